@@ -1,0 +1,25 @@
+// What admission plugins see. Mutating plugins may change `object`; validating plugins throw a
+// StatusError (usually `errors.forbidden`) to refuse.
+import type { ApiObject } from '../api/meta.js';
+import type { UserInfo } from '../authn/user.js';
+import type { Attributes, Decision } from '../authz/attributes.js';
+
+export type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
+
+export interface AdmissionRequest {
+  readonly operation: AdmissionOperation;
+  readonly group: string;
+  readonly version: string;
+  readonly kind: string;
+  readonly resource: string;
+  readonly subresource: string;
+  readonly namespace: string;
+  readonly name: string;
+  readonly user: UserInfo;
+  readonly dryRun: boolean;
+  /** The object being written (mutable in admitMutate); undefined for DELETE. */
+  object: ApiObject | undefined;
+  readonly oldObject: ApiObject | undefined;
+  /** Asks the authorizer chain, for plugins such as CertificateApproval that check a verb. */
+  authorize(attributes: Omit<Attributes, 'user'>): Promise<Decision | undefined>;
+}

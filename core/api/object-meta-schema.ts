@@ -1,0 +1,65 @@
+// JSON schema of meta/v1 ObjectMeta, shared by every resource schema (ajv validation, unknown-field
+// detection and the OpenAPI document all read it). OpenAPI names it
+// io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta.
+import type { JsonSchema } from '../registry/resource.js';
+
+const stringMap: JsonSchema = { type: 'object', additionalProperties: { type: 'string' } };
+const time = (description: string): JsonSchema => ({ type: 'string', format: 'date-time', nullable: true, description });
+
+export const objectMetaSchema: JsonSchema = {
+  type: 'object',
+  description: 'ObjectMeta is metadata that all persisted resources must have, which includes all objects users must create.',
+  properties: {
+    name: { type: 'string', description: 'Name must be unique within a namespace. Cannot be updated.' },
+    generateName: { type: 'string', description: 'An optional prefix, used by the server, to generate a unique name ONLY IF the Name field has not been provided.' },
+    namespace: { type: 'string', description: 'Namespace defines the space within which each name must be unique.' },
+    uid: { type: 'string', description: 'UID is the unique in time and space value for this object. Populated by the system. Read-only.' },
+    resourceVersion: { type: 'string', description: 'An opaque value that represents the internal version of this object. Populated by the system. Read-only.' },
+    generation: { type: 'integer', format: 'int64', description: 'A sequence number representing a specific generation of the desired state. Populated by the system. Read-only.' },
+    creationTimestamp: time('CreationTimestamp is a timestamp representing the server time when this object was created. Populated by the system. Read-only.'),
+    deletionTimestamp: time('DeletionTimestamp is RFC 3339 date and time at which this resource will be deleted. Populated by the system.'),
+    deletionGracePeriodSeconds: { type: 'integer', format: 'int64', description: 'Number of seconds allowed for this object to gracefully terminate before it will be removed from the system.' },
+    labels: { ...stringMap, description: 'Map of string keys and values that can be used to organize and categorize (scope and select) objects.' },
+    annotations: { ...stringMap, description: 'Annotations is an unstructured key value map stored with a resource that may be set by external tools to store and retrieve arbitrary metadata.' },
+    ownerReferences: {
+      type: 'array',
+      description: 'List of objects depended by this object.',
+      'x-kubernetes-patch-strategy': 'merge',
+      'x-kubernetes-patch-merge-key': 'uid',
+      'x-kubernetes-list-type': 'map',
+      'x-kubernetes-list-map-keys': ['uid'],
+      items: {
+        type: 'object',
+        required: ['apiVersion', 'kind', 'name', 'uid'],
+        properties: {
+          apiVersion: { type: 'string' }, kind: { type: 'string' }, name: { type: 'string' }, uid: { type: 'string' },
+          controller: { type: 'boolean' }, blockOwnerDeletion: { type: 'boolean' },
+        },
+      },
+    },
+    finalizers: {
+      type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'set', 'x-kubernetes-patch-strategy': 'merge',
+      description: 'Must be empty before the object is deleted from the registry.',
+    },
+    managedFields: {
+      type: 'array',
+      description: 'ManagedFields maps workflow-id and version to the set of fields that are managed by that workflow.',
+      items: {
+        type: 'object',
+        properties: {
+          manager: { type: 'string' }, operation: { type: 'string' }, apiVersion: { type: 'string' },
+          time: { type: 'string', format: 'date-time', nullable: true }, fieldsType: { type: 'string' },
+          fieldsV1: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true }, subresource: { type: 'string' },
+        },
+      },
+    },
+    selfLink: { type: 'string', description: 'Deprecated: selfLink is a legacy read-only field that is no longer populated by the system.' },
+  },
+};
+
+/** Schema of apiVersion + kind + metadata, to spread into a resource's top-level properties. */
+export const typeMetaProperties = {
+  apiVersion: { type: 'string', description: 'APIVersion defines the versioned schema of this representation of an object.' },
+  kind: { type: 'string', description: 'Kind is a string value representing the REST resource this object represents.' },
+  metadata: objectMetaSchema,
+} satisfies Record<string, JsonSchema>;

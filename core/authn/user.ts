@@ -1,0 +1,32 @@
+// Who is calling. Filled by authenticators; stored into CSR spec.username/uid/groups/extra.
+import type { PeerCertificate } from 'node:tls';
+
+export interface UserInfo {
+  readonly name: string;
+  readonly uid?: string;
+  readonly groups: readonly string[];
+  readonly extra?: Readonly<Record<string, readonly string[]>>;
+}
+
+export const ANONYMOUS_USER = 'system:anonymous';
+export const UNAUTHENTICATED_GROUP = 'system:unauthenticated';
+export const AUTHENTICATED_GROUP = 'system:authenticated';
+export const MASTERS_GROUP = 'system:masters';
+
+/** What an authenticator sees of a request. */
+export interface AuthenticationRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  /** The verified-or-not client certificate chain presented in the TLS handshake (empty object when none). */
+  readonly peerCertificate: PeerCertificate | undefined;
+  /** The raw DER chain, leaf first, as presented by the client. */
+  readonly peerChain: readonly Buffer[];
+  /**
+   * An authenticator that recognised a credential of its kind but found it bad calls reject():
+   * the request then fails with 401 instead of falling through to anonymous (fail closed).
+   */
+  reject(reason: string): void;
+  /** True once any authenticator has called reject(). */
+  readonly rejected: boolean;
+}

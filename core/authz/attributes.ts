@@ -1,0 +1,30 @@
+// What an authorizer decides on (authorizer.Attributes upstream).
+import type { UserInfo } from '../authn/user.js';
+
+export interface Attributes {
+  readonly user: UserInfo;
+  /** get, list, watch, create, update, patch, delete, deletecollection; or approve/sign for signers. */
+  readonly verb: string;
+  readonly isResourceRequest: boolean;
+  /** Non-resource requests: the URL path. */
+  readonly path: string;
+  readonly apiGroup: string;
+  readonly apiVersion: string;
+  readonly resource: string;
+  readonly subresource: string;
+  readonly namespace: string;
+  readonly name: string;
+}
+
+export type Decision =
+  | { readonly decision: 'allow'; readonly reason?: string }
+  | { readonly decision: 'deny'; readonly reason: string };
+
+/** "User \"alice\" cannot list resource \"certificatesigningrequests\" in API group \"...\" at the cluster scope" */
+export function describeForbidden(a: Attributes): string {
+  const who = `User "${a.user.name}"`;
+  if (!a.isResourceRequest) return `${who} cannot ${a.verb.toLowerCase()} path "${a.path}"`;
+  const res = a.subresource ? `${a.resource}/${a.subresource}` : a.resource;
+  const scope = a.namespace ? `in the namespace "${a.namespace}"` : 'at the cluster scope';
+  return `${who} cannot ${a.verb} resource "${res}" in API group "${a.apiGroup}" ${scope}`;
+}

@@ -1,0 +1,101 @@
+// Boot, in one readable function: load the config file, apply plugins in order, declare and parse
+// flags, refuse what cannot be honoured, configure, start. Every failure is a StartupError with a
+// message a person can act on (exit 2 for command-line problems, 1 otherwise).
+import { ConfigError, importPlugin, loadConfig } from './config/load-config.js';
+import { FlagError, Flags } from './flags/flag-set.js';
+import type { FlagSpec } from './flags/types.js';
+import { Host } from './host.js';
+import type { Logger } from './log.js';
+import { StartupError, type Plugin } from './plugin.js';
+
+export interface Profile {
+  readonly role: string;
+  /** One-line description printed by --help. */
+  readonly description: string;
+  /** Plugins applied before those of the config file, in order. */
+  readonly plugins: readonly Plugin[];
+  /** Every flag of the role as the spec lists it; those no plugin declares are refused if given. */
+  readonly catalogue?: readonly FlagSpec[];
+  /** Flag values that differ from the spec's defaults for this role (config file and command line win). */
+  readonly defaults?: Readonly<Record<string, unknown>>;
+  /** Work between parsing and configure, e.g. creating the all-in-one PKI and pointing flags at it. */
+  readonly prepare?: (host: Host, flags: Flags) => Promise<void>;
+}
+
+export interface BootOptions {
+  readonly profile: Profile;
+  readonly argv: readonly string[];
+  readonly cwd: string;
+  /** An explicit config file (PLAT_CONFIG); otherwise cosmiconfig searches from cwd. */
+  readonly configFile?: string;
+  readonly logger: Logger;
+  readonly version: string;
+}
+
+export interface Booted { host: Host; flags: Flags; configFile?: string }
+
+const NOT_YET = 'not implemented by plat yet';
+
+export async function boot(o: BootOptions): Promise<Booted> {
+  const { profile } = o;
+  const host = new Host({ role: profile.role, logger: o.logger, version: o.version });
+
+  let config;
+  try {
+    config = await loadConfig({ cwd: o.cwd, ...(o.configFile ? { file: o.configFile } : {}) });
+  } catch (e) {
+    if (e instanceof ConfigError) throw new StartupError(e.message, 1);
+    throw e;
+  }
+  const roleSection = config?.roles[profile.role];
+  const refs = [...(config?.plugins ?? []), ...(roleSection?.plugins ?? [])];
+  const external: { plugin: Plugin; options: unknown }[] = [];
+  for (const ref of refs) {
+    try {
+      external.push({ plugin: (await importPlugin(ref, config!.filepath)) as Plugin, options: ref.options });
+    } catch (e) {
+      throw new StartupError(e instanceof Error ? e.message : String(e), 1);
+    }
+  }
+
+  const pluginOptions = new Map<string, unknown>();
+  for (const { plugin, options } of [...profile.plugins.map((plugin) => ({ plugin, options: undefined as unknown })), ...external]) {
+    try {
+      plugin.apply(host, options);
+      if (options !== undefined) pluginOptions.set(plugin.name, options);
+    } catch (e) {
+      throw new StartupError(`plugin ${plugin.name} failed to apply: ${e instanceof Error ? e.message : String(e)}`, 1);
+    }
+  }
+
+  const flags = new Flags();
+  try {
+    host.hooks.flags.call(flags);
+    for (const spec of profile.catalogue ?? []) {
+      if (!flags.has(spec.name)) flags.define({ ...spec, unsupported: spec.unsupported ?? NOT_YET, owner: 'catalogue' });
+    }
+    if (profile.defaults) flags.setFromConfig({ ...profile.defaults }, `the ${profile.role} profile`);
+    if (config) flags.setFromConfig({ ...config.flags, ...(roleSection?.flags ?? {}) }, config.filepath);
+    const { positional } = flags.parse([...o.argv]);
+    if (positional.length) throw new FlagError(`unexpected argument "${positional[0]}" (plat ${profile.role} takes only flags)`);
+  } catch (e) {
+    if (e instanceof FlagError || e instanceof ConfigError) throw new StartupError(e.message, e instanceof FlagError ? 2 : 1);
+    throw e;
+  }
+  const unsupported = flags.usedUnsupported();
+  if (unsupported.length) {
+    throw new StartupError(unsupported.map((u) => `--${u.name} is not supported: ${u.reason}`).join('\n'), 2);
+  }
+  for (const d of flags.usedDeprecated()) o.logger.warn(`Flag --${d.name} has been deprecated, ${d.message}`);
+
+  await profile.prepare?.(host, flags);
+  try {
+    host.hooks.configure.call({ role: profile.role, flags, pluginOptions });
+  } catch (e) {
+    if (e instanceof StartupError) throw e;
+    throw new StartupError(e instanceof Error ? e.message : String(e), 1);
+  }
+  await host.hooks.start.promise();
+  await host.hooks.ready.promise();
+  return { host, flags, ...(config ? { configFile: config.filepath } : {}) };
+}

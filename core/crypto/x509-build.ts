@@ -1,0 +1,145 @@
+// Building X.509 v3 certificates (RFC 5280) in strict DER. The TBSCertificate is assembled here in
+// TypeScript; signing goes to node:crypto (a later WASM backend replaces both behind the facade).
+import { createHash, randomBytes, type KeyObject } from 'node:crypto';
+import { parseCertificate } from './certificate.js';
+import { DerReader } from './der.js';
+import { bitString, boolean, explicit, octetString, oid, seq, smallInteger, time, tlv, unsignedInteger } from './der-write.js';
+import { CryptoError } from './errors.js';
+import { encodeSubjectAltNames, hasAltNames } from './general-names.js';
+import { samePublicKey, spkiOf, toPrivateKey } from './keys.js';
+import { encodeName } from './names.js';
+import { OID } from './oids.js';
+import { encodePem } from './pem.js';
+import { readSubjectPublicKeyInfo } from './public-key.js';
+import { signWithKey, signatureAlgorithmFor } from './signature.js';
+import { extKeyUsageOids, keyUsageBits } from './usages.js';
+
+// Optional fields also accept an explicit `undefined` so callers can pass `x: maybe` under
+// exactOptionalPropertyTypes.
+export interface CertificateTemplate {
+  subject: { commonName?: string | undefined; organizations?: string[] | undefined; organizationalUnits?: string[] | undefined };
+  /** Unsigned big-endian magnitude; default 128 random bits. At most 20 octets, not zero. */
+  serialNumber?: Uint8Array | undefined;
+  notBefore: Date;
+  notAfter: Date;
+  isCA?: boolean | undefined;
+  /** Only with isCA; 0 is written (Go's MaxPathLenZero). */
+  pathLen?: number | undefined;
+  /** Kubernetes usage names: 'digital signature', 'key encipherment', 'cert sign', 'crl sign', ... ('signing' is an alias). */
+  keyUsage?: string[] | undefined;
+  /** 'server auth', 'client auth', ... ('s/mime' is an alias of 'email protection'). */
+  extKeyUsage?: string[] | undefined;
+  dnsNames?: string[] | undefined;
+  ipAddresses?: string[] | undefined;
+  emailAddresses?: string[] | undefined;
+  uris?: string[] | undefined;
+}
+
+export interface CertificateIssuer {
+  certificatePem: string;
+  privateKey: KeyObject | string;
+}
+
+export interface CreateCertificateOptions {
+  template: CertificateTemplate;
+  /** The subject's public key: a KeyObject (public or private) or SPKI DER. */
+  publicKey: KeyObject | Uint8Array;
+  /** Omitted: self-signed by `signer`. */
+  issuer?: CertificateIssuer | undefined;
+  /** The issuer's private key (must match issuer.privateKey and the issuer certificate), or the own key when self-signed. */
+  signer: KeyObject | string;
+}
+
+const sha1 = (b: Uint8Array): Uint8Array => new Uint8Array(createHash('sha1').update(b).digest());
+
+/** RFC 5280 §4.2.1.2 method 1: SHA-1 of the subjectPublicKey BIT STRING value. */
+export function subjectKeyId(spki: Uint8Array): Uint8Array {
+  return sha1(readSubjectPublicKeyInfo(new DerReader(spki)).bits);
+}
+
+function serialOf(given: Uint8Array | undefined): Uint8Array {
+  if (given === undefined) {
+    const s = new Uint8Array(randomBytes(16));
+    s[0]! &= 0x7f;
+    s[15]! |= 0x01; // never zero
+    return s;
+  }
+  if (!(given instanceof Uint8Array)) throw new TypeError('serialNumber must be a Uint8Array');
+  let i = 0;
+  while (i < given.length && given[i] === 0) i++;
+  const magnitude = given.subarray(i);
+  if (magnitude.length === 0) throw new RangeError('serialNumber must not be zero');
+  if (magnitude.length + (magnitude[0]! & 0x80 ? 1 : 0) > 20) throw new RangeError('serialNumber is longer than 20 octets');
+  return magnitude;
+}
+
+function checkTemplate(t: CertificateTemplate): void {
+  if (typeof t !== 'object' || t === null || typeof t.subject !== 'object' || t.subject === null) {
+    throw new TypeError('template.subject is required');
+  }
+  if (!(t.notBefore instanceof Date) || !(t.notAfter instanceof Date)) throw new TypeError('notBefore and notAfter must be Dates');
+  if (!(t.notAfter.getTime() > t.notBefore.getTime())) throw new RangeError('notAfter must be after notBefore');
+  if (t.pathLen !== undefined) {
+    if (!t.isCA) throw new RangeError('pathLen requires isCA');
+    if (!Number.isSafeInteger(t.pathLen) || t.pathLen < 0) throw new RangeError('pathLen must be a non-negative integer');
+  }
+}
+
+function extension(id: string, critical: boolean, value: Uint8Array): Uint8Array {
+  return critical ? seq(oid(id), boolean(true), octetString(value)) : seq(oid(id), octetString(value));
+}
+
+/** Creates and signs a certificate. Backend: TypeScript (DER), node:crypto (signature). */
+export function createCertificate(opts: CreateCertificateOptions): { certificatePem: string; der: Uint8Array } {
+  const t = opts.template;
+  checkTemplate(t);
+  const spki = spkiOf(opts.publicKey);
+  const ski = subjectKeyId(spki);
+  const subject = encodeName(t.subject);
+  const signer = toPrivateKey(opts.signer);
+
+  let issuerName = subject;
+  let authorityKeyId = ski;
+  if (opts.issuer !== undefined) {
+    const issuerCert = parseCertificate(opts.issuer.certificatePem);
+    const issuerKey = toPrivateKey(opts.issuer.privateKey);
+    if (!samePublicKey(issuerKey, issuerCert.publicKey.spki) || !samePublicKey(signer, issuerCert.publicKey.spki)) {
+      throw new CryptoError("x509: provided PrivateKey doesn't match parent's PublicKey");
+    }
+    issuerName = issuerCert.rawSubject;
+    authorityKeyId = issuerCert.subjectKeyId ?? subjectKeyId(issuerCert.publicKey.spki);
+  }
+
+  // Go's extension order: keyUsage, extKeyUsage, basicConstraints, SKI, AKI, SAN.
+  const exts: Uint8Array[] = [];
+  if (t.keyUsage !== undefined && t.keyUsage.length > 0) {
+    const ku = keyUsageBits(t.keyUsage);
+    exts.push(extension(OID.keyUsage, true, bitString(ku.bytes, ku.unusedBits)));
+  }
+  if (t.extKeyUsage !== undefined && t.extKeyUsage.length > 0) {
+    exts.push(extension(OID.extKeyUsage, false, seq(...extKeyUsageOids(t.extKeyUsage).map(oid))));
+  }
+  const bc = t.isCA ? seq(boolean(true), ...(t.pathLen !== undefined ? [smallInteger(t.pathLen)] : [])) : seq();
+  exts.push(extension(OID.basicConstraints, true, bc));
+  exts.push(extension(OID.subjectKeyIdentifier, false, octetString(ski)));
+  exts.push(extension(OID.authorityKeyIdentifier, false, seq(tlv(0x80, authorityKeyId))));
+  const names = { dnsNames: t.dnsNames ?? [], ipAddresses: t.ipAddresses ?? [], emailAddresses: t.emailAddresses ?? [], uris: t.uris ?? [] };
+  if (hasAltNames(names)) {
+    // RFC 5280 §4.2.1.6: critical when the subject is empty.
+    exts.push(extension(OID.subjectAltName, subject.length === 2, encodeSubjectAltNames(names)));
+  }
+
+  const algorithm = signatureAlgorithmFor(signer);
+  const tbs = seq(
+    explicit(0, smallInteger(2)),
+    unsignedInteger(serialOf(t.serialNumber)),
+    algorithm,
+    issuerName,
+    seq(time(t.notBefore), time(t.notAfter)),
+    subject,
+    spki,
+    explicit(3, seq(...exts)),
+  );
+  const der = seq(tbs, algorithm, bitString(signWithKey(signer, tbs)));
+  return { certificatePem: encodePem('CERTIFICATE', der), der };
+}

@@ -1,0 +1,152 @@
+// Text -> typed flag value, with the error texts of Go's strconv and of pflag, so that a
+// mistyped value reads as it would from a Kubernetes component:
+// `strconv.ParseInt: parsing "abc": invalid syntax`.
+import type { FlagType } from './types.js';
+import { parseDuration } from './duration.js';
+import { parseQuantity } from './quantity.js';
+
+const INT32_MIN = -(2 ** 31);
+const INT32_MAX = 2 ** 31 - 1;
+
+const q = (s: string) => JSON.stringify(s);
+
+/** Go's strconv.ParseBool. */
+export function parseBool(s: string): boolean {
+  switch (s) {
+    case '1': case 't': case 'T': case 'true': case 'TRUE': case 'True':
+      return true;
+    case '0': case 'f': case 'F': case 'false': case 'FALSE': case 'False':
+      return false;
+    default:
+      throw new Error(`strconv.ParseBool: parsing ${q(s)}: invalid syntax`);
+  }
+}
+
+/**
+ * Go's strconv.ParseInt(s, 0, 32): decimal, 0x hex, 0o / leading-0 octal, 0b binary. Int flags
+ * are int32 so a value that a Go component would truncate on 32-bit builds is refused everywhere.
+ */
+export function parseInt32(s: string): number {
+  const m = /^([+-]?)(?:0[xX]([0-9a-fA-F]+)|0[oO]?([0-7]+)|0[bB]([01]+)|([1-9][0-9]*|0))$/.exec(s);
+  if (m === null) throw new Error(`strconv.ParseInt: parsing ${q(s)}: invalid syntax`);
+  const [, sign, hex, oct, bin, dec] = m;
+  const magnitude =
+    hex !== undefined ? BigInt(`0x${hex}`)
+    : oct !== undefined ? BigInt(`0o${oct}`)
+    : bin !== undefined ? BigInt(`0b${bin}`)
+    : BigInt(dec ?? '0');
+  const v = sign === '-' ? -magnitude : magnitude;
+  if (v < BigInt(INT32_MIN) || v > BigInt(INT32_MAX)) {
+    throw new Error(`strconv.ParseInt: parsing ${q(s)}: value out of range`);
+  }
+  return Number(v);
+}
+
+/** Go's strconv.ParseFloat(s, 64) for decimal notation, Inf and NaN. */
+export function parseFloat64(s: string): number {
+  if (/^[+-]?(?:inf|infinity)$/i.test(s)) return s.startsWith('-') ? -Infinity : Infinity;
+  if (/^nan$/i.test(s)) return NaN;
+  if (!/^[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$/.test(s)) {
+    throw new Error(`strconv.ParseFloat: parsing ${q(s)}: invalid syntax`);
+  }
+  const v = Number(s);
+  if (!Number.isFinite(v)) throw new Error(`strconv.ParseFloat: parsing ${q(s)}: value out of range`);
+  return v;
+}
+
+/**
+ * One line of CSV, as pflag's string slices read their value: `a,"b,c"` is two items. An empty
+ * text is the empty list, which is how `--cors-allowed-origins=` clears a list.
+ */
+export function splitCsv(s: string): string[] {
+  if (s === '') return [];
+  const out: string[] = [];
+  let i = 0;
+  for (;;) {
+    let field = '';
+    if (s[i] === '"') {
+      const start = i;
+      i++;
+      for (;;) {
+        if (i >= s.length) throw new Error(`parse error on line 1, column ${start + 1}: extraneous or missing " in quoted-field`);
+        const c = s[i];
+        if (c === '"') {
+          if (s[i + 1] === '"') {
+            field += '"';
+            i += 2;
+            continue;
+          }
+          i++;
+          break;
+        }
+        field += c;
+        i++;
+      }
+      if (i < s.length && s[i] !== ',') throw new Error(`parse error on line 1, column ${i + 1}: extraneous or missing " in quoted-field`);
+    } else {
+      const end = s.indexOf(',', i);
+      field = end === -1 ? s.slice(i) : s.slice(i, end);
+      const bare = field.indexOf('"');
+      if (bare !== -1) throw new Error(`parse error on line 1, column ${i + bare + 1}: bare " in non-quoted-field`);
+      i = end === -1 ? s.length : end;
+    }
+    out.push(field);
+    if (i >= s.length) return out;
+    i++; // the comma
+    if (i >= s.length) {
+      out.push('');
+      return out;
+    }
+  }
+}
+
+/** `k=v,k2=v2` (pflag's stringToString); whitespace around keys and values is dropped, as Kubernetes' MapStringString does. */
+export function parseMapPairs(s: string): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  for (const pair of splitCsv(s)) {
+    if (pair.trim() === '') continue;
+    const eq = pair.indexOf('=');
+    if (eq === -1) throw new Error(`${pair} must be formatted as key=value`);
+    out.push([pair.slice(0, eq).trim(), pair.slice(eq + 1).trim()]);
+  }
+  return out;
+}
+
+/** A single value of a scalar flag type from its text. List and map types go through splitCsv / parseMapPairs. */
+export function parseScalar(type: FlagType, s: string): unknown {
+  switch (type) {
+    case 'bool': return parseBool(s);
+    case 'string': return s;
+    case 'int': return parseInt32(s);
+    case 'float': return parseFloat64(s);
+    case 'duration': return parseDuration(s);
+    case 'quantity': return parseQuantity(s);
+    case 'strings': return splitCsv(s);
+    case 'stringArray': return [s];
+    case 'map': return Object.fromEntries(parseMapPairs(s));
+  }
+}
+
+/** True when `v` is a value of the parsed representation of `type` (used to check declared defaults). */
+export function isOfType(type: FlagType, v: unknown): boolean {
+  switch (type) {
+    case 'bool': return typeof v === 'boolean';
+    case 'string': return typeof v === 'string';
+    case 'int': return Number.isInteger(v) && (v as number) >= INT32_MIN && (v as number) <= INT32_MAX;
+    case 'float': case 'duration': case 'quantity': return typeof v === 'number';
+    case 'strings': case 'stringArray': return Array.isArray(v) && v.every((x) => typeof x === 'string');
+    case 'map':
+      return typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((x) => typeof x === 'string');
+  }
+}
+
+/** The zero value of a type: what `get` returns for a flag declared without a default. */
+export function zeroValue(type: FlagType): unknown {
+  switch (type) {
+    case 'bool': return false;
+    case 'string': return '';
+    case 'int': case 'float': case 'duration': case 'quantity': return 0;
+    case 'strings': case 'stringArray': return [];
+    case 'map': return {};
+  }
+}

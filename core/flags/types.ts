@@ -1,0 +1,40 @@
+// What a plugin declares for each command-line flag it owns. Values after parsing:
+// bool -> boolean, string -> string, int/float -> number, duration -> milliseconds (number),
+// strings/stringArray -> string[], map -> Record<string, string>, quantity -> number.
+
+export type FlagType = 'bool' | 'string' | 'int' | 'float' | 'duration' | 'strings' | 'stringArray' | 'map' | 'quantity';
+
+export interface FlagSpec {
+  /** Long name without dashes: `secure-port`. */
+  readonly name: string;
+  readonly type: FlagType;
+  /** Parsed-type default; omitted means the zero value of the type. */
+  readonly default?: unknown;
+  readonly help: string;
+  /** Group heading in --help, as the spec's sections name them ("Serving, network and process"). */
+  readonly section: string;
+  /** One-letter alias: `v` for `--v`. */
+  readonly shorthand?: string;
+  /** Set: using the flag prints this deprecation notice. */
+  readonly deprecated?: string;
+  /** Set: the flag is listed (so --help matches the spec) but refused at start-up with this reason. */
+  readonly unsupported?: string;
+  /** Allowed values (for string flags, or each element of a list flag). */
+  readonly enum?: readonly string[];
+  /** Extra check after parsing: return an error text, or undefined when fine. */
+  readonly validate?: (value: unknown) => string | undefined;
+  /** Bool flags only: the value of a bare `--flag` (default true). */
+  readonly noOptValue?: string;
+  /** Who declared it (set by the FlagSet from the tap name). */
+  readonly owner?: string;
+}
+
+export interface FlagSet {
+  define(spec: FlagSpec): void;
+  /** The parsed value (or the default). Throws for an undeclared flag: that is a programming error. */
+  get<T = unknown>(name: string): T;
+  /** True when the flag was given on the command line or in the config file. */
+  isSet(name: string): boolean;
+  has(name: string): boolean;
+  specs(): readonly FlagSpec[];
+}

@@ -1,0 +1,53 @@
+// The whole extension surface of plat, in one frozen object. The hook class is the combination
+// policy: bail = first answer wins (authenticate, authorize, sign), series = ordered and the first
+// error stops (admission, start), parallel = fan-out (audit, ready, shutdown). Plugins only tap;
+// the owner (Host, server, controllers) calls.
+import tapable from 'tapable';
+import type { FlagSet } from './flags/types.js';
+import type { ResourceRegistry } from './registry/resource.js';
+import type { AuthenticationRequest, UserInfo } from './authn/user.js';
+import type { Attributes, Decision } from './authz/attributes.js';
+import type { AdmissionRequest } from './admission/request.js';
+import type { AuditEvent } from './audit.js';
+import type { SigningRequest, SigningResult } from './signing.js';
+import type { ControllerRegistry, SubsystemRegistry } from './lifecycle.js';
+
+const { SyncHook, AsyncSeriesBailHook, AsyncSeriesHook, AsyncParallelHook, HookMap } = tapable;
+
+/** Passed to `configure` after flags and the config file are parsed. */
+export interface Configuration {
+  readonly role: string;
+  readonly flags: FlagSet;
+  /** Per-plugin options from the config file, by plugin name. */
+  readonly pluginOptions: ReadonlyMap<string, unknown>;
+}
+
+export function createHooks() {
+  return Object.freeze({
+    // boot: declare, then configure
+    flags: new SyncHook<[FlagSet]>(['flags']),
+    configure: new SyncHook<[Configuration]>(['configuration']),
+    resources: new SyncHook<[ResourceRegistry]>(['registry']),
+
+    // request path (apiserver)
+    authenticate: new AsyncSeriesBailHook<[AuthenticationRequest], UserInfo | undefined>(['request']),
+    authorize: new AsyncSeriesBailHook<[Attributes], Decision | undefined>(['attributes']),
+    admitMutate: new AsyncSeriesHook<[AdmissionRequest]>(['request']),
+    admitValidate: new AsyncSeriesHook<[AdmissionRequest]>(['request']),
+    audit: new AsyncParallelHook<[AuditEvent]>(['event']),
+
+    // certificates
+    sign: new HookMap(() => new AsyncSeriesBailHook<[SigningRequest], SigningResult | undefined>(['request'])),
+
+    // long-running parts
+    controllers: new SyncHook<[ControllerRegistry]>(['registry']),
+    nodeAgent: new SyncHook<[SubsystemRegistry]>(['registry']),
+
+    // lifecycle
+    start: new AsyncSeriesHook<[]>([]),
+    ready: new AsyncParallelHook<[]>([]),
+    shutdown: new AsyncParallelHook<[]>([]),
+  });
+}
+
+export type Hooks = ReturnType<typeof createHooks>;

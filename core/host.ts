@@ -1,0 +1,38 @@
+// The kernel object every plugin receives: the hook catalogue, a logger, and a small record of
+// what the loaded plugins provide (so a flag that names a mode no plugin implements is refused
+// at start-up instead of silently ignored).
+import { createHooks, type Hooks } from './hooks.js';
+import { createLogger, type Logger } from './log.js';
+
+export class Capabilities {
+  readonly #byKind = new Map<string, Map<string, string>>();
+  /** Records that `plugin` provides `name` of `kind` (e.g. kind 'authorization-mode', name 'RBAC'). */
+  provide(kind: string, name: string, plugin: string): void {
+    let names = this.#byKind.get(kind);
+    if (!names) this.#byKind.set(kind, (names = new Map()));
+    const prior = names.get(name);
+    if (prior && prior !== plugin) throw new Error(`${kind} "${name}" is provided by both ${prior} and ${plugin}`);
+    names.set(name, plugin);
+  }
+  has(kind: string, name: string): boolean { return this.#byKind.get(kind)?.has(name) ?? false; }
+  names(kind: string): string[] { return [...(this.#byKind.get(kind)?.keys() ?? [])]; }
+}
+
+export interface HostOptions {
+  role: string;
+  logger?: Logger;
+  version?: string;
+}
+
+export class Host {
+  readonly hooks: Hooks = createHooks();
+  readonly capabilities = new Capabilities();
+  readonly role: string;
+  readonly logger: Logger;
+  readonly version: string;
+  constructor(options: HostOptions) {
+    this.role = options.role;
+    this.logger = options.logger ?? createLogger();
+    this.version = options.version ?? '0.0.0';
+  }
+}

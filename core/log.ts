@@ -1,0 +1,44 @@
+// A small leveled logger in the klog text style (`I1122 02:52:49.123456 file] msg key=value`),
+// verbosity from -v. Secrets never reach it: callers log names and fingerprints, not values.
+export type Fields = Record<string, unknown>;
+
+export interface Logger {
+  info(msg: string, fields?: Fields): void;
+  warn(msg: string, fields?: Fields): void;
+  error(msg: string, fields?: Fields): void;
+  /** Logged only when the verbosity is at least `level`. */
+  v(level: number): Pick<Logger, 'info'>;
+  child(name: string): Logger;
+}
+
+const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+function stamp(level: string, d: Date): string {
+  return `${level}${pad(d.getUTCMonth() + 1)}${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}.${pad(d.getUTCMilliseconds(), 3)}000`;
+}
+function render(fields?: Fields): string {
+  if (!fields) return '';
+  return Object.entries(fields).map(([k, v]) => ` ${k}=${typeof v === 'string' ? JSON.stringify(v) : JSON.stringify(v) ?? String(v)}`).join('');
+}
+
+export interface LoggerOptions { verbosity?: number; write?: (line: string) => void; name?: string }
+
+export function createLogger(opts: LoggerOptions = {}): Logger {
+  const state = { verbosity: opts.verbosity ?? 0 };
+  const write = opts.write ?? ((line: string) => process.stderr.write(line + '\n'));
+  const make = (name: string): Logger => {
+    const emit = (level: string) => (msg: string, fields?: Fields) =>
+      write(`${stamp(level, new Date())} ${name}] ${msg}${render(fields)}`);
+    const info = emit('I');
+    return {
+      info, warn: emit('W'), error: emit('E'),
+      v: (level) => ({ info: level <= state.verbosity ? info : () => {} }),
+      child: (child) => make(name ? `${name}/${child}` : child),
+    };
+  };
+  const root = make(opts.name ?? 'plat');
+  return Object.assign(root, { setVerbosity: (v: number) => { state.verbosity = v; } });
+}
+
+export const silentLogger: Logger = {
+  info() {}, warn() {}, error() {}, v: () => ({ info() {} }), child: () => silentLogger,
+};

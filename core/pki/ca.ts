@@ -1,0 +1,33 @@
+// The cluster CA of `plat all`: made once, then reused. An existing but unusable CA is an error, never
+// silently replaced: replacing a trust anchor would invalidate every certificate it issued.
+import path from 'node:path';
+import { issueAndWrite, loadPair, PkiError, DAY_MS, type CertKeyPair } from './pair.js';
+
+const CA_VALIDITY_DAYS = 3650;
+
+export async function ensureCa(dir: string, commonName: string, opts: { now?: Date } = {}): Promise<CertKeyPair> {
+  const now = opts.now ?? new Date();
+  const files = { certFile: path.join(dir, 'ca.crt'), keyFile: path.join(dir, 'ca.key') };
+  const loaded = await loadPair(files.certFile, files.keyFile);
+  if (loaded !== 'missing') {
+    if ('invalid' in loaded) throw new PkiError(`cannot use the CA: ${loaded.invalid}; remove ${files.certFile} and ${files.keyFile} to make a new CA`);
+    const { leaf } = loaded;
+    if (!leaf.isCA) throw new PkiError(`${files.certFile} is not a CA certificate`);
+    if (leaf.notAfter.getTime() <= now.getTime()) {
+      throw new PkiError(`the CA in ${files.certFile} expired on ${leaf.notAfter.toISOString()}; remove it and ${files.keyFile} to make a new CA`);
+    }
+    return loaded.pair;
+  }
+  return issueAndWrite(
+    files,
+    {
+      subject: { commonName },
+      notBefore: now,
+      notAfter: new Date(now.getTime() + CA_VALIDITY_DAYS * DAY_MS),
+      isCA: true,
+      // As client-go's NewSelfSignedCACert.
+      keyUsage: ['digital signature', 'key encipherment', 'cert sign'],
+    },
+    undefined,
+  );
+}

@@ -1,0 +1,42 @@
+// Client certificates issued by the local CA (the admin credential of `plat all`, test clients).
+import { parseCertificate } from '../crypto/index.js';
+import { DAY_MS, fresh, issuedBy, issueAndWrite, loadPair, pairFiles, type CertKeyPair } from './pair.js';
+
+const sameList = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
+
+/** A clientAuth certificate (CN = user, O = groups) issued by `ca`; reused while subject, issuer and validity still fit. */
+export async function ensureClientCertificate(
+  ca: CertKeyPair,
+  dir: string,
+  opts: { commonName: string; organizations: string[]; baseName: string; validityDays?: number; now?: Date },
+): Promise<CertKeyPair> {
+  const now = opts.now ?? new Date();
+  const days = opts.validityDays ?? 365;
+  if (!(days > 0)) throw new RangeError('validityDays must be positive');
+  const files = pairFiles(dir, opts.baseName);
+  const caCert = parseCertificate(ca.certificatePem);
+  const loaded = await loadPair(files.certFile, files.keyFile);
+  if (loaded !== 'missing' && !('invalid' in loaded)) {
+    const { leaf } = loaded;
+    if (
+      issuedBy(leaf, caCert) &&
+      fresh(leaf, now) &&
+      leaf.commonName === opts.commonName &&
+      sameList(leaf.organizations, opts.organizations) &&
+      leaf.extKeyUsage.includes('client auth')
+    ) {
+      return loaded.pair;
+    }
+  }
+  return issueAndWrite(
+    files,
+    {
+      subject: { commonName: opts.commonName, organizations: [...opts.organizations] },
+      notBefore: new Date(now.getTime() - 60 * 60 * 1000),
+      notAfter: new Date(now.getTime() + days * DAY_MS),
+      keyUsage: ['digital signature', 'key encipherment'],
+      extKeyUsage: ['client auth'],
+    },
+    ca,
+  );
+}

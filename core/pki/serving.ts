@@ -1,0 +1,90 @@
+// Serving certificates for the API server: reused across restarts while they still fit (same key,
+// issuer, hosts, not expiring), regenerated otherwise.
+import { createCertificate, generateKeyPair, parseCertificate } from '../crypto/index.js';
+import { CERT_MODE, coversHosts, DAY_MS, fresh, issuedBy, issueAndWrite, KEY_MODE, loadPair, pairFiles, splitHosts, type CertKeyPair } from './pair.js';
+import { writeFileAtomic } from './write-file-atomic.js';
+import { mkdir } from 'node:fs/promises';
+
+const SERVING_VALIDITY_DAYS = 365;
+
+/**
+ * Like kube-apiserver without --tls-cert-file: <certDir>/<baseName>.crt and .key, made once and reused.
+ * As client-go's GenerateSelfSignedCertKey, the serving certificate is issued by a throw-away
+ * self-signed CA whose certificate follows it in the .crt file (so the file works as a CA bundle for
+ * clients) and whose key is never stored. Hosts always include localhost and 127.0.0.1.
+ */
+export async function ensureSelfSignedServing(
+  certDir: string,
+  opts: { hosts: string[]; baseName?: string; now?: Date },
+): Promise<CertKeyPair> {
+  const now = opts.now ?? new Date();
+  const files = pairFiles(certDir, opts.baseName ?? 'apiserver');
+  const hosts = splitHosts([...opts.hosts, 'localhost', '127.0.0.1']);
+  const loaded = await loadPair(files.certFile, files.keyFile);
+  if (loaded !== 'missing' && !('invalid' in loaded)) {
+    const [leaf, ca] = [loaded.leaf, loaded.chain[1]];
+    if (ca !== undefined && issuedBy(leaf, ca) && fresh(leaf, now) && coversHosts(leaf, hosts)) return loaded.pair;
+  }
+
+  const first = opts.hosts.find((h) => h !== '') ?? 'localhost';
+  const stamp = Math.floor(now.getTime() / 1000);
+  // Back-dated an hour, as client-go does, to tolerate clock skew between machines.
+  const notBefore = new Date(now.getTime() - 60 * 60 * 1000);
+  const notAfter = new Date(now.getTime() + SERVING_VALIDITY_DAYS * DAY_MS);
+  const caKey = generateKeyPair('ecdsa-p256');
+  const ca = createCertificate({
+    template: { subject: { commonName: `${first}-ca@${stamp}` }, notBefore, notAfter, isCA: true, keyUsage: ['digital signature', 'key encipherment', 'cert sign'] },
+    publicKey: caKey.keyObject,
+    signer: caKey.keyObject,
+  });
+  const key = generateKeyPair('ecdsa-p256');
+  const leaf = createCertificate({
+    template: {
+      subject: { commonName: `${first}@${stamp}` },
+      notBefore,
+      notAfter,
+      keyUsage: ['digital signature', 'key encipherment'],
+      extKeyUsage: ['server auth'],
+      ...hosts,
+    },
+    publicKey: key.keyObject,
+    issuer: { certificatePem: ca.certificatePem, privateKey: caKey.keyObject },
+    signer: caKey.keyObject,
+  });
+  const certificatePem = leaf.certificatePem + ca.certificatePem;
+  await mkdir(certDir, { recursive: true, mode: 0o700 });
+  await writeFileAtomic(files.keyFile, key.privateKeyPem, KEY_MODE);
+  await writeFileAtomic(files.certFile, certificatePem, CERT_MODE);
+  return { certificatePem, privateKeyPem: key.privateKeyPem, ...files };
+}
+
+/** A serverAuth certificate for `hosts` issued by `ca`, written to <dir>/<baseName>.crt/.key and reused while it fits. */
+export async function ensureServingFromCa(
+  ca: CertKeyPair,
+  dir: string,
+  opts: { hosts: string[]; baseName: string; validityDays?: number; now?: Date },
+): Promise<CertKeyPair> {
+  const now = opts.now ?? new Date();
+  const files = pairFiles(dir, opts.baseName);
+  const hosts = splitHosts(opts.hosts);
+  const caCert = parseCertificate(ca.certificatePem);
+  const loaded = await loadPair(files.certFile, files.keyFile);
+  if (loaded !== 'missing' && !('invalid' in loaded)) {
+    const { leaf } = loaded;
+    if (issuedBy(leaf, caCert) && fresh(leaf, now) && coversHosts(leaf, hosts) && leaf.extKeyUsage.includes('server auth')) {
+      return loaded.pair;
+    }
+  }
+  return issueAndWrite(
+    files,
+    {
+      subject: { commonName: hosts.dnsNames[0] ?? hosts.ipAddresses[0] ?? opts.baseName },
+      notBefore: new Date(now.getTime() - 60 * 60 * 1000),
+      notAfter: new Date(now.getTime() + (opts.validityDays ?? SERVING_VALIDITY_DAYS) * DAY_MS),
+      keyUsage: ['digital signature', 'key encipherment'],
+      extKeyUsage: ['server auth'],
+      ...hosts,
+    },
+    ca,
+  );
+}

@@ -1,0 +1,41 @@
+// Crash-safe file replacement: readers see the old file or the new one, never a torn write, and a
+// private key is never readable by others, not even for a moment (the temp file is created 0600-style
+// with the final mode, before any byte is written).
+import { open, rename, unlink } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+
+/** Writes `data` to `file` through a temp file in the same directory: create with `mode`, write, fsync, rename. */
+export async function writeFileAtomic(file: string, data: string | Uint8Array, mode: number): Promise<void> {
+  if (typeof file !== 'string' || file === '') throw new TypeError('path must be a non-empty string');
+  if (typeof data !== 'string' && !(data instanceof Uint8Array)) throw new TypeError('data must be a string or Uint8Array');
+  if (!Number.isInteger(mode) || mode < 0 || mode > 0o777) throw new RangeError(`invalid file mode: ${mode}`);
+  const dir = path.dirname(file);
+  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  const fh = await open(tmp, 'wx', mode);
+  try {
+    try {
+      // The umask may have narrowed `mode` at creation; chmod makes the result exact.
+      await fh.chmod(mode);
+      await fh.writeFile(data);
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+    await rename(tmp, file);
+  } catch (e) {
+    await unlink(tmp).catch(() => undefined);
+    throw e;
+  }
+  // Make the rename itself durable; not every platform lets a directory be fsynced.
+  try {
+    const d = await open(dir, 'r');
+    try {
+      await d.sync();
+    } finally {
+      await d.close();
+    }
+  } catch {
+    /* best effort */
+  }
+}

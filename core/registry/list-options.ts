@@ -1,0 +1,91 @@
+// ListOptions as the query string carries them, validated as apimachinery's
+// meta/internalversion/validation does (k8s-behaviour §8.4, §8.6).
+import { errors, StatusError } from '../api/errors.js';
+import { aggregateFieldErrors, fieldError, type FieldError } from '../api/field-errors.js';
+
+export interface ListOptions {
+  labelSelector?: string;
+  fieldSelector?: string;
+  limit?: number;
+  continue?: string;
+  resourceVersion?: string;
+  resourceVersionMatch?: string;
+  watch: boolean;
+  allowWatchBookmarks: boolean;
+  sendInitialEvents?: boolean;
+  timeoutSeconds?: number;
+}
+
+const bool = (v: string | null): boolean | undefined => {
+  if (v === null) return undefined;
+  if (v === 'true' || v === '1' || v === '') return true;
+  if (v === 'false' || v === '0') return false;
+  throw errors.badRequest(`invalid boolean value: ${JSON.stringify(v)}`);
+};
+const int = (name: string, v: string | null): number | undefined => {
+  if (v === null || v === '') return undefined;
+  if (!/^-?\d+$/.test(v)) throw errors.badRequest(`${name}: invalid value ${JSON.stringify(v)}: must be an integer`);
+  return Number(v);
+};
+
+function invalidListOptions(errs: FieldError[]): StatusError {
+  return new StatusError({
+    code: 422, reason: 'Invalid',
+    message: `ListOptions.meta.k8s.io "" is invalid: ${aggregateFieldErrors(errs)}`,
+    details: { group: 'meta.k8s.io', kind: 'ListOptions', causes: errs.map((e) => ({ reason: e.type, message: e.message, field: e.field })) },
+  });
+}
+
+/** Parses a resourceVersion: '' -> undefined, else a non-negative integer. */
+export function parseResourceVersion(rv: string | undefined): number | undefined {
+  if (rv === undefined || rv === '') return undefined;
+  if (!/^\d+$/.test(rv)) throw errors.badRequest(`invalid resource version: ${JSON.stringify(rv)}`);
+  return Number(rv);
+}
+
+export function parseListOptions(q: URLSearchParams): ListOptions {
+  const o: ListOptions = {
+    watch: bool(q.get('watch')) ?? false,
+    allowWatchBookmarks: bool(q.get('allowWatchBookmarks')) ?? false,
+  };
+  const set = <K extends keyof ListOptions>(k: K, v: ListOptions[K] | undefined | null) => { if (v !== undefined && v !== null) o[k] = v; };
+  set('labelSelector', q.get('labelSelector'));
+  set('fieldSelector', q.get('fieldSelector'));
+  set('limit', int('limit', q.get('limit')));
+  set('continue', q.get('continue') || undefined);
+  set('resourceVersion', q.get('resourceVersion'));
+  set('resourceVersionMatch', q.get('resourceVersionMatch') || undefined);
+  set('sendInitialEvents', bool(q.get('sendInitialEvents')));
+  set('timeoutSeconds', int('timeoutSeconds', q.get('timeoutSeconds')));
+  validate(o);
+  return o;
+}
+
+function validate(o: ListOptions): void {
+  const errs: FieldError[] = [];
+  const match = o.resourceVersionMatch;
+  const rv = o.resourceVersion ?? '';
+  if (match !== undefined) {
+    if (o.watch && o.sendInitialEvents === undefined) {
+      errs.push(fieldError.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'));
+    } else if (!['Exact', 'NotOlderThan', ''].includes(match)) {
+      errs.push(fieldError.notSupported('resourceVersionMatch', match, ['Exact', 'NotOlderThan', '']));
+    } else if (o.continue) {
+      errs.push(fieldError.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'));
+    } else if (rv === '' && !o.sendInitialEvents) {
+      errs.push(fieldError.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden unless resourceVersion is provided'));
+    } else if (match === 'Exact' && rv === '0') {
+      errs.push(fieldError.forbidden('resourceVersionMatch', 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'));
+    }
+  }
+  if (o.sendInitialEvents !== undefined) {
+    if (!o.watch) errs.push(fieldError.forbidden('sendInitialEvents', 'sendInitialEvents is forbidden for list'));
+    else if (o.sendInitialEvents && match !== 'NotOlderThan') {
+      errs.push(fieldError.forbidden('resourceVersionMatch', 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan'));
+    }
+  }
+  if (o.limit !== undefined && o.limit < 0) errs.push(fieldError.invalid('limit', o.limit, 'must be greater than or equal to 0'));
+  if (errs.length) throw invalidListOptions(errs);
+  if (o.continue && rv !== '' && rv !== '0') throw errors.badRequest('specifying resource version is not allowed when using continue');
+  parseResourceVersion(o.resourceVersion);
+}

@@ -1,0 +1,110 @@
+// LIST with the resourceVersion / resourceVersionMatch / paging rules of k8s-behaviour §8.4.
+import { errors } from '../api/errors.js';
+import type { ApiObject } from '../api/meta.js';
+import { isStorageError, type Storage } from '../storage/storage.js';
+import { decodeContinue, encodeContinue } from './continue-token.js';
+import { parseResourceVersion, type ListOptions } from './list-options.js';
+import { buildSelection } from './selection.js';
+import type { ResourceStore } from './store.js';
+
+export interface ListOutput {
+  items: ApiObject[];
+  resourceVersion: string;
+  continue?: string;
+  remainingItemCount?: number;
+}
+
+const LIST_TOO_OLD = 'The resourceVersion for the provided list is too old.';
+const CONTINUE_TOO_OLD = 'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.';
+const TOO_LARGE_WAIT_MS = 3000;
+
+/** Waits (up to 3 s, as the watch cache does) for the store to reach `rv`; 504 otherwise. */
+export async function awaitRevision(storage: Storage, rv: number): Promise<void> {
+  let current = await storage.currentRevision();
+  if (rv <= current) return;
+  const deadline = Date.now() + TOO_LARGE_WAIT_MS;
+  while (Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 100));
+    current = await storage.currentRevision();
+    if (rv <= current) return;
+  }
+  throw errors.tooLargeResourceVersion(rv, current);
+}
+
+export async function listObjects(store: ResourceStore, namespace: string, o: ListOptions): Promise<ListOutput> {
+  const storage = store.storage;
+  const selection = buildSelection(store.def, o.labelSelector, o.fieldSelector);
+  const prefix = store.prefixFor(namespace);
+  const limit = o.limit && o.limit > 0 ? o.limit : 0;
+  const rv = parseResourceVersion(o.resourceVersion);
+
+  let revision: number | undefined;
+  let startAfter: string | undefined;
+  if (o.continue) {
+    const token = decodeContinue(o.continue);
+    revision = token.revision;
+    startAfter = prefix + token.start.replace(/\u0000$/, '');
+  } else if (rv !== undefined && rv > 0) {
+    const exact = o.resourceVersionMatch === 'Exact' || (!o.resourceVersionMatch && limit > 0);
+    if (exact) revision = rv;
+    else await awaitRevision(storage, rv);
+  }
+
+  // A `metadata.name=` selector reads one key instead of the whole prefix.
+  if (selection.name !== undefined && revision === undefined) {
+    const kv = await storage.get(prefix + selection.name);
+    const current = await storage.currentRevision();
+    const obj = kv ? store.toObject(kv) : undefined;
+    return { items: obj && selection.matches(obj) ? [obj] : [], resourceVersion: String(current) };
+  }
+
+  const items: ApiObject[] = [];
+  let readAt = revision;
+  let more = false;
+  let remaining = 0;
+  let lastKey: string | undefined;
+  try {
+    for (;;) {
+      const want = limit ? limit - items.length : 0;
+      const chunk = await storage.list(prefix, {
+        ...(want ? { limit: selection.empty ? want : Math.max(want, 100) } : {}),
+        ...(startAfter !== undefined ? { startAfter } : {}),
+        ...(readAt !== undefined ? { revision: readAt } : {}),
+      });
+      readAt = chunk.revision;
+      for (const kv of chunk.items) {
+        const obj = store.toObject(kv);
+        lastKey = kv.key;
+        if (!selection.matches(obj)) continue;
+        items.push(obj);
+        if (limit && items.length === limit) break;
+      }
+      const stoppedEarly = limit > 0 && items.length === limit && lastKey !== chunk.items.at(-1)?.key;
+      if (stoppedEarly || (limit > 0 && items.length === limit && chunk.more)) {
+        more = true;
+        remaining = stoppedEarly ? chunk.remaining + 1 : chunk.remaining;
+        break;
+      }
+      if (!chunk.more) break;
+      startAfter = chunk.items.at(-1)?.key;
+    }
+  } catch (e) {
+    if (isStorageError(e, 'Compacted')) {
+      if (o.continue && startAfter !== undefined) {
+        const current = await storage.currentRevision();
+        throw errors.expired(CONTINUE_TOO_OLD, encodeContinue(current, startAfter.slice(prefix.length) + '\u0000'));
+      }
+      throw errors.expired(LIST_TOO_OLD);
+    }
+    if (isStorageError(e, 'FutureRevision')) throw errors.tooLargeResourceVersion(revision ?? 0, e.revision ?? 0);
+    throw e;
+  }
+  const out: ListOutput = { items, resourceVersion: String(readAt ?? (await storage.currentRevision())) };
+  if (more && lastKey !== undefined) {
+    const last = items.at(-1)!;
+    const lastItemKey = store.keyFor(last.metadata.namespace ?? '', last.metadata.name ?? '');
+    out.continue = encodeContinue(readAt!, lastItemKey.slice(prefix.length) + '\u0000');
+    if (selection.empty) out.remainingItemCount = remaining;
+  }
+  return out;
+}

@@ -1,0 +1,27 @@
+// The resources plugins registered, by group/version/plural.
+import type { ApiObject } from '../api/meta.js';
+import type { ResourceDefinition, ResourceRegistry } from './resource.js';
+
+export class Resources implements ResourceRegistry {
+  readonly #defs = new Map<string, ResourceDefinition>();
+  register<T extends ApiObject>(def: ResourceDefinition<T>): void {
+    const key = `${def.group}/${def.version}/${def.plural}`;
+    if (this.#defs.has(key)) throw new Error(`resource ${def.plural}.${def.group}/${def.version} is registered twice`);
+    this.#defs.set(key, def as unknown as ResourceDefinition);
+  }
+  get(group: string, version: string, plural: string): ResourceDefinition | undefined {
+    return this.#defs.get(`${group}/${version}/${plural}`);
+  }
+  all(): readonly ResourceDefinition[] { return [...this.#defs.values()]; }
+  /** Group names in registration order, core ('') first. */
+  groups(): string[] {
+    const gs = [...new Set(this.all().map((d) => d.group))];
+    return gs.sort((a, b) => (a === '' ? -1 : b === '' ? 1 : 0));
+  }
+  versions(group: string): string[] {
+    return [...new Set(this.all().filter((d) => d.group === group).map((d) => d.version))];
+  }
+  inGroupVersion(group: string, version: string): ResourceDefinition[] {
+    return this.all().filter((d) => d.group === group && d.version === version);
+  }
+}

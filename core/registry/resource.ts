@@ -1,0 +1,76 @@
+// How a plugin describes a resource to the API machinery. One JSON schema serves ajv validation,
+// unknown-field detection and the OpenAPI v3 document kubectl reads.
+import type { ApiObject } from '../api/meta.js';
+import type { Strategy, SubresourceDefinition } from './strategy.js';
+
+/** A JSON Schema (draft 7 subset that OpenAPI v3 shares) with Kubernetes extensions. */
+export type JsonSchema = {
+  type?: string | string[];
+  description?: string;
+  format?: string;
+  properties?: Record<string, JsonSchema>;
+  additionalProperties?: boolean | JsonSchema;
+  items?: JsonSchema;
+  required?: string[];
+  enum?: unknown[];
+  nullable?: boolean;
+  minimum?: number;
+  maximum?: number;
+  default?: unknown;
+  'x-kubernetes-list-type'?: 'atomic' | 'set' | 'map';
+  'x-kubernetes-list-map-keys'?: string[];
+  'x-kubernetes-patch-strategy'?: string;
+  'x-kubernetes-patch-merge-key'?: string;
+  'x-kubernetes-preserve-unknown-fields'?: boolean;
+  'x-kubernetes-embedded-resource'?: boolean;
+  [extension: `x-${string}`]: unknown;
+};
+
+export interface TableColumn {
+  readonly name: string;
+  readonly type: 'string' | 'integer' | 'number' | 'boolean' | 'date';
+  readonly format: string;
+  readonly description: string;
+  readonly priority: number;
+}
+
+export interface TablePrinter<T extends ApiObject = ApiObject> {
+  readonly columns: readonly TableColumn[];
+  /** One row's cells, in column order. `now` makes ages deterministic in tests. */
+  cells(obj: T, now: Date): unknown[];
+}
+
+export interface ResourceDefinition<T extends ApiObject = ApiObject> {
+  readonly group: string;
+  readonly version: string;
+  readonly kind: string;
+  readonly listKind: string;
+  /** Lowercase plural: the URL segment and the RBAC resource. */
+  readonly plural: string;
+  readonly singular: string;
+  readonly shortNames?: readonly string[];
+  readonly scope: 'Cluster' | 'Namespaced';
+  /** Schema of the whole object, `apiVersion`/`kind`/`metadata` included. */
+  readonly schema: JsonSchema;
+  /** Schema description shown by `kubectl explain`. */
+  readonly description: string;
+  readonly strategy: Strategy<T>;
+  readonly subresources?: readonly SubresourceDefinition<T>[];
+  /** Field-selector values beyond `metadata.name` (and `metadata.namespace`): `spec.signerName`. */
+  selectableFields?(obj: T): Record<string, string>;
+  readonly table?: TablePrinter<T>;
+  /** Default false: PUT to a missing name is 404. */
+  readonly allowCreateOnUpdate?: boolean;
+  /** Default true: PUT without resourceVersion applies to the latest version. */
+  readonly allowUnconditionalUpdate?: boolean;
+  /** Verbs served (discovery lists them); default all eight. */
+  readonly verbs?: readonly string[];
+  /** Names are validated as path segments only unless this is given. */
+  validateName?(name: string, prefix: boolean): string[];
+}
+
+export interface ResourceRegistry {
+  register<T extends ApiObject>(def: ResourceDefinition<T>): void;
+  get(group: string, version: string, plural: string): ResourceDefinition | undefined;
+  all(): readonly ResourceDefinition[];
+}

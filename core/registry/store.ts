@@ -1,0 +1,280 @@
+// The generic store: owns the order of every write (decode is done by the caller) —
+// mutating admission -> system metadata -> strategy prepare -> validation (422) ->
+// validating admission -> storage — the way apiserver's generic registry does (k8s-behaviour §2.6).
+// Resources bring only their Strategy.
+import { randomUUID } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
+import { errors, StatusError, type QualifiedResource } from '../api/errors.js';
+import { fieldError, type FieldError } from '../api/field-errors.js';
+import { rfc3339, type ApiObject } from '../api/meta.js';
+import type { AdmissionOperation, AdmissionRequest } from '../admission/request.js';
+import type { Attributes, Decision } from '../authz/attributes.js';
+import type { UserInfo } from '../authn/user.js';
+import type { Hooks } from '../hooks.js';
+import { isStorageError, type Storage, type KeyValue } from '../storage/storage.js';
+import type { ResourceDefinition } from './resource.js';
+import type { Strategy, StrategyContext } from './strategy.js';
+import { pathSegmentNameErrors, restoreSystemMeta, validateObjectMeta, validateObjectMetaUpdate } from './object-meta.js';
+
+export interface RequestContext {
+  readonly user: UserInfo;
+  readonly namespace: string;
+  readonly dryRun: boolean;
+  /** Warnings to send back in `Warning` headers. */
+  readonly warnings: string[];
+}
+
+export interface StoreOptions {
+  /** Key prefix in storage (`--store-prefix`, default /registry). */
+  readonly prefix: string;
+  readonly hooks: Pick<Hooks, 'admitMutate' | 'admitValidate' | 'authorize'>;
+  readonly now?: () => Date;
+  readonly random?: (n: number) => string;
+}
+
+const NAME_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
+const MAX_GENERATE_ATTEMPTS = 8;
+const MAX_UPDATE_RETRIES = 16;
+
+function randomSuffix(n: number): string {
+  let s = '';
+  for (let i = 0; i < n; i++) s += NAME_CHARS[Math.floor(Math.random() * NAME_CHARS.length)];
+  return s;
+}
+
+export type UpdateFn = (current: ApiObject) => ApiObject | Promise<ApiObject>;
+
+export class ResourceStore {
+  readonly qualified: QualifiedResource;
+  readonly #storage: Storage;
+  readonly #opts: StoreOptions;
+  readonly #now: () => Date;
+  readonly #random: (n: number) => string;
+
+  constructor(readonly def: ResourceDefinition, storage: Storage, opts: StoreOptions) {
+    this.qualified = { group: def.group, resource: def.plural };
+    this.#storage = storage;
+    this.#opts = opts;
+    this.#now = opts.now ?? (() => new Date());
+    this.#random = opts.random ?? randomSuffix;
+  }
+
+  get storage(): Storage { return this.#storage; }
+  get namespaced(): boolean { return this.def.scope === 'Namespaced'; }
+  get apiVersion(): string { return this.def.group ? `${this.def.group}/${this.def.version}` : this.def.version; }
+
+  /** Storage prefix of this resource (all namespaces when `namespace` is empty). */
+  prefixFor(namespace: string): string {
+    const base = `${this.#opts.prefix}/${this.def.group ? this.def.group + '/' : ''}${this.def.plural}/`;
+    return this.namespaced && namespace ? `${base}${namespace}/` : base;
+  }
+  keyFor(namespace: string, name: string): string { return `${this.prefixFor(namespace)}${name}`; }
+
+  /** Turns a stored value into the API object: resourceVersion is the key's modRevision. */
+  toObject(kv: Pick<KeyValue, 'value' | 'modRevision'>): ApiObject {
+    const obj = structuredClone(kv.value) as ApiObject;
+    obj.apiVersion = this.apiVersion;
+    obj.kind = this.def.kind;
+    obj.metadata = { ...obj.metadata, resourceVersion: String(kv.modRevision) };
+    return obj;
+  }
+  #toStored(obj: ApiObject): ApiObject {
+    const copy = structuredClone(obj);
+    delete copy.metadata.resourceVersion;
+    delete copy.metadata.selfLink;
+    return copy;
+  }
+
+  async get(namespace: string, name: string): Promise<ApiObject> {
+    const kv = await this.#storage.get(this.keyFor(namespace, name));
+    if (!kv) throw errors.notFound(this.qualified, name);
+    return this.toObject(kv);
+  }
+
+  #strategy(subresource: string): Strategy {
+    if (!subresource) return this.def.strategy;
+    const sub = this.def.subresources?.find((s) => s.name === subresource);
+    if (!sub?.strategy) throw errors.methodNotAllowed('update', this.qualified);
+    return sub.strategy;
+  }
+
+  #strategyContext(ctx: RequestContext, subresource: string): StrategyContext {
+    return { user: ctx.user, subresource, now: this.#now() };
+  }
+
+  #admission(op: AdmissionOperation, ctx: RequestContext, subresource: string, name: string,
+    object: ApiObject | undefined, oldObject: ApiObject | undefined): AdmissionRequest {
+    const hooks = this.#opts.hooks;
+    return {
+      operation: op, group: this.def.group, version: this.def.version, kind: this.def.kind,
+      resource: this.def.plural, subresource, namespace: ctx.namespace, name, user: ctx.user,
+      dryRun: ctx.dryRun, object, oldObject,
+      authorize: (a: Omit<Attributes, 'user'>): Promise<Decision | undefined> => hooks.authorize.promise({ ...a, user: ctx.user }),
+    };
+  }
+
+  /**
+   * Runs an admission phase. A plugin refuses by throwing: a StatusError goes out as it is, any
+   * other error becomes 403 Forbidden naming the object (admission.NewForbidden upstream).
+   */
+  async #admit(phase: 'admitMutate' | 'admitValidate', req: AdmissionRequest): Promise<void> {
+    try {
+      await this.#opts.hooks[phase].promise(req);
+    } catch (e) {
+      if (e instanceof StatusError) throw e;
+      throw errors.forbidden(this.qualified, req.name, e instanceof Error ? e.message : String(e));
+    }
+  }
+
+  #invalid(name: string, errs: FieldError[]): StatusError {
+    return errors.invalid({ group: this.def.group, kind: this.def.kind }, name, errs);
+  }
+
+  async create(ctx: RequestContext, input: ApiObject): Promise<ApiObject> {
+    if (input.metadata.resourceVersion) throw errors.unknown('resourceVersion should not be set on objects to be created');
+    const mutate = this.#admission('CREATE', ctx, '', input.metadata.name ?? '', input, undefined);
+    await this.#admit('admitMutate', mutate);
+    const obj = mutate.object ?? input;
+    const meta = obj.metadata;
+    const now = this.#now();
+    meta.uid = randomUUID();
+    meta.creationTimestamp = rfc3339(now);
+    delete meta.deletionTimestamp;
+    delete meta.deletionGracePeriodSeconds;
+    delete meta.selfLink;
+    if (this.namespaced) meta.namespace = ctx.namespace || meta.namespace || '';
+    else delete meta.namespace;
+    const generated = !meta.name && !!meta.generateName;
+
+    for (let attempt = 0; ; attempt++) {
+      const candidate = structuredClone(obj);
+      if (generated) candidate.metadata.name = `${candidate.metadata.generateName!.slice(0, 58)}${this.#random(5)}`;
+      const sctx = this.#strategyContext(ctx, '');
+      this.def.strategy.prepareForCreate?.(sctx, candidate);
+      const name = candidate.metadata.name ?? '';
+      let errs = [...validateObjectMeta(candidate.metadata, this.namespaced), ...this.def.strategy.validate(sctx, candidate)];
+      if (errs.length === 0) errs = this.#nameErrors(candidate);
+      if (errs.length) throw this.#invalid(name, errs);
+      ctx.warnings.push(...(this.def.strategy.warnings?.(sctx, candidate) ?? []));
+      await this.#admit('admitValidate', this.#admission('CREATE', ctx, '', name, candidate, undefined));
+      try {
+        const key = this.keyFor(ctx.namespace, name);
+        if (ctx.dryRun) {
+          if (await this.#storage.get(key)) throw errors.alreadyExists(this.qualified, name);
+          const out = structuredClone(candidate);
+          out.apiVersion = this.apiVersion; out.kind = this.def.kind;
+          delete out.metadata.resourceVersion;
+          return out;
+        }
+        return this.toObject(await this.#storage.create(key, this.#toStored(candidate)));
+      } catch (e) {
+        const exists = isStorageError(e, 'KeyExists') || (e instanceof StatusError && e.reason === 'AlreadyExists');
+        if (!exists) throw e;
+        if (!generated) throw errors.alreadyExists(this.qualified, name);
+        if (attempt + 1 >= MAX_GENERATE_ATTEMPTS) throw errors.generateNameConflict(this.qualified, name);
+      }
+    }
+  }
+
+  #nameErrors(obj: ApiObject): FieldError[] {
+    const out: FieldError[] = [];
+    const m = obj.metadata;
+    const check = (field: string, value: string | undefined, prefix: boolean) => {
+      if (!value) return;
+      const msgs = this.def.validateName ? this.def.validateName(value, prefix) : pathSegmentNameErrors(value, prefix);
+      for (const msg of msgs) out.push(fieldError.invalid(field, value, msg));
+    };
+    check('metadata.name', m.name, false);
+    check('metadata.generateName', m.generateName, true);
+    return out;
+  }
+
+  /**
+   * Guaranteed update: reads the current object, lets `apply` build the new one, and writes with a
+   * compare-and-swap, retrying on a concurrent write unless the caller pinned a resourceVersion.
+   * A write that changes nothing is not written (same resourceVersion, no watch event).
+   */
+  async update(ctx: RequestContext, name: string, subresource: string, apply: UpdateFn,
+    options: { createIfMissing?: () => Promise<ApiObject> } = {}): Promise<{ object: ApiObject; created: boolean }> {
+    const key = this.keyFor(ctx.namespace, name);
+    for (let attempt = 0; attempt < MAX_UPDATE_RETRIES; attempt++) {
+      const kv = await this.#storage.get(key);
+      if (!kv) {
+        if (options.createIfMissing) return { object: await options.createIfMissing(), created: true };
+        throw errors.notFound(this.qualified, name);
+      }
+      const old = this.toObject(kv);
+      const next = structuredClone(await apply(structuredClone(old)));
+      const pinned = next.metadata.resourceVersion;
+      if (pinned && pinned !== old.metadata.resourceVersion) throw errors.staleResourceVersion(this.qualified, name);
+      if (!pinned && this.def.allowUnconditionalUpdate === false) {
+        throw this.#invalid(name, [fieldError.invalid('metadata.resourceVersion', '', 'must be specified for an update')]);
+      }
+      const obj = await this.#prepareUpdate(ctx, subresource, next, old);
+      if (isDeepStrictEqual(this.#toStored(obj), this.#toStored(old))) return { object: old, created: false };
+      if (ctx.dryRun) return { object: { ...obj, metadata: { ...obj.metadata, resourceVersion: old.metadata.resourceVersion! } }, created: false };
+      try {
+        if (obj.metadata.deletionTimestamp && !(obj.metadata.finalizers?.length)) {
+          // The last finalizer is gone from an object being deleted: the update completes the deletion.
+          return { object: this.toObject(await this.#storage.delete(key, kv.modRevision)), created: false };
+        }
+        return { object: this.toObject(await this.#storage.update(key, this.#toStored(obj), kv.modRevision)), created: false };
+      } catch (e) {
+        if (!isStorageError(e, 'Conflict') && !isStorageError(e, 'NotFound')) throw e;
+        if (pinned) throw errors.staleResourceVersion(this.qualified, name);
+      }
+    }
+    throw errors.conflict(this.qualified, name, 'too many concurrent updates; please try again');
+  }
+
+  async #prepareUpdate(ctx: RequestContext, subresource: string, input: ApiObject, old: ApiObject): Promise<ApiObject> {
+    const strategy = this.#strategy(subresource);
+    const mutate = this.#admission('UPDATE', ctx, subresource, old.metadata.name ?? '', input, old);
+    await this.#admit('admitMutate', mutate);
+    const obj = mutate.object ?? input;
+    if (this.namespaced) obj.metadata.namespace = obj.metadata.namespace ?? old.metadata.namespace ?? '';
+    else delete obj.metadata.namespace;
+    obj.metadata.resourceVersion = old.metadata.resourceVersion!;
+    const sctx = this.#strategyContext(ctx, subresource);
+    strategy.prepareForUpdate?.(sctx, obj, old);
+    restoreSystemMeta(obj, old);
+    const errs = [...validateObjectMetaUpdate(obj.metadata, old.metadata, this.namespaced), ...strategy.validateUpdate(sctx, obj, old)];
+    if (errs.length) throw this.#invalid(old.metadata.name ?? '', errs);
+    ctx.warnings.push(...(strategy.warnings?.(sctx, obj, old) ?? []));
+    await this.#admit('admitValidate', this.#admission('UPDATE', ctx, subresource, old.metadata.name ?? '', obj, old));
+    return obj;
+  }
+
+  /** Deletes one object. With finalizers present the object is only marked (deletionTimestamp) and returned. */
+  async delete(ctx: RequestContext, name: string, preconditions: { uid?: string; resourceVersion?: string } = {}):
+    Promise<{ object: ApiObject; deleted: boolean }> {
+    const key = this.keyFor(ctx.namespace, name);
+    for (let attempt = 0; attempt < MAX_UPDATE_RETRIES; attempt++) {
+      const kv = await this.#storage.get(key);
+      if (!kv) throw errors.notFound(this.qualified, name);
+      const old = this.toObject(kv);
+      if (preconditions.uid && preconditions.uid !== old.metadata.uid) {
+        throw errors.conflict(this.qualified, name, `Precondition failed: UID in precondition: ${preconditions.uid}, UID in object meta: ${old.metadata.uid ?? ''}`);
+      }
+      if (preconditions.resourceVersion && preconditions.resourceVersion !== old.metadata.resourceVersion) {
+        throw errors.conflict(this.qualified, name, `Precondition failed: ResourceVersion in precondition: ${preconditions.resourceVersion}, ResourceVersion in object meta: ${old.metadata.resourceVersion ?? ''}`);
+      }
+      await this.#admit('admitValidate', this.#admission('DELETE', ctx, '', name, undefined, old));
+      if (ctx.dryRun) return { object: old, deleted: !(old.metadata.finalizers?.length) };
+      try {
+        if (old.metadata.finalizers?.length) {
+          if (old.metadata.deletionTimestamp) return { object: old, deleted: false };
+          const marked = this.#toStored(old);
+          marked.metadata.deletionTimestamp = rfc3339(this.#now());
+          marked.metadata.deletionGracePeriodSeconds = 0;
+          return { object: this.toObject(await this.#storage.update(key, marked, kv.modRevision)), deleted: false };
+        }
+        return { object: this.toObject(await this.#storage.delete(key, kv.modRevision)), deleted: true };
+      } catch (e) {
+        if (isStorageError(e, 'NotFound')) throw errors.notFound(this.qualified, name);
+        if (!isStorageError(e, 'Conflict')) throw e;
+      }
+    }
+    throw errors.conflict(this.qualified, name, 'too many concurrent updates; please try again');
+  }
+}

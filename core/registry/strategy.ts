@@ -1,0 +1,31 @@
+// A resource's rules, apart from the generic store that owns the order of steps
+// (prepare -> validate -> admission -> write). One Strategy for the main resource and one per
+// subresource that accepts writes (`status`, `approval`): this is why a client cannot approve its
+// own request through a plain update.
+import type { ApiObject } from '../api/meta.js';
+import type { FieldError } from '../api/field-errors.js';
+import type { UserInfo } from '../authn/user.js';
+
+export interface StrategyContext {
+  readonly user: UserInfo;
+  /** '' for the main resource. */
+  readonly subresource: string;
+  readonly now: Date;
+}
+
+export interface Strategy<T extends ApiObject = ApiObject> {
+  /** Clears and fills server-set fields on create (e.g. spec.username from the caller). */
+  prepareForCreate?(ctx: StrategyContext, obj: T): void;
+  validate(ctx: StrategyContext, obj: T): FieldError[];
+  /** Resets fields this endpoint may not change (copies them from `old`). */
+  prepareForUpdate?(ctx: StrategyContext, obj: T, old: T): void;
+  validateUpdate(ctx: StrategyContext, obj: T, old: T): FieldError[];
+  /** Warnings returned to the client in `Warning` headers. */
+  warnings?(ctx: StrategyContext, obj: T, old?: T): string[];
+}
+
+export interface SubresourceDefinition<T extends ApiObject = ApiObject> {
+  readonly name: string;
+  /** Present: the subresource accepts update/patch with these rules. */
+  readonly strategy?: Strategy<T>;
+}

@@ -1,0 +1,102 @@
+// WATCH: initial state (synthetic ADDED, or sendInitialEvents with the end-marker bookmark), then
+// storage events filtered by the selection, with objects moving in or out of the selection turned
+// into ADDED / DELETED as the watch cache does (k8s-behaviour §8.5, §8.6).
+import { errors, StatusError } from '../api/errors.js';
+import type { ApiObject } from '../api/meta.js';
+import { isStorageError, type StorageEvent } from '../storage/storage.js';
+import { awaitRevision } from './list.js';
+import { parseResourceVersion, type ListOptions } from './list-options.js';
+import { buildSelection } from './selection.js';
+import type { ResourceStore } from './store.js';
+
+export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
+export interface WatchEvent { type: WatchEventType; object: ApiObject | StatusError; revision: number }
+
+export const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
+
+export interface WatchStream extends AsyncIterable<WatchEvent> {
+  close(): void;
+  /** Highest revision delivered so far (for bookmarks). */
+  readonly revision: number;
+}
+
+export async function watchObjects(store: ResourceStore, namespace: string, o: ListOptions): Promise<WatchStream> {
+  const storage = store.storage;
+  const selection = buildSelection(store.def, o.labelSelector, o.fieldSelector);
+  const prefix = store.prefixFor(namespace);
+  const rv = parseResourceVersion(o.resourceVersion);
+  const replayState = o.sendInitialEvents === true || (o.sendInitialEvents === undefined && (rv === undefined || rv === 0));
+
+  const initial: ApiObject[] = [];
+  let from: number;
+  if (replayState) {
+    if (rv !== undefined && rv > 0) await awaitRevision(storage, rv);
+    const snapshot = await storage.list(prefix);
+    from = snapshot.revision;
+    for (const kv of snapshot.items) {
+      const obj = store.toObject(kv);
+      if (selection.matches(obj)) initial.push(obj);
+    }
+  } else {
+    from = rv!;
+    await awaitRevision(storage, from);
+  }
+
+  let tooOld: StatusError | undefined;
+  let inner: ReturnType<typeof storage.watch> | undefined;
+  try {
+    const compacted = await storage.compactedRevision();
+    if (from < compacted) throw new Error('compacted');
+    inner = storage.watch(prefix, { fromRevision: from });
+  } catch (e) {
+    if (!(isStorageError(e, 'Compacted') || (e instanceof Error && e.message === 'compacted'))) throw e;
+    tooOld = errors.expired(`too old resource version: ${from} (${(await storage.compactedRevision()) + 1})`);
+  }
+
+  let last = from;
+  let closed = false;
+  const toEvent = (ev: StorageEvent): WatchEvent | undefined => {
+    const obj = store.toObject({ value: ev.value, modRevision: ev.revision });
+    const now = ev.type !== 'DELETED' && selection.matches(obj);
+    const before = ev.prevValue !== undefined && selection.matches(store.toObject({ value: ev.prevValue, modRevision: ev.revision }));
+    if (ev.type === 'ADDED') return now ? { type: 'ADDED', object: obj, revision: ev.revision } : undefined;
+    if (ev.type === 'DELETED') return selection.matches(obj) ? { type: 'DELETED', object: obj, revision: ev.revision } : undefined;
+    if (now && before) return { type: 'MODIFIED', object: obj, revision: ev.revision };
+    if (now) return { type: 'ADDED', object: obj, revision: ev.revision };
+    if (before) return { type: 'DELETED', object: obj, revision: ev.revision };
+    return undefined;
+  };
+
+  async function* events(): AsyncGenerator<WatchEvent> {
+    for (const obj of initial) yield { type: 'ADDED', object: obj, revision: from };
+    if (o.sendInitialEvents && o.allowWatchBookmarks) {
+      yield {
+        type: 'BOOKMARK', revision: from,
+        object: { apiVersion: store.apiVersion, kind: store.def.kind, metadata: { resourceVersion: String(from), annotations: { [INITIAL_EVENTS_END]: 'true' } } },
+      };
+    }
+    if (tooOld) { yield { type: 'ERROR', object: tooOld, revision: from }; return; }
+    try {
+      for await (const ev of inner!) {
+        if (closed) return;
+        last = ev.revision;
+        const out = toEvent(ev);
+        if (out) yield out;
+      }
+    } catch (e) {
+      if (isStorageError(e, 'Compacted')) {
+        yield { type: 'ERROR', object: errors.expired(`too old resource version: ${from} (${(await storage.compactedRevision()) + 1})`), revision: from };
+        return;
+      }
+      if (isStorageError(e, 'Closed')) return;
+      throw e;
+    }
+  }
+
+  const gen = events();
+  return {
+    [Symbol.asyncIterator]: () => gen,
+    close: () => { closed = true; inner?.close(); void gen.return(undefined); },
+    get revision() { return last; },
+  };
+}

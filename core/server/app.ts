@@ -1,0 +1,155 @@
+// The API server's HTTP pipeline as koa middleware: one error boundary that turns every thrown
+// error into a Status, request info, authentication (401), authorization (403), then routing to
+// discovery, OpenAPI, health, version and the REST handlers of registered resources.
+import Koa from 'koa';
+import { errors, StatusError } from '../api/errors.js';
+import { AUTHENTICATED_GROUP, ANONYMOUS_USER, UNAUTHENTICATED_GROUP, type AuthenticationRequest, type UserInfo } from '../authn/user.js';
+import { describeForbidden, type Attributes } from '../authz/attributes.js';
+import type { Hooks } from '../hooks.js';
+import type { Logger } from '../log.js';
+import type { Resources } from '../registry/registry.js';
+import type { ResourceStore } from '../registry/store.js';
+import { aggregatedDiscovery, aggregatedRequested, apiGroupDocument, apiGroupList, apiResourceList, apiVersions } from './discovery.js';
+import type { HealthChecks } from './health.js';
+import { buildOpenApi, type OpenApiDocs } from './openapi.js';
+import { peerCertificates } from './peer.js';
+import { requestInfo, type RequestInfo } from './request-info.js';
+import { sendJson, sendStatus } from './respond.js';
+import { serveResource } from './rest.js';
+
+export interface VersionInfo {
+  major: string; minor: string; gitVersion: string; gitCommit: string; gitTreeState: string;
+  buildDate: string; goVersion: string; compiler: string; platform: string;
+}
+
+export interface ApiServerDeps {
+  readonly hooks: Hooks;
+  readonly resources: Resources;
+  readonly stores: ReadonlyMap<string, ResourceStore>;
+  readonly health: HealthChecks;
+  readonly version: VersionInfo;
+  readonly logger: Logger;
+  readonly minRequestTimeoutSeconds: number;
+  readonly shutdown: AbortSignal;
+  /** host:port clients reach this server at (discovery's serverAddressByClientCIDRs). */
+  readonly serverAddress: string;
+  readonly now?: () => Date;
+}
+
+export const storeKey = (group: string, version: string, plural: string) => `${group}/${version}/${plural}`;
+
+interface State { info: RequestInfo; user: UserInfo }
+
+function header(v: string | string[] | undefined): string | undefined { return Array.isArray(v) ? v[0] : v; }
+
+async function authenticate(hooks: Hooks, ctx: Koa.Context): Promise<UserInfo> {
+  const { leaf, chain } = peerCertificates(ctx.req);
+  const reasons: string[] = [];
+  const req: AuthenticationRequest = {
+    method: ctx.method, path: ctx.path, headers: ctx.req.headers, peerCertificate: leaf, peerChain: chain,
+    reject: (reason: string) => { reasons.push(reason); },
+    get rejected() { return reasons.length > 0; },
+  };
+  const user = await hooks.authenticate.promise(req);
+  if (!user) throw errors.unauthorized();
+  const anonymous = user.name === ANONYMOUS_USER || user.groups.includes(UNAUTHENTICATED_GROUP);
+  if (anonymous || user.groups.includes(AUTHENTICATED_GROUP)) return user;
+  return { ...user, groups: [...user.groups, AUTHENTICATED_GROUP] };
+}
+
+export function createApp(deps: ApiServerDeps): Koa<State> {
+  const app = new Koa<State>();
+  const now = deps.now ?? (() => new Date());
+  let openapi: OpenApiDocs | undefined;
+  const docs = () => (openapi ??= buildOpenApi(deps.resources));
+  const log = deps.logger;
+  app.proxy = false;
+  app.silent = true;
+
+  app.use(async (ctx, next) => {
+    try {
+      await next();
+    } catch (e) {
+      if (e instanceof StatusError) return sendStatus(ctx, e.status, e.headers);
+      log.error('internal error serving request', { method: ctx.method, path: ctx.path, error: (e as Error).stack ?? String(e) });
+      sendStatus(ctx, errors.internal(e).status);
+    }
+  });
+
+  app.use(async (ctx, next) => {
+    const info = requestInfo(ctx.method, ctx.path, new URLSearchParams(ctx.querystring));
+    ctx.state.info = info;
+    ctx.state.user = await authenticate(deps.hooks, ctx);
+    const attrs: Attributes = {
+      user: ctx.state.user, verb: info.verb, isResourceRequest: info.isResourceRequest, path: info.path,
+      apiGroup: info.apiGroup, apiVersion: info.apiVersion, resource: info.resource, subresource: info.subresource,
+      namespace: info.namespace, name: info.name,
+    };
+    const decision = await deps.hooks.authorize.promise(attrs);
+    if (decision?.decision !== 'allow') {
+      const why = describeForbidden(attrs) + (decision?.decision === 'deny' && decision.reason ? `: ${decision.reason}` : '');
+      if (!info.isResourceRequest) throw errors.forbiddenPath(`forbidden: ${why}`);
+      throw errors.forbidden({ group: info.apiGroup, resource: info.resource }, info.name, why);
+    }
+    log.v(4).info('request', { verb: info.verb, path: ctx.path, user: ctx.state.user.name });
+    await next();
+  });
+
+  app.use(async (ctx) => {
+    const { info, user } = ctx.state;
+    const query = new URLSearchParams(ctx.querystring);
+    if (info.isResourceRequest) {
+      const store = deps.stores.get(storeKey(info.apiGroup, info.apiVersion, info.resource));
+      if (!store) throw errors.pathNotFound();
+      return serveResource(ctx, store, info, user, { now, minRequestTimeoutSeconds: deps.minRequestTimeoutSeconds, shutdown: deps.shutdown });
+    }
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') throw errors.methodNotAllowed(ctx.method, { group: '', resource: ctx.path });
+    const path = ctx.path.replace(/\/+$/, '') || '/';
+    const health = await deps.health.serve(path, query);
+    if (health) {
+      ctx.status = health.code;
+      ctx.type = 'text/plain; charset=utf-8';
+      ctx.set('X-Content-Type-Options', 'nosniff');
+      ctx.body = health.body;
+      return;
+    }
+    if (path === '/version') return sendJson(ctx, 200, deps.version);
+    if (path === '/api' || path === '/apis') {
+      const aggregated = aggregatedRequested(ctx.get('accept'));
+      if (aggregated) return sendJson(ctx, 200, aggregatedDiscovery(deps.resources, path === '/api'), aggregated);
+      return sendJson(ctx, 200, path === '/api' ? apiVersions(deps.resources, deps.serverAddress) : apiGroupList(deps.resources));
+    }
+    const gv = /^\/apis\/([^/]+)(?:\/([^/]+))?$/.exec(path) ?? /^\/api\/(v1)$/.exec(path);
+    if (gv) {
+      const [group, version] = path.startsWith('/api/') ? ['', gv[1]!] : [gv[1]!, gv[2]];
+      const doc = version === undefined ? apiGroupDocument(deps.resources, group) : apiResourceList(deps.resources, group, version);
+      if (doc) return sendJson(ctx, 200, doc);
+      throw errors.pathNotFound();
+    }
+    if (path === '/openapi/v3') return sendJson(ctx, 200, docs().root);
+    const oa = /^\/openapi\/v3\/(.+)$/.exec(path);
+    if (oa) {
+      const doc = docs().byGroupVersion.get(oa[1]!);
+      if (!doc) throw errors.pathNotFound();
+      ctx.set('Etag', `"${doc.hash}"`);
+      if (query.get('hash') === doc.hash) ctx.set('Cache-Control', 'public, immutable');
+      else ctx.set('Cache-Control', 'no-cache, private');
+      ctx.status = 200;
+      ctx.type = 'application/json';
+      ctx.body = doc.body;
+      return;
+    }
+    if (path === '/') return sendJson(ctx, 200, { paths: rootPaths(deps) });
+    throw errors.pathNotFound();
+  });
+  return app;
+}
+
+function rootPaths(deps: ApiServerDeps): string[] {
+  const paths = ['/api', '/apis', '/healthz', '/livez', '/readyz', '/openapi/v3', '/version'];
+  for (const g of deps.resources.groups()) {
+    if (!g) { paths.push('/api/v1'); continue; }
+    paths.push(`/apis/${g}`, ...deps.resources.versions(g).map((v) => `/apis/${g}/${v}`));
+  }
+  return paths.sort();
+}

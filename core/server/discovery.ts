@@ -1,0 +1,87 @@
+// API discovery: the legacy documents (/api, /apis, /apis/<g>, /apis/<g>/<v>) and, only when the
+// Accept header asks for it, the aggregated APIGroupDiscoveryList with its exact Content-Type
+// (kubectl 1.32 crashes on an aggregated body labelled plain application/json).
+import { createHash } from 'node:crypto';
+import type { Resources } from '../registry/registry.js';
+import type { ResourceDefinition } from '../registry/resource.js';
+
+const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+
+/** The aggregated-discovery media type the client accepts first, if any. */
+export function aggregatedRequested(accept: string | undefined): string | undefined {
+  for (const clause of (accept ?? '').split(',')) {
+    const [type, ...params] = clause.split(';').map((s) => s.trim());
+    const p = new Map(params.map((x) => x.split('=') as [string, string]));
+    if (type === 'application/json' && p.get('g') === 'apidiscovery.k8s.io' && p.get('as') === 'APIGroupDiscoveryList') {
+      const v = p.get('v');
+      if (v === 'v2' || v === 'v2beta1') return `application/json;g=apidiscovery.k8s.io;v=${v};as=APIGroupDiscoveryList`;
+    }
+    if (type === 'application/json' || type === '*/*') return undefined;
+  }
+  return undefined;
+}
+
+const storageVersionHash = (d: ResourceDefinition) =>
+  createHash('sha256').update(`${d.group}/${d.version}/${d.kind}`).digest().subarray(0, 8).toString('base64');
+
+function apiResource(d: ResourceDefinition) {
+  return [
+    {
+      name: d.plural, singularName: d.singular, namespaced: d.scope === 'Namespaced', kind: d.kind,
+      verbs: d.verbs ?? ALL_VERBS, ...(d.shortNames?.length ? { shortNames: d.shortNames } : {}),
+      storageVersionHash: storageVersionHash(d),
+    },
+    ...(d.subresources ?? []).map((s) => ({
+      name: `${d.plural}/${s.name}`, singularName: '', namespaced: d.scope === 'Namespaced', kind: d.kind,
+      verbs: s.strategy ? ['get', 'patch', 'update'] : ['get'],
+    })),
+  ];
+}
+
+export function apiVersions(resources: Resources, serverAddress: string) {
+  return {
+    kind: 'APIVersions',
+    versions: resources.versions(''),
+    serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }],
+  };
+}
+
+function apiGroup(resources: Resources, group: string) {
+  const versions = resources.versions(group).map((v) => ({ groupVersion: `${group}/${v}`, version: v }));
+  return { kind: 'APIGroup', apiVersion: 'v1', name: group, versions, preferredVersion: versions[0] };
+}
+
+export function apiGroupList(resources: Resources) {
+  return { kind: 'APIGroupList', apiVersion: 'v1', groups: resources.groups().filter((g) => g !== '').map((g) => apiGroup(resources, g)) };
+}
+
+export function apiGroupDocument(resources: Resources, group: string) {
+  return resources.versions(group).length ? apiGroup(resources, group) : undefined;
+}
+
+export function apiResourceList(resources: Resources, group: string, version: string) {
+  const defs = resources.inGroupVersion(group, version);
+  if (!defs.length) return undefined;
+  return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: group ? `${group}/${version}` : version, resources: defs.flatMap(apiResource) };
+}
+
+export function aggregatedDiscovery(resources: Resources, legacyCore: boolean) {
+  const groups = resources.groups().filter((g) => (legacyCore ? g === '' : g !== ''));
+  return {
+    kind: 'APIGroupDiscoveryList', apiVersion: 'apidiscovery.k8s.io/v2', metadata: {},
+    items: groups.map((g) => ({
+      metadata: { name: g, creationTimestamp: null },
+      versions: resources.versions(g).map((v) => ({
+        version: v, freshness: 'Current',
+        resources: resources.inGroupVersion(g, v).map((d) => {
+          const responseKind = { group: d.group, version: d.version, kind: d.kind };
+          return {
+            resource: d.plural, responseKind, scope: d.scope, singularResource: d.singular,
+            verbs: d.verbs ?? ALL_VERBS, ...(d.shortNames?.length ? { shortNames: d.shortNames } : {}),
+            subresources: (d.subresources ?? []).map((s) => ({ subresource: s.name, responseKind, verbs: s.strategy ? ['get', 'patch', 'update'] : ['get'] })),
+          };
+        }),
+      })),
+    })),
+  };
+}

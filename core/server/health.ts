@@ -1,0 +1,52 @@
+// /healthz, /livez, /readyz with per-check subpaths (/readyz/ping), ?verbose and ?exclude=,
+// in apiserver's plain-text format.
+
+export interface HealthCheck {
+  readonly name: string;
+  /** Resolves when healthy; rejects (or returns an error text) when not. */
+  check(): Promise<string | void>;
+}
+
+export class HealthChecks {
+  readonly #checks = new Map<string, HealthCheck[]>([['healthz', []], ['livez', []], ['readyz', []]]);
+  /** Adds a check to the given endpoints (default all three). */
+  add(check: HealthCheck, endpoints: readonly ('healthz' | 'livez' | 'readyz')[] = ['healthz', 'livez', 'readyz']): void {
+    for (const e of endpoints) this.#checks.get(e)!.push(check);
+  }
+
+  /** Answers a health path, or undefined when `path` is not a health endpoint. */
+  async serve(path: string, query: URLSearchParams): Promise<{ code: number; body: string } | undefined> {
+    const m = /^\/(healthz|livez|readyz)(?:\/([^/]+))?\/?$/.exec(path);
+    if (!m) return undefined;
+    const checks = this.#checks.get(m[1]!)!;
+    const endpoint = m[1]!;
+    if (m[2]) {
+      const one = checks.find((c) => c.name === m[2]);
+      if (!one) return { code: 404, body: '404 page not found\n' };
+      const err = await run(one);
+      return err === undefined ? { code: 200, body: 'ok' } : { code: 500, body: `internal server error: ${err}\n` };
+    }
+    const excluded = new Set(query.getAll('exclude'));
+    const verbose = query.has('verbose');
+    const lines: string[] = [];
+    let failed = false;
+    for (const c of checks) {
+      if (excluded.has(c.name)) { lines.push(`[+]${c.name} excluded: ok`); continue; }
+      const err = await run(c);
+      if (err === undefined) lines.push(`[+]${c.name} ok`);
+      else { failed = true; lines.push(`[-]${c.name} failed: reason withheld`); }
+    }
+    for (const name of excluded) if (!checks.some((c) => c.name === name)) lines.push(`warn: some health checks cannot be excluded: no matches for "${name}"`);
+    if (failed) return { code: 500, body: `${lines.join('\n')}\n${endpoint} check failed\n` };
+    return { code: 200, body: verbose ? `${lines.join('\n')}\n${endpoint} check passed\n` : 'ok' };
+  }
+}
+
+async function run(c: HealthCheck): Promise<string | undefined> {
+  try {
+    const r = await c.check();
+    return typeof r === 'string' && r ? r : undefined;
+  } catch (e) {
+    return e instanceof Error ? e.message : String(e);
+  }
+}

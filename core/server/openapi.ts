@@ -1,0 +1,122 @@
+// OpenAPI v3, generated from the same JSON schemas ajv validates with. kubectl needs, per
+// kubectl-wire.md §4: root keys without a leading slash; every PATCH operation tagged with the GVK
+// object and carrying an operation-level `fieldValidation` parameter; schema entries whose
+// x-kubernetes-group-version-kind is an array.
+import { createHash } from 'node:crypto';
+import { objectMetaSchema } from '../api/object-meta-schema.js';
+import type { Resources } from '../registry/registry.js';
+import type { JsonSchema, ResourceDefinition } from '../registry/resource.js';
+
+const META_REF = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
+const PATCH_REF = 'io.k8s.apimachinery.pkg.apis.meta.v1.Patch';
+const STATUS_REF = 'io.k8s.apimachinery.pkg.apis.meta.v1.Status';
+const PATCH_CONTENT = ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml'];
+
+const pascal = (s: string) => s.split(/[.\-]/).filter(Boolean).map((p) => p[0]!.toUpperCase() + p.slice(1)).join('');
+export const schemaName = (d: Pick<ResourceDefinition, 'group' | 'version' | 'kind'>) =>
+  `${d.group ? d.group.split('.').reverse().join('.') : 'platform.core'}.${d.version}.${d.kind}`;
+const gvk = (d: ResourceDefinition) => ({ group: d.group, version: d.version, kind: d.kind });
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const q = (name: string, description: string, type = 'string') => ({ name, in: 'query', description, schema: { type, uniqueItems: true } });
+
+const writeParams = [
+  q('dryRun', 'When present, indicates that modifications should not be persisted. Valid values are: - All: all dry run stages will be processed'),
+  q('fieldManager', 'fieldManager is a name associated with the actor or entity that is making these changes.'),
+  q('fieldValidation', 'fieldValidation instructs the server on how to handle objects in the request containing unknown or duplicate fields.'),
+];
+const listParams = ['allowWatchBookmarks:boolean', 'continue', 'fieldSelector', 'labelSelector', 'limit:integer', 'resourceVersion', 'resourceVersionMatch', 'sendInitialEvents:boolean', 'timeoutSeconds:integer', 'watch:boolean']
+  .map((p) => { const [n, t] = p.split(':'); return q(n!, `${n} query parameter`, t ?? 'string'); });
+
+/** The resource's schema in OpenAPI form: metadata as a $ref to ObjectMeta. */
+function toOpenApi(d: ResourceDefinition): JsonSchema {
+  const s = structuredClone(d.schema);
+  s.description = d.description;
+  s.properties = { ...s.properties, metadata: { description: 'Standard object\'s metadata.', default: {}, allOf: [ref(META_REF)] } as JsonSchema };
+  s['x-kubernetes-group-version-kind'] = [gvk(d)];
+  return s;
+}
+
+function operations(d: ResourceDefinition, base: string): Record<string, unknown> {
+  const id = `${pascal(d.group || 'core')}${pascal(d.version)}${d.kind}`;
+  const obj = ref(schemaName(d));
+  const json = (schema: unknown) => ({ 'application/json': { schema } });
+  const op = (verb: string, action: string, extra: Record<string, unknown>, suffix = '') => ({
+    operationId: `${verb}${id}${suffix}`, 'x-kubernetes-action': action, 'x-kubernetes-group-version-kind': gvk(d), ...extra,
+  });
+  const patch = (suffix: string) => op('patch', 'patch', {
+    requestBody: { content: Object.fromEntries(PATCH_CONTENT.map((c) => [c, { schema: ref(PATCH_REF) }])), required: true },
+    responses: { '200': { description: 'OK', content: json(obj) }, '201': { description: 'Created', content: json(obj) } },
+    parameters: [...writeParams, q('force', 'Force is going to "force" Apply requests.', 'boolean')],
+  }, suffix);
+  const put = (suffix: string) => op('replace', 'put', {
+    requestBody: { content: { '*/*': { schema: obj } }, required: true },
+    responses: { '200': { description: 'OK', content: json(obj) }, '201': { description: 'Created', content: json(obj) } },
+    parameters: writeParams,
+  }, suffix);
+  const get = (suffix: string) => op('read', 'get', { responses: { '200': { description: 'OK', content: json(obj) } } }, suffix);
+  const nameParam = [{ name: 'name', in: 'path', description: `name of the ${d.kind}`, required: true, schema: { type: 'string', uniqueItems: true } }];
+  const paths: Record<string, unknown> = {
+    [base]: {
+      get: op('list', 'list', { parameters: listParams, responses: { '200': { description: 'OK', content: json({ type: 'object' }) } } }),
+      post: op('create', 'post', {
+        requestBody: { content: { '*/*': { schema: obj } }, required: true }, parameters: writeParams,
+        responses: { '200': { description: 'OK', content: json(obj) }, '201': { description: 'Created', content: json(obj) } },
+      }),
+      delete: op('deletecollection', 'deletecollection', { responses: { '200': { description: 'OK', content: json(ref(STATUS_REF)) } } }),
+      parameters: [],
+    },
+    [`${base}/{name}`]: {
+      get: get(''), put: put(''), patch: patch(''),
+      delete: op('delete', 'delete', { parameters: [q('dryRun', 'When present, indicates that modifications should not be persisted.')], responses: { '200': { description: 'OK', content: json(ref(STATUS_REF)) } } }),
+      parameters: nameParam,
+    },
+  };
+  for (const s of d.subresources ?? []) {
+    const suffix = pascal(s.name);
+    paths[`${base}/{name}/${s.name}`] = s.strategy
+      ? { get: get(suffix), put: put(suffix), patch: patch(suffix), parameters: nameParam }
+      : { get: get(suffix), parameters: nameParam };
+  }
+  return paths;
+}
+
+const sharedSchemas: Record<string, JsonSchema> = {
+  [META_REF]: objectMetaSchema,
+  [PATCH_REF]: { type: 'object', description: 'Patch is provided to give a concrete name and type to the Kubernetes PATCH request body.' },
+  [STATUS_REF]: {
+    type: 'object', description: 'Status is a return value for calls that don\'t return other objects.',
+    properties: {
+      apiVersion: { type: 'string' }, kind: { type: 'string' }, code: { type: 'integer', format: 'int32' },
+      message: { type: 'string' }, reason: { type: 'string' }, status: { type: 'string' },
+      details: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true }, metadata: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+    },
+  },
+};
+
+export interface OpenApiDocs { root: unknown; byGroupVersion: Map<string, { body: string; hash: string }> }
+
+export function buildOpenApi(resources: Resources): OpenApiDocs {
+  const byGroupVersion = new Map<string, { body: string; hash: string }>();
+  const paths: Record<string, { serverRelativeURL: string }> = {};
+  for (const group of resources.groups()) {
+    for (const version of resources.versions(group)) {
+      const key = group ? `apis/${group}/${version}` : `api/${version}`;
+      const defs = resources.inGroupVersion(group, version);
+      const doc = {
+        openapi: '3.0.0',
+        info: { title: 'plat', version: version },
+        paths: Object.assign({}, ...defs.flatMap((d) => {
+          const prefix = `/${key}`;
+          if (d.scope === 'Namespaced') return [operations(d, `${prefix}/namespaces/{namespace}/${d.plural}`)];
+          return [operations(d, `${prefix}/${d.plural}`)];
+        })),
+        components: { schemas: { ...Object.fromEntries(defs.map((d) => [schemaName(d), toOpenApi(d)])), ...sharedSchemas } },
+      };
+      const body = JSON.stringify(doc);
+      const hash = createHash('sha512').update(body).digest('hex').slice(0, 128).toUpperCase();
+      byGroupVersion.set(key, { body, hash });
+      paths[key] = { serverRelativeURL: `/openapi/v3/${key}?hash=${hash}` };
+    }
+  }
+  return { root: { paths }, byGroupVersion };
+}

@@ -1,0 +1,64 @@
+// What a request asks for, derived from method + path as apiserver's RequestInfoFactory does.
+
+export interface RequestInfo {
+  readonly isResourceRequest: boolean;
+  readonly path: string;
+  /** Kubernetes verb: get, list, watch, create, update, patch, delete, deletecollection; or the lowercased method for non-resource paths. */
+  readonly verb: string;
+  readonly apiPrefix: string;
+  readonly apiGroup: string;
+  readonly apiVersion: string;
+  readonly namespace: string;
+  readonly resource: string;
+  readonly subresource: string;
+  readonly name: string;
+  /** Path segments after the group/version. */
+  readonly parts: readonly string[];
+}
+
+const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize']);
+const METHOD_VERBS: Record<string, string> = { POST: 'create', PUT: 'update', PATCH: 'patch', GET: 'get', HEAD: 'get', DELETE: 'delete' };
+
+export function requestInfo(method: string, path: string, query: URLSearchParams): RequestInfo {
+  const nonResource: RequestInfo = {
+    isResourceRequest: false, path, verb: method.toLowerCase(), apiPrefix: '', apiGroup: '', apiVersion: '',
+    namespace: '', resource: '', subresource: '', name: '', parts: [],
+  };
+  const segments = path.replace(/^\/+|\/+$/g, '').split('/').filter((s) => s !== '').map((s) => {
+    try { return decodeURIComponent(s); } catch { return s; }
+  });
+  const prefix = segments[0];
+  if (prefix !== 'api' && prefix !== 'apis') return nonResource;
+  let rest = segments.slice(1);
+  let group = '';
+  if (prefix === 'apis') {
+    if (rest.length < 2) return nonResource;
+    group = rest[0]!;
+    rest = rest.slice(1);
+  } else if (rest.length < 1) return nonResource;
+  const version = rest[0]!;
+  rest = rest.slice(1);
+  if (rest.length === 0) return nonResource;
+
+  let verb = METHOD_VERBS[method.toUpperCase()] ?? method.toLowerCase();
+  let watchPath = false;
+  if (rest[0] === 'watch') { watchPath = true; rest = rest.slice(1); }
+  let namespace = '';
+  if (rest[0] === 'namespaces' && rest.length > 1) {
+    namespace = rest[1]!;
+    // namespaces/{ns}/status and /finalize are subresources of the namespace itself
+    if (rest.length > 2 && !NAMESPACE_SUBRESOURCES.has(rest[2]!)) rest = rest.slice(2);
+  }
+  const resource = rest[0] ?? '';
+  const name = rest[1] ?? '';
+  const subresource = rest[2] ?? '';
+  if (watchPath) verb = 'watch';
+  else if (verb === 'get' && !name) {
+    const w = query.get('watch');
+    verb = w === 'true' || w === '1' ? 'watch' : 'list';
+  } else if (verb === 'delete' && !name) verb = 'deletecollection';
+  return {
+    isResourceRequest: true, path, verb, apiPrefix: prefix, apiGroup: group, apiVersion: version,
+    namespace, resource, subresource, name, parts: rest,
+  };
+}

@@ -1,0 +1,220 @@
+// REST verbs for every registered resource: get, list, watch, create, update, patch, delete,
+// deletecollection, and get/update/patch on subresources.
+import type { Context } from 'koa';
+import { errors, StatusError } from '../api/errors.js';
+import { aggregateFieldErrors, fieldError, type FieldError } from '../api/field-errors.js';
+import type { ApiObject } from '../api/meta.js';
+import { duplicateJsonFields, pruneUnknownFields } from '../api/schema-fields.js';
+import { SchemaTypeChecker } from '../api/schema-types.js';
+import type { UserInfo } from '../authn/user.js';
+import { listObjects } from '../registry/list.js';
+import { parseListOptions } from '../registry/list-options.js';
+import type { RequestContext, ResourceStore } from '../registry/store.js';
+import { mediaType, parseDocument, readBody } from './body.js';
+import { applyPatchBody, PATCH_TYPES } from './patch.js';
+import type { RequestInfo } from './request-info.js';
+import { sendJson, setWarnings } from './respond.js';
+import { buildTable, tableRequested } from './table.js';
+import { serveWatch } from './watch-handler.js';
+
+export interface RestDeps {
+  now(): Date;
+  /** Watch timeout when the client gives none: random in [min, 2*min) seconds. */
+  minRequestTimeoutSeconds: number;
+  /** Aborted when the server shuts down, ending open watches. */
+  shutdown: AbortSignal;
+}
+
+const typeCheckers = new WeakMap<ResourceStore, SchemaTypeChecker>();
+function typeChecker(store: ResourceStore): SchemaTypeChecker {
+  let c = typeCheckers.get(store);
+  if (!c) typeCheckers.set(store, (c = new SchemaTypeChecker(store.def.schema)));
+  return c;
+}
+
+function optionsInvalid(kind: string, errs: FieldError[]): StatusError {
+  return new StatusError({
+    code: 422, reason: 'Invalid', message: `${kind}.meta.k8s.io "" is invalid: ${aggregateFieldErrors(errs)}`,
+    details: { group: 'meta.k8s.io', kind, causes: errs.map((e) => ({ reason: e.type, message: e.message, field: e.field })) },
+  });
+}
+
+function dryRunOf(values: string[], kind: string): boolean {
+  if (values.length === 0) return false;
+  if (values.every((v) => v === 'All')) return true;
+  throw optionsInvalid(kind, [fieldError.notSupported('dryRun', values, ['All'])]);
+}
+
+function fieldValidationOf(query: URLSearchParams, kind: string): 'Strict' | 'Warn' | 'Ignore' {
+  const v = query.get('fieldValidation') ?? '';
+  if (v === '') return 'Warn';
+  if (v === 'Strict' || v === 'Warn' || v === 'Ignore') return v;
+  throw optionsInvalid(kind, [fieldError.notSupported('fieldValidation', v, ['', 'Ignore', 'Strict', 'Warn'])]);
+}
+
+/**
+ * Decodes a full object body for `store`: syntax (400), apiVersion/kind (400), types (400),
+ * then unknown and duplicate fields per fieldValidation (400 Strict, Warning headers Warn).
+ */
+export function decodeObject(store: ResourceStore, value: unknown, json: string | undefined,
+  validation: 'Strict' | 'Warn' | 'Ignore', warnings: string[]): ApiObject {
+  const what = `${store.def.kind} in version "${store.def.version}" cannot be handled as a ${store.def.kind}`;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw errors.badRequest(`${what}: json: cannot unmarshal ${Array.isArray(value) ? 'array' : typeof value} into Go value of type struct`);
+  const obj = value as ApiObject;
+  if (obj.apiVersion !== undefined && obj.apiVersion !== store.apiVersion) {
+    throw errors.badRequest(`the API version in the data (${String(obj.apiVersion)}) does not match the expected API version (${store.apiVersion})`);
+  }
+  if (obj.kind !== undefined && obj.kind !== store.def.kind) {
+    throw errors.badRequest(`the kind in the data (${String(obj.kind)}) does not match the expected kind (${store.def.kind})`);
+  }
+  const typeError = typeChecker(store).check(obj);
+  if (typeError) throw errors.badRequest(`${what}: ${typeError}`);
+  obj.metadata ??= {};
+  const problems = [
+    ...pruneUnknownFields(obj, store.def.schema).map((p) => `unknown field "${p}"`),
+    ...(json ? duplicateJsonFields(json).map((p) => `duplicate field "${p}"`) : []),
+  ];
+  if (problems.length && validation === 'Strict') throw errors.badRequest(`strict decoding error: ${problems.join(', ')}`);
+  if (validation === 'Warn') warnings.push(...problems);
+  obj.apiVersion = store.apiVersion;
+  obj.kind = store.def.kind;
+  return obj;
+}
+
+function respondObject(ctx: Context, store: ResourceStore, code: number, obj: ApiObject, deps: RestDeps): void {
+  const table = tableRequested(ctx.get('accept'), new URLSearchParams(ctx.querystring));
+  if (table) sendJson(ctx, code, buildTable(store.def, [obj], table, { resourceVersion: obj.metadata.resourceVersion ?? '' }, deps.now()));
+  else sendJson(ctx, code, obj);
+}
+
+export async function serveResource(ctx: Context, store: ResourceStore, info: RequestInfo, user: UserInfo, deps: RestDeps): Promise<void> {
+  const query = new URLSearchParams(ctx.querystring);
+  const warnings: string[] = [];
+  const sub = info.subresource;
+  if (sub && !store.def.subresources?.some((s) => s.name === sub)) throw errors.pathNotFound();
+  if (info.parts.length > 3) throw errors.pathNotFound();
+  if (store.namespaced && !info.namespace && info.name) throw errors.pathNotFound();
+  if (!store.namespaced && info.namespace) throw errors.pathNotFound();
+  const verbs = store.def.verbs ?? ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+  const allowed = sub ? ['get', 'update', 'patch'] : verbs;
+  if (!allowed.includes(info.verb)) throw errors.methodNotAllowed(info.verb === 'deletecollection' ? 'deletecollection' : info.verb, store.qualified);
+  const rctx = (dryRun: boolean): RequestContext => ({ user, namespace: info.namespace, dryRun, warnings });
+
+  try {
+    switch (info.verb) {
+      case 'get': {
+        const obj = await store.get(info.namespace, info.name);
+        const fs = query.get('fieldSelector');
+        if (fs && !new RegExp(`(^|,)metadata\\.name==?${info.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|,)`).test(fs)) {
+          throw errors.badRequest('fieldSelector metadata.name doesn\'t match requested name');
+        }
+        return respondObject(ctx, store, 200, obj, deps);
+      }
+      case 'list': {
+        const o = parseListOptions(query);
+        const out = await listObjects(store, info.namespace, o);
+        const meta = {
+          resourceVersion: out.resourceVersion,
+          ...(out.continue ? { continue: out.continue } : {}),
+          ...(out.remainingItemCount !== undefined ? { remainingItemCount: out.remainingItemCount } : {}),
+        };
+        const table = tableRequested(ctx.get('accept'), query);
+        if (table) return sendJson(ctx, 200, buildTable(store.def, out.items, table, meta, deps.now()));
+        return sendJson(ctx, 200, { kind: store.def.listKind, apiVersion: store.apiVersion, metadata: meta, items: out.items });
+      }
+      case 'watch':
+        return await serveWatch(ctx, store, info, parseListOptions(query), deps);
+      case 'create': {
+        if (info.name) throw errors.methodNotAllowed('create', store.qualified);
+        const dryRun = dryRunOf(query.getAll('dryRun'), 'CreateOptions');
+        const validation = fieldValidationOf(query, 'CreateOptions');
+        const type = mediaType(ctx.get('content-type') || undefined);
+        if (type !== 'application/json' && type !== 'application/yaml') throw errors.unsupportedMediaType(type, ['application/json', 'application/yaml']);
+        const doc = parseDocument(await readBody(ctx.req), type, `${store.def.kind} in version "${store.def.version}" cannot be handled as a ${store.def.kind}`);
+        const obj = decodeObject(store, doc.value, doc.json, validation, warnings);
+        if (store.namespaced && obj.metadata.namespace && obj.metadata.namespace !== info.namespace) {
+          throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+        }
+        const created = await store.create(rctx(dryRun), obj);
+        return respondObject(ctx, store, 201, created, deps);
+      }
+      case 'update': {
+        const dryRun = dryRunOf(query.getAll('dryRun'), 'UpdateOptions');
+        const validation = fieldValidationOf(query, 'UpdateOptions');
+        const type = mediaType(ctx.get('content-type') || undefined);
+        if (type !== 'application/json' && type !== 'application/yaml') throw errors.unsupportedMediaType(type, ['application/json', 'application/yaml']);
+        const doc = parseDocument(await readBody(ctx.req), type, `${store.def.kind} in version "${store.def.version}" cannot be handled as a ${store.def.kind}`);
+        const obj = decodeObject(store, doc.value, doc.json, validation, warnings);
+        if (obj.metadata.name !== undefined && obj.metadata.name !== info.name) {
+          throw errors.badRequest(`the name of the object (${obj.metadata.name}) does not match the name on the URL (${info.name})`);
+        }
+        obj.metadata.name = info.name;
+        const result = await store.update(rctx(dryRun), info.name, sub, () => structuredClone(obj));
+        return respondObject(ctx, store, result.created ? 201 : 200, result.object, deps);
+      }
+      case 'patch': {
+        const dryRun = dryRunOf(query.getAll('dryRun'), 'PatchOptions');
+        const validation = fieldValidationOf(query, 'PatchOptions');
+        const type = mediaType(ctx.get('content-type') || undefined);
+        if (!PATCH_TYPES.includes(type)) throw errors.unsupportedMediaType(type, PATCH_TYPES);
+        const body = await readBody(ctx.req);
+        const result = await applyPatchBody({ store, ctx: rctx(dryRun), name: info.name, subresource: sub, type, body, query, validation, warnings });
+        return respondObject(ctx, store, result.created ? 201 : 200, result.object, deps);
+      }
+      case 'delete':
+        return await serveDelete(ctx, store, info, rctx, query);
+      case 'deletecollection': {
+        const o = parseListOptions(query);
+        const opts = await deleteOptions(ctx, query);
+        const listed = await listObjects(store, info.namespace, { ...o, watch: false });
+        for (const item of listed.items) {
+          try { await store.delete(rctx(opts.dryRun), item.metadata.name ?? ''); } catch (e) {
+            if (!(e instanceof StatusError && e.reason === 'NotFound')) throw e;
+          }
+        }
+        return sendJson(ctx, 200, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success' });
+      }
+      default:
+        throw errors.methodNotAllowed(info.verb, store.qualified);
+    }
+  } finally {
+    setWarnings(ctx, warnings);
+  }
+}
+
+interface DeleteOpts { dryRun: boolean; preconditions: { uid?: string; resourceVersion?: string } }
+
+async function deleteOptions(ctx: Context, query: URLSearchParams): Promise<DeleteOpts> {
+  const raw = await readBody(ctx.req);
+  let body: Record<string, unknown> = {};
+  if (raw.length) {
+    const doc = parseDocument(raw, mediaType(ctx.get('content-type') || undefined), 'DeleteOptions in version "v1" cannot be handled as a DeleteOptions');
+    if (typeof doc.value !== 'object' || doc.value === null || Array.isArray(doc.value)) throw errors.badRequest('DeleteOptions in version "v1" cannot be handled as a DeleteOptions: expected an object');
+    body = doc.value as Record<string, unknown>;
+  }
+  const dry = [...query.getAll('dryRun'), ...(Array.isArray(body['dryRun']) ? (body['dryRun'] as unknown[]).map(String) : [])];
+  const errs: FieldError[] = [];
+  const policy = (body['propagationPolicy'] ?? query.get('propagationPolicy') ?? undefined) as string | undefined;
+  if (policy !== undefined && !['Orphan', 'Background', 'Foreground'].includes(policy)) {
+    errs.push(fieldError.notSupported('propagationPolicy', policy, ['Foreground', 'Background', 'Orphan', 'nil']));
+  }
+  const grace = body['gracePeriodSeconds'] ?? query.get('gracePeriodSeconds') ?? undefined;
+  if (grace !== undefined && grace !== null && !/^-?\d+$/.test(String(grace))) errs.push(fieldError.invalid('gracePeriodSeconds', String(grace), 'must be an integer'));
+  if (errs.length) throw optionsInvalid('DeleteOptions', errs);
+  const pre = (body['preconditions'] ?? {}) as { uid?: string; resourceVersion?: string };
+  return {
+    dryRun: dryRunOf(dry, 'DeleteOptions'),
+    preconditions: { ...(pre.uid ? { uid: pre.uid } : {}), ...(pre.resourceVersion ? { resourceVersion: pre.resourceVersion } : {}) },
+  };
+}
+
+async function serveDelete(ctx: Context, store: ResourceStore, info: RequestInfo,
+  rctx: (dryRun: boolean) => RequestContext, query: URLSearchParams): Promise<void> {
+  const opts = await deleteOptions(ctx, query);
+  const { object, deleted } = await store.delete(rctx(opts.dryRun), info.name, opts.preconditions);
+  if (!deleted) return sendJson(ctx, 200, object);
+  sendJson(ctx, 200, {
+    kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success',
+    details: { name: info.name, group: store.def.group, kind: store.def.plural, uid: object.metadata.uid ?? '' },
+  });
+}

@@ -1,0 +1,61 @@
+// The watch stream over HTTP: newline-delimited JSON WatchEvents, flushed as they happen, Tables
+// when the client asked for Tables, periodic bookmarks when allowed, ending at timeoutSeconds.
+import type { Context } from 'koa';
+import { StatusError } from '../api/errors.js';
+import type { ApiObject } from '../api/meta.js';
+import type { ListOptions } from '../registry/list-options.js';
+import type { ResourceStore } from '../registry/store.js';
+import { watchObjects } from '../registry/watch.js';
+import type { RequestInfo } from './request-info.js';
+import type { RestDeps } from './rest.js';
+import { buildTable, tableRequested } from './table.js';
+
+const BOOKMARK_INTERVAL_MS = 60_000;
+
+export async function serveWatch(ctx: Context, store: ResourceStore, info: RequestInfo, o: ListOptions, deps: RestDeps): Promise<void> {
+  const table = tableRequested(ctx.get('accept'), new URLSearchParams(ctx.querystring));
+  const stream = await watchObjects(store, info.namespace, o);
+  const timeoutSeconds = o.timeoutSeconds && o.timeoutSeconds > 0
+    ? o.timeoutSeconds
+    : deps.minRequestTimeoutSeconds * (1 + Math.random());
+
+  ctx.respond = false;
+  const res = ctx.res;
+  res.statusCode = 200;
+  res.setHeader('Content-Type', 'application/json');
+  res.setHeader('Cache-Control', 'no-cache, private');
+  if (ctx.req.httpVersionMajor < 2) res.setHeader('Transfer-Encoding', 'chunked');
+  res.flushHeaders();
+
+  let first = true;
+  const write = (type: string, object: unknown): void => {
+    res.write(JSON.stringify({ type, object }) + '\n');
+  };
+  const render = (obj: ApiObject): unknown => {
+    if (!table) return obj;
+    const t = buildTable(store.def, [obj], table, { resourceVersion: obj.metadata.resourceVersion ?? '' }, deps.now(), first);
+    first = false;
+    return t;
+  };
+
+  const stop = () => stream.close();
+  const timer = setTimeout(stop, timeoutSeconds * 1000);
+  const bookmarks = o.allowWatchBookmarks
+    ? setInterval(() => write('BOOKMARK', { kind: store.def.kind, apiVersion: store.apiVersion, metadata: { resourceVersion: String(stream.revision) } }), BOOKMARK_INTERVAL_MS)
+    : undefined;
+  ctx.req.on('close', stop);
+  res.on('close', stop);
+  deps.shutdown.addEventListener('abort', stop, { once: true });
+  try {
+    for await (const ev of stream) {
+      if (ev.type === 'ERROR') write('ERROR', (ev.object as StatusError).status);
+      else if (ev.type === 'BOOKMARK') write('BOOKMARK', ev.object);
+      else write(ev.type, render(ev.object as ApiObject));
+    }
+  } finally {
+    clearTimeout(timer);
+    if (bookmarks) clearInterval(bookmarks);
+    deps.shutdown.removeEventListener('abort', stop);
+    if (!res.writableEnded) res.end();
+  }
+}

@@ -1,0 +1,74 @@
+// One process owns a data directory at a time. LMDB itself happily shares an environment between
+// processes, but plat keeps in-process state beside it (the revision fan-out to watchers), so a
+// second daemon on the same directory would serve watches that miss the other's writes.
+import fs from 'node:fs';
+import path from 'node:path';
+import { silentLogger, type Logger } from '../log.js';
+
+export const LOCK_FILE_NAME = 'plat.lock';
+
+export interface DirLock {
+  readonly file: string;
+  release(): void;
+}
+
+// Paths locked by this process: a pid check alone cannot tell "this process has it open" from "an
+// earlier run that happened to have our pid" (pid 1 in every container).
+const heldHere = new Set<string>();
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function readPid(file: string): number | undefined {
+  try {
+    const pid = Number.parseInt(fs.readFileSync(file, 'utf8').trim(), 10);
+    return Number.isSafeInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Creates `dir` (mode 0700) if needed and takes its lock file, or throws naming the holder. */
+export function acquireDirLock(dir: string, logger: Logger = silentLogger): DirLock {
+  const abs = path.resolve(dir);
+  fs.mkdirSync(abs, { recursive: true, mode: 0o700 });
+  const file = path.join(abs, LOCK_FILE_NAME);
+  if (heldHere.has(file)) throw new Error(`storage directory ${abs} is already open in this process`);
+
+  // Written whole to a private name, then linked into place: link fails if the lock exists, and a
+  // reader never sees a half-written pid.
+  const tmp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, `${process.pid}\n`, { mode: 0o600 });
+  try {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        fs.linkSync(tmp, file);
+        heldHere.add(file);
+        return { file, release: () => release(file) };
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      }
+      const pid = readPid(file);
+      if (pid !== undefined && pid !== process.pid && isAlive(pid)) {
+        throw new Error(`storage directory ${abs} is in use by process ${pid} (lock file ${file})`);
+      }
+      logger.warn('removing stale storage lock', { file, pid: pid ?? 'unreadable' });
+      fs.rmSync(file, { force: true });
+    }
+    throw new Error(`storage directory ${abs}: could not take lock file ${file}`);
+  } finally {
+    fs.rmSync(tmp, { force: true });
+  }
+}
+
+function release(file: string): void {
+  if (!heldHere.delete(file)) return;
+  // Only our own lock: if an operator removed it and another process took over, leave theirs alone.
+  if (readPid(file) === process.pid) fs.rmSync(file, { force: true });
+}

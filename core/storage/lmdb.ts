@@ -1,0 +1,397 @@
+// The embedded storage engine: etcd-like revisions on one LMDB environment. The only module that
+// imports 'lmdb'.
+//
+// Layout (sub-databases of one environment, all JSON-encoded values):
+//   objects  key -> { value, createRevision, modRevision }
+//   events   revision -> the write at that revision (the watch-resume and snapshot log)
+//   meta     currentRevision, compactedRevision
+//
+// Every write is one child transaction inside lmdb-js's batched write transaction: it checks its
+// precondition, takes the next revision, and writes object, event and counter together. A failed
+// precondition throws out of the child transaction, which rolls back only that write (a plain
+// lmdb-js `transaction` would keep whatever it had put before the throw). The write's promise
+// resolves after the batch is committed and synced (overlappingSync off: lmdb-js would otherwise
+// resolve on commit and sync later), and only then is the event fanned out to watchers, strictly
+// in revision order.
+//
+// Decisions the Storage interface leaves to the engine:
+// - watch errors (Compacted, Closed) surface on the iterator's first next(), never from watch();
+//   watch() itself throws only RangeError/TypeError for bad arguments.
+// - a live watcher more than `watchBufferLimit` (default 10000) events behind is terminated: its
+//   next next() rejects with StorageError 'Closed' (see log-watch.ts).
+// - compact(r) with r above the current revision fails with FutureRevision (as etcd does); r at or
+//   below the compacted revision is a no-op, so the compacted revision never goes backwards.
+// - list({ revision }) serves any revision >= the compacted one: compacting at r removes the log
+//   entries at and below r, and a snapshot at r needs only those after it.
+import path from 'node:path';
+import { compareKeys, open, type Database, type RootDatabase, type Transaction } from 'lmdb';
+import { silentLogger, type Logger } from '../log.js';
+import { acquireDirLock, type DirLock } from './dir-lock.js';
+import { LogWatch, type LogPage, type LogSource } from './log-watch.js';
+import {
+  StorageError,
+  type KeyValue, type ListOptions, type ListResult, type Storage, type StorageEvent,
+  type StorageEventType, type WatchOptions,
+} from './storage.js';
+
+export interface LmdbStorageOptions {
+  /** Data directory; created with mode 0700 if missing. */
+  path: string;
+  logger?: Logger;
+  /** Initial LMDB map size in bytes (lmdb-js grows it as needed). */
+  mapSize?: number;
+  /** Events a live watcher may have undelivered before it is terminated (default 10000). */
+  watchBufferLimit?: number;
+}
+
+interface StoredObject {
+  value: unknown;
+  createRevision: number;
+  modRevision: number;
+}
+
+// DELETED stores the last state once, as `value`; its prevValue is the same state.
+interface LoggedEvent {
+  type: StorageEventType;
+  key: string;
+  value: unknown;
+  prevValue?: unknown;
+  /** The key's createRevision (unchanged by updates and the delete). */
+  createRevision: number;
+  /** The key's modRevision before this write (MODIFIED, DELETED). */
+  prevModRevision?: number;
+}
+
+const CURRENT = 'currentRevision';
+const COMPACTED = 'compactedRevision';
+const DATA_FILE = 'data.mdb';
+const REPLAY_PAGE = 256;
+const DEFAULT_WATCH_BUFFER_LIMIT = 10_000;
+
+function checkKey(key: unknown, what = 'key'): asserts key is string {
+  if (typeof key !== 'string') throw new TypeError(`${what} must be a string`);
+}
+
+function checkRevision(revision: unknown, what: string): asserts revision is number {
+  if (typeof revision !== 'number') throw new TypeError(`${what} must be a number`);
+  if (!Number.isSafeInteger(revision) || revision < 0) throw new RangeError(`${what} must be a non-negative integer`);
+}
+
+// Values are JSON documents: normalising here makes create/update return exactly what a later get
+// returns, and gives the storage its own copy, safe from the caller's later mutations.
+function toJson(value: unknown, key: string): unknown {
+  const text = JSON.stringify(value);
+  if (text === undefined) throw new TypeError(`value for "${key}" is not JSON-serialisable`);
+  return JSON.parse(text);
+}
+
+function toEvent(revision: number, e: LoggedEvent): StorageEvent {
+  const base = { type: e.type, key: e.key, value: e.value, revision };
+  if (e.type === 'ADDED') return base;
+  return { ...base, prevValue: e.type === 'DELETED' ? e.value : e.prevValue };
+}
+
+/** The key's state just before `e` was written, or null when `e` created it. */
+function stateBefore(e: LoggedEvent): StoredObject | null {
+  if (e.type === 'ADDED' || e.prevModRevision === undefined) return null;
+  const value = e.type === 'DELETED' ? e.value : e.prevValue;
+  return { value, createRevision: e.createRevision, modRevision: e.prevModRevision };
+}
+
+class LmdbStorage implements Storage, LogSource {
+  readonly engine = 'lmdb';
+  #closing: Promise<void> | undefined;
+  /** Highest revision fanned out to watchers; commits can resolve out of order, events cannot. */
+  #published: number;
+  readonly #committed = new Map<number, StorageEvent>();
+  readonly #watchers = new Set<LogWatch>();
+
+  constructor(
+    private readonly root: RootDatabase,
+    private readonly objects: Database<StoredObject, string>,
+    private readonly events: Database<LoggedEvent, number>,
+    private readonly meta: Database<number, string>,
+    private readonly lock: DirLock,
+    private readonly logger: Logger,
+    private readonly watchBufferLimit: number,
+  ) {
+    this.#published = this.#counter(CURRENT);
+  }
+
+  async get(key: string): Promise<KeyValue | undefined> {
+    checkKey(key);
+    this.#checkOpen(key);
+    const o = this.objects.get(key);
+    return o && { key, value: o.value, createRevision: o.createRevision, modRevision: o.modRevision };
+  }
+
+  async list(prefix: string, options: ListOptions = {}): Promise<ListResult> {
+    checkKey(prefix, 'prefix');
+    const { limit = 0, startAfter, revision } = options;
+    if (!Number.isSafeInteger(limit) || limit < 0) throw new RangeError('limit must be a non-negative integer');
+    if (startAfter !== undefined) checkKey(startAfter, 'startAfter');
+    if (revision !== undefined) checkRevision(revision, 'revision');
+    this.#checkOpen(prefix);
+
+    const transaction = this.root.useReadTransaction();
+    try {
+      const current = this.#counter(CURRENT, transaction);
+      let at = current;
+      if (revision !== undefined) {
+        if (revision > current) {
+          throw new StorageError('FutureRevision', prefix, `revision ${revision} is newer than the current revision ${current}`, current);
+        }
+        const compacted = this.#counter(COMPACTED, transaction);
+        if (revision < compacted) {
+          throw new StorageError('Compacted', prefix, `revision ${revision} has been compacted (compacted revision ${compacted})`, compacted);
+        }
+        at = revision;
+      }
+      const after = (key: string) => key.startsWith(prefix) && (startAfter === undefined || compareKeys(key, startAfter) > 0);
+
+      // Keys written after `at` take their state from the log; every other key is unchanged since.
+      const past = new Map<string, StoredObject | null>();
+      if (at < current) {
+        for (const { value: e } of this.events.getRange({ start: at + 1, end: current + 1, transaction })) {
+          if (after(e.key) && !past.has(e.key)) past.set(e.key, stateBefore(e));
+        }
+      }
+      const start = startAfter !== undefined && compareKeys(startAfter, prefix) > 0 ? startAfter : prefix;
+      const keys: string[] = [];
+      for (const key of this.objects.getKeys({ start, transaction })) {
+        if (!key.startsWith(prefix)) break;
+        if (after(key) && !past.has(key)) keys.push(key);
+      }
+      const restored = [...past].filter(([, o]) => o !== null).map(([key]) => key);
+      if (restored.length > 0) {
+        keys.push(...restored);
+        keys.sort(compareKeys);
+      }
+
+      const page = limit > 0 ? keys.slice(0, limit) : keys;
+      const items = page.map((key): KeyValue => {
+        const o = past.has(key) ? past.get(key) : this.objects.get(key, { transaction });
+        if (!o) throw new Error(`lmdb storage: key "${key}" vanished inside a read transaction`);
+        return { key, value: o.value, createRevision: o.createRevision, modRevision: o.modRevision };
+      });
+      const more = page.length < keys.length;
+      return { items, revision: at, more, remaining: keys.length - page.length };
+    } finally {
+      transaction.done();
+    }
+  }
+
+  async create(key: string, value: unknown): Promise<KeyValue> {
+    checkKey(key);
+    this.#checkOpen(key);
+    const v = toJson(value, key);
+    const revision = await this.root.childTransaction(() => {
+      if (this.objects.get(key) !== undefined) throw new StorageError('KeyExists', key, `key "${key}" already exists`);
+      const rev = this.#nextRevision();
+      this.objects.put(key, { value: v, createRevision: rev, modRevision: rev });
+      this.events.put(rev, { type: 'ADDED', key, value: v, createRevision: rev });
+      return rev;
+    });
+    this.#publish({ type: 'ADDED', key, value: v, revision });
+    return { key, value: structuredClone(v), createRevision: revision, modRevision: revision };
+  }
+
+  async update(key: string, value: unknown, expectedModRevision: number): Promise<KeyValue> {
+    checkKey(key);
+    checkRevision(expectedModRevision, 'expectedModRevision');
+    this.#checkOpen(key);
+    const v = toJson(value, key);
+    const { rev, prev } = await this.root.childTransaction(() => {
+      const prev = this.#expect(key, expectedModRevision);
+      const rev = this.#nextRevision();
+      this.objects.put(key, { value: v, createRevision: prev.createRevision, modRevision: rev });
+      this.events.put(rev, {
+        type: 'MODIFIED', key, value: v, prevValue: prev.value,
+        createRevision: prev.createRevision, prevModRevision: prev.modRevision,
+      });
+      return { rev, prev };
+    });
+    this.#publish({ type: 'MODIFIED', key, value: v, prevValue: prev.value, revision: rev });
+    return { key, value: structuredClone(v), createRevision: prev.createRevision, modRevision: rev };
+  }
+
+  async delete(key: string, expectedModRevision?: number): Promise<KeyValue> {
+    checkKey(key);
+    if (expectedModRevision !== undefined) checkRevision(expectedModRevision, 'expectedModRevision');
+    this.#checkOpen(key);
+    const { rev, prev } = await this.root.childTransaction(() => {
+      const prev = this.#expect(key, expectedModRevision);
+      const rev = this.#nextRevision();
+      this.objects.remove(key);
+      this.events.put(rev, {
+        type: 'DELETED', key, value: prev.value,
+        createRevision: prev.createRevision, prevModRevision: prev.modRevision,
+      });
+      return { rev, prev };
+    });
+    this.#publish({ type: 'DELETED', key, value: prev.value, prevValue: prev.value, revision: rev });
+    return { key, value: structuredClone(prev.value), createRevision: prev.createRevision, modRevision: rev };
+  }
+
+  watch(prefix: string, options: WatchOptions): LogWatch {
+    checkKey(prefix, 'prefix');
+    checkRevision(options.fromRevision, 'fromRevision');
+    if (this.#closing) {
+      return new LogWatch(prefix, options.fromRevision, this, this.watchBufferLimit, this.#closedError(prefix));
+    }
+    // Registered before any log read: see log-watch.ts for why that leaves no gap.
+    const watch = new LogWatch(prefix, options.fromRevision, this, this.watchBufferLimit);
+    this.#watchers.add(watch);
+    return watch;
+  }
+
+  async compact(revision: number): Promise<void> {
+    checkRevision(revision, 'revision');
+    this.#checkOpen('');
+    const removed = await this.root.childTransaction(() => {
+      const current = this.#counter(CURRENT);
+      const compacted = this.#counter(COMPACTED);
+      if (revision > current) {
+        throw new StorageError('FutureRevision', '', `cannot compact at ${revision}: the current revision is ${current}`, current);
+      }
+      if (revision <= compacted) return 0;
+      // Collected first: removing under a live cursor would skip entries.
+      const revisions = [...this.events.getKeys({ start: compacted + 1, end: revision + 1 })];
+      for (const rev of revisions) this.events.remove(rev);
+      this.meta.put(COMPACTED, revision);
+      return revisions.length;
+    });
+    if (removed > 0) this.logger.v(2).info('compacted storage', { revision, events: removed });
+  }
+
+  async currentRevision(): Promise<number> {
+    this.#checkOpen('');
+    return this.#counter(CURRENT);
+  }
+
+  async compactedRevision(): Promise<number> {
+    this.#checkOpen('');
+    return this.#counter(COMPACTED);
+  }
+
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      for (const watch of [...this.#watchers]) watch.end();
+      this.#watchers.clear();
+      try {
+        // Waits for writes already queued; new ones are refused by #checkOpen.
+        await this.root.close();
+      } finally {
+        this.lock.release();
+      }
+    })();
+    return this.#closing;
+  }
+
+  /** LogSource: one page of the event log, read in a single snapshot. */
+  readPage(prefix: string, after: number): LogPage {
+    if (this.#closing) throw this.#closedError(prefix);
+    for (;;) {
+      const transaction = this.root.useReadTransaction();
+      try {
+        const current = this.#counter(CURRENT, transaction);
+        const compacted = this.#counter(COMPACTED, transaction);
+        if (after < compacted) {
+          throw new StorageError('Compacted', prefix, `watch from revision ${after}: history up to ${compacted} has been compacted`, compacted);
+        }
+        const events: StorageEvent[] = [];
+        let through = after;
+        let read = 0;
+        for (const { key: rev, value: e } of this.events.getRange({ start: after + 1, end: current + 1, limit: REPLAY_PAGE, transaction })) {
+          read++;
+          through = rev;
+          if (e.key.startsWith(prefix)) events.push(toEvent(rev, e));
+        }
+        if (read === REPLAY_PAGE && through < current) return { events, through, complete: false };
+        // Going live requires a snapshot that has every event already pushed to watchers; the
+        // implicit read snapshot can lag a commit whose promise has resolved, so renew and retry.
+        if (current >= this.#published) return { events, through: Math.max(after, current), complete: true };
+      } finally {
+        transaction.done();
+      }
+      this.root.resetReadTxn();
+    }
+  }
+
+  detach(watch: LogWatch): void {
+    this.#watchers.delete(watch);
+  }
+
+  #publish(event: StorageEvent): void {
+    this.#committed.set(event.revision, event);
+    for (let next = this.#committed.get(this.#published + 1); next; next = this.#committed.get(this.#published + 1)) {
+      this.#committed.delete(next.revision);
+      this.#published = next.revision;
+      for (const watch of [...this.#watchers]) watch.push(next);
+    }
+  }
+
+  /** Inside a write transaction: the key's state, if it satisfies the precondition. */
+  #expect(key: string, expectedModRevision: number | undefined): StoredObject {
+    const prev = this.objects.get(key);
+    if (!prev) throw new StorageError('NotFound', key, `key "${key}" not found`);
+    if (expectedModRevision !== undefined && prev.modRevision !== expectedModRevision) {
+      throw new StorageError(
+        'Conflict', key,
+        `key "${key}" is at revision ${prev.modRevision}, not the expected ${expectedModRevision}`,
+        prev.modRevision,
+      );
+    }
+    return prev;
+  }
+
+  /** Inside a write transaction: takes the next global revision. */
+  #nextRevision(): number {
+    const rev = this.#counter(CURRENT) + 1;
+    this.meta.put(CURRENT, rev);
+    return rev;
+  }
+
+  #counter(name: string, transaction?: Transaction): number {
+    return (transaction ? this.meta.get(name, { transaction }) : this.meta.get(name)) ?? 0;
+  }
+
+  #checkOpen(key: string): void {
+    if (this.#closing) throw this.#closedError(key);
+  }
+
+  #closedError(key: string): StorageError {
+    return new StorageError('Closed', key, 'storage is closed');
+  }
+}
+
+/** Opens (creating if needed) the LMDB data directory at `options.path`, refusing one held by another live process. */
+export async function openLmdbStorage(options: LmdbStorageOptions): Promise<Storage> {
+  const logger = options.logger ?? silentLogger;
+  const watchBufferLimit = options.watchBufferLimit ?? DEFAULT_WATCH_BUFFER_LIMIT;
+  if (!Number.isSafeInteger(watchBufferLimit) || watchBufferLimit < 1) throw new RangeError('watchBufferLimit must be a positive integer');
+  const lock = acquireDirLock(options.path, logger);
+  try {
+    const root = open({
+      path: path.join(path.resolve(options.path), DATA_FILE),
+      compression: false,
+      overlappingSync: false,
+      ...(options.mapSize !== undefined ? { mapSize: options.mapSize } : {}),
+    });
+    const storage = new LmdbStorage(
+      root,
+      root.openDB<StoredObject, string>({ name: 'objects', encoding: 'json' }),
+      root.openDB<LoggedEvent, number>({ name: 'events', encoding: 'json' }),
+      root.openDB<number, string>({ name: 'meta', encoding: 'json' }),
+      lock, logger, watchBufferLimit,
+    );
+    logger.info('opened storage', {
+      engine: 'lmdb', path: options.path,
+      revision: await storage.currentRevision(), compacted: await storage.compactedRevision(),
+    });
+    return storage;
+  } catch (e) {
+    lock.release();
+    throw e;
+  }
+}

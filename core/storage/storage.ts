@@ -1,0 +1,102 @@
+// The one storage interface every engine implements (LMDB now, etcd later). Shaped after etcd v3:
+// a global revision counter, per-key modification revisions, compare-and-swap writes, and a watch
+// that can resume from any revision not yet compacted. Values are JSON-compatible objects; the
+// engine owns their encoding. resourceVersion in the API is a key's modRevision.
+
+export interface KeyValue {
+  readonly key: string;
+  readonly value: unknown;
+  /** Revision of the write that created this key (unchanged by updates). */
+  readonly createRevision: number;
+  /** Revision of the last write to this key. */
+  readonly modRevision: number;
+}
+
+export interface ListOptions {
+  /** At most this many items (0 or unset: all). */
+  limit?: number;
+  /** Start after this key (exclusive), as a continue token encodes it. */
+  startAfter?: string;
+  /**
+   * Read the state exactly as it was at this revision (a consistent snapshot for paging and
+   * resourceVersionMatch=Exact). Unset: the current state. Below the compacted revision:
+   * StorageError 'Compacted'; above the current revision: StorageError 'FutureRevision'.
+   */
+  revision?: number;
+}
+
+export interface ListResult {
+  readonly items: KeyValue[];
+  /** The revision the list was read at. */
+  readonly revision: number;
+  /** True when `limit` cut the result short. */
+  readonly more: boolean;
+  /** How many matching keys follow the last returned item (only when `more`). */
+  readonly remaining: number;
+}
+
+export type StorageEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
+
+export interface StorageEvent {
+  readonly type: StorageEventType;
+  readonly key: string;
+  /** New state; for DELETED the last state before deletion. */
+  readonly value: unknown;
+  /** State before this write (MODIFIED, DELETED). */
+  readonly prevValue?: unknown;
+  /** Revision of this write (for DELETED: the deletion's revision). */
+  readonly revision: number;
+}
+
+export interface Watch extends AsyncIterable<StorageEvent> {
+  /** Ends the iteration; pending next() calls resolve done. */
+  close(): void;
+}
+
+export interface WatchOptions {
+  /** Deliver events with revision > fromRevision. Below the compacted revision: 'Compacted'. */
+  fromRevision: number;
+}
+
+export type StorageErrorCode = 'NotFound' | 'KeyExists' | 'Conflict' | 'Compacted' | 'FutureRevision' | 'Closed';
+
+export class StorageError extends Error {
+  constructor(
+    readonly code: StorageErrorCode,
+    readonly key: string,
+    message: string,
+    /** Compacted: the compacted revision; FutureRevision: the current revision; Conflict: the key's current modRevision. */
+    readonly revision?: number,
+  ) {
+    super(message);
+    this.name = 'StorageError';
+  }
+}
+
+export const isStorageError = (e: unknown, code?: StorageErrorCode): e is StorageError =>
+  e instanceof StorageError && (code === undefined || e.code === code);
+
+export interface Storage {
+  /** Engine name, for logs and health checks ("lmdb", "etcd"). */
+  readonly engine: string;
+  get(key: string): Promise<KeyValue | undefined>;
+  list(prefix: string, options?: ListOptions): Promise<ListResult>;
+  /** Fails with KeyExists when the key is present. */
+  create(key: string, value: unknown): Promise<KeyValue>;
+  /**
+   * Compare-and-swap: writes only when the key's modRevision equals `expectedModRevision`.
+   * NotFound when absent; Conflict (with the current modRevision) when it differs.
+   */
+  update(key: string, value: unknown, expectedModRevision: number): Promise<KeyValue>;
+  /** Deletes, optionally only at `expectedModRevision`; returns the last state with modRevision = the deletion's revision. */
+  delete(key: string, expectedModRevision?: number): Promise<KeyValue>;
+  /** Events for keys under `prefix`, replayed from the log after fromRevision, then live. */
+  watch(prefix: string, options: WatchOptions): Watch;
+  /** Forgets history at and below `revision`: later watches or snapshot lists from there get Compacted. */
+  compact(revision: number): Promise<void>;
+  /** The current (latest committed) revision. */
+  currentRevision(): Promise<number>;
+  /** The highest revision whose history has been compacted away (0 when none). */
+  compactedRevision(): Promise<number>;
+  close(): Promise<void>;
+}

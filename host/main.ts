@@ -1,0 +1,97 @@
+#!/usr/bin/env node
+// The `plat` command: picks the role's profile, boots the host, and runs it until a signal.
+import { readFileSync } from 'node:fs';
+import { boot, type Profile } from '../core/boot.js';
+import { Flags } from '../core/flags/flag-set.js';
+import { Host } from '../core/host.js';
+import { createLogger } from '../core/log.js';
+import { StartupError } from '../core/plugin.js';
+import { profiles, upcomingRoles } from './profiles.js';
+
+const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+export const VERSION = pkg.version;
+
+const USAGE = `plat — the certificate-signing-request platform
+
+Usage:
+  plat <role> [flags]
+
+Roles:
+  apiserver            serve the certificates.platform API over HTTPS, state in embedded LMDB
+  all                  everything in one process under --data-dir, with a CA and an admin kubeconfig
+  controller-manager   (not available yet)
+  nodeagent            (not available yet)
+
+Run 'plat <role> --help' for the flags of a role; 'plat --version' prints the version.
+`;
+
+/** Flags of a profile without starting anything (for --help). */
+function describe(profile: Profile): Flags {
+  const host = new Host({ role: profile.role, version: VERSION });
+  for (const p of profile.plugins) p.apply(host, undefined);
+  const flags = new Flags();
+  host.hooks.flags.call(flags);
+  for (const spec of profile.catalogue ?? []) {
+    if (!flags.has(spec.name)) flags.define({ ...spec, unsupported: spec.unsupported ?? 'not implemented by plat yet', owner: 'catalogue' });
+  }
+  return flags;
+}
+
+function versionRequest(argv: readonly string[]): string | undefined {
+  for (const a of argv) {
+    if (a === '--version' || a === '--version=true') return `plat v${VERSION}`;
+    if (a === '--version=raw') return JSON.stringify({ gitVersion: `v${VERSION}`, platform: `${process.platform}/${process.arch}` }, null, 2);
+    if (a.startsWith('--version=') && a !== '--version=false') return undefined;
+  }
+  return undefined;
+}
+
+export async function main(argv: readonly string[]): Promise<number> {
+  const [role, ...rest] = argv;
+  const v = versionRequest(argv);
+  if (v) { process.stdout.write(v + '\n'); return 0; }
+  if (!role || role === 'help' || role === '--help' || role === '-h') { process.stdout.write(USAGE); return role ? 0 : 2; }
+  if (upcomingRoles[role]) { process.stderr.write(`plat ${role}: ${upcomingRoles[role]}\n`); return 2; }
+  const profile = profiles[role];
+  if (!profile) {
+    process.stderr.write(`plat: unknown role "${role}"\n\n${USAGE}`);
+    return 2;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    process.stdout.write(describe(profile).help(`plat ${role} [flags]`, profile.description));
+    return 0;
+  }
+  const verbosity = Number(/^--?v=(\d+)$/.exec(rest.find((a) => /^--?v=\d+$/.test(a)) ?? '')?.[1] ?? 0);
+  const logger = createLogger({ verbosity });
+  let booted;
+  try {
+    booted = await boot({ profile, argv: rest, cwd: process.cwd(), logger, version: VERSION,
+      ...(process.env['PLAT_CONFIG'] ? { configFile: process.env['PLAT_CONFIG'] } : {}) });
+  } catch (e) {
+    if (e instanceof StartupError) {
+      process.stderr.write(`plat ${role}: ${e.message}\n`);
+      return e.exitCode;
+    }
+    throw e;
+  }
+  const { host } = booted;
+  return new Promise<number>((resolve) => {
+    let stopping = false;
+    const stop = (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      logger.info(`received ${signal}, shutting down`);
+      host.hooks.shutdown.promise().then(() => resolve(0), (e: unknown) => {
+        logger.error('shutdown failed', { error: String(e) });
+        resolve(1);
+      });
+    };
+    process.once('SIGINT', () => stop('SIGINT'));
+    process.once('SIGTERM', () => stop('SIGTERM'));
+  });
+}
+
+main(process.argv.slice(2)).then((code) => process.exit(code), (e: unknown) => {
+  process.stderr.write(`plat: ${e instanceof Error ? e.stack ?? e.message : String(e)}\n`);
+  process.exit(1);
+});

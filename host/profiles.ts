@@ -1,0 +1,47 @@
+// Each role is a profile: the plugins the host loads for it, in order, and the spec's full flag
+// catalogue (flags no plugin implements yet are listed in --help and refused if given).
+import type { Profile } from '../core/boot.js';
+import type { Plugin } from '../core/plugin.js';
+import { ApiServerPlugin } from '../plugins/apiserver/index.js';
+import { AnonymousAuthenticator } from '../plugins/authn-anonymous/index.js';
+import { TokenFileAuthenticator } from '../plugins/authn-token-file/index.js';
+import { X509Authenticator } from '../plugins/authn-x509/index.js';
+import { AlwaysAllowAuthorizer, AlwaysDenyAuthorizer } from '../plugins/authz-always/index.js';
+import { CertificatesResourcePlugin } from '../plugins/certificates/plugin.js';
+import { apiserverFlagCatalogue } from './flag-catalogue/apiserver.js';
+import { prepareAllInOne } from './roles/all.js';
+
+const apiserverPlugins: readonly Plugin[] = [
+  ApiServerPlugin,
+  CertificatesResourcePlugin,
+  X509Authenticator,
+  TokenFileAuthenticator,
+  AnonymousAuthenticator,
+  AlwaysAllowAuthorizer,
+  AlwaysDenyAuthorizer,
+];
+
+export const profiles: Record<string, Profile> = {
+  apiserver: {
+    role: 'apiserver',
+    description: 'The API server validates and configures data for the certificates.platform API objects and serves them over HTTPS.',
+    plugins: apiserverPlugins,
+    catalogue: apiserverFlagCatalogue,
+  },
+  all: {
+    role: 'all',
+    description: 'All of plat in one process (for now the API server), everything under --data-dir: a CA, an admin kubeconfig and the store.',
+    plugins: apiserverPlugins,
+    catalogue: apiserverFlagCatalogue,
+    // One machine, one user: listen on loopback only and require credentials, since the only
+    // authorizer here allows everything.
+    defaults: { 'bind-address': '127.0.0.1', 'anonymous-auth': false },
+    prepare: prepareAllInOne,
+  },
+};
+
+/** Roles of the design that later issues bring. */
+export const upcomingRoles: Record<string, string> = {
+  'controller-manager': 'the controller manager (signing, approving and cleaning controllers) is not part of plat yet',
+  nodeagent: 'the node agent is not part of plat yet',
+};

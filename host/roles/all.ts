@@ -1,0 +1,72 @@
+// `plat all`: before configure, make a CA under <data-dir>/pki, a serving certificate and an admin
+// client certificate (group system:masters) from it, and point the TLS and client-CA flags at them;
+// once serving, write <data-dir>/admin.conf, the kubeconfig kubectl and `plat csr` use.
+import path from 'node:path';
+import type { Flags } from '../../core/flags/flag-set.js';
+import type { Host } from '../../core/host.js';
+import { ensureCa, ensureClientCertificate, ensureServingFromCa, writeFileAtomic } from '../../core/pki/index.js';
+import { getApiServer } from '../../plugins/apiserver/index.js';
+import os from 'node:os';
+
+const b64 = (s: string) => Buffer.from(s).toString('base64');
+
+export function adminKubeconfig(server: string, caPem: string, certPem: string, keyPem: string): string {
+  return [
+    'apiVersion: v1',
+    'kind: Config',
+    'clusters:',
+    '- name: plat',
+    '  cluster:',
+    `    server: ${server}`,
+    `    certificate-authority-data: ${b64(caPem)}`,
+    'users:',
+    '- name: plat-admin',
+    '  user:',
+    `    client-certificate-data: ${b64(certPem)}`,
+    `    client-key-data: ${b64(keyPem)}`,
+    'contexts:',
+    '- name: plat-admin@plat',
+    '  context:',
+    '    cluster: plat',
+    '    user: plat-admin',
+    'current-context: plat-admin@plat',
+    '',
+  ].join('\n');
+}
+
+export async function prepareAllInOne(host: Host, flags: Flags): Promise<void> {
+  const dataDir = path.resolve(flags.get<string>('data-dir'));
+  const pki = path.join(dataDir, 'pki');
+  const ca = await ensureCa(pki, 'plat-ca');
+  const hosts = [...new Set(['localhost', '127.0.0.1', flags.get<string>('bind-address'), os.hostname()].filter((h) => h && h !== '0.0.0.0' && h !== '::'))];
+  const serving = await ensureServingFromCa(ca, pki, { hosts, baseName: 'apiserver' });
+  const admin = await ensureClientCertificate(ca, pki, { commonName: 'plat-admin', organizations: ['system:masters'], baseName: 'admin' });
+  const set: Record<string, string> = {};
+  if (!flags.isSet('tls-cert-file') && !flags.isSet('tls-private-key-file')) {
+    set['tls-cert-file'] = serving.certFile;
+    set['tls-private-key-file'] = serving.keyFile;
+  }
+  if (!flags.isSet('client-ca-file')) set['client-ca-file'] = ca.certFile;
+  if (!flags.isSet('cert-dir')) set['cert-dir'] = pki;
+  flags.setFromConfig(set, 'plat all');
+
+  host.hooks.ready.tapPromise('PlatAllInOne', async () => {
+    const api = getApiServer(host);
+    if (!api) return;
+    const file = path.join(dataDir, 'admin.conf');
+    await writeFileAtomic(file, adminKubeconfig(api.url, ca.certificatePem, admin.certificatePem, admin.privateKeyPem), 0o600);
+    const shown = (p: string) => { const r = path.relative(process.cwd(), p); return r && !r.startsWith('..') ? r : p; };
+    const rel = shown(file);
+    process.stdout.write([
+      '',
+      `plat is serving at ${api.url} (data in ${shown(dataDir)})`,
+      `admin kubeconfig: ${rel} (user plat-admin in group system:masters)`,
+      '',
+      'Try:',
+      `  export KUBECONFIG=${rel}`,
+      '  kubectl api-resources',
+      '  kubectl get certificatesigningrequests.v1.certificates.platform',
+      '',
+    ].join('\n'));
+  });
+}

@@ -1,0 +1,33 @@
+// The API server flags this plugin honours, with the spec's names, types, defaults and sections.
+import type { FlagSpec } from '../../core/flags/types.js';
+
+const SERVING = 'Serving, network and process';
+const LIMITS = 'Limits and timeouts of requests';
+const STORE = 'Store, encryption and leadership';
+const AUTHZ = 'Authorization options';
+
+export const apiserverFlags: readonly FlagSpec[] = [
+  { name: 'secure-port', type: 'int', default: 6443, section: SERVING, help: 'HTTPS port with authentication and authorization. 0 cannot switch it off.',
+    validate: (v) => ((v as number) < 0 || (v as number) > 65535 ? `must be a port number between 0 and 65535` : undefined) },
+  { name: 'bind-address', type: 'string', default: '0.0.0.0', section: SERVING, help: 'Listen address for the secure port; blank or unspecified (0.0.0.0 or ::) means all interfaces and address families.' },
+  { name: 'advertise-address', type: 'string', default: '', section: SERVING, help: 'Address advertised to cluster members; must be reachable by the cluster. Blank: --bind-address; if that is unspecified: the host\'s default interface.' },
+  { name: 'external-hostname', type: 'string', default: '', section: SERVING, help: 'Hostname used when generating externalized URLs (for example discovery documents).' },
+  { name: 'cert-dir', type: 'string', default: '/var/run/platform', section: SERVING, help: 'Directory of TLS certificates; ignored when --tls-cert-file and --tls-private-key-file are given.' },
+  { name: 'tls-cert-file', type: 'string', default: '', section: SERVING, help: 'Default x509 certificate for HTTPS (CA certificate, if any, concatenated after the server certificate). Without cert and key files, a self-signed pair is generated for the public address and stored in --cert-dir.' },
+  { name: 'tls-private-key-file', type: 'string', default: '', section: SERVING, help: 'Private key matching --tls-cert-file.' },
+  { name: 'tls-min-version', type: 'string', default: '', section: SERVING, help: 'One of VersionTLS10, VersionTLS11, VersionTLS12, VersionTLS13.',
+    enum: ['', 'VersionTLS10', 'VersionTLS11', 'VersionTLS12', 'VersionTLS13'] },
+  { name: 'disable-http2-serving', type: 'bool', default: false, section: SERVING, help: 'Disable HTTP/2.' },
+  { name: 'http2-max-streams-per-connection', type: 'int', default: 0, section: SERVING, help: 'Stream limit given to HTTP/2 clients; 0 uses the runtime default.' },
+  { name: 'min-request-timeout', type: 'int', default: 1800, section: LIMITS, help: 'Minimum seconds a handler keeps a request open; honoured only by watch, which picks a randomized value above it.' },
+  { name: 'store-prefix', type: 'string', default: '/registry', section: STORE, help: 'Prefix of all resource paths in the store.' },
+  { name: 'store-compaction-interval', type: 'duration', default: 300_000, section: STORE, help: 'Compaction request interval; 0 disables.' },
+  { name: 'data-dir', type: 'string', default: '/var/lib/plat', section: STORE, help: 'Directory of the embedded LMDB store (used when --store-servers is empty).' },
+  { name: 'authorization-mode', type: 'strings', default: ['AlwaysAllow'], section: AUTHZ,
+    enum: ['AlwaysAllow', 'AlwaysDeny', 'ABAC', 'Webhook', 'RBAC', 'Node'],
+    help: 'Ordered authorizers from AlwaysAllow, AlwaysDeny, ABAC, Webhook, RBAC, Node. Defaults to AlwaysAllow when --authorization-config is not used.' },
+];
+
+export const TLS_VERSIONS: Record<string, 'TLSv1' | 'TLSv1.1' | 'TLSv1.2' | 'TLSv1.3'> = {
+  VersionTLS10: 'TLSv1', VersionTLS11: 'TLSv1.1', VersionTLS12: 'TLSv1.2', VersionTLS13: 'TLSv1.3',
+};

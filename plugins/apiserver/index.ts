@@ -1,0 +1,146 @@
+// ApiServerPlugin: serves the registered resources over HTTPS from embedded LMDB. It owns the
+// serving, storage and authorization-mode flags; authenticators, authorizers, admission and
+// resources are other plugins meeting it through the hooks.
+import { mkdir, readFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { Configuration } from '../../core/hooks.js';
+import type { Host } from '../../core/host.js';
+import { StartupError, type Plugin } from '../../core/plugin.js';
+import { ensureSelfSignedServing } from '../../core/pki/index.js';
+import { Resources } from '../../core/registry/registry.js';
+import { ResourceStore } from '../../core/registry/store.js';
+import { createApp, storeKey, type VersionInfo } from '../../core/server/app.js';
+import { HealthChecks } from '../../core/server/health.js';
+import { listen, type RunningServer } from '../../core/server/listen.js';
+import { startCompactor } from '../../core/storage/compactor.js';
+import { openLmdbStorage } from '../../core/storage/lmdb.js';
+import type { Storage } from '../../core/storage/storage.js';
+import { apiserverFlags, TLS_VERSIONS } from './flags.js';
+
+const PLUGIN_NAME = 'ApiServerPlugin';
+
+export interface ApiServerHandle {
+  readonly server: RunningServer;
+  readonly storage: Storage;
+  readonly resources: Resources;
+  /** https://host:port a local client reaches the server at. */
+  readonly url: string;
+}
+
+const handles = new WeakMap<Host, ApiServerHandle>();
+/** The running API server of a host (after `start`), for the all-in-one role and tests. */
+export const getApiServer = (host: Host): ApiServerHandle | undefined => handles.get(host);
+
+export function platVersion(version: string): VersionInfo {
+  // kubectl here is a version dispatcher that picks its client by `minor`: 32 selects kubectl 1.32.
+  return {
+    major: '1', minor: '32', gitVersion: `v1.32.0+plat.${version}`, gitCommit: 'plat', gitTreeState: 'clean',
+    buildDate: '2026-11-22T00:00:00Z', goVersion: `node${process.versions.node}`, compiler: 'plat',
+    platform: `${process.platform}/${process.arch === 'x64' ? 'amd64' : process.arch}`,
+  };
+}
+
+function isUnspecified(addr: string): boolean { return addr === '' || addr === '0.0.0.0' || addr === '::'; }
+
+export const ApiServerPlugin: Plugin = {
+  name: PLUGIN_NAME,
+  apply(host: Host): void {
+    let cfg: Configuration | undefined;
+    const stopping = new AbortController();
+    const cleanups: (() => Promise<void> | void)[] = [];
+
+    host.hooks.flags.tap(PLUGIN_NAME, (flags) => { for (const f of apiserverFlags) flags.define({ ...f, owner: PLUGIN_NAME }); });
+
+    // Runs after the authorizer plugins' configure taps, so every named mode must be claimed by now.
+    host.hooks.configure.tap({ name: PLUGIN_NAME, stage: 100 }, (c) => {
+      cfg = c;
+      const modes = c.flags.get<string[]>('authorization-mode');
+      if (modes.length === 0) throw new StartupError('--authorization-mode: at least one authorization mode must be given', 2);
+      const missing = modes.filter((m) => !host.capabilities.has('authorization-mode', m));
+      if (missing.length) {
+        const have = host.capabilities.names('authorization-mode');
+        throw new StartupError(`--authorization-mode: ${missing.map((m) => `"${m}"`).join(', ')} ${missing.length > 1 ? 'are' : 'is'} not available in this plat (available: ${have.join(', ') || 'none'})`, 2);
+      }
+      const dups = modes.filter((m, i) => modes.indexOf(m) !== i);
+      if (dups.length) throw new StartupError(`--authorization-mode: "${dups[0]}" is given more than once`, 2);
+    });
+
+    host.hooks.start.tapPromise(PLUGIN_NAME, async () => {
+      const flags = cfg!.flags;
+      const log = host.logger.child('apiserver');
+      const dataDir = path.resolve(flags.get<string>('data-dir'));
+      await mkdir(dataDir, { recursive: true, mode: 0o700 });
+      const storage = await openLmdbStorage({ path: path.join(dataDir, 'store') });
+      cleanups.push(() => storage.close());
+      const interval = flags.get<number>('store-compaction-interval');
+      if (interval > 0) {
+        const compactor = startCompactor(storage, interval);
+        cleanups.unshift(() => compactor.stop());
+      }
+
+      const resources = new Resources();
+      host.hooks.resources.call(resources);
+      const stores = new Map<string, ResourceStore>();
+      for (const def of resources.all()) {
+        stores.set(storeKey(def.group, def.version, def.plural), new ResourceStore(def, storage, { prefix: flags.get<string>('store-prefix'), hooks: host.hooks }));
+      }
+
+      const bind = flags.get<string>('bind-address');
+      const advertise = flags.get<string>('advertise-address') || (isUnspecified(bind) ? '' : bind);
+      const external = flags.get<string>('external-hostname');
+      let tls: { cert: string; key: string };
+      const certFile = flags.get<string>('tls-cert-file');
+      const keyFile = flags.get<string>('tls-private-key-file');
+      if (certFile || keyFile) {
+        if (!certFile || !keyFile) throw new StartupError('--tls-cert-file and --tls-private-key-file must be given together', 2);
+        try {
+          tls = { cert: await readFile(certFile, 'utf8'), key: await readFile(keyFile, 'utf8') };
+        } catch (e) {
+          throw new StartupError(`cannot read the serving certificate: ${(e as Error).message}`);
+        }
+      } else {
+        const hosts = [...new Set([advertise, external, 'localhost', '127.0.0.1', os.hostname()].filter(Boolean))];
+        const pair = await ensureSelfSignedServing(path.resolve(flags.get<string>('cert-dir')), { hosts });
+        tls = { cert: pair.certificatePem, key: pair.privateKeyPem };
+        log.info('serving with a self-signed certificate', { certFile: pair.certFile });
+      }
+
+      const health = new HealthChecks();
+      health.add({ name: 'ping', check: async () => {} });
+      health.add({ name: 'log', check: async () => {} });
+      health.add({ name: 'store', check: async () => { await storage.currentRevision(); } });
+      health.add({ name: 'shutdown', check: async () => (stopping.signal.aborted ? 'process is shutting down' : undefined) }, ['readyz']);
+
+      const port = flags.get<number>('secure-port');
+      const host_ = isUnspecified(bind) ? (bind === '::' ? '::' : '0.0.0.0') : bind;
+      const minVersion = TLS_VERSIONS[flags.get<string>('tls-min-version')];
+      const maxStreams = flags.get<number>('http2-max-streams-per-connection');
+      const placeholder = { address: '', port };
+      const app = createApp({
+        hooks: host.hooks, resources, stores, health, version: platVersion(host.version), logger: log,
+        minRequestTimeoutSeconds: flags.get<number>('min-request-timeout'), shutdown: stopping.signal,
+        get serverAddress() { return `${advertise || external || '127.0.0.1'}:${placeholder.port}`; },
+      });
+      let server: RunningServer;
+      try {
+        server = await listen(app, {
+          host: host_, port, tls, http2: !flags.get<boolean>('disable-http2-serving'),
+          ...(minVersion ? { minVersion } : {}), ...(maxStreams ? { maxStreamsPerConnection: maxStreams } : {}),
+        });
+      } catch (e) {
+        throw new StartupError(`cannot listen on ${host_}:${port}: ${(e as Error).message}`);
+      }
+      placeholder.port = server.address.port;
+      cleanups.unshift(() => server.close());
+      const local = isUnspecified(bind) ? '127.0.0.1' : bind.includes(':') ? `[${bind}]` : bind;
+      handles.set(host, { server, storage, resources, url: `https://${local}:${server.address.port}` });
+      log.info(`serving securely on ${host_}:${server.address.port}`, { dataDir, resources: resources.all().map((d) => `${d.plural}.${d.group}`) });
+    });
+
+    host.hooks.shutdown.tapPromise(PLUGIN_NAME, async () => {
+      stopping.abort();
+      for (const c of cleanups.splice(0)) await c();
+    });
+  },
+};

@@ -1,0 +1,19 @@
+// The bearer token of a request, read as upstream's bearertoken authenticator reads it: the first
+// Authorization value, trimmed; scheme "bearer" in any case; the token is the text up to the next
+// space (anything after it is ignored, as upstream ignores parts[2]). Empty tokens are no
+// credential at all, so the request can still be anonymous.
+import type { AuthenticationRequest } from '../../core/authn/user.js';
+
+const ASCII_SPACE = /^[ \t\n\v\f\r]+|[ \t\n\v\f\r]+$/g;
+
+export function bearerToken(headers: AuthenticationRequest['headers']): string | undefined {
+  const raw = headers['authorization'];
+  const value = Array.isArray(raw) ? raw[0] : raw;
+  if (value === undefined) return undefined;
+  const auth = value.replace(ASCII_SPACE, '');
+  if (auth === '') return undefined;
+  const parts = auth.split(' ');
+  if (parts.length < 2 || parts[0]!.toLowerCase() !== 'bearer') return undefined;
+  const token = parts[1]!;
+  return token === '' ? undefined : token;
+}

@@ -1,0 +1,201 @@
+// Client-certificate chain verification, mirroring Go's (*x509.Certificate).Verify with
+// KeyUsages [ClientAuth], which is what the Kubernetes x509 authenticator calls. The TLS layer is
+// configured with rejectUnauthorized:false, so this is the only place a client certificate is
+// judged; every path that is not a complete, valid chain ends in an error (fail closed).
+//
+// Mirrored from Go: leaf checks come first and their errors are reported as is; chains are built
+// depth-first, trust anchors before presented intermediates; the EKU is checked over the whole
+// chain after building; at most 100 signature checks per verification. A leaf that is itself in
+// the bundle is trusted as is. Error texts are Go's, so operators can search them.
+import type { Certificate } from './certificate.js';
+import { KEY_USAGE_CERT_SIGN, OID, displayName } from './certificate.js';
+
+export const MAX_SIGNATURE_CHECKS = 100;
+
+/** Signature algorithms Go verifies; the value is the name of the verification failure. */
+const SECURE_ALGORITHMS = new Map<string, string>([
+  ['1.2.840.113549.1.1.11', 'crypto/rsa: verification error'],
+  ['1.2.840.113549.1.1.12', 'crypto/rsa: verification error'],
+  ['1.2.840.113549.1.1.13', 'crypto/rsa: verification error'],
+  ['1.2.840.113549.1.1.10', 'crypto/rsa: verification error'],
+  ['1.2.840.10045.4.3.2', 'x509: ECDSA verification failure'],
+  ['1.2.840.10045.4.3.3', 'x509: ECDSA verification failure'],
+  ['1.2.840.10045.4.3.4', 'x509: ECDSA verification failure'],
+  ['1.3.101.112', 'x509: Ed25519 verification failure'],
+]);
+
+/** Algorithms Go knows and refuses as insecure, by Go's name for them. */
+const INSECURE_ALGORITHMS = new Map<string, string>([
+  ['1.2.840.113549.1.1.2', 'MD2-RSA'],
+  ['1.2.840.113549.1.1.4', 'MD5-RSA'],
+  ['1.2.840.113549.1.1.5', 'SHA1-RSA'],
+  ['1.2.840.10045.4.1', 'ECDSA-SHA1'],
+]);
+
+type CertType = 'leaf' | 'intermediate' | 'root';
+
+export type VerifyResult =
+  | { readonly ok: true; readonly chain: readonly Certificate[] }
+  | { readonly ok: false; readonly error: string };
+
+interface Search {
+  readonly roots: readonly Certificate[];
+  readonly intermediates: readonly Certificate[];
+  readonly now: number;
+  sigChecks: number;
+}
+
+export function verifyClientCertificate(
+  leaf: Certificate,
+  intermediates: readonly Certificate[],
+  roots: readonly Certificate[],
+  now: Date,
+): VerifyResult {
+  const search: Search = { roots, intermediates, now: now.getTime(), sigChecks: 0 };
+  const leafError = isValid(leaf, 'leaf', [], search);
+  if (leafError) return { ok: false, error: leafError };
+
+  let candidates: Certificate[][];
+  if (roots.some((r) => r.der.equals(leaf.der))) {
+    candidates = [[leaf]];
+  } else {
+    const built = buildChains([leaf], search);
+    if (built.error !== undefined) return { ok: false, error: built.error };
+    candidates = built.chains;
+  }
+  const chain = candidates.find(allowsClientAuth);
+  if (!chain) return { ok: false, error: 'x509: certificate specifies an incompatible key usage' };
+  return { ok: true, chain };
+}
+
+interface Built { chains: Certificate[][]; error: string | undefined }
+
+/**
+ * Go's buildChains, including its error bookkeeping: a bad signature only feeds the hint, while a
+ * failed validity check of a candidate (or of a deeper level) becomes the error reported when no
+ * chain is found; any complete chain clears the error.
+ */
+function buildChains(current: readonly Certificate[], search: Search): Built {
+  const child = current[current.length - 1]!;
+  const chains: Certificate[][] = [];
+  let error: string | undefined;
+  let hint: { error: string; cert: Certificate } | undefined;
+
+  const consider = (candidate: Certificate, type: 'root' | 'intermediate'): void => {
+    if (alreadyInChain(candidate, current)) return;
+    if (++search.sigChecks > MAX_SIGNATURE_CHECKS) {
+      error = 'x509: signature check attempts limit reached while verifying certificate chain';
+      return;
+    }
+    const sigError = checkSignatureFrom(child, candidate);
+    if (sigError) {
+      hint ??= { error: sigError, cert: candidate };
+      return;
+    }
+    error = isValid(candidate, type, current, search);
+    if (error) {
+      hint ??= { error, cert: candidate };
+      return;
+    }
+    if (type === 'root') {
+      chains.push([...current, candidate]);
+    } else {
+      const sub = buildChains([...current, candidate], search);
+      chains.push(...sub.chains);
+      error = sub.error;
+    }
+  };
+
+  for (const root of potentialParents(child, search.roots)) consider(root, 'root');
+  for (const intermediate of potentialParents(child, search.intermediates)) consider(intermediate, 'intermediate');
+
+  if (chains.length > 0) error = undefined;
+  else error ??= unknownAuthority(hint);
+  return { chains, error };
+}
+
+/**
+ * Go's findPotentialParents: subjects equal (byte for byte) to the child's issuer, matching key
+ * identifiers first, then those where only one side has one, then mismatches.
+ */
+function potentialParents(child: Certificate, pool: readonly Certificate[]): Certificate[] {
+  const rank = (c: Certificate): number => {
+    if (c.subjectKeyId.equals(child.authorityKeyId)) return 0;
+    if ((c.subjectKeyId.length === 0) !== (child.authorityKeyId.length === 0)) return 1;
+    return 2;
+  };
+  return pool
+    .filter((c) => c.rawSubject.equals(child.rawIssuer))
+    .map((c, i) => ({ c, i, r: rank(c) }))
+    .sort((a, b) => a.r - b.r || a.i - b.i)
+    .map(({ c }) => c);
+}
+
+function unknownAuthority(hint: { error: string; cert: Certificate } | undefined): string {
+  const base = 'x509: certificate signed by unknown authority';
+  if (!hint) return base;
+  return `${base} (possibly because of ${JSON.stringify(hint.error)} while trying to verify candidate authority certificate ${JSON.stringify(displayName(hint.cert))})`;
+}
+
+/** Go's isValid: the checks on one certificate given the chain below it. */
+function isValid(c: Certificate, type: CertType, below: readonly Certificate[], search: Search): string | undefined {
+  if (c.unhandledCritical.length > 0) return 'x509: unhandled critical extension';
+  if (c.unsupported.length > 0) return `x509: certificate uses extensions plat does not enforce (${c.unsupported.join(', ')})`;
+  if (search.now < c.notBefore) return expired('before', search.now, c.notBefore);
+  if (search.now > c.notAfter) return expired('after', search.now, c.notAfter);
+  if (type === 'intermediate' && !c.basicConstraints?.isCA) return 'x509: certificate is not authorized to sign other certificates';
+  const maxPathLen = c.basicConstraints?.maxPathLen;
+  if (type !== 'leaf' && maxPathLen !== undefined && below.length - 1 > maxPathLen) {
+    return 'x509: too many intermediates for path length constraint';
+  }
+  return undefined;
+}
+
+function expired(relation: 'before' | 'after', now: number, bound: number): string {
+  return `x509: certificate has expired or is not yet valid: current time ${rfc3339(now)} is ${relation} ${rfc3339(bound)}`;
+}
+
+/** Go's time.RFC3339 in UTC: no fractional seconds. */
+export function rfc3339(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** Go's CheckSignatureFrom: the parent must be allowed to sign, and its signature must verify. */
+function checkSignatureFrom(child: Certificate, parent: Certificate): string | undefined {
+  const bc = parent.basicConstraints;
+  if ((parent.version === 3 && !bc) || (bc && !bc.isCA) || (parent.keyUsage !== 0 && (parent.keyUsage & KEY_USAGE_CERT_SIGN) === 0)) {
+    return 'x509: invalid signature: parent certificate cannot sign this kind of certificate';
+  }
+  const insecure = INSECURE_ALGORITHMS.get(child.signatureAlgorithm);
+  if (insecure) return `x509: cannot verify signature: insecure algorithm ${insecure}`;
+  const failure = SECURE_ALGORITHMS.get(child.signatureAlgorithm);
+  if (!failure) return 'x509: cannot verify signature: algorithm unimplemented';
+  let verified: boolean;
+  try {
+    verified = child.x509.verify(parent.x509.publicKey);
+  } catch {
+    verified = false;
+  }
+  // Issuer/subject names were matched byte for byte by potentialParents; X509Certificate's
+  // checkIssued is not used because it adds an authority-key-id rule Go does not have.
+  return verified ? undefined : failure;
+}
+
+/** Go's alreadyInChain: same subject, same key and same SANs is the same authority (loop guard). */
+function alreadyInChain(candidate: Certificate, chain: readonly Certificate[]): boolean {
+  return chain.some((c) =>
+    c.rawSubject.equals(candidate.rawSubject) &&
+    c.rawSpki.equals(candidate.rawSpki) &&
+    (c.subjectAltName === undefined
+      ? candidate.subjectAltName === undefined
+      : candidate.subjectAltName !== undefined && c.subjectAltName.equals(candidate.subjectAltName)));
+}
+
+/**
+ * Go's checkChainForKeyUsage for [ClientAuth]: every certificate that restricts its extended key
+ * usages must allow clientAuth or any usage; one without the extension allows everything.
+ */
+function allowsClientAuth(chain: readonly Certificate[]): boolean {
+  return chain.every((c) =>
+    c.extKeyUsage.length === 0 || c.extKeyUsage.includes(OID.ekuAny) || c.extKeyUsage.includes(OID.ekuClientAuth));
+}

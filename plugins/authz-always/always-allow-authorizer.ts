@@ -1,0 +1,25 @@
+// AlwaysAllowAuthorizer: authorization mode AlwaysAllow. Taps authorize only when the mode is
+// listed in --authorization-mode (declared by the apiserver plugin), at the stage of its position
+// there, so the chain runs in flag order. The mode name is provided unconditionally so start-up
+// can refuse a mode that no loaded plugin implements.
+import type { Host } from '../../core/host.js';
+import type { Plugin } from '../../core/plugin.js';
+import type { Decision } from '../../core/authz/attributes.js';
+import { AUTHORIZATION_MODE_FLAG, AUTHORIZATION_MODE_KIND, modeStage } from './mode.js';
+
+const PLUGIN_NAME = 'AlwaysAllowAuthorizer';
+const MODE = 'AlwaysAllow';
+
+const ALLOW: Decision = Object.freeze({ decision: 'allow' });
+
+export const AlwaysAllowAuthorizer: Plugin = {
+  name: PLUGIN_NAME,
+  apply(host: Host): void {
+    host.capabilities.provide(AUTHORIZATION_MODE_KIND, MODE, PLUGIN_NAME);
+    host.hooks.configure.tap(PLUGIN_NAME, (cfg) => {
+      const stage = modeStage(cfg.flags.get<string[]>(AUTHORIZATION_MODE_FLAG), MODE);
+      if (stage === undefined) return;
+      host.hooks.authorize.tap({ name: PLUGIN_NAME, stage }, () => ALLOW);
+    });
+  },
+};

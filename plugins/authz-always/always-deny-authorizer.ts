@@ -1,0 +1,27 @@
+// AlwaysDenyAuthorizer: authorization mode AlwaysDeny, with the reason text upstream uses. Taps
+// authorize only when listed in --authorization-mode, at the stage of its position there.
+//
+// Note: upstream's AlwaysDeny answers NoOpinion (with that reason), so an authorizer after it in
+// the mode list can still allow. plat's Decision has no "no opinion with a reason", and here
+// AlwaysDeny is final: `AlwaysDeny,AlwaysAllow` denies. Fail-closed, and what the mode's name says.
+import type { Host } from '../../core/host.js';
+import type { Plugin } from '../../core/plugin.js';
+import type { Decision } from '../../core/authz/attributes.js';
+import { AUTHORIZATION_MODE_FLAG, AUTHORIZATION_MODE_KIND, modeStage } from './mode.js';
+
+const PLUGIN_NAME = 'AlwaysDenyAuthorizer';
+const MODE = 'AlwaysDeny';
+
+const DENY: Decision = Object.freeze({ decision: 'deny', reason: 'Everything is forbidden.' });
+
+export const AlwaysDenyAuthorizer: Plugin = {
+  name: PLUGIN_NAME,
+  apply(host: Host): void {
+    host.capabilities.provide(AUTHORIZATION_MODE_KIND, MODE, PLUGIN_NAME);
+    host.hooks.configure.tap(PLUGIN_NAME, (cfg) => {
+      const stage = modeStage(cfg.flags.get<string[]>(AUTHORIZATION_MODE_FLAG), MODE);
+      if (stage === undefined) return;
+      host.hooks.authorize.tap({ name: PLUGIN_NAME, stage }, () => DENY);
+    });
+  },
+};

@@ -1,0 +1,93 @@
+// Malformed CSR content that only hand-assembly produces; each case expects Go's parse error.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { createPublicKey, generateKeyPairSync } from 'node:crypto';
+import { CryptoError, parseCsr, verifyCsr } from '../../core/crypto/index.js';
+import { bitString, concat, oid, seq, setOf, smallInteger, tlv } from '../../core/crypto/der-write.js';
+import { cnName, craftCsr, extension, extensionRequest, OIDS } from './csr-craft.js';
+
+const ecKey = generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey;
+const edKey = generateKeyPairSync('ed25519').privateKey;
+const rsaKey = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey;
+
+const san = (...names: Uint8Array[]): Uint8Array => extension(OIDS.san, seq(...names));
+const dns = (s: string): Uint8Array => tlv(0x82, Buffer.from(s));
+
+function fails(pem: string, message: string): void {
+  assert.throws(() => parseCsr(pem), (e: unknown) => {
+    assert.ok(e instanceof CryptoError, String(e));
+    assert.equal(e.message, message);
+    return true;
+  });
+}
+
+test('duplicate requested extensions', () => {
+  fails(craftCsr({ key: ecKey, attributes: [extensionRequest(san(dns('a')), san(dns('b')))] }), 'x509: certificate request contains duplicate requested extensions');
+  // Also across two extensionRequest attributes.
+  fails(
+    craftCsr({ key: ecKey, attributes: [extensionRequest(san(dns('a'))), extensionRequest(san(dns('b')))] }),
+    'x509: certificate request contains duplicate requested extensions',
+  );
+});
+
+test('SAN content errors', () => {
+  fails(craftCsr({ key: ecKey, attributes: [extensionRequest(san(tlv(0x87, new Uint8Array(5))))] }), 'x509: cannot parse IP address of length 5');
+  fails(craftCsr({ key: ecKey, attributes: [extensionRequest(san(tlv(0x82, new Uint8Array([0xc3, 0xa9]))))] }), 'x509: SAN dNSName is malformed');
+  fails(craftCsr({ key: ecKey, attributes: [extensionRequest(extension(OIDS.san, tlv(0x04, new Uint8Array(0))))] }), 'x509: invalid subject alternative names');
+  // Other GeneralName forms are ignored, as in Go.
+  const ok = parseCsr(craftCsr({ key: ecKey, attributes: [extensionRequest(san(dns('a'), tlv(0xa4, cnName('dir'))))] }));
+  assert.deepEqual(ok.dnsNames, ['a']);
+});
+
+test('attributes that do not parse are skipped; other attributes ignored', () => {
+  const challenge = seq(oid('1.2.840.113549.1.9.7'), setOf(tlv(0x0c, Buffer.from('secret'))));
+  const csr = parseCsr(craftCsr({ key: ecKey, attributes: [smallInteger(5), challenge, extensionRequest(san(dns('x')))] }));
+  assert.deepEqual(csr.dnsNames, ['x']);
+  verifyCsr(csr);
+});
+
+test('subject value errors', () => {
+  const bad = seq(setOf(seq(oid(OIDS.cn), tlv(0x13, Buffer.from('a@b')))));
+  fails(craftCsr({ key: ecKey, subject: bad }), 'asn1: syntax error: PrintableString contains invalid character');
+  const badUtf8 = seq(setOf(seq(oid(OIDS.cn), tlv(0x0c, new Uint8Array([0xff])))));
+  fails(craftCsr({ key: ecKey, subject: badUtf8 }), 'asn1: syntax error: invalid UTF-8');
+  fails(craftCsr({ key: ecKey, subject: seq(seq()) }), 'asn1: structure error: sequence tag mismatch');
+  // Non-string values are kept as #hex and do not count as a CN (Go's FillFromRDNSequence).
+  const intCn = seq(setOf(seq(oid(OIDS.cn), smallInteger(7))));
+  const csr = parseCsr(craftCsr({ key: ecKey, subject: intCn }));
+  assert.equal(csr.commonName, '');
+  assert.deepEqual(csr.subject, [[{ type: OIDS.cn, shortName: 'CN', value: '#020107' }]]);
+});
+
+test('Go keeps the LAST common name', () => {
+  const two = concat([cnName('first'), cnName('second')].map((n) => n.subarray(2)));
+  const csr = parseCsr(craftCsr({ key: ecKey, subject: tlv(0x30, two) }));
+  assert.equal(csr.commonName, 'second');
+  assert.equal(csr.subject.length, 2);
+});
+
+test('public key errors', () => {
+  const ecSpki = new Uint8Array(createPublicKey(ecKey).export({ type: 'spki', format: 'der' }));
+  const offCurve = new Uint8Array(ecSpki);
+  offCurve[offCurve.length - 1]! ^= 0x01;
+  fails(craftCsr({ key: ecKey, spki: offCurve }), 'x509: failed to unmarshal elliptic curve point');
+  const compressed = seq(seq(oid('1.2.840.10045.2.1'), oid('1.2.840.10045.3.1.7')), bitString(new Uint8Array([0x02, ...ecSpki.subarray(-64, -32)])));
+  fails(craftCsr({ key: ecKey, spki: compressed }), 'x509: failed to unmarshal elliptic curve point');
+  const noCurve = seq(seq(oid('1.2.840.10045.2.1')), bitString(ecSpki.subarray(-65)));
+  fails(craftCsr({ key: ecKey, spki: noCurve }), 'x509: failed to parse ECDSA parameters as named curve');
+
+  const edRaw = new Uint8Array(createPublicKey(edKey).export({ type: 'spki', format: 'der' })).subarray(-32);
+  fails(craftCsr({ key: edKey, spki: seq(seq(oid(OIDS.ed25519), tlv(0x05, new Uint8Array(0))), bitString(edRaw)) }), 'x509: Ed25519 key encoded with illegal parameters');
+  fails(craftCsr({ key: edKey, spki: seq(seq(oid(OIDS.ed25519)), bitString(edRaw.subarray(1))) }), 'x509: wrong Ed25519 public key size');
+
+  const rsaSpki = new Uint8Array(createPublicKey(rsaKey).export({ type: 'spki', format: 'der' }));
+  // rsaEncryption without the NULL parameters: rebuild the SPKI from its BIT STRING.
+  const pkcs1 = new Uint8Array(rsaKey.export({ type: 'pkcs1', format: 'der' }));
+  fails(craftCsr({ key: rsaKey, spki: seq(seq(oid('1.2.840.113549.1.1.1')), bitString(pkcs1)) }), 'x509: RSA key missing NULL parameters');
+  assert.ok(rsaSpki.length > 0);
+  // Unknown key algorithms parse (Go leaves the key nil) and fail only at verification.
+  const x25519 = generateKeyPairSync('x25519').publicKey.export({ type: 'spki', format: 'der' });
+  const csr = parseCsr(craftCsr({ key: ecKey, spki: new Uint8Array(x25519) }));
+  assert.equal(csr.publicKey.algorithm, 'unknown');
+  assert.throws(() => verifyCsr(csr), { message: 'x509: cannot verify signature: algorithm unimplemented' });
+});

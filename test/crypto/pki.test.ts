@@ -1,0 +1,142 @@
+// PKI files: made once, reused byte-for-byte, regenerated only when they no longer fit; keys 0600.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync, writeFileSync, unlinkSync } from 'node:fs';
+import path from 'node:path';
+import { parseCertificate, validateCertificatePem } from '../../core/crypto/index.js';
+import { ensureCa, ensureClientCertificate, ensureSelfSignedServing, ensureServingFromCa, PkiError, writeFileAtomic } from '../../core/pki/index.js';
+import { opensslVerify, tempDir } from '../helpers/openssl.js';
+
+const mode = (f: string): number => statSync(f).mode & 0o777;
+const DAY = 86_400_000;
+
+test('writeFileAtomic: exact mode, replaces content, leaves no temp files', async (t) => {
+  const d = tempDir();
+  t.after(() => d.cleanup());
+  const f = d.file('secret.key');
+  await writeFileAtomic(f, 'one', 0o600);
+  assert.equal(readFileSync(f, 'utf8'), 'one');
+  assert.equal(mode(f), 0o600);
+  await writeFileAtomic(f, new Uint8Array([0x74, 0x77, 0x6f]), 0o644);
+  assert.equal(readFileSync(f, 'utf8'), 'two');
+  assert.equal(mode(f), 0o644);
+  assert.deepEqual(readdirSync(d.dir), ['secret.key']);
+  await assert.rejects(writeFileAtomic(f, 'x', 0o1777), RangeError);
+  await assert.rejects(writeFileAtomic(d.file('missing-dir/x'), 'x', 0o600), { code: 'ENOENT' });
+  assert.deepEqual(readdirSync(d.dir), ['secret.key']);
+});
+
+test('ensureSelfSignedServing: created once, reused with the same bytes, key 0600', async (t) => {
+  const d = tempDir();
+  t.after(() => d.cleanup());
+  const dir = path.join(d.dir, 'certs');
+  const first = await ensureSelfSignedServing(dir, { hosts: ['api.example.com', '10.0.0.7', ''] });
+  assert.equal(first.certFile, path.join(dir, 'apiserver.crt'));
+  assert.equal(first.keyFile, path.join(dir, 'apiserver.key'));
+  assert.equal(mode(first.keyFile), 0o600);
+  assert.equal(mode(first.certFile), 0o644);
+  assert.equal(mode(dir), 0o700);
+  assert.equal(readFileSync(first.certFile, 'utf8'), first.certificatePem);
+  assert.equal(readFileSync(first.keyFile, 'utf8'), first.privateKeyPem);
+
+  // Leaf then the throw-away CA; the file works as a CA bundle for the leaf.
+  const v = validateCertificatePem(first.certificatePem);
+  assert.ok(v.ok && v.certificates.length === 2);
+  const leaf = parseCertificate(first.certificatePem);
+  assert.deepEqual(leaf.dnsNames, ['api.example.com', 'localhost']);
+  assert.deepEqual(leaf.ipAddresses, ['10.0.0.7', '127.0.0.1']);
+  assert.deepEqual(leaf.extKeyUsage, ['server auth']);
+  assert.match(leaf.commonName, /^api\.example\.com@\d+$/);
+  assert.equal(opensslVerify(first.certificatePem, first.certificatePem, { purpose: 'sslserver' }).status, 0);
+
+  const again = await ensureSelfSignedServing(dir, { hosts: ['api.example.com', '10.0.0.7'] });
+  assert.deepEqual(again, first);
+  // A subset of hosts is still covered.
+  assert.deepEqual(await ensureSelfSignedServing(dir, { hosts: ['localhost'] }), first);
+  assert.equal(readFileSync(first.certFile, 'utf8'), first.certificatePem);
+});
+
+test('ensureSelfSignedServing regenerates when hosts grow, the key is broken or the cert expires', async (t) => {
+  const d = tempDir();
+  t.after(() => d.cleanup());
+  const first = await ensureSelfSignedServing(d.dir, { hosts: ['a.example'], baseName: 'srv' });
+  assert.equal(path.basename(first.certFile), 'srv.crt');
+
+  const grown = await ensureSelfSignedServing(d.dir, { hosts: ['a.example', 'b.example'], baseName: 'srv' });
+  assert.notEqual(grown.certificatePem, first.certificatePem);
+  assert.ok(parseCertificate(grown.certificatePem).dnsNames.includes('b.example'));
+
+  writeFileSync(grown.keyFile, 'garbage');
+  const rekeyed = await ensureSelfSignedServing(d.dir, { hosts: ['a.example'], baseName: 'srv' });
+  assert.notEqual(rekeyed.privateKeyPem, 'garbage');
+  assert.equal(mode(rekeyed.keyFile), 0o600);
+
+  const later = new Date(Date.now() + 400 * DAY);
+  const renewed = await ensureSelfSignedServing(d.dir, { hosts: ['a.example'], baseName: 'srv', now: later });
+  assert.notEqual(renewed.certificatePem, rekeyed.certificatePem);
+  assert.ok(parseCertificate(renewed.certificatePem).notAfter.getTime() > later.getTime());
+});
+
+test('ensureCa: 10-year CA, reused; unusable files are an error, never replaced', async (t) => {
+  const d = tempDir();
+  t.after(() => d.cleanup());
+  const ca = await ensureCa(d.dir, 'plat-ca');
+  assert.equal(ca.certFile, path.join(d.dir, 'ca.crt'));
+  assert.equal(mode(ca.keyFile), 0o600);
+  const p = parseCertificate(ca.certificatePem);
+  assert.equal(p.isCA, true);
+  assert.equal(p.commonName, 'plat-ca');
+  assert.deepEqual(p.keyUsage, ['digital signature', 'key encipherment', 'cert sign']);
+  assert.equal(Math.round((p.notAfter.getTime() - p.notBefore.getTime()) / DAY), 3650);
+  assert.deepEqual(await ensureCa(d.dir, 'plat-ca'), ca);
+
+  await assert.rejects(ensureCa(d.dir, 'plat-ca', { now: new Date(Date.now() + 3651 * DAY) }), PkiError);
+  writeFileSync(ca.keyFile, (await ensureCa(path.join(d.dir, 'other'), 'other')).privateKeyPem);
+  await assert.rejects(ensureCa(d.dir, 'plat-ca'), (e: unknown) => e instanceof PkiError && /does not match/.test(e.message));
+  unlinkSync(ca.keyFile);
+  await assert.rejects(ensureCa(d.dir, 'plat-ca'), PkiError);
+  assert.equal(readFileSync(ca.certFile, 'utf8'), ca.certificatePem);
+  // A key left over without its certificate (interrupted first run) is simply replaced.
+  const d2 = tempDir();
+  t.after(() => d2.cleanup());
+  writeFileSync(d2.file('ca.key'), 'partial');
+  assert.equal(parseCertificate((await ensureCa(d2.dir, 'fresh')).certificatePem).commonName, 'fresh');
+});
+
+test('ensureServingFromCa: issued by the CA for the hosts, reused, reissued when the CA changes', async (t) => {
+  const d = tempDir();
+  t.after(() => d.cleanup());
+  const ca = await ensureCa(d.dir, 'plat-ca');
+  const opts = { hosts: ['localhost', '127.0.0.1', '::1', 'node.example'], baseName: 'apiserver' };
+  const s = await ensureServingFromCa(ca, d.dir, opts);
+  assert.equal(mode(s.keyFile), 0o600);
+  assert.equal(opensslVerify(ca.certificatePem, s.certificatePem, { purpose: 'sslserver' }).status, 0);
+  const p = parseCertificate(s.certificatePem);
+  assert.deepEqual(p.dnsNames, ['localhost', 'node.example']);
+  assert.deepEqual(p.ipAddresses, ['127.0.0.1', '::1']);
+  assert.deepEqual(await ensureServingFromCa(ca, d.dir, opts), s);
+
+  const otherCa = await ensureCa(path.join(d.dir, 'other'), 'other-ca');
+  const reissued = await ensureServingFromCa(otherCa, d.dir, opts);
+  assert.notEqual(reissued.certificatePem, s.certificatePem);
+  assert.equal(opensslVerify(otherCa.certificatePem, reissued.certificatePem).status, 0);
+});
+
+test('ensureClientCertificate: CN and groups, clientAuth, reused until the subject changes', async (t) => {
+  const d = tempDir();
+  t.after(() => d.cleanup());
+  const ca = await ensureCa(d.dir, 'plat-ca');
+  const opts = { commonName: 'plat-admin', organizations: ['system:masters'], baseName: 'admin', validityDays: 30 };
+  const c = await ensureClientCertificate(ca, d.dir, opts);
+  assert.equal(path.basename(c.certFile), 'admin.crt');
+  assert.equal(mode(c.keyFile), 0o600);
+  assert.equal(opensslVerify(ca.certificatePem, c.certificatePem, { purpose: 'sslclient' }).status, 0);
+  const p = parseCertificate(c.certificatePem);
+  assert.equal(p.commonName, 'plat-admin');
+  assert.deepEqual(p.organizations, ['system:masters']);
+  assert.deepEqual(p.extKeyUsage, ['client auth']);
+  assert.equal(Math.round((p.notAfter.getTime() - Date.now()) / DAY), 30);
+  assert.deepEqual(await ensureClientCertificate(ca, d.dir, opts), c);
+  const changed = await ensureClientCertificate(ca, d.dir, { ...opts, organizations: ['system:masters', 'extra'] });
+  assert.deepEqual(parseCertificate(changed.certificatePem).organizations, ['system:masters', 'extra']);
+});

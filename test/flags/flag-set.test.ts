@@ -1,0 +1,321 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { FlagError, Flags } from '../../core/flags/flag-set.js';
+import type { FlagSpec } from '../../core/flags/types.js';
+
+const SERVING = 'Serving, network and process';
+const LIMITS = 'Limits and timeouts of requests';
+const LOGGING = 'Versions, features, metrics and logging';
+
+function makeFlags(): Flags {
+  const f = new Flags();
+  const specs: FlagSpec[] = [
+    { name: 'secure-port', type: 'int', default: 6443, help: 'HTTPS port.', section: SERVING },
+    { name: 'cert-dir', type: 'string', default: '/var/run/platform', help: 'Directory of TLS certificates.', section: SERVING },
+    { name: 'profiling', type: 'bool', default: true, help: 'Serve profiling.', section: SERVING },
+    { name: 'permit-port-sharing', type: 'bool', help: 'Use SO_REUSEPORT.', section: SERVING },
+    { name: 'goaway-chance', type: 'float', help: 'GOAWAY fraction.', section: SERVING, validate: (v) => ((v as number) <= 0.02 ? undefined : 'must be between 0 and 0.02') },
+    { name: 'cors-allowed-origins', type: 'strings', default: ['a', 'b'], help: 'CORS origins.', section: SERVING },
+    { name: 'tls-sni-cert-key', type: 'stringArray', help: 'SNI pairs.', section: SERVING },
+    { name: 'tls-min-version', type: 'string', help: 'Minimum TLS version.', section: SERVING, enum: ['VersionTLS12', 'VersionTLS13'] },
+    { name: 'enable-logs-handler', type: 'bool', help: 'Logs handler.', section: SERVING, deprecated: 'will be removed' },
+    { name: 'max-connection-bytes-per-sec', type: 'int', help: 'Throttle.', section: SERVING, unsupported: 'plat does not throttle connections' },
+    { name: 'request-timeout', type: 'duration', default: 60_000, help: 'Default request timeout.', section: LIMITS },
+    { name: 'event-ttl', type: 'duration', default: 3_600_000, help: 'Event retention.', section: LIMITS },
+    { name: 'feature-gates', type: 'map', help: 'Feature gates.', section: LOGGING },
+    { name: 'log-text-info-buffer-size', type: 'quantity', help: 'Buffer.', section: LOGGING },
+    { name: 'authorization-mode', type: 'strings', help: 'Authorizers.', section: LOGGING, enum: ['RBAC', 'Node', 'AlwaysAllow'] },
+    { name: 'v', shorthand: 'v', type: 'int', help: 'Log verbosity.', section: LOGGING },
+    { name: 'version', type: 'string', noOptValue: 'true', help: 'Print version.', section: LOGGING },
+  ];
+  for (const s of specs) f.define(s);
+  return f;
+}
+
+function flagError(message: string | RegExp) {
+  return (err: unknown) => {
+    assert.ok(err instanceof FlagError, `expected FlagError, got ${String(err)}`);
+    assert.equal(err.exitCode, 2);
+    if (typeof message === 'string') assert.equal(err.message, message);
+    else assert.match(err.message, message);
+    return true;
+  };
+}
+
+test('defaults and zero values before anything is set', () => {
+  const f = makeFlags();
+  assert.equal(f.get('secure-port'), 6443);
+  assert.equal(f.get('cert-dir'), '/var/run/platform');
+  assert.equal(f.get('permit-port-sharing'), false);
+  assert.equal(f.get('goaway-chance'), 0);
+  assert.deepEqual(f.get('tls-sni-cert-key'), []);
+  assert.deepEqual(f.get('feature-gates'), {});
+  assert.equal(f.isSet('secure-port'), false);
+  assert.equal(f.has('secure-port'), true);
+  assert.equal(f.has('nope'), false);
+  assert.throws(() => f.get('nope'), /not defined/);
+  assert.equal(f.specs().length, 17);
+});
+
+test('--f=v, --f v, shorthand -v=3 / -v 3 / -v3', () => {
+  const f = makeFlags();
+  f.parse(['--secure-port=8443', '--cert-dir', '/tmp/certs', '-v=3']);
+  assert.equal(f.get('secure-port'), 8443);
+  assert.equal(f.get('cert-dir'), '/tmp/certs');
+  assert.equal(f.get('v'), 3);
+  assert.equal(f.isSet('secure-port'), true);
+  f.parse(['-v', '4']);
+  assert.equal(f.get('v'), 4);
+  assert.equal(f.get('secure-port'), 6443, 'parsing again starts over');
+  f.parse(['-v5']);
+  assert.equal(f.get('v'), 5);
+  f.parse(['--v=6']);
+  assert.equal(f.get('v'), 6);
+  f.parse(['--secure-port=0x20FB']);
+  assert.equal(f.get('secure-port'), 8443);
+});
+
+test('bools: bare, =true, =false, and a bare bool never consumes the next argument', () => {
+  const f = makeFlags();
+  let r = f.parse(['--permit-port-sharing', 'false', '--profiling=false']);
+  assert.equal(f.get('permit-port-sharing'), true);
+  assert.equal(f.get('profiling'), false);
+  assert.deepEqual(r.positional, ['false']);
+  r = f.parse(['--permit-port-sharing=true', '--profiling=t']);
+  assert.equal(f.get('permit-port-sharing'), true);
+  assert.equal(f.get('profiling'), true);
+  assert.throws(() => f.parse(['--profiling=yes']), flagError('invalid argument "yes" for "--profiling" flag: strconv.ParseBool: parsing "yes": invalid syntax'));
+});
+
+test('noOptValue on a non-bool flag (--version, --version=raw)', () => {
+  const f = makeFlags();
+  f.parse(['--version', 'x']);
+  assert.equal(f.get('version'), 'true');
+  f.parse(['--version=raw']);
+  assert.equal(f.get('version'), 'raw');
+});
+
+test('positional arguments, -- and a lone -', () => {
+  const f = makeFlags();
+  const { positional } = f.parse(['a', '--secure-port', '1', '-', 'b', '--', '--cert-dir=x', '-v']);
+  assert.deepEqual(positional, ['a', '-', 'b', '--cert-dir=x', '-v']);
+  assert.equal(f.get('cert-dir'), '/var/run/platform');
+});
+
+test('strings: commas and repeats append; the first occurrence replaces the default', () => {
+  const f = makeFlags();
+  f.parse(['--cors-allowed-origins=a,b', '--cors-allowed-origins', 'c']);
+  assert.deepEqual(f.get('cors-allowed-origins'), ['a', 'b', 'c']);
+  f.parse(['--cors-allowed-origins=x']);
+  assert.deepEqual(f.get('cors-allowed-origins'), ['x']);
+  f.parse(['--cors-allowed-origins=']);
+  assert.deepEqual(f.get('cors-allowed-origins'), []);
+  f.parse(['--cors-allowed-origins="a,b",c']);
+  assert.deepEqual(f.get('cors-allowed-origins'), ['a,b', 'c']);
+  assert.throws(() => f.parse(['--cors-allowed-origins=a"b']), flagError(/bare " in non-quoted-field/));
+});
+
+test('stringArray: repeats only, no comma split', () => {
+  const f = makeFlags();
+  f.parse(['--tls-sni-cert-key=a.crt,a.key:*.a.com,a.com', '--tls-sni-cert-key', 'b.crt,b.key']);
+  assert.deepEqual(f.get('tls-sni-cert-key'), ['a.crt,a.key:*.a.com,a.com', 'b.crt,b.key']);
+});
+
+test('map: k=v pairs, repeatable, merging', () => {
+  const f = makeFlags();
+  f.parse(['--feature-gates=A=true,B=false', '--feature-gates', 'C=true,A=false']);
+  assert.deepEqual(f.get('feature-gates'), { A: 'false', B: 'false', C: 'true' });
+  assert.throws(() => f.parse(['--feature-gates=A']), flagError('invalid argument "A" for "--feature-gates" flag: A must be formatted as key=value'));
+});
+
+test('duration, quantity, float and int values', () => {
+  const f = makeFlags();
+  f.parse(['--request-timeout=30s', '--log-text-info-buffer-size=1Mi', '--goaway-chance=0.01']);
+  assert.equal(f.get('request-timeout'), 30_000);
+  assert.equal(f.get('log-text-info-buffer-size'), 2 ** 20);
+  assert.equal(f.get('goaway-chance'), 0.01);
+  assert.throws(() => f.parse(['--request-timeout=5d']), flagError('invalid argument "5d" for "--request-timeout" flag: time: unknown unit "d" in duration "5d"'));
+  assert.throws(() => f.parse(['--request-timeout=5']), flagError('invalid argument "5" for "--request-timeout" flag: time: missing unit in duration "5"'));
+  assert.throws(() => f.parse(['--secure-port=abc']), flagError('invalid argument "abc" for "--secure-port" flag: strconv.ParseInt: parsing "abc": invalid syntax'));
+  assert.throws(() => f.parse(['--secure-port=1.5']), flagError(/strconv.ParseInt: parsing "1.5": invalid syntax/));
+  assert.throws(() => f.parse(['--secure-port=2147483648']), flagError(/strconv.ParseInt: parsing "2147483648": value out of range/));
+  assert.throws(() => f.parse(['-v', 'x']), flagError('invalid argument "x" for "-v, --v" flag: strconv.ParseInt: parsing "x": invalid syntax'));
+  assert.throws(() => f.parse(['--goaway-chance=lots']), flagError(/strconv.ParseFloat: parsing "lots": invalid syntax/));
+  assert.throws(() => f.parse(['--log-text-info-buffer-size=1X']), flagError(/quantities must match the regular expression/));
+});
+
+test('unknown flags, with suggestions by edit distance', () => {
+  const f = makeFlags();
+  assert.throws(() => f.parse(['--secure-prot=1']), flagError('unknown flag: --secure-prot (did you mean --secure-port?)'));
+  assert.throws(() => f.parse(['--request-timout', '1s']), flagError('unknown flag: --request-timout (did you mean --request-timeout?)'));
+  assert.throws(() => f.parse(['--completely-different']), flagError('unknown flag: --completely-different'));
+  assert.throws(() => f.parse(['-q']), flagError("unknown shorthand flag: 'q' in -q"));
+  assert.throws(() => f.parse(['-cert-dir=x']), flagError("unknown shorthand flag: 'c' in -cert-dir=x (did you mean --cert-dir?)"));
+  assert.throws(() => f.parse(['-secure-port']), flagError("unknown shorthand flag: 's' in -secure-port (did you mean --secure-port?)"));
+  assert.throws(() => f.parse(['---x']), flagError('bad flag syntax: ---x'));
+  assert.throws(() => f.parse(['--=x']), flagError('bad flag syntax: --=x'));
+});
+
+test('missing arguments', () => {
+  const f = makeFlags();
+  assert.throws(() => f.parse(['--cert-dir']), flagError('flag needs an argument: --cert-dir'));
+  assert.throws(() => f.parse(['-v']), flagError("flag needs an argument: 'v' in -v"));
+});
+
+test('enum: strings and each element of lists; empty passes', () => {
+  const f = makeFlags();
+  f.parse(['--tls-min-version=VersionTLS13', '--authorization-mode=Node,RBAC']);
+  assert.equal(f.get('tls-min-version'), 'VersionTLS13');
+  assert.deepEqual(f.get('authorization-mode'), ['Node', 'RBAC']);
+  f.parse(['--tls-min-version=']);
+  assert.throws(
+    () => f.parse(['--tls-min-version=VersionTLS11']),
+    flagError('invalid argument "VersionTLS11" for "--tls-min-version" flag: "VersionTLS11" is not one of: VersionTLS12, VersionTLS13'),
+  );
+  assert.throws(() => f.parse(['--authorization-mode=RBAC,ABAC']), flagError(/"ABAC" is not one of: RBAC, Node, AlwaysAllow/));
+});
+
+test('validate hook runs on the final value', () => {
+  const f = makeFlags();
+  assert.throws(() => f.parse(['--goaway-chance=0.5']), flagError('invalid argument "0.5" for "--goaway-chance" flag: must be between 0 and 0.02'));
+  assert.throws(
+    () => f.setFromConfig({ 'goaway-chance': 0.5 }, '/etc/plat/plat.config.json'),
+    flagError('/etc/plat/plat.config.json: invalid value "0.5" for flag "goaway-chance": must be between 0 and 0.02'),
+  );
+});
+
+test('config values: typed JSON and command-line texts; the command line wins in either order', () => {
+  const src = '/srv/plat.config.yaml';
+  const f = makeFlags();
+  f.setFromConfig(
+    {
+      'secure-port': 7443,
+      'cert-dir': '/etc/certs',
+      profiling: false,
+      'request-timeout': '30s',
+      'event-ttl': 0,
+      'cors-allowed-origins': ['x,y', 'z'],
+      'authorization-mode': 'RBAC,Node',
+      'feature-gates': { A: true, B: 'false' },
+      'log-text-info-buffer-size': '1Ki',
+      'tls-sni-cert-key': 'c.crt,c.key',
+      '--v': '2',
+    },
+    src,
+  );
+  assert.equal(f.get('secure-port'), 7443);
+  assert.equal(f.get('cert-dir'), '/etc/certs');
+  assert.equal(f.get('profiling'), false);
+  assert.equal(f.get('request-timeout'), 30_000);
+  assert.equal(f.get('event-ttl'), 0);
+  assert.deepEqual(f.get('cors-allowed-origins'), ['x,y', 'z'], 'array elements are not split');
+  assert.deepEqual(f.get('authorization-mode'), ['RBAC', 'Node']);
+  assert.deepEqual(f.get('feature-gates'), { A: 'true', B: 'false' });
+  assert.equal(f.get('log-text-info-buffer-size'), 1024);
+  assert.deepEqual(f.get('tls-sni-cert-key'), ['c.crt,c.key']);
+  assert.equal(f.get('v'), 2);
+  assert.equal(f.isSet('cert-dir'), true);
+  assert.equal(f.isSetOnCommandLine('cert-dir'), false);
+  assert.equal(f.sourceOf('cert-dir'), src);
+
+  f.parse(['--secure-port=9443', '--cors-allowed-origins=cli']);
+  assert.equal(f.get('secure-port'), 9443);
+  assert.deepEqual(f.get('cors-allowed-origins'), ['cli'], 'the first command-line occurrence replaces the config list');
+  assert.equal(f.get('cert-dir'), '/etc/certs');
+  assert.equal(f.sourceOf('secure-port'), 'command line');
+
+  // Config applied after the command line still loses to it.
+  f.setFromConfig({ 'secure-port': 1, 'cert-dir': '/later' }, src);
+  assert.equal(f.get('secure-port'), 9443);
+  assert.equal(f.get('cert-dir'), '/later', 'a later config layer replaces an earlier one');
+});
+
+test('config values are checked like command-line values', () => {
+  const src = '/srv/.platrc.json';
+  const f = makeFlags();
+  const cases: Array<[Record<string, unknown>, string | RegExp]> = [
+    [{ 'secure-prot': 1 }, `${src}: unknown flag "secure-prot" (did you mean "secure-port"?)`],
+    [{ bogus: 1 }, `${src}: unknown flag "bogus"`],
+    [{ 'secure-port': 'abc' }, `${src}: invalid value "abc" for flag "secure-port": strconv.ParseInt: parsing "abc": invalid syntax`],
+    [{ 'secure-port': 1.5 }, /strconv.ParseInt: parsing "1.5": invalid syntax/],
+    [{ 'request-timeout': 30 }, `${src}: invalid value 30 for flag "request-timeout": time: missing unit in duration "30"`],
+    [{ 'request-timeout': '5d' }, /time: unknown unit "d" in duration "5d"/],
+    [{ profiling: 'maybe' }, /strconv.ParseBool: parsing "maybe": invalid syntax/],
+    [{ profiling: [true] }, /expected a single bool value, not a list/],
+    [{ 'cert-dir': 1.3 }, /expected a string \(quote the value\)/],
+    [{ 'cert-dir': true }, /expected a string value, not a boolean/],
+    [{ 'cert-dir': null }, /a value is required/],
+    [{ 'feature-gates': { A: { deep: 1 } } }, /key "A": expected a string, not object/],
+    [{ 'tls-min-version': 'VersionTLS10' }, `${src}: invalid value "VersionTLS10" for flag "tls-min-version": "VersionTLS10" is not one of: VersionTLS12, VersionTLS13`],
+    [{ 'authorization-mode': ['RBAC', 'Bogus'] }, /"Bogus" is not one of/],
+  ];
+  for (const [values, message] of cases) assert.throws(() => f.setFromConfig(values, src), flagError(message), JSON.stringify(values));
+});
+
+test('deprecated and unsupported flags that were used are reported', () => {
+  const f = makeFlags();
+  assert.deepEqual(f.usedDeprecated(), []);
+  f.setFromConfig({ 'max-connection-bytes-per-sec': 5 }, 'cfg');
+  f.parse(['--enable-logs-handler']);
+  assert.deepEqual(f.usedDeprecated(), [{ name: 'enable-logs-handler', message: 'will be removed' }]);
+  assert.deepEqual(f.usedUnsupported(), [{ name: 'max-connection-bytes-per-sec', reason: 'plat does not throttle connections' }]);
+});
+
+test('define: duplicates name both owners; shorthand clashes', () => {
+  const f = new Flags();
+  f.define({ name: 'secure-port', type: 'int', help: '', section: SERVING, owner: 'SecureServing' });
+  f.owner = 'OtherPlugin';
+  assert.throws(() => f.define({ name: 'secure-port', type: 'int', help: '', section: SERVING }), {
+    message: 'flag --secure-port is defined twice: by "SecureServing" and by "OtherPlugin"',
+  });
+  f.define({ name: 'v', shorthand: 'v', type: 'int', help: '', section: LOGGING });
+  assert.equal(f.specs().find((s) => s.name === 'v')?.owner, 'OtherPlugin');
+  assert.throws(() => f.define({ name: 'verbose', shorthand: 'v', type: 'bool', help: '', section: LOGGING }), /shorthand -v of --verbose .* is already used by --v/);
+  assert.throws(() => f.define({ name: '--bad', type: 'bool', help: '', section: LOGGING }), /not a valid flag name/);
+});
+
+test('help: usage line, sections in definition order, pflag defaults, notes', () => {
+  const f = makeFlags();
+  const help = f.help('plat apiserver [flags]', 'The plat API server.', 0);
+  assert.match(help, /^The plat API server\.\n\nUsage:\n {2}plat apiserver \[flags\]\n\n/);
+  const serving = help.indexOf(`${SERVING}:\n\n`);
+  const limits = help.indexOf(`${LIMITS}:\n\n`);
+  const logging = help.indexOf(`${LOGGING}:\n\n`);
+  assert.ok(serving > 0 && serving < limits && limits < logging, 'sections in the order first defined');
+  assert.match(help, /\n {6}--secure-port int +HTTPS port\. \(default 6443\)\n/);
+  assert.match(help, /--cert-dir string +Directory of TLS certificates\. \(default "\/var\/run\/platform"\)/);
+  assert.match(help, /--profiling +Serve profiling\. \(default true\)/);
+  assert.match(help, /--permit-port-sharing +Use SO_REUSEPORT\.\n/, 'false bools show no default');
+  assert.match(help, /--cors-allowed-origins strings +CORS origins\. \(default \[a,b\]\)/);
+  assert.match(help, /--request-timeout duration +Default request timeout\. \(default 1m0s\)/);
+  assert.match(help, /--event-ttl duration +Event retention\. \(default 1h0m0s\)/);
+  assert.match(help, /--feature-gates mapStringString +Feature gates\.\n/);
+  assert.match(help, /\n {2}-v, --v int +Log verbosity\.\n/);
+  assert.match(help, /--version string\[="true"\] +Print version\./);
+  assert.match(help, /--max-connection-bytes-per-sec int +Throttle\. \(not supported yet: plat does not throttle connections\)/);
+  assert.doesNotMatch(help, /enable-logs-handler/, 'deprecated flags are hidden, as pflag hides them');
+  // The help column is aligned within a section.
+  const col = (name: string) => {
+    const line = help.split('\n').find((l) => l.includes(`--${name} `)) ?? '';
+    return line.search(/ [A-Z]/) ;
+  };
+  assert.equal(col('secure-port'), col('cert-dir'));
+});
+
+test('help wraps long texts at the given width', () => {
+  const f = new Flags();
+  const long = 'word '.repeat(40).trim();
+  f.define({ name: 'a', type: 'string', help: long, section: 'S' });
+  const help = f.help('cmd', '', 60);
+  const lines = help.split('\n').filter((l) => l.includes('word'));
+  assert.ok(lines.length > 1);
+  for (const l of lines) assert.ok(l.length <= 60 + 5, `line too long: ${l.length}`);
+  assert.equal(f.help('cmd', '', 0).split('\n').filter((l) => l.includes('word')).length, 1, 'width 0: no wrapping');
+});
+
+test('define refuses a default that is not of the parsed type', () => {
+  const f = new Flags();
+  assert.throws(() => f.define({ name: 'request-timeout', type: 'duration', default: '1m0s', help: '', section: LIMITS, owner: 'X' }), {
+    message: 'flag --request-timeout ("X"): default "1m0s" is not a parsed duration value',
+  });
+});

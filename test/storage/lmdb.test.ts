@@ -1,0 +1,226 @@
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { once } from 'node:events';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { startCompactor } from '../../core/storage/compactor.js';
+import { LOCK_FILE_NAME } from '../../core/storage/dir-lock.js';
+import { openLmdbStorage } from '../../core/storage/lmdb.js';
+import { isStorageError, type Storage } from '../../core/storage/storage.js';
+import { runStorageConformance } from './conformance.js';
+
+runStorageConformance('lmdb', { open: (dir) => openLmdbStorage({ path: dir }) });
+
+const lmdbModule = fileURLToPath(new URL('../../core/storage/lmdb.js', import.meta.url));
+
+async function withDir(fn: (dir: string) => Promise<void>): Promise<void> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plat-lmdb-'));
+  try {
+    await fn(dir);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function withStorage(fn: (s: Storage, dir: string) => Promise<void>, opts: { watchBufferLimit?: number } = {}): Promise<void> {
+  await withDir(async (dir) => {
+    const s = await openLmdbStorage({ path: dir, ...opts });
+    try {
+      await fn(s, dir);
+    } finally {
+      await s.close();
+    }
+  });
+}
+
+describe('lmdb storage: data directory', () => {
+  it('creates the directory private (0700) and holds a pid lock until close', () => withDir(async (parent) => {
+    const dir = path.join(parent, 'nested', 'store');
+    const s = await openLmdbStorage({ path: dir });
+    try {
+      assert.equal(fs.statSync(dir).mode & 0o777, 0o700);
+      assert.equal(fs.readFileSync(path.join(dir, LOCK_FILE_NAME), 'utf8').trim(), String(process.pid));
+    } finally {
+      await s.close();
+    }
+    assert.equal(fs.existsSync(path.join(dir, LOCK_FILE_NAME)), false);
+  }));
+
+  it('refuses a second open in the same process', () => withStorage(async (_s, dir) => {
+    await assert.rejects(openLmdbStorage({ path: dir }), (e: Error) => e.message.includes(dir) && /already open/.test(e.message));
+  }));
+
+  it('refuses a directory held by another live process, naming the path and pid', () => withDir(async (dir) => {
+    const child = spawn(process.execPath, ['--input-type=module', '-e', `
+      const { openLmdbStorage } = await import(${JSON.stringify(lmdbModule)});
+      const s = await openLmdbStorage({ path: ${JSON.stringify(dir)} });
+      process.stdout.write('ready\\n');
+      process.stdin.on('end', async () => { await s.close(); process.exit(0); });
+      process.stdin.resume();
+    `], { stdio: ['pipe', 'pipe', 'inherit'] });
+    try {
+      const [chunk] = (await once(child.stdout, 'data')) as [Buffer];
+      assert.equal(chunk.toString().trim(), 'ready');
+      await assert.rejects(openLmdbStorage({ path: dir }), (e: Error) => {
+        assert.ok(e.message.includes(dir), e.message);
+        assert.ok(e.message.includes(String(child.pid)), e.message);
+        return true;
+      });
+    } finally {
+      child.stdin.end();
+      await once(child, 'exit');
+    }
+    const s = await openLmdbStorage({ path: dir });
+    await s.close();
+  }));
+
+  it('takes over a stale lock left by a dead process', () => withDir(async (dir) => {
+    const s1 = await openLmdbStorage({ path: dir });
+    await s1.create('/a/1', { v: 1 });
+    await s1.close();
+    const dead = spawnSync(process.execPath, ['-e', '']).pid;
+    fs.writeFileSync(path.join(dir, LOCK_FILE_NAME), `${dead}\n`);
+    const s2 = await openLmdbStorage({ path: dir });
+    try {
+      assert.deepEqual((await s2.get('/a/1'))?.value, { v: 1 });
+    } finally {
+      await s2.close();
+    }
+  }));
+});
+
+describe('lmdb storage: engine choices', () => {
+  it('serves a snapshot list at exactly the compacted revision', () => withStorage(async (s) => {
+    for (let i = 1; i <= 4; i++) await s.create(`/a/${i}`, { i });
+    await s.update('/a/1', { i: 10 }, 1);
+    await s.compact(3);
+    const at3 = await s.list('/a/', { revision: 3 });
+    assert.deepEqual(at3.items.map((i) => [i.key, i.value]), [['/a/1', { i: 1 }], ['/a/2', { i: 2 }], ['/a/3', { i: 3 }]]);
+  }));
+
+  it('reports a Compacted watch on the first next(), not from watch()', () => withStorage(async (s) => {
+    for (let i = 1; i <= 3; i++) await s.create(`/a/${i}`, {});
+    await s.compact(2);
+    const w = s.watch('/a/', { fromRevision: 1 });
+    await assert.rejects(w[Symbol.asyncIterator]().next(), (e: unknown) => isStorageError(e, 'Compacted') && e.revision === 2);
+    assert.equal((await w[Symbol.asyncIterator]().next()).done, true, 'a failed watch is over');
+  }));
+
+  it('fails a replay that compaction overtakes', () => withStorage(async (s) => {
+    for (let i = 1; i <= 600; i++) await s.create(`/a/${i}`, {});
+    const it = s.watch('/a/', { fromRevision: 0 })[Symbol.asyncIterator]();
+    assert.equal((await it.next()).value?.revision, 1);
+    await s.compact(500);
+    const revisions: number[] = [];
+    await assert.rejects(async () => {
+      for (;;) revisions.push((await it.next()).value?.revision ?? -1);
+    }, (e: unknown) => isStorageError(e, 'Compacted'));
+    assert.deepEqual(revisions, Array.from({ length: revisions.length }, (_, i) => i + 2), 'what was delivered has no gap');
+  }));
+
+  it('replays across log pages, filtering by prefix', () => withStorage(async (s) => {
+    for (let i = 0; i < 700; i++) await s.create(`/${i % 3 === 0 ? 'a' : 'b'}/${i}`, { i });
+    const w = s.watch('/a/', { fromRevision: 0 });
+    const revisions: number[] = [];
+    for await (const e of w) {
+      revisions.push(e.revision);
+      if (revisions.length === 234) break;
+    }
+    assert.deepEqual(revisions, Array.from({ length: 234 }, (_, i) => 3 * i + 1));
+  }));
+
+  it('terminates a live watcher that falls more than watchBufferLimit events behind', () => withStorage(async (s) => {
+    const w = s.watch('/a/', { fromRevision: 0 });
+    const it = w[Symbol.asyncIterator]();
+    const first = it.next();
+    await s.create('/a/0', {});
+    assert.equal((await first).value?.revision, 1);
+    for (let i = 1; i <= 5; i++) await s.create(`/a/${i}`, {});
+    await s.create('/b/1', {}); // other prefixes do not count
+    // Five undelivered events fit the bound: the watch is still healthy.
+    assert.equal((await it.next()).value?.revision, 2);
+    for (let i = 6; i <= 10; i++) await s.create(`/a/${i}`, {});
+    await assert.rejects(it.next(), (e: unknown) => isStorageError(e, 'Closed') && /fell more than 5 events behind/.test(e.message));
+    assert.equal((await it.next()).done, true);
+    // Writers were never held up, and a new watch resumes from the log.
+    assert.equal(await s.currentRevision(), 12);
+    const resumed = s.watch('/a/', { fromRevision: 2 });
+    const got: number[] = [];
+    for await (const e of resumed) if (got.push(e.revision) === 9) break;
+    assert.deepEqual(got, [3, 4, 5, 6, 8, 9, 10, 11, 12]);
+  }, { watchBufferLimit: 5 }));
+
+  it('rejects bad arguments with TypeError and RangeError', () => withStorage(async (s) => {
+    assert.throws(() => s.watch('/a/', { fromRevision: -1 }), RangeError);
+    await assert.rejects(s.list('/a/', { limit: -1 }), RangeError);
+    await assert.rejects(s.update('/a/1', {}, 1.5), RangeError);
+    await assert.rejects(s.create(7 as unknown as string, {}), TypeError);
+    await assert.rejects(s.create('/a/1', undefined), TypeError);
+    await assert.rejects(s.compact(-1), RangeError);
+  }));
+});
+
+/** A timer the test fires by hand; `fire()` resolves once the compactor has re-armed. */
+function manualTimer() {
+  let pending: (() => void) | undefined;
+  let armed: (() => void) | undefined;
+  const cleared: unknown[] = [];
+  let next = 0;
+  return {
+    cleared,
+    get isArmed() { return pending !== undefined; },
+    setTimer: (fn: () => void, ms: number) => {
+      assert.equal(ms, 60_000);
+      pending = fn;
+      armed?.();
+      return ++next;
+    },
+    clearTimer: (handle: unknown) => {
+      cleared.push(handle);
+      pending = undefined;
+    },
+    async fire() {
+      const fn = pending;
+      assert.ok(fn, 'timer not armed');
+      pending = undefined;
+      const rearmed = new Promise<void>((resolve) => { armed = resolve; });
+      fn();
+      await rearmed;
+    },
+  };
+}
+
+describe('lmdb storage: compactor', () => {
+  it('compacts each tick to the revision observed at the previous tick', () => withStorage(async (s) => {
+    const timer = manualTimer();
+    for (let i = 1; i <= 3; i++) await s.create(`/a/${i}`, {});
+    const compactor = startCompactor(s, 60_000, timer);
+    assert.ok(timer.isArmed);
+
+    await timer.fire(); // observes 3, nothing to compact yet
+    assert.equal(await s.compactedRevision(), 0);
+    await s.create('/a/4', {});
+    await s.create('/a/5', {});
+    await timer.fire(); // compacts to 3, observes 5
+    assert.equal(await s.compactedRevision(), 3);
+    assert.equal((await s.list('/a/', { revision: 3 })).items.length, 3, 'one interval of history is kept');
+    await timer.fire(); // compacts to 5
+    assert.equal(await s.compactedRevision(), 5);
+    await timer.fire(); // nothing new: stays at 5
+    assert.equal(await s.compactedRevision(), 5);
+
+    compactor.stop();
+    assert.equal(timer.isArmed, false);
+    assert.equal(timer.cleared.length, 1);
+  }));
+
+  it('is disabled by a zero interval', () => withStorage(async (s) => {
+    const timer = manualTimer();
+    startCompactor(s, 0, timer).stop();
+    assert.equal(timer.isArmed, false);
+    assert.throws(() => startCompactor(s, -1, timer), RangeError);
+  }));
+});
