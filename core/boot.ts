@@ -1,6 +1,7 @@
 // Boot, in one readable function: load the config file, apply plugins in order, declare and parse
 // flags, refuse what cannot be honoured, configure, start. Every failure is a StartupError with a
 // message a person can act on (exit 2 for command-line problems, 1 otherwise).
+import path from 'node:path';
 import { ConfigError, importPlugin, loadConfig } from './config/load-config.js';
 import { FlagError, Flags } from './flags/flag-set.js';
 import type { FlagSpec } from './flags/types.js';
@@ -52,7 +53,7 @@ export async function boot(o: BootOptions): Promise<Booted> {
   const external: { plugin: Plugin; options: unknown }[] = [];
   for (const ref of refs) {
     try {
-      external.push({ plugin: (await importPlugin(ref, config!.filepath)) as Plugin, options: ref.options });
+      external.push({ plugin: (await importPlugin(ref, path.dirname(config!.filepath))) as Plugin, options: ref.options });
     } catch (e) {
       throw new StartupError(e instanceof Error ? e.message : String(e), 1);
     }

@@ -1,0 +1,105 @@
+// The `plat` command as a user meets it: --version, --help with the spec's sections and defaults,
+// and start-up refusals with exit code 2 (command line) or 1 (config and plugins).
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { tempDir } from '../helpers/plat.js';
+import { runPlat } from '../helpers/run-plat.js';
+
+describe('plat command line', () => {
+  it('prints its version', () => {
+    const r = runPlat(['--version']);
+    assert.equal(r.code, 0);
+    assert.match(r.stdout, /^plat v\d+\.\d+\.\d+\n$/);
+    assert.equal(runPlat(['apiserver', '--version']).stdout, r.stdout);
+  });
+
+  it('prints usage without a role (exit 2) and with help (exit 0)', () => {
+    const none = runPlat([]);
+    assert.equal(none.code, 2);
+    assert.match(none.stdout, /Usage:\n  plat <role> \[flags\]/);
+    assert.equal(runPlat(['help']).code, 0);
+  });
+
+  it('apiserver --help groups flags by the spec sections with the spec defaults', () => {
+    const r = runPlat(['apiserver', '--help']);
+    assert.equal(r.code, 0, r.stderr);
+    const out = r.stdout;
+    for (const section of ['Admission', 'Serving, network and process', 'Limits and timeouts of requests', 'Authentication options',
+      'Authorization options', 'Audit options', 'Store, encryption and leadership', 'Versions, features, metrics and logging']) {
+      assert.match(out, new RegExp(`^${section.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:?$`, 'm'), `section ${section}`);
+    }
+    const line = (flag: string) => out.split('\n').find((l) => new RegExp(`--${flag}\\b`).test(l)) ?? '';
+    assert.match(line('secure-port'), /int/);
+    assert.match(out, /--secure-port int[\s\S]*?\(default 6443\)/);
+    assert.match(out, /--request-timeout duration[\s\S]*?\(default 1m0s\)/);
+    assert.match(out, /--store-compaction-interval duration[\s\S]*?\(default 5m0s\)/);
+    assert.match(out, /--cert-dir string[\s\S]*?\(default "\/var\/run\/platform"\)/);
+    assert.match(out, /--authorization-mode strings[\s\S]*?\(default \[AlwaysAllow\]\)/);
+    assert.match(out, /--anonymous-auth[\s\S]*?\(default true\)/);
+    assert.match(out, /--oidc-issuer-url string[\s\S]*?not supported yet/);
+  });
+
+  const refusals: { name: string; args: string[]; code: number; message: RegExp }[] = [
+    { name: 'unknown flag, with a suggestion', args: ['--secure-prot=1'], code: 2, message: /unknown flag: --secure-prot \(did you mean --secure-port\?\)/ },
+    { name: 'bad int', args: ['--secure-port=abc'], code: 2, message: /invalid argument "abc" for "--secure-port" flag/ },
+    { name: 'bad duration', args: ['--store-compaction-interval=5d'], code: 2, message: /time: unknown unit "d" in duration "5d"/ },
+    { name: 'bad enum', args: ['--authorization-mode=Sometimes'], code: 2, message: /Sometimes/ },
+    { name: 'a spec flag plat does not implement yet', args: ['--oidc-issuer-url=https://issuer.example'], code: 2, message: /--oidc-issuer-url is not supported: not implemented by plat yet/ },
+    { name: 'an authorization mode no plugin provides', args: ['--authorization-mode=RBAC'], code: 2, message: /--authorization-mode: "RBAC" is not available in this plat \(available: AlwaysAllow, AlwaysDeny\)/ },
+    { name: 'a positional argument', args: ['extra'], code: 2, message: /unexpected argument "extra"/ },
+    { name: 'a missing flag value', args: ['--cert-dir'], code: 2, message: /flag needs an argument: --cert-dir/ },
+  ];
+  for (const t of refusals) {
+    it(`refuses ${t.name}`, () => {
+      const r = runPlat(['apiserver', '--data-dir', tempDir(), ...t.args]);
+      assert.equal(r.code, t.code, r.stderr);
+      assert.match(r.stderr, t.message);
+    });
+  }
+
+  it('refuses unknown and not-yet-available roles', () => {
+    const unknown = runPlat(['apiservr']);
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /unknown role "apiservr"/);
+    const later = runPlat(['controller-manager']);
+    assert.equal(later.code, 2);
+    assert.match(later.stderr, /not part of plat yet/);
+  });
+
+  it('refuses a config file that does not match the schema, naming file and JSON path', () => {
+    const dir = tempDir();
+    writeFileSync(path.join(dir, 'plat.config.json'), JSON.stringify({ plugins: [42], flags: { 'secure-port': 'x' } }));
+    const r = runPlat(['apiserver', '--data-dir', dir], { cwd: dir });
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, new RegExp(`${path.join(dir, 'plat.config.json').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: /plugins/0`));
+  });
+
+  it('refuses a bad flag value given in the config file, naming the file', () => {
+    const dir = tempDir();
+    writeFileSync(path.join(dir, '.platrc.yaml'), 'flags:\n  secure-port: notaport\n');
+    const r = runPlat(['apiserver', '--data-dir', dir], { cwd: dir });
+    assert.notEqual(r.code, 0);
+    assert.match(r.stderr, /\.platrc\.yaml/);
+    assert.match(r.stderr, /secure-port/);
+  });
+
+  it('stops start-up when a plugin throws in apply, naming the plugin', () => {
+    const dir = tempDir();
+    mkdirSync(path.join(dir, 'plugins'));
+    writeFileSync(path.join(dir, 'plugins', 'boom.mjs'), "export default { name: 'BoomPlugin', apply() { throw new Error('boom'); } };\n");
+    writeFileSync(path.join(dir, 'plat.config.mjs'), "export default { plugins: ['./plugins/boom.mjs'] };\n");
+    const r = runPlat(['apiserver', '--data-dir', dir], { cwd: dir });
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /plugin BoomPlugin failed to apply: boom/);
+  });
+
+  it('refuses a plugin module that cannot be found', () => {
+    const dir = tempDir();
+    writeFileSync(path.join(dir, 'plat.config.json'), JSON.stringify({ plugins: ['./missing.mjs'] }));
+    const r = runPlat(['apiserver', '--data-dir', dir], { cwd: dir });
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /\/plugins\/0: cannot load plugin "\.\/missing\.mjs"/);
+  });
+});
