@@ -36,6 +36,22 @@ export interface BootOptions {
 export interface Booted { host: Host; flags: Flags; configFile?: string }
 
 const NOT_YET = 'not implemented by plat yet';
+const LOGGING = 'Versions, features, metrics and logging';
+
+/**
+ * Every flag of a role: those the plugins declare, the host's own (-v), then the rest of the
+ * spec's catalogue marked unsupported so --help matches the spec and using one is refused.
+ */
+export function declareFlags(host: Host, profile: Profile, flags: Flags): void {
+  host.hooks.flags.call(flags);
+  if (!flags.has('v')) {
+    flags.define({ name: 'v', shorthand: 'v', type: 'int', default: 0, help: 'Log verbosity.', section: LOGGING, owner: 'host',
+      validate: (v) => ((v as number) < 0 ? 'must be at least 0' : undefined) });
+  }
+  for (const spec of profile.catalogue ?? []) {
+    if (!flags.has(spec.name)) flags.define({ ...spec, unsupported: spec.unsupported ?? NOT_YET, owner: 'catalogue' });
+  }
+}
 
 export async function boot(o: BootOptions): Promise<Booted> {
   const { profile } = o;
@@ -71,10 +87,7 @@ export async function boot(o: BootOptions): Promise<Booted> {
 
   const flags = new Flags();
   try {
-    host.hooks.flags.call(flags);
-    for (const spec of profile.catalogue ?? []) {
-      if (!flags.has(spec.name)) flags.define({ ...spec, unsupported: spec.unsupported ?? NOT_YET, owner: 'catalogue' });
-    }
+    declareFlags(host, profile, flags);
     if (profile.defaults) flags.setFromConfig({ ...profile.defaults }, `the ${profile.role} profile`);
     if (config) flags.setFromConfig({ ...config.flags, ...(roleSection?.flags ?? {}) }, config.filepath);
     const { positional } = flags.parse([...o.argv]);
@@ -87,6 +100,7 @@ export async function boot(o: BootOptions): Promise<Booted> {
   if (unsupported.length) {
     throw new StartupError(unsupported.map((u) => `--${u.name} is not supported: ${u.reason}`).join('\n'), 2);
   }
+  o.logger.setVerbosity?.(flags.get<number>('v'));
   for (const d of flags.usedDeprecated()) o.logger.warn(`Flag --${d.name} has been deprecated, ${d.message}`);
 
   await profile.prepare?.(host, flags);

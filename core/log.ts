@@ -9,6 +9,8 @@ export interface Logger {
   /** Logged only when the verbosity is at least `level`. */
   v(level: number): Pick<Logger, 'info'>;
   child(name: string): Logger;
+  /** Changes the verbosity of this logger and its children (the root logger has it). */
+  setVerbosity?(v: number): void;
 }
 
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');

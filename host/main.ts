@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 // The `plat` command: picks the role's profile, boots the host, and runs it until a signal.
 import { readFileSync } from 'node:fs';
-import { boot, type Profile } from '../core/boot.js';
+import { boot, declareFlags, type Profile } from '../core/boot.js';
 import { Flags } from '../core/flags/flag-set.js';
 import { Host } from '../core/host.js';
 import { createLogger } from '../core/log.js';
 import { StartupError } from '../core/plugin.js';
 import { profiles, upcomingRoles } from './profiles.js';
+import { describeAllInOne } from './roles/all.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 export const VERSION = pkg.version;
@@ -30,10 +31,7 @@ function describe(profile: Profile): Flags {
   const host = new Host({ role: profile.role, version: VERSION });
   for (const p of profile.plugins) p.apply(host, undefined);
   const flags = new Flags();
-  host.hooks.flags.call(flags);
-  for (const spec of profile.catalogue ?? []) {
-    if (!flags.has(spec.name)) flags.define({ ...spec, unsupported: spec.unsupported ?? 'not implemented by plat yet', owner: 'catalogue' });
-  }
+  declareFlags(host, profile, flags);
   return flags;
 }
 
@@ -61,8 +59,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(describe(profile).help(`plat ${role} [flags]`, profile.description));
     return 0;
   }
-  const verbosity = Number(/^--?v=(\d+)$/.exec(rest.find((a) => /^--?v=\d+$/.test(a)) ?? '')?.[1] ?? 0);
-  const logger = createLogger({ verbosity });
+  const logger = createLogger();
   let booted;
   try {
     booted = await boot({ profile, argv: rest, cwd: process.cwd(), logger, version: VERSION,
@@ -75,6 +72,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     throw e;
   }
   const { host } = booted;
+  const summary = describeAllInOne(host);
+  if (summary) process.stdout.write(summary);
   return new Promise<number>((resolve) => {
     let stopping = false;
     const stop = (signal: string) => {

@@ -34,6 +34,27 @@ export function adminKubeconfig(server: string, caPem: string, certPem: string, 
   ].join('\n');
 }
 
+export interface AllInOneSummary { url: string; dataDir: string; kubeconfig: string }
+const summaries = new WeakMap<Host, AllInOneSummary>();
+
+/** How to reach a running `plat all`, printed by the command once it serves. */
+export function describeAllInOne(host: Host): string | undefined {
+  const s = summaries.get(host);
+  if (!s) return undefined;
+  const shown = (p: string) => { const r = path.relative(process.cwd(), p); return r && !r.startsWith('..') ? r : p; };
+  return [
+    '',
+    `plat is serving at ${s.url} (data in ${shown(s.dataDir)})`,
+    `admin kubeconfig: ${shown(s.kubeconfig)} (user plat-admin in group system:masters)`,
+    '',
+    'Try:',
+    `  export KUBECONFIG=${shown(s.kubeconfig)}`,
+    '  kubectl api-resources',
+    '  kubectl get certificatesigningrequests.v1.certificates.platform',
+    '',
+  ].join('\n');
+}
+
 export async function prepareAllInOne(host: Host, flags: Flags): Promise<void> {
   const dataDir = path.resolve(flags.get<string>('data-dir'));
   const pki = path.join(dataDir, 'pki');
@@ -55,18 +76,6 @@ export async function prepareAllInOne(host: Host, flags: Flags): Promise<void> {
     if (!api) return;
     const file = path.join(dataDir, 'admin.conf');
     await writeFileAtomic(file, adminKubeconfig(api.url, ca.certificatePem, admin.certificatePem, admin.privateKeyPem), 0o600);
-    const shown = (p: string) => { const r = path.relative(process.cwd(), p); return r && !r.startsWith('..') ? r : p; };
-    const rel = shown(file);
-    process.stdout.write([
-      '',
-      `plat is serving at ${api.url} (data in ${shown(dataDir)})`,
-      `admin kubeconfig: ${rel} (user plat-admin in group system:masters)`,
-      '',
-      'Try:',
-      `  export KUBECONFIG=${rel}`,
-      '  kubectl api-resources',
-      '  kubectl get certificatesigningrequests.v1.certificates.platform',
-      '',
-    ].join('\n'));
+    summaries.set(host, { url: api.url, dataDir, kubeconfig: file });
   });
 }
