@@ -65,24 +65,31 @@ function validate(o: ListOptions): void {
   const errs: FieldError[] = [];
   const match = o.resourceVersionMatch;
   const rv = o.resourceVersion ?? '';
-  if (match !== undefined) {
-    if (o.watch && o.sendInitialEvents === undefined) {
-      errs.push(fieldError.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'));
-    } else if (!['Exact', 'NotOlderThan', ''].includes(match)) {
-      errs.push(fieldError.notSupported('resourceVersionMatch', match, ['Exact', 'NotOlderThan', '']));
-    } else if (o.continue) {
-      errs.push(fieldError.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'));
-    } else if (rv === '' && !o.sendInitialEvents) {
-      errs.push(fieldError.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden unless resourceVersion is provided'));
-    } else if (match === 'Exact' && rv === '0') {
-      errs.push(fieldError.forbidden('resourceVersionMatch', 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'));
-    }
-  }
-  if (o.sendInitialEvents !== undefined) {
-    if (!o.watch) errs.push(fieldError.forbidden('sendInitialEvents', 'sendInitialEvents is forbidden for list'));
-    else if (o.sendInitialEvents && match !== 'NotOlderThan') {
+  if (o.watch) {
+    // apimachinery's validateWatchOptions: the errors accumulate.
+    if (o.sendInitialEvents && match !== 'NotOlderThan') {
       errs.push(fieldError.forbidden('resourceVersionMatch', 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan'));
     }
+    if (match !== undefined) {
+      if (o.sendInitialEvents === undefined) {
+        errs.push(fieldError.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'));
+      }
+      if (match !== 'NotOlderThan') errs.push(fieldError.notSupported('resourceVersionMatch', match, ['NotOlderThan']));
+      if (o.continue) errs.push(fieldError.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'));
+    }
+  } else {
+    if (match !== undefined) {
+      if (!['Exact', 'NotOlderThan', ''].includes(match)) {
+        errs.push(fieldError.notSupported('resourceVersionMatch', match, ['Exact', 'NotOlderThan', '']));
+      } else if (o.continue) {
+        errs.push(fieldError.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'));
+      } else if (rv === '') {
+        errs.push(fieldError.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden unless resourceVersion is provided'));
+      } else if (match === 'Exact' && rv === '0') {
+        errs.push(fieldError.forbidden('resourceVersionMatch', 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'));
+      }
+    }
+    if (o.sendInitialEvents !== undefined) errs.push(fieldError.forbidden('sendInitialEvents', 'sendInitialEvents is forbidden for list'));
   }
   if (o.limit !== undefined && o.limit < 0) errs.push(fieldError.invalid('limit', o.limit, 'must be greater than or equal to 0'));
   if (errs.length) throw invalidListOptions(errs);

@@ -40,20 +40,26 @@ export async function listObjects(store: ResourceStore, namespace: string, o: Li
 
   let revision: number | undefined;
   let startAfter: string | undefined;
+  /** Where the continue token resumed: a fresh token after a 410 must resume there too. */
+  let tokenStart: string | undefined;
   if (o.continue) {
     const token = decodeContinue(o.continue);
     revision = token.revision;
     startAfter = prefix + token.start.replace(/\u0000$/, '');
+    tokenStart = token.start;
   } else if (rv !== undefined && rv > 0) {
     const exact = o.resourceVersionMatch === 'Exact' || (!o.resourceVersionMatch && limit > 0);
     if (exact) revision = rv;
     else await awaitRevision(storage, rv);
   }
 
-  // A `metadata.name=` selector reads one key instead of the whole prefix.
+  // A `metadata.name=` selector reads one key instead of the whole prefix. The revision is read
+  // first: a write landing in between then shows in the object and again in a watch from that
+  // revision, rather than being covered by the list's resourceVersion without being in the list
+  // (which a list-then-watch client such as `kubectl wait` would never see).
   if (selection.name !== undefined && revision === undefined) {
-    const kv = await storage.get(prefix + selection.name);
     const current = await storage.currentRevision();
+    const kv = await storage.get(prefix + selection.name);
     const obj = kv ? store.toObject(kv) : undefined;
     return { items: obj && selection.matches(obj) ? [obj] : [], resourceVersion: String(current) };
   }
@@ -90,9 +96,11 @@ export async function listObjects(store: ResourceStore, namespace: string, o: Li
     }
   } catch (e) {
     if (isStorageError(e, 'Compacted')) {
-      if (o.continue && startAfter !== undefined) {
+      // Items read from earlier chunks of this request were never returned: resume at the
+      // token's own start, not after the last chunk read.
+      if (tokenStart !== undefined) {
         const current = await storage.currentRevision();
-        throw errors.expired(CONTINUE_TOO_OLD, encodeContinue(current, startAfter.slice(prefix.length) + '\u0000'));
+        throw errors.expired(CONTINUE_TOO_OLD, encodeContinue(current, tokenStart));
       }
       throw errors.expired(LIST_TOO_OLD);
     }

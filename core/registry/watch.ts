@@ -37,8 +37,11 @@ export async function watchObjects(store: ResourceStore, namespace: string, o: L
       const obj = store.toObject(kv);
       if (selection.matches(obj)) initial.push(obj);
     }
+  } else if (rv === undefined) {
+    // sendInitialEvents=false without a resourceVersion: changes from now on.
+    from = await storage.currentRevision();
   } else {
-    from = rv!;
+    from = rv;
     await awaitRevision(storage, from);
   }
 
@@ -58,12 +61,15 @@ export async function watchObjects(store: ResourceStore, namespace: string, o: L
   const toEvent = (ev: StorageEvent): WatchEvent | undefined => {
     const obj = store.toObject({ value: ev.value, modRevision: ev.revision });
     const now = ev.type !== 'DELETED' && selection.matches(obj);
-    const before = ev.prevValue !== undefined && selection.matches(store.toObject({ value: ev.prevValue, modRevision: ev.revision }));
+    const prev = ev.prevValue !== undefined ? store.toObject({ value: ev.prevValue, modRevision: ev.revision }) : undefined;
+    const before = prev !== undefined && selection.matches(prev);
     if (ev.type === 'ADDED') return now ? { type: 'ADDED', object: obj, revision: ev.revision } : undefined;
     if (ev.type === 'DELETED') return selection.matches(obj) ? { type: 'DELETED', object: obj, revision: ev.revision } : undefined;
     if (now && before) return { type: 'MODIFIED', object: obj, revision: ev.revision };
     if (now) return { type: 'ADDED', object: obj, revision: ev.revision };
-    if (before) return { type: 'DELETED', object: obj, revision: ev.revision };
+    // Leaving the selection: the previous (matching) content at this event's revision, as the
+    // watch cache's convertToWatchEvent does, so a client filtering locally still sees it match.
+    if (before) return { type: 'DELETED', object: prev, revision: ev.revision };
     return undefined;
   };
 

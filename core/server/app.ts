@@ -1,6 +1,7 @@
 // The API server's HTTP pipeline as koa middleware: one error boundary that turns every thrown
 // error into a Status, request info, authentication (401), authorization (403), then routing to
 // discovery, OpenAPI, health, version and the REST handlers of registered resources.
+import { setMaxListeners } from 'node:events';
 import Koa from 'koa';
 import { errors, StatusError } from '../api/errors.js';
 import { AUTHENTICATED_GROUP, ANONYMOUS_USER, UNAUTHENTICATED_GROUP, type AuthenticationRequest, type UserInfo } from '../authn/user.js';
@@ -58,6 +59,8 @@ async function authenticate(hooks: Hooks, ctx: Koa.Context): Promise<UserInfo> {
 }
 
 export function createApp(deps: ApiServerDeps): Koa<State> {
+  // Every open watch listens for shutdown; more than ten is normal, not a leak.
+  setMaxListeners(0, deps.shutdown);
   const app = new Koa<State>();
   const now = deps.now ?? (() => new Date());
   let openapi: OpenApiDocs | undefined;
@@ -116,7 +119,12 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
     if (path === '/version') return sendJson(ctx, 200, deps.version);
     if (path === '/api' || path === '/apis') {
       const aggregated = aggregatedRequested(ctx.get('accept'));
-      if (aggregated) return sendJson(ctx, 200, aggregatedDiscovery(deps.resources, path === '/api'), aggregated);
+      if (aggregated) {
+        sendJson(ctx, 200, aggregatedDiscovery(deps.resources, path === '/api', aggregated));
+        // Set verbatim: koa's ctx.type would append "; charset=utf-8" to the exact media type.
+        ctx.set('Content-Type', aggregated);
+        return;
+      }
       return sendJson(ctx, 200, path === '/api' ? apiVersions(deps.resources, deps.serverAddress) : apiGroupList(deps.resources));
     }
     const gv = /^\/apis\/([^/]+)(?:\/([^/]+))?$/.exec(path) ?? /^\/api\/(v1)$/.exec(path);

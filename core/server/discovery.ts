@@ -65,10 +65,12 @@ export function apiResourceList(resources: Resources, group: string, version: st
   return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: group ? `${group}/${version}` : version, resources: defs.flatMap(apiResource) };
 }
 
-export function aggregatedDiscovery(resources: Resources, legacyCore: boolean) {
+/** The aggregated list for /api (`legacyCore`) or /apis, in the version `mediaType` names (v2 or v2beta1). */
+export function aggregatedDiscovery(resources: Resources, legacyCore: boolean, mediaType = '') {
   const groups = resources.groups().filter((g) => (legacyCore ? g === '' : g !== ''));
+  const version = /;v=v2beta1;/.test(mediaType) ? 'v2beta1' : 'v2';
   return {
-    kind: 'APIGroupDiscoveryList', apiVersion: 'apidiscovery.k8s.io/v2', metadata: {},
+    kind: 'APIGroupDiscoveryList', apiVersion: `apidiscovery.k8s.io/${version}`, metadata: {},
     items: groups.map((g) => ({
       metadata: { name: g, creationTimestamp: null },
       versions: resources.versions(g).map((v) => ({

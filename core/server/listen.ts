@@ -1,6 +1,8 @@
-// The secure listener: HTTP/2 with HTTP/1.1 fallback over TLS. Client certificates are requested
-// but not enforced by TLS; authenticators verify them (so one connection can carry any method).
+// The secure listener: HTTP/2 with HTTP/1.1 fallback over TLS, or HTTP/1.1 only when HTTP/2 is
+// off. Client certificates are requested but not enforced by TLS; authenticators verify them (so
+// one connection can carry any method).
 import http2 from 'node:http2';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { SecureContextOptions } from 'node:tls';
 import type Koa from 'koa';
@@ -21,15 +23,21 @@ export interface RunningServer {
 }
 
 export async function listen(app: Koa<any>, o: ListenOptions): Promise<RunningServer> {
-  const server = http2.createSecureServer({
+  const common = {
     ...o.tls,
-    allowHTTP1: true,
     requestCert: true,
     rejectUnauthorized: false,
-    ALPNProtocols: o.http2 ? ['h2', 'http/1.1'] : ['http/1.1'],
     ...(o.minVersion ? { minVersion: o.minVersion } : {}),
-    ...(o.maxStreamsPerConnection ? { settings: { maxConcurrentStreams: o.maxStreamsPerConnection } } : {}),
-  }, app.callback() as unknown as Parameters<typeof http2.createSecureServer>[1]);
+  };
+  // http2.createSecureServer always offers h2 in ALPN (it overwrites ALPNProtocols), so HTTP/1.1
+  // only (--disable-http2-serving) takes a plain https server.
+  const server = o.http2
+    ? http2.createSecureServer({
+      ...common,
+      allowHTTP1: true,
+      ...(o.maxStreamsPerConnection ? { settings: { maxConcurrentStreams: o.maxStreamsPerConnection } } : {}),
+    }, app.callback() as unknown as Parameters<typeof http2.createSecureServer>[1])
+    : https.createServer({ ...common, ALPNProtocols: ['http/1.1'] }, app.callback());
   const sessions = new Set<http2.ServerHttp2Session>();
   const sockets = new Set<import('node:net').Socket>();
   server.on('session', (s) => { sessions.add(s); s.on('close', () => sessions.delete(s)); });

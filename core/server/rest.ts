@@ -78,7 +78,20 @@ export function decodeObject(store: ResourceStore, value: unknown, json: string 
   if (validation === 'Warn') warnings.push(...problems);
   obj.apiVersion = store.apiVersion;
   obj.kind = store.def.kind;
+  dropEmptyMetaCollections(obj);
   return obj;
+}
+
+/**
+ * ObjectMeta's maps and lists are `omitempty` in Go: a patch that removes the last label or
+ * annotation (`{"metadata":{"annotations":{"x":null}}}`) leaves no `annotations: {}` behind.
+ */
+function dropEmptyMetaCollections(obj: ApiObject): void {
+  const meta = obj.metadata as Record<string, unknown>;
+  for (const key of ['labels', 'annotations', 'finalizers', 'ownerReferences', 'managedFields']) {
+    const v = meta[key];
+    if (Array.isArray(v) ? v.length === 0 : v !== null && typeof v === 'object' && Object.keys(v).length === 0) delete meta[key];
+  }
 }
 
 function respondObject(ctx: Context, store: ResourceStore, code: number, obj: ApiObject, deps: RestDeps): void {

@@ -11,6 +11,8 @@ import type { RestDeps } from './rest.js';
 import { buildTable, tableRequested } from './table.js';
 
 const BOOKMARK_INTERVAL_MS = 60_000;
+/** setTimeout's ceiling (about 24.8 days): a longer delay would fire after 1 ms. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export async function serveWatch(ctx: Context, store: ResourceStore, info: RequestInfo, o: ListOptions, deps: RestDeps): Promise<void> {
   const table = tableRequested(ctx.get('accept'), new URLSearchParams(ctx.querystring));
@@ -39,7 +41,7 @@ export async function serveWatch(ctx: Context, store: ResourceStore, info: Reque
   };
 
   const stop = () => stream.close();
-  const timer = setTimeout(stop, timeoutSeconds * 1000);
+  const timer = setTimeout(stop, Math.min(timeoutSeconds * 1000, MAX_TIMER_MS));
   const bookmarks = o.allowWatchBookmarks
     ? setInterval(() => write('BOOKMARK', { kind: store.def.kind, apiVersion: store.apiVersion, metadata: { resourceVersion: String(stream.revision) } }), BOOKMARK_INTERVAL_MS)
     : undefined;
