@@ -67,7 +67,7 @@ function validate(o: ListOptions): void {
   const rv = o.resourceVersion ?? '';
   if (o.watch) {
     // apimachinery's validateWatchOptions: the errors accumulate.
-    if (o.sendInitialEvents && match !== 'NotOlderThan') {
+    if (o.sendInitialEvents !== undefined && match !== 'NotOlderThan') {
       errs.push(fieldError.forbidden('resourceVersionMatch', 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan'));
     }
     if (match !== undefined) {

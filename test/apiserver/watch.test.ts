@@ -233,6 +233,11 @@ describe('watch', () => {
     assert.equal(exactWithoutInitial.status, 422);
     assert.ok(exactWithoutInitial.json.message.includes('resourceVersionMatch: Unsupported value: "Exact": supported values: "NotOlderThan"'), exactWithoutInitial.json.message);
 
+    // Upstream checks any explicit sendInitialEvents, false included.
+    const falseWithoutMatch = await plat.admin.get(`${P}?watch=true&sendInitialEvents=false&resourceVersion=1`);
+    assert.equal(falseWithoutMatch.status, 422);
+    assert.ok(falseWithoutMatch.json.message.includes('sendInitialEvents requires setting resourceVersionMatch to NotOlderThan'), falseWithoutMatch.json.message);
+
     const badSelector = await plat.admin.get(`${P}?watch=true&fieldSelector=${q('spec.nope=x')}`);
     assert.equal(badSelector.status, 400);
   });
