@@ -2,42 +2,15 @@
 // before a resource's own strategy validation.
 import { fieldError, type FieldError } from '../api/field-errors.js';
 import type { ApiObject, ObjectMeta } from '../api/meta.js';
+import { labelValueErrors, qualifiedNameErrors } from '../api/selectors/label-syntax.js';
 
 const TOTAL_ANNOTATION_SIZE_LIMIT = 256 * 1024;
-const QUALIFIED_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
-const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
-const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-
-function qualifiedNameErrors(key: string): string[] {
-  const parts = key.split('/');
-  let name = key;
-  const errs: string[] = [];
-  if (parts.length === 2) {
-    const [prefix, n] = parts as [string, string];
-    name = n;
-    if (prefix.length === 0) errs.push('prefix part must be non-empty');
-    else if (prefix.length > 253 || !DNS1123_SUBDOMAIN.test(prefix)) {
-      errs.push(`prefix part a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`);
-    }
-  } else if (parts.length > 2) {
-    return [`a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`];
-  }
-  if (name.length === 0) errs.push('name part must be non-empty');
-  else if (name.length > 63) errs.push('name part must be no more than 63 characters');
-  if (name.length > 0 && !QUALIFIED_NAME.test(name)) {
-    errs.push(`name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`);
-  }
-  return errs;
-}
 
 function validateLabels(labels: Record<string, string> | undefined): FieldError[] {
   const out: FieldError[] = [];
   for (const [k, v] of Object.entries(labels ?? {})) {
     for (const msg of qualifiedNameErrors(k)) out.push(fieldError.invalid('metadata.labels', k, msg));
-    if (v.length > 63) out.push(fieldError.invalid(`metadata.labels`, v, 'must be no more than 63 characters'));
-    if (!LABEL_VALUE.test(v)) {
-      out.push(fieldError.invalid('metadata.labels', v, `a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')`));
-    }
+    for (const msg of labelValueErrors(v)) out.push(fieldError.invalid('metadata.labels', v, msg));
   }
   return out;
 }

@@ -94,6 +94,14 @@ function dropEmptyMetaCollections(obj: ApiObject): void {
   }
 }
 
+/** Reads and decodes a whole-object body (POST, PUT): JSON or YAML, 415 for anything else. */
+async function readObject(ctx: Context, store: ResourceStore, validation: 'Strict' | 'Warn' | 'Ignore', warnings: string[]): Promise<ApiObject> {
+  const type = mediaType(ctx.get('content-type') || undefined);
+  if (type !== 'application/json' && type !== 'application/yaml') throw errors.unsupportedMediaType(type, ['application/json', 'application/yaml']);
+  const doc = parseDocument(await readBody(ctx.req), type, `${store.def.kind} in version "${store.def.version}" cannot be handled as a ${store.def.kind}`);
+  return decodeObject(store, doc.value, doc.json, validation, warnings);
+}
+
 function respondObject(ctx: Context, store: ResourceStore, code: number, obj: ApiObject, deps: RestDeps): void {
   const table = tableRequested(ctx.get('accept'), new URLSearchParams(ctx.querystring));
   if (table) sendJson(ctx, code, buildTable(store.def, [obj], table, { resourceVersion: obj.metadata.resourceVersion ?? '' }, deps.now()));
@@ -140,11 +148,7 @@ export async function serveResource(ctx: Context, store: ResourceStore, info: Re
       case 'create': {
         if (info.name) throw errors.methodNotAllowed('create', store.qualified);
         const dryRun = dryRunOf(query.getAll('dryRun'), 'CreateOptions');
-        const validation = fieldValidationOf(query, 'CreateOptions');
-        const type = mediaType(ctx.get('content-type') || undefined);
-        if (type !== 'application/json' && type !== 'application/yaml') throw errors.unsupportedMediaType(type, ['application/json', 'application/yaml']);
-        const doc = parseDocument(await readBody(ctx.req), type, `${store.def.kind} in version "${store.def.version}" cannot be handled as a ${store.def.kind}`);
-        const obj = decodeObject(store, doc.value, doc.json, validation, warnings);
+        const obj = await readObject(ctx, store, fieldValidationOf(query, 'CreateOptions'), warnings);
         if (store.namespaced && obj.metadata.namespace && obj.metadata.namespace !== info.namespace) {
           throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
         }
@@ -153,11 +157,7 @@ export async function serveResource(ctx: Context, store: ResourceStore, info: Re
       }
       case 'update': {
         const dryRun = dryRunOf(query.getAll('dryRun'), 'UpdateOptions');
-        const validation = fieldValidationOf(query, 'UpdateOptions');
-        const type = mediaType(ctx.get('content-type') || undefined);
-        if (type !== 'application/json' && type !== 'application/yaml') throw errors.unsupportedMediaType(type, ['application/json', 'application/yaml']);
-        const doc = parseDocument(await readBody(ctx.req), type, `${store.def.kind} in version "${store.def.version}" cannot be handled as a ${store.def.kind}`);
-        const obj = decodeObject(store, doc.value, doc.json, validation, warnings);
+        const obj = await readObject(ctx, store, fieldValidationOf(query, 'UpdateOptions'), warnings);
         if (obj.metadata.name !== undefined && obj.metadata.name !== info.name) {
           throw errors.badRequest(`the name of the object (${obj.metadata.name}) does not match the name on the URL (${info.name})`);
         }

@@ -122,6 +122,20 @@ describe('REST machinery', () => {
     assert.equal(xml.status, 415);
   });
 
+  it('validates metadata generically: label keys and values, name path segments', async () => {
+    const labels = await plat.admin.post(P, { ...csr('lbl'), metadata: { name: 'lbl', labels: { 'bad key!': 'v', ok: 'bad value!' } } });
+    assert.equal(labels.status, 422);
+    assert.deepEqual(labels.json.details.causes.map((c: any) => c.field), ['metadata.labels', 'metadata.labels']);
+    assert.match(labels.json.details.causes[0].message, /^Invalid value: "bad key!": name part must consist of alphanumeric characters/);
+    assert.match(labels.json.details.causes[1].message, /^Invalid value: "bad value!": a valid label must be an empty string/);
+    const slash = await plat.admin.post(P, { ...csr('a%b'), metadata: { name: 'a%b' } });
+    assert.equal(slash.status, 422);
+    assert.equal(slash.json.details.causes[0].message, 'Invalid value: "a%b": may not contain \'%\'');
+    const noName = await plat.admin.post(P, { ...csr(''), metadata: {} });
+    assert.equal(noName.status, 422);
+    assert.equal(noName.json.message, 'CertificateSigningRequest.certificates.platform "" is invalid: metadata.name: Required value: name or generateName is required');
+  });
+
   it('lists with limit/continue, label and field selectors', async () => {
     for (const n of ['b1', 'b2', 'b3']) assert.equal((await plat.admin.post(P, { ...csr(n), spec: { ...csr(n).spec, signerName: 'example.com/other' } })).status, 201);
     const all = await plat.admin.get(P);
