@@ -87,7 +87,7 @@ export const errors = {
     code: 410, reason: 'Expired', message, ...(continueToken ? { metadata: { continue: continueToken } } : {}),
   }),
   requestEntityTooLarge: (message: string) => new StatusError({ code: 413, reason: 'RequestEntityTooLarge', message }),
-  unsupportedMediaType: (contentType: string, accepted: readonly string[]) => new StatusError({
+  unsupportedMediaType: (_contentType: string, accepted: readonly string[]) => new StatusError({
     code: 415, reason: 'UnsupportedMediaType',
     message: `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`,
     details: {},

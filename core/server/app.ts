@@ -41,8 +41,6 @@ export const storeKey = (group: string, version: string, plural: string) => `${g
 
 interface State { info: RequestInfo; user: UserInfo }
 
-function header(v: string | string[] | undefined): string | undefined { return Array.isArray(v) ? v[0] : v; }
-
 async function authenticate(hooks: Hooks, ctx: Koa.Context): Promise<UserInfo> {
   const { leaf, chain } = peerCertificates(ctx.req);
   const reasons: string[] = [];
