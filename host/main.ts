@@ -7,6 +7,8 @@ import { Host } from '../core/host.js';
 import { createLogger } from '../core/log.js';
 import { StartupError } from '../core/plugin.js';
 import { profiles, upcomingRoles } from './profiles.js';
+import { CA_USAGE, caInit, caSign, CommandError } from './commands/ca.js';
+import { FlagError } from '../core/flags/flag-set.js';
 import { describeAllInOne } from './roles/all.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -23,6 +25,9 @@ Roles:
   controller-manager   (not available yet)
   nodeagent            (not available yet)
 
+Commands:
+  ca init | ca sign    an offline CA: make one, issue certificates from CSRs through the crypto core
+
 Run 'plat <role> --help' for the flags of a role; 'plat --version' prints the version.
 `;
 
@@ -33,6 +38,26 @@ function describe(profile: Profile): Flags {
   const flags = new Flags();
   declareFlags(host, profile, flags);
   return flags;
+}
+
+async function runCa(argv: readonly string[]): Promise<number> {
+  const [sub, ...rest] = argv;
+  if (!sub || sub === '--help' || sub === '-h' || rest.includes('--help') || rest.includes('-h')) {
+    process.stdout.write(CA_USAGE);
+    return sub ? 0 : 2;
+  }
+  try {
+    if (sub === 'init') process.stdout.write(await caInit(rest));
+    else if (sub === 'sign') process.stdout.write((await caSign(rest)).stdout);
+    else { process.stderr.write(`plat ca: unknown command "${sub}"\n${CA_USAGE}`); return 2; }
+    return 0;
+  } catch (e) {
+    if (e instanceof FlagError || e instanceof CommandError) {
+      process.stderr.write(`plat ca ${sub}: ${e.message}\n`);
+      return e.exitCode;
+    }
+    throw e;
+  }
 }
 
 function versionRequest(argv: readonly string[]): string | undefined {
@@ -49,6 +74,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   const v = versionRequest(argv);
   if (v) { process.stdout.write(v + '\n'); return 0; }
   if (!role || role === 'help' || role === '--help' || role === '-h') { process.stdout.write(USAGE); return role ? 0 : 2; }
+  if (role === 'ca') return runCa(rest);
   if (upcomingRoles[role]) { process.stderr.write(`plat ${role}: ${upcomingRoles[role]}\n`); return 2; }
   const profile = profiles[role];
   if (!profile) {

@@ -18,6 +18,7 @@ export {
   type CreateCertificateOptions,
 } from './x509-build.js';
 export { createCsr, type CreateCsrOptions } from './csr-build.js';
+export { issueCertificate, type IssuePolicy, type IssuingCa, type IssueResult } from './issue.js';
 export { keyUsagesFromStrings, KEY_USAGE_BITS, EXT_KEY_USAGE_OIDS } from './usages.js';
 export { formatIp, parseIp } from './general-names.js';
 

@@ -18,6 +18,8 @@ import { extKeyUsageOids, keyUsageBits } from './usages.js';
 // exactOptionalPropertyTypes.
 export interface CertificateTemplate {
   subject: { commonName?: string | undefined; organizations?: string[] | undefined; organizationalUnits?: string[] | undefined };
+  /** The subject Name DER to copy byte-exact (a CSR's subject); `subject` is then ignored. */
+  subjectDer?: Uint8Array | undefined;
   /** Unsigned big-endian magnitude; default 128 random bits. At most 20 octets, not zero. */
   serialNumber?: Uint8Array | undefined;
   notBefore: Date;
@@ -95,7 +97,7 @@ export function createCertificate(opts: CreateCertificateOptions): { certificate
   checkTemplate(t);
   const spki = spkiOf(opts.publicKey);
   const ski = subjectKeyId(spki);
-  const subject = encodeName(t.subject);
+  const subject = t.subjectDer ?? encodeName(t.subject);
   const signer = toPrivateKey(opts.signer);
 
   let issuerName = subject;

@@ -1,0 +1,108 @@
+// `plat ca init` and `plat ca sign`: an offline CA on top of the crypto core, so users (and tests)
+// can issue certificates from CSRs without a server, through the same issuing pipeline the signing
+// controller uses.
+import { existsSync } from 'node:fs';
+import { mkdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { CryptoError, createCertificate, generateKeyPair, issueCertificate, parseCertificate, type KeyType } from '../../core/crypto/index.js';
+import { formatDuration } from '../../core/flags/duration.js';
+import { FlagError, Flags } from '../../core/flags/flag-set.js';
+import { writeFileAtomic } from '../../core/pki/index.js';
+
+const KEY_TYPES: Record<string, KeyType> = { p256: 'ecdsa-p256', p384: 'ecdsa-p384', ed25519: 'ed25519', rsa2048: 'rsa-2048' };
+const BACKDATE_MS = 5 * 60_000;
+
+export class CommandError extends Error {
+  constructor(message: string, readonly exitCode = 1) { super(message); }
+}
+
+function parse(argv: readonly string[], define: (f: Flags) => void): Flags {
+  const flags = new Flags();
+  define(flags);
+  const { positional } = flags.parse([...argv]);
+  if (positional.length) throw new FlagError(`unexpected argument "${positional[0]}"`);
+  return flags;
+}
+
+export const CA_USAGE = `Usage:
+  plat ca init --dir DIR [--key-type p256|p384|ed25519|rsa2048] [--cn NAME] [--days N] [--force]
+  plat ca sign --ca-dir DIR --csr FILE [--usages "digital signature,client auth"] [--duration 24h] [--out FILE]
+`;
+
+function initFlags(f: Flags): void {
+  const S = 'plat ca init';
+  f.define({ name: 'dir', type: 'string', default: '', section: S, help: 'Directory for ca.crt and ca.key (created 0700).' });
+  f.define({ name: 'key-type', type: 'string', default: 'p256', enum: Object.keys(KEY_TYPES), section: S, help: 'Key type of the CA.' });
+  f.define({ name: 'cn', type: 'string', default: 'plat-ca', section: S, help: 'Common name of the CA.' });
+  f.define({ name: 'days', type: 'int', default: 3650, section: S, help: 'Validity in days.',
+    validate: (v) => ((v as number) < 1 ? 'must be at least 1' : undefined) });
+  f.define({ name: 'force', type: 'bool', default: false, section: S, help: 'Replace an existing CA in --dir.' });
+}
+
+function signFlags(f: Flags): void {
+  const S = 'plat ca sign';
+  f.define({ name: 'ca-dir', type: 'string', default: '', section: S, help: 'Directory holding ca.crt and ca.key.' });
+  f.define({ name: 'csr', type: 'string', default: '', section: S, help: 'PEM CERTIFICATE REQUEST file.' });
+  f.define({ name: 'usages', type: 'strings', default: ['digital signature', 'key encipherment', 'client auth'], section: S, help: 'Key usages of the certificate (spec.usages names).' });
+  f.define({ name: 'duration', type: 'duration', default: 8760 * 3600_000, section: S, help: 'Requested lifetime; capped by the CA\'s own validity.',
+    validate: (v) => ((v as number) < 600_000 ? 'must be at least 10m0s' : undefined) });
+  f.define({ name: 'out', type: 'string', default: '', section: S, help: 'Write the certificate here (default: standard output).' });
+}
+
+export async function caInit(argv: readonly string[], now = new Date()): Promise<string> {
+  const f = parse(argv, initFlags);
+  const dir = f.get<string>('dir');
+  if (!dir) throw new CommandError('--dir is required', 2);
+  const certFile = path.join(dir, 'ca.crt');
+  const keyFile = path.join(dir, 'ca.key');
+  if (!f.get<boolean>('force') && (existsSync(certFile) || existsSync(keyFile))) {
+    throw new CommandError(`${dir} already holds a CA (ca.crt or ca.key); use --force to replace it`);
+  }
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const key = generateKeyPair(KEY_TYPES[f.get<string>('key-type')]);
+  const { certificatePem } = createCertificate({
+    template: {
+      subject: { commonName: f.get<string>('cn') },
+      notBefore: new Date(now.getTime() - BACKDATE_MS),
+      notAfter: new Date(now.getTime() + f.get<number>('days') * 86_400_000),
+      isCA: true,
+      keyUsage: ['digital signature', 'cert sign', 'crl sign'],
+    },
+    publicKey: key.keyObject,
+    signer: key.keyObject,
+  });
+  await writeFileAtomic(keyFile, key.privateKeyPem, 0o600);
+  await writeFileAtomic(certFile, certificatePem, 0o644);
+  return `CA "${f.get<string>('cn')}" (${f.get<string>('key-type')}) written to ${certFile} and ${keyFile}\n`;
+}
+
+export async function caSign(argv: readonly string[], now = new Date()): Promise<{ stdout: string }> {
+  const f = parse(argv, signFlags);
+  const caDir = f.get<string>('ca-dir');
+  const csrFile = f.get<string>('csr');
+  if (!caDir) throw new CommandError('--ca-dir is required', 2);
+  if (!csrFile) throw new CommandError('--csr is required', 2);
+  const read = async (file: string) => {
+    try { return await readFile(file, 'utf8'); } catch (e) { throw new CommandError(`cannot read ${file}: ${(e as Error).message}`); }
+  };
+  const [csrPem, caCert, caKey] = await Promise.all([read(csrFile), read(path.join(caDir, 'ca.crt')), read(path.join(caDir, 'ca.key'))]);
+  const ca = parseCertificate(caCert);
+  const notBefore = new Date(Math.max(now.getTime() - BACKDATE_MS, ca.notBefore.getTime()));
+  const wanted = now.getTime() + f.get<number>('duration');
+  const notAfter = new Date(Math.min(wanted, ca.notAfter.getTime()));
+  if (notAfter.getTime() <= now.getTime()) throw new CommandError(`the CA in ${caDir} expired at ${ca.notAfter.toISOString()}`);
+  let result;
+  try {
+    result = issueCertificate(csrPem, { certificatePem: caCert, privateKey: caKey }, { usages: f.get<string[]>('usages'), notBefore, notAfter });
+  } catch (e) {
+    if (e instanceof CryptoError) throw new CommandError(`${csrFile}: ${e.message}`);
+    throw e;
+  }
+  const capped = wanted > ca.notAfter.getTime() ? ` (capped at the CA's expiry; asked for ${formatDuration(f.get<number>('duration'))})` : '';
+  const out = f.get<string>('out');
+  if (out) {
+    await writeFileAtomic(out, result.certificatePem, 0o644);
+    return { stdout: `certificate written to ${out}, valid until ${notAfter.toISOString()}${capped}\n` };
+  }
+  return { stdout: result.certificatePem };
+}

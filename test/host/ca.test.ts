@@ -1,0 +1,81 @@
+// `plat ca init` and `plat ca sign` as a user runs them: certificates for CSRs of every supported
+// key type, from CAs of every supported key type, verify with `openssl verify`; a CSR whose
+// signature does not verify is refused with exit code 1.
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { tempDir } from '../helpers/plat.js';
+import { runPlat } from '../helpers/run-plat.js';
+
+const CSR_KEYS: Record<string, string[]> = {
+  rsa2048: ['-newkey', 'rsa:2048'],
+  p256: ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256'],
+  p384: ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-384'],
+  ed25519: ['-newkey', 'ed25519'],
+};
+
+function opensslCsr(dir: string, name: string, key: string[]): string {
+  const file = path.join(dir, `${name}.csr`);
+  execFileSync('openssl', ['req', '-new', ...key, '-nodes', '-keyout', path.join(dir, `${name}.key`), '-subj', `/CN=${name}/O=team`,
+    '-addext', `subjectAltName=DNS:${name}.example.com,IP:10.0.0.1`, '-out', file], { stdio: 'ignore' });
+  return file;
+}
+
+describe('plat ca', () => {
+  for (const caType of ['p256', 'p384', 'ed25519', 'rsa2048']) {
+    it(`a ${caType} CA issues verifiable certificates for CSRs of every key type`, () => {
+      const dir = tempDir();
+      const caDir = path.join(dir, 'ca');
+      const init = runPlat(['ca', 'init', '--dir', caDir, '--key-type', caType, '--cn', `test-${caType}`]);
+      assert.equal(init.code, 0, init.stderr);
+      assert.equal(statSync(path.join(caDir, 'ca.key')).mode & 0o777, 0o600);
+      for (const [csrType, key] of Object.entries(CSR_KEYS)) {
+        const csr = opensslCsr(dir, `leaf-${csrType}`, key);
+        const out = path.join(dir, `leaf-${csrType}.crt`);
+        const sign = runPlat(['ca', 'sign', '--ca-dir', caDir, '--csr', csr, '--usages', 'digital signature,server auth,client auth', '--duration', '24h', '--out', out]);
+        assert.equal(sign.code, 0, sign.stderr);
+        const verify = spawnSync('openssl', ['verify', '-CAfile', path.join(caDir, 'ca.crt'), out], { encoding: 'utf8' });
+        assert.equal(verify.status, 0, `${csrType} under ${caType}: ${verify.stdout}${verify.stderr}`);
+        const text = execFileSync('openssl', ['x509', '-in', out, '-noout', '-text', '-nameopt', 'RFC2253'], { encoding: 'utf8' });
+        assert.match(text, new RegExp(`Subject: O=team,CN=leaf-${csrType}`));
+        assert.match(text, new RegExp(`DNS:leaf-${csrType}\\.example\\.com, IP Address:10\\.0\\.0\\.1`));
+        assert.match(text, /TLS Web Server Authentication, TLS Web Client Authentication/);
+        assert.match(text, new RegExp(`Issuer: CN=test-${caType}`));
+        const start = Date.parse(/Not Before: (.*)/.exec(text)![1]!);
+        const end = Date.parse(/Not After : (.*)/.exec(text)![1]!);
+        assert.equal(end - start, 24 * 3600_000 + 5 * 60_000, 'the duration plus the 5-minute backdate');
+      }
+    });
+  }
+
+  it('writes to standard output without --out, and refuses a CSR whose signature does not verify', () => {
+    const dir = tempDir();
+    const caDir = path.join(dir, 'ca');
+    assert.equal(runPlat(['ca', 'init', '--dir', caDir]).code, 0);
+    const csr = opensslCsr(dir, 'ok', CSR_KEYS['p256']!);
+    const out = runPlat(['ca', 'sign', '--ca-dir', caDir, '--csr', csr]);
+    assert.equal(out.code, 0, out.stderr);
+    assert.match(out.stdout, /^-----BEGIN CERTIFICATE-----\n/);
+    const der = Buffer.from(readFileSync(csr, 'utf8').replace(/-----[^-]+-----|\s/g, ''), 'base64');
+    der[der.length - 5]! ^= 0x01;
+    const bad = path.join(dir, 'bad.csr');
+    writeFileSync(bad, `-----BEGIN CERTIFICATE REQUEST-----\n${der.toString('base64').replace(/.{64}/g, '$&\n')}\n-----END CERTIFICATE REQUEST-----\n`);
+    const refused = runPlat(['ca', 'sign', '--ca-dir', caDir, '--csr', bad]);
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /bad\.csr: x509: ECDSA verification failure/);
+  });
+
+  it('refuses to overwrite a CA, bad flags exit 2', () => {
+    const dir = tempDir();
+    assert.equal(runPlat(['ca', 'init', '--dir', dir]).code, 0);
+    const again = runPlat(['ca', 'init', '--dir', dir]);
+    assert.equal(again.code, 1);
+    assert.match(again.stderr, /already holds a CA/);
+    assert.equal(runPlat(['ca', 'init', '--dir', dir, '--force']).code, 0);
+    const badType = runPlat(['ca', 'init', '--dir', dir, '--key-type', 'dsa']);
+    assert.equal(badType.code, 2);
+    assert.equal(runPlat(['ca', 'sign', '--csr', 'x']).code, 2);
+  });
+});
