@@ -1,13 +1,15 @@
 // The crypto facade: the only door to crypto in plat. Everything here takes and returns bytes, PEM
-// strings or node:crypto KeyObjects, so the backend behind it (TypeScript + node:crypto today, the
-// AssemblyScript WASM core later) can change without callers noticing.
+// strings or node:crypto KeyObjects; the backend behind each operation (the AssemblyScript WASM
+// core, node:crypto) is chosen in backend.ts and named in results, so callers never see it.
 export { CryptoError } from './errors.js';
 export { decodePemBlocks, decodeFirstPemBlock, encodePem, type PemBlock } from './pem.js';
-export { parseCsr, parseCsrDer, verifyCsr, type ParsedCsr, type CsrExtension } from './csr.js';
+export type { ParsedCsr, CsrExtension } from './csr.js';
+export { parseCsr, parseCsrDer, verifyCsr, validateCertificatePem, issueCertificate, type IssuePolicy, type IssuingCa, type IssueResult } from './pipeline.js';
+export { DEFAULT_BACKENDS, CRYPTO_BACKEND, type Backend } from './backend.js';
 export type { DistinguishedNameAttribute } from './names.js';
 export type { PublicKeyInfo, PublicKeyAlgorithm } from './public-key.js';
 export type { X509Extension } from './extensions.js';
-export { validateCertificatePem, splitCertificates, type CertificatePemValidation } from './certificate-pem.js';
+export { splitCertificates, type CertificatePemValidation } from './certificate-pem.js';
 export { parseCertificate, parseCertificateDer, type ParsedCertificate } from './certificate.js';
 export { generateKeyPair, toPrivateKey, toPublicKey, spkiOf, samePublicKey, type KeyType, type GeneratedKeyPair } from './keys.js';
 export {
@@ -18,16 +20,9 @@ export {
   type CreateCertificateOptions,
 } from './x509-build.js';
 export { createCsr, type CreateCsrOptions } from './csr-build.js';
-export { issueCertificate, type IssuePolicy, type IssuingCa, type IssueResult } from './issue.js';
 export { keyUsagesFromStrings, KEY_USAGE_BITS, EXT_KEY_USAGE_OIDS } from './usages.js';
 export { formatIp, parseIp } from './general-names.js';
 
-/** Which implementation does each part of the work today (the WASM core will take over the first three). */
-export const CRYPTO_BACKEND = {
-  pem: 'typescript',
-  der: 'typescript',
-  x509Build: 'typescript',
-  sign: 'node:crypto',
-  verify: 'node:crypto',
-  keyGeneration: 'node:crypto',
-} as const;
+/** The reference TypeScript parsers, kept for differential tests and the cold path; not the default. */
+export { parseCsr as parseCsrTypescript, verifyCsr as verifyCsrTypescript } from './csr.js';
+export { validateCertificatePem as validateCertificatePemTypescript } from './certificate-pem.js';

@@ -1,0 +1,240 @@
+// Typed door to the WASM X.509 builder (wasm/assembly/x509.ts): packs a template into the one
+// parameter block the module reads, and copies TBSCertificate / Certificate / PEM back out. The
+// block layout is documented at the top of wasm/assembly/x509.ts; HEADER and the offsets below
+// must match it.
+import { Buffer } from 'node:buffer';
+import { randomBytes, type KeyObject } from 'node:crypto';
+import { parseIp } from '../general-names.js';
+import { EXT_KEY_USAGE_OIDS, KEY_USAGE_BITS } from '../usages.js';
+import { put, take, wasm } from './instance.js';
+
+export type WasmSigAlg =
+  | 'ecdsa-with-SHA256'
+  | 'ecdsa-with-SHA384'
+  | 'ecdsa-with-SHA512'
+  | 'Ed25519'
+  | 'sha256WithRSAEncryption'
+  | 'sha384WithRSAEncryption'
+  | 'sha512WithRSAEncryption';
+
+const SIG_ALGS: Readonly<Record<WasmSigAlg, number>> = {
+  'ecdsa-with-SHA256': 1,
+  'ecdsa-with-SHA384': 2,
+  'ecdsa-with-SHA512': 3,
+  Ed25519: 4,
+  sha256WithRSAEncryption: 5,
+  sha384WithRSAEncryption: 6,
+  sha512WithRSAEncryption: 7,
+};
+
+// Go's ExtKeyUsage order, as in usages.ts; bit i of the mask is the i-th OID of the WASM table.
+const EKU_ORDER = [...new Set(Object.values(EXT_KEY_USAGE_OIDS))];
+
+export interface WasmTbsOptions {
+  /** Unsigned big-endian magnitude, at most 20 octets as an INTEGER, not zero; default 128 random bits. */
+  serialNumber?: Uint8Array | undefined;
+  notBefore: Date;
+  notAfter: Date;
+  isCA?: boolean | undefined;
+  pathLen?: number | undefined;
+  /** Kubernetes usage names, as for createCertificate. */
+  keyUsage?: string[] | undefined;
+  extKeyUsage?: string[] | undefined;
+  dnsNames?: string[] | undefined;
+  ipAddresses?: string[] | undefined;
+  emailAddresses?: string[] | undefined;
+  uris?: string[] | undefined;
+  /** A whole subjectAltName extnValue (GeneralNames DER), e.g. copied from the CSR; replaces the lists. */
+  subjectAltNameDer?: Uint8Array | undefined;
+  /** Force SAN critical (it is also critical whenever the subject Name is empty). */
+  subjectAltNameCritical?: boolean | undefined;
+  /** The issuer certificate's subject Name DER, byte-exact. */
+  issuerNameDer: Uint8Array;
+  /** The subject Name DER (from the CSR), byte-exact. */
+  subjectNameDer: Uint8Array;
+  /** SubjectPublicKeyInfo DER (from the CSR). */
+  spkiDer: Uint8Array;
+  sigAlg: WasmSigAlg;
+  /** authorityKeyIdentifier keyIdentifier; omitted: the subject's own key id (self-signed). */
+  issuerSki?: Uint8Array | undefined;
+  /** Each defaults to true, as createCertificate always writes them. */
+  basicConstraints?: boolean | undefined;
+  subjectKeyIdentifier?: boolean | undefined;
+  authorityKeyIdentifier?: boolean | undefined;
+}
+
+const ERRORS: Readonly<Record<number, string>> = {
+  [-1]: 'x509 build: malformed parameter block',
+  [-2]: 'serialNumber must be non-zero and at most 20 octets as an INTEGER',
+  [-3]: 'validity: dates must be whole seconds in years 0..9999 and notAfter after notBefore',
+  [-4]: 'unknown signature algorithm',
+  [-5]: 'issuer or subject Name is not one DER SEQUENCE',
+  [-6]: 'SubjectPublicKeyInfo is malformed',
+  [-7]: 'subjectAltName: names must be ASCII, IPs 4 or 16 bytes, raw value one DER SEQUENCE',
+  [-8]: 'unknown keyUsage or extKeyUsage',
+  [-9]: 'pathLen requires isCA',
+  [-10]: 'x509 build: output buffer overflow',
+  [-11]: 'TBSCertificate is not one DER SEQUENCE',
+};
+
+function fail(code: number): never {
+  throw new RangeError(ERRORS[code] ?? `x509 build failed (${code})`);
+}
+
+/** The selector for a signing key, as signature.ts chooses (hash by curve, SHA-256 for RSA). */
+export function wasmSigAlgFor(privateKey: KeyObject): WasmSigAlg {
+  switch (privateKey.asymmetricKeyType) {
+    case 'ec': {
+      const curve = privateKey.asymmetricKeyDetails?.namedCurve;
+      return curve === 'secp384r1' ? 'ecdsa-with-SHA384' : curve === 'secp521r1' ? 'ecdsa-with-SHA512' : 'ecdsa-with-SHA256';
+    }
+    case 'rsa':
+      return 'sha256WithRSAEncryption';
+    case 'ed25519':
+      return 'Ed25519';
+    default:
+      throw new RangeError(`unsupported signing key type ${String(privateKey.asymmetricKeyType)}`);
+  }
+}
+
+function sigAlgCode(a: WasmSigAlg): number {
+  const code = SIG_ALGS[a];
+  if (code === undefined) throw new RangeError(`unknown signature algorithm: ${String(a)}`);
+  return code;
+}
+
+function defaultSerial(): Uint8Array {
+  const s = new Uint8Array(randomBytes(16));
+  s[0]! &= 0x7f;
+  s[15]! |= 0x01; // never zero
+  return s;
+}
+
+// SAN entry kinds (the GeneralName tag numbers).
+const EMAIL = 1;
+const DNS = 2;
+const URI = 6;
+const IP = 7;
+
+function sanEntries(o: WasmTbsOptions): Array<[number, Uint8Array]> {
+  const out: Array<[number, Uint8Array]> = [];
+  // UTF-8, so any non-ASCII character arrives as bytes >= 0x80 and the module rejects it.
+  for (const d of o.dnsNames ?? []) out.push([DNS, Buffer.from(d, 'utf8')]);
+  for (const e of o.emailAddresses ?? []) out.push([EMAIL, Buffer.from(e, 'utf8')]);
+  for (const text of o.ipAddresses ?? []) {
+    let ip = parseIp(text);
+    if (ip === undefined) throw new RangeError(`invalid IP address: ${JSON.stringify(text)}`);
+    // Like Go's ip.To4(): an IPv4-mapped address is written as 4 bytes.
+    if (ip.length === 16 && ip.subarray(0, 10).every((b) => b === 0) && ip[10] === 0xff && ip[11] === 0xff) ip = ip.subarray(12);
+    out.push([IP, ip]);
+  }
+  for (const u of o.uris ?? []) out.push([URI, Buffer.from(u, 'utf8')]);
+  return out;
+}
+
+function masks(o: WasmTbsOptions): { ku: number; eku: number } {
+  let ku = 0;
+  for (const n of o.keyUsage ?? []) {
+    const bit = KEY_USAGE_BITS[n];
+    if (bit === undefined) throw new RangeError(`unknown key usage: ${JSON.stringify(n)}`);
+    ku |= 1 << bit;
+  }
+  let eku = 0;
+  for (const n of o.extKeyUsage ?? []) {
+    const oid = EXT_KEY_USAGE_OIDS[n];
+    if (oid === undefined) throw new RangeError(`unknown extended key usage: ${JSON.stringify(n)}`);
+    eku |= 1 << EKU_ORDER.indexOf(oid);
+  }
+  return { ku, eku };
+}
+
+const HEADER = 84;
+
+/** The DER TBSCertificate for `o`, built in WASM. Throws RangeError for values the module rejects. */
+export function wasmBuildTbs(o: WasmTbsOptions): Uint8Array {
+  if (!(o.notBefore instanceof Date) || !(o.notAfter instanceof Date)) throw new TypeError('notBefore and notAfter must be Dates');
+  if (o.pathLen !== undefined && (!Number.isSafeInteger(o.pathLen) || o.pathLen < 0 || o.pathLen > 0xffffffff)) {
+    throw new RangeError('pathLen must be a non-negative integer');
+  }
+  const serial = o.serialNumber ?? defaultSerial();
+  const { ku, eku } = masks(o);
+  const rawSan = o.subjectAltNameDer;
+  const entries = rawSan === undefined ? sanEntries(o) : [];
+  let sanLen = rawSan?.length ?? 0;
+  for (const [, b] of entries) sanLen += 5 + b.length;
+  const ski = o.issuerSki ?? new Uint8Array(0);
+  const parts = [serial, o.issuerNameDer, o.subjectNameDer, o.spkiDer, ski];
+  let total = HEADER + sanLen;
+  for (const p of parts) total += p.length;
+
+  const flags =
+    (o.isCA ? 1 : 0) |
+    (o.pathLen !== undefined ? 2 : 0) |
+    (o.basicConstraints !== false ? 4 : 0) |
+    (o.subjectKeyIdentifier !== false ? 8 : 0) |
+    (o.authorityKeyIdentifier !== false ? 16 : 0) |
+    (rawSan !== undefined ? 32 : 0) |
+    (o.subjectAltNameCritical ? 64 : 0);
+
+  const w = wasm();
+  w.reset();
+  const ptr = w.alloc(total);
+  // Taken after alloc: a memory.grow inside alloc detaches older views of the buffer.
+  const mem = new Uint8Array(w.memory.buffer, ptr, total);
+  const dv = new DataView(w.memory.buffer, ptr, total);
+  dv.setUint32(0, flags, true);
+  dv.setUint32(4, sigAlgCode(o.sigAlg), true);
+  dv.setFloat64(8, Math.floor(o.notBefore.getTime() / 1000), true);
+  dv.setFloat64(16, Math.floor(o.notAfter.getTime() / 1000), true);
+  dv.setUint32(24, o.pathLen ?? 0, true);
+  dv.setUint32(28, ku, true);
+  dv.setUint32(32, eku, true);
+  let off = HEADER;
+  let at = 36;
+  for (const p of parts) {
+    dv.setUint32(at, off, true);
+    dv.setUint32(at + 4, p.length, true);
+    mem.set(p, off);
+    off += p.length;
+    at += 8;
+  }
+  dv.setUint32(at, off, true);
+  dv.setUint32(at + 4, sanLen, true);
+  if (rawSan !== undefined) {
+    mem.set(rawSan, off);
+  } else {
+    for (const [kind, b] of entries) {
+      mem[off] = kind;
+      dv.setUint32(off + 1, b.length, true);
+      mem.set(b, off + 5);
+      off += 5 + b.length;
+    }
+  }
+  const n = (w['x509BuildTbs'] as (p: number, l: number) => number)(ptr, total);
+  if (n < 0) fail(n);
+  return take((w['x509Output'] as () => number)(), n);
+}
+
+/** Certificate DER from a TBSCertificate, the algorithm it names, and the signature value. */
+export function wasmAssembleCertificate(tbs: Uint8Array, sigAlg: WasmSigAlg, signature: Uint8Array): Uint8Array {
+  const code = sigAlgCode(sigAlg);
+  const w = wasm();
+  w.reset();
+  const t = put(tbs);
+  const s = put(signature);
+  const n = (w['x509AssembleCertificate'] as (a: number, b: number, c: number, d: number, e: number) => number)(
+    t, tbs.length, code, s, signature.length);
+  if (n < 0) fail(n);
+  return take((w['x509Output'] as () => number)(), n);
+}
+
+/** 'CERTIFICATE' PEM of DER, encoded in WASM (same text as pem.ts encodePem). */
+export function wasmPemEncodeCertificate(der: Uint8Array): string {
+  const w = wasm();
+  w.reset();
+  const p = put(der);
+  const n = (w['pemEncodeCertificate'] as (a: number, b: number) => number)(p, der.length);
+  if (n < 0) fail(n);
+  // Decoded in place: the text is read before anything else can touch the arena.
+  return Buffer.from(w.memory.buffer, (w['x509Output'] as () => number)(), n).toString('latin1');
+}

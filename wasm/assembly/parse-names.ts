@@ -1,0 +1,147 @@
+// X.501 Names and subjectAltName GeneralNames, checked as core/crypto/names.ts and general-names.ts
+// check them (Go's rules and messages). Values go out as R_ATV / R_SAN ranges; JS builds the strings.
+import { Reader, T_OID, T_SEQUENCE, T_SET, checkOid, identifier, readTlv, tCls, tConstructed, tContent, tEnd, tNum, tStart, N_ATTRIBUTE_TYPE_AND_VALUE, N_OBJECT_IDENTIFIER } from './der';
+import {
+  E_BMP_ODD, E_IA5, E_NUMERIC, E_PRINTABLE, E_SAN, E_SANS, E_SAN_DNS, E_SAN_IP_LENGTH, E_SAN_RFC822, E_SAN_URI,
+  E_SEQUENCE_TAG_MISMATCH, E_TAG_MISMATCH, E_UTF8, R_ATV, R_RDN, R_SAN, fail, failArgs, record,
+} from './result';
+
+/** Whether parsers emit records (certificate validation only checks). */
+export let emitRecords: bool = true;
+export function setEmitRecords(on: bool): void {
+  emitRecords = on;
+}
+
+// Go's isPrintable with '*' and '&' allowed, as its parser uses it.
+function printable(c: u32): bool {
+  if ((c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39)) return true;
+  switch (c) {
+    case 0x20: case 0x27: case 0x28: case 0x29: case 0x2b: case 0x2c: case 0x2d: case 0x2e: case 0x2f:
+    case 0x3a: case 0x3d: case 0x3f: case 0x2a: case 0x26:
+      return true;
+  }
+  return false;
+}
+
+/** UTF-8 validity as TextDecoder's fatal mode (WHATWG) and Go's utf8.Valid define it. */
+export function validUtf8(p: usize, len: usize): bool {
+  let i: usize = 0;
+  while (i < len) {
+    const c = <u32>load<u8>(p + i);
+    if (c < 0x80) {
+      i++;
+      continue;
+    }
+    let need: usize;
+    let lo: u32 = 0x80;
+    let hi: u32 = 0xbf;
+    if (c >= 0xc2 && c <= 0xdf) need = 1;
+    else if (c >= 0xe0 && c <= 0xef) {
+      need = 2;
+      if (c == 0xe0) lo = 0xa0;
+      else if (c == 0xed) hi = 0x9f;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+      need = 3;
+      if (c == 0xf0) lo = 0x90;
+      else if (c == 0xf4) hi = 0x8f;
+    } else return false;
+    if (len - i <= need) return false;
+    const c1 = <u32>load<u8>(p + i + 1);
+    if (c1 < lo || c1 > hi) return false;
+    for (let k: usize = 2; k <= need; k++) {
+      const ck = <u32>load<u8>(p + i + k);
+      if (ck < 0x80 || ck > 0xbf) return false;
+    }
+    i += need + 1;
+  }
+  return true;
+}
+
+/** Checks an attribute value; returns its string tag (0x0c, 0x12, ...) or 0 for non-string values, -1 on error. */
+function checkStringValue(cls: u32, constructed: bool, num: u32, p: usize, len: usize): i32 {
+  if (constructed || cls != 0) return 0;
+  switch (num) {
+    case 0x13:
+      for (let i: usize = 0; i < len; i++) if (!printable(load<u8>(p + i))) { fail(E_PRINTABLE); return -1; }
+      return 0x13;
+    case 0x16:
+      for (let i: usize = 0; i < len; i++) if (load<u8>(p + i) >= 0x80) { fail(E_IA5); return -1; }
+      return 0x16;
+    case 0x12:
+      for (let i: usize = 0; i < len; i++) {
+        const c = load<u8>(p + i);
+        if (!((c >= 0x30 && c <= 0x39) || c == 0x20)) { fail(E_NUMERIC); return -1; }
+      }
+      return 0x12;
+    case 0x14:
+      return 0x14;
+    case 0x0c:
+      if (!validUtf8(p, len)) { fail(E_UTF8); return -1; }
+      return 0x0c;
+    case 0x1e:
+      if ((len & 1) != 0) { fail(E_BMP_ODD); return -1; }
+      return 0x1e;
+  }
+  return 0;
+}
+
+/** The Name at the element readTlv found last (must be a SEQUENCE, else Go's tags-don't-match text). */
+export function parseName(): bool {
+  if (identifier() != T_SEQUENCE) {
+    return failArgs(E_TAG_MISMATCH, 16, tCls, tNum, <u32>(tEnd - tContent), tConstructed ? 1 : 0, 9 /* RDNSequence */, <u32>(tContent - tStart));
+  }
+  const rdns = Reader.inner();
+  while (!rdns.empty) {
+    if (!rdns.next()) return false;
+    if (identifier() != T_SET) return fail(E_SEQUENCE_TAG_MISMATCH);
+    if (emitRecords && !record(R_RDN, 0)) return false;
+    const atvs = Reader.inner();
+    while (!atvs.empty) {
+      if (!atvs.next()) return false;
+      if (identifier() != T_SEQUENCE) return fail(E_SEQUENCE_TAG_MISMATCH);
+      const atv = Reader.inner();
+      if (!atv.expect(T_OID, N_OBJECT_IDENTIFIER)) return false;
+      const typeP = tContent;
+      const typeLen = tEnd - tContent;
+      if (!checkOid(typeP, typeLen)) return false;
+      if (!atv.next()) return false;
+      const vs = tStart, vc = tContent, ve = tEnd, vcls = tCls, vcons = tConstructed, vnum = tNum;
+      if (!atv.finish(N_ATTRIBUTE_TYPE_AND_VALUE)) return false;
+      const kind = checkStringValue(vcls, vcons, vnum, vc, ve - vc);
+      if (kind < 0) return false;
+      if (emitRecords && !record(R_ATV, 6, <u32>typeP, <u32>typeLen, <u32>vs, <u32>vc, <u32>ve, <u32>kind)) return false;
+    }
+  }
+  return true;
+}
+
+function ia5(p: usize, len: usize): bool {
+  for (let i: usize = 0; i < len; i++) if (load<u8>(p + i) >= 0x80) return false;
+  return true;
+}
+
+/** subjectAltName extnValue at [p, p+len) (Go's parseSANExtension). */
+export function parseSubjectAltNames(p: usize, len: usize): bool {
+  if (!readTlv(p, p + len) || identifier() != T_SEQUENCE) return fail(E_SANS);
+  const names = Reader.inner();
+  while (!names.empty) {
+    if (!names.next()) return fail(E_SAN);
+    const id = identifier();
+    const c = tContent;
+    const n = tEnd - tContent;
+    if (id == 0x81) {
+      if (!ia5(c, n)) return fail(E_SAN_RFC822);
+    } else if (id == 0x82) {
+      if (!ia5(c, n)) return fail(E_SAN_DNS);
+    } else if (id == 0x86) {
+      if (!ia5(c, n)) return fail(E_SAN_URI);
+    } else if (id == 0x87) {
+      if (n != 4 && n != 16) return failArgs(E_SAN_IP_LENGTH, <u32>n);
+    } else {
+      // Other GeneralName forms are ignored, as Go does.
+      continue;
+    }
+    if (emitRecords && !record(R_SAN, 3, id, <u32>c, <u32>n)) return false;
+  }
+  return true;
+}
