@@ -8,6 +8,7 @@ import { createLogger } from '../core/log.js';
 import { StartupError } from '../core/plugin.js';
 import { profiles, upcomingRoles } from './profiles.js';
 import { CA_USAGE, caInit, caSign, CommandError } from './commands/ca.js';
+import { runBench } from './commands/bench.js';
 import { FlagError } from '../core/flags/flag-set.js';
 import { describeAllInOne } from './roles/all.js';
 
@@ -27,6 +28,7 @@ Roles:
 
 Commands:
   ca init | ca sign    an offline CA: make one, issue certificates from CSRs through the crypto core
+  bench crypto         measure the crypto core against its peers (table, JSON, SVG chart)
 
 Run 'plat <role> --help' for the flags of a role; 'plat --version' prints the version.
 `;
@@ -75,6 +77,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   if (v) { process.stdout.write(v + '\n'); return 0; }
   if (!role || role === 'help' || role === '--help' || role === '-h') { process.stdout.write(USAGE); return role ? 0 : 2; }
   if (role === 'ca') return runCa(rest);
+  if (role === 'bench') return runBench(rest);
   if (upcomingRoles[role]) { process.stderr.write(`plat ${role}: ${upcomingRoles[role]}\n`); return 2; }
   const profile = profiles[role];
   if (!profile) {
