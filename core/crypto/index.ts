@@ -4,7 +4,7 @@
 export { CryptoError } from './errors.js';
 export { decodePemBlocks, decodeFirstPemBlock, encodePem, type PemBlock } from './pem.js';
 export type { ParsedCsr, CsrExtension } from './csr.js';
-export { parseCsr, parseCsrDer, verifyCsr, validateCertificatePem, issueCertificate, type IssuePolicy, type IssuingCa, type IssueResult } from './pipeline.js';
+export { parseCsr, parseCsrDer, verifyCsr, validateCertificatePem, issueCertificate, createCertificate, type IssuePolicy, type IssuingCa, type IssueResult } from './pipeline.js';
 export { DEFAULT_BACKENDS, CRYPTO_BACKEND, type Backend } from './backend.js';
 export type { DistinguishedNameAttribute } from './names.js';
 export type { PublicKeyInfo, PublicKeyAlgorithm } from './public-key.js';
@@ -13,7 +13,7 @@ export { splitCertificates, type CertificatePemValidation } from './certificate-
 export { parseCertificate, parseCertificateDer, type ParsedCertificate } from './certificate.js';
 export { generateKeyPair, toPrivateKey, toPublicKey, spkiOf, samePublicKey, type KeyType, type GeneratedKeyPair } from './keys.js';
 export {
-  createCertificate,
+  createCertificate as createCertificateTypescript,
   subjectKeyId,
   type CertificateTemplate,
   type CertificateIssuer,

@@ -14,11 +14,13 @@ import { identifySignatureAlgorithm, signWithKey, verifySignature } from './sign
 import { keyUsagesFromStrings } from './usages.js';
 import type { CertificatePemValidation } from './certificate-pem.js';
 import { toPrivateKey, samePublicKey } from './keys.js';
-import { subjectKeyId } from './x509-build.js';
+import { checkTemplate, subjectKeyId, type CreateCertificateOptions } from './x509-build.js';
+import { encodeName } from './names.js';
+import { spkiOf } from './keys.js';
 import { wasmEd25519Sign, wasmEd25519VerifyCode } from './wasm/ed25519.js';
 import { wasmP256Sign, wasmP256VerifyCode } from './wasm/p256.js';
 import { wasmParseCsr, wasmParseCsrDer, wasmValidateCertificatePem, type CsrRanges } from './wasm/parse.js';
-import { wasmAssembleCertificate, wasmBuildTbs, type WasmSigAlg } from './wasm/x509.js';
+import { wasmAssembleCertificate, wasmBuildTbs, wasmSigAlgFor, type WasmSigAlg } from './wasm/x509.js';
 
 const OID_SAN = '2.5.29.17';
 const ranges = new WeakMap<ParsedCsr, CsrRanges>();
@@ -218,4 +220,37 @@ export function issueCertificate(request: string | Uint8Array | ParsedCsr, ca: I
     certificatePem: encodePem('CERTIFICATE', der), der,
     backend: { parse: 'wasm', verify: verified.backend, build: 'wasm', sign: signed.backend },
   };
+}
+
+/**
+ * Creates and signs a certificate from a template (CA certificates, serving and client
+ * certificates of the PKI helpers): the same inputs and checks as the TypeScript reference
+ * builder, the TBSCertificate built by the WASM core, the signature by node:crypto.
+ */
+export function createCertificate(opts: CreateCertificateOptions): { certificatePem: string; der: Uint8Array } {
+  const t = opts.template;
+  checkTemplate(t);
+  const spki = spkiOf(opts.publicKey);
+  const subject = t.subjectDer ?? encodeName(t.subject);
+  const signer = toPrivateKey(opts.signer);
+  let issuerName = subject;
+  let issuerSki: Uint8Array | undefined;
+  if (opts.issuer !== undefined) {
+    const issuerCert = parseCertificate(opts.issuer.certificatePem);
+    const issuerKey = toPrivateKey(opts.issuer.privateKey);
+    if (!samePublicKey(issuerKey, issuerCert.publicKey.spki) || !samePublicKey(signer, issuerCert.publicKey.spki)) {
+      throw new CryptoError("x509: provided PrivateKey doesn't match parent's PublicKey");
+    }
+    issuerName = issuerCert.rawSubject;
+    issuerSki = issuerCert.subjectKeyId ?? subjectKeyId(issuerCert.publicKey.spki);
+  }
+  const sigAlg = wasmSigAlgFor(signer);
+  const tbs = wasmBuildTbs({
+    serialNumber: t.serialNumber, notBefore: t.notBefore, notAfter: t.notAfter, isCA: t.isCA, pathLen: t.pathLen,
+    keyUsage: t.keyUsage, extKeyUsage: t.extKeyUsage, dnsNames: t.dnsNames, ipAddresses: t.ipAddresses,
+    emailAddresses: t.emailAddresses, uris: t.uris, issuerNameDer: issuerName, subjectNameDer: subject, spkiDer: spki,
+    sigAlg, issuerSki,
+  });
+  const der = wasmAssembleCertificate(tbs, sigAlg, signWithKey(signer, tbs));
+  return { certificatePem: encodePem('CERTIFICATE', der), der };
 }

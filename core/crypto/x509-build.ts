@@ -75,7 +75,7 @@ function serialOf(given: Uint8Array | undefined): Uint8Array {
   return magnitude;
 }
 
-function checkTemplate(t: CertificateTemplate): void {
+export function checkTemplate(t: CertificateTemplate): void {
   if (typeof t !== 'object' || t === null || typeof t.subject !== 'object' || t.subject === null) {
     throw new TypeError('template.subject is required');
   }
