@@ -1,19 +1,24 @@
 // ECDSA over P-256 with SHA-256 (FIPS 186-5, RFC 6979 nonces) and the JS-callable exports.
-// Signing is constant-time in the private key and the nonce: k*G is a masked comb (p256-point.ts),
-// k^-1 and the affine conversion are fixed exponentiations, s is computed in Montgomery form
+// Signing is constant-time in the private key and the nonce: k*G is a masked comb in Jacobian
+// coordinates (p256-point.ts, pMulGJacobian), k^-1 and the affine conversion's 1/Z use
+// constant-time safegcd inversions (p256-inv.ts: fixed 600 branch-free divsteps), s is computed in Montgomery form
 // with masked reductions. The DER encoding of (r, s) branches on their bytes, which are public.
-// Verification handles public data only and is variable-time (pMulVar, early returns).
+// Verification handles public data only and is variable-time (pMulDoubleVar: Straus with a
+// width-5 NAF for Q and a width-10 NAF over a static affine table for G, incomplete Jacobian
+// formulas with branches, direct table indexes; the r check is done projectively, without an
+// inversion; early returns).
 // Error codes: -1 bad private or public key, -2 malformed signature DER, -3 bad length/count.
 import { sha256 } from './sha2';
-import { fToBytes, fmul as fmulp, finv as finvp, rawFromBytes } from './p256-field';
-import { N, nmul, nadd, ninv, nToMont, nFromMont, nRawReduced, nIsZero, nToBytes } from './p256-scalar';
-import { pMulG, pMulVar, padd, pDecode, pEncode, pIsInfinity, pToAffine } from './p256-point';
+import { fToBytes, fFromBytes, fEq, fmul as fmulp, fsqr as fsqrp, rawFromBytes, rawToBytes } from './p256-field';
+import { N, nmul, nadd, nToMont, nFromMont, nRawReduced, nIsZero, nToBytes } from './p256-scalar';
+import { pMulG, pMulGJacobian, pMulDoubleVar, pDecode, pEncode, pIsInfinity, pToAffine } from './p256-point';
 import { rfc6979Nonce } from './rfc6979';
+import { finvSafe, ninvSafe } from './p256-inv';
 
 const D = memory.data(32), KR = memory.data(32), R = memory.data(32), S = memory.data(32), E = memory.data(32);
 const T = memory.data(32), KINV = memory.data(32), DIGEST = memory.data(32);
 const PT = memory.data(96), PT2 = memory.data(96), AX = memory.data(32), AY = memory.data(32), XB = memory.data(32);
-const RB = memory.data(32), SB = memory.data(32);
+const RB = memory.data(32), SB = memory.data(32), ZZ = memory.data(32), RM = memory.data(32);
 const ZI = memory.data(32), KB = memory.data(32), zinv = memory.data(32), kinv = memory.data(32), tmp = memory.data(32);
 
 /** Loads a private key into D (raw limbs); false unless 1 <= d < n. Only validity leaks. */
@@ -70,9 +75,9 @@ function encodeSignature(out: usize): i32 {
 export function p256SignDigest(priv32: usize, digest32: usize, outDer: usize): i32 {
   if (!loadPrivate(priv32)) return -1;
   rfc6979Nonce(KR, priv32, digest32);
-  pMulG(PT, KR);
-  pToAffine(AX, AY, PT);
-  nToMont(KINV, KR); ninv(KINV, KINV);
+  pMulGJacobian(PT, KR);
+  finvSafe(ZI, PT + 64); fsqrp(ZI, ZI); fmulp(AX, PT, ZI); // affine x = X / Z^2 (constant-time safegcd)
+  nToMont(KINV, KR); ninvSafe(KINV, KINV);
   const ok = finishSignature(AX, KINV, digest32);
   wipe();
   return ok ? encodeSignature(outDer) : -1;
@@ -96,7 +101,7 @@ export function p256SignBatch(priv32: usize, digests: usize, count: u32, out: us
   const zacc = heap.alloc(n * 32), kacc = heap.alloc(n * 32);
   for (let i: usize = 0; i < n; i++) {
     rfc6979Nonce(KR, priv32, digests + i * 32);
-    pMulG(PT, KR);
+    pMulGJacobian(PT, KR);
     memory.copy(xs + i * 32, PT, 32);
     memory.copy(zs + i * 32, PT + 64, 32);
     nToMont(ks + i * 32, KR);
@@ -107,8 +112,8 @@ export function p256SignBatch(priv32: usize, digests: usize, count: u32, out: us
     fmulp(zacc + i * 32, zacc + (i - 1) * 32, zs + i * 32);
     nmul(kacc + i * 32, kacc + (i - 1) * 32, ks + i * 32);
   }
-  finvp(zinv, zacc + (n - 1) * 32);
-  ninv(kinv, kacc + (n - 1) * 32);
+  finvSafe(zinv, zacc + (n - 1) * 32);
+  ninvSafe(kinv, kacc + (n - 1) * 32);
   for (let j = <isize>n - 1; j >= 0; j--) {
     const i = <usize>j;
     const zi = ZI, ki = KB;
@@ -118,7 +123,7 @@ export function p256SignBatch(priv32: usize, digests: usize, count: u32, out: us
     } else {
       memory.copy(zi, zinv, 32); memory.copy(ki, kinv, 32);
     }
-    fmulp(tmp, xs + i * 32, zi); // affine x
+    fsqrp(zi, zi); fmulp(tmp, xs + i * 32, zi); // affine x = X / Z^2 (Jacobian)
     const slot = out + i * 73;
     if (finishSignature(tmp, ki, digests + i * 32)) {
       store<u8>(slot, <u8>encodeSignature(slot + 1));
@@ -160,17 +165,28 @@ export function p256VerifyDigest(pub: usize, pubLen: usize, digest32: usize, sig
   if (!pDecode(PT2, pub, pubLen)) return -1;
   if (!rawFromBytes(R, RB, N) || nIsZero(R) || !rawFromBytes(S, SB, N) || nIsZero(S)) return 0;
   nRawReduced(E, digest32);
-  nToMont(T, S); ninv(T, T);                                  // w = s^-1
+  nToMont(T, S); ninvSafe(T, T);                              // w = s^-1
   nToMont(KINV, E); nmul(KINV, KINV, T); nFromMont(KINV, KINV); // u1 = e w
   nToMont(KR, R); nmul(KR, KR, T); nFromMont(KR, KR);           // u2 = r w
-  pMulG(PT, KINV);
-  pMulVar(PT2, PT2, KR);
-  padd(PT, PT, PT2);
+  pMulDoubleVar(PT, KINV, PT2, KR);                          // u1 G + u2 Q, Jacobian
   if (pIsInfinity(PT)) return 0;
-  pToAffine(AX, AY, PT);
-  fToBytes(XB, AX);
-  nRawReduced(T, XB);
-  for (let i: usize = 0; i < 32; i += 4) if (load<u32>(T + i) != load<u32>(R + i)) return 0;
+  // No inversion: x(R) = X / Z^2, and r == x(R) mod n with x(R) < p < 2n means x(R) is r or r + n
+  // (the latter only when r + n < p). Compare X with r Z^2 (and (r + n) Z^2) in the field.
+  fsqrp(ZZ, PT + 64);
+  fFromBytes(RM, RB);                                        // r < n < p: always in range
+  fmulp(RM, RM, ZZ);
+  if (fEq(RM, PT)) return 1;
+  let c: u64 = 0;
+  for (let i: usize = 0; i < 32; i += 4) {
+    const v = <u64>load<u32>(R + i) + <u64>load<u32>(N + i) + c;
+    store<u32>(T + i, <u32>v); c = v >> 32;
+  }
+  if (c != 0) return 0;
+  rawToBytes(XB, T);
+  if (!fFromBytes(RM, XB)) return 0;                         // r + n >= p: no second candidate
+  fmulp(RM, RM, ZZ);
+  if (fEq(RM, PT)) return 1;
+  return 0;
   return 1;
 }
 
