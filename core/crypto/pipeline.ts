@@ -3,7 +3,7 @@
 // parsing, validation and building), falling back to node:crypto for keys the WASM core does not
 // handle (RSA, P-384, P-521). Results and errors are the same whichever backend served them.
 import { sign as nodeSign, type KeyObject } from 'node:crypto';
-import { DEFAULT_BACKENDS } from './backend.js';
+import { DEFAULT_BACKENDS, type Backend } from './backend.js';
 import { parseCertificate } from './certificate.js';
 import type { ParsedCsr } from './csr.js';
 import { DerReader } from './der.js';
@@ -253,4 +253,30 @@ export function createCertificate(opts: CreateCertificateOptions): { certificate
   });
   const der = wasmAssembleCertificate(tbs, sigAlg, signWithKey(signer, tbs));
   return { certificatePem: encodePem('CERTIFICATE', der), der };
+}
+
+/**
+ * Signs `data` with a private key the way certificates are signed here: ECDSA (DER) with the
+ * curve's hash, RSA PKCS#1 v1.5 with SHA-256, pure Ed25519. The backend is the default of
+ * backend.ts for the key type.
+ */
+export function sign(privateKey: KeyObject | string, data: Uint8Array): { signature: Uint8Array; backend: Backend } {
+  const key = toPrivateKey(privateKey);
+  const curve = key.asymmetricKeyDetails?.namedCurve;
+  if (key.asymmetricKeyType === 'ec' && (curve === 'prime256v1' || curve === 'P-256') && DEFAULT_BACKENDS.signP256 === 'wasm') {
+    return { signature: wasmP256Sign(rawPrivateKey(key), data), backend: 'wasm' };
+  }
+  if (key.asymmetricKeyType === 'ed25519' && DEFAULT_BACKENDS.signEd25519 === 'wasm') {
+    return { signature: wasmEd25519Sign(rawPrivateKey(key), data), backend: 'wasm' };
+  }
+  if (key.asymmetricKeyType === 'ed25519') return { signature: new Uint8Array(nodeSign(null, data, key)), backend: 'node:crypto' };
+  return { signature: signWithKey(key, data), backend: 'node:crypto' };
+}
+
+const rawKeys = new WeakMap<KeyObject, Uint8Array>();
+/** The P-256 scalar or Ed25519 seed of a private key, exported once per KeyObject. */
+function rawPrivateKey(key: KeyObject): Uint8Array {
+  let raw = rawKeys.get(key);
+  if (!raw) rawKeys.set(key, (raw = new Uint8Array(Buffer.from(key.export({ format: 'jwk' }).d ?? '', 'base64url'))));
+  return raw;
 }

@@ -91,3 +91,18 @@ describe('issueCertificate', () => {
       { usages: ['client auth'], notBefore: new Date(now), notAfter: new Date(now + 3600_000) }), /doesn't match parent's PublicKey/);
   });
 });
+
+describe('sign', () => {
+  it('signs with every CA key type, verifiably, and names its backend', async () => {
+    const { sign, DEFAULT_BACKENDS } = await import('../../core/crypto/index.js');
+    const { verify } = await import('node:crypto');
+    const data = new Uint8Array(Buffer.from('tbs bytes'));
+    for (const [type, hash] of [['P-256', 'sha256'], ['P-384', 'sha384'], ['ed25519', null], ['rsa', 'sha256']] as const) {
+      const key = keyOf(type);
+      const out = sign(key, data);
+      assert.ok(verify(hash, data, key, out.signature), `${type} signature verifies`);
+      const wasmDefault = (type === 'P-256' && DEFAULT_BACKENDS.signP256 === 'wasm') || (type === 'ed25519' && DEFAULT_BACKENDS.signEd25519 === 'wasm');
+      assert.equal(out.backend, wasmDefault ? 'wasm' : 'node:crypto');
+    }
+  });
+});
