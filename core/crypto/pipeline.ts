@@ -14,7 +14,7 @@ import { identifySignatureAlgorithm, signWithKey, verifySignature } from './sign
 import { keyUsagesFromStrings } from './usages.js';
 import type { CertificatePemValidation } from './certificate-pem.js';
 import { toPrivateKey, samePublicKey } from './keys.js';
-import { checkTemplate, subjectKeyId, type CreateCertificateOptions } from './x509-build.js';
+import { checkTemplate, resolveIssuer, subjectKeyId, type CreateCertificateOptions } from './x509-build.js';
 import { encodeName } from './names.js';
 import { spkiOf } from './keys.js';
 import { wasmEd25519Sign, wasmEd25519VerifyCode } from './wasm/ed25519.js';
@@ -233,17 +233,9 @@ export function createCertificate(opts: CreateCertificateOptions): { certificate
   const spki = spkiOf(opts.publicKey);
   const subject = t.subjectDer ?? encodeName(t.subject);
   const signer = toPrivateKey(opts.signer);
-  let issuerName = subject;
-  let issuerSki: Uint8Array | undefined;
-  if (opts.issuer !== undefined) {
-    const issuerCert = parseCertificate(opts.issuer.certificatePem);
-    const issuerKey = toPrivateKey(opts.issuer.privateKey);
-    if (!samePublicKey(issuerKey, issuerCert.publicKey.spki) || !samePublicKey(signer, issuerCert.publicKey.spki)) {
-      throw new CryptoError("x509: provided PrivateKey doesn't match parent's PublicKey");
-    }
-    issuerName = issuerCert.rawSubject;
-    issuerSki = issuerCert.subjectKeyId ?? subjectKeyId(issuerCert.publicKey.spki);
-  }
+  const issuer = resolveIssuer(opts.issuer, signer);
+  const issuerName = issuer?.name ?? subject;
+  const issuerSki = issuer?.keyId;
   const sigAlg = wasmSigAlgFor(signer);
   const tbs = wasmBuildTbs({
     serialNumber: t.serialNumber, notBefore: t.notBefore, notAfter: t.notAfter, isCA: t.isCA, pathLen: t.pathLen,

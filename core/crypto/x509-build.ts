@@ -91,6 +91,20 @@ function extension(id: string, critical: boolean, value: Uint8Array): Uint8Array
   return critical ? seq(oid(id), boolean(true), octetString(value)) : seq(oid(id), octetString(value));
 }
 
+/**
+ * The issuer Name (byte-exact) and key id of `issuer`, after checking that the issuer key and the
+ * signer both belong to the issuer certificate; undefined when self-signed.
+ */
+export function resolveIssuer(issuer: CertificateIssuer | undefined, signer: KeyObject): { name: Uint8Array; keyId: Uint8Array } | undefined {
+  if (issuer === undefined) return undefined;
+  const issuerCert = parseCertificate(issuer.certificatePem);
+  const issuerKey = toPrivateKey(issuer.privateKey);
+  if (!samePublicKey(issuerKey, issuerCert.publicKey.spki) || !samePublicKey(signer, issuerCert.publicKey.spki)) {
+    throw new CryptoError("x509: provided PrivateKey doesn't match parent's PublicKey");
+  }
+  return { name: issuerCert.rawSubject, keyId: issuerCert.subjectKeyId ?? subjectKeyId(issuerCert.publicKey.spki) };
+}
+
 /** Creates and signs a certificate. Backend: TypeScript (DER), node:crypto (signature). */
 export function createCertificate(opts: CreateCertificateOptions): { certificatePem: string; der: Uint8Array } {
   const t = opts.template;
@@ -100,17 +114,9 @@ export function createCertificate(opts: CreateCertificateOptions): { certificate
   const subject = t.subjectDer ?? encodeName(t.subject);
   const signer = toPrivateKey(opts.signer);
 
-  let issuerName = subject;
-  let authorityKeyId = ski;
-  if (opts.issuer !== undefined) {
-    const issuerCert = parseCertificate(opts.issuer.certificatePem);
-    const issuerKey = toPrivateKey(opts.issuer.privateKey);
-    if (!samePublicKey(issuerKey, issuerCert.publicKey.spki) || !samePublicKey(signer, issuerCert.publicKey.spki)) {
-      throw new CryptoError("x509: provided PrivateKey doesn't match parent's PublicKey");
-    }
-    issuerName = issuerCert.rawSubject;
-    authorityKeyId = issuerCert.subjectKeyId ?? subjectKeyId(issuerCert.publicKey.spki);
-  }
+  const issuer = resolveIssuer(opts.issuer, signer);
+  const issuerName = issuer?.name ?? subject;
+  const authorityKeyId = issuer?.keyId ?? ski;
 
   // Go's extension order: keyUsage, extKeyUsage, basicConstraints, SKI, AKI, SAN.
   const exts: Uint8Array[] = [];
