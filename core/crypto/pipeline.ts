@@ -126,7 +126,7 @@ export interface IssueResult {
   readonly backend: { readonly parse: string; readonly verify: string; readonly build: string; readonly sign: string };
 }
 
-interface PreparedCa {
+export interface PreparedCa {
   issuerName: Uint8Array;
   issuerSki: Uint8Array;
   key: KeyObject;
@@ -140,7 +140,8 @@ const caCache = new Map<string, PreparedCa>();
 const keyIds = new WeakMap<KeyObject, number>();
 let nextKeyId = 1;
 
-function prepareCa(ca: IssuingCa): PreparedCa {
+/** The CA's issuer name, key id, key and signature algorithm, cached (also used by issue-batch.ts). */
+export function prepareCa(ca: IssuingCa): PreparedCa {
   const key = toPrivateKey(ca.privateKey);
   let kid = keyIds.get(key);
   if (kid === undefined) keyIds.set(key, (kid = nextKeyId++));

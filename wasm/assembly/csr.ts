@@ -10,15 +10,15 @@ import { parseName, parseSubjectAltNames, setEmitRecords } from './parse-names';
 import { pemDecodeFirst, pemDer, pemDerLen, pemLabel, pemLabelLen } from './pem';
 import { E_DUPLICATE_REQUESTED_EXT, E_NOT_CSR_PEM, E_TRAILING, R_EXT, begin, clearError, fail, record, setHeader, status } from './result';
 
-// Header words of a CSR result (see parse.ts).
-const H_DER = 8; // DER address, length
-const H_TBS = 10; // CertificationRequestInfo element: address, length
-const H_SPKI = 12;
-const H_SIG = 14; // signature BIT STRING content after the unused-bits octet: address, length
-const H_SIG_UNUSED = 16;
-const H_SUBJECT = 17; // address, length
-const H_KEY = 19; // kind, bits, curve
-const H_SIG_ALG = 22; // OID address, length, params address, length
+// Header words of a CSR result (see parse.ts; issue-batch.ts reads them too).
+export const H_DER = 8; // DER address, length
+export const H_TBS = 10; // CertificationRequestInfo element: address, length
+export const H_SPKI = 12;
+export const H_SIG = 14; // signature BIT STRING content after the unused-bits octet: address, length
+export const H_SIG_UNUSED = 16;
+export const H_SUBJECT = 17; // address, length
+export const H_KEY = 19; // kind, bits, curve
+export const H_SIG_ALG = 22; // OID address, length, params address, length
 
 const LABEL = memory.data<u8>([0x43, 0x45, 0x52, 0x54, 0x49, 0x46, 0x49, 0x43, 0x41, 0x54, 0x45, 0x20, 0x52, 0x45, 0x51, 0x55, 0x45, 0x53, 0x54]);
 const OID_EXTENSION_REQUEST = memory.data<u8>([0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x09, 0x0e]);
@@ -96,6 +96,10 @@ function parseDer(der: usize, len: usize): bool {
 // The SAN extension value seen last (Go keeps the last; duplicates are rejected before that matters).
 let sanValue: usize = 0;
 let sanLen: usize = 0;
+
+/** The requested subjectAltName extnValue of the CSR parsed last (address 0: none), for issue-batch.ts. */
+export function requestedSanValue(): usize { return sanValue; }
+export function requestedSanLength(): usize { return sanValue == 0 ? 0 : sanLen; }
 
 /** Go's parseCSRExtensions: attributes that do not parse are skipped; a bad extensionRequest is an error. */
 function requestedExtensions(start: usize, end: usize): bool {

@@ -13,3 +13,5 @@ export { parseCsrPem, parseCsrDer } from './csr';
 export { validateCertificatePem } from './certificate-pem';
 // -- x509 build exports (der-writer.ts, x509.ts) --
 export { x509BuildTbs, x509AssembleCertificate, x509Output, pemEncodeCertificate } from './x509';
+// -- issue-batch.ts exports --
+export { issueBatch } from './issue-batch';

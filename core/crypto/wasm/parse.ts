@@ -263,6 +263,17 @@ function oidString(mem: Uint8Array, p: number, n: number): string {
   return s;
 }
 
+/**
+ * The error text of a failed CSR parse result at `res` (issue-batch.ts), exactly as wasmParseCsr
+ * would throw it. Call before the arena is reset.
+ */
+export function wasmCsrResultError(res: number): string {
+  const w = exports();
+  const mem = new Uint8Array(w.memory.buffer);
+  const u = new Uint32Array(w.memory.buffer);
+  return badEcPoint(u, res, mem) ?? message(u, res, mem);
+}
+
 /** parseCsr (Kubernetes ParseCSR) in the WASM core, plus the byte ranges of the signed parts. */
 export function wasmParseCsr(request: Uint8Array | string): WasmParsedCsr {
   const w = exports();

@@ -132,7 +132,8 @@ function sanEntries(o: WasmTbsOptions): Array<[number, Uint8Array]> {
   return out;
 }
 
-function masks(o: WasmTbsOptions): { ku: number; eku: number } {
+/** keyUsage and extKeyUsage masks as the module reads them (also used by issue-batch.ts). */
+export function masks(o: Pick<WasmTbsOptions, 'keyUsage' | 'extKeyUsage'>): { ku: number; eku: number } {
   let ku = 0;
   for (const n of o.keyUsage ?? []) {
     const bit = KEY_USAGE_BITS[n];
