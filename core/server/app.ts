@@ -41,16 +41,45 @@ export const storeKey = (group: string, version: string, plural: string) => `${g
 
 interface State { info: RequestInfo; user: UserInfo }
 
-async function authenticate(hooks: Hooks, ctx: Koa.Context): Promise<UserInfo> {
+/** Why a request was refused, by authenticator: logged (never the credential), never sent. */
+interface Refusal { authenticator: string; reason: string }
+const ACTIVE = Symbol('active authenticator');
+type TrackedRequest = AuthenticationRequest & { [ACTIVE]?: { name: string } };
+
+/**
+ * Records which authenticator is running for each request (tapable's per-call context), so that
+ * a reject() is attributed to the plugin that called it.
+ */
+function trackAuthenticators(hooks: Hooks): void {
+  // tapable creates the per-call context only when some tap asks for it: this no-op tap does.
+  hooks.authenticate.tap({ name: 'AuthenticationContext', context: true, stage: -1000 } as never, (() => undefined) as never);
+  hooks.authenticate.intercept({
+    context: true,
+    call: (context: Record<string, unknown> | undefined, req: TrackedRequest) => {
+      if (context) req[ACTIVE] = context as { name: string };
+    },
+    tap: (context: Record<string, unknown> | undefined, tap: { name: string }) => {
+      if (context) (context as { name: string }).name = tap.name;
+    },
+  } as never);
+}
+
+async function authenticate(hooks: Hooks, ctx: Koa.Context, log: Logger): Promise<UserInfo> {
   const { leaf, chain } = peerCertificates(ctx.req);
-  const reasons: string[] = [];
-  const req: AuthenticationRequest = {
+  const refusals: Refusal[] = [];
+  const req: TrackedRequest = {
     method: ctx.method, path: ctx.path, headers: ctx.req.headers, peerCertificate: leaf, peerChain: chain,
-    reject: (reason: string) => { reasons.push(reason); },
-    get rejected() { return reasons.length > 0; },
+    reject(reason: string) { refusals.push({ authenticator: req[ACTIVE]?.name ?? 'unknown', reason }); },
+    get rejected() { return refusals.length > 0; },
   };
   const user = await hooks.authenticate.promise(req);
-  if (!user) throw errors.unauthorized();
+  if (!user) {
+    log.info('request not authenticated', {
+      method: ctx.method, path: ctx.path, remote: ctx.req.socket?.remoteAddress ?? '',
+      refusedBy: refusals.length ? refusals.map((r) => `${r.authenticator}: ${r.reason}`) : ['no credentials and anonymous access is off'],
+    });
+    throw errors.unauthorized();
+  }
   const anonymous = user.name === ANONYMOUS_USER || user.groups.includes(UNAUTHENTICATED_GROUP);
   if (anonymous || user.groups.includes(AUTHENTICATED_GROUP)) return user;
   return { ...user, groups: [...user.groups, AUTHENTICATED_GROUP] };
@@ -59,6 +88,7 @@ async function authenticate(hooks: Hooks, ctx: Koa.Context): Promise<UserInfo> {
 export function createApp(deps: ApiServerDeps): Koa<State> {
   // Every open watch listens for shutdown; more than ten is normal, not a leak.
   setMaxListeners(0, deps.shutdown);
+  trackAuthenticators(deps.hooks);
   const app = new Koa<State>();
   const now = deps.now ?? (() => new Date());
   let openapi: OpenApiDocs | undefined;
@@ -80,7 +110,7 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
   app.use(async (ctx, next) => {
     const info = requestInfo(ctx.method, ctx.path, new URLSearchParams(ctx.querystring));
     ctx.state.info = info;
-    ctx.state.user = await authenticate(deps.hooks, ctx);
+    ctx.state.user = await authenticate(deps.hooks, ctx, log);
     const attrs: Attributes = {
       user: ctx.state.user, verb: info.verb, isResourceRequest: info.isResourceRequest, path: info.path,
       apiGroup: info.apiGroup, apiVersion: info.apiVersion, resource: info.resource, subresource: info.subresource,

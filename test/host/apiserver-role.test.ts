@@ -45,8 +45,12 @@ describe('plat apiserver', () => {
       assert.equal(created.json.spec.username, 'alice');
       assert.equal(created.json.spec.uid, 'alice-uid');
       assert.deepEqual(created.json.spec.groups, ['dev', 'ops', 'system:authenticated']);
-      const bad = await client.with({ token: 'wrong' }).get(P);
+      const bad = await client.with({ token: 'wrong-token-zzz' }).get(P);
       assert.equal(bad.status, 401);
+      // The log says which authenticator refused and why, never the token.
+      await new Promise((r) => setTimeout(r, 50));
+      assert.match(proc.output(), /request not authenticated .*refusedBy=\["TokenFileAuthenticator: invalid bearer token"\]/);
+      assert.ok(!proc.output().includes('wrong-token-zzz'));
       assert.deepEqual(bad.json, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Unauthorized', reason: 'Unauthorized', code: 401 });
       const anon = await client.with({ anonymous: true }).post(P, baseCsr(fx, 'by-anon'));
       assert.equal(anon.status, 201, anon.text);
