@@ -65,6 +65,11 @@ export interface ResourceDefinition<T extends ApiObject = ApiObject> {
   readonly allowUnconditionalUpdate?: boolean;
   /** Verbs served (discovery lists them); default all eight. */
   readonly verbs?: readonly string[];
+  /**
+   * A create-only resource that is answered, not stored (TokenReview, SelfSubjectReview, access
+   * reviews): POST runs this with the caller and the decoded object and returns the answer (201).
+   */
+  review?(caller: { user: import('../authn/user.js').UserInfo; namespace: string }, obj: T): Promise<T>;
   /** Names are validated as path segments only unless this is given. */
   validateName?(name: string, prefix: boolean): string[];
 }

@@ -47,28 +47,24 @@ const ACTIVE = Symbol('active authenticator');
 type TrackedRequest = AuthenticationRequest & { [ACTIVE]?: { name: string } };
 
 /**
- * Records which authenticator is running for each request (tapable's per-call context), so that
- * a reject() is attributed to the plugin that called it.
+ * Records which authenticator is running for each request, so that a reject() is attributed to
+ * the plugin that called it: every tap (present and future) is wrapped to mark the request
+ * before it runs. The hook runs taps one after another, so the mark holds across their awaits.
  */
 function trackAuthenticators(hooks: Hooks): void {
-  // tapable creates the per-call context only when some tap asks for it: this no-op tap does.
-  hooks.authenticate.tap({ name: 'AuthenticationContext', context: true, stage: -1000 } as never, (() => undefined) as never);
   hooks.authenticate.intercept({
-    context: true,
-    call: (context: Record<string, unknown> | undefined, req: TrackedRequest) => {
-      if (context) req[ACTIVE] = context as { name: string };
+    register: (tap) => {
+      const fn = tap.fn as (req: TrackedRequest, ...rest: unknown[]) => unknown;
+      return { ...tap, fn: (req: TrackedRequest, ...rest: unknown[]) => { req[ACTIVE] = { name: tap.name }; return fn(req, ...rest); } };
     },
-    tap: (context: Record<string, unknown> | undefined, tap: { name: string }) => {
-      if (context) (context as { name: string }).name = tap.name;
-    },
-  } as never);
+  });
 }
 
 async function authenticate(hooks: Hooks, ctx: Koa.Context, log: Logger): Promise<UserInfo> {
   const { leaf, chain } = peerCertificates(ctx.req);
   const refusals: Refusal[] = [];
   const req: TrackedRequest = {
-    method: ctx.method, path: ctx.path, headers: ctx.req.headers, peerCertificate: leaf, peerChain: chain,
+    method: ctx.method, path: ctx.path, headers: ctx.req.headers, rawHeaders: ctx.req.rawHeaders, peerCertificate: leaf, peerChain: chain,
     reject(reason: string) { refusals.push({ authenticator: req[ACTIVE]?.name ?? 'unknown', reason }); },
     get rejected() { return refusals.length > 0; },
   };

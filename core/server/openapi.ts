@@ -71,6 +71,18 @@ function operations(d: ResourceDefinition, base: string): Record<string, unknown
       parameters: nameParam,
     },
   };
+  // Only the verbs the resource serves (create-only reviews have no list or {name} paths).
+  const verbs = new Set(d.verbs ?? ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch']);
+  const collection = paths[base] as Record<string, unknown>;
+  if (!verbs.has('list')) delete collection['get'];
+  if (!verbs.has('create')) delete collection['post'];
+  if (!verbs.has('deletecollection')) delete collection['delete'];
+  const named = paths[`${base}/{name}`] as Record<string, unknown>;
+  if (!verbs.has('get')) delete named['get'];
+  if (!verbs.has('update')) delete named['put'];
+  if (!verbs.has('patch')) delete named['patch'];
+  if (!verbs.has('delete')) delete named['delete'];
+  if (Object.keys(named).length === 1) delete paths[`${base}/{name}`];
   for (const s of d.subresources ?? []) {
     const suffix = pascal(s.name);
     paths[`${base}/{name}/${s.name}`] = s.strategy

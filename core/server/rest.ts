@@ -149,6 +149,7 @@ export async function serveResource(ctx: Context, store: ResourceStore, info: Re
         if (info.name) throw errors.methodNotAllowed('create', store.qualified);
         const dryRun = dryRunOf(query.getAll('dryRun'), 'CreateOptions');
         const obj = await readObject(ctx, store, fieldValidationOf(query, 'CreateOptions'), warnings);
+        if (store.def.review) return respondObject(ctx, store, 201, await store.def.review({ user, namespace: info.namespace }, obj), deps);
         if (store.namespaced && obj.metadata.namespace && obj.metadata.namespace !== info.namespace) {
           throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
         }

@@ -1,0 +1,74 @@
+// AuthenticationApiPlugin: TokenReview and SelfSubjectReview, answered through the same
+// authenticate hook that authenticates API requests.
+import { errors } from '../../core/api/errors.js';
+import type { ApiObject } from '../../core/api/meta.js';
+import { ANONYMOUS_USER, AUTHENTICATED_GROUP, UNAUTHENTICATED_GROUP, type AuthenticationRequest, type UserInfo } from '../../core/authn/user.js';
+import type { Host } from '../../core/host.js';
+import type { Plugin } from '../../core/plugin.js';
+import type { ResourceDefinition } from '../../core/registry/resource.js';
+import type { Strategy } from '../../core/registry/strategy.js';
+import { selfSubjectReviewSchema, tokenReviewSchema } from './schemas.js';
+
+const PLUGIN_NAME = 'AuthenticationApiPlugin';
+const GROUP = 'authentication.platform';
+
+/** Reviews have no stored state and no field rules beyond their schema. */
+const reviewStrategy: Strategy = { validate: () => [], validateUpdate: () => [] };
+
+function userInfo(u: UserInfo): Record<string, unknown> {
+  return {
+    username: u.name, ...(u.uid ? { uid: u.uid } : {}), groups: [...u.groups],
+    ...(u.extra && Object.keys(u.extra).length ? { extra: Object.fromEntries(Object.entries(u.extra).map(([k, v]) => [k, [...v]])) } : {}),
+  };
+}
+
+function answer(obj: ApiObject, status: Record<string, unknown>): ApiObject {
+  return { ...obj, metadata: { ...obj.metadata, creationTimestamp: null }, status };
+}
+
+/** Runs the token authenticators (not anonymous) on `token`, as a request carrying it would. */
+async function reviewToken(host: Host, token: string): Promise<{ user?: UserInfo; error?: string }> {
+  const reasons: string[] = [];
+  const req: AuthenticationRequest = {
+    method: 'POST', path: '/', headers: { authorization: `Bearer ${token}` }, peerCertificate: undefined, peerChain: [],
+    reject: (reason) => { reasons.push(reason); },
+    get rejected() { return reasons.length > 0; },
+  };
+  const user = await host.hooks.authenticate.promise(req);
+  if (!user || user.name === ANONYMOUS_USER || user.groups.includes(UNAUTHENTICATED_GROUP)) {
+    return reasons.length ? { error: `[${reasons.join(', ')}]` } : {};
+  }
+  return { user: user.groups.includes(AUTHENTICATED_GROUP) ? user : { ...user, groups: [...user.groups, AUTHENTICATED_GROUP] } };
+}
+
+export const AuthenticationApiPlugin: Plugin = {
+  name: PLUGIN_NAME,
+  apply(host: Host): void {
+    host.hooks.resources.tap(PLUGIN_NAME, (registry) => {
+      const tokenReviews: ResourceDefinition = {
+        group: GROUP, version: 'v1', kind: 'TokenReview', listKind: 'TokenReviewList', plural: 'tokenreviews', singular: 'tokenreview',
+        scope: 'Cluster', schema: tokenReviewSchema, verbs: ['create'], strategy: reviewStrategy,
+        description: 'TokenReview attempts to authenticate a token to a known user.',
+        async review(_caller, obj) {
+          const spec = (obj['spec'] ?? {}) as { token?: string; audiences?: string[] };
+          if (!spec.token) throw errors.badRequest('token is required for TokenReview in authentication');
+          const result = await reviewToken(host, spec.token);
+          return answer(obj, {
+            authenticated: result.user !== undefined,
+            ...(result.user ? { user: userInfo(result.user) } : {}),
+            ...(spec.audiences?.length && result.user ? { audiences: spec.audiences } : {}),
+            ...(result.error ? { error: result.error } : {}),
+          });
+        },
+      };
+      const selfSubjectReviews: ResourceDefinition = {
+        group: GROUP, version: 'v1', kind: 'SelfSubjectReview', listKind: 'SelfSubjectReviewList', plural: 'selfsubjectreviews',
+        singular: 'selfsubjectreview', scope: 'Cluster', schema: selfSubjectReviewSchema, verbs: ['create'], strategy: reviewStrategy,
+        description: 'SelfSubjectReview contains the user information that the server has about the user making this request.',
+        async review(caller, obj) { return answer(obj, { userInfo: userInfo(caller.user) }); },
+      };
+      registry.register(tokenReviews);
+      registry.register(selfSubjectReviews);
+    });
+  },
+};
