@@ -3,6 +3,7 @@
 import type { Profile } from '../core/boot.js';
 import type { Plugin } from '../core/plugin.js';
 import { ApiServerPlugin } from '../plugins/apiserver/index.js';
+import { AuthenticationApiPlugin } from '../plugins/authentication-api/index.js';
 import { AnonymousAuthenticator } from '../plugins/authn-anonymous/index.js';
 import { TokenFileAuthenticator } from '../plugins/authn-token-file/index.js';
 import { X509Authenticator } from '../plugins/authn-x509/index.js';
@@ -14,6 +15,7 @@ import { prepareAllInOne } from './roles/all.js';
 const apiserverPlugins: readonly Plugin[] = [
   ApiServerPlugin,
   CertificatesResourcePlugin,
+  AuthenticationApiPlugin,
   X509Authenticator,
   TokenFileAuthenticator,
   AnonymousAuthenticator,

@@ -18,6 +18,11 @@ export interface AuthenticationRequest {
   readonly method: string;
   readonly path: string;
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  /**
+   * Node's rawHeaders, `[name, value, name, value, ...]` as received: `headers` joins a repeated
+   * header into one `a, b` string, which loses where one value ends (request-header groups need it).
+   */
+  readonly rawHeaders?: readonly string[];
   /** The verified-or-not client certificate chain presented in the TLS handshake (empty object when none). */
   readonly peerCertificate: PeerCertificate | undefined;
   /** The raw DER chain, leaf first, as presented by the client. */
