@@ -5,7 +5,9 @@ import type { Plugin } from '../core/plugin.js';
 import { ApiServerPlugin } from '../plugins/apiserver/index.js';
 import { AuthenticationApiPlugin } from '../plugins/authentication-api/index.js';
 import { AnonymousAuthenticator } from '../plugins/authn-anonymous/index.js';
+import { RequestHeaderAuthenticator } from '../plugins/authn-requestheader/index.js';
 import { TokenFileAuthenticator } from '../plugins/authn-token-file/index.js';
+import { WebhookTokenAuthenticator } from '../plugins/authn-webhook-token/index.js';
 import { X509Authenticator } from '../plugins/authn-x509/index.js';
 import { AlwaysAllowAuthorizer, AlwaysDenyAuthorizer } from '../plugins/authz-always/index.js';
 import { CertificatesResourcePlugin } from '../plugins/certificates/plugin.js';
@@ -17,7 +19,9 @@ const apiserverPlugins: readonly Plugin[] = [
   CertificatesResourcePlugin,
   AuthenticationApiPlugin,
   X509Authenticator,
+  RequestHeaderAuthenticator,
   TokenFileAuthenticator,
+  WebhookTokenAuthenticator,
   AnonymousAuthenticator,
   AlwaysAllowAuthorizer,
   AlwaysDenyAuthorizer,

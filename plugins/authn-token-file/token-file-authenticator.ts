@@ -6,7 +6,7 @@
 // keeps the request from falling through to anonymous (401 "invalid bearer token", as upstream).
 import type { Host } from '../../core/host.js';
 import type { Plugin } from '../../core/plugin.js';
-import { bearerToken } from './bearer.js';
+import { bearerToken } from '../../core/authn/bearer.js';
 import { loadTokenFile } from './token-table.js';
 
 const PLUGIN_NAME = 'TokenFileAuthenticator';

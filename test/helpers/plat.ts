@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { boot } from '../../core/boot.js';
 import type { Host } from '../../core/host.js';
-import { silentLogger } from '../../core/log.js';
+import { silentLogger, type Logger } from '../../core/log.js';
 import { profiles } from '../../host/profiles.js';
 import { getApiServer } from '../../plugins/apiserver/index.js';
 
@@ -95,13 +95,13 @@ export function tempDir(prefix = 'plat-test-'): string {
 }
 
 /** Boots `plat all` in this process. */
-export async function startInProcess(opts: { args?: string[]; dataDir?: string; cwd?: string; configFile?: string } = {}): Promise<RunningPlat> {
+export async function startInProcess(opts: { args?: string[]; dataDir?: string; cwd?: string; configFile?: string; logger?: Logger } = {}): Promise<RunningPlat> {
   const dataDir = opts.dataDir ?? tempDir();
   const port = await freePort();
   const { host } = await boot({
     profile: { ...profiles['all']!, prepare: profiles['all']!.prepare! },
     argv: ['--data-dir', dataDir, '--secure-port', String(port), ...(opts.args ?? [])],
-    cwd: opts.cwd ?? dataDir, logger: silentLogger, version: '0.0.0-test',
+    cwd: opts.cwd ?? dataDir, logger: opts.logger ?? silentLogger, version: '0.0.0-test',
     ...(opts.configFile ? { configFile: opts.configFile } : {}),
   });
   const api = getApiServer(host)!;

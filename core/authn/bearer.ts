@@ -2,7 +2,7 @@
 // Authorization value, trimmed; scheme "bearer" in any case; the token is the text up to the next
 // space (anything after it is ignored, as upstream ignores parts[2]). Empty tokens are no
 // credential at all, so the request can still be anonymous.
-import type { AuthenticationRequest } from '../../core/authn/user.js';
+import type { AuthenticationRequest } from './user.js';
 
 const ASCII_SPACE = /^[ \t\n\v\f\r]+|[ \t\n\v\f\r]+$/g;
 

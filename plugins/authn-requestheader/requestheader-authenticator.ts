@@ -1,0 +1,168 @@
+// RequestHeaderAuthenticator: --requestheader-*. A front proxy that authenticated the user itself
+// passes the identity on in headers (X-Remote-User, X-Remote-Group, X-Remote-Extra-*); those
+// headers are believed only on a connection whose client certificate verifies against
+// --requestheader-client-ca-file (a bundle separate from --client-ca-file) and, when
+// --requestheader-allowed-names is set, whose CommonName is listed. Everyone else's identity
+// headers are never read.
+//
+// Ordered as upstream's union: first (stage -10), before X509Authenticator, so a proxy's own
+// certificate is not taken for the user. As upstream, a presented certificate that does not verify
+// against this CA, or whose CN is not allowed, is an error of this authenticator (req.reject):
+// the authenticate hook bails on the first user, so an ordinary client certificate or token
+// accepted by a later authenticator still wins, and only a request nobody accepts ends in 401
+// instead of anonymous (upstream's union + FailOnError before anonymous).
+import { readFileSync } from 'node:fs';
+import type { Host } from '../../core/host.js';
+import { StartupError, type Plugin } from '../../core/plugin.js';
+import type { AuthenticationRequest, UserInfo } from '../../core/authn/user.js';
+import type { Logger } from '../../core/log.js';
+import { authenticateCertificateChain, parseCaBundle } from '../authn-x509/index.js';
+import { headerValues, identityFromHeaders, type IdentityHeaders } from './identity-headers.js';
+import { loadProxyClientCredentials, setProxyClientCredentials } from './proxy-client.js';
+
+const PLUGIN_NAME = 'RequestHeaderAuthenticator';
+const SECTION = 'Authentication options';
+
+export const REQUESTHEADER_FLAGS = {
+  clientCaFile: 'requestheader-client-ca-file',
+  allowedNames: 'requestheader-allowed-names',
+  usernameHeaders: 'requestheader-username-headers',
+  groupHeaders: 'requestheader-group-headers',
+  extraHeadersPrefix: 'requestheader-extra-headers-prefix',
+  uidHeaders: 'requestheader-uid-headers',
+  proxyClientCertFile: 'proxy-client-cert-file',
+  proxyClientKeyFile: 'proxy-client-key-file',
+} as const;
+
+/** Before X509Authenticator (stage 0): upstream puts the front proxy first in the union. */
+export const REQUESTHEADER_STAGE = -10;
+
+export interface RequestHeaderAuthenticatorOptions {
+  /** Clock for certificate validity; tests inject one. */
+  readonly now?: () => Date;
+}
+
+/** Upstream's checkForWhiteSpaceOnly. */
+const noBlankEntries = (flag: string) => (value: unknown): string | undefined =>
+  (value as string[]).some((v) => v.trim() === '') ? `empty value in "${flag}"` : undefined;
+
+export function createRequestHeaderAuthenticator(options: RequestHeaderAuthenticatorOptions = {}): Plugin {
+  const now = options.now ?? (() => new Date());
+  return {
+    name: PLUGIN_NAME,
+    apply(host: Host): void {
+      const log = host.logger.child(PLUGIN_NAME);
+      host.hooks.flags.tap(PLUGIN_NAME, (flags) => {
+        const list = (name: string, help: string) => flags.define({
+          name, type: 'strings', help, section: SECTION, owner: PLUGIN_NAME, validate: noBlankEntries(name),
+        });
+        const file = (name: string, help: string) => flags.define({ name, type: 'string', help, section: SECTION, owner: PLUGIN_NAME });
+        file(REQUESTHEADER_FLAGS.clientCaFile, 'Root bundle verifying client certificates before trusting identity headers.');
+        list(REQUESTHEADER_FLAGS.allowedNames, 'Certificate common names allowed to supply identity headers; empty allows any certificate validated by the CA file.');
+        list(REQUESTHEADER_FLAGS.usernameHeaders, 'Headers inspected for usernames (`X-Remote-User` is common).');
+        list(REQUESTHEADER_FLAGS.groupHeaders, 'Headers inspected for groups (`X-Remote-Group` suggested).');
+        list(REQUESTHEADER_FLAGS.extraHeadersPrefix, 'Header prefixes inspected (`X-Remote-Extra-` suggested).');
+        list(REQUESTHEADER_FLAGS.uidHeaders, 'Headers inspected for UIDs (`X-Remote-Uid` suggested); requires feature RemoteRequestHeaderUID.');
+        file(REQUESTHEADER_FLAGS.proxyClientCertFile, 'Client certificate proving the identity of the aggregator or API server when it calls out (proxying to extension servers, webhook admission); expected to be signed by the CA in --requestheader-client-ca-file.');
+        file(REQUESTHEADER_FLAGS.proxyClientKeyFile, 'Private key of that certificate.');
+      });
+      host.hooks.configure.tap(PLUGIN_NAME, (cfg) => {
+        const get = (name: string) => cfg.flags.get<string[]>(name).map((v) => v.trim());
+        const names: IdentityHeaders = {
+          username: get(REQUESTHEADER_FLAGS.usernameHeaders),
+          uid: get(REQUESTHEADER_FLAGS.uidHeaders),
+          group: get(REQUESTHEADER_FLAGS.groupHeaders),
+          extraPrefixes: get(REQUESTHEADER_FLAGS.extraHeadersPrefix),
+        };
+        const allowedNames = cfg.flags.get<string[]>(REQUESTHEADER_FLAGS.allowedNames);
+        warnNonStandard(names, log);
+
+        const proxy = loadProxyClientCredentials(
+          cfg.flags.get<string>(REQUESTHEADER_FLAGS.proxyClientCertFile),
+          cfg.flags.get<string>(REQUESTHEADER_FLAGS.proxyClientKeyFile),
+        );
+        if (proxy) {
+          setProxyClientCredentials(host, proxy);
+          log.info('proxy client certificate loaded', { subject: proxy.certificate.subject.replace(/\n/g, ', '), notAfter: proxy.certificate.validTo });
+        }
+
+        const caFile = cfg.flags.get<string>(REQUESTHEADER_FLAGS.clientCaFile);
+        if (!caFile) return;
+        const roots = readRequestHeaderCa(caFile);
+        if (proxy && !roots.some((r) => proxy.certificate.checkIssued(r.x509))) {
+          log.warn('the proxy client certificate is not issued by a certificate of --requestheader-client-ca-file; servers trusting that bundle will not accept it',
+            { file: REQUESTHEADER_FLAGS.proxyClientCertFile });
+        }
+        if (names.username.length === 0) {
+          // Upstream builds the authenticator anyway; without a username header it never finds a user.
+          log.warn('--requestheader-client-ca-file is set without --requestheader-username-headers: no request can be authenticated by request headers');
+        }
+        log.info('request-header authentication enabled', {
+          file: caFile, authorities: roots.length, allowedNames: allowedNames.length ? allowedNames.join(',') : '(any)',
+        });
+        host.hooks.authenticate.tap({ name: PLUGIN_NAME, stage: REQUESTHEADER_STAGE }, (req) =>
+          authenticate(req, { roots, allowedNames, names, now: now() }, log));
+      });
+    },
+  };
+}
+
+export const RequestHeaderAuthenticator: Plugin = createRequestHeaderAuthenticator();
+
+interface Settings {
+  readonly roots: ReturnType<typeof parseCaBundle>;
+  readonly allowedNames: readonly string[];
+  readonly names: IdentityHeaders;
+  readonly now: Date;
+}
+
+function authenticate(req: AuthenticationRequest, s: Settings, log: Logger): UserInfo | undefined {
+  if (req.peerChain.length === 0) return undefined;
+  const outcome = authenticateCertificateChain(req.peerChain, s.roots, s.now);
+  if (outcome.result === 'reject') {
+    log.v(4).info('client certificate is not a front proxy certificate', { reason: outcome.reason });
+    req.reject(outcome.reason);
+    return undefined;
+  }
+  // 'none' here means a verified certificate without CommonName.
+  const cn = outcome.result === 'user' ? outcome.user.name : '';
+  if (s.allowedNames.length > 0 && !s.allowedNames.includes(cn)) {
+    const reason = `x509: subject with cn=${cn} is not in the allowed list`;
+    log.v(4).info('front proxy certificate refused', { reason });
+    req.reject(reason);
+    return undefined;
+  }
+  // The identity headers cannot be removed here (the request is read-only to authenticators);
+  // nothing downstream in plat forwards request headers, so they go no further.
+  const user = identityFromHeaders(headerValues(req), s.names);
+  if (user) log.v(4).info('authenticated by front proxy', { proxy: cn, user: user.name });
+  return user;
+}
+
+function readRequestHeaderCa(path: string): ReturnType<typeof parseCaBundle> {
+  const source = `unable to load request-header client CA file "${path}"`;
+  let text: string;
+  try {
+    text = readFileSync(path, 'latin1');
+  } catch (err) {
+    throw new StartupError(`${source}: ${(err as Error).message}`);
+  }
+  return parseCaBundle(text, source);
+}
+
+/** Upstream warns when the standard names are missing: API aggregation relies on them. */
+function warnNonStandard(names: IdentityHeaders, log: Logger): void {
+  const has = (list: readonly string[], standard: string) => list.some((h) => h.toLowerCase() === standard.toLowerCase());
+  if (names.username.length > 0 && !has(names.username, 'X-Remote-User')) {
+    log.warn('--requestheader-username-headers is set without specifying the standard X-Remote-User header - API aggregation will not work');
+  }
+  if (names.uid.length > 0 && !has(names.uid, 'X-Remote-Uid')) {
+    log.warn('--requestheader-uid-headers is set without specifying the standard X-Remote-Uid header - API aggregation will not work');
+  }
+  if (names.group.length > 0 && !has(names.group, 'X-Remote-Group')) {
+    log.warn('--requestheader-group-headers is set without specifying the standard X-Remote-Group header - API aggregation will not work');
+  }
+  if (names.extraPrefixes.length > 0 && !has(names.extraPrefixes, 'X-Remote-Extra-')) {
+    log.warn('--requestheader-extra-headers-prefix is set without specifying the standard X-Remote-Extra- header prefix - API aggregation will not work');
+  }
+}

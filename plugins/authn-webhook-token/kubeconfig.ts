@@ -1,0 +1,165 @@
+// The webhook's connection settings, read from a kubeconfig-format file as upstream reads
+// --authentication-token-webhook-config-file: the cluster is the webhook (server URL and how to
+// trust it), the user is how plat authenticates to it. Only what a token-review client needs is
+// understood; a credential kind plat cannot honour (basic auth, exec, auth-provider, token-file)
+// fails start-up rather than being silently dropped. Relative file paths are resolved against the
+// file's own directory, as clientcmd does.
+//
+// Choice (upstream allows any scheme): the server must be https, or http only to a loopback host,
+// since the bearer tokens of every caller cross this connection.
+import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
+import path from 'node:path';
+import { parse as parseYaml } from 'yaml';
+
+export class KubeconfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'KubeconfigError';
+  }
+}
+
+/** Everything needed to call the webhook, with file contents already read. */
+export interface WebhookConnection {
+  readonly server: URL;
+  /** PEM bundle to trust instead of the host's root set. */
+  readonly ca?: Buffer;
+  readonly insecureSkipTlsVerify: boolean;
+  readonly tlsServerName?: string;
+  readonly clientCert?: Buffer;
+  readonly clientKey?: Buffer;
+  /** Bearer token plat presents to the webhook (not a caller's token). */
+  readonly token?: string;
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+const UNSUPPORTED_USER_FIELDS = ['username', 'password', 'exec', 'auth-provider', 'tokenFile', 'as', 'as-groups', 'as-uid', 'as-user-extra'];
+
+function str(o: Obj, key: string, where: string): string | undefined {
+  const v = o[key];
+  if (v === undefined || v === null || v === '') return undefined;
+  if (typeof v !== 'string') throw new KubeconfigError(`${where}.${key} must be a string`);
+  return v;
+}
+
+function named(list: unknown, field: string, name: string | undefined, kind: string): Obj | undefined {
+  if (list === undefined || list === null) return undefined;
+  if (!Array.isArray(list)) throw new KubeconfigError(`${kind}s must be a list`);
+  const entries = list.filter(isObj);
+  const pick = name === undefined ? (entries.length === 1 ? entries[0] : undefined) : entries.find((e) => e['name'] === name);
+  if (pick === undefined) {
+    if (name !== undefined) throw new KubeconfigError(`${kind} "${name}" not found`);
+    if (entries.length > 1) throw new KubeconfigError(`several ${kind}s and no context choosing one`);
+    return undefined;
+  }
+  const inner = pick[field];
+  if (inner === undefined || inner === null) return {};
+  if (!isObj(inner)) throw new KubeconfigError(`${kind} "${String(pick['name'])}": ${field} must be a mapping`);
+  return inner;
+}
+
+const LOOPBACK_NAMES = new Set(['localhost', 'localhost.']);
+export function isLoopbackHost(hostname: string): boolean {
+  const h = hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
+  if (LOOPBACK_NAMES.has(h.toLowerCase())) return true;
+  if (isIP(h) === 4) return h.startsWith('127.');
+  if (isIP(h) === 6) return h === '::1' || /^(0{0,4}:){7}0{0,3}1$/.test(h) || h.toLowerCase() === '::ffff:127.0.0.1';
+  return false;
+}
+
+/**
+ * Reads the file at `file` into connection settings. `data` fields are base64 (as in kubeconfig);
+ * file fields are read now, so a missing certificate fails start-up, not the first request.
+ */
+export function loadKubeconfig(file: string): WebhookConnection {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new KubeconfigError(`unable to read: ${(err as Error).message}`);
+  }
+  let doc: unknown;
+  try {
+    doc = parseYaml(text);
+  } catch (err) {
+    throw new KubeconfigError(`not valid YAML: ${(err as Error).message.split('\n')[0]}`);
+  }
+  if (!isObj(doc)) throw new KubeconfigError('not a kubeconfig (expected a mapping with clusters, users and contexts)');
+  const dir = path.dirname(path.resolve(file));
+  const readRef = (p: string, what: string): Buffer => {
+    const abs = path.resolve(dir, p);
+    try {
+      return readFileSync(abs);
+    } catch (err) {
+      throw new KubeconfigError(`unable to read ${what} '${abs}': ${(err as Error).message}`);
+    }
+  };
+  const fileOrData = (o: Obj, key: string, where: string, what: string): Buffer | undefined => {
+    const data = str(o, `${key}-data`, where);
+    const ref = str(o, key, where);
+    if (data !== undefined && ref !== undefined) throw new KubeconfigError(`${where}: ${key} and ${key}-data are both set`);
+    if (data !== undefined) return Buffer.from(data, 'base64');
+    return ref === undefined ? undefined : readRef(ref, what);
+  };
+
+  // The current context (or the only one) chooses cluster and user by name; a file without
+  // contexts may hold just one cluster and at most one user.
+  const currentContext = str(doc, 'current-context', 'kubeconfig');
+  const context = named(doc['contexts'], 'context', currentContext, 'context');
+  let cluster: Obj | undefined;
+  let user: Obj;
+  if (context !== undefined) {
+    const clusterName = str(context, 'cluster', 'context');
+    const userName = str(context, 'user', 'context');
+    if (clusterName === undefined) throw new KubeconfigError('the context names no cluster');
+    cluster = named(doc['clusters'], 'cluster', clusterName, 'cluster');
+    user = userName === undefined ? {} : named(doc['users'], 'user', userName, 'user') ?? {};
+  } else {
+    cluster = named(doc['clusters'], 'cluster', undefined, 'cluster');
+    user = named(doc['users'], 'user', undefined, 'user') ?? {};
+  }
+  if (cluster === undefined) throw new KubeconfigError('no cluster (the webhook) is configured');
+
+  const serverText = str(cluster, 'server', 'cluster');
+  if (serverText === undefined) throw new KubeconfigError('cluster.server (the webhook URL) is not set');
+  let server: URL;
+  try {
+    server = new URL(serverText);
+  } catch {
+    throw new KubeconfigError(`cluster.server ${JSON.stringify(serverText)} is not a URL`);
+  }
+  if (server.protocol !== 'https:' && !(server.protocol === 'http:' && isLoopbackHost(server.hostname))) {
+    throw new KubeconfigError(`cluster.server must be an https URL (http only to a loopback host), got ${server.protocol}//${server.host}`);
+  }
+  if (server.username || server.password) throw new KubeconfigError('cluster.server must not carry user info');
+
+  const insecure = cluster['insecure-skip-tls-verify'];
+  if (insecure !== undefined && typeof insecure !== 'boolean') throw new KubeconfigError('cluster.insecure-skip-tls-verify must be a boolean');
+  const ca = fileOrData(cluster, 'certificate-authority', 'cluster', 'certificate authority');
+  if (insecure === true && ca !== undefined) {
+    // clientcmd's own rule.
+    throw new KubeconfigError('specifying a root certificates file with the insecure flag is not allowed');
+  }
+  const tlsServerName = str(cluster, 'tls-server-name', 'cluster');
+
+  for (const f of UNSUPPORTED_USER_FIELDS) {
+    if (user[f] !== undefined && user[f] !== null && user[f] !== '') throw new KubeconfigError(`user.${f} is not supported by plat`);
+  }
+  const clientCert = fileOrData(user, 'client-certificate', 'user', 'client certificate');
+  const clientKey = fileOrData(user, 'client-key', 'user', 'client key');
+  if ((clientCert === undefined) !== (clientKey === undefined)) {
+    throw new KubeconfigError('user.client-certificate and user.client-key must be set together');
+  }
+  const token = str(user, 'token', 'user');
+
+  return {
+    server,
+    insecureSkipTlsVerify: insecure === true,
+    ...(ca !== undefined ? { ca } : {}),
+    ...(tlsServerName !== undefined ? { tlsServerName } : {}),
+    ...(clientCert !== undefined && clientKey !== undefined ? { clientCert, clientKey } : {}),
+    ...(token !== undefined ? { token } : {}),
+  };
+}
