@@ -4,6 +4,8 @@ import type { Profile } from '../core/boot.js';
 import type { Plugin } from '../core/plugin.js';
 import { ApiServerPlugin } from '../plugins/apiserver/index.js';
 import { AuthenticationApiPlugin } from '../plugins/authentication-api/index.js';
+import { CoreResourcesPlugin } from '../plugins/core-resources/index.js';
+import { BootstrapTokenAuthenticator } from '../plugins/authn-bootstrap-token/index.js';
 import { AnonymousAuthenticator } from '../plugins/authn-anonymous/index.js';
 import { RequestHeaderAuthenticator } from '../plugins/authn-requestheader/index.js';
 import { TokenFileAuthenticator } from '../plugins/authn-token-file/index.js';
@@ -18,9 +20,11 @@ const apiserverPlugins: readonly Plugin[] = [
   ApiServerPlugin,
   CertificatesResourcePlugin,
   AuthenticationApiPlugin,
+  CoreResourcesPlugin,
   X509Authenticator,
   RequestHeaderAuthenticator,
   TokenFileAuthenticator,
+  BootstrapTokenAuthenticator,
   WebhookTokenAuthenticator,
   AnonymousAuthenticator,
   AlwaysAllowAuthorizer,

@@ -70,6 +70,8 @@ export interface ResourceDefinition<T extends ApiObject = ApiObject> {
    * reviews): POST runs this with the caller and the decoded object and returns the answer (201).
    */
   review?(caller: { user: import('../authn/user.js').UserInfo; namespace: string }, obj: T): Promise<T>;
+  /** Decodes the raw protobuf message of this kind (request bodies of kubectl's typed clients). */
+  decodeProtobuf?(raw: Buffer): ApiObject;
   /** Names are validated as path segments only unless this is given. */
   validateName?(name: string, prefix: boolean): string[];
 }

@@ -6,6 +6,7 @@ import { aggregateFieldErrors, fieldError, type FieldError } from '../api/field-
 import type { ApiObject } from '../api/meta.js';
 import { duplicateJsonFields, pruneUnknownFields } from '../api/schema-fields.js';
 import { SchemaTypeChecker } from '../api/schema-types.js';
+import { PROTOBUF_MEDIA_TYPE, unwrap } from '../api/protobuf.js';
 import type { UserInfo } from '../authn/user.js';
 import { listObjects } from '../registry/list.js';
 import { parseListOptions } from '../registry/list-options.js';
@@ -97,8 +98,17 @@ function dropEmptyMetaCollections(obj: ApiObject): void {
 /** Reads and decodes a whole-object body (POST, PUT): JSON or YAML, 415 for anything else. */
 async function readObject(ctx: Context, store: ResourceStore, validation: 'Strict' | 'Warn' | 'Ignore', warnings: string[]): Promise<ApiObject> {
   const type = mediaType(ctx.get('content-type') || undefined);
-  if (type !== 'application/json' && type !== 'application/yaml') throw errors.unsupportedMediaType(type, ['application/json', 'application/yaml']);
-  const doc = parseDocument(await readBody(ctx.req), type, `${store.def.kind} in version "${store.def.version}" cannot be handled as a ${store.def.kind}`);
+  const what = `${store.def.kind} in version "${store.def.version}" cannot be handled as a ${store.def.kind}`;
+  if (type === PROTOBUF_MEDIA_TYPE && store.def.decodeProtobuf) {
+    const env = unwrap(await readBody(ctx.req), what);
+    let value: ApiObject;
+    try { value = store.def.decodeProtobuf(env.raw); } catch (e) { throw errors.badRequest(`${what}: ${(e as Error).message}`); }
+    return decodeObject(store, { ...value, apiVersion: env.apiVersion || store.apiVersion, kind: env.kind || store.def.kind }, undefined, validation, warnings);
+  }
+  if (type !== 'application/json' && type !== 'application/yaml') {
+    throw errors.unsupportedMediaType(type, ['application/json', 'application/yaml', ...(store.def.decodeProtobuf ? [PROTOBUF_MEDIA_TYPE] : [])]);
+  }
+  const doc = parseDocument(await readBody(ctx.req), type, what);
   return decodeObject(store, doc.value, doc.json, validation, warnings);
 }
 
@@ -115,7 +125,8 @@ export async function serveResource(ctx: Context, store: ResourceStore, info: Re
   if (sub && !store.def.subresources?.some((s) => s.name === sub)) throw errors.pathNotFound();
   if (info.parts.length > 3) throw errors.pathNotFound();
   if (store.namespaced && !info.namespace && info.name) throw errors.pathNotFound();
-  if (!store.namespaced && info.namespace) throw errors.pathNotFound();
+  // /api/v1/namespaces/{name} names the namespace itself (RequestInfo puts it in `namespace` too).
+  if (!store.namespaced && info.namespace && !(store.def.group === '' && store.def.plural === 'namespaces')) throw errors.pathNotFound();
   const verbs = store.def.verbs ?? ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
   const allowed = sub ? ['get', 'update', 'patch'] : verbs;
   if (!allowed.includes(info.verb)) throw errors.methodNotAllowed(info.verb === 'deletecollection' ? 'deletecollection' : info.verb, store.qualified);

@@ -24,6 +24,8 @@ export interface ApiServerHandle {
   readonly server: RunningServer;
   readonly storage: Storage;
   readonly resources: Resources;
+  /** The generic store of every registered resource, by `storeKey(group, version, plural)`. */
+  readonly stores: ReadonlyMap<string, ResourceStore>;
   /** https://host:port a local client reaches the server at. */
   readonly url: string;
 }
@@ -134,7 +136,7 @@ export const ApiServerPlugin: Plugin = {
       placeholder.port = server.address.port;
       cleanups.unshift(() => server.close());
       const local = isUnspecified(bind) ? '127.0.0.1' : bind.includes(':') ? `[${bind}]` : bind;
-      handles.set(host, { server, storage, resources, url: `https://${local}:${server.address.port}` });
+      handles.set(host, { server, storage, resources, stores, url: `https://${local}:${server.address.port}` });
       log.info(`serving securely on ${host_}:${server.address.port}`, { dataDir, resources: resources.all().map((d) => `${d.plural}.${d.group}`) });
     });
 

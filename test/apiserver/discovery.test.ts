@@ -35,7 +35,8 @@ describe('discovery, OpenAPI, health and authentication', () => {
     assert.equal(api.status, 200);
     assert.match(String(api.headers['content-type']), /^application\/json(;|$)/);
     assert.equal(api.json.kind, 'APIVersions');
-    assert.deepEqual(api.json.versions, []);
+    // core/v1 (Namespaces, Secrets) is served, so /api advertises v1.
+    assert.deepEqual(api.json.versions, ['v1']);
     assert.equal(api.json.serverAddressByClientCIDRs[0].clientCIDR, '0.0.0.0/0');
     assert.match(api.json.serverAddressByClientCIDRs[0].serverAddress, /^[^:]+:\d+$/);
 
@@ -74,7 +75,12 @@ describe('discovery, OpenAPI, health and authentication', () => {
       assert.deepEqual([...r.verbs].sort(), SUB_VERBS);
     }
 
-    for (const p of ['/apis/nope', '/apis/nope/v1', '/apis/certificates.platform/v2', '/api/v1']) {
+    const core = await plat.admin.get('/api/v1');
+    assert.equal(core.status, 200);
+    assert.equal(core.json.groupVersion, 'v1');
+    assert.deepEqual(core.json.resources.filter((r: any) => !r.name.includes('/')).map((r: any) => [r.name, r.namespaced]), [['namespaces', false], ['secrets', true]]);
+
+    for (const p of ['/apis/nope', '/apis/nope/v1', '/apis/certificates.platform/v2', '/api/v2']) {
       const r = await plat.admin.get(p);
       assert.equal(r.status, 404, p);
       assert.equal(r.json.kind, 'Status', p);
@@ -110,7 +116,9 @@ describe('discovery, OpenAPI, health and authentication', () => {
     const api = await plat.admin.get('/api?timeout=32s', { accept: KUBECTL_DISCOVERY_ACCEPT });
     assert.equal(api.status, 200);
     assert.equal(api.headers['content-type'], AGG_V2);
-    assert.deepEqual(api.json, { kind: 'APIGroupDiscoveryList', apiVersion: 'apidiscovery.k8s.io/v2', metadata: {}, items: [] });
+    assert.equal(api.json.kind, 'APIGroupDiscoveryList');
+    assert.deepEqual(api.json.items.map((i: any) => [i.metadata.name, i.versions.map((v: any) => v.version)]), [['', ['v1']]]);
+    assert.deepEqual(api.json.items[0].versions[0].resources.map((r: any) => [r.resource, r.scope]), [['namespaces', 'Cluster'], ['secrets', 'Namespaced']]);
 
     // kubectl 1.29 asks for v2beta1 only.
     const beta = await plat.admin.get('/apis', { accept: `${AGG_V2BETA1},application/json` });
@@ -133,7 +141,7 @@ describe('discovery, OpenAPI, health and authentication', () => {
     const root = await plat.admin.get('/openapi/v3?timeout=32s', { accept: 'application/json, */*' });
     assert.equal(root.status, 200);
     assert.match(String(root.headers['content-type']), /^application\/json/);
-    assert.deepEqual(Object.keys(root.json.paths), ['apis/certificates.platform/v1', 'apis/authentication.platform/v1']);
+    assert.deepEqual(Object.keys(root.json.paths), ['api/v1', 'apis/certificates.platform/v1', 'apis/authentication.platform/v1']);
     const url = root.json.paths['apis/certificates.platform/v1'].serverRelativeURL as string;
     assert.match(url, /^\/openapi\/v3\/apis\/certificates\.platform\/v1(\?hash=[0-9A-F]+)?$/);
 

@@ -1,0 +1,94 @@
+// A minimal reader of Kubernetes' protobuf wire encoding for request bodies: kubectl's typed
+// clients send built-in core types (`kubectl create secret`, `create namespace`) as
+// `application/vnd.kubernetes.protobuf`. Only decoding is needed: responses stay JSON, which the
+// same clients also accept. The envelope is "k8s\0" + runtime.Unknown{typeMeta, raw}.
+import { errors } from './errors.js';
+import type { ApiObject, ObjectMeta } from './meta.js';
+
+export const PROTOBUF_MEDIA_TYPE = 'application/vnd.kubernetes.protobuf';
+const MAGIC = Buffer.from([0x6b, 0x38, 0x73, 0x00]);
+
+export interface Field { readonly no: number; readonly wire: number; readonly varint?: bigint; readonly bytes?: Buffer }
+
+/** The fields of one message, in order (repeated fields appear several times). */
+export function fields(buf: Buffer): Field[] {
+  const out: Field[] = [];
+  let i = 0;
+  const varint = (): bigint => {
+    let v = 0n; let shift = 0n;
+    for (;;) {
+      if (i >= buf.length) throw new Error('truncated varint');
+      const b = buf[i++]!;
+      v |= BigInt(b & 0x7f) << shift;
+      if (!(b & 0x80)) return v;
+      shift += 7n;
+    }
+  };
+  while (i < buf.length) {
+    const key = Number(varint());
+    const no = key >>> 3; const wire = key & 7;
+    if (wire === 0) out.push({ no, wire, varint: varint() });
+    else if (wire === 2) {
+      const len = Number(varint());
+      if (i + len > buf.length) throw new Error('truncated field');
+      out.push({ no, wire, bytes: buf.subarray(i, i + len) });
+      i += len;
+    } else if (wire === 1) i += 8;
+    else if (wire === 5) i += 4;
+    else throw new Error(`unsupported wire type ${wire}`);
+  }
+  return out;
+}
+
+export const str = (f: Field): string => (f.bytes ?? Buffer.alloc(0)).toString('utf8');
+
+/** A map<string, V> entry: key field 1, value field 2. */
+export function mapEntry(f: Field): [string, Buffer] {
+  let k = ''; let v: Buffer = Buffer.alloc(0);
+  for (const e of fields(f.bytes ?? Buffer.alloc(0))) {
+    if (e.no === 1) k = str(e);
+    else if (e.no === 2) v = e.bytes ?? Buffer.alloc(0);
+  }
+  return [k, v];
+}
+
+/** The parts of ObjectMeta a client may set on create or update. */
+export function objectMeta(buf: Buffer): ObjectMeta {
+  const m: Record<string, unknown> = {};
+  const labels: Record<string, string> = {}; const annotations: Record<string, string> = {}; const finalizers: string[] = [];
+  for (const f of fields(buf)) {
+    switch (f.no) {
+      case 1: m['name'] = str(f); break;
+      case 2: m['generateName'] = str(f); break;
+      case 3: m['namespace'] = str(f); break;
+      case 5: m['uid'] = str(f); break;
+      case 6: m['resourceVersion'] = str(f); break;
+      case 11: { const [k, v] = mapEntry(f); labels[k] = v.toString('utf8'); break; }
+      case 12: { const [k, v] = mapEntry(f); annotations[k] = v.toString('utf8'); break; }
+      case 14: finalizers.push(str(f)); break;
+      default: break;
+    }
+  }
+  for (const k of Object.keys(m)) if (m[k] === '') delete m[k];
+  if (Object.keys(labels).length) m['labels'] = labels;
+  if (Object.keys(annotations).length) m['annotations'] = annotations;
+  if (finalizers.length) m['finalizers'] = finalizers;
+  return m as ObjectMeta;
+}
+
+/** Unwraps the envelope: the object's apiVersion/kind and its raw message. */
+export function unwrap(body: Buffer, what: string): { apiVersion: string; kind: string; raw: Buffer } {
+  if (body.length < 4 || !body.subarray(0, 4).equals(MAGIC)) throw errors.badRequest(`${what}: provided data does not appear to be a protobuf message, expected prefix [107 56 115 0]`);
+  try {
+    let apiVersion = ''; let kind = ''; let raw: Buffer = Buffer.alloc(0);
+    for (const f of fields(body.subarray(4))) {
+      if (f.no === 1) for (const t of fields(f.bytes!)) { if (t.no === 1) apiVersion = str(t); else if (t.no === 2) kind = str(t); }
+      else if (f.no === 2) raw = f.bytes!;
+    }
+    return { apiVersion, kind, raw };
+  } catch (e) {
+    throw errors.badRequest(`${what}: ${(e as Error).message}`);
+  }
+}
+
+export type ProtobufDecoder = (raw: Buffer) => ApiObject;

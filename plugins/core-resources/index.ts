@@ -1,0 +1,64 @@
+// CoreResourcesPlugin: the core group (`/api/v1`) with Namespace and Secret, the namespace
+// lifecycle admission rule (no object in a namespace that does not exist, as upstream's
+// NamespaceLifecycle), and the namespaces plat itself needs (`default`, `plat-system`) created at
+// start-up when missing.
+import { errors } from '../../core/api/errors.js';
+import type { ApiObject } from '../../core/api/meta.js';
+import { MASTERS_GROUP } from '../../core/authn/user.js';
+import type { Host } from '../../core/host.js';
+import type { Plugin } from '../../core/plugin.js';
+import type { ResourceStore } from '../../core/registry/store.js';
+import { storeKey } from '../../core/server/app.js';
+import { getApiServer } from '../apiserver/index.js';
+import { namespaceResource, secretResource } from './resources.js';
+
+const PLUGIN_NAME = 'CoreResourcesPlugin';
+
+/** The namespace plat's own objects (bootstrap-token Secrets) live in. */
+export const SYSTEM_NAMESPACE = 'plat-system';
+export const DEFAULT_NAMESPACE = 'default';
+const INITIAL_NAMESPACES = [DEFAULT_NAMESPACE, SYSTEM_NAMESPACE];
+
+const SYSTEM_USER = { name: 'system:apiserver', groups: [MASTERS_GROUP] };
+
+/** The generic store of a core/v1 resource of a running host, if the API server is up. */
+export function coreStore(host: Host, plural: string): ResourceStore | undefined {
+  return getApiServer(host)?.stores.get(storeKey('', 'v1', plural));
+}
+
+export const CoreResourcesPlugin: Plugin = {
+  name: PLUGIN_NAME,
+  apply(host: Host): void {
+    host.hooks.resources.tap(PLUGIN_NAME, (registry) => {
+      registry.register(namespaceResource);
+      registry.register(secretResource);
+    });
+
+    // NamespaceLifecycle: creating a namespaced object needs its namespace to exist.
+    host.hooks.admitMutate.tapPromise(PLUGIN_NAME, async (req) => {
+      if (req.operation !== 'CREATE' || !req.namespace) return;
+      if (req.group === '' && req.resource === 'namespaces') return;
+      const api = getApiServer(host);
+      if (!api || api.resources.get(req.group, req.version, req.resource)?.scope !== 'Namespaced') return;
+      const namespaces = api.stores.get(storeKey('', 'v1', 'namespaces'));
+      if (!namespaces) return;
+      const kv = await namespaces.storage.get(namespaces.keyFor('', req.namespace));
+      if (!kv) throw errors.notFound({ group: '', resource: 'namespaces' }, req.namespace);
+    });
+
+    // After the API server opened storage (stage 10 runs after its stage-0 start tap).
+    host.hooks.start.tapPromise({ name: PLUGIN_NAME, stage: 10 }, async () => {
+      const namespaces = coreStore(host, 'namespaces');
+      if (!namespaces) return;
+      for (const name of INITIAL_NAMESPACES) {
+        if (await namespaces.storage.get(namespaces.keyFor('', name))) continue;
+        const ns: ApiObject = { apiVersion: 'v1', kind: 'Namespace', metadata: { name } };
+        try {
+          await namespaces.create({ user: SYSTEM_USER, namespace: '', dryRun: false, warnings: [] }, ns);
+        } catch (e) {
+          if (!(e instanceof Error && 'reason' in e && (e as { reason: unknown }).reason === 'AlreadyExists')) throw e;
+        }
+      }
+    });
+  },
+};

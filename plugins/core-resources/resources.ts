@@ -1,0 +1,202 @@
+// core/v1 Namespace (cluster-scoped) and Secret (namespaced), as upstream's core registry serves
+// them: Namespace status.phase Active on create, names DNS-1123 labels; Secret `stringData`
+// merged into `data` and never stored, `type` defaulted to Opaque and immutable, `immutable`
+// honoured.
+import { fieldError, type FieldError } from '../../core/api/field-errors.js';
+import type { ApiObject } from '../../core/api/meta.js';
+import { fields, mapEntry, objectMeta, str } from '../../core/api/protobuf.js';
+import { typeMetaProperties } from '../../core/api/object-meta-schema.js';
+import { dns1123SubdomainErrors, regexError } from '../../core/api/selectors/label-syntax.js';
+import type { JsonSchema, ResourceDefinition, TableColumn } from '../../core/registry/resource.js';
+import type { Strategy } from '../../core/registry/strategy.js';
+import { age } from '../certificates/table.js';
+
+export interface Namespace extends ApiObject {
+  spec?: { finalizers?: string[] };
+  status?: { phase?: string };
+}
+
+export interface Secret extends ApiObject {
+  data?: Record<string, string>;
+  stringData?: Record<string, string>;
+  type?: string;
+  immutable?: boolean;
+}
+
+export const SECRET_TYPE_OPAQUE = 'Opaque';
+
+const DNS1123_LABEL_FMT = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
+const DNS1123_LABEL = new RegExp(`^${DNS1123_LABEL_FMT}$`);
+const DNS1123_LABEL_MSG = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character";
+
+/** IsDNS1123Label (a generateName prefix may end in '-', as maskTrailingDash allows). */
+export function dns1123LabelErrors(value: string, prefix = false): string[] {
+  const v = prefix && value.length > 1 && value.endsWith('-') ? value.slice(0, -1) : value;
+  const errs: string[] = [];
+  if (Buffer.byteLength(v) > 63) errs.push('must be no more than 63 characters');
+  if (!DNS1123_LABEL.test(v)) errs.push(regexError(DNS1123_LABEL_MSG, DNS1123_LABEL_FMT, 'my-name', '123-abc'));
+  return errs;
+}
+
+const subdomainName = (value: string, prefix: boolean): string[] =>
+  dns1123SubdomainErrors(prefix && value.length > 1 && value.endsWith('-') ? value.slice(0, -1) : value);
+
+const column = (name: string, description: string, format = ''): TableColumn =>
+  ({ name, type: name === 'Data' ? 'integer' : 'string', format, description, priority: 0 });
+const NAME_COLUMN = column('Name', 'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated.', 'name');
+const AGE_COLUMN = column('Age', 'CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.');
+
+// ---- Namespace ----
+
+const NAMESPACE_DESCRIPTION = 'Namespace provides a scope for Names. Use of multiple namespaces is optional.';
+
+const namespaceSchema: JsonSchema = {
+  type: 'object',
+  description: NAMESPACE_DESCRIPTION,
+  properties: {
+    ...typeMetaProperties,
+    spec: {
+      type: 'object',
+      description: 'Spec defines the behavior of the Namespace.',
+      properties: {
+        finalizers: { type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'atomic', description: 'Finalizers is an opaque list of values that must be empty to permanently remove object from storage.' },
+      },
+    },
+    status: {
+      type: 'object',
+      description: 'Status describes the current status of a Namespace.',
+      properties: {
+        phase: { type: 'string', description: 'Phase is the current lifecycle phase of the namespace.' },
+      },
+    },
+  },
+};
+
+const namespaceStrategy: Strategy<Namespace> = {
+  prepareForCreate(_ctx, obj) { obj.status = { phase: 'Active' }; },
+  validate: () => [],
+  prepareForUpdate(_ctx, obj, old) { obj.status = structuredClone(old.status ?? { phase: 'Active' }); },
+  validateUpdate: () => [],
+};
+
+export const namespaceResource: ResourceDefinition<Namespace> = {
+  group: '', version: 'v1', kind: 'Namespace', listKind: 'NamespaceList', plural: 'namespaces', singular: 'namespace',
+  shortNames: ['ns'], scope: 'Cluster', schema: namespaceSchema, description: NAMESPACE_DESCRIPTION,
+  strategy: namespaceStrategy,
+  subresources: [{ name: 'status' }],
+  selectableFields: (obj) => ({ 'status.phase': obj.status?.phase ?? '' }),
+  table: {
+    columns: [NAME_COLUMN, column('Status', 'The status of the namespace'), AGE_COLUMN],
+    cells: (obj, now) => [obj.metadata.name ?? '', obj.status?.phase ?? '', age(obj.metadata.creationTimestamp, now)],
+  },
+  validateName: (name, prefix) => dns1123LabelErrors(name, prefix),
+  decodeProtobuf(raw) {
+    const obj: Namespace = { metadata: {} };
+    for (const f of fields(raw)) {
+      if (f.no === 1) obj.metadata = objectMeta(f.bytes!);
+      else if (f.no === 2) {
+        const finalizers = fields(f.bytes!).filter((x) => x.no === 1).map(str);
+        obj.spec = finalizers.length ? { finalizers } : {};
+      }
+    }
+    return obj;
+  },
+};
+
+// ---- Secret ----
+
+const SECRET_DESCRIPTION = 'Secret holds secret data of a certain type. The total bytes of the values in the Data field must be less than MaxSecretSize bytes.';
+
+const secretSchema: JsonSchema = {
+  type: 'object',
+  description: SECRET_DESCRIPTION,
+  properties: {
+    ...typeMetaProperties,
+    data: {
+      type: 'object',
+      additionalProperties: { type: 'string', format: 'byte' },
+      description: 'Data contains the secret data. Each key must consist of alphanumeric characters, \'-\', \'_\' or \'.\'. The serialized form of the secret data is a base64 encoded string, representing the arbitrary (possibly non-string) data value here. Described in https://tools.ietf.org/html/rfc4648#section-4',
+    },
+    stringData: {
+      type: 'object',
+      additionalProperties: { type: 'string' },
+      description: 'stringData allows specifying non-binary secret data in string form. It is provided as a write-only input field for convenience. All keys and values are merged into the data field on write, overwriting any existing values. The stringData field is never output when reading from the API.',
+    },
+    type: { type: 'string', description: 'Used to facilitate programmatic handling of secret data.' },
+    immutable: { type: 'boolean', description: 'Immutable, if set to true, ensures that data stored in the Secret cannot be updated (only object metadata can be modified). If not set to true, the field can be modified at any time. Defaulted to nil.' },
+  },
+};
+
+const CONFIG_KEY_FMT = '[-._a-zA-Z0-9]+';
+const CONFIG_KEY = new RegExp(`^${CONFIG_KEY_FMT}$`);
+const CONFIG_KEY_MSG = "a valid config key must consist of alphanumeric characters, '-', '_' or '.'";
+const MAX_SECRET_SIZE = 1024 * 1024;
+
+/** stringData overwrites data key by key (base64 of the UTF-8 text), then disappears; type defaults. */
+function normalizeSecret(obj: Secret): void {
+  if (obj.stringData && typeof obj.stringData === 'object') {
+    const data: Record<string, string> = { ...(obj.data ?? {}) };
+    for (const [k, v] of Object.entries(obj.stringData)) data[k] = Buffer.from(String(v), 'utf8').toString('base64');
+    obj.data = data;
+  }
+  delete obj.stringData;
+  if (obj.data && Object.keys(obj.data).length === 0) delete obj.data;
+  if (!obj.type) obj.type = SECRET_TYPE_OPAQUE;
+}
+
+function validateSecret(obj: Secret): FieldError[] {
+  const errs: FieldError[] = [];
+  let total = 0;
+  for (const [key, value] of Object.entries(obj.data ?? {})) {
+    const field = `data[${key}]`;
+    if (Buffer.byteLength(key) > 253) errs.push(fieldError.invalid(field, key, 'must be no more than 253 characters'));
+    if (!CONFIG_KEY.test(key)) errs.push(fieldError.invalid(field, key, regexError(CONFIG_KEY_MSG, CONFIG_KEY_FMT, 'key.name', 'KEY_NAME', 'key-name')));
+    if (key === '.' || key === '..') errs.push(fieldError.invalid(field, key, key === '.' ? "must not be '.'" : "must not be '..'"));
+    total += Buffer.from(value, 'base64').length;
+  }
+  if (total > MAX_SECRET_SIZE) errs.push(fieldError.tooLong('data', MAX_SECRET_SIZE));
+  return errs;
+}
+
+const IMMUTABLE_SET = 'field is immutable when `immutable` is set';
+
+const secretStrategy: Strategy<Secret> = {
+  prepareForCreate: (_ctx, obj) => normalizeSecret(obj),
+  validate: (_ctx, obj) => validateSecret(obj),
+  prepareForUpdate: (_ctx, obj) => normalizeSecret(obj),
+  validateUpdate(_ctx, obj, old) {
+    const errs = validateSecret(obj);
+    if ((obj.type ?? '') !== (old.type ?? '')) errs.push(fieldError.invalid('type', obj.type ?? '', 'field is immutable'));
+    if (old.immutable === true) {
+      if (obj.immutable !== true) errs.push(fieldError.forbidden('immutable', IMMUTABLE_SET));
+      if (JSON.stringify(sorted(obj.data)) !== JSON.stringify(sorted(old.data))) errs.push(fieldError.forbidden('data', IMMUTABLE_SET));
+    }
+    return errs;
+  },
+};
+
+const sorted = (m: Record<string, string> | undefined): [string, string][] =>
+  Object.entries(m ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+
+export const secretResource: ResourceDefinition<Secret> = {
+  group: '', version: 'v1', kind: 'Secret', listKind: 'SecretList', plural: 'secrets', singular: 'secret',
+  scope: 'Namespaced', schema: secretSchema, description: SECRET_DESCRIPTION,
+  strategy: secretStrategy,
+  selectableFields: (obj) => ({ type: obj.type ?? '' }),
+  table: {
+    columns: [NAME_COLUMN, column('Type', 'The type of the secret'), column('Data', 'The number of entries in the data'), AGE_COLUMN],
+    cells: (obj, now) => [obj.metadata.name ?? '', obj.type ?? '', Object.keys(obj.data ?? {}).length, age(obj.metadata.creationTimestamp, now)],
+  },
+  validateName: subdomainName,
+  decodeProtobuf(raw) {
+    const obj: Secret = { metadata: {} };
+    for (const f of fields(raw)) {
+      if (f.no === 1) obj.metadata = objectMeta(f.bytes!);
+      else if (f.no === 2) { const [k, v] = mapEntry(f); (obj.data ??= {})[k] = v.toString('base64'); }
+      else if (f.no === 3) obj.type = str(f);
+      else if (f.no === 4) { const [k, v] = mapEntry(f); (obj.stringData ??= {})[k] = v.toString('utf8'); }
+      else if (f.no === 5) obj.immutable = f.varint !== 0n;
+    }
+    return obj;
+  },
+};

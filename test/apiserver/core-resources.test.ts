@@ -1,0 +1,142 @@
+// core/v1 Namespaces and Secrets over HTTPS and through the machine's kubectl: discovery under
+// /api, stringData merged into data and never stored, type defaulted and immutable, immutable
+// Secrets, NamespaceLifecycle's 404 for a missing namespace.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { Kubectl } from '../helpers/kubectl.js';
+import { startInProcess, startProcess, type RunningPlat } from '../helpers/plat.js';
+
+const NS = '/api/v1/namespaces';
+const secrets = (ns: string) => `${NS}/${ns}/secrets`;
+const b64 = (s: string) => Buffer.from(s).toString('base64');
+
+describe('core/v1 namespaces and secrets', () => {
+  let plat: RunningPlat;
+  before(async () => { plat = await startInProcess(); });
+  after(async () => { await plat?.stop(); });
+
+  it('discovery lists v1 under /api with namespaces and secrets', async () => {
+    const api = await plat.admin.get('/api');
+    assert.deepEqual(api.json.versions, ['v1']);
+    const v1 = await plat.admin.get('/api/v1');
+    assert.equal(v1.status, 200, v1.text);
+    assert.equal(v1.json.groupVersion, 'v1');
+    const byName = new Map(v1.json.resources.map((r: any) => [r.name, r]));
+    assert.equal((byName.get('namespaces') as any).namespaced, false);
+    assert.equal((byName.get('secrets') as any).namespaced, true);
+    const agg = await plat.admin.get('/api', { accept: 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList' });
+    assert.deepEqual(agg.json.items[0].versions[0].resources.map((r: any) => r.resource), ['namespaces', 'secrets']);
+    const apis = await plat.admin.get('/apis');
+    assert.ok(!apis.json.groups.some((g: any) => g.name === ''));
+  });
+
+  it('default and plat-system exist at start-up', async () => {
+    for (const n of ['default', 'plat-system']) {
+      const r = await plat.admin.get(`${NS}/${n}`);
+      assert.equal(r.status, 200, r.text);
+      assert.equal(r.json.status.phase, 'Active');
+    }
+  });
+
+  it('namespaces: create, get, list; names are DNS-1123 labels', async () => {
+    const c = await plat.admin.post(NS, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a' }, status: { phase: 'Terminating' } });
+    assert.equal(c.status, 201, c.text);
+    assert.equal(c.json.status.phase, 'Active');
+    assert.equal(c.json.metadata.namespace, undefined);
+    const g = await plat.admin.get(`${NS}/team-a`);
+    assert.equal(g.json.metadata.uid, c.json.metadata.uid);
+    const l = await plat.admin.get(NS);
+    assert.equal(l.json.kind, 'NamespaceList');
+    assert.deepEqual(l.json.items.map((i: any) => i.metadata.name).sort(), ['default', 'plat-system', 'team-a']);
+    const bad = await plat.admin.post(NS, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'a.b' } });
+    assert.equal(bad.status, 422, bad.text);
+    assert.match(bad.json.message, /metadata\.name: Invalid value: "a\.b": a lowercase RFC 1123 label/);
+  });
+
+  it('secrets: create, get, list, field selector; stringData merged and not returned; type defaulted', async () => {
+    const c = await plat.admin.post(secrets('team-a'), {
+      apiVersion: 'v1', kind: 'Secret', metadata: { name: 's1' }, data: { a: b64('x') }, stringData: { a: 'y', b: 'z' },
+    });
+    assert.equal(c.status, 201, c.text);
+    assert.equal(c.json.metadata.namespace, 'team-a');
+    assert.deepEqual(c.json.data, { a: b64('y'), b: b64('z') });
+    assert.equal(c.json.stringData, undefined);
+    assert.equal(c.json.type, 'Opaque');
+    await plat.admin.post(secrets('team-a'), { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's2' }, type: 'example/x' });
+    await plat.admin.post(secrets('default'), { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's1' } });
+    const g = await plat.admin.get(`${secrets('team-a')}/s1`);
+    assert.deepEqual(g.json.data, { a: b64('y'), b: b64('z') });
+    assert.equal(g.json.stringData, undefined);
+    const l = await plat.admin.get(secrets('team-a'));
+    assert.equal(l.json.kind, 'SecretList');
+    assert.deepEqual(l.json.items.map((i: any) => i.metadata.name), ['s1', 's2']);
+    const all = await plat.admin.get('/api/v1/secrets');
+    assert.equal(all.json.items.length, 3);
+    const sel = await plat.admin.get(`${secrets('team-a')}?fieldSelector=metadata.name%3Ds2`);
+    assert.deepEqual(sel.json.items.map((i: any) => [i.metadata.name, i.type]), [['s2', 'example/x']]);
+    const bad = await plat.admin.post(secrets('team-a'), { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's3' }, data: { 'a/b': b64('x') } });
+    assert.equal(bad.status, 422, bad.text);
+  });
+
+  it('secrets: stringData merges on update, type is immutable', async () => {
+    const cur = (await plat.admin.get(`${secrets('team-a')}/s1`)).json;
+    const u = await plat.admin.put(`${secrets('team-a')}/s1`, { ...cur, stringData: { c: 'w' } });
+    assert.equal(u.status, 200, u.text);
+    assert.deepEqual(u.json.data, { a: b64('y'), b: b64('z'), c: b64('w') });
+    assert.equal(u.json.stringData, undefined);
+    const t = await plat.admin.put(`${secrets('team-a')}/s1`, { ...u.json, type: 'other' });
+    assert.equal(t.status, 422, t.text);
+    assert.match(t.json.message, /type: Invalid value: "other": field is immutable/);
+  });
+
+  it('immutable secrets refuse data changes', async () => {
+    const c = await plat.admin.post(secrets('team-a'), { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'frozen' }, data: { k: b64('v') }, immutable: true });
+    assert.equal(c.status, 201, c.text);
+    const d = await plat.admin.put(`${secrets('team-a')}/frozen`, { ...c.json, data: { k: b64('changed') } });
+    assert.equal(d.status, 422, d.text);
+    assert.match(d.json.message, /data: Forbidden: field is immutable when `immutable` is set/);
+    const s = await plat.admin.put(`${secrets('team-a')}/frozen`, { ...c.json, stringData: { k: 'changed' } });
+    assert.equal(s.status, 422, s.text);
+    const m = await plat.admin.put(`${secrets('team-a')}/frozen`, { ...c.json, metadata: { ...c.json.metadata, labels: { x: 'y' } } });
+    assert.equal(m.status, 200, m.text);
+    const g = await plat.admin.get(`${secrets('team-a')}/frozen`);
+    assert.deepEqual(g.json.data, { k: b64('v') });
+  });
+
+  it('a secret in a namespace that does not exist is 404', async () => {
+    const r = await plat.admin.post(secrets('nope'), { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' } });
+    assert.equal(r.status, 404, r.text);
+    assert.equal(r.json.reason, 'NotFound');
+    assert.equal(r.json.message, 'namespaces "nope" not found');
+    assert.equal((await plat.admin.get('/api/v1/secrets?fieldSelector=metadata.namespace%3Dnope')).json.items.length, 0);
+  });
+});
+
+describe('core/v1 through kubectl', () => {
+  let plat: RunningPlat;
+  let kubectl: Kubectl;
+  before(async () => { plat = await startProcess(); kubectl = new Kubectl(plat.kubeconfig); });
+  after(async () => { await plat?.stop(); });
+
+  it('kubectl get ns, create secret generic, get -o jsonpath, api-resources', async () => {
+    const ns = await kubectl.run(['get', 'ns']);
+    assert.equal(ns.code, 0, ns.stderr);
+    assert.match(ns.stdout, /^NAME\s+STATUS\s+AGE/m);
+    assert.match(ns.stdout, /^plat-system\s+Active/m);
+    const create = await kubectl.run(['-n', 'plat-system', 'create', 'secret', 'generic', 's1', '--from-literal=a=b']);
+    assert.equal(create.code, 0, create.stderr);
+    assert.match(create.stdout, /secret\/s1 created/);
+    const get = await kubectl.run(['-n', 'plat-system', 'get', 'secret', 's1', '-o', 'jsonpath={.data.a}']);
+    assert.equal(get.code, 0, get.stderr);
+    assert.equal(get.stdout, 'Yg==');
+    const list = await kubectl.run(['-n', 'plat-system', 'get', 'secrets']);
+    assert.equal(list.code, 0, list.stderr);
+    assert.match(list.stdout, /^s1\s+Opaque\s+1\s+/m);
+    const missing = await kubectl.run(['-n', 'nope', 'create', 'secret', 'generic', 's1', '--from-literal=a=b']);
+    assert.notEqual(missing.code, 0);
+    assert.match(missing.stderr, /namespaces "nope" not found/);
+    const res = await kubectl.run(['api-resources']);
+    assert.equal(res.code, 0, res.stderr);
+    for (const r of ['certificatesigningrequests', 'namespaces', 'secrets']) assert.match(res.stdout, new RegExp(`^${r}\\s`, 'm'));
+  });
+});
