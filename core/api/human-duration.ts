@@ -58,3 +58,10 @@ export function shortHumanDuration(ms: number): string {
   if (hours < 24 * 365) return `${whole(hours, 24)}d`;
   return `${whole(hours, 24 * 365)}y`;
 }
+
+/** The Age column of server-side tables: the human duration since `timestamp`, `<unknown>` without one. */
+export function age(timestamp: string | null | undefined, now: Date): string {
+  if (!timestamp) return '<unknown>';
+  const t = Date.parse(timestamp);
+  return Number.isNaN(t) ? '<unknown>' : humanDuration(now.getTime() - t);
+}

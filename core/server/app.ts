@@ -37,7 +37,8 @@ export interface ApiServerDeps {
   readonly now?: () => Date;
 }
 
-export const storeKey = (group: string, version: string, plural: string) => `${group}/${version}/${plural}`;
+export { storeKey } from '../registry/stores.js';
+import { storeKey } from '../registry/stores.js';
 
 interface State { info: RequestInfo; user: UserInfo }
 

@@ -10,6 +10,7 @@ import { StartupError, type Plugin } from '../../core/plugin.js';
 import { ensureSelfSignedServing } from '../../core/pki/index.js';
 import { Resources } from '../../core/registry/registry.js';
 import { ResourceStore } from '../../core/registry/store.js';
+import { setServedStores } from '../../core/registry/stores.js';
 import { createApp, storeKey, type VersionInfo } from '../../core/server/app.js';
 import { HealthChecks } from '../../core/server/health.js';
 import { listen, type RunningServer } from '../../core/server/listen.js';
@@ -136,6 +137,7 @@ export const ApiServerPlugin: Plugin = {
       placeholder.port = server.address.port;
       cleanups.unshift(() => server.close());
       const local = isUnspecified(bind) ? '127.0.0.1' : bind.includes(':') ? `[${bind}]` : bind;
+      setServedStores(host, resources, stores);
       handles.set(host, { server, storage, resources, stores, url: `https://${local}:${server.address.port}` });
       log.info(`serving securely on ${host_}:${server.address.port}`, { dataDir, resources: resources.all().map((d) => `${d.plural}.${d.group}`) });
     });

@@ -9,7 +9,10 @@ import { bearerToken } from '../../core/authn/bearer.js';
 import type { UserInfo } from '../../core/authn/user.js';
 import type { Host } from '../../core/host.js';
 import type { Plugin } from '../../core/plugin.js';
-import { coreStore, SYSTEM_NAMESPACE } from '../core-resources/index.js';
+import { servedStore } from '../../core/registry/stores.js';
+
+/** Bootstrap token Secrets live here (kube-system upstream). */
+const SYSTEM_NAMESPACE = 'plat-system';
 
 const PLUGIN_NAME = 'BootstrapTokenAuthenticator';
 export const ENABLE_BOOTSTRAP_TOKEN_AUTH_FLAG = 'enable-bootstrap-token-auth';
@@ -67,7 +70,7 @@ export const BootstrapTokenAuthenticator: Plugin = {
         const m = TOKEN.exec(token);
         if (!m) return undefined;
         const [, id, tokenSecret] = m as unknown as [string, string, string];
-        const secrets = coreStore(host, 'secrets');
+        const secrets = servedStore(host, '', 'v1', 'secrets');
         if (!secrets) { req.reject('secrets are not served'); return undefined; }
         const kv = await secrets.storage.get(secrets.keyFor(SYSTEM_NAMESPACE, `bootstrap-token-${id}`));
         const result = checkBootstrapSecret(kv?.value as Record<string, unknown> | undefined, id, tokenSecret, new Date());

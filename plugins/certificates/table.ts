@@ -1,5 +1,5 @@
 // `kubectl get csr` columns (k8s-behaviour §2.7), as upstream's printCertificateSigningRequest.
-import { humanDuration } from '../../core/api/human-duration.js';
+import { humanDuration, age } from '../../core/api/human-duration.js';
 import type { TableColumn, TablePrinter } from '../../core/registry/resource.js';
 import { CONDITION_APPROVED, CONDITION_DENIED, CONDITION_FAILED, type CertificateSigningRequest } from './types.js';
 
@@ -29,11 +29,6 @@ export function csrConditionString(obj: CertificateSigningRequest): string {
 }
 
 /** translateTimestampSince. */
-export function age(timestamp: string | null | undefined, now: Date): string {
-  if (!timestamp) return '<unknown>';
-  const t = Date.parse(timestamp);
-  return Number.isNaN(t) ? '<unknown>' : humanDuration(now.getTime() - t);
-}
 
 export const csrTablePrinter: TablePrinter<CertificateSigningRequest> = {
   columns: CSR_COLUMNS,
@@ -44,3 +39,5 @@ export const csrTablePrinter: TablePrinter<CertificateSigningRequest> = {
     return [obj.metadata.name ?? '', age(obj.metadata.creationTimestamp, now), signerName, spec.username ?? '', requested, csrConditionString(obj)];
   },
 };
+
+export { age };

@@ -8,8 +8,7 @@ import { MASTERS_GROUP } from '../../core/authn/user.js';
 import type { Host } from '../../core/host.js';
 import type { Plugin } from '../../core/plugin.js';
 import type { ResourceStore } from '../../core/registry/store.js';
-import { storeKey } from '../../core/server/app.js';
-import { getApiServer } from '../apiserver/index.js';
+import { servedResources, servedStore } from '../../core/registry/stores.js';
 import { namespaceResource, secretResource } from './resources.js';
 
 const PLUGIN_NAME = 'CoreResourcesPlugin';
@@ -23,7 +22,7 @@ const SYSTEM_USER = { name: 'system:apiserver', groups: [MASTERS_GROUP] };
 
 /** The generic store of a core/v1 resource of a running host, if the API server is up. */
 export function coreStore(host: Host, plural: string): ResourceStore | undefined {
-  return getApiServer(host)?.stores.get(storeKey('', 'v1', plural));
+  return servedStore(host, '', 'v1', plural);
 }
 
 export const CoreResourcesPlugin: Plugin = {
@@ -38,9 +37,8 @@ export const CoreResourcesPlugin: Plugin = {
     host.hooks.admitMutate.tapPromise(PLUGIN_NAME, async (req) => {
       if (req.operation !== 'CREATE' || !req.namespace) return;
       if (req.group === '' && req.resource === 'namespaces') return;
-      const api = getApiServer(host);
-      if (!api || api.resources.get(req.group, req.version, req.resource)?.scope !== 'Namespaced') return;
-      const namespaces = api.stores.get(storeKey('', 'v1', 'namespaces'));
+      if (servedResources(host)?.get(req.group, req.version, req.resource)?.scope !== 'Namespaced') return;
+      const namespaces = servedStore(host, '', 'v1', 'namespaces');
       if (!namespaces) return;
       const kv = await namespaces.storage.get(namespaces.keyFor('', req.namespace));
       if (!kv) throw errors.notFound({ group: '', resource: 'namespaces' }, req.namespace);

@@ -9,7 +9,7 @@ import { typeMetaProperties } from '../../core/api/object-meta-schema.js';
 import { dns1123SubdomainErrors, regexError } from '../../core/api/selectors/label-syntax.js';
 import type { JsonSchema, ResourceDefinition, TableColumn } from '../../core/registry/resource.js';
 import type { Strategy } from '../../core/registry/strategy.js';
-import { age } from '../certificates/table.js';
+import { age } from '../../core/api/human-duration.js';
 
 export interface Namespace extends ApiObject {
   spec?: { finalizers?: string[] };
