@@ -8,6 +8,7 @@ import { createLogger } from '../core/log.js';
 import { StartupError } from '../core/plugin.js';
 import { profiles, upcomingRoles } from './profiles.js';
 import { CA_USAGE, caInit, caSign, CommandError } from './commands/ca.js';
+import { TOKEN_USAGE, tokenCreate } from './commands/token.js';
 import { runBench } from './commands/bench.js';
 import { FlagError } from '../core/flags/flag-set.js';
 import { describeAllInOne } from './roles/all.js';
@@ -29,6 +30,7 @@ Roles:
 Commands:
   ca init | ca sign    an offline CA: make one, issue certificates from CSRs through the crypto core
   bench crypto         measure the crypto core against its peers (table, JSON, SVG chart)
+  token create         mint a bootstrap token (a Secret in plat-system) and print it
 
 Run 'plat <role> --help' for the flags of a role; 'plat --version' prints the version.
 `;
@@ -62,6 +64,24 @@ async function runCa(argv: readonly string[]): Promise<number> {
   }
 }
 
+async function runToken(argv: readonly string[]): Promise<number> {
+  const [sub, ...rest] = argv;
+  if (sub !== 'create' || rest.includes('--help') || rest.includes('-h')) {
+    (sub === 'create' ? process.stdout : process.stderr).write(TOKEN_USAGE);
+    return sub === 'create' ? 0 : 2;
+  }
+  try {
+    process.stdout.write(await tokenCreate(rest));
+    return 0;
+  } catch (e) {
+    if (e instanceof FlagError || e instanceof CommandError) {
+      process.stderr.write(`plat token create: ${e.message}\n`);
+      return e.exitCode;
+    }
+    throw e;
+  }
+}
+
 function versionRequest(argv: readonly string[]): string | undefined {
   for (const a of argv) {
     if (a === '--version' || a === '--version=true') return `plat v${VERSION}`;
@@ -77,6 +97,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   if (v) { process.stdout.write(v + '\n'); return 0; }
   if (!role || role === 'help' || role === '--help' || role === '-h') { process.stdout.write(USAGE); return role ? 0 : 2; }
   if (role === 'ca') return runCa(rest);
+  if (role === 'token') return runToken(rest);
   if (role === 'bench') return runBench(rest);
   if (upcomingRoles[role]) { process.stderr.write(`plat ${role}: ${upcomingRoles[role]}\n`); return 2; }
   const profile = profiles[role];

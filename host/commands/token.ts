@@ -1,0 +1,78 @@
+// `plat token create`: mints a bootstrap token — a Secret bootstrap-token-<id> of type
+// bootstrap.platform/token in plat-system, created through the API with the credentials of a
+// kubeconfig — and prints `<id>.<secret>` for a node agent's bootstrap kubeconfig.
+import { randomInt } from 'node:crypto';
+import https from 'node:https';
+import { rfc3339 } from '../../core/api/meta.js';
+import { FlagError, Flags } from '../../core/flags/flag-set.js';
+import { KubeconfigError, loadKubeconfig } from '../../plugins/authn-webhook-token/kubeconfig.js';
+import { CommandError } from './ca.js';
+
+export const TOKEN_USAGE = `Usage:
+  plat token create [--platconfig FILE] [--ttl 24h0m0s] [--groups system:bootstrappers:NAME,...] [--description TEXT]
+`;
+
+const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
+const randomString = (n: number) => Array.from({ length: n }, () => ALPHABET[randomInt(ALPHABET.length)]).join('');
+const GROUP = /^system:bootstrappers:[a-z0-9:-]{0,255}[a-z0-9]$/;
+
+function flagsOf(argv: readonly string[]): Flags {
+  const f = new Flags();
+  const S = 'plat token create';
+  f.define({ name: 'platconfig', type: 'string', default: '.plat/admin.conf', section: S, help: 'Kubeconfig with the credentials to create the token Secret.' });
+  f.define({ name: 'ttl', type: 'duration', default: 24 * 3600_000, section: S, help: 'Lifetime of the token; 0 means it never expires.',
+    validate: (v) => ((v as number) < 0 ? 'must not be negative' : undefined) });
+  f.define({ name: 'groups', type: 'strings', default: [], section: S, help: 'Extra groups (each system:bootstrappers:...) the token authenticates as.',
+    validate: (v) => (v as string[]).filter((g) => !GROUP.test(g)).map((g) => `group "${g}" must match ${GROUP.source}`)[0] });
+  f.define({ name: 'description', type: 'string', default: '', section: S, help: 'Human-readable description stored with the token.' });
+  const { positional } = f.parse([...argv]);
+  if (positional.length) throw new FlagError(`unexpected argument "${positional[0]}"`);
+  return f;
+}
+
+export async function tokenCreate(argv: readonly string[], now = new Date()): Promise<string> {
+  const f = flagsOf(argv);
+  let conn;
+  try {
+    conn = loadKubeconfig(f.get<string>('platconfig'));
+  } catch (e) {
+    if (e instanceof KubeconfigError) throw new CommandError(e.message);
+    throw e;
+  }
+  const id = randomString(6);
+  const secret = randomString(16);
+  const ttl = f.get<number>('ttl');
+  const groups = f.get<string[]>('groups');
+  const stringData: Record<string, string> = {
+    'token-id': id, 'token-secret': secret, 'usage-bootstrap-authentication': 'true',
+    ...(ttl > 0 ? { expiration: rfc3339(new Date(now.getTime() + ttl)) } : {}),
+    ...(groups.length ? { 'auth-extra-groups': groups.join(',') } : {}),
+    ...(f.get<string>('description') ? { description: f.get<string>('description') } : {}),
+  };
+  const body = JSON.stringify({
+    apiVersion: 'v1', kind: 'Secret', type: 'bootstrap.platform/token',
+    metadata: { name: `bootstrap-token-${id}`, namespace: 'plat-system' }, stringData,
+  });
+  const url = new URL('/api/v1/namespaces/plat-system/secrets', conn.server);
+  const res = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const req = https.request(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json', 'content-length': Buffer.byteLength(body),
+        ...(conn.token ? { authorization: `Bearer ${conn.token}` } : {}) },
+      ...(conn.ca ? { ca: conn.ca } : {}), ...(conn.clientCert ? { cert: conn.clientCert } : {}), ...(conn.clientKey ? { key: conn.clientKey } : {}),
+      rejectUnauthorized: !conn.insecureSkipTlsVerify, ...(conn.tlsServerName ? { servername: conn.tlsServerName } : {}),
+    }, (r) => {
+      const chunks: Buffer[] = [];
+      r.on('data', (c: Buffer) => chunks.push(c));
+      r.on('end', () => resolve({ status: r.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  }).catch((e: Error) => { throw new CommandError(`cannot reach ${conn.server.origin}: ${e.message}`); });
+  if (res.status !== 201) {
+    let message = res.text;
+    try { message = (JSON.parse(res.text) as { message?: string }).message ?? res.text; } catch { /* not a Status */ }
+    throw new CommandError(`the API server refused the token Secret (${res.status}): ${message}`);
+  }
+  return `${id}.${secret}\n`;
+}

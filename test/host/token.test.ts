@@ -1,0 +1,39 @@
+// `plat token create` against a running `plat all` with bootstrap token authentication on: the
+// printed token authenticates as system:bootstrap:<id> with the extra groups asked for.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { baseCsr, fixtures } from '../certificates/fixtures.js';
+import { startProcess, type RunningPlat } from '../helpers/plat.js';
+import { runPlat } from '../helpers/run-plat.js';
+
+const P = '/apis/certificates.platform/v1/certificatesigningrequests';
+
+describe('plat token create', () => {
+  let plat: RunningPlat;
+  before(async () => { plat = await startProcess({ args: ['--enable-bootstrap-token-auth'] }); });
+  after(async () => { await plat?.stop(); });
+
+  it('mints a token that authenticates as system:bootstrap:<id>', async () => {
+    const r = runPlat(['token', 'create', '--platconfig', plat.kubeconfig, '--ttl', '1h', '--groups', 'system:bootstrappers:nodes', '--description', 'test']);
+    assert.equal(r.code, 0, r.stderr);
+    const m = /^([a-z0-9]{6})\.([a-z0-9]{16})\n$/.exec(r.stdout);
+    assert.ok(m, r.stdout);
+    const secret = await plat.admin.get(`/api/v1/namespaces/plat-system/secrets/bootstrap-token-${m[1]}`);
+    assert.equal(secret.status, 200, secret.text);
+    assert.equal(secret.json.type, 'bootstrap.platform/token');
+    assert.equal(secret.json.stringData, undefined);
+    const created = await plat.admin.with({ token: m[0].trim() }).post(P, baseCsr(fixtures(), 'by-bootstrap'));
+    assert.equal(created.status, 201, created.text);
+    assert.equal(created.json.spec.username, `system:bootstrap:${m[1]}`);
+    assert.deepEqual(created.json.spec.groups, ['system:bootstrappers', 'system:bootstrappers:nodes', 'system:authenticated']);
+  });
+
+  it('refuses bad groups (exit 2) and an unreachable or missing kubeconfig (exit 1)', () => {
+    const bad = runPlat(['token', 'create', '--platconfig', plat.kubeconfig, '--groups', 'admins']);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /group "admins" must match/);
+    const missing = runPlat(['token', 'create', '--platconfig', '/nonexistent/admin.conf']);
+    assert.equal(missing.code, 1);
+    assert.match(missing.stderr, /nonexistent\/admin\.conf/);
+  });
+});
