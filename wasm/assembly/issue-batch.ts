@@ -36,6 +36,7 @@ import { p256SignBatch, p256Verify } from './p256';
 import { KEY_EC, KEY_ED25519 } from './parse-keys';
 import { sha256 } from './sha2';
 import { x509AssembleCertificate, x509BuildTbs, x509Output } from './x509';
+import { field, fLen, fPtr } from './param-block';
 
 export const ST_OK: u32 = 0;
 export const ST_PARSE: u32 = 1;
@@ -59,17 +60,6 @@ function same(a: usize, alen: usize, b: usize, blen: usize): bool {
   return true;
 }
 
-// Field (off, len) at header offset `at`, checked against the block; sets fPtr/fLen.
-let fPtr: usize = 0;
-let fLen: usize = 0;
-function field(params: usize, paramsLen: usize, at: usize): bool {
-  const off = <usize>load<u32>(params + at);
-  const len = <usize>load<u32>(params + at + 4);
-  if (off > paramsLen || len > paramsLen - off) return false;
-  fPtr = params + off;
-  fLen = len;
-  return true;
-}
 
 @inline function hdr(res: usize, word: usize): usize {
   return <usize>load<u32>(res + (word << 2));

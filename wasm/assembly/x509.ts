@@ -21,6 +21,7 @@
 import { putBitString, putBytes, putSmallInteger, putTime, putUnsignedInteger, wPos, wrap, writerInit, writerOverflowed } from './der-writer';
 import { pemEncode, pemEncodedLength } from './pem';
 import { sha1 } from './sha1';
+import { field, fLen, fPtr } from './param-block';
 import {
   EKU_COUNT, SAN_DNS, SAN_EMAIL, SAN_IP, SAN_URI, putAuthorityKeyId, putBasicConstraints, putExtKeyUsage, putKeyUsage,
   putSubjectAltNameList, putSubjectAltNameRaw, putSubjectKeyId,
@@ -127,17 +128,6 @@ function scanSanList(list: usize, len: usize, offsets: usize): i32 {
   return count;
 }
 
-// Field (off, len) at header offset `at`, checked against the block; sets fPtr/fLen.
-let fPtr: usize = 0;
-let fLen: usize = 0;
-function field(params: usize, paramsLen: usize, at: usize): bool {
-  const off = <usize>load<u32>(params + at);
-  const len = <usize>load<u32>(params + at + 4);
-  if (off > paramsLen || len > paramsLen - off) return false;
-  fPtr = params + off;
-  fLen = len;
-  return true;
-}
 
 /** Builds the TBSCertificate; returns its length (bytes at x509Output()) or a negative ERR_*. */
 export function x509BuildTbs(params: usize, paramsLen: usize): i32 {

@@ -6,6 +6,7 @@ import { Buffer } from 'node:buffer';
 import { randomBytes, type KeyObject } from 'node:crypto';
 import { parseIp } from '../general-names.js';
 import { EXT_KEY_USAGE_OIDS, KEY_USAGE_BITS } from '../usages.js';
+import type { CertificateTemplate } from '../x509-build.js';
 import { put, take, wasm } from './instance.js';
 
 export type WasmSigAlg =
@@ -30,20 +31,9 @@ const SIG_ALGS: Readonly<Record<WasmSigAlg, number>> = {
 // Go's ExtKeyUsage order, as in usages.ts; bit i of the mask is the i-th OID of the WASM table.
 const EKU_ORDER = [...new Set(Object.values(EXT_KEY_USAGE_OIDS))];
 
-export interface WasmTbsOptions {
-  /** Unsigned big-endian magnitude, at most 20 octets as an INTEGER, not zero; default 128 random bits. */
-  serialNumber?: Uint8Array | undefined;
-  notBefore: Date;
-  notAfter: Date;
-  isCA?: boolean | undefined;
-  pathLen?: number | undefined;
-  /** Kubernetes usage names, as for createCertificate. */
-  keyUsage?: string[] | undefined;
-  extKeyUsage?: string[] | undefined;
-  dnsNames?: string[] | undefined;
-  ipAddresses?: string[] | undefined;
-  emailAddresses?: string[] | undefined;
-  uris?: string[] | undefined;
+/** The template fields the builder shares with createCertificate, plus the byte-exact inputs. */
+export interface WasmTbsOptions extends Pick<CertificateTemplate,
+  'serialNumber' | 'notBefore' | 'notAfter' | 'isCA' | 'pathLen' | 'keyUsage' | 'extKeyUsage' | 'dnsNames' | 'ipAddresses' | 'emailAddresses' | 'uris'> {
   /** A whole subjectAltName extnValue (GeneralNames DER), e.g. copied from the CSR; replaces the lists. */
   subjectAltNameDer?: Uint8Array | undefined;
   /** Force SAN critical (it is also critical whenever the subject Name is empty). */
