@@ -7,8 +7,10 @@ import { AuthenticationApiPlugin } from '../plugins/authentication-api/index.js'
 import { CoreResourcesPlugin } from '../plugins/core-resources/index.js';
 import { BootstrapTokenAuthenticator } from '../plugins/authn-bootstrap-token/index.js';
 import { AnonymousAuthenticator } from '../plugins/authn-anonymous/index.js';
+import { OidcAuthenticator } from '../plugins/authn-oidc/index.js';
 import { RequestHeaderAuthenticator } from '../plugins/authn-requestheader/index.js';
 import { TokenFileAuthenticator } from '../plugins/authn-token-file/index.js';
+import { ServiceAccountsPlugin } from '../plugins/serviceaccounts/index.js';
 import { WebhookTokenAuthenticator } from '../plugins/authn-webhook-token/index.js';
 import { X509Authenticator } from '../plugins/authn-x509/index.js';
 import { AlwaysAllowAuthorizer, AlwaysDenyAuthorizer } from '../plugins/authz-always/index.js';
@@ -24,8 +26,10 @@ const apiserverPlugins: readonly Plugin[] = [
   X509Authenticator,
   RequestHeaderAuthenticator,
   TokenFileAuthenticator,
+  ServiceAccountsPlugin,
   BootstrapTokenAuthenticator,
   WebhookTokenAuthenticator,
+  OidcAuthenticator,
   AnonymousAuthenticator,
   AlwaysAllowAuthorizer,
   AlwaysDenyAuthorizer,

@@ -23,6 +23,11 @@ export interface AuthenticationRequest {
    * header into one `a, b` string, which loses where one value ends (request-header groups need it).
    */
   readonly rawHeaders?: readonly string[];
+  /**
+   * The audiences the credential must be good for (a TokenReview's spec.audiences); absent means
+   * the API server's own (--api-audiences).
+   */
+  readonly audiences?: readonly string[];
   /** The verified-or-not client certificate chain presented in the TLS handshake (empty object when none). */
   readonly peerCertificate: PeerCertificate | undefined;
   /** The raw DER chain, leaf first, as presented by the client. */

@@ -4,3 +4,4 @@ export { ensureCa } from './ca.js';
 export { ensureSelfSignedServing, ensureServingFromCa } from './serving.js';
 export { ensureClientCertificate } from './client.js';
 export { PkiError, type CertKeyPair } from './pair.js';
+export { ensureSigningKey, type SigningKeyFiles } from './signing-key.js';

@@ -1,6 +1,6 @@
 // The resources plugins registered, by group/version/plural.
 import type { ApiObject } from '../api/meta.js';
-import type { ResourceDefinition, ResourceRegistry } from './resource.js';
+import type { NonResourcePath, ResourceDefinition, ResourceRegistry } from './resource.js';
 
 export class Resources implements ResourceRegistry {
   readonly #defs = new Map<string, ResourceDefinition>();
@@ -9,6 +9,14 @@ export class Resources implements ResourceRegistry {
     if (this.#defs.has(key)) throw new Error(`resource ${def.plural}.${def.group}/${def.version} is registered twice`);
     this.#defs.set(key, def as unknown as ResourceDefinition);
   }
+  readonly #paths = new Map<string, NonResourcePath>();
+  registerPath(p: NonResourcePath): void {
+    if (!p.path.startsWith('/') || p.path === '/' || /^\/apis?(\/|$)/.test(p.path)) throw new Error(`cannot serve non-resource path ${p.path}`);
+    if (this.#paths.has(p.path)) throw new Error(`path ${p.path} is registered twice`);
+    this.#paths.set(p.path, p);
+  }
+  path(path: string): NonResourcePath | undefined { return this.#paths.get(path); }
+  paths(): string[] { return [...this.#paths.keys()]; }
   get(group: string, version: string, plural: string): ResourceDefinition | undefined {
     return this.#defs.get(`${group}/${version}/${plural}`);
   }

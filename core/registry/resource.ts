@@ -76,8 +76,17 @@ export interface ResourceDefinition<T extends ApiObject = ApiObject> {
   validateName?(name: string, prefix: boolean): string[];
 }
 
+/** A GET-only path outside /api and /apis (the service-account issuer's discovery document). */
+export interface NonResourcePath {
+  readonly path: string;
+  /** The current answer; undefined serves 404 (the feature is configured off). */
+  get(): { readonly contentType: string; readonly body: string; readonly headers?: Readonly<Record<string, string>> } | undefined;
+}
+
 export interface ResourceRegistry {
   register<T extends ApiObject>(def: ResourceDefinition<T>): void;
+  /** Serves a non-resource path; authentication and authorization apply as to every path. */
+  registerPath(p: NonResourcePath): void;
   get(group: string, version: string, plural: string): ResourceDefinition | undefined;
   all(): readonly ResourceDefinition[];
 }

@@ -7,11 +7,21 @@ import type { ResourceStore } from './store.js';
 
 export const storeKey = (group: string, version: string, plural: string) => `${group}/${version}/${plural}`;
 
-interface Served { resources: Resources; stores: ReadonlyMap<string, ResourceStore> }
+interface Served {
+  resources: Resources;
+  stores: ReadonlyMap<string, ResourceStore>;
+  /** host:port clients outside reach the server at (--external-hostname, else the advertised address). */
+  externalAddress?: string;
+}
 const served = new WeakMap<Host, Served>();
 
-export function setServedStores(host: Host, resources: Resources, stores: ReadonlyMap<string, ResourceStore>): void {
-  served.set(host, { resources, stores });
+export function setServedStores(host: Host, resources: Resources, stores: ReadonlyMap<string, ResourceStore>, externalAddress?: string): void {
+  served.set(host, { resources, stores, ...(externalAddress ? { externalAddress } : {}) });
+}
+
+/** The server's external host:port once it serves (externalized URLs such as the JWKS URI). */
+export function servedExternalAddress(host: Host): string | undefined {
+  return served.get(host)?.externalAddress;
 }
 
 /** The store of a resource once the API is served (after the API server's `start`), else undefined. */

@@ -5,6 +5,7 @@
 import type { ApiObject } from '../api/meta.js';
 import type { FieldError } from '../api/field-errors.js';
 import type { UserInfo } from '../authn/user.js';
+import type { JsonSchema } from './resource.js';
 
 export interface StrategyContext {
   readonly user: UserInfo;
@@ -28,4 +29,31 @@ export interface SubresourceDefinition<T extends ApiObject = ApiObject> {
   readonly name: string;
   /** Present: the subresource accepts update/patch with these rules. */
   readonly strategy?: Strategy<T>;
+  /** Present: POST to `{name}/{subresource}` is answered by this (a TokenRequest), nothing stored. */
+  readonly create?: SubresourceCreate<T>;
+}
+
+export interface SubresourceCreateContext<T extends ApiObject = ApiObject> {
+  readonly user: UserInfo;
+  readonly namespace: string;
+  /** The parent object's name (from the URL). */
+  readonly name: string;
+  /** The parent object as stored (404 before the handler runs when missing). */
+  readonly parent: T;
+  readonly dryRun: boolean;
+  readonly warnings: string[];
+}
+
+/** A create-only subresource whose body is another kind than its parent's. */
+export interface SubresourceCreate<T extends ApiObject = ApiObject> {
+  readonly group: string;
+  readonly version: string;
+  readonly kind: string;
+  /** Other apiVersions a body may name (clients built for upstream's group); the answer keeps it. */
+  readonly alsoAccepts?: readonly string[];
+  /** Schema of the body kind (type checks, unknown fields, OpenAPI). */
+  readonly schema: JsonSchema;
+  decodeProtobuf?(raw: Buffer): ApiObject;
+  /** Validates and answers; throws StatusErrors. */
+  create(ctx: SubresourceCreateContext<T>, obj: ApiObject): Promise<ApiObject>;
 }

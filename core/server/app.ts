@@ -173,13 +173,21 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
       return;
     }
     if (path === '/') return sendJson(ctx, 200, { paths: rootPaths(deps) });
+    const served = deps.resources.path(path)?.get();
+    if (served) {
+      ctx.status = 200;
+      ctx.set('Content-Type', served.contentType);
+      for (const [k, v] of Object.entries(served.headers ?? {})) ctx.set(k, v);
+      ctx.body = served.body;
+      return;
+    }
     throw errors.pathNotFound();
   });
   return app;
 }
 
 function rootPaths(deps: ApiServerDeps): string[] {
-  const paths = ['/api', '/apis', '/healthz', '/livez', '/readyz', '/openapi/v3', '/version'];
+  const paths = ['/api', '/apis', '/healthz', '/livez', '/readyz', '/openapi/v3', '/version', ...deps.resources.paths().filter((p) => deps.resources.path(p)?.get())];
   for (const g of deps.resources.groups()) {
     if (!g) { paths.push('/api/v1'); continue; }
     paths.push(`/apis/${g}`, ...deps.resources.versions(g).map((v) => `/apis/${g}/${v}`));

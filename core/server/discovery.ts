@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { Resources } from '../registry/registry.js';
 import type { ResourceDefinition } from '../registry/resource.js';
+import { subresourceVerbs } from './subresource-verbs.js';
 
 const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 
@@ -32,8 +33,9 @@ function apiResource(d: ResourceDefinition) {
       storageVersionHash: storageVersionHash(d),
     },
     ...(d.subresources ?? []).map((s) => ({
-      name: `${d.plural}/${s.name}`, singularName: '', namespaced: d.scope === 'Namespaced', kind: d.kind,
-      verbs: s.strategy ? ['get', 'patch', 'update'] : ['get'],
+      name: `${d.plural}/${s.name}`, singularName: '', namespaced: d.scope === 'Namespaced',
+      ...(s.create ? { group: s.create.group, version: s.create.version, kind: s.create.kind } : { kind: d.kind }),
+      verbs: subresourceVerbs(s),
     })),
   ];
 }
@@ -80,7 +82,11 @@ export function aggregatedDiscovery(resources: Resources, legacyCore: boolean, m
           return {
             resource: d.plural, responseKind, scope: d.scope, singularResource: d.singular,
             verbs: d.verbs ?? ALL_VERBS, ...(d.shortNames?.length ? { shortNames: d.shortNames } : {}),
-            subresources: (d.subresources ?? []).map((s) => ({ subresource: s.name, responseKind, verbs: s.strategy ? ['get', 'patch', 'update'] : ['get'] })),
+            subresources: (d.subresources ?? []).map((s) => ({
+              subresource: s.name,
+              responseKind: s.create ? { group: s.create.group, version: s.create.version, kind: s.create.kind } : responseKind,
+              verbs: subresourceVerbs(s),
+            })),
           };
         }),
       })),

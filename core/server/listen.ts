@@ -22,11 +22,16 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+const MAX_HEADER_BYTES = 1 << 20;
+
 export async function listen(app: Koa<any>, o: ListenOptions): Promise<RunningServer> {
   const common = {
     ...o.tls,
     requestCert: true,
     rejectUnauthorized: false,
+    // Go's http.DefaultMaxHeaderBytes: an oversized credential then reaches the authenticators and
+    // is answered 401 with a Status, instead of a bare 431 from the HTTP parser.
+    maxHeaderSize: MAX_HEADER_BYTES,
     ...(o.minVersion ? { minVersion: o.minVersion } : {}),
   };
   // http2.createSecureServer always offers h2 in ALPN (it overwrites ALPNProtocols), so HTTP/1.1
@@ -35,9 +40,11 @@ export async function listen(app: Koa<any>, o: ListenOptions): Promise<RunningSe
     ? http2.createSecureServer({
       ...common,
       allowHTTP1: true,
-      ...(o.maxStreamsPerConnection ? { settings: { maxConcurrentStreams: o.maxStreamsPerConnection } } : {}),
+      settings: { maxHeaderListSize: MAX_HEADER_BYTES, ...(o.maxStreamsPerConnection ? { maxConcurrentStreams: o.maxStreamsPerConnection } : {}) },
     }, app.callback() as unknown as Parameters<typeof http2.createSecureServer>[1])
     : https.createServer({ ...common, ALPNProtocols: ['http/1.1'] }, app.callback());
+  // The HTTP/1.1 fallback of the http2 server reads the limit from this property, not its options.
+  (server as unknown as { maxHeaderSize: number }).maxHeaderSize = MAX_HEADER_BYTES;
   const sessions = new Set<http2.ServerHttp2Session>();
   const sockets = new Set<import('node:net').Socket>();
   server.on('session', (s) => { sessions.add(s); s.on('close', () => sessions.delete(s)); });

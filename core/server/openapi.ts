@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { objectMetaSchema } from '../api/object-meta-schema.js';
 import type { Resources } from '../registry/registry.js';
 import type { JsonSchema, ResourceDefinition } from '../registry/resource.js';
+import type { SubresourceCreate } from '../registry/strategy.js';
 
 const META_REF = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
 const PATCH_REF = 'io.k8s.apimachinery.pkg.apis.meta.v1.Patch';
@@ -33,6 +34,14 @@ function toOpenApi(d: ResourceDefinition): JsonSchema {
   s.description = d.description;
   s.properties = { ...s.properties, metadata: { description: 'Standard object\'s metadata.', default: {}, allOf: [ref(META_REF)] } as JsonSchema };
   s['x-kubernetes-group-version-kind'] = [gvk(d)];
+  return s;
+}
+
+/** A create-only subresource's body kind (TokenRequest) in OpenAPI form. */
+function subresourceSchema(c: SubresourceCreate): JsonSchema {
+  const s = structuredClone(c.schema);
+  s.properties = { ...s.properties, metadata: { description: 'Standard object\'s metadata.', default: {}, allOf: [ref(META_REF)] } as JsonSchema };
+  s['x-kubernetes-group-version-kind'] = [{ group: c.group, version: c.version, kind: c.kind }];
   return s;
 }
 
@@ -85,6 +94,20 @@ function operations(d: ResourceDefinition, base: string): Record<string, unknown
   if (Object.keys(named).length === 1) delete paths[`${base}/{name}`];
   for (const s of d.subresources ?? []) {
     const suffix = pascal(s.name);
+    if (s.create) {
+      const c = s.create;
+      const body = ref(schemaName(c));
+      paths[`${base}/{name}/${s.name}`] = {
+        post: {
+          operationId: `create${id}${suffix}`, 'x-kubernetes-action': 'post',
+          'x-kubernetes-group-version-kind': { group: c.group, version: c.version, kind: c.kind },
+          requestBody: { content: { '*/*': { schema: body } }, required: true }, parameters: writeParams,
+          responses: { '200': { description: 'OK', content: json(body) }, '201': { description: 'Created', content: json(body) } },
+        },
+        parameters: nameParam,
+      };
+      continue;
+    }
     paths[`${base}/{name}/${s.name}`] = s.strategy
       ? { get: get(suffix), put: put(suffix), patch: patch(suffix), parameters: nameParam }
       : { get: get(suffix), parameters: nameParam };
@@ -122,7 +145,13 @@ export function buildOpenApi(resources: Resources): OpenApiDocs {
           if (d.scope === 'Namespaced') return [operations(d, `${prefix}/namespaces/{namespace}/${d.plural}`)];
           return [operations(d, `${prefix}/${d.plural}`)];
         })),
-        components: { schemas: { ...Object.fromEntries(defs.map((d) => [schemaName(d), toOpenApi(d)])), ...sharedSchemas } },
+        components: {
+          schemas: {
+            ...Object.fromEntries(defs.map((d) => [schemaName(d), toOpenApi(d)])),
+            ...Object.fromEntries(defs.flatMap((d) => (d.subresources ?? []).flatMap((s) => (s.create ? [[schemaName(s.create), subresourceSchema(s.create)]] : [])))),
+            ...sharedSchemas,
+          },
+        },
       };
       const body = JSON.stringify(doc);
       const hash = createHash('sha512').update(body).digest('hex').slice(0, 128).toUpperCase();

@@ -8,6 +8,8 @@ import { duplicateJsonFields, pruneUnknownFields } from '../api/schema-fields.js
 import { SchemaTypeChecker } from '../api/schema-types.js';
 import { PROTOBUF_MEDIA_TYPE, unwrap } from '../api/protobuf.js';
 import type { UserInfo } from '../authn/user.js';
+import type { JsonSchema } from '../registry/resource.js';
+import type { SubresourceCreate } from '../registry/strategy.js';
 import { listObjects } from '../registry/list.js';
 import { parseListOptions } from '../registry/list-options.js';
 import type { RequestContext, ResourceStore } from '../registry/store.js';
@@ -17,6 +19,7 @@ import type { RequestInfo } from './request-info.js';
 import { sendJson, setWarnings } from './respond.js';
 import { buildTable, tableRequested } from './table.js';
 import { serveWatch } from './watch-handler.js';
+import { subresourceVerbs } from './subresource-verbs.js';
 
 export interface RestDeps {
   now(): Date;
@@ -26,10 +29,28 @@ export interface RestDeps {
   shutdown: AbortSignal;
 }
 
-const typeCheckers = new WeakMap<ResourceStore, SchemaTypeChecker>();
-function typeChecker(store: ResourceStore): SchemaTypeChecker {
-  let c = typeCheckers.get(store);
-  if (!c) typeCheckers.set(store, (c = new SchemaTypeChecker(store.def.schema)));
+/** What a request body must be: the resource's own kind, or a subresource's (TokenRequest). */
+export interface BodyKind {
+  readonly kind: string;
+  readonly version: string;
+  readonly apiVersion: string;
+  /** Further apiVersions a body may name (kept on the decoded object, so the answer echoes it). */
+  readonly alsoAccepts?: readonly string[];
+  readonly schema: JsonSchema;
+}
+
+const storeKinds = new WeakMap<ResourceStore, BodyKind>();
+function bodyKindOf(target: ResourceStore | BodyKind): BodyKind {
+  if (!('def' in target)) return target;
+  let k = storeKinds.get(target);
+  if (!k) storeKinds.set(target, (k = { kind: target.def.kind, version: target.def.version, apiVersion: target.apiVersion, schema: target.def.schema }));
+  return k;
+}
+
+const typeCheckers = new WeakMap<JsonSchema, SchemaTypeChecker>();
+function typeChecker(schema: JsonSchema): SchemaTypeChecker {
+  let c = typeCheckers.get(schema);
+  if (!c) typeCheckers.set(schema, (c = new SchemaTypeChecker(schema)));
   return c;
 }
 
@@ -57,28 +78,30 @@ function fieldValidationOf(query: URLSearchParams, kind: string): 'Strict' | 'Wa
  * Decodes a full object body for `store`: syntax (400), apiVersion/kind (400), types (400),
  * then unknown and duplicate fields per fieldValidation (400 Strict, Warning headers Warn).
  */
-export function decodeObject(store: ResourceStore, value: unknown, json: string | undefined,
+export function decodeObject(target: ResourceStore | BodyKind, value: unknown, json: string | undefined,
   validation: 'Strict' | 'Warn' | 'Ignore', warnings: string[]): ApiObject {
-  const what = `${store.def.kind} in version "${store.def.version}" cannot be handled as a ${store.def.kind}`;
+  const t = bodyKindOf(target);
+  const what = `${t.kind} in version "${t.version}" cannot be handled as a ${t.kind}`;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw errors.badRequest(`${what}: json: cannot unmarshal ${Array.isArray(value) ? 'array' : typeof value} into Go value of type struct`);
   const obj = value as ApiObject;
-  if (obj.apiVersion !== undefined && obj.apiVersion !== store.apiVersion) {
-    throw errors.badRequest(`the API version in the data (${String(obj.apiVersion)}) does not match the expected API version (${store.apiVersion})`);
+  const accepted = obj.apiVersion !== undefined && t.alsoAccepts?.includes(obj.apiVersion) ? obj.apiVersion : undefined;
+  if (obj.apiVersion !== undefined && obj.apiVersion !== t.apiVersion && !accepted) {
+    throw errors.badRequest(`the API version in the data (${String(obj.apiVersion)}) does not match the expected API version (${t.apiVersion})`);
   }
-  if (obj.kind !== undefined && obj.kind !== store.def.kind) {
-    throw errors.badRequest(`the kind in the data (${String(obj.kind)}) does not match the expected kind (${store.def.kind})`);
+  if (obj.kind !== undefined && obj.kind !== t.kind) {
+    throw errors.badRequest(`the kind in the data (${String(obj.kind)}) does not match the expected kind (${t.kind})`);
   }
-  const typeError = typeChecker(store).check(obj);
+  const typeError = typeChecker(t.schema).check(obj);
   if (typeError) throw errors.badRequest(`${what}: ${typeError}`);
   obj.metadata ??= {};
   const problems = [
-    ...pruneUnknownFields(obj, store.def.schema).map((p) => `unknown field "${p}"`),
+    ...pruneUnknownFields(obj, t.schema).map((p) => `unknown field "${p}"`),
     ...(json ? duplicateJsonFields(json).map((p) => `duplicate field "${p}"`) : []),
   ];
   if (problems.length && validation === 'Strict') throw errors.badRequest(`strict decoding error: ${problems.join(', ')}`);
   if (validation === 'Warn') warnings.push(...problems);
-  obj.apiVersion = store.apiVersion;
-  obj.kind = store.def.kind;
+  obj.apiVersion = accepted ?? t.apiVersion;
+  obj.kind = t.kind;
   dropEmptyMetaCollections(obj);
   return obj;
 }
@@ -96,20 +119,22 @@ function dropEmptyMetaCollections(obj: ApiObject): void {
 }
 
 /** Reads and decodes a whole-object body (POST, PUT): JSON or YAML, 415 for anything else. */
-async function readObject(ctx: Context, store: ResourceStore, validation: 'Strict' | 'Warn' | 'Ignore', warnings: string[]): Promise<ApiObject> {
+async function readObject(ctx: Context, target: ResourceStore | BodyKind, validation: 'Strict' | 'Warn' | 'Ignore', warnings: string[],
+  decodeProtobuf?: (raw: Buffer) => ApiObject): Promise<ApiObject> {
+  const t = bodyKindOf(target);
   const type = mediaType(ctx.get('content-type') || undefined);
-  const what = `${store.def.kind} in version "${store.def.version}" cannot be handled as a ${store.def.kind}`;
-  if (type === PROTOBUF_MEDIA_TYPE && store.def.decodeProtobuf) {
+  const what = `${t.kind} in version "${t.version}" cannot be handled as a ${t.kind}`;
+  if (type === PROTOBUF_MEDIA_TYPE && decodeProtobuf) {
     const env = unwrap(await readBody(ctx.req), what);
     let value: ApiObject;
-    try { value = store.def.decodeProtobuf(env.raw); } catch (e) { throw errors.badRequest(`${what}: ${(e as Error).message}`); }
-    return decodeObject(store, { ...value, apiVersion: env.apiVersion || store.apiVersion, kind: env.kind || store.def.kind }, undefined, validation, warnings);
+    try { value = decodeProtobuf(env.raw); } catch (e) { throw errors.badRequest(`${what}: ${(e as Error).message}`); }
+    return decodeObject(t, { ...value, apiVersion: env.apiVersion || t.apiVersion, kind: env.kind || t.kind }, undefined, validation, warnings);
   }
   if (type !== 'application/json' && type !== 'application/yaml') {
-    throw errors.unsupportedMediaType(type, ['application/json', 'application/yaml', ...(store.def.decodeProtobuf ? [PROTOBUF_MEDIA_TYPE] : [])]);
+    throw errors.unsupportedMediaType(type, ['application/json', 'application/yaml', ...(decodeProtobuf ? [PROTOBUF_MEDIA_TYPE] : [])]);
   }
   const doc = parseDocument(await readBody(ctx.req), type, what);
-  return decodeObject(store, doc.value, doc.json, validation, warnings);
+  return decodeObject(t, doc.value, doc.json, validation, warnings);
 }
 
 function respondObject(ctx: Context, store: ResourceStore, code: number, obj: ApiObject, deps: RestDeps): void {
@@ -122,13 +147,14 @@ export async function serveResource(ctx: Context, store: ResourceStore, info: Re
   const query = new URLSearchParams(ctx.querystring);
   const warnings: string[] = [];
   const sub = info.subresource;
-  if (sub && !store.def.subresources?.some((s) => s.name === sub)) throw errors.pathNotFound();
+  const subDef = sub ? store.def.subresources?.find((s) => s.name === sub) : undefined;
+  if (sub && !subDef) throw errors.pathNotFound();
   if (info.parts.length > 3) throw errors.pathNotFound();
   if (store.namespaced && !info.namespace && info.name) throw errors.pathNotFound();
   // /api/v1/namespaces/{name} names the namespace itself (RequestInfo puts it in `namespace` too).
   if (!store.namespaced && info.namespace && !(store.def.group === '' && store.def.plural === 'namespaces')) throw errors.pathNotFound();
   const verbs = store.def.verbs ?? ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
-  const allowed = sub ? ['get', 'update', 'patch'] : verbs;
+  const allowed = subDef ? subresourceVerbs(subDef) : verbs;
   if (!allowed.includes(info.verb)) throw errors.methodNotAllowed(info.verb === 'deletecollection' ? 'deletecollection' : info.verb, store.qualified);
   const rctx = (dryRun: boolean): RequestContext => ({ user, namespace: info.namespace, dryRun, warnings });
 
@@ -157,9 +183,10 @@ export async function serveResource(ctx: Context, store: ResourceStore, info: Re
       case 'watch':
         return await serveWatch(ctx, store, info, parseListOptions(query), deps);
       case 'create': {
+        if (subDef?.create) return await serveSubresourceCreate(ctx, store, subDef.create, info, query, rctx, warnings);
         if (info.name) throw errors.methodNotAllowed('create', store.qualified);
         const dryRun = dryRunOf(query.getAll('dryRun'), 'CreateOptions');
-        const obj = await readObject(ctx, store, fieldValidationOf(query, 'CreateOptions'), warnings);
+        const obj = await readObject(ctx, store, fieldValidationOf(query, 'CreateOptions'), warnings, store.def.decodeProtobuf?.bind(store.def));
         if (store.def.review) return respondObject(ctx, store, 201, await store.def.review({ user, namespace: info.namespace }, obj), deps);
         if (store.namespaced && obj.metadata.namespace && obj.metadata.namespace !== info.namespace) {
           throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
@@ -169,7 +196,7 @@ export async function serveResource(ctx: Context, store: ResourceStore, info: Re
       }
       case 'update': {
         const dryRun = dryRunOf(query.getAll('dryRun'), 'UpdateOptions');
-        const obj = await readObject(ctx, store, fieldValidationOf(query, 'UpdateOptions'), warnings);
+        const obj = await readObject(ctx, store, fieldValidationOf(query, 'UpdateOptions'), warnings, store.def.decodeProtobuf?.bind(store.def));
         if (obj.metadata.name !== undefined && obj.metadata.name !== info.name) {
           throw errors.badRequest(`the name of the object (${obj.metadata.name}) does not match the name on the URL (${info.name})`);
         }
@@ -205,6 +232,20 @@ export async function serveResource(ctx: Context, store: ResourceStore, info: Re
   } finally {
     setWarnings(ctx, warnings);
   }
+}
+
+/** POST to a named object's subresource (serviceaccounts/{name}/token): answered, not stored. */
+async function serveSubresourceCreate(ctx: Context, store: ResourceStore, create: SubresourceCreate, info: RequestInfo,
+  query: URLSearchParams, rctx: (dryRun: boolean) => RequestContext, warnings: string[]): Promise<void> {
+  const dryRun = dryRunOf(query.getAll('dryRun'), 'CreateOptions');
+  const kind: BodyKind = {
+    kind: create.kind, version: create.version, apiVersion: create.group ? `${create.group}/${create.version}` : create.version,
+    ...(create.alsoAccepts ? { alsoAccepts: create.alsoAccepts } : {}), schema: create.schema,
+  };
+  const obj = await readObject(ctx, kind, fieldValidationOf(query, 'CreateOptions'), warnings, create.decodeProtobuf?.bind(create));
+  const parent = await store.get(info.namespace, info.name);
+  const answer = await create.create({ ...rctx(dryRun), name: info.name, parent }, obj);
+  sendJson(ctx, 201, answer);
 }
 
 interface DeleteOpts { dryRun: boolean; preconditions: { uid?: string; resourceVersion?: string } }

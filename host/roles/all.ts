@@ -4,7 +4,7 @@
 import path from 'node:path';
 import type { Flags } from '../../core/flags/flag-set.js';
 import type { Host } from '../../core/host.js';
-import { ensureCa, ensureClientCertificate, ensureServingFromCa, writeFileAtomic } from '../../core/pki/index.js';
+import { ensureCa, ensureClientCertificate, ensureServingFromCa, ensureSigningKey, writeFileAtomic } from '../../core/pki/index.js';
 import { getApiServer } from '../../plugins/apiserver/index.js';
 import os from 'node:os';
 
@@ -55,6 +55,9 @@ export function describeAllInOne(host: Host): string | undefined {
   ].join('\n');
 }
 
+/** Upstream clusters conventionally use https://kubernetes.default.svc.cluster.local. */
+export const ALL_IN_ONE_ISSUER = 'https://platform.default.svc.cluster.local';
+
 export async function prepareAllInOne(host: Host, flags: Flags): Promise<void> {
   const dataDir = path.resolve(flags.get<string>('data-dir'));
   const pki = path.join(dataDir, 'pki');
@@ -69,6 +72,14 @@ export async function prepareAllInOne(host: Host, flags: Flags): Promise<void> {
   }
   if (!flags.isSet('client-ca-file')) set['client-ca-file'] = ca.certFile;
   if (!flags.isSet('cert-dir')) set['cert-dir'] = pki;
+  // Service-account tokens work out of the box: a signing key of its own, one issuer.
+  const saFlags = ['service-account-issuer', 'service-account-key-file', 'service-account-signing-key-file'];
+  if (saFlags.every((f) => !flags.isSet(f))) {
+    const sa = await ensureSigningKey(pki, 'sa');
+    set['service-account-issuer'] = ALL_IN_ONE_ISSUER;
+    set['service-account-key-file'] = sa.publicKeyFile;
+    set['service-account-signing-key-file'] = sa.keyFile;
+  }
   flags.setFromConfig(set, 'plat all');
 
   host.hooks.ready.tapPromise('PlatAllInOne', async () => {

@@ -137,7 +137,8 @@ export const ApiServerPlugin: Plugin = {
       placeholder.port = server.address.port;
       cleanups.unshift(() => server.close());
       const local = isUnspecified(bind) ? '127.0.0.1' : bind.includes(':') ? `[${bind}]` : bind;
-      setServedStores(host, resources, stores);
+      const externalHost = external || advertise || local;
+      setServedStores(host, resources, stores, `${externalHost.includes(':') && !externalHost.startsWith('[') ? `[${externalHost}]` : externalHost}:${server.address.port}`);
       handles.set(host, { server, storage, resources, stores, url: `https://${local}:${server.address.port}` });
       log.info(`serving securely on ${host_}:${server.address.port}`, { dataDir, resources: resources.all().map((d) => `${d.plural}.${d.group}`) });
     });

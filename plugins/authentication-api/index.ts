@@ -27,10 +27,11 @@ function answer(obj: ApiObject, status: Record<string, unknown>): ApiObject {
 }
 
 /** Runs the token authenticators (not anonymous) on `token`, as a request carrying it would. */
-async function reviewToken(host: Host, token: string): Promise<{ user?: UserInfo; error?: string }> {
+async function reviewToken(host: Host, token: string, audiences: readonly string[] | undefined): Promise<{ user?: UserInfo; error?: string }> {
   const reasons: string[] = [];
   const req: AuthenticationRequest = {
     method: 'POST', path: '/', headers: { authorization: `Bearer ${token}` }, peerCertificate: undefined, peerChain: [],
+    ...(audiences?.length ? { audiences } : {}),
     reject: (reason) => { reasons.push(reason); },
     get rejected() { return reasons.length > 0; },
   };
@@ -52,7 +53,7 @@ export const AuthenticationApiPlugin: Plugin = {
         async review(_caller, obj) {
           const spec = (obj['spec'] ?? {}) as { token?: string; audiences?: string[] };
           if (!spec.token) throw errors.badRequest('token is required for TokenReview in authentication');
-          const result = await reviewToken(host, spec.token);
+          const result = await reviewToken(host, spec.token, spec.audiences);
           return answer(obj, {
             authenticated: result.user !== undefined,
             ...(result.user ? { user: userInfo(result.user) } : {}),

@@ -38,7 +38,7 @@ describe('plat command line', () => {
     assert.match(out, /--cert-dir string[\s\S]*?\(default "\/var\/run\/platform"\)/);
     assert.match(out, /--authorization-mode strings[\s\S]*?\(default \[AlwaysAllow\]\)/);
     assert.match(out, /--anonymous-auth[\s\S]*?\(default true\)/);
-    assert.match(out, /--oidc-issuer-url string[\s\S]*?not supported yet/);
+    assert.match(out, /--egress-selector-config-file string[\s\S]*?not supported yet/);
   });
 
   const refusals: { name: string; args: string[]; code: number; message: RegExp }[] = [
@@ -46,7 +46,7 @@ describe('plat command line', () => {
     { name: 'bad int', args: ['--secure-port=abc'], code: 2, message: /invalid argument "abc" for "--secure-port" flag/ },
     { name: 'bad duration', args: ['--store-compaction-interval=5d'], code: 2, message: /time: unknown unit "d" in duration "5d"/ },
     { name: 'bad enum', args: ['--authorization-mode=Sometimes'], code: 2, message: /Sometimes/ },
-    { name: 'a spec flag plat does not implement yet', args: ['--oidc-issuer-url=https://issuer.example'], code: 2, message: /--oidc-issuer-url is not supported: not implemented by plat yet/ },
+    { name: 'a spec flag plat does not implement yet', args: ['--egress-selector-config-file=/etc/egress.yaml'], code: 2, message: /--egress-selector-config-file is not supported: not implemented by plat yet/ },
     { name: 'an authorization mode no plugin provides', args: ['--authorization-mode=RBAC'], code: 2, message: /--authorization-mode: "RBAC" is not available in this plat \(available: AlwaysAllow, AlwaysDeny\)/ },
     { name: 'a positional argument', args: ['extra'], code: 2, message: /unexpected argument "extra"/ },
     { name: 'a missing flag value', args: ['--cert-dir'], code: 2, message: /flag needs an argument: --cert-dir/ },

@@ -1,0 +1,159 @@
+// Compact JWS (RFC 7515) as service-account and OIDC tokens use it: decode, check the signature
+// with node:crypto, sign. Only the algorithms of RFC 7518 §3.1 that Kubernetes accepts exist here,
+// so `alg: none` and HMAC algorithms are refused by construction, and a key only verifies with the
+// algorithm family of its own type (an RSA public key is never tried as an HMAC secret).
+import { createHash, sign as nodeSign, verify as nodeVerify, constants, createPublicKey, type KeyObject, type JsonWebKey } from 'node:crypto';
+
+export const JOSE_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'ES256', 'ES384', 'ES512', 'PS256', 'PS384', 'PS512'] as const;
+export type JoseAlgorithm = (typeof JOSE_ALGORITHMS)[number];
+
+/** Upper bound on a token we are willing to decode; larger ones are not JWTs we issued or trust. */
+export const MAX_JWT_BYTES = 64 * 1024;
+
+export class JwtError extends Error {
+  override readonly name = 'JwtError';
+}
+
+export interface DecodedJwt {
+  readonly header: Readonly<Record<string, unknown>>;
+  readonly payload: Readonly<Record<string, unknown>>;
+  /** `base64url(header) "." base64url(payload)`: the bytes the signature covers. */
+  readonly signingInput: Buffer;
+  readonly signature: Buffer;
+}
+
+const B64URL = /^[A-Za-z0-9_-]*$/;
+
+function b64urlDecode(part: string, what: string): Buffer {
+  if (!B64URL.test(part) || part.length % 4 === 1) throw new JwtError(`malformed JWT: ${what} is not base64url`);
+  return Buffer.from(part, 'base64url');
+}
+
+function jsonObject(bytes: Buffer, what: string): Record<string, unknown> {
+  let v: unknown;
+  try { v = JSON.parse(bytes.toString('utf8')); } catch { throw new JwtError(`malformed JWT: ${what} is not JSON`); }
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new JwtError(`malformed JWT: ${what} is not a JSON object`);
+  return v as Record<string, unknown>;
+}
+
+/** Splits and decodes a compact JWS without checking anything but its shape. */
+export function decodeJwt(token: string): DecodedJwt {
+  if (token.length > MAX_JWT_BYTES) throw new JwtError(`malformed JWT: longer than ${MAX_JWT_BYTES} bytes`);
+  const parts = token.split('.');
+  if (parts.length !== 3) throw new JwtError('malformed JWT: expected three dot-separated parts');
+  const [h, p, s] = parts as [string, string, string];
+  const header = jsonObject(b64urlDecode(h, 'header'), 'header');
+  const payload = jsonObject(b64urlDecode(p, 'payload'), 'payload');
+  return { header, payload, signingInput: Buffer.from(`${h}.${p}`, 'ascii'), signature: b64urlDecode(s, 'signature') };
+}
+
+/**
+ * The `iss` claim of something shaped like a JWT, read without verifying anything: used only to
+ * route a token to the one authenticator that owns its issuer. Never throws.
+ */
+export function peekIssuer(token: string): string | undefined {
+  if (token.length > MAX_JWT_BYTES) return undefined;
+  const parts = token.split('.');
+  if (parts.length !== 3) return undefined;
+  try {
+    const payload = jsonObject(b64urlDecode(parts[1]!, 'payload'), 'payload');
+    return typeof payload['iss'] === 'string' ? payload['iss'] : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function isJoseAlgorithm(alg: unknown): alg is JoseAlgorithm {
+  return typeof alg === 'string' && (JOSE_ALGORITHMS as readonly string[]).includes(alg);
+}
+
+const HASH: Record<string, string> = { '256': 'sha256', '384': 'sha384', '512': 'sha512' };
+const CURVE_OF_ES: Record<string, string> = { ES256: 'prime256v1', ES384: 'secp384r1', ES512: 'secp521r1' };
+const ES_OF_CURVE: Record<string, JoseAlgorithm> = { prime256v1: 'ES256', secp384r1: 'ES384', secp521r1: 'ES512' };
+
+/** Whether `key` (public or private) can be used with `alg` at all. */
+export function keyFitsAlgorithm(key: KeyObject, alg: JoseAlgorithm): boolean {
+  const type = key.asymmetricKeyType;
+  if (alg.startsWith('RS')) return type === 'rsa';
+  if (alg.startsWith('PS')) return type === 'rsa' || type === 'rsa-pss';
+  return type === 'ec' && key.asymmetricKeyDetails?.namedCurve === CURVE_OF_ES[alg];
+}
+
+function signOptions(key: KeyObject, alg: JoseAlgorithm): Parameters<typeof nodeVerify>[2] {
+  if (alg.startsWith('ES')) return { key, dsaEncoding: 'ieee-p1363' };
+  if (alg.startsWith('PS')) return { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: Number(alg.slice(2)) / 8 };
+  return { key, padding: constants.RSA_PKCS1_PADDING };
+}
+
+/** The signature check alone: true when `key` verifies the token's signature under `alg`. */
+export function verifySignature(jwt: DecodedJwt, key: KeyObject, alg: JoseAlgorithm): boolean {
+  if (!keyFitsAlgorithm(key, alg)) return false;
+  try {
+    return nodeVerify(HASH[alg.slice(2)]!, jwt.signingInput, signOptions(key, alg), jwt.signature);
+  } catch {
+    return false;
+  }
+}
+
+/** The algorithm a signing key implies: RS256 for RSA, ES256/384/512 by curve. */
+export function algorithmForKey(key: KeyObject): JoseAlgorithm {
+  if (key.asymmetricKeyType === 'rsa') return 'RS256';
+  if (key.asymmetricKeyType === 'ec') {
+    const alg = ES_OF_CURVE[key.asymmetricKeyDetails?.namedCurve ?? ''];
+    if (alg) return alg;
+  }
+  throw new JwtError(`unsupported signing key: ${key.asymmetricKeyType ?? 'unknown'} ${key.asymmetricKeyDetails?.namedCurve ?? ''}`.trim());
+}
+
+/** Signs `payload` as a compact JWS. The header gets `alg` (and `kid` when given). */
+export function signJwt(payload: Record<string, unknown>, key: KeyObject, opts: { alg?: JoseAlgorithm; kid?: string; header?: Record<string, unknown> } = {}): string {
+  const alg = opts.alg ?? algorithmForKey(key);
+  if (!keyFitsAlgorithm(key, alg)) throw new JwtError(`key does not fit algorithm ${alg}`);
+  const header = { ...opts.header, alg, ...(opts.kid !== undefined ? { kid: opts.kid } : {}) };
+  const input = `${Buffer.from(JSON.stringify(header)).toString('base64url')}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}`;
+  const sig = nodeSign(HASH[alg.slice(2)]!, Buffer.from(input, 'ascii'), signOptions(key, alg) as Parameters<typeof nodeSign>[2]);
+  return `${input}.${sig.toString('base64url')}`;
+}
+
+/** Kubernetes' key id: unpadded base64url of SHA-256 over the PKIX (SubjectPublicKeyInfo) DER. */
+export function keyId(key: KeyObject): string {
+  const pub = key.type === 'private' ? createPublicKey(key) : key;
+  return createHash('sha256').update(pub.export({ type: 'spki', format: 'der' })).digest('base64url');
+}
+
+/** The public JWK of a key as a JWKS document lists it: `use: sig`, with `kid` and `alg`. */
+export function publicJwk(key: KeyObject, opts: { kid?: string; alg?: JoseAlgorithm } = {}): JsonWebKey {
+  const pub = key.type === 'private' ? createPublicKey(key) : key;
+  const jwk = pub.export({ format: 'jwk' });
+  return { use: 'sig', kid: opts.kid ?? keyId(pub), alg: opts.alg ?? algorithmForKey(pub), ...jwk } as JsonWebKey;
+}
+
+/** A public key from one JWKS entry; throws JwtError for anything but an RSA or EC public key. */
+export function importJwk(jwk: unknown): KeyObject {
+  if (typeof jwk !== 'object' || jwk === null) throw new JwtError('JWK is not an object');
+  const k = jwk as JsonWebKey;
+  if (k.kty !== 'RSA' && k.kty !== 'EC') throw new JwtError(`unsupported JWK key type ${JSON.stringify(k.kty)}`);
+  if (k['d'] !== undefined) throw new JwtError('JWK carries a private key');
+  try {
+    return createPublicKey({ key: k, format: 'jwk' });
+  } catch (err) {
+    throw new JwtError(`invalid JWK: ${(err as Error).message}`);
+  }
+}
+
+/** A NumericDate claim (RFC 7519 §2) in milliseconds, or undefined when absent; throws when not a number. */
+export function numericDateMs(payload: DecodedJwt['payload'], claim: string): number | undefined {
+  const v = payload[claim];
+  if (v === undefined) return undefined;
+  if (typeof v !== 'number' || !Number.isFinite(v)) throw new JwtError(`claim ${claim} is not a NumericDate`);
+  return v * 1000;
+}
+
+/** The `aud` claim as a list: a single string is one audience (RFC 7519 §4.1.3). */
+export function audiences(payload: DecodedJwt['payload']): string[] {
+  const aud = payload['aud'];
+  if (aud === undefined) return [];
+  if (typeof aud === 'string') return [aud];
+  if (Array.isArray(aud) && aud.every((a) => typeof a === 'string')) return aud as string[];
+  throw new JwtError('claim aud is neither a string nor an array of strings');
+}

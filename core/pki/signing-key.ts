@@ -1,0 +1,35 @@
+// A lone signing key pair on disk (the service-account token key of `plat all`): made once,
+// private half 0600, reused on every start so issued tokens stay valid across restarts.
+import { createPrivateKey, createPublicKey, generateKeyPairSync } from 'node:crypto';
+import { mkdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { KEY_MODE, PkiError } from './pair.js';
+import { writeFileAtomic } from './write-file-atomic.js';
+
+export interface SigningKeyFiles { keyFile: string; publicKeyFile: string }
+
+/** `<dir>/<baseName>.key` (ECDSA P-256, PKCS#8) and `<dir>/<baseName>.pub` (SPKI), made if missing. */
+export async function ensureSigningKey(dir: string, baseName: string): Promise<SigningKeyFiles> {
+  const keyFile = path.join(dir, `${baseName}.key`);
+  const publicKeyFile = path.join(dir, `${baseName}.pub`);
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  let pem: string | undefined;
+  try {
+    pem = await readFile(keyFile, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw new PkiError(`cannot read ${keyFile}: ${(e as Error).message}`);
+  }
+  if (pem === undefined) {
+    const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+    pem = privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
+    await writeFileAtomic(keyFile, pem, KEY_MODE);
+  }
+  let pub: string;
+  try {
+    pub = createPublicKey(createPrivateKey(pem)).export({ type: 'spki', format: 'pem' }) as string;
+  } catch (e) {
+    throw new PkiError(`${keyFile} does not hold a usable private key: ${(e as Error).message}`);
+  }
+  await writeFileAtomic(publicKeyFile, pub, 0o644);
+  return { keyFile, publicKeyFile };
+}

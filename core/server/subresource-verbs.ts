@@ -1,0 +1,7 @@
+import type { SubresourceDefinition } from '../registry/strategy.js';
+
+/** Verbs a subresource serves: get/update/patch with a strategy, create when it has a handler. */
+export function subresourceVerbs(s: SubresourceDefinition): string[] {
+  if (s.create) return s.strategy ? ['create', 'get', 'patch', 'update'] : ['create'];
+  return s.strategy ? ['get', 'patch', 'update'] : ['get'];
+}

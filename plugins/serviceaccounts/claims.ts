@@ -1,0 +1,86 @@
+// The claims of a bound service-account token, as upstream's pkg/serviceaccount/claims.go writes
+// and reads them: sub `system:serviceaccount:<ns>:<name>`, aud, iat = nbf = now, exp, a random
+// jti, and the private `platform` claim (upstream's `kubernetes.io`) naming the namespace, the
+// account and the object the token is bound to.
+import { randomUUID } from 'node:crypto';
+import type { UserInfo } from '../../core/authn/user.js';
+import { JwtError, numericDateMs, type DecodedJwt } from '../../core/authn/jwt.js';
+
+export const PRIVATE_CLAIM = 'platform';
+export const SA_USER_PREFIX = 'system:serviceaccount:';
+export const SA_GROUP = 'system:serviceaccounts';
+export const CREDENTIAL_ID_KEY = 'authentication.platform/credential-id';
+/** go-jose's jwt.DefaultLeeway, which upstream's claim validation uses. */
+export const LEEWAY_MS = 60_000;
+
+export interface Ref { name: string; uid: string }
+
+export interface BoundClaims {
+  namespace: string;
+  serviceaccount: Ref;
+  secret?: Ref;
+}
+
+export const serviceAccountUsername = (namespace: string, name: string) => `${SA_USER_PREFIX}${namespace}:${name}`;
+
+export function makeClaims(p: {
+  issuer: string; audiences: readonly string[]; now: Date; expirationSeconds: number; bound: BoundClaims;
+}): Record<string, unknown> {
+  const iat = Math.floor(p.now.getTime() / 1000);
+  return {
+    aud: [...p.audiences],
+    exp: iat + p.expirationSeconds,
+    iat,
+    iss: p.issuer,
+    jti: randomUUID(),
+    [PRIVATE_CLAIM]: {
+      namespace: p.bound.namespace,
+      serviceaccount: p.bound.serviceaccount,
+      ...(p.bound.secret ? { secret: p.bound.secret } : {}),
+    },
+    nbf: iat,
+    sub: serviceAccountUsername(p.bound.namespace, p.bound.serviceaccount.name),
+  };
+}
+
+function ref(v: unknown): Ref | undefined {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const { name, uid } = v as Record<string, unknown>;
+  return typeof name === 'string' && name && typeof uid === 'string' && uid ? { name, uid } : undefined;
+}
+
+/**
+ * The time rules (exp, nbf, iat with a minute's leeway) and the shape of the private claim.
+ * Throws JwtError with upstream's words.
+ */
+export function readClaims(jwt: DecodedJwt, now: number): BoundClaims & { jti?: string } {
+  const p = jwt.payload;
+  const exp = numericDateMs(p, 'exp');
+  const nbf = numericDateMs(p, 'nbf');
+  const iat = numericDateMs(p, 'iat');
+  // Every token this issuer signs expires; one without exp is not ours to honour forever.
+  if (exp === undefined) throw new JwtError('service account token has no expiry');
+  if (now - LEEWAY_MS > exp) throw new JwtError('service account token has expired');
+  if (nbf !== undefined && now + LEEWAY_MS < nbf) throw new JwtError('service account token is not valid yet');
+  if (iat !== undefined && now + LEEWAY_MS < iat) throw new JwtError('service account token is issued in the future');
+  const priv = p[PRIVATE_CLAIM];
+  const ns = typeof priv === 'object' && priv !== null ? (priv as Record<string, unknown>)['namespace'] : undefined;
+  const sa = typeof priv === 'object' && priv !== null ? ref((priv as Record<string, unknown>)['serviceaccount']) : undefined;
+  if (typeof ns !== 'string' || !ns || !sa) throw new JwtError('service account token claims are incomplete: namespace and serviceaccount are required');
+  if (p['sub'] !== serviceAccountUsername(ns, sa.name)) throw new JwtError('service account token subject does not match its serviceaccount claim');
+  const secretClaim = (priv as Record<string, unknown>)['secret'];
+  const secret = secretClaim === undefined ? undefined : ref(secretClaim);
+  if (secretClaim !== undefined && !secret) throw new JwtError('service account token secret claim is incomplete');
+  const jti = typeof p['jti'] === 'string' && p['jti'] ? p['jti'] : undefined;
+  return { namespace: ns, serviceaccount: sa, ...(secret ? { secret } : {}), ...(jti ? { jti } : {}) };
+}
+
+/** The user a validated token stands for (upstream's ServiceAccountInfo.UserInfo). */
+export function serviceAccountUser(c: BoundClaims & { jti?: string }): UserInfo {
+  return {
+    name: serviceAccountUsername(c.namespace, c.serviceaccount.name),
+    uid: c.serviceaccount.uid,
+    groups: [SA_GROUP, `${SA_GROUP}:${c.namespace}`],
+    ...(c.jti ? { extra: { [CREDENTIAL_ID_KEY]: [`JTI=${c.jti}`] } } : {}),
+  };
+}
