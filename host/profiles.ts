@@ -3,11 +3,11 @@
 import type { Profile } from '../core/boot.js';
 import type { Plugin } from '../core/plugin.js';
 import { ApiServerPlugin } from '../plugins/apiserver/index.js';
+import { AdmissionControlPlugin } from '../plugins/admission-control/index.js';
 import { AuthenticationApiPlugin } from '../plugins/authentication-api/index.js';
 import { CoreResourcesPlugin } from '../plugins/core-resources/index.js';
 import { BootstrapTokenAuthenticator } from '../plugins/authn-bootstrap-token/index.js';
 import { AnonymousAuthenticator } from '../plugins/authn-anonymous/index.js';
-import { OidcAuthenticator } from '../plugins/authn-oidc/index.js';
 import { RequestHeaderAuthenticator } from '../plugins/authn-requestheader/index.js';
 import { TokenFileAuthenticator } from '../plugins/authn-token-file/index.js';
 import { ServiceAccountsPlugin } from '../plugins/serviceaccounts/index.js';
@@ -20,6 +20,7 @@ import { prepareAllInOne } from './roles/all.js';
 
 const apiserverPlugins: readonly Plugin[] = [
   ApiServerPlugin,
+  AdmissionControlPlugin,
   CertificatesResourcePlugin,
   AuthenticationApiPlugin,
   CoreResourcesPlugin,
@@ -29,7 +30,6 @@ const apiserverPlugins: readonly Plugin[] = [
   ServiceAccountsPlugin,
   BootstrapTokenAuthenticator,
   WebhookTokenAuthenticator,
-  OidcAuthenticator,
   AnonymousAuthenticator,
   AlwaysAllowAuthorizer,
   AlwaysDenyAuthorizer,

@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { Configuration } from '../../core/hooks.js';
 import type { Host } from '../../core/host.js';
 import { StartupError, type Plugin } from '../../core/plugin.js';
+import { AUTHORIZATION_MODE_FLAG, AUTHORIZATION_MODE_KIND, authorizerChain } from '../../core/authz/chain.js';
 import { ensureSelfSignedServing } from '../../core/pki/index.js';
 import { Resources } from '../../core/registry/registry.js';
 import { ResourceStore } from '../../core/registry/store.js';
@@ -58,14 +59,17 @@ export const ApiServerPlugin: Plugin = {
     // Runs after the authorizer plugins' configure taps, so every named mode must be claimed by now.
     host.hooks.configure.tap({ name: PLUGIN_NAME, stage: 100 }, (c) => {
       cfg = c;
-      const modes = c.flags.get<string[]>('authorization-mode');
+      // The chain comes from --authorization-mode, or from --authorization-config once its plugin
+      // has read the file (which also checks its own entries).
+      const modes = authorizerChain(host, c.flags).map((e) => e.type);
       if (modes.length === 0) throw new StartupError('--authorization-mode: at least one authorization mode must be given', 2);
-      const missing = modes.filter((m) => !host.capabilities.has('authorization-mode', m));
+      const missing = [...new Set(modes.filter((m) => !host.capabilities.has(AUTHORIZATION_MODE_KIND, m)))];
       if (missing.length) {
-        const have = host.capabilities.names('authorization-mode');
+        const have = host.capabilities.names(AUTHORIZATION_MODE_KIND);
         throw new StartupError(`--authorization-mode: ${missing.map((m) => `"${m}"`).join(', ')} ${missing.length > 1 ? 'are' : 'is'} not available in this plat (available: ${have.join(', ') || 'none'})`, 2);
       }
-      const dups = modes.filter((m, i) => modes.indexOf(m) !== i);
+      const flagModes = c.flags.get<string[]>(AUTHORIZATION_MODE_FLAG);
+      const dups = flagModes.filter((m, i) => flagModes.indexOf(m) !== i);
       if (dups.length) throw new StartupError(`--authorization-mode: "${dups[0]}" is given more than once`, 2);
     });
 

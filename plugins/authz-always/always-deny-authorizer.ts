@@ -7,7 +7,7 @@
 import type { Host } from '../../core/host.js';
 import type { Plugin } from '../../core/plugin.js';
 import type { Decision } from '../../core/authz/attributes.js';
-import { AUTHORIZATION_MODE_FLAG, AUTHORIZATION_MODE_KIND, modeStage } from './mode.js';
+import { AUTHORIZATION_MODE_KIND, modeStage } from '../../core/authz/chain.js';
 
 const PLUGIN_NAME = 'AlwaysDenyAuthorizer';
 const MODE = 'AlwaysDeny';
@@ -19,7 +19,7 @@ export const AlwaysDenyAuthorizer: Plugin = {
   apply(host: Host): void {
     host.capabilities.provide(AUTHORIZATION_MODE_KIND, MODE, PLUGIN_NAME);
     host.hooks.configure.tap(PLUGIN_NAME, (cfg) => {
-      const stage = modeStage(cfg.flags.get<string[]>(AUTHORIZATION_MODE_FLAG), MODE);
+      const stage = modeStage(host, cfg.flags, MODE);
       if (stage === undefined) return;
       host.hooks.authorize.tap({ name: PLUGIN_NAME, stage }, () => DENY);
     });

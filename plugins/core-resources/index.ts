@@ -3,6 +3,8 @@
 // NamespaceLifecycle), and the namespaces plat itself needs (`default`, `plat-system`) created at
 // start-up when missing.
 import { errors } from '../../core/api/errors.js';
+import { ADMISSION_PLUGIN_KIND, admissionStage, isAdmissionPluginEnabled } from '../../core/admission/plugins.js';
+import type { AdmissionRequest } from '../../core/admission/request.js';
 import type { ApiObject } from '../../core/api/meta.js';
 import { MASTERS_GROUP } from '../../core/authn/user.js';
 import type { Host } from '../../core/host.js';
@@ -12,6 +14,7 @@ import { servedResources, servedStore } from '../../core/registry/stores.js';
 import { namespaceResource, secretResource } from './resources.js';
 
 const PLUGIN_NAME = 'CoreResourcesPlugin';
+const NAMESPACE_LIFECYCLE = 'NamespaceLifecycle';
 
 /** The namespace plat's own objects (bootstrap-token Secrets) live in. */
 export const SYSTEM_NAMESPACE = 'plat-system';
@@ -34,7 +37,12 @@ export const CoreResourcesPlugin: Plugin = {
     });
 
     // NamespaceLifecycle: creating a namespaced object needs its namespace to exist.
-    host.hooks.admitMutate.tapPromise(PLUGIN_NAME, async (req) => {
+    host.capabilities.provide(ADMISSION_PLUGIN_KIND, NAMESPACE_LIFECYCLE, PLUGIN_NAME);
+    host.hooks.configure.tap(PLUGIN_NAME, () => {
+      if (!isAdmissionPluginEnabled(host, NAMESPACE_LIFECYCLE)) return;
+      host.hooks.admitMutate.tapPromise({ name: NAMESPACE_LIFECYCLE, stage: admissionStage(NAMESPACE_LIFECYCLE) }, (req) => namespaceLifecycle(req));
+    });
+    const namespaceLifecycle = async (req: AdmissionRequest): Promise<void> => {
       if (req.operation !== 'CREATE' || !req.namespace) return;
       if (req.group === '' && req.resource === 'namespaces') return;
       if (servedResources(host)?.get(req.group, req.version, req.resource)?.scope !== 'Namespaced') return;
@@ -42,7 +50,7 @@ export const CoreResourcesPlugin: Plugin = {
       if (!namespaces) return;
       const kv = await namespaces.storage.get(namespaces.keyFor('', req.namespace));
       if (!kv) throw errors.notFound({ group: '', resource: 'namespaces' }, req.namespace);
-    });
+    };
 
     // After the API server opened storage (stage 10 runs after its stage-0 start tap).
     host.hooks.start.tapPromise({ name: PLUGIN_NAME, stage: 10 }, async () => {
