@@ -8,6 +8,7 @@ import { AuthenticationApiPlugin } from '../plugins/authentication-api/index.js'
 import { CoreResourcesPlugin } from '../plugins/core-resources/index.js';
 import { BootstrapTokenAuthenticator } from '../plugins/authn-bootstrap-token/index.js';
 import { AnonymousAuthenticator } from '../plugins/authn-anonymous/index.js';
+import { OidcAuthenticator } from '../plugins/authn-oidc/index.js';
 import { RequestHeaderAuthenticator } from '../plugins/authn-requestheader/index.js';
 import { TokenFileAuthenticator } from '../plugins/authn-token-file/index.js';
 import { ServiceAccountsPlugin } from '../plugins/serviceaccounts/index.js';
@@ -30,6 +31,7 @@ const apiserverPlugins: readonly Plugin[] = [
   ServiceAccountsPlugin,
   BootstrapTokenAuthenticator,
   WebhookTokenAuthenticator,
+  OidcAuthenticator,
   AnonymousAuthenticator,
   AlwaysAllowAuthorizer,
   AlwaysDenyAuthorizer,
