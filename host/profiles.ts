@@ -5,6 +5,7 @@ import type { Plugin } from '../core/plugin.js';
 import { ApiServerPlugin } from '../plugins/apiserver/index.js';
 import { AdmissionControlPlugin } from '../plugins/admission-control/index.js';
 import { AuthenticationApiPlugin } from '../plugins/authentication-api/index.js';
+import { AuthorizationApiPlugin } from '../plugins/authorization-api/index.js';
 import { CoreResourcesPlugin } from '../plugins/core-resources/index.js';
 import { BootstrapTokenAuthenticator } from '../plugins/authn-bootstrap-token/index.js';
 import { AnonymousAuthenticator } from '../plugins/authn-anonymous/index.js';
@@ -24,6 +25,7 @@ const apiserverPlugins: readonly Plugin[] = [
   AdmissionControlPlugin,
   CertificatesResourcePlugin,
   AuthenticationApiPlugin,
+  AuthorizationApiPlugin,
   CoreResourcesPlugin,
   X509Authenticator,
   RequestHeaderAuthenticator,
