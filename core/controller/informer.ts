@@ -15,7 +15,7 @@ export interface InformerHandlers<T extends ApiObject> {
 export interface InformerOptions<T extends ApiObject> {
   readonly client: RestClient;
   readonly resource: ResourceRef;
-  readonly handlers: InformerHandlers<T>;
+  readonly handlers?: InformerHandlers<T>;
   /** 0: never. */
   readonly resyncMs?: number;
   readonly fieldSelector?: string;
@@ -34,9 +34,22 @@ const sleep = (ms: number, signal: AbortSignal) => new Promise<void>((resolve) =
 
 export class Informer<T extends ApiObject> {
   readonly #store = new Map<string, T>();
+  readonly #handlers: InformerHandlers<T>[] = [];
   #synced = false;
   #syncWaiters: (() => void)[] = [];
-  constructor(private readonly o: InformerOptions<T>) {}
+  constructor(private readonly o: InformerOptions<T>) {
+    if (o.handlers) this.#handlers.push(o.handlers);
+  }
+
+  /** Another consumer's handlers (a shared informer); objects already cached are replayed as adds. */
+  addHandlers(h: InformerHandlers<T>): void {
+    this.#handlers.push(h);
+    for (const obj of this.#store.values()) h.add?.(obj);
+  }
+
+  #add(obj: T): void { for (const h of this.#handlers) h.add?.(obj); }
+  #update(oldObj: T, newObj: T): void { for (const h of this.#handlers) h.update?.(oldObj, newObj); }
+  #delete(obj: T): void { for (const h of this.#handlers) h.delete?.(obj); }
 
   get(key: string): T | undefined { return this.#store.get(key); }
   list(): T[] { return [...this.#store.values()]; }
@@ -70,10 +83,10 @@ export class Informer<T extends ApiObject> {
       seen.add(key);
       const old = this.#store.get(key);
       this.#store.set(key, item);
-      if (old) this.o.handlers.update?.(old, item); else this.o.handlers.add?.(item);
+      if (old) this.#update(old, item); else this.#add(item);
     }
     for (const [key, old] of this.#store) {
-      if (!seen.has(key)) { this.#store.delete(key); this.o.handlers.delete?.(old); }
+      if (!seen.has(key)) { this.#store.delete(key); this.#delete(old); }
     }
     if (!this.#synced) { this.#synced = true; for (const w of this.#syncWaiters.splice(0)) w(); }
     return rv;
@@ -84,17 +97,17 @@ export class Informer<T extends ApiObject> {
     const old = this.#store.get(key);
     if (type === 'DELETED') {
       this.#store.delete(key);
-      this.o.handlers.delete?.(old ?? obj);
+      this.#delete(old ?? obj);
     } else {
       this.#store.set(key, obj);
-      if (old) this.o.handlers.update?.(old, obj); else this.o.handlers.add?.(obj);
+      if (old) this.#update(old, obj); else this.#add(obj);
     }
   }
 
   async run(signal: AbortSignal): Promise<void> {
     const log = this.o.logger;
     let backoff = 800;
-    const resync = this.o.resyncMs ? setInterval(() => { for (const obj of this.#store.values()) this.o.handlers.update?.(obj, obj); }, this.o.resyncMs) : undefined;
+    const resync = this.o.resyncMs ? setInterval(() => { for (const obj of this.#store.values()) this.#update(obj, obj); }, this.o.resyncMs) : undefined;
     resync?.unref();
     try {
       while (!signal.aborted) {
