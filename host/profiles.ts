@@ -7,6 +7,7 @@ import { AdmissionControlPlugin } from '../plugins/admission-control/index.js';
 import { AuthenticationApiPlugin } from '../plugins/authentication-api/index.js';
 import { AuthorizationApiPlugin } from '../plugins/authorization-api/index.js';
 import { CoreResourcesPlugin } from '../plugins/core-resources/index.js';
+import { CoordinationPlugin } from '../plugins/coordination/index.js';
 import { BootstrapTokenAuthenticator } from '../plugins/authn-bootstrap-token/index.js';
 import { AnonymousAuthenticator } from '../plugins/authn-anonymous/index.js';
 import { OidcAuthenticator } from '../plugins/authn-oidc/index.js';
@@ -27,6 +28,7 @@ const apiserverPlugins: readonly Plugin[] = [
   AuthenticationApiPlugin,
   AuthorizationApiPlugin,
   CoreResourcesPlugin,
+  CoordinationPlugin,
   X509Authenticator,
   RequestHeaderAuthenticator,
   TokenFileAuthenticator,
