@@ -14,6 +14,7 @@ import { ServiceAccountsPlugin } from '../plugins/serviceaccounts/index.js';
 import { WebhookTokenAuthenticator } from '../plugins/authn-webhook-token/index.js';
 import { X509Authenticator } from '../plugins/authn-x509/index.js';
 import { AlwaysAllowAuthorizer, AlwaysDenyAuthorizer } from '../plugins/authz-always/index.js';
+import { CertificateApprovalAdmission, CertificateSigningAdmission, CertificateSubjectRestrictionAdmission } from '../plugins/admission-certificates/index.js';
 import { CertificatesResourcePlugin } from '../plugins/certificates/plugin.js';
 import { apiserverFlagCatalogue } from './flag-catalogue/apiserver.js';
 import { prepareAllInOne } from './roles/all.js';
@@ -33,6 +34,9 @@ const apiserverPlugins: readonly Plugin[] = [
   AnonymousAuthenticator,
   AlwaysAllowAuthorizer,
   AlwaysDenyAuthorizer,
+  CertificateApprovalAdmission,
+  CertificateSigningAdmission,
+  CertificateSubjectRestrictionAdmission,
 ];
 
 export const profiles: Record<string, Profile> = {
