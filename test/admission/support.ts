@@ -2,12 +2,14 @@
 // authorizer loaded from a config file, CSR objects with chosen subjects (made by openssl), and the
 // admission.NewForbidden Status every refusal must be.
 import assert from 'node:assert/strict';
-import { rmSync, writeFileSync } from 'node:fs';
+import { createPrivateKey } from 'node:crypto';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createLogger } from '../../core/log.js';
 import { Client, startInProcess, tempDir, type Response, type RunningPlat } from '../helpers/plat.js';
 import { opensslCsr } from '../helpers/openssl.js';
+import { makeClientCert } from '../helpers/certs.js';
 import { b64 } from '../certificates/fixtures.js';
 import type { SignerTableOptions } from './signer-table-authorizer.js';
 
@@ -30,6 +32,12 @@ export interface StartOptions {
   /** Load the SignerTable authorizer with these options (ahead of the --authorization-mode chain). */
   readonly signerTable?: SignerTableOptions;
   readonly args?: readonly string[];
+  /**
+   * Start once with the defaults first and run this, so the data directory already holds the
+   * namespaces plat creates at start-up (through admission, which AlwaysDeny would refuse) and
+   * whatever objects the test needs; then start with `args` on the same data directory.
+   */
+  readonly seed?: (plat: RunningPlat) => Promise<void>;
 }
 
 const tokenOf = (name: string): string => `token-${Buffer.from(name).toString('hex')}`;
@@ -51,7 +59,12 @@ export async function startAdmissionPlat(opts: StartOptions = {}): Promise<Admis
     writeFileSync(configFile, JSON.stringify({ plugins: [[module, opts.signerTable]] }));
   }
   const logs: string[] = [];
-  const plat = await startInProcess({ args, logger: createLogger({ write: (l) => logs.push(l) }), ...(configFile ? { configFile } : {}) });
+  const dataDir = path.join(dir, 'data');
+  if (opts.seed) {
+    const seeding = await startInProcess({ dataDir });
+    try { await opts.seed(seeding); } finally { await seeding.stop(); }
+  }
+  const plat = await startInProcess({ args, dataDir, logger: createLogger({ write: (l) => logs.push(l) }), ...(configFile ? { configFile } : {}) });
   return {
     plat, logs,
     as: (name) => plat.admin.with({ token: tokenOf(name) }),
@@ -90,4 +103,14 @@ export function assertForbidden(res: Response, name: string, message: string): v
   assert.equal(res.json.code, 403);
   assert.equal(res.json.message, `${QUALIFIED} "${name}" is forbidden: ${message}`);
   assert.deepEqual(res.json.details, { name, group: 'certificates.platform', kind: 'certificatesigningrequests' });
+}
+
+/** A client certificate from the plat's own CA (<data-dir>/pki), e.g. CN=system:node:n1, O=system:nodes. */
+export function clientCertFromPlatCa(plat: RunningPlat, commonName: string, organizations: string[]): Client {
+  const pki = path.join(plat.dataDir, 'pki');
+  const certificatePem = readFileSync(path.join(pki, 'ca.crt'), 'utf8');
+  const privateKeyPem = readFileSync(path.join(pki, 'ca.key'), 'utf8');
+  const ca = { certificatePem, privateKeyPem, keyObject: createPrivateKey(privateKeyPem), der: new Uint8Array(0) };
+  const leaf = makeClientCert(ca, commonName, organizations);
+  return plat.admin.with({ cert: leaf.certificatePem, key: leaf.privateKeyPem });
 }
