@@ -60,11 +60,17 @@ export async function startAdmissionPlat(opts: StartOptions = {}): Promise<Admis
   }
   const logs: string[] = [];
   const dataDir = path.join(dir, 'data');
-  if (opts.seed) {
-    const seeding = await startInProcess({ dataDir });
-    try { await opts.seed(seeding); } finally { await seeding.stop(); }
+  let plat: RunningPlat;
+  try {
+    if (opts.seed) {
+      const seeding = await startInProcess({ dataDir });
+      try { await opts.seed(seeding); } finally { await seeding.stop(); }
+    }
+    plat = await startInProcess({ args, dataDir, logger: createLogger({ write: (l) => logs.push(l) }), ...(configFile ? { configFile } : {}) });
+  } catch (e) {
+    rmSync(dir, { recursive: true, force: true });
+    throw e;
   }
-  const plat = await startInProcess({ args, dataDir, logger: createLogger({ write: (l) => logs.push(l) }), ...(configFile ? { configFile } : {}) });
   return {
     plat, logs,
     as: (name) => plat.admin.with({ token: tokenOf(name) }),
