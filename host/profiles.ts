@@ -17,6 +17,9 @@ import { ServiceAccountsPlugin } from '../plugins/serviceaccounts/index.js';
 import { WebhookTokenAuthenticator } from '../plugins/authn-webhook-token/index.js';
 import { X509Authenticator } from '../plugins/authn-x509/index.js';
 import { AlwaysAllowAuthorizer, AlwaysDenyAuthorizer } from '../plugins/authz-always/index.js';
+import { AlwaysAdmitAdmission, AlwaysDenyAdmission } from '../plugins/admission-always/index.js';
+import { CertificateApprovalAdmission, CertificateSigningAdmission, CertificateSubjectRestrictionAdmission } from '../plugins/admission-certificates/index.js';
+import { NodeRestrictionAdmission } from '../plugins/admission-noderestriction/index.js';
 import { CertificatesResourcePlugin } from '../plugins/certificates/plugin.js';
 import { apiserverFlagCatalogue } from './flag-catalogue/apiserver.js';
 import { prepareAllInOne } from './roles/all.js';
@@ -39,6 +42,12 @@ const apiserverPlugins: readonly Plugin[] = [
   AnonymousAuthenticator,
   AlwaysAllowAuthorizer,
   AlwaysDenyAuthorizer,
+  CertificateApprovalAdmission,
+  CertificateSigningAdmission,
+  CertificateSubjectRestrictionAdmission,
+  NodeRestrictionAdmission,
+  AlwaysAdmitAdmission,
+  AlwaysDenyAdmission,
 ];
 
 export const profiles: Record<string, Profile> = {
