@@ -129,6 +129,18 @@ export class ResourceStore {
     }
   }
 
+  /**
+   * Both admission phases for a create on a subresource that is answered, not stored
+   * (serviceaccounts/{name}/token): the object is the subresource's body, of kind `kind`.
+   */
+  async admitSubresourceCreate(ctx: RequestContext, name: string, subresource: string, kind: string, obj: ApiObject): Promise<ApiObject> {
+    const req = { ...this.#admission('CREATE', ctx, subresource, name, obj, undefined), kind };
+    await this.#admit('admitMutate', req);
+    const admitted = req.object ?? obj;
+    await this.#admit('admitValidate', { ...req, object: admitted });
+    return admitted;
+  }
+
   #invalid(name: string, errs: FieldError[]): StatusError {
     return errors.invalid({ group: this.def.group, kind: this.def.kind }, name, errs);
   }

@@ -244,7 +244,8 @@ async function serveSubresourceCreate(ctx: Context, store: ResourceStore, create
   };
   const obj = await readObject(ctx, kind, fieldValidationOf(query, 'CreateOptions'), warnings, create.decodeProtobuf?.bind(create));
   const parent = await store.get(info.namespace, info.name);
-  const answer = await create.create({ ...rctx(dryRun), name: info.name, parent }, obj);
+  const admitted = await store.admitSubresourceCreate(rctx(dryRun), info.name, info.subresource, create.kind, obj);
+  const answer = await create.create({ ...rctx(dryRun), name: info.name, parent }, admitted);
   sendJson(ctx, 201, answer);
 }
 

@@ -2,7 +2,7 @@
 // lifecycle admission rule (no object in a namespace that does not exist, as upstream's
 // NamespaceLifecycle), and the namespaces plat itself needs (`default`, `plat-system`) created at
 // start-up when missing.
-import { errors } from '../../core/api/errors.js';
+import { errors, hasReason } from '../../core/api/errors.js';
 import { ADMISSION_PLUGIN_KIND, admissionStage, isAdmissionPluginEnabled } from '../../core/admission/plugins.js';
 import type { AdmissionRequest } from '../../core/admission/request.js';
 import type { ApiObject } from '../../core/api/meta.js';
@@ -20,6 +20,7 @@ const NAMESPACE_LIFECYCLE = 'NamespaceLifecycle';
 export const SYSTEM_NAMESPACE = 'plat-system';
 export const DEFAULT_NAMESPACE = 'default';
 const INITIAL_NAMESPACES = [DEFAULT_NAMESPACE, SYSTEM_NAMESPACE];
+const SYSTEM_NAMESPACE_RETRY_MS = 60_000;
 
 const SYSTEM_USER = { name: 'system:apiserver', groups: [MASTERS_GROUP] };
 
@@ -52,19 +53,34 @@ export const CoreResourcesPlugin: Plugin = {
       if (!kv) throw errors.notFound({ group: '', resource: 'namespaces' }, req.namespace);
     };
 
-    // After the API server opened storage (stage 10 runs after its stage-0 start tap).
-    host.hooks.start.tapPromise({ name: PLUGIN_NAME, stage: 10 }, async () => {
+    // After the API server opened storage (stage 10 runs after its stage-0 start tap). Created
+    // through admission like any object; a refusal (AlwaysDeny, a webhook) does not stop the server:
+    // as upstream's system-namespaces controller, log it and try again every minute.
+    let retry: NodeJS.Timeout | undefined;
+    const ensureNamespaces = async (): Promise<boolean> => {
       const namespaces = coreStore(host, 'namespaces');
-      if (!namespaces) return;
+      if (!namespaces) return true;
+      let ok = true;
       for (const name of INITIAL_NAMESPACES) {
         if (await namespaces.storage.get(namespaces.keyFor('', name))) continue;
         const ns: ApiObject = { apiVersion: 'v1', kind: 'Namespace', metadata: { name } };
         try {
           await namespaces.create({ user: SYSTEM_USER, namespace: '', dryRun: false, warnings: [] }, ns);
         } catch (e) {
-          if (!(e instanceof Error && 'reason' in e && (e as { reason: unknown }).reason === 'AlreadyExists')) throw e;
+          if (hasReason(e, 'AlreadyExists')) continue;
+          ok = false;
+          host.logger.child(PLUGIN_NAME).warn('cannot create a system namespace; retrying in a minute', { namespace: name, error: (e as Error).message });
         }
       }
+      return ok;
+    };
+    host.hooks.start.tapPromise({ name: PLUGIN_NAME, stage: 10 }, async () => {
+      if (await ensureNamespaces()) return;
+      retry = setInterval(() => {
+        void ensureNamespaces().then((ok) => { if (ok && retry) { clearInterval(retry); retry = undefined; } });
+      }, SYSTEM_NAMESPACE_RETRY_MS);
+      retry.unref();
     });
+    host.hooks.shutdown.tap(PLUGIN_NAME, () => { if (retry) clearInterval(retry); });
   },
 };
