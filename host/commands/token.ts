@@ -5,7 +5,7 @@ import { randomInt } from 'node:crypto';
 import https from 'node:https';
 import { rfc3339 } from '../../core/api/meta.js';
 import { FlagError, Flags } from '../../core/flags/flag-set.js';
-import { KubeconfigError, loadKubeconfig } from '../../plugins/authn-webhook-token/kubeconfig.js';
+import { KubeconfigError, loadKubeconfig } from '../../core/client/kubeconfig.js';
 import { CommandError } from './ca.js';
 
 export const TOKEN_USAGE = `Usage:
