@@ -14,6 +14,10 @@ import { ServiceAccountsPlugin } from '../plugins/serviceaccounts/index.js';
 import { WebhookTokenAuthenticator } from '../plugins/authn-webhook-token/index.js';
 import { X509Authenticator } from '../plugins/authn-x509/index.js';
 import { AlwaysAllowAuthorizer, AlwaysDenyAuthorizer } from '../plugins/authz-always/index.js';
+import { AbacAuthorizer } from '../plugins/authz-abac/index.js';
+import { NodeAuthorizer } from '../plugins/authz-node/index.js';
+import { WebhookAuthorizer } from '../plugins/authz-webhook/index.js';
+import { AuthorizationConfigPlugin } from '../plugins/authorization-config/index.js';
 import { CertificatesResourcePlugin } from '../plugins/certificates/plugin.js';
 import { apiserverFlagCatalogue } from './flag-catalogue/apiserver.js';
 import { prepareAllInOne } from './roles/all.js';
@@ -33,6 +37,10 @@ const apiserverPlugins: readonly Plugin[] = [
   AnonymousAuthenticator,
   AlwaysAllowAuthorizer,
   AlwaysDenyAuthorizer,
+  AuthorizationConfigPlugin,
+  NodeAuthorizer,
+  AbacAuthorizer,
+  WebhookAuthorizer,
 ];
 
 export const profiles: Record<string, Profile> = {
