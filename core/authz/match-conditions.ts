@@ -74,7 +74,10 @@ function checkNames(expression: string, parsed: Parsed): string[] {
         const of = walk(k.value.operand, bound);
         if (of === undefined || SCHEMA[of] === undefined) return undefined;
         if (!SCHEMA[of].includes(k.value.field)) {
-          problems.push(at(expression, parsed, e.id, `undefined field '${k.value.field}'`));
+          // has(x.f) is a macro: the position is that of the select the user wrote inside it.
+          const call = parsed.sourceInfo?.macroCalls[e.id.toString()]?.exprKind;
+          const written = call?.case === 'callExpr' ? call.value.args[0]?.id : undefined;
+          problems.push(at(expression, parsed, written ?? e.id, `undefined field '${k.value.field}'`));
           return undefined;
         }
         return k.value.testOnly ? undefined : `${of}.${k.value.field}`;
