@@ -6,7 +6,10 @@ import assert from 'node:assert/strict';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { StartupError } from '../../core/plugin.js';
-import { loadAuthorizerChain } from '../../plugins/authorization-config/index.js';
+import { AuthorizationConfigPlugin, loadAuthorizerChain } from '../../plugins/authorization-config/index.js';
+import { ApiServerPlugin } from '../../plugins/apiserver/index.js';
+import { AlwaysAllowAuthorizer } from '../../plugins/authz-always/index.js';
+import { boot } from '../auth/support.js';
 import { startInProcess } from '../helpers/plat.js';
 import { tempDir, writeKubeconfig } from './support.js';
 
@@ -226,4 +229,11 @@ describe('--authorization-config at start-up', () => {
       /^cannot specify --authorization-policy-file without mode ABAC$/, 2);
   });
 
+
+  it('refuses a type that no loaded plugin implements, naming the file\'s flag', () => {
+    const file = write(config(simple('AlwaysAllow'), simple('Node')));
+    assert.throws(() => boot([ApiServerPlugin, AuthorizationConfigPlugin, AlwaysAllowAuthorizer], [`--authorization-config=${file}`]), (e: unknown) =>
+      e instanceof StartupError && e.exitCode === 1
+      && e.message === '--authorization-config: authorizer type "Node" is not available in this plat (available: AlwaysAllow)');
+  });
 });
