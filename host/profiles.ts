@@ -20,6 +20,10 @@ import { AlwaysAllowAuthorizer, AlwaysDenyAuthorizer } from '../plugins/authz-al
 import { AlwaysAdmitAdmission, AlwaysDenyAdmission } from '../plugins/admission-always/index.js';
 import { CertificateApprovalAdmission, CertificateSigningAdmission, CertificateSubjectRestrictionAdmission } from '../plugins/admission-certificates/index.js';
 import { NodeRestrictionAdmission } from '../plugins/admission-noderestriction/index.js';
+import { AbacAuthorizer } from '../plugins/authz-abac/index.js';
+import { NodeAuthorizer } from '../plugins/authz-node/index.js';
+import { WebhookAuthorizer } from '../plugins/authz-webhook/index.js';
+import { AuthorizationConfigPlugin } from '../plugins/authorization-config/index.js';
 import { CertificatesResourcePlugin } from '../plugins/certificates/plugin.js';
 import { apiserverFlagCatalogue } from './flag-catalogue/apiserver.js';
 import { prepareAllInOne } from './roles/all.js';
@@ -48,6 +52,10 @@ const apiserverPlugins: readonly Plugin[] = [
   NodeRestrictionAdmission,
   AlwaysAdmitAdmission,
   AlwaysDenyAdmission,
+  AuthorizationConfigPlugin,
+  NodeAuthorizer,
+  AbacAuthorizer,
+  WebhookAuthorizer,
 ];
 
 export const profiles: Record<string, Profile> = {

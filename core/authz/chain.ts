@@ -26,6 +26,11 @@ export function setAuthorizerChain(host: Host, entries: readonly AuthorizerEntry
   chains.set(host, entries);
 }
 
+/** True when the chain is a configuration file's rather than --authorization-mode's. */
+export function isChainFromFile(host: Host): boolean {
+  return chains.has(host);
+}
+
 export function authorizerChain(host: Host, flags: FlagSet): readonly AuthorizerEntry[] {
   const fromFile = chains.get(host);
   if (fromFile) return fromFile;

@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { Configuration } from '../../core/hooks.js';
 import type { Host } from '../../core/host.js';
 import { StartupError, type Plugin } from '../../core/plugin.js';
-import { AUTHORIZATION_MODE_FLAG, AUTHORIZATION_MODE_KIND, authorizerChain } from '../../core/authz/chain.js';
+import { AUTHORIZATION_MODE_FLAG, AUTHORIZATION_MODE_KIND, authorizerChain, isChainFromFile } from '../../core/authz/chain.js';
 import { ensureSelfSignedServing } from '../../core/pki/index.js';
 import { Resources } from '../../core/registry/registry.js';
 import { ResourceStore } from '../../core/registry/store.js';
@@ -66,7 +66,9 @@ export const ApiServerPlugin: Plugin = {
       const missing = [...new Set(modes.filter((m) => !host.capabilities.has(AUTHORIZATION_MODE_KIND, m)))];
       if (missing.length) {
         const have = host.capabilities.names(AUTHORIZATION_MODE_KIND);
-        throw new StartupError(`--authorization-mode: ${missing.map((m) => `"${m}"`).join(', ')} ${missing.length > 1 ? 'are' : 'is'} not available in this plat (available: ${have.join(', ') || 'none'})`, 2);
+        const what = `${missing.map((m) => `"${m}"`).join(', ')} ${missing.length > 1 ? 'are' : 'is'} not available in this plat (available: ${have.join(', ') || 'none'})`;
+        if (isChainFromFile(host)) throw new StartupError(`--authorization-config: authorizer type ${what}`);
+        throw new StartupError(`--authorization-mode: ${what}`, 2);
       }
       const flagModes = c.flags.get<string[]>(AUTHORIZATION_MODE_FLAG);
       const dups = flagModes.filter((m, i) => flagModes.indexOf(m) !== i);

@@ -1,12 +1,13 @@
-// The webhook's connection settings, read from a kubeconfig-format file as upstream reads
-// --authentication-token-webhook-config-file: the cluster is the webhook (server URL and how to
-// trust it), the user is how plat authenticates to it. Only what a token-review client needs is
-// understood; a credential kind plat cannot honour (basic auth, exec, auth-provider, token-file)
+// A webhook's connection settings, read from a kubeconfig-format file as upstream reads
+// --authentication-token-webhook-config-file, --authorization-webhook-config-file and an
+// AuthorizationConfiguration's connectionInfo.kubeConfigFile: the cluster is the webhook (server URL
+// and how to trust it), the user is how plat authenticates to it. Only what a webhook client needs
+// is understood; a credential kind plat cannot honour (basic auth, exec, auth-provider, token-file)
 // fails start-up rather than being silently dropped. Relative file paths are resolved against the
 // file's own directory, as clientcmd does.
 //
 // Choice (upstream allows any scheme): the server must be https, or http only to a loopback host,
-// since the bearer tokens of every caller cross this connection.
+// since callers' tokens (authentication) and identities (authorization) cross this connection.
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';

@@ -1,0 +1,149 @@
+// One JSON round trip to a webhook (token review, subject access review), as upstream's generic
+// webhook client makes it: POST the body to the kubeconfig's server URL exactly, read a JSON
+// answer. Transient failures (connection reset, 429, 500, 504, or any answer with Retry-After) are
+// retried with upstream's backoff (500ms, factor 1.5, jitter 0.2, 5 steps: DefaultShouldRetry);
+// every other failure ends the call at once. One timeout bounds the whole call, retries included.
+//
+// Error messages never carry the request or response body: a webhook may echo a caller's token.
+import http from 'node:http';
+import https from 'node:https';
+import { createSecureContext } from 'node:tls';
+import type { WebhookConnection } from './kubeconfig.js';
+
+export interface Backoff {
+  readonly initialMs: number;
+  readonly factor: number;
+  readonly jitter: number;
+  readonly steps: number;
+}
+
+/** k8s.io/apiserver/pkg/util/webhook DefaultRetryBackoffWithInitialDelay(500ms). */
+export const DEFAULT_BACKOFF: Backoff = { initialMs: 500, factor: 1.5, jitter: 0.2, steps: 5 };
+export const DEFAULT_TIMEOUT_MS = 30_000;
+const MAX_RESPONSE_BYTES = 1 << 20;
+
+export interface WebhookClientOptions {
+  readonly connection: WebhookConnection;
+  /** What the answer should be, for messages: `malformed TokenReview response: not JSON`. */
+  readonly kind: string;
+  readonly timeoutMs?: number;
+  readonly backoff?: Backoff;
+  /** Waits between retries; injectable so tests need not sleep. */
+  readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  readonly random?: () => number;
+}
+
+export class WebhookCallError extends Error {
+  constructor(message: string, readonly retriable = false) {
+    super(message);
+    this.name = 'WebhookCallError';
+  }
+}
+
+const defaultSleep = (ms: number, signal: AbortSignal): Promise<void> => new Promise((resolve, reject) => {
+  if (signal.aborted) return reject(signal.reason);
+  const timer = setTimeout(() => { signal.removeEventListener('abort', onAbort); resolve(); }, ms);
+  const onAbort = () => { clearTimeout(timer); reject(signal.reason); };
+  signal.addEventListener('abort', onAbort, { once: true });
+});
+
+export class WebhookClient {
+  readonly timeoutMs: number;
+  readonly #conn: WebhookConnection;
+  readonly #kind: string;
+  readonly #backoff: Backoff;
+  readonly #sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+  readonly #random: () => number;
+  readonly #agent: http.Agent;
+
+  /** Throws (at start-up) on an unparsable CA, certificate or key, or a key that does not match. */
+  constructor(o: WebhookClientOptions) {
+    this.#conn = o.connection;
+    this.#kind = o.kind;
+    this.timeoutMs = o.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.#backoff = o.backoff ?? DEFAULT_BACKOFF;
+    this.#sleep = o.sleep ?? defaultSleep;
+    this.#random = o.random ?? Math.random;
+    const c = o.connection;
+    if (c.server.protocol === 'https:') {
+      const tls = {
+        ...(c.ca ? { ca: c.ca } : {}),
+        ...(c.clientCert && c.clientKey ? { cert: c.clientCert, key: c.clientKey } : {}),
+      };
+      createSecureContext(tls);
+      this.#agent = new https.Agent({ keepAlive: true, rejectUnauthorized: !c.insecureSkipTlsVerify, ...tls });
+    } else {
+      this.#agent = new http.Agent({ keepAlive: true });
+    }
+  }
+
+  close(): void { this.#agent.destroy(); }
+
+  /** POSTs `body` (JSON text) and resolves with the parsed answer; rejects with WebhookCallError. */
+  async post(body: string): Promise<unknown> {
+    const signal = AbortSignal.timeout(this.timeoutMs);
+    const late = () => new WebhookCallError(`webhook did not answer within ${this.timeoutMs}ms`);
+    let delay = this.#backoff.initialMs;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.#once(body, signal);
+      } catch (err) {
+        if (signal.aborted) throw late();
+        if (!(err instanceof WebhookCallError)) throw new WebhookCallError(`webhook request failed: ${(err as Error).message}`);
+        if (!err.retriable || attempt >= this.#backoff.steps) throw err;
+      }
+      const jittered = delay + delay * this.#backoff.jitter * this.#random();
+      delay *= this.#backoff.factor;
+      try {
+        await this.#sleep(jittered, signal);
+      } catch {
+        throw late();
+      }
+    }
+  }
+
+  #once(body: string, signal: AbortSignal): Promise<unknown> {
+    const c = this.#conn;
+    const lib = c.server.protocol === 'https:' ? https : http;
+    return new Promise((resolve, reject) => {
+      const req = lib.request(c.server, {
+        method: 'POST',
+        agent: this.#agent,
+        signal,
+        ...(c.tlsServerName ? { servername: c.tlsServerName } : {}),
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json',
+          'content-length': String(Buffer.byteLength(body)),
+          ...(c.token ? { authorization: `Bearer ${c.token}` } : {}),
+        },
+      }, (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > MAX_RESPONSE_BYTES) { res.destroy(); reject(new WebhookCallError('webhook response too large')); return; }
+          chunks.push(chunk);
+        });
+        res.on('error', (err) => reject(err));
+        res.on('end', () => {
+          const code = res.statusCode ?? 0;
+          if (code < 200 || code > 299) {
+            const retriable = code === 429 || code === 500 || code === 504 || res.headers['retry-after'] !== undefined;
+            reject(new WebhookCallError(`webhook answered HTTP ${code}`, retriable));
+            return;
+          }
+          try {
+            resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+          } catch {
+            reject(new WebhookCallError(`malformed ${this.#kind} response: not JSON`));
+          }
+        });
+      });
+      req.on('error', (err: NodeJS.ErrnoException) => {
+        reject(new WebhookCallError(`webhook request failed: ${err.message}`, err.code === 'ECONNRESET'));
+      });
+      req.end(body);
+    });
+  }
+}

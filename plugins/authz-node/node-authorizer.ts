@@ -1,0 +1,103 @@
+// NodeAuthorizer: authorization mode Node, for node agents (user `system:node:<name>` in group
+// `system:nodes`); everyone else gets no opinion, so the authorizers after it (RBAC) decide.
+// upstream's node_authorizer.go, with its reasons:
+//   - nodes: create/update/patch any (NodeRestriction admission limits that to its own), read only
+//     its own Node object, update/patch nodes/status;
+//   - leases in `plat-node-lease` (upstream kube-node-lease) named after the node: get, update,
+//     patch, delete; create (the name is not known yet then);
+//   - secrets and configmaps: only those its pods use, found upstream in a graph of pods and their
+//     references. plat serves no pods, so that graph is empty and a node reads no secret or
+//     configmap; the same holds for service-account tokens (only for its pods' accounts);
+//   - everything else: the static node rules (node-rules.ts), e.g. its CSRs and the review APIs.
+// It never denies: "no" is no opinion, as upstream.
+import type { Attributes, Decision } from '../../core/authz/attributes.js';
+import { AUTHORIZATION_MODE_KIND, modeStage } from '../../core/authz/chain.js';
+import type { Host } from '../../core/host.js';
+import type { Plugin } from '../../core/plugin.js';
+import { nodeIdentity } from './node-identity.js';
+import { rulesAllow } from './node-rules.js';
+
+const PLUGIN_NAME = 'NodeAuthorizer';
+const MODE = 'Node';
+/** spec 03: the node agent's lease lives in this namespace, named after the node. */
+export const NODE_LEASE_NAMESPACE = 'plat-node-lease';
+
+export interface NodeDecision {
+  readonly decision?: Decision;
+  /** Why not, in upstream's words (logged at -v=2; plat's no-opinion carries no reason). */
+  readonly reason?: string;
+}
+
+const ALLOW: NodeDecision = Object.freeze({ decision: Object.freeze({ decision: 'allow' as const }) });
+const no = (reason?: string): NodeDecision => (reason ? { reason } : {});
+/** The graph of pods and what they reference is always empty in plat. */
+const noRelationship = (node: string): NodeDecision => no(`no relationship found between node '${node}' and this object`);
+
+function authorizeNode(node: string, a: Attributes): NodeDecision {
+  if (a.subresource === '') {
+    if (['create', 'update', 'patch'].includes(a.verb)) return ALLOW;
+    if (['get', 'list', 'watch'].includes(a.verb)) {
+      // By name, not through the graph, so a node can read its Node object before creating it.
+      if (a.name === node) return ALLOW;
+      if (a.name === '') return no(`node '${node}' cannot read all nodes, only its own Node object`);
+      return no(`node '${node}' cannot read '${a.name}', only its own Node object`);
+    }
+  } else if (a.subresource === 'status' && ['update', 'patch'].includes(a.verb)) {
+    return ALLOW;
+  }
+  return no();
+}
+
+function authorizeLease(node: string, a: Attributes): NodeDecision {
+  if (!['get', 'create', 'update', 'patch', 'delete'].includes(a.verb)) return no('can only get, create, update, patch, or delete a node lease');
+  if (a.namespace !== NODE_LEASE_NAMESPACE) return no(`can only access leases in the "${NODE_LEASE_NAMESPACE}" system namespace`);
+  if (a.verb !== 'create' && a.name !== node) return no('can only access node lease with the same name as the requesting node');
+  return ALLOW;
+}
+
+function authorizeReadNamespacedObject(node: string, a: Attributes): NodeDecision {
+  if (!['get', 'list', 'watch'].includes(a.verb)) return no('can only read resources of this type');
+  if (a.subresource !== '') return no('cannot read subresource');
+  if (a.namespace === '') return no('can only read namespaced object of this type');
+  if (a.name === '') return no('No Object name found');
+  return noRelationship(node);
+}
+
+function authorizeCreateToken(node: string, a: Attributes): NodeDecision {
+  if (a.verb !== 'create' || a.name === '') return no('can only create tokens for individual service accounts');
+  if (a.subresource !== 'token') return no('can only create token subresource of serviceaccount');
+  return noRelationship(node);
+}
+
+export function decideForNode(a: Attributes): NodeDecision {
+  const { isNode, nodeName } = nodeIdentity(a.user);
+  if (!isNode) return no();
+  if (nodeName === '') return no(`unknown node for user "${a.user.name}"`);
+  if (a.isResourceRequest) {
+    switch (`${a.apiGroup}/${a.resource}`) {
+      case '/nodes': return authorizeNode(nodeName, a);
+      case 'coordination.platform/leases': return authorizeLease(nodeName, a);
+      case '/secrets':
+      case '/configmaps': return authorizeReadNamespacedObject(nodeName, a);
+      case '/serviceaccounts': return authorizeCreateToken(nodeName, a);
+    }
+  }
+  return rulesAllow(a) ? ALLOW : no();
+}
+
+export const NodeAuthorizer: Plugin = {
+  name: PLUGIN_NAME,
+  apply(host: Host): void {
+    host.capabilities.provide(AUTHORIZATION_MODE_KIND, MODE, PLUGIN_NAME);
+    host.hooks.configure.tap(PLUGIN_NAME, (cfg) => {
+      const stage = modeStage(host, cfg.flags, MODE);
+      if (stage === undefined) return;
+      const log = host.logger.child(PLUGIN_NAME);
+      host.hooks.authorize.tap({ name: PLUGIN_NAME, stage }, (attrs) => {
+        const d = decideForNode(attrs);
+        if (d.reason) log.v(2).info(`NODE DENY: ${d.reason}`, { user: attrs.user.name, verb: attrs.verb, resource: attrs.resource, name: attrs.name, namespace: attrs.namespace });
+        return d.decision;
+      });
+    });
+  },
+};

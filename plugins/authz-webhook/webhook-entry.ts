@@ -1,0 +1,86 @@
+// One Webhook entry of the chain (WebhookEntry), deciding as upstream's WebhookAuthorizer.Authorize does:
+//   1. the question as a SubjectAccessReviewSpec; its matchConditions, if any, must all be true
+//      (one false: no opinion, webhook not asked; an error: the failurePolicy decides);
+//   2. a cached answer for the same question, else the webhook (retried with backoff);
+//      a failed call decides by failurePolicy and is not cached;
+//   3. allowed → allow, denied → deny (with the webhook's reason), neither → no opinion; both at
+//      once is a deny. Answers are cached for authorizedTTL / unauthorizedTTL, unless caching of
+//      that kind is off or the caller-controlled attributes are too long to keep.
+// Where upstream would answer 500 (an error with no other authorizer allowing), plat's chain has
+// no error outcome: failurePolicy NoOpinion passes on (usually ending in 403), Deny denies.
+import type { Attributes, Decision } from '../../core/authz/attributes.js';
+import { evaluateMatchConditions, type CompiledCondition } from '../../core/authz/match-conditions.js';
+import { specFromAttributes, specToWire } from '../../core/authz/subject-access-review.js';
+import type { WebhookAuthorizerSettings } from '../../core/authz/webhook-settings.js';
+import type { Logger } from '../../core/log.js';
+import type { DecisionCache } from './decision-cache.js';
+import type { ReviewStatus, SubjectAccessReviewClient } from './subject-access-review-client.js';
+
+/** upstream maxControlledAttrCacheSize: longer questions may be a DoS attempt and are not cached. */
+const MAX_CACHED_ATTRIBUTE_BYTES = 10_000;
+
+function shouldCache(a: Attributes): boolean {
+  const size = [a.namespace, a.verb, a.apiGroup, a.apiVersion, a.resource, a.subresource, a.name, a.path]
+    .reduce((n, s) => n + Buffer.byteLength(s), 0);
+  return size < MAX_CACHED_ATTRIBUTE_BYTES;
+}
+
+export interface WebhookEntryParts {
+  readonly name: string;
+  readonly settings: WebhookAuthorizerSettings;
+  readonly client: Pick<SubjectAccessReviewClient, 'review'>;
+  readonly conditions: readonly CompiledCondition[];
+  readonly cache: DecisionCache;
+  readonly log: Logger;
+}
+
+export class WebhookEntry {
+  readonly #p: WebhookEntryParts;
+
+  constructor(parts: WebhookEntryParts) { this.#p = parts; }
+
+  #onError(why: string): Decision | undefined {
+    if (this.#p.settings.failurePolicy === 'NoOpinion') return undefined;
+    // The details stay in the log: they can name the webhook's address.
+    return { decision: 'deny', reason: `authorization webhook "${this.#p.name}" ${why} and its failurePolicy is Deny` };
+  }
+
+  async authorize(attrs: Attributes): Promise<Decision | undefined> {
+    const { name, settings, client, conditions, cache, log } = this.#p;
+    const spec = specFromAttributes(attrs);
+    if (conditions.length) {
+      const m = evaluateMatchConditions(conditions, spec);
+      if ('error' in m) {
+        log.warn('authorization webhook match conditions failed', { authorizer: name, user: attrs.user.name, error: m.error });
+        return this.#onError('could not evaluate its match conditions');
+      }
+      if (!m.matches) return undefined;
+    }
+
+    const key = JSON.stringify(specToWire(spec, 'v1'));
+    let status: ReviewStatus | undefined = cache.get(key);
+    if (status === undefined) {
+      try {
+        status = await client.review(spec);
+      } catch (err) {
+        log.error('Failed to make webhook authorizer request', { authorizer: name, error: (err as Error).message });
+        return this.#onError('could not be asked');
+      }
+      if (shouldCache(attrs)) {
+        if (status.allowed) {
+          if (settings.cacheAuthorizedRequests) cache.set(key, status, settings.authorizedTTLMs);
+        } else if (settings.cacheUnauthorizedRequests) {
+          cache.set(key, status, settings.unauthorizedTTLMs);
+        }
+      }
+    }
+    if (status.evaluationError) log.v(2).info('authorization webhook evaluation error', { authorizer: name, error: status.evaluationError });
+    if (status.denied && status.allowed) {
+      log.error('webhook subject access review returned both allow and deny response', { authorizer: name });
+      return { decision: 'deny', reason: status.reason };
+    }
+    if (status.denied) return { decision: 'deny', reason: status.reason };
+    if (status.allowed) return status.reason ? { decision: 'allow', reason: status.reason } : { decision: 'allow' };
+    return undefined;
+  }
+}
