@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { Configuration } from '../../core/hooks.js';
 import type { Host } from '../../core/host.js';
 import { StartupError, type Plugin } from '../../core/plugin.js';
+import { MASTERS_GROUP } from '../../core/authn/user.js';
 import { AUTHORIZATION_MODE_FLAG, AUTHORIZATION_MODE_KIND, authorizerChain, isChainFromFile } from '../../core/authz/chain.js';
 import { ensureSelfSignedServing } from '../../core/pki/index.js';
 import { Resources } from '../../core/registry/registry.js';
@@ -21,6 +22,7 @@ import type { Storage } from '../../core/storage/storage.js';
 import { apiserverFlags, TLS_VERSIONS } from './flags.js';
 
 const PLUGIN_NAME = 'ApiServerPlugin';
+const PRIVILEGED_ALLOW = Object.freeze({ decision: 'allow' as const });
 
 export interface ApiServerHandle {
   readonly server: RunningServer;
@@ -55,6 +57,11 @@ export const ApiServerPlugin: Plugin = {
     const cleanups: (() => Promise<void> | void)[] = [];
 
     host.hooks.flags.tap(PLUGIN_NAME, (flags) => { for (const f of apiserverFlags) flags.define({ ...f, owner: PLUGIN_NAME }); });
+
+    // Upstream's privileged-group authorizer: system:masters is allowed everything, ahead of the
+    // configured chain, whatever the modes say (so an admin cannot lock itself out).
+    host.hooks.authorize.tap({ name: 'PrivilegedGroupsAuthorizer', stage: Number.MIN_SAFE_INTEGER },
+      (a) => (a.user.groups.includes(MASTERS_GROUP) ? PRIVILEGED_ALLOW : undefined));
 
     // Runs after the authorizer plugins' configure taps, so every named mode must be claimed by now.
     host.hooks.configure.tap({ name: PLUGIN_NAME, stage: 100 }, (c) => {

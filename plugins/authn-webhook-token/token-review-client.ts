@@ -1,5 +1,5 @@
 // One TokenReview round trip to the webhook, as upstream's webhook token authenticator makes it:
-// POST {apiVersion: authentication.platform/<version>, kind: TokenReview, spec: {token}} and read
+// POST {apiVersion: authentication.k8s.io/<version>, kind: TokenReview, spec: {token}} and read
 // status.authenticated / status.user / status.error from the answer. Transport, retries (upstream's
 // backoff) and the one timeout bounding the whole review are core/client/webhook-client.ts's.
 //
@@ -11,7 +11,11 @@ import { WebhookClient, type Backoff } from '../../core/client/webhook-client.js
 export { DEFAULT_BACKOFF, DEFAULT_TIMEOUT_MS } from '../../core/client/webhook-client.js';
 export type { Backoff } from '../../core/client/webhook-client.js';
 
-export const TOKEN_REVIEW_GROUP = 'authentication.platform';
+/**
+ * The group on the wire: upstream's, so that existing webhook servers work unchanged (as the
+ * authorization and admission webhooks keep authorization.k8s.io and admission.k8s.io).
+ */
+export const TOKEN_REVIEW_GROUP = 'authentication.k8s.io';
 export const WEBHOOK_VERSIONS = ['v1', 'v1beta1'] as const;
 export type WebhookVersion = (typeof WEBHOOK_VERSIONS)[number];
 

@@ -60,7 +60,7 @@ class Webhook {
           : req.headers['content-type'] !== 'application/json' ? 'content-type'
           : !review || Object.keys(review).sort().join() !== 'apiVersion,kind,spec' ? 'top-level keys'
           : review.kind !== 'TokenReview' ? 'kind'
-          : !['authentication.platform/v1', 'authentication.platform/v1beta1'].includes(review.apiVersion) ? 'apiVersion'
+          : !['authentication.k8s.io/v1', 'authentication.k8s.io/v1beta1'].includes(review.apiVersion) ? 'apiVersion'
           : Object.keys(review.spec ?? {}).join() !== 'token' || typeof review.spec.token !== 'string' ? 'spec' : undefined;
         if (shape) { this.shapeErrors.push(shape); return reply(400, { error: shape }); }
         const tok: string = review.spec.token;
@@ -129,7 +129,7 @@ before(async () => {
   webhook.behaviours.set('denied-', (v) => review(v, { authenticated: false, error: 'token expired' }));
   webhook.behaviours.set('echo-', (v, t) => review(v, { authenticated: false, error: `unknown token ${t}` }));
   webhook.behaviours.set('malformed-', () => ({ body: '{"kind":"TokenReview","status":{"authenticated":tru' }));
-  webhook.behaviours.set('wrongversion-', () => review('authentication.k8s.io/v1', { authenticated: true, user: GOOD_USER }));
+  webhook.behaviours.set('wrongversion-', () => review('authentication.platform/v1', { authenticated: true, user: GOOD_USER }));
   webhook.behaviours.set('noname-', (v) => review(v, { authenticated: true, user: { groups: ['x'] } }));
   webhook.behaviours.set('forbidden-', () => ({ status: 403, body: { kind: 'Status' } }));
   webhook.behaviours.set('hang-', () => 'hang');
@@ -169,7 +169,7 @@ describe('WebhookTokenAuthenticator end to end (plat all, HTTPS webhook)', () =>
     assert.equal(res.json.spec.uid, 'wh-uid-1');
     assert.deepEqual(res.json.spec.groups, ['wh-group', 'team:x', 'system:authenticated']);
     assert.deepEqual(res.json.spec.extra, { 'example.com/scopes': ['read', 'write'] });
-    assert.deepEqual(webhook.calls.slice(before), [{ apiVersion: 'authentication.platform/v1beta1', token: GOOD }]);
+    assert.deepEqual(webhook.calls.slice(before), [{ apiVersion: 'authentication.k8s.io/v1beta1', token: GOOD }]);
     assert.deepEqual(webhook.shapeErrors, []);
   });
 
@@ -222,7 +222,7 @@ describe('WebhookTokenAuthenticator with --authentication-token-webhook-version 
   let plat: RunningPlat;
   after(async () => { await plat?.stop(); });
 
-  it('sends authentication.platform/v1 and asks again once the TTL has passed', async () => {
+  it('sends authentication.k8s.io/v1 and asks again once the TTL has passed', async () => {
     plat = await startInProcess({
       args: [
         '--authentication-token-webhook-config-file', kubeconfig(webhook.url),
@@ -233,7 +233,7 @@ describe('WebhookTokenAuthenticator with --authentication-token-webhook-version 
     const client = plat.admin.with({ token: GOOD });
     const before = webhook.callsFor(GOOD);
     assert.equal((await client.get(CSRS)).status, 200);
-    assert.equal(webhook.calls.at(-1)?.apiVersion, 'authentication.platform/v1');
+    assert.equal(webhook.calls.at(-1)?.apiVersion, 'authentication.k8s.io/v1');
     // Bounded poll: the entry expires after 50ms of wall time; no fixed sleep.
     const deadline = Date.now() + 10_000;
     while (webhook.callsFor(GOOD) < before + 2) {
@@ -361,7 +361,7 @@ describe('WebhookTokenAuthenticator at the hook level', () => {
     const mtls = https.createServer({ ...servingTls, ca: clientCa.certificatePem, requestCert: true, rejectUnauthorized: true }, (req, res) => {
       peers.push(String((req.socket as import('node:tls').TLSSocket).getPeerCertificate().subject.CN));
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ apiVersion: 'authentication.platform/v1beta1', kind: 'TokenReview', status: { authenticated: true, user: { username: 'via-mtls' } } }));
+      res.end(JSON.stringify({ apiVersion: 'authentication.k8s.io/v1beta1', kind: 'TokenReview', status: { authenticated: true, user: { username: 'via-mtls' } } }));
     });
     await new Promise<void>((r) => mtls.listen(0, '127.0.0.1', () => r()));
     try {
