@@ -108,7 +108,7 @@ export class ResourceStore {
     return {
       operation: op, group: this.def.group, version: this.def.version, kind: this.def.kind,
       resource: this.def.plural, subresource, namespace: ctx.namespace, name, user: ctx.user,
-      dryRun: ctx.dryRun, object, oldObject,
+      dryRun: ctx.dryRun, object, oldObject, warnings: ctx.warnings,
       authorize: (a: Omit<Attributes, 'user'>): Promise<Decision | undefined> => hooks.authorize.promise({ ...a, user: ctx.user }),
     };
   }
@@ -249,6 +249,8 @@ export class ResourceStore {
   async delete(ctx: RequestContext, name: string, preconditions: { uid?: string; resourceVersion?: string } = {}):
     Promise<{ object: ApiObject; deleted: boolean }> {
     const key = this.keyFor(ctx.namespace, name);
+    // As upstream's delete handler: the mutating phase runs first and sees neither object.
+    await this.#admit('admitMutate', this.#admission('DELETE', ctx, '', name, undefined, undefined));
     for (let attempt = 0; attempt < MAX_UPDATE_RETRIES; attempt++) {
       const kv = await this.#storage.get(key);
       if (!kv) throw errors.notFound(this.qualified, name);
