@@ -50,7 +50,9 @@ function compileUncached(expression: string): Compiled {
     return { error: `compilation failed: ${issue}` };
   }
   const { issues, type } = checkExpression(matchConditionEnv, parsed, matchConditionVars);
-  if (issues.length) return { error: `compilation failed: ${issues.map((i) => renderIssue(expression, i.offset, i.message)).join('\n')}` };
+  // cel-go lists issues in source order.
+  const sorted = [...issues].sort((a, b) => a.offset - b.offset);
+  if (sorted.length) return { error: `compilation failed: ${sorted.map((i) => renderIssue(expression, i.offset, i.message)).join('\n')}` };
   if (type !== 'bool') return { error: 'must evaluate to bool' };
   try {
     return { program: plan(matchConditionEnv, parsed) as Program };
