@@ -69,6 +69,11 @@ describe('kubectl and webhook configurations', () => {
     const exempt = await kubectl.run(['create', '-f', path.join(dir, 'exempt.yaml')]);
     assert.equal(exempt.code, 0, exempt.stderr);
 
+    const explained = await kubectl.run(['explain', 'validatingwebhookconfigurations.admissionregistration.platform.webhooks.clientConfig']);
+    assert.equal(explained.code, 0, explained.stderr);
+    assert.match(explained.stdout, /caBundle\s+<string>/);
+    assert.match(explained.stdout, /`url` gives the location of the webhook/);
+
     const deleted = await kubectl.run(['delete', 'validatingwebhookconfigurations.v1.admissionregistration.platform', 'csr-policy']);
     assert.equal(deleted.code, 0, deleted.stderr);
     const after = await kubectl.run(['create', '-f', path.join(dir, 'refused.yaml')]);
