@@ -249,8 +249,6 @@ export class ResourceStore {
   async delete(ctx: RequestContext, name: string, preconditions: { uid?: string; resourceVersion?: string } = {}):
     Promise<{ object: ApiObject; deleted: boolean }> {
     const key = this.keyFor(ctx.namespace, name);
-    // As upstream's delete handler: the mutating phase runs first and sees neither object.
-    await this.#admit('admitMutate', this.#admission('DELETE', ctx, '', name, undefined, undefined));
     for (let attempt = 0; attempt < MAX_UPDATE_RETRIES; attempt++) {
       const kv = await this.#storage.get(key);
       if (!kv) throw errors.notFound(this.qualified, name);
@@ -261,7 +259,10 @@ export class ResourceStore {
       if (preconditions.resourceVersion && preconditions.resourceVersion !== old.metadata.resourceVersion) {
         throw errors.conflict(this.qualified, name, `Precondition failed: ResourceVersion in precondition: ${preconditions.resourceVersion}, ResourceVersion in object meta: ${old.metadata.resourceVersion ?? ''}`);
       }
-      await this.#admit('admitValidate', this.#admission('DELETE', ctx, '', name, undefined, old));
+      // Both phases, as upstream's AdmissionToValidateObjectDeleteFunc: the stored object is oldObject.
+      const admission = this.#admission('DELETE', ctx, '', name, undefined, old);
+      await this.#admit('admitMutate', admission);
+      await this.#admit('admitValidate', admission);
       if (ctx.dryRun) return { object: old, deleted: !(old.metadata.finalizers?.length) };
       try {
         if (old.metadata.finalizers?.length) {

@@ -151,7 +151,7 @@ describe('MutatingAdmissionWebhook', () => {
       const review = server.reviewsFor('/delete-patch').at(-1);
       assert.equal(review.request.operation, 'DELETE');
       assert.equal(review.request.object, null);
-      assert.equal(review.request.oldObject, null);
+      assert.equal(review.request.oldObject.metadata.name, 'delete-patched');
     });
     assert.equal((await plat.admin.get(`${CSRS}/delete-patched`)).status, 200);
   });

@@ -91,7 +91,7 @@ class Checker {
       }
       case 'callExpr': {
         const { function: fn, target, args } = k.value;
-        const targetType = target ? this.check(target, scope) : undefined;
+        if (target) this.check(target, scope);
         const argTypes = args.map((a) => this.check(a, scope));
         if (!SPECIAL.has(fn) && !this.env.funcs.find(fn)) {
           this.issue(e, `undeclared reference to '${fn}' (in container '')`);
@@ -101,7 +101,6 @@ class Checker {
         if (fn === '-_') return argTypes[0] ?? 'dyn';
         if (ARITHMETIC.has(fn)) return argTypes[0] === argTypes[1] && argTypes[0] !== 'null_type' ? argTypes[0]! : 'dyn';
         if (fn === '_[_]') return 'dyn';
-        void targetType;
         return RESULTS[fn] ?? 'dyn';
       }
       case 'listExpr':
