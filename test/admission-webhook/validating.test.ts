@@ -157,6 +157,16 @@ describe('ValidatingAdmissionWebhook', () => {
     });
   });
 
+  it('a service reference is called at https://<name>.<namespace>.svc:<port><path>', async () => {
+    const clientConfig = { service: { namespace: 'plat-system', name: 'hooks', port: 8443, path: '/admit' }, caBundle: server.caBundle };
+    await withConfiguration(plat.admin, V, 'svc', [webhook(server, 'svc.example.com', '/', { clientConfig, timeoutSeconds: 2 })], async () => {
+      const r = await plat.admin.post(CSRS, csr('via-service'));
+      assert.equal(r.status, 500, r.text);
+      // The name does not resolve here (or the resolver is slow): either way the call fails at that URL.
+      assert.ok(r.json.message.startsWith('Internal error occurred: failed calling webhook "svc.example.com": failed to call webhook: Post "https://hooks.plat-system.svc:8443/admit?timeout=2s": '), r.json.message);
+    });
+  });
+
   it('a webhook that never answers times out after timeoutSeconds and the failure policy applies', async () => {
     server.on('/hang', () => 'hang');
     const hang = (policy: string) => [webhook(server, 'hang.example.com', '/hang', { timeoutSeconds: 1, failurePolicy: policy })];
