@@ -4,6 +4,7 @@ import type { Profile } from '../core/boot.js';
 import type { Plugin } from '../core/plugin.js';
 import { ApiServerPlugin } from '../plugins/apiserver/index.js';
 import { AdmissionControlPlugin } from '../plugins/admission-control/index.js';
+import { AdmissionWebhookPlugin } from '../plugins/admission-webhook/index.js';
 import { AuthenticationApiPlugin } from '../plugins/authentication-api/index.js';
 import { AuthorizationApiPlugin } from '../plugins/authorization-api/index.js';
 import { CoreResourcesPlugin } from '../plugins/core-resources/index.js';
@@ -36,6 +37,7 @@ const apiserverPlugins: readonly Plugin[] = [
   AuthorizationApiPlugin,
   CoreResourcesPlugin,
   CoordinationPlugin,
+  AdmissionWebhookPlugin,
   X509Authenticator,
   RequestHeaderAuthenticator,
   TokenFileAuthenticator,

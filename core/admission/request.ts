@@ -20,6 +20,8 @@ export interface AdmissionRequest {
   /** The object being written (mutable in admitMutate); undefined for DELETE. */
   object: ApiObject | undefined;
   readonly oldObject: ApiObject | undefined;
+  /** Warnings for the response's `Warning` headers (an admission webhook's `response.warnings`). */
+  readonly warnings: string[];
   /** Asks the authorizer chain, for plugins such as CertificateApproval that check a verb. */
   authorize(attributes: Omit<Attributes, 'user'>): Promise<Decision | undefined>;
 }

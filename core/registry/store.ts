@@ -108,7 +108,7 @@ export class ResourceStore {
     return {
       operation: op, group: this.def.group, version: this.def.version, kind: this.def.kind,
       resource: this.def.plural, subresource, namespace: ctx.namespace, name, user: ctx.user,
-      dryRun: ctx.dryRun, object, oldObject,
+      dryRun: ctx.dryRun, object, oldObject, warnings: ctx.warnings,
       authorize: (a: Omit<Attributes, 'user'>): Promise<Decision | undefined> => hooks.authorize.promise({ ...a, user: ctx.user }),
     };
   }
@@ -274,7 +274,10 @@ export class ResourceStore {
       if (preconditions.resourceVersion && preconditions.resourceVersion !== old.metadata.resourceVersion) {
         throw errors.conflict(this.qualified, name, `Precondition failed: ResourceVersion in precondition: ${preconditions.resourceVersion}, ResourceVersion in object meta: ${old.metadata.resourceVersion ?? ''}`);
       }
-      await this.#admit('admitValidate', this.#admission('DELETE', ctx, '', name, undefined, old));
+      // Both phases, as upstream's AdmissionToValidateObjectDeleteFunc: the stored object is oldObject.
+      const admission = this.#admission('DELETE', ctx, '', name, undefined, old);
+      await this.#admit('admitMutate', admission);
+      await this.#admit('admitValidate', admission);
       if (ctx.dryRun) return { object: old, deleted: !(old.metadata.finalizers?.length) };
       try {
         if (old.metadata.finalizers?.length) {

@@ -1,0 +1,145 @@
+// One POST of an AdmissionReview to a webhook over HTTPS: the configuration's caBundle (else the
+// system roots) verifies the server, the whole exchange is bounded by timeoutSeconds, and the
+// URL carries `?timeout=<n>s` as upstream's REST client adds it. Failures are returned as the
+// reason texts upstream's client produces (`Post "<url>": context deadline exceeded`, ...), which
+// the caller wraps into `failed calling webhook "<name>": failed to call webhook: <reason>`.
+import https from 'node:https';
+import { createSecureContext } from 'node:tls';
+import type { WebhookClientConfig } from './types.js';
+
+/** Bound on a webhook's answer: an AdmissionReview carries at most a patch of one object. */
+const MAX_RESPONSE_BYTES = 6 * 1024 * 1024;
+const MAX_AGENTS = 32;
+const BODY_IN_ERROR_LIMIT = 1024;
+
+export interface Endpoint {
+  readonly url: URL;
+  /** TLS server name (the service's DNS name for service references). */
+  readonly servername: string;
+  /** PEM bundle, or undefined for the system roots. */
+  readonly ca: string | undefined;
+}
+
+export class CallFailure extends Error {}
+
+/** The endpoint of a validated clientConfig; throws CallFailure for one that cannot be used. */
+export function endpointOf(cc: WebhookClientConfig): Endpoint {
+  let ca: string | undefined;
+  if (cc.caBundle) {
+    ca = Buffer.from(cc.caBundle, 'base64').toString('utf8');
+    try { createSecureContext({ ca }); } catch (e) { throw new CallFailure(`could not get REST client: unable to load root certificates: ${(e as Error).message}`); }
+  }
+  if (cc.url !== undefined) {
+    let url: URL;
+    try { url = new URL(cc.url); } catch (e) { throw new CallFailure(`could not get REST client: ${(e as Error).message}`); }
+    return { url, servername: url.hostname.replace(/^\[|\]$/g, ''), ca };
+  }
+  const svc = cc.service ?? {};
+  // No Services in plat: a service reference resolves through DNS to <name>.<namespace>.svc, as
+  // upstream's default service resolver does.
+  const host = `${svc.name ?? ''}.${svc.namespace ?? ''}.svc`;
+  const path = svc.path ?? '';
+  return { url: new URL(`https://${host}:${svc.port ?? 443}${path.startsWith('/') ? path : `/${path}`}`), servername: host, ca };
+}
+
+/** Keep-alive agents by CA bundle, the few most recently used. */
+export class AgentPool {
+  readonly #agents = new Map<string, https.Agent>();
+  get(ca: string | undefined): https.Agent {
+    const key = ca ?? '';
+    let agent = this.#agents.get(key);
+    if (agent) { this.#agents.delete(key); this.#agents.set(key, agent); return agent; }
+    agent = new https.Agent({ keepAlive: true, ...(ca ? { ca } : {}) });
+    this.#agents.set(key, agent);
+    if (this.#agents.size > MAX_AGENTS) {
+      const [oldestKey, oldest] = this.#agents.entries().next().value!;
+      this.#agents.delete(oldestKey);
+      oldest.destroy();
+    }
+    return agent;
+  }
+  close(): void { for (const a of this.#agents.values()) a.destroy(); this.#agents.clear(); }
+}
+
+/** apimachinery's NewGenericServerResponse texts for a non-2xx answer without a Status body. */
+function genericResponseMessage(code: number, body: string): string {
+  const known: Record<number, string> = {
+    400: 'the server rejected our request for an unknown reason',
+    401: 'the server has asked for the client to provide credentials',
+    403: 'the server does not allow access to the requested resource',
+    404: 'the server could not find the requested resource',
+    405: 'the server does not allow this method on the requested resource',
+    406: 'the server was unable to respond with a content type that the client supports',
+    409: 'the server reported a conflict',
+    415: 'the server was unable to process a request with the content type provided',
+    422: 'the server rejected our request due to an error in our request',
+    429: 'the server has received too many requests and has asked us to try again later',
+    503: 'the server is currently unable to handle the request',
+    504: 'the server was unable to return a response in the time allotted, but may still be processing the request',
+  };
+  const text = known[code] ?? (code >= 500
+    ? `an error on the server (${JSON.stringify(body.trim().slice(0, BODY_IN_ERROR_LIMIT) || 'unknown')}) has prevented the request from succeeding`
+    : `the server responded with the status code ${code} but did not return more information`);
+  return `${text} (post)`;
+}
+
+function transportReason(err: NodeJS.ErrnoException, url: URL): string {
+  const hostPort = `${url.hostname}:${url.port || '443'}`;
+  switch (err.code) {
+    case 'ECONNREFUSED': return `dial tcp ${hostPort}: connect: connection refused`;
+    case 'ENOTFOUND': case 'EAI_AGAIN': return `dial tcp: lookup ${url.hostname}: no such host`;
+    case 'ECONNRESET': return 'read: connection reset by peer';
+    case 'UNABLE_TO_VERIFY_LEAF_SIGNATURE': case 'SELF_SIGNED_CERT_IN_CHAIN': case 'DEPTH_ZERO_SELF_SIGNED_CERT':
+    case 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY': case 'UNABLE_TO_GET_ISSUER_CERT':
+      return 'tls: failed to verify certificate: x509: certificate signed by unknown authority';
+    case 'CERT_HAS_EXPIRED': return 'tls: failed to verify certificate: x509: certificate has expired or is not yet valid';
+    case 'ERR_TLS_CERT_ALTNAME_INVALID': return `tls: failed to verify certificate: x509: ${err.message}`;
+    default: return err.message;
+  }
+}
+
+/** POSTs `body`; resolves with the parsed JSON answer, rejects with CallFailure. */
+export function postReview(endpoint: Endpoint, body: string, timeoutSeconds: number, agents: AgentPool): Promise<unknown> {
+  const url = new URL(endpoint.url);
+  url.searchParams.set('timeout', `${timeoutSeconds}s`);
+  const shown = `Post ${JSON.stringify(url.toString())}`;
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const fail = (reason: string) => { if (!settled) { settled = true; clearTimeout(timer); reject(new CallFailure(`failed to call webhook: ${reason}`)); } };
+    const req = https.request({
+      method: 'POST', protocol: 'https:', hostname: url.hostname.replace(/^\[|\]$/g, ''), port: url.port || 443,
+      path: url.pathname + url.search, agent: agents.get(endpoint.ca),
+      ...(endpoint.servername && !/^[\d.]+$|:/.test(endpoint.servername) ? { servername: endpoint.servername } : {}),
+      headers: { 'content-type': 'application/json', accept: 'application/json, */*', 'content-length': Buffer.byteLength(body) },
+    }, (res) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on('data', (c: Buffer) => {
+        size += c.length;
+        if (size > MAX_RESPONSE_BYTES) { fail(`${shown}: response body larger than ${MAX_RESPONSE_BYTES} bytes`); req.destroy(); return; }
+        chunks.push(c);
+      });
+      res.on('error', (e) => fail(`${shown}: ${transportReason(e, url)}`));
+      res.on('end', () => {
+        if (settled) return;
+        const text = Buffer.concat(chunks).toString('utf8');
+        const code = res.statusCode ?? 0;
+        let parsed: unknown;
+        let parseError: string | undefined;
+        try { parsed = JSON.parse(text); } catch (e) { parseError = (e as Error).message; }
+        if (code < 200 || code > 299) {
+          const status = parsed as { kind?: unknown; message?: unknown } | undefined;
+          if (status && status.kind === 'Status' && typeof status.message === 'string' && status.message) return fail(status.message);
+          return fail(genericResponseMessage(code, text));
+        }
+        if (parseError !== undefined) return fail(`couldn't get version/kind; json parse error: ${parseError}`);
+        settled = true;
+        clearTimeout(timer);
+        resolve(parsed);
+      });
+    });
+    const timer = setTimeout(() => { fail(`${shown}: context deadline exceeded`); req.destroy(); }, timeoutSeconds * 1000);
+    req.on('error', (e: NodeJS.ErrnoException) => fail(`${shown}: ${transportReason(e, url)}`));
+    req.end(body);
+  });
+}

@@ -1,0 +1,46 @@
+// The two configuration resources (cluster-scoped, names are DNS subdomains, short of upstream's
+// none) with their strategies: defaults, then validation with upstream's create and update rules.
+import { age } from '../../core/api/human-duration.js';
+import { dns1123SubdomainErrors } from '../../core/api/selectors/label-syntax.js';
+import type { ResourceDefinition, TableColumn } from '../../core/registry/resource.js';
+import type { Strategy } from '../../core/registry/strategy.js';
+import { applyDefaults } from './defaults.js';
+import { MUTATING_DESCRIPTION, mutatingConfigurationSchema, VALIDATING_DESCRIPTION, validatingConfigurationSchema } from './schema.js';
+import { GROUP, VERSION, type WebhookConfiguration, type WebhookKind } from './types.js';
+import { updateOptions, validateConfiguration } from './validation.js';
+
+const NAME_COLUMN: TableColumn = { name: 'Name', type: 'string', format: 'name', priority: 0, description: 'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated.' };
+const WEBHOOKS_COLUMN: TableColumn = { name: 'Webhooks', type: 'integer', format: '', priority: 0, description: 'Webhooks indicates the number of webhooks registered in this configuration' };
+const AGE_COLUMN: TableColumn = { name: 'Age', type: 'string', format: '', priority: 0, description: 'CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.' };
+
+function strategy(mutating: boolean): Strategy<WebhookConfiguration> {
+  return {
+    prepareForCreate: (_ctx, obj) => applyDefaults(obj, mutating),
+    validate: (_ctx, obj) => validateConfiguration(obj, mutating),
+    prepareForUpdate: (_ctx, obj) => applyDefaults(obj, mutating),
+    validateUpdate: (_ctx, obj, old) => validateConfiguration(obj, mutating, updateOptions(obj, old)),
+  };
+}
+
+const subdomainName = (value: string, prefix: boolean): string[] =>
+  dns1123SubdomainErrors(prefix && value.length > 1 && value.endsWith('-') ? value.slice(0, -1) : value);
+
+function definition(kind: WebhookKind): ResourceDefinition<WebhookConfiguration> {
+  const mutating = kind === 'MutatingWebhookConfiguration';
+  const plural = mutating ? 'mutatingwebhookconfigurations' : 'validatingwebhookconfigurations';
+  return {
+    group: GROUP, version: VERSION, kind, listKind: `${kind}List`, plural, singular: plural.slice(0, -1),
+    scope: 'Cluster',
+    schema: mutating ? mutatingConfigurationSchema : validatingConfigurationSchema,
+    description: mutating ? MUTATING_DESCRIPTION : VALIDATING_DESCRIPTION,
+    strategy: strategy(mutating),
+    table: {
+      columns: [NAME_COLUMN, WEBHOOKS_COLUMN, AGE_COLUMN],
+      cells: (obj, now) => [obj.metadata.name ?? '', Array.isArray(obj.webhooks) ? obj.webhooks.length : 0, age(obj.metadata.creationTimestamp, now)],
+    },
+    validateName: subdomainName,
+  };
+}
+
+export const validatingWebhookConfigurationResource = definition('ValidatingWebhookConfiguration');
+export const mutatingWebhookConfigurationResource = definition('MutatingWebhookConfiguration');

@@ -1,0 +1,32 @@
+// ValidatingAdmissionWebhook (validating/dispatcher.go): decide every webhook first, then call
+// the chosen ones in parallel; calling failures follow each webhook's failure policy. Upstream
+// returns whichever error arrives first; here it is the first in configuration order, so the
+// answer does not depend on timing.
+import type { AdmissionRequest } from '../../core/admission/request.js';
+import { callWebhook } from './call.js';
+import type { DispatchContext } from './context.js';
+import { CallingWebhookError, failClosed } from './errors.js';
+import { shouldCallHook } from './invocation.js';
+import type { HookAccessor } from './source.js';
+
+export async function dispatchValidating(hooks: readonly HookAccessor[], req: AdmissionRequest, ctx: DispatchContext): Promise<void> {
+  const relevant: HookAccessor[] = [];
+  for (const hook of hooks) if (await shouldCallHook(hook, req, ctx)) relevant.push(hook);
+  if (relevant.length === 0) return;
+  const outcomes = await Promise.all(relevant.map(async (hook) => {
+    try {
+      await callWebhook(hook.webhook, req, false, ctx);
+      return undefined;
+    } catch (e) {
+      if (!(e instanceof CallingWebhookError)) return e;
+      if (hook.webhook.failurePolicy === 'Ignore') {
+        ctx.logger.warn('Failed calling webhook, failing open', { webhook: e.webhookName, error: e.message });
+        return undefined;
+      }
+      ctx.logger.warn('Failed calling webhook, failing closed', { webhook: e.webhookName, error: e.message });
+      return failClosed(e);
+    }
+  }));
+  const errs = outcomes.filter((e) => e !== undefined);
+  if (errs.length > 0) throw errs[0];
+}
