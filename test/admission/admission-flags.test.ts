@@ -64,7 +64,7 @@ describe('admission flags that cannot be honoured stop start-up with exit 2', ()
   before(() => { dataDir = tempDir('plat-admission-flags-'); });
   after(() => rmSync(dataDir, { recursive: true, force: true }));
 
-  const AVAILABLE = 'AlwaysAdmit, AlwaysDeny, CertificateApproval, CertificateSigning, CertificateSubjectRestriction, NamespaceLifecycle, NodeRestriction';
+  const AVAILABLE = 'AlwaysAdmit, AlwaysDeny, CertificateApproval, CertificateSigning, CertificateSubjectRestriction, MutatingAdmissionWebhook, NamespaceLifecycle, NodeRestriction, ValidatingAdmissionWebhook';
   const refusals: [string, string[], string][] = [
     ['a catalogue plugin plat does not have', ['--enable-admission-plugins=PodSecurity'],
       `--enable-admission-plugins: admission plugin "PodSecurity" is not available in plat (available: ${AVAILABLE})`],
