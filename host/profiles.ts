@@ -15,6 +15,7 @@ import { WebhookTokenAuthenticator } from '../plugins/authn-webhook-token/index.
 import { X509Authenticator } from '../plugins/authn-x509/index.js';
 import { AlwaysAllowAuthorizer, AlwaysDenyAuthorizer } from '../plugins/authz-always/index.js';
 import { CertificatesResourcePlugin } from '../plugins/certificates/plugin.js';
+import { RbacAuthorizer, RbacPlugin } from '../plugins/rbac/index.js';
 import { apiserverFlagCatalogue } from './flag-catalogue/apiserver.js';
 import { prepareAllInOne } from './roles/all.js';
 
@@ -24,6 +25,7 @@ const apiserverPlugins: readonly Plugin[] = [
   CertificatesResourcePlugin,
   AuthenticationApiPlugin,
   CoreResourcesPlugin,
+  RbacPlugin,
   X509Authenticator,
   RequestHeaderAuthenticator,
   TokenFileAuthenticator,
@@ -33,6 +35,7 @@ const apiserverPlugins: readonly Plugin[] = [
   AnonymousAuthenticator,
   AlwaysAllowAuthorizer,
   AlwaysDenyAuthorizer,
+  RbacAuthorizer,
 ];
 
 export const profiles: Record<string, Profile> = {
