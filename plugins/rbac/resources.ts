@@ -3,22 +3,26 @@
 // server-set beyond ObjectMeta.
 import type { ResourceDefinition } from '../../core/registry/resource.js';
 import type { Strategy } from '../../core/registry/strategy.js';
-import { defaultBinding } from './defaults.js';
+import { bindingFromUpstreamGroup, defaultBinding, normalizeRules } from './defaults.js';
 import { decodeBinding, decodeRole } from './protobuf.js';
 import {
   CLUSTER_ROLE_BINDING_DESCRIPTION, CLUSTER_ROLE_DESCRIPTION, ROLE_BINDING_DESCRIPTION, ROLE_DESCRIPTION,
   clusterRoleBindingSchema, clusterRoleSchema, roleBindingSchema, roleSchema,
 } from './schema.js';
 import { clusterRoleBindingTable, roleBindingTable, roleTable } from './table.js';
-import { RBAC_GROUP, RBAC_VERSION, type ClusterRole, type Role, type RoleBinding } from './types.js';
+import { RBAC_GROUP, RBAC_VERSION, UPSTREAM_RBAC_GROUP, type ClusterRole, type Role, type RoleBinding } from './types.js';
 import { validateBinding, validateBindingUpdate, validateClusterRole, validateRole } from './validation.js';
 
 const roleStrategy: Strategy<Role> = {
+  prepareForCreate: (_ctx, obj) => normalizeRules(obj),
+  prepareForUpdate: (_ctx, obj) => normalizeRules(obj),
   validate: (_ctx, obj) => validateRole(obj),
   validateUpdate: (_ctx, obj) => validateRole(obj),
 };
 
 const clusterRoleStrategy: Strategy<ClusterRole> = {
+  prepareForCreate: (_ctx, obj) => normalizeRules(obj),
+  prepareForUpdate: (_ctx, obj) => normalizeRules(obj),
   validate: (_ctx, obj) => validateClusterRole(obj),
   validateUpdate: (_ctx, obj) => validateClusterRole(obj),
 };
@@ -30,7 +34,7 @@ const bindingStrategy = (namespaced: boolean): Strategy<RoleBinding> => ({
   validateUpdate: (_ctx, obj, old) => validateBindingUpdate(obj, old, namespaced),
 });
 
-const common = { group: RBAC_GROUP, version: RBAC_VERSION, allowCreateOnUpdate: true } as const;
+const common = { group: RBAC_GROUP, version: RBAC_VERSION, wireGroup: UPSTREAM_RBAC_GROUP, allowCreateOnUpdate: true } as const;
 
 export const roleResource: ResourceDefinition<Role> = {
   ...common, kind: 'Role', listKind: 'RoleList', plural: 'roles', singular: 'role', scope: 'Namespaced',
@@ -45,13 +49,13 @@ export const clusterRoleResource: ResourceDefinition<ClusterRole> = {
 export const roleBindingResource: ResourceDefinition<RoleBinding> = {
   ...common, kind: 'RoleBinding', listKind: 'RoleBindingList', plural: 'rolebindings', singular: 'rolebinding', scope: 'Namespaced',
   schema: roleBindingSchema, description: ROLE_BINDING_DESCRIPTION, strategy: bindingStrategy(true), table: roleBindingTable,
-  decodeProtobuf: decodeBinding,
+  decodeProtobuf: decodeBinding, fromWireGroup: bindingFromUpstreamGroup,
 };
 
 export const clusterRoleBindingResource: ResourceDefinition<RoleBinding> = {
   ...common, kind: 'ClusterRoleBinding', listKind: 'ClusterRoleBindingList', plural: 'clusterrolebindings', singular: 'clusterrolebinding',
   scope: 'Cluster', schema: clusterRoleBindingSchema, description: CLUSTER_ROLE_BINDING_DESCRIPTION, strategy: bindingStrategy(false),
-  table: clusterRoleBindingTable, decodeProtobuf: decodeBinding,
+  table: clusterRoleBindingTable, decodeProtobuf: decodeBinding, fromWireGroup: bindingFromUpstreamGroup,
 };
 
 export const rbacResources = [roleResource, roleBindingResource, clusterRoleResource, clusterRoleBindingResource] as const;

@@ -59,3 +59,6 @@ export interface RoleBinding extends ApiObject {
 }
 
 export type ClusterRoleBinding = RoleBinding;
+
+/** The group this one renames: kubectl's typed clients (`kubectl create role`, ...) use it in paths and bodies. */
+export const UPSTREAM_RBAC_GROUP = 'rbac.authorization.k8s.io';
