@@ -137,6 +137,28 @@ describe('rbac.authorization.platform/v1 API', () => {
     assert.equal(same.status, 200, same.text);
   });
 
+  it('answers under the upstream group as a wire alias, converting group names, without listing it in discovery', async () => {
+    const UP = 'rbac.authorization.k8s.io';
+    const r = await plat.admin.post(`/apis/${UP}/v1/namespaces/default/rolebindings`, {
+      apiVersion: `${UP}/v1`, kind: 'RoleBinding', metadata: { name: 'via-alias' },
+      roleRef: { apiGroup: UP, kind: 'ClusterRole', name: 'view' }, subjects: [{ kind: 'User', apiGroup: UP, name: 'u' }],
+    });
+    assert.equal(r.status, 201, r.text);
+    assert.equal(r.json.apiVersion, `${UP}/v1`, 'the answer in the apiVersion the client sent');
+    assert.equal(r.json.roleRef.apiGroup, G);
+    const stored = (await plat.admin.get(`${ROLE_BINDINGS('default')}/via-alias`)).json;
+    assert.equal(stored.apiVersion, `${G}/v1`);
+    assert.deepEqual(stored.subjects, [{ kind: 'User', apiGroup: G, name: 'u' }]);
+    const list = (await plat.admin.get(`/apis/${UP}/v1/namespaces/default/rolebindings`)).json;
+    assert.equal(list.apiVersion, `${UP}/v1`);
+    assert.ok(list.items.some((i: any) => i.metadata.name === 'via-alias' && i.apiVersion === `${UP}/v1`));
+    assert.equal((await plat.admin.get(`/apis/${UP}/v1`)).status, 404, 'not discoverable');
+    assert.ok(!(await plat.admin.get('/apis')).json.groups.some((g: any) => g.name === UP));
+    // Under the platform group the upstream name is not this group's: validation refuses it.
+    const direct = await plat.admin.post(ROLE_BINDINGS('default'), { ...stored, metadata: { name: 'direct' }, roleRef: { apiGroup: UP, kind: 'ClusterRole', name: 'view' } });
+    assert.equal(direct.status, 422, direct.text);
+  });
+
   it('server-side tables: roles NAME CREATED AT, bindings NAME ROLE AGE and the wide subject columns', async () => {
     await created(plat.admin, CLUSTER_ROLES, clusterRole('tabled', [rule(['get'], [''], ['secrets'])]));
     await created(plat.admin, CLUSTER_ROLE_BINDINGS, clusterRoleBinding('tabled', 'tabled', [
