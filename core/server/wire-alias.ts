@@ -3,10 +3,12 @@
 // whatever discovery says), so a resource may name the upstream group it renames
 // (ResourceDefinition.wireGroup). A request under that group is served as the resource itself:
 // authorized, admitted, validated and stored under the real group. A body may carry either
-// apiVersion; the answer carries the one the path named, as the typed client needs to decode it.
-// The alias is never in discovery or OpenAPI.
+// apiVersion; the answer carries the one the path named, as the typed client needs to decode it
+// (JSON answers: objects and lists; watch streams keep the real apiVersion). The alias is never in
+// discovery or OpenAPI.
 import type { Context } from 'koa';
 import type { Resources } from '../registry/registry.js';
+import type { ResourceDefinition } from '../registry/resource.js';
 import type { RequestInfo } from './request-info.js';
 
 export interface WireAlias {
@@ -18,9 +20,22 @@ export interface WireAlias {
   readonly apiVersion: string;
 }
 
+const aliases = new WeakMap<Resources, ReadonlyMap<string, ResourceDefinition>>();
+
+/** By `aliasGroup/version/plural`; a wire group that is also a served group is no alias. */
+function aliasTable(resources: Resources): ReadonlyMap<string, ResourceDefinition> {
+  let table = aliases.get(resources);
+  if (!table) {
+    const served = new Set(resources.groups());
+    table = new Map(resources.all().filter((d) => d.wireGroup && !served.has(d.wireGroup)).map((d) => [`${d.wireGroup}/${d.version}/${d.plural}`, d]));
+    aliases.set(resources, table);
+  }
+  return table;
+}
+
 export function resolveWireAlias(resources: Resources, info: RequestInfo): WireAlias | undefined {
-  if (!info.isResourceRequest || !info.apiGroup || resources.groups().includes(info.apiGroup)) return undefined;
-  const def = resources.all().find((d) => d.wireGroup === info.apiGroup && d.version === info.apiVersion && d.plural === info.resource);
+  if (!info.isResourceRequest || !info.apiGroup) return undefined;
+  const def = aliasTable(resources).get(`${info.apiGroup}/${info.apiVersion}/${info.resource}`);
   if (!def) return undefined;
   return { info: { ...info, apiGroup: def.group }, aliasApiVersion: `${info.apiGroup}/${def.version}`, apiVersion: `${def.group}/${def.version}` };
 }

@@ -4,6 +4,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { authorize } from '../../core/authz/authorize.js';
 import type { Attributes } from '../../core/authz/attributes.js';
+import { RbacAuthorizer } from '../../plugins/rbac/index.js';
+import { AuthorizationModeFlag, boot } from '../auth/support.js';
 import {
   CLUSTER_ROLE_BINDINGS, CLUSTER_ROLES, CSRS, ROLE_BINDINGS, ROLES, SECRETS,
   clusterRole, clusterRoleBinding, created, group, namespace, role, roleBinding, rule, startRbac, user, type RbacPlat,
@@ -137,5 +139,24 @@ describe('RBAC authorizer', () => {
   it('a binding to a missing role grants nothing', async () => {
     await created(plat.admin, CLUSTER_ROLE_BINDINGS, clusterRoleBinding('dangling', 'does-not-exist', [user('nobody')]));
     assert.equal((await plat.as('nobody').get(CSRS)).status, 403);
+  });
+});
+
+describe('RbacAuthorizer in the chain', () => {
+  it('provides the RBAC mode, and taps authorize only when listed, at its position', () => {
+    const idle = boot([AuthorizationModeFlag, RbacAuthorizer], ['--authorization-mode=AlwaysAllow']).host;
+    assert.equal(idle.capabilities.has('authorization-mode', 'RBAC'), true);
+    assert.equal(idle.hooks.authorize.taps.length, 0);
+    const { host } = boot([AuthorizationModeFlag, RbacAuthorizer], ['--authorization-mode=AlwaysDeny,RBAC']);
+    assert.deepEqual(host.hooks.authorize.taps.map((t) => [t.name, t.stage]), [['RbacAuthorizer', 1]]);
+  });
+
+  it('has no opinion before the API is served (no objects to read)', async () => {
+    const { host } = boot([AuthorizationModeFlag, RbacAuthorizer], ['--authorization-mode=RBAC']);
+    const a: Attributes = {
+      user: { name: 'plat-admin', groups: ['system:masters', 'system:authenticated'] }, verb: 'get', isResourceRequest: false, path: '/healthz',
+      apiGroup: '', apiVersion: '', resource: '', subresource: '', namespace: '', name: '',
+    };
+    assert.equal(await authorize(host, a), undefined);
   });
 });
