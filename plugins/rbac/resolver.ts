@@ -106,7 +106,9 @@ export class RuleResolver {
   /** GetRoleReferenceRules: the rules of the role a binding in `namespace` ('' for a ClusterRoleBinding) names. */
   async roleReferenceRules(ref: RoleRef, namespace: string): Promise<PolicyRule[]> {
     const snap = await this.#snapshot();
-    return snap ? this.#referenced(snap, ref, namespace) : [];
+    // Fail closed: no roles to read is not a role without rules.
+    if (!snap) throw new Error('the RBAC API is not served');
+    return this.#referenced(snap, ref, namespace);
   }
 
   #referenced(snap: Snapshot, ref: RoleRef, namespace: string): PolicyRule[] {
