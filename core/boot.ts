@@ -88,7 +88,7 @@ export async function boot(o: BootOptions): Promise<Booted> {
   const flags = new Flags();
   try {
     declareFlags(host, profile, flags);
-    if (profile.defaults) flags.setFromConfig({ ...profile.defaults }, `the ${profile.role} profile`);
+    if (profile.defaults) flags.setFromConfig({ ...profile.defaults }, `the ${profile.role} profile`, 'profile');
     if (config) flags.setFromConfig({ ...config.flags, ...(roleSection?.flags ?? {}) }, config.filepath);
     const { positional } = flags.parse([...o.argv]);
     if (positional.length) throw new FlagError(`unexpected argument "${positional[0]}" (plat ${profile.role} takes only flags)`);

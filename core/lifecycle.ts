@@ -1,5 +1,10 @@
 // Registries for long-running parts that hooks collect: controllers (controller manager) and
 // node-agent subsystems. Each registered part is started and stopped by its owning role.
+import type { RestClient } from './client/rest-client.js';
+import type { SharedInformers } from './controller/shared-informers.js';
+import type { FlagSet } from './flags/types.js';
+import type { Hooks } from './hooks.js';
+import type { Logger } from './log.js';
 
 export interface Runnable {
   /** Runs until `signal` aborts; resolves when fully stopped. */
@@ -12,7 +17,20 @@ export interface NamedRegistry<F> {
   get(name: string): F | undefined;
 }
 
-export type ControllerRegistry = NamedRegistry<() => Runnable>;
+/** What a controller gets from the controller manager that runs it. */
+export interface ControllerContext {
+  /** The API client (--platconfig / --master, --plat-api-qps, --plat-api-burst). */
+  readonly client: RestClient;
+  /** Informers shared by every controller of the process; started after all controllers are built. */
+  readonly informers: SharedInformers;
+  readonly logger: Logger;
+  /** The controller manager's flags (after its config file): --cluster-signing-*, concurrency. */
+  readonly flags: FlagSet;
+  /** The host's hooks, for `sign.for(signerName)`. */
+  readonly hooks: Hooks;
+}
+
+export type ControllerRegistry = NamedRegistry<(ctx: ControllerContext) => Runnable>;
 export type SubsystemRegistry = NamedRegistry<() => Runnable>;
 
 export class MapRegistry<F> implements NamedRegistry<F> {

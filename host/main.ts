@@ -9,6 +9,7 @@ import { StartupError } from '../core/plugin.js';
 import { profiles, upcomingRoles } from './profiles.js';
 import { CA_USAGE, caInit, caSign, CommandError } from './commands/ca.js';
 import { TOKEN_USAGE, tokenCreate } from './commands/token.js';
+import { AUTH_USAGE, authCanI } from './commands/auth.js';
 import { runBench } from './commands/bench.js';
 import { FlagError } from '../core/flags/flag-set.js';
 import { describeAllInOne } from './roles/all.js';
@@ -31,6 +32,7 @@ Commands:
   ca init | ca sign    an offline CA: make one, issue certificates from CSRs through the crypto core
   bench crypto         measure the crypto core against its peers (table, JSON, SVG chart)
   token create         mint a bootstrap token (a Secret in plat-system) and print it
+  auth can-i           may the kubeconfig's user do VERB on TYPE? prints yes or no
 
 Run 'plat <role> --help' for the flags of a role; 'plat --version' prints the version.
 `;
@@ -82,6 +84,25 @@ async function runToken(argv: readonly string[]): Promise<number> {
   }
 }
 
+async function runAuth(argv: readonly string[]): Promise<number> {
+  const [sub, ...rest] = argv;
+  if (sub !== 'can-i' || rest.includes('--help') || rest.includes('-h')) {
+    (sub === 'can-i' ? process.stdout : process.stderr).write(AUTH_USAGE);
+    return sub === 'can-i' ? 0 : 2;
+  }
+  try {
+    const { stdout, allowed } = await authCanI(rest);
+    process.stdout.write(stdout);
+    return allowed ? 0 : 1;
+  } catch (e) {
+    if (e instanceof FlagError || e instanceof CommandError) {
+      process.stderr.write(`plat auth can-i: ${e.message}\n`);
+      return e instanceof CommandError ? 3 : e.exitCode;
+    }
+    throw e;
+  }
+}
+
 function versionRequest(argv: readonly string[]): string | undefined {
   for (const a of argv) {
     if (a === '--version' || a === '--version=true') return `plat v${VERSION}`;
@@ -98,6 +119,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   if (!role || role === 'help' || role === '--help' || role === '-h') { process.stdout.write(USAGE); return role ? 0 : 2; }
   if (role === 'ca') return runCa(rest);
   if (role === 'token') return runToken(rest);
+  if (role === 'auth') return runAuth(rest);
   if (role === 'bench') return runBench(rest);
   if (upcomingRoles[role]) { process.stderr.write(`plat ${role}: ${upcomingRoles[role]}\n`); return 2; }
   const profile = profiles[role];

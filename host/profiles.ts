@@ -5,15 +5,21 @@ import type { Plugin } from '../core/plugin.js';
 import { ApiServerPlugin } from '../plugins/apiserver/index.js';
 import { AdmissionControlPlugin } from '../plugins/admission-control/index.js';
 import { AuthenticationApiPlugin } from '../plugins/authentication-api/index.js';
+import { AuthorizationApiPlugin } from '../plugins/authorization-api/index.js';
 import { CoreResourcesPlugin } from '../plugins/core-resources/index.js';
+import { CoordinationPlugin } from '../plugins/coordination/index.js';
 import { BootstrapTokenAuthenticator } from '../plugins/authn-bootstrap-token/index.js';
 import { AnonymousAuthenticator } from '../plugins/authn-anonymous/index.js';
+import { OidcAuthenticator } from '../plugins/authn-oidc/index.js';
 import { RequestHeaderAuthenticator } from '../plugins/authn-requestheader/index.js';
 import { TokenFileAuthenticator } from '../plugins/authn-token-file/index.js';
 import { ServiceAccountsPlugin } from '../plugins/serviceaccounts/index.js';
 import { WebhookTokenAuthenticator } from '../plugins/authn-webhook-token/index.js';
 import { X509Authenticator } from '../plugins/authn-x509/index.js';
 import { AlwaysAllowAuthorizer, AlwaysDenyAuthorizer } from '../plugins/authz-always/index.js';
+import { AlwaysAdmitAdmission, AlwaysDenyAdmission } from '../plugins/admission-always/index.js';
+import { CertificateApprovalAdmission, CertificateSigningAdmission, CertificateSubjectRestrictionAdmission } from '../plugins/admission-certificates/index.js';
+import { NodeRestrictionAdmission } from '../plugins/admission-noderestriction/index.js';
 import { CertificatesResourcePlugin } from '../plugins/certificates/plugin.js';
 import { RbacAuthorizer, RbacPlugin } from '../plugins/rbac/index.js';
 import { apiserverFlagCatalogue } from './flag-catalogue/apiserver.js';
@@ -24,7 +30,9 @@ const apiserverPlugins: readonly Plugin[] = [
   AdmissionControlPlugin,
   CertificatesResourcePlugin,
   AuthenticationApiPlugin,
+  AuthorizationApiPlugin,
   CoreResourcesPlugin,
+  CoordinationPlugin,
   RbacPlugin,
   X509Authenticator,
   RequestHeaderAuthenticator,
@@ -32,10 +40,17 @@ const apiserverPlugins: readonly Plugin[] = [
   ServiceAccountsPlugin,
   BootstrapTokenAuthenticator,
   WebhookTokenAuthenticator,
+  OidcAuthenticator,
   AnonymousAuthenticator,
   AlwaysAllowAuthorizer,
   AlwaysDenyAuthorizer,
   RbacAuthorizer,
+  CertificateApprovalAdmission,
+  CertificateSigningAdmission,
+  CertificateSubjectRestrictionAdmission,
+  NodeRestrictionAdmission,
+  AlwaysAdmitAdmission,
+  AlwaysDenyAdmission,
 ];
 
 export const profiles: Record<string, Profile> = {

@@ -17,7 +17,7 @@ interface Layer {
 
 interface Entry {
   readonly spec: FlagSpec;
-  config?: Layer & { source: string };
+  config?: Layer & { source: string; byProfile: boolean };
   cli?: Layer;
 }
 
@@ -72,6 +72,15 @@ export class Flags implements FlagSet {
   isSet(name: string): boolean {
     const e = this.#entry(name);
     return e.cli !== undefined || e.config !== undefined;
+  }
+
+  /**
+   * True when the operator chose the value (command line or config file); a role profile's own
+   * defaults and the files it prepares (`plat all`) do not count.
+   */
+  isSetByOperator(name: string): boolean {
+    const e = this.#entry(name);
+    return e.cli !== undefined || (e.config !== undefined && !e.config.byProfile);
   }
 
   /** True when the flag was given on the command line (the config file does not count). */
@@ -177,7 +186,7 @@ export class Flags implements FlagSet {
    * later call replaces earlier config values (role sections after the common ones), and the
    * command line always wins.
    */
-  setFromConfig(values: Record<string, unknown>, source: string): void {
+  setFromConfig(values: Record<string, unknown>, source: string, from: 'operator' | 'profile' = 'operator'): void {
     for (const [key, value] of Object.entries(values)) {
       const name = key.replace(/^-{1,2}/, '');
       const e = this.#entries.get(name);
@@ -193,7 +202,7 @@ export class Flags implements FlagSet {
         throw new FlagError(`${source}: invalid value ${quoteRaw(value)} for flag "${name}": ${messageOf(err)}`);
       }
       this.#validate(e.spec, parsed, raw, `${source}: `);
-      e.config = { value: parsed, raw, source };
+      e.config = { value: parsed, raw, source, byProfile: from === 'profile' };
     }
   }
 

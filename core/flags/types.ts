@@ -35,6 +35,8 @@ export interface FlagSet {
   get<T = unknown>(name: string): T;
   /** True when the flag was given on the command line or in the config file. */
   isSet(name: string): boolean;
+  /** Like isSet, but a role profile's defaults and prepared files do not count. */
+  isSetByOperator(name: string): boolean;
   has(name: string): boolean;
   specs(): readonly FlagSpec[];
 }

@@ -115,14 +115,17 @@ export class ResourceStore {
 
   /**
    * Runs an admission phase. A plugin refuses by throwing: a StatusError goes out as it is, any
-   * other error becomes 403 Forbidden naming the object (admission.NewForbidden upstream).
+   * other error becomes 403 Forbidden naming the object (admission.NewForbidden upstream). Mutating
+   * admission on create runs before a name is generated, so, as upstream, the name shown is then
+   * the generateName prefix, or "Unknown" when the object has neither.
    */
   async #admit(phase: 'admitMutate' | 'admitValidate', req: AdmissionRequest): Promise<void> {
     try {
       await this.#opts.hooks[phase].promise(req);
     } catch (e) {
       if (e instanceof StatusError) throw e;
-      throw errors.forbidden(this.qualified, req.name, e instanceof Error ? e.message : String(e));
+      const name = req.name || req.object?.metadata?.name || req.object?.metadata?.generateName || 'Unknown';
+      throw errors.forbidden(this.qualified, name, e instanceof Error ? e.message : String(e));
     }
   }
 

@@ -10,6 +10,7 @@ import type { Hooks } from '../hooks.js';
 import type { Logger } from '../log.js';
 import type { Resources } from '../registry/registry.js';
 import type { ResourceStore } from '../registry/store.js';
+import { impersonate, isImpersonationHeader } from './impersonation.js';
 import { aggregatedDiscovery, aggregatedRequested, apiGroupDocument, apiGroupList, apiResourceList, apiVersions } from './discovery.js';
 import type { HealthChecks } from './health.js';
 import { buildOpenApi, type OpenApiDocs } from './openapi.js';
@@ -111,7 +112,12 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
     const info = alias?.info ?? asked;
     ctx.state.info = info;
     if (alias) ctx.state.alias = alias;
-    ctx.state.user = await authenticate(deps.hooks, ctx, log);
+    const requestor = await authenticate(deps.hooks, ctx, log);
+    ctx.state.user = await impersonate(deps.hooks, requestor, ctx.req.rawHeaders);
+    if (ctx.state.user !== requestor) {
+      for (const h of Object.keys(ctx.req.headers)) if (isImpersonationHeader(h)) delete ctx.req.headers[h];
+      log.v(2).info('impersonating', { user: requestor.name, as: ctx.state.user.name, path: ctx.path });
+    }
     const attrs: Attributes = {
       user: ctx.state.user, verb: info.verb, isResourceRequest: info.isResourceRequest, path: info.path,
       apiGroup: info.apiGroup, apiVersion: info.apiVersion, resource: info.resource, subresource: info.subresource,

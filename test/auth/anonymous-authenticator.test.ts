@@ -1,6 +1,11 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { AnonymousAuthenticator } from '../../plugins/authn-anonymous/index.js';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { StartupError } from '../../core/plugin.js';
+import { AnonymousAuthenticator, FILE_AND_FLAG_EXCLUSIVE } from '../../plugins/authn-anonymous/index.js';
+import { OidcAuthenticator } from '../../plugins/authn-oidc/index.js';
 import { boot, request } from './support.js';
 
 describe('AnonymousAuthenticator', () => {
@@ -28,5 +33,41 @@ describe('AnonymousAuthenticator', () => {
     const req = request({ headers: { authorization: 'Bearer bad' } });
     assert.equal(await host.hooks.authenticate.promise(req), undefined);
     assert.deepEqual(req.reasons, ['invalid bearer token']);
+  });
+});
+
+describe('AnonymousAuthenticator with an --authentication-config anonymous section', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'plat-anonymous-'));
+  const file = (body: string) => {
+    const f = join(dir, `${Math.random().toString(36).slice(2)}.yaml`);
+    writeFileSync(f, `apiVersion: apiserver.platform/v1beta1\nkind: AuthenticationConfiguration\n${body}`);
+    return f;
+  };
+  const at = (path: string) => ({ ...request(), path });
+
+  it('allows anonymous requests only on the listed paths (exact match)', async () => {
+    const { host } = boot([OidcAuthenticator, AnonymousAuthenticator], ['--authentication-config', file('anonymous:\n  enabled: true\n  conditions: [{path: /livez}, {path: /readyz}]\n')]);
+    assert.equal((await host.hooks.authenticate.promise(at('/livez')))?.name, 'system:anonymous');
+    assert.equal((await host.hooks.authenticate.promise(at('/readyz')))?.name, 'system:anonymous');
+    for (const p of ['/livez/', '/livez/ping', '/healthz', '/apis']) assert.equal(await host.hooks.authenticate.promise(at(p)), undefined, p);
+  });
+
+  it('enabled without conditions allows every path; enabled false taps nothing, whatever the flag default', async () => {
+    const on = boot([OidcAuthenticator, AnonymousAuthenticator], ['--authentication-config', file('anonymous: {enabled: true}\n')]);
+    assert.equal((await on.host.hooks.authenticate.promise(at('/anything')))?.name, 'system:anonymous');
+    const off = boot([OidcAuthenticator, AnonymousAuthenticator], ['--authentication-config', file('anonymous: {enabled: false}\n')]);
+    assert.equal(off.host.hooks.authenticate.taps.length, 0);
+  });
+
+  it('leaves --anonymous-auth in charge when the file has no anonymous section', async () => {
+    const { host } = boot([OidcAuthenticator, AnonymousAuthenticator], ['--authentication-config', file('jwt: []\n'), '--anonymous-auth=false']);
+    assert.equal(host.hooks.authenticate.taps.length, 0);
+  });
+
+  it('refuses the section together with an explicit --anonymous-auth, and conditions while disabled', () => {
+    assert.throws(() => boot([OidcAuthenticator, AnonymousAuthenticator], ['--authentication-config', file('anonymous: {enabled: true}\n'), '--anonymous-auth']),
+      (e: unknown) => e instanceof StartupError && e.message === FILE_AND_FLAG_EXCLUSIVE);
+    assert.throws(() => boot([AnonymousAuthenticator, OidcAuthenticator], ['--authentication-config', file('anonymous:\n  enabled: false\n  conditions: [{path: /livez}]\n')]),
+      (e: unknown) => e instanceof StartupError && /anonymous\.conditions: Invalid value: \[\{"path":"\/livez"\}\]: enabled should be set to true when conditions are defined$/.test(e.message));
   });
 });

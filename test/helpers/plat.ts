@@ -12,6 +12,7 @@ import { boot } from '../../core/boot.js';
 import type { Host } from '../../core/host.js';
 import { silentLogger, type Logger } from '../../core/log.js';
 import { profiles } from '../../host/profiles.js';
+import type { Plugin } from '../../core/plugin.js';
 import { getApiServer } from '../../plugins/apiserver/index.js';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -95,11 +96,15 @@ export function tempDir(prefix = 'plat-test-'): string {
 }
 
 /** Boots `plat all` in this process. */
-export async function startInProcess(opts: { args?: string[]; dataDir?: string; cwd?: string; configFile?: string; logger?: Logger } = {}): Promise<RunningPlat> {
+export async function startInProcess(opts: {
+  args?: string[]; dataDir?: string; cwd?: string; configFile?: string; logger?: Logger;
+  /** Added after the profile's plugins (test-only authorizers and the like). */
+  plugins?: readonly Plugin[];
+} = {}): Promise<RunningPlat> {
   const dataDir = opts.dataDir ?? tempDir();
   const port = await freePort();
   const { host } = await boot({
-    profile: { ...profiles['all']!, prepare: profiles['all']!.prepare! },
+    profile: { ...profiles['all']!, plugins: [...profiles['all']!.plugins, ...(opts.plugins ?? [])], prepare: profiles['all']!.prepare! },
     argv: ['--data-dir', dataDir, '--secure-port', String(port), ...(opts.args ?? [])],
     cwd: opts.cwd ?? dataDir, logger: opts.logger ?? silentLogger, version: '0.0.0-test',
     ...(opts.configFile ? { configFile: opts.configFile } : {}),

@@ -1,6 +1,6 @@
 // Runs the real `plat` command: to completion (for --help, --version and start-up errors), or in
 // the background until its log says it serves.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { platBin, repoRoot } from './plat.js';
 
 export interface Finished { code: number | null; stdout: string; stderr: string }
@@ -10,6 +10,16 @@ export function runPlat(args: string[], opts: { cwd?: string; env?: Record<strin
     cwd: opts.cwd ?? repoRoot, env: { ...process.env, ...opts.env }, encoding: 'utf8', timeout: 30_000,
   });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** runPlat without blocking the event loop: for commands talking to a server in this process. */
+export function runPlatAsync(args: string[], opts: { cwd?: string; env?: Record<string, string> } = {}): Promise<Finished> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [platBin, ...args], { cwd: opts.cwd ?? repoRoot, env: { ...process.env, ...opts.env }, timeout: 30_000 }, (err, stdout, stderr) => {
+      const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : null) : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
 }
 
 export interface Background { child: ChildProcess; output: () => string; stop(): Promise<void> }

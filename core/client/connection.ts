@@ -1,0 +1,12 @@
+// How a client reaches the API server: the server URL and the TLS and bearer credentials, with file
+// contents already read (a kubeconfig's cluster and user, or the all-in-one role's own files).
+export interface ClientConnection {
+  readonly server: URL;
+  /** PEM bundle to trust instead of the host's root set. */
+  readonly ca?: Buffer | string;
+  readonly insecureSkipTlsVerify?: boolean;
+  readonly tlsServerName?: string;
+  readonly clientCert?: Buffer | string;
+  readonly clientKey?: Buffer | string;
+  readonly token?: string;
+}

@@ -1,0 +1,149 @@
+// A small REST client for plat's API (client-go's role): JSON requests over a keep-alive HTTPS
+// agent with the connection's credentials, client-side rate limiting (--plat-api-qps/-burst), a
+// Status error for every non-2xx answer, and watches as an async stream of events.
+import https from 'node:https';
+import type { ApiObject } from '../api/meta.js';
+import type { ClientConnection } from './connection.js';
+import { TokenBucket } from './token-bucket.js';
+import { watchEvents, type WatchEvent } from './watch-events.js';
+
+export interface ResourceRef {
+  readonly group: string;
+  readonly version: string;
+  readonly plural: string;
+  readonly namespace?: string;
+}
+
+/** A non-2xx answer: the Status the server sent (or a synthesised one). */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  constructor(readonly code: number, readonly reason: string, message: string, readonly body?: unknown) { super(message); }
+}
+
+export const isApiError = (e: unknown, reason?: string): e is ApiError => e instanceof ApiError && (reason === undefined || e.reason === reason);
+
+export interface RequestOptions {
+  readonly body?: unknown;
+  readonly contentType?: string;
+  readonly query?: Record<string, string | number | boolean | undefined>;
+  readonly signal?: AbortSignal;
+  readonly headers?: Record<string, string>;
+}
+
+export interface RestClientOptions {
+  readonly qps?: number;
+  readonly burst?: number;
+  readonly userAgent?: string;
+  /** Per-request timeout for non-watch requests (default 30s). */
+  readonly timeoutMs?: number;
+}
+
+export function resourcePath(r: ResourceRef, name?: string, subresource?: string): string {
+  const base = r.group ? `/apis/${r.group}/${r.version}` : `/api/${r.version}`;
+  const ns = r.namespace ? `/namespaces/${encodeURIComponent(r.namespace)}` : '';
+  return `${base}${ns}/${r.plural}${name ? `/${encodeURIComponent(name)}` : ''}${subresource ? `/${subresource}` : ''}`;
+}
+
+export interface List<T extends ApiObject> { metadata: { resourceVersion?: string; continue?: string }; items: T[] }
+
+export class RestClient {
+  readonly #agent: https.Agent;
+  readonly #limiter: TokenBucket | undefined;
+  constructor(readonly connection: ClientConnection, private readonly opts: RestClientOptions = {}) {
+    const c = connection;
+    this.#agent = new https.Agent({
+      keepAlive: true, maxSockets: 32,
+      ...(c.ca ? { ca: c.ca } : {}), ...(c.clientCert ? { cert: c.clientCert } : {}), ...(c.clientKey ? { key: c.clientKey } : {}),
+      rejectUnauthorized: !c.insecureSkipTlsVerify, ...(c.tlsServerName ? { servername: c.tlsServerName } : {}),
+    });
+    // qps <= 0 means no client-side limit, as client-go's -1.
+    this.#limiter = (opts.qps ?? 0) > 0 ? new TokenBucket(opts.qps!, Math.max(1, opts.burst ?? 1)) : undefined;
+  }
+
+  close(): void { this.#agent.destroy(); }
+
+  #url(path: string, query: RequestOptions['query']): URL {
+    const u = new URL(path, this.connection.server);
+    for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) u.searchParams.set(k, String(v));
+    return u;
+  }
+
+  #open(method: string, url: URL, o: RequestOptions, timeoutMs: number | undefined): Promise<import('node:http').IncomingMessage> {
+    const payload = o.body === undefined ? undefined : typeof o.body === 'string' ? o.body : JSON.stringify(o.body);
+    return new Promise((resolve, reject) => {
+      const req = https.request(url, {
+        method, agent: this.#agent,
+        headers: {
+          accept: 'application/json',
+          'user-agent': this.opts.userAgent ?? 'plat',
+          ...(payload !== undefined ? { 'content-type': o.contentType ?? 'application/json', 'content-length': Buffer.byteLength(payload) } : {}),
+          ...(this.connection.token ? { authorization: `Bearer ${this.connection.token}` } : {}),
+          ...o.headers,
+        },
+        ...(o.signal ? { signal: o.signal } : {}),
+        ...(timeoutMs ? { timeout: timeoutMs } : {}),
+      }, resolve);
+      req.on('timeout', () => req.destroy(new Error(`request timed out after ${timeoutMs}ms`)));
+      req.on('error', reject);
+      req.end(payload);
+    });
+  }
+
+  async request<T = unknown>(method: string, path: string, o: RequestOptions = {}): Promise<T> {
+    await this.#limiter?.wait(o.signal);
+    const res = await this.#open(method, this.#url(path, o.query), o, this.opts.timeoutMs ?? 30_000);
+    const chunks: Buffer[] = [];
+    for await (const c of res) chunks.push(c as Buffer);
+    const text = Buffer.concat(chunks).toString('utf8');
+    let json: unknown;
+    try { json = text ? JSON.parse(text) : undefined; } catch { json = undefined; }
+    const code = res.statusCode ?? 0;
+    if (code < 200 || code > 299) {
+      const s = (json ?? {}) as { reason?: string; message?: string };
+      throw new ApiError(code, s.reason ?? '', s.message ?? (text || `HTTP ${code}`), json);
+    }
+    return json as T;
+  }
+
+  get<T extends ApiObject>(r: ResourceRef, name: string, subresource?: string): Promise<T> {
+    return this.request<T>('GET', resourcePath(r, name, subresource));
+  }
+  list<T extends ApiObject>(r: ResourceRef, query: RequestOptions['query'] = {}): Promise<List<T>> {
+    return this.request<List<T>>('GET', resourcePath(r), { query });
+  }
+  create<T extends ApiObject>(r: ResourceRef, obj: T, subresource?: string, name?: string): Promise<T> {
+    return this.request<T>('POST', resourcePath(r, name, subresource), { body: obj });
+  }
+  update<T extends ApiObject>(r: ResourceRef, obj: T, subresource?: string): Promise<T> {
+    return this.request<T>('PUT', resourcePath(r, obj.metadata.name, subresource), { body: obj });
+  }
+  patch<T extends ApiObject>(r: ResourceRef, name: string, patch: unknown, type = 'application/merge-patch+json', subresource?: string): Promise<T> {
+    return this.request<T>('PATCH', resourcePath(r, name, subresource), { body: patch, contentType: type });
+  }
+  delete(r: ResourceRef, name: string, body?: unknown): Promise<unknown> {
+    return this.request('DELETE', resourcePath(r, name), body === undefined ? {} : { body });
+  }
+
+  /** A watch from `resourceVersion`; ends when the server closes it or `signal` aborts. */
+  async *watch<T extends ApiObject>(r: ResourceRef, o: { resourceVersion?: string; timeoutSeconds?: number; fieldSelector?: string; labelSelector?: string; signal?: AbortSignal } = {}): AsyncGenerator<WatchEvent<T>> {
+    await this.#limiter?.wait(o.signal);
+    const url = this.#url(resourcePath(r), {
+      watch: 'true', allowWatchBookmarks: 'true', resourceVersion: o.resourceVersion, timeoutSeconds: o.timeoutSeconds,
+      fieldSelector: o.fieldSelector, labelSelector: o.labelSelector,
+    });
+    const res = await this.#open('GET', url, o.signal ? { signal: o.signal } : {}, undefined);
+    const code = res.statusCode ?? 0;
+    if (code !== 200) {
+      const chunks: Buffer[] = [];
+      for await (const c of res) chunks.push(c as Buffer);
+      let s: { reason?: string; message?: string } = {};
+      try { s = JSON.parse(Buffer.concat(chunks).toString('utf8')) as typeof s; } catch { /* not a Status */ }
+      throw new ApiError(code, s.reason ?? '', s.message ?? `HTTP ${code}`, s);
+    }
+    try {
+      yield* watchEvents<T>(res);
+    } finally {
+      res.destroy();
+    }
+  }
+}

@@ -1,0 +1,156 @@
+// An informer (client-go's reflector + store + handlers): list, then watch from the list's
+// resourceVersion; keep a local cache of the objects; call add/update/delete handlers; re-list on
+// 410 Gone (the version was compacted) or any watch failure (with backoff); re-watch when the
+// server ends a watch normally; resync (an update event for every cached object) every period.
+import type { ApiObject } from '../api/meta.js';
+import { isApiError, type ResourceRef, type RestClient } from '../client/rest-client.js';
+import type { Logger } from '../log.js';
+
+export interface InformerHandlers<T extends ApiObject> {
+  add?(obj: T): void;
+  update?(oldObj: T, newObj: T): void;
+  delete?(obj: T): void;
+}
+
+export interface InformerOptions<T extends ApiObject> {
+  readonly client: RestClient;
+  readonly resource: ResourceRef;
+  readonly handlers?: InformerHandlers<T>;
+  /** 0: never. */
+  readonly resyncMs?: number;
+  readonly fieldSelector?: string;
+  readonly logger?: Logger;
+  /** Page size of the initial list (0: one page). */
+  readonly pageSize?: number;
+}
+
+export const objectKey = (o: ApiObject): string => (o.metadata.namespace ? `${o.metadata.namespace}/${o.metadata.name}` : o.metadata.name ?? '');
+
+const sleep = (ms: number, signal: AbortSignal) => new Promise<void>((resolve) => {
+  if (signal.aborted) return resolve();
+  const t = setTimeout(resolve, ms);
+  signal.addEventListener('abort', () => { clearTimeout(t); resolve(); }, { once: true });
+});
+
+export class Informer<T extends ApiObject> {
+  readonly #store = new Map<string, T>();
+  readonly #handlers: InformerHandlers<T>[] = [];
+  #synced = false;
+  #syncWaiters: (() => void)[] = [];
+  constructor(private readonly o: InformerOptions<T>) {
+    if (o.handlers) this.#handlers.push(o.handlers);
+  }
+
+  /** Another consumer's handlers (a shared informer); objects already cached are replayed as adds. */
+  addHandlers(h: InformerHandlers<T>): void {
+    this.#handlers.push(h);
+    for (const obj of this.#store.values()) h.add?.(obj);
+  }
+
+  #add(obj: T): void { for (const h of this.#handlers) h.add?.(obj); }
+  #update(oldObj: T, newObj: T): void { for (const h of this.#handlers) h.update?.(oldObj, newObj); }
+  #delete(obj: T): void { for (const h of this.#handlers) h.delete?.(obj); }
+
+  get(key: string): T | undefined { return this.#store.get(key); }
+  list(): T[] { return [...this.#store.values()]; }
+  get hasSynced(): boolean { return this.#synced; }
+
+  /** Resolves once the first list is in the cache (or the signal aborts). */
+  waitForSync(signal: AbortSignal): Promise<void> {
+    if (this.#synced || signal.aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.#syncWaiters.push(resolve);
+      signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+  }
+
+  async #list(signal: AbortSignal): Promise<string> {
+    const items: T[] = [];
+    let cont: string | undefined;
+    let rv = '';
+    do {
+      const page = await this.o.client.list<T>(this.o.resource, {
+        ...(this.o.fieldSelector ? { fieldSelector: this.o.fieldSelector } : {}),
+        ...(this.o.pageSize ? { limit: this.o.pageSize } : {}), ...(cont ? { continue: cont } : {}),
+      });
+      items.push(...page.items);
+      rv = page.metadata.resourceVersion ?? '';
+      cont = page.metadata.continue || undefined;
+    } while (cont && !signal.aborted);
+    const seen = new Set<string>();
+    for (const item of items) {
+      const key = objectKey(item);
+      seen.add(key);
+      const old = this.#store.get(key);
+      this.#store.set(key, item);
+      if (old) this.#update(old, item); else this.#add(item);
+    }
+    for (const [key, old] of this.#store) {
+      if (!seen.has(key)) { this.#store.delete(key); this.#delete(old); }
+    }
+    if (!this.#synced) { this.#synced = true; for (const w of this.#syncWaiters.splice(0)) w(); }
+    return rv;
+  }
+
+  #apply(type: string, obj: T): void {
+    const key = objectKey(obj);
+    const old = this.#store.get(key);
+    if (type === 'DELETED') {
+      this.#store.delete(key);
+      this.#delete(old ?? obj);
+    } else {
+      this.#store.set(key, obj);
+      if (old) this.#update(old, obj); else this.#add(obj);
+    }
+  }
+
+  async run(signal: AbortSignal): Promise<void> {
+    const log = this.o.logger;
+    let backoff = 800;
+    const resync = this.o.resyncMs ? setInterval(() => { for (const obj of this.#store.values()) this.#update(obj, obj); }, this.o.resyncMs) : undefined;
+    resync?.unref();
+    try {
+      while (!signal.aborted) {
+        let rv: string;
+        try {
+          rv = await this.#list(signal);
+          backoff = 800;
+        } catch (e) {
+          if (signal.aborted) break;
+          log?.warn('list failed; retrying', { resource: this.o.resource.plural, error: (e as Error).message, retryInMs: backoff });
+          await sleep(backoff, signal);
+          backoff = Math.min(backoff * 2, 30_000);
+          continue;
+        }
+        // Watch until the version is gone (then list again) or something breaks.
+        for (;;) {
+          if (signal.aborted) return;
+          try {
+            // The reflector's random watch timeout: 5 to 10 minutes, so watches end and restart spread out.
+            const timeoutSeconds = Math.floor(300 * (1 + Math.random()));
+            let gone = false;
+            for await (const ev of this.o.client.watch<T>(this.o.resource, { resourceVersion: rv, timeoutSeconds, signal, ...(this.o.fieldSelector ? { fieldSelector: this.o.fieldSelector } : {}) })) {
+              if (ev.type === 'ERROR') {
+                const status = ev.object as unknown as { code?: number; message?: string };
+                if (status.code === 410) { gone = true; break; }
+                throw new Error(`watch error: ${status.message ?? JSON.stringify(ev.object)}`);
+              }
+              rv = ev.object.metadata.resourceVersion ?? rv;
+              if (ev.type !== 'BOOKMARK') this.#apply(ev.type, ev.object);
+            }
+            if (gone) { log?.v(2).info('watch expired; re-listing', { resource: this.o.resource.plural }); break; }
+          } catch (e) {
+            if (signal.aborted) return;
+            if (isApiError(e) && e.code === 410) break;
+            log?.warn('watch failed; re-listing', { resource: this.o.resource.plural, error: (e as Error).message, retryInMs: backoff });
+            await sleep(backoff, signal);
+            backoff = Math.min(backoff * 2, 30_000);
+            break;
+          }
+        }
+      }
+    } finally {
+      if (resync) clearInterval(resync);
+    }
+  }
+}

@@ -1,0 +1,167 @@
+// Leader election on a coordination Lease, as client-go's leaderelection with a LeaseLock: try to
+// acquire every retry period (jittered); a lease held by another is taken only once it has not
+// changed for a whole lease duration as measured on OUR clock (so clock skew between candidates
+// does not matter); the leader renews every retry period and, if it cannot renew within the renew
+// deadline, stops leading. Updates carry the resourceVersion, so two candidates never both win.
+import os from 'node:os';
+import { randomUUID } from 'node:crypto';
+import type { ApiObject } from '../api/meta.js';
+import { isApiError, type RestClient } from '../client/rest-client.js';
+import type { Logger } from '../log.js';
+
+export interface LeaderElectionConfig {
+  readonly client: RestClient;
+  readonly namespace: string;
+  readonly name: string;
+  /** Unique per candidate; default `<hostname>_<uuid>` as upstream. */
+  readonly identity?: string;
+  readonly leaseDurationMs: number;
+  readonly renewDeadlineMs: number;
+  readonly retryPeriodMs: number;
+  /** Give the lease up (holder cleared) when stopping while leading. */
+  readonly releaseOnCancel?: boolean;
+  readonly logger?: Logger;
+  readonly now?: () => number;
+}
+
+export interface LeaderCallbacks {
+  /** Runs while leading; its signal aborts when leadership is lost or the election stops. */
+  onStartedLeading(signal: AbortSignal): Promise<void> | void;
+  onStoppedLeading?(): void;
+  onNewLeader?(identity: string): void;
+}
+
+interface LeaseObject extends ApiObject {
+  spec?: { holderIdentity?: string; leaseDurationSeconds?: number; acquireTime?: string; renewTime?: string; leaseTransitions?: number };
+}
+
+const LEASES = { group: 'coordination.platform', version: 'v1', plural: 'leases' };
+const JITTER = 1.2;
+
+/** RFC 3339 with microseconds, as metav1.MicroTime. */
+export const microTime = (ms: number): string => new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+
+const sleep = (ms: number, signal: AbortSignal) => new Promise<void>((resolve) => {
+  if (signal.aborted) return resolve();
+  const t = setTimeout(resolve, ms);
+  signal.addEventListener('abort', () => { clearTimeout(t); resolve(); }, { once: true });
+});
+
+export class LeaderElector {
+  readonly identity: string;
+  #observed: { record: string; at: number } | undefined;
+  #leader = '';
+  constructor(private readonly c: LeaderElectionConfig) {
+    if (c.renewDeadlineMs >= c.leaseDurationMs) throw new RangeError('leaseDuration must be greater than renewDeadline');
+    if (c.renewDeadlineMs <= JITTER * c.retryPeriodMs) throw new RangeError('renewDeadline must be greater than retryPeriod*JitterFactor');
+    this.identity = c.identity ?? `${os.hostname()}_${randomUUID()}`;
+  }
+
+  get leader(): string { return this.#leader; }
+  #now(): number { return (this.c.now ?? Date.now)(); }
+
+  /** One attempt; true when we hold the lease afterwards. */
+  async tryAcquireOrRenew(): Promise<boolean> {
+    const ref = { ...LEASES, namespace: this.c.namespace };
+    const now = this.#now();
+    const durationS = Math.ceil(this.c.leaseDurationMs / 1000);
+    let lease: LeaseObject;
+    try {
+      lease = await this.c.client.get<LeaseObject>(ref, this.c.name);
+    } catch (e) {
+      if (!isApiError(e, 'NotFound')) throw e;
+      await this.c.client.create<LeaseObject>(ref, {
+        apiVersion: 'coordination.platform/v1', kind: 'Lease', metadata: { name: this.c.name, namespace: this.c.namespace },
+        spec: { holderIdentity: this.identity, leaseDurationSeconds: durationS, acquireTime: microTime(now), renewTime: microTime(now), leaseTransitions: 0 },
+      });
+      this.#observe(JSON.stringify({ holder: this.identity, renew: microTime(now) }), now);
+      return true;
+    }
+    const spec = lease.spec ?? {};
+    const holder = spec.holderIdentity ?? '';
+    this.#observe(JSON.stringify({ holder, renew: spec.renewTime ?? '' }), now);
+    const heldByOther = holder !== '' && holder !== this.identity;
+    const expires = this.#observed!.at + (spec.leaseDurationSeconds ?? durationS) * 1000;
+    if (heldByOther && expires > now) return false;
+    const mine = holder === this.identity;
+    lease.spec = {
+      ...spec,
+      holderIdentity: this.identity, leaseDurationSeconds: durationS, renewTime: microTime(now),
+      acquireTime: mine ? spec.acquireTime ?? microTime(now) : microTime(now),
+      leaseTransitions: mine ? spec.leaseTransitions ?? 0 : (spec.leaseTransitions ?? 0) + 1,
+    };
+    try {
+      await this.c.client.update(ref, lease);
+    } catch (e) {
+      if (isApiError(e, 'Conflict')) return false;
+      throw e;
+    }
+    this.#observe(JSON.stringify({ holder: this.identity, renew: lease.spec.renewTime }), now);
+    return true;
+  }
+
+  #observe(record: string, now: number): void {
+    if (this.#observed?.record !== record) this.#observed = { record, at: now };
+    const holder = (JSON.parse(record) as { holder: string }).holder;
+    if (holder !== this.#leader) {
+      this.#leader = holder;
+      if (holder) this.c.logger?.info('new leader elected', { leader: holder, lease: `${this.c.namespace}/${this.c.name}` });
+    }
+  }
+
+  async #release(): Promise<void> {
+    const ref = { ...LEASES, namespace: this.c.namespace };
+    try {
+      const lease = await this.c.client.get<LeaseObject>(ref, this.c.name);
+      if (lease.spec?.holderIdentity !== this.identity) return;
+      const now = this.#now();
+      // As client-go: an empty holder is an absent field.
+      const { holderIdentity: _released, ...rest } = lease.spec;
+      lease.spec = { ...rest, leaseDurationSeconds: 1, renewTime: microTime(now), acquireTime: microTime(now) };
+      await this.c.client.update(ref, lease);
+    } catch (e) {
+      this.c.logger?.warn('failed to release the lease', { error: (e as Error).message });
+    }
+  }
+
+  /**
+   * Campaigns until leading, then runs `onStartedLeading` while renewing. Returns when `signal`
+   * aborts or leadership is lost (after onStoppedLeading).
+   */
+  async run(cb: LeaderCallbacks, signal: AbortSignal): Promise<void> {
+    const log = this.c.logger;
+    const jittered = () => this.c.retryPeriodMs * (1 + Math.random() * (JITTER - 1));
+    let lastLeader = '';
+    // Acquire.
+    for (;;) {
+      if (signal.aborted) return;
+      let ok = false;
+      try { ok = await this.tryAcquireOrRenew(); } catch (e) { log?.warn('error retrieving the lease', { error: (e as Error).message }); }
+      if (this.#leader !== lastLeader) { lastLeader = this.#leader; if (lastLeader) cb.onNewLeader?.(lastLeader); }
+      if (ok) break;
+      await sleep(jittered(), signal);
+    }
+    log?.info('successfully acquired lease', { lease: `${this.c.namespace}/${this.c.name}`, identity: this.identity });
+    const leading = new AbortController();
+    const stopLeading = () => leading.abort();
+    signal.addEventListener('abort', stopLeading, { once: true });
+    const work = Promise.resolve().then(() => cb.onStartedLeading(leading.signal));
+    // Renew.
+    let lastRenew = this.#now();
+    while (!leading.signal.aborted) {
+      await sleep(this.c.retryPeriodMs, leading.signal);
+      if (leading.signal.aborted) break;
+      let ok = false;
+      try { ok = await this.tryAcquireOrRenew(); } catch (e) { log?.warn('failed to renew the lease', { error: (e as Error).message }); }
+      if (ok) { lastRenew = this.#now(); continue; }
+      if (this.#now() - lastRenew >= this.c.renewDeadlineMs) {
+        log?.error('leader election lost', { lease: `${this.c.namespace}/${this.c.name}`, identity: this.identity });
+        leading.abort();
+      }
+    }
+    signal.removeEventListener('abort', stopLeading);
+    await work.catch((e: Error) => log?.error('leading work failed', { error: e.message }));
+    if (signal.aborted && this.c.releaseOnCancel) await this.#release();
+    cb.onStoppedLeading?.();
+  }
+}

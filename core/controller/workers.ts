@@ -1,0 +1,45 @@
+// The worker loop of a controller: N workers take keys from the queue and run `sync`; a failed sync
+// is retried through the rate limiter, a successful one resets the key's backoff.
+import type { Logger } from '../log.js';
+import type { WorkQueue } from './workqueue.js';
+
+/** An expected failure (retried quietly, logged at V(4)), as upstream's ignorableError. */
+export class IgnorableError extends Error {
+  override readonly name = 'IgnorableError';
+}
+
+export interface WorkersOptions<K> {
+  readonly name: string;
+  readonly queue: WorkQueue<K>;
+  readonly workers: number;
+  sync(key: K): Promise<void>;
+  readonly logger: Logger;
+}
+
+async function worker<K>(o: WorkersOptions<K>): Promise<void> {
+  for (;;) {
+    const key = await o.queue.get();
+    if (key === undefined) return;
+    try {
+      await o.sync(key);
+      o.queue.forget(key);
+    } catch (e) {
+      o.queue.addRateLimited(key);
+      if (e instanceof IgnorableError) o.logger.v(4).info(`sync ${String(key)} failed`, { controller: o.name, error: e.message });
+      else o.logger.error(`sync ${String(key)} failed`, { controller: o.name, error: (e as Error).message });
+    } finally {
+      o.queue.done(key);
+    }
+  }
+}
+
+/** Runs the workers until the signal aborts, then shuts the queue down and waits for them. */
+export async function runWorkers<K>(o: WorkersOptions<K>, signal: AbortSignal): Promise<void> {
+  const running = Array.from({ length: Math.max(1, o.workers) }, () => worker(o));
+  await new Promise<void>((resolve) => {
+    if (signal.aborted) return resolve();
+    signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+  await o.queue.shutDown();
+  await Promise.all(running);
+}

@@ -1,0 +1,106 @@
+// Impersonation (upstream's WithImpersonation filter): a caller may act as another user with
+// Impersonate-User, -Group (repeatable), -Uid and -Extra-<key> headers, each of which must be
+// allowed to it by the authorizer chain with verb `impersonate` on users / groups /
+// serviceaccounts (core group), uids / userextras (authentication.platform). Every check must pass
+// (fail closed); the request then runs as the impersonated user, the headers removed.
+import { errors } from '../api/errors.js';
+import { ANONYMOUS_USER, AUTHENTICATED_GROUP, UNAUTHENTICATED_GROUP, type UserInfo } from '../authn/user.js';
+import type { Attributes } from '../authz/attributes.js';
+import { describeForbidden } from '../authz/attributes.js';
+import type { Hooks } from '../hooks.js';
+
+const USER = 'impersonate-user';
+const GROUP = 'impersonate-group';
+const UID = 'impersonate-uid';
+const EXTRA_PREFIX = 'impersonate-extra-';
+const AUTHENTICATION_GROUP = 'authentication.platform';
+const SA_PREFIX = 'system:serviceaccount:';
+
+interface Target { kind: 'User' | 'ServiceAccount' | 'Group' | 'Uid' | 'UserExtra'; name: string; namespace?: string; key?: string }
+
+/** Values of a header as sent, one per occurrence (Node joins repeats in `headers`). */
+function values(rawHeaders: readonly string[], name: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) if (rawHeaders[i]!.toLowerCase() === name) out.push(rawHeaders[i + 1]!);
+  return out;
+}
+
+function unescapeKey(key: string): string {
+  try { return decodeURIComponent(key); } catch { return key; }
+}
+
+/** upstream serviceaccount.SplitUsername: exactly `system:serviceaccount:<ns>:<name>`, both non-empty. */
+function splitServiceAccount(user: string): { namespace: string; name: string } | undefined {
+  if (!user.startsWith(SA_PREFIX)) return undefined;
+  const parts = user.slice(SA_PREFIX.length).split(':');
+  if (parts.length !== 2 || !parts[0] || !parts[1]) return undefined;
+  return { namespace: parts[0], name: parts[1] };
+}
+
+function targets(rawHeaders: readonly string[]): Target[] {
+  const out: Target[] = [];
+  const user = values(rawHeaders, USER)[0] ?? '';
+  if (user) {
+    const sa = splitServiceAccount(user);
+    out.push(sa ? { kind: 'ServiceAccount', ...sa } : { kind: 'User', name: user });
+  }
+  for (const g of values(rawHeaders, GROUP)) out.push({ kind: 'Group', name: g });
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    const h = rawHeaders[i]!.toLowerCase();
+    if (h.startsWith(EXTRA_PREFIX)) out.push({ kind: 'UserExtra', key: unescapeKey(h.slice(EXTRA_PREFIX.length)), name: rawHeaders[i + 1]! });
+  }
+  const uid = values(rawHeaders, UID)[0] ?? '';
+  if (uid) out.push({ kind: 'Uid', name: uid });
+  if (!user && out.length) {
+    const what = out.map((t) => (t.kind === 'UserExtra' ? `UserExtra ${t.key}=${t.name}` : `${t.kind} ${t.name}`)).join(', ');
+    throw errors.internal(new Error(`requested [${what}] without impersonating a user`));
+  }
+  return out;
+}
+
+function attributesFor(requestor: UserInfo, t: Target): Attributes {
+  const base = { user: requestor, verb: 'impersonate', isResourceRequest: true, path: '', apiVersion: '', subresource: '', namespace: '', name: t.name };
+  switch (t.kind) {
+    case 'ServiceAccount': return { ...base, apiGroup: '', resource: 'serviceaccounts', namespace: t.namespace! };
+    case 'User': return { ...base, apiGroup: '', resource: 'users' };
+    case 'Group': return { ...base, apiGroup: '', resource: 'groups' };
+    case 'Uid': return { ...base, apiGroup: AUTHENTICATION_GROUP, resource: 'uids' };
+    case 'UserExtra': return { ...base, apiGroup: AUTHENTICATION_GROUP, resource: 'userextras', subresource: t.key! };
+  }
+}
+
+/** The user a request acts as: `requestor` itself when it asks for no impersonation. */
+export async function impersonate(hooks: Pick<Hooks, 'authorize'>, requestor: UserInfo, rawHeaders: readonly string[]): Promise<UserInfo> {
+  const wanted = targets(rawHeaders);
+  if (wanted.length === 0) return requestor;
+  const groupsSpecified = wanted.some((t) => t.kind === 'Group');
+  let name = '';
+  let uid = '';
+  let groups: string[] = [];
+  const extra: Record<string, string[]> = {};
+  for (const t of wanted) {
+    const attrs = attributesFor(requestor, t);
+    let decision;
+    try { decision = await hooks.authorize.promise(attrs); } catch { decision = undefined; }
+    if (decision?.decision !== 'allow') {
+      const why = describeForbidden(attrs) + (decision?.reason ? `: ${decision.reason}` : '');
+      throw errors.forbidden({ group: attrs.apiGroup, resource: attrs.resource }, attrs.name, why);
+    }
+    if (t.kind === 'ServiceAccount') {
+      name = `${SA_PREFIX}${t.namespace}:${t.name}`;
+      if (!groupsSpecified) groups = ['system:serviceaccounts', `system:serviceaccounts:${t.namespace}`];
+    } else if (t.kind === 'User') name = t.name;
+    else if (t.kind === 'Group') groups.push(t.name);
+    else if (t.kind === 'Uid') uid = t.name;
+    else (extra[t.key!] ??= []).push(t.name);
+  }
+  if (name !== ANONYMOUS_USER) {
+    if (!groups.includes(AUTHENTICATED_GROUP) && !groups.includes(UNAUTHENTICATED_GROUP)) groups.push(AUTHENTICATED_GROUP);
+  } else if (!groups.includes(UNAUTHENTICATED_GROUP)) groups.push(UNAUTHENTICATED_GROUP);
+  return { name, groups, ...(uid ? { uid } : {}), ...(Object.keys(extra).length ? { extra } : {}) };
+}
+
+export const isImpersonationHeader = (h: string): boolean => {
+  const l = h.toLowerCase();
+  return l === USER || l === GROUP || l === UID || l.startsWith(EXTRA_PREFIX);
+};

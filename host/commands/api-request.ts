@@ -1,0 +1,50 @@
+// One HTTPS request to the API server with a kubeconfig's credentials, for the `plat` commands
+// that talk to a running server (token create, auth can-i).
+import https from 'node:https';
+import { KubeconfigError, loadKubeconfig, type WebhookConnection } from '../../plugins/authn-webhook-token/kubeconfig.js';
+import { CommandError } from './ca.js';
+
+export type Connection = WebhookConnection;
+
+export function connect(kubeconfigFile: string): Connection {
+  try {
+    return loadKubeconfig(kubeconfigFile);
+  } catch (e) {
+    if (e instanceof KubeconfigError) throw new CommandError(e.message);
+    throw e;
+  }
+}
+
+export interface ApiResponse { status: number; text: string; json: unknown }
+
+export async function apiRequest(conn: Connection, method: string, path: string, body?: unknown, headers: Record<string, string | string[]> = {}): Promise<ApiResponse> {
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  const url = new URL(path, conn.server);
+  const res = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const req = https.request(url, {
+      method,
+      headers: {
+        accept: 'application/json', ...headers,
+        ...(payload !== undefined ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}),
+        ...(conn.token ? { authorization: `Bearer ${conn.token}` } : {}),
+      },
+      ...(conn.ca ? { ca: conn.ca } : {}), ...(conn.clientCert ? { cert: conn.clientCert } : {}), ...(conn.clientKey ? { key: conn.clientKey } : {}),
+      rejectUnauthorized: !conn.insecureSkipTlsVerify, ...(conn.tlsServerName ? { servername: conn.tlsServerName } : {}),
+    }, (r) => {
+      const chunks: Buffer[] = [];
+      r.on('data', (c: Buffer) => chunks.push(c));
+      r.on('end', () => resolve({ status: r.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
+    });
+    req.on('error', reject);
+    req.end(payload);
+  }).catch((e: Error) => { throw new CommandError(`cannot reach ${conn.server.origin}: ${e.message}`); });
+  let json: unknown;
+  try { json = JSON.parse(res.text); } catch { json = undefined; }
+  return { ...res, json };
+}
+
+/** The message of a Status answer, or the raw text. */
+export function statusMessage(res: ApiResponse): string {
+  const m = (res.json as { message?: unknown } | undefined)?.message;
+  return typeof m === 'string' ? m : res.text;
+}

@@ -1,0 +1,89 @@
+// `plat auth can-i VERB (TYPE[.GROUP] | TYPE[.GROUP]/NAME | /PATH)`: asks the API server with a
+// SelfSubjectAccessReview (authorization.platform/v1) whether the kubeconfig's user may do it,
+// prints yes or no (and the authorizer's reason), exit 0 for yes and 1 for no, as `kubectl auth
+// can-i` does (which only speaks authorization.k8s.io). TYPE is resolved through discovery: plural,
+// singular, short name or kind, optionally qualified by group.
+import { FlagError, Flags } from '../../core/flags/flag-set.js';
+import { apiRequest, connect, statusMessage, type Connection } from './api-request.js';
+import { CommandError } from './ca.js';
+
+export const AUTH_USAGE = `Usage:
+  plat auth can-i VERB TYPE[.GROUP][/NAME] [-n NAMESPACE | -A] [--subresource SUB] [--as USER] [--as-group GROUP]... [--platconfig FILE]
+  plat auth can-i VERB /NONRESOURCE/PATH [--platconfig FILE]
+
+Prints "yes" (exit 0) or "no" (exit 1).
+`;
+
+interface Resolved { group: string; resource: string; namespaced: boolean }
+
+interface DiscoveredResource { name: string; singularName?: string; shortNames?: string[]; kind: string; namespaced: boolean }
+
+/** Every resource the server serves, with its group, from the legacy discovery documents. */
+async function discover(conn: Connection): Promise<{ group: string; r: DiscoveredResource }[]> {
+  const out: { group: string; r: DiscoveredResource }[] = [];
+  const list = async (path: string, group: string) => {
+    const res = await apiRequest(conn, 'GET', path);
+    if (res.status !== 200) throw new CommandError(`discovery ${path} failed (${res.status}): ${statusMessage(res)}`);
+    for (const r of (res.json as { resources: DiscoveredResource[] }).resources) if (!r.name.includes('/')) out.push({ group, r });
+  };
+  await list('/api/v1', '');
+  const groups = await apiRequest(conn, 'GET', '/apis');
+  if (groups.status !== 200) throw new CommandError(`discovery /apis failed (${groups.status}): ${statusMessage(groups)}`);
+  for (const g of (groups.json as { groups: { name: string; preferredVersion: { groupVersion: string } }[] }).groups) {
+    await list(`/apis/${g.preferredVersion.groupVersion}`, g.name);
+  }
+  return out;
+}
+
+async function resolve(conn: Connection, type: string): Promise<Resolved> {
+  if (type === '*') return { group: '*', resource: '*', namespaced: true };
+  const dot = type.indexOf('.');
+  const name = (dot < 0 ? type : type.slice(0, dot)).toLowerCase();
+  const group = dot < 0 ? undefined : type.slice(dot + 1);
+  const found = (await discover(conn)).filter(({ group: g, r }) => (group === undefined || g === group)
+    && (r.name === name || r.singularName === name || r.kind.toLowerCase() === name || (r.shortNames ?? []).includes(name)));
+  const first = found[0];
+  if (!first) throw new CommandError(`the server doesn't have a resource type "${type}"`);
+  return { group: first.group, resource: first.r.name, namespaced: first.r.namespaced };
+}
+
+export async function authCanI(argv: readonly string[]): Promise<{ stdout: string; allowed: boolean }> {
+  const f = new Flags();
+  const S = 'plat auth can-i';
+  f.define({ name: 'platconfig', type: 'string', default: '.plat/admin.conf', section: S, help: 'Kubeconfig of the user to ask for.' });
+  f.define({ name: 'namespace', shorthand: 'n', type: 'string', default: 'default', section: S, help: 'Namespace of the action.' });
+  f.define({ name: 'all-namespaces', shorthand: 'A', type: 'bool', default: false, section: S, help: 'Ask for all namespaces.' });
+  f.define({ name: 'subresource', type: 'string', default: '', section: S, help: 'Subresource, such as approval or status.' });
+  f.define({ name: 'as', type: 'string', default: '', section: S, help: 'User to impersonate for the question.' });
+  f.define({ name: 'as-group', type: 'stringArray', default: [], section: S, help: 'Group to impersonate (repeatable).' });
+  const { positional } = f.parse([...argv]);
+  if (positional.length < 2 || positional.length > 3) throw new FlagError('you must specify two or three arguments: verb, resource, and optional resourceName');
+  const [verb, target, extraName] = positional as [string, string, string | undefined];
+  const conn = connect(f.get<string>('platconfig'));
+
+  let spec: Record<string, unknown>;
+  if (target.startsWith('/')) {
+    spec = { nonResourceAttributes: { verb, path: target } };
+  } else {
+    const slash = target.indexOf('/');
+    const type = slash < 0 ? target : target.slice(0, slash);
+    const name = slash < 0 ? extraName ?? '' : target.slice(slash + 1);
+    const r = await resolve(conn, type);
+    const namespace = !r.namespaced || f.get<boolean>('all-namespaces') ? '' : f.get<string>('namespace');
+    spec = {
+      resourceAttributes: {
+        verb, group: r.group, resource: r.resource, ...(f.get<string>('subresource') ? { subresource: f.get<string>('subresource') } : {}),
+        ...(name ? { name } : {}), ...(namespace ? { namespace } : {}),
+      },
+    };
+  }
+  const headers: Record<string, string | string[]> = {};
+  if (f.get<string>('as')) headers['Impersonate-User'] = f.get<string>('as');
+  if (f.get<string[]>('as-group').length) headers['Impersonate-Group'] = f.get<string[]>('as-group');
+  const res = await apiRequest(conn, 'POST', '/apis/authorization.platform/v1/selfsubjectaccessreviews',
+    { apiVersion: 'authorization.platform/v1', kind: 'SelfSubjectAccessReview', spec }, headers);
+  if (res.status !== 201) throw new CommandError(`the API server refused the access review (${res.status}): ${statusMessage(res)}`);
+  const status = ((res.json as { status?: { allowed?: boolean; reason?: string; evaluationError?: string } }).status) ?? {};
+  if (status.allowed) return { stdout: 'yes\n', allowed: true };
+  return { stdout: `no${status.reason ? ` - ${status.reason}` : ''}${status.evaluationError ? ` - ${status.evaluationError}` : ''}\n`, allowed: false };
+}

@@ -1,0 +1,2 @@
+export { AlwaysAdmitAdmission } from './always-admit.js';
+export { AlwaysDenyAdmission } from './always-deny.js';

@@ -1,0 +1,10 @@
+export {
+  OidcAuthenticator, createOidcAuthenticator, resolveJwtAuthenticators, OIDC_STAGE, FLAGS_MUST_GO_TOGETHER, FILE_AND_FLAGS_EXCLUSIVE,
+} from './oidc-authenticator.js';
+export type { OidcAuthenticatorDeps } from './oidc-authenticator.js';
+export { OIDC_FLAGS, jwtAuthenticatorFromFlags, oidcFlagsSet } from './flags.js';
+export { CelCompiler, celInput, celStringList, evaluate, hasSelect } from './cel.js';
+export { JwtAuthenticator, OidcError, NBF_LEEWAY_MS } from './jwt-authenticator.js';
+export { RemoteKeySet } from './remote-key-set.js';
+export { RefreshLimiter } from './refresh-limiter.js';
+export { createFetchJson } from './https-get.js';

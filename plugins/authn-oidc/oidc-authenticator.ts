@@ -1,0 +1,155 @@
+// OidcAuthenticator: JWT bearer tokens from OIDC issuers, configured by the --oidc-* flags or by
+// the `jwt` section of --authentication-config (never both). A token is routed by its unverified
+// `iss` to the one authenticator of that issuer; a token of no configured issuer is left to the
+// other authenticators (no opinion), and one of a configured issuer that fails any check is
+// rejected (401), the reason logged by the server and never the token.
+import { bearerToken } from '../../core/authn/bearer.js';
+import { JOSE_ALGORITHMS, peekIssuer, type JoseAlgorithm } from '../../core/authn/jwt.js';
+import type { UserInfo } from '../../core/authn/user.js';
+import {
+  AUTHENTICATION_CONFIG_FLAG, AuthenticationConfigError, invalidConfigurationMessage, loadAuthenticationConfiguration,
+  loadFailure, validateAuthenticationConfiguration, type AuthenticationConfiguration, type JWTAuthenticator,
+} from '../../core/authn/authentication-config/index.js';
+import { fieldError } from '../../core/api/field-errors.js';
+import type { FlagSet } from '../../core/flags/types.js';
+import type { Host } from '../../core/host.js';
+import type { Plugin } from '../../core/plugin.js';
+import { StartupError } from '../../core/plugin.js';
+import { CelCompiler } from './cel.js';
+import {
+  OIDC_CLIENT_ID_FLAG, OIDC_FLAGS, OIDC_ISSUER_URL_FLAG, OIDC_SIGNING_ALGS_FLAG, OidcFlagError, jwtAuthenticatorFromFlags, oidcFlagsSet,
+} from './flags.js';
+import { createFetchJson, type FetchJson } from './https-get.js';
+import { JwtAuthenticator, OidcError } from './jwt-authenticator.js';
+import { RefreshLimiter } from './refresh-limiter.js';
+import { RemoteKeySet } from './remote-key-set.js';
+
+const PLUGIN_NAME = 'OidcAuthenticator';
+const SECTION = 'Authentication options';
+/** After the static token file (0) and bootstrap tokens (5), before the token webhook (10), as upstream orders them. */
+export const OIDC_STAGE = 8;
+
+export interface OidcAuthenticatorDeps {
+  /** Clock for token times and the refresh limiter, milliseconds since the epoch. */
+  readonly now?: () => number;
+  /** Replaces HTTPS fetching (tests). */
+  readonly fetchJson?: (issuer: JWTAuthenticator['issuer']) => FetchJson;
+  readonly refreshBurst?: number;
+  readonly refreshIntervalMs?: number;
+  readonly retryDelaysMs?: readonly number[];
+}
+
+export const FLAGS_MUST_GO_TOGETHER = 'oidc-issuer-url and oidc-client-id must be specified together when any oidc-* flags are set';
+export const FILE_AND_FLAGS_EXCLUSIVE = 'authentication-config file and oidc-* flags are mutually exclusive';
+
+/** The JWT authenticators a configuration asks for, with their signing algorithms; throws StartupError. */
+export function resolveJwtAuthenticators(
+  flags: FlagSet, compiler: CelCompiler,
+): { authenticators: readonly JWTAuthenticator[]; algs: readonly JoseAlgorithm[] } {
+  const file = flags.get<string>(AUTHENTICATION_CONFIG_FLAG);
+  let fromFile: AuthenticationConfiguration | undefined;
+  if (file) {
+    try {
+      fromFile = loadAuthenticationConfiguration(file);
+    } catch (err) {
+      if (err instanceof AuthenticationConfigError) throw new StartupError(loadFailure(file, err));
+      throw err;
+    }
+  }
+  const flagsSet = oidcFlagsSet(flags);
+  const useFile = fromFile?.hasJwt === true;
+  if (useFile && flagsSet) throw new StartupError(FILE_AND_FLAGS_EXCLUSIVE);
+  if (!useFile && flagsSet && (!flags.get<string>(OIDC_ISSUER_URL_FLAG) || !flags.get<string>(OIDC_CLIENT_ID_FLAG))) {
+    throw new StartupError(FLAGS_MUST_GO_TOGETHER);
+  }
+  let jwt: readonly JWTAuthenticator[] = fromFile?.jwt ?? [];
+  if (!useFile && flagsSet) {
+    try {
+      jwt = [jwtAuthenticatorFromFlags(flags)];
+    } catch (err) {
+      if (err instanceof OidcFlagError) throw new StartupError(err.message);
+      throw err;
+    }
+  }
+  const disallowed = flags.has('service-account-issuer') ? (flags.get<string[] | undefined>('service-account-issuer') ?? []) : [];
+  const errs = validateAuthenticationConfiguration(compiler, { jwt, hasJwt: true, ...(fromFile?.anonymous ? { anonymous: fromFile.anonymous } : {}) }, disallowed);
+  jwt.forEach((a, i) => {
+    if (a.issuer.egressSelectorType) {
+      errs.push(fieldError.invalid(`jwt[${i}].issuer.egressSelectorType`, a.issuer.egressSelectorType, 'egress selection is not supported by plat'));
+    }
+  });
+  if (errs.length) throw new StartupError(invalidConfigurationMessage(errs, useFile || !flagsSet ? file || undefined : undefined));
+  // The file allows every algorithm a key can have; the flags only those listed.
+  const algs = useFile ? JOSE_ALGORITHMS : (flags.get<string[]>(OIDC_SIGNING_ALGS_FLAG) as JoseAlgorithm[]);
+  return { authenticators: jwt, algs };
+}
+
+export function createOidcAuthenticator(deps: OidcAuthenticatorDeps = {}): Plugin {
+  return {
+    name: PLUGIN_NAME,
+    apply(host: Host): void {
+      const log = host.logger.child(PLUGIN_NAME);
+      host.hooks.flags.tap(PLUGIN_NAME, (flags) => {
+        flags.define({
+          name: AUTHENTICATION_CONFIG_FLAG, type: 'string', section: SECTION, owner: PLUGIN_NAME,
+          help: 'Authentication configuration file (JWT and anonymous authenticators); requires feature gate StructuredAuthenticationConfiguration. Mutually exclusive with the --oidc-* options if the file configures the JWT authenticator, and with --anonymous-auth if it configures the anonymous authenticator.',
+        });
+        for (const f of OIDC_FLAGS) flags.define({ ...f, owner: PLUGIN_NAME });
+      });
+
+      host.hooks.configure.tap(PLUGIN_NAME, (cfg) => {
+        const compiler = new CelCompiler();
+        const { authenticators, algs } = resolveJwtAuthenticators(cfg.flags, compiler);
+        if (authenticators.length === 0) return;
+        const closers: (() => void)[] = [];
+        const byIssuer = new Map<string, JwtAuthenticator>();
+        for (const config of authenticators) {
+          let fetchJson: FetchJson;
+          if (deps.fetchJson) fetchJson = deps.fetchJson(config.issuer);
+          else {
+            const f = createFetchJson(config.issuer.certificateAuthority ? { ca: config.issuer.certificateAuthority } : {});
+            closers.push(f.close);
+            fetchJson = f.fetchJson;
+          }
+          const keys = new RemoteKeySet({
+            issuerUrl: config.issuer.url,
+            ...(config.issuer.discoveryURL ? { discoveryUrl: config.issuer.discoveryURL } : {}),
+            fetchJson, logger: log,
+            limiter: new RefreshLimiter(deps.refreshBurst, deps.refreshIntervalMs, deps.now),
+            ...(deps.retryDelaysMs ? { retryDelaysMs: deps.retryDelaysMs } : {}),
+          });
+          closers.push(() => keys.stop());
+          byIssuer.set(config.issuer.url, new JwtAuthenticator({ config, signingAlgs: algs, compiler, keys, ...(deps.now ? { now: deps.now } : {}) }));
+        }
+        // Audience-agnostic, as upstream wraps it: when a TokenReview names audiences, they must
+        // meet the server's own (--api-audiences, by default the service-account issuers).
+        const list = (name: string): string[] => (cfg.flags.has(name) ? cfg.flags.get<string[] | undefined>(name) ?? [] : []);
+        const apiAudiences = list('api-audiences').length ? list('api-audiences') : list('service-account-issuer');
+        log.info('JWT authentication enabled', { issuers: [...byIssuer.keys()], source: cfg.flags.get<string>(AUTHENTICATION_CONFIG_FLAG) || 'flags' });
+
+        // Discovery runs in the background: start-up neither waits for nor fails on an issuer.
+        host.hooks.start.tap(PLUGIN_NAME, () => { for (const a of byIssuer.values()) void a.keySet.start(); });
+        host.hooks.shutdown.tap(PLUGIN_NAME, () => { for (const close of closers) close(); });
+
+        host.hooks.authenticate.tapPromise({ name: PLUGIN_NAME, stage: OIDC_STAGE }, async (req): Promise<UserInfo | undefined> => {
+          const token = bearerToken(req.headers);
+          if (token === undefined) return undefined;
+          const iss = peekIssuer(token);
+          const authenticator = iss === undefined ? undefined : byIssuer.get(iss);
+          if (authenticator === undefined) return undefined;
+          if (req.audiences?.length && !req.audiences.some((a) => apiAudiences.includes(a))) return undefined;
+          try {
+            return await authenticator.authenticate(token);
+          } catch (err) {
+            if (!(err instanceof OidcError)) throw err;
+            log.v(2).info('token refused', { issuer: authenticator.issuerUrl, path: req.path, error: err.message });
+            req.reject(err.message);
+            return undefined;
+          }
+        });
+      });
+    },
+  };
+}
+
+export const OidcAuthenticator: Plugin = createOidcAuthenticator();

@@ -1,0 +1,130 @@
+// AuthorizationApiPlugin: authorization.platform/v1 SubjectAccessReview (may this user?),
+// SelfSubjectAccessReview (may I?) and LocalSubjectAccessReview (may this user, in this
+// namespace?), answered by the same authorizer chain that guards every request, with upstream's
+// validation (pkg/apis/authorization/validation) and answers (allowed, denied, reason,
+// evaluationError).
+import { errors } from '../../core/api/errors.js';
+import { fieldError, type FieldError } from '../../core/api/field-errors.js';
+import type { ApiObject } from '../../core/api/meta.js';
+import type { UserInfo } from '../../core/authn/user.js';
+import type { Attributes } from '../../core/authz/attributes.js';
+import { authorize } from '../../core/authz/authorize.js';
+import type { Host } from '../../core/host.js';
+import type { Plugin } from '../../core/plugin.js';
+import type { ResourceDefinition } from '../../core/registry/resource.js';
+import type { Strategy } from '../../core/registry/strategy.js';
+import { localSubjectAccessReviewSchema, selfSubjectAccessReviewSchema, subjectAccessReviewSchema } from './schemas.js';
+
+const PLUGIN_NAME = 'AuthorizationApiPlugin';
+export const AUTHORIZATION_GROUP = 'authorization.platform';
+
+interface ResourceAttributes { namespace?: string; verb?: string; group?: string; version?: string; resource?: string; subresource?: string; name?: string }
+interface NonResourceAttributes { path?: string; verb?: string }
+interface ReviewSpec {
+  resourceAttributes?: ResourceAttributes | null;
+  nonResourceAttributes?: NonResourceAttributes | null;
+  user?: string; groups?: string[]; extra?: Record<string, string[]>; uid?: string;
+}
+type Review = ApiObject & { spec?: ReviewSpec };
+
+const reviewStrategy: Strategy = { validate: () => [], validateUpdate: () => [] };
+
+/** The parts of ObjectMeta a review may carry: none (namespace for the local kind). */
+function metadataErrors(meta: ApiObject['metadata'], allowNamespace: boolean): FieldError[] {
+  const set = Object.entries(meta).filter(([k, v]) => v !== undefined && v !== null && k !== 'managedFields' && !(allowNamespace && k === 'namespace'));
+  if (set.length === 0) return [];
+  return [fieldError.invalid('metadata', JSON.stringify(meta), allowNamespace ? 'must be empty except for namespace' : 'must be empty')];
+}
+
+function specErrors(spec: ReviewSpec, self: boolean): FieldError[] {
+  const errs: FieldError[] = [];
+  const res = spec.resourceAttributes ?? undefined;
+  const nonRes = spec.nonResourceAttributes ?? undefined;
+  if (res && nonRes) errs.push(fieldError.invalid('spec.nonResourceAttributes', JSON.stringify(nonRes), 'cannot be specified in combination with resourceAttributes'));
+  if (!res && !nonRes) errs.push(fieldError.invalid('spec.resourceAttributes', 'null', 'exactly one of nonResourceAttributes or resourceAttributes must be specified'));
+  if (!self && !spec.user && !(spec.groups?.length)) errs.push(fieldError.invalid('spec.user', spec.user ?? '', 'at least one of user or group must be specified'));
+  return errs;
+}
+
+function attributesOf(user: UserInfo, spec: ReviewSpec): Attributes {
+  const r = spec.resourceAttributes;
+  if (r) {
+    return {
+      user, verb: r.verb ?? '', isResourceRequest: true, path: '', apiGroup: r.group ?? '', apiVersion: r.version ?? '',
+      resource: r.resource ?? '', subresource: r.subresource ?? '', namespace: r.namespace ?? '', name: r.name ?? '',
+    };
+  }
+  const n = spec.nonResourceAttributes ?? {};
+  return { user, verb: n.verb ?? '', isResourceRequest: false, path: n.path ?? '', apiGroup: '', apiVersion: '', resource: '', subresource: '', namespace: '', name: '' };
+}
+
+async function decide(host: Host, obj: Review, user: UserInfo): Promise<ApiObject> {
+  let status: Record<string, unknown>;
+  try {
+    const d = await authorize(host, attributesOf(user, obj.spec ?? {}));
+    status = { allowed: d?.decision === 'allow', ...(d?.decision === 'deny' ? { denied: true } : {}), ...(d?.reason ? { reason: d.reason } : {}) };
+  } catch (e) {
+    status = { allowed: false, evaluationError: (e as Error).message };
+  }
+  return { ...obj, metadata: { ...obj.metadata, creationTimestamp: null }, status };
+}
+
+const invalid = (kind: string, errs: FieldError[]) => errors.invalid({ group: AUTHORIZATION_GROUP, kind }, '', errs);
+
+function subjectOf(spec: ReviewSpec): UserInfo {
+  return {
+    name: spec.user ?? '', groups: [...(spec.groups ?? [])],
+    ...(spec.uid ? { uid: spec.uid } : {}), ...(spec.extra && Object.keys(spec.extra).length ? { extra: spec.extra } : {}),
+  };
+}
+
+export const AuthorizationApiPlugin: Plugin = {
+  name: PLUGIN_NAME,
+  apply(host: Host): void {
+    host.hooks.resources.tap(PLUGIN_NAME, (registry) => {
+      const base = { group: AUTHORIZATION_GROUP, version: 'v1', verbs: ['create'], strategy: reviewStrategy } as const;
+      const subjectAccessReviews: ResourceDefinition<Review> = {
+        ...base, kind: 'SubjectAccessReview', listKind: 'SubjectAccessReviewList', plural: 'subjectaccessreviews', singular: 'subjectaccessreview',
+        scope: 'Cluster', schema: subjectAccessReviewSchema, description: 'SubjectAccessReview checks whether or not a user or group can perform an action.',
+        async review(_caller, obj) {
+          const errs = [...specErrors(obj.spec ?? {}, false), ...metadataErrors(obj.metadata, false)];
+          if (errs.length) throw invalid('SubjectAccessReview', errs);
+          return decide(host, obj, subjectOf(obj.spec ?? {}));
+        },
+      };
+      const selfSubjectAccessReviews: ResourceDefinition<Review> = {
+        ...base, kind: 'SelfSubjectAccessReview', listKind: 'SelfSubjectAccessReviewList', plural: 'selfsubjectaccessreviews', singular: 'selfsubjectaccessreview',
+        scope: 'Cluster', schema: selfSubjectAccessReviewSchema, description: 'SelfSubjectAccessReview checks whether or the current user can perform an action.',
+        async review(caller, obj) {
+          const errs = [...specErrors(obj.spec ?? {}, true), ...metadataErrors(obj.metadata, false)];
+          if (errs.length) throw invalid('SelfSubjectAccessReview', errs);
+          return decide(host, obj, caller.user);
+        },
+      };
+      const localSubjectAccessReviews: ResourceDefinition<Review> = {
+        ...base, kind: 'LocalSubjectAccessReview', listKind: 'LocalSubjectAccessReviewList', plural: 'localsubjectaccessreviews', singular: 'localsubjectaccessreview',
+        scope: 'Namespaced', schema: localSubjectAccessReviewSchema,
+        description: 'LocalSubjectAccessReview checks whether or not a user or group can perform an action in a given namespace.',
+        async review(caller, obj) {
+          // The generic create handler's EnsureObjectNamespaceMatchesRequestNamespace.
+          if (!caller.namespace) throw errors.badRequest(`namespace is required on this type: ${caller.namespace}`);
+          if (obj.metadata.namespace && obj.metadata.namespace !== caller.namespace) {
+            throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+          }
+          obj.metadata.namespace = caller.namespace;
+          const spec = obj.spec ?? {};
+          const errs = [...specErrors(spec, false), ...metadataErrors(obj.metadata, true)];
+          if (spec.resourceAttributes && (spec.resourceAttributes.namespace ?? '') !== (obj.metadata.namespace ?? '')) {
+            errs.push(fieldError.invalid('spec.resourceAttributes.namespace', spec.resourceAttributes.namespace ?? '', 'must match metadata.namespace'));
+          }
+          if (spec.nonResourceAttributes) errs.push(fieldError.invalid('spec.nonResourceAttributes', JSON.stringify(spec.nonResourceAttributes), 'disallowed on this kind of request'));
+          if (errs.length) throw invalid('LocalSubjectAccessReview', errs);
+          return decide(host, obj, subjectOf(spec));
+        },
+      };
+      registry.register(subjectAccessReviews);
+      registry.register(selfSubjectAccessReviews);
+      registry.register(localSubjectAccessReviews);
+    });
+  },
+};

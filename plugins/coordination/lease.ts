@@ -1,0 +1,74 @@
+// coordination.platform/v1 Lease: a named, timed claim (leader election, node heartbeats), served
+// as upstream serves it: spec.leaseDurationSeconds > 0, leaseTransitions >= 0, MicroTime stamps,
+// names DNS subdomains, Table columns NAME HOLDER AGE.
+import { fieldError, type FieldError } from '../../core/api/field-errors.js';
+import type { ApiObject } from '../../core/api/meta.js';
+import { typeMetaProperties } from '../../core/api/object-meta-schema.js';
+import { age } from '../../core/api/human-duration.js';
+import { dns1123SubdomainErrors } from '../../core/api/selectors/label-syntax.js';
+import type { JsonSchema, ResourceDefinition, TableColumn } from '../../core/registry/resource.js';
+import type { Strategy } from '../../core/registry/strategy.js';
+
+export interface LeaseSpec {
+  holderIdentity?: string | null;
+  leaseDurationSeconds?: number | null;
+  acquireTime?: string | null;
+  renewTime?: string | null;
+  leaseTransitions?: number | null;
+  strategy?: string | null;
+  preferredHolder?: string | null;
+}
+export interface Lease extends ApiObject { spec?: LeaseSpec }
+
+const DESCRIPTION = 'Lease defines a lease concept.';
+const microTime: JsonSchema = { type: 'string', format: 'date-time', description: 'MicroTime is version of Time with microsecond level precision.' };
+
+const schema: JsonSchema = {
+  type: 'object', description: DESCRIPTION,
+  properties: {
+    ...typeMetaProperties,
+    spec: {
+      type: 'object',
+      description: 'spec contains the specification of the Lease.',
+      properties: {
+        holderIdentity: { type: 'string', description: 'holderIdentity contains the identity of the holder of a current lease.' },
+        leaseDurationSeconds: { type: 'integer', format: 'int32', description: 'leaseDurationSeconds is a duration that candidates for a lease need to wait to force acquire it.' },
+        acquireTime: { ...microTime, description: 'acquireTime is a time when the current lease was acquired.' },
+        renewTime: { ...microTime, description: 'renewTime is a time when the current holder of a lease has last updated the lease.' },
+        leaseTransitions: { type: 'integer', format: 'int32', description: 'leaseTransitions is the number of transitions of a lease between holders.' },
+        strategy: { type: 'string', description: 'Strategy indicates the strategy for picking the leader for coordinated leader election.' },
+        preferredHolder: { type: 'string', description: 'PreferredHolder signals to a lease holder that the lease has a more optimal holder and should be given up.' },
+      },
+    },
+  },
+};
+
+function validate(obj: Lease): FieldError[] {
+  const errs: FieldError[] = [];
+  const s = obj.spec ?? {};
+  if (s.leaseDurationSeconds !== undefined && s.leaseDurationSeconds !== null && s.leaseDurationSeconds <= 0) {
+    errs.push(fieldError.invalid('spec.leaseDurationSeconds', s.leaseDurationSeconds, 'must be greater than 0'));
+  }
+  if (s.leaseTransitions !== undefined && s.leaseTransitions !== null && s.leaseTransitions < 0) {
+    errs.push(fieldError.invalid('spec.leaseTransitions', s.leaseTransitions, 'must be greater than or equal to 0'));
+  }
+  return errs;
+}
+
+const strategy: Strategy<Lease> = { validate: (_c, o) => validate(o), validateUpdate: (_c, o) => validate(o) };
+
+const column = (name: string, description: string, format = ''): TableColumn => ({ name, type: 'string', format, description, priority: 0 });
+
+export const leaseResource: ResourceDefinition<Lease> = {
+  group: 'coordination.platform', version: 'v1', kind: 'Lease', listKind: 'LeaseList', plural: 'leases', singular: 'lease',
+  scope: 'Namespaced', schema, description: DESCRIPTION, strategy,
+  table: {
+    columns: [
+      column('Name', 'Name must be unique within a namespace.', 'name'),
+      column('Holder', 'holderIdentity contains the identity of the holder of a current lease.'),
+      column('Age', 'CreationTimestamp is a timestamp representing the server time when this object was created.'),
+    ],
+    cells: (o, now) => [o.metadata.name ?? '', o.spec?.holderIdentity ?? '', age(o.metadata.creationTimestamp, now)],
+  },
+  validateName: (name, prefix) => dns1123SubdomainErrors(prefix && name.length > 1 && name.endsWith('-') ? name.slice(0, -1) : name),
+};

@@ -1,0 +1,67 @@
+// The informer against a real plat: initial list into the cache, watch events, re-list after the
+// watched version is compacted (410), and a resync.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { RestClient } from '../../core/client/rest-client.js';
+import { Informer } from '../../core/controller/informer.js';
+import { getApiServer } from '../../plugins/apiserver/index.js';
+import { baseCsr, fixtures } from '../certificates/fixtures.js';
+import { eventually } from '../helpers/kubectl.js';
+import { startInProcess, type RunningPlat } from '../helpers/plat.js';
+import { adminConnection } from './support.js';
+
+const CSRS = { group: 'certificates.platform', version: 'v1', plural: 'certificatesigningrequests' };
+
+describe('Informer', () => {
+  let plat: RunningPlat;
+  let client: RestClient;
+  const fx = fixtures();
+  before(async () => { plat = await startInProcess(); client = new RestClient(adminConnection(plat)); });
+  after(async () => { client?.close(); await plat?.stop(); });
+
+  it('lists, then follows adds, updates and deletes; re-lists after compaction', async () => {
+    for (const n of ['inf-1', 'inf-2']) assert.equal((await plat.admin.post(`/apis/certificates.platform/v1/certificatesigningrequests`, baseCsr(fx, n))).status, 201);
+    const events: string[] = [];
+    const inf = new Informer({
+      client, resource: CSRS, pageSize: 1,
+      handlers: {
+        add: (o) => events.push(`add ${o.metadata.name}`),
+        update: (a, b) => events.push(`update ${b.metadata.name}${a.metadata.resourceVersion === b.metadata.resourceVersion ? ' (resync)' : ''}`),
+        delete: (o) => events.push(`delete ${o.metadata.name}`),
+      },
+    });
+    const stop = new AbortController();
+    const running = inf.run(stop.signal);
+    await inf.waitForSync(stop.signal);
+    assert.deepEqual(inf.list().map((o) => o.metadata.name).sort(), ['inf-1', 'inf-2']);
+    assert.deepEqual(events.sort(), ['add inf-1', 'add inf-2']);
+    events.length = 0;
+
+    await client.create(CSRS, baseCsr(fx, 'inf-3'));
+    await client.patch(CSRS, 'inf-1', { metadata: { labels: { x: '1' } } });
+    await client.delete(CSRS, 'inf-2');
+    await eventually(() => events.length >= 3, 'watch events');
+    assert.deepEqual(events, ['add inf-3', 'update inf-1', 'delete inf-2']);
+    assert.equal(inf.get('inf-1')?.metadata.labels?.['x'], '1');
+    assert.equal(inf.get('inf-2'), undefined);
+
+    // Compact everything, then a change made while the watch is down must still arrive via a re-list.
+    const storage = getApiServer(plat.host!)!.storage;
+    await storage.compact(await storage.currentRevision());
+    await client.create(CSRS, baseCsr(fx, 'inf-4'));
+    await eventually(() => inf.get('inf-4') !== undefined, 'inf-4 in the cache');
+    stop.abort();
+    await running;
+  });
+
+  it('resyncs every period', async () => {
+    let resyncs = 0;
+    const inf = new Informer({ client, resource: CSRS, resyncMs: 50, handlers: { update: (a, b) => { if (a === b) resyncs++; } } });
+    const stop = new AbortController();
+    const running = inf.run(stop.signal);
+    await inf.waitForSync(stop.signal);
+    await eventually(() => resyncs >= 2, 'two resyncs');
+    stop.abort();
+    await running;
+  });
+});

@@ -1,0 +1,77 @@
+// Leader election on a Lease of a real plat: exactly one candidate leads, a crashed leader (no
+// release) is replaced after the lease duration, a released lease is taken at once, and the
+// Lease resource validates as upstream.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { RestClient } from '../../core/client/rest-client.js';
+import { LeaderElector } from '../../core/controller/leader-election.js';
+import { eventually } from '../helpers/kubectl.js';
+import { startInProcess, type RunningPlat } from '../helpers/plat.js';
+import { adminConnection } from './support.js';
+
+const LEASES = '/apis/coordination.platform/v1/namespaces/plat-system/leases';
+
+describe('leader election', () => {
+  let plat: RunningPlat;
+  let client: RestClient;
+  before(async () => { plat = await startInProcess(); client = new RestClient(adminConnection(plat)); });
+  after(async () => { client?.close(); await plat?.stop(); });
+
+  const candidate = (identity: string, name: string, releaseOnCancel = false) => {
+    const stop = new AbortController();
+    const state = { leading: false, stoppedLeading: false };
+    const elector = new LeaderElector({ client, namespace: 'plat-system', name, identity, leaseDurationMs: 1000, renewDeadlineMs: 800, retryPeriodMs: 200, releaseOnCancel });
+    const done = elector.run({
+      onStartedLeading: async (signal) => { state.leading = true; await new Promise<void>((r) => signal.addEventListener('abort', () => r(), { once: true })); state.leading = false; },
+      onStoppedLeading: () => { state.stoppedLeading = true; },
+    }, stop.signal);
+    return { elector, stop, state, done };
+  };
+
+  it('one of two candidates leads; when it dies the other takes over', async () => {
+    const a = candidate('cm-a', 'election-1');
+    await eventually(() => a.state.leading, 'a leads');
+    const b = candidate('cm-b', 'election-1');
+    // b campaigns for several retry periods and must not lead while a renews.
+    for (let i = 0; i < 10; i++) { await new Promise((r) => setTimeout(r, 100)); assert.equal(b.state.leading, false); }
+    const lease = await plat.admin.get(`${LEASES}/election-1`);
+    assert.equal(lease.json.spec.holderIdentity, 'cm-a');
+    assert.equal(lease.json.spec.leaseDurationSeconds, 1);
+    assert.match(lease.json.spec.renewTime, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
+    a.stop.abort(); // a crash: the lease is not released
+    await a.done;
+    await eventually(() => b.state.leading, 'b takes over', 100, 100);
+    const taken = await plat.admin.get(`${LEASES}/election-1`);
+    assert.equal(taken.json.spec.holderIdentity, 'cm-b');
+    assert.equal(taken.json.spec.leaseTransitions, 1);
+    b.stop.abort();
+    await b.done;
+  });
+
+  it('a released lease is free at once', async () => {
+    const a = candidate('cm-a', 'election-2', true);
+    await eventually(() => a.state.leading, 'a leads');
+    a.stop.abort();
+    await a.done;
+    assert.equal(a.state.stoppedLeading, true);
+    const lease = await plat.admin.get(`${LEASES}/election-2`);
+    assert.equal(lease.json.spec.holderIdentity, undefined);
+    const b = candidate('cm-b', 'election-2');
+    await eventually(() => b.state.leading, 'b leads', 10, 100);
+    b.stop.abort();
+    await b.done;
+  });
+
+  it('rejects inconsistent timings', () => {
+    assert.throws(() => new LeaderElector({ client, namespace: 'x', name: 'y', leaseDurationMs: 1000, renewDeadlineMs: 1000, retryPeriodMs: 100 }), /leaseDuration must be greater than renewDeadline/);
+    assert.throws(() => new LeaderElector({ client, namespace: 'x', name: 'y', leaseDurationMs: 1000, renewDeadlineMs: 200, retryPeriodMs: 200 }), /renewDeadline must be greater than retryPeriod\*JitterFactor/);
+  });
+
+  it('Lease validation as upstream', async () => {
+    let r = await plat.admin.post(LEASES, { apiVersion: 'coordination.platform/v1', kind: 'Lease', metadata: { name: 'bad' }, spec: { leaseDurationSeconds: 0, leaseTransitions: -1 } });
+    assert.equal(r.status, 422, r.text);
+    assert.equal(r.json.message, 'Lease.coordination.platform "bad" is invalid: [spec.leaseDurationSeconds: Invalid value: 0: must be greater than 0, spec.leaseTransitions: Invalid value: -1: must be greater than or equal to 0]');
+    r = await plat.admin.get(LEASES, { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' });
+    assert.deepEqual(r.json.columnDefinitions.map((c: { name: string }) => c.name), ['Name', 'Holder', 'Age']);
+  });
+});

@@ -1,0 +1,92 @@
+// The work queue's guarantees and the rate limiters' delays.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { BucketRateLimiter, ItemExponentialFailureRateLimiter, MaxOfRateLimiter } from '../../core/controller/rate-limiters.js';
+import { WorkQueue } from '../../core/controller/workqueue.js';
+import { TokenBucket } from '../../core/client/token-bucket.js';
+
+const noDelay = () => new ItemExponentialFailureRateLimiter<string>(0, 0);
+
+describe('WorkQueue', () => {
+  it('hands items out in order and deduplicates waiting items', async () => {
+    const q = new WorkQueue<string>(noDelay());
+    q.add('a'); q.add('b'); q.add('a');
+    assert.equal(q.length, 2);
+    assert.equal(await q.get(), 'a');
+    assert.equal(await q.get(), 'b');
+  });
+
+  it('an item added while processing is processed again after done(), never twice at once', async () => {
+    const q = new WorkQueue<string>(noDelay());
+    q.add('a');
+    const first = await q.get();
+    q.add('a');
+    assert.equal(q.length, 0, 'not handed to a second worker while the first holds it');
+    q.done(first!);
+    assert.equal(q.length, 1);
+    assert.equal(await q.get(), 'a');
+  });
+
+  it('a waiting worker gets an item added later; shutDown releases waiters and waits for in-flight items', async () => {
+    const q = new WorkQueue<string>(noDelay());
+    const waiting = q.get();
+    q.add('x');
+    assert.equal(await waiting, 'x');
+    const idle = q.get();
+    let drained = false;
+    const down = q.shutDown().then(() => { drained = true; });
+    assert.equal(await idle, undefined);
+    await new Promise((r) => setImmediate(r));
+    assert.equal(drained, false, 'x is still being processed');
+    q.done('x');
+    await down;
+    assert.equal(drained, true);
+    q.add('y');
+    assert.equal(await q.get(), undefined, 'nothing is handed out after shutdown');
+  });
+
+  it('addRateLimited delays by the limiter; forget resets the backoff', async () => {
+    const q = new WorkQueue<string>(new ItemExponentialFailureRateLimiter(5, 1000));
+    q.addRateLimited('a');
+    assert.equal(q.length, 0);
+    assert.equal(await q.get(), 'a');
+    assert.equal(q.numRequeues('a'), 1);
+    q.forget('a');
+    assert.equal(q.numRequeues('a'), 0);
+  });
+});
+
+describe('rate limiters', () => {
+  it('per-item exponential: base * 2^n up to the cap, per item', () => {
+    const l = new ItemExponentialFailureRateLimiter<string>(200, 1000_000);
+    assert.deepEqual([l.when('a'), l.when('a'), l.when('a'), l.when('b')], [200, 400, 800, 200]);
+    for (let i = 0; i < 40; i++) l.when('a');
+    assert.equal(l.when('a'), 1000_000);
+  });
+
+  it('bucket: burst free, then 1/qps apart (clock injected)', () => {
+    let t = 0;
+    const l = new BucketRateLimiter<string>(10, 2, () => t);
+    assert.equal(l.when(), 0);
+    assert.equal(l.when(), 0);
+    assert.equal(Math.round(l.when()), 100);
+    t = 1000;
+    assert.equal(l.when(), 0);
+  });
+
+  it('max-of takes the longer delay', () => {
+    let t = 0;
+    const l = new MaxOfRateLimiter<string>(new ItemExponentialFailureRateLimiter(200, 1000_000), new BucketRateLimiter(10, 1, () => t));
+    assert.equal(l.when('a'), 200);
+    assert.equal(Math.round(l.when('b')), 200, 'bucket says 100, item says 200');
+  });
+
+  it('token bucket wait() serves waiters in order at the rate', async () => {
+    let t = 0;
+    const b = new TokenBucket(1000, 1, () => t);
+    await b.wait();
+    t += 5;
+    await b.wait();
+    assert.throws(() => new TokenBucket(0, 1), RangeError);
+  });
+});
