@@ -26,6 +26,7 @@ import { NodeAuthorizer } from '../plugins/authz-node/index.js';
 import { WebhookAuthorizer } from '../plugins/authz-webhook/index.js';
 import { AuthorizationConfigPlugin } from '../plugins/authorization-config/index.js';
 import { CertificatesResourcePlugin } from '../plugins/certificates/plugin.js';
+import { RbacAuthorizer, RbacPlugin } from '../plugins/rbac/index.js';
 import { apiserverFlagCatalogue } from './flag-catalogue/apiserver.js';
 import { prepareAllInOne } from './roles/all.js';
 
@@ -38,6 +39,7 @@ const apiserverPlugins: readonly Plugin[] = [
   CoreResourcesPlugin,
   CoordinationPlugin,
   AdmissionWebhookPlugin,
+  RbacPlugin,
   X509Authenticator,
   RequestHeaderAuthenticator,
   TokenFileAuthenticator,
@@ -48,6 +50,7 @@ const apiserverPlugins: readonly Plugin[] = [
   AnonymousAuthenticator,
   AlwaysAllowAuthorizer,
   AlwaysDenyAuthorizer,
+  RbacAuthorizer,
   CertificateApprovalAdmission,
   CertificateSigningAdmission,
   CertificateSubjectRestrictionAdmission,

@@ -74,6 +74,13 @@ export interface ResourceDefinition<T extends ApiObject = ApiObject> {
   decodeProtobuf?(raw: Buffer): ApiObject;
   /** Names are validated as path segments only unless this is given. */
   validateName?(name: string, prefix: boolean): string[];
+  /**
+   * The upstream group this resource renames, served as a wire alias for typed clients that
+   * hard-code it (core/server/wire-alias.ts): `rbac.authorization.k8s.io` for RBAC.
+   */
+  readonly wireGroup?: string;
+  /** Converts a create or update body sent under `wireGroup` (group names inside it), before anything else sees it. */
+  fromWireGroup?(obj: T): void;
 }
 
 /** A GET-only path outside /api and /apis (the service-account issuer's discovery document). */

@@ -18,6 +18,7 @@ import { peerCertificates } from './peer.js';
 import { requestInfo, type RequestInfo } from './request-info.js';
 import { sendJson, sendStatus } from './respond.js';
 import { serveResource } from './rest.js';
+import { answerInAlias, resolveWireAlias, type WireAlias } from './wire-alias.js';
 
 export interface VersionInfo {
   major: string; minor: string; gitVersion: string; gitCommit: string; gitTreeState: string;
@@ -41,7 +42,7 @@ export interface ApiServerDeps {
 export { storeKey } from '../registry/stores.js';
 import { storeKey } from '../registry/stores.js';
 
-interface State { info: RequestInfo; user: UserInfo }
+interface State { info: RequestInfo; user: UserInfo; alias?: WireAlias }
 
 /** Why a request was refused, by authenticator: logged (never the credential), never sent. */
 interface Refusal { authenticator: string; reason: string }
@@ -106,8 +107,11 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
   });
 
   app.use(async (ctx, next) => {
-    const info = requestInfo(ctx.method, ctx.path, new URLSearchParams(ctx.querystring));
+    const asked = requestInfo(ctx.method, ctx.path, new URLSearchParams(ctx.querystring));
+    const alias = resolveWireAlias(deps.resources, asked);
+    const info = alias?.info ?? asked;
     ctx.state.info = info;
+    if (alias) ctx.state.alias = alias;
     const requestor = await authenticate(deps.hooks, ctx, log);
     ctx.state.user = await impersonate(deps.hooks, requestor, ctx.req.rawHeaders);
     if (ctx.state.user !== requestor) {
@@ -135,7 +139,10 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
     if (info.isResourceRequest) {
       const store = deps.stores.get(storeKey(info.apiGroup, info.apiVersion, info.resource));
       if (!store) throw errors.pathNotFound();
-      return serveResource(ctx, store, info, user, { now, minRequestTimeoutSeconds: deps.minRequestTimeoutSeconds, shutdown: deps.shutdown });
+      const alias = ctx.state.alias;
+      await serveResource(ctx, store, info, user, { now, minRequestTimeoutSeconds: deps.minRequestTimeoutSeconds, shutdown: deps.shutdown }, alias?.aliasApiVersion);
+      if (alias) answerInAlias(ctx, alias);
+      return;
     }
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') throw errors.methodNotAllowed(ctx.method, { group: '', resource: ctx.path });
     const path = ctx.path.replace(/\/+$/, '') || '/';

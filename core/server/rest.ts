@@ -143,7 +143,19 @@ function respondObject(ctx: Context, store: ResourceStore, code: number, obj: Ap
   else sendJson(ctx, code, obj);
 }
 
-export async function serveResource(ctx: Context, store: ResourceStore, info: RequestInfo, user: UserInfo, deps: RestDeps): Promise<void> {
+/** A body sent under the wire alias becomes the resource's own: its apiVersion, then the resource's conversion. */
+function fromWireGroup(store: ResourceStore, obj: ApiObject): void {
+  obj.apiVersion = store.apiVersion;
+  store.def.fromWireGroup?.(obj);
+}
+
+/**
+ * `aliasApiVersion`: the request came under the resource's wire alias (core/server/wire-alias.ts),
+ * so a body may name that apiVersion too.
+ */
+export async function serveResource(ctx: Context, store: ResourceStore, info: RequestInfo, user: UserInfo, deps: RestDeps,
+  aliasApiVersion?: string): Promise<void> {
+  const body: ResourceStore | BodyKind = aliasApiVersion ? { ...bodyKindOf(store), alsoAccepts: [aliasApiVersion] } : store;
   const query = new URLSearchParams(ctx.querystring);
   const warnings: string[] = [];
   const sub = info.subresource;
@@ -186,7 +198,8 @@ export async function serveResource(ctx: Context, store: ResourceStore, info: Re
         if (subDef?.create) return await serveSubresourceCreate(ctx, store, subDef.create, info, query, rctx, warnings);
         if (info.name) throw errors.methodNotAllowed('create', store.qualified);
         const dryRun = dryRunOf(query.getAll('dryRun'), 'CreateOptions');
-        const obj = await readObject(ctx, store, fieldValidationOf(query, 'CreateOptions'), warnings, store.def.decodeProtobuf?.bind(store.def));
+        const obj = await readObject(ctx, body, fieldValidationOf(query, 'CreateOptions'), warnings, store.def.decodeProtobuf?.bind(store.def));
+        if (aliasApiVersion) fromWireGroup(store, obj);
         if (store.def.review) return respondObject(ctx, store, 201, await store.def.review({ user, namespace: info.namespace }, obj), deps);
         if (store.namespaced && obj.metadata.namespace && obj.metadata.namespace !== info.namespace) {
           throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
@@ -196,7 +209,8 @@ export async function serveResource(ctx: Context, store: ResourceStore, info: Re
       }
       case 'update': {
         const dryRun = dryRunOf(query.getAll('dryRun'), 'UpdateOptions');
-        const obj = await readObject(ctx, store, fieldValidationOf(query, 'UpdateOptions'), warnings, store.def.decodeProtobuf?.bind(store.def));
+        const obj = await readObject(ctx, body, fieldValidationOf(query, 'UpdateOptions'), warnings, store.def.decodeProtobuf?.bind(store.def));
+        if (aliasApiVersion) fromWireGroup(store, obj);
         if (obj.metadata.name !== undefined && obj.metadata.name !== info.name) {
           throw errors.badRequest(`the name of the object (${obj.metadata.name}) does not match the name on the URL (${info.name})`);
         }

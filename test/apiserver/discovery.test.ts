@@ -50,7 +50,7 @@ describe('discovery, OpenAPI, health and authentication', () => {
     const groups = apis.json.groups.map((g: any) => g.name);
     assert.deepEqual(groups.slice(0, 2), ['certificates.platform', 'authentication.platform']);
     assert.deepEqual(groups, [...new Set(groups)]);
-    for (const g of ['authorization.platform', 'coordination.platform', 'admissionregistration.platform']) assert.ok(groups.includes(g), g);
+    for (const g of ['authorization.platform', 'coordination.platform', 'admissionregistration.platform', 'rbac.authorization.platform']) assert.ok(groups.includes(g), g);
 
     const group = await plat.admin.get('/apis/certificates.platform');
     assert.equal(group.status, 200);

@@ -47,7 +47,6 @@ describe('plat command line', () => {
     { name: 'bad duration', args: ['--store-compaction-interval=5d'], code: 2, message: /time: unknown unit "d" in duration "5d"/ },
     { name: 'bad enum', args: ['--authorization-mode=Sometimes'], code: 2, message: /Sometimes/ },
     { name: 'a spec flag plat does not implement yet', args: ['--egress-selector-config-file=/etc/egress.yaml'], code: 2, message: /--egress-selector-config-file is not supported: not implemented by plat yet/ },
-    { name: 'an authorization mode no plugin provides', args: ['--authorization-mode=RBAC'], code: 2, message: /--authorization-mode: "RBAC" is not available in this plat \(available: AlwaysAllow, AlwaysDeny, Node, ABAC, Webhook\)/ },
     { name: 'a positional argument', args: ['extra'], code: 2, message: /unexpected argument "extra"/ },
     { name: 'a missing flag value', args: ['--cert-dir'], code: 2, message: /flag needs an argument: --cert-dir/ },
   ];

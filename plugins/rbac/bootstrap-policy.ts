@@ -1,0 +1,134 @@
+// The default ClusterRoles and ClusterRoleBindings (plugin/pkg/auth/authorizer/rbac/bootstrappolicy,
+// k8s-behaviour §7), with the groups and signers renamed, plus the bindings upstream leaves to
+// kubeadm so node bootstrap works out of the box. The API server reconciles them at start-up.
+import { AUTHENTICATED_GROUP, MASTERS_GROUP, UNAUTHENTICATED_GROUP } from '../../core/authn/user.js';
+import {
+  AUTOUPDATE_ANNOTATION, BOOTSTRAPPING_LABEL, BOOTSTRAPPING_VALUE, GROUP_KIND, RBAC_GROUP, SERVICE_ACCOUNT_KIND,
+  type ClusterRole, type ClusterRoleBinding, type PolicyRule, type Subject,
+} from './types.js';
+
+const CERTIFICATES = 'certificates.platform';
+const AUTHENTICATION = 'authentication.platform';
+const AUTHORIZATION = 'authorization.platform';
+const COORDINATION = 'coordination.platform';
+const EVENTS = 'events.platform';
+const CORE = '';
+
+export const SIGNER = {
+  legacyUnknown: 'platform/legacy-unknown',
+  apiserverClient: 'platform/apiserver-client',
+  apiserverClientNodeagent: 'platform/apiserver-client-nodeagent',
+  nodeagentServing: 'platform/nodeagent-serving',
+} as const;
+
+/** The namespace of plat's own service accounts (upstream kube-system). */
+export const SYSTEM_NAMESPACE = 'plat-system';
+const SERVICE_ACCOUNTS_GROUP = 'system:serviceaccounts';
+const BOOTSTRAPPERS_GROUP = 'system:bootstrappers';
+const NODES_GROUP = 'system:nodes';
+
+/** rbacv1helpers.NewRule(...).RuleOrDie(): every list sorted. */
+function rule(verbs: string[], r: { groups?: string[]; resources?: string[]; names?: string[]; urls?: string[] }): PolicyRule {
+  const sorted = (v: string[]) => [...v].sort();
+  return {
+    verbs: sorted(verbs),
+    ...(r.groups ? { apiGroups: sorted(r.groups) } : {}),
+    ...(r.resources ? { resources: sorted(r.resources) } : {}),
+    ...(r.names ? { resourceNames: sorted(r.names) } : {}),
+    ...(r.urls ? { nonResourceURLs: sorted(r.urls) } : {}),
+  };
+}
+
+const defaultsMeta = (name: string) => ({
+  name,
+  labels: { [BOOTSTRAPPING_LABEL]: BOOTSTRAPPING_VALUE },
+  annotations: { [AUTOUPDATE_ANNOTATION]: 'true' },
+});
+
+const clusterRole = (name: string, rules: PolicyRule[]): ClusterRole =>
+  ({ apiVersion: `${RBAC_GROUP}/v1`, kind: 'ClusterRole', metadata: defaultsMeta(name), rules });
+
+const group = (name: string): Subject => ({ kind: GROUP_KIND, apiGroup: RBAC_GROUP, name });
+const serviceAccount = (namespace: string, name: string): Subject => ({ kind: SERVICE_ACCOUNT_KIND, name, namespace });
+
+const binding = (name: string, role: string, subjects: Subject[]): ClusterRoleBinding => ({
+  apiVersion: `${RBAC_GROUP}/v1`, kind: 'ClusterRoleBinding', metadata: defaultsMeta(name),
+  roleRef: { apiGroup: RBAC_GROUP, kind: 'ClusterRole', name: role },
+  ...(subjects.length ? { subjects } : {}),
+});
+
+const approver = (role: string, signer: string) =>
+  clusterRole(`system:certificates.platform:${role}`, [rule(['approve'], { groups: [CERTIFICATES], resources: ['signers'], names: [signer] })]);
+
+export const NODE_CLIENT_ROLE = 'system:certificates.platform:certificatesigningrequests:nodeclient';
+export const SELF_NODE_CLIENT_ROLE = 'system:certificates.platform:certificatesigningrequests:selfnodeclient';
+const CERTIFICATE_CONTROLLER = 'system:controller:certificate-controller';
+
+const eventsRule = () => rule(['create', 'update', 'patch'], { groups: [CORE, EVENTS], resources: ['events'] });
+
+export function bootstrapClusterRoles(): ClusterRole[] {
+  return [
+    clusterRole('cluster-admin', [
+      rule(['*'], { groups: ['*'], resources: ['*'] }),
+      rule(['*'], { urls: ['*'] }),
+    ]),
+    clusterRole('system:discovery', [
+      rule(['get'], { urls: ['/livez', '/readyz', '/healthz', '/version', '/version/', '/openapi', '/openapi/*', '/api', '/api/*', '/apis', '/apis/*'] }),
+    ]),
+    clusterRole('system:basic-user', [
+      rule(['create'], { groups: [AUTHORIZATION], resources: ['selfsubjectaccessreviews', 'selfsubjectrulesreviews'] }),
+      rule(['create'], { groups: [AUTHENTICATION], resources: ['selfsubjectreviews'] }),
+    ]),
+    clusterRole('system:public-info-viewer', [
+      rule(['get'], { urls: ['/livez', '/readyz', '/healthz', '/version', '/version/'] }),
+    ]),
+    clusterRole('system:service-account-issuer-discovery', [
+      rule(['get'], { urls: ['/.well-known/openid-configuration', '/.well-known/openid-configuration/', '/openid/v1/jwks', '/openid/v1/jwks/'] }),
+    ]),
+    // Upstream's node rules for the resources plat serves: the Node authorizer narrows them to the node's own objects.
+    clusterRole('system:node', [
+      rule(['create'], { groups: [AUTHENTICATION], resources: ['tokenreviews'] }),
+      rule(['create'], { groups: [AUTHORIZATION], resources: ['subjectaccessreviews', 'localsubjectaccessreviews'] }),
+      rule(['create', 'get', 'list', 'watch'], { groups: [CORE], resources: ['nodes'] }),
+      rule(['update', 'patch'], { groups: [CORE], resources: ['nodes/status'] }),
+      rule(['update', 'patch'], { groups: [CORE], resources: ['nodes'] }),
+      eventsRule(),
+      rule(['create', 'get', 'list', 'watch'], { groups: [CERTIFICATES], resources: ['certificatesigningrequests'] }),
+      rule(['get', 'create', 'update', 'patch', 'delete'], { groups: [COORDINATION], resources: ['leases'] }),
+    ]),
+    clusterRole('system:node-bootstrapper', [
+      rule(['create', 'get', 'list', 'watch'], { groups: [CERTIFICATES], resources: ['certificatesigningrequests'] }),
+    ]),
+    clusterRole(NODE_CLIENT_ROLE, [rule(['create'], { groups: [CERTIFICATES], resources: ['certificatesigningrequests/nodeclient'] })]),
+    clusterRole(SELF_NODE_CLIENT_ROLE, [rule(['create'], { groups: [CERTIFICATES], resources: ['certificatesigningrequests/selfnodeclient'] })]),
+    approver('legacy-unknown-approver', SIGNER.legacyUnknown),
+    approver('nodeagent-serving-approver', SIGNER.nodeagentServing),
+    approver('apiserver-client-approver', SIGNER.apiserverClient),
+    approver('apiserver-client-nodeagent-approver', SIGNER.apiserverClientNodeagent),
+    clusterRole(CERTIFICATE_CONTROLLER, [
+      rule(['get', 'list', 'watch', 'delete'], { groups: [CERTIFICATES], resources: ['certificatesigningrequests'] }),
+      rule(['update'], { groups: [CERTIFICATES], resources: ['certificatesigningrequests/status', 'certificatesigningrequests/approval'] }),
+      rule(['approve'], { groups: [CERTIFICATES], resources: ['signers'], names: [SIGNER.apiserverClientNodeagent] }),
+      rule(['sign'], { groups: [CERTIFICATES], resources: ['signers'], names: [SIGNER.legacyUnknown, SIGNER.apiserverClient, SIGNER.apiserverClientNodeagent, SIGNER.nodeagentServing] }),
+      rule(['create'], { groups: [AUTHORIZATION], resources: ['subjectaccessreviews'] }),
+      eventsRule(),
+    ]),
+  ];
+}
+
+export function bootstrapClusterRoleBindings(): ClusterRoleBinding[] {
+  return [
+    binding('cluster-admin', 'cluster-admin', [group(MASTERS_GROUP)]),
+    binding('system:discovery', 'system:discovery', [group(AUTHENTICATED_GROUP)]),
+    binding('system:basic-user', 'system:basic-user', [group(AUTHENTICATED_GROUP)]),
+    binding('system:public-info-viewer', 'system:public-info-viewer', [group(AUTHENTICATED_GROUP), group(UNAUTHENTICATED_GROUP)]),
+    binding('system:service-account-issuer-discovery', 'system:service-account-issuer-discovery', [group(SERVICE_ACCOUNTS_GROUP)]),
+    // Upstream keeps it with no subjects: nodes get their rules from the Node authorizer.
+    binding('system:node', 'system:node', []),
+    binding(CERTIFICATE_CONTROLLER, CERTIFICATE_CONTROLLER, [serviceAccount(SYSTEM_NAMESPACE, 'certificate-controller')]),
+    // What kubeadm adds upstream (there for its own token group): TLS bootstrap and auto-approval.
+    binding('plat:nodeagent-bootstrap', 'system:node-bootstrapper', [group(BOOTSTRAPPERS_GROUP)]),
+    binding('plat:node-autoapprove-bootstrap', NODE_CLIENT_ROLE, [group(BOOTSTRAPPERS_GROUP)]),
+    binding('plat:node-autoapprove-certificate-rotation', SELF_NODE_CLIENT_ROLE, [group(NODES_GROUP)]),
+  ];
+}

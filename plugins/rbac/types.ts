@@ -1,0 +1,64 @@
+// rbac.authorization.platform/v1 objects (k8s.io/api/rbac/v1 with the group renamed).
+import type { ApiObject } from '../../core/api/meta.js';
+import type { LabelSelectorObject } from '../../core/api/selectors/label-selector.js';
+
+export const RBAC_GROUP = 'rbac.authorization.platform';
+export const RBAC_VERSION = 'v1';
+
+/** Upstream `rbac.authorization.kubernetes.io/autoupdate`: "false" keeps the bootstrap reconciler away. */
+export const AUTOUPDATE_ANNOTATION = 'rbac.authorization.platform/autoupdate';
+/** Upstream `kubernetes.io/bootstrapping: rbac-defaults`. */
+export const BOOTSTRAPPING_LABEL = 'platform/bootstrapping';
+export const BOOTSTRAPPING_VALUE = 'rbac-defaults';
+
+export const VERB_ALL = '*';
+export const API_GROUP_ALL = '*';
+export const RESOURCE_ALL = '*';
+export const NON_RESOURCE_ALL = '*';
+
+export const USER_KIND = 'User';
+export const GROUP_KIND = 'Group';
+export const SERVICE_ACCOUNT_KIND = 'ServiceAccount';
+
+export interface PolicyRule {
+  verbs?: string[];
+  apiGroups?: string[];
+  resources?: string[];
+  resourceNames?: string[];
+  nonResourceURLs?: string[];
+}
+
+export interface Subject {
+  kind?: string;
+  apiGroup?: string;
+  name?: string;
+  namespace?: string;
+}
+
+export interface RoleRef {
+  apiGroup?: string;
+  kind?: string;
+  name?: string;
+}
+
+export interface AggregationRule {
+  clusterRoleSelectors?: LabelSelectorObject[];
+}
+
+export interface Role extends ApiObject {
+  rules?: PolicyRule[];
+}
+
+export interface ClusterRole extends Role {
+  aggregationRule?: AggregationRule;
+}
+
+export interface RoleBinding extends ApiObject {
+  subjects?: Subject[];
+  roleRef?: RoleRef;
+}
+
+export type ClusterRoleBinding = RoleBinding;
+
+/** The group this one renames: kubectl's typed clients (`kubectl create role`, ...) use it in paths and bodies. */
+export const UPSTREAM_RBAC_GROUP = 'rbac.authorization.k8s.io';

@@ -1,0 +1,85 @@
+// kubectl against plat with RBAC: the `create` generators (typed clients that POST protobuf to the
+// upstream group rbac.authorization.k8s.io, served as a wire alias), `get` with plat's columns,
+// and a token user whose access follows the bindings kubectl made.
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { Kubectl } from '../helpers/kubectl.js';
+import { tempDir } from '../helpers/plat.js';
+import { CLUSTER_ROLE_BINDINGS, CLUSTER_ROLES, ROLE_BINDINGS, ROLES, SECRETS, created, namespace, startRbac, type RbacPlat } from './support.js';
+
+const G = 'rbac.authorization.platform';
+
+function tokenKubeconfig(file: string, plat: RbacPlat, token: string): string {
+  writeFileSync(file, `apiVersion: v1\nkind: Config\nclusters:\n- name: plat\n  cluster:\n    server: ${plat.url}\n    certificate-authority: ${path.join(plat.dataDir, 'pki', 'ca.crt')}\nusers:\n- name: u\n  user:\n    token: ${token}\ncontexts:\n- name: c\n  context: {cluster: plat, user: u, namespace: team}\ncurrent-context: c\n`);
+  return file;
+}
+
+describe('kubectl with RBAC', () => {
+  let plat: RbacPlat;
+  let admin: Kubectl;
+  let alice: Kubectl;
+  const ok = async (k: Kubectl, args: string[]) => {
+    const r = await k.run(args);
+    assert.equal(r.code, 0, `kubectl ${args.join(' ')}: ${r.stderr}`);
+    return r.stdout;
+  };
+  before(async () => {
+    plat = await startRbac([{ name: 'alice', groups: ['devs'] }]);
+    await namespace(plat, 'team');
+    await created(plat.admin, SECRETS('team'), { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's1' }, stringData: { a: 'b' } });
+    admin = new Kubectl(plat.kubeconfig);
+    alice = new Kubectl(tokenKubeconfig(path.join(tempDir('plat-rbac-kubectl-'), 'alice.conf'), plat, 'token-alice'));
+  });
+  after(async () => { await plat?.stop(); });
+
+  it('create clusterrole and clusterrolebinding store them in the platform group', async () => {
+    assert.equal(await ok(admin, ['create', 'clusterrole', 'secret-reader', '--verb=get,list', '--resource=secrets']),
+      'clusterrole.rbac.authorization.k8s.io/secret-reader created\n');
+    assert.equal(await ok(admin, ['create', 'clusterrolebinding', 'devs-read', '--clusterrole=secret-reader', '--group=devs', '--serviceaccount=team:robot']),
+      'clusterrolebinding.rbac.authorization.k8s.io/devs-read created\n');
+    const role = (await plat.admin.get(`${CLUSTER_ROLES}/secret-reader`)).json;
+    assert.equal(role.apiVersion, `${G}/v1`);
+    assert.deepEqual(role.rules, [{ verbs: ['get', 'list'], apiGroups: [''], resources: ['secrets'] }]);
+    const binding = (await plat.admin.get(`${CLUSTER_ROLE_BINDINGS}/devs-read`)).json;
+    assert.deepEqual(binding.roleRef, { apiGroup: G, kind: 'ClusterRole', name: 'secret-reader' });
+    assert.deepEqual(binding.subjects, [
+      { kind: 'Group', apiGroup: G, name: 'devs' }, { kind: 'ServiceAccount', name: 'robot', namespace: 'team' },
+    ]);
+  });
+
+  it('create role and rolebinding in a namespace', async () => {
+    assert.equal(await ok(admin, ['create', 'role', 'one-secret', '-n', 'team', '--verb=delete', '--resource=secrets', '--resource-name=s1']),
+      'role.rbac.authorization.k8s.io/one-secret created\n');
+    assert.equal(await ok(admin, ['create', 'rolebinding', 'alice-deletes', '-n', 'team', '--role=one-secret', '--user=alice']),
+      'rolebinding.rbac.authorization.k8s.io/alice-deletes created\n');
+    assert.deepEqual((await plat.admin.get(`${ROLES('team')}/one-secret`)).json.rules,
+      [{ verbs: ['delete'], apiGroups: [''], resources: ['secrets'], resourceNames: ['s1'] }]);
+    assert.deepEqual((await plat.admin.get(`${ROLE_BINDINGS('team')}/alice-deletes`)).json.roleRef, { apiGroup: G, kind: 'Role', name: 'one-secret' });
+  });
+
+  it('get clusterroles, clusterrolebindings -o wide and rolebindings print plat\'s columns', async () => {
+    const roles = await ok(admin, ['get', 'clusterroles']);
+    assert.match(roles, /^NAME\s+CREATED AT\n/);
+    assert.match(roles, /\ncluster-admin\s+\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\n/);
+    assert.match(roles, /\nsecret-reader\s+\d{4}-/);
+    const crb = await ok(admin, ['get', 'clusterrolebindings', 'devs-read', '-o', 'wide']);
+    assert.match(crb, /^NAME\s+ROLE\s+AGE\s+USERS\s+GROUPS\s+SERVICEACCOUNTS\n/);
+    assert.match(crb, /\ndevs-read\s+ClusterRole\/secret-reader\s+\S+\s+devs\s+team\/robot\n/);
+    const rb = await ok(admin, ['get', 'rolebindings', '-n', 'team']);
+    assert.match(rb, /^NAME\s+ROLE\s+AGE\nalice-deletes\s+Role\/one-secret\s+\S+\n$/);
+  });
+
+  it('the token user can do exactly what the bindings say', async () => {
+    assert.match(await ok(alice, ['get', 'secrets']), /\ns1\s/);
+    await ok(alice, ['get', 'secrets', '-n', 'default']); // the group's ClusterRoleBinding reaches every namespace
+    const other = await alice.run(['get', 'namespaces']);
+    assert.notEqual(other.code, 0);
+    assert.match(other.stderr, /Error from server \(Forbidden\): namespaces is forbidden: User "alice" cannot list resource "namespaces" in API group "" at the cluster scope/);
+    const create = await alice.run(['create', 'clusterrole', 'mine', '--verb=get', '--resource=secrets']);
+    assert.notEqual(create.code, 0);
+    assert.match(create.stderr, /clusterroles\.rbac\.authorization\.platform is forbidden: User "alice" cannot create resource "clusterroles" in API group "rbac\.authorization\.platform" at the cluster scope/);
+    assert.equal(await ok(alice, ['delete', 'secret', 's1']), 'secret "s1" deleted\n');
+  });
+});
