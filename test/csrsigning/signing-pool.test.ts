@@ -62,6 +62,10 @@ describe('SigningPool', () => {
         serials.add(x.serialNumber);
       });
       assert.equal(serials.size, 200, 'unique serials');
+      // 128 random bits, as upstream: some serial has its top bit set (all 200 missing it: odds 2^-200).
+      const magnitudes = [...serials].map((h) => h.replace(/^(00)+/, ''));
+      assert.ok(magnitudes.every((h) => h.length <= 32), 'at most 128 bits');
+      assert.ok(magnitudes.some((h) => h.length === 32 && parseInt(h[0]!, 16) >= 8), 'the full 128-bit range is used');
       const s = pool.stats;
       assert.equal(s.issued, 200);
       assert.ok(s.workersStarted <= 2);
