@@ -1,5 +1,5 @@
 // What third-party plugins import (`import { errors } from 'plat'`): the plugin and hook types and
-// the Status errors. Everything else in core/ is internal.
+// the Status errors, and the crypto a signer plugin needs. Everything else in core/ is internal.
 export type { Plugin } from './plugin.js';
 export { StartupError } from './plugin.js';
 export type { Host } from './host.js';
@@ -12,3 +12,8 @@ export type { ApiObject, ObjectMeta } from './api/meta.js';
 export type { FlagSpec, FlagSet } from './flags/types.js';
 export { errors, StatusError } from './api/errors.js';
 export { fieldError } from './api/field-errors.js';
+// Crypto for signer plugins (hooks.sign): read and check requests, make a CA, issue certificates.
+export {
+  CryptoError, parseCsr, verifyCsr, issueCertificate, createCertificate, parseCertificate, generateKeyPair,
+  type IssuingCa, type IssuePolicy, type IssueResult, type ParsedCsr, type ParsedCertificate, type KeyType,
+} from './crypto/index.js';

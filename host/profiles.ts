@@ -27,6 +27,7 @@ import { WebhookAuthorizer } from '../plugins/authz-webhook/index.js';
 import { AuthorizationConfigPlugin } from '../plugins/authorization-config/index.js';
 import { CertificatesResourcePlugin } from '../plugins/certificates/plugin.js';
 import { RbacAuthorizer, RbacPlugin } from '../plugins/rbac/index.js';
+import { ClusterSigner, CsrSigningController } from '../plugins/csrsigning/index.js';
 import { apiserverFlagCatalogue } from './flag-catalogue/apiserver.js';
 import { prepareAllInOne } from './roles/all.js';
 
@@ -73,7 +74,7 @@ export const profiles: Record<string, Profile> = {
   all: {
     role: 'all',
     description: 'All of plat in one process (for now the API server), everything under --data-dir: a CA, an admin kubeconfig and the store.',
-    plugins: apiserverPlugins,
+    plugins: [...apiserverPlugins, CsrSigningController, ClusterSigner],
     catalogue: apiserverFlagCatalogue,
     // One machine, one user: listen on loopback only and require credentials, since the only
     // authorizer here allows everything.

@@ -1,0 +1,146 @@
+// Certificate issuance off the event loop: a pool of worker threads (one per core by default)
+// running core/crypto. Requests queue while every worker is busy; a free worker takes the oldest
+// request together with every queued request for the same CA and policy, up to maxBatch, so the
+// pool batches exactly when requests pile up and answers a lone request at once. Workers are
+// started on demand, hold the process open only while they work, and are replaced when one dies.
+import os from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { IssuePolicy } from '../crypto/index.js';
+import type { BatchMessage, BatchReply, PoolCa } from './protocol.js';
+
+export type { PoolCa } from './protocol.js';
+
+export interface SigningPoolOptions {
+  /** Worker threads; default os.availableParallelism(). */
+  readonly size?: number;
+  /** Most requests in one batch; default 256 (the WASM batch size). */
+  readonly maxBatch?: number;
+}
+
+export interface SigningPoolStats {
+  readonly batches: number;
+  readonly issued: number;
+  readonly largestBatch: number;
+  readonly workersStarted: number;
+}
+
+interface Job {
+  readonly request: string;
+  readonly ca: PoolCa;
+  readonly policy: IssuePolicy;
+  /** Jobs with the same key can share a batch. */
+  readonly key: string;
+  resolve(certificatePem: string): void;
+  reject(error: Error): void;
+}
+
+interface Slot {
+  readonly worker: Worker;
+  batch?: { readonly id: number; readonly jobs: readonly Job[] } | undefined;
+  lastError?: Error | undefined;
+}
+
+const WORKER_URL = new URL('./worker.js', import.meta.url);
+
+export class SigningPool {
+  readonly size: number;
+  readonly maxBatch: number;
+  #slots: Slot[] = [];
+  #queue: Job[] = [];
+  #nextId = 1;
+  #closed = false;
+  #stats = { batches: 0, issued: 0, largestBatch: 0, workersStarted: 0 };
+
+  constructor(o: SigningPoolOptions = {}) {
+    this.size = Math.max(1, Math.floor(o.size ?? os.availableParallelism()));
+    this.maxBatch = Math.max(1, Math.floor(o.maxBatch ?? 256));
+  }
+
+  get stats(): SigningPoolStats { return { ...this.#stats }; }
+
+  /**
+   * Issues a certificate for `request` (PEM) under `ca` with `policy`; resolves with its PEM.
+   * Rejects with the reason the request could not be issued (parse, proof of possession, signing),
+   * or when a worker died or the pool closed meanwhile.
+   */
+  issue(request: string, ca: PoolCa, policy: IssuePolicy): Promise<string> {
+    if (this.#closed) return Promise.reject(new Error('signing pool is closed'));
+    const key = JSON.stringify([ca.id, policy.usages, policy.notBefore.getTime(), policy.notAfter.getTime(), policy.isCA ?? false]);
+    return new Promise<string>((resolve, reject) => {
+      this.#queue.push({ request, ca, policy, key, resolve, reject });
+      this.#pump();
+    });
+  }
+
+  /** Stops every worker; queued and running requests are rejected. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    const error = new Error('signing pool is closed');
+    for (const job of this.#queue.splice(0)) job.reject(error);
+    const slots = this.#slots.splice(0);
+    for (const slot of slots) for (const job of slot.batch?.jobs ?? []) job.reject(error);
+    await Promise.all(slots.map((s) => s.worker.terminate()));
+  }
+
+  #pump(): void {
+    while (this.#queue.length > 0 && !this.#closed) {
+      const slot = this.#slots.find((s) => !s.batch) ?? (this.#slots.length < this.size ? this.#spawn() : undefined);
+      if (!slot) return;
+      const key = this.#queue[0]!.key;
+      const jobs: Job[] = [];
+      const rest: Job[] = [];
+      for (const job of this.#queue) (jobs.length < this.maxBatch && job.key === key ? jobs : rest).push(job);
+      this.#queue = rest;
+      this.#dispatch(slot, jobs);
+    }
+  }
+
+  #dispatch(slot: Slot, jobs: Job[]): void {
+    const first = jobs[0]!;
+    const message: BatchMessage = {
+      id: this.#nextId++, ca: first.ca, usages: first.policy.usages, isCA: first.policy.isCA ?? false,
+      notBefore: first.policy.notBefore.getTime(), notAfter: first.policy.notAfter.getTime(), requests: jobs.map((j) => j.request),
+    };
+    slot.batch = { id: message.id, jobs };
+    this.#stats.batches++;
+    this.#stats.largestBatch = Math.max(this.#stats.largestBatch, jobs.length);
+    slot.worker.ref();
+    slot.worker.postMessage(message);
+  }
+
+  #spawn(): Slot {
+    const worker = new Worker(WORKER_URL);
+    const slot: Slot = { worker };
+    this.#stats.workersStarted++;
+    worker.unref();
+    worker.on('message', (reply: BatchReply) => this.#answer(slot, reply));
+    worker.on('error', (e) => { slot.lastError = e; });
+    worker.on('exit', (code) => this.#lost(slot, code));
+    this.#slots.push(slot);
+    return slot;
+  }
+
+  #answer(slot: Slot, reply: BatchReply): void {
+    const batch = slot.batch;
+    if (!batch || batch.id !== reply.id) return;
+    slot.batch = undefined;
+    slot.worker.unref();
+    batch.jobs.forEach((job, i) => {
+      if ('failure' in reply) return job.reject(new Error(`failed to sign certificate: ${reply.failure}`));
+      const r = reply.results[i];
+      if (r && 'certificatePem' in r) { this.#stats.issued++; job.resolve(r.certificatePem); } else job.reject(new Error(r?.error ?? 'signing worker gave no result'));
+    });
+    this.#pump();
+  }
+
+  /** A worker that exits while the pool is open died: its batch fails (callers retry) and a new one takes its place on demand. */
+  #lost(slot: Slot, code: number): void {
+    const i = this.#slots.indexOf(slot);
+    if (i < 0) return;
+    this.#slots.splice(i, 1);
+    const error = new Error(`signing worker stopped (exit code ${code})${slot.lastError ? `: ${slot.lastError.message}` : ''}`);
+    for (const job of slot.batch?.jobs ?? []) job.reject(error);
+    this.#pump();
+  }
+}

@@ -1,0 +1,58 @@
+// ClusterSigner: the controller manager's own CA for the four well-known signers
+// (--cluster-signing-* flags). For each signer with a CA pair it taps hooks.sign.for(signer);
+// the CsrSigningController calls those taps. Issuance runs in a worker-thread pool shared by the
+// signers; the CA files are re-read when they change.
+import { StartupError, type Plugin } from '../../core/plugin.js';
+import { SigningPool } from '../../core/signing-pool/pool.js';
+import { CaProvider } from './ca-provider.js';
+import { caSigner } from './ca-signer.js';
+import { DURATION_FLAG, defineSigningFlags, signerFiles, signingFlagErrors } from './flags.js';
+
+const PLUGIN_NAME = 'ClusterSigner';
+
+export const ClusterSigner: Plugin = {
+  name: PLUGIN_NAME,
+  apply(host) {
+    const log = host.logger.child(PLUGIN_NAME);
+    let providers: CaProvider[] = [];
+    let pool: SigningPool | undefined;
+
+    host.hooks.flags.tap(PLUGIN_NAME, defineSigningFlags);
+
+    host.hooks.configure.tap(PLUGIN_NAME, ({ flags }) => {
+      const errors = signingFlagErrors(flags);
+      if (errors.length > 0) throw new StartupError(errors.join('\n'), 2);
+      const { signers, skipped } = signerFiles(flags);
+      if (signers.length === 0) {
+        log.info('Skipping CSR signer controller because no csr cert/key was specified');
+        return;
+      }
+      for (const signer of skipped) {
+        log.info('Skipping CSR signer controller because specific files were specified for other signers and not this one', { controller: signer });
+      }
+      const maxTtlMs = flags.get<number>(DURATION_FLAG);
+      const byFiles = new Map<string, CaProvider>();
+      for (const { signer, files } of signers) {
+        const key = `${files.certFile}\0${files.keyFile}`;
+        let provider = byFiles.get(key);
+        if (!provider) {
+          try {
+            provider = new CaProvider(files.certFile, files.keyFile, log);
+          } catch (e) {
+            throw new StartupError(`failed to start ${signer} certificate controller: ${(e as Error).message}`, 1);
+          }
+          byFiles.set(key, provider);
+        }
+        host.hooks.sign.for(signer).tapPromise(PLUGIN_NAME, caSigner({ signer, provider, maxTtlMs, pool: () => (pool ??= new SigningPool()) }));
+        log.info('signing with the cluster CA', { signer, certFile: files.certFile, notAfter: provider.current().certificate.notAfter.toISOString() });
+      }
+      providers = [...byFiles.values()];
+    });
+
+    host.hooks.start.tapPromise(PLUGIN_NAME, async () => { for (const p of providers) p.start(); });
+    host.hooks.shutdown.tapPromise(PLUGIN_NAME, async () => {
+      for (const p of providers) p.stop();
+      await pool?.close();
+    });
+  },
+};

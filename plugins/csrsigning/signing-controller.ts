@@ -1,0 +1,135 @@
+// The signing controller (k8s-behaviour §4.1 and §4.3): watches CSRs and, for each approved one
+// without a certificate and not Failed, asks hooks.sign.for(signerName). Upstream runs one
+// controller per built-in signer; here every signer some plugin taps gets its own lane (a work
+// queue with the CSR controllers' rate limiter and 5 workers), so the cluster CA's four signers
+// and third-party signers are isolated from each other alike. A signerName nobody taps is nobody's
+// business: its CSRs are never queued or touched.
+import { deepClone, rfc3339 } from '../../core/api/meta.js';
+import type { ResourceRef } from '../../core/client/rest-client.js';
+import type { Informer } from '../../core/controller/informer.js';
+import { csrControllerRateLimiter } from '../../core/controller/rate-limiters.js';
+import { runWorkers } from '../../core/controller/workers.js';
+import { WorkQueue } from '../../core/controller/workqueue.js';
+import type { ControllerContext, Runnable } from '../../core/lifecycle.js';
+import type { SigningRequest, SigningResult } from '../../core/signing.js';
+import { hasTrueCondition, isApproved, type CsrObject } from './conditions.js';
+
+export const CSR_RESOURCE: ResourceRef = { group: 'certificates.platform', version: 'v1', plural: 'certificatesigningrequests' };
+export const WORKERS_PER_SIGNER = 5;
+
+interface Lane {
+  readonly signer: string;
+  readonly queue: WorkQueue<string>;
+  running?: Promise<void>;
+}
+
+const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+/** A signer's answer, checked: a third-party tap may return anything. */
+function checkResult(r: unknown): SigningResult | undefined {
+  if (r === undefined) return undefined;
+  const o = r as { certificatePem?: unknown; failed?: { reason?: unknown; message?: unknown } };
+  if (typeof o.certificatePem === 'string' && o.certificatePem.length > 0) return { certificatePem: o.certificatePem };
+  if (o.failed && typeof o.failed.reason === 'string' && typeof o.failed.message === 'string') {
+    return { failed: { reason: o.failed.reason, message: o.failed.message } };
+  }
+  throw new Error('the signer answered neither a certificatePem nor a failed reason and message');
+}
+
+export class SigningController implements Runnable {
+  readonly #lanes = new Map<string, Lane>();
+  readonly #informer: Informer<CsrObject>;
+  #signal: AbortSignal | undefined;
+
+  constructor(private readonly ctx: ControllerContext) {
+    this.#informer = ctx.informers.for<CsrObject>(CSR_RESOURCE);
+    this.#informer.addHandlers({
+      add: (csr) => this.#enqueue(csr),
+      update: (_old, csr) => this.#enqueue(csr),
+      delete: (csr) => this.#enqueue(csr),
+    });
+  }
+
+  /** The signers that have a lane so far. */
+  get signers(): string[] { return [...this.#lanes.keys()]; }
+
+  async run(signal: AbortSignal): Promise<void> {
+    this.#signal = signal;
+    for (const lane of this.#lanes.values()) this.#start(lane, signal);
+    await new Promise<void>((resolve) => {
+      if (signal.aborted) return resolve();
+      signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+    await Promise.all([...this.#lanes.values()].map((l) => l.running));
+  }
+
+  #enqueue(csr: CsrObject): void {
+    const signer = csr.spec?.signerName;
+    const name = csr.metadata.name;
+    if (!signer || !name || !this.ctx.hooks.sign.get(signer)?.isUsed()) return;
+    let lane = this.#lanes.get(signer);
+    if (!lane) {
+      if (this.#signal?.aborted) return;
+      lane = { signer, queue: new WorkQueue<string>(csrControllerRateLimiter<string>()) };
+      this.#lanes.set(signer, lane);
+      if (this.#signal) this.#start(lane, this.#signal);
+    }
+    lane.queue.add(name);
+  }
+
+  #start(lane: Lane, signal: AbortSignal): void {
+    const logger = this.ctx.logger.child(`csrsigning ${lane.signer}`);
+    logger.info('Starting certificate controller', { signer: lane.signer, workers: WORKERS_PER_SIGNER });
+    lane.running = runWorkers({ name: `csrsigning ${lane.signer}`, queue: lane.queue, workers: WORKERS_PER_SIGNER, sync: (name) => this.#sync(name), logger }, signal);
+  }
+
+  async #sync(name: string): Promise<void> {
+    const cached = this.#informer.get(name);
+    if (!cached) {
+      this.ctx.logger.v(3).info('csr has been deleted', { csr: name });
+      return;
+    }
+    if (cached.status?.certificate) return;
+    if (!isApproved(cached) || hasTrueCondition(cached, 'Failed')) return;
+    const signerName = cached.spec?.signerName ?? '';
+    const hook = this.ctx.hooks.sign.get(signerName);
+    if (!hook?.isUsed()) return;
+
+    // The cache's object is shared with every other controller of the process: work on a copy.
+    const csr = deepClone(cached);
+    const spec = csr.spec ?? {};
+    const now = new Date();
+    const request: SigningRequest = {
+      signerName, csr, now,
+      requestPem: Buffer.from(spec.request ?? '', 'base64').toString('utf8'),
+      usages: spec.usages ?? [],
+      ...(spec.expirationSeconds !== undefined ? { expirationSeconds: spec.expirationSeconds } : {}),
+    };
+    let result: SigningResult | undefined;
+    try {
+      result = checkResult(await hook.promise(request));
+    } catch (e) {
+      throw new Error(`error auto signing csr: ${messageOf(e)}`);
+    }
+    if (result === undefined) return;
+
+    if ('certificatePem' in result) {
+      csr.status = { ...csr.status, certificate: Buffer.from(result.certificatePem, 'utf8').toString('base64') };
+      try {
+        await this.ctx.client.update(CSR_RESOURCE, csr, 'status');
+      } catch (e) {
+        throw new Error(`error updating signature for csr: ${messageOf(e)}`);
+      }
+      this.ctx.logger.v(2).info('issued a certificate', { csr: name, signer: signerName });
+      return;
+    }
+    const failed = { type: 'Failed', status: 'True', reason: result.failed.reason, message: result.failed.message, lastUpdateTime: rfc3339(now) };
+    csr.status = { ...csr.status, conditions: [...(csr.status?.conditions ?? []), failed] };
+    try {
+      await this.ctx.client.update(CSR_RESOURCE, csr, 'status');
+    } catch (e) {
+      throw new Error(`error adding failure condition for csr: ${messageOf(e)}`);
+    }
+    this.ctx.logger.info('the signer refused the csr', { csr: name, signer: signerName, reason: failed.reason, message: failed.message });
+  }
+}

@@ -1,0 +1,71 @@
+// Which certificate/key files make a signing CA (upstream's ParseCertsPEM and ParsePrivateKeyPEM,
+// then the key-pair check): key types and PEM forms accepted, and the message for each refusal.
+import assert from 'node:assert/strict';
+import { createPrivateKey } from 'node:crypto';
+import { describe, it } from 'node:test';
+import { parseSigningCa } from '../../plugins/csrsigning/index.js';
+import { opensslCa, openssl, opensslKey, type OpensslKeyType } from '../helpers/openssl.js';
+
+const CERT = '/etc/plat/ca.crt';
+const KEY = '/etc/plat/ca.key';
+const parse = (cert: string, key: string) => parseSigningCa(CERT, Buffer.from(cert), KEY, Buffer.from(key));
+const reexport = (pem: string, type: 'sec1' | 'pkcs1') => createPrivateKey(pem).export({ type, format: 'pem' }).toString();
+
+describe('signing CA files', () => {
+  const accepted: { name: string; keyType: OpensslKeyType; form?: (pem: string) => string }[] = [
+    { name: 'ECDSA P-256, PKCS#8', keyType: 'ec-p256' },
+    { name: 'ECDSA P-256, SEC1 after an EC PARAMETERS block', keyType: 'ec-p256',
+      form: (pem) => openssl(['ecparam', '-name', 'prime256v1']) + reexport(pem, 'sec1') },
+    { name: 'ECDSA P-384, SEC1', keyType: 'ec-p384', form: (pem) => reexport(pem, 'sec1') },
+    { name: 'ECDSA P-521', keyType: 'ec-p521' },
+    { name: 'RSA 2048, PKCS#1', keyType: 'rsa-2048', form: (pem) => reexport(pem, 'pkcs1') },
+    { name: 'Ed25519', keyType: 'ed25519' },
+  ];
+  for (const c of accepted) {
+    it(`accepts ${c.name}`, () => {
+      const { certPem, keyPem } = opensslCa('/CN=signing-ca', c.keyType);
+      const ca = parse(certPem, c.form ? c.form(keyPem) : keyPem);
+      assert.equal(ca.certificate.commonName, 'signing-ca');
+      assert.match(ca.poolCa.privateKeyPem, /^-----BEGIN PRIVATE KEY-----/);
+      assert.match(ca.poolCa.certificatePem, /^-----BEGIN CERTIFICATE-----/);
+      assert.match(ca.poolCa.id, /^[0-9a-f]{32}$/);
+    });
+  }
+
+  const p256 = opensslCa('/CN=p256-ca', 'ec-p256');
+  const other = opensslCa('/CN=other-ca', 'ec-p256');
+  const refused: { name: string; cert: string; key: string; message: string }[] = [
+    { name: 'no certificate', cert: p256.keyPem, key: p256.keyPem,
+      message: `error reading CA cert file "${CERT}": data does not contain any valid RSA or ECDSA certificates` },
+    { name: 'two certificates', cert: p256.certPem + other.certPem, key: p256.keyPem,
+      message: `error reading CA cert file "${CERT}": expected 1 certificate, found 2` },
+    { name: 'a certificate that does not parse', cert: '-----BEGIN CERTIFICATE-----\nMAMCAQA=\n-----END CERTIFICATE-----\n', key: p256.keyPem,
+      message: `error reading CA cert file "${CERT}": x509: malformed tbs certificate` },
+    { name: 'no key', cert: p256.certPem, key: p256.certPem,
+      message: `error reading CA key file "${KEY}": data does not contain a valid RSA or ECDSA private key` },
+    { name: 'an X25519 key', cert: p256.certPem, key: opensslKeyX25519(),
+      message: `error reading CA key file "${KEY}": key did not implement crypto.Signer` },
+    { name: 'a secp256k1 key (a curve Go does not parse)', cert: p256.certPem, key: opensslKey('ec-secp256k1'),
+      message: `error reading CA key file "${KEY}": data does not contain a valid RSA or ECDSA private key` },
+    { name: 'an Ed448 key', cert: p256.certPem, key: opensslKey('ed448'),
+      message: `error reading CA key file "${KEY}": data does not contain a valid RSA or ECDSA private key` },
+    { name: 'another CA\'s key', cert: p256.certPem, key: other.keyPem,
+      message: `error reading CA cert file "${CERT}": tls: private key does not match public key` },
+  ];
+  for (const c of refused) {
+    it(`refuses ${c.name}`, () => assert.throws(() => parse(c.cert, c.key), { message: c.message }));
+  }
+
+  it('skips CERTIFICATE blocks with headers, as ParseCertsPEM does', () => {
+    const withHeaders = other.certPem.replace('-----BEGIN CERTIFICATE-----\n', '-----BEGIN CERTIFICATE-----\nComment: skipped\n\n');
+    assert.equal(parse(withHeaders + p256.certPem, p256.keyPem).certificate.commonName, 'p256-ca');
+  });
+
+  it('gives a changed pair a new id', () => {
+    assert.notEqual(parse(p256.certPem, p256.keyPem).poolCa.id, parse(other.certPem, other.keyPem).poolCa.id);
+  });
+});
+
+function opensslKeyX25519(): string {
+  return openssl(['genpkey', '-algorithm', 'X25519']);
+}

@@ -1,0 +1,60 @@
+// CA rotation on disk: new CA files (replaced by rename, as tools that write atomically do) are
+// picked up without a restart; a pair that does not fit together is logged and not applied, and
+// the previous CA keeps signing.
+import assert from 'node:assert/strict';
+import { renameSync, writeFileSync } from 'node:fs';
+import { after, before, describe, it } from 'node:test';
+import { APISERVER_CLIENT_SIGNER } from '../../plugins/csrsigning/index.js';
+import { makeCa, type TestCredential } from '../helpers/certs.js';
+import { opensslVerify } from '../helpers/openssl.js';
+import { startInProcess, tempDir, type RunningPlat } from '../helpers/plat.js';
+import { makeCsr, startSigning, submitApproved, until, waitForCertificate, writeCaFiles, type RunningSigning } from './support.js';
+
+const LOADED = 'loaded a new signing CA';
+const REFUSED = 'the CA files changed but cannot be used; still signing with the previous CA';
+
+function replace(file: string, content: string): void {
+  writeFileSync(`${file}.tmp`, content, { mode: 0o600 });
+  renameSync(`${file}.tmp`, file);
+}
+
+describe('CA files rotated on disk', () => {
+  let plat: RunningPlat;
+  let signing: RunningSigning;
+  let files: { certFile: string; keyFile: string };
+  const ca1 = makeCa({ commonName: 'ca-one' });
+  const ca2 = makeCa({ commonName: 'ca-two' });
+  const ca3 = makeCa({ commonName: 'ca-three' });
+
+  async function issuedBy(name: string, ca: TestCredential, not: TestCredential): Promise<void> {
+    await submitApproved(plat.admin, name, makeCsr({ cn: name }), APISERVER_CLIENT_SIGNER, ['client auth']);
+    const { pem } = await waitForCertificate(plat.admin, name);
+    assert.equal(opensslVerify(ca.certificatePem, pem).status, 0, `${name} is signed by the expected CA`);
+    assert.notEqual(opensslVerify(not.certificatePem, pem).status, 0, `${name} is not signed by the other CA`);
+  }
+
+  before(async () => {
+    plat = await startInProcess();
+    files = writeCaFiles(tempDir(), ca1);
+    signing = await startSigning(plat, ['--cluster-signing-cert-file', files.certFile, '--cluster-signing-key-file', files.keyFile]);
+  });
+  after(async () => { await signing?.stop(); await plat?.stop(); });
+
+  it('signs with the new CA once both files are replaced', async () => {
+    await issuedBy('rot-before', ca1, ca2);
+    replace(files.keyFile, ca2.privateKeyPem);
+    replace(files.certFile, ca2.certificatePem);
+    await until(() => signing.logs.has(LOADED), 'the new CA to be loaded');
+    await issuedBy('rot-after', ca2, ca1);
+  });
+
+  it('keeps the current CA when the new files do not fit together', async () => {
+    const refusedBefore = signing.logs.count(REFUSED);
+    replace(files.certFile, ca3.certificatePem); // ca3's certificate with ca2's key
+    await until(() => signing.logs.count(REFUSED) > refusedBefore, 'the mismatched pair to be refused');
+    const line = signing.logs.lines.filter((l) => l.includes(REFUSED)).at(-1)!;
+    assert.ok(line.includes(`error reading CA cert file \\"${files.certFile}\\": tls: private key does not match public key`), line);
+    assert.equal(signing.logs.count(LOADED), 1);
+    await issuedBy('rot-mismatch', ca2, ca3);
+  });
+});

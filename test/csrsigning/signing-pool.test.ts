@@ -1,0 +1,108 @@
+// The worker-thread signing pool: certificates it issues verify under their CA and carry their
+// request's key; requests that pile up go out in batches of one CA and policy; a bad request fails
+// alone with upstream's words; closing rejects what is left.
+import assert from 'node:assert/strict';
+import { X509Certificate, createPublicKey } from 'node:crypto';
+import { describe, it } from 'node:test';
+import { createCsr, generateKeyPair, type IssuePolicy, type KeyType } from '../../core/crypto/index.js';
+import { SigningPool, type PoolCa } from '../../core/signing-pool/pool.js';
+import { fixtures } from '../certificates/fixtures.js';
+import { makeCa } from '../helpers/certs.js';
+
+const HOUR = 3600_000;
+
+function poolCa(keyType: KeyType, id: string): { ca: PoolCa; cert: X509Certificate } {
+  const c = makeCa({ commonName: `pool-${keyType}`, keyType });
+  return { ca: { id, certificatePem: c.certificatePem, privateKeyPem: c.privateKeyPem }, cert: new X509Certificate(c.certificatePem) };
+}
+
+function request(cn: string) {
+  const key = generateKeyPair('ecdsa-p256').keyObject;
+  return { pem: createCsr({ subject: { commonName: cn }, privateKey: key }), publicKey: createPublicKey(key) };
+}
+
+const policy = (hours: number): IssuePolicy => {
+  const now = Math.floor(Date.now() / 1000) * 1000;
+  return { usages: ['digital signature', 'client auth'], notBefore: new Date(now - 300_000), notAfter: new Date(now + hours * HOUR) };
+};
+
+describe('SigningPool', () => {
+  for (const keyType of ['ecdsa-p256', 'ecdsa-p384', 'rsa-2048', 'ed25519'] as const) {
+    it(`issues under a ${keyType} CA`, async () => {
+      const pool = new SigningPool({ size: 1 });
+      try {
+        const { ca, cert } = poolCa(keyType, keyType);
+        const r = request('one');
+        const pem = await pool.issue(r.pem, ca, policy(1));
+        const x = new X509Certificate(pem);
+        assert.ok(x.verify(cert.publicKey));
+        assert.ok(x.publicKey.equals(r.publicKey));
+        assert.equal(x.subject, 'CN=one');
+      } finally {
+        await pool.close();
+      }
+    });
+  }
+
+  it('batches requests that pile up, one CA and policy per batch, and loses none', async () => {
+    const pool = new SigningPool({ size: 2, maxBatch: 64 });
+    try {
+      const { ca, cert } = poolCa('ecdsa-p256', 'batch');
+      const short = policy(1);
+      const long = policy(2);
+      const reqs = Array.from({ length: 200 }, (_, i) => ({ ...request(`n${i}`), policy: i % 2 ? short : long }));
+      const pems = await Promise.all(reqs.map((r) => pool.issue(r.pem, ca, r.policy)));
+      const serials = new Set<string>();
+      pems.forEach((pem, i) => {
+        const x = new X509Certificate(pem);
+        assert.ok(x.verify(cert.publicKey), `n${i}`);
+        assert.ok(x.publicKey.equals(reqs[i]!.publicKey), `n${i}: its own key`);
+        assert.equal(x.subject, `CN=n${i}`);
+        assert.equal(Date.parse(x.validTo), reqs[i]!.policy.notAfter.getTime(), `n${i}: its own policy`);
+        serials.add(x.serialNumber);
+      });
+      assert.equal(serials.size, 200, 'unique serials');
+      // 128 random bits, as upstream: some serial has its top bit set (all 200 missing it: odds 2^-200).
+      const magnitudes = [...serials].map((h) => h.replace(/^(00)+/, ''));
+      assert.ok(magnitudes.every((h) => h.length <= 32), 'at most 128 bits');
+      assert.ok(magnitudes.some((h) => h.length === 32 && parseInt(h[0]!, 16) >= 8), 'the full 128-bit range is used');
+      const s = pool.stats;
+      assert.equal(s.issued, 200);
+      assert.ok(s.workersStarted <= 2);
+      assert.ok(s.largestBatch > 1 && s.largestBatch <= 64, `largest batch ${s.largestBatch}`);
+      assert.ok(s.batches < 200, `${s.batches} batches`);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('fails a bad request alone, in upstream\'s words', async () => {
+    const pool = new SigningPool({ size: 1 });
+    try {
+      const { ca } = poolCa('ecdsa-p256', 'bad');
+      const p = policy(1);
+      const results = await Promise.allSettled([
+        pool.issue(request('good-1').pem, ca, p),
+        pool.issue(fixtures().badSignatureCsrPem, ca, p),
+        pool.issue('-----BEGIN CERTIFICATE REQUEST-----\nMAMCAQA=\n-----END CERTIFICATE REQUEST-----\n', ca, p),
+        pool.issue(request('good-2').pem, ca, p),
+      ]);
+      assert.deepEqual(results.map((r) => r.status), ['fulfilled', 'rejected', 'rejected', 'fulfilled']);
+      assert.equal((results[1] as PromiseRejectedResult).reason.message, 'unable to verify certificate request signature: x509: ECDSA verification failure');
+      assert.match((results[2] as PromiseRejectedResult).reason.message, /^unable to parse certificate request: asn1: /);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('rejects queued and new requests once closed', async () => {
+    const pool = new SigningPool({ size: 1, maxBatch: 1 });
+    const { ca } = poolCa('ecdsa-p256', 'close');
+    const pending = Array.from({ length: 5 }, (_, i) => pool.issue(request(`c${i}`).pem, ca, policy(1)));
+    const settled = Promise.allSettled(pending);
+    await pool.close();
+    const results = await settled;
+    assert.ok(results.every((r) => r.status === 'rejected' && r.reason.message === 'signing pool is closed'));
+    await assert.rejects(pool.issue(request('late').pem, ca, policy(1)), { message: 'signing pool is closed' });
+  });
+});
