@@ -170,15 +170,30 @@ function checkSignatureFrom(child: Certificate, parent: Certificate): string | u
   if (insecure) return `x509: cannot verify signature: insecure algorithm ${insecure}`;
   const failure = SECURE_ALGORITHMS.get(child.signatureAlgorithm);
   if (!failure) return 'x509: cannot verify signature: algorithm unimplemented';
+  // Issuer/subject names were matched byte for byte by potentialParents; X509Certificate's
+  // checkIssued is not used because it adds an authority-key-id rule Go does not have.
+  return signatureVerifies(child, parent) ? undefined : failure;
+}
+
+/**
+ * Whether `parent`'s key verifies `child`'s signature: a pure function of the two certificates,
+ * and returning clients bring the same parsed objects (certificate-cache.ts), so each pair is
+ * checked once per process.
+ */
+const signatureChecks = new WeakMap<Certificate, WeakMap<Certificate, boolean>>();
+function signatureVerifies(child: Certificate, parent: Certificate): boolean {
+  let byParent = signatureChecks.get(child);
+  const known = byParent?.get(parent);
+  if (known !== undefined) return known;
   let verified: boolean;
   try {
     verified = child.x509.verify(parent.x509.publicKey);
   } catch {
     verified = false;
   }
-  // Issuer/subject names were matched byte for byte by potentialParents; X509Certificate's
-  // checkIssued is not used because it adds an authority-key-id rule Go does not have.
-  return verified ? undefined : failure;
+  if (!byParent) signatureChecks.set(child, (byParent = new WeakMap()));
+  byParent.set(parent, verified);
+  return verified;
 }
 
 /** Go's alreadyInChain: same subject, same key and same SANs is the same authority (loop guard). */

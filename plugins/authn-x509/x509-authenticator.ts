@@ -7,8 +7,9 @@ import type { Host } from '../../core/host.js';
 import type { Plugin } from '../../core/plugin.js';
 import type { AuthenticationRequest, UserInfo } from '../../core/authn/user.js';
 import type { Logger } from '../../core/log.js';
-import { CertificateParseError, parseCertificate } from './certificate.js';
+import { CertificateParseError } from './certificate.js';
 import type { Certificate } from './certificate.js';
+import { clientCertificates } from './certificate-cache.js';
 import { readCaBundle } from './ca-bundle.js';
 import { verifyClientCertificate } from './verify.js';
 
@@ -43,9 +44,9 @@ export function authenticateCertificateChain(
   let leaf: Certificate;
   let intermediates: Certificate[];
   try {
-    leaf = parseCertificate(leafDer);
+    leaf = clientCertificates.parse(leafDer);
     // Go's TLS stack parses every presented certificate before verification; so do we.
-    intermediates = rest.map(parseCertificate);
+    intermediates = rest.map((der) => clientCertificates.parse(der));
   } catch (err) {
     if (err instanceof CertificateParseError) return { result: 'reject', reason: err.message };
     throw err;
