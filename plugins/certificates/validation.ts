@@ -5,6 +5,7 @@
 // The "compatibility options" exist so that an object stored under older, looser rules can still
 // be updated (e.g. to add a Failed condition) without first having to repair what it already
 // carries; they are always computed from the old object, so on create everything is strict.
+import { createHash } from 'node:crypto';
 import { fieldError, type FieldError } from '../../core/api/field-errors.js';
 import { CryptoError, parseCsr, validateCertificatePem, verifyCsr } from '../../core/crypto/index.js';
 import { validateSignerName } from './signer-name.js';
@@ -81,15 +82,26 @@ export function validationOptions(obj: CertificateSigningRequest, old?: Certific
 
 /** ParseCSR + CheckSignature; the error text is the crypto core's (Go's) message. */
 function requestError(request: Uint8Array | undefined): string | undefined {
+  const bytes = request ?? new Uint8Array(0);
+  // spec.request is immutable, so every approval and status update checks the same bytes again
+  // (as upstream does); the answer is a pure function of them, remembered by their digest.
+  const key = createHash('sha256').update(bytes).digest('base64');
+  const known = requestChecks.get(key);
+  if (known !== undefined) return known.error;
+  let error: string | undefined;
   try {
-    verifyCsr(parseCsr(request ?? new Uint8Array(0)));
-    return undefined;
+    verifyCsr(parseCsr(bytes));
   } catch (err) {
     // Anything else is a bug in the crypto core and must surface as a 500, not as a 422.
-    if (err instanceof CryptoError) return err.message;
-    throw err;
+    if (!(err instanceof CryptoError)) throw err;
+    error = err.message;
   }
+  if (requestChecks.size >= REQUEST_CHECKS_KEPT) requestChecks.delete(requestChecks.keys().next().value!);
+  requestChecks.set(key, { error });
+  return error;
 }
+const REQUEST_CHECKS_KEPT = 4096;
+const requestChecks = new Map<string, { readonly error: string | undefined }>();
 
 function validateConditions(conditions: readonly CsrCondition[], opts: CsrValidationOptions): FieldError[] {
   const errs: FieldError[] = [];

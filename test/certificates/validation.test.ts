@@ -202,6 +202,21 @@ describe('update validation options', () => {
     assert.ok(diff.includes('+     "reason": "B"'), diff.join('\n'));
   });
 
+  it('the request is judged by its bytes on every update: a broken signature stays refused, a good one passes', () => {
+    // The parse and signature check are remembered by digest; the answer must not depend on it.
+    const bad = stored((o) => { o.spec.request = b64(fx.badSignatureCsrPem); });
+    for (let i = 0; i < 2; i++) {
+      const obj = structuredClone(bad);
+      const errs = validateCsrUpdate(obj, bad, validationOptions(obj, bad)).filter((e) => e.field === 'spec.request');
+      assert.equal(errs.length, 1, show(errs));
+    }
+    const good = stored(() => {});
+    for (let i = 0; i < 2; i++) {
+      const obj = structuredClone(good);
+      assert.deepEqual(validateCsrUpdate(obj, good, validationOptions(obj, good)), []);
+    }
+  });
+
   it('semantic equality ignores empty-vs-absent strings and time formatting', () => {
     const old = stored((o) => {
       o.status.conditions = [{ type: 'Approved', status: 'True', reason: '', lastUpdateTime: '2020-01-01T00:00:00Z' }];
