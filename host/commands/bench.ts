@@ -1,7 +1,14 @@
 // `plat bench crypto`: the crypto core measured side by side with its peers in one run (bench/crypto),
 // printed as a table with issue 3's target ratios, and written as JSON and an SVG chart.
+// `plat bench issue`: CSR to certificate through plat all's HTTP API, side by side with cfssl serve
+// (bench/issue), printed as a table with issue 6's target ratio, and written as JSON and an SVG chart.
 import { writeFile } from 'node:fs/promises';
 import { renderSvg } from '../../bench/crypto/chart.js';
+import { renderSvg as renderIssueSvg } from '../../bench/issue/chart.js';
+import { issueFlags } from '../../bench/issue/flags.js';
+import type { BenchKeyType, ControllerMode } from '../../bench/issue/options.js';
+import { renderReport, toJson as issueToJson } from '../../bench/issue/report.js';
+import { runIssueBench } from '../../bench/issue/run.js';
 import { OPS, type Op } from '../../bench/crypto/impl.js';
 import { renderFastest, renderHeader, renderRatios, renderTable, targetRatios, toJson } from '../../bench/crypto/report.js';
 import { IMPL_NAMES, runCryptoBench } from '../../bench/crypto/suite.js';
@@ -9,6 +16,8 @@ import { FlagError, Flags } from '../../core/flags/flag-set.js';
 
 export const BENCH_USAGE = `Usage:
   plat bench crypto [--seconds N] [--workers N] [--ops parse,verify,...] [--impls wasm,native,...] [--json FILE] [--svg FILE]
+  plat bench issue [--csrs N] [--concurrency C] [--key-type p256|ed25519|rsa2048] [--warmup N] [--controller auto|embedded|harness]
+                   [--plat-api-qps Q] [--plat-api-burst B] [--cfssl BIN] [--cpu-prof DIR] [--json FILE] [--svg FILE]
 `;
 
 function cryptoFlags(f: Flags): void {
@@ -45,26 +54,51 @@ async function benchCrypto(argv: readonly string[]): Promise<string> {
   ].join('\n');
 }
 
+async function benchIssue(argv: readonly string[]): Promise<string> {
+  const f = new Flags();
+  issueFlags(f);
+  const { positional } = f.parse([...argv]);
+  if (positional.length) throw new FlagError(`unexpected argument "${positional[0]}"`);
+  const keyTypes = [...new Set(f.get<BenchKeyType[]>('key-type'))];
+  if (keyTypes.length === 0) throw new FlagError('--key-type: name at least one key type');
+  const result = await runIssueBench({
+    csrs: f.get<number>('csrs'), concurrency: f.get<number>('concurrency'), keyTypes, warmup: f.get<number>('warmup'),
+    controller: f.get<ControllerMode>('controller'), apiQps: f.get<number>('plat-api-qps'), apiBurst: f.get<number>('plat-api-burst'),
+    cfssl: f.get<string>('cfssl'), cpuProfDir: f.get<string>('cpu-prof'), log: (line) => process.stderr.write(`plat bench issue: ${line}\n`),
+  });
+  const json = f.get<string>('json');
+  const svg = f.get<string>('svg');
+  if (json) await writeFile(json, issueToJson(result));
+  if (svg) await writeFile(svg, renderIssueSvg(result));
+  return renderReport(result) + [json && `JSON written to ${json}\n`, svg && `SVG written to ${svg}\n`].join('');
+}
+
+const BENCHMARKS: Record<string, { flags: (f: Flags) => void; about: string; run: (argv: readonly string[]) => Promise<string> }> = {
+  crypto: { flags: cryptoFlags, run: benchCrypto, about: 'Measures CSR parse, CSR verify, PEM validation, sign and issue-one-cert for each implementation side by side.' },
+  issue: { flags: issueFlags, run: benchIssue, about: 'Measures CSR-to-certificate throughput and latency through plat all\'s HTTP API (create, approve, watch) side by side with cfssl serve.' },
+};
+
 /** `plat bench <what> [flags]`; returns the exit code. */
 export async function runBench(argv: readonly string[]): Promise<number> {
   const [what, ...rest] = argv;
-  if (what === 'crypto' && (rest.includes('--help') || rest.includes('-h'))) {
+  const bench = what === undefined ? undefined : BENCHMARKS[what];
+  if (bench && (rest.includes('--help') || rest.includes('-h'))) {
     const f = new Flags();
-    cryptoFlags(f);
-    process.stdout.write(f.help('plat bench crypto [flags]', 'Measures CSR parse, CSR verify, PEM validation, sign and issue-one-cert for each implementation side by side.'));
+    bench.flags(f);
+    process.stdout.write(f.help(`plat bench ${what} [flags]`, bench.about));
     return 0;
   }
-  if (what !== 'crypto') {
+  if (!bench) {
     if (what && what !== '--help' && what !== '-h') process.stderr.write(`plat bench: unknown benchmark "${what}"\n`);
     process.stdout.write(BENCH_USAGE);
     return what === '--help' || what === '-h' ? 0 : 2;
   }
   try {
-    process.stdout.write(await benchCrypto(rest));
+    process.stdout.write(await bench.run(rest));
     return 0;
   } catch (e) {
     if (e instanceof FlagError) {
-      process.stderr.write(`plat bench crypto: ${e.message}\n`);
+      process.stderr.write(`plat bench ${what}: ${e.message}\n`);
       return e.exitCode;
     }
     throw e;

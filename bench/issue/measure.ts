@@ -1,0 +1,84 @@
+// Turning one timed phase into numbers: throughput over the wall time of the phase, nearest-rank
+// latency percentiles, and the CPU the measured processes spent (from /proc on Linux, where the
+// servers' share of a shared 2-core machine is the honest cost per certificate).
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
+
+export interface PhaseNumbers {
+  readonly certs: number;
+  readonly seconds: number;
+  readonly certsPerSec: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  readonly maxMs: number;
+  /** CPU milliseconds per certificate of the server processes (null where /proc is not there). */
+  readonly serverCpuMsPerCert: number | null;
+  /** CPU milliseconds per certificate of the benchmark's own process (the load generator). */
+  readonly harnessCpuMsPerCert: number;
+}
+
+/** Nearest-rank percentile of sorted values. */
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  const rank = Math.ceil((p / 100) * sorted.length);
+  return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1]!;
+}
+
+const TICKS_PER_SECOND = 100; // USER_HZ on every Linux platform node supports.
+
+/** utime + stime of a process in milliseconds, or null when it cannot be read. */
+export function processCpuMs(pid: number | undefined): number | null {
+  if (pid === undefined || os.platform() !== 'linux') return null;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name may hold spaces and parentheses: fields are counted after its last ')'.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+  } catch {
+    return null;
+  }
+}
+
+/** Starts measuring; `done()` gives the phase's numbers. */
+export function startPhase(serverPids: () => readonly (number | undefined)[]): { done(latenciesMs: number[]): PhaseNumbers } {
+  const cpuOf = () => {
+    const each = serverPids().map(processCpuMs);
+    return each.some((v) => v === null) ? null : each.reduce<number>((a, b) => a + b!, 0);
+  };
+  const serverCpu0 = cpuOf();
+  const harnessCpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  return {
+    done(latenciesMs) {
+      const seconds = (performance.now() - t0) / 1000;
+      const serverCpu1 = cpuOf();
+      const harness = process.cpuUsage(harnessCpu0);
+      const certs = latenciesMs.length;
+      const sorted = [...latenciesMs].sort((a, b) => a - b);
+      const per = (ms: number) => (certs > 0 ? ms / certs : 0);
+      return {
+        certs, seconds,
+        certsPerSec: seconds > 0 ? certs / seconds : 0,
+        p50Ms: percentile(sorted, 50), p99Ms: percentile(sorted, 99), maxMs: sorted.at(-1) ?? 0,
+        serverCpuMsPerCert: serverCpu0 === null || serverCpu1 === null ? null : per(serverCpu1 - serverCpu0),
+        harnessCpuMsPerCert: per((harness.user + harness.system) / 1000),
+      };
+    },
+  };
+}
+
+/** Runs `task(i)` for i in [0, n) with at most `width` running at once. */
+export async function inParallel(n: number, width: number, task: (i: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  let failed = false;
+  await Promise.all(Array.from({ length: Math.min(width, n) }, async () => {
+    while (next < n && !failed) {
+      try {
+        await task(next++);
+      } catch (e) {
+        failed = true;
+        throw e;
+      }
+    }
+  }));
+}

@@ -1,0 +1,48 @@
+// What one `plat bench issue` run is asked to do, with the command's defaults.
+import type { KeyType } from '../../core/crypto/index.js';
+
+export const KEY_TYPES = { p256: 'ecdsa-p256', ed25519: 'ed25519', rsa2048: 'rsa-2048' } as const satisfies Record<string, KeyType>;
+export type BenchKeyType = keyof typeof KEY_TYPES;
+export const KEY_LABEL: Readonly<Record<BenchKeyType, string>> = { p256: 'P-256', ed25519: 'Ed25519', rsa2048: 'RSA-2048' };
+
+/** Who runs the signing controller: `plat all` itself, or a controller process the harness starts. */
+export const CONTROLLER_MODES = ['auto', 'embedded', 'harness'] as const;
+export type ControllerMode = (typeof CONTROLLER_MODES)[number];
+
+export interface IssueBenchOptions {
+  readonly csrs: number;
+  readonly concurrency: number;
+  /** Each key type is a run of its own: CSR keys and the CA alike. */
+  readonly keyTypes: readonly BenchKeyType[];
+  /** CSRs issued through each target before timing starts (not counted). */
+  readonly warmup: number;
+  readonly controller: ControllerMode;
+  /** --plat-api-qps / --plat-api-burst of the controller's API client. */
+  readonly apiQps: number;
+  readonly apiBurst: number;
+  /** Run plat's processes under `node --cpu-prof`, profiles written here ('' not). */
+  readonly cpuProfDir?: string;
+  /** The cfssl binary; '' skips cfssl. */
+  readonly cfssl: string;
+  /** Progress lines go here (stderr by the command, nowhere in tests). */
+  readonly log?: (line: string) => void;
+}
+
+export const DEFAULTS = {
+  csrs: 1000,
+  concurrency: 32,
+  keyTypes: ['p256'],
+  warmup: 50,
+  controller: 'auto',
+  // Upstream's 20/30 would cap issuance at about 20 status writes a second; the benchmark measures
+  // the server, so the controller's client limit is set far above what the server can take.
+  apiQps: 5000,
+  apiBurst: 10000,
+  cfssl: 'cfssl',
+} as const satisfies Omit<IssueBenchOptions, 'log'>;
+
+/** Every certificate of the run: the same signer policy on both sides. */
+export const SIGNER = 'platform/apiserver-client';
+export const USAGES = ['digital signature', 'client auth'] as const;
+/** --cluster-signing-duration's default and the cfssl profile's expiry. */
+export const LIFETIME_HOURS = 8760;

@@ -1,0 +1,54 @@
+// The run as people read it (a table per key type, the ratio against issue 6's target) and as
+// JSON for bench/results.
+import type { IssueBenchResult, KeyTypeRun, TargetResult } from './run.js';
+import { CFSSL_INSTALL } from './cfssl-target.js';
+import { KEY_LABEL } from './options.js';
+
+export const TARGET_RATIO = 1.0;
+
+const fmt = (v: number, digits = 0) => v.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const ms = (v: number) => (v >= 100 ? fmt(v) : fmt(v, 1));
+
+function row(name: string, t: TargetResult, n: number): string {
+  if (!t.available || !t.numbers) return `| ${name} | not measured: ${t.reason ?? ''} | | | | | |`;
+  const x = t.numbers;
+  const v = t.verification;
+  const checked = v ? `${v.verified}/${n}${v.issuedOnce ? ', each once' : ' — NOT all issued once'}` : '';
+  return `| ${name} | ${fmt(x.certsPerSec)} | ${ms(x.p50Ms)} | ${ms(x.p99Ms)} | ${x.serverCpuMsPerCert === null ? 'n/a' : fmt(x.serverCpuMsPerCert, 2)} | ${fmt(x.harnessCpuMsPerCert, 2)} | ${checked} |`;
+}
+
+export function renderRun(r: KeyTypeRun, n: number): string {
+  const lines = [
+    `${KEY_LABEL[r.keyType]} keys, ${KEY_LABEL[r.keyType]} CA:`,
+    '',
+    '| target | certs/s | p50 ms | p99 ms | server CPU ms/cert | harness CPU ms/cert | issued and verified |',
+    '|---|---:|---:|---:|---:|---:|---|',
+    row('plat', r.plat, n),
+    row('cfssl', r.cfssl, n),
+    '',
+  ];
+  if (r.ratio !== null) lines.push(`plat / cfssl: ${r.ratio.toFixed(2)}x (issue 6's target: at least ${TARGET_RATIO.toFixed(1)}x${r.ratio >= TARGET_RATIO ? ', met' : ', not met'})`, '');
+  for (const [name, t] of [['plat', r.plat], ['cfssl', r.cfssl]] as const) {
+    for (const p of t.verification?.problems ?? []) lines.push(`${name} problem: ${p}`);
+  }
+  return lines.join('\n');
+}
+
+export function renderReport(result: IssueBenchResult): string {
+  const e = result.environment;
+  const c = result.config;
+  const p = result.plat;
+  const head = [
+    `plat bench issue: ${c.csrs} CSRs per target (after ${c.warmup} warm-up), concurrency ${c.concurrency}, signer ${c.signer}, usages ${c.usages.join(', ')}, ${c.lifetimeHours}h`,
+    `node ${e.node}, ${e.cpus} x ${e.cpu} (${e.platform}), load average before the run ${e.loadAverage.join(' ')}`,
+    `plat:  ${p.setup}; signing controller ${p.controller === 'embedded' ? 'inside plat all' : 'in a controller process of the benchmark\'s (this plat all runs no controllers)'}, --plat-api-qps ${p.apiQps} --plat-api-burst ${p.apiBurst}`,
+    result.cfssl.version ? `cfssl: ${result.cfssl.version}: ${result.cfssl.setup}` : `cfssl: not measured (install: ${CFSSL_INSTALL})`,
+    'latency: from before the first request to the certificate in hand (plat: create → approve → watch; cfssl: one sign request); CPU from /proc',
+    '',
+  ];
+  return [...head, ...result.runs.map((r) => renderRun(r, c.csrs))].join('\n') + '\n';
+}
+
+export function toJson(result: IssueBenchResult): string {
+  return JSON.stringify(result, (_k, v: unknown) => (typeof v === 'number' && !Number.isInteger(v) ? Math.round(v * 1000) / 1000 : v), 2) + '\n';
+}

@@ -1,0 +1,175 @@
+// One `plat bench issue` run: inputs made first, then for each key type plat and then cfssl, each
+// with a warm-up and a timed phase over the same CSRs at the same concurrency, each checked
+// afterwards (every CSR issued, once, with its own key, by the run's CA). A failure of plat is
+// an error; cfssl missing or unable to use the CA is reported and its side left empty.
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { CertificateChecker } from './check.js';
+import { CfsslCannotSign, probeCfssl, startCfssl } from './cfssl-target.js';
+import { makeInputs, type IssueInputs } from './inputs.js';
+import { inParallel, startPhase, type PhaseNumbers } from './measure.js';
+import { KEY_LABEL, LIFETIME_HOURS, SIGNER, USAGES, type BenchKeyType, type IssueBenchOptions } from './options.js';
+import { PlatDriver } from './plat-driver.js';
+import { resolveControllerMode, startPlat } from './plat-target.js';
+
+export interface Verification {
+  /** CSRs with a certificate that passed every check. */
+  readonly verified: number;
+  /** Every CSR issued, each exactly once (plat: the certificate never changed once set). */
+  readonly issuedOnce: boolean;
+  readonly problems: readonly string[];
+}
+
+export interface TargetResult {
+  readonly available: boolean;
+  /** Why it was not measured. */
+  readonly reason?: string;
+  readonly numbers?: PhaseNumbers;
+  readonly verification?: Verification;
+}
+
+export interface KeyTypeRun {
+  readonly keyType: BenchKeyType;
+  readonly plat: TargetResult;
+  readonly cfssl: TargetResult;
+  /** plat certs/s over cfssl certs/s. */
+  readonly ratio: number | null;
+}
+
+export interface IssueBenchResult {
+  readonly environment: { node: string; cpus: number; cpu: string; platform: string; date: string; loadAverage: number[] };
+  readonly config: {
+    csrs: number; concurrency: number; warmup: number; signer: string; usages: string[]; lifetimeHours: number;
+  };
+  readonly plat: {
+    setup: string; controller: 'embedded' | 'harness'; apiQps: number; apiBurst: number;
+  };
+  readonly cfssl: { setup: string; version: string | null };
+  readonly runs: KeyTypeRun[];
+}
+
+const PLAT_SETUP = 'plat all (a process of its own) on LMDB in a fresh data dir; HTTPS, HTTP/1.1 keep-alive, the admin\'s client certificate; '
+  + 'POST the CSR, PUT /approval with an Approved condition, wait on one watch for status.certificate';
+const CFSSL_SETUP = 'cfssl serve on 127.0.0.1 over plain HTTP (its usual mode: no TLS, no client authentication, no storage), -loglevel 2; '
+  + 'POST /api/v1/cfssl/sign with the same CSRs, a default profile with the same usages and lifetime, the same CA';
+
+async function measurePlat(o: IssueBenchOptions, inputs: IssueInputs, controller: 'embedded' | 'harness', say: (l: string) => void): Promise<TargetResult> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'plat-bench-issue-'));
+  const target = await startPlat({ dataDir: dir, ca: inputs.ca, controller, qps: o.apiQps, burst: o.apiBurst, ...(o.cpuProfDir ? { cpuProfDir: o.cpuProfDir } : {}) });
+  let driver: PlatDriver | undefined;
+  try {
+    driver = await PlatDriver.open(target.connection, o.concurrency);
+    const d = driver;
+    say(`plat: ${inputs.warmup.length} warm-up certificates`);
+    await inParallel(inputs.warmup.length, o.concurrency, (i) => d.issue(inputs.warmup[i]!));
+    say(`plat: ${inputs.csrs.length} timed certificates`);
+    const latencies: number[] = [];
+    const phase = startPhase(() => target.pids());
+    await inParallel(inputs.csrs.length, o.concurrency, async (i) => {
+      const t0 = performance.now();
+      await d.issue(inputs.csrs[i]!);
+      latencies.push(performance.now() - t0);
+    });
+    const numbers = phase.done(latencies);
+
+    const stored = await d.stored();
+    const checker = new CertificateChecker(inputs.ca.certificatePem);
+    const problems: string[] = [];
+    let sameAsWatched = true;
+    for (const csr of inputs.csrs) {
+      const obj = stored.get(csr.name);
+      const pem = obj?.status?.certificate ? Buffer.from(obj.status.certificate, 'base64').toString('utf8') : undefined;
+      if (pem !== d.certificate(csr.name)) {
+        sameAsWatched = false;
+        if (problems.length < 10) problems.push(`${csr.name}: the stored certificate is not the one the watch showed`);
+      }
+      if (obj?.status?.conditions?.some((c) => c.type === 'Failed') && problems.length < 10) problems.push(`${csr.name}: has a Failed condition`);
+      checker.check(csr, pem);
+    }
+    const summary = checker.summary();
+    if (d.reissued > 0) problems.push(`${d.reissued} certificates were replaced after being set`);
+    return {
+      available: true, numbers,
+      verification: {
+        verified: summary.verified,
+        issuedOnce: summary.verified === inputs.csrs.length && d.reissued === 0 && sameAsWatched && problems.length === 0,
+        problems: [...problems, ...summary.problems],
+      },
+    };
+  } catch (e) {
+    throw new Error(`plat: ${(e as Error).message}\n${target.output()}`);
+  } finally {
+    await driver?.close();
+    await target.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function measureCfssl(o: IssueBenchOptions, inputs: IssueInputs, say: (l: string) => void): Promise<TargetResult> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'plat-bench-cfssl-'));
+  try {
+    let target;
+    try {
+      target = await startCfssl({ bin: o.cfssl, dir, ca: inputs.ca, concurrency: o.concurrency, probeCsr: inputs.probe });
+    } catch (e) {
+      if (e instanceof CfsslCannotSign) return { available: false, reason: `cfssl cannot sign with an ${KEY_LABEL[inputs.keyType]} CA: ${e.message}` };
+      throw e;
+    }
+    try {
+      say(`cfssl: ${inputs.warmup.length} warm-up certificates`);
+      await inParallel(inputs.warmup.length, o.concurrency, async (i) => { await target.sign(inputs.warmup[i]!); });
+      say(`cfssl: ${inputs.csrs.length} timed certificates`);
+      const latencies: number[] = [];
+      const pems: string[] = new Array(inputs.csrs.length);
+      const phase = startPhase(() => [target.pid()]);
+      await inParallel(inputs.csrs.length, o.concurrency, async (i) => {
+        const t0 = performance.now();
+        pems[i] = await target.sign(inputs.csrs[i]!);
+        latencies.push(performance.now() - t0);
+      });
+      const numbers = phase.done(latencies);
+      const checker = new CertificateChecker(inputs.ca.certificatePem);
+      inputs.csrs.forEach((csr, i) => checker.check(csr, pems[i]));
+      const summary = checker.summary();
+      return {
+        available: true, numbers,
+        verification: { verified: summary.verified, issuedOnce: summary.verified === inputs.csrs.length, problems: summary.problems },
+      };
+    } finally {
+      await target.stop();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export async function runIssueBench(o: IssueBenchOptions): Promise<IssueBenchResult> {
+  const say = o.log ?? (() => {});
+  // Before the run: what the machine was already doing (it is shared).
+  const loadAverage = os.loadavg().map((v) => Math.round(v * 100) / 100);
+  const controller = resolveControllerMode(o.controller);
+  const cfssl = probeCfssl(o.cfssl);
+  if (!cfssl.found) say(`cfssl: ${cfssl.reason}`);
+  const runs: KeyTypeRun[] = [];
+  for (const keyType of o.keyTypes) {
+    say(`${keyType}: making a CA and ${o.csrs + o.warmup} keys and CSRs`);
+    const inputs = await makeInputs(keyType, { csrs: o.csrs, warmup: o.warmup }, (n) => say(`${keyType}: ${n} keys`));
+    say(`${keyType}: plat all (signing controller: ${controller}, --plat-api-qps ${o.apiQps} --plat-api-burst ${o.apiBurst})`);
+    const plat = await measurePlat(o, inputs, controller, (l) => say(`${keyType}: ${l}`));
+    const peer: TargetResult = cfssl.found ? await measureCfssl(o, inputs, (l) => say(`${keyType}: ${l}`)) : { available: false, reason: cfssl.reason };
+    const ratio = plat.numbers && peer.numbers && peer.numbers.certsPerSec > 0 ? plat.numbers.certsPerSec / peer.numbers.certsPerSec : null;
+    runs.push({ keyType, plat, cfssl: peer, ratio });
+  }
+  const cpus = os.cpus();
+  return {
+    environment: {
+      node: process.version, cpus: cpus.length, cpu: cpus[0]?.model.trim() ?? 'unknown', platform: `${os.platform()}/${os.arch()}`,
+      date: new Date().toISOString(), loadAverage,
+    },
+    config: { csrs: o.csrs, concurrency: o.concurrency, warmup: o.warmup, signer: SIGNER, usages: [...USAGES], lifetimeHours: LIFETIME_HOURS },
+    plat: { setup: PLAT_SETUP, controller, apiQps: o.apiQps, apiBurst: o.apiBurst },
+    cfssl: { setup: CFSSL_SETUP, version: cfssl.found ? cfssl.version : null },
+    runs,
+  };
+}
