@@ -18,6 +18,8 @@ import { WebhookTokenAuthenticator } from '../plugins/authn-webhook-token/index.
 import { X509Authenticator } from '../plugins/authn-x509/index.js';
 import { AlwaysAllowAuthorizer, AlwaysDenyAuthorizer } from '../plugins/authz-always/index.js';
 import { CertificatesResourcePlugin } from '../plugins/certificates/plugin.js';
+import { CsrApprovingController } from '../plugins/csrapproving/index.js';
+import { CsrCleanerController } from '../plugins/csrcleaner/index.js';
 import { apiserverFlagCatalogue } from './flag-catalogue/apiserver.js';
 import { prepareAllInOne } from './roles/all.js';
 
@@ -51,7 +53,7 @@ export const profiles: Record<string, Profile> = {
   all: {
     role: 'all',
     description: 'All of plat in one process (for now the API server), everything under --data-dir: a CA, an admin kubeconfig and the store.',
-    plugins: apiserverPlugins,
+    plugins: [...apiserverPlugins, CsrApprovingController, CsrCleanerController],
     catalogue: apiserverFlagCatalogue,
     // One machine, one user: listen on loopback only and require credentials, since the only
     // authorizer here allows everything.
