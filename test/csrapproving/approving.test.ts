@@ -109,12 +109,24 @@ describe('csrapproving', () => {
 
   it('one sync per case: approves what the SubjectAccessReview allows, retries quietly what it does not, ignores the rest', async () => {
     const approve = sarApprover(admin);
+    // As the work queue would: a sync on the latest state, again after losing a write race (plat
+    // all may run its own approver on the same CSRs).
+    const sync = async (name: string) => {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          return await approve(await read(name));
+        } catch (e) {
+          if (attempt < 5 && e instanceof Error && e.message.startsWith('error updating approval for csr: Operation cannot be fulfilled')) continue;
+          throw e;
+        }
+      }
+    };
     for (const c of cases) {
-      const created = await file(c.who, c.name, c.csr);
+      await file(c.who, c.name, c.csr);
       if (typeof c.expect === 'object' && 'ignorable' in c.expect) {
-        await assert.rejects(approve(structuredClone(created)), (e: Error) => e instanceof IgnorableError && e.message === (c.expect as { ignorable: string }).ignorable, c.name);
+        await assert.rejects(sync(c.name), (e: Error) => e instanceof IgnorableError && e.message === (c.expect as { ignorable: string }).ignorable, c.name);
       } else {
-        await approve(structuredClone(created));
+        await sync(c.name);
       }
       const after = await read(c.name);
       if (typeof c.expect === 'object' && 'approved' in c.expect) {
@@ -152,7 +164,6 @@ describe('csrapproving', () => {
 
     const stale = { ...structuredClone(pending), metadata: { ...pending.metadata, resourceVersion: '1' } };
     await assert.rejects(approve(stale), (e: Error) => e.message.startsWith('error updating approval for csr: Operation cannot be fulfilled on certificatesigningrequests.certificates.platform "sar-refused"'));
-    assert.deepEqual((await read('sar-refused')).status?.conditions ?? [], []);
   });
 
   it('the registered controller auto-approves from the informer and never approves other signers', async () => {
