@@ -9,18 +9,13 @@ import { CSR_RESOURCE, SIGNER_NODEAGENT_SERVING, type Csr } from '../../core/cer
 import { createCsr, generateKeyPair, type KeyType } from '../../core/crypto/index.js';
 import { FlagError } from '../../core/flags/flag-set.js';
 import { writeFileAtomic } from '../../core/pki/index.js';
+import { VALID_USAGES } from '../../plugins/certificates/usages.js';
 import { CommandError } from './ca.js';
 import { csrFlags, openClient } from './csr-connection.js';
 import { CSR_DISPLAY } from './csr-output.js';
 import { waitForCertificate } from './csr-wait.js';
 
 const KEY_TYPES: Record<string, KeyType> = { p256: 'ecdsa-p256', ed25519: 'ed25519', rsa2048: 'rsa-2048' };
-const ALLOWED_USAGES = [
-  'signing', 'digital signature', 'content commitment', 'key encipherment', 'key agreement', 'data encipherment',
-  'cert sign', 'crl sign', 'encipher only', 'decipher only', 'any', 'server auth', 'client auth', 'code signing',
-  'email protection', 's/mime', 'ipsec end system', 'ipsec tunnel', 'ipsec user', 'timestamping', 'ocsp signing',
-  'microsoft sgc', 'netscape sgc',
-];
 
 /** The node agent's choice: key encipherment only for RSA keys; server auth for the serving signer. */
 export function defaultUsages(signer: string, keyType: string): string[] {
@@ -40,7 +35,7 @@ function flagsOf(argv: readonly string[]) {
   f.define({ name: 'key-type', type: 'string', default: 'p256', enum: Object.keys(KEY_TYPES), section: S, help: 'Type of the generated private key.' });
   f.define({ name: 'usages', type: 'strings', default: [], section: S,
     help: 'spec.usages (default: digital signature and client auth, or server auth for platform/nodeagent-serving; key encipherment too for RSA).',
-    validate: (v) => (v as string[]).filter((u) => !ALLOWED_USAGES.includes(u)).map((u) => `unknown usage "${u}"`)[0] });
+    validate: (v) => (v as string[]).filter((u) => !VALID_USAGES.includes(u)).map((u) => `unknown usage "${u}"`)[0] });
   f.define({ name: 'duration', type: 'duration', default: 0, section: S, help: 'Requested lifetime (spec.expirationSeconds; at least 10m0s); default: the signer\'s.',
     validate: (v) => ((v as number) !== 0 && (v as number) < 600_000 ? 'must be at least 10m0s' : undefined) });
   f.define({ name: 'wait', type: 'bool', default: false, section: S, help: 'Wait until the certificate is issued (or the request denied or failed) and write <name>.crt.' });
