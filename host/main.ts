@@ -11,6 +11,7 @@ import { CA_USAGE, caInit, caSign, CommandError } from './commands/ca.js';
 import { TOKEN_USAGE, tokenCreate } from './commands/token.js';
 import { AUTH_USAGE, authCanI } from './commands/auth.js';
 import { runBench } from './commands/bench.js';
+import { runCsr } from './commands/csr.js';
 import { FlagError } from '../core/flags/flag-set.js';
 import { describeAllInOne } from './roles/all.js';
 
@@ -33,6 +34,8 @@ Commands:
   bench crypto         measure the crypto core against its peers (table, JSON, SVG chart)
   token create         mint a bootstrap token (a Secret in plat-system) and print it
   auth can-i           may the kubeconfig's user do VERB on TYPE? prints yes or no
+  csr create | get | list | approve | deny | wait
+                       certificate signing requests through the API (--wait writes key and certificate)
 
 Run 'plat <role> --help' for the flags of a role; 'plat --version' prints the version.
 `;
@@ -121,6 +124,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   if (role === 'token') return runToken(rest);
   if (role === 'auth') return runAuth(rest);
   if (role === 'bench') return runBench(rest);
+  if (role === 'csr') return runCsr(rest);
   if (upcomingRoles[role]) { process.stderr.write(`plat ${role}: ${upcomingRoles[role]}\n`); return 2; }
   const profile = profiles[role];
   if (!profile) {

@@ -28,6 +28,8 @@ import { AuthorizationConfigPlugin } from '../plugins/authorization-config/index
 import { CertificatesResourcePlugin } from '../plugins/certificates/plugin.js';
 import { RbacAuthorizer, RbacPlugin } from '../plugins/rbac/index.js';
 import { ClusterSigner, CsrSigningController } from '../plugins/csrsigning/index.js';
+import { CsrApprovingController } from '../plugins/csrapproving/index.js';
+import { CsrCleanerController } from '../plugins/csrcleaner/index.js';
 import { apiserverFlagCatalogue } from './flag-catalogue/apiserver.js';
 import { prepareAllInOne } from './roles/all.js';
 
@@ -74,7 +76,7 @@ export const profiles: Record<string, Profile> = {
   all: {
     role: 'all',
     description: 'All of plat in one process (for now the API server), everything under --data-dir: a CA, an admin kubeconfig and the store.',
-    plugins: [...apiserverPlugins, CsrSigningController, ClusterSigner],
+    plugins: [...apiserverPlugins, CsrSigningController, ClusterSigner, CsrApprovingController, CsrCleanerController],
     catalogue: apiserverFlagCatalogue,
     // One machine, one user: listen on loopback only and require credentials, since the only
     // authorizer here allows everything.
