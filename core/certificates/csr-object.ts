@@ -62,6 +62,11 @@ export function isApproved(csr: Csr): boolean {
   return approved && !denied;
 }
 
+/** HasTrueCondition: a condition of `type` whose status is True or empty. */
+export function hasTrueCondition(csr: Pick<Csr, 'status'>, type: string): boolean {
+  return (csr.status?.conditions ?? []).some((c) => c.type === type && (c.status === 'True' || !c.status));
+}
+
 export const hasCertificate = (csr: Csr): boolean => typeof csr.status?.certificate === 'string' && csr.status.certificate.length > 0;
 
 /** The bytes behind a base64 wire field (spec.request, status.certificate). */
