@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { boot, declareFlags, type Profile } from '../core/boot.js';
 import { Flags } from '../core/flags/flag-set.js';
 import { Host } from '../core/host.js';
+import { exitRequested } from '../core/lifecycle.js';
 import { createLogger } from '../core/log.js';
 import { StartupError } from '../core/plugin.js';
 import { profiles, upcomingRoles } from './profiles.js';
@@ -24,8 +25,8 @@ Usage:
 
 Roles:
   apiserver            serve the certificates.platform API over HTTPS, state in embedded LMDB
+  controller-manager   run the controllers (signing, approving, cleaning) against an API server
   all                  everything in one process under --data-dir, with a CA and an admin kubeconfig
-  controller-manager   (not available yet)
   nodeagent            (not available yet)
 
 Commands:
@@ -148,17 +149,19 @@ export async function main(argv: readonly string[]): Promise<number> {
   if (summary) process.stdout.write(summary);
   return new Promise<number>((resolve) => {
     let stopping = false;
-    const stop = (signal: string) => {
+    const stop = (why: string, code: number) => {
       if (stopping) return;
       stopping = true;
-      logger.info(`received ${signal}, shutting down`);
-      host.hooks.shutdown.promise().then(() => resolve(0), (e: unknown) => {
-        logger.error('shutdown failed', { error: String(e) });
+      logger.info(`${why}, shutting down`);
+      host.hooks.shutdown.promise().then(() => resolve(code), (e: unknown) => {
+        logger.error('shutdown failed', { error: e instanceof Error ? e.message : String(e) });
         resolve(1);
       });
     };
-    process.once('SIGINT', () => stop('SIGINT'));
-    process.once('SIGTERM', () => stop('SIGTERM'));
+    process.once('SIGINT', () => stop('received SIGINT', 0));
+    process.once('SIGTERM', () => stop('received SIGTERM', 0));
+    // A part that cannot go on (the controller manager lost its Lease) ends the process, as upstream.
+    void exitRequested(host).then((r) => stop(r.reason, r.code));
   });
 }
 

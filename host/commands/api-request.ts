@@ -1,7 +1,7 @@
 // One HTTPS request to the API server with a kubeconfig's credentials, for the `plat` commands
 // that talk to a running server (token create, auth can-i).
 import https from 'node:https';
-import { KubeconfigError, loadKubeconfig, type WebhookConnection } from '../../plugins/authn-webhook-token/kubeconfig.js';
+import { KubeconfigError, loadKubeconfig, type WebhookConnection } from '../../core/client/kubeconfig.js';
 import { CommandError } from './ca.js';
 
 export type Connection = WebhookConnection;

@@ -10,7 +10,7 @@ import https from 'node:https';
 import http from 'node:http';
 import { createSecureContext } from 'node:tls';
 import type { UserInfo } from '../../core/authn/user.js';
-import type { WebhookConnection } from './kubeconfig.js';
+import type { WebhookConnection } from '../../core/client/kubeconfig.js';
 
 export const TOKEN_REVIEW_GROUP = 'authentication.platform';
 export const WEBHOOK_VERSIONS = ['v1', 'v1beta1'] as const;

@@ -9,7 +9,7 @@ import type { Plugin } from '../../core/plugin.js';
 import { StartupError } from '../../core/plugin.js';
 import { bearerToken } from '../../core/authn/bearer.js';
 import { ReviewCache } from './cache.js';
-import { KubeconfigError, loadKubeconfig } from './kubeconfig.js';
+import { KubeconfigError, loadKubeconfig } from '../../core/client/kubeconfig.js';
 import {
   TokenReviewClient, TokenReviewError, WEBHOOK_VERSIONS,
   type Backoff, type WebhookVersion,

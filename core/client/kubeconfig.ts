@@ -1,12 +1,13 @@
-// The webhook's connection settings, read from a kubeconfig-format file as upstream reads
-// --authentication-token-webhook-config-file: the cluster is the webhook (server URL and how to
-// trust it), the user is how plat authenticates to it. Only what a token-review client needs is
-// understood; a credential kind plat cannot honour (basic auth, exec, auth-provider, token-file)
-// fails start-up rather than being silently dropped. Relative file paths are resolved against the
-// file's own directory, as clientcmd does.
+// Connection settings read from a kubeconfig-format file, as clientcmd reads them for a webhook
+// (--authentication-token-webhook-config-file), the controller manager (--platconfig,
+// --authentication-kubeconfig, --authorization-kubeconfig) and the `plat` commands: the cluster is
+// the server (URL and how to trust it), the user is how plat authenticates to it. Only what a
+// client needs is understood; a credential kind plat cannot honour (basic auth, exec,
+// auth-provider, token-file) fails start-up rather than being silently dropped. Relative file
+// paths are resolved against the file's own directory, as clientcmd does.
 //
 // Choice (upstream allows any scheme): the server must be https, or http only to a loopback host,
-// since the bearer tokens of every caller cross this connection.
+// since bearer tokens cross this connection.
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
@@ -19,7 +20,7 @@ export class KubeconfigError extends Error {
   }
 }
 
-/** Everything needed to call the webhook, with file contents already read. */
+/** Everything needed to call the server, with file contents already read (a ClientConnection). */
 export interface WebhookConnection {
   readonly server: URL;
   /** PEM bundle to trust instead of the host's root set. */
@@ -28,7 +29,7 @@ export interface WebhookConnection {
   readonly tlsServerName?: string;
   readonly clientCert?: Buffer;
   readonly clientKey?: Buffer;
-  /** Bearer token plat presents to the webhook (not a caller's token). */
+  /** Bearer token plat presents to the server (not a caller's token). */
   readonly token?: string;
 }
 
@@ -120,10 +121,10 @@ export function loadKubeconfig(file: string): WebhookConnection {
     cluster = named(doc['clusters'], 'cluster', undefined, 'cluster');
     user = named(doc['users'], 'user', undefined, 'user') ?? {};
   }
-  if (cluster === undefined) throw new KubeconfigError('no cluster (the webhook) is configured');
+  if (cluster === undefined) throw new KubeconfigError('no cluster is configured');
 
   const serverText = str(cluster, 'server', 'cluster');
-  if (serverText === undefined) throw new KubeconfigError('cluster.server (the webhook URL) is not set');
+  if (serverText === undefined) throw new KubeconfigError('cluster.server is not set');
   let server: URL;
   try {
     server = new URL(serverText);
