@@ -133,6 +133,13 @@ export async function main(argv: readonly string[]): Promise<number> {
     return 0;
   }
   const logger = createLogger();
+  // Signals are caught from the start: parts begin working during boot (the controllers start in
+  // `ready`), and a SIGTERM then must stop them cleanly, not kill the process.
+  let onStop: ((why: string, code: number) => void) | undefined;
+  let early: { why: string; code: number } | undefined;
+  const request = (why: string, code: number) => { if (onStop) onStop(why, code); else early ??= { why, code }; };
+  process.once('SIGINT', () => request('received SIGINT', 0));
+  process.once('SIGTERM', () => request('received SIGTERM', 0));
   let booted;
   try {
     booted = await boot({ profile, argv: rest, cwd: process.cwd(), logger, version: VERSION,
@@ -148,20 +155,23 @@ export async function main(argv: readonly string[]): Promise<number> {
   const summary = describeAllInOne(host);
   if (summary) process.stdout.write(summary);
   return new Promise<number>((resolve) => {
+    // A daemon runs until it is told to stop, even when nothing of its own keeps the event loop
+    // busy (a controller manager with no port and idle controllers).
+    const keepAlive = setInterval(() => {}, 1 << 30);
     let stopping = false;
-    const stop = (why: string, code: number) => {
+    onStop = (why: string, code: number) => {
       if (stopping) return;
       stopping = true;
       logger.info(`${why}, shutting down`);
-      host.hooks.shutdown.promise().then(() => resolve(code), (e: unknown) => {
+      const done = (c: number) => { clearInterval(keepAlive); resolve(c); };
+      host.hooks.shutdown.promise().then(() => done(code), (e: unknown) => {
         logger.error('shutdown failed', { error: e instanceof Error ? e.message : String(e) });
-        resolve(1);
+        done(1);
       });
     };
-    process.once('SIGINT', () => stop('received SIGINT', 0));
-    process.once('SIGTERM', () => stop('received SIGTERM', 0));
+    if (early) onStop(early.why, early.code);
     // A part that cannot go on (the controller manager lost its Lease) ends the process, as upstream.
-    void exitRequested(host).then((r) => stop(r.reason, r.code));
+    void exitRequested(host).then((r) => request(r.reason, r.code));
   });
 }
 
