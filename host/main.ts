@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { boot, declareFlags, type Profile } from '../core/boot.js';
 import { Flags } from '../core/flags/flag-set.js';
 import { Host } from '../core/host.js';
+import { exitRequested } from '../core/lifecycle.js';
 import { createLogger } from '../core/log.js';
 import { StartupError } from '../core/plugin.js';
 import { profiles, upcomingRoles } from './profiles.js';
@@ -25,8 +26,8 @@ Usage:
 
 Roles:
   apiserver            serve the certificates.platform API over HTTPS, state in embedded LMDB
+  controller-manager   run the controllers (signing, approving, cleaning) against an API server
   all                  everything in one process under --data-dir, with a CA and an admin kubeconfig
-  controller-manager   (not available yet)
   nodeagent            (not available yet)
 
 Commands:
@@ -136,6 +137,13 @@ export async function main(argv: readonly string[]): Promise<number> {
     return 0;
   }
   const logger = createLogger();
+  // Signals are caught from the start: parts begin working during boot (the controllers start in
+  // `ready`), and a SIGTERM then must stop them cleanly, not kill the process.
+  let onStop: ((why: string, code: number) => void) | undefined;
+  let early: { why: string; code: number } | undefined;
+  const request = (why: string, code: number) => { if (onStop) onStop(why, code); else early ??= { why, code }; };
+  process.once('SIGINT', () => request('received SIGINT', 0));
+  process.once('SIGTERM', () => request('received SIGTERM', 0));
   let booted;
   try {
     booted = await boot({ profile, argv: rest, cwd: process.cwd(), logger, version: VERSION,
@@ -151,18 +159,23 @@ export async function main(argv: readonly string[]): Promise<number> {
   const summary = describeAllInOne(host);
   if (summary) process.stdout.write(summary);
   return new Promise<number>((resolve) => {
+    // A daemon runs until it is told to stop, even when nothing of its own keeps the event loop
+    // busy (a controller manager with no port and idle controllers).
+    const keepAlive = setInterval(() => {}, 1 << 30);
     let stopping = false;
-    const stop = (signal: string) => {
+    onStop = (why: string, code: number) => {
       if (stopping) return;
       stopping = true;
-      logger.info(`received ${signal}, shutting down`);
-      host.hooks.shutdown.promise().then(() => resolve(0), (e: unknown) => {
-        logger.error('shutdown failed', { error: String(e) });
-        resolve(1);
+      logger.info(`${why}, shutting down`);
+      const done = (c: number) => { clearInterval(keepAlive); resolve(c); };
+      host.hooks.shutdown.promise().then(() => done(code), (e: unknown) => {
+        logger.error('shutdown failed', { error: e instanceof Error ? e.message : String(e) });
+        done(1);
       });
     };
-    process.once('SIGINT', () => stop('SIGINT'));
-    process.once('SIGTERM', () => stop('SIGTERM'));
+    if (early) onStop(early.why, early.code);
+    // A part that cannot go on (the controller manager lost its Lease) ends the process, as upstream.
+    void exitRequested(host).then((r) => request(r.reason, r.code));
   });
 }
 
