@@ -45,7 +45,9 @@ const LOGGING = 'Versions, features, metrics and logging';
 export function declareFlags(host: Host, profile: Profile, flags: Flags): void {
   host.hooks.flags.call(flags);
   if (!flags.has('v')) {
-    flags.define({ name: 'v', shorthand: 'v', type: 'int', default: 0, help: 'Log verbosity.', section: LOGGING, owner: 'host',
+    // Listed where the role's catalogue lists it (each spec has its own section for logging).
+    const listed = profile.catalogue?.find((s) => s.name === 'v');
+    flags.define({ name: 'v', shorthand: 'v', type: 'int', default: 0, help: 'Log verbosity.', section: listed?.section ?? LOGGING, owner: 'host',
       validate: (v) => ((v as number) < 0 ? 'must be at least 0' : undefined) });
   }
   for (const spec of profile.catalogue ?? []) {

@@ -43,3 +43,38 @@ export class MapRegistry<F> implements NamedRegistry<F> {
   get(name: string): F | undefined { return this.#items.get(name)?.factory; }
   enabledByDefault(name: string): boolean { return this.#items.get(name)?.enabledByDefault ?? false; }
 }
+
+/** Why a long-running part needs its process to end (leadership lost, a controller failed to start). */
+export interface ExitRequest {
+  readonly code: number;
+  readonly reason: string;
+}
+
+const exitRequests = new WeakMap<object, { promise: Promise<ExitRequest>; resolve: (r: ExitRequest) => void; requested: boolean }>();
+
+function exitEntry(host: object) {
+  let entry = exitRequests.get(host);
+  if (!entry) {
+    let resolve!: (r: ExitRequest) => void;
+    const promise = new Promise<ExitRequest>((r) => { resolve = r; });
+    entry = { promise, resolve, requested: false };
+    exitRequests.set(host, entry);
+  }
+  return entry;
+}
+
+/**
+ * Asks whoever runs `host` (the `plat` command, a test) to shut it down and exit with `code`, as
+ * upstream components exit when they lose leadership. The first request wins.
+ */
+export function requestExit(host: object, request: ExitRequest): void {
+  const entry = exitEntry(host);
+  if (entry.requested) return;
+  entry.requested = true;
+  entry.resolve(request);
+}
+
+/** Resolves with the first exit request for `host` (never, if none is made). */
+export function exitRequested(host: object): Promise<ExitRequest> {
+  return exitEntry(host).promise;
+}

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { boot, declareFlags, type Profile } from '../core/boot.js';
 import { Flags } from '../core/flags/flag-set.js';
 import { Host } from '../core/host.js';
+import { exitRequested } from '../core/lifecycle.js';
 import { createLogger } from '../core/log.js';
 import { StartupError } from '../core/plugin.js';
 import { profiles, upcomingRoles } from './profiles.js';
@@ -11,6 +12,7 @@ import { CA_USAGE, caInit, caSign, CommandError } from './commands/ca.js';
 import { TOKEN_USAGE, tokenCreate } from './commands/token.js';
 import { AUTH_USAGE, authCanI } from './commands/auth.js';
 import { runBench } from './commands/bench.js';
+import { runCsr } from './commands/csr.js';
 import { FlagError } from '../core/flags/flag-set.js';
 import { describeAllInOne } from './roles/all.js';
 
@@ -24,8 +26,8 @@ Usage:
 
 Roles:
   apiserver            serve the certificates.platform API over HTTPS, state in embedded LMDB
+  controller-manager   run the controllers (signing, approving, cleaning) against an API server
   all                  everything in one process under --data-dir, with a CA and an admin kubeconfig
-  controller-manager   (not available yet)
   nodeagent            (not available yet)
 
 Commands:
@@ -34,6 +36,8 @@ Commands:
   bench issue          measure CSR-to-certificate through plat all's API against cfssl serve
   token create         mint a bootstrap token (a Secret in plat-system) and print it
   auth can-i           may the kubeconfig's user do VERB on TYPE? prints yes or no
+  csr create | get | list | approve | deny | wait
+                       certificate signing requests through the API (--wait writes key and certificate)
 
 Run 'plat <role> --help' for the flags of a role; 'plat --version' prints the version.
 `;
@@ -122,6 +126,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   if (role === 'token') return runToken(rest);
   if (role === 'auth') return runAuth(rest);
   if (role === 'bench') return runBench(rest);
+  if (role === 'csr') return runCsr(rest);
   if (upcomingRoles[role]) { process.stderr.write(`plat ${role}: ${upcomingRoles[role]}\n`); return 2; }
   const profile = profiles[role];
   if (!profile) {
@@ -133,6 +138,13 @@ export async function main(argv: readonly string[]): Promise<number> {
     return 0;
   }
   const logger = createLogger();
+  // Signals are caught from the start: parts begin working during boot (the controllers start in
+  // `ready`), and a SIGTERM then must stop them cleanly, not kill the process.
+  let onStop: ((why: string, code: number) => void) | undefined;
+  let early: { why: string; code: number } | undefined;
+  const request = (why: string, code: number) => { if (onStop) onStop(why, code); else early ??= { why, code }; };
+  process.once('SIGINT', () => request('received SIGINT', 0));
+  process.once('SIGTERM', () => request('received SIGTERM', 0));
   let booted;
   try {
     booted = await boot({ profile, argv: rest, cwd: process.cwd(), logger, version: VERSION,
@@ -148,18 +160,23 @@ export async function main(argv: readonly string[]): Promise<number> {
   const summary = describeAllInOne(host);
   if (summary) process.stdout.write(summary);
   return new Promise<number>((resolve) => {
+    // A daemon runs until it is told to stop, even when nothing of its own keeps the event loop
+    // busy (a controller manager with no port and idle controllers).
+    const keepAlive = setInterval(() => {}, 1 << 30);
     let stopping = false;
-    const stop = (signal: string) => {
+    onStop = (why: string, code: number) => {
       if (stopping) return;
       stopping = true;
-      logger.info(`received ${signal}, shutting down`);
-      host.hooks.shutdown.promise().then(() => resolve(0), (e: unknown) => {
-        logger.error('shutdown failed', { error: String(e) });
-        resolve(1);
+      logger.info(`${why}, shutting down`);
+      const done = (c: number) => { clearInterval(keepAlive); resolve(c); };
+      host.hooks.shutdown.promise().then(() => done(code), (e: unknown) => {
+        logger.error('shutdown failed', { error: e instanceof Error ? e.message : String(e) });
+        done(1);
       });
     };
-    process.once('SIGINT', () => stop('SIGINT'));
-    process.once('SIGTERM', () => stop('SIGTERM'));
+    if (early) onStop(early.why, early.code);
+    // A part that cannot go on (the controller manager lost its Lease) ends the process, as upstream.
+    void exitRequested(host).then((r) => request(r.reason, r.code));
   });
 }
 

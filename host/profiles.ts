@@ -28,8 +28,14 @@ import { AuthorizationConfigPlugin } from '../plugins/authorization-config/index
 import { CertificatesResourcePlugin } from '../plugins/certificates/plugin.js';
 import { RbacAuthorizer, RbacPlugin } from '../plugins/rbac/index.js';
 import { ClusterSigner, CsrSigningController } from '../plugins/csrsigning/index.js';
+import { CsrApprovingController } from '../plugins/csrapproving/index.js';
+import { CsrCleanerController } from '../plugins/csrcleaner/index.js';
+import { ControllerManagerPlugin, EmbeddedControllerManagerPlugin } from '../plugins/controller-manager/index.js';
+import { ControllerManagerServing } from '../plugins/controller-manager-serving/index.js';
 import { apiserverFlagCatalogue } from './flag-catalogue/apiserver.js';
+import { controllerManagerFlagCatalogue, embeddedControllerManagerFlagCatalogue } from './flag-catalogue/controller-manager.js';
 import { prepareAllInOne } from './roles/all.js';
+import { prepareControllerManager } from './roles/controller-manager.js';
 
 const apiserverPlugins: readonly Plugin[] = [
   ApiServerPlugin,
@@ -64,6 +70,13 @@ const apiserverPlugins: readonly Plugin[] = [
   WebhookAuthorizer,
 ];
 
+/**
+ * The controllers (each plugin registers its own through hooks.controllers). `plat
+ * controller-manager` runs them with its API connection and endpoint; `plat all` runs the same
+ * list inside the API server's process.
+ */
+export const controllerManagerPlugins: readonly Plugin[] = [CsrSigningController, ClusterSigner, CsrApprovingController, CsrCleanerController];
+
 export const profiles: Record<string, Profile> = {
   apiserver: {
     role: 'apiserver',
@@ -71,20 +84,26 @@ export const profiles: Record<string, Profile> = {
     plugins: apiserverPlugins,
     catalogue: apiserverFlagCatalogue,
   },
+  'controller-manager': {
+    role: 'controller-manager',
+    description: 'The controller manager runs the control loops of the certificates.platform API (signing, approving, cleaning) against the API server.',
+    plugins: [ControllerManagerServing, ControllerManagerPlugin, ...controllerManagerPlugins],
+    catalogue: controllerManagerFlagCatalogue,
+    prepare: prepareControllerManager,
+  },
   all: {
     role: 'all',
-    description: 'All of plat in one process (for now the API server), everything under --data-dir: a CA, an admin kubeconfig and the store.',
-    plugins: [...apiserverPlugins, CsrSigningController, ClusterSigner],
-    catalogue: apiserverFlagCatalogue,
+    description: 'All of plat in one process (the API server and the controller manager), everything under --data-dir: a CA, an admin kubeconfig and the store.',
+    plugins: [...apiserverPlugins, EmbeddedControllerManagerPlugin, ...controllerManagerPlugins],
+    catalogue: [...apiserverFlagCatalogue, ...embeddedControllerManagerFlagCatalogue],
     // One machine, one user: listen on loopback only and require credentials, since the only
-    // authorizer here allows everything.
-    defaults: { 'bind-address': '127.0.0.1', 'anonymous-auth': false },
+    // authorizer here allows everything. One controller manager, so no leader election.
+    defaults: { 'bind-address': '127.0.0.1', 'anonymous-auth': false, 'leader-elect': false },
     prepare: prepareAllInOne,
   },
 };
 
 /** Roles of the design that later issues bring. */
 export const upcomingRoles: Record<string, string> = {
-  'controller-manager': 'the controller manager (signing, approving and cleaning controllers) is not part of plat yet',
   nodeagent: 'the node agent is not part of plat yet',
 };

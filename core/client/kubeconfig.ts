@@ -1,13 +1,14 @@
-// A webhook's connection settings, read from a kubeconfig-format file as upstream reads
-// --authentication-token-webhook-config-file, --authorization-webhook-config-file and an
-// AuthorizationConfiguration's connectionInfo.kubeConfigFile: the cluster is the webhook (server URL
-// and how to trust it), the user is how plat authenticates to it. Only what a webhook client needs
-// is understood; a credential kind plat cannot honour (basic auth, exec, auth-provider, token-file)
-// fails start-up rather than being silently dropped. Relative file paths are resolved against the
-// file's own directory, as clientcmd does.
+// Connection settings read from a kubeconfig-format file, as clientcmd reads them: for the webhooks
+// (--authentication-token-webhook-config-file, --authorization-webhook-config-file, an
+// AuthorizationConfiguration's connectionInfo.kubeConfigFile), the controller manager
+// (--platconfig, --authentication-kubeconfig, --authorization-kubeconfig) and the `plat` commands:
+// the cluster is the server (URL and how to trust it), the user is how plat authenticates to it.
+// Only what a client needs is understood; a credential kind plat cannot honour (basic auth, exec,
+// auth-provider, token-file) fails start-up rather than being silently dropped. Relative file paths
+// are resolved against the file's own directory, as clientcmd does.
 //
 // Choice (upstream allows any scheme): the server must be https, or http only to a loopback host,
-// since callers' tokens (authentication) and identities (authorization) cross this connection.
+// since bearer tokens and callers' identities cross this connection.
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
@@ -20,7 +21,7 @@ export class KubeconfigError extends Error {
   }
 }
 
-/** Everything needed to call the webhook, with file contents already read. */
+/** Everything needed to call the server, with file contents already read (a ClientConnection). */
 export interface WebhookConnection {
   readonly server: URL;
   /** PEM bundle to trust instead of the host's root set. */
@@ -29,7 +30,7 @@ export interface WebhookConnection {
   readonly tlsServerName?: string;
   readonly clientCert?: Buffer;
   readonly clientKey?: Buffer;
-  /** Bearer token plat presents to the webhook (not a caller's token). */
+  /** Bearer token plat presents to the server (not a caller's token). */
   readonly token?: string;
 }
 
@@ -121,10 +122,10 @@ export function loadKubeconfig(file: string): WebhookConnection {
     cluster = named(doc['clusters'], 'cluster', undefined, 'cluster');
     user = named(doc['users'], 'user', undefined, 'user') ?? {};
   }
-  if (cluster === undefined) throw new KubeconfigError('no cluster (the webhook) is configured');
+  if (cluster === undefined) throw new KubeconfigError('no cluster is configured');
 
   const serverText = str(cluster, 'server', 'cluster');
-  if (serverText === undefined) throw new KubeconfigError('cluster.server (the webhook URL) is not set');
+  if (serverText === undefined) throw new KubeconfigError('cluster.server is not set');
   let server: URL;
   try {
     server = new URL(serverText);

@@ -27,8 +27,9 @@ export class TokenBucket {
     const turn = this.#tail.then(() => new Promise<void>((resolve, reject) => {
       const delay = this.reserve();
       if (delay <= 0) return resolve();
-      const timer = setTimeout(resolve, delay);
-      signal?.addEventListener('abort', () => { clearTimeout(timer); reject(signal.reason as Error); }, { once: true });
+      const onAbort = () => { clearTimeout(timer); reject(signal!.reason as Error); };
+      const timer = setTimeout(() => { signal?.removeEventListener('abort', onAbort); resolve(); }, delay);
+      signal?.addEventListener('abort', onAbort, { once: true });
     }));
     this.#tail = turn.catch(() => undefined);
     return turn;

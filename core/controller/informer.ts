@@ -28,8 +28,10 @@ export const objectKey = (o: ApiObject): string => (o.metadata.namespace ? `${o.
 
 const sleep = (ms: number, signal: AbortSignal) => new Promise<void>((resolve) => {
   if (signal.aborted) return resolve();
-  const t = setTimeout(resolve, ms);
-  signal.addEventListener('abort', () => { clearTimeout(t); resolve(); }, { once: true });
+  // The listener goes when the timer fires: a long-lived signal would otherwise collect one per sleep.
+  const onAbort = () => { clearTimeout(t); resolve(); };
+  const t = setTimeout(() => { signal.removeEventListener('abort', onAbort); resolve(); }, ms);
+  signal.addEventListener('abort', onAbort, { once: true });
 });
 
 export class Informer<T extends ApiObject> {

@@ -43,8 +43,10 @@ export const microTime = (ms: number): string => new Date(ms).toISOString().repl
 
 const sleep = (ms: number, signal: AbortSignal) => new Promise<void>((resolve) => {
   if (signal.aborted) return resolve();
-  const t = setTimeout(resolve, ms);
-  signal.addEventListener('abort', () => { clearTimeout(t); resolve(); }, { once: true });
+  // The listener goes when the timer fires: a long-lived signal would otherwise collect one per sleep.
+  const onAbort = () => { clearTimeout(t); resolve(); };
+  const t = setTimeout(() => { signal.removeEventListener('abort', onAbort); resolve(); }, ms);
+  signal.addEventListener('abort', onAbort, { once: true });
 });
 
 export class LeaderElector {
@@ -58,6 +60,20 @@ export class LeaderElector {
   }
 
   get leader(): string { return this.#leader; }
+  get isLeader(): boolean { return this.#leader !== '' && this.#leader === this.identity; }
+
+  /**
+   * client-go's HealthzAdaptor check: a leader that has not renewed for the lease duration plus
+   * `toleranceMs` (upstream: 20s) is unhealthy (it should have stopped leading; a hung process
+   * has not). A candidate that is not leading is healthy.
+   */
+  check(toleranceMs: number): string | undefined {
+    if (!this.isLeader || !this.#observed) return undefined;
+    if (this.#now() - this.#observed.at > this.c.leaseDurationMs + toleranceMs) {
+      return `failed election to renew leadership on lease ${this.c.name}`;
+    }
+    return undefined;
+  }
   #now(): number { return (this.c.now ?? Date.now)(); }
 
   /** One attempt; true when we hold the lease afterwards. */
@@ -108,6 +124,12 @@ export class LeaderElector {
       if (holder) this.c.logger?.info('new leader elected', { leader: holder, lease: `${this.c.namespace}/${this.c.name}` });
     }
   }
+
+  /**
+   * Gives the lease up if we hold it (holder cleared, lease duration 1s), so a standby takes over
+   * at once. Only safe once the work done while leading has stopped.
+   */
+  release(): Promise<void> { return this.#release(); }
 
   async #release(): Promise<void> {
     const ref = { ...LEASES, namespace: this.c.namespace };

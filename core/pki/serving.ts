@@ -26,6 +26,21 @@ export async function ensureSelfSignedServing(
     if (ca !== undefined && issuedBy(leaf, ca) && fresh(leaf, now) && coversHosts(leaf, hosts)) return loaded.pair;
   }
 
+  const { certificatePem, privateKeyPem } = generateSelfSignedServing({ hosts: opts.hosts, now });
+  await mkdir(certDir, { recursive: true, mode: 0o700 });
+  await writeFileAtomic(files.keyFile, privateKeyPem, KEY_MODE);
+  await writeFileAtomic(files.certFile, certificatePem, CERT_MODE);
+  return { certificatePem, privateKeyPem, ...files };
+}
+
+/**
+ * client-go's GenerateSelfSignedCertKey, in memory: a serving certificate for `hosts` (plus
+ * localhost and 127.0.0.1) issued by a throw-away self-signed CA that follows it in the PEM. A
+ * component without --cert-dir (the controller manager's default) serves with one of these.
+ */
+export function generateSelfSignedServing(opts: { hosts: readonly string[]; now?: Date }): { certificatePem: string; privateKeyPem: string } {
+  const now = opts.now ?? new Date();
+  const hosts = splitHosts([...opts.hosts, 'localhost', '127.0.0.1']);
   const first = opts.hosts.find((h) => h !== '') ?? 'localhost';
   const stamp = Math.floor(now.getTime() / 1000);
   // Back-dated an hour, as client-go does, to tolerate clock skew between machines.
@@ -51,11 +66,7 @@ export async function ensureSelfSignedServing(
     issuer: { certificatePem: ca.certificatePem, privateKey: caKey.keyObject },
     signer: caKey.keyObject,
   });
-  const certificatePem = leaf.certificatePem + ca.certificatePem;
-  await mkdir(certDir, { recursive: true, mode: 0o700 });
-  await writeFileAtomic(files.keyFile, key.privateKeyPem, KEY_MODE);
-  await writeFileAtomic(files.certFile, certificatePem, CERT_MODE);
-  return { certificatePem, privateKeyPem: key.privateKeyPem, ...files };
+  return { certificatePem: leaf.certificatePem + ca.certificatePem, privateKeyPem: key.privateKeyPem };
 }
 
 /** A serverAuth certificate for `hosts` issued by `ca`, written to <dir>/<baseName>.crt/.key and reused while it fits. */

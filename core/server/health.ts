@@ -50,3 +50,16 @@ async function run(c: HealthCheck): Promise<string | undefined> {
     return e instanceof Error ? e.message : String(e);
   }
 }
+
+const componentChecks = new WeakMap<object, HealthChecks>();
+
+/**
+ * The health checks of a component's own endpoint (the controller manager's `leaderElection` and
+ * one per running controller): the parts that know their health add checks, the plugin that
+ * serves the endpoint serves them.
+ */
+export function componentHealthChecks(host: object): HealthChecks {
+  let checks = componentChecks.get(host);
+  if (!checks) componentChecks.set(host, (checks = new HealthChecks()));
+  return checks;
+}

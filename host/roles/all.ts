@@ -1,7 +1,10 @@
 // `plat all`: before configure, make a CA under <data-dir>/pki, a serving certificate and an admin
-// client certificate (group system:masters) from it, and point the TLS and client-CA flags at them;
-// once serving, write <data-dir>/admin.conf, the kubeconfig kubectl and `plat csr` use.
+// client certificate (group system:masters) from it, and point the TLS and client-CA flags at them
+// (and the cluster signing flags, when a signing plugin defines them, at the same CA); let the
+// embedded controller manager reach the API server with the admin credentials; once serving, write
+// <data-dir>/admin.conf, the kubeconfig kubectl and `plat csr` use.
 import path from 'node:path';
+import { provideInProcessConnection } from '../../core/client/in-process.js';
 import type { Flags } from '../../core/flags/flag-set.js';
 import type { Host } from '../../core/host.js';
 import { ensureCa, ensureClientCertificate, ensureServingFromCa, ensureSigningKey, writeFileAtomic } from '../../core/pki/index.js';
@@ -80,7 +83,19 @@ export async function prepareAllInOne(host: Host, flags: Flags): Promise<void> {
     set['service-account-key-file'] = sa.publicKeyFile;
     set['service-account-signing-key-file'] = sa.keyFile;
   }
+  // The controllers sign with the all-in-one CA unless the operator chose signing files.
+  const defined = (name: string) => flags.specs().some((s) => s.name === name && s.unsupported === undefined);
+  const signingFiles = flags.specs().filter((s) => /^cluster-signing-.*-file$/.test(s.name)).map((s) => s.name);
+  if (defined('cluster-signing-cert-file') && defined('cluster-signing-key-file') && signingFiles.every((f) => !flags.isSet(f))) {
+    set['cluster-signing-cert-file'] = ca.certFile;
+    set['cluster-signing-key-file'] = ca.keyFile;
+  }
   flags.setFromConfig(set, 'plat all', 'profile');
+
+  provideInProcessConnection(host, () => {
+    const api = getApiServer(host);
+    return api && { server: new URL(api.url), ca: ca.certificatePem, clientCert: admin.certificatePem, clientKey: admin.privateKeyPem };
+  });
 
   host.hooks.ready.tapPromise('PlatAllInOne', async () => {
     const api = getApiServer(host);

@@ -12,7 +12,7 @@ import { runWorkers } from '../../core/controller/workers.js';
 import { WorkQueue } from '../../core/controller/workqueue.js';
 import type { ControllerContext, Runnable } from '../../core/lifecycle.js';
 import type { SigningRequest, SigningResult } from '../../core/signing.js';
-import { hasTrueCondition, isApproved, type CsrObject } from './conditions.js';
+import { hasTrueCondition, isApproved, type Csr as CsrObject } from '../../core/certificates/csr-object.js';
 
 export const CSR_RESOURCE: ResourceRef = { group: 'certificates.platform', version: 'v1', plural: 'certificatesigningrequests' };
 export const WORKERS_PER_SIGNER = 5;

@@ -62,7 +62,7 @@ describe('plat command line', () => {
     const unknown = runPlat(['apiservr']);
     assert.equal(unknown.code, 2);
     assert.match(unknown.stderr, /unknown role "apiservr"/);
-    const later = runPlat(['controller-manager']);
+    const later = runPlat(['nodeagent']);
     assert.equal(later.code, 2);
     assert.match(later.stderr, /not part of plat yet/);
   });

@@ -1,0 +1,52 @@
+// The frame the CSR controllers share (upstream's certificate_controller.go, k8s-behaviour §4.1):
+// the shared CSR informer's add, update and delete events enqueue the name; N workers sync names
+// from the queue with csrControllerRateLimiter retries; a sync skips deleted CSRs and any CSR that
+// already has a certificate, and hands the handler a deep copy so the shared cache stays untouched.
+import type { ControllerContext, Runnable } from '../lifecycle.js';
+import { objectKey } from '../controller/informer.js';
+import { csrControllerRateLimiter } from '../controller/rate-limiters.js';
+import { runWorkers } from '../controller/workers.js';
+import { WorkQueue } from '../controller/workqueue.js';
+import { CSR_RESOURCE, hasCertificate, type Csr } from './csr-object.js';
+
+export interface CertificateControllerOptions {
+  /** Controller name, for logs ("csrapproving"). */
+  readonly name: string;
+  readonly workers: number;
+  /** Called with a private copy of a CSR that has no certificate yet; a throw retries it. */
+  handle(csr: Csr): Promise<void>;
+}
+
+export function certificateController(ctx: ControllerContext, o: CertificateControllerOptions): Runnable {
+  const log = ctx.logger;
+  const informer = ctx.informers.for<Csr>(CSR_RESOURCE);
+  const queue = new WorkQueue<string>(csrControllerRateLimiter<string>());
+  const enqueue = (csr: Csr) => queue.add(objectKey(csr));
+  informer.addHandlers({
+    add: (csr) => { log.v(4).info('adding certificate request', { csr: csr.metadata.name }); enqueue(csr); },
+    update: (_old, csr) => { log.v(4).info('updating certificate request', { csr: csr.metadata.name }); enqueue(csr); },
+    delete: (csr) => { log.v(4).info('deleting certificate request', { csr: csr.metadata.name }); enqueue(csr); },
+  });
+
+  const sync = async (key: string): Promise<void> => {
+    const started = performance.now();
+    try {
+      const cached = informer.get(key);
+      if (!cached) { log.v(3).info('csr has been deleted', { csr: key }); return; }
+      if (hasCertificate(cached)) return;
+      await o.handle(structuredClone(cached));
+    } finally {
+      log.v(4).info('finished syncing certificate request', { csr: key, elapsedTime: `${(performance.now() - started).toFixed(3)}ms` });
+    }
+  };
+
+  return {
+    async run(signal: AbortSignal): Promise<void> {
+      log.info('starting certificate controller', { name: o.name });
+      await informer.waitForSync(signal);
+      if (!signal.aborted) await runWorkers({ name: o.name, queue, workers: o.workers, sync, logger: log }, signal);
+      else await queue.shutDown();
+      log.info('shutting down certificate controller', { name: o.name });
+    },
+  };
+}

@@ -1,0 +1,74 @@
+// `plat csr ...`: create, inspect, decide on and wait for CertificateSigningRequests through the
+// API with a kubeconfig's credentials (what kubectl does for certificates.k8s.io, which it cannot
+// do for certificates.platform). Exit codes: 0 done, 1 refused or failed (a denial, a timeout, an
+// API error), 2 command-line misuse.
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { CSR_RESOURCE, type Csr } from '../../core/certificates/csr-object.js';
+import { FlagError } from '../../core/flags/flag-set.js';
+import { writeFileAtomic } from '../../core/pki/index.js';
+import { CommandError } from './ca.js';
+import { csrFlags, describeError, DEFAULT_KUBECONFIG, openClient } from './csr-connection.js';
+import { csrCreate } from './csr-create.js';
+import { csrDecide } from './csr-decide.js';
+import { csrGet, csrList } from './csr-show.js';
+import { waitForCertificate } from './csr-wait.js';
+
+export const CSR_USAGE = `Usage:
+  plat csr create --signer NAME [--name NAME] [--cn CN] [--org O]... [--dns NAME]... [--ip ADDR]...
+                  [--key-type p256|ed25519|rsa2048] [--usages U,...] [--duration D] [--wait] [--timeout 5m0s] [--out-dir DIR]
+  plat csr get NAME [-o json|yaml|name]
+  plat csr list [-w] [-o json|yaml|name] [--timeout D]
+  plat csr approve NAME... [--reason R] [--message M] [--force]
+  plat csr deny NAME... [--reason R] [--message M] [--force]
+  plat csr wait NAME [--timeout 5m0s] [--out-dir DIR]
+
+Every command takes --kubeconfig FILE (default: $PLATCONFIG, else $KUBECONFIG, else ${DEFAULT_KUBECONFIG}).
+`;
+
+async function csrWait(argv: readonly string[], out: (t: string) => void): Promise<number> {
+  const S = 'plat csr wait';
+  const f = csrFlags(S);
+  f.define({ name: 'timeout', type: 'duration', default: 5 * 60_000, section: S, help: 'How long to wait.',
+    validate: (v) => ((v as number) <= 0 ? 'must be positive' : undefined) });
+  f.define({ name: 'out-dir', type: 'string', default: '', section: S, help: 'Write the certificate to DIR/<name>.crt (default: print it).' });
+  const { positional } = f.parse([...argv]);
+  if (positional.length !== 1) throw new FlagError('exactly one NAME is required');
+  const name = positional[0]!;
+  const client = openClient(f);
+  try {
+    const csr = await client.get<Csr>(CSR_RESOURCE, name);
+    const cert = await waitForCertificate(client, name, { uid: csr.metadata.uid, timeoutMs: f.get<number>('timeout') });
+    const dir = f.get<string>('out-dir');
+    if (!dir) { out(cert.toString('utf8')); return 0; }
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    const certFile = path.join(dir, `${name}.crt`);
+    await writeFileAtomic(certFile, cert, 0o644);
+    out(`certificate written to ${certFile}\n`);
+    return 0;
+  } finally {
+    client.close();
+  }
+}
+
+export async function runCsr(argv: readonly string[]): Promise<number> {
+  const [sub, ...rest] = argv;
+  const out = (t: string) => { process.stdout.write(t); };
+  const err = (t: string) => { process.stderr.write(t); };
+  if (!sub || sub === '--help' || sub === '-h' || sub === 'help') { (sub ? out : err)(CSR_USAGE); return sub ? 0 : 2; }
+  if (rest.includes('--help') || rest.includes('-h')) { out(CSR_USAGE); return 0; }
+  try {
+    switch (sub) {
+      case 'create': return await csrCreate(rest, out);
+      case 'get': return await csrGet(rest, out);
+      case 'list': return await csrList(rest, out, err);
+      case 'approve': case 'deny': return await csrDecide(sub, rest, out, err);
+      case 'wait': return await csrWait(rest, out);
+      default: err(`plat csr: unknown command "${sub}"\n${CSR_USAGE}`); return 2;
+    }
+  } catch (e) {
+    if (e instanceof FlagError) { err(`plat csr ${sub}: ${e.message}\n`); return e.exitCode; }
+    err(`plat csr ${sub}: ${describeError(e)}\n`);
+    return e instanceof CommandError ? e.exitCode : 1;
+  }
+}

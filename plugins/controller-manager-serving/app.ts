@@ -1,0 +1,76 @@
+// The endpoint's handler chain, as the controller manager's BuildHandlerChain: one error boundary
+// turning errors into Status bodies, authentication (401), authorization (403; a failed
+// SubjectAccessReview is 500), then the routes: /healthz, /livez, /readyz (with per-check
+// subpaths, ?verbose and ?exclude). Anything else is upstream's mux answer: 404 page not found.
+import Koa from 'koa';
+import { errors, StatusError } from '../../core/api/errors.js';
+import { describeForbidden, type Attributes } from '../../core/authz/attributes.js';
+import type { Logger } from '../../core/log.js';
+import type { HealthChecks } from '../../core/server/health.js';
+import { requestInfo } from '../../core/server/request-info.js';
+import { sendStatus } from '../../core/server/respond.js';
+import type { DelegatedAuthenticator } from './delegated-authentication.js';
+import type { DelegatedAuthorizer } from './delegated-authorization.js';
+
+export interface EndpointDeps {
+  readonly authenticator: DelegatedAuthenticator;
+  readonly authorizer: DelegatedAuthorizer;
+  readonly health: HealthChecks;
+  readonly logger: Logger;
+}
+
+const plainText = (ctx: Koa.Context, code: number, body: string) => {
+  ctx.status = code;
+  ctx.type = 'text/plain; charset=utf-8';
+  ctx.set('X-Content-Type-Options', 'nosniff');
+  ctx.body = body;
+};
+
+export function createEndpointApp(deps: EndpointDeps): Koa {
+  const app = new Koa();
+  const log = deps.logger;
+  app.proxy = false;
+  app.silent = true;
+
+  app.use(async (ctx, next) => {
+    // Never cached by a proxy: answers depend on who asks (upstream's WithCacheControl).
+    ctx.set('Cache-Control', 'no-cache, private');
+    try {
+      await next();
+    } catch (e) {
+      if (e instanceof StatusError) return sendStatus(ctx, e.status, e.headers);
+      log.error('internal error serving request', { method: ctx.method, path: ctx.path, error: e instanceof Error ? e.message : String(e) });
+      sendStatus(ctx, errors.internal(e).status);
+    }
+  });
+
+  app.use(async (ctx, next) => {
+    const auth = await deps.authenticator.authenticate(ctx.req);
+    if (!('user' in auth)) {
+      log.info('request not authenticated', { method: ctx.method, path: ctx.path, refusedBy: auth.refused });
+      throw errors.unauthorized();
+    }
+    const info = requestInfo(ctx.method, ctx.path, new URLSearchParams(ctx.querystring));
+    const attrs: Attributes = {
+      user: auth.user, verb: info.verb, isResourceRequest: info.isResourceRequest, path: info.path,
+      apiGroup: info.apiGroup, apiVersion: info.apiVersion, resource: info.resource, subresource: info.subresource,
+      namespace: info.namespace, name: info.name,
+    };
+    const decision = await deps.authorizer.authorize(attrs);
+    if (decision?.decision !== 'allow') {
+      const why = describeForbidden(attrs) + (decision?.reason ? `: ${decision.reason}` : '');
+      log.v(4).info('Forbidden', { path: ctx.path, reason: why });
+      if (!info.isResourceRequest) throw errors.forbiddenPath(`forbidden: ${why}`);
+      throw errors.forbidden({ group: info.apiGroup, resource: info.resource }, info.name, why);
+    }
+    await next();
+  });
+
+  app.use(async (ctx) => {
+    const path = ctx.path.replace(/\/+$/, '') || '/';
+    const health = await deps.health.serve(path, new URLSearchParams(ctx.querystring));
+    if (health) return plainText(ctx, health.code, health.body);
+    plainText(ctx, 404, '404 page not found\n');
+  });
+  return app;
+}

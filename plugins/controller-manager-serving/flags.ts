@@ -1,0 +1,62 @@
+// The flags of the controller manager's own HTTPS endpoint that this plugin honours, with spec
+// 02's names, types, defaults and section. The rest of the section (SNI certificates, cipher
+// suites, address and port sharing, request-header authentication) stays in the catalogue and is
+// refused at start-up.
+import { parseDuration } from '../../core/flags/duration.js';
+import type { FlagSpec } from '../../core/flags/types.js';
+
+const SECTION = 'Serving, authentication and authorization of its own endpoint';
+
+export const FLAGS = {
+  securePort: 'secure-port',
+  bindAddress: 'bind-address',
+  certDir: 'cert-dir',
+  tlsCertFile: 'tls-cert-file',
+  tlsKeyFile: 'tls-private-key-file',
+  tlsMinVersion: 'tls-min-version',
+  disableHttp2: 'disable-http2-serving',
+  http2MaxStreams: 'http2-max-streams-per-connection',
+  clientCaFile: 'client-ca-file',
+  authnKubeconfig: 'authentication-kubeconfig',
+  authnSkipLookup: 'authentication-skip-lookup',
+  authnTolerateLookupFailure: 'authentication-tolerate-lookup-failure',
+  authnCacheTtl: 'authentication-token-webhook-cache-ttl',
+  authzKubeconfig: 'authorization-kubeconfig',
+  authzAlwaysAllowPaths: 'authorization-always-allow-paths',
+  authzAllowedTtl: 'authorization-webhook-cache-authorized-ttl',
+  authzDeniedTtl: 'authorization-webhook-cache-unauthorized-ttl',
+} as const;
+
+export const TLS_VERSIONS: Readonly<Record<string, 'TLSv1' | 'TLSv1.1' | 'TLSv1.2' | 'TLSv1.3'>> = {
+  VersionTLS10: 'TLSv1', VersionTLS11: 'TLSv1.1', VersionTLS12: 'TLSv1.2', VersionTLS13: 'TLSv1.3',
+};
+
+const ms = parseDuration;
+const nonNegative = (v: unknown) => ((v as number) < 0 ? 'must not be negative' : undefined);
+
+/** path.NewAuthorizer's rule: a `*` only at the end (a prefix). */
+const allowPaths = (v: unknown) => {
+  const bad = (v as string[]).find((p) => { const t = p.replace(/^\//, ''); return t.length > 0 && t.slice(0, -1).includes('*'); });
+  return bad === undefined ? undefined : `only trailing * allowed in ${JSON.stringify(bad.replace(/^\//, ''))}`;
+};
+
+export const servingFlags: readonly FlagSpec[] = [
+  { name: FLAGS.securePort, type: 'int', default: 10257, section: SECTION, help: 'HTTPS port; 0 disables HTTPS.',
+    validate: (v) => ((v as number) < 0 || (v as number) > 65535 ? 'must be a port number between 0 and 65535' : undefined) },
+  { name: FLAGS.bindAddress, type: 'string', default: '0.0.0.0', section: SECTION, help: 'Listen address; blank or unspecified means all interfaces and families.' },
+  { name: FLAGS.certDir, type: 'string', section: SECTION, help: 'Certificate directory; ignored if cert and key files given.' },
+  { name: FLAGS.tlsCertFile, type: 'string', section: SECTION, help: 'Default certificate and key; if absent with HTTPS on, a self-signed pair is generated into --cert-dir.' },
+  { name: FLAGS.tlsKeyFile, type: 'string', section: SECTION, help: 'Default certificate and key; if absent with HTTPS on, a self-signed pair is generated into --cert-dir.' },
+  { name: FLAGS.tlsMinVersion, type: 'string', section: SECTION, help: 'VersionTLS10, VersionTLS11, VersionTLS12 or VersionTLS13.', enum: Object.keys(TLS_VERSIONS) },
+  { name: FLAGS.disableHttp2, type: 'bool', default: false, section: SECTION, help: 'Disable HTTP/2.' },
+  { name: FLAGS.http2MaxStreams, type: 'int', section: SECTION, help: '0 uses runtime default.', validate: nonNegative },
+  { name: FLAGS.clientCaFile, type: 'string', section: SECTION, help: 'Client certificates signed by these authorities authenticate as their CommonName.' },
+  { name: FLAGS.authnKubeconfig, type: 'string', section: SECTION, help: 'Connection settings file to the core server with rights to create token reviews; optional; empty means all token requests are anonymous and no client CA is looked up.' },
+  { name: FLAGS.authnSkipLookup, type: 'bool', section: SECTION, help: 'If false, the authentication connection file is used to look up missing authentication configuration.' },
+  { name: FLAGS.authnTolerateLookupFailure, type: 'bool', section: SECTION, help: 'If true, lookup failures are not fatal; may result in all requests treated anonymous.' },
+  { name: FLAGS.authnCacheTtl, type: 'duration', default: ms('10s'), section: SECTION, help: 'Cache of webhook token authenticator responses.' },
+  { name: FLAGS.authzKubeconfig, type: 'string', section: SECTION, help: 'Connection settings file with rights to create access reviews; optional; empty means all requests not skipped are forbidden.' },
+  { name: FLAGS.authzAlwaysAllowPaths, type: 'strings', default: ['/healthz', '/readyz', '/livez'], section: SECTION, help: 'Paths authorized without contacting the core server.', validate: allowPaths },
+  { name: FLAGS.authzAllowedTtl, type: 'duration', default: ms('10s'), section: SECTION, help: 'Cache of authorized responses.' },
+  { name: FLAGS.authzDeniedTtl, type: 'duration', default: ms('10s'), section: SECTION, help: 'Cache of unauthorized responses.' },
+];

@@ -1,0 +1,183 @@
+// ControllerManagerServing: the controller manager's own HTTPS endpoint (--secure-port 10257, 0
+// disables it) serving the component's health checks, with upstream's delegated authentication
+// (client certificates of --client-ca-file or the looked-up CA, TokenReview through
+// --authentication-kubeconfig, else anonymous) and authorization (system:masters, the
+// always-allow paths, SubjectAccessReview through --authorization-kubeconfig, else forbidden).
+// Taps flags, configure (settings and files checked), start (look-up, TLS, listen) and shutdown.
+// Not part of `plat all`: there the API server's own endpoint is the only one.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { ClientConnection } from '../../core/client/connection.js';
+import { KubeconfigError, loadKubeconfig } from '../../core/client/kubeconfig.js';
+import { RestClient } from '../../core/client/rest-client.js';
+import type { FlagSet } from '../../core/flags/types.js';
+import type { Host } from '../../core/host.js';
+import { ensureSelfSignedServing, generateSelfSignedServing } from '../../core/pki/index.js';
+import { StartupError, type Plugin } from '../../core/plugin.js';
+import { componentHealthChecks } from '../../core/server/health.js';
+import { listen, type RunningServer } from '../../core/server/listen.js';
+import { createEndpointApp } from './app.js';
+import { AUTHENTICATION_CONFIGMAP, AUTHENTICATION_CONFIGMAP_NAMESPACE, lookupClientCa, readClientCaFile } from './client-ca.js';
+import { DelegatedAuthenticator } from './delegated-authentication.js';
+import { DelegatedAuthorizer, SubjectAccessReviewer } from './delegated-authorization.js';
+import { FLAGS, servingFlags, TLS_VERSIONS } from './flags.js';
+import { TokenReviewer } from './token-review.js';
+
+const PLUGIN_NAME = 'ControllerManagerServing';
+/** Upstream's PairName for the self-signed pair in --cert-dir. */
+const PAIR_NAME = 'plat-controller-manager';
+
+export interface ServingHandle {
+  readonly server: RunningServer;
+  /** https://host:port a local client reaches the endpoint at. */
+  readonly url: string;
+}
+
+const handles = new WeakMap<Host, ServingHandle>();
+/** The controller manager's running endpoint (after `start`), for tests. */
+export const getControllerManagerServing = (host: Host): ServingHandle | undefined => handles.get(host);
+
+const isUnspecified = (addr: string) => addr === '' || addr === '0.0.0.0' || addr === '::';
+
+function kubeconfigFor(flag: string, file: string): ClientConnection {
+  try {
+    const conn = loadKubeconfig(file);
+    if (conn.server.protocol !== 'https:') throw new KubeconfigError('cluster.server: plat talks to the API server over https only');
+    return conn;
+  } catch (e) {
+    if (e instanceof KubeconfigError) throw new StartupError(`--${flag}=${file}: ${e.message}`, 1);
+    throw e;
+  }
+}
+
+interface Settings {
+  readonly port: number;
+  readonly bind: string;
+  readonly clientCaFile: string;
+  readonly authn?: ClientConnection;
+  readonly authz?: ClientConnection;
+}
+
+function readSettings(flags: FlagSet): Settings {
+  const certFile = flags.get<string>(FLAGS.tlsCertFile);
+  const keyFile = flags.get<string>(FLAGS.tlsKeyFile);
+  if (Boolean(certFile) !== Boolean(keyFile)) throw new StartupError(`--${FLAGS.tlsCertFile} and --${FLAGS.tlsKeyFile} must be given together`, 2);
+  const authnFile = flags.get<string>(FLAGS.authnKubeconfig);
+  const authzFile = flags.get<string>(FLAGS.authzKubeconfig);
+  const clientCaFile = flags.get<string>(FLAGS.clientCaFile);
+  if (clientCaFile) {
+    try { readClientCaFile(clientCaFile); } catch (e) { throw new StartupError((e as Error).message, 1); }
+  }
+  return {
+    port: flags.get<number>(FLAGS.securePort),
+    bind: flags.get<string>(FLAGS.bindAddress),
+    clientCaFile,
+    ...(authnFile ? { authn: kubeconfigFor(FLAGS.authnKubeconfig, authnFile) } : {}),
+    ...(authzFile ? { authz: kubeconfigFor(FLAGS.authzKubeconfig, authzFile) } : {}),
+  };
+}
+
+export const ControllerManagerServing: Plugin = {
+  name: PLUGIN_NAME,
+  apply(host: Host): void {
+    const log = host.logger.child('controller-manager-serving');
+    let flags: FlagSet | undefined;
+    let settings: Settings | undefined;
+    const cleanups: (() => Promise<void> | void)[] = [];
+
+    host.hooks.flags.tap(PLUGIN_NAME, (f) => { for (const spec of servingFlags) f.define({ ...spec, owner: PLUGIN_NAME }); });
+
+    host.hooks.configure.tap(PLUGIN_NAME, (cfg) => {
+      flags = cfg.flags;
+      settings = readSettings(flags);
+      if (settings.port === 0) log.info('secure serving is off (--secure-port=0)');
+    });
+
+    host.hooks.start.tapPromise(PLUGIN_NAME, async () => {
+      const f = flags!;
+      const s = settings!;
+      if (s.port === 0) return;
+      const userAgent = `plat-controller-manager/${host.version}`;
+
+      let clientCa = s.clientCaFile ? readClientCaFile(s.clientCaFile) : undefined;
+      if (!clientCa && !f.get<boolean>(FLAGS.authnSkipLookup)) {
+        if (!s.authn) {
+          log.warn(`No authentication-kubeconfig provided in order to lookup client-ca-file in configmap/${AUTHENTICATION_CONFIGMAP} in ${AUTHENTICATION_CONFIGMAP_NAMESPACE}, so client certificate authentication won't work.`);
+        } else {
+          const client = new RestClient(s.authn, { userAgent });
+          try {
+            clientCa = await lookupClientCa(client, log);
+          } catch (e) {
+            const why = e instanceof Error ? e.message : String(e);
+            if (!f.get<boolean>(FLAGS.authnTolerateLookupFailure)) throw new StartupError(`unable to load configmap based request-header-client-ca-file: ${why}`, 1);
+            log.warn(`Error looking up in-cluster authentication configuration: ${why}`);
+            log.warn('Continuing without authentication configuration. This may treat all requests as anonymous.');
+            log.warn('To require authentication configuration lookup to succeed, set --authentication-tolerate-lookup-failure=false');
+          } finally {
+            client.close();
+          }
+        }
+      }
+
+      const tokens = s.authn ? new TokenReviewer(s.authn, f.get<number>(FLAGS.authnCacheTtl), userAgent) : undefined;
+      if (tokens) cleanups.push(() => tokens.close());
+      const reviews = s.authz
+        ? new SubjectAccessReviewer(s.authz, { allowedMs: f.get<number>(FLAGS.authzAllowedTtl), deniedMs: f.get<number>(FLAGS.authzDeniedTtl) }, userAgent)
+        : undefined;
+      if (reviews) cleanups.push(() => reviews.close());
+      else log.warn('No authorization-kubeconfig provided, so SubjectAccessReview of authorization tokens won\'t work.');
+
+      const health = componentHealthChecks(host);
+      health.add({ name: 'ping', check: async () => {} });
+      const app = createEndpointApp({
+        authenticator: new DelegatedAuthenticator({ clientCa: clientCa !== undefined, ...(tokens ? { tokens } : {}), logger: log }),
+        authorizer: new DelegatedAuthorizer(f.get<string[]>(FLAGS.authzAlwaysAllowPaths), reviews),
+        health, logger: log,
+      });
+
+      const tls = await servingPair(f, s.bind);
+      const minVersion = TLS_VERSIONS[f.get<string>(FLAGS.tlsMinVersion)];
+      const maxStreams = f.get<number>(FLAGS.http2MaxStreams);
+      const listenHost = isUnspecified(s.bind) ? (s.bind === '::' ? '::' : '0.0.0.0') : s.bind;
+      let server: RunningServer;
+      try {
+        server = await listen(app, {
+          host: listenHost, port: s.port, http2: !f.get<boolean>(FLAGS.disableHttp2),
+          tls: { ...tls, ...(clientCa ? { ca: clientCa } : {}) },
+          ...(minVersion ? { minVersion } : {}), ...(maxStreams ? { maxStreamsPerConnection: maxStreams } : {}),
+        });
+      } catch (e) {
+        throw new StartupError(`failed to listen on ${listenHost}:${s.port}: ${(e as Error).message}`);
+      }
+      cleanups.unshift(() => server.close());
+      const local = isUnspecified(s.bind) ? '127.0.0.1' : s.bind.includes(':') ? `[${s.bind}]` : s.bind;
+      handles.set(host, { server, url: `https://${local}:${server.address.port}` });
+      log.info(`Serving securely on ${listenHost.includes(':') ? `[${listenHost}]` : listenHost}:${server.address.port}`, {
+        clientCertificates: clientCa !== undefined, tokenReview: tokens !== undefined, subjectAccessReview: reviews !== undefined,
+      });
+    });
+
+    host.hooks.shutdown.tapPromise(PLUGIN_NAME, async () => {
+      for (const c of cleanups.splice(0)) await c();
+    });
+  },
+};
+
+/** --tls-cert-file/--tls-private-key-file, else a self-signed pair: kept in --cert-dir, or in memory without one (upstream). */
+async function servingPair(flags: FlagSet, bind: string): Promise<{ cert: string; key: string }> {
+  const certFile = flags.get<string>(FLAGS.tlsCertFile);
+  const keyFile = flags.get<string>(FLAGS.tlsKeyFile);
+  if (certFile) {
+    try {
+      return { cert: await readFile(certFile, 'utf8'), key: await readFile(keyFile, 'utf8') };
+    } catch (e) {
+      throw new StartupError(`cannot read the serving certificate: ${(e as Error).message}`);
+    }
+  }
+  const hosts = isUnspecified(bind) ? [] : [bind];
+  const certDir = flags.get<string>(FLAGS.certDir);
+  const pair = certDir
+    ? await ensureSelfSignedServing(path.resolve(certDir), { hosts, baseName: PAIR_NAME })
+    : generateSelfSignedServing({ hosts });
+  return { cert: pair.certificatePem, key: pair.privateKeyPem };
+}

@@ -1,0 +1,143 @@
+// --config: a PlatControllerManagerConfiguration file whose Generic and CSRSigningController
+// fields set the flags of the same meaning (the table below), under the command line: a flag given
+// there wins over the file. A field whose flag no loaded plugin implements (the signing flags
+// without the signing plugin, --profiling, ...) is refused like the flag itself would be, so
+// nothing in the file is silently ignored. Every problem names the file and the field.
+import { readFileSync } from 'node:fs';
+import { parse as parseYaml } from 'yaml';
+import { FlagError, type Flags } from '../../core/flags/flag-set.js';
+import { StartupError } from '../../core/plugin.js';
+import { CONFIG_API_VERSION, CONFIG_KIND, shapeErrors, UNSUPPORTED_PARTS } from './config-schema.js';
+
+/** Field path → the flag it sets. */
+export const CONFIG_FIELDS: Readonly<Record<string, string>> = {
+  'Generic.Port': 'secure-port',
+  'Generic.Address': 'bind-address',
+  'Generic.MinResyncPeriod': 'min-resync-period',
+  'Generic.ClientConnection.kubeconfig': 'platconfig',
+  'Generic.ClientConnection.contentType': 'plat-api-content-type',
+  'Generic.ClientConnection.qps': 'plat-api-qps',
+  'Generic.ClientConnection.burst': 'plat-api-burst',
+  'Generic.ControllerStartInterval': 'controller-start-interval',
+  'Generic.LeaderElection.leaderElect': 'leader-elect',
+  'Generic.LeaderElection.leaseDuration': 'leader-elect-lease-duration',
+  'Generic.LeaderElection.renewDeadline': 'leader-elect-renew-deadline',
+  'Generic.LeaderElection.retryPeriod': 'leader-elect-retry-period',
+  'Generic.LeaderElection.resourceLock': 'leader-elect-resource-lock',
+  'Generic.LeaderElection.resourceName': 'leader-elect-resource-name',
+  'Generic.LeaderElection.resourceNamespace': 'leader-elect-resource-namespace',
+  'Generic.Controllers': 'controllers',
+  'Generic.Debugging.enableProfiling': 'profiling',
+  'Generic.Debugging.enableContentionProfiling': 'contention-profiling',
+  'Generic.LeaderMigrationEnabled': 'enable-leader-migration',
+  'CSRSigningController.ClusterSigningCertFile': 'cluster-signing-cert-file',
+  'CSRSigningController.ClusterSigningKeyFile': 'cluster-signing-key-file',
+  'CSRSigningController.NodeAgentServingSignerConfiguration.CertFile': 'cluster-signing-nodeagent-serving-cert-file',
+  'CSRSigningController.NodeAgentServingSignerConfiguration.KeyFile': 'cluster-signing-nodeagent-serving-key-file',
+  'CSRSigningController.NodeAgentClientSignerConfiguration.CertFile': 'cluster-signing-nodeagent-client-cert-file',
+  'CSRSigningController.NodeAgentClientSignerConfiguration.KeyFile': 'cluster-signing-nodeagent-client-key-file',
+  'CSRSigningController.PlatAPIServerClientSignerConfiguration.CertFile': 'cluster-signing-plat-apiserver-client-cert-file',
+  'CSRSigningController.PlatAPIServerClientSignerConfiguration.KeyFile': 'cluster-signing-plat-apiserver-client-key-file',
+  'CSRSigningController.LegacyUnknownSignerConfiguration.CertFile': 'cluster-signing-legacy-unknown-cert-file',
+  'CSRSigningController.LegacyUnknownSignerConfiguration.KeyFile': 'cluster-signing-legacy-unknown-key-file',
+  'CSRSigningController.ClusterSigningDuration': 'cluster-signing-duration',
+};
+
+/** Fields with no flag at all in plat. */
+const NO_FLAG: Readonly<Record<string, string>> = {
+  'Generic.ClientConnection.acceptContentTypes': 'plat sends and accepts JSON only',
+  'Generic.LeaderMigration': 'leader migration is not implemented by plat',
+};
+
+type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+const isObject = (v: unknown): v is Record<string, Json> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** YAML/JSON `null` means "not set", as Go's decoder leaves the zero value. */
+function withoutNulls(v: Json): Json | undefined {
+  if (v === null) return undefined;
+  if (Array.isArray(v)) return v;
+  if (!isObject(v)) return v;
+  const out: Record<string, Json> = {};
+  for (const [k, x] of Object.entries(v)) {
+    const kept = withoutNulls(x);
+    if (kept !== undefined) out[k] = kept;
+  }
+  return out;
+}
+
+/** The document's set fields, as `[path, value]`, stopping at mapped fields and unsupported parts. */
+function setFields(doc: Record<string, Json>): [string, Json][] {
+  const out: [string, Json][] = [];
+  const walk = (v: Json, path: string) => {
+    if (path in CONFIG_FIELDS || path in NO_FLAG || (UNSUPPORTED_PARTS as readonly string[]).includes(path) || !isObject(v)) {
+      out.push([path, v]);
+      return;
+    }
+    for (const [k, x] of Object.entries(v)) walk(x, path ? `${path}.${k}` : k);
+  };
+  for (const [k, v] of Object.entries(doc)) if (k !== 'apiVersion' && k !== 'kind') walk(v, k);
+  return out;
+}
+
+/** Reads and checks `file`; returns flag values by flag name, with the field each came from. */
+export function readControllerManagerConfig(file: string, flags: Flags): Map<string, { path: string; value: Json }> {
+  const fail = (problems: string[]) => new StartupError(problems.map((p) => `${file}: ${p}`).join('\n'), 1);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    throw fail([`cannot read the controller manager configuration: ${err.code === 'ENOENT' ? 'no such file or directory' : err.message}`]);
+  }
+  let parsed: Json;
+  try {
+    parsed = parseYaml(text) as Json;
+  } catch (e) {
+    throw fail([`not valid YAML or JSON: ${(e as Error).message.split('\n')[0]}`]);
+  }
+  const doc = withoutNulls(parsed ?? null);
+  if (!isObject(doc)) throw fail([`expected a ${CONFIG_KIND} mapping`]);
+  const { apiVersion, kind } = doc;
+  if (apiVersion !== CONFIG_API_VERSION || kind !== CONFIG_KIND) {
+    throw fail([`apiVersion ${JSON.stringify(apiVersion ?? '')}, kind ${JSON.stringify(kind ?? '')}: expected apiVersion ${CONFIG_API_VERSION}, kind ${CONFIG_KIND}`]);
+  }
+  const shape = shapeErrors(doc);
+  if (shape.length) throw fail(shape);
+
+  const problems: string[] = [];
+  const values = new Map<string, { path: string; value: Json }>();
+  for (const [path, value] of setFields(doc)) {
+    if (path in NO_FLAG) { problems.push(`${path}: not supported (${NO_FLAG[path]})`); continue; }
+    const flag = CONFIG_FIELDS[path];
+    if (flag === undefined) {
+      // An upstream controller's part: plat has no such controller.
+      if (!isObject(value) || Object.keys(value).length > 0) problems.push(`${path}: not supported (plat has no such controller)`);
+      continue;
+    }
+    const spec = flags.specs().find((s) => s.name === flag);
+    if (spec === undefined || spec.unsupported !== undefined) {
+      problems.push(`${path}: not supported (--${flag}${spec?.unsupported ? ` is ${spec.unsupported}` : ' is not a flag of this role'})`);
+      continue;
+    }
+    values.set(flag, { path, value });
+  }
+  if (problems.length) throw fail(problems);
+  return values;
+}
+
+/**
+ * Applies `file` to `flags` below the command line. Each value goes through the flag's own parser
+ * and checks, so a bad duration reads as it would on the command line, with the field's path.
+ */
+export function applyControllerManagerConfig(file: string, flags: Flags): void {
+  const problems: string[] = [];
+  for (const [flag, { path, value }] of readControllerManagerConfig(file, flags)) {
+    try {
+      flags.setFromConfig({ [flag]: value }, `${file}: ${path}`);
+    } catch (e) {
+      if (e instanceof FlagError) problems.push(e.message);
+      else throw e;
+    }
+  }
+  if (problems.length) throw new StartupError(problems.join('\n'), 1);
+}

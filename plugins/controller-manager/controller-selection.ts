@@ -1,0 +1,32 @@
+// --controllers, as k8s.io/controller-manager's IsControllerEnabled and Validate: the first item
+// naming a controller (`foo` or `-foo`) decides; otherwise `*` enables what is on by default;
+// without `*` nothing else runs. Every name must be known.
+
+/** True when `name` runs under the `controllers` list. */
+export function isControllerEnabled(name: string, disabledByDefault: boolean, controllers: readonly string[]): boolean {
+  let star = false;
+  for (const item of controllers) {
+    if (item === name) return true;
+    if (item === `-${name}`) return false;
+    if (item === '*') star = true;
+  }
+  return star && !disabledByDefault;
+}
+
+/** Upstream's errors for names that are not controllers, one per unknown item. */
+export function unknownControllerErrors(controllers: readonly string[], known: readonly string[]): string[] {
+  const errors: string[] = [];
+  for (const item of controllers) {
+    if (item === '*') continue;
+    const name = item.startsWith('-') ? item.slice(1) : item;
+    if (!known.includes(name)) errors.push(`${JSON.stringify(name)} is not in the list of known controllers`);
+  }
+  return errors;
+}
+
+/** The help text of --controllers, naming the controllers this plat has (as upstream's flag does). */
+export function controllersHelp(all: readonly string[], disabledByDefault: readonly string[]): string {
+  return "A list of controllers to enable. '*' enables all on-by-default controllers, 'foo' enables the controller named 'foo', "
+    + `'-foo' disables the controller named 'foo'. All controllers: ${all.join(', ') || '(none)'}. `
+    + `Disabled-by-default controllers: ${disabledByDefault.join(', ') || '(none)'}.`;
+}

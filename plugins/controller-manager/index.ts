@@ -1,0 +1,122 @@
+// ControllerManagerPlugin: runs the controllers other plugins register through hooks.controllers,
+// as kube-controller-manager does: an API client (--platconfig / --master, --plat-api-qps/-burst),
+// shared informers (--min-resync-period), the controllers --controllers selects, leader election
+// on a Lease (--leader-elect*), and a bounded stop (--controller-shutdown-timeout). The embedded
+// variant runs inside `plat all` with the process's own API server and admin credentials.
+// Taps flags, configure (stage 100: after the controller plugins' own configure), ready and
+// shutdown; adds the `leaderElection` and per-controller checks to the component's health checks
+// (served by the controller manager's endpoint plugin, when there is one).
+import { hasInProcessConnection, inProcessConnection } from '../../core/client/in-process.js';
+import type { ClientConnection } from '../../core/client/connection.js';
+import { RestClient } from '../../core/client/rest-client.js';
+import type { FlagSet } from '../../core/flags/types.js';
+import type { Host } from '../../core/host.js';
+import { MapRegistry } from '../../core/lifecycle.js';
+import { StartupError, type Plugin } from '../../core/plugin.js';
+import { componentHealthChecks } from '../../core/server/health.js';
+import { standaloneConnection } from './connection.js';
+import { controllersHelp, isControllerEnabled, unknownControllerErrors } from './controller-selection.js';
+import { connectionFlags, FLAGS, runnerFlags } from './flags.js';
+import { leaderElectionErrors, leaderElectionSettings } from './leader-election-settings.js';
+import type { ControllerFactory } from './run-controllers.js';
+import { ControllerManagerRuntime } from './runtime.js';
+
+const PLUGIN_NAME = 'ControllerManagerPlugin';
+
+export interface ControllerManagerPluginOptions {
+  /** Inside `plat all`: no connection flags; the API server of the process is used. */
+  readonly embedded?: boolean;
+}
+
+const runtimes = new WeakMap<Host, ControllerManagerRuntime>();
+/** The running controller manager of a host (after `ready`), for tests. */
+export const getControllerManager = (host: Host): ControllerManagerRuntime | undefined => runtimes.get(host);
+
+function collectControllers(host: Host): MapRegistry<ControllerFactory> {
+  const registry = new MapRegistry<ControllerFactory>();
+  host.hooks.controllers.call(registry);
+  return registry;
+}
+
+/** client-go's rest.Config defaults: qps 0 is 5 and burst 0 is 10; a negative qps means no limit. */
+function clientLimits(flags: FlagSet): { qps: number; burst: number } {
+  const qps = flags.get<number>(FLAGS.qps);
+  const burst = flags.get<number>(FLAGS.burst);
+  return { qps: qps === 0 ? 5 : qps < 0 ? -1 : qps, burst: burst === 0 ? 10 : burst };
+}
+
+export function createControllerManagerPlugin(options: ControllerManagerPluginOptions = {}): Plugin {
+  const embedded = options.embedded === true;
+  return {
+    name: PLUGIN_NAME,
+    apply(host: Host): void {
+      const log = host.logger.child('controller-manager');
+      let flags: FlagSet | undefined;
+      let registry: MapRegistry<ControllerFactory> | undefined;
+      let enabled: string[] = [];
+      let connection: ClientConnection | undefined;
+
+      host.hooks.flags.tap(PLUGIN_NAME, (f) => {
+        const known = collectControllers(host);
+        const off = known.names().filter((n) => !known.enabledByDefault(n));
+        for (const spec of [...(embedded ? [] : connectionFlags), ...runnerFlags(controllersHelp(known.names(), off))]) {
+          f.define({ ...spec, owner: PLUGIN_NAME });
+        }
+      });
+
+      host.hooks.configure.tap({ name: PLUGIN_NAME, stage: 100 }, (cfg) => {
+        flags = cfg.flags;
+        registry = collectControllers(host);
+        const selection = flags.get<string[]>(FLAGS.controllers);
+        const problems = [...unknownControllerErrors(selection, registry.names()), ...leaderElectionErrors(leaderElectionSettings(flags))];
+        if (problems.length) {
+          const known = registry.names();
+          const hint = unknownControllerErrors(selection, known).length ? `\nknown controllers: ${known.join(', ') || '(none)'}` : '';
+          throw new StartupError(`${problems.join('\n')}${hint}`, 2);
+        }
+        if (embedded) {
+          if (!hasInProcessConnection(host)) throw new StartupError(`${PLUGIN_NAME}: the embedded controller manager needs the API server of its process`);
+        } else {
+          connection = standaloneConnection(flags);
+        }
+        for (const name of registry.names()) {
+          if (isControllerEnabled(name, !registry.enabledByDefault(name), selection)) enabled.push(name);
+          else log.info('Warning: controller is disabled', { controller: name });
+        }
+      });
+
+      host.hooks.ready.tapPromise(PLUGIN_NAME, async () => {
+        const conn = connection ?? inProcessConnection(host);
+        if (!conn) throw new StartupError(`${PLUGIN_NAME}: the API server of this process does not serve`);
+        const f = flags!;
+        const client = new RestClient(conn, { ...clientLimits(f), userAgent: `plat-controller-manager/${host.version}` });
+        const runtime = new ControllerManagerRuntime({
+          host, registry: registry!, enabled, client, flags: f, hooks: host.hooks, logger: log,
+          health: componentHealthChecks(host),
+          minResyncMs: f.get<number>(FLAGS.minResyncPeriod),
+          startIntervalMs: f.get<number>(FLAGS.startInterval),
+          shutdownTimeoutMs: f.get<number>(FLAGS.shutdownTimeout),
+          leaderElection: leaderElectionSettings(f),
+        });
+        runtimes.set(host, runtime);
+        log.info('starting the controller manager', { server: conn.server.origin, controllers: enabled, leaderElect: f.get<boolean>('leader-elect') });
+        runtime.start();
+        host.hooks.shutdown.tapPromise(PLUGIN_NAME, async () => {
+          try {
+            await runtime.stop();
+          } finally {
+            client.close();
+          }
+        });
+      });
+    },
+  };
+}
+
+export const ControllerManagerPlugin: Plugin = createControllerManagerPlugin();
+/** For `plat all`: the same controllers, through the process's own API server. */
+export const EmbeddedControllerManagerPlugin: Plugin = createControllerManagerPlugin({ embedded: true });
+
+export { applyControllerManagerConfig, CONFIG_FIELDS } from './config-file.js';
+export { CONFIG_API_VERSION, CONFIG_KIND } from './config-schema.js';
+export { isControllerEnabled } from './controller-selection.js';

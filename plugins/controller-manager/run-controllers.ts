@@ -1,0 +1,92 @@
+// Building and running the enabled controllers while this process may (leader or no election), as
+// kube-controller-manager's BuildControllers and RunControllers: each factory gets its own logger
+// in the shared context; a factory that throws ends the process (upstream exits 1); each built
+// controller gets a `/healthz/<name>` ping check; the shared informers start once every
+// controller has asked for its informers and have synced before the controllers run; each
+// controller starts after a jittered --controller-start-interval. When `signal` aborts, the
+// controllers are told to stop; `RunningControllers.running` says who has not returned yet.
+import type { FlagSet } from '../../core/flags/types.js';
+import type { Hooks } from '../../core/hooks.js';
+import type { RestClient } from '../../core/client/rest-client.js';
+import { SharedInformers } from '../../core/controller/shared-informers.js';
+import type { ControllerContext, MapRegistry, Runnable } from '../../core/lifecycle.js';
+import type { Logger } from '../../core/log.js';
+import type { HealthChecks } from '../../core/server/health.js';
+
+export type ControllerFactory = (ctx: ControllerContext) => Runnable;
+
+export interface RunControllersOptions {
+  readonly registry: MapRegistry<ControllerFactory>;
+  /** Names to build, in registration order. */
+  readonly enabled: readonly string[];
+  readonly client: RestClient;
+  readonly flags: FlagSet;
+  readonly hooks: Hooks;
+  readonly logger: Logger;
+  readonly health: HealthChecks;
+  readonly minResyncMs: number;
+  readonly startIntervalMs: number;
+}
+
+/** A factory failed: the process cannot do its job and exits, as upstream. */
+export class ControllerInitError extends Error {
+  override readonly name = 'ControllerInitError';
+  constructor(readonly controller: string, cause: unknown) {
+    super(`error initializing controller ${JSON.stringify(controller)}: ${cause instanceof Error ? cause.message : String(cause)}`);
+  }
+}
+
+const sleep = (ms: number, signal: AbortSignal) => new Promise<void>((resolve) => {
+  if (ms <= 0 || signal.aborted) return resolve();
+  const onAbort = () => { clearTimeout(t); resolve(); };
+  const t = setTimeout(() => { signal.removeEventListener('abort', onAbort); resolve(); }, ms);
+  signal.addEventListener('abort', onAbort, { once: true });
+});
+
+export class RunningControllers {
+  readonly #running = new Set<string>();
+  /** Controllers whose run() has not returned yet, sorted. */
+  get running(): string[] { return [...this.#running].sort(); }
+
+  /** Builds, starts and runs the controllers; resolves once all of them returned after `signal` aborted. */
+  async run(o: RunControllersOptions, signal: AbortSignal): Promise<void> {
+    const log = o.logger;
+    const informers = new SharedInformers(o.client, { minResyncMs: o.minResyncMs, logger: log.child('informers') });
+    const built: { name: string; controller: Runnable }[] = [];
+    for (const name of o.enabled) {
+      const factory = o.registry.get(name)!;
+      const ctx: ControllerContext = { client: o.client, informers, logger: log.child(name), flags: o.flags, hooks: o.hooks };
+      let controller: Runnable;
+      try {
+        controller = factory(ctx);
+      } catch (e) {
+        log.error('Error initializing a controller', { controller: name, error: e instanceof Error ? e.message : String(e) });
+        throw new ControllerInitError(name, e);
+      }
+      built.push({ name, controller });
+      o.health.add({ name, check: async () => {} }, ['healthz']);
+    }
+    informers.start(signal);
+    log.info('Waiting for caches to sync');
+    await informers.waitForSync(signal);
+    if (!signal.aborted) log.info('Caches are synced');
+
+    await Promise.all(built.map(async ({ name, controller }) => {
+      // wait.Jitter(interval, 1.0): between one and two intervals, so controllers do not start in lock-step.
+      await sleep(o.startIntervalMs * (1 + Math.random()), signal);
+      if (signal.aborted) return;
+      log.v(1).info('Controller starting...', { controller: name });
+      this.#running.add(name);
+      try {
+        await controller.run(signal);
+      } catch (e) {
+        log.error('Controller failed', { controller: name, error: e instanceof Error ? e.message : String(e) });
+      } finally {
+        this.#running.delete(name);
+        log.v(1).info('Controller terminated', { controller: name });
+      }
+    }));
+    if (built.length) log.info('All controllers terminated');
+    await informers.stopped();
+  }
+}

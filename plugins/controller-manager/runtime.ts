@@ -1,0 +1,101 @@
+// The controller manager's life once the process serves: run the controllers at once, or only
+// while holding the Lease (--leader-elect); losing the Lease ends the process with exit code 1
+// ("leaderelection lost", as upstream); a stop gives the controllers --controller-shutdown-timeout
+// to return, then gives up (the caller exits 1 then, as upstream's RunControllers failing).
+import { LeaderElector } from '../../core/controller/leader-election.js';
+import { requestExit } from '../../core/lifecycle.js';
+import type { Logger } from '../../core/log.js';
+import type { HealthChecks } from '../../core/server/health.js';
+import { formatDuration } from '../../core/flags/duration.js';
+import type { LeaderElectionSettings } from './leader-election-settings.js';
+import { ControllerInitError, RunningControllers, type RunControllersOptions } from './run-controllers.js';
+
+/** client-go's NewLeaderHealthzAdaptor(20s) in kube-controller-manager. */
+export const LEADER_HEALTH_TOLERANCE_MS = 20_000;
+
+export interface RuntimeOptions extends RunControllersOptions {
+  /** Whoever runs the process (requestExit). */
+  readonly host: object;
+  readonly leaderElection: LeaderElectionSettings;
+  readonly shutdownTimeoutMs: number;
+  readonly health: HealthChecks;
+  readonly logger: Logger;
+}
+
+export class ControllerManagerRuntime {
+  readonly #stop = new AbortController();
+  readonly #controllers = new RunningControllers();
+  #done: Promise<void> | undefined;
+  #elector: LeaderElector | undefined;
+  constructor(private readonly o: RuntimeOptions) {}
+
+  /** The election's identity (hostname_uuid), when electing. */
+  get identity(): string | undefined { return this.#elector?.identity; }
+
+  /** Starts in the background; never rejects. */
+  start(): void {
+    this.#done ??= this.#main().catch((e: unknown) => this.#fail(e));
+  }
+
+  #fail(e: unknown): void {
+    const reason = e instanceof ControllerInitError ? e.message : `controller manager failed: ${e instanceof Error ? e.message : String(e)}`;
+    this.o.logger.error(reason);
+    requestExit(this.o.host, { code: 1, reason });
+  }
+
+  async #main(): Promise<void> {
+    const { leaderElection: le, logger: log } = this.o;
+    if (!le.leaderElect) {
+      await this.#controllers.run(this.o, this.#stop.signal);
+      return;
+    }
+    const elector = new LeaderElector({
+      client: this.o.client, namespace: le.resourceNamespace, name: le.resourceName,
+      leaseDurationMs: le.leaseDurationMs, renewDeadlineMs: le.renewDeadlineMs, retryPeriodMs: le.retryPeriodMs,
+      logger: log.child('leaderelection'),
+    });
+    this.#elector = elector;
+    this.o.health.add({ name: 'leaderElection', check: async () => elector.check(LEADER_HEALTH_TOLERANCE_MS) });
+    log.info('attempting to acquire leader lease', { lease: `${le.resourceNamespace}/${le.resourceName}`, identity: elector.identity });
+    let cleanly = false;
+    await elector.run({
+      onStartedLeading: async (leading) => {
+        leading.addEventListener('abort', () => {
+          if (this.#stop.signal.aborted) return;
+          log.error('leaderelection lost');
+          requestExit(this.o.host, { code: 1, reason: 'leaderelection lost' });
+        }, { once: true });
+        // The elector would only log a failure here and go on renewing a Lease nobody works under.
+        try {
+          await this.#controllers.run(this.o, leading);
+          cleanly = true;
+        } catch (e) {
+          this.#fail(e);
+        }
+      },
+    }, this.#stop.signal);
+    // Hand the Lease over at once when our controllers have all stopped; otherwise a standby must
+    // wait out the lease duration, as after a crash.
+    if (this.#stop.signal.aborted && cleanly) await elector.release();
+  }
+
+  /**
+   * Stops the controllers and waits --controller-shutdown-timeout (0: for ever) for them; rejects
+   * naming the controllers still running when the time is up.
+   */
+  async stop(): Promise<void> {
+    this.#stop.abort();
+    if (!this.#done) return;
+    const timeoutMs = this.o.shutdownTimeoutMs;
+    if (timeoutMs <= 0) return this.#done;
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<true>((resolve) => { timer = setTimeout(() => resolve(true), timeoutMs); });
+    const outcome = await Promise.race([this.#done.then(() => false as const), timedOut]);
+    clearTimeout(timer);
+    if (outcome) {
+      const running = this.#controllers.running;
+      this.o.logger.info('Controller shutdown timeout reached', { timeout: formatDuration(timeoutMs), runningControllers: running });
+      throw new Error(`controllers did not stop within --controller-shutdown-timeout=${formatDuration(timeoutMs)}${running.length ? ` (still running: ${running.join(', ')})` : ''}`);
+    }
+  }
+}

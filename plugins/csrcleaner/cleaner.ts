@@ -1,0 +1,52 @@
+// The cleaning loop (upstream's CSRCleanerController with its one worker): once the shared CSR
+// informer has synced, sweep the cached CSRs now and then every interval, deleting each one a
+// cleanup rule matches. A failed delete is logged and retried at the next sweep.
+import { CSR_RESOURCE, type Csr } from '../../core/certificates/csr-object.js';
+import type { ControllerContext, Runnable } from '../../core/lifecycle.js';
+import { cleanupReason } from './cleanup-rules.js';
+
+export interface CleanerOptions {
+  /** Time between sweeps (upstream's pollingInterval, 1h). */
+  readonly intervalMs: number;
+  readonly now: () => Date;
+}
+
+const sleep = (ms: number, signal: AbortSignal) => new Promise<void>((resolve) => {
+  if (signal.aborted) return resolve();
+  const t = setTimeout(done, ms);
+  function done() { clearTimeout(t); signal.removeEventListener('abort', done); resolve(); }
+  signal.addEventListener('abort', done, { once: true });
+});
+
+export function csrCleaner(ctx: ControllerContext, o: CleanerOptions): Runnable & { sweep(): Promise<void> } {
+  const log = ctx.logger;
+  const informer = ctx.informers.for<Csr>(CSR_RESOURCE);
+
+  async function sweep(): Promise<void> {
+    const now = o.now();
+    for (const csr of informer.list()) {
+      const name = csr.metadata.name ?? '';
+      const reason = cleanupReason(csr, now);
+      if (!reason) continue;
+      log.info(reason.message, { csr: name, ...reason.fields });
+      try {
+        await ctx.client.delete(CSR_RESOURCE, name);
+      } catch (e) {
+        log.error('error while attempting to clean CSR', { csr: name, error: `unable to delete CSR "${name}": ${(e as Error).message}` });
+      }
+    }
+  }
+
+  return {
+    sweep,
+    async run(signal: AbortSignal): Promise<void> {
+      log.info('starting CSR cleaner controller');
+      await informer.waitForSync(signal);
+      while (!signal.aborted) {
+        await sweep();
+        await sleep(o.intervalMs, signal);
+      }
+      log.info('shutting down CSR cleaner controller');
+    },
+  };
+}

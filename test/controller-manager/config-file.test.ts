@@ -1,0 +1,149 @@
+// --config: a PlatControllerManagerConfiguration sets the flags of the same meaning, below the
+// command line; every problem names the file and the field; fields whose flag nothing implements
+// are refused like the flag. Applied to the controller-manager role's real flags (plus, where the
+// signing part is tested, a plugin defining the --cluster-signing-* flags as the signer does).
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { declareFlags } from '../../core/boot.js';
+import { Flags } from '../../core/flags/flag-set.js';
+import { Host } from '../../core/host.js';
+import type { Plugin } from '../../core/plugin.js';
+import { profiles } from '../../host/profiles.js';
+import { applyControllerManagerConfig, CONFIG_FIELDS } from '../../plugins/controller-manager/index.js';
+import { fieldPath } from '../../plugins/controller-manager/config-schema.js';
+import { runPlat } from '../helpers/run-plat.js';
+import { tempDir } from '../helpers/plat.js';
+import { SigningFlagsForTests } from './fixtures/signing-flags.js';
+
+function roleFlags(extra: readonly Plugin[] = [], argv: string[] = []): Flags {
+  const profile = profiles['controller-manager']!;
+  const host = new Host({ role: profile.role });
+  for (const p of [...profile.plugins, ...extra]) p.apply(host, undefined);
+  const flags = new Flags();
+  declareFlags(host, profile, flags);
+  flags.parse(argv);
+  return flags;
+}
+
+function file(text: string, ext = 'yaml'): string {
+  const f = path.join(tempDir(), `cm.${ext}`);
+  writeFileSync(f, text);
+  return f;
+}
+
+const HEAD = 'apiVersion: platcontrollermanager.config.platform/v1alpha1\nkind: PlatControllerManagerConfiguration\n';
+
+describe('--config (PlatControllerManagerConfiguration)', () => {
+  it('sets every mapped flag from its field', () => {
+    const f = file(`${HEAD}
+Generic:
+  Port: 10300
+  Address: 127.0.0.2
+  MinResyncPeriod: 1h
+  ClientConnection: {kubeconfig: /etc/plat/cm.conf, qps: 50.5, burst: 100}
+  ControllerStartInterval: 2s
+  LeaderElection:
+    leaderElect: false
+    leaseDuration: 30s
+    renewDeadline: 20s
+    retryPeriod: 5s
+    resourceLock: leases
+    resourceName: my-lock
+    resourceNamespace: my-ns
+  Controllers: ["*", "-marker-a"]
+CSRSigningController:
+  ClusterSigningDuration: 720h
+  NodeAgentClientSignerConfiguration: {CertFile: /pki/nc.crt, KeyFile: /pki/nc.key}
+  PlatAPIServerClientSignerConfiguration: {CertFile: /pki/ac.crt, KeyFile: /pki/ac.key}
+`);
+    const flags = roleFlags([SigningFlagsForTests]);
+    applyControllerManagerConfig(f, flags);
+    const expect: Record<string, unknown> = {
+      'secure-port': 10300, 'bind-address': '127.0.0.2', 'min-resync-period': 3_600_000, platconfig: '/etc/plat/cm.conf',
+      'plat-api-qps': 50.5, 'plat-api-burst': 100, 'controller-start-interval': 2000, 'leader-elect': false,
+      'leader-elect-lease-duration': 30_000, 'leader-elect-renew-deadline': 20_000, 'leader-elect-retry-period': 5000,
+      'leader-elect-resource-lock': 'leases', 'leader-elect-resource-name': 'my-lock', 'leader-elect-resource-namespace': 'my-ns',
+      controllers: ['*', '-marker-a'], 'cluster-signing-duration': 720 * 3_600_000,
+      'cluster-signing-nodeagent-client-cert-file': '/pki/nc.crt', 'cluster-signing-nodeagent-client-key-file': '/pki/nc.key',
+      'cluster-signing-plat-apiserver-client-cert-file': '/pki/ac.crt', 'cluster-signing-plat-apiserver-client-key-file': '/pki/ac.key',
+    };
+    for (const [name, value] of Object.entries(expect)) assert.deepEqual(flags.get(name), value, name);
+    assert.equal(flags.get('cluster-signing-cert-file'), '', 'unset fields leave their flag alone');
+    assert.equal(flags.sourceOf('leader-elect'), `${f}: Generic.LeaderElection.leaderElect`);
+  });
+
+  it('every mapped field names a flag of the role', () => {
+    const names = new Set(roleFlags([SigningFlagsForTests]).specs().map((s) => s.name));
+    for (const [field, flag] of Object.entries(CONFIG_FIELDS)) assert.ok(names.has(flag), `${field} -> --${flag}`);
+  });
+
+  it('gives way to the command line; JSON works as well as YAML', () => {
+    const f = file(JSON.stringify({
+      apiVersion: 'platcontrollermanager.config.platform/v1alpha1', kind: 'PlatControllerManagerConfiguration',
+      Generic: { Port: 10300, LeaderElection: { leaderElect: false, resourceName: 'from-file' } },
+    }), 'json');
+    const flags = roleFlags([], ['--secure-port=10400', '--leader-elect']);
+    applyControllerManagerConfig(f, flags);
+    assert.equal(flags.get('secure-port'), 10400);
+    assert.equal(flags.get('leader-elect'), true);
+    assert.equal(flags.get('leader-elect-resource-name'), 'from-file');
+  });
+
+  const refused: { name: string; text: string; problems: string[] }[] = [
+    { name: 'an unknown field, with its path', text: `${HEAD}Generic:\n  LeaderElection:\n    leaseDurations: 3s\n  Colour: blue\nExtra: 1\n`,
+      problems: ['Generic.LeaderElection.leaseDurations: unknown field', 'Generic.Colour: unknown field', 'Extra: unknown field'] },
+    { name: 'values of the wrong type', text: `${HEAD}Generic:\n  Port: "10257"\n  Controllers: csrsigning\n  ClientConnection: {qps: fast, burst: 1.5}\n`,
+      problems: ['Generic.Port: must be a whole number', 'Generic.Controllers: must be a list', 'Generic.ClientConnection.qps: must be a number', 'Generic.ClientConnection.burst: must be a whole number'] },
+    { name: 'a list item of the wrong type', text: `${HEAD}Generic:\n  Controllers: ["*", 3]\n`, problems: ['Generic.Controllers[1]: must be a string'] },
+    { name: 'a duration written as a number', text: `${HEAD}Generic:\n  LeaderElection: {leaseDuration: 15}\n`,
+      problems: ['Generic.LeaderElection.leaseDuration: must be a string'] },
+    { name: 'bad durations, as the flags would report them', text: `${HEAD}Generic:\n  LeaderElection: {leaseDuration: 15}\n  MinResyncPeriod: soon\n`.replace('15', '"15"'),
+      problems: ['Generic.LeaderElection.leaseDuration: invalid value "15" for flag "leader-elect-lease-duration": time: missing unit in duration "15"',
+        'Generic.MinResyncPeriod: invalid value "soon" for flag "min-resync-period": time: invalid duration "soon"'] },
+    { name: 'a port out of range', text: `${HEAD}Generic:\n  Port: 70000\n`, problems: ['Generic.Port: invalid value "70000" for flag "secure-port": must be a port number between 0 and 65535'] },
+    { name: 'the signing part without a signing plugin', text: `${HEAD}CSRSigningController:\n  ClusterSigningCertFile: /ca.crt\n`,
+      problems: ['CSRSigningController.ClusterSigningCertFile: not supported (--cluster-signing-cert-file is not implemented by plat yet)'] },
+    { name: 'fields whose flags plat does not implement', text: `${HEAD}Generic:\n  Debugging: {enableProfiling: true}\n  ClientConnection: {contentType: application/json, acceptContentTypes: application/json}\n  LeaderMigration: {leaderName: x}\n`,
+      problems: ['Generic.Debugging.enableProfiling: not supported (--profiling is not implemented by plat yet)',
+        'Generic.ClientConnection.contentType: not supported (--plat-api-content-type is not implemented by plat yet)',
+        'Generic.ClientConnection.acceptContentTypes: not supported (plat sends and accepts JSON only)',
+        'Generic.LeaderMigration: not supported (leader migration is not implemented by plat)'] },
+    { name: 'another controller\'s part', text: `${HEAD}DeploymentController: {ConcurrentDeploymentSyncs: 5}\nKubeCloudShared: {}\n`,
+      problems: ['DeploymentController: not supported (plat has no such controller)'] },
+    { name: 'another kind', text: 'apiVersion: kubecontrollermanager.config.k8s.io/v1alpha1\nkind: KubeControllerManagerConfiguration\n',
+      problems: ['apiVersion "kubecontrollermanager.config.k8s.io/v1alpha1", kind "KubeControllerManagerConfiguration": expected apiVersion platcontrollermanager.config.platform/v1alpha1, kind PlatControllerManagerConfiguration'] },
+    { name: 'a document that is no mapping', text: '- a\n- b\n', problems: ['expected a PlatControllerManagerConfiguration mapping'] },
+    { name: 'text that is not YAML', text: 'Generic: [\n', problems: [] },
+  ];
+  for (const r of refused) {
+    it(`refuses ${r.name}, naming file and field`, () => {
+      const f = file(r.text);
+      assert.throws(() => applyControllerManagerConfig(f, roleFlags()), (e: Error & { exitCode?: number }) => {
+        assert.equal(e.exitCode, 1);
+        const lines = e.message.split('\n');
+        for (const l of lines) assert.ok(l.startsWith(`${f}: `), l);
+        if (r.problems.length) assert.deepEqual(lines.map((l) => l.slice(f.length + 2)).sort(), [...r.problems].sort());
+        else assert.match(e.message, /not valid YAML or JSON/);
+        return true;
+      });
+    });
+  }
+
+  it('field paths read as upstream writes them', () => {
+    assert.equal(fieldPath('/Generic/LeaderElection/leaseDuration'), 'Generic.LeaderElection.leaseDuration');
+    assert.equal(fieldPath('/Generic/Controllers/2'), 'Generic.Controllers[2]');
+    assert.equal(fieldPath(''), '');
+  });
+
+  it('stops `plat controller-manager` with exit 1 and the field, before anything runs', () => {
+    const f = file(`${HEAD}Generic:\n  LeaderElection: {renewDeadline: never}\n`);
+    const r = runPlat(['controller-manager', '--config', f, '--master=https://127.0.0.1:1'], { cwd: tempDir() });
+    assert.equal(r.code, 1, r.stderr);
+    assert.equal(r.stderr, `plat controller-manager: ${f}: Generic.LeaderElection.renewDeadline: invalid value "never" for flag "leader-elect-renew-deadline": time: invalid duration "never"\n`);
+    const missing = runPlat(['controller-manager', '--config', '/nonexistent/cm.yaml', '--master=https://127.0.0.1:1'], { cwd: tempDir() });
+    assert.equal(missing.code, 1);
+    assert.match(missing.stderr, /\/nonexistent\/cm\.yaml: cannot read the controller manager configuration: no such file or directory/);
+  });
+});

@@ -1,0 +1,88 @@
+// Which controllers `plat controller-manager` runs and how it stops them, with real controllers
+// (test/controller-manager/fixtures) against a real plat: --controllers as upstream reads it (seen
+// from the API: the enabled markers label the Namespaces; and from /healthz?verbose: exactly the
+// built controllers have a check), a controller that cannot be built ends the process, and one
+// that ignores the stop signal gets --controller-shutdown-timeout, then the stop gives up.
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { freePort, startInProcess, tempDir, type RunningPlat } from '../helpers/plat.js';
+import testControllers, { labelOf, MARKERS } from './fixtures/test-controllers.js';
+import { startControllerManager, until, writeKubeconfig } from './support.js';
+
+describe('controllers run by plat controller-manager', () => {
+  let plat: RunningPlat;
+  let admin: string;
+  before(async () => {
+    plat = await startInProcess();
+    admin = writeKubeconfig(plat, path.join(tempDir(), 'admin.conf'), 'admin');
+  });
+  after(async () => { await plat?.stop(); });
+
+  const start = async (id: string, args: string[]) => startControllerManager(
+    ['--platconfig', admin, '--leader-elect=false', '--bind-address', '127.0.0.1', '--secure-port', String(await freePort()), ...args],
+    [testControllers({ id })],
+  );
+  const labels = async (): Promise<Record<string, string>> => (await plat.admin.get('/api/v1/namespaces/default')).json.metadata.labels ?? {};
+
+  // `*` is every on-by-default controller; the first item naming a controller decides.
+  const selections: { controllers?: string; runs: string[] }[] = [
+    { runs: ['marker-a', 'marker-b'] },
+    { controllers: '*,marker-c', runs: ['marker-a', 'marker-b', 'marker-c'] },
+    { controllers: '*,-marker-a', runs: ['marker-b'] },
+    { controllers: '-marker-a,*', runs: ['marker-b'] },
+    { controllers: 'marker-c', runs: ['marker-c'] },
+    { controllers: 'marker-a,-marker-a', runs: ['marker-a'] },
+    { controllers: '-marker-b,marker-b,*', runs: ['marker-a'] },
+  ];
+  selections.forEach(({ controllers, runs }, i) => {
+    it(`--controllers=${controllers ?? '(default *)'} runs ${runs.join(', ')}`, async () => {
+      const id = `selection-${i}`;
+      const cm = await start(id, controllers === undefined ? [] : [`--controllers=${controllers}`]);
+      try {
+        await until(async () => { const l = await labels(); return runs.every((c) => l[labelOf(c)] === id); }, `labels of ${runs.join(', ')}`);
+        const checks = (await cm.anonymous.get('/healthz?verbose')).text;
+        const built = MARKERS.filter((m) => checks.includes(`[+]${m} ok`));
+        assert.deepEqual(built, runs, checks);
+        for (const m of MARKERS.filter((x) => !runs.includes(x))) {
+          assert.ok(cm.logs.some((l) => l.includes('Warning: controller is disabled') && l.includes(`controller="${m}"`)), `${m} reported disabled`);
+        }
+      } finally {
+        await cm.stop();
+      }
+    });
+  });
+
+  it('refuses names that are no controller, listing the known ones', async () => {
+    await assert.rejects(start('x', ['--controllers=marker-a,-nope,bogus']), (e: Error & { exitCode?: number }) => {
+      assert.equal(e.exitCode, 2);
+      assert.equal(e.message, '"nope" is not in the list of known controllers\n"bogus" is not in the list of known controllers\nknown controllers: marker-a, marker-b, marker-c, stuck, broken');
+      return true;
+    });
+  });
+
+  it('ends the process when a controller cannot be built', async () => {
+    const cm = await start('broken', ['--controllers=broken']);
+    try {
+      assert.deepEqual(await cm.exit, { code: 1, reason: 'error initializing controller "broken": broken on purpose' });
+    } finally {
+      await cm.stop();
+    }
+  });
+
+  it('gives a controller that does not stop --controller-shutdown-timeout, then gives up naming it', async () => {
+    const cm = await start('stuck', ['--controllers=stuck,marker-a', '--controller-shutdown-timeout=300ms', '-v=1']);
+    await until(async () => cm.logs.some((l) => l.includes('Controller starting...') && l.includes('controller="stuck"')), 'stuck starts');
+    await assert.rejects(cm.stop(), /^Error: controllers did not stop within --controller-shutdown-timeout=300ms \(still running: stuck\)$/);
+    assert.ok(cm.logs.some((l) => l.includes('Controller shutdown timeout reached') && l.includes('runningControllers=["stuck"]')));
+    assert.ok(cm.logs.some((l) => l.includes('Controller terminated') && l.includes('controller="marker-a"')), 'the well-behaved one stopped');
+  });
+
+  it('stops well-behaved controllers within the timeout', async () => {
+    const cm = await start('clean', ['-v=1']);
+    await until(async () => (await labels())[labelOf('marker-a')] === 'clean', 'marker-a runs');
+    await cm.stop();
+    for (const m of ['marker-a', 'marker-b']) assert.ok(cm.logs.some((l) => l.includes('Controller terminated') && l.includes(`controller="${m}"`)), m);
+    assert.ok(cm.logs.some((l) => l.includes('All controllers terminated')));
+  });
+});

@@ -1,0 +1,167 @@
+// The controller manager's HTTPS endpoint with delegated authentication and authorization against
+// a real plat API server: health paths open to anyone, every other path decided by a
+// SubjectAccessReview (system:masters excepted), tokens checked by TokenReview, client
+// certificates by the client CA (given, or looked up in extension-apiserver-authentication),
+// failed credentials 401, answers cached for the TTLs.
+import assert from 'node:assert/strict';
+import { createPrivateKey, X509Certificate } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Attributes } from '../../core/authz/attributes.js';
+import type { Plugin } from '../../core/plugin.js';
+import { makeCa, makeClientCert, type TestCredential } from '../helpers/certs.js';
+import { freePort, startInProcess, tempDir, type Client, type RunningPlat } from '../helpers/plat.js';
+import { tableAuthorizer } from '../helpers/table-authorizer.js';
+import { ConfigMapsForTests } from './fixtures/configmaps.js';
+import { startControllerManager, writeKubeconfig, type RunningControllerManager } from './support.js';
+
+const TOKENS = ['alice-token,alice,1', 'bob-token,bob,2', 'carol-token,carol,3', 'root-token,root,4,"system:masters"'].join('\n') + '\n';
+
+/** Counts the API server's authorization questions that match, without an opinion of its own. */
+function countingAuthorizer(match: (a: Attributes) => boolean): { plugin: Plugin; count: () => number } {
+  let n = 0;
+  return {
+    count: () => n,
+    plugin: { name: 'CountingAuthorizerForTests', apply(host) { host.hooks.authorize.tap({ name: 'CountingAuthorizerForTests', stage: -2 }, (a) => { if (match(a)) n++; return undefined; }); } },
+  };
+}
+
+function platCa(plat: RunningPlat): TestCredential {
+  const pki = path.join(plat.dataDir, 'pki');
+  const certificatePem = readFileSync(path.join(pki, 'ca.crt'), 'utf8');
+  const privateKeyPem = readFileSync(path.join(pki, 'ca.key'), 'utf8');
+  return { certificatePem, privateKeyPem, keyObject: createPrivateKey(privateKeyPem), der: new X509Certificate(certificatePem).raw };
+}
+
+describe('controller manager endpoint', () => {
+  const dir = tempDir();
+  const sars = countingAuthorizer((a) => !a.isResourceRequest && a.path === '/cached' && a.user.name === 'alice');
+  const reviews = countingAuthorizer((a) => a.resource === 'tokenreviews');
+  let plat: RunningPlat;
+  let admin: string;
+  let cm: RunningControllerManager;
+  const started: RunningControllerManager[] = [];
+
+  const start = async (args: string[]) => {
+    const r = await startControllerManager(['--platconfig', admin, '--leader-elect=false', '--bind-address', '127.0.0.1', '--secure-port', String(await freePort()), ...args]);
+    started.push(r);
+    return r;
+  };
+  const as = (c: RunningControllerManager, creds: Parameters<Client['with']>[0]): Client => c.anonymous.with(creds);
+
+  before(async () => {
+    const tokenFile = path.join(dir, 'tokens.csv');
+    writeFileSync(tokenFile, TOKENS);
+    plat = await startInProcess({
+      args: ['--token-auth-file', tokenFile, '--authorization-mode', 'AlwaysDeny'],
+      plugins: [sars.plugin, reviews.plugin, ConfigMapsForTests, tableAuthorizer([
+        { group: 'system:masters', decision: 'allow' },
+        { user: 'alice', path: '/metrics', verb: 'get', decision: 'allow' },
+        { user: 'bob', path: '/metrics', decision: 'deny', reason: 'bob may not' },
+      ])],
+    });
+    admin = writeKubeconfig(plat, path.join(dir, 'admin.conf'), 'admin');
+    cm = await start(['--authentication-kubeconfig', admin, '--authorization-kubeconfig', admin, '--client-ca-file', path.join(plat.dataDir, 'pki', 'ca.crt')]);
+  });
+  after(async () => {
+    for (const c of started) await c.stop();
+    await plat?.stop();
+  });
+
+  it('answers each caller as upstream does', async () => {
+    const ca = platCa(plat);
+    const aliceCert = makeClientCert(ca, 'alice');
+    const stranger = makeClientCert(makeCa({ commonName: 'elsewhere' }), 'alice');
+    const adminCert = { cert: readFileSync(path.join(plat.dataDir, 'pki', 'admin.crt'), 'utf8'), key: readFileSync(path.join(plat.dataDir, 'pki', 'admin.key'), 'utf8') };
+    const cases: { name: string; client: Client; path: string; status: number; body?: RegExp }[] = [
+      { name: 'anonymous /healthz', client: cm.anonymous, path: '/healthz', status: 200, body: /^ok$/ },
+      { name: 'anonymous /readyz', client: cm.anonymous, path: '/readyz', status: 200, body: /^ok$/ },
+      { name: 'anonymous /livez', client: cm.anonymous, path: '/livez', status: 200, body: /^ok$/ },
+      { name: 'anonymous /healthz/ping (only the exact paths are open)', client: cm.anonymous, path: '/healthz/ping', status: 403,
+        body: /forbidden: User \\"system:anonymous\\" cannot get path \\"\/healthz\/ping\\": Everything is forbidden\./ },
+      { name: 'anonymous /metrics', client: cm.anonymous, path: '/metrics', status: 403, body: /User \\"system:anonymous\\" cannot get path \\"\/metrics\\"/ },
+      { name: 'alice by token, allowed by the SubjectAccessReview', client: as(cm, { token: 'alice-token' }), path: '/metrics', status: 404, body: /^404 page not found\n$/ },
+      { name: 'bob by token, denied with a reason', client: as(cm, { token: 'bob-token' }), path: '/metrics', status: 403, body: /User \\"bob\\" cannot get path \\"\/metrics\\": bob may not/ },
+      { name: 'system:masters by token, no review needed', client: as(cm, { token: 'root-token' }), path: '/healthz/ping', status: 200, body: /^ok$/ },
+      { name: 'an unknown token, even on an open path', client: as(cm, { token: 'nobody-token' }), path: '/healthz', status: 401, body: /"reason":"Unauthorized"/ },
+      { name: 'the admin client certificate (system:masters)', client: as(cm, adminCert), path: '/metrics', status: 404 },
+      { name: 'alice by client certificate', client: as(cm, { cert: aliceCert.certificatePem, key: aliceCert.privateKeyPem }), path: '/metrics', status: 404 },
+      { name: 'a certificate of another CA', client: as(cm, { cert: stranger.certificatePem, key: stranger.privateKeyPem }), path: '/healthz', status: 401 },
+    ];
+    for (const c of cases) {
+      const r = await c.client.get(c.path);
+      assert.equal(r.status, c.status, `${c.name}: ${r.text}`);
+      if (c.body) assert.match(r.text, c.body, c.name);
+    }
+  });
+
+  it('serves the component checks with subpaths and ?verbose', async () => {
+    const root = as(cm, { token: 'root-token' });
+    const verbose = await root.get('/healthz?verbose');
+    assert.equal(verbose.status, 200);
+    assert.match(verbose.text, /\[\+\]ping ok\n/);
+    assert.equal((await root.get('/healthz/nosuchcheck')).status, 404);
+  });
+
+  it('caches SubjectAccessReview and TokenReview answers for their TTLs', async () => {
+    const alice = as(cm, { token: 'alice-token' });
+    const before = sars.count();
+    assert.equal((await alice.get('/cached')).status, 403);
+    assert.equal((await alice.get('/cached')).status, 403);
+    assert.equal(sars.count() - before, 1, 'one review for two identical questions');
+
+    const uncached = await start(['--authentication-kubeconfig', admin, '--authorization-kubeconfig', admin,
+      '--authorization-webhook-cache-unauthorized-ttl=0', '--authentication-token-webhook-cache-ttl=0']);
+    const again = sars.count();
+    const tokens = reviews.count();
+    assert.equal((await as(uncached, { token: 'alice-token' }).get('/cached')).status, 403);
+    assert.equal((await as(uncached, { token: 'alice-token' }).get('/cached')).status, 403);
+    assert.equal(sars.count() - again, 2, 'no cache with a TTL of 0');
+    assert.equal(reviews.count() - tokens, 2, 'each request reviews its token');
+
+    const carol = reviews.count();
+    assert.equal((await as(cm, { token: 'carol-token' }).get('/metrics')).status, 403);
+    assert.equal((await as(cm, { token: 'carol-token' }).get('/metrics')).status, 403);
+    assert.equal(reviews.count() - carol, 1, 'one token review for two requests');
+  });
+
+  it('forbids everything but the open paths without --authorization-kubeconfig, and ignores tokens without --authentication-kubeconfig', async () => {
+    const bare = await start([]);
+    assert.equal((await bare.anonymous.get('/healthz')).status, 200);
+    const r = await as(bare, { token: 'root-token' }).get('/metrics');
+    assert.equal(r.status, 403);
+    assert.match(r.text, /forbidden: User \\"system:anonymous\\" cannot get path \\"\/metrics\\""/);
+    assert.ok(bare.logs.some((l) => l.includes('No authentication-kubeconfig provided in order to lookup client-ca-file in configmap/extension-apiserver-authentication in plat-system')));
+    assert.ok(bare.logs.some((l) => l.includes('No authorization-kubeconfig provided')));
+
+    const noAuthz = await start(['--authentication-kubeconfig', admin]);
+    const alice = await as(noAuthz, { token: 'alice-token' }).get('/metrics');
+    assert.equal(alice.status, 403);
+    assert.match(alice.text, /forbidden: User \\"alice\\" cannot get path \\"\/metrics\\""/);
+  });
+
+  it('looks the client CA up in extension-apiserver-authentication unless told not to', async () => {
+    const adminCert = { cert: readFileSync(path.join(plat.dataDir, 'pki', 'admin.crt'), 'utf8'), key: readFileSync(path.join(plat.dataDir, 'pki', 'admin.key'), 'utf8') };
+    const nothingPublished = await start(['--authentication-kubeconfig', admin, '--authorization-kubeconfig', admin]);
+    assert.ok(nothingPublished.logs.some((l) => l.includes("Cluster doesn't provide client-ca-file in configmap/extension-apiserver-authentication in plat-system")));
+    assert.equal((await as(nothingPublished, adminCert).get('/metrics')).status, 403, 'no client CA: the certificate is no credential');
+
+    const created = await plat.admin.post('/api/v1/namespaces/plat-system/configmaps', {
+      apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'extension-apiserver-authentication' },
+      data: { 'client-ca-file': readFileSync(path.join(plat.dataDir, 'pki', 'ca.crt'), 'utf8') },
+    });
+    assert.equal(created.status, 201, created.text);
+    const lookedUp = await start(['--authentication-kubeconfig', admin, '--authorization-kubeconfig', admin]);
+    assert.equal((await as(lookedUp, adminCert).get('/metrics')).status, 404, 'the published CA verifies the admin certificate');
+    const skipped = await start(['--authentication-kubeconfig', admin, '--authorization-kubeconfig', admin, '--authentication-skip-lookup']);
+    assert.equal((await as(skipped, adminCert).get('/metrics')).status, 403);
+
+    const bob = writeKubeconfig(plat, path.join(dir, 'bob.conf'), { token: 'bob-token' });
+    await assert.rejects(start(['--authentication-kubeconfig', bob]),
+      /unable to load configmap based request-header-client-ca-file: .*configmaps "extension-apiserver-authentication" is forbidden/);
+    const tolerant = await start(['--authentication-kubeconfig', bob, '--authentication-tolerate-lookup-failure']);
+    assert.ok(tolerant.logs.some((l) => l.includes('Continuing without authentication configuration. This may treat all requests as anonymous.')));
+    assert.equal((await tolerant.anonymous.get('/healthz')).status, 200);
+  });
+});

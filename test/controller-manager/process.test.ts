@@ -1,0 +1,145 @@
+// `plat controller-manager` as real processes against a real plat: it serves /healthz on its
+// port and runs its controllers; with --leader-elect exactly one of two processes leads (the
+// Lease holder) and, when the leader is killed with SIGKILL, the other takes over within the
+// lease duration; a leader whose Lease is taken away exits 1 ("leaderelection lost"); SIGTERM
+// stops it cleanly (exit 0, Lease released), or with exit 1 when a controller outlives
+// --controller-shutdown-timeout. Start-up mistakes exit with a message before anything runs.
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { Client, freePort, repoRoot, startInProcess, tempDir, type RunningPlat } from '../helpers/plat.js';
+import { runPlat, startPlat, type Background } from '../helpers/run-plat.js';
+import { labelOf } from './fixtures/test-controllers.js';
+import { until, writeKubeconfig } from './support.js';
+
+const LEASE = '/apis/coordination.platform/v1/namespaces/plat-system/leases/plat-controller-manager';
+const FAST_ELECTION = ['--leader-elect-lease-duration=2s', '--leader-elect-renew-deadline=1500ms', '--leader-elect-retry-period=500ms'];
+const FIXTURE = path.join(repoRoot, 'dist/test/controller-manager/fixtures/test-controllers.js');
+
+/** A plat config file loading the test controllers with this process's id. */
+function testConfig(id: string): Record<string, string> {
+  const file = path.join(tempDir(), 'plat.config.json');
+  writeFileSync(file, JSON.stringify({ plugins: [[FIXTURE, { id }]] }));
+  return { PLAT_CONFIG: file };
+}
+
+const exited = (p: Background) => new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+  if (p.child.exitCode !== null || p.child.signalCode !== null) return resolve({ code: p.child.exitCode, signal: p.child.signalCode });
+  p.child.once('exit', (code, signal) => resolve({ code, signal }));
+});
+
+const identityOf = (p: Background): string => /successfully acquired lease .*identity="([^"]+)"/.exec(p.output())?.[1] ?? '';
+
+describe('plat controller-manager processes', () => {
+  let plat: RunningPlat;
+  let admin: string;
+  const procs: Background[] = [];
+  const cm = async (id: string, args: string[], ready: RegExp) => {
+    const p = await startPlat(['controller-manager', '--platconfig', admin, ...args], ready, { cwd: tempDir(), env: testConfig(id) });
+    procs.push(p);
+    return p;
+  };
+  const labels = async (): Promise<Record<string, string>> => (await plat.admin.get('/api/v1/namespaces/default')).json.metadata.labels ?? {};
+  const lease = async () => (await plat.admin.get(LEASE)).json;
+
+  before(async () => {
+    plat = await startInProcess();
+    admin = writeKubeconfig(plat, path.join(tempDir(), 'admin.conf'), 'admin');
+  });
+  after(async () => {
+    for (const p of procs) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
+    await plat?.stop();
+  });
+
+  it('serves /healthz on its port and runs its controllers; SIGTERM stops it with exit 0', async () => {
+    const port = await freePort();
+    const certDir = tempDir();
+    const p = await cm('solo', ['--leader-elect=false', '--bind-address=127.0.0.1', `--secure-port=${port}`, `--cert-dir=${certDir}`],
+      new RegExp(`Serving securely on 127\\.0\\.0\\.1:${port}`));
+    const endpoint = new Client(`https://127.0.0.1:${port}`, { ca: readFileSync(path.join(certDir, 'plat-controller-manager.crt'), 'utf8') });
+    const health = await endpoint.get('/healthz');
+    assert.equal(health.status, 200);
+    assert.equal(health.text, 'ok');
+    await until(async () => { const l = await labels(); return l[labelOf('marker-a')] === 'solo' && l[labelOf('marker-b')] === 'solo'; }, 'the controllers label the namespace');
+    p.child.kill('SIGTERM');
+    assert.deepEqual(await exited(p), { code: 0, signal: null });
+    assert.match(p.output(), /received SIGTERM, shutting down/);
+  });
+
+  it('elects one leader of two; SIGKILL the leader and the other takes over within the lease duration', async () => {
+    const a = await cm('cm-a', ['--secure-port=0', ...FAST_ELECTION], /successfully acquired lease/);
+    const aId = identityOf(a);
+    assert.match(aId, /^.+_[0-9a-f-]{36}$/, 'identity is hostname_uuid');
+    assert.equal((await lease()).spec.holderIdentity, aId);
+    await until(async () => (await labels())[labelOf('marker-a')] === 'cm-a', 'the leader runs its controllers');
+
+    const b = await cm('cm-b', ['--secure-port=0', ...FAST_ELECTION], /attempting to acquire leader lease/);
+    // Several retry periods in which b campaigns and must not win while a renews.
+    for (let i = 0; i < 6; i++) {
+      await new Promise((r) => setTimeout(r, 500));
+      assert.doesNotMatch(b.output(), /successfully acquired lease/);
+      assert.equal((await lease()).spec.holderIdentity, aId);
+    }
+    const transitions = (await lease()).spec.leaseTransitions ?? 0;
+
+    a.child.kill('SIGKILL');
+    assert.equal((await exited(a)).signal, 'SIGKILL');
+    // Lease duration 2s: b observes the last renewal and takes over once 2s have passed without one.
+    await until(async () => /successfully acquired lease/.test(b.output()), 'b takes over', 50, 100);
+    const bId = identityOf(b);
+    const taken = await lease();
+    assert.equal(taken.spec.holderIdentity, bId);
+    assert.equal(taken.spec.leaseTransitions, transitions + 1);
+    await until(async () => (await labels())[labelOf('marker-a')] === 'cm-b', 'the new leader runs its controllers');
+
+    b.child.kill('SIGTERM');
+    assert.deepEqual(await exited(b), { code: 0, signal: null });
+    const released = await lease();
+    assert.equal(released.spec.holderIdentity, undefined, 'a clean stop hands the Lease over');
+  });
+
+  it('exits 1 with "leaderelection lost" when it cannot renew its Lease', async () => {
+    const p = await cm('loser', ['--secure-port=0', ...FAST_ELECTION], /successfully acquired lease/);
+    const current = await lease();
+    const now = new Date().toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+    const stolen = await plat.admin.put(LEASE, { ...current, spec: { ...current.spec, holderIdentity: 'intruder', renewTime: now, leaseDurationSeconds: 60 } });
+    assert.equal(stolen.status, 200, stolen.text);
+    assert.deepEqual(await exited(p), { code: 1, signal: null });
+    assert.match(p.output(), /E\d{4} [\d:.]+ plat\/controller-manager\] leaderelection lost/);
+    assert.equal((await lease()).spec.holderIdentity, 'intruder');
+  });
+
+  it('exits 1 when a controller outlives --controller-shutdown-timeout', async () => {
+    const p = await cm('stuck', ['--secure-port=0', '--leader-elect=false', '--controllers=stuck', '--controller-shutdown-timeout=500ms', '-v=1'], /Controller starting\.\.\. controller="stuck"/);
+    p.child.kill('SIGTERM');
+    assert.deepEqual(await exited(p), { code: 1, signal: null });
+    assert.match(p.output(), /Controller shutdown timeout reached timeout="500ms" runningControllers=\["stuck"\]/);
+    assert.match(p.output(), /shutdown failed error="controllers did not stop within --controller-shutdown-timeout=500ms \(still running: stuck\)"/);
+  });
+
+  const refusals: { name: string; args: string[]; code: number; message: RegExp }[] = [
+    { name: 'no API server', args: [], code: 2, message: /no API server to talk to: set --platconfig \(a kubeconfig file\) or --master/ },
+    { name: 'an unknown controller', args: ['--master=https://127.0.0.1:1', '--controllers=*,-marker-z'], code: 2,
+      message: /"marker-z" is not in the list of known controllers\nknown controllers: marker-a, marker-b, marker-c, stuck, broken/ },
+    { name: 'a lock other than leases', args: ['--master=https://127.0.0.1:1', '--leader-elect-resource-lock=endpoints'], code: 2,
+      message: /--leader-elect-resource-lock="endpoints": resourceLock value must be "leases"/ },
+    { name: 'a renew deadline not below the lease duration', args: ['--master=https://127.0.0.1:1', '--leader-elect-renew-deadline=15s'], code: 2,
+      message: /leaseDuration must be greater than renewDeadline \(--leader-elect-lease-duration=15s, --leader-elect-renew-deadline=15s\)/ },
+    { name: 'an http master', args: ['--master=http://127.0.0.1:1'], code: 2, message: /plat talks to the API server over https only/ },
+    { name: 'a missing kubeconfig', args: ['--platconfig=/nonexistent/admin.conf'], code: 1, message: /--platconfig=\/nonexistent\/admin.conf: unable to read: ENOENT/ },
+    { name: 'a flag plat does not implement', args: ['--master=https://127.0.0.1:1', '--use-service-account-credentials'], code: 2,
+      message: /--use-service-account-credentials is not supported: not implemented by plat yet/ },
+    { name: 'half a serving pair', args: ['--master=https://127.0.0.1:1', '--tls-cert-file=/x.crt'], code: 2,
+      message: /--tls-cert-file and --tls-private-key-file must be given together/ },
+    { name: 'a wildcard inside an always-allowed path', args: ['--master=https://127.0.0.1:1', '--authorization-always-allow-paths=/a*b'], code: 2,
+      message: /only trailing \* allowed in "a\*b"/ },
+  ];
+  for (const r of refusals) {
+    it(`refuses ${r.name} at start-up`, () => {
+      const out = runPlat(['controller-manager', '--secure-port=0', ...r.args], { cwd: tempDir(), env: testConfig('refused') });
+      assert.equal(out.code, r.code, out.stderr);
+      assert.match(out.stderr, r.message);
+    });
+  }
+});

@@ -1,0 +1,82 @@
+// Helpers for the controller manager's tests: boot `plat controller-manager` in this process (with
+// test plugins), kubeconfig files for other identities, a logger that keeps its lines, and a
+// bounded wait for a condition read over the API.
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { boot } from '../../core/boot.js';
+import type { Flags } from '../../core/flags/flag-set.js';
+import type { Host } from '../../core/host.js';
+import { exitRequested, type ExitRequest } from '../../core/lifecycle.js';
+import { createLogger, type Logger } from '../../core/log.js';
+import type { Plugin } from '../../core/plugin.js';
+import { profiles } from '../../host/profiles.js';
+import { getControllerManagerServing } from '../../plugins/controller-manager-serving/index.js';
+import { Client, tempDir, type RunningPlat } from '../helpers/plat.js';
+
+export interface RunningControllerManager {
+  readonly host: Host;
+  readonly flags: Flags;
+  /** https://127.0.0.1:port of its endpoint (when serving). */
+  readonly url: string;
+  /** A client of the endpoint trusting its serving certificate, with no credentials. */
+  readonly anonymous: Client;
+  readonly exit: Promise<ExitRequest>;
+  readonly logs: string[];
+  stop(): Promise<void>;
+}
+
+export function recordingLogger(): { logger: Logger; lines: string[] } {
+  const lines: string[] = [];
+  return { logger: createLogger({ verbosity: 4, write: (l) => lines.push(l) }), lines };
+}
+
+/** Boots the controller-manager profile in this process; `args` are its command line. */
+export async function startControllerManager(args: readonly string[], plugins: readonly Plugin[] = []): Promise<RunningControllerManager> {
+  const profile = profiles['controller-manager']!;
+  const { logger, lines } = recordingLogger();
+  // The self-signed serving pair goes to a --cert-dir so that the test can trust it.
+  const certDir = args.some((a) => a.startsWith('--cert-dir')) ? undefined : tempDir();
+  const { host, flags } = await boot({
+    profile: { ...profile, plugins: [...profile.plugins, ...plugins] },
+    argv: [...(certDir ? ['--cert-dir', certDir] : []), ...args], cwd: tempDir(), logger, version: '0.0.0-test',
+  });
+  const serving = getControllerManagerServing(host);
+  const url = serving?.url ?? '';
+  const ca = serving && certDir ? readFileSync(path.join(certDir, 'plat-controller-manager.crt'), 'utf8') : '';
+  return {
+    host, flags, url, logs: lines, exit: exitRequested(host),
+    anonymous: new Client(url, { ca }),
+    stop: () => host.hooks.shutdown.promise(),
+  };
+}
+
+/** A kubeconfig for `plat`'s server with a bearer token (or the admin's client certificate). */
+export function writeKubeconfig(plat: RunningPlat, file: string, user: { token: string } | 'admin'): string {
+  const pki = path.join(plat.dataDir, 'pki');
+  const b64 = (f: string) => readFileSync(path.join(pki, f)).toString('base64');
+  const creds = user === 'admin'
+    ? [`    client-certificate-data: ${b64('admin.crt')}`, `    client-key-data: ${b64('admin.key')}`]
+    : [`    token: ${user.token}`];
+  writeFileSync(file, [
+    'apiVersion: v1', 'kind: Config',
+    'clusters:', '- name: plat', '  cluster:', `    server: ${plat.url}`, `    certificate-authority-data: ${b64('ca.crt')}`,
+    'users:', '- name: u', '  user:', ...creds,
+    'contexts:', '- name: c', '  context: {cluster: plat, user: u}', 'current-context: c', '',
+  ].join('\n'));
+  return file;
+}
+
+/** Polls `check` (bounded) until it returns something truthy, which it returns. */
+export async function until<T>(check: () => Promise<T | undefined | null | false>, what: string, attempts = 100, everyMs = 100): Promise<T> {
+  let last: unknown;
+  for (let i = 0; i < attempts; i++) {
+    try {
+      const v = await check();
+      if (v) return v;
+    } catch (e) {
+      last = e;
+    }
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+  throw new Error(`timed out waiting for ${what}${last ? ` (last error: ${(last as Error).message})` : ''}`);
+}

@@ -1,0 +1,42 @@
+// Runs one registered controller against a real plat, as the controller manager will: the plugin
+// taps `controllers` on its own host, the factory gets a ControllerContext (admin client, shared
+// informers started after the controller is built), and every log line (at -v=4) is kept.
+import { RestClient } from '../../core/client/rest-client.js';
+import { SharedInformers } from '../../core/controller/shared-informers.js';
+import { Flags } from '../../core/flags/flag-set.js';
+import { Host } from '../../core/host.js';
+import { MapRegistry, type ControllerContext, type Runnable } from '../../core/lifecycle.js';
+import { createLogger } from '../../core/log.js';
+import type { Plugin } from '../../core/plugin.js';
+import { adminConnection } from '../controller/support.js';
+import type { RunningPlat } from '../helpers/plat.js';
+
+export interface Harness<R extends Runnable> {
+  readonly runnable: R;
+  readonly client: RestClient;
+  readonly lines: string[];
+  /** True once a log line contains every fragment. */
+  logged(...fragments: string[]): boolean;
+  stop(): Promise<void>;
+}
+
+export function runController<R extends Runnable = Runnable>(plat: RunningPlat, plugin: Plugin, name: string): Harness<R> {
+  const lines: string[] = [];
+  const logger = createLogger({ verbosity: 4, write: (l) => lines.push(l) });
+  const client = new RestClient(adminConnection(plat));
+  const informers = new SharedInformers(client);
+  const host = new Host({ role: 'controller-manager', logger });
+  plugin.apply(host, undefined);
+  const registry = new MapRegistry<(ctx: ControllerContext) => Runnable>();
+  host.hooks.controllers.call(registry);
+  if (!registry.enabledByDefault(name)) throw new Error(`${name} is not registered as enabled by default`);
+  const runnable = registry.get(name)!({ client, informers, logger, flags: new Flags(), hooks: host.hooks }) as R;
+  const stop = new AbortController();
+  informers.start(stop.signal);
+  const running = runnable.run(stop.signal);
+  return {
+    runnable, client, lines,
+    logged: (...fragments) => lines.some((l) => fragments.every((f) => l.includes(f))),
+    stop: async () => { stop.abort(); await running; await informers.stopped(); client.close(); },
+  };
+}

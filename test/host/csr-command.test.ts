@@ -1,0 +1,192 @@
+// `plat csr` (the real process) against an in-process `plat all` over HTTPS. The test plays the
+// approver and the signer itself (csrsigning is not part of this branch): it approves through
+// /approval and issues from the all-in-one CA into /status while `create --wait` is waiting.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { parse as parseYaml } from 'yaml';
+import { issueCertificate, parseCertificate, parseCsr, samePublicKey } from '../../core/crypto/index.js';
+import { platBin, startInProcess, tempDir, type RunningPlat } from '../helpers/plat.js';
+import { runPlatAsync } from '../helpers/run-plat.js';
+
+const CSRS = '/apis/certificates.platform/v1/certificatesigningrequests';
+
+describe('plat csr', () => {
+  let plat: RunningPlat;
+  let out: string;
+  const csr = (args: string[], env: Record<string, string> = {}, cwd?: string) =>
+    runPlatAsync(['csr', ...args], { env: { PLATCONFIG: '', KUBECONFIG: '', ...env }, ...(cwd ? { cwd } : {}) });
+  const kc = () => ['--kubeconfig', plat.kubeconfig];
+  const until = async (check: () => Promise<boolean>, what: string) => {
+    for (let i = 0; i < 150; i++) {
+      if (await check()) return;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.fail(`timed out waiting for ${what}`);
+  };
+  const exists = async (name: string) => (await plat.admin.get(`${CSRS}/${name}`)).status === 200;
+
+  /** Approve and issue from the all-in-one CA, as the approver and signer would. */
+  async function approveAndIssue(name: string): Promise<string> {
+    const obj = (await plat.admin.get(`${CSRS}/${name}`)).json;
+    obj.status = { conditions: [{ type: 'Approved', status: 'True', reason: 'TestApprove', message: 'approved by the test' }] };
+    const approved = await plat.admin.put(`${CSRS}/${name}/approval`, obj);
+    assert.equal(approved.status, 200, approved.text);
+    const pki = path.join(plat.dataDir, 'pki');
+    const now = Date.now();
+    const { certificatePem } = issueCertificate(Buffer.from(obj.spec.request, 'base64').toString(), {
+      certificatePem: readFileSync(path.join(pki, 'ca.crt'), 'utf8'), privateKey: readFileSync(path.join(pki, 'ca.key'), 'utf8'),
+    }, { usages: obj.spec.usages, notBefore: new Date(now - 300_000), notAfter: new Date(now + 3600_000) });
+    const issued = approved.json;
+    issued.status.certificate = Buffer.from(certificatePem).toString('base64');
+    const put = await plat.admin.put(`${CSRS}/${name}/status`, issued);
+    assert.equal(put.status, 200, put.text);
+    return certificatePem;
+  }
+
+  before(async () => { plat = await startInProcess(); out = tempDir('plat-csr-out-'); });
+  after(async () => { await plat?.stop(); });
+
+  it('create --wait: key 0600, the request as asked, waits through approval to the issued certificate', async () => {
+    const running = csr(['create', '--signer', 'example.com/widgets', '--name', 'w1', '--cn', 'alice', '--org', 'dev', '--org', 'ops',
+      '--dns', 'alice.example', '--ip', '10.0.0.1', '--duration', '1h', '--wait', '--timeout', '25s', '--out-dir', out, ...kc()]);
+    await until(() => exists('w1'), 'the CSR');
+    const submitted = (await plat.admin.get(`${CSRS}/w1`)).json;
+    assert.equal(submitted.spec.signerName, 'example.com/widgets');
+    assert.equal(submitted.spec.username, 'plat-admin');
+    assert.equal(submitted.spec.expirationSeconds, 3600);
+    assert.deepEqual(submitted.spec.usages, ['digital signature', 'client auth']);
+    const request = parseCsr(Buffer.from(submitted.spec.request, 'base64').toString());
+    assert.equal(request.commonName, 'alice');
+    assert.deepEqual(request.organizations, ['dev', 'ops']);
+    assert.deepEqual([request.dnsNames, request.ipAddresses], [['alice.example'], ['10.0.0.1']]);
+    const issued = await approveAndIssue('w1');
+    const r = await running;
+    assert.equal(r.code, 0, r.stderr);
+    const keyFile = path.join(out, 'w1.key');
+    const certFile = path.join(out, 'w1.crt');
+    assert.equal(r.stdout, `certificatesigningrequest.certificates.platform/w1 created\nprivate key written to ${keyFile}\n`
+      + `${r.stdout.includes('is approved, waiting') ? 'certificate signing request w1 is approved, waiting to be issued\n' : ''}certificate written to ${certFile}\n`);
+    assert.equal(statSync(keyFile).mode & 0o777, 0o600);
+    assert.equal(readFileSync(certFile, 'utf8'), issued);
+    assert.ok(samePublicKey(readFileSync(keyFile, 'utf8'), parseCertificate(issued).publicKey.spki), 'the certificate is for the written key');
+  });
+
+  it('a denial ends create --wait and wait with the denial\'s reason and message (exit 1)', async () => {
+    const waiting = csr(['create', '--signer', 'example.com/widgets', '--name', 'd1', '--wait', '--timeout', '25s', '--out-dir', out, ...kc()]);
+    await until(() => exists('d1'), 'd1');
+    const deny = await csr(['deny', 'd1', '--reason', 'Nope', '--message', 'not today', ...kc()]);
+    assert.equal(deny.code, 0, deny.stderr);
+    assert.equal(deny.stdout, 'certificatesigningrequest.certificates.platform/d1 denied\n');
+    const r = await waiting;
+    assert.equal(r.code, 1, r.stdout);
+    assert.equal(r.stderr, 'plat csr create: certificate signing request is denied, reason: Nope, message: not today\n');
+    assert.ok(existsSync(path.join(out, 'd1.key')));
+    assert.ok(!existsSync(path.join(out, 'd1.crt')));
+
+    // A generated name, then `plat csr wait` on it, denied with kubectl's defaults.
+    const created = await csr(['create', '--signer', 'example.com/widgets', '--key-type', 'ed25519', '--out-dir', out, ...kc()]);
+    assert.equal(created.code, 0, created.stderr);
+    const name = /certificates\.platform\/(csr-[a-z0-9]{5}) created/.exec(created.stdout)?.[1];
+    assert.ok(name, created.stdout);
+    const waiter = csr(['wait', name, '--timeout', '25s', ...kc()]);
+    // Whether the deny lands before the wait's first list or during its watch, the outcome is the same.
+    assert.equal((await csr(['deny', name, ...kc()])).code, 0);
+    const w = await waiter;
+    assert.equal(w.code, 1);
+    assert.equal(w.stderr, 'plat csr wait: certificate signing request is denied, reason: KubectlDeny, message: This CSR was denied by kubectl certificate deny.\n');
+  });
+
+  it('wait prints or writes an issued certificate; a missing CSR and a timeout fail', async () => {
+    const created = await csr(['create', '--signer', 'example.com/widgets', '--name', 'w2', '--key-type', 'rsa2048', '--out-dir', out, ...kc()]);
+    assert.equal(created.code, 0, created.stderr);
+    const spec = (await plat.admin.get(`${CSRS}/w2`)).json.spec;
+    assert.deepEqual(spec.usages, ['digital signature', 'key encipherment', 'client auth'], 'RSA keys add key encipherment');
+    const timedOut = await csr(['wait', 'w2', '--timeout', '1s', ...kc()]);
+    assert.equal(timedOut.code, 1);
+    assert.equal(timedOut.stderr, 'plat csr wait: timed out after 1s waiting for certificate signing request "w2" to be issued\n');
+    const issued = await approveAndIssue('w2');
+    const printed = await csr(['wait', 'w2', ...kc()]);
+    assert.equal(printed.code, 0, printed.stderr);
+    assert.equal(printed.stdout, issued);
+    const dir = path.join(out, 'certs');
+    const written = await csr(['wait', 'w2', '--out-dir', dir, ...kc()]);
+    assert.equal(written.code, 0, written.stderr);
+    assert.equal(readFileSync(path.join(dir, 'w2.crt'), 'utf8'), issued);
+    const missing = await csr(['wait', 'nope', ...kc()]);
+    assert.equal(missing.code, 1);
+    assert.equal(missing.stderr, 'plat csr wait: Error from server (NotFound): certificatesigningrequests.certificates.platform "nope" not found\n');
+  });
+
+  it('get and list: the kubectl table, JSON, YAML and names', async () => {
+    const one = await csr(['get', 'w1', ...kc()]);
+    assert.equal(one.code, 0, one.stderr);
+    const [header, row, ...rest] = one.stdout.split('\n');
+    assert.match(header!, /^NAME {3}AGE {3}SIGNERNAME {12}REQUESTOR {4}REQUESTEDDURATION {3}CONDITION$/);
+    assert.match(row!, /^w1 {5}\S+ +example\.com\/widgets {3}plat-admin {3}60m {17}Approved,Issued$/);
+    assert.deepEqual(rest, ['']);
+    const json = await csr(['get', 'w1', '-o', 'json', ...kc()]);
+    assert.equal(JSON.parse(json.stdout).metadata.name, 'w1');
+    const yaml = await csr(['get', 'w1', '-o', 'yaml', ...kc()]);
+    assert.equal(parseYaml(yaml.stdout).spec.signerName, 'example.com/widgets');
+    const list = await csr(['list', ...kc()]);
+    assert.equal(list.code, 0, list.stderr);
+    const names = list.stdout.trim().split('\n').slice(1).map((l) => l.split(/\s+/)[0]);
+    assert.ok(names.includes('w1') && names.includes('d1') && names.includes('w2'), list.stdout);
+    assert.match(list.stdout, /^d1 +\S+ +example\.com\/widgets +plat-admin +<none> +Denied$/m);
+    const listJson = JSON.parse((await csr(['list', '-o', 'json', ...kc()])).stdout);
+    assert.equal(listJson.kind, 'CertificateSigningRequestList');
+    const byName = await csr(['list', '-o', 'name', ...kc()]);
+    assert.match(byName.stdout, /^certificatesigningrequest\.certificates\.platform\/w1$/m);
+  });
+
+  it('list -w prints a line per change until interrupted', async () => {
+    const child = spawn(process.execPath, [platBin, 'csr', 'list', '-w', ...kc()], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
+    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    try {
+      await until(async () => stdout.includes('w1'), 'the initial list');
+      assert.ok(!/^watched /m.test(stdout));
+      assert.equal((await plat.admin.post(CSRS, { apiVersion: 'certificates.platform/v1', kind: 'CertificateSigningRequest', metadata: { name: 'watched' },
+        spec: (await plat.admin.get(`${CSRS}/w1`)).json.spec })).status, 201);
+      await until(async () => /^watched +\S+ +example\.com\/widgets +plat-admin +60m +Pending$/m.test(stdout), 'the new CSR\'s line');
+    } finally {
+      child.kill('SIGINT');
+    }
+    assert.equal(await exited, 0);
+  });
+
+  it('finds the kubeconfig in --kubeconfig, $PLATCONFIG, $KUBECONFIG, then .plat/admin.conf', async () => {
+    assert.equal((await csr(['get', 'w1'], { PLATCONFIG: plat.kubeconfig })).code, 0);
+    assert.equal((await csr(['get', 'w1'], { KUBECONFIG: ['/nonexistent/config', plat.kubeconfig].join(path.delimiter) })).code, 0);
+    const home = tempDir('plat-csr-cwd-');
+    const none = await csr(['get', 'w1'], {}, home);
+    assert.equal(none.code, 1);
+    assert.match(none.stderr, /\.plat\/admin\.conf/);
+    mkdirSync(path.join(home, '.plat'));
+    copyFileSync(plat.kubeconfig, path.join(home, '.plat', 'admin.conf'));
+    assert.equal((await csr(['get', 'w1'], {}, home)).code, 0);
+    const both = await csr(['get', 'w1', '--kubeconfig', plat.kubeconfig, '--platconfig', '/other']);
+    assert.equal(both.code, 2);
+  });
+
+  it('refuses command-line mistakes with exit 2', async () => {
+    for (const [args, message] of [
+      [['create', '--name', 'x'], '--signer is required'],
+      [['create', '--signer', 'a.b/c', '--ip', 'nope'], '"nope" is not an IP address'],
+      [['create', '--signer', 'a.b/c', '--key-type', 'dsa'], 'invalid argument "dsa"'],
+      [['create', '--signer', 'a.b/c', '--duration', '5m'], 'must be at least 10m0s'],
+      [['create', '--signer', 'a.b/c', '--usages', 'client auth,flying'], 'unknown usage "flying"'],
+      [['get'], 'exactly one NAME is required'],
+      [['approve'], 'one or more CSRs must be specified as <name>'],
+      [['frobnicate'], 'unknown command "frobnicate"'],
+    ] as const) {
+      const r = await csr([...args, ...kc()]);
+      assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+      assert.ok(r.stderr.includes(message), `${args.join(' ')}: ${r.stderr}`);
+    }
+  });
+});
