@@ -12,7 +12,7 @@ export function issueFlags(f: Flags): void {
     help: 'Key type of the CSRs and of the run\'s CA (a comma-separated list runs each in turn).' });
   f.define({ name: 'warmup', type: 'int', default: DEFAULTS.warmup, section: S, help: 'Certificates issued through each target before timing starts.', validate: atLeast(0, 100_000) });
   f.define({ name: 'controller', type: 'string', default: DEFAULTS.controller, enum: CONTROLLER_MODES, section: S,
-    help: 'Where plat\'s signing controller runs: embedded (inside plat all), harness (a controller process the benchmark starts), auto (embedded when this plat all runs controllers).' });
+    help: 'Where plat\'s signing controller runs: embedded (inside plat all), separate (in a plat controller-manager process, plat all running the other controllers).' });
   f.define({ name: 'plat-api-qps', type: 'float', default: DEFAULTS.apiQps, section: S,
     help: 'The signing controller\'s client-side API limit (upstream\'s default 20 would cap issuance near 20/s).', validate: (v) => ((v as number) > 0 ? undefined : 'must be more than 0') });
   f.define({ name: 'plat-api-burst', type: 'int', default: DEFAULTS.apiBurst, section: S, help: 'The signing controller\'s client-side burst.', validate: atLeast(1, 1_000_000) });

@@ -5,8 +5,8 @@ export const KEY_TYPES = { p256: 'ecdsa-p256', ed25519: 'ed25519', rsa2048: 'rsa
 export type BenchKeyType = keyof typeof KEY_TYPES;
 export const KEY_LABEL: Readonly<Record<BenchKeyType, string>> = { p256: 'P-256', ed25519: 'Ed25519', rsa2048: 'RSA-2048' };
 
-/** Who runs the signing controller: `plat all` itself, or a controller process the harness starts. */
-export const CONTROLLER_MODES = ['auto', 'embedded', 'harness'] as const;
+/** Where the signing controller runs: inside `plat all`, or in a `plat controller-manager` of its own. */
+export const CONTROLLER_MODES = ['embedded', 'separate'] as const;
 export type ControllerMode = (typeof CONTROLLER_MODES)[number];
 
 export interface IssueBenchOptions {
@@ -30,10 +30,10 @@ export interface IssueBenchOptions {
 
 export const DEFAULTS = {
   csrs: 1000,
-  concurrency: 32,
+  concurrency: 16,
   keyTypes: ['p256'],
   warmup: 50,
-  controller: 'auto',
+  controller: 'embedded',
   // Upstream's 20/30 would cap issuance at about 20 status writes a second; the benchmark measures
   // the server, so the controller's client limit is set far above what the server can take.
   apiQps: 5000,

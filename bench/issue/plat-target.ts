@@ -1,8 +1,7 @@
 // `plat all` on a fresh LMDB data dir as a process of its own, with the run's CA as the cluster
 // signing CA. Its signing controller runs either inside it (`embedded`: the all-in-one controller
-// manager, with --plat-api-qps/--plat-api-burst) or in a separate controller process the
-// benchmark starts (`harness`), for a `plat all` that does not run controllers.
-import { spawnSync } from 'node:child_process';
+// manager) or in a `plat controller-manager` process of its own (`separate`: plat all then runs
+// every controller but csrsigning), both with the asked --plat-api-qps/--plat-api-burst.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,57 +12,58 @@ import type { BenchCa } from './inputs.js';
 import type { ControllerMode } from './options.js';
 
 const PLAT_MAIN = fileURLToPath(new URL('../../host/main.js', import.meta.url));
-const CONTROLLER_MAIN = fileURLToPath(new URL('./controller-main.js', import.meta.url));
 
 export interface PlatTarget {
   readonly url: string;
   readonly connection: ClientConnection;
-  readonly controller: 'embedded' | 'harness';
-  /** The processes whose CPU counts as plat's: the server, and the controller when it has its own. */
+  /** The processes whose CPU counts as plat's: the server, and the controller manager when it has its own. */
   pids(): (number | undefined)[];
   /** The last output of the processes, for error messages. */
   output(): string;
   stop(): Promise<void>;
 }
 
-/** Whether this build's `plat all` runs controllers (it then defines the controller manager's client flags). */
-export function allRunsControllers(): boolean {
-  const help = spawnSync(process.execPath, [PLAT_MAIN, 'all', '--help'], { encoding: 'utf8', timeout: 60_000 });
-  return help.stdout.split('\n').some((l) => /--plat-api-qps\b/.test(l) && !/not supported/.test(l));
+export interface PlatTargetOptions {
+  readonly dataDir: string;
+  readonly ca: BenchCa;
+  readonly controller: ControllerMode;
+  readonly qps: number;
+  readonly burst: number;
+  /** Run the processes under node --cpu-prof, profiles written here. */
+  readonly cpuProfDir?: string;
 }
 
-export function resolveControllerMode(mode: ControllerMode): 'embedded' | 'harness' {
-  if (mode !== 'auto') return mode;
-  return allRunsControllers() ? 'embedded' : 'harness';
-}
-
-export async function startPlat(o: { dataDir: string; ca: BenchCa; controller: 'embedded' | 'harness'; qps: number; burst: number; cpuProfDir?: string }): Promise<PlatTarget> {
-  const node = o.cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(o.cpuProfDir)] : [];
+export async function startPlat(o: PlatTargetOptions): Promise<PlatTarget> {
   const caDir = path.join(o.dataDir, 'bench-ca');
   mkdirSync(caDir, { recursive: true, mode: 0o700 });
   const caCert = path.join(caDir, 'ca.crt');
   const caKey = path.join(caDir, 'ca.key');
   writeFileSync(caCert, o.ca.certificatePem);
   writeFileSync(caKey, o.ca.privateKeyPem, { mode: 0o600 });
+  const node = o.cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(o.cpuProfDir)] : [];
   const signing = ['--cluster-signing-cert-file', caCert, '--cluster-signing-key-file', caKey];
   const client = ['--plat-api-qps', String(o.qps), '--plat-api-burst', String(o.burst)];
 
   const store = path.join(o.dataDir, 'plat');
-  const args = [...node, PLAT_MAIN, 'all', '--data-dir', store, '--secure-port', '0', ...(o.controller === 'embedded' ? [...signing, ...client] : [])];
-  // cwd is the run's own directory, so no plat.config.* of the caller's is picked up.
-  const server = new ChildServer('plat all', process.execPath, args, { cwd: o.dataDir });
+  const embedded = o.controller === 'embedded';
+  const server = new ChildServer('plat all', process.execPath,
+    [...node, PLAT_MAIN, 'all', '--data-dir', store, '--secure-port', '0', ...client, ...(embedded ? signing : ['--controllers', '*,-csrsigning'])],
+    // cwd is the run's own directory, so no plat.config.* of the caller's is picked up.
+    { cwd: o.dataDir });
   const children = [server];
   try {
     const url = (await server.waitFor(/plat is serving at (https:\/\/\S+)/, 60_000))[1]!;
     const kubeconfig = path.join(store, 'admin.conf');
-    if (o.controller === 'harness') {
-      const controller = new ChildServer('the benchmark\'s signing controller', process.execPath,
-        [...node, CONTROLLER_MAIN, '--kubeconfig', kubeconfig, '--qps', String(o.qps), '--burst', String(o.burst), '--', ...signing], { cwd: o.dataDir });
-      children.push(controller);
-      await controller.waitFor(/controller ready/, 60_000);
+    if (!embedded) {
+      // The only signing controller, so no leader election; no endpoint of its own (--secure-port 0).
+      const cm = new ChildServer('plat controller-manager', process.execPath,
+        [...node, PLAT_MAIN, 'controller-manager', '--platconfig', kubeconfig, '--secure-port', '0', '--leader-elect=false',
+          '--controllers', 'csrsigning', ...client, ...signing], { cwd: o.dataDir });
+      children.push(cm);
+      await cm.waitFor(/Caches are synced/, 60_000);
     }
     return {
-      url, connection: loadKubeconfig(kubeconfig), controller: o.controller,
+      url, connection: loadKubeconfig(kubeconfig),
       pids: () => children.map((c) => c.pid),
       output: () => children.map((c) => `--- ${c.label}:\n${c.output}`).join('\n'),
       stop: async () => { for (const c of [...children].reverse()) await c.stop(); },

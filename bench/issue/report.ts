@@ -41,7 +41,7 @@ export function renderReport(result: IssueBenchResult): string {
   const head = [
     `plat bench issue: ${c.csrs} CSRs per target (after ${c.warmup} warm-up), concurrency ${c.concurrency}, signer ${c.signer}, usages ${c.usages.join(', ')}, ${c.lifetimeHours}h`,
     `node ${e.node}, ${e.cpus} x ${e.cpu} (${e.platform}), load average before the run ${e.loadAverage.join(' ')}`,
-    `plat:  ${p.setup}; signing controller ${p.controller === 'embedded' ? 'inside plat all' : 'in a controller process of the benchmark\'s (this plat all runs no controllers)'}, --plat-api-qps ${p.apiQps} --plat-api-burst ${p.apiBurst}`,
+    `plat:  ${p.setup}; signing controller ${p.controller === 'embedded' ? 'inside plat all (its embedded controller manager)' : 'in a plat controller-manager process of its own'}, --plat-api-qps ${p.apiQps} --plat-api-burst ${p.apiBurst}`,
     result.cfssl.version ? `cfssl: ${result.cfssl.version}: ${result.cfssl.setup}` : `cfssl: not measured (install: ${CFSSL_INSTALL})`,
     'latency: from before the first request to the certificate in hand (plat: create → approve → watch; cfssl: one sign request); CPU from /proc',
     '',

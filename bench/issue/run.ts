@@ -9,9 +9,9 @@ import { CertificateChecker } from './check.js';
 import { CfsslCannotSign, probeCfssl, startCfssl } from './cfssl-target.js';
 import { makeInputs, type IssueInputs } from './inputs.js';
 import { inParallel, startPhase, type PhaseNumbers } from './measure.js';
-import { KEY_LABEL, LIFETIME_HOURS, SIGNER, USAGES, type BenchKeyType, type IssueBenchOptions } from './options.js';
+import { KEY_LABEL, LIFETIME_HOURS, SIGNER, USAGES, type BenchKeyType, type ControllerMode, type IssueBenchOptions } from './options.js';
 import { PlatDriver } from './plat-driver.js';
-import { resolveControllerMode, startPlat } from './plat-target.js';
+import { startPlat } from './plat-target.js';
 
 export interface Verification {
   /** CSRs with a certificate that passed every check. */
@@ -43,7 +43,7 @@ export interface IssueBenchResult {
     csrs: number; concurrency: number; warmup: number; signer: string; usages: string[]; lifetimeHours: number;
   };
   readonly plat: {
-    setup: string; controller: 'embedded' | 'harness'; apiQps: number; apiBurst: number;
+    setup: string; controller: ControllerMode; apiQps: number; apiBurst: number;
   };
   readonly cfssl: { setup: string; version: string | null };
   readonly runs: KeyTypeRun[];
@@ -54,9 +54,9 @@ const PLAT_SETUP = 'plat all (a process of its own) on LMDB in a fresh data dir;
 const CFSSL_SETUP = 'cfssl serve on 127.0.0.1 over plain HTTP (its usual mode: no TLS, no client authentication, no storage), -loglevel 2; '
   + 'POST /api/v1/cfssl/sign with the same CSRs, a default profile with the same usages and lifetime, the same CA';
 
-async function measurePlat(o: IssueBenchOptions, inputs: IssueInputs, controller: 'embedded' | 'harness', say: (l: string) => void): Promise<TargetResult> {
+async function measurePlat(o: IssueBenchOptions, inputs: IssueInputs, say: (l: string) => void): Promise<TargetResult> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'plat-bench-issue-'));
-  const target = await startPlat({ dataDir: dir, ca: inputs.ca, controller, qps: o.apiQps, burst: o.apiBurst, ...(o.cpuProfDir ? { cpuProfDir: o.cpuProfDir } : {}) });
+  const target = await startPlat({ dataDir: dir, ca: inputs.ca, controller: o.controller, qps: o.apiQps, burst: o.apiBurst, ...(o.cpuProfDir ? { cpuProfDir: o.cpuProfDir } : {}) });
   let driver: PlatDriver | undefined;
   try {
     driver = await PlatDriver.open(target.connection, o.concurrency);
@@ -148,15 +148,14 @@ export async function runIssueBench(o: IssueBenchOptions): Promise<IssueBenchRes
   const say = o.log ?? (() => {});
   // Before the run: what the machine was already doing (it is shared).
   const loadAverage = os.loadavg().map((v) => Math.round(v * 100) / 100);
-  const controller = resolveControllerMode(o.controller);
   const cfssl = probeCfssl(o.cfssl);
   if (!cfssl.found) say(`cfssl: ${cfssl.reason}`);
   const runs: KeyTypeRun[] = [];
   for (const keyType of o.keyTypes) {
     say(`${keyType}: making a CA and ${o.csrs + o.warmup} keys and CSRs`);
     const inputs = await makeInputs(keyType, { csrs: o.csrs, warmup: o.warmup }, (n) => say(`${keyType}: ${n} keys`));
-    say(`${keyType}: plat all (signing controller: ${controller}, --plat-api-qps ${o.apiQps} --plat-api-burst ${o.apiBurst})`);
-    const plat = await measurePlat(o, inputs, controller, (l) => say(`${keyType}: ${l}`));
+    say(`${keyType}: plat all (signing controller: ${o.controller}, --plat-api-qps ${o.apiQps} --plat-api-burst ${o.apiBurst})`);
+    const plat = await measurePlat(o, inputs, (l) => say(`${keyType}: ${l}`));
     const peer: TargetResult = cfssl.found ? await measureCfssl(o, inputs, (l) => say(`${keyType}: ${l}`)) : { available: false, reason: cfssl.reason };
     const ratio = plat.numbers && peer.numbers && peer.numbers.certsPerSec > 0 ? plat.numbers.certsPerSec / peer.numbers.certsPerSec : null;
     runs.push({ keyType, plat, cfssl: peer, ratio });
@@ -168,7 +167,7 @@ export async function runIssueBench(o: IssueBenchOptions): Promise<IssueBenchRes
       date: new Date().toISOString(), loadAverage,
     },
     config: { csrs: o.csrs, concurrency: o.concurrency, warmup: o.warmup, signer: SIGNER, usages: [...USAGES], lifetimeHours: LIFETIME_HOURS },
-    plat: { setup: PLAT_SETUP, controller, apiQps: o.apiQps, apiBurst: o.apiBurst },
+    plat: { setup: PLAT_SETUP, controller: o.controller, apiQps: o.apiQps, apiBurst: o.apiBurst },
     cfssl: { setup: CFSSL_SETUP, version: cfssl.found ? cfssl.version : null },
     runs,
   };

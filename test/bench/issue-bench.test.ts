@@ -1,0 +1,103 @@
+// `plat bench issue` as a user runs it, with a handful of CSRs: it exits 0, prints the table, and
+// writes JSON of the documented shape (every CSR issued once and verified, positive rates) and an
+// SVG with a bar per measured target. With cfssl installed it is measured too; a cfssl that is
+// not there is reported with the way to install it. Flag mistakes exit 2. No timing assertions.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { probeCfssl } from '../../bench/issue/cfssl-target.js';
+import { platBin, repoRoot, tempDir } from '../helpers/plat.js';
+
+const CSRS = 6;
+
+function bench(args: string[]): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [platBin, 'bench', 'issue', ...args], { cwd: repoRoot, encoding: 'utf8', timeout: 240_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function assertMeasured(t: any, what: string): void {
+  assert.equal(t.available, true, `${what}: ${t.reason}`);
+  for (const k of ['certs', 'seconds', 'certsPerSec', 'p50Ms', 'p99Ms', 'maxMs', 'harnessCpuMsPerCert']) {
+    assert.equal(typeof t.numbers[k], 'number', `${what}.numbers.${k}`);
+  }
+  assert.equal(t.numbers.certs, CSRS, what);
+  assert.ok(t.numbers.certsPerSec > 0, what);
+  assert.ok(t.numbers.p50Ms <= t.numbers.p99Ms && t.numbers.p99Ms <= t.numbers.maxMs, what);
+  assert.ok(t.numbers.serverCpuMsPerCert === null || t.numbers.serverCpuMsPerCert >= 0, what);
+  assert.deepEqual(t.verification, { verified: CSRS, issuedOnce: true, problems: [] }, what);
+}
+
+describe('plat bench issue', () => {
+  it('measures plat all (and cfssl when installed) end to end and writes JSON and SVG', () => {
+    const dir = tempDir();
+    const json = path.join(dir, 'issue.json');
+    const svg = path.join(dir, 'issue.svg');
+    const r = bench(['--csrs', String(CSRS), '--warmup', '2', '--concurrency', '3', '--json', json, '--svg', svg]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^plat bench issue: 6 CSRs per target \(after 2 warm-up\), concurrency 3/);
+    assert.match(r.stdout, /--plat-api-qps 5000 --plat-api-burst 10000/);
+    assert.match(r.stdout, /\| plat \| [\d,]+ \|/);
+
+    const result = JSON.parse(readFileSync(json, 'utf8'));
+    assert.deepEqual(Object.keys(result).sort(), ['cfssl', 'config', 'environment', 'plat', 'runs']);
+    assert.deepEqual(result.config, {
+      csrs: CSRS, concurrency: 3, warmup: 2, signer: 'platform/apiserver-client', usages: ['digital signature', 'client auth'], lifetimeHours: 8760,
+    });
+    assert.equal(result.plat.controller, 'embedded');
+    assert.equal(result.runs.length, 1);
+    const run = result.runs[0];
+    assert.equal(run.keyType, 'p256');
+    assertMeasured(run.plat, 'plat');
+
+    const cfssl = probeCfssl('cfssl');
+    if (cfssl.found) {
+      assertMeasured(run.cfssl, 'cfssl');
+      assert.equal(result.cfssl.version, cfssl.version);
+      assert.ok(run.ratio > 0);
+      assert.match(r.stdout, /plat \/ cfssl: \d+\.\d\dx/);
+    } else {
+      assert.equal(run.cfssl.available, false);
+      assert.equal(run.ratio, null);
+      assert.match(r.stdout, /apt-get install -y golang-cfssl/);
+    }
+
+    const chart = readFileSync(svg, 'utf8');
+    assert.match(chart, /^<\?xml version="1\.0" encoding="UTF-8"\?>\n<svg /);
+    assert.match(chart, /<\/svg>\n$/);
+    assert.equal(chart.match(/<rect x="\d+" y="[\d.]+" width="[\d.]+" height="\d+" fill="#[0-9a-f]{6}"><title>/g)?.length, cfssl.found ? 2 : 1);
+  });
+
+  it('runs the signing controller in a plat controller-manager of its own, and says how to get a missing cfssl', () => {
+    const r = bench(['--csrs', String(CSRS), '--warmup', '1', '--concurrency', '2', '--controller', 'separate', '--cfssl', path.join(tempDir(), 'no-cfssl')]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /signing controller in a plat controller-manager process of its own/);
+    assert.match(r.stdout, /cfssl: not measured \(install: apt-get update && apt-get install -y golang-cfssl\)/);
+    assert.match(r.stdout, /\| cfssl \| not measured: .*no-cfssl not found; install it with: apt-get update && apt-get install -y golang-cfssl/);
+    assert.match(r.stdout, new RegExp(`\\| plat \\| [\\d,]+ \\| .* \\| ${CSRS}/${CSRS}, each once \\|`));
+    assert.doesNotMatch(r.stdout, /plat \/ cfssl/);
+  });
+
+  for (const [args, message] of [
+    [['--concurrency', '0'], /--concurrency.*must be between 1 and 4096/],
+    [['--key-type', 'p384'], /--key-type/],
+    [['--controller', 'harness'], /--controller/],
+    [['--plat-api-qps', '0'], /--plat-api-qps.*must be more than 0/],
+    [['extra'], /unexpected argument "extra"/],
+  ] as const) {
+    it(`exits 2 for ${args.join(' ')}`, () => {
+      const r = bench([...args]);
+      assert.equal(r.code, 2, r.stdout + r.stderr);
+      assert.match(r.stderr, message);
+    });
+  }
+
+  it('lists its flags with --help', () => {
+    const r = bench(['--help']);
+    assert.equal(r.code, 0);
+    for (const flag of ['--csrs', '--concurrency', '--key-type', '--warmup', '--controller', '--plat-api-qps', '--plat-api-burst', '--cfssl', '--cpu-prof', '--json', '--svg']) {
+      assert.match(r.stdout, new RegExp(`${flag}\\b`));
+    }
+  });
+});
