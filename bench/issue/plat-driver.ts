@@ -18,6 +18,16 @@ interface CsrObject extends ApiObject {
   status?: { certificate?: string; conditions?: { type: string; reason?: string; message?: string }[] };
 }
 
+/** Where one certificate's time went, as the client saw it. */
+export interface StageTimes {
+  /** POST answered. */
+  readonly createMs: number;
+  /** PUT /approval answered. */
+  readonly approveMs: number;
+  /** From the approval's answer to the certificate on the watch: the controller's informer, queue, signing and status write, and the watch back. */
+  readonly issueMs: number;
+}
+
 interface Waiter { resolve(): void; reject(e: Error): void }
 
 export class PlatDriver {
@@ -58,12 +68,13 @@ export class PlatDriver {
   /** The certificate the watch saw for `name` (PEM). */
   certificate(name: string): string | undefined { return this.#certificates.get(name); }
 
-  /** Creates, approves and waits for the certificate of `csr`. */
-  async issue(csr: BenchCsr): Promise<void> {
+  /** Creates, approves and waits for the certificate of `csr`; says how long each stage took. */
+  async issue(csr: BenchCsr): Promise<StageTimes> {
     if (this.#error) throw this.#error;
     if (this.#waiters.size === 0) this.#lastProgress = Date.now();
     const issued = new Promise<void>((resolve, reject) => this.#waiters.set(csr.name, { resolve, reject }));
     issued.catch(() => {}); // Awaited below; a failure while create or approve is still running must not go unhandled.
+    const t0 = performance.now();
     const created = await this.#requests.request('POST', CSRS, {
       apiVersion: 'certificates.platform/v1', kind: 'CertificateSigningRequest', metadata: { name: csr.name },
       spec: { request: Buffer.from(csr.pem).toString('base64'), signerName: SIGNER, usages: USAGES },
@@ -71,9 +82,12 @@ export class PlatDriver {
     if (created.status !== 201) throw new Error(`create ${csr.name}: HTTP ${created.status}: ${created.text.slice(0, 500)}`);
     const obj = created.json as CsrObject;
     obj.status = { ...obj.status, conditions: [{ type: 'Approved', status: 'True', reason: 'PlatBench', message: 'approved by plat bench issue' } as never] };
+    const t1 = performance.now();
     const approved = await this.#requests.request('PUT', `${CSRS}/${encodeURIComponent(csr.name)}/approval`, obj);
     if (approved.status !== 200) throw new Error(`approve ${csr.name}: HTTP ${approved.status}: ${approved.text.slice(0, 500)}`);
+    const t2 = performance.now();
     await issued;
+    return { createMs: t1 - t0, approveMs: t2 - t1, issueMs: performance.now() - t2 };
   }
 
   /** Every CSR of the run as stored now, by name. */

@@ -27,6 +27,8 @@ export function renderRun(r: KeyTypeRun, n: number): string {
     row('cfssl', r.cfssl, n),
     '',
   ];
+  const st = r.plat.stages;
+  if (st) lines.push(`plat stages (mean): create ${ms(st.createMs)} ms, approve ${ms(st.approveMs)} ms, approved → certificate on the watch ${ms(st.issueMs)} ms`, '');
   if (r.ratio !== null) lines.push(`plat / cfssl: ${r.ratio.toFixed(2)}x (issue 6's target: at least ${TARGET_RATIO.toFixed(1)}x${r.ratio >= TARGET_RATIO ? ', met' : ', not met'})`, '');
   for (const [name, t] of [['plat', r.plat], ['cfssl', r.cfssl]] as const) {
     for (const p of t.verification?.problems ?? []) lines.push(`${name} problem: ${p}`);

@@ -21,11 +21,15 @@ export interface Verification {
   readonly problems: readonly string[];
 }
 
+/** Mean milliseconds of each stage of plat's flow over the timed phase. */
+export interface StageMeans { readonly createMs: number; readonly approveMs: number; readonly issueMs: number }
+
 export interface TargetResult {
   readonly available: boolean;
   /** Why it was not measured. */
   readonly reason?: string;
   readonly numbers?: PhaseNumbers;
+  readonly stages?: StageMeans;
   readonly verification?: Verification;
 }
 
@@ -62,16 +66,22 @@ async function measurePlat(o: IssueBenchOptions, inputs: IssueInputs, say: (l: s
     driver = await PlatDriver.open(target.connection, o.concurrency);
     const d = driver;
     say(`plat: ${inputs.warmup.length} warm-up certificates`);
-    await inParallel(inputs.warmup.length, o.concurrency, (i) => d.issue(inputs.warmup[i]!));
+    await inParallel(inputs.warmup.length, o.concurrency, async (i) => { await d.issue(inputs.warmup[i]!); });
     say(`plat: ${inputs.csrs.length} timed certificates`);
     const latencies: number[] = [];
+    const sums = { createMs: 0, approveMs: 0, issueMs: 0 };
     const phase = startPhase(() => target.pids());
     await inParallel(inputs.csrs.length, o.concurrency, async (i) => {
       const t0 = performance.now();
-      await d.issue(inputs.csrs[i]!);
+      const t = await d.issue(inputs.csrs[i]!);
       latencies.push(performance.now() - t0);
+      sums.createMs += t.createMs;
+      sums.approveMs += t.approveMs;
+      sums.issueMs += t.issueMs;
     });
     const numbers = phase.done(latencies);
+    const n = inputs.csrs.length;
+    const stages = { createMs: sums.createMs / n, approveMs: sums.approveMs / n, issueMs: sums.issueMs / n };
 
     const stored = await d.stored();
     const checker = new CertificateChecker(inputs.ca.certificatePem);
@@ -90,7 +100,7 @@ async function measurePlat(o: IssueBenchOptions, inputs: IssueInputs, say: (l: s
     const summary = checker.summary();
     if (d.reissued > 0) problems.push(`${d.reissued} certificates were replaced after being set`);
     return {
-      available: true, numbers,
+      available: true, numbers, stages,
       verification: {
         verified: summary.verified,
         issuedOnce: summary.verified === inputs.csrs.length && d.reissued === 0 && sameAsWatched && problems.length === 0,
