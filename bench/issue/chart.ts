@@ -7,16 +7,16 @@ const WIDTH = 760;
 const LABEL_W = 150;
 const BAR_W = 470;
 const ROW_H = 22;
-const TOP = 60;
+const TOP = 74;
 const COLORS = { plat: '#2b6cb0', cfssl: '#4a5568' } as const;
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const fmt = (v: number) => Math.round(v).toLocaleString('en-US');
 
-/** A round axis maximum at or above `v`: 1, 2 or 5 times a power of ten. */
+/** A round axis maximum at or above `v` that splits into five round steps. */
 function niceMax(v: number): number {
   const p = Math.pow(10, Math.floor(Math.log10(Math.max(v, 1))));
-  return [1, 2, 5, 10].map((m) => m * p).find((m) => m >= v) ?? 10 * p;
+  return [1, 1.5, 2, 2.5, 3, 4, 5, 7.5, 10].map((m) => m * p).find((m) => m >= v) ?? 10 * p;
 }
 
 export function renderSvg(result: IssueBenchResult): string {
@@ -32,7 +32,7 @@ export function renderSvg(result: IssueBenchResult): string {
       const t = r[name];
       body.push(`<text class="label" x="${LABEL_W - 8}" y="${y + 15}" text-anchor="end">${name}</text>`);
       if (!t.numbers) {
-        body.push(`<text class="na" x="${LABEL_W + 4}" y="${y + 15}">not measured</text>`);
+        body.push(`<text class="na" x="${LABEL_W + 4}" y="${y + 15}">not measured<title>${esc(t.reason ?? '')}</title></text>`);
       } else {
         const w = Math.max(1, x(t.numbers.certsPerSec));
         const tip = `${name} ${KEY_LABEL[r.keyType]}: ${fmt(t.numbers.certsPerSec)} certs/s, p50 ${t.numbers.p50Ms.toFixed(1)} ms, p99 ${t.numbers.p99Ms.toFixed(1)} ms`;
@@ -60,6 +60,7 @@ export function renderSvg(result: IssueBenchResult): string {
     `<rect x="0" y="0" width="${WIDTH}" height="${height}" fill="#ffffff"/>`,
     '<text x="8" y="22" font-size="16" font-weight="bold" fill="#1a202c">plat bench issue</text>',
     `<text x="8" y="40" font-size="11" fill="#4a5568">${esc(subtitle)}</text>`,
+    '<text x="8" y="56" font-size="11" fill="#4a5568">plat: create, approve, certificate on the watch (HTTPS, LMDB, signing controller); cfssl serve: one sign request (HTTP)</text>',
     ...grid,
     ...body,
     '</svg>',
