@@ -102,9 +102,6 @@ export class PlatDriver {
     return out;
   }
 
-  /** The Failed reason the watch saw for `name`, if the signer refused it. */
-  failure(name: string): string | undefined { return this.#failed.get(name); }
-
   async close(): Promise<void> {
     clearInterval(this.#stallTimer);
     this.#stop.abort();

@@ -54,7 +54,7 @@ async function benchCrypto(argv: readonly string[]): Promise<string> {
   ].join('\n');
 }
 
-async function benchIssue(argv: readonly string[]): Promise<string> {
+async function benchIssue(argv: readonly string[]): Promise<string | { output: string; exitCode: number }> {
   const f = new Flags();
   issueFlags(f);
   const { positional } = f.parse([...argv]);
@@ -70,10 +70,13 @@ async function benchIssue(argv: readonly string[]): Promise<string> {
   const svg = f.get<string>('svg');
   if (json) await writeFile(json, issueToJson(result));
   if (svg) await writeFile(svg, renderIssueSvg(result));
-  return renderReport(result) + [json && `JSON written to ${json}\n`, svg && `SVG written to ${svg}\n`].join('');
+  const output = renderReport(result) + [json && `JSON written to ${json}\n`, svg && `SVG written to ${svg}\n`].join('');
+  // A certificate missing, wrong or issued twice makes the figures meaningless: the run fails.
+  const failed = result.runs.flatMap((r) => [r.plat, r.cfssl]).some((t) => t.verification && !t.verification.issuedOnce);
+  return failed ? { output: `${output}FAILED: not every certificate was issued exactly once and verified (see the problems above)\n`, exitCode: 1 } : output;
 }
 
-const BENCHMARKS: Record<string, { flags: (f: Flags) => void; about: string; run: (argv: readonly string[]) => Promise<string> }> = {
+const BENCHMARKS: Record<string, { flags: (f: Flags) => void; about: string; run: (argv: readonly string[]) => Promise<string | { output: string; exitCode: number }> }> = {
   crypto: { flags: cryptoFlags, run: benchCrypto, about: 'Measures CSR parse, CSR verify, PEM validation, sign and issue-one-cert for each implementation side by side.' },
   issue: { flags: issueFlags, run: benchIssue, about: 'Measures CSR-to-certificate throughput and latency through plat all\'s HTTP API (create, approve, watch) side by side with cfssl serve.' },
 };
@@ -94,8 +97,13 @@ export async function runBench(argv: readonly string[]): Promise<number> {
     return what === '--help' || what === '-h' ? 0 : 2;
   }
   try {
-    process.stdout.write(await bench.run(rest));
-    return 0;
+    const out = await bench.run(rest);
+    if (typeof out === 'string') {
+      process.stdout.write(out);
+      return 0;
+    }
+    process.stdout.write(out.output);
+    return out.exitCode;
   } catch (e) {
     if (e instanceof FlagError) {
       process.stderr.write(`plat bench ${what}: ${e.message}\n`);
