@@ -3,6 +3,7 @@
 // cluster signing flags (when a signing plugin defines them) pointed at the all-in-one CA unless
 // the operator chose signing files.
 import assert from 'node:assert/strict';
+import { ensureCa } from '../../core/pki/index.js';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { boot } from '../../core/boot.js';
@@ -11,7 +12,6 @@ import { profiles } from '../../host/profiles.js';
 import { getControllerManagerServing } from '../../plugins/controller-manager-serving/index.js';
 import { freePort, startInProcess, tempDir, type RunningPlat } from '../helpers/plat.js';
 import { runPlat } from '../helpers/run-plat.js';
-import { SigningFlagsForTests } from './fixtures/signing-flags.js';
 import testControllers, { labelOf } from './fixtures/test-controllers.js';
 import { until } from './support.js';
 
@@ -39,7 +39,7 @@ describe('plat all runs the controller manager', () => {
     const bootAll = async (args: string[]) => {
       const dataDir = tempDir();
       const { host, flags } = await boot({
-        profile: { ...profiles['all']!, plugins: [...profiles['all']!.plugins, SigningFlagsForTests] },
+        profile: { ...profiles['all']!, plugins: profiles['all']!.plugins },
         argv: ['--data-dir', dataDir, '--secure-port', String(await freePort()), ...args], cwd: dataDir, logger: silentLogger, version: '0.0.0-test',
       });
       await host.hooks.shutdown.promise();
@@ -49,9 +49,10 @@ describe('plat all runs the controller manager', () => {
     assert.equal(defaults.flags.get('cluster-signing-cert-file'), path.join(defaults.pki, 'ca.crt'));
     assert.equal(defaults.flags.get('cluster-signing-key-file'), path.join(defaults.pki, 'ca.key'));
     assert.equal(defaults.flags.isSetByOperator('cluster-signing-cert-file'), false);
-    const chosen = await bootAll(['--cluster-signing-nodeagent-client-cert-file=/pki/nc.crt', '--cluster-signing-nodeagent-client-key-file=/pki/nc.key']);
+    const nodeClientCa = await ensureCa(tempDir(), 'nodeagent-client-ca');
+    const chosen = await bootAll([`--cluster-signing-nodeagent-client-cert-file=${nodeClientCa.certFile}`, `--cluster-signing-nodeagent-client-key-file=${nodeClientCa.keyFile}`]);
     assert.equal(chosen.flags.get('cluster-signing-cert-file'), '');
-    assert.equal(chosen.flags.get('cluster-signing-nodeagent-client-cert-file'), '/pki/nc.crt');
+    assert.equal(chosen.flags.get('cluster-signing-nodeagent-client-cert-file'), nodeClientCa.certFile);
   });
 
   it('takes the controller flags but not the controller manager\'s connection or endpoint flags', () => {

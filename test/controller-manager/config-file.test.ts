@@ -1,7 +1,7 @@
 // --config: a PlatControllerManagerConfiguration sets the flags of the same meaning, below the
 // command line; every problem names the file and the field; fields whose flag nothing implements
-// are refused like the flag. Applied to the controller-manager role's real flags (plus, where the
-// signing part is tested, a plugin defining the --cluster-signing-* flags as the signer does).
+// are refused like the flag. Applied to the controller-manager role's real flags (the signing part
+// maps onto the csrsigning plugin's --cluster-signing-* flags).
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -15,7 +15,6 @@ import { applyControllerManagerConfig, CONFIG_FIELDS } from '../../plugins/contr
 import { fieldPath } from '../../plugins/controller-manager/config-schema.js';
 import { runPlat } from '../helpers/run-plat.js';
 import { tempDir } from '../helpers/plat.js';
-import { SigningFlagsForTests } from './fixtures/signing-flags.js';
 
 function roleFlags(extra: readonly Plugin[] = [], argv: string[] = []): Flags {
   const profile = profiles['controller-manager']!;
@@ -58,7 +57,7 @@ CSRSigningController:
   NodeAgentClientSignerConfiguration: {CertFile: /pki/nc.crt, KeyFile: /pki/nc.key}
   PlatAPIServerClientSignerConfiguration: {CertFile: /pki/ac.crt, KeyFile: /pki/ac.key}
 `);
-    const flags = roleFlags([SigningFlagsForTests]);
+    const flags = roleFlags();
     applyControllerManagerConfig(f, flags);
     const expect: Record<string, unknown> = {
       'secure-port': 10300, 'bind-address': '127.0.0.2', 'min-resync-period': 3_600_000, platconfig: '/etc/plat/cm.conf',
@@ -75,7 +74,7 @@ CSRSigningController:
   });
 
   it('every mapped field names a flag of the role', () => {
-    const names = new Set(roleFlags([SigningFlagsForTests]).specs().map((s) => s.name));
+    const names = new Set(roleFlags().specs().map((s) => s.name));
     for (const [field, flag] of Object.entries(CONFIG_FIELDS)) assert.ok(names.has(flag), `${field} -> --${flag}`);
   });
 
@@ -103,8 +102,6 @@ CSRSigningController:
       problems: ['Generic.LeaderElection.leaseDuration: invalid value "15" for flag "leader-elect-lease-duration": time: missing unit in duration "15"',
         'Generic.MinResyncPeriod: invalid value "soon" for flag "min-resync-period": time: invalid duration "soon"'] },
     { name: 'a port out of range', text: `${HEAD}Generic:\n  Port: 70000\n`, problems: ['Generic.Port: invalid value "70000" for flag "secure-port": must be a port number between 0 and 65535'] },
-    { name: 'the signing part without a signing plugin', text: `${HEAD}CSRSigningController:\n  ClusterSigningCertFile: /ca.crt\n`,
-      problems: ['CSRSigningController.ClusterSigningCertFile: not supported (--cluster-signing-cert-file is not implemented by plat yet)'] },
     { name: 'fields whose flags plat does not implement', text: `${HEAD}Generic:\n  Debugging: {enableProfiling: true}\n  ClientConnection: {contentType: application/json, acceptContentTypes: application/json}\n  LeaderMigration: {leaderName: x}\n`,
       problems: ['Generic.Debugging.enableProfiling: not supported (--profiling is not implemented by plat yet)',
         'Generic.ClientConnection.contentType: not supported (--plat-api-content-type is not implemented by plat yet)',

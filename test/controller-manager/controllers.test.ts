@@ -56,7 +56,7 @@ describe('controllers run by plat controller-manager', () => {
   it('refuses names that are no controller, listing the known ones', async () => {
     await assert.rejects(start('x', ['--controllers=marker-a,-nope,bogus']), (e: Error & { exitCode?: number }) => {
       assert.equal(e.exitCode, 2);
-      assert.equal(e.message, '"nope" is not in the list of known controllers\n"bogus" is not in the list of known controllers\nknown controllers: marker-a, marker-b, marker-c, stuck, broken');
+      assert.equal(e.message, '"nope" is not in the list of known controllers\n"bogus" is not in the list of known controllers\nknown controllers: csrsigning, csrapproving, csrcleaner, marker-a, marker-b, marker-c, stuck, broken');
       return true;
     });
   });

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client, freePort, repoRoot, startInProcess, tempDir, type RunningPlat } from '../helpers/plat.js';
 import { runPlat, startPlat, type Background } from '../helpers/run-plat.js';
+import { baseCsr, fixtures } from '../certificates/fixtures.js';
 import { labelOf } from './fixtures/test-controllers.js';
 import { until, writeKubeconfig } from './support.js';
 
@@ -121,7 +122,7 @@ describe('plat controller-manager processes', () => {
   const refusals: { name: string; args: string[]; code: number; message: RegExp }[] = [
     { name: 'no API server', args: [], code: 2, message: /no API server to talk to: set --platconfig \(a kubeconfig file\) or --master/ },
     { name: 'an unknown controller', args: ['--master=https://127.0.0.1:1', '--controllers=*,-marker-z'], code: 2,
-      message: /"marker-z" is not in the list of known controllers\nknown controllers: marker-a, marker-b, marker-c, stuck, broken/ },
+      message: /"marker-z" is not in the list of known controllers\nknown controllers: csrsigning, csrapproving, csrcleaner, marker-a, marker-b, marker-c, stuck, broken/ },
     { name: 'a lock other than leases', args: ['--master=https://127.0.0.1:1', '--leader-elect-resource-lock=endpoints'], code: 2,
       message: /--leader-elect-resource-lock="endpoints": resourceLock value must be "leases"/ },
     { name: 'a renew deadline not below the lease duration', args: ['--master=https://127.0.0.1:1', '--leader-elect-renew-deadline=15s'], code: 2,
@@ -142,4 +143,41 @@ describe('plat controller-manager processes', () => {
       assert.match(out.stderr, r.message);
     });
   }
+});
+
+describe('a new leader issues what the killed one never saw', () => {
+  let plat: RunningPlat;
+  let admin: string;
+  const procs: Background[] = [];
+  before(async () => {
+    // Only the two controller managers sign: none embedded in plat all.
+    plat = await startInProcess({ args: ['--controllers='] });
+    admin = writeKubeconfig(plat, path.join(tempDir(), 'admin.conf'), 'admin');
+  });
+  after(async () => {
+    for (const p of procs) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
+    await plat?.stop();
+  });
+
+  it('SIGKILL the leading signer; the other takes over and issues a CSR created after the kill', async () => {
+    const pki = path.join(plat.dataDir, 'pki');
+    const args = ['controller-manager', '--platconfig', admin, '--secure-port=0', '--controllers=csrsigning', ...FAST_ELECTION,
+      `--cluster-signing-cert-file=${path.join(pki, 'ca.crt')}`, `--cluster-signing-key-file=${path.join(pki, 'ca.key')}`];
+    const a = await startPlat(args, /successfully acquired lease/, { cwd: tempDir() });
+    procs.push(a);
+    const b = await startPlat(args, /attempting to acquire leader lease/, { cwd: tempDir() });
+    procs.push(b);
+    a.child.kill('SIGKILL');
+    await exited(a);
+
+    const fx = fixtures();
+    const created = await plat.admin.post('/apis/certificates.platform/v1/certificatesigningrequests', { ...baseCsr(fx, 'after-the-kill'), spec: { ...baseCsr(fx, 'x').spec, signerName: 'platform/apiserver-client' } });
+    assert.equal(created.status, 201, created.text);
+    const approved = await plat.admin.put('/apis/certificates.platform/v1/certificatesigningrequests/after-the-kill/approval',
+      { ...created.json, status: { conditions: [{ type: 'Approved', status: 'True', reason: 'Test', message: 'ok' }] } });
+    assert.equal(approved.status, 200, approved.text);
+    await until(async () => Boolean((await plat.admin.get('/apis/certificates.platform/v1/certificatesigningrequests/after-the-kill')).json.status?.certificate),
+      'issued by the new leader', 100, 200);
+    assert.match(b.output(), /successfully acquired lease/);
+  });
 });

@@ -16,7 +16,7 @@ const HOUR = 3600_000;
 describe('csrcleaner', () => {
   let plat: RunningPlat;
   const fx = fixtures();
-  before(async () => { plat = await startInProcess(); });
+  before(async () => { plat = await startInProcess({ args: ['--controllers='] }); }); // this test runs its own controllers
   after(async () => { await plat?.stop(); });
 
   const create = async (name: string) => {

@@ -34,7 +34,7 @@ describe('CA files rotated on disk', () => {
   }
 
   before(async () => {
-    plat = await startInProcess();
+    plat = await startInProcess({ args: ['--controllers='] }); // this test runs its own controllers
     files = writeCaFiles(tempDir(), ca1);
     signing = await startSigning(plat, ['--cluster-signing-cert-file', files.certFile, '--cluster-signing-key-file', files.keyFile]);
   });

@@ -26,7 +26,7 @@ describe('examples/short-lived-signer loaded from its cosmiconfig file', () => {
   let exampleCaPem: string;
 
   before(async () => {
-    plat = await startInProcess();
+    plat = await startInProcess({ args: ['--controllers='] }); // this test runs its own controllers
     const files = writeCaFiles(tempDir(), clusterCa);
     process.env['SHORT_LIVED_SIGNER_CA_DIR'] = caDir;
     signing = await startSigning(plat, ['--cluster-signing-cert-file', files.certFile, '--cluster-signing-key-file', files.keyFile],
