@@ -96,7 +96,8 @@ async function runAuth(argv: readonly string[]): Promise<number> {
     return sub === 'can-i' ? 0 : 2;
   }
   try {
-    const { stdout, allowed } = await authCanI(rest);
+    const { stdout, stderr, allowed } = await authCanI(rest);
+    process.stderr.write(stderr);
     process.stdout.write(stdout);
     return allowed ? 0 : 1;
   } catch (e) {

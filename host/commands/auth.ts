@@ -14,7 +14,7 @@ export const AUTH_USAGE = `Usage:
 Prints "yes" (exit 0) or "no" (exit 1).
 `;
 
-interface Resolved { group: string; resource: string; namespaced: boolean }
+interface Resolved { group: string; resource: string; namespaced: boolean; warning?: string }
 
 interface DiscoveredResource { name: string; singularName?: string; shortNames?: string[]; kind: string; namespaced: boolean }
 
@@ -43,11 +43,12 @@ async function resolve(conn: Connection, type: string): Promise<Resolved> {
   const found = (await discover(conn)).filter(({ group: g, r }) => (group === undefined || g === group)
     && (r.name === name || r.singularName === name || r.kind.toLowerCase() === name || (r.shortNames ?? []).includes(name)));
   const first = found[0];
-  if (!first) throw new CommandError(`the server doesn't have a resource type "${type}"`);
+  // As kubectl: a type discovery does not list (signers, users, ...) is still a fine question.
+  if (!first) return { group: group ?? '', resource: name, namespaced: false, warning: `Warning: the server doesn't have a resource type "${type}"` };
   return { group: first.group, resource: first.r.name, namespaced: first.r.namespaced };
 }
 
-export async function authCanI(argv: readonly string[]): Promise<{ stdout: string; allowed: boolean }> {
+export async function authCanI(argv: readonly string[]): Promise<{ stdout: string; stderr: string; allowed: boolean }> {
   const f = new Flags();
   const S = 'plat auth can-i';
   f.define({ name: 'platconfig', type: 'string', default: '.plat/admin.conf', section: S, help: 'Kubeconfig of the user to ask for.' });
@@ -62,6 +63,7 @@ export async function authCanI(argv: readonly string[]): Promise<{ stdout: strin
   const conn = connect(f.get<string>('platconfig'));
 
   let spec: Record<string, unknown>;
+  let stderr = '';
   if (target.startsWith('/')) {
     spec = { nonResourceAttributes: { verb, path: target } };
   } else {
@@ -69,6 +71,7 @@ export async function authCanI(argv: readonly string[]): Promise<{ stdout: strin
     const type = slash < 0 ? target : target.slice(0, slash);
     const name = slash < 0 ? extraName ?? '' : target.slice(slash + 1);
     const r = await resolve(conn, type);
+    if (r.warning) stderr += `${r.warning}\n`;
     const namespace = !r.namespaced || f.get<boolean>('all-namespaces') ? '' : f.get<string>('namespace');
     spec = {
       resourceAttributes: {
@@ -84,6 +87,6 @@ export async function authCanI(argv: readonly string[]): Promise<{ stdout: strin
     { apiVersion: 'authorization.platform/v1', kind: 'SelfSubjectAccessReview', spec }, headers);
   if (res.status !== 201) throw new CommandError(`the API server refused the access review (${res.status}): ${statusMessage(res)}`);
   const status = ((res.json as { status?: { allowed?: boolean; reason?: string; evaluationError?: string } }).status) ?? {};
-  if (status.allowed) return { stdout: 'yes\n', allowed: true };
-  return { stdout: `no${status.reason ? ` - ${status.reason}` : ''}${status.evaluationError ? ` - ${status.evaluationError}` : ''}\n`, allowed: false };
+  if (status.allowed) return { stdout: 'yes\n', stderr, allowed: true };
+  return { stdout: `no${status.reason ? ` - ${status.reason}` : ''}${status.evaluationError ? ` - ${status.evaluationError}` : ''}\n`, stderr, allowed: false };
 }

@@ -26,6 +26,7 @@ const reviewRules = tableAuthorizer([
   { user: 'bob', verb: 'update', resource: 'certificatesigningrequests', subresource: 'approval', decision: 'allow' },
   { user: 'bob', verb: 'get', resource: 'secrets', namespace: 'team-a', decision: 'allow', reason: 'bob reads team-a secrets' },
   { user: 'carol', verb: 'get', path: '/healthz', decision: 'allow' },
+  { user: 'carol', verb: 'approve', apiGroup: 'certificates.platform', resource: 'signers', name: 'example.com/widgets', decision: 'allow' },
   { group: 'auditors', verb: 'list', resource: 'certificatesigningrequests', decision: 'allow', reason: 'auditors list CSRs' },
 ]);
 
@@ -141,8 +142,14 @@ describe('access reviews', () => {
       assert.equal(r.code, code, `${user} ${args.join(' ')}: ${r.stdout}${r.stderr}`);
       assert.match(r.stdout, out, `${user} ${args.join(' ')}`);
     }
-    const unknown = await canI('alice', 'get', 'widgets');
-    assert.equal(unknown.code, 3);
-    assert.match(unknown.stderr, /the server doesn't have a resource type "widgets"/);
+    // Types discovery does not list are still asked about, with kubectl's warning: signers above all.
+    const signer = await canI('carol', 'approve', 'signers.certificates.platform/example.com/widgets');
+    assert.equal(signer.code, 0, signer.stderr);
+    assert.equal(signer.stdout, 'yes\n');
+    assert.match(signer.stderr, /Warning: the server doesn't have a resource type "signers\.certificates\.platform"/);
+    const other = await canI('carol', 'approve', 'signers.certificates.platform/example.com/gadgets');
+    assert.equal(other.code, 1);
+    const noKubeconfig = await runPlatAsync(['auth', 'can-i', 'get', 'csr', '--platconfig', path.join(dir, 'missing.conf')]);
+    assert.equal(noKubeconfig.code, 3, 'errors are exit 3');
   });
 });
