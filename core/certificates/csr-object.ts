@@ -1,7 +1,7 @@
-// The CertificateSigningRequest as API clients see it (controllers, the `plat csr` commands): the
-// wire JSON, the resource's address, the well-known signer names, and upstream's condition helpers
-// (pkg/controller/certificates: GetCertApprovalCondition, IsCertificateRequestApproved). Clients
-// read it through the API, so they need no part of the plugin that serves it.
+// The CertificateSigningRequest as it travels on the wire and sits in storage, shared by the plugin
+// that serves it and by its API clients (controllers, the `plat csr` commands): the wire JSON, the
+// resource's address, the well-known signer names, and upstream's condition helpers
+// (pkg/controller/certificates: GetCertApprovalCondition, IsCertificateRequestApproved).
 import type { ApiObject } from '../api/meta.js';
 import type { ResourceRef } from '../client/rest-client.js';
 
@@ -16,33 +16,44 @@ export const SIGNER_NODEAGENT_CLIENT = 'platform/apiserver-client-nodeagent';
 export const SIGNER_NODEAGENT_SERVING = 'platform/nodeagent-serving';
 export const SIGNER_LEGACY_UNKNOWN = 'platform/legacy-unknown';
 
+export type ConditionType = 'Approved' | 'Denied' | 'Failed' | (string & {});
+export type ConditionStatus = 'True' | 'False' | 'Unknown' | (string & {});
+
 export interface CsrCondition {
-  type: string;
-  status: string;
+  type: ConditionType;
+  status: ConditionStatus;
   reason?: string;
   message?: string;
-  /** RFC 3339; `null` is a zero time. */
+  /** RFC 3339; `null` is how a zero metav1.Time serializes. */
   lastUpdateTime?: string | null;
   lastTransitionTime?: string | null;
 }
 
+export interface CsrSpec {
+  /** base64 of the PEM text of a PKCS#10 request. */
+  request: string;
+  signerName: string;
+  expirationSeconds?: number;
+  usages?: string[];
+  username?: string;
+  uid?: string;
+  groups?: string[];
+  extra?: Record<string, string[]>;
+}
+
+export interface CsrStatus {
+  conditions?: CsrCondition[];
+  /** base64 of the PEM text of the issued certificate (and intermediates). */
+  certificate?: string;
+}
+
+/**
+ * The CertificateSigningRequest as it travels on the wire and sits in storage: plain JSON, with
+ * `spec.request` and `status.certificate` as base64 strings.
+ */
 export interface Csr extends ApiObject {
-  spec: {
-    /** base64 of the PEM request. */
-    request: string;
-    signerName: string;
-    expirationSeconds?: number;
-    usages?: string[];
-    username?: string;
-    uid?: string;
-    groups?: string[];
-    extra?: Record<string, string[]>;
-  };
-  status?: {
-    conditions?: CsrCondition[];
-    /** base64 of the issued PEM certificate(s). */
-    certificate?: string;
-  };
+  spec: CsrSpec;
+  status?: CsrStatus;
 }
 
 /** GetCertApprovalCondition: whether an Approved and whether a Denied condition exists (status ignored). */
