@@ -2,11 +2,12 @@
 // bootstrap policy: who may create, approve and sign which CSRs, enforced by RBAC, the Node
 // authorizer and the certificate admission plugins together.
 import assert from 'node:assert/strict';
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { generateKeyPairSync } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createCsr } from '../../core/crypto/index.js';
+import { createBootstrapToken } from '../helpers/bootstrap-token.js';
 import { startInProcess, tempDir, type RunningPlat } from '../helpers/plat.js';
 
 const CSRS = '/apis/certificates.platform/v1/certificatesigningrequests';
@@ -31,14 +32,7 @@ describe('authorization flow: Node,RBAC with the default bootstrap policy', () =
     const tokens = path.join(dir, 'tokens.csv');
     writeFileSync(tokens, Object.entries(TOKENS).map(([u, t]) => `${t},${u},uid-${u}`).join('\n') + '\n');
     plat = await startInProcess({ args: ['--authorization-mode=Node,RBAC', `--token-auth-file=${tokens}`, '--enable-bootstrap-token-auth'] });
-    const id = randomBytes(3).toString('hex');
-    const secret = randomBytes(8).toString('hex');
-    const r = await plat.admin.post('/api/v1/namespaces/plat-system/secrets', {
-      apiVersion: 'v1', kind: 'Secret', type: 'bootstrap.platform/token', metadata: { name: `bootstrap-token-${id}` },
-      stringData: { 'token-id': id, 'token-secret': secret, 'usage-bootstrap-authentication': 'true' },
-    });
-    assert.equal(r.status, 201, r.text);
-    bootstrapToken = `${id}.${secret}`;
+    bootstrapToken = await createBootstrapToken(plat.admin);
 
     // alice: the default approver role of platform/apiserver-client, plus reading and updating /approval.
     const grants: [string, unknown][] = [

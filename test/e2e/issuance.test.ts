@@ -3,12 +3,13 @@
 // touching it, the certificate verifies with openssl against the cluster CA and carries what was
 // asked; `plat csr create --wait` returns a certificate once an operator approves.
 import assert from 'node:assert/strict';
-import { createPublicKey, generateKeyPairSync, randomBytes, X509Certificate } from 'node:crypto';
+import { createPublicKey, generateKeyPairSync, X509Certificate } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createCsr } from '../../core/crypto/index.js';
 import { runOpenssl } from '../helpers/openssl.js';
+import { createBootstrapToken } from '../helpers/bootstrap-token.js';
 import { startInProcess, tempDir, type RunningPlat } from '../helpers/plat.js';
 import { runPlatAsync } from '../helpers/run-plat.js';
 
@@ -20,14 +21,7 @@ describe('issuance end to end (plat all)', () => {
   const dir = tempDir('plat-issuance-');
   before(async () => {
     plat = await startInProcess({ args: ['--enable-bootstrap-token-auth'] });
-    const id = randomBytes(3).toString('hex');
-    const secret = randomBytes(8).toString('hex');
-    const r = await plat.admin.post('/api/v1/namespaces/plat-system/secrets', {
-      apiVersion: 'v1', kind: 'Secret', type: 'bootstrap.platform/token', metadata: { name: `bootstrap-token-${id}` },
-      stringData: { 'token-id': id, 'token-secret': secret, 'usage-bootstrap-authentication': 'true' },
-    });
-    assert.equal(r.status, 201, r.text);
-    bootstrapToken = `${id}.${secret}`;
+    bootstrapToken = await createBootstrapToken(plat.admin);
   });
   after(async () => { await plat?.stop(); });
 
