@@ -5,6 +5,7 @@ import type { SharedInformers } from './controller/shared-informers.js';
 import type { FlagSet } from './flags/types.js';
 import type { Hooks } from './hooks.js';
 import type { Logger } from './log.js';
+import type { NodeAgentContext } from './nodeagent/context.js';
 
 export interface Runnable {
   /** Runs until `signal` aborts; resolves when fully stopped. */
@@ -31,7 +32,8 @@ export interface ControllerContext {
 }
 
 export type ControllerRegistry = NamedRegistry<(ctx: ControllerContext) => Runnable>;
-export type SubsystemRegistry = NamedRegistry<() => Runnable>;
+/** Node-agent subsystems (identity, node, server, static pods, ...), built and run by `plat nodeagent`. */
+export type SubsystemRegistry = NamedRegistry<(ctx: NodeAgentContext) => Runnable>;
 
 export class MapRegistry<F> implements NamedRegistry<F> {
   readonly #items = new Map<string, { factory: F; enabledByDefault: boolean }>();
