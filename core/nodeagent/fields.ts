@@ -119,7 +119,7 @@ export const CONFIG_FIELDS: Readonly<Record<string, Field>> = {
   maxPods: opt(INT32),
   podCIDR: opt(STRING),
   podPidsLimit: ptr(INT64),
-  resolvConf: ptr(STRING),
+  resolvConf: { type: STRING, pointer: true, path: true },
   runOnce: opt(BOOL),
   cpuCFSQuota: ptr(BOOL),
   cpuCFSQuotaPeriod: ptr(DURATION),

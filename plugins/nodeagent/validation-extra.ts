@@ -117,6 +117,34 @@ function qosReservedProblem(m: Readonly<Record<string, string>> | undefined): Pr
   return undefined;
 }
 
+const TOPOLOGY_OPTIONS: Readonly<Record<string, 'stable' | 'beta' | 'alpha'>> = {
+  'prefer-closest-numa-nodes': 'stable',
+  'max-allowable-numa-nodes': 'beta',
+};
+const DEFAULT_MAX_ALLOWABLE_NUMA_NODES = 8;
+
+/** topologymanager.NewPolicyOptions: known options, their stage's gate, their values. */
+function topologyOptionProblems(options: Readonly<Record<string, string>> | undefined, gates: FeatureGates): Problem[] {
+  const names = Object.keys(options ?? {}).sort();
+  if (names.length === 0) return [];
+  const fail = (why: string) => [p(`topologyManagerPolicyOptions (--topology-manager-policy-options): ${why}`, 'topologyManagerPolicyOptions')];
+  if (!gates.enabled('TopologyManagerPolicyOptions')) return fail('requires feature gate TopologyManagerPolicyOptions');
+  for (const name of names) {
+    const value = options![name]!;
+    const stage = TOPOLOGY_OPTIONS[name];
+    if (!stage) return fail(`unknown Topology Manager Policy option: "${name}"`);
+    if (stage === 'beta' && !gates.enabled('TopologyManagerPolicyBetaOptions')) return fail(`Topology Manager Policy Beta-level Options not enabled, but option "${name}" provided`);
+    if (name === 'prefer-closest-numa-nodes' && !/^(1|t|T|true|TRUE|True|0|f|F|false|FALSE|False)$/.test(value)) {
+      return fail(`bad value for option "${name}": strconv.ParseBool: parsing ${quote(value)}: invalid syntax`);
+    }
+    if (name === 'max-allowable-numa-nodes') {
+      if (!/^[+-]?\d+$/.test(value)) return fail(`unable to convert policy option to integer "${name}": strconv.Atoi: parsing ${quote(value)}: invalid syntax`);
+      if (Number(value) < DEFAULT_MAX_ALLOWABLE_NUMA_NODES) return fail(`the minimum value of "${name}" should not be less than ${DEFAULT_MAX_ALLOWABLE_NUMA_NODES}`);
+    }
+  }
+  return [];
+}
+
 export function extraProblems(kc: Readonly<NodeAgentConfiguration>, gates: FeatureGates): Problem[] {
   const e: Problem[] = [];
   e.push(...reservedMemoryProblems(kc));
@@ -141,7 +169,11 @@ export function extraProblems(kc: Readonly<NodeAgentConfiguration>, gates: Featu
   if (gates.enabled('QOSReserved')) {
     const q = qosReservedProblem(kc.qosReserved);
     if (q) e.push(q);
+  } else if (Object.keys(kc.qosReserved ?? {}).length) {
+    // Upstream ignores the field without its gate; a setting that silently does nothing is refused here.
+    e.push(p('qosReserved (--qos-reserved) requires feature gate QOSReserved', 'qosReserved'));
   }
+  e.push(...topologyOptionProblems(kc.topologyManagerPolicyOptions, gates));
 
   const cipherErr = cipherSuiteError(kc.tlsCipherSuites ?? []);
   if (cipherErr) e.push(p(`tlsCipherSuites (--tls-cipher-suites): ${cipherErr}`, 'tlsCipherSuites'));
