@@ -128,14 +128,14 @@ function applyFlags(o: JsonObject, flags: FlagSet, sources: ConfigSources): void
 }
 
 /**
- * `(field set in FILE)` for the fields of a problem that a file set last, so that a bad value in a
- * drop-in names it (upstream merges first and cannot say); a flag is named by the message itself.
+ * `(field set in FILE)` for the fields of a problem that a drop-in set last (upstream merges first
+ * and cannot say which); the main file is named at the end of the message, a flag by the message.
  */
-function describeSources(problem: Problem, sources: ConfigSources): string {
+function describeSources(problem: Problem, sources: ConfigSources, mainFile: string | undefined): string {
   const parts: string[] = [];
   for (const field of problem.fields) {
     const source = sources.of(field);
-    if (!source || source.startsWith('--')) continue;
+    if (!source || source.startsWith('--') || source === mainFile) continue;
     const text = `${field} set in ${source}`;
     if (!parts.includes(text)) parts.push(text);
   }
@@ -170,8 +170,9 @@ export function buildNodeAgentConfiguration(input: BuildInput): BuiltConfigurati
 
   const problems = validateConfiguration(config, evaluated.gates);
   if (problems.length) {
-    const where = configFile ? path.resolve(cwd, configFile) : configDir ? path.resolve(cwd, configDir) : 'command line';
-    throw new ConfigurationError(`failed to validate nodeagent configuration, error: ${aggregate(problems.map((p) => p.message + describeSources(p, sources)))}, path: ${where}`);
+    const mainFile = configFile ? path.resolve(cwd, configFile) : undefined;
+    const where = mainFile ?? (configDir ? path.resolve(cwd, configDir) : 'command line');
+    throw new ConfigurationError(`failed to validate nodeagent configuration, error: ${aggregate(problems.map((p) => p.message + describeSources(p, sources, mainFile)))}, path: ${where}`);
   }
   for (const w of configurationWarnings(config)) logger.warn(w.msg, w.fields);
   return { config, gates: evaluated.gates, sources, ...(configFile ? { configFile: path.resolve(cwd, configFile) } : {}) };

@@ -83,6 +83,9 @@ export const NodeAgentPlugin: Plugin = {
       } catch (e) {
         throw new StartupError(e instanceof Error ? e.message : String(e), 1);
       }
+      // Upstream's BuildAuth at start-up: without an API server nobody can review tokens or access.
+      if (state.context.standalone && config.authentication.webhook.enabled) throw new StartupError('no client provided, cannot use webhook authentication', 1);
+      if (state.context.standalone && config.authorization.mode === 'Webhook') throw new StartupError('no client provided, cannot use webhook authorization', 1);
     });
 
     host.hooks.start.tapPromise(PLUGIN_NAME, async () => {

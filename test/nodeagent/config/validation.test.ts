@@ -199,11 +199,11 @@ describe('NodeAgentConfiguration validation as a whole', () => {
     assert.ok(r.error?.includes(`invalid configuration: port (--port) 70000 must be between 1 and 65535, inclusive (port set in ${r.configDir}/20-port.conf)`), r.error);
   });
 
-  it('names the main file when it set the bad value, and no file when a flag did', () => {
-    const fromFile = build({ file: { maxPods: -1 } });
-    assert.ok(fromFile.error?.includes(`(maxPods set in ${fromFile.file})`), fromFile.error);
-    const fromFlag = build({ file: { maxPods: 20 }, args: ['--max-pods=-1'] });
-    assert.ok(fromFlag.error?.includes('invalid configuration: maxPods (--max-pods) -1 must not be a negative number, path:'), fromFlag.error);
+  it('does not name a drop-in when the main file or a flag set the bad value last', () => {
+    const fromFile = build({ file: { maxPods: -1 }, dropIns: { '10.conf': { podsPerCore: 1 } } });
+    assert.ok(fromFile.error?.endsWith(`invalid configuration: maxPods (--max-pods) -1 must not be a negative number, path: ${fromFile.file}`), fromFile.error);
+    const fromFlag = build({ file: {}, dropIns: { '10.conf': { maxPods: 20 } }, args: ['--max-pods=-1'] });
+    assert.ok(fromFlag.error?.endsWith(`invalid configuration: maxPods (--max-pods) -1 must not be a negative number, path: ${fromFlag.file}`), fromFlag.error);
   });
 
   it('accepts a configuration that turns the gated fields off with their gates', () => {

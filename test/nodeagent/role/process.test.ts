@@ -105,6 +105,16 @@ describe('plat nodeagent', () => {
     assert.match(lock.stderr, /cannot exit on lock file contention: no lock file specified/);
   });
 
+  it('refuses webhook authentication or authorization in standalone mode, as upstream\'s BuildAuth', () => {
+    const dir = tempDir();
+    const authn = runPlat(['nodeagent', `--config=${writeConfig(dir, HEADER)}`], { cwd: dir });
+    assert.equal(authn.code, 1);
+    assert.match(authn.stderr, /plat nodeagent: no client provided, cannot use webhook authentication/);
+    const authz = runPlat(['nodeagent', `--config=${writeConfig(dir, `${HEADER}authentication:\n  webhook:\n    enabled: false\n`, 'authz.yaml')}`], { cwd: dir });
+    assert.equal(authz.code, 1);
+    assert.match(authz.stderr, /plat nodeagent: no client provided, cannot use webhook authorization/);
+  });
+
   it('runs standalone with a valid file until SIGTERM, then exits 0', async () => {
     const dir = tempDir();
     const file = writeConfig(dir, STANDALONE);
