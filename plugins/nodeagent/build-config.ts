@@ -84,8 +84,9 @@ function loadMainFile(given: string, cwd: string, gates: Record<string, boolean>
     }
     const o = doc.decoded.object;
     sources.record(patchedPaths(o), file);
+    // Upstream defaults with the process's gates (already holding --feature-gates) and the file's over them.
     const fileGates = isObject(o['featureGates']) ? (o['featureGates'] as Record<string, boolean>) : {};
-    setDefaults(o, FeatureGates.evaluate({ ...fileGates, ...gates }).gates);
+    setDefaults(o, FeatureGates.evaluate({ ...gates, ...fileGates }).gates);
     defaultEvictionHard(o);
     resolveRelativePaths(o, path.dirname(file));
     return o;
@@ -110,7 +111,7 @@ function applyDropIns(base: JsonObject, dir: string, cwd: string, gates: Record<
   if (decoded.fatal.length) throw new ConfigurationError(`failed to merge nodeagent configs: failed to unmarshal merged JSON into nodeagent configuration: ${decoded.fatal.join('; ')}`);
   const o = decoded.object;
   const fileGates = isObject(o['featureGates']) ? (o['featureGates'] as Record<string, boolean>) : {};
-  setDefaults(o, FeatureGates.evaluate({ ...fileGates, ...gates }).gates);
+  setDefaults(o, FeatureGates.evaluate({ ...gates, ...fileGates }).gates);
   return o;
 }
 

@@ -56,11 +56,23 @@ export function prepareNodeAgentConfiguration(host: Host, flags: FlagSet, cwd = 
   return state.built;
 }
 
-/** The configuration as /configz shows it, with the manifest URL's header values (credentials, often) masked, as upstream logs it. */
+/**
+ * The configuration as /configz shows it, with the manifest URL's header values masked as upstream
+ * logs it (they are often credentials), and, plat's addition, the URL's own user and password.
+ */
 function forLog(config: NodeAgentConfiguration) {
   const headers = config.staticPodURLHeader;
   const masked = headers ? Object.fromEntries(Object.keys(headers).map((k) => [k, ['<masked>']])) : undefined;
-  return versionedConfiguration({ ...config, ...(masked ? { staticPodURLHeader: masked } : {}) });
+  let url = config.staticPodURL;
+  try {
+    const u = new URL(url);
+    if (u.username || u.password) {
+      u.username = '<masked>';
+      u.password = '';
+      url = u.toString();
+    }
+  } catch { /* not a URL: nothing embedded to hide */ }
+  return versionedConfiguration({ ...config, staticPodURL: url, ...(masked ? { staticPodURLHeader: masked } : {}) });
 }
 
 export const NodeAgentPlugin: Plugin = {

@@ -128,11 +128,13 @@ describe('plat nodeagent', () => {
 
   it('runs the subsystems plugins register with the built context and stops them on SIGTERM', async () => {
     const dir = tempDir();
-    const file = writeConfig(dir, `${STANDALONE}maxPods: 42\n`);
+    const file = writeConfig(dir, `${STANDALONE}maxPods: 42\nstaticPodURL: https://agent:s3cret@manifests.example/pods\nstaticPodURLHeader:\n  Authorization: [Bearer t0ken]\n`);
     const { env, journal } = withSubsystems(dir, 'ok');
     const p = await start([`--config=${file}`, '--hostname-override=node-a', `--cert-dir=${dir}/pki`], RUNNING, { cwd: dir, env });
     assert.match(p.output(), /subsystems=\["recorder"\]/);
     assert.match(p.output(), /Warning: subsystem is disabled subsystem="disabled"/);
+    assert.match(p.output(), /Effective NodeAgentConfiguration .*staticPodURLHeader.*<masked>/);
+    assert.ok(!/s3cret|t0ken/.test(p.output()), 'no credentials in the logs');
     p.child.kill('SIGTERM');
     assert.deepEqual(await exited(p), { code: 0, signal: null });
     assert.deepEqual(readFileSync(journal, 'utf8').trim().split('\n'), [`built node=node-a standalone=true maxPods=42 certDir=${dir}/pki`, 'started', 'stopped']);
