@@ -9,7 +9,10 @@ export interface Logger {
   /** Logged only when the verbosity is at least `level`. */
   v(level: number): Pick<Logger, 'info'>;
   child(name: string): Logger;
-  /** Changes the verbosity of this logger and its children (the root logger has it). */
+  /**
+   * Changes the verbosity of the whole tree this logger belongs to: -v is process-wide, as klog's
+   * is (what /debug/flags/v sets). Every logger createLogger makes has it; silentLogger does not.
+   */
   setVerbosity?(v: number): void;
 }
 
@@ -35,10 +38,10 @@ export function createLogger(opts: LoggerOptions = {}): Logger {
       info, warn: emit('W'), error: emit('E'),
       v: (level) => ({ info: level <= state.verbosity ? info : () => {} }),
       child: (child) => make(name ? `${name}/${child}` : child),
+      setVerbosity: (v: number) => { state.verbosity = v; },
     };
   };
-  const root = make(opts.name ?? 'plat');
-  return Object.assign(root, { setVerbosity: (v: number) => { state.verbosity = v; } });
+  return make(opts.name ?? 'plat');
 }
 
 export const silentLogger: Logger = {
