@@ -11,9 +11,10 @@ const INT32_MAX = 2147483647n;
 
 function writePlainText(ctx: Koa.Context, code: number, text: string): void {
   ctx.status = code;
-  ctx.type = 'text/plain';
-  ctx.set('X-Content-Type-Options', 'nosniff');
   ctx.body = `${text}\n`;
+  // Exactly upstream's header: koa's ctx.type would add a charset.
+  ctx.set('Content-Type', 'text/plain');
+  ctx.set('X-Content-Type-Options', 'nosniff');
 }
 
 /** Go's strconv.ParseInt(s, 10, 32), with its error texts. */
