@@ -24,6 +24,8 @@ import { LOGS_PREFIX, serveSystemLogs, type SystemLogOptions } from './system-lo
 
 export interface RouteDeps {
   readonly agent: NodeAgentContext;
+  /** The subsystem's logger (a child of the agent's). */
+  readonly log: Logger;
   readonly logs: Omit<SystemLogOptions, 'query'>;
   /** Aborts when the subsystem stops (ends CPU profiles early). */
   readonly shutdown: AbortSignal;
@@ -90,7 +92,7 @@ async function serveDebugging(ctx: Koa.Context, d: RouteDeps): Promise<boolean> 
   }
   if (path === '/debug/flags/v') {
     if (!c.enableDebugFlagsHandler) httpError(ctx, 405, 'flags endpoint is disabled.');
-    else await serveDebugFlagV(ctx, d.agent.logger);
+    else await serveDebugFlagV(ctx, d.log);
     return true;
   }
   if (path === '/configz') {
@@ -108,7 +110,7 @@ async function serveDebugging(ctx: Koa.Context, d: RouteDeps): Promise<boolean> 
 }
 
 export function createSecureApp(d: RouteDeps & { readonly authenticator: NodeAgentAuthenticator; readonly authorizer: NodeAgentAuthorizer }): Koa {
-  const log = d.agent.logger;
+  const log = d.log;
   const app = baseApp(log);
   app.use(async (ctx, next) => {
     const auth = await d.authenticator.authenticate(ctx.req);
@@ -148,8 +150,8 @@ export function createSecureApp(d: RouteDeps & { readonly authenticator: NodeAge
   return app;
 }
 
-export function createReadOnlyApp(agent: NodeAgentContext): Koa {
-  const app = baseApp(agent.logger);
+export function createReadOnlyApp(agent: NodeAgentContext, log: Logger): Koa {
+  const app = baseApp(log);
   app.use(async (ctx) => {
     if (await serveCommon(ctx, agent)) return;
     notFound(ctx);
@@ -157,8 +159,8 @@ export function createReadOnlyApp(agent: NodeAgentContext): Koa {
   return app;
 }
 
-export function createHealthApp(agent: NodeAgentContext): Koa {
-  const app = baseApp(agent.logger);
+export function createHealthApp(agent: NodeAgentContext, log: Logger): Koa {
+  const app = baseApp(log);
   app.use(async (ctx) => {
     if (await serveHealth(ctx, agent)) return;
     // A plain net/http ServeMux, as upstream's health server is.

@@ -88,7 +88,7 @@ function secureSettings(ctx: NodeAgentContext, now: () => number): SecureSetting
 
 export function createServerSubsystem(ctx: NodeAgentContext, o: ServerSubsystemOptions = {}): Runnable {
   const c = ctx.config;
-  const log = ctx.logger;
+  const log = ctx.logger.child('server');
   const secure = c.enableServer ? secureSettings(ctx, o.now ?? Date.now) : undefined;
   const profiling = c.enableServer && c.enableDebuggingHandlers && c.enableProfilingHandler;
   const logs = { root: o.systemLogDir ?? '/var/log/', journalctl: o.journalctl ?? 'journalctl' };
@@ -101,10 +101,10 @@ export function createServerSubsystem(ctx: NodeAgentContext, o: ServerSubsystemO
       try {
         if (c.readOnlyPort > 0) {
           log.info('Starting to listen read-only', { address: c.address, port: c.readOnlyPort });
-          open.push(await listenPlain(createReadOnlyApp(ctx), 'the read-only server', c.address, c.readOnlyPort));
+          open.push(await listenPlain(createReadOnlyApp(ctx, log), 'the read-only server', c.address, c.readOnlyPort));
         }
         if (c.healthzPort > 0) {
-          open.push(await listenPlain(createHealthApp(ctx), 'the health server', c.healthzBindAddress, c.healthzPort));
+          open.push(await listenPlain(createHealthApp(ctx, log), 'the health server', c.healthzBindAddress, c.healthzPort));
           log.info('Serving healthz', { address: hostPort(c.healthzBindAddress, c.healthzPort) });
         }
         if (secure) {
@@ -116,7 +116,7 @@ export function createServerSubsystem(ctx: NodeAgentContext, o: ServerSubsystemO
           } catch {
             return;
           }
-          const app = createSecureApp({ agent: ctx, logs, shutdown: signal, authenticator: secure.authenticator, authorizer: secure.authorizer });
+          const app = createSecureApp({ agent: ctx, log, logs, shutdown: signal, authenticator: secure.authenticator, authorizer: secure.authorizer });
           log.info('Starting to listen', { address: c.address, port: c.port });
           let server: SecureListening;
           try {

@@ -38,7 +38,7 @@ const sleep = (ms: number, signal: AbortSignal) => new Promise<void>((resolve) =
 
 export function createStaticPodsSubsystem(ctx: NodeAgentContext, o: StaticPodsOptions = {}): Runnable {
   const c = ctx.config;
-  const log = ctx.logger;
+  const log = ctx.logger.child('static-pods');
   type Source = { name: SourceName; every: number; poll: (signal: AbortSignal) => Promise<Obj[] | undefined> };
   const sources: Source[] = [];
   if (c.staticPodPath) {

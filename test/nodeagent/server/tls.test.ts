@@ -4,6 +4,7 @@
 // tlsCipherSuites with Go's names, and refuses unknown names at start-up.
 import assert from 'node:assert/strict';
 import { X509Certificate } from 'node:crypto';
+import http2 from 'node:http2';
 import tls from 'node:tls';
 import { after, describe, it } from 'node:test';
 import { createServerSubsystem } from '../../../plugins/nodeagent-server/index.js';
@@ -71,6 +72,30 @@ describe('node agent secure port: TLS', () => {
 
     const r = await request(server.port, '/healthz', { ca: b.cert });
     assert.equal(r.status, 200, 'the new certificate verifies for clients that trust it');
+  });
+
+  it('speaks HTTP/2 as well as HTTP/1.1 (ALPN h2), as Go\'s server does', async () => {
+    const pair = selfSignedPair();
+    const server = await startServer({ config: await serverConfig(), pair });
+    running.push(server);
+    const session = http2.connect(`https://localhost:${server.port}`, { ca: pair.cert, host: '127.0.0.1' });
+    try {
+      const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = session.request({ ':path': '/pods' });
+        let status = 0;
+        let body = '';
+        req.on('response', (h) => { status = Number(h[':status']); });
+        req.on('data', (c: Buffer) => { body += c.toString('utf8'); });
+        req.on('end', () => resolve({ status, body }));
+        req.on('error', reject);
+        req.end();
+      });
+      assert.equal(answer.status, 200);
+      assert.equal(JSON.parse(answer.body).kind, 'PodList');
+      assert.equal(session.alpnProtocol, 'h2');
+    } finally {
+      session.close();
+    }
   });
 
   it('keeps the current certificate when the new pair is unusable', async () => {
