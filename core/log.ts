@@ -9,9 +9,12 @@ export interface Logger {
   /** Logged only when the verbosity is at least `level`. */
   v(level: number): Pick<Logger, 'info'>;
   child(name: string): Logger;
-  /** Changes the verbosity of this logger and its children (the root logger has it). */
+  /**
+   * Changes the verbosity of the whole tree this logger belongs to: -v is process-wide, as klog's
+   * is (what /debug/flags/v sets). Every logger createLogger makes has it; silentLogger does not.
+   */
   setVerbosity?(v: number): void;
-  /** Switches this logger and its children between klog's text and JSON formats (the root logger has it). */
+  /** Switches the whole tree between klog's text and JSON formats (process-wide, as --logging-format). */
   setFormat?(format: 'text' | 'json'): void;
 }
 
@@ -44,13 +47,11 @@ export function createLogger(opts: LoggerOptions = {}): Logger {
       info, warn: emit('W'), error: emit('E'),
       v: (level) => ({ info: level <= state.verbosity ? emit('I', level) : () => {} }),
       child: (child) => make(name ? `${name}/${child}` : child),
+      setVerbosity: (v: number) => { state.verbosity = v; },
+      setFormat: (format: 'text' | 'json') => { state.json = format === 'json'; },
     };
   };
-  const root = make(opts.name ?? 'plat');
-  return Object.assign(root, {
-    setVerbosity: (v: number) => { state.verbosity = v; },
-    setFormat: (format: 'text' | 'json') => { state.json = format === 'json'; },
-  });
+  return make(opts.name ?? 'plat');
 }
 
 export const silentLogger: Logger = {
