@@ -39,7 +39,7 @@ const POLL_MS = 32_000;
 /** The rotation deadline of a certificate (§5.7). */
 export function rotationDeadline(notBefore: Date, notAfter: Date, random: number): Date {
   const total = notAfter.getTime() - notBefore.getTime();
-  return new Date(notBefore.getTime() + total * (0.7 + 0.2 * random));
+  return new Date(notBefore.getTime() + Math.round(total * (0.7 + 0.2 * random)));
 }
 
 /** Why the certificate no longer fits the template (CN differs, a DNS name, IP or O is missing). */

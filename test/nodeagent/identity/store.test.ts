@@ -1,0 +1,117 @@
+// The certificate store's file rules (k8s-behaviour §5.3) and the manager's schedule (§5.7), on
+// their own: dated files and the -current link, recovery of an interrupted swap, load order, a
+// corrupt current file, the rotation deadline's range and the template checks.
+import assert from 'node:assert/strict';
+import { generateKeyPairSync, X509Certificate } from 'node:crypto';
+import { lstatSync, mkdirSync, readlinkSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { rotationDeadline, templateMismatch } from '../../../core/client/certificate/manager.js';
+import { usagesFor } from '../../../core/client/certificate/request.js';
+import { datedStamp, FileStore, keyToPem, NoCertKeyError } from '../../../core/client/certificate/store.js';
+import { createCertificate } from '../../../core/crypto/index.js';
+import { tempDir } from '../../helpers/plat.js';
+import { servingTemplate } from '../../../plugins/nodeagent-identity/serving-template.js';
+
+function selfSigned(cn: string, o: { orgs?: string[]; dns?: string[]; ips?: string[] } = {}) {
+  const key = generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey;
+  const now = Date.now();
+  const { certificatePem } = createCertificate({
+    template: {
+      subject: { commonName: cn, organizations: o.orgs ?? ['system:nodes'] }, notBefore: new Date(now - 60_000), notAfter: new Date(now + 3_600_000),
+      dnsNames: o.dns ?? [], ipAddresses: o.ips ?? [],
+    },
+    publicKey: key, signer: key,
+  });
+  return { cert: certificatePem, key: keyToPem(key) };
+}
+
+describe('certificate file store', () => {
+  it('writes a dated 0600 file and an absolute -current link; a second update swaps the link', () => {
+    const dir = tempDir('plat-store-');
+    const store = new FileStore({ dir, prefix: 'nodeagent-client' });
+    assert.throws(() => store.current(), NoCertKeyError);
+    const a = selfSigned('system:node:a');
+    store.update(a.cert, a.key, new Date(2026, 0, 2, 3, 4, 5));
+    const link = path.join(dir, 'nodeagent-client-current.pem');
+    assert.equal(readlinkSync(link), path.resolve(dir, 'nodeagent-client-2026-01-02-03-04-05.pem'));
+    assert.equal(lstatSync(readlinkSync(link)).mode & 0o777, 0o600);
+    const b = selfSigned('system:node:a');
+    store.update(b.cert, b.key, new Date(2026, 0, 2, 3, 4, 6));
+    assert.match(readlinkSync(link), /03-04-06\.pem$/);
+    assert.equal(store.current().leaf.serialNumber, new X509Certificate(b.cert).serialNumber);
+  });
+
+  it('finishes a swap interrupted between removing -current and renaming -updated', () => {
+    const dir = tempDir('plat-store-');
+    const store = new FileStore({ dir, prefix: 'nodeagent-server' });
+    const a = selfSigned('system:node:a');
+    store.update(a.cert, a.key);
+    const link = path.join(dir, 'nodeagent-server-current.pem');
+    const target = readlinkSync(link);
+    unlinkSync(link);
+    symlinkSync(target, path.join(dir, 'nodeagent-server-updated.pem'));
+    assert.equal(store.current().leaf.subject.includes('system:node:a'), true);
+    assert.equal(readlinkSync(link), target);
+  });
+
+  it('falls back to <prefix>.crt/.key and names every place it looked', () => {
+    const dir = tempDir('plat-store-');
+    const store = new FileStore({ dir, prefix: 'nodeagent-client' });
+    assert.throws(() => store.current(), (e: Error) => e instanceof NoCertKeyError && e.message.includes('nodeagent-client-current.pem') && e.message.includes('nodeagent-client.crt'));
+    const a = selfSigned('system:node:a');
+    writeFileSync(path.join(dir, 'nodeagent-client.crt'), a.cert);
+    writeFileSync(path.join(dir, 'nodeagent-client.key'), a.key);
+    assert.match(store.current().leaf.subject, /system:node:a/);
+  });
+
+  it('refuses a corrupt current file with the file named', () => {
+    const dir = tempDir('plat-store-');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, 'x.pem'), 'not a certificate\n');
+    symlinkSync(path.join(dir, 'x.pem'), path.join(dir, 'nodeagent-client-current.pem'));
+    const store = new FileStore({ dir, prefix: 'nodeagent-client' });
+    assert.throws(() => store.current(), /nodeagent-client-current\.pem/);
+  });
+
+  it('dated names use local time in Go\'s 2006-01-02-15-04-05 layout', () => {
+    assert.equal(datedStamp(new Date(2026, 10, 22, 9, 8, 7)), '2026-11-22-09-08-07');
+  });
+});
+
+describe('certificate manager schedule and template', () => {
+  it('the rotation deadline lies in [70%, 90%) of the lifetime', () => {
+    const nb = new Date(0);
+    const na = new Date(1000_000);
+    assert.equal(rotationDeadline(nb, na, 0).getTime(), 700_000);
+    assert.equal(rotationDeadline(nb, na, 0.5).getTime(), 800_000);
+    assert.equal(rotationDeadline(nb, na, 0.99).getTime(), 898_000);
+  });
+
+  it('a certificate missing a requested DNS name, IP or organization, or with another CN, does not fit', () => {
+    const dir = tempDir('plat-store-');
+    const store = new FileStore({ dir, prefix: 'nodeagent-server' });
+    const c = selfSigned('system:node:a', { dns: ['a.example'], ips: ['10.0.0.1', '::1'] });
+    const pair = store.update(c.cert, c.key);
+    const t = { commonName: 'system:node:a', organizations: ['system:nodes'], dnsNames: ['a.example'], ipAddresses: ['10.0.0.1', '0:0:0:0:0:0:0:1'] };
+    assert.equal(templateMismatch(pair, t), undefined);
+    assert.match(templateMismatch(pair, { ...t, commonName: 'system:node:b' })!, /common name/);
+    assert.match(templateMismatch(pair, { ...t, dnsNames: ['b.example'] })!, /DNS name "b.example"/);
+    assert.match(templateMismatch(pair, { ...t, ipAddresses: ['10.0.0.2'] })!, /IP address 10\.0\.0\.2/);
+    assert.match(templateMismatch(pair, { ...t, organizations: ['other'] })!, /organization "other"/);
+  });
+
+  it('serving SANs come from the addresses as upstream sorts them; no IP, no template', () => {
+    assert.equal(servingTemplate('n', [{ type: 'Hostname', address: 'n.example' }]), undefined);
+    assert.deepEqual(servingTemplate('n', [
+      { type: 'Hostname', address: 'n.example' }, { type: 'InternalIP', address: '10.0.0.2' }, { type: 'ExternalIP', address: '10.0.0.10' },
+      { type: 'InternalDNS', address: 'a.internal' }, { type: 'InternalIP', address: '10.0.0.2' },
+    ]), { commonName: 'system:node:n', organizations: ['system:nodes'], dnsNames: ['a.internal', 'n.example'], ipAddresses: ['10.0.0.10', '10.0.0.2'] });
+    assert.deepEqual(servingTemplate('n', [{ type: 'Hostname', address: '192.168.1.1' }])!.ipAddresses, ['192.168.1.1']);
+  });
+
+  it('key encipherment is asked for only with RSA keys', () => {
+    assert.deepEqual(usagesFor('client', generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey), ['digital signature', 'client auth']);
+    assert.deepEqual(usagesFor('serving', generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey), ['digital signature', 'key encipherment', 'server auth']);
+  });
+});
