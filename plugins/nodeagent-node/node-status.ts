@@ -4,6 +4,7 @@
 // node's readiness. nodeStatusHasChanged decides whether a status is worth posting before the
 // report interval is up: anything but the conditions' heartbeat times.
 import { isDeepStrictEqual } from 'node:util';
+import { tryParseQuantity } from '../../core/api/quantity.js';
 import type { Logger } from '../../core/log.js';
 import type { NodeAgentConfiguration } from '../../core/nodeagent/configuration.js';
 import type { Node, NodeCondition, NodeStatus } from '../../core/nodes/node-object.js';
@@ -68,10 +69,21 @@ function conditionsChanged(a: readonly NodeCondition[] | undefined, b: readonly 
   return !isDeepStrictEqual(x, y);
 }
 
+/**
+ * Quantities by value, as equality.Semantic compares them: the server stores the canonical form of
+ * what it decoded ("96636764000" bytes come back as "96636764k"), which is the same amount.
+ */
+function byValue(list: Record<string, string> | undefined): Record<string, string> | undefined {
+  if (!list) return undefined;
+  return Object.fromEntries(Object.entries(list).map(([k, v]) => [k, tryParseQuantity(v)?.nanos.toString() ?? v]));
+}
+
 /** nodeStatusHasChanged: any difference but the conditions' heartbeat times. */
 export function nodeStatusHasChanged(original: NodeStatus | undefined, status: NodeStatus | undefined): boolean {
   if (conditionsChanged(original?.conditions, status?.conditions)) return true;
-  const { conditions: _a, ...restA } = original ?? {};
-  const { conditions: _b, ...restB } = status ?? {};
-  return !isDeepStrictEqual(JSON.parse(JSON.stringify(restA)), JSON.parse(JSON.stringify(restB)));
+  const rest = (s: NodeStatus | undefined) => {
+    const { conditions: _c, ...r } = s ?? {};
+    return JSON.parse(JSON.stringify({ ...r, capacity: byValue(r.capacity), allocatable: byValue(r.allocatable) })) as unknown;
+  };
+  return !isDeepStrictEqual(rest(original), rest(status));
 }

@@ -100,6 +100,10 @@ describe('what is worth reporting', () => {
     const e = structuredClone(b);
     e.status!.conditions!.reverse();
     assert.equal(nodeStatusHasChanged(a.status, e.status), false);
+    // Quantities compare by value: the server's canonical form of the same amount is no change.
+    const f = structuredClone(a);
+    f.status!.capacity = { cpu: '4000m' };
+    assert.equal(nodeStatusHasChanged(a.status, f.status), false);
   });
 
   it('the patch takes the stored Node to the computed one, whatever changed', () => {
