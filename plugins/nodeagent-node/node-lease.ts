@@ -11,6 +11,7 @@ import { microTime } from '../../core/controller/leader-election.js';
 import type { Logger } from '../../core/log.js';
 import type { Slot } from '../../core/nodeagent/slot.js';
 import { LEASE_RESOURCE, NODE_LEASE_NAMESPACE, NODE_RESOURCE, type Node } from '../../core/nodes/node-object.js';
+import { ApiCalls } from './api-calls.js';
 import { jitterUntil, type Clock } from './clock.js';
 
 export const RENEW_INTERVAL_FRACTION = 0.25;
@@ -41,12 +42,6 @@ export class NodeLeaseController {
   get renewIntervalMs(): number { return this.d.leaseDurationSeconds * 1000 * RENEW_INTERVAL_FRACTION; }
   get latest(): NodeLease | undefined { return this.#latest; }
 
-  #api(): RestClient {
-    const api = this.d.api.get();
-    if (!api) throw new Error('no API client');
-    return api;
-  }
-
   run(signal: AbortSignal): Promise<void> {
     return jitterUntil(() => this.sync(signal), this.renewIntervalMs, JITTER, this.d.clock, this.d.random, signal);
   }
@@ -58,6 +53,7 @@ export class NodeLeaseController {
         await this.#retryUpdate(this.#latest, signal);
         return;
       } catch (e) {
+        if (signal.aborted) return;
         this.d.logger.info('failed to update lease using latest lease, fallback to ensure lease', { err: errText(e) });
       }
     }
@@ -67,7 +63,7 @@ export class NodeLeaseController {
       try {
         await this.#retryUpdate(lease, signal);
       } catch (e) {
-        this.d.logger.error('Will retry updating lease', { interval: `${this.renewIntervalMs / 1000}s`, err: errText(e) });
+        if (!signal.aborted) this.d.logger.error('Will retry updating lease', { interval: `${this.renewIntervalMs / 1000}s`, err: errText(e) });
       }
     }
   }
@@ -76,8 +72,9 @@ export class NodeLeaseController {
     let sleep = 100;
     for (;;) {
       try {
-        return await this.#ensure();
+        return await this.#ensure(signal);
       } catch (e) {
+        if (signal.aborted) return { created: false };
         sleep = Math.min(2 * sleep, MAX_BACKOFF_MS);
         this.d.logger.error('Failed to ensure lease exists, will retry', { interval: `${sleep}ms`, err: errText(e) });
         await this.d.clock.sleep(sleep, signal);
@@ -86,8 +83,8 @@ export class NodeLeaseController {
     }
   }
 
-  async #ensure(): Promise<{ lease?: NodeLease; created: boolean }> {
-    const api = this.#api();
+  async #ensure(signal: AbortSignal): Promise<{ lease?: NodeLease; created: boolean }> {
+    const api = new ApiCalls(this.d.api, signal);
     try {
       return { lease: await api.get<NodeLease>(leases, this.d.nodeName), created: false };
     } catch (e) {
@@ -95,7 +92,7 @@ export class NodeLeaseController {
     }
     let fresh: NodeLease;
     try {
-      fresh = await this.#newLease(undefined);
+      fresh = await this.#newLease(undefined, api);
     } catch {
       // The owner reference could not be set: create nothing this time, try again next round.
       return { created: false };
@@ -104,14 +101,16 @@ export class NodeLeaseController {
   }
 
   async #retryUpdate(base: NodeLease, signal: AbortSignal): Promise<void> {
+    const api = new ApiCalls(this.d.api, signal);
     let current: NodeLease | undefined = base;
     for (let i = 0; i < MAX_UPDATE_RETRIES; i++) {
       if (signal.aborted) return;
       try {
-        const next = await this.#newLease(current).catch(() => this.#renewed(current!));
-        this.#latest = await this.#api().update(leases, next);
+        const next = await this.#newLease(current, api).catch(() => this.#renewed(current!));
+        this.#latest = await api.update(leases, next);
         return;
       } catch (e) {
+        if (signal.aborted) return;
         this.d.logger.error('Failed to update lease', { err: errText(e) });
         if (isApiError(e, 'Conflict')) {
           // Someone else wrote it: renew from what is stored now.
@@ -130,7 +129,7 @@ export class NodeLeaseController {
   }
 
   /** newLease + SetNodeOwnerFunc: a fresh Lease or a renewed copy, owned by the Node once it can be read. */
-  async #newLease(base: NodeLease | undefined): Promise<NodeLease> {
+  async #newLease(base: NodeLease | undefined, api: ApiCalls): Promise<NodeLease> {
     const lease: NodeLease = base ? this.#renewed(base) : {
       apiVersion: 'coordination.platform/v1', kind: 'Lease',
       metadata: { name: this.d.nodeName, namespace: NODE_LEASE_NAMESPACE },
@@ -138,7 +137,7 @@ export class NodeLeaseController {
     };
     if (!lease.metadata.ownerReferences?.length) {
       try {
-        const node = await this.#api().get<Node>(NODE_RESOURCE, this.d.nodeName);
+        const node = await api.get<Node>(NODE_RESOURCE, this.d.nodeName);
         lease.metadata.ownerReferences = [{ apiVersion: 'v1', kind: 'Node', name: this.d.nodeName, uid: node.metadata.uid ?? '' }];
       } catch (e) {
         this.d.logger.error('Failed to get node when trying to set owner ref to the node lease', { node: this.d.nodeName, err: errText(e) });

@@ -5,6 +5,7 @@
 // nodeStatusReportFrequency has passed since the last report (the Lease is the heartbeat), with up
 // to five tries. A status that made it to the server hands its addresses to the other subsystems.
 import { isApiError, type RestClient } from '../../core/client/rest-client.js';
+import { ApiCalls } from './api-calls.js';
 import type { Logger } from '../../core/log.js';
 import type { NodeAddress } from '../../core/nodeagent/context.js';
 import type { Slot } from '../../core/nodeagent/slot.js';
@@ -33,7 +34,7 @@ const errText = (e: unknown): string => (e instanceof Error ? e.message : String
 const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
 
 /** PatchNodeStatus: the patch taking `original` to `updated`, sent to nodes/status. */
-async function patchNodeStatus(api: RestClient, name: string, original: Node, updated: Node): Promise<Node> {
+async function patchNodeStatus(api: ApiCalls, name: string, original: Node, updated: Node): Promise<Node> {
   const patch = nodeStatusPatch(original, updated);
   try {
     return await api.patch<Node>(NODE_RESOURCE, name, patch, SMP, 'status');
@@ -49,19 +50,14 @@ export class NodeSync {
 
   get registered(): boolean { return this.#registered; }
   get #name(): string { return this.d.inputs.nodeName; }
-  #api(): RestClient {
-    const api = this.d.api.get();
-    if (!api) throw new Error('no API client');
-    return api;
-  }
 
   /** syncNodeStatus: register if asked (once), then report the status. */
   async syncNodeStatus(signal: AbortSignal): Promise<void> {
     if (this.d.registerNode && !(await this.registerWithApiServer(signal))) return;
     try {
-      await this.updateNodeStatus();
+      await this.updateNodeStatus(signal);
     } catch (e) {
-      this.d.logger.error('Unable to update node status', { err: errText(e) });
+      if (!signal.aborted) this.d.logger.error('Unable to update node status', { err: errText(e) });
     }
   }
 
@@ -80,7 +76,7 @@ export class NodeSync {
         continue;
       }
       this.d.logger.info('Attempting to register node', { node: this.#name });
-      if (await this.tryRegisterWithApiServer(node)) {
+      if (await this.tryRegisterWithApiServer(node, signal)) {
         this.d.logger.info('Successfully registered node', { node: this.#name });
         this.#registered = true;
       }
@@ -89,14 +85,14 @@ export class NodeSync {
   }
 
   /** tryRegisterWithAPIServer: create; on AlreadyExists reconcile the existing Node. */
-  async tryRegisterWithApiServer(node: Node): Promise<boolean> {
-    const api = this.#api();
+  async tryRegisterWithApiServer(node: Node, signal: AbortSignal): Promise<boolean> {
+    const api = new ApiCalls(this.d.api, signal);
     try {
       await api.create(NODE_RESOURCE, node);
       return true;
     } catch (e) {
       if (!isApiError(e, 'AlreadyExists')) {
-        this.d.logger.error('Unable to register node with API server', { node: this.#name, err: errText(e) });
+        if (!signal.aborted) this.d.logger.error('Unable to register node with API server', { node: this.#name, err: errText(e) });
         return false;
       }
     }
@@ -123,21 +119,21 @@ export class NodeSync {
   }
 
   /** updateNodeStatus: up to five tries. */
-  async updateNodeStatus(): Promise<void> {
-    for (let i = 0; i < NODE_STATUS_UPDATE_RETRY; i++) {
+  async updateNodeStatus(signal: AbortSignal): Promise<void> {
+    for (let i = 0; i < NODE_STATUS_UPDATE_RETRY && !signal.aborted; i++) {
       try {
-        await this.tryUpdateNodeStatus();
+        await this.tryUpdateNodeStatus(signal);
         return;
       } catch (e) {
-        this.d.logger.error('Error updating node status, will retry', { err: errText(e) });
+        if (!signal.aborted) this.d.logger.error('Error updating node status, will retry', { err: errText(e) });
       }
     }
     throw new Error('update node status exceeds retry count');
   }
 
   /** tryUpdateNodeStatus: read, recompute, and patch when changed or due. */
-  async tryUpdateNodeStatus(): Promise<void> {
-    const api = this.#api();
+  async tryUpdateNodeStatus(signal: AbortSignal): Promise<void> {
+    const api = new ApiCalls(this.d.api, signal);
     let node: Node;
     try {
       node = await api.get<Node>(NODE_RESOURCE, this.#name);

@@ -2,9 +2,9 @@
 // node with a client certificate from the plat's CA; time is a clock the test moves, the host's
 // network and machine are described by the test. Registration, restart, status reports, refusals.
 import assert from 'node:assert/strict';
+import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import type { ApiObject } from '../../../core/api/meta.js';
-import { RestClient, type ApiError, type ResourceRef } from '../../../core/client/rest-client.js';
+import { RestClient, type ApiError, type RequestOptions } from '../../../core/client/rest-client.js';
 import { createLogger } from '../../../core/log.js';
 import type { NodeAgentConfiguration } from '../../../core/nodeagent/configuration.js';
 import type { Node } from '../../../core/nodes/node-object.js';
@@ -12,7 +12,7 @@ import { goArch, goOs } from '../../../plugins/nodeagent-node/machine.js';
 import { nodeSubsystem, type NodeSubsystem } from '../../../plugins/nodeagent-node/index.js';
 import { nodeAgentTestContext } from '../../helpers/nodeagent-context.js';
 import { startInProcess, type RunningPlat } from '../../helpers/plat.js';
-import { advanceUntil, fakeMachine, fakeNetwork, ManualClock, nodeClient, nodeFlags, settled } from './support.js';
+import { advanceUntil, eventually, fakeMachine, fakeNetwork, ManualClock, nodeClient, nodeFlags, settled } from './support.js';
 
 const NODES = '/api/v1/nodes';
 const LEASES = '/apis/coordination.platform/v1/namespaces/plat-node-lease/leases';
@@ -20,9 +20,9 @@ const LEASES = '/apis/coordination.platform/v1/namespaces/plat-node-lease/leases
 /** A node client that counts its status patches, to see when the subsystem reported. */
 class CountingClient extends RestClient {
   statusPatches = 0;
-  override patch<T extends ApiObject>(r: ResourceRef, name: string, patch: unknown, type?: string, subresource?: string): Promise<T> {
-    if (subresource === 'status') this.statusPatches++;
-    return super.patch<T>(r, name, patch, type, subresource);
+  override request<T = unknown>(method: string, path: string, o?: RequestOptions): Promise<T> {
+    if (method === 'PATCH' && path.endsWith('/status')) this.statusPatches++;
+    return super.request<T>(method, path, o);
   }
 }
 
@@ -203,5 +203,34 @@ describe('the node subsystem against a real plat', () => {
     assert.equal(r.client.statusPatches, 0);
     assert.equal(r.clock.sleeping, 0);
     assert.equal(await getNode('worker-8'), undefined);
+  });
+});
+
+describe('stopping the node subsystem', () => {
+  // The client's own timeout is an hour: if the stop signal did not reach the request in flight,
+  // the run would not end and the test would fail on its timeout.
+  it('aborts a request in flight to a server that does not answer, and logs no failure for it', { timeout: 30_000 }, async () => {
+    let connections = 0;
+    const server = net.createServer((s) => { connections++; s.on('error', () => {}); });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const port = (server.address() as import('node:net').AddressInfo).port;
+    const client = new RestClient({ server: new URL(`https://127.0.0.1:${port}`) }, { timeoutMs: 3_600_000 });
+    try {
+      const logs: string[] = [];
+      const clock = new ManualClock();
+      const ctx = nodeAgentTestContext({ nodeName: 'silent-1', flags: nodeFlags(['--node-ip=192.0.2.20']), logger: createLogger({ verbosity: 4, write: (l) => logs.push(l) }) });
+      ctx.api.set(client);
+      const sub = nodeSubsystem(ctx, { version: '0.1.0', clock, random: () => 0, network: fakeNetwork(), machine: async () => fakeMachine() });
+      const ac = new AbortController();
+      const done = sub.run(ac.signal);
+      // The lease loop's first read hangs; the status loop sleeps before registering.
+      await eventually(() => (connections > 0 && clock.sleeping >= 1 ? true : undefined), 'a hanging request');
+      ac.abort();
+      await done;
+      assert.ok(!logs.some((l) => l.startsWith('E')), logs.join('\n'));
+    } finally {
+      client.close();
+      server.close();
+    }
   });
 });
