@@ -115,7 +115,7 @@ export class NodeLeaseController {
         if (isApiError(e, 'Conflict')) {
           // Someone else wrote it: renew from what is stored now.
           current = (await this.#backoffEnsure(signal)).lease;
-          if (!current) return;
+          if (!current) break;
         }
       }
     }

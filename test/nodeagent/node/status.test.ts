@@ -13,7 +13,11 @@ import { nodeLabelsError } from '../../../plugins/nodeagent-node/node-labels-fla
 import { nodeStatusHasChanged } from '../../../plugins/nodeagent-node/node-status.js';
 import { nodeStatusPatch } from '../../../plugins/nodeagent-node/status-patch.js';
 import { nodeSchema } from '../../../plugins/nodes/schema.js';
-import { fakeMachine } from './support.js';
+import { silentLogger } from '../../../core/log.js';
+import { initialNode, reconcileAttachDetachAnnotation, updateDefaultLabels, type NodeInputs } from '../../../plugins/nodeagent-node/initial-node.js';
+import { parseIp } from '../../../plugins/nodeagent-node/ip.js';
+import { NO_PRESSURE } from '../../../plugins/nodeagent-node/node-status.js';
+import { fakeMachine, fakeNetwork } from './support.js';
 
 const config = (over: Partial<ReturnType<typeof defaultNodeAgentConfiguration>> = {}) => ({ ...defaultNodeAgentConfiguration(), ...over });
 const T0 = new Date('2026-03-01T10:00:00Z');
@@ -138,5 +142,38 @@ describe('--node-labels', () => {
     assert.equal(nodeLabelsError({ 'a b': 'ok', good: '-bad-' }),
       "invalid node labels: 'a b' - name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]'); " +
       "'-bad-' - a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')");
+  });
+});
+
+describe('the initial Node', () => {
+  const inputs = (over: Partial<NodeInputs> = {}): NodeInputs => ({
+    nodeName: 'edge-9', hostname: 'edge-9', nodeLabels: {}, nodeIps: [parseIp('192.0.2.20')!], externalCloudProvider: false, net: fakeNetwork(),
+    config: config(), version: 'v0.1.0', machine: async () => fakeMachine(), pressure: NO_PRESSURE, now: () => T0, logger: silentLogger, ...over,
+  });
+
+  it('with --cloud-provider=external: the uninitialized taint after --register-with-taints, and the provided IP', async () => {
+    const node = await initialNode(inputs({ externalCloudProvider: true, config: config({ registerWithTaints: [{ key: 'k', value: 'v', effect: 'NoExecute' }] }) }));
+    assert.deepEqual(node.spec?.taints, [{ key: 'k', value: 'v', effect: 'NoExecute' }, { key: 'node.cloudprovider.platform/uninitialized', value: 'true', effect: 'NoSchedule' }]);
+    assert.equal(node.metadata.annotations?.['alpha.platform/provided-node-ip'], '192.0.2.20');
+  });
+
+  it('--node-labels override the defaults (with a warning); no attach-detach annotation when the controller does not attach', async () => {
+    const warnings: string[] = [];
+    const logger = { ...silentLogger, warn: (m: string) => { warnings.push(m); } };
+    const node = await initialNode(inputs({ nodeLabels: { 'platform/hostname': 'alias' }, logger, config: config({ enableControllerAttachDetach: false }) }));
+    assert.equal(node.metadata.labels?.['platform/hostname'], 'alias');
+    assert.deepEqual(warnings, ['the node label platform/hostname=alias will overwrite default setting edge-9']);
+    assert.equal(node.metadata.annotations, undefined);
+    assert.deepEqual(node.spec, {});
+  });
+
+  it('reconciles only the labels it owns, and the annotation, on an existing Node', () => {
+    const initial: Node = { metadata: { labels: { 'platform/hostname': 'h', 'platform/os': 'linux', mine: 'x' }, annotations: { 'volumes.platform/controller-managed-attach-detach': 'true' } } };
+    const existing: Node = { metadata: { labels: { 'platform/hostname': 'h', 'platform/os': 'old', other: 'y' } } };
+    assert.equal(updateDefaultLabels(initial, existing), true);
+    assert.equal(reconcileAttachDetachAnnotation(initial, existing), true);
+    assert.deepEqual(existing.metadata, { labels: { 'platform/hostname': 'h', 'platform/os': 'linux', other: 'y' }, annotations: { 'volumes.platform/controller-managed-attach-detach': 'true' } });
+    assert.equal(updateDefaultLabels(initial, existing), false);
+    assert.equal(reconcileAttachDetachAnnotation(initial, existing), false);
   });
 });
