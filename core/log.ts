@@ -9,8 +9,13 @@ export interface Logger {
   /** Logged only when the verbosity is at least `level`. */
   v(level: number): Pick<Logger, 'info'>;
   child(name: string): Logger;
-  /** Changes the verbosity of this logger and its children (the root logger has it). */
+  /**
+   * Changes the verbosity of the whole tree this logger belongs to: -v is process-wide, as klog's
+   * is (what /debug/flags/v sets). Every logger createLogger makes has it; silentLogger does not.
+   */
   setVerbosity?(v: number): void;
+  /** Switches the whole tree between klog's text and JSON formats (process-wide, as --logging-format). */
+  setFormat?(format: 'text' | 'json'): void;
 }
 
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
@@ -24,21 +29,29 @@ function render(fields?: Fields): string {
 
 export interface LoggerOptions { verbosity?: number; write?: (line: string) => void; name?: string }
 
+/** klog's JSON format (`--logging-format=json`): one object a line, `ts` in seconds, errors without `v`. */
+function renderJson(level: string, name: string, msg: string, v: number, fields?: Fields): string {
+  const entry: Record<string, unknown> = { ts: Date.now() / 1000, logger: name, msg };
+  if (level !== 'E') entry['v'] = v;
+  return JSON.stringify({ ...entry, ...fields });
+}
+
 export function createLogger(opts: LoggerOptions = {}): Logger {
-  const state = { verbosity: opts.verbosity ?? 0 };
+  const state = { verbosity: opts.verbosity ?? 0, json: false };
   const write = opts.write ?? ((line: string) => process.stderr.write(line + '\n'));
   const make = (name: string): Logger => {
-    const emit = (level: string) => (msg: string, fields?: Fields) =>
-      write(`${stamp(level, new Date())} ${name}] ${msg}${render(fields)}`);
+    const emit = (level: string, v = 0) => (msg: string, fields?: Fields) =>
+      write(state.json ? renderJson(level, name, msg, v, fields) : `${stamp(level, new Date())} ${name}] ${msg}${render(fields)}`);
     const info = emit('I');
     return {
       info, warn: emit('W'), error: emit('E'),
-      v: (level) => ({ info: level <= state.verbosity ? info : () => {} }),
+      v: (level) => ({ info: level <= state.verbosity ? emit('I', level) : () => {} }),
       child: (child) => make(name ? `${name}/${child}` : child),
+      setVerbosity: (v: number) => { state.verbosity = v; },
+      setFormat: (format: 'text' | 'json') => { state.json = format === 'json'; },
     };
   };
-  const root = make(opts.name ?? 'plat');
-  return Object.assign(root, { setVerbosity: (v: number) => { state.verbosity = v; } });
+  return make(opts.name ?? 'plat');
 }
 
 export const silentLogger: Logger = {

@@ -28,7 +28,7 @@ Roles:
   apiserver            serve the certificates.platform API over HTTPS, state in embedded LMDB
   controller-manager   run the controllers (signing, approving, cleaning) against an API server
   all                  everything in one process under --data-dir, with a CA and an admin kubeconfig
-  nodeagent            (not available yet)
+  nodeagent            the per-node agent: node identity (certificates), registration, lease, endpoints
 
 Commands:
   ca init | ca sign    an offline CA: make one, issue certificates from CSRs through the crypto core

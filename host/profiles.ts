@@ -33,10 +33,16 @@ import { CsrApprovingController } from '../plugins/csrapproving/index.js';
 import { CsrCleanerController } from '../plugins/csrcleaner/index.js';
 import { ControllerManagerPlugin, EmbeddedControllerManagerPlugin } from '../plugins/controller-manager/index.js';
 import { ControllerManagerServing } from '../plugins/controller-manager-serving/index.js';
+import { NodeAgentIdentity } from '../plugins/nodeagent-identity/index.js';
+import { NodeAgentServer } from '../plugins/nodeagent-server/index.js';
+import { NodeAgentStaticPods } from '../plugins/nodeagent-static-pods/index.js';
 import { apiserverFlagCatalogue } from './flag-catalogue/apiserver.js';
 import { controllerManagerFlagCatalogue, embeddedControllerManagerFlagCatalogue } from './flag-catalogue/controller-manager.js';
+import { nodeAgentFlagCatalogue } from './flag-catalogue/nodeagent.js';
+import { NodeAgentPlugin } from '../plugins/nodeagent/index.js';
 import { prepareAllInOne } from './roles/all.js';
 import { prepareControllerManager } from './roles/controller-manager.js';
+import { prepareNodeAgent } from './roles/nodeagent.js';
 
 const apiserverPlugins: readonly Plugin[] = [
   ApiServerPlugin,
@@ -79,6 +85,12 @@ const apiserverPlugins: readonly Plugin[] = [
  */
 export const controllerManagerPlugins: readonly Plugin[] = [CsrSigningController, ClusterSigner, CsrApprovingController, CsrCleanerController];
 
+/**
+ * `plat nodeagent`: the role (flags, configuration, context, running the subsystems), then the
+ * subsystems, each registering itself through hooks.nodeAgent.
+ */
+export const nodeAgentPlugins: readonly Plugin[] = [NodeAgentPlugin, NodeAgentIdentity, NodeAgentServer, NodeAgentStaticPods];
+
 export const profiles: Record<string, Profile> = {
   apiserver: {
     role: 'apiserver',
@@ -103,9 +115,14 @@ export const profiles: Record<string, Profile> = {
     defaults: { 'bind-address': '127.0.0.1', 'anonymous-auth': false, 'leader-elect': false },
     prepare: prepareAllInOne,
   },
+  nodeagent: {
+    role: 'nodeagent',
+    description: 'The node agent runs on each node: it owns the node\'s identity (TLS bootstrap, client and serving certificates), registers the node, keeps its lease and serves its endpoints. Its subsystems are plugins (hooks.nodeAgent); it runs no containers.',
+    plugins: nodeAgentPlugins,
+    catalogue: nodeAgentFlagCatalogue,
+    prepare: prepareNodeAgent,
+  },
 };
 
 /** Roles of the design that later issues bring. */
-export const upcomingRoles: Record<string, string> = {
-  nodeagent: 'the node agent is not part of plat yet',
-};
+export const upcomingRoles: Record<string, string> = {};

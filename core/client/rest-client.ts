@@ -47,23 +47,41 @@ export function resourcePath(r: ResourceRef, name?: string, subresource?: string
 export interface List<T extends ApiObject> { metadata: { resourceVersion?: string; continue?: string }; items: T[] }
 
 export class RestClient {
-  readonly #agent: https.Agent;
+  #agent: https.Agent;
+  #connection: ClientConnection;
   readonly #limiter: TokenBucket | undefined;
-  constructor(readonly connection: ClientConnection, private readonly opts: RestClientOptions = {}) {
-    const c = connection;
-    this.#agent = new https.Agent({
+  constructor(connection: ClientConnection, private readonly opts: RestClientOptions = {}) {
+    this.#connection = connection;
+    this.#agent = RestClient.#agentFor(connection);
+    // qps <= 0 means no client-side limit, as client-go's -1.
+    this.#limiter = (opts.qps ?? 0) > 0 ? new TokenBucket(opts.qps!, Math.max(1, opts.burst ?? 1)) : undefined;
+  }
+
+  get connection(): ClientConnection { return this.#connection; }
+
+  /**
+   * Presents another client certificate from now on (a rotated one): new requests use it and the
+   * old connections are closed, as client-go's transport closes them on rotation.
+   */
+  setClientCertificate(cert: Buffer | string, key: Buffer | string): void {
+    const old = this.#agent;
+    this.#connection = { ...this.#connection, clientCert: cert, clientKey: key };
+    this.#agent = RestClient.#agentFor(this.#connection);
+    old.destroy();
+  }
+
+  static #agentFor(c: ClientConnection): https.Agent {
+    return new https.Agent({
       keepAlive: true, maxSockets: 32,
       ...(c.ca ? { ca: c.ca } : {}), ...(c.clientCert ? { cert: c.clientCert } : {}), ...(c.clientKey ? { key: c.clientKey } : {}),
       rejectUnauthorized: !c.insecureSkipTlsVerify, ...(c.tlsServerName ? { servername: c.tlsServerName } : {}),
     });
-    // qps <= 0 means no client-side limit, as client-go's -1.
-    this.#limiter = (opts.qps ?? 0) > 0 ? new TokenBucket(opts.qps!, Math.max(1, opts.burst ?? 1)) : undefined;
   }
 
   close(): void { this.#agent.destroy(); }
 
   #url(path: string, query: RequestOptions['query']): URL {
-    const u = new URL(path, this.connection.server);
+    const u = new URL(path, this.#connection.server);
     for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) u.searchParams.set(k, String(v));
     return u;
   }
@@ -77,7 +95,7 @@ export class RestClient {
           accept: 'application/json',
           'user-agent': this.opts.userAgent ?? 'plat',
           ...(payload !== undefined ? { 'content-type': o.contentType ?? 'application/json', 'content-length': Buffer.byteLength(payload) } : {}),
-          ...(this.connection.token ? { authorization: `Bearer ${this.connection.token}` } : {}),
+          ...(this.#connection.token ? { authorization: `Bearer ${this.#connection.token}` } : {}),
           ...o.headers,
         },
         ...(o.signal ? { signal: o.signal } : {}),

@@ -1,8 +1,9 @@
 // --help in the shape Kubernetes components print it (cobra + pflag + cliflag sections): a usage
 // line, then one block per section, each flag as `      --name type   help (default X)`, the
 // help column aligned within the section and wrapped the way pflag's FlagUsagesWrapped wraps.
-// Deprecated flags are left out, as pflag's MarkDeprecated hides them; unsupported ones stay
-// listed (so --help matches the spec) with the reason at the end.
+// Deprecated flags are left out, as pflag's MarkDeprecated hides them (unless a flag asks to stay
+// listed, then with `(DEPRECATED: ...)` as pflag prints it); unsupported ones stay listed (so
+// --help matches the spec) with the reason at the end.
 import type { FlagSpec, FlagType } from './types.js';
 import { formatDuration } from './duration.js';
 import { zeroValue } from './parse-value.js';
@@ -112,6 +113,7 @@ export function renderFlagLines(specs: readonly FlagSpec[], width: number): stri
     let text = spec.help;
     const def = formatDefault(spec);
     if (def !== undefined) text += ` (default ${def})`;
+    if (spec.deprecated !== undefined && spec.deprecatedShown) text += ` (DEPRECATED: ${spec.deprecated})`;
     if (spec.unsupported !== undefined) text += ` (not supported yet: ${spec.unsupported})`;
     rows.push([left, text]);
   }
@@ -120,7 +122,7 @@ export function renderFlagLines(specs: readonly FlagSpec[], width: number): stri
 
 /**
  * The whole --help text: description, usage line, then sections in the order given. Flags marked
- * deprecated are omitted.
+ * deprecated are omitted unless they ask to be shown.
  */
 export function renderHelp(
   sections: ReadonlyMap<string, readonly FlagSpec[]>,
@@ -132,7 +134,7 @@ export function renderHelp(
   if (description.trim() !== '') parts.push(description.trimEnd() + '\n');
   parts.push(`Usage:\n  ${commandLine}\n`);
   for (const [section, specs] of sections) {
-    const shown = specs.filter((s) => s.deprecated === undefined);
+    const shown = specs.filter((s) => s.deprecated === undefined || s.deprecatedShown);
     if (shown.length === 0) continue;
     parts.push(`${section}:\n\n${renderFlagLines(shown, width)}\n`);
   }

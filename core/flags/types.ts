@@ -17,6 +17,11 @@ export interface FlagSpec {
   readonly shorthand?: string;
   /** Set: using the flag prints this deprecation notice. */
   readonly deprecated?: string;
+  /**
+   * With `deprecated`: keep the flag in --help, followed by `(DEPRECATED: <notice>)`, as pflag does
+   * for a flag marked deprecated but not hidden (the kubelet's config-file flags).
+   */
+  readonly deprecatedShown?: boolean;
   /** Set: the flag is listed (so --help matches the spec) but refused at start-up with this reason. */
   readonly unsupported?: string;
   /** Allowed values (for string flags, or each element of a list flag). */

@@ -1,5 +1,9 @@
-// The defaults of spec 03's NodeAgentConfiguration table (upstream SetDefaults_KubeletConfiguration),
-// applied to whatever the file, drop-ins and flags left unset.
+// The defaults of spec 03's NodeAgentConfiguration table (upstream SetDefaults_KubeletConfiguration
+// with the default feature gates, plus the default evictionHard that upstream's config loader adds),
+// applied to whatever the file, drop-ins and flags left unset. Two defaults depend on a feature gate
+// (both gates are on by default): crashLoopBackOff.maxContainerRestartPeriod
+// (KubeletCrashLoopBackOffMax) and imagePullCredentialsVerificationPolicy
+// (KubeletEnsureSecretPulledImages); `plat nodeagent` leaves them unset when the gate is turned off.
 import type { NodeAgentConfiguration } from './configuration.js';
 
 export function defaultNodeAgentConfiguration(): NodeAgentConfiguration {
@@ -29,6 +33,7 @@ export function defaultNodeAgentConfiguration(): NodeAgentConfiguration {
     authorization: { mode: 'Webhook', webhook: { cacheAuthorizedTTL: '5m0s', cacheUnauthorizedTTL: '30s' } },
     registryPullQPS: 5,
     registryBurst: 10,
+    imagePullCredentialsVerificationPolicy: 'NeverVerifyPreloadedImages',
     eventRecordQPS: 50,
     eventBurst: 100,
     enableDebuggingHandlers: true,
@@ -96,12 +101,12 @@ export function defaultNodeAgentConfiguration(): NodeAgentConfiguration {
     volumePluginDir: '/usr/libexec/platform/nodeagent-plugins/volume/exec/',
     providerID: '',
     kernelMemcgNotification: false,
-    logging: { format: 'text', flushFrequency: '5s', verbosity: 0 },
+    logging: { format: 'text', flushFrequency: '5s', verbosity: 0, options: { text: { infoBufferSize: '0' }, json: { infoBufferSize: '0' } } },
     enableSystemLogHandler: true,
     enableSystemLogQuery: false,
     shutdownGracePeriod: '0s',
     shutdownGracePeriodCriticalPods: '0s',
-    crashLoopBackOff: {},
+    crashLoopBackOff: { maxContainerRestartPeriod: '5m0s' },
     enableProfilingHandler: true,
     enableDebugFlagsHandler: true,
     seccompDefault: false,

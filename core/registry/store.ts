@@ -70,6 +70,18 @@ export class ResourceStore {
   }
   keyFor(namespace: string, name: string): string { return `${this.prefixFor(namespace)}${name}`; }
 
+  /**
+   * The API object of a frozen stored value without copying it: only the top level and metadata
+   * are new, everything below is shared and frozen. For read-only consumers (watch serialisation).
+   */
+  toSharedObject(kv: Pick<KeyValue, 'value' | 'modRevision'>): ApiObject {
+    const obj = { ...(kv.value as ApiObject) };
+    obj.apiVersion = this.apiVersion;
+    obj.kind = this.def.kind;
+    obj.metadata = { ...obj.metadata, resourceVersion: String(kv.modRevision) };
+    return Object.freeze(obj);
+  }
+
   /** Turns a stored value into the API object: resourceVersion is the key's modRevision. */
   toObject(kv: Pick<KeyValue, 'value' | 'modRevision'>): ApiObject {
     const obj = structuredClone(kv.value) as ApiObject;
@@ -79,16 +91,27 @@ export class ResourceStore {
     return obj;
   }
   #toStored(obj: ApiObject): ApiObject {
-    const copy = structuredClone(obj);
-    delete copy.metadata.resourceVersion;
-    delete copy.metadata.selfLink;
-    return copy;
+    // Shallow: storage serialises what it is given, and comparisons only read.
+    const { resourceVersion: _rv, selfLink: _self, ...metadata } = obj.metadata;
+    return { ...obj, metadata };
+  }
+
+  /**
+   * toObject for a value storage has just handed over: get, create, update and delete return
+   * values of the caller's own, so this one is not copied again.
+   */
+  #own(kv: Pick<KeyValue, 'value' | 'modRevision'>): ApiObject {
+    const obj = kv.value as ApiObject;
+    obj.apiVersion = this.apiVersion;
+    obj.kind = this.def.kind;
+    obj.metadata = { ...obj.metadata, resourceVersion: String(kv.modRevision) };
+    return obj;
   }
 
   async get(namespace: string, name: string): Promise<ApiObject> {
     const kv = await this.#storage.get(this.keyFor(namespace, name));
     if (!kv) throw errors.notFound(this.qualified, name);
-    return this.toObject(kv);
+    return this.#own(kv);
   }
 
   #strategy(subresource: string): Strategy {
@@ -181,7 +204,7 @@ export class ResourceStore {
           delete out.metadata.resourceVersion;
           return out;
         }
-        return this.toObject(await this.#storage.create(key, this.#toStored(candidate)));
+        return this.#own(await this.#storage.create(key, this.#toStored(candidate)));
       } catch (e) {
         const exists = isStorageError(e, 'KeyExists') || (e instanceof StatusError && e.reason === 'AlreadyExists');
         if (!exists) throw e;
@@ -218,7 +241,7 @@ export class ResourceStore {
         if (options.createIfMissing) return { object: await options.createIfMissing(), created: true };
         throw errors.notFound(this.qualified, name);
       }
-      const old = this.toObject(kv);
+      const old = this.#own(kv);
       const next = structuredClone(await apply(structuredClone(old)));
       const pinned = next.metadata.resourceVersion;
       if (pinned && pinned !== old.metadata.resourceVersion) throw errors.staleResourceVersion(this.qualified, name);
@@ -231,9 +254,9 @@ export class ResourceStore {
       try {
         if (obj.metadata.deletionTimestamp && !(obj.metadata.finalizers?.length)) {
           // The last finalizer is gone from an object being deleted: the update completes the deletion.
-          return { object: this.toObject(await this.#storage.delete(key, kv.modRevision)), created: false };
+          return { object: this.#own(await this.#storage.delete(key, kv.modRevision)), created: false };
         }
-        return { object: this.toObject(await this.#storage.update(key, this.#toStored(obj), kv.modRevision)), created: false };
+        return { object: this.#own(await this.#storage.update(key, this.#toStored(obj), kv.modRevision)), created: false };
       } catch (e) {
         if (!isStorageError(e, 'Conflict') && !isStorageError(e, 'NotFound')) throw e;
         if (pinned) throw errors.staleResourceVersion(this.qualified, name);
@@ -267,7 +290,7 @@ export class ResourceStore {
     for (let attempt = 0; attempt < MAX_UPDATE_RETRIES; attempt++) {
       const kv = await this.#storage.get(key);
       if (!kv) throw errors.notFound(this.qualified, name);
-      const old = this.toObject(kv);
+      const old = this.#own(kv);
       if (preconditions.uid && preconditions.uid !== old.metadata.uid) {
         throw errors.conflict(this.qualified, name, `Precondition failed: UID in precondition: ${preconditions.uid}, UID in object meta: ${old.metadata.uid ?? ''}`);
       }
@@ -285,9 +308,9 @@ export class ResourceStore {
           const marked = this.#toStored(old);
           marked.metadata.deletionTimestamp = rfc3339(this.#now());
           marked.metadata.deletionGracePeriodSeconds = 0;
-          return { object: this.toObject(await this.#storage.update(key, marked, kv.modRevision)), deleted: false };
+          return { object: this.#own(await this.#storage.update(key, marked, kv.modRevision)), deleted: false };
         }
-        return { object: this.toObject(await this.#storage.delete(key, kv.modRevision)), deleted: true };
+        return { object: this.#own(await this.#storage.delete(key, kv.modRevision)), deleted: true };
       } catch (e) {
         if (isStorageError(e, 'NotFound')) throw errors.notFound(this.qualified, name);
         if (!isStorageError(e, 'Conflict')) throw e;

@@ -20,6 +20,18 @@ export interface WatchStream extends AsyncIterable<WatchEvent> {
   readonly revision: number;
 }
 
+// Every watcher of a resource receives the same (frozen) storage event: the API object made of it
+// is built once and shared too, read-only, as upstream's watch cache shares one cachingObject.
+const converted = new WeakMap<StorageEvent, { value?: ApiObject; prevValue?: ApiObject }>();
+
+function sharedObject(store: ResourceStore, ev: StorageEvent, which: 'value' | 'prevValue'): ApiObject | undefined {
+  const raw = ev[which];
+  if (raw === undefined) return undefined;
+  let entry = converted.get(ev);
+  if (!entry) { entry = {}; converted.set(ev, entry); }
+  return (entry[which] ??= store.toSharedObject({ value: raw, modRevision: ev.revision }));
+}
+
 export async function watchObjects(store: ResourceStore, namespace: string, o: ListOptions): Promise<WatchStream> {
   const storage = store.storage;
   const selection = buildSelection(store.def, o.labelSelector, o.fieldSelector);
@@ -59,17 +71,18 @@ export async function watchObjects(store: ResourceStore, namespace: string, o: L
   let last = from;
   let closed = false;
   const toEvent = (ev: StorageEvent): WatchEvent | undefined => {
-    const obj = store.toObject({ value: ev.value, modRevision: ev.revision });
+    const obj = sharedObject(store, ev, 'value')!;
     const now = ev.type !== 'DELETED' && selection.matches(obj);
-    const prev = ev.prevValue !== undefined ? store.toObject({ value: ev.prevValue, modRevision: ev.revision }) : undefined;
-    const before = prev !== undefined && selection.matches(prev);
+    // Without a selector every object matches: the previous state is not needed to decide.
+    const prev = ev.type === 'MODIFIED' && selection.empty ? undefined : sharedObject(store, ev, 'prevValue');
+    const before = prev !== undefined ? selection.matches(prev) : ev.type === 'MODIFIED' && selection.empty;
     if (ev.type === 'ADDED') return now ? { type: 'ADDED', object: obj, revision: ev.revision } : undefined;
     if (ev.type === 'DELETED') return selection.matches(obj) ? { type: 'DELETED', object: obj, revision: ev.revision } : undefined;
     if (now && before) return { type: 'MODIFIED', object: obj, revision: ev.revision };
     if (now) return { type: 'ADDED', object: obj, revision: ev.revision };
     // Leaving the selection: the previous (matching) content at this event's revision, as the
     // watch cache's convertToWatchEvent does, so a client filtering locally still sees it match.
-    if (before) return { type: 'DELETED', object: prev, revision: ev.revision };
+    if (before && prev) return { type: 'DELETED', object: prev, revision: ev.revision };
     return undefined;
   };
 

@@ -14,6 +14,16 @@ const BOOKMARK_INTERVAL_MS = 60_000;
 /** setTimeout's ceiling (about 24.8 days): a longer delay would fire after 1 ms. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
+// Objects of watch events are shared, frozen, by every watcher of the resource: each is
+// serialised once, however many watchers write it.
+const serializedObjects = new WeakMap<object, string>();
+function serialized(object: unknown): string {
+  if (object === null || typeof object !== 'object' || !Object.isFrozen(object)) return JSON.stringify(object);
+  let json = serializedObjects.get(object);
+  if (json === undefined) { json = JSON.stringify(object); serializedObjects.set(object, json); }
+  return json;
+}
+
 export async function serveWatch(ctx: Context, store: ResourceStore, info: RequestInfo, o: ListOptions, deps: RestDeps): Promise<void> {
   const table = tableRequested(ctx.get('accept'), new URLSearchParams(ctx.querystring));
   const stream = await watchObjects(store, info.namespace, o);
@@ -31,7 +41,7 @@ export async function serveWatch(ctx: Context, store: ResourceStore, info: Reque
 
   let first = true;
   const write = (type: string, object: unknown): void => {
-    res.write(JSON.stringify({ type, object }) + '\n');
+    res.write(`{"type":${JSON.stringify(type)},"object":${serialized(object)}}\n`);
   };
   const render = (obj: ApiObject): unknown => {
     if (!table) return obj;

@@ -27,6 +27,7 @@ import path from 'node:path';
 import { compareKeys, open, type Database, type RootDatabase, type Transaction } from 'lmdb';
 import { silentLogger, type Logger } from '../log.js';
 import { acquireDirLock, type DirLock } from './dir-lock.js';
+import { deepFreeze } from './freeze.js';
 import { LogWatch, type LogPage, type LogSource } from './log-watch.js';
 import {
   StorageError,
@@ -192,7 +193,7 @@ class LmdbStorage implements Storage, LogSource {
       this.events.put(rev, { type: 'ADDED', key, value: v, createRevision: rev });
       return rev;
     });
-    this.#publish({ type: 'ADDED', key, value: v, revision });
+    this.#publish({ type: 'ADDED', key, value: deepFreeze(v), revision });
     return { key, value: structuredClone(v), createRevision: revision, modRevision: revision };
   }
 
@@ -211,8 +212,9 @@ class LmdbStorage implements Storage, LogSource {
       });
       return { rev, prev };
     });
-    this.#publish({ type: 'MODIFIED', key, value: v, prevValue: prev.value, revision: rev });
-    return { key, value: structuredClone(v), createRevision: prev.createRevision, modRevision: rev };
+    const copy = structuredClone(v);
+    this.#publish({ type: 'MODIFIED', key, value: deepFreeze(v), prevValue: deepFreeze(prev.value), revision: rev });
+    return { key, value: copy, createRevision: prev.createRevision, modRevision: rev };
   }
 
   async delete(key: string, expectedModRevision?: number): Promise<KeyValue> {
@@ -229,8 +231,10 @@ class LmdbStorage implements Storage, LogSource {
       });
       return { rev, prev };
     });
+    const copy = structuredClone(prev.value);
+    deepFreeze(prev.value);
     this.#publish({ type: 'DELETED', key, value: prev.value, prevValue: prev.value, revision: rev });
-    return { key, value: structuredClone(prev.value), createRevision: prev.createRevision, modRevision: rev };
+    return { key, value: copy, createRevision: prev.createRevision, modRevision: rev };
   }
 
   watch(prefix: string, options: WatchOptions): LogWatch {

@@ -10,6 +10,7 @@
 // than `bufferLimit` events behind is terminated. Its next next() rejects with StorageError
 // 'Closed' (the consumer resumes with a new watch from the last revision it saw; the log still
 // has the events unless they were compacted meanwhile). Writers never wait for watchers.
+import { deepFreeze } from './freeze.js';
 import { StorageError, type StorageEvent, type Watch } from './storage.js';
 
 export interface LogPage {
@@ -34,11 +35,8 @@ interface Waiter {
 
 const DONE: IteratorResult<StorageEvent> = { done: true, value: undefined };
 
-// Every consumer gets objects of its own: watchers share one pushed event, and callers mutate.
-function cloneEvent(e: StorageEvent): StorageEvent {
-  const copy = { type: e.type, key: e.key, value: structuredClone(e.value), revision: e.revision };
-  return 'prevValue' in e ? { ...copy, prevValue: structuredClone(e.prevValue) } : copy;
-}
+// Events are frozen (the engine freezes what it pushes, replay freezes what it reads): watchers of
+// one range share each pushed event instead of each copying it, and no consumer can change another's.
 
 export class LogWatch implements Watch, AsyncIterator<StorageEvent> {
   /** Highest revision delivered, queued or skipped: everything at or below it is accounted for. */
@@ -82,7 +80,7 @@ export class LogWatch implements Watch, AsyncIterator<StorageEvent> {
       }
     }
     const event = this.#queue.shift();
-    if (event) return Promise.resolve({ done: false, value: cloneEvent(event) });
+    if (event) return Promise.resolve({ done: false, value: event });
     return new Promise((resolve, reject) => this.#waiters.push({ resolve, reject }));
   }
 
@@ -103,7 +101,7 @@ export class LogWatch implements Watch, AsyncIterator<StorageEvent> {
     if (!event.key.startsWith(this.prefix)) return;
     const waiter = this.#waiters.shift();
     if (waiter) {
-      waiter.resolve({ done: false, value: cloneEvent(event) });
+      waiter.resolve({ done: false, value: event });
       return;
     }
     this.#queue.push(event);
@@ -126,7 +124,7 @@ export class LogWatch implements Watch, AsyncIterator<StorageEvent> {
     // Pages with nothing for this prefix are skipped without returning to the consumer.
     while (this.#queue.length === 0 && !this.#live) {
       const page = this.source.readPage(this.prefix, this.#cursor);
-      this.#queue.push(...page.events);
+      for (const e of page.events) this.#queue.push(deepFreeze(e));
       this.#cursor = Math.max(this.#cursor, page.through);
       if (page.complete) this.#live = true;
     }

@@ -76,6 +76,10 @@ export class StorageError extends Error {
 export const isStorageError = (e: unknown, code?: StorageErrorCode): e is StorageError =>
   e instanceof StorageError && (code === undefined || e.code === code);
 
+/**
+ * Values returned by get, list, create, update and delete are the caller's own (fresh copies it may
+ * change); values of watch events are shared by the watchers of a range and frozen.
+ */
 export interface Storage {
   /** Engine name, for logs and health checks ("lmdb", "etcd"). */
   readonly engine: string;

@@ -23,6 +23,7 @@ export const AdmissionWebhookPlugin: Plugin = {
   apply(host: Host): void {
     const agents = new AgentPool();
     const logger = host.logger.child(PLUGIN_NAME);
+    const sources: WebhookSource[] = [];
 
     host.hooks.resources.tap(PLUGIN_NAME, (registry) => {
       registry.register(validatingWebhookConfigurationResource);
@@ -42,6 +43,7 @@ export const AdmissionWebhookPlugin: Plugin = {
       }
       if (isAdmissionPluginEnabled(host, MUTATING_ADMISSION_WEBHOOK)) {
         const source = new WebhookSource(host, mutatingWebhookConfigurationResource.plural, true);
+        sources.push(source);
         host.hooks.admitMutate.tapPromise({ name: MUTATING_ADMISSION_WEBHOOK, stage: admissionStage(MUTATING_ADMISSION_WEBHOOK) }, async (req: AdmissionRequest) => {
           if (isExemptAdmissionConfigurationResource(req)) return;
           const hooks = await source.webhooks();
@@ -50,6 +52,7 @@ export const AdmissionWebhookPlugin: Plugin = {
       }
       if (isAdmissionPluginEnabled(host, VALIDATING_ADMISSION_WEBHOOK)) {
         const source = new WebhookSource(host, validatingWebhookConfigurationResource.plural, false);
+        sources.push(source);
         host.hooks.admitValidate.tapPromise({ name: VALIDATING_ADMISSION_WEBHOOK, stage: admissionStage(VALIDATING_ADMISSION_WEBHOOK) }, async (req: AdmissionRequest) => {
           if (isExemptAdmissionConfigurationResource(req)) return;
           const hooks = await source.webhooks();
@@ -58,6 +61,6 @@ export const AdmissionWebhookPlugin: Plugin = {
       }
     });
 
-    host.hooks.shutdown.tapPromise(PLUGIN_NAME, async () => agents.close());
+    host.hooks.shutdown.tapPromise(PLUGIN_NAME, async () => { for (const s of sources) s.close(); agents.close(); });
   },
 };

@@ -8,8 +8,8 @@ import type { Attributes, Decision } from '../../core/authz/attributes.js';
 import { MASTERS_GROUP } from '../../core/authn/user.js';
 import { RestClient } from '../../core/client/rest-client.js';
 import type { ClientConnection } from '../../core/client/connection.js';
-import { digest, ReviewCache } from './review-cache.js';
-import { withRetry } from './webhook-retry.js';
+import { digest, ReviewCache } from '../../core/client/review-cache.js';
+import { withRetry } from '../../core/client/review-retry.js';
 
 const PATH = '/apis/authorization.platform/v1/subjectaccessreviews';
 

@@ -5,8 +5,8 @@
 import type { UserInfo } from '../../core/authn/user.js';
 import { RestClient } from '../../core/client/rest-client.js';
 import type { ClientConnection } from '../../core/client/connection.js';
-import { digest, ReviewCache } from './review-cache.js';
-import { withRetry } from './webhook-retry.js';
+import { digest, ReviewCache } from '../../core/client/review-cache.js';
+import { withRetry } from '../../core/client/review-retry.js';
 
 export type TokenReviewResult = { readonly authenticated: true; readonly user: UserInfo } | { readonly authenticated: false; readonly error?: string };
 

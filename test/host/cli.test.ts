@@ -58,13 +58,10 @@ describe('plat command line', () => {
     });
   }
 
-  it('refuses unknown and not-yet-available roles', () => {
+  it('refuses unknown roles', () => {
     const unknown = runPlat(['apiservr']);
     assert.equal(unknown.code, 2);
     assert.match(unknown.stderr, /unknown role "apiservr"/);
-    const later = runPlat(['nodeagent']);
-    assert.equal(later.code, 2);
-    assert.match(later.stderr, /not part of plat yet/);
   });
 
   it('refuses a config file that does not match the schema, naming file and JSON path', () => {

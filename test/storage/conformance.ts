@@ -374,10 +374,13 @@ export function runStorageConformance(engineName: string, factory: StorageFactor
           assert.deepEqual((await got1).map((e) => e.revision), [1, 3]);
           const events2 = await got2;
           assert.deepEqual(events2.map((e) => e.revision), [1, 2, 3]);
-          (events2[0]?.value as { v: number }).v = 100;
+          // Watchers share pushed events, so they are frozen: no consumer can change another's.
+          assert.throws(() => { (events2[0]?.value as { v: number }).v = 100; }, TypeError);
           const w3 = s.watch('/a/', { fromRevision: 0 });
           try {
-            assert.deepEqual((await take(w3, 1))[0]?.value, { v: 1 }, 'one consumer mutating its event changes no one else\'s');
+            const replayed = (await take(w3, 1))[0]?.value as { v: number };
+            assert.deepEqual(replayed, { v: 1 });
+            assert.ok(Object.isFrozen(replayed), 'replayed events are frozen as pushed ones are');
           } finally {
             w3.close();
           }

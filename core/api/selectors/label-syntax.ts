@@ -8,15 +8,18 @@ const QUALIFIED_NAME_FMT = '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]';
 const LABEL_VALUE_FMT = `(${QUALIFIED_NAME_FMT})?`;
 
 const DNS1123_SUBDOMAIN = new RegExp(`^${DNS1123_SUBDOMAIN_FMT}$`);
+const DNS1123_LABEL = new RegExp(`^${DNS1123_LABEL_FMT}$`);
 const QUALIFIED_NAME = new RegExp(`^${QUALIFIED_NAME_FMT}$`);
 const LABEL_VALUE = new RegExp(`^${LABEL_VALUE_FMT}$`);
 
 export const DNS1123_SUBDOMAIN_MAX_LENGTH = 253;
+export const DNS1123_LABEL_MAX_LENGTH = 63;
 export const QUALIFIED_NAME_MAX_LENGTH = 63;
 export const LABEL_VALUE_MAX_LENGTH = 63;
 
 const QUALIFIED_NAME_MSG = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
 const LABEL_VALUE_MSG = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+const DNS1123_LABEL_MSG = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character";
 const DNS1123_SUBDOMAIN_MSG = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
 
 const maxLenError = (n: number): string => `must be no more than ${n} characters`;
@@ -36,6 +39,14 @@ export function dns1123SubdomainErrors(value: string): string[] {
   const errs: string[] = [];
   if (byteLength(value) > DNS1123_SUBDOMAIN_MAX_LENGTH) errs.push(maxLenError(DNS1123_SUBDOMAIN_MAX_LENGTH));
   if (!DNS1123_SUBDOMAIN.test(value)) errs.push(regexError(DNS1123_SUBDOMAIN_MSG, DNS1123_SUBDOMAIN_FMT, 'example.com'));
+  return errs;
+}
+
+/** IsDNS1123Label: container, volume and port-less names, namespaces. */
+export function dns1123LabelErrors(value: string): string[] {
+  const errs: string[] = [];
+  if (byteLength(value) > DNS1123_LABEL_MAX_LENGTH) errs.push(maxLenError(DNS1123_LABEL_MAX_LENGTH));
+  if (!DNS1123_LABEL.test(value)) errs.push(regexError(DNS1123_LABEL_MSG, DNS1123_LABEL_FMT, 'my-name', '123-abc'));
   return errs;
 }
 

@@ -1,0 +1,109 @@
+// Waiting for a CSR's outcome as the node agent's WaitForCertificate does (k8s-behaviour §5.6):
+// list it by name, then watch from the list's version (re-watching when the server ends a watch,
+// re-listing when the version is compacted). Issued (Approved and a certificate) ends the wait
+// with the certificate; a Denied or Failed condition, a deletion or another UID ends it with
+// upstream's error. Transient failures are retried until the deadline; a refusal is reported.
+import type { ApiObject } from '../api/meta.js';
+import { isApiError, resourcePath, type List, type RestClient } from '../client/rest-client.js';
+import { formatDuration } from '../flags/duration.js';
+import { CSR_RESOURCE, hasCertificate, wireBytes, type Csr } from './csr-object.js';
+
+/** The wait ended without a certificate: denied, failed, deleted, replaced, timed out or stopped. */
+export class CertificateWaitError extends Error {}
+
+export interface WaitOptions {
+  /** The UID the CSR had when created (or first read); another one means it was replaced. */
+  readonly uid?: string | undefined;
+  readonly timeoutMs: number;
+  /** Called once when the CSR is seen approved but not yet issued. */
+  onApproved?(): void;
+  /** Ends the wait early (the caller is stopping). */
+  readonly signal?: AbortSignal;
+}
+
+const RETRY_MS = 1000;
+
+/** The issued certificate (PEM bytes), or undefined to keep waiting; throws on a final failure. */
+export function outcome(csr: Csr, name: string, uid: string | undefined): Buffer | undefined {
+  if (uid !== undefined && csr.metadata.uid !== uid) throw new CertificateWaitError(`csr "${name}" changed UIDs`);
+  let approved = false;
+  for (const c of csr.status?.conditions ?? []) {
+    if (c.type === 'Denied') throw new CertificateWaitError(`certificate signing request is denied, reason: ${c.reason ?? ''}, message: ${c.message ?? ''}`);
+    if (c.type === 'Failed') throw new CertificateWaitError(`certificate signing request failed, reason: ${c.reason ?? ''}, message: ${c.message ?? ''}`);
+    if (c.type === 'Approved') approved = true;
+  }
+  return approved && hasCertificate(csr) ? wireBytes(csr.status?.certificate) : undefined;
+}
+
+// A refusal (bad credentials, no permission, bad request) will not change by retrying.
+const isFinal = (e: unknown): boolean => isApiError(e) && e.code >= 400 && e.code < 500 && e.code !== 410 && e.code !== 429;
+
+const delay = (ms: number, signal: AbortSignal) => new Promise<void>((resolve) => {
+  const t = setTimeout(resolve, ms);
+  signal.addEventListener('abort', () => { clearTimeout(t); resolve(); }, { once: true });
+});
+
+async function follow(client: RestClient, name: string, o: WaitOptions, signal: AbortSignal): Promise<Buffer> {
+  const fieldSelector = `metadata.name=${name}`;
+  let uid = o.uid;
+  let toldApproved = false;
+  const check = (csr: Csr): Buffer | undefined => {
+    uid ??= csr.metadata.uid;
+    const cert = outcome(csr, name, uid);
+    if (!cert && !toldApproved && (csr.status?.conditions ?? []).some((c) => c.type === 'Approved')) { toldApproved = true; o.onApproved?.(); }
+    return cert;
+  };
+  let rv: string | undefined;
+  while (!signal.aborted) {
+    try {
+      if (rv === undefined) {
+        const list = await client.request<List<Csr>>('GET', resourcePath(CSR_RESOURCE), { query: { fieldSelector }, signal });
+        const csr = list.items[0];
+        if (!csr) throw new CertificateWaitError(`csr "${name}" was deleted`);
+        const cert = check(csr);
+        if (cert) return cert;
+        rv = list.metadata.resourceVersion ?? '';
+      }
+      const timeoutSeconds = Math.floor(300 * (1 + Math.random()));
+      for await (const ev of client.watch<Csr>(CSR_RESOURCE, { resourceVersion: rv, fieldSelector, timeoutSeconds, signal })) {
+        if (ev.type === 'ERROR') {
+          const status = ev.object as ApiObject & { code?: number; message?: string };
+          if (status.code === 410) { rv = undefined; break; }
+          throw new CertificateWaitError(`watch failed: ${status.message ?? JSON.stringify(status)}`);
+        }
+        rv = ev.object.metadata.resourceVersion ?? rv;
+        if (ev.type === 'BOOKMARK') continue;
+        if (ev.type === 'DELETED') throw new CertificateWaitError(`csr "${name}" was deleted`);
+        const cert = check(ev.object);
+        if (cert) return cert;
+      }
+    } catch (e) {
+      if (signal.aborted) break;
+      if (e instanceof CertificateWaitError || isFinal(e)) throw e;
+      if (isApiError(e) && e.code === 410) rv = undefined;
+      await delay(RETRY_MS, signal);
+    }
+  }
+  throw new CertificateWaitError('the wait was stopped');
+}
+
+/** Waits at most `timeoutMs` for `name` to be issued; resolves with the certificate PEM bytes. */
+export async function waitForCertificate(client: RestClient, name: string, o: WaitOptions): Promise<Buffer> {
+  const stop = new AbortController();
+  const onAbort = () => stop.abort();
+  o.signal?.addEventListener('abort', onAbort, { once: true });
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      reject(new CertificateWaitError(`timed out after ${formatDuration(o.timeoutMs)} waiting for certificate signing request "${name}" to be issued`));
+      stop.abort();
+    }, o.timeoutMs);
+  });
+  try {
+    return await Promise.race([follow(client, name, o, stop.signal), deadline]);
+  } finally {
+    clearTimeout(timer);
+    o.signal?.removeEventListener('abort', onAbort);
+    stop.abort();
+  }
+}

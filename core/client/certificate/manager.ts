@@ -1,0 +1,160 @@
+// client-go's certificate manager (k8s-behaviour §5.7): keeps one certificate current in a FileStore.
+// It rotates at a jittered point of the certificate's life (NotBefore + [0.7, 0.9) x lifetime), at
+// once when there is no certificate or the current one no longer satisfies the template (checked
+// every `templateCheckMs`), backs off 2 s x 2 for five failures and then polls every 32 s, and
+// answers current() with nothing once the certificate has expired.
+import type { Logger } from '../../log.js';
+import { waitForCertificate } from '../../certificates/csr-wait.js';
+import type { RestClient } from '../rest-client.js';
+import { requestCertificate, type CertificateTemplate, type CertificateUse } from './request.js';
+import { keyToPem, NoCertKeyError, type FileStore, type StoredPair } from './store.js';
+
+export interface CertificateManagerOptions {
+  readonly name: string;
+  readonly store: FileStore;
+  readonly signerName: string;
+  readonly use: CertificateUse;
+  /** What the certificate must say; undefined while it cannot be known yet (a node with no IP). */
+  template(): CertificateTemplate | undefined;
+  /** The client that sends the CSR (bootstrap credentials while there is no current certificate). */
+  client(): RestClient | Promise<RestClient>;
+  readonly logger: Logger;
+  /** Called with the pair in force at start and after every rotation. */
+  onCurrent?(pair: StoredPair): void;
+  /** Called after each attempt: true when the API server answered (even with a refusal). */
+  onServerContact?(answered: boolean): void;
+  /** A certificate that came from bootstrap credentials is replaced at once. */
+  readonly forceInitialRotation?: boolean;
+  readonly now?: () => Date;
+  /** Uniform in [0, 1): the rotation jitter. */
+  readonly random?: () => number;
+  readonly waitTimeoutMs?: number;
+  readonly templateCheckMs?: number;
+}
+
+const WAIT_TIMEOUT_MS = 15 * 60_000;
+const BACKOFF_MS = [2_000, 4_000, 8_000, 16_000, 32_000];
+const POLL_MS = 32_000;
+
+/** The rotation deadline of a certificate (§5.7). */
+export function rotationDeadline(notBefore: Date, notAfter: Date, random: number): Date {
+  const total = notAfter.getTime() - notBefore.getTime();
+  return new Date(notBefore.getTime() + total * (0.7 + 0.2 * random));
+}
+
+/** Why the certificate no longer fits the template (CN differs, a DNS name, IP or O is missing). */
+export function templateMismatch(pair: StoredPair, t: CertificateTemplate): string | undefined {
+  const subject = pair.leaf.subject;
+  const cn = /^CN=(.*)$/m.exec(subject)?.[1] ?? '';
+  if (cn !== t.commonName) return `common name ${JSON.stringify(cn)} is not ${JSON.stringify(t.commonName)}`;
+  const orgs = [...subject.matchAll(/^O=(.*)$/gm)].map((m) => m[1]);
+  for (const o of t.organizations) if (!orgs.includes(o)) return `organization ${JSON.stringify(o)} is missing`;
+  const sans = (pair.leaf.subjectAltName ?? '').split(', ');
+  for (const d of t.dnsNames) if (!sans.includes(`DNS:${d}`)) return `DNS name ${JSON.stringify(d)} is missing`;
+  for (const ip of t.ipAddresses) if (!sans.some((s) => s.startsWith('IP Address:') && sameIp(s.slice(11), ip))) return `IP address ${ip} is missing`;
+  return undefined;
+}
+
+const sameIp = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase() || expandV6(a) === expandV6(b);
+function expandV6(ip: string): string {
+  if (!ip.includes(':')) return ip;
+  const [head, tail] = ip.toLowerCase().split('::') as [string, string | undefined];
+  const h = head ? head.split(':') : [];
+  const t = tail ? tail.split(':') : [];
+  const fill = tail === undefined ? [] : Array(8 - h.length - t.length).fill('0');
+  return [...h, ...fill, ...t].map((x) => x.padStart(4, '0')).join(':');
+}
+
+export class CertificateManager {
+  #current: StoredPair | undefined;
+  #bootstrapped: boolean;
+  readonly #now: () => Date;
+  readonly #random: () => number;
+
+  constructor(private readonly o: CertificateManagerOptions) {
+    this.#now = o.now ?? (() => new Date());
+    this.#random = o.random ?? Math.random;
+    this.#bootstrapped = o.forceInitialRotation ?? false;
+    try {
+      this.#current = o.store.current();
+    } catch (e) {
+      if (!(e instanceof NoCertKeyError)) o.logger.error('Current certificate is unusable, requesting a new one', { error: (e as Error).message });
+    }
+  }
+
+  /** The pair in force; nothing once it has expired (§5.7). */
+  current(): StoredPair | undefined {
+    const c = this.#current;
+    return c && this.#now().getTime() < c.notAfter.getTime() ? c : undefined;
+  }
+
+  /** Why the manager would rotate now, or undefined when the deadline decides. */
+  #rotateNowReason(): string | undefined {
+    const c = this.#current;
+    if (!c) return 'no certificate';
+    if (this.#bootstrapped) return 'the certificate came from bootstrap credentials';
+    const t = this.o.template();
+    if (t) {
+      const m = templateMismatch(c, t);
+      if (m) return `the certificate does not match the template: ${m}`;
+    }
+    return undefined;
+  }
+
+  async run(signal: AbortSignal): Promise<void> {
+    if (this.#current) this.o.onCurrent?.(this.#current);
+    let failures = 0;
+    while (!signal.aborted) {
+      let reason = this.#rotateNowReason();
+      if (!reason) {
+        const c = this.#current!;
+        const deadline = rotationDeadline(c.notBefore, c.notAfter, this.#random());
+        this.o.logger.info('Waiting to rotate certificate', { name: this.o.name, expiration: c.notAfter.toISOString(), deadline: deadline.toISOString() });
+        // Sleep until the deadline, waking every templateCheckMs to look at the template again.
+        while (!signal.aborted && !reason && this.#now().getTime() < deadline.getTime()) {
+          await sleep(Math.min(this.o.templateCheckMs ?? 1000, deadline.getTime() - this.#now().getTime()), signal);
+          reason = this.#rotateNowReason();
+        }
+        if (signal.aborted) return;
+        reason ??= 'the rotation deadline has passed';
+      }
+      const template = this.o.template();
+      if (!template) { await sleep(this.o.templateCheckMs ?? 1000, signal); continue; }
+      this.o.logger.info('Rotating certificates', { name: this.o.name, reason });
+      try {
+        await this.#rotate(template, signal);
+        failures = 0;
+        this.o.onServerContact?.(true);
+      } catch (e) {
+        if (signal.aborted) return;
+        const answered = typeof (e as { code?: unknown }).code === 'number' || e instanceof Error && /certificate signing request|csr "/.test(e.message);
+        this.o.onServerContact?.(answered);
+        const wait = failures < BACKOFF_MS.length ? BACKOFF_MS[failures]! : POLL_MS;
+        failures++;
+        this.o.logger.error('Failed while requesting a signed certificate from the control plane', { name: this.o.name, error: (e as Error).message, retryIn: `${wait / 1000}s` });
+        await sleep(wait * (1 + 0.1 * this.#random()), signal);
+      }
+    }
+  }
+
+  async #rotate(template: CertificateTemplate, signal: AbortSignal): Promise<void> {
+    const client = await this.o.client();
+    const req = await requestCertificate(client, { template, signerName: this.o.signerName, use: this.o.use, signal });
+    this.o.logger.info('Certificate signing request created', { name: this.o.name, csr: req.name });
+    const certPem = await waitForCertificate(client, req.name, { uid: req.uid, timeoutMs: this.o.waitTimeoutMs ?? WAIT_TIMEOUT_MS, signal });
+    const pair = this.o.store.update(certPem.toString('utf8'), keyToPem(req.key), this.#now());
+    this.#current = pair;
+    this.#bootstrapped = false;
+    this.o.logger.info('Certificate rotation done', { name: this.o.name, csr: req.name, expiration: pair.notAfter.toISOString() });
+    this.o.onCurrent?.(pair);
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) { resolve(); return; }
+    const t = setTimeout(done, Math.max(0, ms));
+    function done() { clearTimeout(t); signal.removeEventListener('abort', done); resolve(); }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}

@@ -1,0 +1,51 @@
+// Requesting a certificate as client-go's RequestCertificate does (k8s-behaviour §5.1, §5.2, §5.5):
+// a new key (ECDSA P-256 unless asked otherwise), a PKCS#10 request for the template, a CSR with
+// generateName `csr-`; key encipherment is asked for only with RSA keys.
+import type { KeyObject } from 'node:crypto';
+import type { Csr } from '../../certificates/csr-object.js';
+import { createCsr, generateKeyPair, type KeyType } from '../../crypto/index.js';
+import { ApiError, type RestClient } from '../rest-client.js';
+
+export interface CertificateTemplate {
+  readonly commonName: string;
+  readonly organizations: readonly string[];
+  readonly dnsNames: readonly string[];
+  readonly ipAddresses: readonly string[];
+}
+
+export type CertificateUse = 'client' | 'serving';
+
+/** Upstream's usages for a client or serving certificate with this key (§5.2). */
+export function usagesFor(use: CertificateUse, key: KeyObject): string[] {
+  const rsa = key.asymmetricKeyType === 'rsa';
+  return ['digital signature', ...(rsa ? ['key encipherment'] : []), use === 'client' ? 'client auth' : 'server auth'];
+}
+
+export interface CreatedRequest { readonly name: string; readonly uid: string; readonly key: KeyObject }
+
+export async function requestCertificate(client: RestClient, o: {
+  template: CertificateTemplate; signerName: string; use: CertificateUse; keyType?: KeyType; key?: KeyObject; expirationSeconds?: number; signal?: AbortSignal;
+}): Promise<CreatedRequest> {
+  const key = o.key ?? generateKeyPair(o.keyType ?? 'ecdsa-p256').keyObject;
+  const pem = createCsr({
+    subject: { commonName: o.template.commonName, organizations: [...o.template.organizations] },
+    dnsNames: [...o.template.dnsNames], ipAddresses: [...o.template.ipAddresses], privateKey: key,
+  });
+  const body: Csr = {
+    apiVersion: 'certificates.platform/v1', kind: 'CertificateSigningRequest',
+    metadata: { generateName: 'csr-' },
+    spec: {
+      request: Buffer.from(pem).toString('base64'), signerName: o.signerName, usages: usagesFor(o.use, key),
+      ...(o.expirationSeconds !== undefined ? { expirationSeconds: Math.trunc(o.expirationSeconds) } : {}),
+    },
+  } as Csr;
+  try {
+    const created = await client.request<Csr>('POST', '/apis/certificates.platform/v1/certificatesigningrequests', { body, ...(o.signal ? { signal: o.signal } : {}) });
+    return { name: created.metadata.name ?? '', uid: created.metadata.uid ?? '', key };
+  } catch (e) {
+    // Upstream wraps the error and keeps its Status.
+    if (e instanceof ApiError) throw new ApiError(e.code, e.reason, `cannot create certificate signing request: ${e.message}`, e.body);
+    throw e;
+  }
+}
+

@@ -1,0 +1,113 @@
+// client-go's certificate file store (k8s-behaviour §5.3): each pair is written to a dated file
+// (certificates, then the key; mode 0600) and `<prefix>-current.pem` is an absolute symlink to the
+// newest, swapped through `<prefix>-updated.pem` so that a crash leaves either the old or the new
+// link, never none (a dangling `updated` is finished at the next start).
+import { X509Certificate, createPrivateKey, type KeyObject } from 'node:crypto';
+import { existsSync, lstatSync, mkdirSync, readFileSync, renameSync, symlinkSync, unlinkSync, writeFileSync, chmodSync } from 'node:fs';
+import path from 'node:path';
+import { decodePemBlocks, encodePem } from '../../crypto/index.js';
+
+/** A certificate chain and its key, as read from or written to the store. */
+export interface StoredPair {
+  /** PEM, leaf first. */
+  readonly certPem: string;
+  /** PEM of the private key. */
+  readonly keyPem: string;
+  readonly leaf: X509Certificate;
+  readonly notBefore: Date;
+  readonly notAfter: Date;
+}
+
+export class NoCertKeyError extends Error {}
+
+export interface FileStoreOptions {
+  readonly dir: string;
+  /** `nodeagent-client` or `nodeagent-server`. */
+  readonly prefix: string;
+  /** Files given by the operator (--tls-cert-file / --tls-private-key-file), read second. */
+  readonly certFile?: string;
+  readonly keyFile?: string;
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+/** Go's `2006-01-02-15-04-05` in local time. */
+export function datedStamp(d: Date): string {
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}-${pad(d.getHours())}-${pad(d.getMinutes())}-${pad(d.getSeconds())}`;
+}
+
+/** The key as upstream writes it: SEC1 `EC PRIVATE KEY`, PKCS#1 `RSA PRIVATE KEY`, else PKCS#8. */
+export function keyToPem(key: KeyObject): string {
+  const type = key.asymmetricKeyType;
+  if (type === 'ec') return key.export({ type: 'sec1', format: 'pem' }).toString();
+  if (type === 'rsa') return key.export({ type: 'pkcs1', format: 'pem' }).toString();
+  return key.export({ type: 'pkcs8', format: 'pem' }).toString();
+}
+
+/** Reads a pair from PEM text: every CERTIFICATE block, and the one key block. */
+export function pairFromPem(certPem: string, keyPem: string, where: string): StoredPair {
+  const certs = decodePemBlocks(certPem).filter((b) => b.label === 'CERTIFICATE');
+  if (certs.length === 0) throw new Error(`${where}: no certificate found`);
+  let leaf: X509Certificate;
+  try { leaf = new X509Certificate(Buffer.from(certs[0]!.der)); } catch (e) { throw new Error(`${where}: the certificate cannot be parsed: ${(e as Error).message}`); }
+  let key: KeyObject;
+  try { key = createPrivateKey(keyPem); } catch (e) { throw new Error(`${where}: the private key cannot be parsed: ${(e as Error).message}`); }
+  if (!leaf.checkPrivateKey(key)) throw new Error(`${where}: the private key does not match the certificate`);
+  const onlyCerts = certs.map((b) => encodePem('CERTIFICATE', b.der)).join('');
+  return { certPem: onlyCerts, keyPem: keyToPem(key), leaf, notBefore: new Date(leaf.validFrom), notAfter: new Date(leaf.validTo) };
+}
+
+function keyBlockOf(pem: string): string {
+  const m = /-----BEGIN ([A-Z ]*PRIVATE KEY)-----[\s\S]*?-----END \1-----\n?/.exec(pem);
+  if (!m) throw new Error('no private key found');
+  return m[0].endsWith('\n') ? m[0] : `${m[0]}\n`;
+}
+
+export class FileStore {
+  constructor(private readonly o: FileStoreOptions) {}
+
+  get currentPath(): string { return path.join(this.o.dir, `${this.o.prefix}-current.pem`); }
+  get #updatedPath(): string { return path.join(this.o.dir, `${this.o.prefix}-updated.pem`); }
+
+  /** The pair in force, in upstream's load order; throws NoCertKeyError when there is none. */
+  current(): StoredPair {
+    this.#recover();
+    if (existsSync(this.currentPath)) {
+      const pem = readFileSync(this.currentPath, 'utf8');
+      let key: string;
+      try { key = keyBlockOf(pem); } catch { throw new Error(`could not convert data from "${this.currentPath}" into cert/key pair: no private key found`); }
+      return pairFromPem(pem, key, this.currentPath);
+    }
+    const { certFile, keyFile } = this.o;
+    if (certFile && keyFile && existsSync(certFile) && existsSync(keyFile)) {
+      return pairFromPem(readFileSync(certFile, 'utf8'), readFileSync(keyFile, 'utf8'), certFile);
+    }
+    const crt = path.join(this.o.dir, `${this.o.prefix}.crt`);
+    const keyPath = path.join(this.o.dir, `${this.o.prefix}.key`);
+    if (existsSync(crt) && existsSync(keyPath)) return pairFromPem(readFileSync(crt, 'utf8'), readFileSync(keyPath, 'utf8'), crt);
+    throw new NoCertKeyError(`no cert/key files read at "${this.currentPath}", ("${certFile ?? ''}", "${keyFile ?? ''}") or ("${crt}", "${keyPath}")`);
+  }
+
+  /** Writes a new dated pair and makes it current; returns it as read back. */
+  update(certPem: string, keyPem: string, now = new Date()): StoredPair {
+    const pair = pairFromPem(certPem, keyPem, 'the new certificate');
+    mkdirSync(this.o.dir, { recursive: true, mode: 0o755 });
+    const dated = path.resolve(this.o.dir, `${this.o.prefix}-${datedStamp(now)}.pem`);
+    writeFileSync(dated, pair.certPem + pair.keyPem, { mode: 0o600 });
+    chmodSync(dated, 0o600);
+    const updated = this.#updatedPath;
+    if (isLink(updated) || existsSync(updated)) unlinkSync(updated);
+    symlinkSync(dated, updated);
+    if (isLink(this.currentPath) || existsSync(this.currentPath)) unlinkSync(this.currentPath);
+    renameSync(updated, this.currentPath);
+    return pair;
+  }
+
+  /** A crash between removing `current` and renaming `updated`: finish the swap. */
+  #recover(): void {
+    if (!isLink(this.currentPath) && !existsSync(this.currentPath) && isLink(this.#updatedPath)) renameSync(this.#updatedPath, this.currentPath);
+  }
+}
+
+function isLink(p: string): boolean {
+  try { return lstatSync(p).isSymbolicLink(); } catch { return false; }
+}

@@ -1,0 +1,42 @@
+// NodeAgentIdentity: the `identity` subsystem of `plat nodeagent` — the node's client certificate
+// (TLS bootstrap, rotation; sets ctx.api) and the secure server's pair (given files, self-signed,
+// or issued through serverTLSBootstrap; sets ctx.servingPair). Standalone agents only get the
+// serving pair.
+import type { Host } from '../../core/host.js';
+import { requestExit } from '../../core/lifecycle.js';
+import type { Plugin } from '../../core/plugin.js';
+import { runClientIdentity } from './client-identity.js';
+import { runServingIdentity } from './serving-identity.js';
+
+export const PLUGIN_NAME = 'NodeAgentIdentity';
+
+export interface IdentityPluginOptions {
+  /** Test seams: the clock, the rotation jitter, the template check and watchdog periods. */
+  readonly now?: () => Date;
+  readonly random?: () => number;
+  readonly templateCheckMs?: number;
+  readonly watchdogIntervalMs?: number;
+  readonly watchdogLimitMs?: number;
+}
+
+export function identityPlugin(o: IdentityPluginOptions = {}): Plugin {
+  return {
+    name: PLUGIN_NAME,
+    apply(host: Host): void {
+      host.hooks.nodeAgent.tap(PLUGIN_NAME, (registry) => {
+        registry.register('identity', (ctx) => ({
+          async run(signal: AbortSignal): Promise<void> {
+            const client = ctx.standalone ? Promise.resolve() : runClientIdentity(ctx, {
+              version: host.version,
+              exit: (reason) => requestExit(host, { code: 1, reason }),
+              ...o,
+            }, signal);
+            await Promise.all([client, runServingIdentity(ctx, o, signal)]);
+          },
+        }));
+      });
+    },
+  };
+}
+
+export const NodeAgentIdentity: Plugin = identityPlugin();

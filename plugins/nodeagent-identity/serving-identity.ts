@@ -1,0 +1,56 @@
+// The secure server's pair: tlsCertFile + tlsPrivateKeyFile when given; otherwise a self-signed
+// pair in --cert-dir (nodeagent.crt / nodeagent.key, as upstream's kubelet.crt / kubelet.key);
+// with serverTLSBootstrap that pair serves until a `platform/nodeagent-serving` certificate is
+// issued (never auto-approved), then the issued one, rotated like the client certificate.
+import { readFileSync } from 'node:fs';
+import { SIGNER_NODEAGENT_SERVING } from '../../core/certificates/csr-object.js';
+import { CertificateManager } from '../../core/client/certificate/manager.js';
+import { FileStore } from '../../core/client/certificate/store.js';
+import type { NodeAgentContext } from '../../core/nodeagent/context.js';
+import { ensureSelfSignedServing } from '../../core/pki/index.js';
+import { servingTemplate } from './serving-template.js';
+
+export const SERVING_PREFIX = 'nodeagent-server';
+
+export interface ServingIdentityOptions {
+  readonly now?: () => Date;
+  readonly random?: () => number;
+  readonly templateCheckMs?: number;
+}
+
+export async function runServingIdentity(ctx: NodeAgentContext, o: ServingIdentityOptions, signal: AbortSignal): Promise<void> {
+  const { tlsCertFile, tlsPrivateKeyFile, serverTLSBootstrap } = ctx.config;
+  const certDir = ctx.flags.get<string>('cert-dir') ?? '';
+  const log = ctx.logger.child('serving-certificate');
+  if (tlsCertFile && tlsPrivateKeyFile) {
+    let cert: string; let key: string;
+    try {
+      cert = readFileSync(tlsCertFile, 'utf8');
+      key = readFileSync(tlsPrivateKeyFile, 'utf8');
+    } catch (e) {
+      throw new Error(`unable to read the serving certificate: ${(e as Error).message}`);
+    }
+    ctx.servingPair.set({ cert, key });
+    return;
+  }
+  if (!serverTLSBootstrap || ctx.standalone) {
+    const pair = await ensureSelfSignedServing(certDir, { hosts: [ctx.hostname], baseName: 'nodeagent' });
+    ctx.servingPair.set({ cert: pair.certificatePem, key: pair.privateKeyPem });
+    return;
+  }
+  const store = new FileStore({ dir: certDir, prefix: SERVING_PREFIX });
+  const manager = new CertificateManager({
+    name: 'serving', store, signerName: SIGNER_NODEAGENT_SERVING, use: 'serving', logger: log,
+    template: () => servingTemplate(ctx.nodeName, ctx.addresses.get()),
+    client: () => ctx.api.wait(signal),
+    onCurrent: (pair) => ctx.servingPair.set({ cert: pair.certPem, key: pair.keyPem }),
+    ...(o.now ? { now: o.now } : {}), ...(o.random ? { random: o.random } : {}),
+    ...(o.templateCheckMs ? { templateCheckMs: o.templateCheckMs } : {}),
+  });
+  if (!manager.current()) {
+    // Serve with a self-signed pair until the issued certificate arrives.
+    const pair = await ensureSelfSignedServing(certDir, { hosts: [ctx.hostname], baseName: 'nodeagent' });
+    ctx.servingPair.set({ cert: pair.certificatePem, key: pair.privateKeyPem });
+  }
+  await manager.run(signal);
+}

@@ -1,0 +1,170 @@
+// The node agent's three HTTP handlers as koa apps, laid out as upstream's NewServer installs them:
+// - secure (port): the auth filter (authentication 401, then a SubjectAccessReview per attribute of
+//   request-attributes.ts, first allow wins, 403 otherwise, 500 when no decision could be had) in
+//   front of everything, unknown paths included; /healthz, /pods; with enableDebuggingHandlers
+//   also /logs/, /debug/pprof/, /debug/flags/v (each 405 when its own switch is off), /configz and
+//   /runningpods/; without it the debugging paths answer 405 "Debug endpoints are disabled.";
+// - read-only (readOnlyPort): no authentication, /healthz and /pods only;
+// - health (healthzPort): /healthz only.
+// The exec, attach, port-forward, run, containerLogs and checkpoint endpoints need a container
+// runtime and are not served (404).
+import Koa from 'koa';
+import type { NodeAgentContext } from '../../core/nodeagent/context.js';
+import type { Logger } from '../../core/log.js';
+import type { NodeAgentAuthenticator } from './authentication.js';
+import type { NodeAgentAuthorizer } from './authorization.js';
+import { configzDocument } from './configz.js';
+import { serveDebugFlagV } from './debug-flags.js';
+import { healthAnswer } from './health.js';
+import { podList } from './pod-list.js';
+import { PPROF_PREFIX, servePprof } from './pprof.js';
+import { nodeRequestAttributes } from './request-attributes.js';
+import { httpError, jsonBody, methodNotAllowed, notFound, restfulError } from './responses.js';
+import { LOGS_PREFIX, serveSystemLogs, type SystemLogOptions } from './system-logs.js';
+
+export interface RouteDeps {
+  readonly agent: NodeAgentContext;
+  /** The subsystem's logger (a child of the agent's). */
+  readonly log: Logger;
+  readonly logs: Omit<SystemLogOptions, 'query'>;
+  /** Aborts when the subsystem stops (ends CPU profiles early). */
+  readonly shutdown: AbortSignal;
+}
+
+const DEBUG_DISABLED_PREFIXES = ['/run/', '/exec/', '/attach/', '/portForward/', '/containerLogs/', '/runningpods/', PPROF_PREFIX, LOGS_PREFIX];
+
+function baseApp(log: Logger): Koa {
+  const app = new Koa();
+  app.proxy = false;
+  app.silent = true;
+  app.use(async (ctx, next) => {
+    try {
+      await next();
+    } catch (e) {
+      log.error('internal error serving request', { method: ctx.method, path: ctx.path, error: e instanceof Error ? e.message : String(e) });
+      if (!ctx.headerSent) httpError(ctx, 500, 'Internal Server Error');
+    }
+  });
+  return app;
+}
+
+async function serveHealth(ctx: Koa.Context, agent: NodeAgentContext): Promise<boolean> {
+  const answer = await healthAnswer(agent.healthChecks, ctx.path, new URLSearchParams(ctx.querystring));
+  if (!answer) return false;
+  ctx.status = answer.code;
+  ctx.set('X-Content-Type-Options', 'nosniff');
+  ctx.type = 'text/plain; charset=utf-8';
+  ctx.body = answer.body;
+  return true;
+}
+
+function servePods(ctx: Koa.Context, agent: NodeAgentContext): void {
+  if (ctx.method !== 'GET') return methodNotAllowed(ctx);
+  jsonBody(ctx, podList(agent.staticPods.get()));
+}
+
+/** InstallAuthNotRequiredHandlers: what the secure and the read-only server both serve. */
+async function serveCommon(ctx: Koa.Context, agent: NodeAgentContext): Promise<boolean> {
+  if (await serveHealth(ctx, agent)) return true;
+  if (ctx.path === '/pods') { servePods(ctx, agent); return true; }
+  return false;
+}
+
+async function serveDebugging(ctx: Koa.Context, d: RouteDeps): Promise<boolean> {
+  const c = d.agent.config;
+  const path = ctx.path;
+  if (!c.enableDebuggingHandlers) {
+    if (!DEBUG_DISABLED_PREFIXES.some((p) => path.startsWith(p))) return false;
+    httpError(ctx, 405, 'Debug endpoints are disabled.');
+    return true;
+  }
+  if (path.startsWith(LOGS_PREFIX)) {
+    if (!c.enableSystemLogHandler) httpError(ctx, 405, 'logs endpoint is disabled.');
+    else if (ctx.method !== 'GET') methodNotAllowed(ctx);
+    else await serveSystemLogs(ctx, { ...d.logs, query: c.enableSystemLogQuery });
+    return true;
+  }
+  if (path.startsWith(PPROF_PREFIX)) {
+    if (!c.enableProfilingHandler) httpError(ctx, 405, 'profiling endpoint is disabled.');
+    else if (ctx.method !== 'GET') methodNotAllowed(ctx);
+    else await servePprof(ctx, d.shutdown);
+    return true;
+  }
+  if (path === '/debug/flags/v') {
+    if (!c.enableDebugFlagsHandler) httpError(ctx, 405, 'flags endpoint is disabled.');
+    else await serveDebugFlagV(ctx, d.log);
+    return true;
+  }
+  if (path === '/configz') {
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    jsonBody(ctx, configzDocument(c));
+    return true;
+  }
+  if (path.startsWith('/runningpods/')) {
+    // What the container runtime runs: there is none, so nothing.
+    if (ctx.method !== 'GET') methodNotAllowed(ctx);
+    else jsonBody(ctx, podList([]));
+    return true;
+  }
+  return false;
+}
+
+export function createSecureApp(d: RouteDeps & { readonly authenticator: NodeAgentAuthenticator; readonly authorizer: NodeAgentAuthorizer }): Koa {
+  const log = d.log;
+  const app = baseApp(log);
+  app.use(async (ctx, next) => {
+    const auth = await d.authenticator.authenticate(ctx.req);
+    if (!('user' in auth)) {
+      log.info('request not authenticated', {
+        method: ctx.method, path: ctx.path, remote: ctx.req.socket?.remoteAddress ?? '',
+        refusedBy: auth.refused.length ? auth.refused : ['no credentials and anonymous access is off'],
+      });
+      return restfulError(ctx, 401, 'Unauthorized');
+    }
+    const attrs = nodeRequestAttributes(auth.user, ctx.method, ctx.path, d.agent.nodeName);
+    const who = `user=${auth.user.name}, verb=${attrs[0]!.verb}, resource=${attrs[0]!.resource}`;
+    let allowed = false;
+    for (const a of attrs) {
+      let decision;
+      try {
+        decision = await d.authorizer.authorize(a);
+      } catch (e) {
+        log.error('Authorization error', { user: a.user.name, verb: a.verb, resource: a.resource, subresource: a.subresource, error: e instanceof Error ? e.message : String(e) });
+        return restfulError(ctx, 500, `Authorization error (${who}, subresource=${a.subresource})`);
+      }
+      if (decision?.decision === 'allow') { allowed = true; break; }
+    }
+    if (!allowed) {
+      const subresources = attrs.map((a) => a.subresource);
+      log.v(2).info('Forbidden', { user: auth.user.name, verb: attrs[0]!.verb, resource: attrs[0]!.resource, 'subresource(s)': subresources });
+      return restfulError(ctx, 403, `Forbidden (${who}, subresource(s)=[${subresources.join(' ')}])\n`);
+    }
+    log.v(5).info('Node request attributes', { user: auth.user.name, verb: attrs[0]!.verb, path: ctx.path });
+    await next();
+  });
+  app.use(async (ctx) => {
+    if (await serveCommon(ctx, d.agent)) return;
+    if (await serveDebugging(ctx, d)) return;
+    notFound(ctx);
+  });
+  return app;
+}
+
+export function createReadOnlyApp(agent: NodeAgentContext, log: Logger): Koa {
+  const app = baseApp(log);
+  app.use(async (ctx) => {
+    if (await serveCommon(ctx, agent)) return;
+    notFound(ctx);
+  });
+  return app;
+}
+
+export function createHealthApp(agent: NodeAgentContext, log: Logger): Koa {
+  const app = baseApp(log);
+  app.use(async (ctx) => {
+    if (await serveHealth(ctx, agent)) return;
+    // A plain net/http ServeMux, as upstream's health server is.
+    httpError(ctx, 404, '404 page not found');
+  });
+  return app;
+}

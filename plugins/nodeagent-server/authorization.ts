@@ -1,0 +1,50 @@
+// May the caller do this on the node agent? authorization.mode AlwaysAllow allows everything;
+// Webhook asks the API server with a SubjectAccessReview (authorization.platform/v1) through the
+// node's own API client, as upstream's DelegatingAuthorizerConfig does: the v1 spec of the
+// question is the cache key, allowed answers are kept cacheAuthorizedTTL and the others
+// cacheUnauthorizedTTL (0: not at all), a review that failed is not kept and is an error (500).
+import type { Attributes, Decision } from '../../core/authz/attributes.js';
+import { specFromAttributes, specToWire } from '../../core/authz/subject-access-review.js';
+import type { RestClient } from '../../core/client/rest-client.js';
+import { digest, ReviewCache } from '../../core/client/review-cache.js';
+import { withRetry } from '../../core/client/review-retry.js';
+
+const PATH = '/apis/authorization.platform/v1/subjectaccessreviews';
+
+interface SarStatus { allowed?: boolean; denied?: boolean; reason?: string; evaluationError?: string }
+
+export interface NodeAgentAuthorizer {
+  /** Allow, deny or no opinion; throws when no decision could be had (upstream: "Authorization error", 500). */
+  authorize(a: Attributes): Promise<Decision | undefined>;
+}
+
+export const alwaysAllow: NodeAgentAuthorizer = { authorize: async () => ({ decision: 'allow' }) };
+
+export function decisionOf(status: SarStatus): Decision | undefined {
+  const reason = status.reason ?? '';
+  if (status.denied && status.allowed) throw new Error('webhook subject access review returned both allow and deny response');
+  if (status.denied) return { decision: 'deny', reason };
+  if (status.allowed) return { decision: 'allow', ...(reason ? { reason } : {}) };
+  return undefined;
+}
+
+export class SubjectAccessReviewer implements NodeAgentAuthorizer {
+  readonly #cache: ReviewCache<SarStatus>;
+
+  constructor(private readonly client: () => RestClient | undefined, ttl: { allowedMs: number; deniedMs: number }, now: () => number = Date.now) {
+    this.#cache = new ReviewCache((s) => (s.allowed ? ttl.allowedMs : ttl.deniedMs), now);
+  }
+
+  async authorize(a: Attributes): Promise<Decision | undefined> {
+    const spec = specToWire(specFromAttributes(a), 'v1');
+    const status = await this.#cache.get(digest(JSON.stringify(spec)), () => withRetry(async (signal) => {
+      const api = this.client();
+      if (!api) throw new Error('the node agent has no API client yet');
+      const answer = await api.request<{ status?: SarStatus }>('POST', PATH, {
+        body: { apiVersion: 'authorization.platform/v1', kind: 'SubjectAccessReview', spec }, signal,
+      });
+      return answer?.status ?? {};
+    }));
+    return decisionOf(status);
+  }
+}

@@ -1,0 +1,92 @@
+// The node agent's listeners. The secure one speaks HTTP/2 and HTTP/1.1 over TLS (as Go's server
+// does), requests client certificates only when there is a client CA (upstream's
+// RequestClientCert: verified by the authenticator, not refused by TLS), and changes its
+// certificate in place: setSecureContext gives new handshakes the new pair while the listening
+// socket and the connections already open stay as they are. The others are plain HTTP/1.1.
+import http from 'node:http';
+import http2 from 'node:http2';
+import type { AddressInfo, Socket } from 'node:net';
+import { createSecureContext, type SecureContextOptions } from 'node:tls';
+import type Koa from 'koa';
+import type { TlsPair } from '../../core/nodeagent/context.js';
+import type { TlsSettings } from './tls-settings.js';
+
+/** Go's http.DefaultMaxHeaderBytes, as upstream's servers set MaxHeaderBytes. */
+const MAX_HEADER_BYTES = 1 << 20;
+
+export interface Listening {
+  readonly address: AddressInfo;
+  close(): Promise<void>;
+}
+
+export interface SecureListening extends Listening {
+  /** Serves `pair` to every handshake from now on; throws (and keeps the old pair) when it is unusable. */
+  usePair(pair: TlsPair): void;
+}
+
+export class BindError extends Error {
+  override readonly name = 'BindError';
+}
+
+export const hostPort = (host: string, port: number): string => (host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`);
+
+async function bind(server: http.Server | http2.Http2SecureServer, what: string, host: string, port: number): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    const onError = (e: NodeJS.ErrnoException) => {
+      const why = e.code === 'EADDRINUSE' ? 'address already in use' : e.code === 'EADDRNOTAVAIL' ? 'address not available on this host'
+        : e.code === 'EACCES' ? 'permission denied' : e.message;
+      reject(new BindError(`${what} cannot listen on ${hostPort(host, port)}: ${why}`));
+    };
+    server.once('error', onError);
+    server.listen(port, host, () => { server.off('error', onError); resolve(); });
+  });
+}
+
+function closer(server: http.Server | http2.Http2SecureServer, sockets: Set<Socket>, sessions: Set<http2.ServerHttp2Session>): () => Promise<void> {
+  return () => new Promise<void>((resolve) => {
+    if (!server.listening) { resolve(); return; }
+    server.close(() => resolve());
+    for (const s of sessions) s.close();
+    for (const s of sockets) s.destroy();
+  });
+}
+
+export async function listenSecure(app: Koa, o: { host: string; port: number; pair: TlsPair; tls: TlsSettings; clientCa?: string }): Promise<SecureListening> {
+  const contextOptions = (pair: TlsPair): SecureContextOptions => ({
+    cert: pair.cert, key: pair.key, minVersion: o.tls.minVersion,
+    ...(o.tls.ciphers ? { ciphers: o.tls.ciphers } : {}), ...(o.clientCa ? { ca: o.clientCa } : {}),
+  });
+  // Fail before binding on a pair TLS cannot use.
+  createSecureContext(contextOptions(o.pair));
+  const server = http2.createSecureServer({
+    ...contextOptions(o.pair),
+    allowHTTP1: true,
+    requestCert: o.clientCa !== undefined,
+    rejectUnauthorized: false,
+    settings: { maxHeaderListSize: MAX_HEADER_BYTES },
+  }, app.callback() as unknown as Parameters<typeof http2.createSecureServer>[1]);
+  // The HTTP/1.1 fallback reads its header limit from this property, not from the options.
+  (server as unknown as { maxHeaderSize: number }).maxHeaderSize = MAX_HEADER_BYTES;
+  const sockets = new Set<Socket>();
+  const sessions = new Set<http2.ServerHttp2Session>();
+  server.on('secureConnection', (s: Socket) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
+  server.on('session', (s) => { sessions.add(s); s.on('close', () => sessions.delete(s)); });
+  await bind(server, 'the secure server', o.host, o.port);
+  return {
+    address: server.address() as AddressInfo,
+    close: closer(server, sockets, sessions),
+    usePair: (pair) => {
+      const opts = contextOptions(pair);
+      createSecureContext(opts);
+      server.setSecureContext(opts);
+    },
+  };
+}
+
+export async function listenPlain(app: Koa, what: string, host: string, port: number): Promise<Listening> {
+  const server = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES }, app.callback());
+  const sockets = new Set<Socket>();
+  server.on('connection', (s: Socket) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
+  await bind(server, what, host, port);
+  return { address: server.address() as AddressInfo, close: closer(server, sockets, new Set()) };
+}

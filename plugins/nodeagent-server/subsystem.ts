@@ -1,0 +1,150 @@
+// The `server` subsystem: builds the secure server's authentication, authorization and TLS settings
+// from the configuration when the agent is assembled (every problem is a start-up error naming the
+// field), then runs the three listeners (upstream's startKubelet and the health server of
+// cmd/kubelet): the read-only and health ports at once, the secure port once the identity
+// subsystem has set a serving pair, switching certificates in place whenever it sets a new one.
+import { parseDuration } from '../../core/flags/duration.js';
+import type { Runnable } from '../../core/lifecycle.js';
+import type { NodeAgentContext, TlsPair } from '../../core/nodeagent/context.js';
+import { StartupError } from '../../core/plugin.js';
+import { createHealthApp, createReadOnlyApp, createSecureApp } from './app.js';
+import { NodeAgentAuthenticator } from './authentication.js';
+import { alwaysAllow, SubjectAccessReviewer, type NodeAgentAuthorizer } from './authorization.js';
+import { readClientCaFile } from './client-ca.js';
+import { hostPort, listenPlain, listenSecure, type Listening, type SecureListening } from './listeners.js';
+import { TokenReviewer } from './token-review.js';
+import { tlsSettings, TlsSettingsError, type TlsSettings } from './tls-settings.js';
+import { v8Profiler } from './v8-profiler.js';
+
+export interface ServerSubsystemOptions {
+  /** The directory /logs/ serves (upstream: /var/log/). */
+  readonly systemLogDir?: string;
+  /** The journalctl the node log query runs. */
+  readonly journalctl?: string;
+  /** The clock of the review caches (tests move it instead of waiting out a TTL). */
+  readonly now?: () => number;
+}
+
+interface SecureSettings {
+  readonly tls: TlsSettings;
+  readonly clientCa?: string;
+  readonly authenticator: NodeAgentAuthenticator;
+  readonly authorizer: NodeAgentAuthorizer;
+}
+
+function duration(field: string, value: string): number {
+  try {
+    return parseDuration(value);
+  } catch (e) {
+    throw new StartupError(`${field}: ${(e as Error).message}`);
+  }
+}
+
+/** Upstream's BuildAuth and InitializeTLS, for the secure port. */
+function secureSettings(ctx: NodeAgentContext, now: () => number): SecureSettings {
+  const c = ctx.config;
+  let tls: TlsSettings;
+  try {
+    tls = tlsSettings(c.tlsMinVersion, c.tlsCipherSuites);
+  } catch (e) {
+    if (e instanceof TlsSettingsError) throw new StartupError(`${/version/.test(e.message) ? 'tlsMinVersion' : 'tlsCipherSuites'}: ${e.message}`);
+    throw e;
+  }
+  const api = () => ctx.api.get();
+  const authn = c.authentication;
+  let clientCa: string | undefined;
+  if (authn.x509.clientCAFile) {
+    try { clientCa = readClientCaFile(authn.x509.clientCAFile); } catch (e) { throw new StartupError((e as Error).message); }
+  }
+  let tokens: TokenReviewer | undefined;
+  if (authn.webhook.enabled) {
+    if (ctx.standalone) throw new StartupError('authentication.webhook.enabled: no client provided, cannot use webhook authentication (standalone mode has no API server)');
+    tokens = new TokenReviewer(api, duration('authentication.webhook.cacheTTL', authn.webhook.cacheTTL), now);
+  }
+  let authenticator: NodeAgentAuthenticator;
+  try {
+    authenticator = new NodeAgentAuthenticator({ clientCa: clientCa !== undefined, ...(tokens ? { tokens } : {}), anonymous: authn.anonymous.enabled });
+  } catch (e) {
+    throw new StartupError(`authentication: ${(e as Error).message}`);
+  }
+  const authz = c.authorization;
+  let authorizer: NodeAgentAuthorizer;
+  switch (authz.mode) {
+    case 'AlwaysAllow':
+      authorizer = alwaysAllow;
+      break;
+    case 'Webhook':
+      if (ctx.standalone) throw new StartupError('authorization.mode: no client provided, cannot use webhook authorization (standalone mode has no API server)');
+      authorizer = new SubjectAccessReviewer(api, {
+        allowedMs: duration('authorization.webhook.cacheAuthorizedTTL', authz.webhook.cacheAuthorizedTTL),
+        deniedMs: duration('authorization.webhook.cacheUnauthorizedTTL', authz.webhook.cacheUnauthorizedTTL),
+      }, now);
+      break;
+    default:
+      throw new StartupError(authz.mode ? `authorization.mode: Unknown authorization mode ${authz.mode as string}` : 'authorization.mode: No authorization mode specified');
+  }
+  return { tls, ...(clientCa ? { clientCa } : {}), authenticator, authorizer };
+}
+
+export function createServerSubsystem(ctx: NodeAgentContext, o: ServerSubsystemOptions = {}): Runnable {
+  const c = ctx.config;
+  const log = ctx.logger.child('server');
+  const secure = c.enableServer ? secureSettings(ctx, o.now ?? Date.now) : undefined;
+  const profiling = c.enableServer && c.enableDebuggingHandlers && c.enableProfilingHandler;
+  const logs = { root: o.systemLogDir ?? '/var/log/', journalctl: o.journalctl ?? 'journalctl' };
+
+  return {
+    async run(signal: AbortSignal): Promise<void> {
+      const open: Listening[] = [];
+      let stopWatching = () => {};
+      if (profiling) await v8Profiler.acquire();
+      try {
+        if (c.readOnlyPort > 0) {
+          log.info('Starting to listen read-only', { address: c.address, port: c.readOnlyPort });
+          open.push(await listenPlain(createReadOnlyApp(ctx, log), 'the read-only server', c.address, c.readOnlyPort));
+        }
+        if (c.healthzPort > 0) {
+          open.push(await listenPlain(createHealthApp(ctx, log), 'the health server', c.healthzBindAddress, c.healthzPort));
+          log.info('Serving healthz', { address: hostPort(c.healthzBindAddress, c.healthzPort) });
+        }
+        if (secure) {
+          for (const name of secure.tls.insecure) log.info('Use of insecure cipher detected.', { cipher: name });
+          if (secure.tls.suitesIgnored) log.info('Warning: TLS 1.3 cipher suites are not configurable, ignoring --tls-cipher-suites');
+          let pair: TlsPair;
+          try {
+            pair = await ctx.servingPair.wait(signal);
+          } catch {
+            return;
+          }
+          const app = createSecureApp({ agent: ctx, log, logs, shutdown: signal, authenticator: secure.authenticator, authorizer: secure.authorizer });
+          log.info('Starting to listen', { address: c.address, port: c.port });
+          let server: SecureListening;
+          try {
+            server = await listenSecure(app, { host: c.address, port: c.port, pair, tls: secure.tls, ...(secure.clientCa ? { clientCa: secure.clientCa } : {}) });
+          } catch (e) {
+            if (e instanceof Error && e.name === 'BindError') throw e;
+            throw new Error(`the secure server cannot use its serving certificate: ${(e as Error).message}`);
+          }
+          open.push(server);
+          const switchTo = (next: TlsPair) => {
+            try {
+              server.usePair(next);
+              log.info('serving certificate changed: new connections get the new certificate');
+            } catch (e) {
+              log.error('the new serving certificate is unusable; keeping the current one', { error: (e as Error).message });
+            }
+          };
+          stopWatching = ctx.servingPair.onChange(switchTo);
+          // A pair set while the listener was being bound is not missed.
+          const current = ctx.servingPair.get();
+          if (current && current !== pair) switchTo(current);
+        }
+        if (!signal.aborted) await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+      } finally {
+        stopWatching();
+        await Promise.all(open.map((l) => l.close()));
+        if (profiling) await v8Profiler.release();
+      }
+    },
+  };
+}

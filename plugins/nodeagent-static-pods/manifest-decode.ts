@@ -1,0 +1,49 @@
+// Bytes of a manifest to the object the legacy scheme's universal decoder would accept, as
+// tryDecodeSinglePod reads them: YAML (JSON is YAML) converted to JSON the way sigs.k8s.io/yaml
+// does (YAML 1.1 scalars, the first document only, timestamps kept as text), then the type by
+// apiVersion and kind with the decoder's own messages. Field types are checked by pod-shape.ts.
+import { parseAllDocuments } from 'yaml';
+
+export class DecodeError extends Error {
+  override readonly name = 'DecodeError';
+}
+
+/** Go's fmt of the raw JSON in "Object 'Kind' is missing in '...'". */
+const raw = (v: unknown): string => JSON.stringify(v) ?? 'null';
+
+/** YAML or JSON text to a JSON value; throws DecodeError with a yaml: message. */
+export function yamlToJson(data: string): unknown {
+  const docs = parseAllDocuments(data, {
+    version: '1.1',
+    // sigs.k8s.io/yaml leaves timestamps and binaries as their text.
+    customTags: (tags) => tags.filter((t) => typeof t === 'string' || (t.tag !== 'tag:yaml.org,2002:timestamp' && t.tag !== 'tag:yaml.org,2002:binary')),
+  });
+  const first = Array.isArray(docs) ? docs[0] : docs;
+  if (!first) return null;
+  const err = first.errors[0];
+  if (err) throw new DecodeError(`yaml: ${err.message.split('\n')[0]}`);
+  return JSON.parse(JSON.stringify(first.toJS({ maxAliasCount: 100 }) ?? null)) as unknown;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * The object's kind in the core group's v1, as the universal decoder resolves it: missing kind or
+ * apiVersion, or a version outside the core group, is a decode error; which v1 kinds are welcome
+ * is the caller's business.
+ */
+export function coreV1Kind(obj: unknown): string {
+  if (!isObject(obj)) {
+    const t = Array.isArray(obj) ? 'array' : obj === null ? 'null' : typeof obj === 'number' ? 'number' : typeof obj === 'boolean' ? 'bool' : 'string';
+    if (t === 'null') throw new DecodeError(`Object 'Kind' is missing in '${raw(obj)}'`);
+    throw new DecodeError(`couldn't get version/kind; json parse error: json: cannot unmarshal ${t} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`);
+  }
+  const kind = obj['kind'];
+  const apiVersion = obj['apiVersion'];
+  if (typeof kind !== 'string' || kind === '') throw new DecodeError(`Object 'Kind' is missing in '${raw(obj)}'`);
+  if (typeof apiVersion !== 'string' || apiVersion === '') throw new DecodeError(`Object 'apiVersion' is missing in '${raw(obj)}'`);
+  if (apiVersion !== 'v1') {
+    throw new DecodeError(`no kind ${JSON.stringify(kind)} is registered for version ${JSON.stringify(apiVersion)} in scheme "pkg/api/legacyscheme/scheme.go:30"`);
+  }
+  return kind;
+}

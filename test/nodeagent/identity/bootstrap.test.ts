@@ -1,0 +1,88 @@
+// Issue 7's identity items end to end: `plat nodeagent` (a real process) from nothing but a
+// bootstrap kubeconfig gets its client certificate (auto-approved), writes upstream's file layout
+// and its kubeconfig, and reuses both after a restart without a new CSR; a denied bootstrap CSR
+// and a missing bootstrap kubeconfig are clear failures.
+import assert from 'node:assert/strict';
+import { lstatSync, readFileSync, readlinkSync, statSync, existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { parse as parseYaml } from 'yaml';
+import { createBootstrapToken } from '../../helpers/bootstrap-token.js';
+import { agentDirs, startAgent } from '../../helpers/nodeagent-process.js';
+import { runOpenssl } from '../../helpers/openssl.js';
+import { startInProcess, tempDir, type RunningPlat } from '../../helpers/plat.js';
+
+const CSRS = '/apis/certificates.platform/v1/certificatesigningrequests';
+const WEBHOOKS = { authentication: { webhook: { enabled: true } }, authorization: { mode: 'Webhook' } };
+
+describe('node agent TLS bootstrap (plat all + plat nodeagent)', () => {
+  let plat: RunningPlat;
+  let token: string;
+  const root = tempDir('plat-agent-bootstrap-');
+  before(async () => {
+    plat = await startInProcess({ args: ['--enable-bootstrap-token-auth'] });
+    token = await createBootstrapToken(plat.admin);
+  });
+  after(async () => { await plat?.stop(); });
+
+  /** The node-client CSRs the bootstrap token's user made. */
+  const bootstrapCsrs = async () => ((await plat.admin.get(CSRS)).json.items as any[])
+    .filter((c) => c.spec.username === `system:bootstrap:${token.split('.')[0]}` && c.spec.signerName === 'platform/apiserver-client-nodeagent');
+
+  it('bootstraps a client certificate, writes the files and kubeconfig, and reuses them after a restart', async () => {
+    const caFile = path.join(plat.dataDir, 'pki', 'ca.crt');
+    const dirs = await agentDirs(path.join(root, 'n1'), plat.url, caFile, token, WEBHOOKS);
+    const agent = startAgent(dirs, 'n1');
+    try {
+      await agent.waitFor(/Certificate rotation done/);
+    } finally {
+      assert.equal(await agent.stop(), 0, agent.output());
+    }
+    // Files (k8s-behaviour §5.3): a dated 0600 file and an absolute -current symlink to it.
+    const current = path.join(dirs.certDir, 'nodeagent-client-current.pem');
+    assert.ok(lstatSync(current).isSymbolicLink());
+    const target = readlinkSync(current);
+    assert.ok(path.isAbsolute(target), target);
+    assert.match(path.basename(target), /^nodeagent-client-\d{4}-\d{2}-\d{2}-\d{2}-\d{2}-\d{2}\.pem$/);
+    assert.equal(statSync(target).mode & 0o777, 0o600);
+    const pem = readFileSync(current, 'utf8');
+    assert.match(pem, /-----BEGIN CERTIFICATE-----[\s\S]*-----BEGIN EC PRIVATE KEY-----/);
+    const verify = runOpenssl(['verify', '-purpose', 'sslclient', '-CAfile', path.join(plat.dataDir, 'pki', 'ca.crt'), current]);
+    assert.equal(verify.status, 0, verify.stderr + verify.stdout);
+    const subject = runOpenssl(['x509', '-noout', '-subject', '-in', current]).stdout;
+    assert.match(subject, /CN\s*=\s*system:node:n1/);
+    assert.match(subject, /O\s*=\s*system:nodes/);
+    // The kubeconfig (§5.4).
+    const kc = parseYaml(readFileSync(dirs.kubeconfig, 'utf8'));
+    assert.equal(statSync(dirs.kubeconfig).mode & 0o777, 0o600);
+    assert.equal(kc['current-context'], 'default-context');
+    assert.equal(kc.users[0].name, 'default-auth');
+    assert.equal(kc.users[0].user['client-certificate'], current);
+    assert.equal(kc.users[0].user['client-key'], current);
+    assert.equal(kc.clusters[0].cluster['certificate-authority'], caFile);
+    assert.equal(kc.clusters[0].cluster.server, plat.url.replace(/\/$/, ''));
+    const before = (await bootstrapCsrs()).length;
+    assert.equal(before, 1, 'one bootstrap CSR');
+
+    // Restart: the certificate in force is reused, no new CSR.
+    const again = startAgent(dirs, 'n1');
+    try {
+      await again.waitFor(/Waiting to rotate certificate/);
+    } finally {
+      assert.equal(await again.stop(), 0, again.output());
+    }
+    assert.equal((await bootstrapCsrs()).length, 1, 'no new CSR after the restart');
+    assert.equal(readlinkSync(current), target, 'the same certificate file');
+    assert.equal(readdirSync(dirs.certDir).filter((f) => f.startsWith('nodeagent-client-2')).length, 1);
+  });
+
+  it('fails clearly without a usable kubeconfig or bootstrap kubeconfig', async () => {
+    const caFile = path.join(plat.dataDir, 'pki', 'ca.crt');
+    const dirs = await agentDirs(path.join(root, 'n2'), plat.url, caFile, token, WEBHOOKS);
+    const agent = startAgent(dirs, 'n2', ['--bootstrap-kubeconfig', path.join(root, 'missing.conf')]);
+    const code = await new Promise<number | null>((r) => agent.child.on('exit', r));
+    assert.equal(code, 1, agent.output());
+    assert.match(agent.output(), /unable to load bootstrap kubeconfig: .*missing\.conf/);
+    assert.ok(!existsSync(path.join(dirs.certDir, 'nodeagent-client-current.pem')));
+  });
+});

@@ -1,0 +1,168 @@
+// What the node agent's servers serve, path by path, with upstream's bodies: /healthz and its
+// checks, /pods from the static-pods slot, /configz, /debug/flags/v, /debug/pprof/ (V8 profiles),
+// /runningpods/, the switches that turn the debugging endpoints off (405), unknown paths (404), the
+// read-only port (no authentication, /healthz and /pods only) and the health port.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { createLogger } from '../../../core/log.js';
+import { createServerSubsystem } from '../../../plugins/nodeagent-server/index.js';
+import { nodeAgentTestContext } from '../../helpers/nodeagent-context.js';
+import { freePort } from '../../helpers/plat.js';
+import { request, selfSignedPair, serverConfig, startServer, type RequestOptions, type RunningServer } from './support.js';
+
+describe('node agent servers: endpoints', () => {
+  const pair = selfSignedPair();
+  const lines: string[] = [];
+  let healthy = true;
+  let agent: RunningServer;
+  const get = (path: string, o: RequestOptions = {}) => request(agent.port, path, { ca: pair.cert, ...o });
+
+  before(async () => {
+    agent = await startServer({
+      config: await serverConfig({ readOnlyPort: await freePort(), healthzPort: await freePort() }),
+      logger: createLogger({ write: (l) => lines.push(l) }),
+      setup: (ctx) => ctx.healthChecks.push({ name: 'node-lease', check: () => { if (!healthy) throw new Error('lease not renewed'); } }),
+      pair,
+    });
+  });
+  after(async () => { await agent?.stop(); });
+
+  it('/healthz: ok, the checks by name, ?verbose, and 500 when a check fails', async () => {
+    assert.deepEqual(await get('/healthz').then((r) => [r.status, r.text, r.headers['content-type']]), [200, 'ok', 'text/plain; charset=utf-8']);
+    assert.equal((await get('/healthz?verbose')).text, '[+]ping ok\n[+]node-lease ok\nhealthz check passed\n');
+    assert.equal((await get('/healthz/node-lease')).text, 'ok');
+    healthy = false;
+    try {
+      const r = await get('/healthz');
+      assert.equal(r.status, 500);
+      assert.equal(r.text, '[+]ping ok\n[-]node-lease failed: reason withheld\nhealthz check failed\n');
+      assert.deepEqual(await get('/healthz/node-lease').then((x) => [x.status, x.text]), [500, 'internal server error: lease not renewed\n']);
+      assert.equal((await get('/healthz?exclude=node-lease')).status, 200);
+    } finally {
+      healthy = true;
+    }
+  });
+
+  it('/pods: a v1 PodList of the static pods, items null when there are none (as upstream encodes it)', async () => {
+    const empty = await get('/pods');
+    assert.equal(empty.status, 200);
+    assert.equal(empty.headers['content-type'], 'application/json; charset=utf-8');
+    assert.equal(empty.text, '{"kind":"PodList","apiVersion":"v1","metadata":{},"items":null}');
+    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web-node-1', namespace: 'default' }, spec: { containers: [{ name: 'web', image: 'nginx' }] } };
+    agent.ctx.staticPods.set([pod]);
+    assert.deepEqual((await get('/pods')).json.items, [pod]);
+    assert.equal((await get('/pods', { method: 'DELETE' })).status, 405);
+    agent.ctx.staticPods.set([]);
+  });
+
+  it('/configz: the configuration under "nodeagentconfig", without apiVersion and kind', async () => {
+    const r = await get('/configz');
+    assert.equal(r.status, 200);
+    assert.deepEqual(Object.keys(r.json), ['nodeagentconfig']);
+    const c = r.json.nodeagentconfig;
+    assert.equal(c.port, agent.port);
+    assert.equal(c.apiVersion, undefined);
+    assert.equal(c.kind, undefined);
+    assert.deepEqual(c.authorization, { mode: 'AlwaysAllow', webhook: { cacheAuthorizedTTL: '5m0s', cacheUnauthorizedTTL: '30s' } });
+    assert.equal(c.imageGCHighThresholdPercent, 85, 'fields plat only validates are reported too');
+  });
+
+  it('/debug/flags/v: PUT sets the process-wide verbosity with klog\'s parsing and messages', async () => {
+    const log = agent.ctx.logger.child('probe');
+    log.v(4).info('hidden at v=0');
+    const ok = await get('/debug/flags/v', { method: 'PUT', body: '4' });
+    assert.deepEqual([ok.status, ok.text, ok.headers['content-type']], [200, 'successfully set klog.logging.verbosity to 4\n', 'text/plain']);
+    log.v(4).info('shown at v=4');
+    assert.ok(!lines.some((l) => l.includes('hidden at v=0')));
+    assert.ok(lines.some((l) => l.includes('shown at v=4')));
+    const bad = await get('/debug/flags/v', { method: 'PUT', body: 'four' });
+    assert.deepEqual([bad.status, bad.text], [400, 'failed set klog.logging.verbosity four: strconv.ParseInt: parsing "four": invalid syntax\n']);
+    const big = await get('/debug/flags/v', { method: 'PUT', body: '3000000000' });
+    assert.equal(big.text, 'failed set klog.logging.verbosity 3000000000: strconv.ParseInt: parsing "3000000000": value out of range\n');
+    assert.deepEqual(await get('/debug/flags/v').then((r) => [r.status, r.text]), [406, 'unsupported http method\n']);
+    await get('/debug/flags/v', { method: 'PUT', body: '0' });
+  });
+
+  it('/debug/pprof/: the index, a V8 CPU profile for ?seconds, the sampled heap, the command line; Go-only profiles are unknown', async () => {
+    const index = await get('/debug/pprof/');
+    assert.equal(index.status, 200);
+    assert.match(index.text, /<a href="profile">profile<\/a>/);
+    const cpu = await get('/debug/pprof/profile?seconds=1');
+    assert.equal(cpu.status, 200, cpu.text);
+    assert.equal(cpu.headers['content-disposition'], 'attachment; filename="profile.cpuprofile"');
+    assert.ok(Array.isArray(cpu.json.nodes) && cpu.json.nodes.length > 0 && cpu.json.endTime > cpu.json.startTime, 'a V8 .cpuprofile');
+    const heap = await get('/debug/pprof/heap');
+    assert.equal(heap.status, 200);
+    assert.equal(heap.headers['content-disposition'], 'attachment; filename="heap.heapprofile"');
+    assert.equal(heap.json.head.callFrame.functionName, '(root)', 'a V8 sampling heap profile');
+    assert.equal((await get('/debug/pprof/cmdline')).text, process.argv.join('\x00'));
+    const unknown = await get('/debug/pprof/goroutine');
+    assert.deepEqual([unknown.status, unknown.text, unknown.headers['x-go-pprof']], [404, 'Unknown profile\n', '1']);
+    const long = await get('/debug/pprof/profile?seconds=601');
+    assert.equal(long.status, 400);
+    assert.equal((await get('/debug/pprof/heap', { method: 'POST', body: '' })).status, 405);
+  });
+
+  it('/runningpods/: no container runtime, so nothing runs; unknown and runtime paths are 404', async () => {
+    assert.equal((await get('/runningpods/')).text, '{"kind":"PodList","apiVersion":"v1","metadata":{},"items":null}');
+    for (const p of ['/nope', '/exec/default/web/c', '/containerLogs/default/web/c', '/stats/summary', '/metrics', '/logs']) {
+      const r = await get(p);
+      assert.deepEqual([r.status, r.text], [404, '404: Page Not Found'], p);
+    }
+  });
+
+  it('the read-only port: no authentication, /healthz and /pods only', async () => {
+    const port = agent.readOnlyPort;
+    assert.deepEqual(await request(port, '/healthz').then((r) => [r.status, r.text]), [200, 'ok']);
+    assert.equal((await request(port, '/pods')).json.kind, 'PodList');
+    for (const p of ['/configz', '/debug/pprof/', '/logs/', '/debug/flags/v']) assert.equal((await request(port, p)).status, 404, p);
+  });
+
+  it('the health port: /healthz with the checks, nothing else', async () => {
+    const port = agent.healthzPort;
+    assert.deepEqual(await request(port, '/healthz').then((r) => [r.status, r.text]), [200, 'ok']);
+    assert.equal((await request(port, '/healthz?verbose')).text, '[+]ping ok\n[+]node-lease ok\nhealthz check passed\n');
+    assert.deepEqual(await request(port, '/pods').then((r) => [r.status, r.text]), [404, '404 page not found\n']);
+  });
+});
+
+describe('node agent servers: switches', () => {
+  const pair = selfSignedPair();
+  const running: RunningServer[] = [];
+  after(async () => { for (const r of running) await r.stop(); });
+  const start = async (over: Parameters<typeof serverConfig>[0]) => {
+    const r = await startServer({ config: await serverConfig(over), pair });
+    running.push(r);
+    return (path: string, o: RequestOptions = {}) => request(r.port, path, { ca: pair.cert, ...o });
+  };
+
+  it('enableDebuggingHandlers=false: the debugging paths are 405 "Debug endpoints are disabled.", /configz is not served', async () => {
+    const get = await start({ enableDebuggingHandlers: false });
+    for (const p of ['/logs/', '/debug/pprof/', '/runningpods/', '/exec/a/b/c', '/run/a/b/c', '/attach/a/b/c', '/portForward/a/b', '/containerLogs/a/b/c']) {
+      const r = await get(p);
+      assert.deepEqual([r.status, r.text], [405, 'Debug endpoints are disabled.\n'], p);
+    }
+    assert.equal((await get('/configz')).status, 404);
+    assert.equal((await get('/debug/flags/v', { method: 'PUT', body: '1' })).status, 404);
+    assert.equal((await get('/pods')).status, 200);
+  });
+
+  it('each debugging endpoint has its own switch', async () => {
+    const get = await start({ enableSystemLogHandler: false, enableProfilingHandler: false, enableDebugFlagsHandler: false });
+    assert.deepEqual(await get('/logs/').then((r) => [r.status, r.text]), [405, 'logs endpoint is disabled.\n']);
+    assert.deepEqual(await get('/debug/pprof/heap').then((r) => [r.status, r.text]), [405, 'profiling endpoint is disabled.\n']);
+    assert.deepEqual(await get('/debug/flags/v', { method: 'PUT', body: '1' }).then((r) => [r.status, r.text]), [405, 'flags endpoint is disabled.\n']);
+  });
+
+  it('refuses configurations it cannot serve, naming the field', () => {
+    const make = (config: Parameters<typeof nodeAgentTestContext>[0]) => () => createServerSubsystem(nodeAgentTestContext(config));
+    assert.throws(make({ standalone: true }), { message: 'authentication.webhook.enabled: no client provided, cannot use webhook authentication (standalone mode has no API server)' });
+    assert.throws(make({ standalone: true, config: { authentication: { x509: {}, webhook: { enabled: false, cacheTTL: '2m' }, anonymous: { enabled: true } } } }),
+      { message: 'authorization.mode: no client provided, cannot use webhook authorization (standalone mode has no API server)' });
+    assert.throws(make({ config: { authentication: { x509: {}, webhook: { enabled: false, cacheTTL: '2m' }, anonymous: { enabled: false } } } }),
+      { message: 'authentication: no authentication method configured' });
+    assert.throws(make({ config: { authentication: { x509: { clientCAFile: '/nonexistent/ca.crt' }, webhook: { enabled: true, cacheTTL: '2m' }, anonymous: { enabled: false } } } }),
+      /authentication\.x509\.clientCAFile: unable to load client CA file "\/nonexistent\/ca\.crt": ENOENT/);
+    assert.doesNotThrow(make({ standalone: true, config: { enableServer: false } }), 'no secure server, nothing to authenticate');
+  });
+});

@@ -1,0 +1,149 @@
+// The node agent's secure port against a real `plat all`: client certificates of the client CA,
+// bearer tokens reviewed by the API server (TokenReview), decisions by SubjectAccessReview about
+// nodes/<subresource> of this node, upstream's 401/403/500 bodies, and both caches (a token that
+// stops being valid is accepted until its cached answer expires; a denial is asked again after the
+// unauthorized TTL), with the caches' clock moved by the test.
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Attributes } from '../../../core/authz/attributes.js';
+import { RestClient } from '../../../core/client/rest-client.js';
+import type { Plugin } from '../../../core/plugin.js';
+import { createBootstrapToken } from '../../helpers/bootstrap-token.js';
+import { makeCa, makeClientCert } from '../../helpers/certs.js';
+import { freePort, startInProcess, tempDir, type RunningPlat } from '../../helpers/plat.js';
+import { tableAuthorizer } from '../../helpers/table-authorizer.js';
+import { adminApi, request, selfSignedPair, serverConfig, startServer, type RequestOptions, type RunningServer } from './support.js';
+
+/** Counts the API server's authorization questions that match, without an opinion of its own. */
+function counting(match: (a: Attributes) => boolean): { plugin: Plugin; count: () => number } {
+  let n = 0;
+  const name = `Counting${Math.random().toString(36).slice(2)}`;
+  return {
+    count: () => n,
+    plugin: { name, apply(host) { host.hooks.authorize.tap({ name, stage: -Infinity }, (a) => { if (match(a)) n++; return undefined; }); } },
+  };
+}
+
+describe('node agent secure port: authentication and authorization against plat all', () => {
+  const dir = tempDir('plat-nasrv-auth-');
+  const clientCa = makeCa({ commonName: 'node-agent-clients' });
+  const strangerCa = makeCa({ commonName: 'elsewhere' });
+  const questions = counting((a) => a.resource === 'nodes' && a.name === 'node-1');
+  const tokenReviews = counting((a) => a.resource === 'tokenreviews');
+  const pair = selfSignedPair();
+  let clock = 1_000_000;
+  let plat: RunningPlat;
+  let agent: RunningServer;
+  const as = (o: RequestOptions = {}) => ({ ca: pair.cert, ...o });
+
+  before(async () => {
+    const tokens = path.join(dir, 'tokens.csv');
+    writeFileSync(tokens, ['alice-token,alice,1', 'bob-token,bob,2', 'carol-token,carol,3', 'dave-token,dave,4'].join('\n') + '\n');
+    const caFile = path.join(dir, 'client-ca.crt');
+    writeFileSync(caFile, clientCa.certificatePem);
+    plat = await startInProcess({
+      args: ['--token-auth-file', tokens, '--enable-bootstrap-token-auth', '--authorization-mode', 'AlwaysDeny'],
+      plugins: [questions.plugin, tokenReviews.plugin, tableAuthorizer([
+        { group: 'system:masters', decision: 'allow' },
+        { user: 'alice', resource: 'nodes', subresource: 'proxy', name: 'node-1', decision: 'allow' },
+        { user: 'bob', resource: 'nodes', subresource: 'pods', name: 'node-1', decision: 'allow' },
+        { user: 'carol', resource: 'nodes', decision: 'deny', reason: 'carol may not' },
+        { group: 'system:bootstrappers', resource: 'nodes', decision: 'allow' },
+      ])],
+    });
+    agent = await startServer({
+      standalone: false,
+      config: await serverConfig({
+        authentication: { x509: { clientCAFile: caFile }, webhook: { enabled: true, cacheTTL: '2m0s' }, anonymous: { enabled: false } },
+        authorization: { mode: 'Webhook', webhook: { cacheAuthorizedTTL: '5m0s', cacheUnauthorizedTTL: '30s' } },
+      }),
+      options: { now: () => clock },
+      setup: (ctx) => ctx.api.set(adminApi(plat)),
+      pair,
+    });
+  });
+  after(async () => {
+    await agent?.stop();
+    agent?.ctx.api.get()?.close();
+    await plat?.stop();
+  });
+
+  it('answers each caller as upstream does', async () => {
+    const alice = makeClientCert(clientCa, 'alice', ['team-a']);
+    const strangerAlice = makeClientCert(strangerCa, 'alice');
+    const cases: { name: string; path: string; o: RequestOptions; status: number; body?: string | RegExp }[] = [
+      { name: 'no credentials, anonymous off', path: '/pods', o: {}, status: 401, body: 'Unauthorized' },
+      { name: 'alice by token: proxy covers /configz', path: '/configz', o: { token: 'alice-token' }, status: 200, body: /"nodeagentconfig":\{/ },
+      { name: 'alice by client certificate', path: '/pods', o: { cert: alice.certificatePem, key: alice.privateKeyPem }, status: 200, body: /"kind":"PodList"/ },
+      { name: 'bob: nodes/pods allows /pods', path: '/pods', o: { token: 'bob-token' }, status: 200 },
+      { name: 'bob: not /configz', path: '/configz', o: { token: 'bob-token' }, status: 403, body: 'Forbidden (user=bob, verb=get, resource=nodes, subresource(s)=[configz proxy])\n' },
+      { name: 'bob: logs are nodes/log only', path: '/logs/', o: { token: 'bob-token' }, status: 403, body: 'Forbidden (user=bob, verb=get, resource=nodes, subresource(s)=[log])\n' },
+      { name: 'carol: denied', path: '/healthz', o: { token: 'carol-token' }, status: 403, body: 'Forbidden (user=carol, verb=get, resource=nodes, subresource(s)=[healthz proxy])\n' },
+      { name: 'a PUT asks for update', path: '/debug/flags/v', o: { token: 'dave-token', method: 'PUT', body: '1' }, status: 403, body: 'Forbidden (user=dave, verb=update, resource=nodes, subresource(s)=[proxy])\n' },
+      { name: 'an unknown token', path: '/pods', o: { token: 'nobody-token' }, status: 401, body: 'Unauthorized' },
+      { name: 'a certificate of another CA', path: '/pods', o: { cert: strangerAlice.certificatePem, key: strangerAlice.privateKeyPem }, status: 401, body: 'Unauthorized' },
+      { name: 'a certificate of another CA with a good token: the token authenticates', path: '/configz', o: { cert: strangerAlice.certificatePem, key: strangerAlice.privateKeyPem, token: 'alice-token' }, status: 200 },
+      { name: 'unknown paths are authorized as proxy, then 404', path: '/nope', o: { token: 'alice-token' }, status: 404, body: '404: Page Not Found' },
+      { name: 'unknown paths are refused before routing', path: '/nope', o: {}, status: 401 },
+      { name: 'POST /pods: authorized as create, then only GET is served', path: '/pods', o: { token: 'bob-token', method: 'POST', body: '{}' }, status: 405, body: '405: Method Not Allowed' },
+    ];
+    for (const c of cases) {
+      const r = await request(agent.port, c.path, as(c.o));
+      assert.equal(r.status, c.status, `${c.name}: ${r.text}`);
+      if (typeof c.body === 'string') assert.equal(r.text, c.body, c.name);
+      else if (c.body) assert.match(r.text, c.body, c.name);
+    }
+  });
+
+  it('asks the API server about the node with the caller\'s identity (SubjectAccessReview), and caches the answers', async () => {
+    const before = questions.count();
+    assert.equal((await request(agent.port, '/x', as({ token: 'alice-token', method: 'PATCH', body: '{}' }))).status, 404);
+    assert.equal(questions.count() - before, 1, 'one question: patch nodes/proxy');
+    assert.equal((await request(agent.port, '/x', as({ token: 'alice-token', method: 'PATCH', body: '{}' }))).status, 404);
+    assert.equal(questions.count() - before, 1, 'the allowed answer is cached');
+
+    const dave = questions.count();
+    assert.equal((await request(agent.port, '/runningpods/', as({ token: 'dave-token' }))).status, 403);
+    assert.equal(questions.count() - dave, 2, 'runningpods asks about nodes/pods, then nodes/proxy');
+
+    const carolBefore = questions.count();
+    assert.equal((await request(agent.port, '/pods', as({ token: 'carol-token', method: 'DELETE' }))).status, 403);
+    assert.equal((await request(agent.port, '/pods', as({ token: 'carol-token', method: 'DELETE' }))).status, 403);
+    assert.equal(questions.count() - carolBefore, 2, 'pods and proxy asked once each within the unauthorized TTL');
+    clock += 31_000;
+    assert.equal((await request(agent.port, '/pods', as({ token: 'carol-token', method: 'DELETE' }))).status, 403);
+    assert.equal(questions.count() - carolBefore, 4, 'asked again once cacheUnauthorizedTTL (30s) has passed');
+  });
+
+  it('keeps a token\'s answer for cacheTTL, keyed by a digest (a revoked token works until then)', async () => {
+    const token = await createBootstrapToken(plat.admin);
+    const reviews = tokenReviews.count();
+    assert.equal((await request(agent.port, '/pods', as({ token }))).status, 200);
+    assert.equal(tokenReviews.count() - reviews, 1);
+    const id = token.split('.')[0]!;
+    assert.equal((await plat.admin.delete(`/api/v1/namespaces/plat-system/secrets/bootstrap-token-${id}`)).status, 200);
+    assert.equal((await request(agent.port, '/pods', as({ token }))).status, 200, 'still cached');
+    assert.equal(tokenReviews.count() - reviews, 1, 'no second review within the TTL');
+    clock += 121_000;
+    const r = await request(agent.port, '/pods', as({ token }));
+    assert.equal(r.status, 401, 'reviewed again after cacheTTL (2m): the token is gone');
+    assert.equal(tokenReviews.count() - reviews, 2);
+  });
+
+  it('answers 500 "Authorization error" when the API server cannot be asked', async () => {
+    const alice = makeClientCert(clientCa, 'alice');
+    const good = agent.ctx.api.get()!;
+    const dead = new RestClient({ server: new URL(`https://127.0.0.1:${await freePort()}`), ca: good.connection.ca ?? '' });
+    agent.ctx.api.set(dead);
+    try {
+      const r = await request(agent.port, '/pods', as({ cert: alice.certificatePem, key: alice.privateKeyPem, method: 'DELETE' }));
+      assert.equal(r.status, 500, r.text);
+      assert.equal(r.text, 'Authorization error (user=alice, verb=delete, resource=nodes, subresource=pods)');
+    } finally {
+      agent.ctx.api.set(good);
+      dead.close();
+    }
+  });
+});
