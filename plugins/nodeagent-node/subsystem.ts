@@ -42,7 +42,8 @@ export interface NodeSubsystem extends Runnable {
 }
 
 export function nodeSubsystem(ctx: NodeAgentContext, options: NodeSubsystemOptions): NodeSubsystem {
-  const logger = ctx.logger.child('node');
+  // The role hands every subsystem a logger named after it.
+  const logger = ctx.logger;
   const cloudProvider = flag<string>(ctx, 'cloud-provider', '');
   const nodeIpText = flag<string>(ctx, 'node-ip', '');
   const { ips, invalid } = parseNodeIpArgument(nodeIpText, cloudProvider);
