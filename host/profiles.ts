@@ -9,6 +9,7 @@ import { AuthenticationApiPlugin } from '../plugins/authentication-api/index.js'
 import { AuthorizationApiPlugin } from '../plugins/authorization-api/index.js';
 import { CoreResourcesPlugin } from '../plugins/core-resources/index.js';
 import { CoordinationPlugin } from '../plugins/coordination/index.js';
+import { NodesPlugin } from '../plugins/nodes/index.js';
 import { BootstrapTokenAuthenticator } from '../plugins/authn-bootstrap-token/index.js';
 import { AnonymousAuthenticator } from '../plugins/authn-anonymous/index.js';
 import { OidcAuthenticator } from '../plugins/authn-oidc/index.js';
@@ -51,6 +52,7 @@ const apiserverPlugins: readonly Plugin[] = [
   AuthorizationApiPlugin,
   CoreResourcesPlugin,
   CoordinationPlugin,
+  NodesPlugin,
   AdmissionWebhookPlugin,
   RbacPlugin,
   X509Authenticator,

@@ -1,4 +1,6 @@
 // What a request asks for, derived from method + path as apiserver's RequestInfoFactory does.
+import { parseFieldSelector } from '../api/selectors/field-selector.js';
+import { StatusError } from '../api/errors.js';
 
 export interface RequestInfo {
   readonly isResourceRequest: boolean;
@@ -14,6 +16,26 @@ export interface RequestInfo {
   readonly name: string;
   /** Path segments after the group/version. */
   readonly parts: readonly string[];
+}
+
+/**
+ * The name a list or watch pins with `fieldSelector=metadata.name=<name>`, as upstream's
+ * RequestInfoFactory reads it (so authorizers can allow reading one object by name, e.g. a node
+ * watching its own Node). A selector that does not parse, or a name that is not a valid path
+ * segment, pins nothing.
+ */
+function fieldSelectorName(query: URLSearchParams): string {
+  const fs = query.get('fieldSelector');
+  if (!fs) return '';
+  let name: string | undefined;
+  try {
+    name = parseFieldSelector(fs).requiredValue('metadata.name');
+  } catch (e) {
+    if (e instanceof StatusError) return '';
+    throw e;
+  }
+  if (name === undefined || name === '' || name === '.' || name === '..' || name.includes('/') || name.includes('%')) return '';
+  return name;
 }
 
 const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize']);
@@ -50,12 +72,13 @@ export function requestInfo(method: string, path: string, query: URLSearchParams
     if (rest.length > 2 && !NAMESPACE_SUBRESOURCES.has(rest[2]!)) rest = rest.slice(2);
   }
   const resource = rest[0] ?? '';
-  const name = rest[1] ?? '';
+  let name = rest[1] ?? '';
   const subresource = rest[2] ?? '';
   if (watchPath) verb = 'watch';
   else if (verb === 'get' && !name) {
     const w = query.get('watch');
     verb = w === 'true' || w === '1' ? 'watch' : 'list';
+    name = fieldSelectorName(query);
   } else if (verb === 'delete' && !name) verb = 'deletecollection';
   return {
     isResourceRequest: true, path, verb, apiPrefix: prefix, apiGroup: group, apiVersion: version,

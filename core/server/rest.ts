@@ -162,7 +162,8 @@ export async function serveResource(ctx: Context, store: ResourceStore, info: Re
   const subDef = sub ? store.def.subresources?.find((s) => s.name === sub) : undefined;
   if (sub && !subDef) throw errors.pathNotFound();
   if (info.parts.length > 3) throw errors.pathNotFound();
-  if (store.namespaced && !info.namespace && info.name) throw errors.pathNotFound();
+  // A named path needs the namespace; a list's name comes from its field selector (request-info.ts).
+  if (store.namespaced && !info.namespace && info.parts.length > 1) throw errors.pathNotFound();
   // /api/v1/namespaces/{name} names the namespace itself (RequestInfo puts it in `namespace` too).
   if (!store.namespaced && info.namespace && !(store.def.group === '' && store.def.plural === 'namespaces')) throw errors.pathNotFound();
   const verbs = store.def.verbs ?? ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];

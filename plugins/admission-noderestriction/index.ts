@@ -1,12 +1,13 @@
 // NodeRestrictionAdmission: admission plugin NodeRestriction (mutating, not default-enabled). Limits
-// what node identities (system:node:<name> in system:nodes) may write. plat serves none of the
-// node-scoped resources upstream guards (pods, nodes, leases, ...), so what applies here is the CSR
-// rule and the refusal of a node identity without a node name.
+// what node identities (system:node:<name> in system:nodes) may write: CSRs for their own
+// identity, their own Node (with the label, taint, owner-reference and configSource rules) and
+// their own Lease in plat-node-lease; a node identity without a name may write nothing.
 import { ADMISSION_PLUGIN_KIND, admissionStage, isAdmissionPluginEnabled } from '../../core/admission/plugins.js';
 import type { AdmissionRequest } from '../../core/admission/request.js';
 import type { Host } from '../../core/host.js';
 import type { Plugin } from '../../core/plugin.js';
 import { admitNodeCsr, CSR_GROUP, CSR_RESOURCE } from './csr-check.js';
+import { admitLease, admitNode, LEASE_GROUP, LEASE_RESOURCE, NODE_RESOURCE } from './node-check.js';
 import { nodeIdentity } from './node-identity.js';
 
 const PLUGIN_NAME = 'NodeRestrictionAdmission';
@@ -17,6 +18,8 @@ async function admit(req: AdmissionRequest): Promise<void> {
   if (nodeName === undefined) return;
   if (nodeName === '') throw new Error(`could not determine node from user ${JSON.stringify(req.user.name)}`);
   if (req.group === CSR_GROUP && req.resource === CSR_RESOURCE) admitNodeCsr(req, nodeName);
+  else if (req.group === '' && req.resource === NODE_RESOURCE) admitNode(req, nodeName);
+  else if (req.group === LEASE_GROUP && req.resource === LEASE_RESOURCE) admitLease(req, nodeName);
 }
 
 export const NodeRestrictionAdmission: Plugin = {
@@ -25,11 +28,8 @@ export const NodeRestrictionAdmission: Plugin = {
     host.capabilities.provide(ADMISSION_PLUGIN_KIND, NAME, PLUGIN_NAME);
     host.hooks.configure.tap(PLUGIN_NAME, () => {
       if (!isAdmissionPluginEnabled(host, NAME)) return;
-      const stage = admissionStage(NAME);
-      host.hooks.admitMutate.tapPromise({ name: PLUGIN_NAME, stage }, admit);
-      // Upstream runs the mutating phase on DELETE too; plat's store runs only the validating one
-      // there, so deletes are checked in that phase (only the no-node-name rule can apply to them).
-      host.hooks.admitValidate.tapPromise({ name: PLUGIN_NAME, stage }, (req) => (req.operation === 'DELETE' ? admit(req) : Promise.resolve()));
+      // The store runs the mutating phase on create, update and delete alike, as upstream does.
+      host.hooks.admitMutate.tapPromise({ name: PLUGIN_NAME, stage: admissionStage(NAME) }, admit);
     });
   },
 };

@@ -2,7 +2,8 @@
 // `system:nodes`); everyone else gets no opinion, so the authorizers after it (RBAC) decide.
 // upstream's node_authorizer.go, with its reasons:
 //   - nodes: create/update/patch any (NodeRestriction admission limits that to its own), read only
-//     its own Node object, update/patch nodes/status;
+//     its own Node object (a get by name, or a list/watch whose field selector pins
+//     metadata.name, which request-info puts in the attributes' name), update/patch nodes/status;
 //   - leases in `plat-node-lease` (upstream kube-node-lease) named after the node: get, update,
 //     patch, delete; create (the name is not known yet then);
 //   - secrets and configmaps: only those its pods use, found upstream in a graph of pods and their
@@ -14,13 +15,14 @@ import type { Attributes, Decision } from '../../core/authz/attributes.js';
 import { AUTHORIZATION_MODE_KIND, modeStage } from '../../core/authz/chain.js';
 import type { Host } from '../../core/host.js';
 import type { Plugin } from '../../core/plugin.js';
+import { NODE_LEASE_NAMESPACE } from '../../core/nodes/node-object.js';
 import { nodeIdentity } from './node-identity.js';
 import { rulesAllow } from './node-rules.js';
 
 const PLUGIN_NAME = 'NodeAuthorizer';
 const MODE = 'Node';
 /** spec 03: the node agent's lease lives in this namespace, named after the node. */
-export const NODE_LEASE_NAMESPACE = 'plat-node-lease';
+export { NODE_LEASE_NAMESPACE };
 
 export interface NodeDecision {
   readonly decision?: Decision;

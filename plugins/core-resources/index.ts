@@ -1,7 +1,7 @@
 // CoreResourcesPlugin: the core group (`/api/v1`) with Namespace and Secret, the namespace
 // lifecycle admission rule (no object in a namespace that does not exist, as upstream's
-// NamespaceLifecycle), and the namespaces plat itself needs (`default`, `plat-system`) created at
-// start-up when missing.
+// NamespaceLifecycle), and the namespaces plat itself needs (`default`, `plat-system`,
+// `plat-node-lease`) created at start-up when missing.
 import { errors, hasReason } from '../../core/api/errors.js';
 import { ADMISSION_PLUGIN_KIND, admissionStage, isAdmissionPluginEnabled } from '../../core/admission/plugins.js';
 import type { AdmissionRequest } from '../../core/admission/request.js';
@@ -19,7 +19,9 @@ const NAMESPACE_LIFECYCLE = 'NamespaceLifecycle';
 /** The namespace plat's own objects (bootstrap-token Secrets) live in. */
 export const SYSTEM_NAMESPACE = 'plat-system';
 export const DEFAULT_NAMESPACE = 'default';
-const INITIAL_NAMESPACES = [DEFAULT_NAMESPACE, SYSTEM_NAMESPACE];
+/** Node agents' heartbeat Leases (upstream kube-node-lease, created by the same system-namespaces controller). */
+export const NODE_LEASE_NAMESPACE = 'plat-node-lease';
+const INITIAL_NAMESPACES = [DEFAULT_NAMESPACE, SYSTEM_NAMESPACE, NODE_LEASE_NAMESPACE];
 const SYSTEM_NAMESPACE_RETRY_MS = 60_000;
 
 const SYSTEM_USER = { name: 'system:apiserver', groups: [MASTERS_GROUP] };

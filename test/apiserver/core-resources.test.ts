@@ -25,13 +25,13 @@ describe('core/v1 namespaces and secrets', () => {
     assert.equal((byName.get('namespaces') as any).namespaced, false);
     assert.equal((byName.get('secrets') as any).namespaced, true);
     const agg = await plat.admin.get('/api', { accept: 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList' });
-    assert.deepEqual(agg.json.items[0].versions[0].resources.map((r: any) => r.resource), ['namespaces', 'secrets', 'serviceaccounts']);
+    assert.deepEqual(agg.json.items[0].versions[0].resources.map((r: any) => r.resource), ['namespaces', 'secrets', 'nodes', 'pods', 'serviceaccounts']);
     const apis = await plat.admin.get('/apis');
     assert.ok(!apis.json.groups.some((g: any) => g.name === ''));
   });
 
-  it('default and plat-system exist at start-up', async () => {
-    for (const n of ['default', 'plat-system']) {
+  it('default, plat-system and plat-node-lease exist at start-up', async () => {
+    for (const n of ['default', 'plat-system', 'plat-node-lease']) {
       const r = await plat.admin.get(`${NS}/${n}`);
       assert.equal(r.status, 200, r.text);
       assert.equal(r.json.status.phase, 'Active');
@@ -47,7 +47,7 @@ describe('core/v1 namespaces and secrets', () => {
     assert.equal(g.json.metadata.uid, c.json.metadata.uid);
     const l = await plat.admin.get(NS);
     assert.equal(l.json.kind, 'NamespaceList');
-    assert.deepEqual(l.json.items.map((i: any) => i.metadata.name).sort(), ['default', 'plat-system', 'team-a']);
+    assert.deepEqual(l.json.items.map((i: any) => i.metadata.name).sort(), ['default', 'plat-node-lease', 'plat-system', 'team-a']);
     const bad = await plat.admin.post(NS, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'a.b' } });
     assert.equal(bad.status, 422, bad.text);
     assert.match(bad.json.message, /metadata\.name: Invalid value: "a\.b": a lowercase RFC 1123 label/);

@@ -82,7 +82,7 @@ describe('discovery, OpenAPI, health and authentication', () => {
     const core = await plat.admin.get('/api/v1');
     assert.equal(core.status, 200);
     assert.equal(core.json.groupVersion, 'v1');
-    assert.deepEqual(core.json.resources.filter((r: any) => !r.name.includes('/')).map((r: any) => [r.name, r.namespaced]), [['namespaces', false], ['secrets', true], ['serviceaccounts', true]]);
+    assert.deepEqual(core.json.resources.filter((r: any) => !r.name.includes('/')).map((r: any) => [r.name, r.namespaced]), [['namespaces', false], ['secrets', true], ['nodes', false], ['pods', true], ['serviceaccounts', true]]);
 
     for (const p of ['/apis/nope', '/apis/nope/v1', '/apis/certificates.platform/v2', '/api/v2']) {
       const r = await plat.admin.get(p);
@@ -123,7 +123,7 @@ describe('discovery, OpenAPI, health and authentication', () => {
     assert.equal(api.headers['content-type'], AGG_V2);
     assert.equal(api.json.kind, 'APIGroupDiscoveryList');
     assert.deepEqual(api.json.items.map((i: any) => [i.metadata.name, i.versions.map((v: any) => v.version)]), [['', ['v1']]]);
-    assert.deepEqual(api.json.items[0].versions[0].resources.map((r: any) => [r.resource, r.scope]), [['namespaces', 'Cluster'], ['secrets', 'Namespaced'], ['serviceaccounts', 'Namespaced']]);
+    assert.deepEqual(api.json.items[0].versions[0].resources.map((r: any) => [r.resource, r.scope]), [['namespaces', 'Cluster'], ['secrets', 'Namespaced'], ['nodes', 'Cluster'], ['pods', 'Namespaced'], ['serviceaccounts', 'Namespaced']]);
 
     // kubectl 1.29 asks for v2beta1 only.
     const beta = await plat.admin.get('/apis', { accept: `${AGG_V2BETA1},application/json` });

@@ -1,0 +1,150 @@
+// JSON schema of core/v1 Node (ajv type checks, unknown fields, OpenAPI for kubectl explain), with
+// k8s.io/api/core/v1's descriptions and the list strategies strategic merge patch needs:
+// conditions and addresses merge by `type`, podCIDRs merge as a set, taints are replaced whole.
+import { typeMetaProperties } from '../../core/api/object-meta-schema.js';
+import type { JsonSchema } from '../../core/registry/resource.js';
+
+const str = (description: string): JsonSchema => ({ type: 'string', description });
+const time = (description: string): JsonSchema => ({ type: 'string', format: 'date-time', description });
+/** resource.Quantity serializes as a string in its canonical form. */
+const quantities = (description: string): JsonSchema => ({ type: 'object', additionalProperties: { type: 'string' }, description });
+
+const taintSchema: JsonSchema = {
+  type: 'object',
+  description: 'The node this Taint is attached to has the "effect" on any pod that does not tolerate the Taint.',
+  properties: {
+    key: str('Required. The taint key to be applied to a node.'),
+    value: str('The taint value corresponding to the taint key.'),
+    effect: str('Required. The effect of the taint on pods that do not tolerate the taint. Valid effects are NoSchedule, PreferNoSchedule and NoExecute.'),
+    timeAdded: time('TimeAdded represents the time at which the taint was added.'),
+  },
+};
+
+const configSourceSchema: JsonSchema = {
+  type: 'object',
+  description: 'Deprecated: Previously used to specify the source of the node\'s configuration for the DynamicKubeletConfig feature. This feature is removed.',
+  properties: {
+    configMap: {
+      type: 'object',
+      description: 'ConfigMap is a reference to a Node\'s ConfigMap',
+      properties: {
+        namespace: str('Namespace is the metadata.namespace of the referenced ConfigMap.'),
+        name: str('Name is the metadata.name of the referenced ConfigMap.'),
+        uid: str('UID is the metadata.UID of the referenced ConfigMap.'),
+        resourceVersion: str('ResourceVersion is the metadata.ResourceVersion of the referenced ConfigMap.'),
+        kubeletConfigKey: str('KubeletConfigKey declares which key of the referenced ConfigMap corresponds to the KubeletConfiguration structure'),
+      },
+    },
+  },
+};
+
+const conditionSchema: JsonSchema = {
+  type: 'object',
+  description: 'NodeCondition contains condition information for a node.',
+  properties: {
+    type: str('Type of node condition.'),
+    status: str('Status of the condition, one of True, False, Unknown.'),
+    lastHeartbeatTime: time('Last time we got an update on a given condition.'),
+    lastTransitionTime: time('Last time the condition transit from one status to another.'),
+    reason: str('(brief) reason for the condition\'s last transition.'),
+    message: str('Human readable message indicating details about last transition.'),
+  },
+};
+
+const addressSchema: JsonSchema = {
+  type: 'object',
+  description: 'NodeAddress contains information for the node\'s address.',
+  properties: {
+    type: str('Node address type, one of Hostname, ExternalIP or InternalIP.'),
+    address: str('The node address.'),
+  },
+};
+
+const nodeInfoSchema: JsonSchema = {
+  type: 'object',
+  description: 'NodeSystemInfo is a set of ids/uuids to uniquely identify the node.',
+  properties: {
+    machineID: str('MachineID reported by the node.'),
+    systemUUID: str('SystemUUID reported by the node.'),
+    bootID: str('Boot ID reported by the node.'),
+    kernelVersion: str('Kernel Version reported by the node from \'uname -r\'.'),
+    osImage: str('OS Image reported by the node from /etc/os-release.'),
+    containerRuntimeVersion: str('ContainerRuntime Version reported by the node through runtime remote API.'),
+    kubeletVersion: str('Kubelet Version reported by the node.'),
+    kubeProxyVersion: str('Deprecated: KubeProxy Version reported by the node.'),
+    operatingSystem: str('The Operating System reported by the node'),
+    architecture: str('The Architecture reported by the node'),
+    swap: { type: 'object', description: 'Swap Info reported by the node.', properties: { capacity: { type: 'integer', format: 'int64', description: 'Total amount of swap memory in bytes.' } } },
+  },
+};
+
+export const NODE_DESCRIPTION = 'Node is a worker node in Kubernetes. Each node will have a unique identifier in the cache (i.e. in etcd).';
+
+export const nodeSchema: JsonSchema = {
+  type: 'object',
+  description: NODE_DESCRIPTION,
+  properties: {
+    ...typeMetaProperties,
+    spec: {
+      type: 'object',
+      description: 'Spec defines the behavior of a node.',
+      properties: {
+        podCIDR: str('PodCIDR represents the pod IP range assigned to the node.'),
+        podCIDRs: {
+          type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'set', 'x-kubernetes-patch-strategy': 'merge',
+          description: 'podCIDRs represents the IP ranges assigned to the node for usage by Pods on that node. If this field is specified, the 0th entry must match the podCIDR field. It may contain at most 1 value for each of IPv4 and IPv6.',
+        },
+        providerID: str('ID of the node assigned by the cloud provider in the format: <ProviderName>://<ProviderSpecificNodeID>'),
+        unschedulable: { type: 'boolean', description: 'Unschedulable controls node schedulability of new pods. By default, node is schedulable.' },
+        taints: { type: 'array', items: taintSchema, 'x-kubernetes-list-type': 'atomic', description: 'If specified, the node\'s taints.' },
+        configSource: configSourceSchema,
+        externalID: str('Deprecated. Not all kubelets will set this field. Remove field after 1.13.'),
+      },
+    },
+    status: {
+      type: 'object',
+      description: 'Most recently observed status of the node.',
+      properties: {
+        capacity: quantities('Capacity represents the total resources of a node.'),
+        allocatable: quantities('Allocatable represents the resources of a node that are available for scheduling. Defaults to Capacity.'),
+        phase: str('NodePhase is the recently observed lifecycle phase of the node. The field is never populated, and now is deprecated.'),
+        conditions: {
+          type: 'array', items: conditionSchema, 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['type'],
+          'x-kubernetes-patch-strategy': 'merge', 'x-kubernetes-patch-merge-key': 'type',
+          description: 'Conditions is an array of current observed node conditions.',
+        },
+        addresses: {
+          // Two InternalIPs on a dual-stack node share the merge key, so this is not a listType=map.
+          type: 'array', items: addressSchema, 'x-kubernetes-patch-strategy': 'merge', 'x-kubernetes-patch-merge-key': 'type',
+          description: 'List of addresses reachable to the node.',
+        },
+        daemonEndpoints: {
+          type: 'object',
+          description: 'Endpoints of daemons running on the Node.',
+          properties: {
+            kubeletEndpoint: {
+              type: 'object', description: 'Endpoint on which Kubelet is listening.',
+              properties: { Port: { type: 'integer', format: 'int32', description: 'Port number of the given endpoint.' } },
+            },
+          },
+        },
+        nodeInfo: nodeInfoSchema,
+        images: {
+          type: 'array', 'x-kubernetes-list-type': 'atomic', description: 'List of container images on this node',
+          items: {
+            type: 'object', description: 'Describe a container image',
+            properties: {
+              names: { type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'atomic', description: 'Names by which this image is known.' },
+              sizeBytes: { type: 'integer', format: 'int64', description: 'The size of the image in bytes.' },
+            },
+          },
+        },
+        volumesInUse: { type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'atomic', description: 'List of attachable volumes in use (mounted) by the node.' },
+        volumesAttached: {
+          type: 'array', 'x-kubernetes-list-type': 'atomic', description: 'List of volumes that are attached to the node.',
+          items: { type: 'object', description: 'AttachedVolume describes a volume attached to a node', properties: { name: str('Name of the attached volume'), devicePath: str('DevicePath represents the device path where the volume should be available') } },
+        },
+      },
+    },
+  },
+};

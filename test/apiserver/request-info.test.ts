@@ -1,0 +1,38 @@
+// RequestInfo's name for lists and watches: a `metadata.name=` field selector pins it, as
+// upstream's RequestInfoFactory does, so authorizers see which object a list or watch reads.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { requestInfo } from '../../core/server/request-info.js';
+import { startInProcess, type RunningPlat } from '../helpers/plat.js';
+
+const info = (path: string, query = '', method = 'GET') => requestInfo(method, path, new URLSearchParams(query));
+
+describe('request info: names from field selectors', () => {
+  it('a list or watch with metadata.name=<name> names the object', () => {
+    assert.deepEqual([info('/api/v1/nodes', 'fieldSelector=metadata.name%3Dn1').verb, info('/api/v1/nodes', 'fieldSelector=metadata.name%3Dn1').name], ['list', 'n1']);
+    const w = info('/api/v1/nodes', 'watch=true&fieldSelector=spec.unschedulable%3Dfalse,metadata.name%3D%3Dn1');
+    assert.deepEqual([w.verb, w.name], ['watch', 'n1']);
+  });
+  it('anything else names nothing', () => {
+    for (const q of ['fieldSelector=metadata.name!%3Dn1', 'fieldSelector=spec.unschedulable%3Dtrue', 'fieldSelector=metadata.name%3D', 'fieldSelector=metadata.name%3Da%2Fb',
+      'fieldSelector=metadata.name%3D..', 'fieldSelector=metadata.name%3Da%25b', 'fieldSelector=a%3Db%3Dc', '']) {
+      assert.equal(info('/api/v1/nodes', q).name, '', q);
+    }
+    // The watch path form (/watch/...) keeps its own meaning.
+    assert.equal(info('/api/v1/watch/nodes', 'fieldSelector=metadata.name%3Dn1').name, '');
+    // Only lists and watches read the selector.
+    assert.equal(info('/api/v1/nodes', 'fieldSelector=metadata.name%3Dn1', 'DELETE').name, '');
+  });
+});
+
+describe('a named list of a namespaced resource across namespaces', () => {
+  let plat: RunningPlat;
+  before(async () => { plat = await startInProcess(); });
+  after(async () => { await plat?.stop(); });
+  it('is a list (200), not a named path without a namespace (404)', async () => {
+    const r = await plat.admin.get('/api/v1/secrets?fieldSelector=metadata.name%3Dnone');
+    assert.equal(r.status, 200, r.text);
+    assert.deepEqual(r.json.items, []);
+    assert.equal((await plat.admin.get('/api/v1/secrets/none')).status, 404);
+  });
+});
