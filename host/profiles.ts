@@ -34,6 +34,7 @@ import { CsrCleanerController } from '../plugins/csrcleaner/index.js';
 import { ControllerManagerPlugin, EmbeddedControllerManagerPlugin } from '../plugins/controller-manager/index.js';
 import { ControllerManagerServing } from '../plugins/controller-manager-serving/index.js';
 import { NodeAgentIdentity } from '../plugins/nodeagent-identity/index.js';
+import { NodeAgentNodePlugin } from '../plugins/nodeagent-node/index.js';
 import { NodeAgentServer } from '../plugins/nodeagent-server/index.js';
 import { NodeAgentStaticPods } from '../plugins/nodeagent-static-pods/index.js';
 import { apiserverFlagCatalogue } from './flag-catalogue/apiserver.js';
@@ -89,7 +90,7 @@ export const controllerManagerPlugins: readonly Plugin[] = [CsrSigningController
  * `plat nodeagent`: the role (flags, configuration, context, running the subsystems), then the
  * subsystems, each registering itself through hooks.nodeAgent.
  */
-export const nodeAgentPlugins: readonly Plugin[] = [NodeAgentPlugin, NodeAgentIdentity, NodeAgentServer, NodeAgentStaticPods];
+export const nodeAgentPlugins: readonly Plugin[] = [NodeAgentPlugin, NodeAgentIdentity, NodeAgentNodePlugin, NodeAgentServer, NodeAgentStaticPods];
 
 export const profiles: Record<string, Profile> = {
   apiserver: {

@@ -22,6 +22,7 @@ export async function runServingIdentity(ctx: NodeAgentContext, o: ServingIdenti
   const { tlsCertFile, tlsPrivateKeyFile, serverTLSBootstrap } = ctx.config;
   const certDir = ctx.flags.get<string>('cert-dir') ?? '';
   const log = ctx.logger.child('serving-certificate');
+  if (!ctx.config.enableServer) return; // nothing would serve with it
   if (tlsCertFile && tlsPrivateKeyFile) {
     let cert: string; let key: string;
     try {

@@ -1,18 +1,16 @@
-// The node subsystem inside a real `plat nodeagent` process (loaded from a plat config file) against
+// The node subsystem inside a real `plat nodeagent` process against
 // a real `plat all` with Node,RBAC and NodeRestriction: from a bootstrap token to a client
 // certificate (the identity subsystem), then the Node registered and its Lease kept fresh with that
 // certificate. The agent is given --node-ip 127.0.0.1, which upstream refuses as a node address:
 // the Node registers without addresses and the log says why.
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createBootstrapToken } from '../../helpers/bootstrap-token.js';
 import { agentDirs, startAgent } from '../../helpers/nodeagent-process.js';
-import { repoRoot, startInProcess, tempDir, type RunningPlat } from '../../helpers/plat.js';
+import { startInProcess, tempDir, type RunningPlat } from '../../helpers/plat.js';
 import { eventually } from './support.js';
 
-const PLUGIN = path.join(repoRoot, 'dist/test/nodeagent/node/fixtures/node-plugin.js');
 const WEBHOOKS = { authentication: { webhook: { enabled: true } }, authorization: { mode: 'Webhook' } };
 
 describe('the node subsystem in plat nodeagent', () => {
@@ -28,7 +26,6 @@ describe('the node subsystem in plat nodeagent', () => {
   it('bootstraps, registers its Node as system:node:<name> and renews its Lease', async () => {
     const dirs = await agentDirs(path.join(root, 'edge-a'), plat.url, path.join(plat.dataDir, 'pki', 'ca.crt'), token,
       { ...WEBHOOKS, nodeLeaseDurationSeconds: 4, registerWithTaints: [{ key: 'edge', effect: 'NoSchedule' }] });
-    writeFileSync(path.join(dirs.dir, 'plat.config.json'), JSON.stringify({ plugins: [PLUGIN] }));
     const agent = startAgent(dirs, 'edge-a', ['--node-labels', 'nodeagent.platform/pool=edge']);
     try {
       await agent.waitFor(/Successfully registered node/);

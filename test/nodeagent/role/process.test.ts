@@ -12,8 +12,11 @@ import { runPlat, startPlat, type Background } from '../../helpers/run-plat.js';
 
 const FIXTURE = path.join(repoRoot, 'dist/test/nodeagent/role/fixtures/test-subsystems.js');
 const HEADER = 'apiVersion: nodeagent.config.platform/v1beta1\nkind: NodeAgentConfiguration\n';
-/** What a standalone agent needs from its file: no API server to ask about tokens and access. */
-const STANDALONE = `${HEADER}authentication:\n  webhook:\n    enabled: false\nauthorization:\n  mode: AlwaysAllow\n`;
+/**
+ * What a standalone agent needs from its file: no API server to ask about tokens and access; and
+ * for these role tests no server on the default ports.
+ */
+const STANDALONE = `${HEADER}authentication:\n  webhook:\n    enabled: false\nauthorization:\n  mode: AlwaysAllow\nenableServer: false\nhealthzPort: 0\n`;
 const RUNNING = /Node agent running/;
 
 function writeConfig(dir: string, body: string, name = 'config.yaml'): string {
@@ -120,7 +123,7 @@ describe('plat nodeagent', () => {
     const file = writeConfig(dir, STANDALONE);
     const p = await start([`--config=${file}`, '--hostname-override=  Edge-01 '], RUNNING, { cwd: dir });
     assert.match(p.output(), /Standalone mode, no API client/);
-    assert.match(p.output(), /Node agent running node="edge-01" subsystems=\[\]/);
+    assert.match(p.output(), /Node agent running node="edge-01" subsystems=\["identity","node","server","static-pods"\]/);
     assert.match(p.output(), /Effective NodeAgentConfiguration config=/);
     p.child.kill('SIGTERM');
     assert.deepEqual(await exited(p), { code: 0, signal: null });
@@ -131,7 +134,7 @@ describe('plat nodeagent', () => {
     const file = writeConfig(dir, `${STANDALONE}maxPods: 42\nstaticPodURL: https://agent:s3cret@manifests.example/pods\nstaticPodURLHeader:\n  Authorization: [Bearer t0ken]\n`);
     const { env, journal } = withSubsystems(dir, 'ok');
     const p = await start([`--config=${file}`, '--hostname-override=node-a', `--cert-dir=${dir}/pki`], RUNNING, { cwd: dir, env });
-    assert.match(p.output(), /subsystems=\["recorder"\]/);
+    assert.match(p.output(), /subsystems=\["identity","node","server","static-pods","recorder"\]/);
     assert.match(p.output(), /Warning: subsystem is disabled subsystem="disabled"/);
     assert.match(p.output(), /Effective NodeAgentConfiguration .*staticPodURLHeader.*<masked>/);
     assert.ok(!/s3cret|t0ken/.test(p.output()), 'no credentials in the logs');
