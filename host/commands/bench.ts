@@ -8,6 +8,8 @@ import { renderSvg as renderIssueSvg } from '../../bench/issue/chart.js';
 import { issueFlags } from '../../bench/issue/flags.js';
 import type { BenchKeyType, ControllerMode } from '../../bench/issue/options.js';
 import { renderReport, toJson as issueToJson } from '../../bench/issue/report.js';
+import { renderNodeAgentsReport, toJson as nodeAgentsJson } from '../../bench/nodeagents/report.js';
+import { runNodeAgentsBench } from '../../bench/nodeagents/run.js';
 import { runIssueBench } from '../../bench/issue/run.js';
 import { OPS, type Op } from '../../bench/crypto/impl.js';
 import { renderFastest, renderHeader, renderRatios, renderTable, targetRatios, toJson } from '../../bench/crypto/report.js';
@@ -18,6 +20,7 @@ export const BENCH_USAGE = `Usage:
   plat bench crypto [--seconds N] [--workers N] [--ops parse,verify,...] [--impls wasm,native,...] [--json FILE] [--svg FILE]
   plat bench issue [--csrs N] [--concurrency C] [--key-type p256|ed25519|rsa2048] [--warmup N] [--controller embedded|separate]
                    [--plat-api-qps Q] [--plat-api-burst B] [--cfssl BIN] [--cpu-prof DIR] [--json FILE] [--svg FILE]
+  plat bench nodeagents [--agents 200] [--seconds 60] [--stagger 10ms] [--json FILE]
 `;
 
 function cryptoFlags(f: Flags): void {
@@ -76,8 +79,31 @@ async function benchIssue(argv: readonly string[]): Promise<string | { output: s
   return failed ? { output: `${output}FAILED: not every certificate was issued exactly once and verified (see the problems above)\n`, exitCode: 1 } : output;
 }
 
+function nodeAgentsFlags(f: Flags): void {
+  const S = 'plat bench nodeagents';
+  f.define({ name: 'agents', type: 'int', default: 200, section: S, help: 'Node agents started in this process.', validate: (v) => ((v as number) >= 1 && (v as number) <= 5000 ? undefined : 'must be between 1 and 5000') });
+  f.define({ name: 'seconds', type: 'int', default: 60, section: S, help: 'How long the agents hold their Leases after all have bootstrapped.', validate: (v) => ((v as number) >= 1 && (v as number) <= 3600 ? undefined : 'must be between 1 and 3600') });
+  f.define({ name: 'stagger', type: 'duration', default: 10, section: S, help: 'Pause between starting two agents.' });
+  f.define({ name: 'json', type: 'string', default: '', section: S, help: 'Write the results as JSON here.' });
+}
+
+async function benchNodeAgents(argv: readonly string[]): Promise<{ output: string; exitCode: number }> {
+  const f = new Flags();
+  nodeAgentsFlags(f);
+  const { positional } = f.parse([...argv]);
+  if (positional.length) throw new FlagError(`unexpected argument "${positional[0]}"`);
+  const result = await runNodeAgentsBench({
+    agents: f.get<number>('agents'), seconds: f.get<number>('seconds'), staggerMs: f.get<number>('stagger'),
+    log: (line) => process.stderr.write(`plat bench nodeagents: ${line}\n`),
+  });
+  const json = f.get<string>('json');
+  if (json) await writeFile(json, nodeAgentsJson(result));
+  return { output: renderNodeAgentsReport(result) + (json ? `JSON written to ${json}\n` : ''), exitCode: result.checks.problems.length ? 1 : 0 };
+}
+
 const BENCHMARKS: Record<string, { flags: (f: Flags) => void; about: string; run: (argv: readonly string[]) => Promise<string | { output: string; exitCode: number }> }> = {
   crypto: { flags: cryptoFlags, run: benchCrypto, about: 'Measures CSR parse, CSR verify, PEM validation, sign and issue-one-cert for each implementation side by side.' },
+  nodeagents: { flags: nodeAgentsFlags, run: benchNodeAgents, about: 'Runs many node agents in one process against one plat all: bootstrap, registration, Leases held; the API server\'s CPU and memory.' },
   issue: { flags: issueFlags, run: benchIssue, about: 'Measures CSR-to-certificate throughput and latency through plat all\'s HTTP API (create, approve, watch) side by side with cfssl serve.' },
 };
 
