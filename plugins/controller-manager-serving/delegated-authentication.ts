@@ -10,7 +10,7 @@ import { bearerToken } from '../../core/authn/bearer.js';
 import { ANONYMOUS_USER, AUTHENTICATED_GROUP, UNAUTHENTICATED_GROUP, type UserInfo } from '../../core/authn/user.js';
 import type { Logger } from '../../core/log.js';
 import { peerCertificates, peerVerification } from '../../core/server/peer.js';
-import type { TokenReviewer } from './token-review.js';
+import type { TokenReviewer } from '../../core/authn/token-review-client.js';
 
 /** Upstream's authentication.kubernetes.io/credential-id, in plat's group. */
 const CREDENTIAL_ID = 'authentication.platform/credential-id';

@@ -21,7 +21,7 @@ import { AUTHENTICATION_CONFIGMAP, AUTHENTICATION_CONFIGMAP_NAMESPACE, lookupCli
 import { DelegatedAuthenticator } from './delegated-authentication.js';
 import { DelegatedAuthorizer, SubjectAccessReviewer } from './delegated-authorization.js';
 import { FLAGS, servingFlags, TLS_VERSIONS } from './flags.js';
-import { TokenReviewer } from './token-review.js';
+import { TokenReviewer } from '../../core/authn/token-review-client.js';
 
 const PLUGIN_NAME = 'ControllerManagerServing';
 /** Upstream's PairName for the self-signed pair in --cert-dir. */
@@ -119,8 +119,10 @@ export const ControllerManagerServing: Plugin = {
         }
       }
 
-      const tokens = s.authn ? new TokenReviewer(s.authn, f.get<number>(FLAGS.authnCacheTtl), userAgent) : undefined;
-      if (tokens) cleanups.push(() => tokens.close());
+      // Upstream raises the delegating client's limits (qps 200, burst 400): they bound every request.
+      const reviewClient = s.authn ? new RestClient(s.authn, { qps: 200, burst: 400, userAgent }) : undefined;
+      const tokens = reviewClient ? new TokenReviewer(() => reviewClient, f.get<number>(FLAGS.authnCacheTtl)) : undefined;
+      if (reviewClient) cleanups.push(() => reviewClient.close());
       const reviews = s.authz
         ? new SubjectAccessReviewer(s.authz, { allowedMs: f.get<number>(FLAGS.authzAllowedTtl), deniedMs: f.get<number>(FLAGS.authzDeniedTtl) }, userAgent)
         : undefined;

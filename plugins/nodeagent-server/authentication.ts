@@ -12,7 +12,7 @@ import type { Http2ServerRequest } from 'node:http2';
 import { bearerToken } from '../../core/authn/bearer.js';
 import { ANONYMOUS_USER, AUTHENTICATED_GROUP, UNAUTHENTICATED_GROUP, type UserInfo } from '../../core/authn/user.js';
 import { peerCertificates, peerVerification } from '../../core/server/peer.js';
-import type { TokenReviewResult } from './token-review.js';
+import type { TokenReviewResult } from '../../core/authn/token-review-client.js';
 
 /** Upstream's authentication.kubernetes.io/credential-id, in plat's group. */
 export const CREDENTIAL_ID = 'authentication.platform/credential-id';

@@ -12,7 +12,7 @@ import { NodeAgentAuthenticator } from './authentication.js';
 import { alwaysAllow, SubjectAccessReviewer, type NodeAgentAuthorizer } from './authorization.js';
 import { readClientCaFile } from './client-ca.js';
 import { hostPort, listenPlain, listenSecure, type Listening, type SecureListening } from './listeners.js';
-import { TokenReviewer } from './token-review.js';
+import { TokenReviewer } from '../../core/authn/token-review-client.js';
 import { tlsSettings, TlsSettingsError, type TlsSettings } from './tls-settings.js';
 import { v8Profiler } from './v8-profiler.js';
 

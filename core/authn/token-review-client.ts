@@ -1,12 +1,13 @@
-// Bearer tokens checked by the API server for the node agent (authentication.webhook): POST
-// /apis/authentication.platform/v1/tokenreviews through the node's own API client, with upstream's
-// webhook retries. Answers are cached for cacheTTL as upstream's cached token authenticator keeps
-// them: "authenticated" and "not authenticated" alike, but not a review that failed or that
-// answered with an error; the key is a digest of the token, so the token itself is never kept.
-import type { UserInfo } from '../../core/authn/user.js';
-import type { RestClient } from '../../core/client/rest-client.js';
-import { digest, ReviewCache } from '../../core/client/review-cache.js';
-import { withRetry } from '../../core/client/review-retry.js';
+// Bearer tokens checked by the API server for a component that delegates authentication (the
+// controller manager's endpoint, the node agent's secure port): POST
+// /apis/authentication.platform/v1/tokenreviews with upstream's webhook retries. Answers are cached
+// for the TTL as upstream's cached token authenticator keeps them: "authenticated" and "not
+// authenticated" alike, but not a review that failed or that answered with an error; the key is a
+// digest of the token, so the token itself is never kept.
+import type { RestClient } from '../client/rest-client.js';
+import { digest, ReviewCache } from '../client/review-cache.js';
+import { withRetry } from '../client/review-retry.js';
+import type { UserInfo } from './user.js';
 
 export type TokenReviewResult = { readonly authenticated: true; readonly user: UserInfo } | { readonly authenticated: false; readonly error?: string };
 
@@ -33,7 +34,7 @@ export function reviewResult(status: TokenReviewStatus | undefined): TokenReview
 export class TokenReviewer {
   readonly #cache: ReviewCache<TokenReviewResult>;
 
-  /** `client` is asked for at each review: the identity subsystem replaces it when the node's certificate rotates. */
+  /** `client` is asked for at each review (the node agent's changes when its certificate rotates). */
   constructor(private readonly client: () => RestClient | undefined, ttlMs: number, now: () => number = Date.now) {
     this.#cache = new ReviewCache((r) => (!r.authenticated && r.error ? 0 : ttlMs), now);
   }
@@ -41,7 +42,7 @@ export class TokenReviewer {
   review(token: string): Promise<TokenReviewResult> {
     return this.#cache.get(digest(token), () => withRetry(async (signal) => {
       const api = this.client();
-      if (!api) throw new Error('the node agent has no API client yet');
+      if (!api) throw new Error('no API client to review the token with yet');
       const answer = await api.request<{ status?: TokenReviewStatus }>('POST', PATH, {
         body: { apiVersion: 'authentication.platform/v1', kind: 'TokenReview', spec: { token } }, signal,
       });
