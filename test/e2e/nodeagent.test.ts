@@ -51,7 +51,7 @@ describe('node agent end to end (plat all + plat nodeagent)', () => {
 
     // The Node and its Lease.
     let node: any;
-    for (let i = 0; i < 100 && !node; i++) {
+    for (let i = 0; i < 300 && !node; i++) {
       const r = await plat.admin.get('/api/v1/nodes/e1');
       if (r.status === 200) node = r.json; else await sleep(100);
     }
@@ -61,7 +61,8 @@ describe('node agent end to end (plat all + plat nodeagent)', () => {
     assert.ok(node.status.addresses.some((a: any) => a.type === 'InternalIP' && a.address === ip), JSON.stringify(node.status.addresses));
     const leasePath = '/apis/coordination.platform/v1/namespaces/plat-node-lease/leases/e1';
     let lease: any;
-    for (let i = 0; i < 100 && !lease; i++) {
+    // A Lease is created once its owner (the Node) can be read, else on the next 10 s renewal.
+    for (let i = 0; i < 300 && !lease; i++) {
       const r = await plat.admin.get(leasePath);
       if (r.status === 200) lease = r.json; else await sleep(100);
     }
@@ -71,7 +72,7 @@ describe('node agent end to end (plat all + plat nodeagent)', () => {
 
     // The serving CSR: created by the node, never auto-approved.
     let serving: any;
-    for (let i = 0; i < 100 && !serving; i++) {
+    for (let i = 0; i < 300 && !serving; i++) {
       serving = ((await plat.admin.get(CSRS)).json.items as any[]).find((c) => c.spec.signerName === 'platform/nodeagent-serving' && c.spec.username === 'system:node:e1');
       if (!serving) await sleep(100);
     }
@@ -85,7 +86,7 @@ describe('node agent end to end (plat all + plat nodeagent)', () => {
     const approve = await runPlatAsync(['csr', 'approve', serving.metadata.name, '--kubeconfig', plat.kubeconfig]);
     assert.equal(approve.code, 0, approve.stderr);
     let issued: X509Certificate | undefined;
-    for (let i = 0; i < 100 && !issued; i++) {
+    for (let i = 0; i < 300 && !issued; i++) {
       const c = await presented(dirs.port);
       if (c.subject.includes('system:node:e1')) issued = c; else await sleep(100);
     }
@@ -99,7 +100,7 @@ describe('node agent end to end (plat all + plat nodeagent)', () => {
     // The Lease keeps being renewed (every 10 s for a 40 s lease).
     const renewed = lease.spec.renewTime;
     let later = renewed;
-    for (let i = 0; i < 150 && later === renewed; i++) {
+    for (let i = 0; i < 300 && later === renewed; i++) {
       await sleep(100);
       later = (await plat.admin.get(leasePath)).json.spec.renewTime;
     }
