@@ -9,11 +9,11 @@ import type { Logger } from '../../core/log.js';
 import type { HealthChecks } from '../../core/server/health.js';
 import { requestInfo } from '../../core/server/request-info.js';
 import { sendStatus } from '../../core/server/respond.js';
-import type { DelegatedAuthenticator } from './delegated-authentication.js';
+import type { DelegatingAuthenticator } from '../../core/authn/delegating-authenticator.js';
 import type { DelegatedAuthorizer } from './delegated-authorization.js';
 
 export interface EndpointDeps {
-  readonly authenticator: DelegatedAuthenticator;
+  readonly authenticator: DelegatingAuthenticator;
   readonly authorizer: DelegatedAuthorizer;
   readonly health: HealthChecks;
   readonly logger: Logger;

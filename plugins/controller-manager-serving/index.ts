@@ -18,7 +18,7 @@ import { componentHealthChecks } from '../../core/server/health.js';
 import { listen, type RunningServer } from '../../core/server/listen.js';
 import { createEndpointApp } from './app.js';
 import { AUTHENTICATION_CONFIGMAP, AUTHENTICATION_CONFIGMAP_NAMESPACE, lookupClientCa, readClientCaFile } from './client-ca.js';
-import { DelegatedAuthenticator } from './delegated-authentication.js';
+import { DelegatingAuthenticator } from '../../core/authn/delegating-authenticator.js';
 import { DelegatedAuthorizer, SubjectAccessReviewer } from './delegated-authorization.js';
 import { FLAGS, servingFlags, TLS_VERSIONS } from './flags.js';
 import { TokenReviewer } from '../../core/authn/token-review-client.js';
@@ -132,7 +132,7 @@ export const ControllerManagerServing: Plugin = {
       const health = componentHealthChecks(host);
       health.add({ name: 'ping', check: async () => {} });
       const app = createEndpointApp({
-        authenticator: new DelegatedAuthenticator({ clientCa: clientCa !== undefined, ...(tokens ? { tokens } : {}), logger: log }),
+        authenticator: new DelegatingAuthenticator({ clientCa: clientCa !== undefined, ...(tokens ? { tokens } : {}), anonymous: true }),
         authorizer: new DelegatedAuthorizer(f.get<string[]>(FLAGS.authzAlwaysAllowPaths), reviews),
         health, logger: log,
       });

@@ -11,7 +11,7 @@
 import Koa from 'koa';
 import type { NodeAgentContext } from '../../core/nodeagent/context.js';
 import type { Logger } from '../../core/log.js';
-import type { NodeAgentAuthenticator } from './authentication.js';
+import type { DelegatingAuthenticator } from '../../core/authn/delegating-authenticator.js';
 import type { NodeAgentAuthorizer } from './authorization.js';
 import { configzDocument } from './configz.js';
 import { serveDebugFlagV } from './debug-flags.js';
@@ -109,7 +109,7 @@ async function serveDebugging(ctx: Koa.Context, d: RouteDeps): Promise<boolean> 
   return false;
 }
 
-export function createSecureApp(d: RouteDeps & { readonly authenticator: NodeAgentAuthenticator; readonly authorizer: NodeAgentAuthorizer }): Koa {
+export function createSecureApp(d: RouteDeps & { readonly authenticator: DelegatingAuthenticator; readonly authorizer: NodeAgentAuthorizer }): Koa {
   const log = d.log;
   const app = baseApp(log);
   app.use(async (ctx, next) => {

@@ -8,7 +8,7 @@ import type { Runnable } from '../../core/lifecycle.js';
 import type { NodeAgentContext, TlsPair } from '../../core/nodeagent/context.js';
 import { StartupError } from '../../core/plugin.js';
 import { createHealthApp, createReadOnlyApp, createSecureApp } from './app.js';
-import { NodeAgentAuthenticator } from './authentication.js';
+import { DelegatingAuthenticator } from '../../core/authn/delegating-authenticator.js';
 import { alwaysAllow, SubjectAccessReviewer, type NodeAgentAuthorizer } from './authorization.js';
 import { readClientCaFile } from './client-ca.js';
 import { hostPort, listenPlain, listenSecure, type Listening, type SecureListening } from './listeners.js';
@@ -28,7 +28,7 @@ export interface ServerSubsystemOptions {
 interface SecureSettings {
   readonly tls: TlsSettings;
   readonly clientCa?: string;
-  readonly authenticator: NodeAgentAuthenticator;
+  readonly authenticator: DelegatingAuthenticator;
   readonly authorizer: NodeAgentAuthorizer;
 }
 
@@ -61,9 +61,9 @@ function secureSettings(ctx: NodeAgentContext, now: () => number): SecureSetting
     if (ctx.standalone) throw new StartupError('authentication.webhook.enabled: no client provided, cannot use webhook authentication (standalone mode has no API server)');
     tokens = new TokenReviewer(api, duration('authentication.webhook.cacheTTL', authn.webhook.cacheTTL), now);
   }
-  let authenticator: NodeAgentAuthenticator;
+  let authenticator: DelegatingAuthenticator;
   try {
-    authenticator = new NodeAgentAuthenticator({ clientCa: clientCa !== undefined, ...(tokens ? { tokens } : {}), anonymous: authn.anonymous.enabled });
+    authenticator = new DelegatingAuthenticator({ clientCa: clientCa !== undefined, ...(tokens ? { tokens } : {}), anonymous: authn.anonymous.enabled });
   } catch (e) {
     throw new StartupError(`authentication: ${(e as Error).message}`);
   }

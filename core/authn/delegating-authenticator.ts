@@ -1,18 +1,18 @@
-// Who is calling the secure port, decided as upstream's DelegatingAuthenticatorConfig builds it for
-// the node agent: a client certificate the TLS layer verified against authentication.x509's
-// clientCAFile (user = CN, groups = O), else a bearer token the API server's TokenReview accepts
-// (authentication.webhook), each of them adding system:authenticated; anonymous
-// (system:anonymous, system:unauthenticated) only when authentication.anonymous is on and nothing
-// was presented. A credential that was presented and failed is never anonymous: the request is
+// Who is calling a component that delegates authentication to the API server (the controller
+// manager's endpoint, the node agent's secure port), as upstream's DelegatingAuthenticatorConfig
+// builds it: a client certificate the TLS layer verified against the client CA (user = CN,
+// groups = O), else a bearer token the API server's TokenReview accepts, each of them adding
+// system:authenticated; anonymous (system:anonymous, system:unauthenticated) only when allowed and
+// nothing was presented. A credential that was presented and failed is never anonymous: the request is
 // refused (upstream's union with FailOnError). Refusal reasons are for the log only, and never
 // carry a token.
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Http2ServerRequest } from 'node:http2';
-import { bearerToken } from '../../core/authn/bearer.js';
-import { ANONYMOUS_USER, AUTHENTICATED_GROUP, UNAUTHENTICATED_GROUP, type UserInfo } from '../../core/authn/user.js';
-import { peerCertificates, peerVerification } from '../../core/server/peer.js';
-import type { TokenReviewResult } from '../../core/authn/token-review-client.js';
+import { peerCertificates, peerVerification } from '../server/peer.js';
+import { bearerToken } from './bearer.js';
+import type { TokenReviewResult } from './token-review-client.js';
+import { ANONYMOUS_USER, AUTHENTICATED_GROUP, UNAUTHENTICATED_GROUP, type UserInfo } from './user.js';
 
 /** Upstream's authentication.kubernetes.io/credential-id, in plat's group. */
 export const CREDENTIAL_ID = 'authentication.platform/credential-id';
@@ -21,7 +21,7 @@ export interface TokenAuthenticator {
   review(token: string): Promise<TokenReviewResult>;
 }
 
-export interface NodeAgentAuthenticatorOptions {
+export interface DelegatingAuthenticatorOptions {
   /** True when the listener requests client certificates and verifies them against the client CA. */
   readonly clientCa: boolean;
   readonly tokens?: TokenAuthenticator;
@@ -37,8 +37,8 @@ function withAuthenticatedGroup(u: UserInfo): UserInfo {
   return u.groups.includes(AUTHENTICATED_GROUP) ? u : { ...u, groups: [...u.groups, AUTHENTICATED_GROUP] };
 }
 
-export class NodeAgentAuthenticator {
-  constructor(private readonly o: NodeAgentAuthenticatorOptions) {
+export class DelegatingAuthenticator {
+  constructor(private readonly o: DelegatingAuthenticatorOptions) {
     // DelegatingAuthenticatorConfig.New: with neither certificates nor tokens, only anonymous is left.
     if (!o.clientCa && !o.tokens && !o.anonymous) throw new Error('no authentication method configured');
   }
