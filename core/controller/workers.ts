@@ -1,5 +1,8 @@
 // The worker loop of a controller: N workers take keys from the queue and run `sync`; a failed sync
-// is retried through the rate limiter, a successful one resets the key's backoff.
+// is retried through the rate limiter, a successful one resets the key's backoff. With `batch` > 1 a
+// worker that finds many keys waiting takes up to that many and syncs them together, so a burst of
+// work shares round trips (one signing-pool batch, status writes in flight together) while a lone
+// key is still handled at once.
 import type { Logger } from '../log.js';
 import type { WorkQueue } from './workqueue.js';
 
@@ -12,24 +15,37 @@ export interface WorkersOptions<K> {
   readonly name: string;
   readonly queue: WorkQueue<K>;
   readonly workers: number;
+  /** Most keys one worker syncs together; default 1. */
+  readonly batch?: number;
   sync(key: K): Promise<void>;
   readonly logger: Logger;
 }
 
+async function syncOne<K>(o: WorkersOptions<K>, key: K): Promise<void> {
+  try {
+    await o.sync(key);
+    o.queue.forget(key);
+  } catch (e) {
+    o.queue.addRateLimited(key);
+    if (e instanceof IgnorableError) o.logger.v(4).info(`sync ${String(key)} failed`, { controller: o.name, error: e.message });
+    else o.logger.error(`sync ${String(key)} failed`, { controller: o.name, error: (e as Error).message });
+  } finally {
+    o.queue.done(key);
+  }
+}
+
 async function worker<K>(o: WorkersOptions<K>): Promise<void> {
+  const batch = Math.max(1, Math.floor(o.batch ?? 1));
   for (;;) {
-    const key = await o.queue.get();
-    if (key === undefined) return;
-    try {
-      await o.sync(key);
-      o.queue.forget(key);
-    } catch (e) {
-      o.queue.addRateLimited(key);
-      if (e instanceof IgnorableError) o.logger.v(4).info(`sync ${String(key)} failed`, { controller: o.name, error: e.message });
-      else o.logger.error(`sync ${String(key)} failed`, { controller: o.name, error: (e as Error).message });
-    } finally {
-      o.queue.done(key);
+    if (batch === 1) {
+      const key = await o.queue.get();
+      if (key === undefined) return;
+      await syncOne(o, key);
+      continue;
     }
+    const keys = await o.queue.getBatch(batch);
+    if (keys === undefined) return;
+    await Promise.all(keys.map((k) => syncOne(o, k)));
   }
 }
 

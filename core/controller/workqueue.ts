@@ -49,6 +49,23 @@ export class WorkQueue<K> {
     return new Promise((resolve) => this.#waiters.push(resolve));
   }
 
+  /**
+   * Up to `max` items at once: every item waiting now, or the next one to arrive when none is.
+   * Each is held as get() holds it (done() per item); undefined once the queue shuts down.
+   */
+  async getBatch(max: number): Promise<K[] | undefined> {
+    const first = await this.get();
+    if (first === undefined) return undefined;
+    const batch: K[] = [first];
+    while (batch.length < max && this.#queue.length > 0) {
+      const item = this.#queue.shift()!;
+      this.#dirty.delete(item);
+      this.#processing.add(item);
+      batch.push(item);
+    }
+    return batch;
+  }
+
   done(item: K): void {
     this.#processing.delete(item);
     if (this.#dirty.has(item) && !this.#shuttingDown) {

@@ -45,6 +45,25 @@ describe('WorkQueue', () => {
     assert.equal(await q.get(), undefined, 'nothing is handed out after shutdown');
   });
 
+  it('getBatch takes every waiting item up to the limit, each held until its own done()', async () => {
+    const q = new WorkQueue<string>(noDelay());
+    for (const k of ['a', 'b', 'c', 'd']) q.add(k);
+    assert.deepEqual(await q.getBatch(3), ['a', 'b', 'c']);
+    assert.deepEqual(await q.getBatch(3), ['d']);
+    q.add('b');
+    assert.equal(q.length, 0, 'b is held by the first batch');
+    q.done('b');
+    assert.deepEqual(await q.getBatch(3), ['b'], 'b again, after its done()');
+    const waiting = q.getBatch(3);
+    q.add('e');
+    assert.deepEqual(await waiting, ['e'], 'an empty queue hands out the next item to arrive');
+    const idle = q.getBatch(3);
+    const down = q.shutDown();
+    assert.equal(await idle, undefined);
+    for (const k of ['a', 'b', 'c', 'd', 'e']) q.done(k);
+    await down;
+  });
+
   it('addRateLimited delays by the limiter; forget resets the backoff', async () => {
     const q = new WorkQueue<string>(new ItemExponentialFailureRateLimiter(5, 1000));
     q.addRateLimited('a');

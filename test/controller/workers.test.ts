@@ -1,0 +1,59 @@
+// The worker loop: one key per worker by default; with `batch`, a worker that finds many keys
+// waiting syncs up to that many together, each key still retried and finished on its own.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ItemExponentialFailureRateLimiter } from '../../core/controller/rate-limiters.js';
+import { runWorkers } from '../../core/controller/workers.js';
+import { WorkQueue } from '../../core/controller/workqueue.js';
+import { silentLogger as quiet } from '../../core/log.js';
+
+
+interface Run { readonly peak: number; readonly synced: Map<string, number> }
+
+async function run(keys: string[], o: { workers: number; batch?: number; failOnce?: string }): Promise<Run> {
+  const queue = new WorkQueue<string>(new ItemExponentialFailureRateLimiter<string>(1, 10));
+  for (const k of keys) queue.add(k);
+  const synced = new Map<string, number>();
+  let inFlight = 0;
+  let peak = 0;
+  let failed = false;
+  const ac = new AbortController();
+  const done = runWorkers({
+    name: 'test', queue, workers: o.workers, ...(o.batch ? { batch: o.batch } : {}), logger: quiet,
+    async sync(key) {
+      inFlight++; peak = Math.max(peak, inFlight);
+      await new Promise((r) => setTimeout(r, 5));
+      inFlight--;
+      if (key === o.failOnce && !failed) { failed = true; throw new Error('first try fails'); }
+      synced.set(key, (synced.get(key) ?? 0) + 1);
+      if (synced.size === keys.length) ac.abort();
+    },
+  }, ac.signal);
+  const guard = setTimeout(() => ac.abort(), 5000);
+  await done;
+  clearTimeout(guard);
+  return { peak, synced };
+}
+
+const keys = Array.from({ length: 40 }, (_, i) => `k${i}`);
+
+describe('runWorkers', () => {
+  it('without batch, at most one key per worker is in flight', async () => {
+    const r = await run(keys, { workers: 5 });
+    assert.equal(r.peak, 5);
+    assert.equal(r.synced.size, 40);
+  });
+
+  it('with batch, a worker syncs up to that many waiting keys together; each key once', async () => {
+    const r = await run(keys, { workers: 2, batch: 16 });
+    assert.equal(r.peak, 32);
+    assert.deepEqual([...r.synced.values()].filter((n) => n !== 1), []);
+    assert.equal(r.synced.size, 40);
+  });
+
+  it('a key of a batch that fails is retried on its own; the others are not synced again', async () => {
+    const r = await run(keys, { workers: 2, batch: 16, failOnce: 'k3' });
+    assert.equal(r.synced.size, 40);
+    assert.deepEqual([...r.synced.values()].filter((n) => n !== 1), []);
+  });
+});
