@@ -1,5 +1,7 @@
 // How a client reaches the API server: the server URL and the TLS and bearer credentials, with file
 // contents already read (a kubeconfig's cluster and user, or the all-in-one role's own files).
+import type { Duplex } from 'node:stream';
+
 export interface ClientConnection {
   readonly server: URL;
   /** PEM bundle to trust instead of the host's root set. */
@@ -9,4 +11,9 @@ export interface ClientConnection {
   readonly clientCert?: Buffer | string;
   readonly clientKey?: Buffer | string;
   readonly token?: string;
+  /**
+   * Opens a connection to the server without a network (the API server of the same process):
+   * requests go over it as plain HTTP/1.1, and the credentials are whatever it presents.
+   */
+  readonly dial?: () => Duplex;
 }

@@ -1,7 +1,9 @@
 // A small REST client for plat's API (client-go's role): JSON requests over a keep-alive HTTPS
 // agent with the connection's credentials, client-side rate limiting (--plat-api-qps/-burst), a
 // Status error for every non-2xx answer, and watches as an async stream of events.
+import http from 'node:http';
 import https from 'node:https';
+import type { Duplex } from 'node:stream';
 import type { ApiObject } from '../api/meta.js';
 import type { ClientConnection } from './connection.js';
 import { TokenBucket } from './token-bucket.js';
@@ -47,7 +49,7 @@ export function resourcePath(r: ResourceRef, name?: string, subresource?: string
 export interface List<T extends ApiObject> { metadata: { resourceVersion?: string; continue?: string }; items: T[] }
 
 export class RestClient {
-  #agent: https.Agent;
+  #agent: http.Agent;
   #connection: ClientConnection;
   readonly #limiter: TokenBucket | undefined;
   constructor(connection: ClientConnection, private readonly opts: RestClientOptions = {}) {
@@ -70,7 +72,24 @@ export class RestClient {
     old.destroy();
   }
 
-  static #agentFor(c: ClientConnection): https.Agent {
+  static #agentFor(c: ClientConnection): http.Agent {
+    if (c.dial) {
+      const dial = c.dial;
+      const agent = new http.Agent({ keepAlive: true, maxSockets: 32 });
+      // The callback form, so that a dial that throws fails the request instead of the caller.
+      (agent as unknown as { createConnection: (o: unknown, cb: (e: Error | null, s?: Duplex) => void) => undefined }).createConnection = (_o, cb) => {
+        let socket: Duplex;
+        try {
+          socket = dial();
+        } catch (e) {
+          cb(e as Error);
+          return undefined;
+        }
+        cb(null, socket);
+        return undefined;
+      };
+      return agent;
+    }
     return new https.Agent({
       keepAlive: true, maxSockets: 32,
       ...(c.ca ? { ca: c.ca } : {}), ...(c.clientCert ? { cert: c.clientCert } : {}), ...(c.clientKey ? { key: c.clientKey } : {}),
@@ -82,6 +101,8 @@ export class RestClient {
 
   #url(path: string, query: RequestOptions['query']): URL {
     const u = new URL(path, this.#connection.server);
+    // Over a dialled connection the same requests travel as plain HTTP (connection.ts).
+    if (this.#connection.dial) u.protocol = 'http:';
     for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) u.searchParams.set(k, String(v));
     return u;
   }
@@ -89,7 +110,7 @@ export class RestClient {
   #open(method: string, url: URL, o: RequestOptions, timeoutMs: number | undefined): Promise<import('node:http').IncomingMessage> {
     const payload = o.body === undefined ? undefined : typeof o.body === 'string' ? o.body : JSON.stringify(o.body);
     return new Promise((resolve, reject) => {
-      const req = https.request(url, {
+      const req = (this.#connection.dial ? http : https).request(url, {
         method, agent: this.#agent,
         headers: {
           accept: 'application/json',

@@ -22,7 +22,7 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-const MAX_HEADER_BYTES = 1 << 20;
+export const MAX_HEADER_BYTES = 1 << 20;
 
 export async function listen(app: Koa<any>, o: ListenOptions): Promise<RunningServer> {
   const common = {

@@ -1,8 +1,9 @@
 // The client certificate chain of a request's TLS connection (HTTP/1.1 or HTTP/2), read once per
-// connection.
+// connection; or the chain an in-process connection presents (in-process.ts).
 import type { IncomingMessage } from 'node:http';
 import type { Http2ServerRequest } from 'node:http2';
 import type { DetailedPeerCertificate, TLSSocket } from 'node:tls';
+import { InProcessSocket } from './in-process.js';
 
 const cache = new WeakMap<TLSSocket, { leaf: DetailedPeerCertificate | undefined; chain: Buffer[] }>();
 
@@ -12,7 +13,8 @@ function tlsSocket(req: IncomingMessage | Http2ServerRequest): TLSSocket | undef
   return sock && typeof sock.getPeerCertificate === 'function' ? sock : undefined;
 }
 
-export function peerCertificates(req: IncomingMessage | Http2ServerRequest): { leaf: DetailedPeerCertificate | undefined; chain: Buffer[] } {
+export function peerCertificates(req: IncomingMessage | Http2ServerRequest): { leaf: DetailedPeerCertificate | undefined; chain: readonly Buffer[] } {
+  if (req.socket instanceof InProcessSocket) return { leaf: undefined, chain: req.socket.peerChain };
   const sock = tlsSocket(req);
   if (!sock) return { leaf: undefined, chain: [] };
   let entry = cache.get(sock);

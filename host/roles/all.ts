@@ -1,8 +1,9 @@
 // `plat all`: before configure, make a CA under <data-dir>/pki, a serving certificate and an admin
 // client certificate (group system:masters) from it, and point the TLS and client-CA flags at them
 // (and the cluster signing flags, when a signing plugin defines them, at the same CA); let the
-// embedded controller manager reach the API server with the admin credentials; once serving, write
+// embedded controller manager reach the API server in memory with the admin certificate; once serving, write
 // <data-dir>/admin.conf, the kubeconfig kubectl and `plat csr` use.
+import { X509Certificate } from 'node:crypto';
 import path from 'node:path';
 import { provideInProcessConnection } from '../../core/client/in-process.js';
 import type { Flags } from '../../core/flags/flag-set.js';
@@ -92,9 +93,15 @@ export async function prepareAllInOne(host: Host, flags: Flags): Promise<void> {
   }
   flags.setFromConfig(set, 'plat all', 'profile');
 
+  // The embedded controllers reach the API server in memory (core/server/in-process.ts), presenting
+  // the admin certificate, which the API server's authenticators verify as they would over TLS.
+  const adminChain = [Buffer.from(new X509Certificate(admin.certificatePem).raw)];
   provideInProcessConnection(host, () => {
     const api = getApiServer(host);
-    return api && { server: new URL(api.url), ca: ca.certificatePem, clientCert: admin.certificatePem, clientKey: admin.privateKeyPem };
+    return api && {
+      server: new URL(api.url), ca: ca.certificatePem, clientCert: admin.certificatePem, clientKey: admin.privateKeyPem,
+      dial: () => api.dial(adminChain),
+    };
   });
 
   host.hooks.ready.tapPromise('PlatAllInOne', async () => {

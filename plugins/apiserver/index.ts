@@ -4,6 +4,7 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import type { Duplex } from 'node:stream';
 import type { Configuration } from '../../core/hooks.js';
 import type { Host } from '../../core/host.js';
 import { StartupError, type Plugin } from '../../core/plugin.js';
@@ -15,7 +16,8 @@ import { ResourceStore } from '../../core/registry/store.js';
 import { setServedStores } from '../../core/registry/stores.js';
 import { createApp, storeKey, type VersionInfo } from '../../core/server/app.js';
 import { HealthChecks } from '../../core/server/health.js';
-import { listen, type RunningServer } from '../../core/server/listen.js';
+import { inProcessServer } from '../../core/server/in-process.js';
+import { listen, MAX_HEADER_BYTES, type RunningServer } from '../../core/server/listen.js';
 import { startCompactor } from '../../core/storage/compactor.js';
 import { openLmdbStorage } from '../../core/storage/lmdb.js';
 import type { Storage } from '../../core/storage/storage.js';
@@ -32,6 +34,8 @@ export interface ApiServerHandle {
   readonly stores: ReadonlyMap<string, ResourceStore>;
   /** https://host:port a local client reaches the server at. */
   readonly url: string;
+  /** A connection from inside this process presenting `chain` as its client certificates (core/server/in-process.ts). */
+  dial(chain: readonly Buffer[]): Duplex;
 }
 
 const handles = new WeakMap<Host, ApiServerHandle>();
@@ -152,7 +156,9 @@ export const ApiServerPlugin: Plugin = {
       const local = isUnspecified(bind) ? '127.0.0.1' : bind.includes(':') ? `[${bind}]` : bind;
       const externalHost = external || advertise || local;
       setServedStores(host, resources, stores, `${externalHost.includes(':') && !externalHost.startsWith('[') ? `[${externalHost}]` : externalHost}:${server.address.port}`);
-      handles.set(host, { server, storage, resources, stores, url: `https://${local}:${server.address.port}` });
+      const inProcess = inProcessServer(app, MAX_HEADER_BYTES);
+      cleanups.unshift(async () => inProcess.close());
+      handles.set(host, { server, storage, resources, stores, url: `https://${local}:${server.address.port}`, dial: (chain) => inProcess.dial(chain) });
       log.info(`serving securely on ${host_}:${server.address.port}`, { dataDir, resources: resources.all().map((d) => `${d.plural}.${d.group}`) });
     });
 

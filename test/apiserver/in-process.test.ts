@@ -1,0 +1,130 @@
+// The in-process connection of `plat all` (core/server/in-process.ts): requests from the process's
+// own controllers travel in memory, yet the API server authenticates the chain they present as it
+// would a TLS client's, and everything else (authorization, stores, watches) is the same path.
+import assert from 'node:assert/strict';
+import { X509Certificate } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { inProcessConnection } from '../../core/client/in-process.js';
+import { ApiError, RestClient, type ResourceRef } from '../../core/client/rest-client.js';
+import Koa from 'koa';
+import { inProcessServer } from '../../core/server/in-process.js';
+import { getApiServer } from '../../plugins/apiserver/index.js';
+import { makeCa, makeCert } from '../helpers/certs.js';
+import { startInProcess, type RunningPlat } from '../helpers/plat.js';
+import { csrBody, makeCsr } from '../csrsigning/support.js';
+
+const REVIEWS = '/apis/authentication.platform/v1/selfsubjectreviews';
+const CSRS: ResourceRef = { group: 'certificates.platform', version: 'v1', plural: 'certificatesigningrequests' };
+const review = { apiVersion: 'authentication.platform/v1', kind: 'SelfSubjectReview' };
+
+describe('in-process connection', () => {
+  let plat: RunningPlat;
+  let adminDer: Buffer;
+  const clientFor = (chain: Buffer[]) => {
+    const api = getApiServer(plat.host!)!;
+    return new RestClient({ server: new URL(api.url), dial: () => api.dial(chain) }, { qps: 0 });
+  };
+
+  before(async () => {
+    plat = await startInProcess({ args: ['--controllers='] });
+    adminDer = Buffer.from(new X509Certificate(readFileSync(path.join(plat.dataDir, 'pki', 'admin.crt'))).raw);
+  });
+  let stopped = false;
+  after(async () => { if (!stopped) await plat?.stop(); });
+
+  it('plat all gives its embedded controllers a dialled connection', () => {
+    const conn = inProcessConnection(plat.host!);
+    assert.equal(typeof conn?.dial, 'function');
+  });
+
+  it('authenticates the presented chain as the x509 authenticator does over TLS', async () => {
+    const client = clientFor([adminDer]);
+    try {
+      const r = await client.request<any>('POST', REVIEWS, { body: review });
+      assert.equal(r.status.userInfo.username, 'plat-admin');
+      assert.deepEqual(r.status.userInfo.groups, ['system:masters', 'system:authenticated']);
+      assert.match(r.status.userInfo.extra['authentication.platform/credential-id'][0], /^X509SHA256=[0-9a-f]{64}$/);
+    } finally {
+      client.close();
+    }
+  });
+
+  it('refuses a chain the client CA did not sign, and no chain at all (401)', async () => {
+    const stranger = makeCert(makeCa({ commonName: 'other-ca' }), { commonName: 'plat-admin', organizations: ['system:masters'], extKeyUsage: ['client auth'] });
+    for (const chain of [[Buffer.from(stranger.der)], []]) {
+      const client = clientFor(chain);
+      try {
+        await assert.rejects(client.request('POST', REVIEWS, { body: review }), (e: unknown) => e instanceof ApiError && e.code === 401 && e.reason === 'Unauthorized');
+      } finally {
+        client.close();
+      }
+    }
+  });
+
+  it('carries writes, large bodies and watches like the secure port', async () => {
+    const client = clientFor([adminDer]);
+    const ac = new AbortController();
+    try {
+      const list = await client.list(CSRS);
+      const seen: string[] = [];
+      const watching = (async () => {
+        for await (const ev of client.watch<any>(CSRS, { resourceVersion: list.metadata.resourceVersion ?? '0', signal: ac.signal })) {
+          seen.push(`${ev.type} ${ev.object.metadata.name}`);
+          if (seen.length === 1) return;
+        }
+      })();
+      // Far more than one in-memory chunk: the body crosses the pair in pieces.
+      const annotation = 'x'.repeat(200_000);
+      const err = await client.request('POST', '/apis/certificates.platform/v1/certificatesigningrequests', {
+        body: { apiVersion: 'certificates.platform/v1', kind: 'CertificateSigningRequest', metadata: { name: 'in-memory', annotations: { big: annotation } }, spec: { request: '', signerName: 'example.com/x', usages: ['client auth'] } },
+      }).catch((e: unknown) => e);
+      // An empty request is invalid: the API's own validation answered, through the same stores.
+      assert.ok(err instanceof ApiError && err.code === 422, String(err));
+      assert.match(err.message, /spec\.request/);
+      const ns = await client.request<any>('POST', '/api/v1/namespaces', { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'in-memory', annotations: { big: annotation } } } });
+      assert.equal(ns.metadata.annotations.big.length, annotation.length);
+      await client.request('POST', '/apis/certificates.platform/v1/certificatesigningrequests', {
+        body: csrBody('in-memory', makeCsr({ cn: 'in-memory' }), 'example.com/x', ['client auth']),
+      });
+      await watching;
+      assert.deepEqual(seen, ['ADDED in-memory']);
+    } finally {
+      ac.abort();
+      client.close();
+    }
+  });
+
+  it('after shutdown a dial fails, and so does the request, instead of hanging', async () => {
+    const api = getApiServer(plat.host!)!;
+    await plat.stop();
+    stopped = true;
+    const client = new RestClient({ server: new URL(api.url), dial: () => api.dial([adminDer]) }, { qps: 0, timeoutMs: 5000 });
+    try {
+      await assert.rejects(client.request('GET', '/api'));
+    } finally {
+      client.close();
+    }
+  });
+});
+
+describe('in-process connection timeouts', () => {
+  it("a request's timeout holds over an in-memory connection (the server never answers)", async () => {
+    const release = new AbortController();
+    const app = new Koa();
+    app.use(async () => { await new Promise((r) => release.signal.addEventListener('abort', r)); });
+    const server = inProcessServer(app, 1 << 20);
+    const client = new RestClient({ server: new URL('https://127.0.0.1:1'), dial: () => server.dial([]) }, { qps: 0, timeoutMs: 200 });
+    // Socket timers do not hold the process open (as net's); nothing else here does.
+    const alive = setInterval(() => {}, 1000);
+    try {
+      await assert.rejects(client.request('GET', '/hang'), /timed out after 200ms/);
+    } finally {
+      clearInterval(alive);
+      release.abort();
+      client.close();
+      server.close();
+    }
+  });
+});
