@@ -26,6 +26,10 @@ function assertMeasured(t: any, what: string): void {
   assert.ok(t.numbers.certsPerSec > 0, what);
   assert.ok(t.numbers.p50Ms <= t.numbers.p99Ms && t.numbers.p99Ms <= t.numbers.maxMs, what);
   assert.ok(t.numbers.serverCpuMsPerCert === null || t.numbers.serverCpuMsPerCert >= 0, what);
+  // The event loop is one thread of the servers: never more than all of them.
+  if (t.numbers.eventLoopCpuMsPerCert !== null && t.numbers.serverCpuMsPerCert !== null) {
+    assert.ok(t.numbers.eventLoopCpuMsPerCert >= 0 && t.numbers.eventLoopCpuMsPerCert <= t.numbers.serverCpuMsPerCert, what);
+  }
   assert.deepEqual(t.verification, { verified: CSRS, issuedOnce: true, problems: [] }, what);
 }
 
@@ -50,10 +54,16 @@ describe('plat bench issue', () => {
     const run = result.runs[0];
     assert.equal(run.keyType, 'p256');
     assertMeasured(run.plat, 'plat');
+    // plat all is a node process: its event loop is measured (on Linux, where /proc is), cfssl's is not.
+    if (process.platform === 'linux') {
+      assert.equal(typeof run.plat.numbers.eventLoopCpuMsPerCert, 'number');
+      assert.match(r.stdout, /plat's event loop: [\d.]+ ms of CPU per certificate, a bound of [\d,]+ certificates\/s/);
+    }
 
     const cfssl = probeCfssl('cfssl');
     if (cfssl.found) {
       assertMeasured(run.cfssl, 'cfssl');
+      assert.equal(run.cfssl.numbers.eventLoopCpuMsPerCert, null);
       assert.equal(result.cfssl.version, cfssl.version);
       assert.ok(run.ratio > 0);
       assert.match(r.stdout, /plat \/ cfssl: \d+\.\d\dx/);
