@@ -18,6 +18,8 @@ export class InProcessSocket extends Duplex {
   peer: InProcessSocket | undefined;
   readonly remoteAddress = undefined;
   #idle: NodeJS.Timeout | undefined;
+  /** The peer's write waiting for this side to read. */
+  #unread: ((e?: Error | null) => void) | undefined;
   constructor(readonly peerChain: readonly Buffer[] = []) {
     super({ allowHalfOpen: false });
   }
@@ -35,8 +37,10 @@ export class InProcessSocket extends Duplex {
     if (!peer || peer.destroyed) return cb(new Error('in-process connection closed'));
     this.#idle?.refresh();
     peer.#idle?.refresh();
-    peer.push(data);
-    cb();
+    // Backpressure, as a socket's: a reader that is not reading holds the writer's next write (a
+    // slow watch client makes the server's response report a full buffer, not grow without bound).
+    if (peer.push(data)) cb();
+    else peer.#unread = cb;
   }
 
   override _final(cb: (e?: Error | null) => void): void {
@@ -44,10 +48,17 @@ export class InProcessSocket extends Duplex {
     cb();
   }
 
-  override _read(): void {}
+  override _read(): void {
+    const waiting = this.#unread;
+    this.#unread = undefined;
+    waiting?.();
+  }
 
   override _destroy(e: Error | null, cb: (e?: Error | null) => void): void {
     clearTimeout(this.#idle);
+    const waiting = this.#unread;
+    this.#unread = undefined;
+    waiting?.(new Error('in-process connection closed'));
     const peer = this.peer;
     this.peer = undefined;
     if (peer && !peer.destroyed) {

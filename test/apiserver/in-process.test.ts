@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { inProcessConnection } from '../../core/client/in-process.js';
 import { ApiError, RestClient, type ResourceRef } from '../../core/client/rest-client.js';
 import Koa from 'koa';
-import { inProcessServer } from '../../core/server/in-process.js';
+import { InProcessSocket, inProcessServer } from '../../core/server/in-process.js';
 import { getApiServer } from '../../plugins/apiserver/index.js';
 import { makeCa, makeCert } from '../helpers/certs.js';
 import { startInProcess, type RunningPlat } from '../helpers/plat.js';
@@ -126,5 +126,49 @@ describe('in-process connection timeouts', () => {
       client.close();
       server.close();
     }
+  });
+});
+
+describe('in-process socket pair', () => {
+  const pair = () => {
+    const a = new InProcessSocket();
+    const b = new InProcessSocket();
+    a.peer = b;
+    b.peer = a;
+    return { a, b };
+  };
+
+  it('a side that does not read holds the writer back (backpressure), and reading releases it', async () => {
+    const { a, b } = pair();
+    const chunk = Buffer.alloc(64 * 1024, 1);
+    let writes = 0;
+    while (a.write(chunk) && writes < 1000) writes++;
+    assert.ok(writes < 1000, 'write() reported a full buffer while nothing was read');
+    const drained = new Promise<void>((resolve) => a.once('drain', resolve));
+    let read = 0;
+    b.on('data', (d: Buffer) => { read += d.length; });
+    await drained;
+    assert.ok(read > 0);
+    a.destroy();
+    assert.equal(b.destroyed, true);
+  });
+
+  it('data and end cross in order, and both sides close after it (no half-open connection)', async () => {
+    const { a, b } = pair();
+    const got: Buffer[] = [];
+    const closed = Promise.all([a, b].map((s) => new Promise<void>((resolve) => s.once('close', resolve))));
+    b.on('data', (d: Buffer) => got.push(d));
+    a.write('hello ');
+    a.end('world');
+    await closed;
+    assert.equal(Buffer.concat(got).toString(), 'hello world');
+  });
+
+  it('destroying one side closes the other', async () => {
+    const { a, b } = pair();
+    const closed = new Promise<void>((resolve) => a.once('close', resolve));
+    b.destroy();
+    await closed;
+    assert.equal(a.destroyed, true);
   });
 });
