@@ -48,6 +48,26 @@ export function resourcePath(r: ResourceRef, name?: string, subresource?: string
 
 export interface List<T extends ApiObject> { metadata: { resourceVersion?: string; continue?: string }; items: T[] }
 
+/** Keep-alive connections opened by `dial` (connection.ts) instead of TCP and TLS. */
+class DialAgent extends http.Agent {
+  constructor(private readonly dial: () => Duplex) {
+    super({ keepAlive: true, maxSockets: 32 });
+  }
+
+  // The callback form, so that a dial that throws fails the request instead of its caller.
+  override createConnection(_o: http.ClientRequestArgs, cb?: (err: Error | null, stream: Duplex) => void): undefined {
+    let socket: Duplex;
+    try {
+      socket = this.dial();
+    } catch (e) {
+      cb?.(e as Error, undefined as never);
+      return undefined;
+    }
+    cb?.(null, socket);
+    return undefined;
+  }
+}
+
 export class RestClient {
   #agent: http.Agent;
   #connection: ClientConnection;
@@ -73,23 +93,7 @@ export class RestClient {
   }
 
   static #agentFor(c: ClientConnection): http.Agent {
-    if (c.dial) {
-      const dial = c.dial;
-      const agent = new http.Agent({ keepAlive: true, maxSockets: 32 });
-      // The callback form, so that a dial that throws fails the request instead of the caller.
-      (agent as unknown as { createConnection: (o: unknown, cb: (e: Error | null, s?: Duplex) => void) => undefined }).createConnection = (_o, cb) => {
-        let socket: Duplex;
-        try {
-          socket = dial();
-        } catch (e) {
-          cb(e as Error);
-          return undefined;
-        }
-        cb(null, socket);
-        return undefined;
-      };
-      return agent;
-    }
+    if (c.dial) return new DialAgent(c.dial);
     return new https.Agent({
       keepAlive: true, maxSockets: 32,
       ...(c.ca ? { ca: c.ca } : {}), ...(c.clientCert ? { cert: c.clientCert } : {}), ...(c.clientKey ? { key: c.clientKey } : {}),

@@ -37,12 +37,6 @@ async function syncOne<K>(o: WorkersOptions<K>, key: K): Promise<void> {
 async function worker<K>(o: WorkersOptions<K>): Promise<void> {
   const batch = Math.max(1, Math.floor(o.batch ?? 1));
   for (;;) {
-    if (batch === 1) {
-      const key = await o.queue.get();
-      if (key === undefined) return;
-      await syncOne(o, key);
-      continue;
-    }
     const keys = await o.queue.getBatch(batch);
     if (keys === undefined) return;
     await Promise.all(keys.map((k) => syncOne(o, k)));
