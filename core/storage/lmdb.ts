@@ -24,7 +24,7 @@
 // - list({ revision }) serves any revision >= the compacted one: compacting at r removes the log
 //   entries at and below r, and a snapshot at r needs only those after it.
 import path from 'node:path';
-import { compareKeys, open, type Database, type RootDatabase, type Transaction } from 'lmdb';
+import { asBinary, compareKeys, open, type Database, type RootDatabase, type Transaction } from 'lmdb';
 import { silentLogger, type Logger } from '../log.js';
 import { acquireDirLock, type DirLock } from './dir-lock.js';
 import { deepFreeze } from './freeze.js';
@@ -78,12 +78,48 @@ function checkRevision(revision: unknown, what: string): asserts revision is num
   if (!Number.isSafeInteger(revision) || revision < 0) throw new RangeError(`${what} must be a non-negative integer`);
 }
 
-// Values are JSON documents: normalising here makes create/update return exactly what a later get
-// returns, and gives the storage its own copy, safe from the caller's later mutations.
-function toJson(value: unknown, key: string): unknown {
+// Values are JSON documents. A write encodes its value once: that text goes into the object record
+// and the event record as they are (written as raw bytes, byte for byte what the 'json' encoding
+// would write, so either reads them), and each copy handed out is parsed from it: create/update
+// return exactly what a later get returns, safe from the caller's later mutations.
+function jsonText(value: unknown, key: string): string {
   const text = JSON.stringify(value);
   if (text === undefined) throw new TypeError(`value for "${key}" is not JSON-serialisable`);
-  return JSON.parse(text);
+  return text;
+}
+
+/** Pre-encoded JSON text as a record of type T: lmdb-js writes a Binary's bytes as they are, whatever the database's encoding. */
+function encoded<T>(text: string): T {
+  return asBinary(Buffer.from(text, 'utf8')) as unknown as T;
+}
+
+/** The object record as the 'json' encoding writes { value, createRevision, modRevision }. */
+function objectRecord(valueText: string, createRevision: number, modRevision: number): string {
+  return `{"value":${valueText},"createRevision":${createRevision},"modRevision":${modRevision}}`;
+}
+
+interface StoredText {
+  readonly valueText: string;
+  readonly createRevision: number;
+  readonly modRevision: number;
+}
+
+const RECORD_HEAD = '{"value":';
+const RECORD_TAIL = ',"createRevision":';
+
+/**
+ * An object record's value as text without parsing it: the record is `{"value":V,"createRevision":C,
+ * "modRevision":M}`, and the last `,"createRevision":` outside V is the one after it (inside a string
+ * of V the quotes would be escaped; a nested key of V comes before it). Anything else is parsed.
+ */
+function splitRecord(text: string): StoredText {
+  const at = text.lastIndexOf(RECORD_TAIL);
+  if (text.startsWith(RECORD_HEAD) && at > RECORD_HEAD.length) {
+    const tail = /^,"createRevision":(\d+),"modRevision":(\d+)\}$/.exec(text.slice(at));
+    if (tail) return { valueText: text.slice(RECORD_HEAD.length, at), createRevision: Number(tail[1]), modRevision: Number(tail[2]) };
+  }
+  const o = JSON.parse(text) as StoredObject;
+  return { valueText: JSON.stringify(o.value), createRevision: o.createRevision, modRevision: o.modRevision };
 }
 
 function toEvent(revision: number, e: LoggedEvent): StorageEvent {
@@ -185,36 +221,35 @@ class LmdbStorage implements Storage, LogSource {
   async create(key: string, value: unknown): Promise<KeyValue> {
     checkKey(key);
     this.#checkOpen(key);
-    const v = toJson(value, key);
+    const text = jsonText(value, key);
     const revision = await this.root.childTransaction(() => {
-      if (this.objects.get(key) !== undefined) throw new StorageError('KeyExists', key, `key "${key}" already exists`);
+      if (this.objects.doesExist(key)) throw new StorageError('KeyExists', key, `key "${key}" already exists`);
       const rev = this.#nextRevision();
-      this.objects.put(key, { value: v, createRevision: rev, modRevision: rev });
-      this.events.put(rev, { type: 'ADDED', key, value: v, createRevision: rev });
+      this.objects.put(key, encoded<StoredObject>(objectRecord(text, rev, rev)));
+      this.events.put(rev, encoded<LoggedEvent>(`{"type":"ADDED","key":${JSON.stringify(key)},"value":${text},"createRevision":${rev}}`));
       return rev;
     });
-    this.#publish({ type: 'ADDED', key, value: deepFreeze(v), revision });
-    return { key, value: structuredClone(v), createRevision: revision, modRevision: revision };
+    this.#publish({ type: 'ADDED', key, value: deepFreeze(JSON.parse(text)), revision });
+    return { key, value: JSON.parse(text), createRevision: revision, modRevision: revision };
   }
 
   async update(key: string, value: unknown, expectedModRevision: number): Promise<KeyValue> {
     checkKey(key);
     checkRevision(expectedModRevision, 'expectedModRevision');
     this.#checkOpen(key);
-    const v = toJson(value, key);
+    const text = jsonText(value, key);
     const { rev, prev } = await this.root.childTransaction(() => {
       const prev = this.#expect(key, expectedModRevision);
       const rev = this.#nextRevision();
-      this.objects.put(key, { value: v, createRevision: prev.createRevision, modRevision: rev });
-      this.events.put(rev, {
-        type: 'MODIFIED', key, value: v, prevValue: prev.value,
-        createRevision: prev.createRevision, prevModRevision: prev.modRevision,
-      });
+      this.objects.put(key, encoded<StoredObject>(objectRecord(text, prev.createRevision, rev)));
+      this.events.put(rev, encoded<LoggedEvent>(`{"type":"MODIFIED","key":${JSON.stringify(key)},"value":${text},"prevValue":${prev.valueText},`
+        + `"createRevision":${prev.createRevision},"prevModRevision":${prev.modRevision}}`));
       return { rev, prev };
     });
-    const copy = structuredClone(v);
-    this.#publish({ type: 'MODIFIED', key, value: deepFreeze(v), prevValue: deepFreeze(prev.value), revision: rev });
-    return { key, value: copy, createRevision: prev.createRevision, modRevision: rev };
+    this.#publish({
+      type: 'MODIFIED', key, value: deepFreeze(JSON.parse(text)), prevValue: deepFreeze(JSON.parse(prev.valueText)), revision: rev,
+    });
+    return { key, value: JSON.parse(text), createRevision: prev.createRevision, modRevision: rev };
   }
 
   async delete(key: string, expectedModRevision?: number): Promise<KeyValue> {
@@ -225,16 +260,13 @@ class LmdbStorage implements Storage, LogSource {
       const prev = this.#expect(key, expectedModRevision);
       const rev = this.#nextRevision();
       this.objects.remove(key);
-      this.events.put(rev, {
-        type: 'DELETED', key, value: prev.value,
-        createRevision: prev.createRevision, prevModRevision: prev.modRevision,
-      });
+      this.events.put(rev, encoded<LoggedEvent>(`{"type":"DELETED","key":${JSON.stringify(key)},"value":${prev.valueText},`
+        + `"createRevision":${prev.createRevision},"prevModRevision":${prev.modRevision}}`));
       return { rev, prev };
     });
-    const copy = structuredClone(prev.value);
-    deepFreeze(prev.value);
-    this.#publish({ type: 'DELETED', key, value: prev.value, prevValue: prev.value, revision: rev });
-    return { key, value: copy, createRevision: prev.createRevision, modRevision: rev };
+    const last = deepFreeze(JSON.parse(prev.valueText));
+    this.#publish({ type: 'DELETED', key, value: last, prevValue: last, revision: rev });
+    return { key, value: JSON.parse(prev.valueText), createRevision: prev.createRevision, modRevision: rev };
   }
 
   watch(prefix: string, options: WatchOptions): LogWatch {
@@ -335,10 +367,11 @@ class LmdbStorage implements Storage, LogSource {
     }
   }
 
-  /** Inside a write transaction: the key's state, if it satisfies the precondition. */
-  #expect(key: string, expectedModRevision: number | undefined): StoredObject {
-    const prev = this.objects.get(key);
-    if (!prev) throw new StorageError('NotFound', key, `key "${key}" not found`);
+  /** Inside a write transaction: the key's state (its value as stored text), if it satisfies the precondition. */
+  #expect(key: string, expectedModRevision: number | undefined): StoredText {
+    const bytes = this.objects.getBinaryFast(key);
+    if (!bytes) throw new StorageError('NotFound', key, `key "${key}" not found`);
+    const prev = splitRecord(bytes.toString('utf8'));
     if (expectedModRevision !== undefined && prev.modRevision !== expectedModRevision) {
       throw new StorageError(
         'Conflict', key,

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { once } from 'node:events';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { open } from 'lmdb';
 import { startCompactor } from '../../core/storage/compactor.js';
 import { LOCK_FILE_NAME } from '../../core/storage/dir-lock.js';
 import { openLmdbStorage } from '../../core/storage/lmdb.js';
@@ -89,6 +90,78 @@ describe('lmdb storage: data directory', () => {
     } finally {
       await s2.close();
     }
+  }));
+});
+
+// Writes encode each value once and put the text as raw bytes; these prove the bytes are what
+// lmdb-js's 'json' encoding writes and reads, both ways, so data directories stay compatible.
+describe('lmdb storage: record format', () => {
+  const tricky = {
+    s: ',"createRevision":1,"modRevision":2}', nested: { createRevision: 5, modRevision: 6, value: [1] },
+    u: 'é \u2028 \ud83d\ude00', n: null, list: [{ createRevision: 7 }],
+  };
+  const rawDbs = (dir: string) => {
+    const root = open({ path: path.join(dir, 'data.mdb'), compression: false });
+    return {
+      root,
+      objects: root.openDB<unknown, string>({ name: 'objects', encoding: 'json' }),
+      events: root.openDB<unknown, number>({ name: 'events', encoding: 'json' }),
+      meta: root.openDB<number, string>({ name: 'meta', encoding: 'json' }),
+    };
+  };
+
+  it('writes records the json encoding reads back exactly', () => withDir(async (dir) => {
+    const s = await openLmdbStorage({ path: dir });
+    await s.create('/a/x', tricky);
+    await s.update('/a/x', { ...tricky, s: 'two' }, 1);
+    await s.create('/a/y', { y: 1 });
+    await s.delete('/a/y', 3);
+    await s.close();
+    const raw = rawDbs(dir);
+    try {
+      assert.deepEqual(raw.objects.get('/a/x'), { value: { ...tricky, s: 'two' }, createRevision: 1, modRevision: 2 });
+      assert.equal(raw.objects.get('/a/y'), undefined);
+      assert.deepEqual(raw.events.get(1), { type: 'ADDED', key: '/a/x', value: tricky, createRevision: 1 });
+      assert.deepEqual(raw.events.get(2), {
+        type: 'MODIFIED', key: '/a/x', value: { ...tricky, s: 'two' }, prevValue: tricky, createRevision: 1, prevModRevision: 1,
+      });
+      assert.deepEqual(raw.events.get(4), { type: 'DELETED', key: '/a/y', value: { y: 1 }, createRevision: 3, prevModRevision: 3 });
+      assert.equal(raw.meta.get('currentRevision'), 4);
+    } finally {
+      await raw.root.close();
+    }
+  }));
+
+  it('updates and deletes records written by the json encoding, in any key order', () => withDir(async (dir) => {
+    const raw = rawDbs(dir);
+    await raw.objects.put('/a/plain', { value: tricky, createRevision: 1, modRevision: 1 });
+    await raw.objects.put('/a/reordered', { modRevision: 2, createRevision: 2, value: { r: tricky } });
+    await raw.meta.put('currentRevision', 2);
+    await raw.root.close();
+    const s = await openLmdbStorage({ path: dir });
+    try {
+      const w = s.watch('/a/', { fromRevision: 2 })[Symbol.asyncIterator]();
+      await assert.rejects(s.update('/a/plain', {}, 2), (e: unknown) => isStorageError(e, 'Conflict') && e.revision === 1);
+      const updated = await s.update('/a/plain', { v: 2 }, 1);
+      assert.deepEqual(updated, { key: '/a/plain', value: { v: 2 }, createRevision: 1, modRevision: 3 });
+      const deleted = await s.delete('/a/reordered', 2);
+      assert.deepEqual(deleted, { key: '/a/reordered', value: { r: tricky }, createRevision: 2, modRevision: 4 });
+      assert.deepEqual((await w.next()).value, { type: 'MODIFIED', key: '/a/plain', value: { v: 2 }, prevValue: tricky, revision: 3 });
+      assert.deepEqual((await w.next()).value, { type: 'DELETED', key: '/a/reordered', value: { r: tricky }, prevValue: { r: tricky }, revision: 4 });
+      const replay = s.watch('/a/', { fromRevision: 2 })[Symbol.asyncIterator]();
+      assert.deepEqual((await replay.next()).value, { type: 'MODIFIED', key: '/a/plain', value: { v: 2 }, prevValue: tricky, revision: 3 });
+      assert.deepEqual((await s.get('/a/plain'))?.value, { v: 2 });
+    } finally {
+      await s.close();
+    }
+  }));
+
+  it('hands out copies: mutating what create or update returned changes nothing stored', () => withStorage(async (s) => {
+    const created = await s.create('/a/c', { list: [1] });
+    (created.value as { list: number[] }).list.push(2);
+    const updated = await s.update('/a/c', { list: [3] }, 1);
+    (updated.value as { list: number[] }).list.push(4);
+    assert.deepEqual((await s.get('/a/c'))?.value, { list: [3] });
   }));
 });
 
