@@ -17,7 +17,31 @@ function row(name: string, t: TargetResult, n: number): string {
   return `| ${name} | ${fmt(x.certsPerSec)} | ${ms(x.p50Ms)} | ${ms(x.p99Ms)} | ${x.serverCpuMsPerCert === null ? 'n/a' : fmt(x.serverCpuMsPerCert, 2)} | ${x.eventLoopCpuMsPerCert === null ? 'n/a' : fmt(x.eventLoopCpuMsPerCert, 2)} | ${fmt(x.harnessCpuMsPerCert, 2)} | ${checked} |`;
 }
 
-export function renderRun(r: KeyTypeRun, n: number): string {
+/**
+ * Certificates per second the machine's CPU allows at a measured cost per certificate, with every
+ * core doing nothing else: what a target could reach if nothing but CPU limited it.
+ */
+export function cpuBound(cpus: number, cpuMsPerCert: number): number {
+  return cpuMsPerCert > 0 ? (cpus * 1000) / cpuMsPerCert : Infinity;
+}
+
+/** The CPU-bound lines: both targets at their measured cost, and a server costing nothing behind plat's load generator. */
+function boundLines(r: KeyTypeRun, cpus: number): string[] {
+  const total = (t: TargetResult) => (t.numbers && t.numbers.serverCpuMsPerCert !== null ? t.numbers.serverCpuMsPerCert + t.numbers.harnessCpuMsPerCert : null);
+  const plat = total(r.plat);
+  const cfssl = total(r.cfssl);
+  if (plat === null) return [];
+  const both = [`plat ${fmt(cpuBound(cpus, plat))}/s`, ...(cfssl === null ? [] : [`cfssl ${fmt(cpuBound(cpus, cfssl))}/s`])];
+  const lines = [`CPU bound on ${cpus} cores (server and load generator CPU per certificate): ${both.join(', ')}`];
+  const harness = r.plat.numbers!.harnessCpuMsPerCert;
+  const floor = cpuBound(cpus, harness);
+  const versus = r.cfssl.numbers ? ` (${(floor / r.cfssl.numbers.certsPerSec).toFixed(2)}x cfssl's measured rate)` : '';
+  lines.push(`plat's load generator alone (its side of plat's API per certificate: two HTTPS requests and the watch) uses ${fmt(harness, 2)} ms of CPU: `
+    + `behind it, a server using no CPU at all could show at most ${fmt(floor)} certificates/s on these ${cpus} cores${versus}`);
+  return [...lines, ''];
+}
+
+export function renderRun(r: KeyTypeRun, n: number, cpus: number): string {
   const lines = [
     `${KEY_LABEL[r.keyType]} keys, ${KEY_LABEL[r.keyType]} CA:`,
     '',
@@ -31,6 +55,7 @@ export function renderRun(r: KeyTypeRun, n: number): string {
   if (st) lines.push(`plat stages (mean): create ${ms(st.createMs)} ms, approve ${ms(st.approveMs)} ms, approved → certificate on the watch ${ms(st.issueMs)} ms`, '');
   const loop = r.plat.numbers?.eventLoopCpuMsPerCert;
   if (loop) lines.push(`plat's event loop: ${fmt(loop, 2)} ms of CPU per certificate, a bound of ${fmt(1000 / loop)} certificates/s however many cores`, '');
+  lines.push(...boundLines(r, cpus));
   if (r.ratio !== null) lines.push(`plat / cfssl: ${r.ratio.toFixed(2)}x (issue 6's target: at least ${TARGET_RATIO.toFixed(1)}x${r.ratio >= TARGET_RATIO ? ', met' : ', not met'})`, '');
   for (const [name, t] of [['plat', r.plat], ['cfssl', r.cfssl]] as const) {
     for (const p of t.verification?.problems ?? []) lines.push(`${name} problem: ${p}`);
@@ -50,7 +75,7 @@ export function renderReport(result: IssueBenchResult): string {
     'latency: from before the first request to the certificate in hand (plat: create → approve → watch; cfssl: one sign request); CPU from /proc',
     '',
   ];
-  return [...head, ...result.runs.map((r) => renderRun(r, c.csrs))].join('\n') + '\n';
+  return [...head, ...result.runs.map((r) => renderRun(r, c.csrs, e.cpus))].join('\n') + '\n';
 }
 
 export function toJson(result: IssueBenchResult): string {

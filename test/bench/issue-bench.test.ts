@@ -58,6 +58,15 @@ describe('plat bench issue', () => {
     if (process.platform === 'linux') {
       assert.equal(typeof run.plat.numbers.eventLoopCpuMsPerCert, 'number');
       assert.match(r.stdout, /plat's event loop: [\d.]+ ms of CPU per certificate, a bound of [\d,]+ certificates\/s/);
+      // The CPU bounds follow from the JSON's own numbers: cores x 1000 / CPU ms per certificate.
+      const cpus = result.environment.cpus;
+      const n = run.plat.numbers;
+      const num = (m: RegExpMatchArray | null, what: string) => { assert.ok(m, `${what} in:\n${r.stdout}`); return Number(m[1]!.replace(/,/g, '')); };
+      const near = (shown: number, want: number, what: string) => assert.ok(Math.abs(shown - want) <= Math.max(1, want * 0.01), `${what}: ${shown} vs ${want}`);
+      near(num(r.stdout.match(new RegExp(`CPU bound on ${cpus} cores \\(server and load generator CPU per certificate\\): plat ([\\d,]+)/s`)), 'plat bound'),
+        cpus * 1000 / (n.serverCpuMsPerCert + n.harnessCpuMsPerCert), 'plat bound');
+      near(num(r.stdout.match(/a server using no CPU at all could show at most ([\d,]+) certificates\/s/), 'load-generator bound'),
+        cpus * 1000 / n.harnessCpuMsPerCert, 'load-generator bound');
     }
 
     const cfssl = probeCfssl('cfssl');
