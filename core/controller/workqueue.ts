@@ -39,14 +39,20 @@ export class WorkQueue<K> {
 
   /** The next item, or undefined once the queue shuts down. */
   get(): Promise<K | undefined> {
+    const item = this.#take();
+    if (item !== undefined) return Promise.resolve(item);
+    if (this.#shuttingDown) return Promise.resolve(undefined);
+    return new Promise((resolve) => this.#waiters.push(resolve));
+  }
+
+  /** The oldest waiting item, now held as processing; undefined when none waits. */
+  #take(): K | undefined {
     const item = this.#queue.shift();
     if (item !== undefined) {
       this.#dirty.delete(item);
       this.#processing.add(item);
-      return Promise.resolve(item);
     }
-    if (this.#shuttingDown) return Promise.resolve(undefined);
-    return new Promise((resolve) => this.#waiters.push(resolve));
+    return item;
   }
 
   /**
@@ -57,10 +63,9 @@ export class WorkQueue<K> {
     const first = await this.get();
     if (first === undefined) return undefined;
     const batch: K[] = [first];
-    while (batch.length < max && this.#queue.length > 0) {
-      const item = this.#queue.shift()!;
-      this.#dirty.delete(item);
-      this.#processing.add(item);
+    while (batch.length < max) {
+      const item = this.#take();
+      if (item === undefined) break;
       batch.push(item);
     }
     return batch;

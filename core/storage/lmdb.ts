@@ -93,9 +93,21 @@ function encoded<T>(text: string): T {
   return asBinary(Buffer.from(text, 'utf8')) as unknown as T;
 }
 
+const RECORD_HEAD = '{"value":';
+const RECORD_TAIL = ',"createRevision":';
+const RECORD_TAIL_RE = /^,"createRevision":(\d+),"modRevision":(\d+)\}$/;
+
 /** The object record as the 'json' encoding writes { value, createRevision, modRevision }. */
 function objectRecord(valueText: string, createRevision: number, modRevision: number): string {
-  return `{"value":${valueText},"createRevision":${createRevision},"modRevision":${modRevision}}`;
+  return `${RECORD_HEAD}${valueText}${RECORD_TAIL}${createRevision},"modRevision":${modRevision}}`;
+}
+
+/** A LoggedEvent as the 'json' encoding writes it (its fields in declaration order), values given as JSON text. */
+function eventRecord(type: StorageEventType, key: string, valueText: string, createRevision: number,
+  prev?: { readonly valueText?: string; readonly modRevision: number }): string {
+  const prevValue = prev?.valueText === undefined ? '' : `,"prevValue":${prev.valueText}`;
+  const prevModRevision = prev === undefined ? '' : `,"prevModRevision":${prev.modRevision}`;
+  return `{"type":"${type}","key":${JSON.stringify(key)},"value":${valueText}${prevValue},"createRevision":${createRevision}${prevModRevision}}`;
 }
 
 interface StoredText {
@@ -103,9 +115,6 @@ interface StoredText {
   readonly createRevision: number;
   readonly modRevision: number;
 }
-
-const RECORD_HEAD = '{"value":';
-const RECORD_TAIL = ',"createRevision":';
 
 /**
  * An object record's value as text without parsing it: the record is `{"value":V,"createRevision":C,
@@ -115,7 +124,7 @@ const RECORD_TAIL = ',"createRevision":';
 function splitRecord(text: string): StoredText {
   const at = text.lastIndexOf(RECORD_TAIL);
   if (text.startsWith(RECORD_HEAD) && at > RECORD_HEAD.length) {
-    const tail = /^,"createRevision":(\d+),"modRevision":(\d+)\}$/.exec(text.slice(at));
+    const tail = RECORD_TAIL_RE.exec(text.slice(at));
     if (tail) return { valueText: text.slice(RECORD_HEAD.length, at), createRevision: Number(tail[1]), modRevision: Number(tail[2]) };
   }
   const o = JSON.parse(text) as StoredObject;
@@ -226,7 +235,7 @@ class LmdbStorage implements Storage, LogSource {
       if (this.objects.doesExist(key)) throw new StorageError('KeyExists', key, `key "${key}" already exists`);
       const rev = this.#nextRevision();
       this.objects.put(key, encoded<StoredObject>(objectRecord(text, rev, rev)));
-      this.events.put(rev, encoded<LoggedEvent>(`{"type":"ADDED","key":${JSON.stringify(key)},"value":${text},"createRevision":${rev}}`));
+      this.events.put(rev, encoded<LoggedEvent>(eventRecord('ADDED', key, text, rev)));
       return rev;
     });
     this.#publish({ type: 'ADDED', key, value: deepFreeze(JSON.parse(text)), revision });
@@ -242,8 +251,7 @@ class LmdbStorage implements Storage, LogSource {
       const prev = this.#expect(key, expectedModRevision);
       const rev = this.#nextRevision();
       this.objects.put(key, encoded<StoredObject>(objectRecord(text, prev.createRevision, rev)));
-      this.events.put(rev, encoded<LoggedEvent>(`{"type":"MODIFIED","key":${JSON.stringify(key)},"value":${text},"prevValue":${prev.valueText},`
-        + `"createRevision":${prev.createRevision},"prevModRevision":${prev.modRevision}}`));
+      this.events.put(rev, encoded<LoggedEvent>(eventRecord('MODIFIED', key, text, prev.createRevision, prev)));
       return { rev, prev };
     });
     this.#publish({
@@ -260,8 +268,7 @@ class LmdbStorage implements Storage, LogSource {
       const prev = this.#expect(key, expectedModRevision);
       const rev = this.#nextRevision();
       this.objects.remove(key);
-      this.events.put(rev, encoded<LoggedEvent>(`{"type":"DELETED","key":${JSON.stringify(key)},"value":${prev.valueText},`
-        + `"createRevision":${prev.createRevision},"prevModRevision":${prev.modRevision}}`));
+      this.events.put(rev, encoded<LoggedEvent>(eventRecord('DELETED', key, prev.valueText, prev.createRevision, { modRevision: prev.modRevision })));
       return { rev, prev };
     });
     const last = deepFreeze(JSON.parse(prev.valueText));
