@@ -4,6 +4,7 @@
 import { setMaxListeners } from 'node:events';
 import Koa from 'koa';
 import { errors, StatusError } from '../api/errors.js';
+import { logUnauthenticated } from '../authn/unauthenticated-log.js';
 import { AUTHENTICATED_GROUP, ANONYMOUS_USER, UNAUTHENTICATED_GROUP, type AuthenticationRequest, type UserInfo } from '../authn/user.js';
 import { describeForbidden, type Attributes } from '../authz/attributes.js';
 import type { Hooks } from '../hooks.js';
@@ -73,10 +74,8 @@ async function authenticate(hooks: Hooks, ctx: Koa.Context, log: Logger): Promis
   };
   const user = await hooks.authenticate.promise(req);
   if (!user) {
-    log.info('request not authenticated', {
-      method: ctx.method, path: ctx.path, remote: ctx.req.socket?.remoteAddress ?? '',
-      refusedBy: refusals.length ? refusals.map((r) => `${r.authenticator}: ${r.reason}`) : ['no credentials and anonymous access is off'],
-    });
+    logUnauthenticated(log, { method: ctx.method, path: ctx.path, remote: ctx.req.socket?.remoteAddress ?? '' },
+      refusals.map((r) => `${r.authenticator}: ${r.reason}`));
     throw errors.unauthorized();
   }
   const anonymous = user.name === ANONYMOUS_USER || user.groups.includes(UNAUTHENTICATED_GROUP);

@@ -10,6 +10,7 @@ import type { HealthChecks } from '../../core/server/health.js';
 import { requestInfo } from '../../core/server/request-info.js';
 import { sendStatus } from '../../core/server/respond.js';
 import type { DelegatingAuthenticator } from '../../core/authn/delegating-authenticator.js';
+import { logUnauthenticated } from '../../core/authn/unauthenticated-log.js';
 import type { DelegatedAuthorizer } from './delegated-authorization.js';
 
 export interface EndpointDeps {
@@ -47,7 +48,7 @@ export function createEndpointApp(deps: EndpointDeps): Koa {
   app.use(async (ctx, next) => {
     const auth = await deps.authenticator.authenticate(ctx.req);
     if (!('user' in auth)) {
-      log.info('request not authenticated', { method: ctx.method, path: ctx.path, refusedBy: auth.refused });
+      logUnauthenticated(log, { method: ctx.method, path: ctx.path, remote: ctx.req.socket?.remoteAddress ?? '' }, auth.refused);
       throw errors.unauthorized();
     }
     const info = requestInfo(ctx.method, ctx.path, new URLSearchParams(ctx.querystring));

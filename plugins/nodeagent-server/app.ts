@@ -12,6 +12,7 @@ import Koa from 'koa';
 import type { NodeAgentContext } from '../../core/nodeagent/context.js';
 import type { Logger } from '../../core/log.js';
 import type { DelegatingAuthenticator } from '../../core/authn/delegating-authenticator.js';
+import { logUnauthenticated } from '../../core/authn/unauthenticated-log.js';
 import type { NodeAgentAuthorizer } from './authorization.js';
 import { configzDocument } from './configz.js';
 import { serveDebugFlagV } from './debug-flags.js';
@@ -115,10 +116,7 @@ export function createSecureApp(d: RouteDeps & { readonly authenticator: Delegat
   app.use(async (ctx, next) => {
     const auth = await d.authenticator.authenticate(ctx.req);
     if (!('user' in auth)) {
-      log.info('request not authenticated', {
-        method: ctx.method, path: ctx.path, remote: ctx.req.socket?.remoteAddress ?? '',
-        refusedBy: auth.refused.length ? auth.refused : ['no credentials and anonymous access is off'],
-      });
+      logUnauthenticated(log, { method: ctx.method, path: ctx.path, remote: ctx.req.socket?.remoteAddress ?? '' }, auth.refused);
       return restfulError(ctx, 401, 'Unauthorized');
     }
     const attrs = nodeRequestAttributes(auth.user, ctx.method, ctx.path, d.agent.nodeName);

@@ -60,12 +60,16 @@ describe('plat apiserver', () => {
     } finally { await proc.stop(); }
   });
 
-  it('with --anonymous-auth=false an unauthenticated request is 401', async () => {
-    const dir = tempDir();
-    const { proc, client } = await apiserver(dir, ['--anonymous-auth=false']);
-    try {
-      assert.equal((await client.with({ anonymous: true }).get(P)).status, 401);
-    } finally { await proc.stop(); }
+  it('with --anonymous-auth=false an unauthenticated request is 401, logged only from -v 2', async () => {
+    for (const [v, logged] of [['0', false], ['2', true]] as const) {
+      const dir = tempDir();
+      const { proc, client } = await apiserver(dir, ['--anonymous-auth=false', `-v=${v}`]);
+      try {
+        assert.equal((await client.with({ anonymous: true }).get(P)).status, 401);
+        await new Promise((r) => setTimeout(r, 50));
+        assert.equal(/request not authenticated .*refusedBy=\["no credentials and anonymous access is off"\]/.test(proc.output()), logged, `-v=${v}`);
+      } finally { await proc.stop(); }
+    }
   });
 
   it('AlwaysDeny answers 403 with a Status that names the user, verb and resource', async () => {
