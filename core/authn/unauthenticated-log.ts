@@ -4,8 +4,16 @@
 // probe, a scanner) is not, and upstream logs nothing for it: that line waits for -v 2.
 import type { Logger } from '../log.js';
 
-export function logUnauthenticated(log: Logger, request: { method: string; path: string; remote?: string }, refusedBy: readonly string[]): void {
+/** What the line names of a request: a Koa context has these fields. */
+export interface LoggedRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly req: { readonly socket?: { readonly remoteAddress?: string | undefined } | null };
+}
+
+export function logUnauthenticated(log: Logger, ctx: LoggedRequest, refusedBy: readonly string[]): void {
   (refusedBy.length ? log : log.v(2)).info('request not authenticated', {
-    ...request, refusedBy: refusedBy.length ? refusedBy : ['no credentials and anonymous access is off'],
+    method: ctx.method, path: ctx.path, remote: ctx.req.socket?.remoteAddress ?? '',
+    refusedBy: refusedBy.length ? refusedBy : ['no credentials and anonymous access is off'],
   });
 }

@@ -74,8 +74,7 @@ async function authenticate(hooks: Hooks, ctx: Koa.Context, log: Logger): Promis
   };
   const user = await hooks.authenticate.promise(req);
   if (!user) {
-    logUnauthenticated(log, { method: ctx.method, path: ctx.path, remote: ctx.req.socket?.remoteAddress ?? '' },
-      refusals.map((r) => `${r.authenticator}: ${r.reason}`));
+    logUnauthenticated(log, ctx, refusals.map((r) => `${r.authenticator}: ${r.reason}`));
     throw errors.unauthorized();
   }
   const anonymous = user.name === ANONYMOUS_USER || user.groups.includes(UNAUTHENTICATED_GROUP);

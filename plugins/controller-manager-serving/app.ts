@@ -48,7 +48,7 @@ export function createEndpointApp(deps: EndpointDeps): Koa {
   app.use(async (ctx, next) => {
     const auth = await deps.authenticator.authenticate(ctx.req);
     if (!('user' in auth)) {
-      logUnauthenticated(log, { method: ctx.method, path: ctx.path, remote: ctx.req.socket?.remoteAddress ?? '' }, auth.refused);
+      logUnauthenticated(log, ctx, auth.refused);
       throw errors.unauthorized();
     }
     const info = requestInfo(ctx.method, ctx.path, new URLSearchParams(ctx.querystring));

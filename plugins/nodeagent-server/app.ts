@@ -116,7 +116,7 @@ export function createSecureApp(d: RouteDeps & { readonly authenticator: Delegat
   app.use(async (ctx, next) => {
     const auth = await d.authenticator.authenticate(ctx.req);
     if (!('user' in auth)) {
-      logUnauthenticated(log, { method: ctx.method, path: ctx.path, remote: ctx.req.socket?.remoteAddress ?? '' }, auth.refused);
+      logUnauthenticated(log, ctx, auth.refused);
       return restfulError(ctx, 401, 'Unauthorized');
     }
     const attrs = nodeRequestAttributes(auth.user, ctx.method, ctx.path, d.agent.nodeName);

@@ -4,7 +4,7 @@ import { logUnauthenticated } from '../../core/authn/unauthenticated-log.js';
 import { createLogger } from '../../core/log.js';
 
 describe('logUnauthenticated (the log line of a 401 on every endpoint)', () => {
-  const request = { method: 'GET', path: '/readyz', remote: '127.0.0.1' };
+  const request = { method: 'GET', path: '/readyz', req: { socket: { remoteAddress: '127.0.0.1' } } };
   const cases = [
     { name: 'refused credentials, -v 0: logged with the reasons', verbosity: 0, refusedBy: ['TokenFileAuthenticator: invalid bearer token'],
       line: /request not authenticated method="GET" path="\/readyz" remote="127.0.0.1" refusedBy=\["TokenFileAuthenticator: invalid bearer token"\]/ },
