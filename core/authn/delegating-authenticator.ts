@@ -1,64 +1,66 @@
 // Who is calling a component that delegates authentication to the API server (the controller
 // manager's endpoint, the node agent's secure port), as upstream's DelegatingAuthenticatorConfig
-// builds it: a client certificate the TLS layer verified against the client CA (user = CN,
-// groups = O), else a bearer token the API server's TokenReview accepts, each of them adding
-// system:authenticated; anonymous (system:anonymous, system:unauthenticated) only when allowed and
-// nothing was presented. A credential that was presented and failed is never anonymous: the request is
-// refused (upstream's union with FailOnError). Refusal reasons are for the log only, and never
-// carry a token.
-import { createHash } from 'node:crypto';
+// builds it, in its order: a front proxy's identity headers (request-header CA, allowed names),
+// else a client certificate verified against the client CA (user = CN, groups = O), else a bearer
+// token the API server's TokenReview accepts, each of them adding system:authenticated; anonymous
+// (system:anonymous, system:unauthenticated) only when allowed and nothing was presented. A
+// credential that was presented and failed is never anonymous: the request is refused (upstream's
+// union with FailOnError), unless a later method accepted the request. Refusal reasons are for the
+// log only, and never carry a token.
 import type { IncomingMessage } from 'node:http';
 import type { Http2ServerRequest } from 'node:http2';
-import { peerCertificates, peerVerification } from '../server/peer.js';
+import { peerCertificates } from '../server/peer.js';
 import { bearerToken } from './bearer.js';
+import { authenticateFrontProxy, type RequestHeaderSettings } from './request-header.js';
 import type { TokenReviewResult } from './token-review-client.js';
 import { ANONYMOUS_USER, AUTHENTICATED_GROUP, UNAUTHENTICATED_GROUP, type UserInfo } from './user.js';
-
-/** Upstream's authentication.kubernetes.io/credential-id, in plat's group. */
-export const CREDENTIAL_ID = 'authentication.platform/credential-id';
+import { authenticateCertificateChain, parseCaBundle, type Certificate } from './x509/index.js';
 
 export interface TokenAuthenticator {
   review(token: string): Promise<TokenReviewResult>;
 }
 
 export interface DelegatingAuthenticatorOptions {
-  /** True when the listener requests client certificates and verifies them against the client CA. */
-  readonly clientCa: boolean;
+  /** The client CA bundle (PEM) client certificates are verified against; absent: certificates are no credential. */
+  readonly clientCa?: string;
+  /** Request-header authentication; absent: identity headers are never read. */
+  readonly requestHeader?: RequestHeaderSettings;
   readonly tokens?: TokenAuthenticator;
   readonly anonymous: boolean;
+  /** Clock for certificate validity; tests inject one. */
+  readonly now?: () => Date;
 }
 
 /** A user, or why there is none: `refused` lists failed credentials, an empty list means none was presented. */
 export type Authentication = { readonly user: UserInfo } | { readonly refused: readonly string[] };
-
-const asList = (v: string | string[] | undefined): string[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
 
 function withAuthenticatedGroup(u: UserInfo): UserInfo {
   return u.groups.includes(AUTHENTICATED_GROUP) ? u : { ...u, groups: [...u.groups, AUTHENTICATED_GROUP] };
 }
 
 export class DelegatingAuthenticator {
+  readonly #clientCa: readonly Certificate[] | undefined;
+  readonly #now: () => Date;
+
   constructor(private readonly o: DelegatingAuthenticatorOptions) {
-    // DelegatingAuthenticatorConfig.New: with neither certificates nor tokens, only anonymous is left.
-    if (!o.clientCa && !o.tokens && !o.anonymous) throw new Error('no authentication method configured');
+    // DelegatingAuthenticatorConfig.New: with no method at all, only anonymous is left.
+    if (!o.clientCa && !o.requestHeader && !o.tokens && !o.anonymous) throw new Error('no authentication method configured');
+    this.#clientCa = o.clientCa ? parseCaBundle(o.clientCa, 'unable to load client CA file') : undefined;
+    this.#now = o.now ?? (() => new Date());
   }
 
   async authenticate(req: IncomingMessage | Http2ServerRequest): Promise<Authentication> {
     const refused: string[] = [];
-    if (this.o.clientCa) {
-      const tls = peerVerification(req);
-      const { leaf } = peerCertificates(req);
-      if (tls.presented && leaf) {
-        if (!tls.authorized) refused.push(`x509: ${tls.error ?? 'certificate not verified'}`);
-        else if (asList(leaf.subject?.CN)[0]) {
-          return {
-            user: withAuthenticatedGroup({
-              name: asList(leaf.subject.CN)[0]!, groups: asList(leaf.subject.O),
-              extra: { [CREDENTIAL_ID]: [`X509SHA256=${createHash('sha256').update(leaf.raw).digest('hex')}`] },
-            }),
-          };
-        }
-      }
+    const chain = this.o.requestHeader || this.#clientCa ? peerCertificates(req).chain : [];
+    if (this.o.requestHeader && chain.length > 0) {
+      const proxy = authenticateFrontProxy(chain, req, this.o.requestHeader, this.#now());
+      if (proxy.result === 'user') return { user: withAuthenticatedGroup(proxy.user) };
+      if (proxy.result === 'reject') refused.push(`request-header: ${proxy.reason}`);
+    }
+    if (this.#clientCa && chain.length > 0) {
+      const cert = authenticateCertificateChain(chain, this.#clientCa, this.#now());
+      if (cert.result === 'user') return { user: withAuthenticatedGroup(cert.user) };
+      if (cert.result === 'reject') refused.push(`x509: ${cert.reason}`);
     }
     const token = this.o.tokens ? bearerToken(req.headers) : undefined;
     if (token !== undefined && this.o.tokens) {

@@ -35,15 +35,3 @@ export function peerCertificates(req: IncomingMessage | Http2ServerRequest): { l
   }
   return entry;
 }
-
-/**
- * Whether the TLS stack verified the client's certificate against the listener's `ca` bundle
- * (a listener with a client CA: requestCert without rejectUnauthorized leaves the verdict here).
- */
-export function peerVerification(req: IncomingMessage | Http2ServerRequest): { presented: boolean; authorized: boolean; error?: string } {
-  const sock = tlsSocket(req);
-  if (!sock) return { presented: false, authorized: false };
-  const presented = peerCertificates(req).leaf !== undefined;
-  const error = sock.authorizationError;
-  return { presented, authorized: presented && sock.authorized === true, ...(error ? { error: String(error) } : {}) };
-}

@@ -4,5 +4,3 @@ export {
 export type { RequestHeaderAuthenticatorOptions } from './requestheader-authenticator.js';
 export { getProxyClientCredentials, loadProxyClientCredentials } from './proxy-client.js';
 export type { ProxyClientCredentials } from './proxy-client.js';
-export { headerValues, identityFromHeaders, extraFromHeaders, unescapeExtraKey } from './identity-headers.js';
-export type { IdentityHeaders, HeaderValues } from './identity-headers.js';

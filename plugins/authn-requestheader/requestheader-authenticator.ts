@@ -11,13 +11,14 @@
 // the authenticate hook bails on the first user, so an ordinary client certificate or token
 // accepted by a later authenticator still wins, and only a request nobody accepts ends in 401
 // instead of anonymous (upstream's union + FailOnError before anonymous).
-import { readFileSync } from 'node:fs';
 import type { Host } from '../../core/host.js';
-import { StartupError, type Plugin } from '../../core/plugin.js';
+import type { Plugin } from '../../core/plugin.js';
 import type { AuthenticationRequest, UserInfo } from '../../core/authn/user.js';
 import type { Logger } from '../../core/log.js';
-import { authenticateCertificateChain, parseCaBundle } from '../authn-x509/index.js';
-import { headerValues, identityFromHeaders, type IdentityHeaders } from './identity-headers.js';
+import type { IdentityHeaders } from '../../core/authn/identity-headers.js';
+import {
+  authenticateFrontProxy, readRequestHeaderCa, warnNonStandardHeaders, type RequestHeaderSettings,
+} from '../../core/authn/request-header.js';
 import { loadProxyClientCredentials, setProxyClientCredentials } from './proxy-client.js';
 
 const PLUGIN_NAME = 'RequestHeaderAuthenticator';
@@ -75,7 +76,7 @@ export function createRequestHeaderAuthenticator(options: RequestHeaderAuthentic
           extraPrefixes: get(REQUESTHEADER_FLAGS.extraHeadersPrefix),
         };
         const allowedNames = cfg.flags.get<string[]>(REQUESTHEADER_FLAGS.allowedNames);
-        warnNonStandard(names, log);
+        warnNonStandardHeaders(names, log);
 
         const proxy = loadProxyClientCredentials(
           cfg.flags.get<string>(REQUESTHEADER_FLAGS.proxyClientCertFile),
@@ -101,7 +102,7 @@ export function createRequestHeaderAuthenticator(options: RequestHeaderAuthentic
           file: caFile, authorities: roots.length, allowedNames: allowedNames.length ? allowedNames.join(',') : '(any)',
         });
         host.hooks.authenticate.tap({ name: PLUGIN_NAME, stage: REQUESTHEADER_STAGE }, (req) =>
-          authenticate(req, { roots, allowedNames, names, now: now() }, log));
+          authenticate(req, { roots, allowedNames, names }, now(), log));
       });
     },
   };
@@ -109,60 +110,16 @@ export function createRequestHeaderAuthenticator(options: RequestHeaderAuthentic
 
 export const RequestHeaderAuthenticator: Plugin = createRequestHeaderAuthenticator();
 
-interface Settings {
-  readonly roots: ReturnType<typeof parseCaBundle>;
-  readonly allowedNames: readonly string[];
-  readonly names: IdentityHeaders;
-  readonly now: Date;
-}
-
-function authenticate(req: AuthenticationRequest, s: Settings, log: Logger): UserInfo | undefined {
-  if (req.peerChain.length === 0) return undefined;
-  const outcome = authenticateCertificateChain(req.peerChain, s.roots, s.now);
+function authenticate(req: AuthenticationRequest, s: RequestHeaderSettings, now: Date, log: Logger): UserInfo | undefined {
+  const outcome = authenticateFrontProxy(req.peerChain, req, s, now);
   if (outcome.result === 'reject') {
-    log.v(4).info('client certificate is not a front proxy certificate', { reason: outcome.reason });
+    log.v(4).info('client certificate is not an allowed front proxy certificate', { reason: outcome.reason });
     req.reject(outcome.reason);
     return undefined;
   }
-  // 'none' here means a verified certificate without CommonName.
-  const cn = outcome.result === 'user' ? outcome.user.name : '';
-  if (s.allowedNames.length > 0 && !s.allowedNames.includes(cn)) {
-    const reason = `x509: subject with cn=${cn} is not in the allowed list`;
-    log.v(4).info('front proxy certificate refused', { reason });
-    req.reject(reason);
-    return undefined;
-  }
+  if (outcome.result === 'none') return undefined;
   // The identity headers cannot be removed here (the request is read-only to authenticators);
   // nothing downstream in plat forwards request headers, so they go no further.
-  const user = identityFromHeaders(headerValues(req), s.names);
-  if (user) log.v(4).info('authenticated by front proxy', { proxy: cn, user: user.name });
-  return user;
-}
-
-function readRequestHeaderCa(path: string): ReturnType<typeof parseCaBundle> {
-  const source = `unable to load request-header client CA file "${path}"`;
-  let text: string;
-  try {
-    text = readFileSync(path, 'latin1');
-  } catch (err) {
-    throw new StartupError(`${source}: ${(err as Error).message}`);
-  }
-  return parseCaBundle(text, source);
-}
-
-/** Upstream warns when the standard names are missing: API aggregation relies on them. */
-function warnNonStandard(names: IdentityHeaders, log: Logger): void {
-  const has = (list: readonly string[], standard: string) => list.some((h) => h.toLowerCase() === standard.toLowerCase());
-  if (names.username.length > 0 && !has(names.username, 'X-Remote-User')) {
-    log.warn('--requestheader-username-headers is set without specifying the standard X-Remote-User header - API aggregation will not work');
-  }
-  if (names.uid.length > 0 && !has(names.uid, 'X-Remote-Uid')) {
-    log.warn('--requestheader-uid-headers is set without specifying the standard X-Remote-Uid header - API aggregation will not work');
-  }
-  if (names.group.length > 0 && !has(names.group, 'X-Remote-Group')) {
-    log.warn('--requestheader-group-headers is set without specifying the standard X-Remote-Group header - API aggregation will not work');
-  }
-  if (names.extraPrefixes.length > 0 && !has(names.extraPrefixes, 'X-Remote-Extra-')) {
-    log.warn('--requestheader-extra-headers-prefix is set without specifying the standard X-Remote-Extra- header prefix - API aggregation will not work');
-  }
+  log.v(4).info('authenticated by front proxy', { proxy: outcome.proxy, user: outcome.user.name });
+  return outcome.user;
 }

@@ -7,61 +7,15 @@ import type { Host } from '../../core/host.js';
 import type { Plugin } from '../../core/plugin.js';
 import type { AuthenticationRequest, UserInfo } from '../../core/authn/user.js';
 import type { Logger } from '../../core/log.js';
-import { CertificateParseError } from './certificate.js';
-import type { Certificate } from './certificate.js';
-import { clientCertificates } from './certificate-cache.js';
-import { readCaBundle } from './ca-bundle.js';
-import { verifyClientCertificate } from './verify.js';
+import { authenticateCertificateChain, readCaBundle, type Certificate } from '../../core/authn/x509/index.js';
 
 const PLUGIN_NAME = 'X509Authenticator';
 
 export const CLIENT_CA_FILE_FLAG = 'client-ca-file';
-/** Upstream's authentication.kubernetes.io/credential-id, in plat's group. */
-export const CREDENTIAL_ID_KEY = 'authentication.platform/credential-id';
 
 export interface X509AuthenticatorOptions {
   /** Clock for validity checks; tests inject one. */
   readonly now?: () => Date;
-}
-
-export type CertificateAuthentication =
-  | { readonly result: 'none' }
-  | { readonly result: 'user'; readonly user: UserInfo }
-  | { readonly result: 'reject'; readonly reason: string };
-
-/**
- * Verifies a presented chain (DER, leaf first) against trust anchors and maps it to a user.
- * 'none': no certificate, or a valid one without CommonName (upstream then lets other
- * authenticators, anonymous included, decide); 'reject': a certificate that does not verify.
- */
-export function authenticateCertificateChain(
-  peerChain: readonly Buffer[],
-  roots: readonly Certificate[],
-  now: Date,
-): CertificateAuthentication {
-  const [leafDer, ...rest] = peerChain;
-  if (!leafDer) return { result: 'none' };
-  let leaf: Certificate;
-  let intermediates: Certificate[];
-  try {
-    leaf = clientCertificates.parse(leafDer);
-    // Go's TLS stack parses every presented certificate before verification; so do we.
-    intermediates = rest.map((der) => clientCertificates.parse(der));
-  } catch (err) {
-    if (err instanceof CertificateParseError) return { result: 'reject', reason: err.message };
-    throw err;
-  }
-  const verified = verifyClientCertificate(leaf, intermediates, roots, now);
-  if (!verified.ok) return { result: 'reject', reason: verified.error };
-  if (leaf.commonName === '') return { result: 'none' };
-  return {
-    result: 'user',
-    user: {
-      name: leaf.commonName,
-      groups: [...leaf.organizations],
-      extra: { [CREDENTIAL_ID_KEY]: [`X509SHA256=${leaf.sha256}`] },
-    },
-  };
 }
 
 /** The plugin with an injected clock (tests); `X509Authenticator` uses the wall clock. */

@@ -1,6 +1,7 @@
 // ControllerManagerServing: the controller manager's own HTTPS endpoint (--secure-port 10257, 0
 // disables it) serving the component's health checks, with upstream's delegated authentication
-// (client certificates of --client-ca-file or the looked-up CA, TokenReview through
+// (a front proxy's identity headers under --requestheader-* or the looked-up settings, client
+// certificates of --client-ca-file or the looked-up CA, TokenReview through
 // --authentication-kubeconfig, else anonymous) and authorization (system:masters, the
 // always-allow paths, SubjectAccessReview through --authorization-kubeconfig, else forbidden).
 // Taps flags, configure (settings and files checked), start (look-up, TLS, listen) and shutdown.
@@ -17,7 +18,8 @@ import { StartupError, type Plugin } from '../../core/plugin.js';
 import { componentHealthChecks } from '../../core/server/health.js';
 import { listen, type RunningServer } from '../../core/server/listen.js';
 import { createEndpointApp } from './app.js';
-import { AUTHENTICATION_CONFIGMAP, AUTHENTICATION_CONFIGMAP_NAMESPACE, lookupClientCa, readClientCaFile } from './client-ca.js';
+import { lookupMissing, readClientCaFile, warnNoLookupClient } from './in-cluster-lookup.js';
+import { readRequestHeaderCa, warnNonStandardHeaders, type RequestHeaderSettings } from '../../core/authn/request-header.js';
 import { DelegatingAuthenticator } from '../../core/authn/delegating-authenticator.js';
 import { DelegatedAuthorizer, SubjectAccessReviewer } from './delegated-authorization.js';
 import { FLAGS, servingFlags, TLS_VERSIONS } from './flags.js';
@@ -54,6 +56,7 @@ interface Settings {
   readonly port: number;
   readonly bind: string;
   readonly clientCaFile: string;
+  readonly requestHeader?: RequestHeaderSettings;
   readonly authn?: ClientConnection;
   readonly authz?: ClientConnection;
 }
@@ -68,12 +71,29 @@ function readSettings(flags: FlagSet): Settings {
   if (clientCaFile) {
     try { readClientCaFile(clientCaFile); } catch (e) { throw new StartupError((e as Error).message, 1); }
   }
+  const requestHeader = requestHeaderFromFlags(flags);
   return {
     port: flags.get<number>(FLAGS.securePort),
     bind: flags.get<string>(FLAGS.bindAddress),
     clientCaFile,
+    ...(requestHeader ? { requestHeader } : {}),
     ...(authnFile ? { authn: kubeconfigFor(FLAGS.authnKubeconfig, authnFile) } : {}),
     ...(authzFile ? { authz: kubeconfigFor(FLAGS.authzKubeconfig, authzFile) } : {}),
+  };
+}
+
+/** --requestheader-*: set only when the CA file is given (without it the other flags are unused, as upstream). */
+function requestHeaderFromFlags(flags: FlagSet): RequestHeaderSettings | undefined {
+  const file = flags.get<string>(FLAGS.rhClientCaFile);
+  if (!file) return undefined;
+  const list = (name: string) => flags.get<string[]>(name).map((v) => v.trim());
+  return {
+    roots: readRequestHeaderCa(file),
+    allowedNames: list(FLAGS.rhAllowedNames),
+    names: {
+      username: list(FLAGS.rhUsernameHeaders), uid: list(FLAGS.rhUidHeaders),
+      group: list(FLAGS.rhGroupHeaders), extraPrefixes: list(FLAGS.rhExtraHeadersPrefix),
+    },
   };
 }
 
@@ -100,13 +120,17 @@ export const ControllerManagerServing: Plugin = {
       const userAgent = `plat-controller-manager/${host.version}`;
 
       let clientCa = s.clientCaFile ? readClientCaFile(s.clientCaFile) : undefined;
-      if (!clientCa && !f.get<boolean>(FLAGS.authnSkipLookup)) {
+      let requestHeader = s.requestHeader;
+      const missing = { clientCa: !clientCa, requestHeader: !requestHeader };
+      if ((missing.clientCa || missing.requestHeader) && !f.get<boolean>(FLAGS.authnSkipLookup)) {
         if (!s.authn) {
-          log.warn(`No authentication-kubeconfig provided in order to lookup client-ca-file in configmap/${AUTHENTICATION_CONFIGMAP} in ${AUTHENTICATION_CONFIGMAP_NAMESPACE}, so client certificate authentication won't work.`);
+          warnNoLookupClient(missing, log);
         } else {
           const client = new RestClient(s.authn, { userAgent });
           try {
-            clientCa = await lookupClientCa(client, log);
+            const found = await lookupMissing(client, missing, log);
+            clientCa ??= found.clientCa;
+            requestHeader ??= found.requestHeader;
           } catch (e) {
             const why = e instanceof Error ? e.message : String(e);
             if (!f.get<boolean>(FLAGS.authnTolerateLookupFailure)) throw new StartupError(`unable to load configmap based request-header-client-ca-file: ${why}`, 1);
@@ -118,6 +142,7 @@ export const ControllerManagerServing: Plugin = {
           }
         }
       }
+      if (requestHeader) warnNonStandardHeaders(requestHeader.names, log);
 
       // Upstream raises the delegating client's limits (qps 200, burst 400): they bound every request.
       const reviewClient = s.authn ? new RestClient(s.authn, { qps: 200, burst: 400, userAgent }) : undefined;
@@ -132,7 +157,9 @@ export const ControllerManagerServing: Plugin = {
       const health = componentHealthChecks(host);
       health.add({ name: 'ping', check: async () => {} });
       const app = createEndpointApp({
-        authenticator: new DelegatingAuthenticator({ clientCa: clientCa !== undefined, ...(tokens ? { tokens } : {}), anonymous: true }),
+        authenticator: new DelegatingAuthenticator({
+          ...(clientCa ? { clientCa } : {}), ...(requestHeader ? { requestHeader } : {}), ...(tokens ? { tokens } : {}), anonymous: true,
+        }),
         authorizer: new DelegatedAuthorizer(f.get<string[]>(FLAGS.authzAlwaysAllowPaths), reviews),
         health, logger: log,
       });
@@ -145,7 +172,9 @@ export const ControllerManagerServing: Plugin = {
       try {
         server = await listen(app, {
           host: listenHost, port: s.port, http2: !f.get<boolean>(FLAGS.disableHttp2),
-          tls: { ...tls, ...(clientCa ? { ca: clientCa } : {}) },
+          // Both bundles are offered to clients as acceptable issuers (upstream's union of the client
+          // and request-header CAs); each authenticator verifies against its own bundle.
+          tls: { ...tls, ...(clientCa || requestHeader ? { ca: [clientCa ?? '', ...(requestHeader?.roots ?? []).map((r) => r.x509.toString())].join('\n') } : {}) },
           ...(minVersion ? { minVersion } : {}), ...(maxStreams ? { maxStreamsPerConnection: maxStreams } : {}),
         });
       } catch (e) {
@@ -155,7 +184,7 @@ export const ControllerManagerServing: Plugin = {
       const local = isUnspecified(s.bind) ? '127.0.0.1' : s.bind.includes(':') ? `[${s.bind}]` : s.bind;
       handles.set(host, { server, url: `https://${local}:${server.address.port}` });
       log.info(`Serving securely on ${listenHost.includes(':') ? `[${listenHost}]` : listenHost}:${server.address.port}`, {
-        clientCertificates: clientCa !== undefined, tokenReview: tokens !== undefined, subjectAccessReview: reviews !== undefined,
+        clientCertificates: clientCa !== undefined, requestHeader: requestHeader !== undefined, tokenReview: tokens !== undefined, subjectAccessReview: reviews !== undefined,
       });
     });
 

@@ -63,7 +63,7 @@ function secureSettings(ctx: NodeAgentContext, now: () => number): SecureSetting
   }
   let authenticator: DelegatingAuthenticator;
   try {
-    authenticator = new DelegatingAuthenticator({ clientCa: clientCa !== undefined, ...(tokens ? { tokens } : {}), anonymous: authn.anonymous.enabled });
+    authenticator = new DelegatingAuthenticator({ ...(clientCa ? { clientCa } : {}), ...(tokens ? { tokens } : {}), anonymous: authn.anonymous.enabled });
   } catch (e) {
     throw new StartupError(`authentication: ${(e as Error).message}`);
   }

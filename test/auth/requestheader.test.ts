@@ -12,9 +12,8 @@ import { join } from 'node:path';
 import { StartupError } from '../../core/plugin.js';
 import type { UserInfo } from '../../core/authn/user.js';
 import { AnonymousAuthenticator } from '../../plugins/authn-anonymous/index.js';
-import {
-  createRequestHeaderAuthenticator, extraFromHeaders, getProxyClientCredentials, headerValues, unescapeExtraKey,
-} from '../../plugins/authn-requestheader/index.js';
+import { createRequestHeaderAuthenticator, getProxyClientCredentials } from '../../plugins/authn-requestheader/index.js';
+import { extraFromHeaders, headerValues, unescapeExtraKey } from '../../core/authn/identity-headers.js';
 import { createX509Authenticator } from '../../plugins/authn-x509/index.js';
 import { baseCsr, fixtures } from '../certificates/fixtures.js';
 import { Client, startInProcess, type RunningPlat } from '../helpers/plat.js';

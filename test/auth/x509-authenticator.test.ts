@@ -4,7 +4,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { StartupError } from '../../core/plugin.js';
 import { AnonymousAuthenticator } from '../../plugins/authn-anonymous/index.js';
-import { CREDENTIAL_ID_KEY, createX509Authenticator, loadCaBundle } from '../../plugins/authn-x509/index.js';
+import { createX509Authenticator } from '../../plugins/authn-x509/index.js';
+import { CREDENTIAL_ID_KEY, loadCaBundle } from '../../core/authn/x509/index.js';
 import { createPki, daysAfterIssue, type Issued, type Pki } from './pki.js';
 import { boot, request } from './support.js';
 

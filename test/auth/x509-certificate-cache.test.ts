@@ -3,9 +3,9 @@
 // roots in force. The cache is an LRU bounded by its capacity and never keeps a failed parse.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { authenticateCertificateChain, parseCaBundle } from '../../plugins/authn-x509/index.js';
-import { CertificateCache } from '../../plugins/authn-x509/certificate-cache.js';
-import { CertificateParseError } from '../../plugins/authn-x509/certificate.js';
+import { authenticateCertificateChain, parseCaBundle } from '../../core/authn/x509/index.js';
+import { CertificateCache } from '../../core/authn/x509/certificate-cache.js';
+import { CertificateParseError } from '../../core/authn/x509/certificate.js';
 import { createPki, daysAfterIssue, type Pki } from './pki.js';
 
 let pki: Pki;

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { DerError, DerReader, TAG, decodeOid, decodeTime } from '../../plugins/authn-x509/der.js';
-import { CertificateParseError, parseCertificate } from '../../plugins/authn-x509/certificate.js';
+import { DerError, DerReader, TAG, decodeOid, decodeTime } from '../../core/authn/x509/der.js';
+import { CertificateParseError, parseCertificate } from '../../core/authn/x509/certificate.js';
 
 const hex = (s: string) => Buffer.from(s.replace(/\s+/g, ''), 'hex');
 

@@ -7,7 +7,8 @@ import { createServer, request as httpsRequest, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { AnonymousAuthenticator } from '../../plugins/authn-anonymous/index.js';
-import { createX509Authenticator, loadCaBundle } from '../../plugins/authn-x509/index.js';
+import { createX509Authenticator } from '../../plugins/authn-x509/index.js';
+import { loadCaBundle } from '../../core/authn/x509/index.js';
 import { createPki, daysAfterIssue, type Issued, type Pki } from './pki.js';
 import { boot, request } from './support.js';
 

@@ -4,7 +4,7 @@
 // Buffer.from(..., 'base64') silently drops characters it does not understand.
 import { readFileSync } from 'node:fs';
 import type { X509Certificate } from 'node:crypto';
-import { StartupError } from '../../core/plugin.js';
+import { StartupError } from '../../plugin.js';
 import { parseCertificate } from './certificate.js';
 import type { Certificate } from './certificate.js';
 

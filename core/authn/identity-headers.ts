@@ -2,7 +2,7 @@
 // package reads them from Go's http.Header: the user name is the first non-empty value among the
 // username headers (flag order); groups are every non-empty value of every group header; extra
 // keys are the rest of a prefixed header name, lowercased, then %-unescaped.
-import type { AuthenticationRequest, UserInfo } from '../../core/authn/user.js';
+import type { AuthenticationRequest, UserInfo } from './user.js';
 
 export interface IdentityHeaders {
   readonly username: readonly string[];

@@ -1,0 +1,52 @@
+// A presented client certificate chain (DER, leaf first) verified against trust anchors and mapped
+// to a user as upstream's x509 authenticator with CommonNameUserConversion does. Shared by the API
+// server's client-certificate and request-header authenticators and by the delegating
+// authenticator of the controller manager and node agent.
+import type { UserInfo } from '../user.js';
+import { CertificateParseError, type Certificate } from './certificate.js';
+import { clientCertificates } from './certificate-cache.js';
+import { verifyClientCertificate } from './verify.js';
+
+/** Upstream's authentication.kubernetes.io/credential-id, in plat's group. */
+export const CREDENTIAL_ID_KEY = 'authentication.platform/credential-id';
+
+export type CertificateAuthentication =
+  | { readonly result: 'none' }
+  | { readonly result: 'user'; readonly user: UserInfo }
+  | { readonly result: 'reject'; readonly reason: string };
+
+/**
+ * Verifies a presented chain (DER, leaf first) against trust anchors and maps it to a user.
+ * 'none': no certificate, or a valid one without CommonName (upstream then lets other
+ * authenticators, anonymous included, decide); 'reject': a certificate that does not verify.
+ */
+export function authenticateCertificateChain(
+  peerChain: readonly Buffer[],
+  roots: readonly Certificate[],
+  now: Date,
+): CertificateAuthentication {
+  const [leafDer, ...rest] = peerChain;
+  if (!leafDer) return { result: 'none' };
+  let leaf: Certificate;
+  let intermediates: Certificate[];
+  try {
+    leaf = clientCertificates.parse(leafDer);
+    // Go's TLS stack parses every presented certificate before verification; so do we.
+    intermediates = rest.map((der) => clientCertificates.parse(der));
+  } catch (err) {
+    if (err instanceof CertificateParseError) return { result: 'reject', reason: err.message };
+    throw err;
+  }
+  const verified = verifyClientCertificate(leaf, intermediates, roots, now);
+  if (!verified.ok) return { result: 'reject', reason: verified.error };
+  if (leaf.commonName === '') return { result: 'none' };
+  return {
+    result: 'user',
+    user: {
+      name: leaf.commonName,
+      groups: [...leaf.organizations],
+      extra: { [CREDENTIAL_ID_KEY]: [`X509SHA256=${leaf.sha256}`] },
+    },
+  };
+}
+
