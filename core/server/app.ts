@@ -14,6 +14,7 @@ import type { ResourceStore } from '../registry/store.js';
 import { impersonate, isImpersonationHeader } from './impersonation.js';
 import { aggregatedDiscovery, aggregatedRequested, apiGroupDocument, apiGroupList, apiResourceList, apiVersions } from './discovery.js';
 import type { HealthChecks } from './health.js';
+import { serveDebug } from './debug/index.js';
 import { buildOpenApi, type OpenApiDocs } from './openapi.js';
 import { peerCertificates } from './peer.js';
 import { requestInfo, type RequestInfo } from './request-info.js';
@@ -37,6 +38,8 @@ export interface ApiServerDeps {
   readonly shutdown: AbortSignal;
   /** host:port clients reach this server at (discovery's serverAddressByClientCIDRs). */
   readonly serverAddress: string;
+  /** --profiling: /debug/pprof/ and /debug/flags/v are served. */
+  readonly profiling?: boolean;
   readonly now?: () => Date;
 }
 
@@ -142,6 +145,7 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
       if (alias) answerInAlias(ctx, alias);
       return;
     }
+    if (deps.profiling && await serveDebug(ctx, log, deps.shutdown)) return;
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') throw errors.methodNotAllowed(ctx.method, { group: '', resource: ctx.path });
     const path = ctx.path.replace(/\/+$/, '') || '/';
     const health = await deps.health.serve(path, query);

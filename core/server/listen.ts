@@ -4,13 +4,16 @@
 import http2 from 'node:http2';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import type { SecureContextOptions } from 'node:tls';
+import { createSecureContext, type SecureContext, type SecureContextOptions } from 'node:tls';
 import type Koa from 'koa';
+import type { CertKeyPem, SniCertificates } from './sni.js';
 
 export interface ListenOptions {
   readonly host: string;
   readonly port: number;
-  readonly tls: SecureContextOptions & { SNICallback?: (servername: string, cb: (err: Error | null, ctx?: import('node:tls').SecureContext) => void) => void };
+  readonly tls: SecureContextOptions;
+  /** --tls-sni-cert-key: certificates chosen by SNI name, or by local address when none is sent. */
+  readonly sni?: SniCertificates;
   readonly http2: boolean;
   readonly maxStreamsPerConnection?: number;
   readonly minVersion?: 'TLSv1' | 'TLSv1.1' | 'TLSv1.2' | 'TLSv1.3';
@@ -25,8 +28,19 @@ export interface RunningServer {
 export const MAX_HEADER_BYTES = 1 << 20;
 
 export async function listen(app: Koa<any>, o: ListenOptions): Promise<RunningServer> {
+  const sni = o.sni && o.sni.size > 0 ? o.sni : undefined;
+  const contexts = new Map<CertKeyPem | undefined, SecureContext>();
+  // A context chosen by name replaces the default one whole, so it carries everything else of it
+  // (client CA, ciphers, minimum version). An SNI name without a match gets the default
+  // certificate, even where a local address chose another one for the connection.
+  const contextFor = (pair: CertKeyPem | undefined): SecureContext => {
+    let ctx = contexts.get(pair);
+    if (!ctx) contexts.set(pair, ctx = createSecureContext(contextOptions(o, pair)));
+    return ctx;
+  };
   const common = {
     ...o.tls,
+    ...(sni ? { SNICallback: (name: string, cb: (err: Error | null, ctx?: SecureContext) => void) => cb(null, contextFor(sni.pairFor(name))) } : {}),
     requestCert: true,
     rejectUnauthorized: false,
     // Go's http.DefaultMaxHeaderBytes: an oversized credential then reaches the authenticators and
@@ -43,6 +57,7 @@ export async function listen(app: Koa<any>, o: ListenOptions): Promise<RunningSe
       settings: { maxHeaderListSize: MAX_HEADER_BYTES, ...(o.maxStreamsPerConnection ? { maxConcurrentStreams: o.maxStreamsPerConnection } : {}) },
     }, app.callback() as unknown as Parameters<typeof http2.createSecureServer>[1])
     : https.createServer({ ...common, ALPNProtocols: ['http/1.1'] }, app.callback());
+  if (sni) chooseByLocalAddress(server, sni, o);
   // The HTTP/1.1 fallback of the http2 server reads the limit from this property, not its options.
   (server as unknown as { maxHeaderSize: number }).maxHeaderSize = MAX_HEADER_BYTES;
   const sessions = new Set<http2.ServerHttp2Session>();
@@ -61,4 +76,24 @@ export async function listen(app: Koa<any>, o: ListenOptions): Promise<RunningSe
       for (const s of sockets) s.destroy();
     }),
   };
+}
+
+/**
+ * Upstream's GetConfigForClient: a client that sends no SNI name gets the certificate mapped to the
+ * address it connected to. The choice must be made before the handshake, when the connection
+ * arrives: the server's context is switched for it (tls.Server wraps the socket in the same
+ * 'connection' event, after this listener), and only when it differs from the one in place.
+ */
+function chooseByLocalAddress(server: import('node:tls').Server, sni: SniCertificates, o: ListenOptions): void {
+  let current: CertKeyPem | undefined;
+  server.prependListener('connection', (socket: import('node:net').Socket) => {
+    const pair = sni.pairForLocalAddress(socket.localAddress ?? '');
+    if (pair === current) return;
+    current = pair;
+    server.setSecureContext(contextOptions(o, pair));
+  });
+}
+
+function contextOptions(o: ListenOptions, pair: CertKeyPem | undefined): SecureContextOptions {
+  return { ...o.tls, ...(pair ? { cert: pair.cert, key: pair.key } : {}), ...(o.minVersion ? { minVersion: o.minVersion } : {}) };
 }

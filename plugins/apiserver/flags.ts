@@ -1,5 +1,7 @@
 // The API server flags this plugin honours, with the spec's names, types, defaults and sections.
 import type { FlagSpec } from '../../core/flags/types.js';
+import { cipherSuitesFlag } from '../../core/server/tls-settings.js';
+import { sniFlag } from '../../core/server/sni.js';
 
 const SERVING = 'Serving, network and process';
 const LIMITS = 'Limits and timeouts of requests';
@@ -17,6 +19,8 @@ export const apiserverFlags: readonly FlagSpec[] = [
   { name: 'tls-private-key-file', type: 'string', default: '', section: SERVING, help: 'Private key matching --tls-cert-file.' },
   { name: 'tls-min-version', type: 'string', default: '', section: SERVING, help: 'One of VersionTLS10, VersionTLS11, VersionTLS12, VersionTLS13.',
     enum: ['', 'VersionTLS10', 'VersionTLS11', 'VersionTLS12', 'VersionTLS13'] },
+  cipherSuitesFlag(SERVING, 'Allowed cipher suites; omitted means the runtime defaults.'),
+  sniFlag(SERVING, "Pair of certificate and key file paths, optionally suffixed with `:` and a list of domain patterns (FQDNs with optional wildcard prefix segments; IPs allowed). Without patterns the certificate's own names are used. Non-wildcard matches beat wildcard matches; explicit patterns beat extracted names."),
   { name: 'disable-http2-serving', type: 'bool', default: false, section: SERVING, help: 'Disable HTTP/2.' },
   { name: 'http2-max-streams-per-connection', type: 'int', default: 0, section: SERVING, help: 'Stream limit given to HTTP/2 clients; 0 uses the runtime default.' },
   { name: 'min-request-timeout', type: 'int', default: 1800, section: LIMITS, help: 'Minimum seconds a handler keeps a request open; honoured only by watch, which picks a randomized value above it.' },
@@ -27,7 +31,3 @@ export const apiserverFlags: readonly FlagSpec[] = [
     enum: ['AlwaysAllow', 'AlwaysDeny', 'ABAC', 'Webhook', 'RBAC', 'Node'],
     help: 'Ordered authorizers from AlwaysAllow, AlwaysDeny, ABAC, Webhook, RBAC, Node. Defaults to AlwaysAllow when --authorization-config is not used.' },
 ];
-
-export const TLS_VERSIONS: Record<string, 'TLSv1' | 'TLSv1.1' | 'TLSv1.2' | 'TLSv1.3'> = {
-  VersionTLS10: 'TLSv1', VersionTLS11: 'TLSv1.1', VersionTLS12: 'TLSv1.2', VersionTLS13: 'TLSv1.3',
-};

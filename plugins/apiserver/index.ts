@@ -21,7 +21,10 @@ import { listen, MAX_HEADER_BYTES, type RunningServer } from '../../core/server/
 import { startCompactor } from '../../core/storage/compactor.js';
 import { openLmdbStorage } from '../../core/storage/lmdb.js';
 import type { Storage } from '../../core/storage/storage.js';
-import { apiserverFlags, TLS_VERSIONS } from './flags.js';
+import { apiserverFlags } from './flags.js';
+import { servingTlsSettings } from '../../core/server/tls-settings.js';
+import { SNI_FLAG, SniCertificates } from '../../core/server/sni.js';
+import { PROFILING_FLAG, profilingFlags, v8Profiler } from '../../core/server/debug/index.js';
 
 const PLUGIN_NAME = 'ApiServerPlugin';
 const PRIVILEGED_ALLOW = Object.freeze({ decision: 'allow' as const });
@@ -60,7 +63,13 @@ export const ApiServerPlugin: Plugin = {
     const stopping = new AbortController();
     const cleanups: (() => Promise<void> | void)[] = [];
 
-    host.hooks.flags.tap(PLUGIN_NAME, (flags) => { for (const f of apiserverFlags) flags.define({ ...f, owner: PLUGIN_NAME }); });
+    host.hooks.flags.tap(PLUGIN_NAME, (flags) => {
+      for (const f of apiserverFlags) flags.define({ ...f, owner: PLUGIN_NAME });
+      for (const f of profilingFlags('Serving, network and process', {
+        profiling: 'Serve profiling at `host:port/debug/pprof/`.',
+        contention: 'Block profiling, when profiling is enabled.',
+      })) flags.define({ ...f, owner: PLUGIN_NAME });
+    });
 
     // Upstream's privileged-group authorizer: system:masters is allowed everything, ahead of the
     // configured chain, whatever the modes say (so an admin cannot lock itself out).
@@ -126,6 +135,13 @@ export const ApiServerPlugin: Plugin = {
         log.info('serving with a self-signed certificate', { certFile: pair.certFile });
       }
 
+      const profiling = flags.get<boolean>(PROFILING_FLAG);
+      if (profiling) {
+        // Heap sampling runs from start-up, so /debug/pprof/heap covers what is alive since then.
+        await v8Profiler.acquire();
+        cleanups.push(() => v8Profiler.release());
+      }
+
       const health = new HealthChecks();
       health.add({ name: 'ping', check: async () => {} });
       health.add({ name: 'log', check: async () => {} });
@@ -134,19 +150,20 @@ export const ApiServerPlugin: Plugin = {
 
       const port = flags.get<number>('secure-port');
       const host_ = isUnspecified(bind) ? (bind === '::' ? '::' : '0.0.0.0') : bind;
-      const minVersion = TLS_VERSIONS[flags.get<string>('tls-min-version')];
+      const tlsSettings = servingTlsSettings(flags.get<string>('tls-min-version'), flags.get<string[]>('tls-cipher-suites'), log);
+      const sni = SniCertificates.load(flags.get<string[]>(SNI_FLAG));
       const maxStreams = flags.get<number>('http2-max-streams-per-connection');
       const placeholder = { address: '', port };
       const app = createApp({
         hooks: host.hooks, resources, stores, health, version: platVersion(host.version), logger: log,
-        minRequestTimeoutSeconds: flags.get<number>('min-request-timeout'), shutdown: stopping.signal,
+        minRequestTimeoutSeconds: flags.get<number>('min-request-timeout'), shutdown: stopping.signal, profiling,
         get serverAddress() { return `${advertise || external || '127.0.0.1'}:${placeholder.port}`; },
       });
       let server: RunningServer;
       try {
         server = await listen(app, {
-          host: host_, port, tls, http2: !flags.get<boolean>('disable-http2-serving'),
-          ...(minVersion ? { minVersion } : {}), ...(maxStreams ? { maxStreamsPerConnection: maxStreams } : {}),
+          host: host_, port, tls: { ...tls, ...(tlsSettings.ciphers ? { ciphers: tlsSettings.ciphers } : {}) }, http2: !flags.get<boolean>('disable-http2-serving'),
+          minVersion: tlsSettings.minVersion, sni, ...(maxStreams ? { maxStreamsPerConnection: maxStreams } : {}),
         });
       } catch (e) {
         throw new StartupError(`cannot listen on ${host_}:${port}: ${(e as Error).message}`);

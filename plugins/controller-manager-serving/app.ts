@@ -1,7 +1,8 @@
 // The endpoint's handler chain, as the controller manager's BuildHandlerChain: one error boundary
 // turning errors into Status bodies, authentication (401), authorization (403; a failed
 // SubjectAccessReview is 500), then the routes: /healthz, /livez, /readyz (with per-check
-// subpaths, ?verbose and ?exclude). Anything else is upstream's mux answer: 404 page not found.
+// subpaths, ?verbose and ?exclude), with --profiling /debug/pprof/ and /debug/flags/v. Anything
+// else is upstream's mux answer: 404 page not found.
 import Koa from 'koa';
 import { errors, StatusError } from '../../core/api/errors.js';
 import { describeForbidden, type Attributes } from '../../core/authz/attributes.js';
@@ -11,6 +12,7 @@ import { requestInfo } from '../../core/server/request-info.js';
 import { sendStatus } from '../../core/server/respond.js';
 import type { DelegatingAuthenticator } from '../../core/authn/delegating-authenticator.js';
 import { logUnauthenticated } from '../../core/authn/unauthenticated-log.js';
+import { serveDebug } from '../../core/server/debug/index.js';
 import type { DelegatedAuthorizer } from './delegated-authorization.js';
 
 export interface EndpointDeps {
@@ -18,6 +20,8 @@ export interface EndpointDeps {
   readonly authorizer: DelegatedAuthorizer;
   readonly health: HealthChecks;
   readonly logger: Logger;
+  /** Present with --profiling: the debugging handlers, until the endpoint stops. */
+  readonly debug?: { readonly shutdown: AbortSignal };
 }
 
 const plainText = (ctx: Koa.Context, code: number, body: string) => {
@@ -68,6 +72,7 @@ export function createEndpointApp(deps: EndpointDeps): Koa {
   });
 
   app.use(async (ctx) => {
+    if (deps.debug && await serveDebug(ctx, log, deps.debug.shutdown)) return;
     const path = ctx.path.replace(/\/+$/, '') || '/';
     const health = await deps.health.serve(path, new URLSearchParams(ctx.querystring));
     if (health) return plainText(ctx, health.code, health.body);

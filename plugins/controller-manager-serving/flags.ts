@@ -1,8 +1,11 @@
 // The flags of the controller manager's own HTTPS endpoint that this plugin honours, with spec
-// 02's names, types, defaults and section. The rest of the section (SNI certificates, cipher
-// suites, address and port sharing) stays in the catalogue and is refused at start-up.
+// 02's names, types, defaults and section. The rest of the section (address and port sharing)
+// stays in the catalogue and is refused at start-up.
 import { parseDuration } from '../../core/flags/duration.js';
 import type { FlagSpec } from '../../core/flags/types.js';
+import { TLS_VERSIONS } from '../../core/server/tls-names.js';
+import { cipherSuitesFlag } from '../../core/server/tls-settings.js';
+import { sniFlag } from '../../core/server/sni.js';
 
 const SECTION = 'Serving, authentication and authorization of its own endpoint';
 
@@ -13,6 +16,7 @@ export const FLAGS = {
   tlsCertFile: 'tls-cert-file',
   tlsKeyFile: 'tls-private-key-file',
   tlsMinVersion: 'tls-min-version',
+  tlsCipherSuites: 'tls-cipher-suites',
   disableHttp2: 'disable-http2-serving',
   http2MaxStreams: 'http2-max-streams-per-connection',
   clientCaFile: 'client-ca-file',
@@ -32,9 +36,6 @@ export const FLAGS = {
   rhUidHeaders: 'requestheader-uid-headers',
 } as const;
 
-export const TLS_VERSIONS: Readonly<Record<string, 'TLSv1' | 'TLSv1.1' | 'TLSv1.2' | 'TLSv1.3'>> = {
-  VersionTLS10: 'TLSv1', VersionTLS11: 'TLSv1.1', VersionTLS12: 'TLSv1.2', VersionTLS13: 'TLSv1.3',
-};
 
 const ms = parseDuration;
 const nonNegative = (v: unknown) => ((v as number) < 0 ? 'must not be negative' : undefined);
@@ -63,6 +64,8 @@ export const servingFlags: readonly FlagSpec[] = [
   { name: FLAGS.tlsCertFile, type: 'string', section: SECTION, help: 'Default certificate and key; if absent with HTTPS on, a self-signed pair is generated into --cert-dir.' },
   { name: FLAGS.tlsKeyFile, type: 'string', section: SECTION, help: 'Default certificate and key; if absent with HTTPS on, a self-signed pair is generated into --cert-dir.' },
   { name: FLAGS.tlsMinVersion, type: 'string', section: SECTION, help: 'VersionTLS10, VersionTLS11, VersionTLS12 or VersionTLS13.', enum: Object.keys(TLS_VERSIONS) },
+  cipherSuitesFlag(SECTION, 'Allowed suites; omitted means runtime defaults.'),
+  sniFlag(SECTION, "Certificate and key paths optionally suffixed with `:` and domain patterns; same matching precedence as the API server's."),
   { name: FLAGS.disableHttp2, type: 'bool', default: false, section: SECTION, help: 'Disable HTTP/2.' },
   { name: FLAGS.http2MaxStreams, type: 'int', section: SECTION, help: '0 uses runtime default.', validate: nonNegative },
   { name: FLAGS.clientCaFile, type: 'string', section: SECTION, help: 'Client certificates signed by these authorities authenticate as their CommonName.' },

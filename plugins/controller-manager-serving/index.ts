@@ -22,8 +22,11 @@ import { lookupMissing, readClientCaFile, warnNoLookupClient } from './in-cluste
 import { readRequestHeaderCa, warnNonStandardHeaders, type RequestHeaderSettings } from '../../core/authn/request-header.js';
 import { DelegatingAuthenticator } from '../../core/authn/delegating-authenticator.js';
 import { DelegatedAuthorizer, SubjectAccessReviewer } from './delegated-authorization.js';
-import { FLAGS, servingFlags, TLS_VERSIONS } from './flags.js';
+import { FLAGS, servingFlags } from './flags.js';
+import { servingTlsSettings } from '../../core/server/tls-settings.js';
+import { SNI_FLAG, SniCertificates } from '../../core/server/sni.js';
 import { TokenReviewer } from '../../core/authn/token-review-client.js';
+import { CONTENTION_PROFILING_FLAG, PROFILING_FLAG, profilingFlags, v8Profiler } from '../../core/server/debug/index.js';
 
 const PLUGIN_NAME = 'ControllerManagerServing';
 /** Upstream's PairName for the self-signed pair in --cert-dir. */
@@ -105,7 +108,13 @@ export const ControllerManagerServing: Plugin = {
     let settings: Settings | undefined;
     const cleanups: (() => Promise<void> | void)[] = [];
 
-    host.hooks.flags.tap(PLUGIN_NAME, (f) => { for (const spec of servingFlags) f.define({ ...spec, owner: PLUGIN_NAME }); });
+    host.hooks.flags.tap(PLUGIN_NAME, (f) => {
+      for (const spec of servingFlags) f.define({ ...spec, owner: PLUGIN_NAME });
+      for (const spec of profilingFlags('Leader election and process', {
+        profiling: 'Profiling at `host:port/debug/pprof/`.',
+        contention: 'Block profiling when profiling is on.',
+      })) f.define({ ...spec, owner: PLUGIN_NAME });
+    });
 
     host.hooks.configure.tap(PLUGIN_NAME, (cfg) => {
       flags = cfg.flags;
@@ -154,6 +163,14 @@ export const ControllerManagerServing: Plugin = {
       if (reviews) cleanups.push(() => reviews.close());
       else log.warn('No authorization-kubeconfig provided, so SubjectAccessReview of authorization tokens won\'t work.');
 
+      const profiling = f.get<boolean>(PROFILING_FLAG);
+      if (profiling) {
+        // Heap sampling runs from start-up, so /debug/pprof/heap covers what is alive since then.
+        await v8Profiler.acquire();
+        cleanups.push(() => v8Profiler.release());
+      }
+      const stopping = new AbortController();
+
       const health = componentHealthChecks(host);
       health.add({ name: 'ping', check: async () => {} });
       const app = createEndpointApp({
@@ -161,11 +178,12 @@ export const ControllerManagerServing: Plugin = {
           ...(clientCa ? { clientCa } : {}), ...(requestHeader ? { requestHeader } : {}), ...(tokens ? { tokens } : {}), anonymous: true,
         }),
         authorizer: new DelegatedAuthorizer(f.get<string[]>(FLAGS.authzAlwaysAllowPaths), reviews),
-        health, logger: log,
+        health, logger: log, ...(profiling ? { debug: { shutdown: stopping.signal } } : {}),
       });
 
       const tls = await servingPair(f, s.bind);
-      const minVersion = TLS_VERSIONS[f.get<string>(FLAGS.tlsMinVersion)];
+      const tlsSettings = servingTlsSettings(f.get<string>(FLAGS.tlsMinVersion), f.get<string[]>(FLAGS.tlsCipherSuites), log);
+      const sni = SniCertificates.load(f.get<string[]>(SNI_FLAG));
       const maxStreams = f.get<number>(FLAGS.http2MaxStreams);
       const listenHost = isUnspecified(s.bind) ? (s.bind === '::' ? '::' : '0.0.0.0') : s.bind;
       let server: RunningServer;
@@ -174,13 +192,18 @@ export const ControllerManagerServing: Plugin = {
           host: listenHost, port: s.port, http2: !f.get<boolean>(FLAGS.disableHttp2),
           // Both bundles are offered to clients as acceptable issuers (upstream's union of the client
           // and request-header CAs); each authenticator verifies against its own bundle.
-          tls: { ...tls, ...(clientCa || requestHeader ? { ca: [clientCa ?? '', ...(requestHeader?.roots ?? []).map((r) => r.x509.toString())].join('\n') } : {}) },
-          ...(minVersion ? { minVersion } : {}), ...(maxStreams ? { maxStreamsPerConnection: maxStreams } : {}),
+          tls: {
+            ...tls, ...(tlsSettings.ciphers ? { ciphers: tlsSettings.ciphers } : {}),
+            ...(clientCa || requestHeader ? { ca: [clientCa ?? '', ...(requestHeader?.roots ?? []).map((r) => r.x509.toString())].join('\n') } : {}),
+          },
+          minVersion: tlsSettings.minVersion, sni, ...(maxStreams ? { maxStreamsPerConnection: maxStreams } : {}),
         });
       } catch (e) {
         throw new StartupError(`failed to listen on ${listenHost}:${s.port}: ${(e as Error).message}`);
       }
       cleanups.unshift(() => server.close());
+      // First of all: a CPU profile being taken ends at once instead of holding the stop up.
+      cleanups.unshift(() => stopping.abort());
       const local = isUnspecified(s.bind) ? '127.0.0.1' : s.bind.includes(':') ? `[${s.bind}]` : s.bind;
       handles.set(host, { server, url: `https://${local}:${server.address.port}` });
       log.info(`Serving securely on ${listenHost.includes(':') ? `[${listenHost}]` : listenHost}:${server.address.port}`, {

@@ -15,10 +15,9 @@ import type { DelegatingAuthenticator } from '../../core/authn/delegating-authen
 import { logUnauthenticated } from '../../core/authn/unauthenticated-log.js';
 import type { NodeAgentAuthorizer } from './authorization.js';
 import { configzDocument } from './configz.js';
-import { serveDebugFlagV } from './debug-flags.js';
+import { PPROF_PREFIX, serveDebugFlagV, servePprof } from '../../core/server/debug/index.js';
 import { healthAnswer } from './health.js';
 import { podList } from './pod-list.js';
-import { PPROF_PREFIX, servePprof } from './pprof.js';
 import { nodeRequestAttributes } from './request-attributes.js';
 import { httpError, jsonBody, methodNotAllowed, notFound, restfulError } from './responses.js';
 import { LOGS_PREFIX, serveSystemLogs, type SystemLogOptions } from './system-logs.js';

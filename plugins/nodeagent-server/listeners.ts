@@ -9,7 +9,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { createSecureContext, type SecureContextOptions } from 'node:tls';
 import type Koa from 'koa';
 import type { TlsPair } from '../../core/nodeagent/context.js';
-import type { TlsSettings } from './tls-settings.js';
+import type { TlsSettings } from '../../core/server/tls-settings.js';
 
 /** Go's http.DefaultMaxHeaderBytes, as upstream's servers set MaxHeaderBytes. */
 const MAX_HEADER_BYTES = 1 << 20;

@@ -13,8 +13,8 @@ import { alwaysAllow, SubjectAccessReviewer, type NodeAgentAuthorizer } from './
 import { readClientCaFile } from './client-ca.js';
 import { hostPort, listenPlain, listenSecure, type Listening, type SecureListening } from './listeners.js';
 import { TokenReviewer } from '../../core/authn/token-review-client.js';
-import { tlsSettings, TlsSettingsError, type TlsSettings } from './tls-settings.js';
-import { v8Profiler } from './v8-profiler.js';
+import { tlsSettings, TlsSettingsError, type TlsSettings } from '../../core/server/tls-settings.js';
+import { v8Profiler } from '../../core/server/debug/index.js';
 
 export interface ServerSubsystemOptions {
   /** The directory /logs/ serves (upstream: /var/log/). */

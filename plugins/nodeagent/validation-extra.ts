@@ -10,7 +10,7 @@ import { parseQuantity } from '../../core/flags/quantity.js';
 import type { NodeAgentConfiguration } from '../../core/nodeagent/configuration.js';
 import { EMULATED_KUBERNETES_VERSION } from '../../core/nodeagent/feature-gate-specs.js';
 import type { FeatureGates } from '../../core/nodeagent/feature-gates.js';
-import { cipherSuiteError, INSECURE_CIPHER_SUITES as INSECURE, TLS_VERSIONS } from '../../core/nodeagent/tls-names.js';
+import { cipherSuiteError, INSECURE_CIPHER_SUITES as INSECURE, TLS_VERSIONS } from '../../core/server/tls-names.js';
 import { evictionProblem } from './eviction.js';
 import type { Problem } from './validation.js';
 

@@ -52,6 +52,7 @@ Generic:
     resourceName: my-lock
     resourceNamespace: my-ns
   Controllers: ["*", "-marker-a"]
+  Debugging: {enableProfiling: false, enableContentionProfiling: false}
 CSRSigningController:
   ClusterSigningDuration: 720h
   NodeAgentClientSignerConfiguration: {CertFile: /pki/nc.crt, KeyFile: /pki/nc.key}
@@ -64,7 +65,7 @@ CSRSigningController:
       'plat-api-qps': 50.5, 'plat-api-burst': 100, 'controller-start-interval': 2000, 'leader-elect': false,
       'leader-elect-lease-duration': 30_000, 'leader-elect-renew-deadline': 20_000, 'leader-elect-retry-period': 5000,
       'leader-elect-resource-lock': 'leases', 'leader-elect-resource-name': 'my-lock', 'leader-elect-resource-namespace': 'my-ns',
-      controllers: ['*', '-marker-a'], 'cluster-signing-duration': 720 * 3_600_000,
+      controllers: ['*', '-marker-a'], profiling: false, 'contention-profiling': false, 'cluster-signing-duration': 720 * 3_600_000,
       'cluster-signing-nodeagent-client-cert-file': '/pki/nc.crt', 'cluster-signing-nodeagent-client-key-file': '/pki/nc.key',
       'cluster-signing-plat-apiserver-client-cert-file': '/pki/ac.crt', 'cluster-signing-plat-apiserver-client-key-file': '/pki/ac.key',
     };
@@ -102,9 +103,10 @@ CSRSigningController:
       problems: ['Generic.LeaderElection.leaseDuration: invalid value "15" for flag "leader-elect-lease-duration": time: missing unit in duration "15"',
         'Generic.MinResyncPeriod: invalid value "soon" for flag "min-resync-period": time: invalid duration "soon"'] },
     { name: 'a port out of range', text: `${HEAD}Generic:\n  Port: 70000\n`, problems: ['Generic.Port: invalid value "70000" for flag "secure-port": must be a port number between 0 and 65535'] },
-    { name: 'fields whose flags plat does not implement', text: `${HEAD}Generic:\n  Debugging: {enableProfiling: true}\n  ClientConnection: {contentType: application/json, acceptContentTypes: application/json}\n  LeaderMigration: {leaderName: x}\n`,
-      problems: ['Generic.Debugging.enableProfiling: not supported (--profiling is not implemented by plat yet)',
-        'Generic.ClientConnection.contentType: not supported (--plat-api-content-type is not implemented by plat yet)',
+    { name: 'contention profiling, which V8 cannot do', text: `${HEAD}Generic:\n  Debugging: {enableContentionProfiling: true}\n`,
+      problems: ['Generic.Debugging.enableContentionProfiling: invalid value "true" for flag "contention-profiling": not supported: block profiling is Go\'s (runtime.SetBlockProfileRate) and V8 has no block profile'] },
+    { name: 'fields whose flags plat does not implement', text: `${HEAD}Generic:\n  ClientConnection: {contentType: application/json, acceptContentTypes: application/json}\n  LeaderMigration: {leaderName: x}\n`,
+      problems: ['Generic.ClientConnection.contentType: not supported (--plat-api-content-type is not implemented by plat yet)',
         'Generic.ClientConnection.acceptContentTypes: not supported (plat sends and accepts JSON only)',
         'Generic.LeaderMigration: not supported (leader migration is not implemented by plat)'] },
     { name: 'another controller\'s part', text: `${HEAD}DeploymentController: {ConcurrentDeploymentSyncs: 5}\nKubeCloudShared: {}\n`,

@@ -4,17 +4,16 @@
 // certificates by the client CA (given, or looked up in extension-apiserver-authentication),
 // failed credentials 401, answers cached for the TTLs.
 import assert from 'node:assert/strict';
-import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Attributes } from '../../core/authz/attributes.js';
 import type { Plugin } from '../../core/plugin.js';
-import { makeCa, makeClientCert, type TestCredential } from '../helpers/certs.js';
+import { makeCa, makeClientCert } from '../helpers/certs.js';
 import { freePort, startInProcess, tempDir, type Client, type RunningPlat } from '../helpers/plat.js';
 import { tableAuthorizer } from '../helpers/table-authorizer.js';
 import { ConfigMapsForTests } from './fixtures/configmaps.js';
-import { startControllerManager, writeKubeconfig, type RunningControllerManager } from './support.js';
+import { platCa, startControllerManager, writeKubeconfig, type RunningControllerManager } from './support.js';
 
 const TOKENS = ['alice-token,alice,1', 'bob-token,bob,2', 'carol-token,carol,3', 'root-token,root,4,"system:masters"'].join('\n') + '\n';
 
@@ -28,13 +27,6 @@ function countingAuthorizer(match: (a: Attributes) => boolean): { plugin: Plugin
     count: () => n,
     plugin: { name: 'CountingAuthorizerForTests', apply(host) { host.hooks.authorize.tap({ name: 'CountingAuthorizerForTests', stage: -Infinity }, (a) => { if (match(a)) n++; return undefined; }); } },
   };
-}
-
-function platCa(plat: RunningPlat): TestCredential {
-  const pki = path.join(plat.dataDir, 'pki');
-  const certificatePem = readFileSync(path.join(pki, 'ca.crt'), 'utf8');
-  const privateKeyPem = readFileSync(path.join(pki, 'ca.key'), 'utf8');
-  return { certificatePem, privateKeyPem, keyObject: createPrivateKey(privateKeyPem), der: new X509Certificate(certificatePem).raw };
 }
 
 describe('controller manager endpoint', () => {

@@ -4,7 +4,6 @@
 // extension-apiserver-authentication; the identity reaches the SubjectAccessReview the endpoint
 // sends. Everyone else's identity headers are ignored.
 import assert from 'node:assert/strict';
-import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -14,7 +13,7 @@ import { makeCa, makeClientCert, type TestCredential } from '../helpers/certs.js
 import { freePort, startInProcess, tempDir, type Client, type RunningPlat } from '../helpers/plat.js';
 import { tableAuthorizer } from '../helpers/table-authorizer.js';
 import { ConfigMapsForTests } from './fixtures/configmaps.js';
-import { startControllerManager, writeKubeconfig, type RunningControllerManager } from './support.js';
+import { platCa, startControllerManager, writeKubeconfig, type RunningControllerManager } from './support.js';
 
 /** Records who the API server was asked about for path /whoami, with no opinion of its own. */
 function recordingAuthorizer(): { plugin: Plugin; asked: Attributes['user'][] } {
@@ -23,13 +22,6 @@ function recordingAuthorizer(): { plugin: Plugin; asked: Attributes['user'][] } 
     asked,
     plugin: { name: 'WhoAmIForTests', apply(host) { host.hooks.authorize.tap({ name: 'WhoAmIForTests', stage: -Infinity }, (a) => { if (!a.isResourceRequest && a.path === '/whoami') asked.push(a.user); return undefined; }); } },
   };
-}
-
-function platCa(plat: RunningPlat): TestCredential {
-  const pki = path.join(plat.dataDir, 'pki');
-  const certificatePem = readFileSync(path.join(pki, 'ca.crt'), 'utf8');
-  const privateKeyPem = readFileSync(path.join(pki, 'ca.key'), 'utf8');
-  return { certificatePem, privateKeyPem, keyObject: createPrivateKey(privateKeyPem), der: new X509Certificate(certificatePem).raw };
 }
 
 const pair = (c: TestCredential) => ({ cert: c.certificatePem, key: c.privateKeyPem });

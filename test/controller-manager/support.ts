@@ -1,6 +1,7 @@
 // Helpers for the controller manager's tests: boot `plat controller-manager` in this process (with
-// test plugins), kubeconfig files for other identities, a logger that keeps its lines, and a
-// bounded wait for a condition read over the API.
+// test plugins), kubeconfig files for other identities, plat's CA to issue client certificates, a
+// logger that keeps its lines, and a bounded wait for a condition read over the API.
+import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { boot } from '../../core/boot.js';
@@ -11,6 +12,7 @@ import { createLogger, type Logger } from '../../core/log.js';
 import type { Plugin } from '../../core/plugin.js';
 import { profiles } from '../../host/profiles.js';
 import { getControllerManagerServing } from '../../plugins/controller-manager-serving/index.js';
+import type { TestCredential } from '../helpers/certs.js';
 import { Client, tempDir, type RunningPlat } from '../helpers/plat.js';
 
 export interface RunningControllerManager {
@@ -79,4 +81,12 @@ export async function until<T>(check: () => Promise<T | undefined | null | false
     await new Promise((r) => setTimeout(r, everyMs));
   }
   throw new Error(`timed out waiting for ${what}${last ? ` (last error: ${(last as Error).message})` : ''}`);
+}
+
+/** plat's cluster CA (`<data-dir>/pki`) as a test credential that can issue client certificates. */
+export function platCa(plat: RunningPlat): TestCredential {
+  const pki = path.join(plat.dataDir, 'pki');
+  const certificatePem = readFileSync(path.join(pki, 'ca.crt'), 'utf8');
+  const privateKeyPem = readFileSync(path.join(pki, 'ca.key'), 'utf8');
+  return { certificatePem, privateKeyPem, keyObject: createPrivateKey(privateKeyPem), der: new X509Certificate(certificatePem).raw };
 }

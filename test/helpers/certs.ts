@@ -1,5 +1,8 @@
-// Test fixtures built through the crypto facade: a CA and certificates it issues, in memory.
+// Test fixtures built through the crypto facade: a CA and certificates it issues, in memory (and
+// written out as a pair of files where a flag wants paths).
 import type { KeyObject } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { createCertificate, generateKeyPair, type CertificateTemplate, type KeyType } from '../../core/crypto/index.js';
 
 export interface TestCredential {
@@ -71,3 +74,12 @@ export const makeClientCert = (ca: TestCredential, commonName: string, organizat
 
 export const makeServingCert = (ca: TestCredential, dnsNames: string[], ipAddresses: string[] = []): TestCredential =>
   makeCert(ca, { commonName: dnsNames[0] ?? ipAddresses[0] ?? 'server', dnsNames, ipAddresses, extKeyUsage: ['server auth'] });
+
+/** Writes `<dir>/<name>.crt` and `<dir>/<name>.key`; returns them as `--tls-sni-cert-key` takes them: "crt,key". */
+export function writeCertKeyFiles(dir: string, name: string, cred: TestCredential): string {
+  const crt = path.join(dir, `${name}.crt`);
+  const key = path.join(dir, `${name}.key`);
+  writeFileSync(crt, cred.certificatePem);
+  writeFileSync(key, cred.privateKeyPem);
+  return `${crt},${key}`;
+}

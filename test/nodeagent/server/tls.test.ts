@@ -8,7 +8,7 @@ import http2 from 'node:http2';
 import tls from 'node:tls';
 import { after, describe, it } from 'node:test';
 import { createServerSubsystem } from '../../../plugins/nodeagent-server/index.js';
-import { tlsSettings } from '../../../plugins/nodeagent-server/tls-settings.js';
+import { tlsSettings } from '../../../core/server/tls-settings.js';
 import { nodeAgentTestContext } from '../../helpers/nodeagent-context.js';
 import { freePort } from '../../helpers/plat.js';
 import { opensslPresented, request, selfSignedPair, serverConfig, startServer, waitForPort, type RunningServer } from './support.js';

@@ -3,7 +3,7 @@
 // 32 bits: no spaces, no newline), the answer is plain text with a trailing newline, any other
 // method is 406. The level is process-wide, as klog's is.
 import type Koa from 'koa';
-import type { Logger } from '../../core/log.js';
+import type { Logger } from '../../log.js';
 
 const MAX_BODY_BYTES = 64 * 1024;
 const INT32_MIN = -2147483648n;

@@ -1,15 +1,15 @@
-// /debug/pprof/ (enableProfilingHandler), with net/http/pprof's paths and error texts but V8's
+// /debug/pprof/ (the node agent's enableProfilingHandler, the API server's and controller manager's
+// --profiling), with net/http/pprof's paths and error texts but V8's
 // formats (v8-profiler.ts): `profile?seconds=N` a CPU profile (default 30 s, as Go's; at most
 // MAX_PROFILE_SECONDS), `heap` the sampled live heap, `cmdline` the command line NUL-separated,
 // the index at the root. Go-only profiles (goroutine, block, mutex, threadcreate, allocs, trace,
 // symbol) are Go's "Unknown profile".
 import type Koa from 'koa';
-import { httpError } from './responses.js';
 import { ProfilerBusyError, v8Profiler } from './v8-profiler.js';
 
 export const PPROF_PREFIX = '/debug/pprof/';
 export const DEFAULT_PROFILE_SECONDS = 30;
-/** Upstream's bound is the server's 4-hour write timeout; a node agent needs no profile that long. */
+/** Upstream's bound is the server's 4-hour write timeout; no plat process needs a profile that long. */
 export const MAX_PROFILE_SECONDS = 600;
 
 const INDEX = `<html>
@@ -39,11 +39,14 @@ Profile Descriptions:
 </html>
 `;
 
-/** net/http/pprof's serveError: marks the answer as pprof's and drops the download header. */
+/** net/http/pprof's serveError (http.Error's plain text): marks the answer as pprof's and drops the download header. */
 function serveError(ctx: Koa.Context, code: number, text: string): void {
   ctx.set('X-Go-Pprof', '1');
   ctx.remove('Content-Disposition');
-  httpError(ctx, code, text);
+  ctx.status = code;
+  ctx.set('X-Content-Type-Options', 'nosniff');
+  ctx.type = 'text/plain; charset=utf-8';
+  ctx.body = `${text}\n`;
 }
 
 function download(ctx: Koa.Context, filename: string, body: unknown): void {
@@ -77,7 +80,7 @@ export async function servePprof(ctx: Koa.Context, shutdown: AbortSignal): Promi
       return;
     case 'profile': {
       const seconds = profileSeconds(query.get('seconds'));
-      if (seconds > MAX_PROFILE_SECONDS) return serveError(ctx, 400, `profile duration exceeds the node agent's limit of ${MAX_PROFILE_SECONDS} seconds`);
+      if (seconds > MAX_PROFILE_SECONDS) return serveError(ctx, 400, `profile duration exceeds the server's limit of ${MAX_PROFILE_SECONDS} seconds`);
       // The client going away or the server stopping ends the profile early, as Go's sleep(r, d).
       const gone = new AbortController();
       ctx.res.once('close', () => { if (!ctx.res.writableFinished) gone.abort(); });

@@ -1,10 +1,14 @@
-// The secure server's TLS settings from the configuration, as upstream's InitializeTLS reads them
+// A secure server's TLS settings (the node agent's tlsMinVersion/tlsCipherSuites, the API server's
+// and controller manager's --tls-min-version/--tls-cipher-suites), as upstream reads them
 // through cliflag.TLSVersion and cliflag.TLSCipherSuites: Go's version and cipher-suite names,
 // mapped onto the OpenSSL names Node's TLS takes. Unknown names are start-up errors with upstream's
 // messages; TLS 1.3 suites are accepted but not configurable (Go ignores them too), so they are
-// left out of the OpenSSL list. The name tables are core/nodeagent/tls-names.ts (validation uses them too).
+// left out of the OpenSSL list. The name tables are tls-names.ts (the node agent's validation uses them too).
 import { createSecureContext } from 'node:tls';
-import { cipherSuiteError, INSECURE_CIPHER_SUITES, opensslCiphers, TLS_VERSIONS } from '../../core/nodeagent/tls-names.js';
+import type { FlagSpec } from '../flags/types.js';
+import type { Logger } from '../log.js';
+import { StartupError } from '../plugin.js';
+import { cipherSuiteError, INSECURE_CIPHER_SUITES, opensslCiphers, TLS_VERSIONS } from './tls-names.js';
 
 export type NodeTlsVersion = 'TLSv1' | 'TLSv1.1' | 'TLSv1.2' | 'TLSv1.3';
 
@@ -45,4 +49,23 @@ export function tlsSettings(minVersion: string, cipherSuites: readonly string[] 
     }
   }
   return settings;
+}
+
+/** --tls-cipher-suites as the API server and controller manager define it (cliflag.TLSCipherSuites' check). */
+export function cipherSuitesFlag(section: string, help: string): FlagSpec {
+  return { name: 'tls-cipher-suites', type: 'strings', section, help, validate: (v) => cipherSuiteError(v as string[]) };
+}
+
+/** The settings of --tls-min-version and --tls-cipher-suites, with upstream's start-up warnings; problems are StartupErrors. */
+export function servingTlsSettings(minVersion: string, cipherSuites: readonly string[], log: Logger): TlsSettings {
+  let s: TlsSettings;
+  try {
+    s = tlsSettings(minVersion, cipherSuites);
+  } catch (e) {
+    if (e instanceof TlsSettingsError) throw new StartupError(`--${/version/.test(e.message) ? 'tls-min-version' : 'tls-cipher-suites'}: ${e.message}`);
+    throw e;
+  }
+  for (const name of s.insecure) log.warn(`Use of insecure cipher '${name}' detected.`);
+  if (s.suitesIgnored) log.warn('Warning: TLS 1.3 cipher suites are not configurable, ignoring --tls-cipher-suites');
+  return s;
 }

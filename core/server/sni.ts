@@ -1,0 +1,119 @@
+// --tls-sni-cert-key: serving certificates chosen by the name a client asks for, as upstream's
+// cliflag.NamedCertKey and dynamiccertificates.BuildNamedCertificates do it. Each value is
+// "cert,key" or "cert,key:name1,name2"; without names, the certificate's own names are used (its
+// CommonName unless an IP or not a DNS name, and its DNS SANs; never its IP SANs). Earlier values
+// win over later ones, explicit names over a certificate's own. A client's SNI name is looked up
+// exactly, then with its first label replaced by `*`; no match is the default certificate. A
+// client that sends no SNI name is given the certificate mapped to the address it connected to, if
+// any (upstream's GetConfigForClient): that is how explicitly listed IPs take effect.
+import { X509Certificate } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
+import { createSecureContext } from 'node:tls';
+import { dns1123SubdomainErrors } from '../api/selectors/label-syntax.js';
+import type { FlagSpec } from '../flags/types.js';
+import { StartupError } from '../plugin.js';
+
+export const SNI_FLAG = 'tls-sni-cert-key';
+
+export interface NamedCertKey {
+  readonly certFile: string;
+  readonly keyFile: string;
+  /** Explicit names; empty means the certificate's own. */
+  readonly names: readonly string[];
+}
+
+/** cliflag.NamedCertKey.Set, with its error texts. */
+export function parseNamedCertKey(value: string): NamedCertKey {
+  const colon = value.indexOf(':');
+  let names: string[] = [];
+  let certKey = value.trim();
+  if (colon >= 0) {
+    certKey = value.slice(0, colon).trim();
+    const list = value.slice(colon + 1).trim();
+    if (list === '') throw new Error('empty names list is not allowed');
+    names = list.split(',').map((n) => n.trim());
+  }
+  const files = certKey.split(',');
+  if (files.length !== 2) throw new Error('expected comma separated certificate and key file paths');
+  return { certFile: files[0]!.trim(), keyFile: files[1]!.trim(), names };
+}
+
+export function sniFlag(section: string, help: string): FlagSpec {
+  return {
+    name: SNI_FLAG, type: 'stringArray', section, help,
+    validate: (v) => {
+      for (const value of v as string[]) {
+        try { parseNamedCertKey(value); } catch (e) { return (e as Error).message; }
+      }
+      return undefined;
+    },
+  };
+}
+
+/** getCertificateNames: the names a certificate answers for without explicit ones. */
+export function certificateNames(cert: X509Certificate): string[] {
+  const names: string[] = [];
+  const cn = /(?:^|\n)CN=([^\n]*)/.exec(cert.subject)?.[1] ?? '';
+  const cnIsValidDomain = cn === '*' || dns1123SubdomainErrors(cn.replace(/^\*\./, '')).length === 0;
+  // A CN that is an IP is left out: serving it by IP could end a connection meant for another name.
+  if (cn !== '' && isIP(cn) === 0 && cnIsValidDomain) names.push(cn);
+  for (const san of (cert.subjectAltName ?? '').split(', ')) {
+    if (san.startsWith('DNS:')) names.push(san.slice(4));
+  }
+  return names;
+}
+
+export interface CertKeyPem { readonly cert: string; readonly key: string }
+
+/** The certificates of the flag's values, by name; refuses a pair that cannot serve. */
+export class SniCertificates {
+  readonly #byName = new Map<string, CertKeyPem>();
+
+  private constructor(entries: readonly { entry: NamedCertKey; pair: CertKeyPem; x509: X509Certificate }[]) {
+    const explicit = new Map<string, CertKeyPem>();
+    // Backwards, so that earlier values overwrite later ones.
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const { entry, pair, x509 } = entries[i]!;
+      for (const name of entry.names) explicit.set(name, pair);
+      if (entry.names.length === 0) for (const name of certificateNames(x509)) this.#byName.set(name, pair);
+    }
+    for (const [name, pair] of explicit) this.#byName.set(name, pair);
+  }
+
+  /** Reads and checks the files of each value. */
+  static load(values: readonly string[]): SniCertificates {
+    const entries = values.map((value, i) => {
+      const entry = parseNamedCertKey(value);
+      const what = `invalid SNI cert keypair [${i}/"sni-serving-cert::${entry.certFile}::${entry.keyFile}"]`;
+      let pair: CertKeyPem;
+      let x509: X509Certificate;
+      try {
+        pair = { cert: readFileSync(entry.certFile, 'utf8'), key: readFileSync(entry.keyFile, 'utf8') };
+        x509 = new X509Certificate(pair.cert);
+        createSecureContext({ cert: pair.cert, key: pair.key });
+      } catch (e) {
+        throw new StartupError(`${what}: ${(e as Error).message}`);
+      }
+      return { entry, pair, x509 };
+    });
+    return new SniCertificates(entries);
+  }
+
+  get size(): number { return this.#byName.size; }
+
+  /** Go's getCertificate over NameToCertificate: exact (lowercased), then the first label as `*`. */
+  pairFor(serverName: string): CertKeyPem | undefined {
+    const name = serverName.toLowerCase();
+    const exact = this.#byName.get(name);
+    if (exact || name === '') return exact;
+    const labels = name.split('.');
+    labels[0] = '*';
+    return this.#byName.get(labels.join('.'));
+  }
+
+  /** For a client that sent no SNI name: the pair mapped to the local address it connected to. */
+  pairForLocalAddress(address: string): CertKeyPem | undefined {
+    return this.#byName.get(address.replace(/^::ffff:/, ''));
+  }
+}

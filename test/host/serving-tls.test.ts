@@ -1,0 +1,84 @@
+// --tls-cipher-suites, --tls-min-version and --tls-sni-cert-key of the API server and the
+// controller manager, checked with real TLS handshakes from node:tls: Go's suite names, the TLS 1.2
+// suites limited to those given (TLS 1.3 keeps its own, as Go's), unknown names refused at start-up
+// with upstream's message, insecure ones warned about; the serving certificate chosen by SNI name,
+// by local address without one, else the default. One table for both components.
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import tls from 'node:tls';
+import { after, before, describe, it } from 'node:test';
+import { makeCa, makeServingCert, writeCertKeyFiles, type TestCredential } from '../helpers/certs.js';
+import { Client, startInProcess, tempDir, type RunningPlat } from '../helpers/plat.js';
+import { endpoints } from './endpoints.js';
+
+/** The negotiated protocol and suite, or the handshake's error. */
+function handshake(address: { host: string; port: number }, options: tls.ConnectionOptions): Promise<{ protocol: string | null; cipher: string; names: string | undefined }> {
+  return new Promise((resolve, reject) => {
+    const socket = tls.connect({ ...address, rejectUnauthorized: false, ...options }, () => {
+      const result = { protocol: socket.getProtocol(), cipher: socket.getCipher().name, names: socket.getPeerCertificate().subjectaltname };
+      socket.end();
+      resolve(result);
+    });
+    socket.once('error', reject);
+  });
+}
+
+describe('--tls-cipher-suites and --tls-min-version', () => {
+  let plat: RunningPlat;
+  const running: { stop(): Promise<void> }[] = [];
+  before(async () => { plat = await startInProcess({ args: ['--authorization-mode=RBAC'] }); });
+  after(async () => {
+    for (const r of running) await r.stop();
+    await plat?.stop();
+  });
+
+  for (const c of endpoints(() => plat, running)) {
+    it(`${c.name}: only the suites given are negotiated with TLS 1.2`, async () => {
+      const e = await c.start(['--tls-cipher-suites', 'TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256,TLS_AES_128_GCM_SHA256', '--tls-min-version', 'VersionTLS12']);
+      const limited = await handshake(e.address, { maxVersion: 'TLSv1.2' });
+      assert.deepEqual([limited.protocol, limited.cipher], ['TLSv1.2', 'ECDHE-ECDSA-AES128-GCM-SHA256']);
+      await assert.rejects(handshake(e.address, { maxVersion: 'TLSv1.2', ciphers: 'ECDHE-ECDSA-AES256-GCM-SHA384' }), /handshake failure|no shared cipher/i);
+      assert.equal((await handshake(e.address, {})).protocol, 'TLSv1.3', 'TLS 1.3 is not limited by the list');
+      assert.equal((await e.admin.get('/healthz')).status, 200, 'the endpoint serves over the limited suites');
+
+      const open = await c.start([]);
+      assert.equal((await handshake(open.address, { maxVersion: 'TLSv1.2', ciphers: 'ECDHE-ECDSA-AES256-GCM-SHA384' })).cipher, 'ECDHE-ECDSA-AES256-GCM-SHA384', 'without the flag the runtime defaults apply');
+    });
+
+    it(`${c.name}: --tls-min-version VersionTLS13 refuses TLS 1.2`, async () => {
+      const e = await c.start(['--tls-min-version', 'VersionTLS13', '--tls-cipher-suites', 'TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256']);
+      await assert.rejects(handshake(e.address, { maxVersion: 'TLSv1.2' }), /protocol version|alert/i);
+      assert.equal((await handshake(e.address, {})).protocol, 'TLSv1.3');
+      assert.ok(e.logs.some((l) => l.includes('TLS 1.3 cipher suites are not configurable, ignoring --tls-cipher-suites')), e.logs.join('\n'));
+    });
+
+    it(`${c.name}: unknown suites stop start-up; insecure ones are warned about`, async () => {
+      await assert.rejects(c.start(['--tls-cipher-suites', 'TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256,TLS_NOPE']), /Cipher suite TLS_NOPE not supported or doesn't exist/);
+      const e = await c.start(['--tls-cipher-suites', 'TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256,TLS_RSA_WITH_AES_128_CBC_SHA']);
+      assert.ok(e.logs.some((l) => l.includes("Use of insecure cipher 'TLS_RSA_WITH_AES_128_CBC_SHA' detected.")), e.logs.join('\n'));
+    });
+
+    it(`${c.name}: --tls-sni-cert-key chooses the certificate by SNI name, else by local address, else the default`, async () => {
+      const dir = tempDir();
+      const ca = makeCa();
+      const files = (name: string, cred: TestCredential) => writeCertKeyFiles(dir, name, cred);
+      const e = await c.start([
+        '--tls-sni-cert-key', files('named', makeServingCert(ca, ['sni.example.com'])),
+        '--tls-sni-cert-key', `${files('local', makeServingCert(ca, ['by-address.test'], ['127.0.0.1']))}:127.0.0.1`,
+        '--tls-cipher-suites', 'TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256',
+      ]);
+      assert.equal((await handshake(e.address, { servername: 'sni.example.com' })).names, 'DNS:sni.example.com');
+      assert.equal((await handshake(e.address, { servername: 'SNI.example.com', maxVersion: 'TLSv1.2' })).cipher, 'ECDHE-ECDSA-AES128-GCM-SHA256', 'a certificate chosen by name keeps the other settings');
+      const byAddress = 'DNS:by-address.test, IP Address:127.0.0.1';
+      assert.equal((await handshake(e.address, {})).names, byAddress, 'no SNI name: the certificate mapped to 127.0.0.1');
+      const fallback = await handshake(e.address, { servername: 'unknown.test' });
+      assert.ok(fallback.names !== 'DNS:sni.example.com' && fallback.names !== byAddress, `an unknown name gets the default certificate, not ${fallback.names}`);
+      const admin = new Client(`https://127.0.0.1:${e.address.port}`, { ...e.admin.creds, ca: ca.certificatePem });
+      assert.equal((await admin.get('/debug/pprof/')).status, 200, 'over the certificate chosen by address, client certificates still authenticate');
+
+      await assert.rejects(c.start(['--tls-sni-cert-key', path.join(dir, 'named.crt')]), /expected comma separated certificate and key file paths/);
+      await assert.rejects(c.start(['--tls-sni-cert-key', `${path.join(dir, 'named.crt')},${path.join(dir, 'local.key')}`]), /invalid SNI cert keypair \[0\/.*key values mismatch/);
+    });
+  }
+});
