@@ -12,15 +12,27 @@ export interface Runnable {
   run(signal: AbortSignal): Promise<void>;
 }
 
+export interface RegistrationOptions {
+  readonly enabledByDefault?: boolean;
+  /**
+   * Controllers: the service account whose credentials the controller's own client uses under
+   * --use-service-account-credentials (upstream's ClientBuilder name); default the controller's name.
+   */
+  readonly clientName?: string;
+}
+
 export interface NamedRegistry<F> {
-  register(name: string, factory: F, options?: { enabledByDefault?: boolean }): void;
+  register(name: string, factory: F, options?: RegistrationOptions): void;
   names(): readonly string[];
   get(name: string): F | undefined;
 }
 
 /** What a controller gets from the controller manager that runs it. */
 export interface ControllerContext {
-  /** The API client (--platconfig / --master, --plat-api-qps, --plat-api-burst). */
+  /**
+   * The controller's API client (--platconfig / --master, --plat-api-qps, --plat-api-burst); under
+   * --use-service-account-credentials it acts as the controller's service account.
+   */
   readonly client: RestClient;
   /** Informers shared by every controller of the process; started after all controllers are built. */
   readonly informers: SharedInformers;
@@ -36,14 +48,15 @@ export type ControllerRegistry = NamedRegistry<(ctx: ControllerContext) => Runna
 export type SubsystemRegistry = NamedRegistry<(ctx: NodeAgentContext) => Runnable>;
 
 export class MapRegistry<F> implements NamedRegistry<F> {
-  readonly #items = new Map<string, { factory: F; enabledByDefault: boolean }>();
-  register(name: string, factory: F, options: { enabledByDefault?: boolean } = {}): void {
+  readonly #items = new Map<string, { factory: F; enabledByDefault: boolean; clientName: string }>();
+  register(name: string, factory: F, options: RegistrationOptions = {}): void {
     if (this.#items.has(name)) throw new Error(`"${name}" is registered twice`);
-    this.#items.set(name, { factory, enabledByDefault: options.enabledByDefault ?? true });
+    this.#items.set(name, { factory, enabledByDefault: options.enabledByDefault ?? true, clientName: options.clientName ?? name });
   }
   names(): readonly string[] { return [...this.#items.keys()]; }
   get(name: string): F | undefined { return this.#items.get(name)?.factory; }
   enabledByDefault(name: string): boolean { return this.#items.get(name)?.enabledByDefault ?? false; }
+  clientName(name: string): string { return this.#items.get(name)?.clientName ?? name; }
 }
 
 /** Why a long-running part needs its process to end (leadership lost, a controller failed to start). */

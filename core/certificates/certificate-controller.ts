@@ -9,6 +9,14 @@ import { runWorkers } from '../controller/workers.js';
 import { WorkQueue } from '../controller/workqueue.js';
 import { CSR_RESOURCE, hasCertificate, type Csr } from './csr-object.js';
 
+/**
+ * The client name upstream's CSR controllers (signing, approving, cleaning) take from its
+ * ClientBuilder: under --use-service-account-credentials they act as service account
+ * plat-system/certificate-controller, which the bootstrap RBAC policy binds to
+ * system:controller:certificate-controller.
+ */
+export const CERTIFICATE_CONTROLLER_CLIENT = 'certificate-controller';
+
 export interface CertificateControllerOptions {
   /** Controller name, for logs ("csrapproving"). */
   readonly name: string;

@@ -38,6 +38,16 @@ export interface RestClientOptions {
   readonly userAgent?: string;
   /** Per-request timeout for non-watch requests (default 30s). */
   readonly timeoutMs?: number;
+  /**
+   * Bearer tokens that change (client-go's ResettableTokenSource): asked before every request,
+   * reset when the server answers 401 so that the next request gets a fresh one.
+   */
+  readonly tokenSource?: TokenSource;
+}
+
+export interface TokenSource {
+  token(): Promise<string>;
+  reset(): void;
 }
 
 export function resourcePath(r: ResourceRef, name?: string, subresource?: string): string {
@@ -111,16 +121,18 @@ export class RestClient {
     return u;
   }
 
-  #open(method: string, url: URL, o: RequestOptions, timeoutMs: number | undefined): Promise<import('node:http').IncomingMessage> {
+  async #open(method: string, url: URL, o: RequestOptions, timeoutMs: number | undefined): Promise<import('node:http').IncomingMessage> {
     const payload = o.body === undefined ? undefined : typeof o.body === 'string' ? o.body : JSON.stringify(o.body);
-    return new Promise((resolve, reject) => {
+    const source = this.opts.tokenSource;
+    const token = source ? await source.token() : this.#connection.token;
+    const res = await new Promise<import('node:http').IncomingMessage>((resolve, reject) => {
       const req = (this.#connection.dial ? http : https).request(url, {
         method, agent: this.#agent,
         headers: {
           accept: 'application/json',
           'user-agent': this.opts.userAgent ?? 'plat',
           ...(payload !== undefined ? { 'content-type': o.contentType ?? 'application/json', 'content-length': Buffer.byteLength(payload) } : {}),
-          ...(this.#connection.token ? { authorization: `Bearer ${this.#connection.token}` } : {}),
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
           ...o.headers,
         },
         ...(o.signal ? { signal: o.signal } : {}),
@@ -130,6 +142,8 @@ export class RestClient {
       req.on('error', reject);
       req.end(payload);
     });
+    if (source && res.statusCode === 401) source.reset();
+    return res;
   }
 
   async request<T = unknown>(method: string, path: string, o: RequestOptions = {}): Promise<T> {

@@ -15,6 +15,7 @@ import { MapRegistry } from '../../core/lifecycle.js';
 import { StartupError, type Plugin } from '../../core/plugin.js';
 import { componentHealthChecks } from '../../core/server/health.js';
 import { standaloneConnection } from './connection.js';
+import { ServiceAccountClients } from './service-account-clients.js';
 import { controllersHelp, isControllerEnabled, unknownControllerErrors } from './controller-selection.js';
 import { connectionFlags, FLAGS, runnerFlags } from './flags.js';
 import { leaderElectionErrors, leaderElectionSettings } from './leader-election-settings.js';
@@ -89,9 +90,14 @@ export function createControllerManagerPlugin(options: ControllerManagerPluginOp
         const conn = connection ?? inProcessConnection(host);
         if (!conn) throw new StartupError(`${PLUGIN_NAME}: the API server of this process does not serve`);
         const f = flags!;
-        const client = new RestClient(conn, { ...clientLimits(f), userAgent: `plat-controller-manager/${host.version}` });
+        const clientOptions = { ...clientLimits(f), userAgent: `plat-controller-manager/${host.version}` };
+        const client = new RestClient(conn, clientOptions);
+        const serviceAccounts = !embedded && f.get<boolean>(FLAGS.useServiceAccountCredentials)
+          ? new ServiceAccountClients({ root: client, rootConnection: conn, clientOptions, logger: log })
+          : undefined;
         const runtime = new ControllerManagerRuntime({
           host, registry: registry!, enabled, client, flags: f, hooks: host.hooks, logger: log,
+          ...(serviceAccounts ? { clientFor: (name: string) => serviceAccounts.clientFor(name) } : {}),
           health: componentHealthChecks(host),
           minResyncMs: f.get<number>(FLAGS.minResyncPeriod),
           startIntervalMs: f.get<number>(FLAGS.startInterval),
@@ -105,6 +111,7 @@ export function createControllerManagerPlugin(options: ControllerManagerPluginOp
           try {
             await runtime.stop();
           } finally {
+            serviceAccounts?.close();
             client.close();
           }
         });

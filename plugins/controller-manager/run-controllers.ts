@@ -20,6 +20,8 @@ export interface RunControllersOptions {
   /** Names to build, in registration order. */
   readonly enabled: readonly string[];
   readonly client: RestClient;
+  /** --use-service-account-credentials: the client acting as a controller's service account. */
+  readonly clientFor?: (serviceAccount: string) => Promise<RestClient>;
   readonly flags: FlagSet;
   readonly hooks: Hooks;
   readonly logger: Logger;
@@ -55,9 +57,10 @@ export class RunningControllers {
     const built: { name: string; controller: Runnable }[] = [];
     for (const name of o.enabled) {
       const factory = o.registry.get(name)!;
-      const ctx: ControllerContext = { client: o.client, informers, logger: log.child(name), flags: o.flags, hooks: o.hooks };
       let controller: Runnable;
       try {
+        const client = o.clientFor ? await o.clientFor(o.registry.clientName(name)) : o.client;
+        const ctx: ControllerContext = { client, informers, logger: log.child(name), flags: o.flags, hooks: o.hooks };
         controller = factory(ctx);
       } catch (e) {
         log.error('Error initializing a controller', { controller: name, error: e instanceof Error ? e.message : String(e) });

@@ -1,7 +1,7 @@
 // CsrApprovingController: registers the `csrapproving` controller (on by default) with the
 // controller manager: 5 workers of the shared certificate-controller frame around the
 // SubjectAccessReview approver.
-import { certificateController } from '../../core/certificates/certificate-controller.js';
+import { CERTIFICATE_CONTROLLER_CLIENT, certificateController } from '../../core/certificates/certificate-controller.js';
 import type { Host } from '../../core/host.js';
 import type { Plugin } from '../../core/plugin.js';
 import { sarApprover } from './sar-approver.js';
@@ -15,7 +15,7 @@ export const CsrApprovingController: Plugin = {
   apply(host: Host): void {
     host.hooks.controllers.tap(PLUGIN_NAME, (registry) => registry.register(CONTROLLER_NAME, (ctx) => certificateController(ctx, {
       name: CONTROLLER_NAME, workers: WORKERS, handle: sarApprover(ctx.client),
-    }), { enabledByDefault: true }));
+    }), { enabledByDefault: true, clientName: CERTIFICATE_CONTROLLER_CLIENT }));
   },
 };
 

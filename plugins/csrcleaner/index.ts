@@ -3,6 +3,7 @@
 // clock (tests); the plugin itself is upstream's: every hour, on the real clock.
 import type { Host } from '../../core/host.js';
 import type { Plugin } from '../../core/plugin.js';
+import { CERTIFICATE_CONTROLLER_CLIENT } from '../../core/certificates/certificate-controller.js';
 import { csrCleaner, type CleanerOptions } from './cleaner.js';
 
 const PLUGIN_NAME = 'CsrCleanerController';
@@ -15,7 +16,7 @@ export function csrCleanerController(options: Partial<CleanerOptions> = {}): Plu
   return {
     name: PLUGIN_NAME,
     apply(host: Host): void {
-      host.hooks.controllers.tap(PLUGIN_NAME, (registry) => registry.register(CONTROLLER_NAME, (ctx) => csrCleaner(ctx, o), { enabledByDefault: true }));
+      host.hooks.controllers.tap(PLUGIN_NAME, (registry) => registry.register(CONTROLLER_NAME, (ctx) => csrCleaner(ctx, o), { enabledByDefault: true, clientName: CERTIFICATE_CONTROLLER_CLIENT }));
     },
   };
 }
