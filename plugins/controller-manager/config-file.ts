@@ -30,6 +30,17 @@ export const CONFIG_FIELDS: Readonly<Record<string, string>> = {
   'Generic.Debugging.enableProfiling': 'profiling',
   'Generic.Debugging.enableContentionProfiling': 'contention-profiling',
   'Generic.LeaderMigrationEnabled': 'enable-leader-migration',
+  'KubeCloudShared.UseServiceAccountCredentials': 'use-service-account-credentials',
+  'KubeCloudShared.CloudProvider.Name': 'cloud-provider',
+  'KubeCloudShared.CloudProvider.CloudConfigFile': 'cloud-config',
+  'KubeCloudShared.ExternalCloudVolumePlugin': 'external-cloud-volume-plugin',
+  'KubeCloudShared.RouteReconciliationPeriod': 'route-reconciliation-period',
+  'KubeCloudShared.NodeMonitorPeriod': 'node-monitor-period',
+  'KubeCloudShared.ClusterName': 'cluster-name',
+  'KubeCloudShared.ClusterCIDR': 'cluster-cidr',
+  'KubeCloudShared.AllocateNodeCIDRs': 'allocate-node-cidrs',
+  'KubeCloudShared.CIDRAllocatorType': 'cidr-allocator-type',
+  'KubeCloudShared.ConfigureCloudRoutes': 'configure-cloud-routes',
   'CSRSigningController.ClusterSigningCertFile': 'cluster-signing-cert-file',
   'CSRSigningController.ClusterSigningKeyFile': 'cluster-signing-key-file',
   'CSRSigningController.NodeAgentServingSignerConfiguration.CertFile': 'cluster-signing-nodeagent-serving-cert-file',
@@ -47,6 +58,8 @@ export const CONFIG_FIELDS: Readonly<Record<string, string>> = {
 const NO_FLAG: Readonly<Record<string, string>> = {
   'Generic.ClientConnection.acceptContentTypes': 'plat sends and accepts JSON only',
   'Generic.LeaderMigration': 'leader migration is not implemented by plat',
+  'KubeCloudShared.AllowUntaggedCloud': 'plat has no cloud provider',
+  'KubeCloudShared.NodeSyncPeriod': 'plat has no cloud provider',
 };
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };

@@ -1,5 +1,5 @@
 // The shape of a PlatControllerManagerConfiguration (platcontrollermanager.config.platform/
-// v1alpha1) as far as plat reads it: the Generic and CSRSigningController parts with upstream's
+// v1alpha1) as far as plat reads it: the Generic, KubeCloudShared and CSRSigningController parts with upstream's
 // field names (Go field names, except the json-tagged ClientConnection and LeaderElection
 // fields), strict (an unknown field is an error, as upstream's strict decoding). The other
 // controllers' parts are known by name only, so that using one gets "not supported" rather than
@@ -12,7 +12,7 @@ export const CONFIG_KIND = 'PlatControllerManagerConfiguration';
 
 /** Parts of the upstream configuration for controllers plat does not have. */
 export const UNSUPPORTED_PARTS = [
-  'KubeCloudShared', 'AttachDetachController', 'DaemonSetController', 'DeploymentController', 'StatefulSetController',
+  'AttachDetachController', 'DaemonSetController', 'DeploymentController', 'StatefulSetController',
   'DeprecatedController', 'EndpointController', 'EndpointSliceController', 'EndpointSliceMirroringController',
   'EphemeralVolumeController', 'GarbageCollectorController', 'HPAController', 'JobController', 'CronJobController',
   'LegacySATokenCleaner', 'NamespaceController', 'NodeIPAMController', 'NodeLifecycleController',
@@ -49,6 +49,20 @@ const schema = object({
       leaderName: str, resourceLock: str,
       controllerLeaders: { type: 'array', items: object({ name: str, component: str }) },
     }),
+  }),
+  KubeCloudShared: object({
+    CloudProvider: object({ Name: str, CloudConfigFile: str }),
+    ExternalCloudVolumePlugin: str,
+    UseServiceAccountCredentials: bool,
+    AllowUntaggedCloud: bool,
+    RouteReconciliationPeriod: duration,
+    NodeMonitorPeriod: duration,
+    ClusterName: str,
+    ClusterCIDR: str,
+    AllocateNodeCIDRs: bool,
+    CIDRAllocatorType: str,
+    ConfigureCloudRoutes: bool,
+    NodeSyncPeriod: duration,
   }),
   CSRSigningController: object({
     ClusterSigningCertFile: str,

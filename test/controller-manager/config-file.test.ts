@@ -53,6 +53,7 @@ Generic:
     resourceNamespace: my-ns
   Controllers: ["*", "-marker-a"]
   Debugging: {enableProfiling: false, enableContentionProfiling: false}
+KubeCloudShared: {UseServiceAccountCredentials: true}
 CSRSigningController:
   ClusterSigningDuration: 720h
   NodeAgentClientSignerConfiguration: {CertFile: /pki/nc.crt, KeyFile: /pki/nc.key}
@@ -65,7 +66,7 @@ CSRSigningController:
       'plat-api-qps': 50.5, 'plat-api-burst': 100, 'controller-start-interval': 2000, 'leader-elect': false,
       'leader-elect-lease-duration': 30_000, 'leader-elect-renew-deadline': 20_000, 'leader-elect-retry-period': 5000,
       'leader-elect-resource-lock': 'leases', 'leader-elect-resource-name': 'my-lock', 'leader-elect-resource-namespace': 'my-ns',
-      controllers: ['*', '-marker-a'], profiling: false, 'contention-profiling': false, 'cluster-signing-duration': 720 * 3_600_000,
+      controllers: ['*', '-marker-a'], profiling: false, 'contention-profiling': false, 'use-service-account-credentials': true, 'cluster-signing-duration': 720 * 3_600_000,
       'cluster-signing-nodeagent-client-cert-file': '/pki/nc.crt', 'cluster-signing-nodeagent-client-key-file': '/pki/nc.key',
       'cluster-signing-plat-apiserver-client-cert-file': '/pki/ac.crt', 'cluster-signing-plat-apiserver-client-key-file': '/pki/ac.key',
     };
@@ -111,6 +112,12 @@ CSRSigningController:
         'Generic.LeaderMigration: not supported (leader migration is not implemented by plat)'] },
     { name: 'another controller\'s part', text: `${HEAD}DeploymentController: {ConcurrentDeploymentSyncs: 5}\nKubeCloudShared: {}\n`,
       problems: ['DeploymentController: not supported (plat has no such controller)'] },
+    { name: 'cloud fields of KubeCloudShared', text: `${HEAD}KubeCloudShared:\n  ClusterName: prod\n  NodeSyncPeriod: 10s\n  CloudProvider: {Name: aws}\n  Colour: blue\n`,
+      problems: ['KubeCloudShared.Colour: unknown field'] },
+    { name: 'cloud fields of KubeCloudShared, well formed', text: `${HEAD}KubeCloudShared:\n  ClusterName: prod\n  NodeSyncPeriod: 10s\n  CloudProvider: {Name: aws}\n`,
+      problems: ['KubeCloudShared.ClusterName: not supported (--cluster-name is not implemented by plat yet)',
+        'KubeCloudShared.NodeSyncPeriod: not supported (plat has no cloud provider)',
+        'KubeCloudShared.CloudProvider.Name: not supported (--cloud-provider is not implemented by plat yet)'] },
     { name: 'another kind', text: 'apiVersion: kubecontrollermanager.config.k8s.io/v1alpha1\nkind: KubeControllerManagerConfiguration\n',
       problems: ['apiVersion "kubecontrollermanager.config.k8s.io/v1alpha1", kind "KubeControllerManagerConfiguration": expected apiVersion platcontrollermanager.config.platform/v1alpha1, kind PlatControllerManagerConfiguration'] },
     { name: 'a document that is no mapping', text: '- a\n- b\n', problems: ['expected a PlatControllerManagerConfiguration mapping'] },
