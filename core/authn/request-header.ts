@@ -5,11 +5,37 @@
 // is listed. Shared by the API server's authenticator and the delegating one of the controller
 // manager. A presented certificate that fails either check is an error of this authenticator.
 import { readFileSync } from 'node:fs';
+import type { FlagSet } from '../flags/types.js';
 import type { Logger } from '../log.js';
 import { StartupError } from '../plugin.js';
 import { headerValues, identityFromHeaders, type IdentityHeaders } from './identity-headers.js';
 import type { AuthenticationRequest, UserInfo } from './user.js';
 import { authenticateCertificateChain, parseCaBundle, type Certificate } from './x509/index.js';
+
+/** The --requestheader-* flags, named alike by the API server and the controller manager. */
+export const REQUESTHEADER_FLAG_NAMES = {
+  clientCaFile: 'requestheader-client-ca-file',
+  allowedNames: 'requestheader-allowed-names',
+  usernameHeaders: 'requestheader-username-headers',
+  groupHeaders: 'requestheader-group-headers',
+  extraHeadersPrefix: 'requestheader-extra-headers-prefix',
+  uidHeaders: 'requestheader-uid-headers',
+} as const;
+
+/** Upstream's checkForWhiteSpaceOnly, as the check of a list flag. */
+export const noBlankEntries = (flag: string) => (value: unknown): string | undefined =>
+  (value as string[]).some((v) => v.trim() === '') ? `empty value in "${flag}"` : undefined;
+
+/** The identity header names the flags give, each entry trimmed. */
+export function headerNamesFromFlags(flags: FlagSet): IdentityHeaders {
+  const list = (name: string) => flags.get<string[]>(name).map((v) => v.trim());
+  return {
+    username: list(REQUESTHEADER_FLAG_NAMES.usernameHeaders),
+    uid: list(REQUESTHEADER_FLAG_NAMES.uidHeaders),
+    group: list(REQUESTHEADER_FLAG_NAMES.groupHeaders),
+    extraPrefixes: list(REQUESTHEADER_FLAG_NAMES.extraHeadersPrefix),
+  };
+}
 
 export interface RequestHeaderSettings {
   readonly roots: readonly Certificate[];

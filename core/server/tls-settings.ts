@@ -25,14 +25,16 @@ export interface TlsSettings {
 
 export class TlsSettingsError extends Error {
   override readonly name = 'TlsSettingsError';
+  /** Which of the two settings is wrong. */
+  constructor(readonly setting: 'minVersion' | 'cipherSuites', message: string) { super(message); }
 }
 
 export function tlsSettings(minVersion: string, cipherSuites: readonly string[] | undefined): TlsSettings {
   const version = minVersion === '' ? 'TLSv1.2' : TLS_VERSIONS[minVersion];
-  if (!version) throw new TlsSettingsError(`unknown tls version ${JSON.stringify(minVersion)}`);
+  if (!version) throw new TlsSettingsError('minVersion', `unknown tls version ${JSON.stringify(minVersion)}`);
   const names = cipherSuites ?? [];
   const unknown = cipherSuiteError(names);
-  if (unknown) throw new TlsSettingsError(unknown);
+  if (unknown) throw new TlsSettingsError('cipherSuites', unknown);
   const insecure = names.filter((n) => INSECURE_CIPHER_SUITES.has(n));
   const ciphers = opensslCiphers(names);
   const settings: TlsSettings = {
@@ -45,7 +47,7 @@ export function tlsSettings(minVersion: string, cipherSuites: readonly string[] 
     try {
       createSecureContext({ ciphers: settings.ciphers, minVersion: 'TLSv1' });
     } catch (e) {
-      throw new TlsSettingsError(`none of the cipher suites ${names.join(', ')} is available in this runtime's TLS library (${(e as Error).message})`);
+      throw new TlsSettingsError('cipherSuites', `none of the cipher suites ${names.join(', ')} is available in this runtime's TLS library (${(e as Error).message})`);
     }
   }
   return settings;
@@ -62,7 +64,7 @@ export function servingTlsSettings(minVersion: string, cipherSuites: readonly st
   try {
     s = tlsSettings(minVersion, cipherSuites);
   } catch (e) {
-    if (e instanceof TlsSettingsError) throw new StartupError(`--${/version/.test(e.message) ? 'tls-min-version' : 'tls-cipher-suites'}: ${e.message}`);
+    if (e instanceof TlsSettingsError) throw new StartupError(`--${e.setting === 'minVersion' ? 'tls-min-version' : 'tls-cipher-suites'}: ${e.message}`);
     throw e;
   }
   for (const name of s.insecure) log.warn(`Use of insecure cipher '${name}' detected.`);

@@ -15,9 +15,9 @@ import type { Host } from '../../core/host.js';
 import type { Plugin } from '../../core/plugin.js';
 import type { AuthenticationRequest, UserInfo } from '../../core/authn/user.js';
 import type { Logger } from '../../core/log.js';
-import type { IdentityHeaders } from '../../core/authn/identity-headers.js';
 import {
-  authenticateFrontProxy, readRequestHeaderCa, warnNonStandardHeaders, type RequestHeaderSettings,
+  authenticateFrontProxy, headerNamesFromFlags, noBlankEntries, readRequestHeaderCa, REQUESTHEADER_FLAG_NAMES,
+  warnNonStandardHeaders, type RequestHeaderSettings,
 } from '../../core/authn/request-header.js';
 import { loadProxyClientCredentials, setProxyClientCredentials } from './proxy-client.js';
 
@@ -25,12 +25,7 @@ const PLUGIN_NAME = 'RequestHeaderAuthenticator';
 const SECTION = 'Authentication options';
 
 export const REQUESTHEADER_FLAGS = {
-  clientCaFile: 'requestheader-client-ca-file',
-  allowedNames: 'requestheader-allowed-names',
-  usernameHeaders: 'requestheader-username-headers',
-  groupHeaders: 'requestheader-group-headers',
-  extraHeadersPrefix: 'requestheader-extra-headers-prefix',
-  uidHeaders: 'requestheader-uid-headers',
+  ...REQUESTHEADER_FLAG_NAMES,
   proxyClientCertFile: 'proxy-client-cert-file',
   proxyClientKeyFile: 'proxy-client-key-file',
 } as const;
@@ -42,10 +37,6 @@ export interface RequestHeaderAuthenticatorOptions {
   /** Clock for certificate validity; tests inject one. */
   readonly now?: () => Date;
 }
-
-/** Upstream's checkForWhiteSpaceOnly. */
-const noBlankEntries = (flag: string) => (value: unknown): string | undefined =>
-  (value as string[]).some((v) => v.trim() === '') ? `empty value in "${flag}"` : undefined;
 
 export function createRequestHeaderAuthenticator(options: RequestHeaderAuthenticatorOptions = {}): Plugin {
   const now = options.now ?? (() => new Date());
@@ -68,13 +59,7 @@ export function createRequestHeaderAuthenticator(options: RequestHeaderAuthentic
         file(REQUESTHEADER_FLAGS.proxyClientKeyFile, 'Private key of that certificate.');
       });
       host.hooks.configure.tap(PLUGIN_NAME, (cfg) => {
-        const get = (name: string) => cfg.flags.get<string[]>(name).map((v) => v.trim());
-        const names: IdentityHeaders = {
-          username: get(REQUESTHEADER_FLAGS.usernameHeaders),
-          uid: get(REQUESTHEADER_FLAGS.uidHeaders),
-          group: get(REQUESTHEADER_FLAGS.groupHeaders),
-          extraPrefixes: get(REQUESTHEADER_FLAGS.extraHeadersPrefix),
-        };
+        const names = headerNamesFromFlags(cfg.flags);
         const allowedNames = cfg.flags.get<string[]>(REQUESTHEADER_FLAGS.allowedNames);
         warnNonStandardHeaders(names, log);
 

@@ -6,6 +6,7 @@ import type { FlagSpec } from '../../core/flags/types.js';
 import { TLS_VERSIONS } from '../../core/server/tls-names.js';
 import { cipherSuitesFlag } from '../../core/server/tls-settings.js';
 import { sniFlag } from '../../core/server/sni.js';
+import { noBlankEntries, REQUESTHEADER_FLAG_NAMES } from '../../core/authn/request-header.js';
 
 const SECTION = 'Serving, authentication and authorization of its own endpoint';
 
@@ -28,27 +29,18 @@ export const FLAGS = {
   authzAlwaysAllowPaths: 'authorization-always-allow-paths',
   authzAllowedTtl: 'authorization-webhook-cache-authorized-ttl',
   authzDeniedTtl: 'authorization-webhook-cache-unauthorized-ttl',
-  rhClientCaFile: 'requestheader-client-ca-file',
-  rhAllowedNames: 'requestheader-allowed-names',
-  rhUsernameHeaders: 'requestheader-username-headers',
-  rhGroupHeaders: 'requestheader-group-headers',
-  rhExtraHeadersPrefix: 'requestheader-extra-headers-prefix',
-  rhUidHeaders: 'requestheader-uid-headers',
 } as const;
-
 
 const ms = parseDuration;
 const nonNegative = (v: unknown) => ((v as number) < 0 ? 'must not be negative' : undefined);
 
-/** Upstream's checkForWhiteSpaceOnly. */
-const noBlankEntries = (flag: string) => (v: unknown): string | undefined =>
-  (v as string[]).some((e) => e.trim() === '') ? `empty value in "${flag}"` : undefined;
+const RH = REQUESTHEADER_FLAG_NAMES;
 /**
  * RemoteRequestHeaderUID is alpha and off, and --feature-gates is not accepted, so any UID header
  * is refused as upstream refuses it without the gate.
  */
 const uidHeadersNeedGate = (v: unknown): string | undefined =>
-  (v as string[]).length > 0 ? 'requires the "RemoteRequestHeaderUID" feature to be enabled' : noBlankEntries(FLAGS.rhUidHeaders)(v);
+  (v as string[]).length > 0 ? 'requires the "RemoteRequestHeaderUID" feature to be enabled' : noBlankEntries(RH.uidHeaders)(v);
 
 /** path.NewAuthorizer's rule: a `*` only at the end (a prefix). */
 const allowPaths = (v: unknown) => {
@@ -77,10 +69,10 @@ export const servingFlags: readonly FlagSpec[] = [
   { name: FLAGS.authzAlwaysAllowPaths, type: 'strings', default: ['/healthz', '/readyz', '/livez'], section: SECTION, help: 'Paths authorized without contacting the core server.', validate: allowPaths },
   { name: FLAGS.authzAllowedTtl, type: 'duration', default: ms('10s'), section: SECTION, help: 'Cache of authorized responses.' },
   { name: FLAGS.authzDeniedTtl, type: 'duration', default: ms('10s'), section: SECTION, help: 'Cache of unauthorized responses.' },
-  { name: FLAGS.rhClientCaFile, type: 'string', section: SECTION, help: 'Root bundle verifying client certificates before trusting identity headers.' },
-  { name: FLAGS.rhAllowedNames, type: 'strings', section: SECTION, help: 'Allowed certificate common names; empty allows any validated by the CA file.', validate: noBlankEntries(FLAGS.rhAllowedNames) },
-  { name: FLAGS.rhUsernameHeaders, type: 'strings', default: ['x-remote-user'], section: SECTION, help: 'Request headers inspected for usernames.', validate: noBlankEntries(FLAGS.rhUsernameHeaders) },
-  { name: FLAGS.rhGroupHeaders, type: 'strings', default: ['x-remote-group'], section: SECTION, help: 'Request headers inspected for groups.', validate: noBlankEntries(FLAGS.rhGroupHeaders) },
-  { name: FLAGS.rhExtraHeadersPrefix, type: 'strings', default: ['x-remote-extra-'], section: SECTION, help: 'Request header prefixes inspected for extra user information.', validate: noBlankEntries(FLAGS.rhExtraHeadersPrefix) },
-  { name: FLAGS.rhUidHeaders, type: 'strings', section: SECTION, help: '`X-Remote-Uid` suggested; requires feature RemoteRequestHeaderUID.', validate: uidHeadersNeedGate },
+  { name: RH.clientCaFile, type: 'string', section: SECTION, help: 'Root bundle verifying client certificates before trusting identity headers.' },
+  { name: RH.allowedNames, type: 'strings', section: SECTION, help: 'Allowed certificate common names; empty allows any validated by the CA file.', validate: noBlankEntries(RH.allowedNames) },
+  { name: RH.usernameHeaders, type: 'strings', default: ['x-remote-user'], section: SECTION, help: 'Request headers inspected for usernames.', validate: noBlankEntries(RH.usernameHeaders) },
+  { name: RH.groupHeaders, type: 'strings', default: ['x-remote-group'], section: SECTION, help: 'Request headers inspected for groups.', validate: noBlankEntries(RH.groupHeaders) },
+  { name: RH.extraHeadersPrefix, type: 'strings', default: ['x-remote-extra-'], section: SECTION, help: 'Request header prefixes inspected for extra user information.', validate: noBlankEntries(RH.extraHeadersPrefix) },
+  { name: RH.uidHeaders, type: 'strings', section: SECTION, help: '`X-Remote-Uid` suggested; requires feature RemoteRequestHeaderUID.', validate: uidHeadersNeedGate },
 ];

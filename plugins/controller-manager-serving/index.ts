@@ -19,14 +19,16 @@ import { componentHealthChecks } from '../../core/server/health.js';
 import { listen, type RunningServer } from '../../core/server/listen.js';
 import { createEndpointApp } from './app.js';
 import { lookupMissing, readClientCaFile, warnNoLookupClient } from './in-cluster-lookup.js';
-import { readRequestHeaderCa, warnNonStandardHeaders, type RequestHeaderSettings } from '../../core/authn/request-header.js';
+import {
+  headerNamesFromFlags, readRequestHeaderCa, REQUESTHEADER_FLAG_NAMES, warnNonStandardHeaders, type RequestHeaderSettings,
+} from '../../core/authn/request-header.js';
 import { DelegatingAuthenticator } from '../../core/authn/delegating-authenticator.js';
 import { DelegatedAuthorizer, SubjectAccessReviewer } from './delegated-authorization.js';
 import { FLAGS, servingFlags } from './flags.js';
 import { servingTlsSettings } from '../../core/server/tls-settings.js';
 import { SNI_FLAG, SniCertificates } from '../../core/server/sni.js';
 import { TokenReviewer } from '../../core/authn/token-review-client.js';
-import { CONTENTION_PROFILING_FLAG, PROFILING_FLAG, profilingFlags, v8Profiler } from '../../core/server/debug/index.js';
+import { PROFILING_FLAG, profilingFlags, v8Profiler } from '../../core/server/debug/index.js';
 
 const PLUGIN_NAME = 'ControllerManagerServing';
 /** Upstream's PairName for the self-signed pair in --cert-dir. */
@@ -87,16 +89,12 @@ function readSettings(flags: FlagSet): Settings {
 
 /** --requestheader-*: set only when the CA file is given (without it the other flags are unused, as upstream). */
 function requestHeaderFromFlags(flags: FlagSet): RequestHeaderSettings | undefined {
-  const file = flags.get<string>(FLAGS.rhClientCaFile);
+  const file = flags.get<string>(REQUESTHEADER_FLAG_NAMES.clientCaFile);
   if (!file) return undefined;
-  const list = (name: string) => flags.get<string[]>(name).map((v) => v.trim());
   return {
     roots: readRequestHeaderCa(file),
-    allowedNames: list(FLAGS.rhAllowedNames),
-    names: {
-      username: list(FLAGS.rhUsernameHeaders), uid: list(FLAGS.rhUidHeaders),
-      group: list(FLAGS.rhGroupHeaders), extraPrefixes: list(FLAGS.rhExtraHeadersPrefix),
-    },
+    allowedNames: flags.get<string[]>(REQUESTHEADER_FLAG_NAMES.allowedNames).map((v) => v.trim()),
+    names: headerNamesFromFlags(flags),
   };
 }
 

@@ -47,7 +47,7 @@ function secureSettings(ctx: NodeAgentContext, now: () => number): SecureSetting
   try {
     tls = tlsSettings(c.tlsMinVersion, c.tlsCipherSuites);
   } catch (e) {
-    if (e instanceof TlsSettingsError) throw new StartupError(`${/version/.test(e.message) ? 'tlsMinVersion' : 'tlsCipherSuites'}: ${e.message}`);
+    if (e instanceof TlsSettingsError) throw new StartupError(`${e.setting === 'minVersion' ? 'tlsMinVersion' : 'tlsCipherSuites'}: ${e.message}`);
     throw e;
   }
   const api = () => ctx.api.get();

@@ -4,7 +4,7 @@
 // extension-apiserver-authentication; the identity reaches the SubjectAccessReview the endpoint
 // sends. Everyone else's identity headers are ignored.
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Attributes } from '../../core/authz/attributes.js';

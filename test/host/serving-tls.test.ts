@@ -4,7 +4,6 @@
 // with upstream's message, insecure ones warned about; the serving certificate chosen by SNI name,
 // by local address without one, else the default. One table for both components.
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import tls from 'node:tls';
 import { after, before, describe, it } from 'node:test';

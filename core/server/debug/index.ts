@@ -1,4 +1,4 @@
 export { DEFAULT_PROFILE_SECONDS, MAX_PROFILE_SECONDS, PPROF_PREFIX, profileSeconds, servePprof } from './pprof.js';
 export { ProfilerBusyError, v8Profiler } from './v8-profiler.js';
 export { parseInt32, serveDebugFlagV } from './debug-flags.js';
-export { CONTENTION_PROFILING_FLAG, PROFILING_FLAG, profilingFlags, serveDebug } from './routes.js';
+export { PROFILING_FLAG, profilingFlags, serveDebug } from './routes.js';
