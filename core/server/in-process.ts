@@ -69,11 +69,26 @@ export class InProcessSocket extends Duplex {
     cb(e);
   }
 
-  /** As net.Socket: 'timeout' after `ms` without data either way (request timeouts, keep-alive). */
+  /** The idle timeout in force (ms, 0: none), as net.Socket's; http.Agent compares it before resetting. */
+  timeout = 0;
+
+  /**
+   * As net.Socket: 'timeout' after `ms` without data either way (request timeouts, keep-alive).
+   * `setTimeout(0, cb)` removes `cb` again: node's http client clears each request's timeout
+   * listener that way when a kept-alive connection goes back to the agent, so adding it here
+   * instead piled up one listener per request (a leak, and a MaxListenersExceededWarning).
+   */
   setTimeout(ms: number, cb?: () => void): this {
+    if (this.destroyed) return this;
+    this.timeout = ms;
     clearTimeout(this.#idle);
-    this.#idle = ms > 0 ? setTimeout(() => this.emit('timeout'), ms).unref() : undefined;
-    if (cb) this.once('timeout', cb);
+    this.#idle = undefined;
+    if (ms > 0) {
+      this.#idle = setTimeout(() => this.emit('timeout'), ms).unref();
+      if (cb) this.once('timeout', cb);
+    } else if (cb) {
+      this.removeListener('timeout', cb);
+    }
     return this;
   }
 

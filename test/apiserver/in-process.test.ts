@@ -127,6 +127,49 @@ describe('in-process connection timeouts', () => {
       server.close();
     }
   });
+
+  it('requests with a timeout over one kept-alive connection leave no timeout listeners behind', async () => {
+    const app = new Koa();
+    app.use((ctx) => { ctx.body = { ok: true }; });
+    const server = inProcessServer(app, 1 << 20);
+    const dialled: InProcessSocket[] = [];
+    const client = new RestClient({ server: new URL('https://127.0.0.1:1'), dial: () => {
+      const s = server.dial([]);
+      dialled.push(s);
+      return s;
+    } }, { qps: 0, timeoutMs: 5000 });
+    try {
+      for (let i = 0; i < 40; i++) await client.request('GET', '/ok');
+      assert.equal(dialled.length, 1, 'the requests shared one connection');
+      const socket = dialled[0]!;
+      // The agent's own listener stays; each request's was removed when its response ended.
+      assert.ok(socket.listenerCount('timeout') <= 1, `${socket.listenerCount('timeout')} timeout listeners after 40 requests`);
+      assert.ok(socket.peer!.listenerCount('timeout') <= 1, `${socket.peer!.listenerCount('timeout')} on the server's end`);
+    } finally {
+      client.close();
+      server.close();
+    }
+  });
+});
+
+describe('in-process socket setTimeout, as net.Socket', () => {
+  it('arms and fires, records the timeout, and setTimeout(0, cb) disarms and removes cb', async () => {
+    const s = new InProcessSocket();
+    let fired = 0;
+    const cb = () => { fired++; };
+    s.setTimeout(20, cb);
+    assert.equal(s.timeout, 20);
+    assert.equal(s.listenerCount('timeout'), 1);
+    await new Promise((r) => setTimeout(r, 60));
+    assert.equal(fired, 1);
+    s.setTimeout(20, cb);
+    s.setTimeout(0, cb);
+    assert.equal(s.timeout, 0);
+    assert.equal(s.listenerCount('timeout'), 0);
+    await new Promise((r) => setTimeout(r, 60));
+    assert.equal(fired, 1, 'a disarmed timeout does not fire');
+    s.destroy();
+  });
 });
 
 describe('in-process socket pair', () => {
