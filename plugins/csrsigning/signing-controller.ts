@@ -46,6 +46,13 @@ function checkResult(r: unknown): SigningResult | undefined {
 export class SigningController implements Runnable {
   readonly #lanes = new Map<string, Lane>();
   readonly #informer: Informer<CsrObject>;
+  /**
+   * Per CSR, the resourceVersion its last status write (ours) replaced. While the cache still
+   * shows that version it has not seen the write yet (the watch event is on its way): a sync then,
+   * as when an event made the CSR dirty during the write, would sign again only to lose the
+   * write's conflict, logged as a failed sync. The entry goes at the next sync of another version.
+   */
+  readonly #replaced = new Map<string, string>();
   #signal: AbortSignal | undefined;
 
   constructor(private readonly ctx: ControllerContext) {
@@ -93,8 +100,17 @@ export class SigningController implements Runnable {
   async #sync(name: string): Promise<void> {
     const cached = this.#informer.get(name);
     if (!cached) {
+      this.#replaced.delete(name);
       this.ctx.logger.v(3).info('csr has been deleted', { csr: name });
       return;
+    }
+    const replaced = this.#replaced.get(name);
+    if (replaced !== undefined) {
+      if (replaced === cached.metadata.resourceVersion) {
+        this.ctx.logger.v(4).info('the cache has not seen the status written for this csr yet', { csr: name, resourceVersion: replaced });
+        return;
+      }
+      this.#replaced.delete(name);
     }
     if (cached.status?.certificate) return;
     if (!isApproved(cached) || hasTrueCondition(cached, 'Failed')) return;
@@ -122,21 +138,24 @@ export class SigningController implements Runnable {
 
     if ('certificatePem' in result) {
       csr.status = { ...csr.status, certificate: Buffer.from(result.certificatePem, 'utf8').toString('base64') };
-      try {
-        await this.ctx.client.update(CSR_RESOURCE, csr, 'status');
-      } catch (e) {
-        throw new Error(`error updating signature for csr: ${messageOf(e)}`);
-      }
+      await this.#writeStatus(csr, 'error updating signature for csr');
       this.ctx.logger.v(2).info('issued a certificate', { csr: name, signer: signerName });
       return;
     }
     const failed = { type: 'Failed', status: 'True', reason: result.failed.reason, message: result.failed.message, lastUpdateTime: rfc3339(now) };
     csr.status = { ...csr.status, conditions: [...(csr.status?.conditions ?? []), failed] };
+    await this.#writeStatus(csr, 'error adding failure condition for csr');
+    this.ctx.logger.info('the signer refused the csr', { csr: name, signer: signerName, reason: failed.reason, message: failed.message });
+  }
+
+  /** PUT /status with the version `csr` was read at; on success that version is noted as replaced. */
+  async #writeStatus(csr: CsrObject, failure: string): Promise<void> {
+    const from = csr.metadata.resourceVersion;
     try {
       await this.ctx.client.update(CSR_RESOURCE, csr, 'status');
     } catch (e) {
-      throw new Error(`error adding failure condition for csr: ${messageOf(e)}`);
+      throw new Error(`${failure}: ${messageOf(e)}`);
     }
-    this.ctx.logger.info('the signer refused the csr', { csr: name, signer: signerName, reason: failed.reason, message: failed.message });
+    if (from) this.#replaced.set(csr.metadata.name ?? '', from);
   }
 }
