@@ -3,7 +3,7 @@
 // a 1.2x gap are both readable. Unavailable rows get a label and "not available", no bar.
 import { KEY_TYPE_LABEL, OPS } from './impl.js';
 import { formatRate, OP_TITLES } from './report.js';
-import type { BenchRow, SuiteResult } from './suite.js';
+import type { SuiteResult } from './suite.js';
 
 const COLORS: Readonly<Record<string, string>> = {
   wasm: '#2b6cb0',

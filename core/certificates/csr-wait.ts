@@ -6,6 +6,7 @@
 import type { ApiObject } from '../api/meta.js';
 import { isApiError, resourcePath, type List, type RestClient } from '../client/rest-client.js';
 import { formatDuration } from '../flags/duration.js';
+import { sleep } from '../sleep.js';
 import { CSR_RESOURCE, hasCertificate, wireBytes, type Csr } from './csr-object.js';
 
 /** The wait ended without a certificate: denied, failed, deleted, replaced, timed out or stopped. */
@@ -37,11 +38,6 @@ export function outcome(csr: Csr, name: string, uid: string | undefined): Buffer
 
 // A refusal (bad credentials, no permission, bad request) will not change by retrying.
 const isFinal = (e: unknown): boolean => isApiError(e) && e.code >= 400 && e.code < 500 && e.code !== 410 && e.code !== 429;
-
-const delay = (ms: number, signal: AbortSignal) => new Promise<void>((resolve) => {
-  const t = setTimeout(resolve, ms);
-  signal.addEventListener('abort', () => { clearTimeout(t); resolve(); }, { once: true });
-});
 
 async function follow(client: RestClient, name: string, o: WaitOptions, signal: AbortSignal): Promise<Buffer> {
   const fieldSelector = `metadata.name=${name}`;
@@ -81,7 +77,7 @@ async function follow(client: RestClient, name: string, o: WaitOptions, signal: 
       if (signal.aborted) break;
       if (e instanceof CertificateWaitError || isFinal(e)) throw e;
       if (isApiError(e) && e.code === 410) rv = undefined;
-      await delay(RETRY_MS, signal);
+      await sleep(RETRY_MS, signal);
     }
   }
   throw new CertificateWaitError('the wait was stopped');

@@ -3,6 +3,7 @@
 // connection reset, 500 InternalError, 504 Timeout, 429 TooManyRequests, or any answer with
 // Retry-After is tried again after 500ms, ×1.5 each time, jitter 0.2, at most 5 tries; the whole
 // review is bounded by one timeout (the delegating clients' 10s).
+import { sleepUnlessAborted } from '../sleep.js';
 import { isApiError } from './rest-client.js';
 
 export interface Backoff { readonly initialMs: number; readonly factor: number; readonly jitter: number; readonly steps: number }
@@ -19,13 +20,6 @@ export function shouldRetry(e: unknown): boolean {
   return code === 'ECONNRESET' || code === 'ERR_HTTP2_STREAM_ERROR';
 }
 
-const wait = (ms: number, signal: AbortSignal) => new Promise<void>((resolve, reject) => {
-  if (signal.aborted) return reject(signal.reason);
-  const t = setTimeout(() => { signal.removeEventListener('abort', onAbort); resolve(); }, ms);
-  const onAbort = () => { clearTimeout(t); reject(signal.reason); };
-  signal.addEventListener('abort', onAbort, { once: true });
-});
-
 /** Runs `attempt` until it succeeds, fails for good, runs out of tries, or the timeout passes. */
 export async function withRetry<T>(attempt: (signal: AbortSignal) => Promise<T>, o: { backoff?: Backoff; timeoutMs?: number } = {}): Promise<T> {
   const b = o.backoff ?? DEFAULT_BACKOFF;
@@ -40,7 +34,7 @@ export async function withRetry<T>(attempt: (signal: AbortSignal) => Promise<T>,
       if (n >= b.steps || !shouldRetry(e)) throw e;
     }
     try {
-      await wait(delay + delay * b.jitter * Math.random(), signal);
+      await sleepUnlessAborted(delay + delay * b.jitter * Math.random(), signal);
     } catch {
       throw new Error(`no answer within ${timeoutMs}ms`);
     }

@@ -8,6 +8,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { createSecureContext } from 'node:tls';
+import { sleepUnlessAborted } from '../sleep.js';
 import type { WebhookConnection } from './kubeconfig.js';
 
 export interface Backoff {
@@ -40,13 +41,6 @@ export class WebhookCallError extends Error {
   }
 }
 
-const defaultSleep = (ms: number, signal: AbortSignal): Promise<void> => new Promise((resolve, reject) => {
-  if (signal.aborted) return reject(signal.reason);
-  const timer = setTimeout(() => { signal.removeEventListener('abort', onAbort); resolve(); }, ms);
-  const onAbort = () => { clearTimeout(timer); reject(signal.reason); };
-  signal.addEventListener('abort', onAbort, { once: true });
-});
-
 export class WebhookClient {
   readonly timeoutMs: number;
   readonly #conn: WebhookConnection;
@@ -62,7 +56,7 @@ export class WebhookClient {
     this.#kind = o.kind;
     this.timeoutMs = o.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.#backoff = o.backoff ?? DEFAULT_BACKOFF;
-    this.#sleep = o.sleep ?? defaultSleep;
+    this.#sleep = o.sleep ?? sleepUnlessAborted;
     this.#random = o.random ?? Math.random;
     const c = o.connection;
     if (c.server.protocol === 'https:') {

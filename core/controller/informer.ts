@@ -5,6 +5,7 @@
 import type { ApiObject } from '../api/meta.js';
 import { isApiError, type ResourceRef, type RestClient } from '../client/rest-client.js';
 import type { Logger } from '../log.js';
+import { sleep } from '../sleep.js';
 
 export interface InformerHandlers<T extends ApiObject> {
   add?(obj: T): void;
@@ -25,14 +26,6 @@ export interface InformerOptions<T extends ApiObject> {
 }
 
 export const objectKey = (o: ApiObject): string => (o.metadata.namespace ? `${o.metadata.namespace}/${o.metadata.name}` : o.metadata.name ?? '');
-
-const sleep = (ms: number, signal: AbortSignal) => new Promise<void>((resolve) => {
-  if (signal.aborted) return resolve();
-  // The listener goes when the timer fires: a long-lived signal would otherwise collect one per sleep.
-  const onAbort = () => { clearTimeout(t); resolve(); };
-  const t = setTimeout(() => { signal.removeEventListener('abort', onAbort); resolve(); }, ms);
-  signal.addEventListener('abort', onAbort, { once: true });
-});
 
 export class Informer<T extends ApiObject> {
   readonly #store = new Map<string, T>();

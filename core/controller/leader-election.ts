@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { ApiObject } from '../api/meta.js';
 import { isApiError, type RestClient } from '../client/rest-client.js';
 import type { Logger } from '../log.js';
+import { sleep } from '../sleep.js';
 
 export interface LeaderElectionConfig {
   readonly client: RestClient;
@@ -40,14 +41,6 @@ const JITTER = 1.2;
 
 /** RFC 3339 with microseconds, as metav1.MicroTime. */
 export const microTime = (ms: number): string => new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
-
-const sleep = (ms: number, signal: AbortSignal) => new Promise<void>((resolve) => {
-  if (signal.aborted) return resolve();
-  // The listener goes when the timer fires: a long-lived signal would otherwise collect one per sleep.
-  const onAbort = () => { clearTimeout(t); resolve(); };
-  const t = setTimeout(() => { signal.removeEventListener('abort', onAbort); resolve(); }, ms);
-  signal.addEventListener('abort', onAbort, { once: true });
-});
 
 export class LeaderElector {
   readonly identity: string;

@@ -6,6 +6,7 @@ import type { ApiObject } from '../../core/api/meta.js';
 import { CSR_RESOURCE, type Csr } from '../../core/certificates/csr-object.js';
 import { isApiError, resourcePath, type List, type RestClient } from '../../core/client/rest-client.js';
 import { FlagError, type Flags } from '../../core/flags/flag-set.js';
+import { sleep } from '../../core/sleep.js';
 import { CommandError } from './ca.js';
 import { csrFlags, openClient } from './csr-connection.js';
 import { columnWidths, CSR_DISPLAY, formatObject, formatRow, formatTable, TABLE_HEADER, tableRow } from './csr-output.js';
@@ -38,11 +39,6 @@ export async function csrGet(argv: readonly string[], out: Out): Promise<number>
     client.close();
   }
 }
-
-const delay = (ms: number, signal: AbortSignal) => new Promise<void>((resolve) => {
-  const t = setTimeout(resolve, ms);
-  signal.addEventListener('abort', () => { clearTimeout(t); resolve(); }, { once: true });
-});
 
 async function listAll(client: RestClient, signal?: AbortSignal): Promise<List<Csr> & ApiObject> {
   return client.request<List<Csr> & ApiObject>('GET', resourcePath(CSR_RESOURCE), signal ? { signal } : {});
@@ -77,7 +73,7 @@ async function watchChanges(client: RestClient, rv: string, format: string, widt
       if (signal.aborted) return;
       if (e instanceof CommandError || (isApiError(e) && e.code >= 400 && e.code < 500 && e.code !== 410 && e.code !== 429)) throw e;
       if (isApiError(e) && e.code === 410) version = undefined;
-      await delay(1000, signal);
+      await sleep(1000, signal);
     }
   }
 }

@@ -11,6 +11,7 @@ import type { RestClient } from '../../core/client/rest-client.js';
 import { SharedInformers } from '../../core/controller/shared-informers.js';
 import type { ControllerContext, MapRegistry, Runnable } from '../../core/lifecycle.js';
 import type { Logger } from '../../core/log.js';
+import { sleep } from '../../core/sleep.js';
 import type { HealthChecks } from '../../core/server/health.js';
 
 export type ControllerFactory = (ctx: ControllerContext) => Runnable;
@@ -37,13 +38,6 @@ export class ControllerInitError extends Error {
     super(`error initializing controller ${JSON.stringify(controller)}: ${cause instanceof Error ? cause.message : String(cause)}`);
   }
 }
-
-const sleep = (ms: number, signal: AbortSignal) => new Promise<void>((resolve) => {
-  if (ms <= 0 || signal.aborted) return resolve();
-  const onAbort = () => { clearTimeout(t); resolve(); };
-  const t = setTimeout(() => { signal.removeEventListener('abort', onAbort); resolve(); }, ms);
-  signal.addEventListener('abort', onAbort, { once: true });
-});
 
 export class RunningControllers {
   readonly #running = new Set<string>();
@@ -76,7 +70,7 @@ export class RunningControllers {
 
     await Promise.all(built.map(async ({ name, controller }) => {
       // wait.Jitter(interval, 1.0): between one and two intervals, so controllers do not start in lock-step.
-      await sleep(o.startIntervalMs * (1 + Math.random()), signal);
+      if (o.startIntervalMs > 0) await sleep(o.startIntervalMs * (1 + Math.random()), signal);
       if (signal.aborted) return;
       log.v(1).info('Controller starting...', { controller: name });
       this.#running.add(name);

@@ -3,6 +3,7 @@
 // cleanup rule matches. A failed delete is logged and retried at the next sweep.
 import { CSR_RESOURCE, type Csr } from '../../core/certificates/csr-object.js';
 import type { ControllerContext, Runnable } from '../../core/lifecycle.js';
+import { sleep } from '../../core/sleep.js';
 import { cleanupReason } from './cleanup-rules.js';
 
 export interface CleanerOptions {
@@ -10,13 +11,6 @@ export interface CleanerOptions {
   readonly intervalMs: number;
   readonly now: () => Date;
 }
-
-const sleep = (ms: number, signal: AbortSignal) => new Promise<void>((resolve) => {
-  if (signal.aborted) return resolve();
-  const t = setTimeout(done, ms);
-  function done() { clearTimeout(t); signal.removeEventListener('abort', done); resolve(); }
-  signal.addEventListener('abort', done, { once: true });
-});
 
 export function csrCleaner(ctx: ControllerContext, o: CleanerOptions): Runnable & { sweep(): Promise<void> } {
   const log = ctx.logger;

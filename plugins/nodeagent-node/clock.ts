@@ -1,6 +1,8 @@
 // Time as the node subsystem sees it, injectable so tests drive registration backoff, status
 // reports and lease renewals without waiting: `now` and an abortable `sleep` (resolves early, never
 // rejects, when the signal aborts), plus wait.Jitter and wait.JitterUntil (sliding) on top.
+import { sleep } from '../../core/sleep.js';
+
 export interface Clock {
   now(): number;
   sleep(ms: number, signal: AbortSignal): Promise<void>;
@@ -8,13 +10,7 @@ export interface Clock {
 
 export const realClock: Clock = {
   now: () => Date.now(),
-  sleep: (ms, signal) => new Promise<void>((resolve) => {
-    if (signal.aborted) { resolve(); return; }
-    // The listener goes when the timer fires: a long-lived signal would otherwise collect one per sleep.
-    const onAbort = () => { clearTimeout(timer); resolve(); };
-    const timer = setTimeout(() => { signal.removeEventListener('abort', onAbort); resolve(); }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  }),
+  sleep,
 };
 
 /** wait.Jitter: `ms` plus up to `factor` × `ms`. */

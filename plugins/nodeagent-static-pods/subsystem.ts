@@ -8,6 +8,7 @@ import { parseDuration } from '../../core/flags/duration.js';
 import type { Runnable } from '../../core/lifecycle.js';
 import type { NodeAgentContext } from '../../core/nodeagent/context.js';
 import { StartupError } from '../../core/plugin.js';
+import { sleep } from '../../core/sleep.js';
 import { readFileSource } from './file-source.js';
 import { HttpSource } from './http-source.js';
 import { PodConfig, type SourceName } from './pod-config.js';
@@ -28,13 +29,6 @@ function period(field: string, value: string): number {
   if (ms <= 0) throw new StartupError(`${field}: must be greater than 0 when its source is set (got ${JSON.stringify(value)})`);
   return ms;
 }
-
-const sleep = (ms: number, signal: AbortSignal) => new Promise<void>((resolve) => {
-  if (signal.aborted) return resolve();
-  const t = setTimeout(() => { signal.removeEventListener('abort', done); resolve(); }, ms);
-  const done = () => { clearTimeout(t); resolve(); };
-  signal.addEventListener('abort', done, { once: true });
-});
 
 export function createStaticPodsSubsystem(ctx: NodeAgentContext, o: StaticPodsOptions = {}): Runnable {
   const c = ctx.config;

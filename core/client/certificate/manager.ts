@@ -4,6 +4,7 @@
 // every `templateCheckMs`), backs off 2 s x 2 for five failures and then polls every 32 s, and
 // answers current() with nothing once the certificate has expired.
 import type { Logger } from '../../log.js';
+import { sleep } from '../../sleep.js';
 import { waitForCertificate } from '../../certificates/csr-wait.js';
 import type { RestClient } from '../rest-client.js';
 import { requestCertificate, type CertificateTemplate, type CertificateUse } from './request.js';
@@ -150,11 +151,3 @@ export class CertificateManager {
   }
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) { resolve(); return; }
-    const t = setTimeout(done, Math.max(0, ms));
-    function done() { clearTimeout(t); signal.removeEventListener('abort', done); resolve(); }
-    signal.addEventListener('abort', done, { once: true });
-  });
-}
