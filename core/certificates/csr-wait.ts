@@ -6,7 +6,7 @@
 import type { ApiObject } from '../api/meta.js';
 import { isApiError, resourcePath, type List, type RestClient } from '../client/rest-client.js';
 import { formatDuration } from '../flags/duration.js';
-import { sleep } from '../sleep.js';
+import { sleep } from '../abort-wait.js';
 import { CSR_RESOURCE, hasCertificate, wireBytes, type Csr } from './csr-object.js';
 
 /** The wait ended without a certificate: denied, failed, deleted, replaced, timed out or stopped. */

@@ -3,7 +3,7 @@
 // connection reset, 500 InternalError, 504 Timeout, 429 TooManyRequests, or any answer with
 // Retry-After is tried again after 500ms, ×1.5 each time, jitter 0.2, at most 5 tries; the whole
 // review is bounded by one timeout (the delegating clients' 10s).
-import { sleepUnlessAborted } from '../sleep.js';
+import { sleepUnlessAborted } from '../abort-wait.js';
 import { isApiError } from './rest-client.js';
 
 export interface Backoff { readonly initialMs: number; readonly factor: number; readonly jitter: number; readonly steps: number }

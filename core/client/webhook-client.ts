@@ -8,7 +8,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { createSecureContext } from 'node:tls';
-import { sleepUnlessAborted } from '../sleep.js';
+import { sleepUnlessAborted } from '../abort-wait.js';
 import type { WebhookConnection } from './kubeconfig.js';
 
 export interface Backoff {

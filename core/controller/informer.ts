@@ -5,7 +5,7 @@
 import type { ApiObject } from '../api/meta.js';
 import { isApiError, type ResourceRef, type RestClient } from '../client/rest-client.js';
 import type { Logger } from '../log.js';
-import { sleep } from '../sleep.js';
+import { sleep, whenAborted } from '../abort-wait.js';
 
 export interface InformerHandlers<T extends ApiObject> {
   add?(obj: T): void;
@@ -53,10 +53,7 @@ export class Informer<T extends ApiObject> {
   /** Resolves once the first list is in the cache (or the signal aborts). */
   waitForSync(signal: AbortSignal): Promise<void> {
     if (this.#synced || signal.aborted) return Promise.resolve();
-    return new Promise((resolve) => {
-      this.#syncWaiters.push(resolve);
-      signal.addEventListener('abort', () => resolve(), { once: true });
-    });
+    return Promise.race([new Promise<void>((resolve) => this.#syncWaiters.push(resolve)), whenAborted(signal)]);
   }
 
   async #list(signal: AbortSignal): Promise<string> {

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { ApiObject } from '../api/meta.js';
 import { isApiError, type RestClient } from '../client/rest-client.js';
 import type { Logger } from '../log.js';
-import { sleep } from '../sleep.js';
+import { sleep } from '../abort-wait.js';
 
 export interface LeaderElectionConfig {
   readonly client: RestClient;

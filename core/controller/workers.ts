@@ -4,6 +4,7 @@
 // work shares round trips (one signing-pool batch, status writes in flight together) while a lone
 // key is still handled at once.
 import type { Logger } from '../log.js';
+import { whenAborted } from '../abort-wait.js';
 import type { WorkQueue } from './workqueue.js';
 
 /** An expected failure (retried quietly, logged at V(4)), as upstream's ignorableError. */
@@ -46,10 +47,7 @@ async function worker<K>(o: WorkersOptions<K>): Promise<void> {
 /** Runs the workers until the signal aborts, then shuts the queue down and waits for them. */
 export async function runWorkers<K>(o: WorkersOptions<K>, signal: AbortSignal): Promise<void> {
   const running = Array.from({ length: Math.max(1, o.workers) }, () => worker(o));
-  await new Promise<void>((resolve) => {
-    if (signal.aborted) return resolve();
-    signal.addEventListener('abort', () => resolve(), { once: true });
-  });
+  await whenAborted(signal);
   await o.queue.shutDown();
   await Promise.all(running);
 }

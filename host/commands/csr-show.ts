@@ -6,7 +6,7 @@ import type { ApiObject } from '../../core/api/meta.js';
 import { CSR_RESOURCE, type Csr } from '../../core/certificates/csr-object.js';
 import { isApiError, resourcePath, type List, type RestClient } from '../../core/client/rest-client.js';
 import { FlagError, type Flags } from '../../core/flags/flag-set.js';
-import { sleep } from '../../core/sleep.js';
+import { sleep } from '../../core/abort-wait.js';
 import { CommandError } from './ca.js';
 import { csrFlags, openClient } from './csr-connection.js';
 import { columnWidths, CSR_DISPLAY, formatObject, formatRow, formatTable, TABLE_HEADER, tableRow } from './csr-output.js';

@@ -11,7 +11,7 @@ import type { RestClient } from '../../core/client/rest-client.js';
 import { SharedInformers } from '../../core/controller/shared-informers.js';
 import type { ControllerContext, MapRegistry, Runnable } from '../../core/lifecycle.js';
 import type { Logger } from '../../core/log.js';
-import { sleep } from '../../core/sleep.js';
+import { sleep } from '../../core/abort-wait.js';
 import type { HealthChecks } from '../../core/server/health.js';
 
 export type ControllerFactory = (ctx: ControllerContext) => Runnable;

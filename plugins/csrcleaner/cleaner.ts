@@ -3,7 +3,7 @@
 // cleanup rule matches. A failed delete is logged and retried at the next sweep.
 import { CSR_RESOURCE, type Csr } from '../../core/certificates/csr-object.js';
 import type { ControllerContext, Runnable } from '../../core/lifecycle.js';
-import { sleep } from '../../core/sleep.js';
+import { sleep } from '../../core/abort-wait.js';
 import { cleanupReason } from './cleanup-rules.js';
 
 export interface CleanerOptions {

@@ -6,6 +6,7 @@
 // and third-party signers are isolated from each other alike. A signerName nobody taps is nobody's
 // business: its CSRs are never queued or touched.
 import { deepClone, rfc3339 } from '../../core/api/meta.js';
+import { whenAborted } from '../../core/abort-wait.js';
 import type { ResourceRef } from '../../core/client/rest-client.js';
 import type { Informer } from '../../core/controller/informer.js';
 import { csrControllerRateLimiter } from '../../core/controller/rate-limiters.js';
@@ -70,10 +71,7 @@ export class SigningController implements Runnable {
   async run(signal: AbortSignal): Promise<void> {
     this.#signal = signal;
     for (const lane of this.#lanes.values()) this.#start(lane, signal);
-    await new Promise<void>((resolve) => {
-      if (signal.aborted) return resolve();
-      signal.addEventListener('abort', () => resolve(), { once: true });
-    });
+    await whenAborted(signal);
     await Promise.all([...this.#lanes.values()].map((l) => l.running));
   }
 

@@ -6,6 +6,7 @@
 // has had no valid certificate for 5 minutes while the server answers, the agent exits (klog.Fatal
 // upstream) so a supervisor restarts it into bootstrap.
 import { existsSync } from 'node:fs';
+import { whenAborted } from '../../core/abort-wait.js';
 import { SIGNER_NODEAGENT_CLIENT } from '../../core/certificates/csr-object.js';
 import { CertificateManager } from '../../core/client/certificate/manager.js';
 import { FileStore, pairFromPem, type StoredPair } from '../../core/client/certificate/store.js';
@@ -84,12 +85,12 @@ export async function runClientIdentity(ctx: NodeAgentContext, o: ClientIdentity
   // A kubeconfig with a token (no certificate): no rotation possible, use it as it is.
   if (!bootstrapClient && connection.token && !connection.clientCert) {
     ctx.api.set(new RestClient(connection, clientOptions));
-    await untilAborted(signal);
+    await whenAborted(signal);
     return;
   }
   if (!bootstrapClient && connection.clientCert && connection.clientKey && !ctx.config.rotateCertificates) {
     publish(pairFromPem(connection.clientCert.toString(), connection.clientKey.toString(), platconfig));
-    await untilAborted(signal);
+    await whenAborted(signal);
     return;
   }
 
@@ -126,7 +127,7 @@ export async function runClientIdentity(ctx: NodeAgentContext, o: ClientIdentity
       const unsubscribe = ctx.api.onChange(stopOnce);
       if (!ctx.api.isSet()) await manager.run(once.signal);
       unsubscribe();
-      await untilAborted(stop.signal);
+      await whenAborted(stop.signal);
     }
   } finally {
     clearInterval(watchdog);
@@ -150,9 +151,3 @@ function startWatchdog(current: () => StoredPair | undefined, answered: () => bo
   return t;
 }
 
-function untilAborted(signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) resolve();
-    else signal.addEventListener('abort', () => resolve(), { once: true });
-  });
-}

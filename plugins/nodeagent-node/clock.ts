@@ -1,7 +1,7 @@
 // Time as the node subsystem sees it, injectable so tests drive registration backoff, status
 // reports and lease renewals without waiting: `now` and an abortable `sleep` (resolves early, never
 // rejects, when the signal aborts), plus wait.Jitter and wait.JitterUntil (sliding) on top.
-import { sleep } from '../../core/sleep.js';
+import { sleep } from '../../core/abort-wait.js';
 
 export interface Clock {
   now(): number;

@@ -2,6 +2,7 @@
 // the flags it owns at once (a bad --node-ip or --node-labels is a start-up error); run computes
 // the node's addresses and, with an API server, registers the Node (when registerNode), keeps its
 // status and renews its Lease until stopped. In standalone mode it only publishes the addresses.
+import { whenAborted } from '../../core/abort-wait.js';
 import { parseDuration } from '../../core/flags/duration.js';
 import type { Runnable } from '../../core/lifecycle.js';
 import type { NodeAddress, NodeAgentContext } from '../../core/nodeagent/context.js';
@@ -87,7 +88,7 @@ export function nodeSubsystem(ctx: NodeAgentContext, options: NodeSubsystemOptio
     async run(signal) {
       if (ctx.standalone) {
         await publishLocalAddresses();
-        await new Promise<void>((resolve) => { if (signal.aborted) resolve(); else signal.addEventListener('abort', () => resolve(), { once: true }); });
+        await whenAborted(signal);
         return;
       }
       try {

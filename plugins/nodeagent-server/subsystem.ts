@@ -3,6 +3,7 @@
 // field), then runs the three listeners (upstream's startKubelet and the health server of
 // cmd/kubelet): the read-only and health ports at once, the secure port once the identity
 // subsystem has set a serving pair, switching certificates in place whenever it sets a new one.
+import { whenAborted } from '../../core/abort-wait.js';
 import { parseDuration } from '../../core/flags/duration.js';
 import type { Runnable } from '../../core/lifecycle.js';
 import type { NodeAgentContext, TlsPair } from '../../core/nodeagent/context.js';
@@ -139,7 +140,7 @@ export function createServerSubsystem(ctx: NodeAgentContext, o: ServerSubsystemO
           const current = ctx.servingPair.get();
           if (current && current !== pair) switchTo(current);
         }
-        if (!signal.aborted) await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+        await whenAborted(signal);
       } finally {
         stopWatching();
         await Promise.all(open.map((l) => l.close()));

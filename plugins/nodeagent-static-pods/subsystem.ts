@@ -8,7 +8,7 @@ import { parseDuration } from '../../core/flags/duration.js';
 import type { Runnable } from '../../core/lifecycle.js';
 import type { NodeAgentContext } from '../../core/nodeagent/context.js';
 import { StartupError } from '../../core/plugin.js';
-import { sleep } from '../../core/sleep.js';
+import { sleep, whenAborted } from '../../core/abort-wait.js';
 import { readFileSource } from './file-source.js';
 import { HttpSource } from './http-source.js';
 import { PodConfig, type SourceName } from './pod-config.js';
@@ -69,7 +69,7 @@ export function createStaticPodsSubsystem(ctx: NodeAgentContext, o: StaticPodsOp
           if (pods && config.set(s.name, pods)) publish();
         }
       }));
-      if (sources.length === 0 && !signal.aborted) await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+      if (sources.length === 0) await whenAborted(signal);
     },
   };
 }

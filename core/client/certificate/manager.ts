@@ -4,7 +4,7 @@
 // every `templateCheckMs`), backs off 2 s x 2 for five failures and then polls every 32 s, and
 // answers current() with nothing once the certificate has expired.
 import type { Logger } from '../../log.js';
-import { sleep } from '../../sleep.js';
+import { sleep } from '../../abort-wait.js';
 import { waitForCertificate } from '../../certificates/csr-wait.js';
 import type { RestClient } from '../rest-client.js';
 import { requestCertificate, type CertificateTemplate, type CertificateUse } from './request.js';

@@ -1,6 +1,8 @@
-// Waiting that an AbortSignal cuts short. The abort listener goes when the timer fires: a
-// long-lived signal (a controller's, a certificate wait's) would otherwise collect one per sleep,
-// a leak that node reports as a MaxListenersExceededWarning once there are eleven.
+// Waiting on an AbortSignal without piling listeners onto it. A long-lived signal (a controller
+// manager's, a node agent's) is awaited by many parts at once and slept on over and over; a
+// listener per wait would be a leak in the loops and, past ten, a MaxListenersExceededWarning
+// even when each part waits once. So sleeps remove theirs when the timer fires, and everything
+// that waits for the end shares one listener per signal.
 
 /** Resolves after `ms` (at least one turn of the event loop), or as soon as `signal` aborts; never rejects. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
@@ -20,4 +22,17 @@ function wait(ms: number, signal: AbortSignal | undefined, rejectOnAbort: boolea
     const timer = setTimeout(() => { signal?.removeEventListener('abort', onAbort); resolve(); }, Math.max(0, ms));
     signal?.addEventListener('abort', onAbort, { once: true });
   });
+}
+
+const ends = new WeakMap<AbortSignal, Promise<void>>();
+
+/** Resolves when `signal` aborts (at once if it has); all waiters of one signal share one listener. */
+export function whenAborted(signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  let end = ends.get(signal);
+  if (!end) {
+    end = new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+    ends.set(signal, end);
+  }
+  return end;
 }
