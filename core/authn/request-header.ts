@@ -4,13 +4,11 @@
 // verifies against the request-header CA bundle and, when allowed names are set, whose CommonName
 // is listed. Shared by the API server's authenticator and the delegating one of the controller
 // manager. A presented certificate that fails either check is an error of this authenticator.
-import { readFileSync } from 'node:fs';
 import type { FlagSet } from '../flags/types.js';
 import type { Logger } from '../log.js';
-import { StartupError } from '../plugin.js';
 import { headerValues, identityFromHeaders, type IdentityHeaders } from './identity-headers.js';
 import type { AuthenticationRequest, UserInfo } from './user.js';
-import { authenticateCertificateChain, parseCaBundle, type Certificate } from './x509/index.js';
+import { authenticateCertificateChain, readCaBundle, type Certificate } from './x509/index.js';
 
 /** The --requestheader-* flags, named alike by the API server and the controller manager. */
 export const REQUESTHEADER_FLAG_NAMES = {
@@ -73,14 +71,7 @@ export function authenticateFrontProxy(
 
 /** The request-header CA bundle; StartupErrors name the file. */
 export function readRequestHeaderCa(path: string): Certificate[] {
-  const source = `unable to load request-header client CA file "${path}"`;
-  let text: string;
-  try {
-    text = readFileSync(path, 'latin1');
-  } catch (err) {
-    throw new StartupError(`${source}: ${(err as Error).message}`);
-  }
-  return parseCaBundle(text, source);
+  return readCaBundle(path, 'request-header client CA file');
 }
 
 /** Upstream warns when the standard names are missing: API aggregation relies on them. */

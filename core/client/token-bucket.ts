@@ -1,5 +1,7 @@
 // A token bucket (golang.org/x/time/rate as client-go uses it): `qps` tokens a second, at most
 // `burst` saved up. wait() resolves when a token is taken; waiters are served in order.
+import { sleep, sleepUnlessAborted } from '../abort-wait.js';
+
 export class TokenBucket {
   #tokens: number;
   #last: number;
@@ -24,13 +26,11 @@ export class TokenBucket {
   }
 
   wait(signal?: AbortSignal): Promise<void> {
-    const turn = this.#tail.then(() => new Promise<void>((resolve, reject) => {
+    const turn = this.#tail.then(() => {
       const delay = this.reserve();
-      if (delay <= 0) return resolve();
-      const onAbort = () => { clearTimeout(timer); reject(signal!.reason as Error); };
-      const timer = setTimeout(() => { signal?.removeEventListener('abort', onAbort); resolve(); }, delay);
-      signal?.addEventListener('abort', onAbort, { once: true });
-    }));
+      if (delay <= 0) return undefined;
+      return signal ? sleepUnlessAborted(delay, signal) : sleep(delay);
+    });
     this.#tail = turn.catch(() => undefined);
     return turn;
   }

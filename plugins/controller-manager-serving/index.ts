@@ -60,7 +60,8 @@ function kubeconfigFor(flag: string, file: string): ClientConnection {
 interface Settings {
   readonly port: number;
   readonly bind: string;
-  readonly clientCaFile: string;
+  /** --client-ca-file's bundle (PEM), read and checked at start-up. */
+  readonly clientCa?: string;
   readonly requestHeader?: RequestHeaderSettings;
   readonly authn?: ClientConnection;
   readonly authz?: ClientConnection;
@@ -73,14 +74,15 @@ function readSettings(flags: FlagSet): Settings {
   const authnFile = flags.get<string>(FLAGS.authnKubeconfig);
   const authzFile = flags.get<string>(FLAGS.authzKubeconfig);
   const clientCaFile = flags.get<string>(FLAGS.clientCaFile);
+  let clientCa: string | undefined;
   if (clientCaFile) {
-    try { readClientCaFile(clientCaFile); } catch (e) { throw new StartupError((e as Error).message, 1); }
+    try { clientCa = readClientCaFile(clientCaFile); } catch (e) { throw new StartupError((e as Error).message, 1); }
   }
   const requestHeader = requestHeaderFromFlags(flags);
   return {
     port: flags.get<number>(FLAGS.securePort),
     bind: flags.get<string>(FLAGS.bindAddress),
-    clientCaFile,
+    ...(clientCa ? { clientCa } : {}),
     ...(requestHeader ? { requestHeader } : {}),
     ...(authnFile ? { authn: kubeconfigFor(FLAGS.authnKubeconfig, authnFile) } : {}),
     ...(authzFile ? { authz: kubeconfigFor(FLAGS.authzKubeconfig, authzFile) } : {}),
@@ -126,7 +128,7 @@ export const ControllerManagerServing: Plugin = {
       if (s.port === 0) return;
       const userAgent = `plat-controller-manager/${host.version}`;
 
-      let clientCa = s.clientCaFile ? readClientCaFile(s.clientCaFile) : undefined;
+      let clientCa = s.clientCa;
       let requestHeader = s.requestHeader;
       const missing = { clientCa: !clientCa, requestHeader: !requestHeader };
       if ((missing.clientCa || missing.requestHeader) && !f.get<boolean>(FLAGS.authnSkipLookup)) {

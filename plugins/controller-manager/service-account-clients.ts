@@ -9,6 +9,7 @@
 import { isApiError, RestClient, type RestClientOptions, type TokenSource } from '../../core/client/rest-client.js';
 import type { ClientConnection } from '../../core/client/connection.js';
 import type { Logger } from '../../core/log.js';
+import { sleep as wait } from '../../core/abort-wait.js';
 
 export const SERVICE_ACCOUNT_NAMESPACE = 'plat-system';
 /** Upstream's defaultExpirationSeconds and defaultLeewayPercent. */
@@ -90,7 +91,7 @@ export class ServiceAccountClients {
   /** tokenSourceImpl behind a CachedTokenSource that a 401 resets. */
   #tokenSource(name: string): TokenSource {
     const now = this.o.now ?? Date.now;
-    const sleep = this.o.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+    const sleep = this.o.sleep ?? wait;
     let cached: { token: string; renewAt: number } | undefined;
     let pending: Promise<string> | undefined;
     const fetch = async (): Promise<string> => {

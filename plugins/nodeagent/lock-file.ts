@@ -6,6 +6,7 @@
 // line to the file, which is what a holder with --exit-on-lock-contention watches for (as would
 // anything else that writes to or touches the file). The holder removes the file when it stops.
 import { closeSync, fstatSync, openSync, readFileSync, unlinkSync, watch, writeSync, type FSWatcher } from 'node:fs';
+import { sleepUnlessAborted } from '../../core/abort-wait.js';
 import type { Logger } from '../../core/log.js';
 
 export interface LockOptions {
@@ -66,12 +67,7 @@ export class LockFile {
         announced = true;
         o.logger.info('Waiting for the lock file held by another process', { path: o.path, pid: holder });
       }
-      await new Promise<void>((resolve, reject) => {
-        if (o.signal.aborted) { reject(o.signal.reason); return; }
-        const onAbort = () => { clearTimeout(t); reject(o.signal.reason); };
-        const t = setTimeout(() => { o.signal.removeEventListener('abort', onAbort); resolve(); }, o.pollMs ?? 1000);
-        o.signal.addEventListener('abort', onAbort, { once: true });
-      });
+      await sleepUnlessAborted(o.pollMs ?? 1000, o.signal);
     }
   }
 

@@ -33,15 +33,16 @@ export function parseCaBundle(pem: string, source: string): Certificate[] {
   return certs;
 }
 
-/** Reads and parses a CA bundle file, with StartupErrors that name the file. */
-export function readCaBundle(path: string): Certificate[] {
+/** Reads and parses a CA bundle file, with StartupErrors that name the file (`what`: which bundle it is). */
+export function readCaBundle(path: string, what = 'client CA file'): Certificate[] {
+  const source = `unable to load ${what} "${path}"`;
   let text: string;
   try {
     text = readFileSync(path, 'latin1');
   } catch (err) {
-    throw new StartupError(`unable to load client CA file "${path}": ${(err as Error).message}`);
+    throw new StartupError(`${source}: ${(err as Error).message}`);
   }
-  return parseCaBundle(text, `unable to load client CA file "${path}"`);
+  return parseCaBundle(text, source);
 }
 
 /** The CA certificates of a bundle file, for the TLS server's `ca` option. */

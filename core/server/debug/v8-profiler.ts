@@ -5,6 +5,7 @@
 // inuse_space heap profile is). A full heap snapshot is not offered: it holds the contents of every
 // string in memory, the node's private keys and tokens included, which Go's heap profile never does.
 import { Session } from 'node:inspector/promises';
+import { sleep } from '../../abort-wait.js';
 
 /** Go's runtime.MemProfileRate: one sample every 512 KiB allocated on average. */
 const HEAP_SAMPLING_INTERVAL = 512 * 1024;
@@ -54,12 +55,8 @@ class V8Profiler {
     try {
       await s.post('Profiler.enable');
       await s.post('Profiler.start');
-      const completed = await new Promise<boolean>((resolve) => {
-        if (signal.aborted) return resolve(false);
-        const t = setTimeout(() => { signal.removeEventListener('abort', onAbort); resolve(true); }, ms);
-        const onAbort = () => { clearTimeout(t); resolve(false); };
-        signal.addEventListener('abort', onAbort, { once: true });
-      });
+      await sleep(ms, signal);
+      const completed = !signal.aborted;
       const { profile } = await s.post('Profiler.stop');
       await s.post('Profiler.disable');
       return completed ? profile : undefined;
