@@ -35,12 +35,6 @@ const ms = parseDuration;
 const nonNegative = (v: unknown) => ((v as number) < 0 ? 'must not be negative' : undefined);
 
 const RH = REQUESTHEADER_FLAG_NAMES;
-/**
- * RemoteRequestHeaderUID is alpha and off, and --feature-gates is not accepted, so any UID header
- * is refused as upstream refuses it without the gate.
- */
-const uidHeadersNeedGate = (v: unknown): string | undefined =>
-  (v as string[]).length > 0 ? 'requires the "RemoteRequestHeaderUID" feature to be enabled' : noBlankEntries(RH.uidHeaders)(v);
 
 /** path.NewAuthorizer's rule: a `*` only at the end (a prefix). */
 const allowPaths = (v: unknown) => {
@@ -74,5 +68,5 @@ export const servingFlags: readonly FlagSpec[] = [
   { name: RH.usernameHeaders, type: 'strings', default: ['x-remote-user'], section: SECTION, help: 'Request headers inspected for usernames.', validate: noBlankEntries(RH.usernameHeaders) },
   { name: RH.groupHeaders, type: 'strings', default: ['x-remote-group'], section: SECTION, help: 'Request headers inspected for groups.', validate: noBlankEntries(RH.groupHeaders) },
   { name: RH.extraHeadersPrefix, type: 'strings', default: ['x-remote-extra-'], section: SECTION, help: 'Request header prefixes inspected for extra user information.', validate: noBlankEntries(RH.extraHeadersPrefix) },
-  { name: RH.uidHeaders, type: 'strings', section: SECTION, help: '`X-Remote-Uid` suggested; requires feature RemoteRequestHeaderUID.', validate: uidHeadersNeedGate },
+  { name: RH.uidHeaders, type: 'strings', section: SECTION, help: '`X-Remote-Uid` suggested; requires feature RemoteRequestHeaderUID.', validate: noBlankEntries(RH.uidHeaders) },
 ];

@@ -2,7 +2,7 @@
 // server: identity headers are believed only from a client certificate of the request-header CA
 // (and an allowed CommonName), given by --requestheader-* or looked up in
 // extension-apiserver-authentication; the identity reaches the SubjectAccessReview the endpoint
-// sends. Everyone else's identity headers are ignored.
+// sends (user, uid, groups, extra). Everyone else's identity headers are ignored.
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -57,7 +57,7 @@ describe('controller manager endpoint: request-header authentication', () => {
     });
     admin = writeKubeconfig(plat, path.join(dir, 'admin.conf'), 'admin');
     cm = await start(['--client-ca-file', path.join(plat.dataDir, 'pki', 'ca.crt'),
-      '--requestheader-client-ca-file', proxyCaFile, '--requestheader-allowed-names', 'front-proxy-client']);
+      '--requestheader-client-ca-file', proxyCaFile, '--requestheader-allowed-names', 'front-proxy-client', '--requestheader-uid-headers', 'X-Remote-Uid']);
   });
   after(async () => {
     for (const c of started) await c.stop();
@@ -82,11 +82,12 @@ describe('controller manager endpoint: request-header authentication', () => {
     }
   });
 
-  it('sends the asserted user, groups and extra in the SubjectAccessReview', async () => {
-    const r = await as(cm, pair(proxy)).get('/whoami', { 'X-Remote-User': 'dave', 'X-Remote-Group': 'team-d', 'X-Remote-Extra-Acme.com%2Fproject': 'p1' });
+  it('sends the asserted user, uid, groups and extra in the SubjectAccessReview', async () => {
+    const r = await as(cm, pair(proxy)).get('/whoami', { 'X-Remote-User': 'dave', 'X-Remote-Uid': 'dave-uid', 'X-Remote-Group': 'team-d', 'X-Remote-Extra-Acme.com%2Fproject': 'p1' });
     assert.equal(r.status, 403);
     const asked = who.asked.at(-1);
     assert.equal(asked?.name, 'dave');
+    assert.equal(asked?.uid, 'dave-uid');
     assert.deepEqual(asked?.groups, ['team-d', 'system:authenticated']);
     assert.deepEqual(asked?.extra, { 'acme.com/project': ['p1'] });
   });
@@ -115,6 +116,13 @@ describe('controller manager endpoint: request-header authentication', () => {
 
     const flagsWin = await start(['--requestheader-client-ca-file', proxyCaFile]);
     assert.equal((await as(flagsWin, pair(otherProxy)).get('/metrics', { 'X-Remote-User': 'alice' })).status, 404, 'flags are not overridden by the published settings');
+    assert.equal((await as(flagsWin, pair(otherProxy)).get('/whoami', { 'X-Remote-User': 'erin', 'X-Remote-Uid': 'erin-uid' })).status, 403);
+    assert.deepEqual([who.asked.at(-1)?.name, who.asked.at(-1)?.uid], ['erin', undefined], 'no uid headers unless named');
+
+    const otherUid = await start(['--requestheader-client-ca-file', proxyCaFile, '--requestheader-uid-headers', 'X-Proxy-Uid']);
+    assert.ok(otherUid.logs.some((l) => l.includes('--requestheader-uid-headers is set without specifying the standard X-Remote-Uid header - API aggregation will not work')));
+    assert.equal((await as(otherUid, pair(proxy)).get('/whoami', { 'X-Remote-User': 'erin', 'X-Proxy-Uid': 'erin-uid' })).status, 403);
+    assert.equal(who.asked.at(-1)?.uid, 'erin-uid');
 
     const bad = await plat.admin.put('/api/v1/namespaces/plat-system/configmaps/extension-apiserver-authentication', {
       ...created.json, data: { ...created.json.data, 'requestheader-group-headers': 'X-Proxy-Group' },
@@ -126,7 +134,7 @@ describe('controller manager endpoint: request-header authentication', () => {
   it('refuses bad request-header flags at start-up', async () => {
     const cases: [string[], RegExp][] = [
       [['--requestheader-client-ca-file', path.join(dir, 'missing.crt')], /unable to load request-header client CA file ".*missing\.crt": ENOENT/],
-      [['--requestheader-uid-headers', 'X-Remote-Uid'], /--requestheader-uid-headers.*requires the "RemoteRequestHeaderUID" feature to be enabled/],
+      [['--requestheader-uid-headers', 'X-Remote-Uid, '], /empty value in "requestheader-uid-headers"/],
       [['--requestheader-username-headers', 'X-Remote-User, '], /empty value in "requestheader-username-headers"/],
     ];
     for (const [args, message] of cases) await assert.rejects(start(args), message, args.join(' '));
