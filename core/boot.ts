@@ -6,6 +6,7 @@ import { ConfigError, importPlugin, loadConfig } from './config/load-config.js';
 import { FlagError, Flags } from './flags/flag-set.js';
 import type { FlagSpec } from './flags/types.js';
 import { Host } from './host.js';
+import { applyLoggingFlags, declareLoggingFlags } from './log-flags.js';
 import type { Logger } from './log.js';
 import { StartupError, type Plugin } from './plugin.js';
 
@@ -39,7 +40,8 @@ const NOT_YET = 'not implemented by plat yet';
 const LOGGING = 'Versions, features, metrics and logging';
 
 /**
- * Every flag of a role: those the plugins declare, the host's own (-v), then the rest of the
+ * Every flag of a role: those the plugins declare, the host's own (-v and the logging flags no
+ * plugin declares, core/log-flags.ts), then the rest of the
  * spec's catalogue marked unsupported so --help matches the spec and using one is refused.
  */
 export function declareFlags(host: Host, profile: Profile, flags: Flags): void {
@@ -50,6 +52,7 @@ export function declareFlags(host: Host, profile: Profile, flags: Flags): void {
     flags.define({ name: 'v', shorthand: 'v', type: 'int', default: 0, help: 'Log verbosity.', section: listed?.section ?? LOGGING, owner: 'host',
       validate: (v) => ((v as number) < 0 ? 'must be at least 0' : undefined) });
   }
+  declareLoggingFlags(flags, profile.catalogue ?? []);
   for (const spec of profile.catalogue ?? []) {
     if (!flags.has(spec.name)) flags.define({ ...spec, unsupported: spec.unsupported ?? NOT_YET, owner: 'catalogue' });
   }
@@ -103,6 +106,7 @@ export async function boot(o: BootOptions): Promise<Booted> {
     throw new StartupError(unsupported.map((u) => `--${u.name} is not supported: ${u.reason}`).join('\n'), 2);
   }
   o.logger.setVerbosity?.(flags.get<number>('v'));
+  applyLoggingFlags(flags, o.logger);
   for (const d of flags.usedDeprecated()) o.logger.warn(`Flag --${d.name} has been deprecated, ${d.message}`);
 
   await profile.prepare?.(host, flags);

@@ -1,5 +1,7 @@
 // A small leveled logger in the klog text style (`I1122 02:52:49.123456 file] msg key=value`),
-// verbosity from -v. Secrets never reach it: callers log names and fingerprints, not values.
+// verbosity from -v and --vmodule. Secrets never reach it: callers log names and fingerprints, not values.
+import { vmoduleLevel, type VModuleRule } from './log-vmodule.js';
+
 export type Fields = Record<string, unknown>;
 
 export interface Logger {
@@ -16,6 +18,8 @@ export interface Logger {
   setVerbosity?(v: number): void;
   /** Switches the whole tree between klog's text and JSON formats (process-wide, as --logging-format). */
   setFormat?(format: 'text' | 'json'): void;
+  /** --vmodule for the whole tree: loggers whose name a rule matches log up to its level (log-vmodule.ts). */
+  setVModule?(rules: readonly VModuleRule[]): void;
 }
 
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
@@ -37,7 +41,13 @@ function renderJson(level: string, name: string, msg: string, v: number, fields?
 }
 
 export function createLogger(opts: LoggerOptions = {}): Logger {
-  const state = { verbosity: opts.verbosity ?? 0, json: false };
+  const state = { verbosity: opts.verbosity ?? 0, json: false, vmodule: [] as readonly VModuleRule[], moduleLevels: new Map<string, number>() };
+  // Each logger name is matched once per --vmodule setting; -1 when no rule matches.
+  const moduleLevel = (name: string): number => {
+    let level = state.moduleLevels.get(name);
+    if (level === undefined) state.moduleLevels.set(name, level = vmoduleLevel(state.vmodule, name) ?? -1);
+    return level;
+  };
   const write = opts.write ?? ((line: string) => process.stderr.write(line + '\n'));
   const make = (name: string): Logger => {
     const emit = (level: string, v = 0) => (msg: string, fields?: Fields) =>
@@ -45,10 +55,11 @@ export function createLogger(opts: LoggerOptions = {}): Logger {
     const info = emit('I');
     return {
       info, warn: emit('W'), error: emit('E'),
-      v: (level) => ({ info: level <= state.verbosity ? emit('I', level) : () => {} }),
+      v: (level) => ({ info: level <= state.verbosity || (state.vmodule.length > 0 && level <= moduleLevel(name)) ? emit('I', level) : () => {} }),
       child: (child) => make(name ? `${name}/${child}` : child),
       setVerbosity: (v: number) => { state.verbosity = v; },
       setFormat: (format: 'text' | 'json') => { state.json = format === 'json'; },
+      setVModule: (rules: readonly VModuleRule[]) => { state.vmodule = rules; state.moduleLevels.clear(); },
     };
   };
   return make(opts.name ?? 'plat');

@@ -31,6 +31,13 @@ interface Lane {
   running?: Promise<void>;
 }
 
+/**
+ * A signer's lane as upstream names its signing controllers ("csrsigning-kubelet-serving" for
+ * kubernetes.io/kubelet-serving): one logger-name component, so --vmodule=csrsigning-*=4 selects
+ * the lanes.
+ */
+export const laneName = (signer: string): string => `csrsigning-${signer.replace(/^platform\//, '').replaceAll('/', '-')}`;
+
 const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 /** A signer's answer, checked: a third-party tap may return anything. */
@@ -90,9 +97,10 @@ export class SigningController implements Runnable {
   }
 
   #start(lane: Lane, signal: AbortSignal): void {
-    const logger = this.ctx.logger.child(`csrsigning ${lane.signer}`);
-    logger.info('Starting certificate controller', { signer: lane.signer, workers: WORKERS_PER_SIGNER });
-    lane.running = runWorkers({ name: `csrsigning ${lane.signer}`, queue: lane.queue, workers: WORKERS_PER_SIGNER, batch: BATCH_PER_WORKER, sync: (name) => this.#sync(name), logger }, signal);
+    const name = laneName(lane.signer);
+    const logger = this.ctx.logger.child(name);
+    logger.info('Starting certificate controller', { name, signer: lane.signer, workers: WORKERS_PER_SIGNER });
+    lane.running = runWorkers({ name, queue: lane.queue, workers: WORKERS_PER_SIGNER, batch: BATCH_PER_WORKER, sync: (name) => this.#sync(name), logger }, signal);
   }
 
   async #sync(name: string): Promise<void> {

@@ -132,20 +132,8 @@ export function parseReservedMemory(values: readonly string[]): Array<{ numaNode
   return out;
 }
 
-/** logsapi VModuleConfiguration: `pattern=N,...`. */
-export function parseVModule(value: string): Array<{ filePattern: string; verbosity: number }> {
-  const out: Array<{ filePattern: string; verbosity: number }> = [];
-  for (const pat of pairs(value)) {
-    const patLev = pat.split('=');
-    if (patLev.length !== 2 || patLev[0] === '' || patLev[1] === '') throw new Error(`"${pat}" does not have the pattern=N format`);
-    const level = patLev[1]!;
-    if (!/^\d+$/.test(level)) throw new Error(`parsing verbosity in "${pat}": strconv.ParseUint: parsing "${level}": invalid syntax`);
-    const v = Number(level);
-    if (v > 2 ** 31 - 1) throw new Error(`parsing verbosity in "${pat}": strconv.ParseUint: parsing "${level}": value out of range`);
-    out.push({ filePattern: patLev[0]!, verbosity: v });
-  }
-  return out;
-}
+/** logsapi VModuleConfiguration: `pattern=N,...` (shared with the other roles' --vmodule). */
+export { parseVModule } from '../../core/log-vmodule.js';
 
 /** IPVar: empty, or an IPv4/IPv6 address. */
 export function ipError(value: unknown): string | undefined {

@@ -52,6 +52,7 @@ export function prepareNodeAgentConfiguration(host: Host, flags: FlagSet, cwd = 
   const { config } = state.built;
   host.logger.setVerbosity?.(config.logging.verbosity);
   host.logger.setFormat?.(config.logging.format === 'json' ? 'json' : 'text');
+  host.logger.setVModule?.(config.logging.vmodule ?? []);
   host.logger.child('nodeagent').info('Effective NodeAgentConfiguration', { config: JSON.stringify(forLog(config)) });
   return state.built;
 }

@@ -175,6 +175,17 @@ describe('plat nodeagent', () => {
     assert.equal((await exited(p)).code, 0);
   });
 
+  it('--vmodule raises the level of the loggers it names (here the agent\'s own, for its V(1) lines)', async () => {
+    for (const [vmodule, logged] of [['nodeagent=1', true], ['csrsigning=1', false]] as const) {
+      const dir = tempDir();
+      const p = await start([`--config=${writeConfig(dir, STANDALONE)}`, `--vmodule=${vmodule}`], RUNNING, { cwd: dir });
+      await new Promise((r) => setTimeout(r, 100));
+      assert.equal(/plat\/nodeagent\] Subsystem starting subsystem=/.test(p.output()), logged, `${vmodule}:\n${p.output()}`);
+      p.child.kill('SIGTERM');
+      assert.equal((await exited(p)).code, 0);
+    }
+  });
+
   it('--lock-file: a second agent waits; with --exit-on-lock-contention the holder hands over and exits 0', async () => {
     const dir = tempDir();
     const file = writeConfig(dir, STANDALONE);
