@@ -14,6 +14,8 @@ import type { RunningPlat } from '../helpers/plat.js';
 export interface Harness<R extends Runnable> {
   readonly runnable: R;
   readonly client: RestClient;
+  /** The controller's shared informers (to wait until their cache has seen a change). */
+  readonly informers: SharedInformers;
   readonly lines: string[];
   /** True once a log line contains every fragment. */
   logged(...fragments: string[]): boolean;
@@ -35,7 +37,7 @@ export function runController<R extends Runnable = Runnable>(plat: RunningPlat, 
   informers.start(stop.signal);
   const running = runnable.run(stop.signal);
   return {
-    runnable, client, lines,
+    runnable, client, informers, lines,
     logged: (...fragments) => lines.some((l) => fragments.every((f) => l.includes(f))),
     stop: async () => { stop.abort(); await running; await informers.stopped(); client.close(); },
   };
