@@ -97,10 +97,10 @@ export class SigningController implements Runnable {
   }
 
   #start(lane: Lane, signal: AbortSignal): void {
-    const name = laneName(lane.signer);
-    const logger = this.ctx.logger.child(name);
-    logger.info('Starting certificate controller', { name, signer: lane.signer, workers: WORKERS_PER_SIGNER });
-    lane.running = runWorkers({ name, queue: lane.queue, workers: WORKERS_PER_SIGNER, batch: BATCH_PER_WORKER, sync: (name) => this.#sync(name), logger }, signal);
+    const controller = laneName(lane.signer);
+    const logger = this.ctx.logger.child(controller);
+    logger.info('Starting certificate controller', { name: controller, signer: lane.signer, workers: WORKERS_PER_SIGNER });
+    lane.running = runWorkers({ name: controller, queue: lane.queue, workers: WORKERS_PER_SIGNER, batch: BATCH_PER_WORKER, sync: (name) => this.#sync(name), logger }, signal);
   }
 
   async #sync(name: string): Promise<void> {

@@ -11,8 +11,9 @@ import { formatDuration, parseDuration } from '../../core/flags/duration.js';
 import type { FlagSpec, FlagType } from '../../core/flags/types.js';
 import { defaultNodeAgentConfiguration } from '../../core/nodeagent/defaults.js';
 import {
-  ipError, parseFeatureGates, parseHeaderMultimap, parseLangleMap, parseReservedMemory, parseTaints, parseVModule, validateWith,
+  ipError, parseFeatureGates, parseHeaderMultimap, parseLangleMap, parseReservedMemory, parseTaints, validateWith,
 } from './flag-values.js';
+import { parseVModule } from '../../core/log-vmodule.js';
 
 export const NODEAGENT_FLAG_SECTIONS = [
   'Identity, files and registration',

@@ -1,7 +1,7 @@
 // The kubelet's special flag value types (component-base cli/flag and pkg/util/flag), parsed from
 // the texts plat's flag parser collects, with their error texts: name:value header multimaps,
-// `signal<quantity` eviction maps, key=bool feature gates, taints, NUMA memory reservations,
-// vmodule patterns and IP addresses.
+// `signal<quantity` eviction maps, key=bool feature gates, taints, NUMA memory reservations
+// and IP addresses (vmodule patterns: core/log-vmodule.ts).
 import { isIP } from 'node:net';
 import { parseBool } from '../../core/flags/parse-value.js';
 import { parseQuantity } from '../../core/flags/quantity.js';
@@ -131,9 +131,6 @@ export function parseReservedMemory(values: readonly string[]): Array<{ numaNode
   }
   return out;
 }
-
-/** logsapi VModuleConfiguration: `pattern=N,...` (shared with the other roles' --vmodule). */
-export { parseVModule } from '../../core/log-vmodule.js';
 
 /** IPVar: empty, or an IPv4/IPv6 address. */
 export function ipError(value: unknown): string | undefined {
