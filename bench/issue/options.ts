@@ -22,6 +22,8 @@ export interface IssueBenchOptions {
   readonly apiBurst: number;
   /** Run plat's processes under `node --cpu-prof`, profiles written here ('' not). */
   readonly cpuProfDir?: string;
+  /** Also measure plat's create and approve requests one kind at a time (a second plat all, nothing signed). */
+  readonly stages?: boolean;
   /** The cfssl binary; '' skips cfssl. */
   readonly cfssl: string;
   /** Progress lines go here (stderr by the command, nowhere in tests). */

@@ -14,7 +14,7 @@ const CSRS = '/apis/certificates.platform/v1/certificatesigningrequests';
 /** With requests outstanding and no certificate for this long, the run fails instead of hanging. */
 const STALL_MS = 60_000;
 
-interface CsrObject extends ApiObject {
+export interface CsrObject extends ApiObject {
   status?: { certificate?: string; conditions?: { type: string; reason?: string; message?: string }[] };
 }
 
@@ -75,19 +75,39 @@ export class PlatDriver {
     const issued = new Promise<void>((resolve, reject) => this.#waiters.set(csr.name, { resolve, reject }));
     issued.catch(() => {}); // Awaited below; a failure while create or approve is still running must not go unhandled.
     const t0 = performance.now();
+    const created = await this.create(csr);
+    const t1 = performance.now();
+    await this.approve(created);
+    const t2 = performance.now();
+    await issued;
+    return { createMs: t1 - t0, approveMs: t2 - t1, issueMs: performance.now() - t2 };
+  }
+
+  /** POSTs the CSR (signer platform/apiserver-client); the object as created. */
+  async create(csr: BenchCsr): Promise<CsrObject> {
     const created = await this.#requests.request('POST', CSRS, {
       apiVersion: 'certificates.platform/v1', kind: 'CertificateSigningRequest', metadata: { name: csr.name },
       spec: { request: Buffer.from(csr.pem).toString('base64'), signerName: SIGNER, usages: USAGES },
     });
     if (created.status !== 201) throw new Error(`create ${csr.name}: HTTP ${created.status}: ${created.text.slice(0, 500)}`);
-    const obj = created.json as CsrObject;
-    obj.status = { ...obj.status, conditions: [{ type: 'Approved', status: 'True', reason: 'PlatBench', message: 'approved by plat bench issue' } as never] };
-    const t1 = performance.now();
-    const approved = await this.#requests.request('PUT', `${CSRS}/${encodeURIComponent(csr.name)}/approval`, obj);
-    if (approved.status !== 200) throw new Error(`approve ${csr.name}: HTTP ${approved.status}: ${approved.text.slice(0, 500)}`);
-    const t2 = performance.now();
-    await issued;
-    return { createMs: t1 - t0, approveMs: t2 - t1, issueMs: performance.now() - t2 };
+    return created.json as CsrObject;
+  }
+
+  /** PUTs `created` to /approval with an Approved condition, as `kubectl certificate approve` does; the object as approved. */
+  async approve(created: CsrObject): Promise<CsrObject> {
+    const name = created.metadata.name ?? '';
+    const obj: CsrObject = { ...created, status: { ...created.status, conditions: [{ type: 'Approved', status: 'True', reason: 'PlatBench', message: 'approved by plat bench issue' } as never] } };
+    const approved = await this.#requests.request('PUT', `${CSRS}/${encodeURIComponent(name)}/approval`, obj);
+    if (approved.status !== 200) throw new Error(`approve ${name}: HTTP ${approved.status}: ${approved.text.slice(0, 500)}`);
+    return approved.json as CsrObject;
+  }
+
+  /** PUTs `approved` to /status with `certificatePem`, the write a signing controller makes. */
+  async writeStatus(approved: CsrObject, certificatePem: string): Promise<void> {
+    const name = approved.metadata.name ?? '';
+    const obj: CsrObject = { ...approved, status: { ...approved.status, certificate: Buffer.from(certificatePem, 'utf8').toString('base64') } };
+    const written = await this.#requests.request('PUT', `${CSRS}/${encodeURIComponent(name)}/status`, obj);
+    if (written.status !== 200) throw new Error(`status ${name}: HTTP ${written.status}: ${written.text.slice(0, 500)}`);
   }
 
   /** Every CSR of the run as stored now, by name. */

@@ -31,6 +31,8 @@ export interface PlatTargetOptions {
   readonly burst: number;
   /** Run the processes under node --cpu-prof, profiles written here. */
   readonly cpuProfDir?: string;
+  /** No signing controller at all (`plat all` runs the other controllers): CSRs are created and approved, never issued. */
+  readonly withoutSigning?: boolean;
 }
 
 export async function startPlat(o: PlatTargetOptions): Promise<PlatTarget> {
@@ -45,7 +47,8 @@ export async function startPlat(o: PlatTargetOptions): Promise<PlatTarget> {
   const client = ['--plat-api-qps', String(o.qps), '--plat-api-burst', String(o.burst)];
 
   const store = path.join(o.dataDir, 'plat');
-  const embedded = o.controller === 'embedded';
+  const embedded = o.controller === 'embedded' && !o.withoutSigning;
+  const separate = o.controller === 'separate' && !o.withoutSigning;
   const server = new ChildServer('plat all', process.execPath,
     [...node, PLAT_MAIN, 'all', '--data-dir', store, '--secure-port', '0', ...client, ...(embedded ? signing : ['--controllers', '*,-csrsigning'])],
     // cwd is the run's own directory, so no plat.config.* of the caller's is picked up.
@@ -54,7 +57,7 @@ export async function startPlat(o: PlatTargetOptions): Promise<PlatTarget> {
   try {
     const url = (await server.waitFor(/plat is serving at (https:\/\/\S+)/, 60_000))[1]!;
     const kubeconfig = path.join(store, 'admin.conf');
-    if (!embedded) {
+    if (separate) {
       // The only signing controller, so no leader election; no endpoint of its own (--secure-port 0).
       const cm = new ChildServer('plat controller-manager', process.execPath,
         [...node, PLAT_MAIN, 'controller-manager', '--platconfig', kubeconfig, '--secure-port', '0', '--leader-elect=false',

@@ -2,7 +2,8 @@
 // JSON for bench/results.
 import type { IssueBenchResult, KeyTypeRun, TargetResult } from './run.js';
 import { CFSSL_INSTALL } from './cfssl-target.js';
-import { KEY_LABEL } from './options.js';
+import type { PhaseNumbers } from './measure.js';
+import { KEY_LABEL, type ControllerMode } from './options.js';
 
 export const TARGET_RATIO = 1.0;
 
@@ -41,7 +42,40 @@ function boundLines(r: KeyTypeRun, cpus: number): string[] {
   return [...lines, ''];
 }
 
-export function renderRun(r: KeyTypeRun, n: number, cpus: number): string {
+const opt = (v: number | null | undefined) => (v === null || v === undefined ? 'n/a' : fmt(v, 2));
+
+/**
+ * `--stages`: CPU per request of the three writes measured one kind at a time, and what the full
+ * run spent per certificate beyond them: the signing controller's own side (its informer, the
+ * hand-off to the signing pool, the client end of its status write) and whatever the three cost
+ * more together than apart. The event loop's remainder is shown only where the full run's busiest
+ * event loop is plat all's (the signing controller inside it).
+ */
+function stageLines(r: KeyTypeRun, controller: ControllerMode): string[] {
+  const full = r.plat.numbers;
+  const st = r.plat.stageCpu;
+  if (!full || !st) return [];
+  const parts = [st.create, st.approve, st.status];
+  const rest = (total: number | null, pick: (x: PhaseNumbers) => number | null) => {
+    const each = parts.map(pick);
+    return total === null || each.some((v) => v === null) ? null : each.reduce<number>((a, b) => a - b!, total);
+  };
+  const stage = (name: string, x: PhaseNumbers) => `| ${name} | ${fmt(x.certsPerSec)} | ${opt(x.eventLoopCpuMsPerCert)} | ${opt(x.serverCpuMsPerCert)} | ${fmt(x.harnessCpuMsPerCert, 2)} |`;
+  const restLoop = controller === 'embedded' ? rest(full.eventLoopCpuMsPerCert, (x) => x.eventLoopCpuMsPerCert) : null;
+  return [
+    'plat by stage (--stages: a second plat all without a signing controller, the same CSRs and watch, one kind of request at a time; CPU per request):',
+    '',
+    '| stage | requests/s | event loop CPU ms | server CPU ms | load generator CPU ms |',
+    '|---|---:|---:|---:|---:|',
+    stage('create: POST the CSR', st.create),
+    stage('approve: PUT /approval', st.approve),
+    stage('issue: PUT /status with the certificate (sent by the benchmark)', st.status),
+    `| the rest of a certificate in the full run (the signing controller's own side; the three together beyond apart) | | ${opt(restLoop)} | ${opt(rest(full.serverCpuMsPerCert, (x) => x.serverCpuMsPerCert))} | |`,
+    '',
+  ];
+}
+
+export function renderRun(r: KeyTypeRun, n: number, cpus: number, controller: ControllerMode): string {
   const lines = [
     `${KEY_LABEL[r.keyType]} keys, ${KEY_LABEL[r.keyType]} CA:`,
     '',
@@ -55,6 +89,7 @@ export function renderRun(r: KeyTypeRun, n: number, cpus: number): string {
   if (st) lines.push(`plat stages (mean): create ${ms(st.createMs)} ms, approve ${ms(st.approveMs)} ms, approved → certificate on the watch ${ms(st.issueMs)} ms`, '');
   const loop = r.plat.numbers?.eventLoopCpuMsPerCert;
   if (loop) lines.push(`plat's event loop: ${fmt(loop, 2)} ms of CPU per certificate, a bound of ${fmt(1000 / loop)} certificates/s however many cores`, '');
+  lines.push(...stageLines(r, controller));
   lines.push(...boundLines(r, cpus));
   if (r.ratio !== null) lines.push(`plat / cfssl: ${r.ratio.toFixed(2)}x (issue 6's target: at least ${TARGET_RATIO.toFixed(1)}x${r.ratio >= TARGET_RATIO ? ', met' : ', not met'})`, '');
   for (const [name, t] of [['plat', r.plat], ['cfssl', r.cfssl]] as const) {
@@ -75,7 +110,7 @@ export function renderReport(result: IssueBenchResult): string {
     'latency: from before the first request to the certificate in hand (plat: create → approve → watch; cfssl: one sign request); CPU from /proc',
     '',
   ];
-  return [...head, ...result.runs.map((r) => renderRun(r, c.csrs, e.cpus))].join('\n') + '\n';
+  return [...head, ...result.runs.map((r) => renderRun(r, c.csrs, e.cpus, p.controller))].join('\n') + '\n';
 }
 
 export function toJson(result: IssueBenchResult): string {

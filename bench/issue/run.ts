@@ -5,12 +5,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { issueCertificate } from '../../core/crypto/index.js';
 import { CertificateChecker } from './check.js';
 import { CfsslCannotSign, probeCfssl, startCfssl } from './cfssl-target.js';
-import { makeInputs, type IssueInputs } from './inputs.js';
+import { makeInputs, type BenchCsr, type IssueInputs } from './inputs.js';
 import { inParallel, startPhase, type PhaseNumbers } from './measure.js';
 import { KEY_LABEL, LIFETIME_HOURS, SIGNER, USAGES, type BenchKeyType, type ControllerMode, type IssueBenchOptions } from './options.js';
-import { PlatDriver } from './plat-driver.js';
+import { PlatDriver, type CsrObject } from './plat-driver.js';
 import { startPlat } from './plat-target.js';
 
 export interface Verification {
@@ -24,12 +25,22 @@ export interface Verification {
 /** Mean milliseconds of each stage of plat's flow over the timed phase. */
 export interface StageMeans { readonly createMs: number; readonly approveMs: number; readonly issueMs: number }
 
+/**
+ * `--stages`: the three writes of a certificate measured one kind at a time against a second
+ * `plat all` without a signing controller (the same CSRs, the benchmark's watch open): the load
+ * generator's create and approval, then the status write a signing controller makes, sent by the
+ * benchmark over HTTPS with certificates it issued beforehand (core/crypto, the same CA and
+ * policy). Each PhaseNumbers counts requests where the full run counts certificates.
+ */
+export interface StageCpu { readonly create: PhaseNumbers; readonly approve: PhaseNumbers; readonly status: PhaseNumbers }
+
 export interface TargetResult {
   readonly available: boolean;
   /** Why it was not measured. */
   readonly reason?: string;
   readonly numbers?: PhaseNumbers;
   readonly stages?: StageMeans;
+  readonly stageCpu?: StageCpu;
   readonly verification?: Verification;
 }
 
@@ -47,7 +58,7 @@ export interface IssueBenchResult {
     csrs: number; concurrency: number; warmup: number; signer: string; usages: string[]; lifetimeHours: number;
   };
   readonly plat: {
-    setup: string; controller: ControllerMode; apiQps: number; apiBurst: number;
+    setup: string; controller: ControllerMode; apiQps: number; apiBurst: number; stages: boolean;
   };
   readonly cfssl: { setup: string; version: string | null };
   readonly runs: KeyTypeRun[];
@@ -116,6 +127,53 @@ async function measurePlat(o: IssueBenchOptions, inputs: IssueInputs, say: (l: s
   }
 }
 
+/** `--stages`: creates, then approvals, then status writes, each a timed phase of its own. */
+async function measurePlatStages(o: IssueBenchOptions, inputs: IssueInputs, say: (l: string) => void): Promise<StageCpu> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'plat-bench-stages-'));
+  const target = await startPlat({ dataDir: dir, ca: inputs.ca, controller: o.controller, qps: o.apiQps, burst: o.apiBurst, withoutSigning: true });
+  let driver: PlatDriver | undefined;
+  try {
+    driver = await PlatDriver.open(target.connection, o.concurrency);
+    const d = driver;
+    const timed = async (what: string, csrs: readonly BenchCsr[], op: (csr: BenchCsr) => Promise<void>): Promise<PhaseNumbers> => {
+      say(`plat stages: ${csrs.length} ${what}`);
+      const latencies: number[] = [];
+      const phase = startPhase(() => target.pids(), { eventLoops: true });
+      await inParallel(csrs.length, o.concurrency, async (i) => {
+        const t0 = performance.now();
+        await op(csrs[i]!);
+        latencies.push(performance.now() - t0);
+      });
+      return phase.done(latencies);
+    };
+    const objects = new Map<string, CsrObject>();
+    const certificates = new Map<string, string>();
+    const create = async (csr: BenchCsr) => { objects.set(csr.name, await d.create(csr)); };
+    const approve = async (csr: BenchCsr) => { objects.set(csr.name, await d.approve(objects.get(csr.name)!)); };
+    const writeStatus = (csr: BenchCsr) => d.writeStatus(objects.get(csr.name)!, certificates.get(csr.name)!);
+    const all = [...inputs.warmup, ...inputs.csrs];
+    const now = Date.now();
+    const policy = { usages: USAGES, notBefore: new Date(now - 5 * 60_000), notAfter: new Date(now + LIFETIME_HOURS * 3_600_000) };
+    const ca = { certificatePem: inputs.ca.certificatePem, privateKey: inputs.ca.privateKeyPem };
+    for (const csr of all) certificates.set(csr.name, issueCertificate(csr.pem, ca, policy).certificatePem);
+
+    await timed('warm-up creates', inputs.warmup, create);
+    await timed('warm-up approvals', inputs.warmup, approve);
+    await timed('warm-up status writes', inputs.warmup, writeStatus);
+    return {
+      create: await timed('creates', inputs.csrs, create),
+      approve: await timed('approvals', inputs.csrs, approve),
+      status: await timed('status writes', inputs.csrs, writeStatus),
+    };
+  } catch (e) {
+    throw new Error(`plat stages: ${(e as Error).message}\n${target.output()}`);
+  } finally {
+    await driver?.close();
+    await target.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function measureCfssl(o: IssueBenchOptions, inputs: IssueInputs, say: (l: string) => void): Promise<TargetResult> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'plat-bench-cfssl-'));
   try {
@@ -165,7 +223,8 @@ export async function runIssueBench(o: IssueBenchOptions): Promise<IssueBenchRes
     say(`${keyType}: making a CA and ${o.csrs + o.warmup} keys and CSRs`);
     const inputs = await makeInputs(keyType, { csrs: o.csrs, warmup: o.warmup }, (n) => say(`${keyType}: ${n} keys`));
     say(`${keyType}: plat all (signing controller: ${o.controller}, --plat-api-qps ${o.apiQps} --plat-api-burst ${o.apiBurst})`);
-    const plat = await measurePlat(o, inputs, (l) => say(`${keyType}: ${l}`));
+    const measured = await measurePlat(o, inputs, (l) => say(`${keyType}: ${l}`));
+    const plat = o.stages ? { ...measured, stageCpu: await measurePlatStages(o, inputs, (l) => say(`${keyType}: ${l}`)) } : measured;
     const peer: TargetResult = cfssl.found ? await measureCfssl(o, inputs, (l) => say(`${keyType}: ${l}`)) : { available: false, reason: cfssl.reason };
     const ratio = plat.numbers && peer.numbers && peer.numbers.certsPerSec > 0 ? plat.numbers.certsPerSec / peer.numbers.certsPerSec : null;
     runs.push({ keyType, plat, cfssl: peer, ratio });
@@ -177,7 +236,7 @@ export async function runIssueBench(o: IssueBenchOptions): Promise<IssueBenchRes
       date: new Date().toISOString(), loadAverage,
     },
     config: { csrs: o.csrs, concurrency: o.concurrency, warmup: o.warmup, signer: SIGNER, usages: [...USAGES], lifetimeHours: LIFETIME_HOURS },
-    plat: { setup: PLAT_SETUP, controller: o.controller, apiQps: o.apiQps, apiBurst: o.apiBurst },
+    plat: { setup: PLAT_SETUP, controller: o.controller, apiQps: o.apiQps, apiBurst: o.apiBurst, stages: o.stages ?? false },
     cfssl: { setup: CFSSL_SETUP, version: cfssl.found ? cfssl.version : null },
     runs,
   };

@@ -38,7 +38,7 @@ describe('plat bench issue', () => {
     const dir = tempDir();
     const json = path.join(dir, 'issue.json');
     const svg = path.join(dir, 'issue.svg');
-    const r = bench(['--csrs', String(CSRS), '--warmup', '2', '--concurrency', '3', '--json', json, '--svg', svg]);
+    const r = bench(['--csrs', String(CSRS), '--warmup', '2', '--concurrency', '3', '--stages', '--json', json, '--svg', svg]);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /^plat bench issue: 6 CSRs per target \(after 2 warm-up\), concurrency 3/);
     assert.match(r.stdout, /--plat-api-qps 5000 --plat-api-burst 10000/);
@@ -50,6 +50,7 @@ describe('plat bench issue', () => {
       csrs: CSRS, concurrency: 3, warmup: 2, signer: 'platform/apiserver-client', usages: ['digital signature', 'client auth'], lifetimeHours: 8760,
     });
     assert.equal(result.plat.controller, 'embedded');
+    assert.equal(result.plat.stages, true);
     assert.equal(result.runs.length, 1);
     const run = result.runs[0];
     assert.equal(run.keyType, 'p256');
@@ -67,6 +68,26 @@ describe('plat bench issue', () => {
         cpus * 1000 / (n.serverCpuMsPerCert + n.harnessCpuMsPerCert), 'plat bound');
       near(num(r.stdout.match(/a server using no CPU at all could show at most ([\d,]+) certificates\/s/), 'load-generator bound'),
         cpus * 1000 / n.harnessCpuMsPerCert, 'load-generator bound');
+    }
+
+    // --stages: each of the three writes timed on its own, every request answered (the driver
+    // throws on any other status), and the remainder row is the full run minus the three.
+    const stages = run.plat.stageCpu;
+    assert.deepEqual(Object.keys(stages).sort(), ['approve', 'create', 'status']);
+    for (const [name, x] of Object.entries<any>(stages)) {
+      assert.equal(x.certs, CSRS, name);
+      assert.ok(x.certsPerSec > 0 && x.harnessCpuMsPerCert >= 0, name);
+    }
+    assert.match(r.stdout, /\| create: POST the CSR \| [\d,]+ \|/);
+    assert.match(r.stdout, /\| approve: PUT \/approval \| [\d,]+ \|/);
+    assert.match(r.stdout, /\| issue: PUT \/status with the certificate \(sent by the benchmark\) \| [\d,]+ \|/);
+    if (process.platform === 'linux') {
+      const rest = r.stdout.match(/\| the rest of a certificate in the full run [^|]* \| \| (-?[\d.,]+) \| (-?[\d.,]+) \| \|/);
+      assert.ok(rest, r.stdout);
+      const n = run.plat.numbers;
+      const sum = (k: string) => stages.create[k] + stages.approve[k] + stages.status[k];
+      assert.ok(Math.abs(Number(rest[1]!.replace(/,/g, '')) - (n.eventLoopCpuMsPerCert - sum('eventLoopCpuMsPerCert'))) <= 0.011, rest[0]);
+      assert.ok(Math.abs(Number(rest[2]!.replace(/,/g, '')) - (n.serverCpuMsPerCert - sum('serverCpuMsPerCert'))) <= 0.011, rest[0]);
     }
 
     const cfssl = probeCfssl('cfssl');
@@ -96,6 +117,7 @@ describe('plat bench issue', () => {
     assert.match(r.stdout, /\| cfssl \| not measured: .*no-cfssl not found; install it with: apt-get update && apt-get install -y golang-cfssl/);
     assert.match(r.stdout, new RegExp(`\\| plat \\| [\\d,]+ \\| .* \\| ${CSRS}/${CSRS}, each once \\|`));
     assert.doesNotMatch(r.stdout, /plat \/ cfssl/);
+    assert.doesNotMatch(r.stdout, /plat by stage/);
   });
 
   for (const [args, message] of [
@@ -115,7 +137,7 @@ describe('plat bench issue', () => {
   it('lists its flags with --help', () => {
     const r = bench(['--help']);
     assert.equal(r.code, 0);
-    for (const flag of ['--csrs', '--concurrency', '--key-type', '--warmup', '--controller', '--plat-api-qps', '--plat-api-burst', '--cfssl', '--cpu-prof', '--json', '--svg']) {
+    for (const flag of ['--csrs', '--concurrency', '--key-type', '--warmup', '--controller', '--plat-api-qps', '--plat-api-burst', '--stages', '--cfssl', '--cpu-prof', '--json', '--svg']) {
       assert.match(r.stdout, new RegExp(`${flag}\\b`));
     }
   });
