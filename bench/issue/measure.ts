@@ -58,7 +58,7 @@ function statCpuMs(file: string): number | null {
  * Starts measuring; `done()` gives the phase's numbers. `eventLoops`: the servers are node
  * processes, whose main threads are measured on their own too.
  */
-export function startPhase(serverPids: () => readonly (number | undefined)[], o: { eventLoops?: boolean } = {}): { done(latenciesMs: number[]): PhaseNumbers } {
+function startPhase(serverPids: () => readonly (number | undefined)[], o: { eventLoops?: boolean } = {}): { done(latenciesMs: number[]): PhaseNumbers } {
   const cpuOf = () => {
     const each = serverPids().map(processCpuMs);
     return each.some((v) => v === null) ? null : each.reduce<number>((a, b) => a + b!, 0);
@@ -88,6 +88,20 @@ export function startPhase(serverPids: () => readonly (number | undefined)[], o:
       };
     },
   };
+}
+
+/** A timed phase: `task(i)` for i in [0, n), `width` at once, each one's latency recorded. */
+export async function timedPhase(
+  n: number, width: number, serverPids: () => readonly (number | undefined)[], o: { eventLoops?: boolean }, task: (i: number) => Promise<void>,
+): Promise<PhaseNumbers> {
+  const latencies: number[] = [];
+  const phase = startPhase(serverPids, o);
+  await inParallel(n, width, async (i) => {
+    const t0 = performance.now();
+    await task(i);
+    latencies.push(performance.now() - t0);
+  });
+  return phase.done(latencies);
 }
 
 /** Runs `task(i)` for i in [0, n) with at most `width` running at once. */

@@ -9,10 +9,10 @@ import { issueCertificate } from '../../core/crypto/index.js';
 import { CertificateChecker } from './check.js';
 import { CfsslCannotSign, probeCfssl, startCfssl } from './cfssl-target.js';
 import { makeInputs, type BenchCsr, type IssueInputs } from './inputs.js';
-import { inParallel, startPhase, type PhaseNumbers } from './measure.js';
+import { inParallel, timedPhase, type PhaseNumbers } from './measure.js';
 import { KEY_LABEL, LIFETIME_HOURS, SIGNER, USAGES, type BenchKeyType, type ControllerMode, type IssueBenchOptions } from './options.js';
 import { PlatDriver, type CsrObject } from './plat-driver.js';
-import { startPlat } from './plat-target.js';
+import { startPlat, type PlatTarget, type PlatTargetOptions } from './plat-target.js';
 
 export interface Verification {
   /** CSRs with a certificate that passed every check. */
@@ -69,28 +69,39 @@ const PLAT_SETUP = 'plat all (a process of its own) on LMDB in a fresh data dir;
 const CFSSL_SETUP = 'cfssl serve on 127.0.0.1 over plain HTTP (its usual mode: no TLS, no client authentication, no storage), -loglevel 2; '
   + 'POST /api/v1/cfssl/sign with the same CSRs, a default profile with the same usages and lifetime, the same CA';
 
-async function measurePlat(o: IssueBenchOptions, inputs: IssueInputs, say: (l: string) => void): Promise<TargetResult> {
+/**
+ * A `plat all` of its own (fresh data dir, the run's CA) and a driver with its watch open for
+ * `fn`; everything is stopped and removed afterwards, and a failure carries the servers' output.
+ */
+async function withPlat<T>(o: IssueBenchOptions, inputs: IssueInputs, label: string, extra: Pick<PlatTargetOptions, 'cpuProfDir' | 'withoutSigning'>,
+  fn: (target: PlatTarget, driver: PlatDriver) => Promise<T>): Promise<T> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'plat-bench-issue-'));
-  const target = await startPlat({ dataDir: dir, ca: inputs.ca, controller: o.controller, qps: o.apiQps, burst: o.apiBurst, ...(o.cpuProfDir ? { cpuProfDir: o.cpuProfDir } : {}) });
+  const target = await startPlat({ dataDir: dir, ca: inputs.ca, controller: o.controller, qps: o.apiQps, burst: o.apiBurst, ...extra });
   let driver: PlatDriver | undefined;
   try {
     driver = await PlatDriver.open(target.connection, o.concurrency);
-    const d = driver;
+    return await fn(target, driver);
+  } catch (e) {
+    throw new Error(`${label}: ${(e as Error).message}\n${target.output()}`);
+  } finally {
+    await driver?.close();
+    await target.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function measurePlat(o: IssueBenchOptions, inputs: IssueInputs, say: (l: string) => void): Promise<TargetResult> {
+  return withPlat(o, inputs, 'plat', o.cpuProfDir ? { cpuProfDir: o.cpuProfDir } : {}, async (target, d) => {
     say(`plat: ${inputs.warmup.length} warm-up certificates`);
     await inParallel(inputs.warmup.length, o.concurrency, async (i) => { await d.issue(inputs.warmup[i]!); });
     say(`plat: ${inputs.csrs.length} timed certificates`);
-    const latencies: number[] = [];
     const sums = { createMs: 0, approveMs: 0, issueMs: 0 };
-    const phase = startPhase(() => target.pids(), { eventLoops: true });
-    await inParallel(inputs.csrs.length, o.concurrency, async (i) => {
-      const t0 = performance.now();
+    const numbers = await timedPhase(inputs.csrs.length, o.concurrency, () => target.pids(), { eventLoops: true }, async (i) => {
       const t = await d.issue(inputs.csrs[i]!);
-      latencies.push(performance.now() - t0);
       sums.createMs += t.createMs;
       sums.approveMs += t.approveMs;
       sums.issueMs += t.issueMs;
     });
-    const numbers = phase.done(latencies);
     const n = inputs.csrs.length;
     const stages = { createMs: sums.createMs / n, approveMs: sums.approveMs / n, issueMs: sums.issueMs / n };
 
@@ -118,44 +129,25 @@ async function measurePlat(o: IssueBenchOptions, inputs: IssueInputs, say: (l: s
         problems: [...problems, ...summary.problems],
       },
     };
-  } catch (e) {
-    throw new Error(`plat: ${(e as Error).message}\n${target.output()}`);
-  } finally {
-    await driver?.close();
-    await target.stop();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 }
 
 /** `--stages`: creates, then approvals, then status writes, each a timed phase of its own. */
-async function measurePlatStages(o: IssueBenchOptions, inputs: IssueInputs, say: (l: string) => void): Promise<StageCpu> {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'plat-bench-stages-'));
-  const target = await startPlat({ dataDir: dir, ca: inputs.ca, controller: o.controller, qps: o.apiQps, burst: o.apiBurst, withoutSigning: true });
-  let driver: PlatDriver | undefined;
-  try {
-    driver = await PlatDriver.open(target.connection, o.concurrency);
-    const d = driver;
-    const timed = async (what: string, csrs: readonly BenchCsr[], op: (csr: BenchCsr) => Promise<void>): Promise<PhaseNumbers> => {
+function measurePlatStages(o: IssueBenchOptions, inputs: IssueInputs, say: (l: string) => void): Promise<StageCpu> {
+  return withPlat(o, inputs, 'plat stages', { withoutSigning: true }, async (target, d) => {
+    const timed = (what: string, csrs: readonly BenchCsr[], op: (csr: BenchCsr) => Promise<void>): Promise<PhaseNumbers> => {
       say(`plat stages: ${csrs.length} ${what}`);
-      const latencies: number[] = [];
-      const phase = startPhase(() => target.pids(), { eventLoops: true });
-      await inParallel(csrs.length, o.concurrency, async (i) => {
-        const t0 = performance.now();
-        await op(csrs[i]!);
-        latencies.push(performance.now() - t0);
-      });
-      return phase.done(latencies);
+      return timedPhase(csrs.length, o.concurrency, () => target.pids(), { eventLoops: true }, (i) => op(csrs[i]!));
     };
     const objects = new Map<string, CsrObject>();
     const certificates = new Map<string, string>();
     const create = async (csr: BenchCsr) => { objects.set(csr.name, await d.create(csr)); };
     const approve = async (csr: BenchCsr) => { objects.set(csr.name, await d.approve(objects.get(csr.name)!)); };
     const writeStatus = (csr: BenchCsr) => d.writeStatus(objects.get(csr.name)!, certificates.get(csr.name)!);
-    const all = [...inputs.warmup, ...inputs.csrs];
     const now = Date.now();
     const policy = { usages: USAGES, notBefore: new Date(now - 5 * 60_000), notAfter: new Date(now + LIFETIME_HOURS * 3_600_000) };
     const ca = { certificatePem: inputs.ca.certificatePem, privateKey: inputs.ca.privateKeyPem };
-    for (const csr of all) certificates.set(csr.name, issueCertificate(csr.pem, ca, policy).certificatePem);
+    for (const csr of [...inputs.warmup, ...inputs.csrs]) certificates.set(csr.name, issueCertificate(csr.pem, ca, policy).certificatePem);
 
     await timed('warm-up creates', inputs.warmup, create);
     await timed('warm-up approvals', inputs.warmup, approve);
@@ -165,13 +157,7 @@ async function measurePlatStages(o: IssueBenchOptions, inputs: IssueInputs, say:
       approve: await timed('approvals', inputs.csrs, approve),
       status: await timed('status writes', inputs.csrs, writeStatus),
     };
-  } catch (e) {
-    throw new Error(`plat stages: ${(e as Error).message}\n${target.output()}`);
-  } finally {
-    await driver?.close();
-    await target.stop();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 }
 
 async function measureCfssl(o: IssueBenchOptions, inputs: IssueInputs, say: (l: string) => void): Promise<TargetResult> {
@@ -188,15 +174,10 @@ async function measureCfssl(o: IssueBenchOptions, inputs: IssueInputs, say: (l: 
       say(`cfssl: ${inputs.warmup.length} warm-up certificates`);
       await inParallel(inputs.warmup.length, o.concurrency, async (i) => { await target.sign(inputs.warmup[i]!); });
       say(`cfssl: ${inputs.csrs.length} timed certificates`);
-      const latencies: number[] = [];
       const pems: string[] = new Array(inputs.csrs.length);
-      const phase = startPhase(() => [target.pid()]);
-      await inParallel(inputs.csrs.length, o.concurrency, async (i) => {
-        const t0 = performance.now();
+      const numbers = await timedPhase(inputs.csrs.length, o.concurrency, () => [target.pid()], {}, async (i) => {
         pems[i] = await target.sign(inputs.csrs[i]!);
-        latencies.push(performance.now() - t0);
       });
-      const numbers = phase.done(latencies);
       const checker = new CertificateChecker(inputs.ca.certificatePem);
       inputs.csrs.forEach((csr, i) => checker.check(csr, pems[i]));
       const summary = checker.summary();
