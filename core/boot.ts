@@ -94,7 +94,15 @@ export async function boot(o: BootOptions): Promise<Booted> {
   try {
     declareFlags(host, profile, flags);
     if (profile.defaults) flags.setFromConfig({ ...profile.defaults }, `the ${profile.role} profile`, 'profile');
-    if (config) flags.setFromConfig({ ...config.flags, ...(roleSection?.flags ?? {}) }, config.filepath);
+    if (config) {
+      try {
+        flags.setFromConfig({ ...config.flags, ...(roleSection?.flags ?? {}) }, config.filepath);
+      } catch (e) {
+        // A flag the file names or sets wrongly is a config-file problem (exit 1), not a command-line one.
+        if (e instanceof FlagError) throw new ConfigError(e.message);
+        throw e;
+      }
+    }
     const { positional } = flags.parse([...o.argv]);
     if (positional.length) throw new FlagError(`unexpected argument "${positional[0]}" (plat ${profile.role} takes only flags)`);
   } catch (e) {

@@ -34,6 +34,7 @@ Commands:
   ca init | ca sign    an offline CA: make one, issue certificates from CSRs through the crypto core
   bench crypto         measure the crypto core against its peers (table, JSON, SVG chart)
   bench issue          measure CSR-to-certificate through plat all's API against cfssl serve
+  bench nodeagents     measure many node agents against one API server
   token create         mint a bootstrap token (a Secret in plat-system) and print it
   auth can-i           may the kubeconfig's user do VERB on TYPE? prints yes or no
   csr create | get | list | approve | deny | wait

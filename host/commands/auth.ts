@@ -6,10 +6,11 @@
 import { FlagError, Flags } from '../../core/flags/flag-set.js';
 import { apiRequest, connect, statusMessage, type Connection } from './api-request.js';
 import { CommandError } from './ca.js';
+import { defineKubeconfigFlags, kubeconfigPath } from './kubeconfig-flags.js';
 
 export const AUTH_USAGE = `Usage:
-  plat auth can-i VERB TYPE[.GROUP][/NAME] [-n NAMESPACE | -A] [--subresource SUB] [--as USER] [--as-group GROUP]... [--platconfig FILE]
-  plat auth can-i VERB /NONRESOURCE/PATH [--platconfig FILE]
+  plat auth can-i VERB TYPE[.GROUP][/NAME] [-n NAMESPACE | -A] [--subresource SUB] [--as USER] [--as-group GROUP]... [--kubeconfig FILE]
+  plat auth can-i VERB /NONRESOURCE/PATH [--kubeconfig FILE]
 
 Prints "yes" (exit 0) or "no" (exit 1).
 `;
@@ -51,7 +52,7 @@ async function resolve(conn: Connection, type: string): Promise<Resolved> {
 export async function authCanI(argv: readonly string[]): Promise<{ stdout: string; stderr: string; allowed: boolean }> {
   const f = new Flags();
   const S = 'plat auth can-i';
-  f.define({ name: 'platconfig', type: 'string', default: '.plat/admin.conf', section: S, help: 'Kubeconfig of the user to ask for.' });
+  defineKubeconfigFlags(f, S);
   f.define({ name: 'namespace', shorthand: 'n', type: 'string', default: 'default', section: S, help: 'Namespace of the action.' });
   f.define({ name: 'all-namespaces', shorthand: 'A', type: 'bool', default: false, section: S, help: 'Ask for all namespaces.' });
   f.define({ name: 'subresource', type: 'string', default: '', section: S, help: 'Subresource, such as approval or status.' });
@@ -60,7 +61,7 @@ export async function authCanI(argv: readonly string[]): Promise<{ stdout: strin
   const { positional } = f.parse([...argv]);
   if (positional.length < 2 || positional.length > 3) throw new FlagError('you must specify two or three arguments: verb, resource, and optional resourceName');
   const [verb, target, extraName] = positional as [string, string, string | undefined];
-  const conn = connect(f.get<string>('platconfig'));
+  const conn = connect(kubeconfigPath(f));
 
   let spec: Record<string, unknown>;
   let stderr = '';

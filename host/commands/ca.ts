@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { CryptoError, createCertificate, generateKeyPair, issueCertificate, parseCertificate, type KeyType } from '../../core/crypto/index.js';
+import { CryptoError, createCertificate, generateKeyPair, issueCertificate, keyUsagesFromStrings, parseCertificate, type KeyType } from '../../core/crypto/index.js';
 import { formatDuration } from '../../core/flags/duration.js';
 import { FlagError, Flags } from '../../core/flags/flag-set.js';
 import { writeFileAtomic } from '../../core/pki/index.js';
@@ -26,7 +26,7 @@ function parse(argv: readonly string[], define: (f: Flags) => void): Flags {
 
 export const CA_USAGE = `Usage:
   plat ca init --dir DIR [--key-type p256|p384|ed25519|rsa2048] [--cn NAME] [--days N] [--force]
-  plat ca sign --ca-dir DIR --csr FILE [--usages "digital signature,client auth"] [--duration 24h] [--out FILE]
+  plat ca sign --ca-dir DIR --csr FILE [--usages "digital signature,key encipherment,client auth"] [--duration 8760h] [--out FILE]
 `;
 
 function initFlags(f: Flags): void {
@@ -39,11 +39,22 @@ function initFlags(f: Flags): void {
   f.define({ name: 'force', type: 'bool', default: false, section: S, help: 'Replace an existing CA in --dir.' });
 }
 
+function usagesProblem(usages: readonly string[]): string | undefined {
+  try {
+    keyUsagesFromStrings(usages);
+    return undefined;
+  } catch (e) {
+    if (e instanceof CryptoError) return e.message;
+    throw e;
+  }
+}
+
 function signFlags(f: Flags): void {
   const S = 'plat ca sign';
   f.define({ name: 'ca-dir', type: 'string', default: '', section: S, help: 'Directory holding ca.crt and ca.key.' });
   f.define({ name: 'csr', type: 'string', default: '', section: S, help: 'PEM CERTIFICATE REQUEST file.' });
-  f.define({ name: 'usages', type: 'strings', default: ['digital signature', 'key encipherment', 'client auth'], section: S, help: 'Key usages of the certificate (spec.usages names).' });
+  f.define({ name: 'usages', type: 'strings', default: ['digital signature', 'key encipherment', 'client auth'], section: S, help: 'Key usages of the certificate (spec.usages names).',
+    validate: (v) => usagesProblem(v as string[]) });
   f.define({ name: 'duration', type: 'duration', default: 8760 * 3600_000, section: S, help: 'Requested lifetime; capped by the CA\'s own validity.',
     validate: (v) => ((v as number) < 600_000 ? 'must be at least 10m0s' : undefined) });
   f.define({ name: 'out', type: 'string', default: '', section: S, help: 'Write the certificate here (default: standard output).' });

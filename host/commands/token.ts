@@ -1,14 +1,15 @@
 // `plat token create`: mints a bootstrap token — a Secret bootstrap-token-<id> of type
 // bootstrap.platform/token in plat-system, created through the API with the credentials of a
-// kubeconfig — and prints `<id>.<secret>` for a node agent's bootstrap kubeconfig.
+// kubeconfig (kubeconfig-flags.ts says which) — and prints `<id>.<secret>` for a node agent's bootstrap kubeconfig.
 import { randomInt } from 'node:crypto';
 import { rfc3339 } from '../../core/api/meta.js';
 import { FlagError, Flags } from '../../core/flags/flag-set.js';
 import { apiRequest, connect, statusMessage } from './api-request.js';
 import { CommandError } from './ca.js';
+import { defineKubeconfigFlags, kubeconfigPath } from './kubeconfig-flags.js';
 
 export const TOKEN_USAGE = `Usage:
-  plat token create [--platconfig FILE] [--ttl 24h0m0s] [--groups system:bootstrappers:NAME,...] [--description TEXT]
+  plat token create [--kubeconfig FILE] [--ttl 24h0m0s] [--groups system:bootstrappers:NAME,...] [--description TEXT]
 `;
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
@@ -18,7 +19,7 @@ const GROUP = /^system:bootstrappers:[a-z0-9:-]{0,255}[a-z0-9]$/;
 function flagsOf(argv: readonly string[]): Flags {
   const f = new Flags();
   const S = 'plat token create';
-  f.define({ name: 'platconfig', type: 'string', default: '.plat/admin.conf', section: S, help: 'Kubeconfig with the credentials to create the token Secret.' });
+  defineKubeconfigFlags(f, S);
   f.define({ name: 'ttl', type: 'duration', default: 24 * 3600_000, section: S, help: 'Lifetime of the token; 0 means it never expires.',
     validate: (v) => ((v as number) < 0 ? 'must not be negative' : undefined) });
   f.define({ name: 'groups', type: 'strings', default: [], section: S, help: 'Extra groups (each system:bootstrappers:...) the token authenticates as.',
@@ -31,7 +32,7 @@ function flagsOf(argv: readonly string[]): Flags {
 
 export async function tokenCreate(argv: readonly string[], now = new Date()): Promise<string> {
   const f = flagsOf(argv);
-  const conn = connect(f.get<string>('platconfig'));
+  const conn = connect(kubeconfigPath(f));
   const id = randomString(6);
   const secret = randomString(16);
   const ttl = f.get<number>('ttl');

@@ -99,8 +99,14 @@ export const ApiServerPlugin: Plugin = {
       const flags = cfg!.flags;
       const log = host.logger.child('apiserver');
       const dataDir = path.resolve(flags.get<string>('data-dir'));
-      await mkdir(dataDir, { recursive: true, mode: 0o700 });
-      const storage = await openLmdbStorage({ path: path.join(dataDir, 'store') });
+      let storage;
+      try {
+        await mkdir(dataDir, { recursive: true, mode: 0o700 });
+        storage = await openLmdbStorage({ path: path.join(dataDir, 'store') });
+      } catch (e) {
+        // An operator's problem (held by another process, permissions, a full disk): said plainly, exit 1.
+        throw new StartupError(`--data-dir ${dataDir}: ${(e as Error).message}`);
+      }
       cleanups.push(() => storage.close());
       const interval = flags.get<number>('store-compaction-interval');
       if (interval > 0) {

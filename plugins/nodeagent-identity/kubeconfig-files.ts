@@ -49,6 +49,6 @@ export async function writeNodeKubeconfig(file: string, cluster: BootstrapCluste
     contexts: [{ name: 'default-context', context: { cluster: 'default-cluster', user: 'default-auth', namespace: 'default' } }],
     'current-context': 'default-context',
   };
-  mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  mkdirSync(path.dirname(path.resolve(file)), { recursive: true, mode: 0o700 });
   await writeFileAtomic(file, stringify(doc), 0o600);
 }

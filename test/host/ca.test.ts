@@ -77,5 +77,8 @@ describe('plat ca', () => {
     const badType = runPlat(['ca', 'init', '--dir', dir, '--key-type', 'dsa']);
     assert.equal(badType.code, 2);
     assert.equal(runPlat(['ca', 'sign', '--csr', 'x']).code, 2);
+    const badUsage = runPlat(['ca', 'sign', '--ca-dir', dir, '--csr', 'x', '--usages', 'digital signature,foo']);
+    assert.equal(badUsage.code, 2, 'a bad flag value, before any file is read');
+    assert.match(badUsage.stderr, /"--usages" flag: unrecognized usage values: \["foo"\]/);
   });
 });

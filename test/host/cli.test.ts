@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { tempDir } from '../helpers/plat.js';
+import { startProcess, tempDir } from '../helpers/plat.js';
 import { runPlat } from '../helpers/run-plat.js';
 
 describe('plat command line', () => {
@@ -76,9 +76,12 @@ describe('plat command line', () => {
     const dir = tempDir();
     writeFileSync(path.join(dir, '.platrc.yaml'), 'flags:\n  secure-port: notaport\n');
     const r = runPlat(['apiserver', '--data-dir', dir], { cwd: dir });
-    assert.notEqual(r.code, 0);
-    assert.match(r.stderr, /\.platrc\.yaml/);
-    assert.match(r.stderr, /secure-port/);
+    assert.equal(r.code, 1, 'a config-file problem, not a command-line one');
+    assert.match(r.stderr, /\.platrc\.yaml: invalid value "notaport" for flag "secure-port"/);
+    writeFileSync(path.join(dir, '.platrc.yaml'), 'roles:\n  apiserver:\n    flags:\n      secure-prot: 1\n');
+    const unknown = runPlat(['apiserver', '--data-dir', dir], { cwd: dir });
+    assert.equal(unknown.code, 1);
+    assert.match(unknown.stderr, /\.platrc\.yaml: unknown flag "secure-prot" \(did you mean "secure-port"\?\)/);
   });
 
   it('stops start-up when a plugin throws in apply, naming the plugin', () => {
@@ -89,6 +92,18 @@ describe('plat command line', () => {
     const r = runPlat(['apiserver', '--data-dir', dir], { cwd: dir });
     assert.equal(r.code, 1);
     assert.match(r.stderr, /plugin BoomPlugin failed to apply: boom/);
+  });
+
+  it('refuses a data dir another plat holds, plainly (exit 1, no stack trace)', async () => {
+    const holder = await startProcess();
+    try {
+      const r = runPlat(['all', '--data-dir', holder.dataDir, '--secure-port', '0']);
+      assert.equal(r.code, 1, r.stderr);
+      assert.match(r.stderr, new RegExp(`\nplat all: --data-dir \\S+: storage directory \\S+ is in use by process ${holder.child.pid} \\(lock file \\S+\\)\n$`));
+      assert.doesNotMatch(r.stderr, /\n\s+at /, 'no stack trace');
+    } finally {
+      await holder.stop();
+    }
   });
 
   it('refuses a plugin module that cannot be found', () => {

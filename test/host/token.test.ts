@@ -1,6 +1,9 @@
 // `plat token create` against a running `plat all` with bootstrap token authentication on: the
 // printed token authenticates as system:bootstrap:<id> with the extra groups asked for.
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { baseCsr, fixtures } from '../certificates/fixtures.js';
 import { startProcess, type RunningPlat } from '../helpers/plat.js';
@@ -35,5 +38,28 @@ describe('plat token create', () => {
     const missing = runPlat(['token', 'create', '--platconfig', '/nonexistent/admin.conf']);
     assert.equal(missing.code, 1);
     assert.match(missing.stderr, /nonexistent\/admin\.conf/);
+  });
+
+  it('finds the kubeconfig as plat csr does: --kubeconfig, $PLATCONFIG, $KUBECONFIG', () => {
+    const elsewhere = mkdtempSync(path.join(os.tmpdir(), 'plat-token-'));
+    try {
+      const run = (env: Record<string, string>, ...args: string[]) =>
+        runPlat(['token', 'create', ...args], { cwd: elsewhere, env: { PLATCONFIG: '', KUBECONFIG: '', ...env } });
+      for (const [why, r] of [
+        ['--kubeconfig', run({}, '--kubeconfig', plat.kubeconfig)],
+        ['$PLATCONFIG', run({ PLATCONFIG: plat.kubeconfig })],
+        ['$KUBECONFIG, its first existing entry', run({ KUBECONFIG: ['/nonexistent/config', plat.kubeconfig].join(path.delimiter) })],
+      ] as const) {
+        assert.equal(r.code, 0, `${why}: ${r.stderr}`);
+        assert.match(r.stdout, /^[a-z0-9]{6}\.[a-z0-9]{16}\n$/, why);
+      }
+      const none = run({});
+      assert.equal(none.code, 1);
+      assert.match(none.stderr, /\.plat\/admin\.conf/, 'the default, relative to the working directory');
+      const both = run({}, '--kubeconfig', plat.kubeconfig, '--platconfig', '/other');
+      assert.equal(both.code, 2);
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
   });
 });

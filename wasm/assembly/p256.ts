@@ -187,7 +187,6 @@ export function p256VerifyDigest(pub: usize, pubLen: usize, digest32: usize, sig
   fmulp(RM, RM, ZZ);
   if (fEq(RM, PT)) return 1;
   return 0;
-  return 1;
 }
 
 export function p256Verify(pub: usize, pubLen: usize, msg: usize, msgLen: usize, sig: usize, sigLen: usize): i32 {

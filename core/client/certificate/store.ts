@@ -90,7 +90,7 @@ export class FileStore {
   /** Writes a new dated pair and makes it current; returns it as read back. */
   update(certPem: string, keyPem: string, now = new Date()): StoredPair {
     const pair = pairFromPem(certPem, keyPem, 'the new certificate');
-    mkdirSync(this.o.dir, { recursive: true, mode: 0o755 });
+    mkdirSync(this.o.dir, { recursive: true, mode: 0o700 });
     const dated = path.resolve(this.o.dir, `${this.o.prefix}-${datedStamp(now)}.pem`);
     writeFileSync(dated, pair.certPem + pair.keyPem, { mode: 0o600 });
     chmodSync(dated, 0o600);

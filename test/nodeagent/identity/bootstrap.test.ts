@@ -45,6 +45,7 @@ describe('node agent TLS bootstrap (plat all + plat nodeagent)', () => {
     assert.ok(path.isAbsolute(target), target);
     assert.match(path.basename(target), /^nodeagent-client-\d{4}-\d{2}-\d{2}-\d{2}-\d{2}-\d{2}\.pem$/);
     assert.equal(statSync(target).mode & 0o777, 0o600);
+    assert.equal(statSync(dirs.certDir).mode & 0o777, 0o700, 'the cert dir the agent created is private');
     const pem = readFileSync(current, 'utf8');
     assert.match(pem, /-----BEGIN CERTIFICATE-----[\s\S]*-----BEGIN EC PRIVATE KEY-----/);
     const verify = runOpenssl(['verify', '-purpose', 'sslclient', '-CAfile', path.join(plat.dataDir, 'pki', 'ca.crt'), current]);

@@ -3,7 +3,7 @@
 // corrupt current file, the rotation deadline's range and the template checks.
 import assert from 'node:assert/strict';
 import { generateKeyPairSync, X509Certificate } from 'node:crypto';
-import { lstatSync, mkdirSync, readlinkSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readlinkSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { rotationDeadline, templateMismatch } from '../../../core/client/certificate/manager.js';
@@ -11,6 +11,7 @@ import { usagesFor } from '../../../core/client/certificate/request.js';
 import { datedStamp, FileStore, keyToPem, NoCertKeyError } from '../../../core/client/certificate/store.js';
 import { createCertificate } from '../../../core/crypto/index.js';
 import { tempDir } from '../../helpers/plat.js';
+import { writeNodeKubeconfig } from '../../../plugins/nodeagent-identity/kubeconfig-files.js';
 import { servingTemplate } from '../../../plugins/nodeagent-identity/serving-template.js';
 
 function selfSigned(cn: string, o: { orgs?: string[]; dns?: string[]; ips?: string[] } = {}) {
@@ -27,6 +28,18 @@ function selfSigned(cn: string, o: { orgs?: string[]; dns?: string[]; ips?: stri
 }
 
 describe('certificate file store', () => {
+  it('creates its directory and the kubeconfig\'s private (0700), files 0600', async () => {
+    const root = tempDir('plat-store-');
+    const dir = path.join(root, 'pki');
+    const a = selfSigned('system:node:a');
+    new FileStore({ dir, prefix: 'nodeagent-client' }).update(a.cert, a.key);
+    assert.equal(statSync(dir).mode & 0o777, 0o700);
+    const kubeconfig = path.join(root, 'conf', 'nodeagent.conf');
+    await writeNodeKubeconfig(kubeconfig, { server: 'https://127.0.0.1:6443', insecure: true }, path.join(dir, 'nodeagent-client-current.pem'));
+    assert.equal(statSync(path.dirname(kubeconfig)).mode & 0o777, 0o700);
+    assert.equal(statSync(kubeconfig).mode & 0o777, 0o600);
+  });
+
   it('writes a dated 0600 file and an absolute -current link; a second update swaps the link', () => {
     const dir = tempDir('plat-store-');
     const store = new FileStore({ dir, prefix: 'nodeagent-client' });
