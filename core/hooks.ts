@@ -9,10 +9,10 @@ import type { AuthenticationRequest, UserInfo } from './authn/user.js';
 import type { Attributes, Decision } from './authz/attributes.js';
 import type { AdmissionRequest } from './admission/request.js';
 import type { AuditEvent } from './audit.js';
-import type { SigningRequest, SigningResult } from './signing.js';
+import { createSignHookMap } from './signing.js';
 import type { ControllerRegistry, SubsystemRegistry } from './lifecycle.js';
 
-const { SyncHook, AsyncSeriesBailHook, AsyncSeriesHook, AsyncParallelHook, HookMap } = tapable;
+const { SyncHook, AsyncSeriesBailHook, AsyncSeriesHook, AsyncParallelHook } = tapable;
 
 /** Passed to `configure` after flags and the config file are parsed. */
 export interface Configuration {
@@ -37,7 +37,7 @@ export function createHooks() {
     audit: new AsyncParallelHook<[AuditEvent]>(['event']),
 
     // certificates
-    sign: new HookMap(() => new AsyncSeriesBailHook<[SigningRequest], SigningResult | undefined>(['request'])),
+    sign: createSignHookMap(),
 
     // long-running parts
     controllers: new SyncHook<[ControllerRegistry]>(['registry']),

@@ -43,7 +43,8 @@ export interface ControllerContext {
   readonly hooks: Hooks;
 }
 
-export type ControllerRegistry = NamedRegistry<(ctx: ControllerContext) => Runnable>;
+/** A factory may return undefined: the controller has nothing to do here and is skipped (upstream's `started == false`). */
+export type ControllerRegistry = NamedRegistry<(ctx: ControllerContext) => Runnable | undefined>;
 /** Node-agent subsystems (identity, node, server, static pods, ...), built and run by `plat nodeagent`. */
 export type SubsystemRegistry = NamedRegistry<(ctx: NodeAgentContext) => Runnable>;
 

@@ -1,5 +1,9 @@
-// The contract between the signing controller and signer plugins (hooks.sign.for(signerName)).
+// The contract between the signing controller and signer plugins (hooks.sign.for(signerName)),
+// and the hook map itself, which remembers its signerNames (tapable's HookMap cannot list them).
+import tapable from 'tapable';
 import type { ApiObject } from './api/meta.js';
+
+const { AsyncSeriesBailHook, HookMap } = tapable;
 
 export interface SigningRequest {
   readonly signerName: string;
@@ -16,3 +20,20 @@ export type SigningResult =
   | { readonly certificatePem: string }
   /** The signer refuses: the controller adds a Failed condition with this reason and message. */
   | { readonly failed: { readonly reason: string; readonly message: string } };
+
+export type SignHookMap = tapable.HookMap<tapable.AsyncSeriesBailHook<[SigningRequest], SigningResult | undefined>>;
+
+const signerNames = new WeakMap<SignHookMap, Set<string>>();
+
+export function createSignHookMap(): SignHookMap {
+  const map: SignHookMap = new HookMap(() => new AsyncSeriesBailHook<[SigningRequest], SigningResult | undefined>(['request']));
+  const names = new Set<string>();
+  map.intercept({ factory: (key: string, hook) => { names.add(key); return hook!; } });
+  signerNames.set(map, names);
+  return map;
+}
+
+/** The signerNames some plugin has tapped. */
+export function tappedSigners(map: SignHookMap): string[] {
+  return [...(signerNames.get(map) ?? [])].filter((name) => map.get(name)?.isUsed());
+}

@@ -145,8 +145,17 @@ export async function main(argv: readonly string[]): Promise<number> {
   let onStop: ((why: string, code: number) => void) | undefined;
   let early: { why: string; code: number } | undefined;
   const request = (why: string, code: number) => { if (onStop) onStop(why, code); else early ??= { why, code }; };
-  process.once('SIGINT', () => request('received SIGINT', 0));
-  process.once('SIGTERM', () => request('received SIGTERM', 0));
+  // As upstream's SetupSignalHandler: the first signal stops cleanly, a second one exits 1 at once.
+  let signals = 0;
+  const onSignal = (name: string) => {
+    if (++signals > 1) {
+      process.stderr.write(`received ${name} again, exiting without waiting\n`);
+      process.exit(1);
+    }
+    request(`received ${name}`, 0);
+  };
+  process.on('SIGINT', () => onSignal('SIGINT'));
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
   let booted;
   try {
     booted = await boot({ profile, argv: rest, cwd: process.cwd(), logger, version: VERSION,

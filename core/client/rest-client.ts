@@ -162,17 +162,17 @@ export class RestClient {
     return json as T;
   }
 
-  get<T extends ApiObject>(r: ResourceRef, name: string, subresource?: string): Promise<T> {
-    return this.request<T>('GET', resourcePath(r, name, subresource));
+  get<T extends ApiObject>(r: ResourceRef, name: string, subresource?: string, o: { signal?: AbortSignal } = {}): Promise<T> {
+    return this.request<T>('GET', resourcePath(r, name, subresource), o);
   }
-  list<T extends ApiObject>(r: ResourceRef, query: RequestOptions['query'] = {}): Promise<List<T>> {
-    return this.request<List<T>>('GET', resourcePath(r), { query });
+  list<T extends ApiObject>(r: ResourceRef, query: RequestOptions['query'] = {}, o: { signal?: AbortSignal } = {}): Promise<List<T>> {
+    return this.request<List<T>>('GET', resourcePath(r), { query, ...o });
   }
-  create<T extends ApiObject>(r: ResourceRef, obj: T, subresource?: string, name?: string): Promise<T> {
-    return this.request<T>('POST', resourcePath(r, name, subresource), { body: obj });
+  create<T extends ApiObject>(r: ResourceRef, obj: T, subresource?: string, name?: string, o: { signal?: AbortSignal } = {}): Promise<T> {
+    return this.request<T>('POST', resourcePath(r, name, subresource), { body: obj, ...o });
   }
-  update<T extends ApiObject>(r: ResourceRef, obj: T, subresource?: string): Promise<T> {
-    return this.request<T>('PUT', resourcePath(r, obj.metadata.name, subresource), { body: obj });
+  update<T extends ApiObject>(r: ResourceRef, obj: T, subresource?: string, o: { signal?: AbortSignal } = {}): Promise<T> {
+    return this.request<T>('PUT', resourcePath(r, obj.metadata.name, subresource), { body: obj, ...o });
   }
   patch<T extends ApiObject>(r: ResourceRef, name: string, patch: unknown, type = 'application/merge-patch+json', subresource?: string): Promise<T> {
     return this.request<T>('PATCH', resourcePath(r, name, subresource), { body: patch, contentType: type });

@@ -64,7 +64,7 @@ export class Informer<T extends ApiObject> {
       const page = await this.o.client.list<T>(this.o.resource, {
         ...(this.o.fieldSelector ? { fieldSelector: this.o.fieldSelector } : {}),
         ...(this.o.pageSize ? { limit: this.o.pageSize } : {}), ...(cont ? { continue: cont } : {}),
-      });
+      }, { signal });
       items.push(...page.items);
       rv = page.metadata.resourceVersion ?? '';
       cont = page.metadata.continue || undefined;

@@ -69,20 +69,22 @@ export class LeaderElector {
   }
   #now(): number { return (this.c.now ?? Date.now)(); }
 
-  /** One attempt; true when we hold the lease afterwards. */
-  async tryAcquireOrRenew(): Promise<boolean> {
+  /** One attempt; true when we hold the lease afterwards. `signal` abandons its requests. */
+  async tryAcquireOrRenew(signal?: AbortSignal): Promise<boolean> {
     const ref = { ...LEASES, namespace: this.c.namespace };
+    const opts = signal ? { signal } : {};
     const now = this.#now();
-    const durationS = Math.ceil(this.c.leaseDurationMs / 1000);
+    // As upstream's int(LeaseDuration / time.Second); a sub-second duration still writes a valid 1.
+    const durationS = Math.max(1, Math.floor(this.c.leaseDurationMs / 1000));
     let lease: LeaseObject;
     try {
-      lease = await this.c.client.get<LeaseObject>(ref, this.c.name);
+      lease = await this.c.client.get<LeaseObject>(ref, this.c.name, undefined, opts);
     } catch (e) {
       if (!isApiError(e, 'NotFound')) throw e;
       await this.c.client.create<LeaseObject>(ref, {
         apiVersion: 'coordination.platform/v1', kind: 'Lease', metadata: { name: this.c.name, namespace: this.c.namespace },
         spec: { holderIdentity: this.identity, leaseDurationSeconds: durationS, acquireTime: microTime(now), renewTime: microTime(now), leaseTransitions: 0 },
-      });
+      }, undefined, undefined, opts);
       this.#observe(JSON.stringify({ holder: this.identity, renew: microTime(now) }), now);
       return true;
     }
@@ -100,7 +102,7 @@ export class LeaderElector {
       leaseTransitions: mine ? spec.leaseTransitions ?? 0 : (spec.leaseTransitions ?? 0) + 1,
     };
     try {
-      await this.c.client.update(ref, lease);
+      await this.c.client.update(ref, lease, undefined, opts);
     } catch (e) {
       if (isApiError(e, 'Conflict')) return false;
       throw e;
@@ -126,16 +128,47 @@ export class LeaderElector {
 
   async #release(): Promise<void> {
     const ref = { ...LEASES, namespace: this.c.namespace };
+    // Bounded like a renewal: a stop must not hang on an API server that does not answer (the
+    // Lease then simply expires, as after a crash).
+    const opts = { signal: AbortSignal.timeout(this.c.renewDeadlineMs) };
     try {
-      const lease = await this.c.client.get<LeaseObject>(ref, this.c.name);
+      const lease = await this.c.client.get<LeaseObject>(ref, this.c.name, undefined, opts);
       if (lease.spec?.holderIdentity !== this.identity) return;
       const now = this.#now();
       // As client-go: an empty holder is an absent field.
       const { holderIdentity: _released, ...rest } = lease.spec;
       lease.spec = { ...rest, leaseDurationSeconds: 1, renewTime: microTime(now), acquireTime: microTime(now) };
-      await this.c.client.update(ref, lease);
+      await this.c.client.update(ref, lease, undefined, opts);
     } catch (e) {
       this.c.logger?.warn('failed to release the lease', { error: (e as Error).message });
+    }
+  }
+
+  /**
+   * One renewal, as upstream's: attempts every retry period until one succeeds, all within the
+   * renew deadline, and a request still hanging at the deadline is abandoned. So a leader cut off
+   * from the API server stops leading within retry period + renew deadline of its last renewal,
+   * before any standby may take the Lease (a lease duration after it last saw it change).
+   */
+  async #renew(leading: AbortSignal): Promise<boolean> {
+    const attempt = new AbortController();
+    const timer = setTimeout(() => attempt.abort(new Error(`no renewal within the renew deadline of ${this.c.renewDeadlineMs}ms`)), this.c.renewDeadlineMs);
+    const stop = () => attempt.abort();
+    leading.addEventListener('abort', stop, { once: true });
+    try {
+      while (!attempt.signal.aborted) {
+        try {
+          if (await this.tryAcquireOrRenew(attempt.signal)) return true;
+        } catch (e) {
+          if (!attempt.signal.aborted) this.c.logger?.warn('failed to renew the lease', { error: (e as Error).message });
+        }
+        await sleep(this.c.retryPeriodMs, attempt.signal);
+      }
+      if (!leading.aborted) this.c.logger?.info('failed to renew lease', { lease: `${this.c.namespace}/${this.c.name}`, error: (attempt.signal.reason as Error).message });
+      return false;
+    } finally {
+      clearTimeout(timer);
+      leading.removeEventListener('abort', stop);
     }
   }
 
@@ -151,7 +184,7 @@ export class LeaderElector {
     for (;;) {
       if (signal.aborted) return;
       let ok = false;
-      try { ok = await this.tryAcquireOrRenew(); } catch (e) { log?.warn('error retrieving the lease', { error: (e as Error).message }); }
+      try { ok = await this.tryAcquireOrRenew(signal); } catch (e) { if (!signal.aborted) log?.warn('error retrieving the lease', { error: (e as Error).message }); }
       if (this.#leader !== lastLeader) { lastLeader = this.#leader; if (lastLeader) cb.onNewLeader?.(lastLeader); }
       if (ok) break;
       await sleep(jittered(), signal);
@@ -162,17 +195,13 @@ export class LeaderElector {
     signal.addEventListener('abort', stopLeading, { once: true });
     const work = Promise.resolve().then(() => cb.onStartedLeading(leading.signal));
     // Renew.
-    let lastRenew = this.#now();
     while (!leading.signal.aborted) {
       await sleep(this.c.retryPeriodMs, leading.signal);
       if (leading.signal.aborted) break;
-      let ok = false;
-      try { ok = await this.tryAcquireOrRenew(); } catch (e) { log?.warn('failed to renew the lease', { error: (e as Error).message }); }
-      if (ok) { lastRenew = this.#now(); continue; }
-      if (this.#now() - lastRenew >= this.c.renewDeadlineMs) {
-        log?.error('leader election lost', { lease: `${this.c.namespace}/${this.c.name}`, identity: this.identity });
-        leading.abort();
-      }
+      if (await this.#renew(leading.signal)) continue;
+      if (leading.signal.aborted) break;
+      log?.error('leader election lost', { lease: `${this.c.namespace}/${this.c.name}`, identity: this.identity });
+      leading.abort();
     }
     signal.removeEventListener('abort', stopLeading);
     await work.catch((e: Error) => log?.error('leading work failed', { error: e.message }));

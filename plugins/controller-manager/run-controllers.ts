@@ -14,7 +14,7 @@ import type { Logger } from '../../core/log.js';
 import { sleep } from '../../core/abort-wait.js';
 import type { HealthChecks } from '../../core/server/health.js';
 
-export type ControllerFactory = (ctx: ControllerContext) => Runnable;
+export type ControllerFactory = (ctx: ControllerContext) => Runnable | undefined;
 
 export interface RunControllersOptions {
   readonly registry: MapRegistry<ControllerFactory>;
@@ -51,7 +51,7 @@ export class RunningControllers {
     const built: { name: string; controller: Runnable }[] = [];
     for (const name of o.enabled) {
       const factory = o.registry.get(name)!;
-      let controller: Runnable;
+      let controller: Runnable | undefined;
       try {
         const client = o.clientFor ? await o.clientFor(o.registry.clientName(name)) : o.client;
         const ctx: ControllerContext = { client, informers, logger: log.child(name), flags: o.flags, hooks: o.hooks };
@@ -59,6 +59,10 @@ export class RunningControllers {
       } catch (e) {
         log.error('Error initializing a controller', { controller: name, error: e instanceof Error ? e.message : String(e) });
         throw new ControllerInitError(name, e);
+      }
+      if (!controller) {
+        log.info('Warning: skipping controller', { controller: name });
+        continue;
       }
       built.push({ name, controller });
       o.health.add({ name, check: async () => {} }, ['healthz']);

@@ -3,6 +3,7 @@
 // signerName (ClusterSigner for the well-known signers, third-party signers for theirs).
 import type { Plugin } from '../../core/plugin.js';
 import { CERTIFICATE_CONTROLLER_CLIENT } from '../../core/certificates/certificate-controller.js';
+import { tappedSigners } from '../../core/signing.js';
 import { SigningController } from './signing-controller.js';
 
 const PLUGIN_NAME = 'CsrSigningController';
@@ -12,7 +13,9 @@ export const CsrSigningController: Plugin = {
   name: PLUGIN_NAME,
   apply(host) {
     host.hooks.controllers.tap(PLUGIN_NAME, (registry) => {
-      registry.register(CONTROLLER_NAME, (ctx) => new SigningController(ctx), { enabledByDefault: true, clientName: CERTIFICATE_CONTROLLER_CLIENT });
+      // With no signer at all (no cluster CA files, no signer plugin) there is nothing to run.
+      registry.register(CONTROLLER_NAME, (ctx) => (tappedSigners(ctx.hooks.sign).length ? new SigningController(ctx) : undefined),
+        { enabledByDefault: true, clientName: CERTIFICATE_CONTROLLER_CLIENT });
     });
   },
 };

@@ -53,6 +53,23 @@ describe('controllers run by plat controller-manager', () => {
     });
   });
 
+  it('skips csrsigning, health check and all, when nothing signs (no CA files, no signer plugin)', async () => {
+    for (const [args, signs] of [
+      [[], false],
+      [['--cluster-signing-cert-file', path.join(plat.dataDir, 'pki', 'ca.crt'), '--cluster-signing-key-file', path.join(plat.dataDir, 'pki', 'ca.key')], true],
+    ] as const) {
+      const cm = await start(`signing-${signs}`, [...args]);
+      try {
+        const checks = (await cm.anonymous.get('/healthz?verbose')).text;
+        assert.match(checks, /\[\+\]csrapproving ok/);
+        assert.equal(checks.includes('[+]csrsigning ok'), signs, checks);
+        assert.equal(cm.logs.some((l) => l.includes('Warning: skipping controller') && l.includes('controller="csrsigning"')), !signs);
+      } finally {
+        await cm.stop();
+      }
+    }
+  });
+
   it('refuses names that are no controller, listing the known ones', async () => {
     await assert.rejects(start('x', ['--controllers=marker-a,-nope,bogus']), (e: Error & { exitCode?: number }) => {
       assert.equal(e.exitCode, 2);

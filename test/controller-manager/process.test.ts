@@ -12,6 +12,7 @@ import { Client, freePort, repoRoot, startInProcess, tempDir, type RunningPlat }
 import { runPlat, startPlat, type Background } from '../helpers/run-plat.js';
 import { baseCsr, fixtures } from '../certificates/fixtures.js';
 import { labelOf } from './fixtures/test-controllers.js';
+import { startStallProxy } from '../helpers/stall-proxy.js';
 import { until, writeKubeconfig } from './support.js';
 
 const LEASE = '/apis/coordination.platform/v1/namespaces/plat-system/leases/plat-controller-manager';
@@ -117,6 +118,41 @@ describe('plat controller-manager processes', () => {
     assert.deepEqual(await exited(p), { code: 1, signal: null });
     assert.match(p.output(), /Controller shutdown timeout reached timeout="500ms" runningControllers=\["stuck"\]/);
     assert.match(p.output(), /shutdown failed error="controllers did not stop within --controller-shutdown-timeout=500ms \(still running: stuck\)"/);
+  });
+
+  it('a second SIGTERM while stopping exits 1 at once, as upstream', async () => {
+    const p = await cm('twice', ['--secure-port=0', '--leader-elect=false', '--controllers=stuck', '--controller-shutdown-timeout=0', '-v=1'], /Controller starting\.\.\. controller="stuck"/);
+    p.child.kill('SIGTERM');
+    await until(async () => p.output().includes('received SIGTERM, shutting down'), 'the first SIGTERM is taken');
+    p.child.kill('SIGTERM');
+    assert.deepEqual(await exited(p), { code: 1, signal: null });
+    assert.match(p.output(), /received SIGTERM again, exiting without waiting\n$/);
+  });
+
+  it('SIGTERM while the API server does not answer: the controllers stop, exit 0, nothing blamed on them', async () => {
+    const proxy = await startStallProxy({ host: '127.0.0.1', port: Number(new URL(plat.url).port) });
+    try {
+      const kubeconfig = path.join(tempDir(), 'via-proxy.conf');
+      writeFileSync(kubeconfig, readFileSync(admin, 'utf8').replace(plat.url, `https://127.0.0.1:${proxy.port}`));
+      // A long lease: the process keeps leading through the test, so only the stop is at stake.
+      const p = await startPlat(['controller-manager', '--platconfig', kubeconfig, '--secure-port=0', '--controllers=marker-a',
+        '--leader-elect-resource-name=frozen', '--leader-elect-lease-duration=60s', '--leader-elect-renew-deadline=40s',
+        '--leader-elect-retry-period=500ms', '--controller-shutdown-timeout=1s', '-v=1'],
+      /Controller starting\.\.\. controller="marker-a"/, { cwd: tempDir(), env: testConfig('frozen') });
+      procs.push(p);
+      // Stall only once marker-a is idle (every Namespace labelled and the echo seen), so no
+      // controller is inside a request when the API server goes quiet.
+      await until(async () => ((await plat.admin.get('/api/v1/namespaces')).json.items as { metadata: { labels?: Record<string, string> } }[])
+        .every((ns) => ns.metadata.labels?.[labelOf('marker-a')] === 'frozen'), 'marker-a labelled every Namespace');
+      await new Promise((r) => setTimeout(r, 500));
+      proxy.stall();
+      p.child.kill('SIGTERM');
+      assert.deepEqual(await exited(p), { code: 0, signal: null }, p.output());
+      assert.match(p.output(), /All controllers terminated/);
+      assert.doesNotMatch(p.output(), /Controller shutdown timeout reached|shutdown failed/);
+    } finally {
+      await proxy.close();
+    }
   });
 
   const refusals: { name: string; args: string[]; code: number; message: RegExp }[] = [

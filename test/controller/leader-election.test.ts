@@ -7,6 +7,7 @@ import { RestClient } from '../../core/client/rest-client.js';
 import { LeaderElector } from '../../core/controller/leader-election.js';
 import { eventually } from '../helpers/kubectl.js';
 import { startInProcess, type RunningPlat } from '../helpers/plat.js';
+import { startStallProxy } from '../helpers/stall-proxy.js';
 import { adminConnection } from './support.js';
 
 const LEASES = '/apis/coordination.platform/v1/namespaces/plat-system/leases';
@@ -60,6 +61,41 @@ describe('leader election', () => {
     await eventually(() => b.state.leading, 'b leads', 10, 100);
     b.stop.abort();
     await b.done;
+  });
+
+  it('a leader cut off from the API server stops leading before a standby may take over', async () => {
+    // Lease 2 s, renew deadline 1 s, retry 0.2 s: the leader must give up within 1.2 s of its last
+    // renewal, the standby may not take the Lease before 2 s after it last saw it change.
+    const events: string[] = [];
+    const proxy = await startStallProxy({ host: '127.0.0.1', port: Number(new URL(plat.url).port) });
+    const viaProxy = new RestClient({ ...adminConnection(plat), server: new URL(`https://127.0.0.1:${proxy.port}`) });
+    const run = (identity: string, c: RestClient) => {
+      const stop = new AbortController();
+      const elector = new LeaderElector({ client: c, namespace: 'plat-system', name: 'election-3', identity, leaseDurationMs: 2000, renewDeadlineMs: 1000, retryPeriodMs: 200 });
+      const done = elector.run({
+        onStartedLeading: async (signal) => {
+          events.push(`${identity} leads`);
+          await new Promise<void>((r) => signal.addEventListener('abort', () => r(), { once: true }));
+          events.push(`${identity} stops`);
+        },
+      }, stop.signal);
+      return { stop, done };
+    };
+    try {
+      const a = run('cm-a', viaProxy);
+      await eventually(() => events.includes('cm-a leads'), 'a leads');
+      const b = run('cm-b', client);
+      await new Promise((r) => setTimeout(r, 500));
+      proxy.stall(); // a's requests now hang: no error, no answer
+      await eventually(() => events.includes('cm-b leads'), 'b takes over', 100, 100);
+      await a.done; // a's run ended by itself: leadership lost, not stopped from outside
+      assert.deepEqual(events, ['cm-a leads', 'cm-a stops', 'cm-b leads'], 'never two leaders at once');
+      b.stop.abort();
+      await b.done;
+    } finally {
+      viaProxy.close();
+      await proxy.close();
+    }
   });
 
   it('rejects inconsistent timings', () => {
