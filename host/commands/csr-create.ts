@@ -8,6 +8,7 @@ import path from 'node:path';
 import { CSR_RESOURCE, SIGNER_NODEAGENT_SERVING, type Csr } from '../../core/certificates/csr-object.js';
 import { createCsr, generateKeyPair, type KeyType } from '../../core/crypto/index.js';
 import { FlagError } from '../../core/flags/flag-set.js';
+import { formatDuration } from '../../core/flags/duration.js';
 import { writeFileAtomic } from '../../core/pki/index.js';
 import { VALID_USAGES } from '../../plugins/certificates/usages.js';
 import { CommandError } from './ca.js';
@@ -37,7 +38,13 @@ function flagsOf(argv: readonly string[]) {
     help: 'spec.usages (default: digital signature and client auth, or server auth for platform/nodeagent-serving; key encipherment too for RSA).',
     validate: (v) => (v as string[]).filter((u) => !VALID_USAGES.includes(u)).map((u) => `unknown usage "${u}"`)[0] });
   f.define({ name: 'duration', type: 'duration', default: 0, section: S, help: 'Requested lifetime (spec.expirationSeconds; at least 10m0s); default: the signer\'s.',
-    validate: (v) => ((v as number) !== 0 && (v as number) < 600_000 ? 'must be at least 10m0s' : undefined) });
+    validate: (v) => {
+      const ms = v as number;
+      if (ms !== 0 && ms < 600_000) return 'must be at least 10m0s';
+      // spec.expirationSeconds is an int32 on the wire.
+      if (ms >= 2 ** 31 * 1000) return `must be less than ${formatDuration(2 ** 31 * 1000)}`;
+      return undefined;
+    } });
   f.define({ name: 'wait', type: 'bool', default: false, section: S, help: 'Wait until the certificate is issued (or the request denied or failed) and write <name>.crt.' });
   f.define({ name: 'timeout', type: 'duration', default: 5 * 60_000, section: S, help: 'How long --wait waits.',
     validate: (v) => ((v as number) <= 0 ? 'must be positive' : undefined) });

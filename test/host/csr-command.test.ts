@@ -179,6 +179,7 @@ describe('plat csr', () => {
       [['create', '--signer', 'a.b/c', '--ip', 'nope'], '"nope" is not an IP address'],
       [['create', '--signer', 'a.b/c', '--key-type', 'dsa'], 'invalid argument "dsa"'],
       [['create', '--signer', 'a.b/c', '--duration', '5m'], 'must be at least 10m0s'],
+      [['create', '--signer', 'a.b/c', '--duration', '700000h'], 'must be less than 596523h14m8s'],
       [['create', '--signer', 'a.b/c', '--usages', 'client auth,flying'], 'unknown usage "flying"'],
       [['get'], 'exactly one NAME is required'],
       [['approve'], 'one or more CSRs must be specified as <name>'],
