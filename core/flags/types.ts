@@ -42,6 +42,10 @@ export interface FlagSet {
   isSet(name: string): boolean;
   /** Like isSet, but a role profile's defaults and prepared files do not count. */
   isSetByOperator(name: string): boolean;
+  /** True when the flag was given on the command line (the config file does not count). */
+  isSetOnCommandLine(name: string): boolean;
+  /** Where the value came from: 'command line', 'default', or the config file's description (file and field). */
+  sourceOf(name: string): string;
   has(name: string): boolean;
   specs(): readonly FlagSpec[];
 }

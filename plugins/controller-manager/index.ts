@@ -18,7 +18,7 @@ import { standaloneConnection } from './connection.js';
 import { ServiceAccountClients } from './service-account-clients.js';
 import { controllersHelp, isControllerEnabled, unknownControllerErrors } from './controller-selection.js';
 import { connectionFlags, FLAGS, runnerFlags } from './flags.js';
-import { leaderElectionErrors, leaderElectionSettings } from './leader-election-settings.js';
+import { LEADER_ELECT, leaderElectionErrors, leaderElectionSettings } from './leader-election-settings.js';
 import type { ControllerFactory } from './run-controllers.js';
 import { ControllerManagerRuntime } from './runtime.js';
 
@@ -69,11 +69,22 @@ export function createControllerManagerPlugin(options: ControllerManagerPluginOp
         flags = cfg.flags;
         registry = collectControllers(host);
         const selection = flags.get<string[]>(FLAGS.controllers);
-        const problems = [...unknownControllerErrors(selection, registry.names()), ...leaderElectionErrors(leaderElectionSettings(flags))];
+        // A problem with values from the config file names the file and field and is a config
+        // problem (exit 1); from the command line it is a usage problem (exit 2).
+        const inFile = (names: readonly string[]) => names.filter((n) => flags!.isSetByOperator(n) && !flags!.isSetOnCommandLine(n)).map((n) => flags!.sourceOf(n));
+        const located = (problems: string[], names: readonly string[]) => {
+          const where = inFile(names);
+          return { problems: where.length ? problems.map((p) => `${where.join(', ')}: ${p}`) : problems, inFile: where.length > 0 };
+        };
+        const groups = [
+          located(unknownControllerErrors(selection, registry.names()), [FLAGS.controllers]),
+          located(leaderElectionErrors(leaderElectionSettings(flags)), Object.values(LEADER_ELECT)),
+        ];
+        const problems = groups.flatMap((g) => g.problems);
         if (problems.length) {
           const known = registry.names();
           const hint = unknownControllerErrors(selection, known).length ? `\nknown controllers: ${known.join(', ') || '(none)'}` : '';
-          throw new StartupError(`${problems.join('\n')}${hint}`, 2);
+          throw new StartupError(`${problems.join('\n')}${hint}`, groups.some((g) => g.problems.length && g.inFile) ? 1 : 2);
         }
         if (embedded) {
           if (!hasInProcessConnection(host)) throw new StartupError(`${PLUGIN_NAME}: the embedded controller manager needs the API server of its process`);

@@ -152,4 +152,18 @@ CSRSigningController:
     assert.equal(missing.code, 1);
     assert.match(missing.stderr, /\/nonexistent\/cm\.yaml: cannot read the controller manager configuration: no such file or directory/);
   });
+
+  it('a value from the file that the role refuses later names the file and field too (exit 1); from the command line exit 2', () => {
+    const run = (text: string, ...args: string[]) =>
+      runPlat(['controller-manager', '--config', file(`${HEAD}${text}`), '--master=https://127.0.0.1:1', '--secure-port=0', ...args], { cwd: tempDir() });
+    const controllers = run('Generic:\n  Controllers: ["*", "nope"]\n');
+    assert.equal(controllers.code, 1, controllers.stderr);
+    assert.match(controllers.stderr, /^plat controller-manager: \S+cm\.yaml: Generic\.Controllers: "nope" is not in the list of known controllers\nknown controllers: /m);
+    const lease = run('Generic:\n  LeaderElection: {leaseDuration: 5s}\n');
+    assert.equal(lease.code, 1, lease.stderr);
+    assert.match(lease.stderr, /^plat controller-manager: \S+cm\.yaml: Generic\.LeaderElection\.leaseDuration: leaseDuration must be greater than renewDeadline/m);
+    const flag = run('Generic:\n  LeaderElection: {leaseDuration: 20s}\n', '--leader-elect-lease-duration=5s');
+    assert.equal(flag.code, 2, 'the command line won: a usage problem');
+    assert.match(flag.stderr, /^plat controller-manager: leaseDuration must be greater than renewDeadline \(--leader-elect-lease-duration=5s/m);
+  });
 });
