@@ -60,7 +60,7 @@ export class DelegatingAuthenticator {
     if (this.#clientCa && chain.length > 0) {
       const cert = authenticateCertificateChain(chain, this.#clientCa, this.#now());
       if (cert.result === 'user') return { user: withAuthenticatedGroup(cert.user) };
-      if (cert.result === 'reject') refused.push(`x509: ${cert.reason}`);
+      if (cert.result === 'reject') refused.push(`client certificate: ${cert.reason}`);
     }
     const token = this.o.tokens ? bearerToken(req.headers) : undefined;
     if (token !== undefined && this.o.tokens) {
