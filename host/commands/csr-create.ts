@@ -2,7 +2,6 @@
 // it as a CertificateSigningRequest for the named signer, and write <name>.key (0600) into
 // --out-dir. With --wait, wait for the outcome as a node agent does and write <name>.crt; a
 // denial or failure ends the command with the condition's reason and message.
-import { mkdir } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { CSR_RESOURCE, SIGNER_NODEAGENT_SERVING, type Csr } from '../../core/certificates/csr-object.js';
@@ -13,6 +12,7 @@ import { writeFileAtomic } from '../../core/pki/index.js';
 import { VALID_USAGES } from '../../plugins/certificates/usages.js';
 import { CommandError } from './ca.js';
 import { csrFlags, openClient } from './csr-connection.js';
+import { makeOutDir } from './out-dir.js';
 import { CSR_DISPLAY } from './csr-output.js';
 import { waitForCertificate } from './csr-wait.js';
 
@@ -81,7 +81,7 @@ export async function csrCreate(argv: readonly string[], out: (text: string) => 
     const dir = f.get<string>('out-dir');
     const keyFile = path.join(dir, `${name}.key`);
     try {
-      await mkdir(dir, { recursive: true, mode: 0o700 });
+      await makeOutDir(dir);
       await writeFileAtomic(keyFile, key.privateKeyPem, 0o600);
     } catch (e) {
       // Without its key the request is useless: take it back rather than leave it for a signer.

@@ -2,7 +2,6 @@
 // API with a kubeconfig's credentials (what kubectl does for certificates.k8s.io, which it cannot
 // do for certificates.platform). Exit codes: 0 done, 1 refused or failed (a denial, a timeout, an
 // API error), 2 command-line misuse.
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { CSR_RESOURCE, type Csr } from '../../core/certificates/csr-object.js';
 import { FlagError } from '../../core/flags/flag-set.js';
@@ -10,6 +9,7 @@ import { writeFileAtomic } from '../../core/pki/index.js';
 import { CommandError } from './ca.js';
 import { csrFlags, describeError, openClient } from './csr-connection.js';
 import { DEFAULT_KUBECONFIG } from './kubeconfig-flags.js';
+import { makeOutDir } from './out-dir.js';
 import { csrCreate } from './csr-create.js';
 import { csrDecide } from './csr-decide.js';
 import { csrGet, csrList } from './csr-show.js';
@@ -42,7 +42,7 @@ async function csrWait(argv: readonly string[], out: (t: string) => void): Promi
     const cert = await waitForCertificate(client, name, { uid: csr.metadata.uid, timeoutMs: f.get<number>('timeout') });
     const dir = f.get<string>('out-dir');
     if (!dir) { out(cert.toString('utf8')); return 0; }
-    await mkdir(dir, { recursive: true, mode: 0o700 });
+    await makeOutDir(dir);
     const certFile = path.join(dir, `${name}.crt`);
     await writeFileAtomic(certFile, cert, 0o644);
     out(`certificate written to ${certFile}\n`);

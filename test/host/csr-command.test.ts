@@ -115,6 +115,14 @@ describe('plat csr', () => {
     const written = await csr(['wait', 'w2', '--out-dir', dir, ...kc()]);
     assert.equal(written.code, 0, written.stderr);
     assert.equal(readFileSync(path.join(dir, 'w2.crt'), 'utf8'), issued);
+    // A directory that cannot be made is an error, not a hang (Node's recursive mkdir spins on procfs).
+    const procfs = await csr(['wait', 'w2', '--out-dir', '/proc/plat-no-such-dir', ...kc()]);
+    assert.equal(procfs.code, 1, procfs.stderr);
+    assert.match(procfs.stderr, /ENOENT: no such file or directory, mkdir '\/proc\/plat-no-such-dir'/);
+    const createProcfs = await csr(['create', '--signer', 'example.com/widgets', '--name', 'w3', '--out-dir', '/proc/plat-no-such-dir', ...kc()]);
+    assert.equal(createProcfs.code, 1, createProcfs.stderr);
+    assert.match(createProcfs.stderr, /cannot write the private key \/proc\/plat-no-such-dir\/w3\.key \(the CSR was deleted again\): ENOENT/);
+    assert.equal((await plat.admin.get(`${CSRS}/w3`)).status, 404);
     const missing = await csr(['wait', 'nope', ...kc()]);
     assert.equal(missing.code, 1);
     assert.equal(missing.stderr, 'plat csr wait: Error from server (NotFound): certificatesigningrequests.certificates.platform "nope" not found\n');
