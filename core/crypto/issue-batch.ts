@@ -54,7 +54,7 @@ function batchSetup(ca: IssuingCa, policy: IssuePolicy): Omit<WasmIssueBatchPara
   const privateKey = rawPrivateKey(prepared.key);
   if (privateKey.length !== 32) return undefined;
   return {
-    sigAlg: prepared.sigAlg, privateKey, issuerNameDer: prepared.issuerName, issuerSki: prepared.issuerSki,
+    sigAlg: prepared.sigAlg, privateKey, issuerNameDer: prepared.issuerName, issuerSki: prepared.issuerSki ?? new Uint8Array(0),
     notBefore, notAfter, keyUsageMask: ku, extKeyUsageMask: eku, isCA: policy.isCA ?? false,
   };
 }

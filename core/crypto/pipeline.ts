@@ -14,7 +14,7 @@ import { identifySignatureAlgorithm, signWithKey, verifySignature } from './sign
 import { keyUsagesFromStrings } from './usages.js';
 import type { CertificatePemValidation } from './certificate-pem.js';
 import { toPrivateKey, samePublicKey } from './keys.js';
-import { checkTemplate, resolveIssuer, subjectKeyId, type CreateCertificateOptions } from './x509-build.js';
+import { checkTemplate, resolveIssuer, type CreateCertificateOptions } from './x509-build.js';
 import { encodeName } from './names.js';
 import { spkiOf } from './keys.js';
 import { wasmEd25519Sign, wasmEd25519VerifyCode } from './wasm/ed25519.js';
@@ -22,7 +22,6 @@ import { wasmP256Sign, wasmP256VerifyCode } from './wasm/p256.js';
 import { wasmParseCsr, wasmParseCsrDer, wasmValidateCertificatePem, type CsrRanges } from './wasm/parse.js';
 import { wasmAssembleCertificate, wasmBuildTbs, wasmSigAlgFor, type WasmSigAlg } from './wasm/x509.js';
 
-const OID_SAN = '2.5.29.17';
 const ranges = new WeakMap<ParsedCsr, CsrRanges>();
 
 const slice = (der: Uint8Array, r: { offset: number; length: number }) => der.subarray(r.offset, r.offset + r.length);
@@ -128,7 +127,11 @@ export interface IssueResult {
 
 export interface PreparedCa {
   issuerName: Uint8Array;
-  issuerSki: Uint8Array;
+  /**
+   * The CA certificate's subjectKeyIdentifier, copied into the leaves' authorityKeyIdentifier;
+   * undefined when it has none (or an empty one): Go then writes no AKI, and neither do we.
+   */
+  issuerSki: Uint8Array | undefined;
   key: KeyObject;
   sigAlg: WasmSigAlg;
   /** Raw private key for the WASM signers (P-256 scalar or Ed25519 seed), when they are the default. */
@@ -163,7 +166,7 @@ export function prepareCa(ca: IssuingCa): PreparedCa {
   } else if (key.asymmetricKeyType === 'rsa') sigAlg = 'sha256WithRSAEncryption';
   else throw new CryptoError(`x509: unsupported signing key type ${String(key.asymmetricKeyType)}`);
   const prepared: PreparedCa = {
-    issuerName: cert.rawSubject, issuerSki: cert.subjectKeyId ?? subjectKeyId(cert.publicKey.spki), key, sigAlg,
+    issuerName: cert.rawSubject, issuerSki: cert.subjectKeyId?.length ? cert.subjectKeyId : undefined, key, sigAlg,
     ...(wasmKey ? { wasmKey } : {}),
   };
   if (caCache.size >= 64) caCache.delete(caCache.keys().next().value!);
@@ -180,14 +183,19 @@ function signTbs(ca: PreparedCa, tbs: Uint8Array): { signature: Uint8Array; back
 
 /**
  * Issues a certificate for `request` (PEM, DER or an already parsed CSR): proof of possession,
- * then a v3 certificate with the CSR's subject (byte-exact), public key and subjectAltName, the
- * policy's usages and validity, the CA certificate's subject as issuer, and the CA's signature.
+ * then a v3 certificate with the CSR's subject (byte-exact), public key, and its DNS, email, IP
+ * and URI names (what Go's template from the parsed CSR carries; other GeneralName forms are
+ * dropped), the policy's usages and validity, the CA certificate's subject as issuer, and the
+ * CA's signature. As Go's CreateCertificate: a subjectKeyIdentifier only when policy.isCA, an
+ * authorityKeyIdentifier only when the CA certificate has an SKI to copy.
  */
 export function issueCertificate(request: string | Uint8Array | ParsedCsr, ca: IssuingCa, policy: IssuePolicy,
   options: { serialNumber?: Uint8Array } = {}): IssueResult {
-  const csr = typeof request === 'string' || request instanceof Uint8Array ? parseCsr(request) : request;
+  let csr = typeof request === 'string' || request instanceof Uint8Array ? parseCsr(request) : request;
   const verified = verifyCsr(csr);
-  const r = ranges.get(csr) ?? ranges.get(parseCsrDer(csr.der.slice()))!;
+  // Subject and names from what was verified: a ParsedCsr not made here (a copy) is read again.
+  if (!ranges.has(csr)) csr = parseCsrDer(csr.der.slice());
+  const r = ranges.get(csr)!;
   let usages;
   try {
     usages = keyUsagesFromStrings(policy.usages);
@@ -195,21 +203,27 @@ export function issueCertificate(request: string | Uint8Array | ParsedCsr, ca: I
     throw new CryptoError((e as Error).message);
   }
   const prepared = prepareCa(ca);
-  const san = csr.extensions.find((e) => e.oid === OID_SAN);
+  const isCA = policy.isCA ?? false;
   let tbs: Uint8Array;
   try {
     tbs = wasmBuildTbs({
       ...(options.serialNumber ? { serialNumber: options.serialNumber } : {}),
       notBefore: policy.notBefore,
       notAfter: policy.notAfter,
-      isCA: policy.isCA ?? false,
+      isCA,
       keyUsage: usages.keyUsage,
       extKeyUsage: usages.extKeyUsage,
-      ...(san ? { subjectAltNameDer: san.value } : {}),
+      // The builder writes them in Go's order (DNS, email, IP, URI) and IPv4-mapped IPs as 4 bytes.
+      dnsNames: csr.dnsNames,
+      emailAddresses: csr.emailAddresses,
+      ipAddresses: csr.ipAddresses,
+      uris: csr.uris,
       issuerNameDer: prepared.issuerName,
       subjectNameDer: slice(csr.der, r.subject),
       spkiDer: csr.publicKey.spki,
       sigAlg: prepared.sigAlg,
+      subjectKeyIdentifier: isCA,
+      authorityKeyIdentifier: prepared.issuerSki !== undefined,
       issuerSki: prepared.issuerSki,
     });
   } catch (e) {

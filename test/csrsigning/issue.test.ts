@@ -3,13 +3,13 @@
 // --cluster-signing-duration, requests that break their signer's rules end Failed, and CSRs that
 // are pending, denied, failed or for a signer nobody serves are left alone.
 import assert from 'node:assert/strict';
-import { X509Certificate, createPublicKey } from 'node:crypto';
+import { X509Certificate, createPrivateKey, createPublicKey } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type { Plugin } from '../../core/plugin.js';
 import type { SigningRequest } from '../../core/signing.js';
 import { APISERVER_CLIENT_SIGNER, NODEAGENT_CLIENT_SIGNER, NODEAGENT_SERVING_SIGNER } from '../../plugins/csrsigning/index.js';
 import { makeCa, type TestCredential } from '../helpers/certs.js';
-import { opensslCertText, opensslVerify } from '../helpers/openssl.js';
+import { openssl, opensslCertText, opensslCsr, opensslVerify } from '../helpers/openssl.js';
 import { startInProcess, tempDir, type RunningPlat } from '../helpers/plat.js';
 import {
   CSRS, approve, certificateOf, createCsrObject, csrBody, deny, failedCondition, getCsr, makeCsr, startSigning, submitApproved,
@@ -92,6 +92,25 @@ describe('csrsigning with the cluster CA (generic pair, --cluster-signing-durati
     const text = opensslCertText(pem);
     assert.match(text, /DNS:n1\.example\.com, IP Address:10\.0\.0\.1/);
     assert.match(text, /TLS Web Server Authentication/);
+  });
+
+  it('drops GeneralNames other than DNS, email, IP and URI: a node client CSR with a UPN otherName is issued without it', async () => {
+    // The node client rules (like upstream's) look only at DNS, email, IP and URI names, so this
+    // request passes them; Go's certificate would carry no SAN at all, and neither may ours.
+    const { csrPem, keyPem } = opensslCsr({
+      subject: '/O=system:nodes/CN=system:node:n1',
+      sans: ['otherName:1.3.6.1.4.1.311.20.2.3;UTF8:admin@corp', 'RID:1.2.3.4', 'dirName:dir_sect'],
+      configSections: '[dir_sect]\nO=system:masters\nCN=admin\n',
+    });
+    await submitApproved(plat.admin, 'node-client-upn', { pem: csrPem, key: createPrivateKey(keyPem) }, NODEAGENT_CLIENT_SIGNER,
+      ['digital signature', 'key encipherment', 'client auth']);
+    const { pem, x509 } = await waitForCertificate(plat.admin, 'node-client-upn');
+    assert.equal(x509.subjectAltName, undefined);
+    assert.equal(opensslVerify(ca.certificatePem, pem, { purpose: 'sslclient' }).status, 0);
+    const ids = openssl(['x509', '-noout', '-ext', 'subjectAltName,subjectKeyIdentifier,authorityKeyIdentifier'], { input: pem });
+    assert.doesNotMatch(ids, /Subject Alternative Name|Subject Key Identifier/, 'no SAN, no SKI on a leaf');
+    const caSki = /Subject Key Identifier: *\n\s*([0-9A-F:]+)\n/.exec(opensslCertText(ca.certificatePem))![1]!;
+    assert.match(ids, new RegExp(`Authority Key Identifier: *\\n\\s*(keyid:)?${caSki}\\n`));
   });
 
   it('fails requests that break their signer\'s rules with SignerValidationFailure and the rule\'s message', async () => {

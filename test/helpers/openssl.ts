@@ -89,6 +89,8 @@ export interface OpensslCsrOptions {
   sigopt?: string[];
   /** Pass -utf8 so that the subject may contain non-ASCII. */
   utf8?: boolean;
+  /** Extra config sections, e.g. a '[dir_sect]' that a 'dirName:dir_sect' SAN names. */
+  configSections?: string;
 }
 
 /** Makes a CSR with `openssl req -new`; returns PEM of the request and its key. */
@@ -104,7 +106,7 @@ export function opensslCsr(opts: OpensslCsrOptions): { csrPem: string; keyPem: s
     if (opts.digest !== undefined) args.push(`-${opts.digest}`);
     for (const s of opts.sigopt ?? []) args.push('-sigopt', s);
     // An empty config keeps the host's openssl.cnf (req_extensions, prompts) out of the result.
-    args.push('-config', t.write('empty.cnf', '[req]\ndistinguished_name=dn\n[dn]\n'));
+    args.push('-config', t.write('empty.cnf', `[req]\ndistinguished_name=dn\n[dn]\n${opts.configSections ?? ''}`));
     return { csrPem: openssl(args), keyPem };
   } finally {
     t.cleanup();

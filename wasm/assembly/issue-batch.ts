@@ -1,11 +1,12 @@
 // Batch issuing: many PEM CSRs in, many signed certificates out, in one call from JS. Each CSR
 // goes through the same steps as the single-certificate pipeline (core/crypto/pipeline.ts), with
 // the same internals: parseCsrPem (csr.ts, every check), proof of possession (p256Verify /
-// ed25519Verify), x509BuildTbs (x509.ts, the subject and SPKI copied from the CSR, the CSR's SAN
-// extnValue passed through raw), the CA signature (P-256: p256SignBatch, which shares the two
-// modular inversions per signature across the batch; Ed25519: ed25519Sign with the cached
-// expanded key), x509AssembleCertificate. What saves time is one JS/WASM crossing per batch
-// instead of ~6 per certificate, no JS-side CSR decoding, and the shared inversions.
+// ed25519Verify), x509BuildTbs (x509.ts, the subject and SPKI copied from the CSR, the SAN
+// rebuilt from the CSR's DNS, email, IP and URI names only, san-entries.ts), the CA signature
+// (P-256: p256SignBatch, which shares the two modular inversions per signature across the batch;
+// Ed25519: ed25519Sign with the cached expanded key), x509AssembleCertificate. What saves time is
+// one JS/WASM crossing per batch instead of ~6 per certificate, no JS-side CSR decoding, and the
+// shared inversions.
 //
 // Parameter block (little-endian; every (off, len) pair is relative to the block start and must
 // lie inside it). core/crypto/wasm/issue-batch.ts writes it; keep the two in step.
@@ -13,9 +14,10 @@
 //    4 u32 count N (at most 65536)
 //    8 f64 notBefore, Unix seconds (whole)        16 f64 notAfter
 //   24 u32 keyUsage mask   28 u32 extKeyUsage mask (as x509.ts)
-//   32 u32 flags: 1 cA
+//   32 u32 flags: 1 cA (which also brings a subjectKeyIdentifier: Go writes one for CAs only)
 //   36 CA private key: P-256 scalar or Ed25519 seed, 32 bytes (off u32, len u32)
-//   44 issuer Name DER     52 issuer subjectKeyIdentifier (authorityKeyIdentifier of the leaves)
+//   44 issuer Name DER     52 issuer subjectKeyIdentifier (the leaves' authorityKeyIdentifier;
+//                             length 0: the CA has none, and the leaves get no AKI, as in Go)
 //   60 serials: N * 16 bytes, unsigned big-endian
 //   68 CSR table: N * { off u32, len u32 } of PEM text (each inside the block)
 //   76 end of header
@@ -34,6 +36,7 @@ import { H_KEY, H_SIG, H_SIG_ALG, H_SIG_UNUSED, H_SPKI, H_SUBJECT, H_TBS, parseC
 import { ed25519Sign, ed25519Verify } from './ed25519';
 import { p256SignBatch, p256Verify } from './p256';
 import { KEY_EC, KEY_ED25519 } from './parse-keys';
+import { sanEntries, sanEntriesLen } from './san-entries';
 import { sha256 } from './sha2';
 import { x509AssembleCertificate, x509BuildTbs, x509Output } from './x509';
 import { field, fLen, fPtr } from './param-block';
@@ -106,8 +109,9 @@ export function issueBatch(params: usize, paramsLen: usize): i32 {
     // 1. Parse (Kubernetes ParseCSR, every check of the single path).
     const res = parseCsrPem(pem, pemLen);
     if (load<u32>(res) != 0) { put3(out, i, ST_PARSE, <u32>res); continue; }
-    const sanValue = requestedSanValue();
-    const sanLen = requestedSanLength();
+    // csr.ts keeps these for the CSR parsed last: read them before another parse.
+    const requestedSan = requestedSanValue();
+    const requestedSanLen = requestedSanLength();
 
     // 2. Proof of possession, in WASM only for the two algorithms the single path verifies in
     // WASM, in their plain encodings; anything else goes back to the single path.
@@ -128,11 +132,21 @@ export function issueBatch(params: usize, paramsLen: usize): i32 {
       continue;
     }
 
-    // 3. TBSCertificate: an x509.ts parameter block with the CSR's subject, SPKI and SAN.
+    // 3. TBSCertificate: an x509.ts parameter block with the CSR's subject, SPKI and SAN names.
+    let sanValue: usize = 0;
+    let sanLen: usize = 0;
+    if (requestedSan != 0) {
+      sanValue = sanEntries(requestedSan, requestedSanLen);
+      if (sanValue == 0) { put3(out, i, ST_SINGLE); continue; }
+      sanLen = sanEntriesLen;
+    }
     const subject = hdr(res, H_SUBJECT), subjectLen = hdr(res, H_SUBJECT + 1);
     const total = TBS_HEADER + SERIAL_LEN + issuerLen + subjectLen + spkiLen + skiLen + sanLen;
     const b = heap.alloc(total);
-    const flags: u32 = (load<u32>(params + 32) & 1) | 4 | 8 | 16 | (sanLen > 0 ? 32 : 0);
+    // basicConstraints always; SKI only for a CA (Go: "no SubjectKeyId for non-CA certificates");
+    // AKI only when the CA certificate has an SKI to copy.
+    const isCA = load<u32>(params + 32) & 1;
+    const flags: u32 = isCA | 4 | (isCA != 0 ? 8 : 0) | (skiLen > 0 ? 16 : 0);
     store<u32>(b, flags);
     store<u32>(b + 4, sigAlg);
     store<f64>(b + 8, load<f64>(params + 8));

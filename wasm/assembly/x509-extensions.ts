@@ -110,13 +110,6 @@ export function putAuthorityKeyId(aki: usize, len: usize): void {
   closeExtension(0x23, false, end, end);
 }
 
-/** subjectAltName whose extnValue (a GeneralNames SEQUENCE) is given whole. */
-export function putSubjectAltNameRaw(value: usize, len: usize, critical: bool): void {
-  const end = wPos();
-  putBytes(value, len);
-  closeExtension(0x11, critical, end, end);
-}
-
 /**
  * subjectAltName from a list of entries (kind u8, length u32 LE, bytes) at `list`, whose start
  * offsets are in `offsets[0..count)`. Written in Go's order: DNS names, emails, IPs, URIs, each

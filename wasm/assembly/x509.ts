@@ -5,8 +5,9 @@
 // Parameter block (little-endian; every (off, len) pair is relative to the block start and must
 // lie inside it). core/crypto/wasm/x509.ts writes it; keep the two in step.
 //    0 u32 flags   1 cA | 2 pathLen present | 4 basicConstraints | 8 subjectKeyIdentifier |
-//                  16 authorityKeyIdentifier | 32 SAN given as raw extnValue | 64 SAN critical
-//                  (SAN is also critical whenever the subject is empty, RFC 5280 §4.2.1.6)
+//                  16 authorityKeyIdentifier | 64 SAN critical (SAN is also critical whenever
+//                  the subject is empty, RFC 5280 §4.2.1.6). Bit 32 is unused: a SAN is
+//                  only ever written from the entry list, never copied whole from a CSR.
 //    4 u32 signature algorithm (SIG_* below)
 //    8 f64 notBefore, Unix seconds (whole)       16 f64 notAfter
 //   24 u32 pathLen
@@ -15,8 +16,8 @@
 //   36 serial (unsigned big-endian magnitude, off u32, len u32)
 //   44 issuer Name DER      52 subject Name DER      60 SubjectPublicKeyInfo DER
 //   68 authority key id (len 0: the subject's own key id, i.e. self-signed)
-//   76 SAN: raw GeneralNames DER (flag 32) or a list of entries
-//           { u8 kind (1 email, 2 DNS, 6 URI, 7 IP), u32 length, bytes }; len 0 = no SAN
+//   76 SAN: a list of entries { u8 kind (1 email, 2 DNS, 6 URI, 7 IP), u32 length, bytes },
+//           written in Go's order whatever the list order; len 0 = no SAN
 //   84 end of header
 import { putBitString, putBytes, putSmallInteger, putTime, putUnsignedInteger, wPos, wrap, writerInit, writerOverflowed } from './der-writer';
 import { pemEncode, pemEncodedLength } from './pem';
@@ -24,7 +25,7 @@ import { sha1 } from './sha1';
 import { field, fLen, fPtr } from './param-block';
 import {
   EKU_COUNT, SAN_DNS, SAN_EMAIL, SAN_IP, SAN_URI, putAuthorityKeyId, putBasicConstraints, putExtKeyUsage, putKeyUsage,
-  putSubjectAltNameList, putSubjectAltNameRaw, putSubjectKeyId,
+  putSubjectAltNameList, putSubjectKeyId,
 } from './x509-extensions';
 
 export const ERR_PARAMS = -1; // block too short, or a field outside it
@@ -33,7 +34,7 @@ export const ERR_TIME = -3; // not a whole number, year outside 0..9999, or notA
 export const ERR_SIG_ALG = -4; // unknown signature algorithm selector
 export const ERR_NAME = -5; // issuer or subject is not exactly one DER SEQUENCE
 export const ERR_SPKI = -6; // not SEQUENCE { SEQUENCE, BIT STRING }
-export const ERR_SAN = -7; // bad entry kind, non-IA5 text, IP not 4/16 bytes, raw value not a SEQUENCE
+export const ERR_SAN = -7; // bad entry kind, non-IA5 text, IP not 4/16 bytes
 export const ERR_USAGE = -8; // keyUsage or extKeyUsage mask has unknown bits
 export const ERR_PATH_LEN = -9; // pathLen without cA
 export const ERR_OVERFLOW = -10; // output larger than the writer's buffer (should not happen)
@@ -44,7 +45,6 @@ const FLAG_PATH_LEN: u32 = 2;
 const FLAG_BC: u32 = 4;
 const FLAG_SKI: u32 = 8;
 const FLAG_AKI: u32 = 16;
-const FLAG_SAN_RAW: u32 = 32;
 const FLAG_SAN_CRITICAL: u32 = 64;
 const HEADER: usize = 84;
 
@@ -184,13 +184,9 @@ export function x509BuildTbs(params: usize, paramsLen: usize): i32 {
   let sanCount = 0;
   let sanOffsets: usize = 0;
   if (sanLen > 0) {
-    if (flags & FLAG_SAN_RAW) {
-      if (!readTlv(san, 0, sanLen, 0x30) || tlvEnd != sanLen) return ERR_SAN;
-    } else {
-      sanOffsets = heap.alloc((sanLen / 5 + 1) << 2);
-      sanCount = scanSanList(san, sanLen, sanOffsets);
-      if (sanCount < 0) return sanCount;
-    }
+    sanOffsets = heap.alloc((sanLen / 5 + 1) << 2);
+    sanCount = scanSanList(san, sanLen, sanOffsets);
+    if (sanCount < 0) return sanCount;
   }
 
   // Every input is copied at most once, and each adds at most 6 header bytes per entry (SAN) or a
@@ -204,8 +200,7 @@ export function x509BuildTbs(params: usize, paramsLen: usize): i32 {
     const extsEnd = wPos();
     if (sanLen > 0) {
       const critical = (flags & FLAG_SAN_CRITICAL) != 0 || subjectLen == 2;
-      if (flags & FLAG_SAN_RAW) putSubjectAltNameRaw(san, sanLen, critical);
-      else putSubjectAltNameList(san, sanOffsets, sanCount, critical);
+      putSubjectAltNameList(san, sanOffsets, sanCount, critical);
     }
     if (flags & FLAG_AKI) putAuthorityKeyId(aki, akiLen);
     if (needSki) putSubjectKeyId(SKI, 20);

@@ -16,6 +16,10 @@ interface WasmCsr {
   der: Uint8Array;
   commonName: string;
   extensions: Array<{ oid: string; value: Uint8Array }>;
+  dnsNames: string[];
+  emailAddresses: string[];
+  ipAddresses: string[];
+  uris: string[];
   signatureAlgorithm: string;
   publicKey: { spki: Uint8Array };
   ranges: { certificationRequestInfo: ByteRange; signature: ByteRange; subject: ByteRange; subjectPublicKeyInfo: ByteRange };
@@ -118,11 +122,16 @@ async function prepareIssue(inputs: BenchInputs): Promise<Prepared> {
       notAfter: inputs.policy.notAfter,
       keyUsage,
       extKeyUsage,
-      subjectAltNameDer: csr.extensions.find((e) => e.oid === '2.5.29.17')?.value,
+      // As the facade issues: the SAN rebuilt from the four kinds Go writes, no SKI on a leaf.
+      dnsNames: csr.dnsNames,
+      emailAddresses: csr.emailAddresses,
+      ipAddresses: csr.ipAddresses,
+      uris: csr.uris,
       issuerNameDer: inputs.ca.subjectNameDer,
       subjectNameDer: slice(der, ranges.subject),
       spkiDer: spki,
       sigAlg,
+      subjectKeyIdentifier: false,
       issuerSki: inputs.ca.subjectKeyId,
     });
     return w.wasmPemEncodeCertificate(w.wasmAssembleCertificate(tbs, sigAlg, sign(w, tbs)));

@@ -12,7 +12,7 @@ export interface WasmIssueBatchParams {
   privateKey: Uint8Array;
   /** The CA certificate's subject Name DER, byte-exact. */
   issuerNameDer: Uint8Array;
-  /** The CA's subjectKeyIdentifier (the leaves' authorityKeyIdentifier). */
+  /** The CA's subjectKeyIdentifier (the leaves' authorityKeyIdentifier); empty: the CA has none, no AKI. */
   issuerSki: Uint8Array;
   notBefore: Date;
   notAfter: Date;

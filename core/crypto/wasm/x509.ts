@@ -34,8 +34,6 @@ const EKU_ORDER = [...new Set(Object.values(EXT_KEY_USAGE_OIDS))];
 /** The template fields the builder shares with createCertificate, plus the byte-exact inputs. */
 export interface WasmTbsOptions extends Pick<CertificateTemplate,
   'serialNumber' | 'notBefore' | 'notAfter' | 'isCA' | 'pathLen' | 'keyUsage' | 'extKeyUsage' | 'dnsNames' | 'ipAddresses' | 'emailAddresses' | 'uris'> {
-  /** A whole subjectAltName extnValue (GeneralNames DER), e.g. copied from the CSR; replaces the lists. */
-  subjectAltNameDer?: Uint8Array | undefined;
   /** Force SAN critical (it is also critical whenever the subject Name is empty). */
   subjectAltNameCritical?: boolean | undefined;
   /** The issuer certificate's subject Name DER, byte-exact. */
@@ -45,7 +43,7 @@ export interface WasmTbsOptions extends Pick<CertificateTemplate,
   /** SubjectPublicKeyInfo DER (from the CSR). */
   spkiDer: Uint8Array;
   sigAlg: WasmSigAlg;
-  /** authorityKeyIdentifier keyIdentifier; omitted: the subject's own key id (self-signed). */
+  /** authorityKeyIdentifier keyIdentifier; omitted or empty: the subject's own key id (self-signed). */
   issuerSki?: Uint8Array | undefined;
   /** Each defaults to true, as createCertificate always writes them. */
   basicConstraints?: boolean | undefined;
@@ -60,7 +58,7 @@ const ERRORS: Readonly<Record<number, string>> = {
   [-4]: 'unknown signature algorithm',
   [-5]: 'issuer or subject Name is not one DER SEQUENCE',
   [-6]: 'SubjectPublicKeyInfo is malformed',
-  [-7]: 'subjectAltName: names must be ASCII, IPs 4 or 16 bytes, raw value one DER SEQUENCE',
+  [-7]: 'subjectAltName: names must be ASCII, IPs 4 or 16 bytes',
   [-8]: 'unknown keyUsage or extKeyUsage',
   [-9]: 'pathLen requires isCA',
   [-10]: 'x509 build: output buffer overflow',
@@ -149,9 +147,8 @@ export function wasmBuildTbs(o: WasmTbsOptions): Uint8Array {
   }
   const serial = o.serialNumber ?? defaultSerial();
   const { ku, eku } = masks(o);
-  const rawSan = o.subjectAltNameDer;
-  const entries = rawSan === undefined ? sanEntries(o) : [];
-  let sanLen = rawSan?.length ?? 0;
+  const entries = sanEntries(o);
+  let sanLen = 0;
   for (const [, b] of entries) sanLen += 5 + b.length;
   const ski = o.issuerSki ?? new Uint8Array(0);
   const parts = [serial, o.issuerNameDer, o.subjectNameDer, o.spkiDer, ski];
@@ -164,7 +161,6 @@ export function wasmBuildTbs(o: WasmTbsOptions): Uint8Array {
     (o.basicConstraints !== false ? 4 : 0) |
     (o.subjectKeyIdentifier !== false ? 8 : 0) |
     (o.authorityKeyIdentifier !== false ? 16 : 0) |
-    (rawSan !== undefined ? 32 : 0) |
     (o.subjectAltNameCritical ? 64 : 0);
 
   const w = wasm();
@@ -191,15 +187,11 @@ export function wasmBuildTbs(o: WasmTbsOptions): Uint8Array {
   }
   dv.setUint32(at, off, true);
   dv.setUint32(at + 4, sanLen, true);
-  if (rawSan !== undefined) {
-    mem.set(rawSan, off);
-  } else {
-    for (const [kind, b] of entries) {
-      mem[off] = kind;
-      dv.setUint32(off + 1, b.length, true);
-      mem.set(b, off + 5);
-      off += 5 + b.length;
-    }
+  for (const [kind, b] of entries) {
+    mem[off] = kind;
+    dv.setUint32(off + 1, b.length, true);
+    mem.set(b, off + 5);
+    off += 5 + b.length;
   }
   const n = (w['x509BuildTbs'] as (p: number, l: number) => number)(ptr, total);
   if (n < 0) fail(n);
