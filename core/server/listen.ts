@@ -6,7 +6,9 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { createSecureContext, type SecureContext, type SecureContextOptions } from 'node:tls';
 import type Koa from 'koa';
-import type { CertKeyPem, SniCertificates } from './sni.js';
+import { koaCallback } from './koa-callback.js';
+import type { CertKeyPem } from './serving-pair.js';
+import type { SniCertificates } from './sni.js';
 
 export interface ListenOptions {
   readonly host: string;
@@ -48,6 +50,7 @@ export async function listen(app: Koa<any>, o: ListenOptions): Promise<RunningSe
     maxHeaderSize: MAX_HEADER_BYTES,
     ...(o.minVersion ? { minVersion: o.minVersion } : {}),
   };
+  const callback = koaCallback(app);
   // http2.createSecureServer always offers h2 in ALPN (it overwrites ALPNProtocols), so HTTP/1.1
   // only (--disable-http2-serving) takes a plain https server.
   const server = o.http2
@@ -55,8 +58,8 @@ export async function listen(app: Koa<any>, o: ListenOptions): Promise<RunningSe
       ...common,
       allowHTTP1: true,
       settings: { maxHeaderListSize: MAX_HEADER_BYTES, ...(o.maxStreamsPerConnection ? { maxConcurrentStreams: o.maxStreamsPerConnection } : {}) },
-    }, app.callback() as unknown as Parameters<typeof http2.createSecureServer>[1])
-    : https.createServer({ ...common, ALPNProtocols: ['http/1.1'] }, app.callback());
+    }, callback)
+    : https.createServer({ ...common, ALPNProtocols: ['http/1.1'] }, callback);
   if (sni) chooseByLocalAddress(server, sni, o);
   // The HTTP/1.1 fallback of the http2 server reads the limit from this property, not its options.
   (server as unknown as { maxHeaderSize: number }).maxHeaderSize = MAX_HEADER_BYTES;

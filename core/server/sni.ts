@@ -9,10 +9,10 @@
 import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
-import { createSecureContext } from 'node:tls';
 import { dns1123SubdomainErrors } from '../api/selectors/label-syntax.js';
 import type { FlagSpec } from '../flags/types.js';
 import { StartupError } from '../plugin.js';
+import { servingPairProblem, type CertKeyPem } from './serving-pair.js';
 
 export const SNI_FLAG = 'tls-sni-cert-key';
 
@@ -64,8 +64,6 @@ export function certificateNames(cert: X509Certificate): string[] {
   return names;
 }
 
-export interface CertKeyPem { readonly cert: string; readonly key: string }
-
 /** The certificates of the flag's values, by name; refuses a pair that cannot serve. */
 export class SniCertificates {
   readonly #byName = new Map<string, CertKeyPem>();
@@ -87,15 +85,14 @@ export class SniCertificates {
       const entry = parseNamedCertKey(value);
       const what = `invalid SNI cert keypair [${i}/"sni-serving-cert::${entry.certFile}::${entry.keyFile}"]`;
       let pair: CertKeyPem;
-      let x509: X509Certificate;
       try {
         pair = { cert: readFileSync(entry.certFile, 'utf8'), key: readFileSync(entry.keyFile, 'utf8') };
-        x509 = new X509Certificate(pair.cert);
-        createSecureContext({ cert: pair.cert, key: pair.key });
       } catch (e) {
         throw new StartupError(`${what}: ${(e as Error).message}`);
       }
-      return { entry, pair, x509 };
+      const problem = servingPairProblem(pair);
+      if (problem) throw new StartupError(`${what}: ${problem.reason}`);
+      return { entry, pair, x509: new X509Certificate(pair.cert) };
     });
     return new SniCertificates(entries);
   }

@@ -1,7 +1,7 @@
 // ApiServerPlugin: serves the registered resources over HTTPS from embedded LMDB. It owns the
 // serving, storage and authorization-mode flags; authenticators, authorizers, admission and
 // resources are other plugins meeting it through the hooks.
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Duplex } from 'node:stream';
@@ -18,6 +18,7 @@ import { createApp, storeKey, type VersionInfo } from '../../core/server/app.js'
 import { HealthChecks } from '../../core/server/health.js';
 import { inProcessServer } from '../../core/server/in-process.js';
 import { listen, MAX_HEADER_BYTES, type RunningServer } from '../../core/server/listen.js';
+import { loadServingPair } from '../../core/server/serving-pair.js';
 import { startCompactor } from '../../core/storage/compactor.js';
 import { openLmdbStorage } from '../../core/storage/lmdb.js';
 import type { Storage } from '../../core/storage/storage.js';
@@ -129,11 +130,7 @@ export const ApiServerPlugin: Plugin = {
       const keyFile = flags.get<string>('tls-private-key-file');
       if (certFile || keyFile) {
         if (!certFile || !keyFile) throw new StartupError('--tls-cert-file and --tls-private-key-file must be given together', 2);
-        try {
-          tls = { cert: await readFile(certFile, 'utf8'), key: await readFile(keyFile, 'utf8') };
-        } catch (e) {
-          throw new StartupError(`cannot read the serving certificate: ${(e as Error).message}`);
-        }
+        tls = loadServingPair({ name: '--tls-cert-file', path: certFile }, { name: '--tls-private-key-file', path: keyFile });
       } else {
         const hosts = [...new Set([advertise, external, 'localhost', '127.0.0.1', os.hostname()].filter(Boolean))];
         const pair = await ensureSelfSignedServing(path.resolve(flags.get<string>('cert-dir')), { hosts });

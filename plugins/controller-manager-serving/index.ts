@@ -6,7 +6,6 @@
 // always-allow paths, SubjectAccessReview through --authorization-kubeconfig, else forbidden).
 // Taps flags, configure (settings and files checked), start (look-up, TLS, listen) and shutdown.
 // Not part of `plat all`: there the API server's own endpoint is the only one.
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ClientConnection } from '../../core/client/connection.js';
 import { KubeconfigError, loadKubeconfig } from '../../core/client/kubeconfig.js';
@@ -27,6 +26,7 @@ import { DelegatedAuthorizer, SubjectAccessReviewer } from './delegated-authoriz
 import { FLAGS, servingFlags } from './flags.js';
 import { servingTlsSettings } from '../../core/server/tls-settings.js';
 import { SNI_FLAG, SniCertificates } from '../../core/server/sni.js';
+import { loadServingPair, type CertKeyPem } from '../../core/server/serving-pair.js';
 import { TokenReviewer } from '../../core/authn/token-review-client.js';
 import { PROFILING_FLAG, profilingFlags, v8Profiler } from '../../core/server/debug/index.js';
 
@@ -60,6 +60,8 @@ function kubeconfigFor(flag: string, file: string): ClientConnection {
 interface Settings {
   readonly port: number;
   readonly bind: string;
+  /** --tls-cert-file/--tls-private-key-file, read and checked at start-up. */
+  readonly pair?: CertKeyPem;
   /** --client-ca-file's bundle (PEM), read and checked at start-up. */
   readonly clientCa?: string;
   readonly requestHeader?: RequestHeaderSettings;
@@ -71,6 +73,11 @@ function readSettings(flags: FlagSet): Settings {
   const certFile = flags.get<string>(FLAGS.tlsCertFile);
   const keyFile = flags.get<string>(FLAGS.tlsKeyFile);
   if (Boolean(certFile) !== Boolean(keyFile)) throw new StartupError(`--${FLAGS.tlsCertFile} and --${FLAGS.tlsKeyFile} must be given together`, 2);
+  const port = flags.get<number>(FLAGS.securePort);
+  // Without an endpoint the pair is not used, and upstream does not load it.
+  const pair = certFile && port !== 0
+    ? loadServingPair({ name: `--${FLAGS.tlsCertFile}`, path: certFile }, { name: `--${FLAGS.tlsKeyFile}`, path: keyFile })
+    : undefined;
   const authnFile = flags.get<string>(FLAGS.authnKubeconfig);
   const authzFile = flags.get<string>(FLAGS.authzKubeconfig);
   const clientCaFile = flags.get<string>(FLAGS.clientCaFile);
@@ -80,8 +87,9 @@ function readSettings(flags: FlagSet): Settings {
   }
   const requestHeader = requestHeaderFromFlags(flags);
   return {
-    port: flags.get<number>(FLAGS.securePort),
+    port,
     bind: flags.get<string>(FLAGS.bindAddress),
+    ...(pair ? { pair } : {}),
     ...(clientCa ? { clientCa } : {}),
     ...(requestHeader ? { requestHeader } : {}),
     ...(authnFile ? { authn: kubeconfigFor(FLAGS.authnKubeconfig, authnFile) } : {}),
@@ -181,7 +189,7 @@ export const ControllerManagerServing: Plugin = {
         health, logger: log, ...(profiling ? { debug: { shutdown: stopping.signal } } : {}),
       });
 
-      const tls = await servingPair(f, s.bind);
+      const tls = s.pair ?? await selfSignedPair(f, s.bind);
       const tlsSettings = servingTlsSettings(f.get<string>(FLAGS.tlsMinVersion), f.get<string[]>(FLAGS.tlsCipherSuites), log);
       const sni = SniCertificates.load(f.get<string[]>(SNI_FLAG));
       const maxStreams = f.get<number>(FLAGS.http2MaxStreams);
@@ -217,17 +225,8 @@ export const ControllerManagerServing: Plugin = {
   },
 };
 
-/** --tls-cert-file/--tls-private-key-file, else a self-signed pair: kept in --cert-dir, or in memory without one (upstream). */
-async function servingPair(flags: FlagSet, bind: string): Promise<{ cert: string; key: string }> {
-  const certFile = flags.get<string>(FLAGS.tlsCertFile);
-  const keyFile = flags.get<string>(FLAGS.tlsKeyFile);
-  if (certFile) {
-    try {
-      return { cert: await readFile(certFile, 'utf8'), key: await readFile(keyFile, 'utf8') };
-    } catch (e) {
-      throw new StartupError(`cannot read the serving certificate: ${(e as Error).message}`);
-    }
-  }
+/** Without --tls-cert-file: a self-signed pair, kept in --cert-dir, or in memory without one (upstream). */
+async function selfSignedPair(flags: FlagSet, bind: string): Promise<CertKeyPem> {
   const hosts = isUnspecified(bind) ? [] : [bind];
   const certDir = flags.get<string>(FLAGS.certDir);
   const pair = certDir

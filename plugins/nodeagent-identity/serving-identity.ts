@@ -2,12 +2,12 @@
 // pair in --cert-dir (nodeagent.crt / nodeagent.key, as upstream's kubelet.crt / kubelet.key);
 // with serverTLSBootstrap that pair serves until a `platform/nodeagent-serving` certificate is
 // issued (never auto-approved), then the issued one, rotated like the client certificate.
-import { readFileSync } from 'node:fs';
 import { SIGNER_NODEAGENT_SERVING } from '../../core/certificates/csr-object.js';
 import { CertificateManager } from '../../core/client/certificate/manager.js';
 import { FileStore } from '../../core/client/certificate/store.js';
 import type { NodeAgentContext } from '../../core/nodeagent/context.js';
 import { ensureSelfSignedServing } from '../../core/pki/index.js';
+import { loadServingPair } from '../../core/server/serving-pair.js';
 import { servingTemplate } from './serving-template.js';
 
 export const SERVING_PREFIX = 'nodeagent-server';
@@ -24,14 +24,7 @@ export async function runServingIdentity(ctx: NodeAgentContext, o: ServingIdenti
   const log = ctx.logger.child('serving-certificate');
   if (!ctx.config.enableServer) return; // nothing would serve with it
   if (tlsCertFile && tlsPrivateKeyFile) {
-    let cert: string; let key: string;
-    try {
-      cert = readFileSync(tlsCertFile, 'utf8');
-      key = readFileSync(tlsPrivateKeyFile, 'utf8');
-    } catch (e) {
-      throw new Error(`unable to read the serving certificate: ${(e as Error).message}`);
-    }
-    ctx.servingPair.set({ cert, key });
+    ctx.servingPair.set(loadServingPair({ name: 'tlsCertFile', path: tlsCertFile }, { name: 'tlsPrivateKeyFile', path: tlsPrivateKeyFile }));
     return;
   }
   if (!serverTLSBootstrap || ctx.standalone) {

@@ -9,6 +9,8 @@ import type { AddressInfo, Socket } from 'node:net';
 import { createSecureContext, type SecureContextOptions } from 'node:tls';
 import type Koa from 'koa';
 import type { TlsPair } from '../../core/nodeagent/context.js';
+import { koaCallback } from '../../core/server/koa-callback.js';
+import { servingPairProblem } from '../../core/server/serving-pair.js';
 import type { TlsSettings } from '../../core/server/tls-settings.js';
 
 /** Go's http.DefaultMaxHeaderBytes, as upstream's servers set MaxHeaderBytes. */
@@ -52,19 +54,27 @@ function closer(server: http.Server | http2.Http2SecureServer, sockets: Set<Sock
 }
 
 export async function listenSecure(app: Koa, o: { host: string; port: number; pair: TlsPair; tls: TlsSettings; clientCa?: string }): Promise<SecureListening> {
-  const contextOptions = (pair: TlsPair): SecureContextOptions => ({
-    cert: pair.cert, key: pair.key, minVersion: o.tls.minVersion,
-    ...(o.tls.ciphers ? { ciphers: o.tls.ciphers } : {}), ...(o.clientCa ? { ca: o.clientCa } : {}),
-  });
-  // Fail before binding on a pair TLS cannot use.
-  createSecureContext(contextOptions(o.pair));
+  // Throws on a pair TLS cannot use: node:tls itself takes a key of another algorithm than the
+  // certificate's, and then fails every handshake.
+  const contextOptions = (pair: TlsPair): SecureContextOptions => {
+    const problem = servingPairProblem(pair);
+    if (problem) throw new Error(problem.reason);
+    const opts = {
+      cert: pair.cert, key: pair.key, minVersion: o.tls.minVersion,
+      ...(o.tls.ciphers ? { ciphers: o.tls.ciphers } : {}), ...(o.clientCa ? { ca: o.clientCa } : {}),
+    };
+    createSecureContext(opts);
+    return opts;
+  };
+  // Fail before binding.
+  const initial = contextOptions(o.pair);
   const server = http2.createSecureServer({
-    ...contextOptions(o.pair),
+    ...initial,
     allowHTTP1: true,
     requestCert: o.clientCa !== undefined,
     rejectUnauthorized: false,
     settings: { maxHeaderListSize: MAX_HEADER_BYTES },
-  }, app.callback() as unknown as Parameters<typeof http2.createSecureServer>[1]);
+  }, koaCallback(app));
   // The HTTP/1.1 fallback reads its header limit from this property, not from the options.
   (server as unknown as { maxHeaderSize: number }).maxHeaderSize = MAX_HEADER_BYTES;
   const sockets = new Set<Socket>();
@@ -76,9 +86,7 @@ export async function listenSecure(app: Koa, o: { host: string; port: number; pa
     address: server.address() as AddressInfo,
     close: closer(server, sockets, sessions),
     usePair: (pair) => {
-      const opts = contextOptions(pair);
-      createSecureContext(opts);
-      server.setSecureContext(opts);
+      server.setSecureContext(contextOptions(pair));
     },
   };
 }

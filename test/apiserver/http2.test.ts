@@ -1,5 +1,6 @@
 // The same API over HTTP/2 (node:http2 with the admin certificate from <data-dir>/pki): ALPN picks
-// h2, list, create and a watch stream work; --disable-http2-serving leaves HTTP/1.1 only.
+// h2, list, create and a watch stream work, a HEAD watch is answered; --disable-http2-serving
+// leaves HTTP/1.1 only.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import http2 from 'node:http2';
@@ -7,6 +8,7 @@ import path from 'node:path';
 import tls from 'node:tls';
 import { after, before, describe, it } from 'node:test';
 import { baseCsr, fixtures, type Fixtures } from '../certificates/fixtures.js';
+import { h2Fetch } from '../helpers/http2-client.js';
 import { startInProcess, type RunningPlat } from '../helpers/plat.js';
 import { LineCollector, WatchStream, waitUntil } from '../helpers/watch-stream.js';
 
@@ -151,6 +153,14 @@ describe('HTTP/2 serving', () => {
     await waitUntil(() => (ended ? true : undefined), 'the h2 watch stream to end');
     assert.equal(status, 200);
     assert.equal(body, '');
+  });
+
+  it('answers a HEAD watch with its headers and ends the stream', async () => {
+    const head = await h2Fetch(session, 'HEAD', `${P}?watch=true`, { accept: 'application/json' });
+    assert.equal(head.status, 200);
+    assert.match(String(head.headers['content-type']), /^application\/json/);
+    assert.equal(head.body.length, 0);
+    assert.equal((await h2Request(session, 'GET', P)).status, 200, 'the session stays usable');
   });
 });
 

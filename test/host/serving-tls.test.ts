@@ -1,13 +1,16 @@
-// --tls-cipher-suites, --tls-min-version and --tls-sni-cert-key of the API server and the
-// controller manager, checked with real TLS handshakes from node:tls: Go's suite names, the TLS 1.2
-// suites limited to those given (TLS 1.3 keeps its own, as Go's), unknown names refused at start-up
-// with upstream's message, insecure ones warned about; the serving certificate chosen by SNI name,
-// by local address without one, else the default. One table for both components.
+// --tls-cipher-suites, --tls-min-version, --tls-sni-cert-key and --tls-cert-file/
+// --tls-private-key-file of the API server and the controller manager, checked with real TLS
+// handshakes from node:tls: Go's suite names, the TLS 1.2 suites limited to those given (TLS 1.3
+// keeps its own, as Go's), unknown names refused at start-up with upstream's message, insecure ones
+// warned about; the serving certificate chosen by SNI name, by local address without one, else the
+// default; a certificate and key that are not one pair refused at start-up, naming the files. One
+// table for both components.
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import tls from 'node:tls';
 import { after, before, describe, it } from 'node:test';
-import { makeCa, makeServingCert, writeCertKeyFiles, type TestCredential } from '../helpers/certs.js';
+import { makeCa, makeCert, makeServingCert, writeCertKeyFiles, type TestCredential } from '../helpers/certs.js';
 import { Client, startInProcess, tempDir, type RunningPlat } from '../helpers/plat.js';
 import { endpoints } from './endpoints.js';
 
@@ -77,7 +80,35 @@ describe('--tls-cipher-suites and --tls-min-version', () => {
       assert.equal((await admin.get('/debug/pprof/')).status, 200, 'over the certificate chosen by address, client certificates still authenticate');
 
       await assert.rejects(c.start(['--tls-sni-cert-key', path.join(dir, 'named.crt')]), /expected comma separated certificate and key file paths/);
-      await assert.rejects(c.start(['--tls-sni-cert-key', `${path.join(dir, 'named.crt')},${path.join(dir, 'local.key')}`]), /invalid SNI cert keypair \[0\/.*key values mismatch/);
+      await assert.rejects(c.start(['--tls-sni-cert-key', `${path.join(dir, 'named.crt')},${path.join(dir, 'local.key')}`]), /invalid SNI cert keypair \[0\/.*private key does not match public key/);
+    });
+
+    it(`${c.name}: a serving certificate and key must be one pair, or start-up stops naming the files`, async () => {
+      const dir = tempDir();
+      const ca = makeCa();
+      const file = (name: string, pem: string) => { writeFileSync(path.join(dir, name), pem); return path.join(dir, name); };
+      const ec = makeServingCert(ca, ['ec.example.com']);
+      const rsa = makeCert(ca, { commonName: 'rsa.example.com', dnsNames: ['rsa.example.com'], extKeyUsage: ['server auth'], keyType: 'rsa-2048' });
+      const [ecCrt, rsaCrt, rsaKey, otherEcKey, garbage] = [file('ec.crt', ec.certificatePem), file('rsa.crt', rsa.certificatePem),
+        file('rsa.key', rsa.privateKeyPem), file('other-ec.key', makeServingCert(ca, ['other']).privateKeyPem), file('garbage', 'not PEM\n')];
+      const pair = (crt: string, key: string) => ['--tls-cert-file', crt, '--tls-private-key-file', key];
+
+      // --cert-dir: the controller manager's helper then trusts no generated pair it would look for.
+      const served = await c.start([...pair(rsaCrt, rsaKey), '--cert-dir', dir]);
+      assert.equal((await handshake(served.address, {})).names, 'DNS:rsa.example.com', 'a pair of another algorithm than the default serves');
+
+      // Exit 1 as upstream's tls.LoadX509KeyPair failing. node:tls alone takes the first key (of
+      // another algorithm than the certificate's) and then fails every handshake; it refuses the
+      // second, but naming no file.
+      const refused: [string[], string][] = [
+        [pair(ecCrt, rsaKey), `--tls-cert-file ${ecCrt} and --tls-private-key-file ${rsaKey}: private key does not match public key`],
+        [pair(ecCrt, otherEcKey), `--tls-cert-file ${ecCrt} and --tls-private-key-file ${otherEcKey}: private key does not match public key`],
+        [pair(garbage, rsaKey), `--tls-cert-file ${garbage}: failed to find any PEM data in certificate input`],
+        [pair(rsaCrt, rsaCrt), `--tls-private-key-file ${rsaCrt}: found a certificate rather than a key in the PEM for the private key`],
+        [pair(path.join(dir, 'missing.crt'), rsaKey), `--tls-cert-file ${path.join(dir, 'missing.crt')}: ENOENT: no such file or directory, open '${path.join(dir, 'missing.crt')}'`],
+        [['--tls-sni-cert-key', `${ecCrt},${rsaKey}`], `invalid SNI cert keypair [0/"sni-serving-cert::${ecCrt}::${rsaKey}"]: private key does not match public key`],
+      ];
+      for (const [args, message] of refused) await assert.rejects(c.start(args), { name: 'StartupError', exitCode: 1, message });
     });
   }
 });

@@ -1,18 +1,26 @@
-// The secure port's TLS: it waits for the identity subsystem's serving pair, switches to a new one
-// in place (node:tls and `openssl s_client` see the new certificate on the same port while a
-// connection opened before the switch keeps working on the old one), honours tlsMinVersion and
-// tlsCipherSuites with Go's names, and refuses unknown names at start-up.
+// The secure port's TLS: it waits for the identity subsystem's serving pair (tlsCertFile and
+// tlsPrivateKeyFile checked to be one), switches to a new one in place (node:tls and `openssl
+// s_client` see the new certificate on the same port while a connection opened before the switch
+// keeps working on the old one) unless the new one is unusable, answers HEAD over HTTP/2, honours
+// tlsMinVersion and tlsCipherSuites with Go's names, and refuses unknown names at start-up.
 import assert from 'node:assert/strict';
 import { X509Certificate } from 'node:crypto';
 import http2 from 'node:http2';
 import tls from 'node:tls';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { after, describe, it } from 'node:test';
+import { Flags } from '../../../core/flags/flag-set.js';
 import { createServerSubsystem } from '../../../plugins/nodeagent-server/index.js';
+import { runServingIdentity } from '../../../plugins/nodeagent-identity/serving-identity.js';
 import { tlsSettings } from '../../../core/server/tls-settings.js';
+import { makeCa, makeCert } from '../../helpers/certs.js';
+import { h2Fetch } from '../../helpers/http2-client.js';
 import { nodeAgentTestContext } from '../../helpers/nodeagent-context.js';
-import { freePort } from '../../helpers/plat.js';
+import { freePort, tempDir } from '../../helpers/plat.js';
 import { opensslPresented, request, selfSignedPair, serverConfig, startServer, waitForPort, type RunningServer } from './support.js';
 
+const rsaPair = () => makeCert(makeCa(), { commonName: 'node-1', dnsNames: ['node-1'], keyType: 'rsa-2048' });
 const leafOf = (pem: string) => new X509Certificate(pem.slice(0, pem.indexOf('-----END CERTIFICATE-----') + 25));
 
 function connect(port: number, o: tls.ConnectionOptions = {}): Promise<tls.TLSSocket> {
@@ -93,6 +101,13 @@ describe('node agent secure port: TLS', () => {
       assert.equal(answer.status, 200);
       assert.equal(JSON.parse(answer.body).kind, 'PodList');
       assert.equal(session.alpnProtocol, 'h2');
+      // HEAD is answered over HTTP/2 too: as GET where any method is served, 405 where only GET is (go-restful's).
+      const [get, head] = [await h2Fetch(session, 'GET', '/healthz'), await h2Fetch(session, 'HEAD', '/healthz')];
+      assert.equal(head.status, 200);
+      assert.deepEqual(head.headers, { ...get.headers, 'content-length': String(get.body.length) });
+      assert.equal(head.body.length, 0);
+      const refused = await h2Fetch(session, 'HEAD', '/pods');
+      assert.deepEqual([refused.status, refused.body.length], [405, 0]);
     } finally {
       session.close();
     }
@@ -102,10 +117,37 @@ describe('node agent secure port: TLS', () => {
     const a = selfSignedPair();
     const server = await startServer({ config: await serverConfig(), pair: a });
     running.push(server);
-    server.ctx.servingPair.set({ cert: a.cert, key: selfSignedPair().key });
-    const s = await connect(server.port);
-    assert.equal(s.getPeerX509Certificate()!.fingerprint256, leafOf(a.cert).fingerprint256);
-    s.destroy();
+    // node:tls refuses the first key itself, but takes the second (another algorithm than the
+    // certificate's) and would then fail every handshake.
+    const otherKeys: [string, string][] = [['of the same algorithm', selfSignedPair().key], ['of another algorithm', rsaPair().privateKeyPem]];
+    for (const [which, key] of otherKeys) {
+      server.ctx.servingPair.set({ cert: a.cert, key });
+      const s = await connect(server.port);
+      assert.equal(s.getPeerX509Certificate()!.fingerprint256, leafOf(a.cert).fingerprint256, which);
+      s.destroy();
+    }
+  });
+
+  it('fails the identity subsystem on tlsCertFile and tlsPrivateKeyFile that are not one pair, naming them', async () => {
+    const dir = tempDir();
+    const file = (name: string, pem: string) => { writeFileSync(path.join(dir, name), pem); return path.join(dir, name); };
+    const ec = selfSignedPair();
+    const rsa = rsaPair();
+    const [ecCrt, ecKey, rsaKey, garbage] = [file('ec.crt', ec.cert), file('ec.key', ec.key), file('rsa.key', rsa.privateKeyPem), file('garbage', 'not PEM\n')];
+    const serve = async (tlsCertFile: string, tlsPrivateKeyFile: string) => {
+      const flags = new Flags();
+      flags.define({ name: 'cert-dir', type: 'string', section: '', help: '' });
+      const ctx = nodeAgentTestContext({ standalone: true, flags, config: { enableServer: true, tlsCertFile, tlsPrivateKeyFile } });
+      await runServingIdentity(ctx, {}, new AbortController().signal);
+      return ctx.servingPair.get();
+    };
+    assert.deepEqual(await serve(ecCrt, ecKey), ec);
+    const refused: [string, string, string][] = [
+      [ecCrt, rsaKey, `tlsCertFile ${ecCrt} and tlsPrivateKeyFile ${rsaKey}: private key does not match public key`],
+      [garbage, ecKey, `tlsCertFile ${garbage}: failed to find any PEM data in certificate input`],
+      [ecCrt, garbage, `tlsPrivateKeyFile ${garbage}: failed to find any PEM data in key input`],
+    ];
+    for (const [crt, key, message] of refused) await assert.rejects(serve(crt, key), { message });
   });
 
   it('honours tlsMinVersion and tlsCipherSuites with Go\'s names', async () => {
