@@ -8,7 +8,7 @@ import path from 'node:path';
 import tls from 'node:tls';
 import { after, before, describe, it } from 'node:test';
 import { baseCsr, fixtures, type Fixtures } from '../certificates/fixtures.js';
-import { h2Fetch } from '../helpers/http2-client.js';
+import { connectH2, h2Fetch } from '../helpers/http2-client.js';
 import { startInProcess, type RunningPlat } from '../helpers/plat.js';
 import { LineCollector, WatchStream, waitUntil } from '../helpers/watch-stream.js';
 
@@ -20,14 +20,6 @@ const pkiOf = (dataDir: string): Pki => {
   const read = (f: string) => readFileSync(path.join(dir, f), 'utf8');
   return { ca: read('ca.crt'), cert: read('admin.crt'), key: read('admin.key') };
 };
-
-function connectH2(url: string, pki: Pki): Promise<http2.ClientHttp2Session> {
-  return new Promise((resolve, reject) => {
-    const session = http2.connect(url, { ca: pki.ca, cert: pki.cert, key: pki.key });
-    session.once('error', reject);
-    session.once('connect', () => { session.off('error', reject); resolve(session); });
-  });
-}
 
 interface H2Response { status: number; headers: http2.IncomingHttpHeaders; text: string; json: any }
 

@@ -25,21 +25,15 @@ export function sanEntries(value: usize, len: usize): usize {
   while (p < end) {
     if (!readTlv(p, end)) return 0;
     const id = identifier();
-    let data = tContent;
-    let n = tEnd - tContent;
+    const data = tContent;
+    const n = tEnd - tContent;
     p = tEnd;
     let kind: u32;
     if (id == 0x82) kind = SAN_DNS;
     else if (id == 0x81) kind = SAN_EMAIL;
     else if (id == 0x86) kind = SAN_URI;
-    else if (id == 0x87) {
-      kind = SAN_IP;
-      // net.IP.To4: Go writes an IPv4-mapped IPv6 address (::ffff:a.b.c.d) as its 4 bytes.
-      if (n == 16 && ipv4Mapped(data)) {
-        data += 12;
-        n = 4;
-      }
-    } else continue;
+    else if (id == 0x87) kind = SAN_IP; // x509.ts writes an IPv4-mapped address as 4 bytes
+    else continue;
     store<u8>(out + o, <u8>kind);
     store<u32>(out + o + 1, <u32>n);
     memory.copy(out + o + 5, data, n);
@@ -47,9 +41,4 @@ export function sanEntries(value: usize, len: usize): usize {
   }
   sanEntriesLen = o;
   return out;
-}
-
-function ipv4Mapped(ip: usize): bool {
-  for (let i: usize = 0; i < 10; i++) if (load<u8>(ip + i) != 0) return false;
-  return load<u8>(ip + 10) == 0xff && load<u8>(ip + 11) == 0xff;
 }

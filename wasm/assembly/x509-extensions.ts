@@ -115,6 +115,11 @@ export function putAuthorityKeyId(aki: usize, len: usize): void {
  * offsets are in `offsets[0..count)`. Written in Go's order: DNS names, emails, IPs, URIs, each
  * kind in list order. The list has been validated by the caller.
  */
+function ipv4Mapped(ip: usize): bool {
+  for (let i: usize = 0; i < 10; i++) if (load<u8>(ip + i) != 0) return false;
+  return load<u8>(ip + 10) == 0xff && load<u8>(ip + 11) == 0xff;
+}
+
 export function putSubjectAltNameList(list: usize, offsets: usize, count: i32, critical: bool): void {
   const end = wPos();
   // Backwards: the last kind in Go's order first, each kind's entries last first.
@@ -123,7 +128,11 @@ export function putSubjectAltNameList(list: usize, offsets: usize, count: i32, c
     for (let i = count - 1; i >= 0; i--) {
       const e = list + <usize>load<u32>(offsets + (<usize>i << 2));
       if (<u32>load<u8>(e) != kind) continue;
-      putTlv(0x80 | kind, e + 5, <usize>load<u32>(e + 1));
+      let data = e + 5;
+      let n = <usize>load<u32>(e + 1);
+      // net.IP.To4: Go writes an IPv4-mapped IPv6 address (::ffff:a.b.c.d) as its 4 bytes.
+      if (kind == SAN_IP && n == 16 && ipv4Mapped(data)) { data += 12; n = 4; }
+      putTlv(0x80 | kind, data, n);
     }
   }
   wrap(0x30, end);

@@ -110,11 +110,9 @@ function sanEntries(o: WasmTbsOptions): Array<[number, Uint8Array]> {
   for (const d of o.dnsNames ?? []) out.push([DNS, Buffer.from(d, 'utf8')]);
   for (const e of o.emailAddresses ?? []) out.push([EMAIL, Buffer.from(e, 'utf8')]);
   for (const text of o.ipAddresses ?? []) {
-    let ip = parseIp(text);
+    const ip = parseIp(text);
     if (ip === undefined) throw new RangeError(`invalid IP address: ${JSON.stringify(text)}`);
-    // Like Go's ip.To4(): an IPv4-mapped address is written as 4 bytes.
-    if (ip.length === 16 && ip.subarray(0, 10).every((b) => b === 0) && ip[10] === 0xff && ip[11] === 0xff) ip = ip.subarray(12);
-    out.push([IP, ip]);
+    out.push([IP, ip]); // the module writes an IPv4-mapped address as 4 bytes, as Go's ip.To4()
   }
   for (const u of o.uris ?? []) out.push([URI, Buffer.from(u, 'utf8')]);
   return out;
