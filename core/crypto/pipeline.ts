@@ -183,11 +183,12 @@ function signTbs(ca: PreparedCa, tbs: Uint8Array): { signature: Uint8Array; back
 
 /**
  * Issues a certificate for `request` (PEM, DER or an already parsed CSR): proof of possession,
- * then a v3 certificate with the CSR's subject (byte-exact), public key, and its DNS, email, IP
- * and URI names (what Go's template from the parsed CSR carries; other GeneralName forms are
- * dropped), the policy's usages and validity, the CA certificate's subject as issuer, and the
- * CA's signature. As Go's CreateCertificate: a subjectKeyIdentifier only when policy.isCA, an
- * authorityKeyIdentifier only when the CA certificate has an SKI to copy.
+ * then a v3 certificate with the CSR's subject as Go marshals the parsed pkix.Name again, its
+ * public key, and its DNS, email, IP and URI names (what Go's template from the parsed CSR
+ * carries; other GeneralName forms are dropped), the policy's usages and validity, the CA
+ * certificate's subject as issuer, and the CA's signature. As Go's CreateCertificate: a
+ * subjectKeyIdentifier only when policy.isCA, an authorityKeyIdentifier only when the CA
+ * certificate has an SKI to copy and the subject differs from the CA's.
  */
 export function issueCertificate(request: string | Uint8Array | ParsedCsr, ca: IssuingCa, policy: IssuePolicy,
   options: { serialNumber?: Uint8Array } = {}): IssueResult {
@@ -220,6 +221,7 @@ export function issueCertificate(request: string | Uint8Array | ParsedCsr, ca: I
       uris: csr.uris,
       issuerNameDer: prepared.issuerName,
       subjectNameDer: slice(csr.der, r.subject),
+      goSubject: true,
       spkiDer: csr.publicKey.spki,
       sigAlg: prepared.sigAlg,
       subjectKeyIdentifier: isCA,

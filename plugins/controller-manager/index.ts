@@ -16,7 +16,7 @@ import { StartupError, type Plugin } from '../../core/plugin.js';
 import { componentHealthChecks } from '../../core/server/health.js';
 import { standaloneConnection } from './connection.js';
 import { ServiceAccountClients } from './service-account-clients.js';
-import { controllersHelp, isControllerEnabled, unknownControllerErrors } from './controller-selection.js';
+import { controllersHelp, isControllerEnabled, unknownControllerErrors } from '../../core/controller/selection.js';
 import { connectionFlags, FLAGS, runnerFlags } from './flags.js';
 import { LEADER_ELECT, leaderElectionErrors, leaderElectionSettings } from './leader-election-settings.js';
 import type { ControllerFactory } from './run-controllers.js';
@@ -137,4 +137,3 @@ export const EmbeddedControllerManagerPlugin: Plugin = createControllerManagerPl
 
 export { applyControllerManagerConfig, CONFIG_FIELDS } from './config-file.js';
 export { CONFIG_API_VERSION, CONFIG_KIND } from './config-schema.js';
-export { isControllerEnabled } from './controller-selection.js';

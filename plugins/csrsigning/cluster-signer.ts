@@ -2,10 +2,12 @@
 // (--cluster-signing-* flags). For each signer with a CA pair it taps hooks.sign.for(signer);
 // the CsrSigningController calls those taps. Issuance runs in a worker-thread pool shared by the
 // signers; the CA files are re-read when they change.
+import { isControllerEnabled } from '../../core/controller/selection.js';
 import { StartupError, type Plugin } from '../../core/plugin.js';
 import { SigningPool } from '../../core/signing-pool/pool.js';
 import { CaProvider } from './ca-provider.js';
 import { caSigner } from './ca-signer.js';
+import { CONTROLLER_NAME } from './controller-plugin.js';
 import { DURATION_FLAG, defineSigningFlags, signerFiles, signingFlagErrors } from './flags.js';
 
 const PLUGIN_NAME = 'ClusterSigner';
@@ -22,6 +24,9 @@ export const ClusterSigner: Plugin = {
     host.hooks.configure.tap(PLUGIN_NAME, ({ flags }) => {
       const errors = signingFlagErrors(flags);
       if (errors.length > 0) throw new StartupError(errors.join('\n'), 2);
+      // Upstream reads the files in the controller's start function: with csrsigning off they are
+      // neither read nor checked (the flag combination above is, as its Validate does).
+      if (flags.has('controllers') && !isControllerEnabled(CONTROLLER_NAME, false, flags.get<string[]>('controllers'))) return;
       const { signers, skipped } = signerFiles(flags);
       if (signers.length === 0) {
         log.info('Skipping CSR signer controller because no csr cert/key was specified');

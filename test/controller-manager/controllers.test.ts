@@ -70,6 +70,27 @@ describe('controllers run by plat controller-manager', () => {
     }
   });
 
+  it('reads the signing CA files only when csrsigning runs (upstream reads them in its start function)', async () => {
+    const missing = path.join(tempDir(), 'missing.crt');
+    const files = ['--cluster-signing-cert-file', missing, '--cluster-signing-key-file', path.join(plat.dataDir, 'pki', 'ca.key')];
+    await assert.rejects(start('ca-on', files), (e: Error & { exitCode?: number }) => {
+      assert.equal(e.exitCode, 1);
+      assert.match(e.message, new RegExp(`error reading CA cert file "${missing}": open ${missing}: no such file or directory`));
+      return true;
+    });
+    const cm = await start('ca-off', ['--controllers=*,-csrsigning', ...files]);
+    try {
+      const checks = (await cm.anonymous.get('/healthz?verbose')).text;
+      assert.match(checks, /\[\+\]csrapproving ok/);
+      assert.ok(!checks.includes('csrsigning'), checks);
+      assert.ok(!cm.logs.some((l) => l.includes('signing with the cluster CA')), 'no CA loaded');
+    } finally {
+      await cm.stop();
+    }
+    // The flag combinations are still checked, as upstream's Validate does.
+    await assert.rejects(start('ca-half', ['--controllers=*,-csrsigning', '--cluster-signing-cert-file', missing]), /cannot specify cert without key/);
+  });
+
   it('refuses names that are no controller, listing the known ones', async () => {
     await assert.rejects(start('x', ['--controllers=marker-a,-nope,bogus']), (e: Error & { exitCode?: number }) => {
       assert.equal(e.exitCode, 2);

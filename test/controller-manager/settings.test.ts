@@ -2,7 +2,7 @@
 // --leader-elect-* checks (Validate's resource lock, client-go's NewLeaderElector), as tables.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { controllersHelp, isControllerEnabled, unknownControllerErrors } from '../../plugins/controller-manager/controller-selection.js';
+import { controllersHelp, isControllerEnabled, unknownControllerErrors } from '../../core/controller/selection.js';
 import { leaderElectionErrors, type LeaderElectionSettings } from '../../plugins/controller-manager/leader-election-settings.js';
 
 describe('--controllers', () => {

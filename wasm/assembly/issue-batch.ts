@@ -1,8 +1,9 @@
 // Batch issuing: many PEM CSRs in, many signed certificates out, in one call from JS. Each CSR
 // goes through the same steps as the single-certificate pipeline (core/crypto/pipeline.ts), with
 // the same internals: parseCsrPem (csr.ts, every check), proof of possession (p256Verify /
-// ed25519Verify), x509BuildTbs (x509.ts, the subject and SPKI copied from the CSR, the SAN
-// rebuilt from the CSR's DNS, email, IP and URI names only, san-entries.ts), the CA signature
+// ed25519Verify), x509BuildTbs (x509.ts, the SPKI copied from the CSR, the subject re-marshalled as
+// Go does, go-subject.ts, the SAN rebuilt from the CSR's DNS, email, IP and URI names only,
+// san-entries.ts), the CA signature
 // (P-256: p256SignBatch, which shares the two modular inversions per signature across the batch;
 // Ed25519: ed25519Sign with the cached expanded key), x509AssembleCertificate. What saves time is
 // one JS/WASM crossing per batch instead of ~6 per certificate, no JS-side CSR decoding, and the
@@ -144,9 +145,9 @@ export function issueBatch(params: usize, paramsLen: usize): i32 {
     const total = TBS_HEADER + SERIAL_LEN + issuerLen + subjectLen + spkiLen + skiLen + sanLen;
     const b = heap.alloc(total);
     // basicConstraints always; SKI only for a CA (Go: "no SubjectKeyId for non-CA certificates");
-    // AKI only when the CA certificate has an SKI to copy.
+    // AKI only when the CA certificate has an SKI to copy; the subject as Go marshals the CSR's.
     const isCA = load<u32>(params + 32) & 1;
-    const flags: u32 = isCA | 4 | (isCA != 0 ? 8 : 0) | (skiLen > 0 ? 16 : 0);
+    const flags: u32 = isCA | 4 | (isCA != 0 ? 8 : 0) | (skiLen > 0 ? 16 : 0) | 128;
     store<u32>(b, flags);
     store<u32>(b + 4, sigAlg);
     store<f64>(b + 8, load<f64>(params + 8));

@@ -8,6 +8,8 @@
 //                  16 authorityKeyIdentifier | 64 SAN critical (SAN is also critical whenever
 //                  the subject is empty, RFC 5280 §4.2.1.6). Bit 32 is unused: a SAN is
 //                  only ever written from the entry list, never copied whole from a CSR.
+//                  128 the subject is a CSR's: write it as Go's template from the parsed CSR
+//                  marshals it (go-subject.ts), not byte-exact
 //    4 u32 signature algorithm (SIG_* below)
 //    8 f64 notBefore, Unix seconds (whole)       16 f64 notAfter
 //   24 u32 pathLen
@@ -15,12 +17,14 @@
 //   32 u32 extKeyUsage mask (bit i = i-th OID in Go's order, x509-extensions.ts; 0 = none)
 //   36 serial (unsigned big-endian magnitude, off u32, len u32)
 //   44 issuer Name DER      52 subject Name DER      60 SubjectPublicKeyInfo DER
-//   68 authority key id (len 0: the subject's own key id, i.e. self-signed)
+//   68 authority key id (len 0: the subject's own key id, i.e. self-signed; given, it is left
+//      out when the subject equals the issuer, as Go's CreateCertificate does)
 //   76 SAN: a list of entries { u8 kind (1 email, 2 DNS, 6 URI, 7 IP), u32 length, bytes },
 //           written in Go's order whatever the list order; len 0 = no SAN
 //   84 end of header
 import { putBitString, putBytes, putSmallInteger, putTime, putUnsignedInteger, wPos, wrap, writerInit, writerOverflowed } from './der-writer';
 import { pemEncode, pemEncodedLength } from './pem';
+import { goSubject, goSubjectLen } from './go-subject';
 import { sha1 } from './sha1';
 import { field, fLen, fPtr } from './param-block';
 import {
@@ -39,6 +43,7 @@ export const ERR_USAGE = -8; // keyUsage or extKeyUsage mask has unknown bits
 export const ERR_PATH_LEN = -9; // pathLen without cA
 export const ERR_OVERFLOW = -10; // output larger than the writer's buffer (should not happen)
 export const ERR_TBS = -11; // assemble: TBS is not exactly one DER SEQUENCE
+export const ERR_SUBJECT_UTF8 = -12; // flag 128: a subject value is not UTF-8 (Go's asn1 marshalling error)
 
 const FLAG_CA: u32 = 1;
 const FLAG_PATH_LEN: u32 = 2;
@@ -46,6 +51,7 @@ const FLAG_BC: u32 = 4;
 const FLAG_SKI: u32 = 8;
 const FLAG_AKI: u32 = 16;
 const FLAG_SAN_CRITICAL: u32 = 64;
+const FLAG_GO_SUBJECT: u32 = 128;
 const HEADER: usize = 84;
 
 // AlgorithmIdentifier DER by selector (1-based); RSA ones carry the NULL parameters RFC 4055 wants.
@@ -90,6 +96,10 @@ function readTlv(base: usize, off: usize, limit: usize, tag: u32): bool {
   tlvContent = p;
   tlvEnd = p + len;
   return true;
+}
+
+function sameBytes(a: usize, alen: usize, b: usize, blen: usize): bool {
+  return alen == blen && memory.compare(a, b, alen) == 0;
 }
 
 function putSigAlg(sel: u32): void {
@@ -157,9 +167,14 @@ export function x509BuildTbs(params: usize, paramsLen: usize): i32 {
   const issuerLen = fLen;
   if (!readTlv(issuer, 0, issuerLen, 0x30) || tlvEnd != issuerLen) return ERR_NAME;
   if (!field(params, paramsLen, 52)) return ERR_PARAMS;
-  const subject = fPtr;
-  const subjectLen = fLen;
+  let subject = fPtr;
+  let subjectLen = fLen;
   if (!readTlv(subject, 0, subjectLen, 0x30) || tlvEnd != subjectLen) return ERR_NAME;
+  if (flags & FLAG_GO_SUBJECT) {
+    subject = goSubject(subject, subjectLen);
+    if (subject == 0) return ERR_SUBJECT_UTF8;
+    subjectLen = goSubjectLen;
+  }
 
   if (!field(params, paramsLen, 60)) return ERR_PARAMS;
   const spki = fPtr;
@@ -172,7 +187,9 @@ export function x509BuildTbs(params: usize, paramsLen: usize): i32 {
   if (!field(params, paramsLen, 68)) return ERR_PARAMS;
   let aki = fPtr;
   let akiLen = fLen;
-  if (needSki || ((flags & FLAG_AKI) != 0 && akiLen == 0)) sha1(spki + tlvContent + 1, tlvEnd - tlvContent - 1, SKI);
+  let writeAki = (flags & FLAG_AKI) != 0;
+  if (akiLen > 0 && sameBytes(subject, subjectLen, issuer, issuerLen)) writeAki = false;
+  if (needSki || (writeAki && akiLen == 0)) sha1(spki + tlvContent + 1, tlvEnd - tlvContent - 1, SKI);
   if (akiLen == 0) {
     aki = SKI;
     akiLen = 20;
@@ -195,14 +212,14 @@ export function x509BuildTbs(params: usize, paramsLen: usize): i32 {
   const buf = heap.alloc(cap);
   writerInit(buf, cap);
   const tbsEnd = wPos();
-  const hasExtensions = kuMask != 0 || ekuMask != 0 || (flags & (FLAG_BC | FLAG_SKI | FLAG_AKI)) != 0 || sanLen > 0;
+  const hasExtensions = kuMask != 0 || ekuMask != 0 || (flags & (FLAG_BC | FLAG_SKI)) != 0 || writeAki || sanLen > 0;
   if (hasExtensions) {
     const extsEnd = wPos();
     if (sanLen > 0) {
       const critical = (flags & FLAG_SAN_CRITICAL) != 0 || subjectLen == 2;
       putSubjectAltNameList(san, sanOffsets, sanCount, critical);
     }
-    if (flags & FLAG_AKI) putAuthorityKeyId(aki, akiLen);
+    if (writeAki) putAuthorityKeyId(aki, akiLen);
     if (needSki) putSubjectKeyId(SKI, 20);
     if (flags & FLAG_BC) putBasicConstraints((flags & FLAG_CA) != 0, (flags & FLAG_PATH_LEN) != 0, pathLen);
     if (ekuMask != 0) putExtKeyUsage(ekuMask);

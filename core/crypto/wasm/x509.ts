@@ -38,12 +38,20 @@ export interface WasmTbsOptions extends Pick<CertificateTemplate,
   subjectAltNameCritical?: boolean | undefined;
   /** The issuer certificate's subject Name DER, byte-exact. */
   issuerNameDer: Uint8Array;
-  /** The subject Name DER (from the CSR), byte-exact. */
+  /** The subject Name DER, byte-exact unless goSubject. */
   subjectNameDer: Uint8Array;
+  /**
+   * The subject is a CSR's: write it as Go's x509.CreateCertificate writes a template's Subject
+   * parsed from it (wasm/assembly/go-subject.ts: known attributes only, Go's order and string types).
+   */
+  goSubject?: boolean | undefined;
   /** SubjectPublicKeyInfo DER (from the CSR). */
   spkiDer: Uint8Array;
   sigAlg: WasmSigAlg;
-  /** authorityKeyIdentifier keyIdentifier; omitted or empty: the subject's own key id (self-signed). */
+  /**
+   * authorityKeyIdentifier keyIdentifier; omitted or empty: the subject's own key id (self-signed).
+   * Given, it is left out when the subject equals the issuer Name, as Go's CreateCertificate does.
+   */
   issuerSki?: Uint8Array | undefined;
   /** Each defaults to true, as createCertificate always writes them. */
   basicConstraints?: boolean | undefined;
@@ -63,6 +71,7 @@ const ERRORS: Readonly<Record<number, string>> = {
   [-9]: 'pathLen requires isCA',
   [-10]: 'x509 build: output buffer overflow',
   [-11]: 'TBSCertificate is not one DER SEQUENCE',
+  [-12]: 'asn1: string not valid UTF-8',
 };
 
 function fail(code: number): never {
@@ -159,7 +168,8 @@ export function wasmBuildTbs(o: WasmTbsOptions): Uint8Array {
     (o.basicConstraints !== false ? 4 : 0) |
     (o.subjectKeyIdentifier !== false ? 8 : 0) |
     (o.authorityKeyIdentifier !== false ? 16 : 0) |
-    (o.subjectAltNameCritical ? 64 : 0);
+    (o.subjectAltNameCritical ? 64 : 0) |
+    (o.goSubject ? 128 : 0);
 
   const w = wasm();
   w.reset();

@@ -1,6 +1,8 @@
 // --controllers, as k8s.io/controller-manager's IsControllerEnabled and Validate: the first item
 // naming a controller (`foo` or `-foo`) decides; otherwise `*` enables what is on by default;
-// without `*` nothing else runs. Every name must be known.
+// without `*` nothing else runs. Every name must be known. In core because more than the
+// controller manager asks: a controller's own resources (the signing CA files) are only loaded
+// when it runs, as upstream reads them in the controller's start function.
 
 /** True when `name` runs under the `controllers` list. */
 export function isControllerEnabled(name: string, disabledByDefault: boolean, controllers: readonly string[]): boolean {
