@@ -1,8 +1,10 @@
 // The current signing CA of one certificate/key file pair, kept fresh as upstream's dynamic
-// certificate content is: the files' directories are watched (a rotation by rename replaces the
-// file, so the file itself cannot be watched) and the files are re-read every minute anyway. A
-// change is applied only when the new pair is valid; a bad pair (half-written, mismatched, two
-// certificates) is logged and the current CA stays.
+// certificate content is: the files themselves are watched (through their symlinks, so a Secret
+// volume's `..data` swap or a symlink target rewritten elsewhere is seen) and watched again on
+// every reload, since a file replaced by rename or deleted takes its watch with it; their
+// directories are watched too, for a file created where there was none; and the files are re-read
+// every minute anyway. A change is applied only when the new pair is valid; a bad pair
+// (half-written, mismatched, two certificates) is logged and the current CA stays.
 import { watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '../../core/log.js';
@@ -10,15 +12,22 @@ import { loadSigningCa, parseSigningCa, readSigningCaFiles, type SigningCa } fro
 
 export const RELOAD_INTERVAL_MS = 60_000;
 
+export interface CaProviderOptions {
+  /** How often the files are re-read whatever the watches say; RELOAD_INTERVAL_MS by default. */
+  readonly reloadIntervalMs?: number;
+}
+
 export class CaProvider {
   #current: SigningCa;
-  #watchers: FSWatcher[] = [];
+  #dirWatchers: FSWatcher[] = [];
+  /** One per file, replaced at every reload (undefined while the file cannot be watched). */
+  readonly #fileWatchers = new Map<string, FSWatcher | undefined>();
   #timer: NodeJS.Timeout | undefined;
   #reloading: Promise<void> | undefined;
   #again = false;
 
   /** Reads the pair now; throws (naming the file) when it is not a usable CA. */
-  constructor(readonly certFile: string, readonly keyFile: string, private readonly log: Logger) {
+  constructor(readonly certFile: string, readonly keyFile: string, private readonly log: Logger, private readonly o: CaProviderOptions = {}) {
     this.#current = loadSigningCa(certFile, keyFile);
   }
 
@@ -27,26 +36,31 @@ export class CaProvider {
   /** Starts watching the files; stop() ends it. */
   start(): void {
     if (this.#timer) return;
-    this.#timer = setInterval(() => void this.reload(), RELOAD_INTERVAL_MS);
+    this.#timer = setInterval(() => void this.reload(), this.o.reloadIntervalMs ?? RELOAD_INTERVAL_MS);
     this.#timer.unref();
     const names = new Set([path.resolve(this.certFile), path.resolve(this.keyFile)]);
+    for (const file of names) this.#fileWatchers.set(file, undefined);
     for (const dir of new Set([...names].map((f) => path.dirname(f)))) {
       try {
         const w = watch(dir, { persistent: false }, (_event, name) => {
           if (name === null || names.has(path.join(dir, name.toString()))) void this.reload();
         });
-        w.on('error', (e) => this.log.warn('watching the CA files failed; re-reading them every minute only', { dir, error: e.message }));
-        this.#watchers.push(w);
+        w.on('error', (e) => this.log.warn('watching the CA files\' directory failed', { dir, error: e.message }));
+        this.#dirWatchers.push(w);
       } catch (e) {
-        this.log.warn('cannot watch the CA files; re-reading them every minute only', { dir, error: (e as Error).message });
+        this.log.warn('cannot watch the CA files\' directory', { dir, error: (e as Error).message });
       }
     }
+    // Watches the files, and sees a change made between loading them and now.
+    void this.reload();
   }
 
   stop(): void {
     if (this.#timer) clearInterval(this.#timer);
     this.#timer = undefined;
-    for (const w of this.#watchers.splice(0)) w.close();
+    for (const w of this.#dirWatchers.splice(0)) w.close();
+    for (const w of this.#fileWatchers.values()) w?.close();
+    this.#fileWatchers.clear();
   }
 
   /** Re-reads the files and applies a changed, valid pair. Calls during a reload coalesce into one more. */
@@ -58,10 +72,30 @@ export class CaProvider {
     this.#reloading = (async () => {
       do {
         this.#again = false;
+        this.#watchFiles();
         await this.#reloadOnce();
       } while (this.#again);
     })().finally(() => { this.#reloading = undefined; });
     return this.#reloading;
+  }
+
+  /**
+   * (Re)places the watch on each file, before the files are read: a watch follows the file a path
+   * named when it was placed, which a rename, a deletion or a symlink swap leaves behind. A file
+   * that cannot be watched now (missing) is left to its directory's watch and the timer.
+   */
+  #watchFiles(): void {
+    for (const [file, old] of this.#fileWatchers) {
+      old?.close();
+      let w: FSWatcher | undefined;
+      try {
+        w = watch(file, { persistent: false }, () => void this.reload());
+        w.on('error', () => { w?.close(); });
+      } catch {
+        w = undefined;
+      }
+      this.#fileWatchers.set(file, w);
+    }
   }
 
   async #reloadOnce(): Promise<void> {

@@ -1,0 +1,91 @@
+// How the CA files are watched, with the every-minute re-read pushed out of the way (an hour) so
+// that only the watches can see a change: a Kubernetes Secret or ConfigMap volume (the files are
+// symlinks through `..data`, swapped to a new directory and the old one removed, as the kubelet's
+// AtomicWriter does), files that are symlinks into another directory rewritten in place, and
+// files deleted and written again. Upstream watches the files themselves (fsnotify follows the
+// symlink) and re-adds the watch after a remove or rename; plat does too.
+import assert from 'node:assert/strict';
+import { mkdirSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, it } from 'node:test';
+import { CaProvider } from '../../plugins/csrsigning/index.js';
+import { makeCa, type TestCredential } from '../helpers/certs.js';
+import { tempDir } from '../helpers/plat.js';
+import { Logs, until } from './support.js';
+
+const HOUR = 3_600_000;
+
+describe('CA file watches', () => {
+  const cas = ['ca-one', 'ca-two', 'ca-three'].map((commonName) => makeCa({ commonName }));
+  let provider: CaProvider | undefined;
+  afterEach(() => provider?.stop());
+
+  function watch(certFile: string, keyFile: string): CaProvider {
+    provider = new CaProvider(certFile, keyFile, new Logs().logger, { reloadIntervalMs: HOUR });
+    provider.start();
+    return provider;
+  }
+  const signsWith = (p: CaProvider, ca: TestCredential, what: string) =>
+    until(() => p.current().certBytes.toString() === ca.certificatePem, what);
+
+  it('follows a Secret volume\'s ..data swap, twice', async () => {
+    const dir = tempDir();
+    const version = (n: number, ca: TestCredential) => {
+      mkdirSync(path.join(dir, `..v${n}`));
+      writeFileSync(path.join(dir, `..v${n}`, 'tls.crt'), ca.certificatePem);
+      writeFileSync(path.join(dir, `..v${n}`, 'tls.key'), ca.privateKeyPem);
+    };
+    const swap = (from: number, to: number, ca: TestCredential) => {
+      version(to, ca);
+      symlinkSync(`..v${to}`, path.join(dir, '..data_tmp'));
+      renameSync(path.join(dir, '..data_tmp'), path.join(dir, '..data'));
+      rmSync(path.join(dir, `..v${from}`), { recursive: true });
+    };
+    version(1, cas[0]!);
+    symlinkSync('..v1', path.join(dir, '..data'));
+    symlinkSync('..data/tls.crt', path.join(dir, 'tls.crt'));
+    symlinkSync('..data/tls.key', path.join(dir, 'tls.key'));
+    const p = watch(path.join(dir, 'tls.crt'), path.join(dir, 'tls.key'));
+
+    swap(1, 2, cas[1]!);
+    await signsWith(p, cas[1]!, 'the first swap to be seen');
+    swap(2, 3, cas[2]!);
+    await signsWith(p, cas[2]!, 'the second swap to be seen');
+  });
+
+  it('sees files that are symlinks into another directory rewritten in place', async () => {
+    const dir = tempDir();
+    mkdirSync(path.join(dir, 'real'));
+    mkdirSync(path.join(dir, 'etc'));
+    const real = (name: string) => path.join(dir, 'real', name);
+    writeFileSync(real('ca.crt'), cas[0]!.certificatePem);
+    writeFileSync(real('ca.key'), cas[0]!.privateKeyPem);
+    symlinkSync(real('ca.crt'), path.join(dir, 'etc', 'ca.crt'));
+    symlinkSync(real('ca.key'), path.join(dir, 'etc', 'ca.key'));
+    const p = watch(path.join(dir, 'etc', 'ca.crt'), path.join(dir, 'etc', 'ca.key'));
+
+    writeFileSync(real('ca.key'), cas[1]!.privateKeyPem);
+    writeFileSync(real('ca.crt'), cas[1]!.certificatePem);
+    await signsWith(p, cas[1]!, 'the rewritten target to be seen');
+  });
+
+  it('sees files deleted and written again, and keeps the current CA while they are missing', async () => {
+    const dir = tempDir();
+    const certFile = path.join(dir, 'ca.crt');
+    const keyFile = path.join(dir, 'ca.key');
+    writeFileSync(certFile, cas[0]!.certificatePem);
+    writeFileSync(keyFile, cas[0]!.privateKeyPem);
+    const p = watch(certFile, keyFile);
+
+    unlinkSync(certFile);
+    unlinkSync(keyFile);
+    writeFileSync(keyFile, cas[1]!.privateKeyPem);
+    writeFileSync(certFile, cas[1]!.certificatePem);
+    await signsWith(p, cas[1]!, 'the new files to be seen');
+    // Written in place after that: the watches are on the new files.
+    writeFileSync(keyFile, cas[2]!.privateKeyPem);
+    writeFileSync(certFile, cas[2]!.certificatePem);
+    await signsWith(p, cas[2]!, 'the rewrite to be seen');
+    assert.equal(p.current().certFile, certFile);
+  });
+});
