@@ -2,6 +2,10 @@
 // (cert.ParseCertsPEM, keyutil.ParsePrivateKeyPEM, tls.X509KeyPair): exactly one CERTIFICATE
 // block, an RSA, ECDSA (P-256/384/521) or Ed25519 key in the first PEM block that holds one, and
 // the key must belong to the certificate. Errors name the file and say what is wrong.
+//
+// A certificate that cannot sign certificates is used, as upstream uses it, but the pair carries a
+// warning for the operator: what it issues verifies nowhere (Go's CheckSignatureFrom refuses such
+// an issuer), and the usual mistake behind it is a serving certificate given for the CA.
 import { createHash, createPrivateKey, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { readFile as readFileAsync } from 'node:fs/promises';
@@ -17,6 +21,8 @@ export interface SigningCa {
   readonly certificate: ParsedCertificate;
   /** What the signing pool's workers get. */
   readonly poolCa: PoolCa;
+  /** Why the certificate cannot sign certificates, when it cannot (the pair is used all the same). */
+  readonly warning?: string;
 }
 
 const KEY_BLOCKS: Readonly<Record<string, 'sec1' | 'pkcs1' | 'pkcs8'>> = {
@@ -24,6 +30,7 @@ const KEY_BLOCKS: Readonly<Record<string, 'sec1' | 'pkcs1' | 'pkcs8'>> = {
   'RSA PRIVATE KEY': 'pkcs1',
   'PRIVATE KEY': 'pkcs8',
 };
+const BASIC_CONSTRAINTS = '2.5.29.19';
 // Go's crypto/x509 parses EC keys on these curves only.
 const CURVES = new Set(['prime256v1', 'secp384r1', 'secp521r1']);
 
@@ -88,6 +95,19 @@ function parsePrivateKey(keyFile: string, bytes: Buffer): KeyObject {
   throw new Error(`error reading CA key file "${keyFile}": data does not contain a valid RSA or ECDSA private key`);
 }
 
+/**
+ * Why `cert` cannot issue certificates, in crypto/x509's words for an issuer: a version 3
+ * certificate needs basic constraints with CA:TRUE, and a key usage, when present, cert sign.
+ * Version 1 certificates (no extensions) pass, as Go and OpenSSL let them.
+ */
+function notACa(cert: ParsedCertificate): string | undefined {
+  const hasBasicConstraints = cert.extensions.some((e) => e.oid === BASIC_CONSTRAINTS);
+  if (hasBasicConstraints && !cert.isCA) return 'not a CA certificate (basic constraints CA:FALSE)';
+  if (!hasBasicConstraints && cert.version === 3) return 'not a CA certificate (no basic constraints)';
+  if (cert.keyUsage.length > 0 && !cert.keyUsage.includes('cert sign')) return 'the CA certificate\'s key usage does not include cert sign';
+  return undefined;
+}
+
 /** A CA from the files' bytes; throws an Error naming the file and the problem. */
 export function parseSigningCa(certFile: string, certBytes: Buffer, keyFile: string, keyBytes: Buffer): SigningCa {
   const certificate = parseCertificates(certFile, certBytes);
@@ -95,10 +115,12 @@ export function parseSigningCa(certFile: string, certBytes: Buffer, keyFile: str
   if (!samePublicKey(key, certificate.publicKey.spki)) {
     throw new Error(`error reading CA cert file "${certFile}": tls: private key does not match public key`);
   }
+  const problem = notACa(certificate);
   const id = createHash('sha256').update(certBytes).update('\0').update(keyBytes).digest('hex').slice(0, 32);
   return {
     certFile, keyFile, certBytes, keyBytes, certificate,
     poolCa: { id, certificatePem: encodePem('CERTIFICATE', certificate.der), privateKeyPem: key.export({ type: 'pkcs8', format: 'pem' }).toString() },
+    ...(problem ? { warning: `CA cert file "${certFile}": ${problem}: certificates it signs will not verify` } : {}),
   };
 }
 

@@ -29,6 +29,7 @@ export class CaProvider {
   /** Reads the pair now; throws (naming the file) when it is not a usable CA. */
   constructor(readonly certFile: string, readonly keyFile: string, private readonly log: Logger, private readonly o: CaProviderOptions = {}) {
     this.#current = loadSigningCa(certFile, keyFile);
+    if (this.#current.warning) log.warn(this.#current.warning);
   }
 
   current(): SigningCa { return this.#current; }
@@ -110,6 +111,7 @@ export class CaProvider {
       return;
     }
     this.#current = next;
+    if (next.warning) this.log.warn(next.warning);
     this.log.info('loaded a new signing CA', {
       certFile: this.certFile, subject: next.certificate.commonName, serial: next.certificate.serialNumber,
       notAfter: next.certificate.notAfter.toISOString(),

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { createPrivateKey } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { parseSigningCa } from '../../plugins/csrsigning/index.js';
-import { opensslCa, openssl, opensslKey, type OpensslKeyType } from '../helpers/openssl.js';
+import { opensslCa, openssl, opensslKey, tempDir, type OpensslKeyType } from '../helpers/openssl.js';
 
 const CERT = '/etc/plat/ca.crt';
 const KEY = '/etc/plat/ca.key';
@@ -56,6 +56,30 @@ describe('signing CA files', () => {
     it(`refuses ${c.name}`, () => assert.throws(() => parse(c.cert, c.key), { message: c.message }));
   }
 
+  // A certificate that cannot sign certificates (crypto/x509's CheckSignatureFrom rule, which every
+  // Go client applies): what it issues verifies nowhere. Upstream signs with it all the same, and so
+  // does plat, but the pair carries a warning that the provider logs.
+  const key = opensslKey('ec-p256');
+  const notCa: { name: string; ext: string[]; warning: string }[] = [
+    { name: 'a certificate with CA:FALSE (a serving certificate)', ext: ['basicConstraints=critical,CA:FALSE', 'keyUsage=critical,digitalSignature,keyEncipherment'],
+      warning: `CA cert file "${CERT}": not a CA certificate (basic constraints CA:FALSE): certificates it signs will not verify` },
+    { name: 'a v3 certificate without basic constraints', ext: ['keyUsage=critical,keyCertSign'],
+      warning: `CA cert file "${CERT}": not a CA certificate (no basic constraints): certificates it signs will not verify` },
+    { name: 'a CA whose key usage leaves out cert sign', ext: ['basicConstraints=critical,CA:TRUE', 'keyUsage=critical,digitalSignature,cRLSign'],
+      warning: `CA cert file "${CERT}": the CA certificate's key usage does not include cert sign: certificates it signs will not verify` },
+  ];
+  for (const c of notCa) {
+    it(`uses ${c.name}, with a warning`, () => assert.equal(parse(selfSigned(key, c.ext), key).warning, c.warning));
+  }
+  it('no warning for a CA without key usage, or a v1 certificate (no extensions), as Go and OpenSSL take them', () => {
+    const ca = parse(selfSigned(key, ['basicConstraints=critical,CA:TRUE']), key);
+    assert.equal(ca.certificate.isCA, true);
+    assert.equal(ca.warning, undefined);
+    const v1 = parse(v1Certificate(key), key);
+    assert.equal(v1.certificate.version, 1);
+    assert.equal(v1.warning, undefined);
+  });
+
   it('skips CERTIFICATE blocks with headers, as ParseCertsPEM does', () => {
     const withHeaders = other.certPem.replace('-----BEGIN CERTIFICATE-----\n', '-----BEGIN CERTIFICATE-----\nComment: skipped\n\n');
     assert.equal(parse(withHeaders + p256.certPem, p256.keyPem).certificate.commonName, 'p256-ca');
@@ -65,6 +89,30 @@ describe('signing CA files', () => {
     assert.notEqual(parse(p256.certPem, p256.keyPem).poolCa.id, parse(other.certPem, other.keyPem).poolCa.id);
   });
 });
+
+/** A self-signed certificate of `keyPem` with exactly the extensions `ext` (openssl -addext syntax). */
+function selfSigned(keyPem: string, ext: string[]): string {
+  const t = tempDir();
+  try {
+    const args = ['req', '-x509', '-new', '-key', t.write('key.pem', keyPem), '-subj', '/CN=signing-ca', '-days', '30'];
+    for (const e of ext) args.push('-addext', e);
+    return openssl([...args, '-config', t.write('empty.cnf', '[req]\ndistinguished_name=dn\n[dn]\n')]);
+  } finally {
+    t.cleanup();
+  }
+}
+
+/** `openssl x509 -req` without extensions: a version 1 certificate. */
+function v1Certificate(keyPem: string): string {
+  const t = tempDir();
+  try {
+    const keyFile = t.write('key.pem', keyPem);
+    const csr = t.write('req.csr', openssl(['req', '-new', '-key', keyFile, '-subj', '/CN=signing-ca', '-config', t.write('empty.cnf', '[req]\ndistinguished_name=dn\n[dn]\n')]));
+    return openssl(['x509', '-req', '-in', csr, '-key', keyFile, '-days', '30']);
+  } finally {
+    t.cleanup();
+  }
+}
 
 function opensslKeyX25519(): string {
   return openssl(['genpkey', '-algorithm', 'X25519']);

@@ -1,11 +1,13 @@
 // CA rotation on disk: new CA files (replaced by rename, as tools that write atomically do) are
 // picked up without a restart; a pair that does not fit together is logged and not applied, and
-// the previous CA keeps signing.
+// the previous CA keeps signing; a certificate that is not a CA is applied, as upstream applies it,
+// with a warning.
 import assert from 'node:assert/strict';
+import { X509Certificate } from 'node:crypto';
 import { renameSync, writeFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { APISERVER_CLIENT_SIGNER } from '../../plugins/csrsigning/index.js';
-import { makeCa, type TestCredential } from '../helpers/certs.js';
+import { makeCa, makeServingCert, type TestCredential } from '../helpers/certs.js';
 import { opensslVerify } from '../helpers/openssl.js';
 import { startInProcess, tempDir, type RunningPlat } from '../helpers/plat.js';
 import { makeCsr, startSigning, submitApproved, until, waitForCertificate, writeCaFiles, type RunningSigning } from './support.js';
@@ -56,5 +58,19 @@ describe('CA files rotated on disk', () => {
     assert.ok(line.includes(`error reading CA cert file \\"${files.certFile}\\": tls: private key does not match public key`), line);
     assert.equal(signing.logs.count(LOADED), 1);
     await issuedBy('rot-mismatch', ca2, ca3);
+  });
+
+  it('applies a certificate that is not a CA, as upstream does, warning that nothing will verify what it signs', async () => {
+    const loadedBefore = signing.logs.count(LOADED);
+    const serving = makeServingCert(ca3, ['not-a-ca.example']);
+    replace(files.keyFile, serving.privateKeyPem);
+    replace(files.certFile, serving.certificatePem);
+    await until(() => signing.logs.count(LOADED) > loadedBefore, 'the serving certificate to be loaded');
+    assert.ok(signing.logs.lines.some((l) => l.includes('not a CA certificate (basic constraints CA:FALSE): certificates it signs will not verify')));
+    // Signed with the serving key (openssl verify would refuse it as an issuer: hence the warning).
+    await submitApproved(plat.admin, 'rot-not-ca', makeCsr({ cn: 'rot-not-ca' }), APISERVER_CLIENT_SIGNER, ['client auth']);
+    const { x509 } = await waitForCertificate(plat.admin, 'rot-not-ca');
+    assert.ok(x509.verify(new X509Certificate(serving.certificatePem).publicKey));
+    assert.notEqual(opensslVerify(serving.certificatePem, x509.toString()).status, 0);
   });
 });
