@@ -78,8 +78,14 @@ function parseCertificates(certFile: string, bytes: Buffer): ParsedCertificate {
   return certs[0]!;
 }
 
+/** PKCS#8's encrypted form, or OpenSSL's legacy `Proc-Type: 4,ENCRYPTED` header on a PKCS#1 or SEC1 block. */
+const isEncrypted = (b: { label: string; headers: Record<string, string> }) =>
+  b.label === 'ENCRYPTED PRIVATE KEY' || (b.label in KEY_BLOCKS && /ENCRYPTED/i.test(b.headers['Proc-Type'] ?? ''));
+
 function parsePrivateKey(keyFile: string, bytes: Buffer): KeyObject {
+  let encrypted = false;
   for (const block of decodePemBlocks(bytes)) {
+    encrypted ||= isEncrypted(block);
     const type = KEY_BLOCKS[block.label];
     if (!type) continue; // EC PARAMETERS and the like, as keyutil tolerates
     let key: KeyObject;
@@ -92,6 +98,8 @@ function parsePrivateKey(keyFile: string, bytes: Buffer): KeyObject {
     if (kind === 'rsa' || kind === 'ed25519' || (kind === 'ec' && CURVES.has(key.asymmetricKeyDetails?.namedCurve ?? ''))) return key;
     if (kind === 'x25519' || kind === 'x448') throw new Error(`error reading CA key file "${keyFile}": key did not implement crypto.Signer`);
   }
+  // Go says "tls: failed to parse private key" here; there is no passphrase flag to point to.
+  if (encrypted) throw new Error(`error reading CA key file "${keyFile}": the private key is encrypted; the key file must hold it unencrypted`);
   throw new Error(`error reading CA key file "${keyFile}": data does not contain a valid RSA or ECDSA private key`);
 }
 

@@ -49,6 +49,10 @@ describe('signing CA files', () => {
       message: `error reading CA key file "${KEY}": data does not contain a valid RSA or ECDSA private key` },
     { name: 'an Ed448 key', cert: p256.certPem, key: opensslKey('ed448'),
       message: `error reading CA key file "${KEY}": data does not contain a valid RSA or ECDSA private key` },
+    { name: 'an encrypted PKCS#8 key', cert: p256.certPem, key: openssl(['pkcs8', '-topk8', '-passout', 'pass:secret'], { input: p256.keyPem }),
+      message: `error reading CA key file "${KEY}": the private key is encrypted; the key file must hold it unencrypted` },
+    { name: 'an encrypted SEC1 key (Proc-Type: 4,ENCRYPTED)', cert: p256.certPem, key: openssl(['ec', '-aes256', '-passout', 'pass:secret'], { input: p256.keyPem }),
+      message: `error reading CA key file "${KEY}": the private key is encrypted; the key file must hold it unencrypted` },
     { name: 'another CA\'s key', cert: p256.certPem, key: other.keyPem,
       message: `error reading CA cert file "${CERT}": tls: private key does not match public key` },
   ];
