@@ -2,7 +2,8 @@
 // acquire every retry period (jittered); a lease held by another is taken only once it has not
 // changed for a whole lease duration as measured on OUR clock (so clock skew between candidates
 // does not matter); the leader renews every retry period and, if it cannot renew within the renew
-// deadline, stops leading. Updates carry the resourceVersion, so two candidates never both win.
+// deadline, or as soon as it finds another holder in the Lease, stops leading. Updates carry the
+// resourceVersion, so two candidates never both win.
 import os from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { ApiObject } from '../api/meta.js';
@@ -161,6 +162,13 @@ export class LeaderElector {
           if (await this.tryAcquireOrRenew(attempt.signal)) return true;
         } catch (e) {
           if (!attempt.signal.aborted) this.c.logger?.warn('failed to renew the lease', { error: (e as Error).message });
+        }
+        // Another candidate holds the Lease (we were paused or cut off past the lease duration):
+        // it stays theirs for a lease duration, longer than any retry within the renew deadline
+        // (upstream retries to the deadline, a stale leader working beside the new one meanwhile).
+        if (this.#leader !== '' && !this.isLeader) {
+          attempt.abort(new Error(`the lease is held by ${this.#leader}`));
+          break;
         }
         await sleep(this.c.retryPeriodMs, attempt.signal);
       }

@@ -5,6 +5,7 @@
 // at once), so the cluster CA's four signers
 // and third-party signers are isolated from each other alike. A signerName nobody taps is nobody's
 // business: its CSRs are never queued or touched.
+import { setMaxListeners } from 'node:events';
 import { deepClone, rfc3339 } from '../../core/api/meta.js';
 import { whenAborted } from '../../core/abort-wait.js';
 import type { ResourceRef } from '../../core/client/rest-client.js';
@@ -76,6 +77,8 @@ export class SigningController implements Runnable {
   get signers(): string[] { return [...this.#lanes.keys()]; }
 
   async run(signal: AbortSignal): Promise<void> {
+    // Every status write in flight listens on it (up to 5 x 16 a lane): many is normal, not a leak.
+    setMaxListeners(0, signal);
     this.#signal = signal;
     for (const lane of this.#lanes.values()) this.#start(lane, signal);
     await whenAborted(signal);
@@ -154,11 +157,15 @@ export class SigningController implements Runnable {
     this.ctx.logger.info('the signer refused the csr', { csr: name, signer: signerName, reason: failed.reason, message: failed.message });
   }
 
-  /** PUT /status with the version `csr` was read at; on success that version is noted as replaced. */
+  /**
+   * PUT /status with the version `csr` was read at; on success that version is noted as replaced.
+   * Abandoned once run()'s signal aborts (leadership lost, shutdown), as upstream's
+   * UpdateStatus(ctx): a process that no longer leads must not write beside the new leader.
+   */
   async #writeStatus(csr: CsrObject, failure: string): Promise<void> {
     const from = csr.metadata.resourceVersion;
     try {
-      await this.ctx.client.update(CSR_RESOURCE, csr, 'status');
+      await this.ctx.client.update(CSR_RESOURCE, csr, 'status', this.#signal ? { signal: this.#signal } : {});
     } catch (e) {
       throw new Error(`${failure}: ${messageOf(e)}`);
     }

@@ -3,10 +3,11 @@
 // Lease resource validates as upstream.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { RestClient } from '../../core/client/rest-client.js';
+import type { ApiObject } from '../../core/api/meta.js';
+import { RestClient, type ResourceRef } from '../../core/client/rest-client.js';
 import { LeaderElector } from '../../core/controller/leader-election.js';
 import { eventually } from '../helpers/kubectl.js';
-import { startInProcess, type RunningPlat } from '../helpers/plat.js';
+import { startInProcess, type Response, type RunningPlat } from '../helpers/plat.js';
 import { startStallProxy } from '../helpers/stall-proxy.js';
 import { adminConnection } from './support.js';
 
@@ -95,6 +96,51 @@ describe('leader election', () => {
     } finally {
       viaProxy.close();
       await proxy.close();
+    }
+  });
+
+  it('a leader that finds the Lease held by another (it was paused past the lease duration) stops at once', async () => {
+    // A long renew deadline: retrying until it passes would keep a stale leader working for 5 s
+    // beside the new one, although the Lease cannot come back within it (lease > renew deadline).
+    let sawB = false;
+    let readsAfterSawB = 0;
+    const counting = new (class extends RestClient {
+      override async get<T extends ApiObject>(r: ResourceRef, name: string, sub?: string, o?: { signal?: AbortSignal }): Promise<T> {
+        if (r.plural !== 'leases') return super.get<T>(r, name, sub, o);
+        if (sawB) readsAfterSawB++;
+        const lease = await super.get<T & { spec?: { holderIdentity?: string } }>(r, name, sub, o);
+        if (lease.spec?.holderIdentity === 'cm-b') sawB = true;
+        return lease;
+      }
+    })(adminConnection(plat));
+    const stop = new AbortController();
+    const state = { leading: false, stopped: false };
+    const elector = new LeaderElector({ client: counting, namespace: 'plat-system', name: 'election-4', identity: 'cm-a', leaseDurationMs: 10_000, renewDeadlineMs: 5000, retryPeriodMs: 100 });
+    const done = elector.run({
+      onStartedLeading: async (signal) => { state.leading = true; await new Promise<void>((r) => signal.addEventListener('abort', () => r(), { once: true })); state.leading = false; },
+      onStoppedLeading: () => { state.stopped = true; },
+    }, stop.signal);
+    try {
+      await eventually(() => state.leading, 'a leads');
+      // What a standby writes when it takes over a Lease that stopped changing (a's renewals may
+      // race it: read again on a conflict).
+      let taken: Response | undefined;
+      for (let i = 0; i < 10 && taken?.status !== 200; i++) {
+        const lease = await plat.admin.get(`${LEASES}/election-4`);
+        const now = new Date().toISOString().replace('Z', '000Z');
+        taken = await plat.admin.put(`${LEASES}/election-4`, { ...lease.json, spec: { ...lease.json.spec, holderIdentity: 'cm-b', acquireTime: now, renewTime: now, leaseTransitions: 1 } });
+      }
+      assert.equal(taken?.status, 200, taken?.text);
+      await eventually(() => state.stopped, 'a stops leading', 100, 100);
+      assert.equal(readsAfterSawB, 0, 'a gave up on the first read that showed cm-b holding the Lease');
+      assert.equal(elector.isLeader, false);
+      const after = await plat.admin.get(`${LEASES}/election-4`);
+      assert.equal(after.json.spec.holderIdentity, 'cm-b');
+      assert.equal(after.json.metadata.resourceVersion, taken?.json.metadata.resourceVersion, 'a did not write the Lease again');
+    } finally {
+      stop.abort();
+      await done;
+      counting.close();
     }
   });
 
