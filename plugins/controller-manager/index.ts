@@ -103,6 +103,11 @@ export function createControllerManagerPlugin(options: ControllerManagerPluginOp
         const f = flags!;
         const clientOptions = { ...clientLimits(f), userAgent: `plat-controller-manager/${host.version}` };
         const client = new RestClient(conn, clientOptions);
+        // As kube-controller-manager's: the Lease's renewals never wait for the controllers' requests.
+        const leaderElection = leaderElectionSettings(f);
+        const leaderElectionClient = leaderElection.leaderElect
+          ? new RestClient(conn, { ...clientOptions, userAgent: `${clientOptions.userAgent}/leader-election` })
+          : undefined;
         const serviceAccounts = !embedded && f.get<boolean>(FLAGS.useServiceAccountCredentials)
           ? new ServiceAccountClients({ root: client, rootConnection: conn, clientOptions, logger: log })
           : undefined;
@@ -113,7 +118,8 @@ export function createControllerManagerPlugin(options: ControllerManagerPluginOp
           minResyncMs: f.get<number>(FLAGS.minResyncPeriod),
           startIntervalMs: f.get<number>(FLAGS.startInterval),
           shutdownTimeoutMs: f.get<number>(FLAGS.shutdownTimeout),
-          leaderElection: leaderElectionSettings(f),
+          leaderElection,
+          ...(leaderElectionClient ? { leaderElectionClient } : {}),
         });
         runtimes.set(host, runtime);
         log.info('starting the controller manager', { server: conn.server.origin, controllers: enabled, leaderElect: f.get<boolean>('leader-elect') });
@@ -124,6 +130,7 @@ export function createControllerManagerPlugin(options: ControllerManagerPluginOp
           } finally {
             serviceAccounts?.close();
             client.close();
+            leaderElectionClient?.close();
           }
         });
       });

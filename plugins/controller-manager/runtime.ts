@@ -2,6 +2,7 @@
 // while holding the Lease (--leader-elect); losing the Lease ends the process with exit code 1
 // ("leaderelection lost", as upstream); a stop gives the controllers --controller-shutdown-timeout
 // to return, then gives up (the caller exits 1 then, as upstream's RunControllers failing).
+import type { RestClient } from '../../core/client/rest-client.js';
 import { LeaderElector } from '../../core/controller/leader-election.js';
 import { requestExit } from '../../core/lifecycle.js';
 import type { Logger } from '../../core/log.js';
@@ -17,6 +18,11 @@ export interface RuntimeOptions extends RunControllersOptions {
   /** Whoever runs the process (requestExit). */
   readonly host: object;
   readonly leaderElection: LeaderElectionSettings;
+  /**
+   * The Lease's own client (upstream's "leader-election" client), with a rate limiter of its own:
+   * renewals must not queue behind the controllers' requests. Default `client`.
+   */
+  readonly leaderElectionClient?: RestClient;
   readonly shutdownTimeoutMs: number;
   readonly health: HealthChecks;
   readonly logger: Logger;
@@ -50,7 +56,7 @@ export class ControllerManagerRuntime {
       return;
     }
     const elector = new LeaderElector({
-      client: this.o.client, namespace: le.resourceNamespace, name: le.resourceName,
+      client: this.o.leaderElectionClient ?? this.o.client, namespace: le.resourceNamespace, name: le.resourceName,
       leaseDurationMs: le.leaseDurationMs, renewDeadlineMs: le.renewDeadlineMs, retryPeriodMs: le.retryPeriodMs,
       logger: log.child('leaderelection'),
     });
