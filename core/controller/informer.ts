@@ -1,7 +1,8 @@
 // An informer (client-go's reflector + store + handlers): list, then watch from the list's
 // resourceVersion; keep a local cache of the objects; call add/update/delete handlers; re-list on
-// 410 Gone (the version was compacted) or any watch failure (with backoff); re-watch when the
-// server ends a watch normally; resync (an update event for every cached object) every period.
+// 410 Gone (the version was compacted) or any watch failure (with the reflector's backoff);
+// re-watch when the server ends a watch normally; resync (an update event for every cached
+// object) every period.
 import type { ApiObject } from '../api/meta.js';
 import { isApiError, type ResourceRef, type RestClient } from '../client/rest-client.js';
 import type { Logger } from '../log.js';
@@ -24,6 +25,9 @@ export interface InformerOptions<T extends ApiObject> {
   /** Page size of the initial list (0: one page). */
   readonly pageSize?: number;
 }
+
+/** The reflector's backoff resetDuration: this long without a failure starts the backoff over. */
+const BACKOFF_RESET_MS = 2 * 60_000;
 
 export const objectKey = (o: ApiObject): string => (o.metadata.namespace ? `${o.metadata.namespace}/${o.metadata.name}` : o.metadata.name ?? '');
 
@@ -98,7 +102,19 @@ export class Informer<T extends ApiObject> {
 
   async run(signal: AbortSignal): Promise<void> {
     const log = this.o.logger;
+    // The reflector's backoff manager: 800ms doubling to 30s, back to 800ms only after two
+    // minutes without a failure. A successful list does not reset it: a watch that always fails
+    // right after one (a user that may list but not watch) would re-list every 800ms for ever.
     let backoff = 800;
+    let lastFailure = -Infinity;
+    const failed = (): number => {
+      const now = performance.now();
+      if (now - lastFailure > BACKOFF_RESET_MS) backoff = 800;
+      lastFailure = now;
+      const delay = backoff;
+      backoff = Math.min(backoff * 2, 30_000);
+      return delay;
+    };
     const resync = this.o.resyncMs ? setInterval(() => { for (const obj of this.#store.values()) this.#update(obj, obj); }, this.o.resyncMs) : undefined;
     resync?.unref();
     try {
@@ -106,12 +122,11 @@ export class Informer<T extends ApiObject> {
         let rv: string;
         try {
           rv = await this.#list(signal);
-          backoff = 800;
         } catch (e) {
           if (signal.aborted) break;
-          log?.warn('list failed; retrying', { resource: this.o.resource.plural, error: (e as Error).message, retryInMs: backoff });
-          await sleep(backoff, signal);
-          backoff = Math.min(backoff * 2, 30_000);
+          const retryInMs = failed();
+          log?.warn('list failed; retrying', { resource: this.o.resource.plural, error: (e as Error).message, retryInMs });
+          await sleep(retryInMs, signal);
           continue;
         }
         // Watch until the version is gone (then list again) or something breaks.
@@ -134,9 +149,9 @@ export class Informer<T extends ApiObject> {
           } catch (e) {
             if (signal.aborted) return;
             if (isApiError(e) && e.code === 410) break;
-            log?.warn('watch failed; re-listing', { resource: this.o.resource.plural, error: (e as Error).message, retryInMs: backoff });
-            await sleep(backoff, signal);
-            backoff = Math.min(backoff * 2, 30_000);
+            const retryInMs = failed();
+            log?.warn('watch failed; re-listing', { resource: this.o.resource.plural, error: (e as Error).message, retryInMs });
+            await sleep(retryInMs, signal);
             break;
           }
         }

@@ -2,8 +2,9 @@
 // watched version is compacted (410), and a resync.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { RestClient } from '../../core/client/rest-client.js';
+import { ApiError, RestClient } from '../../core/client/rest-client.js';
 import { Informer } from '../../core/controller/informer.js';
+import { createLogger } from '../../core/log.js';
 import { getApiServer } from '../../plugins/apiserver/index.js';
 import { baseCsr, fixtures } from '../certificates/fixtures.js';
 import { eventually } from '../helpers/kubectl.js';
@@ -63,5 +64,26 @@ describe('Informer', () => {
     await eventually(() => resyncs >= 2, 'two resyncs');
     stop.abort();
     await running;
+  });
+
+  it('backs off exponentially when every watch fails right after a successful list, as the reflector', async () => {
+    // e.g. a user that may list but not watch: upstream's backoff manager keeps growing (800ms
+    // to 30s, reset after 2 minutes without failure); a backoff reset by every successful list
+    // would re-list the whole collection and log a warning every 800ms for ever.
+    let lists = 0;
+    const failing = {
+      list: async () => { lists++; return { metadata: { resourceVersion: '7' }, items: [] }; },
+      watch: async function* () { throw new ApiError(403, 'Forbidden', 'watch is forbidden'); },
+    } as unknown as RestClient;
+    const retries: number[] = [];
+    const logger = createLogger({ write: (l) => { const m = /watch failed.*retryInMs=(\d+)/.exec(l); if (m) retries.push(Number(m[1])); } });
+    const inf = new Informer({ client: failing, resource: CSRS, logger });
+    const stop = new AbortController();
+    const running = inf.run(stop.signal);
+    await eventually(() => retries.length >= 3, 'three failed watches', 60, 100);
+    stop.abort();
+    await running;
+    assert.deepEqual(retries.slice(0, 3), [800, 1600, 3200]);
+    assert.ok(lists <= 4, `${lists} lists`);
   });
 });
