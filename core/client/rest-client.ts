@@ -177,8 +177,8 @@ export class RestClient {
   patch<T extends ApiObject>(r: ResourceRef, name: string, patch: unknown, type = 'application/merge-patch+json', subresource?: string): Promise<T> {
     return this.request<T>('PATCH', resourcePath(r, name, subresource), { body: patch, contentType: type });
   }
-  delete(r: ResourceRef, name: string, body?: unknown): Promise<unknown> {
-    return this.request('DELETE', resourcePath(r, name), body === undefined ? {} : { body });
+  delete(r: ResourceRef, name: string, body?: unknown, o: { signal?: AbortSignal } = {}): Promise<unknown> {
+    return this.request('DELETE', resourcePath(r, name), body === undefined ? o : { body, ...o });
   }
 
   /** A watch from `resourceVersion`; ends when the server closes it or `signal` aborts. */

@@ -1,6 +1,7 @@
 // The cleaning loop (upstream's CSRCleanerController with its one worker): once the shared CSR
 // informer has synced, sweep the cached CSRs now and then every interval, deleting each one a
-// cleanup rule matches. A failed delete is logged and retried at the next sweep.
+// cleanup rule matches. A failed delete is logged and retried at the next sweep; a stop ends the
+// sweep in progress.
 import { CSR_RESOURCE, type Csr } from '../../core/certificates/csr-object.js';
 import type { ControllerContext, Runnable } from '../../core/lifecycle.js';
 import { sleep } from '../../core/abort-wait.js';
@@ -12,20 +13,26 @@ export interface CleanerOptions {
   readonly now: () => Date;
 }
 
-export function csrCleaner(ctx: ControllerContext, o: CleanerOptions): Runnable & { sweep(): Promise<void> } {
+export function csrCleaner(ctx: ControllerContext, o: CleanerOptions): Runnable & { sweep(signal?: AbortSignal): Promise<void> } {
   const log = ctx.logger;
   const informer = ctx.informers.for<Csr>(CSR_RESOURCE);
 
-  async function sweep(): Promise<void> {
+  /**
+   * One pass over the cache; `signal` (run()'s: leadership lost, shutdown) ends it and abandons the
+   * deletion in flight, as upstream's Delete(ctx) on the cancelled leader context.
+   */
+  async function sweep(signal?: AbortSignal): Promise<void> {
     const now = o.now();
     for (const csr of informer.list()) {
+      if (signal?.aborted) return;
       const name = csr.metadata.name ?? '';
       const reason = cleanupReason(csr, now);
       if (!reason) continue;
       log.info(reason.message, { csr: name, ...reason.fields });
       try {
-        await ctx.client.delete(CSR_RESOURCE, name);
+        await ctx.client.delete(CSR_RESOURCE, name, undefined, signal ? { signal } : {});
       } catch (e) {
+        if (signal?.aborted) return;
         log.error('error while attempting to clean CSR', { csr: name, error: `unable to delete CSR "${name}": ${(e as Error).message}` });
       }
     }
@@ -37,7 +44,7 @@ export function csrCleaner(ctx: ControllerContext, o: CleanerOptions): Runnable 
       log.info('starting CSR cleaner controller');
       await informer.waitForSync(signal);
       while (!signal.aborted) {
-        await sweep();
+        await sweep(signal);
         await sleep(o.intervalMs, signal);
       }
       log.info('shutting down CSR cleaner controller');
