@@ -38,12 +38,22 @@ export interface RestClientOptions {
   readonly userAgent?: string;
   /** Per-request timeout for non-watch requests (default 30s). */
   readonly timeoutMs?: number;
+  /** How long a watch may receive nothing before it is presumed dead (default WATCH_IDLE_TIMEOUT_MS). */
+  readonly watchIdleTimeoutMs?: number;
   /**
    * Bearer tokens that change (client-go's ResettableTokenSource): asked before every request,
    * reset when the server answers 401 so that the next request gets a fresh one.
    */
   readonly tokenSource?: TokenSource;
 }
+
+/**
+ * A watch that receives nothing, not even the bookmark a server sends at least every minute
+ * (plat's every 60s), for this long is presumed dead: its server vanished without closing the
+ * connection (power loss, partition), which otherwise only TCP keepalive notices, after about 11
+ * minutes. client-go's HTTP/2 health check (30s read idle, 15s ping) does the same for upstream.
+ */
+export const WATCH_IDLE_TIMEOUT_MS = 150_000;
 
 export interface TokenSource {
   token(): Promise<string>;
@@ -197,6 +207,8 @@ export class RestClient {
       try { s = JSON.parse(Buffer.concat(chunks).toString('utf8')) as typeof s; } catch { /* not a Status */ }
       throw new ApiError(code, s.reason ?? '', s.message ?? `HTTP ${code}`, s);
     }
+    const idleMs = this.opts.watchIdleTimeoutMs ?? WATCH_IDLE_TIMEOUT_MS;
+    res.setTimeout(idleMs, () => res.destroy(new Error(`watch received nothing for ${idleMs / 1000}s (not even a bookmark): the connection is presumed dead`)));
     try {
       yield* watchEvents<T>(res);
     } finally {

@@ -9,6 +9,7 @@ import { getApiServer } from '../../plugins/apiserver/index.js';
 import { baseCsr, fixtures } from '../certificates/fixtures.js';
 import { eventually } from '../helpers/kubectl.js';
 import { startInProcess, type RunningPlat } from '../helpers/plat.js';
+import { startStallProxy } from '../helpers/stall-proxy.js';
 import { adminConnection } from './support.js';
 
 const CSRS = { group: 'certificates.platform', version: 'v1', plural: 'certificatesigningrequests' };
@@ -85,5 +86,29 @@ describe('Informer', () => {
     await running;
     assert.deepEqual(retries.slice(0, 3), [800, 1600, 3200]);
     assert.ok(lists <= 4, `${lists} lists`);
+  });
+
+  it('gives up a watch that receives nothing, not even a bookmark, for the idle timeout (a server gone silent)', async () => {
+    const proxy = await startStallProxy({ host: '127.0.0.1', port: Number(new URL(plat.url).port) });
+    const viaProxy = new RestClient({ ...adminConnection(plat), server: new URL(`https://127.0.0.1:${proxy.port}`) }, { watchIdleTimeoutMs: 300 });
+    try {
+      const events = viaProxy.watch(CSRS, { timeoutSeconds: 60 });
+      await client.create(CSRS, baseCsr(fx, 'idle-1'));
+      const first = await events.next();
+      assert.equal(first.value?.type, 'ADDED');
+      proxy.stall(); // the connection stays open; nothing arrives any more
+      // Bounded: without the idle timeout the watch would wait on the dead connection for minutes.
+      let timer: NodeJS.Timeout | undefined;
+      const bound = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error('the watch is still waiting after 10s')), 10_000); });
+      try {
+        await assert.rejects(Promise.race([(async () => { for (;;) { const r = await events.next(); if (r.done) break; } })(), bound]),
+          /watch received nothing for 0.3s \(not even a bookmark\): the connection is presumed dead/);
+      } finally {
+        clearTimeout(timer);
+      }
+    } finally {
+      viaProxy.close();
+      await proxy.close();
+    }
   });
 });
