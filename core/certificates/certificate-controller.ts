@@ -21,8 +21,11 @@ export interface CertificateControllerOptions {
   /** Controller name, for logs ("csrapproving"). */
   readonly name: string;
   readonly workers: number;
-  /** Called with a private copy of a CSR that has no certificate yet; a throw retries it. */
-  handle(csr: Csr): Promise<void>;
+  /**
+   * Called with a private copy of a CSR that has no certificate yet; a throw retries it. `signal`
+   * is run()'s: its requests are abandoned when the controller is told to stop.
+   */
+  handle(csr: Csr, signal: AbortSignal): Promise<void>;
 }
 
 export function certificateController(ctx: ControllerContext, o: CertificateControllerOptions): Runnable {
@@ -36,13 +39,14 @@ export function certificateController(ctx: ControllerContext, o: CertificateCont
     delete: (csr) => { log.v(4).info('deleting certificate request', { csr: csr.metadata.name }); enqueue(csr); },
   });
 
+  let runSignal: AbortSignal = new AbortController().signal;
   const sync = async (key: string): Promise<void> => {
     const started = performance.now();
     try {
       const cached = informer.get(key);
       if (!cached) { log.v(3).info('csr has been deleted', { csr: key }); return; }
       if (hasCertificate(cached)) return;
-      await o.handle(structuredClone(cached));
+      await o.handle(structuredClone(cached), runSignal);
     } finally {
       log.v(4).info('finished syncing certificate request', { csr: key, elapsedTime: `${(performance.now() - started).toFixed(3)}ms` });
     }
@@ -50,6 +54,7 @@ export function certificateController(ctx: ControllerContext, o: CertificateCont
 
   return {
     async run(signal: AbortSignal): Promise<void> {
+      runSignal = signal;
       log.info('starting certificate controller', { name: o.name });
       await informer.waitForSync(signal);
       if (!signal.aborted) await runWorkers({ name: o.name, queue, workers: o.workers, sync, logger: log }, signal);

@@ -39,7 +39,7 @@ export const RECOGNIZERS: readonly Recognizer[] = [
 
 interface SubjectAccessReview extends ApiObject { status?: { allowed?: boolean } }
 
-async function allowed(client: RestClient, csr: Csr, subresource: string): Promise<boolean> {
+async function allowed(client: RestClient, csr: Csr, subresource: string, signal: AbortSignal | undefined): Promise<boolean> {
   const spec = csr.spec;
   const review = await client.create<SubjectAccessReview>(SUBJECT_ACCESS_REVIEWS, {
     apiVersion: 'authorization.platform/v1', kind: 'SubjectAccessReview', metadata: {},
@@ -47,13 +47,17 @@ async function allowed(client: RestClient, csr: Csr, subresource: string): Promi
       user: spec.username ?? '', ...(spec.uid ? { uid: spec.uid } : {}), groups: spec.groups ?? [], ...(spec.extra ? { extra: spec.extra } : {}),
       resourceAttributes: { group: CERTIFICATES_GROUP, resource: 'certificatesigningrequests', verb: 'create', subresource, version: '*' },
     },
-  });
+  }, undefined, undefined, signal ? { signal } : {});
   return review.status?.allowed === true;
 }
 
-/** The csrapproving sync handler for one CSR (a private copy: it is modified and sent back). */
-export function sarApprover(client: RestClient, recognizers: readonly Recognizer[] = RECOGNIZERS): (csr: Csr) => Promise<void> {
-  return async (csr) => {
+/**
+ * The csrapproving sync handler for one CSR (a private copy: it is modified and sent back). Its
+ * requests are abandoned once `signal` aborts (leadership lost, shutdown), as upstream's calls
+ * on the leader's context: a process that no longer leads must not approve beside the new leader.
+ */
+export function sarApprover(client: RestClient, recognizers: readonly Recognizer[] = RECOGNIZERS): (csr: Csr, signal?: AbortSignal) => Promise<void> {
+  return async (csr, signal) => {
     if (hasCertificate(csr)) return;
     const { approved, denied } = approvalState(csr);
     if (approved || denied) return;
@@ -67,12 +71,12 @@ export function sarApprover(client: RestClient, recognizers: readonly Recognizer
     for (const r of recognizers) {
       if (!r.recognize(csr, request)) continue;
       tried.push(r.subresource);
-      if (!(await allowed(client, csr, r.subresource))) continue;
+      if (!(await allowed(client, csr, r.subresource, signal))) continue;
       // lastUpdateTime is left to the server, which stamps new conditions.
       (csr.status ??= {}).conditions = [...(csr.status.conditions ?? []),
         { type: 'Approved', status: 'True', reason: 'AutoApproved', message: r.successMessage }];
       try {
-        await client.update(CSR_RESOURCE, csr, 'approval');
+        await client.update(CSR_RESOURCE, csr, 'approval', signal ? { signal } : {});
       } catch (e) {
         throw new Error(`error updating approval for csr: ${(e as Error).message}`);
       }

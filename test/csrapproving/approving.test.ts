@@ -167,6 +167,17 @@ describe('csrapproving', () => {
     await assert.rejects(approve(stale), (e: Error) => e.message.startsWith('error updating approval for csr: Operation cannot be fulfilled on certificatesigningrequests.certificates.platform "sar-refused"'));
   });
 
+  it('approves nothing once told to stop: its SubjectAccessReview and approval carry the run signal', async () => {
+    const pending = await file('bootstrap', 'stopped-approver', { cn: 'system:node:n1' });
+    const stopped = new AbortController();
+    stopped.abort(new Error('leadership lost'));
+    await assert.rejects(sarApprover(admin)(structuredClone(pending), stopped.signal), (e: Error) => e.name === 'AbortError' && (e.cause as Error).message === 'leadership lost');
+    assert.equal((await read('stopped-approver')).status?.conditions, undefined);
+    // The same CSR with a live signal is approved: the abort, not the CSR, kept it pending.
+    await sarApprover(admin)(structuredClone(pending), new AbortController().signal);
+    assert.deepEqual((await read('stopped-approver')).status?.conditions?.map((c) => c.reason), ['AutoApproved']);
+  });
+
   it('the registered controller auto-approves from the informer and never approves other signers', async () => {
     const h = runController(plat, CsrApprovingController, 'csrapproving');
     try {
