@@ -7,6 +7,7 @@ import type { ApiObject } from '../api/meta.js';
 import { isApiError, type ResourceRef, type RestClient } from '../client/rest-client.js';
 import type { Logger } from '../log.js';
 import { sleep, whenAborted } from '../abort-wait.js';
+import { ExponentialBackoff } from './backoff.js';
 
 export interface InformerHandlers<T extends ApiObject> {
   add?(obj: T): void;
@@ -24,10 +25,9 @@ export interface InformerOptions<T extends ApiObject> {
   readonly logger?: Logger;
   /** Page size of the initial list (0: one page). */
   readonly pageSize?: number;
+  /** Waits after a failed list or watch; the reflector's by default. */
+  readonly backoff?: ExponentialBackoff;
 }
-
-/** The reflector's backoff resetDuration: this long without a failure starts the backoff over. */
-const BACKOFF_RESET_MS = 2 * 60_000;
 
 export const objectKey = (o: ApiObject): string => (o.metadata.namespace ? `${o.metadata.namespace}/${o.metadata.name}` : o.metadata.name ?? '');
 
@@ -102,19 +102,10 @@ export class Informer<T extends ApiObject> {
 
   async run(signal: AbortSignal): Promise<void> {
     const log = this.o.logger;
-    // The reflector's backoff manager: 800ms doubling to 30s, back to 800ms only after two
-    // minutes without a failure. A successful list does not reset it: a watch that always fails
-    // right after one (a user that may list but not watch) would re-list every 800ms for ever.
-    let backoff = 800;
-    let lastFailure = -Infinity;
-    const failed = (): number => {
-      const now = performance.now();
-      if (now - lastFailure > BACKOFF_RESET_MS) backoff = 800;
-      lastFailure = now;
-      const delay = backoff;
-      backoff = Math.min(backoff * 2, 30_000);
-      return delay;
-    };
+    // A successful list does not reset the backoff: a watch that always fails right after one (a
+    // user that may list but not watch) would re-list every 800ms for ever.
+    const backoff = this.o.backoff ?? new ExponentialBackoff();
+    const failed = (): number => backoff.next();
     const resync = this.o.resyncMs ? setInterval(() => { for (const obj of this.#store.values()) this.#update(obj, obj); }, this.o.resyncMs) : undefined;
     resync?.unref();
     try {

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ApiError, RestClient } from '../../core/client/rest-client.js';
+import { ExponentialBackoff } from '../../core/controller/backoff.js';
 import { Informer } from '../../core/controller/informer.js';
 import { createLogger } from '../../core/log.js';
 import { getApiServer } from '../../plugins/apiserver/index.js';
@@ -78,7 +79,8 @@ describe('Informer', () => {
     } as unknown as RestClient;
     const retries: number[] = [];
     const logger = createLogger({ write: (l) => { const m = /watch failed.*retryInMs=(\d+)/.exec(l); if (m) retries.push(Number(m[1])); } });
-    const inf = new Informer({ client: failing, resource: CSRS, logger });
+    // No jitter here (test/controller/backoff.test.ts has it), so the waits are exact.
+    const inf = new Informer({ client: failing, resource: CSRS, logger, backoff: new ExponentialBackoff({ random: () => 0 }) });
     const stop = new AbortController();
     const running = inf.run(stop.signal);
     await eventually(() => retries.length >= 3, 'three failed watches', 60, 100);
