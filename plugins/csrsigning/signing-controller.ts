@@ -16,6 +16,7 @@ import { WorkQueue } from '../../core/controller/workqueue.js';
 import type { ControllerContext, Runnable } from '../../core/lifecycle.js';
 import type { SigningRequest, SigningResult } from '../../core/signing.js';
 import { hasTrueCondition, isApproved, type Csr as CsrObject } from '../../core/certificates/csr-object.js';
+import { checkSignerAnswer } from './signer-answer.js';
 
 export const CSR_RESOURCE: ResourceRef = { group: 'certificates.platform', version: 'v1', plural: 'certificatesigningrequests' };
 export const WORKERS_PER_SIGNER = 5;
@@ -40,17 +41,6 @@ interface Lane {
 export const laneName = (signer: string): string => `csrsigning-${signer.replace(/^platform\//, '').replaceAll('/', '-')}`;
 
 const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
-
-/** A signer's answer, checked: a third-party tap may return anything. */
-function checkResult(r: unknown): SigningResult | undefined {
-  if (r === undefined) return undefined;
-  const o = r as { certificatePem?: unknown; failed?: { reason?: unknown; message?: unknown } };
-  if (typeof o.certificatePem === 'string' && o.certificatePem.length > 0) return { certificatePem: o.certificatePem };
-  if (o.failed && typeof o.failed.reason === 'string' && typeof o.failed.message === 'string') {
-    return { failed: { reason: o.failed.reason, message: o.failed.message } };
-  }
-  throw new Error('the signer answered neither a certificatePem nor a failed reason and message');
-}
 
 export class SigningController implements Runnable {
   readonly #lanes = new Map<string, Lane>();
@@ -139,7 +129,7 @@ export class SigningController implements Runnable {
     };
     let result: SigningResult | undefined;
     try {
-      result = checkResult(await hook.promise(request));
+      result = checkSignerAnswer(await hook.promise(request), request.requestPem);
     } catch (e) {
       throw new Error(`error auto signing csr: ${messageOf(e)}`);
     }

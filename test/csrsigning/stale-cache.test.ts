@@ -9,17 +9,23 @@ import type { InformerHandlers } from '../../core/controller/informer.js';
 import { createHooks } from '../../core/hooks.js';
 import type { ControllerContext } from '../../core/lifecycle.js';
 import { createLogger } from '../../core/log.js';
+import { issueCertificate } from '../../core/crypto/index.js';
 import type { SigningRequest } from '../../core/signing.js';
 import { SigningController } from '../../plugins/csrsigning/index.js';
+import { makeCa } from '../helpers/certs.js';
+import { makeCsr } from './support.js';
 
 const SIGNER = 'example.com/test';
 const NAME = 'csr-1';
+// The controller checks what a signer answers (a certificate for the CSR's key): real ones.
+const REQUEST = makeCsr({ cn: NAME }).pem;
+const CA = makeCa({ commonName: 'stale-cache-ca' });
 
 function csrAt(resourceVersion: string, o: { certificate?: string } = {}): Csr {
   return {
     apiVersion: 'certificates.platform/v1', kind: 'CertificateSigningRequest',
     metadata: { name: NAME, resourceVersion },
-    spec: { request: '', signerName: SIGNER, usages: ['client auth'] },
+    spec: { request: Buffer.from(REQUEST).toString('base64'), signerName: SIGNER, usages: ['client auth'] },
     status: {
       conditions: [{ type: 'Approved', status: 'True', reason: 'Test' }],
       ...(o.certificate ? { certificate: o.certificate } : {}),
@@ -36,7 +42,9 @@ function harness() {
   const hooks = createHooks();
   hooks.sign.for(SIGNER).tapPromise('Test', async (req: SigningRequest) => {
     signed.push(req.csr.metadata.resourceVersion ?? '');
-    return { certificatePem: `cert for ${req.csr.metadata.resourceVersion}` };
+    const now = Date.now();
+    return issueCertificate(req.requestPem, { certificatePem: CA.certificatePem, privateKey: CA.privateKeyPem },
+      { usages: req.usages, notBefore: new Date(now - 60_000), notAfter: new Date(now + 3_600_000) });
   });
   const ctx = {
     informers: { for: () => ({ addHandlers: (h: InformerHandlers<Csr>) => { handlers = h; }, get: (k: string) => cache.get(k) }) },

@@ -1,0 +1,37 @@
+// What a signer answered, checked before anything is written: a third-party tap may return
+// anything, and the API server's validation of status.certificate (the PEM rules) does not look at
+// whose key the certificate certifies. A certificate that is not for the CSR's own public key
+// would hand its requester a certificate it cannot use and, worse, someone else's identity: it is
+// an error (logged, retried with backoff, never written), like any other failure of the signer.
+import { CryptoError, parseCertificateDer, parseCsr, samePublicKey, validateCertificatePem } from '../../core/crypto/index.js';
+import type { SigningResult } from '../../core/signing.js';
+
+/** The signer's answer as a SigningResult, or an Error saying what is wrong with it. */
+export function checkSignerAnswer(answer: unknown, requestPem: string): SigningResult | undefined {
+  if (answer === undefined) return undefined;
+  const o = answer as { certificatePem?: unknown; failed?: { reason?: unknown; message?: unknown } } | null;
+  if (typeof o?.certificatePem === 'string' && o.certificatePem.length > 0) {
+    checkCertificate(o.certificatePem, requestPem);
+    return { certificatePem: o.certificatePem };
+  }
+  if (o?.failed && typeof o.failed.reason === 'string' && typeof o.failed.message === 'string') {
+    return { failed: { reason: o.failed.reason, message: o.failed.message } };
+  }
+  throw new Error('the signer answered neither a certificatePem nor a failed reason and message');
+}
+
+/** The PEM rules of status.certificate, and a first certificate for the CSR's public key. */
+function checkCertificate(certificatePem: string, requestPem: string): void {
+  const v = validateCertificatePem(certificatePem);
+  if (!v.ok) throw new Error(`the signer's certificate is invalid: ${v.error}`);
+  let same: boolean;
+  try {
+    const certKey = parseCertificateDer(v.certificates[0]!).publicKey.spki;
+    const csrKey = parseCsr(requestPem).publicKey.spki;
+    same = Buffer.from(certKey).equals(csrKey) || samePublicKey(certKey, csrKey);
+  } catch (e) {
+    if (e instanceof CryptoError) throw new Error(`the signer's certificate is invalid: ${e.message}`);
+    throw e;
+  }
+  if (!same) throw new Error("the signer's certificate is not for the CSR's public key");
+}

@@ -1,0 +1,64 @@
+// Third-party signers that misbehave: what a tap of hooks.sign answers is checked before it is
+// written. A certificate for another public key than the CSR's, or one the PEM rules refuse, is
+// an error retried with backoff (logged with the reason), never status.certificate; a good signer
+// next to them is not held up.
+import assert from 'node:assert/strict';
+import { X509Certificate } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { issueCertificate } from '../../core/crypto/index.js';
+import type { Plugin } from '../../core/plugin.js';
+import { makeCa, type TestCredential } from '../helpers/certs.js';
+import { startInProcess, type RunningPlat } from '../helpers/plat.js';
+import { getCsr, makeCsr, startSigning, submitApproved, until, waitForCertificate, type RunningSigning } from './support.js';
+
+const PLUGIN_NAME = 'MisbehavingSigners';
+
+function misbehavingSigners(ca: TestCredential, other: TestCredential): Plugin {
+  const issue = (requestPem: string, usages: readonly string[]) => issueCertificate(requestPem, { certificatePem: ca.certificatePem, privateKey: ca.privateKeyPem },
+    { usages, notBefore: new Date(Date.now() - 60_000), notAfter: new Date(Date.now() + 3_600_000) }).certificatePem;
+  return {
+    name: PLUGIN_NAME,
+    apply(host) {
+      // A certificate, from the right CA, but for a key that is not the CSR's.
+      host.hooks.sign.for('example.com/wrong-key').tapPromise(PLUGIN_NAME, async () => ({ certificatePem: other.certificatePem }));
+      host.hooks.sign.for('example.com/garbage').tapPromise(PLUGIN_NAME, async () => ({ certificatePem: '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n' }));
+      host.hooks.sign.for('example.com/good').tapPromise(PLUGIN_NAME, async (req) => ({ certificatePem: issue(req.requestPem, req.usages) }));
+    },
+  };
+}
+
+describe('csrsigning with misbehaving signer plugins', () => {
+  let plat: RunningPlat;
+  let signing: RunningSigning;
+  let ca: TestCredential;
+
+  before(async () => {
+    plat = await startInProcess({ args: ['--controllers='] });
+    ca = makeCa({ commonName: 'plugin-ca' });
+    const other = makeCa({ commonName: 'someone-else' });
+    signing = await startSigning(plat, [], { plugins: [misbehavingSigners(ca, other)] });
+  });
+  after(async () => { await signing?.stop(); await plat?.stop(); });
+
+  it('never writes a certificate for another public key than the CSR\'s, and retries', async () => {
+    await submitApproved(plat.admin, 'wrong-key', makeCsr({ cn: 'wrong-key' }), 'example.com/wrong-key', ['client auth']);
+    await until(() => signing.logs.lines.filter((l) => l.includes('sync wrong-key failed')
+      && l.includes("error auto signing csr: the signer's certificate is not for the CSR's public key")).length >= 3, 'three failed attempts');
+    const obj = await getCsr(plat.admin, 'wrong-key');
+    assert.equal(obj.status.certificate, undefined);
+    assert.deepEqual(obj.status.conditions.map((c: any) => c.type), ['Approved']);
+  });
+
+  it('says what is wrong with a certificate the PEM rules refuse, before writing it', async () => {
+    await submitApproved(plat.admin, 'garbage', makeCsr({ cn: 'garbage' }), 'example.com/garbage', ['client auth']);
+    await until(() => signing.logs.has("error auto signing csr: the signer's certificate is invalid: x509: malformed certificate"), 'the refusal');
+    assert.equal((await getCsr(plat.admin, 'garbage')).status.certificate, undefined);
+  });
+
+  it('issues through a signer that answers well', async () => {
+    const csr = makeCsr({ cn: 'good' });
+    await submitApproved(plat.admin, 'good', csr, 'example.com/good', ['client auth']);
+    const { x509 } = await waitForCertificate(plat.admin, 'good');
+    assert.ok(x509.checkIssued(new X509Certificate(ca.certificatePem)));
+  });
+});
