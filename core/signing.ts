@@ -14,6 +14,12 @@ export interface SigningRequest {
   readonly usages: readonly string[];
   readonly expirationSeconds?: number;
   readonly now: Date;
+  /**
+   * Aborted when the controller stops waiting for this answer: the signer took longer than the
+   * controller's limit (an error, retried with backoff), or the controller is stopping. Whatever
+   * the signer answers afterwards is dropped.
+   */
+  readonly signal: AbortSignal;
 }
 
 export type SigningResult =

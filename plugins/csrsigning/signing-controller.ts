@@ -11,10 +11,11 @@ import { whenAborted } from '../../core/abort-wait.js';
 import type { ResourceRef } from '../../core/client/rest-client.js';
 import type { Informer } from '../../core/controller/informer.js';
 import { csrControllerRateLimiter } from '../../core/controller/rate-limiters.js';
-import { runWorkers } from '../../core/controller/workers.js';
+import { IgnorableError, runWorkers } from '../../core/controller/workers.js';
+import { formatDuration } from '../../core/flags/duration.js';
 import { WorkQueue } from '../../core/controller/workqueue.js';
 import type { ControllerContext, Runnable } from '../../core/lifecycle.js';
-import type { SigningRequest, SigningResult } from '../../core/signing.js';
+import type { SignHookMap, SigningRequest, SigningResult } from '../../core/signing.js';
 import { hasTrueCondition, isApproved, type Csr as CsrObject } from '../../core/certificates/csr-object.js';
 import { checkSignerAnswer } from './signer-answer.js';
 
@@ -26,6 +27,21 @@ export const WORKERS_PER_SIGNER = 5;
  * the other four waiting on a round trip each.
  */
 export const BATCH_PER_WORKER = 16;
+
+/**
+ * How long one signer call may take. A signer that never answers would otherwise hold a worker
+ * for ever (five such CSRs stop its lane) and hold up the controller manager's shutdown until
+ * --controller-shutdown-timeout; past this the call is abandoned, its request's signal aborted,
+ * and the CSR retried with backoff like any failed signing.
+ */
+export const SIGN_TIMEOUT_MS = 60_000;
+
+export interface SigningControllerOptions {
+  /** Default SIGN_TIMEOUT_MS. */
+  readonly signTimeoutMs?: number;
+}
+
+type SignHook = NonNullable<ReturnType<SignHookMap['get']>>;
 
 interface Lane {
   readonly signer: string;
@@ -53,8 +69,12 @@ export class SigningController implements Runnable {
    */
   readonly #replaced = new Map<string, string>();
   #signal: AbortSignal | undefined;
+  /** The signer calls being waited for, abandoned all at once when the controller stops. */
+  readonly #calls = new Set<AbortController>();
+  readonly #signTimeoutMs: number;
 
-  constructor(private readonly ctx: ControllerContext) {
+  constructor(private readonly ctx: ControllerContext, options: SigningControllerOptions = {}) {
+    this.#signTimeoutMs = options.signTimeoutMs ?? SIGN_TIMEOUT_MS;
     this.#informer = ctx.informers.for<CsrObject>(CSR_RESOURCE);
     this.#informer.addHandlers({
       add: (csr) => this.#enqueue(csr),
@@ -72,6 +92,7 @@ export class SigningController implements Runnable {
     this.#signal = signal;
     for (const lane of this.#lanes.values()) this.#start(lane, signal);
     await whenAborted(signal);
+    for (const call of this.#calls) call.abort(new IgnorableError('the controller is stopping'));
     await Promise.all([...this.#lanes.values()].map((l) => l.running));
   }
 
@@ -121,7 +142,7 @@ export class SigningController implements Runnable {
     const csr = deepClone(cached);
     const spec = csr.spec ?? {};
     const now = new Date();
-    const request: SigningRequest = {
+    const request: Omit<SigningRequest, 'signal'> = {
       signerName, csr, now,
       requestPem: Buffer.from(spec.request ?? '', 'base64').toString('utf8'),
       usages: spec.usages ?? [],
@@ -129,8 +150,9 @@ export class SigningController implements Runnable {
     };
     let result: SigningResult | undefined;
     try {
-      result = checkSignerAnswer(await hook.promise(request), request.requestPem);
+      result = checkSignerAnswer(await this.#ask(hook, request), request.requestPem);
     } catch (e) {
+      if (e instanceof IgnorableError) throw e;
       throw new Error(`error auto signing csr: ${messageOf(e)}`);
     }
     if (result === undefined) return;
@@ -145,6 +167,21 @@ export class SigningController implements Runnable {
     csr.status = { ...csr.status, conditions: [...(csr.status?.conditions ?? []), failed] };
     await this.#writeStatus(csr, 'error adding failure condition for csr');
     this.ctx.logger.info('the signer refused the csr', { csr: name, signer: signerName, reason: failed.reason, message: failed.message });
+  }
+
+  /** The signer's answer, unless it takes longer than the limit or the controller stops first. */
+  async #ask(hook: SignHook, request: Omit<SigningRequest, 'signal'>): Promise<unknown> {
+    const call = new AbortController();
+    if (this.#signal?.aborted) throw new IgnorableError('the controller is stopping');
+    const timer = setTimeout(() => call.abort(new Error(`the signer did not answer within ${formatDuration(this.#signTimeoutMs)}`)), this.#signTimeoutMs);
+    this.#calls.add(call);
+    try {
+      const abandoned = new Promise<never>((_, reject) => call.signal.addEventListener('abort', () => reject(call.signal.reason), { once: true }));
+      return await Promise.race([hook.promise({ ...request, signal: call.signal }), abandoned]);
+    } finally {
+      clearTimeout(timer);
+      this.#calls.delete(call);
+    }
   }
 
   /**

@@ -15,7 +15,7 @@ import type { Host } from '../../core/host.js';
 import { MapRegistry, type ControllerContext, type Runnable } from '../../core/lifecycle.js';
 import { createLogger } from '../../core/log.js';
 import type { Plugin } from '../../core/plugin.js';
-import { ClusterSigner, CsrSigningController } from '../../plugins/csrsigning/index.js';
+import { ClusterSigner, CsrSigningController, SigningController, type SigningControllerOptions } from '../../plugins/csrsigning/index.js';
 import type { Client, RunningPlat } from '../helpers/plat.js';
 import { tempDir } from '../helpers/plat.js';
 import { adminConnection } from '../controller/support.js';
@@ -47,15 +47,17 @@ export interface RunningSigning {
   stop(): Promise<void>;
 }
 
-/** Boots the host and runs its csrsigning controller against `plat` until stop(). */
-export async function startSigning(plat: RunningPlat, args: string[], o: { cwd?: string; plugins?: readonly Plugin[] } = {}): Promise<RunningSigning> {
+/** Boots the host and runs its csrsigning controller against `plat` until stop(); `signing` builds the controller with those options. */
+export async function startSigning(plat: RunningPlat, args: string[],
+  o: { cwd?: string; plugins?: readonly Plugin[]; signing?: SigningControllerOptions } = {}): Promise<RunningSigning> {
   const { host, flags, logs } = await bootSigning(args, o);
   const registry = new MapRegistry<(ctx: ControllerContext) => Runnable>();
   host.hooks.controllers.call(registry);
   // No client-side rate limit: the test measures the controller, not --plat-api-qps.
   const client = new RestClient(adminConnection(plat), { qps: 0 });
   const informers = new SharedInformers(client, { logger: logs.logger });
-  const controller = registry.get('csrsigning')!({ client, informers, logger: logs.logger.child('csrsigning'), flags, hooks: host.hooks });
+  const make = o.signing ? (ctx: ControllerContext) => new SigningController(ctx, o.signing) : registry.get('csrsigning')!;
+  const controller = make({ client, informers, logger: logs.logger.child('csrsigning'), flags, hooks: host.hooks });
   const stop = new AbortController();
   informers.start(stop.signal);
   const running = controller.run(stop.signal);
