@@ -1,8 +1,8 @@
 // Boot, in one readable function: load the config file, apply plugins in order, declare and parse
 // flags, refuse what cannot be honoured, configure, start. Every failure is a StartupError with a
 // message a person can act on (exit 2 for command-line problems, 1 otherwise).
-import path from 'node:path';
-import { ConfigError, importPlugin, loadConfig } from './config/load-config.js';
+import { ConfigError, loadConfig } from './config/load-config.js';
+import { externalTapError, lastTap, loadExternalPlugins } from './external-plugins.js';
 import { FlagError, Flags } from './flags/flag-set.js';
 import type { FlagSpec } from './flags/types.js';
 import { Host } from './host.js';
@@ -71,22 +71,15 @@ export async function boot(o: BootOptions): Promise<Booted> {
   }
   const roleSection = config?.roles[profile.role];
   const refs = [...(config?.plugins ?? []), ...(roleSection?.plugins ?? [])];
-  const external: { plugin: Plugin; options: unknown }[] = [];
-  for (const ref of refs) {
-    try {
-      external.push({ plugin: (await importPlugin(ref, path.dirname(config!.filepath))) as Plugin, options: ref.options });
-    } catch (e) {
-      throw new StartupError(e instanceof Error ? e.message : String(e), 1);
-    }
-  }
+  const external = config ? await loadExternalPlugins(refs, config.filepath, profile.plugins) : [];
 
   const pluginOptions = new Map<string, unknown>();
-  for (const { plugin, options } of [...profile.plugins.map((plugin) => ({ plugin, options: undefined as unknown })), ...external]) {
+  for (const { plugin, options, label } of [...profile.plugins.map((plugin) => ({ plugin, options: undefined as unknown, label: '' })), ...external]) {
     try {
       plugin.apply(host, options);
       if (options !== undefined) pluginOptions.set(plugin.name, options);
     } catch (e) {
-      throw new StartupError(`plugin ${plugin.name} failed to apply: ${e instanceof Error ? e.message : String(e)}`, 1);
+      throw new StartupError(`${label ? `${label}: ` : ''}plugin ${plugin.name} failed to apply: ${e instanceof Error ? e.message : String(e)}`, 1);
     }
   }
 
@@ -118,13 +111,19 @@ export async function boot(o: BootOptions): Promise<Booted> {
   for (const d of flags.usedDeprecated()) o.logger.warn(`Flag --${d.name} has been deprecated, ${d.message}`);
 
   await profile.prepare?.(host, flags);
+  const configuring = lastTap(host.hooks.configure);
   try {
     host.hooks.configure.call({ role: profile.role, flags, pluginOptions });
   } catch (e) {
     if (e instanceof StartupError) throw e;
-    throw new StartupError(e instanceof Error ? e.message : String(e), 1);
+    throw externalTapError(external, configuring(), 'configure', e) ?? new StartupError(e instanceof Error ? e.message : String(e), 1);
   }
-  await host.hooks.start.promise();
+  const starting = lastTap(host.hooks.start);
+  try {
+    await host.hooks.start.promise();
+  } catch (e) {
+    throw externalTapError(external, starting(), 'start', e) ?? e;
+  }
   await host.hooks.ready.promise();
   return { host, flags, ...(config ? { configFile: config.filepath } : {}) };
 }

@@ -29,11 +29,17 @@ export interface LoadedPlugin {
   readonly apply: Function;
 }
 
+/** Where the entry is, for messages: `<config file>: /plugins/0: plugin "./x.mjs"` (or `plugin object`). */
+export function pluginLabel(ref: PluginRef, baseDir: string): string {
+  const where = `${ref.filepath ?? baseDir}: ${ref.pointer ?? `/plugins/${ref.index}`}`;
+  return `${where}: plugin ${typeof ref.spec === 'string' ? JSON.stringify(ref.spec) : 'object'}`;
+}
+
 /** Loads and checks the plugin `ref` names, resolving module paths and packages from `baseDir`. */
 export async function importPlugin(ref: PluginRef, baseDir: string): Promise<LoadedPlugin> {
   const where = `${ref.filepath ?? baseDir}: ${ref.pointer ?? `/plugins/${ref.index}`}`;
-  if (typeof ref.spec !== 'string') return checkPlugin(ref.spec, `${where}: plugin object`);
-  const label = `${where}: plugin ${JSON.stringify(ref.spec)}`;
+  const label = pluginLabel(ref, baseDir);
+  if (typeof ref.spec !== 'string') return checkPlugin(ref.spec, label);
   let ns: Record<string, unknown>;
   try {
     const file = locate(ref.spec, baseDir);

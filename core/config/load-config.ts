@@ -11,7 +11,7 @@ import type { PluginRef } from './import-plugin.js';
 import { escapePointer, validateConfigShape } from './schema.js';
 
 export { ConfigError } from './config-error.js';
-export { importPlugin } from './import-plugin.js';
+export { importPlugin, pluginLabel } from './import-plugin.js';
 export type { LoadedPlugin, PluginRef } from './import-plugin.js';
 
 export interface RoleConfig {

@@ -1,0 +1,89 @@
+// Start-up failures of config-file plugins as a plugin author meets them: each names the config
+// file, the entry and the plugin, whether the plugin throws in apply, in its configure tap or in
+// its start tap; two different plugins of one name are refused, one plugin twice is not.
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { boot, type Profile } from '../../core/boot.js';
+import { createLogger } from '../../core/log.js';
+import { StartupError } from '../../core/plugin.js';
+import { tempDir } from '../helpers/plat.js';
+
+const profile: Profile = { role: 'test', description: 'plugin errors under test', plugins: [{ name: 'OwnPlugin', apply() {} }] };
+
+/** Writes the files into a fresh directory and boots the test profile there with its plat.config.mjs. */
+async function bootWith(files: Record<string, string>): Promise<{ dir: string; error: unknown; applied: string[] }> {
+  const dir = tempDir();
+  for (const [name, text] of Object.entries(files)) writeFileSync(path.join(dir, name), text);
+  const applied: string[] = [];
+  (globalThis as { pluginErrorsApplied?: string[] }).pluginErrorsApplied = applied;
+  try {
+    await boot({ profile, argv: [], cwd: dir, logger: createLogger({ write: () => {} }), version: '0.0.0-test' });
+    return { dir, error: undefined, applied };
+  } catch (error) {
+    return { dir, error, applied };
+  }
+}
+
+function assertStartupError(error: unknown, expected: string): void {
+  assert.ok(error instanceof StartupError, `expected a StartupError, got ${String(error)}`);
+  assert.equal(error.exitCode, 1);
+  assert.equal(error.message, expected);
+}
+
+const config = (...entries: string[]) => `export default { plugins: [${entries.join(', ')}] };\n`;
+
+describe('config-file plugins that fail at start-up', () => {
+  it('names the file, the entry and the plugin when apply throws', async () => {
+    const { dir, error } = await bootWith({
+      'plat.config.mjs': config("'./boom.mjs'"),
+      'boom.mjs': "export default { name: 'BoomPlugin', apply() { throw new Error('boom'); } };\n",
+    });
+    assertStartupError(error, `${path.join(dir, 'plat.config.mjs')}: /plugins/0: plugin "./boom.mjs": plugin BoomPlugin failed to apply: boom`);
+  });
+
+  it('names them when its configure tap throws', async () => {
+    const { dir, error } = await bootWith({
+      'plat.config.mjs': config("'./ok.mjs'", "'./cfg.mjs'"),
+      'ok.mjs': "export default { name: 'OkPlugin', apply(host) { host.hooks.configure.tap('OkPlugin', () => {}); } };\n",
+      'cfg.mjs': "export default { name: 'CfgPlugin', apply(host) { host.hooks.configure.tap('CfgPlugin', () => { throw new Error('no CA here'); }); } };\n",
+    });
+    assertStartupError(error, `${path.join(dir, 'plat.config.mjs')}: /plugins/1: plugin "./cfg.mjs": CfgPlugin failed to configure: no CA here`);
+  });
+
+  it('names them when its start tap rejects', async () => {
+    const { dir, error } = await bootWith({
+      'plat.config.mjs': config("'./start.mjs'"),
+      'start.mjs': "export default { name: 'StartPlugin', apply(host) { host.hooks.start.tapPromise('StartPlugin', async () => { throw new Error('port taken'); }); } };\n",
+    });
+    assertStartupError(error, `${path.join(dir, 'plat.config.mjs')}: /plugins/0: plugin "./start.mjs": StartPlugin failed to start: port taken`);
+  });
+
+  it('refuses a second module of a name already taken, naming both entries', async () => {
+    const { dir, error } = await bootWith({
+      'plat.config.mjs': config("'./one.mjs'", "'./two.mjs'"),
+      'one.mjs': "export default { name: 'Signer', apply() {} };\n",
+      'two.mjs': "export default { name: 'Signer', apply() {} };\n",
+    });
+    const file = path.join(dir, 'plat.config.mjs');
+    assertStartupError(error, `${file}: /plugins/1: plugin "./two.mjs": the plugin name "Signer" is already taken by ${file}: /plugins/0: plugin "./one.mjs"`);
+  });
+
+  it('refuses the name of one of plat\'s own plugins', async () => {
+    const { dir, error } = await bootWith({
+      'plat.config.mjs': config("'./own.mjs'"),
+      'own.mjs': "export default { name: 'OwnPlugin', apply() {} };\n",
+    });
+    assertStartupError(error, `${path.join(dir, 'plat.config.mjs')}: /plugins/0: plugin "./own.mjs": the plugin name "OwnPlugin" is already taken by one of plat's own plugins`);
+  });
+
+  it('applies one module twice with different options', async () => {
+    const { error, applied } = await bootWith({
+      'plat.config.mjs': config("['./signer.mjs', { id: 'a' }]", "['./signer.mjs', { id: 'b' }]"),
+      'signer.mjs': "export default (o) => ({ name: 'Signer', apply() { globalThis.pluginErrorsApplied.push(o.id); } });\n",
+    });
+    assert.equal(error, undefined);
+    assert.deepEqual(applied, ['a', 'b']);
+  });
+});
