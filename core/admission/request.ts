@@ -17,7 +17,7 @@ export interface AdmissionRequest {
   readonly name: string;
   readonly user: UserInfo;
   readonly dryRun: boolean;
-  /** The object being written (mutable in admitMutate); undefined for DELETE. */
+  /** The object being written (mutable in admitMutate; in admitValidate a copy, changes are dropped); undefined for DELETE. */
   object: ApiObject | undefined;
   readonly oldObject: ApiObject | undefined;
   /** Warnings for the response's `Warning` headers (an admission webhook's `response.warnings`). */

@@ -137,14 +137,16 @@ export class ResourceStore {
   }
 
   /**
-   * Runs an admission phase. A plugin refuses by throwing: a StatusError goes out as it is, any
+   * Runs an admission phase; validating plugins get a copy of the object. A plugin refuses by throwing: a StatusError goes out as it is, any
    * other error becomes 403 Forbidden naming the object (admission.NewForbidden upstream). Mutating
    * admission on create runs before a name is generated, so, as upstream, the name shown is then
    * the generateName prefix, or "Unknown" when the object has neither.
    */
   async #admit(phase: 'admitMutate' | 'admitValidate', req: AdmissionRequest): Promise<void> {
+    // Validating plugins run after validation: what one changed would be stored unvalidated.
+    const seen = phase === 'admitValidate' && req.object ? { ...req, object: structuredClone(req.object) } : req;
     try {
-      await this.#opts.hooks[phase].promise(req);
+      await this.#opts.hooks[phase].promise(seen);
     } catch (e) {
       if (e instanceof StatusError) throw e;
       const name = req.name || req.object?.metadata?.name || req.object?.metadata?.generateName || 'Unknown';
