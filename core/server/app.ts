@@ -1,5 +1,6 @@
 // The API server's HTTP pipeline as koa middleware: one error boundary that turns every thrown
-// error into a Status, request info, authentication (401), authorization (403), then routing to
+// error into a Status, request info, the request deadline (504 past --request-timeout),
+// authentication (401), authorization (403), then routing to
 // discovery, OpenAPI, health, version and the REST handlers of registered resources.
 import { setMaxListeners } from 'node:events';
 import Koa from 'koa';
@@ -17,6 +18,7 @@ import type { HealthChecks } from './health.js';
 import { serveDebug } from './debug/index.js';
 import { buildOpenApi, type OpenApiDocs } from './openapi.js';
 import { peerCertificates } from './peer.js';
+import { DEFAULT_REQUEST_TIMEOUT_MS, requestDeadline } from './request-deadline.js';
 import { requestInfo, type RequestInfo } from './request-info.js';
 import { sendJson, sendStatus } from './respond.js';
 import { serveResource } from './rest.js';
@@ -35,6 +37,8 @@ export interface ApiServerDeps {
   readonly version: VersionInfo;
   readonly logger: Logger;
   readonly minRequestTimeoutSeconds: number;
+  /** --request-timeout: non-long-running requests answer 504 past it (DEFAULT_REQUEST_TIMEOUT_MS). */
+  readonly requestTimeoutMs?: number;
   readonly shutdown: AbortSignal;
   /** host:port clients reach this server at (discovery's serverAddressByClientCIDRs). */
   readonly serverAddress: string;
@@ -113,6 +117,13 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
     const info = alias?.info ?? asked;
     ctx.state.info = info;
     if (alias) ctx.state.alias = alias;
+    await next();
+  });
+
+  app.use(requestDeadline(deps.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS));
+
+  app.use(async (ctx, next) => {
+    const { info } = ctx.state;
     const requestor = await authenticate(deps.hooks, ctx, log);
     ctx.state.user = await impersonate(deps.hooks, requestor, ctx.req.rawHeaders);
     if (ctx.state.user !== requestor) {

@@ -23,6 +23,8 @@ export const apiserverFlags: readonly FlagSpec[] = [
   sniFlag(SERVING, "Pair of certificate and key file paths, optionally suffixed with `:` and a list of domain patterns (FQDNs with optional wildcard prefix segments; IPs allowed). Without patterns the certificate's own names are used. Non-wildcard matches beat wildcard matches; explicit patterns beat extracted names."),
   { name: 'disable-http2-serving', type: 'bool', default: false, section: SERVING, help: 'Disable HTTP/2.' },
   { name: 'http2-max-streams-per-connection', type: 'int', default: 0, section: SERVING, help: 'Stream limit given to HTTP/2 clients; 0 uses the runtime default.' },
+  { name: 'request-timeout', type: 'duration', default: 60_000, section: LIMITS, help: 'Default request timeout; specific request types may override it.',
+    validate: (v) => ((v as number) <= 0 ? 'must be greater than 0' : undefined) },
   { name: 'min-request-timeout', type: 'int', default: 1800, section: LIMITS, help: 'Minimum seconds a handler keeps a request open; honoured only by watch, which picks a randomized value above it.' },
   { name: 'store-prefix', type: 'string', default: '/registry', section: STORE, help: 'Prefix of all resource paths in the store.' },
   { name: 'store-compaction-interval', type: 'duration', default: 300_000, section: STORE, help: 'Compaction request interval; 0 disables.' },

@@ -159,7 +159,8 @@ export const ApiServerPlugin: Plugin = {
       const placeholder = { address: '', port };
       const app = createApp({
         hooks: host.hooks, resources, stores, health, version: platVersion(host.version), logger: log,
-        minRequestTimeoutSeconds: flags.get<number>('min-request-timeout'), shutdown: stopping.signal, profiling,
+        minRequestTimeoutSeconds: flags.get<number>('min-request-timeout'), requestTimeoutMs: flags.get<number>('request-timeout'),
+        shutdown: stopping.signal, profiling,
         get serverAddress() { return `${advertise || external || '127.0.0.1'}:${placeholder.port}`; },
       });
       let server: RunningServer;

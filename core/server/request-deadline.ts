@@ -1,0 +1,52 @@
+// --request-timeout, as the API server's WithRequestDeadline + WithTimeoutForNonLongRunningRequests:
+// a request that is not long-running (watches are) gets the flag's time, or less when its URL asks
+// for less with `timeout=` (kubectl --request-timeout sends it; 0 or more than the flag's means the
+// flag's). Past it the client gets 504 Timeout at once while the work goes on to its end, as
+// upstream's handler goroutine does: a write may still land, which the message allows for. A
+// plugin that never answers (an admission tap, say) therefore costs a client a minute, not for ever.
+import type Koa from 'koa';
+import { errors, StatusError } from '../api/errors.js';
+import { parseDuration } from '../flags/duration.js';
+import type { RequestInfo } from './request-info.js';
+
+export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+
+/** Upstream's BasicLongRunningRequestCheck for the verbs and subresources plat serves. */
+export function isLongRunning(info: RequestInfo): boolean {
+  return info.verb === 'watch' || info.verb === 'proxy' || ['attach', 'exec', 'log', 'portforward', 'proxy'].includes(info.subresource);
+}
+
+/** The deadline of a request in ms, from the flag and the URL's `timeout`; throws 400 for a bad one. */
+export function requestTimeoutMs(query: URLSearchParams, maximumMs: number): number {
+  const asked = query.get('timeout');
+  if (asked === null || asked === '') return maximumMs;
+  let ms: number;
+  try {
+    ms = parseDuration(asked);
+  } catch (e) {
+    throw errors.badRequest(`invalid timeout specified in the request URL - ${(e as Error).message}`);
+  }
+  return ms > 0 && ms < maximumMs ? ms : maximumMs;
+}
+
+export function timeoutError(): StatusError {
+  return new StatusError({ code: 504, reason: 'Timeout', message: 'Timeout: request did not complete within the allotted timeout', details: {} });
+}
+
+/** Middleware after request info (ctx.state.info) and before authentication, as upstream orders it. */
+export function requestDeadline(maximumMs: number): Koa.Middleware<{ info: RequestInfo }> {
+  return async (ctx, next) => {
+    if (isLongRunning(ctx.state.info)) return next();
+    const ms = requestTimeoutMs(new URLSearchParams(ctx.querystring), maximumMs);
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(timeoutError()), ms); });
+    const work = next();
+    // Once the client has its 504, how the work ends is nobody's to hear.
+    work.catch(() => {});
+    try {
+      await Promise.race([work, expired]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+}

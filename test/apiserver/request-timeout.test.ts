@@ -1,0 +1,110 @@
+// --request-timeout as upstream's WithRequestDeadline and WithTimeoutForNonLongRunningRequests: a
+// request that takes longer (here: a validating admission plugin that does not answer) gets 504
+// Timeout while the work goes on; the URL's `timeout=` shortens it (what kubectl --request-timeout
+// sends), a bad one is 400; watches are long-running and not cut. Seen by fetch and by kubectl.
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { parseDuration } from '../../core/flags/duration.js';
+import type { Plugin } from '../../core/plugin.js';
+import { requestTimeoutMs } from '../../core/server/request-deadline.js';
+import { fixtures } from '../certificates/fixtures.js';
+import { csrObject, csrPath, CSR_PATH } from '../admission/support.js';
+import { Kubectl } from '../helpers/kubectl.js';
+import { startInProcess, tempDir, type RunningPlat } from '../helpers/plat.js';
+import { WatchStream } from '../helpers/watch-stream.js';
+
+const SIGNER = 'example.com/slow';
+const TIMEOUT_STATUS = {
+  kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
+  message: 'Timeout: request did not complete within the allotted timeout', reason: 'Timeout', details: {}, code: 504,
+};
+
+/** Holds every CSR whose name starts with "hold-" in admitValidate until release(). */
+function holdingPlugin(): { plugin: Plugin; release: () => void; held: () => number } {
+  let waiting: (() => void)[] = [];
+  let held = 0;
+  const plugin: Plugin = {
+    name: 'HoldingAdmission',
+    apply(host) {
+      host.hooks.admitValidate.tapPromise('HoldingAdmission', async (req) => {
+        if (req.resource !== 'certificatesigningrequests' || !req.name.startsWith('hold-')) return;
+        held++;
+        await new Promise<void>((resolve) => waiting.push(resolve));
+      });
+    },
+  };
+  return { plugin, held: () => held, release: () => { for (const w of waiting) w(); waiting = []; } };
+}
+
+describe('--request-timeout', () => {
+  let plat: RunningPlat;
+  const hold = holdingPlugin();
+  const fx = fixtures();
+  before(async () => { plat = await startInProcess({ args: ['--request-timeout=1s'], plugins: [hold.plugin] }); });
+  after(async () => { hold.release(); await plat?.stop(); });
+
+  it('answers 504 Timeout past the flag\'s time; the work goes on and its write lands', async () => {
+    const r = await plat.admin.post(CSR_PATH, csrObject('hold-1', SIGNER, fx.ecCsrPem));
+    assert.equal(r.status, 504, r.text);
+    assert.deepEqual(r.json, TIMEOUT_STATUS);
+    assert.equal((await plat.admin.get(csrPath('hold-1'))).status, 404, 'still held in admission');
+    hold.release();
+    let stored = 0;
+    for (let i = 0; i < 50 && stored !== 200; i++) {
+      stored = (await plat.admin.get(csrPath('hold-1'))).status;
+      if (stored !== 200) await new Promise((res) => setTimeout(res, 100));
+    }
+    assert.equal(stored, 200, 'upstream lets the handler finish: the create is stored after the 504');
+  });
+
+  it('takes a shorter timeout from the URL, and refuses one that does not parse', async () => {
+    const r = await plat.admin.post(`${CSR_PATH}?timeout=200ms`, csrObject('hold-2', SIGNER, fx.ecCsrPem));
+    assert.equal(r.status, 504, r.text);
+    assert.deepEqual(r.json, TIMEOUT_STATUS);
+    hold.release();
+    const bad = await plat.admin.get(`${CSR_PATH}?timeout=soon`);
+    assert.equal(bad.status, 400, bad.text);
+    assert.equal(bad.json.reason, 'BadRequest');
+    assert.equal(bad.json.message, 'invalid timeout specified in the request URL - time: invalid duration "soon"');
+    // Requests that finish in time are untouched.
+    assert.equal((await plat.admin.get(`${CSR_PATH}?timeout=30s`)).status, 200);
+  });
+
+  it('does not cut a watch, which is long-running', async () => {
+    const w = await WatchStream.open(plat.admin, `${CSR_PATH}?watch=true&timeoutSeconds=4&resourceVersion=0`);
+    try {
+      await new Promise((r) => setTimeout(r, 1500)); // longer than --request-timeout
+      const created = await plat.admin.post(CSR_PATH, csrObject('after-a-while', SIGNER, fx.ecCsrPem));
+      assert.equal(created.status, 201, created.text);
+      await w.waitFor((e) => e.type === 'ADDED' && e.object.metadata.name === 'after-a-while', 'the watch to deliver the create');
+    } finally {
+      w.close();
+    }
+  });
+
+  it('kubectl shows the server\'s Timeout', async () => {
+    const file = path.join(tempDir(), 'csr.json');
+    writeFileSync(file, JSON.stringify(csrObject('hold-kubectl', SIGNER, fx.ecCsrPem)));
+    const r = await new Kubectl(plat.kubeconfig).run(['create', '-f', file]);
+    hold.release();
+    assert.notEqual(r.code, 0);
+    assert.match(r.stderr, /Error from server \(Timeout\): error when creating ".*csr\.json": Timeout: request did not complete within the allotted timeout/);
+  });
+
+  it('the URL\'s timeout: 0 or above the flag\'s means the flag\'s (table)', () => {
+    const q = (t?: string) => new URLSearchParams(t === undefined ? '' : `timeout=${t}`);
+    for (const [asked, want] of [[undefined, 60_000], ['', 60_000], ['0s', 60_000], ['-5s', 60_000], ['2m', 60_000], ['1m', 60_000], ['59s', 59_000], ['250ms', 250]] as const) {
+      assert.equal(requestTimeoutMs(q(asked), parseDuration('1m')), want, `timeout=${asked}`);
+    }
+  });
+});
+
+describe('--request-timeout at start-up', () => {
+  it('refuses a duration that is not positive', async () => {
+    for (const v of ['0s', '-1s']) {
+      await assert.rejects(startInProcess({ args: [`--request-timeout=${v}`] }), /request-timeout.*must be greater than 0/);
+    }
+  });
+});
