@@ -56,7 +56,16 @@ interface Lane {
  */
 export const laneName = (signer: string): string => `csrsigning-${signer.replace(/^platform\//, '').replaceAll('/', '-')}`;
 
-const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
+// A plugin may reject with anything: an object is shown as JSON, not as "[object Object]".
+function messageOf(e: unknown): string {
+  if (e instanceof Error) return e.message;
+  if (typeof e !== 'object' || e === null) return String(e);
+  try {
+    return JSON.stringify(e) ?? String(e);
+  } catch {
+    return String(e);
+  }
+}
 
 export class SigningController implements Runnable {
   readonly #lanes = new Map<string, Lane>();

@@ -23,6 +23,8 @@ function misbehavingSigners(ca: TestCredential, other: TestCredential): Plugin {
       host.hooks.sign.for('example.com/wrong-key').tapPromise(PLUGIN_NAME, async () => ({ certificatePem: other.certificatePem }));
       host.hooks.sign.for('example.com/garbage').tapPromise(PLUGIN_NAME, async () => ({ certificatePem: '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n' }));
       host.hooks.sign.for('example.com/good').tapPromise(PLUGIN_NAME, async (req) => ({ certificatePem: issue(req.requestPem, req.usages) }));
+      // Rejects with something that is not an Error (a plugin's own error shape).
+      host.hooks.sign.for('example.com/odd-rejection').tapPromise(PLUGIN_NAME, () => Promise.reject({ code: 7, why: 'hsm offline' }));
     },
   };
 }
@@ -53,6 +55,12 @@ describe('csrsigning with misbehaving signer plugins', () => {
     await submitApproved(plat.admin, 'garbage', makeCsr({ cn: 'garbage' }), 'example.com/garbage', ['client auth']);
     await until(() => signing.logs.has("error auto signing csr: the signer's certificate is invalid: x509: malformed certificate"), 'the refusal');
     assert.equal((await getCsr(plat.admin, 'garbage')).status.certificate, undefined);
+  });
+
+  it('logs what a signer rejected with, even when it is not an Error', async () => {
+    await submitApproved(plat.admin, 'odd-rejection', makeCsr({ cn: 'odd' }), 'example.com/odd-rejection', ['client auth']);
+    await until(() => signing.logs.has('error auto signing csr: {\\"code\\":7,\\"why\\":\\"hsm offline\\"}'), 'the rejection, as JSON');
+    assert.ok(!signing.logs.has('[object Object]'));
   });
 
   it('issues through a signer that answers well', async () => {
