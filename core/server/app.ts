@@ -50,7 +50,7 @@ export interface ApiServerDeps {
 export { storeKey } from '../registry/stores.js';
 import { storeKey } from '../registry/stores.js';
 
-interface State { info: RequestInfo; user: UserInfo; alias?: WireAlias }
+interface State { info: RequestInfo; query: URLSearchParams; user: UserInfo; alias?: WireAlias }
 
 /** Why a request was refused, by authenticator: logged (never the credential), never sent. */
 interface Refusal { authenticator: string; reason: string }
@@ -112,7 +112,8 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
   });
 
   app.use(async (ctx, next) => {
-    const asked = requestInfo(ctx.method, ctx.path, new URLSearchParams(ctx.querystring));
+    ctx.state.query = new URLSearchParams(ctx.querystring);
+    const asked = requestInfo(ctx.method, ctx.path, ctx.state.query);
     const alias = resolveWireAlias(deps.resources, asked);
     const info = alias?.info ?? asked;
     ctx.state.info = info;
@@ -147,7 +148,7 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
 
   app.use(async (ctx) => {
     const { info, user } = ctx.state;
-    const query = new URLSearchParams(ctx.querystring);
+    const { query } = ctx.state;
     if (info.isResourceRequest) {
       const store = deps.stores.get(storeKey(info.apiGroup, info.apiVersion, info.resource));
       if (!store) throw errors.pathNotFound();

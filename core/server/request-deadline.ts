@@ -12,8 +12,10 @@ import type { RequestInfo } from './request-info.js';
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 
 /** Upstream's BasicLongRunningRequestCheck for the verbs and subresources plat serves. */
+const LONG_RUNNING_SUBRESOURCES = new Set(['attach', 'exec', 'log', 'portforward', 'proxy']);
+
 export function isLongRunning(info: RequestInfo): boolean {
-  return info.verb === 'watch' || info.verb === 'proxy' || ['attach', 'exec', 'log', 'portforward', 'proxy'].includes(info.subresource);
+  return info.verb === 'watch' || info.verb === 'proxy' || LONG_RUNNING_SUBRESOURCES.has(info.subresource);
 }
 
 /** The deadline of a request in ms, from the flag and the URL's `timeout`; throws 400 for a bad one. */
@@ -33,11 +35,11 @@ export function timeoutError(): StatusError {
   return new StatusError({ code: 504, reason: 'Timeout', message: 'Timeout: request did not complete within the allotted timeout', details: {} });
 }
 
-/** Middleware after request info (ctx.state.info) and before authentication, as upstream orders it. */
-export function requestDeadline(maximumMs: number): Koa.Middleware<{ info: RequestInfo }> {
+/** Middleware after request info (ctx.state.info, .query) and before authentication, as upstream orders it. */
+export function requestDeadline(maximumMs: number): Koa.Middleware<{ info: RequestInfo; query: URLSearchParams }> {
   return async (ctx, next) => {
     if (isLongRunning(ctx.state.info)) return next();
-    const ms = requestTimeoutMs(new URLSearchParams(ctx.querystring), maximumMs);
+    const ms = requestTimeoutMs(ctx.state.query, maximumMs);
     let timer: NodeJS.Timeout | undefined;
     const expired = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(timeoutError()), ms); });
     const work = next();

@@ -8,14 +8,14 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { freePort, startInProcess, tempDir, type RunningPlat } from '../helpers/plat.js';
 import testControllers, { labelOf, MARKERS } from './fixtures/test-controllers.js';
-import { startControllerManager, until, writeKubeconfig } from './support.js';
+import { startControllerManager, until, adminKubeconfig } from './support.js';
 
 describe('controllers run by plat controller-manager', () => {
   let plat: RunningPlat;
   let admin: string;
   before(async () => {
     plat = await startInProcess();
-    admin = writeKubeconfig(plat, path.join(tempDir(), 'admin.conf'), 'admin');
+    admin = adminKubeconfig(plat);
   });
   after(async () => { await plat?.stop(); });
 

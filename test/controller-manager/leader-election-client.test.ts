@@ -3,12 +3,11 @@
 // write each) must not queue the Lease renewals behind their requests, or the leader loses its
 // Lease under load, exits, and a restarted one meets the same backlog.
 import assert from 'node:assert/strict';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Host } from '../../core/host.js';
 import type { Plugin } from '../../core/plugin.js';
-import { freePort, startInProcess, tempDir, type RunningPlat } from '../helpers/plat.js';
-import { startControllerManager, until, writeKubeconfig } from './support.js';
+import { freePort, startInProcess, type RunningPlat } from '../helpers/plat.js';
+import { startControllerManager, until, adminKubeconfig } from './support.js';
 
 const LEASE = '/apis/coordination.platform/v1/namespaces/plat-system/leases/plat-controller-manager';
 
@@ -34,7 +33,7 @@ describe('leader election under a controller using up the client rate limit', ()
   let admin: string;
   before(async () => {
     plat = await startInProcess();
-    admin = writeKubeconfig(plat, path.join(tempDir(), 'admin.conf'), 'admin');
+    admin = adminKubeconfig(plat);
   });
   after(async () => { await plat?.stop(); });
 

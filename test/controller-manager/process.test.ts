@@ -13,7 +13,7 @@ import { runPlat, startPlat, type Background } from '../helpers/run-plat.js';
 import { baseCsr, fixtures } from '../certificates/fixtures.js';
 import { labelOf } from './fixtures/test-controllers.js';
 import { startStallProxy } from '../helpers/stall-proxy.js';
-import { until, writeKubeconfig } from './support.js';
+import { until, adminKubeconfig } from './support.js';
 
 const LEASE = '/apis/coordination.platform/v1/namespaces/plat-system/leases/plat-controller-manager';
 const FAST_ELECTION = ['--leader-elect-lease-duration=2s', '--leader-elect-renew-deadline=1500ms', '--leader-elect-retry-period=500ms'];
@@ -47,7 +47,7 @@ describe('plat controller-manager processes', () => {
 
   before(async () => {
     plat = await startInProcess();
-    admin = writeKubeconfig(plat, path.join(tempDir(), 'admin.conf'), 'admin');
+    admin = adminKubeconfig(plat);
   });
   after(async () => {
     for (const p of procs) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
@@ -188,7 +188,7 @@ describe('a new leader issues what the killed one never saw', () => {
   before(async () => {
     // Only the two controller managers sign: none embedded in plat all.
     plat = await startInProcess({ args: ['--controllers='] });
-    admin = writeKubeconfig(plat, path.join(tempDir(), 'admin.conf'), 'admin');
+    admin = adminKubeconfig(plat);
   });
   after(async () => {
     for (const p of procs) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');

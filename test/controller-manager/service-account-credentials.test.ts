@@ -13,8 +13,8 @@ import { loadKubeconfig } from '../../core/client/kubeconfig.js';
 import { silentLogger } from '../../core/log.js';
 import { ServiceAccountClients } from '../../plugins/controller-manager/service-account-clients.js';
 import { baseCsr, fixtures } from '../certificates/fixtures.js';
-import { startInProcess, tempDir, type RunningPlat } from '../helpers/plat.js';
-import { startControllerManager, until, writeKubeconfig, type RunningControllerManager } from './support.js';
+import { startInProcess, type RunningPlat } from '../helpers/plat.js';
+import { startControllerManager, until, adminKubeconfig, type RunningControllerManager } from './support.js';
 
 const SA_USER = 'system:serviceaccount:plat-system:certificate-controller';
 const CSRS = '/apis/certificates.platform/v1/certificatesigningrequests';
@@ -54,7 +54,7 @@ describe('--use-service-account-credentials', () => {
     // plat all's own signing controller stays off: only the controller manager under test signs.
     plat = await startInProcess({ args: ['--authorization-mode=Node,RBAC', '--controllers=*,-csrsigning'], plugins: [writes.plugin] });
     const pki = path.join(plat.dataDir, 'pki');
-    cm = await startControllerManager(['--platconfig', writeKubeconfig(plat, path.join(tempDir(), 'admin.conf'), 'admin'),
+    cm = await startControllerManager(['--platconfig', adminKubeconfig(plat),
       '--leader-elect=false', '--secure-port=0', '--use-service-account-credentials', '--controllers', 'csrsigning',
       '--cluster-signing-cert-file', path.join(pki, 'ca.crt'), '--cluster-signing-key-file', path.join(pki, 'ca.key')]);
   });

@@ -68,6 +68,9 @@ export function writeKubeconfig(plat: RunningPlat, file: string, user: { token: 
   return file;
 }
 
+/** The admin's kubeconfig for `plat`, in a fresh temp dir. */
+export const adminKubeconfig = (plat: RunningPlat): string => writeKubeconfig(plat, path.join(tempDir(), 'admin.conf'), 'admin');
+
 /** Polls `check` (bounded) until it returns something truthy, which it returns. */
 export async function until<T>(check: () => Promise<T | undefined | null | false>, what: string, attempts = 100, everyMs = 100): Promise<T> {
   let last: unknown;

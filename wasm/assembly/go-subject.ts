@@ -11,7 +11,7 @@
 //    bytes) fails the marshalling with "asn1: string not valid UTF-8".
 // The input is a Name that parse-names.ts has already accepted (a CSR's subject).
 import { readTlv, tCls, tConstructed, tContent, tEnd, tNum } from './der';
-import { validUtf8 } from './parse-names';
+import { printable, validUtf8 } from './parse-names';
 
 export let goSubjectLen: usize = 0;
 
@@ -29,15 +29,9 @@ function kept(t: u32): bool {
   return false;
 }
 
-// Go's marshalling set for PrintableString ('*' and '&' are accepted when parsing, not here).
+// Go's marshalling set for PrintableString: its parsing set without '*' and '&'.
 function printableStrict(c: u32): bool {
-  if ((c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39)) return true;
-  switch (c) {
-    case 0x20: case 0x27: case 0x28: case 0x29: case 0x2b: case 0x2c: case 0x2d: case 0x2e: case 0x2f:
-    case 0x3a: case 0x3d: case 0x3f:
-      return true;
-  }
-  return false;
+  return c != 0x2a && c != 0x26 && printable(c);
 }
 
 function putUtf8(p: usize, r: u32): usize {

@@ -39,7 +39,7 @@ import { p256SignBatch, p256Verify } from './p256';
 import { KEY_EC, KEY_ED25519 } from './parse-keys';
 import { sanEntries, sanEntriesLen } from './san-entries';
 import { sha256 } from './sha2';
-import { x509AssembleCertificate, x509BuildTbs, x509Output } from './x509';
+import { sameBytes, x509AssembleCertificate, x509BuildTbs, x509Output } from './x509';
 import { field, fLen, fPtr } from './param-block';
 
 export const ST_OK: u32 = 0;
@@ -57,12 +57,6 @@ const SERIAL_LEN: usize = 16;
 
 const OID_ECDSA_SHA256 = memory.data<u8>([0x2a, 0x86, 0x48, 0xce, 0x3d, 0x04, 0x03, 0x02]);
 const OID_ED25519 = memory.data<u8>([0x2b, 0x65, 0x70]);
-
-function same(a: usize, alen: usize, b: usize, blen: usize): bool {
-  if (alen != blen) return false;
-  for (let i: usize = 0; i < alen; i++) if (load<u8>(a + i) != load<u8>(b + i)) return false;
-  return true;
-}
 
 
 @inline function hdr(res: usize, word: usize): usize {
@@ -124,9 +118,9 @@ export function issueBatch(params: usize, paramsLen: usize): i32 {
     const spki = hdr(res, H_SPKI), spkiLen = hdr(res, H_SPKI + 1);
     if (hdr(res, H_SIG_UNUSED) != 0 || algParamsLen != 0) { put3(out, i, ST_SINGLE); continue; }
     // The subjectPublicKey bits end the SPKI (parse-keys.ts checked their size and form).
-    if (kind == KEY_EC && curve == 2 && same(oid, oidLen, OID_ECDSA_SHA256, 8)) {
+    if (kind == KEY_EC && curve == 2 && sameBytes(oid, oidLen, OID_ECDSA_SHA256, 8)) {
       if (p256Verify(spki + spkiLen - 65, 65, info, infoLen, sig, sigLen) != 1) { put3(out, i, ST_VERIFY, 1); continue; }
-    } else if (kind == KEY_ED25519 && same(oid, oidLen, OID_ED25519, 3)) {
+    } else if (kind == KEY_ED25519 && sameBytes(oid, oidLen, OID_ED25519, 3)) {
       if (sigLen != 64 || ed25519Verify(spki + spkiLen - 32, info, infoLen, sig) != 1) { put3(out, i, ST_VERIFY, 2); continue; }
     } else {
       put3(out, i, ST_SINGLE);

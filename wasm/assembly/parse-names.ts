@@ -12,8 +12,8 @@ export function setEmitRecords(on: bool): void {
   emitRecords = on;
 }
 
-// Go's isPrintable with '*' and '&' allowed, as its parser uses it.
-function printable(c: u32): bool {
+// Go's isPrintable with '*' and '&' allowed, as its parser uses it (go-subject.ts: without them).
+export function printable(c: u32): bool {
   if ((c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39)) return true;
   switch (c) {
     case 0x20: case 0x27: case 0x28: case 0x29: case 0x2b: case 0x2c: case 0x2d: case 0x2e: case 0x2f:

@@ -98,7 +98,8 @@ function readTlv(base: usize, off: usize, limit: usize, tag: u32): bool {
   return true;
 }
 
-function sameBytes(a: usize, alen: usize, b: usize, blen: usize): bool {
+/** Byte equality of two ranges (also issue-batch.ts's OID checks). */
+export function sameBytes(a: usize, alen: usize, b: usize, blen: usize): bool {
   return alen == blen && memory.compare(a, b, alen) == 0;
 }
 
