@@ -2,6 +2,7 @@
 // --platconfig kubeconfig, its server replaced by --master when given; --master alone is a server
 // without credentials. Upstream falls back to the in-cluster service account; plat has none, so
 // neither flag is a start-up error.
+import path from 'node:path';
 import type { ClientConnection } from '../../core/client/connection.js';
 import { KubeconfigError, loadKubeconfig } from '../../core/client/kubeconfig.js';
 import type { FlagSet } from '../../core/flags/types.js';
@@ -22,13 +23,18 @@ function masterUrl(master: string): URL {
   return url;
 }
 
-/** Reads a kubeconfig file for a flag, as a StartupError naming the flag and file when it cannot. */
-export function kubeconfigForFlag(flag: string, file: string): ClientConnection {
+/**
+ * Reads a kubeconfig file, as a StartupError naming where the path was given (the flag, or the
+ * --config file and field) and the file when it cannot. A relative path starts at the working
+ * directory wherever it was given; the message shows what it resolved to.
+ */
+function kubeconfigFrom(label: string, file: string): ClientConnection {
   try {
     return loadKubeconfig(file);
   } catch (e) {
-    if (e instanceof KubeconfigError) throw new StartupError(`--${flag}=${file}: ${e.message}`, 1);
-    throw e;
+    if (!(e instanceof KubeconfigError)) throw e;
+    const resolved = path.isAbsolute(file) ? '' : ` (${path.resolve(file)})`;
+    throw new StartupError(`${label}${resolved}: ${e.message}`, 1);
   }
 }
 
@@ -39,8 +45,9 @@ export function standaloneConnection(flags: FlagSet): ClientConnection {
     throw new StartupError(`no API server to talk to: set --${FLAGS.platconfig} (a kubeconfig file) or --${FLAGS.master}`, 2);
   }
   if (!file) return { server: masterUrl(master) };
-  const conn = kubeconfigForFlag(FLAGS.platconfig, file);
+  const label = flags.isSetOnCommandLine(FLAGS.platconfig) ? `--${FLAGS.platconfig}=${file}` : `${flags.sourceOf(FLAGS.platconfig)}: ${file}`;
+  const conn = kubeconfigFrom(label, file);
   if (master) return { ...conn, server: masterUrl(master) };
-  if (conn.server.protocol !== 'https:') throw new StartupError(`--${FLAGS.platconfig}=${file}: cluster.server: plat talks to the API server over https only`, 1);
+  if (conn.server.protocol !== 'https:') throw new StartupError(`${label}: cluster.server: plat talks to the API server over https only`, 1);
   return conn;
 }

@@ -34,11 +34,17 @@ const BASIC_CONSTRAINTS = '2.5.29.19';
 // Go's crypto/x509 parses EC keys on these curves only.
 const CURVES = new Set(['prime256v1', 'secp384r1', 'secp521r1']);
 
-/** Go's text for the usual file-system errors (`open /x: no such file or directory`). */
+/**
+ * Go's text for the usual file-system errors (`open /x: no such file or directory`). A directory
+ * opens fine under Go's os.ReadFile and fails on the read: `read /x: is a directory`.
+ */
 function readError(file: string, e: unknown): string {
   const code = (e as NodeJS.ErrnoException).code;
-  const text: Record<string, string> = { ENOENT: 'no such file or directory', EACCES: 'permission denied', EISDIR: 'is a directory' };
-  return code && text[code] ? `open ${file}: ${text[code]}` : (e as Error).message;
+  const text: Record<string, readonly [op: string, reason: string]> = {
+    ENOENT: ['open', 'no such file or directory'], EACCES: ['open', 'permission denied'], EISDIR: ['read', 'is a directory'],
+  };
+  const known = code ? text[code] : undefined;
+  return known ? `${known[0]} ${file}: ${known[1]}` : (e as Error).message;
 }
 
 function readFile(file: string, kind: 'cert' | 'key'): Buffer {

@@ -153,6 +153,19 @@ CSRSigningController:
     assert.match(missing.stderr, /\/nonexistent\/cm\.yaml: cannot read the controller manager configuration: no such file or directory/);
   });
 
+  it('a relative path in the file starts at the working directory, as on the command line, and errors say so', () => {
+    const f = file(`${HEAD}Generic:\n  ClientConnection: {kubeconfig: cm.conf}\n`);
+    writeFileSync(path.join(path.dirname(f), 'cm.conf'), 'not: [a kubeconfig');
+    const cwd = tempDir();
+    const missing = runPlat(['controller-manager', '--config', f, '--secure-port=0'], { cwd });
+    assert.equal(missing.code, 1, missing.stderr);
+    assert.match(missing.stderr, new RegExp(`^plat controller-manager: ${f}: Generic\\.ClientConnection\\.kubeconfig: cm\\.conf \\(${path.join(cwd, 'cm.conf')}\\): unable to read: ENOENT`, 'm'));
+    writeFileSync(path.join(cwd, 'cm.conf'), 'just text');
+    const read = runPlat(['controller-manager', '--config', f, '--secure-port=0'], { cwd });
+    assert.equal(read.code, 1, read.stderr);
+    assert.match(read.stderr, /Generic\.ClientConnection\.kubeconfig: cm\.conf \(\S+\): not a kubeconfig/, 'the one in the working directory was read');
+  });
+
   it('a value from the file that the role refuses later names the file and field too (exit 1); from the command line exit 2', () => {
     const run = (text: string, ...args: string[]) =>
       runPlat(['controller-manager', '--config', file(`${HEAD}${text}`), '--master=https://127.0.0.1:1', '--secure-port=0', ...args], { cwd: tempDir() });
