@@ -8,6 +8,7 @@ import { rm, writeFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import { parseDocument } from 'yaml';
 import { ConfigError } from './config-error.js';
+import { syntaxErrorPlace } from './syntax-error-place.js';
 
 /** 1-based line and column of a string offset. */
 export function lineColumn(text: string, offset: number): { line: number; column: number } {
@@ -45,8 +46,8 @@ export async function loadJsFile(filepath: string): Promise<unknown> {
     const ns = (await import(url)) as { default?: unknown };
     return ns.default;
   } catch (err) {
-    // Node 20 gives no position for syntax errors in an import()ed module (only its stderr print has it).
-    throw new ConfigError(`${filepath}: cannot load the config file: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    const message = err instanceof Error ? err.message : String(err);
+    throw new ConfigError(`${filepath}: cannot load the config file: ${message}${syntaxErrorPlace(err, filepath)}`, { cause: err });
   }
 }
 

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ConfigError } from './config-error.js';
 import { resolvePackage } from './resolve-package.js';
+import { syntaxErrorPlace } from './syntax-error-place.js';
 
 export interface PluginRef {
   /** A module path (relative to the config file's directory), a package name, or a plugin object (JS configs). */
@@ -41,11 +42,12 @@ export async function importPlugin(ref: PluginRef, baseDir: string): Promise<Loa
   const label = pluginLabel(ref, baseDir);
   if (typeof ref.spec !== 'string') return checkPlugin(ref.spec, label);
   let ns: Record<string, unknown>;
+  let file = '';
   try {
-    const file = locate(ref.spec, baseDir);
+    file = locate(ref.spec, baseDir);
     ns = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
   } catch (err) {
-    throw new ConfigError(`${where}: cannot load plugin ${JSON.stringify(ref.spec)}: ${reason(err)}`, { cause: err });
+    throw new ConfigError(`${where}: cannot load plugin ${JSON.stringify(ref.spec)}: ${reason(err)}${syntaxErrorPlace(err, file)}`, { cause: err });
   }
   const exported = pickExport(ns);
   if (exported === undefined) {
