@@ -16,6 +16,8 @@ export function checkSignerAnswer(answer: unknown, requestPem: string): SigningR
     return { certificatePem: o.certificatePem };
   }
   if (o?.failed && typeof o.failed.reason === 'string' && typeof o.failed.message === 'string') {
+    // A Failed condition is final: one without a reason would leave its requester nothing to go on.
+    if (o.failed.reason === '') throw new Error('the signer answered failed with an empty reason');
     return { failed: { reason: o.failed.reason, message: o.failed.message } };
   }
   throw new Error('the signer answered neither a certificatePem nor a failed reason and message');

@@ -25,6 +25,8 @@ function misbehavingSigners(ca: TestCredential, other: TestCredential): Plugin {
       host.hooks.sign.for('example.com/good').tapPromise(PLUGIN_NAME, async (req) => ({ certificatePem: issue(req.requestPem, req.usages) }));
       // Rejects with something that is not an Error (a plugin's own error shape).
       host.hooks.sign.for('example.com/odd-rejection').tapPromise(PLUGIN_NAME, () => Promise.reject({ code: 7, why: 'hsm offline' }));
+      // A final failure with nothing to say why.
+      host.hooks.sign.for('example.com/no-reason').tapPromise(PLUGIN_NAME, async () => ({ failed: { reason: '', message: '' } }));
     },
   };
 }
@@ -61,6 +63,12 @@ describe('csrsigning with misbehaving signer plugins', () => {
     await submitApproved(plat.admin, 'odd-rejection', makeCsr({ cn: 'odd' }), 'example.com/odd-rejection', ['client auth']);
     await until(() => signing.logs.has('error auto signing csr: {\\"code\\":7,\\"why\\":\\"hsm offline\\"}'), 'the rejection, as JSON');
     assert.ok(!signing.logs.has('[object Object]'));
+  });
+
+  it('does not write a Failed condition without a reason: an error, retried', async () => {
+    await submitApproved(plat.admin, 'no-reason', makeCsr({ cn: 'no-reason' }), 'example.com/no-reason', ['client auth']);
+    await until(() => signing.logs.has('error auto signing csr: the signer answered failed with an empty reason'), 'the refusal');
+    assert.deepEqual((await getCsr(plat.admin, 'no-reason')).status.conditions.map((c: any) => c.type), ['Approved']);
   });
 
   it('issues through a signer that answers well', async () => {
