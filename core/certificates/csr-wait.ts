@@ -10,7 +10,9 @@ import { sleep } from '../abort-wait.js';
 import { CSR_RESOURCE, hasCertificate, wireBytes, type Csr } from './csr-object.js';
 
 /** The wait ended without a certificate: denied, failed, deleted, replaced, timed out or stopped. */
-export class CertificateWaitError extends Error {}
+export class CertificateWaitError extends Error {
+  constructor(message: string, readonly timedOut = false) { super(message); }
+}
 
 export interface WaitOptions {
   /** The UID the CSR had when created (or first read); another one means it was replaced. */
@@ -91,7 +93,7 @@ export async function waitForCertificate(client: RestClient, name: string, o: Wa
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
-      reject(new CertificateWaitError(`timed out after ${formatDuration(o.timeoutMs)} waiting for certificate signing request "${name}" to be issued`));
+      reject(new CertificateWaitError(`timed out after ${formatDuration(o.timeoutMs)} waiting for certificate signing request "${name}" to be issued`, true));
       stop.abort();
     }, o.timeoutMs);
   });

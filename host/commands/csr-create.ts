@@ -93,6 +93,7 @@ export async function csrCreate(argv: readonly string[], out: (text: string) => 
     const cert = await waitForCertificate(client, name, {
       uid: created.metadata.uid, timeoutMs: f.get<number>('timeout'),
       onApproved: () => out(`certificate signing request ${name} is approved, waiting to be issued\n`),
+      timeoutHint: `the request stays: \`plat csr wait ${name} --out-dir ${dir}\` writes its certificate next to the key once it is issued`,
     });
     const certFile = path.join(dir, `${name}.crt`);
     await writeFileAtomic(certFile, cert, 0o644);

@@ -6,11 +6,12 @@ import { CommandError } from './ca.js';
 
 export { outcome } from '../../core/certificates/csr-wait.js';
 
-export async function waitForCertificate(client: RestClient, name: string, o: WaitOptions): Promise<Buffer> {
+/** `timeoutHint` follows the message when the wait timed out (the request is still there). */
+export async function waitForCertificate(client: RestClient, name: string, o: WaitOptions & { timeoutHint?: string }): Promise<Buffer> {
   try {
     return await wait(client, name, o);
   } catch (e) {
-    if (e instanceof CertificateWaitError) throw new CommandError(e.message);
+    if (e instanceof CertificateWaitError) throw new CommandError(e.timedOut && o.timeoutHint ? `${e.message}; ${o.timeoutHint}` : e.message);
     throw e;
   }
 }

@@ -123,6 +123,15 @@ describe('plat csr', () => {
     assert.equal(createProcfs.code, 1, createProcfs.stderr);
     assert.match(createProcfs.stderr, /cannot write the private key \/proc\/plat-no-such-dir\/w3\.key \(the CSR was deleted again\): ENOENT/);
     assert.equal((await plat.admin.get(`${CSRS}/w3`)).status, 404);
+    // create --wait that gives up says how to pick the certificate up later, and that works.
+    const gaveUp = await csr(['create', '--signer', 'example.com/widgets', '--name', 'w4', '--wait', '--timeout', '1s', '--out-dir', out, ...kc()]);
+    assert.equal(gaveUp.code, 1);
+    assert.equal(gaveUp.stderr, `plat csr create: timed out after 1s waiting for certificate signing request "w4" to be issued; the request stays: \`plat csr wait w4 --out-dir ${out}\` writes its certificate next to the key once it is issued\n`);
+    const later = await approveAndIssue('w4');
+    const pickedUp = await csr(['wait', 'w4', '--out-dir', out, ...kc()]);
+    assert.equal(pickedUp.code, 0, pickedUp.stderr);
+    assert.equal(readFileSync(path.join(out, 'w4.crt'), 'utf8'), later);
+    assert.ok(readFileSync(path.join(out, 'w4.key'), 'utf8').startsWith('-----BEGIN PRIVATE KEY-----'));
     const missing = await csr(['wait', 'nope', ...kc()]);
     assert.equal(missing.code, 1);
     assert.equal(missing.stderr, 'plat csr wait: Error from server (NotFound): certificatesigningrequests.certificates.platform "nope" not found\n');
