@@ -5,6 +5,7 @@ import { Buffer } from 'node:buffer';
 import { DerReader, TAG, identifierOf, readTlv } from './der.js';
 import { concat, seq, tlv } from './der-write.js';
 import { CryptoError } from './errors.js';
+import { goUrl } from './wasm/go-url.js';
 
 export interface SubjectAltNames {
   dnsNames: string[];
@@ -50,10 +51,14 @@ export function parseSubjectAltNames(value: Uint8Array): SubjectAltNames {
         if (!isIa5(data)) throw new CryptoError('x509: SAN dNSName is malformed');
         out.dnsNames.push(text());
         break;
-      case URI:
+      case URI: {
         if (!isIa5(data)) throw new CryptoError('x509: SAN uniformResourceIdentifier is malformed');
+        // Go's url.Parse and Host check: the one implementation is the WASM core's (go-url.ts).
+        const uri = goUrl(text());
+        if (!uri.ok) throw new CryptoError(uri.error);
         out.uris.push(text());
         break;
+      }
       case IP:
         if (data.length !== 4 && data.length !== 16) {
           throw new CryptoError(`x509: cannot parse IP address of length ${data.length}`);
@@ -127,7 +132,7 @@ export function parseIp(text: string): Uint8Array | undefined {
   return out;
 }
 
-/** Encodes a GeneralNames SEQUENCE (the subjectAltName extnValue). */
+/** Encodes a GeneralNames SEQUENCE (the subjectAltName extnValue), as Go's marshalSANs writes a template's names. */
 export function encodeSubjectAltNames(names: Partial<SubjectAltNames>): Uint8Array {
   const ascii = (s: string, what: string): Uint8Array => {
     if (typeof s !== 'string' || !/^[\x00-\x7f]*$/.test(s)) throw new RangeError(`${what} must be ASCII: ${JSON.stringify(s)}`);
@@ -146,7 +151,12 @@ export function encodeSubjectAltNames(names: Partial<SubjectAltNames>): Uint8Arr
     }
     parts.push(tlv(IP, bytes));
   }
-  for (const u of names.uris ?? []) parts.push(tlv(URI, ascii(u, 'URI')));
+  for (const u of names.uris ?? []) {
+    // Go's templates hold parsed *url.URLs and marshalSANs writes their String().
+    const uri = goUrl(Buffer.from(ascii(u, 'URI')).toString('latin1'), false);
+    if (!uri.ok) throw new RangeError(`URI: ${uri.error}`);
+    parts.push(tlv(URI, Buffer.from(uri.string, 'latin1')));
+  }
   return seq(concat(parts));
 }
 

@@ -1,6 +1,8 @@
 // THE TABLE: one entry per rule of spec 01 and k8s-behaviour §1.2–§1.4, in a shape that can be
 // replayed through the strategies directly (validation.test.ts) and later over HTTP.
 import assert from 'node:assert/strict';
+import { generateKeyPairSync } from 'node:crypto';
+import { csrWithUriSans } from '../crypto/go-url-cases.js';
 import { b64, BASE_SIGNER, pem, pemBody, type Fixtures } from './fixtures.js';
 
 export interface CsrCase {
@@ -31,6 +33,7 @@ const setSigner = (name: string) => (obj: any): void => { obj.spec.signerName = 
 const types = (stored: any): string[] => (stored.status?.conditions ?? []).map((c: any) => c.type);
 
 const RFC3339 = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;
+const uriKey = generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey;
 
 export function csrCases(fx: Fixtures): CsrCase[] {
   const invalid = (field: string, message: string | RegExp) => ({ field, message });
@@ -42,6 +45,12 @@ export function csrCases(fx: Fixtures): CsrCase[] {
   const labels64 = 'a'.repeat(64);
   const longDomain = Array.from({ length: 5 }, () => 'd'.repeat(60)).join('.') + '.com'; // 304 bytes
   const longPath = ['a', 'b', 'c'].map((ch) => ch.repeat(200)).join('.');
+  // One crafted CSR per URI, made once (the expectation must name the same bytes the request sends).
+  const uriCsrs = new Map<string, string>();
+  const uriCsr = (uri: string): string => {
+    if (!uriCsrs.has(uri)) uriCsrs.set(uri, csrWithUriSans(uriKey, uri));
+    return uriCsrs.get(uri)!;
+  };
 
   return [
     // ---- baseline
@@ -61,6 +70,21 @@ export function csrCases(fx: Fixtures): CsrCase[] {
       expect: invalid('spec.request', /^Invalid value: "[A-Za-z0-9+/=]+": (asn1|x509): .+/) },
     { name: 'request with a broken signature', op: 'create', mutate: (o) => { o.spec.request = b64(fx.badSignatureCsrPem); },
       expect: invalid('spec.request', `Invalid value: ${requestValue(fx.badSignatureCsrPem)}: x509: ECDSA verification failure`) },
+    // URI SANs go through Go's url.Parse and the Host check (crypto/x509 parseSANExtension).
+    { name: 'request with a URI SAN url.Parse rejects (the url.Error names the text before #)', op: 'create',
+      mutate: (o) => { o.spec.request = b64(uriCsr('spiffe://cluster.local/ns/%zz#x')); },
+      expect: invalid('spec.request', `Invalid value: ${requestValue(uriCsr('spiffe://cluster.local/ns/%zz#x'))}: `
+        + 'x509: cannot parse URI "spiffe://cluster.local/ns/%zz#x": parse "spiffe://cluster.local/ns/%zz": invalid URL escape "%zz"') },
+    { name: 'request with a URI SAN holding a control character (Go\'s %q quoting)', op: 'create',
+      mutate: (o) => { o.spec.request = b64(uriCsr('spiffe://x/\ty\x7f')); },
+      expect: invalid('spec.request', `Invalid value: ${requestValue(uriCsr('spiffe://x/\ty\x7f'))}: `
+        + 'x509: cannot parse URI "spiffe://x/\\ty\\x7f": parse "spiffe://x/\\ty\\x7f": net/url: invalid control character in URL') },
+    { name: 'request with a URI SAN whose host is not a domain', op: 'create',
+      mutate: (o) => { o.spec.request = b64(uriCsr('spiffe://cluster..local/ns/a')); },
+      expect: invalid('spec.request', `Invalid value: ${requestValue(uriCsr('spiffe://cluster..local/ns/a'))}: `
+        + 'x509: cannot parse URI "spiffe://cluster..local/ns/a": invalid domain') },
+    { name: 'request with an unusual URI SAN Go accepts', op: 'create',
+      mutate: (o) => { o.spec.request = b64(uriCsr('HTTPS://Example.com/a b?q r#f g')); }, expect: { ok: true } },
     { name: 'request: junk before and data after the first block are ignored', op: 'create',
       mutate: (o) => { o.spec.request = b64(`explanatory text\n${fx.ecCsrPem}trailing junk\n${wrongLabel}`); }, expect: { ok: true } },
     { name: 'request: PEM headers are not rejected', op: 'create',

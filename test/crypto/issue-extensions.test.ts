@@ -7,14 +7,17 @@
 //    order), IPv4-mapped IPs as 4 bytes; otherName, directoryName and registeredID dropped; no
 //    extension when nothing is left; critical only with an empty subject.
 //  - no subjectKeyIdentifier on a leaf (one on a CA: SHA-1 of its key bits);
-//  - authorityKeyIdentifier = the CA certificate's SKI bytes, and none when the CA has no SKI.
+//  - authorityKeyIdentifier = the CA certificate's SKI bytes, and none when the CA has no SKI;
+//  - a URI as Go's url.URL.String() writes the parsed URI (go-url-cases.ts), byte-exact.
 import assert from 'node:assert/strict';
-import { createHash, createPublicKey, X509Certificate } from 'node:crypto';
+import { createHash, createPublicKey, generateKeyPairSync, X509Certificate } from 'node:crypto';
 import { describe, it } from 'node:test';
 import {
-  issueCertificate, issueCertificates, parseCertificate, parseCsr, type IssuePolicy, type IssueResult, type IssuingCa,
+  createCertificate, createCertificateTypescript, issueCertificate, issueCertificates, parseCertificate, parseCsr,
+  type IssuePolicy, type IssueResult, type IssuingCa,
 } from '../../core/crypto/index.js';
 import { openssl, opensslCa, opensslCsr, type OpensslKeyType } from '../helpers/openssl.js';
+import { URI_CASES, csrWithUriSans } from './go-url-cases.js';
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
 const now = Date.now();
@@ -35,6 +38,30 @@ function issueAll(path: Path, pems: readonly string[], ca: IssuingCa, p: IssuePo
     assert.ok(!('error' in r), `request ${i}: ${'error' in r ? r.error.message : ''}`);
     return r;
   });
+}
+
+/**
+ * One test per CA key and path: issues every request, checks each certificate's signature (and that
+ * the batch signed it where it can), then hands it to `check` with a label from `what`.
+ */
+function forEachIssued(caName: string, pems: readonly string[], what: (i: number) => string,
+  check: (x: X509Certificate, certPem: string, what: string, i: number) => void): void {
+  for (const caKey of CA_KEYS) {
+    const caPair = opensslCa(`/CN=${caName}-${caKey}`, caKey, { ski: 'hash' });
+    const ca: IssuingCa = { certificatePem: caPair.certPem, privateKey: caPair.keyPem };
+    const caX509 = new X509Certificate(caPair.certPem);
+    for (const path of PATHS) {
+      it(`${caKey} CA, ${path}`, () => {
+        issueAll(path, pems, ca, policy()).forEach((cert, i) => {
+          const label = what(i);
+          if (path === 'issueCertificates' && BATCHED.includes(caKey)) assert.equal(cert.backend.sign, 'wasm', `${label}: signed in the WASM batch`);
+          const x = new X509Certificate(cert.certificatePem);
+          assert.ok(x.verify(caX509.publicKey), `${label}: signature`);
+          check(x, cert.certificatePem, label, i);
+        });
+      });
+    }
+  }
 }
 
 /** `openssl x509 -noout -ext subjectKeyIdentifier,authorityKeyIdentifier`, as hex (undefined: absent). */
@@ -115,36 +142,22 @@ describe('issued subjectAltName: the four kinds Go writes, in Go order', () => {
     pem: opensslCsr({ keyType, subject: c.subject, ...(c.sans.length > 0 ? { sans: c.sans } : {}), configSections: DIR_SECTION }).csrPem,
   })));
 
-  for (const caKey of CA_KEYS) {
-    const caPair = opensslCa(`/CN=san-ca-${caKey}`, caKey, { ski: 'hash' });
-    const ca: IssuingCa = { certificatePem: caPair.certPem, privateKey: caPair.keyPem };
-    const caX509 = new X509Certificate(caPair.certPem);
-    for (const path of PATHS) {
-      it(`${caKey} CA, ${path}`, () => {
-        const out = issueAll(path, requests.map((r) => r.pem), ca, policy());
-        out.forEach((cert, i) => {
-          const { c, keyType } = requests[i]!;
-          const what = `${c.name} (${keyType} CSR)`;
-          if (path === 'issueCertificates' && BATCHED.includes(caKey)) assert.equal(cert.backend.sign, 'wasm', `${what}: signed in the WASM batch`);
-          const x = new X509Certificate(cert.certificatePem);
-          assert.ok(x.verify(caX509.publicKey), `${what}: signature`);
-          const san = parseCertificate(cert.certificatePem).extensions.filter((e) => e.oid === '2.5.29.17');
-          const shown = openssl(['x509', '-noout', '-ext', 'subjectAltName'], { input: cert.certificatePem });
-          assert.doesNotMatch(shown, /othername|DirName|Registered ID/i, what);
-          if (c.want === undefined) {
-            assert.equal(san.length, 0, `${what}: no SAN extension`);
-            assert.equal(x.subjectAltName, undefined, what);
-            return;
-          }
-          assert.equal(san.length, 1, what);
-          assert.equal(hex(san[0]!.value), generalNames(c.want.names), `${what}: SAN bytes`);
-          assert.equal(san[0]!.critical, c.want.critical, `${what}: critical`);
-          assert.equal(x.subjectAltName, c.want.text, what);
-          assert.ok(shown.includes(c.want.text), `${what}: openssl shows ${shown}`);
-        });
-      });
+  forEachIssued('san-ca', requests.map((r) => r.pem), (i) => `${requests[i]!.c.name} (${requests[i]!.keyType} CSR)`, (x, certPem, what, i) => {
+    const { c } = requests[i]!;
+    const san = parseCertificate(certPem).extensions.filter((e) => e.oid === '2.5.29.17');
+    const shown = openssl(['x509', '-noout', '-ext', 'subjectAltName'], { input: certPem });
+    assert.doesNotMatch(shown, /othername|DirName|Registered ID/i, what);
+    if (c.want === undefined) {
+      assert.equal(san.length, 0, `${what}: no SAN extension`);
+      assert.equal(x.subjectAltName, undefined, what);
+      return;
     }
-  }
+    assert.equal(san.length, 1, what);
+    assert.equal(hex(san[0]!.value), generalNames(c.want.names), `${what}: SAN bytes`);
+    assert.equal(san[0]!.critical, c.want.critical, `${what}: critical`);
+    assert.equal(x.subjectAltName, c.want.text, what);
+    assert.ok(shown.includes(c.want.text), `${what}: openssl shows ${shown}`);
+  });
 
   it('takes the names from the verified DER, not from the fields of a ParsedCsr copy', () => {
     const caPair = opensslCa('/CN=copy-ca', 'ec-p256', { ski: 'hash' });
@@ -152,6 +165,32 @@ describe('issued subjectAltName: the four kinds Go writes, in Go order', () => {
     const copy = { ...parseCsr(pem), dnsNames: ['forged.example'], uris: ['spiffe://forged'] };
     const x = new X509Certificate(issueCertificate(copy, { certificatePem: caPair.certPem, privateKey: caPair.keyPem }, policy()).certificatePem);
     assert.equal(x.subjectAltName, 'DNS:real.example');
+  });
+});
+
+describe("issued URI SANs: Go's url.URL.String() of the parsed URI, not the requested bytes", () => {
+  // Every URI of go-url-cases.ts that Go accepts, one CSR each, with a P-256 and an Ed25519 key.
+  const accepted = URI_CASES.filter((c) => c.string !== undefined);
+  const keys = [generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey, generateKeyPairSync('ed25519').privateKey];
+  const requests = keys.flatMap((key) => accepted.map((c) => ({ c, pem: csrWithUriSans(key, c.uri), keyType: key.asymmetricKeyType })));
+  forEachIssued('uri-ca', requests.map((r) => r.pem), (i) => `${JSON.stringify(requests[i]!.c.uri)} (${requests[i]!.keyType} CSR)`, (_x, certPem, what, i) => {
+    const san = parseCertificate(certPem).extensions.filter((e) => e.oid === '2.5.29.17');
+    assert.equal(san.length, 1, what);
+    assert.equal(hex(san[0]!.value), generalNames([[URI, requests[i]!.c.string!]]), `${what}: SAN bytes`);
+  });
+
+  it('templates (createCertificate, both builders) write String() too, and refuse a URI url.Parse rejects', () => {
+    const key = keys[0]!;
+    const template = {
+      subject: { commonName: 'uri-template' }, notBefore: new Date(now - 60_000), notAfter: new Date(now + 3600_000),
+      uris: ['HTTPS://Example.com/a%2fb', 'http://h/a b', 'urn:ExAmple:x'],
+    };
+    for (const build of [createCertificate, createCertificateTypescript]) {
+      const cert = parseCertificate(build({ template, publicKey: key, signer: key }).certificatePem);
+      const san = cert.extensions.find((e) => e.oid === '2.5.29.17')!;
+      assert.equal(hex(san.value), generalNames([[URI, 'https://Example.com/a%2fb'], [URI, 'http://h/a%20b'], [URI, 'urn:ExAmple:x']]), build.name);
+      assert.throws(() => build({ template: { ...template, uris: ['http://h/%zz'] }, publicKey: key, signer: key }), RangeError, build.name);
+    }
   });
 });
 

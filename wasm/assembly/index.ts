@@ -15,3 +15,5 @@ export { validateCertificatePem } from './certificate-pem';
 export { x509BuildTbs, x509AssembleCertificate, x509Output, pemEncodeCertificate } from './x509';
 // -- issue-batch.ts exports --
 export { issueBatch } from './issue-batch';
+// -- go-url.ts exports (Go's url.Parse and URL.String for URI SANs) --
+export { goUrl, goUrlOutput, goUrlErrorAt, goUrlErrorLen, goUrlErrorUrlLen } from './go-url';

@@ -3,7 +3,7 @@
 // the same internals: parseCsrPem (csr.ts, every check), proof of possession (p256Verify /
 // ed25519Verify), x509BuildTbs (x509.ts, the SPKI copied from the CSR, the subject re-marshalled as
 // Go does, go-subject.ts, the SAN rebuilt from the CSR's DNS, email, IP and URI names only,
-// san-entries.ts), the CA signature
+// san-entries.ts; URIs re-serialised as Go does, go-url.ts), the CA signature
 // (P-256: p256SignBatch, which shares the two modular inversions per signature across the batch;
 // Ed25519: ed25519Sign with the cached expanded key), x509AssembleCertificate. What saves time is
 // one JS/WASM crossing per batch instead of ~6 per certificate, no JS-side CSR decoding, and the

@@ -3,8 +3,9 @@
 import { Reader, T_OID, T_SEQUENCE, T_SET, checkOid, identifier, readTlv, tCls, tConstructed, tContent, tEnd, tNum, tStart, N_ATTRIBUTE_TYPE_AND_VALUE, N_OBJECT_IDENTIFIER } from './der';
 import {
   E_BMP_ODD, E_IA5, E_NUMERIC, E_PRINTABLE, E_SAN, E_SANS, E_SAN_DNS, E_SAN_IP_LENGTH, E_SAN_RFC822, E_SAN_URI,
-  E_SEQUENCE_TAG_MISMATCH, E_TAG_MISMATCH, E_UTF8, R_ATV, R_RDN, R_SAN, fail, failArgs, record,
+  E_SAN_URI_DOMAIN, E_SAN_URI_PARSE, E_SEQUENCE_TAG_MISMATCH, E_TAG_MISMATCH, E_UTF8, R_ATV, R_RDN, R_SAN, fail, failArgs, record,
 } from './result';
+import { URL_OK, goUrlHostIsDomain, goUrlParse, urlErrorAt, urlErrorLen, urlErrorUrlLen } from './go-url';
 
 /** Whether parsers emit records (certificate validation only checks). */
 export let emitRecords: bool = true;
@@ -135,6 +136,10 @@ export function parseSubjectAltNames(p: usize, len: usize): bool {
       if (!ia5(c, n)) return fail(E_SAN_DNS);
     } else if (id == 0x86) {
       if (!ia5(c, n)) return fail(E_SAN_URI);
+      // Go keeps a *url.URL: the text must parse, and a host must pass domainToReverseLabels.
+      const r = goUrlParse(c, n);
+      if (r != URL_OK) return failArgs(E_SAN_URI_PARSE, <u32>c, <u32>n, r, <u32>urlErrorAt, <u32>urlErrorLen, <u32>urlErrorUrlLen);
+      if (!goUrlHostIsDomain()) return failArgs(E_SAN_URI_DOMAIN, <u32>c, <u32>n);
     } else if (id == 0x87) {
       if (n != 4 && n != 16) return failArgs(E_SAN_IP_LENGTH, <u32>n);
     } else {

@@ -82,6 +82,9 @@ export const E_KEY_USAGE: u32 = 72;
 export const E_EXT_KEY_USAGE: u32 = 73;
 export const E_SKI: u32 = 74;
 export const E_AKI: u32 = 75;
+// uniformResourceIdentifier SANs that Go's url.Parse rejects (go-url.ts)
+export const E_SAN_URI_PARSE: u32 = 76; // args: URI addr, URI len, URL_* reason, piece offset, piece len, length of the URL the url.Error names
+export const E_SAN_URI_DOMAIN: u32 = 77; // args: URI addr, URI len
 // status.certificate rules
 export const E_PEM_LABEL: u32 = 80; // args: label address, label length
 export const E_PEM_HEADERS: u32 = 81;

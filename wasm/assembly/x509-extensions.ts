@@ -2,6 +2,7 @@
 // function writes one complete Extension. x509.ts calls them in reverse of Go's order
 // (keyUsage, extKeyUsage, basicConstraints, SKI, AKI, SAN) so the output reads in Go's order.
 import { putBooleanTrue, putByte, putBytes, putSmallInteger, putTlv, wPos, wrap } from './der-writer';
+import { goUrlParse, goUrlString, goUrlStringMax } from './go-url';
 
 export const SAN_EMAIL: u32 = 1; // rfc822Name [1]
 export const SAN_DNS: u32 = 2; // dNSName [2]
@@ -110,16 +111,16 @@ export function putAuthorityKeyId(aki: usize, len: usize): void {
   closeExtension(0x23, false, end, end);
 }
 
-/**
- * subjectAltName from a list of entries (kind u8, length u32 LE, bytes) at `list`, whose start
- * offsets are in `offsets[0..count)`. Written in Go's order: DNS names, emails, IPs, URIs, each
- * kind in list order. The list has been validated by the caller.
- */
 function ipv4Mapped(ip: usize): bool {
   for (let i: usize = 0; i < 10; i++) if (load<u8>(ip + i) != 0) return false;
   return load<u8>(ip + 10) == 0xff && load<u8>(ip + 11) == 0xff;
 }
 
+/**
+ * subjectAltName from a list of entries (kind u8, length u32 LE, bytes) at `list`, whose start
+ * offsets are in `offsets[0..count)`. Written in Go's order: DNS names, emails, IPs, URIs, each
+ * kind in list order. The list has been validated by the caller.
+ */
 export function putSubjectAltNameList(list: usize, offsets: usize, count: i32, critical: bool): void {
   const end = wPos();
   // Backwards: the last kind in Go's order first, each kind's entries last first.
@@ -132,6 +133,13 @@ export function putSubjectAltNameList(list: usize, offsets: usize, count: i32, c
       let n = <usize>load<u32>(e + 1);
       // net.IP.To4: Go writes an IPv4-mapped IPv6 address (::ffff:a.b.c.d) as its 4 bytes.
       if (kind == SAN_IP && n == 16 && ipv4Mapped(data)) { data += 12; n = 4; }
+      // Go's template holds a parsed *url.URL and marshalSANs writes uri.String().
+      if (kind == SAN_URI) {
+        goUrlParse(data, n); // accepted before (scanSanList)
+        const text = heap.alloc(goUrlStringMax(n));
+        n = goUrlString(text);
+        data = text;
+      }
       putTlv(0x80 | kind, data, n);
     }
   }

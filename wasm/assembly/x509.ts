@@ -20,13 +20,15 @@
 //   68 authority key id (len 0: the subject's own key id, i.e. self-signed; given, it is left
 //      out when the subject equals the issuer, as Go's CreateCertificate does)
 //   76 SAN: a list of entries { u8 kind (1 email, 2 DNS, 6 URI, 7 IP), u32 length, bytes },
-//           written in Go's order whatever the list order; len 0 = no SAN
+//           written in Go's order whatever the list order, URIs as Go's url.URL.String() writes
+//           the parsed text; len 0 = no SAN
 //   84 end of header
 import { putBitString, putBytes, putSmallInteger, putTime, putUnsignedInteger, wPos, wrap, writerInit, writerOverflowed } from './der-writer';
 import { pemEncode, pemEncodedLength } from './pem';
 import { goSubject, goSubjectLen } from './go-subject';
 import { sha1 } from './sha1';
 import { field, fLen, fPtr } from './param-block';
+import { URL_OK, goUrlParse } from './go-url';
 import {
   EKU_COUNT, SAN_DNS, SAN_EMAIL, SAN_IP, SAN_URI, putAuthorityKeyId, putBasicConstraints, putExtKeyUsage, putKeyUsage,
   putSubjectAltNameList, putSubjectKeyId,
@@ -38,7 +40,7 @@ export const ERR_TIME = -3; // not a whole number, year outside 0..9999, or notA
 export const ERR_SIG_ALG = -4; // unknown signature algorithm selector
 export const ERR_NAME = -5; // issuer or subject is not exactly one DER SEQUENCE
 export const ERR_SPKI = -6; // not SEQUENCE { SEQUENCE, BIT STRING }
-export const ERR_SAN = -7; // bad entry kind, non-IA5 text, IP not 4/16 bytes
+export const ERR_SAN = -7; // bad entry kind, non-IA5 text, a URI Go's url.Parse rejects, IP not 4/16 bytes
 export const ERR_USAGE = -8; // keyUsage or extKeyUsage mask has unknown bits
 export const ERR_PATH_LEN = -9; // pathLen without cA
 export const ERR_OVERFLOW = -10; // output larger than the writer's buffer (should not happen)
@@ -129,6 +131,8 @@ function scanSanList(list: usize, len: usize, offsets: usize): i32 {
       if (n != 4 && n != 16) return ERR_SAN;
     } else if (kind == SAN_DNS || kind == SAN_EMAIL || kind == SAN_URI) {
       for (let i: usize = 0; i < n; i++) if (load<u8>(data + i) >= 0x80) return ERR_SAN;
+      // A URI is written as Go's url.URL.String() (x509-extensions.ts): it must be one url.Parse takes.
+      if (kind == SAN_URI && goUrlParse(data, n) != URL_OK) return ERR_SAN;
     } else {
       return ERR_SAN;
     }
@@ -208,8 +212,8 @@ export function x509BuildTbs(params: usize, paramsLen: usize): i32 {
   }
 
   // Every input is copied at most once, and each adds at most 6 header bytes per entry (SAN) or a
-  // few fixed headers; 2x the block plus slack bounds the output.
-  const cap = paramsLen * 2 + 1024;
+  // few fixed headers; 2x the block plus slack bounds the output. A URI's re-escaping can triple it.
+  const cap = paramsLen * 2 + sanLen * 2 + 1024;
   const buf = heap.alloc(cap);
   writerInit(buf, cap);
   const tbsEnd = wPos();

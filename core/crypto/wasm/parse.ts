@@ -12,6 +12,7 @@ import type { DistinguishedNameAttribute } from '../names.js';
 import { DN_COMMON_NAME, DN_ORGANIZATION, DN_SHORT_NAMES } from '../oids.js';
 import { publicKeyObject, type PublicKeyInfo } from '../public-key.js';
 import { identifySignatureAlgorithm } from '../signature.js';
+import { uriDomainError, uriParseError } from './go-url.js';
 import { wasm, type CryptoExports } from './instance.js';
 
 /** A byte range in the CSR's DER. */
@@ -144,6 +145,8 @@ const E_TAG_MISMATCH = 12;
 const E_TRAILING_IN = 13;
 const E_EC_POINT = 32;
 const E_SAN_IP_LENGTH = 49;
+const E_SAN_URI_PARSE = 76;
+const E_SAN_URI_DOMAIN = 77;
 const E_PEM_LABEL = 80;
 
 const CURVES = ['', 'P-224', 'P-256', 'P-384', 'P-521'];
@@ -181,6 +184,10 @@ function message(u: Uint32Array, res: number, mem: Uint8Array): string {
       return `asn1: syntax error: trailing data in ${NAMES[a(0)] ?? ''}`;
     case E_SAN_IP_LENGTH:
       return `x509: cannot parse IP address of length ${a(0)}`;
+    case E_SAN_URI_PARSE:
+      return uriParseError(latin1(mem, a(0), a(1)), a(2), a(3), a(4), a(5));
+    case E_SAN_URI_DOMAIN:
+      return uriDomainError(latin1(mem, a(0), a(1)));
     case E_PEM_LABEL: {
       const label = Buffer.from(mem.buffer, mem.byteOffset + a(0), a(1)).toString('utf8');
       return `only CERTIFICATE PEM blocks are allowed, found ${JSON.stringify(label)}`;

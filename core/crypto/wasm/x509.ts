@@ -66,7 +66,7 @@ const ERRORS: Readonly<Record<number, string>> = {
   [-4]: 'unknown signature algorithm',
   [-5]: 'issuer or subject Name is not one DER SEQUENCE',
   [-6]: 'SubjectPublicKeyInfo is malformed',
-  [-7]: 'subjectAltName: names must be ASCII, IPs 4 or 16 bytes',
+  [-7]: "subjectAltName: names must be ASCII, URIs such as Go's url.Parse takes, IPs 4 or 16 bytes",
   [-8]: 'unknown keyUsage or extKeyUsage',
   [-9]: 'pathLen requires isCA',
   [-10]: 'x509 build: output buffer overflow',
