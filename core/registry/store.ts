@@ -11,7 +11,7 @@ import type { AdmissionOperation, AdmissionRequest } from '../admission/request.
 import type { Attributes, Decision } from '../authz/attributes.js';
 import type { UserInfo } from '../authn/user.js';
 import type { Hooks } from '../hooks.js';
-import { isStorageError, type Storage, type KeyValue } from '../storage/storage.js';
+import { isStorageError, JsonText, type Storage, type KeyValue } from '../storage/storage.js';
 import type { ResourceDefinition } from './resource.js';
 import type { Strategy, StrategyContext } from './strategy.js';
 import { pathSegmentNameErrors, restoreSystemMeta, validateObjectMeta, validateObjectMetaUpdate } from './object-meta.js';
@@ -42,6 +42,11 @@ function randomSuffix(n: number): string {
   return s;
 }
 
+/**
+ * How an update builds the new object: from a private copy of the current one, or (PUT) a whole
+ * replacement, which the store takes over: one that pins a resourceVersion is written at most once
+ * (a conflict is the caller's 409), so it is used as it is; any other is copied for each attempt.
+ */
 export type UpdateFn = (current: ApiObject) => ApiObject | Promise<ApiObject>;
 
 export class ResourceStore {
@@ -97,6 +102,14 @@ export class ResourceStore {
   }
 
   /**
+   * The stored form of a validated object, encoded before validating admission runs: the plugins
+   * then see the object itself, and whatever one of them changes is never stored (nor returned).
+   */
+  #encode(obj: ApiObject): JsonText {
+    return new JsonText(JSON.stringify(this.#toStored(obj)));
+  }
+
+  /**
    * toObject for a value storage has just handed over: get, create, update and delete return
    * values of the caller's own, so this one is not copied again.
    */
@@ -137,16 +150,16 @@ export class ResourceStore {
   }
 
   /**
-   * Runs an admission phase; validating plugins get a copy of the object. A plugin refuses by throwing: a StatusError goes out as it is, any
+   * Runs an admission phase. Validating plugins run after validation, so what one changes must not
+   * be stored: callers hand them an object that is no longer used (create and update have encoded
+   * it already, #encode) or a copy. A plugin refuses by throwing: a StatusError goes out as it is, any
    * other error becomes 403 Forbidden naming the object (admission.NewForbidden upstream). Mutating
    * admission on create runs before a name is generated, so, as upstream, the name shown is then
    * the generateName prefix, or "Unknown" when the object has neither.
    */
   async #admit(phase: 'admitMutate' | 'admitValidate', req: AdmissionRequest): Promise<void> {
-    // Validating plugins run after validation: what one changed would be stored unvalidated.
-    const seen = phase === 'admitValidate' && req.object ? { ...req, object: structuredClone(req.object) } : req;
     try {
-      await this.#opts.hooks[phase].promise(seen);
+      await this.#opts.hooks[phase].promise(req);
     } catch (e) {
       if (e instanceof StatusError) throw e;
       const name = req.name || req.object?.metadata?.name || req.object?.metadata?.generateName || 'Unknown';
@@ -162,7 +175,7 @@ export class ResourceStore {
     const req = { ...this.#admission('CREATE', ctx, subresource, name, obj, undefined), kind };
     await this.#admit('admitMutate', req);
     const admitted = req.object ?? obj;
-    await this.#admit('admitValidate', { ...req, object: admitted });
+    await this.#admit('admitValidate', { ...req, object: structuredClone(admitted) });
     return admitted;
   }
 
@@ -187,7 +200,8 @@ export class ResourceStore {
     const generated = !meta.name && !!meta.generateName;
 
     for (let attempt = 0; ; attempt++) {
-      const candidate = structuredClone(obj);
+      // Only a generated name is tried again, on a fresh copy each time.
+      const candidate = generated ? structuredClone(obj) : obj;
       if (generated) candidate.metadata.name = `${candidate.metadata.generateName!.slice(0, 58)}${this.#random(5)}`;
       const sctx = this.#strategyContext(ctx, '');
       this.def.strategy.prepareForCreate?.(sctx, candidate);
@@ -196,17 +210,18 @@ export class ResourceStore {
       if (errs.length === 0) errs = this.#nameErrors(candidate);
       if (errs.length) throw this.#invalid(name, errs);
       ctx.warnings.push(...(this.def.strategy.warnings?.(sctx, candidate) ?? []));
+      const stored = this.#encode(candidate);
+      const dryRunOut = ctx.dryRun ? structuredClone(candidate) : undefined;
       await this.#admit('admitValidate', this.#admission('CREATE', ctx, '', name, candidate, undefined));
       try {
         const key = this.keyFor(ctx.namespace, name);
-        if (ctx.dryRun) {
+        if (dryRunOut) {
           if (await this.#storage.get(key)) throw errors.alreadyExists(this.qualified, name);
-          const out = structuredClone(candidate);
-          out.apiVersion = this.apiVersion; out.kind = this.def.kind;
-          delete out.metadata.resourceVersion;
-          return out;
+          dryRunOut.apiVersion = this.apiVersion; dryRunOut.kind = this.def.kind;
+          delete dryRunOut.metadata.resourceVersion;
+          return dryRunOut;
         }
-        return this.#own(await this.#storage.create(key, this.#toStored(candidate)));
+        return this.#own(await this.#storage.create(key, stored));
       } catch (e) {
         const exists = isStorageError(e, 'KeyExists') || (e instanceof StatusError && e.reason === 'AlreadyExists');
         if (!exists) throw e;
@@ -234,7 +249,7 @@ export class ResourceStore {
    * compare-and-swap, retrying on a concurrent write unless the caller pinned a resourceVersion.
    * A write that changes nothing is not written (same resourceVersion, no watch event).
    */
-  async update(ctx: RequestContext, name: string, subresource: string, apply: UpdateFn,
+  async update(ctx: RequestContext, name: string, subresource: string, apply: UpdateFn | ApiObject,
     options: { createIfMissing?: () => Promise<ApiObject> } = {}): Promise<{ object: ApiObject; created: boolean }> {
     const key = this.keyFor(ctx.namespace, name);
     for (let attempt = 0; attempt < MAX_UPDATE_RETRIES; attempt++) {
@@ -244,21 +259,22 @@ export class ResourceStore {
         throw errors.notFound(this.qualified, name);
       }
       const old = this.#own(kv);
-      const next = structuredClone(await apply(structuredClone(old)));
+      const next = typeof apply === 'function' ? structuredClone(await apply(structuredClone(old)))
+        : apply.metadata.resourceVersion ? apply : structuredClone(apply);
       const pinned = next.metadata.resourceVersion;
       if (pinned && pinned !== old.metadata.resourceVersion) throw errors.staleResourceVersion(this.qualified, name);
       if (!pinned && this.def.allowUnconditionalUpdate === false) {
         throw this.#invalid(name, [fieldError.invalid('metadata.resourceVersion', '', 'must be specified for an update')]);
       }
-      const obj = await this.#prepareUpdate(ctx, subresource, next, old);
-      if (isDeepStrictEqual(this.#toStored(obj), this.#toStored(old))) return { object: old, created: false };
-      if (ctx.dryRun) return { object: { ...obj, metadata: { ...obj.metadata, resourceVersion: old.metadata.resourceVersion! } }, created: false };
+      const prepared = await this.#prepareUpdate(ctx, subresource, next, old);
+      if (prepared.unchanged) return { object: old, created: false };
+      if (prepared.dryRunOut) return { object: prepared.dryRunOut, created: false };
       try {
-        if (obj.metadata.deletionTimestamp && !(obj.metadata.finalizers?.length)) {
+        if (prepared.completesDeletion) {
           // The last finalizer is gone from an object being deleted: the update completes the deletion.
           return { object: this.#own(await this.#storage.delete(key, kv.modRevision)), created: false };
         }
-        return { object: this.#own(await this.#storage.update(key, this.#toStored(obj), kv.modRevision)), created: false };
+        return { object: this.#own(await this.#storage.update(key, prepared.stored!, kv.modRevision)), created: false };
       } catch (e) {
         if (!isStorageError(e, 'Conflict') && !isStorageError(e, 'NotFound')) throw e;
         if (pinned) throw errors.staleResourceVersion(this.qualified, name);
@@ -267,7 +283,9 @@ export class ResourceStore {
     throw errors.conflict(this.qualified, name, 'too many concurrent updates; please try again');
   }
 
-  async #prepareUpdate(ctx: RequestContext, subresource: string, input: ApiObject, old: ApiObject): Promise<ApiObject> {
+  /** Everything an update needs to know of the new object is taken before validating admission sees it. */
+  async #prepareUpdate(ctx: RequestContext, subresource: string, input: ApiObject, old: ApiObject):
+    Promise<{ unchanged: boolean; dryRunOut: ApiObject | undefined; completesDeletion: boolean; stored: JsonText | undefined }> {
     const strategy = this.#strategy(subresource);
     const mutate = this.#admission('UPDATE', ctx, subresource, old.metadata.name ?? '', input, old);
     await this.#admit('admitMutate', mutate);
@@ -281,8 +299,20 @@ export class ResourceStore {
     const errs = [...validateObjectMetaUpdate(obj.metadata, old.metadata, this.namespaced), ...strategy.validateUpdate(sctx, obj, old)];
     if (errs.length) throw this.#invalid(old.metadata.name ?? '', errs);
     ctx.warnings.push(...(strategy.warnings?.(sctx, obj, old) ?? []));
+    const unchanged = isDeepStrictEqual(this.#toStored(obj), this.#toStored(old));
+    const completesDeletion = !!obj.metadata.deletionTimestamp && !(obj.metadata.finalizers?.length);
+    let dryRunOut: ApiObject | undefined;
+    let stored: JsonText | undefined;
+    if (unchanged) {
+      // Nothing is written.
+    } else if (ctx.dryRun) {
+      const copy = structuredClone(obj);
+      dryRunOut = { ...copy, metadata: { ...copy.metadata, resourceVersion: old.metadata.resourceVersion! } };
+    } else if (!completesDeletion) {
+      stored = this.#encode(obj);
+    }
     await this.#admit('admitValidate', this.#admission('UPDATE', ctx, subresource, old.metadata.name ?? '', obj, old));
-    return obj;
+    return { unchanged, dryRunOut, completesDeletion, stored };
   }
 
   /** Deletes one object. With finalizers present the object is only marked (deletionTimestamp) and returned. */

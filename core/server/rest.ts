@@ -216,7 +216,7 @@ export async function serveResource(ctx: Context, store: ResourceStore, info: Re
           throw errors.badRequest(`the name of the object (${obj.metadata.name}) does not match the name on the URL (${info.name})`);
         }
         obj.metadata.name = info.name;
-        const result = await store.update(rctx(dryRun), info.name, sub, () => structuredClone(obj));
+        const result = await store.update(rctx(dryRun), info.name, sub, obj);
         return respondObject(ctx, store, result.created ? 201 : 200, result.object, deps);
       }
       case 'patch': {

@@ -30,7 +30,7 @@ import { acquireDirLock, type DirLock } from './dir-lock.js';
 import { deepFreeze } from './freeze.js';
 import { LogWatch, type LogPage, type LogSource } from './log-watch.js';
 import {
-  StorageError,
+  JsonText, StorageError,
   type KeyValue, type ListOptions, type ListResult, type Storage, type StorageEvent,
   type StorageEventType, type WatchOptions,
 } from './storage.js';
@@ -83,7 +83,7 @@ function checkRevision(revision: unknown, what: string): asserts revision is num
 // would write, so either reads them), and each copy handed out is parsed from it: create/update
 // return exactly what a later get returns, safe from the caller's later mutations.
 function jsonText(value: unknown, key: string): string {
-  const text = JSON.stringify(value);
+  const text = value instanceof JsonText ? value.text : JSON.stringify(value);
   if (text === undefined) throw new TypeError(`value for "${key}" is not JSON-serialisable`);
   return text;
 }
@@ -254,8 +254,11 @@ class LmdbStorage implements Storage, LogSource {
       this.events.put(rev, encoded<LoggedEvent>(eventRecord('MODIFIED', key, text, prev.createRevision, prev)));
       return { rev, prev };
     });
+    // Only watchers with a selector read the previous state: it is parsed the first time one does.
+    let prevValue: unknown;
     this.#publish({
-      type: 'MODIFIED', key, value: deepFreeze(JSON.parse(text)), prevValue: deepFreeze(JSON.parse(prev.valueText)), revision: rev,
+      type: 'MODIFIED', key, value: deepFreeze(JSON.parse(text)), revision: rev,
+      get prevValue() { return (prevValue ??= deepFreeze(JSON.parse(prev.valueText))); },
     });
     return { key, value: JSON.parse(text), createRevision: prev.createRevision, modRevision: rev };
   }

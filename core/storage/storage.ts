@@ -77,6 +77,15 @@ export const isStorageError = (e: unknown, code?: StorageErrorCode): e is Storag
   e instanceof StorageError && (code === undefined || e.code === code);
 
 /**
+ * A value for create or update already encoded as its JSON text: the engine stores the text as
+ * given (the generic store encodes an object before validating admission sees it, see
+ * core/registry/store.ts).
+ */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
+/**
  * Values returned by get, list, create, update and delete are the caller's own (fresh copies it may
  * change); values of watch events are shared by the watchers of a range and frozen.
  */
@@ -85,11 +94,11 @@ export interface Storage {
   readonly engine: string;
   get(key: string): Promise<KeyValue | undefined>;
   list(prefix: string, options?: ListOptions): Promise<ListResult>;
-  /** Fails with KeyExists when the key is present. */
+  /** Fails with KeyExists when the key is present. `value` may be a JsonText. */
   create(key: string, value: unknown): Promise<KeyValue>;
   /**
    * Compare-and-swap: writes only when the key's modRevision equals `expectedModRevision`.
-   * NotFound when absent; Conflict (with the current modRevision) when it differs.
+   * NotFound when absent; Conflict (with the current modRevision) when it differs. `value` may be a JsonText.
    */
   update(key: string, value: unknown, expectedModRevision: number): Promise<KeyValue>;
   /** Deletes, optionally only at `expectedModRevision`; returns the last state with modRevision = the deletion's revision. */

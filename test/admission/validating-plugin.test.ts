@@ -49,4 +49,16 @@ describe('a validating admission plugin that changes the object', () => {
     assert.deepEqual(stored.spec.usages, ['digital signature', 'client auth']);
     assert.deepEqual(stored.metadata.labels, { mutated: 'yes', updated: 'yes' });
   });
+
+  it('changes nothing a dry run answers', async () => {
+    const created = await plat.admin.post(`${CSR_PATH}?dryRun=All`, csrObject('meddled-dry', SIGNER, fx.ecCsrPem));
+    assert.equal(created.status, 201, created.text);
+    const current = (await plat.admin.get(csrPath('meddled'))).json;
+    const updated = await plat.admin.put(`${csrPath('meddled')}?dryRun=All`, { ...current, metadata: { ...current.metadata, labels: { mutated: 'yes', dry: 'yes' } } });
+    assert.equal(updated.status, 200, updated.text);
+    for (const [obj, labels] of [[created.json, { mutated: 'yes' }], [updated.json, { mutated: 'yes', dry: 'yes' }]] as const) {
+      assert.deepEqual(obj.spec.usages, ['digital signature', 'client auth']);
+      assert.deepEqual(obj.metadata.labels, labels);
+    }
+  });
 });
