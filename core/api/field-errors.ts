@@ -1,5 +1,8 @@
 // Field errors rendered exactly as apimachinery's field.Error, so that clients see the messages
 // they would see from the system the spec describes (k8s-behaviour.md §1.5).
+import { goQuote } from '../go-quote.js';
+
+export { goQuote };
 
 export type FieldErrorType =
   | 'FieldValueRequired'
@@ -30,22 +33,6 @@ export function renderValue(v: FieldValue): string {
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
   if (v instanceof Uint8Array) return JSON.stringify(Buffer.from(v).toString('base64'));
   return JSON.stringify(v);
-}
-
-/** Go's strconv.Quote for the characters that matter in API messages. */
-export function goQuote(s: string): string {
-  let out = '"';
-  for (const ch of s) {
-    const c = ch.codePointAt(0)!;
-    if (ch === '"') out += '\\"';
-    else if (ch === '\\') out += '\\\\';
-    else if (ch === '\n') out += '\\n';
-    else if (ch === '\r') out += '\\r';
-    else if (ch === '\t') out += '\\t';
-    else if (c < 0x20 || c === 0x7f) out += '\\x' + c.toString(16).padStart(2, '0');
-    else out += ch;
-  }
-  return out + '"';
 }
 
 const withDetail = (body: string, detail?: string): string => (detail ? `${body}: ${detail}` : body);

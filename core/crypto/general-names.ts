@@ -54,9 +54,10 @@ export function parseSubjectAltNames(value: Uint8Array): SubjectAltNames {
       case URI: {
         if (!isIa5(data)) throw new CryptoError('x509: SAN uniformResourceIdentifier is malformed');
         // Go's url.Parse and Host check: the one implementation is the WASM core's (go-url.ts).
-        const uri = goUrl(text());
+        const raw = text();
+        const uri = goUrl(raw);
         if (!uri.ok) throw new CryptoError(uri.error);
-        out.uris.push(text());
+        out.uris.push(raw);
         break;
       }
       case IP:

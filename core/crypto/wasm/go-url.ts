@@ -3,7 +3,8 @@
 //   x509: cannot parse URI "<raw>": parse "<raw before '#'>": <reason>
 //   x509: cannot parse URI "<raw>": invalid domain
 import { Buffer } from 'node:buffer';
-import { wasm } from './instance.js';
+import { goQuote } from '../../go-quote.js';
+import { put, wasm } from './instance.js';
 
 // wasm/assembly/go-url.ts URL_* (and 9: the domain check); keep the two in step.
 const REASONS: Readonly<Record<number, (piece: string) => string>> = {
@@ -17,22 +18,6 @@ const REASONS: Readonly<Record<number, (piece: string) => string>> = {
   8: () => 'net/url: invalid userinfo',
 };
 const INVALID_DOMAIN = 9;
-
-// strconv.Quote's escapes for ASCII (URI SANs are IA5, so nothing else reaches it).
-const C_ESCAPES: Readonly<Record<number, string>> = { 7: '\\a', 8: '\\b', 9: '\\t', 10: '\\n', 11: '\\v', 12: '\\f', 13: '\\r', 0x22: '\\"', 0x5c: '\\\\' };
-
-/** Go's %q (strconv.Quote) of an ASCII string. */
-export function goQuote(s: string): string {
-  let q = '"';
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    const e = C_ESCAPES[c];
-    if (e !== undefined) q += e;
-    else if (c < 0x20 || c === 0x7f) q += `\\x${c.toString(16).padStart(2, '0')}`;
-    else q += s[i];
-  }
-  return q + '"';
-}
 
 /** crypto/x509's message for a URI SAN (latin1 text) that url.Parse rejects, from go-url.ts's reason and piece. */
 export function uriParseError(raw: string, reason: number, pieceAt: number, pieceLen: number, urlLen: number): string {
@@ -55,9 +40,7 @@ export function goUrl(text: string, checkDomain = true): GoUrlResult {
   const w = wasm();
   w.reset();
   const bytes = Buffer.from(text, 'latin1');
-  const p = w.alloc(bytes.length || 1);
-  new Uint8Array(w.memory.buffer, p, bytes.length).set(bytes);
-  const n = (w['goUrl'] as (p: number, len: number, check: number) => number)(p, bytes.length, checkDomain ? 1 : 0);
+  const n = (w['goUrl'] as (p: number, len: number, check: number) => number)(put(bytes), bytes.length, checkDomain ? 1 : 0);
   if (n === -INVALID_DOMAIN) return { ok: false, error: uriDomainError(text) };
   if (n < 0) {
     const get = (name: string): number => (w[name] as () => number)();
