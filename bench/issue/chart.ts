@@ -1,5 +1,5 @@
 // The SVG chart of a run, written by hand like bench/crypto's: one group per key type, a bar for
-// plat and one for cfssl on a linear scale of certificates per second, the ratio beside the group.
+// plat, one for cfssl and one for cfssl stored (when measured) on a linear scale of certificates per second, the ratios beside the group.
 import { KEY_LABEL } from './options.js';
 import type { IssueBenchResult } from './run.js';
 
@@ -8,7 +8,8 @@ const LABEL_W = 150;
 const BAR_W = 470;
 const ROW_H = 22;
 const TOP = 74;
-const COLORS = { plat: '#2b6cb0', cfssl: '#4a5568' } as const;
+const COLORS = { plat: '#2b6cb0', cfssl: '#4a5568', cfsslStored: '#a0aec0' } as const;
+const LABELS = { plat: 'plat', cfssl: 'cfssl', cfsslStored: 'cfssl stored' } as const;
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const fmt = (v: number) => Math.round(v).toLocaleString('en-US');
@@ -20,22 +21,28 @@ function niceMax(v: number): number {
 }
 
 export function renderSvg(result: IssueBenchResult): string {
-  const values = result.runs.flatMap((r) => [r.plat.numbers?.certsPerSec ?? 0, r.cfssl.numbers?.certsPerSec ?? 0]);
+  const values = result.runs.flatMap((r) => [r.plat.numbers?.certsPerSec ?? 0, r.cfssl.numbers?.certsPerSec ?? 0, r.cfsslStored.numbers?.certsPerSec ?? 0]);
   const max = niceMax(Math.max(...values, 1));
   const x = (v: number) => (BAR_W * v) / max;
   const body: string[] = [];
   let y = TOP;
   for (const r of result.runs) {
-    body.push(`<text class="group" x="8" y="${y + 14}">${esc(KEY_LABEL[r.keyType] ?? r.keyType)}${r.ratio !== null ? ` — plat / cfssl ${r.ratio.toFixed(2)}x` : ''}</text>`);
+    const ratios = [
+      ...(r.ratio !== null ? [`plat / cfssl ${r.ratio.toFixed(2)}x`] : []),
+      ...(r.storedRatio !== null ? [`plat / cfssl stored ${r.storedRatio.toFixed(2)}x`] : []),
+    ];
+    body.push(`<text class="group" x="8" y="${y + 14}">${esc(KEY_LABEL[r.keyType] ?? r.keyType)}${ratios.length ? ` — ${ratios.join(', ')}` : ''}</text>`);
     y += ROW_H;
-    for (const name of ['plat', 'cfssl'] as const) {
+    // The stored setup gets a bar only when it was asked for (--cfssl-stored).
+    const names = result.cfssl.storedSetup ? (['plat', 'cfssl', 'cfsslStored'] as const) : (['plat', 'cfssl'] as const);
+    for (const name of names) {
       const t = r[name];
-      body.push(`<text class="label" x="${LABEL_W - 8}" y="${y + 15}" text-anchor="end">${name}</text>`);
+      body.push(`<text class="label" x="${LABEL_W - 8}" y="${y + 15}" text-anchor="end">${LABELS[name]}</text>`);
       if (!t.numbers) {
         body.push(`<text class="na" x="${LABEL_W + 4}" y="${y + 15}">not measured<title>${esc(t.reason ?? '')}</title></text>`);
       } else {
         const w = Math.max(1, x(t.numbers.certsPerSec));
-        const tip = `${name} ${KEY_LABEL[r.keyType]}: ${fmt(t.numbers.certsPerSec)} certs/s, p50 ${t.numbers.p50Ms.toFixed(1)} ms, p99 ${t.numbers.p99Ms.toFixed(1)} ms`;
+        const tip = `${LABELS[name]} ${KEY_LABEL[r.keyType]}: ${fmt(t.numbers.certsPerSec)} certs/s, p50 ${t.numbers.p50Ms.toFixed(1)} ms, p99 ${t.numbers.p99Ms.toFixed(1)} ms`;
         body.push(`<rect x="${LABEL_W}" y="${y + 3}" width="${w.toFixed(1)}" height="${ROW_H - 6}" fill="${COLORS[name]}"><title>${esc(tip)}</title></rect>`);
         body.push(`<text class="value" x="${(LABEL_W + w + 6).toFixed(1)}" y="${y + 15}">${fmt(t.numbers.certsPerSec)}/s (p99 ${t.numbers.p99Ms.toFixed(0)} ms)</text>`);
       }
@@ -60,7 +67,7 @@ export function renderSvg(result: IssueBenchResult): string {
     `<rect x="0" y="0" width="${WIDTH}" height="${height}" fill="#ffffff"/>`,
     '<text x="8" y="22" font-size="16" font-weight="bold" fill="#1a202c">plat bench issue</text>',
     `<text x="8" y="40" font-size="11" fill="#4a5568">${esc(subtitle)}</text>`,
-    '<text x="8" y="56" font-size="11" fill="#4a5568">plat: create, approve, certificate on the watch (HTTPS, LMDB, signing controller); cfssl serve: one sign request (HTTP)</text>',
+    '<text x="8" y="56" font-size="11" fill="#4a5568">plat: create, approve, certificate on a watch (HTTPS, LMDB); cfssl serve: one sign request (HTTP; stored: HTTPS, mTLS, sqlite)</text>',
     ...grid,
     ...body,
     '</svg>',

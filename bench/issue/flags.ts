@@ -19,6 +19,8 @@ export function issueFlags(f: Flags): void {
   f.define({ name: 'stages', type: 'bool', default: false, section: S,
     help: 'Also measure plat\'s creates and approvals one kind at a time against a second plat all without a signing controller: CPU per request of each, and what is left of the full run for the signing controller\'s side.' });
   f.define({ name: 'cfssl', type: 'string', default: DEFAULTS.cfssl, section: S, help: 'The cfssl binary to compare with ("" skips it).' });
+  f.define({ name: 'cfssl-stored', type: 'bool', default: DEFAULTS.cfsslStored, section: S,
+    help: 'Also measure cfssl serve with what plat has besides signing: HTTPS, a client certificate required and its certificate database (sqlite3, which must be installed to create it).' });
   f.define({ name: 'cpu-prof', type: 'string', default: '', section: S, help: 'Run plat\'s processes under node --cpu-prof and write their .cpuprofile files to this directory.' });
   f.define({ name: 'json', type: 'string', default: '', section: S, help: 'Write the results as JSON here.' });
   f.define({ name: 'svg', type: 'string', default: '', section: S, help: 'Write an SVG bar chart here.' });

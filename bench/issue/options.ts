@@ -26,6 +26,8 @@ export interface IssueBenchOptions {
   readonly stages?: boolean;
   /** The cfssl binary; '' skips cfssl. */
   readonly cfssl: string;
+  /** Also measure cfssl serve with HTTPS, client certificates and its certificate database. */
+  readonly cfsslStored: boolean;
   /** Progress lines go here (stderr by the command, nowhere in tests). */
   readonly log?: (line: string) => void;
 }
@@ -41,6 +43,7 @@ export const DEFAULTS = {
   apiQps: 5000,
   apiBurst: 10000,
   cfssl: 'cfssl',
+  cfsslStored: true,
 } as const satisfies Omit<IssueBenchOptions, 'log'>;
 
 /** Every certificate of the run: the same signer policy on both sides. */

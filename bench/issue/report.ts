@@ -31,8 +31,10 @@ function boundLines(r: KeyTypeRun, cpus: number): string[] {
   const total = (t: TargetResult) => (t.numbers && t.numbers.serverCpuMsPerCert !== null ? t.numbers.serverCpuMsPerCert + t.numbers.harnessCpuMsPerCert : null);
   const plat = total(r.plat);
   const cfssl = total(r.cfssl);
+  const stored = total(r.cfsslStored);
   if (plat === null) return [];
-  const both = [`plat ${fmt(cpuBound(cpus, plat))}/s`, ...(cfssl === null ? [] : [`cfssl ${fmt(cpuBound(cpus, cfssl))}/s`])];
+  const both = [`plat ${fmt(cpuBound(cpus, plat))}/s`, ...(cfssl === null ? [] : [`cfssl ${fmt(cpuBound(cpus, cfssl))}/s`]),
+    ...(stored === null ? [] : [`cfssl stored ${fmt(cpuBound(cpus, stored))}/s`])];
   const lines = [`CPU bound on ${cpus} cores (server and load generator CPU per certificate): ${both.join(', ')}`];
   const harness = r.plat.numbers!.harnessCpuMsPerCert;
   const floor = cpuBound(cpus, harness);
@@ -83,6 +85,7 @@ export function renderRun(r: KeyTypeRun, n: number, cpus: number, controller: Co
     '|---|---:|---:|---:|---:|---:|---:|---|',
     row('plat', r.plat, n),
     row('cfssl', r.cfssl, n),
+    row('cfssl stored', r.cfsslStored, n),
     '',
   ];
   const st = r.plat.stages;
@@ -92,7 +95,8 @@ export function renderRun(r: KeyTypeRun, n: number, cpus: number, controller: Co
   lines.push(...stageLines(r, controller));
   lines.push(...boundLines(r, cpus));
   if (r.ratio !== null) lines.push(`plat / cfssl: ${r.ratio.toFixed(2)}x (issue 6's target: at least ${TARGET_RATIO.toFixed(1)}x${r.ratio >= TARGET_RATIO ? ', met' : ', not met'})`, '');
-  for (const [name, t] of [['plat', r.plat], ['cfssl', r.cfssl]] as const) {
+  if (r.storedRatio !== null) lines.push(`plat / cfssl stored (HTTPS, client certificates, its certificate database): ${r.storedRatio.toFixed(2)}x`, '');
+  for (const [name, t] of [['plat', r.plat], ['cfssl', r.cfssl], ['cfssl stored', r.cfsslStored]] as const) {
     for (const p of t.verification?.problems ?? []) lines.push(`${name} problem: ${p}`);
   }
   return lines.join('\n');
@@ -107,6 +111,7 @@ export function renderReport(result: IssueBenchResult): string {
     `node ${e.node}, ${e.cpus} x ${e.cpu} (${e.platform}), load average before the run ${e.loadAverage.join(' ')}`,
     `plat:  ${p.setup}; signing controller ${p.controller === 'embedded' ? 'inside plat all (its embedded controller manager)' : 'in a plat controller-manager process of its own'}, --plat-api-qps ${p.apiQps} --plat-api-burst ${p.apiBurst}`,
     result.cfssl.version ? `cfssl: ${result.cfssl.version}: ${result.cfssl.setup}` : `cfssl: not measured (install: ${CFSSL_INSTALL})`,
+    ...(result.cfssl.version && result.cfssl.storedSetup ? [`cfssl stored: ${result.cfssl.storedSetup}`] : []),
     'latency: from before the first request to the certificate in hand (plat: create → approve → watch; cfssl: one sign request); CPU from /proc',
     '',
   ];

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { issueCertificate } from '../../core/crypto/index.js';
 import { CertificateChecker } from './check.js';
-import { CfsslCannotSign, probeCfssl, startCfssl } from './cfssl-target.js';
+import { CfsslCannotSign, CfsslCannotStore, probeCfssl, startCfssl, type CfsslMode } from './cfssl-target.js';
 import { makeInputs, type BenchCsr, type IssueInputs } from './inputs.js';
 import { inParallel, timedPhase, type PhaseNumbers } from './measure.js';
 import { KEY_LABEL, LIFETIME_HOURS, SIGNER, USAGES, type BenchKeyType, type ControllerMode, type IssueBenchOptions } from './options.js';
@@ -47,9 +47,14 @@ export interface TargetResult {
 export interface KeyTypeRun {
   readonly keyType: BenchKeyType;
   readonly plat: TargetResult;
+  /** cfssl serve as issue 6 names it: plain HTTP, nothing stored. */
   readonly cfssl: TargetResult;
-  /** plat certs/s over cfssl certs/s. */
+  /** plat certs/s over cfssl certs/s: issue 6's ratio. */
   readonly ratio: number | null;
+  /** cfssl serve with HTTPS, client certificates and its certificate database (`--cfssl-stored`). */
+  readonly cfsslStored: TargetResult;
+  /** plat certs/s over stored cfssl's. */
+  readonly storedRatio: number | null;
 }
 
 export interface IssueBenchResult {
@@ -60,7 +65,7 @@ export interface IssueBenchResult {
   readonly plat: {
     setup: string; controller: ControllerMode; apiQps: number; apiBurst: number; stages: boolean;
   };
-  readonly cfssl: { setup: string; version: string | null };
+  readonly cfssl: { setup: string; storedSetup: string | null; version: string | null };
   readonly runs: KeyTypeRun[];
 }
 
@@ -68,6 +73,9 @@ const PLAT_SETUP = 'plat all (a process of its own) on LMDB in a fresh data dir;
   + 'POST the CSR, PUT /approval with an Approved condition, wait on one watch for status.certificate';
 const CFSSL_SETUP = 'cfssl serve on 127.0.0.1 over plain HTTP (its usual mode: no TLS, no client authentication, no storage), -loglevel 2; '
   + 'POST /api/v1/cfssl/sign with the same CSRs, a default profile with the same usages and lifetime, the same CA';
+const CFSSL_STORED_SETUP = 'cfssl serve as above, with HTTPS (-tls-cert/-tls-key, a P-256 serving certificate), a client certificate required '
+  + '(-mutual-tls-ca) and its certificate database (-db-config: sqlite3 in a fresh file, sqlite\'s defaults: each certificate committed, '
+  + 'with fsync, before the answer)';
 
 /**
  * A `plat all` of its own (fresh data dir, the run's CA) and a driver with its watch open for
@@ -160,14 +168,15 @@ function measurePlatStages(o: IssueBenchOptions, inputs: IssueInputs, say: (l: s
   });
 }
 
-async function measureCfssl(o: IssueBenchOptions, inputs: IssueInputs, say: (l: string) => void): Promise<TargetResult> {
+async function measureCfssl(o: IssueBenchOptions, inputs: IssueInputs, mode: CfsslMode, say: (l: string) => void): Promise<TargetResult> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'plat-bench-cfssl-'));
   try {
     let target;
     try {
-      target = await startCfssl({ bin: o.cfssl, dir, ca: inputs.ca, concurrency: o.concurrency, probeCsr: inputs.probe });
+      target = await startCfssl({ bin: o.cfssl, dir, ca: inputs.ca, concurrency: o.concurrency, probeCsr: inputs.probe, mode });
     } catch (e) {
       if (e instanceof CfsslCannotSign) return { available: false, reason: `cfssl cannot sign with an ${KEY_LABEL[inputs.keyType]} CA: ${e.message}` };
+      if (e instanceof CfsslCannotStore) return { available: false, reason: e.message };
       throw e;
     }
     try {
@@ -181,9 +190,13 @@ async function measureCfssl(o: IssueBenchOptions, inputs: IssueInputs, say: (l: 
       const checker = new CertificateChecker(inputs.ca.certificatePem);
       inputs.csrs.forEach((csr, i) => checker.check(csr, pems[i]));
       const summary = checker.summary();
+      // stored: every certificate answered is in its database (the probe and the warm-up too).
+      const stored = target.storedCount();
+      const signed = 1 + inputs.warmup.length + inputs.csrs.length;
+      const problems = stored === null || stored === signed ? summary.problems : [`its database holds ${stored} certificates, ${signed} were signed`, ...summary.problems];
       return {
         available: true, numbers,
-        verification: { verified: summary.verified, issuedOnce: summary.verified === inputs.csrs.length, problems: summary.problems },
+        verification: { verified: summary.verified, issuedOnce: summary.verified === inputs.csrs.length && problems.length === 0, problems },
       };
     } finally {
       await target.stop();
@@ -206,9 +219,13 @@ export async function runIssueBench(o: IssueBenchOptions): Promise<IssueBenchRes
     say(`${keyType}: plat all (signing controller: ${o.controller}, --plat-api-qps ${o.apiQps} --plat-api-burst ${o.apiBurst})`);
     const measured = await measurePlat(o, inputs, (l) => say(`${keyType}: ${l}`));
     const plat = o.stages ? { ...measured, stageCpu: await measurePlatStages(o, inputs, (l) => say(`${keyType}: ${l}`)) } : measured;
-    const peer: TargetResult = cfssl.found ? await measureCfssl(o, inputs, (l) => say(`${keyType}: ${l}`)) : { available: false, reason: cfssl.reason };
-    const ratio = plat.numbers && peer.numbers && peer.numbers.certsPerSec > 0 ? plat.numbers.certsPerSec / peer.numbers.certsPerSec : null;
-    runs.push({ keyType, plat, cfssl: peer, ratio });
+    const peer = (mode: CfsslMode): Promise<TargetResult> => (cfssl.found
+      ? measureCfssl(o, inputs, mode, (l) => say(`${keyType}: ${l}`))
+      : Promise.resolve({ available: false, reason: cfssl.reason }));
+    const plain = await peer('plain');
+    const stored = o.cfsslStored ? await peer('stored') : { available: false, reason: 'skipped (--cfssl-stored=false)' };
+    const ratio = (t: TargetResult) => (plat.numbers && t.numbers && t.numbers.certsPerSec > 0 ? plat.numbers.certsPerSec / t.numbers.certsPerSec : null);
+    runs.push({ keyType, plat, cfssl: plain, ratio: ratio(plain), cfsslStored: stored, storedRatio: ratio(stored) });
   }
   const cpus = os.cpus();
   return {
@@ -218,7 +235,7 @@ export async function runIssueBench(o: IssueBenchOptions): Promise<IssueBenchRes
     },
     config: { csrs: o.csrs, concurrency: o.concurrency, warmup: o.warmup, signer: SIGNER, usages: [...USAGES], lifetimeHours: LIFETIME_HOURS },
     plat: { setup: PLAT_SETUP, controller: o.controller, apiQps: o.apiQps, apiBurst: o.apiBurst, stages: o.stages ?? false },
-    cfssl: { setup: CFSSL_SETUP, version: cfssl.found ? cfssl.version : null },
+    cfssl: { setup: CFSSL_SETUP, storedSetup: o.cfsslStored ? CFSSL_STORED_SETUP : null, version: cfssl.found ? cfssl.version : null },
     runs,
   };
 }

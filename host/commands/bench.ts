@@ -67,7 +67,7 @@ async function benchIssue(argv: readonly string[]): Promise<string | { output: s
   const result = await runIssueBench({
     csrs: f.get<number>('csrs'), concurrency: f.get<number>('concurrency'), keyTypes, warmup: f.get<number>('warmup'),
     controller: f.get<ControllerMode>('controller'), apiQps: f.get<number>('plat-api-qps'), apiBurst: f.get<number>('plat-api-burst'),
-    stages: f.get<boolean>('stages'), cfssl: f.get<string>('cfssl'), cpuProfDir: f.get<string>('cpu-prof'), log: (line) => process.stderr.write(`plat bench issue: ${line}\n`),
+    stages: f.get<boolean>('stages'), cfssl: f.get<string>('cfssl'), cfsslStored: f.get<boolean>('cfssl-stored'), cpuProfDir: f.get<string>('cpu-prof'), log: (line) => process.stderr.write(`plat bench issue: ${line}\n`),
   });
   const json = f.get<string>('json');
   const svg = f.get<string>('svg');

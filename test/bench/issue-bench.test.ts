@@ -7,13 +7,17 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import { spawnSync as run } from 'node:child_process';
+import { mkdirSync, symlinkSync } from 'node:fs';
 import { probeCfssl } from '../../bench/issue/cfssl-target.js';
 import { platBin, repoRoot, tempDir } from '../helpers/plat.js';
 
 const CSRS = 6;
 
-function bench(args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [platBin, 'bench', 'issue', ...args], { cwd: repoRoot, encoding: 'utf8', timeout: 240_000 });
+const hasSqlite3 = !run('sqlite3', ['-version']).error;
+
+function bench(args: string[], env?: NodeJS.ProcessEnv): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [platBin, 'bench', 'issue', ...args], { cwd: repoRoot, encoding: 'utf8', timeout: 240_000, ...(env ? { env } : {}) });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -97,27 +101,50 @@ describe('plat bench issue', () => {
       assert.equal(result.cfssl.version, cfssl.version);
       assert.ok(run.ratio > 0);
       assert.match(r.stdout, /plat \/ cfssl: \d+\.\d\dx/);
+      if (hasSqlite3) {
+        // HTTPS, a client certificate, every certificate in its database (checked by the run).
+        assertMeasured(run.cfsslStored, 'cfssl stored');
+        assert.ok(run.storedRatio > 0);
+        assert.match(r.stdout, /^cfssl stored: cfssl serve as above, with HTTPS .*-mutual-tls-ca.*-db-config/m);
+        assert.match(r.stdout, /plat \/ cfssl stored \(HTTPS, client certificates, its certificate database\): \d+\.\d\dx/);
+      }
     } else {
       assert.equal(run.cfssl.available, false);
       assert.equal(run.ratio, null);
+      assert.equal(run.cfsslStored.available, false);
+      assert.equal(run.storedRatio, null);
       assert.match(r.stdout, /apt-get install -y golang-cfssl/);
     }
 
     const chart = readFileSync(svg, 'utf8');
     assert.match(chart, /^<\?xml version="1\.0" encoding="UTF-8"\?>\n<svg /);
     assert.match(chart, /<\/svg>\n$/);
-    assert.equal(chart.match(/<rect x="\d+" y="[\d.]+" width="[\d.]+" height="\d+" fill="#[0-9a-f]{6}"><title>/g)?.length, cfssl.found ? 2 : 1);
+    assert.equal(chart.match(/<rect x="\d+" y="[\d.]+" width="[\d.]+" height="\d+" fill="#[0-9a-f]{6}"><title>/g)?.length, cfssl.found ? (hasSqlite3 ? 3 : 2) : 1);
   });
 
   it('runs the signing controller in a plat controller-manager of its own, and says how to get a missing cfssl', () => {
-    const r = bench(['--csrs', String(CSRS), '--warmup', '1', '--concurrency', '2', '--controller', 'separate', '--cfssl', path.join(tempDir(), 'no-cfssl')]);
+    const r = bench(['--csrs', String(CSRS), '--warmup', '1', '--concurrency', '2', '--controller', 'separate', '--cfssl', path.join(tempDir(), 'no-cfssl'), '--cfssl-stored=false']);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /signing controller in a plat controller-manager process of its own/);
     assert.match(r.stdout, /cfssl: not measured \(install: apt-get update && apt-get install -y golang-cfssl\)/);
     assert.match(r.stdout, /\| cfssl \| not measured: .*no-cfssl not found; install it with: apt-get update && apt-get install -y golang-cfssl/);
     assert.match(r.stdout, new RegExp(`\\| plat \\| [\\d,]+ \\| .* \\| ${CSRS}/${CSRS}, each once \\|`));
+    assert.match(r.stdout, /\| cfssl stored \| not measured: skipped \(--cfssl-stored=false\)/);
     assert.doesNotMatch(r.stdout, /plat \/ cfssl/);
     assert.doesNotMatch(r.stdout, /plat by stage/);
+  });
+
+  it('says how to get sqlite3 when the stored cfssl cannot make its database', { skip: !probeCfssl('cfssl').found && 'cfssl is not installed' }, () => {
+    // A PATH with cfssl and nothing else: plain cfssl is measured, the stored setup says what is missing.
+    const bin = path.join(tempDir(), 'bin');
+    mkdirSync(bin);
+    const cfssl = run('sh', ['-c', 'command -v cfssl'], { encoding: 'utf8' }).stdout.trim();
+    symlinkSync(cfssl, path.join(bin, 'cfssl'));
+    const r = bench(['--csrs', '2', '--warmup', '0', '--concurrency', '1'], { ...process.env, PATH: bin });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /\| cfssl \| [\d,]+ \| .* \| 2\/2, each once \|/);
+    assert.match(r.stdout, /\| cfssl stored \| not measured: sqlite3 \(to create its certificate database\) not found; install it with: apt-get update && apt-get install -y sqlite3 \|/);
+    assert.doesNotMatch(r.stdout, /plat \/ cfssl stored/);
   });
 
   for (const [args, message] of [
@@ -137,7 +164,7 @@ describe('plat bench issue', () => {
   it('lists its flags with --help', () => {
     const r = bench(['--help']);
     assert.equal(r.code, 0);
-    for (const flag of ['--csrs', '--concurrency', '--key-type', '--warmup', '--controller', '--plat-api-qps', '--plat-api-burst', '--stages', '--cfssl', '--cpu-prof', '--json', '--svg']) {
+    for (const flag of ['--csrs', '--concurrency', '--key-type', '--warmup', '--controller', '--plat-api-qps', '--plat-api-burst', '--stages', '--cfssl', '--cfssl-stored', '--cpu-prof', '--json', '--svg']) {
       assert.match(r.stdout, new RegExp(`${flag}\\b`));
     }
   });
