@@ -76,6 +76,21 @@ describe('SigningPool', () => {
     }
   });
 
+  it('sends requests made in one turn together, an even share to each free worker', async () => {
+    const pool = new SigningPool({ size: 2 });
+    try {
+      const { ca } = poolCa('ecdsa-p256', 'turn');
+      const p = policy(1);
+      // What a signing controller worker does with a batch of approved CSRs: one issue() each, in one turn.
+      await Promise.all(Array.from({ length: 16 }, (_, i) => pool.issue(request(`t${i}`).pem, ca, p)));
+      assert.deepEqual(pool.stats, { batches: 2, issued: 16, largestBatch: 8, workersStarted: 2 });
+      await pool.issue(request('alone').pem, ca, p);
+      assert.deepEqual(pool.stats, { batches: 3, issued: 17, largestBatch: 8, workersStarted: 2 });
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('fails a bad request alone, in upstream\'s words', async () => {
     const pool = new SigningPool({ size: 1 });
     try {
