@@ -40,12 +40,15 @@ async function resolve(conn: Connection, type: string): Promise<Resolved> {
   if (type === '*') return { group: '*', resource: '*', namespaced: true };
   const dot = type.indexOf('.');
   const name = (dot < 0 ? type : type.slice(0, dot)).toLowerCase();
-  const group = dot < 0 ? undefined : type.slice(dot + 1);
+  const group = dot < 0 ? undefined : type.slice(dot + 1).toLowerCase();
   const found = (await discover(conn)).filter(({ group: g, r }) => (group === undefined || g === group)
     && (r.name === name || r.singularName === name || r.kind.toLowerCase() === name || (r.shortNames ?? []).includes(name)));
   const first = found[0];
   // As kubectl: a type discovery does not list (signers, users, ...) is still a fine question.
-  if (!first) return { group: group ?? '', resource: name, namespaced: false, warning: `Warning: the server doesn't have a resource type "${type}"` };
+  if (!first) {
+    const warning = group ? `Warning: the server doesn't have a resource type '${name}' in group '${group}'` : `Warning: the server doesn't have a resource type '${name}'`;
+    return { group: group ?? '', resource: name, namespaced: false, warning };
+  }
   return { group: first.group, resource: first.r.name, namespaced: first.r.namespaced };
 }
 

@@ -146,7 +146,10 @@ describe('access reviews', () => {
     const signer = await canI('carol', 'approve', 'signers.certificates.platform/example.com/widgets');
     assert.equal(signer.code, 0, signer.stderr);
     assert.equal(signer.stdout, 'yes\n');
-    assert.match(signer.stderr, /Warning: the server doesn't have a resource type "signers\.certificates\.platform"/);
+    // kubectl's text (cani.go resourceFor): resource and group apart, single quotes.
+    assert.equal(signer.stderr, "Warning: the server doesn't have a resource type 'signers' in group 'certificates.platform'\n");
+    const groupless = await canI('carol', 'get', 'Widgets');
+    assert.equal(groupless.stderr, "Warning: the server doesn't have a resource type 'widgets'\n");
     const other = await canI('carol', 'approve', 'signers.certificates.platform/example.com/gadgets');
     assert.equal(other.code, 1);
     const noKubeconfig = await runPlatAsync(['auth', 'can-i', 'get', 'csr', '--platconfig', path.join(dir, 'missing.conf')]);
