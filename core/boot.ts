@@ -20,8 +20,16 @@ export interface Profile {
   readonly catalogue?: readonly FlagSpec[];
   /** Flag values that differ from the spec's defaults for this role (config file and command line win). */
   readonly defaults?: Readonly<Record<string, unknown>>;
+  /** What --help shows as the default of flags that `prepare` points at what it makes, e.g. `<data-dir>/pki/ca.crt`. */
+  readonly helpDefaults?: Readonly<Record<string, unknown>>;
   /** Work between parsing and configure, e.g. creating the all-in-one PKI and pointing flags at it. */
   readonly prepare?: (host: Host, flags: Flags) => Promise<void>;
+}
+
+/** The profile's own defaults, below the config file and the command line. */
+export function applyProfileDefaults(profile: Profile, flags: Flags, o: { forHelp?: boolean } = {}): void {
+  const values = { ...profile.defaults, ...(o.forHelp ? profile.helpDefaults : {}) };
+  if (Object.keys(values).length > 0) flags.setFromConfig(values, `the ${profile.role} profile`, 'profile');
 }
 
 export interface BootOptions {
@@ -86,7 +94,7 @@ export async function boot(o: BootOptions): Promise<Booted> {
   const flags = new Flags();
   try {
     declareFlags(host, profile, flags);
-    if (profile.defaults) flags.setFromConfig({ ...profile.defaults }, `the ${profile.role} profile`, 'profile');
+    applyProfileDefaults(profile, flags);
     if (config) {
       try {
         flags.setFromConfig({ ...config.flags, ...(roleSection?.flags ?? {}) }, config.filepath);

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The `plat` command: picks the role's profile, boots the host, and runs it until a signal.
 import { readFileSync } from 'node:fs';
-import { boot, declareFlags, type Profile } from '../core/boot.js';
+import { applyProfileDefaults, boot, declareFlags, type Profile } from '../core/boot.js';
 import { Flags } from '../core/flags/flag-set.js';
 import { Host } from '../core/host.js';
 import { exitRequested } from '../core/lifecycle.js';
@@ -49,6 +49,7 @@ function describe(profile: Profile): Flags {
   for (const p of profile.plugins) p.apply(host, undefined);
   const flags = new Flags();
   declareFlags(host, profile, flags);
+  applyProfileDefaults(profile, flags, { forHelp: true });
   return flags;
 }
 

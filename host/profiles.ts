@@ -41,7 +41,7 @@ import { apiserverFlagCatalogue } from './flag-catalogue/apiserver.js';
 import { controllerManagerFlagCatalogue, embeddedControllerManagerFlagCatalogue } from './flag-catalogue/controller-manager.js';
 import { nodeAgentFlagCatalogue } from './flag-catalogue/nodeagent.js';
 import { NodeAgentPlugin } from '../plugins/nodeagent/index.js';
-import { prepareAllInOne } from './roles/all.js';
+import { ALL_IN_ONE_HELP_DEFAULTS, prepareAllInOne } from './roles/all.js';
 import { prepareControllerManager } from './roles/controller-manager.js';
 import { prepareNodeAgent } from './roles/nodeagent.js';
 
@@ -114,6 +114,7 @@ export const profiles: Record<string, Profile> = {
     // One machine, one user: listen on loopback only and require credentials, since the only
     // authorizer here allows everything. One controller manager, so no leader election.
     defaults: { 'bind-address': '127.0.0.1', 'anonymous-auth': false, 'leader-elect': false },
+    helpDefaults: ALL_IN_ONE_HELP_DEFAULTS,
     prepare: prepareAllInOne,
   },
   nodeagent: {

@@ -206,9 +206,16 @@ export class Flags implements FlagSet {
     }
   }
 
-  /** Kubernetes-style --help; `width` 0 disables wrapping (pflag's convention). */
+  /**
+   * Kubernetes-style --help; `width` 0 disables wrapping (pflag's convention). A role profile's
+   * own defaults (setFromConfig from 'profile') are shown as the defaults, since they are.
+   */
   help(commandLine: string, description: string, width = 100): string {
-    return renderHelp(this.#sections, commandLine, description, width);
+    const shown = new Map([...this.#sections].map(([section, specs]) => [section, specs.map((spec) => {
+      const c = this.#entries.get(spec.name)?.config;
+      return c?.byProfile ? { ...spec, default: c.value } : spec;
+    })]));
+    return renderHelp(shown, commandLine, description, width);
   }
 
   #entry(name: string): Entry {

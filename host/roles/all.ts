@@ -62,6 +62,19 @@ export function describeAllInOne(host: Host): string | undefined {
 /** Upstream clusters conventionally use https://kubernetes.default.svc.cluster.local. */
 export const ALL_IN_ONE_ISSUER = 'https://platform.default.svc.cluster.local';
 
+/** What `plat all --help` shows as the defaults of the flags prepareAllInOne points at what it makes (unless given). */
+export const ALL_IN_ONE_HELP_DEFAULTS: Readonly<Record<string, unknown>> = {
+  'cert-dir': '<data-dir>/pki',
+  'tls-cert-file': '<data-dir>/pki/apiserver.crt',
+  'tls-private-key-file': '<data-dir>/pki/apiserver.key',
+  'client-ca-file': '<data-dir>/pki/ca.crt',
+  'service-account-issuer': [ALL_IN_ONE_ISSUER],
+  'service-account-key-file': ['<data-dir>/pki/sa.pub'],
+  'service-account-signing-key-file': '<data-dir>/pki/sa.key',
+  'cluster-signing-cert-file': '<data-dir>/pki/ca.crt',
+  'cluster-signing-key-file': '<data-dir>/pki/ca.key',
+};
+
 export async function prepareAllInOne(host: Host, flags: Flags): Promise<void> {
   const dataDir = path.resolve(flags.get<string>('data-dir'));
   const pki = path.join(dataDir, 'pki');

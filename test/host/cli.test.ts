@@ -41,6 +41,38 @@ describe('plat command line', () => {
     assert.match(out, /--egress-selector-config-file string[\s\S]*?not supported yet/);
   });
 
+  it('all --help shows what plat all uses, not the API server\'s defaults', () => {
+    const r = runPlat(['all', '--help']);
+    assert.equal(r.code, 0, r.stderr);
+    // Each flag's text: its line and the wrapped lines under it, up to the next flag or section.
+    const blocks = new Map<string, string>();
+    let current: string | undefined;
+    for (const line of r.stdout.split('\n')) {
+      const flag = /^(?: {6}| {2}-\w, )--([\w-]+)/.exec(line)?.[1];
+      if (flag) blocks.set(current = flag, line);
+      else if (current && /^\s+\S/.test(line)) blocks.set(current, `${blocks.get(current)!} ${line}`);
+      else current = undefined;
+    }
+    const shows = (flag: string, def: string | undefined) => {
+      const text = blocks.get(flag)?.replace(/\s+/g, ' ');
+      assert.ok(text, `--${flag} in plat all --help`);
+      if (def === undefined) assert.doesNotMatch(text, /\(default /, `--${flag}`);
+      else assert.ok(text.includes(`(default ${def})`), `--${flag}: ${text}`);
+    };
+    shows('bind-address', '"127.0.0.1"');
+    shows('anonymous-auth', undefined);
+    shows('leader-elect', undefined);
+    shows('cert-dir', '"<data-dir>/pki"');
+    shows('tls-cert-file', '"<data-dir>/pki/apiserver.crt"');
+    shows('tls-private-key-file', '"<data-dir>/pki/apiserver.key"');
+    shows('client-ca-file', '"<data-dir>/pki/ca.crt"');
+    shows('service-account-issuer', '[https://platform.default.svc.cluster.local]');
+    shows('service-account-key-file', '[<data-dir>/pki/sa.pub]');
+    shows('service-account-signing-key-file', '"<data-dir>/pki/sa.key"');
+    shows('cluster-signing-cert-file', '"<data-dir>/pki/ca.crt"');
+    shows('cluster-signing-key-file', '"<data-dir>/pki/ca.key"');
+  });
+
   const refusals: { name: string; args: string[]; code: number; message: RegExp }[] = [
     { name: 'unknown flag, with a suggestion', args: ['--secure-prot=1'], code: 2, message: /unknown flag: --secure-prot \(did you mean --secure-port\?\)/ },
     { name: 'bad int', args: ['--secure-port=abc'], code: 2, message: /invalid argument "abc" for "--secure-port" flag/ },
