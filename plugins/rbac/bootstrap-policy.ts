@@ -3,8 +3,8 @@
 // kubeadm so node bootstrap works out of the box. The API server reconciles them at start-up.
 import { AUTHENTICATED_GROUP, MASTERS_GROUP, UNAUTHENTICATED_GROUP } from '../../core/authn/user.js';
 import {
-  AUTOUPDATE_ANNOTATION, BOOTSTRAPPING_LABEL, BOOTSTRAPPING_VALUE, GROUP_KIND, RBAC_GROUP, SERVICE_ACCOUNT_KIND,
-  type ClusterRole, type ClusterRoleBinding, type PolicyRule, type Subject,
+  AUTOUPDATE_ANNOTATION, BOOTSTRAPPING_LABEL, BOOTSTRAPPING_VALUE, GROUP_KIND, RBAC_GROUP, SERVICE_ACCOUNT_KIND, USER_KIND,
+  type ClusterRole, type ClusterRoleBinding, type PolicyRule, type Role, type RoleBinding, type Subject,
 } from './types.js';
 
 const CERTIFICATES = 'certificates.platform';
@@ -39,8 +39,9 @@ function rule(verbs: string[], r: { groups?: string[]; resources?: string[]; nam
   };
 }
 
-const defaultsMeta = (name: string) => ({
+const defaultsMeta = (name: string, namespace?: string) => ({
   name,
+  ...(namespace ? { namespace } : {}),
   labels: { [BOOTSTRAPPING_LABEL]: BOOTSTRAPPING_VALUE },
   annotations: { [AUTOUPDATE_ANNOTATION]: 'true' },
 });
@@ -49,6 +50,7 @@ const clusterRole = (name: string, rules: PolicyRule[]): ClusterRole =>
   ({ apiVersion: `${RBAC_GROUP}/v1`, kind: 'ClusterRole', metadata: defaultsMeta(name), rules });
 
 const group = (name: string): Subject => ({ kind: GROUP_KIND, apiGroup: RBAC_GROUP, name });
+const user = (name: string): Subject => ({ kind: USER_KIND, apiGroup: RBAC_GROUP, name });
 const serviceAccount = (namespace: string, name: string): Subject => ({ kind: SERVICE_ACCOUNT_KIND, name, namespace });
 
 const binding = (name: string, role: string, subjects: Subject[]): ClusterRoleBinding => ({
@@ -63,6 +65,11 @@ const approver = (role: string, signer: string) =>
 export const NODE_CLIENT_ROLE = 'system:certificates.platform:certificatesigningrequests:nodeclient';
 export const SELF_NODE_CLIENT_ROLE = 'system:certificates.platform:certificatesigningrequests:selfnodeclient';
 const CERTIFICATE_CONTROLLER = 'system:controller:certificate-controller';
+/** The user (a client certificate's CN) the controller manager runs as, with upstream's name. */
+export const CONTROLLER_MANAGER_USER = 'system:kube-controller-manager';
+/** The controller manager's default --leader-elect-resource-name. */
+const CONTROLLER_MANAGER_LEASE = 'plat-controller-manager';
+const AUTHENTICATION_READER = 'extension-apiserver-authentication-reader';
 
 const eventsRule = () => rule(['create', 'update', 'patch'], { groups: [CORE, EVENTS], resources: ['events'] });
 
@@ -113,6 +120,22 @@ export function bootstrapClusterRoles(): ClusterRole[] {
       rule(['create'], { groups: [AUTHORIZATION], resources: ['subjectaccessreviews'] }),
       eventsRule(),
     ]),
+    // Upstream's role of the controller manager's own user: leader election, its informers, the
+    // service accounts and tokens of --use-service-account-credentials, and its endpoint's reviews.
+    // The controllers' writes need their own role (--use-service-account-credentials), as upstream.
+    clusterRole(CONTROLLER_MANAGER_USER, [
+      eventsRule(),
+      rule(['create'], { groups: [COORDINATION], resources: ['leases'] }),
+      rule(['get', 'update'], { groups: [COORDINATION], resources: ['leases'], names: [CONTROLLER_MANAGER_LEASE] }),
+      rule(['create'], { groups: [CORE], resources: ['secrets', 'serviceaccounts'] }),
+      rule(['delete'], { groups: [CORE], resources: ['secrets'] }),
+      rule(['get'], { groups: [CORE], resources: ['namespaces', 'secrets', 'serviceaccounts'] }),
+      rule(['update'], { groups: [CORE], resources: ['secrets', 'serviceaccounts'] }),
+      rule(['create'], { groups: [AUTHENTICATION], resources: ['tokenreviews'] }),
+      rule(['create'], { groups: [AUTHORIZATION], resources: ['subjectaccessreviews'] }),
+      rule(['list', 'watch'], { groups: ['*'], resources: ['*'] }),
+      rule(['create'], { groups: [CORE], resources: ['serviceaccounts/token'] }),
+    ]),
   ];
 }
 
@@ -126,9 +149,27 @@ export function bootstrapClusterRoleBindings(): ClusterRoleBinding[] {
     // Upstream keeps it with no subjects: nodes get their rules from the Node authorizer.
     binding('system:node', 'system:node', []),
     binding(CERTIFICATE_CONTROLLER, CERTIFICATE_CONTROLLER, [serviceAccount(SYSTEM_NAMESPACE, 'certificate-controller')]),
+    binding(CONTROLLER_MANAGER_USER, CONTROLLER_MANAGER_USER, [user(CONTROLLER_MANAGER_USER)]),
     // What kubeadm adds upstream (there for its own token group): TLS bootstrap and auto-approval.
     binding('plat:nodeagent-bootstrap', 'system:node-bootstrapper', [group(BOOTSTRAPPERS_GROUP)]),
     binding('plat:node-autoapprove-bootstrap', NODE_CLIENT_ROLE, [group(BOOTSTRAPPERS_GROUP)]),
     binding('plat:node-autoapprove-certificate-rotation', SELF_NODE_CLIENT_ROLE, [group(NODES_GROUP)]),
   ];
+}
+
+/** Upstream's kube-system roles that plat needs, in plat-system. */
+export function bootstrapNamespaceRoles(): Role[] {
+  return [{
+    apiVersion: `${RBAC_GROUP}/v1`, kind: 'Role', metadata: defaultsMeta(AUTHENTICATION_READER, SYSTEM_NAMESPACE),
+    // The controller manager's endpoint looks its client CA and request-header settings up here.
+    rules: [rule(['get', 'list', 'watch'], { groups: [CORE], resources: ['configmaps'], names: ['extension-apiserver-authentication'] })],
+  }];
+}
+
+export function bootstrapNamespaceRoleBindings(): RoleBinding[] {
+  return [{
+    apiVersion: `${RBAC_GROUP}/v1`, kind: 'RoleBinding', metadata: defaultsMeta(`system::${AUTHENTICATION_READER}`, SYSTEM_NAMESPACE),
+    roleRef: { apiGroup: RBAC_GROUP, kind: 'Role', name: AUTHENTICATION_READER },
+    subjects: [user(CONTROLLER_MANAGER_USER)],
+  }];
 }

@@ -7,7 +7,7 @@ import type { Host } from '../../core/host.js';
 import type { Plugin } from '../../core/plugin.js';
 import type { RequestContext, ResourceStore } from '../../core/registry/store.js';
 import { servedStore } from '../../core/registry/stores.js';
-import { bootstrapClusterRoleBindings, bootstrapClusterRoles } from './bootstrap-policy.js';
+import { bootstrapClusterRoleBindings, bootstrapClusterRoles, bootstrapNamespaceRoleBindings, bootstrapNamespaceRoles, SYSTEM_NAMESPACE } from './bootstrap-policy.js';
 import { escalationCheck } from './escalation.js';
 import { reconcileAll, reconcileBinding, reconcileRole } from './reconcile.js';
 import { ruleResolverFor } from './resolver.js';
@@ -37,11 +37,16 @@ export const RbacPlugin: Plugin = {
       const store = (plural: string): ResourceStore | undefined => servedStore(host, RBAC_GROUP, RBAC_VERSION, plural);
       const roles = store('clusterroles');
       const bindings = store('clusterrolebindings');
-      if (!roles || !bindings) return;
+      const nsRoles = store('roles');
+      const nsBindings = store('rolebindings');
+      if (!roles || !bindings || !nsRoles || !nsBindings) return;
       const log = host.logger.child('rbac');
       const ctx: RequestContext = { user: SYSTEM_USER, namespace: '', dryRun: false, warnings: [] };
+      const nsCtx: RequestContext = { ...ctx, namespace: SYSTEM_NAMESPACE };
       const failed = await reconcileAll(roles, ctx, bootstrapClusterRoles(), reconcileRole, log)
-        + await reconcileAll(bindings, ctx, bootstrapClusterRoleBindings(), reconcileBinding, log);
+        + await reconcileAll(bindings, ctx, bootstrapClusterRoleBindings(), reconcileBinding, log)
+        + await reconcileAll(nsRoles, nsCtx, bootstrapNamespaceRoles(), reconcileRole, log)
+        + await reconcileAll(nsBindings, nsCtx, bootstrapNamespaceRoleBindings(), reconcileBinding, log);
       if (failed) log.error('the bootstrap policy is incomplete: requests it would allow are refused until it is reconciled', { failed });
     });
   },

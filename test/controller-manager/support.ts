@@ -52,13 +52,15 @@ export async function startControllerManager(args: readonly string[], plugins: r
   };
 }
 
-/** A kubeconfig for `plat`'s server with a bearer token (or the admin's client certificate). */
-export function writeKubeconfig(plat: RunningPlat, file: string, user: { token: string } | 'admin'): string {
+/** A kubeconfig for `plat`'s server with a bearer token, a client certificate, or the admin's. */
+export function writeKubeconfig(plat: RunningPlat, file: string, user: { token: string } | TestCredential | 'admin'): string {
   const pki = path.join(plat.dataDir, 'pki');
   const b64 = (f: string) => readFileSync(path.join(pki, f)).toString('base64');
+  const pem64 = (pem: string) => Buffer.from(pem).toString('base64');
   const creds = user === 'admin'
     ? [`    client-certificate-data: ${b64('admin.crt')}`, `    client-key-data: ${b64('admin.key')}`]
-    : [`    token: ${user.token}`];
+    : 'token' in user ? [`    token: ${user.token}`]
+      : [`    client-certificate-data: ${pem64(user.certificatePem)}`, `    client-key-data: ${pem64(user.privateKeyPem)}`];
   writeFileSync(file, [
     'apiVersion: v1', 'kind: Config',
     'clusters:', '- name: plat', '  cluster:', `    server: ${plat.url}`, `    certificate-authority-data: ${b64('ca.crt')}`,

@@ -3,6 +3,7 @@
 // autoupdate "false": left alone).
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
+import { isDeepStrictEqual } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import { tempDir } from '../helpers/plat.js';
 import { CLUSTER_ROLE_BINDINGS, CLUSTER_ROLES, clusterRoleBinding, created, group, rule, startRbac, user, type RbacPlat } from './support.js';
@@ -20,6 +21,7 @@ const EXPECTED_BINDINGS: [string, string, unknown[]][] = [
   ['system:service-account-issuer-discovery', 'system:service-account-issuer-discovery', [group('system:serviceaccounts')]],
   ['system:node', 'system:node', []],
   ['system:controller:certificate-controller', 'system:controller:certificate-controller', [{ kind: 'ServiceAccount', name: 'certificate-controller', namespace: 'plat-system' }]],
+  ['system:kube-controller-manager', 'system:kube-controller-manager', [user('system:kube-controller-manager')]],
   ['plat:nodeagent-bootstrap', 'system:node-bootstrapper', [group('system:bootstrappers')]],
   ['plat:node-autoapprove-bootstrap', 'system:certificates.platform:certificatesigningrequests:nodeclient', [group('system:bootstrappers')]],
   ['plat:node-autoapprove-certificate-rotation', 'system:certificates.platform:certificatesigningrequests:selfnodeclient', [group('system:nodes')]],
@@ -61,6 +63,22 @@ describe('RBAC bootstrap policy', () => {
       assert.deepEqual(r.json.rules, rules, name);
       assert.deepEqual(r.json.metadata.labels, DEFAULTS_META.labels, name);
     }
+    const kcm = (await plat!.admin.get(`${CLUSTER_ROLES}/system:kube-controller-manager`)).json;
+    assert.deepEqual(kcm.rules.filter((x: any) => x.apiGroups?.includes('coordination.platform')), [
+      rule(['create'], ['coordination.platform'], ['leases']),
+      rule(['get', 'update'], ['coordination.platform'], ['leases'], ['plat-controller-manager']),
+    ], 'its leader election Lease');
+    assert.ok(kcm.rules.some((x: any) => isDeepStrictEqual(x, rule(['list', 'watch'], ['*'], ['*']))), 'its informers');
+    assert.ok(kcm.rules.some((x: any) => isDeepStrictEqual(x, rule(['create'], [''], ['serviceaccounts/token']))), 'the service accounts\' tokens');
+    // Upstream's kube-system role, in plat-system: the controller manager's endpoint reads its authentication settings there.
+    const ns = '/apis/rbac.authorization.platform/v1/namespaces/plat-system';
+    const reader = await plat!.admin.get(`${ns}/roles/extension-apiserver-authentication-reader`);
+    assert.equal(reader.status, 200, reader.text);
+    assert.deepEqual(reader.json.rules, [rule(['get', 'list', 'watch'], [''], ['configmaps'], ['extension-apiserver-authentication'])]);
+    assert.deepEqual(reader.json.metadata.labels, DEFAULTS_META.labels);
+    const readerBinding = (await plat!.admin.get(`${ns}/rolebindings/system::extension-apiserver-authentication-reader`)).json;
+    assert.deepEqual(readerBinding.roleRef, { apiGroup: G, kind: 'Role', name: 'extension-apiserver-authentication-reader' });
+    assert.deepEqual(readerBinding.subjects, [user('system:kube-controller-manager')]);
     const controller = (await plat!.admin.get(`${CLUSTER_ROLES}/system:controller:certificate-controller`)).json;
     assert.deepEqual(controller.rules.find((x: any) => x.verbs[0] === 'sign').resourceNames,
       ['platform/apiserver-client', 'platform/apiserver-client-nodeagent', 'platform/legacy-unknown', 'platform/nodeagent-serving']);
