@@ -19,6 +19,13 @@ const MIN_LIFETIME_MS = 10 * 60_000;
 /** wait.Backoff{Duration: 500ms, Factor: 2, Steps: 4}. */
 const BACKOFF_MS = [500, 1000, 2000];
 
+/**
+ * A 404 that names no object: the path itself is not served. plat's API server serves the token
+ * subresource only with service account tokens configured (upstream's always has an issuer).
+ */
+const noTokenRequests = (e: unknown): e is Error =>
+  isApiError(e) && e.code === 404 && !(e.body as { details?: { kind?: string } } | undefined)?.details?.kind;
+
 const saPath = (name = '') => `/api/v1/namespaces/${SERVICE_ACCOUNT_NAMESPACE}/serviceaccounts${name ? `/${encodeURIComponent(name)}` : ''}`;
 
 export interface ServiceAccountClientsOptions {
@@ -117,8 +124,10 @@ export class ServiceAccountClients {
           cached = { token, renewAt: now() + lifetime - (lifetime * LEEWAY_PERCENT) / 100 };
           return token;
         } catch (e) {
-          lastError = e;
-          this.o.logger.warn(`requesting token for service account failed: ${(e as Error).message}`);
+          lastError = noTokenRequests(e)
+            ? new Error(`${e.message} (the API server serves no TokenRequests: it needs --service-account-issuer and --service-account-signing-key-file)`)
+            : e;
+          this.o.logger.warn(`requesting token for service account failed: ${(lastError as Error).message}`);
         }
       }
       throw new Error(`failed to get token for ${SERVICE_ACCOUNT_NAMESPACE}/${name}: ${(lastError as Error)?.message ?? 'unknown error'}`);

@@ -8,9 +8,9 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Attributes } from '../../core/authz/attributes.js';
 import type { Plugin } from '../../core/plugin.js';
-import { isApiError, RestClient } from '../../core/client/rest-client.js';
+import { ApiError, isApiError, RestClient } from '../../core/client/rest-client.js';
 import { loadKubeconfig } from '../../core/client/kubeconfig.js';
-import { silentLogger } from '../../core/log.js';
+import { createLogger, silentLogger } from '../../core/log.js';
 import { ServiceAccountClients } from '../../plugins/controller-manager/service-account-clients.js';
 import { baseCsr, fixtures } from '../certificates/fixtures.js';
 import { startInProcess, type RunningPlat } from '../helpers/plat.js';
@@ -120,6 +120,34 @@ describe('--use-service-account-credentials', () => {
     } finally {
       clients.close();
       root.close();
+    }
+  });
+});
+
+describe('--use-service-account-credentials against an API server without TokenRequests', () => {
+  it('says what the API server lacks', async () => {
+    // The answers of an API server without --service-account-issuer: the account exists, its token subresource is not served.
+    const root = {
+      request: async (method: string, p: string) => {
+        if (method === 'POST' && p.endsWith('/token')) {
+          throw new ApiError(404, 'NotFound', 'the server could not find the requested resource', { kind: 'Status', code: 404, reason: 'NotFound', details: {} });
+        }
+        return {};
+      },
+      connection: { server: 'https://127.0.0.1:1' },
+    } as unknown as RestClient;
+    const lines: string[] = [];
+    const logger = createLogger({ verbosity: 0, write: (l) => lines.push(l) });
+    const clients = new ServiceAccountClients({ root, rootConnection: root.connection, clientOptions: {}, logger, sleep: async () => {} });
+    try {
+      const client = await clients.clientFor('certificate-controller');
+      await assert.rejects(client.request('GET', '/api'), (e: Error) => {
+        assert.match(e.message, /^failed to get token for plat-system\/certificate-controller: the server could not find the requested resource \(the API server serves no TokenRequests: it needs --service-account-issuer and --service-account-signing-key-file\)$/);
+        return true;
+      });
+      assert.ok(lines.some((l) => l.includes('requesting token for service account failed') && l.includes('--service-account-issuer')), lines.join('\n'));
+    } finally {
+      clients.close();
     }
   });
 });
