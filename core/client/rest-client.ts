@@ -6,6 +6,7 @@ import https from 'node:https';
 import type { Duplex } from 'node:stream';
 import type { ApiObject } from '../api/meta.js';
 import type { ClientConnection } from './connection.js';
+import { withTlsVerifyReason } from './tls-verify-error.js';
 import { TokenBucket } from './token-bucket.js';
 import { watchEvents, type WatchEvent } from './watch-events.js';
 
@@ -149,7 +150,7 @@ export class RestClient {
         ...(timeoutMs ? { timeout: timeoutMs } : {}),
       }, resolve);
       req.on('timeout', () => req.destroy(new Error(`request timed out after ${timeoutMs}ms`)));
-      req.on('error', reject);
+      req.on('error', (e) => reject(withTlsVerifyReason(e)));
       req.end(payload);
     });
     if (source && res.statusCode === 401) source.reset();

@@ -5,6 +5,7 @@
 // the caller wraps into `failed calling webhook "<name>": failed to call webhook: <reason>`.
 import https from 'node:https';
 import { createSecureContext } from 'node:tls';
+import { tlsVerifyReason } from '../../core/client/tls-verify-error.js';
 import type { WebhookClientConfig } from './types.js';
 
 /** Bound on a webhook's answer: an AdmissionReview carries at most a patch of one object. */
@@ -89,12 +90,7 @@ function transportReason(err: NodeJS.ErrnoException, url: URL): string {
     case 'ECONNREFUSED': return `dial tcp ${hostPort}: connect: connection refused`;
     case 'ENOTFOUND': case 'EAI_AGAIN': return `dial tcp: lookup ${url.hostname}: no such host`;
     case 'ECONNRESET': return 'read: connection reset by peer';
-    case 'UNABLE_TO_VERIFY_LEAF_SIGNATURE': case 'SELF_SIGNED_CERT_IN_CHAIN': case 'DEPTH_ZERO_SELF_SIGNED_CERT':
-    case 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY': case 'UNABLE_TO_GET_ISSUER_CERT':
-      return 'tls: failed to verify certificate: x509: certificate signed by unknown authority';
-    case 'CERT_HAS_EXPIRED': return 'tls: failed to verify certificate: x509: certificate has expired or is not yet valid';
-    case 'ERR_TLS_CERT_ALTNAME_INVALID': return `tls: failed to verify certificate: x509: ${err.message}`;
-    default: return err.message;
+    default: return tlsVerifyReason(err) ?? err.message;
   }
 }
 

@@ -3,11 +3,12 @@
 // /approval and issues from the all-in-one CA into /status while `create --wait` is waiting.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { parse as parseYaml } from 'yaml';
 import { issueCertificate, parseCertificate, parseCsr, samePublicKey } from '../../core/crypto/index.js';
+import { makeCa } from '../helpers/certs.js';
 import { platBin, startInProcess, tempDir, type RunningPlat } from '../helpers/plat.js';
 import { runPlatAsync } from '../helpers/run-plat.js';
 
@@ -188,6 +189,17 @@ describe('plat csr', () => {
     assert.equal((await csr(['get', 'w1'], {}, home)).code, 0);
     const both = await csr(['get', 'w1', '--kubeconfig', plat.kubeconfig, '--platconfig', '/other']);
     assert.equal(both.code, 2);
+  });
+
+  it('a server certificate the kubeconfig does not trust is said as kubectl says it (exit 1)', async () => {
+    const dir = tempDir('plat-csr-untrusted-');
+    const other = Buffer.from(makeCa({ commonName: 'another-ca' }).certificatePem).toString('base64');
+    const text = readFileSync(plat.kubeconfig, 'utf8').replace(/certificate-authority-data: \S+/, `certificate-authority-data: ${other}`);
+    const file = path.join(dir, 'untrusted.conf');
+    writeFileSync(file, text);
+    const r = await csr(['list', '--kubeconfig', file]);
+    assert.equal(r.code, 1, r.stderr);
+    assert.equal(r.stderr.trim(), 'plat csr list: tls: failed to verify certificate: x509: certificate signed by unknown authority');
   });
 
   it('refuses command-line mistakes with exit 2', async () => {
