@@ -76,9 +76,11 @@ export function createControllerManagerPlugin(options: ControllerManagerPluginOp
           const where = inFile(names);
           return { problems: where.length ? problems.map((p) => `${where.join(', ')}: ${p}`) : problems, inFile: where.length > 0 };
         };
+        // Each leader election problem names its flags (`--name=value` or `--name:`): only those are located.
+        const leaderElectionFlags = (problem: string) => Object.values(LEADER_ELECT).filter((n) => problem.includes(`--${n}=`) || problem.includes(`--${n}:`));
         const groups = [
           located(unknownControllerErrors(selection, registry.names()), [FLAGS.controllers]),
-          located(leaderElectionErrors(leaderElectionSettings(flags)), Object.values(LEADER_ELECT)),
+          ...leaderElectionErrors(leaderElectionSettings(flags)).map((p) => located([p], leaderElectionFlags(p))),
         ];
         const problems = groups.flatMap((g) => g.problems);
         if (problems.length) {

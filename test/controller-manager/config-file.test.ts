@@ -175,6 +175,10 @@ CSRSigningController:
     const lease = run('Generic:\n  LeaderElection: {leaseDuration: 5s}\n');
     assert.equal(lease.code, 1, lease.stderr);
     assert.match(lease.stderr, /^plat controller-manager: \S+cm\.yaml: Generic\.LeaderElection\.leaseDuration: leaseDuration must be greater than renewDeadline/m);
+    // A whole LeaderElection block: only the fields the problem is about are named.
+    const block = run('Generic:\n  LeaderElection: {leaderElect: true, leaseDuration: 5s, renewDeadline: 10s, retryPeriod: 2s, resourceLock: leases, resourceName: x, resourceNamespace: y}\n');
+    assert.equal(block.code, 1, block.stderr);
+    assert.match(block.stderr, /^plat controller-manager: (\S+cm\.yaml): Generic\.LeaderElection\.leaseDuration, \1: Generic\.LeaderElection\.renewDeadline: leaseDuration must be greater than renewDeadline \(--leader-elect-lease-duration=5s, --leader-elect-renew-deadline=10s\)$/m);
     const flag = run('Generic:\n  LeaderElection: {leaseDuration: 20s}\n', '--leader-elect-lease-duration=5s');
     assert.equal(flag.code, 2, 'the command line won: a usage problem');
     assert.match(flag.stderr, /^plat controller-manager: leaseDuration must be greater than renewDeadline \(--leader-elect-lease-duration=5s/m);
