@@ -43,6 +43,16 @@ const JITTER = 1.2;
 /** RFC 3339 with microseconds, as metav1.MicroTime. */
 export const microTime = (ms: number): string => new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
 
+/**
+ * Which request of an attempt failed, said as upstream's leaderelection.go logs it ("error
+ * retrieving resource lock", "error initially creating leader election record", "Failed to
+ * update lock"): a Lease that cannot be created (its namespace is missing, RBAC refuses the
+ * create) is not reported as a failed read. The message is the cause's.
+ */
+export class LeaseStepError extends Error {
+  constructor(readonly step: string, cause: unknown) { super(cause instanceof Error ? cause.message : String(cause), { cause }); }
+}
+
 export class LeaderElector {
   readonly identity: string;
   #observed: { record: string; at: number } | undefined;
@@ -81,11 +91,15 @@ export class LeaderElector {
     try {
       lease = await this.c.client.get<LeaseObject>(ref, this.c.name, undefined, opts);
     } catch (e) {
-      if (!isApiError(e, 'NotFound')) throw e;
-      await this.c.client.create<LeaseObject>(ref, {
-        apiVersion: 'coordination.platform/v1', kind: 'Lease', metadata: { name: this.c.name, namespace: this.c.namespace },
-        spec: { holderIdentity: this.identity, leaseDurationSeconds: durationS, acquireTime: microTime(now), renewTime: microTime(now), leaseTransitions: 0 },
-      }, undefined, undefined, opts);
+      if (!isApiError(e, 'NotFound')) throw new LeaseStepError('error retrieving the lease', e);
+      try {
+        await this.c.client.create<LeaseObject>(ref, {
+          apiVersion: 'coordination.platform/v1', kind: 'Lease', metadata: { name: this.c.name, namespace: this.c.namespace },
+          spec: { holderIdentity: this.identity, leaseDurationSeconds: durationS, acquireTime: microTime(now), renewTime: microTime(now), leaseTransitions: 0 },
+        }, undefined, undefined, opts);
+      } catch (err) {
+        throw new LeaseStepError('error initially creating the lease', err);
+      }
       this.#observe(JSON.stringify({ holder: this.identity, renew: microTime(now) }), now);
       return true;
     }
@@ -106,7 +120,7 @@ export class LeaderElector {
       await this.c.client.update(ref, lease, undefined, opts);
     } catch (e) {
       if (isApiError(e, 'Conflict')) return false;
-      throw e;
+      throw new LeaseStepError('failed to update the lease', e);
     }
     this.#observe(JSON.stringify({ holder: this.identity, renew: lease.spec.renewTime }), now);
     return true;
@@ -192,7 +206,11 @@ export class LeaderElector {
     for (;;) {
       if (signal.aborted) return;
       let ok = false;
-      try { ok = await this.tryAcquireOrRenew(signal); } catch (e) { if (!signal.aborted) log?.warn('error retrieving the lease', { error: (e as Error).message }); }
+      try {
+        ok = await this.tryAcquireOrRenew(signal);
+      } catch (e) {
+        if (!signal.aborted) log?.warn(e instanceof LeaseStepError ? e.step : 'error retrieving the lease', { error: (e as Error).message });
+      }
       if (this.#leader !== lastLeader) { lastLeader = this.#leader; if (lastLeader) cb.onNewLeader?.(lastLeader); }
       if (ok) break;
       await sleep(jittered(), signal);

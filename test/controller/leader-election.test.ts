@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import type { ApiObject } from '../../core/api/meta.js';
 import { RestClient, type ResourceRef } from '../../core/client/rest-client.js';
 import { LeaderElector } from '../../core/controller/leader-election.js';
+import { createLogger } from '../../core/log.js';
 import { eventually } from '../helpers/kubectl.js';
 import { startInProcess, type Response, type RunningPlat } from '../helpers/plat.js';
 import { startStallProxy } from '../helpers/stall-proxy.js';
@@ -142,6 +143,23 @@ describe('leader election', () => {
       await done;
       counting.close();
     }
+  });
+
+  it('a Lease that cannot be created is logged as such, not as a failed read', async () => {
+    const lines: string[] = [];
+    const logger = createLogger({ write: (l) => lines.push(l) });
+    const stop = new AbortController();
+    const elector = new LeaderElector({ client, namespace: 'no-such-namespace', name: 'election-x', identity: 'cm-x', leaseDurationMs: 1000, renewDeadlineMs: 800, retryPeriodMs: 200, logger });
+    const done = elector.run({ onStartedLeading: async () => {} }, stop.signal);
+    try {
+      await eventually(() => lines.some((l) => l.includes('error initially creating the lease')), 'the failed create logged');
+    } finally {
+      stop.abort();
+      await done;
+    }
+    const line = lines.find((l) => l.includes('error initially creating the lease'))!;
+    assert.match(line, /error="namespaces \\"no-such-namespace\\" not found"/);
+    assert.ok(!lines.some((l) => l.includes('error retrieving the lease')), lines.join('\n'));
   });
 
   it('rejects inconsistent timings', () => {
