@@ -26,10 +26,15 @@ export function editDistance(a: string, b: string): number {
  * message is stable.
  */
 export function suggest(name: string, candidates: Iterable<string>): string | undefined {
+  // The spec renames upstream's kube* flags (--kubeconfig is --platconfig, --kube-api-qps is
+  // --plat-api-qps): an operator's habit is a rename away, not a typo away.
+  const renamed = name.replace(/kube/g, 'plat');
+  const all = [...candidates];
+  if (renamed !== name && all.includes(renamed)) return renamed;
   const limit = Math.max(2, Math.floor(name.length / 4));
   let best: string | undefined;
   let bestScore = Infinity;
-  for (const c of candidates) {
+  for (const c of all) {
     let score = editDistance(name, c);
     if (score > limit && name.length >= 3 && c.startsWith(name)) score = limit;
     if (score > limit || score >= name.length) continue; // `-q` is not a typo of `-v`

@@ -73,6 +73,15 @@ describe('plat command line', () => {
     shows('cluster-signing-key-file', '"<data-dir>/pki/ca.key"');
   });
 
+  it('suggests plat\'s name for an upstream kube* flag the spec renames', () => {
+    for (const [role, flag, ours] of [['controller-manager', 'kubeconfig', 'platconfig'], ['controller-manager', 'kube-api-qps', 'plat-api-qps'],
+      ['nodeagent', 'kubeconfig', 'platconfig']] as const) {
+      const r = runPlat([role, `--${flag}`, 'x']);
+      assert.equal(r.code, 2, r.stderr);
+      assert.match(r.stderr, new RegExp(`unknown flag: --${flag} \\(did you mean --${ours}\\?\\)`), `${role} --${flag}`);
+    }
+  });
+
   const refusals: { name: string; args: string[]; code: number; message: RegExp }[] = [
     { name: 'unknown flag, with a suggestion', args: ['--secure-prot=1'], code: 2, message: /unknown flag: --secure-prot \(did you mean --secure-port\?\)/ },
     { name: 'bad int', args: ['--secure-port=abc'], code: 2, message: /invalid argument "abc" for "--secure-port" flag/ },
