@@ -9,6 +9,7 @@ import type { AuthenticationRequest, UserInfo } from './authn/user.js';
 import type { Attributes, Decision } from './authz/attributes.js';
 import type { AdmissionRequest } from './admission/request.js';
 import type { AuditEvent } from './audit.js';
+import { guardHooks } from './hooks-guard.js';
 import { createSignHookMap } from './signing.js';
 import type { ControllerRegistry, SubsystemRegistry } from './lifecycle.js';
 
@@ -23,7 +24,7 @@ export interface Configuration {
 }
 
 export function createHooks() {
-  return Object.freeze({
+  return guardHooks(Object.freeze({
     // boot: declare, then configure
     flags: new SyncHook<[FlagSet]>(['flags']),
     configure: new SyncHook<[Configuration]>(['configuration']),
@@ -47,7 +48,7 @@ export function createHooks() {
     start: new AsyncSeriesHook<[]>([]),
     ready: new AsyncParallelHook<[]>([]),
     shutdown: new AsyncParallelHook<[]>([]),
-  });
+  }));
 }
 
 export type Hooks = ReturnType<typeof createHooks>;

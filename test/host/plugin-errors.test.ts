@@ -43,6 +43,15 @@ describe('config-file plugins that fail at start-up', () => {
     assertStartupError(error, `${path.join(dir, 'plat.config.mjs')}: /plugins/0: plugin "./boom.mjs": plugin BoomPlugin failed to apply: boom`);
   });
 
+  it('names a hook that does not exist, and the one meant, when apply taps a misspelt hook', async () => {
+    const { dir, error } = await bootWith({
+      'plat.config.mjs': config("'./typo.mjs'"),
+      'typo.mjs': "export default { name: 'TypoPlugin', apply(host) { host.hooks.admitValidat.tapPromise('TypoPlugin', async () => {}); } };\n",
+    });
+    assert.ok(error instanceof StartupError, `expected a StartupError, got ${String(error)}`);
+    assert.ok(error.message.startsWith(`${path.join(dir, 'plat.config.mjs')}: /plugins/0: plugin "./typo.mjs": plugin TypoPlugin failed to apply: host.hooks has no hook "admitValidat" (did you mean "admitValidate"?); the hooks are flags, configure,`), error.message);
+  });
+
   it('names them when its configure tap throws', async () => {
     const { dir, error } = await bootWith({
       'plat.config.mjs': config("'./ok.mjs'", "'./cfg.mjs'"),
