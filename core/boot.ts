@@ -66,6 +66,9 @@ export function declareFlags(host: Host, profile: Profile, flags: Flags): void {
   }
 }
 
+const isThenable = (v: unknown): v is PromiseLike<unknown> =>
+  (typeof v === 'object' || typeof v === 'function') && v !== null && typeof (v as { then?: unknown }).then === 'function';
+
 export async function boot(o: BootOptions): Promise<Booted> {
   const { profile } = o;
   const host = new Host({ role: profile.role, logger: o.logger, version: o.version });
@@ -84,7 +87,11 @@ export async function boot(o: BootOptions): Promise<Booted> {
   const pluginOptions = new Map<string, unknown>();
   for (const { plugin, options, label } of [...profile.plugins.map((plugin) => ({ plugin, options: undefined as unknown, label: '' })), ...external]) {
     try {
-      plugin.apply(host, options);
+      const returned: unknown = plugin.apply(host, options);
+      if (isThenable(returned)) {
+        returned.then(undefined, () => {}); // refused below; its rejection must not crash the process unnamed
+        throw new Error('apply returned a Promise: apply must tap its hooks before it returns (an async apply\'s taps come too late, its errors unnamed); do asynchronous set-up in an async factory or in a start tap');
+      }
       if (options !== undefined) pluginOptions.set(plugin.name, options);
     } catch (e) {
       throw new StartupError(`${label ? `${label}: ` : ''}plugin ${plugin.name} failed to apply: ${e instanceof Error ? e.message : String(e)}`, 1);

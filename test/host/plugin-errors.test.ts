@@ -52,6 +52,14 @@ describe('config-file plugins that fail at start-up', () => {
     assert.ok(error.message.startsWith(`${path.join(dir, 'plat.config.mjs')}: /plugins/0: plugin "./typo.mjs": plugin TypoPlugin failed to apply: host.hooks has no hook "admitValidat" (did you mean "admitValidate"?); the hooks are flags, configure,`), error.message);
   });
 
+  it('refuses an async apply, naming the plugin, whether it rejects or not', async () => {
+    const { dir, error } = await bootWith({
+      'plat.config.mjs': config("'./async.mjs'"),
+      'async.mjs': "export default { name: 'AsyncPlugin', async apply() { throw new Error('async boom'); } };\n",
+    });
+    assertStartupError(error, `${path.join(dir, 'plat.config.mjs')}: /plugins/0: plugin "./async.mjs": plugin AsyncPlugin failed to apply: apply returned a Promise: apply must tap its hooks before it returns (an async apply's taps come too late, its errors unnamed); do asynchronous set-up in an async factory or in a start tap`);
+  });
+
   it('names them when its configure tap throws', async () => {
     const { dir, error } = await bootWith({
       'plat.config.mjs': config("'./ok.mjs'", "'./cfg.mjs'"),
