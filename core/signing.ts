@@ -2,6 +2,7 @@
 // and the hook map itself, which remembers its signerNames (tapable's HookMap cannot list them).
 import tapable from 'tapable';
 import type { ApiObject } from './api/meta.js';
+import { recordAnswers } from './signer-answerer.js';
 
 const { AsyncSeriesBailHook, HookMap } = tapable;
 
@@ -34,7 +35,7 @@ const signerNames = new WeakMap<SignHookMap, Set<string>>();
 export function createSignHookMap(): SignHookMap {
   const map: SignHookMap = new HookMap(() => new AsyncSeriesBailHook<[SigningRequest], SigningResult | undefined>(['request']));
   const names = new Set<string>();
-  map.intercept({ factory: (key: string, hook) => { names.add(key); return hook!; } });
+  map.intercept({ factory: (key: string, hook) => { names.add(key); hook!.intercept({ register: recordAnswers }); return hook!; } });
   signerNames.set(map, names);
   return map;
 }

@@ -8,8 +8,18 @@ import { CryptoError, parseCsr, samePublicKey, validateCertificatePem } from '..
 import type { SigningResult } from '../../core/signing.js';
 
 /** The signer's answer as a SigningResult, or an Error saying what is wrong with it. */
-export function checkSignerAnswer(answer: unknown, requestPem: string): SigningResult | undefined {
+export function checkSignerAnswer(answer: unknown, requestPem: string, by?: string): SigningResult | undefined {
   if (answer === undefined) return undefined;
+  try {
+    return checkAnswer(answer, requestPem);
+  } catch (e) {
+    // Several plugins may tap one signerName: say which one answered this.
+    if (by !== undefined && e instanceof Error) e.message += ` (answered by plugin ${JSON.stringify(by)})`;
+    throw e;
+  }
+}
+
+function checkAnswer(answer: unknown, requestPem: string): SigningResult {
   const o = answer as { certificatePem?: unknown; failed?: { reason?: unknown; message?: unknown } } | null;
   if (typeof o?.certificatePem === 'string' && o.certificatePem.length > 0) {
     checkCertificate(o.certificatePem, requestPem);
@@ -20,7 +30,16 @@ export function checkSignerAnswer(answer: unknown, requestPem: string): SigningR
     if (o.failed.reason === '') throw new Error('the signer answered failed with an empty reason');
     return { failed: { reason: o.failed.reason, message: o.failed.message } };
   }
-  throw new Error('the signer answered neither a certificatePem nor a failed reason and message');
+  throw new Error(`the signer answered neither a certificatePem nor a failed reason and message: ${describe(answer)}`);
+}
+
+/** What an unusable answer was, briefly: `a string`, `an object with keys certificate`. */
+function describe(answer: unknown): string {
+  if (answer === null) return 'null';
+  if (Array.isArray(answer)) return 'an array';
+  if (typeof answer !== 'object') return `${/^[aeiou]/.test(typeof answer) ? 'an' : 'a'} ${typeof answer}`;
+  const keys = Object.keys(answer);
+  return keys.length === 0 ? 'an empty object' : `an object with keys ${keys.join(', ')}`;
 }
 
 /** The PEM rules of status.certificate, and a first certificate for the CSR's public key. */

@@ -15,6 +15,7 @@ import { IgnorableError, runWorkers } from '../../core/controller/workers.js';
 import { formatDuration } from '../../core/flags/duration.js';
 import { WorkQueue } from '../../core/controller/workqueue.js';
 import type { ControllerContext, Runnable } from '../../core/lifecycle.js';
+import { answererOf } from '../../core/signer-answerer.js';
 import type { SignHookMap, SigningRequest, SigningResult } from '../../core/signing.js';
 import { hasTrueCondition, isApproved, type Csr as CsrObject } from '../../core/certificates/csr-object.js';
 import { checkSignerAnswer } from './signer-answer.js';
@@ -159,7 +160,8 @@ export class SigningController implements Runnable {
     };
     let result: SigningResult | undefined;
     try {
-      result = checkSignerAnswer(await this.#ask(hook, request), request.requestPem);
+      const { answer, by } = await this.#ask(hook, request);
+      result = checkSignerAnswer(answer, request.requestPem, by);
     } catch (e) {
       if (e instanceof IgnorableError) throw e;
       throw new Error(`error auto signing csr: ${messageOf(e)}`);
@@ -179,14 +181,16 @@ export class SigningController implements Runnable {
   }
 
   /** The signer's answer, unless it takes longer than the limit or the controller stops first. */
-  async #ask(hook: SignHook, request: Omit<SigningRequest, 'signal'>): Promise<unknown> {
+  async #ask(hook: SignHook, request: Omit<SigningRequest, 'signal'>): Promise<{ answer: unknown; by: string | undefined }> {
     const call = new AbortController();
     if (this.#signal?.aborted) throw new IgnorableError('the controller is stopping');
     const timer = setTimeout(() => call.abort(new Error(`the signer did not answer within ${formatDuration(this.#signTimeoutMs)}`)), this.#signTimeoutMs);
     this.#calls.add(call);
     try {
       const abandoned = new Promise<never>((_, reject) => call.signal.addEventListener('abort', () => reject(call.signal.reason), { once: true }));
-      return await Promise.race([hook.promise({ ...request, signal: call.signal }), abandoned]);
+      const asked = { ...request, signal: call.signal };
+      const answer: unknown = await Promise.race([hook.promise(asked), abandoned]);
+      return { answer, by: answererOf(asked) };
     } finally {
       clearTimeout(timer);
       this.#calls.delete(call);

@@ -27,6 +27,9 @@ function misbehavingSigners(ca: TestCredential, other: TestCredential): Plugin {
       host.hooks.sign.for('example.com/odd-rejection').tapPromise(PLUGIN_NAME, () => Promise.reject({ code: 7, why: 'hsm offline' }));
       // A final failure with nothing to say why.
       host.hooks.sign.for('example.com/no-reason').tapPromise(PLUGIN_NAME, async () => ({ failed: { reason: '', message: '' } }));
+      // Neither a certificate nor a refusal, from the second of two taps of one signerName.
+      host.hooks.sign.for('example.com/shapeless').tap('PassingSigner', () => undefined);
+      host.hooks.sign.for('example.com/shapeless').tapPromise('ShapelessSigner', async () => ({ certificate: 'typo of certificatePem' }) as never);
     },
   };
 }
@@ -69,6 +72,13 @@ describe('csrsigning with misbehaving signer plugins', () => {
     await submitApproved(plat.admin, 'no-reason', makeCsr({ cn: 'no-reason' }), 'example.com/no-reason', ['client auth']);
     await until(() => signing.logs.has('error auto signing csr: the signer answered failed with an empty reason'), 'the refusal');
     assert.deepEqual((await getCsr(plat.admin, 'no-reason')).status.conditions.map((c: any) => c.type), ['Approved']);
+  });
+
+  it('names the plugin that answered garbage, and what it answered', async () => {
+    await submitApproved(plat.admin, 'shapeless', makeCsr({ cn: 'shapeless' }), 'example.com/shapeless', ['client auth']);
+    await until(() => signing.logs.has('error auto signing csr: the signer answered neither a certificatePem nor a failed reason and message: an object with keys certificate (answered by plugin \\"ShapelessSigner\\")'), 'the refusal');
+    assert.ok(signing.logs.has('error auto signing csr: the signer answered failed with an empty reason (answered by plugin \\"MisbehavingSigners\\")'));
+    assert.deepEqual((await getCsr(plat.admin, 'shapeless')).status.conditions.map((c: any) => c.type), ['Approved']);
   });
 
   it('issues through a signer that answers well', async () => {
