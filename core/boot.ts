@@ -83,6 +83,8 @@ export async function boot(o: BootOptions): Promise<Booted> {
   const roleSection = config?.roles[profile.role];
   const refs = [...(config?.plugins ?? []), ...(roleSection?.plugins ?? [])];
   const external = config ? await loadExternalPlugins(refs, config.filepath, profile.plugins) : [];
+  // Which file was found (or not) is the first thing a plugin author needs to see.
+  if (config) o.logger.info('using the config file', { file: config.filepath, plugins: external.map((x) => x.plugin.name) });
 
   const pluginOptions = new Map<string, unknown>();
   for (const { plugin, options, label } of [...profile.plugins.map((plugin) => ({ plugin, options: undefined as unknown, label: '' })), ...external]) {

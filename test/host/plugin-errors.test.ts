@@ -13,16 +13,17 @@ import { tempDir } from '../helpers/plat.js';
 const profile: Profile = { role: 'test', description: 'plugin errors under test', plugins: [{ name: 'OwnPlugin', apply() {} }] };
 
 /** Writes the files into a fresh directory and boots the test profile there with its plat.config.mjs. */
-async function bootWith(files: Record<string, string>): Promise<{ dir: string; error: unknown; applied: string[] }> {
+async function bootWith(files: Record<string, string>): Promise<{ dir: string; error: unknown; applied: string[]; logged: string }> {
   const dir = tempDir();
   for (const [name, text] of Object.entries(files)) writeFileSync(path.join(dir, name), text);
   const applied: string[] = [];
+  let logged = '';
   (globalThis as { pluginErrorsApplied?: string[] }).pluginErrorsApplied = applied;
   try {
-    await boot({ profile, argv: [], cwd: dir, logger: createLogger({ write: () => {} }), version: '0.0.0-test' });
-    return { dir, error: undefined, applied };
+    await boot({ profile, argv: [], cwd: dir, logger: createLogger({ write: (line) => { logged += line; } }), version: '0.0.0-test' });
+    return { dir, error: undefined, applied, logged };
   } catch (error) {
-    return { dir, error, applied };
+    return { dir, error, applied, logged };
   }
 }
 
@@ -102,5 +103,14 @@ describe('config-file plugins that fail at start-up', () => {
     });
     assert.equal(error, undefined);
     assert.deepEqual(applied, ['a', 'b']);
+  });
+
+  it('logs the config file it found and the plugins it loaded from it', async () => {
+    const { dir, error, logged } = await bootWith({
+      'plat.config.mjs': config("'./quiet.mjs'"),
+      'quiet.mjs': "export default { name: 'QuietPlugin', apply() {} };\n",
+    });
+    assert.equal(error, undefined);
+    assert.ok(logged.includes(`using the config file file=${JSON.stringify(path.join(dir, 'plat.config.mjs'))} plugins=["QuietPlugin"]`), logged);
   });
 });
