@@ -109,8 +109,15 @@ function checkPlugin(v: unknown, label: string): LoadedPlugin {
   return v as LoadedPlugin;
 }
 
+const THIS_FILE = fileURLToPath(import.meta.url);
+
 function reason(err: unknown): string {
   if (!(err instanceof Error)) return String(err);
-  // Node appends "imported from <this file>", which points at plat rather than at the config file.
-  return err.message.replace(/ imported from \S+$/, '');
+  // Node appends "imported from <file>": this file points at plat rather than at the config file,
+  // and is dropped; the plugin's own file (a package or module it imports is missing) is kept.
+  const message = err.message.replace(/ imported from (\S+)$/, (all, from: string) => (from === THIS_FILE ? '' : all));
+  if ((err as { code?: unknown }).code === 'ERR_MODULE_NOT_FOUND' && /^Cannot find package 'plat' /.test(message)) {
+    return `${message} (a plugin outside the plat checkout needs plat in a node_modules above it: \`npm link plat\` or \`npm install /path/to/plat\` in its directory, see README, Writing plugins)`;
+  }
+  return message;
 }

@@ -178,6 +178,7 @@ const PLUGIN_FILES: Record<string, string> = {
   'common.cjs': 'module.exports = { name: "CjsPlugin", apply() {} };\n',
   'cjs-named.cjs': 'exports.plugin = { name: "CjsNamed", apply() {} };\n',
   'no-export.mjs': 'export const nothing = 1;\n',
+  'imports-plat.mjs': 'import { parseCsr } from "plat";\nexport default { name: "ImportsPlat", apply() { void parseCsr; } };\n',
   'no-name.mjs': 'export default { apply() {} };\n',
   'no-apply.mjs': 'export default { name: "Half" };\n',
   'throws.mjs': 'export default () => { throw new Error("boom"); };\n',
@@ -235,6 +236,8 @@ test('importPlugin: clear errors', async () => {
   await assert.rejects(load('./bad-token.mjs'), configError(new RegExp(`: Unexpected token ';' \\(${place('bad-token.mjs')}:3:21\\)$`)));
   await assert.rejects(load('./bad-token.cjs'), configError(new RegExp(`: Unexpected token ';' \\(${place('bad-token.cjs')}:2:21\\)$`)));
   await assert.rejects(load('./imports-bad.mjs'), configError(/cannot load plugin "\.\/imports-bad\.mjs": Unexpected token ';' \(in a module it imports\)$/));
+  // A plugin importing plat from outside the checkout: which file imports it, and how to make it resolve.
+  await assert.rejects(load('./imports-plat.mjs'), configError(new RegExp(`cannot load plugin "\\./imports-plat\\.mjs": Cannot find package 'plat' imported from ${place('imports-plat.mjs')} \\(a plugin outside the plat checkout needs plat in a node_modules above it: \`npm link plat\``)));
   await assert.rejects(load({ name: 'Half' }), configError(/plugin object: the plugin "Half" has no "apply" function/));
   // Without pointer and file, the message still says which entry.
   await assert.rejects(importPlugin({ spec: './missing.mjs', options: undefined, index: 3 }, d), configError(/: \/plugins\/3: cannot load plugin/));
