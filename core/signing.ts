@@ -37,6 +37,13 @@ export function createSignHookMap(): SignHookMap {
   const names = new Set<string>();
   map.intercept({ factory: (key: string, hook) => { names.add(key); hook!.intercept({ register: recordAnswers }); return hook!; } });
   signerNames.set(map, names);
+  // tapable's HookMap keeps deprecated tap/tapAsync/tapPromise(key, options, fn): a signer that
+  // writes hooks.sign.tapPromise(name, fn) gets "Invalid tap options", which does not say what to do.
+  for (const method of ['tap', 'tapAsync', 'tapPromise'] as const) {
+    Object.defineProperty(map, method, { value: () => {
+      throw new TypeError(`host.hooks.sign is keyed by signerName: tap host.hooks.sign.for('<signerName>').${method}(name, fn), not host.hooks.sign.${method}`);
+    } });
+  }
   return map;
 }
 

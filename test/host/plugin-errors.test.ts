@@ -53,6 +53,14 @@ describe('config-file plugins that fail at start-up', () => {
     assert.ok(error.message.startsWith(`${path.join(dir, 'plat.config.mjs')}: /plugins/0: plugin "./typo.mjs": plugin TypoPlugin failed to apply: host.hooks has no hook "admitValidat" (did you mean "admitValidate"?); the hooks are flags, configure,`), error.message);
   });
 
+  it('says how to tap the sign hook map when a signer taps it as a hook', async () => {
+    const { dir, error } = await bootWith({
+      'plat.config.mjs': config("'./map.mjs'"),
+      'map.mjs': "export default { name: 'MapSigner', apply(host) { host.hooks.sign.tapPromise('MapSigner', async () => undefined); } };\n",
+    });
+    assertStartupError(error, `${path.join(dir, 'plat.config.mjs')}: /plugins/0: plugin "./map.mjs": plugin MapSigner failed to apply: host.hooks.sign is keyed by signerName: tap host.hooks.sign.for('<signerName>').tapPromise(name, fn), not host.hooks.sign.tapPromise`);
+  });
+
   it('refuses an async apply, naming the plugin, whether it rejects or not', async () => {
     const { dir, error } = await bootWith({
       'plat.config.mjs': config("'./async.mjs'"),
