@@ -8,6 +8,7 @@ import type { ApiObject } from '../api/meta.js';
 import type { ClientConnection } from './connection.js';
 import { withTlsVerifyReason } from './tls-verify-error.js';
 import { TokenBucket } from './token-bucket.js';
+import { warningTexts } from './warning-header.js';
 import { watchEvents, type WatchEvent } from './watch-events.js';
 
 export interface ResourceRef {
@@ -46,6 +47,8 @@ export interface RestClientOptions {
    * reset when the server answers 401 so that the next request gets a fresh one.
    */
   readonly tokenSource?: TokenSource;
+  /** Called with the text of each `Warning` header of an answer (kubectl prints them as `Warning: <text>`). */
+  readonly onWarning?: (text: string) => void;
 }
 
 /**
@@ -163,6 +166,7 @@ export class RestClient {
     const chunks: Buffer[] = [];
     for await (const c of res) chunks.push(c as Buffer);
     const text = Buffer.concat(chunks).toString('utf8');
+    if (this.opts.onWarning) for (const w of warningTexts(res.headersDistinct['warning'])) this.opts.onWarning(w);
     let json: unknown;
     try { json = text ? JSON.parse(text) : undefined; } catch { json = undefined; }
     const code = res.statusCode ?? 0;

@@ -17,7 +17,7 @@ export function csrFlags(section: string): Flags {
 export function openClient(f: Flags): RestClient {
   const file = kubeconfigPath(f);
   try {
-    return new RestClient(connect(file), { userAgent: 'plat-csr' });
+    return new RestClient(connect(file), { userAgent: 'plat-csr', onWarning: (text) => process.stderr.write(`Warning: ${text}\n`) });
   } catch (e) {
     if (e instanceof CommandError) throw new CommandError(`kubeconfig ${file}: ${e.message}`);
     throw e;

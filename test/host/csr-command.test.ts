@@ -11,6 +11,7 @@ import { issueCertificate, parseCertificate, parseCsr, samePublicKey } from '../
 import { makeCa } from '../helpers/certs.js';
 import { platBin, startInProcess, tempDir, type RunningPlat } from '../helpers/plat.js';
 import { runPlatAsync } from '../helpers/run-plat.js';
+import type { Plugin } from '../../core/plugin.js';
 
 const CSRS = '/apis/certificates.platform/v1/certificatesigningrequests';
 
@@ -218,5 +219,34 @@ describe('plat csr', () => {
       assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
       assert.ok(r.stderr.includes(message), `${args.join(' ')}: ${r.stderr}`);
     }
+  });
+});
+
+describe('plat csr and the Warning headers of an answer', () => {
+  let plat: RunningPlat;
+  const WARNER = 'WarningAdmission';
+  // An admission plugin that adds a warning to every CSR create and refuses one signer, warning first.
+  const warner: Plugin = {
+    name: WARNER,
+    apply(host) {
+      host.hooks.admitMutate.tapPromise(WARNER, async (req) => {
+        if (req.resource !== 'certificatesigningrequests' || req.operation !== 'CREATE') return;
+        req.warnings.push('the "team" label is "blue"');
+        if ((req.object?.['spec'] as { signerName?: string } | undefined)?.signerName === 'example.com/refused') throw new Error('refused signer');
+      });
+    },
+  };
+  before(async () => { plat = await startInProcess({ plugins: [warner] }); });
+  after(async () => { await plat?.stop(); });
+
+  it('prints them on stderr as kubectl does, on success and on refusal', async () => {
+    const out = tempDir('plat-csr-warn-');
+    const args = (name: string, signer: string) => ['csr', 'create', '--signer', signer, '--name', name, '--cn', 'w', '--out-dir', out, '--kubeconfig', plat.kubeconfig];
+    const ok = await runPlatAsync(args('warned', 'example.com/widgets'), { env: { PLATCONFIG: '', KUBECONFIG: '' } });
+    assert.equal(ok.code, 0, ok.stderr);
+    assert.equal(ok.stderr, 'Warning: the "team" label is "blue"\n');
+    const refused = await runPlatAsync(args('refused', 'example.com/refused'), { env: { PLATCONFIG: '', KUBECONFIG: '' } });
+    assert.equal(refused.code, 1, refused.stderr);
+    assert.ok(refused.stderr.startsWith('Warning: the "team" label is "blue"\nplat csr create: Error from server (Forbidden): '), refused.stderr);
   });
 });
