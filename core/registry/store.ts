@@ -163,7 +163,7 @@ export class ResourceStore {
     } catch (e) {
       if (e instanceof StatusError) throw e;
       const name = req.name || req.object?.metadata?.name || req.object?.metadata?.generateName || 'Unknown';
-      throw errors.forbidden(this.qualified, name, e instanceof Error ? e.message : String(e));
+      throw errors.forbidden(this.qualified, name, thrownMessage(e));
     }
   }
 
@@ -349,5 +349,16 @@ export class ResourceStore {
       }
     }
     throw errors.conflict(this.qualified, name, 'too many concurrent updates; please try again');
+  }
+}
+
+/** What a plugin threw, as text: an Error's message, a string, else JSON (`{"code":7}`, not `[object Object]`). */
+function thrownMessage(e: unknown): string {
+  if (e instanceof Error) return e.message;
+  if (typeof e === 'string') return e;
+  try {
+    return JSON.stringify(e) ?? String(e);
+  } catch {
+    return String(e);
   }
 }
