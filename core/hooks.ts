@@ -24,7 +24,7 @@ export interface Configuration {
 }
 
 export function createHooks() {
-  return guardHooks(Object.freeze({
+  return guardHooks({
     // boot: declare, then configure
     flags: new SyncHook<[FlagSet]>(['flags']),
     configure: new SyncHook<[Configuration]>(['configuration']),
@@ -48,7 +48,7 @@ export function createHooks() {
     start: new AsyncSeriesHook<[]>([]),
     ready: new AsyncParallelHook<[]>([]),
     shutdown: new AsyncParallelHook<[]>([]),
-  }));
+  });
 }
 
 export type Hooks = ReturnType<typeof createHooks>;

@@ -15,6 +15,7 @@ import { isStorageError, JsonText, type Storage, type KeyValue } from '../storag
 import type { ResourceDefinition } from './resource.js';
 import type { Strategy, StrategyContext } from './strategy.js';
 import { pathSegmentNameErrors, restoreSystemMeta, validateObjectMeta, validateObjectMetaUpdate } from './object-meta.js';
+import { thrownMessage } from '../thrown-message.js';
 
 export interface RequestContext {
   readonly user: UserInfo;
@@ -349,16 +350,5 @@ export class ResourceStore {
       }
     }
     throw errors.conflict(this.qualified, name, 'too many concurrent updates; please try again');
-  }
-}
-
-/** What a plugin threw, as text: an Error's message, a string, else JSON (`{"code":7}`, not `[object Object]`). */
-function thrownMessage(e: unknown): string {
-  if (e instanceof Error) return e.message;
-  if (typeof e === 'string') return e;
-  try {
-    return JSON.stringify(e) ?? String(e);
-  } catch {
-    return String(e);
   }
 }

@@ -16,6 +16,7 @@ import { formatDuration } from '../../core/flags/duration.js';
 import { WorkQueue } from '../../core/controller/workqueue.js';
 import type { ControllerContext, Runnable } from '../../core/lifecycle.js';
 import { answererOf } from '../../core/signer-answerer.js';
+import { thrownMessage } from '../../core/thrown-message.js';
 import type { SignHookMap, SigningRequest, SigningResult } from '../../core/signing.js';
 import { hasTrueCondition, isApproved, type Csr as CsrObject } from '../../core/certificates/csr-object.js';
 import { checkSignerAnswer } from './signer-answer.js';
@@ -56,17 +57,6 @@ interface Lane {
  * the lanes.
  */
 export const laneName = (signer: string): string => `csrsigning-${signer.replace(/^platform\//, '').replaceAll('/', '-')}`;
-
-// A plugin may reject with anything: an object is shown as JSON, not as "[object Object]".
-function messageOf(e: unknown): string {
-  if (e instanceof Error) return e.message;
-  if (typeof e !== 'object' || e === null) return String(e);
-  try {
-    return JSON.stringify(e) ?? String(e);
-  } catch {
-    return String(e);
-  }
-}
 
 export class SigningController implements Runnable {
   readonly #lanes = new Map<string, Lane>();
@@ -164,7 +154,7 @@ export class SigningController implements Runnable {
       result = checkSignerAnswer(answer, request.requestPem, by);
     } catch (e) {
       if (e instanceof IgnorableError) throw e;
-      throw new Error(`error auto signing csr: ${messageOf(e)}`);
+      throw new Error(`error auto signing csr: ${thrownMessage(e)}`);
     }
     if (result === undefined) return;
 
@@ -207,7 +197,7 @@ export class SigningController implements Runnable {
     try {
       await this.ctx.client.update(CSR_RESOURCE, csr, 'status', this.#signal ? { signal: this.#signal } : {});
     } catch (e) {
-      throw new Error(`${failure}: ${messageOf(e)}`);
+      throw new Error(`${failure}: ${thrownMessage(e)}`);
     }
     if (from) this.#replaced.set(csr.metadata.name ?? '', from);
   }
