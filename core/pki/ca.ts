@@ -1,13 +1,15 @@
 // The cluster CA of `plat all`: made once, then reused. An existing but unusable CA is an error, never
 // silently replaced: replacing a trust anchor would invalidate every certificate it issued.
-import path from 'node:path';
-import { issueAndWrite, loadPair, PkiError, DAY_MS, type CertKeyPair } from './pair.js';
+import { issueAndWrite, loadPair, pairFiles, PkiError, DAY_MS, type CertKeyPair } from './pair.js';
 
 const CA_VALIDITY_DAYS = 3650;
 
+/** Where ensureCa keeps the CA in `dir`. */
+export const caFiles = (dir: string): { certFile: string; keyFile: string } => pairFiles(dir, 'ca');
+
 export async function ensureCa(dir: string, commonName: string, opts: { now?: Date } = {}): Promise<CertKeyPair> {
   const now = opts.now ?? new Date();
-  const files = { certFile: path.join(dir, 'ca.crt'), keyFile: path.join(dir, 'ca.key') };
+  const files = caFiles(dir);
   const loaded = await loadPair(files.certFile, files.keyFile);
   if (loaded !== 'missing') {
     if ('invalid' in loaded) throw new PkiError(`cannot use the CA: ${loaded.invalid}; remove ${files.certFile} and ${files.keyFile} to make a new CA`);

@@ -8,10 +8,13 @@ import { writeFileAtomic } from './write-file-atomic.js';
 
 export interface SigningKeyFiles { keyFile: string; publicKeyFile: string }
 
+export function signingKeyFiles(dir: string, baseName: string): SigningKeyFiles {
+  return { keyFile: path.join(dir, `${baseName}.key`), publicKeyFile: path.join(dir, `${baseName}.pub`) };
+}
+
 /** `<dir>/<baseName>.key` (ECDSA P-256, PKCS#8) and `<dir>/<baseName>.pub` (SPKI), made if missing. */
 export async function ensureSigningKey(dir: string, baseName: string): Promise<SigningKeyFiles> {
-  const keyFile = path.join(dir, `${baseName}.key`);
-  const publicKeyFile = path.join(dir, `${baseName}.pub`);
+  const { keyFile, publicKeyFile } = signingKeyFiles(dir, baseName);
   await mkdir(dir, { recursive: true, mode: 0o700 });
   let pem: string | undefined;
   try {

@@ -8,7 +8,9 @@ import path from 'node:path';
 import { provideInProcessConnection } from '../../core/client/in-process.js';
 import type { Flags } from '../../core/flags/flag-set.js';
 import type { Host } from '../../core/host.js';
-import { ensureCa, ensureClientCertificate, ensureServingFromCa, ensureSigningKey, writeFileAtomic } from '../../core/pki/index.js';
+import {
+  caFiles, ensureCa, ensureClientCertificate, ensureServingFromCa, ensureSigningKey, pairFiles, signingKeyFiles, writeFileAtomic,
+} from '../../core/pki/index.js';
 import { getApiServer } from '../../plugins/apiserver/index.js';
 import os from 'node:os';
 
@@ -62,47 +64,61 @@ export function describeAllInOne(host: Host): string | undefined {
 /** Upstream clusters conventionally use https://kubernetes.default.svc.cluster.local. */
 export const ALL_IN_ONE_ISSUER = 'https://platform.default.svc.cluster.local';
 
+const SERVING_BASE_NAME = 'apiserver';
+const SERVICE_ACCOUNT_KEY_BASE_NAME = 'sa';
+
+/** The files prepareAllInOne makes under `pki` (unless told otherwise), by the flag that points at each. */
+function allInOneFiles(pki: string) {
+  const ca = caFiles(pki);
+  const serving = pairFiles(pki, SERVING_BASE_NAME);
+  const sa = signingKeyFiles(pki, SERVICE_ACCOUNT_KEY_BASE_NAME);
+  return {
+    'cert-dir': pki,
+    'tls-cert-file': serving.certFile,
+    'tls-private-key-file': serving.keyFile,
+    'client-ca-file': ca.certFile,
+    'service-account-key-file': sa.publicKeyFile,
+    'service-account-signing-key-file': sa.keyFile,
+    'cluster-signing-cert-file': ca.certFile,
+    'cluster-signing-key-file': ca.keyFile,
+  };
+}
+
 /** What `plat all --help` shows as the defaults of the flags prepareAllInOne points at what it makes (unless given). */
-export const ALL_IN_ONE_HELP_DEFAULTS: Readonly<Record<string, unknown>> = {
-  'cert-dir': '<data-dir>/pki',
-  'tls-cert-file': '<data-dir>/pki/apiserver.crt',
-  'tls-private-key-file': '<data-dir>/pki/apiserver.key',
-  'client-ca-file': '<data-dir>/pki/ca.crt',
-  'service-account-issuer': [ALL_IN_ONE_ISSUER],
-  'service-account-key-file': ['<data-dir>/pki/sa.pub'],
-  'service-account-signing-key-file': '<data-dir>/pki/sa.key',
-  'cluster-signing-cert-file': '<data-dir>/pki/ca.crt',
-  'cluster-signing-key-file': '<data-dir>/pki/ca.key',
-};
+export const ALL_IN_ONE_HELP_DEFAULTS: Readonly<Record<string, unknown>> = (() => {
+  const files = allInOneFiles(path.posix.join('<data-dir>', 'pki'));
+  return { ...files, 'service-account-issuer': [ALL_IN_ONE_ISSUER], 'service-account-key-file': [files['service-account-key-file']] };
+})();
 
 export async function prepareAllInOne(host: Host, flags: Flags): Promise<void> {
   const dataDir = path.resolve(flags.get<string>('data-dir'));
   const pki = path.join(dataDir, 'pki');
   const ca = await ensureCa(pki, 'plat-ca');
   const hosts = [...new Set(['localhost', '127.0.0.1', flags.get<string>('bind-address'), os.hostname()].filter((h) => h && h !== '0.0.0.0' && h !== '::'))];
-  const serving = await ensureServingFromCa(ca, pki, { hosts, baseName: 'apiserver' });
+  await ensureServingFromCa(ca, pki, { hosts, baseName: SERVING_BASE_NAME });
   const admin = await ensureClientCertificate(ca, pki, { commonName: 'plat-admin', organizations: ['system:masters'], baseName: 'admin' });
+  const files = allInOneFiles(pki);
   const set: Record<string, string> = {};
   if (!flags.isSet('tls-cert-file') && !flags.isSet('tls-private-key-file')) {
-    set['tls-cert-file'] = serving.certFile;
-    set['tls-private-key-file'] = serving.keyFile;
+    set['tls-cert-file'] = files['tls-cert-file'];
+    set['tls-private-key-file'] = files['tls-private-key-file'];
   }
-  if (!flags.isSet('client-ca-file')) set['client-ca-file'] = ca.certFile;
-  if (!flags.isSet('cert-dir')) set['cert-dir'] = pki;
+  if (!flags.isSet('client-ca-file')) set['client-ca-file'] = files['client-ca-file'];
+  if (!flags.isSet('cert-dir')) set['cert-dir'] = files['cert-dir'];
   // Service-account tokens work out of the box: a signing key of its own, one issuer.
   const saFlags = ['service-account-issuer', 'service-account-key-file', 'service-account-signing-key-file'];
   if (saFlags.every((f) => !flags.isSet(f))) {
-    const sa = await ensureSigningKey(pki, 'sa');
+    await ensureSigningKey(pki, SERVICE_ACCOUNT_KEY_BASE_NAME);
     set['service-account-issuer'] = ALL_IN_ONE_ISSUER;
-    set['service-account-key-file'] = sa.publicKeyFile;
-    set['service-account-signing-key-file'] = sa.keyFile;
+    set['service-account-key-file'] = files['service-account-key-file'];
+    set['service-account-signing-key-file'] = files['service-account-signing-key-file'];
   }
   // The controllers sign with the all-in-one CA unless the operator chose signing files.
   const defined = (name: string) => flags.specs().some((s) => s.name === name && s.unsupported === undefined);
   const signingFiles = flags.specs().filter((s) => /^cluster-signing-.*-file$/.test(s.name)).map((s) => s.name);
   if (defined('cluster-signing-cert-file') && defined('cluster-signing-key-file') && signingFiles.every((f) => !flags.isSet(f))) {
-    set['cluster-signing-cert-file'] = ca.certFile;
-    set['cluster-signing-key-file'] = ca.keyFile;
+    set['cluster-signing-cert-file'] = files['cluster-signing-cert-file'];
+    set['cluster-signing-key-file'] = files['cluster-signing-key-file'];
   }
   flags.setFromConfig(set, 'plat all', 'profile');
 
