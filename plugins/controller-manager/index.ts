@@ -18,7 +18,7 @@ import { standaloneConnection } from './connection.js';
 import { ServiceAccountClients } from './service-account-clients.js';
 import { controllersHelp, isControllerEnabled, unknownControllerErrors } from '../../core/controller/selection.js';
 import { connectionFlags, FLAGS, runnerFlags } from './flags.js';
-import { LEADER_ELECT, leaderElectionErrors, leaderElectionSettings } from './leader-election-settings.js';
+import { leaderElectionProblems, leaderElectionSettings } from './leader-election-settings.js';
 import type { ControllerFactory } from './run-controllers.js';
 import { ControllerManagerRuntime } from './runtime.js';
 
@@ -76,11 +76,9 @@ export function createControllerManagerPlugin(options: ControllerManagerPluginOp
           const where = inFile(names);
           return { problems: where.length ? problems.map((p) => `${where.join(', ')}: ${p}`) : problems, inFile: where.length > 0 };
         };
-        // Each leader election problem names its flags (`--name=value` or `--name:`): only those are located.
-        const leaderElectionFlags = (problem: string) => Object.values(LEADER_ELECT).filter((n) => problem.includes(`--${n}=`) || problem.includes(`--${n}:`));
         const groups = [
           located(unknownControllerErrors(selection, registry.names()), [FLAGS.controllers]),
-          ...leaderElectionErrors(leaderElectionSettings(flags)).map((p) => located([p], leaderElectionFlags(p))),
+          ...leaderElectionProblems(leaderElectionSettings(flags)).map((p) => located([p.message], p.flags)),
         ];
         const problems = groups.flatMap((g) => g.problems);
         if (problems.length) {

@@ -40,30 +40,39 @@ export function leaderElectionSettings(flags: FlagSet): LeaderElectionSettings {
   };
 }
 
-/** Problems with the settings, one line each (nothing is checked when leader election is off, as upstream). */
-export function leaderElectionErrors(s: LeaderElectionSettings): string[] {
+/** A problem with the settings and the flags it is about. */
+export interface LeaderElectionProblem { readonly message: string; readonly flags: readonly string[] }
+
+/** Problems with the settings (nothing is checked when leader election is off, as upstream). */
+export function leaderElectionProblems(s: LeaderElectionSettings): LeaderElectionProblem[] {
   if (!s.leaderElect) return [];
   const d = formatDuration;
-  const errors: string[] = [];
+  const problems: LeaderElectionProblem[] = [];
+  const add = (message: string, ...flags: string[]) => { problems.push({ message, flags }); };
   if (s.resourceLock !== 'leases') {
-    errors.push(`--${LEADER_ELECT.resourceLock}=${JSON.stringify(s.resourceLock)}: resourceLock value must be "leases"`);
+    add(`--${LEADER_ELECT.resourceLock}=${JSON.stringify(s.resourceLock)}: resourceLock value must be "leases"`, LEADER_ELECT.resourceLock);
   }
-  if (s.resourceName === '') errors.push(`--${LEADER_ELECT.resourceName}: resourceName is required`);
-  if (s.resourceNamespace === '') errors.push(`--${LEADER_ELECT.resourceNamespace}: resourceNamespace is required`);
+  if (s.resourceName === '') add(`--${LEADER_ELECT.resourceName}: resourceName is required`, LEADER_ELECT.resourceName);
+  if (s.resourceNamespace === '') add(`--${LEADER_ELECT.resourceNamespace}: resourceNamespace is required`, LEADER_ELECT.resourceNamespace);
   const positive: [string, number, string][] = [
     [LEADER_ELECT.leaseDuration, s.leaseDurationMs, 'leaseDuration'],
     [LEADER_ELECT.renewDeadline, s.renewDeadlineMs, 'renewDeadline'],
     [LEADER_ELECT.retryPeriod, s.retryPeriodMs, 'retryPeriod'],
   ];
   for (const [flag, value, field] of positive) {
-    if (value <= 0) errors.push(`--${flag}=${d(value)}: ${field} must be greater than zero`);
+    if (value <= 0) add(`--${flag}=${d(value)}: ${field} must be greater than zero`, flag);
   }
-  if (errors.length) return errors;
+  if (problems.length) return problems;
   if (s.leaseDurationMs <= s.renewDeadlineMs) {
-    errors.push(`leaseDuration must be greater than renewDeadline (--${LEADER_ELECT.leaseDuration}=${d(s.leaseDurationMs)}, --${LEADER_ELECT.renewDeadline}=${d(s.renewDeadlineMs)})`);
+    add(`leaseDuration must be greater than renewDeadline (--${LEADER_ELECT.leaseDuration}=${d(s.leaseDurationMs)}, --${LEADER_ELECT.renewDeadline}=${d(s.renewDeadlineMs)})`,
+      LEADER_ELECT.leaseDuration, LEADER_ELECT.renewDeadline);
   }
   if (s.renewDeadlineMs <= JITTER_FACTOR * s.retryPeriodMs) {
-    errors.push(`renewDeadline must be greater than retryPeriod*JitterFactor (--${LEADER_ELECT.renewDeadline}=${d(s.renewDeadlineMs)}, --${LEADER_ELECT.retryPeriod}=${d(s.retryPeriodMs)}, JitterFactor ${JITTER_FACTOR})`);
+    add(`renewDeadline must be greater than retryPeriod*JitterFactor (--${LEADER_ELECT.renewDeadline}=${d(s.renewDeadlineMs)}, --${LEADER_ELECT.retryPeriod}=${d(s.retryPeriodMs)}, JitterFactor ${JITTER_FACTOR})`,
+      LEADER_ELECT.renewDeadline, LEADER_ELECT.retryPeriod);
   }
-  return errors;
+  return problems;
 }
+
+/** The problems' messages, one line each. */
+export const leaderElectionErrors = (s: LeaderElectionSettings): string[] => leaderElectionProblems(s).map((p) => p.message);

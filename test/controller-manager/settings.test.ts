@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { controllersHelp, isControllerEnabled, unknownControllerErrors } from '../../core/controller/selection.js';
-import { leaderElectionErrors, type LeaderElectionSettings } from '../../plugins/controller-manager/leader-election-settings.js';
+import { leaderElectionErrors, leaderElectionProblems, type LeaderElectionSettings } from '../../plugins/controller-manager/leader-election-settings.js';
 
 describe('--controllers', () => {
   // [controllers, name, disabled by default, enabled?]
@@ -63,4 +63,14 @@ describe('--leader-elect-*', () => {
       assert.deepEqual(leaderElectionErrors({ ...base, ...change }), errors);
     });
   }
+
+  // The controller manager locates a problem in the config file by these flags alone.
+  it('gives each problem the flags its message names, and only those', () => {
+    for (const [, change] of table) {
+      for (const p of leaderElectionProblems({ ...base, ...change })) {
+        const named = [...p.message.matchAll(/--([a-z-]+)[=:]/g)].map((m) => m[1]);
+        assert.deepEqual([...p.flags].sort(), [...new Set(named)].sort(), p.message);
+      }
+    }
+  });
 });
