@@ -76,8 +76,16 @@ export function isPathSpecifier(spec: string): boolean {
 function locate(spec: string, baseDir: string): string {
   if (!isPathSpecifier(spec)) return resolvePackage(spec, baseDir);
   const file = spec.startsWith('file:') ? fileURLToPath(spec) : path.resolve(baseDir, spec);
-  if (!existsSync(file)) throw new Error(`no such file: ${file}`);
+  if (!existsSync(file)) throw new Error(`no such file: ${file}${extensionHint(spec, file)}`);
   return file;
+}
+
+const JS_EXTENSIONS = ['.mjs', '.js', '.cjs'];
+
+/** Node's ESM loader adds no extension: `./my-plugin` for `./my-plugin.mjs` is named as the entry would read. */
+function extensionHint(spec: string, file: string): string {
+  const found = JS_EXTENSIONS.filter((ext) => existsSync(file + ext)).map((ext) => spec + ext);
+  return found.length > 0 ? ` (did you mean ${found.join(' or ')}?)` : '';
 }
 
 function pickExport(ns: Record<string, unknown>): unknown {

@@ -186,6 +186,8 @@ const PLUGIN_FILES: Record<string, string> = {
   'bad-token.mjs': 'export default {\n  name: "x",\n  apply() { let a = ; },\n};\n',
   'bad-token.cjs': 'module.exports = {\n  apply() { let a = ; },\n};\n',
   'imports-bad.mjs': 'import "./bad-token.mjs";\nexport default { name: "y", apply() {} };\n',
+  'twice.mjs': 'export default { name: "TwiceM", apply() {} };\n',
+  'twice.js': 'export default { name: "TwiceJ", apply() {} };\n',
   // ESM-only package: only the "import" condition.
   'node_modules/plat-plugin-esm/package.json': '{"name": "plat-plugin-esm", "type": "module", "exports": {".": {"import": "./index.js"}, "./extra": "./extra.js"}}',
   'node_modules/plat-plugin-esm/index.js': 'export default { name: "EsmPackage", apply() {} };\n',
@@ -224,6 +226,9 @@ test('importPlugin: clear errors', async () => {
   const load = (spec: string | object) => importPlugin({ spec, options: undefined, index: 0, pointer: '/plugins/0', filepath: file }, d);
   const at = `${file}: /plugins/0`.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   await assert.rejects(load('./missing.mjs'), configError(new RegExp(`^${at}: cannot load plugin "\\./missing\\.mjs": no such file: .*missing\\.mjs$`)));
+  // Node's ESM loader adds no extension: the files that exist with one are named as the entry would.
+  await assert.rejects(load('./object'), configError(new RegExp(`^${at}: cannot load plugin "\\./object": no such file: .*object \\(did you mean \\./object\\.mjs\\?\\)$`)));
+  await assert.rejects(load('./twice'), configError(/no such file: .*twice \(did you mean \.\/twice\.mjs or \.\/twice\.js\?\)$/));
   await assert.rejects(load('no-such-package'), configError(new RegExp(`^${at}: cannot load plugin "no-such-package": cannot find package "no-such-package" from `)));
   await assert.rejects(load('plat-plugin-esm/hidden'), configError(/does not export "\.\/hidden"/));
   await assert.rejects(load('./no-export.mjs'), configError(/plugin "\.\/no-export\.mjs": the module exports no plugin \(expected a default or "plugin" export/));
