@@ -1,7 +1,7 @@
 // Boot, in one readable function: load the config file, apply plugins in order, declare and parse
 // flags, refuse what cannot be honoured, configure, start. Every failure is a StartupError with a
 // message a person can act on (exit 2 for command-line problems, 1 otherwise).
-import { ConfigError, loadConfig } from './config/load-config.js';
+import { ConfigError, loadConfig, type LoadedConfig } from './config/load-config.js';
 import { externalTapError, lastTap, loadExternalPlugins } from './external-plugins.js';
 import { FlagError, Flags } from './flags/flag-set.js';
 import type { FlagSpec } from './flags/types.js';
@@ -22,6 +22,11 @@ export interface Profile {
   readonly defaults?: Readonly<Record<string, unknown>>;
   /** What --help shows as the default of flags that `prepare` points at what it makes, e.g. `<data-dir>/pki/ca.crt`. */
   readonly helpDefaults?: Readonly<Record<string, unknown>>;
+  /**
+   * Roles whose work this command does too (`plat all`: apiserver, controller-manager): it does not
+   * read their sections of the config file, and says so at start-up when the file has them.
+   */
+  readonly covers?: readonly string[];
   /** Work between parsing and configure, e.g. creating the all-in-one PKI and pointing flags at it. */
   readonly prepare?: (host: Host, flags: Flags) => Promise<void>;
 }
@@ -66,6 +71,25 @@ export function declareFlags(host: Host, profile: Profile, flags: Flags): void {
   }
 }
 
+/**
+ * A section of a role this command covers (`roles.apiserver` under `plat all`) looks as if it
+ * applied here but does not: named, key by key, so that nothing in the file is ignored silently.
+ * A warning, not a refusal: one file may serve several commands.
+ */
+function warnUnreadSections(profile: Profile, config: LoadedConfig, logger: Logger): void {
+  const unread = (profile.covers ?? []).filter((role) => config.roles[role] !== undefined);
+  if (unread.length === 0) return;
+  const ignored = unread.flatMap((role) => {
+    const { plugins, flags } = config.roles[role]!;
+    const keys = [
+      ...plugins.map((p) => `roles.${role}.plugins[${p.index}]${typeof p.spec === 'string' ? ` (${p.spec})` : ''}`),
+      ...Object.keys(flags).map((f) => `roles.${role}.flags.${f}`),
+    ];
+    return keys.length > 0 ? keys : [`roles.${role}`];
+  });
+  logger.warn(`${config.filepath}: plat ${profile.role} reads roles.${profile.role}, not ${unread.map((r) => `roles.${r}`).join(' or ')}: their plugins are not loaded and their flags not set here (move them to roles.${profile.role}, or to the top level, to use them)`, { ignored });
+}
+
 const isThenable = (v: unknown): v is PromiseLike<unknown> =>
   (typeof v === 'object' || typeof v === 'function') && v !== null && typeof (v as { then?: unknown }).then === 'function';
 
@@ -80,6 +104,7 @@ export async function boot(o: BootOptions): Promise<Booted> {
     if (e instanceof ConfigError) throw new StartupError(e.message, 1);
     throw e;
   }
+  if (config) warnUnreadSections(profile, config, o.logger);
   const roleSection = config?.roles[profile.role];
   const refs = [...(config?.plugins ?? []), ...(roleSection?.plugins ?? [])];
   const external = config ? await loadExternalPlugins(refs, config.filepath, profile.plugins) : [];

@@ -111,6 +111,7 @@ export const profiles: Record<string, Profile> = {
     description: 'All of plat in one process (the API server and the controller manager), everything under --data-dir: a CA, an admin kubeconfig and the store.',
     plugins: [...apiserverPlugins, EmbeddedControllerManagerPlugin, ...controllerManagerPlugins],
     catalogue: [...apiserverFlagCatalogue, ...embeddedControllerManagerFlagCatalogue],
+    covers: ['apiserver', 'controller-manager'],
     // One machine, one user: listen on loopback only and require credentials, since the only
     // authorizer here allows everything. One controller manager, so no leader election.
     defaults: { 'bind-address': '127.0.0.1', 'anonymous-auth': false, 'leader-elect': false },
