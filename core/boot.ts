@@ -9,6 +9,7 @@ import { Host } from './host.js';
 import { applyLoggingFlags, declareLoggingFlags } from './log-flags.js';
 import type { Logger } from './log.js';
 import { StartupError, type Plugin } from './plugin.js';
+import { warnUncalledTaps, type Command } from './uncalled-taps.js';
 
 export interface Profile {
   readonly role: string;
@@ -45,6 +46,8 @@ export interface BootOptions {
   readonly configFile?: string;
   readonly logger: Logger;
   readonly version: string;
+  /** Every command, to name those that call a hook this one taps but never calls (core/uncalled-taps.ts). */
+  readonly commands?: readonly Command[];
 }
 
 export interface Booted { host: Host; flags: Flags; configFile?: string }
@@ -160,6 +163,7 @@ export async function boot(o: BootOptions): Promise<Booted> {
     if (e instanceof StartupError) throw e;
     throw externalTapError(external, configuring(), 'configure', e) ?? new StartupError(e instanceof Error ? e.message : String(e), 1);
   }
+  warnUncalledTaps(host.hooks, { role: profile.role, plugins: [...profile.plugins, ...external.map((x) => x.plugin)] }, o.commands ?? [], o.logger);
   const starting = lastTap(host.hooks.start);
   try {
     await host.hooks.start.promise();

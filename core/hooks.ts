@@ -52,3 +52,11 @@ export function createHooks() {
 }
 
 export type Hooks = ReturnType<typeof createHooks>;
+export type HookName = keyof Hooks;
+
+/**
+ * The hooks the host calls for every command (boot, then shutdown). Every other hook is called by
+ * a plugin, which says so in its `calls` (core/plugin.ts): a command calls what its profile's
+ * plugins declare, and a tap on any other hook is named at start-up (core/uncalled-taps.ts).
+ */
+export const HOST_CALLED: readonly HookName[] = ['flags', 'configure', 'start', 'ready', 'shutdown'];

@@ -159,7 +159,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   process.on('SIGTERM', () => onSignal('SIGTERM'));
   let booted;
   try {
-    booted = await boot({ profile, argv: rest, cwd: process.cwd(), logger, version: VERSION,
+    booted = await boot({ profile, argv: rest, cwd: process.cwd(), logger, version: VERSION, commands: Object.values(profiles),
       ...(process.env['PLAT_CONFIG'] ? { configFile: process.env['PLAT_CONFIG'] } : {}) });
   } catch (e) {
     if (e instanceof StartupError) {

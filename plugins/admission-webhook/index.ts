@@ -20,6 +20,7 @@ export const MUTATING_ADMISSION_WEBHOOK = 'MutatingAdmissionWebhook';
 
 export const AdmissionWebhookPlugin: Plugin = {
   name: PLUGIN_NAME,
+  calls: ['authorize'],
   apply(host: Host): void {
     const agents = new AgentPool();
     const logger = host.logger.child(PLUGIN_NAME);

@@ -59,6 +59,8 @@ function isUnspecified(addr: string): boolean { return addr === '' || addr === '
 
 export const ApiServerPlugin: Plugin = {
   name: PLUGIN_NAME,
+  // resources at configure; the request path (core/server/app.ts, the generic store) the rest.
+  calls: ['resources', 'authenticate', 'authorize', 'admitMutate', 'admitValidate'],
   apply(host: Host): void {
     let cfg: Configuration | undefined;
     const stopping = new AbortController();

@@ -44,6 +44,7 @@ async function reviewToken(host: Host, token: string, audiences: readonly string
 
 export const AuthenticationApiPlugin: Plugin = {
   name: PLUGIN_NAME,
+  calls: ['authenticate'],
   apply(host: Host): void {
     host.hooks.resources.tap(PLUGIN_NAME, (registry) => {
       const tokenReviews: ResourceDefinition = {

@@ -80,6 +80,7 @@ function subjectOf(spec: ReviewSpec): UserInfo {
 
 export const AuthorizationApiPlugin: Plugin = {
   name: PLUGIN_NAME,
+  calls: ['authorize'],
   apply(host: Host): void {
     host.hooks.resources.tap(PLUGIN_NAME, (registry) => {
       const base = { group: AUTHORIZATION_GROUP, version: 'v1', verbs: ['create'], strategy: reviewStrategy } as const;

@@ -50,6 +50,7 @@ export function createControllerManagerPlugin(options: ControllerManagerPluginOp
   const embedded = options.embedded === true;
   return {
     name: PLUGIN_NAME,
+    calls: ['controllers'],
     apply(host: Host): void {
       const log = host.logger.child('controller-manager');
       let flags: FlagSet | undefined;

@@ -11,6 +11,7 @@ export const CONTROLLER_NAME = 'csrsigning';
 
 export const CsrSigningController: Plugin = {
   name: PLUGIN_NAME,
+  calls: ['sign'],
   apply(host) {
     host.hooks.controllers.tap(PLUGIN_NAME, (registry) => {
       // With no signer at all (no cluster CA files, no signer plugin) there is nothing to run.

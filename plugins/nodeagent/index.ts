@@ -78,6 +78,7 @@ function forLog(config: NodeAgentConfiguration) {
 
 export const NodeAgentPlugin: Plugin = {
   name: PLUGIN_NAME,
+  calls: ['nodeAgent'],
   apply(host: Host): void {
     const log = host.logger.child('nodeagent');
     const state = stateOf(host);
