@@ -16,6 +16,8 @@ import type { ResourceDefinition } from './resource.js';
 import type { Strategy, StrategyContext } from './strategy.js';
 import { pathSegmentNameErrors, restoreSystemMeta, validateObjectMeta, validateObjectMetaUpdate } from './object-meta.js';
 import { thrownMessage } from '../thrown-message.js';
+import { runningTap } from '../admission/running-tap.js';
+import { silentLogger, type Logger } from '../log.js';
 
 export interface RequestContext {
   readonly user: UserInfo;
@@ -31,7 +33,16 @@ export interface StoreOptions {
   readonly hooks: Pick<Hooks, 'admitMutate' | 'admitValidate' | 'authorize'>;
   readonly now?: () => Date;
   readonly random?: (n: number) => string;
+  /** Where a failing admission plugin is named (with its stack when it is a bug). */
+  readonly logger?: Logger;
 }
+
+/**
+ * What JavaScript throws for a bug (`undefined.x`, a missing function, runaway recursion, bad
+ * JSON): a plugin that meets one has failed, not refused, as a Go plugin that panics.
+ */
+const BUGS = [TypeError, ReferenceError, RangeError, SyntaxError, EvalError, URIError];
+const isBug = (e: unknown): e is Error => BUGS.some((b) => e instanceof b);
 
 const NAME_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
 const MAX_GENERATE_ATTEMPTS = 8;
@@ -56,6 +67,8 @@ export class ResourceStore {
   readonly #opts: StoreOptions;
   readonly #now: () => Date;
   readonly #random: (n: number) => string;
+  readonly #log: Logger;
+  readonly #runningTap: Record<'admitMutate' | 'admitValidate', (req: object) => string | undefined>;
 
   constructor(readonly def: ResourceDefinition, storage: Storage, opts: StoreOptions) {
     this.qualified = { group: def.group, resource: def.plural };
@@ -63,6 +76,8 @@ export class ResourceStore {
     this.#opts = opts;
     this.#now = opts.now ?? (() => new Date());
     this.#random = opts.random ?? randomSuffix;
+    this.#log = opts.logger ?? silentLogger;
+    this.#runningTap = { admitMutate: runningTap(opts.hooks.admitMutate), admitValidate: runningTap(opts.hooks.admitValidate) };
   }
 
   get storage(): Storage { return this.#storage; }
@@ -157,14 +172,27 @@ export class ResourceStore {
    * other error becomes 403 Forbidden naming the object (admission.NewForbidden upstream). Mutating
    * admission on create runs before a name is generated, so, as upstream, the name shown is then
    * the generateName prefix, or "Unknown" when the object has neither.
+   *
+   * A bug (isBug) is no refusal: upstream answers a plugin that panics, or returns an error that is
+   * not a Status, with 500, and logs it. Here the client gets 500 InternalError naming the plugin
+   * but not the error's text (a SyntaxError quotes the JSON it choked on), and the log has the
+   * plugin, the request's coordinates and the stack at error level; never the object.
    */
   async #admit(phase: 'admitMutate' | 'admitValidate', req: AdmissionRequest): Promise<void> {
     try {
       await this.#opts.hooks[phase].promise(req);
     } catch (e) {
-      if (e instanceof StatusError) throw e;
+      const plugin = this.#runningTap[phase](req) ?? 'unknown';
       const name = req.name || req.object?.metadata?.name || req.object?.metadata?.generateName || 'Unknown';
-      throw errors.forbidden(this.qualified, name, thrownMessage(e));
+      const where = { plugin, phase, operation: req.operation, resource: `${this.def.plural}${req.subresource ? `/${req.subresource}` : ''}.${this.def.group}`,
+        ...(req.namespace ? { namespace: req.namespace } : {}), name, user: req.user.name };
+      if (isBug(e)) {
+        this.#log.error('admission plugin failed', { ...where, error: e.stack ?? String(e) });
+        throw errors.internal(new Error(`admission plugin "${plugin}" failed (see the API server log)`));
+      }
+      const refusal = e instanceof StatusError ? e : errors.forbidden(this.qualified, name, thrownMessage(e));
+      this.#log.v(2).info('admission plugin refused the request', { ...where, code: refusal.status.code, message: refusal.status.message });
+      throw refusal;
     }
   }
 

@@ -121,7 +121,7 @@ export const ApiServerPlugin: Plugin = {
       host.hooks.resources.call(resources);
       const stores = new Map<string, ResourceStore>();
       for (const def of resources.all()) {
-        stores.set(storeKey(def.group, def.version, def.plural), new ResourceStore(def, storage, { prefix: flags.get<string>('store-prefix'), hooks: host.hooks }));
+        stores.set(storeKey(def.group, def.version, def.plural), new ResourceStore(def, storage, { prefix: flags.get<string>('store-prefix'), hooks: host.hooks, logger: log }));
       }
 
       const bind = flags.get<string>('bind-address');

@@ -1,14 +1,18 @@
 // What an admission plugin that refuses by throwing something other than a StatusError sends: 403
 // Forbidden naming the object, with the thrown value as text (an Error's message, a string, or
-// the JSON of any other value, never `[object Object]`).
+// the JSON of any other value, never `[object Object]`); the log names the plugin at -v=2. A bug
+// (a TypeError, say) is no refusal: 500 InternalError naming the plugin, as upstream answers a
+// plugin that panics, and the log has the plugin and the stack at error level, never the object.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { createLogger } from '../../core/log.js';
 import type { Plugin } from '../../core/plugin.js';
 import { fixtures } from '../certificates/fixtures.js';
 import { startInProcess, type RunningPlat } from '../helpers/plat.js';
 import { csrObject, CSR_PATH } from './support.js';
 
 const PLUGIN_NAME = 'ThrowingAdmission';
+const SLOW_NAME = 'SlowBugAdmission';
 
 const thrown: Record<string, unknown> = {
   'an-error': new Error('refused by an Error'),
@@ -16,19 +20,37 @@ const thrown: Record<string, unknown> = {
   'an-object': { code: 7, why: 'policy' },
 };
 
+let releaseSlow: () => void = () => {};
+const slowGate = new Promise<void>((resolve) => { releaseSlow = resolve; });
+let slowReached: () => void = () => {};
+const slowWaiting = new Promise<void>((resolve) => { slowReached = resolve; });
+
 const throwing: Plugin = {
   name: PLUGIN_NAME,
   apply(host) {
     host.hooks.admitValidate.tapPromise(PLUGIN_NAME, async (req) => {
-      if (req.resource === 'certificatesigningrequests' && req.name in thrown) throw thrown[req.name];
+      if (req.resource !== 'certificatesigningrequests') return;
+      if (req.name in thrown) throw thrown[req.name];
+      if (req.name === 'a-bug') (req.object as unknown as { nope: { deeper: number } }).nope.deeper = 1;
+    });
+    // Runs after ThrowingAdmission: a request waiting here must still be told apart from one
+    // that ThrowingAdmission fails meanwhile.
+    host.hooks.admitValidate.tapPromise(SLOW_NAME, async (req) => {
+      if (req.resource !== 'certificatesigningrequests' || req.name !== 'a-slow-bug') return;
+      slowReached();
+      await slowGate;
+      JSON.parse('{"token": "s3cret-value"');
     });
   },
 };
 
 describe('an admission plugin that throws', () => {
   let plat: RunningPlat;
+  const logs: string[] = [];
   const fx = fixtures();
-  before(async () => { plat = await startInProcess({ plugins: [throwing] }); });
+  before(async () => {
+    plat = await startInProcess({ plugins: [throwing], args: ['-v', '2'], logger: createLogger({ write: (l) => logs.push(l) }) });
+  });
   after(async () => { await plat?.stop(); });
 
   for (const [name, why] of [['an-error', 'refused by an Error'], ['a-string', 'refused by a string'], ['an-object', '{"code":7,"why":"policy"}']]) {
@@ -36,6 +58,32 @@ describe('an admission plugin that throws', () => {
       const r = await plat.admin.post(CSR_PATH, csrObject(name!, 'example.com/my-signer', fx.ecCsrPem));
       assert.equal(r.status, 403, r.text);
       assert.equal(r.json.message, `certificatesigningrequests.certificates.platform "${name}" is forbidden: ${why}`);
+      const line = logs.find((l) => l.includes('admission plugin refused the request') && l.includes(`name="${name}"`));
+      assert.ok(line?.startsWith('I') && line.includes(`plugin="${PLUGIN_NAME}" phase="admitValidate" operation="CREATE"`), line ?? logs.join('\n'));
     });
   }
+
+  it('answers a bug with 500 naming the plugin, and logs the plugin and the stack', async () => {
+    const r = await plat.admin.post(CSR_PATH, csrObject('a-bug', 'example.com/my-signer', fx.ecCsrPem));
+    assert.equal(r.status, 500, r.text);
+    assert.equal(r.json.reason, 'InternalError');
+    assert.equal(r.json.message, `Internal error occurred: admission plugin "${PLUGIN_NAME}" failed (see the API server log)`);
+    const line = logs.find((l) => l.startsWith('E') && l.includes('name="a-bug"'));
+    assert.ok(line, logs.join('\n'));
+    assert.match(line, new RegExp(`admission plugin failed plugin="${PLUGIN_NAME}" phase="admitValidate" operation="CREATE" resource="certificatesigningrequests.certificates.platform" name="a-bug" user="plat-admin" error="TypeError: Cannot set properties of undefined \\(setting 'deeper'\\)\\\\n    at `));
+    assert.ok(!line.includes('"spec"') && !line.includes(fx.ecCsrPem.slice(40, 80)), 'the object is not logged');
+  });
+
+  it('names the plugin each request failed in when requests interleave, and keeps the text of a bug from the client', async () => {
+    const slow = plat.admin.post(CSR_PATH, csrObject('a-slow-bug', 'example.com/my-signer', fx.ecCsrPem));
+    await slowWaiting;
+    const bug = await plat.admin.post(CSR_PATH, csrObject('a-bug', 'example.com/my-signer', fx.ecCsrPem));
+    assert.equal(bug.status, 500, bug.text);
+    releaseSlow();
+    const r = await slow;
+    assert.equal(r.status, 500, r.text);
+    assert.equal(r.json.message, `Internal error occurred: admission plugin "${SLOW_NAME}" failed (see the API server log)`);
+    assert.ok(!r.text.includes('s3cret'), r.text);
+    assert.ok(logs.some((l) => l.startsWith('E') && l.includes(`plugin="${SLOW_NAME}"`) && l.includes('name="a-slow-bug"') && l.includes('SyntaxError')), logs.join('\n'));
+  });
 });
