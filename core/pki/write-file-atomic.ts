@@ -1,17 +1,23 @@
 // Crash-safe file replacement: readers see the old file or the new one, never a torn write, and a
 // private key is never readable by others, not even for a moment (the temp file is created 0600-style
-// with the final mode, before any byte is written).
+// with the final mode, before any byte is written). What was at the path before, a symlink
+// included, is replaced, never written through.
+import { closeSync, fchmodSync, fsyncSync, openSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { open, rename, unlink } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 
-/** Writes `data` to `file` through a temp file in the same directory: create with `mode`, write, fsync, rename. */
-export async function writeFileAtomic(file: string, data: string | Uint8Array, mode: number): Promise<void> {
+/** The checked arguments' temp file: a fresh name beside `file`, so the rename stays on one file system. */
+function tempFor(file: string, data: unknown, mode: number): string {
   if (typeof file !== 'string' || file === '') throw new TypeError('path must be a non-empty string');
   if (typeof data !== 'string' && !(data instanceof Uint8Array)) throw new TypeError('data must be a string or Uint8Array');
   if (!Number.isInteger(mode) || mode < 0 || mode > 0o777) throw new RangeError(`invalid file mode: ${mode}`);
-  const dir = path.dirname(file);
-  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  return path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+}
+
+/** Writes `data` to `file` through a temp file in the same directory: create with `mode`, write, fsync, rename. */
+export async function writeFileAtomic(file: string, data: string | Uint8Array, mode: number): Promise<void> {
+  const tmp = tempFor(file, data, mode);
   const fh = await open(tmp, 'wx', mode);
   try {
     try {
@@ -29,7 +35,7 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array, m
   }
   // Make the rename itself durable; not every platform lets a directory be fsynced.
   try {
-    const d = await open(dir, 'r');
+    const d = await open(path.dirname(file), 'r');
     try {
       await d.sync();
     } finally {
@@ -37,5 +43,24 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array, m
     }
   } catch {
     /* best effort */
+  }
+}
+
+/** writeFileAtomic for synchronous callers (the node agent's certificate store). */
+export function writeFileAtomicSync(file: string, data: string | Uint8Array, mode: number): void {
+  const tmp = tempFor(file, data, mode);
+  const fd = openSync(tmp, 'wx', mode);
+  try {
+    try {
+      fchmodSync(fd, mode);
+      writeFileSync(fd, data);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, file);
+  } catch (e) {
+    try { unlinkSync(tmp); } catch { /* already gone */ }
+    throw e;
   }
 }

@@ -3,9 +3,10 @@
 // newest, swapped through `<prefix>-updated.pem` so that a crash leaves either the old or the new
 // link, never none (a dangling `updated` is finished at the next start).
 import { X509Certificate, createPrivateKey, type KeyObject } from 'node:crypto';
-import { existsSync, lstatSync, mkdirSync, readFileSync, renameSync, symlinkSync, unlinkSync, writeFileSync, chmodSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, renameSync, symlinkSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { decodePemBlocks, encodePem } from '../../crypto/index.js';
+import { writeFileAtomicSync } from '../../pki/write-file-atomic.js';
 
 /** A certificate chain and its key, as read from or written to the store. */
 export interface StoredPair {
@@ -92,8 +93,10 @@ export class FileStore {
     const pair = pairFromPem(certPem, keyPem, 'the new certificate');
     mkdirSync(this.o.dir, { recursive: true, mode: 0o700 });
     const dated = path.resolve(this.o.dir, `${this.o.prefix}-${datedStamp(now)}.pem`);
-    writeFileSync(dated, pair.certPem + pair.keyPem, { mode: 0o600 });
-    chmodSync(dated, 0o600);
+    // Through a fresh 0600 temp file: a file already at the dated name (a second rotation within the
+    // second, or something planted there) is replaced, never written through, so the key neither
+    // follows a symlink out of the directory nor sits for a moment in a file others may read.
+    writeFileAtomicSync(dated, pair.certPem + pair.keyPem, 0o600);
     const updated = this.#updatedPath;
     if (isLink(updated) || existsSync(updated)) unlinkSync(updated);
     symlinkSync(dated, updated);

@@ -3,7 +3,7 @@
 // corrupt current file, the rotation deadline's range and the template checks.
 import assert from 'node:assert/strict';
 import { generateKeyPairSync, X509Certificate } from 'node:crypto';
-import { lstatSync, mkdirSync, readlinkSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { rotationDeadline, templateMismatch } from '../../../core/client/certificate/manager.js';
@@ -53,6 +53,33 @@ describe('certificate file store', () => {
     store.update(b.cert, b.key, new Date(2026, 0, 2, 3, 4, 6));
     assert.match(readlinkSync(link), /03-04-06\.pem$/);
     assert.equal(store.current().leaf.serialNumber, new X509Certificate(b.cert).serialNumber);
+  });
+
+  it('replaces whatever is at the dated name, never writing the key through a symlink or into a readable file', () => {
+    const root = tempDir('plat-store-');
+    const dir = path.join(root, 'pki');
+    mkdirSync(dir, { mode: 0o700 });
+    const when = new Date(2026, 0, 2, 3, 4, 5);
+    const dated = path.join(dir, `nodeagent-client-${datedStamp(when)}.pem`);
+    const victim = path.join(root, 'victim.txt');
+    writeFileSync(victim, 'not yours\n', { mode: 0o644 });
+    symlinkSync(victim, dated);
+    const a = selfSigned('system:node:a');
+    const store = new FileStore({ dir, prefix: 'nodeagent-client' });
+    store.update(a.cert, a.key, when);
+    assert.equal(readFileSync(victim, 'utf8'), 'not yours\n', 'the symlink\'s target is untouched');
+    assert.ok(lstatSync(dated).isFile(), 'the symlink was replaced by a file');
+    assert.equal(lstatSync(dated).mode & 0o777, 0o600);
+    assert.equal(store.current().leaf.serialNumber, new X509Certificate(a.cert).serialNumber);
+
+    // A world-readable file at the name (a second rotation within the second finds its own) is replaced too.
+    unlinkSync(dated);
+    writeFileSync(dated, 'old\n', { mode: 0o644 });
+    const b = selfSigned('system:node:a');
+    store.update(b.cert, b.key, when);
+    assert.equal(lstatSync(dated).mode & 0o777, 0o600);
+    assert.equal(store.current().leaf.serialNumber, new X509Certificate(b.cert).serialNumber);
+    assert.deepEqual(readdirSync(dir).filter((f) => f.endsWith('.tmp')), [], 'no temp file left');
   });
 
   it('finishes a swap interrupted between removing -current and renaming -updated', () => {
