@@ -3,7 +3,7 @@
 // with the final mode, before any byte is written). What was at the path before, a symlink
 // included, is replaced, never written through.
 import { closeSync, fchmodSync, fsyncSync, openSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
-import { open, rename, unlink } from 'node:fs/promises';
+import { link, open, rename, unlink } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 
@@ -15,8 +15,12 @@ function tempFor(file: string, data: unknown, mode: number): string {
   return path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
 }
 
-/** Writes `data` to `file` through a temp file in the same directory: create with `mode`, write, fsync, rename. */
-export async function writeFileAtomic(file: string, data: string | Uint8Array, mode: number): Promise<void> {
+/**
+ * Writes `data` to `file` through a temp file in the same directory: create with `mode`, write,
+ * fsync, rename. With `exclusive`, the temp file is linked into place instead, which fails with
+ * EEXIST when anything (a dangling symlink included) is already at `file`: nothing is replaced.
+ */
+export async function writeFileAtomic(file: string, data: string | Uint8Array, mode: number, o: { exclusive?: boolean } = {}): Promise<void> {
   const tmp = tempFor(file, data, mode);
   const fh = await open(tmp, 'wx', mode);
   try {
@@ -28,7 +32,12 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array, m
     } finally {
       await fh.close();
     }
-    await rename(tmp, file);
+    if (o.exclusive) {
+      await link(tmp, file);
+      await unlink(tmp);
+    } else {
+      await rename(tmp, file);
+    }
   } catch (e) {
     await unlink(tmp).catch(() => undefined);
     throw e;

@@ -1,7 +1,8 @@
 // `plat csr create`: generate a private key, build a PKCS#10 request with it (core/crypto), submit
 // it as a CertificateSigningRequest for the named signer, and write <name>.key (0600) into
-// --out-dir. With --wait, wait for the outcome as a node agent does and write <name>.crt; a
+// --out-dir, never over an existing file. With --wait, wait for the outcome as a node agent does and write <name>.crt; a
 // denial or failure ends the command with the condition's reason and message.
+import { lstatSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { CSR_RESOURCE, SIGNER_NODEAGENT_SERVING, type Csr } from '../../core/certificates/csr-object.js';
@@ -55,6 +56,17 @@ function flagsOf(argv: readonly string[]) {
   return f;
 }
 
+function refuseExistingKey(keyFile: string): void {
+  let found = false;
+  try {
+    lstatSync(keyFile);
+    found = true;
+  } catch {
+    /* nothing there, or nothing we can see: the exclusive write decides */
+  }
+  if (found) throw new CommandError(`${keyFile} already exists; remove it or choose another --name or --out-dir (an existing private key is never replaced)`);
+}
+
 export async function csrCreate(argv: readonly string[], out: (text: string) => void): Promise<number> {
   const f = flagsOf(argv);
   const signer = f.get<string>('signer');
@@ -66,6 +78,10 @@ export async function csrCreate(argv: readonly string[], out: (text: string) => 
     dnsNames: f.get<string[]>('dns'), ipAddresses: f.get<string[]>('ip'), privateKey: key.keyObject,
   });
   const duration = f.get<number>('duration');
+  const dir = f.get<string>('out-dir');
+  // An existing key is never replaced (it may be the key of a certificate in use): with --name the
+  // file is known now and the request is not even sent; a generated name is checked by the write.
+  if (f.get<string>('name')) refuseExistingKey(path.join(dir, `${f.get<string>('name')}.key`));
   const client = openClient(f);
   try {
     const created = await client.create<Csr>(CSR_RESOURCE, {
@@ -78,11 +94,10 @@ export async function csrCreate(argv: readonly string[], out: (text: string) => 
     });
     const name = created.metadata.name ?? '';
     out(`${CSR_DISPLAY}/${name} created\n`);
-    const dir = f.get<string>('out-dir');
     const keyFile = path.join(dir, `${name}.key`);
     try {
       await makeOutDir(dir);
-      await writeFileAtomic(keyFile, key.privateKeyPem, 0o600);
+      await writeFileAtomic(keyFile, key.privateKeyPem, 0o600, { exclusive: true });
     } catch (e) {
       // Without its key the request is useless: take it back rather than leave it for a signer.
       await client.delete(CSR_RESOURCE, name).catch(() => undefined);

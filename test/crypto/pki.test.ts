@@ -1,7 +1,7 @@
 // PKI files: made once, reused byte-for-byte, regenerated only when they no longer fit; keys 0600.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync, writeFileSync, unlinkSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { parseCertificate, validateCertificatePem } from '../../core/crypto/index.js';
 import { ensureCa, ensureClientCertificate, ensureSelfSignedServing, ensureServingFromCa, PkiError, writeFileAtomic } from '../../core/pki/index.js';
@@ -24,6 +24,27 @@ test('writeFileAtomic: exact mode, replaces content, leaves no temp files', asyn
   await assert.rejects(writeFileAtomic(f, 'x', 0o1777), RangeError);
   await assert.rejects(writeFileAtomic(d.file('missing-dir/x'), 'x', 0o600), { code: 'ENOENT' });
   assert.deepEqual(readdirSync(d.dir), ['secret.key']);
+});
+
+test('writeFileAtomic: replaces a symlink instead of writing through it; exclusive never replaces anything', async (t) => {
+  const d = tempDir();
+  t.after(() => d.cleanup());
+  const victim = d.file('victim.txt');
+  writeFileSync(victim, 'victim', { mode: 0o644 });
+  symlinkSync(victim, d.file('a.key'));
+  await writeFileAtomic(d.file('a.key'), 'key', 0o600);
+  assert.equal(readFileSync(victim, 'utf8'), 'victim');
+  assert.ok(lstatSync(d.file('a.key')).isFile());
+  assert.equal(mode(d.file('a.key')), 0o600);
+
+  symlinkSync(d.file('nowhere'), d.file('b.key'));
+  await assert.rejects(writeFileAtomic(d.file('b.key'), 'key', 0o600, { exclusive: true }), { code: 'EEXIST' });
+  await assert.rejects(writeFileAtomic(d.file('a.key'), 'other', 0o600, { exclusive: true }), { code: 'EEXIST' });
+  assert.equal(readFileSync(d.file('a.key'), 'utf8'), 'key');
+  await writeFileAtomic(d.file('c.key'), 'new', 0o600, { exclusive: true });
+  assert.equal(readFileSync(d.file('c.key'), 'utf8'), 'new');
+  assert.equal(mode(d.file('c.key')), 0o600);
+  assert.deepEqual(readdirSync(d.dir).sort(), ['a.key', 'b.key', 'c.key', 'victim.txt'], 'no temp files left');
 });
 
 test('ensureSelfSignedServing: created once, reused with the same bytes, key 0600', async (t) => {

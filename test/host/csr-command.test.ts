@@ -3,7 +3,7 @@
 // /approval and issues from the all-in-one CA into /status while `create --wait` is waiting.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { parse as parseYaml } from 'yaml';
@@ -74,6 +74,24 @@ describe('plat csr', () => {
     assert.equal(statSync(keyFile).mode & 0o777, 0o600);
     assert.equal(readFileSync(certFile, 'utf8'), issued);
     assert.ok(samePublicKey(readFileSync(keyFile, 'utf8'), parseCertificate(issued).publicKey.spki), 'the certificate is for the written key');
+  });
+
+  it('create never replaces an existing key file (a key in use, or a planted symlink): it stops before sending the request', async () => {
+    const dir = tempDir('plat-csr-keep-');
+    writeFileSync(path.join(dir, 'kept.key'), 'the key of a certificate in use\n', { mode: 0o600 });
+    const victim = path.join(dir, 'victim.txt');
+    writeFileSync(victim, 'not a key\n', { mode: 0o644 });
+    symlinkSync(victim, path.join(dir, 'linked.key'));
+    for (const name of ['kept', 'linked']) {
+      const r = await csr(['create', '--signer', 'example.com/widgets', '--name', name, '--out-dir', dir, ...kc()]);
+      assert.equal(r.code, 1, r.stdout);
+      assert.equal(r.stderr, `plat csr create: ${path.join(dir, `${name}.key`)} already exists; remove it or choose another --name or --out-dir (an existing private key is never replaced)\n`);
+      assert.equal((await plat.admin.get(`${CSRS}/${name}`)).status, 404, 'no request was sent');
+    }
+    assert.equal(readFileSync(path.join(dir, 'kept.key'), 'utf8'), 'the key of a certificate in use\n');
+    assert.equal(readlinkSync(path.join(dir, 'linked.key')), victim);
+    assert.equal(readFileSync(victim, 'utf8'), 'not a key\n');
+    assert.ok(lstatSync(path.join(dir, 'linked.key')).isSymbolicLink());
   });
 
   it('a denial ends create --wait and wait with the denial\'s reason and message (exit 1)', async () => {
