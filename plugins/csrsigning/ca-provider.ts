@@ -5,12 +5,27 @@
 // directories are watched too, for a file created where there was none; and the files are re-read
 // every minute anyway. A change is applied only when the new pair is valid; a bad pair
 // (half-written, mismatched, two certificates) is logged and the current CA stays.
-import { watch, type FSWatcher } from 'node:fs';
+//
+// A key file that group or others may access is used (upstream does not look at the mode, and a
+// Secret volume mounts 0644 unless told otherwise), with a warning at start-up and at each new pair.
+import { statSync, watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '../../core/log.js';
 import { loadSigningCa, parseSigningCa, readSigningCaFiles, type SigningCa } from './ca-pair.js';
 
 export const RELOAD_INTERVAL_MS = 60_000;
+
+/** Why the key file is readable by more than its owner, if it is. */
+export function keyFileExposure(keyFile: string): string | undefined {
+  let mode: number;
+  try {
+    mode = statSync(keyFile).mode & 0o777;
+  } catch {
+    return undefined;
+  }
+  if ((mode & 0o077) === 0) return undefined;
+  return `CA key file "${keyFile}" is accessible by group or others (mode ${mode.toString(8).padStart(4, '0')}); the signing key should be readable by its owner only (0600)`;
+}
 
 export interface CaProviderOptions {
   /** How often the files are re-read whatever the watches say; RELOAD_INTERVAL_MS by default. */
@@ -29,7 +44,13 @@ export class CaProvider {
   /** Reads the pair now; throws (naming the file) when it is not a usable CA. */
   constructor(readonly certFile: string, readonly keyFile: string, private readonly log: Logger, private readonly o: CaProviderOptions = {}) {
     this.#current = loadSigningCa(certFile, keyFile);
-    if (this.#current.warning) log.warn(this.#current.warning);
+    this.#warn(this.#current);
+  }
+
+  #warn(ca: SigningCa): void {
+    if (ca.warning) this.log.warn(ca.warning);
+    const exposed = keyFileExposure(this.keyFile);
+    if (exposed) this.log.warn(exposed);
   }
 
   current(): SigningCa { return this.#current; }
@@ -111,7 +132,7 @@ export class CaProvider {
       return;
     }
     this.#current = next;
-    if (next.warning) this.log.warn(next.warning);
+    this.#warn(next);
     this.log.info('loaded a new signing CA', {
       certFile: this.certFile, subject: next.certificate.commonName, serial: next.certificate.serialNumber,
       notAfter: next.certificate.notAfter.toISOString(),

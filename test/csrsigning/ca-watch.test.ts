@@ -5,7 +5,7 @@
 // files deleted and written again. Upstream watches the files themselves (fsnotify follows the
 // symlink) and re-adds the watch after a remove or rename; plat does too.
 import assert from 'node:assert/strict';
-import { mkdirSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, it } from 'node:test';
 import { CaProvider } from '../../plugins/csrsigning/index.js';
@@ -87,5 +87,33 @@ describe('CA file watches', () => {
     writeFileSync(certFile, cas[2]!.certificatePem);
     await signsWith(p, cas[2]!, 'the rewrite to be seen');
     assert.equal(p.current().certFile, certFile);
+  });
+
+  it('warns, at start-up and at a new pair, when the key file is readable by group or others (and still signs, as upstream)', async () => {
+    const dir = tempDir();
+    const certFile = path.join(dir, 'ca.crt');
+    const keyFile = path.join(dir, 'ca.key');
+    writeFileSync(certFile, cas[0]!.certificatePem);
+    writeFileSync(keyFile, cas[0]!.privateKeyPem, { mode: 0o600 });
+    chmodSync(keyFile, 0o644);
+    const warning = (mode: string) => `CA key file "${keyFile}" is accessible by group or others (mode ${mode}); the signing key should be readable by its owner only (0600)`;
+    const logs = new Logs();
+    const p = new CaProvider(certFile, keyFile, logs.logger, { reloadIntervalMs: HOUR });
+    assert.equal(logs.count(warning('0644')), 1);
+    assert.equal(p.current().certBytes.toString(), cas[0]!.certificatePem);
+
+    chmodSync(keyFile, 0o600);
+    const quiet = new Logs();
+    new CaProvider(certFile, keyFile, quiet.logger, { reloadIntervalMs: HOUR });
+    assert.ok(!quiet.has('is accessible by group or others'), quiet.lines.join('\n'));
+
+    writeFileSync(certFile, cas[1]!.certificatePem);
+    writeFileSync(keyFile, cas[1]!.privateKeyPem);
+    chmodSync(keyFile, 0o640);
+    await p.reload();
+    assert.equal(p.current().certBytes.toString(), cas[1]!.certificatePem);
+    assert.equal(logs.count(warning('0640')), 1);
+    await p.reload();
+    assert.equal(logs.count(warning('0640')), 1, 'an unchanged pair is not warned about again');
   });
 });
