@@ -21,6 +21,20 @@ export interface TlsSettings {
   readonly insecure: readonly string[];
   /** TLS 1.3 minimum with suites given: they cannot apply (upstream logs a warning). */
   readonly suitesIgnored: boolean;
+  /**
+   * A TLS 1.0 or 1.1 minimum that this runtime will not negotiate all the same: OpenSSL 3 refuses
+   * those versions at its default security level (1), whatever the minimum says, so clients limited
+   * to them fail the handshake. plat keeps that (lowering the security level would also let weak
+   * keys and digests through) and says so at start-up, where upstream (Go) would serve them.
+   */
+  readonly legacyVersionRefused: boolean;
+}
+
+const OPENSSL_MAJOR = Number.parseInt(process.versions.openssl ?? '0', 10);
+
+/** The warning for a TLS 1.0/1.1 minimum the runtime will not honour, naming the setting. */
+export function legacyVersionWarning(setting: string, version: string): string {
+  return `${setting} ${version}: this runtime's TLS library (OpenSSL ${process.versions.openssl ?? '?'}) does not negotiate TLS 1.0 or 1.1 at its default security level, so clients that cannot speak TLS 1.2 will fail the handshake`;
 }
 
 export class TlsSettingsError extends Error {
@@ -39,6 +53,7 @@ export function tlsSettings(minVersion: string, cipherSuites: readonly string[] 
   const ciphers = opensslCiphers(names);
   const settings: TlsSettings = {
     minVersion: version, insecure, suitesIgnored: version === 'TLSv1.3' && names.length > 0,
+    legacyVersionRefused: (version === 'TLSv1' || version === 'TLSv1.1') && OPENSSL_MAJOR >= 3,
     // Only TLS 1.3 names given: TLS 1.2 keeps the runtime's defaults, as Go's would.
     ...(ciphers ? { ciphers } : {}),
   };
@@ -69,5 +84,6 @@ export function servingTlsSettings(minVersion: string, cipherSuites: readonly st
   }
   for (const name of s.insecure) log.warn(`Use of insecure cipher '${name}' detected.`);
   if (s.suitesIgnored) log.warn('Warning: TLS 1.3 cipher suites are not configurable, ignoring --tls-cipher-suites');
+  if (s.legacyVersionRefused) log.warn(legacyVersionWarning('--tls-min-version', minVersion));
   return s;
 }

@@ -14,7 +14,7 @@ import { alwaysAllow, SubjectAccessReviewer, type NodeAgentAuthorizer } from './
 import { readClientCaFile } from './client-ca.js';
 import { hostPort, listenPlain, listenSecure, type Listening, type SecureListening } from './listeners.js';
 import { TokenReviewer } from '../../core/authn/token-review-client.js';
-import { tlsSettings, TlsSettingsError, type TlsSettings } from '../../core/server/tls-settings.js';
+import { legacyVersionWarning, tlsSettings, TlsSettingsError, type TlsSettings } from '../../core/server/tls-settings.js';
 import { v8Profiler } from '../../core/server/debug/index.js';
 
 export interface ServerSubsystemOptions {
@@ -111,6 +111,7 @@ export function createServerSubsystem(ctx: NodeAgentContext, o: ServerSubsystemO
         if (secure) {
           for (const name of secure.tls.insecure) log.info('Use of insecure cipher detected.', { cipher: name });
           if (secure.tls.suitesIgnored) log.info('Warning: TLS 1.3 cipher suites are not configurable, ignoring --tls-cipher-suites');
+          if (secure.tls.legacyVersionRefused) log.warn(legacyVersionWarning('tlsMinVersion', c.tlsMinVersion));
           let pair: TlsPair;
           try {
             pair = await ctx.servingPair.wait(signal);

@@ -55,6 +55,16 @@ describe('--tls-cipher-suites and --tls-min-version', () => {
       assert.ok(e.logs.some((l) => l.includes('TLS 1.3 cipher suites are not configurable, ignoring --tls-cipher-suites')), e.logs.join('\n'));
     });
 
+    it(`${c.name}: --tls-min-version VersionTLS10 starts, and says that this runtime still refuses TLS 1.0 clients`, async () => {
+      const e = await c.start(['--tls-min-version', 'VersionTLS10']);
+      // The client side lowers its own security level, so only the server can be the one refusing.
+      await assert.rejects(handshake(e.address, { minVersion: 'TLSv1', maxVersion: 'TLSv1', ciphers: 'DEFAULT:@SECLEVEL=0' }), /alert|protocol|handshake/i);
+      assert.equal((await handshake(e.address, { maxVersion: 'TLSv1.2' })).protocol, 'TLSv1.2');
+      assert.ok(e.logs.some((l) => l.includes(`--tls-min-version VersionTLS10: this runtime's TLS library (OpenSSL ${process.versions.openssl}) does not negotiate TLS 1.0 or 1.1`)), e.logs.join('\n'));
+      const modern = await c.start(['--tls-min-version', 'VersionTLS12']);
+      assert.ok(!modern.logs.some((l) => l.includes('does not negotiate TLS 1.0 or 1.1')), modern.logs.join('\n'));
+    });
+
     it(`${c.name}: unknown suites stop start-up; insecure ones are warned about`, async () => {
       await assert.rejects(c.start(['--tls-cipher-suites', 'TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256,TLS_NOPE']), /Cipher suite TLS_NOPE not supported or doesn't exist/);
       const e = await c.start(['--tls-cipher-suites', 'TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256,TLS_RSA_WITH_AES_128_CBC_SHA']);
