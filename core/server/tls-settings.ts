@@ -22,19 +22,19 @@ export interface TlsSettings {
   /** TLS 1.3 minimum with suites given: they cannot apply (upstream logs a warning). */
   readonly suitesIgnored: boolean;
   /**
-   * A TLS 1.0 or 1.1 minimum that this runtime will not negotiate all the same: OpenSSL 3 refuses
-   * those versions at its default security level (1), whatever the minimum says, so clients limited
-   * to them fail the handshake. plat keeps that (lowering the security level would also let weak
-   * keys and digests through) and says so at start-up, where upstream (Go) would serve them.
+   * A TLS 1.0 or 1.1 minimum: OpenSSL 3 (Node 20's) negotiates those versions only at security
+   * level 0, so `ciphers` ends in `@SECLEVEL=0` for them to be served, as upstream (Go) serves them.
+   * That level also accepts the keys and digests level 1 refuses, which start-up says.
    */
-  readonly legacyVersionRefused: boolean;
+  readonly securityLevelLowered: boolean;
 }
 
 const OPENSSL_MAJOR = Number.parseInt(process.versions.openssl ?? '0', 10);
 
-/** The warning for a TLS 1.0/1.1 minimum the runtime will not honour, naming the setting. */
+/** The start-up warning for a TLS 1.0/1.1 minimum, naming the setting. */
 export function legacyVersionWarning(setting: string, version: string): string {
-  return `${setting} ${version}: this runtime's TLS library (OpenSSL ${process.versions.openssl ?? '?'}) does not negotiate TLS 1.0 or 1.1 at its default security level, so clients that cannot speak TLS 1.2 will fail the handshake`;
+  return `${setting} ${version}: to serve TLS 1.0 and 1.1, this runtime's TLS library (OpenSSL ${process.versions.openssl ?? '?'}) runs at security level 0, `
+    + 'which also accepts the short keys and weak digests its default level refuses; use VersionTLS12 unless clients need the older versions';
 }
 
 export class TlsSettingsError extends Error {
@@ -50,10 +50,11 @@ export function tlsSettings(minVersion: string, cipherSuites: readonly string[] 
   const unknown = cipherSuiteError(names);
   if (unknown) throw new TlsSettingsError('cipherSuites', unknown);
   const insecure = names.filter((n) => INSECURE_CIPHER_SUITES.has(n));
-  const ciphers = opensslCiphers(names);
+  const lowered = (version === 'TLSv1' || version === 'TLSv1.1') && OPENSSL_MAJOR >= 3;
+  const listed = opensslCiphers(names);
+  const ciphers = lowered ? `${listed || 'DEFAULT'}:@SECLEVEL=0` : listed;
   const settings: TlsSettings = {
-    minVersion: version, insecure, suitesIgnored: version === 'TLSv1.3' && names.length > 0,
-    legacyVersionRefused: (version === 'TLSv1' || version === 'TLSv1.1') && OPENSSL_MAJOR >= 3,
+    minVersion: version, insecure, suitesIgnored: version === 'TLSv1.3' && names.length > 0, securityLevelLowered: lowered,
     // Only TLS 1.3 names given: TLS 1.2 keeps the runtime's defaults, as Go's would.
     ...(ciphers ? { ciphers } : {}),
   };
@@ -84,6 +85,6 @@ export function servingTlsSettings(minVersion: string, cipherSuites: readonly st
   }
   for (const name of s.insecure) log.warn(`Use of insecure cipher '${name}' detected.`);
   if (s.suitesIgnored) log.warn('Warning: TLS 1.3 cipher suites are not configurable, ignoring --tls-cipher-suites');
-  if (s.legacyVersionRefused) log.warn(legacyVersionWarning('--tls-min-version', minVersion));
+  if (s.securityLevelLowered) log.warn(legacyVersionWarning('--tls-min-version', minVersion));
   return s;
 }

@@ -111,7 +111,7 @@ export function createServerSubsystem(ctx: NodeAgentContext, o: ServerSubsystemO
         if (secure) {
           for (const name of secure.tls.insecure) log.info('Use of insecure cipher detected.', { cipher: name });
           if (secure.tls.suitesIgnored) log.info('Warning: TLS 1.3 cipher suites are not configurable, ignoring --tls-cipher-suites');
-          if (secure.tls.legacyVersionRefused) log.warn(legacyVersionWarning('tlsMinVersion', c.tlsMinVersion));
+          if (secure.tls.securityLevelLowered) log.warn(legacyVersionWarning('tlsMinVersion', c.tlsMinVersion));
           let pair: TlsPair;
           try {
             pair = await ctx.servingPair.wait(signal);

@@ -171,12 +171,17 @@ describe('node agent secure port: TLS', () => {
     const build = async (over: Parameters<typeof serverConfig>[0]) => createServerSubsystem(nodeAgentTestContext({ standalone: true, config: await serverConfig(over) }));
     await assert.rejects(build({ tlsMinVersion: 'VersionTLS14' }), { message: 'tlsMinVersion: unknown tls version "VersionTLS14"' });
     await assert.rejects(build({ tlsCipherSuites: ['TLS_NOT_A_SUITE'] }), { message: "tlsCipherSuites: Cipher suite TLS_NOT_A_SUITE not supported or doesn't exist" });
-    assert.deepEqual(tlsSettings('', undefined), { minVersion: 'TLSv1.2', insecure: [], suitesIgnored: false, legacyVersionRefused: false });
+    assert.deepEqual(tlsSettings('', undefined), { minVersion: 'TLSv1.2', insecure: [], suitesIgnored: false, securityLevelLowered: false });
     const weak = tlsSettings('VersionTLS12', ['TLS_RSA_WITH_AES_128_GCM_SHA256', 'TLS_AES_128_GCM_SHA256']);
-    assert.deepEqual(weak, { minVersion: 'TLSv1.2', ciphers: 'AES128-GCM-SHA256', insecure: ['TLS_RSA_WITH_AES_128_GCM_SHA256'], suitesIgnored: false, legacyVersionRefused: false });
+    assert.deepEqual(weak, { minVersion: 'TLSv1.2', ciphers: 'AES128-GCM-SHA256', insecure: ['TLS_RSA_WITH_AES_128_GCM_SHA256'], suitesIgnored: false, securityLevelLowered: false });
     assert.equal(tlsSettings('VersionTLS13', ['TLS_AES_128_GCM_SHA256']).suitesIgnored, true);
-    // OpenSSL 3 (Node 20's) refuses TLS 1.0/1.1 at its default security level whatever the minimum.
-    assert.equal(tlsSettings('VersionTLS11', undefined).legacyVersionRefused, Number.parseInt(process.versions.openssl, 10) >= 3);
+    // OpenSSL 3 (Node 20's) negotiates TLS 1.0/1.1 only at security level 0.
+    const openssl3 = Number.parseInt(process.versions.openssl, 10) >= 3;
+    assert.equal(tlsSettings('VersionTLS11', undefined).securityLevelLowered, openssl3);
+    if (openssl3) {
+      assert.equal(tlsSettings('VersionTLS10', undefined).ciphers, 'DEFAULT:@SECLEVEL=0');
+      assert.equal(tlsSettings('VersionTLS11', ['TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256']).ciphers, 'ECDHE-ECDSA-AES128-GCM-SHA256:@SECLEVEL=0');
+    }
   });
 
   it('names the address and port it cannot bind', async () => {
