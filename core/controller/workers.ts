@@ -22,31 +22,34 @@ export interface WorkersOptions<K> {
   readonly logger: Logger;
 }
 
-async function syncOne<K>(o: WorkersOptions<K>, key: K): Promise<void> {
+async function syncOne<K>(o: WorkersOptions<K>, key: K, signal: AbortSignal): Promise<void> {
   try {
     await o.sync(key);
     o.queue.forget(key);
   } catch (e) {
     o.queue.addRateLimited(key);
-    if (e instanceof IgnorableError) o.logger.v(4).info(`sync ${String(key)} failed`, { controller: o.name, error: e.message });
+    // A sync whose requests the stop abandoned (shutdown, leadership lost) did not fail: the key is
+    // left for the next leader. A stop under load would otherwise log every key in flight as an error.
+    if (signal.aborted) o.logger.v(4).info(`sync ${String(key)} abandoned: the controller is stopping`, { controller: o.name, error: (e as Error).message });
+    else if (e instanceof IgnorableError) o.logger.v(4).info(`sync ${String(key)} failed`, { controller: o.name, error: e.message });
     else o.logger.error(`sync ${String(key)} failed`, { controller: o.name, error: (e as Error).message });
   } finally {
     o.queue.done(key);
   }
 }
 
-async function worker<K>(o: WorkersOptions<K>): Promise<void> {
+async function worker<K>(o: WorkersOptions<K>, signal: AbortSignal): Promise<void> {
   const batch = Math.max(1, Math.floor(o.batch ?? 1));
   for (;;) {
     const keys = await o.queue.getBatch(batch);
     if (keys === undefined) return;
-    await Promise.all(keys.map((k) => syncOne(o, k)));
+    await Promise.all(keys.map((k) => syncOne(o, k, signal)));
   }
 }
 
 /** Runs the workers until the signal aborts, then shuts the queue down and waits for them. */
 export async function runWorkers<K>(o: WorkersOptions<K>, signal: AbortSignal): Promise<void> {
-  const running = Array.from({ length: Math.max(1, o.workers) }, () => worker(o));
+  const running = Array.from({ length: Math.max(1, o.workers) }, () => worker(o, signal));
   await whenAborted(signal);
   await o.queue.shutDown();
   await Promise.all(running);

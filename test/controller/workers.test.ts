@@ -5,8 +5,7 @@ import { describe, it } from 'node:test';
 import { ItemExponentialFailureRateLimiter } from '../../core/controller/rate-limiters.js';
 import { runWorkers } from '../../core/controller/workers.js';
 import { WorkQueue } from '../../core/controller/workqueue.js';
-import { silentLogger as quiet } from '../../core/log.js';
-
+import { createLogger, silentLogger as quiet } from '../../core/log.js';
 
 interface Run { readonly peak: number; readonly synced: Map<string, number> }
 
@@ -55,5 +54,24 @@ describe('runWorkers', () => {
     const r = await run(keys, { workers: 2, batch: 16, failOnce: 'k3' });
     assert.equal(r.synced.size, 40);
     assert.deepEqual([...r.synced.values()].filter((n) => n !== 1), []);
+  });
+
+  it('a sync cut short by the stop is no failure: logged at V(4), not as an error', async () => {
+    const queue = new WorkQueue<string>(new ItemExponentialFailureRateLimiter<string>(1, 10));
+    const lines: string[] = [];
+    const ac = new AbortController();
+    let started: () => void = () => {};
+    const inSync = new Promise<void>((r) => { started = r; });
+    queue.add('k');
+    const done = runWorkers({
+      name: 'test', queue, workers: 1, logger: createLogger({ verbosity: 4, write: (l) => lines.push(l) }),
+      // As a request on the stop's signal: it fails when the signal aborts.
+      sync: () => new Promise((_, reject) => { started(); ac.signal.addEventListener('abort', () => reject(new Error('This operation was aborted')), { once: true }); }),
+    }, ac.signal);
+    await inSync;
+    ac.abort();
+    await done;
+    assert.deepEqual(lines.filter((l) => l.startsWith('E')), []);
+    assert.match(lines.join('\n'), /^I.* sync k abandoned: the controller is stopping controller="test" error="This operation was aborted"$/m);
   });
 });
