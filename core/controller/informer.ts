@@ -1,8 +1,8 @@
 // An informer (client-go's reflector + store + handlers): list, then watch from the list's
 // resourceVersion; keep a local cache of the objects; call add/update/delete handlers; re-list on
 // 410 Gone (the version was compacted) or any watch failure (with the reflector's backoff);
-// re-watch when the server ends a watch normally; resync (an update event for every cached
-// object) every period.
+// re-watch when the server ends a watch normally (one that ended at once with nothing in it is a
+// failure); resync (an update event for every cached object) every period.
 import type { ApiObject } from '../api/meta.js';
 import { isApiError, type ResourceRef, type RestClient } from '../client/rest-client.js';
 import type { Logger } from '../log.js';
@@ -27,7 +27,12 @@ export interface InformerOptions<T extends ApiObject> {
   readonly pageSize?: number;
   /** Waits after a failed list or watch; the reflector's by default. */
   readonly backoff?: ExponentialBackoff;
+  /** Milliseconds, for how long a watch lasted; performance.now by default. */
+  readonly now?: () => number;
 }
+
+/** A watch ended by the server sooner than this, with nothing in it, counts as failed (the reflector's "very short watch"). */
+export const SHORT_WATCH_MS = 1000;
 
 export const objectKey = (o: ApiObject): string => (o.metadata.namespace ? `${o.metadata.namespace}/${o.metadata.name}` : o.metadata.name ?? '');
 
@@ -106,6 +111,7 @@ export class Informer<T extends ApiObject> {
     // user that may list but not watch) would re-list every 800ms for ever.
     const backoff = this.o.backoff ?? new ExponentialBackoff();
     const failed = (): number => backoff.next();
+    const now = this.o.now ?? (() => performance.now());
     const resync = this.o.resyncMs ? setInterval(() => { for (const obj of this.#store.values()) this.#update(obj, obj); }, this.o.resyncMs) : undefined;
     resync?.unref();
     try {
@@ -127,7 +133,10 @@ export class Informer<T extends ApiObject> {
             // The reflector's random watch timeout: 5 to 10 minutes, so watches end and restart spread out.
             const timeoutSeconds = Math.floor(300 * (1 + Math.random()));
             let gone = false;
+            const started = now();
+            let received = 0;
             for await (const ev of this.o.client.watch<T>(this.o.resource, { resourceVersion: rv, timeoutSeconds, signal, ...(this.o.fieldSelector ? { fieldSelector: this.o.fieldSelector } : {}) })) {
+              received++;
               if (ev.type === 'ERROR') {
                 const status = ev.object as unknown as { code?: number; message?: string };
                 if (status.code === 410) { gone = true; break; }
@@ -137,6 +146,11 @@ export class Informer<T extends ApiObject> {
               if (ev.type !== 'BOOKMARK') this.#apply(ev.type, ev.object);
             }
             if (gone) { log?.v(2).info('watch expired; re-listing', { resource: this.o.resource.plural }); break; }
+            // Ended at once with nothing in it (a proxy or a server that closes watches as it takes
+            // them): watching again at once would spin on the server, so it is a failure, backed off.
+            if (received === 0 && !signal.aborted && now() - started < SHORT_WATCH_MS) {
+              throw new Error(`very short watch: the server closed it within ${SHORT_WATCH_MS / 1000}s and sent nothing`);
+            }
           } catch (e) {
             if (signal.aborted) return;
             if (isApiError(e) && e.code === 410) break;

@@ -1,5 +1,5 @@
 // The informer against a real plat: initial list into the cache, watch events, re-list after the
-// watched version is compacted (410), and a resync.
+// version it watches from is compacted (410) with every change of the gap delivered, and a resync.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ApiError, RestClient } from '../../core/client/rest-client.js';
@@ -47,12 +47,71 @@ describe('Informer', () => {
     assert.deepEqual(events, ['add inf-3', 'update inf-1', 'delete inf-2']);
     assert.equal(inf.get('inf-1')?.metadata.labels?.['x'], '1');
     assert.equal(inf.get('inf-2'), undefined);
+    stop.abort();
+    await running;
+  });
 
-    // Compact everything, then a change made while the watch is down must still arrive via a re-list.
+  it('re-lists when the version it watches from was compacted while it was not watching; misses no add, update or delete', async () => {
+    for (const n of ['gap-1', 'gap-2']) assert.equal((await plat.admin.post(`/apis/certificates.platform/v1/certificatesigningrequests`, baseCsr(fx, n))).status, 201);
+    // The server ends the first watch cleanly (its timeout); the informer watches again from the
+    // version it had, but that request is held until the history was compacted past it.
+    const watchedFrom: (string | undefined)[] = [];
+    const endFirst = new AbortController();
+    let openGate: () => void = () => {};
+    const gate = new Promise<void>((r) => { openGate = r; });
+    const gated = {
+      list: client.list.bind(client),
+      async *watch(r: typeof CSRS, o: Parameters<RestClient['watch']>[1] = {}) {
+        watchedFrom.push(o.resourceVersion);
+        if (watchedFrom.length === 2) await gate;
+        if (watchedFrom.length !== 1) { yield* client.watch(r, o); return; }
+        const events = client.watch(r, { ...o, signal: AbortSignal.any([o.signal!, endFirst.signal]) });
+        const ended = new Promise<'ended'>((resolve) => endFirst.signal.addEventListener('abort', () => resolve('ended'), { once: true }));
+        for (;;) {
+          const next = events.next();
+          const e = await Promise.race([next, ended]);
+          if (e === 'ended') { next.catch(() => {}); return; }
+          if (e.done) return;
+          yield e.value;
+        }
+      },
+    } as unknown as RestClient;
+    const events: string[] = [];
+    const logs: string[] = [];
+    const inf = new Informer({
+      client: gated, resource: CSRS, logger: createLogger({ verbosity: 2, write: (l) => logs.push(l) }),
+      // Every watch lasts long enough not to count as a very short one (else it would be a failure, re-listed after a backoff).
+      now: (() => { let t = 0; return () => (t += 60_000); })(),
+      handlers: {
+        add: (o) => events.push(`add ${o.metadata.name}`),
+        update: (a, b) => { if (a.metadata.resourceVersion !== b.metadata.resourceVersion) events.push(`update ${b.metadata.name}`); },
+        delete: (o) => events.push(`delete ${o.metadata.name}`),
+      },
+    });
+    const stop = new AbortController();
+    const running = inf.run(stop.signal);
+    await inf.waitForSync(stop.signal);
+    events.length = 0;
+    endFirst.abort();
+    await eventually(() => watchedFrom.length === 2, 'the second watch');
+    assert.equal(watchedFrom[1], watchedFrom[0], 'watches again from the same version');
+
+    await client.create(CSRS, baseCsr(fx, 'gap-3'));
+    await client.patch(CSRS, 'gap-1', { metadata: { labels: { x: '1' } } });
+    await client.delete(CSRS, 'gap-2');
     const storage = getApiServer(plat.host!)!.storage;
     await storage.compact(await storage.currentRevision());
-    await client.create(CSRS, baseCsr(fx, 'inf-4'));
-    await eventually(() => inf.get('inf-4') !== undefined, 'inf-4 in the cache');
+    assert.ok(Number(watchedFrom[1]) < await storage.compactedRevision());
+    openGate();
+
+    await eventually(() => events.length >= 3, 'the changes made in the gap');
+    assert.deepEqual(events.sort(), ['add gap-3', 'delete gap-2', 'update gap-1']);
+    assert.match(logs.join('\n'), /watch expired; re-listing resource="certificatesigningrequests"/);
+    assert.equal(inf.get('gap-1')?.metadata.labels?.['x'], '1');
+    assert.equal(inf.get('gap-2'), undefined);
+    await eventually(() => watchedFrom.length === 3, 'a watch from the re-list');
+    assert.ok(Number(watchedFrom[2]) >= await storage.compactedRevision());
+    assert.doesNotMatch(logs.join('\n'), /failed/, 'neither a failure nor a backoff');
     stop.abort();
     await running;
   });
@@ -88,6 +147,29 @@ describe('Informer', () => {
     await running;
     assert.deepEqual(retries.slice(0, 3), [800, 1600, 3200]);
     assert.ok(lists <= 4, `${lists} lists`);
+  });
+
+  it('backs off when the server ends every watch at once with nothing in it, as the reflector\'s "very short watch"', async () => {
+    // A proxy or a server that closes watch streams as it takes them: watching again at once
+    // would send it watch after watch without pause.
+    let watches = 0;
+    const closing = {
+      list: async () => ({ metadata: { resourceVersion: '7' }, items: [] }),
+      watch: async function* () { watches++; await new Promise((r) => setImmediate(r)); },
+    } as unknown as RestClient;
+    const retries: number[] = [];
+    const logger = createLogger({ write: (l) => { const m = /watch failed.*very short watch.*retryInMs=(\d+)/.exec(l); if (m) retries.push(Number(m[1])); } });
+    const inf = new Informer({ client: closing, resource: CSRS, logger, backoff: new ExponentialBackoff({ random: () => 0, initialMs: 10 }), now: () => 0 });
+    const stop = new AbortController();
+    const running = inf.run(stop.signal);
+    try {
+      await eventually(() => retries.length >= 3, 'three short watches backed off', 50, 100);
+    } finally {
+      stop.abort();
+      await running;
+    }
+    assert.deepEqual(retries.slice(0, 3), [10, 20, 40]);
+    assert.ok(watches <= retries.length + 1, `${watches} watches for ${retries.length} backoffs`);
   });
 
   it('gives up a watch that receives nothing, not even a bookmark, for the idle timeout (a server gone silent)', async () => {
