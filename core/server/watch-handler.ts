@@ -44,10 +44,21 @@ export async function serveWatch(ctx: Context, store: ResourceStore, info: Reque
   // they leave in one write (one TLS record, one syscall) instead of one each.
   let corked = false;
   const uncork = () => { corked = false; res.uncork(); };
-  const write = (type: string, object: unknown): void => {
+  const write = (type: string, object: unknown): boolean => {
     if (!corked) { corked = true; res.cork(); process.nextTick(uncork); }
-    res.write(`{"type":${JSON.stringify(type)},"object":${serialized(object)}}\n`);
+    return res.write(`{"type":${JSON.stringify(type)},"object":${serialized(object)}}\n`);
   };
+  // A client that does not read holds the next event back here, so the events it has not taken
+  // wait in the storage watch, which ends a watcher that falls too far behind (its bound, as the
+  // watch cache's on a blocked watcher), instead of piling up in this response without bound.
+  // Stopping (timeout, client gone, shutdown) ends the wait too: a HEAD watch's response never drains.
+  const stopping = new AbortController();
+  const drained = () => new Promise<void>((resolve) => {
+    const done = () => { res.off('drain', done); res.off('close', done); stopping.signal.removeEventListener('abort', done); resolve(); };
+    res.on('drain', done);
+    res.on('close', done);
+    stopping.signal.addEventListener('abort', done);
+  });
   const render = (obj: ApiObject): unknown => {
     if (!table) return obj;
     const t = buildTable(store.def, [obj], table, { resourceVersion: obj.metadata.resourceVersion ?? '' }, deps.now(), first);
@@ -55,7 +66,7 @@ export async function serveWatch(ctx: Context, store: ResourceStore, info: Reque
     return t;
   };
 
-  const stop = () => stream.close();
+  const stop = () => { stopping.abort(); stream.close(); };
   const timer = setTimeout(stop, Math.min(timeoutSeconds * 1000, MAX_TIMER_MS));
   const bookmarks = o.allowWatchBookmarks
     ? setInterval(() => write('BOOKMARK', { kind: store.def.kind, apiVersion: store.apiVersion, metadata: { resourceVersion: String(stream.revision) } }), BOOKMARK_INTERVAL_MS)
@@ -65,9 +76,10 @@ export async function serveWatch(ctx: Context, store: ResourceStore, info: Reque
   deps.shutdown.addEventListener('abort', stop, { once: true });
   try {
     for await (const ev of stream) {
-      if (ev.type === 'ERROR') write('ERROR', (ev.object as StatusError).status);
-      else if (ev.type === 'BOOKMARK') write('BOOKMARK', ev.object);
-      else write(ev.type, render(ev.object as ApiObject));
+      const room = ev.type === 'ERROR' ? write('ERROR', (ev.object as StatusError).status)
+        : ev.type === 'BOOKMARK' ? write('BOOKMARK', ev.object)
+          : write(ev.type, render(ev.object as ApiObject));
+      if (!room && !res.destroyed && !stopping.signal.aborted) await drained();
     }
   } finally {
     clearTimeout(timer);
