@@ -54,9 +54,8 @@ export async function serveWatch(ctx: Context, store: ResourceStore, info: Reque
   // Stopping (timeout, client gone, shutdown) ends the wait too: a HEAD watch's response never drains.
   const stopping = new AbortController();
   const drained = () => new Promise<void>((resolve) => {
-    const done = () => { res.off('drain', done); res.off('close', done); stopping.signal.removeEventListener('abort', done); resolve(); };
+    const done = () => { res.off('drain', done); stopping.signal.removeEventListener('abort', done); resolve(); };
     res.on('drain', done);
-    res.on('close', done);
     stopping.signal.addEventListener('abort', done);
   });
   const render = (obj: ApiObject): unknown => {

@@ -23,10 +23,24 @@ const approvedCsr = (name: string): Csr => ({
   status: { conditions: [{ type: 'Approved', status: 'True', reason: 'Test' }] },
 } as unknown as Csr);
 
+type Update = (r: unknown, obj: Csr, sub?: string, o?: { signal?: AbortSignal }) => Promise<unknown>;
+
+/** A signing controller over a one-CSR informer cache; `offer` puts an approved CSR in it and hands it to the controller. */
+function signingController(hooks: ReturnType<typeof createHooks>, update: Update, logger: ReturnType<typeof createLogger>) {
+  let handlers: InformerHandlers<Csr> = {};
+  const cache = new Map<string, Csr>();
+  const controller = new SigningController({
+    informers: { for: () => ({ addHandlers: (h: InformerHandlers<Csr>) => { handlers = h; }, get: (k: string) => cache.get(k) }) },
+    client: { update },
+    hooks,
+    logger,
+  } as unknown as ControllerContext);
+  const offer = (csr: Csr) => { cache.set(csr.metadata.name!, csr); handlers.add?.(csr); };
+  return { controller, offer };
+}
+
 describe('csrsigning stopped while signing', () => {
   it('does not write the status of a signature that completes after the stop', async () => {
-    let handlers: InformerHandlers<Csr> = {};
-    const cache = new Map<string, Csr>();
     const writes: string[] = [];
     let called: () => void = () => {};
     const signerCalled = new Promise<void>((r) => { called = r; });
@@ -37,24 +51,15 @@ describe('csrsigning stopped while signing', () => {
       await new Promise<void>((r) => { finishSigning = r; });
       return { certificatePem: 'cert' };
     });
-    const controller = new SigningController({
-      informers: { for: () => ({ addHandlers: (h: InformerHandlers<Csr>) => { handlers = h; }, get: (k: string) => cache.get(k) }) },
-      client: {
-        // As RestClient: a request whose signal has aborted is not sent.
-        update: async (_r: unknown, obj: Csr, _sub?: string, o: { signal?: AbortSignal } = {}) => {
-          o.signal?.throwIfAborted();
-          writes.push(obj.metadata.name ?? '');
-          return obj;
-        },
-      },
-      hooks,
-      logger: createLogger({ write: () => {} }),
-    } as unknown as ControllerContext);
+    // As RestClient: a request whose signal has aborted is not sent.
+    const { controller, offer } = signingController(hooks, async (_r, obj, _sub, o = {}) => {
+      o.signal?.throwIfAborted();
+      writes.push(obj.metadata.name ?? '');
+      return obj;
+    }, createLogger({ write: () => {} }));
     const stop = new AbortController();
     const running = controller.run(stop.signal);
-    const csr = approvedCsr('csr-1');
-    cache.set('csr-1', csr);
-    handlers.add?.(csr);
+    offer(approvedCsr('csr-1'));
     await signerCalled;
     stop.abort();
     finishSigning();
@@ -63,8 +68,6 @@ describe('csrsigning stopped while signing', () => {
   });
 
   it('abandons a status write in flight at the stop quietly: no failed sync is logged', async () => {
-    let handlers: InformerHandlers<Csr> = {};
-    const cache = new Map<string, Csr>();
     const lines: string[] = [];
     let writing: () => void = () => {};
     const writeStarted = new Promise<void>((r) => { writing = r; });
@@ -74,24 +77,16 @@ describe('csrsigning stopped while signing', () => {
     const ca = makeCa({ commonName: 'stop-mid-write-ca' });
     hooks.sign.for(SIGNER).tapPromise('Test', async (req) => issueCertificate(req.requestPem, { certificatePem: ca.certificatePem, privateKey: ca.privateKeyPem },
       { usages: req.usages, notBefore: new Date(Date.now() - 60_000), notAfter: new Date(Date.now() + 3_600_000) }));
-    const controller = new SigningController({
-      informers: { for: () => ({ addHandlers: (h: InformerHandlers<Csr>) => { handlers = h; }, get: (k: string) => cache.get(k) }) },
-      client: {
-        // As RestClient with a server that has not answered yet: the request fails when its signal aborts.
-        update: (_r: unknown, _obj: Csr, _sub?: string, o: { signal?: AbortSignal } = {}) => new Promise((_, reject) => {
-          writing();
-          o.signal?.addEventListener('abort', () => reject(new DOMException('This operation was aborted', 'AbortError')), { once: true });
-        }),
-      },
-      hooks,
-      logger: createLogger({ verbosity: 0, write: (l) => lines.push(l) }),
-    } as unknown as ControllerContext);
+    // As RestClient with a server that has not answered yet: the request fails when its signal aborts.
+    const { controller, offer } = signingController(hooks, (_r, _obj, _sub, o = {}) => new Promise((_, reject) => {
+      writing();
+      o.signal?.addEventListener('abort', () => reject(new DOMException('This operation was aborted', 'AbortError')), { once: true });
+    }), createLogger({ verbosity: 0, write: (l) => lines.push(l) }));
     const stop = new AbortController();
     const running = controller.run(stop.signal);
     const csr = approvedCsr('csr-2');
     csr.spec!.request = Buffer.from(request).toString('base64');
-    cache.set('csr-2', csr);
-    handlers.add?.(csr);
+    offer(csr);
     await writeStarted;
     stop.abort();
     await running;
