@@ -16,8 +16,15 @@ export const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
 
 export interface WatchStream extends AsyncIterable<WatchEvent> {
   close(): void;
-  /** Highest revision delivered so far (for bookmarks). */
-  readonly revision: number;
+  /**
+   * The revision a bookmark may carry: everything up to it has been delivered, including writes
+   * to other resources, so a quiet watch still advances (as the watch cache's bookmarks carry its
+   * own revision) and its client resumes after compaction instead of re-listing on 410. Undefined
+   * while initial events are still going out: a bookmark among them would skip the rest.
+   */
+  readonly revision: number | undefined;
+  /** Why the storage ended this watch when its client fell too far behind (undefined otherwise). */
+  readonly unresponsive: string | undefined;
 }
 
 // Every watcher of a resource receives the same (frozen) storage event: the API object made of it
@@ -68,8 +75,9 @@ export async function watchObjects(store: ResourceStore, namespace: string, o: L
     tooOld = errors.expired(`too old resource version: ${from} (${(await storage.compactedRevision()) + 1})`);
   }
 
-  let last = from;
+  let live = false;
   let closed = false;
+  let unresponsive: string | undefined;
   const toEvent = (ev: StorageEvent): WatchEvent | undefined => {
     const obj = sharedObject(store, ev, 'value')!;
     const now = ev.type !== 'DELETED' && selection.matches(obj);
@@ -95,10 +103,10 @@ export async function watchObjects(store: ResourceStore, namespace: string, o: L
       };
     }
     if (tooOld) { yield { type: 'ERROR', object: tooOld, revision: from }; return; }
+    live = true;
     try {
       for await (const ev of inner!) {
         if (closed) return;
-        last = ev.revision;
         const out = toEvent(ev);
         if (out) yield out;
       }
@@ -107,6 +115,7 @@ export async function watchObjects(store: ResourceStore, namespace: string, o: L
         yield { type: 'ERROR', object: errors.expired(`too old resource version: ${from} (${(await storage.compactedRevision()) + 1})`), revision: from };
         return;
       }
+      if (isStorageError(e, 'Unresponsive')) { unresponsive = e.message; return; }
       if (isStorageError(e, 'Closed')) return;
       throw e;
     }
@@ -116,6 +125,7 @@ export async function watchObjects(store: ResourceStore, namespace: string, o: L
   return {
     [Symbol.asyncIterator]: () => gen,
     close: () => { closed = true; inner?.close(); void gen.return(undefined); },
-    get revision() { return last; },
+    get revision() { return live ? inner!.progress : undefined; },
+    get unresponsive() { return unresponsive; },
   };
 }

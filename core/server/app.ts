@@ -153,7 +153,7 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
       const store = deps.stores.get(storeKey(info.apiGroup, info.apiVersion, info.resource));
       if (!store) throw errors.pathNotFound();
       const alias = ctx.state.alias;
-      await serveResource(ctx, store, info, user, { now, minRequestTimeoutSeconds: deps.minRequestTimeoutSeconds, shutdown: deps.shutdown }, alias?.aliasApiVersion);
+      await serveResource(ctx, store, info, user, { now, minRequestTimeoutSeconds: deps.minRequestTimeoutSeconds, shutdown: deps.shutdown, logger: log }, alias?.aliasApiVersion);
       if (alias) answerInAlias(ctx, alias);
       return;
     }

@@ -8,6 +8,7 @@ import { duplicateJsonFields, pruneUnknownFields } from '../api/schema-fields.js
 import { SchemaTypeChecker } from '../api/schema-types.js';
 import { PROTOBUF_MEDIA_TYPE, unwrap } from '../api/protobuf.js';
 import type { UserInfo } from '../authn/user.js';
+import type { Logger } from '../log.js';
 import type { JsonSchema } from '../registry/resource.js';
 import type { SubresourceCreate } from '../registry/strategy.js';
 import { listObjects } from '../registry/list.js';
@@ -25,6 +26,9 @@ export interface RestDeps {
   now(): Date;
   /** Watch timeout when the client gives none: random in [min, 2*min) seconds. */
   minRequestTimeoutSeconds: number;
+  /** How often a watch that allows bookmarks gets one (default a minute, as the watch cache's). */
+  bookmarkIntervalMs?: number;
+  logger: Logger;
   /** Aborted when the server shuts down, ending open watches. */
   shutdown: AbortSignal;
 }

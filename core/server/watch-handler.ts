@@ -67,9 +67,11 @@ export async function serveWatch(ctx: Context, store: ResourceStore, info: Reque
 
   const stop = () => { stopping.abort(); stream.close(); };
   const timer = setTimeout(stop, Math.min(timeoutSeconds * 1000, MAX_TIMER_MS));
-  const bookmarks = o.allowWatchBookmarks
-    ? setInterval(() => write('BOOKMARK', { kind: store.def.kind, apiVersion: store.apiVersion, metadata: { resourceVersion: String(stream.revision) } }), BOOKMARK_INTERVAL_MS)
-    : undefined;
+  const bookmark = () => {
+    const revision = stream.revision;
+    if (revision !== undefined) write('BOOKMARK', { kind: store.def.kind, apiVersion: store.apiVersion, metadata: { resourceVersion: String(revision) } });
+  };
+  const bookmarks = o.allowWatchBookmarks ? setInterval(bookmark, deps.bookmarkIntervalMs ?? BOOKMARK_INTERVAL_MS) : undefined;
   ctx.req.on('close', stop);
   res.on('close', stop);
   deps.shutdown.addEventListener('abort', stop, { once: true });
@@ -79,6 +81,11 @@ export async function serveWatch(ctx: Context, store: ResourceStore, info: Reque
         : ev.type === 'BOOKMARK' ? write('BOOKMARK', ev.object)
           : write(ev.type, render(ev.object as ApiObject));
       if (!room && !res.destroyed && !stopping.signal.aborted) await drained();
+    }
+    // Upstream's words (cacheWatcher, V(1)): the client resumes by watching again.
+    if (stream.unresponsive) {
+      const group = store.def.group ? `${store.def.plural}.${store.def.group}` : store.def.plural;
+      deps.logger.v(1).info(`Forcing ${group} watcher close due to unresponsiveness`, { path: ctx.path, reason: stream.unresponsive });
     }
   } finally {
     clearTimeout(timer);

@@ -18,7 +18,7 @@
 // - watch errors (Compacted, Closed) surface on the iterator's first next(), never from watch();
 //   watch() itself throws only RangeError/TypeError for bad arguments.
 // - a live watcher more than `watchBufferLimit` (default 10000) events behind is terminated: its
-//   next next() rejects with StorageError 'Closed' (see log-watch.ts).
+//   next next() rejects with StorageError 'Unresponsive' (see log-watch.ts).
 // - compact(r) with r above the current revision fails with FutureRevision (as etcd does); r at or
 //   below the compacted revision is a no-op, so the compacted revision never goes backwards.
 // - list({ revision }) serves any revision >= the compacted one: compacting at r removes the log

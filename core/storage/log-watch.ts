@@ -8,7 +8,7 @@
 //
 // Memory is bounded: replay holds at most one page, and a live watcher whose consumer falls more
 // than `bufferLimit` events behind is terminated. Its next next() rejects with StorageError
-// 'Closed' (the consumer resumes with a new watch from the last revision it saw; the log still
+// 'Unresponsive' (the consumer resumes with a new watch from the last revision it saw; the log still
 // has the events unless they were compacted meanwhile). Writers never wait for watchers.
 import { deepFreeze } from './freeze.js';
 import { StorageError, type StorageEvent, type Watch } from './storage.js';
@@ -84,6 +84,11 @@ export class LogWatch implements Watch, AsyncIterator<StorageEvent> {
     return new Promise((resolve, reject) => this.#waiters.push({ resolve, reject }));
   }
 
+  get progress(): number {
+    const next = this.#queue[0];
+    return next ? next.revision - 1 : this.#cursor;
+  }
+
   return(): Promise<IteratorResult<StorageEvent>> {
     this.close();
     return Promise.resolve(DONE);
@@ -108,7 +113,7 @@ export class LogWatch implements Watch, AsyncIterator<StorageEvent> {
     if (this.#queue.length > this.bufferLimit) {
       this.#queue = [];
       this.#error = new StorageError(
-        'Closed', this.prefix,
+        'Unresponsive', this.prefix,
         `watch on "${this.prefix}" terminated: consumer fell more than ${this.bufferLimit} events behind; watch again from the last revision seen`,
       );
       this.source.detach(this);

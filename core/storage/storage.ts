@@ -51,6 +51,12 @@ export interface StorageEvent {
 export interface Watch extends AsyncIterable<StorageEvent> {
   /** Ends the iteration; pending next() calls resolve done. */
   close(): void;
+  /**
+   * A revision up to which this watch has delivered every event under its prefix: it follows
+   * the store's revision while writes elsewhere go by, so a quiet watch can still report how far
+   * it has come (a bookmark) and be resumed from there after older history is compacted.
+   */
+  readonly progress: number;
 }
 
 export interface WatchOptions {
@@ -58,7 +64,8 @@ export interface WatchOptions {
   fromRevision: number;
 }
 
-export type StorageErrorCode = 'NotFound' | 'KeyExists' | 'Conflict' | 'Compacted' | 'FutureRevision' | 'Closed';
+/** Unresponsive: a watch ended because its consumer fell too far behind (it may watch again from where it was). */
+export type StorageErrorCode = 'NotFound' | 'KeyExists' | 'Conflict' | 'Compacted' | 'FutureRevision' | 'Closed' | 'Unresponsive';
 
 export class StorageError extends Error {
   constructor(

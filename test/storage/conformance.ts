@@ -362,6 +362,28 @@ export function runStorageConformance(engineName: string, factory: StorageFactor
         }
       }));
 
+      it('progress: follows writes to other prefixes, never passes an undelivered event', withStorage(async (s) => {
+        const w = s.watch('/a/', { fromRevision: 0 });
+        try {
+          assert.equal(w.progress, 0);
+          const first = take(w, 1);
+          await s.create('/a/1', {});
+          await first;
+          await s.create('/b/1', {});
+          await s.create('/b/2', {});
+          await s.currentRevision();
+          assert.equal(w.progress, 3, 'writes elsewhere count as delivered');
+          await s.create('/a/2', {});
+          await s.create('/b/3', {});
+          await s.currentRevision();
+          assert.equal(w.progress, 3, '/a/2 (revision 4) is not delivered yet');
+          assert.equal((await take(w, 1))[0]?.revision, 4);
+          assert.equal(w.progress, 5);
+        } finally {
+          w.close();
+        }
+      }));
+
       it('serves two concurrent watchers independently', withStorage(async (s) => {
         const w1 = s.watch('/a/', { fromRevision: 0 });
         const w2 = s.watch('', { fromRevision: 0 });
