@@ -163,7 +163,7 @@ export async function boot(o: BootOptions): Promise<Booted> {
     if (e instanceof StartupError) throw e;
     throw externalTapError(external, configuring(), 'configure', e) ?? new StartupError(e instanceof Error ? e.message : String(e), 1);
   }
-  warnUncalledTaps(host.hooks, { role: profile.role, plugins: [...profile.plugins, ...external.map((x) => x.plugin)] }, o.commands ?? [], o.logger);
+  warnUncalledTaps(host, { role: profile.role, plugins: [...profile.plugins, ...external.map((x) => x.plugin)] }, o.commands ?? [], o.logger);
   const starting = lastTap(host.hooks.start);
   try {
     await host.hooks.start.promise();

@@ -49,11 +49,14 @@ export type ControllerRegistry = NamedRegistry<(ctx: ControllerContext) => Runna
 export type SubsystemRegistry = NamedRegistry<(ctx: NodeAgentContext) => Runnable>;
 
 export class MapRegistry<F> implements NamedRegistry<F> {
-  readonly #items = new Map<string, { factory: F; enabledByDefault: boolean; clientName: string }>();
+  readonly #items = new Map<string, { factory: F; enabledByDefault: boolean; clientName: string; registeredBy: string | undefined }>();
+  /** `registrant`: the plugin registering now (the tap being called), remembered with each part. */
+  constructor(readonly registrant: () => string | undefined = () => undefined) {}
   register(name: string, factory: F, options: RegistrationOptions = {}): void {
     if (this.#items.has(name)) throw new Error(`"${name}" is registered twice`);
-    this.#items.set(name, { factory, enabledByDefault: options.enabledByDefault ?? true, clientName: options.clientName ?? name });
+    this.#items.set(name, { factory, enabledByDefault: options.enabledByDefault ?? true, clientName: options.clientName ?? name, registeredBy: this.registrant() });
   }
+  registeredBy(name: string): string | undefined { return this.#items.get(name)?.registeredBy; }
   names(): readonly string[] { return [...this.#items.keys()]; }
   get(name: string): F | undefined { return this.#items.get(name)?.factory; }
   enabledByDefault(name: string): boolean { return this.#items.get(name)?.enabledByDefault ?? false; }

@@ -47,7 +47,12 @@ export function createSignHookMap(): SignHookMap {
   return map;
 }
 
+/** The signerNames whose hook exists (`for` was called), tapped or not yet. */
+export function knownSigners(map: SignHookMap): string[] {
+  return [...(signerNames.get(map) ?? [])];
+}
+
 /** The signerNames some plugin has tapped. */
 export function tappedSigners(map: SignHookMap): string[] {
-  return [...(signerNames.get(map) ?? [])].filter((name) => map.get(name)?.isUsed());
+  return knownSigners(map).filter((name) => map.get(name)?.isUsed());
 }

@@ -4,8 +4,10 @@
 // on a Lease (--leader-elect*), and a bounded stop (--controller-shutdown-timeout). The embedded
 // variant runs inside `plat all` with the process's own API server and admin credentials.
 // Taps flags, configure (stage 100: after the controller plugins' own configure), ready and
-// shutdown; adds the `leaderElection` and per-controller checks to the component's health checks
-// (served by the controller manager's endpoint plugin, when there is one).
+// shutdown; intercepts hooks.controllers to learn which plugin registers each controller (one
+// whose controllers are all off calls none of its hooks, core/uncalled-taps.ts); adds the
+// `leaderElection` and per-controller checks to the component's health checks (served by the
+// controller manager's endpoint plugin, when there is one).
 import { hasInProcessConnection, inProcessConnection } from '../../core/client/in-process.js';
 import type { ClientConnection } from '../../core/client/connection.js';
 import { RestClient } from '../../core/client/rest-client.js';
@@ -14,6 +16,7 @@ import type { Host } from '../../core/host.js';
 import { MapRegistry } from '../../core/lifecycle.js';
 import { StartupError, type Plugin } from '../../core/plugin.js';
 import { componentHealthChecks } from '../../core/server/health.js';
+import { callsNothing } from '../../core/uncalled-taps.js';
 import { standaloneConnection } from './connection.js';
 import { ServiceAccountClients } from './service-account-clients.js';
 import { controllersHelp, isControllerEnabled, unknownControllerErrors } from '../../core/controller/selection.js';
@@ -33,10 +36,26 @@ const runtimes = new WeakMap<Host, ControllerManagerRuntime>();
 /** The running controller manager of a host (after `ready`), for tests. */
 export const getControllerManager = (host: Host): ControllerManagerRuntime | undefined => runtimes.get(host);
 
-function collectControllers(host: Host): MapRegistry<ControllerFactory> {
-  const registry = new MapRegistry<ControllerFactory>();
+function collectControllers(host: Host, registrant?: () => string | undefined): MapRegistry<ControllerFactory> {
+  const registry = new MapRegistry<ControllerFactory>(registrant);
   host.hooks.controllers.call(registry);
   return registry;
+}
+
+/**
+ * A plugin whose controllers are all off calls none of its hooks in this run (its signer taps do
+ * nothing, say): told to core/uncalled-taps.ts, which names such taps with the reason.
+ */
+function reportIdlePlugins(host: Host, registry: MapRegistry<ControllerFactory>, enabled: readonly string[], selection: readonly string[]): void {
+  const byPlugin = new Map<string, string[]>();
+  for (const name of registry.names()) {
+    const plugin = registry.registeredBy(name);
+    if (plugin !== undefined) byPlugin.set(plugin, [...(byPlugin.get(plugin) ?? []), name]);
+  }
+  for (const [plugin, names] of byPlugin) {
+    if (names.some((n) => enabled.includes(n))) continue;
+    callsNothing(host, plugin, `${names.join(' and ')} ${names.length > 1 ? 'are' : 'is'} disabled by --controllers=${selection.join(',')}`);
+  }
 }
 
 /** client-go's rest.Config defaults: qps 0 is 5 and burst 0 is 10; a negative qps means no limit. */
@@ -58,6 +77,10 @@ export function createControllerManagerPlugin(options: ControllerManagerPluginOp
       let enabled: string[] = [];
       let connection: ClientConnection | undefined;
 
+      // Which plugin registers each controller: the tap being called.
+      let registering: string | undefined;
+      host.hooks.controllers.intercept({ name: PLUGIN_NAME, tap: (tap) => { registering = tap.name; } });
+
       host.hooks.flags.tap(PLUGIN_NAME, (f) => {
         const known = collectControllers(host);
         const off = known.names().filter((n) => !known.enabledByDefault(n));
@@ -68,7 +91,7 @@ export function createControllerManagerPlugin(options: ControllerManagerPluginOp
 
       host.hooks.configure.tap({ name: PLUGIN_NAME, stage: 100 }, (cfg) => {
         flags = cfg.flags;
-        registry = collectControllers(host);
+        registry = collectControllers(host, () => registering);
         const selection = flags.get<string[]>(FLAGS.controllers);
         // A problem with values from the config file names the file and field and is a config
         // problem (exit 1); from the command line it is a usage problem (exit 2).
@@ -96,6 +119,7 @@ export function createControllerManagerPlugin(options: ControllerManagerPluginOp
           if (isControllerEnabled(name, !registry.enabledByDefault(name), selection)) enabled.push(name);
           else log.info('Warning: controller is disabled', { controller: name });
         }
+        reportIdlePlugins(host, registry, enabled, selection);
       });
 
       host.hooks.ready.tapPromise(PLUGIN_NAME, async () => {

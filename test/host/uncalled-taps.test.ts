@@ -1,7 +1,7 @@
 // A tap on a hook the command never calls is named at start-up, with the commands that do call
-// it: a node-agent subsystem loaded into `plat all`, a signer into `plat apiserver`. What each
-// command calls comes from its plugins' `calls`; plat's own plugins tap nothing their command
-// leaves uncalled.
+// it: a node-agent subsystem loaded into `plat all`, a signer into `plat apiserver` or into a
+// controller manager whose --controllers turn csrsigning off. What each command calls comes from
+// its plugins' `calls`; plat's own plugins tap nothing their command leaves uncalled.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -11,7 +11,7 @@ import { HOST_CALLED, type HookName } from '../../core/hooks.js';
 import { Host } from '../../core/host.js';
 import { createLogger } from '../../core/log.js';
 import type { Plugin } from '../../core/plugin.js';
-import { hooksCalled, uncalledTaps } from '../../core/uncalled-taps.js';
+import { hooksCalled, onUncalledTaps, type UncalledTap } from '../../core/uncalled-taps.js';
 import { profiles } from '../../host/profiles.js';
 import { repoRoot, tempDir } from '../helpers/plat.js';
 
@@ -36,17 +36,19 @@ const PLUGIN = `export default {
       host.hooks.admitValidate.tapPromise('MyAdmission', async () => {});
       host.hooks.controllers.tap('MyController', () => {});
     });
+    host.hooks.start.tapPromise('MyPlugin', async () => {
+      host.hooks.sign.for('example.com/late').tapPromise('MyLateSigner', async () => undefined);
+    });
   },
 };
 `;
 
-async function warningsOf(role: string, known: readonly Profile[] = commands): Promise<string[]> {
+async function warningsOf(role: string, known: readonly Profile[] = commands, profile = commands.find((c) => c.role === role)!, argv: string[] = []): Promise<string[]> {
   const dir = tempDir();
   writeFileSync(path.join(dir, '.platrc.yaml'), 'plugins: ["./my-plugin.mjs"]\n');
   writeFileSync(path.join(dir, 'my-plugin.mjs'), PLUGIN);
   const lines: string[] = [];
-  const profile = commands.find((c) => c.role === role)!;
-  const { host } = await boot({ profile, commands: known, argv: [], cwd: dir, logger: createLogger({ write: (l) => lines.push(l) }), version: '0.0.0-test' });
+  const { host } = await boot({ profile, commands: known, argv, cwd: dir, logger: createLogger({ write: (l) => lines.push(l) }), version: '0.0.0-test' });
   await host.hooks.shutdown.promise();
   return lines.filter((l) => l.startsWith('W')).map((l) => l.slice(l.indexOf('] ') + 2));
 }
@@ -59,13 +61,22 @@ describe('taps on hooks the command never calls', () => {
     ]);
   });
 
-  it('names a signer tapped where nothing signs, and taps made in configure', async () => {
+  it('names a signer tapped where nothing signs, and taps made in configure and in start', async () => {
     assert.deepEqual(await warningsOf('apiserver'), [
       'plugin "MyAudit" taps hooks.audit, which plat apiserver never calls (no plat command calls it yet): the tap does nothing here',
       'plugin "MySigner" taps hooks.sign.for("example.com/x"), which plat apiserver never calls (it is called by plat controller-manager and plat all): the tap does nothing here',
       'plugin "MyController" taps hooks.controllers, which plat apiserver never calls (it is called by plat controller-manager and plat all): the tap does nothing here',
       'plugin "MyPlugin" taps hooks.nodeAgent, which plat apiserver never calls (it is called by plat nodeagent): the tap does nothing here',
+      'plugin "MyLateSigner" taps hooks.sign.for("example.com/late"), which plat apiserver never calls (it is called by plat controller-manager and plat all): the tap does nothing here',
     ]);
+  });
+
+  it('names a signer tapped where --controllers turns csrsigning off', async () => {
+    const cm = profiles['controller-manager']!;
+    const args = ['--master=https://127.0.0.1:1', '--secure-port=0', '--leader-elect=false', '--controllers=*,-csrsigning'];
+    const signers = (await warningsOf(cm.role, Object.values(profiles), cm, args)).filter((w) => w.includes('hooks.sign'));
+    const warning = (tap: string, signer: string) => `plugin "${tap}" taps hooks.sign.for("${signer}"), which plat controller-manager never calls while csrsigning is disabled by --controllers=*,-csrsigning: the tap does nothing here`;
+    assert.deepEqual(signers, [warning('MySigner', 'example.com/x'), warning('MyLateSigner', 'example.com/late')]);
   });
 
   it('names no other command when it is not told the commands', async () => {
@@ -76,7 +87,9 @@ describe('taps on hooks the command never calls', () => {
     it(`plat ${profile.role}'s own plugins tap only hooks it calls`, () => {
       const host = new Host({ role: profile.role });
       for (const p of profile.plugins) p.apply(host, undefined);
-      assert.deepEqual(uncalledTaps(host.hooks, hooksCalled(profile.plugins)), []);
+      const uncalled: UncalledTap[] = [];
+      onUncalledTaps(host.hooks, hooksCalled(profile.plugins), (t) => uncalled.push(t));
+      assert.deepEqual(uncalled, []);
     });
   }
 
