@@ -16,7 +16,7 @@ import {
   type CertificateTemplate,
   type ParsedCertificate,
 } from '../crypto/index.js';
-import { writeFileAtomic } from './write-file-atomic.js';
+import { writeFilesAtomic } from './write-file-atomic.js';
 
 export interface CertKeyPair {
   /** PEM; for a serving pair possibly followed by the chain. */
@@ -124,7 +124,12 @@ export function coversHosts(cert: ParsedCertificate, hosts: { dnsNames: string[]
   return hosts.dnsNames.every((d) => dns.has(d.toLowerCase())) && hosts.ipAddresses.every((i) => ips.has(i));
 }
 
-/** Generates a key, issues a certificate for it and writes both (key first, 0600; then cert, 0644). */
+/** Writes a key and its certificate, both or neither (no key is left without its certificate). */
+export function writePair(files: { certFile: string; keyFile: string }, certificatePem: string, privateKeyPem: string): Promise<void> {
+  return writeFilesAtomic([{ file: files.keyFile, data: privateKeyPem, mode: KEY_MODE }, { file: files.certFile, data: certificatePem, mode: CERT_MODE }]);
+}
+
+/** Generates a key, issues a certificate for it and writes both or neither (key 0600, cert 0644). */
 export async function issueAndWrite(
   files: { certFile: string; keyFile: string },
   template: CertificateTemplate,
@@ -140,7 +145,6 @@ export async function issueAndWrite(
     signer: issuer === undefined ? key.keyObject : issuer.privateKeyPem,
   });
   const pem = certificatePem + chainPem;
-  await writeFileAtomic(files.keyFile, key.privateKeyPem, KEY_MODE);
-  await writeFileAtomic(files.certFile, pem, CERT_MODE);
+  await writePair(files, pem, key.privateKeyPem);
   return { certificatePem: pem, privateKeyPem: key.privateKeyPem, ...files };
 }

@@ -1,8 +1,7 @@
 // Serving certificates for the API server: reused across restarts while they still fit (same key,
 // issuer, hosts, not expiring), regenerated otherwise.
 import { createCertificate, generateKeyPair, parseCertificate } from '../crypto/index.js';
-import { CERT_MODE, coversHosts, DAY_MS, fresh, issuedBy, issueAndWrite, KEY_MODE, loadPair, pairFiles, splitHosts, type CertKeyPair } from './pair.js';
-import { writeFileAtomic } from './write-file-atomic.js';
+import { coversHosts, DAY_MS, fresh, issuedBy, issueAndWrite, loadPair, pairFiles, splitHosts, writePair, type CertKeyPair } from './pair.js';
 import { mkdir } from 'node:fs/promises';
 
 const SERVING_VALIDITY_DAYS = 365;
@@ -28,8 +27,7 @@ export async function ensureSelfSignedServing(
 
   const { certificatePem, privateKeyPem } = generateSelfSignedServing({ hosts: opts.hosts, now });
   await mkdir(certDir, { recursive: true, mode: 0o700 });
-  await writeFileAtomic(files.keyFile, privateKeyPem, KEY_MODE);
-  await writeFileAtomic(files.certFile, certificatePem, CERT_MODE);
+  await writePair(files, certificatePem, privateKeyPem);
   return { certificatePem, privateKeyPem, ...files };
 }
 

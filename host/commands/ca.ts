@@ -7,7 +7,7 @@ import path from 'node:path';
 import { CryptoError, createCertificate, generateKeyPair, issueCertificate, keyUsagesFromStrings, parseCertificate, type KeyType } from '../../core/crypto/index.js';
 import { formatDuration } from '../../core/flags/duration.js';
 import { FlagError, Flags } from '../../core/flags/flag-set.js';
-import { writeFileAtomic } from '../../core/pki/index.js';
+import { writeFileAtomic, writePair } from '../../core/pki/index.js';
 
 const KEY_TYPES: Record<string, KeyType> = { p256: 'ecdsa-p256', p384: 'ecdsa-p384', ed25519: 'ed25519', rsa2048: 'rsa-2048' };
 const BACKDATE_MS = 5 * 60_000;
@@ -66,8 +66,12 @@ export async function caInit(argv: readonly string[], now = new Date()): Promise
   if (!dir) throw new CommandError('--dir is required', 2);
   const certFile = path.join(dir, 'ca.crt');
   const keyFile = path.join(dir, 'ca.key');
-  if (!f.get<boolean>('force') && (existsSync(certFile) || existsSync(keyFile))) {
-    throw new CommandError(`${dir} already holds a CA (ca.crt or ca.key); use --force to replace it`);
+  if (!f.get<boolean>('force')) {
+    const [cert, key] = [existsSync(certFile), existsSync(keyFile)];
+    if (cert && key) throw new CommandError(`${dir} already holds a CA (ca.crt and ca.key); use --force to replace it`);
+    // One without the other is not a CA anyone can use, but a key may still be the only copy.
+    const [present, absent] = cert ? [certFile, keyFile] : [keyFile, certFile];
+    if (cert || key) throw new CommandError(`${present} exists without ${absent}; restore ${absent}, or use --force (or remove ${present}) to make a new CA`);
   }
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const key = generateKeyPair(KEY_TYPES[f.get<string>('key-type')]);
@@ -82,8 +86,11 @@ export async function caInit(argv: readonly string[], now = new Date()): Promise
     publicKey: key.keyObject,
     signer: key.keyObject,
   });
-  await writeFileAtomic(keyFile, key.privateKeyPem, 0o600);
-  await writeFileAtomic(certFile, certificatePem, 0o644);
+  try {
+    await writePair({ certFile, keyFile }, certificatePem, key.privateKeyPem);
+  } catch (e) {
+    throw new CommandError(`cannot write the CA (none of it was kept): ${(e as Error).message}`);
+  }
   return `CA "${f.get<string>('cn')}" (${f.get<string>('key-type')}) written to ${certFile} and ${keyFile}\n`;
 }
 

@@ -1,10 +1,10 @@
 // PKI files: made once, reused byte-for-byte, regenerated only when they no longer fit; keys 0600.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { lstatSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync, unlinkSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { parseCertificate, validateCertificatePem } from '../../core/crypto/index.js';
-import { ensureCa, ensureClientCertificate, ensureSelfSignedServing, ensureServingFromCa, PkiError, writeFileAtomic } from '../../core/pki/index.js';
+import { ensureCa, ensureClientCertificate, ensureSelfSignedServing, ensureServingFromCa, PkiError, writeFileAtomic, writeFilesAtomic } from '../../core/pki/index.js';
 import { opensslVerify, tempDir } from '../helpers/openssl.js';
 
 const mode = (f: string): number => statSync(f).mode & 0o777;
@@ -45,6 +45,17 @@ test('writeFileAtomic: replaces a symlink instead of writing through it; exclusi
   assert.equal(readFileSync(d.file('c.key'), 'utf8'), 'new');
   assert.equal(mode(d.file('c.key')), 0o600);
   assert.deepEqual(readdirSync(d.dir).sort(), ['a.key', 'b.key', 'c.key', 'victim.txt'], 'no temp files left');
+});
+
+test('writeFilesAtomic: both or neither, so a key is never left without its certificate', async (t) => {
+  const d = tempDir();
+  t.after(() => d.cleanup());
+  const pair = (cert: string) => [{ file: d.file('a.key'), data: 'key', mode: 0o600 }, { file: cert, data: 'cert', mode: 0o644 }];
+  mkdirSync(d.file('a.crt'));
+  await assert.rejects(writeFilesAtomic(pair(d.file('a.crt'))), { code: 'EISDIR' });
+  assert.deepEqual(readdirSync(d.dir), ['a.crt']);
+  await assert.rejects(writeFilesAtomic(pair(d.file('missing-dir/a.crt'))), { code: 'ENOENT' });
+  assert.deepEqual(readdirSync(d.dir), ['a.crt']);
 });
 
 test('ensureSelfSignedServing: created once, reused with the same bytes, key 0600', async (t) => {

@@ -1,11 +1,13 @@
 // `plat ca init` and `plat ca sign` as a user runs them: certificates for CSRs of every supported
 // key type, from CAs of every supported key type, verify with `openssl verify`; a CSR whose
-// signature does not verify is refused with exit code 1.
+// signature does not verify is refused with exit code 1. ca.key and ca.crt are written both or
+// neither, and one without the other is named rather than taken for a CA.
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import { caInit, CommandError } from '../../host/commands/ca.js';
 import { tempDir } from '../helpers/plat.js';
 import { runPlat } from '../helpers/run-plat.js';
 
@@ -50,6 +52,17 @@ describe('plat ca', () => {
       }
     });
   }
+
+  it('leaves no ca.key when ca.crt cannot be written, and names a lone ca.key', async () => {
+    const dir = tempDir();
+    const [certFile, keyFile] = [path.join(dir, 'ca.crt'), path.join(dir, 'ca.key')];
+    mkdirSync(certFile);
+    await assert.rejects(caInit(['--dir', dir, '--force']), (e) => e instanceof CommandError && /^cannot write the CA \(none of it was kept\): EISDIR/.test(e.message));
+    assert.deepEqual(readdirSync(dir), ['ca.crt']);
+    rmdirSync(certFile);
+    writeFileSync(keyFile, 'a key whose certificate is lost', { mode: 0o600 });
+    await assert.rejects(caInit(['--dir', dir]), { message: `${keyFile} exists without ${certFile}; restore ${certFile}, or use --force (or remove ${keyFile}) to make a new CA` });
+  });
 
   it('writes to standard output without --out, and refuses a CSR whose signature does not verify', () => {
     const dir = tempDir();
