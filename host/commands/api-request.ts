@@ -6,11 +6,12 @@ import { CommandError } from './ca.js';
 
 export type Connection = WebhookConnection;
 
+/** The kubeconfig's server and credentials; its problems name the file, which the user may not have chosen. */
 export function connect(kubeconfigFile: string): Connection {
   try {
     return loadKubeconfig(kubeconfigFile);
   } catch (e) {
-    if (e instanceof KubeconfigError) throw new CommandError(e.message);
+    if (e instanceof KubeconfigError) throw new CommandError(`kubeconfig ${kubeconfigFile}: ${e.message}`);
     throw e;
   }
 }

@@ -4,7 +4,6 @@
 import { isApiError, RestClient } from '../../core/client/rest-client.js';
 import { Flags } from '../../core/flags/flag-set.js';
 import { connect } from './api-request.js';
-import { CommandError } from './ca.js';
 import { defineKubeconfigFlags, kubeconfigPath } from './kubeconfig-flags.js';
 
 /** Flags of one subcommand, with the connection flags every subcommand takes. */
@@ -15,13 +14,7 @@ export function csrFlags(section: string): Flags {
 }
 
 export function openClient(f: Flags): RestClient {
-  const file = kubeconfigPath(f);
-  try {
-    return new RestClient(connect(file), { userAgent: 'plat-csr', onWarning: (text) => process.stderr.write(`Warning: ${text}\n`) });
-  } catch (e) {
-    if (e instanceof CommandError) throw new CommandError(`kubeconfig ${file}: ${e.message}`);
-    throw e;
-  }
+  return new RestClient(connect(kubeconfigPath(f)), { userAgent: 'plat-csr', onWarning: (text) => process.stderr.write(`Warning: ${text}\n`) });
 }
 
 /** A server's Status as kubectl prints it: `Error from server (NotFound): ...`. */

@@ -1,7 +1,7 @@
 // `plat token create` against a running `plat all` with bootstrap token authentication on: the
 // printed token authenticates as system:bootstrap:<id> with the extra groups asked for.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -38,6 +38,15 @@ describe('plat token create', () => {
     const missing = runPlat(['token', 'create', '--platconfig', '/nonexistent/admin.conf']);
     assert.equal(missing.code, 1);
     assert.match(missing.stderr, /nonexistent\/admin\.conf/);
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'plat-token-'));
+    try {
+      writeFileSync(path.join(dir, 'empty.conf'), 'apiVersion: v1\nkind: Config\n');
+      const empty = runPlat(['token', 'create'], { env: { PLATCONFIG: '', KUBECONFIG: path.join(dir, 'empty.conf') } });
+      assert.equal(empty.code, 1);
+      assert.equal(empty.stderr, `plat token create: kubeconfig ${path.join(dir, 'empty.conf')}: no cluster is configured\n`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('finds the kubeconfig as plat csr does: --kubeconfig, $PLATCONFIG, $KUBECONFIG', () => {
