@@ -38,10 +38,21 @@ export async function apiRequest(conn: Connection, method: string, path: string,
     });
     req.on('error', reject);
     req.end(payload);
-  }).catch((e: Error) => { throw new CommandError(`cannot reach ${conn.server.origin}: ${e.message}`); });
+  }).catch((e: Error) => { throw new CommandError(refusedMessage(e) ?? `cannot reach ${conn.server.origin}: ${e.message}`); });
   let json: unknown;
   try { json = JSON.parse(res.text); } catch { json = undefined; }
   return { ...res, json };
+}
+
+/**
+ * kubectl's words for a server nobody listens at, the first thing a user meets when the daemon is
+ * not running (or listens elsewhere); undefined for any other error.
+ */
+export function refusedMessage(e: unknown): string | undefined {
+  const err = e as NodeJS.ErrnoException & { address?: string; port?: number };
+  if (err?.code !== 'ECONNREFUSED' || !err.address) return undefined;
+  const host = err.address.includes(':') ? `[${err.address}]` : err.address;
+  return `The connection to the server ${host}:${err.port} was refused - did you specify the right host or port?`;
 }
 
 /** The message of a Status answer, or the raw text. */

@@ -3,7 +3,7 @@
 // server's refusal.
 import { isApiError, RestClient } from '../../core/client/rest-client.js';
 import { Flags } from '../../core/flags/flag-set.js';
-import { connect } from './api-request.js';
+import { connect, refusedMessage } from './api-request.js';
 import { defineKubeconfigFlags, kubeconfigPath } from './kubeconfig-flags.js';
 
 /** Flags of one subcommand, with the connection flags every subcommand takes. */
@@ -20,5 +20,5 @@ export function openClient(f: Flags): RestClient {
 /** A server's Status as kubectl prints it: `Error from server (NotFound): ...`. */
 export function describeError(e: unknown): string {
   if (isApiError(e)) return e.reason ? `Error from server (${e.reason}): ${e.message}` : `Error from server: ${e.message}`;
-  return (e as Error).message;
+  return refusedMessage(e) ?? (e as Error).message;
 }

@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { parse as parseYaml } from 'yaml';
 import { issueCertificate, parseCertificate, parseCsr, samePublicKey } from '../../core/crypto/index.js';
 import { makeCa } from '../helpers/certs.js';
-import { platBin, startInProcess, tempDir, type RunningPlat } from '../helpers/plat.js';
+import { freePort, platBin, startInProcess, tempDir, type RunningPlat } from '../helpers/plat.js';
 import { runPlatAsync } from '../helpers/run-plat.js';
 import type { Plugin } from '../../core/plugin.js';
 
@@ -219,6 +219,15 @@ describe('plat csr', () => {
     const r = await csr(['list', '--kubeconfig', file]);
     assert.equal(r.code, 1, r.stderr);
     assert.equal(r.stderr.trim(), 'plat csr list: tls: failed to verify certificate: x509: certificate signed by unknown authority');
+  });
+
+  it('a server nobody listens at is said as kubectl says it (exit 1)', async () => {
+    const port = await freePort();
+    const file = path.join(tempDir('plat-csr-refused-'), 'refused.conf');
+    writeFileSync(file, readFileSync(plat.kubeconfig, 'utf8').replace(/server: https:\/\/127\.0\.0\.1:\d+/, `server: https://127.0.0.1:${port}`));
+    const r = await csr(['list', '--kubeconfig', file]);
+    assert.equal(r.code, 1, r.stderr);
+    assert.equal(r.stderr, `plat csr list: The connection to the server 127.0.0.1:${port} was refused - did you specify the right host or port?\n`);
   });
 
   it('refuses command-line mistakes with exit 2', async () => {
