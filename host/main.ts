@@ -13,6 +13,7 @@ import { TOKEN_USAGE, tokenCreate } from './commands/token.js';
 import { AUTH_USAGE, authCanI } from './commands/auth.js';
 import { runBench } from './commands/bench.js';
 import { runCsr } from './commands/csr.js';
+import { subcommandUsage } from './commands/subcommand-usage.js';
 import { FlagError } from '../core/flags/flag-set.js';
 import { describeAllInOne } from './roles/all.js';
 
@@ -54,15 +55,11 @@ function describe(profile: Profile): Flags {
 }
 
 async function runCa(argv: readonly string[]): Promise<number> {
+  const usage = subcommandUsage('ca', argv, CA_USAGE, ['init', 'sign']);
+  if (usage !== undefined) return usage;
   const [sub, ...rest] = argv;
-  if (!sub || sub === '--help' || sub === '-h' || rest.includes('--help') || rest.includes('-h')) {
-    process.stdout.write(CA_USAGE);
-    return sub ? 0 : 2;
-  }
   try {
-    if (sub === 'init') process.stdout.write(await caInit(rest));
-    else if (sub === 'sign') process.stdout.write((await caSign(rest)).stdout);
-    else { process.stderr.write(`plat ca: unknown command "${sub}"\n${CA_USAGE}`); return 2; }
+    process.stdout.write(sub === 'init' ? await caInit(rest) : (await caSign(rest)).stdout);
     return 0;
   } catch (e) {
     if (e instanceof FlagError || e instanceof CommandError) {
@@ -74,13 +71,10 @@ async function runCa(argv: readonly string[]): Promise<number> {
 }
 
 async function runToken(argv: readonly string[]): Promise<number> {
-  const [sub, ...rest] = argv;
-  if (sub !== 'create' || rest.includes('--help') || rest.includes('-h')) {
-    (sub === 'create' ? process.stdout : process.stderr).write(TOKEN_USAGE);
-    return sub === 'create' ? 0 : 2;
-  }
+  const usage = subcommandUsage('token', argv, TOKEN_USAGE, ['create']);
+  if (usage !== undefined) return usage;
   try {
-    process.stdout.write(await tokenCreate(rest));
+    process.stdout.write(await tokenCreate(argv.slice(1)));
     return 0;
   } catch (e) {
     if (e instanceof FlagError || e instanceof CommandError) {
@@ -92,13 +86,10 @@ async function runToken(argv: readonly string[]): Promise<number> {
 }
 
 async function runAuth(argv: readonly string[]): Promise<number> {
-  const [sub, ...rest] = argv;
-  if (sub !== 'can-i' || rest.includes('--help') || rest.includes('-h')) {
-    (sub === 'can-i' ? process.stdout : process.stderr).write(AUTH_USAGE);
-    return sub === 'can-i' ? 0 : 2;
-  }
+  const usage = subcommandUsage('auth', argv, AUTH_USAGE, ['can-i']);
+  if (usage !== undefined) return usage;
   try {
-    const { stdout, stderr, allowed } = await authCanI(rest);
+    const { stdout, stderr, allowed } = await authCanI(argv.slice(1));
     process.stderr.write(stderr);
     process.stdout.write(stdout);
     return allowed ? 0 : 1;

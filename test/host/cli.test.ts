@@ -22,6 +22,17 @@ describe('plat command line', () => {
     assert.equal(runPlat(['help']).code, 0);
   });
 
+  it('prints a command\'s usage on stdout when asked (exit 0) and names an unknown subcommand (exit 2)', () => {
+    for (const [args, usage] of [[['token', '--help'], 'plat token create'], [['auth', '-h'], 'plat auth can-i'], [['ca', 'help'], 'plat ca init']] as const) {
+      const r = runPlat([...args]);
+      assert.equal(r.code, 0, args.join(' '));
+      assert.ok(r.stdout.includes(usage), r.stdout);
+    }
+    const unknown = runPlat(['token', 'revoke']);
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /^plat token: unknown command "revoke"\nUsage:/);
+  });
+
   it('apiserver --help groups flags by the spec sections with the spec defaults', () => {
     const r = runPlat(['apiserver', '--help']);
     assert.equal(r.code, 0, r.stderr);
