@@ -1,13 +1,16 @@
 // client-go's certificate manager (k8s-behaviour §5.7): keeps one certificate current in a FileStore.
 // It rotates at a jittered point of the certificate's life (NotBefore + [0.7, 0.9) x lifetime), at
 // once when there is no certificate or the current one no longer satisfies the template (checked
-// every `templateCheckMs`), backs off 2 s x 2 for five failures and then polls every 32 s, and
-// answers current() with nothing once the certificate has expired.
+// every `templateCheckMs`), and answers current() with nothing once the certificate has expired.
+// Once it has decided to rotate it keeps trying until it succeeds, as upstream's
+// wait.ExponentialBackoff({2s, x2, jitter 0.1, 5 steps}) then wait.PollInfinite(32s): five attempts
+// 2, 4, 8 and 16 s apart (each up to 10% longer), then one every 32 s; the deadline is not drawn
+// again between attempts, since a new draw could put the next attempt off by a fifth of the life.
 import type { Logger } from '../../log.js';
 import { sleep } from '../../abort-wait.js';
-import { waitForCertificate } from '../../certificates/csr-wait.js';
+import { CertificateWaitError, waitForCertificate } from '../../certificates/csr-wait.js';
 import type { RestClient } from '../rest-client.js';
-import { requestCertificate, type CertificateTemplate, type CertificateUse } from './request.js';
+import { requestCertificate, type CertificateTemplate, type CertificateUse, type CreatedRequest } from './request.js';
 import { keyToPem, NoCertKeyError, type FileStore, type StoredPair } from './store.js';
 
 export interface CertificateManagerOptions {
@@ -31,10 +34,13 @@ export interface CertificateManagerOptions {
   readonly random?: () => number;
   readonly waitTimeoutMs?: number;
   readonly templateCheckMs?: number;
+  /** Test seam: the waits between attempts and until the deadline. */
+  readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
 
 const WAIT_TIMEOUT_MS = 15 * 60_000;
-const BACKOFF_MS = [2_000, 4_000, 8_000, 16_000, 32_000];
+/** The waits after the first four failures; the fifth failure ends the exponential part. */
+const BACKOFF_MS = [2_000, 4_000, 8_000, 16_000];
 const POLL_MS = 32_000;
 
 /** The rotation deadline of a certificate (§5.7). */
@@ -66,15 +72,20 @@ function expandV6(ip: string): string {
   return [...h, ...fill, ...t].map((x) => x.padStart(4, '0')).join(':');
 }
 
+/** One failed attempt: upstream's message for the step that failed, and the error. */
+interface Failure { readonly message: string; readonly error: unknown; readonly answered?: boolean }
+
 export class CertificateManager {
   #current: StoredPair | undefined;
   #bootstrapped: boolean;
   readonly #now: () => Date;
   readonly #random: () => number;
+  readonly #sleep: (ms: number, signal: AbortSignal) => Promise<void>;
 
   constructor(private readonly o: CertificateManagerOptions) {
     this.#now = o.now ?? (() => new Date());
     this.#random = o.random ?? Math.random;
+    this.#sleep = o.sleep ?? sleep;
     this.#bootstrapped = o.forceInitialRotation ?? false;
     try {
       this.#current = o.store.current();
@@ -104,50 +115,80 @@ export class CertificateManager {
 
   async run(signal: AbortSignal): Promise<void> {
     if (this.#current) this.o.onCurrent?.(this.#current);
-    let failures = 0;
+    const checkMs = this.o.templateCheckMs ?? 1000;
     while (!signal.aborted) {
       let reason = this.#rotateNowReason();
       if (!reason) {
         const c = this.#current!;
         const deadline = rotationDeadline(c.notBefore, c.notAfter, this.#random());
-        this.o.logger.info('Waiting to rotate certificate', { name: this.o.name, expiration: c.notAfter.toISOString(), deadline: deadline.toISOString() });
+        if (this.#now().getTime() < deadline.getTime()) {
+          this.o.logger.info('Waiting to rotate certificate', { name: this.o.name, expiration: c.notAfter.toISOString(), deadline: deadline.toISOString() });
+        }
         // Sleep until the deadline, waking every templateCheckMs to look at the template again.
         while (!signal.aborted && !reason && this.#now().getTime() < deadline.getTime()) {
-          await sleep(Math.min(this.o.templateCheckMs ?? 1000, deadline.getTime() - this.#now().getTime()), signal);
+          await this.#sleep(Math.min(checkMs, deadline.getTime() - this.#now().getTime()), signal);
           reason = this.#rotateNowReason();
         }
         if (signal.aborted) return;
         reason ??= 'the rotation deadline has passed';
       }
-      const template = this.o.template();
-      if (!template) { await sleep(this.o.templateCheckMs ?? 1000, signal); continue; }
+      // Upstream does not start the backoff without a template (a node with no IP yet).
+      if (!this.o.template()) { await this.#sleep(checkMs, signal); continue; }
       this.o.logger.info('Rotating certificates', { name: this.o.name, reason });
-      try {
-        await this.#rotate(template, signal);
-        failures = 0;
-        this.o.onServerContact?.(true);
-      } catch (e) {
-        if (signal.aborted) return;
-        const answered = typeof (e as { code?: unknown }).code === 'number' || e instanceof Error && /certificate signing request|csr "/.test(e.message);
-        this.o.onServerContact?.(answered);
-        const wait = failures < BACKOFF_MS.length ? BACKOFF_MS[failures]! : POLL_MS;
-        failures++;
-        this.o.logger.error('Failed while requesting a signed certificate from the control plane', { name: this.o.name, error: (e as Error).message, retryIn: `${wait / 1000}s` });
-        await sleep(wait * (1 + 0.1 * this.#random()), signal);
-      }
+      await this.#rotateUntilDone(signal);
     }
   }
 
-  async #rotate(template: CertificateTemplate, signal: AbortSignal): Promise<void> {
-    const client = await this.o.client();
-    const req = await requestCertificate(client, { template, signerName: this.o.signerName, use: this.o.use, signal });
+  async #rotateUntilDone(signal: AbortSignal): Promise<void> {
+    for (let failures = 0; !signal.aborted; failures++) {
+      const failure = await this.#attempt(signal);
+      if (!failure || signal.aborted) return;
+      const exponential = failures < BACKOFF_MS.length;
+      const wait = exponential ? BACKOFF_MS[failures]! * (1 + 0.1 * this.#random()) : POLL_MS;
+      const error = failure.error instanceof Error ? failure.error.message : String(failure.error);
+      this.o.logger.error(failure.message, { name: this.o.name, error, retryIn: `${Math.round(wait) / 1000}s` });
+      if (failures === BACKOFF_MS.length) this.o.logger.error('Reached backoff limit, still unable to rotate certs', { name: this.o.name, error: 'timed out waiting for the condition' });
+      if (failure.answered !== undefined) this.o.onServerContact?.(failure.answered);
+      await this.#sleep(wait, signal);
+    }
+  }
+
+  /** One rotateCerts: undefined when the new certificate is in force. */
+  async #attempt(signal: AbortSignal): Promise<Failure | undefined> {
+    const template = this.o.template();
+    if (!template) return { message: 'Unable to generate a certificate signing request', error: 'unable to create a csr, no template available' };
+    let client: RestClient;
+    try { client = await this.o.client(); } catch (error) {
+      if (signal.aborted) return undefined;
+      return { message: 'Unable to load a client to request certificates', error };
+    }
+    let req: CreatedRequest;
+    try {
+      req = await requestCertificate(client, { template, signerName: this.o.signerName, use: this.o.use, signal });
+    } catch (error) {
+      if (signal.aborted) return undefined;
+      return { message: 'Failed while requesting a signed certificate from the control plane', error, answered: typeof (error as { code?: unknown }).code === 'number' };
+    }
+    if (signal.aborted) return undefined;
     this.o.logger.info('Certificate signing request created', { name: this.o.name, csr: req.name });
-    const certPem = await waitForCertificate(client, req.name, { uid: req.uid, timeoutMs: this.o.waitTimeoutMs ?? WAIT_TIMEOUT_MS, signal });
-    const pair = this.o.store.update(certPem.toString('utf8'), keyToPem(req.key), this.#now());
+    let certPem: Buffer;
+    try {
+      certPem = await waitForCertificate(client, req.name, { uid: req.uid, timeoutMs: this.o.waitTimeoutMs ?? WAIT_TIMEOUT_MS, signal });
+    } catch (error) {
+      if (signal.aborted) return undefined;
+      return { message: 'Certificate request was not signed', error, answered: error instanceof CertificateWaitError || typeof (error as { code?: unknown }).code === 'number' };
+    }
+    let pair: StoredPair;
+    try {
+      pair = this.o.store.update(certPem.toString('utf8'), keyToPem(req.key), this.#now());
+    } catch (error) {
+      return { message: 'Unable to store the new cert/key pair', error };
+    }
     this.#current = pair;
     this.#bootstrapped = false;
+    this.o.onServerContact?.(true);
     this.o.logger.info('Certificate rotation done', { name: this.o.name, csr: req.name, expiration: pair.notAfter.toISOString() });
     this.o.onCurrent?.(pair);
+    return undefined;
   }
 }
-
