@@ -1,7 +1,8 @@
 // client-go's certificate manager (k8s-behaviour §5.7): keeps one certificate current in a FileStore.
 // It rotates at a jittered point of the certificate's life (NotBefore + [0.7, 0.9) x lifetime), at
 // once when there is no certificate or the current one no longer satisfies the template (checked
-// every `templateCheckMs`), and answers current() with nothing once the certificate has expired.
+// every `templateCheckMs`, also while a request is waited for: one that no longer fits is given
+// up), and answers current() with nothing once the certificate has expired.
 // Once it has decided to rotate it keeps trying until it succeeds, as upstream's
 // wait.ExponentialBackoff({2s, x2, jitter 0.1, 5 steps}) then wait.PollInfinite(32s): five attempts
 // 2, 4, 8 and 16 s apart (each up to 10% longer), then one every 32 s; the deadline is not drawn
@@ -61,6 +62,9 @@ export function templateMismatch(pair: StoredPair, t: CertificateTemplate): stri
   for (const ip of t.ipAddresses) if (!sans.some((s) => s.startsWith('IP Address:') && sameIp(s.slice(11), ip))) return `IP address ${ip} is missing`;
   return undefined;
 }
+
+const sameTemplate = (a: CertificateTemplate, b: CertificateTemplate): boolean => a.commonName === b.commonName
+  && [a.organizations, a.dnsNames, a.ipAddresses].every((list, i) => list.join('\n') === [b.organizations, b.dnsNames, b.ipAddresses][i]!.join('\n'));
 
 const sameIp = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase() || expandV6(a) === expandV6(b);
 function expandV6(ip: string): string {
@@ -171,12 +175,26 @@ export class CertificateManager {
     }
     if (signal.aborted) return undefined;
     this.o.logger.info('Certificate signing request created', { name: this.o.name, csr: req.name });
+    // A request for a template that no longer holds is not waited for (upstream's lastRequestCancel).
+    const stale = new AbortController();
+    const onAbort = () => stale.abort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    const check = setInterval(() => {
+      const now = this.o.template();
+      if (!now || sameTemplate(now, template)) return;
+      const c = this.#current;
+      if (!c || templateMismatch(c, now)) stale.abort();
+    }, this.o.templateCheckMs ?? 1000);
     let certPem: Buffer;
     try {
-      certPem = await waitForCertificate(client, req.name, { uid: req.uid, timeoutMs: this.o.waitTimeoutMs ?? WAIT_TIMEOUT_MS, signal });
+      certPem = await waitForCertificate(client, req.name, { uid: req.uid, timeoutMs: this.o.waitTimeoutMs ?? WAIT_TIMEOUT_MS, signal: stale.signal });
     } catch (error) {
       if (signal.aborted) return undefined;
+      if (stale.signal.aborted) return { message: 'Certificate request was not signed', error: `the certificate template changed while waiting for "${req.name}"` };
       return { message: 'Certificate request was not signed', error, answered: error instanceof CertificateWaitError || typeof (error as { code?: unknown }).code === 'number' };
+    } finally {
+      clearInterval(check);
+      signal.removeEventListener('abort', onAbort);
     }
     let pair: StoredPair;
     try {

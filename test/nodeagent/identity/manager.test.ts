@@ -1,9 +1,11 @@
 // The certificate manager's schedule against a fake API client, with the clock, the jitter and
 // the sleeps injected (k8s-behaviour §5.7): once it has decided to rotate it retries 2, 4, 8 and
-// 16 s apart (jitter 0.1) and then every 32 s without drawing the deadline again.
+// 16 s apart (jitter 0.1) and then every 32 s without drawing the deadline again; a request whose
+// template no longer holds is given up at once.
 import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
 import { describe, it } from 'node:test';
+import { whenAborted } from '../../../core/abort-wait.js';
 import { CertificateManager } from '../../../core/client/certificate/manager.js';
 import type { CertificateTemplate } from '../../../core/client/certificate/request.js';
 import { FileStore, keyToPem } from '../../../core/client/certificate/store.js';
@@ -58,5 +60,36 @@ describe('certificate manager schedule', () => {
     assert.match(failures[0]!, /ECONNREFUSED.*retryIn="2.18s"/);
     const limit = lines.findIndex((l) => l.includes('Reached backoff limit, still unable to rotate certs'));
     assert.equal(limit, lines.indexOf(failures[4]!) + 1, 'the limit is reported after the fifth failure');
+  });
+
+  it('gives up waiting for a request whose template no longer holds and asks for the new one', { timeout: 3000 }, async () => {
+    let ip = '10.0.0.1';
+    const posted: Buffer[] = [];
+    const stop = new AbortController();
+    const { lines, logger } = capture();
+    const csr = (n: number) => ({ metadata: { name: `csr-${n}`, uid: `uid-${n}`, resourceVersion: '1' }, status: {} });
+    const client = {
+      request: async (method: string, _path: string, o: { body?: { spec: { request: string } } }) => {
+        if (method === 'POST') {
+          posted.push(Buffer.from(Buffer.from(o.body!.spec.request, 'base64').toString().replace(/-----[^-]+-----|\s/g, ''), 'base64'));
+          if (posted.length === 2) stop.abort();
+          return csr(posted.length);
+        }
+        return { items: [csr(posted.length)], metadata: { resourceVersion: '1' } };
+      },
+      async *watch(_r: unknown, o: { signal: AbortSignal }) { await whenAborted(o.signal); },
+    } as unknown as RestClient;
+    const manager = new CertificateManager({
+      name: 'serving', store: new FileStore({ dir: tempDir('plat-manager-'), prefix: 'nodeagent-server' }), signerName: 'platform/nodeagent-serving',
+      use: 'serving', logger, template: () => template(ip), client: () => client, templateCheckMs: 5, sleep: async () => {},
+    });
+    const running = manager.run(stop.signal);
+    while (posted.length === 0) await new Promise((r) => setTimeout(r, 5));
+    ip = '10.0.0.2';
+    await running;
+    // The IP SAN as DER: [7] IMPLICIT OCTET STRING of four bytes.
+    const san = (a: number) => Buffer.from([0x87, 4, 10, 0, 0, a]);
+    assert.ok(posted[0]!.includes(san(1)) && posted[1]!.includes(san(2)), 'the second request is for the new address');
+    assert.ok(lines.some((l) => /Certificate request was not signed.*the certificate template changed while waiting for \\"csr-1\\"/.test(l)), lines.join('\n'));
   });
 });
