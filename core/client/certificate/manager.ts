@@ -24,7 +24,7 @@ export interface CertificateManagerOptions {
   /** The client that sends the CSR (bootstrap credentials while there is no current certificate). */
   client(): RestClient | Promise<RestClient>;
   readonly logger: Logger;
-  /** Called with the pair in force at start and after every rotation. */
+  /** Called with the pair in force (unexpired) at start and after every rotation. */
   onCurrent?(pair: StoredPair): void;
   /** Called after each attempt: true when the API server answered (even with a refusal). */
   onServerContact?(answered: boolean): void;
@@ -118,7 +118,9 @@ export class CertificateManager {
   }
 
   async run(signal: AbortSignal): Promise<void> {
-    if (this.#current) this.o.onCurrent?.(this.#current);
+    // An expired certificate is not in force: its holder keeps what it had (a self-signed pair, no client).
+    const initial = this.current();
+    if (initial) this.o.onCurrent?.(initial);
     const checkMs = this.o.templateCheckMs ?? 1000;
     while (!signal.aborted) {
       let reason = this.#rotateNowReason();

@@ -1,7 +1,7 @@
 // The certificate manager's schedule against a fake API client, with the clock, the jitter and
 // the sleeps injected (k8s-behaviour §5.7): once it has decided to rotate it retries 2, 4, 8 and
 // 16 s apart (jitter 0.1) and then every 32 s without drawing the deadline again; a request whose
-// template no longer holds is given up at once.
+// template no longer holds is given up at once; an expired certificate is not put in force.
 import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
 import { describe, it } from 'node:test';
@@ -91,5 +91,18 @@ describe('certificate manager schedule', () => {
     const san = (a: number) => Buffer.from([0x87, 4, 10, 0, 0, a]);
     assert.ok(posted[0]!.includes(san(1)) && posted[1]!.includes(san(2)), 'the second request is for the new address');
     assert.ok(lines.some((l) => /Certificate request was not signed.*the certificate template changed while waiting for \\"csr-1\\"/.test(l)), lines.join('\n'));
+  });
+
+  it('does not put an expired certificate in force', async () => {
+    const stop = new AbortController();
+    const inForce: unknown[] = [];
+    const manager = new CertificateManager({
+      name: 'client', store: storeWithCertificate(), signerName: 'platform/apiserver-client-nodeagent', use: 'client', logger: capture().logger,
+      template: () => template(), client: () => refused, now: () => new Date(T0 + 2 * HOUR),
+      onCurrent: (p) => inForce.push(p), sleep: async () => { stop.abort(); },
+    });
+    assert.equal(manager.current(), undefined);
+    await manager.run(stop.signal);
+    assert.deepEqual(inForce, []);
   });
 });
