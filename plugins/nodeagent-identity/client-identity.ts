@@ -3,8 +3,10 @@
 // kubeconfig pointing at <cert-dir>/nodeagent-client-current.pem, request a certificate with the
 // bootstrap credentials). The certificate manager keeps it rotated when rotateCertificates is on.
 // ctx.api is the API client with the current certificate, switched in place on rotation; when it
-// has had no valid certificate for 5 minutes while the server answers, the agent exits (klog.Fatal
-// upstream) so a supervisor restarts it into bootstrap.
+// has had no valid certificate for 5 minutes while the server is healthy (upstream's sense: the
+// last rotation worked or the last CSR create was refused with 401, 403 or 404), the agent exits
+// (klog.Fatal upstream) so a supervisor restarts it into bootstrap. A CSR waiting for approval
+// does not make the server healthy: an agent waits for an operator as long as it takes.
 import { existsSync } from 'node:fs';
 import { whenAborted } from '../../core/abort-wait.js';
 import { SIGNER_NODEAGENT_CLIENT } from '../../core/certificates/csr-object.js';
@@ -94,7 +96,7 @@ export async function runClientIdentity(ctx: NodeAgentContext, o: ClientIdentity
     return;
   }
 
-  let answered = true;
+  let healthy = false;
   const manager: CertificateManager = new CertificateManager({
     name: 'client', store, signerName: SIGNER_NODEAGENT_CLIENT, use: 'client', logger: log,
     template: () => clientTemplate(ctx.nodeName),
@@ -105,7 +107,7 @@ export async function runClientIdentity(ctx: NodeAgentContext, o: ClientIdentity
       return client;
     },
     onCurrent: publish,
-    onServerContact: (a) => { answered = a; },
+    onServerHealth: (h) => { healthy = h; },
     ...(o.now ? { now: o.now } : {}), ...(o.random ? { random: o.random } : {}),
   });
   // A kubeconfig certificate the store does not hold (files of the operator's): in force until rotated.
@@ -115,7 +117,7 @@ export async function runClientIdentity(ctx: NodeAgentContext, o: ClientIdentity
   const stop = new AbortController();
   const onAbort = () => stop.abort();
   signal.addEventListener('abort', onAbort, { once: true });
-  const watchdog = startWatchdog(() => manager.current(), () => answered, o, now, log);
+  const watchdog = startWatchdog(() => manager.current(), () => healthy, o, now, log);
   try {
     if (ctx.config.rotateCertificates) {
       await manager.run(stop.signal);
@@ -136,7 +138,7 @@ export async function runClientIdentity(ctx: NodeAgentContext, o: ClientIdentity
   }
 }
 
-function startWatchdog(current: () => StoredPair | undefined, answered: () => boolean, o: ClientIdentityOptions, now: () => Date,
+function startWatchdog(current: () => StoredPair | undefined, healthy: () => boolean, o: ClientIdentityOptions, now: () => Date,
   log: NodeAgentContext['logger']): NodeJS.Timeout {
   const limit = o.watchdogLimitMs ?? 5 * 60_000;
   let missingSince: number | undefined;
@@ -144,8 +146,13 @@ function startWatchdog(current: () => StoredPair | undefined, answered: () => bo
     if (current()) { missingSince = undefined; return; }
     missingSince ??= now().getTime();
     if (now().getTime() - missingSince <= limit) return;
-    if (answered()) o.exit(`the node has had no valid client certificate for more than ${Math.round(limit / 1000)}s`);
-    else log.error('No valid client certificate, and the API server is not answering', { since: new Date(missingSince).toISOString() });
+    const fields = { lastCertificateAvailabilityTime: new Date(missingSince).toISOString(), shutdownThreshold: `${Math.round(limit / 1000)}s` };
+    if (healthy()) {
+      log.error('No valid client certificate is found and the server API is responsive, exiting.', fields);
+      o.exit(`the node has had no valid client certificate for more than ${fields.shutdownThreshold}`);
+    } else {
+      log.error('No valid client certificate is found but the server is not responsive. A restart may be necessary to retrieve new initial credentials.', fields);
+    }
   }, o.watchdogIntervalMs ?? 10_000);
   t.unref();
   return t;

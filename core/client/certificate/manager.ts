@@ -9,8 +9,8 @@
 // again between attempts, since a new draw could put the next attempt off by a fifth of the life.
 import type { Logger } from '../../log.js';
 import { sleep } from '../../abort-wait.js';
-import { CertificateWaitError, waitForCertificate } from '../../certificates/csr-wait.js';
-import type { RestClient } from '../rest-client.js';
+import { waitForCertificate } from '../../certificates/csr-wait.js';
+import { ApiError, type RestClient } from '../rest-client.js';
 import { requestCertificate, type CertificateTemplate, type CertificateUse, type CreatedRequest } from './request.js';
 import { keyToPem, NoCertKeyError, type FileStore, type StoredPair } from './store.js';
 
@@ -26,8 +26,12 @@ export interface CertificateManagerOptions {
   readonly logger: Logger;
   /** Called with the pair in force (unexpired) at start and after every rotation. */
   onCurrent?(pair: StoredPair): void;
-  /** Called after each attempt: true when the API server answered (even with a refusal). */
-  onServerContact?(answered: boolean): void;
+  /**
+   * Upstream's "server healthy": true after a rotation and after a CSR create refused with 401, 403
+   * or 404 (the API server works and says no), false after any other failure to create one. A CSR
+   * that is denied, failed or never issued says nothing about the server.
+   */
+  onServerHealth?(healthy: boolean): void;
   /** A certificate that came from bootstrap credentials is replaced at once. */
   readonly forceInitialRotation?: boolean;
   readonly now?: () => Date;
@@ -77,7 +81,7 @@ function expandV6(ip: string): string {
 }
 
 /** One failed attempt: upstream's message for the step that failed, and the error. */
-interface Failure { readonly message: string; readonly error: unknown; readonly answered?: boolean }
+interface Failure { readonly message: string; readonly error: unknown; readonly healthy?: boolean }
 
 export class CertificateManager {
   #current: StoredPair | undefined;
@@ -154,7 +158,7 @@ export class CertificateManager {
       const error = failure.error instanceof Error ? failure.error.message : String(failure.error);
       this.o.logger.error(failure.message, { name: this.o.name, error, retryIn: `${Math.round(wait) / 1000}s` });
       if (failures === BACKOFF_MS.length) this.o.logger.error('Reached backoff limit, still unable to rotate certs', { name: this.o.name, error: 'timed out waiting for the condition' });
-      if (failure.answered !== undefined) this.o.onServerContact?.(failure.answered);
+      if (failure.healthy !== undefined) this.o.onServerHealth?.(failure.healthy);
       await this.#sleep(wait, signal);
     }
   }
@@ -173,7 +177,7 @@ export class CertificateManager {
       req = await requestCertificate(client, { template, signerName: this.o.signerName, use: this.o.use, signal });
     } catch (error) {
       if (signal.aborted) return undefined;
-      return { message: 'Failed while requesting a signed certificate from the control plane', error, answered: typeof (error as { code?: unknown }).code === 'number' };
+      return { message: 'Failed while requesting a signed certificate from the control plane', error, healthy: error instanceof ApiError && [401, 403, 404].includes(error.code) };
     }
     if (signal.aborted) return undefined;
     this.o.logger.info('Certificate signing request created', { name: this.o.name, csr: req.name });
@@ -193,7 +197,7 @@ export class CertificateManager {
     } catch (error) {
       if (signal.aborted) return undefined;
       if (stale.signal.aborted) return { message: 'Certificate request was not signed', error: `the certificate template changed while waiting for "${req.name}"` };
-      return { message: 'Certificate request was not signed', error, answered: error instanceof CertificateWaitError || typeof (error as { code?: unknown }).code === 'number' };
+      return { message: 'Certificate request was not signed', error };
     } finally {
       clearInterval(check);
       signal.removeEventListener('abort', onAbort);
@@ -206,7 +210,7 @@ export class CertificateManager {
     }
     this.#current = pair;
     this.#bootstrapped = false;
-    this.o.onServerContact?.(true);
+    this.o.onServerHealth?.(true);
     this.o.logger.info('Certificate rotation done', { name: this.o.name, csr: req.name, expiration: pair.notAfter.toISOString() });
     this.o.onCurrent?.(pair);
     return undefined;
