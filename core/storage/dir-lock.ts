@@ -50,6 +50,7 @@ export function acquireDirLock(dir: string, logger: Logger = silentLogger): DirL
       try {
         fs.linkSync(tmp, file);
         heldHere.add(file);
+        releaseAtExit();
         return { file, release: () => release(file) };
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
@@ -65,6 +66,15 @@ export function acquireDirLock(dir: string, logger: Logger = silentLogger): DirL
   } finally {
     fs.rmSync(tmp, { force: true });
   }
+}
+
+// A process that exits without closing its storage (a start-up that fails after opening it: the
+// port is taken) leaves no lock for the next start to warn about. One listener for every lock.
+let atExit = false;
+function releaseAtExit(): void {
+  if (atExit) return;
+  atExit = true;
+  process.once('exit', () => { for (const file of [...heldHere]) release(file); });
 }
 
 function release(file: string): void {

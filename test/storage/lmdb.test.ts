@@ -78,6 +78,16 @@ describe('lmdb storage: data directory', () => {
     await s.close();
   }));
 
+  it('a process that exits without closing its storage leaves no lock behind', () => withDir(async (dir) => {
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', `
+      const { openLmdbStorage } = await import(${JSON.stringify(lmdbModule)});
+      await openLmdbStorage({ path: ${JSON.stringify(dir)} });
+      process.exit(1);
+    `], { stdio: ['ignore', 'ignore', 'inherit'] });
+    assert.equal(r.status, 1);
+    assert.equal(fs.existsSync(path.join(dir, LOCK_FILE_NAME)), false);
+  }));
+
   it('takes over a stale lock left by a dead process', () => withDir(async (dir) => {
     const s1 = await openLmdbStorage({ path: dir });
     await s1.create('/a/1', { v: 1 });
