@@ -16,6 +16,8 @@ import { runCsr } from './commands/csr.js';
 import { subcommandUsage } from './commands/subcommand-usage.js';
 import { FlagError } from '../core/flags/flag-set.js';
 import { describeAllInOne } from './roles/all.js';
+import { platVersion } from '../plugins/apiserver/index.js';
+import type { VersionInfo } from '../core/server/app.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 export const VERSION = pkg.version;
@@ -102,10 +104,16 @@ async function runAuth(argv: readonly string[]): Promise<number> {
   }
 }
 
+/** verflag's `--version=raw`: Go's %#v of the version.Info that /version serves. */
+function rawVersion(info: VersionInfo): string {
+  const fields = Object.entries(info).map(([k, v]) => `${k[0]!.toUpperCase()}${k.slice(1)}:${JSON.stringify(v)}`);
+  return `version.Info{${fields.join(', ')}}`;
+}
+
 function versionRequest(argv: readonly string[]): string | undefined {
   for (const a of argv) {
     if (a === '--version' || a === '--version=true') return `plat v${VERSION}`;
-    if (a === '--version=raw') return JSON.stringify({ gitVersion: `v${VERSION}`, platform: `${process.platform}/${process.arch}` }, null, 2);
+    if (a === '--version=raw') return rawVersion(platVersion(VERSION));
     if (a.startsWith('--version=') && a !== '--version=false') return undefined;
   }
   return undefined;

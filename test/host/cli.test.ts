@@ -13,6 +13,9 @@ describe('plat command line', () => {
     assert.equal(r.code, 0);
     assert.match(r.stdout, /^plat v\d+\.\d+\.\d+\n$/);
     assert.equal(runPlat(['apiserver', '--version']).stdout, r.stdout);
+    // --version=raw: Go's %#v of the version.Info /version serves, as verflag prints it.
+    assert.match(runPlat(['apiserver', '--version=raw']).stdout,
+      /^version\.Info\{Major:"1", Minor:"32", GitVersion:"v1\.32\.0\+plat\.\d+\.\d+\.\d+", GitCommit:"plat", GitTreeState:"clean", BuildDate:"[^"]+", GoVersion:"node[^"]+", Compiler:"plat", Platform:"[^"]+"\}\n$/);
   });
 
   it('prints usage without a role (exit 2) and with help (exit 0)', () => {
