@@ -1,11 +1,15 @@
 // The secure server's pair: tlsCertFile + tlsPrivateKeyFile when given; otherwise a self-signed
 // pair in --cert-dir (nodeagent.crt / nodeagent.key, as upstream's kubelet.crt / kubelet.key);
 // with serverTLSBootstrap that pair serves until a `platform/nodeagent-serving` certificate is
-// issued (never auto-approved), then the issued one, rotated like the client certificate.
+// issued (never auto-approved), then the issued one, rotated like the client certificate. An issued
+// certificate that expires before its successor is approved gives way to the self-signed pair again:
+// plat serves that pair whenever it has no valid issued one (before the first, after a restart with
+// an expired one), where upstream's GetCertificate fails the handshake ('no serving certificate
+// available for the kubelet'); never the expired certificate.
 import { SIGNER_NODEAGENT_SERVING } from '../../core/certificates/csr-object.js';
 import { CertificateManager } from '../../core/client/certificate/manager.js';
 import { FileStore } from '../../core/client/certificate/store.js';
-import type { NodeAgentContext } from '../../core/nodeagent/context.js';
+import type { NodeAgentContext, TlsPair } from '../../core/nodeagent/context.js';
 import { ensureSelfSignedServing } from '../../core/pki/index.js';
 import { loadServingPair } from '../../core/server/serving-pair.js';
 import { servingTemplate } from './serving-template.js';
@@ -27,9 +31,12 @@ export async function runServingIdentity(ctx: NodeAgentContext, o: ServingIdenti
     ctx.servingPair.set(loadServingPair({ name: 'tlsCertFile', path: tlsCertFile }, { name: 'tlsPrivateKeyFile', path: tlsPrivateKeyFile }));
     return;
   }
-  if (!serverTLSBootstrap || ctx.standalone) {
+  const selfSigned = async (): Promise<TlsPair> => {
     const pair = await ensureSelfSignedServing(certDir, { hosts: [ctx.hostname], baseName: 'nodeagent' });
-    ctx.servingPair.set({ cert: pair.certificatePem, key: pair.privateKeyPem });
+    return { cert: pair.certificatePem, key: pair.privateKeyPem };
+  };
+  if (!serverTLSBootstrap || ctx.standalone) {
+    ctx.servingPair.set(await selfSigned());
     return;
   }
   const store = new FileStore({ dir: certDir, prefix: SERVING_PREFIX });
@@ -38,13 +45,18 @@ export async function runServingIdentity(ctx: NodeAgentContext, o: ServingIdenti
     template: () => servingTemplate(ctx.nodeName, ctx.addresses.get()),
     client: () => ctx.api.wait(signal),
     onCurrent: (pair) => ctx.servingPair.set({ cert: pair.certPem, key: pair.keyPem }),
+    onExpired: (pair) => {
+      log.warn('The serving certificate has expired and no new one is issued yet: serving the self-signed pair until one is', { expiration: pair.notAfter.toISOString() });
+      selfSigned().then(
+        // A certificate issued while the pair was being written wins.
+        (fallback) => { if (!manager.current()) ctx.servingPair.set(fallback); },
+        (e: unknown) => log.error('Unable to serve the self-signed pair', { error: (e as Error).message }),
+      );
+    },
     ...(o.now ? { now: o.now } : {}), ...(o.random ? { random: o.random } : {}),
     ...(o.templateCheckMs ? { templateCheckMs: o.templateCheckMs } : {}),
   });
-  if (!manager.current()) {
-    // Serve with a self-signed pair until the issued certificate arrives.
-    const pair = await ensureSelfSignedServing(certDir, { hosts: [ctx.hostname], baseName: 'nodeagent' });
-    ctx.servingPair.set({ cert: pair.certificatePem, key: pair.privateKeyPem });
-  }
+  // Serve with a self-signed pair until the issued certificate arrives.
+  if (!manager.current()) ctx.servingPair.set(await selfSigned());
   await manager.run(signal);
 }

@@ -2,7 +2,8 @@
 // It rotates at a jittered point of the certificate's life (NotBefore + [0.7, 0.9) x lifetime), at
 // once when there is no certificate or the current one no longer satisfies the template (checked
 // every `templateCheckMs`, also while a request is waited for: one that no longer fits is given
-// up), and answers current() with nothing once the certificate has expired.
+// up), and answers current() with nothing once the certificate has expired; a holder that keeps the
+// pair (a TLS server) is told through onExpired, since nothing else changes at NotAfter.
 // Once it has decided to rotate it keeps trying until it succeeds, as upstream's
 // wait.ExponentialBackoff({2s, x2, jitter 0.1, 5 steps}) then wait.PollInfinite(32s): five attempts
 // 2, 4, 8 and 16 s apart (each up to 10% longer), then one every 32 s; the deadline is not drawn
@@ -26,6 +27,8 @@ export interface CertificateManagerOptions {
   readonly logger: Logger;
   /** Called with the pair in force (unexpired) at start and after every rotation. */
   onCurrent?(pair: StoredPair): void;
+  /** Called, within `templateCheckMs`, when the pair in force passes NotAfter and no new one has replaced it. */
+  onExpired?(pair: StoredPair): void;
   /**
    * Upstream's "server healthy": true after a rotation and after a CSR create refused with 401, 403
    * or 404 (the API server works and says no), false after any other failure to create one. A CSR
@@ -85,6 +88,8 @@ interface Failure { readonly message: string; readonly error: unknown; readonly 
 
 export class CertificateManager {
   #current: StoredPair | undefined;
+  /** The pair last given to onCurrent, until it expires. */
+  #inForce: StoredPair | undefined;
   #bootstrapped: boolean;
   readonly #now: () => Date;
   readonly #random: () => number;
@@ -124,8 +129,30 @@ export class CertificateManager {
   async run(signal: AbortSignal): Promise<void> {
     // An expired certificate is not in force: its holder keeps what it had (a self-signed pair, no client).
     const initial = this.current();
-    if (initial) this.o.onCurrent?.(initial);
+    if (initial) this.#putInForce(initial);
     const checkMs = this.o.templateCheckMs ?? 1000;
+    // A rotation can still be failing or waiting for approval at NotAfter.
+    const expiry = this.o.onExpired ? setInterval(() => this.#checkExpiry(), checkMs) : undefined;
+    try {
+      await this.#loop(checkMs, signal);
+    } finally {
+      clearInterval(expiry);
+    }
+  }
+
+  #putInForce(pair: StoredPair): void {
+    this.#inForce = pair;
+    this.o.onCurrent?.(pair);
+  }
+
+  #checkExpiry(): void {
+    const pair = this.#inForce;
+    if (!pair || this.#now().getTime() < pair.notAfter.getTime()) return;
+    this.#inForce = undefined;
+    this.o.onExpired?.(pair);
+  }
+
+  async #loop(checkMs: number, signal: AbortSignal): Promise<void> {
     while (!signal.aborted) {
       let reason = this.#rotateNowReason();
       if (!reason) {
@@ -212,7 +239,7 @@ export class CertificateManager {
     this.#bootstrapped = false;
     this.o.onServerHealth?.(true);
     this.o.logger.info('Certificate rotation done', { name: this.o.name, csr: req.name, expiration: pair.notAfter.toISOString() });
-    this.o.onCurrent?.(pair);
+    this.#putInForce(pair);
     return undefined;
   }
 }
