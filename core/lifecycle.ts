@@ -45,8 +45,16 @@ export interface ControllerContext {
 
 /** A factory may return undefined: the controller has nothing to do here and is skipped (upstream's `started == false`). */
 export type ControllerRegistry = NamedRegistry<(ctx: ControllerContext) => Runnable | undefined>;
+/**
+ * A node-agent subsystem. A run() that resolves before the stop with a reason is one with nothing
+ * (more) to do in this configuration (an identity subsystem running standalone): a normal start,
+ * logged at V(2). One that resolves early without a reason is reported as unexpected.
+ */
+export interface Subsystem {
+  run(signal: AbortSignal): Promise<string | void>;
+}
 /** Node-agent subsystems (identity, node, server, static pods, ...), built and run by `plat nodeagent`. */
-export type SubsystemRegistry = NamedRegistry<(ctx: NodeAgentContext) => Runnable>;
+export type SubsystemRegistry = NamedRegistry<(ctx: NodeAgentContext) => Subsystem>;
 
 export class MapRegistry<F> implements NamedRegistry<F> {
   readonly #items = new Map<string, { factory: F; enabledByDefault: boolean; clientName: string; registeredBy: string | undefined }>();

@@ -1,7 +1,7 @@
 // NodeAgentIdentity: the `identity` subsystem of `plat nodeagent` — the node's client certificate
 // (TLS bootstrap, rotation; sets ctx.api) and the secure server's pair (given files, self-signed,
 // or issued through serverTLSBootstrap; sets ctx.servingPair). Standalone agents only get the
-// serving pair.
+// serving pair, after which the subsystem returns with its reason: nothing is left to keep.
 import type { Host } from '../../core/host.js';
 import { requestExit } from '../../core/lifecycle.js';
 import type { Plugin } from '../../core/plugin.js';
@@ -25,8 +25,14 @@ export function identityPlugin(o: IdentityPluginOptions = {}): Plugin {
     apply(host: Host): void {
       host.hooks.nodeAgent.tap(PLUGIN_NAME, (registry) => {
         registry.register('identity', (ctx) => ({
-          async run(signal: AbortSignal): Promise<void> {
-            const client = ctx.standalone ? Promise.resolve() : runClientIdentity(ctx, {
+          async run(signal: AbortSignal): Promise<string | void> {
+            if (ctx.standalone) {
+              await runServingIdentity(ctx, o, signal);
+              return ctx.config.enableServer
+                ? 'no client identity: running standalone (no --platconfig); the serving pair is set'
+                : 'no client identity: running standalone (no --platconfig); no serving pair: the server is off';
+            }
+            const client = runClientIdentity(ctx, {
               version: host.version,
               exit: (reason) => requestExit(host, { code: 1, reason }),
               ...o,

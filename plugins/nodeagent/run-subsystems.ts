@@ -1,16 +1,17 @@
 // Building and running the node agent's subsystems (what plugins register through
 // hooks.nodeAgent): each factory gets the shared context with a logger of its own; a factory that
 // throws stops start-up (exit 1, naming it); all subsystems then run concurrently until the stop
-// signal. A run() that rejects while the agent runs is fatal: the failure is logged with the
+// signal. A run() that returns early with a reason had nothing (more) to do (logged at V(2)); one
+// that returns early without one is logged as unexpected. A run() that rejects while the agent runs is fatal: the failure is logged with the
 // subsystem's name and reported to `onFailure` (the role ends the process with exit 1). A stop
 // waits a bounded time for every run() to return and fails naming those that did not, or that
 // rejected while stopping.
-import type { MapRegistry, Runnable } from '../../core/lifecycle.js';
+import type { MapRegistry, Subsystem } from '../../core/lifecycle.js';
 import type { Logger } from '../../core/log.js';
 import type { NodeAgentContext } from '../../core/nodeagent/context.js';
 import { formatDuration } from '../../core/flags/duration.js';
 
-export type SubsystemFactory = (ctx: NodeAgentContext) => Runnable;
+export type SubsystemFactory = (ctx: NodeAgentContext) => Subsystem;
 
 export class SubsystemInitError extends Error {
   constructor(readonly subsystem: string, cause: unknown) {
@@ -33,7 +34,7 @@ const message = (e: unknown): string => (e instanceof Error ? e.message : String
 export class SubsystemRunner {
   readonly #o: SubsystemRunnerOptions;
   readonly #stop = new AbortController();
-  readonly #built: { name: string; runnable: Runnable }[] = [];
+  readonly #built: { name: string; runnable: Subsystem }[] = [];
   readonly #running = new Set<string>();
   readonly #stopFailures: string[] = [];
   #done: Promise<void> | undefined;
@@ -55,7 +56,7 @@ export class SubsystemRunner {
         logger.info('Warning: subsystem is disabled', { subsystem: name });
         continue;
       }
-      let runnable: Runnable;
+      let runnable: Subsystem;
       try {
         runnable = registry.get(name)!({ ...context, logger: context.logger.child(name) });
       } catch (e) {
@@ -74,8 +75,11 @@ export class SubsystemRunner {
       this.#running.add(name);
       logger.v(1).info('Subsystem starting', { subsystem: name });
       try {
-        await runnable.run(signal);
-        if (!signal.aborted) logger.info('Subsystem returned before the node agent stopped', { subsystem: name });
+        const done = await runnable.run(signal);
+        if (!signal.aborted) {
+          if (done) logger.v(2).info('Subsystem has nothing more to do', { subsystem: name, reason: done });
+          else logger.info('Subsystem returned before the node agent stopped', { subsystem: name });
+        }
       } catch (e) {
         if (signal.aborted) {
           logger.error('Subsystem failed while stopping', { subsystem: name, error: message(e) });

@@ -1,6 +1,7 @@
 // The pieces of the role on their own: the node's name as upstream's nodeutil.GetHostname makes
 // it, standalone mode from --platconfig, and the subsystem runner (per-subsystem loggers, a
-// factory that throws, a run that fails, a stop that times out naming who is still running).
+// factory that throws, a run that returns early with or without a reason, a run that fails, a stop
+// that times out naming who is still running).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { MapRegistry } from '../../../core/lifecycle.js';
@@ -33,12 +34,12 @@ describe('the node name', () => {
   });
 });
 
-function runner(factories: Record<string, SubsystemFactory>, o: { stopTimeoutMs?: number; disabled?: string[] } = {}) {
+function runner(factories: Record<string, SubsystemFactory>, o: { stopTimeoutMs?: number; disabled?: string[]; verbosity?: number } = {}) {
   const registry = new MapRegistry<SubsystemFactory>();
   for (const [name, f] of Object.entries(factories)) registry.register(name, f, { enabledByDefault: !o.disabled?.includes(name) });
   let logs = '';
   const failures: string[] = [];
-  const logger = createLogger({ write: (l) => { logs += `${l}\n`; } });
+  const logger = createLogger({ write: (l) => { logs += `${l}\n`; }, verbosity: o.verbosity ?? 0 });
   const r = new SubsystemRunner({
     registry, context: nodeAgentTestContext({ logger }), logger, stopTimeoutMs: o.stopTimeoutMs ?? 5_000,
     onFailure: (name, e) => failures.push(`${name}: ${(e as Error).message}`),
@@ -64,6 +65,23 @@ describe('the subsystem runner', () => {
     await r.stop();
     assert.deepEqual(seen.sort(), ['a run', 'a stop', 'b run', 'b stop']);
     assert.deepEqual(r.running, []);
+  });
+
+  it('logs a run that returns early with a reason at V(2), one without a reason as unexpected', async () => {
+    const { r, logs } = runner({ idle: () => ({ run: async () => 'no client identity: running standalone' }), gone: () => ({ run: async () => {} }) });
+    r.build();
+    r.start();
+    await new Promise((res) => setImmediate(res));
+    assert.doesNotMatch(logs(), /subsystem="idle"/);
+    assert.match(logs(), /Subsystem returned before the node agent stopped subsystem="gone"/);
+    await r.stop();
+    const verbose = runner({ idle: () => ({ run: async () => 'no client identity: running standalone' }) }, { verbosity: 2 });
+    verbose.r.build();
+    verbose.r.start();
+    await new Promise((res) => setImmediate(res));
+    await verbose.r.stop();
+    assert.match(verbose.logs(), /Subsystem has nothing more to do subsystem="idle" reason="no client identity: running standalone"/);
+    assert.doesNotMatch(verbose.logs(), /returned before/);
   });
 
   it('reports the factory that throws', () => {

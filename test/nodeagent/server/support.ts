@@ -104,7 +104,7 @@ export async function startServer(o: TestContextOptions & { pair?: TlsPair; opti
 }
 
 /** Bounded: the listener is up within a few seconds or the subsystem failed. */
-export async function waitForPort(port: number, failed: Promise<void>): Promise<void> {
+export async function waitForPort(port: number, failed: Promise<unknown>): Promise<void> {
   let failure: unknown;
   failed.catch((e) => { failure = e; });
   for (let i = 0; i < 200; i++) {
