@@ -2,10 +2,10 @@
 // hooks.nodeAgent): each factory gets the shared context with a logger of its own; a factory that
 // throws stops start-up (exit 1, naming it); all subsystems then run concurrently until the stop
 // signal. A run() that returns early with a reason had nothing (more) to do (logged at V(2)); one
-// that returns early without one is logged as unexpected. A run() that rejects while the agent runs is fatal: the failure is logged with the
-// subsystem's name and reported to `onFailure` (the role ends the process with exit 1). A stop
-// waits a bounded time for every run() to return and fails naming those that did not, or that
-// rejected while stopping.
+// that returns early without one is logged as unexpected. A run() that rejects while the agent
+// runs is fatal: the failure is logged with the subsystem's name and reported to `onFailure` (the
+// role ends the process with exit 1). A stop waits a bounded time for every run() to return and
+// fails naming those that did not, or that rejected while stopping.
 import type { MapRegistry, Subsystem } from '../../core/lifecycle.js';
 import type { Logger } from '../../core/log.js';
 import type { NodeAgentContext } from '../../core/nodeagent/context.js';

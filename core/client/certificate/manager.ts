@@ -70,8 +70,9 @@ export function templateMismatch(pair: StoredPair, t: CertificateTemplate): stri
   return undefined;
 }
 
+const sameList = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
 const sameTemplate = (a: CertificateTemplate, b: CertificateTemplate): boolean => a.commonName === b.commonName
-  && [a.organizations, a.dnsNames, a.ipAddresses].every((list, i) => list.join('\n') === [b.organizations, b.dnsNames, b.ipAddresses][i]!.join('\n'));
+  && sameList(a.organizations, b.organizations) && sameList(a.dnsNames, b.dnsNames) && sameList(a.ipAddresses, b.ipAddresses);
 
 const sameIp = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase() || expandV6(a) === expandV6(b);
 function expandV6(ip: string): string {
