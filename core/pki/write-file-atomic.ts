@@ -3,7 +3,7 @@
 // with the final mode, before any byte is written). What was at the path before, a symlink
 // included, is replaced, never written through.
 import { closeSync, fchmodSync, fsyncSync, openSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
-import { link, open, rename, unlink } from 'node:fs/promises';
+import { link, lstat, open, rename, unlink } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 
@@ -70,27 +70,58 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array, m
 }
 
 /**
- * Several files as one write, a private key and its certificate: all are staged first (a full disk
- * or a directory turned read-only changes nothing), then renamed into place in order. When one
- * cannot be (its path is a directory), those renamed before it are removed again, so that a key
- * listed before its certificate is never left without it; what they replaced is gone either way.
+ * What is at `file` now, kept under a second name (a hard link: the same inode, mode and owner) so a
+ * failed write of several files can put it back. Undefined when there is nothing a rename could
+ * replace: no file, or a directory (the rename onto it fails).
+ */
+async function keep(file: string): Promise<string | undefined> {
+  const kept = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.old`);
+  try {
+    await link(file, kept);
+    return kept;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    const st = await lstat(file).catch(() => undefined);
+    if (!st || st.isDirectory()) return undefined;
+    throw e;
+  }
+}
+
+/**
+ * Several files as one write, a private key and its certificate: all are staged and what they
+ * replace is kept aside first (a full disk or a directory turned read-only changes nothing), then
+ * they are renamed into place in order. When one cannot be (its path is a directory), those renamed
+ * before it are put back as they were: the files they replaced return, new ones are removed. So a
+ * key is never left without its certificate, and a CA replaced with --force is not lost when the
+ * replacement fails.
  */
 export async function writeFilesAtomic(files: ReadonlyArray<{ file: string; data: string | Uint8Array; mode: number }>): Promise<void> {
   const staged: string[] = [];
+  const kept: Array<string | undefined> = [];
+  const discard = () => removeAll([...staged, ...kept.filter((k): k is string => k !== undefined)]);
   try {
     for (const { file, data, mode } of files) staged.push(await stage(file, data, mode));
+    // One file is replaced by one rename, which succeeds or changes nothing: nothing to put back.
+    if (files.length > 1) for (const { file } of files) kept.push(await keep(file));
   } catch (e) {
-    await removeAll(staged);
+    await discard();
     throw e;
   }
   for (const [i, { file }] of files.entries()) {
     try {
       await rename(staged[i]!, file);
     } catch (e) {
-      await removeAll([...staged.slice(i), ...files.slice(0, i).map((f) => f.file)]);
+      for (let j = i - 1; j >= 0; j--) {
+        const back = kept[j];
+        await (back ? rename(back, files[j]!.file) : unlink(files[j]!.file)).catch(() => undefined);
+        kept[j] = undefined;
+      }
+      await removeAll(staged.slice(i));
+      await removeAll(kept.filter((k): k is string => k !== undefined));
       throw e;
     }
   }
+  await removeAll(kept.filter((k): k is string => k !== undefined));
   for (const dir of new Set(files.map((f) => path.dirname(f.file)))) await syncDir(dir);
 }
 

@@ -89,7 +89,7 @@ export async function caInit(argv: readonly string[], now = new Date()): Promise
   try {
     await writePair({ certFile, keyFile }, certificatePem, key.privateKeyPem);
   } catch (e) {
-    throw new CommandError(`cannot write the CA (none of it was kept): ${(e as Error).message}`);
+    throw new CommandError(`cannot write the CA (nothing was changed): ${(e as Error).message}`);
   }
   return `CA "${f.get<string>('cn')}" (${f.get<string>('key-type')}) written to ${certFile} and ${keyFile}\n`;
 }

@@ -56,6 +56,17 @@ test('writeFilesAtomic: both or neither, so a key is never left without its cert
   assert.deepEqual(readdirSync(d.dir), ['a.crt']);
   await assert.rejects(writeFilesAtomic(pair(d.file('missing-dir/a.crt'))), { code: 'ENOENT' });
   assert.deepEqual(readdirSync(d.dir), ['a.crt']);
+  // A key already there, replaced and then put back when its certificate cannot be written.
+  writeFileSync(d.file('a.key'), 'old key', { mode: 0o600 });
+  await assert.rejects(writeFilesAtomic(pair(d.file('a.crt'))), { code: 'EISDIR' });
+  assert.equal(readFileSync(d.file('a.key'), 'utf8'), 'old key');
+  assert.equal(mode(d.file('a.key')), 0o600);
+  assert.deepEqual(readdirSync(d.dir).sort(), ['a.crt', 'a.key'], 'no temp or kept files left');
+  // Success replaces both and leaves nothing else behind.
+  writeFileSync(d.file('b.crt'), 'old cert', { mode: 0o644 });
+  await writeFilesAtomic(pair(d.file('b.crt')));
+  assert.deepEqual([readFileSync(d.file('a.key'), 'utf8'), readFileSync(d.file('b.crt'), 'utf8')], ['key', 'cert']);
+  assert.deepEqual(readdirSync(d.dir).sort(), ['a.crt', 'a.key', 'b.crt']);
 });
 
 test('ensureSelfSignedServing: created once, reused with the same bytes, key 0600', async (t) => {

@@ -4,7 +4,7 @@
 // neither, and one without the other is named rather than taken for a CA.
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmdirSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { caInit, CommandError } from '../../host/commands/ca.js';
@@ -53,12 +53,19 @@ describe('plat ca', () => {
     });
   }
 
-  it('leaves no ca.key when ca.crt cannot be written, and names a lone ca.key', async () => {
+  it('changes nothing when ca.crt cannot be written, and names a lone ca.key', async () => {
     const dir = tempDir();
     const [certFile, keyFile] = [path.join(dir, 'ca.crt'), path.join(dir, 'ca.key')];
     mkdirSync(certFile);
-    await assert.rejects(caInit(['--dir', dir, '--force']), (e) => e instanceof CommandError && /^cannot write the CA \(none of it was kept\): EISDIR/.test(e.message));
+    const failed = (e: unknown) => e instanceof CommandError && /^cannot write the CA \(nothing was changed\): EISDIR/.test(e.message);
+    await assert.rejects(caInit(['--dir', dir, '--force']), failed);
     assert.deepEqual(readdirSync(dir), ['ca.crt']);
+    // --force over a key that is kept: a failed replacement puts it back.
+    writeFileSync(keyFile, 'the only copy of a key', { mode: 0o600 });
+    await assert.rejects(caInit(['--dir', dir, '--force']), failed);
+    assert.equal(readFileSync(keyFile, 'utf8'), 'the only copy of a key');
+    assert.deepEqual(readdirSync(dir).sort(), ['ca.crt', 'ca.key']);
+    unlinkSync(keyFile);
     rmdirSync(certFile);
     writeFileSync(keyFile, 'a key whose certificate is lost', { mode: 0o600 });
     await assert.rejects(caInit(['--dir', dir]), { message: `${keyFile} exists without ${certFile}; restore ${certFile}, or use --force (or remove ${keyFile}) to make a new CA` });
