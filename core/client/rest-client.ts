@@ -153,7 +153,9 @@ export class RestClient {
         ...(timeoutMs ? { timeout: timeoutMs } : {}),
       }, resolve);
       req.on('timeout', () => req.destroy(new Error(`request timed out after ${timeoutMs}ms`)));
-      req.on('error', (e) => reject(withTlsVerifyReason(e)));
+      // As Go's url.Error, a failed request names the URL it went to: kubectl's words for a refused
+      // connection name the kubeconfig's host, not the address it resolved to.
+      req.on('error', (e) => reject(Object.assign(withTlsVerifyReason(e), { url: url.href })));
       req.end(payload);
     });
     if (source && res.statusCode === 401) source.reset();

@@ -36,7 +36,7 @@ export async function apiRequest(conn: Connection, method: string, path: string,
       r.on('data', (c: Buffer) => chunks.push(c));
       r.on('end', () => resolve({ status: r.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
     });
-    req.on('error', reject);
+    req.on('error', (e) => reject(Object.assign(e, { url: url.href })));
     req.end(payload);
   }).catch((e: Error) => { throw new CommandError(refusedMessage(e) ?? `cannot reach ${conn.server.origin}: ${e.message}`); });
   let json: unknown;
@@ -46,13 +46,17 @@ export async function apiRequest(conn: Connection, method: string, path: string,
 
 /**
  * kubectl's words for a server nobody listens at, the first thing a user meets when the daemon is
- * not running (or listens elsewhere); undefined for any other error.
+ * not running (or listens elsewhere); undefined for any other error. As kubectl, the host is the one
+ * the request was sent to (the kubeconfig's), not the address it resolved to.
  */
 export function refusedMessage(e: unknown): string | undefined {
-  const err = e as NodeJS.ErrnoException & { address?: string; port?: number };
-  if (err?.code !== 'ECONNREFUSED' || !err.address) return undefined;
-  const host = err.address.includes(':') ? `[${err.address}]` : err.address;
-  return `The connection to the server ${host}:${err.port} was refused - did you specify the right host or port?`;
+  const err = e as NodeJS.ErrnoException & { address?: string; port?: number; url?: string };
+  if (err?.code !== 'ECONNREFUSED') return undefined;
+  let host: string | undefined;
+  try { if (err.url) host = new URL(err.url).host; } catch { /* not a URL: use the address */ }
+  if (!host && err.address) host = `${err.address.includes(':') ? `[${err.address}]` : err.address}:${err.port}`;
+  if (!host) return undefined;
+  return `The connection to the server ${host} was refused - did you specify the right host or port?`;
 }
 
 /** The message of a Status answer, or the raw text. */

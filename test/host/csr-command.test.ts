@@ -224,10 +224,11 @@ describe('plat csr', () => {
   it('a server nobody listens at is said as kubectl says it (exit 1)', async () => {
     const port = await freePort();
     const file = path.join(tempDir('plat-csr-refused-'), 'refused.conf');
-    writeFileSync(file, readFileSync(plat.kubeconfig, 'utf8').replace(/server: https:\/\/127\.0\.0\.1:\d+/, `server: https://127.0.0.1:${port}`));
+    // kubectl names the kubeconfig's host, not the address it resolved to (localhost may be ::1 and 127.0.0.1).
+    writeFileSync(file, readFileSync(plat.kubeconfig, 'utf8').replace(/server: https:\/\/127\.0\.0\.1:\d+/, `server: https://localhost:${port}`));
     const r = await csr(['list', '--kubeconfig', file]);
     assert.equal(r.code, 1, r.stderr);
-    assert.equal(r.stderr, `plat csr list: The connection to the server 127.0.0.1:${port} was refused - did you specify the right host or port?\n`);
+    assert.equal(r.stderr, `plat csr list: The connection to the server localhost:${port} was refused - did you specify the right host or port?\n`);
   });
 
   it('refuses command-line mistakes with exit 2', async () => {
