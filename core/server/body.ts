@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Http2ServerRequest } from 'node:http2';
 import YAML from 'yaml';
 import { errors } from '../api/errors.js';
+import { GO_YAML } from '../api/go-yaml.js';
 
 export const MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
 
@@ -24,12 +25,12 @@ export function mediaType(header: string | undefined): string {
   return (header ?? 'application/json').split(';')[0]!.trim().toLowerCase() || 'application/json';
 }
 
-/** Parses JSON (or YAML for application/yaml and apply patches). Returns the value and the JSON text when it was JSON. */
+/** Parses JSON (or YAML, as upstream reads it, for application/yaml and apply patches). Returns the value and the JSON text when it was JSON. */
 export function parseDocument(body: Buffer, type: string, what: string): { value: unknown; json?: string } {
   const text = body.toString('utf8');
   if (type === 'application/yaml' || type === 'application/apply-patch+yaml') {
     try {
-      const value: unknown = YAML.parse(text, { uniqueKeys: false, intAsBigInt: false });
+      const value: unknown = YAML.parse(text, { ...GO_YAML, uniqueKeys: false, intAsBigInt: false });
       return { value };
     } catch (e) {
       throw errors.badRequest(`${what}: error converting YAML to JSON: ${(e as Error).message.split('\n')[0]}`);

@@ -3,6 +3,7 @@
 // does (YAML 1.1 scalars, the first document only, timestamps kept as text), then the type by
 // apiVersion and kind with the decoder's own messages. Field types are checked by pod-shape.ts.
 import { parseAllDocuments } from 'yaml';
+import { GO_YAML } from '../../core/api/go-yaml.js';
 
 export class DecodeError extends Error {
   override readonly name = 'DecodeError';
@@ -13,11 +14,7 @@ const raw = (v: unknown): string => JSON.stringify(v) ?? 'null';
 
 /** YAML or JSON text to a JSON value; throws DecodeError with a yaml: message. */
 export function yamlToJson(data: string): unknown {
-  const docs = parseAllDocuments(data, {
-    version: '1.1',
-    // sigs.k8s.io/yaml leaves timestamps and binaries as their text.
-    customTags: (tags) => tags.filter((t) => typeof t === 'string' || (t.tag !== 'tag:yaml.org,2002:timestamp' && t.tag !== 'tag:yaml.org,2002:binary')),
-  });
+  const docs = parseAllDocuments(data, GO_YAML);
   const first = Array.isArray(docs) ? docs[0] : docs;
   if (!first) return null;
   const err = first.errors[0];
