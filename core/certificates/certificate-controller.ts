@@ -34,9 +34,9 @@ export function certificateController(ctx: ControllerContext, o: CertificateCont
   const queue = new WorkQueue<string>(csrControllerRateLimiter<string>());
   const enqueue = (csr: Csr) => queue.add(objectKey(csr));
   informer.addHandlers({
-    add: (csr) => { log.v(4).info('adding certificate request', { csr: csr.metadata.name }); enqueue(csr); },
-    update: (_old, csr) => { log.v(4).info('updating certificate request', { csr: csr.metadata.name }); enqueue(csr); },
-    delete: (csr) => { log.v(4).info('deleting certificate request', { csr: csr.metadata.name }); enqueue(csr); },
+    add: (csr) => { log.v(4).info('Adding certificate request', { csr: csr.metadata.name }); enqueue(csr); },
+    update: (_old, csr) => { log.v(4).info('Updating certificate request', { csr: csr.metadata.name }); enqueue(csr); },
+    delete: (csr) => { log.v(4).info('Deleting certificate request', { csr: csr.metadata.name }); enqueue(csr); },
   });
 
   let runSignal: AbortSignal = new AbortController().signal;
@@ -48,18 +48,18 @@ export function certificateController(ctx: ControllerContext, o: CertificateCont
       if (hasCertificate(cached)) return;
       await o.handle(structuredClone(cached), runSignal);
     } finally {
-      log.v(4).info('finished syncing certificate request', { csr: key, elapsedTime: `${(performance.now() - started).toFixed(3)}ms` });
+      log.v(4).info('Finished syncing certificate request', { csr: key, elapsedTime: `${(performance.now() - started).toFixed(3)}ms` });
     }
   };
 
   return {
     async run(signal: AbortSignal): Promise<void> {
       runSignal = signal;
-      log.info('starting certificate controller', { name: o.name });
+      log.info('Starting certificate controller', { name: o.name });
       await informer.waitForSync(signal);
       if (!signal.aborted) await runWorkers({ name: o.name, queue, workers: o.workers, sync, logger: log }, signal);
       else await queue.shutDown();
-      log.info('shutting down certificate controller', { name: o.name });
+      log.info('Shutting down certificate controller', { name: o.name });
     },
   };
 }

@@ -33,7 +33,7 @@ export function csrCleaner(ctx: ControllerContext, o: CleanerOptions): Runnable 
         await ctx.client.delete(CSR_RESOURCE, name, undefined, signal ? { signal } : {});
       } catch (e) {
         if (signal?.aborted) return;
-        log.error('error while attempting to clean CSR', { csr: name, error: `unable to delete CSR "${name}": ${(e as Error).message}` });
+        log.error('Error while attempting to clean CSR', { csr: name, error: `unable to delete CSR "${name}": ${(e as Error).message}` });
       }
     }
   }
@@ -41,13 +41,13 @@ export function csrCleaner(ctx: ControllerContext, o: CleanerOptions): Runnable 
   return {
     sweep,
     async run(signal: AbortSignal): Promise<void> {
-      log.info('starting CSR cleaner controller');
+      log.info('Starting CSR cleaner controller');
       await informer.waitForSync(signal);
       while (!signal.aborted) {
         await sweep(signal);
         await sleep(o.intervalMs, signal);
       }
-      log.info('shutting down CSR cleaner controller');
+      log.info('Shutting down CSR cleaner controller');
     },
   };
 }

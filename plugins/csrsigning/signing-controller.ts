@@ -17,7 +17,7 @@ import { WorkQueue } from '../../core/controller/workqueue.js';
 import type { ControllerContext, Runnable } from '../../core/lifecycle.js';
 import { answererOf } from '../../core/signer-answerer.js';
 import { thrownMessage } from '../../core/thrown-message.js';
-import type { SignHookMap, SigningRequest, SigningResult } from '../../core/signing.js';
+import { tappedSigners, type SignHookMap, type SigningRequest, type SigningResult } from '../../core/signing.js';
 import { hasTrueCondition, isApproved, type Csr as CsrObject } from '../../core/certificates/csr-object.js';
 import { checkSignerAnswer } from './signer-answer.js';
 
@@ -90,7 +90,10 @@ export class SigningController implements Runnable {
     // Every status write in flight listens on it (up to 5 x 16 a lane): many is normal, not a leak.
     setMaxListeners(0, signal);
     this.#signal = signal;
-    for (const lane of this.#lanes.values()) this.#start(lane, signal);
+    // Upstream starts a controller per signer with a CA at once, logging each; so does every
+    // signer tapped by now. A signer tapped later gets its lane with its first CSR.
+    for (const signer of tappedSigners(this.ctx.hooks.sign)) this.#laneOf(signer);
+    for (const lane of this.#lanes.values()) if (!lane.running) this.#start(lane, signal);
     await whenAborted(signal);
     for (const call of this.#calls) call.abort(new IgnorableError('the controller is stopping'));
     await Promise.all([...this.#lanes.values()].map((l) => l.running));
@@ -100,21 +103,27 @@ export class SigningController implements Runnable {
     const signer = csr.spec?.signerName;
     const name = csr.metadata.name;
     if (!signer || !name || !this.ctx.hooks.sign.get(signer)?.isUsed()) return;
+    this.#laneOf(signer)?.queue.add(name);
+  }
+
+  /** The signer's lane, made (and started, when the controller runs) on first use; none once stopped. */
+  #laneOf(signer: string): Lane | undefined {
     let lane = this.#lanes.get(signer);
     if (!lane) {
-      if (this.#signal?.aborted) return;
+      if (this.#signal?.aborted) return undefined;
       lane = { signer, queue: new WorkQueue<string>(csrControllerRateLimiter<string>()) };
       this.#lanes.set(signer, lane);
       if (this.#signal) this.#start(lane, this.#signal);
     }
-    lane.queue.add(name);
+    return lane;
   }
 
   #start(lane: Lane, signal: AbortSignal): void {
     const controller = laneName(lane.signer);
     const logger = this.ctx.logger.child(controller);
     logger.info('Starting certificate controller', { name: controller, signer: lane.signer, workers: WORKERS_PER_SIGNER });
-    lane.running = runWorkers({ name: controller, queue: lane.queue, workers: WORKERS_PER_SIGNER, batch: BATCH_PER_WORKER, sync: (name) => this.#sync(name), logger }, signal);
+    lane.running = runWorkers({ name: controller, queue: lane.queue, workers: WORKERS_PER_SIGNER, batch: BATCH_PER_WORKER, sync: (name) => this.#sync(name), logger }, signal)
+      .then(() => logger.info('Shutting down certificate controller', { name: controller }));
   }
 
   async #sync(name: string): Promise<void> {

@@ -199,11 +199,14 @@ describe('csrapproving', () => {
       assert.deepEqual((await read('ctl-stranger')).status?.conditions ?? [], []);
       assert.ok(!h.lines.some((l) => l.startsWith('E') && l.includes('ctl-stranger')), 'an unapproved SAR is not an error');
       for (const name of ['ctl-apiserver-client', 'ctl-serving']) {
-        await eventually(() => h.logged('finished syncing certificate request', `csr="${name}"`), `${name} synced`);
+        await eventually(() => h.logged('Finished syncing certificate request', `csr="${name}"`), `${name} synced`);
         assert.deepEqual((await read(name)).status?.conditions ?? [], [], `${name} is never auto-approved`);
       }
     } finally {
       await h.stop();
     }
+    // Upstream's words, as operators search for them.
+    assert.ok(h.logged('Starting certificate controller', 'name="csrapproving"'), h.lines.join('\n'));
+    assert.ok(h.logged('Shutting down certificate controller', 'name="csrapproving"'), h.lines.join('\n'));
   });
 });

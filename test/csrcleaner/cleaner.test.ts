@@ -57,6 +57,7 @@ describe('csrcleaner', () => {
       assert.ok(await exists('fresh-pending'), 'a 2h-old pending CSR is kept (24h deadline)');
       assert.ok(await exists('approved-unissued'), 'an approved CSR without a certificate is never cleaned');
       assert.equal(h.lines.filter((l) => l.includes('Cleaning CSR')).length, 1);
+      assert.ok(h.logged('Starting CSR cleaner controller'), h.lines.join('\n'));
     } finally {
       await h.stop();
     }

@@ -84,6 +84,8 @@ describe('csrsigning stopped while signing', () => {
     }), createLogger({ verbosity: 0, write: (l) => lines.push(l) }));
     const stop = new AbortController();
     const running = controller.run(stop.signal);
+    // As upstream's controller per signer: started, and logged, before any CSR comes.
+    assert.ok(lines.some((l) => l.includes('Starting certificate controller name="csrsigning-example.com-test"')), lines.join('\n'));
     const csr = approvedCsr('csr-2');
     csr.spec!.request = Buffer.from(request).toString('base64');
     offer(csr);
@@ -91,5 +93,6 @@ describe('csrsigning stopped while signing', () => {
     stop.abort();
     await running;
     assert.deepEqual(lines.filter((l) => l.includes('failed')), [], 'a write abandoned by the stop is no failure');
+    assert.ok(lines.some((l) => l.includes('Shutting down certificate controller name="csrsigning-example.com-test"')), lines.join('\n'));
   });
 });
