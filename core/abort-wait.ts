@@ -3,6 +3,7 @@
 // listener per wait would be a leak in the loops and, past ten, a MaxListenersExceededWarning
 // even when each part waits once. So sleeps remove theirs when the timer fires, and everything
 // that waits for the end shares one listener per signal.
+import { setLongTimeout } from './long-timeout.js';
 
 /** Resolves after `ms` (at least one turn of the event loop), or as soon as `signal` aborts; never rejects. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
@@ -18,8 +19,8 @@ function wait(ms: number, signal: AbortSignal | undefined, rejectOnAbort: boolea
   return new Promise<void>((resolve, reject) => {
     const aborted = () => (rejectOnAbort ? reject(signal!.reason) : resolve());
     if (signal?.aborted) return aborted();
-    const onAbort = () => { clearTimeout(timer); aborted(); };
-    const timer = setTimeout(() => { signal?.removeEventListener('abort', onAbort); resolve(); }, Math.max(0, ms));
+    const onAbort = () => { cancel(); aborted(); };
+    const cancel = setLongTimeout(() => { signal?.removeEventListener('abort', onAbort); resolve(); }, ms);
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }

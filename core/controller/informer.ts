@@ -7,6 +7,7 @@ import type { ApiObject } from '../api/meta.js';
 import { isApiError, type ResourceRef, type RestClient } from '../client/rest-client.js';
 import type { Logger } from '../log.js';
 import { sleep, whenAborted } from '../abort-wait.js';
+import { setLongTimeout } from '../long-timeout.js';
 import { ExponentialBackoff } from './backoff.js';
 
 export interface InformerHandlers<T extends ApiObject> {
@@ -112,8 +113,11 @@ export class Informer<T extends ApiObject> {
     const backoff = this.o.backoff ?? new ExponentialBackoff();
     const failed = (): number => backoff.next();
     const now = this.o.now ?? (() => performance.now());
-    const resync = this.o.resyncMs ? setInterval(() => { for (const obj of this.#store.values()) this.#update(obj, obj); }, this.o.resyncMs) : undefined;
-    resync?.unref();
+    let stopResync = (): void => {};
+    const resyncEvery = (ms: number): void => {
+      stopResync = setLongTimeout(() => { for (const obj of this.#store.values()) this.#update(obj, obj); resyncEvery(ms); }, ms, { unref: true });
+    };
+    if (this.o.resyncMs) resyncEvery(this.o.resyncMs);
     try {
       while (!signal.aborted) {
         let rv: string;
@@ -162,7 +166,7 @@ export class Informer<T extends ApiObject> {
         }
       }
     } finally {
-      if (resync) clearInterval(resync);
+      stopResync();
     }
   }
 }

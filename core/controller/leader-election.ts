@@ -10,6 +10,7 @@ import type { ApiObject } from '../api/meta.js';
 import { isApiError, type RestClient } from '../client/rest-client.js';
 import type { Logger } from '../log.js';
 import { sleep } from '../abort-wait.js';
+import { setLongTimeout, timeoutSignal } from '../long-timeout.js';
 
 export interface LeaderElectionConfig {
   readonly client: RestClient;
@@ -145,7 +146,7 @@ export class LeaderElector {
     const ref = { ...LEASES, namespace: this.c.namespace };
     // Bounded like a renewal: a stop must not hang on an API server that does not answer (the
     // Lease then simply expires, as after a crash).
-    const opts = { signal: AbortSignal.timeout(this.c.renewDeadlineMs) };
+    const opts = { signal: timeoutSignal(this.c.renewDeadlineMs) };
     try {
       const lease = await this.c.client.get<LeaseObject>(ref, this.c.name, undefined, opts);
       if (lease.spec?.holderIdentity !== this.identity) return;
@@ -167,7 +168,7 @@ export class LeaderElector {
    */
   async #renew(leading: AbortSignal): Promise<boolean> {
     const attempt = new AbortController();
-    const timer = setTimeout(() => attempt.abort(new Error(`no renewal within the renew deadline of ${this.c.renewDeadlineMs}ms`)), this.c.renewDeadlineMs);
+    const cancelDeadline = setLongTimeout(() => attempt.abort(new Error(`no renewal within the renew deadline of ${this.c.renewDeadlineMs}ms`)), this.c.renewDeadlineMs);
     const stop = () => attempt.abort();
     leading.addEventListener('abort', stop, { once: true });
     try {
@@ -189,7 +190,7 @@ export class LeaderElector {
       if (!leading.aborted) this.c.logger?.info('failed to renew lease', { lease: `${this.c.namespace}/${this.c.name}`, error: (attempt.signal.reason as Error).message });
       return false;
     } finally {
-      clearTimeout(timer);
+      cancelDeadline();
       leading.removeEventListener('abort', stop);
     }
   }

@@ -8,6 +8,7 @@ import { requestExit } from '../../core/lifecycle.js';
 import type { Logger } from '../../core/log.js';
 import type { HealthChecks } from '../../core/server/health.js';
 import { formatDuration } from '../../core/flags/duration.js';
+import { setLongTimeout } from '../../core/long-timeout.js';
 import type { LeaderElectionSettings } from './leader-election-settings.js';
 import { ControllerInitError, RunningControllers, type RunControllersOptions } from './run-controllers.js';
 
@@ -94,10 +95,10 @@ export class ControllerManagerRuntime {
     if (!this.#done) return;
     const timeoutMs = this.o.shutdownTimeoutMs;
     if (timeoutMs <= 0) return this.#done;
-    let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<true>((resolve) => { timer = setTimeout(() => resolve(true), timeoutMs); });
+    let cancel = (): void => {};
+    const timedOut = new Promise<true>((resolve) => { cancel = setLongTimeout(() => resolve(true), timeoutMs); });
     const outcome = await Promise.race([this.#done.then(() => false as const), timedOut]);
-    clearTimeout(timer);
+    cancel();
     if (!outcome) return;
     const running = this.#controllers.running;
     if (running.length === 0) {
