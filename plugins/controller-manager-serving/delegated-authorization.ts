@@ -41,12 +41,18 @@ export function reviewSpec(a: Attributes): Record<string, unknown> {
   };
 }
 
-export function decisionOf(status: SarStatus | undefined): Decision | undefined {
+/**
+ * No opinion, with the reviewer's reason: upstream's webhook authorizer passes it on, and the 403
+ * then ends with it as with a denial's.
+ */
+export interface NoOpinion { readonly decision: 'noOpinion'; readonly reason: string }
+
+export function decisionOf(status: SarStatus | undefined): Decision | NoOpinion | undefined {
   const reason = status?.reason ?? '';
   if (status?.denied && status.allowed) throw new Error('webhook subject access review returned both allow and deny response');
   if (status?.denied) return { decision: 'deny', reason };
   if (status?.allowed) return { decision: 'allow', ...(reason ? { reason } : {}) };
-  return undefined;
+  return reason ? { decision: 'noOpinion', reason } : undefined;
 }
 
 export class SubjectAccessReviewer {
@@ -59,7 +65,7 @@ export class SubjectAccessReviewer {
 
   close(): void { this.#client.close(); }
 
-  async decide(a: Attributes): Promise<Decision | undefined> {
+  async decide(a: Attributes): Promise<Decision | NoOpinion | undefined> {
     const spec = reviewSpec(a);
     const status = await this.#cache.get(digest(JSON.stringify(spec)), () => withRetry(async (signal) => {
       const answer = await this.#client.request<{ status?: SarStatus }>('POST', PATH, {
@@ -78,7 +84,7 @@ export class DelegatedAuthorizer {
   }
 
   /** Allow, deny, or no opinion (forbidden); throws when the API server could not be asked. */
-  async authorize(a: Attributes): Promise<Decision | undefined> {
+  async authorize(a: Attributes): Promise<Decision | NoOpinion | undefined> {
     if (a.user.groups.includes(MASTERS_GROUP)) return { decision: 'allow' };
     if (!a.isResourceRequest && this.#alwaysAllowed(a.path)) return { decision: 'allow' };
     return this.reviews?.decide(a);

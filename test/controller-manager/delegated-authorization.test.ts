@@ -1,0 +1,44 @@
+// The endpoint's answers when the SubjectAccessReview says something other than allow: the
+// reviewer's reason ends the 403 whether it denied or had no opinion (upstream's webhook
+// authorizer passes both on). The endpoint's app on plain HTTP on loopback, in this process.
+import assert from 'node:assert/strict';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import type { Server } from 'node:http';
+import type { Attributes } from '../../core/authz/attributes.js';
+import { DelegatingAuthenticator } from '../../core/authn/delegating-authenticator.js';
+import { silentLogger } from '../../core/log.js';
+import { HealthChecks } from '../../core/server/health.js';
+import { createEndpointApp } from '../../plugins/controller-manager-serving/app.js';
+import { decisionOf, DelegatedAuthorizer, type SubjectAccessReviewer } from '../../plugins/controller-manager-serving/delegated-authorization.js';
+
+/** A reviewer answering every question with the status `answer` gives for its path. */
+const reviewer = (answer: (path: string) => Parameters<typeof decisionOf>[0]) =>
+  ({ decide: async (a: Attributes) => decisionOf(answer(a.path)) }) as unknown as SubjectAccessReviewer;
+
+describe('controller manager endpoint, what a review answers', () => {
+  let server: Server;
+  let base: string;
+  before(async () => {
+    const app = createEndpointApp({
+      authenticator: new DelegatingAuthenticator({ anonymous: true }),
+      authorizer: new DelegatedAuthorizer(['/healthz'], reviewer((path) => (path === '/denied'
+        ? { allowed: false, denied: true, reason: 'denied by policy' }
+        : { allowed: false, reason: 'no policy matched' }))),
+      health: new HealthChecks(), logger: silentLogger,
+    });
+    server = app.listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(() => new Promise<void>((r) => server.close(() => r())));
+
+  it('ends the 403 with the reason of a denial and of no opinion alike', async () => {
+    for (const [path, reason] of [['/denied', 'denied by policy'], ['/unmatched', 'no policy matched']] as const) {
+      const r = await fetch(base + path);
+      assert.equal(r.status, 403);
+      const body = await r.json() as { message: string };
+      assert.equal(body.message, `forbidden: User "system:anonymous" cannot get path "${path}": ${reason}`);
+    }
+  });
+});
