@@ -1,10 +1,11 @@
 // The endpoint's handler chain, as the controller manager's BuildHandlerChain: one error boundary
 // turning errors into Status bodies, authentication (401), authorization (403; a failed
-// SubjectAccessReview is 500), then the routes: /healthz, /livez, /readyz (with per-check
+// SubjectAccessReview is 500, in plain text as upstream's InternalError), then the routes: /healthz, /livez, /readyz (with per-check
 // subpaths, ?verbose and ?exclude), with --profiling /debug/pprof/ and /debug/flags/v. Anything
 // else is upstream's mux answer: 404 page not found.
 import Koa from 'koa';
 import { errors, StatusError } from '../../core/api/errors.js';
+import { goQuote } from '../../core/go-quote.js';
 import { describeForbidden, type Attributes } from '../../core/authz/attributes.js';
 import type { Logger } from '../../core/log.js';
 import type { HealthChecks } from '../../core/server/health.js';
@@ -23,6 +24,13 @@ export interface EndpointDeps {
   /** Present with --profiling: the debugging handlers, until the endpoint stops. */
   readonly debug?: { readonly shutdown: AbortSignal };
 }
+
+/** The authorizer could not decide (a SubjectAccessReview that failed). */
+class AuthorizationFailed extends Error {}
+
+/** Upstream's responsewriters.InternalError: plain text naming the request URI, HTML-escaped. */
+const internalErrorText = (uri: string, message: string) =>
+  `Internal Server Error: ${goQuote(uri)}: ${message}`.replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]!) + '\n';
 
 const plainText = (ctx: Koa.Context, code: number, body: string) => {
   ctx.status = code;
@@ -45,6 +53,7 @@ export function createEndpointApp(deps: EndpointDeps): Koa {
     } catch (e) {
       if (e instanceof StatusError) return sendStatus(ctx, e.status, e.headers);
       log.error('internal error serving request', { method: ctx.method, path: ctx.path, error: e instanceof Error ? e.message : String(e) });
+      if (e instanceof AuthorizationFailed) return plainText(ctx, 500, internalErrorText(ctx.url, e.message));
       sendStatus(ctx, errors.internal(e).status);
     }
   });
@@ -61,7 +70,9 @@ export function createEndpointApp(deps: EndpointDeps): Koa {
       apiGroup: info.apiGroup, apiVersion: info.apiVersion, resource: info.resource, subresource: info.subresource,
       namespace: info.namespace, name: info.name,
     };
-    const decision = await deps.authorizer.authorize(attrs);
+    const decision = await deps.authorizer.authorize(attrs).catch((e: unknown) => {
+      throw new AuthorizationFailed(e instanceof Error ? e.message : String(e));
+    });
     if (decision?.decision !== 'allow') {
       const why = describeForbidden(attrs) + (decision?.reason ? `: ${decision.reason}` : '');
       log.v(4).info('Forbidden', { path: ctx.path, reason: why });

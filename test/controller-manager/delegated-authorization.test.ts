@@ -1,6 +1,7 @@
 // The endpoint's answers when the SubjectAccessReview says something other than allow: the
 // reviewer's reason ends the 403 whether it denied or had no opinion (upstream's webhook
-// authorizer passes both on). The endpoint's app on plain HTTP on loopback, in this process.
+// authorizer passes both on); a review that failed is upstream's plain-text 500. The endpoint's
+// app on plain HTTP on loopback, in this process.
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
@@ -15,6 +16,7 @@ import { decisionOf, DelegatedAuthorizer, type SubjectAccessReviewer } from '../
 /** A reviewer answering every question with the status `answer` gives for its path. */
 const reviewer = (answer: (path: string) => Parameters<typeof decisionOf>[0]) =>
   ({ decide: async (a: Attributes) => decisionOf(answer(a.path)) }) as unknown as SubjectAccessReviewer;
+const unreachable = { message: 'connect ECONNREFUSED 127.0.0.1:1' };
 
 describe('controller manager endpoint, what a review answers', () => {
   let server: Server;
@@ -22,9 +24,10 @@ describe('controller manager endpoint, what a review answers', () => {
   before(async () => {
     const app = createEndpointApp({
       authenticator: new DelegatingAuthenticator({ anonymous: true }),
-      authorizer: new DelegatedAuthorizer(['/healthz'], reviewer((path) => (path === '/denied'
-        ? { allowed: false, denied: true, reason: 'denied by policy' }
-        : { allowed: false, reason: 'no policy matched' }))),
+      authorizer: new DelegatedAuthorizer(['/healthz'], reviewer((path) => {
+        if (path === '/unreachable') throw new Error(unreachable.message);
+        return path === '/denied' ? { allowed: false, denied: true, reason: 'denied by policy' } : { allowed: false, reason: 'no policy matched' };
+      })),
       health: new HealthChecks(), logger: silentLogger,
     });
     server = app.listen(0, '127.0.0.1');
@@ -40,5 +43,13 @@ describe('controller manager endpoint, what a review answers', () => {
       const body = await r.json() as { message: string };
       assert.equal(body.message, `forbidden: User "system:anonymous" cannot get path "${path}": ${reason}`);
     }
+  });
+
+  it("answers a review that failed with upstream's plain-text 500, naming the request URI", async () => {
+    const r = await fetch(`${base}/unreachable?a=1&b=2`);
+    assert.equal(r.status, 500);
+    assert.equal(r.headers.get('content-type'), 'text/plain; charset=utf-8');
+    assert.equal(r.headers.get('x-content-type-options'), 'nosniff');
+    assert.equal(await r.text(), `Internal Server Error: "/unreachable?a=1&amp;b=2": ${unreachable.message}\n`);
   });
 });
