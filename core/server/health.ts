@@ -1,5 +1,6 @@
 // /healthz, /livez, /readyz with per-check subpaths (/readyz/ping), ?verbose and ?exclude=,
 // in apiserver's plain-text format.
+import { goQuote } from '../go-quote.js';
 
 export interface HealthCheck {
   readonly name: string;
@@ -36,7 +37,9 @@ export class HealthChecks {
       if (err === undefined) lines.push(`[+]${c.name} ok`);
       else { failed = true; lines.push(`[-]${c.name} failed: reason withheld`); }
     }
-    for (const name of excluded) if (!checks.some((c) => c.name === name)) lines.push(`warn: some health checks cannot be excluded: no matches for "${name}"`);
+    // One line for all of them, sorted, as upstream's formatQuoted(excluded.List()...).
+    const unmatched = [...excluded].filter((name) => !checks.some((c) => c.name === name)).sort();
+    if (unmatched.length) lines.push(`warn: some health checks cannot be excluded: no matches for ${unmatched.map(goQuote).join(',')}`);
     if (failed) return { code: 500, body: `${lines.join('\n')}\n${endpoint} check failed\n` };
     return { code: 200, body: verbose ? `${lines.join('\n')}\n${endpoint} check passed\n` : 'ok' };
   }

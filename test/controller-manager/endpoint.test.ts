@@ -96,6 +96,8 @@ describe('controller manager endpoint', () => {
     const verbose = await root.get('/healthz?verbose');
     assert.equal(verbose.status, 200);
     assert.match(verbose.text, /\[\+\]ping ok\n/);
+    const excluded = await root.get('/healthz?verbose&exclude=zeta&exclude=ping&exclude=alpha');
+    assert.match(excluded.text, /^\[\+\]ping excluded: ok\n[^]*\nwarn: some health checks cannot be excluded: no matches for "alpha","zeta"\nhealthz check passed\n$/);
     assert.equal((await root.get('/healthz/nosuchcheck')).status, 404);
   });
 
