@@ -16,6 +16,7 @@ import { ensureSelfSignedServing, generateSelfSignedServing } from '../../core/p
 import { StartupError, type Plugin } from '../../core/plugin.js';
 import { componentHealthChecks } from '../../core/server/health.js';
 import { listen, type RunningServer } from '../../core/server/listen.js';
+import { isUnspecified, listenOnBindAddress } from '../../core/server/bind-address.js';
 import { createEndpointApp } from './app.js';
 import { lookupMissing, readClientCaFile, warnNoLookupClient } from './in-cluster-lookup.js';
 import {
@@ -44,7 +45,8 @@ const handles = new WeakMap<Host, ServingHandle>();
 /** The controller manager's running endpoint (after `start`), for tests. */
 export const getControllerManagerServing = (host: Host): ServingHandle | undefined => handles.get(host);
 
-const isUnspecified = (addr: string) => addr === '' || addr === '0.0.0.0' || addr === '::';
+/** Go's net.JoinHostPort. */
+const hostPort = (host: string, port: number) => `${host.includes(':') ? `[${host}]` : host}:${port}`;
 
 function kubeconfigFor(flag: string, file: string): ClientConnection {
   try {
@@ -193,11 +195,10 @@ export const ControllerManagerServing: Plugin = {
       const tlsSettings = servingTlsSettings(f.get<string>(FLAGS.tlsMinVersion), f.get<string[]>(FLAGS.tlsCipherSuites), log);
       const sni = SniCertificates.load(f.get<string[]>(SNI_FLAG));
       const maxStreams = f.get<number>(FLAGS.http2MaxStreams);
-      const listenHost = isUnspecified(s.bind) ? (s.bind === '::' ? '::' : '0.0.0.0') : s.bind;
       let server: RunningServer;
       try {
-        server = await listen(app, {
-          host: listenHost, port: s.port, http2: !f.get<boolean>(FLAGS.disableHttp2),
+        server = await listenOnBindAddress(s.bind, (host) => listen(app, {
+          host, port: s.port, http2: !f.get<boolean>(FLAGS.disableHttp2),
           // Both bundles are offered to clients as acceptable issuers (upstream's union of the client
           // and request-header CAs); each authenticator verifies against its own bundle.
           tls: {
@@ -205,16 +206,16 @@ export const ControllerManagerServing: Plugin = {
             ...(clientCa || requestHeader ? { ca: [clientCa ?? '', ...(requestHeader?.roots ?? []).map((r) => r.x509.toString())].join('\n') } : {}),
           },
           minVersion: tlsSettings.minVersion, sni, ...(maxStreams ? { maxStreamsPerConnection: maxStreams } : {}),
-        });
+        }));
       } catch (e) {
-        throw new StartupError(`failed to listen on ${listenHost}:${s.port}: ${(e as Error).message}`);
+        throw new StartupError(`failed to listen on ${hostPort(s.bind || '0.0.0.0', s.port)}: ${(e as Error).message}`);
       }
       cleanups.unshift(() => server.close());
       // First of all: a CPU profile being taken ends at once instead of holding the stop up.
       cleanups.unshift(() => stopping.abort());
       const local = isUnspecified(s.bind) ? '127.0.0.1' : s.bind.includes(':') ? `[${s.bind}]` : s.bind;
       handles.set(host, { server, url: `https://${local}:${server.address.port}` });
-      log.info(`Serving securely on ${listenHost.includes(':') ? `[${listenHost}]` : listenHost}:${server.address.port}`, {
+      log.info(`Serving securely on ${hostPort(server.address.address, server.address.port)}`, {
         clientCertificates: clientCa !== undefined, requestHeader: requestHeader !== undefined, tokenReview: tokens !== undefined, subjectAccessReview: reviews !== undefined,
       });
     });
