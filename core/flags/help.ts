@@ -103,7 +103,7 @@ export function renderFlagLines(specs: readonly FlagSpec[], width: number): stri
   let maxlen = 0;
   for (const spec of specs) {
     let left = spec.shorthand !== undefined ? `  -${spec.shorthand}, --${spec.name}` : `      --${spec.name}`;
-    const typeName = TYPE_NAMES[spec.type];
+    const typeName = spec.typeName ?? TYPE_NAMES[spec.type];
     if (typeName !== '') left += ' ' + typeName;
     if (spec.noOptValue !== undefined) {
       if (spec.type === 'string') left += `[="${spec.noOptValue}"]`;

@@ -8,6 +8,11 @@ export interface FlagSpec {
   /** Long name without dashes: `secure-port`. */
   readonly name: string;
   readonly type: FlagType;
+  /**
+   * The type --help names when it is not the type's own: `int32` for an upstream Int32Var (an
+   * `int` is int32-ranged either way), as pflag prints each flag's Type().
+   */
+  readonly typeName?: string;
   /** Parsed-type default; omitted means the zero value of the type. */
   readonly default?: unknown;
   readonly help: string;

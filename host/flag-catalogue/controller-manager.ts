@@ -18,7 +18,7 @@ export const CONTROLLER_MANAGER_FLAG_SECTIONS = [
 ] as const;
 
 type Section = (typeof CONTROLLER_MANAGER_FLAG_SECTIONS)[number];
-type Extra = Pick<FlagSpec, 'shorthand' | 'deprecated' | 'unsupported' | 'enum' | 'validate'>;
+type Extra = Pick<FlagSpec, 'shorthand' | 'deprecated' | 'unsupported' | 'enum' | 'validate' | 'typeName'>;
 type Row = readonly [name: string, type: FlagType, def: unknown, help: string, extra?: Extra];
 
 function section(title: Section, rows: readonly Row[]): FlagSpec[] {
@@ -32,8 +32,10 @@ const nonNegative = (v: unknown) => (typeof v === 'number' && v >= 0 ? undefined
 const port = (v: unknown) => (typeof v === 'number' && v >= 0 && v <= 65535 ? undefined : 'must be a port number between 0 and 65535');
 const TLS_VERSIONS = ['VersionTLS10', 'VersionTLS11', 'VersionTLS12', 'VersionTLS13'];
 
+/** The spec's (and upstream's) int32 options, named so in --help. */
+const int32 = { typeName: 'int32' } as const;
 const concurrency = (name: string, def: number, help = ''): Row =>
-  [name, 'int', def, help || 'Number of objects synced concurrently.', { validate: nonNegative }];
+  [name, 'int', def, help || 'Number of objects synced concurrently.', { ...int32, validate: nonNegative }];
 const signerPair = (prefix: string, signer: string): Row[] => {
   const help = `CA and key for signer \`${signer}\`; when given, the generic pair must not be set.`;
   return [[`${prefix}-cert-file`, 'string', undefined, help], [`${prefix}-key-file`, 'string', undefined, help]];
@@ -73,7 +75,7 @@ export const controllerManagerFlagCatalogue: readonly FlagSpec[] = Object.freeze
     ['platconfig', 'string', undefined, 'Connection settings file (authorization and master location).'],
     ['master', 'string', undefined, 'API server address; overrides the settings file.'],
     ['plat-api-qps', 'float', 20, 'Queries per second.'],
-    ['plat-api-burst', 'int', 30, 'Burst.'],
+    ['plat-api-burst', 'int', 30, 'Burst.', int32],
     ['plat-api-content-type', 'string', 'application/vnd.platform.protobuf', 'Request content type.'],
   ]),
   ...section('Leader election and process', [
@@ -145,15 +147,15 @@ export const controllerManagerFlagCatalogue: readonly FlagSpec[] = Object.freeze
     ['endpoint-updates-batch-period', 'duration', undefined, 'Delay of pod-change processing to batch endpoint updates.'],
     ['endpointslice-updates-batch-period', 'duration', undefined, 'Same for endpoint slices.'],
     ['mirroring-endpointslice-updates-batch-period', 'duration', undefined, 'Same for the mirroring controller.'],
-    ['max-endpoints-per-slice', 'int', 100, 'Maximum endpoints per slice.'],
-    ['mirroring-max-endpoints-per-subset', 'int', 1000, 'Maximum endpoints mirrored per subset.'],
+    ['max-endpoints-per-slice', 'int', 100, 'Maximum endpoints per slice.', int32],
+    ['mirroring-max-endpoints-per-subset', 'int', 1000, 'Maximum endpoints mirrored per subset.', int32],
     ['allocate-node-cidrs', 'bool', undefined, 'Allocate pod CIDRs and set them on the cloud provider; requires --cluster-cidr.'],
     ['cluster-cidr', 'string', undefined, 'Pod CIDR; only used with --allocate-node-cidrs=true.'],
     ['service-cluster-ip-range', 'string', undefined, 'Service CIDR; only used with --allocate-node-cidrs=true.'],
     ['cidr-allocator-type', 'string', 'RangeAllocator', 'Allocator kind.'],
-    ['node-cidr-mask-size', 'int', undefined, 'Node CIDR mask; default 24 (IPv4) and 64 (IPv6).'],
-    ['node-cidr-mask-size-ipv4', 'int', undefined, 'Dual-stack IPv4 mask; default 24.'],
-    ['node-cidr-mask-size-ipv6', 'int', undefined, 'Dual-stack IPv6 mask; default 64.'],
+    ['node-cidr-mask-size', 'int', undefined, 'Node CIDR mask; default 24 (IPv4) and 64 (IPv6).', int32],
+    ['node-cidr-mask-size-ipv4', 'int', undefined, 'Dual-stack IPv4 mask; default 24.', int32],
+    ['node-cidr-mask-size-ipv6', 'int', undefined, 'Dual-stack IPv6 mask; default 64.', int32],
     ['configure-cloud-routes', 'bool', true, 'Configure allocated CIDRs on the cloud provider.'],
     ['route-reconciliation-period', 'duration', ms('10s'), 'Reconcile routes created for nodes.'],
     ['cloud-provider', 'string', undefined, 'Provider; empty none.'],
@@ -164,7 +166,7 @@ export const controllerManagerFlagCatalogue: readonly FlagSpec[] = Object.freeze
   ...section('Nodes, storage, autoscaling and others', [
     ['node-eviction-rate', 'float', 0.1, 'Nodes per second whose pods are deleted on failure when the zone is healthy.'],
     ['secondary-node-eviction-rate', 'float', 0.01, 'Same when the zone is unhealthy; implicitly 0 when cluster size is at or below the large-cluster threshold.'],
-    ['large-cluster-size-threshold', 'int', 50, 'Node count from which the cluster counts as large (per zone if several zones).'],
+    ['large-cluster-size-threshold', 'int', 50, 'Node count from which the cluster counts as large (per zone if several zones).', int32],
     ['unhealthy-zone-threshold', 'float', 0.55, 'Fraction of not-ready nodes (minimum 3) making a zone unhealthy.'],
     ['node-monitor-grace-period', 'duration', ms('50s'), "Unresponsiveness tolerated for a running node; must be N times the node agent's status update frequency and larger than the sum of the two HTTP/2 ping and read-idle timeout variables."],
     ['node-monitor-period', 'duration', ms('5s'), 'NodeStatus sync period.'],
@@ -179,18 +181,18 @@ export const controllerManagerFlagCatalogue: readonly FlagSpec[] = Object.freeze
     ['enable-hostpath-provisioner', 'bool', undefined, 'Host-path volumes for testing only.'],
     ['enable-garbage-collector', 'bool', true, 'Must match the API server.'],
     ['flex-volume-plugin-dir', 'string', '/usr/libexec/platform/nodeagent-plugins/volume/exec/', 'Directory for third-party volume plugins.'],
-    ['pv-recycler-minimum-timeout-nfs', 'int', 300, 'Minimum ActiveDeadlineSeconds for NFS recycler pod.'],
-    ['pv-recycler-increment-timeout-nfs', 'int', 30, 'Seconds added per Gi.'],
+    ['pv-recycler-minimum-timeout-nfs', 'int', 300, 'Minimum ActiveDeadlineSeconds for NFS recycler pod.', int32],
+    ['pv-recycler-increment-timeout-nfs', 'int', 30, 'Seconds added per Gi.', int32],
     ['pv-recycler-pod-template-filepath-nfs', 'string', undefined, 'Template pod file.'],
-    ['pv-recycler-minimum-timeout-hostpath', 'int', 60, 'Development only.'],
-    ['pv-recycler-timeout-increment-hostpath', 'int', 30, 'Per Gi; development only.'],
+    ['pv-recycler-minimum-timeout-hostpath', 'int', 60, 'Development only.', int32],
+    ['pv-recycler-timeout-increment-hostpath', 'int', 30, 'Per Gi; development only.', int32],
     ['pv-recycler-pod-template-filepath-hostpath', 'string', undefined, 'Development only.'],
     ['horizontal-pod-autoscaler-sync-period', 'duration', ms('15s'), 'HPA sync period.'],
     ['horizontal-pod-autoscaler-downscale-stabilization', 'duration', ms('5m0s'), 'No scale-down below any recommendation made in this window.'],
     ['horizontal-pod-autoscaler-tolerance', 'float', 0.1, 'Minimum change from 1.0 of the desired-to-actual ratio to scale.'],
     ['horizontal-pod-autoscaler-cpu-initialization-period', 'duration', ms('5m0s'), 'CPU samples may be skipped after pod start.'],
     ['horizontal-pod-autoscaler-initial-readiness-delay', 'duration', ms('30s'), 'Readiness changes count as initial.'],
-    ['terminated-pod-gc-threshold', 'int', 12500, 'Terminated pods kept before collection; 0 or less disables.'],
+    ['terminated-pod-gc-threshold', 'int', 12500, 'Terminated pods kept before collection; 0 or less disables.', int32],
   ]),
 ]);
 

@@ -65,6 +65,7 @@ describe('controller manager flag catalogue', () => {
       if (s.name === 'config') continue; // plat's own: spec 02 has no --config
       assert.ok(c, `--${s.name} is in the catalogue`);
       assert.equal(s.type, c.type, `${s.name} type`);
+      assert.equal(s.typeName, c.typeName, `${s.name} type name`);
       assert.deepEqual(s.default ?? zeroValue(s.type), c.default ?? zeroValue(c.type), `${s.name} default`);
       assert.equal(s.section, c.section, `${s.name} section`);
       if (s.name !== 'controllers') assert.equal(s.help, c.help, `${s.name} help`);
@@ -82,6 +83,9 @@ describe('controller manager flag catalogue', () => {
     assert.equal(r.code, 0, r.stderr);
     for (const section of CONTROLLER_MANAGER_FLAG_SECTIONS) assert.ok(r.stdout.includes(`\n${section}:\n`), section);
     assert.match(r.stdout, /--secure-port int\s+HTTPS port; 0 disables HTTPS\.\s+\(default 10257\)/);
-    assert.match(r.stdout, /--concurrent-gc-syncs int[\s\S]*?\(not supported yet: not implemented by plat yet\)/);
+    assert.match(r.stdout, /--concurrent-gc-syncs int32 [\s\S]*?\(not supported yet: not implemented by plat yet\)/);
+    // The spec's int32 options, named as upstream's Int32Var flags print.
+    assert.match(r.stdout, /--plat-api-burst int32\s+Burst\. \(default 30\)/);
+    assert.match(r.stdout, /--terminated-pod-gc-threshold int32 /);
   });
 });
