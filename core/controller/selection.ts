@@ -26,9 +26,12 @@ export function unknownControllerErrors(controllers: readonly string[], known: r
   return errors;
 }
 
-/** The help text of --controllers, naming the controllers this plat has (as upstream's flag does). */
+/**
+ * The help text of --controllers, naming the controllers this plat has as upstream's flag does:
+ * each list on a line of its own, sorted (upstream joins sets.List of the names).
+ */
 export function controllersHelp(all: readonly string[], disabledByDefault: readonly string[]): string {
+  const list = (names: readonly string[]) => [...names].sort().join(', ');
   return "A list of controllers to enable. '*' enables all on-by-default controllers, 'foo' enables the controller named 'foo', "
-    + `'-foo' disables the controller named 'foo'. All controllers: ${all.join(', ') || '(none)'}. `
-    + `Disabled-by-default controllers: ${disabledByDefault.join(', ') || '(none)'}.`;
+    + `'-foo' disables the controller named 'foo'.\nAll controllers: ${list(all)}\nDisabled-by-default controllers: ${list(disabledByDefault)}`;
 }

@@ -35,7 +35,8 @@ describe('--controllers', () => {
   });
 
   it('lists the known controllers in its help, as upstream', () => {
-    assert.match(controllersHelp(['a', 'b', 'c'], ['c']), /All controllers: a, b, c\. Disabled-by-default controllers: c\.$/);
+    assert.match(controllersHelp(['b', 'c', 'a'], ['c']), /named 'foo'\.\nAll controllers: a, b, c\nDisabled-by-default controllers: c$/);
+    assert.match(controllersHelp(['a'], []), /\nDisabled-by-default controllers: $/);
   });
 });
 
