@@ -28,9 +28,11 @@ export interface EndpointDeps {
 /** The authorizer could not decide (a SubjectAccessReview that failed). */
 class AuthorizationFailed extends Error {}
 
+/** responsewriters' sanitizer: error texts never look like HTML (quotes are fine). */
+const sanitize = (text: string) => text.replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]!);
+
 /** Upstream's responsewriters.InternalError: plain text naming the request URI, HTML-escaped. */
-const internalErrorText = (uri: string, message: string) =>
-  `Internal Server Error: ${goQuote(uri)}: ${message}`.replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]!) + '\n';
+const internalErrorText = (uri: string, message: string) => `${sanitize(`Internal Server Error: ${goQuote(uri)}: ${message}`)}\n`;
 
 const plainText = (ctx: Koa.Context, code: number, body: string) => {
   ctx.status = code;
@@ -74,8 +76,10 @@ export function createEndpointApp(deps: EndpointDeps): Koa {
       throw new AuthorizationFailed(e instanceof Error ? e.message : String(e));
     });
     if (decision?.decision !== 'allow') {
-      const why = describeForbidden(attrs) + (decision?.reason ? `: ${decision.reason}` : '');
+      // As responsewriters.Forbidden: the request's part of the message sanitized, and nosniff.
+      const why = sanitize(describeForbidden(attrs)) + (decision?.reason ? `: ${decision.reason}` : '');
       log.v(4).info('Forbidden', { path: ctx.path, reason: why });
+      ctx.set('X-Content-Type-Options', 'nosniff');
       if (!info.isResourceRequest) throw errors.forbiddenPath(`forbidden: ${why}`);
       throw errors.forbidden({ group: info.apiGroup, resource: info.resource }, info.name, why);
     }

@@ -45,6 +45,14 @@ describe('controller manager endpoint, what a review answers', () => {
     }
   });
 
+  it('escapes the request in the 403 as HTML-safe text and sets nosniff, as responsewriters.Forbidden', async () => {
+    const r = await fetch(`${base}/denied&more`);
+    assert.equal(r.status, 403);
+    assert.equal(r.headers.get('x-content-type-options'), 'nosniff');
+    const body = await r.json() as { message: string };
+    assert.equal(body.message, 'forbidden: User "system:anonymous" cannot get path "/denied&amp;more": no policy matched');
+  });
+
   it("answers a review that failed with upstream's plain-text 500, naming the request URI", async () => {
     const r = await fetch(`${base}/unreachable?a=1&b=2`);
     assert.equal(r.status, 500);
