@@ -1,5 +1,5 @@
-// --config: a PlatControllerManagerConfiguration file whose Generic and CSRSigningController
-// fields set the flags of the same meaning (the table below), under the command line: a flag given
+// --config: a PlatControllerManagerConfiguration file whose Generic, KubeCloudShared and
+// CSRSigningController fields set the flags of the same meaning (the table below), under the command line: a flag given
 // there wins over the file. A field whose flag no loaded plugin implements (the signing flags
 // without the signing plugin, --profiling, ...) is refused like the flag itself would be, so
 // nothing in the file is silently ignored. Every problem names the file and the field.

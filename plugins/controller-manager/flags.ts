@@ -29,7 +29,7 @@ export const connectionFlags: readonly FlagSpec[] = [
   { name: FLAGS.platconfig, type: 'string', section: CLIENT, help: 'Connection settings file (authorization and master location).' },
   { name: FLAGS.master, type: 'string', section: CLIENT, help: 'API server address; overrides the settings file.' },
   { name: FLAGS.config, type: 'string', section: PROCESS,
-    help: 'A PlatControllerManagerConfiguration file (YAML or JSON); its Generic and CSRSigningController parts set the matching flags, and flags given on the command line override it.' },
+    help: 'A PlatControllerManagerConfiguration file (YAML or JSON); its Generic, KubeCloudShared and CSRSigningController parts set the matching flags, and flags given on the command line override it.' },
   // Embedded, the controllers reach the API server over an in-process connection that presents the
   // admin's certificate, so there is nothing to trade for a service account's token.
   { name: FLAGS.useServiceAccountCredentials, type: 'bool', section: PROCESS, help: 'Individual service account credentials per controller.' },

@@ -87,5 +87,7 @@ describe('controller manager flag catalogue', () => {
     // The spec's int32 options, named as upstream's Int32Var flags print.
     assert.match(r.stdout, /--plat-api-burst int32\s+Burst\. \(default 30\)/);
     assert.match(r.stdout, /--terminated-pod-gc-threshold int32 /);
+    // --config names every part it reads (KubeCloudShared.UseServiceAccountCredentials included).
+    assert.match(r.stdout, /--config string\s+A PlatControllerManagerConfiguration file\s+\(YAML or JSON\); its Generic, KubeCloudShared\s+and CSRSigningController parts/);
   });
 });
