@@ -19,6 +19,11 @@ export interface RegistrationOptions {
    * --use-service-account-credentials (upstream's ClientBuilder name); default the controller's name.
    */
   readonly clientName?: string;
+  /**
+   * Controllers: other names --controllers accepts for it, as upstream's controller aliases (the
+   * old short names beside the `...-controller` ones); errors, logs and help use the name itself.
+   */
+  readonly aliases?: readonly string[];
 }
 
 export interface NamedRegistry<F> {
@@ -57,13 +62,18 @@ export interface Subsystem {
 export type SubsystemRegistry = NamedRegistry<(ctx: NodeAgentContext) => Subsystem>;
 
 export class MapRegistry<F> implements NamedRegistry<F> {
-  readonly #items = new Map<string, { factory: F; enabledByDefault: boolean; clientName: string; registeredBy: string | undefined }>();
+  readonly #items = new Map<string, { factory: F; enabledByDefault: boolean; clientName: string; aliases: readonly string[]; registeredBy: string | undefined }>();
   /** `registrant`: the plugin registering now (the tap being called), remembered with each part. */
   constructor(readonly registrant: () => string | undefined = () => undefined) {}
   register(name: string, factory: F, options: RegistrationOptions = {}): void {
-    if (this.#items.has(name)) throw new Error(`"${name}" is registered twice`);
-    this.#items.set(name, { factory, enabledByDefault: options.enabledByDefault ?? true, clientName: options.clientName ?? name, registeredBy: this.registrant() });
+    const aliases = options.aliases ?? [];
+    for (const n of [name, ...aliases]) if (this.#items.has(n) || this.aliases().includes(n)) throw new Error(`"${n}" is registered twice`);
+    this.#items.set(name, { factory, enabledByDefault: options.enabledByDefault ?? true, clientName: options.clientName ?? name, aliases, registeredBy: this.registrant() });
   }
+  /** The other names of `name` (RegistrationOptions.aliases). */
+  aliasesOf(name: string): readonly string[] { return this.#items.get(name)?.aliases ?? []; }
+  /** Every alias of every part. */
+  aliases(): string[] { return [...this.#items.values()].flatMap((i) => i.aliases); }
   registeredBy(name: string): string | undefined { return this.#items.get(name)?.registeredBy; }
   names(): readonly string[] { return [...this.#items.keys()]; }
   get(name: string): F | undefined { return this.#items.get(name)?.factory; }

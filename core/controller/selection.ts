@@ -4,18 +4,22 @@
 // controller manager asks: a controller's own resources (the signing CA files) are only loaded
 // when it runs, as upstream reads them in the controller's start function.
 
-/** True when `name` runs under the `controllers` list. */
-export function isControllerEnabled(name: string, disabledByDefault: boolean, controllers: readonly string[]): boolean {
+/**
+ * True when `name` runs under the `controllers` list. An item may name it by one of its `aliases`,
+ * as upstream maps an alias to its controller before the list is read.
+ */
+export function isControllerEnabled(name: string, disabledByDefault: boolean, controllers: readonly string[], aliases: readonly string[] = []): boolean {
   let star = false;
+  const names = [name, ...aliases];
   for (const item of controllers) {
-    if (item === name) return true;
-    if (item === `-${name}`) return false;
+    if (names.includes(item)) return true;
+    if (item.startsWith('-') && names.includes(item.slice(1))) return false;
     if (item === '*') star = true;
   }
   return star && !disabledByDefault;
 }
 
-/** Upstream's errors for names that are not controllers, one per unknown item. */
+/** Upstream's errors for names that are not controllers (`known`: names and aliases), one per unknown item. */
 export function unknownControllerErrors(controllers: readonly string[], known: readonly string[]): string[] {
   const errors: string[] = [];
   for (const item of controllers) {

@@ -101,13 +101,13 @@ export function createControllerManagerPlugin(options: ControllerManagerPluginOp
           return { problems: where.length ? problems.map((p) => `${where.join(', ')}: ${p}`) : problems, inFile: where.length > 0 };
         };
         const groups = [
-          located(unknownControllerErrors(selection, registry.names()), [FLAGS.controllers]),
+          located(unknownControllerErrors(selection, [...registry.names(), ...registry.aliases()]), [FLAGS.controllers]),
           ...leaderElectionProblems(leaderElectionSettings(flags)).map((p) => located([p.message], p.flags)),
         ];
         const problems = groups.flatMap((g) => g.problems);
         if (problems.length) {
           const known = registry.names();
-          const hint = unknownControllerErrors(selection, known).length ? `\nknown controllers: ${known.join(', ') || '(none)'}` : '';
+          const hint = unknownControllerErrors(selection, [...known, ...registry.aliases()]).length ? `\nknown controllers: ${known.join(', ') || '(none)'}` : '';
           throw new StartupError(`${problems.join('\n')}${hint}`, groups.some((g) => g.problems.length && g.inFile) ? 1 : 2);
         }
         if (embedded) {
@@ -116,7 +116,7 @@ export function createControllerManagerPlugin(options: ControllerManagerPluginOp
           connection = standaloneConnection(flags);
         }
         for (const name of registry.names()) {
-          if (isControllerEnabled(name, !registry.enabledByDefault(name), selection)) enabled.push(name);
+          if (isControllerEnabled(name, !registry.enabledByDefault(name), selection, registry.aliasesOf(name))) enabled.push(name);
           else log.info('Warning: controller is disabled', { controller: name });
         }
         reportIdlePlugins(host, registry, enabled, selection);

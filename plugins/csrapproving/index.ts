@@ -8,6 +8,8 @@ import { sarApprover } from './sar-approver.js';
 
 const PLUGIN_NAME = 'CsrApprovingController';
 export const CONTROLLER_NAME = 'csrapproving';
+/** Upstream's name for it (what kube-controller-manager's --controllers lists), which --controllers takes too. */
+const CONTROLLER_ALIASES = ['certificatesigningrequest-approving-controller'];
 const WORKERS = 5;
 
 export const CsrApprovingController: Plugin = {
@@ -15,7 +17,7 @@ export const CsrApprovingController: Plugin = {
   apply(host: Host): void {
     host.hooks.controllers.tap(PLUGIN_NAME, (registry) => registry.register(CONTROLLER_NAME, (ctx) => certificateController(ctx, {
       name: CONTROLLER_NAME, workers: WORKERS, handle: sarApprover(ctx.client),
-    }), { enabledByDefault: true, clientName: CERTIFICATE_CONTROLLER_CLIENT }));
+    }), { enabledByDefault: true, clientName: CERTIFICATE_CONTROLLER_CLIENT, aliases: CONTROLLER_ALIASES }));
   },
 };
 

@@ -8,6 +8,8 @@ import { csrCleaner, type CleanerOptions } from './cleaner.js';
 
 const PLUGIN_NAME = 'CsrCleanerController';
 export const CONTROLLER_NAME = 'csrcleaner';
+/** Upstream's name for it (what kube-controller-manager's --controllers lists), which --controllers takes too. */
+const CONTROLLER_ALIASES = ['certificatesigningrequest-cleaner-controller'];
 export const POLLING_INTERVAL_MS = 3600_000;
 
 export function csrCleanerController(options: Partial<CleanerOptions> = {}): Plugin {
@@ -16,7 +18,7 @@ export function csrCleanerController(options: Partial<CleanerOptions> = {}): Plu
   return {
     name: PLUGIN_NAME,
     apply(host: Host): void {
-      host.hooks.controllers.tap(PLUGIN_NAME, (registry) => registry.register(CONTROLLER_NAME, (ctx) => csrCleaner(ctx, o), { enabledByDefault: true, clientName: CERTIFICATE_CONTROLLER_CLIENT }));
+      host.hooks.controllers.tap(PLUGIN_NAME, (registry) => registry.register(CONTROLLER_NAME, (ctx) => csrCleaner(ctx, o), { enabledByDefault: true, clientName: CERTIFICATE_CONTROLLER_CLIENT, aliases: CONTROLLER_ALIASES }));
     },
   };
 }

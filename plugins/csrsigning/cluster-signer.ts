@@ -7,7 +7,7 @@ import { StartupError, type Plugin } from '../../core/plugin.js';
 import { SigningPool } from '../../core/signing-pool/pool.js';
 import { CaProvider } from './ca-provider.js';
 import { caSigner } from './ca-signer.js';
-import { CONTROLLER_NAME } from './controller-plugin.js';
+import { CONTROLLER_ALIASES, CONTROLLER_NAME } from './controller-plugin.js';
 import { DURATION_FLAG, defineSigningFlags, signerFiles, signingFlagErrors } from './flags.js';
 
 const PLUGIN_NAME = 'ClusterSigner';
@@ -26,7 +26,7 @@ export const ClusterSigner: Plugin = {
       if (errors.length > 0) throw new StartupError(errors.join('\n'), 2);
       // Upstream reads the files in the controller's start function: with csrsigning off they are
       // neither read nor checked (the flag combination above is, as its Validate does).
-      if (flags.has('controllers') && !isControllerEnabled(CONTROLLER_NAME, false, flags.get<string[]>('controllers'))) return;
+      if (flags.has('controllers') && !isControllerEnabled(CONTROLLER_NAME, false, flags.get<string[]>('controllers'), CONTROLLER_ALIASES)) return;
       const { signers, skipped } = signerFiles(flags);
       if (signers.length === 0) {
         log.info('Skipping CSR signer controller because no csr cert/key was specified');

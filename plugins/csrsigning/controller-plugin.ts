@@ -8,6 +8,8 @@ import { SigningController } from './signing-controller.js';
 
 const PLUGIN_NAME = 'CsrSigningController';
 export const CONTROLLER_NAME = 'csrsigning';
+/** Upstream's name for it (what kube-controller-manager's --controllers lists), which --controllers takes too. */
+export const CONTROLLER_ALIASES = ['certificatesigningrequest-signing-controller'];
 
 export const CsrSigningController: Plugin = {
   name: PLUGIN_NAME,
@@ -16,7 +18,7 @@ export const CsrSigningController: Plugin = {
     host.hooks.controllers.tap(PLUGIN_NAME, (registry) => {
       // With no signer at all (no cluster CA files, no signer plugin) there is nothing to run.
       registry.register(CONTROLLER_NAME, (ctx) => (tappedSigners(ctx.hooks.sign).length ? new SigningController(ctx) : undefined),
-        { enabledByDefault: true, clientName: CERTIFICATE_CONTROLLER_CLIENT });
+        { enabledByDefault: true, clientName: CERTIFICATE_CONTROLLER_CLIENT, aliases: CONTROLLER_ALIASES });
     });
   },
 };

@@ -78,14 +78,17 @@ describe('controllers run by plat controller-manager', () => {
       assert.match(e.message, new RegExp(`error reading CA cert file "${missing}": open ${missing}: no such file or directory`));
       return true;
     });
-    const cm = await start('ca-off', ['--controllers=*,-csrsigning', ...files]);
-    try {
-      const checks = (await cm.anonymous.get('/healthz?verbose')).text;
-      assert.match(checks, /\[\+\]csrapproving ok/);
-      assert.ok(!checks.includes('csrsigning'), checks);
-      assert.ok(!cm.logs.some((l) => l.includes('signing with the cluster CA')), 'no CA loaded');
-    } finally {
-      await cm.stop();
+    // Upstream's names for the controllers are their aliases: -certificatesigningrequest-signing-controller is -csrsigning.
+    for (const off of ['-csrsigning', '-certificatesigningrequest-signing-controller']) {
+      const cm = await start('ca-off', [`--controllers=*,${off}`, ...files]);
+      try {
+        const checks = (await cm.anonymous.get('/healthz?verbose')).text;
+        assert.match(checks, /\[\+\]csrapproving ok/);
+        assert.ok(!checks.includes('csrsigning'), checks);
+        assert.ok(!cm.logs.some((l) => l.includes('signing with the cluster CA')), 'no CA loaded');
+      } finally {
+        await cm.stop();
+      }
     }
     // The flag combinations are still checked, as upstream's Validate does.
     await assert.rejects(start('ca-half', ['--controllers=*,-csrsigning', '--cluster-signing-cert-file', missing]), /cannot specify cert without key/);

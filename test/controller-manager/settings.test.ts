@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { controllersHelp, isControllerEnabled, unknownControllerErrors } from '../../core/controller/selection.js';
+import { MapRegistry } from '../../core/lifecycle.js';
 import { leaderElectionErrors, leaderElectionProblems, type LeaderElectionSettings } from '../../plugins/controller-manager/leader-election-settings.js';
 
 describe('--controllers', () => {
@@ -27,6 +28,20 @@ describe('--controllers', () => {
       assert.equal(isControllerEnabled(name, off, controllers), want);
     });
   }
+
+  it('takes a controller\'s aliases for it (upstream\'s long names), the first item still deciding', () => {
+    const aliases = ['certificatesigningrequest-signing-controller'];
+    assert.equal(isControllerEnabled('csrsigning', false, ['*', '-certificatesigningrequest-signing-controller'], aliases), false);
+    assert.equal(isControllerEnabled('csrsigning', true, ['certificatesigningrequest-signing-controller'], aliases), true);
+    assert.equal(isControllerEnabled('csrsigning', false, ['csrsigning', '-certificatesigningrequest-signing-controller'], aliases), true);
+    assert.equal(isControllerEnabled('csrsigning', false, ['-certificatesigningrequest-signing-controller'], []), false, 'not without *');
+    // A name is one controller's only: an alias may not be another's name or alias.
+    const registry = new MapRegistry<() => void>();
+    registry.register('a', () => {}, { aliases: ['a-controller'] });
+    assert.throws(() => registry.register('a-controller', () => {}), /"a-controller" is registered twice/);
+    assert.throws(() => registry.register('b', () => {}, { aliases: ['a'] }), /"a" is registered twice/);
+    assert.deepEqual([registry.names(), registry.aliasesOf('a')], [['a'], ['a-controller']]);
+  });
 
   it('names each unknown item once, with or without its dash', () => {
     assert.deepEqual(unknownControllerErrors(['*', 'a', '-b', 'c', '-zz', 'zz2'], ['a', 'b', 'c']),
