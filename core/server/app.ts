@@ -7,7 +7,8 @@ import Koa from 'koa';
 import { errors, StatusError } from '../api/errors.js';
 import { logUnauthenticated } from '../authn/unauthenticated-log.js';
 import { AUTHENTICATED_GROUP, ANONYMOUS_USER, UNAUTHENTICATED_GROUP, type AuthenticationRequest, type UserInfo } from '../authn/user.js';
-import { describeForbidden, type Attributes } from '../authz/attributes.js';
+import type { Attributes } from '../authz/attributes.js';
+import { forbiddenError } from '../authz/forbidden.js';
 import type { Hooks } from '../hooks.js';
 import type { Logger } from '../log.js';
 import type { Resources } from '../registry/registry.js';
@@ -138,9 +139,7 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
     };
     const decision = await deps.hooks.authorize.promise(attrs);
     if (decision?.decision !== 'allow') {
-      const why = describeForbidden(attrs) + (decision?.decision === 'deny' && decision.reason ? `: ${decision.reason}` : '');
-      if (!info.isResourceRequest) throw errors.forbiddenPath(`forbidden: ${why}`);
-      throw errors.forbidden({ group: info.apiGroup, resource: info.resource }, info.name, why);
+      throw forbiddenError(attrs, decision?.decision === 'deny' ? decision.reason : undefined);
     }
     log.v(4).info('request', { verb: info.verb, path: ctx.path, user: ctx.state.user.name });
     await next();

@@ -6,7 +6,7 @@
 import { errors } from '../api/errors.js';
 import { ANONYMOUS_USER, AUTHENTICATED_GROUP, UNAUTHENTICATED_GROUP, type UserInfo } from '../authn/user.js';
 import type { Attributes } from '../authz/attributes.js';
-import { describeForbidden } from '../authz/attributes.js';
+import { forbiddenError } from '../authz/forbidden.js';
 import type { Hooks } from '../hooks.js';
 
 const USER = 'impersonate-user';
@@ -83,8 +83,7 @@ export async function impersonate(hooks: Pick<Hooks, 'authorize'>, requestor: Us
     let decision;
     try { decision = await hooks.authorize.promise(attrs); } catch { decision = undefined; }
     if (decision?.decision !== 'allow') {
-      const why = describeForbidden(attrs) + (decision?.reason ? `: ${decision.reason}` : '');
-      throw errors.forbidden({ group: attrs.apiGroup, resource: attrs.resource }, attrs.name, why);
+      throw forbiddenError(attrs, decision?.reason);
     }
     if (t.kind === 'ServiceAccount') {
       name = `${SA_PREFIX}${t.namespace}:${t.name}`;

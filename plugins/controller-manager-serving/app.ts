@@ -6,7 +6,8 @@
 import Koa from 'koa';
 import { errors, StatusError } from '../../core/api/errors.js';
 import { goQuote } from '../../core/go-quote.js';
-import { describeForbidden, type Attributes } from '../../core/authz/attributes.js';
+import type { Attributes } from '../../core/authz/attributes.js';
+import { forbiddenError, sanitizeHtml } from '../../core/authz/forbidden.js';
 import type { Logger } from '../../core/log.js';
 import type { HealthChecks } from '../../core/server/health.js';
 import { requestInfo } from '../../core/server/request-info.js';
@@ -28,11 +29,9 @@ export interface EndpointDeps {
 /** The authorizer could not decide (a SubjectAccessReview that failed). */
 class AuthorizationFailed extends Error {}
 
-/** responsewriters' sanitizer: error texts never look like HTML (quotes are fine). */
-const sanitize = (text: string) => text.replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]!);
 
 /** Upstream's responsewriters.InternalError: plain text naming the request URI, HTML-escaped. */
-const internalErrorText = (uri: string, message: string) => `${sanitize(`Internal Server Error: ${goQuote(uri)}: ${message}`)}\n`;
+const internalErrorText = (uri: string, message: string) => `${sanitizeHtml(`Internal Server Error: ${goQuote(uri)}: ${message}`)}\n`;
 
 const plainText = (ctx: Koa.Context, code: number, body: string) => {
   ctx.status = code;
@@ -76,12 +75,8 @@ export function createEndpointApp(deps: EndpointDeps): Koa {
       throw new AuthorizationFailed(e instanceof Error ? e.message : String(e));
     });
     if (decision?.decision !== 'allow') {
-      // As responsewriters.Forbidden: the request's part of the message sanitized, and nosniff.
-      const why = sanitize(describeForbidden(attrs)) + (decision?.reason ? `: ${decision.reason}` : '');
-      log.v(4).info('Forbidden', { path: ctx.path, reason: why });
-      ctx.set('X-Content-Type-Options', 'nosniff');
-      if (!info.isResourceRequest) throw errors.forbiddenPath(`forbidden: ${why}`);
-      throw errors.forbidden({ group: info.apiGroup, resource: info.resource }, info.name, why);
+      log.v(4).info('Forbidden', { URI: ctx.url, reason: decision?.reason ?? '' });
+      throw forbiddenError(attrs, decision?.reason);
     }
     await next();
   });

@@ -50,6 +50,13 @@ describe('RBAC service-account subjects', () => {
       assert.equal(r.json.message, `forbidden: User "someone" cannot get path "${p}"`);
     }
   });
+
+  it('a 403 is responsewriters.Forbidden: the request echoed without HTML, and nosniff', async () => {
+    const r = await plat.as('someone').get('/a&b');
+    assert.equal(r.status, 403);
+    assert.equal(r.json.message, 'forbidden: User "someone" cannot get path "/a&amp;b"');
+    assert.equal(r.headers['x-content-type-options'], 'nosniff');
+  });
 });
 
 describe('RBAC with bootstrap tokens under the default policy', () => {
