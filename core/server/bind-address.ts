@@ -23,3 +23,6 @@ export async function listenOnBindAddress<T>(bind: string, open: (host: string) 
     return open(fallback);
   }
 }
+
+/** Go's net.JoinHostPort: an IPv6 host in brackets. */
+export const joinHostPort = (host: string, port: number): string => `${host.includes(':') ? `[${host}]` : host}:${port}`;

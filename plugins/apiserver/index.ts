@@ -24,6 +24,7 @@ import { openLmdbStorage } from '../../core/storage/lmdb.js';
 import type { Storage } from '../../core/storage/storage.js';
 import { apiserverFlags } from './flags.js';
 import { servingTlsSettings } from '../../core/server/tls-settings.js';
+import { isUnspecified, joinHostPort, listenOnBindAddress } from '../../core/server/bind-address.js';
 import { SNI_FLAG, SniCertificates } from '../../core/server/sni.js';
 import { PROFILING_FLAG, profilingFlags, v8Profiler } from '../../core/server/debug/index.js';
 
@@ -55,7 +56,6 @@ export function platVersion(version: string): VersionInfo {
   };
 }
 
-function isUnspecified(addr: string): boolean { return addr === '' || addr === '0.0.0.0' || addr === '::'; }
 
 export const ApiServerPlugin: Plugin = {
   name: PLUGIN_NAME,
@@ -154,7 +154,6 @@ export const ApiServerPlugin: Plugin = {
       health.add({ name: 'shutdown', check: async () => (stopping.signal.aborted ? 'process is shutting down' : undefined) }, ['readyz']);
 
       const port = flags.get<number>('secure-port');
-      const host_ = isUnspecified(bind) ? (bind === '::' ? '::' : '0.0.0.0') : bind;
       const tlsSettings = servingTlsSettings(flags.get<string>('tls-min-version'), flags.get<string[]>('tls-cipher-suites'), log);
       const sni = SniCertificates.load(flags.get<string[]>(SNI_FLAG));
       const maxStreams = flags.get<number>('http2-max-streams-per-connection');
@@ -167,12 +166,13 @@ export const ApiServerPlugin: Plugin = {
       });
       let server: RunningServer;
       try {
-        server = await listen(app, {
-          host: host_, port, tls: { ...tls, ...(tlsSettings.ciphers ? { ciphers: tlsSettings.ciphers } : {}) }, http2: !flags.get<boolean>('disable-http2-serving'),
+        // Blank, 0.0.0.0 or :: is every interface of both families, as Go's listener (bind-address.ts).
+        server = await listenOnBindAddress(bind, (h) => listen(app, {
+          host: h, port, tls: { ...tls, ...(tlsSettings.ciphers ? { ciphers: tlsSettings.ciphers } : {}) }, http2: !flags.get<boolean>('disable-http2-serving'),
           minVersion: tlsSettings.minVersion, sni, ...(maxStreams ? { maxStreamsPerConnection: maxStreams } : {}),
-        });
+        }));
       } catch (e) {
-        throw new StartupError(`cannot listen on ${host_}:${port}: ${(e as Error).message}`);
+        throw new StartupError(`cannot listen on ${joinHostPort(bind || '0.0.0.0', port)}: ${(e as Error).message}`);
       }
       placeholder.port = server.address.port;
       cleanups.unshift(() => server.close());
@@ -182,7 +182,7 @@ export const ApiServerPlugin: Plugin = {
       const inProcess = inProcessServer(app, MAX_HEADER_BYTES);
       cleanups.unshift(async () => inProcess.close());
       handles.set(host, { server, storage, resources, stores, url: `https://${local}:${server.address.port}`, dial: (chain) => inProcess.dial(chain) });
-      log.info(`serving securely on ${host_}:${server.address.port}`, { dataDir, resources: resources.all().map((d) => `${d.plural}.${d.group}`) });
+      log.info(`Serving securely on ${joinHostPort(server.address.address, server.address.port)}`, { dataDir, resources: resources.all().map((d) => `${d.plural}.${d.group}`) });
     });
 
     host.hooks.shutdown.tapPromise(PLUGIN_NAME, async () => {

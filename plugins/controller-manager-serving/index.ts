@@ -16,7 +16,7 @@ import { ensureSelfSignedServing, generateSelfSignedServing } from '../../core/p
 import { StartupError, type Plugin } from '../../core/plugin.js';
 import { componentHealthChecks } from '../../core/server/health.js';
 import { listen, type RunningServer } from '../../core/server/listen.js';
-import { isUnspecified, listenOnBindAddress } from '../../core/server/bind-address.js';
+import { isUnspecified, joinHostPort, listenOnBindAddress } from '../../core/server/bind-address.js';
 import { createEndpointApp } from './app.js';
 import { lookupMissing, readClientCaFile, warnNoLookupClient } from './in-cluster-lookup.js';
 import {
@@ -45,8 +45,6 @@ const handles = new WeakMap<Host, ServingHandle>();
 /** The controller manager's running endpoint (after `start`), for tests. */
 export const getControllerManagerServing = (host: Host): ServingHandle | undefined => handles.get(host);
 
-/** Go's net.JoinHostPort. */
-const hostPort = (host: string, port: number) => `${host.includes(':') ? `[${host}]` : host}:${port}`;
 
 function kubeconfigFor(flag: string, file: string): ClientConnection {
   try {
@@ -208,14 +206,14 @@ export const ControllerManagerServing: Plugin = {
           minVersion: tlsSettings.minVersion, sni, ...(maxStreams ? { maxStreamsPerConnection: maxStreams } : {}),
         }));
       } catch (e) {
-        throw new StartupError(`failed to listen on ${hostPort(s.bind || '0.0.0.0', s.port)}: ${(e as Error).message}`);
+        throw new StartupError(`failed to listen on ${joinHostPort(s.bind || '0.0.0.0', s.port)}: ${(e as Error).message}`);
       }
       cleanups.unshift(() => server.close());
       // First of all: a CPU profile being taken ends at once instead of holding the stop up.
       cleanups.unshift(() => stopping.abort());
       const local = isUnspecified(s.bind) ? '127.0.0.1' : s.bind.includes(':') ? `[${s.bind}]` : s.bind;
       handles.set(host, { server, url: `https://${local}:${server.address.port}` });
-      log.info(`Serving securely on ${hostPort(server.address.address, server.address.port)}`, {
+      log.info(`Serving securely on ${joinHostPort(server.address.address, server.address.port)}`, {
         clientCertificates: clientCa !== undefined, requestHeader: requestHeader !== undefined, tokenReview: tokens !== undefined, subjectAccessReview: reviews !== undefined,
       });
     });

@@ -9,6 +9,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { createSecureContext, type SecureContextOptions } from 'node:tls';
 import type Koa from 'koa';
 import type { TlsPair } from '../../core/nodeagent/context.js';
+import { joinHostPort, listenOnBindAddress } from '../../core/server/bind-address.js';
 import { koaCallback } from '../../core/server/koa-callback.js';
 import { servingPairProblem } from '../../core/server/serving-pair.js';
 import type { TlsSettings } from '../../core/server/tls-settings.js';
@@ -30,18 +31,22 @@ export class BindError extends Error {
   override readonly name = 'BindError';
 }
 
-export const hostPort = (host: string, port: number): string => (host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`);
+export const hostPort = joinHostPort;
 
+/** Listens on `host` (0.0.0.0, :: or blank: every interface of both families, as Go's listener). */
 async function bind(server: http.Server | http2.Http2SecureServer, what: string, host: string, port: number): Promise<void> {
-  await new Promise<void>((resolve, reject) => {
-    const onError = (e: NodeJS.ErrnoException) => {
-      const why = e.code === 'EADDRINUSE' ? 'address already in use' : e.code === 'EADDRNOTAVAIL' ? 'address not available on this host'
-        : e.code === 'EACCES' ? 'permission denied' : e.message;
-      reject(new BindError(`${what} cannot listen on ${hostPort(host, port)}: ${why}`));
-    };
-    server.once('error', onError);
-    server.listen(port, host, () => { server.off('error', onError); resolve(); });
+  const listenOn = (h: string) => new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, h, () => { server.off('error', reject); resolve(); });
   });
+  try {
+    await listenOnBindAddress(host, listenOn);
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    const why = e.code === 'EADDRINUSE' ? 'address already in use' : e.code === 'EADDRNOTAVAIL' ? 'address not available on this host'
+      : e.code === 'EACCES' ? 'permission denied' : e.message;
+    throw new BindError(`${what} cannot listen on ${hostPort(host, port)}: ${why}`);
+  }
 }
 
 function closer(server: http.Server | http2.Http2SecureServer, sockets: Set<Socket>, sessions: Set<http2.ServerHttp2Session>): () => Promise<void> {

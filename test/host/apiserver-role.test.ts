@@ -13,7 +13,7 @@ const P = '/apis/certificates.platform/v1/certificatesigningrequests';
 async function apiserver(dir: string, extra: string[] = []) {
   const port = await freePort();
   const proc = await startPlat(['apiserver', '--data-dir', path.join(dir, 'data'), '--cert-dir', path.join(dir, 'certs'),
-    '--bind-address', '127.0.0.1', '--secure-port', String(port), ...extra], /serving securely on/);
+    '--bind-address', '127.0.0.1', '--secure-port', String(port), ...extra], /Serving securely on/);
   const ca = readFileSync(path.join(dir, 'certs', 'apiserver.crt'), 'utf8');
   return { proc, ca, client: new Client(`https://127.0.0.1:${port}`, { ca }) };
 }

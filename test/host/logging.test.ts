@@ -85,7 +85,7 @@ describe('logging flags of the API server and controller manager', () => {
     const dir = tempDir();
     const port = await freePort();
     const proc = await startPlat(['apiserver', '--data-dir', path.join(dir, 'data'), '--cert-dir', path.join(dir, 'certs'),
-      '--bind-address', '127.0.0.1', '--secure-port', String(port), ...extra], /serving securely on/);
+      '--bind-address', '127.0.0.1', '--secure-port', String(port), ...extra], /Serving securely on/);
     return { proc, client: new Client(`https://127.0.0.1:${port}`, { ca: readFileSync(path.join(dir, 'certs', 'apiserver.crt'), 'utf8') }) };
   }
 
