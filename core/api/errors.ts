@@ -29,7 +29,12 @@ export class StatusError extends Error {
   constructor(status: Omit<Status, 'kind' | 'apiVersion' | 'metadata' | 'status'> & { metadata?: Status['metadata'] },
     headers: Record<string, string> = {}) {
     super(status.message ?? status.reason ?? `status ${status.code}`);
-    this.status = { kind: 'Status', apiVersion: 'v1', metadata: status.metadata ?? {}, status: 'Failure', ...status } as Status;
+    // In Go's field order (metav1.Status): kind, apiVersion, metadata, status, message, reason, details, code.
+    const { message, reason, details, code } = status;
+    this.status = {
+      kind: 'Status', apiVersion: 'v1', metadata: status.metadata ?? {}, status: 'Failure',
+      ...(message !== undefined ? { message } : {}), ...(reason !== undefined ? { reason } : {}), ...(details !== undefined ? { details } : {}), code,
+    };
     this.headers = headers;
   }
   get code(): number { return this.status.code; }

@@ -40,6 +40,8 @@ describe('REST machinery', () => {
       message: 'certificatesigningrequests.certificates.platform "nope" not found',
       details: { name: 'nope', group: 'certificates.platform', kind: 'certificatesigningrequests' },
     });
+    // The bytes as Go writes metav1.Status: its fields in declaration order.
+    assert.deepEqual(Object.keys(JSON.parse(nf.text)), ['kind', 'apiVersion', 'metadata', 'status', 'message', 'reason', 'details', 'code']);
   });
 
   it('409 AlreadyExists, 409 Conflict on a stale resourceVersion, no-op update keeps the RV', async () => {
