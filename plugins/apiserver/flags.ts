@@ -1,5 +1,6 @@
 // The API server flags this plugin honours, with the spec's names, types, defaults and sections.
 import type { FlagSpec } from '../../core/flags/types.js';
+import { ipFlagProblem } from '../../core/flags/ip.js';
 import { cipherSuitesFlag } from '../../core/server/tls-settings.js';
 import { sniFlag } from '../../core/server/sni.js';
 
@@ -11,8 +12,8 @@ const AUTHZ = 'Authorization options';
 export const apiserverFlags: readonly FlagSpec[] = [
   { name: 'secure-port', type: 'int', default: 6443, section: SERVING, help: 'HTTPS port with authentication and authorization. 0 cannot switch it off.',
     validate: (v) => ((v as number) < 0 || (v as number) > 65535 ? `must be a port number between 0 and 65535` : undefined) },
-  { name: 'bind-address', type: 'string', default: '0.0.0.0', section: SERVING, help: 'Listen address for the secure port; blank or unspecified (0.0.0.0 or ::) means all interfaces and address families.' },
-  { name: 'advertise-address', type: 'string', default: '', section: SERVING, help: 'Address advertised to cluster members; must be reachable by the cluster. Blank: --bind-address; if that is unspecified: the host\'s default interface.' },
+  { name: 'bind-address', type: 'string', default: '0.0.0.0', section: SERVING, help: 'Listen address for the secure port; blank or unspecified (0.0.0.0 or ::) means all interfaces and address families.', validate: ipFlagProblem },
+  { name: 'advertise-address', type: 'string', default: '', section: SERVING, help: 'Address advertised to cluster members; must be reachable by the cluster. Blank: --bind-address; if that is unspecified: the host\'s default interface.', validate: ipFlagProblem },
   { name: 'external-hostname', type: 'string', default: '', section: SERVING, help: 'Hostname used when generating externalized URLs (for example discovery documents).' },
   { name: 'cert-dir', type: 'string', default: '/var/run/platform', section: SERVING, help: 'Directory of TLS certificates; ignored when --tls-cert-file and --tls-private-key-file are given.' },
   { name: 'tls-cert-file', type: 'string', default: '', section: SERVING, help: 'Default x509 certificate for HTTPS (CA certificate, if any, concatenated after the server certificate). Without cert and key files, a self-signed pair is generated for the public address and stored in --cert-dir.' },

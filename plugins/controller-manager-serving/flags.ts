@@ -3,6 +3,7 @@
 // stays in the catalogue and is refused at start-up.
 import { parseDuration } from '../../core/flags/duration.js';
 import type { FlagSpec } from '../../core/flags/types.js';
+import { ipFlagProblem } from '../../core/flags/ip.js';
 import { TLS_VERSIONS } from '../../core/server/tls-names.js';
 import { cipherSuitesFlag } from '../../core/server/tls-settings.js';
 import { sniFlag } from '../../core/server/sni.js';
@@ -45,7 +46,7 @@ const allowPaths = (v: unknown) => {
 export const servingFlags: readonly FlagSpec[] = [
   { name: FLAGS.securePort, type: 'int', default: 10257, section: SECTION, help: 'HTTPS port; 0 disables HTTPS.',
     validate: (v) => ((v as number) < 0 || (v as number) > 65535 ? 'must be a port number between 0 and 65535' : undefined) },
-  { name: FLAGS.bindAddress, type: 'string', default: '0.0.0.0', section: SECTION, help: 'Listen address; blank or unspecified means all interfaces and families.' },
+  { name: FLAGS.bindAddress, type: 'string', default: '0.0.0.0', section: SECTION, help: 'Listen address; blank or unspecified means all interfaces and families.', validate: ipFlagProblem },
   { name: FLAGS.certDir, type: 'string', section: SECTION, help: 'Certificate directory; ignored if cert and key files given.' },
   { name: FLAGS.tlsCertFile, type: 'string', section: SECTION, help: 'Default certificate and key; if absent with HTTPS on, a self-signed pair is generated into --cert-dir.' },
   { name: FLAGS.tlsKeyFile, type: 'string', section: SECTION, help: 'Default certificate and key; if absent with HTTPS on, a self-signed pair is generated into --cert-dir.' },
