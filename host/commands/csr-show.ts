@@ -40,6 +40,14 @@ export async function csrGet(argv: readonly string[], out: Out): Promise<number>
   }
 }
 
+/**
+ * The list kubectl prints for `get -o json|yaml`: not the server's CertificateSigningRequestList
+ * but the objects wrapped in a v1 List with an empty resourceVersion, as kubectl composes it.
+ */
+function asKubectlList(items: readonly Csr[]): object {
+  return { apiVersion: 'v1', items, kind: 'List', metadata: { resourceVersion: '' } };
+}
+
 async function listAll(client: RestClient, signal?: AbortSignal): Promise<List<Csr> & ApiObject> {
   return client.request<List<Csr> & ApiObject>('GET', resourcePath(CSR_RESOURCE), signal ? { signal } : {});
 }
@@ -93,7 +101,7 @@ export async function csrList(argv: readonly string[], out: Out, err: Out): Prom
     const list = await listAll(client);
     let widths: number[] = [];
     if (format === 'json' || format === 'yaml') {
-      if (!f.get<boolean>('watch')) out(formatObject(list, format));
+      if (!f.get<boolean>('watch')) out(formatObject(asKubectlList(list.items), format));
       else printObjects(list.items, format, out);
     } else if (format === 'name') {
       printObjects(list.items, format, out);

@@ -173,8 +173,13 @@ describe('plat csr', () => {
     const names = list.stdout.trim().split('\n').slice(1).map((l) => l.split(/\s+/)[0]);
     assert.ok(names.includes('w1') && names.includes('d1') && names.includes('w2'), list.stdout);
     assert.match(list.stdout, /^d1 +\S+ +example\.com\/widgets +plat-admin +<none> +Denied$/m);
+    // kubectl get -o json|yaml wraps the objects in a v1 List of its own, not the server's list.
     const listJson = JSON.parse((await csr(['list', '-o', 'json', ...kc()])).stdout);
-    assert.equal(listJson.kind, 'CertificateSigningRequestList');
+    assert.deepEqual([listJson.apiVersion, listJson.kind, listJson.metadata], ['v1', 'List', { resourceVersion: '' }]);
+    assert.ok(listJson.items.some((o: { kind: string; metadata: { name: string } }) => o.kind === 'CertificateSigningRequest' && o.metadata.name === 'w1'));
+    const listYaml = (await csr(['list', '-o', 'yaml', ...kc()])).stdout;
+    assert.ok(listYaml.startsWith('apiVersion: v1\nitems:\n- apiVersion: certificates.platform/v1\n'), listYaml.slice(0, 200));
+    assert.ok(listYaml.endsWith('\nkind: List\nmetadata:\n  resourceVersion: ""\n'), listYaml.slice(-200));
     const byName = await csr(['list', '-o', 'name', ...kc()]);
     assert.match(byName.stdout, /^certificatesigningrequest\.certificates\.platform\/w1$/m);
   });
