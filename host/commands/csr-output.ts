@@ -1,8 +1,9 @@
 // How `plat csr get` and `plat csr list` print: the CSR table columns kubectl shows (the same
 // printer the server's Table uses), aligned as kubectl's tabwriter aligns them (3 spaces between
-// columns), or the objects as JSON or YAML.
+// columns), or the objects as JSON or YAML as kubectl writes them.
 import { Document, visit } from 'yaml';
 import type { Csr } from '../../core/certificates/csr-object.js';
+import { goJson } from './go-json.js';
 import { csrTablePrinter } from '../../plugins/certificates/table.js';
 import type { CertificateSigningRequest } from '../../plugins/certificates/types.js';
 
@@ -46,5 +47,5 @@ function toYaml(obj: unknown): string {
 }
 
 export function formatObject(obj: unknown, format: string): string {
-  return format === 'yaml' ? toYaml(obj) : JSON.stringify(obj, null, 4) + '\n';
+  return format === 'yaml' ? toYaml(obj) : goJson(obj);
 }

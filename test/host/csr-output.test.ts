@@ -17,3 +17,26 @@ describe('plat csr -o yaml', () => {
     assert.match(text, /^ {2}expirationSeconds: 600$/m);
   });
 });
+
+describe('plat csr -o json', () => {
+  it('writes what kubectl writes: keys sorted, four spaces, Go\'s escapes', () => {
+    const obj = { spec: { usages: ['client auth'], empty: [], request: 'x' }, kind: 'K', metadata: {}, status: { message: 'A<b>&c \u2028 \b\f\u0001 \ud800 é' } };
+    assert.equal(formatObject(obj, 'json'), [
+      '{',
+      '    "kind": "K",',
+      '    "metadata": {},',
+      '    "spec": {',
+      '        "empty": [],',
+      '        "request": "x",',
+      '        "usages": [',
+      '            "client auth"',
+      '        ]',
+      '    },',
+      '    "status": {',
+      '        "message": "A\\u003cb\\u003e\\u0026c \\u2028 \\b\\f\\u0001 \ufffd é"',
+      '    }',
+      '}',
+      '',
+    ].join('\n'));
+  });
+});
