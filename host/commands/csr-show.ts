@@ -17,9 +17,17 @@ function defineOutput(f: Flags, section: string): void {
   f.define({ name: 'output', shorthand: 'o', type: 'string', default: '', enum: ['json', 'yaml', 'name'], section, help: 'Output format: json, yaml or name (default: a table).' });
 }
 
-function printObjects(items: readonly Csr[], format: string, out: Out): void {
-  if (format === 'name') for (const csr of items) out(`${CSR_DISPLAY}/${csr.metadata.name ?? ''}\n`);
-  else for (const [i, csr] of items.entries()) out((format === 'yaml' && i > 0 ? '---\n' : '') + formatObject(csr, format));
+/**
+ * Prints objects one by one as kubectl's printers do, the list and then each watch event: every
+ * YAML document after the first starts with `---`, so the stream stays a valid multi-document file.
+ */
+function objectPrinter(format: string, out: Out): (csr: Csr) => void {
+  let printed = 0;
+  return (csr) => {
+    if (format === 'name') out(`${CSR_DISPLAY}/${csr.metadata.name ?? ''}\n`);
+    else out((format === 'yaml' && printed > 0 ? '---\n' : '') + formatObject(csr, format));
+    printed++;
+  };
 }
 
 export async function csrGet(argv: readonly string[], out: Out): Promise<number> {
@@ -32,7 +40,7 @@ export async function csrGet(argv: readonly string[], out: Out): Promise<number>
   try {
     const csr = await client.get<Csr>(CSR_RESOURCE, positional[0]!);
     const format = f.get<string>('output');
-    if (format) printObjects([csr], format, out);
+    if (format) objectPrinter(format, out)(csr);
     else out(formatTable([TABLE_HEADER, tableRow(csr, new Date())]));
     return 0;
   } finally {
@@ -53,9 +61,9 @@ async function listAll(client: RestClient, signal?: AbortSignal): Promise<List<C
 }
 
 /** Follows changes from `rv` until `signal` aborts; prints each changed CSR. */
-async function watchChanges(client: RestClient, rv: string, format: string, widths: number[], out: Out, signal: AbortSignal): Promise<void> {
+async function watchChanges(client: RestClient, rv: string, printObject: ((csr: Csr) => void) | undefined, widths: number[], out: Out, signal: AbortSignal): Promise<void> {
   const print = (csr: Csr) => {
-    if (format) { printObjects([csr], format, out); return; }
+    if (printObject) { printObject(csr); return; }
     const row = tableRow(csr, new Date());
     columnWidths([row]).forEach((w, i) => { widths[i] = Math.max(widths[i] ?? 0, w); });
     out(formatRow(row, widths));
@@ -100,11 +108,11 @@ export async function csrList(argv: readonly string[], out: Out, err: Out): Prom
   try {
     const list = await listAll(client);
     let widths: number[] = [];
-    if (format === 'json' || format === 'yaml') {
-      if (!f.get<boolean>('watch')) out(formatObject(asKubectlList(list.items), format));
-      else printObjects(list.items, format, out);
-    } else if (format === 'name') {
-      printObjects(list.items, format, out);
+    const printObject = format ? objectPrinter(format, out) : undefined;
+    if (printObject && !f.get<boolean>('watch') && format !== 'name') {
+      out(formatObject(asKubectlList(list.items), format));
+    } else if (printObject) {
+      list.items.forEach(printObject);
     } else if (list.items.length === 0 && !f.get<boolean>('watch')) {
       err('No resources found\n');
     } else {
@@ -119,7 +127,7 @@ export async function csrList(argv: readonly string[], out: Out, err: Out): Prom
     const interrupted = () => stop.abort();
     process.once('SIGINT', interrupted);
     try {
-      await watchChanges(client, list.metadata.resourceVersion ?? '', format, widths, out, stop.signal);
+      await watchChanges(client, list.metadata.resourceVersion ?? '', printObject, widths, out, stop.signal);
     } finally {
       clearTimeout(timer);
       process.removeListener('SIGINT', interrupted);

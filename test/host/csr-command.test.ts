@@ -184,21 +184,31 @@ describe('plat csr', () => {
     assert.match(byName.stdout, /^certificatesigningrequest\.certificates\.platform\/w1$/m);
   });
 
-  it('list -w prints a line per change until interrupted', async () => {
-    const child = spawn(process.execPath, [platBin, 'csr', 'list', '-w', ...kc()], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
-    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  it('list -w prints a line (or a YAML document) per change until interrupted', async () => {
+    const watch = (args: string[]) => {
+      const child = spawn(process.execPath, [platBin, 'csr', 'list', '-w', ...args, ...kc()], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const w = { stdout: '', exited: new Promise<number | null>((r) => child.once('exit', (code) => r(code))), child };
+      child.stdout.on('data', (d: Buffer) => { w.stdout += d.toString(); });
+      return w;
+    };
+    const table = watch([]);
+    const yaml = watch(['-o', 'yaml']);
     try {
-      await until(async () => stdout.includes('w1'), 'the initial list');
-      assert.ok(!/^watched /m.test(stdout));
+      await until(async () => table.stdout.includes('w1') && yaml.stdout.includes('name: w1'), 'the initial list');
+      assert.ok(!/^watched /m.test(table.stdout));
       assert.equal((await plat.admin.post(CSRS, { apiVersion: 'certificates.platform/v1', kind: 'CertificateSigningRequest', metadata: { name: 'watched' },
         spec: (await plat.admin.get(`${CSRS}/w1`)).json.spec })).status, 201);
-      await until(async () => /^watched +\S+ +example\.com\/widgets +plat-admin +60m +Pending$/m.test(stdout), 'the new CSR\'s line');
+      await until(async () => /^watched +\S+ +example\.com\/widgets +plat-admin +60m +Pending$/m.test(table.stdout), 'the new CSR\'s line');
+      await until(async () => yaml.stdout.includes('name: watched'), 'the new CSR\'s document');
     } finally {
-      child.kill('SIGINT');
+      table.child.kill('SIGINT');
+      yaml.child.kill('SIGINT');
     }
-    assert.equal(await exited, 0);
+    assert.equal(await table.exited, 0);
+    assert.equal(await yaml.exited, 0);
+    // As kubectl get -w -o yaml: every document after the first, a watch event's too, starts with ---.
+    const docs = yaml.stdout.split(/^---\n/m);
+    assert.ok(docs.length > 1 && docs.every((d) => d.startsWith('apiVersion: certificates.platform/v1\n') && d.match(/^apiVersion: /gm)?.length === 1), yaml.stdout);
   });
 
   it('finds the kubeconfig in --kubeconfig, $PLATCONFIG, $KUBECONFIG, then .plat/admin.conf', async () => {
