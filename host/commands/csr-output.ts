@@ -30,11 +30,6 @@ export function formatRow(row: readonly string[], widths: readonly number[]): st
   return row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('') + '\n';
 }
 
-export function formatTable(rows: readonly (readonly string[])[]): string {
-  const widths = columnWidths(rows);
-  return rows.map((r) => formatRow(r, widths)).join('');
-}
-
 export function formatObject(obj: unknown, format: string): string {
   return format === 'yaml' ? goYaml(obj) : goJson(obj);
 }

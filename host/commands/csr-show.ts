@@ -1,7 +1,7 @@
-// `plat csr get NAME` and `plat csr list [-w]`: the CSR table kubectl prints (NAME AGE SIGNERNAME
-// REQUESTOR REQUESTEDDURATION CONDITION), or the objects as JSON, YAML or names. With -w, list
-// keeps watching and prints a line for every change (re-watching when the server ends a watch,
-// re-listing when its version is compacted) until --timeout, if one is given.
+// `plat csr get NAME [-w]` and `plat csr list [-w]`: the CSR table kubectl prints (NAME AGE
+// SIGNERNAME REQUESTOR REQUESTEDDURATION CONDITION), or the objects as JSON, YAML or names. With
+// -w, they keep watching (get: that one name) and print a line for every change (re-watching when
+// the server ends a watch, re-listing when its version is compacted) until --timeout, if one is given.
 import type { ApiObject } from '../../core/api/meta.js';
 import { CSR_RESOURCE, type Csr } from '../../core/certificates/csr-object.js';
 import { isApiError, resourcePath, type List, type RestClient } from '../../core/client/rest-client.js';
@@ -9,12 +9,15 @@ import { FlagError, type Flags } from '../../core/flags/flag-set.js';
 import { sleep } from '../../core/abort-wait.js';
 import { CommandError } from './ca.js';
 import { csrFlags, openClient } from './csr-connection.js';
-import { columnWidths, CSR_DISPLAY, formatObject, formatRow, formatTable, TABLE_HEADER, tableRow } from './csr-output.js';
+import { columnWidths, CSR_DISPLAY, formatObject, formatRow, TABLE_HEADER, tableRow } from './csr-output.js';
 
 type Out = (text: string) => void;
 
 function defineOutput(f: Flags, section: string): void {
   f.define({ name: 'output', shorthand: 'o', type: 'string', default: '', enum: ['json', 'yaml', 'name'], section, help: 'Output format: json, yaml or name (default: a table).' });
+  f.define({ name: 'watch', shorthand: 'w', type: 'bool', default: false, section, help: 'After printing, watch for changes.' });
+  f.define({ name: 'timeout', type: 'duration', default: 0, section, help: 'With --watch: stop after this long (0: until interrupted).',
+    validate: (v) => ((v as number) < 0 ? 'must not be negative' : undefined) });
 }
 
 /**
@@ -38,10 +41,14 @@ export async function csrGet(argv: readonly string[], out: Out): Promise<number>
   if (positional.length !== 1) throw new FlagError('exactly one NAME is required');
   const client = openClient(f);
   try {
-    const csr = await client.get<Csr>(CSR_RESOURCE, positional[0]!);
+    const name = positional[0]!;
+    const csr = await client.get<Csr>(CSR_RESOURCE, name);
     const format = f.get<string>('output');
-    if (format) objectPrinter(format, out)(csr);
-    else out(formatTable([TABLE_HEADER, tableRow(csr, new Date())]));
+    const printObject = format ? objectPrinter(format, out) : undefined;
+    let widths: number[] = [];
+    if (printObject) printObject(csr);
+    else widths = printTable([TABLE_HEADER, tableRow(csr, new Date())], out);
+    if (f.get<boolean>('watch')) await follow(f, client, csr.metadata.resourceVersion ?? '', printObject ?? rowPrinter(widths, out), `metadata.name=${name}`);
     return 0;
   } finally {
     client.close();
@@ -56,27 +63,40 @@ function asKubectlList(items: readonly Csr[]): object {
   return { apiVersion: 'v1', items, kind: 'List', metadata: { resourceVersion: '' } };
 }
 
-async function listAll(client: RestClient, signal?: AbortSignal): Promise<List<Csr> & ApiObject> {
-  return client.request<List<Csr> & ApiObject>('GET', resourcePath(CSR_RESOURCE), signal ? { signal } : {});
+async function listAll(client: RestClient, o: { signal?: AbortSignal; fieldSelector?: string | undefined } = {}): Promise<List<Csr> & ApiObject> {
+  return client.request<List<Csr> & ApiObject>('GET', resourcePath(CSR_RESOURCE), {
+    ...(o.signal ? { signal: o.signal } : {}), ...(o.fieldSelector ? { query: { fieldSelector: o.fieldSelector } } : {}),
+  });
 }
 
-/** Follows changes from `rv` until `signal` aborts; prints each changed CSR. */
-async function watchChanges(client: RestClient, rv: string, printObject: ((csr: Csr) => void) | undefined, widths: number[], out: Out, signal: AbortSignal): Promise<void> {
-  const print = (csr: Csr) => {
-    if (printObject) { printObject(csr); return; }
+/** Prints the rows aligned; returns the column widths, which the rows of a watch keep. */
+function printTable(rows: readonly (readonly string[])[], out: Out): number[] {
+  const widths = columnWidths(rows);
+  out(rows.map((r) => formatRow(r, widths)).join(''));
+  return widths;
+}
+
+/** A table row per change, in columns as wide as the widest cell seen so far (kubectl's RememberWidths). */
+function rowPrinter(widths: number[], out: Out): (csr: Csr) => void {
+  return (csr) => {
     const row = tableRow(csr, new Date());
     columnWidths([row]).forEach((w, i) => { widths[i] = Math.max(widths[i] ?? 0, w); });
     out(formatRow(row, widths));
   };
+}
+
+/** Follows changes from `rv` until `signal` aborts; prints each changed CSR. */
+async function watchChanges(client: RestClient, rv: string, print: (csr: Csr) => void, fieldSelector: string | undefined, signal: AbortSignal): Promise<void> {
   let version: string | undefined = rv;
   while (!signal.aborted) {
     try {
       if (version === undefined) {
-        const list = await listAll(client, signal);
+        const list = await listAll(client, { signal, fieldSelector });
         list.items.forEach(print);
         version = list.metadata.resourceVersion ?? '';
       }
-      for await (const ev of client.watch<Csr>(CSR_RESOURCE, { resourceVersion: version, timeoutSeconds: Math.floor(300 * (1 + Math.random())), signal })) {
+      const timeoutSeconds = Math.floor(300 * (1 + Math.random()));
+      for await (const ev of client.watch<Csr>(CSR_RESOURCE, { resourceVersion: version, timeoutSeconds, signal, ...(fieldSelector ? { fieldSelector } : {}) })) {
         if (ev.type === 'ERROR') {
           const status = ev.object as ApiObject & { code?: number; message?: string };
           if (status.code === 410) { version = undefined; break; }
@@ -98,9 +118,6 @@ export async function csrList(argv: readonly string[], out: Out, err: Out): Prom
   const S = 'plat csr list';
   const f = csrFlags(S);
   defineOutput(f, S);
-  f.define({ name: 'watch', shorthand: 'w', type: 'bool', default: false, section: S, help: 'After listing, watch for changes.' });
-  f.define({ name: 'timeout', type: 'duration', default: 0, section: S, help: 'With --watch: stop after this long (0: until interrupted).',
-    validate: (v) => ((v as number) < 0 ? 'must not be negative' : undefined) });
   const { positional } = f.parse([...argv]);
   if (positional.length) throw new FlagError(`unexpected argument "${positional[0]}"`);
   const format = f.get<string>('output');
@@ -116,24 +133,26 @@ export async function csrList(argv: readonly string[], out: Out, err: Out): Prom
     } else if (list.items.length === 0 && !f.get<boolean>('watch')) {
       err('No resources found\n');
     } else {
-      const rows = [TABLE_HEADER, ...list.items.map((csr) => tableRow(csr, new Date()))];
-      widths = columnWidths(rows);
-      out(rows.map((r) => formatRow(r, widths)).join(''));
+      widths = printTable([TABLE_HEADER, ...list.items.map((csr) => tableRow(csr, new Date()))], out);
     }
-    if (!f.get<boolean>('watch')) return 0;
-    const stop = new AbortController();
-    const timeout = f.get<number>('timeout');
-    const timer = timeout ? setTimeout(() => stop.abort(), timeout) : undefined;
-    const interrupted = () => stop.abort();
-    process.once('SIGINT', interrupted);
-    try {
-      await watchChanges(client, list.metadata.resourceVersion ?? '', printObject, widths, out, stop.signal);
-    } finally {
-      clearTimeout(timer);
-      process.removeListener('SIGINT', interrupted);
-    }
+    if (f.get<boolean>('watch')) await follow(f, client, list.metadata.resourceVersion ?? '', printObject ?? rowPrinter(widths, out), undefined);
     return 0;
   } finally {
     client.close();
+  }
+}
+
+/** Watches until --timeout or an interrupt (SIGINT ends the watch with exit 0, as kubectl). */
+async function follow(f: Flags, client: RestClient, rv: string, print: (csr: Csr) => void, fieldSelector: string | undefined): Promise<void> {
+  const stop = new AbortController();
+  const timeout = f.get<number>('timeout');
+  const timer = timeout ? setTimeout(() => stop.abort(), timeout) : undefined;
+  const interrupted = () => stop.abort();
+  process.once('SIGINT', interrupted);
+  try {
+    await watchChanges(client, rv, print, fieldSelector, stop.signal);
+  } finally {
+    clearTimeout(timer);
+    process.removeListener('SIGINT', interrupted);
   }
 }

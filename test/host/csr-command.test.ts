@@ -184,28 +184,32 @@ describe('plat csr', () => {
     assert.match(byName.stdout, /^certificatesigningrequest\.certificates\.platform\/w1$/m);
   });
 
-  it('list -w prints a line (or a YAML document) per change until interrupted', async () => {
+  it('list -w and get NAME -w print a line (or a YAML document) per change until interrupted', async () => {
     const watch = (args: string[]) => {
-      const child = spawn(process.execPath, [platBin, 'csr', 'list', '-w', ...args, ...kc()], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [platBin, 'csr', ...args, '-w', ...kc()], { stdio: ['ignore', 'pipe', 'pipe'] });
       const w = { stdout: '', exited: new Promise<number | null>((r) => child.once('exit', (code) => r(code))), child };
       child.stdout.on('data', (d: Buffer) => { w.stdout += d.toString(); });
       return w;
     };
-    const table = watch([]);
-    const yaml = watch(['-o', 'yaml']);
+    const table = watch(['list']);
+    const yaml = watch(['list', '-o', 'yaml']);
+    const one = watch(['get', 'w2']);
     try {
-      await until(async () => table.stdout.includes('w1') && yaml.stdout.includes('name: w1'), 'the initial list');
+      await until(async () => table.stdout.includes('w1') && yaml.stdout.includes('name: w1') && one.stdout.includes('w2'), 'the initial list');
       assert.ok(!/^watched /m.test(table.stdout));
       assert.equal((await plat.admin.post(CSRS, { apiVersion: 'certificates.platform/v1', kind: 'CertificateSigningRequest', metadata: { name: 'watched' },
         spec: (await plat.admin.get(`${CSRS}/w1`)).json.spec })).status, 201);
       await until(async () => /^watched +\S+ +example\.com\/widgets +plat-admin +60m +Pending$/m.test(table.stdout), 'the new CSR\'s line');
       await until(async () => yaml.stdout.includes('name: watched'), 'the new CSR\'s document');
+      const w2 = (await plat.admin.get(`${CSRS}/w2`)).json;
+      assert.equal((await plat.admin.put(`${CSRS}/w2`, { ...w2, metadata: { ...w2.metadata, labels: { changed: 'yes' } } })).status, 200);
+      await until(async () => one.stdout.split('\n').filter((l) => l.startsWith('w2 ')).length === 2, 'the changed CSR\'s second line');
     } finally {
-      table.child.kill('SIGINT');
-      yaml.child.kill('SIGINT');
+      for (const w of [table, yaml, one]) w.child.kill('SIGINT');
     }
-    assert.equal(await table.exited, 0);
-    assert.equal(await yaml.exited, 0);
+    for (const w of [table, yaml, one]) assert.equal(await w.exited, 0);
+    // get NAME -w follows that one name: the header, its row, the row again after the change.
+    assert.match(one.stdout, /^NAME +AGE +SIGNERNAME +REQUESTOR +REQUESTEDDURATION +CONDITION\n(w2 +\S+ +example\.com\/widgets +plat-admin +<none> +Approved,Issued\n){2}$/);
     // As kubectl get -w -o yaml: every document after the first, a watch event's too, starts with ---.
     const docs = yaml.stdout.split(/^---\n/m);
     assert.ok(docs.length > 1 && docs.every((d) => d.startsWith('apiVersion: certificates.platform/v1\n') && d.match(/^apiVersion: /gm)?.length === 1), yaml.stdout);
