@@ -48,7 +48,7 @@ export async function csrGet(argv: readonly string[], out: Out): Promise<number>
     let widths: number[] = [];
     if (printObject) printObject(csr);
     else widths = printTable([TABLE_HEADER, tableRow(csr, new Date())], out);
-    if (f.get<boolean>('watch')) await follow(f, client, csr.metadata.resourceVersion ?? '', printObject ?? rowPrinter(widths, out), `metadata.name=${name}`);
+    if (f.get<boolean>('watch')) await follow(f, client, csr.metadata.resourceVersion ?? '', printObject ?? rowPrinter(widths, out, false), `metadata.name=${name}`);
     return 0;
   } finally {
     client.close();
@@ -76,12 +76,17 @@ function printTable(rows: readonly (readonly string[])[], out: Out): number[] {
   return widths;
 }
 
-/** A table row per change, in columns as wide as the widest cell seen so far (kubectl's RememberWidths). */
-function rowPrinter(widths: number[], out: Out): (csr: Csr) => void {
+/**
+ * A table row per change, in columns as wide as the widest cell seen so far (kubectl's
+ * RememberWidths); `header`: nothing was printed yet, the header comes with the first row.
+ */
+function rowPrinter(widths: number[], out: Out, header: boolean): (csr: Csr) => void {
+  let pending = header;
   return (csr) => {
-    const row = tableRow(csr, new Date());
-    columnWidths([row]).forEach((w, i) => { widths[i] = Math.max(widths[i] ?? 0, w); });
-    out(formatRow(row, widths));
+    const rows = [...(pending ? [TABLE_HEADER] : []), tableRow(csr, new Date())];
+    pending = false;
+    columnWidths(rows).forEach((w, i) => { widths[i] = Math.max(widths[i] ?? 0, w); });
+    out(rows.map((r) => formatRow(r, widths)).join(''));
   };
 }
 
@@ -130,12 +135,13 @@ export async function csrList(argv: readonly string[], out: Out, err: Out): Prom
       out(formatObject(asKubectlList(list.items), format));
     } else if (printObject) {
       list.items.forEach(printObject);
-    } else if (list.items.length === 0 && !f.get<boolean>('watch')) {
-      err('No resources found\n');
+    } else if (list.items.length === 0) {
+      // With -w kubectl says nothing, and prints the header with the first row that comes.
+      if (!f.get<boolean>('watch')) err('No resources found\n');
     } else {
       widths = printTable([TABLE_HEADER, ...list.items.map((csr) => tableRow(csr, new Date()))], out);
     }
-    if (f.get<boolean>('watch')) await follow(f, client, list.metadata.resourceVersion ?? '', printObject ?? rowPrinter(widths, out), undefined);
+    if (f.get<boolean>('watch')) await follow(f, client, list.metadata.resourceVersion ?? '', printObject ?? rowPrinter(widths, out, list.items.length === 0), undefined);
     return 0;
   } finally {
     client.close();

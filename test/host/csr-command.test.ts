@@ -11,6 +11,7 @@ import { issueCertificate, parseCertificate, parseCsr, samePublicKey } from '../
 import { makeCa } from '../helpers/certs.js';
 import { freePort, platBin, startInProcess, tempDir, type RunningPlat } from '../helpers/plat.js';
 import { runPlatAsync } from '../helpers/run-plat.js';
+import { baseCsr, fixtures } from '../certificates/fixtures.js';
 import type { Plugin } from '../../core/plugin.js';
 
 const CSRS = '/apis/certificates.platform/v1/certificatesigningrequests';
@@ -29,6 +30,18 @@ describe('plat csr', () => {
     assert.fail(`timed out waiting for ${what}`);
   };
   const exists = async (name: string) => (await plat.admin.get(`${CSRS}/${name}`)).status === 200;
+  // Counts the CLI's GETs of the CSR collection (a list, then its watch), so a test can change
+  // something once a `list -w` has listed. Ahead of every authenticator; it answers nothing.
+  let cliGets = 0;
+  const cliSeen: Plugin = {
+    name: 'CliRequestsForTests',
+    apply(host) {
+      host.hooks.authenticate.tap({ name: 'CliRequestsForTests', stage: Number.MIN_SAFE_INTEGER }, (req) => {
+        if (req.method === 'GET' && req.path === CSRS && req.headers['user-agent'] === 'plat-csr') cliGets++;
+        return undefined;
+      });
+    },
+  };
 
   /** Approve and issue from the all-in-one CA, as the approver and signer would. */
   async function approveAndIssue(name: string): Promise<string> {
@@ -48,8 +61,28 @@ describe('plat csr', () => {
     return certificatePem;
   }
 
-  before(async () => { plat = await startInProcess(); out = tempDir('plat-csr-out-'); });
+  before(async () => { plat = await startInProcess({ plugins: [cliSeen] }); out = tempDir('plat-csr-out-'); });
   after(async () => { await plat?.stop(); });
+
+  it('list with no CSRs says so; list -w then prints the header with the first row, aligned to it', async () => {
+    const empty = await csr(['list', ...kc()]);
+    assert.deepEqual([empty.code, empty.stdout, empty.stderr], [0, '', 'No resources found\n']);
+    const listed = cliGets;
+    const child = spawn(process.execPath, [platBin, 'csr', 'list', '-w', ...kc()], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
+    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    try {
+      await until(async () => cliGets === listed + 2, 'the list and its watch');
+      assert.equal((await plat.admin.post(CSRS, baseCsr(fixtures(), 'a-rather-long-first-name'))).status, 201);
+      await until(async () => stdout.includes('a-rather-long-first-name'), 'the first row');
+    } finally {
+      child.kill('SIGINT');
+    }
+    assert.equal(await exited, 0);
+    // As kubectl get -w: nothing (no "No resources found") until the first row, the header then in its widths.
+    assert.match(stdout, /^NAME {23}AGE +SIGNERNAME +REQUESTOR +REQUESTEDDURATION +CONDITION\na-rather-long-first-name {3}\S+ +/);
+  });
 
   it('create --wait: key 0600, the request as asked, waits through approval to the issued certificate', async () => {
     const running = csr(['create', '--signer', 'example.com/widgets', '--name', 'w1', '--cn', 'alice', '--org', 'dev', '--org', 'ops',
