@@ -18,16 +18,19 @@ export const tableRow = (csr: Csr, now: Date): string[] => csrTablePrinter.cells
 const PADDING = 3;
 const MIN_WIDTH = 6;
 
+/** A cell's width as the tabwriter counts it: code points (an emoji is one, not two UTF-16 units). */
+const width = (cell: string): number => [...cell].length;
+
 /** Column widths (text plus padding) covering every row given. */
 export function columnWidths(rows: readonly (readonly string[])[]): number[] {
   const widths: number[] = [];
-  for (const row of rows) row.forEach((cell, i) => { widths[i] = Math.max(widths[i] ?? 0, Math.max(cell.length + PADDING, MIN_WIDTH)); });
+  for (const row of rows) row.forEach((cell, i) => { widths[i] = Math.max(widths[i] ?? 0, Math.max(width(cell) + PADDING, MIN_WIDTH)); });
   return widths;
 }
 
 /** One line; the last cell is not padded. */
 export function formatRow(row: readonly string[], widths: readonly number[]): string {
-  return row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('') + '\n';
+  return row.map((cell, i) => (i === row.length - 1 ? cell : cell + ' '.repeat(Math.max((widths[i] ?? 0) - width(cell), 0)))).join('') + '\n';
 }
 
 export function formatObject(obj: unknown, format: string): string {

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parse as parseYaml } from 'yaml';
-import { formatObject } from '../../host/commands/csr-output.js';
+import { columnWidths, formatObject, formatRow } from '../../host/commands/csr-output.js';
 
 describe('plat csr -o yaml', () => {
   it('quotes the strings YAML 1.1 or Go would read as something else', () => {
@@ -99,5 +99,13 @@ describe('plat csr -o yaml, byte for byte', () => {
       '  usages: []',
       '',
     ].join('\n'));
+  });
+});
+
+describe('plat csr tables', () => {
+  it('count a cell\'s width in code points, as kubectl\'s tabwriter does', () => {
+    const rows = [['NAME', 'REQUESTOR', 'CONDITION'], ['x', 'alice\u{1f600}-with-a-long-name', 'Pending']];
+    const widths = columnWidths(rows);
+    assert.equal(rows.map((r) => formatRow(r, widths)).join(''), 'NAME   REQUESTOR                 CONDITION\nx      alice\u{1f600}-with-a-long-name   Pending\n');
   });
 });
