@@ -3,7 +3,7 @@
 // with the final mode, before any byte is written). What was at the path before, a symlink
 // included, is replaced, never written through.
 import { closeSync, fchmodSync, fsyncSync, openSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
-import { link, lstat, open, rename, unlink } from 'node:fs/promises';
+import { constants, copyFile, link, lstat, open, rename, unlink } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 
@@ -72,7 +72,9 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array, m
 /**
  * What is at `file` now, kept under a second name (a hard link: the same inode, mode and owner) so a
  * failed write of several files can put it back. Undefined when there is nothing a rename could
- * replace: no file, or a directory (the rename onto it fails).
+ * replace (no file, or a directory: the rename onto it fails), or when it cannot be kept: a file
+ * system without hard links gets a copy (mode kept), and one that takes neither is written as
+ * before, without the way back, rather than not at all.
  */
 async function keep(file: string): Promise<string | undefined> {
   const kept = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.old`);
@@ -82,8 +84,14 @@ async function keep(file: string): Promise<string | undefined> {
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     const st = await lstat(file).catch(() => undefined);
-    if (!st || st.isDirectory()) return undefined;
-    throw e;
+    if (!st || !st.isFile()) return undefined;
+    try {
+      await copyFile(file, kept, constants.COPYFILE_EXCL);
+      return kept;
+    } catch {
+      await unlink(kept).catch(() => undefined);
+      return undefined;
+    }
   }
 }
 
