@@ -7,12 +7,16 @@ import { constants, copyFile, link, lstat, open, rename, unlink } from 'node:fs/
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 
-/** The checked arguments' temp file: a fresh name beside `file`, so the rename stays on one file system. */
+/** A fresh hidden name beside `file`, so a rename between the two stays on one file system. */
+const beside = (file: string, suffix: string): string =>
+  path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.${suffix}`);
+
+/** The checked arguments' temp file. */
 function tempFor(file: string, data: unknown, mode: number): string {
   if (typeof file !== 'string' || file === '') throw new TypeError('path must be a non-empty string');
   if (typeof data !== 'string' && !(data instanceof Uint8Array)) throw new TypeError('data must be a string or Uint8Array');
   if (!Number.isInteger(mode) || mode < 0 || mode > 0o777) throw new RangeError(`invalid file mode: ${mode}`);
-  return path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  return beside(file, 'tmp');
 }
 
 /** A temp file beside `file` holding `data` with exactly `mode`, synced to disk; removed if that fails. */
@@ -77,7 +81,7 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array, m
  * before, without the way back, rather than not at all.
  */
 async function keep(file: string): Promise<string | undefined> {
-  const kept = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.old`);
+  const kept = beside(file, 'old');
   try {
     await link(file, kept);
     return kept;
@@ -106,13 +110,13 @@ async function keep(file: string): Promise<string | undefined> {
 export async function writeFilesAtomic(files: ReadonlyArray<{ file: string; data: string | Uint8Array; mode: number }>): Promise<void> {
   const staged: string[] = [];
   const kept: Array<string | undefined> = [];
-  const discard = () => removeAll([...staged, ...kept.filter((k): k is string => k !== undefined)]);
+  const keptFiles = () => kept.filter((k): k is string => k !== undefined);
   try {
     for (const { file, data, mode } of files) staged.push(await stage(file, data, mode));
     // One file is replaced by one rename, which succeeds or changes nothing: nothing to put back.
     if (files.length > 1) for (const { file } of files) kept.push(await keep(file));
   } catch (e) {
-    await discard();
+    await removeAll([...staged, ...keptFiles()]);
     throw e;
   }
   for (const [i, { file }] of files.entries()) {
@@ -124,12 +128,11 @@ export async function writeFilesAtomic(files: ReadonlyArray<{ file: string; data
         await (back ? rename(back, files[j]!.file) : unlink(files[j]!.file)).catch(() => undefined);
         kept[j] = undefined;
       }
-      await removeAll(staged.slice(i));
-      await removeAll(kept.filter((k): k is string => k !== undefined));
+      await removeAll([...staged.slice(i), ...keptFiles()]);
       throw e;
     }
   }
-  await removeAll(kept.filter((k): k is string => k !== undefined));
+  await removeAll(keptFiles());
   for (const dir of new Set(files.map((f) => path.dirname(f.file)))) await syncDir(dir);
 }
 

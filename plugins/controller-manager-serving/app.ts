@@ -29,7 +29,6 @@ export interface EndpointDeps {
 /** The authorizer could not decide (a SubjectAccessReview that failed). */
 class AuthorizationFailed extends Error {}
 
-
 /** Upstream's responsewriters.InternalError: plain text naming the request URI, HTML-escaped. */
 const internalErrorText = (uri: string, message: string) => `${sanitizeHtml(`Internal Server Error: ${goQuote(uri)}: ${message}`)}\n`;
 

@@ -100,14 +100,14 @@ export function createControllerManagerPlugin(options: ControllerManagerPluginOp
           const where = inFile(names);
           return { problems: where.length ? problems.map((p) => `${where.join(', ')}: ${p}`) : problems, inFile: where.length > 0 };
         };
+        const unknown = unknownControllerErrors(selection, [...registry.names(), ...registry.aliases()]);
         const groups = [
-          located(unknownControllerErrors(selection, [...registry.names(), ...registry.aliases()]), [FLAGS.controllers]),
+          located(unknown, [FLAGS.controllers]),
           ...leaderElectionProblems(leaderElectionSettings(flags)).map((p) => located([p.message], p.flags)),
         ];
         const problems = groups.flatMap((g) => g.problems);
         if (problems.length) {
-          const known = registry.names();
-          const hint = unknownControllerErrors(selection, [...known, ...registry.aliases()]).length ? `\nknown controllers: ${known.join(', ') || '(none)'}` : '';
+          const hint = unknown.length ? `\nknown controllers: ${registry.names().join(', ') || '(none)'}` : '';
           throw new StartupError(`${problems.join('\n')}${hint}`, groups.some((g) => g.problems.length && g.inFile) ? 1 : 2);
         }
         if (embedded) {

@@ -31,8 +31,6 @@ export class BindError extends Error {
   override readonly name = 'BindError';
 }
 
-export const hostPort = joinHostPort;
-
 /** Listens on `host` (0.0.0.0, :: or blank: every interface of both families, as Go's listener). */
 async function bind(server: http.Server | http2.Http2SecureServer, what: string, host: string, port: number): Promise<void> {
   const listenOn = (h: string) => new Promise<void>((resolve, reject) => {
@@ -45,7 +43,7 @@ async function bind(server: http.Server | http2.Http2SecureServer, what: string,
     const e = err as NodeJS.ErrnoException;
     const why = e.code === 'EADDRINUSE' ? 'address already in use' : e.code === 'EADDRNOTAVAIL' ? 'address not available on this host'
       : e.code === 'EACCES' ? 'permission denied' : e.message;
-    throw new BindError(`${what} cannot listen on ${hostPort(host, port)}: ${why}`);
+    throw new BindError(`${what} cannot listen on ${joinHostPort(host, port)}: ${why}`);
   }
 }
 

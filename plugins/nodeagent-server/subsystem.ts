@@ -12,7 +12,8 @@ import { createHealthApp, createReadOnlyApp, createSecureApp } from './app.js';
 import { DelegatingAuthenticator } from '../../core/authn/delegating-authenticator.js';
 import { alwaysAllow, SubjectAccessReviewer, type NodeAgentAuthorizer } from './authorization.js';
 import { readClientCaFile } from './client-ca.js';
-import { hostPort, listenPlain, listenSecure, type Listening, type SecureListening } from './listeners.js';
+import { joinHostPort } from '../../core/server/bind-address.js';
+import { listenPlain, listenSecure, type Listening, type SecureListening } from './listeners.js';
 import { TokenReviewer } from '../../core/authn/token-review-client.js';
 import { legacyVersionWarning, tlsSettings, TlsSettingsError, type TlsSettings } from '../../core/server/tls-settings.js';
 import { v8Profiler } from '../../core/server/debug/index.js';
@@ -106,7 +107,7 @@ export function createServerSubsystem(ctx: NodeAgentContext, o: ServerSubsystemO
         }
         if (c.healthzPort > 0) {
           open.push(await listenPlain(createHealthApp(ctx, log), 'the health server', c.healthzBindAddress, c.healthzPort));
-          log.info('Serving healthz', { address: hostPort(c.healthzBindAddress, c.healthzPort) });
+          log.info('Serving healthz', { address: joinHostPort(c.healthzBindAddress, c.healthzPort) });
         }
         if (secure) {
           for (const name of secure.tls.insecure) log.info('Use of insecure cipher detected.', { cipher: name });
