@@ -3,6 +3,8 @@ import type { IncomingMessage } from 'node:http';
 import type { Http2ServerRequest } from 'node:http2';
 import YAML from 'yaml';
 import { errors } from '../api/errors.js';
+import { interpretError } from '../api/go-decode-errors.js';
+import { goJsonSyntaxError, MAX_NESTING_DEPTH } from '../api/go-json-syntax.js';
 import { GO_YAML } from '../api/go-yaml.js';
 
 export const MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
@@ -25,26 +27,57 @@ export function mediaType(header: string | undefined): string {
   return (header ?? 'application/json').split(';')[0]!.trim().toLowerCase() || 'application/json';
 }
 
+/**
+ * A body that is not JSON (or YAML) at all. The message is the one Go's decoder gives
+ * (encoding/json's syntax error, or the YAML conversion's); each handler wraps it in its own words.
+ */
+export class BodySyntaxError extends Error {
+  constructor(message: string, readonly yaml: boolean) { super(message); }
+}
+
 /** Parses JSON (or YAML, as upstream reads it, for application/yaml and apply patches). Returns the value and the JSON text when it was JSON. */
-export function parseDocument(body: Buffer, type: string, what: string): { value: unknown; json?: string } {
+export function parseDocument(body: Buffer, type: string): { value: unknown; json?: string } {
   const text = body.toString('utf8');
   if (type === 'application/yaml' || type === 'application/apply-patch+yaml') {
     try {
       const value: unknown = YAML.parse(text, { ...GO_YAML, uniqueKeys: false, intAsBigInt: false });
       return { value };
     } catch (e) {
-      throw errors.badRequest(`${what}: error converting YAML to JSON: ${(e as Error).message.split('\n')[0]}`);
+      throw new BodySyntaxError(yamlError(e as Error), true);
     }
   }
+  // Nesting deeper than Go's limit needs more bytes than the limit; smaller bodies skip the scan.
+  const refused = body.length > MAX_NESTING_DEPTH ? goJsonSyntaxError(body) : undefined;
+  if (refused) throw new BodySyntaxError(refused, false);
   try {
     return { value: JSON.parse(text) as unknown, json: text };
   } catch (e) {
-    throw errors.badRequest(`${what}: ${goJsonError(text, e as Error)}`);
+    // JSON.parse and Go accept the same documents; the fallback only guards against a difference.
+    throw new BodySyntaxError(goJsonSyntaxError(body) ?? (e as Error).message, false);
   }
 }
 
-function goJsonError(text: string, e: Error): string {
-  if (text.trim() === '') return 'unexpected end of JSON input';
-  const m = /position (\d+)/.exec(e.message);
-  return m ? `invalid character at offset ${m[1]}: ${e.message}` : e.message;
+/** go-yaml's shape (`yaml: line N: ...`) around the yaml package's own words. */
+function yamlError(e: Error & { linePos?: { line: number }[] }): string {
+  const line = e.linePos?.[0]?.line;
+  const words = e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+  return line === undefined ? `yaml: ${words}` : `yaml: line ${line}: ${words}`;
+}
+
+/**
+ * A whole-object body as the serializer reads it: its syntax, then Interpret's version/kind sniff.
+ * `fail` words the decoder's error as the calling handler does. A JSON null decodes, as in Go, to
+ * an object with nothing set.
+ */
+export function decodeBody(body: Buffer, type: string, fail: (cause: string) => Error): { value: unknown; json?: string } {
+  let doc: { value: unknown; json?: string };
+  try {
+    doc = parseDocument(body, type);
+  } catch (e) {
+    if (!(e instanceof BodySyntaxError)) throw e;
+    throw fail(e.yaml ? e.message : `couldn't get version/kind; json parse error: ${e.message}`);
+  }
+  const problem = interpretError(doc.value);
+  if (problem) throw fail(`couldn't get version/kind; json parse error: ${problem}`);
+  return doc.value === null ? { ...doc, value: {} } : doc;
 }

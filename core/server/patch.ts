@@ -9,7 +9,7 @@ import { applyJsonPatch } from '../api/patch/json-patch.js';
 import { applyMergePatch } from '../api/patch/merge-patch.js';
 import { applyStrategicMergePatch } from '../api/patch/strategic-merge-patch.js';
 import type { RequestContext, ResourceStore } from '../registry/store.js';
-import { parseDocument } from './body.js';
+import { decodePatch } from './patch-decode.js';
 import { decodeObject } from './rest.js';
 
 export const PATCH_TYPES = [
@@ -43,14 +43,14 @@ export async function applyPatchBody(p: PatchInput): Promise<{ object: ApiObject
   const { store, type } = p;
   const what = `${store.def.kind} in version "${store.def.version}" cannot be handled as a ${store.def.kind}`;
   if (p.body.length === 0) throw errors.badRequest('the body of the request was empty');
-  const doc = parseDocument(p.body, type === 'application/apply-patch+yaml' ? type : 'application/json', what);
+  const patch = decodePatch(type, p.body, p.validation);
   const force = p.query.get('force');
 
   if (type === 'application/apply-patch+yaml') {
     const manager = p.query.get('fieldManager') ?? '';
     if (!manager) throw patchOptionsInvalid('fieldManager', 'is required for apply patch');
-    if (typeof doc.value !== 'object' || doc.value === null || Array.isArray(doc.value)) throw errors.badRequest(`${what}: expected an object`);
-    const applied = doc.value as ApiObject;
+    if (patch === null) throw errors.badRequest(`${what}: expected an object`);
+    const applied = patch as ApiObject;
     if (applied.metadata?.name !== undefined && applied.metadata.name !== p.name) {
       throw errors.badRequest(`the name of the object (${applied.metadata.name}) does not match the name on the URL (${p.name})`);
     }
@@ -64,7 +64,7 @@ export async function applyPatchBody(p: PatchInput): Promise<{ object: ApiObject
       createIfMissing: async () => {
         if (p.subresource) throw errors.notFound(store.qualified, p.name);
         const local: string[] = [];
-        const obj = decodeObject(store, structuredClone(applied), doc.json, p.validation, local);
+        const obj = decodeObject(store, structuredClone(applied), undefined, p.validation, local);
         p.warnings.push(...local);
         obj.metadata.name = p.name;
         return store.create(p.ctx, obj);
@@ -75,11 +75,9 @@ export async function applyPatchBody(p: PatchInput): Promise<{ object: ApiObject
 
   return store.update(p.ctx, p.name, p.subresource, (current) => {
     let patched: unknown;
-    if (type === 'application/json-patch+json') patched = applyJsonPatch(current, doc.value);
-    else if (type === 'application/merge-patch+json') {
-      if (typeof doc.value !== 'object' || doc.value === null || Array.isArray(doc.value)) throw errors.badRequest(`${what}: json: cannot unmarshal ${Array.isArray(doc.value) ? 'array' : typeof doc.value} into Go value of type map[string]interface {}`);
-      patched = applyMergePatch(current, doc.value);
-    } else patched = applyStrategicMergePatch(current, doc.value, store.def.schema);
+    if (type === 'application/json-patch+json') patched = applyJsonPatch(current, patch);
+    else if (type === 'application/merge-patch+json') patched = applyMergePatch(current, patch);
+    else patched = applyStrategicMergePatch(current, patch ?? {}, store.def.schema);
     const local: string[] = [];
     const obj = decodeObject(store, patched, undefined, p.validation, local);
     p.warnings.push(...local);

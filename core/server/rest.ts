@@ -4,6 +4,7 @@ import type { Context } from 'koa';
 import { errors, StatusError } from '../api/errors.js';
 import { aggregateFieldErrors, fieldError, type FieldError } from '../api/field-errors.js';
 import type { ApiObject } from '../api/meta.js';
+import { unrecognizedMessage } from '../api/go-decode-errors.js';
 import { duplicateJsonFields, pruneUnknownFields } from '../api/schema-fields.js';
 import { SchemaTypeChecker } from '../api/schema-types.js';
 import { PROTOBUF_MEDIA_TYPE, unwrap } from '../api/protobuf.js';
@@ -14,7 +15,7 @@ import type { SubresourceCreate } from '../registry/strategy.js';
 import { listObjects } from '../registry/list.js';
 import { parseListOptions } from '../registry/list-options.js';
 import type { RequestContext, ResourceStore } from '../registry/store.js';
-import { mediaType, parseDocument, readBody } from './body.js';
+import { decodeBody, mediaType, readBody } from './body.js';
 import { applyPatchBody, PATCH_TYPES } from './patch.js';
 import type { RequestInfo } from './request-info.js';
 import { sendJson, setWarnings } from './respond.js';
@@ -137,7 +138,8 @@ async function readObject(ctx: Context, target: ResourceStore | BodyKind, valida
   if (type !== 'application/json' && type !== 'application/yaml') {
     throw errors.unsupportedMediaType(type, ['application/json', 'application/yaml', ...(decodeProtobuf ? [PROTOBUF_MEDIA_TYPE] : [])]);
   }
-  const doc = parseDocument(await readBody(ctx.req), type, what);
+  const raw = await readBody(ctx.req);
+  const doc = decodeBody(raw, type, (cause) => errors.badRequest(unrecognizedMessage(t.kind, cause, raw)));
   return decodeObject(t, doc.value, doc.json, validation, warnings);
 }
 
@@ -274,8 +276,9 @@ async function deleteOptions(ctx: Context, query: URLSearchParams): Promise<Dele
   const raw = await readBody(ctx.req);
   let body: Record<string, unknown> = {};
   if (raw.length) {
-    const doc = parseDocument(raw, mediaType(ctx.get('content-type') || undefined), 'DeleteOptions in version "v1" cannot be handled as a DeleteOptions');
-    if (typeof doc.value !== 'object' || doc.value === null || Array.isArray(doc.value)) throw errors.badRequest('DeleteOptions in version "v1" cannot be handled as a DeleteOptions: expected an object');
+    // Upstream hands the decoder's own error to the client unwrapped, as a 500 with no reason;
+    // it is the client's mistake, so plat answers 400 BadRequest with the same words.
+    const doc = decodeBody(raw, mediaType(ctx.get('content-type') || undefined), (cause) => errors.badRequest(cause));
     body = doc.value as Record<string, unknown>;
   }
   const dry = [...query.getAll('dryRun'), ...(Array.isArray(body['dryRun']) ? (body['dryRun'] as unknown[]).map(String) : [])];

@@ -3,6 +3,7 @@
 // does (YAML 1.1 scalars, the first document only, timestamps kept as text), then the type by
 // apiVersion and kind with the decoder's own messages. Field types are checked by pod-shape.ts.
 import { parseAllDocuments } from 'yaml';
+import { interpretError } from '../../core/api/go-decode-errors.js';
 import { GO_YAML } from '../../core/api/go-yaml.js';
 
 export class DecodeError extends Error {
@@ -30,11 +31,9 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
  * is the caller's business.
  */
 export function coreV1Kind(obj: unknown): string {
-  if (!isObject(obj)) {
-    const t = Array.isArray(obj) ? 'array' : obj === null ? 'null' : typeof obj === 'number' ? 'number' : typeof obj === 'boolean' ? 'bool' : 'string';
-    if (t === 'null') throw new DecodeError(`Object 'Kind' is missing in '${raw(obj)}'`);
-    throw new DecodeError(`couldn't get version/kind; json parse error: json: cannot unmarshal ${t} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`);
-  }
+  const problem = interpretError(obj);
+  if (problem) throw new DecodeError(`couldn't get version/kind; json parse error: ${problem}`);
+  if (!isObject(obj)) throw new DecodeError(`Object 'Kind' is missing in '${raw(obj)}'`);
   const kind = obj['kind'];
   const apiVersion = obj['apiVersion'];
   if (typeof kind !== 'string' || kind === '') throw new DecodeError(`Object 'Kind' is missing in '${raw(obj)}'`);

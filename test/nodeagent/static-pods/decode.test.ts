@@ -79,6 +79,7 @@ describe('static pod decoding', () => {
       [pod('  containers: web'), 'json: cannot unmarshal string into Go struct field PodSpec.spec.containers of type []v1.Container'],
       [pod('  containers: [{name: web, image: x, ports: [{containerPort: "80"}]}]'), 'json: cannot unmarshal string into Go struct field ContainerPort.spec.containers.ports.containerPort of type int32'],
       [pod('  hostNetwork: 1\n  containers: []'), 'json: cannot unmarshal number 1 into Go struct field PodSpec.spec.hostNetwork of type bool'],
+      ['apiVersion: v1\nkind: 5\n', "couldn't get version/kind; json parse error: json: cannot unmarshal number into Go struct field .kind of type string"],
       ['- a\n- b\n', `couldn't get version/kind; json parse error: json: cannot unmarshal array into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`],
     ];
     for (const [yaml, message] of cases) {

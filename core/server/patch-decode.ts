@@ -1,0 +1,71 @@
+// A PATCH body decoded as upstream's patchers decode it (apiserver handlers/patch.go), with their
+// words for a body that is not the patch its type says. Each patch type, and for JSON and merge
+// patches the fieldValidation directive, decodes through a different Go call with its own wording.
+import { errors } from '../api/errors.js';
+import { goJsonType, isJsonObject } from '../api/patch/json-value.js';
+import { BodySyntaxError, parseDocument } from './body.js';
+
+const JSON_PATCH = 'application/json-patch+json';
+const MERGE_PATCH = 'application/merge-patch+json';
+const APPLY_PATCH = 'application/apply-patch+yaml';
+const GO_MAP = 'map[string]interface {}';
+
+/** The patch document; a body that is not one is a 400 with upstream's message. */
+export function decodePatch(type: string, body: Buffer, validation: 'Strict' | 'Warn' | 'Ignore'): unknown {
+  // Strict and Warn first run kjson.UnmarshalStrict over the patch; Ignore goes straight to the library.
+  const strict = validation !== 'Ignore';
+  let value: unknown;
+  try {
+    value = parseDocument(body, type === APPLY_PATCH ? type : 'application/json').value;
+  } catch (e) {
+    if (!(e instanceof BodySyntaxError)) throw e;
+    throw errors.badRequest(syntaxMessage(type, strict, e.message));
+  }
+  const problem = shapeProblem(type, strict, value);
+  if (problem) throw errors.badRequest(problem);
+  return value;
+}
+
+function syntaxMessage(type: string, strict: boolean, cause: string): string {
+  switch (type) {
+    case JSON_PATCH: return strict ? `error decoding patch: ${cause}` : cause;
+    // evanphx/json-patch's MergePatch answers any syntax error with ErrBadJSONPatch.
+    case MERGE_PATCH: return strict ? `error decoding patch: ${cause}` : 'Invalid JSON Patch';
+    case APPLY_PATCH: return `error decoding YAML: error converting YAML to JSON: ${cause}`;
+    default: return cause;
+  }
+}
+
+function shapeProblem(type: string, strict: boolean, value: unknown): string | undefined {
+  const notMap = `json: cannot unmarshal ${goJsonType(value)} into Go value of type ${GO_MAP}`;
+  switch (type) {
+    // With Ignore, jsonpatch.DecodePatch's own checks run where the patch is applied.
+    case JSON_PATCH: return strict ? jsonPatchOpsProblem(value) : undefined;
+    case MERGE_PATCH:
+      if (isJsonObject(value)) return undefined;
+      // A null patch gets through the strict decode (a nil map) but not MergePatch.
+      return strict && value !== null ? `error decoding patch: ${notMap}` : 'Invalid JSON Patch';
+    case APPLY_PATCH:
+      if (isJsonObject(value) || value === null) return undefined;
+      return `error decoding YAML: error unmarshaling JSON: while decoding JSON: ${notMap}`;
+    default:
+      return isJsonObject(value) || value === null ? undefined : notMap;
+  }
+}
+
+/** kjson.UnmarshalStrict into []handlers.jsonPatchOp: its first type mismatch, in document order. */
+function jsonPatchOpsProblem(value: unknown): string | undefined {
+  if (value === null) return undefined;
+  const problem = (cause: string): string => `error decoding patch: json: cannot unmarshal ${cause}`;
+  if (!Array.isArray(value)) return problem(`${goJsonType(value)} into Go value of type []handlers.jsonPatchOp`);
+  for (const op of value) {
+    if (op === null) continue;
+    if (!isJsonObject(op)) return problem(`${goJsonType(op)} into Go value of type handlers.jsonPatchOp`);
+    for (const [field, v] of Object.entries(op)) {
+      if ((field === 'op' || field === 'path' || field === 'from') && v !== null && typeof v !== 'string') {
+        return problem(`${goJsonType(v)} into Go struct field jsonPatchOp.${field} of type string`);
+      }
+    }
+  }
+  return undefined;
+}

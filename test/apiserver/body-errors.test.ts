@@ -1,0 +1,82 @@
+// A body that is not the object (or patch) it should be gets upstream's words over real HTTPS:
+// transformDecodeError's "the object provided is unrecognized" with a summary of the body for
+// create and update, the decoder's own error for DeleteOptions, and each patcher's wording.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { b64, fixtures } from '../certificates/fixtures.js';
+import { startInProcess, type RunningPlat } from '../helpers/plat.js';
+
+const P = '/apis/certificates.platform/v1/certificatesigningrequests';
+const FIND_KIND = 'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
+const UNRECOGNIZED = 'the object provided is unrecognized (must be of type CertificateSigningRequest): ';
+
+describe('request bodies that do not decode', () => {
+  let plat: RunningPlat;
+  before(async () => {
+    plat = await startInProcess();
+    const fx = fixtures();
+    const r = await plat.admin.post(P, {
+      apiVersion: 'certificates.platform/v1', kind: 'CertificateSigningRequest', metadata: { name: 'b1' },
+      spec: { request: b64(fx.ecCsrPem), signerName: 'example.com/test', usages: ['digital signature', 'client auth'] },
+    });
+    assert.equal(r.status, 201, r.text);
+  });
+  after(async () => { await plat?.stop(); });
+
+  const bad = async (method: string, path: string, body: string, type: string, want: string): Promise<void> => {
+    const r = await plat.admin.request(method, path, body, { 'content-type': type });
+    assert.equal(r.status, 400, `${method} ${path} ${body}: ${r.text}`);
+    assert.equal(r.json.reason, 'BadRequest');
+    assert.equal(r.json.message, want, `${method} ${path} ${type} ${JSON.stringify(body)}`);
+  };
+
+  it('create, update and subresource writes: syntax and version/kind errors name the body', async () => {
+    const cases: Array<[string, string, string, string]> = [
+      ['POST', P, '{"metadata": ', `${UNRECOGNIZED}couldn't get version/kind; json parse error: unexpected end of JSON input ({"metadata": )`],
+      ['POST', P, 'x', `${UNRECOGNIZED}couldn't get version/kind; json parse error: invalid character 'x' looking for beginning of value (78)`],
+      ['POST', P, '{"a":1}}', `${UNRECOGNIZED}couldn't get version/kind; json parse error: invalid character '}' after top-level value ({"a":1}})`],
+      ['POST', P, '[]', `${UNRECOGNIZED}couldn't get version/kind; json parse error: json: cannot unmarshal array into Go value of type ${FIND_KIND} (5b5d)`],
+      ['POST', P, '{"apiVersion": 1, "metadata": {"name": "long-enough-to-be-cut"}}',
+        `${UNRECOGNIZED}couldn't get version/kind; json parse error: json: cannot unmarshal number into Go struct field .apiVersion of type string ({"apiVersion": 1, "metadata":  ...)`],
+      ['PUT', `${P}/b1`, '{"kind": {}}', `${UNRECOGNIZED}couldn't get version/kind; json parse error: json: cannot unmarshal object into Go struct field .kind of type string ({"kind": {}})`],
+      ['PUT', `${P}/b1/approval`, '{"status": tru}', `${UNRECOGNIZED}couldn't get version/kind; json parse error: invalid character '}' in literal true (expecting 'e') ({"status": tru})`],
+    ];
+    for (const [method, path, body, want] of cases) await bad(method, path, body, 'application/json', want);
+    const yaml = await plat.admin.request('POST', P, 'a: [', { 'content-type': 'application/yaml' });
+    assert.equal(yaml.status, 400, yaml.text);
+    assert.match(yaml.json.message, /^the object provided is unrecognized \(must be of type CertificateSigningRequest\): yaml: line 1: .+ \(613a205b\)$/);
+    // null decodes to an empty object, which then fails validation rather than decoding.
+    const empty = await plat.admin.request('POST', P, 'null');
+    assert.equal(empty.status, 422, empty.text);
+    assert.match(empty.json.message, /metadata\.name: Required value/);
+  });
+
+  it("DeleteOptions: the decoder's own error", async () => {
+    await bad('DELETE', `${P}/b1`, '{"dryRun": [', 'application/json', "couldn't get version/kind; json parse error: unexpected end of JSON input");
+    await bad('DELETE', `${P}/b1`, '"All"', 'application/json', `couldn't get version/kind; json parse error: json: cannot unmarshal string into Go value of type ${FIND_KIND}`);
+    assert.equal((await plat.admin.get(`${P}/b1`)).status, 200);
+  });
+
+  it("patches: each patch type's decoder and words, by fieldValidation", async () => {
+    const cases: Array<[string, string, string, string]> = [
+      ['application/json-patch+json', '', '[{"op": "add"', 'error decoding patch: unexpected end of JSON input'],
+      ['application/json-patch+json', '?fieldValidation=Ignore', '[{"op": "add"', 'unexpected end of JSON input'],
+      ['application/json-patch+json', '?fieldValidation=Strict', '{"op": "add"}', 'error decoding patch: json: cannot unmarshal object into Go value of type []handlers.jsonPatchOp'],
+      ['application/json-patch+json', '', '[{"op": "add", "path": 1}]', 'error decoding patch: json: cannot unmarshal number into Go struct field jsonPatchOp.path of type string'],
+      ['application/json-patch+json', '?fieldValidation=Ignore', '{"op": "add"}', 'json: cannot unmarshal object into Go value of type jsonpatch.Patch'],
+      ['application/merge-patch+json', '', '{"metadata": x}', "error decoding patch: invalid character 'x' looking for beginning of value"],
+      ['application/merge-patch+json', '?fieldValidation=Ignore', '{"metadata": x}', 'Invalid JSON Patch'],
+      ['application/merge-patch+json', '', '[1]', 'error decoding patch: json: cannot unmarshal array into Go value of type map[string]interface {}'],
+      ['application/strategic-merge-patch+json', '', '{"metadata": x}', "invalid character 'x' looking for beginning of value"],
+      ['application/strategic-merge-patch+json', '', '"x"', 'json: cannot unmarshal string into Go value of type map[string]interface {}'],
+      ['application/apply-patch+yaml', '?fieldManager=m', '- a', 'error decoding YAML: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal array into Go value of type map[string]interface {}'],
+    ];
+    for (const [type, query, body, want] of cases) await bad('PATCH', `${P}/b1${query}`, body, type, want);
+    const untouched = await plat.admin.get(`${P}/b1`);
+    assert.equal(untouched.json.metadata.labels, undefined);
+    // A null strategic merge patch changes nothing, as upstream's nil patch map.
+    const nullSmp = await plat.admin.patch(`${P}/b1`, 'null', 'application/strategic-merge-patch+json');
+    assert.equal(nullSmp.status, 200, nullSmp.text);
+    assert.equal(nullSmp.json.metadata.resourceVersion, untouched.json.metadata.resourceVersion);
+  });
+});
