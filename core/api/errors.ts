@@ -69,8 +69,9 @@ export const errors = {
   invalid: (kind: { group: string; kind: string }, name: string, causes: readonly FieldError[]) => new StatusError({
     code: 422, reason: 'Invalid',
     message: `${kind.kind}${kind.group ? '.' + kind.group : ''} "${name}" is invalid: ${aggregateFieldErrors(causes)}`,
+    // Go's StatusDetails omits empty name, group and kind (a core-group kind, a patch's 422).
     details: {
-      name, group: kind.group, kind: kind.kind,
+      ...(name ? { name } : {}), ...(kind.group ? { group: kind.group } : {}), ...(kind.kind ? { kind: kind.kind } : {}),
       causes: causes.map((c) => ({ reason: c.type, message: c.message, field: c.field })),
     },
   }),

@@ -7,7 +7,7 @@ import { aggregateFieldErrors, fieldError } from '../api/field-errors.js';
 import type { ApiObject } from '../api/meta.js';
 import { applyJsonPatch } from '../api/patch/json-patch.js';
 import { applyMergePatch } from '../api/patch/merge-patch.js';
-import { applyStrategicMergePatch } from '../api/patch/strategic-merge-patch.js';
+import { applyStrategicMergePatch, goFormat } from '../api/patch/strategic-merge-patch.js';
 import type { RequestContext, ResourceStore } from '../registry/store.js';
 import { decodePatch } from './patch-decode.js';
 import { decodeObject } from './rest.js';
@@ -79,7 +79,13 @@ export async function applyPatchBody(p: PatchInput): Promise<{ object: ApiObject
     else if (type === 'application/merge-patch+json') patched = applyMergePatch(current, patch);
     else patched = applyStrategicMergePatch(current, patch ?? {}, store.def.schema);
     const local: string[] = [];
-    const obj = decodeObject(store, patched, undefined, p.validation, local);
+    // Upstream's patchers answer an object that does not decode, or fails strict decoding, with a
+    // 422 on the field "patch" showing the patched JSON (the patch map, for strategic merge patch).
+    // Go's patched JSON orders keys as its json-patch library leaves them; plat shows its own order.
+    // Taken before decoding, which prunes unknown fields from the patched object.
+    const shown = type === 'application/strategic-merge-patch+json' ? goFormat(patch ?? {}) : JSON.stringify(patched);
+    const invalidPatch = (cause: string) => errors.invalid({ group: '', kind: '' }, '', [fieldError.invalid('patch', shown, cause)]);
+    const obj = decodeObject(store, patched, undefined, p.validation, local, invalidPatch);
     p.warnings.push(...local);
     if (obj.metadata.name !== p.name) throw errors.badRequest(`the name of the object (${String(obj.metadata.name)}) does not match the name on the URL (${p.name})`);
     return obj;

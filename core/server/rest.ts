@@ -84,7 +84,7 @@ function fieldValidationOf(query: URLSearchParams, kind: string): 'Strict' | 'Wa
  * then unknown and duplicate fields per fieldValidation (400 Strict, Warning headers Warn).
  */
 export function decodeObject(target: ResourceStore | BodyKind, value: unknown, json: string | undefined,
-  validation: 'Strict' | 'Warn' | 'Ignore', warnings: string[]): ApiObject {
+  validation: 'Strict' | 'Warn' | 'Ignore', warnings: string[], fail?: (cause: string) => Error): ApiObject {
   const t = bodyKindOf(target);
   const what = `${t.kind} in version "${t.version}" cannot be handled as a ${t.kind}`;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw errors.badRequest(`${what}: json: cannot unmarshal ${Array.isArray(value) ? 'array' : typeof value} into Go value of type struct`);
@@ -97,13 +97,16 @@ export function decodeObject(target: ResourceStore | BodyKind, value: unknown, j
     throw errors.badRequest(`the kind in the data (${String(obj.kind)}) does not match the expected kind (${t.kind})`);
   }
   const typeError = typeChecker(t.schema).check(obj);
-  if (typeError) throw errors.badRequest(`${what}: ${typeError}`);
+  if (typeError) throw fail ? fail(typeError) : errors.badRequest(`${what}: ${typeError}`);
   obj.metadata ??= {};
   const problems = [
     ...pruneUnknownFields(obj, t.schema).map((p) => `unknown field "${p}"`),
     ...(json ? duplicateJsonFields(json).map((p) => `duplicate field "${p}"`) : []),
   ];
-  if (problems.length && validation === 'Strict') throw errors.badRequest(`strict decoding error: ${problems.join(', ')}`);
+  if (problems.length && validation === 'Strict') {
+    const cause = `strict decoding error: ${problems.join(', ')}`;
+    throw fail ? fail(cause) : errors.badRequest(cause);
+  }
   if (validation === 'Warn') warnings.push(...problems);
   obj.apiVersion = accepted ?? t.apiVersion;
   obj.kind = t.kind;

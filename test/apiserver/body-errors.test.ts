@@ -79,4 +79,39 @@ describe('request bodies that do not decode', () => {
     assert.equal(nullSmp.status, 200, nullSmp.text);
     assert.equal(nullSmp.json.metadata.resourceVersion, untouched.json.metadata.resourceVersion);
   });
+
+  it('a patched object that does not decode: 422 on the field "patch", as the patchers answer', async () => {
+    const invalid = async (type: string, query: string, body: string, value: RegExp | string, cause: string): Promise<void> => {
+      const r = await plat.admin.request('PATCH', `${P}/b1${query}`, body, { 'content-type': type });
+      assert.equal(r.status, 422, `${type} ${body}: ${r.text}`);
+      assert.equal(r.json.reason, 'Invalid');
+      // Upstream's NewInvalid(schema.GroupKind{}, "", ...): no kind, no name, and details without them.
+      assert.deepEqual(Object.keys(r.json.details), ['causes']);
+      const [c] = r.json.details.causes;
+      assert.equal(c.field, 'patch');
+      assert.equal(c.reason, 'FieldValueInvalid');
+      const m = /^Invalid value: "(.*)": (.*)$/s.exec(c.message);
+      assert.ok(m, c.message);
+      if (typeof value === 'string') assert.equal(m[1], value); else assert.match(m[1]!, value);
+      assert.equal(m[2], cause);
+      assert.equal(r.json.message, ` "" is invalid: patch: ${c.message}`);
+    };
+    await invalid('application/merge-patch+json', '?fieldValidation=Strict', '{"spec": {"bogus": 1}}',
+      /^\{.*\\"bogus\\":1.*\}$/, 'strict decoding error: unknown field "spec.bogus"');
+    await invalid('application/json-patch+json', '?fieldValidation=Strict', '[{"op": "add", "path": "/spec/bogus", "value": 1}]',
+      /\\"bogus\\":1/, 'strict decoding error: unknown field "spec.bogus"');
+    // Strategic merge patch shows the patch map, as Go's %+v prints it.
+    await invalid('application/strategic-merge-patch+json', '?fieldValidation=Strict', '{"spec": {"bogus": 1}}',
+      'map[spec:map[bogus:1]]', 'strict decoding error: unknown field "spec.bogus"');
+    const typed = await plat.admin.request('PATCH', `${P}/b1`, '{"spec": {"usages": "x"}}', { 'content-type': 'application/merge-patch+json' });
+    assert.equal(typed.status, 422, typed.text);
+    assert.equal(typed.json.details.causes[0].field, 'patch');
+    assert.match(typed.json.details.causes[0].message, /: json: cannot unmarshal string into Go struct field .*usages/);
+    // Warn (the default) and Ignore still apply the patch, dropping the unknown field.
+    const warned = await plat.admin.request('PATCH', `${P}/b1`, '{"spec": {"bogus": 1}, "metadata": {"labels": {"w": "1"}}}', { 'content-type': 'application/merge-patch+json' });
+    assert.equal(warned.status, 200, warned.text);
+    assert.equal(warned.headers.warning, '299 - "unknown field \\"spec.bogus\\""');
+    assert.equal(warned.json.metadata.labels.w, '1');
+    assert.equal(warned.json.spec.bogus, undefined);
+  });
 });

@@ -303,7 +303,7 @@ const badPatchType = (directive: unknown, m: JsonObject) =>
   errors.badRequest(`unknown patch type: ${goFormat(directive)} in map: ${goFormat(m)}`);
 
 /** Go's %v of decoded JSON, for messages that quote upstream's. */
-function goFormat(v: unknown): string {
+export function goFormat(v: unknown): string {
   if (v === null || v === undefined) return '<nil>';
   if (Array.isArray(v)) return `[${v.map(goFormat).join(' ')}]`;
   if (isJsonObject(v)) return `map[${Object.keys(v).sort().map((k) => `${k}:${goFormat(v[k])}`).join(' ')}]`;
