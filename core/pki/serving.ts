@@ -14,7 +14,7 @@ const SERVING_VALIDITY_DAYS = 365;
  */
 export async function ensureSelfSignedServing(
   certDir: string,
-  opts: { hosts: string[]; baseName?: string; now?: Date },
+  opts: { hosts: string[]; baseName?: string; publicAddress?: string; now?: Date },
 ): Promise<CertKeyPair> {
   const now = opts.now ?? new Date();
   const files = pairFiles(certDir, opts.baseName ?? 'apiserver');
@@ -25,7 +25,7 @@ export async function ensureSelfSignedServing(
     if (ca !== undefined && issuedBy(leaf, ca) && fresh(leaf, now) && coversHosts(leaf, hosts)) return loaded.pair;
   }
 
-  const { certificatePem, privateKeyPem } = generateSelfSignedServing({ hosts: opts.hosts, now });
+  const { certificatePem, privateKeyPem } = generateSelfSignedServing({ hosts: opts.hosts, now, ...(opts.publicAddress ? { publicAddress: opts.publicAddress } : {}) });
   await mkdir(certDir, { recursive: true, mode: 0o700 });
   await writePair(files, certificatePem, privateKeyPem);
   return { certificatePem, privateKeyPem, ...files };
@@ -36,10 +36,11 @@ export async function ensureSelfSignedServing(
  * localhost and 127.0.0.1) issued by a throw-away self-signed CA that follows it in the PEM. A
  * component without --cert-dir (the controller manager's default) serves with one of these.
  */
-export function generateSelfSignedServing(opts: { hosts: readonly string[]; now?: Date }): { certificatePem: string; privateKeyPem: string } {
+export function generateSelfSignedServing(opts: { hosts: readonly string[]; publicAddress?: string; now?: Date }): { certificatePem: string; privateKeyPem: string } {
   const now = opts.now ?? new Date();
-  const hosts = splitHosts([...opts.hosts, 'localhost', '127.0.0.1']);
-  const first = opts.hosts.find((h) => h !== '') ?? 'localhost';
+  // client-go names both certificates after the caller's public address (the first host without one).
+  const first = opts.publicAddress || (opts.hosts.find((h) => h !== '') ?? 'localhost');
+  const hosts = splitHosts([first, ...opts.hosts, 'localhost', '127.0.0.1']);
   const stamp = Math.floor(now.getTime() / 1000);
   // Back-dated an hour, as client-go does, to tolerate clock skew between machines.
   const notBefore = new Date(now.getTime() - 60 * 60 * 1000);

@@ -224,12 +224,17 @@ export const ControllerManagerServing: Plugin = {
   },
 };
 
-/** Without --tls-cert-file: a self-signed pair, kept in --cert-dir, or in memory without one (upstream). */
+/**
+ * Without --tls-cert-file: a self-signed pair, kept in --cert-dir, or in memory without one. As
+ * kube-controller-manager's MaybeDefaultWithSelfSignedCerts("localhost", ...): named localhost@<unix
+ * time>, valid for localhost, 127.0.0.1 and a specific bind address.
+ */
 async function selfSignedPair(flags: FlagSet, bind: string): Promise<CertKeyPem> {
   const hosts = isUnspecified(bind) ? [] : [bind];
   const certDir = flags.get<string>(FLAGS.certDir);
+  const opts = { hosts, publicAddress: 'localhost' };
   const pair = certDir
-    ? await ensureSelfSignedServing(path.resolve(certDir), { hosts, baseName: PAIR_NAME })
-    : generateSelfSignedServing({ hosts });
+    ? await ensureSelfSignedServing(path.resolve(certDir), { ...opts, baseName: PAIR_NAME })
+    : generateSelfSignedServing(opts);
   return { cert: pair.certificatePem, key: pair.privateKeyPem };
 }

@@ -5,6 +5,7 @@
 // stops it cleanly (exit 0, Lease released), or with exit 1 when a controller outlives
 // --controller-shutdown-timeout. Start-up mistakes exit with a message before anything runs.
 import assert from 'node:assert/strict';
+import { X509Certificate } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -59,7 +60,14 @@ describe('plat controller-manager processes', () => {
     const certDir = tempDir();
     const p = await cm('solo', ['--leader-elect=false', '--bind-address=127.0.0.1', `--secure-port=${port}`, `--cert-dir=${certDir}`],
       new RegExp(`Serving securely on 127\\.0\\.0\\.1:${port}`));
-    const endpoint = new Client(`https://127.0.0.1:${port}`, { ca: readFileSync(path.join(certDir, 'plat-controller-manager.crt'), 'utf8') });
+    const servingPem = readFileSync(path.join(certDir, 'plat-controller-manager.crt'), 'utf8');
+    // Named as kube-controller-manager names its own: localhost@<unix time>, by localhost-ca@<same>.
+    const [leaf, ca] = servingPem.split(/(?<=-----END CERTIFICATE-----\n)/).map((pem) => new X509Certificate(pem));
+    const stamp = /^CN=localhost@(\d+)$/.exec(leaf!.subject)?.[1];
+    assert.ok(stamp, leaf!.subject);
+    assert.equal(ca!.subject, `CN=localhost-ca@${stamp}`);
+    assert.equal(leaf!.subjectAltName, 'DNS:localhost, IP Address:127.0.0.1');
+    const endpoint = new Client(`https://127.0.0.1:${port}`, { ca: servingPem });
     const health = await endpoint.get('/healthz');
     assert.equal(health.status, 200);
     assert.equal(health.text, 'ok');
