@@ -23,6 +23,7 @@ import { DEFAULT_REQUEST_TIMEOUT_MS, requestDeadline } from './request-deadline.
 import { requestInfo, type RequestInfo } from './request-info.js';
 import { sendJson, sendStatus } from './respond.js';
 import { serveResource } from './rest.js';
+import { goRequestPath } from './url-path.js';
 import { answerInAlias, resolveWireAlias, type WireAlias } from './wire-alias.js';
 
 export interface VersionInfo {
@@ -101,6 +102,7 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
   const log = deps.logger;
   app.proxy = false;
   app.silent = true;
+  app.use(goRequestPath);
 
   app.use(async (ctx, next) => {
     try {

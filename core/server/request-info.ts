@@ -46,9 +46,10 @@ export function requestInfo(method: string, path: string, query: URLSearchParams
     isResourceRequest: false, path, verb: method.toLowerCase(), apiPrefix: '', apiGroup: '', apiVersion: '',
     namespace: '', resource: '', subresource: '', name: '', parts: [],
   };
-  const segments = path.replace(/^\/+|\/+$/g, '').split('/').filter((s) => s !== '').map((s) => {
-    try { return decodeURIComponent(s); } catch { return s; }
-  });
+  // upstream's splitPath over the already-decoded path: empty segments are kept ("/api//v1" names
+  // no version), and a decoded %2F separates segments as a slash does.
+  const trimmed = path.replace(/^\/+|\/+$/g, '');
+  const segments = trimmed === '' ? [] : trimmed.split('/');
   const prefix = segments[0];
   if (prefix !== 'api' && prefix !== 'apis') return nonResource;
   let rest = segments.slice(1);

@@ -15,6 +15,7 @@ import { sendStatus } from '../../core/server/respond.js';
 import type { DelegatingAuthenticator } from '../../core/authn/delegating-authenticator.js';
 import { logUnauthenticated } from '../../core/authn/unauthenticated-log.js';
 import { serveDebug } from '../../core/server/debug/index.js';
+import { goRequestPath } from '../../core/server/url-path.js';
 import type { DelegatedAuthorizer } from './delegated-authorization.js';
 
 export interface EndpointDeps {
@@ -44,6 +45,7 @@ export function createEndpointApp(deps: EndpointDeps): Koa {
   const log = deps.logger;
   app.proxy = false;
   app.silent = true;
+  app.use(goRequestPath);
 
   app.use(async (ctx, next) => {
     // Never cached by a proxy: answers depend on who asks (upstream's WithCacheControl).

@@ -19,6 +19,7 @@ import { PPROF_PREFIX, serveDebugFlagV, servePprof } from '../../core/server/deb
 import { healthAnswer } from './health.js';
 import { podList } from './pod-list.js';
 import { nodeRequestAttributes } from './request-attributes.js';
+import { goRequestPath } from '../../core/server/url-path.js';
 import { httpError, jsonBody, methodNotAllowed, notFound, restfulError } from './responses.js';
 import { LOGS_PREFIX, serveSystemLogs, type SystemLogOptions } from './system-logs.js';
 
@@ -37,6 +38,7 @@ function baseApp(log: Logger): Koa {
   const app = new Koa();
   app.proxy = false;
   app.silent = true;
+  app.use(goRequestPath);
   app.use(async (ctx, next) => {
     try {
       await next();

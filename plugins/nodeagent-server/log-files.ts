@@ -51,17 +51,6 @@ function listing(ctx: Koa.Context, entries: { name: string; dir: boolean }[]): v
   ctx.body = `<!doctype html>\n<meta name="viewport" content="width=device-width">\n<pre>\n${lines.join('')}</pre>\n`;
 }
 
-/** Serves `rel` (the URL path below /logs/, still percent-encoded) from `root`. */
-export async function serveLogFile(ctx: Koa.Context, root: string, rel: string): Promise<void> {
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(rel);
-  } catch {
-    return httpError(ctx, 400, 'invalid URL path');
-  }
-  return serveLogPath(ctx, root, decoded);
-}
-
 /** Serves `decoded` (a path below the log directory; leading slashes ignored) from `root`. */
 export async function serveLogPath(ctx: Koa.Context, root: string, rel: string): Promise<void> {
   const decoded = rel.replace(/^[/\\]+/, '');

@@ -3,7 +3,7 @@
 // (services through journalctl or their files, or one file), and any other request still reaches
 // the file server, as upstream's fallback does.
 import type Koa from 'koa';
-import { serveLogFile, serveLogPath } from './log-files.js';
+import { serveLogPath } from './log-files.js';
 import { parseNodeLogQuery, queryErrorText, serveServiceLogs, validateNodeLogQuery } from './node-log-query.js';
 import { httpError } from './responses.js';
 
@@ -31,5 +31,6 @@ export async function serveSystemLogs(ctx: Koa.Context, o: SystemLogOptions): Pr
       return serveLogPath(ctx, o.root, q.files[0]!.replace(/\\/g, '/'));
     }
   }
-  return serveLogFile(ctx, o.root, rel);
+  // ctx.path is already decoded (core/server/url-path.ts), as Go's FileServer reads r.URL.Path.
+  return serveLogPath(ctx, o.root, rel);
 }
