@@ -3,6 +3,7 @@
 // patches the fieldValidation directive, decodes through a different Go call with its own wording.
 import { errors } from '../api/errors.js';
 import { goJsonType, isJsonObject } from '../api/patch/json-value.js';
+import { duplicateJsonFields } from '../api/schema-fields.js';
 import { BodySyntaxError, parseDocument } from './body.js';
 
 const JSON_PATCH = 'application/json-patch+json';
@@ -10,20 +11,52 @@ const MERGE_PATCH = 'application/merge-patch+json';
 const APPLY_PATCH = 'application/apply-patch+yaml';
 const GO_MAP = 'map[string]interface {}';
 
+export interface DecodedPatch {
+  readonly patch: unknown;
+  /**
+   * What kjson.UnmarshalStrict found in the patch itself (Strict and Warn only): duplicate fields,
+   * and for a JSON patch fields that are not an operation's. Reported with the patched object's own.
+   */
+  readonly strictErrors: readonly string[];
+}
+
 /** The patch document; a body that is not one is a 400 with upstream's message. */
-export function decodePatch(type: string, body: Buffer, validation: 'Strict' | 'Warn' | 'Ignore'): unknown {
+export function decodePatch(type: string, body: Buffer, validation: 'Strict' | 'Warn' | 'Ignore'): DecodedPatch {
   // Strict and Warn first run kjson.UnmarshalStrict over the patch; Ignore goes straight to the library.
   const strict = validation !== 'Ignore';
-  let value: unknown;
+  let doc: { value: unknown; json?: string };
   try {
-    value = parseDocument(body, type === APPLY_PATCH ? type : 'application/json').value;
+    doc = parseDocument(body, type === APPLY_PATCH ? type : 'application/json');
   } catch (e) {
     if (!(e instanceof BodySyntaxError)) throw e;
     throw errors.badRequest(syntaxMessage(type, strict, e.message));
   }
-  const problem = shapeProblem(type, strict, value);
+  const problem = shapeProblem(type, strict, doc.value);
   if (problem) throw errors.badRequest(problem);
-  return value;
+  const strictErrors = strict && doc.json !== undefined && type !== APPLY_PATCH ? patchStrictErrors(type, doc.value, doc.json) : [];
+  return { patch: doc.value, strictErrors };
+}
+
+const OP_FIELDS = new Set(['op', 'path', 'from', 'value']);
+
+/**
+ * kjson's strict errors for the patch, in document order per operation. A JSON patch decodes into
+ * []jsonPatchOp, so any other key of an operation is unknown (case-sensitively; a repeated unknown
+ * key is reported once, and not as a duplicate), and its errors carry the patcher's "json patch"
+ * prefix; merge and strategic merge patches decode into a map, where only duplicates can be wrong.
+ */
+function patchStrictErrors(type: string, value: unknown, json: string): string[] {
+  const duplicates = duplicateJsonFields(json);
+  if (type !== JSON_PATCH) return duplicates.map((p) => `duplicate field "${p}"`);
+  if (!Array.isArray(value)) return [];
+  const out: string[] = [];
+  value.forEach((op, i) => {
+    const at = `[${i}]`;
+    const unknown = isJsonObject(op) ? Object.keys(op).filter((k) => !OP_FIELDS.has(k)).map((k) => `${at}.${k}`) : [];
+    out.push(...unknown.map((p) => `json patch unknown field "${p}"`));
+    out.push(...duplicates.filter((p) => (p.startsWith(`${at}.`) || p.startsWith(`${at}[`)) && !unknown.includes(p)).map((p) => `json patch duplicate field "${p}"`));
+  });
+  return out;
 }
 
 function syntaxMessage(type: string, strict: boolean, cause: string): string {

@@ -84,7 +84,9 @@ function fieldValidationOf(query: URLSearchParams, kind: string): 'Strict' | 'Wa
  * then unknown and duplicate fields per fieldValidation (400 Strict, Warning headers Warn).
  */
 export function decodeObject(target: ResourceStore | BodyKind, value: unknown, json: string | undefined,
-  validation: 'Strict' | 'Warn' | 'Ignore', warnings: string[], fail?: (cause: string) => Error): ApiObject {
+  validation: 'Strict' | 'Warn' | 'Ignore', warnings: string[],
+  o: { fail?: (cause: string) => Error; priorStrictErrors?: readonly string[] } = {}): ApiObject {
+  const { fail } = o;
   const t = bodyKindOf(target);
   const what = `${t.kind} in version "${t.version}" cannot be handled as a ${t.kind}`;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw errors.badRequest(`${what}: json: cannot unmarshal ${Array.isArray(value) ? 'array' : typeof value} into Go value of type struct`);
@@ -100,6 +102,7 @@ export function decodeObject(target: ResourceStore | BodyKind, value: unknown, j
   if (typeError) throw fail ? fail(typeError) : errors.badRequest(`${what}: ${typeError}`);
   obj.metadata ??= {};
   const problems = [
+    ...(o.priorStrictErrors ?? []),
     ...pruneUnknownFields(obj, t.schema).map((p) => `unknown field "${p}"`),
     ...(json ? duplicateJsonFields(json).map((p) => `duplicate field "${p}"`) : []),
   ];

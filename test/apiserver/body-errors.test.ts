@@ -103,6 +103,21 @@ describe('request bodies that do not decode', () => {
     // Strategic merge patch shows the patch map, as Go's %+v prints it.
     await invalid('application/strategic-merge-patch+json', '?fieldValidation=Strict', '{"spec": {"bogus": 1}}',
       'map[spec:map[bogus:1]]', 'strict decoding error: unknown field "spec.bogus"');
+    // The patch's own strict errors come first: a JSON patch operation's unknown and repeated keys,
+    // a merge patch's repeated keys.
+    await invalid('application/json-patch+json', '?fieldValidation=Strict',
+      '[{"op": "add", "path": "/metadata/labels", "value": {"a": "1", "a": "2"}, "Op": "x", "extra": 1, "extra": 2}, {"op": "test", "path": "/spec/bogus", "op": "add", "value": 1}]',
+      /\\"bogus\\":1/,
+      'strict decoding error: json patch unknown field "[0].Op", json patch unknown field "[0].extra", json patch duplicate field "[0].value.a", '
+      + 'json patch duplicate field "[1].op", unknown field "spec.bogus"');
+    await invalid('application/merge-patch+json', '?fieldValidation=Strict', '{"metadata": {"labels": {"d": "1", "d": "2"}}}',
+      /\\"labels\\":\{\\"d\\":\\"2\\"\}/, 'strict decoding error: duplicate field "metadata.labels.d"');
+    await invalid('application/strategic-merge-patch+json', '?fieldValidation=Strict', '{"metadata": {"labels": {"d": "1", "d": "2"}}}',
+      'map[metadata:map[labels:map[d:2]]]', 'strict decoding error: duplicate field "metadata.labels.d"');
+    const dupWarned = await plat.admin.request('PATCH', `${P}/b1`, '[{"op": "add", "path": "/metadata/labels", "value": {"v": "1"}, "x": 0}]', { 'content-type': 'application/json-patch+json' });
+    assert.equal(dupWarned.status, 200, dupWarned.text);
+    assert.equal(dupWarned.headers.warning, '299 - "json patch unknown field \\"[0].x\\""');
+    assert.equal(dupWarned.json.metadata.labels.v, '1');
     const typed = await plat.admin.request('PATCH', `${P}/b1`, '{"spec": {"usages": "x"}}', { 'content-type': 'application/merge-patch+json' });
     assert.equal(typed.status, 422, typed.text);
     assert.equal(typed.json.details.causes[0].field, 'patch');
