@@ -7,6 +7,7 @@ import { CSR_RESOURCE, type Csr } from '../../core/certificates/csr-object.js';
 import { isApiError, resourcePath, type List, type RestClient } from '../../core/client/rest-client.js';
 import { FlagError, type Flags } from '../../core/flags/flag-set.js';
 import { sleep } from '../../core/abort-wait.js';
+import { setLongTimeout } from '../../core/long-timeout.js';
 import { CommandError } from './ca.js';
 import { csrFlags, openClient } from './csr-connection.js';
 import { columnWidths, CSR_DISPLAY, formatObject, formatRow, TABLE_HEADER, tableRow } from './csr-output.js';
@@ -152,13 +153,14 @@ export async function csrList(argv: readonly string[], out: Out, err: Out): Prom
 async function follow(f: Flags, client: RestClient, rv: string, print: (csr: Csr) => void, fieldSelector: string | undefined): Promise<void> {
   const stop = new AbortController();
   const timeout = f.get<number>('timeout');
-  const timer = timeout ? setTimeout(() => stop.abort(), timeout) : undefined;
+  // --timeout=1000h must wait 1000h: a plain setTimeout would stop the watch after 1 ms.
+  const cancelTimer = timeout ? setLongTimeout(() => stop.abort(), timeout) : undefined;
   const interrupted = () => stop.abort();
   process.once('SIGINT', interrupted);
   try {
     await watchChanges(client, rv, print, fieldSelector, stop.signal);
   } finally {
-    clearTimeout(timer);
+    cancelTimer?.();
     process.removeListener('SIGINT', interrupted);
   }
 }

@@ -84,6 +84,25 @@ describe('plat csr', () => {
     assert.match(stdout, /^NAME {23}AGE +SIGNERNAME +REQUESTOR +REQUESTEDDURATION +CONDITION\na-rather-long-first-name {3}\S+ +/);
   });
 
+  it('list -w --timeout longer than a Node timer holds (about 24.8 days) keeps watching until interrupted', async () => {
+    const listed = cliGets;
+    const child = spawn(process.execPath, [platBin, 'csr', 'list', '-w', '--timeout', '1000h', ...kc()], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
+    let code: number | null | undefined;
+    const exited = new Promise<number | null>((r) => child.once('exit', (c) => { code = c; r(c); }));
+    try {
+      // The watch is under way (or the command has already ended, as a 1 ms timer would end it).
+      await until(async () => cliGets === listed + 2 || code !== undefined, 'the list and its watch');
+      await new Promise((r) => setTimeout(r, 300));
+      assert.equal(code, undefined, `the watch ended early: ${stderr}`);
+      assert.doesNotMatch(stderr, /TimeoutOverflowWarning/);
+    } finally {
+      child.kill('SIGINT');
+    }
+    assert.equal(await exited, 0);
+  });
+
   it('create --wait: key 0600, the request as asked, waits through approval to the issued certificate', async () => {
     const running = csr(['create', '--signer', 'example.com/widgets', '--name', 'w1', '--cn', 'alice', '--org', 'dev', '--org', 'ops',
       '--dns', 'alice.example', '--ip', '10.0.0.1', '--duration', '1h', '--wait', '--timeout', '25s', '--out-dir', out, ...kc()]);
