@@ -7,6 +7,7 @@ import type { ApiObject } from '../api/meta.js';
 import { isApiError, resourcePath, type List, type RestClient } from '../client/rest-client.js';
 import { formatDuration } from '../flags/duration.js';
 import { sleep } from '../abort-wait.js';
+import { setLongTimeout } from '../long-timeout.js';
 import { CSR_RESOURCE, hasCertificate, wireBytes, type Csr } from './csr-object.js';
 
 /** The wait ended without a certificate: denied, failed, deleted, replaced, timed out or stopped. */
@@ -90,9 +91,10 @@ export async function waitForCertificate(client: RestClient, name: string, o: Wa
   const stop = new AbortController();
   const onAbort = () => stop.abort();
   o.signal?.addEventListener('abort', onAbort, { once: true });
-  let timer: NodeJS.Timeout | undefined;
+  let cancelDeadline: (() => void) | undefined;
+  // `plat csr wait --timeout=1000h` must wait 1000h: a plain setTimeout would give up after 1 ms.
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
+    cancelDeadline = setLongTimeout(() => {
       reject(new CertificateWaitError(`timed out after ${formatDuration(o.timeoutMs)} waiting for certificate signing request "${name}" to be issued`, true));
       stop.abort();
     }, o.timeoutMs);
@@ -100,7 +102,7 @@ export async function waitForCertificate(client: RestClient, name: string, o: Wa
   try {
     return await Promise.race([follow(client, name, o, stop.signal), deadline]);
   } finally {
-    clearTimeout(timer);
+    cancelDeadline?.();
     o.signal?.removeEventListener('abort', onAbort);
     stop.abort();
   }

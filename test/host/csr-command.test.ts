@@ -84,23 +84,33 @@ describe('plat csr', () => {
     assert.match(stdout, /^NAME {23}AGE +SIGNERNAME +REQUESTOR +REQUESTEDDURATION +CONDITION\na-rather-long-first-name {3}\S+ +/);
   });
 
-  it('list -w --timeout longer than a Node timer holds (about 24.8 days) keeps watching until interrupted', async () => {
+  /**
+   * Starts `plat csr ARGS --timeout 1000h`, more than a Node timer holds (about 24.8 days), and
+   * checks it is still running 300 ms after its list and watch: a plain setTimeout would have
+   * ended it after 1 ms, with a TimeoutOverflowWarning.
+   */
+  async function startLongTimeout(args: string[]) {
     const listed = cliGets;
-    const child = spawn(process.execPath, [platBin, 'csr', 'list', '-w', '--timeout', '1000h', ...kc()], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
-    let code: number | null | undefined;
-    const exited = new Promise<number | null>((r) => child.once('exit', (c) => { code = c; r(c); }));
+    const child = spawn(process.execPath, [platBin, 'csr', ...args, '--timeout', '1000h', ...kc()], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const w = { child, stdout: '', stderr: '', code: undefined as number | null | undefined, exited: new Promise<number | null>((r) => child.once('exit', (c) => { w.code = c; r(c); })) };
+    child.stdout.on('data', (d: Buffer) => { w.stdout += d.toString(); });
+    child.stderr.on('data', (d: Buffer) => { w.stderr += d.toString(); });
     try {
-      // The watch is under way (or the command has already ended, as a 1 ms timer would end it).
-      await until(async () => cliGets === listed + 2 || code !== undefined, 'the list and its watch');
+      await until(async () => cliGets === listed + 2 || w.code !== undefined, 'the list and its watch');
       await new Promise((r) => setTimeout(r, 300));
-      assert.equal(code, undefined, `the watch ended early: ${stderr}`);
-      assert.doesNotMatch(stderr, /TimeoutOverflowWarning/);
-    } finally {
+      assert.equal(w.code, undefined, `it ended early: ${w.stderr}`);
+      assert.doesNotMatch(w.stderr, /TimeoutOverflowWarning/);
+    } catch (e) {
       child.kill('SIGINT');
+      throw e;
     }
-    assert.equal(await exited, 0);
+    return w;
+  }
+
+  it('list -w --timeout longer than a Node timer holds keeps watching until interrupted', async () => {
+    const w = await startLongTimeout(['list', '-w']);
+    w.child.kill('SIGINT');
+    assert.equal(await w.exited, 0);
   });
 
   it('create --wait: key 0600, the request as asked, waits through approval to the issued certificate', async () => {
@@ -207,6 +217,19 @@ describe('plat csr', () => {
     const missing = await csr(['wait', 'nope', ...kc()]);
     assert.equal(missing.code, 1);
     assert.equal(missing.stderr, 'plat csr wait: Error from server (NotFound): certificatesigningrequests.certificates.platform "nope" not found\n');
+  });
+
+  it('wait --timeout longer than a Node timer holds waits on to the certificate', async () => {
+    const created = await csr(['create', '--signer', 'example.com/widgets', '--name', 'w5', '--key-type', 'ed25519', '--out-dir', out, ...kc()]);
+    assert.equal(created.code, 0, created.stderr);
+    const w = await startLongTimeout(['wait', 'w5']);
+    try {
+      const issued = await approveAndIssue('w5');
+      assert.equal(await w.exited, 0, w.stderr);
+      assert.equal(w.stdout, issued);
+    } finally {
+      w.child.kill('SIGINT');
+    }
   });
 
   it('get and list: the kubectl table, JSON, YAML and names', async () => {
