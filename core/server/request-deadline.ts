@@ -7,6 +7,7 @@
 import type Koa from 'koa';
 import { errors, StatusError } from '../api/errors.js';
 import { parseDuration } from '../flags/duration.js';
+import { setLongTimeout } from '../long-timeout.js';
 import type { RequestInfo } from './request-info.js';
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
@@ -40,15 +41,16 @@ export function requestDeadline(maximumMs: number): Koa.Middleware<{ info: Reque
   return async (ctx, next) => {
     if (isLongRunning(ctx.state.info)) return next();
     const ms = requestTimeoutMs(ctx.state.query, maximumMs);
-    let timer: NodeJS.Timeout | undefined;
-    const expired = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(timeoutError()), ms); });
+    let cancel: (() => void) | undefined;
+    // --request-timeout=1000h must allow 1000h: a plain setTimeout would answer 504 after 1 ms.
+    const expired = new Promise<never>((_, reject) => { cancel = setLongTimeout(() => reject(timeoutError()), ms); });
     const work = next();
     // Once the client has its 504, how the work ends is nobody's to hear.
     work.catch(() => {});
     try {
       await Promise.race([work, expired]);
     } finally {
-      clearTimeout(timer);
+      cancel?.();
     }
   };
 }

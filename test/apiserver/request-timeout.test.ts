@@ -108,3 +108,27 @@ describe('--request-timeout at start-up', () => {
     }
   });
 });
+
+describe('--request-timeout longer than a Node timer holds (about 24.8 days)', () => {
+  let plat: RunningPlat;
+  const hold = holdingPlugin();
+  const warnings: Error[] = [];
+  const onWarning = (w: Error) => { warnings.push(w); };
+  before(async () => {
+    process.on('warning', onWarning);
+    plat = await startInProcess({ args: ['--request-timeout=1000h'], plugins: [hold.plugin] });
+  });
+  after(async () => { process.removeListener('warning', onWarning); hold.release(); await plat?.stop(); });
+
+  it('lets a slow request run on instead of answering 504 after 1 ms', async () => {
+    let settled = false;
+    const created = plat.admin.post(CSR_PATH, csrObject('hold-long', SIGNER, fixtures().ecCsrPem)).finally(() => { settled = true; });
+    for (let i = 0; i < 150 && hold.held() === 0 && !settled; i++) await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(settled, false, 'answered while admission still held the request');
+    hold.release();
+    const r = await created;
+    assert.equal(r.status, 201, r.text);
+    assert.deepEqual(warnings.filter((w) => w.name === 'TimeoutOverflowWarning'), []);
+  });
+});
