@@ -1,11 +1,12 @@
 // Periodic compaction, as kube-apiserver runs it (--store-compaction-interval, default 5m, 0
 // disables): each tick compacts to the revision observed at the previous tick, so at least one
 // interval of history always stays available for watches and snapshot lists to resume from.
+import { setLongTimeout } from '../long-timeout.js';
 import { silentLogger, type Logger } from '../log.js';
 import { isStorageError, type Storage } from './storage.js';
 
 export interface CompactorOptions {
-  /** Injectable for tests; default setTimeout (unref'd so the compactor never keeps the process alive). */
+  /** Injectable for tests; default setLongTimeout (unref'd so the compactor never keeps the process alive). */
   setTimer?: (fn: () => void, ms: number) => unknown;
   clearTimer?: (handle: unknown) => void;
   logger?: Logger;
@@ -19,8 +20,9 @@ export function startCompactor(storage: Storage, intervalMs: number, opts: Compa
   if (!Number.isFinite(intervalMs) || intervalMs < 0) throw new RangeError('compaction interval must be a non-negative number of milliseconds');
   if (intervalMs === 0) return { stop() {} };
   const logger = opts.logger ?? silentLogger;
-  const setTimer = opts.setTimer ?? ((fn, ms) => setTimeout(fn, ms).unref());
-  const clearTimer = opts.clearTimer ?? ((handle) => clearTimeout(handle as NodeJS.Timeout));
+  // --store-compaction-interval=1000h must mean 1000h: a plain setTimeout would compact every 1 ms.
+  const setTimer = opts.setTimer ?? ((fn, ms) => setLongTimeout(fn, ms, { unref: true }));
+  const clearTimer = opts.clearTimer ?? ((cancel) => (cancel as () => void)());
 
   let stopped = false;
   let timer: unknown;

@@ -300,6 +300,23 @@ describe('lmdb storage: compactor', () => {
     assert.equal(timer.cleared.length, 1);
   }));
 
+  it('with the real timer, an interval longer than a Node timer holds (about 24.8 days) is waited out, not 1 ms', async () => {
+    let ticks = 0;
+    const storage = { engine: 'counting', currentRevision: async () => { ticks++; return 1; }, compact: async () => {} } as unknown as Storage;
+    const warnings: Error[] = [];
+    const onWarning = (w: Error) => { warnings.push(w); };
+    process.on('warning', onWarning);
+    const compactor = startCompactor(storage, 1000 * 3600_000);
+    try {
+      await new Promise((r) => setTimeout(r, 300));
+    } finally {
+      compactor.stop();
+      process.removeListener('warning', onWarning);
+    }
+    assert.equal(ticks, 0, 'no compaction tick yet');
+    assert.deepEqual(warnings.filter((w) => w.name === 'TimeoutOverflowWarning'), []);
+  });
+
   it('is disabled by a zero interval', () => withStorage(async (s) => {
     const timer = manualTimer();
     startCompactor(s, 0, timer).stop();
