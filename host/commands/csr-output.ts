@@ -3,7 +3,7 @@
 // columns), or the objects as JSON or YAML as kubectl writes them.
 import type { Csr } from '../../core/certificates/csr-object.js';
 import { goJson } from './go-json.js';
-import { goYaml } from './go-yaml.js';
+import { goYaml } from '../../core/api/go-yaml-marshal.js';
 import { csrTablePrinter } from '../../plugins/certificates/table.js';
 import type { CertificateSigningRequest } from '../../plugins/certificates/types.js';
 
