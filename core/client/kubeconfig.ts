@@ -13,6 +13,7 @@ import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
+import { GO_YAML } from '../api/go-yaml.js';
 
 export class KubeconfigError extends Error {
   constructor(message: string) {
@@ -84,7 +85,8 @@ export function loadKubeconfig(file: string): WebhookConnection {
   }
   let doc: unknown;
   try {
-    doc = parseYaml(text);
+    // As clientcmd reads it (sigs.k8s.io/yaml): `insecure-skip-tls-verify: yes` is true.
+    doc = parseYaml(text, GO_YAML);
   } catch (err) {
     throw new KubeconfigError(`not valid YAML: ${(err as Error).message.split('\n')[0]}`);
   }

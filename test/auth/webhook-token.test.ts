@@ -431,6 +431,14 @@ describe('webhook kubeconfig', () => {
       /context "nope" not found/);
   });
 
+  it('reads plain scalars by YAML 1.1, as clientcmd (sigs.k8s.io/yaml) does', () => {
+    for (const [text, want] of [['yes', true], ['on', true], ['y', true], ['True', true], ['no', false], ['OFF', false], ['n', false]] as const) {
+      const p = join(dir, `k-${n++}.yaml`);
+      writeFileSync(p, `clusters: [{name: a, cluster: {server: "https://a/", insecure-skip-tls-verify: ${text}}}]\n`);
+      assert.equal(loadKubeconfig(p).insecureSkipTlsVerify, want, text);
+    }
+  });
+
   it('allows http only to loopback hosts', () => {
     for (const h of ['127.0.0.1', '127.9.9.9', '[::1]', 'localhost']) assert.ok(isLoopbackHost(h), h);
     for (const h of ['10.0.0.1', 'example.com', '[::2]', '128.0.0.1']) assert.ok(!isLoopbackHost(h), h);
