@@ -5,6 +5,7 @@
 // nothing in the file is silently ignored. Every problem names the file and the field.
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
+import { GO_YAML } from '../../core/api/go-yaml.js';
 import { FlagError, type Flags } from '../../core/flags/flag-set.js';
 import { StartupError } from '../../core/plugin.js';
 import { CONFIG_API_VERSION, CONFIG_KIND, shapeErrors, UNSUPPORTED_PARTS } from './config-schema.js';
@@ -104,7 +105,8 @@ export function readControllerManagerConfig(file: string, flags: Flags): Map<str
   }
   let parsed: Json;
   try {
-    parsed = parseYaml(text) as Json;
+    // Upstream reads it through sigs.k8s.io/yaml: YAML 1.1 scalars (`leaderElect: yes`).
+    parsed = parseYaml(text, GO_YAML) as Json;
   } catch (e) {
     throw fail([`not valid YAML or JSON: ${(e as Error).message.split('\n')[0]}`]);
   }

@@ -92,6 +92,21 @@ CSRSigningController:
     assert.equal(flags.get('leader-elect-resource-name'), 'from-file');
   });
 
+  it('reads plain scalars by YAML 1.1, as upstream (sigs.k8s.io/yaml) does: yes/no booleans, 0-prefixed octal', () => {
+    const f = file(`${HEAD}Generic:
+  Port: 020000
+  LeaderElection: {leaderElect: no, resourceName: "on"}
+  Debugging: {enableProfiling: Off}
+KubeCloudShared: {UseServiceAccountCredentials: yes}
+`);
+    const flags = roleFlags();
+    applyControllerManagerConfig(f, flags);
+    const expect: Record<string, unknown> = {
+      'secure-port': 0o20000, 'leader-elect': false, 'leader-elect-resource-name': 'on', profiling: false, 'use-service-account-credentials': true,
+    };
+    for (const [name, value] of Object.entries(expect)) assert.deepEqual(flags.get(name), value, name);
+  });
+
   const refused: { name: string; text: string; problems: string[] }[] = [
     { name: 'an unknown field, with its path', text: `${HEAD}Generic:\n  LeaderElection:\n    leaseDurations: 3s\n  Colour: blue\nExtra: 1\n`,
       problems: ['Generic.LeaderElection.leaseDurations: unknown field', 'Generic.Colour: unknown field', 'Extra: unknown field'] },
@@ -176,7 +191,7 @@ CSRSigningController:
     assert.equal(lease.code, 1, lease.stderr);
     assert.match(lease.stderr, /^plat controller-manager: \S+cm\.yaml: Generic\.LeaderElection\.leaseDuration: leaseDuration must be greater than renewDeadline/m);
     // A whole LeaderElection block: only the fields the problem is about are named.
-    const block = run('Generic:\n  LeaderElection: {leaderElect: true, leaseDuration: 5s, renewDeadline: 10s, retryPeriod: 2s, resourceLock: leases, resourceName: x, resourceNamespace: y}\n');
+    const block = run('Generic:\n  LeaderElection: {leaderElect: true, leaseDuration: 5s, renewDeadline: 10s, retryPeriod: 2s, resourceLock: leases, resourceName: x, resourceNamespace: ns}\n');
     assert.equal(block.code, 1, block.stderr);
     assert.match(block.stderr, /^plat controller-manager: (\S+cm\.yaml): Generic\.LeaderElection\.leaseDuration, \1: Generic\.LeaderElection\.renewDeadline: leaseDuration must be greater than renewDeadline \(--leader-elect-lease-duration=5s, --leader-elect-renew-deadline=10s\)$/m);
     const flag = run('Generic:\n  LeaderElection: {leaseDuration: 20s}\n', '--leader-elect-lease-duration=5s');
