@@ -6,6 +6,7 @@
 // back to lenient decoding and only logs the error, which the caller does. `null` leaves a field
 // unset, as in Go.
 import { isMap, isScalar, isSeq, parseDocument, type Node } from 'yaml';
+import { GO_YAML } from '../../core/api/go-yaml.js';
 import { parseDurationNanos } from '../../core/flags/duration.js';
 import { parseQuantity } from '../../core/flags/quantity.js';
 import { CONFIG_TYPE, type FieldType } from '../../core/nodeagent/fields.js';
@@ -28,7 +29,8 @@ export const isObject = (v: unknown): v is JsonObject => typeof v === 'object' &
 
 /** Parses YAML or JSON text into JSON values; duplicate keys are reported (dotted paths), the last one wins. */
 export function parseText(text: string): { value: Json; duplicates: string[] } {
-  const doc = parseDocument(text, { uniqueKeys: false, prettyErrors: false });
+  // Upstream reads it through sigs.k8s.io/yaml: YAML 1.1 scalars (`failSwapOn: no`, `0644`).
+  const doc = parseDocument(text, { ...GO_YAML, uniqueKeys: false, prettyErrors: false });
   if (doc.errors.length) throw new DecodeError(doc.errors[0]!.message.split('\n')[0]!);
   const duplicates: string[] = [];
   const walk = (node: unknown, path: string) => {

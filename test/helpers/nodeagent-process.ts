@@ -5,6 +5,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { stringify } from 'yaml';
+// GO_YAML: quoted so that plat, reading these files by YAML 1.1, gets the strings back.
+import { GO_YAML } from '../../core/api/go-yaml.js';
 import { freePort, platBin } from './plat.js';
 
 export interface AgentDirs { readonly dir: string; readonly certDir: string; readonly kubeconfig: string; readonly bootstrap: string; readonly config: string }
@@ -16,7 +18,7 @@ export function writeBootstrapKubeconfig(file: string, server: string, caFile: s
     users: [{ name: 'bootstrap', user: { token } }],
     contexts: [{ name: 'bootstrap', context: { cluster: 'plat', user: 'bootstrap' } }],
     'current-context': 'bootstrap',
-  }), { mode: 0o600 });
+  }, GO_YAML), { mode: 0o600 });
 }
 
 export interface AgentProcess { readonly child: ChildProcess; readonly port: number; output(): string; waitFor(re: RegExp, ms?: number): Promise<RegExpMatchArray>; stop(): Promise<number | null> }
@@ -31,7 +33,7 @@ export async function agentDirs(dir: string, server: string, caFile: string, tok
     apiVersion: 'nodeagent.config.platform/v1beta1', kind: 'NodeAgentConfiguration',
     address: '127.0.0.1', port, healthzBindAddress: '127.0.0.1', healthzPort, rotateCertificates: true,
     staticPodPath: '', ...config,
-  }));
+  }, GO_YAML));
   return { ...dirs, port, healthzPort };
 }
 

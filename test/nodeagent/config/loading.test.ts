@@ -47,6 +47,17 @@ describe('the --config file', () => {
     assert.match(r.logs, /Using lenient decoding as strict decoding failed err="strict decoding error: unknown field \\"foo\\", unknown field \\"authentication\.bar\\", duplicate field \\"maxPods\\""/);
   });
 
+  it('reads plain scalars by YAML 1.1, as upstream (sigs.k8s.io/yaml) does, in the file and in drop-ins', () => {
+    const c = ok({
+      file: 'apiVersion: nodeagent.config.platform/v1beta1\nkind: NodeAgentConfiguration\nfailSwapOn: no\nmaxPods: 0110\nclusterDomain: "on"\n',
+      dropIns: { '10-a.conf': 'apiVersion: nodeagent.config.platform/v1beta1\nkind: NodeAgentConfiguration\nregisterNode: Off\nrotateCertificates: y\n' },
+    });
+    assert.deepEqual([c.failSwapOn, c.maxPods, c.clusterDomain, c.registerNode, c.rotateCertificates], [false, 0o110, 'on', false, true]);
+    // No base-60 numbers in go-yaml v2: `1:30` stays text (YAML 1.1 proper would make it 90).
+    const base60 = build({ file: 'apiVersion: nodeagent.config.platform/v1beta1\nkind: NodeAgentConfiguration\nsyncFrequency: 1:30\n' });
+    assert.match(base60.error ?? '', /syncFrequency: time: unknown unit ":" in duration "1:30"/);
+  });
+
   it('treats null as unset', () => {
     assert.equal(ok({ file: { maxPods: null, syncFrequency: null } }).maxPods, 110);
   });

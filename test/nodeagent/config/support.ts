@@ -4,6 +4,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { stringify } from 'yaml';
+import { GO_YAML } from '../../../core/api/go-yaml.js';
 import { Flags } from '../../../core/flags/flag-set.js';
 import { createLogger } from '../../../core/log.js';
 import type { NodeAgentConfiguration } from '../../../core/nodeagent/configuration.js';
@@ -32,7 +33,8 @@ export interface BuildCase {
 
 export interface BuildResult { config?: NodeAgentConfiguration; error?: string; logs: string; dir: string; file?: string; configDir?: string }
 
-const text = (v: Record<string, unknown> | string, raw = false): string => (typeof v === 'string' ? v : stringify(raw ? v : { ...HEADER, ...v }));
+// Quoted as the reader reads (YAML 1.1): a string 'yes' must reach the decoder as a string.
+const text = (v: Record<string, unknown> | string, raw = false): string => (typeof v === 'string' ? v : stringify(raw ? v : { ...HEADER, ...v }, GO_YAML));
 
 export function build(c: BuildCase = {}): BuildResult {
   const dir = c.dir ?? tempDir('nodeagent-config-');
