@@ -189,6 +189,15 @@ describe('decoding the file', () => {
     assert.deepEqual(c.anonymous, { enabled: true, conditions: [{ path: '/livez' }] });
     assert.equal(c.hasJwt, true);
   });
+
+  it('reads plain scalars by YAML 1.1, as sigs.k8s.io/yaml does: yes/on/y are true, no/off/n false', () => {
+    for (const [text, want] of [['yes', true], ['On', true], ['y', true], ['no', false], ['off', false], ['N', false]] as const) {
+      const c = parseAuthenticationConfiguration(`${HEAD}anonymous: {enabled: ${text}}\n`);
+      assert.equal(c.anonymous?.enabled, want, text);
+    }
+    // A quoted scalar stays a string, and a string is no boolean.
+    assert.throws(() => parseAuthenticationConfiguration(`${HEAD}anonymous: {enabled: "yes"}\n`), /cannot unmarshal string/);
+  });
 });
 
 describe('the --oidc-* flags as a JWTAuthenticator (spec 01 equivalences)', () => {

@@ -4,6 +4,7 @@
 // validate.ts's; this file only turns text into the typed configuration.
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
+import { GO_YAML } from '../../api/go-yaml.js';
 import {
   AUTHENTICATION_CONFIGURATION_API_VERSION, AUTHENTICATION_CONFIGURATION_KIND,
   type AnonymousAuthConfig, type AuthenticationConfiguration, type JWTAuthenticator,
@@ -122,7 +123,8 @@ export function parseAuthenticationConfiguration(text: string): AuthenticationCo
   if (text.trim() === '') throw new AuthenticationConfigError('empty config data');
   let doc: unknown;
   try {
-    doc = parseYaml(text);
+    // Upstream reads it through sigs.k8s.io/yaml: YAML 1.1 scalars (`enabled: yes` is true).
+    doc = parseYaml(text, GO_YAML);
   } catch (err) {
     throw new AuthenticationConfigError(`error converting YAML to JSON: ${(err as Error).message.split('\n')[0]}`);
   }
