@@ -3,7 +3,9 @@
 // a file, else as data) and a user whose certificate and key are both the store's current file.
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parse as parseYaml, stringify } from 'yaml';
+import { parse as parseYaml } from 'yaml';
+import { GO_YAML } from '../../core/api/go-yaml.js';
+import { goYaml } from '../../core/api/go-yaml-marshal.js';
 import { loadKubeconfig } from '../../core/client/kubeconfig.js';
 import { writeFileAtomic } from '../../core/pki/index.js';
 
@@ -15,7 +17,7 @@ interface BootstrapCluster { server: string; insecure: boolean; caFile?: string;
 /** The cluster the bootstrap kubeconfig's current context uses, with its CA file made absolute. */
 export function bootstrapCluster(file: string): BootstrapCluster {
   const conn = loadKubeconfig(file); // validates the whole file, reads the CA
-  const doc = parseYaml(readFileSync(file, 'utf8')) as Obj;
+  const doc = parseYaml(readFileSync(file, 'utf8'), GO_YAML) as Obj;
   const contexts = Array.isArray(doc['contexts']) ? doc['contexts'] as Obj[] : [];
   const current = contexts.find((c) => c['name'] === doc['current-context']) ?? contexts[0];
   const clusterName = isObj(current?.['context']) ? current!['context']['cluster'] : undefined;
@@ -50,5 +52,7 @@ export async function writeNodeKubeconfig(file: string, cluster: BootstrapCluste
     'current-context': 'default-context',
   };
   mkdirSync(path.dirname(path.resolve(file)), { recursive: true, mode: 0o700 });
-  await writeFileAtomic(file, stringify(doc), 0o600);
+  // As clientcmd writes it (sigs.k8s.io/yaml): a YAML 1.1 reader such as kubectl must read back a
+  // TLS server name `on` or a path `0777` as the string, which plain YAML 1.2 output would not give.
+  await writeFileAtomic(file, goYaml(doc), 0o600);
 }
