@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { rm, writeFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
-import { parseDocument } from 'yaml';
+import { parseDocument, type DocumentOptions, type ParseOptions, type SchemaOptions } from 'yaml';
 import { ConfigError } from './config-error.js';
 import { syntaxErrorPlace } from './syntax-error-place.js';
 
@@ -28,8 +28,12 @@ export function loadJsonFile(filepath: string, content: string): unknown {
   }
 }
 
-export function loadYamlFile(filepath: string, content: string): unknown {
-  const doc = parseDocument(content, { uniqueKeys: true, prettyErrors: false });
+/**
+ * `options` choose how plain scalars resolve: plat's own config files are YAML 1.2; a Kubernetes
+ * file read through this loader passes GO_YAML (core/api/go-yaml.ts), as upstream reads it.
+ */
+export function loadYamlFile(filepath: string, content: string, options: ParseOptions & DocumentOptions & SchemaOptions = {}): unknown {
+  const doc = parseDocument(content, { ...options, uniqueKeys: true, prettyErrors: false });
   const first = doc.errors[0];
   if (first !== undefined) {
     const { line, column } = lineColumn(content, first.pos[0]);

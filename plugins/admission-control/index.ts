@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { Host } from '../../core/host.js';
 import { StartupError, type Plugin } from '../../core/plugin.js';
 import { ADMISSION_ORDER, ADMISSION_PLUGIN_KIND, DEFAULT_ENABLED, setAdmissionEnablement } from '../../core/admission/plugins.js';
+import { GO_YAML } from '../../core/api/go-yaml.js';
 import { loadJsonFile, loadYamlFile } from '../../core/config/file-loaders.js';
 import { ConfigError } from '../../core/config/config-error.js';
 
@@ -36,7 +37,7 @@ function readAdmissionConfig(file: string, available: ReadonlySet<string>): Map<
   const load = (f: string): unknown => {
     let text: string;
     try { text = readFileSync(f, 'utf8'); } catch (e) { throw new StartupError(`--${FLAG.configFile}: cannot read ${f}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`); }
-    try { return f.endsWith('.json') ? loadJsonFile(f, text) : loadYamlFile(f, text); } catch (e) {
+    try { return f.endsWith('.json') ? loadJsonFile(f, text) : loadYamlFile(f, text, GO_YAML); } catch (e) {
       throw new StartupError(`--${FLAG.configFile}: ${e instanceof ConfigError ? e.message : (e as Error).message}`);
     }
   };

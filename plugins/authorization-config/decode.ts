@@ -5,6 +5,7 @@
 // switches true.
 import { readFileSync } from 'node:fs';
 import { ConfigError } from '../../core/config/config-error.js';
+import { GO_YAML } from '../../core/api/go-yaml.js';
 import { loadYamlFile } from '../../core/config/file-loaders.js';
 import { parseDuration } from '../../core/flags/duration.js';
 
@@ -178,5 +179,6 @@ export function readAuthorizationConfiguration(file: string): AuthorizationConfi
   }
   // upstream reads an empty file as a configuration with no authorizers, which validation refuses.
   if (text.trim() === '') return { authorizers: [] };
-  return decodeAuthorizationConfiguration(loadYamlFile(file, text), file);
+  // Upstream reads it through sigs.k8s.io/yaml: YAML 1.1 scalars (`cacheAuthorizedRequests: no`).
+  return decodeAuthorizationConfiguration(loadYamlFile(file, text, GO_YAML), file);
 }

@@ -164,6 +164,12 @@ describe('AuthorizationConfiguration validation', () => {
     assert.deepEqual(problems(`apiVersion: apiserver.platform/v1beta1\nkind: AdmissionConfiguration\nauthorizers: []\n`),
       ['kind: Unsupported value: "AdmissionConfiguration": supported values: "AuthorizationConfiguration"']);
     assert.deepEqual(problems('authorizers: []\n'), ['apiVersion: Required value: "apiserver.platform/v1" or "apiserver.platform/v1beta1"', 'kind: Required value: "AuthorizationConfiguration"']);
+    // Read as sigs.k8s.io/yaml reads it: YAML 1.1 plain scalars.
+    const yaml11 = write(`${HEADER}authorizers:\n- type: Webhook\n  name: w\n  webhook:\n    timeout: 3s\n    subjectAccessReviewVersion: v1\n`
+      + `    matchConditionSubjectAccessReviewVersion: v1\n    failurePolicy: Deny\n    cacheAuthorizedRequests: no\n    cacheUnauthorizedRequests: Off\n`
+      + `    connectionInfo: {type: KubeConfigFile, kubeConfigFile: ${JSON.stringify(kubeconfig)}}\n`);
+    const [w] = loadAuthorizerChain(yaml11) as Array<{ settings: { cacheAuthorizedRequests: boolean; cacheUnauthorizedRequests: boolean } }>;
+    assert.deepEqual([w!.settings.cacheAuthorizedRequests, w!.settings.cacheUnauthorizedRequests], [false, false]);
     const dup = problems(`${HEADER}authorizers: []\nauthorizers: []\n`);
     assert.equal(dup.length, 1);
     assert.match(dup[0]!, /line 4, column 1: YAML syntax error: Map keys must be unique/);
