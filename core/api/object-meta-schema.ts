@@ -8,12 +8,13 @@ const time = (description: string): JsonSchema => ({ type: 'string', format: 'da
 
 export const objectMetaSchema: JsonSchema = {
   type: 'object',
+  'x-go-type': 'v1.ObjectMeta',
   description: 'ObjectMeta is metadata that all persisted resources must have, which includes all objects users must create.',
   properties: {
     name: { type: 'string', description: 'Name must be unique within a namespace. Cannot be updated.' },
     generateName: { type: 'string', description: 'An optional prefix, used by the server, to generate a unique name ONLY IF the Name field has not been provided.' },
     namespace: { type: 'string', description: 'Namespace defines the space within which each name must be unique.' },
-    uid: { type: 'string', description: 'UID is the unique in time and space value for this object. Populated by the system. Read-only.' },
+    uid: { type: 'string', 'x-go-type': 'types.UID', description: 'UID is the unique in time and space value for this object. Populated by the system. Read-only.' },
     resourceVersion: { type: 'string', description: 'An opaque value that represents the internal version of this object. Populated by the system. Read-only.' },
     generation: { type: 'integer', format: 'int64', description: 'A sequence number representing a specific generation of the desired state. Populated by the system. Read-only.' },
     creationTimestamp: time('CreationTimestamp is a timestamp representing the server time when this object was created. Populated by the system. Read-only.'),
@@ -30,9 +31,10 @@ export const objectMetaSchema: JsonSchema = {
       'x-kubernetes-list-map-keys': ['uid'],
       items: {
         type: 'object',
+        'x-go-type': 'v1.OwnerReference',
         required: ['apiVersion', 'kind', 'name', 'uid'],
         properties: {
-          apiVersion: { type: 'string' }, kind: { type: 'string' }, name: { type: 'string' }, uid: { type: 'string' },
+          apiVersion: { type: 'string' }, kind: { type: 'string' }, name: { type: 'string' }, uid: { type: 'string', 'x-go-type': 'types.UID' },
           controller: { type: 'boolean' }, blockOwnerDeletion: { type: 'boolean' },
         },
       },
@@ -46,10 +48,11 @@ export const objectMetaSchema: JsonSchema = {
       description: 'ManagedFields maps workflow-id and version to the set of fields that are managed by that workflow.',
       items: {
         type: 'object',
+        'x-go-type': 'v1.ManagedFieldsEntry',
         properties: {
-          manager: { type: 'string' }, operation: { type: 'string' }, apiVersion: { type: 'string' },
+          manager: { type: 'string' }, operation: { type: 'string', 'x-go-type': 'v1.ManagedFieldsOperationType' }, apiVersion: { type: 'string' },
           time: { type: 'string', format: 'date-time', nullable: true }, fieldsType: { type: 'string' },
-          fieldsV1: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true }, subresource: { type: 'string' },
+          fieldsV1: { type: 'object', 'x-go-type': 'v1.FieldsV1', 'x-kubernetes-preserve-unknown-fields': true }, subresource: { type: 'string' },
         },
       },
     },

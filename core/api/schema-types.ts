@@ -3,6 +3,8 @@
 // is what Go's JSON decoder would refuse, so it becomes a 400 BadRequest.
 import AjvModule, { type ErrorObject, type ValidateFunction } from 'ajv';
 import type { JsonSchema } from '../registry/resource.js';
+import { goStructName, goTypeOf } from './go-types.js';
+import { goJsonType } from './patch/json-value.js';
 
 const Ajv = AjvModule.default ?? AjvModule;
 
@@ -39,17 +41,44 @@ function stripRequired(schema: JsonSchema): JsonSchema {
   return out;
 }
 
-const GO_TYPES: Record<string, string> = { string: 'string', integer: 'int64', number: 'float64', boolean: 'bool', object: 'map[string]interface {}', array: '[]interface {}' };
+/**
+ * Where the decoder was when a value failed: encoding/json names the innermost struct and the
+ * JSON names of the struct fields it went through; slice indices and map keys are not part of it.
+ */
+interface GoField { struct: string; fields: string[]; schema: JsonSchema }
 
-function jsonType(v: unknown): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'array';
-  return typeof v === 'object' ? 'object' : typeof v;
+function goFieldAt(root: JsonSchema, segments: string[]): GoField {
+  const at: GoField = { struct: '', fields: [], schema: root };
+  for (const seg of segments) {
+    const node = at.schema;
+    if (node.properties && Object.hasOwn(node.properties, seg)) {
+      at.struct = goStructName(node);
+      at.fields.push(seg);
+      at.schema = node.properties[seg]!;
+    } else if (node.items) at.schema = node.items;
+    else if (typeof node.additionalProperties === 'object') at.schema = node.additionalProperties;
+    else break;
+  }
+  return at;
+}
+
+/** UnmarshalTypeError's Value: an integer field shows the number that does not fit it. */
+function goValueWord(value: unknown, schema: JsonSchema): string {
+  const word = goJsonType(value);
+  return word === 'number' && /^u?int(8|16|32|64)?$/.test(goTypeOf(schema)) ? `number ${String(value)}` : word;
+}
+
+function unmarshalTypeError(root: JsonSchema, segments: string[], value: unknown): string {
+  const at = goFieldAt(root, segments);
+  const into = at.fields.length ? `Go struct field ${at.struct}.${at.fields.join('.')}` : 'Go value';
+  return `json: cannot unmarshal ${goValueWord(value, at.schema)} into ${into} of type ${goTypeOf(at.schema)}`;
 }
 
 export class SchemaTypeChecker {
   readonly #validate: ValidateFunction;
+  readonly #schema: JsonSchema;
   constructor(schema: JsonSchema) {
+    this.#schema = schema;
     const ajv = new Ajv({ allErrors: false, strict: false, validateFormats: true });
     ajv.addFormat('byte', { type: 'string', validate: (s: string) => base64ErrorIndex(s) < 0 });
     ajv.addFormat('date-time', { type: 'string', validate: (s: string) => !Number.isNaN(Date.parse(s)) && /^\d{4}-\d{2}-\d{2}T/.test(s) });
@@ -63,24 +92,16 @@ export class SchemaTypeChecker {
     if (this.#validate(obj)) return undefined;
     const err = this.#validate.errors?.[0] as ErrorObject | undefined;
     if (!err) return 'invalid object';
-    const path = err.instancePath.replace(/^\//, '').split('/').filter(Boolean)
-      .map((p) => (/^\d+$/.test(p) ? `[${p}]` : `.${p}`)).join('').replace(/^\./, '');
-    const value = path.split(/\.|\[/).reduce<unknown>((acc, key) => {
-      const k = key.replace(/\]$/, '');
-      return acc && typeof acc === 'object' ? (acc as Record<string, unknown>)[k] : undefined;
-    }, obj);
+    const segments = err.instancePath.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const value = segments.reduce<unknown>((acc, k) => (acc && typeof acc === 'object' ? (acc as Record<string, unknown>)[k] : undefined), obj);
+    const path = segments.map((p) => (/^\d+$/.test(p) ? `[${p}]` : `.${p}`)).join('').replace(/^\./, '');
     if (err.keyword === 'format' && err.params['format'] === 'byte' && typeof value === 'string') {
       return `illegal base64 data at input byte ${base64ErrorIndex(value)}`;
     }
     if (err.keyword === 'format' && err.params['format'] === 'date-time') {
       return `parsing time ${JSON.stringify(value)} as "2006-01-02T15:04:05Z07:00": cannot parse ${JSON.stringify(value)} as "2006"`;
     }
-    if (err.keyword === 'type' || err.keyword === 'format') {
-      const want = String(err.params['type'] ?? err.params['format'] ?? 'value');
-      const goType = GO_TYPES[want] ?? want;
-      const got = jsonType(value) === 'object' ? 'object' : jsonType(value);
-      return `json: cannot unmarshal ${got} into Go struct field ${path} of type ${goType}`;
-    }
+    if (err.keyword === 'type' || err.keyword === 'format') return unmarshalTypeError(this.#schema, segments, value);
     if (err.keyword === 'enum') return `${path}: unsupported value ${JSON.stringify(value)}`;
     return `${path}: ${err.message ?? 'invalid'}`;
   }

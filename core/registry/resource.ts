@@ -23,6 +23,8 @@ export type JsonSchema = {
   'x-kubernetes-patch-merge-key'?: string;
   'x-kubernetes-preserve-unknown-fields'?: boolean;
   'x-kubernetes-embedded-resource'?: boolean;
+  /** The Go type this node decodes into in k8s.io/api, for decoder messages (core/api/go-types.ts). */
+  'x-go-type'?: string;
   [extension: `x-${string}`]: unknown;
 };
 

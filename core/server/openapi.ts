@@ -3,6 +3,7 @@
 // object and carrying an operation-level `fieldValidation` parameter; schema entries whose
 // x-kubernetes-group-version-kind is an array.
 import { createHash } from 'node:crypto';
+import { withoutGoTypes } from '../api/go-types.js';
 import { objectMetaSchema } from '../api/object-meta-schema.js';
 import type { Resources } from '../registry/registry.js';
 import type { JsonSchema, ResourceDefinition } from '../registry/resource.js';
@@ -146,11 +147,12 @@ export function buildOpenApi(resources: Resources): OpenApiDocs {
           return [operations(d, `${prefix}/${d.plural}`)];
         })),
         components: {
-          schemas: {
+          // The Go type names serve the decoder's messages only; upstream's documents have none.
+          schemas: withoutGoTypes({
             ...Object.fromEntries(defs.map((d) => [schemaName(d), toOpenApi(d)])),
             ...Object.fromEntries(defs.flatMap((d) => (d.subresources ?? []).flatMap((s) => (s.create ? [[schemaName(s.create), subresourceSchema(s.create)]] : [])))),
             ...sharedSchemas,
-          },
+          }),
         },
       };
       const body = JSON.stringify(doc);

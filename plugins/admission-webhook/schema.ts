@@ -10,6 +10,7 @@ const strings = (description: string, listType: 'atomic' | 'set' = 'atomic'): Js
 
 const labelSelector = (description: string): JsonSchema => ({
   type: 'object',
+  'x-go-type': 'v1.LabelSelector',
   description,
   'x-kubernetes-map-type': 'atomic',
   properties: {
@@ -20,11 +21,12 @@ const labelSelector = (description: string): JsonSchema => ({
       description: 'matchExpressions is a list of label selector requirements. The requirements are ANDed.',
       items: {
         type: 'object',
+        'x-go-type': 'v1.LabelSelectorRequirement',
         required: ['key', 'operator'],
         description: 'A label selector requirement is a selector that contains values, a key, and an operator that relates the key and values.',
         properties: {
           key: { type: 'string', description: 'key is the label key that the selector applies to.' },
-          operator: { type: 'string', description: "operator represents a key's relationship to a set of values. Valid operators are In, NotIn, Exists and DoesNotExist." },
+          operator: { type: 'string', 'x-go-type': 'v1.LabelSelectorOperator', description: "operator represents a key's relationship to a set of values. Valid operators are In, NotIn, Exists and DoesNotExist." },
           values: strings('values is an array of string values. If the operator is In or NotIn, the values array must be non-empty. If the operator is Exists or DoesNotExist, the values array must be empty.'),
         },
       },
@@ -34,6 +36,7 @@ const labelSelector = (description: string): JsonSchema => ({
 
 const clientConfig: JsonSchema = {
   type: 'object',
+  'x-go-type': 'v1.WebhookClientConfig',
   description: 'ClientConfig defines how to communicate with the hook. Required',
   properties: {
     url: {
@@ -45,6 +48,7 @@ const clientConfig: JsonSchema = {
     },
     service: {
       type: 'object',
+      'x-go-type': 'v1.ServiceReference',
       required: ['namespace', 'name'],
       description: '`service` is a reference to the service for this webhook. Either `service` or `url` must be specified.\n\nIf the webhook is running within the cluster, then you should use `service`.',
       properties: {
@@ -58,20 +62,23 @@ const clientConfig: JsonSchema = {
   },
 };
 
+// Rule is embedded inline in RuleWithOperations, so its fields are reported as the outer struct's.
 const rule: JsonSchema = {
   type: 'object',
+  'x-go-type': 'v1.RuleWithOperations',
   description: 'RuleWithOperations is a tuple of Operations and Resources. It is recommended to make sure that all the tuple expansions are valid.',
   properties: {
-    operations: strings('Operations is the operations the admission hook cares about - CREATE, UPDATE, DELETE, CONNECT or * for all of those operations and any future admission operations that are added. If \'*\' is present, the length of the slice must be one. Required.'),
+    operations: { ...strings('Operations is the operations the admission hook cares about - CREATE, UPDATE, DELETE, CONNECT or * for all of those operations and any future admission operations that are added. If \'*\' is present, the length of the slice must be one. Required.'), items: { type: 'string', 'x-go-type': 'v1.OperationType' } },
     apiGroups: strings('APIGroups is the API groups the resources belong to. \'*\' is all groups. If \'*\' is present, the length of the slice must be one. Required.'),
     apiVersions: strings('APIVersions is the API versions the resources belong to. \'*\' is all versions. If \'*\' is present, the length of the slice must be one. Required.'),
     resources: strings('Resources is a list of resources this rule applies to.\n\nFor example: \'pods\' means pods. \'pods/log\' means the log subresource of pods. \'*\' means all resources, but not subresources. \'pods/*\' means all subresources of pods. \'*/scale\' means all scale subresources. \'*/*\' means all resources and their subresources.\n\nIf wildcard is present, the validation rule will ensure resources do not overlap with each other.\n\nDepending on the enclosing object, subresources might not be allowed. Required.'),
-    scope: { type: 'string', description: 'scope specifies the scope of this rule. Valid values are "Cluster", "Namespaced", and "*". "Cluster" means that only cluster-scoped resources will match this rule. Namespace API objects are cluster-scoped. "Namespaced" means that only namespaced resources will match this rule. "*" means that there are no scope restrictions. Subresources match the scope of their parent resource. Default is "*".' },
+    scope: { type: 'string', 'x-go-type': 'v1.ScopeType', description: 'scope specifies the scope of this rule. Valid values are "Cluster", "Namespaced", and "*". "Cluster" means that only cluster-scoped resources will match this rule. Namespace API objects are cluster-scoped. "Namespaced" means that only namespaced resources will match this rule. "*" means that there are no scope restrictions. Subresources match the scope of their parent resource. Default is "*".' },
   },
 };
 
 const matchCondition: JsonSchema = {
   type: 'object',
+  'x-go-type': 'v1.MatchCondition',
   required: ['name', 'expression'],
   description: 'MatchCondition represents a condition which must by fulfilled for a request to be sent to a webhook.',
   properties: {
@@ -85,11 +92,11 @@ function webhookSchema(mutating: boolean): JsonSchema {
     name: { type: 'string', description: 'The name of the admission webhook. Name should be fully qualified, e.g., imagepolicy.kubernetes.io, where "imagepolicy" is the name of the webhook, and kubernetes.io is the name of the organization. Required.' },
     clientConfig,
     rules: { type: 'array', items: rule, 'x-kubernetes-list-type': 'atomic', description: 'Rules describes what operations on what resources/subresources the webhook cares about. The webhook cares about an operation if it matches _any_ Rule. Webhooks are never called for requests on ValidatingWebhookConfiguration and MutatingWebhookConfiguration objects.' },
-    failurePolicy: { type: 'string', description: 'FailurePolicy defines how unrecognized errors from the admission endpoint are handled - allowed values are Ignore or Fail. Defaults to Fail.' },
-    matchPolicy: { type: 'string', description: 'matchPolicy defines how the "rules" list is used to match incoming requests. Allowed values are "Exact" or "Equivalent". Defaults to "Equivalent"' },
+    failurePolicy: { type: 'string', 'x-go-type': 'v1.FailurePolicyType', description: 'FailurePolicy defines how unrecognized errors from the admission endpoint are handled - allowed values are Ignore or Fail. Defaults to Fail.' },
+    matchPolicy: { type: 'string', 'x-go-type': 'v1.MatchPolicyType', description: 'matchPolicy defines how the "rules" list is used to match incoming requests. Allowed values are "Exact" or "Equivalent". Defaults to "Equivalent"' },
     namespaceSelector: labelSelector('NamespaceSelector decides whether to run the webhook on an object based on whether the namespace for that object matches the selector. If the object itself is a namespace, the matching is performed on object.metadata.labels. If the object is another cluster scoped resource, it never skips the webhook. Default to the empty LabelSelector, which matches everything.'),
     objectSelector: labelSelector('ObjectSelector decides whether to run the webhook based on if the object has matching labels. objectSelector is evaluated against both the oldObject and newObject that would be sent to the webhook, and is considered to match if either object matches the selector. A null object (oldObject in the case of create, or newObject in the case of delete) or an object that cannot have labels is not considered to match. Default to the empty LabelSelector, which matches everything.'),
-    sideEffects: { type: 'string', description: 'SideEffects states whether this webhook has side effects. Acceptable values are: None, NoneOnDryRun (webhooks created via v1beta1 may also specify Some or Unknown). Webhooks with side effects MUST implement a reconciliation system, since a request may be rejected by a future step in the admission chain and the side effects therefore need to be undone. Requests with the dryRun attribute will be auto-rejected if they match a webhook with sideEffects == Unknown or Some.' },
+    sideEffects: { type: 'string', 'x-go-type': 'v1.SideEffectClass', description: 'SideEffects states whether this webhook has side effects. Acceptable values are: None, NoneOnDryRun (webhooks created via v1beta1 may also specify Some or Unknown). Webhooks with side effects MUST implement a reconciliation system, since a request may be rejected by a future step in the admission chain and the side effects therefore need to be undone. Requests with the dryRun attribute will be auto-rejected if they match a webhook with sideEffects == Unknown or Some.' },
     timeoutSeconds: { type: 'integer', format: 'int32', description: 'TimeoutSeconds specifies the timeout for this webhook. After the timeout passes, the webhook call will be ignored or the API call will fail based on the failure policy. The timeout value must be between 1 and 30 seconds. Default to 10 seconds.' },
     admissionReviewVersions: strings('AdmissionReviewVersions is an ordered list of preferred `AdmissionReview` versions the Webhook expects. API server will try to use first version in the list which it supports. If none of the versions specified in this list supported by API server, validation will fail for this object. If a persisted webhook configuration specifies allowed versions and does not include any versions known to the API Server, calls to the webhook will fail and be subject to the failure policy.'),
     matchConditions: {
@@ -100,10 +107,11 @@ function webhookSchema(mutating: boolean): JsonSchema {
     },
   };
   if (mutating) {
-    properties['reinvocationPolicy'] = { type: 'string', description: 'reinvocationPolicy indicates whether this webhook should be called multiple times as part of a single admission evaluation. Allowed values are "Never" and "IfNeeded".\n\nNever: the webhook will not be called more than once in a single admission evaluation.\n\nIfNeeded: the webhook will be called at least one additional time as part of the admission evaluation if the object being admitted is modified by other admission plugins after the initial webhook call. Webhooks that specify this option *must* be idempotent, able to process objects they previously admitted. Note: * the number of additional invocations is not guaranteed to be exactly one. * if additional invocations result in further modifications to the object, webhooks are not guaranteed to be invoked again. * webhooks that use this option may be reordered to minimize the number of additional invocations. * to validate an object after all mutations are guaranteed complete, use a validating admission webhook instead.\n\nDefaults to "Never".' };
+    properties['reinvocationPolicy'] = { type: 'string', 'x-go-type': 'v1.ReinvocationPolicyType', description: 'reinvocationPolicy indicates whether this webhook should be called multiple times as part of a single admission evaluation. Allowed values are "Never" and "IfNeeded".\n\nNever: the webhook will not be called more than once in a single admission evaluation.\n\nIfNeeded: the webhook will be called at least one additional time as part of the admission evaluation if the object being admitted is modified by other admission plugins after the initial webhook call. Webhooks that specify this option *must* be idempotent, able to process objects they previously admitted. Note: * the number of additional invocations is not guaranteed to be exactly one. * if additional invocations result in further modifications to the object, webhooks are not guaranteed to be invoked again. * webhooks that use this option may be reordered to minimize the number of additional invocations. * to validate an object after all mutations are guaranteed complete, use a validating admission webhook instead.\n\nDefaults to "Never".' };
   }
   return {
     type: 'object',
+    'x-go-type': mutating ? 'v1.MutatingWebhook' : 'v1.ValidatingWebhook',
     required: ['name', 'clientConfig', 'sideEffects', 'admissionReviewVersions'],
     description: `${mutating ? 'MutatingWebhook' : 'ValidatingWebhook'} describes an admission webhook and the resources and operations it applies to.`,
     properties,
@@ -116,6 +124,7 @@ export const MUTATING_DESCRIPTION = 'MutatingWebhookConfiguration describes the 
 function configurationSchema(mutating: boolean): JsonSchema {
   return {
     type: 'object',
+    'x-go-type': mutating ? 'v1.MutatingWebhookConfiguration' : 'v1.ValidatingWebhookConfiguration',
     description: mutating ? MUTATING_DESCRIPTION : VALIDATING_DESCRIPTION,
     properties: {
       ...typeMetaProperties,

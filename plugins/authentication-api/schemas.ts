@@ -6,22 +6,25 @@ const strings: JsonSchema = { type: 'array', items: { type: 'string' }, 'x-kuber
 
 export const userInfoSchema: JsonSchema = {
   type: 'object',
+  'x-go-type': 'v1.UserInfo',
   description: 'UserInfo holds the information about the user needed to implement the user.Info interface.',
   properties: {
     username: { type: 'string', description: 'The name that uniquely identifies this user among all active users.' },
     uid: { type: 'string', description: 'A unique value that identifies this user across time.' },
     groups: { ...strings, description: 'The names of groups this user is a part of.' },
-    extra: { type: 'object', additionalProperties: strings, description: 'Any additional information provided by the authenticator.' },
+    extra: { type: 'object', additionalProperties: { ...strings, 'x-go-type': 'v1.ExtraValue' }, description: 'Any additional information provided by the authenticator.' },
   },
 };
 
 export const tokenReviewSchema: JsonSchema = {
   type: 'object',
+  'x-go-type': 'v1.TokenReview',
   required: ['spec'],
   properties: {
     ...typeMetaProperties,
     spec: {
       type: 'object',
+      'x-go-type': 'v1.TokenReviewSpec',
       description: 'Spec holds information about the request being evaluated',
       properties: {
         token: { type: 'string', description: 'Token is the opaque bearer token.' },
@@ -30,6 +33,7 @@ export const tokenReviewSchema: JsonSchema = {
     },
     status: {
       type: 'object',
+      'x-go-type': 'v1.TokenReviewStatus',
       description: 'Status is filled in by the server and indicates whether the request can be authenticated.',
       properties: {
         authenticated: { type: 'boolean', description: 'Authenticated indicates that the token was associated with a known user.' },
@@ -43,10 +47,12 @@ export const tokenReviewSchema: JsonSchema = {
 
 export const selfSubjectReviewSchema: JsonSchema = {
   type: 'object',
+  'x-go-type': 'v1.SelfSubjectReview',
   properties: {
     ...typeMetaProperties,
     status: {
       type: 'object',
+      'x-go-type': 'v1.SelfSubjectReviewStatus',
       description: 'Status is filled in by the server with the user attributes.',
       properties: { userInfo: userInfoSchema },
     },

@@ -12,11 +12,13 @@ export const CSR_DESCRIPTION = 'CertificateSigningRequest objects provide a mech
 
 const conditionSchema: JsonSchema = {
   type: 'object',
+  'x-go-type': 'v1.CertificateSigningRequestCondition',
   description: 'CertificateSigningRequestCondition describes a condition of a CertificateSigningRequest object',
   required: ['type', 'status'],
   properties: {
     type: {
       type: 'string',
+      'x-go-type': 'v1.RequestConditionType',
       description: 'type of the condition. Known conditions are "Approved", "Denied", and "Failed".\n\n'
         + 'An "Approved" condition is added via the /approval subresource, indicating the request was approved and should be issued by the signer.\n\n'
         + 'A "Denied" condition is added via the /approval subresource, indicating the request was denied and should not be issued by the signer.\n\n'
@@ -26,6 +28,7 @@ const conditionSchema: JsonSchema = {
     },
     status: {
       type: 'string',
+      'x-go-type': 'v1.ConditionStatus',
       description: 'status of the condition, one of True, False, Unknown. Approved, Denied, and Failed conditions may not be "False" or "Unknown".',
     },
     reason: { type: 'string', description: 'reason indicates a brief reason for the request state' },
@@ -37,6 +40,7 @@ const conditionSchema: JsonSchema = {
 
 const specSchema: JsonSchema = {
   type: 'object',
+  'x-go-type': 'v1.CertificateSigningRequestSpec',
   description: 'spec contains the certificate request, and is immutable after creation. Only the request, signerName, expirationSeconds, and usages fields can be set on creation. Other fields are derived by the server and cannot be modified by users.',
   required: ['request', 'signerName'],
   properties: {
@@ -65,7 +69,7 @@ const specSchema: JsonSchema = {
     },
     usages: {
       type: 'array',
-      items: { type: 'string' },
+      items: { type: 'string', 'x-go-type': 'v1.KeyUsage' },
       'x-kubernetes-list-type': 'atomic',
       description: 'usages specifies a set of key usages requested in the issued certificate.\n\n'
         + 'Requests for TLS client certificates typically request: "digital signature", "key encipherment", "client auth".\n\n'
@@ -82,7 +86,7 @@ const specSchema: JsonSchema = {
     },
     extra: {
       type: 'object',
-      additionalProperties: { type: 'array', items: { type: 'string' } },
+      additionalProperties: { type: 'array', items: { type: 'string' }, 'x-go-type': 'v1.ExtraValue' },
       description: 'extra contains extra attributes of the user that created the CertificateSigningRequest. Populated by the API server on creation and immutable.',
     },
   },
@@ -90,6 +94,7 @@ const specSchema: JsonSchema = {
 
 const statusSchema: JsonSchema = {
   type: 'object',
+  'x-go-type': 'v1.CertificateSigningRequestStatus',
   description: 'status contains information about whether the request is approved or denied, and the certificate issued by the signer, or the failure condition indicating signer failure.',
   properties: {
     conditions: {
@@ -116,6 +121,7 @@ const statusSchema: JsonSchema = {
 
 export const csrSchema: JsonSchema = {
   type: 'object',
+  'x-go-type': 'v1.CertificateSigningRequest',
   description: CSR_DESCRIPTION,
   required: ['spec'],
   properties: {

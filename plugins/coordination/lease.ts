@@ -24,11 +24,12 @@ const DESCRIPTION = 'Lease defines a lease concept.';
 const microTime: JsonSchema = { type: 'string', format: 'date-time', description: 'MicroTime is version of Time with microsecond level precision.' };
 
 const schema: JsonSchema = {
-  type: 'object', description: DESCRIPTION,
+  type: 'object', 'x-go-type': 'v1.Lease', description: DESCRIPTION,
   properties: {
     ...typeMetaProperties,
     spec: {
       type: 'object',
+      'x-go-type': 'v1.LeaseSpec',
       description: 'spec contains the specification of the Lease.',
       properties: {
         holderIdentity: { type: 'string', description: 'holderIdentity contains the identity of the holder of a current lease.' },
@@ -36,7 +37,7 @@ const schema: JsonSchema = {
         acquireTime: { ...microTime, description: 'acquireTime is a time when the current lease was acquired.' },
         renewTime: { ...microTime, description: 'renewTime is a time when the current holder of a lease has last updated the lease.' },
         leaseTransitions: { type: 'integer', format: 'int32', description: 'leaseTransitions is the number of transitions of a lease between holders.' },
-        strategy: { type: 'string', description: 'Strategy indicates the strategy for picking the leader for coordinated leader election.' },
+        strategy: { type: 'string', 'x-go-type': 'v1.CoordinatedLeaseStrategy', description: 'Strategy indicates the strategy for picking the leader for coordinated leader election.' },
         preferredHolder: { type: 'string', description: 'PreferredHolder signals to a lease holder that the lease has a more optimal holder and should be given up.' },
       },
     },

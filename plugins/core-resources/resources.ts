@@ -52,21 +52,24 @@ const NAMESPACE_DESCRIPTION = 'Namespace provides a scope for Names. Use of mult
 
 const namespaceSchema: JsonSchema = {
   type: 'object',
+  'x-go-type': 'v1.Namespace',
   description: NAMESPACE_DESCRIPTION,
   properties: {
     ...typeMetaProperties,
     spec: {
       type: 'object',
+      'x-go-type': 'v1.NamespaceSpec',
       description: 'Spec defines the behavior of the Namespace.',
       properties: {
-        finalizers: { type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'atomic', description: 'Finalizers is an opaque list of values that must be empty to permanently remove object from storage.' },
+        finalizers: { type: 'array', items: { type: 'string', 'x-go-type': 'v1.FinalizerName' }, 'x-kubernetes-list-type': 'atomic', description: 'Finalizers is an opaque list of values that must be empty to permanently remove object from storage.' },
       },
     },
     status: {
       type: 'object',
+      'x-go-type': 'v1.NamespaceStatus',
       description: 'Status describes the current status of a Namespace.',
       properties: {
-        phase: { type: 'string', description: 'Phase is the current lifecycle phase of the namespace.' },
+        phase: { type: 'string', 'x-go-type': 'v1.NamespacePhase', description: 'Phase is the current lifecycle phase of the namespace.' },
       },
     },
   },
@@ -109,6 +112,7 @@ const SECRET_DESCRIPTION = 'Secret holds secret data of a certain type. The tota
 
 const secretSchema: JsonSchema = {
   type: 'object',
+  'x-go-type': 'v1.Secret',
   description: SECRET_DESCRIPTION,
   properties: {
     ...typeMetaProperties,
@@ -122,7 +126,7 @@ const secretSchema: JsonSchema = {
       additionalProperties: { type: 'string' },
       description: 'stringData allows specifying non-binary secret data in string form. It is provided as a write-only input field for convenience. All keys and values are merged into the data field on write, overwriting any existing values. The stringData field is never output when reading from the API.',
     },
-    type: { type: 'string', description: 'Used to facilitate programmatic handling of secret data.' },
+    type: { type: 'string', 'x-go-type': 'v1.SecretType', description: 'Used to facilitate programmatic handling of secret data.' },
     immutable: { type: 'boolean', description: 'Immutable, if set to true, ensures that data stored in the Secret cannot be updated (only object metadata can be modified). If not set to true, the field can be modified at any time. Defaulted to nil.' },
   },
 };

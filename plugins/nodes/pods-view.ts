@@ -12,11 +12,12 @@ const DESCRIPTION = 'Pod is a collection of containers that can run on a host. p
 
 const schema: JsonSchema = {
   type: 'object',
+  'x-go-type': 'v1.Pod',
   description: DESCRIPTION,
   properties: {
     ...typeMetaProperties,
-    spec: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true, description: 'Specification of the desired behavior of the pod.' },
-    status: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true, description: 'Most recently observed status of the pod.' },
+    spec: { type: 'object', 'x-go-type': 'v1.PodSpec', 'x-kubernetes-preserve-unknown-fields': true, description: 'Specification of the desired behavior of the pod.' },
+    status: { type: 'object', 'x-go-type': 'v1.PodStatus', 'x-kubernetes-preserve-unknown-fields': true, description: 'Most recently observed status of the pod.' },
   },
 };
 

@@ -5,32 +5,37 @@ import { typeMetaProperties } from '../../core/api/object-meta-schema.js';
 import type { JsonSchema } from '../../core/registry/resource.js';
 
 const str = (description: string): JsonSchema => ({ type: 'string', description });
+/** A string of a named Go type (`v1.TaintEffect`). */
+const named = (goType: string, description: string): JsonSchema => ({ type: 'string', 'x-go-type': goType, description });
 const time = (description: string): JsonSchema => ({ type: 'string', format: 'date-time', description });
 /** resource.Quantity serializes as a string in its canonical form. */
-const quantities = (description: string): JsonSchema => ({ type: 'object', additionalProperties: { type: 'string' }, description });
+const quantities = (description: string): JsonSchema => ({ type: 'object', 'x-go-type': 'v1.ResourceList', additionalProperties: { type: 'string' }, description });
 
 const taintSchema: JsonSchema = {
   type: 'object',
+  'x-go-type': 'v1.Taint',
   description: 'The node this Taint is attached to has the "effect" on any pod that does not tolerate the Taint.',
   properties: {
     key: str('Required. The taint key to be applied to a node.'),
     value: str('The taint value corresponding to the taint key.'),
-    effect: str('Required. The effect of the taint on pods that do not tolerate the taint. Valid effects are NoSchedule, PreferNoSchedule and NoExecute.'),
+    effect: named('v1.TaintEffect', 'Required. The effect of the taint on pods that do not tolerate the taint. Valid effects are NoSchedule, PreferNoSchedule and NoExecute.'),
     timeAdded: time('TimeAdded represents the time at which the taint was added.'),
   },
 };
 
 const configSourceSchema: JsonSchema = {
   type: 'object',
+  'x-go-type': 'v1.NodeConfigSource',
   description: 'Deprecated: Previously used to specify the source of the node\'s configuration for the DynamicKubeletConfig feature. This feature is removed.',
   properties: {
     configMap: {
       type: 'object',
+      'x-go-type': 'v1.ConfigMapNodeConfigSource',
       description: 'ConfigMap is a reference to a Node\'s ConfigMap',
       properties: {
         namespace: str('Namespace is the metadata.namespace of the referenced ConfigMap.'),
         name: str('Name is the metadata.name of the referenced ConfigMap.'),
-        uid: str('UID is the metadata.UID of the referenced ConfigMap.'),
+        uid: named('types.UID', 'UID is the metadata.UID of the referenced ConfigMap.'),
         resourceVersion: str('ResourceVersion is the metadata.ResourceVersion of the referenced ConfigMap.'),
         kubeletConfigKey: str('KubeletConfigKey declares which key of the referenced ConfigMap corresponds to the KubeletConfiguration structure'),
       },
@@ -40,10 +45,11 @@ const configSourceSchema: JsonSchema = {
 
 const conditionSchema: JsonSchema = {
   type: 'object',
+  'x-go-type': 'v1.NodeCondition',
   description: 'NodeCondition contains condition information for a node.',
   properties: {
-    type: str('Type of node condition.'),
-    status: str('Status of the condition, one of True, False, Unknown.'),
+    type: named('v1.NodeConditionType', 'Type of node condition.'),
+    status: named('v1.ConditionStatus', 'Status of the condition, one of True, False, Unknown.'),
     lastHeartbeatTime: time('Last time we got an update on a given condition.'),
     lastTransitionTime: time('Last time the condition transit from one status to another.'),
     reason: str('(brief) reason for the condition\'s last transition.'),
@@ -53,15 +59,17 @@ const conditionSchema: JsonSchema = {
 
 const addressSchema: JsonSchema = {
   type: 'object',
+  'x-go-type': 'v1.NodeAddress',
   description: 'NodeAddress contains information for the node\'s address.',
   properties: {
-    type: str('Node address type, one of Hostname, ExternalIP or InternalIP.'),
+    type: named('v1.NodeAddressType', 'Node address type, one of Hostname, ExternalIP or InternalIP.'),
     address: str('The node address.'),
   },
 };
 
 const nodeInfoSchema: JsonSchema = {
   type: 'object',
+  'x-go-type': 'v1.NodeSystemInfo',
   description: 'NodeSystemInfo is a set of ids/uuids to uniquely identify the node.',
   properties: {
     machineID: str('MachineID reported by the node.'),
@@ -74,7 +82,7 @@ const nodeInfoSchema: JsonSchema = {
     kubeProxyVersion: str('Deprecated: KubeProxy Version reported by the node.'),
     operatingSystem: str('The Operating System reported by the node'),
     architecture: str('The Architecture reported by the node'),
-    swap: { type: 'object', description: 'Swap Info reported by the node.', properties: { capacity: { type: 'integer', format: 'int64', description: 'Total amount of swap memory in bytes.' } } },
+    swap: { type: 'object', 'x-go-type': 'v1.NodeSwapStatus', description: 'Swap Info reported by the node.', properties: { capacity: { type: 'integer', format: 'int64', description: 'Total amount of swap memory in bytes.' } } },
   },
 };
 
@@ -82,11 +90,13 @@ export const NODE_DESCRIPTION = 'Node is a worker node in Kubernetes. Each node 
 
 export const nodeSchema: JsonSchema = {
   type: 'object',
+  'x-go-type': 'v1.Node',
   description: NODE_DESCRIPTION,
   properties: {
     ...typeMetaProperties,
     spec: {
       type: 'object',
+      'x-go-type': 'v1.NodeSpec',
       description: 'Spec defines the behavior of a node.',
       properties: {
         podCIDR: str('PodCIDR represents the pod IP range assigned to the node.'),
@@ -103,11 +113,12 @@ export const nodeSchema: JsonSchema = {
     },
     status: {
       type: 'object',
+      'x-go-type': 'v1.NodeStatus',
       description: 'Most recently observed status of the node.',
       properties: {
         capacity: quantities('Capacity represents the total resources of a node.'),
         allocatable: quantities('Allocatable represents the resources of a node that are available for scheduling. Defaults to Capacity.'),
-        phase: str('NodePhase is the recently observed lifecycle phase of the node. The field is never populated, and now is deprecated.'),
+        phase: named('v1.NodePhase', 'NodePhase is the recently observed lifecycle phase of the node. The field is never populated, and now is deprecated.'),
         conditions: {
           type: 'array', items: conditionSchema, 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['type'],
           'x-kubernetes-patch-strategy': 'merge', 'x-kubernetes-patch-merge-key': 'type',
@@ -120,10 +131,11 @@ export const nodeSchema: JsonSchema = {
         },
         daemonEndpoints: {
           type: 'object',
+          'x-go-type': 'v1.NodeDaemonEndpoints',
           description: 'Endpoints of daemons running on the Node.',
           properties: {
             kubeletEndpoint: {
-              type: 'object', description: 'Endpoint on which Kubelet is listening.',
+              type: 'object', 'x-go-type': 'v1.DaemonEndpoint', description: 'Endpoint on which Kubelet is listening.',
               properties: { Port: { type: 'integer', format: 'int32', description: 'Port number of the given endpoint.' } },
             },
           },
@@ -132,17 +144,17 @@ export const nodeSchema: JsonSchema = {
         images: {
           type: 'array', 'x-kubernetes-list-type': 'atomic', description: 'List of container images on this node',
           items: {
-            type: 'object', description: 'Describe a container image',
+            type: 'object', 'x-go-type': 'v1.ContainerImage', description: 'Describe a container image',
             properties: {
               names: { type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'atomic', description: 'Names by which this image is known.' },
               sizeBytes: { type: 'integer', format: 'int64', description: 'The size of the image in bytes.' },
             },
           },
         },
-        volumesInUse: { type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'atomic', description: 'List of attachable volumes in use (mounted) by the node.' },
+        volumesInUse: { type: 'array', items: { type: 'string', 'x-go-type': 'v1.UniqueVolumeName' }, 'x-kubernetes-list-type': 'atomic', description: 'List of attachable volumes in use (mounted) by the node.' },
         volumesAttached: {
           type: 'array', 'x-kubernetes-list-type': 'atomic', description: 'List of volumes that are attached to the node.',
-          items: { type: 'object', description: 'AttachedVolume describes a volume attached to a node', properties: { name: str('Name of the attached volume'), devicePath: str('DevicePath represents the device path where the volume should be available') } },
+          items: { type: 'object', 'x-go-type': 'v1.AttachedVolume', description: 'AttachedVolume describes a volume attached to a node', properties: { name: named('v1.UniqueVolumeName', 'Name of the attached volume'), devicePath: str('DevicePath represents the device path where the volume should be available') } },
         },
       },
     },

@@ -8,6 +8,7 @@ const strings = (description: string): JsonSchema =>
 
 export const policyRuleSchema: JsonSchema = {
   type: 'object',
+  'x-go-type': 'v1.PolicyRule',
   description: 'PolicyRule holds information that describes a policy rule, but does not contain information about who the rule applies to or which namespace the rule applies to.',
   required: ['verbs'],
   properties: {
@@ -25,6 +26,7 @@ const rules = (owner: string): JsonSchema => ({
 
 const labelSelectorSchema: JsonSchema = {
   type: 'object',
+  'x-go-type': 'v1.LabelSelector',
   'x-kubernetes-map-type': 'atomic',
   description: 'A label selector is a label query over a set of resources. The result of matchLabels and matchExpressions are ANDed. An empty label selector matches all objects. A null label selector matches no objects.',
   properties: {
@@ -33,11 +35,12 @@ const labelSelectorSchema: JsonSchema = {
       type: 'array', 'x-kubernetes-list-type': 'atomic', description: 'matchExpressions is a list of label selector requirements. The requirements are ANDed.',
       items: {
         type: 'object',
+        'x-go-type': 'v1.LabelSelectorRequirement',
         required: ['key', 'operator'],
         description: 'A label selector requirement is a selector that contains values, a key, and an operator that relates the key and values.',
         properties: {
           key: { type: 'string', description: 'key is the label key that the selector applies to.' },
-          operator: { type: 'string', description: "operator represents a key's relationship to a set of values. Valid operators are In, NotIn, Exists and DoesNotExist." },
+          operator: { type: 'string', 'x-go-type': 'v1.LabelSelectorOperator', description: "operator represents a key's relationship to a set of values. Valid operators are In, NotIn, Exists and DoesNotExist." },
           values: strings('values is an array of string values.'),
         },
       },
@@ -51,17 +54,18 @@ export const ROLE_BINDING_DESCRIPTION = 'RoleBinding references a role, but does
 export const CLUSTER_ROLE_BINDING_DESCRIPTION = 'ClusterRoleBinding references a ClusterRole, but not contain it.  It can reference a ClusterRole in the global namespace, and adds who information via Subject.';
 
 export const roleSchema: JsonSchema = {
-  type: 'object', description: ROLE_DESCRIPTION,
+  type: 'object', 'x-go-type': 'v1.Role', description: ROLE_DESCRIPTION,
   properties: { ...typeMetaProperties, rules: rules('Role') },
 };
 
 export const clusterRoleSchema: JsonSchema = {
-  type: 'object', description: CLUSTER_ROLE_DESCRIPTION,
+  type: 'object', 'x-go-type': 'v1.ClusterRole', description: CLUSTER_ROLE_DESCRIPTION,
   properties: {
     ...typeMetaProperties,
     rules: rules('ClusterRole'),
     aggregationRule: {
       type: 'object',
+      'x-go-type': 'v1.AggregationRule',
       description: 'AggregationRule is an optional field that describes how to build the Rules for this ClusterRole. If AggregationRule is set, then the Rules are controller managed and direct changes to Rules will be stomped by the controller.',
       properties: {
         clusterRoleSelectors: {
@@ -75,6 +79,7 @@ export const clusterRoleSchema: JsonSchema = {
 
 const subjectSchema: JsonSchema = {
   type: 'object',
+  'x-go-type': 'v1.Subject',
   'x-kubernetes-map-type': 'atomic',
   required: ['kind', 'name'],
   description: 'Subject contains a reference to the object or user identities a role binding applies to.  This can either hold a direct API object reference, or a value for non-objects such as user and group names.',
@@ -88,6 +93,7 @@ const subjectSchema: JsonSchema = {
 
 const roleRefSchema = (description: string): JsonSchema => ({
   type: 'object',
+  'x-go-type': 'v1.RoleRef',
   'x-kubernetes-map-type': 'atomic',
   required: ['apiGroup', 'kind', 'name'],
   description,
@@ -98,8 +104,8 @@ const roleRefSchema = (description: string): JsonSchema => ({
   },
 });
 
-const bindingSchema = (description: string, roleRef: string): JsonSchema => ({
-  type: 'object', description, required: ['roleRef'],
+const bindingSchema = (goType: string, description: string, roleRef: string): JsonSchema => ({
+  type: 'object', 'x-go-type': goType, description, required: ['roleRef'],
   properties: {
     ...typeMetaProperties,
     subjects: { type: 'array', items: subjectSchema, 'x-kubernetes-list-type': 'atomic', description: 'Subjects holds references to the objects the role applies to.' },
@@ -110,5 +116,5 @@ const bindingSchema = (description: string, roleRef: string): JsonSchema => ({
 export const ROLE_BINDING_ROLE_REF = 'RoleRef can reference a Role in the current namespace or a ClusterRole in the global namespace. If the RoleRef cannot be resolved, the Authorizer must return an error. This field is immutable.';
 export const CLUSTER_ROLE_BINDING_ROLE_REF = 'RoleRef can only reference a ClusterRole in the global namespace. If the RoleRef cannot be resolved, the Authorizer must return an error. This field is immutable.';
 
-export const roleBindingSchema = bindingSchema(ROLE_BINDING_DESCRIPTION, ROLE_BINDING_ROLE_REF);
-export const clusterRoleBindingSchema = bindingSchema(CLUSTER_ROLE_BINDING_DESCRIPTION, CLUSTER_ROLE_BINDING_ROLE_REF);
+export const roleBindingSchema = bindingSchema('v1.RoleBinding', ROLE_BINDING_DESCRIPTION, ROLE_BINDING_ROLE_REF);
+export const clusterRoleBindingSchema = bindingSchema('v1.ClusterRoleBinding', CLUSTER_ROLE_BINDING_DESCRIPTION, CLUSTER_ROLE_BINDING_ROLE_REF);

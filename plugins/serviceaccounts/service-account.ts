@@ -23,13 +23,16 @@ const DESCRIPTION = 'ServiceAccount binds together: * a name, understood by user
 
 const objectReferenceSchema: JsonSchema = {
   type: 'object',
+  'x-go-type': 'v1.ObjectReference',
   description: 'ObjectReference contains enough information to let you inspect or modify the referred object.',
-  properties: Object.fromEntries(['apiVersion', 'fieldPath', 'kind', 'name', 'namespace', 'resourceVersion', 'uid'].map((k) => [k, { type: 'string' }])),
+  properties: Object.fromEntries(['apiVersion', 'fieldPath', 'kind', 'name', 'namespace', 'resourceVersion', 'uid']
+    .map((k) => [k, k === 'uid' ? { type: 'string', 'x-go-type': 'types.UID' } : { type: 'string' }])),
   'x-kubernetes-map-type': 'atomic',
 };
 
 const schema: JsonSchema = {
   type: 'object',
+  'x-go-type': 'v1.ServiceAccount',
   description: DESCRIPTION,
   properties: {
     ...typeMetaProperties,
@@ -40,7 +43,7 @@ const schema: JsonSchema = {
     },
     imagePullSecrets: {
       type: 'array',
-      items: { type: 'object', properties: { name: { type: 'string', default: '' } }, 'x-kubernetes-map-type': 'atomic' },
+      items: { type: 'object', 'x-go-type': 'v1.LocalObjectReference', properties: { name: { type: 'string', default: '' } }, 'x-kubernetes-map-type': 'atomic' },
       'x-kubernetes-list-type': 'atomic',
       description: 'ImagePullSecrets is a list of references to secrets in the same namespace to use for pulling any images in pods that reference this ServiceAccount.',
     },

@@ -39,12 +39,14 @@ export interface TokenSigner {
 
 const schema: JsonSchema = {
   type: 'object',
+  'x-go-type': 'v1.TokenRequest',
   description: 'TokenRequest requests a token for a given service account.',
   required: ['spec'],
   properties: {
     ...typeMetaProperties,
     spec: {
       type: 'object',
+      'x-go-type': 'v1.TokenRequestSpec',
       description: 'Spec holds information about the request being evaluated',
       properties: {
         audiences: {
@@ -54,13 +56,15 @@ const schema: JsonSchema = {
         expirationSeconds: { type: 'integer', format: 'int64', description: 'ExpirationSeconds is the requested duration of validity of the request.' },
         boundObjectRef: {
           type: 'object',
+          'x-go-type': 'v1.BoundObjectReference',
           description: 'BoundObjectRef is a reference to an object that the token will be bound to. The token will only be valid for as long as the bound object exists.',
-          properties: Object.fromEntries(['apiVersion', 'kind', 'name', 'uid'].map((k) => [k, { type: 'string' }])),
+          properties: Object.fromEntries(['apiVersion', 'kind', 'name', 'uid'].map((k) => [k, k === 'uid' ? { type: 'string', 'x-go-type': 'types.UID' } : { type: 'string' }])),
         },
       },
     },
     status: {
       type: 'object',
+      'x-go-type': 'v1.TokenRequestStatus',
       description: 'Status is filled in by the server and indicates whether the token can be authenticated.',
       properties: { token: { type: 'string' }, expirationTimestamp: { type: 'string', format: 'date-time' } },
     },

@@ -91,7 +91,7 @@ describe('MutatingAdmissionWebhook', () => {
       const r = await plat.admin.post(CSRS, csr('wrong-type'));
       assert.equal(r.status, 500, r.text);
       assert.equal(r.json.reason, 'InternalError');
-      assert.equal(r.json.message, 'Internal error occurred: json: cannot unmarshal string into Go struct field metadata.labels of type map[string]interface {}');
+      assert.equal(r.json.message, 'Internal error occurred: json: cannot unmarshal string into Go struct field ObjectMeta.metadata.labels of type map[string]string');
     });
   });
 

@@ -108,7 +108,7 @@ describe('REST machinery', () => {
     assert.equal(malformed.json.kind, 'Status');
     const wrongType = await plat.admin.post(P, { ...csr('t'), spec: { ...csr('t').spec, signerName: 5 } });
     assert.equal(wrongType.status, 400);
-    assert.match(wrongType.json.message, /cannot unmarshal number into Go struct field spec\.signerName of type string/);
+    assert.match(wrongType.json.message, /: json: cannot unmarshal number into Go struct field CertificateSigningRequestSpec\.spec\.signerName of type string$/);
     const badB64 = await plat.admin.post(P, { ...csr('t'), spec: { ...csr('t').spec, request: 'not*base64' } });
     assert.equal(badB64.status, 400);
     assert.match(badB64.json.message, /illegal base64 data at input byte 3/);

@@ -1,0 +1,149 @@
+// A body with a field of the wrong JSON type is answered as kube-apiserver answers it: 400
+// BadRequest "<Kind> in version "v1" cannot be handled as a <Kind>: " and encoding/json's
+// UnmarshalTypeError, naming the innermost Go struct, the field's JSON path without slice indices
+// or map keys, and the Go type reflect prints. Every expected text below was printed by Go 1.19's
+// encoding/json decoding the same body into replicas of the k8s.io/api structs.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { getApiServer } from '../../plugins/apiserver/index.js';
+import type { JsonSchema } from '../../core/registry/resource.js';
+import { startInProcess, type RunningPlat } from '../helpers/plat.js';
+
+const CSRS = '/apis/certificates.platform/v1/certificatesigningrequests';
+const LEASES = '/apis/coordination.platform/v1/namespaces/default/leases';
+const CLUSTER_ROLES = '/apis/rbac.authorization.platform/v1/clusterroles';
+
+type Case = [path: string, kind: string, body: Record<string, unknown>, cause: string];
+
+const VWCS = '/apis/admissionregistration.platform/v1/validatingwebhookconfigurations';
+
+const csr = (extra: Record<string, unknown>): Record<string, unknown> => ({ metadata: { name: 't' }, ...extra });
+const spec = (s: Record<string, unknown>) => csr({ spec: { signerName: 'example.com/x', ...s } });
+
+const CASES: Case[] = [
+  [CSRS, 'CertificateSigningRequest', spec({ usages: 'client auth' }),
+    'json: cannot unmarshal string into Go struct field CertificateSigningRequestSpec.spec.usages of type []v1.KeyUsage'],
+  [CSRS, 'CertificateSigningRequest', spec({ usages: [1] }),
+    'json: cannot unmarshal number into Go struct field CertificateSigningRequestSpec.spec.usages of type v1.KeyUsage'],
+  [CSRS, 'CertificateSigningRequest', spec({ request: 5 }),
+    'json: cannot unmarshal number into Go struct field CertificateSigningRequestSpec.spec.request of type []uint8'],
+  // *int32: the decoder reports the int32 it stores into, not the pointer.
+  [CSRS, 'CertificateSigningRequest', spec({ expirationSeconds: '600' }),
+    'json: cannot unmarshal string into Go struct field CertificateSigningRequestSpec.spec.expirationSeconds of type int32'],
+  [CSRS, 'CertificateSigningRequest', spec({ expirationSeconds: 1.5 }),
+    'json: cannot unmarshal number 1.5 into Go struct field CertificateSigningRequestSpec.spec.expirationSeconds of type int32'],
+  [CSRS, 'CertificateSigningRequest', spec({ expirationSeconds: 3000000000 }),
+    'json: cannot unmarshal number 3000000000 into Go struct field CertificateSigningRequestSpec.spec.expirationSeconds of type int32'],
+  [CSRS, 'CertificateSigningRequest', spec({ extra: { a: 'b' } }),
+    'json: cannot unmarshal string into Go struct field CertificateSigningRequestSpec.spec.extra of type v1.ExtraValue'],
+  [CSRS, 'CertificateSigningRequest', csr({ spec: 'x' }),
+    'json: cannot unmarshal string into Go struct field CertificateSigningRequest.spec of type v1.CertificateSigningRequestSpec'],
+  [CSRS, 'CertificateSigningRequest', csr({ metadata: { name: 't', labels: { a: 1 } } }),
+    'json: cannot unmarshal number into Go struct field ObjectMeta.metadata.labels of type string'],
+  [CSRS, 'CertificateSigningRequest', csr({ metadata: { name: 't', labels: [] } }),
+    'json: cannot unmarshal array into Go struct field ObjectMeta.metadata.labels of type map[string]string'],
+  [CSRS, 'CertificateSigningRequest', csr({ metadata: { name: 5 } }),
+    'json: cannot unmarshal number into Go struct field ObjectMeta.metadata.name of type string'],
+  [CSRS, 'CertificateSigningRequest', csr({ metadata: { name: 't', uid: 5 } }),
+    'json: cannot unmarshal number into Go struct field ObjectMeta.metadata.uid of type types.UID'],
+  [CSRS, 'CertificateSigningRequest', csr({ metadata: { name: 't', generation: '5' } }),
+    'json: cannot unmarshal string into Go struct field ObjectMeta.metadata.generation of type int64'],
+  [CSRS, 'CertificateSigningRequest', csr({ metadata: { name: 't', finalizers: 'x' } }),
+    'json: cannot unmarshal string into Go struct field ObjectMeta.metadata.finalizers of type []string'],
+  [CSRS, 'CertificateSigningRequest', csr({ metadata: { name: 't', ownerReferences: [{ apiVersion: 'v1', kind: 'K', name: 'n', uid: 'u', controller: 'x' }] } }),
+    'json: cannot unmarshal string into Go struct field OwnerReference.metadata.ownerReferences.controller of type bool'],
+  // metav1.Time decodes its JSON into a string first; that string is what fails.
+  [CSRS, 'CertificateSigningRequest', csr({ metadata: { name: 't', creationTimestamp: 5 } }),
+    'json: cannot unmarshal number into Go struct field ObjectMeta.metadata.creationTimestamp of type string'],
+  [CSRS, 'CertificateSigningRequest', csr({ metadata: 5 }),
+    'json: cannot unmarshal number into Go struct field CertificateSigningRequest.metadata of type v1.ObjectMeta'],
+  [CSRS, 'CertificateSigningRequest', csr({ spec: { signerName: 'example.com/x' }, status: { conditions: [{ type: 1, status: 'True' }] } }),
+    'json: cannot unmarshal number into Go struct field CertificateSigningRequestCondition.status.conditions.type of type v1.RequestConditionType'],
+  [CSRS, 'CertificateSigningRequest', csr({ spec: { signerName: 'example.com/x' }, status: { conditions: {} } }),
+    'json: cannot unmarshal object into Go struct field CertificateSigningRequestStatus.status.conditions of type []v1.CertificateSigningRequestCondition'],
+  [CSRS, 'CertificateSigningRequest', csr({ spec: { signerName: 'example.com/x' }, status: { conditions: [{ type: 'Approved', status: 'True', lastUpdateTime: true }] } }),
+    'json: cannot unmarshal bool into Go struct field CertificateSigningRequestCondition.status.conditions.lastUpdateTime of type string'],
+  [LEASES, 'Lease', { metadata: { name: 'l' }, spec: { leaseDurationSeconds: '15' } },
+    'json: cannot unmarshal string into Go struct field LeaseSpec.spec.leaseDurationSeconds of type int32'],
+  [LEASES, 'Lease', { metadata: { name: 'l' }, spec: { renewTime: 5 } },
+    'json: cannot unmarshal number into Go struct field LeaseSpec.spec.renewTime of type string'],
+  [CLUSTER_ROLES, 'ClusterRole', { metadata: { name: 'r' }, rules: [{ verbs: 'get' }] },
+    'json: cannot unmarshal string into Go struct field PolicyRule.rules.verbs of type []string'],
+  [CLUSTER_ROLES, 'ClusterRole', { metadata: { name: 'r' }, rules: 'x' },
+    'json: cannot unmarshal string into Go struct field ClusterRole.rules of type []v1.PolicyRule'],
+  ['/api/v1/nodes', 'Node', { metadata: { name: 'n' }, spec: { unschedulable: 'yes' } },
+    'json: cannot unmarshal string into Go struct field NodeSpec.spec.unschedulable of type bool'],
+  ['/api/v1/nodes', 'Node', { metadata: { name: 'n' }, spec: { taints: [5] } },
+    'json: cannot unmarshal number into Go struct field NodeSpec.spec.taints of type v1.Taint'],
+  ['/api/v1/nodes', 'Node', { metadata: { name: 'n' }, spec: { taints: [{ key: 'k', effect: 'NoSchedule', timeAdded: 1 }] } },
+    'json: cannot unmarshal number into Go struct field Taint.spec.taints.timeAdded of type string'],
+  ['/api/v1/nodes', 'Node', { metadata: { name: 'n' }, status: { capacity: [] } },
+    'json: cannot unmarshal array into Go struct field NodeStatus.status.capacity of type v1.ResourceList'],
+  ['/api/v1/nodes', 'Node', { metadata: { name: 'n' }, status: { daemonEndpoints: { kubeletEndpoint: { Port: 'x' } } } },
+    'json: cannot unmarshal string into Go struct field DaemonEndpoint.status.daemonEndpoints.kubeletEndpoint.Port of type int32'],
+  ['/api/v1/namespaces', 'Namespace', { metadata: { name: 'ns' }, spec: { finalizers: [1] } },
+    'json: cannot unmarshal number into Go struct field NamespaceSpec.spec.finalizers of type v1.FinalizerName'],
+  ['/api/v1/namespaces/default/secrets', 'Secret', { metadata: { name: 's' }, data: { a: 1 } },
+    'json: cannot unmarshal number into Go struct field Secret.data of type []uint8'],
+  ['/api/v1/namespaces/default/secrets', 'Secret', { metadata: { name: 's' }, immutable: 'x' },
+    'json: cannot unmarshal string into Go struct field Secret.immutable of type bool'],
+  ['/api/v1/namespaces/default/serviceaccounts', 'ServiceAccount', { metadata: { name: 'sa' }, secrets: [{ uid: 5 }] },
+    'json: cannot unmarshal number into Go struct field ObjectReference.secrets.uid of type types.UID'],
+  ['/apis/authentication.platform/v1/tokenreviews', 'TokenReview', { spec: { token: 5 } },
+    'json: cannot unmarshal number into Go struct field TokenReviewSpec.spec.token of type string'],
+  ['/apis/authentication.platform/v1/tokenreviews', 'TokenReview', { spec: { audiences: 'a' } },
+    'json: cannot unmarshal string into Go struct field TokenReviewSpec.spec.audiences of type []string'],
+  ['/apis/authorization.platform/v1/subjectaccessreviews', 'SubjectAccessReview', { spec: { resourceAttributes: { verb: 5 } } },
+    'json: cannot unmarshal number into Go struct field ResourceAttributes.spec.resourceAttributes.verb of type string'],
+  ['/apis/authorization.platform/v1/subjectaccessreviews', 'SubjectAccessReview', { spec: { extra: { a: 'b' } } },
+    'json: cannot unmarshal string into Go struct field SubjectAccessReviewSpec.spec.extra of type v1.ExtraValue'],
+  // Rule is embedded inline in RuleWithOperations: Go names the outer struct.
+  [VWCS, 'ValidatingWebhookConfiguration', { metadata: { name: 'w' }, webhooks: [{ name: 'a.b.c', rules: [{ apiGroups: 'x' }] }] },
+    'json: cannot unmarshal string into Go struct field RuleWithOperations.webhooks.rules.apiGroups of type []string'],
+  [VWCS, 'ValidatingWebhookConfiguration', { metadata: { name: 'w' }, webhooks: [{ name: 'a.b.c', rules: [{ operations: [1] }] }] },
+    'json: cannot unmarshal number into Go struct field RuleWithOperations.webhooks.rules.operations of type v1.OperationType'],
+  [VWCS, 'ValidatingWebhookConfiguration', { metadata: { name: 'w' }, webhooks: [{ name: 'a.b.c', clientConfig: { service: { namespace: 'n', name: 's', port: '443' } } }] },
+    'json: cannot unmarshal string into Go struct field ServiceReference.webhooks.clientConfig.service.port of type int32'],
+  [VWCS, 'ValidatingWebhookConfiguration', { metadata: { name: 'w' }, webhooks: [{ name: 'a.b.c', failurePolicy: 1 }] },
+    'json: cannot unmarshal number into Go struct field ValidatingWebhook.webhooks.failurePolicy of type v1.FailurePolicyType'],
+  [VWCS, 'ValidatingWebhookConfiguration', { metadata: { name: 'w' }, webhooks: {} },
+    'json: cannot unmarshal object into Go struct field ValidatingWebhookConfiguration.webhooks of type []v1.ValidatingWebhook'],
+];
+
+/** Paths of object schemas with fields but no Go struct name (the messages would name no struct). */
+function unnamedStructs(schema: JsonSchema, at: string): string[] {
+  const own = schema.properties && typeof schema['x-go-type'] !== 'string' ? [at || '<root>'] : [];
+  const below = [
+    ...Object.entries(schema.properties ?? {}).map(([k, s]) => unnamedStructs(s, `${at}.${k}`)),
+    ...(schema.items ? [unnamedStructs(schema.items, `${at}[]`)] : []),
+    ...(typeof schema.additionalProperties === 'object' ? [unnamedStructs(schema.additionalProperties, `${at}{}`)] : []),
+  ];
+  return [...own, ...below.flat()];
+}
+
+describe('bodies with a field of the wrong JSON type', () => {
+  let plat: RunningPlat;
+  before(async () => { plat = await startInProcess(); });
+  after(async () => { await plat?.stop(); });
+
+  for (const [path, kind, body, cause] of CASES) {
+    it(`${path.split('/').pop()} ${JSON.stringify(body)}`, async () => {
+      const r = await plat.admin.post(path, body);
+      assert.equal(r.status, 400, r.text);
+      assert.equal(r.json.reason, 'BadRequest');
+      assert.equal(r.json.message, `${kind} in version "v1" cannot be handled as a ${kind}: ${cause}`);
+    });
+  }
+
+  it('every served schema names its Go structs, and no OpenAPI document shows the names', async () => {
+    const defs = getApiServer(plat.host!)!.resources.all();
+    const schemas = defs.flatMap((d) => [[d.kind, d.schema] as const, ...(d.subresources ?? []).flatMap((s) => (s.create ? [[s.create.kind, s.create.schema] as const] : []))]);
+    assert.deepEqual(schemas.flatMap(([kind, schema]) => unnamedStructs(schema, '').map((p) => `${kind} ${p}`)), []);
+    const root = await plat.admin.get('/openapi/v3');
+    for (const { serverRelativeURL } of Object.values(root.json.paths as Record<string, { serverRelativeURL: string }>)) {
+      const doc = await plat.admin.get(serverRelativeURL);
+      assert.equal(doc.status, 200);
+      assert.ok(!doc.text.includes('x-go-type'), serverRelativeURL);
+    }
+  });
+});
