@@ -3,6 +3,7 @@
 // is what Go's JSON decoder would refuse, so it becomes a 400 BadRequest.
 import AjvModule, { type ErrorObject, type ValidateFunction } from 'ajv';
 import type { JsonSchema } from '../registry/resource.js';
+import { goReportedFailure, hasCustomUnmarshaler } from './go-decode-order.js';
 import { goStructName, goTypeOf } from './go-types.js';
 import { goJsonType } from './patch/json-value.js';
 
@@ -74,25 +75,39 @@ function unmarshalTypeError(root: JsonSchema, segments: string[], value: unknown
   return `json: cannot unmarshal ${goValueWord(value, at.schema)} into ${into} of type ${goTypeOf(at.schema)}`;
 }
 
+function compile(schema: JsonSchema, allErrors: boolean): ValidateFunction {
+  const ajv = new Ajv({ allErrors, strict: false, validateFormats: true });
+  ajv.addFormat('byte', { type: 'string', validate: (s: string) => base64ErrorIndex(s) < 0 });
+  ajv.addFormat('date-time', { type: 'string', validate: (s: string) => !Number.isNaN(Date.parse(s)) && /^\d{4}-\d{2}-\d{2}T/.test(s) });
+  ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -2147483648 && n <= 2147483647 });
+  ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isSafeInteger(n) });
+  return ajv.compile(stripRequired(schema));
+}
+
+const pointerSegments = (pointer: string): string[] => pointer.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+
 export class SchemaTypeChecker {
-  readonly #validate: ValidateFunction;
   readonly #schema: JsonSchema;
+  readonly #validate: ValidateFunction;
+  /** Every error, to pick the one Go reports; compiled on the first body that fails. */
+  #validateAll: ValidateFunction | undefined;
   constructor(schema: JsonSchema) {
     this.#schema = schema;
-    const ajv = new Ajv({ allErrors: false, strict: false, validateFormats: true });
-    ajv.addFormat('byte', { type: 'string', validate: (s: string) => base64ErrorIndex(s) < 0 });
-    ajv.addFormat('date-time', { type: 'string', validate: (s: string) => !Number.isNaN(Date.parse(s)) && /^\d{4}-\d{2}-\d{2}T/.test(s) });
-    ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -2147483648 && n <= 2147483647 });
-    ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isSafeInteger(n) });
-    this.#validate = ajv.compile(stripRequired(schema));
+    this.#validate = compile(schema, false);
   }
 
   /** undefined when the object decodes; otherwise Go's decoder-style reason. */
   check(obj: unknown): string | undefined {
     if (this.#validate(obj)) return undefined;
-    const err = this.#validate.errors?.[0] as ErrorObject | undefined;
-    if (!err) return 'invalid object';
-    const segments = err.instancePath.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const all = (this.#validateAll ??= compile(this.#schema, true));
+    all(obj);
+    const failures = (all.errors ?? this.#validate.errors ?? []).map((err: ErrorObject) => {
+      const segments = pointerSegments(err.instancePath);
+      return { err, segments, aborts: hasCustomUnmarshaler(goFieldAt(this.#schema, segments).schema) };
+    });
+    const chosen = goReportedFailure(obj, failures);
+    if (!chosen) return 'invalid object';
+    const { err, segments } = chosen;
     const value = segments.reduce<unknown>((acc, k) => (acc && typeof acc === 'object' ? (acc as Record<string, unknown>)[k] : undefined), obj);
     const path = segments.map((p) => (/^\d+$/.test(p) ? `[${p}]` : `.${p}`)).join('').replace(/^\./, '');
     if (err.keyword === 'format' && err.params['format'] === 'byte' && typeof value === 'string') {

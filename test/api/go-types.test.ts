@@ -60,6 +60,10 @@ describe('SchemaTypeChecker messages', () => {
     [{ items: [true] }, 'json: cannot unmarshal bool into Go struct field Thing.items of type v1.Item'],
     [{ loose: { n: [] } }, 'json: cannot unmarshal array into Go struct field .loose.n of type int32'],
     [{ loose: { m: 'x' } }, 'json: cannot unmarshal string into Go struct field .loose.m of type map[string]interface {}'],
+    // The first failure in document order, whatever the schema's order.
+    [{ items: [{ count: 'x' }, true] }, 'json: cannot unmarshal string into Go struct field Item.items.count of type int32'],
+    [{ items: [true, { count: 'x' }] }, 'json: cannot unmarshal bool into Go struct field Thing.items of type v1.Item'],
+    [{ loose: { n: 'x' }, metadata: { labels: { a: 1 } } }, 'json: cannot unmarshal string into Go struct field .loose.n of type int32'],
     [{ metadata: { labels: { a: 'b' } }, items: [{ count: 3 }] }, undefined],
   ];
   for (const [obj, want] of cases) it(JSON.stringify(obj), () => assert.equal(checker.check(obj), want));

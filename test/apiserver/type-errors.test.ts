@@ -97,6 +97,17 @@ const CASES: Case[] = [
     'json: cannot unmarshal number into Go struct field ResourceAttributes.spec.resourceAttributes.verb of type string'],
   ['/apis/authorization.platform/v1/subjectaccessreviews', 'SubjectAccessReview', { spec: { extra: { a: 'b' } } },
     'json: cannot unmarshal string into Go struct field SubjectAccessReviewSpec.spec.extra of type v1.ExtraValue'],
+  // Several errors: the first in document order, unless a custom unmarshaler (metav1.Time) fails,
+  // which stops decoding and wins.
+  [CSRS, 'CertificateSigningRequest', spec({ usages: 'x', request: 5 }),
+    'json: cannot unmarshal string into Go struct field CertificateSigningRequestSpec.spec.usages of type []v1.KeyUsage'],
+  [CSRS, 'CertificateSigningRequest', spec({ request: 5, usages: 'x' }),
+    'json: cannot unmarshal number into Go struct field CertificateSigningRequestSpec.spec.request of type []uint8'],
+  [CSRS, 'CertificateSigningRequest', { status: { conditions: [{ type: 1 }] }, spec: { signerName: 'example.com/x', usages: 'x' } },
+    'json: cannot unmarshal number into Go struct field CertificateSigningRequestCondition.status.conditions.type of type v1.RequestConditionType'],
+  [CSRS, 'CertificateSigningRequest', { spec: { signerName: 'example.com/x', request: '!!' }, metadata: { name: 5 } }, 'illegal base64 data at input byte 0'],
+  [CSRS, 'CertificateSigningRequest', { metadata: { name: 5, creationTimestamp: 'bad' } },
+    'parsing time "bad" as "2006-01-02T15:04:05Z07:00": cannot parse "bad" as "2006"'],
   // Rule is embedded inline in RuleWithOperations: Go names the outer struct.
   [VWCS, 'ValidatingWebhookConfiguration', { metadata: { name: 'w' }, webhooks: [{ name: 'a.b.c', rules: [{ apiGroups: 'x' }] }] },
     'json: cannot unmarshal string into Go struct field RuleWithOperations.webhooks.rules.apiGroups of type []string'],
