@@ -22,6 +22,8 @@ export interface Status {
 export interface QualifiedResource { group: string; resource: string }
 export const qualified = (r: QualifiedResource): string => (r.group ? `${r.resource}.${r.group}` : r.resource);
 
+const OMIT_EMPTY = new Set(['name', 'group', 'kind', 'uid']);
+
 export class StatusError extends Error {
   readonly status: Status;
   /** Extra response headers (Retry-After, ...). */
@@ -30,7 +32,10 @@ export class StatusError extends Error {
     headers: Record<string, string> = {}) {
     super(status.message ?? status.reason ?? `status ${status.code}`);
     // In Go's field order (metav1.Status): kind, apiVersion, metadata, status, message, reason, details, code.
-    const { message, reason, details, code } = status;
+    const { message, reason, code } = status;
+    // metav1.StatusDetails tags name, group, kind and uid omitempty: a core-group resource's
+    // details carry no "group": "".
+    const details = status.details && Object.fromEntries(Object.entries(status.details).filter(([k, v]) => !(v === '' && OMIT_EMPTY.has(k)))) as StatusDetails;
     this.status = {
       kind: 'Status', apiVersion: 'v1', metadata: status.metadata ?? {}, status: 'Failure',
       ...(message !== undefined ? { message } : {}), ...(reason !== undefined ? { reason } : {}), ...(details !== undefined ? { details } : {}), code,
@@ -69,9 +74,8 @@ export const errors = {
   invalid: (kind: { group: string; kind: string }, name: string, causes: readonly FieldError[]) => new StatusError({
     code: 422, reason: 'Invalid',
     message: `${kind.kind}${kind.group ? '.' + kind.group : ''} "${name}" is invalid: ${aggregateFieldErrors(causes)}`,
-    // Go's StatusDetails omits empty name, group and kind (a core-group kind, a patch's 422).
     details: {
-      ...(name ? { name } : {}), ...(kind.group ? { group: kind.group } : {}), ...(kind.kind ? { kind: kind.kind } : {}),
+      name, group: kind.group, kind: kind.kind,
       causes: causes.map((c) => ({ reason: c.type, message: c.message, field: c.field })),
     },
   }),
