@@ -6,6 +6,7 @@ import { aggregateFieldErrors, fieldError, type FieldError } from '../api/field-
 import type { ApiObject } from '../api/meta.js';
 import { unrecognizedMessage } from '../api/go-decode-errors.js';
 import { duplicateJsonFields, pruneUnknownFields } from '../api/schema-fields.js';
+import { applyGoNulls } from '../api/go-null.js';
 import { SchemaTypeChecker } from '../api/schema-types.js';
 import { PROTOBUF_MEDIA_TYPE, unwrap } from '../api/protobuf.js';
 import type { UserInfo } from '../authn/user.js';
@@ -91,6 +92,8 @@ export function decodeObject(target: ResourceStore | BodyKind, value: unknown, j
   const what = `${t.kind} in version "${t.version}" cannot be handled as a ${t.kind}`;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw errors.badRequest(`${what}: json: cannot unmarshal ${Array.isArray(value) ? 'array' : typeof value} into Go value of type struct`);
   const obj = value as ApiObject;
+  // Most bodies hold no null at all; the walk is for those that do.
+  if (json === undefined || json.includes('null')) applyGoNulls(obj, t.schema);
   const accepted = obj.apiVersion !== undefined && t.alsoAccepts?.includes(obj.apiVersion) ? obj.apiVersion : undefined;
   if (obj.apiVersion !== undefined && obj.apiVersion !== t.apiVersion && !accepted) {
     throw errors.badRequest(`the API version in the data (${String(obj.apiVersion)}) does not match the expected API version (${t.apiVersion})`);

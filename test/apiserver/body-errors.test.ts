@@ -51,6 +51,27 @@ describe('request bodies that do not decode', () => {
     assert.match(empty.json.message, /metadata\.name: Required value/);
   });
 
+  it('null fields decode as Go decodes them: absent, or the zero value in a list or map', async () => {
+    const fx = fixtures();
+    const r = await plat.admin.post(P, {
+      apiVersion: 'certificates.platform/v1', kind: 'CertificateSigningRequest',
+      metadata: { name: 'nulls', labels: { a: null }, annotations: null, creationTimestamp: null },
+      spec: { request: b64(fx.ecCsrPem), signerName: 'example.com/test', usages: ['digital signature', 'client auth'], expirationSeconds: null, extra: null },
+      status: null,
+    });
+    assert.equal(r.status, 201, r.text);
+    assert.deepEqual(r.json.metadata.labels, { a: '' });
+    assert.equal(r.json.metadata.annotations, undefined);
+    assert.equal(r.json.spec.expirationSeconds, undefined);
+    // A null required list is absent: validation's words, not the decoder's.
+    const usages = await plat.admin.post(P, {
+      apiVersion: 'certificates.platform/v1', kind: 'CertificateSigningRequest', metadata: { name: 'nulls2' },
+      spec: { request: b64(fx.ecCsrPem), signerName: 'example.com/test', usages: null },
+    });
+    assert.equal(usages.status, 422, usages.text);
+    assert.match(usages.json.message, /spec\.usages: Required value/);
+  });
+
   it("DeleteOptions: the decoder's own error", async () => {
     await bad('DELETE', `${P}/b1`, '{"dryRun": [', 'application/json', "couldn't get version/kind; json parse error: unexpected end of JSON input");
     await bad('DELETE', `${P}/b1`, '"All"', 'application/json', `couldn't get version/kind; json parse error: json: cannot unmarshal string into Go value of type ${FIND_KIND}`);
