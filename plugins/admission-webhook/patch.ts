@@ -8,6 +8,7 @@ import type { ApiObject } from '../../core/api/meta.js';
 import { applyJsonPatch, decodeJsonPatch } from '../../core/api/patch/json-patch.js';
 import { deepEqual } from '../../core/api/patch/json-value.js';
 import { pruneUnknownFields } from '../../core/api/schema-fields.js';
+import { applyGoNulls } from '../../core/api/go-null.js';
 import { SchemaTypeChecker } from '../../core/api/schema-types.js';
 import type { JsonSchema } from '../../core/registry/resource.js';
 
@@ -55,6 +56,8 @@ export function applyPatch(obj: ApiObject, operations: unknown[], schema: JsonSc
   }
   if (out.kind !== obj.kind) throw internal(`the kind in the data (${String(out.kind)}) does not match the expected kind (${String(obj.kind)})`);
   if (schema) {
+    // The patched JSON is decoded into the Go object upstream: a null the webhook sets is absent.
+    applyGoNulls(out, schema);
     const typeError = checker(schema).check(out);
     if (typeError) throw internal(typeError);
     pruneUnknownFields(out, schema);

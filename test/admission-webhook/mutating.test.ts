@@ -93,6 +93,13 @@ describe('MutatingAdmissionWebhook', () => {
       assert.equal(r.json.reason, 'InternalError');
       assert.equal(r.json.message, 'Internal error occurred: json: cannot unmarshal string into Go struct field ObjectMeta.metadata.labels of type map[string]string');
     });
+    // A null the patch sets is what Go decodes it to: no annotations.
+    server.on('/null', (review) => jsonPatch(review, [{ op: 'add', path: '/metadata/annotations', value: null }]));
+    await withConfiguration(plat.admin, M, 'null', [webhook(server, 'null.example.com', '/null')], async () => {
+      const r = await plat.admin.post(CSRS, csr('null-field'));
+      assert.equal(r.status, 201, r.text);
+      assert.equal(r.json.metadata.annotations, undefined);
+    });
   });
 
   it('a patch that does not apply is a 500 whatever the failure policy; an unreadable one follows the policy', async () => {
