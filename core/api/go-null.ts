@@ -4,15 +4,15 @@
 // such rule, so the nulls go before the schema type check, leaving the object Go would hold:
 // `labels: null`, `status: null` or `expirationSeconds: null` decode upstream and must here too.
 import type { JsonSchema } from '../registry/resource.js';
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+import { baseType } from './go-types.js';
+import { isJsonObject } from './patch/json-value.js';
 
 /** Null stays where the schema keeps it: unstructured content, or a nullable type such as metav1.Time. */
 const keepsNull = (s: JsonSchema): boolean =>
   s.nullable === true || s['x-kubernetes-preserve-unknown-fields'] === true || (Array.isArray(s.type) && s.type.includes('null'));
 
 function zeroValue(s: JsonSchema): unknown {
-  switch (Array.isArray(s.type) ? s.type.find((t) => t !== 'null') : s.type) {
+  switch (baseType(s)) {
     case 'string': return '';
     case 'integer': case 'number': return 0;
     case 'boolean': return false;
@@ -33,7 +33,7 @@ export function applyGoNulls(value: unknown, schema: JsonSchema): void {
     }
     return;
   }
-  if (!isObject(value)) return;
+  if (!isJsonObject(value)) return;
   const map = typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined;
   for (const key of Object.keys(value)) {
     const field = schema.properties?.[key];

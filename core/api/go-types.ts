@@ -7,7 +7,8 @@ import type { JsonSchema } from '../registry/resource.js';
 
 export const GO_TYPE = 'x-go-type';
 
-const baseType = (schema: JsonSchema): string | undefined =>
+/** The schema's JSON type, a nullable union (`['string', 'null']`) read as its non-null member. */
+export const baseType = (schema: JsonSchema): string | undefined =>
   (Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type);
 
 /** The Go type a value of this schema decodes into. */
