@@ -1,5 +1,6 @@
 // The cluster CA of `plat all`: made once, then reused. An existing but unusable CA is an error, never
 // silently replaced: replacing a trust anchor would invalidate every certificate it issued.
+import { existsSync } from 'node:fs';
 import { issueAndWrite, loadPair, pairFiles, PkiError, DAY_MS, type CertKeyPair } from './pair.js';
 
 const CA_VALIDITY_DAYS = 3650;
@@ -19,6 +20,11 @@ export async function ensureCa(dir: string, commonName: string, opts: { now?: Da
       throw new PkiError(`the CA in ${files.certFile} expired on ${leaf.notAfter.toISOString()}; remove it and ${files.keyFile} to make a new CA`);
     }
     return loaded.pair;
+  }
+  // The key may be the only copy of a CA whose certificate was lost or not yet restored: making a new
+  // one in its place would cut off every certificate that key issued (plat ca init refuses alike).
+  if (existsSync(files.keyFile)) {
+    throw new PkiError(`${files.keyFile} exists without ${files.certFile}; restore ${files.certFile}, or remove ${files.keyFile} to make a new CA`);
   }
   return issueAndWrite(
     files,

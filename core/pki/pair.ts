@@ -1,7 +1,7 @@
 // What the ensure* helpers share: the CertKeyPair shape, reading an existing pair from disk, and the
 // checks that decide whether it can be reused.
 import { X509Certificate } from 'node:crypto';
-import { mkdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Buffer } from 'node:buffer';
 import {
@@ -17,6 +17,7 @@ import {
   type ParsedCertificate,
 } from '../crypto/index.js';
 import { writeFilesAtomic } from './write-file-atomic.js';
+import { makeDir } from '../make-dir.js';
 
 export interface CertKeyPair {
   /** PEM; for a serving pair possibly followed by the chain. */
@@ -136,7 +137,7 @@ export async function issueAndWrite(
   issuer: CertKeyPair | undefined,
   chainPem = '',
 ): Promise<CertKeyPair> {
-  await mkdir(path.dirname(files.certFile), { recursive: true, mode: 0o700 });
+  await makeDir(path.dirname(files.certFile), 0o700);
   const key = generateKeyPair('ecdsa-p256');
   const { certificatePem } = createCertificate({
     template,

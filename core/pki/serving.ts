@@ -2,7 +2,7 @@
 // issuer, hosts, not expiring), regenerated otherwise.
 import { createCertificate, generateKeyPair, parseCertificate } from '../crypto/index.js';
 import { coversHosts, DAY_MS, fresh, issuedBy, issueAndWrite, loadPair, pairFiles, splitHosts, writePair, type CertKeyPair } from './pair.js';
-import { mkdir } from 'node:fs/promises';
+import { makeDir } from '../make-dir.js';
 
 const SERVING_VALIDITY_DAYS = 365;
 
@@ -26,7 +26,7 @@ export async function ensureSelfSignedServing(
   }
 
   const { certificatePem, privateKeyPem } = generateSelfSignedServing({ hosts: opts.hosts, now, ...(opts.publicAddress ? { publicAddress: opts.publicAddress } : {}) });
-  await mkdir(certDir, { recursive: true, mode: 0o700 });
+  await makeDir(certDir, 0o700);
   await writePair(files, certificatePem, privateKeyPem);
   return { certificatePem, privateKeyPem, ...files };
 }

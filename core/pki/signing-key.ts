@@ -1,10 +1,11 @@
 // A lone signing key pair on disk (the service-account token key of `plat all`): made once,
 // private half 0600, reused on every start so issued tokens stay valid across restarts.
 import { createPrivateKey, createPublicKey, generateKeyPairSync } from 'node:crypto';
-import { mkdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { KEY_MODE, PkiError } from './pair.js';
 import { writeFileAtomic } from './write-file-atomic.js';
+import { makeDir } from '../make-dir.js';
 
 export interface SigningKeyFiles { keyFile: string; publicKeyFile: string }
 
@@ -15,7 +16,7 @@ export function signingKeyFiles(dir: string, baseName: string): SigningKeyFiles 
 /** `<dir>/<baseName>.key` (ECDSA P-256, PKCS#8) and `<dir>/<baseName>.pub` (SPKI), made if missing. */
 export async function ensureSigningKey(dir: string, baseName: string): Promise<SigningKeyFiles> {
   const { keyFile, publicKeyFile } = signingKeyFiles(dir, baseName);
-  await mkdir(dir, { recursive: true, mode: 0o700 });
+  await makeDir(dir, 0o700);
   let pem: string | undefined;
   try {
     pem = await readFile(keyFile, 'utf8');

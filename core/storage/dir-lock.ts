@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { silentLogger, type Logger } from '../log.js';
+import { makeDirSync } from '../make-dir.js';
 
 export const LOCK_FILE_NAME = 'plat.lock';
 
@@ -37,7 +38,7 @@ function readPid(file: string): number | undefined {
 /** Creates `dir` (mode 0700) if needed and takes its lock file, or throws naming the holder. */
 export function acquireDirLock(dir: string, logger: Logger = silentLogger): DirLock {
   const abs = path.resolve(dir);
-  fs.mkdirSync(abs, { recursive: true, mode: 0o700 });
+  makeDirSync(abs, 0o700);
   const file = path.join(abs, LOCK_FILE_NAME);
   if (heldHere.has(file)) throw new Error(`storage directory ${abs} is already open in this process`);
 

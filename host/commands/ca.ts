@@ -2,12 +2,13 @@
 // can issue certificates from CSRs without a server, through the same issuing pipeline the signing
 // controller uses.
 import { existsSync } from 'node:fs';
-import { mkdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CryptoError, createCertificate, generateKeyPair, issueCertificate, keyUsagesFromStrings, parseCertificate, type KeyType } from '../../core/crypto/index.js';
 import { formatDuration } from '../../core/flags/duration.js';
 import { FlagError, Flags } from '../../core/flags/flag-set.js';
 import { writeFileAtomic, writePair } from '../../core/pki/index.js';
+import { makeDir } from '../../core/make-dir.js';
 
 const KEY_TYPES: Record<string, KeyType> = { p256: 'ecdsa-p256', p384: 'ecdsa-p384', ed25519: 'ed25519', rsa2048: 'rsa-2048' };
 const BACKDATE_MS = 5 * 60_000;
@@ -73,7 +74,11 @@ export async function caInit(argv: readonly string[], now = new Date()): Promise
     const [present, absent] = cert ? [certFile, keyFile] : [keyFile, certFile];
     if (cert || key) throw new CommandError(`${present} exists without ${absent}; restore ${absent}, or use --force (or remove ${present}) to make a new CA`);
   }
-  await mkdir(dir, { recursive: true, mode: 0o700 });
+  try {
+    await makeDir(dir, 0o700);
+  } catch (e) {
+    throw new CommandError(`--dir ${dir}: ${(e as Error).message}`);
+  }
   const key = generateKeyPair(KEY_TYPES[f.get<string>('key-type')]);
   const { certificatePem } = createCertificate({
     template: {

@@ -13,7 +13,7 @@ import { writeFileAtomic } from '../../core/pki/index.js';
 import { VALID_USAGES } from '../../plugins/certificates/usages.js';
 import { CommandError } from './ca.js';
 import { csrFlags, openClient } from './csr-connection.js';
-import { makeOutDir } from './out-dir.js';
+import { makeDir } from '../../core/make-dir.js';
 import { CSR_DISPLAY } from './csr-output.js';
 import { waitForCertificate } from './csr-wait.js';
 
@@ -96,7 +96,7 @@ export async function csrCreate(argv: readonly string[], out: (text: string) => 
     out(`${CSR_DISPLAY}/${name} created\n`);
     const keyFile = path.join(dir, `${name}.key`);
     try {
-      await makeOutDir(dir);
+      await makeDir(dir, 0o700);
       await writeFileAtomic(keyFile, key.privateKeyPem, 0o600, { exclusive: true });
     } catch (e) {
       // Without its key the request is useless: take it back rather than leave it for a signer.

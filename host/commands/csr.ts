@@ -9,7 +9,7 @@ import { writeFileAtomic } from '../../core/pki/index.js';
 import { CommandError } from './ca.js';
 import { csrFlags, describeError, openClient } from './csr-connection.js';
 import { DEFAULT_KUBECONFIG } from './kubeconfig-flags.js';
-import { makeOutDir } from './out-dir.js';
+import { makeDir } from '../../core/make-dir.js';
 import { csrCreate } from './csr-create.js';
 import { csrDecide } from './csr-decide.js';
 import { csrGet, csrList } from './csr-show.js';
@@ -42,7 +42,7 @@ async function csrWait(argv: readonly string[], out: (t: string) => void): Promi
     const cert = await waitForCertificate(client, name, { uid: csr.metadata.uid, timeoutMs: f.get<number>('timeout') });
     const dir = f.get<string>('out-dir');
     if (!dir) { out(cert.toString('utf8')); return 0; }
-    await makeOutDir(dir);
+    await makeDir(dir, 0o700);
     const certFile = path.join(dir, `${name}.crt`);
     await writeFileAtomic(certFile, cert, 0o644);
     out(`certificate written to ${certFile}\n`);

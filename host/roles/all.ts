@@ -8,8 +8,9 @@ import path from 'node:path';
 import { provideInProcessConnection } from '../../core/client/in-process.js';
 import type { Flags } from '../../core/flags/flag-set.js';
 import type { Host } from '../../core/host.js';
+import { StartupError } from '../../core/plugin.js';
 import {
-  caFiles, ensureCa, ensureClientCertificate, ensureServingFromCa, ensureSigningKey, pairFiles, signingKeyFiles, writeFileAtomic,
+  caFiles, ensureCa, ensureClientCertificate, ensureServingFromCa, ensureSigningKey, pairFiles, PkiError, signingKeyFiles, writeFileAtomic,
 } from '../../core/pki/index.js';
 import { getApiServer } from '../../plugins/apiserver/index.js';
 import os from 'node:os';
@@ -93,10 +94,17 @@ export const ALL_IN_ONE_HELP_DEFAULTS: Readonly<Record<string, unknown>> = (() =
 export async function prepareAllInOne(host: Host, flags: Flags): Promise<void> {
   const dataDir = path.resolve(flags.get<string>('data-dir'));
   const pki = path.join(dataDir, 'pki');
-  const ca = await ensureCa(pki, 'plat-ca');
+  // A CA that cannot be used or a data dir that cannot be written is the operator's to fix: said
+  // plainly, as the other start-up refusals are, not as a crash with a stack trace.
+  const plainly = (e: unknown): never => {
+    if (e instanceof PkiError) throw new StartupError(e.message);
+    if (typeof (e as NodeJS.ErrnoException | null)?.code === 'string') throw new StartupError(`--data-dir ${dataDir}: ${(e as Error).message}`);
+    throw e;
+  };
+  const ca = await ensureCa(pki, 'plat-ca').catch(plainly);
   const hosts = [...new Set(['localhost', '127.0.0.1', flags.get<string>('bind-address'), os.hostname()].filter((h) => h && h !== '0.0.0.0' && h !== '::'))];
-  await ensureServingFromCa(ca, pki, { hosts, baseName: SERVING_BASE_NAME });
-  const admin = await ensureClientCertificate(ca, pki, { commonName: 'plat-admin', organizations: ['system:masters'], baseName: 'admin' });
+  await ensureServingFromCa(ca, pki, { hosts, baseName: SERVING_BASE_NAME }).catch(plainly);
+  const admin = await ensureClientCertificate(ca, pki, { commonName: 'plat-admin', organizations: ['system:masters'], baseName: 'admin' }).catch(plainly);
   const files = allInOneFiles(pki);
   const set: Record<string, string> = {};
   if (!flags.isSet('tls-cert-file') && !flags.isSet('tls-private-key-file')) {
@@ -108,7 +116,7 @@ export async function prepareAllInOne(host: Host, flags: Flags): Promise<void> {
   // Service-account tokens work out of the box: a signing key of its own, one issuer.
   const saFlags = ['service-account-issuer', 'service-account-key-file', 'service-account-signing-key-file'];
   if (saFlags.every((f) => !flags.isSet(f))) {
-    await ensureSigningKey(pki, SERVICE_ACCOUNT_KEY_BASE_NAME);
+    await ensureSigningKey(pki, SERVICE_ACCOUNT_KEY_BASE_NAME).catch(plainly);
     set['service-account-issuer'] = ALL_IN_ONE_ISSUER;
     set['service-account-key-file'] = files['service-account-key-file'];
     set['service-account-signing-key-file'] = files['service-account-signing-key-file'];

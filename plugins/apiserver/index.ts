@@ -1,7 +1,6 @@
 // ApiServerPlugin: serves the registered resources over HTTPS from embedded LMDB. It owns the
 // serving, storage and authorization-mode flags; authenticators, authorizers, admission and
 // resources are other plugins meeting it through the hooks.
-import { mkdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Duplex } from 'node:stream';
@@ -27,6 +26,7 @@ import { servingTlsSettings } from '../../core/server/tls-settings.js';
 import { isUnspecified, joinHostPort, listenOnBindAddress } from '../../core/server/bind-address.js';
 import { SNI_FLAG, SniCertificates } from '../../core/server/sni.js';
 import { PROFILING_FLAG, profilingFlags, v8Profiler } from '../../core/server/debug/index.js';
+import { makeDir } from '../../core/make-dir.js';
 
 const PLUGIN_NAME = 'ApiServerPlugin';
 const PRIVILEGED_ALLOW = Object.freeze({ decision: 'allow' as const });
@@ -104,7 +104,7 @@ export const ApiServerPlugin: Plugin = {
       const dataDir = path.resolve(flags.get<string>('data-dir'));
       let storage;
       try {
-        await mkdir(dataDir, { recursive: true, mode: 0o700 });
+        await makeDir(dataDir, 0o700);
         storage = await openLmdbStorage({ path: path.join(dataDir, 'store') });
       } catch (e) {
         // An operator's problem (held by another process, permissions, a full disk): said plainly, exit 1.
@@ -135,7 +135,10 @@ export const ApiServerPlugin: Plugin = {
         tls = loadServingPair({ name: '--tls-cert-file', path: certFile }, { name: '--tls-private-key-file', path: keyFile });
       } else {
         const hosts = [...new Set([advertise, external, 'localhost', '127.0.0.1', os.hostname()].filter(Boolean))];
-        const pair = await ensureSelfSignedServing(path.resolve(flags.get<string>('cert-dir')), { hosts });
+        const certDir = path.resolve(flags.get<string>('cert-dir'));
+        const pair = await ensureSelfSignedServing(certDir, { hosts }).catch((e: unknown) => {
+          throw new StartupError(`--cert-dir ${certDir}: ${(e as Error).message}`);
+        });
         tls = { cert: pair.certificatePem, key: pair.privateKeyPem };
         log.info('serving with a self-signed certificate', { certFile: pair.certFile });
       }

@@ -234,7 +234,9 @@ async function selfSignedPair(flags: FlagSet, bind: string): Promise<CertKeyPem>
   const certDir = flags.get<string>(FLAGS.certDir);
   const opts = { hosts, publicAddress: 'localhost' };
   const pair = certDir
-    ? await ensureSelfSignedServing(path.resolve(certDir), { ...opts, baseName: PAIR_NAME })
+    ? await ensureSelfSignedServing(path.resolve(certDir), { ...opts, baseName: PAIR_NAME }).catch((e: unknown) => {
+      throw new StartupError(`--${FLAGS.certDir} ${path.resolve(certDir)}: ${(e as Error).message}`);
+    })
     : generateSelfSignedServing(opts);
   return { cert: pair.certificatePem, key: pair.privateKeyPem };
 }

@@ -1,13 +1,14 @@
 // The kubeconfig TLS bootstrap writes at --platconfig (k8s-behaviour §5.4): the bootstrap
 // kubeconfig's cluster (server, insecure-skip-tls-verify, and its CA as a file path when it named
 // a file, else as data) and a user whose certificate and key are both the store's current file.
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { GO_YAML } from '../../core/api/go-yaml.js';
 import { goYaml } from '../../core/api/go-yaml-marshal.js';
 import { loadKubeconfig } from '../../core/client/kubeconfig.js';
 import { writeFileAtomic } from '../../core/pki/index.js';
+import { makeDirSync } from '../../core/make-dir.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -51,7 +52,7 @@ export async function writeNodeKubeconfig(file: string, cluster: BootstrapCluste
     contexts: [{ name: 'default-context', context: { cluster: 'default-cluster', user: 'default-auth', namespace: 'default' } }],
     'current-context': 'default-context',
   };
-  mkdirSync(path.dirname(path.resolve(file)), { recursive: true, mode: 0o700 });
+  makeDirSync(path.dirname(path.resolve(file)), 0o700);
   // As clientcmd writes it (sigs.k8s.io/yaml): a YAML 1.1 reader such as kubectl must read back a
   // TLS server name `on` or a path `0777` as the string, which plain YAML 1.2 output would not give.
   await writeFileAtomic(file, goYaml(doc), 0o600);

@@ -1,7 +1,7 @@
 // PKI files: made once, reused byte-for-byte, regenerated only when they no longer fit; keys 0600.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync, unlinkSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { parseCertificate, validateCertificatePem } from '../../core/crypto/index.js';
 import { ensureCa, ensureClientCertificate, ensureSelfSignedServing, ensureServingFromCa, PkiError, writeFileAtomic, writeFilesAtomic } from '../../core/pki/index.js';
@@ -139,10 +139,16 @@ test('ensureCa: 10-year CA, reused; unusable files are an error, never replaced'
   unlinkSync(ca.keyFile);
   await assert.rejects(ensureCa(d.dir, 'plat-ca'), PkiError);
   assert.equal(readFileSync(ca.certFile, 'utf8'), ca.certificatePem);
-  // A key left over without its certificate (interrupted first run) is simply replaced.
+  // A key without its certificate may be the CA's only copy: refused and kept, never replaced.
   const d2 = tempDir();
   t.after(() => d2.cleanup());
-  writeFileSync(d2.file('ca.key'), 'partial');
+  const lone = (await ensureCa(path.join(d2.dir, 'elsewhere'), 'lost')).privateKeyPem;
+  writeFileSync(d2.file('ca.key'), lone, { mode: 0o600 });
+  await assert.rejects(ensureCa(d2.dir, 'fresh'), (e: unknown) => e instanceof PkiError
+    && e.message === `${d2.file('ca.key')} exists without ${d2.file('ca.crt')}; restore ${d2.file('ca.crt')}, or remove ${d2.file('ca.key')} to make a new CA`);
+  assert.equal(readFileSync(d2.file('ca.key'), 'utf8'), lone);
+  assert.equal(existsSync(d2.file('ca.crt')), false);
+  unlinkSync(d2.file('ca.key'));
   assert.equal(parseCertificate((await ensureCa(d2.dir, 'fresh')).certificatePem).commonName, 'fresh');
 });
 

@@ -3,10 +3,11 @@
 // newest, swapped through `<prefix>-updated.pem` so that a crash leaves either the old or the new
 // link, never none (a dangling `updated` is finished at the next start).
 import { X509Certificate, createPrivateKey, type KeyObject } from 'node:crypto';
-import { existsSync, lstatSync, mkdirSync, readFileSync, renameSync, symlinkSync, unlinkSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, renameSync, symlinkSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { decodePemBlocks, encodePem } from '../../crypto/index.js';
 import { writeFileAtomicSync } from '../../pki/write-file-atomic.js';
+import { makeDirSync } from '../../make-dir.js';
 
 /** A certificate chain and its key, as read from or written to the store. */
 export interface StoredPair {
@@ -91,7 +92,7 @@ export class FileStore {
   /** Writes a new dated pair and makes it current; returns it as read back. */
   update(certPem: string, keyPem: string, now = new Date()): StoredPair {
     const pair = pairFromPem(certPem, keyPem, 'the new certificate');
-    mkdirSync(this.o.dir, { recursive: true, mode: 0o700 });
+    makeDirSync(this.o.dir, 0o700);
     const dated = path.resolve(this.o.dir, `${this.o.prefix}-${datedStamp(now)}.pem`);
     // Through a fresh 0600 temp file: a file already at the dated name (a second rotation within the
     // second, or something planted there) is replaced, never written through, so the key neither
