@@ -3,6 +3,8 @@
 // unmarshaler (metav1.Time's string decode or time parse) stops decoding at once and is answered
 // instead, whatever was saved before it. ajv, by contrast, reports in schema order.
 import type { JsonSchema } from '../registry/resource.js';
+import { GO_TYPE } from './go-types.js';
+import { QUANTITY_GO_TYPE } from './quantity.js';
 
 /** A located failure: the JSON pointer segments of the value, and whether a custom unmarshaler fails it. */
 export interface DecodeFailure { segments: string[]; aborts: boolean }
@@ -27,5 +29,5 @@ export function goReportedFailure<F extends DecodeFailure>(doc: unknown, failure
   return ordered.find((f) => f.aborts) ?? ordered[0];
 }
 
-/** metav1.Time and MicroTime have their own UnmarshalJSON: their failures abort decoding. */
-export const hasCustomUnmarshaler = (schema: JsonSchema): boolean => schema.format === 'date-time';
+/** metav1.Time, MicroTime and resource.Quantity have their own UnmarshalJSON: their failures abort decoding. */
+export const hasCustomUnmarshaler = (schema: JsonSchema): boolean => schema.format === 'date-time' || schema[GO_TYPE] === QUANTITY_GO_TYPE;

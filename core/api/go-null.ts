@@ -4,7 +4,8 @@
 // such rule, so the nulls go before the schema type check, leaving the object Go would hold:
 // `labels: null`, `status: null` or `expirationSeconds: null` decode upstream and must here too.
 import type { JsonSchema } from '../registry/resource.js';
-import { baseType } from './go-types.js';
+import { baseType, GO_TYPE } from './go-types.js';
+import { QUANTITY_GO_TYPE } from './quantity.js';
 import { isJsonObject } from './patch/json-value.js';
 
 /** Null stays where the schema keeps it: unstructured content, or a nullable type such as metav1.Time. */
@@ -12,6 +13,8 @@ const keepsNull = (s: JsonSchema): boolean =>
   s.nullable === true || s['x-kubernetes-preserve-unknown-fields'] === true || (Array.isArray(s.type) && s.type.includes('null'));
 
 function zeroValue(s: JsonSchema): unknown {
+  // Quantity.UnmarshalJSON takes null as the zero Quantity, which marshals as "0".
+  if (s[GO_TYPE] === QUANTITY_GO_TYPE) return '0';
   switch (baseType(s)) {
     case 'string': return '';
     case 'integer': case 'number': return 0;

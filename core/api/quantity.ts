@@ -139,6 +139,25 @@ export function formatQuantity(q: Quantity): string {
 /** The canonical text of a quantity string (throws QuantityError when it does not parse). */
 export const canonicalQuantity = (str: string): string => formatQuantity(parseQuantity(str));
 
+/** What a schema's `x-go-type` says for a resource.Quantity field (see go-types.ts). */
+export const QUANTITY_GO_TYPE = 'resource.Quantity';
+
+/** Go's strings.TrimSpace: unicode.IsSpace at both ends (JavaScript's trim also takes U+FEFF). */
+const goTrimSpace = (s: string): string =>
+  s.replace(/^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g, '');
+
+/**
+ * Quantity.UnmarshalJSON: any JSON value, not only a string, is its raw text parsed (a string's
+ * without the quotes, trimmed), so `"cpu": 2` decodes as "2" and `true` fails as an unparsable
+ * quantity. A number is read back from its value: `1e3` arrives as 1000, canonically "1k" where
+ * upstream keeps the exponent form "1e3" (the same quantity).
+ */
+export function quantityFromJson(value: unknown): Quantity {
+  if (typeof value === 'number') return parseQuantity(String(value));
+  if (typeof value === 'string') return parseQuantity(goTrimSpace(value));
+  throw new QuantityError(QUANTITY_FORMAT_WRONG);
+}
+
 /** resource.NewQuantity(value, format) for an integer. */
 export const quantityOf = (value: bigint | number, format: QuantityFormat): Quantity => ({ nanos: BigInt(value) * NANO, format });
 /** resource.NewMilliQuantity(value, format). */

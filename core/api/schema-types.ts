@@ -4,7 +4,8 @@
 import AjvModule, { type ErrorObject, type ValidateFunction } from 'ajv';
 import type { JsonSchema } from '../registry/resource.js';
 import { goReportedFailure, hasCustomUnmarshaler } from './go-decode-order.js';
-import { goStructName, goTypeOf } from './go-types.js';
+import { GO_TYPE, goStructName, goTypeOf } from './go-types.js';
+import { QUANTITY_GO_TYPE, quantityFromJson } from './quantity.js';
 import { goJsonType } from './patch/json-value.js';
 
 const Ajv = AjvModule.default ?? AjvModule;
@@ -29,7 +30,19 @@ export function base64ErrorIndex(s: string): number {
   return clean.length % 4 === 0 ? -1 : clean.length - (clean.length % 4);
 }
 
+/** A value Quantity.UnmarshalJSON takes (any JSON type may be one). */
+function isQuantityJson(value: unknown): boolean {
+  try {
+    quantityFromJson(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function stripRequired(schema: JsonSchema): JsonSchema {
+  // Decoded by its own UnmarshalJSON from any JSON value, not by its schema type.
+  if (schema[GO_TYPE] === QUANTITY_GO_TYPE) return { goQuantity: true } as JsonSchema;
   const out: JsonSchema = {};
   for (const [k, v] of Object.entries(schema)) {
     if (k === 'required' || k === 'description' || k.startsWith('x-')) continue;
@@ -81,6 +94,7 @@ function compile(schema: JsonSchema, allErrors: boolean): ValidateFunction {
   ajv.addFormat('date-time', { type: 'string', validate: (s: string) => !Number.isNaN(Date.parse(s)) && /^\d{4}-\d{2}-\d{2}T/.test(s) });
   ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -2147483648 && n <= 2147483647 });
   ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isSafeInteger(n) });
+  ajv.addKeyword({ keyword: 'goQuantity', schemaType: 'boolean', validate: (_: boolean, value: unknown) => isQuantityJson(value) });
   return ajv.compile(stripRequired(schema));
 }
 
@@ -115,6 +129,13 @@ export class SchemaTypeChecker {
     }
     if (err.keyword === 'format' && err.params['format'] === 'date-time') {
       return `parsing time ${JSON.stringify(value)} as "2006-01-02T15:04:05Z07:00": cannot parse ${JSON.stringify(value)} as "2006"`;
+    }
+    if (err.keyword === 'goQuantity') {
+      try {
+        quantityFromJson(value);
+      } catch (e) {
+        return (e as Error).message;
+      }
     }
     if (err.keyword === 'type' || err.keyword === 'format') return unmarshalTypeError(this.#schema, segments, value);
     if (err.keyword === 'enum') return `${path}: unsupported value ${JSON.stringify(value)}`;

@@ -2,14 +2,17 @@
 // k8s.io/api/core/v1's descriptions and the list strategies strategic merge patch needs:
 // conditions and addresses merge by `type`, podCIDRs merge as a set, taints are replaced whole.
 import { typeMetaProperties } from '../../core/api/object-meta-schema.js';
+import { QUANTITY_GO_TYPE } from '../../core/api/quantity.js';
 import type { JsonSchema } from '../../core/registry/resource.js';
 
 const str = (description: string): JsonSchema => ({ type: 'string', description });
 /** A string of a named Go type (`v1.TaintEffect`). */
 const named = (goType: string, description: string): JsonSchema => ({ type: 'string', 'x-go-type': goType, description });
 const time = (description: string): JsonSchema => ({ type: 'string', format: 'date-time', description });
-/** resource.Quantity serializes as a string in its canonical form. */
-const quantities = (description: string): JsonSchema => ({ type: 'object', 'x-go-type': 'v1.ResourceList', additionalProperties: { type: 'string' }, description });
+/** resource.Quantity serializes as a string in its canonical form (it decodes from a number too). */
+const quantities = (description: string): JsonSchema => ({
+  type: 'object', 'x-go-type': 'v1.ResourceList', additionalProperties: { type: 'string', 'x-go-type': QUANTITY_GO_TYPE }, description,
+});
 
 const taintSchema: JsonSchema = {
   type: 'object',

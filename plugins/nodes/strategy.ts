@@ -4,7 +4,7 @@
 // upstream's decoding and conversion give it: quantities canonical (a quantity that does not parse
 // fails decoding, 400), spec.podCIDR and spec.podCIDRs in step.
 import { errors } from '../../core/api/errors.js';
-import { canonicalQuantity, QuantityError } from '../../core/api/quantity.js';
+import { formatQuantity, quantityFromJson, QuantityError } from '../../core/api/quantity.js';
 import type { Node } from '../../core/nodes/node-object.js';
 import type { Strategy } from '../../core/registry/strategy.js';
 import { validateNode, validateNodeUpdate } from './validation.js';
@@ -16,7 +16,7 @@ function canonicalQuantities(node: Node): void {
     if (!list) continue;
     for (const [name, value] of Object.entries(list)) {
       try {
-        list[name] = canonicalQuantity(value);
+        list[name] = formatQuantity(quantityFromJson(value));
       } catch (e) {
         if (!(e instanceof QuantityError)) throw e;
         throw errors.badRequest(`Node in version "v1" cannot be handled as a Node: ${e.message}`);

@@ -44,6 +44,39 @@ describe('core/v1 nodes', () => {
     assert.equal(r.json.message, `Node in version "v1" cannot be handled as a Node: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'`);
   });
 
+  // Quantity.UnmarshalJSON parses the raw JSON text of any value (a string's without its quotes,
+  // trimmed); its error ends decoding at once, ahead of a type error saved earlier in the body.
+  const FORMAT_WRONG = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
+  const quantityCases: { name: string; value: unknown; stored?: string; error?: string }[] = [
+    { name: 'an integer number', value: 2, stored: '2' },
+    { name: 'a fractional number', value: 0.5, stored: '500m' },
+    { name: 'a string with spaces around it', value: ' 1Gi\t', stored: '1Gi' },
+    { name: 'null (the zero Quantity)', value: null, stored: '0' },
+    { name: 'a boolean', value: true, error: FORMAT_WRONG },
+    { name: 'an object', value: { a: 1 }, error: FORMAT_WRONG },
+    { name: 'a list', value: ['1'], error: FORMAT_WRONG },
+    { name: 'a suffix that is not one', value: '1mi', error: "unable to parse quantity's suffix" },
+  ];
+  for (const t of quantityCases) {
+    it(`decodes a capacity given as ${t.name} as upstream does`, async () => {
+      const body = nodeObject(`q-${quantityCases.indexOf(t)}`);
+      body.status.capacity = { cpu: t.value, pods: '110' };
+      const r = await plat.admin.post(NODES, body);
+      if (t.error === undefined) {
+        assert.equal(r.status, 201, r.text);
+        assert.deepEqual(r.json.status.capacity, { cpu: t.stored, pods: '110' });
+        return;
+      }
+      assert.equal(r.status, 400, r.text);
+      assert.equal(r.json.message, `Node in version "v1" cannot be handled as a Node: ${t.error}`);
+      const earlier = nodeObject(`q-${quantityCases.indexOf(t)}-b`);
+      earlier.metadata.labels = { a: 5 };
+      earlier.status.capacity = { cpu: t.value };
+      const both = await plat.admin.post(NODES, earlier);
+      assert.equal(both.json.message, `Node in version "v1" cannot be handled as a Node: ${t.error}`, 'the quantity error wins');
+    });
+  }
+
   it('keeps spec.podCIDR and spec.podCIDRs in step', async () => {
     const a = await plat.admin.post(NODES, nodeObject('cidr-1', { spec: { podCIDR: '10.0.1.0/24' } }));
     assert.equal(a.status, 201, a.text);
