@@ -30,14 +30,30 @@ export function pruneUnknownFields(value: unknown, schema: JsonSchema, path = ''
   return unknown;
 }
 
+/** A number as the body wrote it, where JSON.parse's double may not be what Go's decoder saw. */
+export interface NumberLiteral { segments: string[]; literal: string }
+
+/** What one scan of a write body's text finds that JSON.parse hides. */
+export interface JsonTextScan {
+  /** Keys that occur twice in one object (JSON.parse silently keeps the last), by path. */
+  duplicates: string[];
+  /**
+   * Numbers written with a fraction or an exponent, or with more digits than a double holds:
+   * Go refuses `1.0` and `1e3` for an integer field that JSON.parse reads as 1 and 1000.
+   */
+  numbers: NumberLiteral[];
+}
+
 /**
- * Finds keys that occur twice in one JSON object of `text` (JSON.parse silently keeps the last),
- * returning their paths as apimachinery's strict decoder names them. Runs on every write body, so
- * it scans by character code, skips string values without decoding them and decodes a key only
- * when it holds an escape.
+ * Scans `text` for duplicate keys, returning their paths as apimachinery's strict decoder names
+ * them, and for number literals JSON.parse reads inexactly. Runs on every write body, so it scans
+ * by character code, skips string values without decoding them and decodes a key only when it
+ * holds an escape.
  */
-export function duplicateJsonFields(text: string): string[] {
+export function scanJsonText(text: string): JsonTextScan {
   const dups: string[] = [];
+  const numbers: NumberLiteral[] = [];
+  const segments: string[] = [];
   const n = text.length;
   let i = 0;
   const ws = (): void => {
@@ -79,7 +95,9 @@ export function duplicateJsonFields(text: string): string[] {
         if (seen.has(k)) dups.push(child);
         seen.add(k);
         ws(); i++; // ':'
+        segments.push(k);
         val(child);
+        segments.pop();
         ws();
         if (text.charCodeAt(i++) !== 0x2c) return; // ,
       }
@@ -88,18 +106,28 @@ export function duplicateJsonFields(text: string): string[] {
       ws();
       if (text.charCodeAt(i) === 0x5d) { i++; return; }
       for (let at = 0; i < n; at++) {
+        segments.push(String(at));
         val(`${path}[${at}]`);
+        segments.pop();
         ws();
         if (text.charCodeAt(i++) !== 0x2c) return;
       }
     } else if (c === 0x22) skipString();
     else {
+      const start = i;
+      const number = c === 0x2d || (c >= 0x30 && c <= 0x39);
+      let inexact = false;
       for (; i < n; i++) {
         const d = text.charCodeAt(i);
-        if (d === 0x2c || d === 0x7d || d === 0x5d || d === 0x20 || d === 0x09 || d === 0x0a || d === 0x0d) return;
+        if (d === 0x2c || d === 0x7d || d === 0x5d || d === 0x20 || d === 0x09 || d === 0x0a || d === 0x0d) break;
+        if (d === 0x2e || d === 0x65 || d === 0x45) inexact = true; // . e E
       }
+      if (number && (inexact || i - start > 15)) numbers.push({ segments: [...segments], literal: text.slice(start, i) });
     }
   };
   try { val(''); } catch { /* malformed JSON is reported by JSON.parse */ }
-  return dups;
+  return { duplicates: dups, numbers };
 }
+
+/** The duplicate keys of `text` (scanJsonText's first half). */
+export const duplicateJsonFields = (text: string): string[] => scanJsonText(text).duplicates;

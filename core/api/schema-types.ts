@@ -4,7 +4,8 @@
 import AjvModule, { type ErrorObject, type ValidateFunction } from 'ajv';
 import type { JsonSchema } from '../registry/resource.js';
 import { goReportedFailure, hasCustomUnmarshaler } from './go-decode-order.js';
-import { GO_TYPE, goStructName, goTypeOf } from './go-types.js';
+import { baseType, GO_TYPE, goStructName, goTypeOf } from './go-types.js';
+import type { NumberLiteral } from './schema-fields.js';
 import { QUANTITY_GO_TYPE, quantityFromJson } from './quantity.js';
 import { goJsonType } from './patch/json-value.js';
 
@@ -76,17 +77,35 @@ function goFieldAt(root: JsonSchema, segments: string[]): GoField {
   return at;
 }
 
-/** UnmarshalTypeError's Value: an integer field shows the number that does not fit it. */
-function goValueWord(value: unknown, schema: JsonSchema): string {
+const isGoInteger = (schema: JsonSchema): boolean => /^u?int(8|16|32|64)?$/.test(goTypeOf(schema));
+
+/** UnmarshalTypeError's Value: an integer field shows the number that does not fit it, as written. */
+function goValueWord(value: unknown, schema: JsonSchema, literal: string | undefined): string {
   const word = goJsonType(value);
-  return word === 'number' && /^u?int(8|16|32|64)?$/.test(goTypeOf(schema)) ? `number ${String(value)}` : word;
+  return word === 'number' && isGoInteger(schema) ? `number ${literal ?? String(value)}` : word;
 }
 
-function unmarshalTypeError(root: JsonSchema, segments: string[], value: unknown): string {
+function unmarshalTypeError(root: JsonSchema, segments: string[], value: unknown, literal: string | undefined): string {
   const at = goFieldAt(root, segments);
   const into = at.fields.length ? `Go struct field ${at.struct}.${at.fields.join('.')}` : 'Go value';
-  return `json: cannot unmarshal ${goValueWord(value, at.schema)} into ${into} of type ${goTypeOf(at.schema)}`;
+  return `json: cannot unmarshal ${goValueWord(value, at.schema, literal)} into ${into} of type ${goTypeOf(at.schema)}`;
 }
+
+/** The schema of the value at `segments`, or undefined where the schema does not reach. */
+function schemaAt(root: JsonSchema, segments: readonly string[]): JsonSchema | undefined {
+  let node: JsonSchema | undefined = root;
+  for (const seg of segments) {
+    if (!node) return undefined;
+    if (node.properties && Object.hasOwn(node.properties, seg)) node = node.properties[seg];
+    else if (node.items && /^\d+$/.test(seg)) node = node.items;
+    else if (typeof node.additionalProperties === 'object') node = node.additionalProperties;
+    else return undefined;
+  }
+  return node;
+}
+
+/** A fraction or an exponent: strconv.ParseInt, which Go's decoder uses for an integer field, refuses it. */
+const notAnInteger = (literal: string): boolean => /[.eE]/.test(literal);
 
 function compile(schema: JsonSchema, allErrors: boolean): ValidateFunction {
   const ajv = new Ajv({ allErrors, strict: false, validateFormats: true });
@@ -96,6 +115,11 @@ function compile(schema: JsonSchema, allErrors: boolean): ValidateFunction {
   ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isSafeInteger(n) });
   ajv.addKeyword({ keyword: 'goQuantity', schemaType: 'boolean', validate: (_: boolean, value: unknown) => isQuantityJson(value) });
   return ajv.compile(stripRequired(schema));
+}
+
+function isIntegerAt(root: JsonSchema, segments: readonly string[]): boolean {
+  const schema = schemaAt(root, segments);
+  return schema !== undefined && baseType(schema) === 'integer';
 }
 
 const pointerSegments = (pointer: string): string[] => pointer.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
@@ -110,19 +134,27 @@ export class SchemaTypeChecker {
     this.#validate = compile(schema, false);
   }
 
-  /** undefined when the object decodes; otherwise Go's decoder-style reason. */
-  check(obj: unknown): string | undefined {
-    if (this.#validate(obj)) return undefined;
+  /**
+   * undefined when the object decodes; otherwise Go's decoder-style reason. `numbers` are the
+   * body's number literals JSON.parse reads inexactly (schema-fields' scanJsonText), for the
+   * integer fields Go refuses them in and for the number as an error shows it.
+   */
+  check(obj: unknown, numbers: readonly NumberLiteral[] = []): string | undefined {
+    const literalFailures = numbers.filter((n) => notAnInteger(n.literal) && isIntegerAt(this.#schema, n.segments))
+      .map((n) => ({ err: undefined, segments: n.segments, aborts: false }));
+    if (this.#validate(obj) && literalFailures.length === 0) return undefined;
     const all = (this.#validateAll ??= compile(this.#schema, true));
     all(obj);
-    const failures = (all.errors ?? this.#validate.errors ?? []).map((err: ErrorObject) => {
+    const failures: { err: ErrorObject | undefined; segments: string[]; aborts: boolean }[] = (all.errors ?? []).map((err: ErrorObject) => {
       const segments = pointerSegments(err.instancePath);
       return { err, segments, aborts: hasCustomUnmarshaler(goFieldAt(this.#schema, segments).schema) };
     });
-    const chosen = goReportedFailure(obj, failures);
+    const chosen = goReportedFailure(obj, [...failures, ...literalFailures]);
     if (!chosen) return 'invalid object';
     const { err, segments } = chosen;
     const value = segments.reduce<unknown>((acc, k) => (acc && typeof acc === 'object' ? (acc as Record<string, unknown>)[k] : undefined), obj);
+    const literal = numbers.find((n) => n.segments.length === segments.length && n.segments.every((s, i) => s === segments[i]))?.literal;
+    if (!err) return unmarshalTypeError(this.#schema, segments, value, literal);
     const path = segments.map((p) => (/^\d+$/.test(p) ? `[${p}]` : `.${p}`)).join('').replace(/^\./, '');
     if (err.keyword === 'format' && err.params['format'] === 'byte' && typeof value === 'string') {
       return `illegal base64 data at input byte ${base64ErrorIndex(value)}`;
@@ -137,7 +169,7 @@ export class SchemaTypeChecker {
         return (e as Error).message;
       }
     }
-    if (err.keyword === 'type' || err.keyword === 'format') return unmarshalTypeError(this.#schema, segments, value);
+    if (err.keyword === 'type' || err.keyword === 'format') return unmarshalTypeError(this.#schema, segments, value, literal);
     if (err.keyword === 'enum') return `${path}: unsupported value ${JSON.stringify(value)}`;
     return `${path}: ${err.message ?? 'invalid'}`;
   }

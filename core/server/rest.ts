@@ -5,7 +5,7 @@ import { errors, StatusError } from '../api/errors.js';
 import { aggregateFieldErrors, fieldError, type FieldError } from '../api/field-errors.js';
 import type { ApiObject } from '../api/meta.js';
 import { unrecognizedMessage } from '../api/go-decode-errors.js';
-import { duplicateJsonFields, pruneUnknownFields } from '../api/schema-fields.js';
+import { pruneUnknownFields, scanJsonText } from '../api/schema-fields.js';
 import { applyGoNulls } from '../api/go-null.js';
 import { SchemaTypeChecker } from '../api/schema-types.js';
 import { PROTOBUF_MEDIA_TYPE, unwrap } from '../api/protobuf.js';
@@ -101,13 +101,14 @@ export function decodeObject(target: ResourceStore | BodyKind, value: unknown, j
   if (obj.kind !== undefined && obj.kind !== t.kind) {
     throw errors.badRequest(`the kind in the data (${String(obj.kind)}) does not match the expected kind (${t.kind})`);
   }
-  const typeError = typeChecker(t.schema).check(obj);
+  const scan = json ? scanJsonText(json) : undefined;
+  const typeError = typeChecker(t.schema).check(obj, scan?.numbers);
   if (typeError) throw fail ? fail(typeError) : errors.badRequest(`${what}: ${typeError}`);
   obj.metadata ??= {};
   const problems = [
     ...(o.priorStrictErrors ?? []),
     ...pruneUnknownFields(obj, t.schema).map((p) => `unknown field "${p}"`),
-    ...(json ? duplicateJsonFields(json).map((p) => `duplicate field "${p}"`) : []),
+    ...(scan ? scan.duplicates.map((p) => `duplicate field "${p}"`) : []),
   ];
   if (problems.length && validation === 'Strict') {
     const cause = `strict decoding error: ${problems.join(', ')}`;

@@ -121,6 +121,25 @@ const CASES: Case[] = [
     'json: cannot unmarshal object into Go struct field ValidatingWebhookConfiguration.webhooks of type []v1.ValidatingWebhook'],
 ];
 
+// Bodies as written: JSON.parse reads 1.0 and 1e3 as integers and 12345678901234567890 inexactly,
+// but Go's decoder parses an integer field's literal with strconv.ParseInt and shows it as written.
+const RAW_CASES: [path: string, kind: string, body: string, cause: string][] = [
+  [CSRS, 'CertificateSigningRequest', '{"metadata":{"name":"t"},"spec":{"signerName":"example.com/x","expirationSeconds":1e3}}',
+    'json: cannot unmarshal number 1e3 into Go struct field CertificateSigningRequestSpec.spec.expirationSeconds of type int32'],
+  [CSRS, 'CertificateSigningRequest', '{"metadata":{"name":"t"},"spec":{"signerName":"example.com/x","expirationSeconds":600.0}}',
+    'json: cannot unmarshal number 600.0 into Go struct field CertificateSigningRequestSpec.spec.expirationSeconds of type int32'],
+  [CSRS, 'CertificateSigningRequest', '{"metadata":{"name":"t"},"spec":{"signerName":"example.com/x","expirationSeconds":1E10}}',
+    'json: cannot unmarshal number 1E10 into Go struct field CertificateSigningRequestSpec.spec.expirationSeconds of type int32'],
+  [CSRS, 'CertificateSigningRequest', '{"metadata":{"name":"t","generation":12345678901234567890}}',
+    'json: cannot unmarshal number 12345678901234567890 into Go struct field ObjectMeta.metadata.generation of type int64'],
+  [CSRS, 'CertificateSigningRequest', '{"spec":{"signerName":"example.com/x","expirationSeconds":1.0,"usages":"x"}}',
+    'json: cannot unmarshal number 1.0 into Go struct field CertificateSigningRequestSpec.spec.expirationSeconds of type int32'],
+  [CSRS, 'CertificateSigningRequest', '{"spec":{"signerName":"example.com/x","usages":"x","expirationSeconds":1.0}}',
+    'json: cannot unmarshal string into Go struct field CertificateSigningRequestSpec.spec.usages of type []v1.KeyUsage'],
+  [LEASES, 'Lease', '{"metadata":{"name":"l"},"spec":{"leaseDurationSeconds":15.0}}',
+    'json: cannot unmarshal number 15.0 into Go struct field LeaseSpec.spec.leaseDurationSeconds of type int32'],
+];
+
 /** Paths of object schemas with fields but no Go struct name (the messages would name no struct). */
 function unnamedStructs(schema: JsonSchema, at: string): string[] {
   const own = schema.properties && typeof schema['x-go-type'] !== 'string' ? [at || '<root>'] : [];
@@ -145,6 +164,21 @@ describe('bodies with a field of the wrong JSON type', () => {
       assert.equal(r.json.message, `${kind} in version "v1" cannot be handled as a ${kind}: ${cause}`);
     });
   }
+
+  for (const [path, kind, body, cause] of RAW_CASES) {
+    it(`${path.split('/').pop()} ${body}`, async () => {
+      const r = await plat.admin.post(path, body, { 'content-type': 'application/json' });
+      assert.equal(r.status, 400, r.text);
+      assert.equal(r.json.message, `${kind} in version "v1" cannot be handled as a ${kind}: ${cause}`);
+    });
+  }
+
+  it('takes a number Go reads as an integer, written as one (-0, 1e3 where the field is a float or unknown)', async () => {
+    const r = await plat.admin.post(LEASES, '{"metadata":{"name":"minus-zero"},"spec":{"leaseDurationSeconds":15,"leaseTransitions":-0,"unknownField":1.5e3}}', { 'content-type': 'application/json' });
+    assert.equal(r.status, 201, r.text);
+    assert.equal(r.json.spec.leaseTransitions, 0);
+    assert.equal(r.headers['warning'], '299 - "unknown field \\"spec.unknownField\\""');
+  });
 
   it('every served schema names its Go structs, and no OpenAPI document shows the names', async () => {
     const defs = getApiServer(plat.host!)!.resources.all();
