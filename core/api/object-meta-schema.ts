@@ -10,10 +10,12 @@ export const objectMetaSchema: JsonSchema = {
   type: 'object',
   'x-go-type': 'v1.ObjectMeta',
   description: 'ObjectMeta is metadata that all persisted resources must have, which includes all objects users must create.',
+  // In ObjectMeta's declaration order, which objects are written in (go-order.ts).
   properties: {
     name: { type: 'string', description: 'Name must be unique within a namespace. Cannot be updated.' },
     generateName: { type: 'string', description: 'An optional prefix, used by the server, to generate a unique name ONLY IF the Name field has not been provided.' },
     namespace: { type: 'string', description: 'Namespace defines the space within which each name must be unique.' },
+    selfLink: { type: 'string', description: 'Deprecated: selfLink is a legacy read-only field that is no longer populated by the system.' },
     uid: { type: 'string', 'x-go-type': 'types.UID', description: 'UID is the unique in time and space value for this object. Populated by the system. Read-only.' },
     resourceVersion: { type: 'string', description: 'An opaque value that represents the internal version of this object. Populated by the system. Read-only.' },
     generation: { type: 'integer', format: 'int64', description: 'A sequence number representing a specific generation of the desired state. Populated by the system. Read-only.' },
@@ -56,13 +58,13 @@ export const objectMetaSchema: JsonSchema = {
         },
       },
     },
-    selfLink: { type: 'string', description: 'Deprecated: selfLink is a legacy read-only field that is no longer populated by the system.' },
   },
 };
 
 /** Schema of apiVersion + kind + metadata, to spread into a resource's top-level properties. */
 export const typeMetaProperties = {
-  apiVersion: { type: 'string', description: 'APIVersion defines the versioned schema of this representation of an object.' },
+  // TypeMeta declares Kind first: objects are written in the declaration order (go-order.ts).
   kind: { type: 'string', description: 'Kind is a string value representing the REST resource this object represents.' },
+  apiVersion: { type: 'string', description: 'APIVersion defines the versioned schema of this representation of an object.' },
   metadata: objectMetaSchema,
 } satisfies Record<string, JsonSchema>;

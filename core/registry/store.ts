@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { errors, StatusError, type QualifiedResource } from '../api/errors.js';
 import { fieldError, type FieldError } from '../api/field-errors.js';
+import { goOrdered, withResourceVersion } from '../api/go-order.js';
 import { rfc3339, type ApiObject } from '../api/meta.js';
 import type { AdmissionOperation, AdmissionRequest } from '../admission/request.js';
 import type { Attributes, Decision } from '../authz/attributes.js';
@@ -96,21 +97,26 @@ export class ResourceStore {
    * are new, everything below is shared and frozen. For read-only consumers (watch serialisation).
    */
   toSharedObject(kv: Pick<KeyValue, 'value' | 'modRevision'>): ApiObject {
-    const obj = { ...(kv.value as ApiObject) };
-    obj.apiVersion = this.apiVersion;
-    obj.kind = this.def.kind;
-    obj.metadata = { ...obj.metadata, resourceVersion: String(kv.modRevision) };
-    return Object.freeze(obj);
+    return Object.freeze(this.#served(kv.value as ApiObject, String(kv.modRevision)));
   }
 
   /** Turns a stored value into the API object: resourceVersion is the key's modRevision. */
   toObject(kv: Pick<KeyValue, 'value' | 'modRevision'>): ApiObject {
-    const obj = structuredClone(kv.value) as ApiObject;
-    obj.apiVersion = this.apiVersion;
+    return this.#served(structuredClone(kv.value) as ApiObject, String(kv.modRevision));
+  }
+
+  /**
+   * A stored value as the API serves it, sharing everything below the top level and metadata:
+   * kind and apiVersion first and resourceVersion after uid, as Go writes them (go-order.ts).
+   */
+  #served(stored: ApiObject, resourceVersion: string): ApiObject {
+    const obj = { kind: this.def.kind, apiVersion: this.apiVersion, ...stored };
     obj.kind = this.def.kind;
-    obj.metadata = { ...obj.metadata, resourceVersion: String(kv.modRevision) };
+    obj.apiVersion = this.apiVersion;
+    obj.metadata = withResourceVersion(stored.metadata ?? {}, resourceVersion);
     return obj;
   }
+
   #toStored(obj: ApiObject): ApiObject {
     // Shallow: storage serialises what it is given, and comparisons only read.
     const { resourceVersion: _rv, selfLink: _self, ...metadata } = obj.metadata;
@@ -120,21 +126,18 @@ export class ResourceStore {
   /**
    * The stored form of a validated object, encoded before validating admission runs: the plugins
    * then see the object itself, and whatever one of them changes is never stored (nor returned).
+   * Its keys are put in the order Go writes them once, here, so reads serve them as stored.
    */
   #encode(obj: ApiObject): JsonText {
-    return new JsonText(JSON.stringify(this.#toStored(obj)));
+    return new JsonText(JSON.stringify(goOrdered(this.#toStored(obj), this.def.schema)));
   }
 
   /**
    * toObject for a value storage has just handed over: get, create, update and delete return
-   * values of the caller's own, so this one is not copied again.
+   * values of the caller's own, so this one is not copied again (only its top level and metadata).
    */
   #own(kv: Pick<KeyValue, 'value' | 'modRevision'>): ApiObject {
-    const obj = kv.value as ApiObject;
-    obj.apiVersion = this.apiVersion;
-    obj.kind = this.def.kind;
-    obj.metadata = { ...obj.metadata, resourceVersion: String(kv.modRevision) };
-    return obj;
+    return this.#served(kv.value as ApiObject, String(kv.modRevision));
   }
 
   async get(namespace: string, name: string): Promise<ApiObject> {
@@ -247,8 +250,7 @@ export class ResourceStore {
         if (dryRunOut) {
           if (await this.#storage.get(key)) throw errors.alreadyExists(this.qualified, name);
           dryRunOut.apiVersion = this.apiVersion; dryRunOut.kind = this.def.kind;
-          delete dryRunOut.metadata.resourceVersion;
-          return dryRunOut;
+          return goOrdered(this.#toStored(dryRunOut), this.def.schema) as ApiObject;
         }
         return this.#own(await this.#storage.create(key, stored));
       } catch (e) {
@@ -335,8 +337,7 @@ export class ResourceStore {
     if (unchanged) {
       // Nothing is written.
     } else if (ctx.dryRun) {
-      const copy = structuredClone(obj);
-      dryRunOut = { ...copy, metadata: { ...copy.metadata, resourceVersion: old.metadata.resourceVersion! } };
+      dryRunOut = this.#served(goOrdered(this.#toStored(structuredClone(obj)), this.def.schema) as ApiObject, old.metadata.resourceVersion!);
     } else if (!completesDeletion) {
       stored = this.#encode(obj);
     }
