@@ -7,6 +7,7 @@ import type { ApiObject } from '../api/meta.js';
 import { unrecognizedMessage } from '../api/go-decode-errors.js';
 import { pruneUnknownFields, scanJsonText } from '../api/schema-fields.js';
 import { applyGoNulls } from '../api/go-null.js';
+import { goOrdered } from '../api/go-order.js';
 import { SchemaTypeChecker } from '../api/schema-types.js';
 import { PROTOBUF_MEDIA_TYPE, unwrap } from '../api/protobuf.js';
 import type { UserInfo } from '../authn/user.js';
@@ -217,7 +218,8 @@ export async function serveResource(ctx: Context, store: ResourceStore, info: Re
         const dryRun = dryRunOf(query.getAll('dryRun'), 'CreateOptions');
         const obj = await readObject(ctx, body, fieldValidationOf(query, 'CreateOptions'), warnings, store.def.decodeProtobuf?.bind(store.def));
         if (aliasApiVersion) fromWireGroup(store, obj);
-        if (store.def.review) return respondObject(ctx, store, 201, await store.def.review({ user, namespace: info.namespace }, obj), deps);
+        // Answered, not stored: put in Go's key order here, as the store does with what it keeps.
+        if (store.def.review) return respondObject(ctx, store, 201, goOrdered(await store.def.review({ user, namespace: info.namespace }, obj), store.def.schema) as ApiObject, deps);
         if (store.namespaced && obj.metadata.namespace && obj.metadata.namespace !== info.namespace) {
           throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
         }
@@ -277,7 +279,7 @@ async function serveSubresourceCreate(ctx: Context, store: ResourceStore, create
   const parent = await store.get(info.namespace, info.name);
   const admitted = await store.admitSubresourceCreate(rctx(dryRun), info.name, info.subresource, create.kind, obj);
   const answer = await create.create({ ...rctx(dryRun), name: info.name, parent }, admitted);
-  sendJson(ctx, 201, answer);
+  sendJson(ctx, 201, goOrdered(answer, create.schema));
 }
 
 interface DeleteOpts { dryRun: boolean; preconditions: { uid?: string; resourceVersion?: string } }

@@ -86,4 +86,18 @@ describe('objects served in Go\'s key order', () => {
     const watch = await plat.admin.get(`${CSRS}?watch=1&timeoutSeconds=1&fieldSelector=metadata.name%3Dorder`);
     assert.deepEqual(shape(JSON.parse(watch.text.split('\n')[0]!).object), want);
   });
+
+  it('answers reviews and subresource creates, which are not stored, in the same order', async () => {
+    const sar = await plat.admin.post('/apis/authorization.platform/v1/subjectaccessreviews',
+      '{"spec":{"user":"bob","resourceAttributes":{"resource":"pods","verb":"get"}},"apiVersion":"authorization.platform/v1","kind":"SubjectAccessReview"}',
+      { 'content-type': 'application/json' });
+    assert.equal(sar.status, 201, sar.text);
+    assert.equal(sar.text.replace(/\s+$/, ''), '{"kind":"SubjectAccessReview","apiVersion":"authorization.platform/v1","metadata":{"creationTimestamp":null},'
+      + '"spec":{"resourceAttributes":{"verb":"get","resource":"pods"},"user":"bob"},"status":{"allowed":true}}');
+    const sa = await plat.admin.post('/api/v1/namespaces/default/serviceaccounts', { metadata: { name: 'order' } });
+    assert.equal(sa.status, 201, sa.text);
+    const token = await plat.admin.post('/api/v1/namespaces/default/serviceaccounts/order/token', '{"spec":{"expirationSeconds":3600}}', { 'content-type': 'application/json' });
+    assert.equal(token.status, 201, token.text);
+    assert.deepEqual([Object.keys(token.json), Object.keys(token.json.status)], [['kind', 'apiVersion', 'metadata', 'spec', 'status'], ['token', 'expirationTimestamp']]);
+  });
 });
