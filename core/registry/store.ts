@@ -370,7 +370,7 @@ export class ResourceStore {
           const marked = this.#toStored(old);
           marked.metadata.deletionTimestamp = rfc3339(this.#now());
           marked.metadata.deletionGracePeriodSeconds = 0;
-          return { object: this.#own(await this.#storage.update(key, marked, kv.modRevision)), deleted: false };
+          return { object: this.#own(await this.#storage.update(key, new JsonText(JSON.stringify(goOrdered(marked, this.def.schema))), kv.modRevision)), deleted: false };
         }
         return { object: this.#own(await this.#storage.delete(key, kv.modRevision)), deleted: true };
       } catch (e) {

@@ -87,6 +87,20 @@ describe('objects served in Go\'s key order', () => {
     assert.deepEqual(shape(JSON.parse(watch.text.split('\n')[0]!).object), want);
   });
 
+  it('a delete held by a finalizer marks the object in the same order, and removing the finalizer completes it', async () => {
+    const CSRS = '/apis/certificates.platform/v1/certificatesigningrequests';
+    const request = Buffer.from(csrPem('/CN=held')).toString('base64');
+    const created = await plat.admin.post(CSRS, { metadata: { name: 'held', finalizers: ['example.com/hold'] }, spec: { signerName: 'example.com/x', request, usages: ['client auth'] } });
+    assert.equal(created.status, 201, created.text);
+    const marked = await plat.admin.delete(`${CSRS}/held`);
+    assert.equal(marked.status, 200, marked.text);
+    assert.deepEqual(Object.keys(marked.json.metadata), ['name', 'uid', 'resourceVersion', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'finalizers']);
+    assert.deepEqual(Object.keys((await plat.admin.get(`${CSRS}/held`)).json.metadata), Object.keys(marked.json.metadata));
+    const released = await plat.admin.patch(`${CSRS}/held`, '{"metadata":{"finalizers":null}}', 'application/merge-patch+json');
+    assert.equal(released.status, 200, released.text);
+    assert.equal((await plat.admin.get(`${CSRS}/held`)).status, 404);
+  });
+
   it('answers reviews and subresource creates, which are not stored, in the same order', async () => {
     const sar = await plat.admin.post('/apis/authorization.platform/v1/subjectaccessreviews',
       '{"spec":{"user":"bob","resourceAttributes":{"resource":"pods","verb":"get"}},"apiVersion":"authorization.platform/v1","kind":"SubjectAccessReview"}',
