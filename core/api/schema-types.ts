@@ -117,6 +117,10 @@ function compile(schema: JsonSchema, allErrors: boolean): ValidateFunction {
   return ajv.compile(stripRequired(schema));
 }
 
+/** The value at `segments` (undefined where there is none). A patch's literal may have been overwritten since. */
+const valueAt = (obj: unknown, segments: readonly string[]): unknown =>
+  segments.reduce<unknown>((acc, k) => (acc && typeof acc === 'object' ? (acc as Record<string, unknown>)[k] : undefined), obj);
+
 function isIntegerAt(root: JsonSchema, segments: readonly string[]): boolean {
   const schema = schemaAt(root, segments);
   return schema !== undefined && baseType(schema) === 'integer';
@@ -140,7 +144,7 @@ export class SchemaTypeChecker {
    * integer fields Go refuses them in and for the number as an error shows it.
    */
   check(obj: unknown, numbers: readonly NumberLiteral[] = []): string | undefined {
-    const literalFailures = numbers.filter((n) => notAnInteger(n.literal) && isIntegerAt(this.#schema, n.segments))
+    const literalFailures = numbers.filter((n) => notAnInteger(n.literal) && isIntegerAt(this.#schema, n.segments) && valueAt(obj, n.segments) === Number(n.literal))
       .map((n) => ({ err: undefined, segments: n.segments, aborts: false }));
     if (this.#validate(obj) && literalFailures.length === 0) return undefined;
     const all = (this.#validateAll ??= compile(this.#schema, true));
@@ -152,7 +156,7 @@ export class SchemaTypeChecker {
     const chosen = goReportedFailure(obj, [...failures, ...literalFailures]);
     if (!chosen) return 'invalid object';
     const { err, segments } = chosen;
-    const value = segments.reduce<unknown>((acc, k) => (acc && typeof acc === 'object' ? (acc as Record<string, unknown>)[k] : undefined), obj);
+    const value = valueAt(obj, segments);
     const literal = numbers.find((n) => n.segments.length === segments.length && n.segments.every((s, i) => s === segments[i]))?.literal;
     if (!err) return unmarshalTypeError(this.#schema, segments, value, literal);
     const path = segments.map((p) => (/^\d+$/.test(p) ? `[${p}]` : `.${p}`)).join('').replace(/^\./, '');

@@ -3,7 +3,8 @@
 // patches the fieldValidation directive, decodes through a different Go call with its own wording.
 import { errors } from '../api/errors.js';
 import { goJsonType, isJsonObject } from '../api/patch/json-value.js';
-import { duplicateJsonFields } from '../api/schema-fields.js';
+import { decodePointerToken } from '../api/patch/json-patch.js';
+import { scanJsonText, type NumberLiteral } from '../api/schema-fields.js';
 import { BodySyntaxError, parseDocument } from './body.js';
 
 const JSON_PATCH = 'application/json-patch+json';
@@ -18,6 +19,13 @@ export interface DecodedPatch {
    * and for a JSON patch fields that are not an operation's. Reported with the patched object's own.
    */
   readonly strictErrors: readonly string[];
+  /**
+   * The patch's number literals JSON.parse reads inexactly (1.0, 1e3), at the path each lands on
+   * in the patched object. JSON and merge patches carry a value's text into the patched JSON
+   * (json-patch's lazy nodes), so upstream decodes it as written; a strategic merge patch goes
+   * through a Go map (float64), and its numbers arrive as Go prints them.
+   */
+  readonly numbers: readonly NumberLiteral[];
 }
 
 /** The patch document; a body that is not one is a 400 with upstream's message. */
@@ -33,8 +41,26 @@ export function decodePatch(type: string, body: Buffer, validation: 'Strict' | '
   }
   const problem = shapeProblem(type, strict, doc.value);
   if (problem) throw errors.badRequest(problem);
-  const strictErrors = strict && doc.json !== undefined && type !== APPLY_PATCH ? patchStrictErrors(type, doc.value, doc.json) : [];
-  return { patch: doc.value, strictErrors };
+  const scan = doc.json !== undefined && type !== APPLY_PATCH ? scanJsonText(doc.json) : undefined;
+  const strictErrors = strict && scan ? patchStrictErrors(type, doc.value, scan.duplicates) : [];
+  return { patch: doc.value, strictErrors, numbers: scan ? landedNumbers(type, doc.value, scan.numbers) : [] };
+}
+
+/** Where a patch's number literals land in the patched object (see DecodedPatch.numbers). */
+function landedNumbers(type: string, patch: unknown, numbers: readonly NumberLiteral[]): NumberLiteral[] {
+  if (numbers.length === 0) return [];
+  // A merge patch is shaped like the object: each value lands at its own path.
+  if (type === MERGE_PATCH) return [...numbers];
+  if (type !== JSON_PATCH || !Array.isArray(patch)) return [];
+  // An add or replace puts its value at its path (an append, `-`, is left out: where it lands
+  // depends on the operations before it). Copies and moves of such a value are not followed.
+  return numbers.flatMap((n) => {
+    const [i, field, ...rest] = n.segments;
+    const op = patch[Number(i)] as { op?: unknown; path?: unknown } | undefined;
+    if (field !== 'value' || !op || (op.op !== 'add' && op.op !== 'replace') || typeof op.path !== 'string' || !op.path.startsWith('/')) return [];
+    const target = op.path.slice(1).split('/').map(decodePointerToken);
+    return target.includes('-') ? [] : [{ segments: [...target, ...rest], literal: n.literal }];
+  });
 }
 
 const OP_FIELDS = new Set(['op', 'path', 'from', 'value']);
@@ -45,8 +71,7 @@ const OP_FIELDS = new Set(['op', 'path', 'from', 'value']);
  * key is reported once, and not as a duplicate), and its errors carry the patcher's "json patch"
  * prefix; merge and strategic merge patches decode into a map, where only duplicates can be wrong.
  */
-function patchStrictErrors(type: string, value: unknown, json: string): string[] {
-  const duplicates = duplicateJsonFields(json);
+function patchStrictErrors(type: string, value: unknown, duplicates: readonly string[]): string[] {
   if (type !== JSON_PATCH) return duplicates.map((p) => `duplicate field "${p}"`);
   if (!Array.isArray(value)) return [];
   const out: string[] = [];

@@ -43,7 +43,7 @@ export async function applyPatchBody(p: PatchInput): Promise<{ object: ApiObject
   const { store, type } = p;
   const what = `${store.def.kind} in version "${store.def.version}" cannot be handled as a ${store.def.kind}`;
   if (p.body.length === 0) throw errors.badRequest('the body of the request was empty');
-  const { patch, strictErrors } = decodePatch(type, p.body, p.validation);
+  const { patch, strictErrors, numbers } = decodePatch(type, p.body, p.validation);
   const force = p.query.get('force');
 
   if (type === 'application/apply-patch+yaml') {
@@ -85,7 +85,7 @@ export async function applyPatchBody(p: PatchInput): Promise<{ object: ApiObject
     // Taken before decoding, which prunes unknown fields from the patched object.
     const shown = type === 'application/strategic-merge-patch+json' ? goFormat(patch ?? {}) : JSON.stringify(patched);
     const invalidPatch = (cause: string) => errors.invalid({ group: '', kind: '' }, '', [fieldError.invalid('patch', shown, cause)]);
-    const obj = decodeObject(store, patched, undefined, p.validation, local, { fail: invalidPatch, priorStrictErrors: strictErrors });
+    const obj = decodeObject(store, patched, undefined, p.validation, local, { fail: invalidPatch, priorStrictErrors: strictErrors, numbers });
     p.warnings.push(...local);
     if (obj.metadata.name !== p.name) throw errors.badRequest(`the name of the object (${String(obj.metadata.name)}) does not match the name on the URL (${p.name})`);
     return obj;

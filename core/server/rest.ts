@@ -5,7 +5,7 @@ import { errors, StatusError } from '../api/errors.js';
 import { aggregateFieldErrors, fieldError, type FieldError } from '../api/field-errors.js';
 import type { ApiObject } from '../api/meta.js';
 import { unrecognizedMessage } from '../api/go-decode-errors.js';
-import { pruneUnknownFields, scanJsonText } from '../api/schema-fields.js';
+import { pruneUnknownFields, scanJsonText, type NumberLiteral } from '../api/schema-fields.js';
 import { applyGoNulls } from '../api/go-null.js';
 import { goOrdered } from '../api/go-order.js';
 import { SchemaTypeChecker } from '../api/schema-types.js';
@@ -87,7 +87,7 @@ function fieldValidationOf(query: URLSearchParams, kind: string): 'Strict' | 'Wa
  */
 export function decodeObject(target: ResourceStore | BodyKind, value: unknown, json: string | undefined,
   validation: 'Strict' | 'Warn' | 'Ignore', warnings: string[],
-  o: { fail?: (cause: string) => Error; priorStrictErrors?: readonly string[] } = {}): ApiObject {
+  o: { fail?: (cause: string) => Error; priorStrictErrors?: readonly string[]; numbers?: readonly NumberLiteral[] } = {}): ApiObject {
   const { fail } = o;
   const t = bodyKindOf(target);
   const what = `${t.kind} in version "${t.version}" cannot be handled as a ${t.kind}`;
@@ -103,7 +103,7 @@ export function decodeObject(target: ResourceStore | BodyKind, value: unknown, j
     throw errors.badRequest(`the kind in the data (${String(obj.kind)}) does not match the expected kind (${t.kind})`);
   }
   const scan = json ? scanJsonText(json) : undefined;
-  const typeError = typeChecker(t.schema).check(obj, scan?.numbers);
+  const typeError = typeChecker(t.schema).check(obj, scan?.numbers ?? o.numbers);
   if (typeError) throw fail ? fail(typeError) : errors.badRequest(`${what}: ${typeError}`);
   obj.metadata ??= {};
   const problems = [

@@ -173,6 +173,35 @@ describe('bodies with a field of the wrong JSON type', () => {
     });
   }
 
+  it('patches: a JSON or merge patch keeps a literal as written, a strategic merge patch does not', async () => {
+    const lease = `${LEASES}/patched`;
+    assert.equal((await plat.admin.post(LEASES, { metadata: { name: 'patched' }, spec: { leaseDurationSeconds: 15 } })).status, 201);
+    const cause = (literal: string) => `json: cannot unmarshal number ${literal} into Go struct field LeaseSpec.spec.leaseDurationSeconds of type int32`;
+    const refused: [type: string, body: string, literal: string][] = [
+      ['application/merge-patch+json', '{"spec":{"leaseDurationSeconds":20.0}}', '20.0'],
+      ['application/json-patch+json', '[{"op":"replace","path":"/spec/leaseDurationSeconds","value":2e1}]', '2e1'],
+      ['application/json-patch+json', '[{"op":"add","path":"/spec","value":{"leaseDurationSeconds":20.0}}]', '20.0'],
+    ];
+    for (const [type, body, literal] of refused) {
+      const r = await plat.admin.patch(lease, body, type);
+      assert.equal(r.status, 422, `${type} ${body}: ${r.text}`);
+      assert.equal(r.json.details.causes[0].field, 'patch');
+      assert.ok(r.json.details.causes[0].message.endsWith(`: ${cause(literal)}`), r.json.details.causes[0].message);
+    }
+    const taken: [type: string, body: string, seconds: number][] = [
+      // Through a Go map: 21.0 is float64 21, written back as 21.
+      ['application/strategic-merge-patch+json', '{"spec":{"leaseDurationSeconds":21.0}}', 21],
+      // The literal was replaced by a later operation before the object was decoded.
+      ['application/json-patch+json', '[{"op":"replace","path":"/spec/leaseDurationSeconds","value":1.0},{"op":"replace","path":"/spec/leaseDurationSeconds","value":22}]', 22],
+      ['application/json-patch+json', '[{"op":"test","path":"/spec/leaseDurationSeconds","value":22.0},{"op":"replace","path":"/spec/leaseDurationSeconds","value":23}]', 23],
+    ];
+    for (const [type, body, seconds] of taken) {
+      const r = await plat.admin.patch(lease, body, type);
+      assert.equal(r.status, 200, `${type} ${body}: ${r.text}`);
+      assert.equal(r.json.spec.leaseDurationSeconds, seconds);
+    }
+  });
+
   it('takes a number Go reads as an integer, written as one (-0, 1e3 where the field is a float or unknown)', async () => {
     const r = await plat.admin.post(LEASES, '{"metadata":{"name":"minus-zero"},"spec":{"leaseDurationSeconds":15,"leaseTransitions":-0,"unknownField":1.5e3}}', { 'content-type': 'application/json' });
     assert.equal(r.status, 201, r.text);
