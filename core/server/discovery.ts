@@ -54,7 +54,12 @@ function apiGroup(resources: Resources, group: string) {
 }
 
 export function apiGroupList(resources: Resources) {
-  return { kind: 'APIGroupList', apiVersion: 'v1', groups: resources.groups().filter((g) => g !== '').map((g) => apiGroup(resources, g)) };
+  // The aggregator's /apis lists bare metav1.APIGroup values: only the list itself gets a TypeMeta.
+  const groups = resources.groups().filter((g) => g !== '').map((g) => {
+    const { kind: _kind, apiVersion: _apiVersion, ...group } = apiGroup(resources, g);
+    return group;
+  });
+  return { kind: 'APIGroupList', apiVersion: 'v1', groups };
 }
 
 export function apiGroupDocument(resources: Resources, group: string) {
