@@ -1,7 +1,7 @@
 // core/v1 Namespace (cluster-scoped) and Secret (namespaced), as upstream's core registry serves
-// them: Namespace status.phase Active on create, names DNS-1123 labels; Secret `stringData`
-// merged into `data` and never stored, `type` defaulted to Opaque and immutable, `immutable`
-// honoured.
+// them: Namespace status.phase Active on create, label platform/metadata.name always its name,
+// names DNS-1123 labels; Secret `stringData` merged into `data` and never stored, `type` defaulted
+// to Opaque and immutable, `immutable` honoured.
 import { fieldError, type FieldError } from '../../core/api/field-errors.js';
 import type { ApiObject } from '../../core/api/meta.js';
 import { fields, mapEntry, objectMeta, str } from '../../core/api/protobuf.js';
@@ -75,10 +75,19 @@ const namespaceSchema: JsonSchema = {
   },
 };
 
+/** Upstream's kubernetes.io/metadata.name: always the namespace's name, so selectors can name a namespace. */
+export const LABEL_METADATA_NAME = 'platform/metadata.name';
+
+/** SetDefaults_Namespace and the strategy's Canonicalize: the label is set to the name on every write. */
+function labelWithName(obj: Namespace): void {
+  if (!obj.metadata.name) return;
+  obj.metadata.labels = { ...obj.metadata.labels, [LABEL_METADATA_NAME]: obj.metadata.name };
+}
+
 const namespaceStrategy: Strategy<Namespace> = {
-  prepareForCreate(_ctx, obj) { obj.status = { phase: 'Active' }; },
+  prepareForCreate(_ctx, obj) { obj.status = { phase: 'Active' }; labelWithName(obj); },
   validate: () => [],
-  prepareForUpdate(_ctx, obj, old) { obj.status = structuredClone(old.status ?? { phase: 'Active' }); },
+  prepareForUpdate(_ctx, obj, old) { obj.status = structuredClone(old.status ?? { phase: 'Active' }); labelWithName(obj); },
   validateUpdate: () => [],
 };
 

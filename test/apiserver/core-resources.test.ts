@@ -53,6 +53,22 @@ describe('core/v1 namespaces and secrets', () => {
     assert.match(bad.json.message, /metadata\.name: Invalid value: "a\.b": a lowercase RFC 1123 label/);
   });
 
+  it('namespaces carry platform/metadata.name = their name, set again on every write (upstream kubernetes.io/metadata.name)', async () => {
+    assert.deepEqual((await plat.admin.get(`${NS}/default`)).json.metadata.labels, { 'platform/metadata.name': 'default' });
+    const gen = await plat.admin.post(NS, { metadata: { generateName: 'gen-', labels: { team: 'x', 'platform/metadata.name': 'wrong' } } });
+    assert.equal(gen.status, 201, gen.text);
+    assert.deepEqual(gen.json.metadata.labels, { 'platform/metadata.name': gen.json.metadata.name, team: 'x' });
+    const name = gen.json.metadata.name as string;
+    const removed = await plat.admin.patch(`${NS}/${name}`, '{"metadata":{"labels":{"platform/metadata.name":null}}}', 'application/merge-patch+json');
+    assert.equal(removed.status, 200, removed.text);
+    assert.equal(removed.json.metadata.labels['platform/metadata.name'], name);
+    const put = await plat.admin.put(`${NS}/${name}`, { ...removed.json, metadata: { ...removed.json.metadata, labels: { 'platform/metadata.name': 'other' } } });
+    assert.equal(put.status, 200, put.text);
+    assert.deepEqual(put.json.metadata.labels, { 'platform/metadata.name': name });
+    const selected = await plat.admin.get(`${NS}?labelSelector=${encodeURIComponent(`platform/metadata.name=${name}`)}`);
+    assert.deepEqual(selected.json.items.map((i: any) => i.metadata.name), [name]);
+  });
+
   it('secrets: create, get, list, field selector; stringData merged and not returned; type defaulted', async () => {
     const c = await plat.admin.post(secrets('team-a'), {
       apiVersion: 'v1', kind: 'Secret', metadata: { name: 's1' }, data: { a: b64('x') }, stringData: { a: 'y', b: 'z' },
