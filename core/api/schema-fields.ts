@@ -128,6 +128,3 @@ export function scanJsonText(text: string): JsonTextScan {
   try { val(''); } catch { /* malformed JSON is reported by JSON.parse */ }
   return { duplicates: dups, numbers };
 }
-
-/** The duplicate keys of `text` (scanJsonText's first half). */
-export const duplicateJsonFields = (text: string): string[] => scanJsonText(text).duplicates;

@@ -31,13 +31,13 @@ export function base64ErrorIndex(s: string): number {
   return clean.length % 4 === 0 ? -1 : clean.length - (clean.length % 4);
 }
 
-/** A value Quantity.UnmarshalJSON takes (any JSON type may be one). */
-function isQuantityJson(value: unknown): boolean {
+/** Quantity.UnmarshalJSON's error for `value` (any JSON type may be a quantity), or undefined. */
+function quantityJsonError(value: unknown): string | undefined {
   try {
     quantityFromJson(value);
-    return true;
-  } catch {
-    return false;
+    return undefined;
+  } catch (e) {
+    return (e as Error).message;
   }
 }
 
@@ -60,10 +60,14 @@ function stripRequired(schema: JsonSchema): JsonSchema {
  * Where the decoder was when a value failed: encoding/json names the innermost struct and the
  * JSON names of the struct fields it went through; slice indices and map keys are not part of it.
  */
-interface GoField { struct: string; fields: string[]; schema: JsonSchema }
+interface GoField {
+  struct: string; fields: string[]; schema: JsonSchema;
+  /** Whether the schema reaches the whole path (else `schema` is where it stopped). */
+  reached: boolean;
+}
 
-function goFieldAt(root: JsonSchema, segments: string[]): GoField {
-  const at: GoField = { struct: '', fields: [], schema: root };
+function goFieldAt(root: JsonSchema, segments: readonly string[]): GoField {
+  const at: GoField = { struct: '', fields: [], schema: root, reached: false };
   for (const seg of segments) {
     const node = at.schema;
     if (node.properties && Object.hasOwn(node.properties, seg)) {
@@ -72,8 +76,9 @@ function goFieldAt(root: JsonSchema, segments: string[]): GoField {
       at.schema = node.properties[seg]!;
     } else if (node.items) at.schema = node.items;
     else if (typeof node.additionalProperties === 'object') at.schema = node.additionalProperties;
-    else break;
+    else return at;
   }
+  at.reached = true;
   return at;
 }
 
@@ -91,19 +96,6 @@ function unmarshalTypeError(root: JsonSchema, segments: string[], value: unknown
   return `json: cannot unmarshal ${goValueWord(value, at.schema, literal)} into ${into} of type ${goTypeOf(at.schema)}`;
 }
 
-/** The schema of the value at `segments`, or undefined where the schema does not reach. */
-function schemaAt(root: JsonSchema, segments: readonly string[]): JsonSchema | undefined {
-  let node: JsonSchema | undefined = root;
-  for (const seg of segments) {
-    if (!node) return undefined;
-    if (node.properties && Object.hasOwn(node.properties, seg)) node = node.properties[seg];
-    else if (node.items && /^\d+$/.test(seg)) node = node.items;
-    else if (typeof node.additionalProperties === 'object') node = node.additionalProperties;
-    else return undefined;
-  }
-  return node;
-}
-
 /** A fraction or an exponent: strconv.ParseInt, which Go's decoder uses for an integer field, refuses it. */
 const notAnInteger = (literal: string): boolean => /[.eE]/.test(literal);
 
@@ -113,7 +105,7 @@ function compile(schema: JsonSchema, allErrors: boolean): ValidateFunction {
   ajv.addFormat('date-time', { type: 'string', validate: (s: string) => !Number.isNaN(Date.parse(s)) && /^\d{4}-\d{2}-\d{2}T/.test(s) });
   ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -2147483648 && n <= 2147483647 });
   ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isSafeInteger(n) });
-  ajv.addKeyword({ keyword: 'goQuantity', schemaType: 'boolean', validate: (_: boolean, value: unknown) => isQuantityJson(value) });
+  ajv.addKeyword({ keyword: 'goQuantity', schemaType: 'boolean', validate: (_: boolean, value: unknown) => quantityJsonError(value) === undefined });
   return ajv.compile(stripRequired(schema));
 }
 
@@ -122,8 +114,8 @@ const valueAt = (obj: unknown, segments: readonly string[]): unknown =>
   segments.reduce<unknown>((acc, k) => (acc && typeof acc === 'object' ? (acc as Record<string, unknown>)[k] : undefined), obj);
 
 function isIntegerAt(root: JsonSchema, segments: readonly string[]): boolean {
-  const schema = schemaAt(root, segments);
-  return schema !== undefined && baseType(schema) === 'integer';
+  const at = goFieldAt(root, segments);
+  return at.reached && baseType(at.schema) === 'integer';
 }
 
 const pointerSegments = (pointer: string): string[] => pointer.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
@@ -166,13 +158,7 @@ export class SchemaTypeChecker {
     if (err.keyword === 'format' && err.params['format'] === 'date-time') {
       return `parsing time ${JSON.stringify(value)} as "2006-01-02T15:04:05Z07:00": cannot parse ${JSON.stringify(value)} as "2006"`;
     }
-    if (err.keyword === 'goQuantity') {
-      try {
-        quantityFromJson(value);
-      } catch (e) {
-        return (e as Error).message;
-      }
-    }
+    if (err.keyword === 'goQuantity') return quantityJsonError(value) ?? 'invalid quantity';
     if (err.keyword === 'type' || err.keyword === 'format') return unmarshalTypeError(this.#schema, segments, value, literal);
     if (err.keyword === 'enum') return `${path}: unsupported value ${JSON.stringify(value)}`;
     return `${path}: ${err.message ?? 'invalid'}`;

@@ -129,7 +129,12 @@ export class ResourceStore {
    * Its keys are put in the order Go writes them once, here, so reads serve them as stored.
    */
   #encode(obj: ApiObject): JsonText {
-    return new JsonText(JSON.stringify(goOrdered(this.#toStored(obj), this.def.schema)));
+    return new JsonText(JSON.stringify(this.#ordered(obj)));
+  }
+
+  /** The stored form of `obj` in the key order Go writes it (go-order.ts). */
+  #ordered(obj: ApiObject): ApiObject {
+    return goOrdered(this.#toStored(obj), this.def.schema) as ApiObject;
   }
 
   /**
@@ -250,7 +255,7 @@ export class ResourceStore {
         if (dryRunOut) {
           if (await this.#storage.get(key)) throw errors.alreadyExists(this.qualified, name);
           dryRunOut.apiVersion = this.apiVersion; dryRunOut.kind = this.def.kind;
-          return goOrdered(this.#toStored(dryRunOut), this.def.schema) as ApiObject;
+          return this.#ordered(dryRunOut);
         }
         return this.#own(await this.#storage.create(key, stored));
       } catch (e) {
@@ -337,7 +342,7 @@ export class ResourceStore {
     if (unchanged) {
       // Nothing is written.
     } else if (ctx.dryRun) {
-      dryRunOut = this.#served(goOrdered(this.#toStored(structuredClone(obj)), this.def.schema) as ApiObject, old.metadata.resourceVersion!);
+      dryRunOut = this.#served(this.#ordered(structuredClone(obj)), old.metadata.resourceVersion!);
     } else if (!completesDeletion) {
       stored = this.#encode(obj);
     }
@@ -367,10 +372,8 @@ export class ResourceStore {
       try {
         if (old.metadata.finalizers?.length) {
           if (old.metadata.deletionTimestamp) return { object: old, deleted: false };
-          const marked = this.#toStored(old);
-          marked.metadata.deletionTimestamp = rfc3339(this.#now());
-          marked.metadata.deletionGracePeriodSeconds = 0;
-          return { object: this.#own(await this.#storage.update(key, new JsonText(JSON.stringify(goOrdered(marked, this.def.schema))), kv.modRevision)), deleted: false };
+          const marked = { ...old, metadata: { ...old.metadata, deletionTimestamp: rfc3339(this.#now()), deletionGracePeriodSeconds: 0 } };
+          return { object: this.#own(await this.#storage.update(key, this.#encode(marked), kv.modRevision)), deleted: false };
         }
         return { object: this.#own(await this.#storage.delete(key, kv.modRevision)), deleted: true };
       } catch (e) {

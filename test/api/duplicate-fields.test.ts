@@ -1,8 +1,8 @@
-// duplicateJsonFields: keys repeated in one JSON object, named by path as apimachinery's strict
+// scanJsonText's duplicates: keys repeated in one JSON object, named by path as apimachinery's strict
 // decoder names them; never confused by what string values or escaped keys contain.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { duplicateJsonFields } from '../../core/api/schema-fields.js';
+import { scanJsonText } from '../../core/api/schema-fields.js';
 
 const cases: [string, string, string[]][] = [
   ['no duplicates', '{"a":1,"b":{"c":2}}', []],
@@ -24,13 +24,13 @@ const cases: [string, string, string[]][] = [
   ['unterminated string', '{"a":"abc', []],
 ];
 
-describe('duplicateJsonFields', () => {
+describe('scanJsonText: duplicates', () => {
   for (const [name, text, want] of cases) {
-    it(name, () => assert.deepEqual(duplicateJsonFields(text), want));
+    it(name, () => assert.deepEqual(scanJsonText(text).duplicates, want));
   }
 
   it('agrees with JSON.parse on what it parses: a large body with no duplicates', () => {
     const body = JSON.stringify({ spec: { request: 'A'.repeat(100_000), usages: ['a', 'b'] }, metadata: { annotations: Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`k${i}`, `"v${i}\\`])) } });
-    assert.deepEqual(duplicateJsonFields(body), []);
+    assert.deepEqual(scanJsonText(body).duplicates, []);
   });
 });
