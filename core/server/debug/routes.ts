@@ -1,6 +1,7 @@
 // The debugging handlers upstream's API server and controller manager install when --profiling is
 // on (routes.Profiling and routes.DebugFlags with "v"): /debug/pprof/ (V8's profiles under
-// net/http/pprof's paths, /debug/pprof redirecting there) and PUT /debug/flags/v. Both are
+// net/http/pprof's paths, /debug/pprof redirecting there) and /debug/flags (PUT /debug/flags/v,
+// an index page for the rest). Both are
 // unlisted paths behind the server's authentication and authorization, as upstream's.
 import type Koa from 'koa';
 import type { FlagSpec } from '../../flags/types.js';
@@ -27,9 +28,7 @@ export function profilingFlags(section: string, help: { profiling: string; conte
 export async function serveDebug(ctx: Koa.Context, logger: Logger, shutdown: AbortSignal): Promise<boolean> {
   const path = ctx.path;
   if (path === '/debug/pprof') {
-    // Go's redirectTo: 301 to the index.
-    ctx.status = 301;
-    ctx.redirect(PPROF_PREFIX);
+    goRedirect(ctx, PPROF_PREFIX);
     return true;
   }
   if (path.startsWith(PPROF_PREFIX)) {
@@ -40,5 +39,28 @@ export async function serveDebug(ctx: Koa.Context, logger: Logger, shutdown: Abo
     await serveDebugFlagV(ctx, logger);
     return true;
   }
+  if (path === '/debug/flags' || path.startsWith('/debug/flags/')) {
+    // routes.DebugFlags' Index for any other path under it; Go sniffs the type from `<html>`.
+    ctx.status = 200;
+    ctx.set('Content-Type', 'text/html; charset=utf-8');
+    ctx.body = FLAGS_INDEX;
+    return true;
+  }
   return false;
+}
+
+/** The index template of routes.DebugFlags, executed with the one flag both components register. */
+const FLAGS_INDEX = '<html>\n<head>\n<title>/debug/flags/</title>\n</head>\n<body>\n/debug/flags/<br>\n<br>\nflags:<br>\n<table>\n'
+  + '\n<tr>v<br>\n\n</table>\n<br>\nfull flags configurable<br>\n</body>\n</html>\n';
+
+/** Go's http.Redirect with 302 (routes.Profiling's redirectTo): a short HTML body for GET only. */
+function goRedirect(ctx: Koa.Context, to: string): void {
+  ctx.status = 302;
+  ctx.set('Location', to);
+  if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+    ctx.body = null;
+    return;
+  }
+  ctx.set('Content-Type', 'text/html; charset=utf-8');
+  ctx.body = `<a href="${to}">Found</a>.\n\n`;
 }
