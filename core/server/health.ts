@@ -8,8 +8,15 @@ export interface HealthCheck {
   check(): Promise<string | void>;
 }
 
+const PING: HealthCheck = { name: 'ping', check: async () => {} };
+
 export class HealthChecks {
   readonly #checks = new Map<string, HealthCheck[]>([['healthz', []], ['livez', []], ['readyz', []]]);
+  /**
+   * `pingWhenEmpty`: an endpoint without checks serves `ping` alone, and loses it with the first
+   * check added, as healthz.InstallHandler installed anew by upstream's MutableHealthzHandler.
+   */
+  constructor(private readonly options: { pingWhenEmpty?: boolean } = {}) {}
   /** Adds a check to the given endpoints (default all three). */
   add(check: HealthCheck, endpoints: readonly ('healthz' | 'livez' | 'readyz')[] = ['healthz', 'livez', 'readyz']): void {
     for (const e of endpoints) this.#checks.get(e)!.push(check);
@@ -19,7 +26,8 @@ export class HealthChecks {
   async serve(path: string, query: URLSearchParams): Promise<{ code: number; body: string } | undefined> {
     const m = /^\/(healthz|livez|readyz)(?:\/([^/]+))?\/?$/.exec(path);
     if (!m) return undefined;
-    const checks = this.#checks.get(m[1]!)!;
+    const registered = this.#checks.get(m[1]!)!;
+    const checks = registered.length === 0 && this.options.pingWhenEmpty ? [PING] : registered;
     const endpoint = m[1]!;
     if (m[2]) {
       const one = checks.find((c) => c.name === m[2]);
@@ -63,6 +71,6 @@ const componentChecks = new WeakMap<object, HealthChecks>();
  */
 export function componentHealthChecks(host: object): HealthChecks {
   let checks = componentChecks.get(host);
-  if (!checks) componentChecks.set(host, (checks = new HealthChecks()));
+  if (!checks) componentChecks.set(host, (checks = new HealthChecks({ pingWhenEmpty: true })));
   return checks;
 }

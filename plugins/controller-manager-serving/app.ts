@@ -10,7 +10,6 @@ import type { Attributes } from '../../core/authz/attributes.js';
 import { forbiddenError, sanitizeHtml } from '../../core/authz/forbidden.js';
 import type { Logger } from '../../core/log.js';
 import type { HealthChecks } from '../../core/server/health.js';
-import { requestInfo } from '../../core/server/request-info.js';
 import { sendStatus } from '../../core/server/respond.js';
 import type { DelegatingAuthenticator } from '../../core/authn/delegating-authenticator.js';
 import { logUnauthenticated } from '../../core/authn/unauthenticated-log.js';
@@ -66,11 +65,11 @@ export function createEndpointApp(deps: EndpointDeps): Koa {
       logUnauthenticated(log, ctx, auth.refused);
       throw errors.unauthorized();
     }
-    const info = requestInfo(ctx.method, ctx.path, new URLSearchParams(ctx.querystring));
+    // Upstream resolves with a RequestInfoFactory that knows no API prefixes: every path here,
+    // /apis/... included, is a plain path asked about with the lower-cased method.
     const attrs: Attributes = {
-      user: auth.user, verb: info.verb, isResourceRequest: info.isResourceRequest, path: info.path,
-      apiGroup: info.apiGroup, apiVersion: info.apiVersion, resource: info.resource, subresource: info.subresource,
-      namespace: info.namespace, name: info.name,
+      user: auth.user, verb: ctx.method.toLowerCase(), isResourceRequest: false, path: ctx.path,
+      apiGroup: '', apiVersion: '', resource: '', subresource: '', namespace: '', name: '',
     };
     const decision = await deps.authorizer.authorize(attrs).catch((e: unknown) => {
       throw new AuthorizationFailed(e instanceof Error ? e.message : String(e));

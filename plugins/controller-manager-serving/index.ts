@@ -180,7 +180,6 @@ export const ControllerManagerServing: Plugin = {
       const stopping = new AbortController();
 
       const health = componentHealthChecks(host);
-      health.add({ name: 'ping', check: async () => {} });
       const app = createEndpointApp({
         authenticator: new DelegatingAuthenticator({
           ...(clientCa ? { clientCa } : {}), ...(requestHeader ? { requestHeader } : {}), ...(tokens ? { tokens } : {}), anonymous: true,

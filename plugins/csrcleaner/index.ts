@@ -1,4 +1,4 @@
-// CsrCleanerController: registers the `csrcleaner` controller (on by default) with the controller
+// CsrCleanerController: registers the `certificatesigningrequest-cleaner-controller` (`csrcleaner`) controller (on by default) with the controller
 // manager. `csrCleanerController({ intervalMs, now })` makes one with another sweep interval or
 // clock (tests); the plugin itself is upstream's: every hour, on the real clock.
 import type { Host } from '../../core/host.js';
@@ -7,9 +7,10 @@ import { CERTIFICATE_CONTROLLER_CLIENT } from '../../core/certificates/certifica
 import { csrCleaner, type CleanerOptions } from './cleaner.js';
 
 const PLUGIN_NAME = 'CsrCleanerController';
-export const CONTROLLER_NAME = 'csrcleaner';
-/** Upstream's name for it (what kube-controller-manager's --controllers lists), which --controllers takes too. */
-const CONTROLLER_ALIASES = ['certificatesigningrequest-cleaner-controller'];
+/** The controller's name upstream (kube-controller-manager's health checks, logger and --help name it so). */
+export const CONTROLLER_NAME = 'certificatesigningrequest-cleaner-controller';
+/** Its short name from before upstream named controllers so, which --controllers takes too (the spec's). */
+const CONTROLLER_ALIASES = ['csrcleaner'];
 export const POLLING_INTERVAL_MS = 3600_000;
 
 export function csrCleanerController(options: Partial<CleanerOptions> = {}): Plugin {

@@ -1,4 +1,4 @@
-// CsrSigningController: registers the `csrsigning` controller with the controller manager. It
+// CsrSigningController: registers the `certificatesigningrequest-signing-controller` (`csrsigning`) controller with the controller manager. It
 // signs nothing itself; it hands approved CSRs to whichever plugin taps hooks.sign for their
 // signerName (ClusterSigner for the well-known signers, third-party signers for theirs).
 import type { Plugin } from '../../core/plugin.js';
@@ -7,9 +7,10 @@ import { tappedSigners } from '../../core/signing.js';
 import { SigningController } from './signing-controller.js';
 
 const PLUGIN_NAME = 'CsrSigningController';
-export const CONTROLLER_NAME = 'csrsigning';
-/** Upstream's name for it (what kube-controller-manager's --controllers lists), which --controllers takes too. */
-export const CONTROLLER_ALIASES = ['certificatesigningrequest-signing-controller'];
+/** The controller's name upstream (kube-controller-manager's health checks, logger and --help name it so). */
+export const CONTROLLER_NAME = 'certificatesigningrequest-signing-controller';
+/** Its short name from before upstream named controllers so, which --controllers takes too (the spec's). */
+export const CONTROLLER_ALIASES = ['csrsigning'];
 
 export const CsrSigningController: Plugin = {
   name: PLUGIN_NAME,

@@ -7,6 +7,7 @@
 // business: its CSRs are never queued or touched.
 import { setMaxListeners } from 'node:events';
 import { deepClone, rfc3339 } from '../../core/api/meta.js';
+import { SIGNER_APISERVER_CLIENT, SIGNER_LEGACY_UNKNOWN, SIGNER_NODEAGENT_CLIENT, SIGNER_NODEAGENT_SERVING } from '../../core/certificates/csr-object.js';
 import { whenAborted } from '../../core/abort-wait.js';
 import type { ResourceRef } from '../../core/client/rest-client.js';
 import type { Informer } from '../../core/controller/informer.js';
@@ -51,12 +52,20 @@ interface Lane {
   running?: Promise<void>;
 }
 
+/** Upstream's names of its four signing controllers (signer.go), renamed as the signers are. */
+const WELL_KNOWN_LANES: ReadonlyMap<string, string> = new Map([
+  [SIGNER_NODEAGENT_SERVING, 'csrsigning-nodeagent-serving'],
+  [SIGNER_NODEAGENT_CLIENT, 'csrsigning-nodeagent-client'],
+  [SIGNER_APISERVER_CLIENT, 'csrsigning-plat-apiserver-client'],
+  [SIGNER_LEGACY_UNKNOWN, 'csrsigning-legacy-unknown'],
+]);
+
 /**
- * A signer's lane as upstream names its signing controllers ("csrsigning-kubelet-serving" for
- * kubernetes.io/kubelet-serving): one logger-name component, so --vmodule=csrsigning-*=4 selects
- * the lanes.
+ * A signer's lane as upstream names its signing controllers ("csrsigning-kubelet-client" for
+ * kubernetes.io/kube-apiserver-client-kubelet), and another signer's lane after its name: one
+ * logger-name component, so --vmodule=csrsigning-*=4 selects the lanes.
  */
-export const laneName = (signer: string): string => `csrsigning-${signer.replace(/^platform\//, '').replaceAll('/', '-')}`;
+export const laneName = (signer: string): string => WELL_KNOWN_LANES.get(signer) ?? `csrsigning-${signer.replaceAll('/', '-')}`;
 
 export class SigningController implements Runnable {
   readonly #lanes = new Map<string, Lane>();

@@ -61,9 +61,10 @@ describe('controllers run by plat controller-manager', () => {
       const cm = await start(`signing-${signs}`, [...args]);
       try {
         const checks = (await cm.anonymous.get('/healthz?verbose')).text;
-        assert.match(checks, /\[\+\]csrapproving ok/);
-        assert.equal(checks.includes('[+]csrsigning ok'), signs, checks);
-        assert.equal(cm.logs.some((l) => l.includes('Warning: skipping controller') && l.includes('controller="csrsigning"')), !signs);
+        // Upstream's controller names (cmd/kube-controller-manager/names), not the short aliases.
+        assert.match(checks, /\[\+\]certificatesigningrequest-approving-controller ok/);
+        assert.equal(checks.includes('[+]certificatesigningrequest-signing-controller ok'), signs, checks);
+        assert.equal(cm.logs.some((l) => l.includes('Warning: skipping controller') && l.includes('controller="certificatesigningrequest-signing-controller"')), !signs);
       } finally {
         await cm.stop();
       }
@@ -78,13 +79,13 @@ describe('controllers run by plat controller-manager', () => {
       assert.match(e.message, new RegExp(`error reading CA cert file "${missing}": open ${missing}: no such file or directory`));
       return true;
     });
-    // Upstream's names for the controllers are their aliases: -certificatesigningrequest-signing-controller is -csrsigning.
+    // The short names are aliases of upstream's: -csrsigning is -certificatesigningrequest-signing-controller.
     for (const off of ['-csrsigning', '-certificatesigningrequest-signing-controller']) {
       const cm = await start('ca-off', [`--controllers=*,${off}`, ...files]);
       try {
         const checks = (await cm.anonymous.get('/healthz?verbose')).text;
-        assert.match(checks, /\[\+\]csrapproving ok/);
-        assert.ok(!checks.includes('csrsigning'), checks);
+        assert.match(checks, /\[\+\]certificatesigningrequest-approving-controller ok/);
+        assert.ok(!checks.includes('signing-controller'), checks);
         assert.ok(!cm.logs.some((l) => l.includes('signing with the cluster CA')), 'no CA loaded');
       } finally {
         await cm.stop();
@@ -97,7 +98,7 @@ describe('controllers run by plat controller-manager', () => {
   it('refuses names that are no controller, listing the known ones', async () => {
     await assert.rejects(start('x', ['--controllers=marker-a,-nope,bogus']), (e: Error & { exitCode?: number }) => {
       assert.equal(e.exitCode, 2);
-      assert.equal(e.message, '"nope" is not in the list of known controllers\n"bogus" is not in the list of known controllers\nknown controllers: csrsigning, csrapproving, csrcleaner, marker-a, marker-b, marker-c, stuck, broken');
+      assert.equal(e.message, '"nope" is not in the list of known controllers\n"bogus" is not in the list of known controllers\nknown controllers: certificatesigningrequest-signing-controller, certificatesigningrequest-approving-controller, certificatesigningrequest-cleaner-controller, marker-a, marker-b, marker-c, stuck, broken');
       return true;
     });
   });

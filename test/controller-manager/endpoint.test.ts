@@ -54,6 +54,7 @@ describe('controller manager endpoint', () => {
         { group: 'system:masters', decision: 'allow' },
         { user: 'alice', path: '/metrics', verb: 'get', decision: 'allow' },
         { user: 'bob', path: '/metrics', decision: 'deny', reason: 'bob may not' },
+        { user: 'alice', path: '/api/v1/nodes/n1', verb: 'delete', decision: 'allow' },
       ])],
     });
     admin = writeKubeconfig(plat, path.join(dir, 'admin.conf'), 'admin');
@@ -69,7 +70,7 @@ describe('controller manager endpoint', () => {
     const aliceCert = makeClientCert(ca, 'alice');
     const stranger = makeClientCert(makeCa({ commonName: 'elsewhere' }), 'alice');
     const adminCert = { cert: readFileSync(path.join(plat.dataDir, 'pki', 'admin.crt'), 'utf8'), key: readFileSync(path.join(plat.dataDir, 'pki', 'admin.key'), 'utf8') };
-    const cases: { name: string; client: Client; path: string; status: number; body?: RegExp }[] = [
+    const cases: { name: string; client: Client; method?: 'DELETE'; path: string; status: number; body?: RegExp }[] = [
       { name: 'anonymous /healthz', client: cm.anonymous, path: '/healthz', status: 200, body: /^ok$/ },
       { name: 'anonymous /readyz', client: cm.anonymous, path: '/readyz', status: 200, body: /^ok$/ },
       { name: 'anonymous /livez', client: cm.anonymous, path: '/livez', status: 200, body: /^ok$/ },
@@ -78,14 +79,19 @@ describe('controller manager endpoint', () => {
       { name: 'anonymous /metrics', client: cm.anonymous, path: '/metrics', status: 403, body: /User \\"system:anonymous\\" cannot get path \\"\/metrics\\"/ },
       { name: 'alice by token, allowed by the SubjectAccessReview', client: as(cm, { token: 'alice-token' }), path: '/metrics', status: 404, body: /^404 page not found\n$/ },
       { name: 'bob by token, denied with a reason', client: as(cm, { token: 'bob-token' }), path: '/metrics', status: 403, body: /User \\"bob\\" cannot get path \\"\/metrics\\": bob may not/ },
-      { name: 'system:masters by token, no review needed', client: as(cm, { token: 'root-token' }), path: '/healthz/ping', status: 200, body: /^ok$/ },
+      { name: 'system:masters by token, no review needed', client: as(cm, { token: 'root-token' }), path: '/debug/flags', status: 200, body: /full flags configurable/ },
       { name: 'an unknown token, even on an open path', client: as(cm, { token: 'nobody-token' }), path: '/healthz', status: 401, body: /"reason":"Unauthorized"/ },
       { name: 'the admin client certificate (system:masters)', client: as(cm, adminCert), path: '/metrics', status: 404 },
       { name: 'alice by client certificate', client: as(cm, { cert: aliceCert.certificatePem, key: aliceCert.privateKeyPem }), path: '/metrics', status: 404 },
       { name: 'a certificate of another CA', client: as(cm, { cert: stranger.certificatePem, key: stranger.privateKeyPem }), path: '/healthz', status: 401 },
+      // No API prefixes here (upstream's RequestInfoFactory{}): /api and /apis are plain paths too.
+      { name: 'anonymous under /apis, a plain path', client: cm.anonymous, path: '/apis/certificates.platform/v1/certificatesigningrequests', status: 403,
+        body: /"message":"forbidden: User \\"system:anonymous\\" cannot get path \\"\/apis\/certificates.platform\/v1\/certificatesigningrequests\\": Everything is forbidden\.","reason":"Forbidden","details":\{\},"code":403/ },
+      { name: 'alice deleting under /api, reviewed as the path with verb delete', client: as(cm, { token: 'alice-token' }), method: 'DELETE', path: '/api/v1/nodes/n1', status: 404 },
+      { name: 'alice getting the same path', client: as(cm, { token: 'alice-token' }), path: '/api/v1/nodes/n1', status: 403, body: /cannot get path \\"\/api\/v1\/nodes\/n1\\"/ },
     ];
     for (const c of cases) {
-      const r = await c.client.get(c.path);
+      const r = c.method === 'DELETE' ? await c.client.delete(c.path) : await c.client.get(c.path);
       assert.equal(r.status, c.status, `${c.name}: ${r.text}`);
       if (c.body) assert.match(r.text, c.body, c.name);
     }
@@ -93,12 +99,23 @@ describe('controller manager endpoint', () => {
 
   it('serves the component checks with subpaths and ?verbose', async () => {
     const root = as(cm, { token: 'root-token' });
+    // One check per running controller under upstream's name; ping only while there is none
+    // (healthz.InstallHandler), here never: csrsigning has no CA and is skipped.
     const verbose = await root.get('/healthz?verbose');
     assert.equal(verbose.status, 200);
-    assert.match(verbose.text, /\[\+\]ping ok\n/);
-    const excluded = await root.get('/healthz?verbose&exclude=zeta&exclude=ping&exclude=alpha');
-    assert.match(excluded.text, /^\[\+\]ping excluded: ok\n[^]*\nwarn: some health checks cannot be excluded: no matches for "alpha","zeta"\nhealthz check passed\n$/);
+    assert.equal(verbose.text, '[+]certificatesigningrequest-approving-controller ok\n[+]certificatesigningrequest-cleaner-controller ok\nhealthz check passed\n');
+    const excluded = await root.get('/healthz?verbose&exclude=zeta&exclude=certificatesigningrequest-cleaner-controller&exclude=alpha');
+    assert.equal(excluded.text, '[+]certificatesigningrequest-approving-controller ok\n[+]certificatesigningrequest-cleaner-controller excluded: ok\n'
+      + 'warn: some health checks cannot be excluded: no matches for "alpha","zeta"\nhealthz check passed\n');
+    assert.equal((await root.get('/healthz/certificatesigningrequest-approving-controller')).text, 'ok');
     assert.equal((await root.get('/healthz/nosuchcheck')).status, 404);
+    assert.equal((await root.get('/healthz/ping')).status, 404);
+  });
+
+  it('serves ping alone while no controller has a check, as upstream before its controllers start', async () => {
+    const idle = await start(['--controllers=']);
+    const verbose = await as(idle, { token: 'root-token' }).get('/healthz?verbose');
+    assert.equal(verbose.text, '[+]ping ok\nhealthz check passed\n');
   });
 
   it('caches SubjectAccessReview and TokenReview answers for their TTLs', async () => {
@@ -136,6 +153,12 @@ describe('controller manager endpoint', () => {
     const alice = await as(noAuthz, { token: 'alice-token' }).get('/metrics');
     assert.equal(alice.status, 403);
     assert.match(alice.text, /forbidden: User \\"alice\\" cannot get path \\"\/metrics\\""/);
+
+    // Paths under /apis are plain paths, so an always-allowed prefix opens them as any other.
+    const open = await start(['--authorization-always-allow-paths=/healthz,/apis/*']);
+    const apis = await open.anonymous.get('/apis/certificates.platform/v1/certificatesigningrequests');
+    assert.equal(apis.status, 404, apis.text);
+    assert.equal((await open.anonymous.get('/api/v1/nodes')).status, 403);
   });
 
   it('looks the client CA up in extension-apiserver-authentication unless told not to', async () => {

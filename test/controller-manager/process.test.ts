@@ -166,7 +166,7 @@ describe('plat controller-manager processes', () => {
   const refusals: { name: string; args: string[]; code: number; message: RegExp }[] = [
     { name: 'no API server', args: [], code: 2, message: /no API server to talk to: set --platconfig \(a kubeconfig file\) or --master/ },
     { name: 'an unknown controller', args: ['--master=https://127.0.0.1:1', '--controllers=*,-marker-z'], code: 2,
-      message: /"marker-z" is not in the list of known controllers\nknown controllers: csrsigning, csrapproving, csrcleaner, marker-a, marker-b, marker-c, stuck, broken/ },
+      message: /"marker-z" is not in the list of known controllers\nknown controllers: certificatesigningrequest-signing-controller, certificatesigningrequest-approving-controller, certificatesigningrequest-cleaner-controller, marker-a, marker-b, marker-c, stuck, broken/ },
     { name: 'a lock other than leases', args: ['--master=https://127.0.0.1:1', '--leader-elect-resource-lock=endpoints'], code: 2,
       message: /--leader-elect-resource-lock="endpoints": resourceLock value must be "leases"/ },
     { name: 'a renew deadline not below the lease duration', args: ['--master=https://127.0.0.1:1', '--leader-elect-renew-deadline=15s'], code: 2,

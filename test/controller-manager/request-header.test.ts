@@ -69,7 +69,7 @@ describe('controller manager endpoint: request-header authentication', () => {
     const headers = { 'X-Remote-User': 'alice', 'X-Remote-Group': 'team-a', 'X-Remote-Extra-Scopes': 'read' };
     const cases: { name: string; client: Client; headers?: Record<string, string>; path: string; status: number; body?: RegExp }[] = [
       { name: 'the front proxy asserting alice', client: as(cm, pair(proxy)), headers, path: '/metrics', status: 404, body: /^404 page not found\n$/ },
-      { name: 'the front proxy asserting system:masters', client: as(cm, pair(proxy)), headers: { 'X-Remote-User': 'mallory', 'X-Remote-Group': 'system:masters' }, path: '/healthz/ping', status: 200 },
+      { name: 'the front proxy asserting system:masters', client: as(cm, pair(proxy)), headers: { 'X-Remote-User': 'mallory', 'X-Remote-Group': 'system:masters' }, path: '/debug/flags', status: 200 },
       { name: 'a proxy certificate whose CN is not allowed', client: as(cm, pair(otherProxy)), headers, path: '/healthz', status: 401, body: /"reason":"Unauthorized"/ },
       { name: 'the front proxy naming nobody (its certificate is no client certificate)', client: as(cm, pair(proxy)), path: '/healthz', status: 401 },
       { name: 'headers from an ordinary client certificate are ignored', client: as(cm, pair(carol)), headers, path: '/metrics', status: 403, body: /User \\"carol\\" cannot get path \\"\/metrics\\"/ },

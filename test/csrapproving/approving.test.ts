@@ -179,7 +179,7 @@ describe('csrapproving', () => {
   });
 
   it('the registered controller auto-approves from the informer and never approves other signers', async () => {
-    const h = runController(plat, CsrApprovingController, 'csrapproving');
+    const h = runController(plat, CsrApprovingController, 'certificatesigningrequest-approving-controller');
     try {
       await file('bootstrap', 'ctl-nodeclient', { cn: 'system:node:c1' });
       await file('stranger', 'ctl-stranger', { cn: 'system:node:c2' });

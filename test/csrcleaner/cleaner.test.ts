@@ -46,7 +46,7 @@ describe('csrcleaner', () => {
     await create('fresh-pending');
     await create('approved-unissued');
     await decide('approved-unissued', 'Approved');
-    const h = runController<Runnable & { sweep(): Promise<void> }>(plat, csrCleanerController({ now: () => new Date(Date.now() + 2 * HOUR) }), 'csrcleaner');
+    const h = runController<Runnable & { sweep(): Promise<void> }>(plat, csrCleanerController({ now: () => new Date(Date.now() + 2 * HOUR) }), 'certificatesigningrequest-cleaner-controller');
     try {
       await until(async () => !(await exists('old-denied')), 'the denied CSR deleted by the first sweep');
       assert.ok(h.logged('Cleaning CSR as it is more than deniedExpiration duration old and denied.', 'csr="old-denied"', 'deniedExpiration="1h0m0s"'), h.lines.join('\n'));
@@ -67,7 +67,7 @@ describe('csrcleaner', () => {
     const old = new Date(Date.now() - 2 * HOUR).toISOString().replace(/\.\d{3}Z$/, 'Z');
     await create('first-old');
     await decide('first-old', 'Denied', old);
-    const h = runController(plat, csrCleanerController({ intervalMs: 50 }), 'csrcleaner');
+    const h = runController(plat, csrCleanerController({ intervalMs: 50 }), 'certificatesigningrequest-cleaner-controller');
     try {
       await eventually(() => h.logged('Cleaning CSR', 'csr="first-old"'), 'the first sweep');
       await create('later-old');

@@ -56,7 +56,7 @@ export async function startSigning(plat: RunningPlat, args: string[],
   // No client-side rate limit: the test measures the controller, not --plat-api-qps.
   const client = new RestClient(adminConnection(plat), { qps: 0 });
   const informers = new SharedInformers(client, { logger: logs.logger });
-  const make = o.signing ? (ctx: ControllerContext) => new SigningController(ctx, o.signing) : registry.get('csrsigning')!;
+  const make = o.signing ? (ctx: ControllerContext) => new SigningController(ctx, o.signing) : registry.get('certificatesigningrequest-signing-controller')!;
   const controller = make({ client, informers, logger: logs.logger.child('csrsigning'), flags, hooks: host.hooks });
   const stop = new AbortController();
   informers.start(stop.signal);
