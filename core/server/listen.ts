@@ -17,6 +17,8 @@ export interface ListenOptions {
   /** --tls-sni-cert-key: certificates chosen by SNI name, or by local address when none is sent. */
   readonly sni?: SniCertificates;
   readonly http2: boolean;
+  /** Ask clients for a certificate (default true); without a client CA there is nothing to verify it against. */
+  readonly requestCert?: boolean;
   readonly maxStreamsPerConnection?: number;
   readonly minVersion?: 'TLSv1' | 'TLSv1.1' | 'TLSv1.2' | 'TLSv1.3';
 }
@@ -43,7 +45,7 @@ export async function listen(app: Koa<any>, o: ListenOptions): Promise<RunningSe
   const common = {
     ...o.tls,
     ...(sni ? { SNICallback: (name: string, cb: (err: Error | null, ctx?: SecureContext) => void) => cb(null, contextFor(sni.pairFor(name))) } : {}),
-    requestCert: true,
+    requestCert: o.requestCert ?? true,
     rejectUnauthorized: false,
     // Go's http.DefaultMaxHeaderBytes: an oversized credential then reaches the authenticators and
     // is answered 401 with a Status, instead of a bare 431 from the HTTP parser.

@@ -78,6 +78,8 @@ function readSettings(flags: FlagSet): Settings {
   const pair = certFile && port !== 0
     ? loadServingPair({ name: `--${FLAGS.tlsCertFile}`, path: certFile }, { name: `--${FLAGS.tlsKeyFile}`, path: keyFile })
     : undefined;
+  // Nor the authentication and authorization settings: upstream applies them only with a port.
+  if (port === 0) return { port, bind: flags.get<string>(FLAGS.bindAddress) };
   const authnFile = flags.get<string>(FLAGS.authnKubeconfig);
   const authzFile = flags.get<string>(FLAGS.authzKubeconfig);
   const clientCaFile = flags.get<string>(FLAGS.clientCaFile);
@@ -202,6 +204,8 @@ export const ControllerManagerServing: Plugin = {
             ...tls, ...(tlsSettings.ciphers ? { ciphers: tlsSettings.ciphers } : {}),
             ...(clientCa || requestHeader ? { ca: [clientCa ?? '', ...(requestHeader?.roots ?? []).map((r) => r.x509.toString())].join('\n') } : {}),
           },
+          // Go's server asks for a certificate only when it has a CA to check it against.
+          requestCert: Boolean(clientCa || requestHeader),
           minVersion: tlsSettings.minVersion, sni, ...(maxStreams ? { maxStreamsPerConnection: maxStreams } : {}),
         }));
       } catch (e) {

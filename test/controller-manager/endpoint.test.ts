@@ -4,6 +4,7 @@
 // certificates by the client CA (given, or looked up in extension-apiserver-authentication),
 // failed credentials 401, answers cached for the TTLs.
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -138,6 +139,33 @@ describe('controller manager endpoint', () => {
     assert.equal((await as(cm, { token: 'carol-token' }).get('/metrics')).status, 403);
     assert.equal((await as(cm, { token: 'carol-token' }).get('/metrics')).status, 403);
     assert.equal(reviews.count() - carol, 1, 'one token review for two requests');
+  });
+
+  it('asks for a client certificate only when it has a CA to check it against, as Go\'s server', async () => {
+    // openssl prints the certificate types of a CertificateRequest; without one, there are none.
+    const handshake = (url: string) => new Promise<string>((resolve, reject) => {
+      const p = spawn('openssl', ['s_client', '-tls1_2', '-connect', new URL(url).host], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      p.stdout.on('data', (d: Buffer) => { out += d; });
+      p.stderr.on('data', (d: Buffer) => { out += d; });
+      p.on('error', reject);
+      p.on('close', () => resolve(out));
+    });
+    const withCa = await handshake(cm.url);
+    assert.match(withCa, /Acceptable client certificate CA names/);
+    assert.match(withCa, /Client Certificate Types/);
+    const bare = await start([]);
+    const without = await handshake(bare.url);
+    assert.match(without, /Cipher is/, without);
+    assert.doesNotMatch(without, /Client Certificate Types/);
+  });
+
+  it('with --secure-port=0 loads none of the endpoint\'s authentication and authorization files, as upstream', async () => {
+    const missing = path.join(dir, 'missing');
+    const off = await startControllerManager(['--platconfig', admin, '--leader-elect=false', '--secure-port=0',
+      '--authentication-kubeconfig', missing, '--authorization-kubeconfig', missing, '--client-ca-file', missing, '--requestheader-client-ca-file', missing]);
+    started.push(off);
+    assert.equal(off.url, '');
   });
 
   it('forbids everything but the open paths without --authorization-kubeconfig, and ignores tokens without --authentication-kubeconfig', async () => {
