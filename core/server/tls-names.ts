@@ -47,6 +47,20 @@ export const CIPHER_SUITES: Readonly<Record<string, string>> = {
   TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA256: 'ECDHE-RSA-AES128-SHA256',
 };
 
+/**
+ * What Go's server negotiates below TLS 1.3 when no suites are configured (crypto/tls's default
+ * list since Go 1.23, which upstream is built with: ECDHE only, AEADs first, no CBC-SHA256, no RSA
+ * key exchange, no 3DES or RC4). OpenSSL's own default adds RSA key exchange (no forward secrecy),
+ * DHE and the CBC-SHA256/384 suites.
+ */
+export const GO_DEFAULT_CIPHER_SUITES: readonly string[] = [
+  'TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256', 'TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256',
+  'TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384', 'TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384',
+  'TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256', 'TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256',
+  'TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA', 'TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA',
+  'TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA', 'TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA',
+];
+
 /** Go's insecure suites: using one is logged ("Use of insecure cipher detected."), not refused. */
 export const INSECURE_CIPHER_SUITES: ReadonlySet<string> = new Set(Object.keys(CIPHER_SUITES).slice(Object.keys(CIPHER_SUITES).indexOf('TLS_RSA_WITH_RC4_128_SHA')));
 

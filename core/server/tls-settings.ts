@@ -8,15 +8,15 @@ import { createSecureContext } from 'node:tls';
 import type { FlagSpec } from '../flags/types.js';
 import type { Logger } from '../log.js';
 import { StartupError } from '../plugin.js';
-import { cipherSuiteError, INSECURE_CIPHER_SUITES, opensslCiphers, TLS_VERSIONS } from './tls-names.js';
+import { cipherSuiteError, GO_DEFAULT_CIPHER_SUITES, INSECURE_CIPHER_SUITES, opensslCiphers, TLS_VERSIONS } from './tls-names.js';
 
 export type NodeTlsVersion = 'TLSv1' | 'TLSv1.1' | 'TLSv1.2' | 'TLSv1.3';
 
 export interface TlsSettings {
   /** Always set: an empty tlsMinVersion is upstream's default, TLS 1.2. */
   readonly minVersion: NodeTlsVersion;
-  /** OpenSSL cipher list for TLS 1.2 and below; absent means the runtime's defaults. */
-  readonly ciphers?: string;
+  /** OpenSSL cipher list for TLS 1.2 and below: the suites given, else Go's defaults. */
+  readonly ciphers: string;
   /** The insecure suites asked for (logged at start-up, as upstream does). */
   readonly insecure: readonly string[];
   /** TLS 1.3 minimum with suites given: they cannot apply (upstream logs a warning). */
@@ -51,14 +51,13 @@ export function tlsSettings(minVersion: string, cipherSuites: readonly string[] 
   if (unknown) throw new TlsSettingsError('cipherSuites', unknown);
   const insecure = names.filter((n) => INSECURE_CIPHER_SUITES.has(n));
   const lowered = (version === 'TLSv1' || version === 'TLSv1.1') && OPENSSL_MAJOR >= 3;
-  const listed = opensslCiphers(names);
-  const ciphers = lowered ? `${listed || 'DEFAULT'}:@SECLEVEL=0` : listed;
+  // None given, or only TLS 1.3 names: TLS 1.2 keeps Go's defaults, as upstream's server would.
+  const listed = opensslCiphers(names) ?? opensslCiphers(GO_DEFAULT_CIPHER_SUITES)!;
+  const ciphers = lowered ? `${listed}:@SECLEVEL=0` : listed;
   const settings: TlsSettings = {
-    minVersion: version, insecure, suitesIgnored: version === 'TLSv1.3' && names.length > 0, securityLevelLowered: lowered,
-    // Only TLS 1.3 names given: TLS 1.2 keeps the runtime's defaults, as Go's would.
-    ...(ciphers ? { ciphers } : {}),
+    minVersion: version, insecure, suitesIgnored: version === 'TLSv1.3' && names.length > 0, securityLevelLowered: lowered, ciphers,
   };
-  if (settings.ciphers) {
+  if (names.length) {
     // This OpenSSL may lack a suite Go has (RC4, 3DES): refuse at start-up, not at the first handshake.
     try {
       createSecureContext({ ciphers: settings.ciphers, minVersion: 'TLSv1' });

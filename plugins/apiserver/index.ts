@@ -171,7 +171,7 @@ export const ApiServerPlugin: Plugin = {
       try {
         // Blank, 0.0.0.0 or :: is every interface of both families, as Go's listener (bind-address.ts).
         server = await listenOnBindAddress(bind, (h) => listen(app, {
-          host: h, port, tls: { ...tls, ...(tlsSettings.ciphers ? { ciphers: tlsSettings.ciphers } : {}) }, http2: !flags.get<boolean>('disable-http2-serving'),
+          host: h, port, tls: { ...tls, ciphers: tlsSettings.ciphers }, http2: !flags.get<boolean>('disable-http2-serving'),
           minVersion: tlsSettings.minVersion, sni, ...(maxStreams ? { maxStreamsPerConnection: maxStreams } : {}),
         }));
       } catch (e) {

@@ -201,7 +201,7 @@ export const ControllerManagerServing: Plugin = {
           // Both bundles are offered to clients as acceptable issuers (upstream's union of the client
           // and request-header CAs); each authenticator verifies against its own bundle.
           tls: {
-            ...tls, ...(tlsSettings.ciphers ? { ciphers: tlsSettings.ciphers } : {}),
+            ...tls, ciphers: tlsSettings.ciphers,
             ...(clientCa || requestHeader ? { ca: [clientCa ?? '', ...(requestHeader?.roots ?? []).map((r) => r.x509.toString())].join('\n') } : {}),
           },
           // Go's server asks for a certificate only when it has a CA to check it against.

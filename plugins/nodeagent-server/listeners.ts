@@ -64,7 +64,7 @@ export async function listenSecure(app: Koa, o: { host: string; port: number; pa
     if (problem) throw new Error(problem.reason);
     const opts = {
       cert: pair.cert, key: pair.key, minVersion: o.tls.minVersion,
-      ...(o.tls.ciphers ? { ciphers: o.tls.ciphers } : {}), ...(o.clientCa ? { ca: o.clientCa } : {}),
+      ciphers: o.tls.ciphers, ...(o.clientCa ? { ca: o.clientCa } : {}),
     };
     createSecureContext(opts);
     return opts;

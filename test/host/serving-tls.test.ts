@@ -45,7 +45,13 @@ describe('--tls-cipher-suites and --tls-min-version', () => {
       assert.equal((await e.admin.get('/healthz')).status, 200, 'the endpoint serves over the limited suites');
 
       const open = await c.start([]);
-      assert.equal((await handshake(open.address, { maxVersion: 'TLSv1.2', ciphers: 'ECDHE-ECDSA-AES256-GCM-SHA384' })).cipher, 'ECDHE-ECDSA-AES256-GCM-SHA384', 'without the flag the runtime defaults apply');
+      // Without the flag, Go's default suites: ECDHE with AEADs or CBC-SHA, never CBC-SHA256/384.
+      for (const ok of ['ECDHE-ECDSA-AES256-GCM-SHA384', 'ECDHE-ECDSA-CHACHA20-POLY1305', 'ECDHE-ECDSA-AES128-SHA']) {
+        assert.equal((await handshake(open.address, { maxVersion: 'TLSv1.2', ciphers: ok })).cipher, ok, 'Go\'s default suites');
+      }
+      for (const no of ['ECDHE-ECDSA-AES128-SHA256', 'ECDHE-ECDSA-AES256-SHA384']) {
+        await assert.rejects(handshake(open.address, { maxVersion: 'TLSv1.2', ciphers: no }), /handshake failure|no shared cipher/i, no);
+      }
     });
 
     it(`${c.name}: --tls-min-version VersionTLS13 refuses TLS 1.2`, async () => {

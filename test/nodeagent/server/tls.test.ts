@@ -171,7 +171,11 @@ describe('node agent secure port: TLS', () => {
     const build = async (over: Parameters<typeof serverConfig>[0]) => createServerSubsystem(nodeAgentTestContext({ standalone: true, config: await serverConfig(over) }));
     await assert.rejects(build({ tlsMinVersion: 'VersionTLS14' }), { message: 'tlsMinVersion: unknown tls version "VersionTLS14"' });
     await assert.rejects(build({ tlsCipherSuites: ['TLS_NOT_A_SUITE'] }), { message: "tlsCipherSuites: Cipher suite TLS_NOT_A_SUITE not supported or doesn't exist" });
-    assert.deepEqual(tlsSettings('', undefined), { minVersion: 'TLSv1.2', insecure: [], suitesIgnored: false, securityLevelLowered: false });
+    // No suites: Go's default list (ECDHE, AEADs then CBC-SHA), not OpenSSL's.
+    const goDefaults = 'ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-GCM-SHA256:ECDHE-ECDSA-AES256-GCM-SHA384:ECDHE-RSA-AES256-GCM-SHA384:'
+      + 'ECDHE-ECDSA-CHACHA20-POLY1305:ECDHE-RSA-CHACHA20-POLY1305:ECDHE-ECDSA-AES128-SHA:ECDHE-RSA-AES128-SHA:ECDHE-ECDSA-AES256-SHA:ECDHE-RSA-AES256-SHA';
+    assert.deepEqual(tlsSettings('', undefined), { minVersion: 'TLSv1.2', ciphers: goDefaults, insecure: [], suitesIgnored: false, securityLevelLowered: false });
+    assert.equal(tlsSettings('', ['TLS_AES_128_GCM_SHA256']).ciphers, goDefaults, 'only TLS 1.3 names: TLS 1.2 keeps the defaults');
     const weak = tlsSettings('VersionTLS12', ['TLS_RSA_WITH_AES_128_GCM_SHA256', 'TLS_AES_128_GCM_SHA256']);
     assert.deepEqual(weak, { minVersion: 'TLSv1.2', ciphers: 'AES128-GCM-SHA256', insecure: ['TLS_RSA_WITH_AES_128_GCM_SHA256'], suitesIgnored: false, securityLevelLowered: false });
     assert.equal(tlsSettings('VersionTLS13', ['TLS_AES_128_GCM_SHA256']).suitesIgnored, true);
@@ -179,7 +183,7 @@ describe('node agent secure port: TLS', () => {
     const openssl3 = Number.parseInt(process.versions.openssl, 10) >= 3;
     assert.equal(tlsSettings('VersionTLS11', undefined).securityLevelLowered, openssl3);
     if (openssl3) {
-      assert.equal(tlsSettings('VersionTLS10', undefined).ciphers, 'DEFAULT:@SECLEVEL=0');
+      assert.equal(tlsSettings('VersionTLS10', undefined).ciphers, `${goDefaults}:@SECLEVEL=0`);
       assert.equal(tlsSettings('VersionTLS11', ['TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256']).ciphers, 'ECDHE-ECDSA-AES128-GCM-SHA256:@SECLEVEL=0');
     }
   });
