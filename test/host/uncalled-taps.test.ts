@@ -75,7 +75,7 @@ describe('taps on hooks the command never calls', () => {
     const cm = profiles['controller-manager']!;
     const args = ['--master=https://127.0.0.1:1', '--secure-port=0', '--leader-elect=false', '--controllers=*,-csrsigning'];
     const signers = (await warningsOf(cm.role, Object.values(profiles), cm, args)).filter((w) => w.includes('hooks.sign'));
-    const warning = (tap: string, signer: string) => `plugin "${tap}" taps hooks.sign.for("${signer}"), which plat controller-manager never calls while csrsigning is disabled by --controllers=*,-csrsigning: the tap does nothing here`;
+    const warning = (tap: string, signer: string) => `plugin "${tap}" taps hooks.sign.for("${signer}"), which plat controller-manager never calls while certificatesigningrequest-signing-controller is disabled by --controllers=*,-csrsigning: the tap does nothing here`;
     assert.deepEqual(signers, [warning('MySigner', 'example.com/x'), warning('MyLateSigner', 'example.com/late')]);
   });
 
