@@ -1,7 +1,9 @@
 // The node-agent CSR checks that the approver and the signer share (upstream's
 // ValidateKubeletServingCSR / ValidateKubeletClientCSR, k8s-behaviour §1.6): subject, SANs and
-// usages of a node's serving and client certificate requests. Usages compare as sets.
+// usages of a node's serving and client certificate requests, and the ML-DSA usage rule for
+// requests with an ML-DSA key (ml-dsa-usages.ts). Usages compare as sets.
 import type { ParsedCsr } from '../crypto/index.js';
+import { mlDsaUsageError } from './ml-dsa-usages.js';
 
 export const NODE_USER_PREFIX = 'system:node:';
 export const NODES_GROUP = 'system:nodes';
@@ -25,6 +27,7 @@ export function validateNodeServingCsr(req: ParsedCsr, usages: readonly string[]
     ?? (req.emailAddresses.length ? 'Email subjectAltNames are not allowed' : undefined)
     ?? (req.uris.length ? 'URI subjectAltNames are not allowed' : undefined)
     ?? (SERVING_USAGES.some((u) => sameSet(u, usages)) ? undefined : 'usages did not match [digital signature key encipherment server auth]')
+    ?? mlDsaUsageError(req, usages)
     ?? (req.commonName.startsWith(NODE_USER_PREFIX) ? undefined : 'subject common name does not begin with system:node:');
 }
 
@@ -36,5 +39,6 @@ export function validateNodeClientCsr(req: ParsedCsr, usages: readonly string[])
     ?? (req.ipAddresses.length ? 'IP subjectAltNames are not allowed' : undefined)
     ?? (req.uris.length ? 'URI subjectAltNames are not allowed' : undefined)
     ?? (req.commonName.startsWith(NODE_USER_PREFIX) ? undefined : 'subject common name does not begin with system:node:')
-    ?? (CLIENT_USAGES.some((u) => sameSet(u, usages)) ? undefined : 'usages did not match [client auth digital signature key encipherment]');
+    ?? (CLIENT_USAGES.some((u) => sameSet(u, usages)) ? undefined : 'usages did not match [client auth digital signature key encipherment]')
+    ?? mlDsaUsageError(req, usages);
 }

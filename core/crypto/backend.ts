@@ -2,7 +2,7 @@
 // measured by `plat bench crypto` on the development machine, per operation and key type; the
 // figures that decided each choice are next to it. Every result says which backend did the work.
 
-export type Backend = 'wasm' | 'node:crypto' | 'typescript';
+export type Backend = 'wasm' | 'node:crypto' | 'typescript' | '@noble/post-quantum';
 
 export type Operation = 'parse' | 'pemValidate' | 'build' | 'verifyEd25519' | 'verifyP256' | 'signP256' | 'signEd25519';
 
@@ -32,6 +32,7 @@ export const CRYPTO_BACKEND = {
   der: DEFAULT_BACKENDS.parse,
   x509Build: DEFAULT_BACKENDS.build,
   sign: { p256: DEFAULT_BACKENDS.signP256, ed25519: DEFAULT_BACKENDS.signEd25519, other: 'node:crypto' },
-  verify: { p256: DEFAULT_BACKENDS.verifyP256, ed25519: DEFAULT_BACKENDS.verifyEd25519, other: 'node:crypto' },
+  // ML-DSA: the only implementation here (node 20's OpenSSL 3.0 has none).
+  verify: { p256: DEFAULT_BACKENDS.verifyP256, ed25519: DEFAULT_BACKENDS.verifyEd25519, mlDsa: '@noble/post-quantum', other: 'node:crypto' },
   keyGeneration: 'node:crypto',
 } as const;

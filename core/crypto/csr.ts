@@ -1,6 +1,6 @@
 // PKCS#10 CertificationRequest (RFC 2986) parsing and proof-of-possession, matching Kubernetes'
 // ParseCSR + CheckSignature: same acceptance, same (Go) error texts. Backend: TypeScript for PEM/DER,
-// node:crypto for the signature check.
+// node:crypto for the signature check (@noble/post-quantum for ML-DSA).
 import { DerReader, TAG, decodeBitString, decodeInt64, decodeOid, rightAlign } from './der.js';
 import { parseExtensions, type X509Extension } from './extensions.js';
 import { CryptoError } from './errors.js';
@@ -130,7 +130,7 @@ function requestedExtensions(rawAttributes: Uint8Array[]): CsrExtension[] {
  * CertificateRequest.CheckSignature, SHA-1 allowed as Go allows it for CSRs). Throws CryptoError with
  * Go's message.
  */
-export function verifyCsr(csr: ParsedCsr): { backend: 'node:crypto' } {
+export function verifyCsr(csr: ParsedCsr): { backend: 'node:crypto' | '@noble/post-quantum' } {
   // A ParsedCsr that did not come from parseCsr (e.g. copied) is re-read from its DER, never trusted.
   let signed = signedParts.get(csr);
   if (signed === undefined) {
@@ -138,5 +138,5 @@ export function verifyCsr(csr: ParsedCsr): { backend: 'node:crypto' } {
     signed = signedParts.get(again)!;
   }
   verifySignature(signed.algorithm, signed.tbs, signed.signature, signed.publicKey);
-  return { backend: 'node:crypto' };
+  return { backend: signed.algorithm.details?.family === 'ML-DSA' ? '@noble/post-quantum' : 'node:crypto' };
 }

@@ -10,6 +10,10 @@ export const OID = {
   ed25519: '1.3.101.112',
   ed448: '1.3.101.113',
   x25519: '1.3.101.110',
+  // RFC 9881: one OID per parameter set, for the key and for the signature alike
+  mlDsa44: '2.16.840.1.101.3.4.3.17',
+  mlDsa65: '2.16.840.1.101.3.4.3.18',
+  mlDsa87: '2.16.840.1.101.3.4.3.19',
   // named curves
   p224: '1.3.132.0.33',
   p256: '1.2.840.10045.3.1.7',

@@ -51,7 +51,7 @@ function publicKeyBits(spki: Uint8Array): Uint8Array {
  * Proof of possession: the CSR's self-signature over its CertificationRequestInfo, with Go's
  * failure messages. A ParsedCsr not made by parseCsr here (a copy) is re-read from its DER.
  */
-export function verifyCsr(csr: ParsedCsr): { backend: 'wasm' | 'node:crypto' } {
+export function verifyCsr(csr: ParsedCsr): { backend: 'wasm' | 'node:crypto' | '@noble/post-quantum' } {
   let r = ranges.get(csr);
   let der = csr.der;
   if (r === undefined) {
@@ -82,10 +82,11 @@ export function verifyCsr(csr: ParsedCsr): { backend: 'wasm' | 'node:crypto' } {
       return { backend: 'wasm' };
     }
   }
-  // Everything else (RSA, PKCS#1 v1.5 and PSS, P-384, P-521, odd encodings) through node:crypto.
+  // Everything else (RSA, PKCS#1 v1.5 and PSS, P-384, P-521, odd encodings) through node:crypto;
+  // ML-DSA through @noble/post-quantum (signature.ts decides, by the algorithm Go identified).
   const bits = request.content(request.expect(0x03, 'BIT STRING'));
   verifySignature(algorithm, info, rightAlign(bits), key);
-  return { backend: 'node:crypto' };
+  return { backend: family === 'ML-DSA' ? '@noble/post-quantum' : 'node:crypto' };
 }
 
 /** Go's BitString.RightAlign over BIT STRING content (first octet: unused bits). */

@@ -1,12 +1,14 @@
 // SubjectPublicKeyInfo: Go's parsePublicKey checks and messages for the key types Go knows (RSA,
-// ECDSA on P-224/256/384/521, Ed25519); other algorithms parse as 'unknown' without error, as in Go.
+// ECDSA on P-224/256/384/521, Ed25519, ML-DSA-44/65/87 as of Go 1.27); other algorithms parse as
+// 'unknown' without error, as in Go.
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { Buffer } from 'node:buffer';
 import { DerReader, TAG, decodeBitString, decodeOid, identifierOf, readTlv, rightAlign, type Tlv } from './der.js';
 import { CryptoError } from './errors.js';
+import { mlDsaParameterSet, mlDsaPublicKeySize, type MlDsaParameterSet } from './ml-dsa.js';
 import { OID } from './oids.js';
 
-export type PublicKeyAlgorithm = 'rsa' | 'ec' | 'ed25519' | 'ed448' | 'unknown';
+export type PublicKeyAlgorithm = 'rsa' | 'ec' | 'ed25519' | 'ed448' | 'ml-dsa' | 'unknown';
 
 export interface PublicKeyInfo {
   algorithm: PublicKeyAlgorithm;
@@ -14,6 +16,8 @@ export interface PublicKeyInfo {
   bits?: number;
   /** 'P-224' | 'P-256' | 'P-384' | 'P-521' */
   curve?: string;
+  /** The ML-DSA parameter set of an 'ml-dsa' key. */
+  parameterSet?: MlDsaParameterSet;
   /** The SubjectPublicKeyInfo DER. */
   spki: Uint8Array;
 }
@@ -83,8 +87,14 @@ export function checkPublicKey(raw: RawPublicKey): PublicKeyInfo {
     case OID.ed448:
       // Go has no Ed448: the key is reported but never verified (algorithm unimplemented).
       return { algorithm: 'ed448', spki: raw.spki };
-    default:
-      return { algorithm: 'unknown', spki: raw.spki };
+    default: {
+      const parameterSet = mlDsaParameterSet(oid);
+      if (parameterSet === undefined) return { algorithm: 'unknown', spki: raw.spki };
+      // RFC 9881 §2: parameters absent; then mldsa.NewPublicKey's own length check, its text unwrapped.
+      if (params.length !== 0) throw new CryptoError('x509: ML-DSA key encoded with illegal parameters');
+      if (raw.key.length !== mlDsaPublicKeySize(parameterSet)) throw new CryptoError('mldsa: invalid public key length');
+      return { algorithm: 'ml-dsa', parameterSet, spki: raw.spki };
+    }
   }
 }
 

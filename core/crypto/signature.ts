@@ -1,19 +1,22 @@
 // Signature algorithms: identifying them as Go does (including its narrow RSA-PSS profile), verifying
-// with Go's exact failure messages, and signing for the builders. Backend: node:crypto.
+// with Go's exact failure messages, and signing for the builders. Backend: node:crypto, and
+// @noble/post-quantum for ML-DSA (ml-dsa.ts).
 import { sign as nodeSign, verify as nodeVerify, constants, type KeyObject } from 'node:crypto';
 import { Buffer } from 'node:buffer';
 import { DerReader, TAG, decodeInt64 } from './der.js';
 import { NULL, oid, seq } from './der-write.js';
 import { CryptoError } from './errors.js';
+import { mlDsaVerifyError } from './ml-dsa.js';
 import { OID } from './oids.js';
-import { publicKeyObject, readAlgorithmIdentifier, type AlgorithmIdentifier, type PublicKeyInfo } from './public-key.js';
+import { publicKeyObject, readAlgorithmIdentifier, readSubjectPublicKeyInfo, type AlgorithmIdentifier, type PublicKeyInfo } from './public-key.js';
 
 type Hash = 'md5' | 'sha1' | 'sha256' | 'sha384' | 'sha512';
-type KeyFamily = 'RSA' | 'ECDSA' | 'Ed25519' | 'DSA';
+/** Go's PublicKeyAlgorithm.String() of the key a signature algorithm needs. */
+type KeyFamily = 'RSA' | 'ECDSA' | 'Ed25519' | 'DSA' | 'ML-DSA';
 
 /** A signature algorithm Go knows, or `undefined` details for everything else. */
 export interface SignatureAlgorithm {
-  /** OpenSSL-style name ('sha256WithRSAEncryption', 'ecdsa-with-SHA256', 'Ed25519', 'rsassa-pss'), else the dotted OID. */
+  /** OpenSSL-style name ('sha256WithRSAEncryption', 'ecdsa-with-SHA256', 'Ed25519', 'ML-DSA-65', 'rsassa-pss'), else the dotted OID. */
   name: string;
   details?: { goName: string; hash: Hash | undefined; family: KeyFamily; pss: boolean };
 }
@@ -33,6 +36,9 @@ const TABLE: Readonly<Record<string, { name: string; goName: string; hash: Hash 
   [OID.ecdsaWithSHA384]: { name: 'ecdsa-with-SHA384', goName: 'ECDSA-SHA384', hash: 'sha384', family: 'ECDSA' },
   [OID.ecdsaWithSHA512]: { name: 'ecdsa-with-SHA512', goName: 'ECDSA-SHA512', hash: 'sha512', family: 'ECDSA' },
   [OID.ed25519]: { name: 'Ed25519', goName: 'Ed25519', hash: undefined, family: 'Ed25519' },
+  [OID.mlDsa44]: { name: 'ML-DSA-44', goName: 'ML-DSA-44', hash: undefined, family: 'ML-DSA' },
+  [OID.mlDsa65]: { name: 'ML-DSA-65', goName: 'ML-DSA-65', hash: undefined, family: 'ML-DSA' },
+  [OID.mlDsa87]: { name: 'ML-DSA-87', goName: 'ML-DSA-87', hash: undefined, family: 'ML-DSA' },
 };
 
 const OTHER_NAMES: Readonly<Record<string, string>> = { [OID.rsassaPss]: 'rsassa-pss', [OID.ed448]: 'Ed448' };
@@ -46,8 +52,9 @@ export function identifySignatureAlgorithm(ai: AlgorithmIdentifier): SignatureAl
   }
   const known = TABLE[ai.oid];
   if (known === undefined) return { name: OTHER_NAMES[ai.oid] ?? ai.oid };
-  // RFC 8410 §3: Ed25519 parameters MUST be absent; Go then treats the algorithm as unknown.
-  if (ai.oid === OID.ed25519 && ai.params.length !== 0) return { name: known.name };
+  // RFC 8410 §3 (Ed25519) and RFC 9881 §2 (ML-DSA): parameters MUST be absent; Go then treats the
+  // algorithm as unknown.
+  if ((known.family === 'Ed25519' || known.family === 'ML-DSA') && ai.params.length !== 0) return { name: known.name };
   return { name: known.name, details: { goName: known.goName, hash: known.hash, family: known.family, pss: false } };
 }
 
@@ -102,12 +109,13 @@ const GO_KEY_TYPES: Partial<Record<PublicKeyInfo['algorithm'], { family: KeyFami
   rsa: { family: 'RSA', goType: '*rsa.PublicKey' },
   ec: { family: 'ECDSA', goType: '*ecdsa.PublicKey' },
   ed25519: { family: 'Ed25519', goType: 'ed25519.PublicKey' },
+  'ml-dsa': { family: 'ML-DSA', goType: '*mldsa.PublicKey' },
 };
 
 /** Go's checkSignature (allowSHA1 = true, as for CSRs). Throws CryptoError with Go's message. */
 export function verifySignature(alg: SignatureAlgorithm, signed: Uint8Array, signature: Uint8Array, key: PublicKeyInfo): void {
   const d = alg.details;
-  if (d === undefined || (d.hash === undefined && d.family !== 'Ed25519')) throw new CryptoError(UNIMPLEMENTED);
+  if (d === undefined || (d.hash === undefined && d.family !== 'Ed25519' && d.family !== 'ML-DSA')) throw new CryptoError(UNIMPLEMENTED);
   if (d.hash === 'md5') throw new CryptoError(`x509: cannot verify signature: insecure algorithm ${d.goName}`);
   const goKey = GO_KEY_TYPES[key.algorithm];
   if (goKey === undefined) throw new CryptoError(UNIMPLEMENTED);
@@ -140,6 +148,17 @@ export function verifySignature(alg: SignatureAlgorithm, signed: Uint8Array, sig
         throw new CryptoError('x509: Ed25519 verification failure');
       }
       return;
+    case 'ML-DSA': {
+      const set = key.parameterSet!;
+      if (set !== d.goName) {
+        throw new CryptoError(
+          `x509: signature algorithm specifies an ML-DSA public key with ${d.goName} parameters, but have a public key with ${set} parameters`,
+        );
+      }
+      const error = mlDsaVerifyError(set, readSubjectPublicKeyInfo(new DerReader(key.spki)).key, signed, signature);
+      if (error !== undefined) throw new CryptoError(`x509: ML-DSA verification failure: ${error}`);
+      return;
+    }
     default:
       throw new CryptoError(UNIMPLEMENTED);
   }

@@ -2,6 +2,7 @@
 // replayed through the strategies directly (validation.test.ts) and later over HTTP.
 import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
+import { craftMlDsaCsr, mlDsaKeys } from '../crypto/csr-craft.js';
 import { csrWithUriSans } from '../crypto/go-url-cases.js';
 import { b64, BASE_SIGNER, pem, pemBody, type Fixtures } from './fixtures.js';
 
@@ -51,6 +52,8 @@ export function csrCases(fx: Fixtures): CsrCase[] {
     if (!uriCsrs.has(uri)) uriCsrs.set(uri, csrWithUriSans(uriKey, uri));
     return uriCsrs.get(uri)!;
   };
+  const mlDsaCsr = craftMlDsaCsr({ keys: mlDsaKeys('ML-DSA-65') });
+  const badMlDsaCsr = craftMlDsaCsr({ keys: mlDsaKeys('ML-DSA-65'), tamper: (sig) => { const t = sig.slice(); t[0]! ^= 1; return t; } });
 
   return [
     // ---- baseline
@@ -70,6 +73,10 @@ export function csrCases(fx: Fixtures): CsrCase[] {
       expect: invalid('spec.request', /^Invalid value: "[A-Za-z0-9+/=]+": (asn1|x509): .+/) },
     { name: 'request with a broken signature', op: 'create', mutate: (o) => { o.spec.request = b64(fx.badSignatureCsrPem); },
       expect: invalid('spec.request', `Invalid value: ${requestValue(fx.badSignatureCsrPem)}: x509: ECDSA verification failure`) },
+    // ML-DSA keys (RFC 9881, Go 1.27): proof of possession is checked as for any key.
+    { name: 'valid ML-DSA-65 request is accepted', op: 'create', mutate: (o) => { o.spec.request = b64(mlDsaCsr); }, expect: { ok: true } },
+    { name: 'request with a broken ML-DSA signature', op: 'create', mutate: (o) => { o.spec.request = b64(badMlDsaCsr); },
+      expect: invalid('spec.request', `Invalid value: ${requestValue(badMlDsaCsr)}: x509: ML-DSA verification failure: mldsa: invalid signature`) },
     // URI SANs go through Go's url.Parse and the Host check (crypto/x509 parseSANExtension).
     { name: 'request with a URI SAN url.Parse rejects (the url.Error names the text before #)', op: 'create',
       mutate: (o) => { o.spec.request = b64(uriCsr('spiffe://cluster.local/ns/%zz#x')); },

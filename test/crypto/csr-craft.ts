@@ -1,6 +1,7 @@
 // Hand-assembled CSRs for cases no tool produces (duplicate extensions, wrong algorithm identifiers,
 // broken keys). Not a test file itself: imported by the CSR tests.
 import { createPublicKey, sign, type KeyObject } from 'node:crypto';
+import { ml_dsa44, ml_dsa65, ml_dsa87 } from '@noble/post-quantum/ml-dsa.js';
 import { encodePem } from '../../core/crypto/index.js';
 import { bitString, NULL, octetString, oid, printableString, seq, setOf, smallInteger, tlv } from '../../core/crypto/der-write.js';
 
@@ -47,4 +48,58 @@ export function craftCsr(o: CraftOptions): string {
   const hash = o.hash !== undefined ? o.hash : type === 'ed25519' ? null : 'sha256';
   const signature = sign(hash, info, o.key);
   return encodePem('CERTIFICATE REQUEST', seq(info, o.signatureAlgorithm ?? defaultAlg, bitString(signature)));
+}
+
+export type MlDsaSet = 'ML-DSA-44' | 'ML-DSA-65' | 'ML-DSA-87';
+
+export const ML_DSA: Readonly<Record<MlDsaSet, { oid: string; impl: typeof ml_dsa44 }>> = {
+  'ML-DSA-44': { oid: '2.16.840.1.101.3.4.3.17', impl: ml_dsa44 },
+  'ML-DSA-65': { oid: '2.16.840.1.101.3.4.3.18', impl: ml_dsa65 },
+  'ML-DSA-87': { oid: '2.16.840.1.101.3.4.3.19', impl: ml_dsa87 },
+};
+
+export interface MlDsaKeys {
+  set: MlDsaSet;
+  publicKey: Uint8Array;
+  secretKey: Uint8Array;
+}
+
+// Key generation costs milliseconds: one key per set and seed for the whole test process.
+const mlDsaKeyCache = new Map<string, MlDsaKeys>();
+
+/** A deterministic ML-DSA key pair (the 32-byte seed filled with `seedByte`). */
+export function mlDsaKeys(set: MlDsaSet, seedByte = 1): MlDsaKeys {
+  const id = `${set}/${seedByte}`;
+  let keys = mlDsaKeyCache.get(id);
+  if (keys === undefined) mlDsaKeyCache.set(id, (keys = { set, ...ML_DSA[set].impl.keygen(new Uint8Array(32).fill(seedByte)) }));
+  return keys;
+}
+
+/** RFC 9881 SubjectPublicKeyInfo: the set's OID, parameters absent (or `params`), the raw key in the BIT STRING. */
+export const mlDsaSpki = (set: MlDsaSet, publicKey: Uint8Array, params?: Uint8Array): Uint8Array =>
+  seq(seq(oid(ML_DSA[set].oid), ...(params ? [params] : [])), bitString(publicKey));
+
+export interface MlDsaCraftOptions {
+  keys: MlDsaKeys;
+  /** SPKI DER; default: the keys' RFC 9881 form. */
+  spki?: Uint8Array;
+  subject?: Uint8Array;
+  attributes?: Uint8Array[];
+  /** AlgorithmIdentifier DER; default: the keys' set, parameters absent. */
+  signatureAlgorithm?: Uint8Array;
+  /** Changes the signature before it is written (tamper tests). */
+  tamper?: (signature: Uint8Array) => Uint8Array;
+}
+
+/** Builds a CertificationRequest with an ML-DSA key, signed with pure ML-DSA and an empty context (as Go signs); returns PEM. */
+export function craftMlDsaCsr(o: MlDsaCraftOptions): string {
+  const info = seq(
+    smallInteger(0),
+    o.subject ?? cnName('crafted'),
+    o.spki ?? mlDsaSpki(o.keys.set, o.keys.publicKey),
+    tlv(0xa0, Buffer.concat((o.attributes ?? []).map((a) => Buffer.from(a)))),
+  );
+  let signature: Uint8Array = ML_DSA[o.keys.set].impl.sign(info, o.keys.secretKey);
+  if (o.tamper) signature = o.tamper(signature);
+  return encodePem('CERTIFICATE REQUEST', seq(info, o.signatureAlgorithm ?? seq(oid(ML_DSA[o.keys.set].oid)), bitString(signature)));
 }

@@ -9,11 +9,13 @@ import { SIGNER_APISERVER_CLIENT, SIGNER_NODEAGENT_CLIENT, SIGNER_NODEAGENT_SERV
 import { RestClient, ApiError } from '../../core/client/rest-client.js';
 import { IgnorableError } from '../../core/controller/workers.js';
 import { createCsr, generateKeyPair } from '../../core/crypto/index.js';
+import { encodeName } from '../../core/crypto/names.js';
 import { CsrApprovingController, sarApprover } from '../../plugins/csrapproving/index.js';
 import { adminConnection } from '../controller/support.js';
 import { eventually } from '../helpers/kubectl.js';
 import { startInProcess, tempDir, type Client, type RunningPlat } from '../helpers/plat.js';
 import { tableAuthorizer } from '../helpers/table-authorizer.js';
+import { craftMlDsaCsr, mlDsaKeys } from '../crypto/csr-craft.js';
 import { runController } from './harness.js';
 
 const CSRS = '/apis/certificates.platform/v1/certificatesigningrequests';
@@ -51,10 +53,13 @@ function tokenFile(dir: string): string {
 
 const key = generateKeyPair('ecdsa-p256');
 
-interface CsrShape { cn: string; org?: string[]; dns?: string[]; signer?: string; usages?: string[] }
+interface CsrShape { cn: string; org?: string[]; dns?: string[]; signer?: string; usages?: string[]; mlDsa?: boolean }
 
 function csrBody(name: string, o: CsrShape): Csr {
-  const pem = createCsr({ subject: { commonName: o.cn, organizations: o.org ?? ['system:nodes'] }, dnsNames: o.dns ?? [], privateKey: key.keyObject });
+  const subject = { commonName: o.cn, organizations: o.org ?? ['system:nodes'] };
+  const pem = o.mlDsa
+    ? craftMlDsaCsr({ keys: mlDsaKeys('ML-DSA-65'), subject: encodeName(subject) })
+    : createCsr({ subject, dnsNames: o.dns ?? [], privateKey: key.keyObject });
   return {
     apiVersion: 'certificates.platform/v1', kind: 'CertificateSigningRequest', metadata: { name },
     spec: { request: Buffer.from(pem).toString('base64'), signerName: o.signer ?? SIGNER_NODEAGENT_CLIENT, usages: o.usages ?? ['digital signature', 'client auth'] },
@@ -94,6 +99,9 @@ describe('csrapproving', () => {
   const cases: { name: string; who: keyof typeof TOKENS; csr: CsrShape; expect: { approved: string } | { ignorable: string } | 'untouched' }[] = [
     { name: 'boot-nodeclient', who: 'bootstrap', csr: { cn: 'system:node:n1' }, expect: { approved: NODE_MESSAGE } },
     { name: 'boot-nodeclient-rsa-usages', who: 'bootstrap', csr: { cn: 'system:node:n1', usages: ['key encipherment', 'client auth', 'digital signature'] }, expect: { approved: NODE_MESSAGE } },
+    // ML-DSA keys: the node client check includes the ML-DSA usage rule (no key encipherment).
+    { name: 'boot-nodeclient-ml-dsa', who: 'bootstrap', csr: { cn: 'system:node:n1', mlDsa: true }, expect: { approved: NODE_MESSAGE } },
+    { name: 'boot-nodeclient-ml-dsa-key-encipherment', who: 'bootstrap', csr: { cn: 'system:node:n1', mlDsa: true, usages: ['key encipherment', 'client auth', 'digital signature'] }, expect: 'untouched' },
     { name: 'stranger-nodeclient', who: 'stranger', csr: { cn: 'system:node:n2' }, expect: { ignorable: 'recognized csr "stranger-nodeclient" as [nodeclient] but subject access review was not approved' } },
     { name: 'node1-self', who: 'node1', csr: { cn: 'system:node:node1' }, expect: { approved: SELF_MESSAGE } },
     { name: 'node1-for-node2', who: 'node1', csr: { cn: 'system:node:node2' }, expect: { ignorable: 'recognized csr "node1-for-node2" as [nodeclient] but subject access review was not approved' } },

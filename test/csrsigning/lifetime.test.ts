@@ -1,8 +1,11 @@
 // The cluster CA's lifetime rules (k8s-behaviour §4.3 "Certificate lifetime" and the
-// PermissiveSigningPolicy table) and the client-certificate usage rule, as tables.
+// PermissiveSigningPolicy table) and the client-certificate usage rule (with the ML-DSA usage
+// rule for ML-DSA keys), as tables.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { createCsr, generateKeyPair, parseCsr } from '../../core/crypto/index.js';
 import { certificateTtl, goTime, validApiServerClientUsages, validityWindow } from '../../plugins/csrsigning/index.js';
+import { craftMlDsaCsr, mlDsaKeys } from '../crypto/csr-craft.js';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -57,6 +60,7 @@ describe('certificate lifetime', () => {
 });
 
 describe('apiserver-client usages', () => {
+  const ecCsr = parseCsr(createCsr({ subject: { commonName: 'alice' }, privateKey: generateKeyPair('ecdsa-p256').keyObject }));
   const cases: [usages: string[], problem: string | undefined][] = [
     [['client auth'], undefined],
     [['digital signature', 'key encipherment', 'client auth'], undefined],
@@ -68,6 +72,22 @@ describe('apiserver-client usages', () => {
     [['cert sign'], 'invalid usage for client certificate: cert sign'], // the first bad usage, before the missing one
   ];
   for (const [usages, problem] of cases) {
-    it(`[${usages.join(', ')}]: ${problem ?? 'accepted'}`, () => assert.equal(validApiServerClientUsages(usages), problem));
+    it(`[${usages.join(', ')}]: ${problem ?? 'accepted'}`, () => assert.equal(validApiServerClientUsages(ecCsr, usages), problem));
+  }
+
+  // signer.go: the client rules first, then ValidateMLDSAKeyUsages for an ML-DSA key.
+  const mlDsaCsr = parseCsr(craftMlDsaCsr({ keys: mlDsaKeys('ML-DSA-65') }));
+  const SIGNING = 'usages must contain at least one of [cert sign content commitment crl sign digital signature]';
+  const KE = 'usage key encipherment cannot be used with an ML-DSA signed certificate request';
+  const mlDsaCases: [usages: string[], problem: string | undefined][] = [
+    [['digital signature', 'client auth'], undefined],
+    [['client auth'], `validating usages for ml-dsa key: ${SIGNING}`],
+    [['digital signature', 'key encipherment', 'client auth'], `validating usages for ml-dsa key: ${KE}`],
+    [['key encipherment', 'client auth'], `validating usages for ml-dsa key: ${KE}\n${SIGNING}`],
+    [['client auth', 'server auth'], 'invalid usage for client certificate: server auth'], // the client rules come first
+    [['digital signature'], 'missing required usage for client certificate: client auth'],
+  ];
+  for (const [usages, problem] of mlDsaCases) {
+    it(`ML-DSA key, [${usages.join(', ')}]: ${problem ?? 'accepted'}`, () => assert.equal(validApiServerClientUsages(mlDsaCsr, usages), problem));
   }
 });

@@ -1,13 +1,13 @@
-// AlgorithmIdentifier, SubjectPublicKeyInfo and Go's per-algorithm key checks, ported from
-// core/crypto/public-key.ts. Whether an EC point lies on its curve is checked here for P-256 (with
+// AlgorithmIdentifier, SubjectPublicKeyInfo and Go's per-algorithm key checks (ML-DSA's as of Go
+// 1.27), ported from core/crypto/public-key.ts. Whether an EC point lies on its curve is checked here for P-256 (with
 // p256-point.ts); for P-224/384/521 an R_EC_POINT record asks JS to check it (see parse.ts).
 import {
   Reader, T_BIT_STRING, T_INTEGER, T_OID, T_SEQUENCE, bytesEqual, checkBitString, checkOid, identifier, readTlv, rightAlign,
   tContent, tEnd, tStart, N_ALGORITHM_IDENTIFIER, N_BIT_STRING, N_OBJECT_IDENTIFIER, N_OTHER, N_PUBLIC_KEY_INFO, N_SUBJECT_PUBLIC_KEY_INFO,
 } from './der';
 import {
-  E_EC_CURVE, E_EC_PARAMS, E_EC_POINT, E_ED25519_PARAMS, E_ED25519_SIZE, E_RSA_EXPONENT, E_RSA_EXPONENT_SIGN, E_RSA_INVALID,
-  E_RSA_MODULUS, E_RSA_MODULUS_SIGN, E_RSA_NULL, E_RSA_TRAILING, R_EC_POINT, fail, record,
+  E_EC_CURVE, E_EC_PARAMS, E_EC_POINT, E_ED25519_PARAMS, E_ED25519_SIZE, E_MLDSA_PARAMS, E_MLDSA_SIZE, E_RSA_EXPONENT,
+  E_RSA_EXPONENT_SIGN, E_RSA_INVALID, E_RSA_MODULUS, E_RSA_MODULUS_SIGN, E_RSA_NULL, E_RSA_TRAILING, R_EC_POINT, fail, record,
 } from './result';
 import { pDecode } from './p256-point';
 
@@ -22,6 +22,8 @@ const OID_P224 = memory.data<u8>([0x2b, 0x81, 0x04, 0x00, 0x21]);
 const OID_P256 = memory.data<u8>([0x2a, 0x86, 0x48, 0xce, 0x3d, 0x03, 0x01, 0x07]);
 const OID_P384 = memory.data<u8>([0x2b, 0x81, 0x04, 0x00, 0x22]);
 const OID_P521 = memory.data<u8>([0x2b, 0x81, 0x04, 0x00, 0x23]);
+// id-ml-dsa-44/65/87 (RFC 9881): this 8-byte prefix, then 0x11, 0x12 or 0x13.
+const OID_MLDSA_PREFIX = memory.data<u8>([0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x03]);
 
 // readAlgorithmIdentifier's results.
 export let algOid: usize = 0;
@@ -91,8 +93,10 @@ export const KEY_EC: u32 = 2;
 export const KEY_ED25519: u32 = 3;
 export const KEY_ED448: u32 = 4;
 export const KEY_UNKNOWN: u32 = 5;
+export const KEY_MLDSA: u32 = 6;
 
-// checkPublicKey's results: kind, RSA modulus bits or EC field bits, curve index (1 P-224 .. 4 P-521).
+// checkPublicKey's results: kind, RSA modulus bits or EC field bits or the ML-DSA parameter set
+// (44, 65, 87), curve index (1 P-224 .. 4 P-521).
 export let keyKind: u32 = 0;
 export let keySize: u32 = 0;
 export let keyCurve: u32 = 0;
@@ -126,8 +130,24 @@ export function checkPublicKey(): bool {
     keyKind = KEY_ED25519;
     return true;
   }
+  const set = mlDsaSet(keyOid, keyOidLen);
+  if (set != 0) {
+    if (keyParamsLen != 0) return fail(E_MLDSA_PARAMS);
+    const size: usize = set == 44 ? 1312 : set == 65 ? 1952 : 2592;
+    if (keyBitsLen != size) return fail(E_MLDSA_SIZE);
+    keySize = set;
+    keyKind = KEY_MLDSA;
+    return true;
+  }
   keyKind = bytesEqual(keyOid, keyOidLen, OID_ED448, 3) ? KEY_ED448 : KEY_UNKNOWN;
   return true;
+}
+
+/** 44, 65 or 87 for the id-ml-dsa-* OIDs, else 0. */
+function mlDsaSet(o: usize, n: usize): u32 {
+  if (n != 9 || !bytesEqual(o, 8, OID_MLDSA_PREFIX, 8)) return 0;
+  const last = load<u8>(o + 8);
+  return last == 0x11 ? 44 : last == 0x12 ? 65 : last == 0x13 ? 87 : 0;
 }
 
 function namedCurve(p: usize, len: usize): bool {

@@ -85,6 +85,9 @@ export const E_AKI: u32 = 75;
 // uniformResourceIdentifier SANs that Go's url.Parse rejects (go-url.ts)
 export const E_SAN_URI_PARSE: u32 = 76; // args: URI addr, URI len, URL_* reason, piece offset, piece len, length of the URL the url.Error names
 export const E_SAN_URI_DOMAIN: u32 = 77; // args: URI addr, URI len
+// ML-DSA keys (Go 1.27's parsePublicKey; the second is crypto/mldsa's own text)
+export const E_MLDSA_PARAMS: u32 = 78;
+export const E_MLDSA_SIZE: u32 = 79;
 // status.certificate rules
 export const E_PEM_LABEL: u32 = 80; // args: label address, label length
 export const E_PEM_HEADERS: u32 = 81;

@@ -136,6 +136,8 @@ export const MESSAGES: Readonly<Record<number, string>> = {
   73: 'x509: invalid extended key usages',
   74: 'x509: invalid subject key identifier',
   75: 'x509: invalid authority key identifier',
+  78: 'x509: ML-DSA key encoded with illegal parameters',
+  79: 'mldsa: invalid public key length',
   81: 'no PEM block headers are permitted',
   82: 'found CERTIFICATE PEM block containing 0 certificates',
   83: 'must contain at least one CERTIFICATE PEM block',
@@ -151,7 +153,7 @@ const E_PEM_LABEL = 80;
 
 const CURVES = ['', 'P-224', 'P-256', 'P-384', 'P-521'];
 const CURVE_BITS = [0, 224, 256, 384, 521];
-const KEY_ALGORITHMS = ['unknown', 'rsa', 'ec', 'ed25519', 'ed448', 'unknown'] as const;
+const KEY_ALGORITHMS = ['unknown', 'rsa', 'ec', 'ed25519', 'ed448', 'unknown', 'ml-dsa'] as const;
 
 function exports(): ParseExports {
   return wasm() as ParseExports;
@@ -360,6 +362,7 @@ function readCsr(w: ParseExports, res: number): WasmParsedCsr {
     publicKey.bits = CURVE_BITS[h(21)]!;
     publicKey.curve = CURVES[h(21)]!;
   }
+  if (algorithm === 'ml-dsa') publicKey.parameterSet = `ML-DSA-${h(20) as 44 | 65 | 87}`;
   const sigAlg = identifySignatureAlgorithm({ oid: oidString(mem, h(22), h(23)), params: sub(h(24), h(25)) });
   return {
     der,
