@@ -194,6 +194,7 @@ export class Flags implements FlagSet {
         const hint = suggest(name, this.#entries.keys());
         throw new FlagError(`${source}: unknown flag "${name}"${hint !== undefined ? ` (did you mean "${hint}"?)` : ''}`);
       }
+      if (e.spec.commandLineOnly) throw new FlagError(`${source}: flag "${name}" can only be given on the command line`);
       const raw = typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
       let parsed: unknown;
       try {

@@ -106,7 +106,8 @@ export function renderFlagLines(specs: readonly FlagSpec[], width: number): stri
     const typeName = spec.typeName ?? TYPE_NAMES[spec.type];
     if (typeName !== '') left += ' ' + typeName;
     if (spec.noOptValue !== undefined) {
-      if (spec.type === 'string') left += `[="${spec.noOptValue}"]`;
+      // pflag decides by the value's Type(): `--version version[=true]` is a string underneath.
+      if (typeName === 'string') left += `[="${spec.noOptValue}"]`;
       else if (spec.type !== 'bool' || spec.noOptValue !== 'true') left += `[=${spec.noOptValue}]`;
     }
     maxlen = Math.max(maxlen, left.length + 1); // + 1: pflag counts its alignment marker

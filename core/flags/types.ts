@@ -35,6 +35,8 @@ export interface FlagSpec {
   readonly validate?: (value: unknown) => string | undefined;
   /** Bool flags only: the value of a bare `--flag` (default true). */
   readonly noOptValue?: string;
+  /** Set: the config file may not give it (`--help`, `--version`: they ask for something, they configure nothing). */
+  readonly commandLineOnly?: boolean;
   /** Who declared it (set by the FlagSet from the tap name). */
   readonly owner?: string;
 }

@@ -11,7 +11,7 @@ describe('plat command line', () => {
   it('prints its version', () => {
     const r = runPlat(['--version']);
     assert.equal(r.code, 0);
-    assert.match(r.stdout, /^plat v\d+\.\d+\.\d+\n$/);
+    assert.match(r.stdout, /^plat v1\.32\.0\+plat\.\d+\.\d+\.\d+\n$/);
     assert.equal(runPlat(['apiserver', '--version']).stdout, r.stdout);
     // --version=raw: Go's %#v of the version.Info /version serves, as verflag prints it.
     assert.match(runPlat(['apiserver', '--version=raw']).stdout,
