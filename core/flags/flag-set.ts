@@ -31,7 +31,8 @@ export class Flags implements FlagSet {
   define(spec: FlagSpec): void {
     const owner = spec.owner ?? this.owner;
     const full: FlagSpec = owner !== undefined && spec.owner === undefined ? { ...spec, owner } : spec;
-    if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(full.name)) throw new Error(`flag name ${JSON.stringify(full.name)} is not a valid flag name`);
+    // No `_`: the command line's `_` reads as `-` (wordSepNormalize), so such a flag could never be given.
+    if (!/^[A-Za-z0-9][A-Za-z0-9.-]*$/.test(full.name)) throw new Error(`flag name ${JSON.stringify(full.name)} is not a valid flag name`);
     if (full.default !== undefined && !isOfType(full.type, full.default)) {
       throw new Error(`flag --${full.name} (${who(full)}): default ${JSON.stringify(full.default)} is not a parsed ${full.type} value`);
     }
@@ -129,7 +130,7 @@ export class Flags implements FlagSet {
         if (body === '' || body.startsWith('-') || body.startsWith('=')) throw new FlagError(`bad flag syntax: ${arg}`);
         const eq = body.indexOf('=');
         const name = eq === -1 ? body : body.slice(0, eq);
-        const e = this.#entries.get(name);
+        const e = this.#entries.get(wordSepNormalize(name));
         if (e === undefined) throw new FlagError(`unknown flag: --${name}${this.#didYouMean(name)}`);
         let value: string;
         if (eq !== -1) value = body.slice(eq + 1);
@@ -152,7 +153,7 @@ export class Flags implements FlagSet {
         if (e === undefined) {
           // `-secure-port`: a long flag written with one dash.
           const asLong = shorts.split('=')[0] ?? '';
-          const long = k !== 0 ? '' : this.#entries.has(asLong) ? ` (did you mean --${asLong}?)` : this.#didYouMean(asLong);
+          const long = k !== 0 ? '' : this.#entries.has(wordSepNormalize(asLong)) ? ` (did you mean --${wordSepNormalize(asLong)}?)` : this.#didYouMean(asLong);
           throw new FlagError(`unknown shorthand flag: '${c}' in ${arg}${long}`);
         }
         const rest = shorts.slice(k + 1);
@@ -189,7 +190,7 @@ export class Flags implements FlagSet {
   setFromConfig(values: Record<string, unknown>, source: string, from: 'operator' | 'profile' = 'operator'): void {
     for (const [key, value] of Object.entries(values)) {
       const name = key.replace(/^-{1,2}/, '');
-      const e = this.#entries.get(name);
+      const e = this.#entries.get(wordSepNormalize(name));
       if (e === undefined) {
         const hint = suggest(name, this.#entries.keys());
         throw new FlagError(`${source}: unknown flag "${name}"${hint !== undefined ? ` (did you mean "${hint}"?)` : ''}`);
@@ -230,7 +231,7 @@ export class Flags implements FlagSet {
   }
 
   #didYouMean(name: string): string {
-    const hint = suggest(name, this.#entries.keys());
+    const hint = suggest(wordSepNormalize(name), this.#entries.keys());
     return hint !== undefined ? ` (did you mean --${hint}?)` : '';
   }
 
@@ -257,6 +258,14 @@ export class Flags implements FlagSet {
     const label = prefix === '' ? `"${flagLabel(spec)}" flag` : `flag "${spec.name}"`;
     throw new FlagError(`${prefix}invalid ${prefix === '' ? 'argument' : 'value'} ${JSON.stringify(raw)} for ${label}: ${msg}`);
   }
+}
+
+/**
+ * cliflag.WordSepNormalizeFunc, which component-base's cli.Run (and the kubelet) set on every flag
+ * set: `--leader_elect` is `--leader-elect`. Flags are declared with dashes, so only lookups need it.
+ */
+function wordSepNormalize(name: string): string {
+  return name.replaceAll('_', '-');
 }
 
 function who(spec: FlagSpec): string {

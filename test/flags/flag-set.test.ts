@@ -319,3 +319,18 @@ test('define refuses a default that is not of the parsed type', () => {
     message: 'flag --request-timeout ("X"): default "1m0s" is not a parsed duration value',
   });
 });
+
+test('underscores in flag names read as dashes (cliflag.WordSepNormalizeFunc), on the command line and in the config file', () => {
+  const f = makeFlags();
+  f.parse(['--secure_port=8443', '--permit_port_sharing', '--cert_dir', '/tmp/c', '--tls_sni_cert_key=a,b', '--tls-sni_cert-key=c,d']);
+  assert.equal(f.get('secure-port'), 8443);
+  assert.equal(f.get('permit-port-sharing'), true);
+  assert.equal(f.get('cert-dir'), '/tmp/c');
+  assert.deepEqual(f.get('tls-sni-cert-key'), ['a,b', 'c,d'], 'one flag, whichever spelling');
+  assert.throws(() => f.parse(['--secure_port=x']), flagError(/^invalid argument "x" for "--secure-port" flag/));
+  assert.throws(() => f.parse(['--secure_prot=1']), flagError('unknown flag: --secure_prot (did you mean --secure-port?)'));
+  assert.throws(() => f.parse(['-secure_port=1']), flagError(/\(did you mean --secure-port\?\)$/));
+  f.setFromConfig({ request_timeout: '30s' }, 'plat.config.json');
+  assert.equal(f.get('request-timeout'), 30_000);
+  assert.throws(() => new Flags().define({ name: 'bad_name', type: 'bool', help: '', section: SERVING }), /not a valid flag name/);
+});

@@ -169,3 +169,18 @@ describe('plat command line', () => {
     assert.match(r.stderr, /\/plugins\/0: cannot load plugin "\.\/missing\.mjs"/);
   });
 });
+
+describe('flag names with underscores', () => {
+  // component-base's cli.Run sets cliflag.WordSepNormalizeFunc on every role's flags, the kubelet too.
+  for (const [role, args] of [
+    ['controller-manager', ['--leader_elect=false', '--plat_api_qps=5', '--controller_shutdown_timeout=3s']],
+    ['nodeagent', ['--healthz_bind_address=127.0.0.1', '--address=not-an-ip']],
+  ] as const) {
+    it(`plat ${role} ${args.join(' ')}`, () => {
+      const r = runPlat([role, ...args]);
+      assert.doesNotMatch(r.stderr, /unknown flag/);
+      if (role === 'controller-manager') assert.match(r.stderr, /no API server to talk to/);
+      else assert.match(r.stderr, /invalid argument "not-an-ip" for "--address" flag/);
+    });
+  }
+});
