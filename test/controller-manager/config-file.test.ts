@@ -198,4 +198,16 @@ KubeCloudShared: {UseServiceAccountCredentials: yes}
     assert.equal(flag.code, 2, 'the command line won: a usage problem');
     assert.match(flag.stderr, /^plat controller-manager: leaseDuration must be greater than renewDeadline \(--leader-elect-lease-duration=5s/m);
   });
+
+  it('signing files from the file that do not fit together name the file and fields (exit 1); from the command line exit 2', () => {
+    const run = (text: string, ...args: string[]) =>
+      runPlat(['controller-manager', '--config', file(`${HEAD}${text}`), '--master=https://127.0.0.1:1', '--secure-port=0', ...args], { cwd: tempDir() });
+    const mixed = run('CSRSigningController:\n  ClusterSigningCertFile: /pki/ca.crt\n  ClusterSigningKeyFile: /pki/ca.key\n  LegacyUnknownSignerConfiguration: {CertFile: /pki/lu.crt}\n');
+    assert.equal(mixed.code, 1, mixed.stderr);
+    assert.match(mixed.stderr, /^plat controller-manager: (\S+cm\.yaml): CSRSigningController\.LegacyUnknownSignerConfiguration\.CertFile: "cluster-signing-legacy-unknown": cannot specify cert without key$/m);
+    assert.match(mixed.stderr, /^(\S+cm\.yaml): CSRSigningController\.ClusterSigningCertFile, \1: CSRSigningController\.ClusterSigningKeyFile, \1: CSRSigningController\.LegacyUnknownSignerConfiguration\.CertFile: cannot specify --cluster-signing-\{cert,key\}-file and other --cluster-signing-\*-file flags at the same time$/m);
+    const flag = run('Generic:\n  Controllers: ["*"]\n', '--cluster-signing-key-file=/pki/ca.key');
+    assert.equal(flag.code, 2, flag.stderr);
+    assert.match(flag.stderr, /^plat controller-manager: "cluster-signing": cannot specify key without cert$/m);
+  });
 });
