@@ -92,6 +92,32 @@ CSRSigningController:
     assert.equal(flags.get('leader-elect-resource-name'), 'from-file');
   });
 
+  it('zero values of fields upstream defaults read as unset: their flags keep their defaults (the command line\'s zeros do not)', () => {
+    const f = file(`${HEAD}Generic:
+  Address: ""
+  MinResyncPeriod: 0s
+  Controllers: []
+  ClientConnection: {qps: 0, burst: 0}
+  LeaderElection: {leaseDuration: 0s, renewDeadline: 0h0m0s, retryPeriod: "0", resourceLock: ""}
+CSRSigningController: {ClusterSigningDuration: 0s}
+`);
+    const fields = ['bind-address', 'min-resync-period', 'controllers', 'plat-api-qps', 'plat-api-burst', 'leader-elect-lease-duration',
+      'leader-elect-renew-deadline', 'leader-elect-retry-period', 'leader-elect-resource-lock', 'cluster-signing-duration'];
+    const defaults = roleFlags();
+    const flags = roleFlags();
+    applyControllerManagerConfig(f, flags);
+    for (const name of fields) {
+      assert.deepEqual(flags.get(name), defaults.get(name), name);
+      assert.equal(flags.sourceOf(name), 'default', name);
+    }
+    assert.deepEqual(defaults.get('controllers'), ['*']);
+    assert.equal(defaults.get('plat-api-qps'), 20);
+    const cli = roleFlags([], ['--plat-api-qps=0', '--controllers=']);
+    applyControllerManagerConfig(f, cli);
+    assert.equal(cli.get('plat-api-qps'), 0);
+    assert.deepEqual(cli.get('controllers'), []);
+  });
+
   it('reads plain scalars by YAML 1.1, as upstream (sigs.k8s.io/yaml) does: yes/no booleans, 0-prefixed octal', () => {
     const f = file(`${HEAD}Generic:
   Port: 020000
