@@ -146,7 +146,9 @@ export async function boot(o: BootOptions): Promise<Booted> {
     }
     const { positional } = flags.parse([...o.argv]);
     if (globalRequest(flags, positional) === 'help') throw new GlobalFlagRequest('help');
-    if (positional.length) throw new FlagError(`unexpected argument "${positional[0]}" (plat ${profile.role} takes only flags)`);
+    // cobra's Args check of upstream's commands refuses only non-empty arguments (a blank from a script's unset variable passes).
+    const argument = positional.find((a) => a !== '');
+    if (argument !== undefined) throw new FlagError(`unexpected argument "${argument}" (plat ${profile.role} takes only flags)`);
     const request = globalRequest(flags, positional);
     if (request !== undefined) throw new GlobalFlagRequest(request);
     host.gitVersion = dynamicGitVersion(flags);

@@ -184,3 +184,21 @@ describe('flag names with underscores', () => {
     });
   }
 });
+
+describe('empty arguments', () => {
+  // Upstream's Args check rejects only non-empty arguments; the shared boot does the same for every role.
+  it('plat controller-manager "" runs; "" x is refused for x', () => {
+    const blank = runPlat(['controller-manager', '', '--leader-elect=false', '']);
+    assert.equal(blank.code, 2, blank.stderr);
+    assert.match(blank.stderr, /no API server to talk to/);
+    const word = runPlat(['controller-manager', '', 'x']);
+    assert.equal(word.code, 2, word.stderr);
+    assert.match(word.stderr, /unexpected argument "x"/);
+  });
+
+  it('plat nodeagent "" runs as without it', () => {
+    const r = runPlat(['nodeagent', '', '--config=/nonexistent/na.yaml']);
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, /failed to load nodeagent config file, path: \/nonexistent\/na\.yaml/);
+  });
+});
