@@ -286,15 +286,18 @@ function noOptValue(spec: FlagSpec): string {
 }
 
 /**
- * Enum membership of a value or of each list element. An empty string passes: for string flags
- * Kubernetes treats "" as "use the default", and `--tls-min-version=` must not be an error.
+ * Enum membership of a value or of each list element. An empty string passes only for a string
+ * flag whose default is empty: there "" is the unset value (`--tls-min-version=` asks for the
+ * default, as Kubernetes reads it). Where the default is a value (`--logging-format` text) an empty
+ * one is as unsupported as any other text, and an empty list element (`RBAC,`) never names a choice.
  */
 function checkEnum(spec: FlagSpec, value: unknown): string | undefined {
   const allowed = spec.enum;
   if (allowed === undefined) return undefined;
+  const emptyIsUnset = spec.type === 'string' && (spec.default === undefined || spec.default === '');
   const items = Array.isArray(value) ? (value as unknown[]) : [value];
   for (const item of items) {
-    if (typeof item !== 'string' || item === '' || allowed.includes(item)) continue;
+    if (typeof item !== 'string' || allowed.includes(item) || (item === '' && emptyIsUnset)) continue;
     return `${JSON.stringify(item)} is not one of: ${allowed.join(', ')}`;
   }
   return undefined;

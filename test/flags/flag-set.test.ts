@@ -175,6 +175,20 @@ test('enum: strings and each element of lists; empty passes', () => {
   assert.throws(() => f.parse(['--authorization-mode=RBAC,ABAC']), flagError(/"ABAC" is not one of: RBAC, Node, AlwaysAllow/));
 });
 
+test('enum: an empty value passes only where it is the unset value (empty default); never as a list element', () => {
+  const f = new Flags();
+  f.define({ name: 'tls-min-version', type: 'string', help: '', section: SERVING, enum: ['VersionTLS12'] });
+  f.define({ name: 'output', type: 'string', default: '', help: '', section: SERVING, enum: ['json'] });
+  f.define({ name: 'logging-format', type: 'string', default: 'text', help: '', section: LOGGING, enum: ['text'] });
+  f.define({ name: 'authorization-mode', type: 'strings', help: '', section: LOGGING, enum: ['RBAC', 'Node'] });
+  f.parse(['--tls-min-version=', '--output=', '--authorization-mode=']);
+  assert.equal(f.get('tls-min-version'), '');
+  assert.deepEqual(f.get('authorization-mode'), []);
+  assert.throws(() => f.parse(['--logging-format=']), flagError('invalid argument "" for "--logging-format" flag: "" is not one of: text'));
+  assert.throws(() => f.parse(['--authorization-mode=RBAC,']), flagError('invalid argument "RBAC," for "--authorization-mode" flag: "" is not one of: RBAC, Node'));
+  assert.throws(() => f.setFromConfig({ 'logging-format': '' }, 'plat.yaml'), flagError(/^plat\.yaml: invalid value "" for flag "logging-format"/));
+});
+
 test('validate hook runs on the final value', () => {
   const f = makeFlags();
   assert.throws(() => f.parse(['--goaway-chance=0.5']), flagError('invalid argument "0.5" for "--goaway-chance" flag: must be between 0 and 0.02'));
