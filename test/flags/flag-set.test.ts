@@ -189,6 +189,24 @@ test('enum: an empty value passes only where it is the unset value (empty defaul
   assert.throws(() => f.setFromConfig({ 'logging-format': '' }, 'plat.yaml'), flagError(/^plat\.yaml: invalid value "" for flag "logging-format"/));
 });
 
+test('float32 flags parse as strconv.ParseFloat(s, 32): rounded to float32, out of range past its largest value', () => {
+  const f = new Flags();
+  f.define({ name: 'qps', type: 'float32', default: 20, help: 'Queries per second.', section: SERVING });
+  f.define({ name: 'chance', type: 'float', help: 'A float64.', section: SERVING });
+  const ok: [string, number][] = [['20', 20], ['0.1', Math.fround(0.1)], ['3.4028234e38', Math.fround(3.4028234e38)], ['-1', -1], ['1e-50', 0], ['+Inf', Infinity]];
+  for (const [text, value] of ok) {
+    f.parse([`--qps=${text}`]);
+    assert.equal(f.get('qps'), value, text);
+  }
+  for (const text of ['1e39', '-1e39', '3.5e38']) {
+    assert.throws(() => f.parse([`--qps=${text}`]), flagError(`invalid argument "${text}" for "--qps" flag: strconv.ParseFloat: parsing "${text}": value out of range`));
+  }
+  f.parse(['--chance=1e39']);
+  assert.equal(f.get('chance'), 1e39, 'a float64 holds it');
+  assert.throws(() => f.setFromConfig({ qps: 1e39 }, 'cm.yaml'), flagError('cm.yaml: invalid value 1e+39 for flag "qps": strconv.ParseFloat: parsing "1e+39": value out of range'));
+  assert.match(f.help('x', ''), /--qps float32 +Queries per second\. \(default 20\)\n +--chance float +A float64\./);
+});
+
 test('validate hook runs on the final value', () => {
   const f = makeFlags();
   assert.throws(() => f.parse(['--goaway-chance=0.5']), flagError('invalid argument "0.5" for "--goaway-chance" flag: must be between 0 and 0.02'));
