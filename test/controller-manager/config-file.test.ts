@@ -223,6 +223,14 @@ KubeCloudShared: {UseServiceAccountCredentials: yes}
     const flag = run('Generic:\n  LeaderElection: {leaseDuration: 20s}\n', '--leader-elect-lease-duration=5s');
     assert.equal(flag.code, 2, 'the command line won: a usage problem');
     assert.match(flag.stderr, /^plat controller-manager: leaseDuration must be greater than renewDeadline \(--leader-elect-lease-duration=5s/m);
+    // One value from each: both named, and a usage problem (the command line can fix it alone).
+    const mixed = run('Generic:\n  LeaderElection: {leaseDuration: 20s}\n', '--leader-elect-renew-deadline=25s');
+    assert.equal(mixed.code, 2, mixed.stderr);
+    assert.match(mixed.stderr, /^plat controller-manager: \S+cm\.yaml: Generic\.LeaderElection\.leaseDuration, --leader-elect-renew-deadline \(command line\): leaseDuration must be greater than renewDeadline \(--leader-elect-lease-duration=20s, --leader-elect-renew-deadline=25s\)$/m);
+    // A problem from the file and another from the command line: exit 2 for the pair.
+    const both = run('Generic:\n  Controllers: ["*", "nope"]\n', '--leader-elect-retry-period=0s');
+    assert.equal(both.code, 2, both.stderr);
+    assert.match(both.stderr, /^plat controller-manager: \S+cm\.yaml: Generic\.Controllers: "nope" is not in the list of known controllers\n--leader-elect-retry-period=0s: retryPeriod must be greater than zero\n/m);
   });
 
   it('signing files from the file that do not fit together name the file and fields (exit 1); from the command line exit 2', () => {
