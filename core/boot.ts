@@ -6,6 +6,7 @@ import { externalTapError, lastTap, loadExternalPlugins } from './external-plugi
 import { FlagError, Flags } from './flags/flag-set.js';
 import type { FlagSpec } from './flags/types.js';
 import { Host } from './host.js';
+import { declareGlobalFlags, dynamicGitVersion, GlobalFlagRequest, globalRequest } from './global-flags.js';
 import { applyLoggingFlags, declareLoggingFlags } from './log-flags.js';
 import type { Logger } from './log.js';
 import { StartupError, type Plugin } from './plugin.js';
@@ -58,7 +59,8 @@ const LOGGING = 'Versions, features, metrics and logging';
 /**
  * Every flag of a role: those the plugins declare, the host's own (-v and the logging flags no
  * plugin declares, core/log-flags.ts), then the rest of the
- * spec's catalogue marked unsupported so --help matches the spec and using one is refused.
+ * spec's catalogue marked unsupported so --help matches the spec and using one is refused, and
+ * last the global --help and --version (core/global-flags.ts), as upstream's last section.
  */
 export function declareFlags(host: Host, profile: Profile, flags: Flags): void {
   host.hooks.flags.call(flags);
@@ -72,6 +74,7 @@ export function declareFlags(host: Host, profile: Profile, flags: Flags): void {
   for (const spec of profile.catalogue ?? []) {
     if (!flags.has(spec.name)) flags.define({ ...spec, unsupported: spec.unsupported ?? NOT_YET, owner: 'catalogue' });
   }
+  declareGlobalFlags(flags, profile.role, host.version);
 }
 
 /**
@@ -142,7 +145,13 @@ export async function boot(o: BootOptions): Promise<Booted> {
       }
     }
     const { positional } = flags.parse([...o.argv]);
-    if (positional.length) throw new FlagError(`unexpected argument "${positional[0]}" (plat ${profile.role} takes only flags)`);
+    if (globalRequest(flags, positional) === 'help') throw new GlobalFlagRequest('help');
+    // cobra's Args check of upstream's commands refuses only non-empty arguments (a blank from a script's unset variable passes).
+    const argument = positional.find((a) => a !== '');
+    if (argument !== undefined) throw new FlagError(`unexpected argument "${argument}" (plat ${profile.role} takes only flags)`);
+    const request = globalRequest(flags, positional);
+    if (request !== undefined) throw new GlobalFlagRequest(request);
+    host.gitVersion = dynamicGitVersion(flags);
   } catch (e) {
     if (e instanceof FlagError || e instanceof ConfigError) throw new StartupError(e.message, e instanceof FlagError ? 2 : 1);
     throw e;

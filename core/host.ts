@@ -30,6 +30,8 @@ export class Host {
   readonly role: string;
   readonly logger: Logger;
   readonly version: string;
+  /** The GitVersion to report when `--version=vX.Y.Z...` asked for one (set by boot before configure). */
+  gitVersion: string | undefined;
   constructor(options: HostOptions) {
     this.role = options.role;
     this.logger = options.logger ?? createLogger();

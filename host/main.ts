@@ -16,8 +16,8 @@ import { runCsr } from './commands/csr.js';
 import { subcommandUsage } from './commands/subcommand-usage.js';
 import { FlagError } from '../core/flags/flag-set.js';
 import { describeAllInOne } from './roles/all.js';
-import { platVersion } from '../plugins/apiserver/index.js';
-import type { VersionInfo } from '../core/server/app.js';
+import { declareGlobalFlags, GlobalFlagRequest, globalRequest, type GlobalRequest } from '../core/global-flags.js';
+import { rawVersionLine, versionInfo, versionLine } from '../core/version.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 export const VERSION = pkg.version;
@@ -104,26 +104,56 @@ async function runAuth(argv: readonly string[]): Promise<number> {
   }
 }
 
-/** verflag's `--version=raw`: Go's %#v of the version.Info that /version serves. */
-function rawVersion(info: VersionInfo): string {
-  const fields = Object.entries(info).map(([k, v]) => `${k[0]!.toUpperCase()}${k.slice(1)}:${JSON.stringify(v)}`);
-  return `version.Info{${fields.join(', ')}}`;
+/** What --version and --version=raw print: the version.Info /version serves, as verflag prints it. */
+function versionText(request: 'version' | 'raw'): string {
+  const info = versionInfo(VERSION);
+  return `${request === 'raw' ? rawVersionLine(info) : versionLine(info)}\n`;
 }
 
-function versionRequest(argv: readonly string[]): string | undefined {
-  for (const a of argv) {
-    if (a === '--version' || a === '--version=true') return `plat v${VERSION}`;
-    if (a === '--version=raw') return rawVersion(platVersion(VERSION));
-    if (a.startsWith('--version=') && a !== '--version=false') return undefined;
+/**
+ * The role's command line parsed with the flags --help lists (no config file is read, as cobra
+ * answers --help and --version before a component reads its files): what it asks to print, if
+ * anything. A command line this cannot parse goes to boot, which reports the error, or parses it
+ * with the flags of the config file's plugins too and answers there.
+ */
+function earlyRequest(profile: Profile, argv: readonly string[]): GlobalRequest | undefined {
+  try {
+    const flags = describe(profile);
+    return globalRequest(flags, flags.parse(argv).positional);
+  } catch (e) {
+    if (e instanceof FlagError) return undefined;
+    throw e;
   }
-  return undefined;
+}
+
+function answer(request: GlobalRequest, profile: Profile): number {
+  process.stdout.write(request === 'help' ? describe(profile).help(`plat ${profile.role} [flags]`, profile.description) : versionText(request));
+  return 0;
+}
+
+/** `plat --version`, `plat --help` without a role: the global flags alone. */
+function roleless(argv: readonly string[]): number {
+  const flags = new Flags();
+  declareGlobalFlags(flags, 'plat', VERSION);
+  let request: GlobalRequest | undefined;
+  try {
+    request = globalRequest(flags, flags.parse(argv).positional);
+  } catch (e) {
+    if (!(e instanceof FlagError)) throw e;
+    process.stderr.write(`plat: ${e.message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (request === 'help') { process.stdout.write(USAGE); return 0; }
+  if (request !== undefined) { process.stdout.write(versionText(request)); return 0; }
+  process.stderr.write(USAGE);
+  return 2;
 }
 
 export async function main(argv: readonly string[]): Promise<number> {
   const [role, ...rest] = argv;
-  const v = versionRequest(argv);
-  if (v) { process.stdout.write(v + '\n'); return 0; }
-  if (!role || role === 'help' || role === '--help' || role === '-h') { process.stdout.write(USAGE); return role ? 0 : 2; }
+  if (!role) { process.stdout.write(USAGE); return 2; }
+  if (role === 'help') { process.stdout.write(USAGE); return 0; }
+  if (role.startsWith('-')) return roleless(argv);
   if (role === 'ca') return runCa(rest);
   if (role === 'token') return runToken(rest);
   if (role === 'auth') return runAuth(rest);
@@ -135,10 +165,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     process.stderr.write(`plat: unknown role "${role}"\n\n${USAGE}`);
     return 2;
   }
-  if (rest.includes('--help') || rest.includes('-h')) {
-    process.stdout.write(describe(profile).help(`plat ${role} [flags]`, profile.description));
-    return 0;
-  }
+  const asked = earlyRequest(profile, rest);
+  if (asked !== undefined) return answer(asked, profile);
   const logger = createLogger();
   // Signals are caught from the start: parts begin working during boot (the controllers start in
   // `ready`), and a SIGTERM then must stop them cleanly, not kill the process.
@@ -161,6 +189,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     booted = await boot({ profile, argv: rest, cwd: process.cwd(), logger, version: VERSION, commands: Object.values(profiles),
       ...(process.env['PLAT_CONFIG'] ? { configFile: process.env['PLAT_CONFIG'] } : {}) });
   } catch (e) {
+    if (e instanceof GlobalFlagRequest) return answer(e.request, profile);
     if (e instanceof StartupError) {
       process.stderr.write(`plat ${role}: ${e.message}\n`);
       return e.exitCode;

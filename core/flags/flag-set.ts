@@ -31,7 +31,8 @@ export class Flags implements FlagSet {
   define(spec: FlagSpec): void {
     const owner = spec.owner ?? this.owner;
     const full: FlagSpec = owner !== undefined && spec.owner === undefined ? { ...spec, owner } : spec;
-    if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(full.name)) throw new Error(`flag name ${JSON.stringify(full.name)} is not a valid flag name`);
+    // No `_`: the command line's `_` reads as `-` (wordSepNormalize), so such a flag could never be given.
+    if (!/^[A-Za-z0-9][A-Za-z0-9.-]*$/.test(full.name)) throw new Error(`flag name ${JSON.stringify(full.name)} is not a valid flag name`);
     if (full.default !== undefined && !isOfType(full.type, full.default)) {
       throw new Error(`flag --${full.name} (${who(full)}): default ${JSON.stringify(full.default)} is not a parsed ${full.type} value`);
     }
@@ -129,7 +130,7 @@ export class Flags implements FlagSet {
         if (body === '' || body.startsWith('-') || body.startsWith('=')) throw new FlagError(`bad flag syntax: ${arg}`);
         const eq = body.indexOf('=');
         const name = eq === -1 ? body : body.slice(0, eq);
-        const e = this.#entries.get(name);
+        const e = this.#entries.get(wordSepNormalize(name));
         if (e === undefined) throw new FlagError(`unknown flag: --${name}${this.#didYouMean(name)}`);
         let value: string;
         if (eq !== -1) value = body.slice(eq + 1);
@@ -152,7 +153,7 @@ export class Flags implements FlagSet {
         if (e === undefined) {
           // `-secure-port`: a long flag written with one dash.
           const asLong = shorts.split('=')[0] ?? '';
-          const long = k !== 0 ? '' : this.#entries.has(asLong) ? ` (did you mean --${asLong}?)` : this.#didYouMean(asLong);
+          const long = k !== 0 ? '' : this.#entries.has(wordSepNormalize(asLong)) ? ` (did you mean --${wordSepNormalize(asLong)}?)` : this.#didYouMean(asLong);
           throw new FlagError(`unknown shorthand flag: '${c}' in ${arg}${long}`);
         }
         const rest = shorts.slice(k + 1);
@@ -189,11 +190,12 @@ export class Flags implements FlagSet {
   setFromConfig(values: Record<string, unknown>, source: string, from: 'operator' | 'profile' = 'operator'): void {
     for (const [key, value] of Object.entries(values)) {
       const name = key.replace(/^-{1,2}/, '');
-      const e = this.#entries.get(name);
+      const e = this.#entries.get(wordSepNormalize(name));
       if (e === undefined) {
         const hint = suggest(name, this.#entries.keys());
         throw new FlagError(`${source}: unknown flag "${name}"${hint !== undefined ? ` (did you mean "${hint}"?)` : ''}`);
       }
+      if (e.spec.commandLineOnly) throw new FlagError(`${source}: flag "${name}" can only be given on the command line`);
       const raw = typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
       let parsed: unknown;
       try {
@@ -229,7 +231,7 @@ export class Flags implements FlagSet {
   }
 
   #didYouMean(name: string): string {
-    const hint = suggest(name, this.#entries.keys());
+    const hint = suggest(wordSepNormalize(name), this.#entries.keys());
     return hint !== undefined ? ` (did you mean --${hint}?)` : '';
   }
 
@@ -258,6 +260,14 @@ export class Flags implements FlagSet {
   }
 }
 
+/**
+ * cliflag.WordSepNormalizeFunc, which component-base's cli.Run (and the kubelet) set on every flag
+ * set: `--leader_elect` is `--leader-elect`. Flags are declared with dashes, so only lookups need it.
+ */
+function wordSepNormalize(name: string): string {
+  return name.replaceAll('_', '-');
+}
+
 function who(spec: FlagSpec): string {
   return spec.owner !== undefined ? JSON.stringify(spec.owner) : 'an unnamed owner';
 }
@@ -276,15 +286,18 @@ function noOptValue(spec: FlagSpec): string {
 }
 
 /**
- * Enum membership of a value or of each list element. An empty string passes: for string flags
- * Kubernetes treats "" as "use the default", and `--tls-min-version=` must not be an error.
+ * Enum membership of a value or of each list element. An empty string passes only for a string
+ * flag whose default is empty: there "" is the unset value (`--tls-min-version=` asks for the
+ * default, as Kubernetes reads it). Where the default is a value (`--logging-format` text) an empty
+ * one is as unsupported as any other text, and an empty list element (`RBAC,`) never names a choice.
  */
 function checkEnum(spec: FlagSpec, value: unknown): string | undefined {
   const allowed = spec.enum;
   if (allowed === undefined) return undefined;
+  const emptyIsUnset = spec.type === 'string' && (spec.default === undefined || spec.default === '');
   const items = Array.isArray(value) ? (value as unknown[]) : [value];
   for (const item of items) {
-    if (typeof item !== 'string' || item === '' || allowed.includes(item)) continue;
+    if (typeof item !== 'string' || allowed.includes(item) || (item === '' && emptyIsUnset)) continue;
     return `${JSON.stringify(item)} is not one of: ${allowed.join(', ')}`;
   }
   return undefined;

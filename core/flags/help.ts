@@ -13,7 +13,8 @@ const TYPE_NAMES: Record<FlagType, string> = {
   bool: '',
   string: 'string',
   int: 'int',
-  float: 'float',
+  float: 'float', // pflag prints float64 as `float`
+  float32: 'float32',
   duration: 'duration',
   strings: 'strings',
   stringArray: 'stringArray',
@@ -45,6 +46,7 @@ export function formatDefault(spec: FlagSpec): string | undefined {
     case 'quantity':
       return typeof v === 'number' && v !== 0 ? String(v) : undefined;
     case 'float':
+    case 'float32':
       return typeof v === 'number' && v !== 0 ? formatGoFloat(v) : undefined;
     case 'duration':
       return typeof v === 'number' && v !== 0 ? formatDuration(v) : undefined;
@@ -106,7 +108,8 @@ export function renderFlagLines(specs: readonly FlagSpec[], width: number): stri
     const typeName = spec.typeName ?? TYPE_NAMES[spec.type];
     if (typeName !== '') left += ' ' + typeName;
     if (spec.noOptValue !== undefined) {
-      if (spec.type === 'string') left += `[="${spec.noOptValue}"]`;
+      // pflag decides by the value's Type(): `--version version[=true]` is a string underneath.
+      if (typeName === 'string') left += `[="${spec.noOptValue}"]`;
       else if (spec.type !== 'bool' || spec.noOptValue !== 'true') left += `[=${spec.noOptValue}]`;
     }
     maxlen = Math.max(maxlen, left.length + 1); // + 1: pflag counts its alignment marker

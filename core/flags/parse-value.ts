@@ -55,6 +55,17 @@ export function parseFloat64(s: string): number {
 }
 
 /**
+ * Go's strconv.ParseFloat(s, 32), as pflag's Float32Var parses: the float64 value rounded to
+ * float32, and a range error for what float32 cannot hold (`1e39`), as Go gives for overflow.
+ */
+export function parseFloat32(s: string): number {
+  const v = parseFloat64(s);
+  const f = Math.fround(v);
+  if (Number.isFinite(v) && !Number.isFinite(f)) throw new Error(`strconv.ParseFloat: parsing ${q(s)}: value out of range`);
+  return f;
+}
+
+/**
  * One line of CSV, as pflag's string slices read their value: `a,"b,c"` is two items. An empty
  * text is the empty list, which is how `--cors-allowed-origins=` clears a list.
  */
@@ -119,6 +130,7 @@ export function parseScalar(type: FlagType, s: string): unknown {
     case 'string': return s;
     case 'int': return parseInt32(s);
     case 'float': return parseFloat64(s);
+    case 'float32': return parseFloat32(s);
     case 'duration': return parseDuration(s);
     case 'quantity': return parseQuantity(s);
     case 'strings': return splitCsv(s);
@@ -134,6 +146,7 @@ export function isOfType(type: FlagType, v: unknown): boolean {
     case 'string': return typeof v === 'string';
     case 'int': return Number.isInteger(v) && (v as number) >= INT32_MIN && (v as number) <= INT32_MAX;
     case 'float': case 'duration': case 'quantity': return typeof v === 'number';
+    case 'float32': return typeof v === 'number' && (!Number.isFinite(v) || Number.isFinite(Math.fround(v)));
     case 'strings': case 'stringArray': return Array.isArray(v) && v.every((x) => typeof x === 'string');
     case 'map':
       return typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((x) => typeof x === 'string');
@@ -145,7 +158,7 @@ export function zeroValue(type: FlagType): unknown {
   switch (type) {
     case 'bool': return false;
     case 'string': return '';
-    case 'int': case 'float': case 'duration': case 'quantity': return 0;
+    case 'int': case 'float': case 'float32': case 'duration': case 'quantity': return 0;
     case 'strings': case 'stringArray': return [];
     case 'map': return {};
   }

@@ -1,8 +1,8 @@
 // What a plugin declares for each command-line flag it owns. Values after parsing:
-// bool -> boolean, string -> string, int/float -> number, duration -> milliseconds (number),
+// bool -> boolean, string -> string, int/float/float32 -> number (float32 rounded as Go stores it), duration -> milliseconds (number),
 // strings/stringArray -> string[], map -> Record<string, string>, quantity -> number.
 
-export type FlagType = 'bool' | 'string' | 'int' | 'float' | 'duration' | 'strings' | 'stringArray' | 'map' | 'quantity';
+export type FlagType = 'bool' | 'string' | 'int' | 'float' | 'float32' | 'duration' | 'strings' | 'stringArray' | 'map' | 'quantity';
 
 export interface FlagSpec {
   /** Long name without dashes: `secure-port`. */
@@ -35,6 +35,8 @@ export interface FlagSpec {
   readonly validate?: (value: unknown) => string | undefined;
   /** Bool flags only: the value of a bare `--flag` (default true). */
   readonly noOptValue?: string;
+  /** Set: the config file may not give it (`--help`, `--version`: they ask for something, they configure nothing). */
+  readonly commandLineOnly?: boolean;
   /** Who declared it (set by the FlagSet from the tap name). */
   readonly owner?: string;
 }

@@ -74,7 +74,7 @@ export const controllerManagerFlagCatalogue: readonly FlagSpec[] = Object.freeze
   ...section('Client connection to the API server', [
     ['platconfig', 'string', undefined, 'Connection settings file (authorization and master location).'],
     ['master', 'string', undefined, 'API server address; overrides the settings file.'],
-    ['plat-api-qps', 'float', 20, 'Queries per second.'],
+    ['plat-api-qps', 'float32', 20, 'Queries per second.'],
     ['plat-api-burst', 'int', 30, 'Burst.', int32],
     ['plat-api-content-type', 'string', 'application/vnd.platform.protobuf', 'Request content type.'],
   ]),
@@ -164,10 +164,10 @@ export const controllerManagerFlagCatalogue: readonly FlagSpec[] = Object.freeze
     ['cluster-name', 'string', 'platform', 'Instance prefix of the cluster.'],
   ]),
   ...section('Nodes, storage, autoscaling and others', [
-    ['node-eviction-rate', 'float', 0.1, 'Nodes per second whose pods are deleted on failure when the zone is healthy.'],
-    ['secondary-node-eviction-rate', 'float', 0.01, 'Same when the zone is unhealthy; implicitly 0 when cluster size is at or below the large-cluster threshold.'],
+    ['node-eviction-rate', 'float32', 0.1, 'Nodes per second whose pods are deleted on failure when the zone is healthy.'],
+    ['secondary-node-eviction-rate', 'float32', 0.01, 'Same when the zone is unhealthy; implicitly 0 when cluster size is at or below the large-cluster threshold.'],
     ['large-cluster-size-threshold', 'int', 50, 'Node count from which the cluster counts as large (per zone if several zones).', int32],
-    ['unhealthy-zone-threshold', 'float', 0.55, 'Fraction of not-ready nodes (minimum 3) making a zone unhealthy.'],
+    ['unhealthy-zone-threshold', 'float32', 0.55, 'Fraction of not-ready nodes (minimum 3) making a zone unhealthy.'],
     ['node-monitor-grace-period', 'duration', ms('50s'), "Unresponsiveness tolerated for a running node; must be N times the node agent's status update frequency and larger than the sum of the two HTTP/2 ping and read-idle timeout variables."],
     ['node-monitor-period', 'duration', ms('5s'), 'NodeStatus sync period.'],
     ['node-startup-grace-period', 'duration', ms('1m0s'), 'Tolerated unresponsiveness of a starting node.'],

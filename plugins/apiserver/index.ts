@@ -13,7 +13,8 @@ import { ensureSelfSignedServing } from '../../core/pki/index.js';
 import { Resources } from '../../core/registry/registry.js';
 import { ResourceStore } from '../../core/registry/store.js';
 import { setServedStores } from '../../core/registry/stores.js';
-import { createApp, storeKey, type VersionInfo } from '../../core/server/app.js';
+import { createApp, storeKey } from '../../core/server/app.js';
+import { versionInfo } from '../../core/version.js';
 import { HealthChecks } from '../../core/server/health.js';
 import { inProcessServer } from '../../core/server/in-process.js';
 import { listen, MAX_HEADER_BYTES, type RunningServer } from '../../core/server/listen.js';
@@ -46,16 +47,6 @@ export interface ApiServerHandle {
 const handles = new WeakMap<Host, ApiServerHandle>();
 /** The running API server of a host (after `start`), for the all-in-one role and tests. */
 export const getApiServer = (host: Host): ApiServerHandle | undefined => handles.get(host);
-
-export function platVersion(version: string): VersionInfo {
-  // kubectl here is a version dispatcher that picks its client by `minor`: 32 selects kubectl 1.32.
-  return {
-    major: '1', minor: '32', gitVersion: `v1.32.0+plat.${version}`, gitCommit: 'plat', gitTreeState: 'clean',
-    buildDate: '2026-11-22T00:00:00Z', goVersion: `node${process.versions.node}`, compiler: 'plat',
-    platform: `${process.platform}/${process.arch === 'x64' ? 'amd64' : process.arch}`,
-  };
-}
-
 
 export const ApiServerPlugin: Plugin = {
   name: PLUGIN_NAME,
@@ -162,7 +153,7 @@ export const ApiServerPlugin: Plugin = {
       const maxStreams = flags.get<number>('http2-max-streams-per-connection');
       const placeholder = { address: '', port };
       const app = createApp({
-        hooks: host.hooks, resources, stores, health, version: platVersion(host.version), logger: log,
+        hooks: host.hooks, resources, stores, health, version: versionInfo(host.version, host.gitVersion), logger: log,
         minRequestTimeoutSeconds: flags.get<number>('min-request-timeout'), requestTimeoutMs: flags.get<number>('request-timeout'),
         shutdown: stopping.signal, profiling,
         get serverAddress() { return `${advertise || external || '127.0.0.1'}:${placeholder.port}`; },

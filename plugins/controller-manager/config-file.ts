@@ -6,7 +6,9 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { GO_YAML } from '../../core/api/go-yaml.js';
+import { parseDuration } from '../../core/flags/duration.js';
 import { FlagError, type Flags } from '../../core/flags/flag-set.js';
+import type { FlagType } from '../../core/flags/types.js';
 import { StartupError } from '../../core/plugin.js';
 import { CONFIG_API_VERSION, CONFIG_KIND, shapeErrors, UNSUPPORTED_PARTS } from './config-schema.js';
 
@@ -63,6 +65,21 @@ const NO_FLAG: Readonly<Record<string, string>> = {
   'KubeCloudShared.NodeSyncPeriod': 'plat has no cloud provider',
 };
 
+/**
+ * Fields whose zero value upstream's v1alpha1 defaulting replaces (SetDefaults_KubeControllerManagerConfiguration,
+ * RecommendedDefaultGenericControllerManagerConfiguration, component-base's leader-election and
+ * client-connection defaults with the controller manager's qps 20 and burst 30, and
+ * RecommendedDefaultCSRSigningControllerConfiguration): there a zero reads as unset, so its flag keeps
+ * its default. `Controllers: []` would otherwise turn every controller off without a word. Only the
+ * file's values: a zero given on the command line keeps its meaning.
+ */
+const ZERO_IS_UNSET: ReadonlySet<string> = new Set([
+  'Generic.Address', 'Generic.MinResyncPeriod', 'Generic.Controllers',
+  'Generic.ClientConnection.contentType', 'Generic.ClientConnection.qps', 'Generic.ClientConnection.burst',
+  'Generic.LeaderElection.leaseDuration', 'Generic.LeaderElection.renewDeadline', 'Generic.LeaderElection.retryPeriod',
+  'Generic.LeaderElection.resourceLock', 'CSRSigningController.ClusterSigningDuration',
+]);
+
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 const isObject = (v: unknown): v is Record<string, Json> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -77,6 +94,15 @@ function withoutNulls(v: Json): Json | undefined {
     if (kept !== undefined) out[k] = kept;
   }
   return out;
+}
+
+/** Go's zero value of a field of flag type `type`: `0`, `""`, `[]`, a duration of 0 (`0s`, `0h0m`). */
+function isZero(value: Json, type: FlagType): boolean {
+  if (Array.isArray(value)) return value.length === 0;
+  if (type === 'duration' && typeof value === 'string') {
+    try { return parseDuration(value) === 0; } catch { return false; }
+  }
+  return value === '' || value === 0;
 }
 
 /** The document's set fields, as `[path, value]`, stopping at mapped fields and unsupported parts. */
@@ -134,6 +160,7 @@ export function readControllerManagerConfig(file: string, flags: Flags): Map<str
       problems.push(`${path}: not supported (--${flag}${spec?.unsupported ? ` is ${spec.unsupported}` : ' is not a flag of this role'})`);
       continue;
     }
+    if (ZERO_IS_UNSET.has(path) && isZero(value, spec.type)) continue;
     values.set(flag, { path, value });
   }
   if (problems.length) throw fail(problems);

@@ -38,7 +38,7 @@ export const connectionFlags: readonly FlagSpec[] = [
 /** Flags of running controllers, in both variants. */
 export function runnerFlags(controllersHelp: string): FlagSpec[] {
   return [
-    { name: FLAGS.qps, type: 'float', default: 20, section: CLIENT, help: 'Queries per second.' },
+    { name: FLAGS.qps, type: 'float32', default: 20, section: CLIENT, help: 'Queries per second.' },
     { name: FLAGS.burst, type: 'int', typeName: 'int32', default: 30, section: CLIENT, help: 'Burst.', validate: nonNegative },
     { name: LEADER_ELECT.enabled, type: 'bool', default: true, section: PROCESS, help: 'Acquire leadership before running the main loop.' },
     { name: LEADER_ELECT.leaseDuration, type: 'duration', default: ms('15s'), section: PROCESS, help: 'Wait by non-leaders after observing a renewal before taking over an unrenewed slot.' },

@@ -15,6 +15,7 @@ import type { FlagSet } from '../../core/flags/types.js';
 import type { Host } from '../../core/host.js';
 import { MapRegistry } from '../../core/lifecycle.js';
 import { StartupError, type Plugin } from '../../core/plugin.js';
+import { located, locatedError } from '../../core/located-problems.js';
 import { componentHealthChecks } from '../../core/server/health.js';
 import { callsNothing } from '../../core/uncalled-taps.js';
 import { standaloneConnection } from './connection.js';
@@ -93,23 +94,12 @@ export function createControllerManagerPlugin(options: ControllerManagerPluginOp
         flags = cfg.flags;
         registry = collectControllers(host, () => registering);
         const selection = flags.get<string[]>(FLAGS.controllers);
-        // A problem with values from the config file names the file and field and is a config
-        // problem (exit 1); from the command line it is a usage problem (exit 2).
-        const inFile = (names: readonly string[]) => names.filter((n) => flags!.isSetByOperator(n) && !flags!.isSetOnCommandLine(n)).map((n) => flags!.sourceOf(n));
-        const located = (problems: string[], names: readonly string[]) => {
-          const where = inFile(names);
-          return { problems: where.length ? problems.map((p) => `${where.join(', ')}: ${p}`) : problems, inFile: where.length > 0 };
-        };
         const unknown = unknownControllerErrors(selection, [...registry.names(), ...registry.aliases()]);
-        const groups = [
-          located(unknown, [FLAGS.controllers]),
-          ...leaderElectionProblems(leaderElectionSettings(flags)).map((p) => located([p.message], p.flags)),
-        ];
-        const problems = groups.flatMap((g) => g.problems);
-        if (problems.length) {
-          const hint = unknown.length ? `\nknown controllers: ${registry.names().join(', ') || '(none)'}` : '';
-          throw new StartupError(`${problems.join('\n')}${hint}`, groups.some((g) => g.problems.length && g.inFile) ? 1 : 2);
-        }
+        const problem = locatedError([
+          located(flags, unknown, [FLAGS.controllers]),
+          ...leaderElectionProblems(leaderElectionSettings(flags)).map((p) => located(flags!, [p.message], p.flags)),
+        ], unknown.length ? `\nknown controllers: ${registry.names().join(', ') || '(none)'}` : '');
+        if (problem) throw problem;
         if (embedded) {
           if (!hasInProcessConnection(host)) throw new StartupError(`${PLUGIN_NAME}: the embedded controller manager needs the API server of its process`);
         } else {

@@ -3,12 +3,13 @@
 // the CsrSigningController calls those taps. Issuance runs in a worker-thread pool shared by the
 // signers; the CA files are re-read when they change.
 import { isControllerEnabled } from '../../core/controller/selection.js';
+import { located, locatedError } from '../../core/located-problems.js';
 import { StartupError, type Plugin } from '../../core/plugin.js';
 import { SigningPool } from '../../core/signing-pool/pool.js';
 import { CaProvider } from './ca-provider.js';
 import { caSigner } from './ca-signer.js';
 import { CONTROLLER_ALIASES, CONTROLLER_NAME } from './controller-plugin.js';
-import { DURATION_FLAG, defineSigningFlags, signerFiles, signingFlagErrors } from './flags.js';
+import { DURATION_FLAG, defineSigningFlags, signerFiles, signingFlagProblems } from './flags.js';
 
 const PLUGIN_NAME = 'ClusterSigner';
 
@@ -22,8 +23,9 @@ export const ClusterSigner: Plugin = {
     host.hooks.flags.tap(PLUGIN_NAME, defineSigningFlags);
 
     host.hooks.configure.tap(PLUGIN_NAME, ({ flags }) => {
-      const errors = signingFlagErrors(flags);
-      if (errors.length > 0) throw new StartupError(errors.join('\n'), 2);
+      // Values from the controller manager's --config file are named with their field (exit 1).
+      const problem = locatedError(signingFlagProblems(flags).map((p) => located(flags, [p.message], p.flags)));
+      if (problem) throw problem;
       // Upstream reads the files in the controller's start function: with csrsigning off they are
       // neither read nor checked (the flag combination above is, as its Validate does).
       if (flags.has('controllers') && !isControllerEnabled(CONTROLLER_NAME, false, flags.get<string[]>('controllers'), CONTROLLER_ALIASES)) return;

@@ -43,27 +43,31 @@ export interface SignerFiles {
   readonly skipped: readonly string[];
 }
 
-/** Problems with the flags, each a line; empty when they are fine. */
-export function signingFlagErrors(flags: FlagSet): string[] {
+/** A problem with the flags and the flags it is about. */
+export interface SigningFlagProblem { readonly message: string; readonly flags: readonly string[] }
+
+/** Problems with the flags; empty when they are fine. */
+export function signingFlagProblems(flags: FlagSet): SigningFlagProblem[] {
   const pair = (prefix: string): FilePair => ({ certFile: flags.get<string>(`${prefix}-cert-file`), keyFile: flags.get<string>(`${prefix}-key-file`) });
-  const errors: string[] = [];
+  const problems: SigningFlagProblem[] = [];
   const half = (prefix: string) => {
     const p = pair(prefix);
-    if (!p.certFile && p.keyFile) errors.push(`"${prefix}": cannot specify key without cert`);
-    if (p.certFile && !p.keyFile) errors.push(`"${prefix}": cannot specify cert without key`);
+    if (!p.certFile && p.keyFile) problems.push({ message: `"${prefix}": cannot specify key without cert`, flags: [`${prefix}-key-file`] });
+    if (p.certFile && !p.keyFile) problems.push({ message: `"${prefix}": cannot specify cert without key`, flags: [`${prefix}-cert-file`] });
   };
   for (const { prefix } of SIGNER_FLAGS) half(prefix);
   // Upstream silently skips signing with half a generic pair; a mistyped flag is better caught.
   half(GENERIC);
-  const g = pair(GENERIC);
-  const anySpecific = SIGNER_FLAGS.some(({ prefix }) => { const p = pair(prefix); return p.certFile || p.keyFile; });
-  if ((g.certFile || g.keyFile) && anySpecific) {
-    errors.push('cannot specify --cluster-signing-{cert,key}-file and other --cluster-signing-*-file flags at the same time');
+  const given = (prefix: string) => [`${prefix}-cert-file`, `${prefix}-key-file`].filter((f) => flags.get<string>(f) !== '');
+  const generic = given(GENERIC);
+  const specific = SIGNER_FLAGS.flatMap(({ prefix }) => given(prefix));
+  if (generic.length && specific.length) {
+    problems.push({ message: 'cannot specify --cluster-signing-{cert,key}-file and other --cluster-signing-*-file flags at the same time', flags: [...generic, ...specific] });
   }
-  return errors;
+  return problems;
 }
 
-/** The CA files of each signer, once signingFlagErrors found nothing. */
+/** The CA files of each signer, once signingFlagProblems found nothing. */
 export function signerFiles(flags: FlagSet): SignerFiles {
   const pair = (prefix: string): FilePair => ({ certFile: flags.get<string>(`${prefix}-cert-file`), keyFile: flags.get<string>(`${prefix}-key-file`) });
   const specific = SIGNER_FLAGS.map(({ signer, prefix }) => ({ signer, files: pair(prefix) }));

@@ -37,13 +37,13 @@ describe('controller manager flag catalogue', () => {
       ['secure-port', 'int', 10257], ['bind-address', 'string', '0.0.0.0'], ['authentication-token-webhook-cache-ttl', 'duration', 10_000],
       ['authorization-always-allow-paths', 'strings', ['/healthz', '/readyz', '/livez']], ['authorization-webhook-cache-authorized-ttl', 'duration', 10_000],
       ['authorization-webhook-cache-unauthorized-ttl', 'duration', 10_000], ['requestheader-username-headers', 'strings', ['x-remote-user']],
-      ['plat-api-qps', 'float', 20], ['plat-api-burst', 'int', 30], ['plat-api-content-type', 'string', 'application/vnd.platform.protobuf'],
+      ['plat-api-qps', 'float32', 20], ['plat-api-burst', 'int', 30], ['plat-api-content-type', 'string', 'application/vnd.platform.protobuf'],
       ['leader-elect', 'bool', true], ['leader-elect-lease-duration', 'duration', 15_000], ['leader-elect-renew-deadline', 'duration', 10_000],
       ['leader-elect-retry-period', 'duration', 2_000], ['leader-elect-resource-lock', 'string', 'leases'],
       ['leader-elect-resource-name', 'string', 'plat-controller-manager'], ['leader-elect-resource-namespace', 'string', 'plat-system'],
       ['controllers', 'strings', ['*']], ['controller-shutdown-timeout', 'duration', 10_000], ['min-resync-period', 'duration', 43_200_000],
       ['profiling', 'bool', true], ['cluster-signing-duration', 'duration', 8760 * 3_600_000], ['concurrent-gc-syncs', 'int', 20],
-      ['concurrent-daemonset-syncs', 'int', 2], ['node-eviction-rate', 'float', 0.1], ['terminated-pod-gc-threshold', 'int', 12500],
+      ['concurrent-daemonset-syncs', 'int', 2], ['node-eviction-rate', 'float32', 0.1], ['terminated-pod-gc-threshold', 'int', 12500],
       ['cluster-name', 'string', 'platform'], ['flex-volume-plugin-dir', 'string', '/usr/libexec/platform/nodeagent-plugins/volume/exec/'],
     ];
     for (const [name, type, def] of expect) {
@@ -87,7 +87,16 @@ describe('controller manager flag catalogue', () => {
     // The spec's int32 options, named as upstream's Int32Var flags print.
     assert.match(r.stdout, /--plat-api-burst int32\s+Burst\. \(default 30\)/);
     assert.match(r.stdout, /--terminated-pod-gc-threshold int32 /);
+    // Upstream's Float32Var flags print float32; its Float64Var ones `float`, as pflag shortens float64.
+    for (const f of ['plat-api-qps', 'node-eviction-rate', 'secondary-node-eviction-rate', 'unhealthy-zone-threshold']) assert.match(r.stdout, new RegExp(`--${f} float32 `), f);
+    assert.match(r.stdout, /--horizontal-pod-autoscaler-tolerance float /);
     // --config names every part it reads (KubeCloudShared.UseServiceAccountCredentials included).
     assert.match(r.stdout, /--config string\s+A PlatControllerManagerConfiguration file\s+\(YAML or JSON\); its Generic, KubeCloudShared\s+and CSRSigningController parts/);
+  });
+
+  it('--plat-api-qps is a float32: 1e39 is out of its range, as strconv.ParseFloat(s, 32) says', () => {
+    const r = runPlat(['controller-manager', '--plat-api-qps=1e39']);
+    assert.equal(r.code, 2, r.stderr);
+    assert.equal(r.stderr, 'plat controller-manager: invalid argument "1e39" for "--plat-api-qps" flag: strconv.ParseFloat: parsing "1e39": value out of range\n');
   });
 });

@@ -92,6 +92,32 @@ CSRSigningController:
     assert.equal(flags.get('leader-elect-resource-name'), 'from-file');
   });
 
+  it('zero values of fields upstream defaults read as unset: their flags keep their defaults (the command line\'s zeros do not)', () => {
+    const f = file(`${HEAD}Generic:
+  Address: ""
+  MinResyncPeriod: 0s
+  Controllers: []
+  ClientConnection: {qps: 0, burst: 0}
+  LeaderElection: {leaseDuration: 0s, renewDeadline: 0h0m0s, retryPeriod: "0", resourceLock: ""}
+CSRSigningController: {ClusterSigningDuration: 0s}
+`);
+    const fields = ['bind-address', 'min-resync-period', 'controllers', 'plat-api-qps', 'plat-api-burst', 'leader-elect-lease-duration',
+      'leader-elect-renew-deadline', 'leader-elect-retry-period', 'leader-elect-resource-lock', 'cluster-signing-duration'];
+    const defaults = roleFlags();
+    const flags = roleFlags();
+    applyControllerManagerConfig(f, flags);
+    for (const name of fields) {
+      assert.deepEqual(flags.get(name), defaults.get(name), name);
+      assert.equal(flags.sourceOf(name), 'default', name);
+    }
+    assert.deepEqual(defaults.get('controllers'), ['*']);
+    assert.equal(defaults.get('plat-api-qps'), 20);
+    const cli = roleFlags([], ['--plat-api-qps=0', '--controllers=']);
+    applyControllerManagerConfig(f, cli);
+    assert.equal(cli.get('plat-api-qps'), 0);
+    assert.deepEqual(cli.get('controllers'), []);
+  });
+
   it('reads plain scalars by YAML 1.1, as upstream (sigs.k8s.io/yaml) does: yes/no booleans, 0-prefixed octal', () => {
     const f = file(`${HEAD}Generic:
   Port: 020000
@@ -197,5 +223,25 @@ KubeCloudShared: {UseServiceAccountCredentials: yes}
     const flag = run('Generic:\n  LeaderElection: {leaseDuration: 20s}\n', '--leader-elect-lease-duration=5s');
     assert.equal(flag.code, 2, 'the command line won: a usage problem');
     assert.match(flag.stderr, /^plat controller-manager: leaseDuration must be greater than renewDeadline \(--leader-elect-lease-duration=5s/m);
+    // One value from each: both named, and a usage problem (the command line can fix it alone).
+    const mixed = run('Generic:\n  LeaderElection: {leaseDuration: 20s}\n', '--leader-elect-renew-deadline=25s');
+    assert.equal(mixed.code, 2, mixed.stderr);
+    assert.match(mixed.stderr, /^plat controller-manager: \S+cm\.yaml: Generic\.LeaderElection\.leaseDuration, --leader-elect-renew-deadline \(command line\): leaseDuration must be greater than renewDeadline \(--leader-elect-lease-duration=20s, --leader-elect-renew-deadline=25s\)$/m);
+    // A problem from the file and another from the command line: exit 2 for the pair.
+    const both = run('Generic:\n  Controllers: ["*", "nope"]\n', '--leader-elect-retry-period=0s');
+    assert.equal(both.code, 2, both.stderr);
+    assert.match(both.stderr, /^plat controller-manager: \S+cm\.yaml: Generic\.Controllers: "nope" is not in the list of known controllers\n--leader-elect-retry-period=0s: retryPeriod must be greater than zero\n/m);
+  });
+
+  it('signing files from the file that do not fit together name the file and fields (exit 1); from the command line exit 2', () => {
+    const run = (text: string, ...args: string[]) =>
+      runPlat(['controller-manager', '--config', file(`${HEAD}${text}`), '--master=https://127.0.0.1:1', '--secure-port=0', ...args], { cwd: tempDir() });
+    const mixed = run('CSRSigningController:\n  ClusterSigningCertFile: /pki/ca.crt\n  ClusterSigningKeyFile: /pki/ca.key\n  LegacyUnknownSignerConfiguration: {CertFile: /pki/lu.crt}\n');
+    assert.equal(mixed.code, 1, mixed.stderr);
+    assert.match(mixed.stderr, /^plat controller-manager: (\S+cm\.yaml): CSRSigningController\.LegacyUnknownSignerConfiguration\.CertFile: "cluster-signing-legacy-unknown": cannot specify cert without key$/m);
+    assert.match(mixed.stderr, /^(\S+cm\.yaml): CSRSigningController\.ClusterSigningCertFile, \1: CSRSigningController\.ClusterSigningKeyFile, \1: CSRSigningController\.LegacyUnknownSignerConfiguration\.CertFile: cannot specify --cluster-signing-\{cert,key\}-file and other --cluster-signing-\*-file flags at the same time$/m);
+    const flag = run('Generic:\n  Controllers: ["*"]\n', '--cluster-signing-key-file=/pki/ca.key');
+    assert.equal(flag.code, 2, flag.stderr);
+    assert.match(flag.stderr, /^plat controller-manager: "cluster-signing": cannot specify key without cert$/m);
   });
 });

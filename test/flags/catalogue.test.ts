@@ -77,7 +77,7 @@ test('spot checks against the spec', () => {
     ['audit-log-truncate-max-batch-size', 'int', 10485760],
     ['audit-webhook-mode', 'string', 'batch'],
     ['audit-webhook-initial-backoff', 'duration', 10_000],
-    ['audit-webhook-batch-throttle-qps', 'float', 10],
+    ['audit-webhook-batch-throttle-qps', 'float32', 10],
     ['audit-webhook-batch-throttle-burst', 'int', 15],
     ['store-prefix', 'string', '/registry'],
     ['store-compaction-interval', 'duration', 300_000],

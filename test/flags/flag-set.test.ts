@@ -175,6 +175,38 @@ test('enum: strings and each element of lists; empty passes', () => {
   assert.throws(() => f.parse(['--authorization-mode=RBAC,ABAC']), flagError(/"ABAC" is not one of: RBAC, Node, AlwaysAllow/));
 });
 
+test('enum: an empty value passes only where it is the unset value (empty default); never as a list element', () => {
+  const f = new Flags();
+  f.define({ name: 'tls-min-version', type: 'string', help: '', section: SERVING, enum: ['VersionTLS12'] });
+  f.define({ name: 'output', type: 'string', default: '', help: '', section: SERVING, enum: ['json'] });
+  f.define({ name: 'logging-format', type: 'string', default: 'text', help: '', section: LOGGING, enum: ['text'] });
+  f.define({ name: 'authorization-mode', type: 'strings', help: '', section: LOGGING, enum: ['RBAC', 'Node'] });
+  f.parse(['--tls-min-version=', '--output=', '--authorization-mode=']);
+  assert.equal(f.get('tls-min-version'), '');
+  assert.deepEqual(f.get('authorization-mode'), []);
+  assert.throws(() => f.parse(['--logging-format=']), flagError('invalid argument "" for "--logging-format" flag: "" is not one of: text'));
+  assert.throws(() => f.parse(['--authorization-mode=RBAC,']), flagError('invalid argument "RBAC," for "--authorization-mode" flag: "" is not one of: RBAC, Node'));
+  assert.throws(() => f.setFromConfig({ 'logging-format': '' }, 'plat.yaml'), flagError(/^plat\.yaml: invalid value "" for flag "logging-format"/));
+});
+
+test('float32 flags parse as strconv.ParseFloat(s, 32): rounded to float32, out of range past its largest value', () => {
+  const f = new Flags();
+  f.define({ name: 'qps', type: 'float32', default: 20, help: 'Queries per second.', section: SERVING });
+  f.define({ name: 'chance', type: 'float', help: 'A float64.', section: SERVING });
+  const ok: [string, number][] = [['20', 20], ['0.1', Math.fround(0.1)], ['3.4028234e38', Math.fround(3.4028234e38)], ['-1', -1], ['1e-50', 0], ['+Inf', Infinity]];
+  for (const [text, value] of ok) {
+    f.parse([`--qps=${text}`]);
+    assert.equal(f.get('qps'), value, text);
+  }
+  for (const text of ['1e39', '-1e39', '3.5e38']) {
+    assert.throws(() => f.parse([`--qps=${text}`]), flagError(`invalid argument "${text}" for "--qps" flag: strconv.ParseFloat: parsing "${text}": value out of range`));
+  }
+  f.parse(['--chance=1e39']);
+  assert.equal(f.get('chance'), 1e39, 'a float64 holds it');
+  assert.throws(() => f.setFromConfig({ qps: 1e39 }, 'cm.yaml'), flagError('cm.yaml: invalid value 1e+39 for flag "qps": strconv.ParseFloat: parsing "1e+39": value out of range'));
+  assert.match(f.help('x', ''), /--qps float32 +Queries per second\. \(default 20\)\n +--chance float +A float64\./);
+});
+
 test('validate hook runs on the final value', () => {
   const f = makeFlags();
   assert.throws(() => f.parse(['--goaway-chance=0.5']), flagError('invalid argument "0.5" for "--goaway-chance" flag: must be between 0 and 0.02'));
@@ -318,4 +350,19 @@ test('define refuses a default that is not of the parsed type', () => {
   assert.throws(() => f.define({ name: 'request-timeout', type: 'duration', default: '1m0s', help: '', section: LIMITS, owner: 'X' }), {
     message: 'flag --request-timeout ("X"): default "1m0s" is not a parsed duration value',
   });
+});
+
+test('underscores in flag names read as dashes (cliflag.WordSepNormalizeFunc), on the command line and in the config file', () => {
+  const f = makeFlags();
+  f.parse(['--secure_port=8443', '--permit_port_sharing', '--cert_dir', '/tmp/c', '--tls_sni_cert_key=a,b', '--tls-sni_cert-key=c,d']);
+  assert.equal(f.get('secure-port'), 8443);
+  assert.equal(f.get('permit-port-sharing'), true);
+  assert.equal(f.get('cert-dir'), '/tmp/c');
+  assert.deepEqual(f.get('tls-sni-cert-key'), ['a,b', 'c,d'], 'one flag, whichever spelling');
+  assert.throws(() => f.parse(['--secure_port=x']), flagError(/^invalid argument "x" for "--secure-port" flag/));
+  assert.throws(() => f.parse(['--secure_prot=1']), flagError('unknown flag: --secure_prot (did you mean --secure-port?)'));
+  assert.throws(() => f.parse(['-secure_port=1']), flagError(/\(did you mean --secure-port\?\)$/));
+  f.setFromConfig({ request_timeout: '30s' }, 'plat.config.json');
+  assert.equal(f.get('request-timeout'), 30_000);
+  assert.throws(() => new Flags().define({ name: 'bad_name', type: 'bool', help: '', section: SERVING }), /not a valid flag name/);
 });

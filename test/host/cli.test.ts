@@ -11,7 +11,7 @@ describe('plat command line', () => {
   it('prints its version', () => {
     const r = runPlat(['--version']);
     assert.equal(r.code, 0);
-    assert.match(r.stdout, /^plat v\d+\.\d+\.\d+\n$/);
+    assert.match(r.stdout, /^plat v1\.32\.0\+plat\.\d+\.\d+\.\d+\n$/);
     assert.equal(runPlat(['apiserver', '--version']).stdout, r.stdout);
     // --version=raw: Go's %#v of the version.Info /version serves, as verflag prints it.
     assert.match(runPlat(['apiserver', '--version=raw']).stdout,
@@ -167,5 +167,38 @@ describe('plat command line', () => {
     const r = runPlat(['apiserver', '--data-dir', dir], { cwd: dir });
     assert.equal(r.code, 1);
     assert.match(r.stderr, /\/plugins\/0: cannot load plugin "\.\/missing\.mjs"/);
+  });
+});
+
+describe('flag names with underscores', () => {
+  // component-base's cli.Run sets cliflag.WordSepNormalizeFunc on every role's flags, the kubelet too.
+  for (const [role, args] of [
+    ['controller-manager', ['--leader_elect=false', '--plat_api_qps=5', '--controller_shutdown_timeout=3s']],
+    ['nodeagent', ['--healthz_bind_address=127.0.0.1', '--address=not-an-ip']],
+  ] as const) {
+    it(`plat ${role} ${args.join(' ')}`, () => {
+      const r = runPlat([role, ...args]);
+      assert.doesNotMatch(r.stderr, /unknown flag/);
+      if (role === 'controller-manager') assert.match(r.stderr, /no API server to talk to/);
+      else assert.match(r.stderr, /invalid argument "not-an-ip" for "--address" flag/);
+    });
+  }
+});
+
+describe('empty arguments', () => {
+  // Upstream's Args check rejects only non-empty arguments; the shared boot does the same for every role.
+  it('plat controller-manager "" runs; "" x is refused for x', () => {
+    const blank = runPlat(['controller-manager', '', '--leader-elect=false', '']);
+    assert.equal(blank.code, 2, blank.stderr);
+    assert.match(blank.stderr, /no API server to talk to/);
+    const word = runPlat(['controller-manager', '', 'x']);
+    assert.equal(word.code, 2, word.stderr);
+    assert.match(word.stderr, /unexpected argument "x"/);
+  });
+
+  it('plat nodeagent "" runs as without it', () => {
+    const r = runPlat(['nodeagent', '', '--config=/nonexistent/na.yaml']);
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, /failed to load nodeagent config file, path: \/nonexistent\/na\.yaml/);
   });
 });

@@ -101,12 +101,13 @@ describe('logging flags of the API server and controller manager', () => {
   });
 
   const refusals: [role: string, args: string[], message: string][] = [
-    ['apiserver', ['--logging-format=json'], 'invalid argument "json" for "--logging-format" flag: "json" is not one of: text'],
+    ['apiserver', ['--logging-format=json'], 'invalid argument "json" for "--logging-format" flag: format: Invalid value: "json": Unsupported log format'],
+    ['controller-manager', ['--logging-format='], 'invalid argument "" for "--logging-format" flag: format: Invalid value: "": Unsupported log format'],
     ['apiserver', ['--vmodule=apiserver'], 'invalid argument "apiserver" for "--vmodule" flag: "apiserver" does not have the pattern=N format'],
     ['apiserver', ['--log-text-split-stream'], 'invalid argument "true" for "--log-text-split-stream" flag: options.text.splitStream: Forbidden: Feature LoggingAlphaOptions is disabled'],
     ['controller-manager', ['--log-text-info-buffer-size=1Mi'], 'invalid argument "1Mi" for "--log-text-info-buffer-size" flag: options.text.infoBufferSize: Forbidden: Feature LoggingAlphaOptions is disabled'],
     ['controller-manager', ['--vmodule=csrsigning=x'], 'invalid argument "csrsigning=x" for "--vmodule" flag: parsing verbosity in "csrsigning=x": strconv.ParseUint: parsing "x": invalid syntax'],
-    ['all', ['--logging-format=xml'], 'invalid argument "xml" for "--logging-format" flag: "xml" is not one of: text'],
+    ['all', ['--logging-format=xml'], 'invalid argument "xml" for "--logging-format" flag: format: Invalid value: "xml": Unsupported log format'],
   ];
   for (const [role, args, message] of refusals) {
     it(`plat ${role} ${args.join(' ')} is refused`, async () => {

@@ -1,0 +1,41 @@
+// Start-up problems with flag values, told where the values came from: a value from a config file
+// names the file and field (flags.sourceOf) and is a config problem (exit 1); one from the command
+// line is a usage problem (exit 2), as the flag's own parse errors are. A problem about several
+// values names each one's source, and is a usage problem as soon as one came from the command line
+// (the command line can fix it alone, and the file may be shared by other invocations).
+import type { FlagSet } from './flags/types.js';
+import { StartupError } from './plugin.js';
+
+/** Problems about some flags, with the files and fields their values came from. */
+export interface LocatedProblems {
+  readonly problems: readonly string[];
+  readonly inFile: boolean;
+  readonly onCommandLine: boolean;
+}
+
+/**
+ * `problems` about the flags `names`, each prefixed with where those values came from when a file
+ * is among them (`cm.yaml: Generic.LeaderElection.leaseDuration, --leader-elect-renew-deadline
+ * (command line): ...`); values from the command line alone need no prefix, defaults none.
+ */
+export function located(flags: FlagSet, problems: readonly string[], names: readonly string[]): LocatedProblems {
+  const cli = names.filter((n) => flags.isSetOnCommandLine(n));
+  const files = names.filter((n) => flags.isSetByOperator(n) && !flags.isSetOnCommandLine(n)).map((n) => flags.sourceOf(n));
+  const where = [...files, ...(files.length ? cli.map((n) => `--${n} (command line)`) : [])];
+  return {
+    problems: where.length ? problems.map((p) => `${where.join(', ')}: ${p}`) : problems,
+    inFile: files.length > 0,
+    onCommandLine: cli.length > 0,
+  };
+}
+
+/**
+ * One StartupError for all the groups' problems (undefined when there are none); `hint` ends the
+ * message. Exit 2 when any problem involves the command line, else 1 when one involves a file.
+ */
+export function locatedError(groups: readonly LocatedProblems[], hint = ''): StartupError | undefined {
+  const failing = groups.filter((g) => g.problems.length > 0);
+  if (failing.length === 0) return undefined;
+  const usage = failing.some((g) => g.onCommandLine) || !failing.some((g) => g.inFile);
+  return new StartupError(`${failing.flatMap((g) => g.problems).join('\n')}${hint}`, usage ? 2 : 1);
+}
