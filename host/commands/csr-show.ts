@@ -49,7 +49,11 @@ export async function csrGet(argv: readonly string[], out: Out): Promise<number>
     let widths: number[] = [];
     if (printObject) printObject(csr);
     else widths = printTable([TABLE_HEADER, tableRow(csr, new Date())], out);
-    if (f.get<boolean>('watch')) await follow(f, client, csr.metadata.resourceVersion ?? '', printObject ?? rowPrinter(widths, out, false), `metadata.name=${name}`);
+    // As kubectl's get.go: the watch of one object starts at "0", about now, not at the object's
+    // own resourceVersion, which may be older than the store's watch window (a 410, a re-list and
+    // the row printed twice); such a watch opens with a synthetic ADDED of the object, already
+    // printed above, so its first event is dropped.
+    if (f.get<boolean>('watch')) await follow(f, client, '0', printObject ?? rowPrinter(widths, out, false), `metadata.name=${name}`, true);
     return 0;
   } finally {
     client.close();
@@ -91,9 +95,13 @@ function rowPrinter(widths: number[], out: Out, header: boolean): (csr: Csr) => 
   };
 }
 
-/** Follows changes from `rv` until `signal` aborts; prints each changed CSR. */
-async function watchChanges(client: RestClient, rv: string, print: (csr: Csr) => void, fieldSelector: string | undefined, signal: AbortSignal): Promise<void> {
+/**
+ * Follows changes from `rv` until `signal` aborts; prints each changed CSR. `dropFirst`: the first
+ * event (not a bookmark) is the synthetic ADDED of a watch from "0", not a change.
+ */
+async function watchChanges(client: RestClient, rv: string, print: (csr: Csr) => void, fieldSelector: string | undefined, signal: AbortSignal, dropFirst: boolean): Promise<void> {
   let version: string | undefined = rv;
+  let drop = dropFirst;
   while (!signal.aborted) {
     try {
       if (version === undefined) {
@@ -109,7 +117,9 @@ async function watchChanges(client: RestClient, rv: string, print: (csr: Csr) =>
           throw new CommandError(`watch failed: ${status.message ?? JSON.stringify(status)}`);
         }
         version = ev.object.metadata.resourceVersion ?? version;
-        if (ev.type !== 'BOOKMARK') print(ev.object);
+        if (ev.type === 'BOOKMARK') continue;
+        if (drop) drop = false;
+        else print(ev.object);
       }
     } catch (e) {
       if (signal.aborted) return;
@@ -142,7 +152,7 @@ export async function csrList(argv: readonly string[], out: Out, err: Out): Prom
     } else {
       widths = printTable([TABLE_HEADER, ...list.items.map((csr) => tableRow(csr, new Date()))], out);
     }
-    if (f.get<boolean>('watch')) await follow(f, client, list.metadata.resourceVersion ?? '', printObject ?? rowPrinter(widths, out, list.items.length === 0), undefined);
+    if (f.get<boolean>('watch')) await follow(f, client, list.metadata.resourceVersion ?? '', printObject ?? rowPrinter(widths, out, list.items.length === 0), undefined, false);
     return 0;
   } finally {
     client.close();
@@ -150,7 +160,7 @@ export async function csrList(argv: readonly string[], out: Out, err: Out): Prom
 }
 
 /** Watches until --timeout or an interrupt (SIGINT ends the watch with exit 0, as kubectl). */
-async function follow(f: Flags, client: RestClient, rv: string, print: (csr: Csr) => void, fieldSelector: string | undefined): Promise<void> {
+async function follow(f: Flags, client: RestClient, rv: string, print: (csr: Csr) => void, fieldSelector: string | undefined, dropFirst: boolean): Promise<void> {
   const stop = new AbortController();
   const timeout = f.get<number>('timeout');
   // --timeout=1000h must wait 1000h: a plain setTimeout would stop the watch after 1 ms.
@@ -158,7 +168,7 @@ async function follow(f: Flags, client: RestClient, rv: string, print: (csr: Csr
   const interrupted = () => stop.abort();
   process.once('SIGINT', interrupted);
   try {
-    await watchChanges(client, rv, print, fieldSelector, stop.signal);
+    await watchChanges(client, rv, print, fieldSelector, stop.signal, dropFirst);
   } finally {
     cancelTimer?.();
     process.removeListener('SIGINT', interrupted);
