@@ -6,6 +6,7 @@ import https from 'node:https';
 import type { Duplex } from 'node:stream';
 import type { ApiObject } from '../api/meta.js';
 import type { ClientConnection } from './connection.js';
+import { resourceNameError } from './resource-name.js';
 import { withTlsVerifyReason } from './tls-verify-error.js';
 import { TokenBucket } from './token-bucket.js';
 import { warningTexts } from './warning-header.js';
@@ -68,6 +69,17 @@ export function resourcePath(r: ResourceRef, name?: string, subresource?: string
   const base = r.group ? `/apis/${r.group}/${r.version}` : `/api/${r.version}`;
   const ns = r.namespace ? `/namespaces/${encodeURIComponent(r.namespace)}` : '';
   return `${base}${ns}/${r.plural}${name ? `/${encodeURIComponent(name)}` : ''}${subresource ? `/${subresource}` : ''}`;
+}
+
+/** The path of one named object; as client-go's Request.Name, a name that is no path segment is refused unsent. */
+export function objectPath(r: ResourceRef, name: string, subresource?: string): string {
+  const invalid = resourceNameError(name);
+  if (invalid !== undefined) throw new InvalidResourceNameError(invalid);
+  return resourcePath(r, name, subresource);
+}
+
+export class InvalidResourceNameError extends Error {
+  override readonly name = 'InvalidResourceNameError';
 }
 
 export interface List<T extends ApiObject> { metadata: { resourceVersion?: string; continue?: string }; items: T[] }
@@ -179,23 +191,23 @@ export class RestClient {
     return json as T;
   }
 
-  get<T extends ApiObject>(r: ResourceRef, name: string, subresource?: string, o: { signal?: AbortSignal } = {}): Promise<T> {
-    return this.request<T>('GET', resourcePath(r, name, subresource), o);
+  async get<T extends ApiObject>(r: ResourceRef, name: string, subresource?: string, o: { signal?: AbortSignal } = {}): Promise<T> {
+    return this.request<T>('GET', objectPath(r, name, subresource), o);
   }
   list<T extends ApiObject>(r: ResourceRef, query: RequestOptions['query'] = {}, o: { signal?: AbortSignal } = {}): Promise<List<T>> {
     return this.request<List<T>>('GET', resourcePath(r), { query, ...o });
   }
-  create<T extends ApiObject>(r: ResourceRef, obj: T, subresource?: string, name?: string, o: { signal?: AbortSignal } = {}): Promise<T> {
-    return this.request<T>('POST', resourcePath(r, name, subresource), { body: obj, ...o });
+  async create<T extends ApiObject>(r: ResourceRef, obj: T, subresource?: string, name?: string, o: { signal?: AbortSignal } = {}): Promise<T> {
+    return this.request<T>('POST', name === undefined ? resourcePath(r, name, subresource) : objectPath(r, name, subresource), { body: obj, ...o });
   }
-  update<T extends ApiObject>(r: ResourceRef, obj: T, subresource?: string, o: { signal?: AbortSignal } = {}): Promise<T> {
-    return this.request<T>('PUT', resourcePath(r, obj.metadata.name, subresource), { body: obj, ...o });
+  async update<T extends ApiObject>(r: ResourceRef, obj: T, subresource?: string, o: { signal?: AbortSignal } = {}): Promise<T> {
+    return this.request<T>('PUT', objectPath(r, obj.metadata.name ?? '', subresource), { body: obj, ...o });
   }
-  patch<T extends ApiObject>(r: ResourceRef, name: string, patch: unknown, type = 'application/merge-patch+json', subresource?: string): Promise<T> {
-    return this.request<T>('PATCH', resourcePath(r, name, subresource), { body: patch, contentType: type });
+  async patch<T extends ApiObject>(r: ResourceRef, name: string, patch: unknown, type = 'application/merge-patch+json', subresource?: string): Promise<T> {
+    return this.request<T>('PATCH', objectPath(r, name, subresource), { body: patch, contentType: type });
   }
-  delete(r: ResourceRef, name: string, body?: unknown, o: { signal?: AbortSignal } = {}): Promise<unknown> {
-    return this.request('DELETE', resourcePath(r, name), body === undefined ? o : { body, ...o });
+  async delete(r: ResourceRef, name: string, body?: unknown, o: { signal?: AbortSignal } = {}): Promise<unknown> {
+    return this.request('DELETE', objectPath(r, name), body === undefined ? o : { body, ...o });
   }
 
   /** A watch from `resourceVersion`; ends when the server closes it or `signal` aborts. */

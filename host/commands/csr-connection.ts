@@ -2,7 +2,8 @@
 // kubeconfig-flags.ts), the flags every subcommand shares, and the kubectl-style rendering of a
 // server's refusal.
 import { isApiError, RestClient } from '../../core/client/rest-client.js';
-import { Flags } from '../../core/flags/flag-set.js';
+import { FlagError, Flags } from '../../core/flags/flag-set.js';
+import { resourceNameError } from '../../core/client/resource-name.js';
 import { connect, refusedMessage } from './api-request.js';
 import { defineKubeconfigFlags, kubeconfigPath } from './kubeconfig-flags.js';
 
@@ -11,6 +12,17 @@ export function csrFlags(section: string): Flags {
   const f = new Flags();
   defineKubeconfigFlags(f, section);
   return f;
+}
+
+/**
+ * Refuses names no request could carry (client-go's Request.Name rule, in its words) before
+ * anything is sent: a mistake on the command line, so exit 2.
+ */
+export function checkNames(names: readonly string[]): void {
+  for (const name of names) {
+    const invalid = resourceNameError(name);
+    if (invalid !== undefined) throw new FlagError(invalid);
+  }
 }
 
 export function openClient(f: Flags): RestClient {

@@ -12,7 +12,7 @@ import { formatDuration } from '../../core/flags/duration.js';
 import { writeFileAtomic } from '../../core/pki/index.js';
 import { VALID_USAGES } from '../../plugins/certificates/usages.js';
 import { CommandError } from './ca.js';
-import { csrFlags, openClient } from './csr-connection.js';
+import { checkNames, csrFlags, openClient } from './csr-connection.js';
 import { makeDir } from '../../core/make-dir.js';
 import { CSR_DISPLAY } from './csr-output.js';
 import { waitForCertificate } from './csr-wait.js';
@@ -53,6 +53,9 @@ function flagsOf(argv: readonly string[]) {
   const { positional } = f.parse([...argv]);
   if (positional.length) throw new FlagError(`unexpected argument "${positional[0]}"`);
   if (!f.get<string>('signer')) throw new FlagError('--signer is required');
+  // The server refuses such a name too (its key function), but <name>.key is written here first:
+  // --name a/b would put it in a subdirectory.
+  if (f.get<string>('name')) checkNames([f.get<string>('name')]);
   return f;
 }
 

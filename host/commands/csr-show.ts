@@ -9,7 +9,7 @@ import { FlagError, type Flags } from '../../core/flags/flag-set.js';
 import { sleep } from '../../core/abort-wait.js';
 import { setLongTimeout } from '../../core/long-timeout.js';
 import { CommandError } from './ca.js';
-import { csrFlags, openClient } from './csr-connection.js';
+import { checkNames, csrFlags, openClient } from './csr-connection.js';
 import { columnWidths, CSR_DISPLAY, formatObject, formatRow, TABLE_HEADER, tableRow } from './csr-output.js';
 
 type Out = (text: string) => void;
@@ -40,6 +40,7 @@ export async function csrGet(argv: readonly string[], out: Out): Promise<number>
   defineOutput(f, S);
   const { positional } = f.parse([...argv]);
   if (positional.length !== 1) throw new FlagError('exactly one NAME is required');
+  checkNames(positional);
   const client = openClient(f);
   try {
     const name = positional[0]!;

@@ -7,7 +7,7 @@ import { CSR_RESOURCE, type Csr } from '../../core/certificates/csr-object.js';
 import { FlagError } from '../../core/flags/flag-set.js';
 import { writeFileAtomic } from '../../core/pki/index.js';
 import { CommandError } from './ca.js';
-import { csrFlags, describeError, openClient } from './csr-connection.js';
+import { checkNames, csrFlags, describeError, openClient } from './csr-connection.js';
 import { DEFAULT_KUBECONFIG } from './kubeconfig-flags.js';
 import { makeDir } from '../../core/make-dir.js';
 import { csrCreate } from './csr-create.js';
@@ -35,6 +35,7 @@ async function csrWait(argv: readonly string[], out: (t: string) => void): Promi
   f.define({ name: 'out-dir', type: 'string', default: '', section: S, help: 'Write the certificate to DIR/<name>.crt (default: print it).' });
   const { positional } = f.parse([...argv]);
   if (positional.length !== 1) throw new FlagError('exactly one NAME is required');
+  checkNames(positional);
   const name = positional[0]!;
   const client = openClient(f);
   try {

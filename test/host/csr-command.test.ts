@@ -336,11 +336,23 @@ describe('plat csr', () => {
       [['get'], 'exactly one NAME is required'],
       [['approve'], 'one or more CSRs must be specified as <name>'],
       [['frobnicate'], 'unknown command "frobnicate"'],
+      // Names no request path can carry, refused before anything is sent, in client-go's words.
+      [['get', ''], 'plat csr get: resource name may not be empty\n'],
+      [['get', '.'], 'plat csr get: invalid resource name ".": [may not be \'.\']\n'],
+      [['get', '..', '-w'], 'plat csr get: invalid resource name "..": [may not be \'..\']\n'],
+      [['wait', '..'], 'plat csr wait: invalid resource name "..": [may not be \'..\']\n'],
+      [['approve', 'w1', ''], 'plat csr approve: resource name may not be empty\n'],
+      [['deny', 'a/b%'], 'plat csr deny: invalid resource name "a/b%": [may not contain \'/\' may not contain \'%\']\n'],
+      [['create', '--signer', 'a.b/c', '--name', 'sub/x', '--out-dir', out], 'plat csr create: invalid resource name "sub/x": [may not contain \'/\']\n'],
     ] as const) {
       const r = await csr([...args, ...kc()]);
       assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
-      assert.ok(r.stderr.includes(message), `${args.join(' ')}: ${r.stderr}`);
+      assert.ok(message.endsWith('\n') ? r.stderr === message : r.stderr.includes(message), `${args.join(' ')}: ${r.stderr}`);
+      assert.equal(r.stdout, '', args.join(' '));
     }
+    // Nothing was approved by the command that named w1 and '' (the names are checked first).
+    assert.ok(!(await plat.admin.get(`${CSRS}/w1`)).json.status.conditions.some((c: { reason: string }) => c.reason === 'KubectlApprove'));
+    assert.ok(!existsSync(path.join(out, 'sub')));
   });
 });
 
