@@ -16,6 +16,7 @@ import { checkNames, csrFlags, openClient } from './csr-connection.js';
 import { makeDir } from '../../core/make-dir.js';
 import { CSR_DISPLAY } from './csr-output.js';
 import { waitForCertificate } from './csr-wait.js';
+import { runInterruptible } from './interrupt.js';
 
 const KEY_TYPES: Record<string, KeyType> = { p256: 'ecdsa-p256', ed25519: 'ed25519', rsa2048: 'rsa-2048' };
 
@@ -108,11 +109,11 @@ export async function csrCreate(argv: readonly string[], out: (text: string) => 
     }
     out(`private key written to ${keyFile}\n`);
     if (!f.get<boolean>('wait')) return 0;
-    const cert = await waitForCertificate(client, name, {
-      uid: created.metadata.uid, timeoutMs: f.get<number>('timeout'),
+    const cert = await runInterruptible((signal) => waitForCertificate(client, name, {
+      uid: created.metadata.uid, timeoutMs: f.get<number>('timeout'), signal,
       onApproved: () => out(`certificate signing request ${name} is approved, waiting to be issued\n`),
       timeoutHint: `the request stays: \`plat csr wait ${name} --out-dir ${dir}\` writes its certificate next to the key once it is issued`,
-    });
+    }));
     const certFile = path.join(dir, `${name}.crt`);
     await writeFileAtomic(certFile, cert, 0o644);
     out(`certificate written to ${certFile}\n`);

@@ -10,6 +10,7 @@ import { sleep } from '../../core/abort-wait.js';
 import { setLongTimeout } from '../../core/long-timeout.js';
 import { CommandError } from './ca.js';
 import { checkNames, csrFlags, openClient } from './csr-connection.js';
+import { runInterruptible } from './interrupt.js';
 import { columnWidths, CSR_DISPLAY, formatObject, formatRow, TABLE_HEADER, tableRow } from './csr-output.js';
 
 type Out = (text: string) => void;
@@ -160,18 +161,20 @@ export async function csrList(argv: readonly string[], out: Out, err: Out): Prom
   }
 }
 
-/** Watches until --timeout or an interrupt (SIGINT ends the watch with exit 0, as kubectl). */
+/**
+ * Watches until --timeout (exit 0) or a termination signal, which ends the command with exit 1
+ * as kubectl get -w's (interrupt.ts).
+ */
 async function follow(f: Flags, client: RestClient, rv: string, print: (csr: Csr) => void, fieldSelector: string | undefined, dropFirst: boolean): Promise<void> {
-  const stop = new AbortController();
-  const timeout = f.get<number>('timeout');
-  // --timeout=1000h must wait 1000h: a plain setTimeout would stop the watch after 1 ms.
-  const cancelTimer = timeout ? setLongTimeout(() => stop.abort(), timeout) : undefined;
-  const interrupted = () => stop.abort();
-  process.once('SIGINT', interrupted);
-  try {
-    await watchChanges(client, rv, print, fieldSelector, stop.signal, dropFirst);
-  } finally {
-    cancelTimer?.();
-    process.removeListener('SIGINT', interrupted);
-  }
+  await runInterruptible(async (interrupted) => {
+    const stop = new AbortController();
+    const timeout = f.get<number>('timeout');
+    // --timeout=1000h must wait 1000h: a plain setTimeout would stop the watch after 1 ms.
+    const cancelTimer = timeout ? setLongTimeout(() => stop.abort(), timeout) : undefined;
+    try {
+      await watchChanges(client, rv, print, fieldSelector, AbortSignal.any([stop.signal, interrupted]), dropFirst);
+    } finally {
+      cancelTimer?.();
+    }
+  });
 }

@@ -14,6 +14,7 @@ import { csrCreate } from './csr-create.js';
 import { csrDecide } from './csr-decide.js';
 import { csrGet, csrList } from './csr-show.js';
 import { waitForCertificate } from './csr-wait.js';
+import { Interrupted, runInterruptible } from './interrupt.js';
 
 export const CSR_USAGE = `Usage:
   plat csr create --signer NAME [--name NAME] [--cn CN] [--org O]... [--dns NAME]... [--ip ADDR]...
@@ -40,7 +41,7 @@ async function csrWait(argv: readonly string[], out: (t: string) => void): Promi
   const client = openClient(f);
   try {
     const csr = await client.get<Csr>(CSR_RESOURCE, name);
-    const cert = await waitForCertificate(client, name, { uid: csr.metadata.uid, timeoutMs: f.get<number>('timeout') });
+    const cert = await runInterruptible((signal) => waitForCertificate(client, name, { uid: csr.metadata.uid, timeoutMs: f.get<number>('timeout'), signal }));
     const dir = f.get<string>('out-dir');
     if (!dir) { out(cert.toString('utf8')); return 0; }
     await makeDir(dir, 0o700);
@@ -70,6 +71,8 @@ export async function runCsr(argv: readonly string[]): Promise<number> {
     }
   } catch (e) {
     if (e instanceof FlagError) { err(`plat csr ${sub}: ${e.message}\n`); return e.exitCode; }
+    // As kubectl interrupted: nothing more to say.
+    if (e instanceof Interrupted) return e.exitCode;
     err(`plat csr ${sub}: ${describeError(e)}\n`);
     return e instanceof CommandError ? e.exitCode : 1;
   }

@@ -69,4 +69,24 @@ describe('plat csr get|list -w', () => {
     await w.exited;
     assert.match(w.stdout, /^NAME +AGE +SIGNERNAME +REQUESTOR +REQUESTEDDURATION +CONDITION\nold +\S+ +\S+ +\S+ +\S+ +Pending\nold +\S+ +\S+ +\S+ +\S+ +Approved\n$/, w.stdout);
   });
+
+  it('a termination signal ends get -w, list -w and wait with exit 1 and nothing said, as kubectl/pkg/util/interrupt', async () => {
+    assert.equal((await plat.admin.post(CSRS, baseCsr(fx, 'pending'))).status, 201);
+    // With the collection GETs that come before the watch is under way: list -w lists, then
+    // watches; wait lists inside its critical section.
+    for (const [args, signal, gets] of [
+      [['get', 'pending', '-w'], 'SIGINT', 1], [['list', '-w'], 'SIGTERM', 2], [['list', '-w', '-o', 'name'], 'SIGHUP', 2],
+      [['wait', 'pending'], 'SIGINT', 1], [['wait', 'pending', '--timeout', '1h'], 'SIGTERM', 1],
+    ] as const) {
+      const watches = cliWatches;
+      const w = start([...args]);
+      try {
+        await until(() => cliWatches >= watches + gets, `${args.join(' ')} watching`);
+      } finally {
+        w.child.kill(signal);
+      }
+      assert.equal(await w.exited, 1, `${args.join(' ')} ${signal}: ${w.stderr}`);
+      assert.equal(w.stderr, '', `${args.join(' ')} ${signal}`);
+    }
+  });
 });

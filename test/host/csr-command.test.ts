@@ -79,7 +79,8 @@ describe('plat csr', () => {
     } finally {
       child.kill('SIGINT');
     }
-    assert.equal(await exited, 0);
+    // Interrupted, as kubectl get -w: exit 1.
+    assert.equal(await exited, 1);
     // As kubectl get -w: nothing (no "No resources found") until the first row, the header then in its widths.
     assert.match(stdout, /^NAME {23}AGE +SIGNERNAME +REQUESTOR +REQUESTEDDURATION +CONDITION\na-rather-long-first-name {3}\S+ +/);
   });
@@ -110,7 +111,7 @@ describe('plat csr', () => {
   it('list -w --timeout longer than a Node timer holds keeps watching until interrupted', async () => {
     const w = await startLongTimeout(['list', '-w']);
     w.child.kill('SIGINT');
-    assert.equal(await w.exited, 0);
+    assert.equal(await w.exited, 1);
   });
 
   it('create --wait: key 0600, the request as asked, waits through approval to the issued certificate', async () => {
@@ -282,7 +283,7 @@ describe('plat csr', () => {
     } finally {
       for (const w of [table, yaml, one]) w.child.kill('SIGINT');
     }
-    for (const w of [table, yaml, one]) assert.equal(await w.exited, 0);
+    for (const w of [table, yaml, one]) assert.equal(await w.exited, 1);
     // get NAME -w follows that one name: the header, its row, the row again after the change.
     assert.match(one.stdout, /^NAME +AGE +SIGNERNAME +REQUESTOR +REQUESTEDDURATION +CONDITION\n(w2 +\S+ +example\.com\/widgets +plat-admin +<none> +Approved,Issued\n){2}$/);
     // As kubectl get -w -o yaml: every document after the first, a watch event's too, starts with ---.
