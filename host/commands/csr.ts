@@ -54,7 +54,25 @@ async function csrWait(argv: readonly string[], out: (t: string) => void): Promi
   }
 }
 
+/**
+ * A reader that went away (`plat csr list -w | head -1`, then a change): Go's kubectl dies of
+ * SIGPIPE on its next write. Node ignores SIGPIPE and reports EPIPE as an error event of the
+ * stream, which nobody handles: a crash with a stack trace. plat exits quietly with 1 instead: it
+ * cannot die of a signal it ignores, and 141 (what a shell shows for a SIGPIPE death) would claim
+ * a signal to a parent that waits for the process; 1 is the README's "failed", which is true, as
+ * the output was not all delivered.
+ */
+function exitQuietlyOnClosedOutput(): void {
+  const onError = (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(1);
+    throw e;
+  };
+  process.stdout.on('error', onError);
+  process.stderr.on('error', onError);
+}
+
 export async function runCsr(argv: readonly string[]): Promise<number> {
+  exitQuietlyOnClosedOutput();
   const [sub, ...rest] = argv;
   const out = (t: string) => { process.stdout.write(t); };
   const err = (t: string) => { process.stderr.write(t); };

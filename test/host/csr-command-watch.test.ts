@@ -89,4 +89,21 @@ describe('plat csr get|list -w', () => {
       assert.equal(w.stderr, '', `${args.join(' ')} ${signal}`);
     }
   });
+
+  it('list -w whose reader went away (| head -1) exits 1 on the next change, quietly, not with an EPIPE stack trace', async () => {
+    assert.equal((await plat.admin.post(CSRS, baseCsr(fx, 'before-close'))).status, 201);
+    const watches = cliWatches;
+    const w = start(['list', '-w']);
+    try {
+      await until(() => cliWatches >= watches + 2 && w.stdout !== '', 'the table and the watch');
+      // As `head -1` after its line: the read end of the pipe is closed.
+      w.child.stdout.destroy();
+      assert.equal((await plat.admin.post(CSRS, baseCsr(fx, 'after-close'))).status, 201);
+      const code = await Promise.race([w.exited, new Promise((r) => setTimeout(() => r('still running'), 10_000))]);
+      assert.equal(code, 1, w.stderr);
+      assert.equal(w.stderr, '');
+    } finally {
+      w.child.kill('SIGKILL');
+    }
+  });
 });
