@@ -17,7 +17,7 @@ import { waitForCertificate } from './csr-wait.js';
 import { Interrupted, runInterruptible } from './interrupt.js';
 
 export const CSR_USAGE = `Usage:
-  plat csr create --signer NAME [--name NAME] [--cn CN] [--org O]... [--dns NAME]... [--ip ADDR]...
+  plat csr create --signer NAME [--name NAME] [--cn CN] [--org O]... [--dns NAME,...]... [--ip ADDR,...]...
                   [--key-type p256|ed25519|rsa2048] [--usages U,...] [--duration D] [--wait] [--timeout 5m0s] [--out-dir DIR]
   plat csr get NAME [-w] [-o json|yaml|name] [--timeout D]
   plat csr list [-w] [-o json|yaml|name] [--timeout D]

@@ -139,6 +139,15 @@ describe('plat csr', () => {
     assert.ok(samePublicKey(readFileSync(keyFile, 'utf8'), parseCertificate(issued).publicKey.spki), 'the certificate is for the written key');
   });
 
+  it('create: --dns and --ip are string slices (repeatable, comma-separated); wildcards and upper case are kept', async () => {
+    const r = await csr(['create', '--signer', 'example.com/widgets', '--name', 'sans', '--dns', 'a.example,*.b.example', '--dns', 'C-1.Example',
+      '--ip', '10.0.0.1,::1', '--ip', '192.0.2.7', '--out-dir', out, ...kc()]);
+    assert.equal(r.code, 0, r.stderr);
+    const request = parseCsr(Buffer.from((await plat.admin.get(`${CSRS}/sans`)).json.spec.request, 'base64').toString());
+    assert.deepEqual(request.dnsNames, ['a.example', '*.b.example', 'C-1.Example']);
+    assert.deepEqual(request.ipAddresses, ['10.0.0.1', '::1', '192.0.2.7']);
+  });
+
   it('create never replaces an existing key file (a key in use, or a planted symlink): it stops before sending the request', async () => {
     const dir = tempDir('plat-csr-keep-');
     writeFileSync(path.join(dir, 'kept.key'), 'the key of a certificate in use\n', { mode: 0o600 });
@@ -330,6 +339,13 @@ describe('plat csr', () => {
     for (const [args, message] of [
       [['create', '--name', 'x'], '--signer is required'],
       [['create', '--signer', 'a.b/c', '--ip', 'nope'], '"nope" is not an IP address'],
+      [['create', '--signer', 'a.b/c', '--ip', '10.0.0.1,nope'], '"nope" is not an IP address'],
+      [['create', '--signer', 'a.b/c', '--dns', 'a b'], 'plat csr create: invalid argument "a b" for "--dns" flag: "a b" is not a DNS name (labels of'],
+      [['create', '--signer', 'a.b/c', '--dns', 'ok.example', '--dns', 'a.example,-b.example'], '"-b.example" is not a DNS name'],
+      [['create', '--signer', 'a.b/c', '--dns', 'f*.example'], '"f*.example" is not a DNS name'],
+      [['create', '--signer', 'a.b/c', '--dns', 'a..example'], '"a..example" is not a DNS name'],
+      [['create', '--signer', 'a.b/c', '--dns', 'a,,b'], '"" is not a DNS name (empty)'],
+      [['create', '--signer', 'a.b/c', '--dns', 'ü.example'], '"ü.example" is not a DNS name (only ASCII: give an internationalized name in its xn-- form)'],
       [['create', '--signer', 'a.b/c', '--key-type', 'dsa'], 'invalid argument "dsa"'],
       [['create', '--signer', 'a.b/c', '--duration', '5m'], 'must be at least 10m0s'],
       [['create', '--signer', 'a.b/c', '--duration', '700000h'], 'must be less than 596523h14m8s'],
@@ -352,7 +368,7 @@ describe('plat csr', () => {
       assert.equal(r.stdout, '', args.join(' '));
     }
     // Nothing was approved by the command that named w1 and '' (the names are checked first).
-    assert.ok(!(await plat.admin.get(`${CSRS}/w1`)).json.status.conditions.some((c: { reason: string }) => c.reason === 'KubectlApprove'));
+    assert.ok(!((await plat.admin.get(`${CSRS}/w1`)).json.status?.conditions ?? []).some((c: { reason: string }) => c.reason === 'KubectlApprove'));
     assert.ok(!existsSync(path.join(out, 'sub')));
   });
 });
