@@ -16,10 +16,19 @@ import { columnWidths, CSR_DISPLAY, formatObject, formatRow, TABLE_HEADER, table
 type Out = (text: string) => void;
 
 function defineOutput(f: Flags, section: string): void {
-  f.define({ name: 'output', shorthand: 'o', type: 'string', default: '', enum: ['json', 'yaml', 'name'], section, help: 'Output format: json, yaml or name (default: a table).' });
+  f.define({ name: 'output', shorthand: 'o', type: 'string', default: '', enum: ['json', 'yaml', 'name', 'wide'], section, help: 'Output format: json, yaml, name or wide (default: a table).' });
   f.define({ name: 'watch', shorthand: 'w', type: 'bool', default: false, section, help: 'After printing, watch for changes.' });
   f.define({ name: 'timeout', type: 'duration', default: 0, section, help: 'With --watch: stop after this long (0: until interrupted).',
     validate: (v) => ((v as number) < 0 ? 'must not be negative' : undefined) });
+}
+
+/**
+ * The object format asked for, '' for the table. `-o wide` adds a table's priority columns, and
+ * the CSR printer (upstream's as plat's) has none: kubectl prints the plain table.
+ */
+function outputFormat(f: Flags): string {
+  const format = f.get<string>('output');
+  return format === 'wide' ? '' : format;
 }
 
 /**
@@ -46,7 +55,7 @@ export async function csrGet(argv: readonly string[], out: Out): Promise<number>
   try {
     const name = positional[0]!;
     const csr = await client.get<Csr>(CSR_RESOURCE, name);
-    const format = f.get<string>('output');
+    const format = outputFormat(f);
     const printObject = format ? objectPrinter(format, out) : undefined;
     let widths: number[] = [];
     if (printObject) printObject(csr);
@@ -138,7 +147,7 @@ export async function csrList(argv: readonly string[], out: Out, err: Out): Prom
   defineOutput(f, S);
   const { positional } = f.parse([...argv]);
   if (positional.length) throw new FlagError(`unexpected argument "${positional[0]}"`);
-  const format = f.get<string>('output');
+  const format = outputFormat(f);
   const client = openClient(f);
   try {
     const list = await listAll(client);

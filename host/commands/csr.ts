@@ -19,8 +19,8 @@ import { Interrupted, runInterruptible } from './interrupt.js';
 export const CSR_USAGE = `Usage:
   plat csr create --signer NAME [--name NAME] [--cn CN] [--org O]... [--dns NAME,...]... [--ip ADDR,...]...
                   [--key-type p256|ed25519|rsa2048] [--usages U,...] [--duration D] [--wait] [--timeout 5m0s] [--out-dir DIR]
-  plat csr get NAME [-w] [-o json|yaml|name] [--timeout D]
-  plat csr list [-w] [-o json|yaml|name] [--timeout D]
+  plat csr get NAME [-w] [-o json|yaml|name|wide] [--timeout D]
+  plat csr list [-w] [-o json|yaml|name|wide] [--timeout D]
   plat csr approve NAME... [--reason R] [--message M] [--force]
   plat csr deny NAME... [--reason R] [--message M] [--force]
   plat csr wait NAME [--timeout 5m0s] [--out-dir DIR]

@@ -265,6 +265,14 @@ describe('plat csr', () => {
     const listYaml = (await csr(['list', '-o', 'yaml', ...kc()])).stdout;
     assert.ok(listYaml.startsWith('apiVersion: v1\nitems:\n- apiVersion: certificates.platform/v1\n'), listYaml.slice(0, 200));
     assert.ok(listYaml.endsWith('\nkind: List\nmetadata:\n  resourceVersion: ""\n'), listYaml.slice(-200));
+    // -o wide: the CSR printer has no priority columns, so kubectl prints the same table (checked
+    // against kubectl get certificatesigningrequests.v1.certificates.platform -o wide).
+    const age = (text: string) => text.replace(/^(\S+ +)\S+/gm, '$1AGE');
+    for (const args of [['get', 'w1'], ['list']]) {
+      const [plain, wide] = [await csr([...args, ...kc()]), await csr([...args, '-o', 'wide', ...kc()])];
+      assert.equal(wide.code, 0, wide.stderr);
+      assert.equal(age(wide.stdout), age(plain.stdout));
+    }
     const byName = await csr(['list', '-o', 'name', ...kc()]);
     assert.match(byName.stdout, /^certificatesigningrequest\.certificates\.platform\/w1$/m);
   });
