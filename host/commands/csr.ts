@@ -13,7 +13,7 @@ import { makeDir } from '../../core/make-dir.js';
 import { csrCreate } from './csr-create.js';
 import { csrDecide } from './csr-decide.js';
 import { csrGet, csrList } from './csr-show.js';
-import { waitForCertificate } from './csr-wait.js';
+import { outcome, waitForCertificate } from './csr-wait.js';
 import { Interrupted, runInterruptible } from './interrupt.js';
 
 export const CSR_USAGE = `Usage:
@@ -23,16 +23,24 @@ export const CSR_USAGE = `Usage:
   plat csr list [-w] [-o json|yaml|name|wide] [--timeout D]
   plat csr approve NAME... [--reason R] [--message M] [--force]
   plat csr deny NAME... [--reason R] [--message M] [--force]
-  plat csr wait NAME [--timeout 5m0s] [--out-dir DIR]
+  plat csr wait NAME [--timeout 5m0s (0: check once; negative: a week)] [--out-dir DIR]
 
 Every command takes --kubeconfig FILE (default: $PLATCONFIG, else $KUBECONFIG, else ${DEFAULT_KUBECONFIG}).
 `;
 
+const WEEK_MS = 7 * 24 * 3600_000;
+
+/** `wait --timeout 0`: the certificate if issued now; a denial or failure as the wait says it. */
+function issuedNow(csr: Csr, name: string): Buffer {
+  const cert = outcome(csr, name, undefined);
+  if (!cert) throw new CommandError(`certificate signing request "${name}" is not issued (--timeout 0 checks once)`);
+  return cert;
+}
+
 async function csrWait(argv: readonly string[], out: (t: string) => void): Promise<number> {
   const S = 'plat csr wait';
   const f = csrFlags(S);
-  f.define({ name: 'timeout', type: 'duration', default: 5 * 60_000, section: S, help: 'How long to wait.',
-    validate: (v) => ((v as number) <= 0 ? 'must be positive' : undefined) });
+  f.define({ name: 'timeout', type: 'duration', default: 5 * 60_000, section: S, help: 'How long to wait; 0: check once; negative: a week.' });
   f.define({ name: 'out-dir', type: 'string', default: '', section: S, help: 'Write the certificate to DIR/<name>.crt (default: print it).' });
   const { positional } = f.parse([...argv]);
   if (positional.length !== 1) throw new FlagError('exactly one NAME is required');
@@ -41,7 +49,9 @@ async function csrWait(argv: readonly string[], out: (t: string) => void): Promi
   const client = openClient(f);
   try {
     const csr = await client.get<Csr>(CSR_RESOURCE, name);
-    const cert = await runInterruptible((signal) => waitForCertificate(client, name, { uid: csr.metadata.uid, timeoutMs: f.get<number>('timeout'), signal }));
+    // kubectl wait's --timeout: 0 checks once, a negative value waits a week.
+    const timeout = f.get<number>('timeout');
+    const cert = timeout === 0 ? issuedNow(csr, name) : await runInterruptible((signal) => waitForCertificate(client, name, { uid: csr.metadata.uid, timeoutMs: timeout < 0 ? WEEK_MS : timeout, signal }));
     const dir = f.get<string>('out-dir');
     if (!dir) { out(cert.toString('utf8')); return 0; }
     await makeDir(dir, 0o700);

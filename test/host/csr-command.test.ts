@@ -199,7 +199,22 @@ describe('plat csr', () => {
     const timedOut = await csr(['wait', 'w2', '--timeout', '1s', ...kc()]);
     assert.equal(timedOut.code, 1);
     assert.equal(timedOut.stderr, 'plat csr wait: timed out after 1s waiting for certificate signing request "w2" to be issued\n');
+    // As kubectl wait: --timeout 0 checks once; a negative timeout waits a week, not no time at all.
+    const once = await csr(['wait', 'w2', '--timeout', '0', ...kc()]);
+    assert.deepEqual([once.code, once.stderr], [1, 'plat csr wait: certificate signing request "w2" is not issued (--timeout 0 checks once)\n']);
+    const week = spawn(process.execPath, [platBin, 'csr', 'wait', 'w2', '--timeout=-1s', ...kc()], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let weekCode: number | null | undefined;
+    const weekExited = new Promise((r) => week.once('exit', (c) => { weekCode = c; r(c); }));
+    await new Promise((r) => setTimeout(r, 1500));
+    const stillWaiting = weekCode === undefined;
+    week.kill('SIGINT');
+    await weekExited;
+    assert.ok(stillWaiting, `--timeout=-1s ended at once (exit ${weekCode})`);
     const issued = await approveAndIssue('w2');
+    for (const timeout of ['0', '-1s']) {
+      const r = await csr(['wait', 'w2', `--timeout=${timeout}`, ...kc()]);
+      assert.deepEqual([r.code, r.stdout], [0, issued], r.stderr);
+    }
     const printed = await csr(['wait', 'w2', ...kc()]);
     assert.equal(printed.code, 0, printed.stderr);
     assert.equal(printed.stdout, issued);
