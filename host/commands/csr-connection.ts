@@ -4,8 +4,8 @@
 import { isApiError, RestClient } from '../../core/client/rest-client.js';
 import { FlagError, Flags } from '../../core/flags/flag-set.js';
 import { resourceNameError } from '../../core/client/resource-name.js';
-import { connect, refusedMessage } from './api-request.js';
-import { defineKubeconfigFlags, kubeconfigPath } from './kubeconfig-flags.js';
+import { refusedMessage } from './api-request.js';
+import { defineKubeconfigFlags, kubeconfigConnection } from './kubeconfig-flags.js';
 
 /** Flags of one subcommand, with the connection flags every subcommand takes. */
 export function csrFlags(section: string): Flags {
@@ -26,7 +26,7 @@ export function checkNames(names: readonly string[]): void {
 }
 
 export function openClient(f: Flags): RestClient {
-  return new RestClient(connect(kubeconfigPath(f)), { userAgent: 'plat-csr', onWarning: (text) => process.stderr.write(`Warning: ${text}\n`) });
+  return new RestClient(kubeconfigConnection(f), { userAgent: 'plat-csr', onWarning: (text) => process.stderr.write(`Warning: ${text}\n`) });
 }
 
 /** A server's Status as kubectl prints it: `Error from server (NotFound): ...`. */

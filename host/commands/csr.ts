@@ -25,7 +25,8 @@ export const CSR_USAGE = `Usage:
   plat csr deny NAME... [--reason R] [--message M] [--force]
   plat csr wait NAME [--timeout 5m0s (0: check once; negative: a week)] [--out-dir DIR]
 
-Every command takes --kubeconfig FILE (default: $PLATCONFIG, else $KUBECONFIG, else ${DEFAULT_KUBECONFIG}).
+Every command takes --kubeconfig FILE (default: $PLATCONFIG, else $KUBECONFIG, each a merged ':' list as kubectl's,
+else ~/.kube/config, else ${DEFAULT_KUBECONFIG}) and --context, --cluster, --user as kubectl's.
 `;
 
 const WEEK_MS = 7 * 24 * 3600_000;

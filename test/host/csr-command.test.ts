@@ -282,7 +282,8 @@ describe('plat csr', () => {
     assert.ok(listYaml.endsWith('\nkind: List\nmetadata:\n  resourceVersion: ""\n'), listYaml.slice(-200));
     // -o wide: the CSR printer has no priority columns, so kubectl prints the same table (checked
     // against kubectl get certificatesigningrequests.v1.certificates.platform -o wide).
-    const age = (text: string) => text.replace(/^(\S+ +)\S+/gm, '$1AGE');
+    // Cells but AGE, which may tick between the two runs (and change the column's width).
+    const age = (text: string) => text.split('\n').map((l) => l.split(/ {3,}/).filter((_, i) => i !== 1));
     for (const args of [['get', 'w1'], ['list']]) {
       const [plain, wide] = [await csr([...args, ...kc()]), await csr([...args, '-o', 'wide', ...kc()])];
       assert.equal(wide.code, 0, wide.stderr);
@@ -327,12 +328,16 @@ describe('plat csr', () => {
     assert.equal((await csr(['get', 'w1'], { PLATCONFIG: plat.kubeconfig })).code, 0);
     assert.equal((await csr(['get', 'w1'], { KUBECONFIG: ['/nonexistent/config', plat.kubeconfig].join(path.delimiter) })).code, 0);
     const home = tempDir('plat-csr-cwd-');
-    const none = await csr(['get', 'w1'], {}, home);
+    // HOME too: a ~/.kube/config comes before .plat/admin.conf.
+    const none = await csr(['get', 'w1'], { HOME: home }, home);
     assert.equal(none.code, 1);
     assert.match(none.stderr, /\.plat\/admin\.conf/);
     mkdirSync(path.join(home, '.plat'));
     copyFileSync(plat.kubeconfig, path.join(home, '.plat', 'admin.conf'));
-    assert.equal((await csr(['get', 'w1'], {}, home)).code, 0);
+    assert.equal((await csr(['get', 'w1'], { HOME: home }, home)).code, 0);
+    // The kubeconfig overrides are wired: a context that is not there is said, not ignored.
+    const noContext = await csr(['get', 'w1', '--context', 'nope', ...kc()]);
+    assert.deepEqual([noContext.code, noContext.stderr], [1, `plat csr get: kubeconfig ${plat.kubeconfig}: context was not found for specified context: nope\n`]);
     const both = await csr(['get', 'w1', '--kubeconfig', plat.kubeconfig, '--platconfig', '/other']);
     assert.equal(both.code, 2);
   });
