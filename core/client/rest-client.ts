@@ -84,6 +84,20 @@ export class InvalidResourceNameError extends Error {
 
 export interface List<T extends ApiObject> { metadata: { resourceVersion?: string; continue?: string }; items: T[] }
 
+/**
+ * The URL of an API path on `server`: as client-go, the path goes after the server's own path
+ * (`https://host/prefix` serves `/prefix/apis/...`, behind a proxy that routes by prefix), where
+ * `new URL(path, server)` would drop the prefix. `path` may carry a query.
+ */
+export function apiUrl(server: URL, path: string): URL {
+  const rel = new URL(path, 'http://path.invalid');
+  const u = new URL(server);
+  u.pathname = u.pathname.replace(/\/+$/, '') + rel.pathname;
+  u.search = rel.search;
+  u.hash = '';
+  return u;
+}
+
 /** Keep-alive connections opened by `dial` (connection.ts) instead of TCP and TLS. */
 class DialAgent extends http.Agent {
   constructor(private readonly dial: () => Duplex) {
@@ -140,7 +154,7 @@ export class RestClient {
   close(): void { this.#agent.destroy(); }
 
   #url(path: string, query: RequestOptions['query']): URL {
-    const u = new URL(path, this.#connection.server);
+    const u = apiUrl(this.#connection.server, path);
     // Over a dialled connection the same requests travel as plain HTTP (connection.ts).
     if (this.#connection.dial) u.protocol = 'http:';
     for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) u.searchParams.set(k, String(v));

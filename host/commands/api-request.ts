@@ -2,6 +2,7 @@
 // that talk to a running server (token create, auth can-i).
 import https from 'node:https';
 import type { WebhookConnection } from '../../core/client/kubeconfig.js';
+import { apiUrl } from '../../core/client/rest-client.js';
 import { CommandError } from './ca.js';
 
 export type Connection = WebhookConnection;
@@ -10,7 +11,7 @@ export interface ApiResponse { status: number; text: string; json: unknown }
 
 export async function apiRequest(conn: Connection, method: string, path: string, body?: unknown, headers: Record<string, string | string[]> = {}): Promise<ApiResponse> {
   const payload = body === undefined ? undefined : JSON.stringify(body);
-  const url = new URL(path, conn.server);
+  const url = apiUrl(conn.server, path);
   const res = await new Promise<{ status: number; text: string }>((resolve, reject) => {
     const req = https.request(url, {
       method,

@@ -3,12 +3,14 @@
 // ~/.kube/config before plat's .plat/admin.conf, --context/--cluster/--user, and names that are
 // not there refused in clientcmd's words instead of an anonymous request.
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import { Flags } from '../../core/flags/flag-set.js';
 import { defineKubeconfigFlags, kubeconfigConnection, kubeconfigFiles } from '../../host/commands/kubeconfig-flags.js';
-import { tempDir } from '../helpers/plat.js';
+import { startInProcess, tempDir, type RunningPlat } from '../helpers/plat.js';
+import { runPlatAsync } from '../helpers/run-plat.js';
+import type { Plugin } from '../../core/plugin.js';
 
 const flags = (...args: string[]) => {
   const f = new Flags();
@@ -91,5 +93,33 @@ describe('kubeconfig loading for plat csr, plat token and plat auth can-i', () =
     }
     // A current-context of another file that no file defines.
     assert.throws(() => kubeconfigConnection(flags(), { KUBECONFIG: third }), { message: `kubeconfig ${third}: context was not found for specified context: other` });
+  });
+});
+
+describe('a kubeconfig server URL with a path (behind a proxy routing by prefix)', () => {
+  let plat: RunningPlat;
+  const paths: string[] = [];
+  const recorder: Plugin = {
+    name: 'PathsForTests',
+    apply(host) {
+      host.hooks.authenticate.tap({ name: 'PathsForTests', stage: Number.MIN_SAFE_INTEGER }, (req) => { paths.push(`${req.method} ${req.path}`); return undefined; });
+    },
+  };
+  before(async () => { plat = await startInProcess({ plugins: [recorder] }); });
+  after(async () => { await plat?.stop(); });
+
+  it('plat csr (the REST client) and plat token create (one request) keep the prefix', async () => {
+    const file = path.join(tempDir('plat-prefix-'), 'prefixed.conf');
+    writeFileSync(file, readFileSync(plat.kubeconfig, 'utf8').replace(/(server: https:\/\/127\.0\.0\.1:\d+)/, '$1/prefix'));
+    const env = { PLATCONFIG: '', KUBECONFIG: '' };
+    paths.length = 0;
+    await runPlatAsync(['csr', 'get', 'some-csr', '--kubeconfig', file], { env });
+    await runPlatAsync(['csr', 'list', '--kubeconfig', file], { env });
+    await runPlatAsync(['token', 'create', '--kubeconfig', file], { env });
+    assert.deepEqual(paths, [
+      'GET /prefix/apis/certificates.platform/v1/certificatesigningrequests/some-csr',
+      'GET /prefix/apis/certificates.platform/v1/certificatesigningrequests',
+      'POST /prefix/api/v1/namespaces/plat-system/secrets',
+    ]);
   });
 });
