@@ -287,7 +287,7 @@ describe('plat csr', () => {
     for (const args of [['get', 'w1'], ['list']]) {
       const [plain, wide] = [await csr([...args, ...kc()]), await csr([...args, '-o', 'wide', ...kc()])];
       assert.equal(wide.code, 0, wide.stderr);
-      assert.equal(age(wide.stdout), age(plain.stdout));
+      assert.deepEqual(age(wide.stdout), age(plain.stdout));
     }
     const byName = await csr(['list', '-o', 'name', ...kc()]);
     assert.match(byName.stdout, /^certificatesigningrequest\.certificates\.platform\/w1$/m);
@@ -350,7 +350,19 @@ describe('plat csr', () => {
     writeFileSync(file, text);
     const r = await csr(['list', '--kubeconfig', file]);
     assert.equal(r.code, 1, r.stderr);
-    assert.equal(r.stderr.trim(), 'plat csr list: tls: failed to verify certificate: x509: certificate signed by unknown authority');
+    assert.equal(r.stderr.trim(), 'plat csr list: Unable to connect to the server: tls: failed to verify certificate: x509: certificate signed by unknown authority');
+  });
+
+  it('an unknown token and an invalid request are said as kubectl says them (exit 1)', async () => {
+    const config = parseYaml(readFileSync(plat.kubeconfig, 'utf8'));
+    config.users = [{ name: config.users[0].name, user: { token: 'not-a-known-token' } }];
+    const file = path.join(tempDir('plat-csr-unauth-'), 'unknown-token.conf');
+    writeFileSync(file, JSON.stringify(config));
+    const unauthorized = await csr(['list', '--kubeconfig', file]);
+    assert.deepEqual([unauthorized.code, unauthorized.stderr], [1, 'plat csr list: You must be logged in to the server (Unauthorized)\n']);
+    const invalid = await csr(['create', '--signer', 'nodomain', '--name', 'inv', '--out-dir', out, ...kc()]);
+    assert.deepEqual([invalid.code, invalid.stderr], [1, 'plat csr create: The CertificateSigningRequest "inv" is invalid: spec.signerName: Invalid value: "nodomain": '
+      + 'must be a fully qualified domain and path of the form \'example.com/signer-name\'\n']);
   });
 
   it('a server nobody listens at is said as kubectl says it (exit 1)', async () => {
