@@ -5,7 +5,8 @@
 // the cluster is the server (URL and how to trust it), the user is how plat authenticates to it.
 // Only what a client needs is understood; a credential kind plat cannot honour (basic auth, exec,
 // auth-provider, token-file) fails start-up rather than being silently dropped. Relative file paths
-// are resolved against the file's own directory, as clientcmd does.
+// are resolved against the file's own directory, as clientcmd does; the `plat` commands merge a
+// list of files ($KUBECONFIG) as clientcmd merges it.
 //
 // Choice (upstream allows any scheme): the server must be https, or http only to a loopback host,
 // since bearer tokens and callers' identities cross this connection.
@@ -47,20 +48,63 @@ function str(o: Obj, key: string, where: string): string | undefined {
   return v;
 }
 
-function named(list: unknown, field: string, name: string | undefined, kind: string): Obj | undefined {
-  if (list === undefined || list === null) return undefined;
+/** A cluster, user or context entry, with the directory its relative file paths start from. */
+interface Entry { readonly value: Obj; readonly dir: string }
+
+/** The files' entries by name and current-context, merged as clientcmd merges a list of files. */
+interface Merged {
+  readonly clusters: Map<string, Entry>;
+  readonly users: Map<string, Entry>;
+  readonly contexts: Map<string, Entry>;
+  currentContext: string | undefined;
+}
+
+/** kubectl's --context, --cluster and --user: they replace what the current context names. */
+export interface KubeconfigOverrides {
+  readonly context?: string | undefined;
+  readonly cluster?: string | undefined;
+  readonly user?: string | undefined;
+}
+
+function addEntries(into: Map<string, Entry>, list: unknown, field: string, kind: string, dir: string): void {
+  if (list === undefined || list === null) return;
   if (!Array.isArray(list)) throw new KubeconfigError(`${kind}s must be a list`);
-  const entries = list.filter(isObj);
-  const pick = name === undefined ? (entries.length === 1 ? entries[0] : undefined) : entries.find((e) => e['name'] === name);
-  if (pick === undefined) {
-    if (name !== undefined) throw new KubeconfigError(`${kind} "${name}" not found`);
-    if (entries.length > 1) throw new KubeconfigError(`several ${kind}s and no context choosing one`);
-    return undefined;
+  for (const e of list.filter(isObj)) {
+    const name = typeof e['name'] === 'string' ? e['name'] : '';
+    const inner = e[field];
+    if (inner !== undefined && inner !== null && !isObj(inner)) throw new KubeconfigError(`${kind} "${name}": ${field} must be a mapping`);
+    // clientcmd's merge: the first file to define a name wins (the whole entry, not field by field).
+    if (!into.has(name)) into.set(name, { value: isObj(inner) ? inner : {}, dir });
   }
-  const inner = pick[field];
-  if (inner === undefined || inner === null) return {};
-  if (!isObj(inner)) throw new KubeconfigError(`${kind} "${String(pick['name'])}": ${field} must be a mapping`);
-  return inner;
+}
+
+function readFile(file: string, into: Merged): void {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new KubeconfigError(`unable to read: ${(err as Error).message}`);
+  }
+  let doc: unknown;
+  try {
+    // As clientcmd reads it (sigs.k8s.io/yaml): `insecure-skip-tls-verify: yes` is true.
+    doc = parseYaml(text, GO_YAML);
+  } catch (err) {
+    throw new KubeconfigError(`not valid YAML: ${(err as Error).message.split('\n')[0]}`);
+  }
+  if (!isObj(doc)) throw new KubeconfigError('not a kubeconfig (expected a mapping with clusters, users and contexts)');
+  const dir = path.dirname(path.resolve(file));
+  addEntries(into.clusters, doc['clusters'], 'cluster', 'cluster', dir);
+  addEntries(into.users, doc['users'], 'user', 'user', dir);
+  addEntries(into.contexts, doc['contexts'], 'context', 'context', dir);
+  // The first file with a current-context chooses it.
+  into.currentContext ??= str(doc, 'current-context', 'kubeconfig');
+}
+
+/** Without a context naming it: the only entry there is, if any. */
+function onlyEntry(entries: Map<string, Entry>, kind: string): Entry | undefined {
+  if (entries.size > 1) throw new KubeconfigError(`several ${kind}s and no context choosing one`);
+  return entries.values().next().value;
 }
 
 const LOOPBACK_NAMES = new Set(['localhost', 'localhost.']);
@@ -77,22 +121,18 @@ export function isLoopbackHost(hostname: string): boolean {
  * file fields are read now, so a missing certificate fails start-up, not the first request.
  */
 export function loadKubeconfig(file: string): WebhookConnection {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    throw new KubeconfigError(`unable to read: ${(err as Error).message}`);
-  }
-  let doc: unknown;
-  try {
-    // As clientcmd reads it (sigs.k8s.io/yaml): `insecure-skip-tls-verify: yes` is true.
-    doc = parseYaml(text, GO_YAML);
-  } catch (err) {
-    throw new KubeconfigError(`not valid YAML: ${(err as Error).message.split('\n')[0]}`);
-  }
-  if (!isObj(doc)) throw new KubeconfigError('not a kubeconfig (expected a mapping with clusters, users and contexts)');
-  const dir = path.dirname(path.resolve(file));
-  const readRef = (p: string, what: string): Buffer => {
+  return loadKubeconfigs([file]);
+}
+
+/**
+ * Reads and merges `files` as clientcmd merges $KUBECONFIG: the first file to define a cluster,
+ * user or context name wins, the first non-empty current-context wins, and each file's relative
+ * paths start at its own directory. `overrides` are kubectl's --context, --cluster and --user.
+ */
+export function loadKubeconfigs(files: readonly string[], overrides: KubeconfigOverrides = {}): WebhookConnection {
+  const merged: Merged = { clusters: new Map(), users: new Map(), contexts: new Map(), currentContext: undefined };
+  for (const file of files) readFile(file, merged);
+  const readRef = (dir: string, p: string, what: string): Buffer => {
     const abs = path.resolve(dir, p);
     try {
       return readFileSync(abs);
@@ -100,31 +140,48 @@ export function loadKubeconfig(file: string): WebhookConnection {
       throw new KubeconfigError(`unable to read ${what} '${abs}': ${(err as Error).message}`);
     }
   };
-  const fileOrData = (o: Obj, key: string, where: string, what: string): Buffer | undefined => {
-    const data = str(o, `${key}-data`, where);
-    const ref = str(o, key, where);
+  const fileOrData = (e: Entry, key: string, where: string, what: string): Buffer | undefined => {
+    const data = str(e.value, `${key}-data`, where);
+    const ref = str(e.value, key, where);
     if (data !== undefined && ref !== undefined) throw new KubeconfigError(`${where}: ${key} and ${key}-data are both set`);
     if (data !== undefined) return Buffer.from(data, 'base64');
-    return ref === undefined ? undefined : readRef(ref, what);
+    return ref === undefined ? undefined : readRef(e.dir, ref, what);
   };
 
-  // The current context (or the only one) chooses cluster and user by name; a file without
-  // contexts may hold just one cluster and at most one user.
-  const currentContext = str(doc, 'current-context', 'kubeconfig');
-  const context = named(doc['contexts'], 'context', currentContext, 'context');
-  let cluster: Obj | undefined;
-  let user: Obj;
-  if (context !== undefined) {
-    const clusterName = str(context, 'cluster', 'context');
-    const userName = str(context, 'user', 'context');
-    if (clusterName === undefined) throw new KubeconfigError('the context names no cluster');
-    cluster = named(doc['clusters'], 'cluster', clusterName, 'cluster');
-    user = userName === undefined ? {} : named(doc['users'], 'user', userName, 'user') ?? {};
+  // The context (--context, else current-context, else the only one) chooses cluster and user by
+  // name; a file without contexts may hold just one cluster and at most one user. A name that is
+  // not there is an error in clientcmd's words, never a request without credentials.
+  const contextName = overrides.context || merged.currentContext;
+  let context: Obj | undefined;
+  if (contextName) {
+    context = merged.contexts.get(contextName)?.value;
+    if (context === undefined) throw new KubeconfigError(`context was not found for specified context: ${contextName}`);
   } else {
-    cluster = named(doc['clusters'], 'cluster', undefined, 'cluster');
-    user = named(doc['users'], 'user', undefined, 'user') ?? {};
+    context = onlyEntry(merged.contexts, 'context')?.value;
   }
-  if (cluster === undefined) throw new KubeconfigError('no cluster is configured');
+  let clusterEntry: Entry | undefined;
+  const clusterName = overrides.cluster || (context !== undefined ? str(context, 'cluster', 'context') : undefined);
+  if (overrides.cluster) {
+    clusterEntry = merged.clusters.get(overrides.cluster);
+    if (clusterEntry === undefined) throw new KubeconfigError(`cluster "${overrides.cluster}" does not exist`);
+  } else if (context !== undefined) {
+    if (clusterName === undefined) throw new KubeconfigError('the context names no cluster');
+    clusterEntry = merged.clusters.get(clusterName);
+    if (clusterEntry === undefined) throw new KubeconfigError(`no server found for cluster "${clusterName}"`);
+  } else {
+    clusterEntry = onlyEntry(merged.clusters, 'cluster');
+  }
+  const userName = overrides.user || (context !== undefined ? str(context, 'user', 'context') : undefined);
+  let userEntry: Entry | undefined;
+  if (userName !== undefined) {
+    userEntry = merged.users.get(userName);
+    if (userEntry === undefined) throw new KubeconfigError(`auth info "${userName}" does not exist`);
+  } else if (context === undefined) {
+    userEntry = onlyEntry(merged.users, 'user');
+  }
+  if (clusterEntry === undefined) throw new KubeconfigError('no cluster is configured');
+  const cluster = clusterEntry.value;
+  const user = userEntry?.value ?? {};
 
   const serverText = str(cluster, 'server', 'cluster');
   if (serverText === undefined) throw new KubeconfigError('cluster.server is not set');
@@ -141,7 +198,7 @@ export function loadKubeconfig(file: string): WebhookConnection {
 
   const insecure = cluster['insecure-skip-tls-verify'];
   if (insecure !== undefined && typeof insecure !== 'boolean') throw new KubeconfigError('cluster.insecure-skip-tls-verify must be a boolean');
-  const ca = fileOrData(cluster, 'certificate-authority', 'cluster', 'certificate authority');
+  const ca = fileOrData(clusterEntry, 'certificate-authority', 'cluster', 'certificate authority');
   if (insecure === true && ca !== undefined) {
     // clientcmd's own rule.
     throw new KubeconfigError('specifying a root certificates file with the insecure flag is not allowed');
@@ -151,8 +208,8 @@ export function loadKubeconfig(file: string): WebhookConnection {
   for (const f of UNSUPPORTED_USER_FIELDS) {
     if (user[f] !== undefined && user[f] !== null && user[f] !== '') throw new KubeconfigError(`user.${f} is not supported by plat`);
   }
-  const clientCert = fileOrData(user, 'client-certificate', 'user', 'client certificate');
-  const clientKey = fileOrData(user, 'client-key', 'user', 'client key');
+  const clientCert = userEntry && fileOrData(userEntry, 'client-certificate', 'user', 'client certificate');
+  const clientKey = userEntry && fileOrData(userEntry, 'client-key', 'user', 'client key');
   if ((clientCert === undefined) !== (clientKey === undefined)) {
     throw new KubeconfigError('user.client-certificate and user.client-key must be set together');
   }

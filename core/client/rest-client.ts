@@ -6,6 +6,7 @@ import https from 'node:https';
 import type { Duplex } from 'node:stream';
 import type { ApiObject } from '../api/meta.js';
 import type { ClientConnection } from './connection.js';
+import { resourceNameError } from './resource-name.js';
 import { withTlsVerifyReason } from './tls-verify-error.js';
 import { TokenBucket } from './token-bucket.js';
 import { warningTexts } from './warning-header.js';
@@ -70,7 +71,32 @@ export function resourcePath(r: ResourceRef, name?: string, subresource?: string
   return `${base}${ns}/${r.plural}${name ? `/${encodeURIComponent(name)}` : ''}${subresource ? `/${subresource}` : ''}`;
 }
 
+/** The path of one named object; as client-go's Request.Name, a name that is no path segment is refused unsent. */
+export function objectPath(r: ResourceRef, name: string, subresource?: string): string {
+  const invalid = resourceNameError(name);
+  if (invalid !== undefined) throw new InvalidResourceNameError(invalid);
+  return resourcePath(r, name, subresource);
+}
+
+export class InvalidResourceNameError extends Error {
+  override readonly name = 'InvalidResourceNameError';
+}
+
 export interface List<T extends ApiObject> { metadata: { resourceVersion?: string; continue?: string }; items: T[] }
+
+/**
+ * The URL of an API path on `server`: as client-go, the path goes after the server's own path
+ * (`https://host/prefix` serves `/prefix/apis/...`, behind a proxy that routes by prefix), where
+ * `new URL(path, server)` would drop the prefix. `path` may carry a query.
+ */
+export function apiUrl(server: URL, path: string): URL {
+  const rel = new URL(path, 'http://path.invalid');
+  const u = new URL(server);
+  u.pathname = u.pathname.replace(/\/+$/, '') + rel.pathname;
+  u.search = rel.search;
+  u.hash = '';
+  return u;
+}
 
 /** Keep-alive connections opened by `dial` (connection.ts) instead of TCP and TLS. */
 class DialAgent extends http.Agent {
@@ -128,7 +154,7 @@ export class RestClient {
   close(): void { this.#agent.destroy(); }
 
   #url(path: string, query: RequestOptions['query']): URL {
-    const u = new URL(path, this.#connection.server);
+    const u = apiUrl(this.#connection.server, path);
     // Over a dialled connection the same requests travel as plain HTTP (connection.ts).
     if (this.#connection.dial) u.protocol = 'http:';
     for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) u.searchParams.set(k, String(v));
@@ -179,23 +205,23 @@ export class RestClient {
     return json as T;
   }
 
-  get<T extends ApiObject>(r: ResourceRef, name: string, subresource?: string, o: { signal?: AbortSignal } = {}): Promise<T> {
-    return this.request<T>('GET', resourcePath(r, name, subresource), o);
+  async get<T extends ApiObject>(r: ResourceRef, name: string, subresource?: string, o: { signal?: AbortSignal } = {}): Promise<T> {
+    return this.request<T>('GET', objectPath(r, name, subresource), o);
   }
   list<T extends ApiObject>(r: ResourceRef, query: RequestOptions['query'] = {}, o: { signal?: AbortSignal } = {}): Promise<List<T>> {
     return this.request<List<T>>('GET', resourcePath(r), { query, ...o });
   }
-  create<T extends ApiObject>(r: ResourceRef, obj: T, subresource?: string, name?: string, o: { signal?: AbortSignal } = {}): Promise<T> {
-    return this.request<T>('POST', resourcePath(r, name, subresource), { body: obj, ...o });
+  async create<T extends ApiObject>(r: ResourceRef, obj: T, subresource?: string, name?: string, o: { signal?: AbortSignal } = {}): Promise<T> {
+    return this.request<T>('POST', name === undefined ? resourcePath(r, name, subresource) : objectPath(r, name, subresource), { body: obj, ...o });
   }
-  update<T extends ApiObject>(r: ResourceRef, obj: T, subresource?: string, o: { signal?: AbortSignal } = {}): Promise<T> {
-    return this.request<T>('PUT', resourcePath(r, obj.metadata.name, subresource), { body: obj, ...o });
+  async update<T extends ApiObject>(r: ResourceRef, obj: T, subresource?: string, o: { signal?: AbortSignal } = {}): Promise<T> {
+    return this.request<T>('PUT', objectPath(r, obj.metadata.name ?? '', subresource), { body: obj, ...o });
   }
-  patch<T extends ApiObject>(r: ResourceRef, name: string, patch: unknown, type = 'application/merge-patch+json', subresource?: string): Promise<T> {
-    return this.request<T>('PATCH', resourcePath(r, name, subresource), { body: patch, contentType: type });
+  async patch<T extends ApiObject>(r: ResourceRef, name: string, patch: unknown, type = 'application/merge-patch+json', subresource?: string): Promise<T> {
+    return this.request<T>('PATCH', objectPath(r, name, subresource), { body: patch, contentType: type });
   }
-  delete(r: ResourceRef, name: string, body?: unknown, o: { signal?: AbortSignal } = {}): Promise<unknown> {
-    return this.request('DELETE', resourcePath(r, name), body === undefined ? o : { body, ...o });
+  async delete(r: ResourceRef, name: string, body?: unknown, o: { signal?: AbortSignal } = {}): Promise<unknown> {
+    return this.request('DELETE', objectPath(r, name), body === undefined ? o : { body, ...o });
   }
 
   /** A watch from `resourceVersion`; ends when the server closes it or `signal` aborts. */

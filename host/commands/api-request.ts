@@ -1,26 +1,17 @@
 // One HTTPS request to the API server with a kubeconfig's credentials, for the `plat` commands
 // that talk to a running server (token create, auth can-i).
 import https from 'node:https';
-import { KubeconfigError, loadKubeconfig, type WebhookConnection } from '../../core/client/kubeconfig.js';
+import type { WebhookConnection } from '../../core/client/kubeconfig.js';
+import { apiUrl } from '../../core/client/rest-client.js';
 import { CommandError } from './ca.js';
 
 export type Connection = WebhookConnection;
-
-/** The kubeconfig's server and credentials; its problems name the file, which the user may not have chosen. */
-export function connect(kubeconfigFile: string): Connection {
-  try {
-    return loadKubeconfig(kubeconfigFile);
-  } catch (e) {
-    if (e instanceof KubeconfigError) throw new CommandError(`kubeconfig ${kubeconfigFile}: ${e.message}`);
-    throw e;
-  }
-}
 
 export interface ApiResponse { status: number; text: string; json: unknown }
 
 export async function apiRequest(conn: Connection, method: string, path: string, body?: unknown, headers: Record<string, string | string[]> = {}): Promise<ApiResponse> {
   const payload = body === undefined ? undefined : JSON.stringify(body);
-  const url = new URL(path, conn.server);
+  const url = apiUrl(conn.server, path);
   const res = await new Promise<{ status: number; text: string }>((resolve, reject) => {
     const req = https.request(url, {
       method,

@@ -4,9 +4,9 @@
 // can-i` does (which only speaks authorization.k8s.io). TYPE is resolved through discovery: plural,
 // singular, short name or kind, optionally qualified by group.
 import { FlagError, Flags } from '../../core/flags/flag-set.js';
-import { apiRequest, connect, statusMessage, type Connection } from './api-request.js';
+import { apiRequest, statusMessage, type Connection } from './api-request.js';
 import { CommandError } from './ca.js';
-import { defineKubeconfigFlags, kubeconfigPath } from './kubeconfig-flags.js';
+import { defineKubeconfigFlags, kubeconfigConnection } from './kubeconfig-flags.js';
 
 export const AUTH_USAGE = `Usage:
   plat auth can-i VERB TYPE[.GROUP][/NAME] [-n NAMESPACE | -A] [--subresource SUB] [--as USER] [--as-group GROUP]... [--kubeconfig FILE]
@@ -64,7 +64,7 @@ export async function authCanI(argv: readonly string[]): Promise<{ stdout: strin
   const { positional } = f.parse([...argv]);
   if (positional.length < 2 || positional.length > 3) throw new FlagError('you must specify two or three arguments: verb, resource, and optional resourceName');
   const [verb, target, extraName] = positional as [string, string, string | undefined];
-  const conn = connect(kubeconfigPath(f));
+  const conn = kubeconfigConnection(f);
 
   let spec: Record<string, unknown>;
   let stderr = '';

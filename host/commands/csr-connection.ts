@@ -1,10 +1,12 @@
 // The `plat csr` commands' connection to the API server (the kubeconfig rule of
 // kubeconfig-flags.ts), the flags every subcommand shares, and the kubectl-style rendering of a
 // server's refusal.
-import { isApiError, RestClient } from '../../core/client/rest-client.js';
-import { Flags } from '../../core/flags/flag-set.js';
-import { connect, refusedMessage } from './api-request.js';
-import { defineKubeconfigFlags, kubeconfigPath } from './kubeconfig-flags.js';
+import { isApiError, RestClient, type ApiError } from '../../core/client/rest-client.js';
+import { goQuote } from '../../core/go-quote.js';
+import { FlagError, Flags } from '../../core/flags/flag-set.js';
+import { resourceNameError } from '../../core/client/resource-name.js';
+import { refusedMessage } from './api-request.js';
+import { defineKubeconfigFlags, kubeconfigConnection } from './kubeconfig-flags.js';
 
 /** Flags of one subcommand, with the connection flags every subcommand takes. */
 export function csrFlags(section: string): Flags {
@@ -13,12 +15,54 @@ export function csrFlags(section: string): Flags {
   return f;
 }
 
-export function openClient(f: Flags): RestClient {
-  return new RestClient(connect(kubeconfigPath(f)), { userAgent: 'plat-csr', onWarning: (text) => process.stderr.write(`Warning: ${text}\n`) });
+/**
+ * Refuses names no request could carry (client-go's Request.Name rule, in its words) before
+ * anything is sent: a mistake on the command line, so exit 2.
+ */
+export function checkNames(names: readonly string[]): void {
+  for (const name of names) {
+    const invalid = resourceNameError(name);
+    if (invalid !== undefined) throw new FlagError(invalid);
+  }
 }
 
-/** A server's Status as kubectl prints it: `Error from server (NotFound): ...`. */
+export function openClient(f: Flags): RestClient {
+  return new RestClient(kubeconfigConnection(f), { userAgent: 'plat-csr', onWarning: (text) => process.stderr.write(`Warning: ${text}\n`) });
+}
+
+interface StatusDetails { kind?: string; name?: string; causes?: { field?: string; message?: string }[] }
+
+/**
+ * kubectl's words for an Invalid answer (cmdutil.CheckErr): `The <Kind> "<name>" is invalid: ` and
+ * the causes as `field: message`, one on the line or, several, each on its own `* ` line.
+ */
+function invalidMessage(e: ApiError): string {
+  const details = (e.body as { details?: StatusDetails } | undefined)?.details;
+  if (!details) return `The request is invalid${e.message ? `: ${e.message}` : ''}`;
+  const s = details.kind || details.name ? `The ${details.kind ?? ''} ${goQuote(details.name ?? '')} is invalid` : 'The request is invalid';
+  const causes = [...new Set((details.causes ?? []).map((c) => `${c.field ?? ''}: ${c.message ?? ''}`))];
+  if (causes.length === 0) return s;
+  if (causes.length === 1) return `${s}: ${causes[0]}`;
+  return `${s}: \n${causes.map((c) => `* ${c}`).join('\n')}`;
+}
+
+/**
+ * An error as kubectl's StandardErrorMessage (and CheckErr, for Invalid) words it: `Error from
+ * server (NotFound): ...`, `You must be logged in to the server (Unauthorized)`, `The
+ * CertificateSigningRequest "x" is invalid: ...`, the refused-connection sentence, or `Unable to
+ * connect to the server: ...` for any other failure to get an answer. kubectl starts its own
+ * lines with `error: `; plat csr starts every line with `plat csr <sub>: ` instead (runCsr).
+ */
 export function describeError(e: unknown): string {
-  if (isApiError(e)) return e.reason ? `Error from server (${e.reason}): ${e.message}` : `Error from server: ${e.message}`;
-  return refusedMessage(e) ?? (e as Error).message;
+  if (isApiError(e)) {
+    // client-go's text when a 401 carries no Status.
+    if (e.code === 401) return `You must be logged in to the server (${e.reason === 'Unauthorized' ? e.message : 'the server has asked for the client to provide credentials'})`;
+    if (e.reason === 'Invalid') return invalidMessage(e);
+    return e.reason ? `Error from server (${e.reason}): ${e.message}` : `Error from server: ${e.message}`;
+  }
+  const refused = refusedMessage(e);
+  if (refused !== undefined) return refused;
+  // The REST client names the URL of a request that got no answer (Go's url.Error).
+  if (typeof (e as { url?: unknown } | undefined)?.url === 'string') return `Unable to connect to the server: ${(e as Error).message}`;
+  return (e as Error).message;
 }

@@ -9,7 +9,7 @@ import { CSR_RESOURCE, type Csr } from '../../core/certificates/csr-object.js';
 import { isApiError, type RestClient } from '../../core/client/rest-client.js';
 import { FlagError } from '../../core/flags/flag-set.js';
 import { CommandError } from './ca.js';
-import { csrFlags, describeError, openClient } from './csr-connection.js';
+import { checkNames, csrFlags, describeError, openClient } from './csr-connection.js';
 import { CSR_DISPLAY } from './csr-output.js';
 
 export type Decision = 'approve' | 'deny';
@@ -65,6 +65,7 @@ export async function csrDecide(decision: Decision, argv: readonly string[], out
   f.define({ name: 'force', type: 'bool', default: false, section: S, help: `Update the CSR even if it is already ${d.past}.` });
   const { positional } = f.parse([...argv]);
   if (positional.length === 0) throw new FlagError('one or more CSRs must be specified as <name>');
+  checkNames(positional);
   const client = openClient(f);
   let failed = false;
   try {

@@ -9,16 +9,26 @@ import { FlagError, type Flags } from '../../core/flags/flag-set.js';
 import { sleep } from '../../core/abort-wait.js';
 import { setLongTimeout } from '../../core/long-timeout.js';
 import { CommandError } from './ca.js';
-import { csrFlags, openClient } from './csr-connection.js';
+import { checkNames, csrFlags, openClient } from './csr-connection.js';
+import { runInterruptible } from './interrupt.js';
 import { columnWidths, CSR_DISPLAY, formatObject, formatRow, TABLE_HEADER, tableRow } from './csr-output.js';
 
 type Out = (text: string) => void;
 
 function defineOutput(f: Flags, section: string): void {
-  f.define({ name: 'output', shorthand: 'o', type: 'string', default: '', enum: ['json', 'yaml', 'name'], section, help: 'Output format: json, yaml or name (default: a table).' });
+  f.define({ name: 'output', shorthand: 'o', type: 'string', default: '', enum: ['json', 'yaml', 'name', 'wide'], section, help: 'Output format: json, yaml, name or wide (default: a table).' });
   f.define({ name: 'watch', shorthand: 'w', type: 'bool', default: false, section, help: 'After printing, watch for changes.' });
   f.define({ name: 'timeout', type: 'duration', default: 0, section, help: 'With --watch: stop after this long (0: until interrupted).',
     validate: (v) => ((v as number) < 0 ? 'must not be negative' : undefined) });
+}
+
+/**
+ * The object format asked for, '' for the table. `-o wide` adds a table's priority columns, and
+ * the CSR printer (upstream's as plat's) has none: kubectl prints the plain table.
+ */
+function outputFormat(f: Flags): string {
+  const format = f.get<string>('output');
+  return format === 'wide' ? '' : format;
 }
 
 /**
@@ -40,16 +50,21 @@ export async function csrGet(argv: readonly string[], out: Out): Promise<number>
   defineOutput(f, S);
   const { positional } = f.parse([...argv]);
   if (positional.length !== 1) throw new FlagError('exactly one NAME is required');
+  checkNames(positional);
   const client = openClient(f);
   try {
     const name = positional[0]!;
     const csr = await client.get<Csr>(CSR_RESOURCE, name);
-    const format = f.get<string>('output');
+    const format = outputFormat(f);
     const printObject = format ? objectPrinter(format, out) : undefined;
     let widths: number[] = [];
     if (printObject) printObject(csr);
     else widths = printTable([TABLE_HEADER, tableRow(csr, new Date())], out);
-    if (f.get<boolean>('watch')) await follow(f, client, csr.metadata.resourceVersion ?? '', printObject ?? rowPrinter(widths, out, false), `metadata.name=${name}`);
+    // As kubectl's get.go: the watch of one object starts at "0", about now, not at the object's
+    // own resourceVersion, which may be older than the store's watch window (a 410, a re-list and
+    // the row printed twice); such a watch opens with a synthetic ADDED of the object, already
+    // printed above, so its first event is dropped.
+    if (f.get<boolean>('watch')) await follow(f, client, '0', printObject ?? rowPrinter(widths, out, false), `metadata.name=${name}`, true);
     return 0;
   } finally {
     client.close();
@@ -91,9 +106,13 @@ function rowPrinter(widths: number[], out: Out, header: boolean): (csr: Csr) => 
   };
 }
 
-/** Follows changes from `rv` until `signal` aborts; prints each changed CSR. */
-async function watchChanges(client: RestClient, rv: string, print: (csr: Csr) => void, fieldSelector: string | undefined, signal: AbortSignal): Promise<void> {
+/**
+ * Follows changes from `rv` until `signal` aborts; prints each changed CSR. `dropFirst`: the first
+ * event (not a bookmark) is the synthetic ADDED of a watch from "0", not a change.
+ */
+async function watchChanges(client: RestClient, rv: string, print: (csr: Csr) => void, fieldSelector: string | undefined, signal: AbortSignal, dropFirst: boolean): Promise<void> {
   let version: string | undefined = rv;
+  let drop = dropFirst;
   while (!signal.aborted) {
     try {
       if (version === undefined) {
@@ -109,7 +128,9 @@ async function watchChanges(client: RestClient, rv: string, print: (csr: Csr) =>
           throw new CommandError(`watch failed: ${status.message ?? JSON.stringify(status)}`);
         }
         version = ev.object.metadata.resourceVersion ?? version;
-        if (ev.type !== 'BOOKMARK') print(ev.object);
+        if (ev.type === 'BOOKMARK') continue;
+        if (drop) drop = false;
+        else print(ev.object);
       }
     } catch (e) {
       if (signal.aborted) return;
@@ -126,7 +147,7 @@ export async function csrList(argv: readonly string[], out: Out, err: Out): Prom
   defineOutput(f, S);
   const { positional } = f.parse([...argv]);
   if (positional.length) throw new FlagError(`unexpected argument "${positional[0]}"`);
-  const format = f.get<string>('output');
+  const format = outputFormat(f);
   const client = openClient(f);
   try {
     const list = await listAll(client);
@@ -142,25 +163,27 @@ export async function csrList(argv: readonly string[], out: Out, err: Out): Prom
     } else {
       widths = printTable([TABLE_HEADER, ...list.items.map((csr) => tableRow(csr, new Date()))], out);
     }
-    if (f.get<boolean>('watch')) await follow(f, client, list.metadata.resourceVersion ?? '', printObject ?? rowPrinter(widths, out, list.items.length === 0), undefined);
+    if (f.get<boolean>('watch')) await follow(f, client, list.metadata.resourceVersion ?? '', printObject ?? rowPrinter(widths, out, list.items.length === 0), undefined, false);
     return 0;
   } finally {
     client.close();
   }
 }
 
-/** Watches until --timeout or an interrupt (SIGINT ends the watch with exit 0, as kubectl). */
-async function follow(f: Flags, client: RestClient, rv: string, print: (csr: Csr) => void, fieldSelector: string | undefined): Promise<void> {
-  const stop = new AbortController();
-  const timeout = f.get<number>('timeout');
-  // --timeout=1000h must wait 1000h: a plain setTimeout would stop the watch after 1 ms.
-  const cancelTimer = timeout ? setLongTimeout(() => stop.abort(), timeout) : undefined;
-  const interrupted = () => stop.abort();
-  process.once('SIGINT', interrupted);
-  try {
-    await watchChanges(client, rv, print, fieldSelector, stop.signal);
-  } finally {
-    cancelTimer?.();
-    process.removeListener('SIGINT', interrupted);
-  }
+/**
+ * Watches until --timeout (exit 0) or a termination signal, which ends the command with exit 1
+ * as kubectl get -w's (interrupt.ts).
+ */
+async function follow(f: Flags, client: RestClient, rv: string, print: (csr: Csr) => void, fieldSelector: string | undefined, dropFirst: boolean): Promise<void> {
+  await runInterruptible(async (interrupted) => {
+    const stop = new AbortController();
+    const timeout = f.get<number>('timeout');
+    // --timeout=1000h must wait 1000h: a plain setTimeout would stop the watch after 1 ms.
+    const cancelTimer = timeout ? setLongTimeout(() => stop.abort(), timeout) : undefined;
+    try {
+      await watchChanges(client, rv, print, fieldSelector, AbortSignal.any([stop.signal, interrupted]), dropFirst);
+    } finally {
+      cancelTimer?.();
+    }
+  });
 }

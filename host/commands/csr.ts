@@ -7,39 +7,52 @@ import { CSR_RESOURCE, type Csr } from '../../core/certificates/csr-object.js';
 import { FlagError } from '../../core/flags/flag-set.js';
 import { writeFileAtomic } from '../../core/pki/index.js';
 import { CommandError } from './ca.js';
-import { csrFlags, describeError, openClient } from './csr-connection.js';
+import { checkNames, csrFlags, describeError, openClient } from './csr-connection.js';
 import { DEFAULT_KUBECONFIG } from './kubeconfig-flags.js';
 import { makeDir } from '../../core/make-dir.js';
 import { csrCreate } from './csr-create.js';
 import { csrDecide } from './csr-decide.js';
 import { csrGet, csrList } from './csr-show.js';
-import { waitForCertificate } from './csr-wait.js';
+import { outcome, waitForCertificate } from './csr-wait.js';
+import { Interrupted, runInterruptible } from './interrupt.js';
 
 export const CSR_USAGE = `Usage:
-  plat csr create --signer NAME [--name NAME] [--cn CN] [--org O]... [--dns NAME]... [--ip ADDR]...
+  plat csr create --signer NAME [--name NAME] [--cn CN] [--org O]... [--dns NAME,...]... [--ip ADDR,...]...
                   [--key-type p256|ed25519|rsa2048] [--usages U,...] [--duration D] [--wait] [--timeout 5m0s] [--out-dir DIR]
-  plat csr get NAME [-w] [-o json|yaml|name] [--timeout D]
-  plat csr list [-w] [-o json|yaml|name] [--timeout D]
+  plat csr get NAME [-w] [-o json|yaml|name|wide] [--timeout D]
+  plat csr list [-w] [-o json|yaml|name|wide] [--timeout D]
   plat csr approve NAME... [--reason R] [--message M] [--force]
   plat csr deny NAME... [--reason R] [--message M] [--force]
-  plat csr wait NAME [--timeout 5m0s] [--out-dir DIR]
+  plat csr wait NAME [--timeout 5m0s (0: check once; negative: a week)] [--out-dir DIR]
 
-Every command takes --kubeconfig FILE (default: $PLATCONFIG, else $KUBECONFIG, else ${DEFAULT_KUBECONFIG}).
+Every command takes --kubeconfig FILE (default: $PLATCONFIG, else $KUBECONFIG, each a merged ':' list as kubectl's,
+else ~/.kube/config, else ${DEFAULT_KUBECONFIG}) and --context, --cluster, --user as kubectl's.
 `;
+
+const WEEK_MS = 7 * 24 * 3600_000;
+
+/** `wait --timeout 0`: the certificate if issued now; a denial or failure as the wait says it. */
+function issuedNow(csr: Csr, name: string): Buffer {
+  const cert = outcome(csr, name, undefined);
+  if (!cert) throw new CommandError(`certificate signing request "${name}" is not issued (--timeout 0 checks once)`);
+  return cert;
+}
 
 async function csrWait(argv: readonly string[], out: (t: string) => void): Promise<number> {
   const S = 'plat csr wait';
   const f = csrFlags(S);
-  f.define({ name: 'timeout', type: 'duration', default: 5 * 60_000, section: S, help: 'How long to wait.',
-    validate: (v) => ((v as number) <= 0 ? 'must be positive' : undefined) });
+  f.define({ name: 'timeout', type: 'duration', default: 5 * 60_000, section: S, help: 'How long to wait; 0: check once; negative: a week.' });
   f.define({ name: 'out-dir', type: 'string', default: '', section: S, help: 'Write the certificate to DIR/<name>.crt (default: print it).' });
   const { positional } = f.parse([...argv]);
   if (positional.length !== 1) throw new FlagError('exactly one NAME is required');
+  checkNames(positional);
   const name = positional[0]!;
   const client = openClient(f);
   try {
     const csr = await client.get<Csr>(CSR_RESOURCE, name);
-    const cert = await waitForCertificate(client, name, { uid: csr.metadata.uid, timeoutMs: f.get<number>('timeout') });
+    // kubectl wait's --timeout: 0 checks once, a negative value waits a week.
+    const timeout = f.get<number>('timeout');
+    const cert = timeout === 0 ? issuedNow(csr, name) : await runInterruptible((signal) => waitForCertificate(client, name, { uid: csr.metadata.uid, timeoutMs: timeout < 0 ? WEEK_MS : timeout, signal }));
     const dir = f.get<string>('out-dir');
     if (!dir) { out(cert.toString('utf8')); return 0; }
     await makeDir(dir, 0o700);
@@ -52,7 +65,25 @@ async function csrWait(argv: readonly string[], out: (t: string) => void): Promi
   }
 }
 
+/**
+ * A reader that went away (`plat csr list -w | head -1`, then a change): Go's kubectl dies of
+ * SIGPIPE on its next write. Node ignores SIGPIPE and reports EPIPE as an error event of the
+ * stream, which nobody handles: a crash with a stack trace. plat exits quietly with 1 instead: it
+ * cannot die of a signal it ignores, and 141 (what a shell shows for a SIGPIPE death) would claim
+ * a signal to a parent that waits for the process; 1 is the README's "failed", which is true, as
+ * the output was not all delivered.
+ */
+function exitQuietlyOnClosedOutput(): void {
+  const onError = (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(1);
+    throw e;
+  };
+  process.stdout.on('error', onError);
+  process.stderr.on('error', onError);
+}
+
 export async function runCsr(argv: readonly string[]): Promise<number> {
+  exitQuietlyOnClosedOutput();
   const [sub, ...rest] = argv;
   const out = (t: string) => { process.stdout.write(t); };
   const err = (t: string) => { process.stderr.write(t); };
@@ -69,6 +100,8 @@ export async function runCsr(argv: readonly string[]): Promise<number> {
     }
   } catch (e) {
     if (e instanceof FlagError) { err(`plat csr ${sub}: ${e.message}\n`); return e.exitCode; }
+    // As kubectl interrupted: nothing more to say.
+    if (e instanceof Interrupted) return e.exitCode;
     err(`plat csr ${sub}: ${describeError(e)}\n`);
     return e instanceof CommandError ? e.exitCode : 1;
   }

@@ -4,9 +4,9 @@
 import { randomInt } from 'node:crypto';
 import { rfc3339 } from '../../core/api/meta.js';
 import { FlagError, Flags } from '../../core/flags/flag-set.js';
-import { apiRequest, connect, statusMessage } from './api-request.js';
+import { apiRequest, statusMessage } from './api-request.js';
 import { CommandError } from './ca.js';
-import { defineKubeconfigFlags, kubeconfigPath } from './kubeconfig-flags.js';
+import { defineKubeconfigFlags, kubeconfigConnection } from './kubeconfig-flags.js';
 
 export const TOKEN_USAGE = `Usage:
   plat token create [--kubeconfig FILE] [--ttl 24h0m0s] [--groups system:bootstrappers:NAME,...] [--description TEXT]
@@ -32,7 +32,7 @@ function flagsOf(argv: readonly string[]): Flags {
 
 export async function tokenCreate(argv: readonly string[], now = new Date()): Promise<string> {
   const f = flagsOf(argv);
-  const conn = connect(kubeconfigPath(f));
+  const conn = kubeconfigConnection(f);
   const id = randomString(6);
   const secret = randomString(16);
   const ttl = f.get<number>('ttl');

@@ -428,7 +428,7 @@ describe('webhook kubeconfig', () => {
     assert.throws(() => loadKubeconfig(write('clusters: [{name: a, cluster: {server: "https://a/"}}]\nusers: [{name: u, user: {client-certificate-data: eA==}}]')),
       /must be set together/);
     assert.throws(() => loadKubeconfig(write('clusters: [{name: a, cluster: {server: "https://a/"}}]\ncurrent-context: nope\ncontexts: []')),
-      /context "nope" not found/);
+      /context was not found for specified context: nope/);
   });
 
   it('reads plain scalars by YAML 1.1, as clientcmd (sigs.k8s.io/yaml) does', () => {

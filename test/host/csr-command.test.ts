@@ -79,7 +79,8 @@ describe('plat csr', () => {
     } finally {
       child.kill('SIGINT');
     }
-    assert.equal(await exited, 0);
+    // Interrupted, as kubectl get -w: exit 1.
+    assert.equal(await exited, 1);
     // As kubectl get -w: nothing (no "No resources found") until the first row, the header then in its widths.
     assert.match(stdout, /^NAME {23}AGE +SIGNERNAME +REQUESTOR +REQUESTEDDURATION +CONDITION\na-rather-long-first-name {3}\S+ +/);
   });
@@ -110,7 +111,7 @@ describe('plat csr', () => {
   it('list -w --timeout longer than a Node timer holds keeps watching until interrupted', async () => {
     const w = await startLongTimeout(['list', '-w']);
     w.child.kill('SIGINT');
-    assert.equal(await w.exited, 0);
+    assert.equal(await w.exited, 1);
   });
 
   it('create --wait: key 0600, the request as asked, waits through approval to the issued certificate', async () => {
@@ -136,6 +137,15 @@ describe('plat csr', () => {
     assert.equal(statSync(keyFile).mode & 0o777, 0o600);
     assert.equal(readFileSync(certFile, 'utf8'), issued);
     assert.ok(samePublicKey(readFileSync(keyFile, 'utf8'), parseCertificate(issued).publicKey.spki), 'the certificate is for the written key');
+  });
+
+  it('create: --dns and --ip are string slices (repeatable, comma-separated); wildcards and upper case are kept', async () => {
+    const r = await csr(['create', '--signer', 'example.com/widgets', '--name', 'sans', '--dns', 'a.example,*.b.example', '--dns', 'C-1.Example',
+      '--ip', '10.0.0.1,::1', '--ip', '192.0.2.7', '--out-dir', out, ...kc()]);
+    assert.equal(r.code, 0, r.stderr);
+    const request = parseCsr(Buffer.from((await plat.admin.get(`${CSRS}/sans`)).json.spec.request, 'base64').toString());
+    assert.deepEqual(request.dnsNames, ['a.example', '*.b.example', 'C-1.Example']);
+    assert.deepEqual(request.ipAddresses, ['10.0.0.1', '::1', '192.0.2.7']);
   });
 
   it('create never replaces an existing key file (a key in use, or a planted symlink): it stops before sending the request', async () => {
@@ -189,7 +199,22 @@ describe('plat csr', () => {
     const timedOut = await csr(['wait', 'w2', '--timeout', '1s', ...kc()]);
     assert.equal(timedOut.code, 1);
     assert.equal(timedOut.stderr, 'plat csr wait: timed out after 1s waiting for certificate signing request "w2" to be issued\n');
+    // As kubectl wait: --timeout 0 checks once; a negative timeout waits a week, not no time at all.
+    const once = await csr(['wait', 'w2', '--timeout', '0', ...kc()]);
+    assert.deepEqual([once.code, once.stderr], [1, 'plat csr wait: certificate signing request "w2" is not issued (--timeout 0 checks once)\n']);
+    const week = spawn(process.execPath, [platBin, 'csr', 'wait', 'w2', '--timeout=-1s', ...kc()], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let weekCode: number | null | undefined;
+    const weekExited = new Promise((r) => week.once('exit', (c) => { weekCode = c; r(c); }));
+    await new Promise((r) => setTimeout(r, 1500));
+    const stillWaiting = weekCode === undefined;
+    week.kill('SIGINT');
+    await weekExited;
+    assert.ok(stillWaiting, `--timeout=-1s ended at once (exit ${weekCode})`);
     const issued = await approveAndIssue('w2');
+    for (const timeout of ['0', '-1s']) {
+      const r = await csr(['wait', 'w2', `--timeout=${timeout}`, ...kc()]);
+      assert.deepEqual([r.code, r.stdout], [0, issued], r.stderr);
+    }
     const printed = await csr(['wait', 'w2', ...kc()]);
     assert.equal(printed.code, 0, printed.stderr);
     assert.equal(printed.stdout, issued);
@@ -255,6 +280,15 @@ describe('plat csr', () => {
     const listYaml = (await csr(['list', '-o', 'yaml', ...kc()])).stdout;
     assert.ok(listYaml.startsWith('apiVersion: v1\nitems:\n- apiVersion: certificates.platform/v1\n'), listYaml.slice(0, 200));
     assert.ok(listYaml.endsWith('\nkind: List\nmetadata:\n  resourceVersion: ""\n'), listYaml.slice(-200));
+    // -o wide: the CSR printer has no priority columns, so kubectl prints the same table (checked
+    // against kubectl get certificatesigningrequests.v1.certificates.platform -o wide).
+    // Cells but AGE, which may tick between the two runs (and change the column's width).
+    const age = (text: string) => text.split('\n').map((l) => l.split(/ {3,}/).filter((_, i) => i !== 1));
+    for (const args of [['get', 'w1'], ['list']]) {
+      const [plain, wide] = [await csr([...args, ...kc()]), await csr([...args, '-o', 'wide', ...kc()])];
+      assert.equal(wide.code, 0, wide.stderr);
+      assert.deepEqual(age(wide.stdout), age(plain.stdout));
+    }
     const byName = await csr(['list', '-o', 'name', ...kc()]);
     assert.match(byName.stdout, /^certificatesigningrequest\.certificates\.platform\/w1$/m);
   });
@@ -282,7 +316,7 @@ describe('plat csr', () => {
     } finally {
       for (const w of [table, yaml, one]) w.child.kill('SIGINT');
     }
-    for (const w of [table, yaml, one]) assert.equal(await w.exited, 0);
+    for (const w of [table, yaml, one]) assert.equal(await w.exited, 1);
     // get NAME -w follows that one name: the header, its row, the row again after the change.
     assert.match(one.stdout, /^NAME +AGE +SIGNERNAME +REQUESTOR +REQUESTEDDURATION +CONDITION\n(w2 +\S+ +example\.com\/widgets +plat-admin +<none> +Approved,Issued\n){2}$/);
     // As kubectl get -w -o yaml: every document after the first, a watch event's too, starts with ---.
@@ -294,12 +328,16 @@ describe('plat csr', () => {
     assert.equal((await csr(['get', 'w1'], { PLATCONFIG: plat.kubeconfig })).code, 0);
     assert.equal((await csr(['get', 'w1'], { KUBECONFIG: ['/nonexistent/config', plat.kubeconfig].join(path.delimiter) })).code, 0);
     const home = tempDir('plat-csr-cwd-');
-    const none = await csr(['get', 'w1'], {}, home);
+    // HOME too: a ~/.kube/config comes before .plat/admin.conf.
+    const none = await csr(['get', 'w1'], { HOME: home }, home);
     assert.equal(none.code, 1);
     assert.match(none.stderr, /\.plat\/admin\.conf/);
     mkdirSync(path.join(home, '.plat'));
     copyFileSync(plat.kubeconfig, path.join(home, '.plat', 'admin.conf'));
-    assert.equal((await csr(['get', 'w1'], {}, home)).code, 0);
+    assert.equal((await csr(['get', 'w1'], { HOME: home }, home)).code, 0);
+    // The kubeconfig overrides are wired: a context that is not there is said, not ignored.
+    const noContext = await csr(['get', 'w1', '--context', 'nope', ...kc()]);
+    assert.deepEqual([noContext.code, noContext.stderr], [1, `plat csr get: kubeconfig ${plat.kubeconfig}: context was not found for specified context: nope\n`]);
     const both = await csr(['get', 'w1', '--kubeconfig', plat.kubeconfig, '--platconfig', '/other']);
     assert.equal(both.code, 2);
   });
@@ -312,7 +350,19 @@ describe('plat csr', () => {
     writeFileSync(file, text);
     const r = await csr(['list', '--kubeconfig', file]);
     assert.equal(r.code, 1, r.stderr);
-    assert.equal(r.stderr.trim(), 'plat csr list: tls: failed to verify certificate: x509: certificate signed by unknown authority');
+    assert.equal(r.stderr.trim(), 'plat csr list: Unable to connect to the server: tls: failed to verify certificate: x509: certificate signed by unknown authority');
+  });
+
+  it('an unknown token and an invalid request are said as kubectl says them (exit 1)', async () => {
+    const config = parseYaml(readFileSync(plat.kubeconfig, 'utf8'));
+    config.users = [{ name: config.users[0].name, user: { token: 'not-a-known-token' } }];
+    const file = path.join(tempDir('plat-csr-unauth-'), 'unknown-token.conf');
+    writeFileSync(file, JSON.stringify(config));
+    const unauthorized = await csr(['list', '--kubeconfig', file]);
+    assert.deepEqual([unauthorized.code, unauthorized.stderr], [1, 'plat csr list: You must be logged in to the server (Unauthorized)\n']);
+    const invalid = await csr(['create', '--signer', 'nodomain', '--name', 'inv', '--out-dir', out, ...kc()]);
+    assert.deepEqual([invalid.code, invalid.stderr], [1, 'plat csr create: The CertificateSigningRequest "inv" is invalid: spec.signerName: Invalid value: "nodomain": '
+      + 'must be a fully qualified domain and path of the form \'example.com/signer-name\'\n']);
   });
 
   it('a server nobody listens at is said as kubectl says it (exit 1)', async () => {
@@ -329,6 +379,13 @@ describe('plat csr', () => {
     for (const [args, message] of [
       [['create', '--name', 'x'], '--signer is required'],
       [['create', '--signer', 'a.b/c', '--ip', 'nope'], '"nope" is not an IP address'],
+      [['create', '--signer', 'a.b/c', '--ip', '10.0.0.1,nope'], '"nope" is not an IP address'],
+      [['create', '--signer', 'a.b/c', '--dns', 'a b'], 'plat csr create: invalid argument "a b" for "--dns" flag: "a b" is not a DNS name (labels of'],
+      [['create', '--signer', 'a.b/c', '--dns', 'ok.example', '--dns', 'a.example,-b.example'], '"-b.example" is not a DNS name'],
+      [['create', '--signer', 'a.b/c', '--dns', 'f*.example'], '"f*.example" is not a DNS name'],
+      [['create', '--signer', 'a.b/c', '--dns', 'a..example'], '"a..example" is not a DNS name'],
+      [['create', '--signer', 'a.b/c', '--dns', 'a,,b'], '"" is not a DNS name (empty)'],
+      [['create', '--signer', 'a.b/c', '--dns', 'ü.example'], '"ü.example" is not a DNS name (only ASCII: give an internationalized name in its xn-- form)'],
       [['create', '--signer', 'a.b/c', '--key-type', 'dsa'], 'invalid argument "dsa"'],
       [['create', '--signer', 'a.b/c', '--duration', '5m'], 'must be at least 10m0s'],
       [['create', '--signer', 'a.b/c', '--duration', '700000h'], 'must be less than 596523h14m8s'],
@@ -336,11 +393,23 @@ describe('plat csr', () => {
       [['get'], 'exactly one NAME is required'],
       [['approve'], 'one or more CSRs must be specified as <name>'],
       [['frobnicate'], 'unknown command "frobnicate"'],
+      // Names no request path can carry, refused before anything is sent, in client-go's words.
+      [['get', ''], 'plat csr get: resource name may not be empty\n'],
+      [['get', '.'], 'plat csr get: invalid resource name ".": [may not be \'.\']\n'],
+      [['get', '..', '-w'], 'plat csr get: invalid resource name "..": [may not be \'..\']\n'],
+      [['wait', '..'], 'plat csr wait: invalid resource name "..": [may not be \'..\']\n'],
+      [['approve', 'w1', ''], 'plat csr approve: resource name may not be empty\n'],
+      [['deny', 'a/b%'], 'plat csr deny: invalid resource name "a/b%": [may not contain \'/\' may not contain \'%\']\n'],
+      [['create', '--signer', 'a.b/c', '--name', 'sub/x', '--out-dir', out], 'plat csr create: invalid resource name "sub/x": [may not contain \'/\']\n'],
     ] as const) {
       const r = await csr([...args, ...kc()]);
       assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
-      assert.ok(r.stderr.includes(message), `${args.join(' ')}: ${r.stderr}`);
+      assert.ok(message.endsWith('\n') ? r.stderr === message : r.stderr.includes(message), `${args.join(' ')}: ${r.stderr}`);
+      assert.equal(r.stdout, '', args.join(' '));
     }
+    // Nothing was approved by the command that named w1 and '' (the names are checked first).
+    assert.ok(!((await plat.admin.get(`${CSRS}/w1`)).json.status?.conditions ?? []).some((c: { reason: string }) => c.reason === 'KubectlApprove'));
+    assert.ok(!existsSync(path.join(out, 'sub')));
   });
 });
 
