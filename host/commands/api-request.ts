@@ -3,6 +3,7 @@
 import https from 'node:https';
 import type { WebhookConnection } from '../../core/client/kubeconfig.js';
 import { apiUrl } from '../../core/client/rest-client.js';
+import { withTlsVerifyReason } from '../../core/client/tls-verify-error.js';
 import { CommandError } from './ca.js';
 
 export type Connection = WebhookConnection;
@@ -27,9 +28,9 @@ export async function apiRequest(conn: Connection, method: string, path: string,
       r.on('data', (c: Buffer) => chunks.push(c));
       r.on('end', () => resolve({ status: r.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
     });
-    req.on('error', (e) => reject(Object.assign(e, { url: url.href })));
+    req.on('error', (e) => reject(Object.assign(withTlsVerifyReason(e), { url: url.href })));
     req.end(payload);
-  }).catch((e: Error) => { throw new CommandError(refusedMessage(e) ?? `cannot reach ${conn.server.origin}: ${e.message}`); });
+  }).catch((e: Error) => { throw new CommandError(refusedMessage(e) ?? `Unable to connect to the server: ${e.message}`); });
   let json: unknown;
   try { json = JSON.parse(res.text); } catch { json = undefined; }
   return { ...res, json };

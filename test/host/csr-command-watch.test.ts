@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { baseCsr, fixtures } from '../certificates/fixtures.js';
 import { platBin, startInProcess, type RunningPlat } from '../helpers/plat.js';
-import type { Plugin } from '../../core/plugin.js';
+import { cliCollectionGets } from './cli-requests.js';
 import { getApiServer } from '../../plugins/apiserver/index.js';
 
 const CSRS = '/apis/certificates.platform/v1/certificatesigningrequests';
@@ -14,19 +14,7 @@ const CSRS = '/apis/certificates.platform/v1/certificatesigningrequests';
 describe('plat csr get|list -w', () => {
   let plat: RunningPlat;
   const fx = fixtures();
-  // Counts the CLI's GETs of the CSR collection (a list or a watch; `get NAME` reads NAME's path),
-  // so that a test changes something only once the command watches. Ahead of every
-  // authenticator; it answers nothing.
-  let cliWatches = 0;
-  const cliSeen: Plugin = {
-    name: 'CliWatchesForTests',
-    apply(host) {
-      host.hooks.authenticate.tap({ name: 'CliWatchesForTests', stage: Number.MIN_SAFE_INTEGER }, (req) => {
-        if (req.method === 'GET' && req.path === CSRS && req.headers['user-agent'] === 'plat-csr') cliWatches++;
-        return undefined;
-      });
-    },
-  };
+  const cliGets = cliCollectionGets();
   const until = async (check: () => boolean, what: string) => {
     for (let i = 0; i < 150; i++) {
       if (check()) return;
@@ -47,7 +35,7 @@ describe('plat csr get|list -w', () => {
     assert.equal((await plat.admin.put(`${CSRS}/${name}/approval`, obj)).status, 200);
   }
 
-  before(async () => { plat = await startInProcess({ plugins: [cliSeen] }); });
+  before(async () => { plat = await startInProcess({ plugins: [cliGets.plugin] }); });
   after(async () => { await plat?.stop(); });
 
   it('get NAME -w of a CSR older than the watch window: one row, then a row per change (as kubectl get NAME -w)', async () => {
@@ -55,10 +43,10 @@ describe('plat csr get|list -w', () => {
     assert.equal((await plat.admin.post(CSRS, baseCsr(fx, 'newer'))).status, 201);
     const storage = getApiServer(plat.host!)!.storage;
     await storage.compact(await storage.currentRevision());
-    const watches = cliWatches;
+    const watches = cliGets.count();
     const w = start(['get', 'old', '-w']);
     try {
-      await until(() => cliWatches > watches && w.stdout.includes('Pending'), 'the row and the watch');
+      await until(() => cliGets.count() > watches && w.stdout.includes('Pending'), 'the row and the watch');
       await approve('old');
       await until(() => w.stdout.includes('Approved'), 'the changed row');
       // Long enough for a re-list after a 410 to print its row again.
@@ -78,10 +66,10 @@ describe('plat csr get|list -w', () => {
       [['get', 'pending', '-w'], 'SIGINT', 1], [['list', '-w'], 'SIGTERM', 2], [['list', '-w', '-o', 'name'], 'SIGHUP', 2],
       [['wait', 'pending'], 'SIGINT', 1], [['wait', 'pending', '--timeout', '1h'], 'SIGTERM', 1],
     ] as const) {
-      const watches = cliWatches;
+      const watches = cliGets.count();
       const w = start([...args]);
       try {
-        await until(() => cliWatches >= watches + gets, `${args.join(' ')} watching`);
+        await until(() => cliGets.count() >= watches + gets, `${args.join(' ')} watching`);
       } finally {
         w.child.kill(signal);
       }
@@ -92,10 +80,10 @@ describe('plat csr get|list -w', () => {
 
   it('list -w whose reader went away (| head -1) exits 1 on the next change, quietly, not with an EPIPE stack trace', async () => {
     assert.equal((await plat.admin.post(CSRS, baseCsr(fx, 'before-close'))).status, 201);
-    const watches = cliWatches;
+    const watches = cliGets.count();
     const w = start(['list', '-w']);
     try {
-      await until(() => cliWatches >= watches + 2 && w.stdout !== '', 'the table and the watch');
+      await until(() => cliGets.count() >= watches + 2 && w.stdout !== '', 'the table and the watch');
       // As `head -1` after its line: the read end of the pipe is closed.
       w.child.stdout.destroy();
       assert.equal((await plat.admin.post(CSRS, baseCsr(fx, 'after-close'))).status, 201);

@@ -13,6 +13,7 @@ import { freePort, platBin, startInProcess, tempDir, type RunningPlat } from '..
 import { runPlatAsync } from '../helpers/run-plat.js';
 import { baseCsr, fixtures } from '../certificates/fixtures.js';
 import type { Plugin } from '../../core/plugin.js';
+import { cliCollectionGets } from './cli-requests.js';
 
 const CSRS = '/apis/certificates.platform/v1/certificatesigningrequests';
 
@@ -30,18 +31,7 @@ describe('plat csr', () => {
     assert.fail(`timed out waiting for ${what}`);
   };
   const exists = async (name: string) => (await plat.admin.get(`${CSRS}/${name}`)).status === 200;
-  // Counts the CLI's GETs of the CSR collection (a list, then its watch), so a test can change
-  // something once a `list -w` has listed. Ahead of every authenticator; it answers nothing.
-  let cliGets = 0;
-  const cliSeen: Plugin = {
-    name: 'CliRequestsForTests',
-    apply(host) {
-      host.hooks.authenticate.tap({ name: 'CliRequestsForTests', stage: Number.MIN_SAFE_INTEGER }, (req) => {
-        if (req.method === 'GET' && req.path === CSRS && req.headers['user-agent'] === 'plat-csr') cliGets++;
-        return undefined;
-      });
-    },
-  };
+  const cliGets = cliCollectionGets();
 
   /** Approve and issue from the all-in-one CA, as the approver and signer would. */
   async function approveAndIssue(name: string): Promise<string> {
@@ -61,19 +51,19 @@ describe('plat csr', () => {
     return certificatePem;
   }
 
-  before(async () => { plat = await startInProcess({ plugins: [cliSeen] }); out = tempDir('plat-csr-out-'); });
+  before(async () => { plat = await startInProcess({ plugins: [cliGets.plugin] }); out = tempDir('plat-csr-out-'); });
   after(async () => { await plat?.stop(); });
 
   it('list with no CSRs says so; list -w then prints the header with the first row, aligned to it', async () => {
     const empty = await csr(['list', ...kc()]);
     assert.deepEqual([empty.code, empty.stdout, empty.stderr], [0, '', 'No resources found\n']);
-    const listed = cliGets;
+    const listed = cliGets.count();
     const child = spawn(process.execPath, [platBin, 'csr', 'list', '-w', ...kc()], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
     const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
     try {
-      await until(async () => cliGets === listed + 2, 'the list and its watch');
+      await until(async () => cliGets.count() === listed + 2, 'the list and its watch');
       assert.equal((await plat.admin.post(CSRS, baseCsr(fixtures(), 'a-rather-long-first-name'))).status, 201);
       await until(async () => stdout.includes('a-rather-long-first-name'), 'the first row');
     } finally {
@@ -91,13 +81,13 @@ describe('plat csr', () => {
    * ended it after 1 ms, with a TimeoutOverflowWarning.
    */
   async function startLongTimeout(args: string[]) {
-    const listed = cliGets;
+    const listed = cliGets.count();
     const child = spawn(process.execPath, [platBin, 'csr', ...args, '--timeout', '1000h', ...kc()], { stdio: ['ignore', 'pipe', 'pipe'] });
     const w = { child, stdout: '', stderr: '', code: undefined as number | null | undefined, exited: new Promise<number | null>((r) => child.once('exit', (c) => { w.code = c; r(c); })) };
     child.stdout.on('data', (d: Buffer) => { w.stdout += d.toString(); });
     child.stderr.on('data', (d: Buffer) => { w.stderr += d.toString(); });
     try {
-      await until(async () => cliGets === listed + 2 || w.code !== undefined, 'the list and its watch');
+      await until(async () => cliGets.count() === listed + 2 || w.code !== undefined, 'the list and its watch');
       await new Promise((r) => setTimeout(r, 300));
       assert.equal(w.code, undefined, `it ended early: ${w.stderr}`);
       assert.doesNotMatch(w.stderr, /TimeoutOverflowWarning/);

@@ -1,11 +1,12 @@
 // `plat token create` against a running `plat all` with bootstrap token authentication on: the
 // printed token authenticates as system:bootstrap:<id> with the extra groups asked for.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { baseCsr, fixtures } from '../certificates/fixtures.js';
+import { makeCa } from '../helpers/certs.js';
 import { startProcess, type RunningPlat } from '../helpers/plat.js';
 import { runPlat } from '../helpers/run-plat.js';
 
@@ -44,6 +45,13 @@ describe('plat token create', () => {
       const empty = runPlat(['token', 'create'], { env: { PLATCONFIG: '', KUBECONFIG: path.join(dir, 'empty.conf') } });
       assert.equal(empty.code, 1);
       assert.equal(empty.stderr, `plat token create: kubeconfig ${path.join(dir, 'empty.conf')}: no cluster is configured\n`);
+      // A server certificate the kubeconfig does not trust: kubectl's words, as plat csr says them.
+      const other = Buffer.from(makeCa({ commonName: 'another-ca' }).certificatePem).toString('base64');
+      const untrusted = path.join(dir, 'untrusted.conf');
+      writeFileSync(untrusted, readFileSync(plat.kubeconfig, 'utf8').replace(/certificate-authority-data: \S+/, `certificate-authority-data: ${other}`));
+      const r = runPlat(['token', 'create', '--platconfig', untrusted]);
+      assert.equal(r.code, 1);
+      assert.equal(r.stderr, 'plat token create: Unable to connect to the server: tls: failed to verify certificate: x509: certificate signed by unknown authority\n');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
