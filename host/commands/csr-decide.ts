@@ -10,7 +10,7 @@ import { isApiError, type RestClient } from '../../core/client/rest-client.js';
 import { FlagError } from '../../core/flags/flag-set.js';
 import { CommandError } from './ca.js';
 import { checkNames, csrFlags, describeError, openClient } from './csr-connection.js';
-import { CSR_DISPLAY } from './csr-output.js';
+import { CSR_DISPLAY, objectPrinter } from './csr-output.js';
 
 export type Decision = 'approve' | 'deny';
 
@@ -41,14 +41,15 @@ export function addConditionIfNeeded(csr: Csr, d: Pick<DecisionSpec, 'type' | 'o
   };
 }
 
-async function decideOne(client: RestClient, name: string, d: DecisionSpec, o: { reason: string; message: string; force: boolean }): Promise<void> {
+/** The CSR as kubectl prints it afterwards: as read, with the condition it appended (not the write's answer). */
+async function decideOne(client: RestClient, name: string, d: DecisionSpec, o: { reason: string; message: string; force: boolean }): Promise<Csr> {
   for (let i = 0; ; i++) {
     const current = await client.get<Csr>(CSR_RESOURCE, name);
     const { csr, hadCondition } = addConditionIfNeeded(current, d, o.reason, o.message, new Date());
-    if (hadCondition && !o.force) return;
+    if (hadCondition && !o.force) return csr;
     try {
       await client.update(CSR_RESOURCE, csr, 'approval');
-      return;
+      return csr;
     } catch (e) {
       if (isApiError(e, 'Conflict') && i < MAX_CONFLICT_RETRIES) continue;
       throw e;
@@ -63,16 +64,19 @@ export async function csrDecide(decision: Decision, argv: readonly string[], out
   f.define({ name: 'reason', type: 'string', default: d.reason, section: S, help: 'Reason of the condition.' });
   f.define({ name: 'message', type: 'string', default: d.message, section: S, help: 'Message of the condition.' });
   f.define({ name: 'force', type: 'bool', default: false, section: S, help: `Update the CSR even if it is already ${d.past}.` });
+  f.define({ name: 'output', shorthand: 'o', type: 'string', default: '', enum: ['json', 'yaml', 'name'], section: S,
+    help: `Output format: json, yaml or name (default: "<kind>.<group>/NAME ${d.past}").` });
   const { positional } = f.parse([...argv]);
   if (positional.length === 0) throw new FlagError('one or more CSRs must be specified as <name>');
   checkNames(positional);
   const client = openClient(f);
+  const format = f.get<string>('output');
+  const print = format ? objectPrinter(format, out) : (csr: Csr) => out(`${CSR_DISPLAY}/${csr.metadata.name ?? ''} ${d.past}\n`);
   let failed = false;
   try {
     for (const name of positional) {
       try {
-        await decideOne(client, name, d, { reason: f.get<string>('reason'), message: f.get<string>('message'), force: f.get<boolean>('force') });
-        out(`${CSR_DISPLAY}/${name} ${d.past}\n`);
+        print(await decideOne(client, name, d, { reason: f.get<string>('reason'), message: f.get<string>('message'), force: f.get<boolean>('force') }));
       } catch (e) {
         failed = true;
         err(`${S}: ${describeError(e)}\n`);

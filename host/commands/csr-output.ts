@@ -36,3 +36,17 @@ export function formatRow(row: readonly string[], widths: readonly number[]): st
 export function formatObject(obj: unknown, format: string): string {
   return format === 'yaml' ? goYaml(obj) : goJson(obj);
 }
+
+/**
+ * Prints objects one by one as kubectl's printers do (a list and then each watch event, or each
+ * CSR approve decided): every YAML document after the first starts with `---`, so the stream stays
+ * a valid multi-document file; `name` is `<kind>.<group>/<name>`.
+ */
+export function objectPrinter(format: string, out: (text: string) => void): (csr: Csr) => void {
+  let printed = 0;
+  return (csr) => {
+    if (format === 'name') out(`${CSR_DISPLAY}/${csr.metadata.name ?? ''}\n`);
+    else out((format === 'yaml' && printed > 0 ? '---\n' : '') + formatObject(csr, format));
+    printed++;
+  };
+}

@@ -11,7 +11,7 @@ import { setLongTimeout } from '../../core/long-timeout.js';
 import { CommandError } from './ca.js';
 import { checkNames, csrFlags, openClient } from './csr-connection.js';
 import { runInterruptible } from './interrupt.js';
-import { columnWidths, CSR_DISPLAY, formatObject, formatRow, TABLE_HEADER, tableRow } from './csr-output.js';
+import { columnWidths, formatObject, formatRow, objectPrinter, TABLE_HEADER, tableRow } from './csr-output.js';
 
 type Out = (text: string) => void;
 
@@ -31,18 +31,6 @@ function outputFormat(f: Flags): string {
   return format === 'wide' ? '' : format;
 }
 
-/**
- * Prints objects one by one as kubectl's printers do, the list and then each watch event: every
- * YAML document after the first starts with `---`, so the stream stays a valid multi-document file.
- */
-function objectPrinter(format: string, out: Out): (csr: Csr) => void {
-  let printed = 0;
-  return (csr) => {
-    if (format === 'name') out(`${CSR_DISPLAY}/${csr.metadata.name ?? ''}\n`);
-    else out((format === 'yaml' && printed > 0 ? '---\n' : '') + formatObject(csr, format));
-    printed++;
-  };
-}
 
 export async function csrGet(argv: readonly string[], out: Out): Promise<number> {
   const S = 'plat csr get';

@@ -21,8 +21,8 @@ export const CSR_USAGE = `Usage:
                   [--key-type p256|ed25519|rsa2048] [--usages U,...] [--duration D] [--wait] [--timeout 5m0s] [--out-dir DIR]
   plat csr get NAME [-w] [-o json|yaml|name|wide] [--timeout D]
   plat csr list [-w] [-o json|yaml|name|wide] [--timeout D]
-  plat csr approve NAME... [--reason R] [--message M] [--force]
-  plat csr deny NAME... [--reason R] [--message M] [--force]
+  plat csr approve NAME... [--reason R] [--message M] [--force] [-o json|yaml|name]
+  plat csr deny NAME... [--reason R] [--message M] [--force] [-o json|yaml|name]
   plat csr wait NAME [--timeout 5m0s (0: check once; negative: a week)] [--out-dir DIR]
 
 Every command takes --kubeconfig FILE (default: $PLATCONFIG, else $KUBECONFIG, each a merged ':' list as kubectl's,

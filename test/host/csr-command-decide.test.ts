@@ -115,4 +115,33 @@ describe('plat csr approve and deny', () => {
     assert.equal(r.stderr, 'plat csr approve: certificate signing request "many-b" is already Denied\n'
       + 'plat csr approve: Error from server (NotFound): certificatesigningrequests.certificates.platform "many-missing" not found\n');
   });
+
+  it('prints with -o as kubectl certificate approve -o: the CSR as read with its new condition, or its name', async () => {
+    const rv = await prepare('out-a', 'pending');
+    await prepare('out-b', 'approved');
+    const yaml = await run(['approve', 'out-a', 'out-b', '-o', 'yaml'], plat.kubeconfig);
+    assert.equal(yaml.code, 0, yaml.stderr);
+    const docs = yaml.stdout.split(/^---\n/m);
+    assert.equal(docs.length, 2, yaml.stdout);
+    assert.match(docs[0]!, /^apiVersion: certificates\.platform\/v1\nkind: CertificateSigningRequest\n/);
+    assert.match(docs[0]!, /\n  name: out-a\n/);
+    // The object as read before the write, with the appended condition: its old resourceVersion.
+    assert.match(docs[0]!, new RegExp(`\\n  resourceVersion: "${rv}"\\n`));
+    assert.match(docs[0]!, /reason: KubectlApprove\n/);
+    assert.match(docs[1]!, /\n  name: out-b\n[^]*reason: Setup\n/);
+    assert.doesNotMatch(docs[1]!, /KubectlApprove/, 'already approved: printed as it is');
+
+    await prepare('out-c', 'pending');
+    const json = await run(['deny', 'out-c', '-o', 'json'], plat.kubeconfig);
+    assert.equal(json.code, 0, json.stderr);
+    const obj = JSON.parse(json.stdout);
+    assert.deepEqual([obj.kind, obj.metadata.name, obj.status.conditions.map((c: { type: string }) => c.type)], ['CertificateSigningRequest', 'out-c', ['Denied']]);
+    assert.ok(json.stdout.startsWith('{\n    "apiVersion"'), 'kubectl\'s indented JSON');
+
+    await prepare('out-d', 'pending');
+    const name = await run(['approve', 'out-d', '-o', 'name'], plat.kubeconfig);
+    assert.equal(name.stdout, 'certificatesigningrequest.certificates.platform/out-d\n');
+    const bad = await run(['approve', 'out-d', '-o', 'wide'], plat.kubeconfig);
+    assert.equal(bad.code, 2);
+  });
 });
