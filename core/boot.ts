@@ -145,11 +145,13 @@ export async function boot(o: BootOptions): Promise<Booted> {
       }
     }
     const { positional } = flags.parse([...o.argv]);
-    if (globalRequest(flags, positional) === 'help') throw new GlobalFlagRequest('help');
-    // cobra's Args check of upstream's commands refuses only non-empty arguments (a blank from a script's unset variable passes).
+    // Help comes before cobra's Args check, the version after it (globalRequest asks for no version
+    // when there is an argument), and that check refuses only non-empty arguments (a blank from a
+    // script's unset variable passes).
+    const request = globalRequest(flags, positional);
+    if (request === 'help') throw new GlobalFlagRequest(request);
     const argument = positional.find((a) => a !== '');
     if (argument !== undefined) throw new FlagError(`unexpected argument "${argument}" (plat ${profile.role} takes only flags)`);
-    const request = globalRequest(flags, positional);
     if (request !== undefined) throw new GlobalFlagRequest(request);
     host.gitVersion = dynamicGitVersion(flags);
   } catch (e) {

@@ -23,11 +23,7 @@ const PARAMS: Readonly<Record<string, Params>> = {
   [OID.mlDsa87]: { name: 'ML-DSA-87', publicKeySize: 2592, signatureSize: 4627, k: 8, omega: 75, impl: ml_dsa87 },
 };
 
-const BY_NAME: Readonly<Record<MlDsaParameterSet, Params>> = {
-  'ML-DSA-44': PARAMS[OID.mlDsa44]!,
-  'ML-DSA-65': PARAMS[OID.mlDsa65]!,
-  'ML-DSA-87': PARAMS[OID.mlDsa87]!,
-};
+const BY_NAME = Object.fromEntries(Object.values(PARAMS).map((p) => [p.name, p])) as Readonly<Record<MlDsaParameterSet, Params>>;
 
 /** The parameter set an OID names (id-ml-dsa-44/65/87, the same OID for key and signature), else undefined. */
 export function mlDsaParameterSet(oid: string): MlDsaParameterSet | undefined {

@@ -31,7 +31,6 @@ function outputFormat(f: Flags): string {
   return format === 'wide' ? '' : format;
 }
 
-
 export async function csrGet(argv: readonly string[], out: Out): Promise<number> {
   const S = 'plat csr get';
   const f = csrFlags(S);
