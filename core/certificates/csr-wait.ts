@@ -1,7 +1,7 @@
 // Waiting for a CSR's outcome as the node agent's WaitForCertificate does (k8s-behaviour §5.6):
 // list it by name, then watch from the list's version (re-watching when the server ends a watch,
 // re-listing when the version is compacted). Issued (Approved and a certificate) ends the wait
-// with the certificate; a Denied or Failed condition, a deletion or another UID ends it with
+// with the issued CSR (or its certificate); a Denied or Failed condition, a deletion or another UID ends it with
 // upstream's error. Transient failures are retried until the deadline; a refusal is reported.
 import type { ApiObject } from '../api/meta.js';
 import { isApiError, resourcePath, type List, type RestClient } from '../client/rest-client.js';
@@ -27,8 +27,8 @@ export interface WaitOptions {
 
 const RETRY_MS = 1000;
 
-/** The issued certificate (PEM bytes), or undefined to keep waiting; throws on a final failure. */
-export function outcome(csr: Csr, name: string, uid: string | undefined): Buffer | undefined {
+/** The CSR if it is issued, or undefined to keep waiting; throws on a final failure. */
+export function issued(csr: Csr, name: string, uid: string | undefined): Csr | undefined {
   if (uid !== undefined && csr.metadata.uid !== uid) throw new CertificateWaitError(`csr "${name}" changed UIDs`);
   let approved = false;
   for (const c of csr.status?.conditions ?? []) {
@@ -36,21 +36,21 @@ export function outcome(csr: Csr, name: string, uid: string | undefined): Buffer
     if (c.type === 'Failed') throw new CertificateWaitError(`certificate signing request failed, reason: ${c.reason ?? ''}, message: ${c.message ?? ''}`);
     if (c.type === 'Approved') approved = true;
   }
-  return approved && hasCertificate(csr) ? wireBytes(csr.status?.certificate) : undefined;
+  return approved && hasCertificate(csr) ? csr : undefined;
 }
 
 // A refusal (bad credentials, no permission, bad request) will not change by retrying.
 const isFinal = (e: unknown): boolean => isApiError(e) && e.code >= 400 && e.code < 500 && e.code !== 410 && e.code !== 429;
 
-async function follow(client: RestClient, name: string, o: WaitOptions, signal: AbortSignal): Promise<Buffer> {
+async function follow(client: RestClient, name: string, o: WaitOptions, signal: AbortSignal): Promise<Csr> {
   const fieldSelector = `metadata.name=${name}`;
   let uid = o.uid;
   let toldApproved = false;
-  const check = (csr: Csr): Buffer | undefined => {
+  const check = (csr: Csr): Csr | undefined => {
     uid ??= csr.metadata.uid;
-    const cert = outcome(csr, name, uid);
-    if (!cert && !toldApproved && (csr.status?.conditions ?? []).some((c) => c.type === 'Approved')) { toldApproved = true; o.onApproved?.(); }
-    return cert;
+    const done = issued(csr, name, uid);
+    if (!done && !toldApproved && (csr.status?.conditions ?? []).some((c) => c.type === 'Approved')) { toldApproved = true; o.onApproved?.(); }
+    return done;
   };
   let rv: string | undefined;
   while (!signal.aborted) {
@@ -59,8 +59,8 @@ async function follow(client: RestClient, name: string, o: WaitOptions, signal: 
         const list = await client.request<List<Csr>>('GET', resourcePath(CSR_RESOURCE), { query: { fieldSelector }, signal });
         const csr = list.items[0];
         if (!csr) throw new CertificateWaitError(`csr "${name}" was deleted`);
-        const cert = check(csr);
-        if (cert) return cert;
+        const done = check(csr);
+        if (done) return done;
         rv = list.metadata.resourceVersion ?? '';
       }
       const timeoutSeconds = Math.floor(300 * (1 + Math.random()));
@@ -73,8 +73,8 @@ async function follow(client: RestClient, name: string, o: WaitOptions, signal: 
         rv = ev.object.metadata.resourceVersion ?? rv;
         if (ev.type === 'BOOKMARK') continue;
         if (ev.type === 'DELETED') throw new CertificateWaitError(`csr "${name}" was deleted`);
-        const cert = check(ev.object);
-        if (cert) return cert;
+        const done = check(ev.object);
+        if (done) return done;
       }
     } catch (e) {
       if (signal.aborted) break;
@@ -86,8 +86,8 @@ async function follow(client: RestClient, name: string, o: WaitOptions, signal: 
   throw new CertificateWaitError('the wait was stopped');
 }
 
-/** Waits at most `timeoutMs` for `name` to be issued; resolves with the certificate PEM bytes. */
-export async function waitForCertificate(client: RestClient, name: string, o: WaitOptions): Promise<Buffer> {
+/** Waits at most `timeoutMs` for `name` to be issued; resolves with the issued CSR. */
+export async function waitForIssued(client: RestClient, name: string, o: WaitOptions): Promise<Csr> {
   const stop = new AbortController();
   const onAbort = () => stop.abort();
   o.signal?.addEventListener('abort', onAbort, { once: true });
@@ -106,4 +106,9 @@ export async function waitForCertificate(client: RestClient, name: string, o: Wa
     o.signal?.removeEventListener('abort', onAbort);
     stop.abort();
   }
+}
+
+/** waitForIssued's certificate: the PEM bytes of status.certificate. */
+export async function waitForCertificate(client: RestClient, name: string, o: WaitOptions): Promise<Buffer> {
+  return wireBytes((await waitForIssued(client, name, o)).status?.certificate);
 }

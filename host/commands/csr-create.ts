@@ -14,8 +14,9 @@ import { CommandError } from './ca.js';
 import { checkNames, csrFlags, openClient } from './csr-connection.js';
 import { makeDir } from '../../core/make-dir.js';
 import { dnsSanError, firstError, ipSanError } from './san-names.js';
-import { CSR_DISPLAY } from './csr-output.js';
-import { waitForCertificate } from './csr-wait.js';
+import { CSR_DISPLAY, defineObjectOutput, objectPrinter } from './csr-output.js';
+import { waitForIssued } from './csr-wait.js';
+import { wireBytes } from '../../core/certificates/csr-object.js';
 import { runInterruptible } from './interrupt.js';
 
 const KEY_TYPES: Record<string, KeyType> = { p256: 'ecdsa-p256', ed25519: 'ed25519', rsa2048: 'rsa-2048' };
@@ -51,6 +52,7 @@ function flagsOf(argv: readonly string[]) {
   f.define({ name: 'timeout', type: 'duration', default: 5 * 60_000, section: S, help: 'How long --wait waits.',
     validate: (v) => ((v as number) <= 0 ? 'must be positive' : undefined) });
   f.define({ name: 'out-dir', type: 'string', default: '.', section: S, help: 'Directory for <name>.key and <name>.crt (created 0700 if missing).' });
+  defineObjectOutput(f, S, 'what was created and written; with -o, those lines go to stderr and stdout has the created CSR, or with --wait the issued one');
   const { positional } = f.parse([...argv]);
   if (positional.length) throw new FlagError(`unexpected argument "${positional[0]}"`);
   if (!f.get<string>('signer')) throw new FlagError('--signer is required');
@@ -71,8 +73,11 @@ function refuseExistingKey(keyFile: string): void {
   if (found) throw new CommandError(`${keyFile} already exists; remove it or choose another --name or --out-dir (an existing private key is never replaced)`);
 }
 
-export async function csrCreate(argv: readonly string[], out: (text: string) => void): Promise<number> {
+export async function csrCreate(argv: readonly string[], stdout: (text: string) => void, stderr: (text: string) => void): Promise<number> {
   const f = flagsOf(argv);
+  // With -o, stdout carries the object alone (for jq, or `-o name` in a script), as kubectl create -o.
+  const format = f.get<string>('output');
+  const out = format ? stderr : stdout;
   const signer = f.get<string>('signer');
   const keyType = f.get<string>('key-type');
   const usages = f.get<string[]>('usages').length ? f.get<string[]>('usages') : defaultUsages(signer, keyType);
@@ -108,15 +113,19 @@ export async function csrCreate(argv: readonly string[], out: (text: string) => 
       throw new CommandError(`cannot write the private key ${keyFile} (the CSR was deleted again): ${(e as Error).message}`);
     }
     out(`private key written to ${keyFile}\n`);
-    if (!f.get<boolean>('wait')) return 0;
-    const cert = await runInterruptible((signal) => waitForCertificate(client, name, {
+    if (!f.get<boolean>('wait')) {
+      if (format) objectPrinter(format, stdout)(created);
+      return 0;
+    }
+    const done = await runInterruptible((signal) => waitForIssued(client, name, {
       uid: created.metadata.uid, timeoutMs: f.get<number>('timeout'), signal,
       onApproved: () => out(`certificate signing request ${name} is approved, waiting to be issued\n`),
       timeoutHint: `the request stays: \`plat csr wait ${name} --out-dir ${dir}\` writes its certificate next to the key once it is issued`,
     }));
     const certFile = path.join(dir, `${name}.crt`);
-    await writeFileAtomic(certFile, cert, 0o644);
+    await writeFileAtomic(certFile, wireBytes(done.status?.certificate), 0o644);
     out(`certificate written to ${certFile}\n`);
+    if (format) objectPrinter(format, stdout)(done);
     return 0;
   } finally {
     client.close();

@@ -10,7 +10,7 @@ import { isApiError, type RestClient } from '../../core/client/rest-client.js';
 import { FlagError } from '../../core/flags/flag-set.js';
 import { CommandError } from './ca.js';
 import { checkNames, csrFlags, describeError, openClient } from './csr-connection.js';
-import { CSR_DISPLAY, objectPrinter } from './csr-output.js';
+import { CSR_DISPLAY, defineObjectOutput, objectPrinter } from './csr-output.js';
 
 export type Decision = 'approve' | 'deny';
 
@@ -64,8 +64,7 @@ export async function csrDecide(decision: Decision, argv: readonly string[], out
   f.define({ name: 'reason', type: 'string', default: d.reason, section: S, help: 'Reason of the condition.' });
   f.define({ name: 'message', type: 'string', default: d.message, section: S, help: 'Message of the condition.' });
   f.define({ name: 'force', type: 'bool', default: false, section: S, help: `Update the CSR even if it is already ${d.past}.` });
-  f.define({ name: 'output', shorthand: 'o', type: 'string', default: '', enum: ['json', 'yaml', 'name'], section: S,
-    help: `Output format: json, yaml or name (default: "<kind>.<group>/NAME ${d.past}").` });
+  defineObjectOutput(f, S, `"<kind>.<group>/NAME ${d.past}"`);
   const { positional } = f.parse([...argv]);
   if (positional.length === 0) throw new FlagError('one or more CSRs must be specified as <name>');
   checkNames(positional);

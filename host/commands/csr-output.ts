@@ -2,6 +2,7 @@
 // printer the server's Table uses), aligned as kubectl's tabwriter aligns them (3 spaces between
 // columns), or the objects as JSON or YAML as kubectl writes them.
 import type { Csr } from '../../core/certificates/csr-object.js';
+import type { Flags } from '../../core/flags/flag-set.js';
 import { goJson } from './go-json.js';
 import { goYaml } from '../../core/api/go-yaml-marshal.js';
 import { csrTablePrinter } from '../../plugins/certificates/table.js';
@@ -31,6 +32,12 @@ export function columnWidths(rows: readonly (readonly string[])[]): number[] {
 /** One line; the last cell is not padded. */
 export function formatRow(row: readonly string[], widths: readonly number[]): string {
   return row.map((cell, i) => (i === row.length - 1 ? cell : cell + ' '.repeat(Math.max((widths[i] ?? 0) - width(cell), 0)))).join('') + '\n';
+}
+
+/** -o of the commands that print objects they wrote or waited for, as kubectl create/wait -o. */
+export function defineObjectOutput(f: Flags, section: string, otherwise: string): void {
+  f.define({ name: 'output', shorthand: 'o', type: 'string', default: '', enum: ['json', 'yaml', 'name'], section,
+    help: `Output format: json, yaml or name (default: ${otherwise}).` });
 }
 
 export function formatObject(obj: unknown, format: string): string {

@@ -1,7 +1,8 @@
-// `plat csr get NAME [-w]` and `plat csr list [-w]`: the CSR table kubectl prints (NAME AGE
-// SIGNERNAME REQUESTOR REQUESTEDDURATION CONDITION), or the objects as JSON, YAML or names. With
-// -w, they keep watching (get: that one name) and print a line for every change (re-watching when
-// the server ends a watch, re-listing when its version is compacted) until --timeout, if one is given.
+// `plat csr get NAME... [-w]` and `plat csr list [-l ...] [--field-selector ...] [-w]`: the CSR
+// table kubectl prints (NAME AGE SIGNERNAME REQUESTOR REQUESTEDDURATION CONDITION), or the objects
+// as JSON, YAML or names. With -w, they keep watching (get: its one name) and print a line for
+// every change (re-watching when the server ends a watch, re-listing when its version is
+// compacted) until --timeout, if one is given.
 import type { ApiObject } from '../../core/api/meta.js';
 import { CSR_RESOURCE, type Csr } from '../../core/certificates/csr-object.js';
 import { isApiError, resourcePath, type List, type RestClient } from '../../core/client/rest-client.js';
@@ -9,11 +10,14 @@ import { FlagError, type Flags } from '../../core/flags/flag-set.js';
 import { sleep } from '../../core/abort-wait.js';
 import { setLongTimeout } from '../../core/long-timeout.js';
 import { CommandError } from './ca.js';
-import { checkNames, csrFlags, openClient } from './csr-connection.js';
+import { checkNames, csrFlags, describeError, openClient } from './csr-connection.js';
 import { runInterruptible } from './interrupt.js';
 import { columnWidths, formatObject, formatRow, objectPrinter, TABLE_HEADER, tableRow } from './csr-output.js';
 
 type Out = (text: string) => void;
+
+/** What a list or watch asks the server for: `metadata.name=X`, or list's -l and --field-selector. */
+interface Selectors { fieldSelector?: string; labelSelector?: string }
 
 function defineOutput(f: Flags, section: string): void {
   f.define({ name: 'output', shorthand: 'o', type: 'string', default: '', enum: ['json', 'yaml', 'name', 'wide'], section, help: 'Output format: json, yaml, name or wide (default: a table).' });
@@ -31,27 +35,49 @@ function outputFormat(f: Flags): string {
   return format === 'wide' ? '' : format;
 }
 
-export async function csrGet(argv: readonly string[], out: Out): Promise<number> {
+/**
+ * As kubectl get NAME...: one name prints that object (-o json|yaml: the object itself), several a
+ * table or a List of those found; a name not found is said on stderr after them and makes the exit
+ * code 1. -w follows one object only, in kubectl's words.
+ */
+export async function csrGet(argv: readonly string[], out: Out, err: Out): Promise<number> {
   const S = 'plat csr get';
   const f = csrFlags(S);
   defineOutput(f, S);
   const { positional } = f.parse([...argv]);
-  if (positional.length !== 1) throw new FlagError('exactly one NAME is required');
+  if (positional.length === 0) throw new FlagError('one or more NAMEs are required (plat csr list lists them all)');
   checkNames(positional);
   const client = openClient(f);
   try {
-    const name = positional[0]!;
-    const csr = await client.get<Csr>(CSR_RESOURCE, name);
+    const found: Csr[] = [];
+    const errors: string[] = [];
+    for (const name of positional) {
+      try {
+        found.push(await client.get<Csr>(CSR_RESOURCE, name));
+      } catch (e) {
+        if (!isApiError(e, 'NotFound')) throw e;
+        errors.push(describeError(e));
+      }
+    }
+    const watch = f.get<boolean>('watch');
+    if (watch && errors.length === 0 && found.length !== 1) {
+      throw new CommandError(`watch is only supported on individual resources and resource collections, but ${found.length} resources were found`);
+    }
     const format = outputFormat(f);
     const printObject = format ? objectPrinter(format, out) : undefined;
     let widths: number[] = [];
-    if (printObject) printObject(csr);
-    else widths = printTable([TABLE_HEADER, tableRow(csr, new Date())], out);
+    if (printObject && positional.length > 1 && format !== 'name') out(formatObject(asKubectlList(found), format));
+    else if (printObject) found.forEach(printObject);
+    else if (found.length) widths = printTable([TABLE_HEADER, ...found.map((csr) => tableRow(csr, new Date()))], out);
+    if (errors.length) {
+      for (const e of errors) err(`plat csr get: ${e}\n`);
+      return 1;
+    }
     // As kubectl's get.go: the watch of one object starts at "0", about now, not at the object's
     // own resourceVersion, which may be older than the store's watch window (a 410, a re-list and
     // the row printed twice); such a watch opens with a synthetic ADDED of the object, already
     // printed above, so its first event is dropped.
-    if (f.get<boolean>('watch')) await follow(f, client, '0', printObject ?? rowPrinter(widths, out, false), `metadata.name=${name}`, true);
+    if (watch) await follow(f, client, '0', printObject ?? rowPrinter(widths, out, false), { fieldSelector: `metadata.name=${positional[0]!}` }, true);
     return 0;
   } finally {
     client.close();
@@ -66,9 +92,9 @@ function asKubectlList(items: readonly Csr[]): object {
   return { apiVersion: 'v1', items, kind: 'List', metadata: { resourceVersion: '' } };
 }
 
-async function listAll(client: RestClient, o: { signal?: AbortSignal; fieldSelector?: string | undefined } = {}): Promise<List<Csr> & ApiObject> {
+async function listAll(client: RestClient, selectors: Selectors, signal?: AbortSignal): Promise<List<Csr> & ApiObject> {
   return client.request<List<Csr> & ApiObject>('GET', resourcePath(CSR_RESOURCE), {
-    ...(o.signal ? { signal: o.signal } : {}), ...(o.fieldSelector ? { query: { fieldSelector: o.fieldSelector } } : {}),
+    ...(signal ? { signal } : {}), ...(selectors.fieldSelector || selectors.labelSelector ? { query: { ...selectors } } : {}),
   });
 }
 
@@ -97,18 +123,18 @@ function rowPrinter(widths: number[], out: Out, header: boolean): (csr: Csr) => 
  * Follows changes from `rv` until `signal` aborts; prints each changed CSR. `dropFirst`: the first
  * event (not a bookmark) is the synthetic ADDED of a watch from "0", not a change.
  */
-async function watchChanges(client: RestClient, rv: string, print: (csr: Csr) => void, fieldSelector: string | undefined, signal: AbortSignal, dropFirst: boolean): Promise<void> {
+async function watchChanges(client: RestClient, rv: string, print: (csr: Csr) => void, selectors: Selectors, signal: AbortSignal, dropFirst: boolean): Promise<void> {
   let version: string | undefined = rv;
   let drop = dropFirst;
   while (!signal.aborted) {
     try {
       if (version === undefined) {
-        const list = await listAll(client, { signal, fieldSelector });
+        const list = await listAll(client, selectors, signal);
         list.items.forEach(print);
         version = list.metadata.resourceVersion ?? '';
       }
       const timeoutSeconds = Math.floor(300 * (1 + Math.random()));
-      for await (const ev of client.watch<Csr>(CSR_RESOURCE, { resourceVersion: version, timeoutSeconds, signal, ...(fieldSelector ? { fieldSelector } : {}) })) {
+      for await (const ev of client.watch<Csr>(CSR_RESOURCE, { resourceVersion: version, timeoutSeconds, signal, ...selectors })) {
         if (ev.type === 'ERROR') {
           const status = ev.object as ApiObject & { code?: number; message?: string };
           if (status.code === 410) { version = undefined; break; }
@@ -132,12 +158,20 @@ export async function csrList(argv: readonly string[], out: Out, err: Out): Prom
   const S = 'plat csr list';
   const f = csrFlags(S);
   defineOutput(f, S);
+  f.define({ name: 'selector', shorthand: 'l', type: 'string', default: '', section: S,
+    help: 'Label selector (label query) to filter on, supports \'=\', \'==\', \'!=\', \'in\', \'notin\' (e.g. -l key1=value1,key2=value2).' });
+  f.define({ name: 'field-selector', type: 'string', default: '', section: S,
+    help: 'Field selector to filter on (e.g. --field-selector spec.signerName=platform/apiserver-client); the server says which fields it supports.' });
   const { positional } = f.parse([...argv]);
   if (positional.length) throw new FlagError(`unexpected argument "${positional[0]}"`);
   const format = outputFormat(f);
+  const selectors: Selectors = {
+    ...(f.get<string>('selector') ? { labelSelector: f.get<string>('selector') } : {}),
+    ...(f.get<string>('field-selector') ? { fieldSelector: f.get<string>('field-selector') } : {}),
+  };
   const client = openClient(f);
   try {
-    const list = await listAll(client);
+    const list = await listAll(client, selectors);
     let widths: number[] = [];
     const printObject = format ? objectPrinter(format, out) : undefined;
     if (printObject && !f.get<boolean>('watch') && format !== 'name') {
@@ -150,7 +184,7 @@ export async function csrList(argv: readonly string[], out: Out, err: Out): Prom
     } else {
       widths = printTable([TABLE_HEADER, ...list.items.map((csr) => tableRow(csr, new Date()))], out);
     }
-    if (f.get<boolean>('watch')) await follow(f, client, list.metadata.resourceVersion ?? '', printObject ?? rowPrinter(widths, out, list.items.length === 0), undefined, false);
+    if (f.get<boolean>('watch')) await follow(f, client, list.metadata.resourceVersion ?? '', printObject ?? rowPrinter(widths, out, list.items.length === 0), selectors, false);
     return 0;
   } finally {
     client.close();
@@ -161,14 +195,14 @@ export async function csrList(argv: readonly string[], out: Out, err: Out): Prom
  * Watches until --timeout (exit 0) or a termination signal, which ends the command with exit 1
  * as kubectl get -w's (interrupt.ts).
  */
-async function follow(f: Flags, client: RestClient, rv: string, print: (csr: Csr) => void, fieldSelector: string | undefined, dropFirst: boolean): Promise<void> {
+async function follow(f: Flags, client: RestClient, rv: string, print: (csr: Csr) => void, selectors: Selectors, dropFirst: boolean): Promise<void> {
   await runInterruptible(async (interrupted) => {
     const stop = new AbortController();
     const timeout = f.get<number>('timeout');
     // --timeout=1000h must wait 1000h: a plain setTimeout would stop the watch after 1 ms.
     const cancelTimer = timeout ? setLongTimeout(() => stop.abort(), timeout) : undefined;
     try {
-      await watchChanges(client, rv, print, fieldSelector, AbortSignal.any([stop.signal, interrupted]), dropFirst);
+      await watchChanges(client, rv, print, selectors, AbortSignal.any([stop.signal, interrupted]), dropFirst);
     } finally {
       cancelTimer?.();
     }

@@ -13,17 +13,20 @@ import { makeDir } from '../../core/make-dir.js';
 import { csrCreate } from './csr-create.js';
 import { csrDecide } from './csr-decide.js';
 import { csrGet, csrList } from './csr-show.js';
-import { outcome, waitForCertificate } from './csr-wait.js';
+import { issued, waitForIssued } from './csr-wait.js';
+import { defineObjectOutput, objectPrinter } from './csr-output.js';
+import { wireBytes } from '../../core/certificates/csr-object.js';
 import { Interrupted, runInterruptible } from './interrupt.js';
 
 export const CSR_USAGE = `Usage:
   plat csr create --signer NAME [--name NAME] [--cn CN] [--org O]... [--dns NAME,...]... [--ip ADDR,...]...
                   [--key-type p256|ed25519|rsa2048] [--usages U,...] [--duration D] [--wait] [--timeout 5m0s] [--out-dir DIR]
-  plat csr get NAME [-w] [-o json|yaml|name|wide] [--timeout D]
-  plat csr list [-w] [-o json|yaml|name|wide] [--timeout D]
+                  [-o json|yaml|name]
+  plat csr get NAME... [-w (one NAME)] [-o json|yaml|name|wide] [--timeout D]
+  plat csr list [-l SELECTOR] [--field-selector SELECTOR] [-w] [-o json|yaml|name|wide] [--timeout D]
   plat csr approve NAME... [--reason R] [--message M] [--force] [-o json|yaml|name]
   plat csr deny NAME... [--reason R] [--message M] [--force] [-o json|yaml|name]
-  plat csr wait NAME [--timeout 5m0s (0: check once; negative: a week)] [--out-dir DIR]
+  plat csr wait NAME [--timeout 5m0s (0: check once; negative: a week)] [--out-dir DIR] [-o json|yaml|name]
 
 Every command takes --kubeconfig FILE (default: $PLATCONFIG, else $KUBECONFIG, each a merged ':' list as kubectl's,
 else ~/.kube/config, else ${DEFAULT_KUBECONFIG}) and --context, --cluster, --user as kubectl's.
@@ -31,18 +34,19 @@ else ~/.kube/config, else ${DEFAULT_KUBECONFIG}) and --context, --cluster, --use
 
 const WEEK_MS = 7 * 24 * 3600_000;
 
-/** `wait --timeout 0`: the certificate if issued now; a denial or failure as the wait says it. */
-function issuedNow(csr: Csr, name: string): Buffer {
-  const cert = outcome(csr, name, undefined);
-  if (!cert) throw new CommandError(`certificate signing request "${name}" is not issued (--timeout 0 checks once)`);
-  return cert;
+/** `wait --timeout 0`: the CSR if issued now; a denial or failure as the wait says it. */
+function issuedNow(csr: Csr, name: string): Csr {
+  const done = issued(csr, name, undefined);
+  if (!done) throw new CommandError(`certificate signing request "${name}" is not issued (--timeout 0 checks once)`);
+  return done;
 }
 
-async function csrWait(argv: readonly string[], out: (t: string) => void): Promise<number> {
+async function csrWait(argv: readonly string[], out: (t: string) => void, err: (t: string) => void): Promise<number> {
   const S = 'plat csr wait';
   const f = csrFlags(S);
   f.define({ name: 'timeout', type: 'duration', default: 5 * 60_000, section: S, help: 'How long to wait; 0: check once; negative: a week.' });
   f.define({ name: 'out-dir', type: 'string', default: '', section: S, help: 'Write the certificate to DIR/<name>.crt (default: print it).' });
+  defineObjectOutput(f, S, 'the certificate, or with --out-dir where it was written');
   const { positional } = f.parse([...argv]);
   if (positional.length !== 1) throw new FlagError('exactly one NAME is required');
   checkNames(positional);
@@ -52,13 +56,19 @@ async function csrWait(argv: readonly string[], out: (t: string) => void): Promi
     const csr = await client.get<Csr>(CSR_RESOURCE, name);
     // kubectl wait's --timeout: 0 checks once, a negative value waits a week.
     const timeout = f.get<number>('timeout');
-    const cert = timeout === 0 ? issuedNow(csr, name) : await runInterruptible((signal) => waitForCertificate(client, name, { uid: csr.metadata.uid, timeoutMs: timeout < 0 ? WEEK_MS : timeout, signal }));
+    const done = timeout === 0 ? issuedNow(csr, name) : await runInterruptible((signal) => waitForIssued(client, name, { uid: csr.metadata.uid, timeoutMs: timeout < 0 ? WEEK_MS : timeout, signal }));
+    const cert = wireBytes(done.status?.certificate);
+    const format = f.get<string>('output');
     const dir = f.get<string>('out-dir');
-    if (!dir) { out(cert.toString('utf8')); return 0; }
-    await makeDir(dir, 0o700);
-    const certFile = path.join(dir, `${name}.crt`);
-    await writeFileAtomic(certFile, cert, 0o644);
-    out(`certificate written to ${certFile}\n`);
+    if (dir) {
+      await makeDir(dir, 0o700);
+      const certFile = path.join(dir, `${name}.crt`);
+      await writeFileAtomic(certFile, cert, 0o644);
+      // With -o, stdout carries the object alone, as kubectl wait -o prints it.
+      (format ? err : out)(`certificate written to ${certFile}\n`);
+    }
+    if (format) objectPrinter(format, out)(done);
+    else if (!dir) out(cert.toString('utf8'));
     return 0;
   } finally {
     client.close();
@@ -91,11 +101,11 @@ export async function runCsr(argv: readonly string[]): Promise<number> {
   if (rest.includes('--help') || rest.includes('-h')) { out(CSR_USAGE); return 0; }
   try {
     switch (sub) {
-      case 'create': return await csrCreate(rest, out);
-      case 'get': return await csrGet(rest, out);
+      case 'create': return await csrCreate(rest, out, err);
+      case 'get': return await csrGet(rest, out, err);
       case 'list': return await csrList(rest, out, err);
       case 'approve': case 'deny': return await csrDecide(sub, rest, out, err);
-      case 'wait': return await csrWait(rest, out);
+      case 'wait': return await csrWait(rest, out, err);
       default: err(`plat csr: unknown command "${sub}"\n${CSR_USAGE}`); return 2;
     }
   } catch (e) {

@@ -234,6 +234,44 @@ describe('plat csr', () => {
     assert.equal(missing.stderr, 'plat csr wait: Error from server (NotFound): certificatesigningrequests.certificates.platform "nope" not found\n');
   });
 
+  it('create -o and wait -o: stdout has the object alone (created, or issued with --wait), the progress lines go to stderr', async () => {
+    const json = await csr(['create', '--signer', 'example.com/widgets', '--name', 'o1', '--cn', 'o-one', '-o', 'json', '--out-dir', out, ...kc()]);
+    assert.equal(json.code, 0, json.stderr);
+    const created = JSON.parse(json.stdout);
+    assert.deepEqual([created.kind, created.metadata.name, created.spec.signerName], ['CertificateSigningRequest', 'o1', 'example.com/widgets']);
+    assert.equal(created.metadata.uid, (await plat.admin.get(`${CSRS}/o1`)).json.metadata.uid, 'the server\'s answer, not the request sent');
+    assert.equal(json.stderr, `certificatesigningrequest.certificates.platform/o1 created\nprivate key written to ${path.join(out, 'o1.key')}\n`);
+
+    const waiting = csr(['create', '--signer', 'example.com/widgets', '--name', 'o2', '--wait', '--timeout', '25s', '-o', 'name', '--out-dir', out, ...kc()]);
+    await until(() => exists('o2'), 'o2');
+    const issued = await approveAndIssue('o2');
+    const named = await waiting;
+    assert.deepEqual([named.code, named.stdout], [0, 'certificatesigningrequest.certificates.platform/o2\n'], named.stderr);
+    // The approval and the certificate are two writes: the wait may see the approved CSR between them.
+    assert.match(named.stderr, /private key written to .*o2\.key\n(certificate signing request o2 is approved, waiting to be issued\n)?certificate written to .*o2\.crt\n$/);
+    assert.equal(readFileSync(path.join(out, 'o2.crt'), 'utf8'), issued);
+
+    const yaml = await csr(['wait', 'o2', '-o', 'yaml', ...kc()]);
+    assert.equal(yaml.code, 0, yaml.stderr);
+    const waited = parseYaml(yaml.stdout);
+    assert.equal(Buffer.from(waited.status.certificate, 'base64').toString(), issued);
+    assert.ok(waited.status.conditions.some((c: { type: string }) => c.type === 'Approved'));
+    const dir = path.join(out, 'o-certs');
+    const both = await csr(['wait', 'o2', '-ojson', '--out-dir', dir, ...kc()]);
+    assert.equal(both.code, 0, both.stderr);
+    assert.equal(JSON.parse(both.stdout).metadata.name, 'o2');
+    assert.equal(both.stderr, `certificate written to ${path.join(dir, 'o2.crt')}\n`);
+    assert.equal(readFileSync(path.join(dir, 'o2.crt'), 'utf8'), issued);
+    const once = await csr(['wait', 'o2', '--timeout', '0', '-o', 'name', ...kc()]);
+    assert.deepEqual([once.code, once.stdout], [0, 'certificatesigningrequest.certificates.platform/o2\n'], once.stderr);
+
+    for (const args of [['create', '--signer', 'example.com/widgets', '-o', 'wide'], ['wait', 'o2', '-o', 'table']]) {
+      const r = await csr([...args, ...kc()]);
+      assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+      assert.match(r.stderr, /--output|-o/);
+    }
+  });
+
   it('wait --timeout longer than a Node timer holds waits on to the certificate', async () => {
     const created = await csr(['create', '--signer', 'example.com/widgets', '--name', 'w5', '--key-type', 'ed25519', '--out-dir', out, ...kc()]);
     assert.equal(created.code, 0, created.stderr);
@@ -281,6 +319,37 @@ describe('plat csr', () => {
     }
     const byName = await csr(['list', '-o', 'name', ...kc()]);
     assert.match(byName.stdout, /^certificatesigningrequest\.certificates\.platform\/w1$/m);
+
+    // Several names, as kubectl get NAME NAME: one table, a List, a name per line; a missing name
+    // is said after the objects found, with exit 1; -w follows one object only.
+    const two = await csr(['get', 'w1', 'd1', ...kc()]);
+    assert.equal(two.code, 0, two.stderr);
+    assert.deepEqual(two.stdout.split('\n').map((l) => l.split(' ')[0]), ['NAME', 'w1', 'd1', '']);
+    const twoJson = JSON.parse((await csr(['get', 'w1', 'd1', '-o', 'json', ...kc()])).stdout);
+    assert.deepEqual([twoJson.kind, twoJson.items.map((o: { metadata: { name: string } }) => o.metadata.name)], ['List', ['w1', 'd1']]);
+    const twoNames = await csr(['get', 'w1', 'd1', '-o', 'name', ...kc()]);
+    assert.equal(twoNames.stdout, 'certificatesigningrequest.certificates.platform/w1\ncertificatesigningrequest.certificates.platform/d1\n');
+    const partly = await csr(['get', 'w1', 'nope', 'd1', ...kc()]);
+    assert.equal(partly.code, 1);
+    assert.deepEqual(partly.stdout.split('\n').map((l) => l.split(' ')[0]), ['NAME', 'w1', 'd1', '']);
+    assert.equal(partly.stderr, 'plat csr get: Error from server (NotFound): certificatesigningrequests.certificates.platform "nope" not found\n');
+    const watchTwo = await csr(['get', 'w1', 'd1', '-w', ...kc()]);
+    assert.deepEqual([watchTwo.code, watchTwo.stderr], [1, 'plat csr get: watch is only supported on individual resources and resource collections, but 2 resources were found\n']);
+
+    // list -l and --field-selector ask the server, as kubectl get -l and --field-selector.
+    const labelled = baseCsr(fixtures(), 'labelled');
+    labelled.metadata.labels = { team: 'blue' };
+    labelled.spec.signerName = 'example.com/gadgets';
+    assert.equal((await plat.admin.post(CSRS, labelled)).status, 201);
+    for (const args of [['-l', 'team=blue'], ['-l', 'team in (blue,green)'], ['--field-selector', 'spec.signerName=example.com/gadgets']]) {
+      const r = await csr(['list', ...args, '-o', 'name', ...kc()]);
+      assert.deepEqual([r.code, r.stdout], [0, 'certificatesigningrequest.certificates.platform/labelled\n'], `${args.join(' ')}: ${r.stderr}`);
+    }
+    const none = await csr(['list', '-l', 'team=red', ...kc()]);
+    assert.deepEqual([none.code, none.stdout, none.stderr], [0, '', 'No resources found\n']);
+    const badField = await csr(['list', '--field-selector', 'spec.color=red', ...kc()]);
+    assert.equal(badField.code, 1);
+    assert.match(badField.stderr, /^plat csr list: Error from server \(BadRequest\): .*spec\.color/);
   });
 
   it('list -w and get NAME -w print a line (or a YAML document) per change until interrupted', async () => {
@@ -380,7 +449,7 @@ describe('plat csr', () => {
       [['create', '--signer', 'a.b/c', '--duration', '5m'], 'must be at least 10m0s'],
       [['create', '--signer', 'a.b/c', '--duration', '700000h'], 'must be less than 596523h14m8s'],
       [['create', '--signer', 'a.b/c', '--usages', 'client auth,flying'], 'unknown usage "flying"'],
-      [['get'], 'exactly one NAME is required'],
+      [['get'], 'one or more NAMEs are required (plat csr list lists them all)'],
       [['approve'], 'one or more CSRs must be specified as <name>'],
       [['frobnicate'], 'unknown command "frobnicate"'],
       // Names no request path can carry, refused before anything is sent, in client-go's words.
