@@ -17,7 +17,7 @@ export function issueFlags(f: Flags): void {
     help: 'The signing controller\'s client-side API limit (upstream\'s default 20 would cap issuance near 20/s).', validate: (v) => ((v as number) > 0 ? undefined : 'must be more than 0') });
   f.define({ name: 'plat-api-burst', type: 'int', default: DEFAULTS.apiBurst, section: S, help: 'The signing controller\'s client-side burst.', validate: atLeast(1, 1_000_000) });
   f.define({ name: 'stages', type: 'bool', default: false, section: S,
-    help: 'Also measure plat\'s creates and approvals one kind at a time against a second plat all without a signing controller: CPU per request of each, and what is left of the full run for the signing controller\'s side.' });
+    help: 'Also measure the three writes of a certificate (creates, approvals, the signing controller\'s status writes) one kind at a time against a second plat all without a signing controller: CPU per request of each, and what is left of the full run for the signing controller\'s side.' });
   f.define({ name: 'cfssl', type: 'string', default: DEFAULTS.cfssl, section: S, help: 'The cfssl binary to compare with ("" skips it).' });
   f.define({ name: 'cfssl-stored', type: 'bool', default: DEFAULTS.cfsslStored, section: S,
     help: 'Also measure cfssl serve with what plat has besides signing: HTTPS, a client certificate required and its certificate database (sqlite3, which must be installed to create it).' });

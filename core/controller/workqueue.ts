@@ -1,6 +1,7 @@
 // A work queue with client-go's guarantees: an item is never processed by two workers at once, an
 // item added while it is being processed is processed again after done(), adding an item already
-// waiting does nothing, and retries go through a rate limiter.
+// waiting does nothing, retries go through a rate limiter, and an item waits for at most one
+// delayed add (the earliest asked for), as client-go's delaying queue.
 import type { RateLimiter } from './rate-limiters.js';
 
 export class WorkQueue<K> {
@@ -8,7 +9,8 @@ export class WorkQueue<K> {
   readonly #dirty = new Set<K>();
   readonly #processing = new Set<K>();
   readonly #waiters: ((k: K | undefined) => void)[] = [];
-  readonly #timers = new Set<NodeJS.Timeout>();
+  /** Items waiting for a delayed add: when they are due and the timer that adds them. */
+  readonly #delayed = new Map<K, { readyAt: number; timer: NodeJS.Timeout }>();
   #shuttingDown = false;
   #drained: (() => void) | undefined;
 
@@ -26,11 +28,20 @@ export class WorkQueue<K> {
     this.#queue.push(item);
   }
 
+  /**
+   * Adds `item` after `delayMs`. An item already waiting keeps the earlier of its two times: every
+   * informer event on an item that keeps failing would otherwise start a backoff chain of its own,
+   * and the chains together would retry it far more often than the limiter allows.
+   */
   addAfter(item: K, delayMs: number): void {
     if (this.#shuttingDown) return;
     if (delayMs <= 0) { this.add(item); return; }
-    const t = setTimeout(() => { this.#timers.delete(t); this.add(item); }, delayMs);
-    this.#timers.add(t);
+    const readyAt = Date.now() + delayMs;
+    const waiting = this.#delayed.get(item);
+    if (waiting && waiting.readyAt <= readyAt) return;
+    if (waiting) clearTimeout(waiting.timer);
+    const timer = setTimeout(() => { this.#delayed.delete(item); this.add(item); }, delayMs);
+    this.#delayed.set(item, { readyAt, timer });
   }
 
   addRateLimited(item: K): void { this.addAfter(item, this.limiter.when(item)); }
@@ -83,8 +94,8 @@ export class WorkQueue<K> {
   /** Stops handing out items; waiting workers get undefined. Resolves when in-flight items are done. */
   shutDown(): Promise<void> {
     this.#shuttingDown = true;
-    for (const t of this.#timers) clearTimeout(t);
-    this.#timers.clear();
+    for (const { timer } of this.#delayed.values()) clearTimeout(timer);
+    this.#delayed.clear();
     for (const w of this.#waiters.splice(0)) w(undefined);
     if (this.#processing.size === 0) return Promise.resolve();
     return new Promise((resolve) => { this.#drained = resolve; });

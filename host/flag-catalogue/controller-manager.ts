@@ -110,8 +110,8 @@ export const controllerManagerFlagCatalogue: readonly FlagSpec[] = Object.freeze
     ['vmodule', 'string', undefined, 'Per-file verbosity (text format), pattern=N,...'],
   ]),
   ...section('Certificate signing', [
-    ['cluster-signing-cert-file', 'string', undefined, 'PEM CA certificate (X509) and RSA or ECDSA private key for all cluster-scoped certificates; if given, no more specific --cluster-signing-* option may be given.'],
-    ['cluster-signing-key-file', 'string', undefined, 'PEM CA certificate (X509) and RSA or ECDSA private key for all cluster-scoped certificates; if given, no more specific --cluster-signing-* option may be given.'],
+    ['cluster-signing-cert-file', 'string', undefined, 'PEM CA certificate (X509) and RSA, ECDSA or Ed25519 private key for all cluster-scoped certificates; if given, no more specific --cluster-signing-* option may be given.'],
+    ['cluster-signing-key-file', 'string', undefined, 'PEM CA certificate (X509) and RSA, ECDSA or Ed25519 private key for all cluster-scoped certificates; if given, no more specific --cluster-signing-* option may be given.'],
     ...signerPair('cluster-signing-plat-apiserver-client', 'platform/apiserver-client'),
     ...signerPair('cluster-signing-nodeagent-client', 'platform/apiserver-client-nodeagent'),
     ...signerPair('cluster-signing-nodeagent-serving', 'platform/nodeagent-serving'),

@@ -65,10 +65,12 @@ export class ControllerManagerRuntime {
     this.o.health.add({ name: 'leaderElection', check: async () => elector.check(LEADER_HEALTH_TOLERANCE_MS) });
     log.info('attempting to acquire leader lease', { lease: `${le.resourceNamespace}/${le.resourceName}`, identity: elector.identity });
     let cleanly = false;
+    let lost = false;
     await elector.run({
       onStartedLeading: async (leading) => {
         leading.addEventListener('abort', () => {
           if (this.#stop.signal.aborted) return;
+          lost = true;
           log.error('leaderelection lost');
           requestExit(this.o.host, { code: 1, reason: 'leaderelection lost' });
         }, { once: true });
@@ -82,8 +84,9 @@ export class ControllerManagerRuntime {
       },
     }, this.#stop.signal);
     // Hand the Lease over at once when our controllers have all stopped; otherwise a standby must
-    // wait out the lease duration, as after a crash.
-    if (this.#stop.signal.aborted && cleanly) await elector.release();
+    // wait out the lease duration, as after a crash. A leader that lost the Lease writes it no more
+    // (upstream exits at once): it may be another's by now, and its own view is what failed.
+    if (this.#stop.signal.aborted && cleanly && !lost) await elector.release();
   }
 
   /**

@@ -19,7 +19,7 @@ export const SIGNER_FLAGS: readonly { readonly signer: string; readonly prefix: 
 
 export function defineSigningFlags(flags: FlagSet): void {
   const file = (name: string, help: string): FlagSpec => ({ name, type: 'string', default: '', help, section: SECTION });
-  const generic = 'PEM CA certificate (X509) and RSA or ECDSA private key for all cluster-scoped certificates; if given, no more specific --cluster-signing-* option may be given.';
+  const generic = 'PEM CA certificate (X509) and RSA, ECDSA or Ed25519 private key for all cluster-scoped certificates; if given, no more specific --cluster-signing-* option may be given.';
   flags.define(file(`${GENERIC}-cert-file`, generic));
   flags.define(file(`${GENERIC}-key-file`, generic));
   for (const { signer, prefix } of SIGNER_FLAGS) {

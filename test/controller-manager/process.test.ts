@@ -120,6 +120,28 @@ describe('plat controller-manager processes', () => {
     assert.equal((await lease()).spec.holderIdentity, 'intruder');
   });
 
+  it('a leader that lost its Lease (cut off past the renew deadline) does not write it on the way out', async () => {
+    const proxy = await startStallProxy({ host: '127.0.0.1', port: Number(new URL(plat.url).port) });
+    try {
+      const kubeconfig = path.join(tempDir(), 'via-proxy.conf');
+      writeFileSync(kubeconfig, readFileSync(admin, 'utf8').replace(plat.url, `https://127.0.0.1:${proxy.port}`));
+      const p = await startPlat(['controller-manager', '--platconfig', kubeconfig, '--secure-port=0', '--controllers=', '--leader-elect-resource-name=cut-off',
+        ...FAST_ELECTION], /successfully acquired lease/, { cwd: tempDir(), env: testConfig('cut-off') });
+      procs.push(p);
+      const id = identityOf(p);
+      proxy.stall();
+      await until(async () => /leaderelection lost/.test(p.output()), 'the leader gives up', 100, 100);
+      // The partition heals as the process stops: its requests would reach the API server now.
+      proxy.resume();
+      assert.deepEqual(await exited(p), { code: 1, signal: null }, p.output());
+      const lease = (await plat.admin.get(`${LEASE.replace(/[^/]+$/, '')}cut-off`)).json;
+      assert.equal(lease.spec.holderIdentity, id, 'the Lease is left to expire, as upstream: no release after a loss');
+      assert.doesNotMatch(p.output(), /failed to release the lease/);
+    } finally {
+      await proxy.close();
+    }
+  });
+
   it('exits 1 when a controller outlives --controller-shutdown-timeout', async () => {
     const p = await cm('stuck', ['--secure-port=0', '--leader-elect=false', '--controllers=stuck', '--controller-shutdown-timeout=500ms', '-v=1'], /Controller starting\.\.\. controller="stuck"/);
     p.child.kill('SIGTERM');

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { ApiObject } from '../../core/api/meta.js';
 import { RestClient, type ResourceRef } from '../../core/client/rest-client.js';
-import { LeaderElector } from '../../core/controller/leader-election.js';
+import { LeaderElector, standbyWaitMs } from '../../core/controller/leader-election.js';
 import { createLogger } from '../../core/log.js';
 import { eventually } from '../helpers/kubectl.js';
 import { startInProcess, type Response, type RunningPlat } from '../helpers/plat.js';
@@ -143,6 +143,46 @@ describe('leader election', () => {
       await done;
       counting.close();
     }
+  });
+
+  it('a leader renews with one PUT (no read first) and logs the LeaderElection events upstream records', async () => {
+    const calls: string[] = [];
+    const counting = new (class extends RestClient {
+      override async get<T extends ApiObject>(r: ResourceRef, name: string, sub?: string, o?: { signal?: AbortSignal }): Promise<T> {
+        if (r.plural === 'leases') calls.push('get');
+        return super.get<T>(r, name, sub, o);
+      }
+      override async update<T extends ApiObject>(r: ResourceRef, obj: T, sub?: string, o?: { signal?: AbortSignal }): Promise<T> {
+        if (r.plural === 'leases') calls.push('put');
+        return super.update<T>(r, obj, sub, o);
+      }
+    })(adminConnection(plat));
+    const lines: string[] = [];
+    const stop = new AbortController();
+    let leading = false;
+    const elector = new LeaderElector({ client: counting, namespace: 'plat-system', name: 'election-5', identity: 'cm-e', leaseDurationMs: 2000, renewDeadlineMs: 1000, retryPeriodMs: 100,
+      logger: createLogger({ write: (l) => lines.push(l) }) });
+    const done = elector.run({ onStartedLeading: () => { leading = true; } }, stop.signal);
+    try {
+      await eventually(() => leading, 'e leads');
+      const from = calls.length;
+      await eventually(() => calls.length - from >= 5, 'five renewals', 100, 100);
+      assert.deepEqual(calls.slice(from, from + 5), ['put', 'put', 'put', 'put', 'put']);
+    } finally {
+      stop.abort();
+      await done;
+      counting.close();
+    }
+    const events = lines.filter((l) => l.includes('] Event occurred '));
+    assert.equal(events.length, 2, lines.join('\n'));
+    assert.match(events[0]!, /object="plat-system\/election-5" fieldPath="" kind="Lease" apiVersion="coordination.platform\/v1" type="Normal" reason="LeaderElection" message="cm-e became leader"/);
+    assert.match(events[1]!, /message="cm-e stopped leading"/);
+  });
+
+  it('a standby waits the retry period jittered by up to 1.2 of it, as wait.JitterUntil', () => {
+    assert.equal(standbyWaitMs(2000, 0), 2000);
+    assert.equal(standbyWaitMs(2000, 0.5), 3200);
+    assert.equal(standbyWaitMs(2000, 1), 4400);
   });
 
   it('a Lease that cannot be created is logged as such, not as a failed read', async () => {

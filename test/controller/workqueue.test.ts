@@ -1,6 +1,6 @@
 // The work queue's guarantees and the rate limiters' delays.
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it, mock } from 'node:test';
 import { BucketRateLimiter, ItemExponentialFailureRateLimiter, MaxOfRateLimiter } from '../../core/controller/rate-limiters.js';
 import { WorkQueue } from '../../core/controller/workqueue.js';
 import { TokenBucket } from '../../core/client/token-bucket.js';
@@ -72,6 +72,35 @@ describe('WorkQueue', () => {
     assert.equal(q.numRequeues('a'), 1);
     q.forget('a');
     assert.equal(q.numRequeues('a'), 0);
+  });
+
+  it('an item waits for one delayed add, the earliest asked for (client-go\'s delaying queue)', async () => {
+    mock.timers.enable({ apis: ['setTimeout', 'Date'] });
+    try {
+      const q = new WorkQueue<string>(noDelay());
+      const handedOut: string[] = [];
+      const take = async () => { while (q.length) { const k = (await q.get())!; handedOut.push(k); q.done(k); } };
+      // A retry in 100 ms, then another failure's retry in 300 ms: one add, at 100 ms.
+      q.addAfter('x', 100); q.addAfter('x', 300);
+      // The other way round: the earlier time wins.
+      q.addAfter('y', 300); q.addAfter('y', 100);
+      mock.timers.tick(99);
+      assert.equal(q.length, 0);
+      mock.timers.tick(1);
+      await take();
+      assert.deepEqual(handedOut, ['x', 'y']);
+      mock.timers.tick(1000);
+      await take();
+      assert.deepEqual(handedOut, ['x', 'y'], 'no second chain of retries');
+      // Once added, an item may be delayed again.
+      q.addAfter('x', 50);
+      mock.timers.tick(50);
+      await take();
+      assert.deepEqual(handedOut, ['x', 'y', 'x']);
+      await q.shutDown();
+    } finally {
+      mock.timers.reset();
+    }
   });
 });
 
