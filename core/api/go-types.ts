@@ -13,10 +13,11 @@ export const baseType = (schema: JsonSchema): string | undefined =>
 
 /** The Go type a value of this schema decodes into. */
 export function goTypeOf(schema: JsonSchema): string {
+  // metav1.Time and MicroTime (named `v1.MicroTime`) decode their JSON into a string first, so
+  // that string is what fails.
+  if (schema.format === 'date-time') return 'string';
   const named = schema[GO_TYPE];
   if (typeof named === 'string') return named;
-  // metav1.Time and MicroTime decode their JSON into a string first, so that string is what fails.
-  if (schema.format === 'date-time') return 'string';
   switch (baseType(schema)) {
     case 'string': return schema.format === 'byte' ? '[]uint8' : 'string';
     case 'boolean': return 'bool';

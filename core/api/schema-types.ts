@@ -7,6 +7,8 @@ import { goReportedFailure, hasCustomUnmarshaler } from './go-decode-order.js';
 import { baseType, GO_TYPE, goStructName, goTypeOf } from './go-types.js';
 import type { NumberLiteral } from './schema-fields.js';
 import { QUANTITY_GO_TYPE, quantityFromJson } from './quantity.js';
+import { goTimeError, type GoTimeLayout } from './go-time.js';
+import { timeLayoutOf } from './go-time-fields.js';
 import { goJsonType } from './patch/json-value.js';
 
 const Ajv = AjvModule.default ?? AjvModule;
@@ -44,6 +46,9 @@ function quantityJsonError(value: unknown): string | undefined {
 function stripRequired(schema: JsonSchema): JsonSchema {
   // Decoded by its own UnmarshalJSON from any JSON value, not by its schema type.
   if (schema[GO_TYPE] === QUANTITY_GO_TYPE) return { goQuantity: true } as JsonSchema;
+  // A string, then time.Parse in the field's layout (metav1.Time or MicroTime).
+  const layout = timeLayoutOf(schema);
+  if (layout) return { type: schema.type, ...(schema.nullable ? { nullable: true } : {}), goTime: layout } as JsonSchema;
   const out: JsonSchema = {};
   for (const [k, v] of Object.entries(schema)) {
     if (k === 'required' || k === 'description' || k.startsWith('x-')) continue;
@@ -102,9 +107,9 @@ const notAnInteger = (literal: string): boolean => /[.eE]/.test(literal);
 function compile(schema: JsonSchema, allErrors: boolean): ValidateFunction {
   const ajv = new Ajv({ allErrors, strict: false, validateFormats: true });
   ajv.addFormat('byte', { type: 'string', validate: (s: string) => base64ErrorIndex(s) < 0 });
-  ajv.addFormat('date-time', { type: 'string', validate: (s: string) => !Number.isNaN(Date.parse(s)) && /^\d{4}-\d{2}-\d{2}T/.test(s) });
   ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -2147483648 && n <= 2147483647 });
   ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isSafeInteger(n) });
+  ajv.addKeyword({ keyword: 'goTime', type: 'string', schemaType: 'string', validate: (layout: GoTimeLayout, value: string) => goTimeError(value, layout) === undefined });
   ajv.addKeyword({ keyword: 'goQuantity', schemaType: 'boolean', validate: (_: boolean, value: unknown) => quantityJsonError(value) === undefined });
   return ajv.compile(stripRequired(schema));
 }
@@ -155,8 +160,9 @@ export class SchemaTypeChecker {
     if (err.keyword === 'format' && err.params['format'] === 'byte' && typeof value === 'string') {
       return `illegal base64 data at input byte ${base64ErrorIndex(value)}`;
     }
-    if (err.keyword === 'format' && err.params['format'] === 'date-time') {
-      return `parsing time ${JSON.stringify(value)} as "2006-01-02T15:04:05Z07:00": cannot parse ${JSON.stringify(value)} as "2006"`;
+    if (err.keyword === 'goTime') {
+      const layout = timeLayoutOf(goFieldAt(this.#schema, segments).schema);
+      return (layout && goTimeError(String(value), layout)) ?? 'invalid time';
     }
     if (err.keyword === 'goQuantity') return quantityJsonError(value) ?? 'invalid quantity';
     if (err.keyword === 'type' || err.keyword === 'format') return unmarshalTypeError(this.#schema, segments, value, literal);

@@ -9,6 +9,7 @@ import { pruneUnknownFields, scanJsonText, type NumberLiteral } from '../api/sch
 import { applyGoNulls } from '../api/go-null.js';
 import { goOrdered } from '../api/go-order.js';
 import { SchemaTypeChecker } from '../api/schema-types.js';
+import { canonicalTimes } from '../api/go-time-fields.js';
 import { PROTOBUF_MEDIA_TYPE, unwrap } from '../api/protobuf.js';
 import type { UserInfo } from '../authn/user.js';
 import type { Logger } from '../log.js';
@@ -84,6 +85,7 @@ function fieldValidationOf(query: URLSearchParams, kind: string): 'Strict' | 'Wa
 /**
  * Decodes a full object body for `store`: syntax (400), apiVersion/kind (400), types (400),
  * then unknown and duplicate fields per fieldValidation (400 Strict, Warning headers Warn).
+ * Times come out as upstream stores them (go-time-fields.ts).
  */
 export function decodeObject(target: ResourceStore | BodyKind, value: unknown, json: string | undefined,
   validation: 'Strict' | 'Warn' | 'Ignore', warnings: string[],
@@ -105,6 +107,9 @@ export function decodeObject(target: ResourceStore | BodyKind, value: unknown, j
   const scan = json ? scanJsonText(json) : undefined;
   const typeError = typeChecker(t.schema).check(obj, scan?.numbers ?? o.numbers);
   if (typeError) throw fail ? fail(typeError) : errors.badRequest(`${what}: ${typeError}`);
+  // Every write decodes here (create, update, each patch type, subresources, protobuf bodies), so
+  // times take the form upstream's decode and encode leave them in before anything reads them.
+  canonicalTimes(obj, t.schema);
   obj.metadata ??= {};
   const problems = [
     ...(o.priorStrictErrors ?? []),

@@ -1,8 +1,8 @@
 // Applying a mutating webhook's JSON patch (mutating/dispatcher.go callAttrMutatingHook): the
 // patch is decoded, applied to the object as the webhook saw it, and the result decoded again
-// the way Go's non-strict decoder would (type errors fail, unknown fields are dropped). A patch
-// that decodes but cannot apply, or yields an undecodable object, is a 500 regardless of the
-// failure policy, as upstream.
+// the way Go's non-strict decoder would (type errors fail, unknown fields are dropped, times are
+// rewritten as upstream stores them). A patch that decodes but cannot apply, or yields an
+// undecodable object, is a 500 regardless of the failure policy, as upstream.
 import { errors, StatusError } from '../../core/api/errors.js';
 import type { ApiObject } from '../../core/api/meta.js';
 import { applyJsonPatch, decodeJsonPatch } from '../../core/api/patch/json-patch.js';
@@ -10,6 +10,7 @@ import { deepEqual } from '../../core/api/patch/json-value.js';
 import { pruneUnknownFields } from '../../core/api/schema-fields.js';
 import { applyGoNulls } from '../../core/api/go-null.js';
 import { SchemaTypeChecker } from '../../core/api/schema-types.js';
+import { canonicalTimes } from '../../core/api/go-time-fields.js';
 import type { JsonSchema } from '../../core/registry/resource.js';
 
 /** The patch could not even be read: subject to the failure policy. */
@@ -60,6 +61,7 @@ export function applyPatch(obj: ApiObject, operations: unknown[], schema: JsonSc
     applyGoNulls(out, schema);
     const typeError = checker(schema).check(out);
     if (typeError) throw internal(typeError);
+    canonicalTimes(out, schema);
     pruneUnknownFields(out, schema);
   }
   out.metadata ??= {};

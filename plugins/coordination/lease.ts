@@ -4,6 +4,7 @@
 import { fieldError, type FieldError } from '../../core/api/field-errors.js';
 import type { ApiObject } from '../../core/api/meta.js';
 import { typeMetaProperties } from '../../core/api/object-meta-schema.js';
+import { MICRO_TIME_GO_TYPE } from '../../core/api/go-time-fields.js';
 import { age } from '../../core/api/human-duration.js';
 import { dns1123SubdomainErrors } from '../../core/api/selectors/label-syntax.js';
 import type { JsonSchema, ResourceDefinition, TableColumn } from '../../core/registry/resource.js';
@@ -21,7 +22,9 @@ export interface LeaseSpec {
 export interface Lease extends ApiObject { spec?: LeaseSpec }
 
 const DESCRIPTION = 'Lease defines a lease concept.';
-const microTime: JsonSchema = { type: 'string', format: 'date-time', description: 'MicroTime is version of Time with microsecond level precision.' };
+const microTime: JsonSchema = {
+  type: 'string', format: 'date-time', 'x-go-type': MICRO_TIME_GO_TYPE, description: 'MicroTime is version of Time with microsecond level precision.',
+};
 
 const schema: JsonSchema = {
   type: 'object', 'x-go-type': 'v1.Lease', description: DESCRIPTION,

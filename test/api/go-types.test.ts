@@ -12,6 +12,7 @@ describe('goTypeOf', () => {
     [{ type: 'string' }, 'string'],
     [{ type: 'string', format: 'byte' }, '[]uint8'],
     [{ type: 'string', format: 'date-time' }, 'string'],
+    [{ type: 'string', format: 'date-time', 'x-go-type': 'v1.MicroTime' }, 'string'],
     [{ type: 'string', 'x-go-type': 'types.UID' }, 'types.UID'],
     [{ type: 'boolean' }, 'bool'],
     [{ type: 'integer', format: 'int32' }, 'int32'],
