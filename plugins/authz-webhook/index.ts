@@ -6,6 +6,6 @@ export type { WebhookAuthorizerDeps } from './webhook-authorizer.js';
 export { WebhookEntry } from './webhook-entry.js';
 export { DecisionCache, DEFAULT_MAX_ENTRIES } from './decision-cache.js';
 export {
-  SubjectAccessReviewClient, SubjectAccessReviewError, parseReviewStatus, SUBJECT_ACCESS_REVIEW_GROUP,
+  SubjectAccessReviewClient, SubjectAccessReviewError, SUBJECT_ACCESS_REVIEW_GROUP,
 } from './subject-access-review-client.js';
 export type { ReviewStatus } from './subject-access-review-client.js';

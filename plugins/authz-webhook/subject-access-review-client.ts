@@ -6,51 +6,13 @@ import type { WebhookConnection } from '../../core/client/kubeconfig.js';
 import { WebhookClient, type Backoff } from '../../core/client/webhook-client.js';
 import { specToWire, type SubjectAccessReviewSpec } from '../../core/authz/subject-access-review.js';
 import type { SubjectAccessReviewVersion } from '../../core/authz/webhook-settings.js';
+import { parseReviewStatus, type ReviewStatus } from '../../core/authz/review-status.js';
 
 export const SUBJECT_ACCESS_REVIEW_GROUP = 'authorization.k8s.io';
+/** The answers a webhook may give: v1 and v1beta1 carry the same status. */
+const WIRE_VERSIONS = [`${SUBJECT_ACCESS_REVIEW_GROUP}/v1`, `${SUBJECT_ACCESS_REVIEW_GROUP}/v1beta1`];
 
-export interface ReviewStatus {
-  readonly allowed: boolean;
-  readonly denied: boolean;
-  readonly reason: string;
-  readonly evaluationError: string;
-}
-
-export class SubjectAccessReviewError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'SubjectAccessReviewError';
-  }
-}
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** Reads a SubjectAccessReview answer (v1 or v1beta1: the status is the same in both). */
-export function parseReviewStatus(body: unknown): ReviewStatus {
-  const bad = (why: string) => new SubjectAccessReviewError(`malformed SubjectAccessReview response: ${why}`);
-  if (!isObj(body)) throw bad('not a JSON object');
-  if (body['kind'] !== 'SubjectAccessReview') throw bad(`kind is ${JSON.stringify(body['kind'] ?? null)}, expected "SubjectAccessReview"`);
-  const versions = [`${SUBJECT_ACCESS_REVIEW_GROUP}/v1`, `${SUBJECT_ACCESS_REVIEW_GROUP}/v1beta1`];
-  if (!versions.includes(body['apiVersion'] as string)) {
-    throw bad(`apiVersion is ${JSON.stringify(body['apiVersion'] ?? null)}, expected ${versions.map((v) => `"${v}"`).join(' or ')}`);
-  }
-  const status = body['status'] ?? {};
-  if (!isObj(status)) throw bad('status is not an object');
-  const flag = (k: string): boolean => {
-    const v = status[k];
-    if (v === undefined || v === null) return false;
-    if (typeof v !== 'boolean') throw bad(`status.${k} is not a boolean`);
-    return v;
-  };
-  const text = (k: string): string => {
-    const v = status[k];
-    if (v === undefined || v === null) return '';
-    if (typeof v !== 'string') throw bad(`status.${k} is not a string`);
-    return v;
-  };
-  return { allowed: flag('allowed'), denied: flag('denied'), reason: text('reason'), evaluationError: text('evaluationError') };
-}
+export { SubjectAccessReviewError, type ReviewStatus } from '../../core/authz/review-status.js';
 
 export interface SubjectAccessReviewClientOptions {
   readonly connection: WebhookConnection;
@@ -80,6 +42,6 @@ export class SubjectAccessReviewClient {
   /** Asks the webhook; rejects with an Error whose message names the failure, never a body. */
   async review(spec: SubjectAccessReviewSpec): Promise<ReviewStatus> {
     const body = JSON.stringify({ apiVersion: this.apiVersion, kind: 'SubjectAccessReview', spec: specToWire(spec, this.#version) });
-    return parseReviewStatus(await this.#client.post(body));
+    return parseReviewStatus(await this.#client.post(body), WIRE_VERSIONS);
   }
 }

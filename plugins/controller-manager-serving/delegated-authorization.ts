@@ -3,17 +3,20 @@
 // server would allow them anyway); --authorization-always-allow-paths (exact, or a prefix ending
 // in `*`) may be read by anyone; otherwise a SubjectAccessReview to the API server with the
 // --authorization-kubeconfig credentials decides, cached per question for the authorized or
-// unauthorized TTL. No opinion from anyone, or no authorization kubeconfig, is forbidden.
+// unauthorized TTL. No opinion from anyone, or no authorization kubeconfig, is forbidden. An
+// answer that does not read as a SubjectAccessReview (core/authz/review-status.ts) fails the
+// request (500) and is not cached.
 import type { Attributes, Decision } from '../../core/authz/attributes.js';
 import { MASTERS_GROUP } from '../../core/authn/user.js';
 import { RestClient } from '../../core/client/rest-client.js';
 import type { ClientConnection } from '../../core/client/connection.js';
 import { digest, ReviewCache } from '../../core/client/review-cache.js';
 import { withRetry } from '../../core/client/review-retry.js';
+import { parseReviewStatus, reviewDecision, type NoOpinion, type ReviewStatus } from '../../core/authz/review-status.js';
 
 const PATH = '/apis/authorization.platform/v1/subjectaccessreviews';
 
-interface SarStatus { allowed?: boolean; denied?: boolean; reason?: string; evaluationError?: string }
+const API_VERSIONS = ['authorization.platform/v1'];
 
 /** path.NewAuthorizer: exact paths, and prefixes written with a trailing `*`. */
 export function pathMatcher(paths: readonly string[]): (path: string) => boolean {
@@ -41,23 +44,9 @@ export function reviewSpec(a: Attributes): Record<string, unknown> {
   };
 }
 
-/**
- * No opinion, with the reviewer's reason: upstream's webhook authorizer passes it on, and the 403
- * then ends with it as with a denial's.
- */
-export interface NoOpinion { readonly decision: 'noOpinion'; readonly reason: string }
-
-export function decisionOf(status: SarStatus | undefined): Decision | NoOpinion | undefined {
-  const reason = status?.reason ?? '';
-  if (status?.denied && status.allowed) throw new Error('webhook subject access review returned both allow and deny response');
-  if (status?.denied) return { decision: 'deny', reason };
-  if (status?.allowed) return { decision: 'allow', ...(reason ? { reason } : {}) };
-  return reason ? { decision: 'noOpinion', reason } : undefined;
-}
-
 export class SubjectAccessReviewer {
   readonly #client: RestClient;
-  readonly #cache: ReviewCache<SarStatus>;
+  readonly #cache: ReviewCache<ReviewStatus>;
   constructor(connection: ClientConnection, ttl: { allowedMs: number; deniedMs: number }, userAgent: string) {
     this.#client = new RestClient(connection, { qps: 200, burst: 400, userAgent });
     this.#cache = new ReviewCache((s) => (s.allowed ? ttl.allowedMs : ttl.deniedMs));
@@ -68,12 +57,12 @@ export class SubjectAccessReviewer {
   async decide(a: Attributes): Promise<Decision | NoOpinion | undefined> {
     const spec = reviewSpec(a);
     const status = await this.#cache.get(digest(JSON.stringify(spec)), () => withRetry(async (signal) => {
-      const answer = await this.#client.request<{ status?: SarStatus }>('POST', PATH, {
+      const answer = await this.#client.request<unknown>('POST', PATH, {
         body: { apiVersion: 'authorization.platform/v1', kind: 'SubjectAccessReview', spec }, signal,
       });
-      return answer?.status ?? {};
+      return parseReviewStatus(answer, API_VERSIONS);
     }));
-    return decisionOf(status);
+    return reviewDecision(status);
   }
 }
 

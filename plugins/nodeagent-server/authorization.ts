@@ -2,16 +2,18 @@
 // Webhook asks the API server with a SubjectAccessReview (authorization.platform/v1) through the
 // node's own API client, as upstream's DelegatingAuthorizerConfig does: the v1 spec of the
 // question is the cache key, allowed answers are kept cacheAuthorizedTTL and the others
-// cacheUnauthorizedTTL (0: not at all), a review that failed is not kept and is an error (500).
+// cacheUnauthorizedTTL (0: not at all), a review that failed, or an answer that does not read as
+// a SubjectAccessReview (core/authz/review-status.ts), is not kept and is an error (500).
 import type { Attributes, Decision } from '../../core/authz/attributes.js';
 import { specFromAttributes, specToWire } from '../../core/authz/subject-access-review.js';
 import type { RestClient } from '../../core/client/rest-client.js';
 import { digest, ReviewCache } from '../../core/client/review-cache.js';
 import { withRetry } from '../../core/client/review-retry.js';
+import { parseReviewStatus, reviewDecision, type ReviewStatus } from '../../core/authz/review-status.js';
 
 const PATH = '/apis/authorization.platform/v1/subjectaccessreviews';
 
-interface SarStatus { allowed?: boolean; denied?: boolean; reason?: string; evaluationError?: string }
+const API_VERSIONS = ['authorization.platform/v1'];
 
 export interface NodeAgentAuthorizer {
   /** Allow, deny or no opinion; throws when no decision could be had (upstream: "Authorization error", 500). */
@@ -20,16 +22,14 @@ export interface NodeAgentAuthorizer {
 
 export const alwaysAllow: NodeAgentAuthorizer = { authorize: async () => ({ decision: 'allow' }) };
 
-export function decisionOf(status: SarStatus): Decision | undefined {
-  const reason = status.reason ?? '';
-  if (status.denied && status.allowed) throw new Error('webhook subject access review returned both allow and deny response');
-  if (status.denied) return { decision: 'deny', reason };
-  if (status.allowed) return { decision: 'allow', ...(reason ? { reason } : {}) };
-  return undefined;
+/** The kubelet's filter forbids whatever is not allowed, without the reviewer's reason. */
+function decisionOf(status: ReviewStatus): Decision | undefined {
+  const d = reviewDecision(status);
+  return d?.decision === 'noOpinion' ? undefined : d;
 }
 
 export class SubjectAccessReviewer implements NodeAgentAuthorizer {
-  readonly #cache: ReviewCache<SarStatus>;
+  readonly #cache: ReviewCache<ReviewStatus>;
 
   constructor(private readonly client: () => RestClient | undefined, ttl: { allowedMs: number; deniedMs: number }, now: () => number = Date.now) {
     this.#cache = new ReviewCache((s) => (s.allowed ? ttl.allowedMs : ttl.deniedMs), now);
@@ -40,10 +40,10 @@ export class SubjectAccessReviewer implements NodeAgentAuthorizer {
     const status = await this.#cache.get(digest(JSON.stringify(spec)), () => withRetry(async (signal) => {
       const api = this.client();
       if (!api) throw new Error('the node agent has no API client yet');
-      const answer = await api.request<{ status?: SarStatus }>('POST', PATH, {
+      const answer = await api.request<unknown>('POST', PATH, {
         body: { apiVersion: 'authorization.platform/v1', kind: 'SubjectAccessReview', spec }, signal,
       });
-      return answer?.status ?? {};
+      return parseReviewStatus(answer, API_VERSIONS);
     }));
     return decisionOf(status);
   }

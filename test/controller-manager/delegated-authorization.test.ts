@@ -11,11 +11,12 @@ import { DelegatingAuthenticator } from '../../core/authn/delegating-authenticat
 import { silentLogger } from '../../core/log.js';
 import { HealthChecks } from '../../core/server/health.js';
 import { createEndpointApp } from '../../plugins/controller-manager-serving/app.js';
-import { decisionOf, DelegatedAuthorizer, type SubjectAccessReviewer } from '../../plugins/controller-manager-serving/delegated-authorization.js';
+import { DelegatedAuthorizer, type SubjectAccessReviewer } from '../../plugins/controller-manager-serving/delegated-authorization.js';
+import { reviewDecision, type ReviewStatus } from '../../core/authz/review-status.js';
 
 /** A reviewer answering every question with the status `answer` gives for its path. */
-const reviewer = (answer: (path: string) => Parameters<typeof decisionOf>[0]) =>
-  ({ decide: async (a: Attributes) => decisionOf(answer(a.path)) }) as unknown as SubjectAccessReviewer;
+const reviewer = (answer: (path: string) => Partial<ReviewStatus>) =>
+  ({ decide: async (a: Attributes) => reviewDecision({ allowed: false, denied: false, reason: '', evaluationError: '', ...answer(a.path) }) }) as unknown as SubjectAccessReviewer;
 const unreachable = { message: 'connect ECONNREFUSED 127.0.0.1:1' };
 
 describe('controller manager endpoint, what a review answers', () => {

@@ -1,0 +1,63 @@
+// Reading a SubjectAccessReview's answer strictly, as Go's decoder reads it into the typed struct:
+// a body that is not the kind asked for, or a status field of the wrong type (`"allowed":"false"`
+// is true to JavaScript), is an error, so the request it was asked for fails (500) instead of
+// being allowed, and nothing is cached. Used by the webhook authorizer (authorization.k8s.io, a
+// third party's answer) and by the delegated authorizers of the controller manager and the node
+// agent (authorization.platform, the API server's answer).
+import type { Decision } from './attributes.js';
+
+export interface ReviewStatus {
+  readonly allowed: boolean;
+  readonly denied: boolean;
+  readonly reason: string;
+  readonly evaluationError: string;
+}
+
+export class SubjectAccessReviewError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SubjectAccessReviewError';
+  }
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Reads a SubjectAccessReview answer in one of `apiVersions` (v1 and v1beta1 share the status). */
+export function parseReviewStatus(body: unknown, apiVersions: readonly string[]): ReviewStatus {
+  const bad = (why: string) => new SubjectAccessReviewError(`malformed SubjectAccessReview response: ${why}`);
+  if (!isObj(body)) throw bad('not a JSON object');
+  if (body['kind'] !== 'SubjectAccessReview') throw bad(`kind is ${JSON.stringify(body['kind'] ?? null)}, expected "SubjectAccessReview"`);
+  if (!apiVersions.includes(body['apiVersion'] as string)) {
+    throw bad(`apiVersion is ${JSON.stringify(body['apiVersion'] ?? null)}, expected ${apiVersions.map((v) => `"${v}"`).join(' or ')}`);
+  }
+  const status = body['status'] ?? {};
+  if (!isObj(status)) throw bad('status is not an object');
+  const flag = (k: string): boolean => {
+    const v = status[k];
+    if (v === undefined || v === null) return false;
+    if (typeof v !== 'boolean') throw bad(`status.${k} is not a boolean`);
+    return v;
+  };
+  const text = (k: string): string => {
+    const v = status[k];
+    if (v === undefined || v === null) return '';
+    if (typeof v !== 'string') throw bad(`status.${k} is not a string`);
+    return v;
+  };
+  return { allowed: flag('allowed'), denied: flag('denied'), reason: text('reason'), evaluationError: text('evaluationError') };
+}
+
+/**
+ * No opinion, with the reviewer's reason: upstream's webhook authorizer passes it on, and the 403
+ * then ends with it as with a denial's.
+ */
+export interface NoOpinion { readonly decision: 'noOpinion'; readonly reason: string }
+
+/** A delegated authorizer's decision: upstream's webhook authorizer reading the answer. */
+export function reviewDecision(status: ReviewStatus): Decision | NoOpinion | undefined {
+  if (status.denied && status.allowed) throw new Error('webhook subject access review returned both allow and deny response');
+  if (status.denied) return { decision: 'deny', reason: status.reason };
+  if (status.allowed) return { decision: 'allow', ...(status.reason ? { reason: status.reason } : {}) };
+  return status.reason ? { decision: 'noOpinion', reason: status.reason } : undefined;
+}

@@ -1,0 +1,88 @@
+// The delegated authorizers of the controller manager's endpoint and the node agent read the API
+// server's SubjectAccessReview answer as Go's decoder does: a status field of the wrong type
+// (`"allowed":"false"`, which JavaScript finds true) or a body that is not a SubjectAccessReview
+// fails the question (the request is a 500), is never read as an allow, and is not cached. A fake
+// API server on loopback over real TLS answers.
+import assert from 'node:assert/strict';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import type { Attributes } from '../../core/authz/attributes.js';
+import { RestClient } from '../../core/client/rest-client.js';
+import type { ClientConnection } from '../../core/client/connection.js';
+import { SubjectAccessReviewer as EndpointReviewer } from '../../plugins/controller-manager-serving/delegated-authorization.js';
+import { SubjectAccessReviewer as NodeAgentReviewer } from '../../plugins/nodeagent-server/authorization.js';
+import { makeCa, makeServingCert } from '../helpers/certs.js';
+
+const SAR = { apiVersion: 'authorization.platform/v1', kind: 'SubjectAccessReview' };
+
+/** What the fake API server answers for a question about each path. */
+const ANSWERS: Record<string, unknown> = {
+  '/allowed': { ...SAR, status: { allowed: true } },
+  '/string-false': { ...SAR, status: { allowed: 'false' } },
+  '/one': { ...SAR, status: { allowed: 1 } },
+  '/denied-yes': { ...SAR, status: { allowed: false, denied: 'yes' } },
+  '/reason-number': { ...SAR, status: { allowed: true, reason: 7 } },
+  '/status-array': { ...SAR, status: [true] },
+  '/other-kind': { apiVersion: 'authorization.platform/v1', kind: 'TokenReview', status: { allowed: true } },
+  '/other-version': { apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', status: { allowed: true } },
+  '/no-kind': { status: { allowed: true } },
+};
+
+const MALFORMED: [string, string][] = [
+  ['/string-false', 'status.allowed is not a boolean'],
+  ['/one', 'status.allowed is not a boolean'],
+  ['/denied-yes', 'status.denied is not a boolean'],
+  ['/reason-number', 'status.reason is not a string'],
+  ['/status-array', 'status is not an object'],
+  ['/other-kind', 'kind is "TokenReview", expected "SubjectAccessReview"'],
+  ['/other-version', 'apiVersion is "authorization.k8s.io/v1", expected "authorization.platform/v1"'],
+  ['/no-kind', 'kind is null, expected "SubjectAccessReview"'],
+];
+
+const question = (path: string): Attributes => ({
+  user: { name: 'alice', groups: ['system:authenticated'] }, verb: 'get', isResourceRequest: false, path,
+  apiGroup: '', apiVersion: '', resource: '', subresource: '', namespace: '', name: '',
+});
+
+describe('delegated authorizers and a malformed SubjectAccessReview answer', () => {
+  let server: https.Server;
+  let connection: ClientConnection;
+  const asked: string[] = [];
+  before(async () => {
+    const ca = makeCa();
+    const serving = makeServingCert(ca, ['localhost'], ['127.0.0.1']);
+    server = https.createServer({ cert: serving.certificatePem, key: serving.privateKeyPem }, (req, res) => {
+      let body = '';
+      req.on('data', (d: Buffer) => { body += d.toString(); });
+      req.on('end', () => {
+        const path = (JSON.parse(body) as { spec: { nonResourceAttributes: { path: string } } }).spec.nonResourceAttributes.path;
+        asked.push(path);
+        res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify(ANSWERS[path]));
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    connection = { server: new URL(`https://127.0.0.1:${(server.address() as AddressInfo).port}`), ca: ca.certificatePem };
+  });
+  after(() => new Promise<void>((r) => server.close(() => r())));
+
+  const ttl = { allowedMs: 60_000, deniedMs: 60_000 };
+  const nodeAgentClient = () => new RestClient(connection);
+  const reviewers: [string, (path: string) => Promise<unknown>][] = [
+    ['the controller manager\'s endpoint', (() => { let r: EndpointReviewer | undefined; return (path: string) => (r ??= new EndpointReviewer(connection, ttl, 'test')).decide(question(path)); })()],
+    ['the node agent', (() => { let c: RestClient | undefined; const r = new NodeAgentReviewer(() => (c ??= nodeAgentClient()), ttl); return (path: string) => r.authorize(question(path)); })()],
+  ];
+
+  for (const [who, decide] of reviewers) {
+    it(`${who}: an answer of the wrong shape is an error, not an allow, and is asked again next time`, async () => {
+      assert.deepEqual(await decide('/allowed'), { decision: 'allow' });
+      for (const [path, why] of MALFORMED) {
+        for (let i = 0; i < 2; i++) {
+          const before = asked.filter((p) => p === path).length;
+          await assert.rejects(decide(path), { message: `malformed SubjectAccessReview response: ${why}` }, path);
+          assert.equal(asked.filter((p) => p === path).length, before + 1, `${path}: not cached`);
+        }
+      }
+    });
+  }
+});
