@@ -13,21 +13,40 @@ export type TokenReviewResult = { readonly authenticated: true; readonly user: U
 
 const PATH = '/apis/authentication.platform/v1/tokenreviews';
 
-interface TokenReviewStatus {
-  authenticated?: boolean;
-  error?: string;
-  user?: { username?: string; uid?: string; groups?: string[]; extra?: Record<string, string[] | null> };
-}
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === 'string');
 
-export function reviewResult(status: TokenReviewStatus | undefined): TokenReviewResult {
-  if (status?.authenticated !== true) return status?.error ? { authenticated: false, error: status.error } : { authenticated: false };
-  const u = status.user ?? {};
+/**
+ * The answer read as Go's decoder reads it into a TokenReview: a field of the wrong type (a
+ * number for the user name, a string for the groups) is an error, so the request is refused
+ * (401) and nothing is cached, rather than an identity pieced together from what JavaScript
+ * makes of it.
+ */
+export function reviewResult(body: unknown): TokenReviewResult {
+  const bad = (why: string) => new Error(`malformed TokenReview response: ${why}`);
+  if (!isObj(body) || body['kind'] !== 'TokenReview' || body['apiVersion'] !== 'authentication.platform/v1') {
+    throw bad('not an authentication.platform/v1 TokenReview');
+  }
+  const status = body['status'] ?? {};
+  if (!isObj(status)) throw bad('status is not an object');
+  const { authenticated, error, user } = status;
+  if (authenticated != null && typeof authenticated !== 'boolean') throw bad('status.authenticated is not a boolean');
+  if (error != null && typeof error !== 'string') throw bad('status.error is not a string');
+  if (authenticated !== true) return error ? { authenticated: false, error } : { authenticated: false };
+  const u = user ?? {};
+  if (!isObj(u)) throw bad('status.user is not an object');
+  const { username, uid, groups, extra } = u;
+  if (username != null && typeof username !== 'string') throw bad('status.user.username is not a string');
+  if (uid != null && typeof uid !== 'string') throw bad('status.user.uid is not a string');
+  if (groups != null && !isStrings(groups)) throw bad('status.user.groups is not a list of strings');
+  if (extra != null && !(isObj(extra) && Object.values(extra).every((v) => v === null || isStrings(v)))) throw bad('status.user.extra is not a map of string lists');
   // Fail closed: an authenticated answer without a user name is no identity.
-  if (!u.username) return { authenticated: false, error: 'the token review named no user' };
-  const extra = Object.fromEntries(Object.entries(u.extra ?? {}).filter((e): e is [string, string[]] => Array.isArray(e[1])));
+  if (!username) return { authenticated: false, error: 'the token review named no user' };
+  const extras = Object.fromEntries(Object.entries((extra ?? {}) as Record<string, string[] | null>).filter((e): e is [string, string[]] => Array.isArray(e[1])));
   return {
     authenticated: true,
-    user: { name: u.username, groups: [...(u.groups ?? [])], ...(u.uid ? { uid: u.uid } : {}), ...(Object.keys(extra).length ? { extra } : {}) },
+    user: { name: username, groups: [...(groups ?? [])], ...(uid ? { uid } : {}), ...(Object.keys(extras).length ? { extra: extras } : {}) },
   };
 }
 
@@ -43,10 +62,10 @@ export class TokenReviewer {
     return this.#cache.get(digest(token), () => withRetry(async (signal) => {
       const api = this.client();
       if (!api) throw new Error('no API client to review the token with yet');
-      const answer = await api.request<{ status?: TokenReviewStatus }>('POST', PATH, {
+      const answer = await api.request<unknown>('POST', PATH, {
         body: { apiVersion: 'authentication.platform/v1', kind: 'TokenReview', spec: { token } }, signal,
       });
-      return reviewResult(answer?.status);
+      return reviewResult(answer);
     }));
   }
 }

@@ -4,15 +4,13 @@
 // fails the question (the request is a 500), is never read as an allow, and is not cached. A fake
 // API server on loopback over real TLS answers.
 import assert from 'node:assert/strict';
-import https from 'node:https';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { Attributes } from '../../core/authz/attributes.js';
 import { RestClient } from '../../core/client/rest-client.js';
 import type { ClientConnection } from '../../core/client/connection.js';
 import { SubjectAccessReviewer as EndpointReviewer } from '../../plugins/controller-manager-serving/delegated-authorization.js';
 import { SubjectAccessReviewer as NodeAgentReviewer } from '../../plugins/nodeagent-server/authorization.js';
-import { makeCa, makeServingCert } from '../helpers/certs.js';
+import { startReviewServer, type ReviewServer } from '../helpers/review-server.js';
 
 const SAR = { apiVersion: 'authorization.platform/v1', kind: 'SubjectAccessReview' };
 
@@ -46,25 +44,18 @@ const question = (path: string): Attributes => ({
 });
 
 describe('delegated authorizers and a malformed SubjectAccessReview answer', () => {
-  let server: https.Server;
+  let server: ReviewServer;
   let connection: ClientConnection;
   const asked: string[] = [];
   before(async () => {
-    const ca = makeCa();
-    const serving = makeServingCert(ca, ['localhost'], ['127.0.0.1']);
-    server = https.createServer({ cert: serving.certificatePem, key: serving.privateKeyPem }, (req, res) => {
-      let body = '';
-      req.on('data', (d: Buffer) => { body += d.toString(); });
-      req.on('end', () => {
-        const path = (JSON.parse(body) as { spec: { nonResourceAttributes: { path: string } } }).spec.nonResourceAttributes.path;
-        asked.push(path);
-        res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify(ANSWERS[path]));
-      });
+    server = await startReviewServer((request: { spec: { nonResourceAttributes: { path: string } } }) => {
+      const path = request.spec.nonResourceAttributes.path;
+      asked.push(path);
+      return ANSWERS[path];
     });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    connection = { server: new URL(`https://127.0.0.1:${(server.address() as AddressInfo).port}`), ca: ca.certificatePem };
+    connection = server.connection;
   });
-  after(() => new Promise<void>((r) => server.close(() => r())));
+  after(() => server.close());
 
   const ttl = { allowedMs: 60_000, deniedMs: 60_000 };
   const nodeAgentClient = () => new RestClient(connection);
