@@ -5,6 +5,7 @@ import type { SharedInformers } from './controller/shared-informers.js';
 import type { FlagSet } from './flags/types.js';
 import type { Hooks } from './hooks.js';
 import type { Logger } from './log.js';
+import type { MetricsRegistry } from './metrics/registry.js';
 import type { NodeAgentContext } from './nodeagent/context.js';
 
 export interface Runnable {
@@ -46,6 +47,8 @@ export interface ControllerContext {
   readonly flags: FlagSet;
   /** The host's hooks, for `sign.for(signerName)`. */
   readonly hooks: Hooks;
+  /** The controller manager's metrics (its work queues report there); absent in tests that build a context. */
+  readonly metrics?: MetricsRegistry;
 }
 
 /** A factory may return undefined: the controller has nothing to do here and is skipped (upstream's `started == false`). */

@@ -17,6 +17,9 @@ import { CSR_RESOURCE, hasCertificate, type Csr } from './csr-object.js';
  */
 export const CERTIFICATE_CONTROLLER_CLIENT = 'certificate-controller';
 
+/** Upstream's queue Name of every controller built on NewCertificateController (signing, approving). */
+export const CERTIFICATE_QUEUE = 'certificate';
+
 export interface CertificateControllerOptions {
   /** Controller name, for logs ("csrapproving"). */
   readonly name: string;
@@ -31,7 +34,7 @@ export interface CertificateControllerOptions {
 export function certificateController(ctx: ControllerContext, o: CertificateControllerOptions): Runnable {
   const log = ctx.logger;
   const informer = ctx.informers.for<Csr>(CSR_RESOURCE);
-  const queue = new WorkQueue<string>(csrControllerRateLimiter<string>());
+  const queue = new WorkQueue<string>(csrControllerRateLimiter<string>(), { name: CERTIFICATE_QUEUE, metrics: ctx.metrics });
   const enqueue = (csr: Csr) => queue.add(objectKey(csr));
   informer.addHandlers({
     add: (csr) => { log.v(4).info('Adding certificate request', { csr: csr.metadata.name }); enqueue(csr); },

@@ -5,6 +5,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { Duplex } from 'node:stream';
 import type { ApiObject } from '../api/meta.js';
+import type { RestClientMetrics } from '../metrics/rest-client.js';
 import type { ClientConnection } from './connection.js';
 import { resourceNameError } from './resource-name.js';
 import { withTlsVerifyReason } from './tls-verify-error.js';
@@ -50,6 +51,8 @@ export interface RestClientOptions {
   readonly tokenSource?: TokenSource;
   /** Called with the text of each `Warning` header of an answer (kubectl prints them as `Warning: <text>`). */
   readonly onWarning?: (text: string) => void;
+  /** client-go's rest_client_* metrics of every request (core/metrics/rest-client.ts). */
+  readonly metrics?: RestClientMetrics;
 }
 
 /**
@@ -183,12 +186,27 @@ export class RestClient {
       // connection name the kubeconfig's host, not the address it resolved to.
       req.on('error', (e) => reject(Object.assign(withTlsVerifyReason(e), { url: url.href })));
       req.end(payload);
+    }).catch((e: unknown) => {
+      this.opts.metrics?.result('<error>', method, this.#connection.server.host);
+      throw e;
     });
+    this.opts.metrics?.result(res.statusCode ?? 0, method, this.#connection.server.host);
     if (source && res.statusCode === 401) source.reset();
     return res;
   }
 
   async request<T = unknown>(method: string, path: string, o: RequestOptions = {}): Promise<T> {
+    const metrics = this.opts.metrics;
+    if (!metrics) return this.#request<T>(method, path, o);
+    const started = performance.now();
+    try {
+      return await this.#request<T>(method, path, o);
+    } finally {
+      metrics.latency(method, this.#connection.server.host, (performance.now() - started) / 1000);
+    }
+  }
+
+  async #request<T>(method: string, path: string, o: RequestOptions): Promise<T> {
     await this.#limiter?.wait(o.signal);
     const res = await this.#open(method, this.#url(path, o.query), o, this.opts.timeoutMs ?? 30_000);
     const chunks: Buffer[] = [];

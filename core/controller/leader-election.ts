@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import type { ApiObject } from '../api/meta.js';
 import { isApiError, type RestClient } from '../client/rest-client.js';
 import type { Logger } from '../log.js';
+import type { LeaderElectionMetrics } from '../metrics/leader-election.js';
 import { sleep } from '../abort-wait.js';
 import { setLongTimeout, timeoutSignal } from '../long-timeout.js';
 
@@ -26,6 +27,8 @@ export interface LeaderElectionConfig {
   readonly releaseOnCancel?: boolean;
   readonly logger?: Logger;
   readonly now?: () => number;
+  /** leader_election_master_status and leader_election_slowpath_total, labelled with `name`. */
+  readonly metrics?: LeaderElectionMetrics;
 }
 
 export interface LeaderCallbacks {
@@ -69,6 +72,7 @@ export class LeaderElector {
     if (c.renewDeadlineMs >= c.leaseDurationMs) throw new RangeError('leaseDuration must be greater than renewDeadline');
     if (c.renewDeadlineMs <= JITTER * c.retryPeriodMs) throw new RangeError('renewDeadline must be greater than retryPeriod*JitterFactor');
     this.identity = c.identity ?? `${os.hostname()}_${randomUUID()}`;
+    c.metrics?.leaderOff(c.name);
   }
 
   get leader(): string { return this.#leader; }
@@ -120,6 +124,8 @@ export class LeaderElector {
     const expires = this.#observed!.at + (spec.leaseDurationSeconds ?? durationS) * 1000;
     if (heldByOther && expires > now) return false;
     const mine = holder === this.identity;
+    // Still leading, yet the optimistic write did not do: upstream's slow path.
+    if (mine) this.c.metrics?.slowpathExercised(this.c.name);
     lease.spec = {
       ...spec,
       holderIdentity: this.identity, leaseDurationSeconds: durationS, renewTime: microTime(now),
@@ -259,6 +265,7 @@ export class LeaderElector {
     }
     log?.info('successfully acquired lease', { lease: `${this.c.namespace}/${this.c.name}`, identity: this.identity });
     this.#event('became leader');
+    this.c.metrics?.leaderOn(this.c.name);
     const leading = new AbortController();
     const stopLeading = () => leading.abort();
     signal.addEventListener('abort', stopLeading, { once: true });
@@ -274,6 +281,7 @@ export class LeaderElector {
     }
     signal.removeEventListener('abort', stopLeading);
     this.#event('stopped leading');
+    this.c.metrics?.leaderOff(this.c.name);
     await work.catch((e: Error) => log?.error('leading work failed', { error: e.message }));
     if (signal.aborted && this.c.releaseOnCancel) await this.#release();
     cb.onStoppedLeading?.();

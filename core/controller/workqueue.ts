@@ -1,8 +1,17 @@
 // A work queue with client-go's guarantees: an item is never processed by two workers at once, an
 // item added while it is being processed is processed again after done(), adding an item already
 // waiting does nothing, retries go through a rate limiter, and an item waits for at most one
-// delayed add (the earliest asked for), as client-go's delaying queue.
+// delayed add (the earliest asked for), as client-go's delaying queue. A named queue given a
+// registry reports client-go's workqueue metrics (core/metrics/workqueue.ts) at the same points.
+import { queueMetrics, type QueueMetrics } from '../metrics/workqueue.js';
+import type { MetricsRegistry } from '../metrics/registry.js';
 import type { RateLimiter } from './rate-limiters.js';
+
+export interface WorkQueueOptions {
+  /** Upstream's queue Name, the metrics' `name` label ("certificate"). */
+  readonly name?: string;
+  readonly metrics?: MetricsRegistry | undefined;
+}
 
 export class WorkQueue<K> {
   readonly #queue: K[] = [];
@@ -13,8 +22,11 @@ export class WorkQueue<K> {
   readonly #delayed = new Map<K, { readyAt: number; timer: NodeJS.Timeout }>();
   #shuttingDown = false;
   #drained: (() => void) | undefined;
+  readonly #metrics: QueueMetrics | undefined;
 
-  constructor(private readonly limiter: RateLimiter<K>) {}
+  constructor(private readonly limiter: RateLimiter<K>, options: WorkQueueOptions = {}) {
+    this.#metrics = options.metrics ? queueMetrics(options.metrics, options.name ?? '') : undefined;
+  }
 
   get length(): number { return this.#queue.length; }
   get shuttingDown(): boolean { return this.#shuttingDown; }
@@ -22,10 +34,23 @@ export class WorkQueue<K> {
   add(item: K): void {
     if (this.#shuttingDown || this.#dirty.has(item)) return;
     this.#dirty.add(item);
+    // Counted once, even while the item is being processed (it waits for done), as client-go's.
+    this.#metrics?.add(item);
     if (this.#processing.has(item)) return;
+    this.#enqueue(item);
+  }
+
+  /** A dirty item to a waiting worker at once, else to the back of the queue. */
+  #enqueue(item: K): void {
     const waiter = this.#waiters.shift();
-    if (waiter) { this.#dirty.delete(item); this.#processing.add(item); waiter(item); return; }
+    if (waiter) { this.#hold(item); waiter(item); return; }
     this.#queue.push(item);
+  }
+
+  #hold(item: K): void {
+    this.#dirty.delete(item);
+    this.#processing.add(item);
+    this.#metrics?.get(item);
   }
 
   /**
@@ -35,6 +60,7 @@ export class WorkQueue<K> {
    */
   addAfter(item: K, delayMs: number): void {
     if (this.#shuttingDown) return;
+    this.#metrics?.retry();
     if (delayMs <= 0) { this.add(item); return; }
     const readyAt = Date.now() + delayMs;
     const waiting = this.#delayed.get(item);
@@ -59,10 +85,7 @@ export class WorkQueue<K> {
   /** The oldest waiting item, now held as processing; undefined when none waits. */
   #take(): K | undefined {
     const item = this.#queue.shift();
-    if (item !== undefined) {
-      this.#dirty.delete(item);
-      this.#processing.add(item);
-    }
+    if (item !== undefined) this.#hold(item);
     return item;
   }
 
@@ -83,17 +106,16 @@ export class WorkQueue<K> {
   }
 
   done(item: K): void {
+    this.#metrics?.done(item);
     this.#processing.delete(item);
-    if (this.#dirty.has(item) && !this.#shuttingDown) {
-      this.#dirty.delete(item);
-      this.add(item);
-    }
+    if (this.#dirty.has(item) && !this.#shuttingDown) this.#enqueue(item);
     if (this.#processing.size === 0) this.#drained?.();
   }
 
   /** Stops handing out items; waiting workers get undefined. Resolves when in-flight items are done. */
   shutDown(): Promise<void> {
     this.#shuttingDown = true;
+    this.#metrics?.close();
     for (const { timer } of this.#delayed.values()) clearTimeout(timer);
     this.#delayed.clear();
     for (const w of this.#waiters.splice(0)) w(undefined);

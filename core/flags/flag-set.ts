@@ -248,7 +248,7 @@ export class Flags implements FlagSet {
     if (enumError !== undefined) throw new FlagError(`invalid argument ${JSON.stringify(raw)} for "${flagLabel(spec)}" flag: ${enumError}`);
     const prev = e.cli?.value;
     if (prev !== undefined && (spec.type === 'strings' || spec.type === 'stringArray')) v = [...(prev as string[]), ...(v as string[])];
-    else if (prev !== undefined && spec.type === 'map') v = { ...(prev as Record<string, string>), ...(v as Record<string, string>) };
+    else if (prev !== undefined && (spec.type === 'map' || spec.type === 'stringToString')) v = { ...(prev as Record<string, string>), ...(v as Record<string, string>) };
     e.cli = { value: v, raw };
   }
 
@@ -314,7 +314,7 @@ function fromConfigValue(spec: FlagSpec, value: unknown): unknown {
     throw new Error(`expected a single ${type} value, not a list`);
   }
   if (typeof value === 'object') {
-    if (type !== 'map') throw new Error(`expected a ${type} value, not an object`);
+    if (type !== 'map' && type !== 'stringToString') throw new Error(`expected a ${type} value, not an object`);
     return Object.fromEntries(Object.entries(value).map(([k, x]) => [k, scalarText(x, `key ${JSON.stringify(k)}`)]));
   }
   if (typeof value === 'boolean') {

@@ -19,6 +19,7 @@ const TYPE_NAMES: Record<FlagType, string> = {
   strings: 'strings',
   stringArray: 'stringArray',
   map: 'mapStringString',
+  stringToString: 'stringToString',
   quantity: 'quantity',
 };
 
@@ -53,7 +54,8 @@ export function formatDefault(spec: FlagSpec): string | undefined {
     case 'strings':
     case 'stringArray':
       return Array.isArray(v) && v.length > 0 ? `[${v.map((x) => csvField(String(x))).join(',')}]` : undefined;
-    case 'map': {
+    case 'map':
+    case 'stringToString': {
       const entries = typeof v === 'object' && v !== null ? Object.entries(v) : [];
       return entries.length > 0 ? `[${entries.map(([k, x]) => `${k}=${String(x)}`).join(',')}]` : undefined;
     }

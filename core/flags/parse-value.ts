@@ -123,6 +123,24 @@ export function parseMapPairs(s: string): Array<[string, string]> {
   return out;
 }
 
+/**
+ * pflag's stringToString (upstream's StringToStringVar, unlike cliflag's MapStringString): a text
+ * with one `=` is one pair whole, so `--allow-metric-labels=metric,label=v1,v2` is key
+ * `metric,label` with value `v1,v2`; with more, the text is a CSV line of pairs (quote each).
+ */
+export function parseStringToString(s: string): Record<string, string> {
+  const equals = s.split('=').length - 1;
+  if (equals === 0) throw new Error(`${s} must be formatted as key=value`);
+  const pairs = equals === 1 ? [s.replace(/^"+|"+$/g, '')] : splitCsv(s);
+  const out: Record<string, string> = {};
+  for (const pair of pairs) {
+    const eq = pair.indexOf('=');
+    if (eq === -1) throw new Error(`${pair} must be formatted as key=value`);
+    out[pair.slice(0, eq)] = pair.slice(eq + 1);
+  }
+  return out;
+}
+
 /** A single value of a scalar flag type from its text. List and map types go through splitCsv / parseMapPairs. */
 export function parseScalar(type: FlagType, s: string): unknown {
   switch (type) {
@@ -136,6 +154,7 @@ export function parseScalar(type: FlagType, s: string): unknown {
     case 'strings': return splitCsv(s);
     case 'stringArray': return [s];
     case 'map': return Object.fromEntries(parseMapPairs(s));
+    case 'stringToString': return parseStringToString(s);
   }
 }
 
@@ -149,6 +168,7 @@ export function isOfType(type: FlagType, v: unknown): boolean {
     case 'float32': return typeof v === 'number' && (!Number.isFinite(v) || Number.isFinite(Math.fround(v)));
     case 'strings': case 'stringArray': return Array.isArray(v) && v.every((x) => typeof x === 'string');
     case 'map':
+    case 'stringToString':
       return typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((x) => typeof x === 'string');
   }
 }
@@ -160,6 +180,6 @@ export function zeroValue(type: FlagType): unknown {
     case 'string': return '';
     case 'int': case 'float': case 'float32': case 'duration': case 'quantity': return 0;
     case 'strings': case 'stringArray': return [];
-    case 'map': return {};
+    case 'map': case 'stringToString': return {};
   }
 }

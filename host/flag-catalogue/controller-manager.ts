@@ -98,7 +98,7 @@ export const controllerManagerFlagCatalogue: readonly FlagSpec[] = Object.freeze
     ['feature-gates', 'map', undefined, 'Feature gates (component:key=value pairs).'],
     ['emulated-version', 'strings', undefined, 'Emulated version.'],
     ['min-compatibility-version', 'strings', undefined, 'Minimum compatible version.'],
-    ['allow-metric-labels', 'map', undefined, 'Allow-list keyed `<MetricName>,<LabelName>` with comma-separated allowed values.'],
+    ['allow-metric-labels', 'stringToString', undefined, 'Allow-list keyed `<MetricName>,<LabelName>` with comma-separated allowed values.'],
     ['allow-metric-labels-manifest', 'string', undefined, 'File with the same format; the flag overrides it.'],
     ['disabled-metrics', 'strings', undefined, 'Fully qualified metrics to disable; beats showing hidden metrics.'],
     ['show-hidden-metrics-for-version', 'string', undefined, 'Previous minor version `<major>.<minor>` whose hidden metrics are shown.'],

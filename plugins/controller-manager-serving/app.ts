@@ -1,8 +1,10 @@
 // The endpoint's handler chain, as the controller manager's BuildHandlerChain: one error boundary
 // turning errors into Status bodies, authentication (401), authorization (403; a failed
 // SubjectAccessReview is 500, in plain text as upstream's InternalError), then the routes: /healthz, /livez, /readyz (with per-check
-// subpaths, ?verbose and ?exclude), with --profiling /debug/pprof/ and /debug/flags/v. Anything
+// subpaths, ?verbose and ?exclude), /metrics (the Prometheus text format, gzipped when the
+// client accepts it, as promhttp), with --profiling /debug/pprof/ and /debug/flags/v. Anything
 // else is upstream's mux answer: 404 page not found.
+import { gzipSync } from 'node:zlib';
 import Koa from 'koa';
 import { errors, StatusError } from '../../core/api/errors.js';
 import { goQuote } from '../../core/go-quote.js';
@@ -10,6 +12,8 @@ import type { Attributes } from '../../core/authz/attributes.js';
 import { forbiddenError, sanitizeHtml } from '../../core/authz/forbidden.js';
 import type { Logger } from '../../core/log.js';
 import type { HealthChecks } from '../../core/server/health.js';
+import { TEXT_CONTENT_TYPE } from '../../core/metrics/exposition.js';
+import type { MetricsRegistry } from '../../core/metrics/registry.js';
 import { sendStatus } from '../../core/server/respond.js';
 import type { DelegatingAuthenticator } from '../../core/authn/delegating-authenticator.js';
 import { logUnauthenticated } from '../../core/authn/unauthenticated-log.js';
@@ -21,6 +25,7 @@ export interface EndpointDeps {
   readonly authenticator: DelegatingAuthenticator;
   readonly authorizer: DelegatedAuthorizer;
   readonly health: HealthChecks;
+  readonly metrics: MetricsRegistry;
   readonly logger: Logger;
   /** Present with --profiling: the debugging handlers, until the endpoint stops. */
   readonly debug?: { readonly shutdown: AbortSignal };
@@ -83,6 +88,18 @@ export function createEndpointApp(deps: EndpointDeps): Koa {
 
   app.use(async (ctx) => {
     if (deps.debug && await serveDebug(ctx, log, deps.debug.shutdown)) return;
+    if (ctx.path === '/metrics') {
+      const text = deps.metrics.expose();
+      ctx.status = 200;
+      ctx.set('Content-Type', TEXT_CONTENT_TYPE);
+      if (ctx.acceptsEncodings('gzip', 'identity') === 'gzip') {
+        ctx.set('Content-Encoding', 'gzip');
+        ctx.body = gzipSync(text);
+      } else {
+        ctx.body = text;
+      }
+      return;
+    }
     const path = ctx.path.replace(/\/+$/, '') || '/';
     const health = await deps.health.serve(path, new URLSearchParams(ctx.querystring));
     if (health) return plainText(ctx, health.code, health.body);

@@ -30,6 +30,9 @@ import { SNI_FLAG, SniCertificates } from '../../core/server/sni.js';
 import { loadServingPair, type CertKeyPem } from '../../core/server/serving-pair.js';
 import { TokenReviewer } from '../../core/authn/token-review-client.js';
 import { PROFILING_FLAG, profilingFlags, v8Profiler } from '../../core/server/debug/index.js';
+import { componentMetrics } from '../../core/metrics/component.js';
+import { metricsFlags, metricsSettingsFromFlags } from '../../core/metrics/flags.js';
+import { versionInfo } from '../../core/version.js';
 
 const PLUGIN_NAME = 'ControllerManagerServing';
 /** Upstream's PairName for the self-signed pair in --cert-dir. */
@@ -124,10 +127,14 @@ export const ControllerManagerServing: Plugin = {
         profiling: 'Profiling at `host:port/debug/pprof/`.',
         contention: 'Block profiling when profiling is on.',
       })) f.define({ ...spec, owner: PLUGIN_NAME });
+      for (const spec of metricsFlags('Leader election and process')) f.define({ ...spec, owner: PLUGIN_NAME });
     });
 
     host.hooks.configure.tap(PLUGIN_NAME, (cfg) => {
       flags = cfg.flags;
+      const { major, minor } = versionInfo(host.version);
+      // Before anything records: the allow-lists apply when a series is first looked up.
+      componentMetrics(host).configure(metricsSettingsFromFlags(flags, `${major}.${minor}`));
       settings = readSettings(flags);
       if (settings.port === 0) log.info('secure serving is off (--secure-port=0)');
     });
@@ -187,7 +194,7 @@ export const ControllerManagerServing: Plugin = {
           ...(clientCa ? { clientCa } : {}), ...(requestHeader ? { requestHeader } : {}), ...(tokens ? { tokens } : {}), anonymous: true,
         }),
         authorizer: new DelegatedAuthorizer(f.get<string[]>(FLAGS.authzAlwaysAllowPaths), reviews),
-        health, logger: log, ...(profiling ? { debug: { shutdown: stopping.signal } } : {}),
+        health, metrics: componentMetrics(host), logger: log, ...(profiling ? { debug: { shutdown: stopping.signal } } : {}),
       });
 
       const tls = s.pair ?? await selfSignedPair(f, s.bind);

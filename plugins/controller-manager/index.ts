@@ -17,6 +17,8 @@ import { MapRegistry } from '../../core/lifecycle.js';
 import { StartupError, type Plugin } from '../../core/plugin.js';
 import { located, locatedError } from '../../core/located-problems.js';
 import { componentHealthChecks } from '../../core/server/health.js';
+import { componentMetrics } from '../../core/metrics/component.js';
+import { restClientMetrics } from '../../core/metrics/rest-client.js';
 import { callsNothing } from '../../core/uncalled-taps.js';
 import { standaloneConnection } from './connection.js';
 import { ServiceAccountClients } from './service-account-clients.js';
@@ -116,7 +118,9 @@ export function createControllerManagerPlugin(options: ControllerManagerPluginOp
         const conn = connection ?? inProcessConnection(host);
         if (!conn) throw new StartupError(`${PLUGIN_NAME}: the API server of this process does not serve`);
         const f = flags!;
-        const clientOptions = { ...clientLimits(f), userAgent: `plat-controller-manager/${host.version}` };
+        // plat all serves no /metrics: its controllers record nothing.
+        const metrics = embedded ? undefined : componentMetrics(host);
+        const clientOptions = { ...clientLimits(f), userAgent: `plat-controller-manager/${host.version}`, ...(metrics ? { metrics: restClientMetrics(metrics) } : {}) };
         const client = new RestClient(conn, clientOptions);
         // As kube-controller-manager's: the Lease's renewals never wait for the controllers' requests.
         const leaderElection = leaderElectionSettings(f);
@@ -135,6 +139,7 @@ export function createControllerManagerPlugin(options: ControllerManagerPluginOp
           shutdownTimeoutMs: f.get<number>(FLAGS.shutdownTimeout),
           leaderElection,
           ...(leaderElectionClient ? { leaderElectionClient } : {}),
+          ...(metrics ? { metrics } : {}),
         });
         runtimes.set(host, runtime);
         log.info('starting the controller manager', { server: conn.server.origin, controllers: enabled, leaderElect: f.get<boolean>('leader-elect') });

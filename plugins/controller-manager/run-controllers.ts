@@ -11,6 +11,8 @@ import type { RestClient } from '../../core/client/rest-client.js';
 import { SharedInformers } from '../../core/controller/shared-informers.js';
 import type { ControllerContext, MapRegistry, Runnable } from '../../core/lifecycle.js';
 import type { Logger } from '../../core/log.js';
+import { controllerManagerMetrics } from '../../core/metrics/controllers.js';
+import type { MetricsRegistry } from '../../core/metrics/registry.js';
 import { sleep } from '../../core/abort-wait.js';
 import type { HealthChecks } from '../../core/server/health.js';
 
@@ -29,7 +31,12 @@ export interface RunControllersOptions {
   readonly health: HealthChecks;
   readonly minResyncMs: number;
   readonly startIntervalMs: number;
+  /** The component's metrics: the controllers' queues report there, and running_managed_controllers. */
+  readonly metrics?: MetricsRegistry;
 }
+
+/** The `manager` label of running_managed_controllers (upstream's "kube-controller-manager"). */
+export const MANAGER_NAME = 'plat-controller-manager';
 
 /** A factory failed: the process cannot do its job and exits, as upstream. */
 export class ControllerInitError extends Error {
@@ -54,7 +61,7 @@ export class RunningControllers {
       let controller: Runnable | undefined;
       try {
         const client = o.clientFor ? await o.clientFor(o.registry.clientName(name)) : o.client;
-        const ctx: ControllerContext = { client, informers, logger: log.child(name), flags: o.flags, hooks: o.hooks };
+        const ctx: ControllerContext = { client, informers, logger: log.child(name), flags: o.flags, hooks: o.hooks, ...(o.metrics ? { metrics: o.metrics } : {}) };
         controller = factory(ctx);
       } catch (e) {
         log.error('Error initializing a controller', { controller: name, error: e instanceof Error ? e.message : String(e) });
@@ -72,17 +79,20 @@ export class RunningControllers {
     await informers.waitForSync(signal);
     if (!signal.aborted) log.info('Caches are synced');
 
+    const running = o.metrics ? controllerManagerMetrics(o.metrics, MANAGER_NAME) : undefined;
     await Promise.all(built.map(async ({ name, controller }) => {
       // wait.Jitter(interval, 1.0): between one and two intervals, so controllers do not start in lock-step.
       if (o.startIntervalMs > 0) await sleep(o.startIntervalMs * (1 + Math.random()), signal);
       if (signal.aborted) return;
       log.v(1).info('Controller starting...', { controller: name });
       this.#running.add(name);
+      running?.controllerStarted(name);
       try {
         await controller.run(signal);
       } catch (e) {
         log.error('Controller failed', { controller: name, error: e instanceof Error ? e.message : String(e) });
       } finally {
+        running?.controllerStopped(name);
         this.#running.delete(name);
         log.v(1).info('Controller terminated', { controller: name });
       }

@@ -6,6 +6,7 @@ import type { RestClient } from '../../core/client/rest-client.js';
 import { LeaderElector } from '../../core/controller/leader-election.js';
 import { requestExit } from '../../core/lifecycle.js';
 import type { Logger } from '../../core/log.js';
+import { leaderElectionMetrics } from '../../core/metrics/leader-election.js';
 import type { HealthChecks } from '../../core/server/health.js';
 import { formatDuration } from '../../core/flags/duration.js';
 import { setLongTimeout } from '../../core/long-timeout.js';
@@ -60,6 +61,7 @@ export class ControllerManagerRuntime {
       client: this.o.leaderElectionClient ?? this.o.client, namespace: le.resourceNamespace, name: le.resourceName,
       leaseDurationMs: le.leaseDurationMs, renewDeadlineMs: le.renewDeadlineMs, retryPeriodMs: le.retryPeriodMs,
       logger: log.child('leaderelection'),
+      ...(this.o.metrics ? { metrics: leaderElectionMetrics(this.o.metrics) } : {}),
     });
     this.#elector = elector;
     this.o.health.add({ name: 'leaderElection', check: async () => elector.check(LEADER_HEALTH_TOLERANCE_MS) });

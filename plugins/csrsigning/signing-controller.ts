@@ -15,6 +15,7 @@ import { csrControllerRateLimiter } from '../../core/controller/rate-limiters.js
 import { IgnorableError, runWorkers } from '../../core/controller/workers.js';
 import { formatDuration } from '../../core/flags/duration.js';
 import { WorkQueue } from '../../core/controller/workqueue.js';
+import { CERTIFICATE_QUEUE } from '../../core/certificates/certificate-controller.js';
 import type { ControllerContext, Runnable } from '../../core/lifecycle.js';
 import { answererOf } from '../../core/signer-answerer.js';
 import { thrownMessage } from '../../core/thrown-message.js';
@@ -120,7 +121,7 @@ export class SigningController implements Runnable {
     let lane = this.#lanes.get(signer);
     if (!lane) {
       if (this.#signal?.aborted) return undefined;
-      lane = { signer, queue: new WorkQueue<string>(csrControllerRateLimiter<string>()) };
+      lane = { signer, queue: new WorkQueue<string>(csrControllerRateLimiter<string>(), { name: CERTIFICATE_QUEUE, metrics: this.ctx.metrics }) };
       this.#lanes.set(signer, lane);
       if (this.#signal) this.#start(lane, this.#signal);
     }

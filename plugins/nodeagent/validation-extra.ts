@@ -9,6 +9,7 @@ import { isIP } from 'node:net';
 import { parseQuantity } from '../../core/flags/quantity.js';
 import type { NodeAgentConfiguration } from '../../core/nodeagent/configuration.js';
 import { EMULATED_KUBERNETES_VERSION } from '../../core/nodeagent/feature-gate-specs.js';
+import { showHiddenMetricsProblem } from '../../core/metrics/settings.js';
 import type { FeatureGates } from '../../core/nodeagent/feature-gates.js';
 import { cipherSuiteError, INSECURE_CIPHER_SUITES as INSECURE, TLS_VERSIONS } from '../../core/server/tls-names.js';
 import { evictionProblem } from './eviction.js';
@@ -20,11 +21,6 @@ const quote = (s: string): string => JSON.stringify(s);
 
 const USERNS_UNIT = 65536;
 const MAX_INT32 = 2 ** 31 - 1;
-
-function previousMinor(): string {
-  const [major, minor] = EMULATED_KUBERNETES_VERSION.split('.').map(Number) as [number, number];
-  return `${major}.${minor - 1}`;
-}
 
 function reservedMemoryProblems(kc: Readonly<NodeAgentConfiguration>): Problem[] {
   const e: Problem[] = [];
@@ -155,9 +151,8 @@ export function extraProblems(kc: Readonly<NodeAgentConfiguration>, gates: Featu
     else if (ids % USERNS_UNIT !== 0) e.push(p(`userNamespaces.idsPerPod must be a multiple of ${USERNS_UNIT}`, 'userNamespaces.idsPerPod'));
     else if (ids > 2 ** 32 - 1) e.push(p(`userNamespaces.idsPerPod must not be more than ${2 ** 32 - 1}`, 'userNamespaces.idsPerPod'));
   }
-  if (kc.showHiddenMetricsForVersion !== '' && kc.showHiddenMetricsForVersion !== previousMinor()) {
-    e.push(raw(`--show-hidden-metrics-for-version must be omitted or have the value '${previousMinor()}'. Only the previous minor version is allowed`, 'showHiddenMetricsForVersion'));
-  }
+  const hiddenMetrics = showHiddenMetricsProblem(kc.showHiddenMetricsForVersion, EMULATED_KUBERNETES_VERSION);
+  if (hiddenMetrics) e.push(raw(hiddenMetrics, 'showHiddenMetricsForVersion'));
   e.push(...loggingProblems(kc, gates));
   e.push(...tracingProblems(kc));
 

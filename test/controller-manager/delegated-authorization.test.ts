@@ -2,6 +2,7 @@
 // reviewer's reason ends the 403 whether it denied or had no opinion (upstream's webhook
 // authorizer passes both on); a review that failed is upstream's plain-text 500. The endpoint's
 // app on plain HTTP on loopback, in this process.
+import { MetricsRegistry } from '../../core/metrics/registry.js';
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
@@ -29,7 +30,7 @@ describe('controller manager endpoint, what a review answers', () => {
         if (path === '/unreachable') throw new Error(unreachable.message);
         return path === '/denied' ? { allowed: false, denied: true, reason: 'denied by policy' } : { allowed: false, reason: 'no policy matched' };
       })),
-      health: new HealthChecks(), logger: silentLogger,
+      health: new HealthChecks(), metrics: new MetricsRegistry('1.32'), logger: silentLogger,
     });
     server = app.listen(0, '127.0.0.1');
     await new Promise((r) => server.once('listening', r));

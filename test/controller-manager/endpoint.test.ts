@@ -78,12 +78,12 @@ describe('controller manager endpoint', () => {
       { name: 'anonymous /healthz/ping (only the exact paths are open)', client: cm.anonymous, path: '/healthz/ping', status: 403,
         body: /forbidden: User \\"system:anonymous\\" cannot get path \\"\/healthz\/ping\\": Everything is forbidden\./ },
       { name: 'anonymous /metrics', client: cm.anonymous, path: '/metrics', status: 403, body: /User \\"system:anonymous\\" cannot get path \\"\/metrics\\"/ },
-      { name: 'alice by token, allowed by the SubjectAccessReview', client: as(cm, { token: 'alice-token' }), path: '/metrics', status: 404, body: /^404 page not found\n$/ },
+      { name: 'alice by token, allowed by the SubjectAccessReview', client: as(cm, { token: 'alice-token' }), path: '/metrics', status: 200, body: /^# HELP / },
       { name: 'bob by token, denied with a reason', client: as(cm, { token: 'bob-token' }), path: '/metrics', status: 403, body: /User \\"bob\\" cannot get path \\"\/metrics\\": bob may not/ },
       { name: 'system:masters by token, no review needed', client: as(cm, { token: 'root-token' }), path: '/debug/flags', status: 200, body: /full flags configurable/ },
       { name: 'an unknown token, even on an open path', client: as(cm, { token: 'nobody-token' }), path: '/healthz', status: 401, body: /"reason":"Unauthorized"/ },
-      { name: 'the admin client certificate (system:masters)', client: as(cm, adminCert), path: '/metrics', status: 404 },
-      { name: 'alice by client certificate', client: as(cm, { cert: aliceCert.certificatePem, key: aliceCert.privateKeyPem }), path: '/metrics', status: 404 },
+      { name: 'the admin client certificate (system:masters)', client: as(cm, adminCert), path: '/metrics', status: 200 },
+      { name: 'alice by client certificate', client: as(cm, { cert: aliceCert.certificatePem, key: aliceCert.privateKeyPem }), path: '/metrics', status: 200 },
       { name: 'a certificate of another CA', client: as(cm, { cert: stranger.certificatePem, key: stranger.privateKeyPem }), path: '/healthz', status: 401 },
       // No API prefixes here (upstream's RequestInfoFactory{}): /api and /apis are plain paths too.
       { name: 'anonymous under /apis, a plain path', client: cm.anonymous, path: '/apis/certificates.platform/v1/certificatesigningrequests', status: 403,
@@ -201,7 +201,7 @@ describe('controller manager endpoint', () => {
     });
     assert.equal(created.status, 201, created.text);
     const lookedUp = await start(['--authentication-kubeconfig', admin, '--authorization-kubeconfig', admin]);
-    assert.equal((await as(lookedUp, adminCert).get('/metrics')).status, 404, 'the published CA verifies the admin certificate');
+    assert.equal((await as(lookedUp, adminCert).get('/metrics')).status, 200, 'the published CA verifies the admin certificate');
     const skipped = await start(['--authentication-kubeconfig', admin, '--authorization-kubeconfig', admin, '--authentication-skip-lookup']);
     assert.equal((await as(skipped, adminCert).get('/metrics')).status, 403);
 

@@ -68,7 +68,7 @@ describe('controller manager endpoint: request-header authentication', () => {
     const carol = makeClientCert(platCa(plat), 'carol');
     const headers = { 'X-Remote-User': 'alice', 'X-Remote-Group': 'team-a', 'X-Remote-Extra-Scopes': 'read' };
     const cases: { name: string; client: Client; headers?: Record<string, string>; path: string; status: number; body?: RegExp }[] = [
-      { name: 'the front proxy asserting alice', client: as(cm, pair(proxy)), headers, path: '/metrics', status: 404, body: /^404 page not found\n$/ },
+      { name: 'the front proxy asserting alice', client: as(cm, pair(proxy)), headers, path: '/metrics', status: 200, body: /^# HELP / },
       { name: 'the front proxy asserting system:masters', client: as(cm, pair(proxy)), headers: { 'X-Remote-User': 'mallory', 'X-Remote-Group': 'system:masters' }, path: '/debug/flags', status: 200 },
       { name: 'a proxy certificate whose CN is not allowed', client: as(cm, pair(otherProxy)), headers, path: '/healthz', status: 401, body: /"reason":"Unauthorized"/ },
       { name: 'the front proxy naming nobody (its certificate is no client certificate)', client: as(cm, pair(proxy)), path: '/healthz', status: 401 },
@@ -109,13 +109,13 @@ describe('controller manager endpoint: request-header authentication', () => {
     });
     assert.equal(created.status, 201, created.text);
     const lookedUp = await start([]);
-    assert.equal((await as(lookedUp, pair(proxy)).get('/metrics', { 'X-Proxy-User': 'alice' })).status, 404, 'the published header names are used');
+    assert.equal((await as(lookedUp, pair(proxy)).get('/metrics', { 'X-Proxy-User': 'alice' })).status, 200, 'the published header names are used');
     assert.equal((await as(lookedUp, pair(proxy)).get('/metrics', { 'X-Remote-User': 'alice' })).status, 403, 'the default header names are not (anonymous)');
     assert.equal((await as(lookedUp, pair(otherProxy)).get('/healthz', { 'X-Proxy-User': 'alice' })).status, 401, 'the published allowed names apply');
     assert.ok(lookedUp.logs.some((l) => l.includes('--requestheader-username-headers is set without specifying the standard X-Remote-User header')));
 
     const flagsWin = await start(['--requestheader-client-ca-file', proxyCaFile]);
-    assert.equal((await as(flagsWin, pair(otherProxy)).get('/metrics', { 'X-Remote-User': 'alice' })).status, 404, 'flags are not overridden by the published settings');
+    assert.equal((await as(flagsWin, pair(otherProxy)).get('/metrics', { 'X-Remote-User': 'alice' })).status, 200, 'flags are not overridden by the published settings');
     assert.equal((await as(flagsWin, pair(otherProxy)).get('/whoami', { 'X-Remote-User': 'erin', 'X-Remote-Uid': 'erin-uid' })).status, 403);
     assert.deepEqual([who.asked.at(-1)?.name, who.asked.at(-1)?.uid], ['erin', undefined], 'no uid headers unless named');
 

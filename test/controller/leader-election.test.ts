@@ -7,6 +7,8 @@ import type { ApiObject } from '../../core/api/meta.js';
 import { RestClient, type ResourceRef } from '../../core/client/rest-client.js';
 import { LeaderElector, standbyWaitMs } from '../../core/controller/leader-election.js';
 import { createLogger } from '../../core/log.js';
+import { leaderElectionMetrics } from '../../core/metrics/leader-election.js';
+import { MetricsRegistry } from '../../core/metrics/registry.js';
 import { eventually } from '../helpers/kubectl.js';
 import { startInProcess, type Response, type RunningPlat } from '../helpers/plat.js';
 import { startStallProxy } from '../helpers/stall-proxy.js';
@@ -200,6 +202,28 @@ describe('leader election', () => {
     const line = lines.find((l) => l.includes('error initially creating the lease'))!;
     assert.match(line, /error="namespaces \\"no-such-namespace\\" not found"/);
     assert.ok(!lines.some((l) => l.includes('error retrieving the lease')), lines.join('\n'));
+  });
+
+  it('reports leader_election_master_status (0 until leading, 1 while leading, 0 after) and each slow-path renewal', async () => {
+    const registry = new MetricsRegistry('1.32');
+    const series = (family: string) => registry.expose().split('\n').find((l) => l.startsWith(`${family}{name="election-metrics"} `))?.split(' ')[1];
+    const stop = new AbortController();
+    const elector = new LeaderElector({ client, namespace: 'plat-system', name: 'election-metrics', identity: 'cm-m', leaseDurationMs: 1000, renewDeadlineMs: 800, retryPeriodMs: 200, metrics: leaderElectionMetrics(registry) });
+    assert.equal(series('leader_election_master_status'), '0');
+    let leading = false;
+    const done = elector.run({ onStartedLeading: async (signal) => { leading = true; await new Promise<void>((r) => signal.addEventListener('abort', () => r(), { once: true })); } }, stop.signal);
+    await eventually(() => leading, 'it leads');
+    assert.equal(series('leader_election_master_status'), '1');
+    assert.equal(series('leader_election_slowpath_total'), undefined, 'optimistic renewals take no slow path');
+    // Another writer touches the Lease: the optimistic PUT of our last copy conflicts, the next renewal reads first.
+    const lease = (await plat.admin.get(`${LEASES}/election-metrics`)).json;
+    const touched = await plat.admin.put(`${LEASES}/election-metrics`, { ...lease, metadata: { ...lease.metadata, annotations: { touched: 'yes' } } });
+    assert.equal(touched.status, 200, touched.text);
+    await eventually(() => series('leader_election_slowpath_total') === '1', 'a slow-path renewal');
+    assert.equal(series('leader_election_master_status'), '1');
+    stop.abort();
+    await done;
+    assert.equal(series('leader_election_master_status'), '0');
   });
 
   it('rejects inconsistent timings', () => {

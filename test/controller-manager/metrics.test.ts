@@ -1,0 +1,150 @@
+// `plat controller-manager` processes serve /metrics as kube-controller-manager does: the
+// Prometheus text format behind the endpoint's delegated authentication and authorization (a
+// non-resource `get` on /metrics, not an always-allowed path), with the work queues, leader
+// election, REST client, running controllers and process figures; the metrics flags hide
+// families, map label values outside an allow-list (flag or manifest) to `unexpected`, and bad
+// values stop start-up with exit 2 naming the flag. `plat all` and `plat apiserver` serve no
+// /metrics, and refuse the flags.
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { baseCsr, fixtures } from '../certificates/fixtures.js';
+import { Client, freePort, startInProcess, tempDir, type RunningPlat } from '../helpers/plat.js';
+import { runPlatAsync, startPlat, type Background } from '../helpers/run-plat.js';
+import { tableAuthorizer } from '../helpers/table-authorizer.js';
+import { until, writeKubeconfig } from './support.js';
+
+const TOKENS = ['alice-token,alice,1', 'bob-token,bob,2'].join('\n') + '\n';
+const FAST_ELECTION = ['--leader-elect-lease-duration=2s', '--leader-elect-renew-deadline=1500ms', '--leader-elect-retry-period=500ms'];
+const LEASE_NAME = 'plat-controller-manager';
+
+/** The value of one sample line (`name{labels}`), undefined when absent. */
+function sample(text: string, series: string): number | undefined {
+  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+  return line === undefined ? undefined : Number(line.slice(series.length + 1));
+}
+
+describe('plat controller-manager /metrics', () => {
+  const dir = tempDir();
+  let plat: RunningPlat;
+  let admin: string;
+  const procs: Background[] = [];
+
+  /** A controller manager process with its endpoint on a free port, and a client trusting it. */
+  const cm = async (args: string[], ready: RegExp) => {
+    const port = await freePort();
+    const certDir = tempDir();
+    const p = await startPlat(['controller-manager', '--platconfig', admin, '--authentication-kubeconfig', admin, '--authorization-kubeconfig', admin,
+      '--bind-address=127.0.0.1', `--secure-port=${port}`, `--cert-dir=${certDir}`, ...FAST_ELECTION, ...args], ready, { cwd: tempDir() });
+    procs.push(p);
+    const endpoint = new Client(`https://127.0.0.1:${port}`, { ca: readFileSync(path.join(certDir, 'plat-controller-manager.crt'), 'utf8') });
+    return { p, endpoint, scrape: async () => (await endpoint.with({ token: 'alice-token' }).get('/metrics')).text };
+  };
+
+  before(async () => {
+    const tokenFile = path.join(dir, 'tokens.csv');
+    writeFileSync(tokenFile, TOKENS);
+    plat = await startInProcess({
+      args: ['--token-auth-file', tokenFile, '--authorization-mode', 'AlwaysDeny'],
+      plugins: [tableAuthorizer([
+        { group: 'system:masters', decision: 'allow' },
+        { user: 'alice', path: '/metrics', verb: 'get', decision: 'allow' },
+        { user: 'bob', path: '/metrics', decision: 'deny', reason: 'bob may not' },
+      ])],
+    });
+    admin = writeKubeconfig(plat, path.join(dir, 'admin.conf'), 'admin');
+  });
+  after(async () => {
+    for (const p of procs) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
+    await plat?.stop();
+  });
+
+  it('serves the leader\'s metrics to an authorized user, in the Prometheus text format', async () => {
+    const leader = await cm(['--allow-metric-labels=rest_client_request_duration_seconds,verb=GET'], /successfully acquired lease/);
+    const host = new URL(plat.url).host;
+    const res = await leader.endpoint.with({ token: 'alice-token' }).get('/metrics');
+    assert.equal(res.status, 200);
+    assert.equal(res.headers['content-type'], 'text/plain; version=0.0.4; charset=utf-8');
+    const families = [...res.text.matchAll(/^# TYPE (\S+) (\S+)$/gm)].map((m) => m[1]!);
+    assert.deepEqual(families, [...families].sort(), 'families sorted by name');
+    // leader_election_slowpath_total has a series only once a renewal took the slow path, as upstream's.
+    for (const f of ['leader_election_master_status', 'process_cpu_seconds_total', 'process_max_fds', 'process_open_fds',
+      'process_resident_memory_bytes', 'process_start_time_seconds', 'process_virtual_memory_bytes', 'rest_client_request_duration_seconds',
+      'rest_client_requests_total', 'running_managed_controllers', 'workqueue_adds_total', 'workqueue_depth', 'workqueue_longest_running_processor_seconds',
+      'workqueue_queue_duration_seconds', 'workqueue_retries_total', 'workqueue_unfinished_work_seconds', 'workqueue_work_duration_seconds']) {
+      assert.ok(families.includes(f), `${f} is served`);
+    }
+    assert.match(res.text, /^# HELP workqueue_adds_total \[ALPHA\] Total number of adds handled by workqueue$/m);
+    assert.match(res.text, /^# HELP process_cpu_seconds_total Total user and system CPU time spent in seconds\.$/m);
+    assert.equal(sample(res.text, `leader_election_master_status{name="${LEASE_NAME}"}`), 1);
+    assert.equal(sample(res.text, 'running_managed_controllers{manager="plat-controller-manager",name="certificatesigningrequest-approving-controller"}'), 1);
+    assert.ok(sample(res.text, `rest_client_requests_total{code="200",host="${host}",method="GET"}`)! > 0, 'the informers\' lists answered 200');
+    assert.ok((sample(res.text, 'process_start_time_seconds') ?? 0) > 1.6e9);
+
+    // The leader renews with PUT: its latency, outside the allow-list, is recorded under `unexpected`.
+    const renewed = await until(async () => sample(await leader.scrape(), `rest_client_request_duration_seconds_count{host="${host}",verb="unexpected"}`), 'a renewal');
+    assert.ok(renewed > 0);
+
+    const adds = (text: string) => sample(text, 'workqueue_adds_total{name="certificate"}') ?? 0;
+    const before = adds(await leader.scrape());
+    const created = await plat.admin.post('/apis/certificates.platform/v1/certificatesigningrequests', baseCsr(fixtures(), 'metrics-csr'));
+    assert.equal(created.status, 201, created.text);
+    await until(async () => adds(await leader.scrape()) > before, 'the CSR queue counts the new CSR');
+  });
+
+  it('answers callers without the right as the endpoint always does', async () => {
+    const c = await cm(['--leader-elect=false'], /Serving securely/);
+    const bob = await c.endpoint.with({ token: 'bob-token' }).get('/metrics');
+    assert.equal(bob.status, 403);
+    assert.equal(bob.json.kind, 'Status');
+    assert.equal(bob.json.reason, 'Forbidden');
+    assert.equal(bob.json.message, 'forbidden: User "bob" cannot get path "/metrics": bob may not');
+    const anonymous = await c.endpoint.get('/metrics');
+    assert.equal(anonymous.status, 403);
+    assert.match(anonymous.json.message, /^forbidden: User "system:anonymous" cannot get path "\/metrics"/);
+    const stranger = await c.endpoint.with({ token: 'no-such-token' }).get('/metrics');
+    assert.equal(stranger.status, 401);
+    c.p.child.kill('SIGTERM');
+  });
+
+  it('a standby reports 0; the flags disable families and constrain labels from a manifest; hidden metrics of 1.31 may be asked for', async () => {
+    const manifest = path.join(dir, 'allow.yaml');
+    writeFileSync(manifest, 'rest_client_requests_total,method: PUT\n');
+    const standby = await cm(['--disabled-metrics=rest_client_request_duration_seconds,workqueue_depth', `--allow-metric-labels-manifest=${manifest}`,
+      '--show-hidden-metrics-for-version=1.31'], /attempting to acquire leader lease/);
+    const host = new URL(plat.url).host;
+    const text = await until(async () => {
+      const t = await standby.scrape();
+      return sample(t, `rest_client_requests_total{code="200",host="${host}",method="unexpected"}`) ? t : undefined;
+    }, 'the standby\'s Lease reads, counted under `unexpected`');
+    assert.equal(sample(text, `leader_election_master_status{name="${LEASE_NAME}"}`), 0);
+    assert.doesNotMatch(text, /rest_client_request_duration_seconds/);
+    assert.doesNotMatch(text, /rest_client_requests_total\{[^}]*method="GET"/);
+    assert.equal(sample(text, 'disabled_metrics_total'), 2);
+    assert.ok(sample(text, 'cardinality_enforcement_unexpected_categorizations_total')! > 0);
+  });
+
+  it('refuses bad values at start-up with exit 2, naming the flag', async () => {
+    const missing = path.join(dir, 'missing.yaml');
+    const cases: [string, RegExp][] = [
+      ['--show-hidden-metrics-for-version=1.30', /--show-hidden-metrics-for-version must be omitted or have the value '1\.31'\. Only the previous minor version is allowed/],
+      ['--disabled-metrics=bad-name', /--disabled-metrics must be fully qualified metric names matching "\^\[a-zA-Z_:\]\[a-zA-Z0-9_:\]\*\$", got "bad-name"/],
+      ['--allow-metric-labels=no_label=v1', /--allow-metric-labels must have a list of kv pair with format `metricName,labelName=labelValue, labelValue,\.\.\.`/],
+      [`--allow-metric-labels-manifest=${missing}`, new RegExp(`--allow-metric-labels-manifest=${missing.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: failed to read allow list manifest: ENOENT`)],
+    ];
+    for (const [arg, message] of cases) {
+      const r = await runPlatAsync(['controller-manager', '--platconfig', admin, '--secure-port=0', arg], { cwd: tempDir() });
+      assert.equal(r.code, 2, `${arg}: ${r.stderr}`);
+      assert.match(r.stderr, message, arg);
+    }
+  });
+
+  it('stays refused where nothing serves /metrics: plat all and plat apiserver', async () => {
+    for (const command of ['all', 'apiserver']) {
+      const r = await runPlatAsync([command, '--data-dir', tempDir(), '--disabled-metrics=workqueue_depth'], { cwd: tempDir() });
+      assert.equal(r.code, 2, r.stderr);
+      assert.match(r.stderr, /--disabled-metrics is not supported: this command serves no \/metrics \(plat controller-manager does\)/);
+    }
+  });
+});
