@@ -147,6 +147,8 @@ export class RestClient {
 
   static #agentFor(c: ClientConnection): http.Agent {
     if (c.dial) return new DialAgent(c.dial);
+    // A kubeconfig may name a plain-HTTP server on a loopback host (kubeconfig.ts), as kubectl's may.
+    if (c.server.protocol === 'http:') return new http.Agent({ keepAlive: true, maxSockets: 32 });
     return new https.Agent({
       keepAlive: true, maxSockets: 32,
       ...(c.ca ? { ca: c.ca } : {}), ...(c.clientCert ? { cert: c.clientCert } : {}), ...(c.clientKey ? { key: c.clientKey } : {}),
@@ -169,7 +171,7 @@ export class RestClient {
     const source = this.opts.tokenSource;
     const token = source ? await source.token() : this.#connection.token;
     const res = await new Promise<import('node:http').IncomingMessage>((resolve, reject) => {
-      const req = (this.#connection.dial ? http : https).request(url, {
+      const req = (url.protocol === 'http:' ? http : https).request(url, {
         method, agent: this.#agent,
         headers: {
           accept: 'application/json',

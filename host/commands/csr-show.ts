@@ -93,9 +93,13 @@ function asKubectlList(items: readonly Csr[]): object {
 }
 
 async function listAll(client: RestClient, selectors: Selectors, signal?: AbortSignal): Promise<List<Csr> & ApiObject> {
-  return client.request<List<Csr> & ApiObject>('GET', resourcePath(CSR_RESOURCE), {
+  const list = await client.request<List<Csr> & ApiObject>('GET', resourcePath(CSR_RESOURCE), {
     ...(signal ? { signal } : {}), ...(selectors.fieldSelector || selectors.labelSelector ? { query: { ...selectors } } : {}),
   });
+  // Something at the server's address that is not an API server (a proxy's page, `{}`).
+  if (typeof list !== 'object' || list === null || !Array.isArray(list.items)) throw new CommandError('the server did not answer with a list of CertificateSigningRequests');
+  list.metadata ??= {};
+  return list;
 }
 
 /** Prints the rows aligned; returns the column widths, which the rows of a watch keep. */

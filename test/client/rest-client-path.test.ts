@@ -1,5 +1,7 @@
 // A server URL with a path (`server: https://host:6443/prefix`, an API server behind a proxy that
-// routes by prefix) keeps that path in every request, as client-go appends the API path to it.
+// routes by prefix) keeps that path in every request, as client-go appends the API path to it. A
+// plain-HTTP server on a loopback host, which a kubeconfig may name (kubeconfig.ts), is spoken to
+// over plain HTTP.
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import net from 'node:net';
@@ -9,11 +11,13 @@ import { CSR_RESOURCE, type Csr } from '../../core/certificates/csr-object.js';
 
 describe('REST client and a server URL with a path', () => {
   const seen: string[] = [];
+  const tokens: (string | undefined)[] = [];
   let server: http.Server;
   let port = 0;
   before(async () => {
     server = http.createServer((req, res) => {
       seen.push(`${req.method} ${req.url}`);
+      tokens.push(req.headers.authorization);
       const watch = (req.url ?? '').includes('watch=true');
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(watch ? '' : JSON.stringify({ apiVersion: 'certificates.platform/v1', kind: 'CertificateSigningRequest', metadata: { name: 'x' }, items: [] }));
@@ -44,5 +48,19 @@ describe('REST client and a server URL with a path', () => {
     assert.deepEqual(seen.map((s) => s.replace(/timeoutSeconds=\d+&?/, '')), [
       `GET ${base}/x`, `GET ${base}?fieldSelector=metadata.name%3Dx`, `PUT ${base}/x/approval`, `GET ${base}?watch=true&allowWatchBookmarks=true&resourceVersion=0`,
     ]);
+  });
+
+  it('an http:// server on a loopback host gets plain HTTP, the path and the token', async () => {
+    seen.length = 0;
+    tokens.length = 0;
+    const client = new RestClient({ server: new URL(`http://127.0.0.1:${port}/prefix`), token: 'loopback-token' });
+    try {
+      assert.equal((await client.get<Csr>(CSR_RESOURCE, 'x')).metadata.name, 'x');
+      for await (const _ of client.watch(CSR_RESOURCE, { resourceVersion: '0' })) break;
+    } finally {
+      client.close();
+    }
+    assert.deepEqual(seen.map((s) => s.replace(/\?.*/, '')), ['GET /prefix/apis/certificates.platform/v1/certificatesigningrequests/x', 'GET /prefix/apis/certificates.platform/v1/certificatesigningrequests']);
+    assert.deepEqual(tokens, ['Bearer loopback-token', 'Bearer loopback-token']);
   });
 });
