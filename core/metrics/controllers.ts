@@ -10,13 +10,18 @@ export interface ControllerManagerMetrics {
 
 const families = new WeakMap<MetricsRegistry, ReturnType<MetricsRegistry['gauge']>>();
 
-export function controllerManagerMetrics(registry: MetricsRegistry, manager: string): ControllerManagerMetrics {
+/** The family, registered once per registry (upstream registers it at init). */
+export function registerControllerManagerMetrics(registry: MetricsRegistry): ReturnType<MetricsRegistry['gauge']> {
   let running = families.get(registry);
   if (!running) {
     running = registry.gauge({ name: 'running_managed_controllers', help: 'Indicates where instances of a controller are currently running', labelNames: ['name', 'manager'] });
     families.set(registry, running);
   }
-  const gauge = running;
+  return running;
+}
+
+export function controllerManagerMetrics(registry: MetricsRegistry, manager: string): ControllerManagerMetrics {
+  const gauge = registerControllerManagerMetrics(registry);
   return {
     controllerStarted: (name) => gauge.labels(name, manager).set(1),
     controllerStopped: (name) => gauge.labels(name, manager).set(0),

@@ -3,9 +3,7 @@
 // flag (and the config file field that set it): exit 2 from the command line, 1 from a file.
 import type { FlagSet, FlagSpec } from '../flags/types.js';
 import { located, locatedError } from '../located-problems.js';
-import {
-  allowListFrom, allowListProblem, disabledMetricsProblem, readAllowListManifest, showHiddenMetricsProblem, type MetricsSettings,
-} from './settings.js';
+import { allowListFrom, allowListProblem, readAllowListManifest, showHiddenMetricsProblem, type MetricsSettings } from './settings.js';
 
 export const METRICS_FLAGS = {
   allowLabels: 'allow-metric-labels',
@@ -24,28 +22,31 @@ export function metricsFlags(section: string): FlagSpec[] {
 }
 
 /**
- * metrics.Options Validate then Apply: every problem at once, each located; the manifest is read
- * even when the flag overrides it (upstream validates both). `currentMinorVersion`: `1.32`.
+ * metrics.Options Validate then Apply, as 1.32's: the version and the flag's keys are checked,
+ * every problem at once, each located; the manifest is read only when the flag does not replace
+ * it, and what is wrong with it is logged (`logError`). `currentMinorVersion`: `1.32`.
  */
-export function metricsSettingsFromFlags(flags: FlagSet, currentMinorVersion: string): MetricsSettings {
+export function metricsSettingsFromFlags(flags: FlagSet, currentMinorVersion: string, logError: (message: string) => void): MetricsSettings {
   const F = METRICS_FLAGS;
   const mapping = flags.get<Record<string, string>>(F.allowLabels);
   const manifestFile = flags.get<string>(F.allowLabelsManifest);
-  let manifest: Record<string, string> | undefined;
-  let manifestProblem: string | undefined;
-  if (manifestFile !== '') {
-    try { manifest = readAllowListManifest(manifestFile); } catch (e) { manifestProblem = `--${F.allowLabelsManifest}=${manifestFile}: ${(e as Error).message}`; }
-  }
   const problem = (p: string | undefined) => (p === undefined ? [] : [p]);
   const error = locatedError([
     located(flags, problem(showHiddenMetricsProblem(flags.get<string>(F.showHidden), currentMinorVersion)), [F.showHidden]),
-    located(flags, problem(disabledMetricsProblem(flags.get<string[]>(F.disabled))), [F.disabled]),
     located(flags, problem(allowListProblem(mapping)), [F.allowLabels]),
-    located(flags, problem(manifestProblem), [F.allowLabelsManifest]),
   ]);
   if (error) throw error;
+  let manifest: Record<string, string> | undefined;
+  if (!flags.isSet(F.allowLabels) && manifestFile !== '') {
+    try {
+      manifest = readAllowListManifest(manifestFile, logError);
+    } catch (e) {
+      throw locatedError([located(flags, [`--${F.allowLabelsManifest}=${manifestFile}: ${(e as Error).message}`], [F.allowLabelsManifest])])!;
+    }
+  }
+  const disabled = flags.get<string[]>(F.disabled);
   return {
-    disabled: new Set(flags.get<string[]>(F.disabled).filter((n) => n !== '')),
+    disabled: new Set(disabled), disabledCount: disabled.length,
     allowList: allowListFrom(flags.isSet(F.allowLabels) ? mapping : manifest ?? {}),
     showHidden: flags.get<string>(F.showHidden) !== '',
   };

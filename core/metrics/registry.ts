@@ -110,6 +110,8 @@ export class MetricsRegistry {
     this.#current = parseMinor(currentVersion);
     // component-base's meta metrics (RegisterMetaMetrics), registered with every KubeRegistry.
     this.#registered = this.counter({ name: 'registered_metrics_total', help: 'The count of registered metrics broken by stability level and deprecation version.', stabilityLevel: 'BETA', labelNames: ['stability_level', 'deprecated_version'] });
+    // It counts itself too, as upstream's lazyMetric.Create does for every metric registered.
+    this.#registered.labels('BETA', '').inc();
     this.#disabledCount = this.counter({ name: 'disabled_metrics_total', help: 'The count of disabled metrics.', stabilityLevel: 'BETA' }).labels();
     this.#hidden = this.counter({ name: 'hidden_metrics_total', help: 'The count of hidden metrics.', stabilityLevel: 'BETA' }).labels();
     this.#unexpected = this.counter({ name: 'cardinality_enforcement_unexpected_categorizations_total', help: 'The count of unexpected categorizations during cardinality enforcement.' }).labels();
@@ -118,7 +120,7 @@ export class MetricsRegistry {
   /** The metrics flags' meaning; set once at start-up, before anything records. */
   configure(settings: MetricsSettings): void {
     this.#settings = settings;
-    this.#disabledCount.value = settings.disabled.size;
+    this.#disabledCount.value = settings.disabledCount;
   }
 
   counter(o: MetricOptions): MetricVec<CounterChild> { return this.#vec('counter', o, () => new CounterChild()); }

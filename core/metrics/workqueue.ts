@@ -5,10 +5,10 @@
 // time over the live queues of each name (summed, and the longest), so an idle process pays nothing.
 import type { CounterChild, GaugeChild, HistogramChild, MetricsRegistry } from './registry.js';
 
-/** ExponentialBuckets(10e-7, 10, 10), computed as upstream does (9.999999999999999e-06 and all). */
+/** 1.32's ExponentialBuckets(10e-9, 10, 10), computed as upstream does (float steps and all). */
 const BUCKETS = ((): number[] => {
   const out: number[] = [];
-  let b = 10e-7;
+  let b = 10e-9;
   for (let i = 0; i < 10; i++, b *= 10) out.push(b);
   return out;
 })();
@@ -64,11 +64,19 @@ function register(registry: MetricsRegistry): Families {
   };
 }
 
+/** The families, registered once per registry (upstream registers them at init, before any queue). */
+function workqueueFamilies(registry: MetricsRegistry): Families {
+  let f = families.get(registry);
+  if (!f) families.set(registry, (f = register(registry)));
+  return f;
+}
+
+export function registerWorkqueueMetrics(registry: MetricsRegistry): void { workqueueFamilies(registry); }
+
 /** newQueueMetrics: the metrics of one queue called `name` (an unnamed queue reports nothing, as upstream's). */
 export function queueMetrics(registry: MetricsRegistry, name: string): QueueMetrics | undefined {
   if (name === '') return undefined;
-  let f = families.get(registry);
-  if (!f) families.set(registry, (f = register(registry)));
+  const f = workqueueFamilies(registry);
   const depth = f.depth(name);
   const adds = f.adds(name);
   const latency = f.latency(name);

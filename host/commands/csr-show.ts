@@ -5,7 +5,7 @@
 // compacted) until --timeout, if one is given.
 import type { ApiObject } from '../../core/api/meta.js';
 import { CSR_RESOURCE, type Csr } from '../../core/certificates/csr-object.js';
-import { isApiError, resourcePath, type List, type RestClient } from '../../core/client/rest-client.js';
+import { ApiError, isApiError, resourcePath, type List, type RestClient } from '../../core/client/rest-client.js';
 import { FlagError, type Flags } from '../../core/flags/flag-set.js';
 import { sleep } from '../../core/abort-wait.js';
 import { setLongTimeout } from '../../core/long-timeout.js';
@@ -49,19 +49,17 @@ export async function csrGet(argv: readonly string[], out: Out, err: Out): Promi
   checkNames(positional);
   const client = openClient(f);
   try {
+    const watch = f.get<boolean>('watch');
     const found: Csr[] = [];
     const errors: string[] = [];
     for (const name of positional) {
       try {
         found.push(await client.get<Csr>(CSR_RESOURCE, name));
       } catch (e) {
-        if (!isApiError(e, 'NotFound')) throw e;
+        // kubectl get -w stops at the first error, before printing anything.
+        if (!isApiError(e, 'NotFound') || watch) throw e;
         errors.push(describeError(e));
       }
-    }
-    const watch = f.get<boolean>('watch');
-    if (watch && errors.length === 0 && found.length !== 1) {
-      throw new CommandError(`watch is only supported on individual resources and resource collections, but ${found.length} resources were found`);
     }
     const format = outputFormat(f);
     const printObject = format ? objectPrinter(format, out) : undefined;
@@ -73,6 +71,8 @@ export async function csrGet(argv: readonly string[], out: Out, err: Out): Promi
       for (const e of errors) err(`plat csr get: ${e}\n`);
       return 1;
     }
+    // As kubectl get -w NAME NAME: the objects are printed, then the watch of several refused.
+    if (watch && found.length > 1) throw new CommandError('you may only watch a single resource or type of resource at a time');
     // As kubectl's get.go: the watch of one object starts at "0", about now, not at the object's
     // own resourceVersion, which may be older than the store's watch window (a 410, a re-list and
     // the row printed twice); such a watch opens with a synthetic ADDED of the object, already
@@ -92,10 +92,26 @@ function asKubectlList(items: readonly Csr[]): object {
   return { apiVersion: 'v1', items, kind: 'List', metadata: { resourceVersion: '' } };
 }
 
+/** How kubectl names the resource in a list's error (mapping.Resource.String()). */
+const LISTED = 'certificates.platform/v1, Resource=certificatesigningrequests';
+
+/**
+ * cli-runtime's EnhanceListError: a list refused as BadRequest or NotFound says what was listed
+ * and with which selectors, still as the server's error (`Error from server (BadRequest): ...`).
+ */
+function enhanceListError(e: unknown, selectors: Selectors): unknown {
+  if (!(e instanceof ApiError) || (e.code !== 400 && e.code !== 404)) return e;
+  const { labelSelector = '', fieldSelector = '' } = selectors;
+  const message = labelSelector || fieldSelector
+    ? `Unable to find ${JSON.stringify(LISTED)} that match label selector ${JSON.stringify(labelSelector)}, field selector ${JSON.stringify(fieldSelector)}: ${e.message}`
+    : `Unable to list ${JSON.stringify(LISTED)}: ${e.message}`;
+  return new ApiError(e.code, e.reason, message, e.body);
+}
+
 async function listAll(client: RestClient, selectors: Selectors, signal?: AbortSignal): Promise<List<Csr> & ApiObject> {
   const list = await client.request<List<Csr> & ApiObject>('GET', resourcePath(CSR_RESOURCE), {
     ...(signal ? { signal } : {}), ...(selectors.fieldSelector || selectors.labelSelector ? { query: { ...selectors } } : {}),
-  });
+  }).catch((e: unknown) => { throw enhanceListError(e, selectors); });
   // Something at the server's address that is not an API server (a proxy's page, `{}`).
   if (typeof list !== 'object' || list === null || !Array.isArray(list.items)) throw new CommandError('the server did not answer with a list of CertificateSigningRequests');
   list.metadata ??= {};

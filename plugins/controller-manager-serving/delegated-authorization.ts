@@ -8,7 +8,7 @@
 // request (500) and is not cached.
 import type { Attributes, Decision } from '../../core/authz/attributes.js';
 import { MASTERS_GROUP } from '../../core/authn/user.js';
-import { RestClient } from '../../core/client/rest-client.js';
+import { RestClient, type RestClientOptions } from '../../core/client/rest-client.js';
 import type { ClientConnection } from '../../core/client/connection.js';
 import { digest, ReviewCache } from '../../core/client/review-cache.js';
 import { withRetry } from '../../core/client/review-retry.js';
@@ -47,8 +47,9 @@ export function reviewSpec(a: Attributes): Record<string, unknown> {
 export class SubjectAccessReviewer {
   readonly #client: RestClient;
   readonly #cache: ReviewCache<ReviewStatus>;
-  constructor(connection: ClientConnection, ttl: { allowedMs: number; deniedMs: number }, userAgent: string) {
-    this.#client = new RestClient(connection, { qps: 200, burst: 400, userAgent });
+  /** `client`: the user agent and metrics of the endpoint's clients; upstream raises the limits to 200/400. */
+  constructor(connection: ClientConnection, ttl: { allowedMs: number; deniedMs: number }, client: Pick<RestClientOptions, 'userAgent' | 'metrics'>) {
+    this.#client = new RestClient(connection, { ...client, qps: 200, burst: 400 });
     this.#cache = new ReviewCache((s) => (s.allowed ? ttl.allowedMs : ttl.deniedMs));
   }
 

@@ -32,6 +32,7 @@ import { TokenReviewer } from '../../core/authn/token-review-client.js';
 import { PROFILING_FLAG, profilingFlags, v8Profiler } from '../../core/server/debug/index.js';
 import { componentMetrics } from '../../core/metrics/component.js';
 import { metricsFlags, metricsSettingsFromFlags } from '../../core/metrics/flags.js';
+import { restClientMetrics } from '../../core/metrics/rest-client.js';
 import { versionInfo } from '../../core/version.js';
 
 const PLUGIN_NAME = 'ControllerManagerServing';
@@ -134,7 +135,7 @@ export const ControllerManagerServing: Plugin = {
       flags = cfg.flags;
       const { major, minor } = versionInfo(host.version);
       // Before anything records: the allow-lists apply when a series is first looked up.
-      componentMetrics(host).configure(metricsSettingsFromFlags(flags, `${major}.${minor}`));
+      componentMetrics(host).configure(metricsSettingsFromFlags(flags, `${major}.${minor}`, (m) => log.error(m)));
       settings = readSettings(flags);
       if (settings.port === 0) log.info('secure serving is off (--secure-port=0)');
     });
@@ -143,7 +144,8 @@ export const ControllerManagerServing: Plugin = {
       const f = flags!;
       const s = settings!;
       if (s.port === 0) return;
-      const userAgent = `plat-controller-manager/${host.version}`;
+      // As client-go's process-wide metrics: the endpoint's own lookups and reviews count too.
+      const clientOptions = { userAgent: `plat-controller-manager/${host.version}`, metrics: restClientMetrics(componentMetrics(host)) };
 
       let clientCa = s.clientCa;
       let requestHeader = s.requestHeader;
@@ -152,7 +154,7 @@ export const ControllerManagerServing: Plugin = {
         if (!s.authn) {
           warnNoLookupClient(missing, log);
         } else {
-          const client = new RestClient(s.authn, { userAgent });
+          const client = new RestClient(s.authn, clientOptions);
           try {
             const found = await lookupMissing(client, missing, log);
             clientCa ??= found.clientCa;
@@ -171,11 +173,11 @@ export const ControllerManagerServing: Plugin = {
       if (requestHeader) warnNonStandardHeaders(requestHeader.names, log);
 
       // Upstream raises the delegating client's limits (qps 200, burst 400): they bound every request.
-      const reviewClient = s.authn ? new RestClient(s.authn, { qps: 200, burst: 400, userAgent }) : undefined;
+      const reviewClient = s.authn ? new RestClient(s.authn, { ...clientOptions, qps: 200, burst: 400 }) : undefined;
       const tokens = reviewClient ? new TokenReviewer(() => reviewClient, f.get<number>(FLAGS.authnCacheTtl)) : undefined;
       if (reviewClient) cleanups.push(() => reviewClient.close());
       const reviews = s.authz
-        ? new SubjectAccessReviewer(s.authz, { allowedMs: f.get<number>(FLAGS.authzAllowedTtl), deniedMs: f.get<number>(FLAGS.authzDeniedTtl) }, userAgent)
+        ? new SubjectAccessReviewer(s.authz, { allowedMs: f.get<number>(FLAGS.authzAllowedTtl), deniedMs: f.get<number>(FLAGS.authzDeniedTtl) }, clientOptions)
         : undefined;
       if (reviews) cleanups.push(() => reviews.close());
       else log.warn('No authorization-kubeconfig provided, so SubjectAccessReview of authorization tokens won\'t work.');

@@ -60,7 +60,7 @@ describe('delegated authorizers and a malformed SubjectAccessReview answer', () 
   const ttl = { allowedMs: 60_000, deniedMs: 60_000 };
   const nodeAgentClient = () => new RestClient(connection);
   const reviewers: [string, (path: string) => Promise<unknown>][] = [
-    ['the controller manager\'s endpoint', (() => { let r: EndpointReviewer | undefined; return (path: string) => (r ??= new EndpointReviewer(connection, ttl, 'test')).decide(question(path)); })()],
+    ['the controller manager\'s endpoint', (() => { let r: EndpointReviewer | undefined; return (path: string) => (r ??= new EndpointReviewer(connection, ttl, { userAgent: 'test' })).decide(question(path)); })()],
     ['the node agent', (() => { let c: RestClient | undefined; const r = new NodeAgentReviewer(() => (c ??= nodeAgentClient()), ttl); return (path: string) => r.authorize(question(path)); })()],
   ];
 

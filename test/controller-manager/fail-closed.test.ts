@@ -59,7 +59,7 @@ describe('controller manager endpoint with the API server unreachable', () => {
 
   it('a path outside the always-allow list is an error (500), never allowed, and asked again next time', async () => {
     const api = unreachable();
-    const reviews = new SubjectAccessReviewer(api.connection, { allowedMs: 10_000, deniedMs: 10_000 }, 'test');
+    const reviews = new SubjectAccessReviewer(api.connection, { allowedMs: 10_000, deniedMs: 10_000 }, { userAgent: 'test' });
     try {
       const authz = new DelegatedAuthorizer(['/healthz', '/readyz', '/livez'], reviews);
       await assert.rejects(authz.authorize(attrs('/debug/pprof/')), /ECONNREFUSED/);

@@ -333,8 +333,12 @@ describe('plat csr', () => {
     assert.equal(partly.code, 1);
     assert.deepEqual(partly.stdout.split('\n').map((l) => l.split(' ')[0]), ['NAME', 'w1', 'd1', '']);
     assert.equal(partly.stderr, 'plat csr get: Error from server (NotFound): certificatesigningrequests.certificates.platform "nope" not found\n');
-    const watchTwo = await csr(['get', 'w1', 'd1', '-w', ...kc()]);
-    assert.deepEqual([watchTwo.code, watchTwo.stderr], [1, 'plat csr get: watch is only supported on individual resources and resource collections, but 2 resources were found\n']);
+    // As kubectl get -w NAME NAME: the objects, then the refusal; with a name missing, only the first error.
+    const watchTwo = await csr(['get', 'w1', 'd1', '-w', '-o', 'name', ...kc()]);
+    assert.deepEqual([watchTwo.code, watchTwo.stdout, watchTwo.stderr], [1, twoNames.stdout, 'plat csr get: you may only watch a single resource or type of resource at a time\n']);
+    const watchMissing = await csr(['get', 'w1', 'nope', 'nope2', '-w', ...kc()]);
+    assert.deepEqual([watchMissing.code, watchMissing.stdout, watchMissing.stderr],
+      [1, '', 'plat csr get: Error from server (NotFound): certificatesigningrequests.certificates.platform "nope" not found\n']);
 
     // list -l and --field-selector ask the server, as kubectl get -l and --field-selector.
     const labelled = baseCsr(fixtures(), 'labelled');
@@ -347,9 +351,12 @@ describe('plat csr', () => {
     }
     const none = await csr(['list', '-l', 'team=red', ...kc()]);
     assert.deepEqual([none.code, none.stdout, none.stderr], [0, '', 'No resources found\n']);
+    // A refused selector is said as cli-runtime's EnhanceListError says it.
     const badField = await csr(['list', '--field-selector', 'spec.color=red', ...kc()]);
     assert.equal(badField.code, 1);
-    assert.match(badField.stderr, /^plat csr list: Error from server \(BadRequest\): .*spec\.color/);
+    assert.match(badField.stderr, /^plat csr list: Error from server \(BadRequest\): Unable to find "certificates\.platform\/v1, Resource=certificatesigningrequests" that match label selector "", field selector "spec\.color=red": .*spec\.color/);
+    const badLabel = await csr(['list', '-l', 'x=y,', ...kc()]);
+    assert.deepEqual([badLabel.code, badLabel.stderr], [1, 'plat csr list: Error from server (BadRequest): Unable to find "certificates.platform/v1, Resource=certificatesigningrequests" that match label selector "x=y,", field selector "": found \'\', expected: identifier after \',\'\n']);
   });
 
   it('list -w and get NAME -w print a line (or a YAML document) per change until interrupted', async () => {
