@@ -4,14 +4,29 @@
 import { isApiError, RestClient, type ApiError } from '../../core/client/rest-client.js';
 import { goQuote } from '../../core/go-quote.js';
 import { FlagError, Flags } from '../../core/flags/flag-set.js';
+import { parseDuration } from '../../core/flags/duration.js';
 import { resourceNameError } from '../../core/client/resource-name.js';
 import { refusedMessage } from './api-request.js';
 import { defineKubeconfigFlags, kubeconfigConnection } from './kubeconfig-flags.js';
+
+const TIMEOUT_HELP = 'The length of time to wait before giving up on a single server request. Non-zero values should contain a corresponding time unit (e.g. 1s, 2m, 3h). A value of zero means don\'t timeout requests.';
+
+/**
+ * kubectl's --request-timeout: a whole number of seconds, or a duration; 0, the default, waits as
+ * long as the server takes (its own --request-timeout ends a request it cannot finish with 504).
+ */
+export function requestTimeoutMs(text: string): number | undefined {
+  const ms = /^[+-]?\d+$/.test(text) ? Number(text) * 1000 : (() => { try { return parseDuration(text); } catch { return undefined; } })();
+  return ms === undefined || ms < 0 || !Number.isFinite(ms) ? undefined : ms;
+}
 
 /** Flags of one subcommand, with the connection flags every subcommand takes. */
 export function csrFlags(section: string): Flags {
   const f = new Flags();
   defineKubeconfigFlags(f, section);
+  f.define({ name: 'request-timeout', type: 'string', default: '0', section, help: TIMEOUT_HELP,
+    validate: (v) => (requestTimeoutMs(v as string) === undefined
+      ? 'Invalid timeout value. Timeout must be a single integer in seconds, or an integer followed by a corresponding time unit (e.g. 1s | 2m | 3h)' : undefined) });
   return f;
 }
 
@@ -27,7 +42,10 @@ export function checkNames(names: readonly string[]): void {
 }
 
 export function openClient(f: Flags): RestClient {
-  return new RestClient(kubeconfigConnection(f), { userAgent: 'plat-csr', onWarning: (text) => process.stderr.write(`Warning: ${text}\n`) });
+  return new RestClient(kubeconfigConnection(f), {
+    userAgent: 'plat-csr', timeoutMs: requestTimeoutMs(f.get<string>('request-timeout')) ?? 0,
+    onWarning: (text) => process.stderr.write(`Warning: ${text}\n`),
+  });
 }
 
 interface StatusDetails { kind?: string; name?: string; causes?: { field?: string; message?: string }[] }

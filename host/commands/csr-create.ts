@@ -1,8 +1,12 @@
-// `plat csr create`: generate a private key, build a PKCS#10 request with it (core/crypto), submit
-// it as a CertificateSigningRequest for the named signer, and write <name>.key (0600) into
-// --out-dir, never over an existing file. With --wait, wait for the outcome as a node agent does and write <name>.crt; a
-// denial or failure ends the command with the condition's reason and message.
+// `plat csr create`: generate a private key, build a PKCS#10 request with it (core/crypto), write
+// <name>.key (0600) into --out-dir, never over an existing file, and only then submit the request
+// as a CertificateSigningRequest for the named signer: whatever happens to the request, its key is
+// not lost. The name is --name, or csr-xxxxx made here as the server makes a generateName (another
+// on a clash), so that it is known before anything is sent. With --wait, wait for the outcome as a
+// node agent does and write <name>.crt; a denial or failure ends the command with the condition's
+// reason and message.
 import { lstatSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { CSR_RESOURCE, SIGNER_NODEAGENT_SERVING, type Csr } from '../../core/certificates/csr-object.js';
 import { createCsr, generateKeyPair, type KeyType } from '../../core/crypto/index.js';
@@ -11,7 +15,9 @@ import { formatDuration } from '../../core/flags/duration.js';
 import { writeFileAtomic } from '../../core/pki/index.js';
 import { VALID_USAGES } from '../../plugins/certificates/usages.js';
 import { CommandError } from './ca.js';
-import { checkNames, csrFlags, openClient } from './csr-connection.js';
+import { checkNames, csrFlags, describeError, openClient } from './csr-connection.js';
+import { generatedName } from '../../core/api/generate-name.js';
+import { isApiError } from '../../core/client/rest-client.js';
 import { makeDir } from '../../core/make-dir.js';
 import { dnsSanError, firstError, ipSanError } from './san-names.js';
 import { CSR_DISPLAY, defineObjectOutput, objectPrinter } from './csr-output.js';
@@ -62,16 +68,20 @@ function flagsOf(argv: readonly string[]) {
   return f;
 }
 
-function refuseExistingKey(keyFile: string): void {
-  let found = false;
+/** Whether anything is at `file` (a symlink included, even a dangling one). */
+function exists(file: string): boolean {
   try {
-    lstatSync(keyFile);
-    found = true;
+    lstatSync(file);
+    return true;
   } catch {
-    /* nothing there, or nothing we can see: the exclusive write decides */
+    return false;
   }
-  if (found) throw new CommandError(`${keyFile} already exists; remove it or choose another --name or --out-dir (an existing private key is never replaced)`);
 }
+
+const existingKey = (keyFile: string) => new CommandError(`${keyFile} already exists; remove it or choose another --name or --out-dir (an existing private key is never replaced)`);
+
+/** Tries for a generated name that is taken (by a key file here, or a CSR on the server). */
+const NAME_ATTEMPTS = 8;
 
 export async function csrCreate(argv: readonly string[], stdout: (text: string) => void, stderr: (text: string) => void): Promise<number> {
   const f = flagsOf(argv);
@@ -88,30 +98,49 @@ export async function csrCreate(argv: readonly string[], stdout: (text: string) 
   });
   const duration = f.get<number>('duration');
   const dir = f.get<string>('out-dir');
+  const given = f.get<string>('name');
   // An existing key is never replaced (it may be the key of a certificate in use): with --name the
-  // file is known now and the request is not even sent; a generated name is checked by the write.
-  if (f.get<string>('name')) refuseExistingKey(path.join(dir, `${f.get<string>('name')}.key`));
+  // request is then not even sent.
+  if (given && exists(path.join(dir, `${given}.key`))) throw existingKey(path.join(dir, `${given}.key`));
   const client = openClient(f);
   try {
-    const created = await client.create<Csr>(CSR_RESOURCE, {
-      apiVersion: 'certificates.platform/v1', kind: 'CertificateSigningRequest',
-      metadata: f.get<string>('name') ? { name: f.get<string>('name') } : { generateName: 'csr-' },
-      spec: {
-        request: Buffer.from(requestPem).toString('base64'), signerName: signer, usages,
-        ...(duration ? { expirationSeconds: Math.floor(duration / 1000) } : {}),
-      },
-    });
-    const name = created.metadata.name ?? '';
-    out(`${CSR_DISPLAY}/${name} created\n`);
-    const keyFile = path.join(dir, `${name}.key`);
-    try {
-      await makeDir(dir, 0o700);
-      await writeFileAtomic(keyFile, key.privateKeyPem, 0o600, { exclusive: true });
-    } catch (e) {
-      // Without its key the request is useless: take it back rather than leave it for a signer.
-      await client.delete(CSR_RESOURCE, name).catch(() => undefined);
-      throw new CommandError(`cannot write the private key ${keyFile} (the CSR was deleted again): ${(e as Error).message}`);
+    let created: Csr | undefined;
+    let name = '';
+    let keyFile = '';
+    for (let attempt = 1; !created; attempt++) {
+      name = given || generatedName('csr-');
+      keyFile = path.join(dir, `${name}.key`);
+      try {
+        await makeDir(dir, 0o700);
+        await writeFileAtomic(keyFile, key.privateKeyPem, 0o600, { exclusive: true });
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'EEXIST') {
+          if (given || attempt >= NAME_ATTEMPTS) throw existingKey(keyFile);
+          continue;
+        }
+        throw new CommandError(`cannot write the private key ${keyFile} (nothing was sent): ${(e as Error).message}`);
+      }
+      try {
+        created = await client.create<Csr>(CSR_RESOURCE, {
+          apiVersion: 'certificates.platform/v1', kind: 'CertificateSigningRequest', metadata: { name },
+          spec: {
+            request: Buffer.from(requestPem).toString('base64'), signerName: signer, usages,
+            ...(duration ? { expirationSeconds: Math.floor(duration / 1000) } : {}),
+          },
+        });
+      } catch (e) {
+        // Refused (the CSR does not exist): its key is of no use. A generated name someone else
+        // has: another. No answer, or a server error such as a timeout: the request may have been
+        // stored, so its key stays.
+        if (isApiError(e) && e.code >= 400 && e.code < 500) {
+          await rm(keyFile, { force: true });
+          if (!given && isApiError(e, 'AlreadyExists') && attempt < NAME_ATTEMPTS) continue;
+          throw e;
+        }
+        throw new CommandError(`${describeError(e)}; the request may have reached the server (\`plat csr get ${name}\` tells): its private key is kept in ${keyFile}`);
+      }
     }
+    out(`${CSR_DISPLAY}/${name} created\n`);
     out(`private key written to ${keyFile}\n`);
     if (!f.get<boolean>('wait')) {
       if (format) objectPrinter(format, stdout)(created);

@@ -218,7 +218,7 @@ describe('plat csr', () => {
     assert.match(procfs.stderr, /ENOENT: no such file or directory, mkdir '\/proc\/plat-no-such-dir'/);
     const createProcfs = await csr(['create', '--signer', 'example.com/widgets', '--name', 'w3', '--out-dir', '/proc/plat-no-such-dir', ...kc()]);
     assert.equal(createProcfs.code, 1, createProcfs.stderr);
-    assert.match(createProcfs.stderr, /cannot write the private key \/proc\/plat-no-such-dir\/w3\.key \(the CSR was deleted again\): ENOENT/);
+    assert.match(createProcfs.stderr, /cannot write the private key \/proc\/plat-no-such-dir\/w3\.key \(nothing was sent\): ENOENT/);
     assert.equal((await plat.admin.get(`${CSRS}/w3`)).status, 404);
     // create --wait that gives up says how to pick the certificate up later, and that works.
     const gaveUp = await csr(['create', '--signer', 'example.com/widgets', '--name', 'w4', '--wait', '--timeout', '1s', '--out-dir', out, ...kc()]);

@@ -2,13 +2,11 @@
 // and CheckErr: the cases a running server does not easily give (several causes, a 401 without a
 // Status, a request that got no answer).
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { describe, it } from 'node:test';
-import { tempDir } from '../helpers/plat.js';
 import { runPlatAsync } from '../helpers/run-plat.js';
+import { writeLoopbackKubeconfig } from '../helpers/loopback-kubeconfig.js';
 import { ApiError } from '../../core/client/rest-client.js';
 import { describeError } from '../../host/commands/csr-connection.js';
 
@@ -47,14 +45,7 @@ describe('plat csr and a server that is not an API server', () => {
     const server = http.createServer((_req, res) => { res.writeHead(200, { 'content-type': 'application/json' }).end('{}'); });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
     try {
-      const kubeconfig = path.join(tempDir(), 'http.conf');
-      writeFileSync(kubeconfig, `apiVersion: v1
-kind: Config
-clusters: [{name: c, cluster: {server: "http://127.0.0.1:${(server.address() as AddressInfo).port}"}}]
-users: [{name: u, user: {token: t}}]
-contexts: [{name: x, context: {cluster: c, user: u}}]
-current-context: x
-`);
+      const kubeconfig = writeLoopbackKubeconfig((server.address() as AddressInfo).port);
       const r = await runPlatAsync(['csr', 'list', '--kubeconfig', kubeconfig], { env: { PLATCONFIG: '', KUBECONFIG: '' } });
       assert.deepEqual([r.code, r.stdout, r.stderr], [1, '', 'plat csr list: the server did not answer with a list of CertificateSigningRequests\n']);
     } finally {
