@@ -1,5 +1,6 @@
 // One HTTPS request to the API server with a kubeconfig's credentials, for the `plat` commands
 // that talk to a running server (token create, auth can-i).
+import http from 'node:http';
 import https from 'node:https';
 import type { WebhookConnection } from '../../core/client/kubeconfig.js';
 import { apiUrl } from '../../core/client/rest-client.js';
@@ -14,7 +15,8 @@ export async function apiRequest(conn: Connection, method: string, path: string,
   const payload = body === undefined ? undefined : JSON.stringify(body);
   const url = apiUrl(conn.server, path);
   const res = await new Promise<{ status: number; text: string }>((resolve, reject) => {
-    const req = https.request(url, {
+    // A kubeconfig may name a plain-HTTP server on a loopback host (kubeconfig.ts), as kubectl's may.
+    const req = (url.protocol === 'http:' ? http : https).request(url, {
       method,
       headers: {
         accept: 'application/json', ...headers,

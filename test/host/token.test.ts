@@ -2,13 +2,16 @@
 // printed token authenticates as system:bootstrap:<id> with the extra groups asked for.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { baseCsr, fixtures } from '../certificates/fixtures.js';
 import { makeCa } from '../helpers/certs.js';
 import { startProcess, type RunningPlat } from '../helpers/plat.js';
-import { runPlat } from '../helpers/run-plat.js';
+import { runPlat, runPlatAsync } from '../helpers/run-plat.js';
+import { writeLoopbackKubeconfig } from '../helpers/loopback-kubeconfig.js';
 
 const P = '/apis/certificates.platform/v1/certificatesigningrequests';
 
@@ -77,6 +80,30 @@ describe('plat token create', () => {
       assert.equal(both.code, 2);
     } finally {
       rmSync(elsewhere, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('plat token create over a kubeconfig\'s http:// loopback address', () => {
+  it('sends the Secret over plain HTTP with the token, as the REST client does', async () => {
+    const seen: { url?: string; auth?: string; body?: { metadata: { name: string } } } = {};
+    const server = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (d: Buffer) => { body += d.toString(); });
+      req.on('end', () => {
+        Object.assign(seen, { url: req.url, auth: req.headers.authorization, body: JSON.parse(body) });
+        res.writeHead(201, { 'content-type': 'application/json' }).end(body);
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    try {
+      const kubeconfig = writeLoopbackKubeconfig((server.address() as AddressInfo).port);
+      const r = await runPlatAsync(['token', 'create', '--kubeconfig', kubeconfig], { env: { PLATCONFIG: '', KUBECONFIG: '' } });
+      assert.equal(r.code, 0, r.stderr);
+      const [id] = r.stdout.trim().split('.');
+      assert.deepEqual([seen.url, seen.auth, seen.body?.metadata.name], ['/api/v1/namespaces/plat-system/secrets', 'Bearer t', `bootstrap-token-${id}`]);
+    } finally {
+      server.close();
     }
   });
 });
