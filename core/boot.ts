@@ -2,9 +2,11 @@
 // flags, refuse what cannot be honoured, configure, start. Every failure is a StartupError with a
 // message a person can act on (exit 2 for command-line problems, 1 otherwise).
 import { ConfigError, loadConfig, type LoadedConfig } from './config/load-config.js';
-import { externalTapError, lastTap, loadExternalPlugins } from './external-plugins.js';
+import path from 'node:path';
+import { EntryTaps, externalTapError, loadExternalPlugins, type ExternalPlugin } from './external-plugins.js';
 import { FlagError, Flags } from './flags/flag-set.js';
 import type { FlagSpec } from './flags/types.js';
+import type { Configuration } from './hooks.js';
 import { Host } from './host.js';
 import { declareGlobalFlags, dynamicGitVersion, GlobalFlagRequest, globalRequest } from './global-flags.js';
 import { applyLoggingFlags, declareLoggingFlags } from './log-flags.js';
@@ -99,6 +101,17 @@ function warnUnreadSections(profile: Profile, config: LoadedConfig, logger: Logg
 const isThenable = (v: unknown): v is PromiseLike<unknown> =>
   (typeof v === 'object' || typeof v === 'function') && v !== null && typeof (v as { then?: unknown }).then === 'function';
 
+/**
+ * The configuration a config-file entry's configure tap sees: `pluginOptions` by name holds the
+ * last entry's options of a name, and a module listed twice must see its own entry's.
+ */
+function ownConfiguration(c: Configuration, entry: ExternalPlugin): Configuration {
+  const pluginOptions = new Map(c.pluginOptions);
+  if (entry.options === undefined) pluginOptions.delete(entry.plugin.name);
+  else pluginOptions.set(entry.plugin.name, entry.options);
+  return { ...c, pluginOptions };
+}
+
 export async function boot(o: BootOptions): Promise<Booted> {
   const { profile } = o;
   const host = new Host({ role: profile.role, logger: o.logger, version: o.version });
@@ -117,10 +130,17 @@ export async function boot(o: BootOptions): Promise<Booted> {
   // Which file was found (or not) is the first thing a plugin author needs to see.
   if (config) o.logger.info('using the config file', { file: config.filepath, plugins: external.map((x) => x.plugin.name) });
 
+  // Taps are followed by entry before any plugin applies: a failing configure or start tap is
+  // named with its entry, and each entry's configure tap is handed its own options.
+  const entryTaps = new EntryTaps();
+  const configuring = entryTaps.follow(host.hooks.configure, (fn, entry) => (c: Configuration) => fn(ownConfiguration(c, entry)));
+  const starting = entryTaps.follow(host.hooks.start);
   const pluginOptions = new Map<string, unknown>();
-  for (const { plugin, options, label } of [...profile.plugins.map((plugin) => ({ plugin, options: undefined as unknown, label: '' })), ...external]) {
+  const entries: ExternalPlugin[] = [...profile.plugins.map((plugin) => ({ plugin, options: undefined as unknown, label: '' })), ...external];
+  for (const entry of entries) {
+    const { plugin, options, label } = entry;
     try {
-      const returned: unknown = plugin.apply(host, options);
+      const returned: unknown = entryTaps.applying(label ? entry : undefined, () => plugin.apply(host, options));
       if (isThenable(returned)) {
         returned.then(undefined, () => {}); // refused below; its rejection must not crash the process unnamed
         throw new Error('apply returned a Promise: apply must tap its hooks before it returns (an async apply\'s taps come too late, its errors unnamed); do asynchronous set-up in an async factory or in a start tap');
@@ -167,19 +187,18 @@ export async function boot(o: BootOptions): Promise<Booted> {
   for (const d of flags.usedDeprecated()) o.logger.warn(`Flag --${d.name} has been deprecated, ${d.message}`);
 
   await profile.prepare?.(host, flags);
-  const configuring = lastTap(host.hooks.configure);
+  const configFile = config ? { configFile: config.filepath, configDir: path.dirname(config.filepath) } : {};
   try {
-    host.hooks.configure.call({ role: profile.role, flags, pluginOptions });
+    host.hooks.configure.call({ role: profile.role, flags, pluginOptions, ...configFile });
   } catch (e) {
     if (e instanceof StartupError) throw e;
-    throw externalTapError(external, configuring(), 'configure', e) ?? new StartupError(e instanceof Error ? e.message : String(e), 1);
+    throw externalTapError(configuring(), 'configure', e) ?? new StartupError(e instanceof Error ? e.message : String(e), 1);
   }
   warnUncalledTaps(host, { role: profile.role, plugins: [...profile.plugins, ...external.map((x) => x.plugin)] }, o.commands ?? [], o.logger);
-  const starting = lastTap(host.hooks.start);
   try {
     await host.hooks.start.promise();
   } catch (e) {
-    throw externalTapError(external, starting(), 'start', e) ?? e;
+    throw externalTapError(starting(), 'start', e) ?? e;
   }
   await host.hooks.ready.promise();
   return { host, flags, ...(config ? { configFile: config.filepath } : {}) };

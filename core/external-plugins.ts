@@ -2,6 +2,7 @@
 // plugins and the file's other entries, and kept with the entry they came from, so that a failure
 // in one of their taps later (configure, start) names the plugin and its place in the file.
 import path from 'node:path';
+import type tapable from 'tapable';
 import { importPlugin, pluginLabel, type PluginRef } from './config/load-config.js';
 import { StartupError, type Plugin } from './plugin.js';
 
@@ -44,13 +45,47 @@ export async function loadExternalPlugins(refs: readonly PluginRef[], configFile
   return out;
 }
 
-interface Interceptable { intercept(interceptor: { tap?: (tap: { name: string }) => void }): void }
+/** Any hook's tap, whatever its arguments and result. */
+type AnyTap = tapable.AsyncSeriesHook<[]>['taps'][number];
+interface Interceptable { intercept(interceptor: { register: (tap: AnyTap) => AnyTap; tap: (tap: AnyTap) => void }): void }
 
-/** Follows `hook`'s taps as they run: the name of the last one called (the one that threw, in a series hook). */
-export function lastTap(hook: Interceptable): () => string | undefined {
-  let name: string | undefined;
-  hook.intercept({ tap: (tap) => { name = tap.name; } });
-  return () => name;
+/**
+ * Which config-file entry made each tap. A module listed twice taps under one name twice, so the
+ * name cannot tell its entries apart; the entry whose apply was running when a tap was made can.
+ */
+export class EntryTaps {
+  #applying: ExternalPlugin | undefined;
+
+  /** Runs `apply` of `entry` (undefined for plat's own plugins): the taps it makes are the entry's. */
+  applying<T>(entry: ExternalPlugin | undefined, apply: () => T): T {
+    this.#applying = entry;
+    try {
+      return apply();
+    } finally {
+      this.#applying = undefined;
+    }
+  }
+
+  /**
+   * Follows `hook`'s taps as they run: the entry of the last one called (the one that threw, in a
+   * series hook). `wrap` may replace an entry's tap function, to hand it what is that entry's own.
+   * Call it before any plugin applies.
+   */
+  follow(hook: Interceptable, wrap?: (fn: Function, entry: ExternalPlugin) => Function): () => ExternalPlugin | undefined {
+    const owners = new WeakMap<AnyTap, ExternalPlugin>();
+    let last: ExternalPlugin | undefined;
+    hook.intercept({
+      register: (tap) => {
+        const entry = this.#applying;
+        if (!entry) return tap;
+        const own = { ...tap, fn: wrap ? wrap(tap.fn, entry) : tap.fn };
+        owners.set(own, entry);
+        return own;
+      },
+      tap: (tap) => { last = owners.get(tap); },
+    });
+    return () => last;
+  }
 }
 
 /**
@@ -58,9 +93,7 @@ export function lastTap(hook: Interceptable): () => string | undefined {
  * entry (`<file>: /plugins/0: plugin "./x.mjs": X failed to configure: ...`); plat's own plugins
  * word their errors themselves, so theirs is passed on as it is (undefined).
  */
-export function externalTapError(external: readonly ExternalPlugin[], tap: string | undefined, phase: string, e: unknown): StartupError | undefined {
-  if (e instanceof StartupError) return undefined;
-  const entry = external.find((x) => x.plugin.name === tap);
-  if (!entry) return undefined;
+export function externalTapError(entry: ExternalPlugin | undefined, phase: string, e: unknown): StartupError | undefined {
+  if (e instanceof StartupError || !entry) return undefined;
   return new StartupError(`${entry.label}: ${entry.plugin.name} failed to ${phase}: ${message(e)}`, 1);
 }

@@ -19,8 +19,18 @@ const { SyncHook, AsyncSeriesBailHook, AsyncSeriesHook, AsyncParallelHook } = ta
 export interface Configuration {
   readonly role: string;
   readonly flags: FlagSet;
-  /** Per-plugin options from the config file, by plugin name. */
+  /**
+   * Per-plugin options from the config file, by plugin name. A plugin listed twice has two
+   * entries: each one's configure taps see that entry's options under the name.
+   */
   readonly pluginOptions: ReadonlyMap<string, unknown>;
+  /**
+   * The config file's absolute path and its directory, when a config file was found: a plugin
+   * resolves relative paths in its options against configDir, as plat does its module paths,
+   * not against the process's working directory.
+   */
+  readonly configFile?: string;
+  readonly configDir?: string;
 }
 
 export function createHooks() {

@@ -2,7 +2,7 @@
 // and the hook map itself, which remembers its signerNames (tapable's HookMap cannot list them).
 import tapable from 'tapable';
 import type { ApiObject } from './api/meta.js';
-import { recordAnswers } from './signer-answerer.js';
+import { runningTap } from './running-tap.js';
 
 const { AsyncSeriesBailHook, HookMap } = tapable;
 
@@ -35,7 +35,8 @@ const signerNames = new WeakMap<SignHookMap, Set<string>>();
 export function createSignHookMap(): SignHookMap {
   const map: SignHookMap = new HookMap(() => new AsyncSeriesBailHook<[SigningRequest], SigningResult | undefined>(['request']));
   const names = new Set<string>();
-  map.intercept({ factory: (key: string, hook) => { names.add(key); hook!.intercept({ register: recordAnswers }); return hook!; } });
+  // Traced from the start, so that the controller can name the signer a call is in (core/running-tap.ts).
+  map.intercept({ factory: (key: string, hook) => { names.add(key); runningTap(hook!); return hook!; } });
   signerNames.set(map, names);
   // tapable's HookMap keeps deprecated tap/tapAsync/tapPromise(key, options, fn): a signer that
   // writes hooks.sign.tapPromise(name, fn) gets "Invalid tap options", which does not say what to do.
@@ -55,4 +56,12 @@ export function knownSigners(map: SignHookMap): string[] {
 /** The signerNames some plugin has tapped. */
 export function tappedSigners(map: SignHookMap): string[] {
   return knownSigners(map).filter((name) => map.get(name)?.isUsed());
+}
+
+/**
+ * The plugins that tap `signerName`, in the order a CSR is handed to them (tapable's: by stage,
+ * then by when they tapped), each once.
+ */
+export function signerPlugins(map: SignHookMap, signerName: string): string[] {
+  return [...new Set(map.get(signerName)?.taps.map((t) => t.name) ?? [])];
 }

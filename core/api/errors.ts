@@ -24,6 +24,13 @@ export const qualified = (r: QualifiedResource): string => (r.group ? `${r.resou
 
 const OMIT_EMPTY = new Set(['name', 'group', 'kind', 'uid']);
 
+/**
+ * Marks every StatusError, whichever copy of plat made it: a plugin package that installs its own
+ * plat (a dependency rather than a peer) throws errors of that copy's class, which `instanceof`
+ * against the host's class does not recognise; the registry's symbol is shared by every copy.
+ */
+const STATUS_ERROR = Symbol.for('plat.StatusError');
+
 export class StatusError extends Error {
   readonly status: Status;
   /** Extra response headers (Retry-After, ...). */
@@ -41,12 +48,16 @@ export class StatusError extends Error {
       ...(message !== undefined ? { message } : {}), ...(reason !== undefined ? { reason } : {}), ...(details !== undefined ? { details } : {}), code,
     };
     this.headers = headers;
+    // Not enumerable: kept out of JSON and logs.
+    Object.defineProperty(this, STATUS_ERROR, { value: true });
   }
   get code(): number { return this.status.code; }
   get reason(): string | undefined { return this.status.reason; }
 }
 
-export const isStatusError = (e: unknown): e is StatusError => e instanceof StatusError;
+/** A StatusError of this or of another copy of plat (STATUS_ERROR): use this, never `instanceof`. */
+export const isStatusError = (e: unknown): e is StatusError =>
+  typeof e === 'object' && e !== null && (e as { [STATUS_ERROR]?: unknown })[STATUS_ERROR] === true;
 export const hasReason = (e: unknown, reason: string): boolean => isStatusError(e) && e.reason === reason;
 
 export const errors = {

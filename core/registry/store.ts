@@ -4,7 +4,7 @@
 // Resources bring only their Strategy.
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
-import { errors, StatusError, type QualifiedResource } from '../api/errors.js';
+import { errors, isStatusError, StatusError, type QualifiedResource } from '../api/errors.js';
 import { fieldError, type FieldError } from '../api/field-errors.js';
 import { goOrdered, withResourceVersion } from '../api/go-order.js';
 import { rfc3339, type ApiObject } from '../api/meta.js';
@@ -16,8 +16,8 @@ import { isStorageError, JsonText, type Storage, type KeyValue } from '../storag
 import type { ResourceDefinition } from './resource.js';
 import type { Strategy, StrategyContext } from './strategy.js';
 import { pathSegmentNameErrors, restoreSystemMeta, validateObjectMeta, validateObjectMetaUpdate } from './object-meta.js';
-import { thrownMessage } from '../thrown-message.js';
-import { runningTap } from '../admission/running-tap.js';
+import { isPluginFailure, refusalReason } from '../admission/plugin-failure.js';
+import { runningTap } from '../running-tap.js';
 import { silentLogger, type Logger } from '../log.js';
 
 export interface RequestContext {
@@ -37,13 +37,6 @@ export interface StoreOptions {
   /** Where a failing admission plugin is named (with its stack when it is a bug). */
   readonly logger?: Logger;
 }
-
-/**
- * What JavaScript throws for a bug (`undefined.x`, a missing function, runaway recursion, bad
- * JSON): a plugin that meets one has failed, not refused, as a Go plugin that panics.
- */
-const BUGS = [TypeError, ReferenceError, RangeError, SyntaxError, EvalError, URIError];
-const isBug = (e: unknown): e is Error => BUGS.some((b) => e instanceof b);
 
 const NAME_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
 const MAX_GENERATE_ATTEMPTS = 8;
@@ -181,10 +174,11 @@ export class ResourceStore {
    * admission on create runs before a name is generated, so, as upstream, the name shown is then
    * the generateName prefix, or "Unknown" when the object has neither.
    *
-   * A bug (isBug) is no refusal: upstream answers a plugin that panics, or returns an error that is
-   * not a Status, with 500, and logs it. Here the client gets 500 InternalError naming the plugin
-   * but not the error's text (a SyntaxError quotes the JSON it choked on), and the log has the
-   * plugin, the request's coordinates and the stack at error level; never the object.
+   * A bug or a system error (isPluginFailure) is no refusal: upstream answers a plugin that panics,
+   * or returns an error that is not a Status, with 500, and logs it. Here the client gets 500
+   * InternalError naming the plugin but not the error's text (a SyntaxError quotes the JSON it
+   * choked on, an ENOENT the server's path), and the log has the plugin, the request's coordinates
+   * and the stack at error level; never the object.
    */
   async #admit(phase: 'admitMutate' | 'admitValidate', req: AdmissionRequest): Promise<void> {
     try {
@@ -194,11 +188,11 @@ export class ResourceStore {
       const name = req.name || req.object?.metadata?.name || req.object?.metadata?.generateName || 'Unknown';
       const where = { plugin, phase, operation: req.operation, resource: `${this.def.plural}${req.subresource ? `/${req.subresource}` : ''}.${this.def.group}`,
         ...(req.namespace ? { namespace: req.namespace } : {}), name, user: req.user.name };
-      if (isBug(e)) {
+      if (isPluginFailure(e)) {
         this.#log.error('admission plugin failed', { ...where, error: e.stack ?? String(e) });
         throw errors.internal(new Error(`admission plugin "${plugin}" failed (see the API server log)`));
       }
-      const refusal = e instanceof StatusError ? e : errors.forbidden(this.qualified, name, thrownMessage(e));
+      const refusal = isStatusError(e) ? e : errors.forbidden(this.qualified, name, refusalReason(e, plugin));
       this.#log.v(2).info('admission plugin refused the request', { ...where, code: refusal.status.code, message: refusal.status.message });
       throw refusal;
     }
@@ -259,7 +253,7 @@ export class ResourceStore {
         }
         return this.#own(await this.#storage.create(key, stored));
       } catch (e) {
-        const exists = isStorageError(e, 'KeyExists') || (e instanceof StatusError && e.reason === 'AlreadyExists');
+        const exists = isStorageError(e, 'KeyExists') || (isStatusError(e) && e.reason === 'AlreadyExists');
         if (!exists) throw e;
         if (!generated) throw errors.alreadyExists(this.qualified, name);
         if (attempt + 1 >= MAX_GENERATE_ATTEMPTS) throw errors.generateNameConflict(this.qualified, name);

@@ -4,7 +4,7 @@
 // discovery, OpenAPI, health, version and the REST handlers of registered resources.
 import { setMaxListeners } from 'node:events';
 import Koa from 'koa';
-import { errors, StatusError } from '../api/errors.js';
+import { errors, isStatusError } from '../api/errors.js';
 import { logUnauthenticated } from '../authn/unauthenticated-log.js';
 import { AUTHENTICATED_GROUP, ANONYMOUS_USER, UNAUTHENTICATED_GROUP, type AuthenticationRequest, type UserInfo } from '../authn/user.js';
 import type { Attributes } from '../authz/attributes.js';
@@ -108,7 +108,7 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
     try {
       await next();
     } catch (e) {
-      if (e instanceof StatusError) return sendStatus(ctx, e.status, e.headers);
+      if (isStatusError(e)) return sendStatus(ctx, e.status, e.headers);
       log.error('internal error serving request', { method: ctx.method, path: ctx.path, error: (e as Error).stack ?? String(e) });
       sendStatus(ctx, errors.internal(e).status);
     }

@@ -1,6 +1,6 @@
 // What a request asks for, derived from method + path as apiserver's RequestInfoFactory does.
 import { parseFieldSelector } from '../api/selectors/field-selector.js';
-import { StatusError } from '../api/errors.js';
+import { isStatusError } from '../api/errors.js';
 
 export interface RequestInfo {
   readonly isResourceRequest: boolean;
@@ -31,7 +31,7 @@ function fieldSelectorName(query: URLSearchParams): string {
   try {
     name = parseFieldSelector(fs).requiredValue('metadata.name');
   } catch (e) {
-    if (e instanceof StatusError) return '';
+    if (isStatusError(e)) return '';
     throw e;
   }
   if (name === undefined || name === '' || name === '.' || name === '..' || name.includes('/') || name.includes('%')) return '';

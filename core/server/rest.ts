@@ -1,7 +1,7 @@
 // REST verbs for every registered resource: get, list, watch, create, update, patch, delete,
 // deletecollection, and get/update/patch on subresources.
 import type { Context } from 'koa';
-import { errors, StatusError } from '../api/errors.js';
+import { errors, isStatusError, StatusError } from '../api/errors.js';
 import { aggregateFieldErrors, fieldError, type FieldError } from '../api/field-errors.js';
 import type { ApiObject } from '../api/meta.js';
 import { unrecognizedMessage } from '../api/go-decode-errors.js';
@@ -259,7 +259,7 @@ export async function serveResource(ctx: Context, store: ResourceStore, info: Re
         const listed = await listObjects(store, info.namespace, { ...o, watch: false });
         for (const item of listed.items) {
           try { await store.delete(rctx(opts.dryRun), item.metadata.name ?? ''); } catch (e) {
-            if (!(e instanceof StatusError && e.reason === 'NotFound')) throw e;
+            if (!(isStatusError(e) && e.reason === 'NotFound')) throw e;
           }
         }
         return sendJson(ctx, 200, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success' });

@@ -7,7 +7,9 @@
 // Options: {
 //   signerName?: string,          default 'example.com/short-lived'
 //   caDir?: string,               ca.crt and ca.key are read there, or made there (key 0600) if absent;
-//                                 without it a CA is made in memory at every start
+//                                 relative to the config file's directory (configDir), as the plugin's
+//                                 own path is, not to wherever plat was started; without it a CA is
+//                                 made in memory at every start
 //   maxLifetimeSeconds?: number,  default 3600, at least 600
 // }
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -67,8 +69,9 @@ export default function shortLivedSigner(options = {}) {
       const log = host.logger.child(PLUGIN_NAME);
       let ca;
       let caNotAfter;
-      host.hooks.configure.tap(PLUGIN_NAME, () => {
-        ca = loadOrMakeCa(signerName, options.caDir, log);
+      host.hooks.configure.tap(PLUGIN_NAME, ({ configDir }) => {
+        const caDir = options.caDir && path.resolve(configDir ?? '', options.caDir);
+        ca = loadOrMakeCa(signerName, caDir, log);
         caNotAfter = parseCertificate(ca.certificatePem).notAfter.getTime();
       });
 

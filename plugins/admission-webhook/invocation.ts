@@ -2,7 +2,7 @@
 // selector, object selector, rules, then match conditions. A selector that could not be
 // evaluated (a missing namespace: 404) only fails the request when a rule selects it.
 import type { AdmissionRequest } from '../../core/admission/request.js';
-import { errors, StatusError } from '../../core/api/errors.js';
+import { errors, isStatusError, StatusError } from '../../core/api/errors.js';
 import { evaluateMatchConditions } from './cel/evaluate.js';
 import type { DispatchContext } from './context.js';
 import { requestAttributes, versioned } from './review.js';
@@ -14,7 +14,7 @@ async function settle<T>(f: () => T | Promise<T>): Promise<{ value?: T; error?: 
   try {
     return { value: await f() };
   } catch (e) {
-    if (e instanceof StatusError) return { error: e };
+    if (isStatusError(e)) return { error: e };
     throw e;
   }
 }

@@ -3,7 +3,7 @@
 // the way Go's non-strict decoder would (type errors fail, unknown fields are dropped, times are
 // rewritten as upstream stores them). A patch that decodes but cannot apply, or yields an
 // undecodable object, is a 500 regardless of the failure policy, as upstream.
-import { errors, StatusError } from '../../core/api/errors.js';
+import { errors, isStatusError, StatusError } from '../../core/api/errors.js';
 import type { ApiObject } from '../../core/api/meta.js';
 import { applyJsonPatch, decodeJsonPatch } from '../../core/api/patch/json-patch.js';
 import { deepEqual } from '../../core/api/patch/json-value.js';
@@ -36,7 +36,7 @@ export function decodePatch(base64: string): unknown[] {
   try {
     return decodeJsonPatch(value);
   } catch (e) {
-    throw new UndecodablePatch(`received undecodable patch in webhook response: ${e instanceof StatusError ? e.status.message : (e as Error).message}`);
+    throw new UndecodablePatch(`received undecodable patch in webhook response: ${isStatusError(e) ? e.status.message : (e as Error).message}`);
   }
 }
 
@@ -46,7 +46,7 @@ export function applyPatch(obj: ApiObject, operations: unknown[], schema: JsonSc
   try {
     patched = applyJsonPatch(obj, operations);
   } catch (e) {
-    throw internal(e instanceof StatusError ? e.status.message ?? '' : (e as Error).message);
+    throw internal(isStatusError(e) ? e.status.message ?? '' : (e as Error).message);
   }
   if (typeof patched !== 'object' || patched === null || Array.isArray(patched)) {
     throw internal(`json: cannot unmarshal ${Array.isArray(patched) ? 'array' : typeof patched} into Go value of type struct`);

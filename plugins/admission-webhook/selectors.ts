@@ -1,7 +1,7 @@
 // namespaceSelector and objectSelector (predicates/namespace, predicates/object). A cluster-scoped
 // object other than a Namespace is never exempted by namespaceSelector; a Namespace being created
 // or updated is matched on its own labels; a missing namespace is the 404 upstream answers.
-import { errors, StatusError } from '../../core/api/errors.js';
+import { errors, isStatusError } from '../../core/api/errors.js';
 import type { ApiObject } from '../../core/api/meta.js';
 import type { AdmissionRequest } from '../../core/admission/request.js';
 import { labelSelectorFromObject } from '../../core/api/selectors/label-selector.js';
@@ -14,7 +14,7 @@ function parse(selector: LabelSelector | undefined) {
     return labelSelectorFromObject(selector ?? {});
   } catch (e) {
     // Stored selectors were validated; one that still fails to parse is a server-side problem.
-    throw errors.internal(e instanceof StatusError ? new Error(e.status.message ?? '') : e);
+    throw errors.internal(isStatusError(e) ? new Error(e.status.message ?? '') : e);
   }
 }
 

@@ -6,7 +6,7 @@
 // else is upstream's mux answer: 404 page not found.
 import { gzipSync } from 'node:zlib';
 import Koa from 'koa';
-import { errors, StatusError } from '../../core/api/errors.js';
+import { errors, isStatusError } from '../../core/api/errors.js';
 import { goQuote } from '../../core/go-quote.js';
 import type { Attributes } from '../../core/authz/attributes.js';
 import { forbiddenError, sanitizeHtml } from '../../core/authz/forbidden.js';
@@ -57,7 +57,7 @@ export function createEndpointApp(deps: EndpointDeps): Koa {
     try {
       await next();
     } catch (e) {
-      if (e instanceof StatusError) return sendStatus(ctx, e.status, e.headers);
+      if (isStatusError(e)) return sendStatus(ctx, e.status, e.headers);
       log.error('internal error serving request', { method: ctx.method, path: ctx.path, error: e instanceof Error ? e.message : String(e) });
       if (e instanceof AuthorizationFailed) return plainText(ctx, 500, internalErrorText(ctx.url, e.message));
       sendStatus(ctx, errors.internal(e).status);

@@ -6,6 +6,7 @@ import { isControllerEnabled } from '../../core/controller/selection.js';
 import { located, locatedError } from '../../core/located-problems.js';
 import { StartupError, type Plugin } from '../../core/plugin.js';
 import { SigningPool } from '../../core/signing-pool/pool.js';
+import { signerPlugins } from '../../core/signing.js';
 import { CaProvider } from './ca-provider.js';
 import { caSigner } from './ca-signer.js';
 import { CONTROLLER_ALIASES, CONTROLLER_NAME } from './controller-plugin.js';
@@ -18,6 +19,7 @@ export const ClusterSigner: Plugin = {
   apply(host) {
     const log = host.logger.child(PLUGIN_NAME);
     let providers: CaProvider[] = [];
+    const served: string[] = [];
     let pool: SigningPool | undefined;
 
     host.hooks.flags.tap(PLUGIN_NAME, defineSigningFlags);
@@ -50,6 +52,7 @@ export const ClusterSigner: Plugin = {
           }
           byFiles.set(key, provider);
         }
+        served.push(signer);
         host.hooks.sign.for(signer).tapPromise(PLUGIN_NAME, caSigner({ signer, provider, maxTtlMs, pool: () => (pool ??= new SigningPool()) }));
         log.info('signing with the cluster CA', { signer, certFile: files.certFile, notAfter: provider.current().certificate.notAfter.toISOString() });
       }
@@ -57,6 +60,17 @@ export const ClusterSigner: Plugin = {
     });
 
     host.hooks.start.tapPromise(PLUGIN_NAME, async () => { for (const p of providers) p.start(); });
+    // The cluster CA answers every CSR of its signers (a certificate, a Failed condition or an
+    // error): a tap after its own (one made in a configure tap of a plugin applied later) is never
+    // called, which its author cannot see otherwise.
+    host.hooks.ready.tapPromise(PLUGIN_NAME, async () => {
+      for (const signer of served) {
+        const plugins = signerPlugins(host.hooks.sign, signer);
+        for (const later of plugins.slice(plugins.indexOf(PLUGIN_NAME) + 1)) {
+          log.warn(`plugin ${JSON.stringify(later)} taps hooks.sign.for(${JSON.stringify(signer)}) after the cluster CA, which answers every CSR of that signer: it is never called (tap in apply, or with { name, stage: -1 }, to come first)`);
+        }
+      }
+    });
     host.hooks.shutdown.tapPromise(PLUGIN_NAME, async () => {
       for (const p of providers) p.stop();
       await pool?.close();

@@ -17,9 +17,9 @@ import { formatDuration } from '../../core/flags/duration.js';
 import { WorkQueue } from '../../core/controller/workqueue.js';
 import { CERTIFICATE_QUEUE } from '../../core/certificates/certificate-controller.js';
 import type { ControllerContext, Runnable } from '../../core/lifecycle.js';
-import { answererOf } from '../../core/signer-answerer.js';
+import { runningTap } from '../../core/running-tap.js';
 import { thrownMessage } from '../../core/thrown-message.js';
-import { tappedSigners, type SignHookMap, type SigningRequest, type SigningResult } from '../../core/signing.js';
+import { signerPlugins, tappedSigners, type SignHookMap, type SigningRequest, type SigningResult } from '../../core/signing.js';
 import { hasTrueCondition, isApproved, type Csr as CsrObject } from '../../core/certificates/csr-object.js';
 import { checkSignerAnswer } from './signer-answer.js';
 
@@ -131,7 +131,12 @@ export class SigningController implements Runnable {
   #start(lane: Lane, signal: AbortSignal): void {
     const controller = laneName(lane.signer);
     const logger = this.ctx.logger.child(controller);
-    logger.info('Starting certificate controller', { name: controller, signer: lane.signer, workers: WORKERS_PER_SIGNER });
+    const plugins = signerPlugins(this.ctx.hooks.sign, lane.signer);
+    logger.info('Starting certificate controller', { name: controller, signer: lane.signer, plugins, workers: WORKERS_PER_SIGNER });
+    // hooks.sign.for(signer) is a bail hook: a tap that answers for every CSR hides those after it.
+    if (plugins.length > 1) {
+      logger.info('several plugins tap this signer: each CSR is handed to them in this order until one answers (anything but undefined), so a plugin sees only the CSRs those before it pass on', { signer: lane.signer, plugins });
+    }
     lane.running = runWorkers({ name: controller, queue: lane.queue, workers: WORKERS_PER_SIGNER, batch: BATCH_PER_WORKER, sync: (name) => this.#sync(name), logger }, signal)
       .then(() => logger.info('Shutting down certificate controller', { name: controller }));
   }
@@ -189,17 +194,26 @@ export class SigningController implements Runnable {
     this.ctx.logger.info('the signer refused the csr', { csr: name, signer: signerName, reason: failed.reason, message: failed.message });
   }
 
-  /** The signer's answer, unless it takes longer than the limit or the controller stops first. */
+  /**
+   * The signer's answer and the plugin that gave it, unless it takes longer than the limit or the
+   * controller stops first. Several plugins may tap one signerName: an error names the one that
+   * threw, or the one still running when the call was abandoned.
+   */
   async #ask(hook: SignHook, request: Omit<SigningRequest, 'signal'>): Promise<{ answer: unknown; by: string | undefined }> {
     const call = new AbortController();
     if (this.#signal?.aborted) throw new IgnorableError('the controller is stopping');
     const timer = setTimeout(() => call.abort(new Error(`the signer did not answer within ${formatDuration(this.#signTimeoutMs)}`)), this.#signTimeoutMs);
     this.#calls.add(call);
+    const asked = { ...request, signal: call.signal };
+    const running = () => runningTap(hook)(asked);
     try {
       const abandoned = new Promise<never>((_, reject) => call.signal.addEventListener('abort', () => reject(call.signal.reason), { once: true }));
-      const asked = { ...request, signal: call.signal };
-      const answer: unknown = await Promise.race([hook.promise(asked), abandoned]);
-      return { answer, by: answererOf(asked) };
+      return { answer: await Promise.race([hook.promise(asked), abandoned]), by: running() };
+    } catch (e) {
+      const plugin = running();
+      if (e instanceof IgnorableError || plugin === undefined) throw e;
+      const role = e === call.signal.reason ? 'waiting on' : 'thrown by';
+      throw new Error(`${thrownMessage(e)} (${role} plugin ${JSON.stringify(plugin)})`);
     } finally {
       clearTimeout(timer);
       this.#calls.delete(call);

@@ -1,15 +1,17 @@
 // Third-party signers that misbehave: what a tap of hooks.sign answers is checked before it is
 // written. A certificate for another public key than the CSR's, or one the PEM rules refuse, is
 // an error retried with backoff (logged with the reason), never status.certificate; a good signer
-// next to them is not held up.
+// next to them is not held up. Several plugins may tap one signer: an error names the one that
+// threw or answered, start-up lists them in the order they are asked, and a tap the cluster CA
+// hides is warned about.
 import assert from 'node:assert/strict';
 import { X509Certificate } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { issueCertificate } from '../../core/crypto/index.js';
 import type { Plugin } from '../../core/plugin.js';
 import { makeCa, type TestCredential } from '../helpers/certs.js';
-import { startInProcess, type RunningPlat } from '../helpers/plat.js';
-import { getCsr, makeCsr, startSigning, submitApproved, until, waitForCertificate, type RunningSigning } from './support.js';
+import { startInProcess, tempDir, type RunningPlat } from '../helpers/plat.js';
+import { bootSigning, getCsr, makeCsr, startSigning, submitApproved, until, waitForCertificate, writeCaFiles, type RunningSigning } from './support.js';
 
 const PLUGIN_NAME = 'MisbehavingSigners';
 
@@ -27,6 +29,9 @@ function misbehavingSigners(ca: TestCredential, other: TestCredential): Plugin {
       host.hooks.sign.for('example.com/odd-rejection').tapPromise(PLUGIN_NAME, () => Promise.reject({ code: 7, why: 'hsm offline' }));
       // A final failure with nothing to say why.
       host.hooks.sign.for('example.com/no-reason').tapPromise(PLUGIN_NAME, async () => ({ failed: { reason: '', message: '' } }));
+      // Throws, after another plugin passed the CSR on: the log names the one that threw.
+      host.hooks.sign.for('example.com/throws').tap('PassingSigner', () => undefined);
+      host.hooks.sign.for('example.com/throws').tapPromise('ThrowingSigner', async () => { throw new Error('boom'); });
       // Neither a certificate nor a refusal, from the second of two taps of one signerName.
       host.hooks.sign.for('example.com/shapeless').tap('PassingSigner', () => undefined);
       host.hooks.sign.for('example.com/shapeless').tapPromise('ShapelessSigner', async () => ({ certificate: 'typo of certificatePem' }) as never);
@@ -64,7 +69,7 @@ describe('csrsigning with misbehaving signer plugins', () => {
 
   it('logs what a signer rejected with, even when it is not an Error', async () => {
     await submitApproved(plat.admin, 'odd-rejection', makeCsr({ cn: 'odd' }), 'example.com/odd-rejection', ['client auth']);
-    await until(() => signing.logs.has('error auto signing csr: {\\"code\\":7,\\"why\\":\\"hsm offline\\"}'), 'the rejection, as JSON');
+    await until(() => signing.logs.has('error auto signing csr: {\\"code\\":7,\\"why\\":\\"hsm offline\\"} (thrown by plugin \\"MisbehavingSigners\\")'), 'the rejection, as JSON');
     assert.ok(!signing.logs.has('[object Object]'));
   });
 
@@ -81,10 +86,36 @@ describe('csrsigning with misbehaving signer plugins', () => {
     assert.deepEqual((await getCsr(plat.admin, 'shapeless')).status.conditions.map((c: any) => c.type), ['Approved']);
   });
 
+  it('names the plugin that threw', async () => {
+    await submitApproved(plat.admin, 'throws', makeCsr({ cn: 'throws' }), 'example.com/throws', ['client auth']);
+    await until(() => signing.logs.has('error auto signing csr: boom (thrown by plugin \\"ThrowingSigner\\")'), 'the error');
+  });
+
+  it('says at start-up which plugins tap each signer, and in which order they are asked', () => {
+    assert.ok(signing.logs.has('Starting certificate controller name=\"csrsigning-example.com-throws\" signer=\"example.com/throws\" plugins=[\"PassingSigner\",\"ThrowingSigner\"]'), signing.logs.lines.join('\n'));
+    assert.ok(signing.logs.has('several plugins tap this signer: each CSR is handed to them in this order until one answers (anything but undefined), so a plugin sees only the CSRs those before it pass on signer=\"example.com/throws\" plugins=[\"PassingSigner\",\"ThrowingSigner\"]'));
+    assert.ok(signing.logs.has('signer=\"example.com/good\" plugins=[\"MisbehavingSigners\"]'));
+  });
+
   it('issues through a signer that answers well', async () => {
     const csr = makeCsr({ cn: 'good' });
     await submitApproved(plat.admin, 'good', csr, 'example.com/good', ['client auth']);
     const { x509 } = await waitForCertificate(plat.admin, 'good');
     assert.ok(x509.checkIssued(new X509Certificate(ca.certificatePem)));
+  });
+});
+
+describe('a plugin that taps a well-known signer after the cluster CA', () => {
+  it('is warned about at start-up: the cluster CA answers every CSR, so it is never called', async () => {
+    const files = writeCaFiles(tempDir(), makeCa({ commonName: 'cluster-ca' }));
+    const late: Plugin = {
+      name: 'LateSigner',
+      apply(host) { host.hooks.configure.tap('LateSigner', () => { host.hooks.sign.for('platform/legacy-unknown').tapPromise('LateSigner', async () => undefined); }); },
+    };
+    const { host, logs } = await bootSigning(['--cluster-signing-cert-file', files.certFile, '--cluster-signing-key-file', files.keyFile], { plugins: [late] });
+    await host.hooks.shutdown.promise();
+    const warning = logs.lines.filter((l) => l.startsWith('W') && l.includes('plugin "LateSigner" taps hooks.sign.for("platform/legacy-unknown") after the cluster CA, which answers every CSR of that signer: it is never called (tap in apply, or with { name, stage: -1 }, to come first)'));
+    assert.equal(warning.length, 1, logs.lines.join('\n'));
+    assert.ok(!logs.has('taps hooks.sign.for("platform/apiserver-client") after'), 'only the signer it taps');
   });
 });

@@ -33,7 +33,7 @@ describe('csrsigning with a signer that never answers', () => {
 
   it('abandons the call after the limit, aborts its signal, logs why and retries', async () => {
     await submitApproved(plat.admin, 'hangs', makeCsr({ cn: 'hangs' }), 'example.com/hangs', ['client auth']);
-    await until(() => signing.logs.count('error auto signing csr: the signer did not answer within 300ms') >= 2, 'two abandoned calls');
+    await until(() => signing.logs.count('error auto signing csr: the signer did not answer within 300ms (waiting on plugin \\"HangingSigner\\")') >= 2, 'two abandoned calls');
     assert.ok(seen.length >= 2);
     assert.equal(seen[0]!.signal.aborted, true);
     const obj = await getCsr(plat.admin, 'hangs');

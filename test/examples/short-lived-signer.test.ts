@@ -4,9 +4,11 @@
 // controller then hands it that signer's approved CSRs, the cluster CA keeps the well-known
 // signers, and a CSR for a signer nobody serves is left alone.
 import assert from 'node:assert/strict';
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { boot } from '../../core/boot.js';
+import { createLogger } from '../../core/log.js';
 import { APISERVER_CLIENT_SIGNER } from '../../plugins/csrsigning/index.js';
 import {
   failedCondition, getCsr, makeCsr, startSigning, submitApproved, waitForCertificate, waitForCsr, writeCaFiles, type RunningSigning,
@@ -80,5 +82,21 @@ describe('examples/short-lived-signer loaded from its cosmiconfig file', () => {
     const other = await getCsr(plat.admin, 'other-unknown');
     assert.equal(other.status.certificate, undefined);
     assert.deepEqual(other.status.conditions.map((c: any) => c.type), ['Approved']);
+  });
+});
+
+describe('examples/short-lived-signer with a relative caDir', () => {
+  it('makes its CA beside the config file, not in the directory plat started in', async () => {
+    const configDir = tempDir();
+    const startedIn = tempDir();
+    const plugin = path.join(repoRoot, 'examples/short-lived-signer/short-lived-signer-plugin.mjs');
+    writeFileSync(path.join(configDir, 'plat.config.mjs'), `export default { plugins: [[${JSON.stringify(plugin)}, { caDir: 'ca' }]] };\n`);
+    const { host } = await boot({
+      profile: { role: 'controller-manager', description: 'the example alone', plugins: [] },
+      argv: [], cwd: startedIn, configFile: path.join(configDir, 'plat.config.mjs'), logger: createLogger({ write: () => {} }), version: '0.0.0-test',
+    });
+    await host.hooks.shutdown.promise();
+    assert.ok(existsSync(path.join(configDir, 'ca', 'ca.crt')), 'the CA beside the config file');
+    assert.ok(!existsSync(path.join(startedIn, 'ca')), 'nothing where plat started');
   });
 });

@@ -113,6 +113,34 @@ describe('config-file plugins that fail at start-up', () => {
     assert.deepEqual(applied, ['a', 'b']);
   });
 
+  it('names the entry of a module listed twice whose tap throws, and hands each entry its own options', async () => {
+    const twice = "export default (o) => ({ name: 'Twice', apply(host) {\n"
+      + "  host.hooks.configure.tap('Twice', ({ pluginOptions }) => { globalThis.pluginErrorsApplied.push(pluginOptions.get('Twice').id); });\n"
+      + "  host.hooks.start.tapPromise('Twice', async () => { if (o.fail) throw new Error(`entry ${o.id} cannot start`); });\n"
+      + "} });\n";
+    const { dir, error, applied } = await bootWith({
+      'plat.config.mjs': config("['./twice.mjs', { id: 'a' }]", "['./twice.mjs', { id: 'b', fail: true }]"),
+      'twice.mjs': twice,
+    });
+    assertStartupError(error, `${path.join(dir, 'plat.config.mjs')}: /plugins/1: plugin "./twice.mjs": Twice failed to start: entry b cannot start`);
+    assert.deepEqual(applied, ['a', 'b']);
+
+    const configure = await bootWith({
+      'plat.config.mjs': config("['./twice.mjs', { id: 'a', fail: true }]", "['./twice.mjs', { id: 'b' }]"),
+      'twice.mjs': twice.replace("host.hooks.configure.tap('Twice', ({ pluginOptions }) => {", "host.hooks.configure.tap('Twice', ({ pluginOptions }) => { if (o.fail) throw new Error('bad options');"),
+    });
+    assertStartupError(configure.error, `${path.join(configure.dir, 'plat.config.mjs')}: /plugins/0: plugin "./twice.mjs": Twice failed to configure: bad options`);
+  });
+
+  it('tells configure taps the config file and its directory', async () => {
+    const { dir, error, applied } = await bootWith({
+      'plat.config.mjs': config("'./where.mjs'"),
+      'where.mjs': "export default { name: 'Where', apply(host) { host.hooks.configure.tap('Where', (c) => { globalThis.pluginErrorsApplied.push(c.configFile, c.configDir); }); } };\n",
+    });
+    assert.equal(error, undefined);
+    assert.deepEqual(applied, [path.join(dir, 'plat.config.mjs'), dir]);
+  });
+
   it('logs the config file it found and the plugins it loaded from it', async () => {
     const { dir, error, logged } = await bootWith({
       'plat.config.mjs': config("'./quiet.mjs'"),
