@@ -3,6 +3,7 @@
 // validating admission -> storage — the way apiserver's generic registry does (k8s-behaviour §2.6).
 // Resources bring only their Strategy.
 import { randomUUID } from 'node:crypto';
+import { randomNameSuffix } from '../api/generate-name.js';
 import { isDeepStrictEqual } from 'node:util';
 import { errors, isStatusError, StatusError, type QualifiedResource } from '../api/errors.js';
 import { fieldError, type FieldError } from '../api/field-errors.js';
@@ -38,15 +39,8 @@ export interface StoreOptions {
   readonly logger?: Logger;
 }
 
-const NAME_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
 const MAX_GENERATE_ATTEMPTS = 8;
 const MAX_UPDATE_RETRIES = 16;
-
-function randomSuffix(n: number): string {
-  let s = '';
-  for (let i = 0; i < n; i++) s += NAME_CHARS[Math.floor(Math.random() * NAME_CHARS.length)];
-  return s;
-}
 
 /**
  * How an update builds the new object: from a private copy of the current one, or (PUT) a whole
@@ -69,7 +63,7 @@ export class ResourceStore {
     this.#storage = storage;
     this.#opts = opts;
     this.#now = opts.now ?? (() => new Date());
-    this.#random = opts.random ?? randomSuffix;
+    this.#random = opts.random ?? randomNameSuffix;
     this.#log = opts.logger ?? silentLogger;
     this.#runningTap = { admitMutate: runningTap(opts.hooks.admitMutate), admitValidate: runningTap(opts.hooks.admitValidate) };
   }
