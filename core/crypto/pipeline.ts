@@ -183,7 +183,7 @@ function signTbs(ca: PreparedCa, tbs: Uint8Array): { signature: Uint8Array; back
 }
 
 /**
- * Issues a certificate for `request` (PEM, DER or an already parsed CSR): proof of possession,
+ * Issues a certificate for `request` (PEM text, or an already parsed CSR): proof of possession,
  * then a v3 certificate with the CSR's subject as Go marshals the parsed pkix.Name again, its
  * public key, and its DNS, email, IP and URI names (what Go's template from the parsed CSR
  * carries; other GeneralName forms are dropped), the policy's usages and validity, the CA

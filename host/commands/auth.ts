@@ -25,12 +25,17 @@ async function discover(conn: Connection): Promise<{ group: string; r: Discovere
   const list = async (path: string, group: string) => {
     const res = await apiRequest(conn, 'GET', path);
     if (res.status !== 200) throw new CommandError(`discovery ${path} failed (${res.status}): ${statusMessage(res)}`);
-    for (const r of (res.json as { resources: DiscoveredResource[] }).resources) if (!r.name.includes('/')) out.push({ group, r });
+    const resources = (res.json as { resources?: unknown } | undefined)?.resources;
+    // Something at the server's address that is not an API server (a proxy's page, `{}`).
+    if (!Array.isArray(resources)) throw new CommandError(`discovery ${path}: the server did not answer with an API resource list`);
+    for (const r of resources as DiscoveredResource[]) if (!r.name.includes('/')) out.push({ group, r });
   };
   await list('/api/v1', '');
   const groups = await apiRequest(conn, 'GET', '/apis');
   if (groups.status !== 200) throw new CommandError(`discovery /apis failed (${groups.status}): ${statusMessage(groups)}`);
-  for (const g of (groups.json as { groups: { name: string; preferredVersion: { groupVersion: string } }[] }).groups) {
+  const found = (groups.json as { groups?: unknown } | undefined)?.groups;
+  if (!Array.isArray(found)) throw new CommandError('discovery /apis: the server did not answer with an API group list');
+  for (const g of found as { name: string; preferredVersion: { groupVersion: string } }[]) {
     await list(`/apis/${g.preferredVersion.groupVersion}`, g.name);
   }
   return out;

@@ -41,13 +41,17 @@ describe('plat csr error messages', () => {
 });
 
 describe('plat csr and a server that is not an API server', () => {
-  it('over a kubeconfig\'s http:// loopback address: an answer that is not a list is said, not a crash', async () => {
+  it('over a kubeconfig\'s http:// loopback address: an answer that is not a list is said, not a crash (plat auth can-i too)', async () => {
     const server = http.createServer((_req, res) => { res.writeHead(200, { 'content-type': 'application/json' }).end('{}'); });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
     try {
       const kubeconfig = writeLoopbackKubeconfig((server.address() as AddressInfo).port);
       const r = await runPlatAsync(['csr', 'list', '--kubeconfig', kubeconfig], { env: { PLATCONFIG: '', KUBECONFIG: '' } });
       assert.deepEqual([r.code, r.stdout, r.stderr], [1, '', 'plat csr list: the server did not answer with a list of CertificateSigningRequests\n']);
+      const canI = await runPlatAsync(['auth', 'can-i', 'get', 'certificatesigningrequests', '--kubeconfig', kubeconfig], { env: { PLATCONFIG: '', KUBECONFIG: '' } });
+      assert.equal(canI.code, 3, canI.stderr); // plat auth can-i's exit code for errors (README)
+      assert.match(canI.stderr, /discovery \/api\/v1: the server did not answer with an API resource list\n$/);
+      assert.doesNotMatch(canI.stderr, /TypeError|    at /);
     } finally {
       server.close();
     }
