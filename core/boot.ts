@@ -11,7 +11,7 @@ import { Host } from './host.js';
 import { declareGlobalFlags, dynamicGitVersion, GlobalFlagRequest, globalRequest } from './global-flags.js';
 import { applyLoggingFlags, declareLoggingFlags } from './log-flags.js';
 import type { Logger } from './log.js';
-import { StartupError, type Plugin } from './plugin.js';
+import { isStartupError, StartupError, type Plugin } from './plugin.js';
 import { warnUncalledTaps, type Command } from './uncalled-taps.js';
 
 export interface Profile {
@@ -191,7 +191,7 @@ export async function boot(o: BootOptions): Promise<Booted> {
   try {
     host.hooks.configure.call({ role: profile.role, flags, pluginOptions, ...configFile });
   } catch (e) {
-    if (e instanceof StartupError) throw e;
+    if (isStartupError(e)) throw e;
     throw externalTapError(configuring(), 'configure', e) ?? new StartupError(e instanceof Error ? e.message : String(e), 1);
   }
   warnUncalledTaps(host, { role: profile.role, plugins: [...profile.plugins, ...external.map((x) => x.plugin)] }, o.commands ?? [], o.logger);

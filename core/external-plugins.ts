@@ -4,7 +4,7 @@
 import path from 'node:path';
 import type tapable from 'tapable';
 import { importPlugin, pluginLabel, type PluginRef } from './config/load-config.js';
-import { StartupError, type Plugin } from './plugin.js';
+import { isStartupError, StartupError, type Plugin } from './plugin.js';
 
 export interface ExternalPlugin {
   readonly plugin: Plugin;
@@ -94,6 +94,6 @@ export class EntryTaps {
  * word their errors themselves, so theirs is passed on as it is (undefined).
  */
 export function externalTapError(entry: ExternalPlugin | undefined, phase: string, e: unknown): StartupError | undefined {
-  if (e instanceof StartupError || !entry) return undefined;
+  if (isStartupError(e) || !entry) return undefined;
   return new StartupError(`${entry.label}: ${entry.plugin.name} failed to ${phase}: ${message(e)}`, 1);
 }

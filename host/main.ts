@@ -6,7 +6,7 @@ import { Flags } from '../core/flags/flag-set.js';
 import { Host } from '../core/host.js';
 import { exitRequested } from '../core/lifecycle.js';
 import { createLogger } from '../core/log.js';
-import { StartupError } from '../core/plugin.js';
+import { isStartupError } from '../core/plugin.js';
 import { profiles, upcomingRoles } from './profiles.js';
 import { CA_USAGE, caInit, caSign, CommandError } from './commands/ca.js';
 import { TOKEN_USAGE, tokenCreate } from './commands/token.js';
@@ -190,7 +190,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       ...(process.env['PLAT_CONFIG'] ? { configFile: process.env['PLAT_CONFIG'] } : {}) });
   } catch (e) {
     if (e instanceof GlobalFlagRequest) return answer(e.request, profile);
-    if (e instanceof StartupError) {
+    if (isStartupError(e)) {
       process.stderr.write(`plat ${role}: ${e.message}\n`);
       return e.exitCode;
     }

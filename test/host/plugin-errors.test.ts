@@ -4,11 +4,12 @@
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, it } from 'node:test';
 import { boot, type Profile } from '../../core/boot.js';
 import { createLogger } from '../../core/log.js';
-import { StartupError } from '../../core/plugin.js';
-import { tempDir } from '../helpers/plat.js';
+import { isStartupError, StartupError } from '../../core/plugin.js';
+import { repoRoot, tempDir } from '../helpers/plat.js';
 
 const profile: Profile = { role: 'test', description: 'plugin errors under test', plugins: [{ name: 'OwnPlugin', apply() {} }] };
 
@@ -148,5 +149,20 @@ describe('config-file plugins that fail at start-up', () => {
     });
     assert.equal(error, undefined);
     assert.ok(logged.includes(`using the config file file=${JSON.stringify(path.join(dir, 'plat.config.mjs'))} plugins=["QuietPlugin"]`), logged);
+  });
+
+  it('passes on a StartupError of another copy of plat as it is, with its exit code', async () => {
+    // A second module instance of core/plugin.js: what a plugin package with its own plat throws.
+    const copy = `${pathToFileURL(path.join(repoRoot, 'dist/core/plugin.js')).href}?second-copy-of-plat`;
+    const { error } = await bootWith({
+      'plat.config.mjs': config("'./own-copy.mjs'"),
+      'own-copy.mjs': `import { StartupError } from ${JSON.stringify(copy)};
+export default { name: 'OwnCopyPlugin', apply(host) { host.hooks.configure.tap('OwnCopyPlugin', () => { throw new StartupError('no CA key in ./ca', 7); }); } };
+`,
+    });
+    assert.ok(isStartupError(error), `expected a StartupError, got ${String(error)}`);
+    const foreign: unknown = error;
+    assert.ok(!(foreign instanceof StartupError), 'the other copy\'s class, recognised by its brand');
+    assert.deepEqual([error.message, error.exitCode], ['no CA key in ./ca', 7]);
   });
 });
