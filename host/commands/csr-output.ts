@@ -11,7 +11,6 @@ import type { CertificateSigningRequest } from '../../plugins/certificates/types
 /** How kubectl names one object in its messages: `<kind>.<group>/<name>`. */
 export const CSR_DISPLAY = 'certificatesigningrequest.certificates.platform';
 
-export const OUTPUT_FORMATS = ['', 'json', 'yaml'] as const;
 export const TABLE_HEADER: readonly string[] = csrTablePrinter.columns.map((c) => c.name.toUpperCase());
 
 export const tableRow = (csr: Csr, now: Date): string[] => csrTablePrinter.cells(csr as unknown as CertificateSigningRequest, now).map(String);
