@@ -30,9 +30,12 @@ async function syncOne<K>(o: WorkersOptions<K>, key: K, signal: AbortSignal): Pr
     o.queue.addRateLimited(key);
     // A sync whose requests the stop abandoned (shutdown, leadership lost) did not fail: the key is
     // left for the next leader. A stop under load would otherwise log every key in flight as an error.
-    if (signal.aborted) o.logger.v(4).info(`sync ${String(key)} abandoned: the controller is stopping`, { controller: o.name, error: (e as Error).message });
-    else if (e instanceof IgnorableError) o.logger.v(4).info(`sync ${String(key)} failed`, { controller: o.name, error: e.message });
-    else o.logger.error(`sync ${String(key)} failed`, { controller: o.name, error: (e as Error).message });
+    // Otherwise upstream's texts (certificate_controller.go processNextWorkItem; an error goes through
+    // utilruntime.HandleError, which logs "Unhandled Error"), so a grep for them finds these lines.
+    // The error stays in a quoted field: its text is the API server's or a plugin's, not ours.
+    if (signal.aborted) o.logger.v(4).info(`sync ${String(key)} abandoned: the controller is stopping`, { controller: o.name, err: (e as Error).message });
+    else if (e instanceof IgnorableError) o.logger.v(4).info('Sync certificate request failed', { csr: String(key), err: e.message, controller: o.name });
+    else o.logger.error('Unhandled Error', { err: `Sync ${String(key)} failed with : ${(e as Error).message}`, controller: o.name });
   } finally {
     o.queue.done(key);
   }

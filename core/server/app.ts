@@ -21,7 +21,7 @@ import { buildOpenApi, type OpenApiDocs } from './openapi.js';
 import { peerCertificates } from './peer.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS, requestDeadline } from './request-deadline.js';
 import { requestInfo, type RequestInfo } from './request-info.js';
-import { sendJson, sendStatus } from './respond.js';
+import { sendJson, sendRawJson, sendStatus } from './respond.js';
 import { serveResource } from './rest.js';
 import { goRequestPath } from './url-path.js';
 import { answerInAlias, resolveWireAlias, type WireAlias } from './wire-alias.js';
@@ -169,7 +169,7 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
       ctx.body = health.body;
       return;
     }
-    if (path === '/version') return sendJson(ctx, 200, deps.version);
+    if (path === '/version') return sendRawJson(ctx, deps.version);
     if (path === '/api' || path === '/apis') {
       const aggregated = aggregatedRequested(ctx.get('accept'));
       if (aggregated) {
@@ -200,7 +200,7 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
       ctx.body = doc.body;
       return;
     }
-    if (path === '/') return sendJson(ctx, 200, { paths: rootPaths(deps) });
+    if (path === '/') return sendRawJson(ctx, { paths: rootPaths(deps) });
     const served = deps.resources.path(path)?.get();
     if (served) {
       ctx.status = 200;
@@ -215,7 +215,7 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
 }
 
 function rootPaths(deps: ApiServerDeps): string[] {
-  const paths = ['/api', '/apis', '/healthz', '/livez', '/readyz', '/openapi/v3', '/version', ...deps.resources.paths().filter((p) => deps.resources.path(p)?.get())];
+  const paths = ['/api', '/apis', ...deps.health.paths(), '/openapi/v3', '/version', ...deps.resources.paths().filter((p) => deps.resources.path(p)?.get())];
   for (const g of deps.resources.groups()) {
     if (!g) { paths.push('/api/v1'); continue; }
     paths.push(`/apis/${g}`, ...deps.resources.versions(g).map((v) => `/apis/${g}/${v}`));

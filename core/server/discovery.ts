@@ -22,6 +22,10 @@ export function aggregatedRequested(accept: string | undefined): string | undefi
   return undefined;
 }
 
+// Upstream's installer registers a group version's paths sorted ("in a deterministic (sorted)
+// order"), and both discovery documents list resources and subresources in that order.
+const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
 const storageVersionHash = (d: ResourceDefinition) =>
   createHash('sha256').update(`${d.group}/${d.version}/${d.kind}`).digest().subarray(0, 8).toString('base64');
 
@@ -69,7 +73,7 @@ export function apiGroupDocument(resources: Resources, group: string) {
 export function apiResourceList(resources: Resources, group: string, version: string) {
   const defs = resources.inGroupVersion(group, version);
   if (!defs.length) return undefined;
-  return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: group ? `${group}/${version}` : version, resources: defs.flatMap(apiResource) };
+  return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: group ? `${group}/${version}` : version, resources: defs.flatMap(apiResource).sort(byName) };
 }
 
 /** The aggregated list for /api (`legacyCore`) or /apis, in the version `mediaType` names (v2 or v2beta1). */
@@ -82,12 +86,12 @@ export function aggregatedDiscovery(resources: Resources, legacyCore: boolean, m
       metadata: { name: g, creationTimestamp: null },
       versions: resources.versions(g).map((v) => ({
         version: v, freshness: 'Current',
-        resources: resources.inGroupVersion(g, v).map((d) => {
+        resources: [...resources.inGroupVersion(g, v)].sort((a, b) => byName({ name: a.plural }, { name: b.plural })).map((d) => {
           const responseKind = { group: d.group, version: d.version, kind: d.kind };
           return {
             resource: d.plural, responseKind, scope: d.scope, singularResource: d.singular,
             verbs: d.verbs ?? ALL_VERBS, ...(d.shortNames?.length ? { shortNames: d.shortNames } : {}),
-            subresources: (d.subresources ?? []).map((s) => ({
+            subresources: [...(d.subresources ?? [])].sort(byName).map((s) => ({
               subresource: s.name,
               responseKind: s.create ? { group: s.create.group, version: s.create.version, kind: s.create.kind } : responseKind,
               verbs: subresourceVerbs(s),

@@ -22,6 +22,14 @@ export class HealthChecks {
     for (const e of endpoints) this.#checks.get(e)!.push(check);
   }
 
+  /** Every path served: each endpoint and each of its checks' (listed at `/`, as upstream's mux lists them). */
+  paths(): string[] {
+    return [...this.#checks].flatMap(([endpoint, registered]) => {
+      const checks = registered.length === 0 && this.options.pingWhenEmpty ? [PING] : registered;
+      return [`/${endpoint}`, ...checks.map((c) => `/${endpoint}/${c.name}`)];
+    });
+  }
+
   /** Answers a health path, or undefined when `path` is not a health endpoint. */
   async serve(path: string, query: URLSearchParams): Promise<{ code: number; body: string } | undefined> {
     const m = /^\/(healthz|livez|readyz)(?:\/([^/]+))?\/?$/.exec(path);

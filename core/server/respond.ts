@@ -9,6 +9,13 @@ export function sendJson(ctx: Context, code: number, body: unknown, contentType 
   ctx.body = JSON.stringify(body, null, pretty ? 2 : undefined) + (pretty ? '\n' : '');
 }
 
+/** A non-API object (/version, the root path list): always indented, as upstream's WriteRawJSON. */
+export function sendRawJson(ctx: Context, body: unknown): void {
+  ctx.status = 200;
+  ctx.type = 'application/json';
+  ctx.body = JSON.stringify(body, null, 2);
+}
+
 export function sendStatus(ctx: Context, status: Status, headers: Record<string, string> = {}): void {
   for (const [k, v] of Object.entries(headers)) ctx.set(k, v);
   sendJson(ctx, status.code, status);

@@ -33,7 +33,7 @@ export function csrCleaner(ctx: ControllerContext, o: CleanerOptions): Runnable 
         await ctx.client.delete(CSR_RESOURCE, name, undefined, signal ? { signal } : {});
       } catch (e) {
         if (signal?.aborted) return;
-        log.error('Error while attempting to clean CSR', { csr: name, error: `unable to delete CSR "${name}": ${(e as Error).message}` });
+        log.error('Error while attempting to clean CSR', { err: `unable to delete CSR "${name}": ${(e as Error).message}`, csr: name });
       }
     }
   }

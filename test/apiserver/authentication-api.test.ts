@@ -47,6 +47,6 @@ describe('authentication review APIs', () => {
   it('reviews are create-only and never stored', async () => {
     assert.equal((await plat.admin.get(`${G}/tokenreviews`)).status, 405);
     const disc = await plat.admin.get(G);
-    assert.deepEqual(disc.json.resources.map((r: any) => [r.name, r.verbs]), [['tokenreviews', ['create']], ['selfsubjectreviews', ['create']]]);
+    assert.deepEqual(disc.json.resources.map((r: any) => [r.name, r.verbs]), [['selfsubjectreviews', ['create']], ['tokenreviews', ['create']]]);
   });
 });

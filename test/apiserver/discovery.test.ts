@@ -28,6 +28,21 @@ describe('discovery, OpenAPI, health and authentication', () => {
     for (const k of ['gitVersion', 'gitCommit', 'gitTreeState', 'buildDate', 'goVersion', 'compiler', 'platform']) {
       assert.equal(typeof r.json[k], 'string', k);
     }
+    // A non-API object: written as upstream's WriteRawJSON writes it, indented, no newline after.
+    assert.equal(r.text, JSON.stringify(r.json, null, 2));
+  });
+
+  it('/ lists the paths served, each health check\'s too, indented', async () => {
+    const r = await plat.admin.get('/');
+    assert.equal(r.status, 200);
+    assert.equal(r.text, JSON.stringify(r.json, null, 2));
+    const paths: string[] = r.json.paths;
+    assert.deepEqual(paths, [...paths].sort());
+    for (const p of ['/api', '/api/v1', '/apis', '/apis/certificates.platform/v1', '/version', '/openapi/v3', '/healthz', '/livez', '/readyz', '/healthz/ping', '/livez/ping', '/readyz/ping']) {
+      assert.ok(paths.includes(p), p);
+    }
+    // Every listed health path answers.
+    for (const p of paths.filter((x) => /^\/(healthz|livez|readyz)\//.test(x))) assert.equal((await plat.admin.get(p)).status, 200, p);
   });
 
   it('legacy discovery: /api, /apis, /apis/<group>, /apis/<group>/<version>', async () => {
@@ -68,7 +83,8 @@ describe('discovery, OpenAPI, health and authentication', () => {
     assert.equal(list.json.apiVersion, 'v1');
     assert.equal(list.json.groupVersion, 'certificates.platform/v1');
     const byName = new Map<string, any>(list.json.resources.map((r: any) => [r.name, r]));
-    assert.deepEqual([...byName.keys()].sort(), ['certificatesigningrequests', 'certificatesigningrequests/approval', 'certificatesigningrequests/status']);
+    // In upstream's installer order: the group version's paths sorted.
+    assert.deepEqual([...byName.keys()], ['certificatesigningrequests', 'certificatesigningrequests/approval', 'certificatesigningrequests/status']);
     const main = byName.get('certificatesigningrequests');
     assert.equal(main.singularName, 'certificatesigningrequest');
     assert.equal(main.namespaced, false);
@@ -85,7 +101,9 @@ describe('discovery, OpenAPI, health and authentication', () => {
     const core = await plat.admin.get('/api/v1');
     assert.equal(core.status, 200);
     assert.equal(core.json.groupVersion, 'v1');
-    assert.deepEqual(core.json.resources.filter((r: any) => !r.name.includes('/')).map((r: any) => [r.name, r.namespaced]), [['namespaces', false], ['secrets', true], ['nodes', false], ['pods', true], ['serviceaccounts', true]]);
+    assert.deepEqual(core.json.resources.filter((r: any) => !r.name.includes('/')).map((r: any) => [r.name, r.namespaced]), [['namespaces', false], ['nodes', false], ['pods', true], ['secrets', true], ['serviceaccounts', true]]);
+    const names = core.json.resources.map((r: any) => r.name);
+    assert.deepEqual(names, [...names].sort());
 
     for (const p of ['/apis/nope', '/apis/nope/v1', '/apis/certificates.platform/v2', '/api/v2']) {
       const r = await plat.admin.get(p);
@@ -115,7 +133,7 @@ describe('discovery, OpenAPI, health and authentication', () => {
     assert.equal(res.scope, 'Cluster');
     assert.equal(res.singularResource, 'certificatesigningrequest');
     assert.deepEqual([...res.verbs].sort(), ALL_VERBS);
-    assert.deepEqual(res.subresources.map((s: any) => s.subresource).sort(), ['approval', 'status']);
+    assert.deepEqual(res.subresources.map((s: any) => s.subresource), ['approval', 'status']);
     for (const s of res.subresources) {
       assert.deepEqual(s.responseKind, GVK);
       assert.deepEqual([...s.verbs].sort(), SUB_VERBS);
@@ -126,7 +144,7 @@ describe('discovery, OpenAPI, health and authentication', () => {
     assert.equal(api.headers['content-type'], AGG_V2);
     assert.equal(api.json.kind, 'APIGroupDiscoveryList');
     assert.deepEqual(api.json.items.map((i: any) => [i.metadata.name, i.versions.map((v: any) => v.version)]), [['', ['v1']]]);
-    assert.deepEqual(api.json.items[0].versions[0].resources.map((r: any) => [r.resource, r.scope]), [['namespaces', 'Cluster'], ['secrets', 'Namespaced'], ['nodes', 'Cluster'], ['pods', 'Namespaced'], ['serviceaccounts', 'Namespaced']]);
+    assert.deepEqual(api.json.items[0].versions[0].resources.map((r: any) => [r.resource, r.scope]), [['namespaces', 'Cluster'], ['nodes', 'Cluster'], ['pods', 'Namespaced'], ['secrets', 'Namespaced'], ['serviceaccounts', 'Namespaced']]);
 
     // kubectl 1.29 asks for v2beta1 only.
     const beta = await plat.admin.get('/apis', { accept: `${AGG_V2BETA1},application/json` });

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ItemExponentialFailureRateLimiter } from '../../core/controller/rate-limiters.js';
-import { runWorkers } from '../../core/controller/workers.js';
+import { IgnorableError, runWorkers } from '../../core/controller/workers.js';
 import { WorkQueue } from '../../core/controller/workqueue.js';
 import { createLogger, silentLogger as quiet } from '../../core/log.js';
 
@@ -72,6 +72,32 @@ describe('runWorkers', () => {
     ac.abort();
     await done;
     assert.deepEqual(lines.filter((l) => l.startsWith('E')), []);
-    assert.match(lines.join('\n'), /^I.* sync k abandoned: the controller is stopping controller="test" error="This operation was aborted"$/m);
+    assert.match(lines.join('\n'), /^I.* sync k abandoned: the controller is stopping controller="test" err="This operation was aborted"$/m);
   });
+  // certificate_controller.go processNextWorkItem: HandleError("Sync %v failed with : %v") for an
+  // error, V(4) "Sync certificate request failed" csr= err= for an ignorableError.
+  for (const [kind, thrown, level, line] of [
+    ['an error', new Error('boom'), 'E', /^E.* Unhandled Error err="Sync k failed with : boom" controller="test"$/m],
+    ['an ignorable error', new IgnorableError('not yet'), 'I', /^I.* Sync certificate request failed csr="k" err="not yet" controller="test"$/m],
+  ] as const) {
+    it(`a failed sync of ${kind} is logged with upstream's text`, async () => {
+      const queue = new WorkQueue<string>(new ItemExponentialFailureRateLimiter<string>(1, 10));
+      const lines: string[] = [];
+      const ac = new AbortController();
+      let failed: () => void = () => {};
+      const once = new Promise<void>((r) => { failed = r; });
+      queue.add('k');
+      let calls = 0;
+      const done = runWorkers({
+        name: 'test', queue, workers: 1, logger: createLogger({ verbosity: 4, write: (l) => lines.push(l) }),
+        sync: async () => { if (calls++ === 0) { failed(); throw thrown; } },
+      }, ac.signal);
+      await once;
+      await new Promise((r) => setTimeout(r, 20));
+      ac.abort();
+      await done;
+      assert.match(lines.join('\n'), line);
+      assert.equal(lines.filter((l) => l.startsWith(level) && l.includes('k')).length, 1);
+    });
+  }
 });

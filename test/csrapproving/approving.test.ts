@@ -203,7 +203,7 @@ describe('csrapproving', () => {
         assert.deepEqual(csr?.status?.conditions?.map((c) => [c.type, c.reason, c.message]), [['Approved', 'AutoApproved', message]], name);
       }
       // Recognized but not allowed: retried with backoff, logged only at -v=4, never approved.
-      await eventually(() => h.logged('sync ctl-stranger failed', 'as [nodeclient] but subject access review was not approved'), 'the stranger CSR refused');
+      await eventually(() => h.logged('Sync certificate request failed csr="ctl-stranger"', 'as [nodeclient] but subject access review was not approved'), 'the stranger CSR refused');
       assert.deepEqual((await read('ctl-stranger')).status?.conditions ?? [], []);
       assert.ok(!h.lines.some((l) => l.startsWith('E') && l.includes('ctl-stranger')), 'an unapproved SAR is not an error');
       for (const name of ['ctl-apiserver-client', 'ctl-serving']) {

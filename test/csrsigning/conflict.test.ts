@@ -68,7 +68,7 @@ describe('csrsigning when the CSR changes while it is being signed', () => {
       assert.equal(certificateOf(await getCsr(plat.admin, name)), pem);
       // Signed twice (the first signature lost its write to the user's change), written once.
       assert.equal(calls.filter((n) => n === name).length, 2);
-      assert.equal(signing.logs.lines.filter((l) => l.includes(`sync ${name} failed`) && l.includes('the object has been modified')).length, 1);
+      assert.equal(signing.logs.lines.filter((l) => l.includes(`Sync ${name} failed with : `) && l.includes('the object has been modified')).length, 1);
     });
   }
 });

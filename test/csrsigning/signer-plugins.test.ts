@@ -54,8 +54,8 @@ describe('csrsigning with misbehaving signer plugins', () => {
 
   it('never writes a certificate for another public key than the CSR\'s, and retries', async () => {
     await submitApproved(plat.admin, 'wrong-key', makeCsr({ cn: 'wrong-key' }), 'example.com/wrong-key', ['client auth']);
-    await until(() => signing.logs.lines.filter((l) => l.includes('sync wrong-key failed')
-      && l.includes("error auto signing csr: the signer's certificate is not for the CSR's public key")).length >= 3, 'three failed attempts');
+    await until(() => signing.logs.lines.filter((l) => l.includes('Sync wrong-key failed with : ')
+      && l.includes("failed with : error auto signing csr: the signer's certificate is not for the CSR's public key")).length >= 3, 'three failed attempts');
     const obj = await getCsr(plat.admin, 'wrong-key');
     assert.equal(obj.status.certificate, undefined);
     assert.deepEqual(obj.status.conditions.map((c: any) => c.type), ['Approved']);
