@@ -1,7 +1,7 @@
 // Where `plat controller-manager` finds its API server, as clientcmd.BuildConfigFromFlags: the
-// --platconfig kubeconfig, its server replaced by --master when given; --master alone is a server
-// without credentials. Upstream falls back to the in-cluster service account; plat has none, so
-// neither flag is a start-up error.
+// --platconfig kubeconfig, its server (and tls-server-name) replaced by --master when given;
+// --master alone is a server without credentials. Upstream falls back to the in-cluster service
+// account; plat has none, so neither flag is a start-up error.
 import path from 'node:path';
 import type { ClientConnection } from '../../core/client/connection.js';
 import { KubeconfigError, loadKubeconfig } from '../../core/client/kubeconfig.js';
@@ -47,7 +47,12 @@ export function standaloneConnection(flags: FlagSet): ClientConnection {
   if (!file) return { server: masterUrl(master) };
   const label = flags.isSetOnCommandLine(FLAGS.platconfig) ? `--${FLAGS.platconfig}=${file}` : `${flags.sourceOf(FLAGS.platconfig)}: ${file}`;
   const conn = kubeconfigFrom(label, file);
-  if (master) return { ...conn, server: masterUrl(master) };
+  if (master) {
+    // clientcmd's getCluster: overriding the server drops the file's tls-server-name, which named
+    // the server being replaced.
+    const { tlsServerName: _dropped, ...cluster } = conn;
+    return { ...cluster, server: masterUrl(master) };
+  }
   if (conn.server.protocol !== 'https:') throw new StartupError(`${label}: cluster.server: plat talks to the API server over https only`, 1);
   return conn;
 }

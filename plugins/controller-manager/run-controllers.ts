@@ -2,8 +2,8 @@
 // kube-controller-manager's BuildControllers and RunControllers: each factory gets its own logger
 // in the shared context; a factory that throws ends the process (upstream exits 1); each built
 // controller gets a `/healthz/<name>` ping check; the shared informers start once every
-// controller has asked for its informers and have synced before the controllers run; each
-// controller starts after a jittered --controller-start-interval. When `signal` aborts, the
+// controller has asked for its informers and have synced before the controllers run; the
+// controllers start one after another, each a jittered --controller-start-interval after the last. When `signal` aborts, the
 // controllers are told to stop; `RunningControllers.running` says who has not returned yet.
 import type { FlagSet } from '../../core/flags/types.js';
 import type { Hooks } from '../../core/hooks.js';
@@ -15,6 +15,7 @@ import { controllerManagerMetrics } from '../../core/metrics/controllers.js';
 import type { MetricsRegistry } from '../../core/metrics/registry.js';
 import { sleep } from '../../core/abort-wait.js';
 import type { HealthChecks } from '../../core/server/health.js';
+import { waitForApiServer } from './wait-for-apiserver.js';
 
 export type ControllerFactory = (ctx: ControllerContext) => Runnable | undefined;
 
@@ -31,6 +32,8 @@ export interface RunControllersOptions {
   readonly health: HealthChecks;
   readonly minResyncMs: number;
   readonly startIntervalMs: number;
+  /** How long to wait for the API server's /healthz before giving up (default WAIT_FOR_APISERVER_MS). */
+  readonly waitForApiServerMs?: number;
   /** The component's metrics: the controllers' queues report there, and running_managed_controllers. */
   readonly metrics?: MetricsRegistry;
 }
@@ -54,6 +57,13 @@ export class RunningControllers {
   /** Builds, starts and runs the controllers; resolves once all of them returned after `signal` aborted. */
   async run(o: RunControllersOptions, signal: AbortSignal): Promise<void> {
     const log = o.logger;
+    try {
+      await waitForApiServer(o.client, log, signal, o.waitForApiServerMs);
+    } catch (e) {
+      log.error('Error building controller context', { err: (e as Error).message });
+      throw e;
+    }
+    if (signal.aborted) return;
     const informers = new SharedInformers(o.client, { minResyncMs: o.minResyncMs, logger: log.child('informers') });
     const built: { name: string; controller: Runnable }[] = [];
     for (const name of o.enabled) {
@@ -80,10 +90,7 @@ export class RunningControllers {
     if (!signal.aborted) log.info('Caches are synced');
 
     const running = o.metrics ? controllerManagerMetrics(o.metrics, MANAGER_NAME) : undefined;
-    await Promise.all(built.map(async ({ name, controller }) => {
-      // wait.Jitter(interval, 1.0): between one and two intervals, so controllers do not start in lock-step.
-      if (o.startIntervalMs > 0) await sleep(o.startIntervalMs * (1 + Math.random()), signal);
-      if (signal.aborted) return;
+    const runOne = async ({ name, controller }: { name: string; controller: Runnable }) => {
       log.v(1).info('Controller starting...', { controller: name });
       this.#running.add(name);
       running?.controllerStarted(name);
@@ -96,7 +103,17 @@ export class RunningControllers {
         this.#running.delete(name);
         log.v(1).info('Controller terminated', { controller: name });
       }
-    }));
+    };
+    const runs: Promise<void>[] = [];
+    for (const c of built) {
+      // As StartControllers: one after another, each after wait.Jitter(interval, 1.0) (between one
+      // and two intervals), so controller n starts after n intervals and they do not hit the API
+      // server in lock-step.
+      if (o.startIntervalMs > 0) await sleep(o.startIntervalMs * (1 + Math.random()), signal);
+      if (signal.aborted) break;
+      runs.push(runOne(c));
+    }
+    await Promise.all(runs);
     if (built.length) log.info('All controllers terminated');
     await informers.stopped();
   }

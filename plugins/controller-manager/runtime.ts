@@ -12,6 +12,7 @@ import { formatDuration } from '../../core/flags/duration.js';
 import { setLongTimeout } from '../../core/long-timeout.js';
 import type { LeaderElectionSettings } from './leader-election-settings.js';
 import { ControllerInitError, RunningControllers, type RunControllersOptions } from './run-controllers.js';
+import { ControllerContextError } from './wait-for-apiserver.js';
 
 /** client-go's NewLeaderHealthzAdaptor(20s) in kube-controller-manager. */
 export const LEADER_HEALTH_TOLERANCE_MS = 20_000;
@@ -46,7 +47,7 @@ export class ControllerManagerRuntime {
   }
 
   #fail(e: unknown): void {
-    const reason = e instanceof ControllerInitError ? e.message : `controller manager failed: ${e instanceof Error ? e.message : String(e)}`;
+    const reason = e instanceof ControllerInitError || e instanceof ControllerContextError ? e.message : `controller manager failed: ${e instanceof Error ? e.message : String(e)}`;
     this.o.logger.error(reason);
     requestExit(this.o.host, { code: 1, reason });
   }

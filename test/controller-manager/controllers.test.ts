@@ -4,11 +4,12 @@
 // built controllers have a check), a controller that cannot be built ends the process, and one
 // that ignores the stop signal gets --controller-shutdown-timeout, then the stop gives up.
 import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { freePort, startInProcess, tempDir, type RunningPlat } from '../helpers/plat.js';
 import testControllers, { labelOf, MARKERS } from './fixtures/test-controllers.js';
-import { startControllerManager, until, adminKubeconfig } from './support.js';
+import { startControllerManager, until, adminKubeconfig, writeKubeconfig, type RunningControllerManager } from './support.js';
 
 describe('controllers run by plat controller-manager', () => {
   let plat: RunningPlat;
@@ -23,6 +24,11 @@ describe('controllers run by plat controller-manager', () => {
     ['--platconfig', admin, '--leader-elect=false', '--bind-address', '127.0.0.1', '--secure-port', String(await freePort()), ...args],
     [testControllers({ id })],
   );
+  const builtChecks = async (cm: RunningControllerManager): Promise<string> => {
+    let checks = '';
+    await until(async () => (checks = (await cm.anonymous.get('/healthz?verbose')).text).includes('[+]certificatesigningrequest-approving-controller ok'), 'the approver built');
+    return checks;
+  };
   const labels = async (): Promise<Record<string, string>> => (await plat.admin.get('/api/v1/namespaces/default')).json.metadata.labels ?? {};
 
   // `*` is every on-by-default controller; the first item naming a controller decides.
@@ -60,9 +66,9 @@ describe('controllers run by plat controller-manager', () => {
     ] as const) {
       const cm = await start(`signing-${signs}`, [...args]);
       try {
-        const checks = (await cm.anonymous.get('/healthz?verbose')).text;
+        // The checks come with the controllers, once the API server's /healthz has answered.
+        const checks = await builtChecks(cm);
         // Upstream's controller names (cmd/kube-controller-manager/names), not the short aliases.
-        assert.match(checks, /\[\+\]certificatesigningrequest-approving-controller ok/);
         assert.equal(checks.includes('[+]certificatesigningrequest-signing-controller ok'), signs, checks);
         assert.equal(cm.logs.some((l) => l.includes('Warning: skipping controller') && l.includes('controller="certificatesigningrequest-signing-controller"')), !signs);
       } finally {
@@ -83,8 +89,7 @@ describe('controllers run by plat controller-manager', () => {
     for (const off of ['-csrsigning', '-certificatesigningrequest-signing-controller']) {
       const cm = await start('ca-off', [`--controllers=*,${off}`, ...files]);
       try {
-        const checks = (await cm.anonymous.get('/healthz?verbose')).text;
-        assert.match(checks, /\[\+\]certificatesigningrequest-approving-controller ok/);
+        const checks = await builtChecks(cm);
         assert.ok(!checks.includes('signing-controller'), checks);
         assert.ok(!cm.logs.some((l) => l.includes('signing with the cluster CA')), 'no CA loaded');
       } finally {
@@ -126,5 +131,55 @@ describe('controllers run by plat controller-manager', () => {
     await cm.stop();
     for (const m of ['marker-a', 'marker-b']) assert.ok(cm.logs.some((l) => l.includes('Controller terminated') && l.includes(`controller="${m}"`)), m);
     assert.ok(cm.logs.some((l) => l.includes('All controllers terminated')));
+  });
+  it('--controller-start-interval starts the controllers one after another, each at least an interval after the last', async () => {
+    const cm = await start('stagger', ['--controllers=marker-a,marker-b,marker-c', '--controller-start-interval=400ms', '-v=1']);
+    try {
+      const started = () => cm.logs.filter((l) => l.includes('Controller starting...'));
+      await until(async () => started().length === 3, 'all three start');
+      // klog's stamp: Immdd hh:mm:ss.uuuuuu; the gaps are lower bounds (a sleep never ends early).
+      const at = started().map((l) => {
+        const [, h, m, sec] = /^I\d{4} (\d\d):(\d\d):(\d\d\.\d+)/.exec(l)!;
+        return (Number(h) * 3600 + Number(m) * 60 + Number(sec)) * 1000;
+      });
+      assert.deepEqual(started().map((l) => /controller="([^"]+)"/.exec(l)![1]), ['marker-a', 'marker-b', 'marker-c']);
+      for (let i = 1; i < at.length; i++) assert.ok(at[i]! - at[i - 1]! >= 390, `controller ${i} started ${at[i]! - at[i - 1]!} ms after the one before`);
+    } finally {
+      await cm.stop();
+    }
+  });
+  it('waits up to 10s for the API server\'s /healthz, then ends the process: nothing listening, or credentials refused', async () => {
+    const nobody = `https://127.0.0.1:${await freePort()}`;
+    const badToken = writeKubeconfig(plat, path.join(tempDir(), 'bad-token.conf'), { token: 'not-a-token' });
+    const cms = await Promise.all([
+      startControllerManager(['--master', nobody, '--leader-elect=false', '--secure-port=0'], [testControllers({ id: 'no-server' })]),
+      startControllerManager(['--platconfig', badToken, '--leader-elect=false', '--secure-port=0'], [testControllers({ id: 'bad-token' })]),
+    ]);
+    try {
+      // Bounded: a controller manager that never gives up must fail the test, not hang it.
+      const gaveUp = (cm: RunningControllerManager) => Promise.race([cm.exit, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('still running after 30s')), 30_000).unref())]);
+      const [down, refused] = await Promise.all(cms.map(gaveUp));
+      // Upstream: "failed to wait for apiserver being healthy: " + wait's timeout error + the last poll's.
+      assert.equal(down!.code, 1);
+      assert.match(down!.reason, /^failed to wait for apiserver being healthy: timed out waiting for the condition: failed to get apiserver \/healthz status: .*ECONNREFUSED/);
+      assert.deepEqual(refused, { code: 1, reason: 'failed to wait for apiserver being healthy: timed out waiting for the condition: failed to get apiserver /healthz status: Unauthorized' });
+      for (const cm of cms) {
+        assert.ok(cm.logs.some((l) => l.startsWith('E') && l.includes('Error building controller context')));
+        assert.ok(!cm.logs.some((l) => l.includes('Controller starting...')), 'no controller ran');
+      }
+    } finally {
+      await Promise.all(cms.map((cm) => cm.stop()));
+    }
+  });
+  it('--master replaces the kubeconfig\'s server and drops its tls-server-name, as clientcmd', async () => {
+    const file = adminKubeconfig(plat);
+    // The file's own server is nowhere; its tls-server-name names a host the serving certificate does not.
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/server: .*/, `server: https://127.0.0.1:${await freePort()}\n    tls-server-name: wrong.example`));
+    const cm = await startControllerManager(['--platconfig', file, '--master', plat.url, '--leader-elect=false', '--secure-port=0', '--controllers=marker-c'], [testControllers({ id: 'master' })]);
+    try {
+      await until(async () => (await labels())[labelOf('marker-c')] === 'master', 'marker-c runs through --master');
+    } finally {
+      await cm.stop();
+    }
   });
 });
