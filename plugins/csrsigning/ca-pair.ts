@@ -1,16 +1,17 @@
-// Reading a signing CA from its certificate and key files the way upstream's CA provider does
-// (cert.ParseCertsPEM, keyutil.ParsePrivateKeyPEM, tls.X509KeyPair): exactly one CERTIFICATE
-// block, an RSA, ECDSA (P-256/384/521) or Ed25519 key in the first PEM block that holds one, and
-// the key must belong to the certificate. Errors name the file and say what is wrong.
+// Reading a signing CA from its certificate and key files the way upstream does: first its loader's
+// checks (ca-loader.ts: both files read, neither empty, tls.X509KeyPair), then its CA provider's
+// parsing (cert.ParseCertsPEM, keyutil.ParsePrivateKeyPEM): exactly one CERTIFICATE block, an RSA,
+// ECDSA (P-256/384/521) or Ed25519 key in the first PEM block that holds one, and the key must
+// belong to the certificate. The provider's errors name the file (upstream names its loader).
 //
 // A certificate that cannot sign certificates is used, as upstream uses it, but the pair carries a
 // warning for the operator: what it issues verifies nowhere (Go's CheckSignatureFrom refuses such
 // an issuer), and the usual mistake behind it is a serving certificate given for the CA.
 import { createHash, createPrivateKey, type KeyObject } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { readFile as readFileAsync } from 'node:fs/promises';
+import { goQuote } from '../../core/go-quote.js';
 import { decodePemBlocks, encodePem, parseCertificateDer, samePublicKey, type ParsedCertificate } from '../../core/crypto/index.js';
 import type { PoolCa } from '../../core/signing-pool/pool.js';
+import { checkCaFiles, readCaFilesSync } from './ca-loader.js';
 
 export interface SigningCa {
   readonly certFile: string;
@@ -31,45 +32,12 @@ const KEY_BLOCKS: Readonly<Record<string, 'sec1' | 'pkcs1' | 'pkcs8'>> = {
   'PRIVATE KEY': 'pkcs8',
 };
 const BASIC_CONSTRAINTS = '2.5.29.19';
-// Go's crypto/x509 parses EC keys on these curves only.
+// The curves plat signs with (README: P-256/384/521). Upstream also loads and signs with a P-224
+// CA key; plat refuses it here, after tls.X509KeyPair took it.
 const CURVES = new Set(['prime256v1', 'secp384r1', 'secp521r1']);
 
-/**
- * Go's text for the usual file-system errors (`open /x: no such file or directory`). A directory
- * opens fine under Go's os.ReadFile and fails on the read: `read /x: is a directory`.
- */
-function readError(file: string, e: unknown): string {
-  const code = (e as NodeJS.ErrnoException).code;
-  const text: Record<string, readonly [op: string, reason: string]> = {
-    ENOENT: ['open', 'no such file or directory'], EACCES: ['open', 'permission denied'], EISDIR: ['read', 'is a directory'],
-  };
-  const known = code ? text[code] : undefined;
-  return known ? `${known[0]} ${file}: ${known[1]}` : (e as Error).message;
-}
-
-function readFile(file: string, kind: 'cert' | 'key'): Buffer {
-  try {
-    return readFileSync(file);
-  } catch (e) {
-    throw new Error(`error reading CA ${kind} file "${file}": ${readError(file, e)}`);
-  }
-}
-
-/** Both files' bytes, or an Error naming the one that cannot be read. */
-export async function readSigningCaFiles(certFile: string, keyFile: string): Promise<{ certBytes: Buffer; keyBytes: Buffer }> {
-  const read = async (file: string, kind: 'cert' | 'key') => {
-    try {
-      return await readFileAsync(file);
-    } catch (e) {
-      throw new Error(`error reading CA ${kind} file "${file}": ${readError(file, e)}`);
-    }
-  };
-  const [certBytes, keyBytes] = await Promise.all([read(certFile, 'cert'), read(keyFile, 'key')]);
-  return { certBytes, keyBytes };
-}
-
 function parseCertificates(certFile: string, bytes: Buffer): ParsedCertificate {
-  const fail = (detail: string) => new Error(`error reading CA cert file "${certFile}": ${detail}`);
+  const fail = (detail: string) => new Error(`error reading CA cert file ${goQuote(certFile)}: ${detail}`);
   const certs: ParsedCertificate[] = [];
   for (const block of decodePemBlocks(bytes)) {
     if (block.label !== 'CERTIFICATE' || Object.keys(block.headers).length > 0) continue;
@@ -84,14 +52,11 @@ function parseCertificates(certFile: string, bytes: Buffer): ParsedCertificate {
   return certs[0]!;
 }
 
-/** PKCS#8's encrypted form, or OpenSSL's legacy `Proc-Type: 4,ENCRYPTED` header on a PKCS#1 or SEC1 block. */
-const isEncrypted = (b: { label: string; headers: Record<string, string> }) =>
-  b.label === 'ENCRYPTED PRIVATE KEY' || (b.label in KEY_BLOCKS && /ENCRYPTED/i.test(b.headers['Proc-Type'] ?? ''));
-
+// keyutil.ParsePrivateKeyPEM. Reached only once tls.X509KeyPair took the key file, so an encrypted
+// key never gets here (tls fails to parse it).
 function parsePrivateKey(keyFile: string, bytes: Buffer): KeyObject {
-  let encrypted = false;
+  const fail = (detail: string) => new Error(`error reading CA key file ${goQuote(keyFile)}: ${detail}`);
   for (const block of decodePemBlocks(bytes)) {
-    encrypted ||= isEncrypted(block);
     const type = KEY_BLOCKS[block.label];
     if (!type) continue; // EC PARAMETERS and the like, as keyutil tolerates
     let key: KeyObject;
@@ -102,11 +67,9 @@ function parsePrivateKey(keyFile: string, bytes: Buffer): KeyObject {
     }
     const kind = key.asymmetricKeyType;
     if (kind === 'rsa' || kind === 'ed25519' || (kind === 'ec' && CURVES.has(key.asymmetricKeyDetails?.namedCurve ?? ''))) return key;
-    if (kind === 'x25519' || kind === 'x448') throw new Error(`error reading CA key file "${keyFile}": key did not implement crypto.Signer`);
+    if (kind === 'x25519' || kind === 'x448') throw fail('key did not implement crypto.Signer');
   }
-  // Go says "tls: failed to parse private key" here; there is no passphrase flag to point to.
-  if (encrypted) throw new Error(`error reading CA key file "${keyFile}": the private key is encrypted; the key file must hold it unencrypted`);
-  throw new Error(`error reading CA key file "${keyFile}": data does not contain a valid RSA or ECDSA private key`);
+  throw fail('data does not contain a valid RSA or ECDSA private key');
 }
 
 /**
@@ -122,12 +85,18 @@ function notACa(cert: ParsedCertificate): string | undefined {
   return undefined;
 }
 
-/** A CA from the files' bytes; throws an Error naming the file and the problem. */
+/**
+ * A CA from the files' bytes; throws a CaLoaderError for what upstream's loader refuses, else an
+ * Error naming the file and the problem.
+ */
 export function parseSigningCa(certFile: string, certBytes: Buffer, keyFile: string, keyBytes: Buffer): SigningCa {
+  checkCaFiles(certFile, certBytes, keyFile, keyBytes);
   const certificate = parseCertificates(certFile, certBytes);
   const key = parsePrivateKey(keyFile, keyBytes);
+  // X509KeyPair matched the first blocks; ParseCertsPEM skips blocks with headers, and keyutil
+  // reads a key block by its type only, so the pair used may still be other blocks.
   if (!samePublicKey(key, certificate.publicKey.spki)) {
-    throw new Error(`error reading CA cert file "${certFile}": tls: private key does not match public key`);
+    throw new Error(`error reading CA cert file ${goQuote(certFile)}: tls: private key does not match public key`);
   }
   const problem = notACa(certificate);
   const id = createHash('sha256').update(certBytes).update('\0').update(keyBytes).digest('hex').slice(0, 32);
@@ -140,5 +109,6 @@ export function parseSigningCa(certFile: string, certBytes: Buffer, keyFile: str
 
 /** Reads and parses both files. */
 export function loadSigningCa(certFile: string, keyFile: string): SigningCa {
-  return parseSigningCa(certFile, readFile(certFile, 'cert'), keyFile, readFile(keyFile, 'key'));
+  const { certBytes, keyBytes } = readCaFilesSync(certFile, keyFile);
+  return parseSigningCa(certFile, certBytes, keyFile, keyBytes);
 }

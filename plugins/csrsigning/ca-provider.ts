@@ -4,14 +4,17 @@
 // every reload, since a file replaced by rename or deleted takes its watch with it; their
 // directories are watched too, for a file created where there was none; and the files are re-read
 // every minute anyway. A change is applied only when the new pair is valid; a bad pair
-// (half-written, mismatched, two certificates) is logged and the current CA stays.
+// (half-written, mismatched, two certificates) is logged and the current CA stays: what upstream's
+// loader refuses with its queue's words (`key failed with : <error>`, logged by HandleError), the
+// rest, which upstream only finds when it next signs, with the provider's error.
 //
 // A key file that group or others may access is used (upstream does not look at the mode, and a
 // Secret volume mounts 0644 unless told otherwise), with a warning at start-up and at each new pair.
 import { statSync, watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '../../core/log.js';
-import { loadSigningCa, parseSigningCa, readSigningCaFiles, type SigningCa } from './ca-pair.js';
+import { CaLoaderError, readCaFiles } from './ca-loader.js';
+import { loadSigningCa, parseSigningCa, type SigningCa } from './ca-pair.js';
 
 export const RELOAD_INTERVAL_MS = 60_000;
 
@@ -124,11 +127,13 @@ export class CaProvider {
     const cur = this.#current;
     let next: SigningCa;
     try {
-      const { certBytes, keyBytes } = await readSigningCaFiles(this.certFile, this.keyFile);
+      const { certBytes, keyBytes } = await readCaFiles(this.certFile, this.keyFile);
       if (certBytes.equals(cur.certBytes) && keyBytes.equals(cur.keyBytes)) return;
       next = parseSigningCa(this.certFile, certBytes, this.keyFile, keyBytes);
     } catch (e) {
-      this.log.error('the CA files changed but cannot be used; still signing with the previous CA', { error: (e as Error).message });
+      // "key" is the loader's work-queue key.
+      if (e instanceof CaLoaderError) this.log.error('Unhandled Error', { err: `key failed with : ${e.loaderError}` });
+      else this.log.error('the CA files changed but cannot be used; still signing with the previous CA', { error: (e as Error).message });
       return;
     }
     this.#current = next;

@@ -1,5 +1,6 @@
-// Which certificate/key files make a signing CA (upstream's ParseCertsPEM and ParsePrivateKeyPEM,
-// then the key-pair check): key types and PEM forms accepted, and the message for each refusal.
+// Which certificate/key files make a signing CA (upstream's loader, tls.X509KeyPair, then its CA
+// provider's ParseCertsPEM and ParsePrivateKeyPEM): key types and PEM forms accepted, and the
+// message for each refusal.
 import assert from 'node:assert/strict';
 import { createPrivateKey } from 'node:crypto';
 import { describe, it } from 'node:test';
@@ -9,6 +10,8 @@ import { opensslCa, openssl, opensslKey, tempDir, type OpensslKeyType } from '..
 const CERT = '/etc/plat/ca.crt';
 const KEY = '/etc/plat/ca.key';
 const parse = (cert: string, key: string) => parseSigningCa(CERT, Buffer.from(cert), KEY, Buffer.from(key));
+const BAD_CERT = '-----BEGIN CERTIFICATE-----\nMAMCAQA=\n-----END CERTIFICATE-----\n';
+const relabel = (pem: string, label: string) => pem.replace(/(BEGIN|END) [A-Z ]*PRIVATE KEY/g, `$1 ${label}`);
 const reexport = (pem: string, type: 'sec1' | 'pkcs1') => createPrivateKey(pem).export({ type, format: 'pem' }).toString();
 
 describe('signing CA files', () => {
@@ -34,27 +37,35 @@ describe('signing CA files', () => {
 
   const p256 = opensslCa('/CN=p256-ca', 'ec-p256');
   const other = opensslCa('/CN=other-ca', 'ec-p256');
+  // Upstream's loader (tls.X509KeyPair) refuses most of these first, naming the cert file whichever
+  // file is at fault; its CA provider's own texts (naming the file) come only after it.
   const refused: { name: string; cert: string; key: string; message: string }[] = [
-    { name: 'no certificate', cert: p256.keyPem, key: p256.keyPem,
-      message: `error reading CA cert file "${CERT}": data does not contain any valid RSA or ECDSA certificates` },
+    { name: 'a key for the certificate', cert: p256.keyPem, key: p256.keyPem,
+      message: `error reading CA cert file "${CERT}": tls: failed to find certificate PEM data in certificate input, but did find a private key; PEM inputs may have been switched` },
     { name: 'two certificates', cert: p256.certPem + other.certPem, key: p256.keyPem,
       message: `error reading CA cert file "${CERT}": expected 1 certificate, found 2` },
-    { name: 'a certificate that does not parse', cert: '-----BEGIN CERTIFICATE-----\nMAMCAQA=\n-----END CERTIFICATE-----\n', key: p256.keyPem,
+    { name: 'a second certificate that does not parse (X509KeyPair parses the first only)', cert: p256.certPem + BAD_CERT, key: p256.keyPem,
       message: `error reading CA cert file "${CERT}": x509: malformed tbs certificate` },
-    { name: 'no key', cert: p256.certPem, key: p256.certPem,
-      message: `error reading CA key file "${KEY}": data does not contain a valid RSA or ECDSA private key` },
+    { name: 'a certificate that does not parse', cert: BAD_CERT, key: p256.keyPem,
+      message: `error reading CA cert file "${CERT}": x509: malformed tbs certificate` },
+    { name: 'the certificate for the key', cert: p256.certPem, key: p256.certPem,
+      message: `error reading CA cert file "${CERT}": tls: found a certificate rather than a key in the PEM for the private key` },
     { name: 'an X25519 key', cert: p256.certPem, key: opensslKeyX25519(),
-      message: `error reading CA key file "${KEY}": key did not implement crypto.Signer` },
+      message: `error reading CA cert file "${CERT}": tls: found unknown private key type in PKCS#8 wrapping` },
     { name: 'a secp256k1 key (a curve Go does not parse)', cert: p256.certPem, key: opensslKey('ec-secp256k1'),
-      message: `error reading CA key file "${KEY}": data does not contain a valid RSA or ECDSA private key` },
+      message: `error reading CA cert file "${CERT}": tls: failed to parse private key` },
     { name: 'an Ed448 key', cert: p256.certPem, key: opensslKey('ed448'),
-      message: `error reading CA key file "${KEY}": data does not contain a valid RSA or ECDSA private key` },
+      message: `error reading CA cert file "${CERT}": tls: failed to parse private key` },
     { name: 'an encrypted PKCS#8 key', cert: p256.certPem, key: openssl(['pkcs8', '-topk8', '-passout', 'pass:secret'], { input: p256.keyPem }),
-      message: `error reading CA key file "${KEY}": the private key is encrypted; the key file must hold it unencrypted` },
+      message: `error reading CA cert file "${CERT}": tls: failed to parse private key` },
     { name: 'an encrypted SEC1 key (Proc-Type: 4,ENCRYPTED)', cert: p256.certPem, key: openssl(['ec', '-aes256', '-passout', 'pass:secret'], { input: p256.keyPem }),
-      message: `error reading CA key file "${KEY}": the private key is encrypted; the key file must hold it unencrypted` },
+      message: `error reading CA cert file "${CERT}": tls: failed to parse private key` },
     { name: 'another CA\'s key', cert: p256.certPem, key: other.keyPem,
       message: `error reading CA cert file "${CERT}": tls: private key does not match public key` },
+    { name: 'a key block whose type keyutil does not read (tls takes any "… PRIVATE KEY")', cert: p256.certPem, key: relabel(p256.keyPem, 'OPENSSH PRIVATE KEY'),
+      message: `error reading CA key file "${KEY}": data does not contain a valid RSA or ECDSA private key` },
+    { name: 'an X25519 key after one only tls reads', cert: p256.certPem, key: relabel(p256.keyPem, 'OPENSSH PRIVATE KEY') + opensslKeyX25519(),
+      message: `error reading CA key file "${KEY}": key did not implement crypto.Signer` },
   ];
   for (const c of refused) {
     it(`refuses ${c.name}`, () => assert.throws(() => parse(c.cert, c.key), { message: c.message }));
@@ -84,9 +95,10 @@ describe('signing CA files', () => {
     assert.equal(v1.warning, undefined);
   });
 
-  it('skips CERTIFICATE blocks with headers, as ParseCertsPEM does', () => {
+  it('skips CERTIFICATE blocks with headers, as ParseCertsPEM does (X509KeyPair checks the first block only, headers or not)', () => {
     const withHeaders = other.certPem.replace('-----BEGIN CERTIFICATE-----\n', '-----BEGIN CERTIFICATE-----\nComment: skipped\n\n');
-    assert.equal(parse(withHeaders + p256.certPem, p256.keyPem).certificate.commonName, 'p256-ca');
+    assert.equal(parse(p256.certPem + withHeaders, p256.keyPem).certificate.commonName, 'p256-ca');
+    assert.throws(() => parse(withHeaders + p256.certPem, p256.keyPem), { message: `error reading CA cert file "${CERT}": tls: private key does not match public key` });
   });
 
   it('gives a changed pair a new id', () => {

@@ -47,8 +47,8 @@ describe('cluster signer flags', () => {
       exitCode: 1, message: `failed to start platform/apiserver-client-nodeagent certificate controller: error reading CA cert file "${mismatched.certFile}": tls: private key does not match public key` },
     { name: 'a missing CA file', args: ['--cluster-signing-cert-file', missing, '--cluster-signing-key-file', good.keyFile],
       exitCode: 1, message: `failed to start platform/nodeagent-serving certificate controller: error reading CA cert file "${missing}": open ${missing}: no such file or directory` },
-    { name: 'a directory as the CA key file (Go opens it, then fails to read)', args: ['--cluster-signing-cert-file', good.certFile, '--cluster-signing-key-file', dir],
-      exitCode: 1, message: `failed to start platform/nodeagent-serving certificate controller: error reading CA key file "${dir}": read ${dir}: is a directory` },
+    { name: 'a directory as the CA key file (Go opens it, then fails to read; upstream names the cert file)', args: ['--cluster-signing-cert-file', good.certFile, '--cluster-signing-key-file', dir],
+      exitCode: 1, message: `failed to start platform/nodeagent-serving certificate controller: error reading CA cert file "${good.certFile}": read ${dir}: is a directory` },
   ];
   for (const c of refused) {
     it(`refuses ${c.name}`, async () => {

@@ -1,0 +1,67 @@
+// What upstream's CA loader (dynamiccertificates.DynamicCertKeyPairContent, purpose
+// "csr-controller") checks before the CA provider parses anything: the cert file read, then the
+// key file, neither empty, and tls.X509KeyPair on the two. Its errors are the loader's own texts;
+// at start-up newCAProvider wraps them naming the cert file whichever file is at fault, and on a
+// reload the loader's queue logs them as `key failed with : <error>`.
+import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { goQuote } from '../../core/go-quote.js';
+import { checkX509KeyPair } from './x509-key-pair.js';
+
+/** A pair the loader refuses; `loaderError` is its text, the message newCAProvider's. */
+export class CaLoaderError extends Error {
+  constructor(certFile: string, readonly loaderError: string) {
+    super(`error reading CA cert file ${goQuote(certFile)}: ${loaderError}`);
+  }
+}
+
+/**
+ * Go's text for the usual file-system errors (`open /x: no such file or directory`). A directory
+ * opens fine under Go's os.ReadFile and fails on the read: `read /x: is a directory`.
+ */
+function readError(file: string, e: unknown): string {
+  const code = (e as NodeJS.ErrnoException).code;
+  const text: Record<string, readonly [op: string, reason: string]> = {
+    ENOENT: ['open', 'no such file or directory'], EACCES: ['open', 'permission denied'], EISDIR: ['read', 'is a directory'],
+  };
+  const known = code ? text[code] : undefined;
+  return known ? `${known[0]} ${file}: ${known[1]}` : (e as Error).message;
+}
+
+/** Both files' bytes, the cert file read first as upstream reads it (so its error wins); throws CaLoaderError. */
+export function readCaFilesSync(certFile: string, keyFile: string): { certBytes: Buffer; keyBytes: Buffer } {
+  const read = (file: string) => {
+    try {
+      return readFileSync(file);
+    } catch (e) {
+      throw new CaLoaderError(certFile, readError(file, e));
+    }
+  };
+  const certBytes = read(certFile);
+  return { certBytes, keyBytes: read(keyFile) };
+}
+
+/** readCaFilesSync without blocking the event loop. */
+export async function readCaFiles(certFile: string, keyFile: string): Promise<{ certBytes: Buffer; keyBytes: Buffer }> {
+  const read = async (file: string) => {
+    try {
+      return await readFile(file);
+    } catch (e) {
+      throw new CaLoaderError(certFile, readError(file, e));
+    }
+  };
+  const certBytes = await read(certFile);
+  return { certBytes, keyBytes: await read(keyFile) };
+}
+
+/** The loader's checks on the files' bytes; throws CaLoaderError. */
+export function checkCaFiles(certFile: string, certBytes: Uint8Array, keyFile: string, keyBytes: Uint8Array): void {
+  if (certBytes.length === 0 || keyBytes.length === 0) {
+    throw new CaLoaderError(certFile, `missing content for serving cert ${goQuote(`csr-controller::${certFile}::${keyFile}`)}`);
+  }
+  try {
+    checkX509KeyPair(certBytes, keyBytes);
+  } catch (e) {
+    throw new CaLoaderError(certFile, (e as Error).message);
+  }
+}

@@ -1,0 +1,121 @@
+// CA files that are not a usable pair, with upstream's words for each: its loader's checks come
+// first (os.ReadFile of the cert file, then the key file; neither empty; Go 1.23's
+// tls.X509KeyPair), wrapped at start-up by newCAProvider as `error reading CA cert file "<cert>"`
+// whichever file is at fault, and logged on a reload by the loader's queue as
+// `key failed with : <error>`. What the loader takes and the CA provider then refuses is reported
+// naming the file (plat's documented deviation), at start-up and on reload alike.
+import assert from 'node:assert/strict';
+import { copyFileSync, existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { StartupError } from '../../core/plugin.js';
+import { goQuote } from '../../core/go-quote.js';
+import { CaProvider } from '../../plugins/csrsigning/index.js';
+import { makeCa } from '../helpers/certs.js';
+import { openssl, opensslCsr, opensslKey } from '../helpers/openssl.js';
+import { tempDir } from '../helpers/plat.js';
+import { bootSigning, Logs } from './support.js';
+
+const dir = tempDir();
+const ca = makeCa({ commonName: 'errors-ca' });
+const other = makeCa({ commonName: 'other-ca' });
+const rsa = makeCa({ commonName: 'rsa-ca', keyType: 'rsa-2048' });
+const ed448Key = opensslKey('ed448');
+const file = (name: string, content: string) => {
+  const p = path.join(dir, name);
+  writeFileSync(p, content, { mode: 0o600 });
+  return p;
+};
+const GOOD_CERT = file('good.crt', ca.certificatePem);
+const GOOD_KEY = file('good.key', ca.privateKeyPem);
+const MISSING = path.join(dir, 'nope.key');
+
+interface Case { name: string; cert: string; key: string; error: string; loader: boolean }
+const loader = (name: string, cert: string, key: string, error: string): Case => ({ name, cert, key, error, loader: true });
+
+const cases: Case[] = [
+  loader('swapped cert and key files', GOOD_KEY, GOOD_CERT,
+    'tls: failed to find certificate PEM data in certificate input, but did find a private key; PEM inputs may have been switched'),
+  loader('a cert file without PEM', file('garbage.crt', 'not a certificate\n'), GOOD_KEY, 'tls: failed to find any PEM data in certificate input'),
+  loader('a key file without PEM', GOOD_CERT, file('garbage.key', 'not a key\n'), 'tls: failed to find any PEM data in key input'),
+  loader('a certificate request for the certificate', file('csr.crt', opensslCsr({ subject: '/CN=x' }).csrPem), GOOD_KEY,
+    'tls: failed to find "CERTIFICATE" PEM block in certificate input after skipping PEM blocks of the following types: [CERTIFICATE REQUEST]'),
+  loader('the certificate for the key', GOOD_CERT, GOOD_CERT, 'tls: found a certificate rather than a key in the PEM for the private key'),
+  loader('a public key for the key', GOOD_CERT, file('public.key', ca.certificatePem + openssl(['pkey', '-pubout'], { input: ca.privateKeyPem })),
+    'tls: failed to find PEM block with type ending in "PRIVATE KEY" in key input after skipping PEM blocks of the following types: [CERTIFICATE PUBLIC KEY]'),
+  loader('a certificate that does not parse', file('bad-der.crt', '-----BEGIN CERTIFICATE-----\nMAMCAQA=\n-----END CERTIFICATE-----\n'), GOOD_KEY,
+    'x509: malformed tbs certificate'),
+  loader('another CA\'s key', GOOD_CERT, file('other.key', other.privateKeyPem), 'tls: private key does not match public key'),
+  loader('an RSA key for an ECDSA certificate', GOOD_CERT, file('rsa.key', rsa.privateKeyPem), 'tls: private key type does not match public key type'),
+  loader('an encrypted key', GOOD_CERT, file('encrypted.key', openssl(['pkcs8', '-topk8', '-passout', 'pass:secret'], { input: ca.privateKeyPem })),
+    'tls: failed to parse private key'),
+  loader('an Ed448 key', GOOD_CERT, file('ed448.key', ed448Key), 'tls: failed to parse private key'),
+  loader('an X25519 key', GOOD_CERT, file('x25519.key', openssl(['genpkey', '-algorithm', 'X25519'])), 'tls: found unknown private key type in PKCS#8 wrapping'),
+  loader('an Ed448 certificate with an ECDSA key', file('ed448.crt', selfSigned(ed448Key)), GOOD_KEY, 'tls: unknown public key algorithm'),
+  loader('an empty key file', GOOD_CERT, file('empty.key', ''), `missing content for serving cert ${goQuote(`csr-controller::${GOOD_CERT}::${path.join(dir, 'empty.key')}`)}`),
+  loader('a missing key file', GOOD_CERT, MISSING, `open ${MISSING}: no such file or directory`),
+  loader('a directory for the key file', GOOD_CERT, dir, `read ${dir}: is a directory`),
+  { name: 'a certificate whose only block has headers (X509KeyPair takes it, ParseCertsPEM skips it)',
+    cert: file('headers.crt', ca.certificatePem.replace('-----BEGIN CERTIFICATE-----\n', '-----BEGIN CERTIFICATE-----\nComment: x\n\n')), key: GOOD_KEY,
+    error: 'data does not contain any valid RSA or ECDSA certificates', loader: false },
+];
+// The cert file is named whichever file is at fault, as upstream names it (for the provider's
+// checks, plat's deviation: upstream names its loader).
+const startupMessage = (c: Case) => `failed to start platform/nodeagent-serving certificate controller: error reading CA cert file ${goQuote(c.cert)}: ${c.error}`;
+
+describe('unusable CA files: upstream\'s messages', () => {
+  for (const c of cases) {
+    it(`at start-up: ${c.name}`, async () => {
+      let error: unknown;
+      try {
+        const { host } = await bootSigning(['--cluster-signing-cert-file', c.cert, '--cluster-signing-key-file', c.key]);
+        await host.hooks.shutdown.promise();
+      } catch (e) {
+        error = e;
+      }
+      assert.ok(error instanceof StartupError, String(error));
+      assert.equal(error.message, startupMessage(c));
+      assert.equal(error.exitCode, 1);
+    });
+  }
+
+  for (const c of cases) {
+    it(`on reload: ${c.name}`, async () => {
+      const d = tempDir();
+      const certFile = path.join(d, 'ca.crt');
+      const keyFile = path.join(d, 'ca.key');
+      writeFileSync(certFile, ca.certificatePem);
+      writeFileSync(keyFile, ca.privateKeyPem, { mode: 0o600 });
+      const logs = new Logs();
+      const provider = new CaProvider(certFile, keyFile, logs.logger);
+      // The provider's files become the case's.
+      for (const [from, to] of [[c.cert, certFile], [c.key, keyFile]] as const) {
+        rmSync(to, { recursive: true, force: true });
+        if (!existsSync(from)) continue;
+        if (statSync(from).isDirectory()) mkdirSync(to);
+        else copyFileSync(from, to);
+      }
+      await provider.reload();
+      const expected = c.loader
+        ? `] Unhandled Error err=${goQuote(`key failed with : ${retarget(c.error, c, certFile, keyFile)}`)}`
+        : `] the CA files changed but cannot be used; still signing with the previous CA error=${goQuote(`error reading CA cert file ${goQuote(certFile)}: ${c.error}`)}`;
+      assert.ok(logs.lines.some((l) => l.endsWith(expected)), `${expected}\n${logs.lines.join('\n')}`);
+      assert.equal(provider.current().certBytes.toString(), ca.certificatePem, 'the previous CA stays');
+    });
+  }
+});
+
+/** The case's error with its file names replaced by the provider's own. */
+function retarget(error: string, c: Case, certFile: string, keyFile: string): string {
+  return error.split(c.cert).join(certFile).split(c.key).join(keyFile);
+}
+
+/** A self-signed certificate of `keyPem`. */
+function selfSigned(keyPem: string): string {
+  const d = tempDir();
+  const keyFile = path.join(d, 'key.pem');
+  const config = path.join(d, 'empty.cnf');
+  writeFileSync(keyFile, keyPem);
+  writeFileSync(config, '[req]\ndistinguished_name=dn\n[dn]\n');
+  return openssl(['req', '-x509', '-new', '-key', keyFile, '-subj', '/CN=ed448-ca', '-days', '30', '-config', config]);
+}
