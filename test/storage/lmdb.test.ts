@@ -101,6 +101,25 @@ describe('lmdb storage: data directory', () => {
       await s2.close();
     }
   }));
+
+  it('takes over a lock whose holder has exited but is not reaped yet (a zombie)', () => withDir(async (dir) => {
+    // The shell's background child exits; `exec sleep` replaces the shell and never reaps it.
+    const parent = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    try {
+      const [line] = await once(parent.stdout!, 'data') as [Buffer];
+      const zombie = Number(line.toString().trim());
+      for (let i = 0; i < 100 && !/\) Z /.test(fs.readFileSync(`/proc/${zombie}/stat`, 'utf8')); i++) await new Promise((r) => setTimeout(r, 20));
+      assert.match(fs.readFileSync(`/proc/${zombie}/stat`, 'utf8'), /\) Z /, 'the child is a zombie');
+      fs.writeFileSync(path.join(dir, LOCK_FILE_NAME), `${zombie}\n`);
+      const s = await openLmdbStorage({ path: dir });
+      await s.close();
+      // A live holder is still refused.
+      fs.writeFileSync(path.join(dir, LOCK_FILE_NAME), `${parent.pid}\n`);
+      await assert.rejects(openLmdbStorage({ path: dir }), new RegExp(`is in use by process ${parent.pid}`));
+    } finally {
+      parent.kill();
+    }
+  }));
 });
 
 // Writes encode each value once and put the text as raw bytes; these prove the bytes are what
