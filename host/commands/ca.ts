@@ -99,7 +99,9 @@ export async function caInit(argv: readonly string[], now = new Date()): Promise
   return `CA "${f.get<string>('cn')}" (${f.get<string>('key-type')}) written to ${certFile} and ${keyFile}\n`;
 }
 
-export async function caSign(argv: readonly string[], now = new Date()): Promise<{ stdout: string }> {
+export async function caSign(argv: readonly string[], at = new Date()): Promise<{ stdout: string }> {
+  // Certificates carry whole seconds: what is printed is what the certificate says.
+  const now = new Date(Math.floor(at.getTime() / 1000) * 1000);
   const f = parse(argv, signFlags);
   const caDir = f.get<string>('ca-dir');
   const csrFile = f.get<string>('csr');
@@ -113,7 +115,7 @@ export async function caSign(argv: readonly string[], now = new Date()): Promise
   const notBefore = new Date(Math.max(now.getTime() - BACKDATE_MS, ca.notBefore.getTime()));
   const wanted = now.getTime() + f.get<number>('duration');
   const notAfter = new Date(Math.min(wanted, ca.notAfter.getTime()));
-  if (notAfter.getTime() <= now.getTime()) throw new CommandError(`the CA in ${caDir} expired at ${ca.notAfter.toISOString()}`);
+  if (notAfter.getTime() <= now.getTime()) throw new CommandError(`the CA in ${caDir} expired at ${ca.notAfter.toISOString().replace('.000Z', 'Z')}`);
   let result;
   try {
     result = issueCertificate(csrPem, { certificatePem: caCert, privateKey: caKey }, { usages: f.get<string[]>('usages'), notBefore, notAfter });
@@ -125,7 +127,7 @@ export async function caSign(argv: readonly string[], now = new Date()): Promise
   const out = f.get<string>('out');
   if (out) {
     await writeFileAtomic(out, result.certificatePem, 0o644);
-    return { stdout: `certificate written to ${out}, valid until ${notAfter.toISOString()}${capped}\n` };
+    return { stdout: `certificate written to ${out}, valid until ${notAfter.toISOString().replace('.000Z', 'Z')}${capped}\n` };
   }
   return { stdout: result.certificatePem };
 }

@@ -38,6 +38,9 @@ describe('plat ca', () => {
         const out = path.join(dir, `leaf-${csrType}.crt`);
         const sign = runPlat(['ca', 'sign', '--ca-dir', caDir, '--csr', csr, '--usages', 'digital signature,server auth,client auth', '--duration', '24h', '--out', out]);
         assert.equal(sign.code, 0, sign.stderr);
+        // The time printed is the certificate's, to the second.
+        const printed = /valid until (\S+)\n$/.exec(sign.stdout)?.[1];
+        assert.match(printed ?? '', /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/, sign.stdout);
         const verify = spawnSync('openssl', ['verify', '-CAfile', path.join(caDir, 'ca.crt'), out], { encoding: 'utf8' });
         assert.equal(verify.status, 0, `${csrType} under ${caType}: ${verify.stdout}${verify.stderr}`);
         const text = execFileSync('openssl', ['x509', '-in', out, '-noout', '-text', '-nameopt', 'RFC2253'], { encoding: 'utf8' });
@@ -49,6 +52,7 @@ describe('plat ca', () => {
         const start = Date.parse(/Not Before: (.*)/.exec(text)![1]!);
         const end = Date.parse(/Not After : (.*)/.exec(text)![1]!);
         assert.equal(end - start, 24 * 3600_000 + 5 * 60_000, 'the duration plus the 5-minute backdate');
+        assert.equal(end, Date.parse(printed!));
       }
     });
   }
