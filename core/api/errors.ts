@@ -103,6 +103,14 @@ export const errors = {
     code: 405, reason: 'MethodNotAllowed', message: `${verb} is not supported on resources of kind "${qualified(r)}"`,
     details: { group: r.group, kind: r.resource },
   }),
+  /**
+   * A method the path has no route for (POST or DELETE on a namespaced resource's all-namespaces
+   * list, PUT on a collection): go-restful's 405, as the apiserver's serviceErrorHandler writes it.
+   */
+  noRouteForMethod: () => new StatusError({
+    code: 405, reason: 'MethodNotAllowed', message: 'the server does not allow this method on the requested resource',
+    details: { causes: [{ reason: 'UnexpectedServerResponse', message: '405: Method Not Allowed' }] },
+  }),
   notAcceptable: (message: string) => new StatusError({ code: 406, reason: 'NotAcceptable', message }),
   expired: (message: string, continueToken?: string) => new StatusError({
     code: 410, reason: 'Expired', message, ...(continueToken ? { metadata: { continue: continueToken } } : {}),

@@ -145,6 +145,18 @@ export class ResourceStore {
     return sub.strategy;
   }
 
+  /** Allowed to create `name`, or Forbidden with the authorizer's reason (upstream's withAuthorization). */
+  async #authorizeCreate(ctx: RequestContext, name: string, subresource: string): Promise<void> {
+    const d = this.def;
+    const collection = d.group ? `/apis/${d.group}/${d.version}` : `/api/${d.version}`;
+    const decision = await this.#opts.hooks.authorize.promise({
+      user: ctx.user, verb: 'create', isResourceRequest: true,
+      path: `${collection}${ctx.namespace ? `/namespaces/${ctx.namespace}` : ''}/${d.plural}/${name}${subresource ? `/${subresource}` : ''}`,
+      apiGroup: d.group, apiVersion: d.version, resource: d.plural, subresource, namespace: ctx.namespace, name,
+    });
+    if (decision?.decision !== 'allow') throw errors.forbidden(this.qualified, name, decision?.reason ?? '');
+  }
+
   #strategyContext(ctx: RequestContext, subresource: string): StrategyContext {
     return { user: ctx.user, subresource, now: this.#now() };
   }
@@ -279,7 +291,18 @@ export class ResourceStore {
     for (let attempt = 0; attempt < MAX_UPDATE_RETRIES; attempt++) {
       const kv = await this.#storage.get(key);
       if (!kv) {
-        if (options.createIfMissing) return { object: await options.createIfMissing(), created: true };
+        // Creating on update (a server-side apply; a PUT where the strategy allows it) is a create:
+        // the caller must also be allowed to create, as upstream's withAuthorization checks.
+        if (options.createIfMissing) {
+          await this.#authorizeCreate(ctx, name, subresource);
+          return { object: await options.createIfMissing(), created: true };
+        }
+        if (this.def.allowCreateOnUpdate && !subresource && typeof apply !== 'function') {
+          await this.#authorizeCreate(ctx, name, subresource);
+          // The version a PUT names means nothing for an object that is not there.
+          const { resourceVersion: _ignored, ...metadata } = apply.metadata;
+          return { object: await this.create(ctx, { ...structuredClone(apply), metadata: structuredClone(metadata) }), created: true };
+        }
         throw errors.notFound(this.qualified, name);
       }
       const old = this.#own(kv);
@@ -288,7 +311,10 @@ export class ResourceStore {
       const pinned = next.metadata.resourceVersion;
       if (pinned && pinned !== old.metadata.resourceVersion) throw errors.staleResourceVersion(this.qualified, name);
       if (!pinned && this.def.allowUnconditionalUpdate === false) {
-        throw this.#invalid(name, [fieldError.invalid('metadata.resourceVersion', '', 'must be specified for an update')]);
+        // As upstream's Store.Update: the uint64 0 Go prints as 0x0, the resource as the kind.
+        throw errors.invalid({ group: this.def.group, kind: this.def.plural }, name, [
+          { type: 'FieldValueInvalid', field: 'metadata.resourceVersion', message: 'Invalid value: 0x0: must be specified for an update' },
+        ]);
       }
       const prepared = await this.#prepareUpdate(ctx, subresource, next, old);
       if (prepared.unchanged) return { object: old, created: false };

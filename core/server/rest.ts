@@ -188,6 +188,11 @@ export async function serveResource(ctx: Context, store: ResourceStore, info: Re
   if (store.namespaced && !info.namespace && info.parts.length > 1) throw errors.pathNotFound();
   // /api/v1/namespaces/{name} names the namespace itself (RequestInfo puts it in `namespace` too).
   if (!store.namespaced && info.namespace && !(store.def.group === '' && store.def.plural === 'namespaces')) throw errors.pathNotFound();
+  // Upstream's installer gives a namespaced resource's all-namespaces path GET only, and no
+  // collection path PUT or PATCH: go-restful answers other methods before any handler runs.
+  if (!info.name && !sub && info.parts.length === 1 && (info.verb === 'update' || info.verb === 'patch' || (store.namespaced && !info.namespace && info.verb !== 'list' && info.verb !== 'watch'))) {
+    throw errors.noRouteForMethod();
+  }
   const verbs = store.def.verbs ?? ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
   const allowed = subDef ? subresourceVerbs(subDef) : verbs;
   if (!allowed.includes(info.verb)) throw errors.methodNotAllowed(info.verb === 'deletecollection' ? 'deletecollection' : info.verb, store.qualified);

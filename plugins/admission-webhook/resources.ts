@@ -8,10 +8,11 @@ import { applyDefaults } from './defaults.js';
 import { MUTATING_DESCRIPTION, mutatingConfigurationSchema, VALIDATING_DESCRIPTION, validatingConfigurationSchema } from './schema.js';
 import { GROUP, VERSION, type WebhookConfiguration, type WebhookKind } from './types.js';
 import { updateOptions, validateConfiguration } from './validation.js';
+import { CREATION_TIMESTAMP_DESCRIPTION, NAME_DESCRIPTION } from '../../core/api/object-meta-docs.js';
 
-const NAME_COLUMN: TableColumn = { name: 'Name', type: 'string', format: 'name', priority: 0, description: 'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated.' };
+const NAME_COLUMN: TableColumn = { name: 'Name', type: 'string', format: 'name', priority: 0, description: NAME_DESCRIPTION };
 const WEBHOOKS_COLUMN: TableColumn = { name: 'Webhooks', type: 'integer', format: '', priority: 0, description: 'Webhooks indicates the number of webhooks registered in this configuration' };
-const AGE_COLUMN: TableColumn = { name: 'Age', type: 'string', format: '', priority: 0, description: 'CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.' };
+const AGE_COLUMN: TableColumn = { name: 'Age', type: 'string', format: '', priority: 0, description: CREATION_TIMESTAMP_DESCRIPTION };
 
 function strategy(mutating: boolean): Strategy<WebhookConfiguration> {
   return {

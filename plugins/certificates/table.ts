@@ -2,13 +2,14 @@
 import { humanDuration, age } from '../../core/api/human-duration.js';
 import type { TableColumn, TablePrinter } from '../../core/registry/resource.js';
 import { CONDITION_APPROVED, CONDITION_DENIED, CONDITION_FAILED, type CertificateSigningRequest } from './types.js';
+import { CREATION_TIMESTAMP_DESCRIPTION, NAME_DESCRIPTION } from '../../core/api/object-meta-docs.js';
 
 const column = (name: string, description: string, format = ''): TableColumn =>
   ({ name, type: 'string', format, description, priority: 0 });
 
 export const CSR_COLUMNS: readonly TableColumn[] = [
-  column('Name', 'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated.', 'name'),
-  column('Age', 'CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.'),
+  column('Name', NAME_DESCRIPTION, 'name'),
+  column('Age', CREATION_TIMESTAMP_DESCRIPTION),
   column('SignerName', 'signerName indicates the requested signer, and is a qualified name.'),
   // Upstream describes this column with the doc of spec.request (a slip); the cell is the username.
   column('Requestor', 'username contains the name of the user that created the CertificateSigningRequest. Populated by the API server on creation and immutable.'),

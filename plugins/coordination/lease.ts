@@ -9,6 +9,7 @@ import { age } from '../../core/api/human-duration.js';
 import { dns1123SubdomainErrors } from '../../core/api/selectors/label-syntax.js';
 import type { JsonSchema, ResourceDefinition, TableColumn } from '../../core/registry/resource.js';
 import type { Strategy } from '../../core/registry/strategy.js';
+import { CREATION_TIMESTAMP_DESCRIPTION, NAME_DESCRIPTION } from '../../core/api/object-meta-docs.js';
 
 export interface LeaseSpec {
   holderIdentity?: string | null;
@@ -22,6 +23,7 @@ export interface LeaseSpec {
 export interface Lease extends ApiObject { spec?: LeaseSpec }
 
 const DESCRIPTION = 'Lease defines a lease concept.';
+const HOLDER_DESCRIPTION = 'holderIdentity contains the identity of the holder of a current lease. If Coordinated Leader Election is used, the holder identity must be equal to the elected LeaseCandidate.metadata.name field.';
 const microTime: JsonSchema = {
   type: 'string', format: 'date-time', 'x-go-type': MICRO_TIME_GO_TYPE, description: 'MicroTime is version of Time with microsecond level precision.',
 };
@@ -35,7 +37,7 @@ const schema: JsonSchema = {
       'x-go-type': 'v1.LeaseSpec',
       description: 'spec contains the specification of the Lease.',
       properties: {
-        holderIdentity: { type: 'string', description: 'holderIdentity contains the identity of the holder of a current lease.' },
+        holderIdentity: { type: 'string', description: HOLDER_DESCRIPTION },
         leaseDurationSeconds: { type: 'integer', format: 'int32', description: 'leaseDurationSeconds is a duration that candidates for a lease need to wait to force acquire it.' },
         acquireTime: { ...microTime, description: 'acquireTime is a time when the current lease was acquired.' },
         renewTime: { ...microTime, description: 'renewTime is a time when the current holder of a lease has last updated the lease.' },
@@ -59,18 +61,38 @@ function validate(obj: Lease): FieldError[] {
   return errs;
 }
 
-const strategy: Strategy<Lease> = { validate: (_c, o) => validate(o), validateUpdate: (_c, o) => validate(o) };
+// spec is a struct, not a pointer, in Go: always written, `{}` when empty.
+const withSpec = (o: Lease): LeaseSpec => (o.spec ??= {});
+
+// strategy and preferredHolder belong to Coordinated Leader Election, a gate off by default in 1.32
+// (alpha): upstream's strategy drops them on create, and on update keeps only what was stored.
+const strategy: Strategy<Lease> = {
+  prepareForCreate: (_c, o) => {
+    const s = withSpec(o);
+    delete s.strategy;
+    delete s.preferredHolder;
+  },
+  validate: (_c, o) => validate(o),
+  prepareForUpdate: (_c, o, old) => {
+    const s = withSpec(o);
+    if (old.spec?.strategy == null) delete s.strategy;
+    if (old.spec?.preferredHolder == null) delete s.preferredHolder;
+  },
+  validateUpdate: (_c, o) => validate(o),
+};
 
 const column = (name: string, description: string, format = ''): TableColumn => ({ name, type: 'string', format, description, priority: 0 });
 
 export const leaseResource: ResourceDefinition<Lease> = {
   group: 'coordination.platform', version: 'v1', kind: 'Lease', listKind: 'LeaseList', plural: 'leases', singular: 'lease',
   scope: 'Namespaced', schema, description: DESCRIPTION, strategy,
+  // As upstream's leaseStrategy: a PUT may create one, and an update must name the version it replaces.
+  allowCreateOnUpdate: true, allowUnconditionalUpdate: false,
   table: {
     columns: [
-      column('Name', 'Name must be unique within a namespace.', 'name'),
-      column('Holder', 'holderIdentity contains the identity of the holder of a current lease.'),
-      column('Age', 'CreationTimestamp is a timestamp representing the server time when this object was created.'),
+      column('Name', NAME_DESCRIPTION, 'name'),
+      column('Holder', HOLDER_DESCRIPTION),
+      column('Age', CREATION_TIMESTAMP_DESCRIPTION),
     ],
     cells: (o, now) => [o.metadata.name ?? '', o.spec?.holderIdentity ?? '', age(o.metadata.creationTimestamp, now)],
   },

@@ -10,6 +10,7 @@ import { dns1123SubdomainErrors, regexError } from '../../core/api/selectors/lab
 import type { JsonSchema, ResourceDefinition, TableColumn } from '../../core/registry/resource.js';
 import type { Strategy } from '../../core/registry/strategy.js';
 import { age } from '../../core/api/human-duration.js';
+import { CREATION_TIMESTAMP_DESCRIPTION, NAME_DESCRIPTION } from '../../core/api/object-meta-docs.js';
 
 export interface Namespace extends ApiObject {
   spec?: { finalizers?: string[] };
@@ -43,8 +44,8 @@ const subdomainName = (value: string, prefix: boolean): string[] =>
 
 const column = (name: string, description: string, format = ''): TableColumn =>
   ({ name, type: name === 'Data' ? 'integer' : 'string', format, description, priority: 0 });
-const NAME_COLUMN = column('Name', 'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated.', 'name');
-const AGE_COLUMN = column('Age', 'CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.');
+const NAME_COLUMN = column('Name', NAME_DESCRIPTION, 'name');
+const AGE_COLUMN = column('Age', CREATION_TIMESTAMP_DESCRIPTION);
 
 // ---- Namespace ----
 

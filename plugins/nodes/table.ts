@@ -5,15 +5,16 @@ import { age } from '../../core/api/human-duration.js';
 import { LABEL_NODE_ROLE, LABEL_NODE_ROLE_PREFIX } from '../../core/nodes/node-labels.js';
 import { NODE_READY, type Node } from '../../core/nodes/node-object.js';
 import type { TableColumn, TablePrinter } from '../../core/registry/resource.js';
+import { CREATION_TIMESTAMP_DESCRIPTION, NAME_DESCRIPTION } from '../../core/api/object-meta-docs.js';
 
 const column = (name: string, description: string, priority = 0, format = ''): TableColumn => ({ name, type: 'string', format, description, priority });
 const ADDRESSES = 'List of addresses reachable to the node. Queried from cloud provider, if available. More info: https://kubernetes.io/docs/reference/node/node-status/#addresses';
 
 const columns: readonly TableColumn[] = [
-  column('Name', 'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated.', 0, 'name'),
+  column('Name', NAME_DESCRIPTION, 0, 'name'),
   column('Status', 'The status of the node'),
   column('Roles', 'The roles of the node'),
-  column('Age', 'CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.'),
+  column('Age', CREATION_TIMESTAMP_DESCRIPTION),
   column('Version', 'Kubelet Version reported by the node.'),
   column('Internal-IP', ADDRESSES, 1),
   column('External-IP', ADDRESSES, 1),

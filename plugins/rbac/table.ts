@@ -4,12 +4,13 @@ import { age } from '../../core/api/human-duration.js';
 import type { TableColumn, TablePrinter } from '../../core/registry/resource.js';
 import { CLUSTER_ROLE_BINDING_ROLE_REF, ROLE_BINDING_ROLE_REF } from './schema.js';
 import { GROUP_KIND, SERVICE_ACCOUNT_KIND, USER_KIND, type Role, type RoleBinding } from './types.js';
+import { CREATION_TIMESTAMP_DESCRIPTION, NAME_DESCRIPTION } from '../../core/api/object-meta-docs.js';
 
 const column = (name: string, type: TableColumn['type'], description: string, priority = 0, format = ''): TableColumn =>
   ({ name, type, format, description, priority });
 
-const NAME = column('Name', 'string', 'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated.', 0, 'name');
-const CREATION = 'CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.';
+const NAME = column('Name', 'string', NAME_DESCRIPTION, 0, 'name');
+const CREATION = CREATION_TIMESTAMP_DESCRIPTION;
 
 export const roleTable: TablePrinter<Role> = {
   columns: [NAME, column('Created At', 'date', CREATION)],

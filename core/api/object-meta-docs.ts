@@ -1,0 +1,4 @@
+// ObjectMeta's field docs as upstream's Table columns carry them (metav1.ObjectMeta{}.SwaggerDoc()):
+// every resource's NAME and AGE columns describe themselves with these texts.
+export const NAME_DESCRIPTION = 'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated.';
+export const CREATION_TIMESTAMP_DESCRIPTION = 'CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.';

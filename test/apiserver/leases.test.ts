@@ -1,0 +1,94 @@
+// coordination.platform/v1 Leases as upstream's leaseStrategy serves them: an update must name the
+// resourceVersion it replaces (leader election's compare-and-swap cannot be bypassed), a PUT may
+// create, spec is always written, and Coordinated Leader Election's fields (a gate off in 1.32)
+// are dropped. Also the collection paths' methods go-restful has no route for (405).
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { CREATION_TIMESTAMP_DESCRIPTION, NAME_DESCRIPTION } from '../../core/api/object-meta-docs.js';
+import { startInProcess, type RunningPlat } from '../helpers/plat.js';
+
+const LEASES = '/apis/coordination.platform/v1/namespaces/default/leases';
+const ALL_LEASES = '/apis/coordination.platform/v1/leases';
+
+describe('Leases as upstream\'s strategy serves them', () => {
+  let plat: RunningPlat;
+  before(async () => { plat = await startInProcess(); });
+  after(async () => { await plat?.stop(); });
+
+  it('refuses an update without a resourceVersion, in Store.Update\'s words', async () => {
+    const created = await plat.admin.post(LEASES, { metadata: { name: 'cas' }, spec: { holderIdentity: 'a' } });
+    assert.equal(created.status, 201, created.text);
+    const blind = await plat.admin.put(`${LEASES}/cas`, { metadata: { name: 'cas' }, spec: { holderIdentity: 'b' } });
+    assert.equal(blind.status, 422, blind.text);
+    assert.equal(blind.json.message, 'leases.coordination.platform "cas" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be specified for an update');
+    assert.deepEqual(blind.json.details, {
+      name: 'cas', group: 'coordination.platform', kind: 'leases',
+      causes: [{ reason: 'FieldValueInvalid', message: 'Invalid value: 0x0: must be specified for an update', field: 'metadata.resourceVersion' }],
+    });
+    assert.equal((await plat.admin.get(`${LEASES}/cas`)).json.spec.holderIdentity, 'a', 'nothing written');
+    const pinned = await plat.admin.put(`${LEASES}/cas`, { metadata: { name: 'cas', resourceVersion: created.json.metadata.resourceVersion }, spec: { holderIdentity: 'b' } });
+    assert.equal(pinned.status, 200, pinned.text);
+    assert.equal(pinned.json.spec.holderIdentity, 'b');
+  });
+
+  it('creates on a PUT to a name that is not there', async () => {
+    const r = await plat.admin.put(`${LEASES}/by-put`, { metadata: { name: 'by-put' }, spec: { holderIdentity: 'x', leaseDurationSeconds: 15 } });
+    assert.equal(r.status, 201, r.text);
+    assert.equal((await plat.admin.get(`${LEASES}/by-put`)).json.spec.holderIdentity, 'x');
+  });
+
+  it('always writes spec, {} when empty', async () => {
+    const r = await plat.admin.post(LEASES, { metadata: { name: 'no-spec' } });
+    assert.equal(r.status, 201, r.text);
+    assert.deepEqual(r.json.spec, {});
+    const got = await plat.admin.get(`${LEASES}/no-spec`);
+    assert.deepEqual(got.json.spec, {});
+    const put = await plat.admin.put(`${LEASES}/no-spec`, { metadata: { name: 'no-spec', resourceVersion: got.json.metadata.resourceVersion }, spec: null });
+    assert.equal(put.status, 200, put.text);
+    assert.deepEqual(put.json.spec, {});
+  });
+
+  it('drops strategy and preferredHolder (CoordinatedLeaderElection is off), whatever they hold', async () => {
+    for (const [name, spec] of [
+      ['cle-valid', { holderIdentity: 'a', strategy: 'OldestEmulationVersion', preferredHolder: 'b' }],
+      ['cle-bogus', { holderIdentity: 'a', strategy: 'Bogus' }],
+      ['cle-holder-only', { holderIdentity: 'a', preferredHolder: 'b' }],
+    ] as const) {
+      const r = await plat.admin.post(LEASES, { metadata: { name }, spec });
+      assert.equal(r.status, 201, `${name}: ${r.text}`);
+      assert.deepEqual(r.json.spec, { holderIdentity: 'a' }, name);
+    }
+    const patched = await plat.admin.patch(`${LEASES}/cle-valid`, { spec: { strategy: 'example.com/custom', preferredHolder: 'p' } }, 'application/merge-patch+json');
+    assert.equal(patched.status, 200, patched.text);
+    assert.deepEqual(patched.json.spec, { holderIdentity: 'a' });
+  });
+
+  it('serves the all-namespaces path for reading only: POST and DELETE there are go-restful\'s 405', async () => {
+    const methodNotAllowed = {
+      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'the server does not allow this method on the requested resource',
+      reason: 'MethodNotAllowed', details: { causes: [{ reason: 'UnexpectedServerResponse', message: '405: Method Not Allowed' }] }, code: 405,
+    };
+    const before = (await plat.admin.get(ALL_LEASES)).json.items.length;
+    assert.ok(before > 0);
+    for (const r of [
+      await plat.admin.post(ALL_LEASES, { metadata: { name: 'x', namespace: 'default' } }),
+      await plat.admin.delete(ALL_LEASES),
+      await plat.admin.delete(`${ALL_LEASES}?dryRun=All`),
+      await plat.admin.put(LEASES, { metadata: { name: 'x' } }),
+    ]) {
+      assert.equal(r.status, 405, r.text);
+      assert.deepEqual(r.json, methodNotAllowed);
+    }
+    assert.equal((await plat.admin.get(ALL_LEASES)).json.items.length, before, 'nothing deleted');
+    assert.equal((await plat.admin.get(ALL_LEASES)).status, 200);
+  });
+
+  it('describes its Table columns with the full field docs', async () => {
+    const t = await plat.admin.get(LEASES, { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' });
+    assert.equal(t.status, 200, t.text);
+    const byName = new Map<string, string>(t.json.columnDefinitions.map((c: any) => [c.name, c.description]));
+    assert.equal(byName.get('Name'), NAME_DESCRIPTION);
+    assert.equal(byName.get('Age'), CREATION_TIMESTAMP_DESCRIPTION);
+    assert.match(byName.get('Holder') ?? '', /If Coordinated Leader Election is used, the holder identity must be equal to the elected LeaseCandidate\.metadata\.name field\.$/);
+  });
+});
