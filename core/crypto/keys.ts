@@ -58,7 +58,9 @@ export function toPrivateKey(key: KeyObject | string): KeyObject {
 export function toPublicKey(key: KeyObject | Uint8Array | string): KeyObject {
   if (key instanceof Uint8Array) return createPublicKey({ key: Buffer.from(key), format: 'der', type: 'spki' });
   if (typeof key === 'string') return createPublicKey({ key, format: 'pem' });
-  if (typeof key === 'object' && key !== null && (key.type === 'private' || key.type === 'public')) return createPublicKey(key);
+  // createPublicKey takes a private KeyObject only: a public one is already the answer.
+  if (typeof key === 'object' && key !== null && key.type === 'public') return key;
+  if (typeof key === 'object' && key !== null && key.type === 'private') return createPublicKey(key);
   throw new TypeError('expected a public key (KeyObject, SPKI DER or PEM)');
 }
 

@@ -326,8 +326,10 @@ export class ResourceStore {
         }
         return { object: this.#own(await this.#storage.update(key, prepared.stored!, kv.modRevision)), created: false };
       } catch (e) {
+        // Read again, as etcd3's GuaranteedUpdate does after a failed transaction: an object deleted
+        // meanwhile is NotFound (or, where the strategy allows, created), one written meanwhile is a
+        // Conflict for a caller who pinned a version, and is retried for one who did not.
         if (!isStorageError(e, 'Conflict') && !isStorageError(e, 'NotFound')) throw e;
-        if (pinned) throw errors.staleResourceVersion(this.qualified, name);
       }
     }
     throw errors.conflict(this.qualified, name, 'too many concurrent updates; please try again');

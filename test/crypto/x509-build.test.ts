@@ -178,6 +178,16 @@ test('empty subject makes the SAN extension critical', () => {
   assert.match(opensslCertText(certificatePem), /X509v3 Subject Alternative Name: critical\s+DNS:only\.example/);
 });
 
+test('publicKey takes every form the README names: a public or private KeyObject, SPKI DER', () => {
+  const key = generateKeyPair();
+  const signer = generateKeyPair();
+  const template = { subject: { commonName: 'forms' }, notBefore: now, notAfter: new Date(now.getTime() + DAY) };
+  for (const publicKey of [createPublicKey(key.keyObject), key.keyObject, spkiOf(key.keyObject)]) {
+    const { certificatePem } = createCertificate({ template, publicKey, signer: signer.keyObject });
+    assert.ok(new X509Certificate(certificatePem).publicKey.equals(createPublicKey(key.keyObject)));
+  }
+});
+
 test('argument and key errors', () => {
   const key = generateKeyPair();
   const other = generateKeyPair();
