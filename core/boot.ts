@@ -13,6 +13,7 @@ import { applyLoggingFlags, declareLoggingFlags } from './log-flags.js';
 import type { Logger } from './log.js';
 import { isStartupError, StartupError, type Plugin } from './plugin.js';
 import { warnUncalledTaps, type Command } from './uncalled-taps.js';
+import { argumentsError, type ArgumentsCheck } from './positional-arguments.js';
 
 export interface Profile {
   readonly role: string;
@@ -31,6 +32,10 @@ export interface Profile {
    * read their sections of the config file, and says so at start-up when the file has them.
    */
   readonly covers?: readonly string[];
+  /** --help's section order when it is not the catalogue's (`plat all`: two components' sections). */
+  readonly helpSections?: readonly string[];
+  /** How positional arguments are refused, as the upstream component refuses them (default cobra's). */
+  readonly argumentsCheck?: ArgumentsCheck;
   /** Work between parsing and configure, e.g. creating the all-in-one PKI and pointing flags at it. */
   readonly prepare?: (host: Host, flags: Flags) => Promise<void>;
 }
@@ -39,6 +44,11 @@ export interface Profile {
 export function applyProfileDefaults(profile: Profile, flags: Flags, o: { forHelp?: boolean } = {}): void {
   const values = { ...profile.defaults, ...(o.forHelp ? profile.helpDefaults : {}) };
   if (Object.keys(values).length > 0) flags.setFromConfig(values, `the ${profile.role} profile`, 'profile');
+}
+
+/** The order of --help's sections: the catalogue's, which is the spec's, unless the profile names one. */
+export function helpSectionOrder(profile: Profile): readonly string[] {
+  return profile.helpSections ?? [...new Set((profile.catalogue ?? []).map((s) => s.section))];
 }
 
 export interface BootOptions {
@@ -69,8 +79,7 @@ export function declareFlags(host: Host, profile: Profile, flags: Flags): void {
   if (!flags.has('v')) {
     // Listed where the role's catalogue lists it (each spec has its own section for logging).
     const listed = profile.catalogue?.find((s) => s.name === 'v');
-    flags.define({ name: 'v', shorthand: 'v', type: 'int', default: 0, help: 'Log verbosity.', section: listed?.section ?? LOGGING, owner: 'host',
-      validate: (v) => ((v as number) < 0 ? 'must be at least 0' : undefined) });
+    flags.define({ name: 'v', shorthand: 'v', type: 'level', default: 0, help: 'Log verbosity.', section: listed?.section ?? LOGGING, owner: 'host' });
   }
   declareLoggingFlags(flags, profile.catalogue ?? []);
   for (const spec of profile.catalogue ?? []) {
@@ -165,13 +174,14 @@ export async function boot(o: BootOptions): Promise<Booted> {
       }
     }
     const { positional } = flags.parse([...o.argv]);
-    // Help comes before cobra's Args check, the version after it (globalRequest asks for no version
-    // when there is an argument), and that check refuses only non-empty arguments (a blank from a
-    // script's unset variable passes).
-    const request = globalRequest(flags, positional);
+    // Help comes before cobra's Args check (not the kubelet's), the version after it (globalRequest
+    // asks for no version when there is an argument), and cobra's check refuses only non-empty
+    // arguments (a blank from a script's unset variable passes).
+    const check = profile.argumentsCheck ?? 'cobra';
+    const request = globalRequest(flags, positional, check);
     if (request === 'help') throw new GlobalFlagRequest(request);
-    const argument = positional.find((a) => a !== '');
-    if (argument !== undefined) throw new FlagError(`unexpected argument "${argument}" (plat ${profile.role} takes only flags)`);
+    const refused = argumentsError(check, `plat ${profile.role}`, positional);
+    if (refused !== undefined) throw new FlagError(refused);
     if (request !== undefined) throw new GlobalFlagRequest(request);
     host.gitVersion = dynamicGitVersion(flags);
   } catch (e) {

@@ -6,6 +6,7 @@
 import type { FlagSet } from './flags/types.js';
 import { parseBool } from './flags/parse-value.js';
 import { defaultGitVersion, dynamicVersionError } from './version.js';
+import { refusedBeforeHelp, type ArgumentsCheck } from './positional-arguments.js';
 
 export const GLOBAL_SECTION = 'Global flags';
 export const HELP_FLAG = 'help';
@@ -32,10 +33,12 @@ export function declareGlobalFlags(flags: FlagSet, command: string, version: str
 export type GlobalRequest = 'help' | 'version' | 'raw';
 
 /**
- * After parsing: help whatever else was given (cobra checks it before the arguments), the version
- * only when there is no (non-empty) positional argument, since cobra refuses those first.
+ * After parsing: help whatever else was given (cobra checks it before the arguments; the kubelet's
+ * check comes first, `check`), the version only when there is no (non-empty) positional argument,
+ * since both refuse those first.
  */
-export function globalRequest(flags: FlagSet, positional: readonly string[]): GlobalRequest | undefined {
+export function globalRequest(flags: FlagSet, positional: readonly string[], check: ArgumentsCheck = 'cobra'): GlobalRequest | undefined {
+  if (refusedBeforeHelp(check, positional)) return undefined;
   if (flags.get<boolean>(HELP_FLAG)) return 'help';
   if (positional.some((a) => a !== '')) return undefined;
   const v = flags.get<string>(VERSION_FLAG);

@@ -5,6 +5,7 @@
 // (the command line can fix it alone, and the file may be shared by other invocations).
 import type { FlagSet } from './flags/types.js';
 import { StartupError } from './plugin.js';
+import { aggregate } from './aggregate.js';
 
 /** Problems about some flags, with the files and fields their values came from. */
 export interface LocatedProblems {
@@ -30,12 +31,13 @@ export function located(flags: FlagSet, problems: readonly string[], names: read
 }
 
 /**
- * One StartupError for all the groups' problems (undefined when there are none); `hint` ends the
- * message. Exit 2 when any problem involves the command line, else 1 when one involves a file.
+ * One StartupError for all the groups' problems (undefined when there are none), in one line as
+ * upstream's options Validate returns them (utilerrors.NewAggregate). Exit 2 when any problem
+ * involves the command line, else 1 when one involves a file.
  */
-export function locatedError(groups: readonly LocatedProblems[], hint = ''): StartupError | undefined {
+export function locatedError(groups: readonly LocatedProblems[]): StartupError | undefined {
   const failing = groups.filter((g) => g.problems.length > 0);
   if (failing.length === 0) return undefined;
   const usage = failing.some((g) => g.onCommandLine) || !failing.some((g) => g.inFile);
-  return new StartupError(`${failing.flatMap((g) => g.problems).join('\n')}${hint}`, usage ? 2 : 1);
+  return new StartupError(aggregate(failing.flatMap((g) => g.problems)), usage ? 2 : 1);
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The `plat` command: picks the role's profile, boots the host, and runs it until a signal.
 import { readFileSync } from 'node:fs';
-import { applyProfileDefaults, boot, declareFlags, type Profile } from '../core/boot.js';
+import { applyProfileDefaults, boot, declareFlags, helpSectionOrder, type Profile } from '../core/boot.js';
 import { Flags } from '../core/flags/flag-set.js';
 import { Host } from '../core/host.js';
 import { exitRequested } from '../core/lifecycle.js';
@@ -119,7 +119,7 @@ function versionText(request: 'version' | 'raw'): string {
 function earlyRequest(profile: Profile, argv: readonly string[]): GlobalRequest | undefined {
   try {
     const flags = describe(profile);
-    return globalRequest(flags, flags.parse(argv).positional);
+    return globalRequest(flags, flags.parse(argv).positional, profile.argumentsCheck);
   } catch (e) {
     if (e instanceof FlagError) return undefined;
     throw e;
@@ -127,7 +127,7 @@ function earlyRequest(profile: Profile, argv: readonly string[]): GlobalRequest 
 }
 
 function answer(request: GlobalRequest, profile: Profile): number {
-  process.stdout.write(request === 'help' ? describe(profile).help(`plat ${profile.role} [flags]`, profile.description) : versionText(request));
+  process.stdout.write(request === 'help' ? describe(profile).help(`plat ${profile.role} [flags]`, profile.description, undefined, helpSectionOrder(profile)) : versionText(request));
   return 0;
 }
 

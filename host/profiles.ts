@@ -37,8 +37,8 @@ import { NodeAgentIdentity } from '../plugins/nodeagent-identity/index.js';
 import { NodeAgentNodePlugin } from '../plugins/nodeagent-node/index.js';
 import { NodeAgentServer } from '../plugins/nodeagent-server/index.js';
 import { NodeAgentStaticPods } from '../plugins/nodeagent-static-pods/index.js';
-import { apiserverFlagCatalogue } from './flag-catalogue/apiserver.js';
-import { controllerManagerFlagCatalogue, embeddedControllerManagerFlagCatalogue } from './flag-catalogue/controller-manager.js';
+import { APISERVER_FLAG_SECTIONS, apiserverFlagCatalogue } from './flag-catalogue/apiserver.js';
+import { CONTROLLER_MANAGER_FLAG_SECTIONS, controllerManagerFlagCatalogue, embeddedControllerManagerFlagCatalogue } from './flag-catalogue/controller-manager.js';
 import { nodeAgentFlagCatalogue } from './flag-catalogue/nodeagent.js';
 import { NodeAgentPlugin } from '../plugins/nodeagent/index.js';
 import { ALL_IN_ONE_HELP_DEFAULTS, prepareAllInOne } from './roles/all.js';
@@ -111,6 +111,8 @@ export const profiles: Record<string, Profile> = {
     description: 'All of plat in one process (the API server and the controller manager), everything under --data-dir: a CA, an admin kubeconfig and the store.',
     plugins: [...apiserverPlugins, EmbeddedControllerManagerPlugin, ...controllerManagerPlugins],
     catalogue: [...apiserverFlagCatalogue, ...embeddedControllerManagerFlagCatalogue],
+    // The controller manager's own endpoint is not here; its client flags that remain are.
+    helpSections: [...APISERVER_FLAG_SECTIONS, ...CONTROLLER_MANAGER_FLAG_SECTIONS.slice(1)],
     covers: ['apiserver', 'controller-manager'],
     // One machine, one user: listen on loopback only and require credentials, since the only
     // authorizer here allows everything. One controller manager, so no leader election.
@@ -123,6 +125,7 @@ export const profiles: Record<string, Profile> = {
     description: 'The node agent runs on each node: it owns the node\'s identity (TLS bootstrap, client and serving certificates), registers the node, keeps its lease and serves its endpoints. Its subsystems are plugins (hooks.nodeAgent); it runs no containers.',
     plugins: nodeAgentPlugins,
     catalogue: nodeAgentFlagCatalogue,
+    argumentsCheck: 'kubelet',
     prepare: prepareNodeAgent,
   },
 };

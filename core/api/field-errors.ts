@@ -1,6 +1,7 @@
 // Field errors rendered exactly as apimachinery's field.Error, so that clients see the messages
 // they would see from the system the spec describes (k8s-behaviour.md §1.5).
 import { goQuote } from '../go-quote.js';
+import { aggregate } from '../aggregate.js';
 
 export { goQuote };
 
@@ -68,8 +69,7 @@ export function formatFieldError(e: FieldError): string {
 
 /** The aggregate text of a list of errors: one error bare, several in brackets, deduplicated. */
 export function aggregateFieldErrors(errs: readonly FieldError[]): string {
-  const texts = [...new Set(errs.map(formatFieldError))];
-  return texts.length === 1 ? texts[0]! : `[${texts.join(', ')}]`;
+  return aggregate(errs.map(formatFieldError));
 }
 
 /** Builds child paths the way field.Path does: `spec.usages[2]`, `metadata.labels[app]`. */

@@ -15,6 +15,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { GO_YAML } from '../api/go-yaml.js';
+import { isNotExist, osErrorText } from '../go-os-error.js';
 
 export class KubeconfigError extends Error {
   constructor(message: string) {
@@ -83,7 +84,10 @@ function readFile(file: string, into: Merged): void {
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
-    throw new KubeconfigError(`unable to read: ${(err as Error).message}`);
+    // clientcmd's loading rules: an explicit file must exist (os.Stat's error alone); any other
+    // failure is wrapped with the file's name (and a list's missing files were skipped before).
+    if (isNotExist(err)) throw new KubeconfigError(osErrorText('stat', file, err));
+    throw new KubeconfigError(`error loading config file "${file}": ${osErrorText('open', file, err)}`);
   }
   let doc: unknown;
   try {
@@ -137,7 +141,7 @@ export function loadKubeconfigs(files: readonly string[], overrides: KubeconfigO
     try {
       return readFileSync(abs);
     } catch (err) {
-      throw new KubeconfigError(`unable to read ${what} '${abs}': ${(err as Error).message}`);
+      throw new KubeconfigError(`unable to read ${what} '${abs}': ${osErrorText('open', abs, err)}`);
     }
   };
   const fileOrData = (e: Entry, key: string, where: string, what: string): Buffer | undefined => {

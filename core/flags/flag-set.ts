@@ -209,11 +209,17 @@ export class Flags implements FlagSet {
   }
 
   /**
-   * Kubernetes-style --help; `width` 0 disables wrapping (pflag's convention). A role profile's
-   * own defaults (setFromConfig from 'profile') are shown as the defaults, since they are.
+   * Kubernetes-style --help; `width` 0 disables wrapping (pflag's convention). Sections come in
+   * `sectionOrder` (cliflag.NamedFlagSets' order), those it does not name after them as they were
+   * first defined (the global flags last); a section's flags are sorted by name, as pflag's
+   * FlagUsages prints them, not in the order plugins happened to define them. A role profile's own
+   * defaults (setFromConfig from 'profile') are shown as the defaults, since they are.
    */
-  help(commandLine: string, description: string, width = 100): string {
-    const shown = new Map([...this.#sections].map(([section, specs]) => [section, specs.map((spec) => {
+  help(commandLine: string, description: string, width = 100, sectionOrder: readonly string[] = []): string {
+    const rank = (section: string) => { const i = sectionOrder.indexOf(section); return i === -1 ? sectionOrder.length : i; };
+    // Array.prototype.sort is stable: unnamed sections keep their definition order.
+    const sections = [...this.#sections].sort(([a], [b]) => rank(a) - rank(b));
+    const shown = new Map(sections.map(([section, specs]) => [section, [...specs].sort(byName).map((spec) => {
       const c = this.#entries.get(spec.name)?.config;
       return c?.byProfile ? { ...spec, default: c.value } : spec;
     })]));
@@ -266,6 +272,11 @@ export class Flags implements FlagSet {
  */
 function wordSepNormalize(name: string): string {
   return name.replaceAll('_', '-');
+}
+
+/** Go's sort.Strings on the names (byte order). */
+function byName(a: FlagSpec, b: FlagSpec): number {
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
 
 function who(spec: FlagSpec): string {

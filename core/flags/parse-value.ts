@@ -42,6 +42,17 @@ export function parseInt32(s: string): number {
   return Number(v);
 }
 
+/**
+ * klog's verbosity as component-base's VerbosityLevelPflag reads it: strconv.ParseUint(s, 10, 31),
+ * decimal digits only (no sign, no prefix), at most 2^31-1.
+ */
+export function parseLevel(s: string): number {
+  if (!/^[0-9]+$/.test(s)) throw new Error(`strconv.ParseUint: parsing ${q(s)}: invalid syntax`);
+  const v = BigInt(s);
+  if (v > BigInt(INT32_MAX)) throw new Error(`strconv.ParseUint: parsing ${q(s)}: value out of range`);
+  return Number(v);
+}
+
 /** Go's strconv.ParseFloat(s, 64) for decimal notation, Inf and NaN. */
 export function parseFloat64(s: string): number {
   if (/^[+-]?(?:inf|infinity)$/i.test(s)) return s.startsWith('-') ? -Infinity : Infinity;
@@ -147,6 +158,7 @@ export function parseScalar(type: FlagType, s: string): unknown {
     case 'bool': return parseBool(s);
     case 'string': return s;
     case 'int': return parseInt32(s);
+    case 'level': return parseLevel(s);
     case 'float': return parseFloat64(s);
     case 'float32': return parseFloat32(s);
     case 'duration': return parseDuration(s);
@@ -164,6 +176,7 @@ export function isOfType(type: FlagType, v: unknown): boolean {
     case 'bool': return typeof v === 'boolean';
     case 'string': return typeof v === 'string';
     case 'int': return Number.isInteger(v) && (v as number) >= INT32_MIN && (v as number) <= INT32_MAX;
+    case 'level': return Number.isInteger(v) && (v as number) >= 0 && (v as number) <= INT32_MAX;
     case 'float': case 'duration': case 'quantity': return typeof v === 'number';
     case 'float32': return typeof v === 'number' && (!Number.isFinite(v) || Number.isFinite(Math.fround(v)));
     case 'strings': case 'stringArray': return Array.isArray(v) && v.every((x) => typeof x === 'string');
@@ -178,7 +191,7 @@ export function zeroValue(type: FlagType): unknown {
   switch (type) {
     case 'bool': return false;
     case 'string': return '';
-    case 'int': case 'float': case 'float32': case 'duration': case 'quantity': return 0;
+    case 'int': case 'level': case 'float': case 'float32': case 'duration': case 'quantity': return 0;
     case 'strings': case 'stringArray': return [];
     case 'map': case 'stringToString': return {};
   }

@@ -65,7 +65,7 @@ export const apiserverFlagCatalogue: readonly FlagSpec[] = Object.freeze([
     ['disable-admission-plugins', 'strings', undefined, 'Plugins disabled although in the default-enabled set. Order irrelevant.'],
   ]),
   ...section('Serving, network and process', [
-    ['secure-port', 'int', 6443, 'HTTPS port with authentication and authorization. 0 cannot switch it off.', { validate: port('it cannot be switched off with 0') }],
+    ['secure-port', 'int', 6443, 'HTTPS port with authentication and authorization. 0 cannot switch it off.'],
     ['bind-address', 'string', '0.0.0.0', 'Listen address for the secure port; blank or unspecified (0.0.0.0 or ::) means all interfaces and address families.'],
     ['advertise-address', 'string', undefined, "Address advertised to cluster members; must be reachable by the cluster. Blank: --bind-address; if that is unspecified: the host's default interface."],
     ['external-hostname', 'string', undefined, 'Hostname used when generating externalized URLs (for example discovery documents).'],
@@ -242,7 +242,7 @@ export const apiserverFlagCatalogue: readonly FlagSpec[] = Object.freeze([
     ['logging-format', 'string', 'text', 'Only `text` is permitted.', { enum: ['text'] }],
     ['log-text-info-buffer-size', 'quantity', undefined, 'Alpha; buffering of info messages with split streams; default 0 (off); needs feature LoggingAlphaOptions.'],
     ['log-text-split-stream', 'bool', undefined, 'Alpha; errors to stderr, info to stdout; needs LoggingAlphaOptions.'],
-    ['v', 'int', undefined, 'Log verbosity.', { shorthand: 'v', validate: nonNegative }],
+    ['v', 'level', undefined, 'Log verbosity.', { shorthand: 'v' }],
     ['vmodule', 'string', undefined, 'Per-file verbosity (text format).'],
   ]),
 ]);

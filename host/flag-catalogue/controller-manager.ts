@@ -29,7 +29,6 @@ function section(title: Section, rows: readonly Row[]): FlagSpec[] {
 
 const ms = parseDuration;
 const nonNegative = (v: unknown) => (typeof v === 'number' && v >= 0 ? undefined : 'must not be negative');
-const port = (v: unknown) => (typeof v === 'number' && v >= 0 && v <= 65535 ? undefined : 'must be a port number between 0 and 65535');
 const TLS_VERSIONS = ['VersionTLS10', 'VersionTLS11', 'VersionTLS12', 'VersionTLS13'];
 
 /** The spec's (and upstream's) int32 options, named so in --help. */
@@ -43,7 +42,7 @@ const signerPair = (prefix: string, signer: string): Row[] => {
 
 export const controllerManagerFlagCatalogue: readonly FlagSpec[] = Object.freeze([
   ...section('Serving, authentication and authorization of its own endpoint', [
-    ['secure-port', 'int', 10257, 'HTTPS port; 0 disables HTTPS.', { validate: port }],
+    ['secure-port', 'int', 10257, 'HTTPS port; 0 disables HTTPS.'],
     ['bind-address', 'string', '0.0.0.0', 'Listen address; blank or unspecified means all interfaces and families.'],
     ['cert-dir', 'string', undefined, 'Certificate directory; ignored if cert and key files given.'],
     ['tls-cert-file', 'string', undefined, 'Default certificate and key; if absent with HTTPS on, a self-signed pair is generated into --cert-dir.'],
@@ -106,7 +105,7 @@ export const controllerManagerFlagCatalogue: readonly FlagSpec[] = Object.freeze
     ['logging-format', 'string', 'text', 'Only `text`.', { enum: ['text'] }],
     ['log-text-info-buffer-size', 'quantity', undefined, 'Alpha; needs feature LoggingAlphaOptions.'],
     ['log-text-split-stream', 'bool', undefined, 'Alpha; needs feature LoggingAlphaOptions.'],
-    ['v', 'int', undefined, 'Verbosity.', { shorthand: 'v', validate: nonNegative }],
+    ['v', 'level', undefined, 'Verbosity.', { shorthand: 'v' }],
     ['vmodule', 'string', undefined, 'Per-file verbosity (text format), pattern=N,...'],
   ]),
   ...section('Certificate signing', [

@@ -10,8 +10,8 @@ const STORE = 'Store, encryption and leadership';
 const AUTHZ = 'Authorization options';
 
 export const apiserverFlags: readonly FlagSpec[] = [
-  { name: 'secure-port', type: 'int', default: 6443, section: SERVING, help: 'HTTPS port with authentication and authorization. 0 cannot switch it off.',
-    validate: (v) => ((v as number) < 0 || (v as number) > 65535 ? `must be a port number between 0 and 65535` : undefined) },
+  // Its range is checked at configure (core/server/secure-port.ts), as upstream's Validate.
+  { name: 'secure-port', type: 'int', default: 6443, section: SERVING, help: 'HTTPS port with authentication and authorization. 0 cannot switch it off.' },
   { name: 'bind-address', type: 'string', default: '0.0.0.0', section: SERVING, help: 'Listen address for the secure port; blank or unspecified (0.0.0.0 or ::) means all interfaces and address families.', validate: ipFlagProblem },
   { name: 'advertise-address', type: 'string', default: '', section: SERVING, help: 'Address advertised to cluster members; must be reachable by the cluster. Blank: --bind-address; if that is unspecified: the host\'s default interface.', validate: ipFlagProblem },
   { name: 'external-hostname', type: 'string', default: '', section: SERVING, help: 'Hostname used when generating externalized URLs (for example discovery documents).' },

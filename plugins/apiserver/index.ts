@@ -28,6 +28,7 @@ import { isUnspecified, joinHostPort, listenOnBindAddress } from '../../core/ser
 import { SNI_FLAG, SniCertificates } from '../../core/server/sni.js';
 import { PROFILING_FLAG, profilingFlags, v8Profiler } from '../../core/server/debug/index.js';
 import { makeDir } from '../../core/make-dir.js';
+import { checkSecurePort } from '../../core/server/secure-port.js';
 
 const PLUGIN_NAME = 'ApiServerPlugin';
 const PRIVILEGED_ALLOW = Object.freeze({ decision: 'allow' as const });
@@ -73,6 +74,8 @@ export const ApiServerPlugin: Plugin = {
     // Runs after the authorizer plugins' configure taps, so every named mode must be claimed by now.
     host.hooks.configure.tap({ name: PLUGIN_NAME, stage: 100 }, (c) => {
       cfg = c;
+      // Upstream's apiserver requires a port; plat's 0 picks a free one (a test's or a second server's).
+      if (c.flags.get<number>('secure-port') !== 0) checkSecurePort(c.flags, true);
       // The chain comes from --authorization-mode, or from --authorization-config once its plugin
       // has read the file (which also checks its own entries).
       const modes = authorizerChain(host, c.flags).map((e) => e.type);

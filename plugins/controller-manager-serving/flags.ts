@@ -44,8 +44,8 @@ const allowPaths = (v: unknown) => {
 };
 
 export const servingFlags: readonly FlagSpec[] = [
-  { name: FLAGS.securePort, type: 'int', default: 10257, section: SECTION, help: 'HTTPS port; 0 disables HTTPS.',
-    validate: (v) => ((v as number) < 0 || (v as number) > 65535 ? 'must be a port number between 0 and 65535' : undefined) },
+  // Its range is checked at configure (core/server/secure-port.ts), as upstream's Validate.
+  { name: FLAGS.securePort, type: 'int', default: 10257, section: SECTION, help: 'HTTPS port; 0 disables HTTPS.' },
   { name: FLAGS.bindAddress, type: 'string', default: '0.0.0.0', section: SECTION, help: 'Listen address; blank or unspecified means all interfaces and families.', validate: ipFlagProblem },
   { name: FLAGS.certDir, type: 'string', section: SECTION, help: 'Certificate directory; ignored if cert and key files given.' },
   { name: FLAGS.tlsCertFile, type: 'string', section: SECTION, help: 'Default certificate and key; if absent with HTTPS on, a self-signed pair is generated into --cert-dir.' },

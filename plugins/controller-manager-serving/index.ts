@@ -34,6 +34,7 @@ import { componentMetrics } from '../../core/metrics/component.js';
 import { metricsFlags, metricsSettingsFromFlags } from '../../core/metrics/flags.js';
 import { restClientMetrics } from '../../core/metrics/rest-client.js';
 import { versionInfo } from '../../core/version.js';
+import { checkSecurePort } from '../../core/server/secure-port.js';
 
 const PLUGIN_NAME = 'ControllerManagerServing';
 /** Upstream's PairName for the self-signed pair in --cert-dir. */
@@ -133,6 +134,7 @@ export const ControllerManagerServing: Plugin = {
 
     host.hooks.configure.tap(PLUGIN_NAME, (cfg) => {
       flags = cfg.flags;
+      checkSecurePort(flags, false);
       const { major, minor } = versionInfo(host.version);
       // Before anything records: the allow-lists apply when a series is first looked up.
       componentMetrics(host).configure(metricsSettingsFromFlags(flags, `${major}.${minor}`, (m) => log.error(m)));

@@ -134,6 +134,8 @@ export function readControllerManagerConfig(file: string, flags: Flags): Map<str
     // Upstream reads it through sigs.k8s.io/yaml: YAML 1.1 scalars (`leaderElect: yes`).
     parsed = parseYaml(text, GO_YAML) as Json;
   } catch (e) {
+    // The yaml package's own text for this names its API (parseAllDocuments), not the problem.
+    if ((e as { code?: unknown }).code === 'MULTIPLE_DOCS') throw fail([`holds more than one YAML document (separated by ---); a ${CONFIG_KIND} file holds exactly one`]);
     throw fail([`not valid YAML or JSON: ${(e as Error).message.split('\n')[0]}`]);
   }
   const doc = withoutNulls(parsed ?? null);

@@ -100,7 +100,7 @@ export function createControllerManagerPlugin(options: ControllerManagerPluginOp
         const problem = locatedError([
           located(flags, unknown, [FLAGS.controllers]),
           ...leaderElectionProblems(leaderElectionSettings(flags)).map((p) => located(flags!, [p.message], p.flags)),
-        ], unknown.length ? `\nknown controllers: ${registry.names().join(', ') || '(none)'}` : '');
+        ]);
         if (problem) throw problem;
         if (embedded) {
           if (!hasInProcessConnection(host)) throw new StartupError(`${PLUGIN_NAME}: the embedded controller manager needs the API server of its process`);

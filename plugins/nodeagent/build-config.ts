@@ -23,6 +23,7 @@ import { mergePatch, patchedPaths } from './merge-patch.js';
 import { ConfigSources } from './sources.js';
 import { validateConfiguration, type Problem } from './validation.js';
 import { configurationWarnings } from './validation-extra.js';
+import { aggregate } from '../../core/aggregate.js';
 
 /** A configuration problem at start-up: exit code 1, as upstream. */
 export class ConfigurationError extends Error {
@@ -143,11 +144,7 @@ function describeSources(problem: Problem, sources: ConfigSources, mainFile: str
   return parts.length ? ` (${parts.join(', ')})` : '';
 }
 
-/** utilerrors.NewAggregate's text: one error bare, several in brackets, duplicates once. */
-export function aggregate(messages: readonly string[]): string {
-  const unique = [...new Set(messages)];
-  return unique.length === 1 ? unique[0]! : `[${unique.join(', ')}]`;
-}
+export { aggregate };
 
 export function buildNodeAgentConfiguration(input: BuildInput): BuiltConfiguration {
   const { flags, cwd, logger } = input;

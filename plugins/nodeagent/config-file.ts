@@ -7,21 +7,13 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { CONFIG_API_VERSION, CONFIG_KIND, pathFields } from '../../core/nodeagent/fields.js';
+import { osErrorText } from '../../core/go-os-error.js';
 import { DecodeError, decodeConfiguration, isObject, parseText, type Decoded, type Json, type JsonObject } from './decode.js';
 
 /** A problem with one file; the message is upstream's inner error text. */
 export class ConfigFileError extends Error {}
 
-/** Go's os error text for a failed read (`open /x: no such file or directory`). */
-export function osErrorText(op: string, file: string, e: unknown): string {
-  const code = (e as NodeJS.ErrnoException).code;
-  const reason = code === 'ENOENT' ? 'no such file or directory'
-    : code === 'EACCES' ? 'permission denied'
-    : code === 'EISDIR' ? 'is a directory'
-    : code === 'ENOTDIR' ? 'not a directory'
-    : (e as Error).message;
-  return `${code === 'EISDIR' ? 'read' : op} ${file}: ${reason}`;
-}
+export { osErrorText } from '../../core/go-os-error.js';
 
 export interface ReadDocument {
   /** The document as written (for drop-in merging, where `null` removes a key). */

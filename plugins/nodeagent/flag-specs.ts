@@ -207,8 +207,7 @@ export const NODEAGENT_FLAGS: readonly NodeAgentFlag[] = [
   flag(S4, 'log-text-info-buffer-size', 'quantity', undefined, 'Alpha; needs LoggingAlphaOptions.', { field: 'logging.options.text.infoBufferSize', toField: (v) => String(v) }),
   flag(S4, 'log-text-split-stream', 'bool', undefined, 'Alpha; needs LoggingAlphaOptions.', { field: 'logging.options.text.splitStream' }),
   flag(S4, 'contention-profiling', 'bool', undefined, 'Block profiling when profiling is on.', { field: 'enableContentionProfiling' }),
-  flag(S4, 'v', 'int', 0, 'Log verbosity.', { field: 'logging.verbosity', notDeprecated: true, shorthand: 'v',
-    validate: (v) => ((v as number) < 0 ? 'must be at least 0' : undefined) }),
+  flag(S4, 'v', 'level', 0, 'Log verbosity.', { field: 'logging.verbosity', notDeprecated: true, shorthand: 'v' }),
   flag(S4, 'vmodule', 'string', undefined, 'Per-file verbosity (text format), pattern=N,...', { field: 'logging.vmodule', notDeprecated: true,
     toField: (v) => parseVModule(v as string), validate: validateWith(parseVModule) }),
 ];

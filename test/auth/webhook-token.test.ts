@@ -386,12 +386,12 @@ describe('WebhookTokenAuthenticator at the hook level', () => {
       (e: unknown) => e instanceof Error && pattern.test(e.message), args.join(' '));
     const flag = '--authentication-token-webhook-config-file';
     const missing = join(dir, 'absent.yaml');
-    bad([flag, missing], new RegExp(`^${flag} '${missing}': unable to read`));
+    bad([flag, missing], new RegExp(`^${flag} '${missing}': stat ${missing}: no such file or directory$`));
     const notYaml = join(dir, 'bad.yaml');
     writeFileSync(notYaml, 'clusters: [\n');
     bad([flag, notYaml], /bad\.yaml': not valid YAML/);
     bad([flag, kubeconfig('http://webhook.example.com/authn')], /must be an https URL \(http only to a loopback host\)/);
-    bad([flag, kubeconfig('https://127.0.0.1:1/x', { cluster: '    certificate-authority: nope.crt' })], /unable to read certificate authority '.*nope\.crt'/);
+    bad([flag, kubeconfig('https://127.0.0.1:1/x', { cluster: '    certificate-authority: nope.crt' })], /unable to read certificate authority '(.*nope\.crt)': open \1: no such file or directory/);
     bad([flag, kubeconfig('https://127.0.0.1:1/x', { user: '    username: admin' })], /user\.username is not supported/);
     bad([flag, kubeconfig(webhook.url), '--authentication-token-webhook-version', 'v2'], /authentication-token-webhook-version/);
     // Through the real boot: a StartupError.

@@ -204,7 +204,7 @@ test('float32 flags parse as strconv.ParseFloat(s, 32): rounded to float32, out 
   f.parse(['--chance=1e39']);
   assert.equal(f.get('chance'), 1e39, 'a float64 holds it');
   assert.throws(() => f.setFromConfig({ qps: 1e39 }, 'cm.yaml'), flagError('cm.yaml: invalid value 1e+39 for flag "qps": strconv.ParseFloat: parsing "1e+39": value out of range'));
-  assert.match(f.help('x', ''), /--qps float32 +Queries per second\. \(default 20\)\n +--chance float +A float64\./);
+  assert.match(f.help('x', ''), /--chance float +A float64\.\n +--qps float32 +Queries per second\. \(default 20\)/);
 });
 
 test('validate hook runs on the final value', () => {
@@ -365,4 +365,22 @@ test('underscores in flag names read as dashes (cliflag.WordSepNormalizeFunc), o
   f.setFromConfig({ request_timeout: '30s' }, 'plat.config.json');
   assert.equal(f.get('request-timeout'), 30_000);
   assert.throws(() => new Flags().define({ name: 'bad_name', type: 'bool', help: '', section: SERVING }), /not a valid flag name/);
+});
+
+test('level flags (-v) parse as component-base\'s VerbosityLevelPflag: strconv.ParseUint(s, 10, 31), shown as Level', () => {
+  const f = new Flags();
+  f.define({ name: 'v', shorthand: 'v', type: 'level', default: 0, help: 'Log verbosity.', section: LOGGING });
+  for (const [text, value] of [['0', 0], ['4', 4], ['007', 7], ['2147483647', 2147483647]] as const) {
+    f.parse([`-v=${text}`]);
+    assert.equal(f.get('v'), value, text);
+  }
+  const refused: [string, string][] = [
+    ['abc', 'invalid syntax'], ['-1', 'invalid syntax'], ['+1', 'invalid syntax'], ['0x10', 'invalid syntax'], ['1_0', 'invalid syntax'], ['', 'invalid syntax'],
+    ['2147483648', 'value out of range'], ['99999999999999999999', 'value out of range'],
+  ];
+  for (const [text, why] of refused) {
+    assert.throws(() => f.parse([`--v=${text}`]), flagError(`invalid argument ${JSON.stringify(text)} for "-v, --v" flag: strconv.ParseUint: parsing ${JSON.stringify(text)}: ${why}`), text);
+  }
+  assert.throws(() => f.setFromConfig({ v: -1 }, 'plat.yaml'), flagError('plat.yaml: invalid value -1 for flag "v": strconv.ParseUint: parsing "-1": invalid syntax'));
+  assert.match(f.help('x', ''), /^ {2}-v, --v Level +Log verbosity\.$/m);
 });

@@ -6,6 +6,10 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { startProcess, tempDir } from '../helpers/plat.js';
 import { runPlat } from '../helpers/run-plat.js';
+import { helpSections } from '../helpers/help-sections.js';
+import { APISERVER_FLAG_SECTIONS } from '../../host/flag-catalogue/apiserver.js';
+import { CONTROLLER_MANAGER_FLAG_SECTIONS } from '../../host/flag-catalogue/controller-manager.js';
+import { NODEAGENT_FLAG_SECTIONS } from '../../host/flag-catalogue/nodeagent.js';
 
 describe('plat command line', () => {
   it('prints its version', () => {
@@ -102,7 +106,7 @@ describe('plat command line', () => {
     { name: 'bad duration', args: ['--store-compaction-interval=5d'], code: 2, message: /time: unknown unit "d" in duration "5d"/ },
     { name: 'bad enum', args: ['--authorization-mode=Sometimes'], code: 2, message: /Sometimes/ },
     { name: 'a spec flag plat does not implement yet', args: ['--egress-selector-config-file=/etc/egress.yaml'], code: 2, message: /--egress-selector-config-file is not supported: not implemented by plat yet/ },
-    { name: 'a positional argument', args: ['extra'], code: 2, message: /unexpected argument "extra"/ },
+    { name: 'a positional argument', args: ['extra'], code: 2, message: /^plat apiserver: "plat apiserver" does not take any arguments, got \["extra"\]\n$/ },
     { name: 'a missing flag value', args: ['--cert-dir'], code: 2, message: /flag needs an argument: --cert-dir/ },
   ];
   for (const t of refusals) {
@@ -186,19 +190,71 @@ describe('flag names with underscores', () => {
 });
 
 describe('empty arguments', () => {
-  // Upstream's Args check rejects only non-empty arguments; the shared boot does the same for every role.
+  // cobra's Args check (kube-apiserver, kube-controller-manager) rejects only non-empty arguments.
   it('plat controller-manager "" runs; "" x is refused for x', () => {
     const blank = runPlat(['controller-manager', '', '--leader-elect=false', '']);
     assert.equal(blank.code, 2, blank.stderr);
     assert.match(blank.stderr, /no API server to talk to/);
     const word = runPlat(['controller-manager', '', 'x']);
     assert.equal(word.code, 2, word.stderr);
-    assert.match(word.stderr, /unexpected argument "x"/);
+    // cobra's message quotes them all, the empty one too (Go's %q of the []string).
+    assert.equal(word.stderr, 'plat controller-manager: "plat controller-manager" does not take any arguments, got ["" "x"]\n');
   });
 
-  it('plat nodeagent "" runs as without it', () => {
-    const r = runPlat(['nodeagent', '', '--config=/nonexistent/na.yaml']);
-    assert.equal(r.code, 1, r.stderr);
-    assert.match(r.stderr, /failed to load nodeagent config file, path: \/nonexistent\/na\.yaml/);
+  // The kubelet checks its flag set's arguments itself: any argument, an empty one too, and before --help.
+  it('plat nodeagent refuses any argument as the kubelet does: unknown command, before --help', () => {
+    for (const [args, first] of [[['', '--config=/nonexistent/na.yaml'], ''], [['extra', 'more', '--help'], 'extra']] as const) {
+      const r = runPlat(['nodeagent', ...args]);
+      assert.equal(r.code, 2, r.stderr);
+      assert.equal(r.stderr, `plat nodeagent: unknown command ${first}\n`);
+    }
   });
+});
+
+describe('--help order', () => {
+  // cobra + cliflag.NamedFlagSets: the sections in their declared order (the catalogue's, the
+  // spec's), each a pflag FlagSet printed sorted by name, whichever plugin defined a flag first.
+  for (const [role, sections] of [
+    ['controller-manager', CONTROLLER_MANAGER_FLAG_SECTIONS],
+    ['apiserver', APISERVER_FLAG_SECTIONS],
+    ['nodeagent', NODEAGENT_FLAG_SECTIONS],
+    // The controller manager's sections but its own endpoint's, after the API server's.
+    ['all', [...APISERVER_FLAG_SECTIONS, ...CONTROLLER_MANAGER_FLAG_SECTIONS.slice(1)]],
+  ] as const) {
+    it(`plat ${role} --help: the catalogue's sections in order, then Global flags; flags sorted by name in each`, () => {
+      const r = runPlat([role, '--help']);
+      assert.equal(r.code, 0, r.stderr);
+      const printed = helpSections(r.stdout);
+      assert.deepEqual(printed.map((p) => p.section), [...sections, 'Global flags']);
+      for (const p of printed) assert.deepEqual(p.flags, [...p.flags].sort(), p.section);
+    });
+  }
+});
+
+describe('option errors in upstream\'s words', () => {
+  const dir = tempDir();
+  const cases: { role: string; args: string[]; code: number; stderr: string | RegExp }[] = [
+    // component-base's VerbosityLevelPflag: strconv.ParseUint(s, 10, 31).
+    { role: 'controller-manager', args: ['-v=abc'], code: 2, stderr: 'invalid argument "abc" for "-v, --v" flag: strconv.ParseUint: parsing "abc": invalid syntax' },
+    { role: 'controller-manager', args: ['--v=-1'], code: 2, stderr: 'invalid argument "-1" for "-v, --v" flag: strconv.ParseUint: parsing "-1": invalid syntax' },
+    { role: 'apiserver', args: ['-v', '0x10'], code: 2, stderr: 'invalid argument "0x10" for "-v, --v" flag: strconv.ParseUint: parsing "0x10": invalid syntax' },
+    { role: 'apiserver', args: ['-v=2147483648'], code: 2, stderr: 'invalid argument "2147483648" for "-v, --v" flag: strconv.ParseUint: parsing "2147483648": value out of range' },
+    { role: 'nodeagent', args: ['--v=+1'], code: 2, stderr: /invalid argument "\+1" for "-v, --v" flag: strconv\.ParseUint: parsing "\+1": invalid syntax$/ },
+    // SecureServingOptions.Validate: kube-controller-manager's port is not Required, kube-apiserver's is.
+    { role: 'controller-manager', args: ['--master=https://127.0.0.1:1', '--secure-port=70000'], code: 2, stderr: '--secure-port 70000 must be between 1 and 65535, inclusive. It cannot be turned off with 0' },
+    { role: 'controller-manager', args: ['--master=https://127.0.0.1:1', '--secure-port=-1'], code: 2, stderr: '--secure-port -1 must be between 0 and 65535, inclusive. 0 for turning off secure port' },
+    { role: 'apiserver', args: ['--data-dir', dir, '--secure-port=-1'], code: 2, stderr: '--secure-port -1 must be between 1 and 65535, inclusive. It cannot be turned off with 0' },
+    { role: 'apiserver', args: ['--data-dir', dir, '--secure-port=65536'], code: 2, stderr: '--secure-port 65536 must be between 1 and 65535, inclusive. It cannot be turned off with 0' },
+    // clientcmd's loading rules: os.Stat's error for a missing explicit file, the wrapped read error otherwise.
+    { role: 'controller-manager', args: ['--platconfig=/nonexistent/cm.conf'], code: 1, stderr: '--platconfig=/nonexistent/cm.conf: stat /nonexistent/cm.conf: no such file or directory' },
+    { role: 'controller-manager', args: [`--platconfig=${dir}`], code: 1, stderr: `--platconfig=${dir}: error loading config file "${dir}": read ${dir}: is a directory` },
+  ];
+  for (const t of cases) {
+    it(`plat ${t.role} ${t.args.join(' ')}`, () => {
+      const r = runPlat([t.role, ...t.args]);
+      assert.equal(r.code, t.code, r.stderr);
+      if (typeof t.stderr === 'string') assert.ok(r.stderr.endsWith(`plat ${t.role}: ${t.stderr}\n`), r.stderr);
+      else assert.match(r.stderr.trimEnd(), t.stderr);
+    });
+  }
 });

@@ -123,7 +123,7 @@ describe('the node agent flag catalogue', () => {
     for (const s of nodeAgentFlagCatalogue) flags.define(s);
     const help = flags.help('plat nodeagent [flags]', 'The node agent.', 0);
     for (const section of NODEAGENT_FLAG_SECTIONS) assert.ok(help.includes(`\n${section}:\n`), section);
-    for (const name of Object.values(SPEC_OPTIONS).flat()) assert.ok(help.includes(name === 'v' ? '-v, --v int' : `--${name}`), name);
+    for (const name of Object.values(SPEC_OPTIONS).flat()) assert.ok(help.includes(name === 'v' ? '-v, --v Level' : `--${name}`), name);
     assert.match(help, /--port int +Serving port\. \(default 10250\) \(DEPRECATED: This parameter should be set via the config file/);
     assert.match(help, /--cloud-provider string +Empty for none, `external` for an external provider\. \(not supported yet: plat has no cloud-provider integration\)/);
   });

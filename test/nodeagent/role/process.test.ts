@@ -54,7 +54,7 @@ describe('plat nodeagent', () => {
     for (const section of ['Identity, files and registration', 'Serving, authentication, authorization', 'Pods, static sources and runtime', 'Resources, eviction, managers']) {
       assert.ok(r.stdout.includes(`\n${section}:\n`), section);
     }
-    for (const flag of ['--config string', '--config-dir string', '--platconfig string', '--rotate-server-certificates', '--eviction-hard strings', '-v, --v int']) {
+    for (const flag of ['--config string', '--config-dir string', '--platconfig string', '--rotate-server-certificates', '--eviction-hard strings', '-v, --v Level']) {
       assert.ok(r.stdout.includes(flag), flag);
     }
     assert.match(r.stdout, /\(DEPRECATED: This parameter should be set via the config file specified by the NodeAgent's --config/);

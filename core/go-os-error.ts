@@ -1,0 +1,29 @@
+// Go's *os.PathError text for a failed file operation (`open /x: no such file or directory`), so
+// that a file plat cannot read is said as the upstream component says it, not in Node's words
+// (`ENOENT: no such file or directory, open '/x'`).
+
+/** Go's syscall.Errno texts (Linux) for the errors a file read meets. */
+const ERRNO_TEXT: Readonly<Record<string, string>> = {
+  ENOENT: 'no such file or directory',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EISDIR: 'is a directory',
+  ENOTDIR: 'not a directory',
+  ELOOP: 'too many levels of symbolic links',
+  ENAMETOOLONG: 'file name too long',
+  EMFILE: 'too many open files',
+  EIO: 'input/output error',
+};
+
+/**
+ * `op file: reason`. Opening a directory succeeds in Go and reading it fails, so EISDIR is a `read`
+ * error whatever `op` was; an errno Go's table above lacks keeps Node's message.
+ */
+export function osErrorText(op: string, file: string, e: unknown): string {
+  const code = (e as NodeJS.ErrnoException).code ?? '';
+  const reason = ERRNO_TEXT[code] ?? (e as Error).message;
+  return `${code === 'EISDIR' ? 'read' : op} ${file}: ${reason}`;
+}
+
+/** True when `e` says the file does not exist (Go's os.IsNotExist). */
+export const isNotExist = (e: unknown): boolean => (e as NodeJS.ErrnoException).code === 'ENOENT';
