@@ -13,7 +13,7 @@
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
-import { parse as parseYaml } from 'yaml';
+import { parseAllDocuments } from 'yaml';
 import { GO_YAML } from '../api/go-yaml.js';
 import { isNotExist, osErrorText } from '../go-os-error.js';
 
@@ -91,8 +91,11 @@ function readFile(file: string, into: Merged): void {
   }
   let doc: unknown;
   try {
-    // As clientcmd reads it (sigs.k8s.io/yaml): `insecure-skip-tls-verify: yes` is true.
-    doc = parseYaml(text, GO_YAML);
+    // As clientcmd reads it (sigs.k8s.io/yaml): `insecure-skip-tls-verify: yes` is true, and only
+    // the first document of a file that holds several counts (yaml.Unmarshal reads no further).
+    const [first] = parseAllDocuments(text, GO_YAML);
+    if (first?.errors.length) throw first.errors[0];
+    doc = first?.toJS() ?? null;
   } catch (err) {
     throw new KubeconfigError(`not valid YAML: ${(err as Error).message.split('\n')[0]}`);
   }

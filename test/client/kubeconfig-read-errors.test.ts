@@ -31,3 +31,16 @@ test('an unreadable file the kubeconfig names says Go\'s open error', () => {
   const ca = path.join(dir, 'nope.crt');
   assert.throws(() => loadKubeconfig(file), { message: `unable to read certificate authority '${ca}': open ${ca}: no such file or directory` });
 });
+
+test('only the first YAML document of a kubeconfig counts, as yaml.Unmarshal reads it', () => {
+  const dir = tempDir();
+  const file = path.join(dir, 'two.conf');
+  writeFileSync(file, [
+    'clusters:\n- name: c\n  cluster:\n    server: https://127.0.0.1:1\n',
+    'contexts:\n- name: x\n  context: {cluster: nowhere}\ncurrent-context: x\n',
+    ': this: is [not yaml\n',
+  ].join('---\n'));
+  assert.equal(loadKubeconfig(file).server.href, 'https://127.0.0.1:1/');
+  writeFileSync(file, 'clusters: [\n---\nclusters: []\n');
+  assert.throws(() => loadKubeconfig(file), (e: Error) => e instanceof KubeconfigError && /^not valid YAML: /.test(e.message));
+});
