@@ -2,7 +2,8 @@
 // list it by name, then watch from the list's version (re-watching when the server ends a watch,
 // re-listing when the version is compacted). Issued (Approved and a certificate) ends the wait
 // with the issued CSR (or its certificate); a Denied or Failed condition, a deletion or another UID ends it with
-// upstream's error. Transient failures are retried until the deadline; a refusal is reported.
+// upstream's error. Transient failures are retried every second until the deadline; what a refusal
+// (a 4xx list or watch) does is the caller's choice (WaitOptions.refusals).
 import type { ApiObject } from '../api/meta.js';
 import { isApiError, resourcePath, type List, type RestClient } from '../client/rest-client.js';
 import { formatDuration } from '../flags/duration.js';
@@ -23,6 +24,15 @@ export interface WaitOptions {
   onApproved?(): void;
   /** Ends the wait early (the caller is stopping). */
   readonly signal?: AbortSignal;
+  /**
+   * A refused list or watch (401, 403, 400...; not 410 Gone or 429): 'retry' as upstream's
+   * WaitForCertificate, whose informer retries until the context ends, so an identity that may
+   * create CSRs but not yet list them waits for its one CSR rather than sending more; 'fail' ends
+   * the wait with it at once (an operator's command: its user should hear that it cannot list).
+   */
+  readonly refusals: 'retry' | 'fail';
+  /** Each error that is retried, before the second's pause. */
+  onRetry?(error: unknown, during: 'list' | 'watch'): void;
 }
 
 const RETRY_MS = 1000;
@@ -39,8 +49,7 @@ export function issued(csr: Csr, name: string, uid: string | undefined): Csr | u
   return approved && hasCertificate(csr) ? csr : undefined;
 }
 
-// A refusal (bad credentials, no permission, bad request) will not change by retrying.
-const isFinal = (e: unknown): boolean => isApiError(e) && e.code >= 400 && e.code < 500 && e.code !== 410 && e.code !== 429;
+const isRefusal = (e: unknown): boolean => isApiError(e) && e.code >= 400 && e.code < 500 && e.code !== 410 && e.code !== 429;
 
 async function follow(client: RestClient, name: string, o: WaitOptions, signal: AbortSignal): Promise<Csr> {
   const fieldSelector = `metadata.name=${name}`;
@@ -54,6 +63,7 @@ async function follow(client: RestClient, name: string, o: WaitOptions, signal: 
   };
   let rv: string | undefined;
   while (!signal.aborted) {
+    const during = rv === undefined ? 'list' : 'watch';
     try {
       if (rv === undefined) {
         const list = await client.request<List<Csr>>('GET', resourcePath(CSR_RESOURCE), { query: { fieldSelector }, signal });
@@ -68,7 +78,9 @@ async function follow(client: RestClient, name: string, o: WaitOptions, signal: 
         if (ev.type === 'ERROR') {
           const status = ev.object as ApiObject & { code?: number; message?: string };
           if (status.code === 410) { rv = undefined; break; }
-          throw new CertificateWaitError(`watch failed: ${status.message ?? JSON.stringify(status)}`);
+          const message = `watch failed: ${status.message ?? JSON.stringify(status)}`;
+          // An informer restarts its watch after an error event.
+          throw o.refusals === 'retry' ? new Error(message) : new CertificateWaitError(message);
         }
         rv = ev.object.metadata.resourceVersion ?? rv;
         if (ev.type === 'BOOKMARK') continue;
@@ -78,8 +90,9 @@ async function follow(client: RestClient, name: string, o: WaitOptions, signal: 
       }
     } catch (e) {
       if (signal.aborted) break;
-      if (e instanceof CertificateWaitError || isFinal(e)) throw e;
+      if (e instanceof CertificateWaitError || (o.refusals === 'fail' && isRefusal(e))) throw e;
       if (isApiError(e) && e.code === 410) rv = undefined;
+      o.onRetry?.(e, during);
       await sleep(RETRY_MS, signal);
     }
   }

@@ -33,6 +33,9 @@ export interface WebhookConnection {
   readonly tlsServerName?: string;
   readonly clientCert?: Buffer;
   readonly clientKey?: Buffer;
+  /** Where clientCert and clientKey were read from, when the kubeconfig named files (absolute paths). */
+  readonly clientCertFile?: string;
+  readonly clientKeyFile?: string;
   /** Bearer token plat presents to the server (not a caller's token). */
   readonly token?: string;
 }
@@ -221,6 +224,12 @@ export function loadKubeconfigs(files: readonly string[], overrides: KubeconfigO
     throw new KubeconfigError('user.client-certificate and user.client-key must be set together');
   }
   const token = str(user, 'token', 'user');
+  const fileOf = (key: string): string | undefined => {
+    const ref = userEntry && str(userEntry.value, key, 'user');
+    return ref === undefined ? undefined : path.resolve(userEntry!.dir, ref);
+  };
+  const clientCertFile = fileOf('client-certificate');
+  const clientKeyFile = fileOf('client-key');
 
   return {
     server,
@@ -228,6 +237,8 @@ export function loadKubeconfigs(files: readonly string[], overrides: KubeconfigO
     ...(ca !== undefined ? { ca } : {}),
     ...(tlsServerName !== undefined ? { tlsServerName } : {}),
     ...(clientCert !== undefined && clientKey !== undefined ? { clientCert, clientKey } : {}),
+    ...(clientCertFile !== undefined ? { clientCertFile } : {}),
+    ...(clientKeyFile !== undefined ? { clientKeyFile } : {}),
     ...(token !== undefined ? { token } : {}),
   };
 }

@@ -3,6 +3,8 @@
 // [10 minutes, --cluster-signing-duration]; backdated 5 minutes; a long-lived certificate (8 hours
 // or more) gives the backdate back at its end; never past the CA's own notAfter. An expired CA is
 // an error (the controller retries), never a Failed condition.
+import { goTime } from '../../core/go-time-text.js';
+
 export const BACKDATE_MS = 5 * 60_000;
 export const SHORT_MS = 8 * 3600_000;
 const MIN_TTL_MS = 10 * 60_000;
@@ -14,13 +16,6 @@ export function certificateTtl(maxTtlMs: number, expirationSeconds: number | und
   if (requested > maxTtlMs) return maxTtlMs;
   if (requested < MIN_TTL_MS) return MIN_TTL_MS;
   return requested;
-}
-
-/** Go's `%v` of a time.Time in UTC: `2026-05-01 12:00:00 +0000 UTC`. */
-export function goTime(d: Date): string {
-  const iso = d.toISOString();
-  const frac = iso.slice(20, 23).replace(/0+$/, '');
-  return `${iso.slice(0, 10)} ${iso.slice(11, 19)}${frac ? `.${frac}` : ''} +0000 UTC`;
 }
 
 /**

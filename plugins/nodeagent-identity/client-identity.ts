@@ -1,22 +1,23 @@
-// The node's client identity (k8s-behaviour §5.4, §5.7): load the --platconfig kubeconfig when it
-// holds a usable certificate; otherwise TLS bootstrap with --bootstrap-kubeconfig (write the
-// kubeconfig pointing at <cert-dir>/nodeagent-client-current.pem, request a certificate with the
-// bootstrap credentials). The certificate manager keeps it rotated when rotateCertificates is on.
+// The node's client identity (k8s-behaviour §5.4, §5.7): client-config.ts decides between the
+// --platconfig kubeconfig and TLS bootstrap with --bootstrap-kubeconfig (write the kubeconfig
+// pointing at <cert-dir>/nodeagent-client-current.pem, request a certificate with the bootstrap
+// credentials). The certificate manager keeps it rotated when rotateCertificates is on; a
+// certificate the kubeconfig names as files is in force until its rotation deadline, one it holds
+// as data is stored and replaced at once, as upstream's kubelet does.
 // ctx.api is the API client with the current certificate, switched in place on rotation; when it
 // has had no valid certificate for 5 minutes while the server is healthy (upstream's sense: the
 // last rotation worked or the last CSR create was refused with 401, 403 or 404), the agent exits
 // (klog.Fatal upstream) so a supervisor restarts it into bootstrap. A CSR waiting for approval
 // does not make the server healthy: an agent waits for an operator as long as it takes.
-import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { whenAborted } from '../../core/abort-wait.js';
 import { SIGNER_NODEAGENT_CLIENT } from '../../core/certificates/csr-object.js';
 import { CertificateManager } from '../../core/client/certificate/manager.js';
-import { FileStore, pairFromPem, type StoredPair } from '../../core/client/certificate/store.js';
+import { FileStore, NoCertKeyError, pairFromPem, type StoredPair } from '../../core/client/certificate/store.js';
 import type { ClientConnection } from '../../core/client/connection.js';
-import { KubeconfigError, loadKubeconfig } from '../../core/client/kubeconfig.js';
 import { RestClient } from '../../core/client/rest-client.js';
 import type { NodeAgentContext } from '../../core/nodeagent/context.js';
-import { bootstrapCluster, writeNodeKubeconfig } from './kubeconfig-files.js';
+import { loadClientConfig } from './client-config.js';
 import { clientTemplate } from './serving-template.js';
 
 export interface ClientIdentityOptions {
@@ -32,87 +33,68 @@ export interface ClientIdentityOptions {
 
 export const CLIENT_PREFIX = 'nodeagent-client';
 
-/** The kubeconfig's certificate if it is there and unexpired (LoadClientConfig's first branch). */
-function usableKubeconfig(file: string, now: Date): ClientConnection | undefined {
-  if (!existsSync(file)) return undefined;
-  let conn: ClientConnection;
-  try { conn = loadKubeconfig(file); } catch { return undefined; }
-  if (!conn.clientCert || !conn.clientKey) return conn.token ? conn : undefined;
-  try {
-    const pair = pairFromPem(conn.clientCert.toString(), conn.clientKey.toString(), file);
-    return now < pair.notAfter ? conn : undefined;
-  } catch { return undefined; }
-}
-
 export async function runClientIdentity(ctx: NodeAgentContext, o: ClientIdentityOptions, signal: AbortSignal): Promise<void> {
   const now = o.now ?? (() => new Date());
   const platconfig = ctx.flags.get<string>('platconfig') ?? '';
   const bootstrapFile = ctx.flags.get<string>('bootstrap-kubeconfig') ?? '';
   const certDir = ctx.flags.get<string>('cert-dir') ?? '';
-  const store = new FileStore({ dir: certDir, prefix: CLIENT_PREFIX });
   const log = ctx.logger.child('client-certificate');
+  if (ctx.config.rotateCertificates) log.info('Client rotation is on, will bootstrap in background');
+  const currentPem = path.join(certDir, `${CLIENT_PREFIX}-current.pem`);
+  const { certConfig, clientConfig } = await loadClientConfig(platconfig, bootstrapFile, currentPem, log, now());
+  // The kubeconfig's certificate files are the store's second place to look (buildClientCertificateManager),
+  // so an operator's certificate stays in force until its rotation deadline.
+  const store = new FileStore({
+    dir: certDir, prefix: CLIENT_PREFIX,
+    ...(clientConfig.clientCertFile && clientConfig.clientKeyFile ? { certFile: clientConfig.clientCertFile, keyFile: clientConfig.clientKeyFile } : {}),
+  });
 
-  let connection = usableKubeconfig(platconfig, now());
-  let bootstrapClient: RestClient | undefined;
-  if (!connection) {
-    if (!bootstrapFile) {
-      throw new Error(`unable to load client config: the kubeconfig ${JSON.stringify(platconfig)} is missing or has no usable credentials, and no --bootstrap-kubeconfig was given`);
-    }
-    let cluster;
-    try {
-      cluster = bootstrapCluster(bootstrapFile);
-    } catch (e) {
-      throw new Error(`unable to load bootstrap kubeconfig: ${bootstrapFile}: ${e instanceof KubeconfigError ? e.message : (e as Error).message}`);
-    }
-    log.info('Using bootstrap kubeconfig to generate TLS client cert, key and kubeconfig file', { bootstrap: bootstrapFile, kubeconfig: platconfig });
-    await writeNodeKubeconfig(platconfig, cluster, store.currentPath);
-    const bootstrapConn = loadKubeconfig(bootstrapFile);
-    bootstrapClient = new RestClient(bootstrapConn, { userAgent: `nodeagent/${o.version}`, qps: 0 });
-    const { clientCert: _c, clientKey: _k, token: _t, ...cluster2 } = bootstrapConn;
-    connection = cluster2;
-  }
-
-  const base: ClientConnection = connection;
   const clientOptions = { userAgent: `nodeagent/${o.version}`, qps: ctx.config.platAPIQPS, burst: ctx.config.platAPIBurst };
+  // A kubeconfig with a token (no certificate), no bootstrap: no rotation possible, used as it is.
+  if (clientConfig.token && !clientConfig.clientCert) {
+    ctx.api.set(new RestClient(clientConfig, clientOptions));
+    await whenAborted(signal);
+    return;
+  }
   let api: RestClient | undefined;
   const publish = (pair: StoredPair) => {
     if (!api) {
-      api = new RestClient({ ...base, clientCert: pair.certPem, clientKey: pair.keyPem }, clientOptions);
+      api = new RestClient({ ...clientConfig, clientCert: pair.certPem, clientKey: pair.keyPem }, clientOptions);
       ctx.api.set(api);
     } else {
       api.setClientCertificate(pair.certPem, pair.keyPem);
       ctx.api.set(api);
     }
   };
-  // A kubeconfig with a token (no certificate): no rotation possible, use it as it is.
-  if (!bootstrapClient && connection.token && !connection.clientCert) {
-    ctx.api.set(new RestClient(connection, clientOptions));
+  if (clientConfig.clientCert && clientConfig.clientKey && !ctx.config.rotateCertificates) {
+    publish(pairFromPem(clientConfig.clientCert.toString(), clientConfig.clientKey.toString(), platconfig));
     await whenAborted(signal);
     return;
   }
-  if (!bootstrapClient && connection.clientCert && connection.clientKey && !ctx.config.rotateCertificates) {
-    publish(pairFromPem(connection.clientCert.toString(), connection.clientKey.toString(), platconfig));
-    await whenAborted(signal);
-    return;
-  }
-
+  // Certificate data in the kubeconfig itself (kubeadm's admin-like kubeconfig): written into the
+  // store and replaced at once (getCurrentCertificateOrBootstrap).
+  const embedded = clientConfig.clientCert && clientConfig.clientKey && !clientConfig.clientCertFile;
+  const forceInitialRotation = embedded ? storeEmbedded(store, clientConfig, now(), log) : false;
+  let certClient: RestClient | undefined;
   let healthy = false;
   const manager: CertificateManager = new CertificateManager({
     name: 'client', store, signerName: SIGNER_NODEAGENT_CLIENT, use: 'client', logger: log,
     template: () => clientTemplate(ctx.nodeName),
-    // The bootstrap credentials while there is no valid certificate (§5.4 step 2).
+    // certConfig (the bootstrap credentials) while there is no valid certificate (§5.4 step 2).
     client: (): RestClient => {
-      const client = api && manager.current() ? api : bootstrapClient ?? api;
-      if (!client) throw new Error('no credentials to request a client certificate with');
-      return client;
+      if (api && manager.current()) return api;
+      certClient ??= new RestClient(certConfig, { userAgent: `nodeagent/${o.version}`, qps: 0 });
+      return certClient;
     },
     onCurrent: publish,
     onServerHealth: (h) => { healthy = h; },
+    forceInitialRotation,
     ...(o.now ? { now: o.now } : {}), ...(o.random ? { random: o.random } : {}),
   });
-  // A kubeconfig certificate the store does not hold (files of the operator's): in force until rotated.
-  if (!bootstrapClient && connection.clientCert && connection.clientKey && !manager.current()) {
-    publish(pairFromPem(connection.clientCert.toString(), connection.clientKey.toString(), platconfig));
+  // The store could not take it: in force from memory until replaced, as upstream keeps it.
+  if (embedded && !manager.current()) {
+    const pair = pairFromPem(clientConfig.clientCert!.toString(), clientConfig.clientKey!.toString(), platconfig);
+    if (now() < pair.notAfter) publish(pair);
   }
   const stop = new AbortController();
   const onAbort = () => stop.abort();
@@ -134,8 +116,24 @@ export async function runClientIdentity(ctx: NodeAgentContext, o: ClientIdentity
   } finally {
     clearInterval(watchdog);
     signal.removeEventListener('abort', onAbort);
-    bootstrapClient?.close();
+    certClient?.close();
   }
+}
+
+/** Puts the kubeconfig's own certificate into an empty store; true: rotate it out at once. */
+function storeEmbedded(store: FileStore, conn: ClientConnection, now: Date, log: NodeAgentContext['logger']): boolean {
+  try {
+    const current = store.current();
+    if (now < current.notAfter) return false;
+  } catch (e) {
+    if (!(e instanceof NoCertKeyError)) return false;
+  }
+  try {
+    store.update(conn.clientCert!.toString(), conn.clientKey!.toString(), now);
+  } catch (e) {
+    log.error('Unable to set the cert/key pair to the bootstrap certificate', { err: (e as Error).message });
+  }
+  return true;
 }
 
 function startWatchdog(current: () => StoredPair | undefined, healthy: () => boolean, o: ClientIdentityOptions, now: () => Date,

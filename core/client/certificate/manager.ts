@@ -191,6 +191,13 @@ export class CertificateManager {
     }
   }
 
+  /** WaitForCertificate's own words: its first list's (V(2)), then the informer's watch errors. */
+  #logWaitError(csr: string, e: unknown, during: 'list' | 'watch'): void {
+    const err = e instanceof Error ? e.message : String(e);
+    if (during === 'list') this.o.logger.v(2).info(`error fetching v1 certificate signing request: ${err}`, { name: this.o.name, csr });
+    else this.o.logger.error('Failed to watch', { name: this.o.name, csr, err });
+  }
+
   /** One rotateCerts: undefined when the new certificate is in force. */
   async #attempt(signal: AbortSignal): Promise<Failure | undefined> {
     const template = this.o.template();
@@ -221,7 +228,12 @@ export class CertificateManager {
     }, this.o.templateCheckMs ?? 1000);
     let certPem: Buffer;
     try {
-      certPem = await waitForCertificate(client, req.name, { uid: req.uid, timeoutMs: this.o.waitTimeoutMs ?? WAIT_TIMEOUT_MS, signal: stale.signal });
+      // Retrying refusals too: ending the wait would send a new CSR at the next attempt, one per
+      // backoff step, each approved and issued for nothing while the identity cannot list its own.
+      certPem = await waitForCertificate(client, req.name, {
+        uid: req.uid, timeoutMs: this.o.waitTimeoutMs ?? WAIT_TIMEOUT_MS, signal: stale.signal, refusals: 'retry',
+        onRetry: (e, during) => this.#logWaitError(req.name, e, during),
+      });
     } catch (error) {
       if (signal.aborted) return undefined;
       if (stale.signal.aborted) return { message: 'Certificate request was not signed', error: `the certificate template changed while waiting for "${req.name}"` };

@@ -1,11 +1,13 @@
 // client-go's certificate file store (k8s-behaviour §5.3): each pair is written to a dated file
 // (certificates, then the key; mode 0600) and `<prefix>-current.pem` is an absolute symlink to the
 // newest, swapped through `<prefix>-updated.pem` so that a crash leaves either the old or the new
-// link, never none (a dangling `updated` is finished at the next start).
+// link, never none (a dangling `updated` is finished at the next start). A regular file where a
+// link belongs is an operator's: updates fail rather than delete it.
 import { X509Certificate, createPrivateKey, type KeyObject } from 'node:crypto';
 import { existsSync, lstatSync, readFileSync, renameSync, symlinkSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { decodePemBlocks, encodePem } from '../../crypto/index.js';
+import { goQuote } from '../../go-quote.js';
 import { writeFileAtomicSync } from '../../pki/write-file-atomic.js';
 import { makeDirSync } from '../../make-dir.js';
 
@@ -98,20 +100,40 @@ export class FileStore {
     // second, or something planted there) is replaced, never written through, so the key neither
     // follows a symlink out of the directory nor sits for a moment in a file others may read.
     writeFileAtomicSync(dated, pair.certPem + pair.keyPem, 0o600);
-    const updated = this.#updatedPath;
-    if (isLink(updated) || existsSync(updated)) unlinkSync(updated);
-    symlinkSync(dated, updated);
-    if (isLink(this.currentPath) || existsSync(this.currentPath)) unlinkSync(this.currentPath);
-    renameSync(updated, this.currentPath);
+    this.#updateSymlink(dated);
     return pair;
+  }
+
+  /**
+   * updateSymlink: a regular file at `current` or `updated` is someone's, never the store's, so the
+   * update fails rather than removing it (upstream's texts).
+   */
+  #updateSymlink(dated: string): void {
+    const current = this.currentPath;
+    const updated = this.#updatedPath;
+    const currentKind = kindOf(current);
+    if (currentKind === 'file') throw new Error(`expected ${goQuote(current)} to be a symlink but it is a file`);
+    const updatedKind = kindOf(updated);
+    if (updatedKind === 'file') throw new Error(`expected ${goQuote(updated)} to be a symlink but it is a file`);
+    if (updatedKind === 'link') unlinkSync(updated);
+    symlinkSync(dated, updated);
+    if (currentKind === 'link') unlinkSync(current);
+    renameSync(updated, current);
   }
 
   /** A crash between removing `current` and renaming `updated`: finish the swap. */
   #recover(): void {
-    if (!isLink(this.currentPath) && !existsSync(this.currentPath) && isLink(this.#updatedPath)) renameSync(this.#updatedPath, this.currentPath);
+    if (existsSync(this.currentPath)) return;
+    const kind = kindOf(this.#updatedPath);
+    if (kind === 'file') throw new Error(`expected ${goQuote(this.#updatedPath)} to be a symlink but it is a file`);
+    if (kind === 'link') renameSync(this.#updatedPath, this.currentPath);
   }
 }
 
-function isLink(p: string): boolean {
-  try { return lstatSync(p).isSymbolicLink(); } catch { return false; }
+/** What lstat finds: anything not a symlink counts as a file, as upstream's mode check has it. */
+function kindOf(p: string): 'none' | 'link' | 'file' {
+  try { return lstatSync(p).isSymbolicLink() ? 'link' : 'file'; } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return 'none';
+    throw e;
+  }
 }

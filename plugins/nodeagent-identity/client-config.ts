@@ -1,0 +1,94 @@
+// LoadClientConfig (pkg/kubelet/certificate/bootstrap, k8s-behaviour §5.4 step 1): the
+// credentials that request client certificates while the node has none (certConfig), and the
+// connection the node's client starts from (clientConfig). Without --bootstrap-kubeconfig the
+// --platconfig kubeconfig is used as it is, whatever it holds. With one, the kubeconfig is kept
+// only while it holds client certificates, all unexpired (isClientConfigStillValid): a token, an
+// unreadable pair or an expired certificate sends the node through TLS bootstrap, which rewrites
+// the kubeconfig to point at the certificate store.
+import { X509Certificate } from 'node:crypto';
+import { statSync } from 'node:fs';
+import { decodePemBlocks } from '../../core/crypto/index.js';
+import { goTime } from '../../core/go-time-text.js';
+import { KubeconfigError, loadKubeconfig, type WebhookConnection } from '../../core/client/kubeconfig.js';
+import type { Logger } from '../../core/log.js';
+import { servingPairProblem } from '../../core/server/serving-pair.js';
+import { bootstrapCluster, writeNodeKubeconfig } from './kubeconfig-files.js';
+
+export interface ClientConfigs {
+  /** Sends the CSRs while there is no current certificate (the bootstrap credentials, when bootstrapping). */
+  readonly certConfig: WebhookConnection;
+  /** The node's own connection; when bootstrapping, the bootstrap cluster without credentials. */
+  readonly clientConfig: WebhookConnection;
+  readonly bootstrapping: boolean;
+}
+
+const message = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+
+export async function loadClientConfig(kubeconfig: string, bootstrap: string, currentPem: string, log: Logger, now: Date): Promise<ClientConfigs> {
+  if (!bootstrap) {
+    let conn: WebhookConnection;
+    try {
+      statSync(kubeconfig);
+      conn = loadKubeconfig(kubeconfig);
+    } catch (e) {
+      // clientcmd's loader stats an explicit path first.
+      const err = (e as NodeJS.ErrnoException).code === 'ENOENT' ? `stat ${kubeconfig}: no such file or directory` : message(e);
+      throw new Error(`unable to load kubeconfig: ${err}`);
+    }
+    log.v(2).info('No bootstrapping requested, will use kubeconfig');
+    return { certConfig: conn, clientConfig: conn, bootstrapping: false };
+  }
+  if (stillValid(kubeconfig, log, now)) {
+    let conn: WebhookConnection;
+    try { conn = loadKubeconfig(kubeconfig); } catch (e) { throw new Error(`unable to load kubeconfig: ${message(e)}`); }
+    log.v(2).info('Current kubeconfig file contents are still valid, no bootstrap necessary');
+    return { certConfig: conn, clientConfig: conn, bootstrapping: false };
+  }
+  let bootstrapConn: WebhookConnection;
+  let cluster;
+  try {
+    bootstrapConn = loadKubeconfig(bootstrap);
+    cluster = bootstrapCluster(bootstrap);
+  } catch (e) {
+    throw new Error(`unable to load bootstrap kubeconfig: ${bootstrap}: ${e instanceof KubeconfigError ? e.message : message(e)}`);
+  }
+  await writeNodeKubeconfig(kubeconfig, cluster, currentPem);
+  log.v(2).info('Use the bootstrap credentials to request a cert, and set kubeconfig to point to the certificate dir');
+  const { clientCert: _c, clientKey: _k, clientCertFile: _cf, clientKeyFile: _kf, token: _t, ...anonymous } = bootstrapConn;
+  return { certConfig: bootstrapConn, clientConfig: anonymous, bootstrapping: true };
+}
+
+/** isClientConfigStillValid: each reason it is not is upstream's HandleError line. */
+function stillValid(file: string, log: Logger, now: Date): boolean {
+  try {
+    statSync(file);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw new Error(`error reading existing bootstrap kubeconfig ${file}: ${message(e)}`);
+  }
+  const invalid = (err: string): false => { log.error('Unhandled Error', { err }); return false; };
+  let conn: WebhookConnection;
+  try { conn = loadKubeconfig(file); } catch (e) {
+    return invalid(`unable to read existing bootstrap client config from ${file}: ${message(e)}`);
+  }
+  // transport.TLSConfigFor: the certificate and key must make a pair (tls.X509KeyPair).
+  if (conn.clientCert && conn.clientKey) {
+    const problem = servingPairProblem({ cert: conn.clientCert.toString(), key: conn.clientKey.toString() });
+    if (problem) return invalid(`unable to load TLS configuration from existing bootstrap client config read from ${file}: tls: ${problem.reason}`);
+  }
+  // certutil.ParseCertsPEM: no certificate at all (a token, nothing) is its error too.
+  const certs: X509Certificate[] = [];
+  try {
+    for (const b of decodePemBlocks(conn.clientCert?.toString() ?? '')) if (b.label === 'CERTIFICATE') certs.push(new X509Certificate(Buffer.from(b.der)));
+  } catch (e) {
+    return invalid(`unable to load TLS certificates from existing bootstrap client config read from ${file}: ${message(e)}`);
+  }
+  if (certs.length === 0) {
+    return invalid(`unable to load TLS certificates from existing bootstrap client config read from ${file}: data does not contain any valid RSA or ECDSA certificates`);
+  }
+  for (const cert of certs) {
+    const notAfter = new Date(cert.validTo);
+    if (now > notAfter) return invalid(`part of the existing bootstrap client certificate in ${file} is expired: ${goTime(notAfter)}`);
+  }
+  return true;
+}
