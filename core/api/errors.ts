@@ -105,11 +105,12 @@ export const errors = {
   }),
   /**
    * A method the path has no route for (POST or DELETE on a namespaced resource's all-namespaces
-   * list, PUT on a collection): go-restful's 405, as the apiserver's serviceErrorHandler writes it.
+   * list, PUT on a collection): go-restful's 405, as the apiserver's serviceErrorHandler writes it
+   * (NewGenericServerResponse with isUnexpectedResponse false: no causes, empty details).
    */
   noRouteForMethod: () => new StatusError({
     code: 405, reason: 'MethodNotAllowed', message: 'the server does not allow this method on the requested resource',
-    details: { causes: [{ reason: 'UnexpectedServerResponse', message: '405: Method Not Allowed' }] },
+    details: {},
   }),
   notAcceptable: (message: string) => new StatusError({ code: 406, reason: 'NotAcceptable', message }),
   expired: (message: string, continueToken?: string) => new StatusError({
