@@ -47,8 +47,10 @@ export class ControllerManagerRuntime {
   }
 
   #fail(e: unknown): void {
-    const reason = e instanceof ControllerInitError || e instanceof ControllerContextError ? e.message : `controller manager failed: ${e instanceof Error ? e.message : String(e)}`;
-    this.o.logger.error(reason);
+    // These two were logged where they happened, in upstream's words; the exit names them once more.
+    const logged = e instanceof ControllerInitError || e instanceof ControllerContextError;
+    const reason = logged ? e.message : `controller manager failed: ${e instanceof Error ? e.message : String(e)}`;
+    if (!logged) this.o.logger.error(reason);
     requestExit(this.o.host, { code: 1, reason });
   }
 

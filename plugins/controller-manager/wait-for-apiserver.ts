@@ -35,8 +35,10 @@ export async function waitForApiServer(client: RestClient, log: Logger, signal: 
       lastErr = `failed to get apiserver /healthz status: ${e instanceof Error ? e.message : String(e)}`;
       log.v(2).info("APIServer isn't healthy yet, waiting a little while", { err: lastErr });
     }
-    if (Date.now() + POLL_MS > deadline) break;
-    await sleep(POLL_MS, signal);
+    // wait.PollImmediate(1s, 10s): a poll a second, the last one when the time is up.
+    const remaining = deadline - Date.now();
+    if (remaining <= 0) break;
+    await sleep(Math.min(POLL_MS, remaining), signal);
     if (signal.aborted) return;
   }
   throw new ControllerContextError(`failed to wait for apiserver being healthy: timed out waiting for the condition: ${lastErr}`);

@@ -31,16 +31,19 @@ function parsePrivateKey(der: Uint8Array): KeyObject {
   throw new Error('tls: failed to parse private key');
 }
 
-// Go compares the RSA modulus, the EC point and the Ed25519 key: the JWK members that hold them.
-const MATCHED: Readonly<Record<string, readonly string[]>> = { rsa: ['n'], ec: ['x', 'y'], ed25519: ['x'] };
+const MATCHED_TYPES = new Set(['rsa', 'ec', 'ed25519']);
 
+/**
+ * Go compares the RSA modulus, the EC point and the Ed25519 key. The public halves are compared as
+ * SubjectPublicKeyInfo DER, each re-exported by OpenSSL so that encodings agree: JWK would do, but
+ * Node has no JWK for P-224, a curve Go accepts here.
+ */
 function checkMatch(spki: Uint8Array, certAlgorithm: string, key: KeyObject): void {
-  const members = MATCHED[certAlgorithm];
-  if (!members) throw new Error('tls: unknown public key algorithm');
+  if (!MATCHED_TYPES.has(certAlgorithm)) throw new Error('tls: unknown public key algorithm');
   if (key.asymmetricKeyType !== certAlgorithm) throw new Error('tls: private key type does not match public key type');
-  const pub = createPublicKey({ key: Buffer.from(spki), format: 'der', type: 'spki' }).export({ format: 'jwk' });
-  const own = createPublicKey(key).export({ format: 'jwk' });
-  if (members.some((m) => pub[m] !== own[m])) throw new Error('tls: private key does not match public key');
+  const pub = createPublicKey({ key: Buffer.from(spki), format: 'der', type: 'spki' }).export({ format: 'der', type: 'spki' });
+  const own = createPublicKey(key).export({ format: 'der', type: 'spki' });
+  if (!pub.equals(own)) throw new Error('tls: private key does not match public key');
 }
 
 const goList = (types: readonly string[]) => `[${types.join(' ')}]`;

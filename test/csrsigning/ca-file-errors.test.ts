@@ -21,6 +21,7 @@ const ca = makeCa({ commonName: 'errors-ca' });
 const other = makeCa({ commonName: 'other-ca' });
 const rsa = makeCa({ commonName: 'rsa-ca', keyType: 'rsa-2048' });
 const ed448Key = opensslKey('ed448');
+const p224Key = openssl(['genpkey', '-algorithm', 'EC', '-pkeyopt', 'ec_paramgen_curve:P-224', '-pkeyopt', 'ec_param_enc:named_curve']);
 const file = (name: string, content: string) => {
   const p = path.join(dir, name);
   writeFileSync(p, content, { mode: 0o600 });
@@ -30,7 +31,8 @@ const GOOD_CERT = file('good.crt', ca.certificatePem);
 const GOOD_KEY = file('good.key', ca.privateKeyPem);
 const MISSING = path.join(dir, 'nope.key');
 
-interface Case { name: string; cert: string; key: string; error: string; loader: boolean }
+/** `keyFault`: a provider check that names the key file (plat's wording for what it refuses after the loader). */
+interface Case { name: string; cert: string; key: string; error: string; loader: boolean; keyFault?: boolean }
 const loader = (name: string, cert: string, key: string, error: string): Case => ({ name, cert, key, error, loader: true });
 
 const cases: Case[] = [
@@ -55,13 +57,18 @@ const cases: Case[] = [
   loader('an empty key file', GOOD_CERT, file('empty.key', ''), `missing content for serving cert ${goQuote(`csr-controller::${GOOD_CERT}::${path.join(dir, 'empty.key')}`)}`),
   loader('a missing key file', GOOD_CERT, MISSING, `open ${MISSING}: no such file or directory`),
   loader('a directory for the key file', GOOD_CERT, dir, `read ${dir}: is a directory`),
+  loader('a P-224 certificate with another key', file('p224.crt', selfSigned(p224Key)), GOOD_KEY, 'tls: private key does not match public key'),
+  // X509KeyPair takes a P-224 pair (Go signs with it); plat's CA provider refuses the key afterwards.
+  { name: 'a P-224 CA (X509KeyPair takes it, plat refuses the curve)', cert: file('p224-ca.crt', selfSigned(p224Key)), key: file('p224.key', p224Key),
+    error: 'data does not contain a valid RSA or ECDSA private key', loader: false, keyFault: true },
   { name: 'a certificate whose only block has headers (X509KeyPair takes it, ParseCertsPEM skips it)',
     cert: file('headers.crt', ca.certificatePem.replace('-----BEGIN CERTIFICATE-----\n', '-----BEGIN CERTIFICATE-----\nComment: x\n\n')), key: GOOD_KEY,
     error: 'data does not contain any valid RSA or ECDSA certificates', loader: false },
 ];
 // The cert file is named whichever file is at fault, as upstream names it (for the provider's
 // checks, plat's deviation: upstream names its loader).
-const startupMessage = (c: Case) => `failed to start platform/nodeagent-serving certificate controller: error reading CA cert file ${goQuote(c.cert)}: ${c.error}`;
+const faulted = (c: Case, cert: string, key: string) => (c.keyFault ? `error reading CA key file ${goQuote(key)}` : `error reading CA cert file ${goQuote(cert)}`);
+const startupMessage = (c: Case) => `failed to start platform/nodeagent-serving certificate controller: ${faulted(c, c.cert, c.key)}: ${c.error}`;
 
 describe('unusable CA files: upstream\'s messages', () => {
   for (const c of cases) {
@@ -98,7 +105,7 @@ describe('unusable CA files: upstream\'s messages', () => {
       await provider.reload();
       const expected = c.loader
         ? `] Unhandled Error err=${goQuote(`key failed with : ${retarget(c.error, c, certFile, keyFile)}`)}`
-        : `] the CA files changed but cannot be used; still signing with the previous CA error=${goQuote(`error reading CA cert file ${goQuote(certFile)}: ${c.error}`)}`;
+        : `] the CA files changed but cannot be used; still signing with the previous CA error=${goQuote(`${faulted(c, certFile, keyFile)}: ${c.error}`)}`;
       assert.ok(logs.lines.some((l) => l.endsWith(expected)), `${expected}\n${logs.lines.join('\n')}`);
       assert.equal(provider.current().certBytes.toString(), ca.certificatePem, 'the previous CA stays');
     });
