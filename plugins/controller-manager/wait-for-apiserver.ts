@@ -27,8 +27,9 @@ export async function waitForApiServer(client: RestClient, log: Logger, signal: 
   for (;;) {
     const left = deadline - Date.now();
     try {
-      // No request outlives the wait: a server that accepts and never answers is a failed poll.
-      await client.request('GET', '/healthz', { signal: AbortSignal.any([signal, AbortSignal.timeout(Math.max(left, 1))]) });
+      // A server that accepts and never answers is a failed poll: no request outlives the wait by
+      // more than a poll interval (the last poll, at the deadline, still gets its interval).
+      await client.request('GET', '/healthz', { signal: AbortSignal.any([signal, AbortSignal.timeout(Math.max(left, POLL_MS))]) });
       return;
     } catch (e) {
       if (signal.aborted) return;
