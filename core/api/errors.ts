@@ -116,7 +116,8 @@ export const errors = {
   expired: (message: string, continueToken?: string) => new StatusError({
     code: 410, reason: 'Expired', message, ...(continueToken ? { metadata: { continue: continueToken } } : {}),
   }),
-  requestEntityTooLarge: (message: string) => new StatusError({ code: 413, reason: 'RequestEntityTooLarge', message }),
+  /** NewRequestEntityTooLargeError: its prefix is part of every such message (body limit, JSON patch size). */
+  requestEntityTooLarge: (message: string) => new StatusError({ code: 413, reason: 'RequestEntityTooLarge', message: `Request entity too large: ${message}` }),
   unsupportedMediaType: (_contentType: string, accepted: readonly string[]) => new StatusError({
     code: 415, reason: 'UnsupportedMediaType',
     message: `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`,

@@ -3,6 +3,7 @@
 import { fieldError, type FieldError } from '../api/field-errors.js';
 import type { ApiObject, ObjectMeta } from '../api/meta.js';
 import { labelValueErrors, qualifiedNameErrors } from '../api/selectors/label-syntax.js';
+import { goTime } from '../go-time-text.js';
 
 const TOTAL_ANNOTATION_SIZE_LIMIT = 256 * 1024;
 
@@ -49,36 +50,53 @@ export function validateObjectMeta(meta: ObjectMeta, namespaced: boolean): Field
 
 const immutable = ['name', 'namespace', 'uid', 'creationTimestamp'] as const;
 
+/**
+ * A *metav1.Time in a field error: a fmt.Stringer, so printed bare with time.Time's String() (the
+ * server's zone being UTC), not quoted as a string would be.
+ */
+const immutableTime = (field: string, t: string): FieldError =>
+  ({ type: 'FieldValueInvalid', field, message: `Invalid value: ${goTime(new Date(t))}: field is immutable` });
+
+/** ValidateObjectMetaAccessorUpdate, in its order (the resourceVersion check is the store's). */
 export function validateObjectMetaUpdate(meta: ObjectMeta, old: ObjectMeta, namespaced: boolean): FieldError[] {
   const out: FieldError[] = [];
-  for (const f of immutable) {
-    if ((meta[f] ?? '') !== (old[f] ?? '')) out.push(fieldError.invalid(`metadata.${f}`, meta[f] ?? '', 'field is immutable'));
-  }
-  if (old.deletionTimestamp && (meta.deletionTimestamp ?? null) !== old.deletionTimestamp) {
-    out.push(fieldError.invalid('metadata.deletionTimestamp', meta.deletionTimestamp ?? '', 'field is immutable; may only be changed via deletion'));
-  }
-  if ((meta.generation ?? 0) < (old.generation ?? 0)) {
-    out.push(fieldError.invalid('metadata.generation', meta.generation ?? 0, 'must not be decremented'));
-  }
   if (old.deletionTimestamp) {
     const before = new Set(old.finalizers ?? []);
     for (const f of meta.finalizers ?? []) {
       if (!before.has(f)) out.push(fieldError.forbidden('metadata.finalizers', `no new finalizers can be added if the object is being deleted, found new finalizers ${JSON.stringify([f])}`));
     }
   }
+  if ((meta.generation ?? 0) < (old.generation ?? 0)) {
+    out.push(fieldError.invalid('metadata.generation', meta.generation ?? 0, 'must not be decremented'));
+  }
+  for (const f of immutable) {
+    if ((meta[f] ?? '') !== (old[f] ?? '')) out.push(fieldError.invalid(`metadata.${f}`, meta[f] ?? '', 'field is immutable'));
+  }
+  // Only reachable where the stored object has none (restoreSystemMeta keeps a set one): a client
+  // cannot start a deletion, or set its grace period, with an update.
+  if ((meta.deletionTimestamp ?? null) !== (old.deletionTimestamp ?? null)) {
+    out.push(meta.deletionTimestamp ? immutableTime('metadata.deletionTimestamp', meta.deletionTimestamp)
+      : fieldError.invalid('metadata.deletionTimestamp', null, 'field is immutable'));
+  }
+  if ((meta.deletionGracePeriodSeconds ?? null) !== (old.deletionGracePeriodSeconds ?? null)) {
+    out.push(fieldError.invalid('metadata.deletionGracePeriodSeconds', meta.deletionGracePeriodSeconds ?? null, 'field is immutable'));
+  }
   out.push(...validateLabels(meta.labels), ...validateAnnotations(meta.annotations));
   void namespaced;
   return out;
 }
 
-/** The fields of metadata every update keeps from the stored object (rest.BeforeUpdate). */
+/**
+ * The fields of metadata every update keeps from the stored object (rest.BeforeUpdate). The
+ * deletion fields are kept only where the stored object has them, so that setting them on a live
+ * object is refused by validateObjectMetaUpdate rather than silently dropped.
+ */
 export function restoreSystemMeta(obj: ApiObject, old: ApiObject): void {
   const m = obj.metadata, o = old.metadata;
   if (!m.uid && o.uid) m.uid = o.uid;
   m.creationTimestamp = o.creationTimestamp ?? null;
   if (o.generation !== undefined) m.generation = o.generation; else delete m.generation;
-  if (o.deletionTimestamp) m.deletionTimestamp = o.deletionTimestamp; else delete m.deletionTimestamp;
-  if (o.deletionGracePeriodSeconds !== undefined) m.deletionGracePeriodSeconds = o.deletionGracePeriodSeconds;
-  else delete m.deletionGracePeriodSeconds;
+  if (o.deletionTimestamp) m.deletionTimestamp = o.deletionTimestamp;
+  if (o.deletionGracePeriodSeconds !== undefined && m.deletionGracePeriodSeconds === undefined) m.deletionGracePeriodSeconds = o.deletionGracePeriodSeconds;
   delete m.selfLink;
 }

@@ -1,24 +1,59 @@
-// Writing API responses: JSON bodies (optionally pretty), Warning headers, Status bodies.
+// Writing API responses: JSON or YAML bodies (JSON optionally pretty), Warning headers, Status
+// bodies. A resource request's answer is in the media type its Accept negotiates
+// (output-media-type.ts), its errors too; other paths answer JSON.
 import type { Context } from 'koa';
-import type { Status } from '../api/errors.js';
+import { isStatusError, type Status } from '../api/errors.js';
+import { goYaml } from '../api/go-yaml-marshal.js';
+import { negotiateOutput, type OutputMediaType, type Restrictions } from './output-media-type.js';
 
-export function sendJson(ctx: Context, code: number, body: unknown, contentType = 'application/json'): void {
+const isResourceRequest = (ctx: Context): boolean => (ctx.state as { info?: { isResourceRequest?: boolean } }).info?.isResourceRequest === true;
+
+function write(ctx: Context, code: number, body: unknown, media: OutputMediaType, contentType: string): void {
   ctx.status = code;
+  if (media === 'application/yaml') {
+    // sigs.k8s.io/yaml of the JSON, as upstream's YAML serializer writes it.
+    ctx.set('Content-Type', media);
+    ctx.body = goYaml(JSON.parse(JSON.stringify(body)));
+    return;
+  }
   ctx.type = contentType;
   const pretty = ctx.query['pretty'] === 'true' || ctx.query['pretty'] === '1';
   ctx.body = JSON.stringify(body, null, pretty ? 2 : undefined) + (pretty ? '\n' : '');
 }
 
+/**
+ * The negotiated media type, or, where negotiation fails, what WriteObjectNegotiated then writes:
+ * a failure's own Status, or the 406 in its place, as indented JSON (WriteRawJSON).
+ */
+function negotiated(ctx: Context, code: number, body: unknown, restrictions: Restrictions): OutputMediaType | undefined {
+  try {
+    return negotiateOutput(ctx.get('accept') || undefined, restrictions);
+  } catch (e) {
+    if (!isStatusError(e)) throw e;
+    const failed = code < 200 || code >= 400;
+    sendRawJson(ctx, failed ? body : e.status, failed ? code : e.status.code);
+    return undefined;
+  }
+}
+
+export function sendJson(ctx: Context, code: number, body: unknown, contentType = 'application/json'): void {
+  if (!isResourceRequest(ctx)) return write(ctx, code, body, 'application/json', contentType);
+  const media = negotiated(ctx, code, body, 'resource');
+  if (media) write(ctx, code, body, media, contentType);
+}
+
 /** A non-API object (/version, the root path list): always indented, as upstream's WriteRawJSON. */
-export function sendRawJson(ctx: Context, body: unknown): void {
-  ctx.status = 200;
+export function sendRawJson(ctx: Context, body: unknown, code = 200): void {
+  ctx.status = code;
   ctx.type = 'application/json';
   ctx.body = JSON.stringify(body, null, 2);
 }
 
 export function sendStatus(ctx: Context, status: Status, headers: Record<string, string> = {}): void {
   for (const [k, v] of Object.entries(headers)) ctx.set(k, v);
-  sendJson(ctx, status.code, status);
+  if (!isResourceRequest(ctx)) return write(ctx, status.code, status, 'application/json', 'application/json');
+  const media = negotiated(ctx, status.code, status, 'error');
+  if (media) write(ctx, status.code, status, media, 'application/json');
 }
 
 /** `Warning: 299 - "<text>"`, deduplicated; truncated past 4 KiB in total as apiserver does. */

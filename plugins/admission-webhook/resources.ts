@@ -1,5 +1,8 @@
 // The two configuration resources (cluster-scoped, names are DNS subdomains, short of upstream's
 // none) with their strategies: defaults, then validation with upstream's create and update rules.
+// As upstream's, an update must name the resourceVersion it read (a webhook configuration is
+// security policy: a blind overwrite could drop a webhook added meanwhile), and metadata.generation
+// starts at 1.
 import { age } from '../../core/api/human-duration.js';
 import { dns1123SubdomainErrors } from '../../core/api/selectors/label-syntax.js';
 import type { ResourceDefinition, TableColumn } from '../../core/registry/resource.js';
@@ -16,7 +19,10 @@ const AGE_COLUMN: TableColumn = { name: 'Age', type: 'string', format: '', prior
 
 function strategy(mutating: boolean): Strategy<WebhookConfiguration> {
   return {
-    prepareForCreate: (_ctx, obj) => applyDefaults(obj, mutating),
+    prepareForCreate(_ctx, obj) {
+      applyDefaults(obj, mutating);
+      obj.metadata.generation = 1;
+    },
     validate: (_ctx, obj) => validateConfiguration(obj, mutating),
     prepareForUpdate: (_ctx, obj) => applyDefaults(obj, mutating),
     validateUpdate: (_ctx, obj, old) => validateConfiguration(obj, mutating, updateOptions(obj, old)),
@@ -40,6 +46,7 @@ function definition(kind: WebhookKind): ResourceDefinition<WebhookConfiguration>
       cells: (obj, now) => [obj.metadata.name ?? '', Array.isArray(obj.webhooks) ? obj.webhooks.length : 0, age(obj.metadata.creationTimestamp, now)],
     },
     validateName: subdomainName,
+    allowUnconditionalUpdate: false,
   };
 }
 

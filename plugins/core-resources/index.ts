@@ -22,6 +22,11 @@ export const DEFAULT_NAMESPACE = 'default';
 /** Node agents' heartbeat Leases (upstream kube-node-lease, created by the same system-namespaces controller). */
 export const NODE_LEASE_NAMESPACE = 'plat-node-lease';
 const INITIAL_NAMESPACES = [DEFAULT_NAMESPACE, SYSTEM_NAMESPACE, NODE_LEASE_NAMESPACE];
+/**
+ * NamespaceLifecycle's immortal namespaces: upstream's default, kube-system and kube-public under
+ * plat's names (plat creates no plat-public, but the name is as protected as kube-public is).
+ */
+const IMMORTAL_NAMESPACES = new Set([DEFAULT_NAMESPACE, SYSTEM_NAMESPACE, 'plat-public']);
 const SYSTEM_NAMESPACE_RETRY_MS = 60_000;
 
 const SYSTEM_USER = { name: 'system:apiserver', groups: [MASTERS_GROUP] };
@@ -39,13 +44,18 @@ export const CoreResourcesPlugin: Plugin = {
       registry.register(secretResource);
     });
 
-    // NamespaceLifecycle: creating a namespaced object needs its namespace to exist.
+    // NamespaceLifecycle: the immortal namespaces cannot be deleted (a dry run neither), and
+    // creating a namespaced object needs its namespace to exist.
     host.capabilities.provide(ADMISSION_PLUGIN_KIND, NAMESPACE_LIFECYCLE, PLUGIN_NAME);
     host.hooks.configure.tap(PLUGIN_NAME, () => {
       if (!isAdmissionPluginEnabled(host, NAMESPACE_LIFECYCLE)) return;
       host.hooks.admitMutate.tapPromise({ name: NAMESPACE_LIFECYCLE, stage: admissionStage(NAMESPACE_LIFECYCLE) }, (req) => namespaceLifecycle(req));
     });
     const namespaceLifecycle = async (req: AdmissionRequest): Promise<void> => {
+      const isNamespace = req.group === '' && req.kind === 'Namespace';
+      if (req.operation === 'DELETE' && isNamespace && IMMORTAL_NAMESPACES.has(req.name)) {
+        throw errors.forbidden({ group: '', resource: req.resource }, req.name, 'this namespace may not be deleted');
+      }
       if (req.operation !== 'CREATE' || !req.namespace) return;
       if (req.group === '' && req.resource === 'namespaces') return;
       if (servedResources(host)?.get(req.group, req.version, req.resource)?.scope !== 'Namespaced') return;

@@ -95,6 +95,8 @@ const namespaceStrategy: Strategy<Namespace> = {
 export const namespaceResource: ResourceDefinition<Namespace> = {
   group: '', version: 'v1', kind: 'Namespace', listKind: 'NamespaceList', plural: 'namespaces', singular: 'namespace',
   shortNames: ['ns'], scope: 'Cluster', schema: namespaceSchema, description: NAMESPACE_DESCRIPTION,
+  // Upstream's namespace REST has no DeleteCollection: one request cannot empty the cluster.
+  verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
   strategy: namespaceStrategy,
   subresources: [{ name: 'status' }],
   selectableFields: (obj) => ({ 'status.phase': obj.status?.phase ?? '' }),

@@ -173,6 +173,22 @@ describe('webhook configuration validation', () => {
     }
   });
 
+  for (const [path, plural] of [[VWC, 'validatingwebhookconfigurations'], [MWC, 'mutatingwebhookconfigurations']] as const) {
+    it(`${plural}: generation 1 on create; a PUT must name a resourceVersion (422 without)`, async () => {
+      const c = await plat.admin.post(path, { metadata: { name: 'guarded', generation: 9 }, webhooks: [base()] });
+      assert.equal(c.status, 201, c.text);
+      assert.equal(c.json.metadata.generation, 1);
+      const { resourceVersion: _rv, ...meta } = c.json.metadata;
+      const blind = await plat.admin.put(`${path}/guarded`, { ...c.json, metadata: meta });
+      assert.equal(blind.status, 422, blind.text);
+      assert.equal(blind.json.message, `${plural}.admissionregistration.platform "guarded" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be specified for an update`);
+      const pinned = await plat.admin.put(`${path}/guarded`, { ...c.json, metadata: { ...c.json.metadata, labels: { a: 'b' } } });
+      assert.equal(pinned.status, 200, pinned.text);
+      assert.equal(pinned.json.metadata.generation, 1);
+      assert.equal((await plat.admin.delete(`${path}/guarded`)).status, 200);
+    });
+  }
+
   it('lists as a table with the number of webhooks', async () => {
     assert.equal((await plat.admin.post(VWC, { metadata: { name: 'two-hooks' }, webhooks: [base(), base({ name: 'other.example.com' })] })).status, 201);
     const t = await plat.admin.get(VWC, { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' });

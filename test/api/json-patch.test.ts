@@ -116,7 +116,7 @@ describe('applyJsonPatch: errors', () => {
 
   it(`more than ${MAX_JSON_PATCH_OPERATIONS} operations is 413, before anything applies`, () => {
     const ops = Array.from({ length: MAX_JSON_PATCH_OPERATIONS + 1 }, () => ({ op: 'test', path: '/nope', value: 1 }));
-    assertStatus(() => applyJsonPatch({}, ops), 413, `The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${MAX_JSON_PATCH_OPERATIONS + 1}`);
+    assertStatus(() => applyJsonPatch({}, ops), 413, `Request entity too large: The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${MAX_JSON_PATCH_OPERATIONS + 1}`);
     const okOps = Array.from({ length: MAX_JSON_PATCH_OPERATIONS }, () => ({ op: 'test', path: '/a', value: 1 }));
     assert.deepEqual(applyJsonPatch({ a: 1 }, okOps), { a: 1 });
   });

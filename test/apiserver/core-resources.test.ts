@@ -1,6 +1,6 @@
 // core/v1 Namespaces and Secrets over HTTPS and through the machine's kubectl: discovery under
 // /api, stringData merged into data and never stored, type defaulted and immutable, immutable
-// Secrets, NamespaceLifecycle's 404 for a missing namespace.
+// Secrets, NamespaceLifecycle's 404 for a missing namespace and its immortal namespaces.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Kubectl } from '../helpers/kubectl.js';
@@ -125,6 +125,35 @@ describe('core/v1 namespaces and secrets', () => {
     assert.equal(r.json.reason, 'NotFound');
     assert.equal(r.json.message, 'namespaces "nope" not found');
     assert.equal((await plat.admin.get('/api/v1/secrets?fieldSelector=metadata.namespace%3Dnope')).json.items.length, 0);
+  });
+
+  const deletions: { name: string; query?: string; code: number }[] = [
+    { name: 'default', code: 403 },
+    { name: 'plat-system', code: 403 },
+    { name: 'plat-system', query: '?dryRun=All', code: 403 },
+    { name: 'plat-public', code: 403 },
+    { name: 'plat-node-lease', query: '?dryRun=All', code: 200 },
+  ];
+  for (const d of deletions) {
+    it(`DELETE namespace ${d.name}${d.query ?? ''}: ${d.code}`, async () => {
+      if (d.name === 'plat-public') assert.equal((await plat.admin.post(NS, { metadata: { name: d.name } })).status, 201);
+      const r = await plat.admin.delete(`${NS}/${d.name}${d.query ?? ''}`);
+      assert.equal(r.status, d.code, r.text);
+      if (d.code !== 403) return;
+      assert.deepEqual(r.json, {
+        kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
+        message: `namespaces "${d.name}" is forbidden: this namespace may not be deleted`,
+        reason: 'Forbidden', details: { name: d.name, kind: 'namespaces' }, code: 403,
+      });
+      assert.equal((await plat.admin.get(`${NS}/${d.name}`)).status, 200);
+    });
+  }
+
+  it('namespaces have no deletecollection (405), as upstream serves them', async () => {
+    const r = await plat.admin.delete(NS);
+    assert.equal(r.status, 405, r.text);
+    const v1 = await plat.admin.get('/api/v1');
+    assert.deepEqual(v1.json.resources.find((x: any) => x.name === 'namespaces').verbs, ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch']);
   });
 });
 

@@ -117,6 +117,7 @@ describe('REST machinery', () => {
     const huge = await plat.admin.request('POST', P, 'x'.repeat(3 * 1024 * 1024 + 1));
     assert.equal(huge.status, 413);
     assert.equal(huge.json.reason, 'RequestEntityTooLarge');
+    assert.equal(huge.json.message, 'Request entity too large: limit is 3145728');
     const smp = await plat.admin.patch(`${P}/a1`, { metadata: { labels: { smp: 'yes' } } }, 'application/strategic-merge-patch+json');
     assert.equal(smp.status, 200, smp.text);
     assert.equal(smp.json.metadata.labels.smp, 'yes');
