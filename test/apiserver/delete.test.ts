@@ -47,6 +47,18 @@ describe('delete', () => {
     assert.equal((await plat.admin.get(`${S}/p1`)).status, 404);
   });
 
+  it('a protobuf DeleteOptions body is read, as client-go\'s typed clients send it', async () => {
+    await make('b1');
+    // Length-delimited fields; the envelope is "k8s\0" + runtime.Unknown{typeMeta, raw}.
+    const field = (no: number, bytes: Buffer) => Buffer.concat([Buffer.from([(no << 3) | 2, bytes.length]), bytes]);
+    const options = field(2, field(1, Buffer.from('abc')));
+    const typeMeta = Buffer.concat([field(1, Buffer.from('v1')), field(2, Buffer.from('DeleteOptions'))]);
+    const body = Buffer.concat([Buffer.from('k8s\0', 'latin1'), field(1, typeMeta), field(2, options)]);
+    const r = await plat.admin.request('DELETE', `${S}/b1`, body, { 'content-type': 'application/vnd.kubernetes.protobuf' });
+    assert.equal(r.status, 409, r.text);
+    assert.match(r.json.message, /the UID in the precondition \(abc\) does not match/);
+  });
+
   it('a body replaces the query entirely: its dryRun is the only one', async () => {
     await make('q1');
     const r = await plat.admin.request('DELETE', `${S}/q1?dryRun=All`, { kind: 'DeleteOptions', apiVersion: 'v1' });
