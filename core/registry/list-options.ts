@@ -1,7 +1,7 @@
 // ListOptions as the query string carries them, validated as apimachinery's
 // meta/internalversion/validation does (k8s-behaviour §8.4, §8.6).
 import { errors, StatusError } from '../api/errors.js';
-import { aggregateFieldErrors, fieldError, type FieldError } from '../api/field-errors.js';
+import { aggregateFieldErrors, fieldError, goQuote, type FieldError } from '../api/field-errors.js';
 
 export interface ListOptions {
   labelSelector?: string;
@@ -16,17 +16,22 @@ export interface ListOptions {
   timeoutSeconds?: number;
 }
 
-const bool = (v: string | null): boolean | undefined => {
-  if (v === null) return undefined;
-  if (v === 'true' || v === '1' || v === '') return true;
-  if (v === 'false' || v === '0') return false;
-  throw errors.badRequest(`invalid boolean value: ${JSON.stringify(v)}`);
-};
-const int = (name: string, v: string | null): number | undefined => {
-  if (v === null || v === '') return undefined;
-  if (!/^-?\d+$/.test(v)) throw errors.badRequest(`${name}: invalid value ${JSON.stringify(v)}: must be an integer`);
-  return Number(v);
-};
+// The query decodes as ParameterCodec.DecodeParameters converts url.Values (runtime's
+// Convert_Slice_string_To_*): the first value counts, a boolean is false only for "0" or "false"
+// (any case) and true for anything else, an integer is strconv.ParseInt's and a failure is a 400
+// in its words.
+export const queryBool = (v: string | null): boolean | undefined => (v === null ? undefined : !(v === '0' || v.toLowerCase() === 'false'));
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/** strconv.ParseInt(v, 10, 64), its error as the 400 DecodeParameters' callers answer with. */
+export function queryInt64(v: string): number {
+  if (!/^[+-]?[0-9]+$/.test(v)) throw errors.badRequest(`strconv.ParseInt: parsing ${goQuote(v)}: invalid syntax`);
+  const n = BigInt(v);
+  if (n < INT64_MIN || n > INT64_MAX) throw errors.badRequest(`strconv.ParseInt: parsing ${goQuote(v)}: value out of range`);
+  return Number(n);
+}
+const int = (v: string | null): number | undefined => (v === null ? undefined : queryInt64(v));
 
 function invalidListOptions(errs: FieldError[]): StatusError {
   return new StatusError({
@@ -45,18 +50,18 @@ export function parseResourceVersion(rv: string | undefined): number | undefined
 
 export function parseListOptions(q: URLSearchParams): ListOptions {
   const o: ListOptions = {
-    watch: bool(q.get('watch')) ?? false,
-    allowWatchBookmarks: bool(q.get('allowWatchBookmarks')) ?? false,
+    watch: queryBool(q.get('watch')) ?? false,
+    allowWatchBookmarks: queryBool(q.get('allowWatchBookmarks')) ?? false,
   };
   const set = <K extends keyof ListOptions>(k: K, v: ListOptions[K] | undefined | null) => { if (v !== undefined && v !== null) o[k] = v; };
   set('labelSelector', q.get('labelSelector'));
   set('fieldSelector', q.get('fieldSelector'));
-  set('limit', int('limit', q.get('limit')));
+  set('limit', int(q.get('limit')));
   set('continue', q.get('continue') || undefined);
   set('resourceVersion', q.get('resourceVersion'));
   set('resourceVersionMatch', q.get('resourceVersionMatch') || undefined);
-  set('sendInitialEvents', bool(q.get('sendInitialEvents')));
-  set('timeoutSeconds', int('timeoutSeconds', q.get('timeoutSeconds')));
+  set('sendInitialEvents', queryBool(q.get('sendInitialEvents')));
+  set('timeoutSeconds', int(q.get('timeoutSeconds')));
   validate(o);
   return o;
 }

@@ -261,10 +261,22 @@ export class ResourceStore {
       } catch (e) {
         const exists = isStorageError(e, 'KeyExists') || (isStatusError(e) && e.reason === 'AlreadyExists');
         if (!exists) throw e;
-        if (!generated) throw errors.alreadyExists(this.qualified, name);
-        if (attempt + 1 >= MAX_GENERATE_ATTEMPTS) throw errors.generateNameConflict(this.qualified, name);
+        if (!generated || attempt + 1 >= MAX_GENERATE_ATTEMPTS) throw await this.#alreadyExists(ctx, candidate);
       }
     }
+  }
+
+  /**
+   * Store.create's answer to a name taken: CheckGeneratedNameError's conflict whenever the object
+   * has a generateName (even beside a name of its own), and the message says so when the object
+   * there is being deleted.
+   */
+  async #alreadyExists(ctx: RequestContext, obj: ApiObject): Promise<StatusError> {
+    const name = obj.metadata.name ?? '';
+    const { status } = obj.metadata.generateName ? errors.generateNameConflict(this.qualified, name) : errors.alreadyExists(this.qualified, name);
+    const there = await this.#storage.get(this.keyFor(ctx.namespace, name));
+    if (!(there?.value as ApiObject | undefined)?.metadata?.deletionTimestamp) return new StatusError(status);
+    return new StatusError({ ...status, message: `object is being deleted: ${status.message ?? ''}` });
   }
 
   #nameErrors(obj: ApiObject): FieldError[] {
@@ -318,11 +330,14 @@ export class ResourceStore {
       }
       const prepared = await this.#prepareUpdate(ctx, subresource, next, old);
       if (prepared.unchanged) return { object: old, created: false };
-      if (prepared.dryRunOut) return { object: prepared.dryRunOut, created: false };
+      if (ctx.dryRun) return { object: prepared.out!, created: false };
       try {
         if (prepared.completesDeletion) {
-          // The last finalizer is gone from an object being deleted: the update completes the deletion.
-          return { object: this.#own(await this.#storage.delete(key, kv.modRevision)), created: false };
+          // The last finalizer is gone from an object being deleted: the update completes the
+          // deletion and, as deleteWithoutFinalizers, answers with the object the request made
+          // (also when another such update deleted it first).
+          try { await this.#storage.delete(key, kv.modRevision); } catch (e) { if (!isStorageError(e, 'NotFound')) throw e; }
+          return { object: prepared.out!, created: false };
         }
         return { object: this.#own(await this.#storage.update(key, prepared.stored!, kv.modRevision)), created: false };
       } catch (e) {
@@ -337,7 +352,7 @@ export class ResourceStore {
 
   /** Everything an update needs to know of the new object is taken before validating admission sees it. */
   async #prepareUpdate(ctx: RequestContext, subresource: string, input: ApiObject, old: ApiObject):
-    Promise<{ unchanged: boolean; dryRunOut: ApiObject | undefined; completesDeletion: boolean; stored: JsonText | undefined }> {
+    Promise<{ unchanged: boolean; out: ApiObject | undefined; completesDeletion: boolean; stored: JsonText | undefined }> {
     const strategy = this.#strategy(subresource);
     const mutate = this.#admission('UPDATE', ctx, subresource, old.metadata.name ?? '', input, old);
     await this.#admit('admitMutate', mutate);
@@ -353,17 +368,18 @@ export class ResourceStore {
     ctx.warnings.push(...(strategy.warnings?.(sctx, obj, old) ?? []));
     const unchanged = isDeepStrictEqual(this.#toStored(obj), this.#toStored(old));
     const completesDeletion = !!obj.metadata.deletionTimestamp && !(obj.metadata.finalizers?.length);
-    let dryRunOut: ApiObject | undefined;
+    // What is answered without being stored (a dry run, an update that deletes) is taken now.
+    let out: ApiObject | undefined;
     let stored: JsonText | undefined;
     if (unchanged) {
       // Nothing is written.
-    } else if (ctx.dryRun) {
-      dryRunOut = this.#served(this.#ordered(structuredClone(obj)), old.metadata.resourceVersion!);
-    } else if (!completesDeletion) {
+    } else if (ctx.dryRun || completesDeletion) {
+      out = this.#served(this.#ordered(structuredClone(obj)), old.metadata.resourceVersion!);
+    } else {
       stored = this.#encode(obj);
     }
     await this.#admit('admitValidate', this.#admission('UPDATE', ctx, subresource, old.metadata.name ?? '', obj, old));
-    return { unchanged, dryRunOut, completesDeletion, stored };
+    return { unchanged, out, completesDeletion, stored };
   }
 
   /** Deletes one object. With finalizers present the object is only marked (deletionTimestamp) and returned. */
@@ -374,11 +390,13 @@ export class ResourceStore {
       const kv = await this.#storage.get(key);
       if (!kv) throw errors.notFound(this.qualified, name);
       const old = this.#own(kv);
-      if (preconditions.uid && preconditions.uid !== old.metadata.uid) {
-        throw errors.conflict(this.qualified, name, `Precondition failed: UID in precondition: ${preconditions.uid}, UID in object meta: ${old.metadata.uid ?? ''}`);
+      // rest.BeforeDelete's checks, which name the object by its kind.
+      const byKind = { group: this.def.group, resource: this.def.kind };
+      if (preconditions.uid !== undefined && preconditions.uid !== (old.metadata.uid ?? '')) {
+        throw errors.conflict(byKind, name, `the UID in the precondition (${preconditions.uid}) does not match the UID in record (${old.metadata.uid ?? ''}). The object might have been deleted and then recreated`);
       }
-      if (preconditions.resourceVersion && preconditions.resourceVersion !== old.metadata.resourceVersion) {
-        throw errors.conflict(this.qualified, name, `Precondition failed: ResourceVersion in precondition: ${preconditions.resourceVersion}, ResourceVersion in object meta: ${old.metadata.resourceVersion ?? ''}`);
+      if (preconditions.resourceVersion !== undefined && preconditions.resourceVersion !== old.metadata.resourceVersion) {
+        throw errors.conflict(byKind, name, `the ResourceVersion in the precondition (${preconditions.resourceVersion}) does not match the ResourceVersion in record (${old.metadata.resourceVersion ?? ''}). The object might have been modified`);
       }
       // Both phases, as upstream's AdmissionToValidateObjectDeleteFunc: the stored object is oldObject.
       const admission = this.#admission('DELETE', ctx, '', name, undefined, old);

@@ -1,8 +1,8 @@
 // REST verbs for every registered resource: get, list, watch, create, update, patch, delete,
 // deletecollection, and get/update/patch on subresources.
 import type { Context } from 'koa';
-import { errors, isStatusError, StatusError } from '../api/errors.js';
-import { aggregateFieldErrors, fieldError, type FieldError } from '../api/field-errors.js';
+import { errors, isStatusError } from '../api/errors.js';
+import { fieldError } from '../api/field-errors.js';
 import type { ApiObject } from '../api/meta.js';
 import { unrecognizedMessage } from '../api/go-decode-errors.js';
 import { pruneUnknownFields, scanJsonText, type NumberLiteral } from '../api/schema-fields.js';
@@ -15,10 +15,12 @@ import type { UserInfo } from '../authn/user.js';
 import type { Logger } from '../log.js';
 import type { JsonSchema } from '../registry/resource.js';
 import type { SubresourceCreate } from '../registry/strategy.js';
-import { listObjects } from '../registry/list.js';
+import { listObjects, type ListOutput } from '../registry/list.js';
 import { parseListOptions } from '../registry/list-options.js';
 import type { RequestContext, ResourceStore } from '../registry/store.js';
 import { decodeBody, mediaType, readBody } from './body.js';
+import { isDryRun, META_MEDIA_TYPES, readDeleteOptions } from './delete-options.js';
+import { optionsInvalid } from './options-invalid.js';
 import { applyPatchBody, PATCH_TYPES } from './patch.js';
 import type { RequestInfo } from './request-info.js';
 import { sendJson, setWarnings } from './respond.js';
@@ -60,13 +62,6 @@ function typeChecker(schema: JsonSchema): SchemaTypeChecker {
   let c = typeCheckers.get(schema);
   if (!c) typeCheckers.set(schema, (c = new SchemaTypeChecker(schema)));
   return c;
-}
-
-function optionsInvalid(kind: string, errs: FieldError[]): StatusError {
-  return new StatusError({
-    code: 422, reason: 'Invalid', message: `${kind}.meta.k8s.io "" is invalid: ${aggregateFieldErrors(errs)}`,
-    details: { group: 'meta.k8s.io', kind, causes: errs.map((e) => ({ reason: e.type, message: e.message, field: e.field })) },
-  });
 }
 
 function dryRunOf(values: string[], kind: string): boolean {
@@ -159,6 +154,17 @@ async function readObject(ctx: Context, target: ResourceStore | BodyKind, valida
   return decodeObject(t, doc.value, doc.json, validation, warnings);
 }
 
+function sendList(ctx: Context, store: ResourceStore, query: URLSearchParams, out: ListOutput, deps: RestDeps): void {
+  const meta = {
+    resourceVersion: out.resourceVersion,
+    ...(out.continue ? { continue: out.continue } : {}),
+    ...(out.remainingItemCount !== undefined ? { remainingItemCount: out.remainingItemCount } : {}),
+  };
+  const table = tableRequested(ctx.get('accept'), query);
+  if (table) return sendJson(ctx, 200, buildTable(store.def, out.items, table, meta, deps.now()));
+  sendJson(ctx, 200, { kind: store.def.listKind, apiVersion: store.apiVersion, metadata: meta, items: out.items });
+}
+
 function respondObject(ctx: Context, store: ResourceStore, code: number, obj: ApiObject, deps: RestDeps): void {
   const table = tableRequested(ctx.get('accept'), new URLSearchParams(ctx.querystring));
   if (table) sendJson(ctx, code, buildTable(store.def, [obj], table, { resourceVersion: obj.metadata.resourceVersion ?? '' }, deps.now()));
@@ -210,15 +216,7 @@ export async function serveResource(ctx: Context, store: ResourceStore, info: Re
       }
       case 'list': {
         const o = parseListOptions(query);
-        const out = await listObjects(store, info.namespace, o);
-        const meta = {
-          resourceVersion: out.resourceVersion,
-          ...(out.continue ? { continue: out.continue } : {}),
-          ...(out.remainingItemCount !== undefined ? { remainingItemCount: out.remainingItemCount } : {}),
-        };
-        const table = tableRequested(ctx.get('accept'), query);
-        if (table) return sendJson(ctx, 200, buildTable(store.def, out.items, table, meta, deps.now()));
-        return sendJson(ctx, 200, { kind: store.def.listKind, apiVersion: store.apiVersion, metadata: meta, items: out.items });
+        return sendList(ctx, store, query, await listObjects(store, info.namespace, o), deps);
       }
       case 'watch':
         return await serveWatch(ctx, store, info, parseListOptions(query), deps);
@@ -230,9 +228,7 @@ export async function serveResource(ctx: Context, store: ResourceStore, info: Re
         if (aliasApiVersion) fromWireGroup(store, obj);
         // Answered, not stored: put in Go's key order here, as the store does with what it keeps.
         if (store.def.review) return respondObject(ctx, store, 201, goOrdered(await store.def.review({ user, namespace: info.namespace }, obj), store.def.schema) as ApiObject, deps);
-        if (store.namespaced && obj.metadata.namespace && obj.metadata.namespace !== info.namespace) {
-          throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
-        }
+        ensureNamespaceMatches(store, info, obj);
         const created = await store.create(rctx(dryRun), obj);
         return respondObject(ctx, store, 201, created, deps);
       }
@@ -240,10 +236,11 @@ export async function serveResource(ctx: Context, store: ResourceStore, info: Re
         const dryRun = dryRunOf(query.getAll('dryRun'), 'UpdateOptions');
         const obj = await readObject(ctx, body, fieldValidationOf(query, 'UpdateOptions'), warnings, store.def.decodeProtobuf?.bind(store.def));
         if (aliasApiVersion) fromWireGroup(store, obj);
-        if (obj.metadata.name !== undefined && obj.metadata.name !== info.name) {
-          throw errors.badRequest(`the name of the object (${obj.metadata.name}) does not match the name on the URL (${info.name})`);
+        ensureNamespaceMatches(store, info, obj);
+        // checkName: a body without a name names no object, so it does not match the URL's either.
+        if ((obj.metadata.name ?? '') !== info.name) {
+          throw errors.badRequest(`the name of the object (${obj.metadata.name ?? ''}) does not match the name on the URL (${info.name})`);
         }
-        obj.metadata.name = info.name;
         const result = await store.update(rctx(dryRun), info.name, sub, obj);
         return respondObject(ctx, store, result.created ? 201 : 200, result.object, deps);
       }
@@ -258,17 +255,8 @@ export async function serveResource(ctx: Context, store: ResourceStore, info: Re
       }
       case 'delete':
         return await serveDelete(ctx, store, info, rctx, query);
-      case 'deletecollection': {
-        const o = parseListOptions(query);
-        const opts = await deleteOptions(ctx, query);
-        const listed = await listObjects(store, info.namespace, { ...o, watch: false });
-        for (const item of listed.items) {
-          try { await store.delete(rctx(opts.dryRun), item.metadata.name ?? ''); } catch (e) {
-            if (!(isStatusError(e) && e.reason === 'NotFound')) throw e;
-          }
-        }
-        return sendJson(ctx, 200, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success' });
-      }
+      case 'deletecollection':
+        return await serveDeleteCollection(ctx, store, info, rctx, query, deps);
       default:
         throw errors.methodNotAllowed(info.verb, store.qualified);
     }
@@ -292,40 +280,39 @@ async function serveSubresourceCreate(ctx: Context, store: ResourceStore, create
   sendJson(ctx, 201, goOrdered(answer, create.schema));
 }
 
-interface DeleteOpts { dryRun: boolean; preconditions: { uid?: string; resourceVersion?: string } }
-
-async function deleteOptions(ctx: Context, query: URLSearchParams): Promise<DeleteOpts> {
-  const raw = await readBody(ctx.req);
-  let body: Record<string, unknown> = {};
-  if (raw.length) {
-    // Upstream hands the decoder's own error to the client unwrapped, as a 500 with no reason;
-    // it is the client's mistake, so plat answers 400 BadRequest with the same words.
-    const doc = decodeBody(raw, mediaType(ctx.get('content-type') || undefined), (cause) => errors.badRequest(cause));
-    body = doc.value as Record<string, unknown>;
+/** rest.EnsureObjectNamespaceMatchesRequestNamespace, as create and update run it on the decoded body. */
+function ensureNamespaceMatches(store: ResourceStore, info: RequestInfo, obj: ApiObject): void {
+  if (store.namespaced && obj.metadata.namespace && obj.metadata.namespace !== info.namespace) {
+    throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
   }
-  const dry = [...query.getAll('dryRun'), ...(Array.isArray(body['dryRun']) ? (body['dryRun'] as unknown[]).map(String) : [])];
-  const errs: FieldError[] = [];
-  const policy = (body['propagationPolicy'] ?? query.get('propagationPolicy') ?? undefined) as string | undefined;
-  if (policy !== undefined && !['Orphan', 'Background', 'Foreground'].includes(policy)) {
-    errs.push(fieldError.notSupported('propagationPolicy', policy, ['Foreground', 'Background', 'Orphan', 'nil']));
-  }
-  const grace = body['gracePeriodSeconds'] ?? query.get('gracePeriodSeconds') ?? undefined;
-  if (grace !== undefined && grace !== null && !/^-?\d+$/.test(String(grace))) errs.push(fieldError.invalid('gracePeriodSeconds', String(grace), 'must be an integer'));
-  if (errs.length) throw optionsInvalid('DeleteOptions', errs);
-  const pre = (body['preconditions'] ?? {}) as { uid?: string; resourceVersion?: string };
-  return {
-    dryRun: dryRunOf(dry, 'DeleteOptions'),
-    preconditions: { ...(pre.uid ? { uid: pre.uid } : {}), ...(pre.resourceVersion ? { resourceVersion: pre.resourceVersion } : {}) },
-  };
 }
 
 async function serveDelete(ctx: Context, store: ResourceStore, info: RequestInfo,
   rctx: (dryRun: boolean) => RequestContext, query: URLSearchParams): Promise<void> {
-  const opts = await deleteOptions(ctx, query);
-  const { object, deleted } = await store.delete(rctx(opts.dryRun), info.name, opts.preconditions);
-  if (!deleted) return sendJson(ctx, 200, object);
+  const opts = await readDeleteOptions(ctx, query, META_MEDIA_TYPES);
+  const { object, deleted } = await store.delete(rctx(isDryRun(opts)), info.name, opts.preconditions);
+  // DeleteResource's 202: the object stays (finalizers) and the caller asked for cascading deletion.
+  if (!deleted) return sendJson(ctx, opts.orphanDependents === false ? 202 : 200, object);
+  // finalizeDelete's Status: Kind is the resource, and StatusDetails' group is omitempty.
   sendJson(ctx, 200, {
     kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success',
-    details: { name: info.name, group: store.def.group, kind: store.def.plural, uid: object.metadata.uid ?? '' },
+    details: { name: info.name, ...(store.def.group ? { group: store.def.group } : {}), kind: store.def.plural, uid: object.metadata.uid ?? '' },
   });
+}
+
+/**
+ * Store.DeleteCollection: deletes what the list selects, each as a DELETE with the same options
+ * (an object gone meanwhile is skipped), and answers with that list as it was read.
+ */
+async function serveDeleteCollection(ctx: Context, store: ResourceStore, info: RequestInfo,
+  rctx: (dryRun: boolean) => RequestContext, query: URLSearchParams, deps: RestDeps): Promise<void> {
+  const o = parseListOptions(query);
+  const opts = await readDeleteOptions(ctx, query, store.def.decodeProtobuf ? META_MEDIA_TYPES : META_MEDIA_TYPES.filter((t) => t !== PROTOBUF_MEDIA_TYPE));
+  const listed = await listObjects(store, info.namespace, { ...o, watch: false });
+  for (const item of listed.items) {
+    try { await store.delete(rctx(isDryRun(opts)), item.metadata.name ?? '', opts.preconditions); } catch (e) {
+      if (!(isStatusError(e) && e.reason === 'NotFound')) throw e;
+    }
+  }
+  sendList(ctx, store, query, listed, deps);
 }
