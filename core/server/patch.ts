@@ -11,6 +11,7 @@ import { applyStrategicMergePatch, goFormat } from '../api/patch/strategic-merge
 import type { RequestContext, ResourceStore } from '../registry/store.js';
 import { decodePatch } from './patch-decode.js';
 import { decodeObject } from './rest.js';
+import { ensureNamespaceMatches } from './namespace-match.js';
 
 export const PATCH_TYPES = [
   'application/json-patch+json',
@@ -59,6 +60,7 @@ export async function applyPatchBody(p: PatchInput): Promise<{ object: ApiObject
       const merged = applyMergePatch(current, stripNulls(structuredClone(applied))) as ApiObject;
       const obj = decodeObject(store, merged, undefined, p.validation, local);
       p.warnings.push(...local);
+      ensureNamespaceMatches(store, p.ctx.namespace, obj);
       return obj;
     }, {
       createIfMissing: async () => {
@@ -66,6 +68,7 @@ export async function applyPatchBody(p: PatchInput): Promise<{ object: ApiObject
         const local: string[] = [];
         const obj = decodeObject(store, structuredClone(applied), undefined, p.validation, local);
         p.warnings.push(...local);
+        ensureNamespaceMatches(store, p.ctx.namespace, obj);
         obj.metadata.name = p.name;
         return store.create(p.ctx, obj);
       },
@@ -87,6 +90,7 @@ export async function applyPatchBody(p: PatchInput): Promise<{ object: ApiObject
     const invalidPatch = (cause: string) => errors.invalid({ group: '', kind: '' }, '', [fieldError.invalid('patch', shown, cause)]);
     const obj = decodeObject(store, patched, undefined, p.validation, local, { fail: invalidPatch, priorStrictErrors: strictErrors, numbers });
     p.warnings.push(...local);
+    ensureNamespaceMatches(store, p.ctx.namespace, obj);
     if (obj.metadata.name !== p.name) throw errors.badRequest(`the name of the object (${String(obj.metadata.name)}) does not match the name on the URL (${p.name})`);
     return obj;
   });

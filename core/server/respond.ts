@@ -51,6 +51,9 @@ export function sendRawJson(ctx: Context, body: unknown, code = 200): void {
 
 export function sendStatus(ctx: Context, status: Status, headers: Record<string, string> = {}): void {
   for (const [k, v] of Object.entries(headers)) ctx.set(k, v);
+  // As ErrorNegotiated: a Status that says when to retry says it in the header too.
+  const retryAfter = status.details?.retryAfterSeconds;
+  if (retryAfter !== undefined && retryAfter > 0) ctx.set('Retry-After', String(retryAfter));
   if (!isResourceRequest(ctx)) return write(ctx, status.code, status, 'application/json', 'application/json');
   const media = negotiated(ctx, status.code, status, 'error');
   if (media) write(ctx, status.code, status, media, 'application/json');

@@ -20,7 +20,9 @@ import { parseListOptions } from '../registry/list-options.js';
 import type { RequestContext, ResourceStore } from '../registry/store.js';
 import { decodeBody, mediaType, readBody } from './body.js';
 import { isDryRun, META_MEDIA_TYPES, readDeleteOptions } from './delete-options.js';
+import { ensureNamespaceMatches } from './namespace-match.js';
 import { optionsInvalid } from './options-invalid.js';
+import { negotiateOutput } from './output-media-type.js';
 import { applyPatchBody, PATCH_TYPES } from './patch.js';
 import type { RequestInfo } from './request-info.js';
 import { sendJson, setWarnings } from './respond.js';
@@ -194,6 +196,12 @@ export async function serveResource(ctx: Context, store: ResourceStore, info: Re
   if (store.namespaced && !info.namespace && info.parts.length > 1) throw errors.pathNotFound();
   // /api/v1/namespaces/{name} names the namespace itself (RequestInfo puts it in `namespace` too).
   if (!store.namespaced && info.namespace && !(store.def.group === '' && store.def.plural === 'namespaces')) throw errors.pathNotFound();
+  // A /watch/ path is a route for GET only (the installer's WATCH and WATCHLIST); RequestInfo calls
+  // every method on it a watch, go-restful answers the others 405.
+  if (info.verb === 'watch' && ctx.method !== 'GET' && ctx.method !== 'HEAD') throw errors.noRouteForMethod();
+  // The answer's media type is agreed on before anything is done: a write whose answer cannot be
+  // sent (406) must not happen. Watches negotiate their own framing.
+  if (info.verb !== 'watch') negotiateOutput(ctx.get('accept') || undefined, 'resource');
   // Upstream's installer gives a namespaced resource's all-namespaces path GET only, and no
   // collection path PUT or PATCH: go-restful answers other methods before any handler runs.
   if (!info.name && !sub && info.parts.length === 1 && (info.verb === 'update' || info.verb === 'patch' || (store.namespaced && !info.namespace && info.verb !== 'list' && info.verb !== 'watch'))) {
@@ -228,7 +236,7 @@ export async function serveResource(ctx: Context, store: ResourceStore, info: Re
         if (aliasApiVersion) fromWireGroup(store, obj);
         // Answered, not stored: put in Go's key order here, as the store does with what it keeps.
         if (store.def.review) return respondObject(ctx, store, 201, goOrdered(await store.def.review({ user, namespace: info.namespace }, obj), store.def.schema) as ApiObject, deps);
-        ensureNamespaceMatches(store, info, obj);
+        ensureNamespaceMatches(store, info.namespace, obj);
         const created = await store.create(rctx(dryRun), obj);
         return respondObject(ctx, store, 201, created, deps);
       }
@@ -236,7 +244,7 @@ export async function serveResource(ctx: Context, store: ResourceStore, info: Re
         const dryRun = dryRunOf(query.getAll('dryRun'), 'UpdateOptions');
         const obj = await readObject(ctx, body, fieldValidationOf(query, 'UpdateOptions'), warnings, store.def.decodeProtobuf?.bind(store.def));
         if (aliasApiVersion) fromWireGroup(store, obj);
-        ensureNamespaceMatches(store, info, obj);
+        ensureNamespaceMatches(store, info.namespace, obj);
         // checkName: a body without a name names no object, so it does not match the URL's either.
         if ((obj.metadata.name ?? '') !== info.name) {
           throw errors.badRequest(`the name of the object (${obj.metadata.name ?? ''}) does not match the name on the URL (${info.name})`);
@@ -278,13 +286,6 @@ async function serveSubresourceCreate(ctx: Context, store: ResourceStore, create
   const admitted = await store.admitSubresourceCreate(rctx(dryRun), info.name, info.subresource, create.kind, obj);
   const answer = await create.create({ ...rctx(dryRun), name: info.name, parent }, admitted);
   sendJson(ctx, 201, goOrdered(answer, create.schema));
-}
-
-/** rest.EnsureObjectNamespaceMatchesRequestNamespace, as create and update run it on the decoded body. */
-function ensureNamespaceMatches(store: ResourceStore, info: RequestInfo, obj: ApiObject): void {
-  if (store.namespaced && obj.metadata.namespace && obj.metadata.namespace !== info.namespace) {
-    throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
-  }
 }
 
 async function serveDelete(ctx: Context, store: ResourceStore, info: RequestInfo,

@@ -91,4 +91,42 @@ describe('Leases as upstream\'s strategy serves them', () => {
     assert.equal(byName.get('Age'), CREATION_TIMESTAMP_DESCRIPTION);
     assert.match(byName.get('Holder') ?? '', /If Coordinated Leader Election is used, the holder identity must be equal to the elected LeaseCandidate\.metadata\.name field\.$/);
   });
+  it('answers other methods than GET on a /watch/ path with go-restful\'s 405, not a watch', async () => {
+    for (const [method, path] of [
+      // Bounded: were it served as a watch, it would end after a second instead of hanging the test.
+      ['POST', '/apis/coordination.platform/v1/watch/leases?timeoutSeconds=1'],
+      ['DELETE', '/apis/coordination.platform/v1/watch/namespaces/default/leases?timeoutSeconds=1'],
+      ['PUT', '/apis/coordination.platform/v1/watch/namespaces/default/leases/w1?timeoutSeconds=1'],
+    ] as const) {
+      const r = await plat.admin.request(method, path, method === 'DELETE' ? undefined : { metadata: { name: 'w1' } });
+      assert.equal(r.status, 405, `${method} ${path}: ${r.text}`);
+      assert.equal(r.json.message, 'the server does not allow this method on the requested resource');
+    }
+  });
+
+  it('refuses a patch or apply whose object names another namespace (400), created or not', async () => {
+    const missing = await plat.admin.patch(`${LEASES}/ns-apply?fieldManager=t`, JSON.stringify({ apiVersion: 'coordination.platform/v1', kind: 'Lease', metadata: { name: 'ns-apply', namespace: 'other' } }), 'application/apply-patch+yaml');
+    const created = await plat.admin.post(LEASES, { metadata: { name: 'ns-patch' } });
+    assert.equal(created.status, 201, created.text);
+    const merged = await plat.admin.patch(`${LEASES}/ns-patch`, { metadata: { namespace: 'other' } }, 'application/merge-patch+json');
+    for (const r of [missing, merged]) {
+      assert.equal(r.status, 400, r.text);
+      assert.equal(r.json.message, 'the namespace of the provided object does not match the namespace sent on the request');
+    }
+    assert.equal((await plat.admin.get(`${LEASES}/ns-apply`)).status, 404, 'nothing created');
+  });
+
+  it('agrees on the answer\'s media type before writing: a 406 creates nothing', async () => {
+    const r = await plat.admin.post(LEASES, { metadata: { name: 'not-acceptable' } }, { accept: 'text/html' });
+    assert.equal(r.status, 406, r.text);
+    assert.equal((await plat.admin.get(`${LEASES}/not-acceptable`)).status, 404, 'nothing created');
+  });
+
+  it('says when to retry in Retry-After when the Status does (a generateName conflict)', async () => {
+    assert.equal((await plat.admin.post(LEASES, { metadata: { name: 'taken' } })).status, 201);
+    const r = await plat.admin.post(LEASES, { metadata: { name: 'taken', generateName: 'taken-' } });
+    assert.equal(r.status, 409, r.text);
+    assert.equal(r.json.details.retryAfterSeconds, 1);
+    assert.equal(r.headers['retry-after'], '1');
+  });
 });
