@@ -25,5 +25,11 @@ export function osErrorText(op: string, file: string, e: unknown): string {
   return `${code === 'EISDIR' ? 'read' : op} ${file}: ${reason}`;
 }
 
+/** osErrorText for an error that names its own operation and path (Node's mkdir, open), else its message. */
+export function syscallErrorText(e: unknown): string {
+  const { syscall, path } = e as NodeJS.ErrnoException;
+  return syscall && path && ERRNO_TEXT[(e as NodeJS.ErrnoException).code ?? ''] ? osErrorText(syscall, path, e) : (e as Error).message;
+}
+
 /** True when `e` says the file does not exist (Go's os.IsNotExist). */
 export const isNotExist = (e: unknown): boolean => (e as NodeJS.ErrnoException).code === 'ENOENT';

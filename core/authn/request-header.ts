@@ -69,9 +69,9 @@ export function authenticateFrontProxy(
   return user ? { result: 'user', user, proxy: cn } : { result: 'none' };
 }
 
-/** The request-header CA bundle; StartupErrors name the file. */
-export function readRequestHeaderCa(path: string): Certificate[] {
-  return readCaBundle(path, 'request-header client CA file');
+/** The request-header CA bundle; StartupErrors name the file (`readWrapper`: see readCaBundle). */
+export function readRequestHeaderCa(path: string, readWrapper = ''): Certificate[] {
+  return readCaBundle(path, 'request-header client CA file', readWrapper);
 }
 
 /** Upstream warns when the standard names are missing: API aggregation relies on them. */

@@ -8,6 +8,7 @@ import { X509Certificate, createPrivateKey, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createSecureContext } from 'node:tls';
 import { decodePemBlocks, encodePem } from '../crypto/index.js';
+import { osErrorText } from '../go-os-error.js';
 import { StartupError } from '../plugin.js';
 
 export interface CertKeyPem { readonly cert: string; readonly key: string }
@@ -63,16 +64,25 @@ export function servingPairProblem(pair: CertKeyPem): PairProblem | undefined {
 /** A file and the flag (or configuration field) that named it, for messages. */
 export interface NamedFile { readonly name: string; readonly path: string }
 
-/** Reads and checks a pair; a StartupError (exit 1) names the file at fault, or both. */
-export function loadServingPair(cert: NamedFile, key: NamedFile): CertKeyPem {
-  const read = (f: NamedFile): string => {
+/** Go's os.ReadFile of the certificate, then of the key; its error is Go's, which names the file. */
+export function readPairFiles(certFile: string, keyFile: string): CertKeyPem {
+  const read = (file: string): string => {
     try {
-      return readFileSync(f.path, 'utf8');
+      return readFileSync(file, 'utf8');
     } catch (e) {
-      throw new StartupError(`${f.name} ${f.path}: ${(e as Error).message}`);
+      throw new StartupError(osErrorText('open', file, e));
     }
   };
-  const pair = { cert: read(cert), key: read(key) };
+  return { cert: read(certFile), key: read(keyFile) };
+}
+
+/**
+ * Reads and checks a pair; a StartupError (exit 1) names the file at fault, or both. A file that
+ * cannot be read is Go's os error alone, as NewDynamicServingContentFromFiles returns it and
+ * kube-apiserver and kube-controller-manager print it.
+ */
+export function loadServingPair(cert: NamedFile, key: NamedFile): CertKeyPem {
+  const pair = readPairFiles(cert.path, key.path);
   const problem = servingPairProblem(pair);
   if (problem) {
     const who = problem.fault === 'cert' ? `${cert.name} ${cert.path}` : problem.fault === 'key' ? `${key.name} ${key.path}`

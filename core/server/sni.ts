@@ -7,12 +7,11 @@
 // client that sends no SNI name is given the certificate mapped to the address it connected to, if
 // any (upstream's GetConfigForClient): that is how explicitly listed IPs take effect.
 import { X509Certificate } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { dns1123SubdomainErrors } from '../api/selectors/label-syntax.js';
 import type { FlagSpec } from '../flags/types.js';
 import { StartupError } from '../plugin.js';
-import { servingPairProblem, type CertKeyPem } from './serving-pair.js';
+import { readPairFiles, servingPairProblem, type CertKeyPem } from './serving-pair.js';
 
 export const SNI_FLAG = 'tls-sni-cert-key';
 
@@ -79,19 +78,22 @@ export class SniCertificates {
     for (const [name, pair] of explicit) this.#byName.set(name, pair);
   }
 
-  /** Reads and checks the files of each value. */
+  /**
+   * Reads and checks the files of each value. Failures are SecureServingOptions.ApplyTo's: NewDynamicSNIContentFromFiles
+   * reads both files and runs tls.X509KeyPair, so Go's os error or the tls: text follows its wrapper.
+   */
   static load(values: readonly string[]): SniCertificates {
-    const entries = values.map((value, i) => {
+    const what = 'failed to load SNI cert and key';
+    const entries = values.map((value) => {
       const entry = parseNamedCertKey(value);
-      const what = `invalid SNI cert keypair [${i}/"sni-serving-cert::${entry.certFile}::${entry.keyFile}"]`;
       let pair: CertKeyPem;
       try {
-        pair = { cert: readFileSync(entry.certFile, 'utf8'), key: readFileSync(entry.keyFile, 'utf8') };
+        pair = readPairFiles(entry.certFile, entry.keyFile);
       } catch (e) {
         throw new StartupError(`${what}: ${(e as Error).message}`);
       }
       const problem = servingPairProblem(pair);
-      if (problem) throw new StartupError(`${what}: ${problem.reason}`);
+      if (problem) throw new StartupError(`${what}: tls: ${problem.reason}`);
       return { entry, pair, x509: new X509Certificate(pair.cert) };
     });
     return new SniCertificates(entries);

@@ -9,6 +9,7 @@ import { formatDuration } from '../../core/flags/duration.js';
 import { FlagError, Flags } from '../../core/flags/flag-set.js';
 import { writeFileAtomic, writePair } from '../../core/pki/index.js';
 import { makeDir } from '../../core/make-dir.js';
+import { syscallErrorText } from '../../core/go-os-error.js';
 
 const KEY_TYPES: Record<string, KeyType> = { p256: 'ecdsa-p256', p384: 'ecdsa-p384', ed25519: 'ed25519', rsa2048: 'rsa-2048' };
 const BACKDATE_MS = 5 * 60_000;
@@ -77,7 +78,7 @@ export async function caInit(argv: readonly string[], now = new Date()): Promise
   try {
     await makeDir(dir, 0o700);
   } catch (e) {
-    throw new CommandError(`--dir ${dir}: ${(e as Error).message}`);
+    throw new CommandError(`--dir ${dir}: ${syscallErrorText(e)}`);
   }
   const key = generateKeyPair(KEY_TYPES[f.get<string>('key-type')]);
   const { certificatePem } = createCertificate({

@@ -7,6 +7,7 @@ import { X509Certificate } from 'node:crypto';
 import path from 'node:path';
 import { provideInProcessConnection } from '../../core/client/in-process.js';
 import type { Flags } from '../../core/flags/flag-set.js';
+import { syscallErrorText } from '../../core/go-os-error.js';
 import type { Host } from '../../core/host.js';
 import { StartupError } from '../../core/plugin.js';
 import {
@@ -98,7 +99,7 @@ export async function prepareAllInOne(host: Host, flags: Flags): Promise<void> {
   // plainly, as the other start-up refusals are, not as a crash with a stack trace.
   const plainly = (e: unknown): never => {
     if (e instanceof PkiError) throw new StartupError(e.message);
-    if (typeof (e as NodeJS.ErrnoException | null)?.code === 'string') throw new StartupError(`--data-dir ${dataDir}: ${(e as Error).message}`);
+    if (typeof (e as NodeJS.ErrnoException | null)?.code === 'string') throw new StartupError(`--data-dir ${dataDir}: ${syscallErrorText(e)}`);
     throw e;
   };
   const ca = await ensureCa(pki, 'plat-ca').catch(plainly);

@@ -9,6 +9,7 @@ import { ADMISSION_ORDER, ADMISSION_PLUGIN_KIND, DEFAULT_ENABLED, setAdmissionEn
 import { GO_YAML } from '../../core/api/go-yaml.js';
 import { loadJsonFile, loadYamlFile } from '../../core/config/file-loaders.js';
 import { ConfigError } from '../../core/config/config-error.js';
+import { osErrorText } from '../../core/go-os-error.js';
 
 const PLUGIN_NAME = 'AdmissionControlPlugin';
 const SECTION = 'Admission';
@@ -33,10 +34,16 @@ function check(flag: string, names: readonly string[], available: ReadonlySet<st
 }
 
 /** AdmissionConfiguration: `plugins[]` of `{name, path | configuration}`; paths relative to the file. */
-function readAdmissionConfig(file: string, available: ReadonlySet<string>): Map<string, unknown> {
+function readAdmissionConfig(given: string, available: ReadonlySet<string>): Map<string, unknown> {
+  const file = path.resolve(given);
   const load = (f: string): unknown => {
     let text: string;
-    try { text = readFileSync(f, 'utf8'); } catch (e) { throw new StartupError(`--${FLAG.configFile}: cannot read ${f}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`); }
+    try { text = readFileSync(f, 'utf8'); } catch (e) {
+      // The file itself in kube-apiserver's words: ReadAdmissionConfiguration's text inside the
+      // admission options' and CreateConfig's wrappers. A plugin's own `path` file is plat's.
+      if (f !== file) throw new StartupError(`--${FLAG.configFile}: cannot read ${f}: ${osErrorText('open', f, e)}`);
+      throw new StartupError(`failed to apply admission: failed to read plugin config: unable to read admission control configuration from ${JSON.stringify(given)} [${osErrorText('open', given, e)}]`);
+    }
     try { return f.endsWith('.json') ? loadJsonFile(f, text) : loadYamlFile(f, text, GO_YAML); } catch (e) {
       throw new StartupError(`--${FLAG.configFile}: ${e instanceof ConfigError ? e.message : (e as Error).message}`);
     }
@@ -99,7 +106,7 @@ export const AdmissionControlPlugin: Plugin = {
         enabled = new Set([...DEFAULT_ENABLED.filter((n) => available.has(n) && !disable.includes(n)), ...enable]);
       }
       const file = cfg.flags.get<string>(FLAG.configFile);
-      const config = file ? readAdmissionConfig(path.resolve(file), available) : new Map<string, unknown>();
+      const config = file ? readAdmissionConfig(file, available) : new Map<string, unknown>();
       setAdmissionEnablement(host, enabled, config);
       const ordered = [...enabled].sort((a, b) => ADMISSION_ORDER.indexOf(a) - ADMISSION_ORDER.indexOf(b));
       host.logger.child(PLUGIN_NAME).info('admission plugins enabled', { plugins: ordered });

@@ -28,6 +28,7 @@ import { isUnspecified, joinHostPort, listenOnBindAddress } from '../../core/ser
 import { SNI_FLAG, SniCertificates } from '../../core/server/sni.js';
 import { PROFILING_FLAG, profilingFlags, v8Profiler } from '../../core/server/debug/index.js';
 import { makeDir } from '../../core/make-dir.js';
+import { syscallErrorText } from '../../core/go-os-error.js';
 import { checkSecurePort } from '../../core/server/secure-port.js';
 
 const PLUGIN_NAME = 'ApiServerPlugin';
@@ -102,7 +103,7 @@ export const ApiServerPlugin: Plugin = {
         storage = await openLmdbStorage({ path: path.join(dataDir, 'store') });
       } catch (e) {
         // An operator's problem (held by another process, permissions, a full disk): said plainly, exit 1.
-        throw new StartupError(`--data-dir ${dataDir}: ${(e as Error).message}`);
+        throw new StartupError(`--data-dir ${dataDir}: ${syscallErrorText(e)}`);
       }
       cleanups.push(() => storage.close());
       const interval = flags.get<number>('store-compaction-interval');
@@ -131,7 +132,7 @@ export const ApiServerPlugin: Plugin = {
         const hosts = [...new Set([advertise, external, 'localhost', '127.0.0.1', os.hostname()].filter(Boolean))];
         const certDir = path.resolve(flags.get<string>('cert-dir'));
         const pair = await ensureSelfSignedServing(certDir, { hosts }).catch((e: unknown) => {
-          throw new StartupError(`--cert-dir ${certDir}: ${(e as Error).message}`);
+          throw new StartupError(`--cert-dir ${certDir}: ${syscallErrorText(e)}`);
         });
         tls = { cert: pair.certificatePem, key: pair.privateKeyPem };
         log.info('serving with a self-signed certificate', { certFile: pair.certFile });

@@ -15,6 +15,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { UserInfo } from '../../core/authn/user.js';
 import type { Logger } from '../../core/log.js';
+import { osErrorText } from '../../core/go-os-error.js';
 import { StartupError } from '../../core/plugin.js';
 import { CsvError, parseCsv } from './csv.js';
 
@@ -101,7 +102,8 @@ export function loadTokenFile(path: string, log: Logger): TokenTable {
   try {
     text = readFileSync(path, 'latin1');
   } catch (err) {
-    throw new StartupError(`unable to read token file '${path}': ${(err as Error).message}`);
+    // tokenfile.NewCSV's error, which kube-apiserver prints as it is.
+    throw new StartupError(osErrorText('open', path, err));
   }
   const parsed = parseTokenFile(text, path);
   for (const warning of parsed.warnings) log.warn(warning);

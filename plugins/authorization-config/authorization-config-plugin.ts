@@ -9,7 +9,7 @@ import type { SubjectAccessReviewVersion, FailurePolicy, WebhookAuthorizerSettin
 import { ConfigError } from '../../core/config/config-error.js';
 import type { Host } from '../../core/host.js';
 import { StartupError, type Plugin } from '../../core/plugin.js';
-import { readAuthorizationConfiguration, type WebhookDoc } from './decode.js';
+import { readAuthorizationConfiguration, UnreadableConfigError, type WebhookDoc } from './decode.js';
 import { validateAuthorizationConfiguration } from './validate.js';
 
 const PLUGIN_NAME = 'AuthorizationConfigPlugin';
@@ -35,12 +35,14 @@ function settings(w: WebhookDoc): WebhookAuthorizerSettings {
 }
 
 /** The chain the file describes; throws a StartupError naming the file and every problem. */
-export function loadAuthorizerChain(file: string): AuthorizerEntry[] {
+export function loadAuthorizerChain(file: string, given = file): AuthorizerEntry[] {
   const fail = (lines: string) => new StartupError(`--${AUTHORIZATION_CONFIG_FLAG}: ${lines}`);
   let doc;
   try {
-    doc = readAuthorizationConfiguration(file);
+    doc = readAuthorizationConfiguration(file, given);
   } catch (err) {
+    // BuiltInAuthorizationOptions.Validate returns LoadAndValidateFile's os error unwrapped.
+    if (err instanceof UnreadableConfigError) throw new StartupError(err.message);
     if (err instanceof ConfigError) throw fail(err.message.split('\n').join(`\n--${AUTHORIZATION_CONFIG_FLAG}: `));
     throw err;
   }
@@ -63,7 +65,7 @@ export const AuthorizationConfigPlugin: Plugin = {
       if (LEGACY_AUTHORIZATION_FLAGS.some((f) => cfg.flags.has(f) && cfg.flags.isSet(f))) {
         throw new StartupError(`--${AUTHORIZATION_CONFIG_FLAG} can not be specified when --authorization-mode or --authorization-webhook-* flags are defined`, 2);
       }
-      const chain = loadAuthorizerChain(path.resolve(file));
+      const chain = loadAuthorizerChain(path.resolve(file), file);
       setAuthorizerChain(host, chain);
       host.logger.child(PLUGIN_NAME).info('authorizer chain from the authorization configuration file', {
         file, authorizers: chain.map((e) => (e.type === 'Webhook' ? `${e.type}/${e.name}` : e.type)),

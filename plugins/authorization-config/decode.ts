@@ -5,6 +5,7 @@
 // switches true.
 import { readFileSync } from 'node:fs';
 import { ConfigError } from '../../core/config/config-error.js';
+import { osErrorText } from '../../core/go-os-error.js';
 import { GO_YAML } from '../../core/api/go-yaml.js';
 import { loadYamlFile } from '../../core/config/file-loaders.js';
 import { parseDuration } from '../../core/flags/duration.js';
@@ -169,13 +170,18 @@ export function decodeAuthorizationConfiguration(doc: unknown, file: string): Au
   return { authorizers };
 }
 
-/** Reads and decodes the file at `file` (an absolute path). */
-export function readAuthorizationConfiguration(file: string): AuthorizationConfigurationDoc {
+/** A file that cannot be read: LoadAndValidateFile's os.ReadFile error, which Validate reports as it is. */
+export class UnreadableConfigError extends Error {
+  override readonly name = 'UnreadableConfigError';
+}
+
+/** Reads and decodes the file at `file` (an absolute path; `given`: as the flag named it, for Go's os error). */
+export function readAuthorizationConfiguration(file: string, given = file): AuthorizationConfigurationDoc {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
-    throw new ConfigError(`${file}: cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new UnreadableConfigError(osErrorText('open', given, err));
   }
   // upstream reads an empty file as a configuration with no authorizers, which validation refuses.
   if (text.trim() === '') return { authorizers: [] };

@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { Decision } from '../../core/authz/attributes.js';
 import { AUTHORIZATION_MODE_KIND, modeStage } from '../../core/authz/chain.js';
 import type { Host } from '../../core/host.js';
+import { osErrorText } from '../../core/go-os-error.js';
 import { StartupError, type Plugin } from '../../core/plugin.js';
 import { parsePolicyFile, PolicyFileError } from './policy-file.js';
 import { policyMatches } from './policy-match.js';
@@ -34,17 +35,21 @@ export const AbacAuthorizer: Plugin = {
       }
       if (!flagValue) throw new StartupError(`authorization-mode ${MODE}'s authorization policy file not passed`, 2);
       const file = path.resolve(flagValue);
+      // BuildGenericConfig's wrapper around what abac.NewFromFile returns.
+      const invalid = (why: string) => new StartupError(`invalid authorization config: ${why}`);
       let text: string;
       try {
         text = readFileSync(file, 'utf8');
       } catch (err) {
-        throw new StartupError(`--${POLICY_FILE_FLAG}: error reading policy file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+        // os.Open fails alone; a directory opens, and its read fails inside policyLoadError.
+        const os = osErrorText('open', flagValue, err);
+        throw invalid((err as NodeJS.ErrnoException).code === 'EISDIR' ? `error reading policy file ${flagValue}: ${os}` : os);
       }
       let parsed;
       try {
-        parsed = parsePolicyFile(text, file);
+        parsed = parsePolicyFile(text, flagValue);
       } catch (err) {
-        if (err instanceof PolicyFileError) throw new StartupError(`--${POLICY_FILE_FLAG}: ${err.message}`);
+        if (err instanceof PolicyFileError) throw invalid(err.message);
         throw err;
       }
       const log = host.logger.child(PLUGIN_NAME);

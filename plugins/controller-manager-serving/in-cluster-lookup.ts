@@ -10,6 +10,7 @@ import type { RequestHeaderSettings } from '../../core/authn/request-header.js';
 import { parseCaBundle as parseRoots } from '../../core/authn/x509/index.js';
 import { isApiError, type RestClient } from '../../core/client/rest-client.js';
 import type { Logger } from '../../core/log.js';
+import { osErrorText } from '../../core/go-os-error.js';
 
 export const AUTHENTICATION_CONFIGMAP = 'extension-apiserver-authentication';
 export const AUTHENTICATION_CONFIGMAP_NAMESPACE = 'plat-system';
@@ -29,7 +30,8 @@ export function readClientCaFile(file: string): string {
   try {
     text = readFileSync(file, 'utf8');
   } catch (e) {
-    throw new Error(`unable to load client CA file ${JSON.stringify(file)}: ${(e as Error).message}`);
+    // DelegatingAuthenticationOptions.ApplyTo's wrapper around NewDynamicCAContentFromFile's read error.
+    throw new Error(`unable to load client CA provider: ${osErrorText('open', file, e)}`);
   }
   try {
     return parseCaBundle(text);

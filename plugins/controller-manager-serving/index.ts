@@ -28,6 +28,7 @@ import { FLAGS, servingFlags } from './flags.js';
 import { servingTlsSettings } from '../../core/server/tls-settings.js';
 import { SNI_FLAG, SniCertificates } from '../../core/server/sni.js';
 import { loadServingPair, type CertKeyPem } from '../../core/server/serving-pair.js';
+import { syscallErrorText } from '../../core/go-os-error.js';
 import { TokenReviewer } from '../../core/authn/token-review-client.js';
 import { PROFILING_FLAG, profilingFlags, v8Profiler } from '../../core/server/debug/index.js';
 import { componentMetrics } from '../../core/metrics/component.js';
@@ -109,7 +110,8 @@ function requestHeaderFromFlags(flags: FlagSet): RequestHeaderSettings | undefin
   const file = flags.get<string>(REQUESTHEADER_FLAG_NAMES.clientCaFile);
   if (!file) return undefined;
   return {
-    roots: readRequestHeaderCa(file),
+    // DelegatingAuthenticationOptions.ApplyTo's wrapper.
+    roots: readRequestHeaderCa(file, 'unable to create request header authentication config: '),
     allowedNames: flags.get<string[]>(REQUESTHEADER_FLAG_NAMES.allowedNames).map((v) => v.trim()),
     names: headerNamesFromFlags(flags),
   };
@@ -249,7 +251,7 @@ async function selfSignedPair(flags: FlagSet, bind: string): Promise<CertKeyPem>
   const opts = { hosts, publicAddress: 'localhost' };
   const pair = certDir
     ? await ensureSelfSignedServing(path.resolve(certDir), { ...opts, baseName: PAIR_NAME }).catch((e: unknown) => {
-      throw new StartupError(`--${FLAGS.certDir} ${path.resolve(certDir)}: ${(e as Error).message}`);
+      throw new StartupError(`--${FLAGS.certDir} ${path.resolve(certDir)}: ${syscallErrorText(e)}`);
     })
     : generateSelfSignedServing(opts);
   return { cert: pair.certificatePem, key: pair.privateKeyPem };

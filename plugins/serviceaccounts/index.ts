@@ -11,7 +11,7 @@ import { serviceAccountResource } from './service-account.js';
 import { tokenSubresource, type TokenSigner } from './token-request.js';
 import { ServiceAccountTokenAuthenticator } from './token-authenticator.js';
 import { DISCOVERY_PATH, discoveryHeaders, issuerDiscoveryProblem, JWKS_CONTENT_TYPE, JWKS_PATH, renderIssuerDiscovery, type IssuerDiscovery } from './issuer-discovery.js';
-import { holdsKey, KeyFileError, privateKeyFromFile, publicKeysFromFile } from './keys.js';
+import { holdsKey, KeyFileError, privateKeyFromFile, publicKeysFromFile, UnreadableKeyFileError } from './keys.js';
 import { serviceAccountFlags, FLAG } from './flags.js';
 
 const PLUGIN_NAME = 'ServiceAccountsPlugin';
@@ -69,14 +69,20 @@ function settingsFrom(get: <T>(name: string) => T, isSet: (name: string) => bool
   // Upstream's default: the serving key, when it is a key these tokens can use.
   if (files.length === 0 && tlsKey && holdsKey(tlsKey)) files.push(tlsKey);
   if (files.length === 0) throw new StartupError(`--${FLAG.keyFile}: service-account-key-file is a required flag (no --tls-private-key-file to default to)`, 2);
-  const load = <T>(flag: string, f: () => T): T => {
+  // An unreadable file in kube-apiserver's words: the public keys' os error as ToAuthenticationConfig
+  // returns it, the signing key's inside Complete's wrapper.
+  const load = <T>(flag: string, f: () => T, readWrapper: string): T => {
     try { return f(); } catch (e) {
       if (e instanceof KeyFileError) throw new StartupError(`--${flag}: ${e.message}`, 2);
+      if (e instanceof UnreadableKeyFileError) throw new StartupError(readWrapper + e.message, 2);
       throw e;
     }
   };
-  const keys = load(FLAG.keyFile, () => files.flatMap((f) => publicKeysFromFile(f)));
-  const signingKey = signingKeyFile ? load(FLAG.signingKeyFile, () => privateKeyFromFile(signingKeyFile)) : undefined;
+  // The signing key first: upstream reads it in Complete, the public keys later.
+  const signingKey = signingKeyFile
+    ? load(FLAG.signingKeyFile, () => privateKeyFromFile(signingKeyFile), 'failed to parse service-account-issuer-key-file: ')
+    : undefined;
+  const keys = load(FLAG.keyFile, () => files.flatMap((f) => publicKeysFromFile(f)), '');
   const apiAudiences = get<string[]>(FLAG.apiAudiences);
   const settings: Settings = {
     issuers, keys, lookup: get<boolean>(FLAG.lookup),

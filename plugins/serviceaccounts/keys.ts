@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import { algorithmForKey } from '../../core/authn/jwt.js';
+import { osErrorText } from '../../core/go-os-error.js';
 
 const PEM_BLOCK = /-----BEGIN ([A-Z0-9 ]+)-----\r?\n[\s\S]*?-----END \1-----/g;
 const PRIVATE = new Set(['PRIVATE KEY', 'RSA PRIVATE KEY', 'EC PRIVATE KEY']);
@@ -12,11 +13,16 @@ export class KeyFileError extends Error {
   override readonly name = 'KeyFileError';
 }
 
+/** A key file that cannot be read; the message is Go's os error (keyutil's os.ReadFile). */
+export class UnreadableKeyFileError extends Error {
+  override readonly name = 'UnreadableKeyFileError';
+}
+
 function read(file: string): string {
   try {
     return readFileSync(file, 'utf8');
   } catch (e) {
-    throw new KeyFileError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new UnreadableKeyFileError(osErrorText('open', file, e));
   }
 }
 

@@ -122,7 +122,7 @@ describe('service-account start-up errors', () => {
     ['jwks uri over http', ['--service-account-issuer', 'https://a.example', '--service-account-key-file', files.rsaPub, '--service-account-jwks-uri', 'http://keys.example/jwks'], /service-account-jwks-uri requires https scheme/],
     ['key file that holds no key', ['--service-account-issuer', 'https://a.example', '--service-account-key-file', files.junk], /--service-account-key-file: .*junk\.pem: no RSA or ECDSA public or private key found/],
     ['Ed25519 key', ['--service-account-issuer', 'https://a.example', '--service-account-key-file', files.ed], /unsupported key type ed25519/],
-    ['missing key file', ['--service-account-issuer', 'https://a.example', '--service-account-key-file', path.join(files.junk, 'nope')], /cannot read .*nope: ENOTDIR|cannot read .*nope: ENOENT/],
+    ['missing key file', ['--service-account-issuer', 'https://a.example', '--service-account-key-file', path.join(files.junk, 'nope')], /^open .*nope: (not a directory|no such file or directory)$/],
     ['signing key that is only public', ['--service-account-issuer', 'https://a.example', '--service-account-key-file', files.rsaPub, '--service-account-signing-key-file', files.rsaPub], /--service-account-signing-key-file: .*rsa\.pub: no RSA or ECDSA private key found/],
   ];
   for (const [name, argv, message] of cases) {

@@ -128,8 +128,8 @@ describe('AbacAuthorizer', () => {
     writeFileSync(file, `${line({ user: 'a', namespace: '*', resource: '*', apiGroup: '*' })}\n{"user": "b", "namespace": 5}\n`);
     refuses([`--authorization-policy-file=${file}`], /^cannot specify --authorization-policy-file without mode ABAC$/, 2);
     refuses(['--authorization-mode=ABAC', `--authorization-policy-file=${file}`],
-      /^--authorization-policy-file: error reading policy file .*p\.jsonl, line 2: \{"user": "b", "namespace": 5\}: namespace must be a string$/, 1);
-    refuses(['--authorization-mode=ABAC', `--authorization-policy-file=${join(dir, 'absent')}`], /^--authorization-policy-file: error reading policy file .*absent: ENOENT$/, 1);
+      /^invalid authorization config: error reading policy file .*p\.jsonl, line 2: \{"user": "b", "namespace": 5\}: namespace must be a string$/, 1);
+    refuses(['--authorization-mode=ABAC', `--authorization-policy-file=${join(dir, 'absent')}`], /^invalid authorization config: open .*absent: no such file or directory$/, 1);
   });
 
   it('allows or has no opinion, never denies, and warns about legacy lines', async () => {

@@ -226,7 +226,7 @@ describe('--authorization-config at start-up', () => {
     const file = write(config(webhook('w', { timeout: '45s' })));
     await refuses([`--authorization-config=${file}`],
       new RegExp(`^--authorization-config: ${file}: authorizers\\[0\\]\\.webhook\\.timeout: Invalid value: "45s": must be > 0s and <= 30s$`), 1);
-    await refuses([`--authorization-config=${join(dir, 'absent.yaml')}`], /^--authorization-config: .*absent\.yaml: cannot read: ENOENT$/, 1);
+    await refuses([`--authorization-config=${join(dir, 'absent.yaml')}`], /^open .*absent\.yaml: no such file or directory$/, 1);
   });
 
   it('still needs the flags of ABAC, and refuses a flag whose mode the file does not list', async () => {

@@ -133,7 +133,7 @@ describe('controller manager endpoint: request-header authentication', () => {
 
   it('refuses bad request-header flags at start-up', async () => {
     const cases: [string[], RegExp][] = [
-      [['--requestheader-client-ca-file', path.join(dir, 'missing.crt')], /unable to load request-header client CA file ".*missing\.crt": ENOENT/],
+      [['--requestheader-client-ca-file', path.join(dir, 'missing.crt')], /unable to create request header authentication config: open .*missing\.crt: no such file or directory$/],
       [['--requestheader-uid-headers', 'X-Remote-Uid, '], /empty value in "requestheader-uid-headers"/],
       [['--requestheader-username-headers', 'X-Remote-User, '], /empty value in "requestheader-username-headers"/],
     ];

@@ -44,15 +44,15 @@ describe('makeDir and makeDirSync', () => {
 describe('start-up refusals for paths that cannot be made', { skip: !procfs && 'needs /proc' }, () => {
   const refusals: { name: string; args: (d: string, port: number) => string[]; code: number; message: RegExp }[] = [
     { name: 'plat all --data-dir', args: () => ['all', '--data-dir', '/proc/plat-no-such-dir', '--secure-port', '0'], code: 1,
-      message: /^plat all: --data-dir \/proc\/plat-no-such-dir: ENOENT: no such file or directory, mkdir '\/proc\/plat-no-such-dir'\n$/ },
+      message: /^plat all: --data-dir \/proc\/plat-no-such-dir: mkdir \/proc\/plat-no-such-dir: no such file or directory\n$/ },
     { name: 'plat apiserver --cert-dir', args: (d) => ['apiserver', '--data-dir', d, '--cert-dir', '/proc/plat-no-such-dir', '--secure-port', '0'], code: 1,
-      message: /\nplat apiserver: --cert-dir \/proc\/plat-no-such-dir: ENOENT: no such file or directory, mkdir '\/proc\/plat-no-such-dir'\n$/ },
+      message: /\nplat apiserver: --cert-dir \/proc\/plat-no-such-dir: mkdir \/proc\/plat-no-such-dir: no such file or directory\n$/ },
     // --secure-port 0 turns its serving off; the pair is made before anything listens.
     { name: 'plat controller-manager --cert-dir', args: (_d, port) => ['controller-manager', '--master', 'https://127.0.0.1:1', '--controllers', 'csrcleaner',
       '--leader-elect=false', '--cert-dir', '/proc/plat-no-such-dir', '--secure-port', String(port)], code: 1,
-      message: /\nplat controller-manager: --cert-dir \/proc\/plat-no-such-dir: ENOENT: no such file or directory, mkdir '\/proc\/plat-no-such-dir'\n$/ },
+      message: /\nplat controller-manager: --cert-dir \/proc\/plat-no-such-dir: mkdir \/proc\/plat-no-such-dir: no such file or directory\n$/ },
     { name: 'plat ca init --dir', args: () => ['ca', 'init', '--dir', '/proc/plat-no-such-dir'], code: 1,
-      message: /^plat ca init: --dir \/proc\/plat-no-such-dir: ENOENT: no such file or directory, mkdir '\/proc\/plat-no-such-dir'\n$/ },
+      message: /^plat ca init: --dir \/proc\/plat-no-such-dir: mkdir \/proc\/plat-no-such-dir: no such file or directory\n$/ },
   ];
   for (const t of refusals) {
     it(t.name, async () => {

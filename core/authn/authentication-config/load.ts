@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { GO_YAML } from '../../api/go-yaml.js';
+import { osErrorText } from '../../go-os-error.js';
 import {
   AUTHENTICATION_CONFIGURATION_API_VERSION, AUTHENTICATION_CONFIGURATION_KIND,
   type AnonymousAuthConfig, type AuthenticationConfiguration, type JWTAuthenticator,
@@ -157,8 +158,7 @@ export function loadAuthenticationConfiguration(file: string): AuthenticationCon
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
-    const e = err as NodeJS.ErrnoException;
-    throw new AuthenticationConfigError(`open ${file}: ${e.code === 'ENOENT' ? 'no such file or directory' : e.message}`);
+    throw new AuthenticationConfigError(osErrorText('open', file, err));
   }
   return parseAuthenticationConfiguration(text);
 }

@@ -4,6 +4,7 @@
 // Buffer.from(..., 'base64') silently drops characters it does not understand.
 import { readFileSync } from 'node:fs';
 import type { X509Certificate } from 'node:crypto';
+import { osErrorText } from '../../go-os-error.js';
 import { StartupError } from '../../plugin.js';
 import { parseCertificate } from './certificate.js';
 import type { Certificate } from './certificate.js';
@@ -33,14 +34,18 @@ export function parseCaBundle(pem: string, source: string): Certificate[] {
   return certs;
 }
 
-/** Reads and parses a CA bundle file, with StartupErrors that name the file (`what`: which bundle it is). */
-export function readCaBundle(path: string, what = 'client CA file'): Certificate[] {
+/**
+ * Reads and parses a CA bundle file, with StartupErrors that name the file (`what`: which bundle it
+ * is). A file that cannot be read is said as upstream's NewDynamicCAContentFromFile returns it, Go's
+ * os error after the caller's `readWrapper` (kube-apiserver has none).
+ */
+export function readCaBundle(path: string, what = 'client CA file', readWrapper = ''): Certificate[] {
   const source = `unable to load ${what} "${path}"`;
   let text: string;
   try {
     text = readFileSync(path, 'latin1');
   } catch (err) {
-    throw new StartupError(`${source}: ${(err as Error).message}`);
+    throw new StartupError(readWrapper + osErrorText('open', path, err));
   }
   return parseCaBundle(text, source);
 }

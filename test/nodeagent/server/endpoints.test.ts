@@ -162,7 +162,9 @@ describe('node agent servers: switches', () => {
     assert.throws(make({ config: { authentication: { x509: {}, webhook: { enabled: false, cacheTTL: '2m' }, anonymous: { enabled: false } } } }),
       { message: 'authentication: no authentication method configured' });
     assert.throws(make({ config: { authentication: { x509: { clientCAFile: '/nonexistent/ca.crt' }, webhook: { enabled: true, cacheTTL: '2m' }, anonymous: { enabled: false } } } }),
-      /authentication\.x509\.clientCAFile: unable to load client CA file "\/nonexistent\/ca\.crt": ENOENT/);
+      { message: 'authentication.x509.clientCAFile: unable to load client CA file /nonexistent/ca.crt: open /nonexistent/ca.crt: no such file or directory' });
+    assert.throws(make({ config: { authentication: { x509: { clientCAFile: '/' }, webhook: { enabled: true, cacheTTL: '2m' }, anonymous: { enabled: false } } } }),
+      { message: 'authentication.x509.clientCAFile: unable to load client CA file /: read /: is a directory' }, "the kubelet's InitializeTLS wrapper around Go's os error");
     assert.doesNotThrow(make({ standalone: true, config: { enableServer: false } }), 'no secure server, nothing to authenticate');
   });
 });
