@@ -95,7 +95,6 @@ export function restoreSystemMeta(obj: ApiObject, old: ApiObject): void {
   const m = obj.metadata, o = old.metadata;
   if (!m.uid && o.uid) m.uid = o.uid;
   m.creationTimestamp = o.creationTimestamp ?? null;
-  if (o.generation !== undefined) m.generation = o.generation; else delete m.generation;
   if (o.deletionTimestamp) m.deletionTimestamp = o.deletionTimestamp;
   if (o.deletionGracePeriodSeconds !== undefined && m.deletionGracePeriodSeconds === undefined) m.deletionGracePeriodSeconds = o.deletionGracePeriodSeconds;
   delete m.selfLink;

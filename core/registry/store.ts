@@ -361,6 +361,8 @@ export class ResourceStore {
     else delete obj.metadata.namespace;
     obj.metadata.resourceVersion = old.metadata.resourceVersion!;
     const sctx = this.#strategyContext(ctx, subresource);
+    // As rest.BeforeUpdate: the stored generation first, so that a strategy may bump it.
+    if (old.metadata.generation !== undefined) obj.metadata.generation = old.metadata.generation; else delete obj.metadata.generation;
     strategy.prepareForUpdate?.(sctx, obj, old);
     restoreSystemMeta(obj, old);
     const errs = [...validateObjectMetaUpdate(obj.metadata, old.metadata, this.namespaced), ...strategy.validateUpdate(sctx, obj, old)];
@@ -406,7 +408,9 @@ export class ResourceStore {
       try {
         if (old.metadata.finalizers?.length) {
           if (old.metadata.deletionTimestamp) return { object: old, deleted: false };
-          const marked = { ...old, metadata: { ...old.metadata, deletionTimestamp: rfc3339(this.#now()), deletionGracePeriodSeconds: 0 } };
+          // markAsDeleting: a resource that counts generations counts this change of its spec's fate too.
+          const generation = old.metadata.generation !== undefined && old.metadata.generation > 0 ? { generation: old.metadata.generation + 1 } : {};
+          const marked = { ...old, metadata: { ...old.metadata, ...generation, deletionTimestamp: rfc3339(this.#now()), deletionGracePeriodSeconds: 0 } };
           return { object: this.#own(await this.#storage.update(key, this.#encode(marked), kv.modRevision)), deleted: false };
         }
         return { object: this.#own(await this.#storage.delete(key, kv.modRevision)), deleted: true };

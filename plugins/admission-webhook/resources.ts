@@ -2,7 +2,8 @@
 // none) with their strategies: defaults, then validation with upstream's create and update rules.
 // As upstream's, an update must name the resourceVersion it read (a webhook configuration is
 // security policy: a blind overwrite could drop a webhook added meanwhile), and metadata.generation
-// starts at 1.
+// starts at 1 and counts the changes of the webhooks.
+import { isDeepStrictEqual } from 'node:util';
 import { age } from '../../core/api/human-duration.js';
 import { dns1123SubdomainErrors } from '../../core/api/selectors/label-syntax.js';
 import type { ResourceDefinition, TableColumn } from '../../core/registry/resource.js';
@@ -24,7 +25,11 @@ function strategy(mutating: boolean): Strategy<WebhookConfiguration> {
       obj.metadata.generation = 1;
     },
     validate: (_ctx, obj) => validateConfiguration(obj, mutating),
-    prepareForUpdate: (_ctx, obj) => applyDefaults(obj, mutating),
+    prepareForUpdate(_ctx, obj, old) {
+      applyDefaults(obj, mutating);
+      // Upstream's strategy: a change of the webhooks is a new generation.
+      if (!isDeepStrictEqual(obj.webhooks ?? [], old.webhooks ?? [])) obj.metadata.generation = (old.metadata.generation ?? 0) + 1;
+    },
     validateUpdate: (_ctx, obj, old) => validateConfiguration(obj, mutating, updateOptions(obj, old)),
   };
 }

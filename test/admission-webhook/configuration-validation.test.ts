@@ -184,8 +184,20 @@ describe('webhook configuration validation', () => {
       assert.equal(blind.json.message, `${plural}.admissionregistration.platform "guarded" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be specified for an update`);
       const pinned = await plat.admin.put(`${path}/guarded`, { ...c.json, metadata: { ...c.json.metadata, labels: { a: 'b' } } });
       assert.equal(pinned.status, 200, pinned.text);
-      assert.equal(pinned.json.metadata.generation, 1);
-      assert.equal((await plat.admin.delete(`${path}/guarded`)).status, 200);
+      assert.equal(pinned.json.metadata.generation, 1, 'labels are no new generation');
+      // A change of the webhooks is (the strategy's bump survives the store's restoring of metadata).
+      const changed = await plat.admin.put(`${path}/guarded`, { ...pinned.json, webhooks: [base({ name: 'other.example.com' })] });
+      assert.equal(changed.status, 200, changed.text);
+      assert.equal(changed.json.metadata.generation, 2);
+      // Marked for deletion (a finalizer holds it): one more, as markAsDeleting counts it.
+      const held = await plat.admin.patch(`${path}/guarded`, { metadata: { finalizers: ['example.com/hold'] } }, 'application/merge-patch+json');
+      assert.equal(held.json.metadata.generation, 2);
+      const marked = await plat.admin.delete(`${path}/guarded`);
+      assert.equal(marked.json.metadata.generation, 3, marked.text);
+      assert.ok(marked.json.metadata.deletionTimestamp);
+      const released = await plat.admin.patch(`${path}/guarded`, { metadata: { finalizers: null } }, 'application/merge-patch+json');
+      assert.equal(released.status, 200, released.text);
+      assert.equal((await plat.admin.get(`${path}/guarded`)).status, 404);
     });
   }
 
