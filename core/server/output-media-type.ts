@@ -91,5 +91,17 @@ export function negotiateOutput(accept: string | undefined, restrictions: Restri
       if (matches && allows(clause, media, restrictions)) return media === 'application/yaml' ? media : 'application/json';
     }
   }
-  throw errors.notAcceptable(`only the following media types are accepted: ${SERVED.join(', ')}`);
+  throw notAcceptable();
+}
+
+const notAcceptable = () => errors.notAcceptable(`only the following media types are accepted: ${SERVED.join(', ')}`);
+
+/**
+ * NegotiateOutputMediaTypeStream: the same choice, but a serializer without a stream form (YAML)
+ * cannot carry a watch, so it is a 406 too.
+ */
+export function negotiateWatchOutput(accept: string | undefined): OutputMediaType {
+  const media = negotiateOutput(accept, 'resource');
+  if (media === 'application/yaml') throw notAcceptable();
+  return media;
 }

@@ -16,13 +16,14 @@ import type { Logger } from '../log.js';
 import type { JsonSchema } from '../registry/resource.js';
 import type { SubresourceCreate } from '../registry/strategy.js';
 import { listObjects, type ListOutput } from '../registry/list.js';
-import { parseListOptions } from '../registry/list-options.js';
+import { parseListOptions, type ListOptions } from '../registry/list-options.js';
+import { escapeFieldValue, parseFieldSelector } from '../api/selectors/field-selector.js';
 import type { RequestContext, ResourceStore } from '../registry/store.js';
 import { decodeBody, mediaType, readBody } from './body.js';
 import { isDryRun, META_MEDIA_TYPES, readDeleteOptions } from './delete-options.js';
 import { ensureNamespaceMatches } from './namespace-match.js';
 import { optionsInvalid } from './options-invalid.js';
-import { negotiateOutput } from './output-media-type.js';
+import { negotiateOutput, negotiateWatchOutput } from './output-media-type.js';
 import { applyPatchBody, PATCH_TYPES } from './patch.js';
 import type { RequestInfo } from './request-info.js';
 import { sendJson, setWarnings } from './respond.js';
@@ -200,8 +201,9 @@ export async function serveResource(ctx: Context, store: ResourceStore, info: Re
   // every method on it a watch, go-restful answers the others 405.
   if (info.verb === 'watch' && ctx.method !== 'GET' && ctx.method !== 'HEAD') throw errors.noRouteForMethod();
   // The answer's media type is agreed on before anything is done: a write whose answer cannot be
-  // sent (406) must not happen. Watches negotiate their own framing.
-  if (info.verb !== 'watch') negotiateOutput(ctx.get('accept') || undefined, 'resource');
+  // sent (406) must not happen. A watch needs a media type with a stream form.
+  if (info.verb === 'watch') negotiateWatchOutput(ctx.get('accept') || undefined);
+  else negotiateOutput(ctx.get('accept') || undefined, 'resource');
   // Upstream's installer gives a namespaced resource's all-namespaces path GET only, and no
   // collection path PUT or PATCH: go-restful answers other methods before any handler runs.
   if (!info.name && !sub && info.parts.length === 1 && (info.verb === 'update' || info.verb === 'patch' || (store.namespaced && !info.namespace && info.verb !== 'list' && info.verb !== 'watch'))) {
@@ -227,7 +229,7 @@ export async function serveResource(ctx: Context, store: ResourceStore, info: Re
         return sendList(ctx, store, query, await listObjects(store, info.namespace, o), deps);
       }
       case 'watch':
-        return await serveWatch(ctx, store, info, parseListOptions(query), deps);
+        return await serveWatch(ctx, store, info, watchOptions(info, query), deps);
       case 'create': {
         if (subDef?.create) return await serveSubresourceCreate(ctx, store, subDef.create, info, query, rctx, warnings);
         if (info.name) throw errors.methodNotAllowed('create', store.qualified);
@@ -286,6 +288,20 @@ async function serveSubresourceCreate(ctx: Context, store: ResourceStore, create
   const admitted = await store.admitSubresourceCreate(rctx(dryRun), info.name, info.subresource, create.kind, obj);
   const answer = await create.create({ ...rctx(dryRun), name: info.name, parent }, admitted);
   sendJson(ctx, 201, goOrdered(answer, create.schema));
+}
+
+/**
+ * A watch of one object (the legacy /watch/{resource}/{name} path) is a watch of the list with
+ * metadata.name pinned, as ListResource makes it; a field selector must pin the same name.
+ */
+function watchOptions(info: RequestInfo, query: URLSearchParams): ListOptions {
+  const o = parseListOptions(query);
+  if (!info.name) return o;
+  if (!o.fieldSelector) return { ...o, fieldSelector: `metadata.name=${escapeFieldValue(info.name)}` };
+  if (parseFieldSelector(o.fieldSelector).requiredValue('metadata.name') !== info.name) {
+    throw errors.badRequest('fieldSelector metadata.name doesn\'t match requested name');
+  }
+  return o;
 }
 
 async function serveDelete(ctx: Context, store: ResourceStore, info: RequestInfo,

@@ -129,4 +129,24 @@ describe('Leases as upstream\'s strategy serves them', () => {
     assert.equal(r.json.details.retryAfterSeconds, 1);
     assert.equal(r.headers['retry-after'], '1');
   });
+  it('watches one object on the legacy /watch/{resource}/{name} path, and refuses a selector naming another', async () => {
+    for (const name of ['w-one', 'w-two']) assert.equal((await plat.admin.post(LEASES, { metadata: { name } })).status, 201);
+    const base = '/apis/coordination.platform/v1/watch/namespaces/default/leases/w-one';
+    const r = await plat.admin.get(`${base}?timeoutSeconds=1`);
+    assert.equal(r.status, 200, r.text);
+    const names = r.text.trim().split('\n').map((l) => JSON.parse(l).object.metadata.name);
+    assert.deepEqual(names, ['w-one']);
+    const other = await plat.admin.get(`${base}?timeoutSeconds=1&fieldSelector=metadata.name%3Dw-two`);
+    assert.equal(other.status, 400, other.text);
+    assert.equal(other.json.message, 'fieldSelector metadata.name doesn\'t match requested name');
+  });
+
+  it('answers a watch whose Accept has no stream form (YAML) or no match with 406', async () => {
+    for (const accept of ['application/yaml', 'text/html']) {
+      const r = await plat.admin.get(`${LEASES}?watch=1&timeoutSeconds=1`, { accept });
+      assert.equal(r.status, 406, `${accept}: ${r.text}`);
+      assert.match(r.text, /NotAcceptable/, 'the Status, in YAML when YAML was asked for');
+    }
+    assert.equal((await plat.admin.get(`${LEASES}?watch=1&timeoutSeconds=1`, { accept: 'application/json;stream=watch' })).status, 200);
+  });
 });
