@@ -53,7 +53,7 @@ function str(o: Obj, key: string, where: string): string | undefined {
 }
 
 /** A cluster, user or context entry, with the directory its relative file paths start from. */
-interface Entry { readonly value: Obj; readonly dir: string }
+interface Entry { readonly name: string; readonly value: Obj; readonly dir: string }
 
 /** The files' entries by name and current-context, merged as clientcmd merges a list of files. */
 interface Merged {
@@ -78,7 +78,7 @@ function addEntries(into: Map<string, Entry>, list: unknown, field: string, kind
     const inner = e[field];
     if (inner !== undefined && inner !== null && !isObj(inner)) throw new KubeconfigError(`${kind} "${name}": ${field} must be a mapping`);
     // clientcmd's merge: the first file to define a name wins (the whole entry, not field by field).
-    if (!into.has(name)) into.set(name, { value: isObj(inner) ? inner : {}, dir });
+    if (!into.has(name)) into.set(name, { name, value: isObj(inner) ? inner : {}, dir });
   }
 }
 
@@ -142,12 +142,13 @@ export function loadKubeconfig(file: string): WebhookConnection {
 export function loadKubeconfigs(files: readonly string[], overrides: KubeconfigOverrides = {}): WebhookConnection {
   const merged: Merged = { clusters: new Map(), users: new Map(), contexts: new Map(), currentContext: undefined };
   for (const file of files) readFile(file, merged);
-  const readRef = (dir: string, p: string, what: string): Buffer => {
-    const abs = path.resolve(dir, p);
+  // clientcmd's validateClusterInfo/validateAuthInfo, as ConfirmUsable reports them.
+  const readRef = (e: Entry, p: string, what: string): Buffer => {
+    const abs = path.resolve(e.dir, p);
     try {
       return readFileSync(abs);
     } catch (err) {
-      throw new KubeconfigError(`unable to read ${what} '${abs}': ${osErrorText('open', abs, err)}`);
+      throw new KubeconfigError(`invalid configuration: unable to read ${what} ${abs} for ${e.name} due to ${osErrorText('open', abs, err)}`);
     }
   };
   const fileOrData = (e: Entry, key: string, where: string, what: string): Buffer | undefined => {
@@ -155,7 +156,7 @@ export function loadKubeconfigs(files: readonly string[], overrides: KubeconfigO
     const ref = str(e.value, key, where);
     if (data !== undefined && ref !== undefined) throw new KubeconfigError(`${where}: ${key} and ${key}-data are both set`);
     if (data !== undefined) return Buffer.from(data, 'base64');
-    return ref === undefined ? undefined : readRef(e.dir, ref, what);
+    return ref === undefined ? undefined : readRef(e, ref, what);
   };
 
   // The context (--context, else current-context, else the only one) chooses cluster and user by
@@ -208,7 +209,7 @@ export function loadKubeconfigs(files: readonly string[], overrides: KubeconfigO
 
   const insecure = cluster['insecure-skip-tls-verify'];
   if (insecure !== undefined && typeof insecure !== 'boolean') throw new KubeconfigError('cluster.insecure-skip-tls-verify must be a boolean');
-  const ca = fileOrData(clusterEntry, 'certificate-authority', 'cluster', 'certificate authority');
+  const ca = fileOrData(clusterEntry, 'certificate-authority', 'cluster', 'certificate-authority');
   if (insecure === true && ca !== undefined) {
     // clientcmd's own rule.
     throw new KubeconfigError('specifying a root certificates file with the insecure flag is not allowed');
@@ -218,8 +219,8 @@ export function loadKubeconfigs(files: readonly string[], overrides: KubeconfigO
   for (const f of UNSUPPORTED_USER_FIELDS) {
     if (user[f] !== undefined && user[f] !== null && user[f] !== '') throw new KubeconfigError(`user.${f} is not supported by plat`);
   }
-  const clientCert = userEntry && fileOrData(userEntry, 'client-certificate', 'user', 'client certificate');
-  const clientKey = userEntry && fileOrData(userEntry, 'client-key', 'user', 'client key');
+  const clientCert = userEntry && fileOrData(userEntry, 'client-certificate', 'user', 'client-cert');
+  const clientKey = userEntry && fileOrData(userEntry, 'client-key', 'user', 'client-key');
   if ((clientCert === undefined) !== (clientKey === undefined)) {
     throw new KubeconfigError('user.client-certificate and user.client-key must be set together');
   }

@@ -50,7 +50,9 @@ export async function loadClientConfig(kubeconfig: string, bootstrap: string, cu
     bootstrapConn = loadKubeconfig(bootstrap);
     cluster = bootstrapCluster(bootstrap);
   } catch (e) {
-    throw new Error(`unable to load bootstrap kubeconfig: ${bootstrap}: ${e instanceof KubeconfigError ? e.message : message(e)}`);
+    // bootstrap.go wraps the loader's error alone; plat's own texts that do not name the file get it.
+    const m = e instanceof KubeconfigError ? e.message : message(e);
+    throw new Error(`unable to load bootstrap kubeconfig: ${m.includes(bootstrap) ? m : `${bootstrap}: ${m}`}`);
   }
   await writeNodeKubeconfig(kubeconfig, cluster, currentPem);
   log.v(2).info('Use the bootstrap credentials to request a cert, and set kubeconfig to point to the certificate dir');

@@ -29,7 +29,7 @@ test('an unreadable file the kubeconfig names says Go\'s open error', () => {
   const file = path.join(dir, 'k.conf');
   writeFileSync(file, 'clusters:\n- name: c\n  cluster:\n    server: https://127.0.0.1:1\n    certificate-authority: nope.crt\n');
   const ca = path.join(dir, 'nope.crt');
-  assert.throws(() => loadKubeconfig(file), { message: `unable to read certificate authority '${ca}': open ${ca}: no such file or directory` });
+  assert.throws(() => loadKubeconfig(file), { message: `invalid configuration: unable to read certificate-authority ${ca} for c due to open ${ca}: no such file or directory` });
 });
 
 test('only the first YAML document of a kubeconfig counts, as yaml.Unmarshal reads it', () => {
@@ -43,4 +43,16 @@ test('only the first YAML document of a kubeconfig counts, as yaml.Unmarshal rea
   assert.equal(loadKubeconfig(file).server.href, 'https://127.0.0.1:1/');
   writeFileSync(file, 'clusters: [\n---\nclusters: []\n');
   assert.throws(() => loadKubeconfig(file), (e: Error) => e instanceof KubeconfigError && /^not valid YAML: /.test(e.message));
+});
+
+test('a missing client certificate or key file is said in clientcmd\'s validateAuthInfo words', () => {
+  const dir = tempDir();
+  const file = path.join(dir, 'u.conf');
+  writeFileSync(file, 'clusters:\n- name: c\n  cluster: {server: "https://127.0.0.1:1"}\nusers:\n- name: u\n  user: {client-certificate: n.crt, client-key: n.key}\n'
+    + 'contexts:\n- name: x\n  context: {cluster: c, user: u}\ncurrent-context: x\n');
+  const crt = path.join(dir, 'n.crt');
+  assert.throws(() => loadKubeconfig(file), { message: `invalid configuration: unable to read client-cert ${crt} for u due to open ${crt}: no such file or directory` });
+  writeFileSync(crt, 'x');
+  const key = path.join(dir, 'n.key');
+  assert.throws(() => loadKubeconfig(file), { message: `invalid configuration: unable to read client-key ${key} for u due to open ${key}: no such file or directory` });
 });
