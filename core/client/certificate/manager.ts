@@ -104,7 +104,12 @@ export class CertificateManager {
     try {
       this.#current = o.store.current();
     } catch (e) {
-      if (!(e instanceof NoCertKeyError)) o.logger.error('Current certificate is unusable, requesting a new one', { error: (e as Error).message });
+      // getCurrentCertificateOrBootstrap: only "no cert/key files" means "request one"; anything
+      // else stops start-up (as the kubelet's NewManager error does) instead of sending a new CSR
+      // at every retry that then cannot be stored.
+      if (!(e instanceof NoCertKeyError)) {
+        throw new Error(`failed to initialize ${o.name === 'client' ? 'client ' : ''}certificate manager: ${(e as Error).message}`);
+      }
     }
   }
 

@@ -3,7 +3,7 @@
 // and its kubeconfig, and reuses both after a restart without a new CSR; a denied bootstrap CSR
 // and a missing bootstrap kubeconfig are clear failures.
 import assert from 'node:assert/strict';
-import { lstatSync, readFileSync, readlinkSync, statSync, existsSync, readdirSync } from 'node:fs';
+import { lstatSync, mkdirSync, readFileSync, readlinkSync, statSync, existsSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { parse as parseYaml } from 'yaml';
@@ -85,5 +85,22 @@ describe('node agent TLS bootstrap (plat all + plat nodeagent)', () => {
     assert.equal(code, 1, agent.output());
     assert.match(agent.output(), /unable to load bootstrap kubeconfig: .*missing\.conf/);
     assert.ok(!existsSync(path.join(dirs.certDir, 'nodeagent-client-current.pem')));
+  });
+
+  it('stops at start-up, sending no CSR, when the stored client certificate cannot be read', async () => {
+    const caFile = path.join(plat.dataDir, 'pki', 'ca.crt');
+    const dirs = await agentDirs(path.join(root, 'n-garbage'), plat.url, caFile, token, WEBHOOKS);
+    mkdirSync(dirs.certDir, { recursive: true });
+    writeFileSync(path.join(dirs.certDir, 'nodeagent-client-current.pem'), 'garbage\n');
+    const before = (await plat.admin.get('/apis/certificates.platform/v1/certificatesigningrequests')).json.items.length;
+    const agent = startAgent(dirs, 'n-garbage', []);
+    // Bounded: an agent that goes on (requesting certificates it cannot store) fails the test.
+    const code = await Promise.race([
+      new Promise<number | null>((r) => agent.child.on('exit', r)),
+      new Promise<string>((r) => setTimeout(() => { agent.child.kill(); r('still running after 20s'); }, 20_000).unref()),
+    ]);
+    assert.equal(code, 1, agent.output());
+    assert.match(agent.output(), /failed to initialize client certificate manager: /);
+    assert.equal((await plat.admin.get('/apis/certificates.platform/v1/certificatesigningrequests')).json.items.length, before, 'no CSR sent');
   });
 });
