@@ -51,8 +51,13 @@ export interface ApiServerDeps {
 
 export { storeKey } from '../registry/stores.js';
 import { storeKey } from '../registry/stores.js';
+import type { OutputMediaType } from './output-media-type.js';
 
-interface State { info: RequestInfo; query: URLSearchParams; user: UserInfo; alias?: WireAlias }
+interface State {
+  info: RequestInfo; query: URLSearchParams; user: UserInfo; alias?: WireAlias;
+  /** A resource request's answer type, agreed on before it is served (rest.ts). */
+  outputMedia?: OutputMediaType;
+}
 
 /** Why a request was refused, by authenticator: logged (never the credential), never sent. */
 interface Refusal { authenticator: string; reason: string }

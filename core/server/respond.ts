@@ -38,7 +38,8 @@ function negotiated(ctx: Context, code: number, body: unknown, restrictions: Res
 
 export function sendJson(ctx: Context, code: number, body: unknown, contentType = 'application/json'): void {
   if (!isResourceRequest(ctx)) return write(ctx, code, body, 'application/json', contentType);
-  const media = negotiated(ctx, code, body, 'resource');
+  // serveResource agreed on it before doing anything; negotiate here only for what it did not.
+  const media = (ctx.state as { outputMedia?: OutputMediaType }).outputMedia ?? negotiated(ctx, code, body, 'resource');
   if (media) write(ctx, code, body, media, contentType);
 }
 

@@ -202,8 +202,9 @@ export async function serveResource(ctx: Context, store: ResourceStore, info: Re
   if (info.verb === 'watch' && ctx.method !== 'GET' && ctx.method !== 'HEAD') throw errors.noRouteForMethod();
   // The answer's media type is agreed on before anything is done: a write whose answer cannot be
   // sent (406) must not happen. A watch needs a media type with a stream form.
+  // Kept for the answer (respond.ts), so the Accept header is read once.
   if (info.verb === 'watch') negotiateWatchOutput(ctx.get('accept') || undefined);
-  else negotiateOutput(ctx.get('accept') || undefined, 'resource');
+  else ctx.state.outputMedia = negotiateOutput(ctx.get('accept') || undefined, 'resource');
   // Upstream's installer gives a namespaced resource's all-namespaces path GET only, and no
   // collection path PUT or PATCH: go-restful answers other methods before any handler runs.
   if (!info.name && !sub && info.parts.length === 1 && (info.verb === 'update' || info.verb === 'patch' || (store.namespaced && !info.namespace && info.verb !== 'list' && info.verb !== 'watch'))) {

@@ -27,22 +27,15 @@ const message = (e: unknown): string => (e instanceof Error ? e.message : String
 export async function loadClientConfig(kubeconfig: string, bootstrap: string, currentPem: string, log: Logger, now: Date): Promise<ClientConfigs> {
   if (!bootstrap) {
     let conn: WebhookConnection;
-    try {
-      statSync(kubeconfig);
-      conn = loadKubeconfig(kubeconfig);
-    } catch (e) {
-      // clientcmd's loader stats an explicit path first.
-      const err = (e as NodeJS.ErrnoException).code === 'ENOENT' ? `stat ${kubeconfig}: no such file or directory` : message(e);
-      throw new Error(`unable to load kubeconfig: ${err}`);
-    }
+    // The loader says a missing file as clientcmd's, which stats an explicit path first.
+    try { conn = loadKubeconfig(kubeconfig); } catch (e) { throw new Error(`unable to load kubeconfig: ${message(e)}`); }
     log.v(2).info('No bootstrapping requested, will use kubeconfig');
     return { certConfig: conn, clientConfig: conn, bootstrapping: false };
   }
-  if (stillValid(kubeconfig, log, now)) {
-    let conn: WebhookConnection;
-    try { conn = loadKubeconfig(kubeconfig); } catch (e) { throw new Error(`unable to load kubeconfig: ${message(e)}`); }
+  const valid = stillValid(kubeconfig, log, now);
+  if (valid) {
     log.v(2).info('Current kubeconfig file contents are still valid, no bootstrap necessary');
-    return { certConfig: conn, clientConfig: conn, bootstrapping: false };
+    return { certConfig: valid, clientConfig: valid, bootstrapping: false };
   }
   let bootstrapConn: WebhookConnection;
   let cluster;
@@ -60,15 +53,18 @@ export async function loadClientConfig(kubeconfig: string, bootstrap: string, cu
   return { certConfig: bootstrapConn, clientConfig: anonymous, bootstrapping: true };
 }
 
-/** isClientConfigStillValid: each reason it is not is upstream's HandleError line. */
-function stillValid(file: string, log: Logger, now: Date): boolean {
+/**
+ * isClientConfigStillValid: the kubeconfig as read when it is, undefined when not (each reason is
+ * upstream's HandleError line).
+ */
+function stillValid(file: string, log: Logger, now: Date): WebhookConnection | undefined {
   try {
     statSync(file);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new Error(`error reading existing bootstrap kubeconfig ${file}: ${message(e)}`);
   }
-  const invalid = (err: string): false => { log.error('Unhandled Error', { err }); return false; };
+  const invalid = (err: string): undefined => { log.error('Unhandled Error', { err }); return undefined; };
   let conn: WebhookConnection;
   try { conn = loadKubeconfig(file); } catch (e) {
     return invalid(`unable to read existing bootstrap client config from ${file}: ${message(e)}`);
@@ -92,5 +88,5 @@ function stillValid(file: string, log: Logger, now: Date): boolean {
     const notAfter = new Date(cert.validTo);
     if (now > notAfter) return invalid(`part of the existing bootstrap client certificate in ${file} is expired: ${goTime(notAfter)}`);
   }
-  return true;
+  return conn;
 }
