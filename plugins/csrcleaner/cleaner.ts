@@ -4,8 +4,12 @@
 // sweep in progress.
 import { CSR_RESOURCE, type Csr } from '../../core/certificates/csr-object.js';
 import type { ControllerContext, Runnable } from '../../core/lifecycle.js';
+import { setImmediate } from 'node:timers/promises';
 import { sleep } from '../../core/abort-wait.js';
 import { cleanupReason } from './cleanup-rules.js';
+
+/** CSRs a sweep checks between two turns of the event loop. */
+export const SWEEP_CHUNK = 16;
 
 export interface CleanerOptions {
   /** Time between sweeps (upstream's pollingInterval, 1h). */
@@ -23,7 +27,12 @@ export function csrCleaner(ctx: ControllerContext, o: CleanerOptions): Runnable 
    */
   async function sweep(signal?: AbortSignal): Promise<void> {
     const now = o.now();
+    let examined = 0;
     for (const csr of informer.list()) {
+      // Upstream's sweep runs on a goroutine of its own; here it shares the event loop with the
+      // leader election's renewals (and, in plat all, the API server): tens of thousands of CSRs
+      // checked in one go would hold them up for seconds.
+      if (++examined % SWEEP_CHUNK === 0) await setImmediate();
       if (signal?.aborted) return;
       const name = csr.metadata.name ?? '';
       const reason = cleanupReason(csr, now);

@@ -28,19 +28,39 @@ export function isOlderThan(time: string | null | undefined, ms: number, now: Da
   return now.getTime() - t > ms;
 }
 
+/**
+ * Per CSR object, its first certificate's notAfter (ms), or null when unreadable. The informer
+ * never changes a cached object in place (an update replaces it), so each certificate is parsed
+ * once, not at every sweep: a full parse costs about half a millisecond, and a controller manager
+ * with tens of thousands of issued CSRs would spend seconds of every sweep on it.
+ */
+const notAfterByObject = new WeakMap<Csr, number | null>();
+
+/** The notAfter of the first certificate of the first PEM block, as upstream's isExpired reads it; null when that does not parse. */
+export function firstCertificateNotAfter(csr: Csr): number | null {
+  const known = notAfterByObject.get(csr);
+  if (known !== undefined) return known;
+  const read = readFirstNotAfter(csr);
+  notAfterByObject.set(csr, read);
+  return read;
+}
+
+function readFirstNotAfter(csr: Csr): number | null {
+  const found = decodeFirstPemBlock(wireBytes(csr.status?.certificate));
+  if (!found) return null;
+  try {
+    const first = splitCertificates(found.block.der)[0];
+    return first ? parseCertificateDer(first).notAfter.getTime() : null;
+  } catch {
+    return null;
+  }
+}
+
 /** isExpired: the first certificate of the first PEM block ended before now; unreadable means no. */
 export function isExpired(csr: Csr, now: Date): boolean {
   if (!hasCertificate(csr)) return false;
-  const found = decodeFirstPemBlock(wireBytes(csr.status?.certificate));
-  if (!found) return false;
-  let first: Uint8Array | undefined;
-  try {
-    first = splitCertificates(found.block.der)[0];
-  } catch {
-    return false;
-  }
-  if (!first) return false;
-  return now.getTime() > parseCertificateDer(first).notAfter.getTime();
+  const notAfter = firstCertificateNotAfter(csr);
+  return notAfter !== null && now.getTime() > notAfter;
 }
 
 const conditionsOf = (csr: Csr) => csr.status?.conditions ?? [];

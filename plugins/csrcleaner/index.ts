@@ -26,5 +26,5 @@ export function csrCleanerController(options: Partial<CleanerOptions> = {}): Plu
 
 export const CsrCleanerController: Plugin = csrCleanerController();
 
-export { cleanupReason, isExpired, isOlderThan, type CleanupReason } from './cleanup-rules.js';
+export { cleanupReason, firstCertificateNotAfter, isExpired, isOlderThan, type CleanupReason } from './cleanup-rules.js';
 export { csrCleaner, type CleanerOptions } from './cleaner.js';
