@@ -89,7 +89,8 @@ function decodeStringValue(t: Tlv, c: Uint8Array): string | undefined {
       try {
         return utf8.decode(c);
       } catch {
-        throw syntax('invalid UTF-8');
+        // Go's parseUTF8String returns a plain errors.New, not a SyntaxError like the checks above.
+        throw new CryptoError('asn1: invalid UTF-8 string');
       }
     case TAG.BMPString: {
       if (c.length % 2 !== 0) throw new CryptoError('pkcs12: odd-length BMP string');

@@ -230,6 +230,8 @@ export function issueCertificate(request: string | Uint8Array | ParsedCsr, ca: I
       issuerSki: prepared.issuerSki,
     });
   } catch (e) {
+    // Go's texts (asn1.Marshal's for the subject) come back from CreateCertificate unwrapped.
+    if (e instanceof CryptoError) throw e;
     throw new CryptoError(`x509: ${(e as Error).message}`);
   }
   const signed = signTbs(prepared, tbs);

@@ -2,7 +2,8 @@
 // replayed through the strategies directly (validation.test.ts) and later over HTTP.
 import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
-import { craftMlDsaCsr, mlDsaKeys } from '../crypto/csr-craft.js';
+import { oid, seq, setOf, tlv } from '../../core/crypto/der-write.js';
+import { craftCsr, craftMlDsaCsr, mlDsaKeys, OIDS } from '../crypto/csr-craft.js';
 import { csrWithUriSans } from '../crypto/go-url-cases.js';
 import { b64, BASE_SIGNER, pem, pemBody, type Fixtures } from './fixtures.js';
 
@@ -52,6 +53,10 @@ export function csrCases(fx: Fixtures): CsrCase[] {
     if (!uriCsrs.has(uri)) uriCsrs.set(uri, csrWithUriSans(uriKey, uri));
     return uriCsrs.get(uri)!;
   };
+  const cnCsr = (tag: number, latin1: string): string =>
+    craftCsr({ key: uriKey, subject: seq(setOf(seq(oid(OIDS.cn), tlv(tag, Buffer.from(latin1, 'latin1'))))) });
+  const badUtf8Csr = cnCsr(0x0c, 'al\xffice');
+  const t61Csr = cnCsr(0x14, 'al\xe9ce');
   const mlDsaCsr = craftMlDsaCsr({ keys: mlDsaKeys('ML-DSA-65') });
   const badMlDsaCsr = craftMlDsaCsr({ keys: mlDsaKeys('ML-DSA-65'), tamper: (sig) => { const t = sig.slice(); t[0]! ^= 1; return t; } });
 
@@ -92,6 +97,12 @@ export function csrCases(fx: Fixtures): CsrCase[] {
         + 'x509: cannot parse URI "spiffe://cluster..local/ns/a": invalid domain') },
     { name: 'request with an unusual URI SAN Go accepts', op: 'create',
       mutate: (o) => { o.spec.request = b64(uriCsr('HTTPS://Example.com/a b?q r#f g')); }, expect: { ok: true } },
+    // Go reads the subject with encoding/asn1: a bad UTF8String is parseUTF8String's plain error; a
+    // T61String takes any byte (signing it fails later, not validation).
+    { name: 'request with a UTF8String CN that is not UTF-8', op: 'create', mutate: (o) => { o.spec.request = b64(badUtf8Csr); },
+      expect: invalid('spec.request', `Invalid value: ${requestValue(badUtf8Csr)}: asn1: invalid UTF-8 string`) },
+    { name: 'request with a T61String CN holding a Latin-1 byte is accepted', op: 'create', mutate: (o) => { o.spec.request = b64(t61Csr); },
+      expect: { ok: true } },
     { name: 'request: junk before and data after the first block are ignored', op: 'create',
       mutate: (o) => { o.spec.request = b64(`explanatory text\n${fx.ecCsrPem}trailing junk\n${wrongLabel}`); }, expect: { ok: true } },
     { name: 'request: PEM headers are not rejected', op: 'create',

@@ -2,7 +2,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { createPublicKey, generateKeyPairSync } from 'node:crypto';
-import { CryptoError, parseCsr, verifyCsr } from '../../core/crypto/index.js';
+import { CryptoError, parseCsr, parseCsrTypescript, verifyCsr } from '../../core/crypto/index.js';
 import { bitString, concat, oid, seq, setOf, smallInteger, tlv } from '../../core/crypto/der-write.js';
 import { cnName, craftCsr, extension, extensionRequest, OIDS } from './csr-craft.js';
 
@@ -46,17 +46,36 @@ test('attributes that do not parse are skipped; other attributes ignored', () =>
   verifyCsr(csr);
 });
 
-test('subject value errors', () => {
-  const bad = seq(setOf(seq(oid(OIDS.cn), tlv(0x13, Buffer.from('a@b')))));
-  fails(craftCsr({ key: ecKey, subject: bad }), 'asn1: syntax error: PrintableString contains invalid character');
-  const badUtf8 = seq(setOf(seq(oid(OIDS.cn), tlv(0x0c, new Uint8Array([0xff])))));
-  fails(craftCsr({ key: ecKey, subject: badUtf8 }), 'asn1: syntax error: invalid UTF-8');
+// Go reads a CSR's subject with encoding/asn1: its string checks are SyntaxErrors, except
+// parseUTF8String's and parseBMPString's plain errors. Both parsers (WASM and TypeScript) alike.
+const SUBJECT_VALUE_ERRORS: [string, Uint8Array, string][] = [
+  ['PrintableString with @', tlv(0x13, Buffer.from('a@b')), 'asn1: syntax error: PrintableString contains invalid character'],
+  ['IA5String with a byte >= 0x80', tlv(0x16, new Uint8Array([0x61, 0x80])), 'asn1: syntax error: IA5String contains invalid character'],
+  ['NumericString with a letter', tlv(0x12, Buffer.from('12a')), 'asn1: syntax error: NumericString contains invalid character'],
+  ['UTF8String, a lone 0xff', tlv(0x0c, new Uint8Array([0xff])), 'asn1: invalid UTF-8 string'],
+  ['UTF8String "al\\xffice"', tlv(0x0c, Buffer.from('al\xffice', 'latin1')), 'asn1: invalid UTF-8 string'],
+  ['UTF8String, an encoded surrogate', tlv(0x0c, new Uint8Array([0xed, 0xa0, 0x80])), 'asn1: invalid UTF-8 string'],
+  ['UTF8String, truncated sequence', tlv(0x0c, new Uint8Array([0x61, 0xc3])), 'asn1: invalid UTF-8 string'],
+  ['BMPString of odd length', tlv(0x1e, new Uint8Array([0, 0x41, 0])), 'pkcs12: odd-length BMP string'],
+];
+
+for (const [name, value, message] of SUBJECT_VALUE_ERRORS) {
+  test(`subject value error: ${name}`, () => {
+    const pem = craftCsr({ key: ecKey, subject: seq(setOf(seq(oid(OIDS.cn), value))) });
+    fails(pem, message);
+    assert.throws(() => parseCsrTypescript(pem), (e: unknown) => e instanceof CryptoError && e.message === message);
+  });
+}
+
+test('subject structure errors and non-string values', () => {
   fails(craftCsr({ key: ecKey, subject: seq(seq()) }), 'asn1: structure error: sequence tag mismatch');
   // Non-string values are kept as #hex and do not count as a CN (Go's FillFromRDNSequence).
   const intCn = seq(setOf(seq(oid(OIDS.cn), smallInteger(7))));
   const csr = parseCsr(craftCsr({ key: ecKey, subject: intCn }));
   assert.equal(csr.commonName, '');
   assert.deepEqual(csr.subject, [[{ type: OIDS.cn, shortName: 'CN', value: '#020107' }]]);
+  // Go's parseT61String takes any byte (the value fails later, when signing re-marshals it); read as Latin-1 here.
+  assert.equal(parseCsr(craftCsr({ key: ecKey, subject: seq(setOf(seq(oid(OIDS.cn), tlv(0x14, Buffer.from('al\xe9ce', 'latin1'))))) })).commonName, 'al\u00e9ce');
 });
 
 test('Go keeps the LAST common name', () => {

@@ -1,18 +1,22 @@
 // The signing controller and the cluster CA against a real plat over HTTPS: approved requests of
 // the well-known signers are issued (checked with openssl), lifetimes follow expirationSeconds and
-// --cluster-signing-duration, requests that break their signer's rules end Failed, and CSRs that
-// are pending, denied, failed or for a signer nobody serves are left alone.
+// --cluster-signing-duration, requests that break their signer's rules end Failed, a request Go
+// cannot sign is retried with upstream's error, and CSRs that are pending, denied, failed or for a
+// signer nobody serves are left alone.
 import assert from 'node:assert/strict';
 import { X509Certificate, createPrivateKey, createPublicKey } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import { generateKeyPair } from '../../core/crypto/index.js';
+import { oid, seq, setOf, tlv } from '../../core/crypto/der-write.js';
 import type { Plugin } from '../../core/plugin.js';
 import type { SigningRequest } from '../../core/signing.js';
 import { APISERVER_CLIENT_SIGNER, NODEAGENT_CLIENT_SIGNER, NODEAGENT_SERVING_SIGNER } from '../../plugins/csrsigning/index.js';
+import { craftCsr, OIDS } from '../crypto/csr-craft.js';
 import { makeCa, type TestCredential } from '../helpers/certs.js';
 import { openssl, opensslCertText, opensslCsr, opensslVerify } from '../helpers/openssl.js';
 import { startInProcess, tempDir, type RunningPlat } from '../helpers/plat.js';
 import {
-  CSRS, approve, certificateOf, createCsrObject, csrBody, deny, failedCondition, getCsr, makeCsr, startSigning, submitApproved,
+  CSRS, approve, certificateOf, createCsrObject, csrBody, deny, failedCondition, getCsr, makeCsr, startSigning, submitApproved, until,
   waitForCertificate, waitForCsr, writeCaFiles, type RunningSigning,
 } from './support.js';
 
@@ -140,6 +144,18 @@ describe('csrsigning with the cluster CA (generic pair, --cluster-signing-durati
       assert.equal(obj.status.certificate, undefined, `${c.name}: no certificate`);
       assert.deepEqual(obj.status.conditions.map((x: any) => x.type), ['Approved', 'Failed'], c.name);
     }
+  });
+
+  it('a T61String CN that is not UTF-8 passes validation, then fails the signing with Go\'s asn1 text, retried, never Failed', async () => {
+    // Go parses T61String bytes as they are; CreateCertificate's asn1.Marshal of the subject then refuses them.
+    const key = generateKeyPair('ecdsa-p256').keyObject;
+    const subject = seq(setOf(seq(oid(OIDS.cn), tlv(0x14, Buffer.from('al\xe9ce', 'latin1')))));
+    await submitApproved(plat.admin, 't61-cn', { pem: craftCsr({ key, subject }), key }, APISERVER_CLIENT_SIGNER, ['digital signature', 'client auth']);
+    const error = 'error auto signing csr: failed to sign certificate: asn1: string not valid UTF-8';
+    await until(() => signing.logs.lines.filter((l) => l.includes(`Sync t61-cn failed with : ${error}`)).length >= 2, 'two failed attempts');
+    const obj = await getCsr(plat.admin, 't61-cn');
+    assert.equal(obj.status.certificate, undefined);
+    assert.deepEqual(obj.status.conditions.map((c: any) => c.type), ['Approved']);
   });
 
   it('leaves pending, denied, failed and unknown-signer CSRs alone', async () => {

@@ -1,12 +1,14 @@
 // The worker-thread signing pool: certificates it issues verify under their CA and carry their
 // request's key; requests that pile up go out in batches of one CA and policy; a bad request fails
-// alone with upstream's words; closing rejects what is left.
+// alone with upstream's words (parse, proof of possession, or signing); closing rejects what is left.
 import assert from 'node:assert/strict';
 import { X509Certificate, createPublicKey } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { createCsr, generateKeyPair, type IssuePolicy, type KeyType } from '../../core/crypto/index.js';
 import { SigningPool, type PoolCa } from '../../core/signing-pool/pool.js';
+import { oid, seq, setOf, tlv } from '../../core/crypto/der-write.js';
 import { fixtures } from '../certificates/fixtures.js';
+import { craftCsr, OIDS } from '../crypto/csr-craft.js';
 import { makeCa } from '../helpers/certs.js';
 
 const HOUR = 3600_000;
@@ -19,6 +21,12 @@ function poolCa(keyType: KeyType, id: string): { ca: PoolCa; cert: X509Certifica
 function request(cn: string) {
   const key = generateKeyPair('ecdsa-p256').keyObject;
   return { pem: createCsr({ subject: { commonName: cn }, privateKey: key }), publicKey: createPublicKey(key) };
+}
+
+/** A request whose CN is a T61String with a byte that is not UTF-8 on its own (Go parses it, then cannot marshal it). */
+function t61Request(latin1: string): string {
+  const cn = seq(setOf(seq(oid(OIDS.cn), tlv(0x14, Buffer.from(latin1, 'latin1')))));
+  return craftCsr({ key: generateKeyPair('ecdsa-p256').keyObject, subject: cn });
 }
 
 const policy = (hours: number): IssuePolicy => {
@@ -101,10 +109,13 @@ describe('SigningPool', () => {
         pool.issue(fixtures().badSignatureCsrPem, ca, p),
         pool.issue('-----BEGIN CERTIFICATE REQUEST-----\nMAMCAQA=\n-----END CERTIFICATE REQUEST-----\n', ca, p),
         pool.issue(request('good-2').pem, ca, p),
+        pool.issue(t61Request('al\xe9ce'), ca, p),
       ]);
-      assert.deepEqual(results.map((r) => r.status), ['fulfilled', 'rejected', 'rejected', 'fulfilled']);
+      assert.deepEqual(results.map((r) => r.status), ['fulfilled', 'rejected', 'rejected', 'fulfilled', 'rejected']);
       assert.equal((results[1] as PromiseRejectedResult).reason.message, 'unable to verify certificate request signature: x509: ECDSA verification failure');
       assert.match((results[2] as PromiseRejectedResult).reason.message, /^unable to parse certificate request: asn1: /);
+      // Parsed and verified, then CreateCertificate's asn1.Marshal of the subject fails, its text unwrapped.
+      assert.equal((results[4] as PromiseRejectedResult).reason.message, 'failed to sign certificate: asn1: string not valid UTF-8');
     } finally {
       await pool.close();
     }

@@ -89,7 +89,7 @@ export const MESSAGES: Readonly<Record<number, string>> = {
   24: 'asn1: syntax error: PrintableString contains invalid character',
   25: 'asn1: syntax error: IA5String contains invalid character',
   26: 'asn1: syntax error: NumericString contains invalid character',
-  27: 'asn1: syntax error: invalid UTF-8',
+  27: 'asn1: invalid UTF-8 string', // encoding/asn1's parseUTF8String: a plain error, no "syntax error:"
   28: 'pkcs12: odd-length BMP string',
   30: 'PEM block type must be CERTIFICATE REQUEST',
   31: 'x509: RSA key missing NULL parameters',

@@ -4,6 +4,7 @@
 // must match it.
 import { Buffer } from 'node:buffer';
 import { randomBytes, type KeyObject } from 'node:crypto';
+import { CryptoError } from '../errors.js';
 import { parseIp } from '../general-names.js';
 import { EXT_KEY_USAGE_OIDS, KEY_USAGE_BITS } from '../usages.js';
 import type { CertificateTemplate } from '../x509-build.js';
@@ -74,7 +75,11 @@ const ERRORS: Readonly<Record<number, string>> = {
   [-12]: 'asn1: string not valid UTF-8',
 };
 
+// Go's own texts (asn1.Marshal's), which CreateCertificate returns unwrapped: a CryptoError, as is.
+const GO_ERRORS: ReadonlySet<number> = new Set([-12]);
+
 function fail(code: number): never {
+  if (GO_ERRORS.has(code)) throw new CryptoError(ERRORS[code]!);
   throw new RangeError(ERRORS[code] ?? `x509 build failed (${code})`);
 }
 
@@ -146,7 +151,10 @@ export function masks(o: Pick<WasmTbsOptions, 'keyUsage' | 'extKeyUsage'>): { ku
 
 const HEADER = 84;
 
-/** The DER TBSCertificate for `o`, built in WASM. Throws RangeError for values the module rejects. */
+/**
+ * The DER TBSCertificate for `o`, built in WASM. Throws RangeError for values the module rejects,
+ * CryptoError (Go's text) for a goSubject value that is not UTF-8.
+ */
 export function wasmBuildTbs(o: WasmTbsOptions): Uint8Array {
   if (!(o.notBefore instanceof Date) || !(o.notAfter instanceof Date)) throw new TypeError('notBefore and notAfter must be Dates');
   if (o.pathLen !== undefined && (!Number.isSafeInteger(o.pathLen) || o.pathLen < 0 || o.pathLen > 0xffffffff)) {
