@@ -6,6 +6,7 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { createSecureContext, type SecureContext, type SecureContextOptions } from 'node:tls';
 import type Koa from 'koa';
+import { closeIdleConnections } from './idle-timeout.js';
 import { koaCallback } from './koa-callback.js';
 import type { CertKeyPem } from './serving-pair.js';
 import type { SniCertificates } from './sni.js';
@@ -21,6 +22,8 @@ export interface ListenOptions {
   readonly requestCert?: boolean;
   readonly maxStreamsPerConnection?: number;
   readonly minVersion?: 'TLSv1' | 'TLSv1.1' | 'TLSv1.2' | 'TLSv1.3';
+  /** Default IDLE_TIMEOUT_MS (upstream's 90s). */
+  readonly idleTimeoutMs?: number;
 }
 
 export interface RunningServer {
@@ -65,6 +68,7 @@ export async function listen(app: Koa<any>, o: ListenOptions): Promise<RunningSe
   if (sni) chooseByLocalAddress(server, sni, o);
   // The HTTP/1.1 fallback of the http2 server reads the limit from this property, not its options.
   (server as unknown as { maxHeaderSize: number }).maxHeaderSize = MAX_HEADER_BYTES;
+  closeIdleConnections(server, o.idleTimeoutMs);
   const sessions = new Set<http2.ServerHttp2Session>();
   const sockets = new Set<import('node:net').Socket>();
   server.on('session', (s) => { sessions.add(s); s.on('close', () => sessions.delete(s)); });

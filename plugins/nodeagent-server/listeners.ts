@@ -10,6 +10,7 @@ import { createSecureContext, type SecureContextOptions } from 'node:tls';
 import type Koa from 'koa';
 import type { TlsPair } from '../../core/nodeagent/context.js';
 import { joinHostPort, listenOnBindAddress } from '../../core/server/bind-address.js';
+import { closeIdleConnections } from '../../core/server/idle-timeout.js';
 import { koaCallback } from '../../core/server/koa-callback.js';
 import { servingPairProblem } from '../../core/server/serving-pair.js';
 import type { TlsSettings } from '../../core/server/tls-settings.js';
@@ -80,6 +81,7 @@ export async function listenSecure(app: Koa, o: { host: string; port: number; pa
   }, koaCallback(app));
   // The HTTP/1.1 fallback reads its header limit from this property, not from the options.
   (server as unknown as { maxHeaderSize: number }).maxHeaderSize = MAX_HEADER_BYTES;
+  closeIdleConnections(server);
   const sockets = new Set<Socket>();
   const sessions = new Set<http2.ServerHttp2Session>();
   server.on('secureConnection', (s: Socket) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
