@@ -10,6 +10,7 @@ import type { Attributes, Decision } from './authz/attributes.js';
 import type { AdmissionRequest } from './admission/request.js';
 import type { AuditEvent } from './audit.js';
 import { guardHooks } from './hooks-guard.js';
+import { collectNoOpinionReasons, type NoOpinionReasons } from './authz/union.js';
 import { createSignHookMap } from './signing.js';
 import type { ControllerRegistry, SubsystemRegistry } from './lifecycle.js';
 
@@ -34,7 +35,7 @@ export interface Configuration {
 }
 
 export function createHooks() {
-  return guardHooks({
+  const hooks = guardHooks({
     // boot: declare, then configure
     flags: new SyncHook<[FlagSet]>(['flags']),
     configure: new SyncHook<[Configuration]>(['configuration']),
@@ -42,7 +43,8 @@ export function createHooks() {
 
     // request path (apiserver)
     authenticate: new AsyncSeriesBailHook<[AuthenticationRequest], UserInfo | undefined>(['request']),
-    authorize: new AsyncSeriesBailHook<[Attributes], Decision | undefined>(['attributes']),
+    // A no-opinion answer passes on, its reason kept for the end of the chain (authz/union.ts).
+    authorize: new AsyncSeriesBailHook<[Attributes, NoOpinionReasons], Decision | undefined>(['attributes', 'noOpinionReasons']),
     admitMutate: new AsyncSeriesHook<[AdmissionRequest]>(['request']),
     admitValidate: new AsyncSeriesHook<[AdmissionRequest]>(['request']),
     audit: new AsyncParallelHook<[AuditEvent]>(['event']),
@@ -59,6 +61,8 @@ export function createHooks() {
     ready: new AsyncParallelHook<[]>([]),
     shutdown: new AsyncParallelHook<[]>([]),
   });
+  collectNoOpinionReasons(hooks.authorize);
+  return hooks;
 }
 
 export type Hooks = ReturnType<typeof createHooks>;

@@ -16,9 +16,15 @@ export interface Attributes {
   readonly name: string;
 }
 
+/**
+ * An authorizer's answer. No opinion is `undefined`, or `noOpinion` when the authorizer says why
+ * (upstream's DecisionNoOpinion with a reason): the chain then goes on, and if nobody decides the
+ * reasons end the 403 and fill a SubjectAccessReview's status.reason (union.ts).
+ */
 export type Decision =
   | { readonly decision: 'allow'; readonly reason?: string }
-  | { readonly decision: 'deny'; readonly reason: string };
+  | { readonly decision: 'deny'; readonly reason: string }
+  | { readonly decision: 'noOpinion'; readonly reason?: string };
 
 /** "User \"alice\" cannot list resource \"certificatesigningrequests\" in API group \"...\" at the cluster scope" */
 export function describeForbidden(a: Attributes): string {

@@ -2,9 +2,10 @@
 // (approve, sign), RBAC's escalation check, the access-review APIs. Core owns the hook's call.
 import type { Host } from '../host.js';
 import type { Attributes, Decision } from './attributes.js';
+import { authorizeUnion } from './union.js';
 
 export function authorize(host: Host, attributes: Attributes): Promise<Decision | undefined> {
-  return host.hooks.authorize.promise(attributes);
+  return authorizeUnion(host.hooks.authorize, attributes);
 }
 
 /** True only for an explicit allow: deny and no opinion are both "no". */

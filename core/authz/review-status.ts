@@ -49,13 +49,10 @@ export function parseReviewStatus(body: unknown, apiVersions: readonly string[])
 }
 
 /**
- * No opinion, with the reviewer's reason: upstream's webhook authorizer passes it on, and the 403
- * then ends with it as with a denial's.
+ * A delegated authorizer's decision: upstream's webhook authorizer reading the answer. No opinion
+ * keeps the reviewer's reason, and the 403 then ends with it as with a denial's.
  */
-export interface NoOpinion { readonly decision: 'noOpinion'; readonly reason: string }
-
-/** A delegated authorizer's decision: upstream's webhook authorizer reading the answer. */
-export function reviewDecision(status: ReviewStatus): Decision | NoOpinion | undefined {
+export function reviewDecision(status: ReviewStatus): Decision | undefined {
   if (status.denied && status.allowed) throw new Error('webhook subject access review returned both allow and deny response');
   if (status.denied) return { decision: 'deny', reason: status.reason };
   if (status.allowed) return { decision: 'allow', ...(status.reason ? { reason: status.reason } : {}) };

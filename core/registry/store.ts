@@ -11,6 +11,7 @@ import { goOrdered, withResourceVersion } from '../api/go-order.js';
 import { rfc3339, type ApiObject } from '../api/meta.js';
 import type { AdmissionOperation, AdmissionRequest } from '../admission/request.js';
 import type { Attributes, Decision } from '../authz/attributes.js';
+import { authorizeUnion } from '../authz/union.js';
 import type { UserInfo } from '../authn/user.js';
 import type { Hooks } from '../hooks.js';
 import { isStorageError, JsonText, type Storage, type KeyValue } from '../storage/storage.js';
@@ -149,7 +150,7 @@ export class ResourceStore {
   async #authorizeCreate(ctx: RequestContext, name: string, subresource: string): Promise<void> {
     const d = this.def;
     const collection = d.group ? `/apis/${d.group}/${d.version}` : `/api/${d.version}`;
-    const decision = await this.#opts.hooks.authorize.promise({
+    const decision = await authorizeUnion(this.#opts.hooks.authorize, {
       user: ctx.user, verb: 'create', isResourceRequest: true,
       path: `${collection}${ctx.namespace ? `/namespaces/${ctx.namespace}` : ''}/${d.plural}/${name}${subresource ? `/${subresource}` : ''}`,
       apiGroup: d.group, apiVersion: d.version, resource: d.plural, subresource, namespace: ctx.namespace, name,
@@ -168,7 +169,7 @@ export class ResourceStore {
       operation: op, group: this.def.group, version: this.def.version, kind: this.def.kind,
       resource: this.def.plural, subresource, namespace: ctx.namespace, name, user: ctx.user,
       dryRun: ctx.dryRun, object, oldObject, warnings: ctx.warnings,
-      authorize: (a: Omit<Attributes, 'user'>): Promise<Decision | undefined> => hooks.authorize.promise({ ...a, user: ctx.user }),
+      authorize: (a: Omit<Attributes, 'user'>): Promise<Decision | undefined> => authorizeUnion(hooks.authorize, { ...a, user: ctx.user }),
     };
   }
 

@@ -9,6 +9,7 @@ import { logUnauthenticated } from '../authn/unauthenticated-log.js';
 import { AUTHENTICATED_GROUP, ANONYMOUS_USER, UNAUTHENTICATED_GROUP, type AuthenticationRequest, type UserInfo } from '../authn/user.js';
 import type { Attributes } from '../authz/attributes.js';
 import { forbiddenError } from '../authz/forbidden.js';
+import { authorizeUnion } from '../authz/union.js';
 import type { Hooks } from '../hooks.js';
 import type { Logger } from '../log.js';
 import type { Resources } from '../registry/registry.js';
@@ -144,10 +145,8 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
       apiGroup: info.apiGroup, apiVersion: info.apiVersion, resource: info.resource, subresource: info.subresource,
       namespace: info.namespace, name: info.name,
     };
-    const decision = await deps.hooks.authorize.promise(attrs);
-    if (decision?.decision !== 'allow') {
-      throw forbiddenError(attrs, decision?.decision === 'deny' ? decision.reason : undefined);
-    }
+    const decision = await authorizeUnion(deps.hooks.authorize, attrs);
+    if (decision?.decision !== 'allow') throw forbiddenError(attrs, decision?.reason);
     log.v(4).info('request', { verb: info.verb, path: ctx.path, user: ctx.state.user.name });
     await next();
   });

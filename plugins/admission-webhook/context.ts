@@ -41,7 +41,8 @@ export function dispatchContext(host: Host, req: AdmissionRequest, logger: Logge
             user: a.user, verb: a.verb, isResourceRequest: a.resourceRequest, path: a.path, apiGroup: a.apiGroup,
             apiVersion: '*', resource: a.resource, subresource: a.subresource, namespace: a.namespace, name: a.name,
           });
-          session.answers.set(key, { decision: d?.decision ?? 'noopinion', reason: d?.reason ?? '', error: '' });
+          const decided = d?.decision === 'allow' || d?.decision === 'deny' ? d.decision : undefined;
+          session.answers.set(key, { decision: decided ?? 'noopinion', reason: d?.reason ?? '', error: '' });
         } catch (e) {
           session.answers.set(key, { decision: 'noopinion', reason: '', error: e instanceof Error ? e.message : String(e) });
         }

@@ -1,6 +1,7 @@
 // AbacAuthorizer: authorization mode ABAC. Reads --authorization-policy-file once at start-up
 // (a bad line stops start-up, naming file and line) and allows a request when any policy matches
-// it; otherwise it has no opinion ("No policy matched."), so ABAC never denies on its own.
+// it; otherwise it has no opinion, with upstream's reason "No policy matched.", so ABAC never
+// denies on its own.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Decision } from '../../core/authz/attributes.js';
@@ -16,6 +17,7 @@ const MODE = 'ABAC';
 export const POLICY_FILE_FLAG = 'authorization-policy-file';
 
 const ALLOW: Decision = Object.freeze({ decision: 'allow' });
+const NO_MATCH: Decision = Object.freeze({ decision: 'noOpinion', reason: 'No policy matched.' });
 
 export const AbacAuthorizer: Plugin = {
   name: PLUGIN_NAME,
@@ -59,7 +61,7 @@ export const AbacAuthorizer: Plugin = {
       host.hooks.authorize.tap({ name: PLUGIN_NAME, stage }, (attrs) => {
         if (policies.some((p) => policyMatches(p, attrs))) return ALLOW;
         log.v(5).info('No policy matched.', { user: attrs.user.name, verb: attrs.verb, resource: attrs.resource, path: attrs.path });
-        return undefined;
+        return NO_MATCH;
       });
     });
   },

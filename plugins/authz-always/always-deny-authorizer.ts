@@ -2,8 +2,8 @@
 // authorize only when listed in --authorization-mode, at the stage of its position there.
 //
 // Note: upstream's AlwaysDeny answers NoOpinion (with that reason), so an authorizer after it in
-// the mode list can still allow. plat's Decision has no "no opinion with a reason", and here
-// AlwaysDeny is final: `AlwaysDeny,AlwaysAllow` denies. Fail-closed, and what the mode's name says.
+// the mode list can still allow. Here AlwaysDeny is final: `AlwaysDeny,AlwaysAllow` denies.
+// Fail-closed, and what the mode's name says; the reason still ends the 403.
 import type { Host } from '../../core/host.js';
 import type { Plugin } from '../../core/plugin.js';
 import type { Decision } from '../../core/authz/attributes.js';

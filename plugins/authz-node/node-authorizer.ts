@@ -10,7 +10,8 @@
 //     references. plat serves no pods, so that graph is empty and a node reads no secret or
 //     configmap; the same holds for service-account tokens (only for its pods' accounts);
 //   - everything else: the static node rules (node-rules.ts), e.g. its CSRs and the review APIs.
-// It never denies: "no" is no opinion, as upstream.
+// It never denies: "no" is no opinion, with upstream's reason where it gives one (the 403 and a
+// SubjectAccessReview's status.reason end with it; logged at -v=2 as upstream's NODE DENY).
 import type { Attributes, Decision } from '../../core/authz/attributes.js';
 import { AUTHORIZATION_MODE_KIND, modeStage } from '../../core/authz/chain.js';
 import type { Host } from '../../core/host.js';
@@ -24,14 +25,11 @@ const MODE = 'Node';
 /** spec 03: the node agent's lease lives in this namespace, named after the node. */
 export { NODE_LEASE_NAMESPACE };
 
-export interface NodeDecision {
-  readonly decision?: Decision;
-  /** Why not, in upstream's words (logged at -v=2; plat's no-opinion carries no reason). */
-  readonly reason?: string;
-}
+/** Allow, no opinion with upstream's reason, or no opinion without one (undefined). */
+export type NodeDecision = Decision | undefined;
 
-const ALLOW: NodeDecision = Object.freeze({ decision: Object.freeze({ decision: 'allow' as const }) });
-const no = (reason?: string): NodeDecision => (reason ? { reason } : {});
+const ALLOW: Decision = Object.freeze({ decision: 'allow' });
+const no = (reason?: string): NodeDecision => (reason ? { decision: 'noOpinion', reason } : undefined);
 /** The graph of pods and what they reference is always empty in plat. */
 const noRelationship = (node: string): NodeDecision => no(`no relationship found between node '${node}' and this object`);
 
@@ -97,8 +95,8 @@ export const NodeAuthorizer: Plugin = {
       const log = host.logger.child(PLUGIN_NAME);
       host.hooks.authorize.tap({ name: PLUGIN_NAME, stage }, (attrs) => {
         const d = decideForNode(attrs);
-        if (d.reason) log.v(2).info(`NODE DENY: ${d.reason}`, { user: attrs.user.name, verb: attrs.verb, resource: attrs.resource, name: attrs.name, namespace: attrs.namespace });
-        return d.decision;
+        if (d?.decision === 'noOpinion') log.v(2).info(`NODE DENY: ${d.reason}`, { user: attrs.user.name, verb: attrs.verb, resource: attrs.resource, name: attrs.name, namespace: attrs.namespace });
+        return d;
       });
     });
   },

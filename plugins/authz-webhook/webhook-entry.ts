@@ -3,9 +3,9 @@
 //      (one false: no opinion, webhook not asked; an error: the failurePolicy decides);
 //   2. a cached answer for the same question, else the webhook (retried with backoff);
 //      a failed call decides by failurePolicy and is not cached;
-//   3. allowed → allow, denied → deny (with the webhook's reason), neither → no opinion; both at
-//      once is a deny. Answers are cached for authorizedTTL / unauthorizedTTL, unless caching of
-//      that kind is off or the caller-controlled attributes are too long to keep.
+//   3. allowed → allow, denied → deny, neither → no opinion, each with the webhook's reason;
+//      both at once is a deny. Answers are cached for authorizedTTL / unauthorizedTTL, unless
+//      caching of that kind is off or the caller-controlled attributes are too long to keep.
 // Where upstream would answer 500 (an error with no other authorizer allowing), plat's chain has
 // no error outcome: failurePolicy NoOpinion passes on (usually ending in 403), Deny denies.
 import type { Attributes, Decision } from '../../core/authz/attributes.js';
@@ -81,6 +81,6 @@ export class WebhookEntry {
     }
     if (status.denied) return { decision: 'deny', reason: status.reason };
     if (status.allowed) return status.reason ? { decision: 'allow', reason: status.reason } : { decision: 'allow' };
-    return undefined;
+    return status.reason ? { decision: 'noOpinion', reason: status.reason } : undefined;
   }
 }

@@ -12,7 +12,7 @@ import { RestClient, type RestClientOptions } from '../../core/client/rest-clien
 import type { ClientConnection } from '../../core/client/connection.js';
 import { digest, ReviewCache } from '../../core/client/review-cache.js';
 import { withRetry } from '../../core/client/review-retry.js';
-import { parseReviewStatus, reviewDecision, type NoOpinion, type ReviewStatus } from '../../core/authz/review-status.js';
+import { parseReviewStatus, reviewDecision, type ReviewStatus } from '../../core/authz/review-status.js';
 
 const PATH = '/apis/authorization.platform/v1/subjectaccessreviews';
 
@@ -55,7 +55,7 @@ export class SubjectAccessReviewer {
 
   close(): void { this.#client.close(); }
 
-  async decide(a: Attributes): Promise<Decision | NoOpinion | undefined> {
+  async decide(a: Attributes): Promise<Decision | undefined> {
     const spec = reviewSpec(a);
     const status = await this.#cache.get(digest(JSON.stringify(spec)), () => withRetry(async (signal) => {
       const answer = await this.#client.request<unknown>('POST', PATH, {
@@ -74,7 +74,7 @@ export class DelegatedAuthorizer {
   }
 
   /** Allow, deny, or no opinion (forbidden); throws when the API server could not be asked. */
-  async authorize(a: Attributes): Promise<Decision | NoOpinion | undefined> {
+  async authorize(a: Attributes): Promise<Decision | undefined> {
     if (a.user.groups.includes(MASTERS_GROUP)) return { decision: 'allow' };
     if (!a.isResourceRequest && this.#alwaysAllowed(a.path)) return { decision: 'allow' };
     return this.reviews?.decide(a);

@@ -99,7 +99,8 @@ export function bootstrapClusterRoles(): ClusterRole[] {
       rule(['create', 'get', 'list', 'watch'], { groups: [CORE], resources: ['nodes'] }),
       rule(['update', 'patch'], { groups: [CORE], resources: ['nodes/status'] }),
       rule(['update', 'patch'], { groups: [CORE], resources: ['nodes'] }),
-      eventsRule(),
+      // NodeRules: the core group only, unlike the controllers' eventsRule.
+      rule(['create', 'update', 'patch'], { groups: [CORE], resources: ['events'] }),
       rule(['create', 'get', 'list', 'watch'], { groups: [CERTIFICATES], resources: ['certificatesigningrequests'] }),
       rule(['get', 'create', 'update', 'patch', 'delete'], { groups: [COORDINATION], resources: ['leases'] }),
     ]),
@@ -129,7 +130,7 @@ export function bootstrapClusterRoles(): ClusterRole[] {
       rule(['get', 'update'], { groups: [COORDINATION], resources: ['leases'], names: [CONTROLLER_MANAGER_LEASE] }),
       rule(['create'], { groups: [CORE], resources: ['secrets', 'serviceaccounts'] }),
       rule(['delete'], { groups: [CORE], resources: ['secrets'] }),
-      rule(['get'], { groups: [CORE], resources: ['namespaces', 'secrets', 'serviceaccounts'] }),
+      rule(['get'], { groups: [CORE], resources: ['configmaps', 'namespaces', 'secrets', 'serviceaccounts'] }),
       rule(['update'], { groups: [CORE], resources: ['secrets', 'serviceaccounts'] }),
       rule(['create'], { groups: [AUTHENTICATION], resources: ['tokenreviews'] }),
       rule(['create'], { groups: [AUTHORIZATION], resources: ['subjectaccessreviews'] }),

@@ -10,7 +10,7 @@ import type { ApiObject } from '../../core/api/meta.js';
 import type { AdmissionRequest } from '../../core/admission/request.js';
 import { MASTERS_GROUP, type UserInfo } from '../../core/authn/user.js';
 import { defaultRoleRef } from './defaults.js';
-import type { RuleResolver } from './resolver.js';
+import { aggregateText, type RuleResolver } from './resolver.js';
 import { compactRules, compactString, covers, goQuoteList } from './rules.js';
 import { RBAC_GROUP, type ClusterRole, type PolicyRule, type RoleBinding, type RoleRef } from './types.js';
 import { roleRefKinds } from './validation.js';
@@ -33,10 +33,7 @@ export async function missingPermissions(resolver: RuleResolver, user: UserInfo,
   if (covered) return undefined;
   const lines = [...new Set(compactRules(missing).map(compactString))].sort();
   let msg = `user ${goQuote(user.name)} (groups=${goQuoteList(user.groups)}) is attempting to grant RBAC permissions not currently held:\n${lines.join('\n')}`;
-  if (owned.errors.length) {
-    const texts = [...new Set(owned.errors.map((e) => e.message))];
-    msg += `; resolution errors: [${texts.length === 1 ? texts[0] : `[${texts.join(', ')}]`}]`;
-  }
+  if (owned.errors.length) msg += `; resolution errors: [${aggregateText(owned.errors)}]`;
   return msg;
 }
 

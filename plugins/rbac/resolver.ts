@@ -27,7 +27,21 @@ interface Snapshot {
 /** One rule the visitor sees, with the binding it came from; or an error resolving a binding's role. */
 export type Visit = { readonly rule: PolicyRule; readonly source: string } | { readonly error: Error };
 
+/**
+ * Where upstream reads the roles from, which words a missing one: the registry (the escalation
+ * check: `clusterroles.<group> "x" not found`) or the informer's lister (the authorizer:
+ * `clusterrole.<group> "x" not found`, the lister naming the resource by its kind).
+ */
+export type RoleSource = 'registry' | 'lister';
+
 const SERVICE_ACCOUNT_PREFIX = 'system:serviceaccount:';
+
+/** utilerrors.NewAggregate(errs).Error(): one message as it is, several deduplicated in brackets. */
+export function aggregateText(errs: readonly Error[]): string {
+  if (errs.length === 1) return errs[0]!.message;
+  const texts = [...new Set(errs.map((e) => e.message))];
+  return texts.length === 1 ? texts[0]! : `[${texts.join(', ')}]`;
+}
 
 /** Does `subject` of a binding in `namespace` name this user? (appliesToUser) */
 export function appliesToUser(user: UserInfo, s: Subject, namespace: string): boolean {
@@ -108,20 +122,21 @@ export class RuleResolver {
     const snap = await this.#snapshot();
     // Fail closed: no roles to read is not a role without rules.
     if (!snap) throw new Error('the RBAC API is not served');
-    return this.#referenced(snap, ref, namespace);
+    return this.#referenced(snap, ref, namespace, 'registry');
   }
 
-  #referenced(snap: Snapshot, ref: RoleRef, namespace: string): PolicyRule[] {
+  #referenced(snap: Snapshot, ref: RoleRef, namespace: string, roles: RoleSource): PolicyRule[] {
     const name = ref.name ?? '';
+    const missing = (plural: string, kind: string) => errors.notFound({ group: RBAC_GROUP, resource: roles === 'lister' ? kind : plural }, name);
     switch (ref.kind) {
       case 'Role': {
         const role = snap.roles.get(`${namespace}/${name}`);
-        if (!role) throw errors.notFound({ group: RBAC_GROUP, resource: 'roles' }, name);
+        if (!role) throw missing('roles', 'role');
         return role.rules ?? [];
       }
       case 'ClusterRole': {
         const role = snap.clusterRoles.get(name);
-        if (!role) throw errors.notFound({ group: RBAC_GROUP, resource: 'clusterroles' }, name);
+        if (!role) throw missing('clusterroles', 'clusterrole');
         return role.rules ?? [];
       }
       default:
@@ -130,7 +145,7 @@ export class RuleResolver {
   }
 
   /** VisitRulesFor: every rule that applies to `user` in `namespace`, in upstream's order; errors for unresolvable roles. */
-  async *visitRulesFor(user: UserInfo, namespace: string): AsyncGenerator<Visit> {
+  async *visitRulesFor(user: UserInfo, namespace: string, roles: RoleSource = 'registry'): AsyncGenerator<Visit> {
     const snap = await this.#snapshot();
     if (!snap) return;
     const scopes: [readonly RoleBinding[], string][] = [[snap.clusterRoleBindings, '']];
@@ -140,7 +155,7 @@ export class RuleResolver {
         const subject = (b.subjects ?? []).find((s) => appliesToUser(user, s, ns));
         if (!subject) continue;
         let rules: PolicyRule[];
-        try { rules = this.#referenced(snap, b.roleRef ?? {}, ns); } catch (e) { yield { error: e as Error }; continue; }
+        try { rules = this.#referenced(snap, b.roleRef ?? {}, ns, roles); } catch (e) { yield { error: e as Error }; continue; }
         const source = describeBinding(b, subject, ns);
         for (const rule of rules) yield { rule, source };
       }

@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Attributes } from '../../core/authz/attributes.js';
+import { authorize } from '../../core/authz/authorize.js';
 import { AlwaysAllowAuthorizer, AlwaysDenyAuthorizer } from '../../plugins/authz-always/index.js';
 import { AuthorizationModeFlag, boot } from './support.js';
 
@@ -12,7 +13,7 @@ const attributes: Attributes = {
 };
 
 const plugins = [AuthorizationModeFlag, AlwaysAllowAuthorizer, AlwaysDenyAuthorizer];
-const decide = (modes: string) => boot(plugins, [`--authorization-mode=${modes}`]).host.hooks.authorize.promise(attributes);
+const decide = (modes: string) => authorize(boot(plugins, [`--authorization-mode=${modes}`]).host, attributes);
 
 describe('AlwaysAllowAuthorizer and AlwaysDenyAuthorizer', () => {
   it('provide their mode names even when not enabled', () => {
@@ -23,7 +24,7 @@ describe('AlwaysAllowAuthorizer and AlwaysDenyAuthorizer', () => {
   });
 
   it('AlwaysAllow allows (the flag default)', async () => {
-    assert.deepEqual(await boot(plugins).host.hooks.authorize.promise(attributes), { decision: 'allow' });
+    assert.deepEqual(await authorize(boot(plugins).host, attributes), { decision: 'allow' });
   });
 
   it('AlwaysDeny denies with upstream\'s reason', async () => {
@@ -34,7 +35,7 @@ describe('AlwaysAllowAuthorizer and AlwaysDenyAuthorizer', () => {
     assert.equal((await decide('AlwaysDeny,AlwaysAllow'))?.decision, 'deny');
     assert.equal((await decide('AlwaysAllow,AlwaysDeny'))?.decision, 'allow');
     const reversed = boot([AuthorizationModeFlag, AlwaysDenyAuthorizer, AlwaysAllowAuthorizer], ['--authorization-mode=AlwaysAllow,AlwaysDeny']);
-    assert.equal((await reversed.host.hooks.authorize.promise(attributes))?.decision, 'allow');
+    assert.equal((await authorize(reversed.host, attributes))?.decision, 'allow');
   });
 
   it('tap at the stage of their position among other modes', () => {

@@ -4,6 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { authorize } from '../../core/authz/authorize.js';
 import { StartupError } from '../../core/plugin.js';
 import { AbacAuthorizer, parsePolicyFile, policyMatches, PolicyFileError, type Policy } from '../../plugins/authz-abac/index.js';
 import { AuthorizationModeFlag, boot } from '../auth/support.js';
@@ -136,8 +137,8 @@ describe('AbacAuthorizer', () => {
     const file = join(dir, 'legacy.jsonl');
     writeFileSync(file, '{"user":"alice"}\n');
     const b = boot([AuthorizationModeFlag, AbacAuthorizer], ['--authorization-mode=ABAC', `--authorization-policy-file=${file}`]);
-    assert.deepEqual(await b.host.hooks.authorize.promise(resourceAttrs({ name: 'alice' })), { decision: 'allow' });
-    assert.equal(await b.host.hooks.authorize.promise(resourceAttrs({ name: 'bob' })), undefined);
+    assert.deepEqual(await authorize(b.host, resourceAttrs({ name: 'alice' })), { decision: 'allow' });
+    assert.deepEqual(await authorize(b.host, resourceAttrs({ name: 'bob' })), { decision: 'noOpinion', reason: 'No policy matched.' });
     assert.ok(b.logs.some((l) => l.includes('contained unversioned rules')));
   });
 });

@@ -6,6 +6,8 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Attributes } from '../../core/authz/attributes.js';
+import { authorize } from '../../core/authz/authorize.js';
 import { AuthorizationConfigPlugin } from '../../plugins/authorization-config/index.js';
 import { createWebhookAuthorizer } from '../../plugins/authz-webhook/index.js';
 import { AuthorizationModeFlag, boot } from '../auth/support.js';
@@ -59,18 +61,18 @@ describe('a Webhook entry of --authorization-config', () => {
   it('when the webhook cannot be reached: failurePolicy Deny denies, NoOpinion passes on', async () => {
     const down = writeKubeconfig(dir, `https://127.0.0.1:${await freePort()}/authorize`, first.caPem);
     const deny = bootChain([webhookEntry('strict', down, { failurePolicy: 'Deny' })]);
-    assert.deepEqual(await deny.host.hooks.authorize.promise(resourceAttrs({ name: 'anyone' })),
+    assert.deepEqual(await authorize(deny.host, resourceAttrs({ name: 'anyone' })),
       { decision: 'deny', reason: 'authorization webhook "strict" could not be asked and its failurePolicy is Deny' });
     assert.ok(deny.logs.some((l) => l.includes('Failed to make webhook authorizer request') && l.includes('ECONNREFUSED')));
     const open = bootChain([webhookEntry('lenient', down, { failurePolicy: 'NoOpinion' })]);
-    assert.equal(await open.host.hooks.authorize.promise(resourceAttrs({ name: 'anyone' })), undefined);
+    assert.equal(await authorize(open.host, resourceAttrs({ name: 'anyone' })), undefined);
   });
 
   it('skips the webhook when a match condition is false, and applies failurePolicy when one errs', async () => {
     const kc = writeKubeconfig(dir, first.url, first.caPem);
     const conditions = ['request.user != "alice"', 'request.resourceAttributes.verb != "delete"'];
     const b = bootChain([webhookEntry('conditional', kc, { failurePolicy: 'Deny', matchConditions: conditions.map((expression) => ({ expression })) })]);
-    const decide = (a: Parameters<typeof b.host.hooks.authorize.promise>[0]) => b.host.hooks.authorize.promise(a);
+    const decide = (a: Attributes) => authorize(b.host, a);
 
     assert.equal(await decide(resourceAttrs({ name: 'alice' })), undefined);
     assert.equal(first.callsFor('alice').length, 0, 'alice never reaches the webhook');

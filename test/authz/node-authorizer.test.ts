@@ -36,7 +36,7 @@ describe('what node n1 may do', () => {
     ['create a SubjectAccessReview', resourceAttrs(N1, { verb: 'create', apiGroup: 'authorization.platform', resource: 'subjectaccessreviews' })],
   ];
   for (const [what, attrs] of allowed) {
-    it(`allows: ${what}`, () => assert.deepEqual(decideForNode(attrs), { decision: { decision: 'allow' } }));
+    it(`allows: ${what}`, () => assert.deepEqual(decideForNode(attrs), { decision: 'allow' }));
   }
 
   const refused: Array<[string, Attributes, string | undefined]> = [
@@ -65,14 +65,14 @@ describe('what node n1 may do', () => {
     ['read a path', pathAttrs(N1, '/healthz'), undefined],
   ];
   for (const [what, attrs, reason] of refused) {
-    it(`no opinion: ${what}`, () => assert.deepEqual(decideForNode(attrs), reason === undefined ? {} : { reason }));
+    it(`no opinion: ${what}`, () => assert.deepEqual(decideForNode(attrs), reason === undefined ? undefined : { decision: 'noOpinion', reason }));
   }
 
   it('has no opinion about anyone who is not a node, and about a node without a name', () => {
-    assert.deepEqual(decideForNode(resourceAttrs({ name: 'alice', groups: ['system:nodes'] }, { verb: 'create' })), {});
-    assert.deepEqual(decideForNode(resourceAttrs({ name: 'system:node:n1', groups: [] }, { verb: 'create' })), {});
+    assert.equal(decideForNode(resourceAttrs({ name: 'alice', groups: ['system:nodes'] }, { verb: 'create' })), undefined);
+    assert.equal(decideForNode(resourceAttrs({ name: 'system:node:n1', groups: [] }, { verb: 'create' })), undefined);
     assert.deepEqual(decideForNode(resourceAttrs({ name: 'system:node:', groups: ['system:nodes'] }, { verb: 'create' })),
-      { reason: 'unknown node for user "system:node:"' });
+      { decision: 'noOpinion', reason: 'unknown node for user "system:node:"' });
   });
 
   it('taps authorize only when Node is in the chain, at its place', () => {
@@ -105,7 +105,8 @@ describe('Node end to end (plat all, --authorization-mode=Node, a node client ce
     assert.equal((await n1.get('/api/v1/nodes/n1')).status, 404);
     const other = await n1.get('/api/v1/nodes/n2');
     assert.equal(other.status, 403);
-    assert.match(other.json.message, /User "system:node:n1" cannot get resource "nodes" in API group "" at the cluster scope/);
+    assert.equal(other.json.message,
+      'nodes "n2" is forbidden: User "system:node:n1" cannot get resource "nodes" in API group "" at the cluster scope: node \'n1\' cannot read \'n2\', only its own Node object');
   });
 
   it('n1 cannot list secrets nor approve CSRs; a certificate without system:nodes gets nothing', async () => {

@@ -7,6 +7,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { StartupError } from '../../core/plugin.js';
 import type { Attributes } from '../../core/authz/attributes.js';
+import { authorize } from '../../core/authz/authorize.js';
 import { AuthorizationModeFlag, boot } from '../auth/support.js';
 import { WebhookAuthorizer, createWebhookAuthorizer, type WebhookAuthorizerDeps } from '../../plugins/authz-webhook/index.js';
 import { baseCsr, fixtures } from '../certificates/fixtures.js';
@@ -41,7 +42,7 @@ const noSleep: WebhookAuthorizerDeps['sleep'] = async () => {};
 const bootWebhook = (deps: WebhookAuthorizerDeps = {}, args: string[] = []) =>
   boot([AuthorizationModeFlag, createWebhookAuthorizer({ sleep: noSleep, ...deps })],
     ['--authorization-mode=Webhook', `--authorization-webhook-config-file=${kubeconfig}`, ...args]);
-const decide = (b: ReturnType<typeof boot>, a: Attributes) => b.host.hooks.authorize.promise(a);
+const decide = (b: ReturnType<typeof boot>, a: Attributes) => authorize(b.host, a);
 
 describe('WebhookAuthorizer at the hook level', () => {
   it('declares the four flags with the spec defaults and taps nothing without the mode', () => {
@@ -77,11 +78,11 @@ describe('WebhookAuthorizer at the hook level', () => {
     assert.deepEqual(webhook.calls[n]!.spec, { nonResourceAttributes: { path: '/healthz/ping', verb: 'get' }, user: 'quiet-2', groups: ['g'] });
   });
 
-  it('maps the answer: allowed → allow, denied → deny with the reason, neither → no opinion, both → deny', async () => {
+  it('maps the answer: allowed → allow, denied → deny, neither → no opinion, each with the reason; both → deny', async () => {
     const b = bootWebhook();
     assert.deepEqual(await decide(b, resourceAttrs({ name: 'allowed-a' })), { decision: 'allow', reason: 'webhook says yes' });
     assert.deepEqual(await decide(b, resourceAttrs({ name: 'denied-a' })), { decision: 'deny', reason: 'denied-a is blocked' });
-    assert.equal(await decide(b, resourceAttrs({ name: 'quiet-a' })), undefined);
+    assert.deepEqual(await decide(b, resourceAttrs({ name: 'quiet-a' })), { decision: 'noOpinion', reason: 'no idea' });
     assert.deepEqual(await decide(b, resourceAttrs({ name: 'both-a' })), { decision: 'deny', reason: 'confused' });
     assert.ok(b.logs.some((l) => l.includes('returned both allow and deny response')));
   });
@@ -177,7 +178,8 @@ describe('WebhookAuthorizer end to end (plat all, --authorization-mode=Webhook)'
       'certificatesigningrequests.certificates.platform "from-alice" is forbidden: User "denied-bob" cannot get resource "certificatesigningrequests" in API group "certificates.platform" at the cluster scope: denied-bob is blocked');
     const quiet = await as(plat, 'quiet-carol').get(CSRS);
     assert.equal(quiet.status, 403);
-    assert.match(quiet.json.message, /User "quiet-carol" cannot list resource "certificatesigningrequests"/);
+    assert.equal(quiet.json.message,
+      'certificatesigningrequests.certificates.platform is forbidden: User "quiet-carol" cannot list resource "certificatesigningrequests" in API group "certificates.platform" at the cluster scope: no idea');
   });
 
   it('asks the webhook once for a repeated question within the TTL', async () => {

@@ -62,11 +62,13 @@ describe('a node identity on Nodes and Leases (Node,RBAC + NodeRestriction)', ()
   });
 
   it("may not read another node's Node, nor list all of them", async () => {
-    assertForbidden(await n1.get(nodePath('n2')), 'nodes', 'n2', cannot('get', 'nodes'));
-    assertForbidden(await n1.get(`${NODES}?fieldSelector=metadata.name%3Dn2`), 'nodes', 'n2', cannot('list', 'nodes'));
+    // The Node authorizer's no-opinion reason ends the message, as upstream's.
+    const notN2 = "node 'n1' cannot read 'n2', only its own Node object";
+    assertForbidden(await n1.get(nodePath('n2')), 'nodes', 'n2', `${cannot('get', 'nodes')}: ${notN2}`);
+    assertForbidden(await n1.get(`${NODES}?fieldSelector=metadata.name%3Dn2`), 'nodes', 'n2', `${cannot('list', 'nodes')}: ${notN2}`);
     const all = await n1.get(NODES);
     assert.equal(all.status, 403, all.text);
-    assert.equal(all.json.message, `nodes is forbidden: ${cannot('list', 'nodes')}`);
+    assert.equal(all.json.message, `nodes is forbidden: ${cannot('list', 'nodes')}: node 'n1' cannot read all nodes, only its own Node object`);
   });
 
   it('reports its status, and may change the labels it owns through it', async () => {
@@ -110,10 +112,11 @@ describe('a node identity on Nodes and Leases (Node,RBAC + NodeRestriction)', ()
       'can only access node lease with the same name as the requesting node');
     const other = (await plat.admin.get(`${LEASES}/n2`)).json;
     assertForbidden(await n1.put(`${LEASES}/n2`, other), 'leases.coordination.platform', 'n2',
-      cannot('update', 'leases', 'in the namespace "plat-node-lease"', 'coordination.platform'));
+      `${cannot('update', 'leases', 'in the namespace "plat-node-lease"', 'coordination.platform')}: can only access node lease with the same name as the requesting node`);
     const elsewhere = { ...leaseObject('n1'), metadata: { name: 'n1', namespace: 'default' } };
     const r = await n1.post('/apis/coordination.platform/v1/namespaces/default/leases', elsewhere);
     assert.equal(r.status, 403, r.text);
-    assert.equal(r.json.message, `leases.coordination.platform is forbidden: ${cannot('create', 'leases', 'in the namespace "default"', 'coordination.platform')}`);
+    assert.equal(r.json.message,
+      `leases.coordination.platform is forbidden: ${cannot('create', 'leases', 'in the namespace "default"', 'coordination.platform')}: can only access leases in the "plat-node-lease" system namespace`);
   });
 });

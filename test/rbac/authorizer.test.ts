@@ -136,9 +136,24 @@ describe('RBAC authorizer', () => {
       'no opinion, never a deny');
   });
 
-  it('a binding to a missing role grants nothing', async () => {
-    await created(plat.admin, CLUSTER_ROLE_BINDINGS, clusterRoleBinding('dangling', 'does-not-exist', [user('nobody')]));
-    assert.equal((await plat.as('nobody').get(CSRS)).status, 403);
+  it('a binding to a missing role grants nothing; the 403 names it as upstream\'s lister does', async () => {
+    await created(plat.admin, CLUSTER_ROLE_BINDINGS, clusterRoleBinding('dangling', 'does-not-exist', [user('nobody'), user('frank')]));
+    await created(plat.admin, CLUSTER_ROLE_BINDINGS, clusterRoleBinding('dangling-again', 'does-not-exist', [user('frank')]));
+    await created(plat.admin, ROLE_BINDINGS('team-b'), roleBinding('dangling-role', 'Role', 'ghost', [user('nobody')]));
+    const missing = (kind: string, name: string) => `${kind}.rbac.authorization.platform "${name}" not found`;
+    const cases: [string, string, string, string][] = [
+      ['one missing ClusterRole', 'nobody', CSRS,
+        `certificatesigningrequests.certificates.platform is forbidden: User "nobody" cannot list resource "certificatesigningrequests" in API group "certificates.platform" at the cluster scope: RBAC: ${missing('clusterrole', 'does-not-exist')}`],
+      ['a missing ClusterRole and a missing Role, in bindings order', 'nobody', `${SECRETS('team-b')}/s1`,
+        `secrets "s1" is forbidden: User "nobody" cannot get resource "secrets" in API group "" in the namespace "team-b": RBAC: [${missing('clusterrole', 'does-not-exist')}, ${missing('role', 'ghost')}]`],
+      ['the same missing role twice, said once', 'frank', CSRS,
+        `certificatesigningrequests.certificates.platform is forbidden: User "frank" cannot list resource "certificatesigningrequests" in API group "certificates.platform" at the cluster scope: RBAC: ${missing('clusterrole', 'does-not-exist')}`],
+    ];
+    for (const [what, who, path, message] of cases) {
+      const r = await plat.as(who).get(path);
+      assert.equal(r.status, 403, what);
+      assert.equal(r.json.message, message, what);
+    }
   });
 });
 

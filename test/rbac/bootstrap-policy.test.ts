@@ -39,6 +39,30 @@ const EXPECTED_ROLES: [string, unknown[]][] = [
   ['system:certificates.platform:nodeagent-serving-approver', [rule(['approve'], [CERTS], ['signers'], ['platform/nodeagent-serving'])]],
   ['system:certificates.platform:apiserver-client-approver', [rule(['approve'], [CERTS], ['signers'], ['platform/apiserver-client'])]],
   ['system:certificates.platform:apiserver-client-nodeagent-approver', [rule(['approve'], [CERTS], ['signers'], ['platform/apiserver-client-nodeagent'])]],
+  // upstream's testdata/cluster-roles.yaml, kept to the resources plat serves (events: the core group only).
+  ['system:node', [
+    rule(['create'], ['authentication.platform'], ['tokenreviews']),
+    rule(['create'], ['authorization.platform'], ['localsubjectaccessreviews', 'subjectaccessreviews']),
+    rule(['create', 'get', 'list', 'watch'], [''], ['nodes']),
+    rule(['patch', 'update'], [''], ['nodes/status']),
+    rule(['patch', 'update'], [''], ['nodes']),
+    rule(['create', 'patch', 'update'], [''], ['events']),
+    rule(['create', 'get', 'list', 'watch'], [CERTS], ['certificatesigningrequests']),
+    rule(['create', 'delete', 'get', 'patch', 'update'], ['coordination.platform'], ['leases']),
+  ]],
+  ['system:kube-controller-manager', [
+    rule(['create', 'patch', 'update'], ['', 'events.platform'], ['events']),
+    rule(['create'], ['coordination.platform'], ['leases']),
+    rule(['get', 'update'], ['coordination.platform'], ['leases'], ['plat-controller-manager']),
+    rule(['create'], [''], ['secrets', 'serviceaccounts']),
+    rule(['delete'], [''], ['secrets']),
+    rule(['get'], [''], ['configmaps', 'namespaces', 'secrets', 'serviceaccounts']),
+    rule(['update'], [''], ['secrets', 'serviceaccounts']),
+    rule(['create'], ['authentication.platform'], ['tokenreviews']),
+    rule(['create'], ['authorization.platform'], ['subjectaccessreviews']),
+    rule(['list', 'watch'], ['*'], ['*']),
+    rule(['create'], [''], ['serviceaccounts/token']),
+  ]],
 ];
 
 describe('RBAC bootstrap policy', () => {
