@@ -65,6 +65,8 @@ export interface ResourceDefinition<T extends ApiObject = ApiObject> {
   readonly allowCreateOnUpdate?: boolean;
   /** Default true: PUT without resourceVersion applies to the latest version. */
   readonly allowUnconditionalUpdate?: boolean;
+  /** Default false: a DELETE answers a Success Status; true: the deleted object (upstream's ReturnDeletedObject). */
+  readonly returnDeletedObject?: boolean;
   /** Verbs served (discovery lists them); default all eight. */
   readonly verbs?: readonly string[];
   /**

@@ -311,6 +311,7 @@ async function serveDelete(ctx: Context, store: ResourceStore, info: RequestInfo
   const { object, deleted } = await store.delete(rctx(isDryRun(opts)), info.name, opts.preconditions);
   // DeleteResource's 202: the object stays (finalizers) and the caller asked for cascading deletion.
   if (!deleted) return sendJson(ctx, opts.orphanDependents === false ? 202 : 200, object);
+  if (store.def.returnDeletedObject) return sendJson(ctx, 200, object);
   // finalizeDelete's Status: Kind is the resource, and StatusDetails' group is omitempty.
   sendJson(ctx, 200, {
     kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success',

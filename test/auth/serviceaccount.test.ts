@@ -149,7 +149,11 @@ describe('service account tokens (plat all: its own issuer and key)', () => {
     await plat.admin.post(SAS('default'), { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'short-lived' } });
     const token = await requestToken(plat, 'default', 'short-lived');
     assert.equal((await createWith(token, 'sl-1')).status, 201);
-    assert.equal((await plat.admin.delete(`${SAS('default')}/short-lived`)).status, 200);
+    const deleted = await plat.admin.delete(`${SAS('default')}/short-lived`);
+    assert.equal(deleted.status, 200);
+    // ReturnDeletedObject, as upstream's serviceaccount storage: the object, not a Status.
+    assert.equal(deleted.json.kind, 'ServiceAccount', deleted.text);
+    assert.equal(deleted.json.metadata.name, 'short-lived');
     await assertRefused(token, 'sl-2', 'account deleted');
     await plat.admin.post(SAS('default'), { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'short-lived' } });
     await assertRefused(token, 'sl-3', 'account re-created with another uid');
