@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { createSecureContext, type SecureContext, type SecureContextOptions } from 'node:tls';
 import type Koa from 'koa';
 import { closeIdleConnections } from './idle-timeout.js';
+import { limitSlowHeaders, tlsHandshakeTimeout } from './slow-clients.js';
 import { koaCallback } from './koa-callback.js';
 import type { CertKeyPem } from './serving-pair.js';
 import type { SniCertificates } from './sni.js';
@@ -24,6 +25,8 @@ export interface ListenOptions {
   readonly minVersion?: 'TLSv1' | 'TLSv1.1' | 'TLSv1.2' | 'TLSv1.3';
   /** Default IDLE_TIMEOUT_MS (upstream's 90s). */
   readonly idleTimeoutMs?: number;
+  /** For the TLS handshake and HTTP/1.1 request headers; default READ_HEADER_TIMEOUT_MS (upstream's 32s). */
+  readonly readHeaderTimeoutMs?: number;
 }
 
 export interface RunningServer {
@@ -33,6 +36,11 @@ export interface RunningServer {
 }
 
 export const MAX_HEADER_BYTES = 1 << 20;
+/**
+ * Streams one HTTP/2 connection may have open when --http2-max-streams-per-connection is 0:
+ * upstream's 100 (http2.initialMaxConcurrentStreams, what its clients assume), not node's unlimited.
+ */
+export const DEFAULT_MAX_STREAMS = 100;
 
 export async function listen(app: Koa<any>, o: ListenOptions): Promise<RunningServer> {
   const sni = o.sni && o.sni.size > 0 ? o.sni : undefined;
@@ -54,6 +62,7 @@ export async function listen(app: Koa<any>, o: ListenOptions): Promise<RunningSe
     // is answered 401 with a Status, instead of a bare 431 from the HTTP parser.
     maxHeaderSize: MAX_HEADER_BYTES,
     ...(o.minVersion ? { minVersion: o.minVersion } : {}),
+    ...tlsHandshakeTimeout(o.readHeaderTimeoutMs),
   };
   const callback = koaCallback(app);
   // http2.createSecureServer always offers h2 in ALPN (it overwrites ALPNProtocols), so HTTP/1.1
@@ -62,13 +71,14 @@ export async function listen(app: Koa<any>, o: ListenOptions): Promise<RunningSe
     ? http2.createSecureServer({
       ...common,
       allowHTTP1: true,
-      settings: { maxHeaderListSize: MAX_HEADER_BYTES, ...(o.maxStreamsPerConnection ? { maxConcurrentStreams: o.maxStreamsPerConnection } : {}) },
+      settings: { maxHeaderListSize: MAX_HEADER_BYTES, maxConcurrentStreams: o.maxStreamsPerConnection || DEFAULT_MAX_STREAMS },
     }, callback)
     : https.createServer({ ...common, ALPNProtocols: ['http/1.1'] }, callback);
   if (sni) chooseByLocalAddress(server, sni, o);
   // The HTTP/1.1 fallback of the http2 server reads the limit from this property, not its options.
   (server as unknown as { maxHeaderSize: number }).maxHeaderSize = MAX_HEADER_BYTES;
   closeIdleConnections(server, o.idleTimeoutMs);
+  limitSlowHeaders(server, o.readHeaderTimeoutMs);
   const sessions = new Set<http2.ServerHttp2Session>();
   const sockets = new Set<import('node:net').Socket>();
   server.on('session', (s) => { sessions.add(s); s.on('close', () => sessions.delete(s)); });

@@ -5,7 +5,7 @@
 // upstream's handler goroutine does: a write may still land, which the message allows for. A
 // plugin that never answers (an admission tap, say) therefore costs a client a minute, not for ever.
 import type Koa from 'koa';
-import { errors, StatusError } from '../api/errors.js';
+import { errors } from '../api/errors.js';
 import { parseDuration } from '../flags/duration.js';
 import { setLongTimeout } from '../long-timeout.js';
 import type { RequestInfo } from './request-info.js';
@@ -32,8 +32,19 @@ export function requestTimeoutMs(query: URLSearchParams, maximumMs: number): num
   return ms > 0 && ms < maximumMs ? ms : maximumMs;
 }
 
-export function timeoutError(): StatusError {
-  return new StatusError({ code: 504, reason: 'Timeout', message: 'Timeout: request did not complete within the allotted timeout', details: {} });
+const TIMED_OUT = Symbol('timed out');
+
+/**
+ * Upstream's answer (baseTimeoutWriter.timeout): NewTimeoutError's Status encoded without its
+ * TypeMeta, and no Content-Type set, so Go sniffs text/plain. Clients therefore take it as an
+ * unstructured 504: kubectl says "the server was unable to return a response in the time
+ * allotted, but may still be processing the request".
+ */
+function answerTimeout(ctx: Koa.Context): void {
+  if (ctx.headerSent) return;
+  ctx.status = 504;
+  ctx.type = 'text/plain; charset=utf-8';
+  ctx.body = `${JSON.stringify({ metadata: {}, status: 'Failure', message: 'Timeout: request did not complete within the allotted timeout', reason: 'Timeout', details: {}, code: 504 })}\n`;
 }
 
 /** Middleware after request info (ctx.state.info, .query) and before authentication, as upstream orders it. */
@@ -43,12 +54,12 @@ export function requestDeadline(maximumMs: number): Koa.Middleware<{ info: Reque
     const ms = requestTimeoutMs(ctx.state.query, maximumMs);
     let cancel: (() => void) | undefined;
     // --request-timeout=1000h must allow 1000h: a plain setTimeout would answer 504 after 1 ms.
-    const expired = new Promise<never>((_, reject) => { cancel = setLongTimeout(() => reject(timeoutError()), ms); });
+    const expired = new Promise<typeof TIMED_OUT>((resolve) => { cancel = setLongTimeout(() => resolve(TIMED_OUT), ms); });
     const work = next();
     // Once the client has its 504, how the work ends is nobody's to hear.
     work.catch(() => {});
     try {
-      await Promise.race([work, expired]);
+      if (await Promise.race([work, expired]) === TIMED_OUT) answerTimeout(ctx as unknown as Koa.Context);
     } finally {
       cancel?.();
     }

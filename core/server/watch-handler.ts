@@ -27,8 +27,10 @@ function serialized(object: unknown): string {
 export async function serveWatch(ctx: Context, store: ResourceStore, info: RequestInfo, o: ListOptions, deps: RestDeps): Promise<void> {
   const table = tableRequested(ctx.get('accept'), new URLSearchParams(ctx.querystring));
   const stream = await watchObjects(store, info.namespace, o);
-  const timeoutSeconds = o.timeoutSeconds && o.timeoutSeconds > 0
-    ? o.timeoutSeconds
+  // As ListResource: only an unset or zero timeoutSeconds is randomised; a negative one has expired
+  // already (the watch ends at once), not "unset".
+  const timeoutSeconds = o.timeoutSeconds
+    ? Math.max(0, o.timeoutSeconds)
     : deps.minRequestTimeoutSeconds * (1 + Math.random());
 
   ctx.respond = false;

@@ -1,0 +1,18 @@
+// Go's ReadHeaderTimeout as upstream's SecureServingInfo.Serve sets it, 32s ("just shy of
+// requestTimeoutUpperBound"): a client that has not finished its TLS handshake (Go's
+// tlsHandshakeTimeout takes the smallest positive server timeout) or its request headers by then is
+// dropped. node's own limits are 120s for the handshake and 60s for headers, checked every 30s.
+import type http from 'node:http';
+import type http2 from 'node:http2';
+
+export const READ_HEADER_TIMEOUT_MS = 32_000;
+
+/** The TLS server option; node reads it only when the server is made. */
+export const tlsHandshakeTimeout = (ms: number = READ_HEADER_TIMEOUT_MS) => ({ handshakeTimeout: ms });
+
+/** HTTP/1.1 headers (the HTTP/2 server's fallback included), checked every second. */
+export function limitSlowHeaders(server: http.Server | http2.Http2SecureServer, ms: number = READ_HEADER_TIMEOUT_MS): void {
+  const s = server as { headersTimeout?: number; connectionsCheckingInterval?: number };
+  s.headersTimeout = ms;
+  s.connectionsCheckingInterval = Math.min(1_000, ms);
+}
