@@ -7,6 +7,7 @@ import type { FlagSet } from '../flags/types.js';
 import type { Hooks } from '../hooks.js';
 import type { Logger } from '../log.js';
 import type { NodeAgentConfiguration } from './configuration.js';
+import type { FeatureGates } from './feature-gates.js';
 import { Slot } from './slot.js';
 
 export interface NodeAddress { type: 'Hostname' | 'InternalIP' | 'ExternalIP' | 'InternalDNS' | 'ExternalDNS'; address: string }
@@ -19,6 +20,8 @@ export interface HealthCheck { readonly name: string; check(): Promise<void> | v
 
 export interface NodeAgentContext {
   readonly config: Readonly<NodeAgentConfiguration>;
+  /** The feature gates in force: `config.featureGates` (file, drop-ins and --feature-gates) over the defaults. */
+  readonly gates: FeatureGates;
   /** The node agent's flags after the config file (for the flags that have no config field: --platconfig, --bootstrap-kubeconfig, --cert-dir, --root-dir, --hostname-override, --node-ip, --node-labels). */
   readonly flags: FlagSet;
   readonly logger: Logger;
@@ -30,8 +33,12 @@ export interface NodeAgentContext {
   readonly standalone: boolean;
   /** The API client authenticated as the node (its current client certificate); set by the identity subsystem, never in standalone mode. */
   readonly api: Slot<RestClient>;
-  /** The secure server's current certificate and key; set by the identity subsystem (given files, self-signed, or issued), changed on rotation. */
-  readonly servingPair: Slot<TlsPair>;
+  /**
+   * The secure server's current certificate and key; set by the identity subsystem (given files,
+   * self-signed, or issued), changed on rotation. `null`: no serving certificate (serverTLSBootstrap
+   * before one is issued, or after it expired): the port listens and every handshake fails.
+   */
+  readonly servingPair: Slot<TlsPair | null>;
   /** The node's addresses (status.addresses order); set by the node subsystem from --node-ip and the hostname. */
   readonly addresses: Slot<readonly NodeAddress[]>;
   /** Health checks the healthz endpoint runs; any subsystem may add one while it is built. */

@@ -28,9 +28,10 @@ export function identityPlugin(o: IdentityPluginOptions = {}): Plugin {
           async run(signal: AbortSignal): Promise<string | void> {
             if (ctx.standalone) {
               await runServingIdentity(ctx, o, signal);
-              return ctx.config.enableServer
+              if (!ctx.config.enableServer) return 'no client identity: running standalone (no --platconfig); no serving pair: the server is off';
+              return ctx.servingPair.get()
                 ? 'no client identity: running standalone (no --platconfig); the serving pair is set'
-                : 'no client identity: running standalone (no --platconfig); no serving pair: the server is off';
+                : 'no client identity: running standalone (no --platconfig); no serving certificate: serverTLSBootstrap has no API server to ask for one';
             }
             const client = runClientIdentity(ctx, {
               version: host.version,

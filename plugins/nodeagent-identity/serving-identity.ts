@@ -1,14 +1,17 @@
-// The secure server's pair: tlsCertFile + tlsPrivateKeyFile when given; otherwise a self-signed
-// pair in --cert-dir (nodeagent.crt / nodeagent.key, as upstream's kubelet.crt / kubelet.key);
-// with serverTLSBootstrap that pair serves until a `platform/nodeagent-serving` certificate is
-// issued (never auto-approved), then the issued one, rotated like the client certificate. An issued
-// certificate that expires before its successor is approved gives way to the self-signed pair again:
-// plat serves that pair whenever it has no valid issued one (before the first, after a restart with
-// an expired one), where upstream's GetCertificate fails the handshake ('no serving certificate
-// available for the kubelet'); never the expired certificate.
+// The secure server's pair, as upstream's InitializeTLS and NewMainKubelet choose it:
+// tlsCertFile + tlsPrivateKeyFile when given; without serverTLSBootstrap a self-signed pair in
+// --cert-dir (nodeagent.crt / nodeagent.key, as upstream's kubelet.crt / kubelet.key); with it a
+// `platform/nodeagent-serving` certificate (never auto-approved), rotated like the client
+// certificate, and nothing else: while none is issued, and once the issued one has expired
+// unreplaced, the slot holds null and the secure port fails every handshake, as upstream's
+// GetCertificate does with the certificate manager's Current() nil ('no serving certificate
+// available for the kubelet'). No self-signed pair is written then. Standalone, with no API server
+// to ask, a stored serving certificate still serves until it expires, as upstream's manager without
+// a client keeps what it loaded.
+import { sleep } from '../../core/abort-wait.js';
 import { SIGNER_NODEAGENT_SERVING } from '../../core/certificates/csr-object.js';
 import { CertificateManager } from '../../core/client/certificate/manager.js';
-import { FileStore } from '../../core/client/certificate/store.js';
+import { FileStore, type StoredPair } from '../../core/client/certificate/store.js';
 import type { NodeAgentContext, TlsPair } from '../../core/nodeagent/context.js';
 import { ensureSelfSignedServing } from '../../core/pki/index.js';
 import { loadServingPair } from '../../core/server/serving-pair.js';
@@ -22,6 +25,8 @@ export interface ServingIdentityOptions {
   readonly templateCheckMs?: number;
 }
 
+const tlsPair = (pair: StoredPair): TlsPair => ({ cert: pair.certPem, key: pair.keyPem });
+
 export async function runServingIdentity(ctx: NodeAgentContext, o: ServingIdentityOptions, signal: AbortSignal): Promise<void> {
   const { tlsCertFile, tlsPrivateKeyFile, serverTLSBootstrap } = ctx.config;
   const certDir = ctx.flags.get<string>('cert-dir') ?? '';
@@ -31,32 +36,36 @@ export async function runServingIdentity(ctx: NodeAgentContext, o: ServingIdenti
     ctx.servingPair.set(loadServingPair({ name: 'tlsCertFile', path: tlsCertFile }, { name: 'tlsPrivateKeyFile', path: tlsPrivateKeyFile }));
     return;
   }
-  const selfSigned = async (): Promise<TlsPair> => {
+  if (!serverTLSBootstrap) {
     const pair = await ensureSelfSignedServing(certDir, { hosts: [ctx.hostname], baseName: 'nodeagent' });
-    return { cert: pair.certificatePem, key: pair.privateKeyPem };
-  };
-  if (!serverTLSBootstrap || ctx.standalone) {
-    ctx.servingPair.set(await selfSigned());
+    ctx.servingPair.set({ cert: pair.certificatePem, key: pair.privateKeyPem });
     return;
   }
   const store = new FileStore({ dir: certDir, prefix: SERVING_PREFIX });
+  const now = o.now ?? (() => new Date());
   const manager = new CertificateManager({
     name: 'serving', store, signerName: SIGNER_NODEAGENT_SERVING, use: 'serving', logger: log,
     template: () => servingTemplate(ctx.nodeName, ctx.addresses.get()),
     client: () => ctx.api.wait(signal),
-    onCurrent: (pair) => ctx.servingPair.set({ cert: pair.certPem, key: pair.keyPem }),
+    onCurrent: (pair) => ctx.servingPair.set(tlsPair(pair)),
     onExpired: (pair) => {
-      log.warn('The serving certificate has expired and no new one is issued yet: serving the self-signed pair until one is', { expiration: pair.notAfter.toISOString() });
-      selfSigned().then(
-        // A certificate issued while the pair was being written wins.
-        (fallback) => { if (!manager.current()) ctx.servingPair.set(fallback); },
-        (e: unknown) => log.error('Unable to serve the self-signed pair', { error: (e as Error).message }),
-      );
+      log.warn('The serving certificate has expired and no new one is issued yet: TLS handshakes fail until one is', { expiration: pair.notAfter.toISOString() });
+      ctx.servingPair.set(null);
     },
-    ...(o.now ? { now: o.now } : {}), ...(o.random ? { random: o.random } : {}),
+    now,
+    ...(o.random ? { random: o.random } : {}),
     ...(o.templateCheckMs ? { templateCheckMs: o.templateCheckMs } : {}),
   });
-  // Serve with a self-signed pair until the issued certificate arrives.
-  if (!manager.current()) ctx.servingPair.set(await selfSigned());
-  await manager.run(signal);
+  const stored = manager.current();
+  // The port listens from the start; handshakes fail until a certificate is issued.
+  if (!stored) ctx.servingPair.set(null);
+  if (!ctx.standalone) {
+    await manager.run(signal);
+    return;
+  }
+  log.v(2).info('Certificate rotation is not enabled, no connection to the apiserver');
+  if (!stored) return;
+  ctx.servingPair.set(tlsPair(stored));
+  await sleep(stored.notAfter.getTime() - now().getTime(), signal);
+  if (!signal.aborted) ctx.servingPair.set(null);
 }

@@ -9,12 +9,12 @@
 // The exec, attach, port-forward, run, containerLogs and checkpoint endpoints need a container
 // runtime and are not served (404).
 import Koa from 'koa';
+import { configz } from '../../core/nodeagent/configz.js';
 import type { NodeAgentContext } from '../../core/nodeagent/context.js';
 import type { Logger } from '../../core/log.js';
 import type { DelegatingAuthenticator } from '../../core/authn/delegating-authenticator.js';
 import { logUnauthenticated } from '../../core/authn/unauthenticated-log.js';
 import type { NodeAgentAuthorizer } from './authorization.js';
-import { configzDocument } from './configz.js';
 import { PPROF_PREFIX, serveDebugFlagV, servePprof } from '../../core/server/debug/index.js';
 import { healthAnswer } from './health.js';
 import { podList } from './pod-list.js';
@@ -72,6 +72,11 @@ async function serveCommon(ctx: Koa.Context, agent: NodeAgentContext): Promise<b
   return false;
 }
 
+/** encoding/json's output: JSON.stringify's, with the characters Go escapes for HTML and JavaScript. */
+function goJson(v: unknown): string {
+  return JSON.stringify(v).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 async function serveDebugging(ctx: Koa.Context, d: RouteDeps): Promise<boolean> {
   const c = d.agent.config;
   const path = ctx.path;
@@ -98,8 +103,11 @@ async function serveDebugging(ctx: Koa.Context, d: RouteDeps): Promise<boolean> 
     return true;
   }
   if (path === '/configz') {
+    // component-base's configz handler: encoding/json of the versioned object, no charset.
+    ctx.status = 200;
+    ctx.body = goJson(configz(c));
+    ctx.set('Content-Type', 'application/json');
     ctx.set('X-Content-Type-Options', 'nosniff');
-    jsonBody(ctx, configzDocument(c));
     return true;
   }
   if (path.startsWith('/runningpods/')) {
@@ -114,13 +122,14 @@ async function serveDebugging(ctx: Koa.Context, d: RouteDeps): Promise<boolean> 
 export function createSecureApp(d: RouteDeps & { readonly authenticator: DelegatingAuthenticator; readonly authorizer: NodeAgentAuthorizer }): Koa {
   const log = d.log;
   const app = baseApp(log);
+  const fineGrained = d.agent.gates.enabled('KubeletFineGrainedAuthz');
   app.use(async (ctx, next) => {
     const auth = await d.authenticator.authenticate(ctx.req);
     if (!('user' in auth)) {
       logUnauthenticated(log, ctx, auth.refused);
       return restfulError(ctx, 401, 'Unauthorized');
     }
-    const attrs = nodeRequestAttributes(auth.user, ctx.method, ctx.path, d.agent.nodeName);
+    const attrs = nodeRequestAttributes(auth.user, ctx.method, ctx.path, d.agent.nodeName, fineGrained);
     const who = `user=${auth.user.name}, verb=${attrs[0]!.verb}, resource=${attrs[0]!.resource}`;
     let allowed = false;
     for (const a of attrs) {

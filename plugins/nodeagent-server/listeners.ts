@@ -2,18 +2,24 @@
 // does), requests client certificates only when there is a client CA (upstream's
 // RequestClientCert: verified by the authenticator, not refused by TLS), and changes its
 // certificate in place: setSecureContext gives new handshakes the new pair while the listening
-// socket and the connections already open stay as they are. The others are plain HTTP/1.1.
+// socket and the connections already open stay as they are. Without a pair (serverTLSBootstrap
+// waiting for its certificate) it listens all the same and every handshake fails, logged as Go's
+// http.Server logs upstream's GetCertificate error. The others are plain HTTP/1.1.
 import http from 'node:http';
 import http2 from 'node:http2';
 import type { AddressInfo, Socket } from 'node:net';
 import { createSecureContext, type SecureContextOptions } from 'node:tls';
 import type Koa from 'koa';
+import type { Logger } from '../../core/log.js';
 import type { TlsPair } from '../../core/nodeagent/context.js';
 import { joinHostPort, listenOnBindAddress } from '../../core/server/bind-address.js';
 import { closeIdleConnections } from '../../core/server/idle-timeout.js';
 import { koaCallback } from '../../core/server/koa-callback.js';
 import { servingPairProblem } from '../../core/server/serving-pair.js';
 import type { TlsSettings } from '../../core/server/tls-settings.js';
+
+/** What OpenSSL reports when a handshake fails for want of a certificate. */
+const NO_CERTIFICATE_CODES = new Set(['ERR_SSL_NO_SHARED_CIPHER', 'ERR_SSL_NO_SUITABLE_SIGNATURE_ALGORITHM']);
 
 /** Go's http.DefaultMaxHeaderBytes, as upstream's servers set MaxHeaderBytes. */
 const MAX_HEADER_BYTES = 1 << 20;
@@ -24,8 +30,8 @@ export interface Listening {
 }
 
 export interface SecureListening extends Listening {
-  /** Serves `pair` to every handshake from now on; throws (and keeps the old pair) when it is unusable. */
-  usePair(pair: TlsPair): void;
+  /** Serves `pair` to every handshake from now on (null: fails them); throws (and keeps the old pair) when it is unusable. */
+  usePair(pair: TlsPair | null): void;
 }
 
 export class BindError extends Error {
@@ -57,14 +63,19 @@ function closer(server: http.Server | http2.Http2SecureServer, sockets: Set<Sock
   });
 }
 
-export async function listenSecure(app: Koa, o: { host: string; port: number; pair: TlsPair; tls: TlsSettings; clientCa?: string }): Promise<SecureListening> {
+/** Upstream's GetCertificate error while the certificate manager has no current certificate. */
+const NO_SERVING_CERTIFICATE = 'no serving certificate available for the nodeagent';
+
+export async function listenSecure(app: Koa, o: { host: string; port: number; pair: TlsPair | null; tls: TlsSettings; clientCa?: string; log: Logger }): Promise<SecureListening> {
   // Throws on a pair TLS cannot use: node:tls itself takes a key of another algorithm than the
   // certificate's, and then fails every handshake.
-  const contextOptions = (pair: TlsPair): SecureContextOptions => {
-    const problem = servingPairProblem(pair);
-    if (problem) throw new Error(problem.reason);
+  const contextOptions = (pair: TlsPair | null): SecureContextOptions => {
+    if (pair) {
+      const problem = servingPairProblem(pair);
+      if (problem) throw new Error(problem.reason);
+    }
     const opts = {
-      cert: pair.cert, key: pair.key, minVersion: o.tls.minVersion,
+      ...(pair ? { cert: pair.cert, key: pair.key } : {}), minVersion: o.tls.minVersion,
       ciphers: o.tls.ciphers, ...(o.clientCa ? { ca: o.clientCa } : {}),
     };
     createSecureContext(opts);
@@ -72,6 +83,7 @@ export async function listenSecure(app: Koa, o: { host: string; port: number; pa
   };
   // Fail before binding.
   const initial = contextOptions(o.pair);
+  let certificateless = o.pair === null;
   const server = http2.createSecureServer({
     ...initial,
     allowHTTP1: true,
@@ -86,12 +98,20 @@ export async function listenSecure(app: Koa, o: { host: string; port: number; pa
   const sessions = new Set<http2.ServerHttp2Session>();
   server.on('secureConnection', (s: Socket) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
   server.on('session', (s) => { sessions.add(s); s.on('close', () => sessions.delete(s)); });
+  // OpenSSL, with no certificate to offer, refuses the handshake itself (no shared cipher / no
+  // suitable signature algorithm, alert handshake_failure where Go sends internal_error). Other
+  // handshake failures are not logged, as elsewhere in plat.
+  server.on('tlsClientError', (err: NodeJS.ErrnoException, socket: Socket) => {
+    if (!certificateless || !NO_CERTIFICATE_CODES.has(err.code ?? '')) return;
+    o.log.info(`http: TLS handshake error from ${joinHostPort(socket.remoteAddress ?? '', socket.remotePort ?? 0)}: ${NO_SERVING_CERTIFICATE}`);
+  });
   await bind(server, 'the secure server', o.host, o.port);
   return {
     address: server.address() as AddressInfo,
     close: closer(server, sockets, sessions),
     usePair: (pair) => {
       server.setSecureContext(contextOptions(pair));
+      certificateless = pair === null;
     },
   };
 }

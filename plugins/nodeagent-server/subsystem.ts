@@ -2,7 +2,8 @@
 // from the configuration when the agent is assembled (every problem is a start-up error naming the
 // field), then runs the three listeners (upstream's startKubelet and the health server of
 // cmd/kubelet): the read-only and health ports at once, the secure port once the identity
-// subsystem has set a serving pair, switching certificates in place whenever it sets a new one.
+// subsystem has set the slot (a pair, or null: no certificate yet, handshakes fail), switching
+// certificates in place whenever it sets a new one.
 import { whenAborted } from '../../core/abort-wait.js';
 import { parseDuration } from '../../core/flags/duration.js';
 import type { Runnable } from '../../core/lifecycle.js';
@@ -113,7 +114,7 @@ export function createServerSubsystem(ctx: NodeAgentContext, o: ServerSubsystemO
           for (const name of secure.tls.insecure) log.info('Use of insecure cipher detected.', { cipher: name });
           if (secure.tls.suitesIgnored) log.info('Warning: TLS 1.3 cipher suites are not configurable, ignoring --tls-cipher-suites');
           if (secure.tls.securityLevelLowered) log.warn(legacyVersionWarning('tlsMinVersion', c.tlsMinVersion));
-          let pair: TlsPair;
+          let pair: TlsPair | null;
           try {
             pair = await ctx.servingPair.wait(signal);
           } catch {
@@ -123,16 +124,16 @@ export function createServerSubsystem(ctx: NodeAgentContext, o: ServerSubsystemO
           log.info('Starting to listen', { address: c.address, port: c.port });
           let server: SecureListening;
           try {
-            server = await listenSecure(app, { host: c.address, port: c.port, pair, tls: secure.tls, ...(secure.clientCa ? { clientCa: secure.clientCa } : {}) });
+            server = await listenSecure(app, { host: c.address, port: c.port, pair, tls: secure.tls, log, ...(secure.clientCa ? { clientCa: secure.clientCa } : {}) });
           } catch (e) {
             if (e instanceof Error && e.name === 'BindError') throw e;
             throw new Error(`the secure server cannot use its serving certificate: ${(e as Error).message}`);
           }
           open.push(server);
-          const switchTo = (next: TlsPair) => {
+          const switchTo = (next: TlsPair | null) => {
             try {
               server.usePair(next);
-              log.info('serving certificate changed: new connections get the new certificate');
+              if (next) log.info('serving certificate changed: new connections get the new certificate');
             } catch (e) {
               log.error('the new serving certificate is unusable; keeping the current one', { error: (e as Error).message });
             }
@@ -140,7 +141,7 @@ export function createServerSubsystem(ctx: NodeAgentContext, o: ServerSubsystemO
           stopWatching = ctx.servingPair.onChange(switchTo);
           // A pair set while the listener was being bound is not missed.
           const current = ctx.servingPair.get();
-          if (current && current !== pair) switchTo(current);
+          if (current !== undefined && current !== pair) switchTo(current);
         }
         await whenAborted(signal);
       } finally {

@@ -8,6 +8,7 @@ import type { Hooks } from '../../core/hooks.js';
 import type { Logger } from '../../core/log.js';
 import type { NodeAgentConfiguration } from '../../core/nodeagent/configuration.js';
 import type { NodeAddress, NodeAgentContext, TlsPair } from '../../core/nodeagent/context.js';
+import { FeatureGates } from '../../core/nodeagent/feature-gates.js';
 import { Slot } from '../../core/nodeagent/slot.js';
 
 /** nodeutil.GetHostname; throws with upstream's texts. */
@@ -27,6 +28,8 @@ export function nodeHostname(override: string, machine: () => string = os.hostna
 
 export interface ContextInput {
   readonly config: NodeAgentConfiguration;
+  /** The gates the configuration was validated with; evaluated from `config.featureGates` when not given. */
+  readonly gates?: FeatureGates;
   readonly flags: FlagSet;
   readonly logger: Logger;
   readonly hooks: Hooks;
@@ -37,6 +40,7 @@ export function buildNodeAgentContext(i: ContextInput): NodeAgentContext {
   const hostname = nodeHostname(i.flags.get<string>('hostname-override'), i.machineHostname);
   return {
     config: Object.freeze(i.config),
+    gates: i.gates ?? FeatureGates.evaluate(i.config.featureGates).gates,
     flags: i.flags,
     logger: i.logger,
     hooks: i.hooks,
@@ -44,7 +48,7 @@ export function buildNodeAgentContext(i: ContextInput): NodeAgentContext {
     hostname,
     standalone: i.flags.get<string>('platconfig') === '',
     api: new Slot<RestClient>(),
-    servingPair: new Slot<TlsPair>(),
+    servingPair: new Slot<TlsPair | null>(),
     addresses: new Slot<readonly NodeAddress[]>(),
     healthChecks: [],
     staticPods: new Slot<readonly unknown[]>(),

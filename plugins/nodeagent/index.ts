@@ -88,12 +88,12 @@ export const NodeAgentPlugin: Plugin = {
     });
 
     host.hooks.configure.tap({ name: PLUGIN_NAME, stage: 100 }, (cfg) => {
-      const { config } = prepareNodeAgentConfiguration(host, cfg.flags);
+      const { config, gates } = prepareNodeAgentConfiguration(host, cfg.flags);
       if (cfg.flags.get<boolean>('exit-on-lock-contention') && cfg.flags.get<string>('lock-file') === '') {
         throw new StartupError('cannot exit on lock file contention: no lock file specified', 1);
       }
       try {
-        state.context = buildNodeAgentContext({ config, flags: cfg.flags, logger: log, hooks: host.hooks });
+        state.context = buildNodeAgentContext({ config, gates, flags: cfg.flags, logger: log, hooks: host.hooks });
       } catch (e) {
         throw new StartupError(e instanceof Error ? e.message : String(e), 1);
       }

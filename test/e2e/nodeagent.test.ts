@@ -1,10 +1,12 @@
 // Issue 7's acceptance flow with real processes: `plat all` (API server and controller manager)
 // and `plat nodeagent` started from nothing but a bootstrap kubeconfig. The agent gets its client
 // certificate (auto-approved), registers its Node and keeps its Lease fresh; its serving CSR stays
-// pending until `plat csr approve`, after which port 10250's stand-in presents the issued
+// pending until `plat csr approve` (meanwhile every TLS handshake on port 10250's stand-in fails,
+// as upstream's, and no self-signed pair is written), after which it presents the issued
 // certificate to node:tls and to `openssl s_client`.
 import assert from 'node:assert/strict';
 import { X509Certificate } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import tls from 'node:tls';
@@ -42,7 +44,7 @@ describe('node agent end to end (plat all + plat nodeagent)', () => {
   before(async () => { plat = await startInProcess({ args: ['--enable-bootstrap-token-auth'] }); });
   after(async () => { await agent?.stop(); await plat?.stop(); });
 
-  it('bootstraps, registers its Node, renews its Lease; the serving certificate waits for approval and is then served', async () => {
+  it('bootstraps, registers its Node, renews its Lease; no serving certificate until approval, then the issued one', async () => {
     const token = await createBootstrapToken(plat.admin);
     const caFile = path.join(plat.dataDir, 'pki', 'ca.crt');
     const dirs = await agentDirs(path.join(root, 'e1'), plat.url, caFile, token, { serverTLSBootstrap: true });
@@ -80,8 +82,11 @@ describe('node agent end to end (plat all + plat nodeagent)', () => {
     await sleep(1500); // the approving controller has seen it by now
     const pending = (await plat.admin.get(`${CSRS}/${serving.metadata.name}`)).json;
     assert.equal(pending.status?.conditions, undefined, `still pending: ${JSON.stringify(pending.status)}`);
-    const before = await presented(dirs.port);
-    assert.match(before.issuer, /-ca@/, 'self-signed until approval');
+    await assert.rejects(presented(dirs.port), /handshake failure|alert/i, 'no certificate until approval');
+    const refused = runOpenssl(['s_client', '-connect', `127.0.0.1:${dirs.port}`], { input: '' });
+    assert.match(refused.stdout + refused.stderr, /no peer certificate available/);
+    await agent.waitFor(/http: TLS handshake error from 127\.0\.0\.1:\d+: no serving certificate available for the nodeagent/);
+    assert.equal(existsSync(path.join(dirs.certDir, 'nodeagent.crt')), false, 'no self-signed pair is written');
 
     const approve = await runPlatAsync(['csr', 'approve', serving.metadata.name, '--kubeconfig', plat.kubeconfig]);
     assert.equal(approve.code, 0, approve.stderr);

@@ -6,6 +6,7 @@ import { silentLogger, type Logger } from '../../core/log.js';
 import type { NodeAgentConfiguration } from '../../core/nodeagent/configuration.js';
 import type { NodeAgentContext, NodeAddress, TlsPair } from '../../core/nodeagent/context.js';
 import { defaultNodeAgentConfiguration } from '../../core/nodeagent/defaults.js';
+import { FeatureGates } from '../../core/nodeagent/feature-gates.js';
 import { Slot } from '../../core/nodeagent/slot.js';
 import type { RestClient } from '../../core/client/rest-client.js';
 
@@ -19,8 +20,10 @@ export interface TestContextOptions {
 
 export function nodeAgentTestContext(o: TestContextOptions = {}): NodeAgentContext {
   const nodeName = o.nodeName ?? 'node-1';
+  const config = { ...defaultNodeAgentConfiguration(), ...o.config };
   return {
-    config: { ...defaultNodeAgentConfiguration(), ...o.config },
+    config,
+    gates: FeatureGates.evaluate(config.featureGates).gates,
     flags: o.flags ?? new Flags(),
     logger: o.logger ?? silentLogger,
     hooks: createHooks(),
@@ -28,7 +31,7 @@ export function nodeAgentTestContext(o: TestContextOptions = {}): NodeAgentConte
     hostname: nodeName,
     standalone: o.standalone ?? false,
     api: new Slot<RestClient>(),
-    servingPair: new Slot<TlsPair>(),
+    servingPair: new Slot<TlsPair | null>(),
     addresses: new Slot<readonly NodeAddress[]>(),
     healthChecks: [],
     staticPods: new Slot<readonly unknown[]>(),

@@ -32,6 +32,16 @@ describe('the node name', () => {
     withApi.parse(['--platconfig=/etc/plat/nodeagent.conf']);
     assert.equal(buildNodeAgentContext({ config: ok(), flags: withApi, logger: createLogger({ write: () => {} }), hooks: createHooks(), machineHostname: () => 'm' }).standalone, false);
   });
+
+  it('carries the feature gates in force: the configuration\'s over the defaults', () => {
+    const flags = nodeAgentFlags();
+    flags.parse(['--hostname-override=w']);
+    const make = (config: ReturnType<typeof ok>) => buildNodeAgentContext({ config, flags, logger: createLogger({ write: () => {} }), hooks: createHooks() });
+    assert.equal(make(ok()).gates.enabled('KubeletFineGrainedAuthz'), true);
+    const off = make(ok({ file: { featureGates: { KubeletFineGrainedAuthz: false } } }));
+    assert.equal(off.gates.enabled('KubeletFineGrainedAuthz'), false);
+    assert.equal(off.gates.enabled('ContainerCheckpoint'), true, 'the others keep their defaults');
+  });
 });
 
 function runner(factories: Record<string, SubsystemFactory>, o: { stopTimeoutMs?: number; disabled?: string[]; verbosity?: number } = {}) {

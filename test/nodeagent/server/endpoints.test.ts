@@ -1,5 +1,5 @@
 // What the node agent's servers serve, path by path, with upstream's bodies: /healthz and its
-// checks, /pods from the static-pods slot, /configz, /debug/flags/v, /debug/pprof/ (V8 profiles),
+// checks, /pods from the static-pods slot, /configz (Go's encoding of the versioned object), /debug/flags/v, /debug/pprof/ (V8 profiles),
 // /runningpods/, the switches that turn the debugging endpoints off (405), unknown paths (404), the
 // read-only port (no authentication, /healthz and /pods only) and the health port.
 import assert from 'node:assert/strict';
@@ -19,7 +19,11 @@ describe('node agent servers: endpoints', () => {
 
   before(async () => {
     agent = await startServer({
-      config: await serverConfig({ readOnlyPort: await freePort(), healthzPort: await freePort() }),
+      config: await serverConfig({
+        readOnlyPort: await freePort(), healthzPort: await freePort(),
+        staticPodURLHeader: { 'z-header': ['1'], 'b-header': ['2'], 'A-Header': ['x<y> & z'] },
+        evictionHard: { 'nodefs.available': '10%', 'memory.available': '100Mi', 'imagefs.available': '15%' },
+      }),
       logger: createLogger({ write: (l) => lines.push(l) }),
       setup: (ctx) => ctx.healthChecks.push({ name: 'node-lease', check: () => { if (!healthy) throw new Error('lease not renewed'); } }),
       pair,
@@ -55,16 +59,28 @@ describe('node agent servers: endpoints', () => {
     agent.ctx.staticPods.set([]);
   });
 
-  it('/configz: the configuration under "nodeagentconfig", without apiVersion and kind', async () => {
+  it('/configz: the versioned configuration under "nodeagentconfig" as encoding/json writes it, plain application/json', async () => {
     const r = await get('/configz');
     assert.equal(r.status, 200);
+    assert.equal(r.headers['content-type'], 'application/json');
+    assert.equal(r.headers['x-content-type-options'], 'nosniff');
     assert.deepEqual(Object.keys(r.json), ['nodeagentconfig']);
     const c = r.json.nodeagentconfig;
+    // Struct order: TypeMeta stamped first (upstream's setConfigz), then the v1beta1 fields.
+    assert.deepEqual(Object.keys(c).slice(0, 6), ['kind', 'apiVersion', 'enableServer', 'podLogsDir', 'syncFrequency', 'fileCheckFrequency']);
+    assert.deepEqual([c.kind, c.apiVersion], ['NodeAgentConfiguration', 'nodeagent.config.platform/v1beta1']);
+    const keys = Object.keys(c);
+    assert.ok(keys.indexOf('address') < keys.indexOf('port') && keys.indexOf('port') < keys.indexOf('authentication') && keys.indexOf('authentication') < keys.indexOf('evictionHard'), keys.join(','));
     assert.equal(c.port, agent.port);
-    assert.equal(c.apiVersion, undefined);
-    assert.equal(c.kind, undefined);
+    // omitempty zero values are left out.
+    for (const absent of ['staticPodPath', 'staticPodURL', 'tlsCertFile', 'tlsPrivateKeyFile', 'serverTLSBootstrap', 'clusterDomain', 'providerID']) assert.equal(absent in c, false, absent);
+    // Map keys sorted, whatever order the configuration holds them in.
+    assert.deepEqual(Object.keys(c.staticPodURLHeader), ['A-Header', 'b-header', 'z-header']);
+    assert.deepEqual(Object.keys(c.evictionHard), ['imagefs.available', 'memory.available', 'nodefs.available']);
     assert.deepEqual(c.authorization, { mode: 'AlwaysAllow', webhook: { cacheAuthorizedTTL: '5m0s', cacheUnauthorizedTTL: '30s' } });
     assert.equal(c.imageGCHighThresholdPercent, 85, 'fields plat only validates are reported too');
+    // Go's HTML-safe escaping of strings.
+    assert.match(r.text, /"staticPodURLHeader":\{"A-Header":\["x\\u003cy\\u003e \\u0026 z"\]/);
   });
 
   it('/debug/flags/v: PUT sets the process-wide verbosity with klog\'s parsing and messages', async () => {

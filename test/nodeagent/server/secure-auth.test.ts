@@ -1,6 +1,7 @@
 // The node agent's secure port against a real `plat all`: client certificates of the client CA,
 // bearer tokens reviewed by the API server (TokenReview), decisions by SubjectAccessReview about
-// nodes/<subresource> of this node, upstream's 401/403/500 bodies, and both caches (a token that
+// nodes/<subresource> of this node (the fine-grained ones only with the KubeletFineGrainedAuthz
+// gate on), upstream's 401/403/500 bodies, and both caches (a token that
 // stops being valid is accepted until its cached answer expires; a denial is asked again after the
 // unauthorized TTL), with the caches' clock moved by the test.
 import assert from 'node:assert/strict';
@@ -36,6 +37,7 @@ describe('node agent secure port: authentication and authorization against plat 
   let clock = 1_000_000;
   let plat: RunningPlat;
   let agent: RunningServer;
+  let coarse: RunningServer;
   const as = (o: RequestOptions = {}) => ({ ca: pair.cert, ...o });
 
   before(async () => {
@@ -53,20 +55,25 @@ describe('node agent secure port: authentication and authorization against plat 
         { group: 'system:bootstrappers', resource: 'nodes', decision: 'allow' },
       ])],
     });
-    agent = await startServer({
+    const webhookServer = async (over: Parameters<typeof serverConfig>[0] = {}) => startServer({
       standalone: false,
       config: await serverConfig({
         authentication: { x509: { clientCAFile: caFile }, webhook: { enabled: true, cacheTTL: '2m0s' }, anonymous: { enabled: false } },
         authorization: { mode: 'Webhook', webhook: { cacheAuthorizedTTL: '5m0s', cacheUnauthorizedTTL: '30s' } },
+        ...over,
       }),
       options: { now: () => clock },
       setup: (ctx) => ctx.api.set(adminApi(plat)),
       pair,
     });
+    agent = await webhookServer();
+    coarse = await webhookServer({ featureGates: { KubeletFineGrainedAuthz: false } });
   });
   after(async () => {
-    await agent?.stop();
-    agent?.ctx.api.get()?.close();
+    for (const a of [agent, coarse]) {
+      await a?.stop();
+      a?.ctx.api.get()?.close();
+    }
     await plat?.stop();
   });
 
@@ -145,5 +152,35 @@ describe('node agent secure port: authentication and authorization against plat 
       agent.ctx.api.set(good);
       dead.close();
     }
+  });
+
+  it('asks for the fine-grained subresources only with KubeletFineGrainedAuthz on', async () => {
+    const forbidden = (verb: string, subresources: string) => `Forbidden (user=dave, verb=${verb}, resource=nodes, subresource(s)=[${subresources}])\n`;
+    // path, gate on, gate off: what a caller with no grant is refused.
+    const table: [string, string, string][] = [
+      ['/pods', 'pods proxy', 'proxy'],
+      ['/pods/x', 'pods proxy', 'proxy'],
+      ['/runningpods/', 'pods proxy', 'proxy'],
+      ['/healthz', 'healthz proxy', 'proxy'],
+      ['/healthz/ping', 'healthz proxy', 'proxy'],
+      ['/configz', 'configz proxy', 'proxy'],
+      ['/statusz', 'statusz proxy', 'proxy'],
+      ['/stats/summary', 'stats', 'stats'],
+      ['/metrics/cadvisor', 'metrics', 'metrics'],
+      ['/logs/syslog', 'log', 'log'],
+      ['/checkpoint/ns/pod/c', 'checkpoint', 'checkpoint'],
+      ['/podsx', 'proxy', 'proxy'],
+    ];
+    for (const [p, on, off] of table) {
+      for (const [server, expected, gate] of [[agent, on, 'on'], [coarse, off, 'off']] as const) {
+        const r = await request(server.port, p, as({ token: 'dave-token' }));
+        assert.deepEqual([r.status, r.text], [403, forbidden('get', expected)], `${p}, gate ${gate}`);
+      }
+    }
+    // Turning the gate off takes nodes/pods back: bob may read /pods only while it is on.
+    assert.equal((await request(agent.port, '/pods', as({ token: 'bob-token' }))).status, 200);
+    const bob = await request(coarse.port, '/pods', as({ token: 'bob-token' }));
+    assert.deepEqual([bob.status, bob.text], [403, 'Forbidden (user=bob, verb=get, resource=nodes, subresource(s)=[proxy])\n']);
+    assert.equal((await request(coarse.port, '/pods', as({ token: 'alice-token' }))).status, 200, 'nodes/proxy still admits');
   });
 });

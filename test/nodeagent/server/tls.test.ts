@@ -1,5 +1,6 @@
 // The secure port's TLS: it waits for the identity subsystem's serving pair (tlsCertFile and
-// tlsPrivateKeyFile checked to be one), switches to a new one in place (node:tls and `openssl
+// tlsPrivateKeyFile checked to be one), or, told there is none (serverTLSBootstrap before its
+// certificate is issued), listens and fails every handshake with upstream's log line; switches to a new one in place (node:tls and `openssl
 // s_client` see the new certificate on the same port while a connection opened before the switch
 // keeps working on the old one) unless the new one is unusable, answers HEAD over HTTP/2, honours
 // tlsMinVersion and tlsCipherSuites with Go's names, and refuses unknown names at start-up.
@@ -11,6 +12,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { Flags } from '../../../core/flags/flag-set.js';
+import { createLogger } from '../../../core/log.js';
 import { createServerSubsystem } from '../../../plugins/nodeagent-server/index.js';
 import { runServingIdentity } from '../../../plugins/nodeagent-identity/serving-identity.js';
 import { tlsSettings } from '../../../core/server/tls-settings.js';
@@ -80,6 +82,34 @@ describe('node agent secure port: TLS', () => {
 
     const r = await request(server.port, '/healthz', { ca: b.cert });
     assert.equal(r.status, 200, 'the new certificate verifies for clients that trust it');
+  });
+
+  it('with no serving certificate it listens and fails every handshake, logging upstream\'s line, until a pair is set', async () => {
+    const lines: string[] = [];
+    const server = await startServer({ config: await serverConfig(), logger: createLogger({ write: (l) => lines.push(l) }) });
+    running.push(server);
+    server.ctx.servingPair.set(null);
+    await waitForPort(server.port, server.done);
+    const refused = (what: string) => assert.rejects(connect(server.port), /handshake failure|alert/i, what);
+    await refused('node:tls');
+    await assert.rejects(connect(server.port, { maxVersion: 'TLSv1.2' }), /handshake failure|alert/i);
+    const { pem, output } = await opensslPresented(server.port);
+    assert.equal(pem, undefined, 'openssl s_client was shown a certificate');
+    assert.match(output, /no peer certificate available/);
+    const logged = lines.filter((l) => l.includes('http: TLS handshake error from 127.0.0.1:'));
+    assert.equal(logged.length, 3, lines.join('\n'));
+    for (const l of logged) assert.match(l, /http: TLS handshake error from 127\.0\.0\.1:\d+: no serving certificate available for the nodeagent/);
+
+    const issued = selfSignedPair('issued.example');
+    server.ctx.servingPair.set(issued);
+    const s = await connect(server.port);
+    assert.equal(s.getPeerX509Certificate()!.fingerprint256, leafOf(issued.cert).fingerprint256);
+    assert.match(await exchange(s, '/healthz'), /^HTTP\/1.1 200 OK/);
+    // An expired certificate with no successor: handshakes fail again, the open connection stays.
+    server.ctx.servingPair.set(null);
+    await refused('after the certificate is withdrawn');
+    assert.match(await exchange(s, '/pods'), /^HTTP\/1.1 200 OK/);
+    s.destroy();
   });
 
   it('speaks HTTP/2 as well as HTTP/1.1 (ALPN h2), as Go\'s server does', async () => {
