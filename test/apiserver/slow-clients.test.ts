@@ -64,6 +64,35 @@ for (const h2 of [true, false]) {
       }
     });
 
+    it('drops an HTTP/1.1 connection that finished its handshake and never sends a request', async () => {
+      const socket = tls.connect({ host: '127.0.0.1', port: server.address.port, ca: ca.certificatePem, servername: 'localhost', ALPNProtocols: ['http/1.1'] });
+      try {
+        await once(socket, 'secureConnect');
+        socket.resume();
+        await closedWithin(socket, 'a connection without a request');
+      } finally {
+        socket.destroy();
+      }
+    });
+
+    it('keeps a connection whose request came in time, past that limit, for its answer and the next request', async () => {
+      const socket = tls.connect({ host: '127.0.0.1', port: server.address.port, ca: ca.certificatePem, servername: 'localhost', ALPNProtocols: ['http/1.1'] });
+      try {
+        await once(socket, 'secureConnect');
+        let answer = '';
+        socket.setEncoding('utf8');
+        socket.on('data', (d: string) => { answer += d; });
+        socket.write('GET / HTTP/1.1\r\nHost: localhost\r\n\r\n');
+        await new Promise((r) => setTimeout(r, READ_HEADER_MS * 3));
+        assert.ok(!socket.destroyed, 'kept after its first request');
+        socket.write('GET / HTTP/1.1\r\nHost: localhost\r\n\r\n');
+        for (let i = 0; i < 100 && (answer.match(/HTTP\/1\.1 200/g) ?? []).length < 2; i++) await new Promise((r) => setTimeout(r, 20));
+        assert.equal((answer.match(/HTTP\/1\.1 200/g) ?? []).length, 2, answer);
+      } finally {
+        socket.destroy();
+      }
+    });
+
     it('drops an HTTP/1.1 connection whose request headers never end', async () => {
       const socket = tls.connect({ host: '127.0.0.1', port: server.address.port, ca: ca.certificatePem, servername: 'localhost', ALPNProtocols: ['http/1.1'] });
       try {
