@@ -2,10 +2,11 @@
 // Used for status.certificate validation, for issuer data when building, and by PKI reuse checks.
 import { Buffer } from 'node:buffer';
 import { DerReader, TAG, decodeBitString, decodeInteger, decodeInt64, decodeOid, decodeTime, identifierOf, readTlv, type Tlv } from './der.js';
-import { CryptoError } from './errors.js';
+import { CryptoError, step } from './errors.js';
 import { parseExtensions, type X509Extension } from './extensions.js';
 import { parseSubjectAltNames } from './general-names.js';
-import { parseName, type DistinguishedNameAttribute } from './names.js';
+import { parseCertificateName } from './certificate-names.js';
+import type { DistinguishedNameAttribute } from './names.js';
 import { OID } from './oids.js';
 import { decodeFirstPemBlock } from './pem.js';
 import { checkPublicKey, readAlgorithmIdentifier, readSubjectPublicKeyInfo, type PublicKeyInfo } from './public-key.js';
@@ -40,14 +41,6 @@ export interface ParsedCertificate {
   ipAddresses: string[];
   emailAddresses: string[];
   uris: string[];
-}
-
-function step<T>(message: string, f: () => T): T {
-  try {
-    return f();
-  } catch {
-    throw new CryptoError(message);
-  }
 }
 
 /** Length of the first certificate element in `der` (for splitting concatenated DER). */
@@ -92,7 +85,7 @@ export function parseCertificateDer(der: Uint8Array): ParsedCertificate {
   step('x509: malformed signature algorithm identifier', () => readAlgorithmIdentifier(new DerReader(innerAlg)));
 
   const issuerTlv = step('x509: malformed issuer', () => tbs.expect(TAG.SEQUENCE, 'issuer'));
-  const issuer = step('x509: invalid RDNSequence', () => parseName(der, issuerTlv));
+  const issuer = parseCertificateName(der, issuerTlv);
   const [notBefore, notAfter] = step('x509: malformed validity', () => {
     const v = tbs.inner(tbs.expect(TAG.SEQUENCE, 'validity'));
     const a = v.next();
@@ -100,8 +93,9 @@ export function parseCertificateDer(der: Uint8Array): ParsedCertificate {
     v.finish('validity');
     return [decodeTime(identifierOf(a), v.content(a)), decodeTime(identifierOf(b), v.content(b))] as const;
   });
-  const subjectTlv = step('x509: malformed subject', () => tbs.expect(TAG.SEQUENCE, 'subject'));
-  const subject = step('x509: invalid RDNSequence', () => parseName(der, subjectTlv));
+  // Go reports an unreadable subject with the issuer's text (parser.go, every release since 1.17).
+  const subjectTlv = step('x509: malformed issuer', () => tbs.expect(TAG.SEQUENCE, 'subject'));
+  const subject = parseCertificateName(der, subjectTlv);
   const rawKey = step('x509: malformed spki', () => readSubjectPublicKeyInfo(tbs));
   const publicKey = checkPublicKey(rawKey);
 

@@ -6,3 +6,12 @@ export class CryptoError extends Error {
     this.name = 'CryptoError';
   }
 }
+
+/** Runs `f`, replacing whatever it throws by a CryptoError with `message` (Go's fixed texts per step). */
+export function step<T>(message: string, f: () => T): T {
+  try {
+    return f();
+  } catch {
+    throw new CryptoError(message);
+  }
+}

@@ -23,12 +23,10 @@ export interface ParsedName {
   organizationalUnits: string[];
 }
 
-const syntax = (msg: string): CryptoError => new CryptoError(`asn1: syntax error: ${msg}`);
-
 /** Parses a Name whose TLV is `t` in `buf`. */
 export function parseName(buf: Uint8Array, t: Tlv): ParsedName {
   if (identifierOf(t) !== TAG.SEQUENCE) throw tagMismatch(16, t, 'RDNSequence', t.contentStart - t.start);
-  const out: ParsedName = { rdns: [], commonName: '', organizations: [], organizationalUnits: [] };
+  const out = emptyName();
   const rdns = DerReader.of(buf, t);
   while (!rdns.empty) {
     const rdnTlv = rdns.next();
@@ -43,18 +41,30 @@ export function parseName(buf: Uint8Array, t: Tlv): ParsedName {
       const valueTlv = atv.next();
       atv.finish('AttributeTypeAndValue');
       const str = decodeStringValue(valueTlv, atv.content(valueTlv));
-      const attr: DistinguishedNameAttribute = { type, value: str ?? '#' + hex(atv.element(valueTlv)) };
-      const short = DN_SHORT_NAMES[type];
-      if (short !== undefined) attr.shortName = short;
-      rdn.push(attr);
-      if (str === undefined) continue;
-      if (type === DN_COMMON_NAME) out.commonName = str;
-      else if (type === DN_ORGANIZATION) out.organizations.push(str);
-      else if (type === DN_ORGANIZATIONAL_UNIT) out.organizationalUnits.push(str);
+      addAttribute(out, rdn, type, str, atv.element(valueTlv));
     }
     out.rdns.push(rdn);
   }
   return out;
+}
+
+export function emptyName(): ParsedName {
+  return { rdns: [], commonName: '', organizations: [], organizationalUnits: [] };
+}
+
+/**
+ * Appends an attribute to `rdn`; a string value also fills the Name's CN/O/OU as Go's
+ * FillFromRDNSequence does. Other values are kept as `#` + hex of `element`.
+ */
+export function addAttribute(out: ParsedName, rdn: DistinguishedNameAttribute[], type: string, str: string | undefined, element: Uint8Array): void {
+  const attr: DistinguishedNameAttribute = { type, value: str ?? '#' + hex(element) };
+  const short = DN_SHORT_NAMES[type];
+  if (short !== undefined) attr.shortName = short;
+  rdn.push(attr);
+  if (str === undefined) return;
+  if (type === DN_COMMON_NAME) out.commonName = str;
+  else if (type === DN_ORGANIZATION) out.organizations.push(str);
+  else if (type === DN_ORGANIZATIONAL_UNIT) out.organizationalUnits.push(str);
 }
 
 function hex(b: Uint8Array): string {
@@ -67,21 +77,40 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 // Go's isPrintable with asterisk and ampersand allowed, as its parser uses it.
 const PRINTABLE = /^[A-Za-z0-9 '()+,\-./:=?*&]*$/;
 
-/** The string an ASN.1 string type holds (Go's rules and errors), or undefined for other types. */
-function decodeStringValue(t: Tlv, c: Uint8Array): string | undefined {
+/** The error texts of one Go string parser (encoding/asn1's, or crypto/x509's parseASN1String). */
+export interface StringErrors {
+  printable: string;
+  ia5: string;
+  numeric: string;
+  utf8: string;
+  bmp: string;
+}
+
+// encoding/asn1 (CSR subjects). Its parseUTF8String returns a plain errors.New, not a SyntaxError like
+// the checks before it; its BMPString parser is pkcs12's, text included.
+const ASN1_STRING_ERRORS: StringErrors = {
+  printable: 'asn1: syntax error: PrintableString contains invalid character',
+  ia5: 'asn1: syntax error: IA5String contains invalid character',
+  numeric: 'asn1: syntax error: NumericString contains invalid character',
+  utf8: 'asn1: invalid UTF-8 string',
+  bmp: 'pkcs12: odd-length BMP string',
+};
+
+/** The string an ASN.1 string type holds (Go's rules, `errors`' texts), or undefined for other types. */
+export function decodeStringValue(t: Tlv, c: Uint8Array, errors: StringErrors = ASN1_STRING_ERRORS): string | undefined {
   if (t.constructed || t.cls !== 0) return undefined;
   const latin1 = (): string => Buffer.from(c).toString('latin1');
   switch (t.num) {
     case TAG.PrintableString: {
       const s = latin1();
-      if (!PRINTABLE.test(s)) throw syntax('PrintableString contains invalid character');
+      if (!PRINTABLE.test(s)) throw new CryptoError(errors.printable);
       return s;
     }
     case TAG.IA5String:
-      if (c.some((b) => b >= 0x80)) throw syntax('IA5String contains invalid character');
+      if (c.some((b) => b >= 0x80)) throw new CryptoError(errors.ia5);
       return latin1();
     case TAG.NumericString:
-      if (c.some((b) => !((b >= 0x30 && b <= 0x39) || b === 0x20))) throw syntax('NumericString contains invalid character');
+      if (c.some((b) => !((b >= 0x30 && b <= 0x39) || b === 0x20))) throw new CryptoError(errors.numeric);
       return latin1();
     case TAG.T61String:
       return latin1();
@@ -89,11 +118,10 @@ function decodeStringValue(t: Tlv, c: Uint8Array): string | undefined {
       try {
         return utf8.decode(c);
       } catch {
-        // Go's parseUTF8String returns a plain errors.New, not a SyntaxError like the checks above.
-        throw new CryptoError('asn1: invalid UTF-8 string');
+        throw new CryptoError(errors.utf8);
       }
     case TAG.BMPString: {
-      if (c.length % 2 !== 0) throw new CryptoError('pkcs12: odd-length BMP string');
+      if (c.length % 2 !== 0) throw new CryptoError(errors.bmp);
       let n = c.length;
       if (n >= 2 && c[n - 1] === 0 && c[n - 2] === 0) n -= 2;
       let s = '';

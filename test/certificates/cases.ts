@@ -2,7 +2,8 @@
 // replayed through the strategies directly (validation.test.ts) and later over HTTP.
 import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
-import { oid, seq, setOf, tlv } from '../../core/crypto/der-write.js';
+import { oid, seq, setOf, smallInteger, tlv } from '../../core/crypto/der-write.js';
+import { withTbsFields } from '../crypto/cert-craft.js';
 import { craftCsr, craftMlDsaCsr, mlDsaKeys, OIDS } from '../crypto/csr-craft.js';
 import { csrWithUriSans } from '../crypto/go-url-cases.js';
 import { b64, BASE_SIGNER, pem, pemBody, type Fixtures } from './fixtures.js';
@@ -260,6 +261,12 @@ export function csrCases(fx: Fixtures): CsrCase[] {
       expect: invalid('status.certificate', 'Invalid value: "<certificate data>": found CERTIFICATE PEM block containing 0 certificates') },
     { name: 'certificate with garbage DER', op: 'update', subresource: 'status', mutate: setCert(pem('CERTIFICATE', Buffer.from('garbage'))),
       expect: invalid('status.certificate', /^Invalid value: "<certificate data>": x509: .+/) },
+    { name: 'certificate whose subject holds a non-string value (Go\'s x509 parseName)', op: 'update', subresource: 'status',
+      mutate: setCert(pem('CERTIFICATE', withTbsFields(certDer, { subject: seq(setOf(seq(oid(OIDS.cn), smallInteger(5)))) }))),
+      expect: invalid('status.certificate', 'Invalid value: "<certificate data>": x509: invalid RDNSequence: invalid attribute value: unsupported string type: 2') },
+    { name: 'certificate whose issuer has an attribute without a type', op: 'update', subresource: 'status',
+      mutate: setCert(pem('CERTIFICATE', withTbsFields(certDer, { issuer: seq(setOf(seq(tlv(0x13, Buffer.from('a'))))) }))),
+      expect: invalid('status.certificate', 'Invalid value: "<certificate data>": x509: invalid RDNSequence: invalid attribute type') },
     { name: 'certificate set through the main resource is silently reverted', op: 'update', subresource: '', mutate: setCert(fx.certPem),
       expect: { ok: true, check: (s) => assert.equal(s.status?.certificate, undefined) } },
     { name: 'certificate set through /approval is silently reverted', op: 'update', subresource: 'approval', mutate: setCert(fx.certPem),

@@ -8,10 +8,10 @@ import {
 } from './der';
 import { OidSet, extCount, extField, extList, parseExtensions } from './parse-extensions';
 import { checkPublicKey, readAlgorithmIdentifier, readSubjectPublicKeyInfo } from './parse-keys';
-import { parseName, parseSubjectAltNames, setEmitRecords } from './parse-names';
+import { parseCertificateName, parseSubjectAltNames, setEmitRecords } from './parse-names';
 import { pemDecodeFirst, pemDer, pemDerLen, pemHeaders, pemLabel, pemLabelLen, pemRest } from './pem';
 import {
-  E_AKI, E_ALG_MISMATCH, E_BASIC_CONSTRAINTS, E_DUPLICATE_EXT, E_EXT_KEY_USAGE, E_INVALID_RDN, E_INVALID_VERSION, E_KEY_USAGE,
+  E_AKI, E_ALG_MISMATCH, E_BASIC_CONSTRAINTS, E_DUPLICATE_EXT, E_EXT_KEY_USAGE, E_INVALID_VERSION, E_KEY_USAGE,
   E_MALFORMED_ALG_ID, E_MALFORMED_CERTIFICATE, E_MALFORMED_EXTENSION, E_MALFORMED_EXTENSIONS, E_MALFORMED_ISSUER,
   E_MALFORMED_ISSUER_UID, E_MALFORMED_SERIAL, E_MALFORMED_SIGNATURE, E_MALFORMED_SIG_ALG_ID, E_MALFORMED_SPKI,
   E_MALFORMED_SUBJECT, E_MALFORMED_SUBJECT_UID, E_MALFORMED_TBS, E_MALFORMED_VALIDITY, E_MALFORMED_VERSION,
@@ -102,10 +102,10 @@ export function parseCertificate(s: usize, e: usize): bool {
   if (!readAlgorithmIdentifier(Reader.over(innerAlg, innerAlg + innerAlgLen))) return fail(E_MALFORMED_SIG_ALG_ID);
 
   if (!tbs.expect(T_SEQUENCE, N_OTHER)) return fail(E_MALFORMED_ISSUER);
-  if (!parseName()) return fail(E_INVALID_RDN);
+  if (!parseCertificateName()) return false;
   if (!validity(tbs)) return fail(E_MALFORMED_VALIDITY);
   if (!tbs.expect(T_SEQUENCE, N_OTHER)) return fail(E_MALFORMED_SUBJECT);
-  if (!parseName()) return fail(E_INVALID_RDN);
+  if (!parseCertificateName()) return false;
   if (!readSubjectPublicKeyInfo(tbs)) return fail(E_MALFORMED_SPKI);
   if (!checkPublicKey()) return false;
 

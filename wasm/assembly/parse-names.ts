@@ -2,7 +2,8 @@
 // check them (Go's rules and messages). Values go out as R_ATV / R_SAN ranges; JS builds the strings.
 import { Reader, T_OID, T_SEQUENCE, T_SET, checkOid, identifier, readTlv, tCls, tConstructed, tContent, tEnd, tNum, tStart, N_ATTRIBUTE_TYPE_AND_VALUE, N_OBJECT_IDENTIFIER } from './der';
 import {
-  E_BMP_ODD, E_IA5, E_NUMERIC, E_PRINTABLE, E_SAN, E_SANS, E_SAN_DNS, E_SAN_IP_LENGTH, E_SAN_RFC822, E_SAN_URI,
+  E_BMP_ODD, E_IA5, E_INVALID_RDN, E_NUMERIC, E_PRINTABLE, E_RDN_ATTRIBUTE, E_RDN_ATTRIBUTE_TYPE, E_RDN_ATTRIBUTE_VALUE,
+  E_RDN_STRING, E_RDN_UNSUPPORTED, E_SAN, E_SANS, E_SAN_DNS, E_SAN_IP_LENGTH, E_SAN_RFC822, E_SAN_URI,
   E_SAN_URI_DOMAIN, E_SAN_URI_PARSE, E_SEQUENCE_TAG_MISMATCH, E_TAG_MISMATCH, E_UTF8, R_ATV, R_RDN, R_SAN, fail, failArgs, record,
 } from './result';
 import { URL_OK, goUrlHostIsDomain, goUrlParse, urlErrorAt, urlErrorLen, urlErrorUrlLen } from './go-url';
@@ -84,6 +85,36 @@ function checkStringValue(cls: u32, constructed: bool, num: u32, p: usize, len: 
       return 0x1e;
   }
   return 0;
+}
+
+/**
+ * The Name at the element readTlv found last, already known to be a SEQUENCE, as Go's crypto/x509
+ * parseName reads certificate Names: only the six string types, one text per failing step, nothing
+ * after an attribute's value looked at.
+ */
+export function parseCertificateName(): bool {
+  const rdns = Reader.inner();
+  while (!rdns.empty) {
+    if (!rdns.next() || identifier() != T_SET) return fail(E_INVALID_RDN);
+    if (emitRecords && !record(R_RDN, 0)) return false;
+    const atvs = Reader.inner();
+    while (!atvs.empty) {
+      if (!atvs.next() || identifier() != T_SEQUENCE) return fail(E_RDN_ATTRIBUTE);
+      const atv = Reader.inner();
+      if (!atv.next() || identifier() != T_OID || !checkOid(tContent, tEnd - tContent)) return fail(E_RDN_ATTRIBUTE_TYPE);
+      const typeP = tContent;
+      const typeLen = tEnd - tContent;
+      // identifier() is 0xffffffff for high tag numbers, which Go's ReadAnyASN1 refuses.
+      if (!atv.next() || identifier() == 0xffffffff) return fail(E_RDN_ATTRIBUTE_VALUE);
+      const id = identifier();
+      const vs = tStart, vc = tContent, ve = tEnd;
+      const kind = checkStringValue(tCls, tConstructed, tNum, vc, ve - vc);
+      if (kind < 0) return failArgs(E_RDN_STRING, tNum);
+      if (kind == 0) return failArgs(E_RDN_UNSUPPORTED, id);
+      if (emitRecords && !record(R_ATV, 6, <u32>typeP, <u32>typeLen, <u32>vs, <u32>vc, <u32>ve, <u32>kind)) return false;
+    }
+  }
+  return true;
 }
 
 /** The Name at the element readTlv found last (must be a SEQUENCE, else Go's tags-don't-match text). */

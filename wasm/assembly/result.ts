@@ -93,6 +93,12 @@ export const E_PEM_LABEL: u32 = 80; // args: label address, label length
 export const E_PEM_HEADERS: u32 = 81;
 export const E_PEM_ZERO_CERTS: u32 = 82;
 export const E_PEM_NO_BLOCK: u32 = 83;
+// Names inside certificates (Go's x509 parseName; E_INVALID_RDN is its outer text)
+export const E_RDN_ATTRIBUTE: u32 = 84;
+export const E_RDN_ATTRIBUTE_TYPE: u32 = 85;
+export const E_RDN_ATTRIBUTE_VALUE: u32 = 86;
+export const E_RDN_STRING: u32 = 87; // arg: the string's tag (which parseASN1String text)
+export const E_RDN_UNSUPPORTED: u32 = 88; // arg: the value's identifier octet
 // the result area ran out (cannot happen with the sizing in begin(); reported, never aborted)
 export const E_RESULT_FULL: u32 = 90;
 

@@ -7,6 +7,7 @@ import { Buffer } from 'node:buffer';
 import type { CertificatePemValidation } from '../certificate-pem.js';
 import type { ParsedCsr } from '../csr.js';
 import { CryptoError } from '../errors.js';
+import { RDN, RDN_ATTRIBUTE, RDN_ATTRIBUTE_TYPE, RDN_ATTRIBUTE_VALUE, x509StringError, x509UnsupportedString } from '../certificate-names.js';
 import { formatIp } from '../general-names.js';
 import type { DistinguishedNameAttribute } from '../names.js';
 import { DN_COMMON_NAME, DN_ORGANIZATION, DN_SHORT_NAMES } from '../oids.js';
@@ -121,9 +122,9 @@ export const MESSAGES: Readonly<Record<number, string>> = {
   58: 'x509: malformed algorithm identifier',
   59: "x509: inner and outer signature algorithm identifiers don't match",
   60: 'x509: malformed issuer',
-  61: 'x509: invalid RDNSequence',
+  61: RDN,
   62: 'x509: malformed validity',
-  63: 'x509: malformed subject',
+  63: 'x509: malformed issuer', // Go's text for an unreadable subject too
   64: 'x509: malformed spki',
   65: 'x509: malformed issuerUniqueID',
   66: 'x509: malformed subjectUniqueID',
@@ -141,6 +142,9 @@ export const MESSAGES: Readonly<Record<number, string>> = {
   81: 'no PEM block headers are permitted',
   82: 'found CERTIFICATE PEM block containing 0 certificates',
   83: 'must contain at least one CERTIFICATE PEM block',
+  84: RDN_ATTRIBUTE,
+  85: RDN_ATTRIBUTE_TYPE,
+  86: RDN_ATTRIBUTE_VALUE,
   90: 'crypto core: result area full',
 };
 const E_TAG_MISMATCH = 12;
@@ -150,6 +154,8 @@ const E_SAN_IP_LENGTH = 49;
 const E_SAN_URI_PARSE = 76;
 const E_SAN_URI_DOMAIN = 77;
 const E_PEM_LABEL = 80;
+const E_RDN_STRING = 87;
+const E_RDN_UNSUPPORTED = 88;
 
 const CURVES = ['', 'P-224', 'P-256', 'P-384', 'P-521'];
 const CURVE_BITS = [0, 224, 256, 384, 521];
@@ -190,6 +196,10 @@ function message(u: Uint32Array, res: number, mem: Uint8Array): string {
       return uriParseError(latin1(mem, a(0), a(1)), a(2), a(3), a(4), a(5));
     case E_SAN_URI_DOMAIN:
       return uriDomainError(latin1(mem, a(0), a(1)));
+    case E_RDN_STRING:
+      return x509StringError(a(0));
+    case E_RDN_UNSUPPORTED:
+      return x509UnsupportedString(a(0));
     case E_PEM_LABEL: {
       const label = Buffer.from(mem.buffer, mem.byteOffset + a(0), a(1)).toString('utf8');
       return `only CERTIFICATE PEM blocks are allowed, found ${JSON.stringify(label)}`;
