@@ -11,6 +11,11 @@ import { resourceNameError } from './resource-name.js';
 import { withTlsVerifyReason } from './tls-verify-error.js';
 import { TokenBucket } from './token-bucket.js';
 import { warningTexts } from './warning-header.js';
+import { sleep, sleepUnlessAborted } from '../abort-wait.js';
+import { formatDuration } from '../flags/duration.js';
+import { requestDeadline } from './request-deadline.js';
+import { answerRetryWait, isLostConnection, MAX_RETRIES } from './request-retry.js';
+import { responseError } from './response-error.js';
 import { watchEvents, type WatchEvent } from './watch-events.js';
 
 export interface ResourceRef {
@@ -40,7 +45,11 @@ export interface RestClientOptions {
   readonly qps?: number;
   readonly burst?: number;
   readonly userAgent?: string;
-  /** Per-request timeout for non-watch requests (default 30s). */
+  /**
+   * A timeout of the caller's for non-watch requests (client-go's rest.Config Timeout, kubectl's
+   * --request-timeout): it bounds each request with its retries, and is sent as the `timeout`
+   * parameter; 0 for none. Without one, a request whose connection is silent for 30s is given up.
+   */
   readonly timeoutMs?: number;
   /** How long a watch may receive nothing before it is presumed dead (default WATCH_IDLE_TIMEOUT_MS). */
   readonly watchIdleTimeoutMs?: number;
@@ -209,20 +218,68 @@ export class RestClient {
   }
 
   async #request<T>(method: string, path: string, o: RequestOptions): Promise<T> {
+    // The first token is taken before the timeout starts, as client-go's: a throttled client
+    // should not time out a request it has not sent.
     await this.#limiter?.wait(o.signal);
-    const res = await this.#open(method, this.#url(path, o.query), o, this.opts.timeoutMs ?? 30_000);
-    const chunks: Buffer[] = [];
-    for await (const c of res) chunks.push(c as Buffer);
-    const text = Buffer.concat(chunks).toString('utf8');
-    if (this.opts.onWarning) for (const w of warningTexts(res.headersDistinct['warning'])) this.opts.onWarning(w);
-    let json: unknown;
-    try { json = text ? JSON.parse(text) : undefined; } catch { json = undefined; }
-    const code = res.statusCode ?? 0;
-    if (code < 200 || code > 299) {
-      const s = (json ?? {}) as { reason?: string; message?: string };
-      throw new ApiError(code, s.reason ?? '', s.message ?? (text || `HTTP ${code}`), json);
+    const deadline = requestDeadline(this.opts.timeoutMs, o.signal);
+    const query = deadline ? { ...o.query, timeout: formatDuration(deadline.ms) } : o.query;
+    const url = this.#url(path, query);
+    const signal = deadline?.signal ?? o.signal;
+    const attemptOptions = signal ? { ...o, signal } : o;
+    // Without a timeout of the caller's, a connection silent this long is given up.
+    const idleMs = this.opts.timeoutMs === undefined ? 30_000 : undefined;
+    try {
+      for (let retries = 0; ; retries++) {
+        let res: http.IncomingMessage;
+        try {
+          res = await this.#open(method, url, attemptOptions, idleMs);
+        } catch (e) {
+          if (deadline?.expired()) throw deadline.error(url);
+          // A GET is safe to send again; writes are not (they may have landed).
+          if (method === 'GET' && isLostConnection(e) && retries < MAX_RETRIES) {
+            await this.#beforeRetry(1, signal);
+            continue;
+          }
+          throw e;
+        }
+        const code = res.statusCode ?? 0;
+        const wait = code >= 200 && code <= 299 ? undefined : answerRetryWait(code, res.headers);
+        if (wait !== undefined && retries < MAX_RETRIES) {
+          discard(res);
+          await this.#beforeRetry(wait, signal);
+          continue;
+        }
+        let text: string;
+        try {
+          text = await readBody(res);
+        } catch (e) {
+          throw new Error(`unexpected error when reading response body. Please retry. Original error: ${deadline?.expired() ? 'context deadline exceeded' : 'unexpected EOF'}`, { cause: e });
+        }
+        if (this.opts.onWarning) for (const w of warningTexts(res.headersDistinct['warning'])) this.opts.onWarning(w);
+        if (code < 200 || code > 299) {
+          const err = responseError(code, res.headers['content-type'], text, method, path);
+          throw new ApiError(code, err.reason, err.message, err.body);
+        }
+        let json: unknown;
+        try { json = text ? JSON.parse(text) : undefined; } catch { json = undefined; }
+        return json as T;
+      }
+    } catch (e) {
+      if (deadline?.expired()) throw deadline.error(url);
+      throw e;
+    } finally {
+      deadline?.clear();
     }
-    return json as T;
+  }
+
+  /** client-go's withRetry.Before: wait as the server asked (abortable), then take a token again. */
+  async #beforeRetry(seconds: number, signal: AbortSignal | undefined): Promise<void> {
+    if (seconds > 0) {
+      if (signal) await sleepUnlessAborted(seconds * 1000, signal);
+      else await sleep(seconds * 1000);
+    }
+    if (signal?.aborted) throw signal.reason;
+    await this.#limiter?.wait(signal);
   }
 
   async get<T extends ApiObject>(r: ResourceRef, name: string, subresource?: string, o: { signal?: AbortSignal } = {}): Promise<T> {
@@ -244,28 +301,69 @@ export class RestClient {
     return this.request('DELETE', objectPath(r, name), body === undefined ? o : { body, ...o });
   }
 
-  /** A watch from `resourceVersion`; ends when the server closes it or `signal` aborts. */
+  /**
+   * A watch from `resourceVersion`; ends when the server closes it, its connection breaks (as
+   * client-go's StreamWatcher, a reset or EOF is a plain end: the caller watches again from the last
+   * version) or `signal` aborts. Opening it is retried as a request is (a lost connection, a 429 or
+   * 5xx with Retry-After); a connection still lost after the last retry is an empty watch.
+   */
   async *watch<T extends ApiObject>(r: ResourceRef, o: { resourceVersion?: string; timeoutSeconds?: number; fieldSelector?: string; labelSelector?: string; signal?: AbortSignal } = {}): AsyncGenerator<WatchEvent<T>> {
     await this.#limiter?.wait(o.signal);
-    const url = this.#url(resourcePath(r), {
+    const path = resourcePath(r);
+    const url = this.#url(path, {
       watch: 'true', allowWatchBookmarks: 'true', resourceVersion: o.resourceVersion, timeoutSeconds: o.timeoutSeconds,
       fieldSelector: o.fieldSelector, labelSelector: o.labelSelector,
     });
-    const res = await this.#open('GET', url, o.signal ? { signal: o.signal } : {}, undefined);
-    const code = res.statusCode ?? 0;
-    if (code !== 200) {
-      const chunks: Buffer[] = [];
-      for await (const c of res) chunks.push(c as Buffer);
-      let s: { reason?: string; message?: string } = {};
-      try { s = JSON.parse(Buffer.concat(chunks).toString('utf8')) as typeof s; } catch { /* not a Status */ }
-      throw new ApiError(code, s.reason ?? '', s.message ?? `HTTP ${code}`, s);
+    let res: http.IncomingMessage;
+    for (let retries = 0; ; retries++) {
+      try {
+        res = await this.#open('GET', url, o.signal ? { signal: o.signal } : {}, undefined);
+      } catch (e) {
+        if (!isLostConnection(e) || o.signal?.aborted) throw e;
+        if (retries >= MAX_RETRIES) return;
+        await this.#beforeRetry(1, o.signal);
+        continue;
+      }
+      const code = res.statusCode ?? 0;
+      if (code === 200) break;
+      const wait = answerRetryWait(code, res.headers);
+      if (wait !== undefined && retries < MAX_RETRIES) {
+        discard(res);
+        await this.#beforeRetry(wait, o.signal);
+        continue;
+      }
+      const err = responseError(code, res.headers['content-type'], await readBody(res), 'GET', path);
+      throw new ApiError(code, err.reason, err.message, err.body);
     }
     const idleMs = this.opts.watchIdleTimeoutMs ?? WATCH_IDLE_TIMEOUT_MS;
     res.setTimeout(idleMs, () => res.destroy(new Error(`watch received nothing for ${idleMs / 1000}s (not even a bookmark): the connection is presumed dead`)));
     try {
       yield* watchEvents<T>(res);
+    } catch (e) {
+      if (!isLostConnection(e) || o.signal?.aborted) throw e;
     } finally {
       res.destroy();
     }
   }
 }
+
+/** The whole body of an answer. */
+async function readBody(res: http.IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of res) chunks.push(c as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * client-go's readAndCloseResponseBody before a retry: a small body is read to its end so that the
+ * connection can carry the next attempt; a large one is not worth it, and the connection is closed.
+ */
+function discard(res: http.IncomingMessage): void {
+  if (Number(res.headers['content-length'] ?? -1) > MAX_DRAINED_BYTES) { res.destroy(); return; }
+  let read = 0;
+  res.on('data', (c: Buffer) => { read += c.length; if (read > MAX_DRAINED_BYTES) res.destroy(); });
+  res.on('error', () => {});
+}
+
+/** client-go's maxBodySlurpSize. */
+const MAX_DRAINED_BYTES = 2 << 10;

@@ -1,8 +1,9 @@
 // An informer (client-go's reflector + store + handlers): list, then watch from the list's
 // resourceVersion; keep a local cache of the objects; call add/update/delete handlers; re-list on
-// 410 Gone (the version was compacted) or any watch failure (with the reflector's backoff);
-// re-watch when the server ends a watch normally (one that ended at once with nothing in it is a
-// failure); resync (an update event for every cached object) every period.
+// 410 Gone (the version was compacted) or any other watch failure (with the reflector's backoff);
+// re-watch when the server ends a watch or its connection breaks (one that ended at once with
+// nothing in it is a failure), and after a backoff when a watch is refused with 429 or its
+// connection refused; resync (an update event for every cached object) every period.
 import type { ApiObject } from '../api/meta.js';
 import { isApiError, type ResourceRef, type RestClient } from '../client/rest-client.js';
 import type { Logger } from '../log.js';
@@ -34,6 +35,10 @@ export interface InformerOptions<T extends ApiObject> {
 
 /** A watch ended by the server sooner than this, with nothing in it, counts as failed (the reflector's "very short watch"). */
 export const SHORT_WATCH_MS = 1000;
+
+/** A watch refused for now (429) or a server not listening: watched again after a backoff, not re-listed. */
+export const isWatchErrorRetriable = (e: unknown): boolean =>
+  (isApiError(e) && (e.code === 429 || e.reason === 'TooManyRequests')) || (e as NodeJS.ErrnoException | undefined)?.code === 'ECONNREFUSED';
 
 export const objectKey = (o: ApiObject): string => (o.metadata.namespace ? `${o.metadata.namespace}/${o.metadata.name}` : o.metadata.name ?? '');
 
@@ -137,19 +142,26 @@ export class Informer<T extends ApiObject> {
             // The reflector's random watch timeout: 5 to 10 minutes, so watches end and restart spread out.
             const timeoutSeconds = Math.floor(300 * (1 + Math.random()));
             let gone = false;
+            let throttled = false;
             const started = now();
             let received = 0;
             for await (const ev of this.o.client.watch<T>(this.o.resource, { resourceVersion: rv, timeoutSeconds, signal, ...(this.o.fieldSelector ? { fieldSelector: this.o.fieldSelector } : {}) })) {
               received++;
               if (ev.type === 'ERROR') {
-                const status = ev.object as unknown as { code?: number; message?: string };
+                const status = ev.object as unknown as { code?: number; reason?: string; message?: string };
                 if (status.code === 410) { gone = true; break; }
+                if (status.code === 429 || status.reason === 'TooManyRequests') { throttled = true; break; }
                 throw new Error(`watch error: ${status.message ?? JSON.stringify(ev.object)}`);
               }
               rv = ev.object.metadata.resourceVersion ?? rv;
               if (ev.type !== 'BOOKMARK') this.#apply(ev.type, ev.object);
             }
             if (gone) { log?.v(2).info('watch expired; re-listing', { resource: this.o.resource.plural }); break; }
+            if (throttled) {
+              log?.v(2).info('watch returned 429; backing off', { resource: this.o.resource.plural });
+              await sleep(failed(), signal);
+              continue;
+            }
             // Ended at once with nothing in it (a proxy or a server that closes watches as it takes
             // them): watching again at once would spin on the server, so it is a failure, backed off.
             if (received === 0 && !signal.aborted && now() - started < SHORT_WATCH_MS) {
@@ -158,6 +170,14 @@ export class Informer<T extends ApiObject> {
           } catch (e) {
             if (signal.aborted) return;
             if (isApiError(e) && e.code === 410) break;
+            // The reflector's isWatchErrorRetriable: the watch could not be opened for now, but the
+            // cache is still good; back off and watch again from where it was.
+            if (isWatchErrorRetriable(e)) {
+              const retryInMs = failed();
+              log?.v(4).info('watch failed; backing off', { resource: this.o.resource.plural, error: (e as Error).message, retryInMs });
+              await sleep(retryInMs, signal);
+              continue;
+            }
             const retryInMs = failed();
             log?.warn('watch failed; re-listing', { resource: this.o.resource.plural, error: (e as Error).message, retryInMs });
             await sleep(retryInMs, signal);

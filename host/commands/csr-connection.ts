@@ -73,8 +73,7 @@ function invalidMessage(e: ApiError): string {
  */
 export function describeError(e: unknown): string {
   if (isApiError(e)) {
-    // client-go's text when a 401 carries no Status.
-    if (e.code === 401) return `You must be logged in to the server (${e.reason === 'Unauthorized' ? e.message : 'the server has asked for the client to provide credentials'})`;
+    if (e.reason === 'Unauthorized') return `You must be logged in to the server (${e.message})`;
     if (e.reason === 'Invalid') return invalidMessage(e);
     return e.reason ? `Error from server (${e.reason}): ${e.message}` : `Error from server: ${e.message}`;
   }

@@ -6,6 +6,7 @@
 import https from 'node:https';
 import { createSecureContext } from 'node:tls';
 import { tlsVerifyReason } from '../../core/client/tls-verify-error.js';
+import { genericServerResponse } from '../../core/client/generic-response.js';
 import type { WebhookClientConfig } from './types.js';
 
 /** Bound on a webhook's answer: an AdmissionReview carries at most a patch of one object. */
@@ -62,26 +63,9 @@ export class AgentPool {
   close(): void { for (const a of this.#agents.values()) a.destroy(); this.#agents.clear(); }
 }
 
-/** apimachinery's NewGenericServerResponse texts for a non-2xx answer without a Status body. */
+/** apimachinery's NewGenericServerResponse words for a non-2xx answer without a Status body. */
 function genericResponseMessage(code: number, body: string): string {
-  const known: Record<number, string> = {
-    400: 'the server rejected our request for an unknown reason',
-    401: 'the server has asked for the client to provide credentials',
-    403: 'the server does not allow access to the requested resource',
-    404: 'the server could not find the requested resource',
-    405: 'the server does not allow this method on the requested resource',
-    406: 'the server was unable to respond with a content type that the client supports',
-    409: 'the server reported a conflict',
-    415: 'the server was unable to process a request with the content type provided',
-    422: 'the server rejected our request due to an error in our request',
-    429: 'the server has received too many requests and has asked us to try again later',
-    503: 'the server is currently unable to handle the request',
-    504: 'the server was unable to return a response in the time allotted, but may still be processing the request',
-  };
-  const text = known[code] ?? (code >= 500
-    ? `an error on the server (${JSON.stringify(body.trim().slice(0, BODY_IN_ERROR_LIMIT) || 'unknown')}) has prevented the request from succeeding`
-    : `the server responded with the status code ${code} but did not return more information`);
-  return `${text} (post)`;
+  return `${genericServerResponse(code, 'POST', body.trim().slice(0, BODY_IN_ERROR_LIMIT) || 'unknown').message} (post)`;
 }
 
 function transportReason(err: NodeJS.ErrnoException, url: URL): string {

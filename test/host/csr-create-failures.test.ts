@@ -85,7 +85,7 @@ describe('plat csr create when the request fails', () => {
     answers = ['never'];
     const r = await create(dir, '--name', 'h1', '--request-timeout', '1s');
     assert.equal(r.code, 1);
-    assert.match(r.stderr, /^plat csr create: Unable to connect to the server: request timed out after 1000ms; the request may have reached the server \(`plat csr get h1` tells\): its private key is kept in \S+h1\.key\n$/);
+    assert.match(r.stderr, /^plat csr create: Unable to connect to the server: context deadline exceeded; the request may have reached the server \(`plat csr get h1` tells\): its private key is kept in \S+h1\.key\n$/);
     assert.ok(existsSync(path.join(dir, 'h1.key')));
     for (const bad of ['soon', '-5']) {
       const refused = await create(dir, '--name', 'h2', '--request-timeout', bad);

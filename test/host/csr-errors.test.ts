@@ -13,7 +13,10 @@ import { describeError } from '../../host/commands/csr-connection.js';
 describe('plat csr error messages', () => {
   it('Status answers', () => {
     assert.equal(describeError(new ApiError(401, 'Unauthorized', 'Unauthorized')), 'You must be logged in to the server (Unauthorized)');
-    assert.equal(describeError(new ApiError(401, '', 'HTTP 401')), 'You must be logged in to the server (the server has asked for the client to provide credentials)');
+    // A 401 without a Status has reason Unauthorized and client-go's words (response-error.ts); a
+    // Status without a reason is said as any other.
+    assert.equal(describeError(new ApiError(401, 'Unauthorized', 'the server has asked for the client to provide credentials')), 'You must be logged in to the server (the server has asked for the client to provide credentials)');
+    assert.equal(describeError(new ApiError(401, '', 'who?')), 'Error from server: who?');
     assert.equal(describeError(new ApiError(404, 'NotFound', 'x "y" not found')), 'Error from server (NotFound): x "y" not found');
     assert.equal(describeError(new ApiError(500, '', 'boom')), 'Error from server: boom');
   });
