@@ -229,46 +229,50 @@ export class RestClient {
     // Without a timeout of the caller's, a connection silent this long is given up.
     const idleMs = this.opts.timeoutMs === undefined ? 30_000 : undefined;
     try {
-      for (let retries = 0; ; retries++) {
-        let res: http.IncomingMessage;
-        try {
-          res = await this.#open(method, url, attemptOptions, idleMs);
-        } catch (e) {
-          if (deadline?.expired()) throw deadline.error(url);
-          // A GET is safe to send again; writes are not (they may have landed).
-          if (method === 'GET' && isLostConnection(e) && retries < MAX_RETRIES) {
-            await this.#beforeRetry(1, signal);
-            continue;
-          }
-          throw e;
-        }
-        const code = res.statusCode ?? 0;
-        const wait = code >= 200 && code <= 299 ? undefined : answerRetryWait(code, res.headers);
-        if (wait !== undefined && retries < MAX_RETRIES) {
-          discard(res);
-          await this.#beforeRetry(wait, signal);
-          continue;
-        }
-        let text: string;
-        try {
-          text = await readBody(res);
-        } catch (e) {
-          throw new Error(`unexpected error when reading response body. Please retry. Original error: ${deadline?.expired() ? 'context deadline exceeded' : 'unexpected EOF'}`, { cause: e });
-        }
-        if (this.opts.onWarning) for (const w of warningTexts(res.headersDistinct['warning'])) this.opts.onWarning(w);
-        if (code < 200 || code > 299) {
-          const err = responseError(code, res.headers['content-type'], text, method, path);
-          throw new ApiError(code, err.reason, err.message, err.body);
-        }
-        let json: unknown;
-        try { json = text ? JSON.parse(text) : undefined; } catch { json = undefined; }
-        return json as T;
+      const res = await this.#openRetrying(method, url, attemptOptions, idleMs, method === 'GET');
+      const code = res.statusCode ?? 0;
+      let text: string;
+      try {
+        text = await readBody(res);
+      } catch (e) {
+        throw new Error(`unexpected error when reading response body. Please retry. Original error: ${deadline?.expired() ? 'context deadline exceeded' : 'unexpected EOF'}`, { cause: e });
       }
+      if (this.opts.onWarning) for (const w of warningTexts(res.headersDistinct['warning'])) this.opts.onWarning(w);
+      if (code < 200 || code > 299) {
+        const err = responseError(code, res.headers['content-type'], text, method, path);
+        throw new ApiError(code, err.reason, err.message, err.body);
+      }
+      let json: unknown;
+      try { json = text ? JSON.parse(text) : undefined; } catch { json = undefined; }
+      return json as T;
     } catch (e) {
       if (deadline?.expired()) throw deadline.error(url);
       throw e;
     } finally {
       deadline?.clear();
+    }
+  }
+
+  /**
+   * One request as client-go's withRetry sends it: an answer that asks for a retry (429, or 5xx
+   * with Retry-After) is waited for and sent again, and so is a lost connection when `retryLost`
+   * (a GET: writes may have landed), up to MAX_RETRIES times; then the last answer or error stands.
+   */
+  async #openRetrying(method: string, url: URL, o: RequestOptions, idleMs: number | undefined, retryLost: boolean): Promise<http.IncomingMessage> {
+    for (let retries = 0; ; retries++) {
+      let res: http.IncomingMessage;
+      try {
+        res = await this.#open(method, url, o, idleMs);
+      } catch (e) {
+        if (!retryLost || !isLostConnection(e) || o.signal?.aborted || retries >= MAX_RETRIES) throw e;
+        await this.#beforeRetry(1, o.signal);
+        continue;
+      }
+      const code = res.statusCode ?? 0;
+      const wait = code >= 200 && code <= 299 ? undefined : answerRetryWait(code, res.headers);
+      if (wait === undefined || retries >= MAX_RETRIES) return res;
+      discard(res);
+      await this.#beforeRetry(wait, o.signal);
     }
   }
 
@@ -315,23 +319,14 @@ export class RestClient {
       fieldSelector: o.fieldSelector, labelSelector: o.labelSelector,
     });
     let res: http.IncomingMessage;
-    for (let retries = 0; ; retries++) {
-      try {
-        res = await this.#open('GET', url, o.signal ? { signal: o.signal } : {}, undefined);
-      } catch (e) {
-        if (!isLostConnection(e) || o.signal?.aborted) throw e;
-        if (retries >= MAX_RETRIES) return;
-        await this.#beforeRetry(1, o.signal);
-        continue;
-      }
-      const code = res.statusCode ?? 0;
-      if (code === 200) break;
-      const wait = answerRetryWait(code, res.headers);
-      if (wait !== undefined && retries < MAX_RETRIES) {
-        discard(res);
-        await this.#beforeRetry(wait, o.signal);
-        continue;
-      }
+    try {
+      res = await this.#openRetrying('GET', url, o.signal ? { signal: o.signal } : {}, undefined, true);
+    } catch (e) {
+      if (!isLostConnection(e) || o.signal?.aborted) throw e;
+      return; // still lost after the last retry: an empty watch, as client-go's NewEmptyWatch
+    }
+    const code = res.statusCode ?? 0;
+    if (code !== 200) {
       const err = responseError(code, res.headers['content-type'], await readBody(res), 'GET', path);
       throw new ApiError(code, err.reason, err.message, err.body);
     }
