@@ -122,10 +122,15 @@ export function createControllerManagerPlugin(options: ControllerManagerPluginOp
         const metrics = embedded ? undefined : componentMetrics(host);
         const clientOptions = { ...clientLimits(f), userAgent: `plat-controller-manager/${host.version}`, ...(metrics ? { metrics: restClientMetrics(metrics) } : {}) };
         const client = new RestClient(conn, clientOptions);
-        // As kube-controller-manager's: the Lease's renewals never wait for the controllers' requests.
+        // As kube-controller-manager's: the Lease's renewals never wait for the controllers' requests,
+        // and each gives up at half the renew deadline (resourcelock.NewFromKubeconfig), so that one
+        // hung request leaves time for another try instead of costing the lease.
         const leaderElection = leaderElectionSettings(f);
         const leaderElectionClient = leaderElection.leaderElect
-          ? new RestClient(conn, { ...clientOptions, userAgent: `${clientOptions.userAgent}/leader-election` })
+          ? new RestClient(conn, {
+            ...clientOptions, userAgent: `${clientOptions.userAgent}/leader-election`,
+            timeoutMs: Math.max(1000, leaderElection.renewDeadlineMs / 2),
+          })
           : undefined;
         const serviceAccounts = !embedded && f.get<boolean>(FLAGS.useServiceAccountCredentials)
           ? new ServiceAccountClients({ root: client, rootConnection: conn, clientOptions, logger: log })

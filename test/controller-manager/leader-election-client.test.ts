@@ -3,11 +3,17 @@
 // write each) must not queue the Lease renewals behind their requests, or the leader loses its
 // Lease under load, exits, and a restarted one meets the same backlog.
 import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import type http from 'node:http';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Host } from '../../core/host.js';
 import type { Plugin } from '../../core/plugin.js';
-import { freePort, startInProcess, type RunningPlat } from '../helpers/plat.js';
-import { startControllerManager, until, adminKubeconfig } from './support.js';
+import { makeServingCert } from '../helpers/certs.js';
+import { freePort, startInProcess, tempDir, type RunningPlat } from '../helpers/plat.js';
+import { startControllerManager, until, adminKubeconfig, platCa, writeKubeconfig } from './support.js';
 
 const LEASE = '/apis/coordination.platform/v1/namespaces/plat-system/leases/plat-controller-manager';
 
@@ -56,6 +62,68 @@ describe('leader election under a controller using up the client rate limit', ()
       assert.ok(!cm.logs.some((l) => l.includes('leaderelection lost')));
     } finally {
       await cm.stop();
+    }
+  });
+});
+
+/**
+ * A TLS front for plat that answers for the admin: everything is passed on, except the Lease
+ * renewals chosen by `hold`, which are read and never answered (a request lost on the way).
+ */
+async function holdingFront(plat: RunningPlat, hold: (req: http.IncomingMessage) => boolean): Promise<{ url: string; held: string[]; close: () => void }> {
+  const pki = path.join(plat.dataDir, 'pki');
+  const upstream = { ca: readFileSync(path.join(pki, 'ca.crt')), cert: readFileSync(path.join(pki, 'admin.crt')), key: readFileSync(path.join(pki, 'admin.key')) };
+  const target = new URL(plat.url);
+  const serving = makeServingCert(platCa(plat), [], ['127.0.0.1']);
+  const held: string[] = [];
+  const server = https.createServer({ cert: serving.certificatePem, key: serving.privateKeyPem }, (req, res) => {
+    if (hold(req)) { held.push(req.url ?? ''); req.resume(); return; }
+    const headers = { ...req.headers };
+    delete headers.authorization;
+    const out = https.request({ ...upstream, hostname: target.hostname, port: target.port, method: req.method, path: req.url, headers }, (r) => {
+      res.writeHead(r.statusCode ?? 502, r.headers);
+      r.pipe(res);
+    });
+    out.on('error', () => res.destroy());
+    req.pipe(out);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `https://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    held,
+    close: () => { server.closeAllConnections(); server.close(); },
+  };
+}
+
+describe('leader election with one renewal lost on the way', () => {
+  let plat: RunningPlat;
+  before(async () => { plat = await startInProcess(); });
+  after(async () => { await plat?.stop(); });
+
+  // resourcelock.NewFromKubeconfig: the lock's client times out at max(1s, renewDeadline/2)
+  // "to keep a single hung request from forcing a leader loss"; the renewal is tried again.
+  it('gives the hung request up after half the renew deadline and renews within the deadline', async () => {
+    let renewals = 0;
+    const front = await holdingFront(plat, (req) => req.method === 'PUT' && (req.url ?? '').startsWith(LEASE) && ++renewals === 2);
+    const kubeconfig = writeKubeconfig(plat, path.join(tempDir(), 'front.conf'), 'admin');
+    writeFileSync(kubeconfig, readFileSync(kubeconfig, 'utf8').replace(plat.url, front.url));
+    const cm = await startControllerManager([
+      '--platconfig', kubeconfig, '--controllers=csrcleaner', '--bind-address', '127.0.0.1', '--secure-port', String(await freePort()),
+      '--leader-elect-lease-duration=8s', '--leader-elect-renew-deadline=6s', '--leader-elect-retry-period=1s',
+    ]);
+    let exited = false;
+    void cm.exit.then(() => { exited = true; });
+    try {
+      await until(async () => front.held.length === 1, 'a renewal held', 100);
+      assert.match(front.held[0]!, /[?&]timeout=3s(&|$)/);
+      const renewTime = async () => (await plat.admin.get(LEASE)).json.spec?.renewTime as string | undefined;
+      const atHold = await renewTime();
+      await until(async () => { const t = await renewTime(); return t !== atHold && t; }, 'a renewal after the held one', 100);
+      assert.equal(exited, false, cm.logs.filter((l) => l.includes('lease')).join('\n'));
+      assert.ok(!cm.logs.some((l) => l.includes('leaderelection lost')), cm.logs.join('\n'));
+    } finally {
+      await cm.stop();
+      front.close();
     }
   });
 });
