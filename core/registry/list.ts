@@ -1,7 +1,8 @@
 // LIST with the resourceVersion / resourceVersionMatch / paging rules of k8s-behaviour §8.4.
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { errors } from '../api/errors.js';
 import type { ApiObject } from '../api/meta.js';
-import { isStorageError, type Storage } from '../storage/storage.js';
+import { isStorageError, type KeyValue, type Storage } from '../storage/storage.js';
 import { decodeContinue, encodeContinue } from './continue-token.js';
 import { parseResourceVersion, type ListOptions } from './list-options.js';
 import { buildSelection } from './selection.js';
@@ -17,6 +18,11 @@ export interface ListOutput {
 const LIST_TOO_OLD = 'The resourceVersion for the provided list is too old.';
 const CONTINUE_TOO_OLD = 'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.';
 const TOO_LARGE_WAIT_MS = 3000;
+/**
+ * A list without a limit is still read in pages of this many keys, one per turn of the event loop,
+ * at the revision of the first: 12,000 CSRs read at once held every other request for ~0.5 s.
+ */
+export const READ_PAGE = 500;
 
 /** Waits (up to 3 s, as the watch cache does) for the store to reach `rv`; 504 otherwise. */
 export async function awaitRevision(storage: Storage, rv: number): Promise<void> {
@@ -29,6 +35,22 @@ export async function awaitRevision(storage: Storage, rv: number): Promise<void>
     if (rv <= current) return;
   }
   throw errors.tooLargeResourceVersion(rv, current);
+}
+
+/** Every key under `prefix` at one revision, READ_PAGE a turn; returns that revision. */
+export async function readAllPaged(storage: Storage, prefix: string, each: (kv: KeyValue) => void): Promise<number> {
+  let revision: number | undefined;
+  let startAfter: string | undefined;
+  for (;;) {
+    const page = await storage.list(prefix, {
+      limit: READ_PAGE, ...(startAfter !== undefined ? { startAfter } : {}), ...(revision !== undefined ? { revision } : {}),
+    });
+    revision = page.revision;
+    for (const kv of page.items) each(kv);
+    if (!page.more) return revision;
+    startAfter = page.items.at(-1)!.key;
+    await nextTurn();
+  }
 }
 
 export async function listObjects(store: ResourceStore, namespace: string, o: ListOptions): Promise<ListOutput> {
@@ -60,7 +82,7 @@ export async function listObjects(store: ResourceStore, namespace: string, o: Li
   if (selection.name !== undefined && revision === undefined) {
     const current = await storage.currentRevision();
     const kv = await storage.get(prefix + selection.name);
-    const obj = kv ? store.toObject(kv) : undefined;
+    const obj = kv ? store.adopt(kv) : undefined;
     return { items: obj && selection.matches(obj) ? [obj] : [], resourceVersion: String(current) };
   }
 
@@ -73,13 +95,13 @@ export async function listObjects(store: ResourceStore, namespace: string, o: Li
     for (;;) {
       const want = limit ? limit - items.length : 0;
       const chunk = await storage.list(prefix, {
-        ...(want ? { limit: selection.empty ? want : Math.max(want, 100) } : {}),
+        limit: want ? (selection.empty ? want : Math.max(want, 100)) : READ_PAGE,
         ...(startAfter !== undefined ? { startAfter } : {}),
         ...(readAt !== undefined ? { revision: readAt } : {}),
       });
       readAt = chunk.revision;
       for (const kv of chunk.items) {
-        const obj = store.toObject(kv);
+        const obj = store.adopt(kv);
         lastKey = kv.key;
         if (!selection.matches(obj)) continue;
         items.push(obj);
@@ -93,6 +115,7 @@ export async function listObjects(store: ResourceStore, namespace: string, o: Li
       }
       if (!chunk.more) break;
       startAfter = chunk.items.at(-1)?.key;
+      await nextTurn();
     }
   } catch (e) {
     if (isStorageError(e, 'Compacted')) {

@@ -88,6 +88,14 @@ export class ResourceStore {
     return Object.freeze(this.#served(kv.value as ApiObject, String(kv.modRevision)));
   }
 
+  /**
+   * The API object of a value storage's get or list has just handed over (the caller's own, see
+   * Storage): only its top level and metadata are new, nothing is copied.
+   */
+  adopt(kv: Pick<KeyValue, 'value' | 'modRevision'>): ApiObject {
+    return this.#own(kv);
+  }
+
   /** Turns a stored value into the API object: resourceVersion is the key's modRevision. */
   toObject(kv: Pick<KeyValue, 'value' | 'modRevision'>): ApiObject {
     return this.#served(structuredClone(kv.value) as ApiObject, String(kv.modRevision));

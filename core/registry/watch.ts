@@ -4,7 +4,7 @@
 import { errors, StatusError } from '../api/errors.js';
 import type { ApiObject } from '../api/meta.js';
 import { isStorageError, type StorageEvent } from '../storage/storage.js';
-import { awaitRevision } from './list.js';
+import { awaitRevision, readAllPaged } from './list.js';
 import { parseResourceVersion, type ListOptions } from './list-options.js';
 import { buildSelection } from './selection.js';
 import type { ResourceStore } from './store.js';
@@ -50,12 +50,10 @@ export async function watchObjects(store: ResourceStore, namespace: string, o: L
   let from: number;
   if (replayState) {
     if (rv !== undefined && rv > 0) await awaitRevision(storage, rv);
-    const snapshot = await storage.list(prefix);
-    from = snapshot.revision;
-    for (const kv of snapshot.items) {
-      const obj = store.toObject(kv);
+    from = await readAllPaged(storage, prefix, (kv) => {
+      const obj = store.adopt(kv);
       if (selection.matches(obj)) initial.push(obj);
-    }
+    });
   } else if (rv === undefined) {
     // sendInitialEvents=false without a resourceVersion: changes from now on.
     from = await storage.currentRevision();

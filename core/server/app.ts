@@ -10,6 +10,7 @@ import { AUTHENTICATED_GROUP, ANONYMOUS_USER, UNAUTHENTICATED_GROUP, type Authen
 import type { Attributes } from '../authz/attributes.js';
 import { forbiddenError } from '../authz/forbidden.js';
 import { authorizeUnion } from '../authz/union.js';
+import { compressResponses } from './compression.js';
 import type { Hooks } from '../hooks.js';
 import type { Logger } from '../log.js';
 import type { Resources } from '../registry/registry.js';
@@ -109,6 +110,7 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
   app.proxy = false;
   app.silent = true;
   app.use(goRequestPath);
+  app.use(compressResponses());
 
   app.use(async (ctx, next) => {
     try {

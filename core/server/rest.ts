@@ -26,7 +26,7 @@ import { optionsInvalid } from './options-invalid.js';
 import { negotiateOutput, negotiateWatchOutput } from './output-media-type.js';
 import { applyPatchBody, PATCH_TYPES } from './patch.js';
 import type { RequestInfo } from './request-info.js';
-import { sendJson, setWarnings } from './respond.js';
+import { sendJson, sendJsonList, setWarnings } from './respond.js';
 import { buildTable, tableRequested } from './table.js';
 import { serveWatch } from './watch-handler.js';
 import { subresourceVerbs } from './subresource-verbs.js';
@@ -157,7 +157,7 @@ async function readObject(ctx: Context, target: ResourceStore | BodyKind, valida
   return decodeObject(t, doc.value, doc.json, validation, warnings);
 }
 
-function sendList(ctx: Context, store: ResourceStore, query: URLSearchParams, out: ListOutput, deps: RestDeps): void {
+async function sendList(ctx: Context, store: ResourceStore, query: URLSearchParams, out: ListOutput, deps: RestDeps): Promise<void> {
   const meta = {
     resourceVersion: out.resourceVersion,
     ...(out.continue ? { continue: out.continue } : {}),
@@ -165,7 +165,7 @@ function sendList(ctx: Context, store: ResourceStore, query: URLSearchParams, ou
   };
   const table = tableRequested(ctx.get('accept'), query);
   if (table) return sendJson(ctx, 200, buildTable(store.def, out.items, table, meta, deps.now()));
-  sendJson(ctx, 200, { kind: store.def.listKind, apiVersion: store.apiVersion, metadata: meta, items: out.items });
+  await sendJsonList(ctx, { kind: store.def.listKind, apiVersion: store.apiVersion, metadata: meta }, out.items);
 }
 
 function respondObject(ctx: Context, store: ResourceStore, code: number, obj: ApiObject, deps: RestDeps): void {
@@ -333,5 +333,5 @@ async function serveDeleteCollection(ctx: Context, store: ResourceStore, info: R
       if (!(isStatusError(e) && e.reason === 'NotFound')) throw e;
     }
   }
-  sendList(ctx, store, query, listed, deps);
+  await sendList(ctx, store, query, listed, deps);
 }

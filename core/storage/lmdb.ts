@@ -203,11 +203,19 @@ class LmdbStorage implements Storage, LogSource {
         }
       }
       const start = startAfter !== undefined && compareKeys(startAfter, prefix) > 0 ? startAfter : prefix;
+      // A page reads one key more than it returns (then there is more); the keys after that are
+      // only counted, natively: paging through a range must not read all of what is left each time.
+      const cap = limit > 0 ? limit + 1 : Infinity;
       const keys: string[] = [];
+      let last: string | undefined;
       for (const key of this.objects.getKeys({ start, transaction })) {
         if (!key.startsWith(prefix)) break;
-        if (after(key) && !past.has(key)) keys.push(key);
+        if (after(key) && !past.has(key)) {
+          keys.push(key);
+          if (keys.length === cap) { last = key; break; }
+        }
       }
+      const uncounted = last === undefined ? 0 : this.#countAfter(prefix, last, past, transaction);
       const restored = [...past].filter(([, o]) => o !== null).map(([key]) => key);
       if (restored.length > 0) {
         keys.push(...restored);
@@ -221,10 +229,23 @@ class LmdbStorage implements Storage, LogSource {
         return { key, value: o.value, createRevision: o.createRevision, modRevision: o.modRevision };
       });
       const more = page.length < keys.length;
-      return { items, revision: at, more, remaining: keys.length - page.length };
+      return { items, revision: at, more, remaining: keys.length - page.length + uncounted };
     } finally {
       transaction.done();
     }
+  }
+
+  /** Current keys under `prefix` after `last` that a list reads from the current state (not from `past`). */
+  #countAfter(prefix: string, last: string, past: ReadonlyMap<string, unknown>, transaction: Transaction): number {
+    // The first string after every one that starts with the prefix (none for the empty prefix).
+    const end = prefix ? prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1) : undefined;
+    let n = this.objects.getKeysCount({ start: last, ...(end !== undefined ? { end } : {}), exclusiveStart: true, transaction });
+    for (const key of past.keys()) {
+      if (compareKeys(key, last) > 0 && key.startsWith(prefix)) {
+        n -= this.objects.getKeysCount({ start: key, end: key, inclusiveEnd: true, transaction });
+      }
+    }
+    return n;
   }
 
   async create(key: string, value: unknown): Promise<KeyValue> {

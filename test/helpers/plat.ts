@@ -26,7 +26,7 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-export interface Response { status: number; headers: Record<string, string | string[] | undefined>; text: string; json: any }
+export interface Response { status: number; headers: Record<string, string | string[] | undefined>; text: string; json: any; raw: Buffer }
 
 export interface Credentials { ca: string; cert?: string; key?: string; token?: string }
 
@@ -49,10 +49,11 @@ export class Client {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
+          const raw = Buffer.concat(chunks);
+          const text = raw.toString('utf8');
           let json: unknown;
           try { json = JSON.parse(text); } catch { json = undefined; }
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json, raw });
         });
       });
       req.on('error', reject);

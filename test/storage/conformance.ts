@@ -264,6 +264,32 @@ export function runStorageConformance(engineName: string, factory: StorageFactor
         assert.equal(page2.more, false);
       }));
 
+      // Every page of every size from every start, at a past revision with keys created, deleted
+      // and changed since (and a neighbouring prefix), against the whole list read at once.
+      it('pages at a revision agree with the whole list: items, more and remaining', withStorage(async (s) => {
+        const key = (i: number) => `/a/${String(i).padStart(2, '0')}`;
+        for (let i = 0; i < 20; i += 2) await s.create(key(i), { i });
+        await s.create('/a0', {});
+        await s.create('/a/sub/x', {});
+        const at = await s.currentRevision();
+        for (const i of [0, 6, 18]) await s.delete(key(i));
+        for (const i of [1, 7, 19, 21]) await s.create(key(i), { i });
+        for (const i of [4, 12]) await s.update(key(i), { i, changed: true }, (await s.get(key(i)))!.modRevision);
+        await s.create('/a/sub/y', {});
+        for (const revision of [at, await s.currentRevision()]) {
+          const all = (await s.list('/a/', { revision })).items;
+          for (const from of [undefined, ...all.map((i) => i.key)]) {
+            const rest = from === undefined ? all : all.slice(all.findIndex((i) => i.key === from) + 1);
+            for (let limit = 1; limit <= all.length + 1; limit++) {
+              const page = await s.list('/a/', { revision, limit, ...(from !== undefined ? { startAfter: from } : {}) });
+              const what = `revision ${revision}, after ${from}, limit ${limit}`;
+              assert.deepEqual(page.items, rest.slice(0, limit), what);
+              assert.deepEqual([page.more, page.remaining], [rest.length > limit, Math.max(0, rest.length - limit)], what);
+            }
+          }
+        }
+      }));
+
       it('FutureRevision (with the current revision) above the current revision', withStorage(async (s) => {
         await s.create('/a/1', {});
         await rejectsWith(s.list('/a/', { revision: 2 }), 'FutureRevision', 1);
