@@ -8,6 +8,8 @@ export interface ClientConnection {
   readonly ca?: Buffer | string;
   readonly insecureSkipTlsVerify?: boolean;
   readonly tlsServerName?: string;
+  /** An http or https proxy to reach an https server through (a kubeconfig cluster's proxy-url). */
+  readonly proxyUrl?: URL;
   readonly clientCert?: Buffer | string;
   readonly clientKey?: Buffer | string;
   readonly token?: string;

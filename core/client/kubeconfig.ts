@@ -13,9 +13,10 @@
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
-import { parseAllDocuments } from 'yaml';
-import { GO_YAML } from '../api/go-yaml.js';
 import { isNotExist, osErrorText } from '../go-os-error.js';
+import { decodeKubeconfig, KubeconfigDecodeError } from './kubeconfig-decode.js';
+import { clientPairError, rootCertificatesError } from './kubeconfig-tls.js';
+import { parseProxyUrl } from './proxy-connect.js';
 
 export class KubeconfigError extends Error {
   constructor(message: string) {
@@ -31,6 +32,8 @@ export interface WebhookConnection {
   readonly ca?: Buffer;
   readonly insecureSkipTlsVerify: boolean;
   readonly tlsServerName?: string;
+  /** The cluster's proxy-url: an http or https proxy that CONNECTs to the server. */
+  readonly proxyUrl?: URL;
   readonly clientCert?: Buffer;
   readonly clientKey?: Buffer;
   /** Where clientCert and clientKey were read from, when the kubeconfig named files (absolute paths). */
@@ -45,11 +48,10 @@ const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !
 
 const UNSUPPORTED_USER_FIELDS = ['username', 'password', 'exec', 'auth-provider', 'tokenFile', 'as', 'as-groups', 'as-uid', 'as-user-extra'];
 
-function str(o: Obj, key: string, where: string): string | undefined {
+/** A string field (the decoder has refused other types), undefined when empty as Go's zero value. */
+function str(o: Obj, key: string): string | undefined {
   const v = o[key];
-  if (v === undefined || v === null || v === '') return undefined;
-  if (typeof v !== 'string') throw new KubeconfigError(`${where}.${key} must be a string`);
-  return v;
+  return typeof v === 'string' && v !== '' ? v : undefined;
 }
 
 /** A cluster, user or context entry, with the directory its relative file paths start from. */
@@ -92,23 +94,21 @@ function readFile(file: string, into: Merged): void {
     if (isNotExist(err)) throw new KubeconfigError(osErrorText('stat', file, err));
     throw new KubeconfigError(`error loading config file "${file}": ${osErrorText('open', file, err)}`);
   }
-  let doc: unknown;
+  let doc: Obj;
   try {
     // As clientcmd reads it (sigs.k8s.io/yaml): `insecure-skip-tls-verify: yes` is true, and only
     // the first document of a file that holds several counts (yaml.Unmarshal reads no further).
-    const [first] = parseAllDocuments(text, GO_YAML);
-    if (first?.errors.length) throw first.errors[0];
-    doc = first?.toJS() ?? null;
+    doc = decodeKubeconfig(text);
   } catch (err) {
-    throw new KubeconfigError(`not valid YAML: ${(err as Error).message.split('\n')[0]}`);
+    if (!(err instanceof KubeconfigDecodeError)) throw err;
+    throw new KubeconfigError(`error loading config file "${file}": ${err.message}`);
   }
-  if (!isObj(doc)) throw new KubeconfigError('not a kubeconfig (expected a mapping with clusters, users and contexts)');
   const dir = path.dirname(path.resolve(file));
   addEntries(into.clusters, doc['clusters'], 'cluster', 'cluster', dir);
   addEntries(into.users, doc['users'], 'user', 'user', dir);
   addEntries(into.contexts, doc['contexts'], 'context', 'context', dir);
   // The first file with a current-context chooses it.
-  into.currentContext ??= str(doc, 'current-context', 'kubeconfig');
+  into.currentContext ??= str(doc, 'current-context');
 }
 
 /** Without a context naming it: the only entry there is, if any. */
@@ -142,26 +142,6 @@ export function loadKubeconfig(file: string): WebhookConnection {
 export function loadKubeconfigs(files: readonly string[], overrides: KubeconfigOverrides = {}): WebhookConnection {
   const merged: Merged = { clusters: new Map(), users: new Map(), contexts: new Map(), currentContext: undefined };
   for (const file of files) readFile(file, merged);
-  // clientcmd's validateClusterInfo/validateAuthInfo, as ConfirmUsable reports them.
-  const readRef = (e: Entry, p: string, what: string): Buffer => {
-    const abs = path.resolve(e.dir, p);
-    try {
-      return readFileSync(abs);
-    } catch (err) {
-      throw new KubeconfigError(`invalid configuration: unable to read ${what} ${abs} for ${e.name} due to ${osErrorText('open', abs, err)}`);
-    }
-  };
-  const fileOrData = (e: Entry, key: string, where: string, what: string): Buffer | undefined => {
-    const data = str(e.value, `${key}-data`, where);
-    const ref = str(e.value, key, where);
-    if (data !== undefined && ref !== undefined) throw new KubeconfigError(`${where}: ${key} and ${key}-data are both set`);
-    if (data !== undefined) return Buffer.from(data, 'base64');
-    return ref === undefined ? undefined : readRef(e, ref, what);
-  };
-
-  // The context (--context, else current-context, else the only one) chooses cluster and user by
-  // name; a file without contexts may hold just one cluster and at most one user. A name that is
-  // not there is an error in clientcmd's words, never a request without credentials.
   const contextName = overrides.context || merged.currentContext;
   let context: Obj | undefined;
   if (contextName) {
@@ -171,7 +151,7 @@ export function loadKubeconfigs(files: readonly string[], overrides: KubeconfigO
     context = onlyEntry(merged.contexts, 'context')?.value;
   }
   let clusterEntry: Entry | undefined;
-  const clusterName = overrides.cluster || (context !== undefined ? str(context, 'cluster', 'context') : undefined);
+  const clusterName = overrides.cluster || (context !== undefined ? str(context, 'cluster') : undefined);
   if (overrides.cluster) {
     clusterEntry = merged.clusters.get(overrides.cluster);
     if (clusterEntry === undefined) throw new KubeconfigError(`cluster "${overrides.cluster}" does not exist`);
@@ -182,7 +162,7 @@ export function loadKubeconfigs(files: readonly string[], overrides: KubeconfigO
   } else {
     clusterEntry = onlyEntry(merged.clusters, 'cluster');
   }
-  const userName = overrides.user || (context !== undefined ? str(context, 'user', 'context') : undefined);
+  const userName = overrides.user || (context !== undefined ? str(context, 'user') : undefined);
   let userEntry: Entry | undefined;
   if (userName !== undefined) {
     userEntry = merged.users.get(userName);
@@ -194,11 +174,66 @@ export function loadKubeconfigs(files: readonly string[], overrides: KubeconfigO
   const cluster = clusterEntry.value;
   const user = userEntry?.value ?? {};
 
-  const serverText = str(cluster, 'server', 'cluster');
-  if (serverText === undefined) throw new KubeconfigError('cluster.server is not set');
+  // ConfirmUsable: validateAuthInfo's then validateClusterInfo's problems, all of them together.
+  const problems: string[] = [];
+  const read = (e: Entry, key: string, what: string): Buffer | undefined => {
+    const ref = str(e.value, key);
+    if (ref === undefined) return undefined;
+    const abs = path.resolve(e.dir, ref);
+    try {
+      return readFileSync(abs);
+    } catch (err) {
+      problems.push(`unable to read ${what} ${abs} for ${e.name} due to ${osErrorText('open', abs, err)}`);
+      return undefined;
+    }
+  };
+  // The decoder has checked the base64; data wins over the file, as upstream's (after the complaint).
+  const data = (o: Obj, key: string): Buffer | undefined => (str(o, key) === undefined ? undefined : Buffer.from(str(o, key)!, 'base64'));
+
+  for (const f of UNSUPPORTED_USER_FIELDS) {
+    if (user[f] !== undefined && user[f] !== null && user[f] !== '') throw new KubeconfigError(`user.${f} is not supported by plat`);
+  }
+  let clientCert: Buffer | undefined;
+  let clientKey: Buffer | undefined;
+  if (userEntry && (str(user, 'client-certificate') || str(user, 'client-certificate-data'))) {
+    if (str(user, 'client-certificate') && str(user, 'client-certificate-data')) {
+      problems.push(`client-cert-data and client-cert are both specified for ${userEntry.name}. client-cert-data will override.`);
+    }
+    if (str(user, 'client-key') && str(user, 'client-key-data')) {
+      problems.push(`client-key-data and client-key are both specified for ${userEntry.name}; client-key-data will override`);
+    }
+    if (!str(user, 'client-key') && !str(user, 'client-key-data')) {
+      problems.push(`client-key-data or client-key must be specified for ${userEntry.name} to use the clientCert authentication method.`);
+    }
+    const certFile = read(userEntry, 'client-certificate', 'client-cert');
+    const keyFile = read(userEntry, 'client-key', 'client-key');
+    clientCert = data(user, 'client-certificate-data') ?? certFile;
+    clientKey = data(user, 'client-key-data') ?? keyFile;
+  }
+
+  const serverText = str(cluster, 'server');
+  if (serverText === undefined) problems.push(clusterEntry.name ? `no server found for cluster ${JSON.stringify(clusterEntry.name)}` : 'default cluster has no server defined');
+  const proxyText = str(cluster, 'proxy-url');
+  let proxyUrl: URL | undefined;
+  if (proxyText !== undefined) {
+    try {
+      proxyUrl = parseProxyUrl(proxyText);
+    } catch (e) {
+      problems.push(`invalid 'proxy-url' ${JSON.stringify(proxyText)} for cluster ${JSON.stringify(clusterEntry.name)}: ${(e as Error).message}`);
+    }
+  }
+  if (str(cluster, 'certificate-authority') && str(cluster, 'certificate-authority-data')) {
+    problems.push(`certificate-authority-data and certificate-authority are both specified for ${clusterEntry.name}. certificate-authority-data will override.`);
+  }
+  const caFile = read(clusterEntry, 'certificate-authority', 'certificate-authority');
+  if (problems.length > 0) {
+    // errConfigurationInvalid: utilerrors.NewAggregate's text, one error alone or a bracketed list.
+    throw new KubeconfigError(`invalid configuration: ${problems.length === 1 ? problems[0] : `[${problems.join(', ')}]`}`);
+  }
+
   let server: URL;
   try {
-    server = new URL(serverText);
+    server = new URL(serverText!);
   } catch {
     throw new KubeconfigError(`cluster.server ${JSON.stringify(serverText)} is not a URL`);
   }
@@ -206,27 +241,28 @@ export function loadKubeconfigs(files: readonly string[], overrides: KubeconfigO
     throw new KubeconfigError(`cluster.server must be an https URL (http only to a loopback host), got ${server.protocol}//${server.host}`);
   }
   if (server.username || server.password) throw new KubeconfigError('cluster.server must not carry user info');
+  if (proxyUrl?.protocol === 'socks5:') throw new KubeconfigError(`cluster.proxy-url ${JSON.stringify(proxyText)}: plat supports http and https proxies, not socks5`);
+  if (proxyUrl && server.protocol !== 'https:') throw new KubeconfigError('cluster.proxy-url: plat proxies https servers only (CONNECT)');
 
-  const insecure = cluster['insecure-skip-tls-verify'];
-  if (insecure !== undefined && typeof insecure !== 'boolean') throw new KubeconfigError('cluster.insecure-skip-tls-verify must be a boolean');
-  const ca = fileOrData(clusterEntry, 'certificate-authority', 'cluster', 'certificate-authority');
-  if (insecure === true && ca !== undefined) {
-    // clientcmd's own rule.
-    throw new KubeconfigError('specifying a root certificates file with the insecure flag is not allowed');
+  // client-go reads the user's credentials only for a TLS server (IsConfigTransportTLS): a token or
+  // client certificate is never sent in the clear.
+  const tlsServer = server.protocol === 'https:';
+  const insecure = cluster['insecure-skip-tls-verify'] === true;
+  const caBytes = data(cluster, 'certificate-authority-data') ?? caFile;
+  // An empty bundle is no bundle (rootCertPool): the host's roots.
+  const ca = caBytes !== undefined && caBytes.length > 0 ? caBytes : undefined;
+  // transport.TLSConfigFor, in its order.
+  if (insecure && ca !== undefined) throw new KubeconfigError('specifying a root certificates file with the insecure flag is not allowed');
+  const caProblem = ca && rootCertificatesError(ca);
+  if (caProblem) throw new KubeconfigError(caProblem);
+  if (tlsServer && clientCert !== undefined && clientKey !== undefined) {
+    const pairProblem = clientPairError(clientCert, clientKey);
+    if (pairProblem) throw new KubeconfigError(pairProblem);
   }
-  const tlsServerName = str(cluster, 'tls-server-name', 'cluster');
-
-  for (const f of UNSUPPORTED_USER_FIELDS) {
-    if (user[f] !== undefined && user[f] !== null && user[f] !== '') throw new KubeconfigError(`user.${f} is not supported by plat`);
-  }
-  const clientCert = userEntry && fileOrData(userEntry, 'client-certificate', 'user', 'client-cert');
-  const clientKey = userEntry && fileOrData(userEntry, 'client-key', 'user', 'client-key');
-  if ((clientCert === undefined) !== (clientKey === undefined)) {
-    throw new KubeconfigError('user.client-certificate and user.client-key must be set together');
-  }
-  const token = str(user, 'token', 'user');
+  const tlsServerName = str(cluster, 'tls-server-name');
+  const token = tlsServer ? str(user, 'token') : undefined;
   const fileOf = (key: string): string | undefined => {
-    const ref = userEntry && str(userEntry.value, key, 'user');
+    const ref = tlsServer && userEntry ? str(userEntry.value, key) : undefined;
     return ref === undefined ? undefined : path.resolve(userEntry!.dir, ref);
   };
   const clientCertFile = fileOf('client-certificate');
@@ -234,10 +270,11 @@ export function loadKubeconfigs(files: readonly string[], overrides: KubeconfigO
 
   return {
     server,
-    insecureSkipTlsVerify: insecure === true,
+    insecureSkipTlsVerify: insecure,
     ...(ca !== undefined ? { ca } : {}),
     ...(tlsServerName !== undefined ? { tlsServerName } : {}),
-    ...(clientCert !== undefined && clientKey !== undefined ? { clientCert, clientKey } : {}),
+    ...(proxyUrl !== undefined ? { proxyUrl } : {}),
+    ...(tlsServer && clientCert !== undefined && clientKey !== undefined ? { clientCert, clientKey } : {}),
     ...(clientCertFile !== undefined ? { clientCertFile } : {}),
     ...(clientKeyFile !== undefined ? { clientKeyFile } : {}),
     ...(token !== undefined ? { token } : {}),

@@ -7,6 +7,7 @@ import type { Duplex } from 'node:stream';
 import type { ApiObject } from '../api/meta.js';
 import type { RestClientMetrics } from '../metrics/rest-client.js';
 import type { ClientConnection } from './connection.js';
+import { ProxyAgent } from './proxy-connect.js';
 import { resourceNameError } from './resource-name.js';
 import { withTlsVerifyReason } from './tls-verify-error.js';
 import { TokenBucket } from './token-bucket.js';
@@ -158,11 +159,12 @@ export class RestClient {
     if (c.dial) return new DialAgent(c.dial);
     // A kubeconfig may name a plain-HTTP server on a loopback host (kubeconfig.ts), as kubectl's may.
     if (c.server.protocol === 'http:') return new http.Agent({ keepAlive: true, maxSockets: 32 });
-    return new https.Agent({
+    const options: https.AgentOptions = {
       keepAlive: true, maxSockets: 32,
       ...(c.ca ? { ca: c.ca } : {}), ...(c.clientCert ? { cert: c.clientCert } : {}), ...(c.clientKey ? { key: c.clientKey } : {}),
       rejectUnauthorized: !c.insecureSkipTlsVerify, ...(c.tlsServerName ? { servername: c.tlsServerName } : {}),
-    });
+    };
+    return c.proxyUrl ? new ProxyAgent(c.proxyUrl, options) : new https.Agent(options);
   }
 
   close(): void { this.#agent.destroy(); }

@@ -10,6 +10,7 @@ import https from 'node:https';
 import { createSecureContext } from 'node:tls';
 import { sleepUnlessAborted } from '../abort-wait.js';
 import type { WebhookConnection } from './kubeconfig.js';
+import { ProxyAgent } from './proxy-connect.js';
 
 export interface Backoff {
   readonly initialMs: number;
@@ -65,7 +66,8 @@ export class WebhookClient {
         ...(c.clientCert && c.clientKey ? { cert: c.clientCert, key: c.clientKey } : {}),
       };
       createSecureContext(tls);
-      this.#agent = new https.Agent({ keepAlive: true, rejectUnauthorized: !c.insecureSkipTlsVerify, ...tls });
+      const options = { keepAlive: true, rejectUnauthorized: !c.insecureSkipTlsVerify, ...tls };
+      this.#agent = c.proxyUrl ? new ProxyAgent(c.proxyUrl, options) : new https.Agent(options);
     } else {
       this.#agent = new http.Agent({ keepAlive: true });
     }

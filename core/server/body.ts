@@ -58,7 +58,7 @@ export function parseDocument(body: Buffer, type: string): { value: unknown; jso
 }
 
 /** go-yaml's shape (`yaml: line N: ...`) around the yaml package's own words. */
-function yamlError(e: Error & { linePos?: { line: number }[] }): string {
+export function yamlError(e: Error & { linePos?: { line: number }[] }): string {
   const line = e.linePos?.[0]?.line;
   const words = e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
   return line === undefined ? `yaml: ${words}` : `yaml: line ${line}: ${words}`;

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { goQuote } from '../../core/go-quote.js';
-import { checkX509KeyPair } from './x509-key-pair.js';
+import { checkX509KeyPair } from '../../core/crypto/x509-key-pair.js';
 
 /** A pair the loader refuses; `loaderError` is its text, the message newCAProvider's. */
 export class CaLoaderError extends Error {

@@ -389,7 +389,7 @@ describe('WebhookTokenAuthenticator at the hook level', () => {
     bad([flag, missing], new RegExp(`^${flag} '${missing}': stat ${missing}: no such file or directory$`));
     const notYaml = join(dir, 'bad.yaml');
     writeFileSync(notYaml, 'clusters: [\n');
-    bad([flag, notYaml], /bad\.yaml': not valid YAML/);
+    bad([flag, notYaml], /bad\.yaml': error loading config file ".*bad\.yaml": yaml: line /);
     bad([flag, kubeconfig('http://webhook.example.com/authn')], /must be an https URL \(http only to a loopback host\)/);
     bad([flag, kubeconfig('https://127.0.0.1:1/x', { cluster: '    certificate-authority: nope.crt' })], /invalid configuration: unable to read certificate-authority (.*nope\.crt) for .+ due to open \1: no such file or directory/);
     bad([flag, kubeconfig('https://127.0.0.1:1/x', { user: '    username: admin' })], /user\.username is not supported/);
@@ -426,7 +426,7 @@ describe('webhook kubeconfig', () => {
     assert.throws(() => loadKubeconfig(write('clusters: [{name: a, cluster: {server: "https://a/", insecure-skip-tls-verify: true, certificate-authority-data: eA==}}]')),
       (e: unknown) => e instanceof KubeconfigError && /insecure flag is not allowed/.test(e.message));
     assert.throws(() => loadKubeconfig(write('clusters: [{name: a, cluster: {server: "https://a/"}}]\nusers: [{name: u, user: {client-certificate-data: eA==}}]')),
-      /must be set together/);
+      /invalid configuration: client-key-data or client-key must be specified for u to use the clientCert authentication method\.$/);
     assert.throws(() => loadKubeconfig(write('clusters: [{name: a, cluster: {server: "https://a/"}}]\ncurrent-context: nope\ncontexts: []')),
       /context was not found for specified context: nope/);
   });

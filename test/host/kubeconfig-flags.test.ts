@@ -8,6 +8,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Flags } from '../../core/flags/flag-set.js';
 import { defineKubeconfigFlags, kubeconfigConnection, kubeconfigFiles } from '../../host/commands/kubeconfig-flags.js';
+import { makeCa } from '../helpers/certs.js';
 import { startInProcess, tempDir, type RunningPlat } from '../helpers/plat.js';
 import { runPlatAsync } from '../helpers/run-plat.js';
 import type { Plugin } from '../../core/plugin.js';
@@ -19,8 +20,15 @@ const flags = (...args: string[]) => {
   return f;
 };
 
+// A CA per file, to tell which file's `ca.crt` was read (the loader takes only real CA bundles).
+const CAS = new Map<string, string>();
+const caOf = (name: string): string => {
+  if (!CAS.has(name)) CAS.set(name, makeCa({ commonName: `CA of ${name}` }).certificatePem);
+  return CAS.get(name)!;
+};
+
 /** Writes a kubeconfig (JSON is YAML) into its own directory, with `ca.crt` next to it. */
-function kubeconfig(name: string, doc: object, ca = `CA of ${name}`): string {
+function kubeconfig(name: string, doc: object, ca = caOf(name)): string {
   const dir = path.join(tempDir('plat-kubeconfig-'), name);
   mkdirSync(dir);
   writeFileSync(path.join(dir, 'ca.crt'), ca);
@@ -53,10 +61,10 @@ describe('kubeconfig loading for plat csr, plat token and plat auth can-i', () =
     // current-context from the second file (the first has none); cluster and user entries from the first.
     assert.equal(c.server.href, 'https://first.example:6443/');
     assert.equal(c.token, 'token-first');
-    assert.equal(c.ca?.toString(), 'CA of first', 'relative to the file that defined the cluster');
+    assert.equal(c.ca?.toString(), caOf('first'), 'relative to the file that defined the cluster');
     // The first non-empty current-context wins.
     const c3 = kubeconfigConnection(flags(), { KUBECONFIG: [third, first, second].join(path.delimiter) });
-    assert.deepEqual([c3.server.href, c3.token, c3.ca?.toString()], ['https://other.example:6443/', 'token-bob', 'CA of second']);
+    assert.deepEqual([c3.server.href, c3.token, c3.ca?.toString()], ['https://other.example:6443/', 'token-bob', caOf('second')]);
     // $PLATCONFIG is the same kind of value, and comes first.
     const p = kubeconfigConnection(flags(), { PLATCONFIG: ['/nonexistent/config', second].join(path.delimiter), KUBECONFIG: [first, second].join(path.delimiter) });
     assert.equal(p.token, 'token-second');

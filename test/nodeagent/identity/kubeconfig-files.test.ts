@@ -10,7 +10,12 @@ import { parse as parseYaml } from 'yaml';
 import { GO_YAML } from '../../../core/api/go-yaml.js';
 import { loadKubeconfig } from '../../../core/client/kubeconfig.js';
 import { bootstrapCluster, writeNodeKubeconfig } from '../../../plugins/nodeagent-identity/kubeconfig-files.js';
+import { makeCa, makeClientCert } from '../../helpers/certs.js';
 import { tempDir } from '../../helpers/plat.js';
+
+// One file serves as CA bundle, client certificate and key: the loader checks each as TLS would.
+const ca = makeCa({ commonName: 'kubeconfig-files-ca' });
+const node = makeClientCert(ca, 'system:node:n');
 
 // Strings a YAML 1.1 reader takes for something else when written plain (bool, int, octal, null,
 // base 60, timestamp), and go-yaml v2's `0o` octal, which the yaml package's 1.1 schema does not know.
@@ -21,7 +26,7 @@ interface Written { dir: string; file: string; value: string }
 async function write(value: string): Promise<Written> {
   const dir = tempDir('nodeagent-kubeconfig-');
   // The bootstrap file names the CA by a relative path and the TLS server name `value`, quoted.
-  writeFileSync(path.join(dir, value), 'not a CA, only a file to find');
+  writeFileSync(path.join(dir, value), ca.certificatePem);
   const bootstrap = path.join(dir, 'bootstrap.conf');
   writeFileSync(bootstrap, [
     'clusters: [{name: c, cluster: {server: "https://127.0.0.1:6443", certificate-authority: ' + JSON.stringify(value) + ', tls-server-name: ' + JSON.stringify(value) + '}}]',
@@ -45,7 +50,7 @@ describe('the node kubeconfig', () => {
       assert.equal(doc.clusters[0]!.cluster['certificate-authority'], path.join(dir, value), value);
       assert.equal(doc.users[0]!.user['client-certificate'], value, value);
       assert.equal(doc.users[0]!.user['client-key'], value, value);
-      writeFileSync(path.join(dir, value), 'the certificate and key');
+      writeFileSync(path.join(dir, value), node.certificatePem + node.privateKeyPem + ca.certificatePem);
       const conn = loadKubeconfig(file);
       assert.equal(conn.tlsServerName, value, value);
       assert.equal(conn.server.href, 'https://127.0.0.1:6443/');

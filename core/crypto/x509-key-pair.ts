@@ -1,9 +1,10 @@
 // Go 1.23's crypto/tls.X509KeyPair, which upstream's CA loader (dynamiccertificates) runs on the CA
-// files before anything else looks at them: for files that are not a certificate and its key, its
-// texts are what kube-controller-manager says. It checks only the first CERTIFICATE block and the
+// files before anything else looks at them, and client-go's TLSConfigFor on a kubeconfig's client
+// certificate and key: for files that are not a certificate and its key, its texts are what
+// kube-controller-manager and kubectl say. It checks only the first CERTIFICATE block and the
 // first block whose type ends in "PRIVATE KEY", whatever else the files hold.
 import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
-import { decodePemBlocks, parseCertificateDer, type PemBlock } from '../../core/crypto/index.js';
+import { decodePemBlocks, parseCertificateDer, type PemBlock } from './index.js';
 
 // Go's crypto/x509 parses EC private keys on these curves only.
 const GO_CURVES = new Set(['secp224r1', 'prime256v1', 'secp384r1', 'secp521r1']);

@@ -1,0 +1,78 @@
+// A kubeconfig cluster's proxy-url, as Go's http.Transport uses an http or https proxy for an https
+// server: a CONNECT tunnel to the server's host:port (Proxy-Authorization Basic from the proxy
+// URL's user info), then TLS to the server inside it. An https proxy is reached over TLS with the
+// transport's own settings (the cluster's CA and client pair), named by the proxy's host, as Go's.
+import https from 'node:https';
+import net from 'node:net';
+import type { Duplex } from 'node:stream';
+import tls from 'node:tls';
+
+/** Go's parseProxyURL (clientcmd): the schemes a kubeconfig may name; url.Parse's failure as its own text. */
+export function parseProxyUrl(text: string): URL {
+  let u: URL;
+  try {
+    u = new URL(text);
+  } catch {
+    throw new Error(`could not parse: ${text}`);
+  }
+  const scheme = u.protocol.slice(0, -1);
+  if (scheme !== 'http' && scheme !== 'https' && scheme !== 'socks5') throw new Error(`unsupported scheme ${JSON.stringify(scheme)}, must be http, https, or socks5`);
+  return u;
+}
+
+const MAX_RESPONSE_HEAD = 64 << 10;
+
+/** Opens the tunnel: resolves with the socket once the proxy answered 200, rejects with Go's text otherwise. */
+function connectTunnel(proxy: URL, target: string, tlsOptions: tls.ConnectionOptions): Promise<Duplex> {
+  const port = Number(proxy.port || (proxy.protocol === 'https:' ? 443 : 80));
+  const host = proxy.hostname.replace(/^\[|\]$/g, '');
+  const socket: net.Socket = proxy.protocol === 'https:'
+    ? tls.connect({ ...tlsOptions, host, port, ...(net.isIP(host) ? {} : { servername: host }) })
+    : net.connect({ host, port });
+  const auth = proxy.username || proxy.password
+    ? `Proxy-Authorization: Basic ${Buffer.from(`${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`).toString('base64')}\r\n`
+    : '';
+  return new Promise((resolve, reject) => {
+    let head = Buffer.alloc(0);
+    const fail = (e: Error) => { socket.destroy(); reject(e); };
+    const onData = (chunk: Buffer) => {
+      head = Buffer.concat([head, chunk]);
+      const end = head.indexOf('\r\n\r\n');
+      if (end < 0) {
+        if (head.length > MAX_RESPONSE_HEAD) fail(new Error('proxy answered CONNECT with an oversized header'));
+        return;
+      }
+      socket.off('data', onData);
+      socket.off('error', fail);
+      const status = head.subarray(0, head.indexOf('\r\n')).toString('latin1');
+      const [, code, text] = /^HTTP\/\d\.\d (\d{3})(?: (.*))?$/.exec(status) ?? [];
+      // Go's persistConn: a non-200 answer fails the dial with the status text alone.
+      if (code !== '200') { fail(new Error(text ?? 'unknown status code')); return; }
+      const extra = head.subarray(end + 4);
+      if (extra.length > 0) socket.unshift(extra);
+      resolve(socket);
+    };
+    socket.on('data', onData);
+    socket.once('error', fail);
+    socket.write(`CONNECT ${target} HTTP/1.1\r\nHost: ${target}\r\n${auth}\r\n`);
+  });
+}
+
+/** An https.Agent whose connections go through the proxy. */
+export class ProxyAgent extends https.Agent {
+  constructor(private readonly proxy: URL, private readonly tlsOptions: https.AgentOptions) {
+    super(tlsOptions);
+  }
+
+  // The callback form: the tunnel is asynchronous.
+  override createConnection(o: https.RequestOptions & tls.ConnectionOptions, cb?: (err: Error | null, stream: Duplex) => void): undefined {
+    const host = String(o.host ?? o.hostname ?? 'localhost').replace(/^\[|\]$/g, '');
+    const target = `${net.isIPv6(host) ? `[${host}]` : host}:${o.port ?? 443}`;
+    connectTunnel(this.proxy, target, this.tlsOptions as tls.ConnectionOptions).then((tunnel) => {
+      const servername = o.servername ?? (net.isIP(host) ? undefined : host);
+      const secure = tls.connect({ ...o, socket: tunnel as net.Socket, host, ...(servername ? { servername } : {}) });
+      cb?.(null, secure);
+    }, (e: Error) => cb?.(e, undefined as never));
+    return undefined;
+  }
+}
