@@ -15,16 +15,20 @@ import { authenticateFrontProxy, type RequestHeaderSettings } from './request-he
 import type { TokenReviewResult } from './token-review-client.js';
 import { ANONYMOUS_USER, AUTHENTICATED_GROUP, UNAUTHENTICATED_GROUP, type UserInfo } from './user.js';
 import { authenticateCertificateChain, parseCaBundle, type Certificate } from './x509/index.js';
+import type { Changing } from '../tls/changing.js';
 
 export interface TokenAuthenticator {
   review(token: string): Promise<TokenReviewResult>;
 }
 
 export interface DelegatingAuthenticatorOptions {
-  /** The client CA bundle (PEM) client certificates are verified against; absent: certificates are no credential. */
-  readonly clientCa?: string;
-  /** Request-header authentication; absent: identity headers are never read. */
-  readonly requestHeader?: RequestHeaderSettings;
+  /**
+   * The client CA bundle (PEM) client certificates are verified against; absent: certificates are
+   * no credential. A changing one (a watched file) verifies from the next request on.
+   */
+  readonly clientCa?: string | Changing<string>;
+  /** Request-header authentication; absent: identity headers are never read. Changing: as clientCa. */
+  readonly requestHeader?: RequestHeaderSettings | Changing<RequestHeaderSettings>;
   readonly tokens?: TokenAuthenticator;
   readonly anonymous: boolean;
   /** Clock for certificate validity; tests inject one. */
@@ -38,22 +42,31 @@ function withAuthenticatedGroup(u: UserInfo): UserInfo {
   return u.groups.includes(AUTHENTICATED_GROUP) ? u : { ...u, groups: [...u.groups, AUTHENTICATED_GROUP] };
 }
 
+const current = <T extends object>(v: T | Changing<T> | undefined): T | undefined =>
+  v !== undefined && typeof (v as Changing<T>).onChange === 'function' ? (v as Changing<T>).current() : v as T | undefined;
+
 export class DelegatingAuthenticator {
-  readonly #clientCa: readonly Certificate[] | undefined;
+  #clientCa: readonly Certificate[] | undefined;
   readonly #now: () => Date;
 
   constructor(private readonly o: DelegatingAuthenticatorOptions) {
     // DelegatingAuthenticatorConfig.New: with no method at all, only anonymous is left.
     if (!o.clientCa && !o.requestHeader && !o.tokens && !o.anonymous) throw new Error('no authentication method configured');
-    this.#clientCa = o.clientCa ? parseCaBundle(o.clientCa, 'unable to load client CA file') : undefined;
+    const parse = (pem: string) => parseCaBundle(pem, 'unable to load client CA file');
+    if (typeof o.clientCa === 'string') this.#clientCa = parse(o.clientCa);
+    else if (o.clientCa) {
+      this.#clientCa = parse(o.clientCa.current());
+      o.clientCa.onChange((pem) => { this.#clientCa = parse(pem); });
+    }
     this.#now = o.now ?? (() => new Date());
   }
 
   async authenticate(req: IncomingMessage | Http2ServerRequest): Promise<Authentication> {
     const refused: string[] = [];
-    const chain = this.o.requestHeader || this.#clientCa ? peerCertificates(req).chain : [];
-    if (this.o.requestHeader && chain.length > 0) {
-      const proxy = authenticateFrontProxy(chain, req, this.o.requestHeader, this.#now());
+    const requestHeader = current(this.o.requestHeader);
+    const chain = requestHeader || this.#clientCa ? peerCertificates(req).chain : [];
+    if (requestHeader && chain.length > 0) {
+      const proxy = authenticateFrontProxy(chain, req, requestHeader, this.#now());
       if (proxy.result === 'user') return { user: withAuthenticatedGroup(proxy.user) };
       if (proxy.result === 'reject') refused.push(`request-header: ${proxy.reason}`);
     }

@@ -1,6 +1,7 @@
 // The secure listener: HTTP/2 with HTTP/1.1 fallback over TLS, or HTTP/1.1 only when HTTP/2 is
 // off. Client certificates are requested but not enforced by TLS; authenticators verify them (so
-// one connection can carry any method).
+// one connection can carry any method). A TLS configuration or SNI set that changes (watched
+// files) is swapped in for new handshakes; connections already open keep theirs, as Go's server.
 import http2 from 'node:http2';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -11,13 +12,14 @@ import { limitSlowHeaders, tlsHandshakeTimeout } from './slow-clients.js';
 import { koaCallback } from './koa-callback.js';
 import type { CertKeyPem } from './serving-pair.js';
 import type { SniCertificates } from './sni.js';
+import type { Changing } from '../tls/changing.js';
 
 export interface ListenOptions {
   readonly host: string;
   readonly port: number;
-  readonly tls: SecureContextOptions;
+  readonly tls: SecureContextOptions | Changing<SecureContextOptions>;
   /** --tls-sni-cert-key: certificates chosen by SNI name, or by local address when none is sent. */
-  readonly sni?: SniCertificates;
+  readonly sni?: SniCertificates | Changing<SniCertificates>;
   readonly http2: boolean;
   /** Ask clients for a certificate (default true); without a client CA there is nothing to verify it against. */
   readonly requestCert?: boolean;
@@ -42,20 +44,25 @@ export const MAX_HEADER_BYTES = 1 << 20;
  */
 export const DEFAULT_MAX_STREAMS = 100;
 
+const isChanging = <T extends object>(v: T | Changing<T>): v is Changing<T> => typeof (v as Changing<T>).onChange === 'function';
+
 export async function listen(app: Koa<any>, o: ListenOptions): Promise<RunningServer> {
-  const sni = o.sni && o.sni.size > 0 ? o.sni : undefined;
-  const contexts = new Map<CertKeyPem | undefined, SecureContext>();
+  let tls = isChanging(o.tls) ? o.tls.current() : o.tls;
+  let sni = o.sni && (isChanging(o.sni) ? o.sni.current() : o.sni);
+  // SNI is looked at at all only when the flag named certificates; a value's names may change.
+  const sniGiven = sni !== undefined && (sni.size > 0 || isChanging(o.sni!));
+  let contexts = new Map<CertKeyPem | undefined, SecureContext>();
   // A context chosen by name replaces the default one whole, so it carries everything else of it
   // (client CA, ciphers, minimum version). An SNI name without a match gets the default
   // certificate, even where a local address chose another one for the connection.
   const contextFor = (pair: CertKeyPem | undefined): SecureContext => {
     let ctx = contexts.get(pair);
-    if (!ctx) contexts.set(pair, ctx = createSecureContext(contextOptions(o, pair)));
+    if (!ctx) contexts.set(pair, ctx = createSecureContext(contextOptions(tls, o, pair)));
     return ctx;
   };
   const common = {
-    ...o.tls,
-    ...(sni ? { SNICallback: (name: string, cb: (err: Error | null, ctx?: SecureContext) => void) => cb(null, contextFor(sni.pairFor(name))) } : {}),
+    ...tls,
+    ...(sniGiven ? { SNICallback: (name: string, cb: (err: Error | null, ctx?: SecureContext) => void) => cb(null, contextFor(sni?.pairFor(name))) } : {}),
     requestCert: o.requestCert ?? true,
     rejectUnauthorized: false,
     // Go's http.DefaultMaxHeaderBytes: an oversized credential then reaches the authenticators and
@@ -74,7 +81,28 @@ export async function listen(app: Koa<any>, o: ListenOptions): Promise<RunningSe
       settings: { maxHeaderListSize: MAX_HEADER_BYTES, maxConcurrentStreams: o.maxStreamsPerConnection || DEFAULT_MAX_STREAMS },
     }, callback)
     : https.createServer({ ...common, ALPNProtocols: ['http/1.1'] }, callback);
-  if (sni) chooseByLocalAddress(server, sni, o);
+  // Upstream's GetConfigForClient: a client that sends no SNI name gets the certificate mapped to
+  // the address it connected to. The choice must be made before the handshake, when the
+  // connection arrives: the server's context is switched for it (tls.Server wraps the socket in
+  // the same 'connection' event, after this listener), and only when it differs from the one in place.
+  let inPlace: CertKeyPem | undefined;
+  if (sniGiven) {
+    server.prependListener('connection', (socket: import('node:net').Socket) => {
+      const pair = sni?.pairForLocalAddress(socket.localAddress ?? '');
+      if (pair === inPlace) return;
+      inPlace = pair;
+      server.setSecureContext(contextOptions(tls, o, pair));
+    });
+  }
+  const swap = () => {
+    contexts = new Map();
+    inPlace = undefined;
+    server.setSecureContext(contextOptions(tls, o, undefined));
+  };
+  const unsubscribe = [
+    isChanging(o.tls) ? o.tls.onChange((next) => { tls = next; swap(); }) : () => {},
+    o.sni && isChanging(o.sni) ? o.sni.onChange((next) => { sni = next; swap(); }) : () => {},
+  ];
   // The HTTP/1.1 fallback of the http2 server reads the limit from this property, not its options.
   (server as unknown as { maxHeaderSize: number }).maxHeaderSize = MAX_HEADER_BYTES;
   closeIdleConnections(server, o.idleTimeoutMs);
@@ -90,6 +118,7 @@ export async function listen(app: Koa<any>, o: ListenOptions): Promise<RunningSe
   return {
     address: server.address() as AddressInfo,
     close: () => new Promise<void>((resolve) => {
+      for (const u of unsubscribe) u();
       server.close(() => resolve());
       for (const s of sessions) s.close();
       for (const s of sockets) s.destroy();
@@ -97,22 +126,6 @@ export async function listen(app: Koa<any>, o: ListenOptions): Promise<RunningSe
   };
 }
 
-/**
- * Upstream's GetConfigForClient: a client that sends no SNI name gets the certificate mapped to the
- * address it connected to. The choice must be made before the handshake, when the connection
- * arrives: the server's context is switched for it (tls.Server wraps the socket in the same
- * 'connection' event, after this listener), and only when it differs from the one in place.
- */
-function chooseByLocalAddress(server: import('node:tls').Server, sni: SniCertificates, o: ListenOptions): void {
-  let current: CertKeyPem | undefined;
-  server.prependListener('connection', (socket: import('node:net').Socket) => {
-    const pair = sni.pairForLocalAddress(socket.localAddress ?? '');
-    if (pair === current) return;
-    current = pair;
-    server.setSecureContext(contextOptions(o, pair));
-  });
-}
-
-function contextOptions(o: ListenOptions, pair: CertKeyPem | undefined): SecureContextOptions {
-  return { ...o.tls, ...(pair ? { cert: pair.cert, key: pair.key } : {}), ...(o.minVersion ? { minVersion: o.minVersion } : {}) };
+function contextOptions(tls: SecureContextOptions, o: ListenOptions, pair: CertKeyPem | undefined): SecureContextOptions {
+  return { ...tls, ...(pair ? { cert: pair.cert, key: pair.key } : {}), ...(o.minVersion ? { minVersion: o.minVersion } : {}) };
 }

@@ -10,7 +10,10 @@ import { X509Certificate } from 'node:crypto';
 import { isIP } from 'node:net';
 import { dns1123SubdomainErrors } from '../api/selectors/label-syntax.js';
 import type { FlagSpec } from '../flags/types.js';
+import type { Logger } from '../log.js';
 import { StartupError } from '../plugin.js';
+import { derived, type Changing } from '../tls/changing.js';
+import { watchServingPair, type DynamicOptions } from '../tls/dynamic-content.js';
 import { readPairFiles, servingPairProblem, type CertKeyPem } from './serving-pair.js';
 
 export const SNI_FLAG = 'tls-sni-cert-key';
@@ -63,40 +66,61 @@ export function certificateNames(cert: X509Certificate): string[] {
   return names;
 }
 
+/**
+ * Reads and checks the files of one value. Failures are SecureServingOptions.ApplyTo's: NewDynamicSNIContentFromFiles
+ * reads both files and runs tls.X509KeyPair, so Go's os error or the tls: text follows its wrapper.
+ */
+function loadSniPair(entry: NamedCertKey): CertKeyPem {
+  const what = 'failed to load SNI cert and key';
+  let pair: CertKeyPem;
+  try {
+    pair = readPairFiles(entry.certFile, entry.keyFile);
+  } catch (e) {
+    throw new StartupError(`${what}: ${(e as Error).message}`);
+  }
+  const problem = servingPairProblem(pair);
+  if (problem) throw new StartupError(`${what}: tls: ${problem.reason}`);
+  return pair;
+}
+
 /** The certificates of the flag's values, by name; refuses a pair that cannot serve. */
 export class SniCertificates {
   readonly #byName = new Map<string, CertKeyPem>();
 
-  private constructor(entries: readonly { entry: NamedCertKey; pair: CertKeyPem; x509: X509Certificate }[]) {
+  private constructor(entries: readonly { entry: NamedCertKey; pair: CertKeyPem }[]) {
     const explicit = new Map<string, CertKeyPem>();
     // Backwards, so that earlier values overwrite later ones.
     for (let i = entries.length - 1; i >= 0; i--) {
-      const { entry, pair, x509 } = entries[i]!;
+      const { entry, pair } = entries[i]!;
       for (const name of entry.names) explicit.set(name, pair);
-      if (entry.names.length === 0) for (const name of certificateNames(x509)) this.#byName.set(name, pair);
+      if (entry.names.length === 0) for (const name of certificateNames(new X509Certificate(pair.cert))) this.#byName.set(name, pair);
     }
     for (const [name, pair] of explicit) this.#byName.set(name, pair);
   }
 
-  /**
-   * Reads and checks the files of each value. Failures are SecureServingOptions.ApplyTo's: NewDynamicSNIContentFromFiles
-   * reads both files and runs tls.X509KeyPair, so Go's os error or the tls: text follows its wrapper.
-   */
   static load(values: readonly string[]): SniCertificates {
-    const what = 'failed to load SNI cert and key';
-    const entries = values.map((value) => {
+    return new SniCertificates(values.map((value) => {
       const entry = parseNamedCertKey(value);
-      let pair: CertKeyPem;
-      try {
-        pair = readPairFiles(entry.certFile, entry.keyFile);
-      } catch (e) {
-        throw new StartupError(`${what}: ${(e as Error).message}`);
-      }
-      const problem = servingPairProblem(pair);
-      if (problem) throw new StartupError(`${what}: tls: ${problem.reason}`);
-      return { entry, pair, x509: new X509Certificate(pair.cert) };
+      return { entry, pair: loadSniPair(entry) };
+    }));
+  }
+
+  /**
+   * As load, then each value's files are watched (upstream's "sni-serving-cert" contents): a new
+   * usable pair replaces its value's, and the names are mapped again (a certificate's own names may
+   * have changed). start() and stop() the watches.
+   */
+  static watch(values: readonly string[], log: Logger, o: DynamicOptions = {}): WatchedSni {
+    const watched = values.map((value) => {
+      const entry = parseNamedCertKey(value);
+      return { entry, files: watchServingPair('sni-serving-cert', entry.certFile, entry.keyFile, () => loadSniPair(entry), log, o) };
     });
-    return new SniCertificates(entries);
+    const sni = derived(watched.map((w) => w.files), () => new SniCertificates(watched.map((w) => ({ entry: w.entry, pair: w.files.current() }))));
+    return {
+      ...sni,
+      start: () => { for (const w of watched) w.files.start(); },
+      stop: () => { for (const w of watched) w.files.stop(); },
+    };
   }
 
   get size(): number { return this.#byName.size; }
@@ -116,3 +140,9 @@ export class SniCertificates {
     return this.#byName.get(address.replace(/^::ffff:/, ''));
   }
 }
+
+export interface WatchedSni extends Changing<SniCertificates> {
+  start(): void;
+  stop(): void;
+}
+

@@ -18,7 +18,10 @@ import { versionInfo } from '../../core/version.js';
 import { HealthChecks } from '../../core/server/health.js';
 import { inProcessServer } from '../../core/server/in-process.js';
 import { listen, MAX_HEADER_BYTES, type RunningServer } from '../../core/server/listen.js';
-import { loadServingPair } from '../../core/server/serving-pair.js';
+import type { CertKeyPem } from '../../core/server/serving-pair.js';
+import { derived } from '../../core/tls/changing.js';
+import { watchServingFiles, watchServingPair } from '../../core/tls/dynamic-content.js';
+import type { WatchedFiles } from '../../core/tls/watched-files.js';
 import { startCompactor } from '../../core/storage/compactor.js';
 import { openLmdbStorage } from '../../core/storage/lmdb.js';
 import type { Storage } from '../../core/storage/storage.js';
@@ -122,21 +125,24 @@ export const ApiServerPlugin: Plugin = {
       const bind = flags.get<string>('bind-address');
       const advertise = flags.get<string>('advertise-address') || (isUnspecified(bind) ? '' : bind);
       const external = flags.get<string>('external-hostname');
-      let tls: { cert: string; key: string };
+      // Upstream's "serving-cert" content: the files, given or written to --cert-dir, are watched.
+      let tls: WatchedFiles<CertKeyPem>;
       const certFile = flags.get<string>('tls-cert-file');
       const keyFile = flags.get<string>('tls-private-key-file');
       if (certFile || keyFile) {
         if (!certFile || !keyFile) throw new StartupError('--tls-cert-file and --tls-private-key-file must be given together', 2);
-        tls = loadServingPair({ name: '--tls-cert-file', path: certFile }, { name: '--tls-private-key-file', path: keyFile });
+        tls = watchServingFiles({ name: '--tls-cert-file', path: certFile }, { name: '--tls-private-key-file', path: keyFile }, log);
       } else {
         const hosts = [...new Set([advertise, external, 'localhost', '127.0.0.1', os.hostname()].filter(Boolean))];
         const certDir = path.resolve(flags.get<string>('cert-dir'));
         const pair = await ensureSelfSignedServing(certDir, { hosts }).catch((e: unknown) => {
           throw new StartupError(`--cert-dir ${certDir}: ${syscallErrorText(e)}`);
         });
-        tls = { cert: pair.certificatePem, key: pair.privateKeyPem };
+        tls = watchServingPair('serving-cert', pair.certFile, pair.keyFile, () => ({ cert: pair.certificatePem, key: pair.privateKeyPem }), log);
         log.info('serving with a self-signed certificate', { certFile: pair.certFile });
       }
+      tls.start();
+      cleanups.push(() => tls.stop());
 
       const profiling = flags.get<boolean>(PROFILING_FLAG);
       if (profiling) {
@@ -153,8 +159,11 @@ export const ApiServerPlugin: Plugin = {
 
       const port = flags.get<number>('secure-port');
       const tlsSettings = servingTlsSettings(flags.get<string>('tls-min-version'), flags.get<string[]>('tls-cipher-suites'), log);
-      const sni = SniCertificates.load(flags.get<string[]>(SNI_FLAG));
+      const sni = SniCertificates.watch(flags.get<string[]>(SNI_FLAG), log);
+      sni.start();
+      cleanups.push(() => sni.stop());
       const maxStreams = flags.get<number>('http2-max-streams-per-connection');
+      const servingTls = derived([tls], () => ({ ...tls.current(), ciphers: tlsSettings.ciphers }));
       const placeholder = { address: '', port };
       const app = createApp({
         hooks: host.hooks, resources, stores, health, version: versionInfo(host.version, host.gitVersion), logger: log,
@@ -166,7 +175,7 @@ export const ApiServerPlugin: Plugin = {
       try {
         // Blank, 0.0.0.0 or :: is every interface of both families, as Go's listener (bind-address.ts).
         server = await listenOnBindAddress(bind, (h) => listen(app, {
-          host: h, port, tls: { ...tls, ciphers: tlsSettings.ciphers }, http2: !flags.get<boolean>('disable-http2-serving'),
+          host: h, port, tls: servingTls, http2: !flags.get<boolean>('disable-http2-serving'),
           minVersion: tlsSettings.minVersion, sni, ...(maxStreams ? { maxStreamsPerConnection: maxStreams } : {}),
         }));
       } catch (e) {

@@ -2,18 +2,22 @@
 // the bundle is the user named by the certificate's CommonName, in the groups named by its O
 // values (upstream's CommonNameUserConversion). The TLS server asks for certificates but does not
 // reject unverified ones (requestCert, rejectUnauthorized:false), so the chain is verified here,
-// and a bad one rejects the request (401) rather than falling through to anonymous.
+// and a bad one rejects the request (401) rather than falling through to anonymous. The file is
+// watched (upstream's "client-ca-bundle" content): a changed, usable bundle verifies from the next
+// request on, so a CA taken out of the file stops authenticating without a restart.
 import type { Host } from '../../core/host.js';
 import type { Plugin } from '../../core/plugin.js';
 import type { AuthenticationRequest, UserInfo } from '../../core/authn/user.js';
 import type { Logger } from '../../core/log.js';
-import { authenticateCertificateChain, readCaBundle, type Certificate } from '../../core/authn/x509/index.js';
+import { authenticateCertificateChain, parseCaBundle, readCaBundle, type Certificate } from '../../core/authn/x509/index.js';
+import { watchCaFile, type DynamicOptions } from '../../core/tls/dynamic-content.js';
+import type { WatchedFiles } from '../../core/tls/watched-files.js';
 
 const PLUGIN_NAME = 'X509Authenticator';
 
 export const CLIENT_CA_FILE_FLAG = 'client-ca-file';
 
-export interface X509AuthenticatorOptions {
+export interface X509AuthenticatorOptions extends DynamicOptions {
   /** Clock for validity checks; tests inject one. */
   readonly now?: () => Date;
 }
@@ -34,13 +38,16 @@ export function createX509Authenticator(options: X509AuthenticatorOptions = {}):
           owner: PLUGIN_NAME,
         });
       });
+      let roots: WatchedFiles<readonly Certificate[]> | undefined;
       host.hooks.configure.tap(PLUGIN_NAME, (cfg) => {
         const path = cfg.flags.get<string>(CLIENT_CA_FILE_FLAG);
         if (!path) return;
-        const roots = readCaBundle(path);
-        log.info('client certificate authentication enabled', { file: path, authorities: roots.length });
-        host.hooks.authenticate.tap(PLUGIN_NAME, (req) => authenticate(req, roots, now(), log));
+        const bundle = roots = watchCaFile<readonly Certificate[]>('client-ca-bundle', path, () => readCaBundle(path), (b) => parseCaBundle(b.toString('latin1'), ''), log, options);
+        log.info('client certificate authentication enabled', { file: path, authorities: bundle.current().length });
+        host.hooks.authenticate.tap(PLUGIN_NAME, (req) => authenticate(req, bundle.current(), now(), log));
       });
+      host.hooks.start.tap(PLUGIN_NAME, () => roots?.start());
+      host.hooks.shutdown.tap(PLUGIN_NAME, () => roots?.stop());
     },
   };
 }

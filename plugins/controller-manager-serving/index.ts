@@ -12,13 +12,14 @@ import { KubeconfigError, loadKubeconfig } from '../../core/client/kubeconfig.js
 import { RestClient } from '../../core/client/rest-client.js';
 import type { FlagSet } from '../../core/flags/types.js';
 import type { Host } from '../../core/host.js';
+import type { Logger } from '../../core/log.js';
 import { ensureSelfSignedServing, generateSelfSignedServing } from '../../core/pki/index.js';
 import { StartupError, type Plugin } from '../../core/plugin.js';
 import { componentHealthChecks } from '../../core/server/health.js';
 import { listen, type RunningServer } from '../../core/server/listen.js';
 import { isUnspecified, joinHostPort, listenOnBindAddress } from '../../core/server/bind-address.js';
 import { createEndpointApp } from './app.js';
-import { lookupMissing, readClientCaFile, warnNoLookupClient } from './in-cluster-lookup.js';
+import { lookupMissing, parseCaBundle, readClientCaFile, warnNoLookupClient } from './in-cluster-lookup.js';
 import {
   headerNamesFromFlags, readRequestHeaderCa, REQUESTHEADER_FLAG_NAMES, warnNonStandardHeaders, type RequestHeaderSettings,
 } from '../../core/authn/request-header.js';
@@ -27,7 +28,11 @@ import { DelegatedAuthorizer, SubjectAccessReviewer } from './delegated-authoriz
 import { FLAGS, servingFlags } from './flags.js';
 import { servingTlsSettings } from '../../core/server/tls-settings.js';
 import { SNI_FLAG, SniCertificates } from '../../core/server/sni.js';
-import { loadServingPair, type CertKeyPem } from '../../core/server/serving-pair.js';
+import type { CertKeyPem } from '../../core/server/serving-pair.js';
+import { parseCaBundle as parseRoots, type Certificate } from '../../core/authn/x509/index.js';
+import { derived, fixed, type Changing } from '../../core/tls/changing.js';
+import { watchCaFile, watchServingFiles } from '../../core/tls/dynamic-content.js';
+import type { WatchedFiles } from '../../core/tls/watched-files.js';
 import { syscallErrorText } from '../../core/go-os-error.js';
 import { TokenReviewer } from '../../core/authn/token-review-client.js';
 import { PROFILING_FLAG, profilingFlags, v8Profiler } from '../../core/server/debug/index.js';
@@ -63,43 +68,62 @@ function kubeconfigFor(flag: string, file: string): ClientConnection {
   }
 }
 
+/**
+ * The files below are read and checked at start-up, then watched from `start` (upstream's
+ * "serving-cert", "client-ca-bundle" and "request-header" dynamic contents).
+ */
 interface Settings {
   readonly port: number;
   readonly bind: string;
-  /** --tls-cert-file/--tls-private-key-file, read and checked at start-up. */
-  readonly pair?: CertKeyPem;
-  /** --client-ca-file's bundle (PEM), read and checked at start-up. */
-  readonly clientCa?: string;
-  readonly requestHeader?: RequestHeaderSettings;
+  /** --tls-cert-file/--tls-private-key-file. */
+  readonly pair?: WatchedFiles<CertKeyPem>;
+  /** --client-ca-file's bundle (PEM). */
+  readonly clientCa?: WatchedFiles<string>;
+  /** --requestheader-client-ca-file's roots. */
+  readonly requestHeaderRoots?: WatchedFiles<readonly Certificate[]>;
+  readonly requestHeader?: Omit<RequestHeaderSettings, 'roots'>;
   readonly authn?: ClientConnection;
   readonly authz?: ClientConnection;
 }
 
-function readSettings(flags: FlagSet): Settings {
+function readSettings(flags: FlagSet, log: Logger): Settings {
   const certFile = flags.get<string>(FLAGS.tlsCertFile);
   const keyFile = flags.get<string>(FLAGS.tlsKeyFile);
   if (Boolean(certFile) !== Boolean(keyFile)) throw new StartupError(`--${FLAGS.tlsCertFile} and --${FLAGS.tlsKeyFile} must be given together`, 2);
   const port = flags.get<number>(FLAGS.securePort);
   // Without an endpoint the pair is not used, and upstream does not load it.
   const pair = certFile && port !== 0
-    ? loadServingPair({ name: `--${FLAGS.tlsCertFile}`, path: certFile }, { name: `--${FLAGS.tlsKeyFile}`, path: keyFile })
+    ? watchServingFiles({ name: `--${FLAGS.tlsCertFile}`, path: certFile }, { name: `--${FLAGS.tlsKeyFile}`, path: keyFile }, log)
     : undefined;
   // Nor the authentication and authorization settings: upstream applies them only with a port.
   if (port === 0) return { port, bind: flags.get<string>(FLAGS.bindAddress) };
   const authnFile = flags.get<string>(FLAGS.authnKubeconfig);
   const authzFile = flags.get<string>(FLAGS.authzKubeconfig);
   const clientCaFile = flags.get<string>(FLAGS.clientCaFile);
-  let clientCa: string | undefined;
+  let clientCa: WatchedFiles<string> | undefined;
   if (clientCaFile) {
-    try { clientCa = readClientCaFile(clientCaFile); } catch (e) { throw new StartupError((e as Error).message, 1); }
+    try {
+      clientCa = watchCaFile('client-ca-bundle', clientCaFile, () => readClientCaFile(clientCaFile), (bundle) => {
+        const pem = parseCaBundle(bundle.toString('utf8'));
+        parseRoots(pem, '');
+        return pem;
+      }, log);
+    } catch (e) {
+      throw new StartupError((e as Error).message, 1);
+    }
   }
   const requestHeader = requestHeaderFromFlags(flags);
+  const rhFile = flags.get<string>(REQUESTHEADER_FLAG_NAMES.clientCaFile);
+  const requestHeaderRoots = requestHeader && rhFile
+    ? watchCaFile<readonly Certificate[]>('request-header', rhFile, () => requestHeader.roots, (b) => parseRoots(b.toString('latin1'), ''), log)
+    : undefined;
   return {
     port,
     bind: flags.get<string>(FLAGS.bindAddress),
     ...(pair ? { pair } : {}),
     ...(clientCa ? { clientCa } : {}),
     ...(requestHeader ? { requestHeader } : {}),
+    ...(requestHeaderRoots ? { requestHeaderRoots } : {}),
     ...(authnFile ? { authn: kubeconfigFor(FLAGS.authnKubeconfig, authnFile) } : {}),
     ...(authzFile ? { authz: kubeconfigFor(FLAGS.authzKubeconfig, authzFile) } : {}),
   };
@@ -140,7 +164,7 @@ export const ControllerManagerServing: Plugin = {
       const { major, minor } = versionInfo(host.version);
       // Before anything records: the allow-lists apply when a series is first looked up.
       componentMetrics(host).configure(metricsSettingsFromFlags(flags, `${major}.${minor}`, (m) => log.error(m)));
-      settings = readSettings(flags);
+      settings = readSettings(flags, log);
       if (settings.port === 0) log.info('secure serving is off (--secure-port=0)');
     });
 
@@ -151,8 +175,14 @@ export const ControllerManagerServing: Plugin = {
       // As client-go's process-wide metrics: the endpoint's own lookups and reviews count too.
       const clientOptions = { userAgent: `plat-controller-manager/${host.version}`, metrics: restClientMetrics(componentMetrics(host)) };
 
-      let clientCa = s.clientCa;
-      let requestHeader = s.requestHeader;
+      let clientCa: Changing<string> | undefined = s.clientCa;
+      let requestHeader: Changing<RequestHeaderSettings> | undefined = s.requestHeader && s.requestHeaderRoots
+        ? withRoots(s.requestHeader, s.requestHeaderRoots) : undefined;
+      for (const w of [s.pair, s.clientCa, s.requestHeaderRoots]) {
+        if (!w) continue;
+        w.start();
+        cleanups.push(() => w.stop());
+      }
       const missing = { clientCa: !clientCa, requestHeader: !requestHeader };
       if ((missing.clientCa || missing.requestHeader) && !f.get<boolean>(FLAGS.authnSkipLookup)) {
         if (!s.authn) {
@@ -161,8 +191,8 @@ export const ControllerManagerServing: Plugin = {
           const client = new RestClient(s.authn, clientOptions);
           try {
             const found = await lookupMissing(client, missing, log);
-            clientCa ??= found.clientCa;
-            requestHeader ??= found.requestHeader;
+            if (found.clientCa) clientCa ??= fixed(found.clientCa);
+            if (found.requestHeader) requestHeader ??= fixed(found.requestHeader);
           } catch (e) {
             const why = e instanceof Error ? e.message : String(e);
             if (!f.get<boolean>(FLAGS.authnTolerateLookupFailure)) throw new StartupError(`unable to load configmap based request-header-client-ca-file: ${why}`, 1);
@@ -174,7 +204,7 @@ export const ControllerManagerServing: Plugin = {
           }
         }
       }
-      if (requestHeader) warnNonStandardHeaders(requestHeader.names, log);
+      if (requestHeader) warnNonStandardHeaders(requestHeader.current().names, log);
 
       // Upstream raises the delegating client's limits (qps 200, burst 400): they bound every request.
       const reviewClient = s.authn ? new RestClient(s.authn, { ...clientOptions, qps: 200, burst: 400 }) : undefined;
@@ -203,20 +233,26 @@ export const ControllerManagerServing: Plugin = {
         health, metrics: componentMetrics(host), logger: log, ...(profiling ? { debug: { shutdown: stopping.signal } } : {}),
       });
 
-      const tls = s.pair ?? await selfSignedPair(f, s.bind);
+      const pair = s.pair ?? fixed(await selfSignedPair(f, s.bind));
       const tlsSettings = servingTlsSettings(f.get<string>(FLAGS.tlsMinVersion), f.get<string[]>(FLAGS.tlsCipherSuites), log);
-      const sni = SniCertificates.load(f.get<string[]>(SNI_FLAG));
+      const sni = SniCertificates.watch(f.get<string[]>(SNI_FLAG), log);
+      sni.start();
+      cleanups.push(() => sni.stop());
       const maxStreams = f.get<number>(FLAGS.http2MaxStreams);
+      // Both bundles are offered to clients as acceptable issuers (upstream's union of the client
+      // and request-header CAs); each authenticator verifies against its own bundle. Rebuilt, as
+      // upstream's DynamicServingCertificateController, when any of its parts changes.
+      const cas = [clientCa, requestHeader].filter((c) => c !== undefined);
+      const tls = derived([pair, ...cas], () => ({
+        ...pair.current(), ciphers: tlsSettings.ciphers,
+        ...(clientCa || requestHeader
+          ? { ca: [clientCa?.current() ?? '', ...(requestHeader?.current().roots ?? []).map((r) => r.x509.toString())].join('\n') } : {}),
+      }));
       let server: RunningServer;
       try {
         server = await listenOnBindAddress(s.bind, (host) => listen(app, {
           host, port: s.port, http2: !f.get<boolean>(FLAGS.disableHttp2),
-          // Both bundles are offered to clients as acceptable issuers (upstream's union of the client
-          // and request-header CAs); each authenticator verifies against its own bundle.
-          tls: {
-            ...tls, ciphers: tlsSettings.ciphers,
-            ...(clientCa || requestHeader ? { ca: [clientCa ?? '', ...(requestHeader?.roots ?? []).map((r) => r.x509.toString())].join('\n') } : {}),
-          },
+          tls,
           // Go's server asks for a certificate only when it has a CA to check it against.
           requestCert: Boolean(clientCa || requestHeader),
           minVersion: tlsSettings.minVersion, sni, ...(maxStreams ? { maxStreamsPerConnection: maxStreams } : {}),
@@ -239,6 +275,11 @@ export const ControllerManagerServing: Plugin = {
     });
   },
 };
+
+/** The request-header settings with the roots of a watched file. */
+function withRoots(settings: Omit<RequestHeaderSettings, 'roots'>, roots: Changing<readonly Certificate[]>): Changing<RequestHeaderSettings> {
+  return derived([roots], () => ({ ...settings, roots: roots.current() }));
+}
 
 /**
  * Without --tls-cert-file: a self-signed pair, kept in --cert-dir, or in memory without one. As

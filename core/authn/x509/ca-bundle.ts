@@ -11,8 +11,9 @@ import type { Certificate } from './certificate.js';
 
 const PEM_BLOCK = /-----BEGIN ([^-\r\n]+)-----\r?\n([\s\S]*?)-----END \1-----/g;
 
-/** Parses every CERTIFICATE block of a PEM text; `source` names the input in error messages. */
+/** Parses every CERTIFICATE block of a PEM text; `source` names the input in error messages (blank: not named). */
 export function parseCaBundle(pem: string, source: string): Certificate[] {
+  const at = source ? `${source}: ` : '';
   const certs: Certificate[] = [];
   let index = 0;
   for (const m of pem.matchAll(PEM_BLOCK)) {
@@ -22,15 +23,15 @@ export function parseCaBundle(pem: string, source: string): Certificate[] {
     index++;
     const b64 = body.replace(/[\r\n\t ]/g, '');
     if (!/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(b64)) {
-      throw new StartupError(`${source}: certificate ${index}: invalid base64 in PEM block`);
+      throw new StartupError(`${at}certificate ${index}: invalid base64 in PEM block`);
     }
     try {
       certs.push(parseCertificate(Buffer.from(b64, 'base64')));
     } catch (err) {
-      throw new StartupError(`${source}: certificate ${index}: ${(err as Error).message}`);
+      throw new StartupError(`${at}certificate ${index}: ${(err as Error).message}`);
     }
   }
-  if (certs.length === 0) throw new StartupError(`${source}: data does not contain any valid RSA or ECDSA certificates`);
+  if (certs.length === 0) throw new StartupError(`${at}data does not contain any valid RSA or ECDSA certificates`);
   return certs;
 }
 
