@@ -19,7 +19,7 @@ export const CONTENTION_PROFILING_FLAG = 'contention-profiling';
 export function profilingFlags(section: string, help: { profiling: string; contention: string }): FlagSpec[] {
   return [
     { name: PROFILING_FLAG, type: 'bool', default: true, section, help: help.profiling },
-    { name: CONTENTION_PROFILING_FLAG, type: 'bool', section, help: help.contention,
+    { name: CONTENTION_PROFILING_FLAG, type: 'bool', section, help: `${help.contention} (not supported: V8 has no block profile; only false is accepted)`,
       validate: (v) => (v === true ? 'not supported: block profiling is Go\'s (runtime.SetBlockProfileRate) and V8 has no block profile' : undefined) },
   ];
 }
