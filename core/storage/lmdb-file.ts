@@ -8,7 +8,9 @@
 // starts with a 24-byte header (pgno u64, txnid u64, pad u16, flags u16, lower/upper u32) and a meta
 // page continues with MDB_meta: magic u32, version u32, address u64, mapsize u64, two MDB_db of
 // 48 bytes (free space, main; the first's md_pad is the page size), last_pg u64, txnid u64. The
-// meta page with the higher txnid is the current one.
+// meta page with the higher txnid is the current one. A file cut short past its root pages is
+// refused; one cut short less may still fail at its first read of a missing page (a full check
+// would walk every tree).
 import fs from 'node:fs';
 import path from 'node:path';
 import { osErrorText } from '../go-os-error.js';
@@ -21,7 +23,11 @@ const OFF_FLAGS = 18;
 const OFF_MAGIC = 24;
 const OFF_VERSION = 28;
 const OFF_PAGE_SIZE = 48;
-const OFF_LAST_PG = 144;
+/** md_root of the free-space and main MDB_db (each: pad u32, flags u16, depth u16, four u64 counts, root u64). */
+const OFF_FREE_ROOT = 88;
+const OFF_MAIN_ROOT = 136;
+/** An empty database's root. */
+const P_INVALID = 0xffffffffffffffffn;
 const OFF_TXNID = 152;
 const META_END = 160;
 const MIN_PAGE = 512;
@@ -33,7 +39,7 @@ const MAX_PAGE = 65536;
  */
 export const INITIALISED_MARKER = 'initialised';
 
-interface Meta { readonly lastPage: bigint; readonly txnid: bigint }
+interface Meta { readonly freeRoot: bigint; readonly mainRoot: bigint; readonly txnid: bigint }
 
 function readMeta(page: Buffer, n: number): Meta | string {
   const magic = page.readUInt32LE(OFF_MAGIC);
@@ -42,7 +48,7 @@ function readMeta(page: Buffer, n: number): Meta | string {
   }
   const version = page.readUInt32LE(OFF_VERSION) & 0xffff;
   if (version !== MDB_DATA_VERSION) return `meta page ${n} is of LMDB data format ${version}, not ${MDB_DATA_VERSION}`;
-  return { lastPage: page.readBigUInt64LE(OFF_LAST_PG), txnid: page.readBigUInt64LE(OFF_TXNID) };
+  return { freeRoot: page.readBigUInt64LE(OFF_FREE_ROOT), mainRoot: page.readBigUInt64LE(OFF_MAIN_ROOT), txnid: page.readBigUInt64LE(OFF_TXNID) };
 }
 
 function readAt(fd: number, length: number, position: number): Buffer {
@@ -66,9 +72,15 @@ function damage(dataFile: string, initialised: boolean): string | undefined {
     if (size < 2 * pageSize) return `file is truncated: ${size} bytes, shorter than its two meta pages (${2 * pageSize} bytes)`;
     const meta1 = readMeta(readAt(fd, META_END, pageSize), 1);
     if (typeof meta1 === 'string') return meta1;
-    const { lastPage } = meta1.txnid > meta0.txnid ? meta1 : meta0;
-    const needed = (lastPage + 1n) * BigInt(pageSize);
-    if (BigInt(size) < needed) return `file is truncated: ${size} bytes, but its last page (${lastPage}) ends at byte ${needed}`;
+    const meta = meta1.txnid > meta0.txnid ? meta1 : meta0;
+    // Not mm_last_pg: mdb.c says "the file may be shorter if the freeDB lists the final pages"
+    // (pages a transaction took and freed again are never written), and a healthy store must always
+    // open. The root pages of the current meta are certainly read, so they must be in the file.
+    for (const [what, root] of [['free-space', meta.freeRoot], ['main', meta.mainRoot]] as const) {
+      if (root === P_INVALID) continue;
+      const end = (root + 1n) * BigInt(pageSize);
+      if (BigInt(size) < end) return `file is truncated: ${size} bytes, but the root page (${root}) of its ${what} database ends at byte ${end}`;
+    }
     return undefined;
   } finally {
     fs.closeSync(fd);

@@ -33,10 +33,17 @@ describe('a damaged store', () => {
   after(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
   const magic = (b: Buffer) => { const c = Buffer.from(b); c.writeUInt32LE(0x12345678, 24); return c; };
+  /** The current meta page's highest root page (free-space or main database) and whose it is. */
+  const lastRoot = (g: Buffer): { page: number; db: string } => {
+    const page = g.readUInt32LE(48);
+    const meta = [0, page].reduce((a, b) => (g.readBigUInt64LE(b + 152) > g.readBigUInt64LE(a + 152) ? b : a));
+    const roots = [{ page: Number(g.readBigUInt64LE(meta + 88)), db: 'free-space' }, { page: Number(g.readBigUInt64LE(meta + 136)), db: 'main' }];
+    return roots.filter((r) => r.page < g.length / page).reduce((a, b) => (b.page > a.page ? b : a));
+  };
   const cases: Array<{ name: string; damage: (good: Buffer) => Buffer | undefined; problem: (good: Buffer) => string }> = [
     {
-      name: 'truncated to half', damage: (g) => g.subarray(0, g.length / 2),
-      problem: (g) => `file is truncated: ${g.length / 2} bytes, but its last page (${g.length / 4096 - 1}) ends at byte ${g.length}`,
+      name: 'cut short before a root page', damage: (g) => g.subarray(0, lastRoot(g).page * 4096),
+      problem: (g) => `file is truncated: ${lastRoot(g).page * 4096} bytes, but the root page (${lastRoot(g).page}) of its ${lastRoot(g).db} database ends at byte ${(lastRoot(g).page + 1) * 4096}`,
     },
     { name: 'truncated to 100 bytes', damage: (g) => g.subarray(0, 100), problem: () => 'file is truncated: 100 bytes, shorter than its meta pages' },
     { name: 'emptied', damage: () => Buffer.alloc(0), problem: () => 'file is empty, but this store held data before' },
