@@ -2,8 +2,10 @@
 // that a file plat cannot read is said as the upstream component says it, not in Node's words
 // (`ENOENT: no such file or directory, open '/x'`).
 
-/** Go's syscall.Errno texts (Linux) for the errors a file read meets. */
-const ERRNO_TEXT: Readonly<Record<string, string>> = {
+import os from 'node:os';
+
+/** Go's syscall.Errno texts (Linux) for the errors a file read or write meets. */
+export const ERRNO_TEXT: Readonly<Record<string, string>> = {
   ENOENT: 'no such file or directory',
   EACCES: 'permission denied',
   EPERM: 'operation not permitted',
@@ -13,7 +15,16 @@ const ERRNO_TEXT: Readonly<Record<string, string>> = {
   ENAMETOOLONG: 'file name too long',
   EMFILE: 'too many open files',
   EIO: 'input/output error',
+  ENOSPC: 'no space left on device',
+  EDQUOT: 'disk quota exceeded',
+  EROFS: 'read-only file system',
+  EFBIG: 'file too large',
 };
+
+const ERRNO_NAMES = new Map(Object.entries(os.constants.errno).map(([name, n]) => [n, name]));
+
+/** The errno name (EACCES) of a native library's positive errno number, as Node names it. */
+export const errnoName = (n: number): string | undefined => ERRNO_NAMES.get(n);
 
 /**
  * `op file: reason`. Opening a directory succeeds in Go and reading it fails, so EISDIR is a `read`

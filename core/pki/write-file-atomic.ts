@@ -34,9 +34,19 @@ async function stage(file: string, data: string | Uint8Array, mode: number): Pro
     }
   } catch (e) {
     await unlink(tmp).catch(() => undefined);
-    throw e;
+    throw named(e, file);
   }
   return tmp;
+}
+
+/**
+ * A write through a file handle fails without a path (`ENOSPC: no space left on device, write`):
+ * the file being written is named, the one the caller asked for, not the temp file.
+ */
+function named(e: unknown, file: string): unknown {
+  const err = e as NodeJS.ErrnoException;
+  if (typeof err?.code === 'string' && err.syscall && err.path === undefined) err.path = file;
+  return e;
 }
 
 /** Makes renames in `dir` durable; not every platform lets a directory be fsynced. */

@@ -14,6 +14,7 @@ import { compressResponses } from './compression.js';
 import type { Hooks } from '../hooks.js';
 import type { Logger } from '../log.js';
 import type { Resources } from '../registry/registry.js';
+import { isStorageError } from '../storage/storage.js';
 import type { ResourceStore } from '../registry/store.js';
 import { impersonate, isImpersonationHeader } from './impersonation.js';
 import { aggregatedDiscovery, aggregatedRequested, apiGroupDocument, apiGroupList, apiResourceList, apiVersions } from './discovery.js';
@@ -117,6 +118,12 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
       await next();
     } catch (e) {
       if (isStatusError(e)) return sendStatus(ctx, e.status, e.headers);
+      // A storage failure the registry does not translate (a full disk) reaches the client as
+      // kube-apiserver passes an etcd error on (ErrorToAPIStatus): 500, no reason, its own text.
+      if (isStorageError(e)) {
+        log.error('storage error serving request', { method: ctx.method, path: ctx.path, error: e.message });
+        return sendStatus(ctx, errors.unknown(e.message).status);
+      }
       log.error('internal error serving request', { method: ctx.method, path: ctx.path, error: (e as Error).stack ?? String(e) });
       sendStatus(ctx, errors.internal(e).status);
     }

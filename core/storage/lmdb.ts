@@ -9,7 +9,9 @@
 // Every write is one child transaction inside lmdb-js's batched write transaction: it checks its
 // precondition, takes the next revision, and writes object, event and counter together. A failed
 // precondition throws out of the child transaction, which rolls back only that write (a plain
-// lmdb-js `transaction` would keep whatever it had put before the throw). The write's promise
+// lmdb-js `transaction` would keep whatever it had put before the throw). A batch whose commit
+// fails (a full disk) fails each of its writes with CommitFailed and publishes nothing; the store
+// stays open for reads, and writes succeed again once there is room. The write's promise
 // resolves after the batch is committed and synced (overlappingSync off: lmdb-js would otherwise
 // resolve on commit and sync later), and only then is the event fanned out to watchers, strictly
 // in revision order.
@@ -26,7 +28,9 @@
 import path from 'node:path';
 import { asBinary, compareKeys, open, type Database, type RootDatabase, type Transaction } from 'lmdb';
 import { silentLogger, type Logger } from '../log.js';
+import { committed } from './commit-failure.js';
 import { acquireDirLock, type DirLock } from './dir-lock.js';
+import { checkLmdbFile, markInitialised } from './lmdb-file.js';
 import { deepFreeze } from './freeze.js';
 import { LogWatch, type LogPage, type LogSource } from './log-watch.js';
 import {
@@ -154,6 +158,7 @@ class LmdbStorage implements Storage, LogSource {
 
   constructor(
     private readonly root: RootDatabase,
+    private readonly dataFile: string,
     private readonly objects: Database<StoredObject, string>,
     private readonly events: Database<LoggedEvent, number>,
     private readonly meta: Database<number, string>,
@@ -252,7 +257,7 @@ class LmdbStorage implements Storage, LogSource {
     checkKey(key);
     this.#checkOpen(key);
     const text = jsonText(value, key);
-    const revision = await this.root.childTransaction(() => {
+    const revision = await this.#write(() => {
       if (this.objects.doesExist(key)) throw new StorageError('KeyExists', key, `key "${key}" already exists`);
       const rev = this.#nextRevision();
       this.objects.put(key, encoded<StoredObject>(objectRecord(text, rev, rev)));
@@ -268,7 +273,7 @@ class LmdbStorage implements Storage, LogSource {
     checkRevision(expectedModRevision, 'expectedModRevision');
     this.#checkOpen(key);
     const text = jsonText(value, key);
-    const { rev, prev } = await this.root.childTransaction(() => {
+    const { rev, prev } = await this.#write(() => {
       const prev = this.#expect(key, expectedModRevision);
       const rev = this.#nextRevision();
       this.objects.put(key, encoded<StoredObject>(objectRecord(text, prev.createRevision, rev)));
@@ -288,7 +293,7 @@ class LmdbStorage implements Storage, LogSource {
     checkKey(key);
     if (expectedModRevision !== undefined) checkRevision(expectedModRevision, 'expectedModRevision');
     this.#checkOpen(key);
-    const { rev, prev } = await this.root.childTransaction(() => {
+    const { rev, prev } = await this.#write(() => {
       const prev = this.#expect(key, expectedModRevision);
       const rev = this.#nextRevision();
       this.objects.remove(key);
@@ -315,7 +320,7 @@ class LmdbStorage implements Storage, LogSource {
   async compact(revision: number): Promise<void> {
     checkRevision(revision, 'revision');
     this.#checkOpen('');
-    const removed = await this.root.childTransaction(() => {
+    const removed = await this.#write(() => {
       const current = this.#counter(CURRENT);
       const compacted = this.#counter(COMPACTED);
       if (revision > current) {
@@ -398,6 +403,15 @@ class LmdbStorage implements Storage, LogSource {
     }
   }
 
+  /**
+   * Runs `body` as one child transaction of lmdb-js's batch. When the batch's commit fails, the
+   * write rejects with CommitFailed and nothing is published: the next write reads the counters
+   * as last committed and takes the revision the failed one had taken.
+   */
+  #write<T>(body: () => T): Promise<T> {
+    return committed(this.root.childTransaction(body), this.dataFile);
+  }
+
   /** Inside a write transaction: the key's state (its value as stored text), if it satisfies the precondition. */
   #expect(key: string, expectedModRevision: number | undefined): StoredText {
     const bytes = this.objects.getBinaryFast(key);
@@ -439,20 +453,27 @@ export async function openLmdbStorage(options: LmdbStorageOptions): Promise<Stor
   const watchBufferLimit = options.watchBufferLimit ?? DEFAULT_WATCH_BUFFER_LIMIT;
   if (!Number.isSafeInteger(watchBufferLimit) || watchBufferLimit < 1) throw new RangeError('watchBufferLimit must be a positive integer');
   const lock = acquireDirLock(options.path, logger);
+  const dataFile = path.join(path.resolve(options.path), DATA_FILE);
   try {
+    checkLmdbFile(dataFile);
     const root = open({
-      path: path.join(path.resolve(options.path), DATA_FILE),
+      path: dataFile,
       compression: false,
       overlappingSync: false,
+      // An event-turn batch opens with a write of lmdb-js's own whose promise nobody holds: a
+      // failed commit (a full disk) rejects it unhandled and ends the process. Without it, every
+      // promise of a batch belongs to a write awaited here (see commit-failure.ts).
+      eventTurnBatching: false,
       ...(options.mapSize !== undefined ? { mapSize: options.mapSize } : {}),
     });
     const storage = new LmdbStorage(
-      root,
+      root, dataFile,
       root.openDB<StoredObject, string>({ name: 'objects', encoding: 'json' }),
       root.openDB<LoggedEvent, number>({ name: 'events', encoding: 'json' }),
       root.openDB<number, string>({ name: 'meta', encoding: 'json' }),
       lock, logger, watchBufferLimit,
     );
+    markInitialised(dataFile, logger);
     logger.info('opened storage', {
       engine: 'lmdb', path: options.path,
       revision: await storage.currentRevision(), compacted: await storage.compactedRevision(),

@@ -64,8 +64,12 @@ export interface WatchOptions {
   fromRevision: number;
 }
 
-/** Unresponsive: a watch ended because its consumer fell too far behind (it may watch again from where it was). */
-export type StorageErrorCode = 'NotFound' | 'KeyExists' | 'Conflict' | 'Compacted' | 'FutureRevision' | 'Closed' | 'Unresponsive';
+/**
+ * Unresponsive: a watch ended because its consumer fell too far behind (it may watch again from where it was).
+ * CommitFailed: the engine could not make a write durable (a full disk, an I/O error); nothing of it
+ * is visible, and the store keeps serving reads and takes writes again once the cause is gone.
+ */
+export type StorageErrorCode = 'NotFound' | 'KeyExists' | 'Conflict' | 'Compacted' | 'FutureRevision' | 'Closed' | 'Unresponsive' | 'CommitFailed';
 
 export class StorageError extends Error {
   constructor(

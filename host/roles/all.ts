@@ -146,7 +146,7 @@ export async function prepareAllInOne(host: Host, flags: Flags): Promise<void> {
     const api = getApiServer(host);
     if (!api) return;
     const file = path.join(dataDir, 'admin.conf');
-    await writeFileAtomic(file, adminKubeconfig(api.url, ca.certificatePem, admin.certificatePem, admin.privateKeyPem), 0o600);
+    await writeFileAtomic(file, adminKubeconfig(api.url, ca.certificatePem, admin.certificatePem, admin.privateKeyPem), 0o600).catch(plainly);
     summaries.set(host, { url: api.url, dataDir, kubeconfig: file });
   });
 }
