@@ -6,9 +6,17 @@ export type { Host } from './host.js';
 export type { Hooks, Configuration } from './hooks.js';
 export type { AdmissionRequest, AdmissionOperation } from './admission/request.js';
 export type { Attributes, Decision } from './authz/attributes.js';
+// Asking the authorizer chain (an admission plugin checking a verb): authorize(host, attributes).
+export { authorize, isAllowed } from './authz/authorize.js';
+export { AuthorizationError, type NoOpinionReasons, type TapFailure } from './authz/union.js';
 export type { UserInfo, AuthenticationRequest } from './authn/user.js';
 export type { SigningRequest, SigningResult } from './signing.js';
 export type { ApiObject, ObjectMeta } from './api/meta.js';
+// What `resources` and `controllers` taps are handed and register.
+export type { ResourceRegistry, ResourceDefinition, JsonSchema, TableColumn, NonResourcePath } from './registry/resource.js';
+export type { Strategy, StrategyContext, SubresourceDefinition } from './registry/strategy.js';
+export type { ControllerRegistry, ControllerContext, Runnable, RegistrationOptions, SubsystemRegistry, Subsystem } from './lifecycle.js';
+export type { AuditEvent } from './audit.js';
 export type { FlagSpec, FlagSet } from './flags/types.js';
 export { errors, StatusError } from './api/errors.js';
 export { fieldError } from './api/field-errors.js';

@@ -3,9 +3,12 @@
 // reason the authorizers gave for theirs, one a line. The `authorize` hook bails at the first
 // answer that is not undefined, so a no-opinion answer must not reach it: every tap is wrapped (a
 // register interceptor, which also reaches taps made before it) to note the reason in the call's
-// own list, the hook's second argument, and pass undefined on. Callers go through
-// `authorizeUnion`, which makes that list and reads it.
+// own list, the hook's second argument, and pass undefined on; a tap that throws is noted the
+// same way, with its name, and passes on too. Callers go through `authorizeUnion`, which makes
+// those lists and reads them.
 import type tapable from 'tapable';
+import { aggregate } from '../aggregate.js';
+import { aroundTap } from '../around-tap.js';
 import type { Attributes, Decision } from './attributes.js';
 
 /** The reasons of the no-opinion answers of one call, in chain order. */
@@ -13,8 +16,31 @@ export type NoOpinionReasons = string[];
 
 export type AuthorizeHook = tapable.AsyncSeriesBailHook<[Attributes, NoOpinionReasons], Decision | undefined>;
 
-type AnyTap = AuthorizeHook['taps'][number];
-type Callback = (err: unknown, result?: Decision) => void;
+/** An authorizer (tap) that threw instead of answering. */
+export interface TapFailure { readonly tap: string; readonly error: unknown }
+
+/**
+ * Nobody allowed or denied and at least one authorizer failed: upstream's union answers no opinion
+ * with the aggregate of the errors, which a request then gets as 500 and an access review as its
+ * status.evaluationError; `reason` is the no-opinion reasons, as upstream returns them beside the
+ * error. The message is the errors' texts alone, as upstream's; `failures` names the taps for logs.
+ */
+export class AuthorizationError extends Error {
+  constructor(readonly failures: readonly TapFailure[], readonly reason: string) {
+    super(aggregate(failures.map((f) => errorText(f.error))));
+    this.name = 'AuthorizationError';
+  }
+
+  /** "<tap>: <error>" for each failure, for a log line. */
+  describe(): string[] {
+    return this.failures.map((f) => `${f.tap}: ${errorText(f.error)}`);
+  }
+}
+
+const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+
+/** Each call's failure list, found by its reasons list (the one argument every tap is handed). */
+const failuresOf = new WeakMap<NoOpinionReasons, TapFailure[]>();
 
 function passOn(d: Decision | undefined, reasons: NoOpinionReasons): Decision | undefined {
   if (d?.decision !== 'noOpinion') return d;
@@ -25,24 +51,30 @@ function passOn(d: Decision | undefined, reasons: NoOpinionReasons): Decision | 
 /** Installed once on the hook by its owner (core/hooks.ts). */
 export function collectNoOpinionReasons(hook: AuthorizeHook): void {
   hook.intercept({
-    register: (tap: AnyTap): AnyTap => {
-      const fn = tap.fn as (...args: unknown[]) => unknown;
-      switch (tap.type) {
-        case 'sync':
-          return { ...tap, fn: (a: Attributes, r: NoOpinionReasons) => passOn(fn(a, r) as Decision | undefined, r) };
-        case 'promise':
-          return { ...tap, fn: async (a: Attributes, r: NoOpinionReasons) => passOn(await (fn(a, r) as Promise<Decision | undefined>), r) };
-        default:
-          return { ...tap, fn: (a: Attributes, r: NoOpinionReasons, cb: Callback) => fn(a, r, (err: unknown, d?: Decision) => cb(err, err ? undefined : passOn(d, r))) };
-      }
-    },
+    register: (tap) => aroundTap(tap, {
+      answer: (args, d) => passOn(d as Decision | undefined, args[1] as NoOpinionReasons),
+      failed: (args, error) => {
+        // A call that did not come through authorizeUnion has no list: the error ends it, as before.
+        const failures = failuresOf.get(args[1] as NoOpinionReasons);
+        if (!failures) throw error;
+        failures.push({ tap: tap.name, error });
+        return undefined;
+      },
+    }),
   });
 }
 
-/** unionAuthzHandler.Authorize: the chain's decision, or no opinion with the reasons joined. */
+/**
+ * unionAuthzHandler.Authorize: the chain's decision, or no opinion with the reasons joined; an
+ * authorizer that throws is passed over (the first allow or deny after it still decides), and
+ * when nobody decides its error is thrown as an AuthorizationError.
+ */
 export async function authorizeUnion(hook: AuthorizeHook, attributes: Attributes): Promise<Decision | undefined> {
   const reasons: NoOpinionReasons = [];
+  const failures: TapFailure[] = [];
+  failuresOf.set(reasons, failures);
   const decided = await hook.promise(attributes, reasons);
   if (decided) return decided;
+  if (failures.length) throw new AuthorizationError(failures, reasons.join('\n'));
   return reasons.length ? { decision: 'noOpinion', reason: reasons.join('\n') } : undefined;
 }

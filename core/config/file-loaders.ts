@@ -43,16 +43,25 @@ export function loadYamlFile(filepath: string, content: string, options: ParseOp
   return doc.toJS({ maxAliasCount: 100 }) as unknown;
 }
 
-/** JS config files, ESM or CommonJS alike: the default export (module.exports for CommonJS). */
+/**
+ * JS config files, ESM or CommonJS alike: the default export (module.exports for CommonJS). An ES
+ * module without one (`export const plugins = [...]`) is a mistake, not an empty config: plat
+ * would otherwise start without the plugins the file lists.
+ */
 export async function loadJsFile(filepath: string): Promise<unknown> {
   const url = pathToFileURL(filepath).href;
+  let ns: Record<string, unknown>;
   try {
-    const ns = (await import(url)) as { default?: unknown };
-    return ns.default;
+    ns = (await import(url)) as Record<string, unknown>;
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     throw new ConfigError(`${filepath}: cannot load the config file: ${message}${syntaxErrorPlace(err, filepath)}`, { cause: err });
   }
+  if (!('default' in ns)) {
+    const names = Object.keys(ns);
+    throw new ConfigError(`${filepath}: has no default export (${names.length ? `it exports: ${names.join(', ')}` : 'it exports nothing'})`);
+  }
+  return ns['default'];
 }
 
 /**

@@ -61,15 +61,22 @@ export const SEARCH_PLACES: readonly string[] = [
 
 const CODE_EXTENSIONS = new Set(['.js', '.mjs', '.cjs', '.ts']);
 
+/**
+ * A file that holds nothing (`null`, a YAML file of comments) reads as undefined, which cosmiconfig
+ * calls empty: with ignoreEmptySearchPlaces off it is then the file found, an empty config, as an
+ * empty file is. Null would make cosmiconfig pass over it to the next search place.
+ */
+const orEmpty = (load: Loader): Loader => async (filepath, content) => (await load(filepath, content)) ?? undefined;
+
 const loaders: Record<string, Loader> = {
-  '.json': loadJsonFile,
-  '.yaml': loadYamlFile,
-  '.yml': loadYamlFile,
-  noExt: loadYamlFile,
-  '.js': loadJsFile,
-  '.mjs': loadJsFile,
-  '.cjs': loadJsFile,
-  '.ts': loadTsFile,
+  '.json': orEmpty(loadJsonFile),
+  '.yaml': orEmpty(loadYamlFile),
+  '.yml': orEmpty(loadYamlFile),
+  noExt: orEmpty(loadYamlFile),
+  '.js': orEmpty(loadJsFile),
+  '.mjs': orEmpty(loadJsFile),
+  '.cjs': orEmpty(loadJsFile),
+  '.ts': orEmpty(loadTsFile),
 };
 
 /** Finds, reads and checks the config file; undefined when the search finds none. */
@@ -78,6 +85,9 @@ export async function loadConfig(opts: LoadConfigOptions): Promise<LoadedConfig 
     searchPlaces: [...SEARCH_PLACES],
     loaders,
     searchStrategy: 'none',
+    // plat reads only the first file it finds: an empty one is that file (an empty config), not a
+    // reason to read another file beside it.
+    ignoreEmptySearchPlaces: false,
     cache: false,
   });
   let result: { config: unknown; filepath: string; isEmpty?: boolean } | null;

@@ -21,10 +21,12 @@ export function splitSpecifier(specifier: string): { name: string; subpath: stri
 /** Absolute path of the module that `specifier` names from `baseDir`; throws Error with the reason. */
 export function resolvePackage(specifier: string, baseDir: string): string {
   const { name, subpath } = splitSpecifier(specifier);
+  let found: string | undefined;
   for (let dir = path.resolve(baseDir); ; dir = path.dirname(dir)) {
     const pkgDir = path.join(dir, 'node_modules', name);
     const manifest = path.join(pkgDir, 'package.json');
     if (existsSync(manifest)) {
+      found = pkgDir;
       let pkg: { exports?: unknown };
       try {
         pkg = JSON.parse(readFileSync(manifest, 'utf8')) as { exports?: unknown };
@@ -40,9 +42,20 @@ export function resolvePackage(specifier: string, baseDir: string): string {
   }
   try {
     return createRequire(path.join(path.resolve(baseDir), 'noop.js')).resolve(specifier);
-  } catch {
-    throw new Error(`cannot find package "${name}" from ${baseDir}`);
+  } catch (err) {
+    if (found === undefined) throw new Error(`cannot find package "${name}" from ${baseDir}`);
+    throw new Error(`package "${name}" at ${found}: cannot resolve "${specifier}": ${requireReason(err, specifier, subpath === '.')}`);
   }
+}
+
+/**
+ * require.resolve's own words, without its "Require stack" (which names a file that does not
+ * exist) and, where it only repeats the specifier, with what it looked for.
+ */
+function requireReason(err: unknown, specifier: string, packageRoot: boolean): string {
+  const first = (err instanceof Error ? err.message : String(err)).split('\n')[0] ?? '';
+  if (!packageRoot || first !== `Cannot find module '${specifier}'`) return first;
+  return `${first} (its package.json has no "exports" or "main", and it has no index.js)`;
 }
 
 /** The target of `subpath` in a package.json "exports" value, with the ESM conditions. */

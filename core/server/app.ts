@@ -9,7 +9,10 @@ import { logUnauthenticated } from '../authn/unauthenticated-log.js';
 import { AUTHENTICATED_GROUP, ANONYMOUS_USER, UNAUTHENTICATED_GROUP, type AuthenticationRequest, type UserInfo } from '../authn/user.js';
 import type { Attributes } from '../authz/attributes.js';
 import { forbiddenError } from '../authz/forbidden.js';
-import { authorizeUnion } from '../authz/union.js';
+import { AuthorizationError, authorizeUnion } from '../authz/union.js';
+import { aggregate } from '../aggregate.js';
+import { aroundTap } from '../around-tap.js';
+import { sendInternalErrorText } from './internal-error-text.js';
 import { compressResponses } from './compression.js';
 import type { Hooks } from '../hooks.js';
 import type { Logger } from '../log.js';
@@ -63,20 +66,33 @@ interface State {
 }
 
 /** Why a request was refused, by authenticator: logged (never the credential), never sent. */
-interface Refusal { authenticator: string; reason: string }
+interface Refusal { authenticator: string; reason: string; failed?: true }
 const ACTIVE = Symbol('active authenticator');
-type TrackedRequest = AuthenticationRequest & { [ACTIVE]?: { name: string } };
+const FAILED = Symbol('authenticator failed');
+type TrackedRequest = AuthenticationRequest & { [ACTIVE]?: { name: string }; [FAILED]?: (name: string, err: unknown) => void };
 
 /**
  * Records which authenticator is running for each request, so that a reject() is attributed to
  * the plugin that called it: every tap (present and future) is wrapped to mark the request
  * before it runs. The hook runs taps one after another, so the mark holds across their awaits.
+ * A tap that throws is upstream's authenticator that returns an error: recorded against its
+ * name, and the chain goes on (union.New); the error counts as a rejection, so anonymous does not
+ * take the request over (upstream's NewFailOnError around the union). A request built elsewhere
+ * (a TokenReview) gets the error as a reject() reason.
  */
 function trackAuthenticators(hooks: Hooks): void {
   hooks.authenticate.intercept({
     register: (tap) => {
-      const fn = tap.fn as (req: TrackedRequest, ...rest: unknown[]) => unknown;
-      return { ...tap, fn: (req: TrackedRequest, ...rest: unknown[]) => { req[ACTIVE] = { name: tap.name }; return fn(req, ...rest); } };
+      const marked = { ...tap, fn: (req: TrackedRequest, ...rest: unknown[]) => { req[ACTIVE] = { name: tap.name }; return (tap.fn as (...a: unknown[]) => unknown)(req, ...rest); } };
+      return aroundTap(marked, {
+        answer: (_args, user) => user,
+        failed: (args, err) => {
+          const req = args[0] as TrackedRequest;
+          if (req[FAILED]) req[FAILED](tap.name, err);
+          else req.reject(err instanceof Error ? err.message : String(err));
+          return undefined;
+        },
+      });
     },
   });
 }
@@ -88,9 +104,13 @@ async function authenticate(hooks: Hooks, ctx: Koa.Context, log: Logger): Promis
     method: ctx.method, path: ctx.path, headers: ctx.req.headers, rawHeaders: ctx.req.rawHeaders, peerCertificate: leaf, peerChain: chain,
     reject(reason: string) { refusals.push({ authenticator: req[ACTIVE]?.name ?? 'unknown', reason }); },
     get rejected() { return refusals.length > 0; },
+    [FAILED]: (name, err) => { refusals.push({ authenticator: name, reason: err instanceof Error ? err.message : String(err), failed: true }); },
   };
   const user = await hooks.authenticate.promise(req);
   if (!user) {
+    const failures = refusals.filter((r) => r.failed).map((r) => `${r.authenticator}: ${r.reason}`);
+    // Upstream's WithAuthentication logs the union's errors at error level; the client gets only 401.
+    if (failures.length) log.error('Unable to authenticate the request due to an error', { method: ctx.method, path: ctx.path, err: aggregate(failures) });
     logUnauthenticated(log, ctx, refusals.map((r) => `${r.authenticator}: ${r.reason}`));
     throw errors.unauthorized();
   }
@@ -124,7 +144,9 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
         log.error('storage error serving request', { method: ctx.method, path: ctx.path, error: e.message });
         return sendStatus(ctx, errors.unknown(e.message).status);
       }
-      log.error('internal error serving request', { method: ctx.method, path: ctx.path, error: (e as Error).stack ?? String(e) });
+      // An authorizer that failed deeper in (a create on update asks the chain): name the plugin.
+      const failed = e instanceof AuthorizationError ? { authorizers: e.describe() } : {};
+      log.error('internal error serving request', { method: ctx.method, path: ctx.path, error: (e as Error).stack ?? String(e), ...failed });
       sendStatus(ctx, errors.internal(e).status);
     }
   });
@@ -154,7 +176,15 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
       apiGroup: info.apiGroup, apiVersion: info.apiVersion, resource: info.resource, subresource: info.subresource,
       namespace: info.namespace, name: info.name,
     };
-    const decision = await authorizeUnion(deps.hooks.authorize, attrs);
+    let decision;
+    try {
+      decision = await authorizeUnion(deps.hooks.authorize, attrs);
+    } catch (e) {
+      if (!(e instanceof AuthorizationError)) throw e;
+      // WithAuthorization: an error and no allow is 500 (an allow after a failure still serves).
+      log.error('authorizer failed', { method: ctx.method, path: ctx.path, user: ctx.state.user.name, err: e.describe() });
+      return sendInternalErrorText(ctx, e.message);
+    }
     if (decision?.decision !== 'allow') throw forbiddenError(attrs, decision?.reason);
     log.v(4).info('request', { verb: info.verb, path: ctx.path, user: ctx.state.user.name });
     await next();

@@ -7,7 +7,7 @@ import { errors } from '../api/errors.js';
 import { ANONYMOUS_USER, AUTHENTICATED_GROUP, UNAUTHENTICATED_GROUP, type UserInfo } from '../authn/user.js';
 import type { Attributes } from '../authz/attributes.js';
 import { forbiddenError } from '../authz/forbidden.js';
-import { authorizeUnion } from '../authz/union.js';
+import { AuthorizationError, authorizeUnion } from '../authz/union.js';
 import type { Hooks } from '../hooks.js';
 
 const USER = 'impersonate-user';
@@ -82,7 +82,8 @@ export async function impersonate(hooks: Pick<Hooks, 'authorize'>, requestor: Us
   for (const t of wanted) {
     const attrs = attributesFor(requestor, t);
     let decision;
-    try { decision = await authorizeUnion(hooks.authorize, attrs); } catch { decision = undefined; }
+    // Upstream answers an authorizer error here with 403 too, ending with the no-opinion reasons.
+    try { decision = await authorizeUnion(hooks.authorize, attrs); } catch (e) { decision = e instanceof AuthorizationError && e.reason ? { decision: 'noOpinion' as const, reason: e.reason } : undefined; }
     if (decision?.decision !== 'allow') {
       throw forbiddenError(attrs, decision?.reason);
     }

@@ -9,6 +9,7 @@ import type { ApiObject } from '../../core/api/meta.js';
 import type { UserInfo } from '../../core/authn/user.js';
 import type { Attributes } from '../../core/authz/attributes.js';
 import { authorize } from '../../core/authz/authorize.js';
+import { AuthorizationError } from '../../core/authz/union.js';
 import type { Host } from '../../core/host.js';
 import type { Plugin } from '../../core/plugin.js';
 import type { ResourceDefinition } from '../../core/registry/resource.js';
@@ -64,7 +65,9 @@ async function decide(host: Host, obj: Review, user: UserInfo): Promise<ApiObjec
     const d = await authorize(host, attributesOf(user, obj.spec ?? {}));
     status = { allowed: d?.decision === 'allow', ...(d?.decision === 'deny' ? { denied: true } : {}), ...(d?.reason ? { reason: d.reason } : {}) };
   } catch (e) {
-    status = { allowed: false, evaluationError: (e as Error).message };
+    // Upstream's review answers an authorizer error too: no decision, the no-opinion reasons, the error.
+    const reason = e instanceof AuthorizationError ? e.reason : '';
+    status = { allowed: false, ...(reason ? { reason } : {}), evaluationError: e instanceof Error ? e.message : String(e) };
   }
   return { ...obj, metadata: { ...obj.metadata, creationTimestamp: null }, status };
 }

@@ -7,9 +7,9 @@
 import { gzipSync } from 'node:zlib';
 import Koa from 'koa';
 import { errors, isStatusError } from '../../core/api/errors.js';
-import { goQuote } from '../../core/go-quote.js';
 import type { Attributes } from '../../core/authz/attributes.js';
-import { forbiddenError, sanitizeHtml } from '../../core/authz/forbidden.js';
+import { forbiddenError } from '../../core/authz/forbidden.js';
+import { internalErrorText } from '../../core/server/internal-error-text.js';
 import type { Logger } from '../../core/log.js';
 import type { HealthChecks } from '../../core/server/health.js';
 import { TEXT_CONTENT_TYPE } from '../../core/metrics/exposition.js';
@@ -34,8 +34,6 @@ export interface EndpointDeps {
 /** The authorizer could not decide (a SubjectAccessReview that failed). */
 class AuthorizationFailed extends Error {}
 
-/** Upstream's responsewriters.InternalError: plain text naming the request URI, HTML-escaped. */
-const internalErrorText = (uri: string, message: string) => `${sanitizeHtml(`Internal Server Error: ${goQuote(uri)}: ${message}`)}\n`;
 
 const plainText = (ctx: Koa.Context, code: number, body: string) => {
   ctx.status = code;

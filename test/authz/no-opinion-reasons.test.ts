@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import type { Decision } from '../../core/authz/attributes.js';
-import { authorizeUnion } from '../../core/authz/union.js';
+import { AuthorizationError, authorizeUnion } from '../../core/authz/union.js';
 import { createHooks } from '../../core/hooks.js';
 import { startInProcess, type RunningPlat } from '../helpers/plat.js';
 import { SarWebhook, as, resourceAttrs, tempDir, withClientCert, writeKubeconfig, writeTokenFile } from './support.js';
@@ -34,6 +34,42 @@ describe('the chain keeps no-opinion reasons as upstream union.go does', () => {
       assert.deepEqual(await authorizeUnion(hooks.authorize, resourceAttrs({ name: 'alice' })), expected);
       const decidedAt = answers.findIndex((d) => d?.decision === 'allow' || d?.decision === 'deny');
       assert.deepEqual(asked, answers.map((_, i) => i).slice(0, decidedAt < 0 ? undefined : decidedAt + 1));
+    });
+  }
+});
+
+describe('an authorizer that throws is passed over, as union.go passes over an error', () => {
+  const THROW = Symbol('throw');
+  type Answer = Decision | undefined | typeof THROW;
+  // Each kind of tap throws its own way: sync and promise throw, a callback tap calls back with it.
+  const cases: Array<[string, Answer[], Decision | undefined | { error: string; reason: string; taps: string[] }]> = [
+    ['a later allow decides', [THROW, { decision: 'allow' }], { decision: 'allow' }],
+    ['a later deny decides', [no('a'), THROW, { decision: 'deny', reason: 'd' }], { decision: 'deny', reason: 'd' }],
+    ['nobody decides: the error, with the reasons', [no('a'), THROW, no('c')], { error: 'tap1 failed', reason: 'a\nc', taps: ['tap1: tap1 failed'] }],
+    ['several errors aggregate as utilerrors does', [THROW, THROW, THROW, undefined], { error: '[tap0 failed, tap1 failed, tap2 failed]', reason: '', taps: ['tap0: tap0 failed', 'tap1: tap1 failed', 'tap2: tap2 failed'] }],
+  ];
+  for (const [what, answers, expected] of cases) {
+    it(what, async () => {
+      const hooks = createHooks();
+      answers.forEach((d, i) => {
+        const name = `tap${i}`;
+        const fail = () => new Error(`${name} failed`);
+        if (i % 3 === 0) hooks.authorize.tap(name, () => { if (d === THROW) throw fail(); return d; });
+        else if (i % 3 === 1) hooks.authorize.tapPromise(name, async () => { if (d === THROW) throw fail(); return d; });
+        else hooks.authorize.tapAsync(name, (_a, _r, cb) => (d === THROW ? cb(fail()) : cb(null, d)));
+      });
+      const run = authorizeUnion(hooks.authorize, resourceAttrs({ name: 'alice' }));
+      if (expected && 'error' in expected) {
+        await assert.rejects(run, (e: unknown) => {
+          assert.ok(e instanceof AuthorizationError);
+          assert.equal(e.message, expected.error);
+          assert.equal(e.reason, expected.reason);
+          assert.deepEqual(e.describe(), expected.taps);
+          return true;
+        });
+      } else {
+        assert.deepEqual(await run, expected);
+      }
     });
   }
 });

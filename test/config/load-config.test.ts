@@ -74,8 +74,6 @@ test('search order, package.json without "plat", empty files, nothing found', as
   assert.equal((await loadConfig({ cwd: d }))?.filepath, path.join(d, '.platrc'));
   d = dir({ 'package.json': '{"name": "x"}', 'plat.config.yaml': 'flags: {v: 3}\n' });
   assert.deepEqual((await loadConfig({ cwd: d }))?.flags, { v: 3 });
-  d = dir({ '.platrc.json': '', 'plat.config.yml': 'flags: {v: 4}\n' });
-  assert.deepEqual((await loadConfig({ cwd: d }))?.flags, { v: 4 }, 'empty files are skipped');
   d = dir({ 'unrelated.json': '{}' });
   assert.equal(await loadConfig({ cwd: d }), undefined);
 });
@@ -258,4 +256,63 @@ test('JS configs may list plugin objects; apply is checked', async () => {
   await assert.rejects(loadConfig({ cwd: d }), configError(/plat\.config\.mjs: \/plugins\/1: a plugin object must have a string "name"/));
   d = dir({ 'plat.config.json': '{"plugins": [{"name": "x"}]}' });
   await assert.rejects(loadConfig({ cwd: d }), configError(/plat\.config\.json: \/plugins\/0: must be string or array/));
+});
+
+test('an empty first file is the config file, an empty config: the files after it are not read', async () => {
+  const cases: Array<[Record<string, string>, string]> = [
+    [{ '.platrc.json': '', 'plat.config.yml': 'flags: {v: 4}\n' }, '.platrc.json'],
+    [{ 'plat.config.json': '  \n', 'plat.config.yaml': 'flags: {v: 4}\n' }, 'plat.config.json'],
+    [{ 'plat.config.json': 'null', 'plat.config.yaml': 'flags: {v: 4}\n' }, 'plat.config.json'],
+    [{ '.platrc.yaml': '# nothing yet\n', 'plat.config.json': '{"flags": {"v": 4}}' }, '.platrc.yaml'],
+    [{ '.platrc': '---\n', 'plat.config.json': '{"flags": {"v": 4}}' }, '.platrc'],
+    [{ 'plat.config.mjs': 'export default null;\n', 'plat.config.yaml': 'flags: {v: 4}\n' }, 'plat.config.mjs'],
+  ];
+  for (const [files, first] of cases) {
+    const d = dir(files);
+    const c = await loadConfig({ cwd: d });
+    assert.equal(c?.filepath, path.join(d, first), first);
+    assert.deepEqual(c?.flags, {}, first);
+    assert.deepEqual(c?.plugins, [], first);
+  }
+  // Named explicitly, a comment-only YAML file is an empty config too (not "has no plat property").
+  const d = dir({ 'conf/empty.yaml': '# nothing yet\n' });
+  assert.deepEqual((await loadConfig({ cwd: d, file: 'conf/empty.yaml' }))?.flags, {});
+  // package.json without "plat" is still no config file.
+  const p = dir({ 'package.json': '{"name": "x"}', 'plat.config.yaml': 'flags: {v: 5}\n' });
+  assert.deepEqual((await loadConfig({ cwd: p }))?.flags, { v: 5 });
+});
+
+test('a JS or TS config without a default export is an error naming the file and its exports', async () => {
+  const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const cases: Array<[string, string, string]> = [
+    ['plat.config.mjs', 'export const plugins = ["./p.mjs"];\n', 'it exports: plugins'],
+    ['.platrc.mjs', 'export const plugins = [];\nexport const flags = {};\n', 'it exports: flags, plugins'],
+    ['plat.config.js', 'export {};\n', 'it exports nothing'],
+    ['plat.config.ts', 'export const plugins: string[] = [];\n', 'it exports: plugins'],
+  ];
+  for (const [name, content, exported] of cases) {
+    // A file later in the search order is not read instead (plat.config.ts is the last place).
+    const later = name.endsWith('.ts') ? {} : { 'plat.config.yaml': 'flags: {v: 8}\n' };
+    const d = dir({ [name]: content, ...later, 'package.json': name === 'plat.config.js' ? '{"type": "module"}' : '{}' });
+    const message = new RegExp(`^${esc(path.join(d, name))}: has no default export \\(${esc(exported)}\\)$`);
+    await assert.rejects(loadConfig({ cwd: d }), configError(message), name);
+    await assert.rejects(loadConfig({ cwd: d, file: name }), configError(message), `${name} named explicitly`);
+  }
+  // CommonJS: module.exports is the default export, even an empty one.
+  const d = dir({ 'plat.config.cjs': 'exports.plugins = [];\n' });
+  assert.deepEqual((await loadConfig({ cwd: d }))?.plugins, []);
+});
+
+test('importPlugin: a package without an entry point says why require could not resolve it', async () => {
+  const d = dir({
+    'node_modules/no-main/package.json': '{"name": "no-main"}',
+    'node_modules/bad-main/package.json': '{"name": "bad-main", "main": "lib/missing.js"}',
+  });
+  const load = (spec: string) => importPlugin({ spec, options: undefined, index: 0, pointer: '/plugins/0', filepath: path.join(d, 'plat.config.mjs') }, d);
+  const pkg = (name: string) => path.join(d, 'node_modules', name).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  await assert.rejects(load('no-main'), configError(new RegExp(
+    `cannot load plugin "no-main": package "no-main" at ${pkg('no-main')}: cannot resolve "no-main": Cannot find module 'no-main' \\(its package.json has no "exports" or "main", and it has no index.js\\)$`)));
+  await assert.rejects(load('bad-main'), configError(new RegExp(
+    `cannot load plugin "bad-main": package "bad-main" at ${pkg('bad-main')}: cannot resolve "bad-main": Cannot find module '.*missing\\.js'. Please verify that the package.json has a valid "main" entry$`)));
+  await assert.rejects(load('no-main/sub'), configError(/package "no-main" at .*: cannot resolve "no-main\/sub": Cannot find module 'no-main\/sub'$/));
 });

@@ -1,0 +1,38 @@
+// What a third-party plugin imports from 'plat' (package.json "exports" → core/plugin-api.ts): the
+// README tells authors to ask the authorizer chain with authorize(host, attributes), so a plugin
+// outside the checkout must be able to import it, and the types the hook table names.
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { importPlugin } from '../../core/config/load-config.js';
+import { Host } from '../../core/host.js';
+import { silentLogger } from '../../core/log.js';
+import { repoRoot } from '../helpers/plat.js';
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'plat-plugin-api-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+test("a plugin outside the checkout imports authorize and AuthorizationError from 'plat'", async () => {
+  mkdirSync(path.join(dir, 'node_modules'));
+  symlinkSync(repoRoot, path.join(dir, 'node_modules', 'plat'), 'dir');
+  writeFileSync(path.join(dir, 'asker.mjs'), [
+    "import { authorize, AuthorizationError } from 'plat';",
+    'export default {',
+    "  name: 'Asker',",
+    '  apply(host) {',
+    "    host.hooks.authorize.tap('Asker', (a) => (a.verb === 'boom' ? (() => { throw new Error('kaput'); })() : a.verb === 'approve' ? { decision: 'allow' } : undefined));",
+    '    this.ask = (verb) => authorize(host, { user: { name: "u", groups: [] }, verb, isResourceRequest: false, path: "/", apiGroup: "", apiVersion: "", resource: "", subresource: "", namespace: "", name: "" })',
+    '      .catch((e) => (e instanceof AuthorizationError ? `error: ${e.describe().join()}` : Promise.reject(e)));',
+    '  },',
+    '};',
+  ].join('\n'));
+  const plugin = await importPlugin({ spec: './asker.mjs', options: undefined, index: 0, pointer: '/plugins/0', filepath: path.join(dir, 'plat.config.mjs') }, dir);
+  const host = new Host({ role: 'apiserver', logger: silentLogger });
+  plugin.apply(host, undefined);
+  const ask = (plugin as unknown as { ask(verb: string): Promise<unknown> }).ask;
+  assert.deepEqual(await ask('approve'), { decision: 'allow' });
+  assert.equal(await ask('get'), undefined);
+  assert.equal(await ask('boom'), 'error: Asker: kaput');
+});
