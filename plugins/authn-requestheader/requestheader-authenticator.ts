@@ -3,7 +3,9 @@
 // headers are believed only on a connection whose client certificate verifies against
 // --requestheader-client-ca-file (a bundle separate from --client-ca-file) and, when
 // --requestheader-allowed-names is set, whose CommonName is listed. Everyone else's identity
-// headers are never read.
+// headers are never read. The CA file is watched (upstream's "request-header::<file>" content): a
+// changed, usable bundle verifies from the next request on; an unusable change is logged and the
+// current bundle kept.
 //
 // Ordered as upstream's union: first (stage -10), before X509Authenticator, so a proxy's own
 // certificate is not taken for the user. As upstream, a presented certificate that does not verify
@@ -15,6 +17,9 @@ import type { Host } from '../../core/host.js';
 import type { Plugin } from '../../core/plugin.js';
 import type { AuthenticationRequest, UserInfo } from '../../core/authn/user.js';
 import type { Logger } from '../../core/log.js';
+import { parseCaBundle, type Certificate } from '../../core/authn/x509/index.js';
+import { watchCaFile, type DynamicOptions } from '../../core/tls/dynamic-content.js';
+import type { WatchedFiles } from '../../core/tls/watched-files.js';
 import {
   authenticateFrontProxy, headerNamesFromFlags, noBlankEntries, readRequestHeaderCa, REQUESTHEADER_FLAG_NAMES,
   warnNonStandardHeaders, type RequestHeaderSettings,
@@ -33,7 +38,7 @@ export const REQUESTHEADER_FLAGS = {
 /** Before X509Authenticator (stage 0): upstream puts the front proxy first in the union. */
 export const REQUESTHEADER_STAGE = -10;
 
-export interface RequestHeaderAuthenticatorOptions {
+export interface RequestHeaderAuthenticatorOptions extends DynamicOptions {
   /** Clock for certificate validity; tests inject one. */
   readonly now?: () => Date;
 }
@@ -44,6 +49,7 @@ export function createRequestHeaderAuthenticator(options: RequestHeaderAuthentic
     name: PLUGIN_NAME,
     apply(host: Host): void {
       const log = host.logger.child(PLUGIN_NAME);
+      let watched: WatchedFiles<readonly Certificate[]> | undefined;
       host.hooks.flags.tap(PLUGIN_NAME, (flags) => {
         const list = (name: string, help: string) => flags.define({
           name, type: 'strings', help, section: SECTION, owner: PLUGIN_NAME, validate: noBlankEntries(name),
@@ -74,7 +80,9 @@ export function createRequestHeaderAuthenticator(options: RequestHeaderAuthentic
 
         const caFile = cfg.flags.get<string>(REQUESTHEADER_FLAGS.clientCaFile);
         if (!caFile) return;
-        const roots = readRequestHeaderCa(caFile);
+        const bundle = watched = watchCaFile<readonly Certificate[]>('request-header', caFile, () => readRequestHeaderCa(caFile),
+          (b) => parseCaBundle(b.toString('latin1'), ''), log, options);
+        const roots = bundle.current();
         if (proxy && !roots.some((r) => proxy.certificate.checkIssued(r.x509))) {
           log.warn('the proxy client certificate is not issued by a certificate of --requestheader-client-ca-file; servers trusting that bundle will not accept it',
             { file: REQUESTHEADER_FLAGS.proxyClientCertFile });
@@ -87,8 +95,10 @@ export function createRequestHeaderAuthenticator(options: RequestHeaderAuthentic
           file: caFile, authorities: roots.length, allowedNames: allowedNames.length ? allowedNames.join(',') : '(any)',
         });
         host.hooks.authenticate.tap({ name: PLUGIN_NAME, stage: REQUESTHEADER_STAGE }, (req) =>
-          authenticate(req, { roots, allowedNames, names }, now(), log));
+          authenticate(req, { roots: bundle.current(), allowedNames, names }, now(), log));
       });
+      host.hooks.start.tap(PLUGIN_NAME, () => watched?.start());
+      host.hooks.shutdown.tap(PLUGIN_NAME, () => watched?.stop());
     },
   };
 }

@@ -3,7 +3,8 @@
 // pointing at <cert-dir>/nodeagent-client-current.pem, request a certificate with the bootstrap
 // credentials). The certificate manager keeps it rotated when rotateCertificates is on; a
 // certificate the kubeconfig names as files is in force until its rotation deadline, one it holds
-// as data is stored and replaced at once, as upstream's kubelet does.
+// as data is stored and replaced at once, as upstream's kubelet does. Without rotation, the files
+// the kubeconfig names are followed (client-files.ts), as client-go re-reads them.
 // ctx.api is the API client with the current certificate, switched in place on rotation; when it
 // has had no valid certificate for 5 minutes while the server is healthy (upstream's sense: the
 // last rotation worked or the last CSR create was refused with 401, 403 or 404), the agent exits
@@ -18,6 +19,7 @@ import type { ClientConnection } from '../../core/client/connection.js';
 import { RestClient } from '../../core/client/rest-client.js';
 import type { NodeAgentContext } from '../../core/nodeagent/context.js';
 import { loadClientConfig } from './client-config.js';
+import { followClientFiles } from './client-files.js';
 import { clientTemplate } from './serving-template.js';
 
 export interface ClientIdentityOptions {
@@ -41,7 +43,7 @@ export async function runClientIdentity(ctx: NodeAgentContext, o: ClientIdentity
   const log = ctx.logger.child('client-certificate');
   if (ctx.config.rotateCertificates) log.info('Client rotation is on, will bootstrap in background');
   const currentPem = path.join(certDir, `${CLIENT_PREFIX}-current.pem`);
-  const { certConfig, clientConfig } = await loadClientConfig(platconfig, bootstrapFile, currentPem, log, now());
+  const { certConfig, clientConfig, bootstrapping } = await loadClientConfig(platconfig, bootstrapFile, currentPem, log, now());
   // The kubeconfig's certificate files are the store's second place to look (buildClientCertificateManager),
   // so an operator's certificate stays in force until its rotation deadline.
   const store = new FileStore({
@@ -66,9 +68,22 @@ export async function runClientIdentity(ctx: NodeAgentContext, o: ClientIdentity
       ctx.api.set(api);
     }
   };
+  // Without rotation, a certificate the kubeconfig names as files is followed (client-go's
+  // ReloadTLSFiles); one it holds as data stays as it is.
+  const follow = async (certFile: string, keyFile: string, initial: StoredPair) => {
+    const files = followClientFiles(certFile, keyFile, { cert: initial.certPem, key: initial.keyPem },
+      (p) => publish(pairFromPem(p.cert, p.key, certFile)), log);
+    try {
+      await whenAborted(signal);
+    } finally {
+      files.stop();
+    }
+  };
   if (clientConfig.clientCert && clientConfig.clientKey && !ctx.config.rotateCertificates) {
-    publish(pairFromPem(clientConfig.clientCert.toString(), clientConfig.clientKey.toString(), platconfig));
-    await whenAborted(signal);
+    const pair = pairFromPem(clientConfig.clientCert.toString(), clientConfig.clientKey.toString(), platconfig);
+    publish(pair);
+    if (clientConfig.clientCertFile && clientConfig.clientKeyFile) await follow(clientConfig.clientCertFile, clientConfig.clientKeyFile, pair);
+    else await whenAborted(signal);
     return;
   }
   // Certificate data in the kubeconfig itself (kubeadm's admin-like kubeconfig): written into the
@@ -111,7 +126,10 @@ export async function runClientIdentity(ctx: NodeAgentContext, o: ClientIdentity
       const unsubscribe = ctx.api.onChange(stopOnce);
       if (!ctx.api.isSet()) await manager.run(once.signal);
       unsubscribe();
-      await whenAborted(stop.signal);
+      // The kubeconfig TLS bootstrap wrote names the store's current file.
+      const current = manager.current();
+      if (bootstrapping && current && !stop.signal.aborted) await follow(currentPem, currentPem, current);
+      else await whenAborted(stop.signal);
     }
   } finally {
     clearInterval(watchdog);

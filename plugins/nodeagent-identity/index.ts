@@ -28,6 +28,8 @@ export function identityPlugin(o: IdentityPluginOptions = {}): Plugin {
           async run(signal: AbortSignal): Promise<string | void> {
             if (ctx.standalone) {
               await runServingIdentity(ctx, o, signal);
+              // Stopped while watching tlsCertFile: it was not done early.
+              if (signal.aborted) return;
               if (!ctx.config.enableServer) return 'no client identity: running standalone (no --platconfig); no serving pair: the server is off';
               return ctx.servingPair.get()
                 ? 'no client identity: running standalone (no --platconfig); the serving pair is set'

@@ -1,5 +1,8 @@
 // The secure server's pair, as upstream's InitializeTLS and NewMainKubelet choose it:
-// tlsCertFile + tlsPrivateKeyFile when given; without serverTLSBootstrap a self-signed pair in
+// tlsCertFile + tlsPrivateKeyFile when given, watched while the agent runs with the
+// ReloadKubeletServerCertificateFile gate on (upstream's NewKubeletServerCertificateDynamicFileManager:
+// a rewritten, usable pair goes to new handshakes, an unusable one is logged and the current kept),
+// read once with it off; without serverTLSBootstrap a self-signed pair in
 // --cert-dir (nodeagent.crt / nodeagent.key, as upstream's kubelet.crt / kubelet.key); with it a
 // `platform/nodeagent-serving` certificate (never auto-approved), rotated like the client
 // certificate, and nothing else: while none is issued, and once the issued one has expired
@@ -8,16 +11,19 @@
 // available for the kubelet'). No self-signed pair is written then. Standalone, with no API server
 // to ask, a stored serving certificate still serves until it expires, as upstream's manager without
 // a client keeps what it loaded.
-import { sleep } from '../../core/abort-wait.js';
+import { sleep, whenAborted } from '../../core/abort-wait.js';
 import { SIGNER_NODEAGENT_SERVING } from '../../core/certificates/csr-object.js';
 import { CertificateManager } from '../../core/client/certificate/manager.js';
 import { FileStore, type StoredPair } from '../../core/client/certificate/store.js';
 import type { NodeAgentContext, TlsPair } from '../../core/nodeagent/context.js';
 import { ensureSelfSignedServing } from '../../core/pki/index.js';
 import { loadServingPair } from '../../core/server/serving-pair.js';
+import { watchServingPair } from '../../core/tls/dynamic-content.js';
 import { servingTemplate } from './serving-template.js';
 
 export const SERVING_PREFIX = 'nodeagent-server';
+/** Upstream's "kubelet-server-cert-files" dynamic content, in log lines as `<it>::<cert>::<key>`. */
+const SERVING_FILES = 'nodeagent-server-cert-files';
 
 export interface ServingIdentityOptions {
   readonly now?: () => Date;
@@ -33,7 +39,24 @@ export async function runServingIdentity(ctx: NodeAgentContext, o: ServingIdenti
   const log = ctx.logger.child('serving-certificate');
   if (!ctx.config.enableServer) return; // nothing would serve with it
   if (tlsCertFile && tlsPrivateKeyFile) {
-    ctx.servingPair.set(loadServingPair({ name: 'tlsCertFile', path: tlsCertFile }, { name: 'tlsPrivateKeyFile', path: tlsPrivateKeyFile }));
+    const load = () => loadServingPair({ name: 'tlsCertFile', path: tlsCertFile }, { name: 'tlsPrivateKeyFile', path: tlsPrivateKeyFile });
+    if (!ctx.gates.enabled('ReloadKubeletServerCertificateFile')) {
+      ctx.servingPair.set(load());
+      return;
+    }
+    const files = watchServingPair(SERVING_FILES, tlsCertFile, tlsPrivateKeyFile, load, log);
+    const take = (pair: TlsPair) => {
+      ctx.servingPair.set(pair);
+      log.v(4).info('loaded certificate and key pair in nodeagent server certificate manager', { certFile: tlsCertFile, keyFile: tlsPrivateKeyFile });
+    };
+    take(files.current());
+    files.onChange(take);
+    files.start();
+    try {
+      await whenAborted(signal);
+    } finally {
+      files.stop();
+    }
     return;
   }
   if (!serverTLSBootstrap) {

@@ -7,12 +7,14 @@
 import { whenAborted } from '../../core/abort-wait.js';
 import { parseDuration } from '../../core/flags/duration.js';
 import type { Runnable } from '../../core/lifecycle.js';
+import type { Logger } from '../../core/log.js';
+import type { WatchedFiles } from '../../core/tls/watched-files.js';
 import type { NodeAgentContext, TlsPair } from '../../core/nodeagent/context.js';
 import { StartupError } from '../../core/plugin.js';
 import { createHealthApp, createReadOnlyApp, createSecureApp } from './app.js';
 import { DelegatingAuthenticator } from '../../core/authn/delegating-authenticator.js';
 import { alwaysAllow, SubjectAccessReviewer, type NodeAgentAuthorizer } from './authorization.js';
-import { readClientCaFile } from './client-ca.js';
+import { watchClientCaFile } from './client-ca.js';
 import { joinHostPort } from '../../core/server/bind-address.js';
 import { listenPlain, listenSecure, type Listening, type SecureListening } from './listeners.js';
 import { TokenReviewer } from '../../core/authn/token-review-client.js';
@@ -30,7 +32,13 @@ export interface ServerSubsystemOptions {
 
 interface SecureSettings {
   readonly tls: TlsSettings;
+  /**
+   * The client CA TLS names to clients as acceptable issuers: the file as read at start-up, as
+   * upstream's InitializeTLS builds ClientCAs once (until 1.36's ReloadKubeletClientCAFile). It
+   * decides nothing: the authenticator verifies against the watched file.
+   */
   readonly clientCa?: string;
+  readonly clientCaFile?: WatchedFiles<string>;
   readonly authenticator: DelegatingAuthenticator;
   readonly authorizer: NodeAgentAuthorizer;
 }
@@ -44,7 +52,7 @@ function duration(field: string, value: string): number {
 }
 
 /** Upstream's BuildAuth and InitializeTLS, for the secure port. */
-function secureSettings(ctx: NodeAgentContext, now: () => number): SecureSettings {
+function secureSettings(ctx: NodeAgentContext, now: () => number, log: Logger): SecureSettings {
   const c = ctx.config;
   let tls: TlsSettings;
   try {
@@ -55,10 +63,11 @@ function secureSettings(ctx: NodeAgentContext, now: () => number): SecureSetting
   }
   const api = () => ctx.api.get();
   const authn = c.authentication;
-  let clientCa: string | undefined;
+  let clientCaFile: WatchedFiles<string> | undefined;
   if (authn.x509.clientCAFile) {
-    try { clientCa = readClientCaFile(authn.x509.clientCAFile); } catch (e) { throw new StartupError((e as Error).message); }
+    try { clientCaFile = watchClientCaFile(authn.x509.clientCAFile, log); } catch (e) { throw new StartupError((e as Error).message); }
   }
+  const clientCa = clientCaFile?.current();
   let tokens: TokenReviewer | undefined;
   if (authn.webhook.enabled) {
     if (ctx.standalone) throw new StartupError('authentication.webhook.enabled: no client provided, cannot use webhook authentication (standalone mode has no API server)');
@@ -66,7 +75,7 @@ function secureSettings(ctx: NodeAgentContext, now: () => number): SecureSetting
   }
   let authenticator: DelegatingAuthenticator;
   try {
-    authenticator = new DelegatingAuthenticator({ ...(clientCa ? { clientCa } : {}), ...(tokens ? { tokens } : {}), anonymous: authn.anonymous.enabled });
+    authenticator = new DelegatingAuthenticator({ ...(clientCaFile ? { clientCa: clientCaFile } : {}), ...(tokens ? { tokens } : {}), anonymous: authn.anonymous.enabled });
   } catch (e) {
     throw new StartupError(`authentication: ${(e as Error).message}`);
   }
@@ -86,13 +95,13 @@ function secureSettings(ctx: NodeAgentContext, now: () => number): SecureSetting
     default:
       throw new StartupError(authz.mode ? `authorization.mode: Unknown authorization mode ${authz.mode as string}` : 'authorization.mode: No authorization mode specified');
   }
-  return { tls, ...(clientCa ? { clientCa } : {}), authenticator, authorizer };
+  return { tls, ...(clientCa && clientCaFile ? { clientCa, clientCaFile } : {}), authenticator, authorizer };
 }
 
 export function createServerSubsystem(ctx: NodeAgentContext, o: ServerSubsystemOptions = {}): Runnable {
   const c = ctx.config;
   const log = ctx.logger.child('server');
-  const secure = c.enableServer ? secureSettings(ctx, o.now ?? Date.now) : undefined;
+  const secure = c.enableServer ? secureSettings(ctx, o.now ?? Date.now, log) : undefined;
   const profiling = c.enableServer && c.enableDebuggingHandlers && c.enableProfilingHandler;
   const logs = { root: o.systemLogDir ?? '/var/log/', journalctl: o.journalctl ?? 'journalctl' };
 
@@ -101,6 +110,7 @@ export function createServerSubsystem(ctx: NodeAgentContext, o: ServerSubsystemO
       const open: Listening[] = [];
       let stopWatching = () => {};
       if (profiling) await v8Profiler.acquire();
+      secure?.clientCaFile?.start();
       try {
         if (c.readOnlyPort > 0) {
           log.info('Starting to listen read-only', { address: c.address, port: c.readOnlyPort });
@@ -146,6 +156,7 @@ export function createServerSubsystem(ctx: NodeAgentContext, o: ServerSubsystemO
         await whenAborted(signal);
       } finally {
         stopWatching();
+        secure?.clientCaFile?.stop();
         await Promise.all(open.map((l) => l.close()));
         if (profiling) await v8Profiler.release();
       }
