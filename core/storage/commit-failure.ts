@@ -1,5 +1,4 @@
-// A commit LMDB could not make (a full disk, an I/O error) as a StorageError that names the data
-// file and the cause. lmdb-js rejects every write of the failed batch with a bare 'Commit failed
+// A commit LMDB could not make (a full disk, an I/O error) as a StorageError that says why. lmdb-js rejects every write of the failed batch with a bare 'Commit failed
 // (see commitError for details)' and hangs the cause on `commitError`, a second promise that
 // rejects too: left alone, that is an unhandled rejection, which ends the process.
 import fs from 'node:fs';
@@ -36,10 +35,11 @@ function commitFailure(dataFile: string, cause: unknown): StorageError {
   const name = typeof code === 'number' ? errnoName(code) : undefined;
   const reason = ERRNO_TEXT[name ?? ''] ?? (cause instanceof Error ? cause.message : 'commit failed');
   const full = name === 'ENOSPC' || name === 'EDQUOT' || code === MDB_MAP_FULL || (name === 'EIO' && nearlyFull(dataFile));
-  // etcd refuses a write beyond its quota with 'etcdserver: mvcc: database space exceeded'.
+  // etcd refuses a write beyond its quota with 'etcdserver: mvcc: database space exceeded'. The
+  // text reaches API clients (a 500's message): it names no path of the server's.
   const message = full
-    ? `database space exceeded: commit ${dataFile}: ${name === 'EIO' ? ERRNO_TEXT['ENOSPC'] : reason}`
-    : `commit ${dataFile}: ${reason}`;
+    ? `database space exceeded: ${name === 'EIO' ? ERRNO_TEXT['ENOSPC'] : reason}`
+    : `commit failed: ${reason}`;
   const error = new StorageError('CommitFailed', '', message);
   if (cause !== undefined) error.cause = cause;
   return error;

@@ -77,7 +77,7 @@ describe('a full disk', { skip }, () => {
         }
         assert.ok(last > 0, 'some writes fit');
         assert.ok(isStorageError(refused, 'CommitFailed'), `a write is refused as CommitFailed: ${String(refused)}`);
-        assert.equal((refused as Error).message, `database space exceeded: commit ${path.join(dir(), 'data.mdb')}: no space left on device`);
+        assert.equal((refused as Error).message, 'database space exceeded: no space left on device');
         // lmdb-js's second promise, had it been left alone, is reported once the tick is over.
         await new Promise((r) => setImmediate(r));
         assert.deepEqual(unhandled, []);
@@ -123,7 +123,7 @@ describe('a full disk', { skip }, () => {
         // ErrorToAPIStatus for a storage error: 500, no reason, the error's own text.
         assert.deepEqual(refused.json, {
           kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
-          message: `database space exceeded: commit ${path.join(dataDir, 'store', 'data.mdb')}: no space left on device`,
+          message: 'database space exceeded: no space left on device',
           code: 500,
         });
         assert.equal(plat.child.exitCode, null, `plat is still running:\n${plat.output()}`);
