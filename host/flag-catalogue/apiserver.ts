@@ -85,7 +85,7 @@ export const apiserverFlagCatalogue: readonly FlagSpec[] = Object.freeze([
     ['max-connection-bytes-per-sec', 'int', undefined, 'If non-zero, throttle each user connection (long-running requests only).', { validate: nonNegative }],
     ['enable-logs-handler', 'bool', undefined, "Install a `/logs` handler for the server's logs.", { deprecated: 'the /logs handler will be removed in a future version' }],
     ['profiling', 'bool', true, 'Serve profiling at `host:port/debug/pprof/`.'],
-    ['contention-profiling', 'bool', undefined, 'Block profiling, when profiling is enabled.'],
+    ['contention-profiling', 'bool', undefined, 'Block profiling, when profiling is enabled. (not supported: V8 has no block profile; only false is accepted)'],
     ['debug-socket-path', 'string', undefined, 'Unprotected (no authentication or authorization) unix socket for profiling.'],
     ['shutdown-delay-duration', 'duration', undefined, 'Delay before termination; the server serves normally, `/healthz` and `/livez` succeed, `/readyz` fails at once.'],
     ['shutdown-send-retry-after', 'bool', undefined, 'Keep listening until in-flight non-long-running requests drain; meanwhile reject new requests with status 429, header `Retry-After`, and header `Connection: close`.'],

@@ -92,7 +92,7 @@ export const controllerManagerFlagCatalogue: readonly FlagSpec[] = Object.freeze
     ['controller-shutdown-timeout', 'duration', ms('10s'), 'Wait for controllers to stop before exit.'],
     ['use-service-account-credentials', 'bool', undefined, 'Individual service account credentials per controller.'],
     ['profiling', 'bool', true, 'Profiling at `host:port/debug/pprof/`.'],
-    ['contention-profiling', 'bool', undefined, 'Block profiling when profiling is on.'],
+    ['contention-profiling', 'bool', undefined, 'Block profiling when profiling is on. (not supported: V8 has no block profile; only false is accepted)'],
     ['min-resync-period', 'duration', ms('12h0m0s'), 'Reflector resync period, random between this and twice this.'],
     ['feature-gates', 'map', undefined, 'Feature gates (component:key=value pairs).'],
     ['emulated-version', 'strings', undefined, 'Emulated version.'],
