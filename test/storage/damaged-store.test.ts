@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -13,7 +14,7 @@ import { openLmdbStorage } from '../../core/storage/lmdb.js';
 import { startProcess, tempDir } from '../helpers/plat.js';
 import { runPlat } from '../helpers/run-plat.js';
 
-const lmdbModule = fileURLToPath(new URL('../../core/storage/lmdb.js', import.meta.url));
+const coreDir = fileURLToPath(new URL('../../core/', import.meta.url));
 
 describe('a damaged store', () => {
   const dataDir = tempDir('plat-damaged-');
@@ -88,13 +89,26 @@ describe('a store the user may not open', { skip: notRoot }, () => {
   });
   after(() => fs.rmSync(parent, { recursive: true, force: true }));
 
-  /** openLmdbStorage's error as user nobody sees it. */
+  /**
+   * The error of the check openLmdbStorage makes before LMDB opens anything, as user nobody sees
+   * it. The check's modules are copied where nobody may read them: the checkout may be private.
+   */
   const openAsNobody = (): string => {
-    const r = spawnSync(process.execPath, ['--input-type=module', '-e', `
-      const { openLmdbStorage } = await import(${JSON.stringify(lmdbModule)});
-      try { await (await openLmdbStorage({ path: ${JSON.stringify(dir)} })).close(); console.log('opened'); } catch (e) { console.log(e.message); }
-    `], { uid: 65534, gid: 65534, encoding: 'utf8', timeout: 30_000 });
-    return `${r.stdout}${r.stderr}`.trim();
+    const code = fs.mkdtempSync(path.join(os.tmpdir(), 'plat-perm-code-'));
+    try {
+      fs.mkdirSync(path.join(code, 'storage'));
+      fs.writeFileSync(path.join(code, 'package.json'), '{"type":"module"}');
+      fs.copyFileSync(path.join(coreDir, 'storage', 'lmdb-file.js'), path.join(code, 'storage', 'lmdb-file.js'));
+      fs.copyFileSync(path.join(coreDir, 'go-os-error.js'), path.join(code, 'go-os-error.js'));
+      fs.chmodSync(code, 0o755);
+      const r = spawnSync(process.execPath, ['--input-type=module', '-e', `
+        const { checkLmdbFile } = await import(${JSON.stringify(path.join(code, 'storage', 'lmdb-file.js'))});
+        try { checkLmdbFile(${JSON.stringify(dataFile)}); console.log('opened'); } catch (e) { console.log(e.message); }
+      `], { uid: 65534, gid: 65534, cwd: code, encoding: 'utf8', timeout: 30_000 });
+      return `${r.stdout}${r.stderr}`.trim();
+    } finally {
+      fs.rmSync(code, { recursive: true, force: true });
+    }
   };
 
   const cases = [
