@@ -18,6 +18,7 @@ import { requestDeadline } from './request-deadline.js';
 import { answerRetryWait, isLostConnection, MAX_RETRIES } from './request-retry.js';
 import { responseError } from './response-error.js';
 import { watchEvents, type WatchEvent } from './watch-events.js';
+import { checkServerIdentity } from './server-identity.js';
 
 export interface ResourceRef {
   readonly group: string;
@@ -163,6 +164,7 @@ export class RestClient {
       keepAlive: true, maxSockets: 32,
       ...(c.ca ? { ca: c.ca } : {}), ...(c.clientCert ? { cert: c.clientCert } : {}), ...(c.clientKey ? { key: c.clientKey } : {}),
       rejectUnauthorized: !c.insecureSkipTlsVerify, ...(c.tlsServerName ? { servername: c.tlsServerName } : {}),
+      checkServerIdentity,
     };
     return c.proxyUrl ? new ProxyAgent(c.proxyUrl, options) : new https.Agent(options);
   }

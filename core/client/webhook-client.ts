@@ -11,6 +11,7 @@ import { createSecureContext } from 'node:tls';
 import { sleepUnlessAborted } from '../abort-wait.js';
 import type { WebhookConnection } from './kubeconfig.js';
 import { ProxyAgent } from './proxy-connect.js';
+import { checkServerIdentity } from './server-identity.js';
 
 export interface Backoff {
   readonly initialMs: number;
@@ -66,7 +67,7 @@ export class WebhookClient {
         ...(c.clientCert && c.clientKey ? { cert: c.clientCert, key: c.clientKey } : {}),
       };
       createSecureContext(tls);
-      const options = { keepAlive: true, rejectUnauthorized: !c.insecureSkipTlsVerify, ...tls };
+      const options = { keepAlive: true, rejectUnauthorized: !c.insecureSkipTlsVerify, ...tls, checkServerIdentity };
       this.#agent = c.proxyUrl ? new ProxyAgent(c.proxyUrl, options) : new https.Agent(options);
     } else {
       this.#agent = new http.Agent({ keepAlive: true });

@@ -6,6 +6,7 @@ import type { WebhookConnection } from '../../core/client/kubeconfig.js';
 import { apiUrl } from '../../core/client/rest-client.js';
 import { withTlsVerifyReason } from '../../core/client/tls-verify-error.js';
 import { CommandError } from './ca.js';
+import { checkServerIdentity } from '../../core/client/server-identity.js';
 
 export type Connection = WebhookConnection;
 
@@ -25,6 +26,7 @@ export async function apiRequest(conn: Connection, method: string, path: string,
       },
       ...(conn.ca ? { ca: conn.ca } : {}), ...(conn.clientCert ? { cert: conn.clientCert } : {}), ...(conn.clientKey ? { key: conn.clientKey } : {}),
       rejectUnauthorized: !conn.insecureSkipTlsVerify, ...(conn.tlsServerName ? { servername: conn.tlsServerName } : {}),
+      checkServerIdentity,
     }, (r) => {
       const chunks: Buffer[] = [];
       r.on('data', (c: Buffer) => chunks.push(c));

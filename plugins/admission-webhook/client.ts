@@ -8,6 +8,7 @@ import { createSecureContext } from 'node:tls';
 import { tlsVerifyReason } from '../../core/client/tls-verify-error.js';
 import { genericServerResponse } from '../../core/client/generic-response.js';
 import type { WebhookClientConfig } from './types.js';
+import { checkServerIdentity } from '../../core/client/server-identity.js';
 
 /** Bound on a webhook's answer: an AdmissionReview carries at most a patch of one object. */
 const MAX_RESPONSE_BYTES = 6 * 1024 * 1024;
@@ -51,7 +52,7 @@ export class AgentPool {
     const key = ca ?? '';
     let agent = this.#agents.get(key);
     if (agent) { this.#agents.delete(key); this.#agents.set(key, agent); return agent; }
-    agent = new https.Agent({ keepAlive: true, ...(ca ? { ca } : {}) });
+    agent = new https.Agent({ keepAlive: true, ...(ca ? { ca } : {}), checkServerIdentity });
     this.#agents.set(key, agent);
     if (this.#agents.size > MAX_AGENTS) {
       const [oldestKey, oldest] = this.#agents.entries().next().value!;

@@ -1,6 +1,7 @@
 // One GET of a JSON document over HTTPS, as the OIDC client makes it for discovery and key sets:
 // the issuer's CA (or the host's roots), a timeout, a size limit, and go-oidc's error wording.
 import https from 'node:https';
+import { checkServerIdentity } from '../../core/client/server-identity.js';
 
 export const DEFAULT_FETCH_TIMEOUT_MS = 10_000;
 const MAX_BODY_BYTES = 1 << 20;
@@ -15,7 +16,7 @@ const STATUS_TEXT: Record<number, string> = { 404: 'Not Found', 500: 'Internal S
 
 /** A GET-JSON function bound to one trust setting; `close()` drops its kept-alive connections. */
 export function createFetchJson(opts: { ca?: string; timeoutMs?: number }): { fetchJson: FetchJson; close(): void } {
-  const agent = new https.Agent({ keepAlive: true, ...(opts.ca ? { ca: opts.ca } : {}) });
+  const agent = new https.Agent({ keepAlive: true, ...(opts.ca ? { ca: opts.ca } : {}), checkServerIdentity });
   const timeoutMs = opts.timeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS;
   const fetchJson: FetchJson = (url) => new Promise((resolve, reject) => {
     let u: URL;
