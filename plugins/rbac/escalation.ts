@@ -8,6 +8,9 @@ import { errors } from '../../core/api/errors.js';
 import { goQuote } from '../../core/api/field-errors.js';
 import type { ApiObject } from '../../core/api/meta.js';
 import type { AdmissionRequest } from '../../core/admission/request.js';
+import type { Attributes } from '../../core/authz/attributes.js';
+import { AuthorizationError } from '../../core/authz/union.js';
+import type { Logger } from '../../core/log.js';
 import { MASTERS_GROUP, type UserInfo } from '../../core/authn/user.js';
 import { defaultRoleRef } from './defaults.js';
 import { aggregateText, type RuleResolver } from './resolver.js';
@@ -50,28 +53,41 @@ function onlyGcFields(obj: ApiObject, old: ApiObject): boolean {
 
 const hasAggregationRule = (r: ClusterRole | undefined): boolean => (r?.aggregationRule?.clusterRoleSelectors?.length ?? 0) > 0;
 
+/**
+ * Whether the chain allows `attrs`. As RoleEscalationAuthorized and BindingAuthorized: an
+ * authorizer's error is logged and is not an allow, so the check of the user's own rules decides.
+ */
+async function allowed(req: AdmissionRequest, attrs: Omit<Attributes, 'user'>, what: string, log: Logger): Promise<boolean> {
+  try {
+    return (await req.authorize(attrs))?.decision === 'allow';
+  } catch (e) {
+    if (!(e instanceof AuthorizationError)) throw e;
+    log.error('Unhandled Error', { err: `error authorizing user ${goQuote(req.user.name)} to ${what}: ${e.message}`, authorizers: e.describe() });
+    return false;
+  }
+}
+
 /** RoleEscalationAuthorized: `escalate` on the role resource (the URL's name: none on create). */
-async function escalateAllowed(req: AdmissionRequest): Promise<boolean> {
-  const d = await req.authorize({
+function escalateAllowed(req: AdmissionRequest, log: Logger): Promise<boolean> {
+  const name = req.operation === 'CREATE' ? '' : req.name;
+  return allowed(req, {
     verb: 'escalate', isResourceRequest: true, path: '', apiGroup: req.group, apiVersion: '*', resource: req.resource,
-    subresource: '', namespace: req.namespace, name: req.operation === 'CREATE' ? '' : req.name,
-  });
-  return d?.decision === 'allow';
+    subresource: '', namespace: req.namespace, name,
+  }, `escalate ${req.resource} named ${goQuote(name)} in namespace ${goQuote(req.namespace)}`, log);
 }
 
 /** BindingAuthorized: `bind` on the referenced role, in the binding's namespace. */
-async function bindAllowed(req: AdmissionRequest, ref: RoleRef): Promise<boolean> {
+async function bindAllowed(req: AdmissionRequest, ref: RoleRef, log: Logger): Promise<boolean> {
   const resource = ref.kind === 'ClusterRole' ? 'clusterroles' : ref.kind === 'Role' ? 'roles' : undefined;
   if (!resource) return false;
-  const d = await req.authorize({
+  return allowed(req, {
     verb: 'bind', isResourceRequest: true, path: '', apiGroup: ref.apiGroup ?? '', apiVersion: '*', resource,
     subresource: '', namespace: req.namespace, name: ref.name ?? '',
-  });
-  return d?.decision === 'allow';
+  }, `bind ${ref.kind} ${goQuote(ref.name ?? '')} in namespace ${req.namespace}`, log);
 }
 
-async function checkRole(resolver: RuleResolver, req: AdmissionRequest, obj: ClusterRole): Promise<void> {
-  if (await escalateAllowed(req)) return;
+async function checkRole(resolver: RuleResolver, req: AdmissionRequest, obj: ClusterRole, log: Logger): Promise<void> {
+  if (await escalateAllowed(req, log)) return;
   const old = req.oldObject as ClusterRole | undefined;
   if (old && onlyGcFields(obj, old)) return;
   const qualified = { group: RBAC_GROUP, resource: req.resource };
@@ -86,24 +102,24 @@ async function checkRole(resolver: RuleResolver, req: AdmissionRequest, obj: Clu
   }
 }
 
-async function checkBinding(resolver: RuleResolver, req: AdmissionRequest, obj: RoleBinding): Promise<void> {
+async function checkBinding(resolver: RuleResolver, req: AdmissionRequest, obj: RoleBinding, log: Logger): Promise<void> {
   const ref = defaultRoleRef(obj.roleRef);
   // A roleRef that validation will refuse can never be stored: leave it to the 422 (upstream
   // answers some of these with a 500 from the resolver).
   if (ref.apiGroup !== RBAC_GROUP || !roleRefKinds(req.resource === 'rolebindings').includes(ref.kind ?? '') || !ref.name) return;
   if (req.oldObject && onlyGcFields(obj, req.oldObject)) return;
-  if (await bindAllowed(req, ref)) return;
+  if (await bindAllowed(req, ref, log)) return;
   const rules = await resolver.roleReferenceRules(ref, req.namespace);
   const missing = await missingPermissions(resolver, req.user, req.namespace, rules);
   if (missing) throw errors.forbidden({ group: RBAC_GROUP, resource: req.resource }, obj.metadata.name ?? '', missing);
 }
 
 /** The admitMutate tap: runs last in the mutating phase, on creates and updates of the four RBAC resources. */
-export function escalationCheck(resolver: RuleResolver) {
+export function escalationCheck(resolver: RuleResolver, log: Logger) {
   return async (req: AdmissionRequest): Promise<void> => {
     if (req.group !== RBAC_GROUP || req.subresource || (req.operation !== 'CREATE' && req.operation !== 'UPDATE')) return;
     if (!req.object || escalationAllowed(req.user)) return;
-    if (ROLE_RESOURCES.has(req.resource)) await checkRole(resolver, req, req.object as ClusterRole);
-    else if (BINDING_RESOURCES.has(req.resource)) await checkBinding(resolver, req, req.object as RoleBinding);
+    if (ROLE_RESOURCES.has(req.resource)) await checkRole(resolver, req, req.object as ClusterRole, log);
+    else if (BINDING_RESOURCES.has(req.resource)) await checkBinding(resolver, req, req.object as RoleBinding, log);
   };
 }

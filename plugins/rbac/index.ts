@@ -31,7 +31,7 @@ export const RbacPlugin: Plugin = {
   apply(host: Host): void {
     host.hooks.resources.tap(PLUGIN_NAME, (registry) => { for (const def of rbacResources) registry.register(def); });
 
-    host.hooks.admitMutate.tapPromise({ name: 'RbacEscalationCheck', stage: ESCALATION_STAGE }, escalationCheck(ruleResolverFor(host)));
+    host.hooks.admitMutate.tapPromise({ name: 'RbacEscalationCheck', stage: ESCALATION_STAGE }, escalationCheck(ruleResolverFor(host), host.logger.child('rbac')));
 
     host.hooks.start.tapPromise({ name: PLUGIN_NAME, stage: BOOTSTRAP_STAGE }, async () => {
       const store = (plural: string): ResourceStore | undefined => servedStore(host, RBAC_GROUP, RBAC_VERSION, plural);

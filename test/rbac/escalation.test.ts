@@ -2,6 +2,7 @@
 // grant, or `escalate` / `bind`; system:masters is exempt.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import type { Plugin } from '../../core/plugin.js';
 import {
   CLUSTER_ROLE_BINDINGS, CLUSTER_ROLES, ROLE_BINDINGS, ROLES,
   clusterRole, clusterRoleBinding, created, namespace, role, roleBinding, rule, startRbac, user, type RbacPlat,
@@ -125,5 +126,43 @@ describe('RBAC escalation prevention', () => {
     const body = clusterRoleBinding('bad-ref', 'held', [user('target')]);
     const r = await plat.as('writer').post(CLUSTER_ROLE_BINDINGS, { ...body, roleRef: { ...body.roleRef, kind: 'Role' } });
     assert.equal(r.status, 422, r.text);
+  });
+});
+
+// RoleEscalationAuthorized and BindingAuthorized log an authorizer's error and take it as not
+// allowed: the check of the writer's own permissions still decides.
+describe('RBAC escalation prevention with an authorizer that fails on escalate and bind', () => {
+  let plat: RbacPlat;
+  const FailingOnEscalation: Plugin = {
+    name: 'FailingOnEscalation',
+    apply(host) {
+      host.hooks.authorize.tap({ name: 'FailingOnEscalation', stage: -1 }, (a) => {
+        if (a.verb === 'escalate' || a.verb === 'bind') throw new Error('policy store unreachable');
+        return undefined;
+      });
+    },
+  };
+  before(async () => {
+    plat = await startRbac([{ name: 'writer' }], { plugins: [FailingOnEscalation] });
+    await created(plat.admin, CLUSTER_ROLES, clusterRole('rbac-writer', [
+      rule(['create'], [RBAC_GROUP], ['clusterroles', 'clusterrolebindings']),
+      rule(['get'], [''], ['secrets']),
+    ]));
+    await created(plat.admin, CLUSTER_ROLE_BINDINGS, clusterRoleBinding('writer-rbac-writer', 'rbac-writer', [user('writer')]));
+    await created(plat.admin, CLUSTER_ROLES, clusterRole('secret-reader', [rule(['get'], [''], ['secrets'])]));
+    await created(plat.admin, CLUSTER_ROLES, clusterRole('secret-admin', [rule(['*'], [''], ['secrets'])]));
+  });
+  after(async () => { await plat?.stop(); });
+
+  it('a role or binding with permissions the writer holds is created', async () => {
+    await created(plat.as('writer'), CLUSTER_ROLES, clusterRole('held', [rule(['get'], [''], ['secrets'])]));
+    await created(plat.as('writer'), CLUSTER_ROLE_BINDINGS, clusterRoleBinding('reads', 'secret-reader', [user('writer')]));
+  });
+
+  it('one with permissions the writer lacks is refused as without the failure (403)', async () => {
+    const r = await plat.as('writer').post(CLUSTER_ROLES, clusterRole('too-much', [rule(['delete'], [''], ['secrets'])]));
+    assert.equal(r.status, 403, r.text);
+    const b = await plat.as('writer').post(CLUSTER_ROLE_BINDINGS, clusterRoleBinding('admins', 'secret-admin', [user('writer')]));
+    assert.equal(b.status, 403, b.text);
   });
 });

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startInProcess, tempDir, type Client, type RunningPlat } from '../helpers/plat.js';
+import type { Plugin } from '../../core/plugin.js';
 
 export const RBAC = '/apis/rbac.authorization.platform/v1';
 export const CLUSTER_ROLES = `${RBAC}/clusterroles`;
@@ -21,13 +22,14 @@ export interface RbacPlat extends RunningPlat {
 }
 
 /** `plat all --authorization-mode=RBAC` with a token file: user `u` has token `token-u`. */
-export async function startRbac(users: readonly TestUser[], opts: { args?: string[]; dataDir?: string } = {}): Promise<RbacPlat> {
+export async function startRbac(users: readonly TestUser[], opts: { args?: string[]; dataDir?: string; plugins?: Plugin[] } = {}): Promise<RbacPlat> {
   const dir = tempDir('plat-rbac-tokens-');
   const file = path.join(dir, 'tokens.csv');
   writeFileSync(file, users.map((u, i) => `token-${u.name},${u.name},uid-${i},"${(u.groups ?? []).join(',')}"`).join('\n') + '\n');
   const plat = await startInProcess({
     args: ['--authorization-mode=RBAC', `--token-auth-file=${file}`, ...(opts.args ?? [])],
     ...(opts.dataDir ? { dataDir: opts.dataDir } : {}),
+    ...(opts.plugins ? { plugins: opts.plugins } : {}),
   });
   return Object.assign(plat, { as: (name: string) => plat.admin.with({ token: `token-${name}` }) });
 }
