@@ -21,9 +21,15 @@ export function parseProxyUrl(text: string): URL {
 }
 
 const MAX_RESPONSE_HEAD = 64 << 10;
+/** Go's Transport gives a CONNECT without a deadline of its own one minute to be answered. */
+export const PROXY_CONNECT_TIMEOUT_MS = 60_000;
 
-/** Opens the tunnel: resolves with the socket once the proxy answered 200, rejects with Go's text otherwise. */
-function connectTunnel(proxy: URL, target: string, tlsOptions: tls.ConnectionOptions): Promise<Duplex> {
+/**
+ * Opens the tunnel: resolves with the socket once the proxy answered 200, rejects with Go's text
+ * otherwise; a proxy that closes before its answer is complete is `unexpected EOF`
+ * (http.ReadResponse), one that never answers `context deadline exceeded`.
+ */
+function connectTunnel(proxy: URL, target: string, tlsOptions: tls.ConnectionOptions, timeoutMs: number): Promise<Duplex> {
   const port = Number(proxy.port || (proxy.protocol === 'https:' ? 443 : 80));
   const host = proxy.hostname.replace(/^\[|\]$/g, '');
   const socket: net.Socket = proxy.protocol === 'https:'
@@ -34,7 +40,16 @@ function connectTunnel(proxy: URL, target: string, tlsOptions: tls.ConnectionOpt
     : '';
   return new Promise((resolve, reject) => {
     let head = Buffer.alloc(0);
-    const fail = (e: Error) => { socket.destroy(); reject(e); };
+    const cut = () => fail(new Error('unexpected EOF'));
+    const timer = setTimeout(() => fail(new Error('context deadline exceeded')), timeoutMs);
+    const settle = () => {
+      clearTimeout(timer);
+      socket.off('data', onData);
+      socket.off('error', fail);
+      socket.off('end', cut);
+      socket.off('close', cut);
+    };
+    const fail = (e: Error) => { settle(); socket.destroy(); reject(e); };
     const onData = (chunk: Buffer) => {
       head = Buffer.concat([head, chunk]);
       const end = head.indexOf('\r\n\r\n');
@@ -42,8 +57,7 @@ function connectTunnel(proxy: URL, target: string, tlsOptions: tls.ConnectionOpt
         if (head.length > MAX_RESPONSE_HEAD) fail(new Error('proxy answered CONNECT with an oversized header'));
         return;
       }
-      socket.off('data', onData);
-      socket.off('error', fail);
+      settle();
       const status = head.subarray(0, head.indexOf('\r\n')).toString('latin1');
       const [, code, text] = /^HTTP\/\d\.\d (\d{3})(?: (.*))?$/.exec(status) ?? [];
       // Go's persistConn: a non-200 answer fails the dial with the status text alone.
@@ -54,13 +68,15 @@ function connectTunnel(proxy: URL, target: string, tlsOptions: tls.ConnectionOpt
     };
     socket.on('data', onData);
     socket.once('error', fail);
+    socket.once('end', cut);
+    socket.once('close', cut);
     socket.write(`CONNECT ${target} HTTP/1.1\r\nHost: ${target}\r\n${auth}\r\n`);
   });
 }
 
 /** An https.Agent whose connections go through the proxy. */
 export class ProxyAgent extends https.Agent {
-  constructor(private readonly proxy: URL, private readonly tlsOptions: https.AgentOptions) {
+  constructor(private readonly proxy: URL, private readonly tlsOptions: https.AgentOptions, private readonly connectTimeoutMs = PROXY_CONNECT_TIMEOUT_MS) {
     super(tlsOptions);
   }
 
@@ -68,7 +84,7 @@ export class ProxyAgent extends https.Agent {
   override createConnection(o: https.RequestOptions & tls.ConnectionOptions, cb?: (err: Error | null, stream: Duplex) => void): undefined {
     const host = String(o.host ?? o.hostname ?? 'localhost').replace(/^\[|\]$/g, '');
     const target = `${net.isIPv6(host) ? `[${host}]` : host}:${o.port ?? 443}`;
-    connectTunnel(this.proxy, target, this.tlsOptions as tls.ConnectionOptions).then((tunnel) => {
+    connectTunnel(this.proxy, target, this.tlsOptions as tls.ConnectionOptions, this.connectTimeoutMs).then((tunnel) => {
       const servername = o.servername ?? (net.isIP(host) ? undefined : host);
       const secure = tls.connect({ ...o, socket: tunnel as net.Socket, host, ...(servername ? { servername } : {}) });
       cb?.(null, secure);

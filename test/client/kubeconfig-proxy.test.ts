@@ -8,6 +8,7 @@ import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { test } from 'node:test';
 import { loadKubeconfig } from '../../core/client/kubeconfig.js';
+import { ProxyAgent } from '../../core/client/proxy-connect.js';
 import { RestClient } from '../../core/client/rest-client.js';
 import { WebhookClient } from '../../core/client/webhook-client.js';
 import { makeCa, makeServingCert } from '../helpers/certs.js';
@@ -90,5 +91,36 @@ test('a proxy-url that is no proxy URL is refused with validation.go\'s text', (
   for (const [proxyUrl, message] of cases) {
     writeFileSync(file, `clusters: [{name: c, cluster: {server: "https://127.0.0.1:1", proxy-url: "${proxyUrl}"}}]\n`);
     assert.throws(() => loadKubeconfig(file), { message }, proxyUrl);
+  }
+});
+
+// Go's Transport reads the CONNECT answer with http.ReadResponse: a proxy that closes first fails
+// the dial with `unexpected EOF`; one that never answers is given up after its one-minute CONNECT
+// deadline (`context deadline exceeded`; shortened here). Before, either hung the request for ever.
+test('a proxy that closes or never answers the CONNECT fails the request instead of hanging it', async () => {
+  const held: net.Socket[] = [];
+  const proxies = await Promise.all(['close', 'silent'].map(async (kind) => {
+    const server = net.createServer((s) => {
+      s.on('error', () => {});
+      s.once('data', () => { if (kind === 'close') s.end(); else held.push(s); });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    return { kind, server, url: new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}`) };
+  }));
+  try {
+    for (const { kind, url } of proxies) {
+      const agent = new ProxyAgent(url, {}, 500);
+      const outcome = await new Promise<string>((resolve) => {
+        const req = https.request({ host: '127.0.0.1', port: 1, path: '/api', agent }, () => resolve('answered'));
+        req.on('error', (e) => resolve(e.message));
+        setTimeout(() => resolve('still pending'), 10_000).unref();
+        req.end();
+      });
+      agent.destroy();
+      assert.equal(outcome, kind === 'close' ? 'unexpected EOF' : 'context deadline exceeded', kind);
+    }
+  } finally {
+    for (const s of held) s.destroy();
+    for (const { server } of proxies) server.close();
   }
 });
