@@ -31,10 +31,17 @@ function generate(type: KeyType): KeyObject {
   }
 }
 
+/**
+ * The KeyObject handed out is read back from the generated key's PKCS#8, never the generated one:
+ * Node 20 deadlocks (the process hangs for ever) when a garbage collection during a JWK export of a
+ * key from generateKeyPairSync finalises that key's generation job, which takes the lock the
+ * export holds. The WASM signers export JWKs of the keys they are given.
+ */
 export function generateKeyPair(type: KeyType = 'ecdsa-p256'): GeneratedKeyPair {
-  const keyObject = generate(type);
+  const privateKeyPem = generate(type).export({ type: 'pkcs8', format: 'pem' }).toString();
+  const keyObject = createPrivateKey(privateKeyPem);
   return {
-    privateKeyPem: keyObject.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    privateKeyPem,
     publicKeyPem: createPublicKey(keyObject).export({ type: 'spki', format: 'pem' }).toString(),
     keyObject,
   };

@@ -3,16 +3,19 @@
 // issueCertificate gives (the same TBSCertificate for the same serial; the same DER wherever both
 // signers are deterministic), and a bad request fails alone with issueCertificate's message.
 import assert from 'node:assert/strict';
-import { generateKeyPairSync, X509Certificate, type KeyObject } from 'node:crypto';
+import { createPrivateKey, generateKeyPairSync, X509Certificate, type KeyObject } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { createCertificate, createCsr, CryptoError, issueCertificate, issueCertificates, parseCsr, type IssueBatchResult, type IssueResult } from '../../core/crypto/index.js';
 import { wasmP256Sign } from '../../core/crypto/wasm/p256.js';
 import { wasmAssembleCertificate } from '../../core/crypto/wasm/x509.js';
 
+// Read back from PKCS#8: a JWK export of a key straight from generateKeyPairSync can deadlock Node 20
+// (core/crypto/keys.ts).
+const fresh = (k: KeyObject): KeyObject => createPrivateKey(k.export({ format: 'pem', type: 'pkcs8' }));
 const keyOf = (type: string): KeyObject => {
-  if (type === 'ed25519') return generateKeyPairSync('ed25519').privateKey;
-  if (type === 'rsa') return generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
-  return generateKeyPairSync('ec', { namedCurve: type }).privateKey;
+  if (type === 'ed25519') return fresh(generateKeyPairSync('ed25519').privateKey);
+  if (type === 'rsa') return fresh(generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey);
+  return fresh(generateKeyPairSync('ec', { namedCurve: type }).privateKey);
 };
 
 /** The DER TLV at `off`: [content start, end]. */

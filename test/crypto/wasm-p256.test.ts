@@ -1,7 +1,7 @@
 // ECDSA P-256 in the WASM core against RFC 6979 vectors, node:crypto and @noble/curves.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createHash, generateKeyPairSync, randomBytes, sign, verify, type KeyObject } from 'node:crypto';
+import { createHash, createPrivateKey, generateKeyPairSync, randomBytes, sign, verify, type KeyObject } from 'node:crypto';
 import { p256 } from '@noble/curves/nist';
 import {
   wasmP256PublicKey, wasmP256Sign, wasmP256SignBatch, wasmP256SignDigest, wasmP256Verify,
@@ -32,7 +32,10 @@ function parseDer(sig: Uint8Array): { r: bigint; s: bigint } {
 }
 
 function nodeKey(): { priv: Uint8Array; pub: Uint8Array; privateKey: KeyObject; publicKey: KeyObject } {
-  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const generated = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  // Read back from PKCS#8: a JWK export of a key straight from generateKeyPairSync can deadlock Node 20.
+  const privateKey = createPrivateKey(generated.privateKey.export({ format: 'pem', type: 'pkcs8' }));
+  const publicKey = generated.publicKey;
   const d = privateKey.export({ format: 'jwk' }).d!;
   const pub = new Uint8Array(publicKey.export({ format: 'der', type: 'spki' }).subarray(-65));
   return { priv: new Uint8Array(Buffer.from(d, 'base64url')), pub, privateKey, publicKey };
