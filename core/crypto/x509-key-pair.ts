@@ -2,7 +2,8 @@
 // files before anything else looks at them, and client-go's TLSConfigFor on a kubeconfig's client
 // certificate and key: for files that are not a certificate and its key, its texts are what
 // kube-controller-manager and kubectl say. It checks only the first CERTIFICATE block and the
-// first block whose type ends in "PRIVATE KEY", whatever else the files hold.
+// first block whose type ends in "PRIVATE KEY", whatever else the files hold. Serving pairs
+// (core/server/serving-pair.ts) are checked by it too, with whose fault a problem is.
 import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import { decodePemBlocks, parseCertificateDer, type PemBlock } from './index.js';
 
@@ -69,11 +70,33 @@ function firstKey(blocks: readonly PemBlock[]): Uint8Array {
   throw new Error(`tls: failed to find PEM block with type ending in "PRIVATE KEY" in key input after skipping PEM blocks of the following types: ${goList(blocks.map((b) => b.label))}`);
 }
 
+/** What keeps two PEM inputs from being a pair, whose fault (the certificate's, the key's, both), and tls's text. */
+export interface PairProblem { readonly fault: 'cert' | 'key' | 'pair'; readonly reason: string }
+
+function faulted<T>(fault: PairProblem['fault'], step: () => T): T {
+  try {
+    return step();
+  } catch (e) {
+    throw Object.assign(e instanceof Error ? e : new Error(String(e)), { fault });
+  }
+}
+
+/** tls.X509KeyPair's problem with the PEM inputs, undefined when they are a certificate and its private key. */
+export function x509KeyPairProblem(certPem: Uint8Array | string, keyPem: Uint8Array | string): PairProblem | undefined {
+  try {
+    const certDer = faulted('cert', () => firstCertificate(decodePemBlocks(certPem)));
+    const keyDer = faulted('key', () => firstKey(decodePemBlocks(keyPem)));
+    const cert = faulted('cert', () => parseCertificateDer(certDer));
+    const key = faulted('key', () => parsePrivateKey(keyDer));
+    faulted(MATCHED_TYPES.has(cert.publicKey.algorithm) ? 'pair' : 'cert', () => checkMatch(cert.publicKey.spki, cert.publicKey.algorithm, key));
+    return undefined;
+  } catch (e) {
+    return { fault: (e as { fault?: PairProblem['fault'] }).fault ?? 'pair', reason: (e as Error).message };
+  }
+}
+
 /** Throws an Error with tls.X509KeyPair's text when the PEM inputs are not a certificate and its private key. */
 export function checkX509KeyPair(certPem: Uint8Array, keyPem: Uint8Array): void {
-  const certDer = firstCertificate(decodePemBlocks(certPem));
-  const keyDer = firstKey(decodePemBlocks(keyPem));
-  const cert = parseCertificateDer(certDer);
-  const key = parsePrivateKey(keyDer);
-  checkMatch(cert.publicKey.spki, cert.publicKey.algorithm, key);
+  const problem = x509KeyPairProblem(certPem, keyPem);
+  if (problem) throw new Error(problem.reason);
 }

@@ -79,7 +79,7 @@ function loadSniPair(entry: NamedCertKey): CertKeyPem {
     throw new StartupError(`${what}: ${(e as Error).message}`);
   }
   const problem = servingPairProblem(pair);
-  if (problem) throw new StartupError(`${what}: tls: ${problem.reason}`);
+  if (problem) throw new StartupError(`${what}: ${problem.reason}`);
   return pair;
 }
 

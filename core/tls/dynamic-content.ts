@@ -18,7 +18,7 @@ export function parseServingPair(name: string, [cert, key]: readonly Buffer[]): 
   if (!cert?.length || !key?.length) throw new Error(`missing content for serving cert ${goQuote(name)}`);
   const pair = { cert: cert.toString('utf8'), key: key.toString('utf8') };
   const problem = servingPairProblem(pair);
-  if (problem) throw new Error(`tls: ${problem.reason}`);
+  if (problem) throw new Error(problem.reason);
   return pair;
 }
 

@@ -72,7 +72,7 @@ function stillValid(file: string, log: Logger, now: Date): WebhookConnection | u
   // transport.TLSConfigFor: the certificate and key must make a pair (tls.X509KeyPair).
   if (conn.clientCert && conn.clientKey) {
     const problem = servingPairProblem({ cert: conn.clientCert.toString(), key: conn.clientKey.toString() });
-    if (problem) return invalid(`unable to load TLS configuration from existing bootstrap client config read from ${file}: tls: ${problem.reason}`);
+    if (problem) return invalid(`unable to load TLS configuration from existing bootstrap client config read from ${file}: ${problem.reason}`);
   }
   // certutil.ParseCertsPEM: no certificate at all (a token, nothing) is its error too.
   const certs: X509Certificate[] = [];

@@ -15,7 +15,7 @@ const REFRESH_MS = 5 * 60_000;
 function parsePair([cert, key]: readonly Buffer[]): CertKeyPem {
   const pair = { cert: cert?.toString('utf8') ?? '', key: key?.toString('utf8') ?? '' };
   const problem = servingPairProblem(pair);
-  if (problem) throw new Error(`tls: ${problem.reason}`);
+  if (problem) throw new Error(problem.reason);
   return pair;
 }
 

@@ -118,12 +118,12 @@ describe('--tls-cipher-suites and --tls-min-version', () => {
       // another algorithm than the certificate's) and then fails every handshake; it refuses the
       // second, but naming no file.
       const refused: [string[], string][] = [
-        [pair(ecCrt, rsaKey), `--tls-cert-file ${ecCrt} and --tls-private-key-file ${rsaKey}: private key does not match public key`],
-        [pair(ecCrt, otherEcKey), `--tls-cert-file ${ecCrt} and --tls-private-key-file ${otherEcKey}: private key does not match public key`],
-        [pair(garbage, rsaKey), `--tls-cert-file ${garbage}: failed to find any PEM data in certificate input`],
-        [pair(rsaCrt, rsaCrt), `--tls-private-key-file ${rsaCrt}: found a certificate rather than a key in the PEM for the private key`],
+        [pair(ecCrt, rsaKey), `--tls-cert-file ${ecCrt} and --tls-private-key-file ${rsaKey}: tls: private key type does not match public key type`],
+        [pair(ecCrt, otherEcKey), `--tls-cert-file ${ecCrt} and --tls-private-key-file ${otherEcKey}: tls: private key does not match public key`],
+        [pair(garbage, rsaKey), `--tls-cert-file ${garbage}: tls: failed to find any PEM data in certificate input`],
+        [pair(rsaCrt, rsaCrt), `--tls-private-key-file ${rsaCrt}: tls: found a certificate rather than a key in the PEM for the private key`],
         [pair(path.join(dir, 'missing.crt'), rsaKey), `open ${path.join(dir, 'missing.crt')}: no such file or directory`],
-        [['--tls-sni-cert-key', `${ecCrt},${rsaKey}`], 'failed to load SNI cert and key: tls: private key does not match public key'],
+        [['--tls-sni-cert-key', `${ecCrt},${rsaKey}`], 'failed to load SNI cert and key: tls: private key type does not match public key type'],
       ];
       for (const [args, message] of refused) await assert.rejects(c.start(args), { name: 'StartupError', exitCode: 1, message });
     });

@@ -174,9 +174,9 @@ describe('node agent secure port: TLS', () => {
     };
     assert.deepEqual(await serve(ecCrt, ecKey), ec);
     const refused: [string, string, string][] = [
-      [ecCrt, rsaKey, `tlsCertFile ${ecCrt} and tlsPrivateKeyFile ${rsaKey}: private key does not match public key`],
-      [garbage, ecKey, `tlsCertFile ${garbage}: failed to find any PEM data in certificate input`],
-      [ecCrt, garbage, `tlsPrivateKeyFile ${garbage}: failed to find any PEM data in key input`],
+      [ecCrt, rsaKey, `tlsCertFile ${ecCrt} and tlsPrivateKeyFile ${rsaKey}: tls: private key type does not match public key type`],
+      [garbage, ecKey, `tlsCertFile ${garbage}: tls: failed to find any PEM data in certificate input`],
+      [ecCrt, garbage, `tlsPrivateKeyFile ${garbage}: tls: failed to find any PEM data in key input`],
     ];
     for (const [crt, key, message] of refused) await assert.rejects(serve(crt, key), { message });
   });
