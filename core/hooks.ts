@@ -9,6 +9,7 @@ import type { AuthenticationRequest, UserInfo } from './authn/user.js';
 import type { Attributes, Decision } from './authz/attributes.js';
 import type { AdmissionRequest } from './admission/request.js';
 import type { AuditEvent } from './audit.js';
+import type { ClientAuthorities } from './authn/client-authorities.js';
 import { guardHooks } from './hooks-guard.js';
 import { collectNoOpinionReasons, type NoOpinionReasons } from './authz/union.js';
 import { createSignHookMap } from './signing.js';
@@ -43,6 +44,7 @@ export function createHooks() {
 
     // request path (apiserver)
     authenticate: new AsyncSeriesBailHook<[AuthenticationRequest], UserInfo | undefined>(['request']),
+    clientAuthorities: new SyncHook<[ClientAuthorities]>(['authorities']),
     // A no-opinion answer passes on, its reason kept for the end of the chain (authz/union.ts).
     authorize: new AsyncSeriesBailHook<[Attributes, NoOpinionReasons], Decision | undefined>(['attributes', 'noOpinionReasons']),
     admitMutate: new AsyncSeriesHook<[AdmissionRequest]>(['request']),

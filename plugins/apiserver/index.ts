@@ -19,7 +19,9 @@ import { HealthChecks } from '../../core/server/health.js';
 import { inProcessServer } from '../../core/server/in-process.js';
 import { listen, MAX_HEADER_BYTES, type RunningServer } from '../../core/server/listen.js';
 import type { CertKeyPem } from '../../core/server/serving-pair.js';
-import { derived } from '../../core/tls/changing.js';
+import { derived, type Changing } from '../../core/tls/changing.js';
+import { authoritiesPem } from '../../core/authn/client-authorities.js';
+import type { Certificate } from '../../core/authn/x509/certificate.js';
 import { watchServingFiles, watchServingPair } from '../../core/tls/dynamic-content.js';
 import type { WatchedFiles } from '../../core/tls/watched-files.js';
 import { startCompactor } from '../../core/storage/compactor.js';
@@ -56,7 +58,7 @@ export const getApiServer = (host: Host): ApiServerHandle | undefined => handles
 export const ApiServerPlugin: Plugin = {
   name: PLUGIN_NAME,
   // resources at configure; the request path (core/server/app.ts, the generic store) the rest.
-  calls: ['resources', 'authenticate', 'authorize', 'admitMutate', 'admitValidate'],
+  calls: ['resources', 'authenticate', 'clientAuthorities', 'authorize', 'admitMutate', 'admitValidate'],
   apply(host: Host): void {
     let cfg: Configuration | undefined;
     const stopping = new AbortController();
@@ -163,7 +165,14 @@ export const ApiServerPlugin: Plugin = {
       sni.start();
       cleanups.push(() => sni.stop());
       const maxStreams = flags.get<number>('http2-max-streams-per-connection');
-      const servingTls = derived([tls], () => ({ ...tls.current(), ciphers: tlsSettings.ciphers }));
+      // The handshake names the client-certificate authorities of every authenticator that has
+      // some, rebuilt when one of their files changes (as upstream's DynamicServingCertificateController).
+      const authorities: Changing<readonly Certificate[]>[] = [];
+      host.hooks.clientAuthorities.call({ add: (bundle) => { authorities.push(bundle); } });
+      const servingTls = derived([tls, ...authorities], () => {
+        const ca = authoritiesPem(authorities);
+        return { ...tls.current(), ciphers: tlsSettings.ciphers, ...(ca ? { ca } : {}) };
+      });
       const placeholder = { address: '', port };
       const app = createApp({
         hooks: host.hooks, resources, stores, health, version: versionInfo(host.version, host.gitVersion), logger: log,
@@ -177,6 +186,8 @@ export const ApiServerPlugin: Plugin = {
         server = await listenOnBindAddress(bind, (h) => listen(app, {
           host: h, port, tls: servingTls, http2: !flags.get<boolean>('disable-http2-serving'),
           minVersion: tlsSettings.minVersion, sni, ...(maxStreams ? { maxStreamsPerConnection: maxStreams } : {}),
+          // Go's server asks for a certificate only when it has authorities to check it against.
+          requestCert: authorities.length > 0,
         }));
       } catch (e) {
         throw new StartupError(`cannot listen on ${joinHostPort(bind || '0.0.0.0', port)}: ${(e as Error).message}`);

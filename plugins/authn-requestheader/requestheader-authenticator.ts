@@ -96,6 +96,7 @@ export function createRequestHeaderAuthenticator(options: RequestHeaderAuthentic
         });
         host.hooks.authenticate.tap({ name: PLUGIN_NAME, stage: REQUESTHEADER_STAGE }, (req) =>
           authenticate(req, { roots: bundle.current(), allowedNames, names }, now(), log));
+        host.hooks.clientAuthorities.tap(PLUGIN_NAME, (authorities) => authorities.add(bundle));
       });
       host.hooks.start.tap(PLUGIN_NAME, () => watched?.start());
       host.hooks.shutdown.tap(PLUGIN_NAME, () => watched?.stop());

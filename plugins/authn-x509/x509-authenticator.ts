@@ -45,6 +45,7 @@ export function createX509Authenticator(options: X509AuthenticatorOptions = {}):
         const bundle = roots = watchCaFile<readonly Certificate[]>('client-ca-bundle', path, () => readCaBundle(path), (b) => parseCaBundle(b.toString('latin1'), ''), log, options);
         log.info('client certificate authentication enabled', { file: path, authorities: bundle.current().length });
         host.hooks.authenticate.tap(PLUGIN_NAME, (req) => authenticate(req, bundle.current(), now(), log));
+        host.hooks.clientAuthorities.tap(PLUGIN_NAME, (authorities) => authorities.add(bundle));
       });
       host.hooks.start.tap(PLUGIN_NAME, () => roots?.start());
       host.hooks.shutdown.tap(PLUGIN_NAME, () => roots?.stop());

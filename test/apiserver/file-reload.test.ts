@@ -9,7 +9,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { makeCa, makeClientCert, makeServingCert, writeCertKeyFiles, type TestCredential } from '../helpers/certs.js';
 import { startInProcess, tempDir, type RunningPlat } from '../helpers/plat.js';
-import { servedCertificate, statusWith } from '../helpers/tls-probe.js';
+import { clientCertificateRequest, servedCertificate, statusWith } from '../helpers/tls-probe.js';
 import { Logs, until } from '../csrsigning/support.js';
 
 describe('API server: serving and client CA files changed while running', () => {
@@ -62,9 +62,13 @@ describe('API server: serving and client CA files changed while running', () => 
 
   it('verifies client certificates against the rewritten --client-ca-file: a CA taken out stops authenticating', async () => {
     assert.ok(await authenticated(alice) && await authenticated(bob), 'both CAs authenticate at first');
+    const offered = await clientCertificateRequest(port);
+    assert.ok(offered?.includes('CN = client-ca-a') && offered.includes('CN = client-ca-b'), `the handshake names both CAs: ${offered}`);
     writeFileSync(caFile, caA!.certificatePem);
     await until(async () => !(await authenticated(bob)), 'the removed CA to stop authenticating');
     assert.ok(await authenticated(alice), 'the CA left in the file still authenticates');
+    // As upstream's DynamicServingCertificateController rebuilds ClientCAs.
+    assert.match((await clientCertificateRequest(port)) ?? '', /^(?!.*client-ca-b).*CN = client-ca-a/s, 'the handshake names the CAs of the rewritten file');
     assert.ok(logs.has('Loaded a new CA Bundle and Verifier') && logs.has(`client-ca-bundle::${caFile}`), logs.lines.join('\n'));
   });
 

@@ -7,6 +7,8 @@ import { describe, it } from 'node:test';
 import { baseCsr, fixtures } from '../certificates/fixtures.js';
 import { Client, freePort, tempDir } from '../helpers/plat.js';
 import { startPlat } from '../helpers/run-plat.js';
+import { makeCa } from '../helpers/certs.js';
+import { clientCertificateRequest } from '../helpers/tls-probe.js';
 
 const P = '/apis/certificates.platform/v1/certificatesigningrequests';
 
@@ -32,6 +34,23 @@ describe('plat apiserver', () => {
       assert.equal(second.ca, first.ca);
       assert.deepEqual(readFileSync(path.join(dir, 'certs', 'apiserver.key')), key);
     } finally { await second.proc.stop(); }
+  });
+
+  it('asks clients for a certificate only with --client-ca-file or --requestheader-client-ca-file, naming both bundles\' CAs, as Go\'s server', async () => {
+    const dir = tempDir();
+    const bare = await apiserver(dir);
+    try {
+      assert.equal(await clientCertificateRequest(Number(new URL(bare.client.url).port)), undefined, 'no CertificateRequest without a CA');
+    } finally { await bare.proc.stop(); }
+    const [clientCa, proxyCa] = [makeCa({ commonName: 'client-ca' }), makeCa({ commonName: 'front-proxy-ca' })];
+    writeFileSync(path.join(dir, 'client-ca.crt'), clientCa.certificatePem);
+    writeFileSync(path.join(dir, 'proxy-ca.crt'), proxyCa.certificatePem);
+    const withCas = await apiserver(dir, [`--client-ca-file=${path.join(dir, 'client-ca.crt')}`, `--requestheader-client-ca-file=${path.join(dir, 'proxy-ca.crt')}`,
+      '--requestheader-username-headers=X-Remote-User']);
+    try {
+      const names = await clientCertificateRequest(Number(new URL(withCas.client.url).port));
+      assert.ok(names?.includes('CN = client-ca') && names.includes('CN = front-proxy-ca'), `both CAs named: ${names}`);
+    } finally { await withCas.proc.stop(); }
   });
 
   it('authenticates static tokens (constant-time), fails closed on a bad token, otherwise anonymous', async () => {

@@ -9,21 +9,9 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { makeCa, makeClientCert, type TestCredential } from '../../helpers/certs.js';
 import { tempDir } from '../../helpers/plat.js';
+import { clientCertificateRequest } from '../../helpers/tls-probe.js';
 import { Logs, until } from '../../csrsigning/support.js';
 import { request, selfSignedPair, serverConfig, startServer, type RunningServer } from './support.js';
-import { spawn } from 'node:child_process';
-
-/** The client CA names `openssl s_client` is offered by 127.0.0.1:port. */
-function acceptableCaNames(port: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('openssl', ['s_client', '-connect', `127.0.0.1:${port}`, '-servername', 'localhost'], { stdio: ['pipe', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => { out += c.toString('utf8'); });
-    child.on('error', reject);
-    child.on('close', () => resolve(/Acceptable client certificate CA names\n([\s\S]*?)\n(?:Requested|Client Certificate Types|---)/.exec(out)?.[1] ?? ''));
-    child.stdin.end();
-  });
-}
 
 describe('node agent secure port: clientCAFile changed while running', () => {
   const dir = tempDir();
@@ -61,7 +49,7 @@ describe('node agent secure port: clientCAFile changed while running', () => {
   });
 
   it('offers TLS clients the CA names read at start-up', async () => {
-    const names = await acceptableCaNames(agent.port);
+    const names = (await clientCertificateRequest(agent.port)) ?? '';
     assert.match(names, /client-ca-a/);
     assert.match(names, /client-ca-b/);
     assert.doesNotMatch(names, /client-ca-c/);
