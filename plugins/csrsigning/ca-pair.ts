@@ -2,7 +2,8 @@
 // checks (ca-loader.ts: both files read, neither empty, tls.X509KeyPair), then its CA provider's
 // parsing (cert.ParseCertsPEM, keyutil.ParsePrivateKeyPEM): exactly one CERTIFICATE block, an RSA,
 // ECDSA (P-256/384/521) or Ed25519 key in the first PEM block that holds one, and the key must
-// belong to the certificate. The provider's errors name the file (upstream names its loader).
+// belong to the certificate. The provider's errors name its loader, `csr-controller::<cert>::<key>`,
+// as upstream's caProvider.setCA does.
 //
 // A certificate that cannot sign certificates is used, as upstream uses it, but the pair carries a
 // warning for the operator: what it issues verifies nowhere (Go's CheckSignatureFrom refuses such
@@ -36,8 +37,11 @@ const BASIC_CONSTRAINTS = '2.5.29.19';
 // CA key; plat refuses it here, after tls.X509KeyPair took it.
 const CURVES = new Set(['prime256v1', 'secp384r1', 'secp521r1']);
 
-function parseCertificates(certFile: string, bytes: Buffer): ParsedCertificate {
-  const fail = (detail: string) => new Error(`error reading CA cert file ${goQuote(certFile)}: ${detail}`);
+/** DynamicCertKeyPairContent.Name() of the signing controller's loader. */
+const loaderName = (certFile: string, keyFile: string) => `csr-controller::${certFile}::${keyFile}`;
+
+function parseCertificates(loader: string, bytes: Buffer): ParsedCertificate {
+  const fail = (detail: string) => new Error(`error reading CA cert file ${goQuote(loader)}: ${detail}`);
   const certs: ParsedCertificate[] = [];
   for (const block of decodePemBlocks(bytes)) {
     if (block.label !== 'CERTIFICATE' || Object.keys(block.headers).length > 0) continue;
@@ -54,8 +58,8 @@ function parseCertificates(certFile: string, bytes: Buffer): ParsedCertificate {
 
 // keyutil.ParsePrivateKeyPEM. Reached only once tls.X509KeyPair took the key file, so an encrypted
 // key never gets here (tls fails to parse it).
-function parsePrivateKey(keyFile: string, bytes: Buffer): KeyObject {
-  const fail = (detail: string) => new Error(`error reading CA key file ${goQuote(keyFile)}: ${detail}`);
+function parsePrivateKey(loader: string, bytes: Buffer): KeyObject {
+  const fail = (detail: string) => new Error(`error reading CA key file ${goQuote(loader)}: ${detail}`);
   for (const block of decodePemBlocks(bytes)) {
     const type = KEY_BLOCKS[block.label];
     if (!type) continue; // EC PARAMETERS and the like, as keyutil tolerates
@@ -91,12 +95,13 @@ function notACa(cert: ParsedCertificate): string | undefined {
  */
 export function parseSigningCa(certFile: string, certBytes: Buffer, keyFile: string, keyBytes: Buffer): SigningCa {
   checkCaFiles(certFile, certBytes, keyFile, keyBytes);
-  const certificate = parseCertificates(certFile, certBytes);
-  const key = parsePrivateKey(keyFile, keyBytes);
+  const loader = loaderName(certFile, keyFile);
+  const certificate = parseCertificates(loader, certBytes);
+  const key = parsePrivateKey(loader, keyBytes);
   // X509KeyPair matched the first blocks; ParseCertsPEM skips blocks with headers, and keyutil
   // reads a key block by its type only, so the pair used may still be other blocks.
   if (!samePublicKey(key, certificate.publicKey.spki)) {
-    throw new Error(`error reading CA cert file ${goQuote(certFile)}: tls: private key does not match public key`);
+    throw new Error(`error reading CA cert file ${goQuote(loader)}: tls: private key does not match public key`);
   }
   const problem = notACa(certificate);
   const id = createHash('sha256').update(certBytes).update('\0').update(keyBytes).digest('hex').slice(0, 32);

@@ -8,11 +8,12 @@ import { StartupError, type Plugin } from '../../core/plugin.js';
 import { SigningPool } from '../../core/signing-pool/pool.js';
 import { signerPlugins } from '../../core/signing.js';
 import { CaProvider } from './ca-provider.js';
+import { CLUSTER_SIGNER } from './cluster-signer-name.js';
 import { caSigner } from './ca-signer.js';
 import { CONTROLLER_ALIASES, CONTROLLER_NAME } from './controller-plugin.js';
 import { DURATION_FLAG, defineSigningFlags, signerFiles, signingFlagProblems } from './flags.js';
 
-const PLUGIN_NAME = 'ClusterSigner';
+const PLUGIN_NAME = CLUSTER_SIGNER;
 
 export const ClusterSigner: Plugin = {
   name: PLUGIN_NAME,
@@ -20,6 +21,8 @@ export const ClusterSigner: Plugin = {
     const log = host.logger.child(PLUGIN_NAME);
     let providers: CaProvider[] = [];
     const served: string[] = [];
+    // Upstream's CA loader of each signer's controller, by DynamicCertKeyPairContent's name.
+    const loaders: string[] = [];
     let pool: SigningPool | undefined;
 
     host.hooks.flags.tap(PLUGIN_NAME, defineSigningFlags);
@@ -53,13 +56,17 @@ export const ClusterSigner: Plugin = {
           byFiles.set(key, provider);
         }
         served.push(signer);
+        loaders.push(`csr-controller::${files.certFile}::${files.keyFile}`);
         host.hooks.sign.for(signer).tapPromise(PLUGIN_NAME, caSigner({ signer, provider, maxTtlMs, pool: () => (pool ??= new SigningPool()) }));
         log.info('signing with the cluster CA', { signer, certFile: files.certFile, notAfter: provider.current().certificate.notAfter.toISOString() });
       }
       providers = [...byFiles.values()];
     });
 
-    host.hooks.start.tapPromise(PLUGIN_NAME, async () => { for (const p of providers) p.start(); });
+    host.hooks.start.tapPromise(PLUGIN_NAME, async () => {
+      for (const p of providers) p.start();
+      for (const name of loaders) log.info('Starting controller', { name });
+    });
     // The cluster CA answers every CSR of its signers (a certificate, a Failed condition or an
     // error): a tap after its own (one made in a configure tap of a plugin applied later) is never
     // called, which its author cannot see otherwise.
@@ -73,6 +80,7 @@ export const ClusterSigner: Plugin = {
     });
     host.hooks.shutdown.tapPromise(PLUGIN_NAME, async () => {
       for (const p of providers) p.stop();
+      for (const name of loaders) log.info('Shutting down controller', { name });
       await pool?.close();
     });
   },

@@ -22,6 +22,7 @@ import { thrownMessage } from '../../core/thrown-message.js';
 import { signerPlugins, tappedSigners, type SignHookMap, type SigningRequest, type SigningResult } from '../../core/signing.js';
 import { hasTrueCondition, isApproved, type Csr as CsrObject } from '../../core/certificates/csr-object.js';
 import { checkSignerAnswer } from './signer-answer.js';
+import { CLUSTER_SIGNER } from './cluster-signer-name.js';
 
 export const CSR_RESOURCE: ResourceRef = { group: 'certificates.platform', version: 'v1', plural: 'certificatesigningrequests' };
 export const WORKERS_PER_SIGNER = 5;
@@ -213,6 +214,7 @@ export class SigningController implements Runnable {
       const plugin = running();
       if (e instanceof IgnorableError || plugin === undefined) throw e;
       const role = e === call.signal.reason ? 'waiting on' : 'thrown by';
+      if (role === 'thrown by' && plugin === CLUSTER_SIGNER) throw e;
       throw new Error(`${thrownMessage(e)} (${role} plugin ${JSON.stringify(plugin)})`);
     } finally {
       clearTimeout(timer);

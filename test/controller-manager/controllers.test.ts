@@ -77,6 +77,18 @@ describe('controllers run by plat controller-manager', () => {
     }
   });
 
+  it('starts and stops the CA loader of each signer\'s controller, saying so by the loader\'s name, as upstream', async () => {
+    const [cert, key] = [path.join(plat.dataDir, 'pki', 'ca.crt'), path.join(plat.dataDir, 'pki', 'ca.key')];
+    const cm = await start('loaders', ['--cluster-signing-cert-file', cert, '--cluster-signing-key-file', key]);
+    const line = (what: string) => `${what} name="csr-controller::${cert}::${key}"`;
+    try {
+      await until(async () => cm.logs.filter((l) => l.includes(line('Starting controller'))).length === 4, "one loader per signer");
+    } finally {
+      await cm.stop();
+    }
+    assert.equal(cm.logs.filter((l) => l.includes(line('Shutting down controller'))).length, 4, cm.logs.join('\n'));
+  });
+
   it('reads the signing CA files only when csrsigning runs (upstream reads them in its start function)', async () => {
     const missing = path.join(tempDir(), 'missing.crt');
     const files = ['--cluster-signing-cert-file', missing, '--cluster-signing-key-file', path.join(plat.dataDir, 'pki', 'ca.key')];

@@ -65,9 +65,11 @@ const cases: Case[] = [
     cert: file('headers.crt', ca.certificatePem.replace('-----BEGIN CERTIFICATE-----\n', '-----BEGIN CERTIFICATE-----\nComment: x\n\n')), key: GOOD_KEY,
     error: 'data does not contain any valid RSA or ECDSA certificates', loader: false },
 ];
-// The cert file is named whichever file is at fault, as upstream names it (for the provider's
-// checks, plat's deviation: upstream names its loader).
-const faulted = (c: Case, cert: string, key: string) => (c.keyFault ? `error reading CA key file ${goQuote(key)}` : `error reading CA cert file ${goQuote(cert)}`);
+// The loader's errors name the cert file whichever file is at fault, the CA provider's the loader, as upstream.
+const faulted = (c: Case, cert: string, key: string) => {
+  const named = goQuote(c.loader === false ? `csr-controller::${cert}::${key}` : cert);
+  return c.keyFault ? `error reading CA key file ${named}` : `error reading CA cert file ${named}`;
+};
 const startupMessage = (c: Case) => `failed to start platform/nodeagent-serving certificate controller: ${faulted(c, c.cert, c.key)}: ${c.error}`;
 
 describe('unusable CA files: upstream\'s messages', () => {

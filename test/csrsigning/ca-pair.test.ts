@@ -9,6 +9,7 @@ import { opensslCa, openssl, opensslKey, tempDir, type OpensslKeyType } from '..
 
 const CERT = '/etc/plat/ca.crt';
 const KEY = '/etc/plat/ca.key';
+const LOADER = `csr-controller::${CERT}::${KEY}`;
 const parse = (cert: string, key: string) => parseSigningCa(CERT, Buffer.from(cert), KEY, Buffer.from(key));
 const BAD_CERT = '-----BEGIN CERTIFICATE-----\nMAMCAQA=\n-----END CERTIFICATE-----\n';
 const relabel = (pem: string, label: string) => pem.replace(/(BEGIN|END) [A-Z ]*PRIVATE KEY/g, `$1 ${label}`);
@@ -38,14 +39,14 @@ describe('signing CA files', () => {
   const p256 = opensslCa('/CN=p256-ca', 'ec-p256');
   const other = opensslCa('/CN=other-ca', 'ec-p256');
   // Upstream's loader (tls.X509KeyPair) refuses most of these first, naming the cert file whichever
-  // file is at fault; its CA provider's own texts (naming the file) come only after it.
+  // file is at fault; its CA provider's own texts (naming the loader) come only after it.
   const refused: { name: string; cert: string; key: string; message: string }[] = [
     { name: 'a key for the certificate', cert: p256.keyPem, key: p256.keyPem,
       message: `error reading CA cert file "${CERT}": tls: failed to find certificate PEM data in certificate input, but did find a private key; PEM inputs may have been switched` },
     { name: 'two certificates', cert: p256.certPem + other.certPem, key: p256.keyPem,
-      message: `error reading CA cert file "${CERT}": expected 1 certificate, found 2` },
+      message: `error reading CA cert file "${LOADER}": expected 1 certificate, found 2` },
     { name: 'a second certificate that does not parse (X509KeyPair parses the first only)', cert: p256.certPem + BAD_CERT, key: p256.keyPem,
-      message: `error reading CA cert file "${CERT}": x509: malformed tbs certificate` },
+      message: `error reading CA cert file "${LOADER}": x509: malformed tbs certificate` },
     { name: 'a certificate that does not parse', cert: BAD_CERT, key: p256.keyPem,
       message: `error reading CA cert file "${CERT}": x509: malformed tbs certificate` },
     { name: 'the certificate for the key', cert: p256.certPem, key: p256.certPem,
@@ -63,9 +64,9 @@ describe('signing CA files', () => {
     { name: 'another CA\'s key', cert: p256.certPem, key: other.keyPem,
       message: `error reading CA cert file "${CERT}": tls: private key does not match public key` },
     { name: 'a key block whose type keyutil does not read (tls takes any "… PRIVATE KEY")', cert: p256.certPem, key: relabel(p256.keyPem, 'OPENSSH PRIVATE KEY'),
-      message: `error reading CA key file "${KEY}": data does not contain a valid RSA or ECDSA private key` },
+      message: `error reading CA key file "${LOADER}": data does not contain a valid RSA or ECDSA private key` },
     { name: 'an X25519 key after one only tls reads', cert: p256.certPem, key: relabel(p256.keyPem, 'OPENSSH PRIVATE KEY') + opensslKeyX25519(),
-      message: `error reading CA key file "${KEY}": key did not implement crypto.Signer` },
+      message: `error reading CA key file "${LOADER}": key did not implement crypto.Signer` },
   ];
   for (const c of refused) {
     it(`refuses ${c.name}`, () => assert.throws(() => parse(c.cert, c.key), { message: c.message }));

@@ -43,7 +43,7 @@ describe('cluster signer flags', () => {
       args: ['--cluster-signing-cert-file', good.certFile, '--cluster-signing-key-file', good.keyFile, '--cluster-signing-legacy-unknown-key-file', good.keyFile],
       exitCode: 2, message: '["cluster-signing-legacy-unknown": cannot specify key without cert, cannot specify --cluster-signing-{cert,key}-file and other --cluster-signing-*-file flags at the same time]' },
     { name: 'a CA cert file with two certificates', args: ['--cluster-signing-cert-file', twoCerts.certFile, '--cluster-signing-key-file', twoCerts.keyFile],
-      exitCode: 1, message: `failed to start platform/nodeagent-serving certificate controller: error reading CA cert file "${twoCerts.certFile}": expected 1 certificate, found 2` },
+      exitCode: 1, message: `failed to start platform/nodeagent-serving certificate controller: error reading CA cert file "csr-controller::${twoCerts.certFile}::${twoCerts.keyFile}": expected 1 certificate, found 2` },
     { name: 'a key that is not the certificate\'s', args: ['--cluster-signing-nodeagent-client-cert-file', mismatched.certFile, '--cluster-signing-nodeagent-client-key-file', mismatched.keyFile],
       exitCode: 1, message: `failed to start platform/apiserver-client-nodeagent certificate controller: error reading CA cert file "${mismatched.certFile}": tls: private key does not match public key` },
     { name: 'a missing CA file', args: ['--cluster-signing-cert-file', missing, '--cluster-signing-key-file', good.keyFile],

@@ -67,7 +67,7 @@ describe('csrsigning with per-signer CA pairs', () => {
     await submitApproved(plat.admin, 'expired-ca', csr, NODEAGENT_CLIENT_SIGNER, ['digital signature', 'client auth']);
     const notAfter = goTime(new Date(new X509Certificate(expiredCa.certificatePem).validTo));
     const error = `error auto signing csr: the signer has expired: NotAfter=${notAfter}`;
-    await until(() => signing.logs.lines.filter((l) => l.includes(`Sync expired-ca failed with : ${error}`)).length >= 3, 'three failed attempts');
+    await until(() => signing.logs.lines.filter((l) => l.includes(`Sync expired-ca failed with : ${error}"`)).length >= 3, 'three failed attempts');
     const obj = await getCsr(plat.admin, 'expired-ca');
     assert.equal(obj.status.certificate, undefined);
     assert.deepEqual(obj.status.conditions.map((c: any) => c.type), ['Approved']);
