@@ -4,6 +4,12 @@
 // credential at all, so the request can still be anonymous.
 import type { AuthenticationRequest } from './user.js';
 
+/**
+ * What upstream's bearer token authenticator says of a token that no token authenticator accepted
+ * and none found an error in (a token authenticator's error is said instead).
+ */
+export const INVALID_BEARER_TOKEN = 'invalid bearer token';
+
 const ASCII_SPACE = /^[ \t\n\v\f\r]+|[ \t\n\v\f\r]+$/g;
 
 export function bearerToken(headers: AuthenticationRequest['headers']): string | undefined {

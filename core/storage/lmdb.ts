@@ -31,6 +31,7 @@ import { silentLogger, type Logger } from '../log.js';
 import { committed } from './commit-failure.js';
 import { acquireDirLock, type DirLock } from './dir-lock.js';
 import { checkLmdbFile, markInitialised } from './lmdb-file.js';
+import { makeFilesPrivate, warnIfDirNotPrivate } from './private-files.js';
 import { deepFreeze } from './freeze.js';
 import { LogWatch, type LogPage, type LogSource } from './log-watch.js';
 import {
@@ -40,7 +41,7 @@ import {
 } from './storage.js';
 
 export interface LmdbStorageOptions {
-  /** Data directory; created with mode 0700 if missing. */
+  /** Data directory; created with mode 0700 if missing (an existing one of another mode is warned about). Its files are made 0600. */
   path: string;
   logger?: Logger;
   /** Initial LMDB map size in bytes (lmdb-js grows it as needed). */
@@ -452,10 +453,12 @@ export async function openLmdbStorage(options: LmdbStorageOptions): Promise<Stor
   const logger = options.logger ?? silentLogger;
   const watchBufferLimit = options.watchBufferLimit ?? DEFAULT_WATCH_BUFFER_LIMIT;
   if (!Number.isSafeInteger(watchBufferLimit) || watchBufferLimit < 1) throw new RangeError('watchBufferLimit must be a positive integer');
+  warnIfDirNotPrivate(path.resolve(options.path), logger);
   const lock = acquireDirLock(options.path, logger);
   const dataFile = path.join(path.resolve(options.path), DATA_FILE);
   try {
     checkLmdbFile(dataFile);
+    makeFilesPrivate([dataFile, `${dataFile}-lock`], logger);
     const root = open({
       path: dataFile,
       compression: false,

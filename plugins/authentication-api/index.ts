@@ -1,6 +1,8 @@
 // AuthenticationApiPlugin: TokenReview and SelfSubjectReview, answered through the same
 // authenticate hook that authenticates API requests.
+import { aggregate } from '../../core/aggregate.js';
 import { errors } from '../../core/api/errors.js';
+import { bearerToken, INVALID_BEARER_TOKEN } from '../../core/authn/bearer.js';
 import type { ApiObject } from '../../core/api/meta.js';
 import { ANONYMOUS_USER, AUTHENTICATED_GROUP, UNAUTHENTICATED_GROUP, type AuthenticationRequest, type UserInfo } from '../../core/authn/user.js';
 import type { Host } from '../../core/host.js';
@@ -26,6 +28,18 @@ function answer(obj: ApiObject, status: Record<string, unknown>): ApiObject {
   return { ...obj, metadata: { ...obj.metadata, creationTimestamp: null }, status };
 }
 
+/**
+ * status.error as upstream's union of authenticators says it: the errors token authenticators
+ * returned (utilerrors' aggregate), else, for a token, the bearer token authenticator's own
+ * `invalid bearer token`. That text is what plat's authenticators that return no error upstream
+ * (the token file, bootstrap tokens) reject with: it is the default, not an error of theirs.
+ */
+function reviewError(reasons: readonly string[], token: boolean): string | undefined {
+  const errors = reasons.filter((r) => r !== INVALID_BEARER_TOKEN);
+  if (errors.length) return aggregate(errors);
+  return token || reasons.length ? INVALID_BEARER_TOKEN : undefined;
+}
+
 /** Runs the token authenticators (not anonymous) on `token`, as a request carrying it would. */
 async function reviewToken(host: Host, token: string, audiences: readonly string[] | undefined): Promise<{ user?: UserInfo; error?: string }> {
   const reasons: string[] = [];
@@ -37,7 +51,8 @@ async function reviewToken(host: Host, token: string, audiences: readonly string
   };
   const user = await host.hooks.authenticate.promise(req);
   if (!user || user.name === ANONYMOUS_USER || user.groups.includes(UNAUTHENTICATED_GROUP)) {
-    return reasons.length ? { error: `[${reasons.join(', ')}]` } : {};
+    const error = reviewError(reasons, bearerToken(req.headers) !== undefined);
+    return error === undefined ? {} : { error };
   }
   return { user: user.groups.includes(AUTHENTICATED_GROUP) ? user : { ...user, groups: [...user.groups, AUTHENTICATED_GROUP] } };
 }

@@ -3,9 +3,12 @@
 // plat-system, of type bootstrap.platform/token, holds that secret (constant-time comparison), is
 // not expired, allows authentication and names only system:bootstrappers:* extra groups. The
 // Secret is read from storage directly (no HTTP self-call). A token of this format that fails any
-// check rejects the request with the reason (logged, never sent).
+// check is refused as upstream refuses it: why is logged at -v=3 in upstream's words (the secret
+// presented left out: tokens never reach the log), and the client, a TokenReview's status.error
+// included, learns only what upstream's bearer token authenticator says of any token no one
+// accepts, `invalid bearer token`: not whether the token id exists.
 import { timingSafeEqual } from 'node:crypto';
-import { bearerToken } from '../../core/authn/bearer.js';
+import { bearerToken, INVALID_BEARER_TOKEN } from '../../core/authn/bearer.js';
 import type { UserInfo } from '../../core/authn/user.js';
 import type { Host } from '../../core/host.js';
 import type { Plugin } from '../../core/plugin.js';
@@ -29,25 +32,35 @@ function equalConstantTime(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-/** Checks a token against its Secret: the user, or why not. */
+/**
+ * Checks a token against its Secret: the user, or why not, as upstream's klog.V(3) line says it
+ * (tokenErrorf and cluster-bootstrap's expiration check) but for the presented secret.
+ */
 export function checkBootstrapSecret(secret: Record<string, unknown> | undefined, id: string, tokenSecret: string, now: Date): UserInfo | string {
-  if (!secret) return `secret bootstrap-token-${id} not found`;
+  const name = `bootstrap-token-${id}`;
+  if (!secret) return `No secret of name ${name} to match bootstrap bearer token`;
+  const tokenError = (what: string) => `Bootstrap secret ${SYSTEM_NAMESPACE}/${name} matching bearer token ${what}`;
   const meta = (secret['metadata'] ?? {}) as { deletionTimestamp?: string };
-  if (meta.deletionTimestamp) return `secret bootstrap-token-${id} is being deleted`;
-  if (secret['type'] !== BOOTSTRAP_TOKEN_SECRET_TYPE) return `secret bootstrap-token-${id} has the wrong type`;
+  if (meta.deletionTimestamp) return tokenError('is deleted and awaiting removal');
   const data = secret['data'] as Record<string, string> | undefined;
-  if (!data || Object.keys(data).length === 0) return `secret bootstrap-token-${id} has no data`;
-  if (!equalConstantTime(decode(data, 'token-secret') ?? '', tokenSecret)) return 'token secret mismatch';
-  if (decode(data, 'token-id') !== id) return 'token id mismatch';
+  if (secret['type'] !== BOOTSTRAP_TOKEN_SECRET_TYPE || !data || Object.keys(data).length === 0) {
+    return tokenError(`has invalid type, expected ${BOOTSTRAP_TOKEN_SECRET_TYPE}.`);
+  }
+  // Upstream adds "expected <the presented secret>": a token never reaches plat's log.
+  if (!equalConstantTime(decode(data, 'token-secret') ?? '', tokenSecret)) return tokenError('has invalid value for key token-secret.');
+  if (decode(data, 'token-id') !== id) return tokenError(`has invalid value for key token-id, expected ${id}.`);
   const expiration = decode(data, 'expiration');
   if (expiration !== undefined) {
     const t = Date.parse(expiration);
-    if (Number.isNaN(t) || t <= now.getTime()) return 'token expired';
+    if (Number.isNaN(t)) return `Unparseable expiration time (${expiration}) in ${SYSTEM_NAMESPACE}/${name} Secret. Treating as expired.`;
+    if (t <= now.getTime()) return `Expired bootstrap token in ${SYSTEM_NAMESPACE}/${name} Secret: ${expiration}`;
   }
-  if (decode(data, 'usage-bootstrap-authentication') !== 'true') return 'token not usable for authentication';
+  if (decode(data, 'usage-bootstrap-authentication') !== 'true') return tokenError('not marked usage-bootstrap-authentication=true.');
   const extras = (decode(data, 'auth-extra-groups') ?? '').split(',').map((g) => g.trim()).filter(Boolean);
   const bad = extras.find((g) => !EXTRA_GROUP.test(g));
-  if (bad !== undefined) return `invalid extra group ${JSON.stringify(bad)}`;
+  if (bad !== undefined) {
+    return tokenError(`has invalid value for key auth-extra-groups: bootstrap group ${JSON.stringify(bad)} is invalid (must match \\Asystem:bootstrappers:[a-z0-9:-]{0,255}[a-z0-9]\\z).`);
+  }
   const groups = [...new Set([BOOTSTRAPPERS_GROUP, ...extras])].sort();
   return { name: `system:bootstrap:${id}`, groups };
 }
@@ -64,6 +77,7 @@ export const BootstrapTokenAuthenticator: Plugin = {
     });
     host.hooks.configure.tap(PLUGIN_NAME, (cfg) => {
       if (!cfg.flags.get<boolean>(ENABLE_BOOTSTRAP_TOKEN_AUTH_FLAG)) return;
+      const log = host.logger.child(PLUGIN_NAME);
       host.hooks.authenticate.tapPromise({ name: PLUGIN_NAME, stage: 5 }, async (req) => {
         const token = bearerToken(req.headers);
         if (token === undefined) return undefined;
@@ -74,7 +88,13 @@ export const BootstrapTokenAuthenticator: Plugin = {
         if (!secrets) { req.reject('secrets are not served'); return undefined; }
         const kv = await secrets.storage.get(secrets.keyFor(SYSTEM_NAMESPACE, `bootstrap-token-${id}`));
         const result = checkBootstrapSecret(kv?.value as Record<string, unknown> | undefined, id, tokenSecret, new Date());
-        if (typeof result === 'string') { req.reject(`bootstrap token: ${result}`); return undefined; }
+        if (typeof result === 'string') {
+          log.v(3).info(result);
+          // Upstream returns no error, and its bearer token authenticator then refuses the token
+          // with this text; the reject keeps the request from anonymous, as that error does.
+          req.reject(INVALID_BEARER_TOKEN);
+          return undefined;
+        }
         return result;
       });
     });

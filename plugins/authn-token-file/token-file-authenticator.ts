@@ -6,7 +6,7 @@
 // keeps the request from falling through to anonymous (401 "invalid bearer token", as upstream).
 import type { Host } from '../../core/host.js';
 import type { Plugin } from '../../core/plugin.js';
-import { bearerToken } from '../../core/authn/bearer.js';
+import { bearerToken, INVALID_BEARER_TOKEN } from '../../core/authn/bearer.js';
 import { loadTokenFile } from './token-table.js';
 
 const PLUGIN_NAME = 'TokenFileAuthenticator';
@@ -37,7 +37,7 @@ export const TokenFileAuthenticator: Plugin = {
         if (token === undefined) return undefined;
         const user = table.lookup(token);
         if (user) return user;
-        req.reject('invalid bearer token');
+        req.reject(INVALID_BEARER_TOKEN);
         return undefined;
       });
     });

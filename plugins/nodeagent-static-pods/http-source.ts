@@ -4,8 +4,12 @@
 // at most 10 MiB read. A 200 with the same bytes as last time changes nothing; an empty body means
 // no pods; otherwise a Pod, else a PodList (one invalid item refuses the list). Any failure keeps
 // the previous set, and is logged three times at full verbosity, then at -v=4 until a fetch works.
+// A password in a URL is said as `user:***@`, as Go's client says it in its errors (stripPassword);
+// upstream prints the configured URL of its own errors as written, plat masks those too.
 import http from 'node:http';
 import https from 'node:https';
+import { goQuote } from '../../core/go-quote.js';
+import { stripPassword } from '../../core/go-strip-password.js';
 import type { Logger } from '../../core/log.js';
 import { tryDecodePodList, tryDecodeSinglePod } from './decode-pod.js';
 import { MAX_CONFIG_LENGTH } from './file-source.js';
@@ -28,7 +32,8 @@ function get(url: URL, headers: Readonly<Record<string, readonly string[]>>, sig
       const location = res.headers.location;
       if ([301, 302, 303, 307, 308].includes(status) && location) {
         res.resume();
-        if (redirects >= MAX_REDIRECTS) { reject(new Error(`Get ${JSON.stringify(url.href)}: stopped after ${MAX_REDIRECTS} redirects`)); return; }
+        // Go names the Location header as sent, not the URL it resolves to.
+        if (redirects >= MAX_REDIRECTS) { reject(new Error(`Get ${goQuote(stripPassword(location))}: stopped after ${MAX_REDIRECTS} redirects`)); return; }
         const next = new URL(location, url);
         const kept = next.host === url.host ? headers : Object.fromEntries(Object.entries(headers).filter(([k]) => !SENSITIVE_HEADERS.includes(k.toLowerCase())));
         get(next, kept, signal, redirects + 1).then(resolve, reject);
@@ -44,7 +49,7 @@ function get(url: URL, headers: Readonly<Record<string, readonly string[]>>, sig
       res.on('error', reject);
       res.on('end', () => resolve({ status, statusText: res.statusMessage ?? '', body: Buffer.concat(chunks) }));
     });
-    req.on('error', (e) => reject(signal.aborted ? new Error(`Get ${JSON.stringify(url.href)}: context deadline exceeded (Client.Timeout exceeded while awaiting headers)`) : e));
+    req.on('error', (e) => reject(signal.aborted ? new Error(`Get ${goQuote(stripPassword(url.href))}: context deadline exceeded (Client.Timeout exceeded while awaiting headers)`) : e));
     req.end();
   });
 }
@@ -52,13 +57,17 @@ function get(url: URL, headers: Readonly<Record<string, readonly string[]>>, sig
 export class HttpSource {
   #last: Buffer | undefined;
   #failures = 0;
+  /** The URL as error texts say it. */
+  readonly #shown: string;
 
   constructor(
     private readonly url: string,
     private readonly headers: Readonly<Record<string, readonly string[]>>,
     private readonly nodeName: string,
     private readonly log: Logger,
-  ) {}
+  ) {
+    this.#shown = stripPassword(url);
+  }
 
   /** One fetch: the pods to set, or undefined to keep the previous set. */
   async poll(signal?: AbortSignal): Promise<Obj[] | undefined> {
@@ -82,10 +91,10 @@ export class HttpSource {
     const timeout = AbortSignal.timeout(FETCH_TIMEOUT_MS);
     const signal = outer ? AbortSignal.any([timeout, outer]) : timeout;
     const r = await get(new URL(this.url), this.headers, signal);
-    if (r.status !== 200) throw new Error(`${this.url}: ${r.status} ${r.statusText}`);
+    if (r.status !== 200) throw new Error(`${this.#shown}: ${r.status} ${r.statusText}`);
     if (r.body.length === 0) {
       this.#last = r.body;
-      throw Object.assign(new Error(`zero-length data received from ${this.url}`), { empty: true });
+      throw Object.assign(new Error(`zero-length data received from ${this.#shown}`), { empty: true });
     }
     if (this.#last && r.body.equals(this.#last)) return undefined;
     this.#last = r.body;
@@ -102,6 +111,6 @@ export class HttpSource {
       return many.value;
     }
     const quoted = data.length > MAX_QUOTED_BODY ? `${data.slice(0, MAX_QUOTED_BODY)}...` : data;
-    throw new Error(`${this.url}: received '${quoted}', but couldn't parse as single (${single.error}) or multiple pods (${many.error})`);
+    throw new Error(`${this.#shown}: received '${quoted}', but couldn't parse as single (${single.error}) or multiple pods (${many.error})`);
   }
 }

@@ -7,6 +7,7 @@
 import { parseDuration } from '../../core/flags/duration.js';
 import type { Runnable } from '../../core/lifecycle.js';
 import type { NodeAgentContext } from '../../core/nodeagent/context.js';
+import { stripPassword } from '../../core/go-strip-password.js';
 import { StartupError } from '../../core/plugin.js';
 import { sleep, whenAborted } from '../../core/abort-wait.js';
 import { readFileSource } from './file-source.js';
@@ -45,7 +46,7 @@ export function createStaticPodsSubsystem(ctx: NodeAgentContext, o: StaticPodsOp
     try {
       url = new URL(c.staticPodURL);
     } catch {
-      throw new StartupError(`staticPodURL: ${JSON.stringify(c.staticPodURL)} is not a URL`);
+      throw new StartupError(`staticPodURL: ${JSON.stringify(stripPassword(c.staticPodURL))} is not a URL`);
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new StartupError(`staticPodURL: unsupported protocol scheme ${JSON.stringify(url.protocol.replace(/:$/, ''))}`);
     const http = new HttpSource(c.staticPodURL, c.staticPodURLHeader ?? {}, ctx.nodeName, log);
@@ -57,7 +58,7 @@ export function createStaticPodsSubsystem(ctx: NodeAgentContext, o: StaticPodsOp
       const config = new PodConfig(log, o.now);
       const publish = () => ctx.staticPods.set(config.snapshot());
       if (c.staticPodPath) log.v(1).info('Watching path', { path: c.staticPodPath });
-      if (c.staticPodURL) log.v(1).info('Adding pod source', { url: c.staticPodURL });
+      if (c.staticPodURL) log.v(1).info('Adding pod source', { url: stripPassword(c.staticPodURL) });
       // Every source read once before the first publication, so readers never see a partial set.
       for (const s of sources) config.set(s.name, (await s.poll(signal)) ?? []);
       publish();

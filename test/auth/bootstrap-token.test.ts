@@ -1,9 +1,12 @@
 // Bootstrap tokens end to end: the Secret is created through the API as the admin, then a request
 // bearing `<id>.<secret>` is system:bootstrap:<id> in system:bootstrappers (+ extras).
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { createLogger } from '../../core/log.js';
 import { baseCsr, fixtures } from '../certificates/fixtures.js';
-import { startInProcess, type RunningPlat } from '../helpers/plat.js';
+import { startInProcess, tempDir, type RunningPlat } from '../helpers/plat.js';
 
 const CSRS = '/apis/certificates.platform/v1/certificatesigningrequests';
 const SECRETS = '/api/v1/namespaces/plat-system/secrets';
@@ -46,6 +49,65 @@ describe('bootstrap token authentication', () => {
       assert.equal(r.status, 401, `${token}: ${r.text}`);
       assert.equal((await plat.admin.get(`${CSRS}/refused-${i}`)).status, 404);
     }
+  });
+});
+
+describe('a refused bootstrap token', () => {
+  // What upstream's TokenReview says of any token no authenticator accepts, whichever check failed:
+  // the reasons are the server's, at -v=3, in upstream's words (never with the presented secret).
+  let plat: RunningPlat;
+  const lines: string[] = [];
+  before(async () => {
+    const dir = tempDir();
+    writeFileSync(path.join(dir, 'tokens.csv'), 'static-token,erin,erin-uid\n');
+    plat = await startInProcess({
+      args: ['--enable-bootstrap-token-auth', '--token-auth-file', path.join(dir, 'tokens.csv'), '-v', '3'],
+      logger: createLogger({ verbosity: 3, write: (l) => lines.push(l) }),
+    });
+    const past = new Date(Date.now() - 60_000).toISOString();
+    for (const s of [
+      tokenSecret('abcdef', '0123456789abcdef'),
+      tokenSecret('expird', '0123456789abcdef', { expiration: past }),
+      tokenSecret('nouse0', '0123456789abcdef', { 'usage-bootstrap-authentication': 'false' }),
+      tokenSecret('otheri', '0123456789abcdef', { 'token-id': 'abcdef' }),
+      tokenSecret('badgrp', '0123456789abcdef', { 'auth-extra-groups': 'system:masters' }),
+      { ...tokenSecret('opaque', '0123456789abcdef'), type: 'Opaque' },
+    ]) {
+      const r = await plat.admin.post(SECRETS, s);
+      assert.equal(r.status, 201, r.text);
+    }
+  });
+  after(async () => { await plat?.stop(); });
+
+  const S = 'plat-system/bootstrap-token-';
+  const cases: Array<{ name: string; token: string; logged?: string }> = [
+    { name: 'a wrong secret', token: 'abcdef.0000000000000000', logged: `Bootstrap secret ${S}abcdef matching bearer token has invalid value for key token-secret.` },
+    { name: 'an unknown id', token: 'zzzzzz.0000000000000000', logged: 'No secret of name bootstrap-token-zzzzzz to match bootstrap bearer token' },
+    { name: 'an expired token', token: 'expird.0123456789abcdef', logged: `Expired bootstrap token in ${S}expird Secret: ` },
+    { name: 'a token not for authentication', token: 'nouse0.0123456789abcdef', logged: `Bootstrap secret ${S}nouse0 matching bearer token not marked usage-bootstrap-authentication=true.` },
+    { name: 'a Secret of another token id', token: 'otheri.0123456789abcdef', logged: `Bootstrap secret ${S}otheri matching bearer token has invalid value for key token-id, expected otheri.` },
+    { name: 'a bad extra group', token: 'badgrp.0123456789abcdef', logged: `Bootstrap secret ${S}badgrp matching bearer token has invalid value for key auth-extra-groups: bootstrap group "system:masters" is invalid (must match \\Asystem:bootstrappers:[a-z0-9:-]{0,255}[a-z0-9]\\z).` },
+    { name: 'a Secret of another type', token: 'opaque.0123456789abcdef', logged: `Bootstrap secret ${S}opaque matching bearer token has invalid type, expected bootstrap.platform/token.` },
+    { name: 'a token of another form', token: 'abcdef.short' },
+  ];
+  for (const c of cases) {
+    it(`${c.name}: TokenReview says only "invalid bearer token"; why is logged at -v=3`, async () => {
+      const mark = lines.length;
+      const r = await plat.admin.post('/apis/authentication.platform/v1/tokenreviews', { apiVersion: 'authentication.platform/v1', kind: 'TokenReview', spec: { token: c.token } });
+      assert.equal(r.status, 201, r.text);
+      assert.deepEqual(r.json.status, { authenticated: false, error: 'invalid bearer token' });
+      const logged = lines.slice(mark).filter((l) => l.includes('BootstrapTokenAuthenticator]'));
+      if (c.logged === undefined) assert.deepEqual(logged, []);
+      else assert.ok(logged.length === 1 && logged[0]!.includes(`] ${c.logged}`) && logged[0]!.startsWith('I'), logged.join('\n'));
+      assert.doesNotMatch(lines.slice(mark).join('\n'), new RegExp(c.token.split('.')[1]!));
+    });
+  }
+
+  it('a request bearing it is 401, and the server log names the authenticator', async () => {
+    const mark = lines.length;
+    const r = await plat.admin.with({ token: 'abcdef.0000000000000000' }).get(CSRS);
+    assert.equal(r.status, 401);
+    assert.ok(lines.slice(mark).some((l) => l.includes('refusedBy=["TokenFileAuthenticator: invalid bearer token","BootstrapTokenAuthenticator: invalid bearer token"]')), lines.slice(mark).join('\n'));
   });
 });
 
