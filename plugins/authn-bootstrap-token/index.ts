@@ -9,6 +9,7 @@
 // accepts, `invalid bearer token`: not whether the token id exists.
 import { timingSafeEqual } from 'node:crypto';
 import { bearerToken, INVALID_BEARER_TOKEN } from '../../core/authn/bearer.js';
+import { tokenAuthenticationEnabled } from '../../core/authn/token-authentication.js';
 import type { UserInfo } from '../../core/authn/user.js';
 import type { Host } from '../../core/host.js';
 import type { Plugin } from '../../core/plugin.js';
@@ -78,6 +79,7 @@ export const BootstrapTokenAuthenticator: Plugin = {
     host.hooks.configure.tap(PLUGIN_NAME, (cfg) => {
       if (!cfg.flags.get<boolean>(ENABLE_BOOTSTRAP_TOKEN_AUTH_FLAG)) return;
       const log = host.logger.child(PLUGIN_NAME);
+      tokenAuthenticationEnabled(host);
       host.hooks.authenticate.tapPromise({ name: PLUGIN_NAME, stage: 5 }, async (req) => {
         const token = bearerToken(req.headers);
         if (token === undefined) return undefined;

@@ -4,6 +4,7 @@
 // other authenticators (no opinion), and one of a configured issuer that fails any check is
 // rejected (401), the reason logged by the server and never the token.
 import { bearerToken } from '../../core/authn/bearer.js';
+import { tokenAuthenticationEnabled } from '../../core/authn/token-authentication.js';
 import { JOSE_ALGORITHMS, peekIssuer, type JoseAlgorithm } from '../../core/authn/jwt.js';
 import type { UserInfo } from '../../core/authn/user.js';
 import {
@@ -131,6 +132,7 @@ export function createOidcAuthenticator(deps: OidcAuthenticatorDeps = {}): Plugi
         host.hooks.start.tap(PLUGIN_NAME, () => { for (const a of byIssuer.values()) void a.keySet.start(); });
         host.hooks.shutdown.tap(PLUGIN_NAME, () => { for (const close of closers) close(); });
 
+        tokenAuthenticationEnabled(host);
         host.hooks.authenticate.tapPromise({ name: PLUGIN_NAME, stage: OIDC_STAGE }, async (req): Promise<UserInfo | undefined> => {
           const token = bearerToken(req.headers);
           if (token === undefined) return undefined;

@@ -7,6 +7,7 @@
 import type { Host } from '../../core/host.js';
 import type { Plugin } from '../../core/plugin.js';
 import { bearerToken, INVALID_BEARER_TOKEN } from '../../core/authn/bearer.js';
+import { tokenAuthenticationEnabled } from '../../core/authn/token-authentication.js';
 import { loadTokenFile } from './token-table.js';
 
 const PLUGIN_NAME = 'TokenFileAuthenticator';
@@ -40,6 +41,7 @@ export const TokenFileAuthenticator: Plugin = {
         req.reject(INVALID_BEARER_TOKEN);
         return undefined;
       });
+      tokenAuthenticationEnabled(host);
     });
   },
 };

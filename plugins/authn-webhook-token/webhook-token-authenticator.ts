@@ -8,6 +8,7 @@ import type { Host } from '../../core/host.js';
 import type { Plugin } from '../../core/plugin.js';
 import { StartupError } from '../../core/plugin.js';
 import { bearerToken } from '../../core/authn/bearer.js';
+import { tokenAuthenticationEnabled } from '../../core/authn/token-authentication.js';
 import { ReviewCache } from './cache.js';
 import { KubeconfigError, loadKubeconfig } from '../../core/client/kubeconfig.js';
 import {
@@ -82,6 +83,7 @@ export function createWebhookTokenAuthenticator(deps: WebhookTokenAuthenticatorD
         });
         log.info('webhook token authentication enabled', { config: file, apiVersion: client.apiVersion, cacheTTLms: ttlMs });
 
+        tokenAuthenticationEnabled(host);
         host.hooks.authenticate.tapPromise({ name: PLUGIN_NAME, stage: WEBHOOK_TOKEN_STAGE }, async (req): Promise<UserInfo | undefined> => {
           const token = bearerToken(req.headers);
           if (token === undefined) return undefined;

@@ -3,6 +3,7 @@
 // --service-account-issuer; the first issuer signs (with --service-account-signing-key-file),
 // every issuer is accepted, and tokens verify with the --service-account-key-file keys.
 import type { KeyObject } from 'node:crypto';
+import { tokenAuthenticationEnabled } from '../../core/authn/token-authentication.js';
 import type { Host } from '../../core/host.js';
 import { StartupError, type Plugin } from '../../core/plugin.js';
 import { algorithmForKey, keyId, signJwt } from '../../core/authn/jwt.js';
@@ -125,6 +126,7 @@ export const ServiceAccountsPlugin: Plugin = {
         ...(s.lookup ? { lookup: { serviceAccounts: () => servedStore(host, '', 'v1', 'serviceaccounts'), secrets: () => servedStore(host, '', 'v1', 'secrets') } } : {}),
       });
       host.hooks.authenticate.tapPromise({ name: PLUGIN_NAME, stage: SERVICE_ACCOUNT_TOKEN_STAGE }, (req) => authenticator.authenticate(req));
+      tokenAuthenticationEnabled(host);
       const problem = issuerDiscoveryProblem(s.issuers[0]!);
       if (problem) log.error(`service account issuer discovery endpoints are not enabled: ${problem}`);
       log.info('service account tokens enabled', {

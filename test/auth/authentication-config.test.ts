@@ -277,7 +277,7 @@ describe('start-up errors', () => {
   it('with a file that has no jwt section, the --oidc-* flags configure the JWT authenticator', () => {
     const anon = write(`${HEAD}anonymous: {enabled: false}\n`);
     const { host } = boot(plugins, ['--authentication-config', anon, '--oidc-issuer-url', 'https://x.example', '--oidc-client-id', 'c']);
-    assert.deepEqual(host.hooks.authenticate.taps.map((t) => t.name), ['OidcAuthenticator']);
+    assert.deepEqual(host.hooks.authenticate.taps.map((t) => t.name), ['OidcAuthenticator', 'BearerTokenAuthenticator']);
     host.hooks.shutdown.callAsync(() => {});
   });
 });

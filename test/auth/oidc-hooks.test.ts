@@ -74,13 +74,13 @@ describe('username prefixes of the --oidc-* flags', () => {
 });
 
 describe('routing and refusals at the hook level', () => {
-  it('has no opinion on tokens of other issuers or non-JWTs (anonymous may still take the request)', async () => {
+  it('has no opinion on tokens of other issuers or non-JWTs: the bearer token step refuses them, not anonymous', async () => {
     const b = await start([]);
     await untilReady(b, issuer.sign(issuer.claims()));
     for (const t of [issuer.sign(issuer.claims({ iss: 'https://elsewhere.example' })), 'opaque-token', 'a.b.c']) {
       const r = await auth(b, t);
-      assert.deepEqual(r.reasons, []);
-      assert.equal(r.user?.name, 'system:anonymous');
+      assert.deepEqual(r.reasons, ['invalid bearer token']);
+      assert.equal(r.user, undefined);
     }
   });
 
