@@ -4,7 +4,7 @@
 // other authenticators (no opinion), and one of a configured issuer that fails any check is
 // rejected (401), the reason logged by the server and never the token.
 import { bearerToken } from '../../core/authn/bearer.js';
-import { JOSE_ALGORITHMS, peekIssuer, type JoseAlgorithm } from '../../core/authn/jwt.js';
+import { JOSE_ALGORITHMS, peekPayload, type JoseAlgorithm } from '../../core/authn/jwt.js';
 import type { UserInfo } from '../../core/authn/user.js';
 import {
   AUTHENTICATION_CONFIG_FLAG, AuthenticationConfigError, invalidConfigurationMessage, loadAuthenticationConfiguration,
@@ -20,7 +20,8 @@ import {
   OIDC_CLIENT_ID_FLAG, OIDC_FLAGS, OIDC_ISSUER_URL_FLAG, OIDC_SIGNING_ALGS_FLAG, OidcFlagError, jwtAuthenticatorFromFlags, oidcFlagsSet,
 } from './flags.js';
 import { createFetchJson, type FetchJson } from './https-get.js';
-import { JwtAuthenticator, OidcError } from './jwt-authenticator.js';
+import { untrustedIssuer } from './id-token.js';
+import { GOOGLE_ISSUER, GOOGLE_ISSUER_NO_SCHEME, JwtAuthenticator, OidcError } from './jwt-authenticator.js';
 import { RefreshLimiter } from './refresh-limiter.js';
 import { RemoteKeySet } from './remote-key-set.js';
 
@@ -84,6 +85,16 @@ export function resolveJwtAuthenticators(
   return { authenticators: jwt, algs };
 }
 
+/**
+ * Upstream's untrustedIssuer: the unverified `iss` as encoding/json finds it (key case folded,
+ * null empty, another type no issuer), Google's legacy scheme-less one coalesced.
+ */
+export function routingIssuer(token: string): string | undefined {
+  const payload = peekPayload(token);
+  const iss = payload === undefined || token.trimStart().startsWith('{') ? undefined : untrustedIssuer(payload);
+  return iss === GOOGLE_ISSUER_NO_SCHEME ? GOOGLE_ISSUER : iss;
+}
+
 export function createOidcAuthenticator(deps: OidcAuthenticatorDeps = {}): Plugin {
   return {
     name: PLUGIN_NAME,
@@ -134,7 +145,7 @@ export function createOidcAuthenticator(deps: OidcAuthenticatorDeps = {}): Plugi
         host.hooks.authenticate.tapPromise({ name: PLUGIN_NAME, stage: OIDC_STAGE }, async (req): Promise<UserInfo | undefined> => {
           const token = bearerToken(req.headers);
           if (token === undefined) return undefined;
-          const iss = peekIssuer(token);
+          const iss = routingIssuer(token);
           const authenticator = iss === undefined ? undefined : byIssuer.get(iss);
           if (authenticator === undefined) return undefined;
           if (req.audiences?.length && !req.audiences.some((a) => apiAudiences.includes(a))) return undefined;
