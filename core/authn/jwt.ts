@@ -52,12 +52,17 @@ export function decodeJwt(token: string): DecodedJwt {
  * route a token to the one authenticator that owns its issuer. Never throws.
  */
 export function peekIssuer(token: string): string | undefined {
+  const payload = peekPayload(token);
+  return typeof payload?.['iss'] === 'string' ? payload['iss'] : undefined;
+}
+
+/** The payload of something shaped like a JWT, unverified, for routing only. Never throws. */
+export function peekPayload(token: string): DecodedJwt['payload'] | undefined {
   if (token.length > MAX_JWT_BYTES) return undefined;
   const parts = token.split('.');
   if (parts.length !== 3) return undefined;
   try {
-    const payload = jsonObject(b64urlDecode(parts[1]!, 'payload'), 'payload');
-    return typeof payload['iss'] === 'string' ? payload['iss'] : undefined;
+    return jsonObject(b64urlDecode(parts[1]!, 'payload'), 'payload');
   } catch {
     return undefined;
   }
@@ -85,9 +90,19 @@ function signOptions(key: KeyObject, alg: JoseAlgorithm): Parameters<typeof node
   return { key, padding: constants.RSA_PKCS1_PADDING };
 }
 
+/**
+ * Whether the header names critical extensions (RFC 7515 §4.1.11). go-jose v2, which verifies both
+ * service-account and OIDC tokens upstream, understands none, so it fails any signature check of
+ * such a token (a `crit` that is not a list of strings too); `null` and `[]` name nothing.
+ */
+export function hasCriticalHeader(header: DecodedJwt['header']): boolean {
+  const crit = header['crit'];
+  return crit !== undefined && crit !== null && !(Array.isArray(crit) && crit.length === 0);
+}
+
 /** The signature check alone: true when `key` verifies the token's signature under `alg`. */
 export function verifySignature(jwt: DecodedJwt, key: KeyObject, alg: JoseAlgorithm): boolean {
-  if (!keyFitsAlgorithm(key, alg)) return false;
+  if (!keyFitsAlgorithm(key, alg) || hasCriticalHeader(jwt.header)) return false;
   try {
     return nodeVerify(HASH[alg.slice(2)]!, jwt.signingInput, signOptions(key, alg), jwt.signature);
   } catch {

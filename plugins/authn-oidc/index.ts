@@ -4,7 +4,7 @@ export {
 export type { OidcAuthenticatorDeps } from './oidc-authenticator.js';
 export { OIDC_FLAGS, jwtAuthenticatorFromFlags, oidcFlagsSet } from './flags.js';
 export { CelCompiler, celInput, celStringList, evaluate, hasSelect } from './cel.js';
-export { JwtAuthenticator, OidcError, NBF_LEEWAY_MS } from './jwt-authenticator.js';
+export { JwtAuthenticator, OidcError, NBF_LEEWAY_SECONDS } from './jwt-authenticator.js';
 export { RemoteKeySet } from './remote-key-set.js';
 export { RefreshLimiter } from './refresh-limiter.js';
 export { createFetchJson } from './https-get.js';

@@ -1,23 +1,26 @@
 // One JWT authenticator (one issuer), built from the --oidc-* flags or one `jwt` entry of the
-// authentication configuration file, checking a token as upstream's oidc.go and go-oidc do:
-// algorithm in the allowed set, signature by the issuer's key, iss, aud, exp (no leeway), nbf
-// (5 minutes of leeway), then the claim mappings, the claim validation rules and the user
-// validation rules. Every refusal is an OidcError whose message is upstream's.
-import {
-  JwtError, audiences as audiencesOf, decodeJwt, isJoseAlgorithm, numericDateMs, verifySignature,
-  type DecodedJwt, type JoseAlgorithm,
-} from '../../core/authn/jwt.js';
+// authentication configuration file, checking a token as upstream's oidc.go and go-oidc v2 do, in
+// their order: registered claims decoded as Go decodes them, iss, one audience, exp (no leeway),
+// nbf (a minute of leeway), algorithm, signature, several audiences; then the claim mappings, the
+// claim validation rules and the user validation rules. Every refusal is an OidcError whose
+// message is upstream's.
+import { decodeJwt, isJoseAlgorithm, verifySignature, type DecodedJwt, type JoseAlgorithm } from '../../core/authn/jwt.js';
+import { goQuote } from '../../core/go-quote.js';
 import type { UserInfo } from '../../core/authn/user.js';
 import type { JWTAuthenticator } from '../../core/authn/authentication-config/index.js';
+import type { CelValue } from '@bufbuild/cel';
 import { CelEvaluationError, celInput, celStringList, evaluate, type CelCompiler, type CompiledExpression } from './cel.js';
-import type { RemoteKeySet } from './remote-key-set.js';
+import { ClaimsDecodeError, decodeIdToken, goBefore, goUnixTimeText, type IdToken } from './id-token.js';
+import { KeyFetchError, type RemoteKeySet } from './remote-key-set.js';
 
 export class OidcError extends Error {
   override readonly name = 'OidcError';
 }
 
-/** go-oidc: not-before is checked with this much clock skew allowed; expiry with none. */
-export const NBF_LEEWAY_MS = 5 * 60_000;
+/** go-oidc v2: not-before is checked with a minute of clock skew allowed; expiry with none. */
+export const NBF_LEEWAY_SECONDS = 60n;
+export const GOOGLE_ISSUER = 'https://accounts.google.com';
+export const GOOGLE_ISSUER_NO_SCHEME = 'accounts.google.com';
 
 interface Mapper {
   readonly username?: CompiledExpression;
@@ -38,14 +41,24 @@ export interface JwtAuthenticatorOptions {
 
 type Claims = Readonly<Record<string, unknown>>;
 const has = (c: Claims, k: string) => Object.prototype.hasOwnProperty.call(c, k);
-const goJson = (v: unknown): string => (typeof v === 'number' ? 'number' : typeof v === 'boolean' ? 'bool' : Array.isArray(v) ? 'array' : v === null ? 'null' : typeof v);
-const goQuoteList = (l: readonly string[]) => `[${l.map((s) => JSON.stringify(s)).join(' ')}]`;
+const goJson = (v: unknown): string => (typeof v === 'number' ? 'number' : typeof v === 'boolean' ? 'bool' : Array.isArray(v) ? 'array' : typeof v);
+const goTypeError = (v: unknown, type: string) => `json: cannot unmarshal ${goJson(v)} into Go value of type ${type}`;
+/** json.Unmarshal of a claim into a Go string: null leaves it empty. */
+function goString(v: unknown, why: (err: string) => string): string {
+  if (v === null) return '';
+  if (typeof v !== 'string') throw new OidcError(why(goTypeError(v, 'string')));
+  return v;
+}
+const goQuoteList = (l: readonly string[]) => `[${l.map(goQuote).join(' ')}]`;
+/** Go's string order (sets.List sorts so): by UTF-8 bytes. */
+const byBytes = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
 
 export class JwtAuthenticator {
   readonly config: JWTAuthenticator;
   readonly #algs: readonly JoseAlgorithm[];
   readonly #keys: RemoteKeySet;
   readonly #now: () => number;
+  readonly #realClock: boolean;
   readonly #m: Mapper;
 
   constructor(o: JwtAuthenticatorOptions) {
@@ -53,6 +66,7 @@ export class JwtAuthenticator {
     this.#algs = o.signingAlgs;
     this.#keys = o.keys;
     this.#now = o.now ?? Date.now;
+    this.#realClock = o.now === undefined;
     const m = o.config.claimMappings;
     const c = o.compiler;
     this.#m = {
@@ -87,42 +101,57 @@ export class JwtAuthenticator {
     } catch (err) {
       return fail(`oidc: malformed jwt: ${(err as Error).message}`);
     }
-    const alg = jwt.header['alg'];
-    if (!isJoseAlgorithm(alg) || !this.#algs.includes(alg)) {
-      return fail(`oidc: id token signed with unsupported algorithm, expected ${goQuoteList(this.#algs)} got ${JSON.stringify(typeof alg === 'string' ? alg : '')}`);
-    }
-    const kid = typeof jwt.header['kid'] === 'string' ? jwt.header['kid'] : undefined;
-    if (!(await this.#signatureVerifies(jwt, alg, kid))) return fail('failed to verify signature: failed to verify id token signature');
-
-    const c = jwt.payload;
-    if (c['iss'] !== this.issuerUrl) {
-      return fail(`oidc: id token issued by a different provider, expected ${JSON.stringify(this.issuerUrl)} got ${JSON.stringify(c['iss'] ?? '')}`);
-    }
-    let aud: string[];
-    let exp: number | undefined;
-    let nbf: number | undefined;
+    // go-oidc v2's order: the cheap claim checks first, the signature (and any key fetch) last.
+    let t: IdToken;
     try {
-      aud = audiencesOf(c);
-      exp = numericDateMs(c, 'exp');
-      nbf = numericDateMs(c, 'nbf');
-      numericDateMs(c, 'iat');
+      t = decodeIdToken(jwt.payload);
     } catch (err) {
-      if (err instanceof JwtError) return fail(`oidc: failed to unmarshal claims: ${err.message}`);
+      if (err instanceof ClaimsDecodeError) return fail(`oidc: failed to unmarshal claims: ${err.message}`);
       throw err;
     }
-    const want = this.config.issuer.audiences;
-    if (!aud.some((a) => want.includes(a))) {
-      return fail(want.length === 1
-        ? `oidc: expected audience ${JSON.stringify(want[0])} got ${goQuoteList(aud)}`
-        : `oidc: expected audience in ${goQuoteList(want)} got ${goQuoteList(aud)}`);
+    for (const src of Object.values(t.claimNames)) {
+      if (src === '') return fail('oidc: failed to obtain source from claim name');
+      if (!has(t.claimSources, src)) return fail('oidc: source does not exist');
     }
-    const now = this.#now();
-    // A token without exp has go-oidc's zero expiry: always expired.
-    if (exp === undefined || exp < now) return fail(`oidc: token is expired (Token Expiry: ${new Date(exp ?? 0).toISOString()})`);
-    if (nbf !== undefined && now + NBF_LEEWAY_MS < nbf) {
-      return fail(`oidc: current time ${new Date(now).toISOString()} before the nbf (not before) time: ${new Date(nbf).toISOString()}`);
+    // Google has issued `accounts.google.com` without the scheme; go-oidc lets that through for Google only.
+    if (t.issuer !== this.issuerUrl && !(this.issuerUrl === GOOGLE_ISSUER && t.issuer === GOOGLE_ISSUER_NO_SCHEME)) {
+      return fail(`oidc: id token issued by a different provider, expected ${goQuote(this.issuerUrl)} got ${goQuote(t.issuer)}`);
     }
-    return c;
+    const want = [...new Set(this.config.issuer.audiences)];
+    if (want.length === 1 && !t.audience.includes(want[0]!)) return fail(`oidc: expected audience ${goQuote(want[0]!)} got ${goQuoteList(t.audience)}`);
+    const nowMs = this.#now();
+    const nowSec = BigInt(Math.floor(nowMs / 1000));
+    const nowNsec = (nowMs - Math.floor(nowMs / 1000) * 1000) * 1_000_000;
+    if (goBefore(t.expiry, nowSec) || (t.expiry === nowSec && nowNsec > 0)) {
+      return fail(`oidc: token is expired (Token Expiry: ${goUnixTimeText(t.expiry)})`);
+    }
+    if (t.notBefore !== undefined && goBefore(nowSec + NBF_LEEWAY_SECONDS, t.notBefore)) {
+      return fail(`oidc: current time ${goUnixTimeText(nowSec, nowNsec)}${this.#monotonic()} before the nbf (not before) time: ${goUnixTimeText(t.notBefore)}`);
+    }
+    const alg = typeof jwt.header['alg'] === 'string' ? jwt.header['alg'] : '';
+    if (!isJoseAlgorithm(alg) || !this.#algs.includes(alg)) {
+      return fail(`oidc: id token signed with unsupported algorithm, expected ${goQuoteList(this.#algs)} got ${goQuote(alg)}`);
+    }
+    const kid = typeof jwt.header['kid'] === 'string' && jwt.header['kid'] !== '' ? jwt.header['kid'] : undefined;
+    try {
+      if (!(await this.#signatureVerifies(jwt, alg, kid))) return fail('failed to verify signature: failed to verify id token signature');
+    } catch (err) {
+      if (err instanceof KeyFetchError) return fail(`failed to verify signature: fetching keys ${err.message}`);
+      throw err;
+    }
+    // oidc.go checks a list of audiences itself, after go-oidc's verification, sorted as a set.
+    if (want.length > 1 && !t.audience.some((a) => want.includes(a))) {
+      return fail(`oidc: expected audience in ${goQuoteList([...want].sort(byBytes))} got ${goQuoteList(t.audience)}`);
+    }
+    return jwt.payload;
+  }
+
+  /** Go prints time.Now() with its monotonic reading; an injected clock has none. */
+  #monotonic(): string {
+    if (!this.#realClock) return '';
+    const ns = BigInt(Math.round(performance.now() * 1e6));
+    const s = ns / 1_000_000_000n;
+    return ` m=+${s}.${String(ns % 1_000_000_000n).padStart(9, '0')}`;
   }
 
   async #signatureVerifies(jwt: DecodedJwt, alg: JoseAlgorithm, kid: string | undefined): Promise<boolean> {
@@ -150,8 +179,7 @@ export class JwtAuthenticator {
     for (const rule of this.config.claimValidationRules) {
       if (!rule.claim) continue;
       if (!has(c, rule.claim)) throw new OidcError(`oidc: required claim ${rule.claim} not present in ID token`);
-      const v = c[rule.claim];
-      if (typeof v !== 'string') throw new OidcError(`oidc: parse claim ${rule.claim}: json: cannot unmarshal ${goJson(v)} into Go value of type string`);
+      const v = goString(c[rule.claim], (e) => `oidc: parse claim ${rule.claim}: ${e}`);
       if (v !== rule.requiredValue) throw new OidcError(`oidc: required claim ${rule.claim} value does not match. Got = ${v}, want = ${rule.requiredValue}`);
     }
     this.#checkRules(this.#m.claimValidation, input, 'oidc: error evaluating claim validation expression');
@@ -162,21 +190,30 @@ export class JwtAuthenticator {
     return user;
   }
 
+  /** As upstream's mapper: every rule is evaluated first, then the results are checked in order. */
   #checkRules(rules: Mapper['claimValidation'], input: unknown, what: string): void {
-    for (const { expr, message } of rules) {
-      const v = this.#eval(expr, input, what);
+    const results = this.#evalAll(rules.map((r) => r.expr), input, `${what}: `);
+    rules.forEach(({ expr, message }, i) => {
+      const v = results[i];
       if (typeof v !== 'boolean') throw new OidcError(`${what}: validation expression must return a boolean`);
       if (!v) throw new OidcError(`${what}: validation expression '${expr.expression}' failed: ${message}`);
-    }
+    });
   }
 
-  #eval(expr: CompiledExpression, input: unknown, what: string) {
-    try {
-      return evaluate(expr, input);
-    } catch (err) {
-      if (err instanceof CelEvaluationError) throw new OidcError(`${what}: ${err.message}`);
-      throw err;
-    }
+  /** Upstream's mapper.eval: the first runtime error stops it, as `expression '…' resulted in error: …`. */
+  #evalAll(exprs: readonly CompiledExpression[], input: unknown, prefix: string): CelValue[] {
+    return exprs.map((expr) => {
+      try {
+        return evaluate(expr, input);
+      } catch (err) {
+        if (err instanceof CelEvaluationError) throw new OidcError(`${prefix}expression '${expr.expression}' resulted in error: ${err.message}`);
+        throw err;
+      }
+    });
+  }
+
+  #eval(expr: CompiledExpression, input: unknown, what: string): CelValue {
+    return this.#evalAll([expr], input, `${what}: `)[0]!;
   }
 
   #username(c: Claims, input: unknown): string {
@@ -188,29 +225,27 @@ export class JwtAuthenticator {
       return v;
     }
     const { claim, prefix } = this.config.claimMappings.username;
-    const v = c[claim];
-    if (!has(c, claim)) throw new OidcError(`oidc: parse username claims ${JSON.stringify(claim)}: claim not present`);
-    if (typeof v !== 'string') throw new OidcError(`oidc: parse username claims ${JSON.stringify(claim)}: json: cannot unmarshal ${goJson(v)} into Go value of type string`);
+    const what = `oidc: parse username claims ${goQuote(claim)}`;
+    if (!has(c, claim)) throw new OidcError(`${what}: claim not present`);
+    // A null claim is Go's empty string, and upstream lets an empty username through.
+    const v = goString(c[claim], (e) => `${what}: ${e}`);
     if (claim === 'email' && has(c, 'email_verified')) {
       const verified = c['email_verified'];
-      if (typeof verified !== 'boolean') throw new OidcError(`oidc: parse 'email_verified' claim: json: cannot unmarshal ${goJson(verified)} into Go value of type bool`);
-      if (!verified) throw new OidcError('oidc: email not verified');
+      if (verified !== null && typeof verified !== 'boolean') throw new OidcError(`oidc: parse 'email_verified' claim: ${goTypeError(verified, 'bool')}`);
+      if (verified !== true) throw new OidcError('oidc: email not verified');
     }
-    const name = prefix ? prefix + v : v;
-    // Choice: upstream lets an empty username through; a user without a name is refused here.
-    if (name === '') throw new OidcError(`oidc: parse username claims ${JSON.stringify(claim)}: empty username is not allowed`);
-    return name;
+    return prefix ? prefix + v : v;
   }
 
   #groups(c: Claims, input: unknown): string[] {
     const { claim, prefix } = this.config.claimMappings.groups;
     if (claim && has(c, claim)) {
       const v = c[claim];
+      // Upstream's stringOrArray: a list of strings (null ones empty), else one string.
       let groups: string[];
-      if (v === null) groups = [];
-      else if (typeof v === 'string') groups = [v];
-      else if (Array.isArray(v) && v.every((g) => typeof g === 'string')) groups = [...(v as string[])];
-      else throw new OidcError(`oidc: parse groups claim ${JSON.stringify(claim)}: json: cannot unmarshal ${goJson(v)} into Go value of type string`);
+      if (Array.isArray(v) && v.every((g) => g === null || typeof g === 'string')) groups = v.map((g) => (g as string | null) ?? '');
+      else if (v === null) groups = [];
+      else groups = [goString(v, (e) => `oidc: parse groups claim ${goQuote(claim)}: ${e}`)];
       return prefix ? groups.map((g) => prefix + g) : groups;
     }
     if (!this.#m.groups) return [];
@@ -226,10 +261,9 @@ export class JwtAuthenticator {
   #uid(c: Claims, input: unknown): string {
     const { claim } = this.config.claimMappings.uid;
     if (claim) {
-      const v = c[claim];
-      if (!has(c, claim)) throw new OidcError(`oidc: parse uid claim ${JSON.stringify(claim)}: claim not present`);
-      if (typeof v !== 'string') throw new OidcError(`oidc: parse uid claim ${JSON.stringify(claim)}: json: cannot unmarshal ${goJson(v)} into Go value of type string`);
-      return v;
+      const what = `oidc: parse uid claim ${goQuote(claim)}`;
+      if (!has(c, claim)) throw new OidcError(`${what}: claim not present`);
+      return goString(c[claim], (e) => `${what}: ${e}`);
     }
     if (!this.#m.uid) return '';
     const what = 'oidc: error evaluating uid claim expression';
@@ -238,18 +272,20 @@ export class JwtAuthenticator {
     return v;
   }
 
+  /** Upstream's getExtra: all expressions evaluated (errors unprefixed), then each converted. */
   #extra(input: unknown): Record<string, string[]> {
     const out: Record<string, string[]> = {};
-    for (const { key, expr } of this.#m.extra) {
+    const results = this.#evalAll(this.#m.extra.map((e) => e.expr), input, '');
+    this.#m.extra.forEach(({ key, expr }, i) => {
       let values: string[];
       try {
-        values = celStringList(evaluate(expr, input));
+        values = celStringList(results[i]!);
       } catch (err) {
         if (err instanceof CelEvaluationError) throw new OidcError(`oidc: error evaluating extra claim expression: ${expr.expression}: ${err.message}`);
         throw err;
       }
       if (values.length) out[key] = values;
-    }
+    });
     return out;
   }
 }

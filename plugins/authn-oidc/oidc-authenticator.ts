@@ -1,11 +1,11 @@
 // OidcAuthenticator: JWT bearer tokens from OIDC issuers, configured by the --oidc-* flags or by
 // the `jwt` section of --authentication-config (never both). A token is routed by its unverified
 // `iss` to the one authenticator of that issuer; a token of no configured issuer is left to the
-// other authenticators (no opinion), and one of a configured issuer that fails any check is
+// other authenticators (no opinion; if none takes it, core's bearer-token step refuses it), and one of a configured issuer that fails any check is
 // rejected (401), the reason logged by the server and never the token.
 import { bearerToken } from '../../core/authn/bearer.js';
 import { tokenAuthenticationEnabled } from '../../core/authn/token-authentication.js';
-import { JOSE_ALGORITHMS, peekIssuer, type JoseAlgorithm } from '../../core/authn/jwt.js';
+import { JOSE_ALGORITHMS, peekPayload, type JoseAlgorithm } from '../../core/authn/jwt.js';
 import type { UserInfo } from '../../core/authn/user.js';
 import {
   AUTHENTICATION_CONFIG_FLAG, AuthenticationConfigError, invalidConfigurationMessage, loadAuthenticationConfiguration,
@@ -21,7 +21,8 @@ import {
   OIDC_CLIENT_ID_FLAG, OIDC_FLAGS, OIDC_ISSUER_URL_FLAG, OIDC_SIGNING_ALGS_FLAG, OidcFlagError, jwtAuthenticatorFromFlags, oidcFlagsSet,
 } from './flags.js';
 import { createFetchJson, type FetchJson } from './https-get.js';
-import { JwtAuthenticator, OidcError } from './jwt-authenticator.js';
+import { untrustedIssuer } from './id-token.js';
+import { GOOGLE_ISSUER, GOOGLE_ISSUER_NO_SCHEME, JwtAuthenticator, OidcError } from './jwt-authenticator.js';
 import { RefreshLimiter } from './refresh-limiter.js';
 import { RemoteKeySet } from './remote-key-set.js';
 
@@ -85,6 +86,16 @@ export function resolveJwtAuthenticators(
   return { authenticators: jwt, algs };
 }
 
+/**
+ * Upstream's untrustedIssuer: the unverified `iss` as encoding/json finds it (key case folded,
+ * null empty, another type no issuer), Google's legacy scheme-less one coalesced.
+ */
+export function routingIssuer(token: string): string | undefined {
+  const payload = peekPayload(token);
+  const iss = payload === undefined || token.trimStart().startsWith('{') ? undefined : untrustedIssuer(payload);
+  return iss === GOOGLE_ISSUER_NO_SCHEME ? GOOGLE_ISSUER : iss;
+}
+
 export function createOidcAuthenticator(deps: OidcAuthenticatorDeps = {}): Plugin {
   return {
     name: PLUGIN_NAME,
@@ -136,7 +147,7 @@ export function createOidcAuthenticator(deps: OidcAuthenticatorDeps = {}): Plugi
         host.hooks.authenticate.tapPromise({ name: PLUGIN_NAME, stage: OIDC_STAGE }, async (req): Promise<UserInfo | undefined> => {
           const token = bearerToken(req.headers);
           if (token === undefined) return undefined;
-          const iss = peekIssuer(token);
+          const iss = routingIssuer(token);
           const authenticator = iss === undefined ? undefined : byIssuer.get(iss);
           if (authenticator === undefined) return undefined;
           if (req.audiences?.length && !req.audiences.some((a) => apiAudiences.includes(a))) return undefined;

@@ -27,6 +27,10 @@ export interface RemoteKeySetOptions {
   readonly retryDelaysMs?: readonly number[];
 }
 
+export class KeyFetchError extends Error {
+  override readonly name = 'KeyFetchError';
+}
+
 export const DEFAULT_RETRY_DELAYS_MS = [1_000, 2_000, 5_000, 10_000];
 
 type Obj = Record<string, unknown>;
@@ -80,17 +84,19 @@ export class RemoteKeySet {
 
   /**
    * Keys to try for a token's `kid` (all keys when it has none), fetching the key set again first
-   * when the cache has no key of that `kid` (or no key at all) and the limiter allows.
+   * when `refresh` and the limiter allows. A failed fetch throws KeyFetchError: go-oidc refuses
+   * the token with that error rather than falling back to the cached keys.
    */
   async candidates(kid: string | undefined, refresh: boolean): Promise<readonly CachedKey[]> {
     const pick = () => this.#keys.filter((k) => kid === undefined || k.kid === kid);
     if (!refresh) return pick();
-    if (this.#inflight) await this.#inflight.catch(() => undefined);
-    else if (this.#limiter.tryTake()) {
+    const shared = this.#inflight;
+    if (shared || this.#limiter.tryTake()) {
       try {
-        await this.#run(() => this.#fetchKeys());
+        await (shared ?? this.#run(() => this.#fetchKeys()));
       } catch (err) {
-        this.#o.logger.warn('fetching keys failed', { issuer: this.#o.issuerUrl, error: (err as Error).message });
+        if (!shared) this.#o.logger.warn('fetching keys failed', { issuer: this.#o.issuerUrl, error: (err as Error).message });
+        throw new KeyFetchError((err as Error).message);
       }
     }
     return pick();

@@ -34,6 +34,15 @@ describe('JWS', () => {
     });
   }
 
+  it('a header naming critical extensions never verifies (go-jose v2); null and [] name none', () => {
+    const pub = createPublicKey(rsa);
+    const signed = (header: Record<string, unknown>) => decodeJwt(signJwt({ iss: 'x' }, rsa, { alg: 'RS256', header }));
+    assert.ok(!verifySignature(signed({ crit: ['exp'], exp: 1 }), pub, 'RS256'));
+    assert.ok(!verifySignature(signed({ crit: 'exp' }), pub, 'RS256'));
+    assert.ok(verifySignature(signed({ crit: [] }), pub, 'RS256'));
+    assert.ok(verifySignature(signed({ crit: null }), pub, 'RS256'));
+  });
+
   it('a key verifies only with its own family and curve', () => {
     assert.ok(!keyFitsAlgorithm(rsa, 'ES256'));
     assert.ok(!keyFitsAlgorithm(ec['ES256']!, 'ES384'));

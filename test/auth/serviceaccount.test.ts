@@ -188,6 +188,7 @@ describe('service account tokens (plat all: its own issuer and key)', () => {
       ['missing private claims', await forged((c) => { delete c.platform; })],
       ['forged uid', await forged((c) => { c.platform.serviceaccount.uid = '00000000-0000-0000-0000-000000000000'; })],
       ['oversized', await forged((c) => { c.pad = 'x'.repeat(70_000); })],
+      ['a critical header extension (go-jose v2 understands none)', signJwt(claimsOf(good), saKey, { header: { crit: ['foo'], foo: 1 } })],
       ['tampered payload', `${h}.${Buffer.from(JSON.stringify({ ...claimsOf(good), sub: 'system:serviceaccount:default:x' })).toString('base64url')}.${good.split('.')[2]}`],
     ];
     for (const [i, [why, token]] of cases.entries()) await assertRefused(token, `bad-${i}`, why);

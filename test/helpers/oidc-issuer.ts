@@ -66,10 +66,10 @@ export class TestOidcIssuer {
   }
 
   /** Signs `payload` with the current key (or the one given), kid in the header unless `kid: null`. */
-  sign(payload: Record<string, unknown>, opts: { key?: KeyObject; alg?: JoseAlgorithm; kid?: string | null } = {}): string {
+  sign(payload: Record<string, unknown>, opts: { key?: KeyObject; alg?: JoseAlgorithm; kid?: string | null; header?: Record<string, unknown> } = {}): string {
     const k = this.#keys[0]!;
     const kid = opts.kid === null ? undefined : opts.kid ?? k.kid;
-    return signJwt(payload, opts.key ?? k.key, { alg: opts.alg ?? k.alg, ...(kid !== undefined ? { kid } : {}) });
+    return signJwt(payload, opts.key ?? k.key, { alg: opts.alg ?? k.alg, ...(kid !== undefined ? { kid } : {}), ...(opts.header ? { header: opts.header } : {}) });
   }
 
   async start(): Promise<void> {
