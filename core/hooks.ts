@@ -1,7 +1,7 @@
 // The whole extension surface of plat, in one frozen object. The hook class is the combination
 // policy: bail = first answer wins (authenticate, authorize, sign), series = ordered and the first
-// error stops (admission, start), parallel = fan-out (audit, ready, shutdown). Plugins only tap;
-// the owner (Host, server, controllers) calls.
+// error stops (admission, start), parallel = fan-out (audit, ready), and shutdown fans out by stage
+// (SHUTDOWN_STAGE). Plugins only tap; the owner (Host, server, controllers) calls.
 import tapable from 'tapable';
 import type { FlagSet } from './flags/types.js';
 import type { ResourceRegistry } from './registry/resource.js';
@@ -13,6 +13,7 @@ import type { ClientAuthorities } from './authn/client-authorities.js';
 import { guardHooks } from './hooks-guard.js';
 import { collectNoOpinionReasons, type NoOpinionReasons } from './authz/union.js';
 import { createSignHookMap } from './signing.js';
+import { runByStage } from './staged-parallel.js';
 import type { ControllerRegistry, SubsystemRegistry } from './lifecycle.js';
 
 const { SyncHook, AsyncSeriesBailHook, AsyncSeriesHook, AsyncParallelHook } = tapable;
@@ -64,8 +65,23 @@ export function createHooks() {
     shutdown: new AsyncParallelHook<[]>([]),
   });
   collectNoOpinionReasons(hooks.authorize);
+  runByStage(hooks.shutdown);
   return hooks;
 }
+
+/**
+ * The `stage` of a shutdown tap: the taps of one stage run together, a later stage once the
+ * earlier ones have all ended. Taps without a stage (0) come after the API server has drained:
+ * the request path (authenticators, webhooks) keeps working for the requests still in flight.
+ */
+export const SHUTDOWN_STAGE = Object.freeze({
+  /** Callers of the API server in its own process (`plat all`'s controllers): their last writes land. */
+  clients: -200,
+  /** The API server's drain: no new connections, the requests in flight finish. */
+  serving: -100,
+  /** The store, after everything that may still write to it. */
+  storage: 100,
+});
 
 export type Hooks = ReturnType<typeof createHooks>;
 export type HookName = keyof Hooks;

@@ -30,6 +30,7 @@ import { requestInfo, type RequestInfo } from './request-info.js';
 import { sendJson, sendRawJson, sendStatus } from './respond.js';
 import { serveResource } from './rest.js';
 import { goRequestPath } from './url-path.js';
+import { refuseWhileDraining } from './wait-group.js';
 import { answerInAlias, resolveWireAlias, type WireAlias } from './wire-alias.js';
 
 export interface VersionInfo {
@@ -47,7 +48,10 @@ export interface ApiServerDeps {
   readonly minRequestTimeoutSeconds: number;
   /** --request-timeout: non-long-running requests answer 504 past it (DEFAULT_REQUEST_TIMEOUT_MS). */
   readonly requestTimeoutMs?: number;
+  /** The server stops for good: open watches and profiles end. */
   readonly shutdown: AbortSignal;
+  /** The drain has begun: new non-long-running requests are refused (wait-group.ts). */
+  readonly draining?: AbortSignal;
   /** host:port clients reach this server at (discovery's serverAddressByClientCIDRs). */
   readonly serverAddress: string;
   /** --profiling: /debug/pprof/ and /debug/flags/v are served. */
@@ -161,6 +165,7 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
     await next();
   });
 
+  if (deps.draining) app.use(refuseWhileDraining(deps.draining));
   app.use(requestDeadline(deps.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS));
 
   app.use(async (ctx, next) => {

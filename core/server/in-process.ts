@@ -13,6 +13,7 @@
 import http from 'node:http';
 import { Duplex } from 'node:stream';
 import type Koa from 'koa';
+import { drainer } from './drain.js';
 
 /** One end of an in-memory connection; the server's end carries the chain its client presents. */
 export class InProcessSocket extends Duplex {
@@ -102,13 +103,13 @@ export class InProcessSocket extends Duplex {
 export interface InProcessServer {
   /** A new connection to the server presenting `chain` (DER, leaf first) as its client certificates. */
   dial(chain: readonly Buffer[]): InProcessSocket;
-  /** Ends every connection; later dials throw. */
-  close(): void;
+  /** Later dials throw; the connections drain as the secure port's (drain.ts), cut after `timeoutMs` (default 0). */
+  close(timeoutMs?: number): Promise<boolean>;
 }
 
 export function inProcessServer(app: Koa<any>, maxHeaderSize: number): InProcessServer {
   const server = http.createServer({ maxHeaderSize }, app.callback());
-  const open = new Set<InProcessSocket>();
+  const connections = drainer(server);
   let closed = false;
   return {
     dial(chain) {
@@ -117,15 +118,12 @@ export function inProcessServer(app: Koa<any>, maxHeaderSize: number): InProcess
       const served = new InProcessSocket(chain);
       client.peer = served;
       served.peer = client;
-      open.add(served);
-      served.once('close', () => open.delete(served));
       server.emit('connection', served);
       return client;
     },
-    close() {
+    close(timeoutMs = 0) {
       closed = true;
-      for (const s of open) s.destroy();
-      open.clear();
+      return connections.drain(timeoutMs);
     },
   };
 }

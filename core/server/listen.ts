@@ -7,6 +7,7 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { createSecureContext, type SecureContext, type SecureContextOptions } from 'node:tls';
 import type Koa from 'koa';
+import { drainer } from './drain.js';
 import { closeIdleConnections } from './idle-timeout.js';
 import { limitSlowHeaders, tlsHandshakeTimeout } from './slow-clients.js';
 import { koaCallback } from './koa-callback.js';
@@ -33,8 +34,11 @@ export interface ListenOptions {
 
 export interface RunningServer {
   readonly address: AddressInfo;
-  /** Stops accepting, closes idle and remaining connections. */
-  close(): Promise<void>;
+  /**
+   * Stops accepting and drains (core/server/drain.ts): the requests in flight get up to
+   * `timeoutMs` (default 0: cut at once) to finish. False when some had to be cut.
+   */
+  close(timeoutMs?: number): Promise<boolean>;
 }
 
 export const MAX_HEADER_BYTES = 1 << 20;
@@ -107,22 +111,17 @@ export async function listen(app: Koa<any>, o: ListenOptions): Promise<RunningSe
   (server as unknown as { maxHeaderSize: number }).maxHeaderSize = MAX_HEADER_BYTES;
   closeIdleConnections(server, o.idleTimeoutMs);
   limitSlowHeaders(server, o.readHeaderTimeoutMs);
-  const sessions = new Set<http2.ServerHttp2Session>();
-  const sockets = new Set<import('node:net').Socket>();
-  server.on('session', (s) => { sessions.add(s); s.on('close', () => sessions.delete(s)); });
-  server.on('secureConnection', (s) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
+  const connections = drainer(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(o.port, o.host, () => { server.off('error', reject); resolve(); });
   });
   return {
     address: server.address() as AddressInfo,
-    close: () => new Promise<void>((resolve) => {
+    close: (timeoutMs = 0) => {
       for (const u of unsubscribe) u();
-      server.close(() => resolve());
-      for (const s of sessions) s.close();
-      for (const s of sockets) s.destroy();
-    }),
+      return connections.drain(timeoutMs);
+    },
   };
 }
 

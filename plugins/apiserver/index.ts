@@ -4,7 +4,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import type { Duplex } from 'node:stream';
-import type { Configuration } from '../../core/hooks.js';
+import { SHUTDOWN_STAGE, type Configuration } from '../../core/hooks.js';
 import type { Host } from '../../core/host.js';
 import { StartupError, type Plugin } from '../../core/plugin.js';
 import { MASTERS_GROUP } from '../../core/authn/user.js';
@@ -61,7 +61,12 @@ export const ApiServerPlugin: Plugin = {
   calls: ['resources', 'authenticate', 'clientAuthorities', 'authorize', 'admitMutate', 'admitValidate'],
   apply(host: Host): void {
     let cfg: Configuration | undefined;
+    // Upstream's ShutdownInitiated and NotAcceptingNewRequest at once (no --shutdown-delay-duration,
+    // no pre-shutdown hooks): /readyz fails, the listener closes, the requests in flight drain.
     const stopping = new AbortController();
+    // Past the drain: what is still open (watches, profiles) ends.
+    const ended = new AbortController();
+    let drain: (() => Promise<void>) | undefined;
     const cleanups: (() => Promise<void> | void)[] = [];
 
     host.hooks.flags.tap(PLUGIN_NAME, (flags) => {
@@ -177,7 +182,7 @@ export const ApiServerPlugin: Plugin = {
       const app = createApp({
         hooks: host.hooks, resources, stores, health, version: versionInfo(host.version, host.gitVersion), logger: log,
         minRequestTimeoutSeconds: flags.get<number>('min-request-timeout'), requestTimeoutMs: flags.get<number>('request-timeout'),
-        shutdown: stopping.signal, profiling,
+        shutdown: ended.signal, draining: stopping.signal, profiling,
         get serverAddress() { return `${advertise || external || '127.0.0.1'}:${placeholder.port}`; },
       });
       let server: RunningServer;
@@ -193,18 +198,38 @@ export const ApiServerPlugin: Plugin = {
         throw new StartupError(`cannot listen on ${joinHostPort(bind || '0.0.0.0', port)}: ${(e as Error).message}`);
       }
       placeholder.port = server.address.port;
-      cleanups.unshift(() => server.close());
       const local = isUnspecified(bind) ? '127.0.0.1' : bind.includes(':') ? `[${bind}]` : bind;
       const externalHost = external || advertise || local;
       setServedStores(host, resources, stores, `${externalHost.includes(':') && !externalHost.startsWith('[') ? `[${externalHost}]` : externalHost}:${server.address.port}`);
       const inProcess = inProcessServer(app, MAX_HEADER_BYTES);
-      cleanups.unshift(async () => inProcess.close());
+      // Upstream's Server.Shutdown, bounded by ShutdownTimeout (its RequestTimeout). Watches are
+      // not ended (--shutdown-watch-termination-grace-period 0): they hold it to the bound too.
+      const timeoutMs = flags.get<number>('request-timeout');
+      const listening = joinHostPort(server.address.address, server.address.port);
+      drain = async () => {
+        const graceful = log.v(1);
+        graceful.info('[graceful-termination] shutdown event', { name: 'ShutdownInitiated' });
+        graceful.info('[graceful-termination] shutdown event', { name: 'NotAcceptingNewRequest' });
+        graceful.info('[graceful-termination] not going to wait for active watch request(s) to drain');
+        const drained = Promise.all([server.close(timeoutMs), inProcess.close(timeoutMs)]);
+        log.info(`Stopped listening on ${listening}`);
+        if ((await drained).includes(false)) log.error('Failed to shutdown server: context deadline exceeded');
+        ended.abort();
+        graceful.info('[graceful-termination] apiserver is exiting');
+      };
       handles.set(host, { server, storage, resources, stores, url: `https://${local}:${server.address.port}`, dial: (chain) => inProcess.dial(chain) });
       log.info(`Serving securely on ${joinHostPort(server.address.address, server.address.port)}`, { dataDir, resources: resources.all().map((d) => `${d.plural}.${d.group}`) });
     });
 
-    host.hooks.shutdown.tapPromise(PLUGIN_NAME, async () => {
+    // After the parts of this process that call the server (their last writes land), before what
+    // the request path uses: the requests in flight finish with it.
+    host.hooks.shutdown.tapPromise({ name: PLUGIN_NAME, stage: SHUTDOWN_STAGE.serving }, async () => {
       stopping.abort();
+      await drain?.();
+      drain = undefined;
+    });
+    host.hooks.shutdown.tapPromise({ name: PLUGIN_NAME, stage: SHUTDOWN_STAGE.storage }, async () => {
+      ended.abort();
       for (const c of cleanups.splice(0)) await c();
     });
   },

@@ -260,7 +260,9 @@ export const ControllerManagerServing: Plugin = {
       } catch (e) {
         throw new StartupError(`failed to listen on ${joinHostPort(s.bind || '0.0.0.0', s.port)}: ${(e as Error).message}`);
       }
-      cleanups.unshift(() => server.close());
+      // Upstream serves with a shutdown timeout of 0: listener and idle connections closed, the
+      // rest not waited for.
+      cleanups.unshift(async () => { await server.close(0); });
       // First of all: a CPU profile being taken ends at once instead of holding the stop up.
       cleanups.unshift(() => stopping.abort());
       const local = isUnspecified(s.bind) ? '127.0.0.1' : s.bind.includes(':') ? `[${s.bind}]` : s.bind;

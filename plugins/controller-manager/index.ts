@@ -12,6 +12,7 @@ import { hasInProcessConnection, inProcessConnection } from '../../core/client/i
 import type { ClientConnection } from '../../core/client/connection.js';
 import { RestClient } from '../../core/client/rest-client.js';
 import type { FlagSet } from '../../core/flags/types.js';
+import { SHUTDOWN_STAGE } from '../../core/hooks.js';
 import type { Host } from '../../core/host.js';
 import { MapRegistry } from '../../core/lifecycle.js';
 import { StartupError, type Plugin } from '../../core/plugin.js';
@@ -149,7 +150,8 @@ export function createControllerManagerPlugin(options: ControllerManagerPluginOp
         runtimes.set(host, runtime);
         log.info('starting the controller manager', { server: conn.server.origin, controllers: enabled, leaderElect: f.get<boolean>('leader-elect') });
         runtime.start();
-        host.hooks.shutdown.tapPromise(PLUGIN_NAME, async () => {
+        // In `plat all`, before the API server drains: the controllers' last writes land.
+        host.hooks.shutdown.tapPromise({ name: PLUGIN_NAME, stage: SHUTDOWN_STAGE.clients }, async () => {
           try {
             await runtime.stop();
           } finally {

@@ -13,6 +13,7 @@ import type Koa from 'koa';
 import type { Logger } from '../../core/log.js';
 import type { TlsPair } from '../../core/nodeagent/context.js';
 import { joinHostPort, listenOnBindAddress } from '../../core/server/bind-address.js';
+import { drainer } from '../../core/server/drain.js';
 import { closeIdleConnections } from '../../core/server/idle-timeout.js';
 import { koaCallback } from '../../core/server/koa-callback.js';
 import { servingPairProblem } from '../../core/server/serving-pair.js';
@@ -54,13 +55,13 @@ async function bind(server: http.Server | http2.Http2SecureServer, what: string,
   }
 }
 
-function closer(server: http.Server | http2.Http2SecureServer, sockets: Set<Socket>, sessions: Set<http2.ServerHttp2Session>): () => Promise<void> {
-  return () => new Promise<void>((resolve) => {
-    if (!server.listening) { resolve(); return; }
-    server.close(() => resolve());
-    for (const s of sessions) s.close();
-    for (const s of sockets) s.destroy();
-  });
+/**
+ * The kubelet's servers are never shut down: its process exits under them. Here the listener
+ * closes, idle connections close and HTTP/2 ones get a GOAWAY, and a response in progress is cut.
+ */
+function closer(server: http.Server | http2.Http2SecureServer): () => Promise<void> {
+  const connections = drainer(server);
+  return async () => { await connections.drain(0); };
 }
 
 /** Upstream's GetCertificate error while the certificate manager has no current certificate. */
@@ -94,10 +95,7 @@ export async function listenSecure(app: Koa, o: { host: string; port: number; pa
   // The HTTP/1.1 fallback reads its header limit from this property, not from the options.
   (server as unknown as { maxHeaderSize: number }).maxHeaderSize = MAX_HEADER_BYTES;
   closeIdleConnections(server);
-  const sockets = new Set<Socket>();
-  const sessions = new Set<http2.ServerHttp2Session>();
-  server.on('secureConnection', (s: Socket) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
-  server.on('session', (s) => { sessions.add(s); s.on('close', () => sessions.delete(s)); });
+  const close = closer(server);
   // OpenSSL, with no certificate to offer, refuses the handshake itself (no shared cipher / no
   // suitable signature algorithm, alert handshake_failure where Go sends internal_error). Other
   // handshake failures are not logged, as elsewhere in plat.
@@ -108,7 +106,7 @@ export async function listenSecure(app: Koa, o: { host: string; port: number; pa
   await bind(server, 'the secure server', o.host, o.port);
   return {
     address: server.address() as AddressInfo,
-    close: closer(server, sockets, sessions),
+    close,
     usePair: (pair) => {
       server.setSecureContext(contextOptions(pair));
       certificateless = pair === null;
@@ -118,8 +116,7 @@ export async function listenSecure(app: Koa, o: { host: string; port: number; pa
 
 export async function listenPlain(app: Koa, what: string, host: string, port: number): Promise<Listening> {
   const server = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES }, app.callback());
-  const sockets = new Set<Socket>();
-  server.on('connection', (s: Socket) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
+  const close = closer(server);
   await bind(server, what, host, port);
-  return { address: server.address() as AddressInfo, close: closer(server, sockets, new Set()) };
+  return { address: server.address() as AddressInfo, close };
 }

@@ -6,6 +6,7 @@
 // all until the host shuts down, and ends the process with exit 1 when one fails.
 // Taps flags, configure (stage 100: after plugins that register subsystems), start, ready, shutdown.
 import type { FlagSet } from '../../core/flags/types.js';
+import { SHUTDOWN_STAGE } from '../../core/hooks.js';
 import type { Host } from '../../core/host.js';
 import { MapRegistry, requestExit } from '../../core/lifecycle.js';
 import type { NodeAgentConfiguration } from '../../core/nodeagent/configuration.js';
@@ -148,7 +149,8 @@ export const NodeAgentPlugin: Plugin = {
       log.info('Node agent running', { node: ctx.nodeName, subsystems: runner.names });
     });
 
-    host.hooks.shutdown.tapPromise(PLUGIN_NAME, async () => {
+    // A client of the API server: stops before a server in the same process drains.
+    host.hooks.shutdown.tapPromise({ name: PLUGIN_NAME, stage: SHUTDOWN_STAGE.clients }, async () => {
       try {
         await state.runner?.stop();
       } finally {

@@ -26,6 +26,15 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
+/** The error code of a new TCP connection to 127.0.0.1:`port` (ECONNREFUSED...), undefined when it connects. */
+export function connectError(port: number): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const s = net.connect(port, '127.0.0.1');
+    s.once('connect', () => { s.destroy(); resolve(undefined); });
+    s.once('error', (e: NodeJS.ErrnoException) => resolve(e.code));
+  });
+}
+
 export interface Response { status: number; headers: Record<string, string | string[] | undefined>; text: string; json: any; raw: Buffer }
 
 export interface Credentials { ca: string; cert?: string; key?: string; token?: string }

@@ -1,0 +1,123 @@
+// The API server's shutdown drains as upstream's (genericapiserver.go RunWithContext, Server.Shutdown
+// bounded by --request-timeout): the listener closes at once, the requests in flight finish and
+// their writes are stored, the store closes after them; a watch is not ended and holds the drain
+// to its bound, past which what is left is cut. Shutdown stages: `plat all`'s controllers stop
+// before the server drains.
+import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
+import { after, describe, it } from 'node:test';
+import { SHUTDOWN_STAGE } from '../../core/hooks.js';
+import { createLogger } from '../../core/log.js';
+import type { Plugin } from '../../core/plugin.js';
+import { fixtures } from '../certificates/fixtures.js';
+import { csrObject, csrPath, CSR_PATH } from '../admission/support.js';
+import { connectError, startInProcess, tempDir } from '../helpers/plat.js';
+import { WatchStream, waitUntil } from '../helpers/watch-stream.js';
+
+const SIGNER = 'example.com/drain';
+
+/** Holds every CSR create in admitValidate until release(). */
+function holding(): { plugin: Plugin; held: () => number; release: () => void } {
+  let waiting: (() => void)[] = [];
+  const plugin: Plugin = {
+    name: 'HoldingAdmission',
+    apply(host) {
+      host.hooks.admitValidate.tapPromise('HoldingAdmission', async (req) => {
+        if (req.resource !== 'certificatesigningrequests' || req.operation !== 'CREATE') return;
+        await new Promise<void>((resolve) => waiting.push(resolve));
+      });
+    },
+  };
+  return { plugin, held: () => waiting.length, release: () => { for (const w of waiting.splice(0)) w(); } };
+}
+
+/** Resolves 'refused' once a new TCP connection to `port` is refused; bounded. */
+async function refusedOn(port: number): Promise<string> {
+  return waitUntilAsync(async () => ((await connectError(port)) === 'ECONNREFUSED' ? 'refused' : undefined), 'the listener to close');
+}
+
+async function waitUntilAsync<T>(check: () => Promise<T | undefined>, what: string): Promise<T> {
+  for (let i = 0; i < 200; i++) {
+    const v = await check();
+    if (v !== undefined) return v;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+describe('API server shutdown', () => {
+  const fx = fixtures();
+  const dirs: string[] = [];
+  after(() => { for (const d of dirs) rmSync(d, { recursive: true, force: true }); });
+
+  it('lets the creates in flight finish with 201 and stores them; new connections are refused meanwhile', async () => {
+    const dataDir = tempDir();
+    dirs.push(dataDir);
+    const hold = holding();
+    const plat = await startInProcess({ dataDir, plugins: [hold.plugin] });
+    const port = Number(new URL(plat.url).port);
+    const names = Array.from({ length: 20 }, (_, i) => `in-flight-${i}`);
+    const creates = names.map((n) => plat.admin.post(CSR_PATH, csrObject(n, SIGNER, fx.ecCsrPem)));
+    await waitUntil(() => (hold.held() === names.length ? true : undefined), 'every create to be in admission');
+    let stopped = false;
+    const stopping = plat.host!.hooks.shutdown.promise().then(() => { stopped = true; });
+    assert.equal(await refusedOn(port), 'refused');
+    assert.equal(stopped, false, 'the drain waits for the requests in flight');
+    hold.release();
+    const answers = await Promise.all(creates);
+    for (const r of answers) assert.equal(r.status, 201, r.text);
+    await stopping;
+
+    const again = await startInProcess({ dataDir });
+    try {
+      for (const n of names) assert.equal((await again.admin.get(csrPath(n))).status, 200, n);
+    } finally { await again.stop(); }
+  });
+
+  it('does not end a watch: it holds the drain to --request-timeout, then is cut, and the store closes after it', async () => {
+    const lines: string[] = [];
+    const plat = await startInProcess({ args: ['--request-timeout=1s', '-v=1'], logger: createLogger({ verbosity: 1, write: (l) => lines.push(l) }) });
+    dirs.push(plat.dataDir);
+    const watch = await WatchStream.open(plat.admin, `${CSR_PATH}?watch=true`);
+    let stopped = false;
+    const stopping = plat.host!.hooks.shutdown.promise().then(() => { stopped = true; });
+    await refusedOn(Number(new URL(plat.url).port));
+    assert.equal(watch.ended, false);
+    assert.equal(stopped, false);
+    await waitUntil(() => (stopped ? true : undefined), 'the shutdown to end', 20_000);
+    await stopping;
+    assert.ok(watch.ended);
+    const text = lines.join('\n');
+    assert.match(text, /Stopped listening on 127\.0\.0\.1:\d+/);
+    assert.match(text, /\[graceful-termination\] not going to wait for active watch request\(s\) to drain/);
+    assert.match(text, /Failed to shutdown server: context deadline exceeded/);
+    assert.match(text, /\[graceful-termination\] apiserver is exiting/);
+  });
+
+  it('ends at once when idle', async () => {
+    const lines: string[] = [];
+    const plat = await startInProcess({ logger: createLogger({ verbosity: 1, write: (l) => lines.push(l) }) });
+    dirs.push(plat.dataDir);
+    assert.equal((await plat.admin.get('/healthz')).status, 200);
+    await plat.host!.hooks.shutdown.promise();
+    assert.doesNotMatch(lines.join('\n'), /Failed to shutdown server/);
+  });
+
+  it('runs shutdown taps by stage: each stage after the earlier ones have ended', async () => {
+    const order: string[] = [];
+    const tapper: Plugin = {
+      name: 'StageProbe',
+      apply(host) {
+        const after = (ms: number, what: string) => new Promise<void>((r) => setTimeout(() => { order.push(what); r(); }, ms));
+        host.hooks.shutdown.tapPromise({ name: 'late-storage', stage: SHUTDOWN_STAGE.storage }, () => after(0, 'storage'));
+        host.hooks.shutdown.tap({ name: 'default', stage: 0 }, () => { order.push('default'); });
+        host.hooks.shutdown.tapAsync({ name: 'client', stage: SHUTDOWN_STAGE.clients }, (cb) => { void after(50, 'client').then(() => cb()); });
+        host.hooks.shutdown.tapPromise({ name: 'client-2', stage: SHUTDOWN_STAGE.clients }, () => after(10, 'client-2'));
+      },
+    };
+    const plat = await startInProcess({ plugins: [tapper] });
+    dirs.push(plat.dataDir);
+    await plat.host!.hooks.shutdown.promise();
+    assert.deepEqual(order, ['client-2', 'client', 'default', 'storage']);
+  });
+});
