@@ -8,7 +8,7 @@ export interface ClientConnection {
   readonly ca?: Buffer | string;
   readonly insecureSkipTlsVerify?: boolean;
   readonly tlsServerName?: string;
-  /** An http or https proxy to reach an https server through (a kubeconfig cluster's proxy-url). */
+  /** An http, https or socks5 proxy to reach an https server through (a kubeconfig cluster's proxy-url). */
   readonly proxyUrl?: URL;
   readonly clientCert?: Buffer | string;
   readonly clientKey?: Buffer | string;

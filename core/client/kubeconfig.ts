@@ -241,8 +241,7 @@ export function loadKubeconfigs(files: readonly string[], overrides: KubeconfigO
     throw new KubeconfigError(`cluster.server must be an https URL (http only to a loopback host), got ${server.protocol}//${server.host}`);
   }
   if (server.username || server.password) throw new KubeconfigError('cluster.server must not carry user info');
-  if (proxyUrl?.protocol === 'socks5:') throw new KubeconfigError(`cluster.proxy-url ${JSON.stringify(proxyText)}: plat supports http and https proxies, not socks5`);
-  if (proxyUrl && server.protocol !== 'https:') throw new KubeconfigError('cluster.proxy-url: plat proxies https servers only (CONNECT)');
+  if (proxyUrl && server.protocol !== 'https:') throw new KubeconfigError('cluster.proxy-url: plat proxies https servers only');
 
   // client-go reads the user's credentials only for a TLS server (IsConfigTransportTLS): a token or
   // client certificate is never sent in the clear.

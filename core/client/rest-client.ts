@@ -7,7 +7,7 @@ import type { Duplex } from 'node:stream';
 import type { ApiObject } from '../api/meta.js';
 import type { RestClientMetrics } from '../metrics/rest-client.js';
 import type { ClientConnection } from './connection.js';
-import { ProxyAgent } from './proxy-connect.js';
+import { failOnAbortWhileTunnelling, ProxyAgent } from './proxy-connect.js';
 import { resourceNameError } from './resource-name.js';
 import { withTlsVerifyReason } from './tls-verify-error.js';
 import { TokenBucket } from './token-bucket.js';
@@ -197,6 +197,7 @@ export class RestClient {
         ...(timeoutMs ? { timeout: timeoutMs } : {}),
       }, resolve);
       req.on('timeout', () => req.destroy(new Error(`request timed out after ${timeoutMs}ms`)));
+      failOnAbortWhileTunnelling(req, o.signal, (e) => reject(Object.assign(e, { url: url.href })));
       // As Go's url.Error, a failed request names the URL it went to: kubectl's words for a refused
       // connection name the kubeconfig's host, not the address it resolved to.
       req.on('error', (e) => reject(Object.assign(withTlsVerifyReason(e), { url: url.href })));

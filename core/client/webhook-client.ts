@@ -10,7 +10,7 @@ import https from 'node:https';
 import { createSecureContext } from 'node:tls';
 import { sleepUnlessAborted } from '../abort-wait.js';
 import type { WebhookConnection } from './kubeconfig.js';
-import { ProxyAgent } from './proxy-connect.js';
+import { failOnAbortWhileTunnelling, ProxyAgent } from './proxy-connect.js';
 import { checkServerIdentity } from './server-identity.js';
 
 export interface Backoff {
@@ -140,6 +140,7 @@ export class WebhookClient {
       req.on('error', (err: NodeJS.ErrnoException) => {
         reject(new WebhookCallError(`webhook request failed: ${err.message}`, err.code === 'ECONNRESET'));
       });
+      failOnAbortWhileTunnelling(req, signal, reject);
       req.end(body);
     });
   }

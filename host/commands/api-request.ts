@@ -7,6 +7,7 @@ import { apiUrl } from '../../core/client/rest-client.js';
 import { withTlsVerifyReason } from '../../core/client/tls-verify-error.js';
 import { CommandError } from './ca.js';
 import { checkServerIdentity } from '../../core/client/server-identity.js';
+import { ProxyAgent } from '../../core/client/proxy-connect.js';
 
 export type Connection = WebhookConnection;
 
@@ -15,6 +16,13 @@ export interface ApiResponse { status: number; text: string; json: unknown }
 export async function apiRequest(conn: Connection, method: string, path: string, body?: unknown, headers: Record<string, string | string[]> = {}): Promise<ApiResponse> {
   const payload = body === undefined ? undefined : JSON.stringify(body);
   const url = apiUrl(conn.server, path);
+  const tlsOptions: https.AgentOptions = {
+    ...(conn.ca ? { ca: conn.ca } : {}), ...(conn.clientCert ? { cert: conn.clientCert } : {}), ...(conn.clientKey ? { key: conn.clientKey } : {}),
+    rejectUnauthorized: !conn.insecureSkipTlsVerify, ...(conn.tlsServerName ? { servername: conn.tlsServerName } : {}),
+    checkServerIdentity,
+  };
+  // The cluster's proxy-url, as every client-go transport honours it.
+  const agent = conn.proxyUrl && url.protocol === 'https:' ? new ProxyAgent(conn.proxyUrl, tlsOptions) : undefined;
   const res = await new Promise<{ status: number; text: string }>((resolve, reject) => {
     // A kubeconfig may name a plain-HTTP server on a loopback host (kubeconfig.ts), as kubectl's may.
     const req = (url.protocol === 'http:' ? http : https).request(url, {
@@ -24,9 +32,7 @@ export async function apiRequest(conn: Connection, method: string, path: string,
         ...(payload !== undefined ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}),
         ...(conn.token ? { authorization: `Bearer ${conn.token}` } : {}),
       },
-      ...(conn.ca ? { ca: conn.ca } : {}), ...(conn.clientCert ? { cert: conn.clientCert } : {}), ...(conn.clientKey ? { key: conn.clientKey } : {}),
-      rejectUnauthorized: !conn.insecureSkipTlsVerify, ...(conn.tlsServerName ? { servername: conn.tlsServerName } : {}),
-      checkServerIdentity,
+      ...tlsOptions, ...(agent ? { agent } : {}),
     }, (r) => {
       const chunks: Buffer[] = [];
       r.on('data', (c: Buffer) => chunks.push(c));
@@ -34,7 +40,8 @@ export async function apiRequest(conn: Connection, method: string, path: string,
     });
     req.on('error', (e) => reject(Object.assign(withTlsVerifyReason(e), { url: url.href })));
     req.end(payload);
-  }).catch((e: Error) => { throw new CommandError(refusedMessage(e) ?? `Unable to connect to the server: ${e.message}`); });
+  }).catch((e: Error) => { throw new CommandError(refusedMessage(e) ?? `Unable to connect to the server: ${e.message}`); })
+    .finally(() => agent?.destroy());
   let json: unknown;
   try { json = JSON.parse(res.text); } catch { json = undefined; }
   return { ...res, json };
@@ -47,7 +54,8 @@ export async function apiRequest(conn: Connection, method: string, path: string,
  */
 export function refusedMessage(e: unknown): string | undefined {
   const err = e as NodeJS.ErrnoException & { address?: string; port?: number; url?: string };
-  if (err?.code !== 'ECONNREFUSED') return undefined;
+  // kubectl looks for the words in the url.Error's text: a SOCKS proxy's `connection refused` reply too.
+  if (err?.code !== 'ECONNREFUSED' && !(err?.url && err.message?.includes('connection refused'))) return undefined;
   let host: string | undefined;
   try { if (err.url) host = new URL(err.url).host; } catch { /* not a URL: use the address */ }
   if (!host && err.address) host = `${err.address.includes(':') ? `[${err.address}]` : err.address}:${err.port}`;

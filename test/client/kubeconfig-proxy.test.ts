@@ -10,8 +10,7 @@ import { test } from 'node:test';
 import { loadKubeconfig } from '../../core/client/kubeconfig.js';
 import { ProxyAgent } from '../../core/client/proxy-connect.js';
 import { RestClient } from '../../core/client/rest-client.js';
-import { WebhookClient } from '../../core/client/webhook-client.js';
-import { makeCa, makeServingCert } from '../helpers/certs.js';
+import { askBothClients, echoServer, proxiedKubeconfig } from '../helpers/echo-behind-proxy.js';
 import { tempDir } from '../helpers/plat.js';
 
 /** A CONNECT-only proxy on 127.0.0.1 that records each request line and Proxy-Authorization. */
@@ -39,43 +38,15 @@ async function connectProxy(): Promise<{ port: number; seen: string[]; close: ()
 }
 
 test('requests reach an https server through the cluster\'s proxy-url (CONNECT), with its credentials', async () => {
-  const ca = makeCa({ commonName: 'proxy-test-ca' });
-  const serving = makeServingCert(ca, ['localhost'], ['127.0.0.1']);
-  const server = https.createServer({ cert: serving.certificatePem, key: serving.privateKeyPem }, (req, res) => {
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ path: req.url, authorization: req.headers.authorization ?? null }));
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const server = await echoServer(['127.0.0.1']);
   const proxy = await connectProxy();
   try {
-    const port = (server.address() as AddressInfo).port;
-    const dir = tempDir();
-    const file = path.join(dir, 'k.conf');
-    writeFileSync(file, [
-      'clusters:',
-      `- name: c\n  cluster: {server: "https://localhost:${port}", proxy-url: "http://who:pa%20ss@127.0.0.1:${proxy.port}", certificate-authority-data: ${Buffer.from(ca.certificatePem).toString('base64')}}`,
-      'users: [{name: u, user: {token: secret-t}}]',
-      'contexts: [{name: x, context: {cluster: c, user: u}}]',
-      'current-context: x',
-    ].join('\n'));
-    const conn = loadKubeconfig(file);
+    const conn = loadKubeconfig(proxiedKubeconfig(`https://localhost:${server.port}`, `http://who:pa%20ss@127.0.0.1:${proxy.port}`, server.caPem));
     assert.equal(conn.proxyUrl?.href, `http://who:pa%20ss@127.0.0.1:${proxy.port}/`);
-    const client = new RestClient(conn);
-    try {
-      assert.deepEqual(await client.request('GET', '/api'), { path: '/api', authorization: 'Bearer secret-t' });
-    } finally {
-      client.close();
-    }
-    const webhook = new WebhookClient({ connection: conn, kind: 'TokenReview', backoff: { initialMs: 1, factor: 1, jitter: 0, steps: 1 } });
-    try {
-      assert.deepEqual(await webhook.post('{}'), { path: '/', authorization: 'Bearer secret-t' });
-    } finally {
-      webhook.close();
-    }
+    assert.deepEqual(await askBothClients(conn), [{ path: '/api', authorization: 'Bearer secret-t' }, { path: '/', authorization: 'Bearer secret-t' }]);
     const basic = `Basic ${Buffer.from('who:pa ss').toString('base64')}`;
-    assert.deepEqual(proxy.seen, [`CONNECT localhost:${port} ${basic}`, `CONNECT localhost:${port} ${basic}`], 'both clients tunnelled, the server verified by its own name');
+    assert.deepEqual(proxy.seen, [`CONNECT localhost:${server.port} ${basic}`, `CONNECT localhost:${server.port} ${basic}`], 'both clients tunnelled, the server verified by its own name');
   } finally {
-    server.closeAllConnections();
     server.close();
     await proxy.close();
   }
@@ -86,7 +57,11 @@ test('a proxy-url that is no proxy URL is refused with validation.go\'s text', (
   const file = path.join(dir, 'k.conf');
   const cases: [string, string][] = [
     ['ftp://127.0.0.1:1', `invalid configuration: invalid 'proxy-url' "ftp://127.0.0.1:1" for cluster "c": unsupported scheme "ftp", must be http, https, or socks5`],
+    // client-go's parseProxyURL takes socks5 but not net/http's socks5h.
+    ['socks5h://127.0.0.1:1', `invalid configuration: invalid 'proxy-url' "socks5h://127.0.0.1:1" for cluster "c": unsupported scheme "socks5h", must be http, https, or socks5`],
     ['http://[::1', `invalid configuration: invalid 'proxy-url' "http://[::1" for cluster "c": could not parse: http://[::1`],
+    // url.Parse unescapes the user info (WHATWG's URL keeps a bad escape as it is).
+    ['http://a%zz@127.0.0.1:1', `invalid configuration: invalid 'proxy-url' "http://a%zz@127.0.0.1:1" for cluster "c": could not parse: http://a%zz@127.0.0.1:1`],
   ];
   for (const [proxyUrl, message] of cases) {
     writeFileSync(file, `clusters: [{name: c, cluster: {server: "https://127.0.0.1:1", proxy-url: "${proxyUrl}"}}]\n`);
@@ -122,5 +97,29 @@ test('a proxy that closes or never answers the CONNECT fails the request instead
   } finally {
     for (const s of held) s.destroy();
     for (const { server } of proxies) server.close();
+  }
+});
+
+// Go's RoundTrip returns when the request's context ends even while its proxy dial is still
+// waiting; Node told such a request of its timeout only once the tunnel gave it a socket (here
+// after the one-minute CONNECT deadline).
+test('a request waiting for its tunnel fails at its own timeout', async () => {
+  const held: net.Socket[] = [];
+  const silent = net.createServer((s) => { s.on('error', () => {}); held.push(s); });
+  await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+  const client = new RestClient({
+    server: new URL('https://127.0.0.1:1'), insecureSkipTlsVerify: true,
+    proxyUrl: new URL(`http://127.0.0.1:${(silent.address() as AddressInfo).port}`),
+  }, { timeoutMs: 300 });
+  try {
+    const outcome = await Promise.race([
+      client.request('GET', '/api').then(() => 'answered', (e: Error) => e.message),
+      new Promise<string>((r) => setTimeout(() => r('still pending'), 10_000).unref()),
+    ]);
+    assert.equal(outcome, 'context deadline exceeded');
+  } finally {
+    client.close();
+    for (const s of held) s.destroy();
+    silent.close();
   }
 });
