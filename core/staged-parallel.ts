@@ -3,7 +3,8 @@
 // order and nothing more: the parts that call the API server stop first, the API server then
 // drains the requests they left, and what the request path uses (webhook clients, watched files,
 // storage) goes last. A series hook would give the order but make independent taps wait on each
-// other, and stop at the first error, leaving the rest (the storage) open.
+// other, and stop at the first error, leaving the rest (the storage) open; here a tap's error is
+// reported only once every stage has ended.
 import type tapable from 'tapable';
 
 type AnyTap = tapable.Tap & { type: 'sync' | 'async' | 'promise'; fn: unknown };
@@ -38,11 +39,21 @@ export function runByStage(hook: tapable.AsyncParallelHook<[]>): void {
         fn: async () => {
           const { stages } = round!;
           await Promise.all([...stages].filter(([s]) => s < stage).map(([, s]) => s.ended));
+          let failed: { error: unknown } | undefined;
           try {
             await run();
+          } catch (error) {
+            failed = { error };
           } finally {
             const mine = stages.get(stage)!;
             if (--mine.running === 0) mine.end();
+          }
+          // The hook rejects at its first failed tap, and its caller (the process) then ends: a
+          // failure is held until every stage has run, so that the drain and the store's close
+          // are not cut short by an earlier stage's error.
+          if (failed) {
+            await Promise.all([...stages.values()].map((s) => s.ended));
+            throw failed.error;
           }
         },
       } as typeof tap;

@@ -80,7 +80,8 @@ async function handshake(socket: net.Socket, reader: HandshakeReader, host: stri
   if (credentials && method !== AUTH_NONE) {
     if (method !== AUTH_PASSWORD) throw new Error(`unsupported authentication method ${method}`);
     const { username: user, password } = credentials;
-    if (user.length === 0 || user.length > 255 || password.length === 0 || password.length > 255) throw new Error('invalid username/password');
+    // An empty password is sent as such (Go checks the username only for emptiness).
+    if (user.length === 0 || user.length > 255 || password.length > 255) throw new Error('invalid username/password');
     socket.write(Buffer.concat([Buffer.from([PASSWORD_VERSION, user.length]), user, Buffer.from([password.length]), password]));
     const [authVersion, status] = await reader.read(2);
     if (authVersion !== PASSWORD_VERSION) throw new Error('invalid username/password version');

@@ -90,7 +90,9 @@ export class SigningPool {
     for (const job of this.#queue.splice(0)) job.reject(error);
     const slots = this.#slots.splice(0);
     for (const slot of slots) for (const job of slot.batch?.jobs ?? []) job.reject(error);
-    await Promise.all(slots.map((s) => s.worker.terminate()));
+    // A worker is unref'd while idle: held by a ref until its exit is reported, or the event loop
+    // may end first and close() never resolve (#answer leaves the refs alone once closed).
+    await Promise.all(slots.map((s) => { s.worker.ref(); return s.worker.terminate(); }));
   }
 
   #pump(): void {
@@ -136,6 +138,8 @@ export class SigningPool {
   }
 
   #answer(slot: Slot, reply: BatchReply): void {
+    // A reply that crosses close(): its jobs were rejected, and its worker is being terminated.
+    if (this.#closed) return;
     const batch = slot.batch;
     if (!batch || batch.id !== reply.id) return;
     slot.batch = undefined;

@@ -120,4 +120,20 @@ describe('API server shutdown', () => {
     await plat.host!.hooks.shutdown.promise();
     assert.deepEqual(order, ['client-2', 'client', 'default', 'storage']);
   });
+
+  it('reports a failed shutdown tap only once every stage has run: the drain and the store\'s close still happen', async () => {
+    const order: string[] = [];
+    const failing: Plugin = {
+      name: 'FailingStop',
+      apply(host) {
+        host.hooks.shutdown.tapPromise({ name: 'failing-client', stage: SHUTDOWN_STAGE.clients }, async () => { throw new Error('boom'); });
+        host.hooks.shutdown.tapPromise({ name: 'late-storage', stage: SHUTDOWN_STAGE.storage }, async () => { order.push('storage'); });
+      },
+    };
+    const plat = await startInProcess({ plugins: [failing] });
+    dirs.push(plat.dataDir);
+    await assert.rejects(plat.host!.hooks.shutdown.promise(), { message: 'boom' });
+    assert.deepEqual(order, ['storage'], 'the last stage ran before the failure was reported');
+    await assert.rejects(plat.admin.get('/healthz'), 'the secure port was drained and closed');
+  });
 });

@@ -71,6 +71,13 @@ describe('socks5 proxy-url', () => {
     assert.deepEqual([refused.code, refused.stderr], [1, `plat csr list: ${text}\n`]);
     const k = await kubectl(wrong);
     assert.deepEqual([k.code, k.stderr.trimEnd().split('\n').at(-1)], [1, text]);
+
+    // A username alone goes with an empty password, as Go sends it; the proxy decides.
+    const userOnly = kubeconfig('localhost', `socks5://who@127.0.0.1:${p.port}`);
+    p.seen.length = 0;
+    const alone = await platCsr(userOnly);
+    assert.deepEqual([alone.code, alone.stderr], [1, `plat csr list: ${text}\n`]);
+    assert.deepEqual(asked(p, 0), [{ methods: [0, 2], username: 'who', password: '' }]);
   });
 
   it('a failure reply is Go\'s reply text; `connection refused` reads as kubectl\'s refused sentence', async () => {

@@ -3,6 +3,10 @@
 // alone with upstream's words (parse, proof of possession, or signing); closing rejects what is left.
 import assert from 'node:assert/strict';
 import { X509Certificate, createPublicKey } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, it } from 'node:test';
 import { createCsr, generateKeyPair, type IssuePolicy, type KeyType } from '../../core/crypto/index.js';
 import { SigningPool, type PoolCa } from '../../core/signing-pool/pool.js';
@@ -10,6 +14,7 @@ import { oid, seq, setOf, tlv } from '../../core/crypto/der-write.js';
 import { fixtures } from '../certificates/fixtures.js';
 import { craftCsr, OIDS } from '../crypto/csr-craft.js';
 import { makeCa } from '../helpers/certs.js';
+import { repoRoot, tempDir } from '../helpers/plat.js';
 
 const HOUR = 3600_000;
 
@@ -131,4 +136,34 @@ describe('SigningPool', () => {
     assert.ok(results.every((r) => r.status === 'rejected' && r.reason.message === 'signing pool is closed'));
     await assert.rejects(pool.issue(request('late').pem, ca, policy(1)), { message: 'signing pool is closed' });
   });
+
+  it('closes, its promise settled, when a worker\'s answer crosses close()', () => {
+    // In a process of its own, whose event loop ending shows a close() that never settles: the
+    // answer of a batch in flight arrives after close() began terminating its worker, and used
+    // to unref the worker then, so the loop could end before its exit was reported.
+    const dist = (p: string) => JSON.stringify(pathToFileURL(path.join(repoRoot, 'dist', p)).href);
+    const script = `
+      import { SigningPool } from ${dist('core/signing-pool/pool.js')};
+      import { makeCa } from ${dist('test/helpers/certs.js')};
+      import { createCsr, generateKeyPair } from ${dist('core/crypto/index.js')};
+      const c = makeCa({ commonName: 'pool-close' });
+      const ca = { id: 'x', certificatePem: c.certificatePem, privateKeyPem: c.privateKeyPem };
+      const now = Math.floor(Date.now() / 1000) * 1000;
+      const policy = { usages: ['client auth'], notBefore: new Date(now - 300000), notAfter: new Date(now + 3600000) };
+      const csr = () => createCsr({ subject: { commonName: 'x' }, privateKey: generateKeyPair('ecdsa-p256').keyObject });
+      const pool = new SigningPool({ size: 1 });
+      await pool.issue(csr(), ca, policy);
+      const pending = pool.issue(csr(), ca, policy).catch((e) => e.message);
+      await new Promise((r) => setImmediate(r));
+      // Hold the thread so the worker's answer waits in its port, delivered after close() began.
+      const until = Date.now() + 300; while (Date.now() < until);
+      pool.close().then(async () => console.log('closed:', await pending));
+    `;
+    // A file, not --eval: the pool's workers inherit the process's execArgv.
+    const file = path.join(tempDir(), 'close.mjs');
+    writeFileSync(file, script);
+    const r = spawnSync(process.execPath, [file], { encoding: 'utf8', timeout: 60_000 });
+    assert.equal(r.stdout.trim(), 'closed: signing pool is closed', r.stderr);
+  });
 });
+
