@@ -8,6 +8,7 @@ import type http from 'node:http';
 import type http2 from 'node:http2';
 import type { Duplex } from 'node:stream';
 import tls from 'node:tls';
+import { setLongTimeout } from '../long-timeout.js';
 
 type AnyServer = http.Server | http2.Http2SecureServer;
 
@@ -73,13 +74,14 @@ export function drainer(server: AnyServer): Drainer {
       }
       if (open.size === 0) return Promise.resolve(true);
       return new Promise<boolean>((resolve) => {
-        const timer = setTimeout(() => {
+        // --request-timeout may be longer than a Node timer holds (about 24.8 days).
+        const cancel = setLongTimeout(() => {
           allClosed = undefined;
           for (const s of sessions) s.destroy();
           for (const c of open) c.destroy();
           resolve(false);
         }, timeoutMs);
-        allClosed = () => { clearTimeout(timer); resolve(true); };
+        allClosed = () => { cancel(); resolve(true); };
       });
     },
   };
