@@ -10,9 +10,8 @@ export type { Attributes, Decision } from './authz/attributes.js';
 export { authorize, isAllowed } from './authz/authorize.js';
 export { AuthorizationError, type NoOpinionReasons, type TapFailure } from './authz/union.js';
 export type { UserInfo, AuthenticationRequest } from './authn/user.js';
-export type { ClientAuthorities } from './authn/client-authorities.js';
-export type { Changing } from './tls/changing.js';
-export type { Certificate as ClientCaCertificate } from './authn/x509/certificate.js';
+export type { ClientAuthorities, ClientAuthority } from './authn/client-authorities.js';
+export { fixed, derived, type Changing } from './tls/changing.js';
 export type { SigningRequest, SigningResult } from './signing.js';
 export type { ApiObject, ObjectMeta } from './api/meta.js';
 // What `resources` and `controllers` taps are handed and register.

@@ -28,7 +28,11 @@ export interface AuthenticationRequest {
    * the API server's own (--api-audiences).
    */
   readonly audiences?: readonly string[];
-  /** The verified-or-not client certificate chain presented in the TLS handshake (empty object when none). */
+  /**
+   * The verified-or-not client certificate chain presented in the TLS handshake (empty object when
+   * none). TLS asks clients for one only when some authenticator added its CA bundle through
+   * hooks.clientAuthorities, as Go's server asks only with ClientCAs.
+   */
   readonly peerCertificate: PeerCertificate | undefined;
   /** The raw DER chain, leaf first, as presented by the client. */
   readonly peerChain: readonly Buffer[];

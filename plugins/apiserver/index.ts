@@ -20,8 +20,7 @@ import { inProcessServer } from '../../core/server/in-process.js';
 import { listen, MAX_HEADER_BYTES, type RunningServer } from '../../core/server/listen.js';
 import type { CertKeyPem } from '../../core/server/serving-pair.js';
 import { derived, type Changing } from '../../core/tls/changing.js';
-import { authoritiesPem } from '../../core/authn/client-authorities.js';
-import type { Certificate } from '../../core/authn/x509/certificate.js';
+import { authoritiesPem, type ClientAuthority } from '../../core/authn/client-authorities.js';
 import { watchServingFiles, watchServingPair } from '../../core/tls/dynamic-content.js';
 import type { WatchedFiles } from '../../core/tls/watched-files.js';
 import { startCompactor } from '../../core/storage/compactor.js';
@@ -172,7 +171,7 @@ export const ApiServerPlugin: Plugin = {
       const maxStreams = flags.get<number>('http2-max-streams-per-connection');
       // The handshake names the client-certificate authorities of every authenticator that has
       // some, rebuilt when one of their files changes (as upstream's DynamicServingCertificateController).
-      const authorities: Changing<readonly Certificate[]>[] = [];
+      const authorities: Changing<readonly ClientAuthority[]>[] = [];
       host.hooks.clientAuthorities.call({ add: (bundle) => { authorities.push(bundle); } });
       const servingTls = derived([tls, ...authorities], () => {
         const ca = authoritiesPem(authorities);

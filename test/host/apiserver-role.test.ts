@@ -1,11 +1,11 @@
 // `plat apiserver` with the spec's defaults for serving: a self-signed certificate generated into
 // --cert-dir and reused on restart, static-token and anonymous authentication, AlwaysDeny.
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { baseCsr, fixtures } from '../certificates/fixtures.js';
-import { Client, freePort, tempDir } from '../helpers/plat.js';
+import { Client, freePort, repoRoot, tempDir } from '../helpers/plat.js';
 import { startPlat } from '../helpers/run-plat.js';
 import { makeCa } from '../helpers/certs.js';
 import { clientCertificateRequest } from '../helpers/tls-probe.js';
@@ -51,6 +51,26 @@ describe('plat apiserver', () => {
       const names = await clientCertificateRequest(Number(new URL(withCas.client.url).port));
       assert.ok(names?.includes('CN = client-ca') && names.includes('CN = front-proxy-ca'), `both CAs named: ${names}`);
     } finally { await withCas.proc.stop(); }
+  });
+
+  it('names the CAs a third-party authenticator adds through hooks.clientAuthorities (fixed, from plat)', async () => {
+    const dir = tempDir();
+    mkdirSync(path.join(dir, 'node_modules'));
+    symlinkSync(repoRoot, path.join(dir, 'node_modules', 'plat'), 'dir');
+    const ca = makeCa({ commonName: 'plugin-client-ca' });
+    writeFileSync(path.join(dir, 'ca-plugin.mjs'), [
+      "import { X509Certificate } from 'node:crypto';",
+      "import { fixed } from 'plat';",
+      `const pem = ${JSON.stringify(ca.certificatePem)};`,
+      "export default { name: 'PluginCa', apply(host) { host.hooks.clientAuthorities.tap('PluginCa', (a) => a.add(fixed([{ x509: new X509Certificate(pem) }]))); } };",
+    ].join('\n'));
+    writeFileSync(path.join(dir, 'plat.config.json'), JSON.stringify({ plugins: ['./ca-plugin.mjs'] }));
+    const port = await freePort();
+    const proc = await startPlat(['apiserver', '--data-dir', path.join(dir, 'data'), '--cert-dir', path.join(dir, 'certs'),
+      '--bind-address', '127.0.0.1', '--secure-port', String(port)], /Serving securely on/, { cwd: dir });
+    try {
+      assert.equal(await clientCertificateRequest(port), 'CN = plugin-client-ca');
+    } finally { await proc.stop(); }
   });
 
   it('authenticates static tokens (constant-time), fails closed on a bad token, otherwise anonymous', async () => {
