@@ -2,13 +2,19 @@
 // list it by name, then watch from the list's version (re-watching when the server ends a watch,
 // re-listing when the version is compacted). Issued (Approved and a certificate) ends the wait
 // with the issued CSR (or its certificate); a Denied or Failed condition, a deletion or another UID ends it with
-// upstream's error. Transient failures are retried every second until the deadline; what a refusal
-// (a 4xx list or watch) does is the caller's choice (WaitOptions.refusals).
+// upstream's error. Until the first list succeeds it is tried again every second (WaitForCertificate's
+// own loop); after it, failures are an informer's (UntilWithSync's reflector): a watch that cannot
+// be opened for now (connection refused, 429) is tried again from the same version, anything else
+// lists again, each after the reflector's backoff (0.8 s doubling to 30 s, jittered), so agents cut
+// off from a restarting API server neither log every second nor come back all at once. What a
+// refusal (a 4xx list or watch) does is the caller's choice (WaitOptions.refusals).
 import type { ApiObject } from '../api/meta.js';
 import { isApiError, resourcePath, type List, type RestClient } from '../client/rest-client.js';
 import { formatDuration } from '../flags/duration.js';
 import { sleep } from '../abort-wait.js';
 import { setLongTimeout } from '../long-timeout.js';
+import { ExponentialBackoff } from '../controller/backoff.js';
+import { isWatchErrorRetriable } from '../controller/informer.js';
 import { CSR_RESOURCE, hasCertificate, wireBytes, type Csr } from './csr-object.js';
 
 /** The wait ended without a certificate: denied, failed, deleted, replaced, timed out or stopped. */
@@ -31,8 +37,13 @@ export interface WaitOptions {
    * the wait with it at once (an operator's command: its user should hear that it cannot list).
    */
   readonly refusals: 'retry' | 'fail';
-  /** Each error that is retried, before the second's pause. */
+  /**
+   * Each error that is retried, before the pause: `list` for the first list's (retried every
+   * second), `watch` for the informer's afterwards (a failed watch or re-list, backed off).
+   */
   onRetry?(error: unknown, during: 'list' | 'watch'): void;
+  /** A watch that could not be opened for now (isWatchErrorRetriable), watched again after the backoff. */
+  onBackoff?(error: unknown, retryInMs: number): void;
 }
 
 const RETRY_MS = 1000;
@@ -62,8 +73,10 @@ async function follow(client: RestClient, name: string, o: WaitOptions, signal: 
     return done;
   };
   let rv: string | undefined;
+  let listed = false;
+  const backoff = new ExponentialBackoff();
   while (!signal.aborted) {
-    const during = rv === undefined ? 'list' : 'watch';
+    const during = listed ? 'watch' : 'list';
     try {
       if (rv === undefined) {
         const list = await client.request<List<Csr>>('GET', resourcePath(CSR_RESOURCE), { query: { fieldSelector }, signal });
@@ -72,6 +85,7 @@ async function follow(client: RestClient, name: string, o: WaitOptions, signal: 
         const done = check(csr);
         if (done) return done;
         rv = list.metadata.resourceVersion ?? '';
+        listed = true;
       }
       const timeoutSeconds = Math.floor(300 * (1 + Math.random()));
       for await (const ev of client.watch<Csr>(CSR_RESOURCE, { resourceVersion: rv, fieldSelector, timeoutSeconds, signal })) {
@@ -91,9 +105,21 @@ async function follow(client: RestClient, name: string, o: WaitOptions, signal: 
     } catch (e) {
       if (signal.aborted) break;
       if (e instanceof CertificateWaitError || (o.refusals === 'fail' && isRefusal(e))) throw e;
-      if (isApiError(e) && e.code === 410) rv = undefined;
+      if (!listed) {
+        o.onRetry?.(e, 'list');
+        await sleep(RETRY_MS, signal);
+        continue;
+      }
+      if (rv !== undefined && isWatchErrorRetriable(e)) {
+        const retryInMs = backoff.next();
+        o.onBackoff?.(e, retryInMs);
+        await sleep(retryInMs, signal);
+        continue;
+      }
+      // The reflector's ListAndWatch ends with the error and starts over with a list.
+      rv = undefined;
       o.onRetry?.(e, during);
-      await sleep(RETRY_MS, signal);
+      await sleep(backoff.next(), signal);
     }
   }
   throw new CertificateWaitError('the wait was stopped');

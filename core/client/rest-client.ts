@@ -6,6 +6,7 @@ import https from 'node:https';
 import type { Duplex } from 'node:stream';
 import type { ApiObject } from '../api/meta.js';
 import type { RestClientMetrics } from '../metrics/rest-client.js';
+import type { Logger } from '../log.js';
 import type { ClientConnection } from './connection.js';
 import { failOnAbortWhileTunnelling, ProxyAgent } from './proxy-connect.js';
 import { resourceNameError } from './resource-name.js';
@@ -64,6 +65,8 @@ export interface RestClientOptions {
   readonly onWarning?: (text: string) => void;
   /** client-go's rest_client_* metrics of every request (core/metrics/rest-client.ts). */
   readonly metrics?: RestClientMetrics;
+  /** For client-go's V(4) line before each retry. */
+  readonly logger?: Logger;
 }
 
 /**
@@ -270,19 +273,20 @@ export class RestClient {
         res = await this.#open(method, url, o, idleMs);
       } catch (e) {
         if (!retryLost || !isLostConnection(e) || o.signal?.aborted || retries >= MAX_RETRIES) throw e;
-        await this.#beforeRetry(1, o.signal);
+        await this.#beforeRetry(1, o.signal, retries + 1, url);
         continue;
       }
       const code = res.statusCode ?? 0;
       const wait = code >= 200 && code <= 299 ? undefined : answerRetryWait(code, res.headers);
       if (wait === undefined || retries >= MAX_RETRIES) return res;
       discard(res);
-      await this.#beforeRetry(wait, o.signal);
+      await this.#beforeRetry(wait, o.signal, retries + 1, url);
     }
   }
 
   /** client-go's withRetry.Before: wait as the server asked (abortable), then take a token again. */
-  async #beforeRetry(seconds: number, signal: AbortSignal | undefined): Promise<void> {
+  async #beforeRetry(seconds: number, signal: AbortSignal | undefined, attempt: number, url: URL): Promise<void> {
+    this.opts.logger?.v(4).info(`Got a Retry-After ${formatDuration(seconds * 1000)} response for attempt ${attempt} to ${url.href}`);
     if (seconds > 0) {
       if (signal) await sleepUnlessAborted(seconds * 1000, signal);
       else await sleep(seconds * 1000);

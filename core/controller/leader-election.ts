@@ -53,13 +53,17 @@ export const standbyWaitMs = (retryPeriodMs: number, random = Math.random()): nu
 export const microTime = (ms: number): string => new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
 
 /**
- * Which request of an attempt failed, said as upstream's leaderelection.go logs it ("error
- * retrieving resource lock", "error initially creating leader election record", "Failed to
- * update lock"): a Lease that cannot be created (its namespace is missing, RBAC refuses the
- * create) is not reported as a failed read. The message is the cause's.
+ * Which request of an attempt failed: a Lease that cannot be created (its namespace is missing,
+ * RBAC refuses the create) is not reported as a failed read. The message is the cause's; `line`
+ * is what 1.32's tryAcquireOrRenew logs for it with klog.Errorf.
  */
 export class LeaseStepError extends Error {
-  constructor(readonly step: string, cause: unknown) { super(cause instanceof Error ? cause.message : String(cause), { cause }); }
+  readonly line: string;
+  constructor(readonly step: 'get' | 'create' | 'update', lock: string, cause: unknown) {
+    super(cause instanceof Error ? cause.message : String(cause), { cause });
+    this.line = step === 'get' ? `error retrieving resource lock ${lock}: ${this.message}`
+      : step === 'create' ? `error initially creating leader election record: ${this.message}` : `Failed to update lock: ${this.message}`;
+  }
 }
 
 export class LeaderElector {
@@ -74,6 +78,9 @@ export class LeaderElector {
     this.identity = c.identity ?? `${os.hostname()}_${randomUUID()}`;
     c.metrics?.leaderOff(c.name);
   }
+
+  /** The lock as upstream's LeaseLock.Describe() names it. */
+  get #lock(): string { return `${this.c.namespace}/${this.c.name}`; }
 
   get leader(): string { return this.#leader; }
   get isLeader(): boolean { return this.#leader !== '' && this.#leader === this.identity; }
@@ -105,14 +112,14 @@ export class LeaderElector {
     try {
       lease = await this.c.client.get<LeaseObject>(ref, this.c.name, undefined, opts);
     } catch (e) {
-      if (!isApiError(e, 'NotFound')) throw new LeaseStepError('error retrieving the lease', e);
+      if (!isApiError(e, 'NotFound')) throw new LeaseStepError('get', this.#lock, e);
       try {
         this.#written = await this.c.client.create<LeaseObject>(ref, {
           apiVersion: 'coordination.platform/v1', kind: 'Lease', metadata: { name: this.c.name, namespace: this.c.namespace },
           spec: { holderIdentity: this.identity, leaseDurationSeconds: durationS, acquireTime: microTime(now), renewTime: microTime(now), leaseTransitions: 0 },
         }, undefined, undefined, opts);
       } catch (err) {
-        throw new LeaseStepError('error initially creating the lease', err);
+        throw new LeaseStepError('create', this.#lock, err);
       }
       this.#observe(JSON.stringify({ holder: this.identity, renew: microTime(now) }), now);
       return true;
@@ -136,7 +143,7 @@ export class LeaderElector {
       this.#written = await this.c.client.update(ref, lease, undefined, opts);
     } catch (e) {
       if (isApiError(e, 'Conflict')) return false;
-      throw new LeaseStepError('failed to update the lease', e);
+      throw new LeaseStepError('update', this.#lock, e);
     }
     this.#observe(JSON.stringify({ holder: this.identity, renew: lease.spec.renewTime }), now);
     return true;
@@ -157,7 +164,7 @@ export class LeaderElector {
     } catch (e) {
       if (opts.signal?.aborted) throw e;
       this.#written = undefined;
-      this.c.logger?.info('failed to update lock optimistically, falling back to slow path', { error: (e as Error).message });
+      this.c.logger?.error(`Failed to update lock optimitically: ${(e as Error).message}, falling back to slow path`);
       return false;
     }
     this.#observe(JSON.stringify({ holder: this.identity, renew: lease.spec!.renewTime }), now);
@@ -224,7 +231,7 @@ export class LeaderElector {
         try {
           if (await this.tryAcquireOrRenew(attempt.signal)) return true;
         } catch (e) {
-          if (!attempt.signal.aborted) this.c.logger?.warn('failed to renew the lease', { error: (e as Error).message });
+          if (!attempt.signal.aborted) this.c.logger?.error(e instanceof LeaseStepError ? e.line : (e as Error).message);
         }
         // Another candidate holds the Lease (we were paused or cut off past the lease duration):
         // it stays theirs for a lease duration, longer than any retry within the renew deadline
@@ -257,7 +264,7 @@ export class LeaderElector {
       try {
         ok = await this.tryAcquireOrRenew(signal);
       } catch (e) {
-        if (!signal.aborted) log?.warn(e instanceof LeaseStepError ? e.step : 'error retrieving the lease', { error: (e as Error).message });
+        if (!signal.aborted) log?.error(e instanceof LeaseStepError ? e.line : `error retrieving resource lock ${this.#lock}: ${(e as Error).message}`);
       }
       if (this.#leader !== lastLeader) { lastLeader = this.#leader; if (lastLeader) cb.onNewLeader?.(lastLeader); }
       if (ok) break;

@@ -121,7 +121,7 @@ export function createControllerManagerPlugin(options: ControllerManagerPluginOp
         const f = flags!;
         // plat all serves no /metrics: its controllers record nothing.
         const metrics = embedded ? undefined : componentMetrics(host);
-        const clientOptions = { ...clientLimits(f), userAgent: `plat-controller-manager/${host.version}`, ...(metrics ? { metrics: restClientMetrics(metrics) } : {}) };
+        const clientOptions = { ...clientLimits(f), userAgent: `plat-controller-manager/${host.version}`, logger: log, ...(metrics ? { metrics: restClientMetrics(metrics) } : {}) };
         const client = new RestClient(conn, clientOptions);
         // As kube-controller-manager's: the Lease's renewals never wait for the controllers' requests,
         // and each gives up at half the renew deadline (resourcelock.NewFromKubeconfig), so that one

@@ -51,7 +51,7 @@ export async function runClientIdentity(ctx: NodeAgentContext, o: ClientIdentity
     ...(clientConfig.clientCertFile && clientConfig.clientKeyFile ? { certFile: clientConfig.clientCertFile, keyFile: clientConfig.clientKeyFile } : {}),
   });
 
-  const clientOptions = { userAgent: `nodeagent/${o.version}`, qps: ctx.config.platAPIQPS, burst: ctx.config.platAPIBurst };
+  const clientOptions = { userAgent: `nodeagent/${o.version}`, qps: ctx.config.platAPIQPS, burst: ctx.config.platAPIBurst, logger: ctx.logger };
   // A kubeconfig with a token (no certificate), no bootstrap: no rotation possible, used as it is.
   if (clientConfig.token && !clientConfig.clientCert) {
     ctx.api.set(new RestClient(clientConfig, clientOptions));

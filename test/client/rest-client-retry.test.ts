@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ApiError, RestClient } from '../../core/client/rest-client.js';
 import { CSR_RESOURCE } from '../../core/certificates/csr-object.js';
+import { createLogger } from '../../core/log.js';
 import { json, reset, startScriptedServer, status, type ScriptedServer, type Step } from './scripted-server.js';
 
 const OBJ = { apiVersion: 'certificates.platform/v1', kind: 'CertificateSigningRequest', metadata: { name: 'a', resourceVersion: '5' } };
@@ -40,6 +41,20 @@ describe('REST client retries', () => {
       if (c.method !== 'GET') for (const s of server.seen) assert.deepEqual(JSON.parse(s.body), OBJ);
     });
   }
+
+  it('says each retry at V(4) as client-go\'s withRetry.Before does', async () => {
+    const lines: string[] = [];
+    const logged = new RestClient({ server: server.url }, { logger: createLogger({ verbosity: 4, write: (l) => lines.push(l) }) });
+    try {
+      server.script(again(503, 'ServiceUnavailable'), reset, ok);
+      assert.deepEqual(await logged.get(CSR_RESOURCE, 'a'), OBJ);
+      const url = new URL('/apis/certificates.platform/v1/certificatesigningrequests/a', server.url).href;
+      assert.deepEqual(lines.map((l) => l.replace(/^.*\] /, '')), [
+        `Got a Retry-After 0s response for attempt 1 to ${url}`,
+        `Got a Retry-After 1s response for attempt 2 to ${url}`,
+      ]);
+    } finally { logged.close(); }
+  });
 
   it('the wait a server asks for ends when the caller gives up', async () => {
     server.script(status(429, 'TooManyRequests', 'slow down', { 'retry-after': '600' }), ok);

@@ -121,6 +121,8 @@ describe('leader election with one renewal lost on the way', () => {
       await until(async () => { const t = await renewTime(); return t !== atHold && t; }, 'a renewal after the held one', 100);
       assert.equal(exited, false, cm.logs.filter((l) => l.includes('lease')).join('\n'));
       assert.ok(!cm.logs.some((l) => l.includes('leaderelection lost')), cm.logs.join('\n'));
+      // klog.Errorf's line of 1.32's fast path, typo and all.
+      assert.ok(cm.logs.some((l) => /^E.*\] Failed to update lock optimitically: .+, falling back to slow path$/.test(l)), cm.logs.filter((l) => l.includes('lock')).join('\n'));
     } finally {
       await cm.stop();
       front.close();

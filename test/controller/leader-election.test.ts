@@ -194,14 +194,15 @@ describe('leader election', () => {
     const elector = new LeaderElector({ client, namespace: 'no-such-namespace', name: 'election-x', identity: 'cm-x', leaseDurationMs: 1000, renewDeadlineMs: 800, retryPeriodMs: 200, logger });
     const done = elector.run({ onStartedLeading: async () => {} }, stop.signal);
     try {
-      await eventually(() => lines.some((l) => l.includes('error initially creating the lease')), 'the failed create logged');
+      await eventually(() => lines.some((l) => l.includes('error initially creating leader election record')), 'the failed create logged');
     } finally {
       stop.abort();
       await done;
     }
-    const line = lines.find((l) => l.includes('error initially creating the lease'))!;
-    assert.match(line, /error="namespaces \\"no-such-namespace\\" not found"/);
-    assert.ok(!lines.some((l) => l.includes('error retrieving the lease')), lines.join('\n'));
+    // klog.Errorf's line in 1.32's tryAcquireOrRenew.
+    const line = lines.find((l) => l.includes('error initially creating leader election record'))!;
+    assert.match(line, /^E.*error initially creating leader election record: namespaces "no-such-namespace" not found$/);
+    assert.ok(!lines.some((l) => l.includes('error retrieving resource lock')), lines.join('\n'));
   });
 
   it('reports leader_election_master_status (0 until leading, 1 while leading, 0 after) and each slow-path renewal', async () => {

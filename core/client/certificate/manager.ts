@@ -238,6 +238,9 @@ export class CertificateManager {
       certPem = await waitForCertificate(client, req.name, {
         uid: req.uid, timeoutMs: this.o.waitTimeoutMs ?? WAIT_TIMEOUT_MS, signal: stale.signal, refusals: 'retry',
         onRetry: (e, during) => this.#logWaitError(req.name, e, during),
+        // The reflector's V(4) line for a watch it could not open for now (the API server restarting).
+        onBackoff: (e, retryInMs) => this.o.logger.v(4).info(`watch of *v1.CertificateSigningRequest returned ${e instanceof Error ? e.message : String(e)} - backing off`,
+          { name: this.o.name, csr: req.name, retryInMs }),
       });
     } catch (error) {
       if (signal.aborted) return undefined;
