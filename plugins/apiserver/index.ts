@@ -109,7 +109,7 @@ export const ApiServerPlugin: Plugin = {
       let storage;
       try {
         await makeDir(dataDir, 0o700);
-        storage = await openLmdbStorage({ path: path.join(dataDir, 'store') });
+        storage = await openLmdbStorage({ path: path.join(dataDir, 'store'), logger: host.logger.child('storage') });
       } catch (e) {
         // An operator's problem (held by another process, permissions, a full disk): said plainly, exit 1.
         throw new StartupError(`--data-dir ${dataDir}: ${syscallErrorText(e)}`);

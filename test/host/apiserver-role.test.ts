@@ -1,7 +1,7 @@
 // `plat apiserver` with the spec's defaults for serving: a self-signed certificate generated into
 // --cert-dir and reused on restart, static-token and anonymous authentication, AlwaysDeny.
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { baseCsr, fixtures } from '../certificates/fixtures.js';
@@ -70,6 +70,17 @@ describe('plat apiserver', () => {
       '--bind-address', '127.0.0.1', '--secure-port', String(port)], /Serving securely on/, { cwd: dir });
     try {
       assert.equal(await clientCertificateRequest(port), 'CN = plugin-client-ca');
+    } finally { await proc.stop(); }
+  });
+
+  it('warns, as etcd, about a store directory others may read, and keeps the store files 0600', async () => {
+    const dir = tempDir();
+    mkdirSync(path.join(dir, 'data', 'store'), { recursive: true, mode: 0o755 });
+    chmodSync(path.join(dir, 'data', 'store'), 0o755);
+    const { proc } = await apiserver(dir);
+    try {
+      assert.match(proc.output(), /check file permission .*The recommended permission is \\"-rwx------\\"/);
+      assert.equal(statSync(path.join(dir, 'data', 'store', 'data.mdb')).mode & 0o777, 0o600);
     } finally { await proc.stop(); }
   });
 
