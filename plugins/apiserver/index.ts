@@ -20,6 +20,7 @@ import { inProcessServer } from '../../core/server/in-process.js';
 import { listen, MAX_HEADER_BYTES, type RunningServer } from '../../core/server/listen.js';
 import type { CertKeyPem } from '../../core/server/serving-pair.js';
 import { derived, type Changing } from '../../core/tls/changing.js';
+import { setLongTimeout } from '../../core/long-timeout.js';
 import { authoritiesPem, type ClientAuthority } from '../../core/authn/client-authorities.js';
 import { watchServingFiles, watchServingPair } from '../../core/tls/dynamic-content.js';
 import type { WatchedFiles } from '../../core/tls/watched-files.js';
@@ -60,8 +61,10 @@ export const ApiServerPlugin: Plugin = {
   calls: ['resources', 'authenticate', 'clientAuthorities', 'authorize', 'admitMutate', 'admitValidate'],
   apply(host: Host): void {
     let cfg: Configuration | undefined;
-    // Upstream's ShutdownInitiated and NotAcceptingNewRequest at once (no --shutdown-delay-duration,
-    // no pre-shutdown hooks): /readyz fails, the listener closes, the requests in flight drain.
+    // Upstream's ShutdownInitiated: /readyz fails, while the server goes on serving for
+    // --shutdown-delay-duration (load balancers take it out meanwhile).
+    const initiated = new AbortController();
+    // NotAcceptingNewRequest (no pre-shutdown hooks): the listener closes, the requests in flight drain.
     const stopping = new AbortController();
     // Past the drain: what is still open (watches, profiles) ends.
     const ended = new AbortController();
@@ -161,7 +164,7 @@ export const ApiServerPlugin: Plugin = {
       health.add({ name: 'ping', check: async () => {} });
       health.add({ name: 'log', check: async () => {} });
       health.add({ name: 'store', check: async () => { await storage.currentRevision(); } });
-      health.add({ name: 'shutdown', check: async () => (stopping.signal.aborted ? 'process is shutting down' : undefined) }, ['readyz']);
+      health.add({ name: 'shutdown', check: async () => (initiated.signal.aborted ? 'process is shutting down' : undefined) }, ['readyz']);
 
       const port = flags.get<number>('secure-port');
       const tlsSettings = servingTlsSettings(flags.get<string>('tls-min-version'), flags.get<string[]>('tls-cipher-suites'), log);
@@ -205,9 +208,13 @@ export const ApiServerPlugin: Plugin = {
       // not ended (--shutdown-watch-termination-grace-period 0): they hold it to the bound too.
       const timeoutMs = flags.get<number>('request-timeout');
       const listening = joinHostPort(server.address.address, server.address.port);
+      const delayMs = flags.get<number>('shutdown-delay-duration');
       drain = async () => {
         const graceful = log.v(1);
         graceful.info('[graceful-termination] shutdown event', { name: 'ShutdownInitiated' });
+        if (delayMs > 0) await new Promise<void>((resolve) => { setLongTimeout(resolve, delayMs); });
+        graceful.info('[graceful-termination] shutdown event', { name: 'AfterShutdownDelayDuration' });
+        stopping.abort();
         graceful.info('[graceful-termination] shutdown event', { name: 'NotAcceptingNewRequest' });
         graceful.info('[graceful-termination] not going to wait for active watch request(s) to drain');
         const drained = Promise.all([server.close(timeoutMs), inProcess.close(timeoutMs)]);
@@ -223,7 +230,8 @@ export const ApiServerPlugin: Plugin = {
     // After the parts of this process that call the server (their last writes land), before what
     // the request path uses: the requests in flight finish with it.
     host.hooks.shutdown.tapPromise({ name: PLUGIN_NAME, stage: SHUTDOWN_STAGE.serving }, async () => {
-      stopping.abort();
+      initiated.abort();
+      if (!drain) stopping.abort();
       await drain?.();
       drain = undefined;
     });

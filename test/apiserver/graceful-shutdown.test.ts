@@ -136,4 +136,25 @@ describe('API server shutdown', () => {
     assert.deepEqual(order, ['storage'], 'the last stage ran before the failure was reported');
     await assert.rejects(plat.admin.get('/healthz'), 'the secure port was drained and closed');
   });
+
+  it('--shutdown-delay-duration: /readyz fails at once while the server goes on serving, then it drains', async () => {
+    const lines: string[] = [];
+    const plat = await startInProcess({ args: ['--shutdown-delay-duration=6s', '-v=1'], logger: createLogger({ verbosity: 1, write: (l) => lines.push(l) }) });
+    dirs.push(plat.dataDir);
+    const port = Number(new URL(plat.url).port);
+    assert.equal((await plat.admin.get('/readyz')).status, 200);
+    const stopped = plat.host!.hooks.shutdown.promise();
+    await waitUntilAsync(async () => ((await plat.admin.get('/readyz')).status === 500 ? true : undefined), '/readyz to fail');
+    const readyz = await plat.admin.get('/readyz?verbose');
+    assert.match(readyz.text, /\[-\]shutdown failed: reason withheld/);
+    assert.equal((await plat.admin.get('/livez')).status, 200, '/livez succeeds during the delay');
+    assert.equal((await plat.admin.get('/healthz')).status, 200, '/healthz succeeds during the delay');
+    const created = await plat.admin.post(CSR_PATH, csrObject('during-delay', SIGNER, fixtures().ecCsrPem));
+    assert.equal(created.status, 201, 'a write on a new connection is served during the delay');
+    assert.ok(!lines.some((l) => l.includes('AfterShutdownDelayDuration')), 'still within the delay');
+    assert.equal(await refusedOn(port), 'refused');
+    await stopped;
+    const events = lines.filter((l) => l.includes('shutdown event')).map((l) => /name="(\w+)"/.exec(l)?.[1]);
+    assert.deepEqual(events, ['ShutdownInitiated', 'AfterShutdownDelayDuration', 'NotAcceptingNewRequest']);
+  });
 });
