@@ -32,7 +32,7 @@ export interface WebhookConnection {
   readonly ca?: Buffer;
   readonly insecureSkipTlsVerify: boolean;
   readonly tlsServerName?: string;
-  /** The cluster's proxy-url: an http or https proxy that CONNECTs to the server. */
+  /** The cluster's proxy-url: an http, https or socks5 proxy that tunnels to the server. */
   readonly proxyUrl?: URL;
   readonly clientCert?: Buffer;
   readonly clientKey?: Buffer;

@@ -9,6 +9,7 @@ import type { RestClientMetrics } from '../metrics/rest-client.js';
 import type { Logger } from '../log.js';
 import type { ClientConnection } from './connection.js';
 import { failOnAbortWhileTunnelling, ProxyAgent } from './proxy-connect.js';
+import { transportTlsOptions } from './transport-tls.js';
 import { resourceNameError } from './resource-name.js';
 import { withTlsVerifyReason } from './tls-verify-error.js';
 import { TokenBucket } from './token-bucket.js';
@@ -19,7 +20,6 @@ import { requestDeadline } from './request-deadline.js';
 import { answerRetryWait, isLostConnection, MAX_RETRIES } from './request-retry.js';
 import { responseError } from './response-error.js';
 import { watchEvents, type WatchEvent } from './watch-events.js';
-import { checkServerIdentity } from './server-identity.js';
 
 export interface ResourceRef {
   readonly group: string;
@@ -163,12 +163,7 @@ export class RestClient {
     if (c.dial) return new DialAgent(c.dial);
     // A kubeconfig may name a plain-HTTP server on a loopback host (kubeconfig.ts), as kubectl's may.
     if (c.server.protocol === 'http:') return new http.Agent({ keepAlive: true, maxSockets: 32 });
-    const options: https.AgentOptions = {
-      keepAlive: true, maxSockets: 32,
-      ...(c.ca ? { ca: c.ca } : {}), ...(c.clientCert ? { cert: c.clientCert } : {}), ...(c.clientKey ? { key: c.clientKey } : {}),
-      rejectUnauthorized: !c.insecureSkipTlsVerify, ...(c.tlsServerName ? { servername: c.tlsServerName } : {}),
-      checkServerIdentity,
-    };
+    const options: https.AgentOptions = { keepAlive: true, maxSockets: 32, ...transportTlsOptions(c) };
     return c.proxyUrl ? new ProxyAgent(c.proxyUrl, options) : new https.Agent(options);
   }
 

@@ -73,25 +73,23 @@ function firstKey(blocks: readonly PemBlock[]): Uint8Array {
 /** What keeps two PEM inputs from being a pair, whose fault (the certificate's, the key's, both), and tls's text. */
 export interface PairProblem { readonly fault: 'cert' | 'key' | 'pair'; readonly reason: string }
 
-function faulted<T>(fault: PairProblem['fault'], step: () => T): T {
-  try {
-    return step();
-  } catch (e) {
-    throw Object.assign(e instanceof Error ? e : new Error(String(e)), { fault });
-  }
-}
-
 /** tls.X509KeyPair's problem with the PEM inputs, undefined when they are a certificate and its private key. */
 export function x509KeyPairProblem(certPem: Uint8Array | string, keyPem: Uint8Array | string): PairProblem | undefined {
+  // Whose fault a failure of the step about to run is.
+  let fault: PairProblem['fault'] = 'cert';
   try {
-    const certDer = faulted('cert', () => firstCertificate(decodePemBlocks(certPem)));
-    const keyDer = faulted('key', () => firstKey(decodePemBlocks(keyPem)));
-    const cert = faulted('cert', () => parseCertificateDer(certDer));
-    const key = faulted('key', () => parsePrivateKey(keyDer));
-    faulted(MATCHED_TYPES.has(cert.publicKey.algorithm) ? 'pair' : 'cert', () => checkMatch(cert.publicKey.spki, cert.publicKey.algorithm, key));
+    const certDer = firstCertificate(decodePemBlocks(certPem));
+    fault = 'key';
+    const keyDer = firstKey(decodePemBlocks(keyPem));
+    fault = 'cert';
+    const cert = parseCertificateDer(certDer);
+    fault = 'key';
+    const key = parsePrivateKey(keyDer);
+    fault = MATCHED_TYPES.has(cert.publicKey.algorithm) ? 'pair' : 'cert';
+    checkMatch(cert.publicKey.spki, cert.publicKey.algorithm, key);
     return undefined;
   } catch (e) {
-    return { fault: (e as { fault?: PairProblem['fault'] }).fault ?? 'pair', reason: (e as Error).message };
+    return { fault, reason: e instanceof Error ? e.message : String(e) };
   }
 }
 

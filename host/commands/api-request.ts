@@ -6,7 +6,7 @@ import type { WebhookConnection } from '../../core/client/kubeconfig.js';
 import { apiUrl } from '../../core/client/rest-client.js';
 import { withTlsVerifyReason } from '../../core/client/tls-verify-error.js';
 import { CommandError } from './ca.js';
-import { checkServerIdentity } from '../../core/client/server-identity.js';
+import { transportTlsOptions } from '../../core/client/transport-tls.js';
 import { ProxyAgent } from '../../core/client/proxy-connect.js';
 
 export type Connection = WebhookConnection;
@@ -16,11 +16,7 @@ export interface ApiResponse { status: number; text: string; json: unknown }
 export async function apiRequest(conn: Connection, method: string, path: string, body?: unknown, headers: Record<string, string | string[]> = {}): Promise<ApiResponse> {
   const payload = body === undefined ? undefined : JSON.stringify(body);
   const url = apiUrl(conn.server, path);
-  const tlsOptions: https.AgentOptions = {
-    ...(conn.ca ? { ca: conn.ca } : {}), ...(conn.clientCert ? { cert: conn.clientCert } : {}), ...(conn.clientKey ? { key: conn.clientKey } : {}),
-    rejectUnauthorized: !conn.insecureSkipTlsVerify, ...(conn.tlsServerName ? { servername: conn.tlsServerName } : {}),
-    checkServerIdentity,
-  };
+  const tlsOptions = transportTlsOptions(conn);
   // The cluster's proxy-url, as every client-go transport honours it.
   const agent = conn.proxyUrl && url.protocol === 'https:' ? new ProxyAgent(conn.proxyUrl, tlsOptions) : undefined;
   const res = await new Promise<{ status: number; text: string }>((resolve, reject) => {

@@ -10,7 +10,8 @@ import type { UserInfo } from '../../core/authn/user.js';
 import type { JWTAuthenticator } from '../../core/authn/authentication-config/index.js';
 import type { CelValue } from '@bufbuild/cel';
 import { CelEvaluationError, celInput, celStringList, evaluate, type CelCompiler, type CompiledExpression } from './cel.js';
-import { ClaimsDecodeError, decodeIdToken, goBefore, goUnixTimeText, type IdToken } from './id-token.js';
+import { ClaimsDecodeError, decodeIdToken, goBefore, type IdToken } from './id-token.js';
+import { goUnixTimeText } from '../../core/go-time-text.js';
 import { KeyFetchError, type RemoteKeySet } from './remote-key-set.js';
 
 export class OidcError extends Error {

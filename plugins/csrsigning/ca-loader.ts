@@ -54,10 +54,13 @@ export async function readCaFiles(certFile: string, keyFile: string): Promise<{ 
   return { certBytes, keyBytes: await read(keyFile) };
 }
 
+/** DynamicCertKeyPairContent.Name() of the signing controller's loader: what its messages and upstream's CA provider's name. */
+export const caLoaderName = (certFile: string, keyFile: string): string => `csr-controller::${certFile}::${keyFile}`;
+
 /** The loader's checks on the files' bytes; throws CaLoaderError. */
 export function checkCaFiles(certFile: string, certBytes: Uint8Array, keyFile: string, keyBytes: Uint8Array): void {
   if (certBytes.length === 0 || keyBytes.length === 0) {
-    throw new CaLoaderError(certFile, `missing content for serving cert ${goQuote(`csr-controller::${certFile}::${keyFile}`)}`);
+    throw new CaLoaderError(certFile, `missing content for serving cert ${goQuote(caLoaderName(certFile, keyFile))}`);
   }
   try {
     checkX509KeyPair(certBytes, keyBytes);

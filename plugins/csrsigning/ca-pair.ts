@@ -12,7 +12,7 @@ import { createHash, createPrivateKey, type KeyObject } from 'node:crypto';
 import { goQuote } from '../../core/go-quote.js';
 import { decodePemBlocks, encodePem, parseCertificateDer, samePublicKey, type ParsedCertificate } from '../../core/crypto/index.js';
 import type { PoolCa } from '../../core/signing-pool/pool.js';
-import { checkCaFiles, readCaFilesSync } from './ca-loader.js';
+import { caLoaderName, checkCaFiles, readCaFilesSync } from './ca-loader.js';
 
 export interface SigningCa {
   readonly certFile: string;
@@ -36,9 +36,6 @@ const BASIC_CONSTRAINTS = '2.5.29.19';
 // The curves plat signs with (README: P-256/384/521). Upstream also loads and signs with a P-224
 // CA key; plat refuses it here, after tls.X509KeyPair took it.
 const CURVES = new Set(['prime256v1', 'secp384r1', 'secp521r1']);
-
-/** DynamicCertKeyPairContent.Name() of the signing controller's loader. */
-const loaderName = (certFile: string, keyFile: string) => `csr-controller::${certFile}::${keyFile}`;
 
 function parseCertificates(loader: string, bytes: Buffer): ParsedCertificate {
   const fail = (detail: string) => new Error(`error reading CA cert file ${goQuote(loader)}: ${detail}`);
@@ -95,7 +92,7 @@ function notACa(cert: ParsedCertificate): string | undefined {
  */
 export function parseSigningCa(certFile: string, certBytes: Buffer, keyFile: string, keyBytes: Buffer): SigningCa {
   checkCaFiles(certFile, certBytes, keyFile, keyBytes);
-  const loader = loaderName(certFile, keyFile);
+  const loader = caLoaderName(certFile, keyFile);
   const certificate = parseCertificates(loader, certBytes);
   const key = parsePrivateKey(loader, keyBytes);
   // X509KeyPair matched the first blocks; ParseCertsPEM skips blocks with headers, and keyutil

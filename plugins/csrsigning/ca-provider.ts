@@ -10,7 +10,7 @@
 import { statSync } from 'node:fs';
 import type { Logger } from '../../core/log.js';
 import { WatchedFiles } from '../../core/tls/watched-files.js';
-import { CaLoaderError, readCaFiles, readCaFilesSync } from './ca-loader.js';
+import { CaLoaderError, caLoaderName, readCaFiles, readCaFilesSync } from './ca-loader.js';
 import { parseSigningCa, type SigningCa } from './ca-pair.js';
 
 export { RELOAD_INTERVAL_MS } from '../../core/tls/watched-files.js';
@@ -34,13 +34,16 @@ export interface CaProviderOptions {
 
 export class CaProvider {
   readonly #files: WatchedFiles<SigningCa>;
+  /** Its loader's name, as upstream's DynamicCertKeyPairContent is named. */
+  readonly name: string;
 
   /** Reads the pair now; throws (naming the file) when it is not a usable CA. */
   constructor(readonly certFile: string, readonly keyFile: string, private readonly log: Logger, o: CaProviderOptions = {}) {
     const { certBytes, keyBytes } = readCaFilesSync(certFile, keyFile);
     const value = parseSigningCa(certFile, certBytes, keyFile, keyBytes);
+    this.name = caLoaderName(certFile, keyFile);
     this.#files = new WatchedFiles<SigningCa>({
-      name: `csr-controller::${certFile}::${keyFile}`,
+      name: this.name,
       files: [certFile, keyFile],
       loadedMessage: 'Loaded a new cert/key pair',
       log,

@@ -56,7 +56,7 @@ export const ClusterSigner: Plugin = {
           byFiles.set(key, provider);
         }
         served.push(signer);
-        loaders.push(`csr-controller::${files.certFile}::${files.keyFile}`);
+        loaders.push(provider.name);
         host.hooks.sign.for(signer).tapPromise(PLUGIN_NAME, caSigner({ signer, provider, maxTtlMs, pool: () => (pool ??= new SigningPool()) }));
         log.info('signing with the cluster CA', { signer, certFile: files.certFile, notAfter: provider.current().certificate.notAfter.toISOString() });
       }

@@ -13,6 +13,7 @@ import { fixtures } from '../certificates/fixtures.js';
 import { csrObject, csrPath, CSR_PATH } from '../admission/support.js';
 import { connectError, startInProcess, tempDir } from '../helpers/plat.js';
 import { WatchStream, waitUntil } from '../helpers/watch-stream.js';
+import { until } from '../controller-manager/support.js';
 
 const SIGNER = 'example.com/drain';
 
@@ -33,16 +34,7 @@ function holding(): { plugin: Plugin; held: () => number; release: () => void } 
 
 /** Resolves 'refused' once a new TCP connection to `port` is refused; bounded. */
 async function refusedOn(port: number): Promise<string> {
-  return waitUntilAsync(async () => ((await connectError(port)) === 'ECONNREFUSED' ? 'refused' : undefined), 'the listener to close');
-}
-
-async function waitUntilAsync<T>(check: () => Promise<T | undefined>, what: string): Promise<T> {
-  for (let i = 0; i < 200; i++) {
-    const v = await check();
-    if (v !== undefined) return v;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
+  return until(async () => ((await connectError(port)) === 'ECONNREFUSED' ? 'refused' : undefined), 'the listener to close');
 }
 
 describe('API server shutdown', () => {
@@ -144,7 +136,7 @@ describe('API server shutdown', () => {
     const port = Number(new URL(plat.url).port);
     assert.equal((await plat.admin.get('/readyz')).status, 200);
     const stopped = plat.host!.hooks.shutdown.promise();
-    await waitUntilAsync(async () => ((await plat.admin.get('/readyz')).status === 500 ? true : undefined), '/readyz to fail');
+    await until(async () => ((await plat.admin.get('/readyz')).status === 500 ? true : undefined), '/readyz to fail');
     const readyz = await plat.admin.get('/readyz?verbose');
     assert.match(readyz.text, /\[-\]shutdown failed: reason withheld/);
     assert.equal((await plat.admin.get('/livez')).status, 200, '/livez succeeds during the delay');

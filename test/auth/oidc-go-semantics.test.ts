@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AnonymousAuthenticator } from '../../plugins/authn-anonymous/index.js';
 import { createOidcAuthenticator } from '../../plugins/authn-oidc/index.js';
-import { goUnixTimeText } from '../../plugins/authn-oidc/id-token.js';
+import { goUnixTimeText } from '../../core/go-time-text.js';
 import { generateSigningKey, TestOidcIssuer } from '../helpers/oidc-issuer.js';
 import { boot, request, type Booted } from './support.js';
 
