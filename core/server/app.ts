@@ -30,7 +30,9 @@ import { requestInfo, type RequestInfo } from './request-info.js';
 import { sendJson, sendRawJson, sendStatus } from './respond.js';
 import { serveResource } from './rest.js';
 import { goRequestPath } from './url-path.js';
-import { refuseWhileDraining } from './wait-group.js';
+import { sendRetryAfter } from './retry-after.js';
+import { withWaitGroup, type RequestWaitGroup } from './wait-group.js';
+import { withWatchTermination, type WatchTermination, type WatchWaitGroup } from './watch-termination.js';
 import { answerInAlias, resolveWireAlias, type WireAlias } from './wire-alias.js';
 
 export interface VersionInfo {
@@ -50,8 +52,12 @@ export interface ApiServerDeps {
   readonly requestTimeoutMs?: number;
   /** The server stops for good: open watches and profiles end. */
   readonly shutdown: AbortSignal;
-  /** The drain has begun: new non-long-running requests are refused (wait-group.ts). */
-  readonly draining?: AbortSignal;
+  /** Non-long-running requests in flight, counted for the drain; refused once it waits (wait-group.ts). */
+  readonly requests?: RequestWaitGroup;
+  /** --shutdown-watch-termination-grace-period > 0: watches end when the drain begins (watch-termination.ts). */
+  readonly watches?: WatchWaitGroup;
+  /** --shutdown-send-retry-after: aborts when the drain begins; new requests are answered 429 from then on (retry-after.ts). */
+  readonly retryAfter?: AbortSignal;
   /** host:port clients reach this server at (discovery's serverAddressByClientCIDRs). */
   readonly serverAddress: string;
   /** --profiling: /debug/pprof/ and /debug/flags/v are served. */
@@ -67,6 +73,8 @@ interface State {
   info: RequestInfo; query: URLSearchParams; user: UserInfo; alias?: WireAlias;
   /** A resource request's answer type, agreed on before it is served (rest.ts). */
   outputMedia?: OutputMediaType;
+  /** A watch's part in --shutdown-watch-termination-grace-period (watch-termination.ts). */
+  watchTermination?: WatchTermination;
 }
 
 /** Why a request was refused, by authenticator: logged (never the credential), never sent. */
@@ -165,7 +173,10 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
     await next();
   });
 
-  if (deps.draining) app.use(refuseWhileDraining(deps.draining));
+  // Upstream's order: WithRetryAfter, WithWatchTerminationDuringShutdown, WithWaitGroup, WithRequestDeadline.
+  if (deps.retryAfter) app.use(sendRetryAfter(deps.retryAfter));
+  if (deps.watches) app.use(withWatchTermination(deps.watches));
+  if (deps.requests) app.use(withWaitGroup(deps.requests));
   app.use(requestDeadline(deps.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS));
 
   app.use(async (ctx, next) => {

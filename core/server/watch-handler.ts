@@ -8,6 +8,7 @@ import type { ResourceStore } from '../registry/store.js';
 import { watchObjects } from '../registry/watch.js';
 import type { RequestInfo } from './request-info.js';
 import type { RestDeps } from './rest.js';
+import type { WatchTermination } from './watch-termination.js';
 import { buildTable, tableRequested } from './table.js';
 
 const BOOKMARK_INTERVAL_MS = 60_000;
@@ -77,6 +78,9 @@ export async function serveWatch(ctx: Context, store: ResourceStore, info: Reque
   ctx.req.on('close', stop);
   res.on('close', stop);
   deps.shutdown.addEventListener('abort', stop, { once: true });
+  // --shutdown-watch-termination-grace-period: the watch ends when the server stops accepting requests.
+  const termination = (ctx.state as { watchTermination?: WatchTermination }).watchTermination;
+  termination?.shuttingDown.addEventListener('abort', stop, { once: true });
   try {
     for await (const ev of stream) {
       const room = ev.type === 'ERROR' ? write('ERROR', (ev.object as StatusError).status)
@@ -93,6 +97,9 @@ export async function serveWatch(ctx: Context, store: ResourceStore, info: Reque
     clearTimeout(timer);
     if (bookmarks) clearInterval(bookmarks);
     deps.shutdown.removeEventListener('abort', stop);
+    termination?.shuttingDown.removeEventListener('abort', stop);
+    // Its end is paced with the other watches' (watch-termination.ts) before the client sees it.
+    await termination?.done();
     if (!res.writableEnded) res.end();
   }
 }

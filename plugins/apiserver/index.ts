@@ -21,6 +21,9 @@ import { listen, MAX_HEADER_BYTES, type RunningServer } from '../../core/server/
 import type { CertKeyPem } from '../../core/server/serving-pair.js';
 import { derived, type Changing } from '../../core/tls/changing.js';
 import { setLongTimeout } from '../../core/long-timeout.js';
+import { formatDuration } from '../../core/flags/duration.js';
+import { RequestWaitGroup } from '../../core/server/wait-group.js';
+import { WatchWaitGroup } from '../../core/server/watch-termination.js';
 import { authoritiesPem, type ClientAuthority } from '../../core/authn/client-authorities.js';
 import { watchServingFiles, watchServingPair } from '../../core/tls/dynamic-content.js';
 import type { WatchedFiles } from '../../core/tls/watched-files.js';
@@ -37,6 +40,8 @@ import { syscallErrorText } from '../../core/go-os-error.js';
 import { checkSecurePort } from '../../core/server/secure-port.js';
 
 const PLUGIN_NAME = 'ApiServerPlugin';
+/** Upstream's: net/http waits 1s for the peer to answer a GOAWAY. */
+const SEND_RETRY_AFTER_SHUTDOWN_TIMEOUT_MS = 2000;
 const PRIVILEGED_ALLOW = Object.freeze({ decision: 'allow' as const });
 
 export interface ApiServerHandle {
@@ -181,10 +186,14 @@ export const ApiServerPlugin: Plugin = {
         return { ...tls.current(), ciphers: tlsSettings.ciphers, ...(ca ? { ca } : {}) };
       });
       const placeholder = { address: '', port };
+      const sendRetryAfter = flags.get<boolean>('shutdown-send-retry-after');
+      const watchGraceMs = flags.get<number>('shutdown-watch-termination-grace-period');
+      const requests = new RequestWaitGroup();
+      const watches = watchGraceMs > 0 ? new WatchWaitGroup() : undefined;
       const app = createApp({
         hooks: host.hooks, resources, stores, health, version: versionInfo(host.version, host.gitVersion), logger: log,
         minRequestTimeoutSeconds: flags.get<number>('min-request-timeout'), requestTimeoutMs: flags.get<number>('request-timeout'),
-        shutdown: ended.signal, draining: stopping.signal, profiling,
+        shutdown: ended.signal, requests, ...(watches ? { watches } : {}), ...(sendRetryAfter ? { retryAfter: stopping.signal } : {}), profiling,
         get serverAddress() { return `${advertise || external || '127.0.0.1'}:${placeholder.port}`; },
       });
       let server: RunningServer;
@@ -204,22 +213,36 @@ export const ApiServerPlugin: Plugin = {
       const externalHost = external || advertise || local;
       setServedStores(host, resources, stores, `${externalHost.includes(':') && !externalHost.startsWith('[') ? `[${externalHost}]` : externalHost}:${server.address.port}`);
       const inProcess = inProcessServer(app, MAX_HEADER_BYTES);
-      // Upstream's Server.Shutdown, bounded by ShutdownTimeout (its RequestTimeout). Watches are
-      // not ended (--shutdown-watch-termination-grace-period 0): they hold it to the bound too.
-      const timeoutMs = flags.get<number>('request-timeout');
+      // Upstream's Server.Shutdown, bounded by its ShutdownTimeout: --request-timeout, or 2s once the
+      // requests in flight have drained with --shutdown-send-retry-after (net/http waits 1s for a
+      // GOAWAY's answer). Without --shutdown-watch-termination-grace-period watches are not ended:
+      // they hold the drain to that bound.
+      const shutdownTimeoutMs = sendRetryAfter ? SEND_RETRY_AFTER_SHUTDOWN_TIMEOUT_MS : flags.get<number>('request-timeout');
+      if (sendRetryAfter) log.v(1).info('[graceful-termination] using HTTP Server shutdown timeout', { shutdownTimeout: formatDuration(shutdownTimeoutMs) });
       const listening = joinHostPort(server.address.address, server.address.port);
       const delayMs = flags.get<number>('shutdown-delay-duration');
       drain = async () => {
         const graceful = log.v(1);
-        graceful.info('[graceful-termination] shutdown event', { name: 'ShutdownInitiated' });
+        const event = (name: string) => graceful.info('[graceful-termination] shutdown event', { name });
+        event('ShutdownInitiated');
         if (delayMs > 0) await new Promise<void>((resolve) => { setLongTimeout(resolve, delayMs); });
-        graceful.info('[graceful-termination] shutdown event', { name: 'AfterShutdownDelayDuration' });
+        event('AfterShutdownDelayDuration');
         stopping.abort();
-        graceful.info('[graceful-termination] shutdown event', { name: 'NotAcceptingNewRequest' });
-        graceful.info('[graceful-termination] not going to wait for active watch request(s) to drain');
-        const drained = Promise.all([server.close(timeoutMs), inProcess.close(timeoutMs)]);
+        event('NotAcceptingNewRequest');
+        const nonLongRunning = requests.wait().then(() => graceful.info('[graceful-termination] in-flight non long-running request(s) have drained'));
+        let activeWatches = Promise.resolve();
+        if (watches) {
+          activeWatches = watches.wait(watchGraceMs).then((r) => graceful.info('[graceful-termination] active watch request(s) have drained', {
+            duration: formatDuration(watchGraceMs), activeWatchesBefore: r.before, activeWatchesAfter: r.after, error: r.error ?? '<nil>',
+          }));
+        } else graceful.info('[graceful-termination] not going to wait for active watch request(s) to drain');
+        const inFlightDrained = Promise.all([nonLongRunning, activeWatches]).then(() => event('InFlightRequestsDrained'));
+        // With --shutdown-send-retry-after the port stays open, answering 429, until then.
+        if (sendRetryAfter) await inFlightDrained;
+        const drained = Promise.all([server.close(shutdownTimeoutMs), inProcess.close(shutdownTimeoutMs)]);
         log.info(`Stopped listening on ${listening}`);
         if ((await drained).includes(false)) log.error('Failed to shutdown server: context deadline exceeded');
+        await inFlightDrained;
         ended.abort();
         graceful.info('[graceful-termination] apiserver is exiting');
       };

@@ -5,13 +5,14 @@
 // before the server drains.
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
+import http2 from 'node:http2';
 import { after, describe, it } from 'node:test';
 import { SHUTDOWN_STAGE } from '../../core/hooks.js';
 import { createLogger } from '../../core/log.js';
 import type { Plugin } from '../../core/plugin.js';
 import { fixtures } from '../certificates/fixtures.js';
 import { csrObject, csrPath, CSR_PATH } from '../admission/support.js';
-import { connectError, startInProcess, tempDir } from '../helpers/plat.js';
+import { connectError, startInProcess, tempDir, type Client } from '../helpers/plat.js';
 import { WatchStream, waitUntil } from '../helpers/watch-stream.js';
 import { until } from '../controller-manager/support.js';
 
@@ -35,6 +36,31 @@ function holding(): { plugin: Plugin; held: () => number; release: () => void } 
 /** Resolves 'refused' once a new TCP connection to `port` is refused; bounded. */
 async function refusedOn(port: number): Promise<string> {
   return until(async () => ((await connectError(port)) === 'ECONNREFUSED' ? 'refused' : undefined), 'the listener to close');
+}
+
+/** GETs `path` over HTTP/2 as kubectl does; says the status and whether the server sent a GOAWAY. */
+async function overHttp2(client: Client, path: string): Promise<{ status: number; goaway: boolean }> {
+  const session = http2.connect(client.url, { ca: client.creds.ca, cert: client.creds.cert, key: client.creds.key });
+  let goaway = false;
+  session.on('goaway', () => { goaway = true; });
+  try {
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = session.request({ ':path': path });
+      req.on('response', (h) => resolve(Number(h[':status'])));
+      req.on('error', reject);
+      req.resume();
+      req.end();
+    });
+    await waitUntil(() => (goaway || session.closed ? true : undefined), 'the session to be told to go away', 5_000).catch(() => undefined);
+    return { status, goaway };
+  } finally { session.destroy(); }
+}
+
+/** Fails if `p` has not settled within `ms`, naming `what`. */
+function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`${what} did not happen within ${ms} ms`)), ms); });
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
 }
 
 describe('API server shutdown', () => {
@@ -147,6 +173,58 @@ describe('API server shutdown', () => {
     assert.equal(await refusedOn(port), 'refused');
     await stopped;
     const events = lines.filter((l) => l.includes('shutdown event')).map((l) => /name="(\w+)"/.exec(l)?.[1]);
-    assert.deepEqual(events, ['ShutdownInitiated', 'AfterShutdownDelayDuration', 'NotAcceptingNewRequest']);
+    assert.deepEqual(events, ['ShutdownInitiated', 'AfterShutdownDelayDuration', 'NotAcceptingNewRequest', 'InFlightRequestsDrained']);
+  });
+
+  it('--shutdown-send-retry-after: the port stays open while the requests in flight drain, new requests get 429 and are told to close; then it closes', async () => {
+    const lines: string[] = [];
+    const hold = holding();
+    const plat = await startInProcess({ args: ['--shutdown-send-retry-after', '-v=1'], plugins: [hold.plugin], logger: createLogger({ verbosity: 1, write: (l) => lines.push(l) }) });
+    dirs.push(plat.dataDir);
+    const port = Number(new URL(plat.url).port);
+    assert.match(lines.join('\n'), /\[graceful-termination\] using HTTP Server shutdown timeout.*shutdownTimeout="2s"/);
+    const creating = plat.admin.post(CSR_PATH, csrObject('in-flight', SIGNER, fixtures().ecCsrPem));
+    await waitUntil(() => (hold.held() === 1 ? true : undefined), 'the create to be in admission');
+    const stopped = plat.host!.hooks.shutdown.promise();
+    await waitUntil(() => (lines.some((l) => l.includes('NotAcceptingNewRequest')) ? true : undefined), 'the drain to begin');
+
+    for (const path of ['/api', `${CSR_PATH}?watch=true`]) {
+      const r = await plat.admin.get(path);
+      assert.equal(r.status, 429, path);
+      assert.equal(r.text, 'The apiserver is shutting down, please try again later.\n', path);
+      assert.equal(r.headers['retry-after'], '5', path);
+      assert.equal(r.headers['connection'], 'close', path);
+      assert.equal(r.headers['content-type'], 'text/plain; charset=utf-8', path);
+      assert.equal(r.headers['x-content-type-options'], 'nosniff', path);
+    }
+    assert.deepEqual(await overHttp2(plat.admin, '/api'), { status: 429, goaway: true }, 'HTTP/2: a GOAWAY instead of Connection: close');
+    assert.equal((await plat.admin.get('/livez')).status, 200, 'health probes are exempt');
+    assert.equal(await connectError(port), undefined, 'the port still accepts connections');
+
+    hold.release();
+    assert.equal((await creating).status, 201, 'the request in flight finishes');
+    await stopped;
+    assert.equal(await refusedOn(port), 'refused');
+    const text = lines.join('\n');
+    assert.match(text, /\[graceful-termination\] in-flight non long-running request\(s\) have drained/);
+    const events = lines.filter((l) => l.includes('shutdown event')).map((l) => /name="(\w+)"/.exec(l)?.[1]);
+    assert.deepEqual(events, ['ShutdownInitiated', 'AfterShutdownDelayDuration', 'NotAcceptingNewRequest', 'InFlightRequestsDrained']);
+    assert.ok(text.indexOf('InFlightRequestsDrained') < text.indexOf('Stopped listening on'), 'the listener closes after the drain');
+  });
+
+  it('--shutdown-watch-termination-grace-period: open watches end cleanly when the drain begins, so it does not wait out --request-timeout', async () => {
+    const lines: string[] = [];
+    const plat = await startInProcess({
+      args: ['--shutdown-watch-termination-grace-period=30s', '--request-timeout=1h', '-v=1'],
+      logger: createLogger({ verbosity: 1, write: (l) => lines.push(l) }),
+    });
+    dirs.push(plat.dataDir);
+    const watches = await Promise.all([0, 1, 2].map(() => WatchStream.open(plat.admin, `${CSR_PATH}?watch=true`)));
+    await within(plat.host!.hooks.shutdown.promise(), 20_000, 'the shutdown with three watches open');
+    for (const w of watches) assert.ok(w.cleanEnd, 'the watch response ended properly, not cut');
+    const text = lines.join('\n');
+    assert.match(text, /\[graceful-termination\] active watch request\(s\) have drained.*duration="30s" activeWatchesBefore=3 activeWatchesAfter=0 error="<nil>"/);
+    assert.doesNotMatch(text, /not going to wait for active watch/);
+    assert.doesNotMatch(text, /Failed to shutdown server/);
   });
 });

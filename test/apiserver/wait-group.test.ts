@@ -1,25 +1,32 @@
-// Upstream's WithWaitGroup once the drain has begun: a non-long-running request that still reaches
-// the server is answered 503 "apiserver is shutting down" with Retry-After: 1, always as JSON;
-// watches, health probes, /metrics and the server's own loopback client pass.
+// Upstream's WithWaitGroup: non-long-running requests are counted while they run, and the drain's
+// wait resolves once those in flight have ended; from the wait on, a non-long-running request that
+// still reaches the server is answered 503 "apiserver is shutting down" with Retry-After: 1, always
+// as JSON; watches, health probes, /metrics and the server's own loopback client pass.
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import Koa from 'koa';
 import { requestInfo, type RequestInfo } from '../../core/server/request-info.js';
-import { refuseWhileDraining } from '../../core/server/wait-group.js';
+import { RequestWaitGroup, withWaitGroup } from '../../core/server/wait-group.js';
 
 const SHUTTING_DOWN = '{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"apiserver is shutting down","reason":"ServiceUnavailable","code":503}\n';
 
 describe('requests while draining', () => {
-  const draining = new AbortController();
+  const wg = new RequestWaitGroup();
+  let release: (() => void) | undefined;
+  let releaseWatch: (() => void) | undefined;
   let server: http.Server;
   let base = '';
   before(async () => {
     const app = new Koa<{ info: RequestInfo }>();
     app.use(async (ctx, next) => { ctx.state.info = requestInfo(ctx.method, ctx.path, new URLSearchParams(ctx.querystring)); await next(); });
-    app.use(refuseWhileDraining(draining.signal));
-    app.use((ctx) => { ctx.body = 'served'; });
+    app.use(withWaitGroup(wg));
+    app.use(async (ctx) => {
+      if (ctx.path === '/slow') await new Promise<void>((resolve) => { release = resolve; });
+      if (ctx.query['watch'] === 'true' && ctx.path.endsWith('/held')) await new Promise<void>((resolve) => { releaseWatch = resolve; });
+      ctx.body = 'served';
+    });
     server = http.createServer(app.callback());
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -31,8 +38,23 @@ describe('requests while draining', () => {
     assert.equal(await r.text(), 'served');
   });
 
+  it('waits for the requests in flight, counting only non-long-running ones', async () => {
+    const watching = fetch(`${base}/api/v1/namespaces/default/held?watch=true`).then((r) => r.text());
+    const slow = fetch(`${base}/slow`).then((r) => r.text());
+    for (let i = 0; i < 200 && !(release && releaseWatch); i++) await new Promise((r) => setTimeout(r, 10));
+    assert.equal(wg.count, 1, 'the slow request is counted, the watch is not');
+    let waited = false;
+    const waiting = wg.wait().then(() => { waited = true; });
+    await new Promise((r) => setTimeout(r, 50));
+    assert.equal(waited, false, 'the wait holds while a request is in flight');
+    release!();
+    assert.equal(await slow, 'served', 'the request in flight finishes');
+    await waiting;
+    releaseWatch!();
+    assert.equal(await watching, 'served');
+  });
+
   it('answers the rest 503 with a Status once it has begun', async () => {
-    draining.abort();
     const cases: [string, string, Record<string, string>, boolean][] = [
       ['list', '/api/v1/namespaces/default/secrets', {}, false],
       ['create', '/apis/certificates.platform/v1/certificatesigningrequests', {}, false],
