@@ -26,3 +26,12 @@ export async function listenOnBindAddress<T>(bind: string, open: (host: string) 
 
 /** Go's net.JoinHostPort: an IPv6 host in brackets. */
 export const joinHostPort = (host: string, port: number): string => `${host.includes(':') ? `[${host}]` : host}:${port}`;
+
+/**
+ * Go's config.Complete on the ExternalAddress: kept as given when net.SplitHostPort takes it
+ * (`host:port`, `[v6]:port`), else joined with the serving port.
+ */
+export function withServingPort(hostOrHostPort: string, port: number): string {
+  const hasPort = hostOrHostPort.startsWith('[') ? /\]:[^:\]]*$/.test(hostOrHostPort) : hostOrHostPort.split(':').length === 2;
+  return hasPort ? hostOrHostPort : joinHostPort(hostOrHostPort, port);
+}

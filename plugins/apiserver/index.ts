@@ -32,7 +32,7 @@ import { openLmdbStorage } from '../../core/storage/lmdb.js';
 import type { Storage } from '../../core/storage/storage.js';
 import { apiserverFlags } from './flags.js';
 import { servingTlsSettings } from '../../core/server/tls-settings.js';
-import { isUnspecified, joinHostPort, listenOnBindAddress } from '../../core/server/bind-address.js';
+import { isUnspecified, joinHostPort, listenOnBindAddress, withServingPort } from '../../core/server/bind-address.js';
 import { SNI_FLAG, SniCertificates } from '../../core/server/sni.js';
 import { PROFILING_FLAG, profilingFlags, v8Profiler } from '../../core/server/debug/index.js';
 import { makeDir } from '../../core/make-dir.js';
@@ -186,6 +186,9 @@ export const ApiServerPlugin: Plugin = {
         return { ...tls.current(), ciphers: tlsSettings.ciphers, ...(ca ? { ca } : {}) };
       });
       const placeholder = { address: '', port };
+      // Upstream's ExternalAddress (discovery's serverAddress, the service-account issuer's host):
+      // --external-hostname, else the advertised address, else the local one.
+      const externalAddress = () => withServingPort(external || advertise || (isUnspecified(bind) ? '127.0.0.1' : bind), placeholder.port);
       const sendRetryAfter = flags.get<boolean>('shutdown-send-retry-after');
       const watchGraceMs = flags.get<number>('shutdown-watch-termination-grace-period');
       const requests = new RequestWaitGroup();
@@ -194,7 +197,7 @@ export const ApiServerPlugin: Plugin = {
         hooks: host.hooks, resources, stores, health, version: versionInfo(host.version, host.gitVersion), logger: log,
         minRequestTimeoutSeconds: flags.get<number>('min-request-timeout'), requestTimeoutMs: flags.get<number>('request-timeout'),
         shutdown: ended.signal, requests, ...(watches ? { watches } : {}), ...(sendRetryAfter ? { retryAfter: stopping.signal } : {}), profiling,
-        get serverAddress() { return `${advertise || external || '127.0.0.1'}:${placeholder.port}`; },
+        get serverAddress() { return externalAddress(); },
       });
       let server: RunningServer;
       try {
@@ -210,8 +213,7 @@ export const ApiServerPlugin: Plugin = {
       }
       placeholder.port = server.address.port;
       const local = isUnspecified(bind) ? '127.0.0.1' : bind.includes(':') ? `[${bind}]` : bind;
-      const externalHost = external || advertise || local;
-      setServedStores(host, resources, stores, `${externalHost.includes(':') && !externalHost.startsWith('[') ? `[${externalHost}]` : externalHost}:${server.address.port}`);
+      setServedStores(host, resources, stores, externalAddress());
       const inProcess = inProcessServer(app, MAX_HEADER_BYTES);
       // Upstream's Server.Shutdown, bounded by its ShutdownTimeout: --request-timeout, or 2s once the
       // requests in flight have drained with --shutdown-send-retry-after (net/http waits 1s for a

@@ -3,13 +3,16 @@
 // on those exact paths). The last authenticator (stage 1000): a request that no other
 // authenticator claimed becomes system:anonymous, unless one of them rejected a credential it
 // recognised. Checking `rejected` is what keeps a bad token or an untrusted client certificate at
-// 401 instead of quietly downgrading it to anonymous.
+// 401 instead of quietly downgrading it to anonymous. As upstream's ApplyAuthorization, the flag's
+// anonymous access is switched off, with a warning, when --authorization-mode has AlwaysAllow: with
+// nothing checked after authentication, anyone could do anything.
 import type { FlagSet } from '../../core/flags/types.js';
 import type { Host } from '../../core/host.js';
 import type { Plugin } from '../../core/plugin.js';
 import { StartupError } from '../../core/plugin.js';
 import { ANONYMOUS_USER, UNAUTHENTICATED_GROUP } from '../../core/authn/user.js';
 import type { UserInfo } from '../../core/authn/user.js';
+import { authorizerChain, isChainFromFile } from '../../core/authz/chain.js';
 import {
   ANONYMOUS_AUTH_FLAG, AUTHENTICATION_CONFIG_FLAG, AuthenticationConfigError, acceptingCompiler, explicitlySet,
   invalidConfigurationMessage, loadAuthenticationConfiguration, loadFailure, validateAuthenticationConfiguration,
@@ -17,6 +20,7 @@ import {
 } from '../../core/authn/authentication-config/index.js';
 
 const PLUGIN_NAME = 'AnonymousAuthenticator';
+const ALWAYS_ALLOW = 'AlwaysAllow';
 
 export { ANONYMOUS_AUTH_FLAG };
 /** After every other authenticator. */
@@ -61,6 +65,13 @@ export const AnonymousAuthenticator: Plugin = {
       if (fromFile && explicitlySet(cfg.flags, ANONYMOUS_AUTH_FLAG)) throw new StartupError(FILE_AND_FLAG_EXCLUSIVE);
       const enabled = fromFile ? fromFile.enabled : cfg.flags.get<boolean>(ANONYMOUS_AUTH_FLAG);
       if (!enabled) return;
+      // Upstream looks at the --authorization-mode list only: neither the file's anonymous section
+      // nor an --authorization-config chain is touched.
+      const modes = isChainFromFile(host) ? [] : authorizerChain(host, cfg.flags).map((e) => e.type);
+      if (!fromFile && modes.includes(ALWAYS_ALLOW)) {
+        log.warn('AnonymousAuth is not allowed with the AlwaysAllow authorizer. Resetting AnonymousAuth to false. You should use a different authorizer');
+        return;
+      }
       const paths = new Set((fromFile?.conditions ?? []).map((c) => c.path));
       log.v(1).info('anonymous requests enabled', paths.size ? { paths: [...paths] } : {});
       host.hooks.authenticate.tap({ name: PLUGIN_NAME, stage: ANONYMOUS_STAGE }, (req): UserInfo | undefined => {

@@ -276,3 +276,23 @@ describe('discovery, OpenAPI, health and authentication', () => {
     assert.equal((await plat.admin.get('/apis/certificates.platform/v1/certificatesigningrequests')).status, 200);
   });
 });
+
+// Upstream's ExternalAddress: --external-hostname wins over --advertise-address, an IPv6 address is
+// bracketed (net.JoinHostPort), and a host that names its own port keeps it.
+describe('discovery serverAddress', () => {
+  const cases: [string, string[], (port: string) => string][] = [
+    ['advertise only', ['--advertise-address=10.1.2.3'], (p) => `10.1.2.3:${p}`],
+    ['external over advertise', ['--advertise-address=10.1.2.3', '--external-hostname=api.example.com'], (p) => `api.example.com:${p}`],
+    ['IPv6 advertise', ['--advertise-address=fd00::1'], (p) => `[fd00::1]:${p}`],
+    ['external with its own port', ['--external-hostname=api.example.com:443'], () => 'api.example.com:443'],
+  ];
+  for (const [name, args, expected] of cases) {
+    it(name, async () => {
+      const plat = await startInProcess({ args });
+      try {
+        const api = await plat.admin.get('/api');
+        assert.equal(api.json.serverAddressByClientCIDRs[0].serverAddress, expected(new URL(plat.url).port));
+      } finally { await plat.stop(); }
+    });
+  }
+});

@@ -56,17 +56,17 @@ describe('a bearer token no token authenticator accepts', () => {
 
 describe('plat all: a bearer token nobody accepts', () => {
   let plat: RunningPlat;
-  before(async () => { plat = await startInProcess({ args: ['--anonymous-auth=true'] }); });
+  before(async () => { plat = await startInProcess({ args: ['--anonymous-auth=true', '--authorization-mode=RBAC'] }); });
   after(() => plat.stop());
 
   // plat all runs service-account and bootstrap token authentication; anonymous access is turned on
-  // (plat all's default is off) and AlwaysAllow lets the anonymous user in.
+  // (plat all's default is off) and RBAC's system:public-info-viewer lets the anonymous user read /version.
   it('gets 401 Unauthorized where no credential is anonymous', async () => {
     const ca = plat.admin.creds.ca;
-    const anonymous = await new Client(plat.url, { ca }).get('/api');
+    const anonymous = await new Client(plat.url, { ca }).get('/version');
     assert.equal(anonymous.status, 200, anonymous.text);
     for (const token of tokens) {
-      const r = await new Client(plat.url, { ca, token }).get('/api');
+      const r = await new Client(plat.url, { ca, token }).get('/version');
       assert.equal(r.status, 401, `${token}: ${r.text}`);
       assert.equal(r.json.reason, 'Unauthorized');
     }

@@ -20,6 +20,14 @@ async function apiserver(dir: string, extra: string[] = []) {
   return { proc, ca, client: new Client(`https://127.0.0.1:${port}`, { ca }) };
 }
 
+/** An ABAC policy allowing every user, authenticated or not, everything. */
+function writePolicy(dir: string): string {
+  const file = path.join(dir, 'abac.jsonl');
+  const rule = (group: string) => JSON.stringify({ apiVersion: 'abac.authorization.platform/v1beta1', kind: 'Policy', spec: { group, namespace: '*', resource: '*', apiGroup: '*', nonResourcePath: '*' } });
+  writeFileSync(file, `${rule('system:authenticated')}\n${rule('system:unauthenticated')}\n`);
+  return file;
+}
+
 describe('plat apiserver', () => {
   const fx = fixtures();
 
@@ -27,7 +35,8 @@ describe('plat apiserver', () => {
     const dir = tempDir();
     const first = await apiserver(dir);
     const key = readFileSync(path.join(dir, 'certs', 'apiserver.key'));
-    assert.equal((await first.client.get('/healthz')).text, 'ok');
+    // The pair verifies; the answer is 401 as anonymous access is off with AlwaysAllow (below).
+    assert.equal((await first.client.get('/healthz')).status, 401);
     await first.proc.stop();
     const second = await apiserver(dir);
     try {
@@ -84,11 +93,32 @@ describe('plat apiserver', () => {
     } finally { await proc.stop(); }
   });
 
+  it('with the default AlwaysAllow turns anonymous access off, with upstream\'s warning, as ApplyAuthorization does', async () => {
+    const cases: { args: (dir: string) => string[]; anonymous: boolean }[] = [
+      { args: () => [], anonymous: false },
+      { args: () => ['--anonymous-auth=true'], anonymous: false },
+      { args: (dir) => ['--authorization-mode=ABAC,AlwaysAllow', '--authorization-policy-file', writePolicy(dir)], anonymous: false },
+      { args: () => ['--authorization-mode=AlwaysDeny'], anonymous: true },
+    ];
+    for (const { args: argsFor, anonymous } of cases) {
+      const dir = tempDir();
+      const args = argsFor(dir);
+      const { proc, client } = await apiserver(dir, args);
+      try {
+        const r = await client.with({ anonymous: true }).get('/healthz');
+        // AlwaysDeny answers the anonymous user 403; with anonymous access off, no credential is 401.
+        assert.equal(r.status, anonymous ? 403 : 401, `${args.join(' ')}: ${r.text}`);
+        assert.equal(/W\d{4} .*AnonymousAuth is not allowed with the AlwaysAllow authorizer\. Resetting AnonymousAuth to false\. You should use a different authorizer/.test(proc.output()), !anonymous, args.join(' '));
+      } finally { await proc.stop(); }
+    }
+  });
+
   it('authenticates static tokens (constant-time), fails closed on a bad token, otherwise anonymous', async () => {
     const dir = tempDir();
     const tokens = path.join(dir, 'tokens.csv');
     writeFileSync(tokens, 's3cr3t-token,alice,alice-uid,"dev,ops"\n');
-    const { proc, client } = await apiserver(dir, ['--token-auth-file', tokens]);
+    // ABAC lets everyone, the anonymous user included, do everything: AlwaysAllow would switch anonymous off.
+    const { proc, client } = await apiserver(dir, ['--token-auth-file', tokens, '--authorization-mode=ABAC', '--authorization-policy-file', writePolicy(dir)]);
     try {
       const created = await client.with({ token: 's3cr3t-token' }).post(P, baseCsr(fx, 'by-alice'));
       assert.equal(created.status, 201, created.text);
