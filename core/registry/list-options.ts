@@ -83,21 +83,19 @@ function validate(o: ListOptions): void {
       if (o.continue) errs.push(fieldError.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'));
     }
   } else {
+    // ValidateListOptions: every error, in its order.
     if (match !== undefined) {
-      if (!['Exact', 'NotOlderThan', ''].includes(match)) {
+      if (rv === '') errs.push(fieldError.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden unless resourceVersion is provided'));
+      if (o.continue) errs.push(fieldError.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'));
+      if (match !== 'Exact' && match !== 'NotOlderThan') {
         errs.push(fieldError.notSupported('resourceVersionMatch', match, ['Exact', 'NotOlderThan', '']));
-      } else if (o.continue) {
-        errs.push(fieldError.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'));
-      } else if (rv === '') {
-        errs.push(fieldError.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden unless resourceVersion is provided'));
-      } else if (match === 'Exact' && rv === '0') {
+      }
+      if (match === 'Exact' && rv === '0') {
         errs.push(fieldError.forbidden('resourceVersionMatch', 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'));
       }
     }
     if (o.sendInitialEvents !== undefined) errs.push(fieldError.forbidden('sendInitialEvents', 'sendInitialEvents is forbidden for list'));
   }
-  if (o.limit !== undefined && o.limit < 0) errs.push(fieldError.invalid('limit', o.limit, 'must be greater than or equal to 0'));
   if (errs.length) throw invalidListOptions(errs);
-  if (o.continue && rv !== '' && rv !== '0') throw errors.badRequest('specifying resource version is not allowed when using continue');
   parseResourceVersion(o.resourceVersion);
 }

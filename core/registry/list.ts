@@ -3,7 +3,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { errors } from '../api/errors.js';
 import type { ApiObject } from '../api/meta.js';
 import { isStorageError, type KeyValue, type Storage } from '../storage/storage.js';
-import { decodeContinue, encodeContinue } from './continue-token.js';
+import { decodeContinue, encodeContinue, LATEST } from './continue-token.js';
 import { parseResourceVersion, type ListOptions } from './list-options.js';
 import { buildSelection } from './selection.js';
 import type { ResourceStore } from './store.js';
@@ -57,7 +57,9 @@ export async function listObjects(store: ResourceStore, namespace: string, o: Li
   const storage = store.storage;
   const selection = buildSelection(store.def, o.labelSelector, o.fieldSelector);
   const prefix = store.prefixFor(namespace);
-  const limit = o.limit && o.limit > 0 ? o.limit : 0;
+  // As the cacher's shouldDelegateList: a resourceVersion=0 list without a continue token is served
+  // whole from the watch cache, its limit ignored (no continue, no remainingItemCount).
+  const limit = o.limit && o.limit > 0 && (o.continue || o.resourceVersion !== '0') ? o.limit : 0;
   const rv = parseResourceVersion(o.resourceVersion);
 
   let revision: number | undefined;
@@ -66,7 +68,8 @@ export async function listObjects(store: ResourceStore, namespace: string, o: Li
   let tokenStart: string | undefined;
   if (o.continue) {
     const token = decodeContinue(o.continue);
-    revision = token.revision;
+    if (rv !== undefined && rv !== 0) throw errors.badRequest('specifying resource version is not allowed when using continue');
+    if (token.revision > 0) revision = token.revision;
     startAfter = prefix + token.start.replace(/\u0000$/, '');
     tokenStart = token.start;
   } else if (rv !== undefined && rv > 0) {
@@ -79,7 +82,7 @@ export async function listObjects(store: ResourceStore, namespace: string, o: Li
   // first: a write landing in between then shows in the object and again in a watch from that
   // revision, rather than being covered by the list's resourceVersion without being in the list
   // (which a list-then-watch client such as `kubectl wait` would never see).
-  if (selection.name !== undefined && revision === undefined) {
+  if (selection.name !== undefined && revision === undefined && !o.continue) {
     const current = await storage.currentRevision();
     const kv = await storage.get(prefix + selection.name);
     const obj = kv ? store.adopt(kv) : undefined;
@@ -121,10 +124,7 @@ export async function listObjects(store: ResourceStore, namespace: string, o: Li
     if (isStorageError(e, 'Compacted')) {
       // Items read from earlier chunks of this request were never returned: resume at the
       // token's own start, not after the last chunk read.
-      if (tokenStart !== undefined) {
-        const current = await storage.currentRevision();
-        throw errors.expired(CONTINUE_TOO_OLD, encodeContinue(current, tokenStart));
-      }
+      if (tokenStart !== undefined) throw errors.expired(CONTINUE_TOO_OLD, encodeContinue(LATEST, tokenStart));
       throw errors.expired(LIST_TOO_OLD);
     }
     if (isStorageError(e, 'FutureRevision')) throw errors.tooLargeResourceVersion(revision ?? 0, e.revision ?? 0);

@@ -23,6 +23,8 @@ export interface WatchStream extends AsyncIterable<WatchEvent> {
    * while initial events are still going out: a bookmark among them would skip the rest.
    */
   readonly revision: number | undefined;
+  /** The revision the watch's events start after: a bookmark not past it tells the client nothing. */
+  readonly from: number;
   /** Why the storage ended this watch when its client fell too far behind (undefined otherwise). */
   readonly unresponsive: string | undefined;
 }
@@ -39,6 +41,25 @@ function sharedObject(store: ResourceStore, ev: StorageEvent, which: 'value' | '
   return (entry[which] ??= store.toSharedObject({ value: raw, modRevision: ev.revision }));
 }
 
+// The watch cache's "too old resource version: X (Y)": Y is the oldest version it accepts, which
+// here is the compacted revision itself (only later events are needed).
+async function tooOldError(storage: ResourceStore['storage'], from: number): Promise<StatusError> {
+  return errors.expired(`too old resource version: ${from} (${await storage.compactedRevision()})`);
+}
+
+/** A watch whose only event is `error`, as the cacher's errWatcher. */
+function errorStream(error: StatusError, revision: number): WatchStream {
+  async function* events(): AsyncGenerator<WatchEvent> { yield { type: 'ERROR', object: error, revision }; }
+  const gen = events();
+  return {
+    [Symbol.asyncIterator]: () => gen,
+    close: () => { void gen.return(undefined); },
+    revision: undefined,
+    from: revision,
+    unresponsive: undefined,
+  };
+}
+
 export async function watchObjects(store: ResourceStore, namespace: string, o: ListOptions): Promise<WatchStream> {
   const storage = store.storage;
   const selection = buildSelection(store.def, o.labelSelector, o.fieldSelector);
@@ -48,29 +69,39 @@ export async function watchObjects(store: ResourceStore, namespace: string, o: L
 
   const initial: ApiObject[] = [];
   let from: number;
+  let tooOld: StatusError | undefined;
+  let inner: ReturnType<typeof storage.watch> | undefined;
   if (replayState) {
-    if (rv !== undefined && rv > 0) await awaitRevision(storage, rv);
+    // Only a watch that asked for initial events waits for a future resourceVersion (the cacher's
+    // waitUntilWatchCacheFreshAndForceAllEvents); past the wait the watch still opens, its only
+    // event the 504 (newErrWatcher).
+    if (rv !== undefined && rv > 0) {
+      try {
+        await awaitRevision(storage, rv);
+      } catch (e) {
+        if (!(e instanceof StatusError)) throw e;
+        return errorStream(e, rv);
+      }
+    }
     from = await readAllPaged(storage, prefix, (kv) => {
       const obj = store.adopt(kv);
       if (selection.matches(obj)) initial.push(obj);
     });
-  } else if (rv === undefined) {
-    // sendInitialEvents=false without a resourceVersion: changes from now on.
+  } else if (rv === undefined || rv === 0) {
+    // sendInitialEvents=false without a resourceVersion, or with 0 ("any"): changes from now on.
     from = await storage.currentRevision();
   } else {
+    // A future resourceVersion opens at once: events arrive once the store passes it.
     from = rv;
-    await awaitRevision(storage, from);
   }
 
-  let tooOld: StatusError | undefined;
-  let inner: ReturnType<typeof storage.watch> | undefined;
   try {
     const compacted = await storage.compactedRevision();
     if (from < compacted) throw new Error('compacted');
     inner = storage.watch(prefix, { fromRevision: from });
   } catch (e) {
     if (!(isStorageError(e, 'Compacted') || (e instanceof Error && e.message === 'compacted'))) throw e;
-    tooOld = errors.expired(`too old resource version: ${from} (${(await storage.compactedRevision()) + 1})`);
+    tooOld = await tooOldError(storage, from);
   }
 
   let live = false;
@@ -110,7 +141,7 @@ export async function watchObjects(store: ResourceStore, namespace: string, o: L
       }
     } catch (e) {
       if (isStorageError(e, 'Compacted')) {
-        yield { type: 'ERROR', object: errors.expired(`too old resource version: ${from} (${(await storage.compactedRevision()) + 1})`), revision: from };
+        yield { type: 'ERROR', object: await tooOldError(storage, from), revision: from };
         return;
       }
       if (isStorageError(e, 'Unresponsive')) { unresponsive = e.message; return; }
@@ -124,6 +155,7 @@ export async function watchObjects(store: ResourceStore, namespace: string, o: L
     [Symbol.asyncIterator]: () => gen,
     close: () => { closed = true; inner?.close(); void gen.return(undefined); },
     get revision() { return live ? inner!.progress : undefined; },
+    from,
     get unresponsive() { return unresponsive; },
   };
 }

@@ -12,6 +12,7 @@ import type { WatchTermination } from './watch-termination.js';
 import { buildTable, tableRequested } from './table.js';
 
 const BOOKMARK_INTERVAL_MS = 60_000;
+const PRE_TIMEOUT_BOOKMARK_MS = 2000;
 /** setTimeout's ceiling (about 24.8 days): a longer delay would fire after 1 ms. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -69,12 +70,28 @@ export async function serveWatch(ctx: Context, store: ResourceStore, info: Reque
   };
 
   const stop = () => { stopping.abort(); stream.close(); };
-  const timer = setTimeout(stop, Math.min(timeoutSeconds * 1000, MAX_TIMER_MS));
+  const timeoutMs = timeoutSeconds * 1000;
+  const deadline = Date.now() + timeoutMs;
+  const timer = setTimeout(stop, Math.min(timeoutMs, MAX_TIMER_MS));
+  // As the cache watcher's process(): a bookmark goes out only once the watch has come further
+  // than what the client has already seen.
+  let seen = stream.from;
   const bookmark = () => {
     const revision = stream.revision;
-    if (revision !== undefined) write('BOOKMARK', { kind: store.def.kind, apiVersion: store.apiVersion, metadata: { resourceVersion: String(revision) } });
+    if (revision === undefined || revision <= seen) return;
+    seen = revision;
+    write('BOOKMARK', { kind: store.def.kind, apiVersion: store.apiVersion, metadata: { resourceVersion: String(revision) } });
   };
-  const bookmarks = o.allowWatchBookmarks ? setInterval(bookmark, deps.bookmarkIntervalMs ?? BOOKMARK_INTERVAL_MS) : undefined;
+  // The cache watcher's nextBookmarkTime: every interval, but never later than 2 s before the
+  // deadline, so a watch that times out leaves its client as close to now as it can.
+  let bookmarks: NodeJS.Timeout | undefined;
+  const scheduleBookmark = () => {
+    const now = Date.now();
+    const at = Math.min(now + (deps.bookmarkIntervalMs ?? BOOKMARK_INTERVAL_MS), deadline - PRE_TIMEOUT_BOOKMARK_MS);
+    if (at < now) return;
+    bookmarks = setTimeout(() => { bookmark(); scheduleBookmark(); }, at - now);
+  };
+  if (o.allowWatchBookmarks) scheduleBookmark();
   ctx.req.on('close', stop);
   res.on('close', stop);
   deps.shutdown.addEventListener('abort', stop, { once: true });
@@ -83,6 +100,7 @@ export async function serveWatch(ctx: Context, store: ResourceStore, info: Reque
   termination?.shuttingDown.addEventListener('abort', stop, { once: true });
   try {
     for await (const ev of stream) {
+      if (ev.revision > seen) seen = ev.revision;
       const room = ev.type === 'ERROR' ? write('ERROR', (ev.object as StatusError).status)
         : ev.type === 'BOOKMARK' ? write('BOOKMARK', ev.object)
           : write(ev.type, render(ev.object as ApiObject));
@@ -95,7 +113,7 @@ export async function serveWatch(ctx: Context, store: ResourceStore, info: Reque
     }
   } finally {
     clearTimeout(timer);
-    if (bookmarks) clearInterval(bookmarks);
+    clearTimeout(bookmarks);
     deps.shutdown.removeEventListener('abort', stop);
     termination?.shuttingDown.removeEventListener('abort', stop);
     // Its end is paced with the other watches' (watch-termination.ts) before the client sees it.

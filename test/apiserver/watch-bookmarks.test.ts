@@ -9,20 +9,21 @@ import { watchObjects } from '../../core/registry/watch.js';
 
 interface Event { type: string; object: { metadata: { name?: string; resourceVersion?: string; annotations?: Record<string, string> } } }
 
-/** Watch events read from a chunked response, as they arrive. */
-function events(socket: NodeJS.ReadableStream): Event[] {
-  const out: Event[] = [];
+/** Watch events read from a chunked response, as they arrive; `ended` once its last chunk came. */
+function events(socket: NodeJS.ReadableStream): Event[] & { ended?: boolean } {
+  const out: Event[] & { ended?: boolean } = [];
   let text = '';
   socket.on('data', (b: Buffer) => {
     text += b.toString('latin1');
+    if (/(^|\r\n)0\r\n\r\n$/.test(text)) out.ended = true;
     for (const m of text.matchAll(/^(\{"type".*\})$/gm)) out.push(JSON.parse(m[1]!) as Event);
     text = text.slice(text.lastIndexOf('\n') + 1);
   });
   return out;
 }
 
-async function until<T>(what: string, f: () => T | undefined): Promise<T> {
-  for (let i = 0; i < 200; i++) {
+async function until<T>(what: string, f: () => T | undefined, tries = 200): Promise<T> {
+  for (let i = 0; i < tries; i++) {
     const v = f();
     if (v !== undefined) return v;
     await new Promise((r) => setTimeout(r, 10));
@@ -63,7 +64,9 @@ describe('watch bookmarks', () => {
     const names = Array.from({ length: 400 }, (_, i) => `init-${i}`);
     for (const name of names) await w.store.create(admin, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
     const socket = await w.open({ allowWatchBookmarks: true }, true);
-    // Several bookmark intervals pass while the initial events wait for the client.
+    // Several bookmark intervals pass while the initial events wait for the client, and the store
+    // moves on (a bookmark says nothing until it does).
+    await w.storage.create('/registry/leases/kube-system/slow-reader', {});
     await new Promise((r) => setTimeout(r, 150));
     const got = events(socket);
     socket.resume();
@@ -71,5 +74,30 @@ describe('watch bookmarks', () => {
     const first = got.findIndex((e) => e.type === 'BOOKMARK');
     const before = new Set(got.slice(0, first).map((e) => e.object.metadata.name));
     assert.deepEqual(names.filter((n) => !before.has(n)), [], 'initial events after the first bookmark');
+  });
+});
+
+describe('watch bookmarks: when', () => {
+  const opened: DirectWatch[] = [];
+  after(async () => { for (const w of opened) await w.close(); });
+
+  it('one goes out 2 s before the watch times out, however long the interval', async () => {
+    const w = await directWatch({});
+    opened.push(w);
+    const got = events(await w.open({ allowWatchBookmarks: true, timeoutSeconds: 3 }));
+    await w.storage.create('/registry/leases/kube-system/elsewhere', {});
+    const current = await w.storage.currentRevision();
+    await until('the end of the watch', () => got.ended || undefined, 1000);
+    const bookmarks = got.filter((e) => e.type === 'BOOKMARK');
+    assert.deepEqual(bookmarks.map((e) => e.object.metadata.resourceVersion), [String(current)]);
+  });
+
+  it('none while the watch has come no further than what its client has seen', async () => {
+    const w = await directWatch({}, { bookmarkIntervalMs: 30 });
+    opened.push(w);
+    await w.store.create(admin, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'still' } });
+    const got = events(await w.open({ allowWatchBookmarks: true, timeoutSeconds: 1 }));
+    await until('the end of the watch', () => got.ended || undefined, 1000);
+    assert.deepEqual(got.map((e) => e.type), ['ADDED']);
   });
 });
