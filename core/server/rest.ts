@@ -272,7 +272,7 @@ export async function serveResource(ctx: Context, store: ResourceStore, info: Re
         throw errors.methodNotAllowed(info.verb, store.qualified);
     }
   } finally {
-    setWarnings(ctx, warnings);
+    setWarnings(ctx, warnings, deps.logger);
   }
 }
 
