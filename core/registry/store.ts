@@ -31,6 +31,8 @@ export interface RequestContext {
   readonly warnings: string[];
   /** The options the request's handler decoded; absent for a write plat makes itself. */
   readonly options?: RequestOptions;
+  /** When the request times out, in ms since the epoch; absent for a write plat makes itself. */
+  readonly deadline?: number;
 }
 
 export interface StoreOptions {
@@ -180,6 +182,7 @@ export class ResourceStore {
       operation: op, group: this.def.group, version: this.def.version, kind: this.def.kind,
       resource: this.def.plural, subresource, namespace: ctx.namespace, name, user: ctx.user,
       dryRun: ctx.dryRun, object, oldObject, options: admissionOptions(op, ctx.options, ctx.dryRun), warnings: ctx.warnings,
+      ...(ctx.deadline !== undefined ? { deadline: ctx.deadline } : {}),
       authorize: (a: Omit<Attributes, 'user'>): Promise<Decision | undefined> => authorizeUnion(hooks.authorize, { ...a, user: ctx.user }),
     };
   }

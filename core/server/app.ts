@@ -76,6 +76,8 @@ interface State {
   outputMedia?: OutputMediaType;
   /** A watch's part in --shutdown-watch-termination-grace-period (watch-termination.ts). */
   watchTermination?: WatchTermination;
+  /** When a request that is not long-running times out, in ms since the epoch (request-deadline.ts). */
+  deadline?: number;
 }
 
 /** Why a request was refused, by authenticator: logged (never the credential), never sent. */

@@ -214,7 +214,9 @@ export async function serveResource(ctx: Context, store: ResourceStore, info: Re
   const verbs = store.def.verbs ?? ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
   const allowed = subDef ? subresourceVerbs(subDef) : verbs;
   if (!allowed.includes(info.verb)) throw errors.methodNotAllowed(info.verb === 'deletecollection' ? 'deletecollection' : info.verb, store.qualified);
-  const rctx = (dryRun: boolean, options?: RequestOptions): RequestContext => ({ user, namespace: info.namespace, dryRun, warnings, ...(options ? { options } : {}) });
+  const deadline = (ctx.state as { deadline?: number }).deadline;
+  const rctx = (dryRun: boolean, options?: RequestOptions): RequestContext =>
+    ({ user, namespace: info.namespace, dryRun, warnings, ...(options ? { options } : {}), ...(deadline !== undefined ? { deadline } : {}) });
 
   try {
     switch (info.verb) {

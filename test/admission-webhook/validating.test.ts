@@ -70,6 +70,16 @@ describe('ValidatingAdmissionWebhook', () => {
     assert.ok(r.object.metadata.uid);
   });
 
+  it("bounds ?timeout by the request's own deadline, rounded up to whole seconds", async () => {
+    server.on('/deadline', (review) => allow(review));
+    await withConfiguration(plat.admin, V, 'deadline', [webhook(server, 'deadline.example.com', '/deadline', { timeoutSeconds: 10 })], async () => {
+      assert.equal((await plat.admin.post(`${CSRS}?timeout=2s`, csr('deadline-short'))).status, 201);
+      assert.equal((await plat.admin.post(`${CSRS}?timeout=1500ms`, csr('deadline-odd'))).status, 201);
+      assert.equal((await plat.admin.post(`${CSRS}?timeout=30s`, csr('deadline-long'))).status, 201);
+    });
+    assert.deepEqual(server.received.filter((r) => r.path === '/deadline').map((r) => r.query.get('timeout')), ['2s', '2s', '10s']);
+  });
+
   it('answers a denial without status as 400 "without explanation", and keeps a code and reason it was given', async () => {
     let status: Record<string, unknown> | undefined;
     server.on('/deny', (review) => answer(review, { allowed: false, ...(status ? { status } : {}) }));
