@@ -5,7 +5,7 @@
 // reason texts upstream's client produces (`Post "<url>": context deadline exceeded`, ...), which
 // the caller wraps into `failed calling webhook "<name>": failed to call webhook: <reason>`.
 import https from 'node:https';
-import { createSecureContext } from 'node:tls';
+import { rootCertificatesError } from '../../core/client/kubeconfig-tls.js';
 import { tlsVerifyReason } from '../../core/client/tls-verify-error.js';
 import { genericServerResponse } from '../../core/client/generic-response.js';
 import type { WebhookClientConfig } from './types.js';
@@ -30,8 +30,11 @@ export class CallFailure extends Error {}
 export function endpointOf(cc: WebhookClientConfig): Endpoint {
   let ca: string | undefined;
   if (cc.caBundle) {
-    ca = Buffer.from(cc.caBundle, 'base64').toString('utf8');
-    try { createSecureContext({ ca }); } catch (e) { throw new CallFailure(`could not get REST client: unable to load root certificates: ${(e as Error).message}`); }
+    const bundle = Buffer.from(cc.caBundle, 'base64');
+    // client-go builds the transport before calling: a bundle it cannot use fails here, in its words.
+    const problem = rootCertificatesError(bundle);
+    if (problem) throw new CallFailure(`could not get REST client: ${problem}`);
+    ca = bundle.toString('utf8');
   }
   if (cc.url !== undefined) {
     let url: URL;

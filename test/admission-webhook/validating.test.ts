@@ -203,6 +203,26 @@ describe('ValidatingAdmissionWebhook', () => {
     assert.equal(server.reviewsFor('/tls').length, 0);
   });
 
+  describe('a caBundle client-go cannot load fails before any connection, in its words', () => {
+    const notCa = Buffer.from('-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----\n').toString('base64');
+    const cases = [
+      { name: 'not PEM', caBundle: Buffer.from('not a certificate').toString('base64'), reason: 'unable to parse bytes as PEM block' },
+      { name: 'PEM without a certificate', caBundle: notCa, reason: 'no valid certificate authority data seen' },
+    ];
+    for (const c of cases) {
+      it(c.name, async () => {
+        server.on('/badca', (review) => allow(review));
+        const clientConfig = { url: server.url('/badca'), caBundle: c.caBundle };
+        await withConfiguration(plat.admin, V, 'badca', [webhook(server, 'badca.example.com', '/badca', { clientConfig })], async () => {
+          const r = await plat.admin.post(CSRS, csr('badca'));
+          assert.equal(r.status, 500, r.text);
+          assert.equal(r.json.message, `Internal error occurred: failed calling webhook "badca.example.com": could not get REST client: unable to load root certificates: ${c.reason}`);
+        });
+        assert.equal(server.reviewsFor('/badca').length, 0);
+      });
+    }
+  });
+
   it('dry-run requests reach webhooks with sideEffects None, marked dryRun, and nothing is stored', async () => {
     server.on('/dry', (review) => allow(review));
     await withConfiguration(plat.admin, V, 'dry', [webhook(server, 'dry.example.com', '/dry')], async () => {
