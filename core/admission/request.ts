@@ -20,6 +20,10 @@ export interface AdmissionRequest {
   /** The object being written (mutable in admitMutate; in admitValidate a copy, changes are dropped); undefined for DELETE. */
   object: ApiObject | undefined;
   readonly oldObject: ApiObject | undefined;
+  /** The request's options as Go encodes them (options.ts): CreateOptions, UpdateOptions or DeleteOptions; null for CONNECT. */
+  readonly options: Record<string, unknown> | null;
+  /** When the request times out, in ms since the epoch: a plugin that calls out bounds its call by it. */
+  readonly deadline?: number;
   /** Warnings for the response's `Warning` headers (an admission webhook's `response.warnings`). */
   readonly warnings: string[];
   /** Asks the authorizer chain, for plugins such as CertificateApproval that check a verb. */

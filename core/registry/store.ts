@@ -10,6 +10,7 @@ import { fieldError, type FieldError } from '../api/field-errors.js';
 import { goOrdered, withResourceVersion } from '../api/go-order.js';
 import { rfc3339, type ApiObject } from '../api/meta.js';
 import type { AdmissionOperation, AdmissionRequest } from '../admission/request.js';
+import { admissionOptions, type RequestOptions } from '../admission/options.js';
 import type { Attributes, Decision } from '../authz/attributes.js';
 import { authorizeUnion } from '../authz/union.js';
 import type { UserInfo } from '../authn/user.js';
@@ -28,6 +29,10 @@ export interface RequestContext {
   readonly dryRun: boolean;
   /** Warnings to send back in `Warning` headers. */
   readonly warnings: string[];
+  /** The options the request's handler decoded; absent for a write plat makes itself. */
+  readonly options?: RequestOptions;
+  /** When the request times out, in ms since the epoch; absent for a write plat makes itself. */
+  readonly deadline?: number;
 }
 
 export interface StoreOptions {
@@ -176,7 +181,8 @@ export class ResourceStore {
     return {
       operation: op, group: this.def.group, version: this.def.version, kind: this.def.kind,
       resource: this.def.plural, subresource, namespace: ctx.namespace, name, user: ctx.user,
-      dryRun: ctx.dryRun, object, oldObject, warnings: ctx.warnings,
+      dryRun: ctx.dryRun, object, oldObject, options: admissionOptions(op, ctx.options, ctx.dryRun), warnings: ctx.warnings,
+      ...(ctx.deadline !== undefined ? { deadline: ctx.deadline } : {}),
       authorize: (a: Omit<Attributes, 'user'>): Promise<Decision | undefined> => authorizeUnion(hooks.authorize, { ...a, user: ctx.user }),
     };
   }

@@ -14,6 +14,7 @@ import { aggregate } from '../aggregate.js';
 import { aroundTap } from '../around-tap.js';
 import { sendInternalErrorText } from './internal-error-text.js';
 import { compressResponses } from './compression.js';
+import { headerBytesBody } from './header-bytes.js';
 import type { Hooks } from '../hooks.js';
 import type { Logger } from '../log.js';
 import type { Resources } from '../registry/registry.js';
@@ -75,6 +76,8 @@ interface State {
   outputMedia?: OutputMediaType;
   /** A watch's part in --shutdown-watch-termination-grace-period (watch-termination.ts). */
   watchTermination?: WatchTermination;
+  /** When a request that is not long-running times out, in ms since the epoch (request-deadline.ts). */
+  deadline?: number;
 }
 
 /** Why a request was refused, by authenticator: logged (never the credential), never sent. */
@@ -143,6 +146,7 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
   app.proxy = false;
   app.silent = true;
   app.use(goRequestPath);
+  app.use(headerBytesBody);
   app.use(compressResponses());
 
   app.use(async (ctx, next) => {

@@ -52,6 +52,8 @@ export function requestDeadline(maximumMs: number): Koa.Middleware<{ info: Reque
   return async (ctx, next) => {
     if (isLongRunning(ctx.state.info)) return next();
     const ms = requestTimeoutMs(ctx.state.query, maximumMs);
+    // The request context's deadline, for the calls the request makes (admission webhooks bound theirs by it).
+    (ctx.state as { deadline?: number }).deadline = Date.now() + ms;
     let cancel: (() => void) | undefined;
     // --request-timeout=1000h must allow 1000h: a plain setTimeout would answer 504 after 1 ms.
     const expired = new Promise<typeof TIMED_OUT>((resolve) => { cancel = setLongTimeout(() => resolve(TIMED_OUT), ms); });

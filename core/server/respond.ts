@@ -3,9 +3,12 @@
 // (output-media-type.ts), its errors too; other paths answer JSON.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Context } from 'koa';
+import { headerBytes } from './header-bytes.js';
 import { isStatusError, type Status } from '../api/errors.js';
 import { goYaml } from '../api/go-yaml-marshal.js';
+import type { Logger } from '../log.js';
 import { negotiateOutput, type OutputMediaType, type Restrictions } from './output-media-type.js';
+import { warningHeaders } from './warning-recorder.js';
 
 const isResourceRequest = (ctx: Context): boolean => (ctx.state as { info?: { isResourceRequest?: boolean } }).info?.isResourceRequest === true;
 
@@ -94,15 +97,9 @@ export function sendStatus(ctx: Context, status: Status, headers: Record<string,
   if (media) write(ctx, status.code, status, media, 'application/json');
 }
 
-/** `Warning: 299 - "<text>"`, deduplicated; truncated past 4 KiB in total as apiserver does. */
-export function setWarnings(ctx: Context, warnings: readonly string[]): void {
-  let total = 0;
-  const out: string[] = [];
-  for (const w of new Set(warnings)) {
-    const text = w.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
-    total += text.length;
-    if (total > 4096) break;
-    out.push(`299 - "${text}"`);
-  }
-  if (out.length) ctx.set('Warning', out);
+/** The `Warning` headers of warning-recorder.ts; its log line as utilruntime.HandleError's. */
+export function setWarnings(ctx: Context, warnings: readonly string[], logger?: Logger): void {
+  const { headers, truncated } = warningHeaders(warnings);
+  if (truncated) logger?.error('Unhandled Error', { err: 'exceeded max warning header size, truncating' });
+  if (headers.length) ctx.set('Warning', headers.map(headerBytes));
 }

@@ -19,6 +19,7 @@ import { listObjects, type ListOutput } from '../registry/list.js';
 import { parseListOptions, type ListOptions } from '../registry/list-options.js';
 import { escapeFieldValue, parseFieldSelector } from '../api/selectors/field-selector.js';
 import type { RequestContext, ResourceStore } from '../registry/store.js';
+import { writeOptionsOf, type RequestOptions } from '../admission/options.js';
 import { decodeBody, mediaType, readBody } from './body.js';
 import { isDryRun, META_MEDIA_TYPES, readDeleteOptions } from './delete-options.js';
 import { ensureNamespaceMatches } from './namespace-match.js';
@@ -213,7 +214,9 @@ export async function serveResource(ctx: Context, store: ResourceStore, info: Re
   const verbs = store.def.verbs ?? ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
   const allowed = subDef ? subresourceVerbs(subDef) : verbs;
   if (!allowed.includes(info.verb)) throw errors.methodNotAllowed(info.verb === 'deletecollection' ? 'deletecollection' : info.verb, store.qualified);
-  const rctx = (dryRun: boolean): RequestContext => ({ user, namespace: info.namespace, dryRun, warnings });
+  const deadline = (ctx.state as { deadline?: number }).deadline;
+  const rctx = (dryRun: boolean, options?: RequestOptions): RequestContext =>
+    ({ user, namespace: info.namespace, dryRun, warnings, ...(options ? { options } : {}), ...(deadline !== undefined ? { deadline } : {}) });
 
   try {
     switch (info.verb) {
@@ -240,7 +243,7 @@ export async function serveResource(ctx: Context, store: ResourceStore, info: Re
         // Answered, not stored: put in Go's key order here, as the store does with what it keeps.
         if (store.def.review) return respondObject(ctx, store, 201, goOrdered(await store.def.review({ user, namespace: info.namespace }, obj), store.def.schema) as ApiObject, deps);
         ensureNamespaceMatches(store, info.namespace, obj);
-        const created = await store.create(rctx(dryRun), obj);
+        const created = await store.create(rctx(dryRun, writeOptionsOf(query)), obj);
         return respondObject(ctx, store, 201, created, deps);
       }
       case 'update': {
@@ -252,7 +255,7 @@ export async function serveResource(ctx: Context, store: ResourceStore, info: Re
         if ((obj.metadata.name ?? '') !== info.name) {
           throw errors.badRequest(`the name of the object (${obj.metadata.name ?? ''}) does not match the name on the URL (${info.name})`);
         }
-        const result = await store.update(rctx(dryRun), info.name, sub, obj);
+        const result = await store.update(rctx(dryRun, writeOptionsOf(query)), info.name, sub, obj);
         return respondObject(ctx, store, result.created ? 201 : 200, result.object, deps);
       }
       case 'patch': {
@@ -261,7 +264,7 @@ export async function serveResource(ctx: Context, store: ResourceStore, info: Re
         const type = mediaType(ctx.get('content-type') || undefined);
         if (!PATCH_TYPES.includes(type)) throw errors.unsupportedMediaType(type, PATCH_TYPES);
         const body = await readBody(ctx.req);
-        const result = await applyPatchBody({ store, ctx: rctx(dryRun), name: info.name, subresource: sub, type, body, query, validation, warnings });
+        const result = await applyPatchBody({ store, ctx: rctx(dryRun, writeOptionsOf(query)), name: info.name, subresource: sub, type, body, query, validation, warnings });
         return respondObject(ctx, store, result.created ? 201 : 200, result.object, deps);
       }
       case 'delete':
@@ -272,13 +275,13 @@ export async function serveResource(ctx: Context, store: ResourceStore, info: Re
         throw errors.methodNotAllowed(info.verb, store.qualified);
     }
   } finally {
-    setWarnings(ctx, warnings);
+    setWarnings(ctx, warnings, deps.logger);
   }
 }
 
 /** POST to a named object's subresource (serviceaccounts/{name}/token): answered, not stored. */
 async function serveSubresourceCreate(ctx: Context, store: ResourceStore, create: SubresourceCreate, info: RequestInfo,
-  query: URLSearchParams, rctx: (dryRun: boolean) => RequestContext, warnings: string[]): Promise<void> {
+  query: URLSearchParams, rctx: (dryRun: boolean, options?: RequestOptions) => RequestContext, warnings: string[]): Promise<void> {
   const dryRun = dryRunOf(query.getAll('dryRun'), 'CreateOptions');
   const kind: BodyKind = {
     kind: create.kind, version: create.version, apiVersion: create.group ? `${create.group}/${create.version}` : create.version,
@@ -286,7 +289,7 @@ async function serveSubresourceCreate(ctx: Context, store: ResourceStore, create
   };
   const obj = await readObject(ctx, kind, fieldValidationOf(query, 'CreateOptions'), warnings, create.decodeProtobuf?.bind(create));
   const parent = await store.get(info.namespace, info.name);
-  const admitted = await store.admitSubresourceCreate(rctx(dryRun), info.name, info.subresource, create.kind, obj);
+  const admitted = await store.admitSubresourceCreate(rctx(dryRun, writeOptionsOf(query)), info.name, info.subresource, create.kind, obj);
   const answer = await create.create({ ...rctx(dryRun), name: info.name, parent }, admitted);
   sendJson(ctx, 201, goOrdered(answer, create.schema));
 }
@@ -306,9 +309,9 @@ function watchOptions(info: RequestInfo, query: URLSearchParams): ListOptions {
 }
 
 async function serveDelete(ctx: Context, store: ResourceStore, info: RequestInfo,
-  rctx: (dryRun: boolean) => RequestContext, query: URLSearchParams): Promise<void> {
+  rctx: (dryRun: boolean, options?: RequestOptions) => RequestContext, query: URLSearchParams): Promise<void> {
   const opts = await readDeleteOptions(ctx, query, META_MEDIA_TYPES);
-  const { object, deleted } = await store.delete(rctx(isDryRun(opts)), info.name, opts.preconditions);
+  const { object, deleted } = await store.delete(rctx(isDryRun(opts), { delete: opts }), info.name, opts.preconditions);
   // DeleteResource's 202: the object stays (finalizers) and the caller asked for cascading deletion.
   if (!deleted) return sendJson(ctx, opts.orphanDependents === false ? 202 : 200, object);
   if (store.def.returnDeletedObject) return sendJson(ctx, 200, object);
@@ -324,12 +327,12 @@ async function serveDelete(ctx: Context, store: ResourceStore, info: RequestInfo
  * (an object gone meanwhile is skipped), and answers with that list as it was read.
  */
 async function serveDeleteCollection(ctx: Context, store: ResourceStore, info: RequestInfo,
-  rctx: (dryRun: boolean) => RequestContext, query: URLSearchParams, deps: RestDeps): Promise<void> {
+  rctx: (dryRun: boolean, options?: RequestOptions) => RequestContext, query: URLSearchParams, deps: RestDeps): Promise<void> {
   const o = parseListOptions(query);
   const opts = await readDeleteOptions(ctx, query, store.def.decodeProtobuf ? META_MEDIA_TYPES : META_MEDIA_TYPES.filter((t) => t !== PROTOBUF_MEDIA_TYPE));
   const listed = await listObjects(store, info.namespace, { ...o, watch: false });
   for (const item of listed.items) {
-    try { await store.delete(rctx(isDryRun(opts)), item.metadata.name ?? '', opts.preconditions); } catch (e) {
+    try { await store.delete(rctx(isDryRun(opts), { delete: opts }), item.metadata.name ?? '', opts.preconditions); } catch (e) {
       if (!(isStatusError(e) && e.reason === 'NotFound')) throw e;
     }
   }

@@ -8,6 +8,12 @@ import { CallingWebhookError, dryRunUnsupported, rejection } from './errors.js';
 import { createReview, InvalidResponse, UndecodableResponse, verifyResponse, type ReviewResponse } from './review.js';
 import type { Webhook } from './types.js';
 
+/** As the dispatchers' context.WithTimeout(ctx, timeoutSeconds): the earlier of the webhook's and the request's deadlines. */
+function callDeadline(timeoutSeconds: number, requestDeadline: number | undefined): number {
+  const own = Date.now() + timeoutSeconds * 1000;
+  return requestDeadline === undefined ? own : Math.min(own, requestDeadline);
+}
+
 export async function callWebhook(h: Webhook, req: AdmissionRequest, mutating: boolean, ctx: DispatchContext): Promise<ReviewResponse> {
   const name = h.name ?? '';
   if (req.dryRun) {
@@ -19,7 +25,7 @@ export async function callWebhook(h: Webhook, req: AdmissionRequest, mutating: b
   let answer: unknown;
   try {
     const endpoint = endpointOf(h.clientConfig ?? {});
-    answer = await postReview(endpoint, JSON.stringify(review.body), h.timeoutSeconds ?? 10, ctx.agents);
+    answer = await postReview(endpoint, JSON.stringify(review.body), callDeadline(h.timeoutSeconds ?? 10, req.deadline), ctx.agents);
   } catch (e) {
     if (e instanceof CallFailure) throw new CallingWebhookError(name, e.message);
     throw e;

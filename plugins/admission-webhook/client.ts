@@ -1,10 +1,11 @@
 // One POST of an AdmissionReview to a webhook over HTTPS: the configuration's caBundle (else the
-// system roots) verifies the server, the whole exchange is bounded by timeoutSeconds, and the
-// URL carries `?timeout=<n>s` as upstream's REST client adds it. Failures are returned as the
+// system roots) verifies the server, the whole exchange is bounded by the call's deadline (the
+// earlier of timeoutSeconds and the request's own), and the URL carries `?timeout=<n>s`, the time
+// left, as upstream's dispatchers and REST client add it. Failures are returned as the
 // reason texts upstream's client produces (`Post "<url>": context deadline exceeded`, ...), which
 // the caller wraps into `failed calling webhook "<name>": failed to call webhook: <reason>`.
 import https from 'node:https';
-import { createSecureContext } from 'node:tls';
+import { rootCertificatesError } from '../../core/client/kubeconfig-tls.js';
 import { tlsVerifyReason } from '../../core/client/tls-verify-error.js';
 import { genericServerResponse } from '../../core/client/generic-response.js';
 import type { WebhookClientConfig } from './types.js';
@@ -29,8 +30,11 @@ export class CallFailure extends Error {}
 export function endpointOf(cc: WebhookClientConfig): Endpoint {
   let ca: string | undefined;
   if (cc.caBundle) {
-    ca = Buffer.from(cc.caBundle, 'base64').toString('utf8');
-    try { createSecureContext({ ca }); } catch (e) { throw new CallFailure(`could not get REST client: unable to load root certificates: ${(e as Error).message}`); }
+    const bundle = Buffer.from(cc.caBundle, 'base64');
+    // client-go builds the transport before calling: a bundle it cannot use fails here, in its words.
+    const problem = rootCertificatesError(bundle);
+    if (problem) throw new CallFailure(`could not get REST client: ${problem}`);
+    ca = bundle.toString('utf8');
   }
   if (cc.url !== undefined) {
     let url: URL;
@@ -80,10 +84,13 @@ function transportReason(err: NodeJS.ErrnoException, url: URL): string {
 }
 
 /** POSTs `body`; resolves with the parsed JSON answer, rejects with CallFailure. */
-export function postReview(endpoint: Endpoint, body: string, timeoutSeconds: number, agents: AgentPool): Promise<unknown> {
+export function postReview(endpoint: Endpoint, body: string, deadline: number, agents: AgentPool): Promise<unknown> {
   const url = new URL(endpoint.url);
-  url.searchParams.set('timeout', `${timeoutSeconds}s`);
+  const remaining = deadline - Date.now();
+  // The time left, rounded up to whole seconds, in Go's Duration text (r.Timeout); none once past.
+  if (remaining > 0) url.searchParams.set('timeout', `${Math.ceil(remaining / 1000)}s`);
   const shown = `Post ${JSON.stringify(url.toString())}`;
+  if (remaining <= 0) return Promise.reject(new CallFailure(`failed to call webhook: ${shown}: context deadline exceeded`));
   return new Promise((resolve, reject) => {
     let settled = false;
     const fail = (reason: string) => { if (!settled) { settled = true; clearTimeout(timer); reject(new CallFailure(`failed to call webhook: ${reason}`)); } };
@@ -119,7 +126,7 @@ export function postReview(endpoint: Endpoint, body: string, timeoutSeconds: num
         resolve(parsed);
       });
     });
-    const timer = setTimeout(() => { fail(`${shown}: context deadline exceeded`); req.destroy(); }, timeoutSeconds * 1000);
+    const timer = setTimeout(() => { fail(`${shown}: context deadline exceeded`); req.destroy(); }, remaining);
     req.on('error', (e: NodeJS.ErrnoException) => fail(`${shown}: ${transportReason(e, url)}`));
     req.end(body);
   });

@@ -14,15 +14,6 @@ export interface ReviewRequest {
   readonly body: Record<string, unknown>;
 }
 
-const OPTIONS_KIND: Record<string, string> = { CREATE: 'CreateOptions', UPDATE: 'UpdateOptions', DELETE: 'DeleteOptions' };
-
-/** The operation's options object (CreateOptions, UpdateOptions, DeleteOptions), as far as plat keeps them. */
-function operationOptions(req: AdmissionRequest): Record<string, unknown> | null {
-  const kind = OPTIONS_KIND[req.operation];
-  if (!kind) return null;
-  return { kind, apiVersion: 'meta.k8s.io/v1', ...(req.dryRun ? { dryRun: ['All'] } : {}) };
-}
-
 /** The object as the webhook sees it: typed, apiVersion and kind set. */
 export function versioned(req: AdmissionRequest, obj: ApiObject | undefined): ApiObject | null {
   if (!obj) return null;
@@ -58,7 +49,7 @@ export function createReview(req: AdmissionRequest, versions: readonly string[])
   if (Object.keys(user['extra'] as object).length === 0) delete user['extra'];
   request['object'] = versioned(req, req.object);
   request['oldObject'] = versioned(req, req.oldObject);
-  request['options'] = operationOptions(req);
+  request['options'] = req.options;
   return { uid, apiVersion, body: { kind: 'AdmissionReview', apiVersion, request } };
 }
 

@@ -70,6 +70,16 @@ describe('ValidatingAdmissionWebhook', () => {
     assert.ok(r.object.metadata.uid);
   });
 
+  it("bounds ?timeout by the request's own deadline, rounded up to whole seconds", async () => {
+    server.on('/deadline', (review) => allow(review));
+    await withConfiguration(plat.admin, V, 'deadline', [webhook(server, 'deadline.example.com', '/deadline', { timeoutSeconds: 10 })], async () => {
+      assert.equal((await plat.admin.post(`${CSRS}?timeout=2s`, csr('deadline-short'))).status, 201);
+      assert.equal((await plat.admin.post(`${CSRS}?timeout=1500ms`, csr('deadline-odd'))).status, 201);
+      assert.equal((await plat.admin.post(`${CSRS}?timeout=30s`, csr('deadline-long'))).status, 201);
+    });
+    assert.deepEqual(server.received.filter((r) => r.path === '/deadline').map((r) => r.query.get('timeout')), ['2s', '2s', '10s']);
+  });
+
   it('answers a denial without status as 400 "without explanation", and keeps a code and reason it was given', async () => {
     let status: Record<string, unknown> | undefined;
     server.on('/deny', (review) => answer(review, { allowed: false, ...(status ? { status } : {}) }));
@@ -191,6 +201,26 @@ describe('ValidatingAdmissionWebhook', () => {
       });
     }
     assert.equal(server.reviewsFor('/tls').length, 0);
+  });
+
+  describe('a caBundle client-go cannot load fails before any connection, in its words', () => {
+    const notCa = Buffer.from('-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----\n').toString('base64');
+    const cases = [
+      { name: 'not PEM', caBundle: Buffer.from('not a certificate').toString('base64'), reason: 'unable to parse bytes as PEM block' },
+      { name: 'PEM without a certificate', caBundle: notCa, reason: 'no valid certificate authority data seen' },
+    ];
+    for (const c of cases) {
+      it(c.name, async () => {
+        server.on('/badca', (review) => allow(review));
+        const clientConfig = { url: server.url('/badca'), caBundle: c.caBundle };
+        await withConfiguration(plat.admin, V, 'badca', [webhook(server, 'badca.example.com', '/badca', { clientConfig })], async () => {
+          const r = await plat.admin.post(CSRS, csr('badca'));
+          assert.equal(r.status, 500, r.text);
+          assert.equal(r.json.message, `Internal error occurred: failed calling webhook "badca.example.com": could not get REST client: unable to load root certificates: ${c.reason}`);
+        });
+        assert.equal(server.reviewsFor('/badca').length, 0);
+      });
+    }
   });
 
   it('dry-run requests reach webhooks with sideEffects None, marked dryRun, and nothing is stored', async () => {
