@@ -61,6 +61,8 @@ export interface BootOptions {
   readonly version: string;
   /** Every command, to name those that call a hook this one taps but never calls (core/uncalled-taps.ts). */
   readonly commands?: readonly Command[];
+  /** The role is the whole process (Host.ownsProcess). */
+  readonly ownsProcess?: boolean;
 }
 
 export interface Booted { host: Host; flags: Flags; configFile?: string }
@@ -123,7 +125,7 @@ function ownConfiguration(c: Configuration, entry: ExternalPlugin): Configuratio
 
 export async function boot(o: BootOptions): Promise<Booted> {
   const { profile } = o;
-  const host = new Host({ role: profile.role, logger: o.logger, version: o.version });
+  const host = new Host({ role: profile.role, logger: o.logger, version: o.version, ownsProcess: o.ownsProcess ?? false });
 
   let config;
   try {

@@ -22,6 +22,8 @@ export interface HostOptions {
   role: string;
   logger?: Logger;
   version?: string;
+  /** The role is the whole process (the `plat` command), not one of several booted in a test or a bench. */
+  ownsProcess?: boolean;
 }
 
 export class Host {
@@ -30,11 +32,17 @@ export class Host {
   readonly role: string;
   readonly logger: Logger;
   readonly version: string;
+  /**
+   * Whether plugins may change what belongs to the process (its OOM score, its open-file limit):
+   * only when `plat` runs the role, never when a test runner or a bench boots it beside others.
+   */
+  readonly ownsProcess: boolean;
   /** The GitVersion to report when `--version=vX.Y.Z...` asked for one (set by boot before configure). */
   gitVersion: string | undefined;
   constructor(options: HostOptions) {
     this.role = options.role;
     this.logger = options.logger ?? createLogger();
     this.version = options.version ?? '0.0.0';
+    this.ownsProcess = options.ownsProcess ?? false;
   }
 }

@@ -186,7 +186,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   process.on('SIGTERM', () => onSignal('SIGTERM'));
   let booted;
   try {
-    booted = await boot({ profile, argv: rest, cwd: process.cwd(), logger, version: VERSION, commands: Object.values(profiles),
+    booted = await boot({ profile, argv: rest, cwd: process.cwd(), logger, version: VERSION, ownsProcess: true, commands: Object.values(profiles),
       ...(process.env['PLAT_CONFIG'] ? { configFile: process.env['PLAT_CONFIG'] } : {}) });
   } catch (e) {
     if (e instanceof GlobalFlagRequest) return answer(e.request, profile);

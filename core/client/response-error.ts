@@ -8,10 +8,14 @@ const MAX_TEXT_BYTES = 2048;
 
 export interface ResponseError { readonly reason: string; readonly message: string; readonly body: unknown }
 
-export function responseError(code: number, contentType: string | undefined, text: string, method: string, path: string): ResponseError {
+/**
+ * `anyMedia`: the client's serializer decodes whatever the Content-Type (an admission webhook's
+ * client, whose one serializer claims every media type), so a Status is looked for in any body.
+ */
+export function responseError(code: number, contentType: string | undefined, text: string, method: string, path: string, o: { anyMedia?: boolean } = {}): ResponseError {
   const media = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
   // No Content-Type: client-go assumes its own (JSON) and calls the body text.
-  const decodable = media === '' || media === 'application/json';
+  const decodable = o.anyMedia === true || media === '' || media === 'application/json';
   if (decodable) {
     let json: unknown;
     try { json = JSON.parse(text); } catch { json = undefined; }

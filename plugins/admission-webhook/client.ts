@@ -7,14 +7,13 @@
 import https from 'node:https';
 import { rootCertificatesError } from '../../core/client/kubeconfig-tls.js';
 import { tlsVerifyReason } from '../../core/client/tls-verify-error.js';
-import { genericServerResponse } from '../../core/client/generic-response.js';
+import { readAnswer } from './answer.js';
 import type { WebhookClientConfig } from './types.js';
 import { checkServerIdentity } from '../../core/client/server-identity.js';
 
 /** Bound on a webhook's answer: an AdmissionReview carries at most a patch of one object. */
 const MAX_RESPONSE_BYTES = 6 * 1024 * 1024;
 const MAX_AGENTS = 32;
-const BODY_IN_ERROR_LIMIT = 1024;
 
 export interface Endpoint {
   readonly url: URL;
@@ -68,11 +67,6 @@ export class AgentPool {
   close(): void { for (const a of this.#agents.values()) a.destroy(); this.#agents.clear(); }
 }
 
-/** apimachinery's NewGenericServerResponse words for a non-2xx answer without a Status body. */
-function genericResponseMessage(code: number, body: string): string {
-  return `${genericServerResponse(code, 'POST', body.trim().slice(0, BODY_IN_ERROR_LIMIT) || 'unknown').message} (post)`;
-}
-
 function transportReason(err: NodeJS.ErrnoException, url: URL): string {
   const hostPort = `${url.hostname}:${url.port || '443'}`;
   switch (err.code) {
@@ -110,20 +104,11 @@ export function postReview(endpoint: Endpoint, body: string, deadline: number, a
       res.on('error', (e) => fail(`${shown}: ${transportReason(e, url)}`));
       res.on('end', () => {
         if (settled) return;
-        const text = Buffer.concat(chunks).toString('utf8');
-        const code = res.statusCode ?? 0;
-        let parsed: unknown;
-        let parseError: string | undefined;
-        try { parsed = JSON.parse(text); } catch (e) { parseError = (e as Error).message; }
-        if (code < 200 || code > 299) {
-          const status = parsed as { kind?: unknown; message?: unknown } | undefined;
-          if (status && status.kind === 'Status' && typeof status.message === 'string' && status.message) return fail(status.message);
-          return fail(genericResponseMessage(code, text));
-        }
-        if (parseError !== undefined) return fail(`couldn't get version/kind; json parse error: ${parseError}`);
+        const answer = readAnswer(res.statusCode ?? 0, res.headers['content-type'], Buffer.concat(chunks));
+        if (!answer.ok) return fail(answer.reason);
         settled = true;
         clearTimeout(timer);
-        resolve(parsed);
+        resolve(answer.value);
       });
     });
     const timer = setTimeout(() => { fail(`${shown}: context deadline exceeded`); req.destroy(); }, remaining);

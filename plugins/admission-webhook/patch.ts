@@ -11,6 +11,7 @@ import { pruneUnknownFields } from '../../core/api/schema-fields.js';
 import { applyGoNulls } from '../../core/api/go-null.js';
 import { SchemaTypeChecker } from '../../core/api/schema-types.js';
 import { canonicalTimes } from '../../core/api/go-time-fields.js';
+import { goJsonSyntaxError } from '../../core/api/go-json-syntax.js';
 import type { JsonSchema } from '../../core/registry/resource.js';
 
 /** The patch could not even be read: subject to the failure policy. */
@@ -28,10 +29,12 @@ const internal = (message: string): StatusError => errors.internal(new Error(mes
 /** The operations of a base64 JSON patch (empty: nothing to do). */
 export function decodePatch(base64: string): unknown[] {
   let value: unknown;
+  const bytes = Buffer.from(base64, 'base64');
   try {
-    value = JSON.parse(Buffer.from(base64, 'base64').toString('utf8'));
+    value = JSON.parse(bytes.toString('utf8'));
   } catch (e) {
-    throw new UndecodablePatch(`received undecodable patch in webhook response: ${(e as Error).message}`);
+    // jsonpatch.DecodePatch is a json.Unmarshal: its syntax error, in encoding/json's words.
+    throw new UndecodablePatch(`received undecodable patch in webhook response: ${goJsonSyntaxError(bytes) ?? (e as Error).message}`);
   }
   try {
     return decodeJsonPatch(value);

@@ -69,20 +69,28 @@ export class UndecodableResponse extends Error {}
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** schema.GroupVersionKind's String() of an object's apiVersion and kind: `group/version, Kind=kind`. */
+function gvkString(apiVersion: string, kind: string): string {
+  const slash = apiVersion.indexOf('/');
+  const [group, version] = slash < 0 ? ['', apiVersion] : [apiVersion.slice(0, slash), apiVersion.slice(slash + 1)];
+  return `${group}/${version}, Kind=${kind}`;
+}
+
 /** VerifyAdmissionResponse: throws InvalidResponse with upstream's reason. */
 export function verifyResponse(review: ReviewRequest, body: unknown, mutating: boolean): ReviewResponse {
   if (!isObj(body)) throw new InvalidResponse('webhook response was absent');
   const v1 = review.apiVersion === `${REVIEW_GROUP}/v1`;
   const response = body['response'];
   if (v1) {
+    // Decoded into the typed review, a missing kind or apiVersion is no decode error (the target
+    // type supplies them to the decoder) but stays empty in the object, which the check then sees.
     const gv = typeof body['apiVersion'] === 'string' ? body['apiVersion'] : '';
     const kind = typeof body['kind'] === 'string' ? body['kind'] : '';
-    if (!kind) throw new InvalidResponse(`Object 'Kind' is missing in '${JSON.stringify(body).slice(0, 1024)}'`);
     if (!isObj(response)) throw new InvalidResponse('webhook response was absent');
     const uid = typeof response['uid'] === 'string' ? response['uid'] : '';
     if (uid !== review.uid) throw new InvalidResponse(`expected response.uid=${JSON.stringify(review.uid)}, got ${JSON.stringify(uid)}`);
     if (gv !== review.apiVersion || kind !== 'AdmissionReview') {
-      throw new InvalidResponse(`expected webhook response of ${review.apiVersion}, Kind=AdmissionReview, got ${gv}, Kind=${kind}`);
+      throw new InvalidResponse(`expected webhook response of ${gvkString(review.apiVersion, 'AdmissionReview')}, got ${gvkString(gv, kind)}`);
     }
   } else if (!isObj(response)) throw new InvalidResponse('webhook response was absent');
   const r = response as Obj;

@@ -2,7 +2,7 @@
 // subsystems read the ones without a config field: --platconfig, --cert-dir, --node-ip, ...),
 // builds the NodeAgentConfiguration (defaults, --config, --config-dir drop-ins, flags; validated,
 // exit 1 with every problem), applies its logging settings, builds the NodeAgentContext, takes
-// --lock-file, collects the subsystems other plugins register through hooks.nodeAgent, runs them
+// --lock-file, sets its process's OOM score and open-file limit (only as `plat nodeagent`), collects the subsystems other plugins register through hooks.nodeAgent, runs them
 // all until the host shuts down, and ends the process with exit 1 when one fails.
 // Taps flags, configure (stage 100: after plugins that register subsystems), start, ready, shutdown.
 import type { FlagSet } from '../../core/flags/types.js';
@@ -17,6 +17,7 @@ import { buildNodeAgentConfiguration, ConfigurationError, type BuiltConfiguratio
 import { buildNodeAgentContext } from './context.js';
 import { NODEAGENT_FLAGS } from './flag-specs.js';
 import { LockFile } from './lock-file.js';
+import { applyProcessSettings } from './process-settings.js';
 import { SubsystemInitError, SubsystemRunner, type SubsystemFactory } from './run-subsystems.js';
 
 export const PLUGIN_NAME = 'NodeAgentPlugin';
@@ -139,6 +140,8 @@ export const NodeAgentPlugin: Plugin = {
         throw e;
       }
       state.runner = runner;
+      // Only a process of its own: a test runner or a bench booting agents keeps its own limits.
+      if (host.ownsProcess) await applyProcessSettings({ oomScoreAdj: ctx.config.oomScoreAdj, maxOpenFiles: ctx.config.maxOpenFiles, logger: log });
     });
 
     host.hooks.ready.tapPromise(PLUGIN_NAME, async () => {

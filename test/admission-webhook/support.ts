@@ -12,8 +12,11 @@ export const MWC = '/apis/admissionregistration.platform/v1/mutatingwebhookconfi
 export const CSRS = '/apis/certificates.platform/v1/certificatesigningrequests';
 
 export interface Received { readonly path: string; readonly query: URLSearchParams; readonly headers: IncomingMessage['headers']; readonly review: any }
-/** What a path answers: a review answer, a raw HTTP answer, or nothing ever ('hang'). */
-export type Answer = { status?: number; body: unknown } | 'hang';
+/**
+ * What a path answers: a review answer, a raw HTTP answer, or nothing ever ('hang'). A string body
+ * is sent as it is, as text/plain unless `contentType` says otherwise (null: no Content-Type).
+ */
+export type Answer = { status?: number; body: unknown; contentType?: string | null } | 'hang';
 export type Behaviour = (review: any, received: Received) => Answer;
 
 export class WebhookServer {
@@ -44,7 +47,8 @@ export class WebhookServer {
         const behaviour = this.#behaviours.get(u.pathname);
         const answer: Answer = behaviour ? behaviour(review, received) : { status: 404, body: 'no such webhook' };
         if (answer === 'hang') { this.#hanging.push(res); return; }
-        res.writeHead(answer.status ?? 200, { 'content-type': typeof answer.body === 'string' ? 'text/plain' : 'application/json' });
+        const type = answer.contentType === undefined ? (typeof answer.body === 'string' ? 'text/plain' : 'application/json') : answer.contentType;
+        res.writeHead(answer.status ?? 200, type === null ? {} : { 'content-type': type });
         res.end(typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body));
       });
     });

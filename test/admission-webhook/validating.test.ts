@@ -115,7 +115,7 @@ describe('ValidatingAdmissionWebhook', () => {
   });
 
   describe('answers that break the protocol fail closed as 500 InternalError', () => {
-    const cases: { name: string; body: (review: any) => unknown; status?: number; reason: string }[] = [
+    const cases: { name: string; body: (review: any) => unknown; status?: number; contentType?: string | null; reason: string }[] = [
       { name: 'uid not echoed', body: (rv) => ({ apiVersion: rv.apiVersion, kind: 'AdmissionReview', response: { uid: 'someone-else', allowed: true } }),
         reason: 'received invalid webhook response: expected response.uid="<uid>", got "someone-else"' },
       { name: 'uid missing', body: (rv) => ({ apiVersion: rv.apiVersion, kind: 'AdmissionReview', response: { allowed: true } }),
@@ -129,14 +129,45 @@ describe('ValidatingAdmissionWebhook', () => {
       { name: 'allowed is not a bool', body: (rv) => ({ apiVersion: rv.apiVersion, kind: 'AdmissionReview', response: { uid: rv.request.uid, allowed: 'yes' } }),
         reason: 'failed to call webhook: json: cannot unmarshal string into Go struct field AdmissionResponse.response.allowed of type bool' },
       { name: 'not JSON', body: () => 'definitely not json', reason: "failed to call webhook: couldn't get version/kind; json parse error: " },
-      { name: 'HTTP 500', status: 500, body: () => 'boom', reason: 'failed to call webhook: an error on the server ("boom") has prevented the request from succeeding (post)' },
-      { name: 'HTTP 404', status: 404, body: () => 'nope', reason: 'failed to call webhook: the server could not find the requested resource (post)' },
+      // The webhook's request names no resource, so client-go adds no ` (post <resource>)`.
+      { name: 'HTTP 500', status: 500, body: () => 'boom', reason: 'failed to call webhook: an error on the server ("boom") has prevented the request from succeeding' },
+      { name: 'HTTP 404', status: 404, body: () => 'nope', reason: 'failed to call webhook: the server could not find the requested resource' },
       { name: 'HTTP 403 with a Status', status: 403, body: () => ({ kind: 'Status', apiVersion: 'v1', status: 'Failure', message: 'you may not', code: 403 }),
         reason: 'failed to call webhook: you may not' },
+      // client-go repeats a body only when it is text (text/*, or no Content-Type), at most 2048 bytes.
+      { name: 'HTTP 500 with JSON that is no Status', status: 500, body: () => ({ error: 'x' }),
+        reason: 'failed to call webhook: an error on the server ("unknown") has prevented the request from succeeding' },
+      { name: 'HTTP 500 with a Status that is no Failure', status: 500, body: () => ({ kind: 'Status', apiVersion: 'v1', status: 'Success', message: 'fine' }),
+        reason: 'failed to call webhook: an error on the server ("unknown") has prevented the request from succeeding' },
+      { name: 'HTTP 502 without a Content-Type', status: 502, contentType: null, body: () => `  ${'y'.repeat(3000)}`,
+        reason: `failed to call webhook: an error on the server ("${'y'.repeat(2046)}") has prevented the request from succeeding` },
+      { name: 'HTTP 500 with a Status in HTML clothes', status: 500, contentType: 'text/html', body: () => JSON.stringify({ kind: 'Status', status: 'Failure', message: 'typed as html' }),
+        reason: 'failed to call webhook: typed as html' },
+      { name: 'HTTP 207 is an error to client-go', status: 207, body: (rv) => ({ apiVersion: rv.apiVersion, kind: 'AdmissionReview', response: { uid: rv.request.uid, allowed: true } }),
+        reason: 'failed to call webhook: the server responded with the status code 207 but did not return more information' },
+      { name: 'an empty 200', contentType: null, body: () => '',
+        reason: 'failed to call webhook: 0-length response with status code: 200 and content type: application/json' },
+      { name: 'JSON that breaks off', contentType: 'application/json', body: () => '{"kind": "AdmissionReview", ',
+        reason: "failed to call webhook: couldn't get version/kind; json parse error: unexpected end of JSON input" },
+      { name: 'JSON with a bad character', contentType: 'application/json', body: () => '{kind}',
+        reason: "failed to call webhook: couldn't get version/kind; json parse error: invalid character 'k' looking for beginning of object key string" },
+      { name: 'a kind that is no string', body: () => ({ kind: 5 }),
+        reason: "failed to call webhook: couldn't get version/kind; json parse error: json: cannot unmarshal number into Go struct field .kind of type string" },
+      { name: 'an apiVersion with two slashes', body: () => ({ apiVersion: 'a/b/c', kind: 'AdmissionReview' }),
+        reason: 'failed to call webhook: unexpected GroupVersion string: a/b/c' },
+      // Decoded into the typed review, a missing kind is no decode error; the uid is checked first.
+      { name: 'no kind', body: (rv) => ({ apiVersion: rv.apiVersion, response: { uid: rv.request.uid, allowed: true } }),
+        reason: 'received invalid webhook response: expected webhook response of admission.k8s.io/v1, Kind=AdmissionReview, got admission.k8s.io/v1, Kind=' },
+      { name: 'no kind and the wrong uid', body: (rv) => ({ apiVersion: rv.apiVersion, response: { uid: 'other', allowed: true } }),
+        reason: 'received invalid webhook response: expected response.uid="<uid>", got "other"' },
+      { name: 'no apiVersion', body: (rv) => ({ kind: 'AdmissionReview', response: { uid: rv.request.uid, allowed: true } }),
+        reason: 'received invalid webhook response: expected webhook response of admission.k8s.io/v1, Kind=AdmissionReview, got /, Kind=AdmissionReview' },
+      { name: 'a core apiVersion', body: (rv) => ({ apiVersion: 'v1', kind: 'AdmissionReview', response: { uid: rv.request.uid, allowed: true } }),
+        reason: 'received invalid webhook response: expected webhook response of admission.k8s.io/v1, Kind=AdmissionReview, got /v1, Kind=AdmissionReview' },
     ];
     for (const c of cases) {
       it(c.name, async () => {
-        server.on('/broken', (review) => ({ status: c.status ?? 200, body: c.body(review) }));
+        server.on('/broken', (review) => ({ status: c.status ?? 200, body: c.body(review), ...(c.contentType !== undefined ? { contentType: c.contentType } : {}) }));
         await withConfiguration(plat.admin, V, 'broken', [webhook(server, 'broken.example.com', '/broken')], async () => {
           const before = server.reviewsFor('/broken').length;
           const r = await plat.admin.post(CSRS, csr('broken-answer'));
