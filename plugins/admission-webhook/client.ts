@@ -3,11 +3,14 @@
 // earlier of timeoutSeconds and the request's own), and the URL carries `?timeout=<n>s`, the time
 // left, as upstream's dispatchers and REST client add it. Failures are returned as the
 // reason texts upstream's client produces (`Post "<url>": context deadline exceeded`, ...), which
-// the caller wraps into `failed calling webhook "<name>": failed to call webhook: <reason>`.
+// the caller wraps into `failed calling webhook "<name>": failed to call webhook: <reason>`. An
+// answer asking to be retried (429 or 5xx with Retry-After) is, as client-go's RESTClient does.
 import https from 'node:https';
 import { rootCertificatesError } from '../../core/client/kubeconfig-tls.js';
 import { tlsVerifyReason } from '../../core/client/tls-verify-error.js';
 import { readAnswer } from './answer.js';
+import { answerRetryWait, MAX_RETRIES } from '../../core/client/request-retry.js';
+import { sleep } from '../../core/abort-wait.js';
 import type { WebhookClientConfig } from './types.js';
 import { checkServerIdentity } from '../../core/client/server-identity.js';
 
@@ -78,12 +81,33 @@ function transportReason(err: NodeJS.ErrnoException, url: URL): string {
 }
 
 /** POSTs `body`; resolves with the parsed JSON answer, rejects with CallFailure. */
-export function postReview(endpoint: Endpoint, body: string, deadline: number, agents: AgentPool): Promise<unknown> {
+export async function postReview(endpoint: Endpoint, body: string, deadline: number, agents: AgentPool): Promise<unknown> {
   const url = new URL(endpoint.url);
   const remaining = deadline - Date.now();
-  // The time left, rounded up to whole seconds, in Go's Duration text (r.Timeout); none once past.
+  // The time left, rounded up to whole seconds, in Go's Duration text (r.Timeout), set once for
+  // every attempt; none once past.
   if (remaining > 0) url.searchParams.set('timeout', `${Math.ceil(remaining / 1000)}s`);
   const shown = `Post ${JSON.stringify(url.toString())}`;
+  const expired = () => new CallFailure(`failed to call webhook: ${shown}: context deadline exceeded`);
+  if (remaining <= 0) throw expired();
+  // client-go's RESTClient retries an answer that asks for it (429 or 5xx with Retry-After in
+  // whole seconds) up to 10 times, after that many seconds; the body is sent again each time.
+  for (let retries = 0; ; retries++) {
+    const answer = await postOnce(endpoint, url, shown, body, deadline, agents, retries < MAX_RETRIES);
+    if (!(answer instanceof RetryAfter)) return answer;
+    const wait = answer.seconds * 1000;
+    if (Date.now() + wait >= deadline) {
+      await sleep(Math.max(0, deadline - Date.now()));
+      throw expired();
+    }
+    await sleep(wait);
+  }
+}
+
+class RetryAfter { constructor(readonly seconds: number) {} }
+
+function postOnce(endpoint: Endpoint, url: URL, shown: string, body: string, deadline: number, agents: AgentPool, mayRetry: boolean): Promise<unknown> {
+  const remaining = deadline - Date.now();
   if (remaining <= 0) return Promise.reject(new CallFailure(`failed to call webhook: ${shown}: context deadline exceeded`));
   return new Promise((resolve, reject) => {
     let settled = false;
@@ -104,6 +128,12 @@ export function postReview(endpoint: Endpoint, body: string, deadline: number, a
       res.on('error', (e) => fail(`${shown}: ${transportReason(e, url)}`));
       res.on('end', () => {
         if (settled) return;
+        const wait = mayRetry ? answerRetryWait(res.statusCode ?? 0, res.headers) : undefined;
+        if (wait !== undefined) {
+          settled = true;
+          clearTimeout(timer);
+          return resolve(new RetryAfter(Math.max(0, wait)));
+        }
         const answer = readAnswer(res.statusCode ?? 0, res.headers['content-type'], Buffer.concat(chunks));
         if (!answer.ok) return fail(answer.reason);
         settled = true;

@@ -16,7 +16,7 @@ export interface Received { readonly path: string; readonly query: URLSearchPara
  * What a path answers: a review answer, a raw HTTP answer, or nothing ever ('hang'). A string body
  * is sent as it is, as text/plain unless `contentType` says otherwise (null: no Content-Type).
  */
-export type Answer = { status?: number; body: unknown; contentType?: string | null } | 'hang';
+export type Answer = { status?: number; body: unknown; contentType?: string | null; headers?: Record<string, string> } | 'hang';
 export type Behaviour = (review: any, received: Received) => Answer;
 
 export class WebhookServer {
@@ -48,7 +48,7 @@ export class WebhookServer {
         const answer: Answer = behaviour ? behaviour(review, received) : { status: 404, body: 'no such webhook' };
         if (answer === 'hang') { this.#hanging.push(res); return; }
         const type = answer.contentType === undefined ? (typeof answer.body === 'string' ? 'text/plain' : 'application/json') : answer.contentType;
-        res.writeHead(answer.status ?? 200, type === null ? {} : { 'content-type': type });
+        res.writeHead(answer.status ?? 200, { ...(type === null ? {} : { 'content-type': type }), ...answer.headers });
         res.end(typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body));
       });
     });

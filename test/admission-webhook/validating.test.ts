@@ -208,6 +208,24 @@ describe('ValidatingAdmissionWebhook', () => {
     });
   });
 
+  it('sends the review again when the answer asks for it (429 or 5xx with Retry-After), as client-go\'s REST client, and only then', async () => {
+    let calls = 0;
+    server.on('/busy', (review) => (++calls === 1 ? { status: 503, body: 'busy', headers: { 'retry-after': '1' } } : allow(review)));
+    server.on('/busy-without-retry-after', () => ({ status: 503, body: 'busy' }));
+    await withConfiguration(plat.admin, V, 'busy', [webhook(server, 'busy.example.com', '/busy')], async () => {
+      const r = await plat.admin.post(CSRS, csr('after-a-retry'));
+      assert.equal(r.status, 201, r.text);
+    });
+    const busy = server.received.filter((r) => r.path === '/busy');
+    assert.equal(busy.length, 2);
+    assert.deepEqual(busy[1]!.review, busy[0]!.review, 'the same review, uid included');
+    await withConfiguration(plat.admin, V, 'busy-2', [webhook(server, 'busy-2.example.com', '/busy-without-retry-after')], async () => {
+      const r = await plat.admin.post(CSRS, csr('no-retry'));
+      assert.equal(r.status, 500, r.text);
+    });
+    assert.equal(server.received.filter((r) => r.path === '/busy-without-retry-after').length, 1);
+  });
+
   it('a webhook that never answers times out after timeoutSeconds and the failure policy applies', async () => {
     server.on('/hang', () => 'hang');
     const hang = (policy: string) => [webhook(server, 'hang.example.com', '/hang', { timeoutSeconds: 1, failurePolicy: policy })];
