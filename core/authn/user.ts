@@ -29,6 +29,11 @@ export interface AuthenticationRequest {
    */
   readonly audiences?: readonly string[];
   /**
+   * Told, by an audience-aware authenticator that accepts the credential, the audiences it is good
+   * for (upstream's authenticator.Response.Audiences); a TokenReview reports them.
+   */
+  readonly granted?: (audiences: readonly string[]) => void;
+  /**
    * The verified-or-not client certificate chain presented in the TLS handshake (empty object when
    * none). TLS asks clients for one only when some authenticator added its CA bundle through
    * hooks.clientAuthorities, as Go's server asks only with ClientCAs.

@@ -114,14 +114,16 @@ export async function prepareAllInOne(host: Host, flags: Flags): Promise<void> {
   }
   if (!flags.isSet('client-ca-file')) set['client-ca-file'] = files['client-ca-file'];
   if (!flags.isSet('cert-dir')) set['cert-dir'] = files['cert-dir'];
-  // Service-account tokens work out of the box: a signing key of its own, one issuer.
-  const saFlags = ['service-account-issuer', 'service-account-key-file', 'service-account-signing-key-file'];
-  if (saFlags.every((f) => !flags.isSet(f))) {
+  // Service-account tokens work out of the box: a signing key of its own, one issuer. Each default
+  // stands in for its flag alone, so an operator's issuer keeps plat's key (and the reverse); the
+  // verifying keys default to the operator's signing key when that is theirs.
+  if (!flags.isSet('service-account-issuer')) set['service-account-issuer'] = ALL_IN_ONE_ISSUER;
+  const ownSigningKey = flags.isSet('service-account-signing-key-file') ? flags.get<string>('service-account-signing-key-file') : undefined;
+  if (!ownSigningKey) {
     await ensureSigningKey(pki, SERVICE_ACCOUNT_KEY_BASE_NAME).catch(plainly);
-    set['service-account-issuer'] = ALL_IN_ONE_ISSUER;
-    set['service-account-key-file'] = files['service-account-key-file'];
     set['service-account-signing-key-file'] = files['service-account-signing-key-file'];
   }
+  if (!flags.isSet('service-account-key-file')) set['service-account-key-file'] = ownSigningKey ?? files['service-account-key-file'];
   // The controllers sign with the all-in-one CA unless the operator chose signing files.
   const defined = (name: string) => flags.specs().some((s) => s.name === name && s.unsupported === undefined);
   const signingFiles = flags.specs().filter((s) => /^cluster-signing-.*-file$/.test(s.name)).map((s) => s.name);

@@ -29,23 +29,26 @@ function answer(obj: ApiObject, status: Record<string, unknown>): ApiObject {
 }
 
 /**
- * status.error as upstream's union of authenticators says it: the errors token authenticators
- * returned (utilerrors' aggregate), else, for a token, the bearer token authenticator's own
- * `invalid bearer token`. That text is what plat's authenticators that return no error upstream
- * (the token file, bootstrap tokens) reject with: it is the default, not an error of theirs.
+ * status.error as upstream's union of authenticators says it. The apiserver's loopback token
+ * authenticator (AuthorizeClientBearerToken) stands first in that union and says `invalid bearer
+ * token` for every other token; the errors the token authenticators returned follow it, all in one
+ * utilerrors aggregate. `invalid bearer token` is also what plat's authenticators that return no
+ * error upstream (the token file, bootstrap tokens) reject with: the default, not an error of theirs.
  */
 function reviewError(reasons: readonly string[], token: boolean): string | undefined {
   const errors = reasons.filter((r) => r !== INVALID_BEARER_TOKEN);
-  if (errors.length) return aggregate(errors);
+  if (errors.length) return aggregate([INVALID_BEARER_TOKEN, ...errors]);
   return token || reasons.length ? INVALID_BEARER_TOKEN : undefined;
 }
 
 /** Runs the token authenticators (not anonymous) on `token`, as a request carrying it would. */
-async function reviewToken(host: Host, token: string, audiences: readonly string[] | undefined): Promise<{ user?: UserInfo; error?: string }> {
+async function reviewToken(host: Host, token: string, audiences: readonly string[] | undefined): Promise<{ user?: UserInfo; audiences?: readonly string[]; error?: string }> {
   const reasons: string[] = [];
+  let granted: readonly string[] | undefined;
   const req: AuthenticationRequest = {
     method: 'POST', path: '/', headers: { authorization: `Bearer ${token}` }, peerCertificate: undefined, peerChain: [],
     ...(audiences?.length ? { audiences } : {}),
+    granted: (a) => { granted = a; },
     reject: (reason) => { reasons.push(reason); },
     get rejected() { return reasons.length > 0; },
   };
@@ -54,7 +57,10 @@ async function reviewToken(host: Host, token: string, audiences: readonly string
     const error = reviewError(reasons, bearerToken(req.headers) !== undefined);
     return error === undefined ? {} : { error };
   }
-  return { user: user.groups.includes(AUTHENTICATED_GROUP) ? user : { ...user, groups: [...user.groups, AUTHENTICATED_GROUP] } };
+  return {
+    user: user.groups.includes(AUTHENTICATED_GROUP) ? user : { ...user, groups: [...user.groups, AUTHENTICATED_GROUP] },
+    ...(granted?.length ? { audiences: granted } : {}),
+  };
 }
 
 export const AuthenticationApiPlugin: Plugin = {
@@ -73,7 +79,8 @@ export const AuthenticationApiPlugin: Plugin = {
           return answer(obj, {
             authenticated: result.user !== undefined,
             ...(result.user ? { user: userInfo(result.user) } : {}),
-            ...(spec.audiences?.length && result.user ? { audiences: spec.audiences } : {}),
+            // resp.Audiences: what the accepting authenticator found the token good for.
+            ...(result.audiences ? { audiences: [...result.audiences] } : {}),
             ...(result.error ? { error: result.error } : {}),
           });
         },

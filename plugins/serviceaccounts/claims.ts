@@ -1,7 +1,7 @@
 // The claims of a bound service-account token, as upstream's pkg/serviceaccount/claims.go writes
 // and reads them: sub `system:serviceaccount:<ns>:<name>`, aud, iat = nbf = now, exp, a random
 // jti, and the private `platform` claim (upstream's `kubernetes.io`) naming the namespace, the
-// account and the object the token is bound to.
+// account and the object (Secret or Node) the token is bound to.
 import { randomUUID } from 'node:crypto';
 import type { UserInfo } from '../../core/authn/user.js';
 import { JwtError, numericDateMs, type DecodedJwt } from '../../core/authn/jwt.js';
@@ -10,6 +10,11 @@ export const PRIVATE_CLAIM = 'platform';
 export const SA_USER_PREFIX = 'system:serviceaccount:';
 export const SA_GROUP = 'system:serviceaccounts';
 export const CREDENTIAL_ID_KEY = 'authentication.platform/credential-id';
+/** Upstream's authentication.kubernetes.io/node-name and node-uid user extras. */
+export const NODE_NAME_KEY = 'authentication.platform/node-name';
+export const NODE_UID_KEY = 'authentication.platform/node-uid';
+export const POD_NAME_KEY = 'authentication.platform/pod-name';
+export const POD_UID_KEY = 'authentication.platform/pod-uid';
 /** go-jose's jwt.DefaultLeeway, which upstream's claim validation uses. */
 export const LEEWAY_MS = 60_000;
 
@@ -19,6 +24,9 @@ export interface BoundClaims {
   namespace: string;
   serviceaccount: Ref;
   secret?: Ref;
+  node?: Ref;
+  /** Read, never written: plat issues no Pod-bound tokens, but one signed with its key is checked. */
+  pod?: Ref;
 }
 
 export const serviceAccountUsername = (namespace: string, name: string) => `${SA_USER_PREFIX}${namespace}:${name}`;
@@ -37,6 +45,7 @@ export function makeClaims(p: {
       namespace: p.bound.namespace,
       serviceaccount: p.bound.serviceaccount,
       ...(p.bound.secret ? { secret: p.bound.secret } : {}),
+      ...(p.bound.node ? { node: p.bound.node } : {}),
     },
     nbf: iat,
     sub: serviceAccountUsername(p.bound.namespace, p.bound.serviceaccount.name),
@@ -58,9 +67,8 @@ export function readClaims(jwt: DecodedJwt, now: number): BoundClaims & { jti?: 
   const exp = numericDateMs(p, 'exp');
   const nbf = numericDateMs(p, 'nbf');
   const iat = numericDateMs(p, 'iat');
-  // Every token this issuer signs expires; one without exp is not ours to honour forever.
-  if (exp === undefined) throw new JwtError('service account token has no expiry');
-  if (now - LEEWAY_MS > exp) throw new JwtError('service account token has expired');
+  // go-jose's Claims.Validate checks each time claim only when the token has it.
+  if (exp !== undefined && now - LEEWAY_MS > exp) throw new JwtError('service account token has expired');
   if (nbf !== undefined && now + LEEWAY_MS < nbf) throw new JwtError('service account token is not valid yet');
   if (iat !== undefined && now + LEEWAY_MS < iat) throw new JwtError('service account token is issued in the future');
   const priv = p[PRIVATE_CLAIM];
@@ -68,19 +76,31 @@ export function readClaims(jwt: DecodedJwt, now: number): BoundClaims & { jti?: 
   const sa = typeof priv === 'object' && priv !== null ? ref((priv as Record<string, unknown>)['serviceaccount']) : undefined;
   if (typeof ns !== 'string' || !ns || !sa) throw new JwtError('service account token claims are incomplete: namespace and serviceaccount are required');
   if (p['sub'] !== serviceAccountUsername(ns, sa.name)) throw new JwtError('service account token subject does not match its serviceaccount claim');
-  const secretClaim = (priv as Record<string, unknown>)['secret'];
-  const secret = secretClaim === undefined ? undefined : ref(secretClaim);
-  if (secretClaim !== undefined && !secret) throw new JwtError('service account token secret claim is incomplete');
+  const bound: Partial<Record<'secret' | 'node' | 'pod', Ref>> = {};
+  for (const k of ['secret', 'node', 'pod'] as const) {
+    const claim = (priv as Record<string, unknown>)[k];
+    if (claim === undefined) continue;
+    const r = ref(claim);
+    if (!r) throw new JwtError(`service account token ${k} claim is incomplete`);
+    bound[k] = r;
+  }
   const jti = typeof p['jti'] === 'string' && p['jti'] ? p['jti'] : undefined;
-  return { namespace: ns, serviceaccount: sa, ...(secret ? { secret } : {}), ...(jti ? { jti } : {}) };
+  return { namespace: ns, serviceaccount: sa, ...bound, ...(jti ? { jti } : {}) };
 }
 
-/** The user a validated token stands for (upstream's ServiceAccountInfo.UserInfo). */
+/**
+ * The user a validated token stands for (upstream's ServiceAccountInfo.UserInfo, with
+ * ServiceAccountTokenPodNodeInfo on as in 1.32: a Pod-bound token's node claim is reported too).
+ */
 export function serviceAccountUser(c: BoundClaims & { jti?: string }): UserInfo {
+  const extra: Record<string, string[]> = {};
+  if (c.pod) { extra[POD_NAME_KEY] = [c.pod.name]; extra[POD_UID_KEY] = [c.pod.uid]; }
+  if (c.jti) extra[CREDENTIAL_ID_KEY] = [`JTI=${c.jti}`];
+  if (c.node) { extra[NODE_NAME_KEY] = [c.node.name]; extra[NODE_UID_KEY] = [c.node.uid]; }
   return {
     name: serviceAccountUsername(c.namespace, c.serviceaccount.name),
     uid: c.serviceaccount.uid,
     groups: [SA_GROUP, `${SA_GROUP}:${c.namespace}`],
-    ...(c.jti ? { extra: { [CREDENTIAL_ID_KEY]: [`JTI=${c.jti}`] } } : {}),
+    ...(Object.keys(extra).length ? { extra } : {}),
   };
 }

@@ -10,6 +10,7 @@ import { algorithmForKey, keyId, signJwt } from '../../core/authn/jwt.js';
 import { servedExternalAddress, servedStore } from '../../core/registry/stores.js';
 import { serviceAccountResource } from './service-account.js';
 import { tokenSubresource, type TokenSigner } from './token-request.js';
+import type { BoundStores } from './bound-object.js';
 import { ServiceAccountTokenAuthenticator } from './token-authenticator.js';
 import { DISCOVERY_PATH, discoveryHeaders, issuerDiscoveryProblem, JWKS_CONTENT_TYPE, JWKS_PATH, renderIssuerDiscovery, type IssuerDiscovery } from './issuer-discovery.js';
 import { holdsKey, KeyFileError, privateKeyFromFile, publicKeysFromFile, UnreadableKeyFileError } from './keys.js';
@@ -51,7 +52,7 @@ function settingsFrom(get: <T>(name: string) => T, isSet: (name: string) => bool
   const jwksUri = get<string>(FLAG.jwksUri);
   const maxMs = get<number>(FLAG.maxExpiration);
   if (issuers.length === 0) {
-    const given = [FLAG.keyFile, FLAG.signingKeyFile, FLAG.jwksUri, FLAG.maxExpiration].filter((f) => isSet(f));
+    const given = [FLAG.keyFile, FLAG.signingKeyFile, FLAG.jwksUri, FLAG.maxExpiration, FLAG.apiAudiences].filter((f) => isSet(f));
     if (given.length) throw new StartupError(`--${given[0]} requires --${FLAG.issuer} (service-account-issuer is a required flag)`, 2);
     return undefined;
   }
@@ -83,6 +84,10 @@ function settingsFrom(get: <T>(name: string) => T, isSet: (name: string) => bool
   const signingKey = signingKeyFile
     ? load(FLAG.signingKeyFile, () => privateKeyFromFile(signingKeyFile), 'failed to parse service-account-issuer-key-file: ')
     : undefined;
+  // validateTokenRequest: an issuer (validated non-empty above) asks for TokenRequest, which needs a signer.
+  if (!signingKey) {
+    throw new StartupError(`--${FLAG.signingKeyFile}, --${FLAG.issuer}, and --${FLAG.apiAudiences} should be specified together`, 2);
+  }
   const keys = load(FLAG.keyFile, () => files.flatMap((f) => publicKeysFromFile(f)), '');
   const apiAudiences = get<string[]>(FLAG.apiAudiences);
   const settings: Settings = {
@@ -109,6 +114,9 @@ export const ServiceAccountsPlugin: Plugin = {
     const log = host.logger.child(PLUGIN_NAME);
     let settings: Settings | undefined;
     let discovery: IssuerDiscovery | undefined | null;
+    const boundStores: BoundStores = {
+      secrets: () => servedStore(host, '', 'v1', 'secrets'), nodes: () => servedStore(host, '', 'v1', 'nodes'), pods: () => servedStore(host, '', 'v1', 'pods'),
+    };
 
     host.hooks.flags.tap(PLUGIN_NAME, (flags) => { for (const f of serviceAccountFlags) flags.define({ ...f, owner: PLUGIN_NAME }); });
 
@@ -123,7 +131,7 @@ export const ServiceAccountsPlugin: Plugin = {
       }
       const authenticator = new ServiceAccountTokenAuthenticator({
         issuers: s.issuers, keys: s.keys, apiAudiences: s.apiAudiences,
-        ...(s.lookup ? { lookup: { serviceAccounts: () => servedStore(host, '', 'v1', 'serviceaccounts'), secrets: () => servedStore(host, '', 'v1', 'secrets') } } : {}),
+        ...(s.lookup ? { lookup: { ...boundStores, serviceAccounts: () => servedStore(host, '', 'v1', 'serviceaccounts') } } : {}),
       });
       host.hooks.authenticate.tapPromise({ name: PLUGIN_NAME, stage: SERVICE_ACCOUNT_TOKEN_STAGE }, (req) => authenticator.authenticate(req));
       tokenAuthenticationEnabled(host);
@@ -148,7 +156,7 @@ export const ServiceAccountsPlugin: Plugin = {
     host.hooks.resources.tap(PLUGIN_NAME, (registry) => {
       registry.register(serviceAccountResource([{
         name: 'token',
-        create: tokenSubresource({ signer: () => settings?.signer, secrets: () => servedStore(host, '', 'v1', 'secrets') }),
+        create: tokenSubresource({ signer: () => settings?.signer, stores: boundStores }),
       }]));
       registry.registerPath({
         path: DISCOVERY_PATH,

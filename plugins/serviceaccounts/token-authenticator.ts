@@ -1,16 +1,16 @@
 // Service-account token authentication, as upstream's jwtTokenAuthenticator with its bound-token
 // validator: a bearer JWT whose (unverified) `iss` is one of --service-account-issuer belongs here,
 // anything else is none of our business. A token that belongs here is then held to everything:
-// signature by one of the --service-account-key-file keys (RS*/ES* only), issuer, audience
-// against the requested (or API) audiences, time, and, with --service-account-lookup, that the
-// account (and the Secret it is bound to) still exists with the uid the token names.
+// signature by one of the --service-account-key-file keys (those whose key id is the token's
+// `kid`, every key without one), issuer, audience against the requested (or API) audiences,
+// time, and, with --service-account-lookup, that the account (and the Secret, Node or Pod it is
+// bound to) still exists with the uid the token names.
 import type { KeyObject } from 'node:crypto';
 import type { AuthenticationRequest, UserInfo } from '../../core/authn/user.js';
 import { bearerToken } from '../../core/authn/bearer.js';
-import { audiences as tokenAudiences, decodeJwt, isJoseAlgorithm, JwtError, peekIssuer, verifySignature } from '../../core/authn/jwt.js';
-import { hasReason } from '../../core/api/errors.js';
+import { audiences as tokenAudiences, decodeJwt, isJoseAlgorithm, JwtError, keyId, peekIssuer, verifySignature } from '../../core/authn/jwt.js';
 import type { ResourceStore } from '../../core/registry/store.js';
-import { readClaims, serviceAccountUser } from './claims.js';
+import { LEEWAY_MS, readClaims, serviceAccountUser, type Ref } from './claims.js';
 
 export interface TokenAuthenticatorOptions {
   readonly issuers: readonly string[];
@@ -18,71 +18,87 @@ export interface TokenAuthenticatorOptions {
   /** --api-audiences: what a token must be for when the request names no audiences. */
   readonly apiAudiences: readonly string[];
   /** Undefined: no lookup (--service-account-lookup=false). */
-  readonly lookup?: { serviceAccounts: () => ResourceStore | undefined; secrets: () => ResourceStore | undefined };
+  readonly lookup?: Record<'serviceAccounts' | 'secrets' | 'nodes' | 'pods', () => ResourceStore | undefined>;
   readonly now?: () => number;
 }
 
 const quoteList = (l: readonly string[]) => `[${l.map((a) => JSON.stringify(a)).join(' ')}]`;
+/** go-jose v2's ErrCryptoFailure (gopkg.in/go-jose/go-jose.v2), whatever made the signature fail. */
+export const CRYPTO_FAILURE = 'go-jose/go-jose: error in cryptographic primitive';
+const INVALIDATED = 'service account token has been invalidated';
 
 export class ServiceAccountTokenAuthenticator {
   readonly #issuers: ReadonlySet<string>;
   readonly #o: TokenAuthenticatorOptions;
+  readonly #keyIds: readonly string[];
   constructor(o: TokenAuthenticatorOptions) {
     this.#o = o;
     this.#issuers = new Set(o.issuers);
+    this.#keyIds = o.keys.map((k) => keyId(k));
   }
 
-  /** undefined with no reject: not a service-account token. */
+  /** undefined with no reject: not a service-account token. The audiences it is good for go to req.granted. */
   async authenticate(req: AuthenticationRequest): Promise<UserInfo | undefined> {
     const token = bearerToken(req.headers);
     if (token === undefined) return undefined;
     const iss = peekIssuer(token);
     if (iss === undefined || !this.#issuers.has(iss)) return undefined;
     try {
-      return await this.#validate(token, req.audiences);
+      return await this.#validate(token, req);
     } catch (e) {
       if (e instanceof JwtError) { req.reject(e.message); return undefined; }
       throw e;
     }
   }
 
-  async #validate(token: string, requested: readonly string[] | undefined): Promise<UserInfo> {
+  async #validate(token: string, req: AuthenticationRequest): Promise<UserInfo> {
+    const requested = req.audiences;
     const jwt = decodeJwt(token);
     const alg = jwt.header['alg'];
-    if (!isJoseAlgorithm(alg)) throw new JwtError(`unsupported signing algorithm ${JSON.stringify(alg)}`);
-    if (!this.#o.keys.some((k) => verifySignature(jwt, k, alg))) throw new JwtError('token signature is not valid for any service account key');
+    // StaticPublicKeysGetter: the keys of the token's kid, or all of them when it names none.
+    const kid = typeof jwt.header['kid'] === 'string' ? jwt.header['kid'] : '';
+    const keys = kid ? this.#o.keys.filter((_, i) => this.#keyIds[i] === kid) : this.#o.keys;
+    if (keys.length === 0) throw new JwtError('invalid signature, no keys found');
+    // Every key's failure is ErrCryptoFailure, and the aggregate of one repeated text is that text.
+    if (!isJoseAlgorithm(alg) || !keys.some((k) => verifySignature(jwt, k, alg))) throw new JwtError(CRYPTO_FAILURE);
     const iss = jwt.payload['iss'];
     if (typeof iss !== 'string' || !this.#issuers.has(iss)) throw new JwtError(`token issuer ${JSON.stringify(iss)} is invalid`);
 
     let auds = tokenAudiences(jwt.payload);
     if (auds.length === 0) auds = [...this.#o.apiAudiences];
     const target = requested?.length ? requested : this.#o.apiAudiences;
-    if (this.#o.apiAudiences.length && !auds.some((a) => target.includes(a))) {
+    const granted = auds.filter((a) => target.includes(a));
+    if (this.#o.apiAudiences.length && granted.length === 0) {
       throw new JwtError(`token audiences ${quoteList(auds)} is invalid for the target audiences ${quoteList(target)}`);
     }
 
-    const claims = readClaims(jwt, (this.#o.now ?? Date.now)());
-    if (this.#o.lookup) {
-      const { namespace, serviceaccount: sa, secret } = claims;
-      const account = await get(this.#o.lookup.serviceAccounts(), namespace, sa.name, `service account ${namespace}/${sa.name} has been deleted`);
-      if (account.uid !== sa.uid) throw new JwtError(`service account UID (${account.uid}) does not match claim (${sa.uid})`);
-      if (secret) {
-        const s = await get(this.#o.lookup.secrets(), namespace, secret.name, `the secret ${namespace}/${secret.name} has been deleted`);
-        if (s.uid !== secret.uid) throw new JwtError(`secret UID (${s.uid}) does not match service account secret ref claim (${secret.uid})`);
-      }
-    }
+    const now = (this.#o.now ?? Date.now)();
+    const claims = readClaims(jwt, now);
+    if (this.#o.lookup) await this.#lookup(this.#o.lookup, claims, now);
+    req.granted?.(granted);
     return serviceAccountUser(claims);
   }
-}
 
-async function get(store: ResourceStore | undefined, namespace: string, name: string, gone: string): Promise<{ uid: string }> {
-  if (!store) throw new JwtError('service account lookup is not available yet');
-  try {
-    const obj = await store.get(namespace, name);
-    if (obj.metadata.deletionTimestamp) throw new JwtError(gone);
-    return { uid: obj.metadata.uid ?? '' };
-  } catch (e) {
-    if (hasReason(e, 'NotFound')) throw new JwtError(gone);
-    throw e;
+  /** Upstream's validator: each bound object still there, same uid, not deleted over a minute ago. */
+  async #lookup(stores: NonNullable<TokenAuthenticatorOptions['lookup']>, claims: ReturnType<typeof readClaims>, now: number): Promise<void> {
+    const { namespace, serviceaccount: sa, secret, pod, node } = claims;
+    const deleted = (o: { metadata: { deletionTimestamp?: string | null } }) =>
+      !!o.metadata.deletionTimestamp && Date.parse(o.metadata.deletionTimestamp) < now - LEEWAY_MS;
+    const store = stores.serviceAccounts();
+    if (!store) throw new JwtError('service account lookup is not available yet');
+    // The getter's own error (`serviceaccounts "x" not found`) is what upstream reports.
+    const account = await store.get(namespace, sa.name).catch((e: unknown) => { throw new JwtError((e as Error).message); });
+    if (account.metadata.uid !== sa.uid) throw new JwtError(`service account UID (${account.metadata.uid ?? ''}) does not match claim (${sa.uid})`);
+    if (deleted(account)) throw new JwtError(`service account ${namespace}/${sa.name} has been deleted`);
+    const bound = async (kind: string, get: (() => ResourceStore | undefined), ns: string, ref: Ref) => {
+      const obj = await get()?.get(ns, ref.name).catch(() => undefined);
+      if (!obj) throw new JwtError(INVALIDATED);
+      if (obj.metadata.uid !== ref.uid) throw new JwtError(`${kind} UID (${obj.metadata.uid ?? ''}) does not match service account ${kind} ref claim (${ref.uid})`);
+      if (deleted(obj)) throw new JwtError(INVALIDATED);
+    };
+    if (secret) await bound('secret', stores.secrets, namespace, secret);
+    if (pod) await bound('pod', stores.pods, namespace, pod);
+    // A Pod-bound token's node claim is information only (ServiceAccountTokenPodNodeInfo).
+    else if (node) await bound('node', stores.nodes, '', node);
   }
 }

@@ -2,17 +2,17 @@
 // signed, audience- and time-bound JWT for the account, as upstream's TokenREST: body name and
 // namespace must match the URL, expirationSeconds defaults to 3600 and lies in [600, 2^32],
 // audiences default to the API audiences, the lifetime is capped by
-// --service-account-max-token-expiration, and a token may be bound to a Secret (it dies with it).
+// --service-account-max-token-expiration, and a token may be bound to a Secret or a Node (it dies with it).
 import { errors } from '../../core/api/errors.js';
 import { fieldError, type FieldError } from '../../core/api/field-errors.js';
 import type { ApiObject } from '../../core/api/meta.js';
 import { fields, objectMeta, str } from '../../core/api/protobuf.js';
 import { typeMetaProperties } from '../../core/api/object-meta-schema.js';
 import type { JsonSchema } from '../../core/registry/resource.js';
-import type { ResourceStore } from '../../core/registry/store.js';
 import type { SubresourceCreate, SubresourceCreateContext } from '../../core/registry/strategy.js';
 import { makeClaims, type BoundClaims } from './claims.js';
 import type { ServiceAccount } from './service-account.js';
+import { bindingFor, type BoundObjectReference, type BoundStores } from './bound-object.js';
 
 export const AUTHENTICATION_GROUP = 'authentication.platform';
 /** The apiVersion clients built for upstream send (kubectl create token). */
@@ -21,7 +21,6 @@ export const DEFAULT_EXPIRATION_SECONDS = 3600;
 const MIN_EXPIRATION_SECONDS = 600;
 const MAX_EXPIRATION_SECONDS = 2 ** 32;
 
-export interface BoundObjectReference { kind?: string; apiVersion?: string; name?: string; uid?: string }
 
 export interface TokenRequest extends ApiObject {
   spec?: { audiences?: string[] | null; expirationSeconds?: number; boundObjectRef?: BoundObjectReference | null };
@@ -96,24 +95,9 @@ function decodeProtobuf(raw: Buffer): ApiObject {
 
 const groupKind = { group: AUTHENTICATION_GROUP, kind: 'TokenRequest' };
 
-/** The Secret a token is bound to, checked against the reference's uid. */
-async function boundSecret(secrets: ResourceStore | undefined, namespace: string, ref: BoundObjectReference): Promise<{ name: string; uid: string }> {
-  const [group, version] = (ref.apiVersion ?? '').includes('/') ? ref.apiVersion!.split('/', 2) as [string, string] : ['', ref.apiVersion ?? ''];
-  if (group !== '' || ref.kind !== 'Secret' || !secrets) {
-    throw errors.badRequest(`cannot bind token to object of type ${group}/${version}, Kind=${ref.kind ?? ''}`);
-  }
-  const secret = await secrets.get(namespace, ref.name ?? '');
-  const uid = secret.metadata.uid ?? '';
-  if (ref.uid && ref.uid !== uid) {
-    throw errors.conflict({ group: '', resource: 'Secret' }, ref.name ?? '',
-      `the UID in the bound object reference (${ref.uid}) does not match the UID in record (${uid}). The object might have been deleted and then recreated`);
-  }
-  return { name: secret.metadata.name ?? '', uid };
-}
-
 export function tokenSubresource(deps: {
   signer: () => TokenSigner | undefined;
-  secrets: () => ResourceStore | undefined;
+  stores: BoundStores;
   now?: () => Date;
 }): SubresourceCreate<ServiceAccount> {
   const now = deps.now ?? (() => new Date());
@@ -132,13 +116,18 @@ export function tokenSubresource(deps: {
       const requested = spec.expirationSeconds ?? DEFAULT_EXPIRATION_SECONDS;
       if (requested < MIN_EXPIRATION_SECONDS) errs.push(fieldError.invalid('spec.expirationSeconds', requested, 'may not specify a duration less than 10 minutes'));
       if (requested > MAX_EXPIRATION_SECONDS) errs.push(fieldError.invalid('spec.expirationSeconds', requested, 'may not specify a duration larger than 2^32 seconds'));
-      if (errs.length) throw errors.invalid(groupKind, ctx.name, errs);
+      // ValidateTokenRequest's errors name no object: upstream passes "" to NewInvalid.
+      if (errs.length) throw errors.invalid(groupKind, '', errs);
 
       const sa = ctx.parent;
       const bound: BoundClaims = { namespace: ctx.namespace, serviceaccount: { name: sa.metadata.name ?? ctx.name, uid: sa.metadata.uid ?? '' } };
-      if (spec.boundObjectRef) bound.secret = await boundSecret(deps.secrets(), ctx.namespace, spec.boundObjectRef);
+      if (spec.boundObjectRef) Object.assign(bound, await bindingFor(deps.stores, ctx.namespace, spec.boundObjectRef));
       const audiences = spec.audiences?.length ? spec.audiences : [...signer.apiAudiences];
-      const expirationSeconds = signer.maxExpirationSeconds > 0 && requested > signer.maxExpirationSeconds ? signer.maxExpirationSeconds : requested;
+      let expirationSeconds = requested;
+      if (signer.maxExpirationSeconds > 0 && requested > signer.maxExpirationSeconds) {
+        ctx.warnings.push(`requested expiration of ${requested} seconds shortened to ${signer.maxExpirationSeconds} seconds`);
+        expirationSeconds = signer.maxExpirationSeconds;
+      }
 
       const issuedAt = now();
       const claims = makeClaims({ issuer: signer.issuer, audiences, now: issuedAt, expirationSeconds, bound });

@@ -60,6 +60,7 @@ describe('service-account flags end to end', () => {
     const r = await plat.admin.post(`${SAS}/robot/token`, { apiVersion: 'authentication.platform/v1', kind: 'TokenRequest', spec: { expirationSeconds: 7200 } });
     assert.equal(r.status, 201, r.text);
     assert.equal(r.json.spec.expirationSeconds, 3600, 'capped by --service-account-max-token-expiration');
+    assert.equal(r.headers['warning'], '299 - "requested expiration of 7200 seconds shortened to 3600 seconds"');
     assert.deepEqual(r.json.spec.audiences, ['plat-api', 'other-api']);
     const token = r.json.status.token as string;
     const c = claimsOf(token);
@@ -109,6 +110,21 @@ describe('--service-account-lookup=false', () => {
   });
 });
 
+describe('plat all with an operator\'s issuer keeps its own signing key', () => {
+  let plat: RunningPlat;
+  before(async () => { plat = await startInProcess({ args: ['--service-account-issuer', 'https://custom.example'] }); });
+  after(async () => { await plat?.stop(); });
+  it('TokenRequest is served and its tokens authenticate', async () => {
+    assert.equal((await plat.admin.post(SAS, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'robot' } })).status, 201);
+    const r = await plat.admin.post(`${SAS}/robot/token`, { apiVersion: 'authentication.platform/v1', kind: 'TokenRequest', spec: {} });
+    assert.equal(r.status, 201, r.text);
+    const token = r.json.status.token as string;
+    assert.equal(claimsOf(token).iss, 'https://custom.example');
+    const csr = await plat.admin.with({ token }).post(CSRS, baseCsr(fixtures(), 'custom-issuer'));
+    assert.equal(csr.status, 201, csr.text);
+  });
+});
+
 describe('service-account start-up errors', () => {
   const { files } = keyFiles(tempDir('plat-sa-bad-'));
   const plugins = [ApiServerPlugin, AlwaysAllowAuthorizer, ServiceAccountsPlugin];
@@ -120,9 +136,12 @@ describe('service-account start-up errors', () => {
     ['issuer with a colon that is no URL', ['--service-account-issuer', '://a.example', '--service-account-key-file', files.rsaPub], /contained a ':' but was not a valid URL/],
     ['max expiration under an hour', ['--service-account-issuer', 'https://a.example', '--service-account-key-file', files.rsaPub, '--service-account-max-token-expiration', '30m'], /must be between 1 hour and 2\^32 seconds/],
     ['jwks uri over http', ['--service-account-issuer', 'https://a.example', '--service-account-key-file', files.rsaPub, '--service-account-jwks-uri', 'http://keys.example/jwks'], /service-account-jwks-uri requires https scheme/],
-    ['key file that holds no key', ['--service-account-issuer', 'https://a.example', '--service-account-key-file', files.junk], /--service-account-key-file: .*junk\.pem: no RSA or ECDSA public or private key found/],
-    ['Ed25519 key', ['--service-account-issuer', 'https://a.example', '--service-account-key-file', files.ed], /unsupported key type ed25519/],
-    ['missing key file', ['--service-account-issuer', 'https://a.example', '--service-account-key-file', path.join(files.junk, 'nope')], /^open .*nope: (not a directory|no such file or directory)$/],
+    ['key file that holds no key', ['--service-account-issuer', 'https://a.example', '--service-account-key-file', files.junk, '--service-account-signing-key-file', files.rsaKey], /--service-account-key-file: .*junk\.pem: no RSA or ECDSA public or private key found/],
+    ['Ed25519 key', ['--service-account-issuer', 'https://a.example', '--service-account-key-file', files.ed, '--service-account-signing-key-file', files.rsaKey], /unsupported key type ed25519/],
+    ['missing key file', ['--service-account-issuer', 'https://a.example', '--service-account-key-file', path.join(files.junk, 'nope'), '--service-account-signing-key-file', files.rsaKey], /^open .*nope: (not a directory|no such file or directory)$/],
+    // kube-apiserver's validateTokenRequest: an issuer or API audiences without a signer.
+    ['issuer and verifying key without a signing key', ['--service-account-issuer', 'https://a.example', '--service-account-key-file', files.rsaPub], /^--service-account-signing-key-file, --service-account-issuer, and --api-audiences should be specified together$/],
+    ['api audiences without issuer', ['--api-audiences', 'plat-api'], /--api-audiences requires --service-account-issuer/],
     ['signing key that is only public', ['--service-account-issuer', 'https://a.example', '--service-account-key-file', files.rsaPub, '--service-account-signing-key-file', files.rsaPub], /--service-account-signing-key-file: .*rsa\.pub: no RSA or ECDSA private key found/],
   ];
   for (const [name, argv, message] of cases) {
@@ -132,7 +151,7 @@ describe('service-account start-up errors', () => {
   }
 
   it('the serving key is the default verifying key', () => {
-    const { logs } = boot(plugins, ['--service-account-issuer', 'https://a.example', '--tls-private-key-file', files.rsaKey]);
+    const { logs } = boot(plugins, ['--service-account-issuer', 'https://a.example', '--tls-private-key-file', files.rsaKey, '--service-account-signing-key-file', files.oldKey]);
     assert.ok(logs.some((l) => l.includes('service account tokens enabled') && l.includes('keys=1')), logs.join('\n'));
   });
 

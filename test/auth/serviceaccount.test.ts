@@ -53,6 +53,12 @@ describe('service account tokens (plat all: its own issuer and key)', () => {
     return signJwt(c, key, opts);
   };
 
+  const review = async (token: string) => {
+    const r = await plat.admin.post('/apis/authentication.platform/v1/tokenreviews', { apiVersion: 'authentication.platform/v1', kind: 'TokenReview', spec: { token } });
+    assert.equal(r.status, 201, r.text);
+    return r.json.status;
+  };
+
   before(async () => {
     plat = await startInProcess();
     saKey = createPrivateKey(readFileSync(path.join(plat.dataDir, 'pki', 'sa.key')));
@@ -109,7 +115,7 @@ describe('service account tokens (plat all: its own issuer and key)', () => {
   it('TokenRequest validation: lifetime bounds, names, missing accounts, bindings', async () => {
     let r = await plat.admin.post(TOKEN('default', 'robot'), tokenRequest({ expirationSeconds: 599 }));
     assert.equal(r.status, 422, r.text);
-    assert.equal(r.json.message, 'TokenRequest.authentication.platform "robot" is invalid: spec.expirationSeconds: Invalid value: 599: may not specify a duration less than 10 minutes');
+    assert.equal(r.json.message, 'TokenRequest.authentication.platform "" is invalid: spec.expirationSeconds: Invalid value: 599: may not specify a duration less than 10 minutes');
     r = await plat.admin.post(TOKEN('default', 'robot'), tokenRequest({ expirationSeconds: 2 ** 32 + 1 }));
     assert.equal(r.status, 422, r.text);
     assert.match(r.json.message, /may not specify a duration larger than 2\^32 seconds/);
@@ -119,9 +125,12 @@ describe('service account tokens (plat all: its own issuer and key)', () => {
     r = await plat.admin.post(TOKEN('default', 'ghost'), tokenRequest());
     assert.equal(r.status, 404, r.text);
     assert.equal(r.json.message, 'serviceaccounts "ghost" not found');
-    r = await plat.admin.post(TOKEN('default', 'robot'), tokenRequest({ boundObjectRef: { kind: 'Pod', apiVersion: 'v1', name: 'p' } }));
+    r = await plat.admin.post(TOKEN('default', 'robot'), tokenRequest({ boundObjectRef: { kind: 'Pod', apiVersion: 'v1', name: 'p1' } }));
+    assert.equal(r.status, 404, r.text);
+    assert.equal(r.json.message, 'pods "p1" not found');
+    r = await plat.admin.post(TOKEN('default', 'robot'), tokenRequest({ boundObjectRef: { kind: 'ConfigMap', apiVersion: 'v1', name: 'p' } }));
     assert.equal(r.status, 400, r.text);
-    assert.equal(r.json.message, 'cannot bind token to object of type /v1, Kind=Pod');
+    assert.equal(r.json.message, 'cannot bind token to object of type /v1, Kind=ConfigMap');
     r = await plat.admin.post(TOKEN('default', 'robot'), { apiVersion: 'authentication.platform/v1', kind: 'TokenReview', spec: {} });
     assert.equal(r.status, 400, r.text);
     r = await plat.admin.post(TOKEN('default', 'robot'), tokenRequest({ expirationSeconds: 'soon' }));
@@ -137,12 +146,30 @@ describe('service account tokens (plat all: its own issuer and key)', () => {
     const uid = r.json.metadata.uid as string;
     r = await plat.admin.post(TOKEN('default', 'robot'), tokenRequest({ boundObjectRef: { kind: 'Secret', apiVersion: 'v1', name: 'anchor', uid: 'not-the-uid' } }));
     assert.equal(r.status, 409, r.text);
-    assert.match(r.json.message, /the UID in the bound object reference \(not-the-uid\) does not match the UID in record/);
+    assert.equal(r.json.message, 'Operation cannot be fulfilled on Secret "anchor": the UID in the bound object reference (not-the-uid) does not match the UID in record. The object might have been deleted and then recreated');
+    // An apiVersion schema.ParseGroupVersion refuses is no group and no version: still a core Secret.
+    assert.deepEqual(claimsOf(await requestToken(plat, 'default', 'robot', { boundObjectRef: { kind: 'Secret', apiVersion: 'a/b/c', name: 'anchor' } })).platform.secret, { name: 'anchor', uid });
     const token = await requestToken(plat, 'default', 'robot', { boundObjectRef: { kind: 'Secret', apiVersion: 'v1', name: 'anchor', uid } });
     assert.deepEqual(claimsOf(token).platform.secret, { name: 'anchor', uid });
     assert.equal((await createWith(token, 'bound-ok')).status, 201);
     assert.equal((await plat.admin.delete('/api/v1/namespaces/default/secrets/anchor')).status, 200);
     await assertRefused(token, 'bound-gone', 'Secret deleted');
+    assert.equal((await review(token)).error, '[invalid bearer token, service account token has been invalidated]');
+  });
+
+  it('a token bound to a Node carries the node and lives as long as the Node', async () => {
+    let r = await plat.admin.post('/api/v1/nodes', { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1' } });
+    assert.equal(r.status, 201, r.text);
+    const uid = r.json.metadata.uid as string;
+    const token = await requestToken(plat, 'default', 'robot', { boundObjectRef: { kind: 'Node', apiVersion: 'v1', name: 'n1', uid } });
+    assert.deepEqual(claimsOf(token).platform.node, { name: 'n1', uid });
+    const ok = await review(token);
+    assert.equal(ok.authenticated, true, JSON.stringify(ok));
+    assert.deepEqual(ok.user.extra['authentication.platform/node-name'], ['n1']);
+    assert.deepEqual(ok.user.extra['authentication.platform/node-uid'], [uid]);
+    r = await plat.admin.delete('/api/v1/nodes/n1');
+    assert.equal(r.status, 200, r.text);
+    assert.equal((await review(token)).error, '[invalid bearer token, service account token has been invalidated]');
   });
 
   it('a deleted (or re-created) service account\'s tokens stop working', async () => {
@@ -155,6 +182,8 @@ describe('service account tokens (plat all: its own issuer and key)', () => {
     assert.equal(deleted.json.kind, 'ServiceAccount', deleted.text);
     assert.equal(deleted.json.metadata.name, 'short-lived');
     await assertRefused(token, 'sl-2', 'account deleted');
+    // The getter's NotFound, as upstream passes it on.
+    assert.equal((await review(token)).error, '[invalid bearer token, serviceaccounts "short-lived" not found]');
     await plat.admin.post(SAS('default'), { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'short-lived' } });
     await assertRefused(token, 'sl-3', 'account re-created with another uid');
   });
@@ -177,7 +206,6 @@ describe('service account tokens (plat all: its own issuer and key)', () => {
       ['expired', await forged((c) => { c.iat = now - 7200; c.nbf = now - 7200; c.exp = now - 120; })],
       ['not yet valid', await forged((c) => { c.nbf = now + 600; c.iat = now; })],
       ['issued in the future', await forged((c) => { c.iat = now + 600; c.nbf = now; })],
-      ['no expiry', await forged((c) => { delete c.exp; })],
       ['signed by another key', await forged(() => {}, other)],
       ['signed by another RSA key', await forged(() => {}, rsa, { alg: 'RS256' })],
       ['wrong audience', await forged((c) => { c.aud = ['someone-else']; })],
@@ -193,6 +221,28 @@ describe('service account tokens (plat all: its own issuer and key)', () => {
     ];
     for (const [i, [why, token]] of cases.entries()) await assertRefused(token, `bad-${i}`, why);
     assert.equal((await createWith(good, 'bad-control')).status, 201, 'the unmodified token still works');
+  });
+
+  it('TokenReview says why, after the loopback authenticator\'s invalid bearer token', async () => {
+    const other = generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey;
+    const kid = headerOf(await requestToken(plat, 'default', 'robot')).kid as string;
+    const cases: [string, string, string][] = [
+      ['no kid, no key verifies', await forged(() => {}, other), '[invalid bearer token, go-jose/go-jose: error in cryptographic primitive]'],
+      ['our kid, another key', signJwt(claimsOf(await requestToken(plat, 'default', 'robot')), other, { kid }), '[invalid bearer token, go-jose/go-jose: error in cryptographic primitive]'],
+      ['a kid no key has', signJwt(claimsOf(await requestToken(plat, 'default', 'robot')), saKey, { kid: 'unknown' }), '[invalid bearer token, invalid signature, no keys found]'],
+      ['alg none', `${Buffer.from(JSON.stringify({ alg: 'none' })).toString('base64url')}.${(await requestToken(plat, 'default', 'robot')).split('.')[1]}.`, '[invalid bearer token, go-jose/go-jose: error in cryptographic primitive]'],
+      ['not a service-account token', 'abc.def', 'invalid bearer token'],
+    ];
+    for (const [why, token, error] of cases) {
+      const st = await review(token);
+      assert.equal(st.authenticated, false, why);
+      assert.equal(st.error, error, why);
+    }
+  });
+
+  it('a token without exp is held to its other claims only (go-jose checks exp when present)', async () => {
+    const st = await review(await forged((c) => { delete c.exp; }));
+    assert.equal(st.authenticated, true, JSON.stringify(st));
   });
 
   it('the server log names the refusing authenticator and reason, never the token', async () => {
@@ -211,15 +261,17 @@ describe('service account tokens (plat all: its own issuer and key)', () => {
     } finally { await p2.stop(); }
   });
 
-  it('TokenReview checks the requested audiences', async () => {
-    const token = await requestToken(plat, 'default', 'robot', { audiences: ['vault'] });
-    let r = await plat.admin.post('/apis/authentication.platform/v1/tokenreviews', { apiVersion: 'authentication.platform/v1', kind: 'TokenReview', spec: { token, audiences: ['vault'] } });
+  it('TokenReview checks the requested audiences and reports those the token is good for', async () => {
+    const token = await requestToken(plat, 'default', 'robot', { audiences: ['vault', 'x'] });
+    let r = await plat.admin.post('/apis/authentication.platform/v1/tokenreviews', { apiVersion: 'authentication.platform/v1', kind: 'TokenReview', spec: { token, audiences: ['vault', 'y'] } });
     assert.equal(r.status, 201, r.text);
     assert.equal(r.json.status.authenticated, true);
     assert.equal(r.json.status.user.username, 'system:serviceaccount:default:robot');
+    assert.deepEqual(r.json.status.audiences, ['vault']);
+    assert.deepEqual((await review(await requestToken(plat, 'default', 'robot'))).audiences, [ISSUER], 'no spec.audiences: the API audiences');
     r = await plat.admin.post('/apis/authentication.platform/v1/tokenreviews', { apiVersion: 'authentication.platform/v1', kind: 'TokenReview', spec: { token } });
     assert.equal(r.json.status.authenticated, false, 'not for the API server');
-    assert.match(r.json.status.error, /token audiences \["vault"\] is invalid for the target audiences \["https:\/\/platform\.default\.svc\.cluster\.local"\]/);
+    assert.match(r.json.status.error, /token audiences \["vault" "x"\] is invalid for the target audiences \["https:\/\/platform\.default\.svc\.cluster\.local"\]/);
   });
 
   it('serves the issuer discovery document and a JWKS that verifies issued tokens', async () => {
