@@ -259,7 +259,7 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
       if (query.get('hash') === doc.hash) ctx.set('Cache-Control', 'public, immutable');
       else ctx.set('Cache-Control', 'no-cache, private');
       ctx.status = 200;
-      ctx.type = 'application/json';
+      ctx.set('Content-Type', 'application/json');
       ctx.body = doc.body;
       return;
     }

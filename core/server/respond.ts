@@ -29,7 +29,8 @@ function write(ctx: Context, code: number, body: unknown, media: OutputMediaType
     ctx.body = goYaml(JSON.parse(JSON.stringify(body)));
     return;
   }
-  ctx.type = contentType;
+  // Exactly the media type, as upstream's writers set it: koa's ctx.type would add "; charset=utf-8".
+  ctx.set('Content-Type', contentType);
   const pretty = ctx.query['pretty'] === 'true' || ctx.query['pretty'] === '1';
   ctx.body = JSON.stringify(body, null, pretty ? 2 : undefined) + (pretty ? '\n' : '');
 }
@@ -76,14 +77,14 @@ export async function sendJsonList(ctx: Context, head: { kind: string; apiVersio
   parts.push(']}');
   serialized(ctx);
   ctx.status = 200;
-  ctx.type = 'application/json';
+  ctx.set('Content-Type', 'application/json');
   ctx.body = parts.join('');
 }
 
 /** A non-API object (/version, the root path list): always indented, as upstream's WriteRawJSON. */
 export function sendRawJson(ctx: Context, body: unknown, code = 200): void {
   ctx.status = code;
-  ctx.type = 'application/json';
+  ctx.set('Content-Type', 'application/json');
   ctx.body = JSON.stringify(body, null, 2);
 }
 

@@ -18,9 +18,10 @@ export function restfulError(ctx: Koa.Context, code: number, message: string): v
   ctx.body = message;
 }
 
+/** writeJSONResponse: exactly restful.MIME_JSON (koa's ctx.type would add a charset). */
 export function jsonBody(ctx: Koa.Context, body: unknown): void {
   ctx.status = 200;
-  ctx.type = 'application/json';
+  ctx.set('Content-Type', 'application/json');
   ctx.body = JSON.stringify(body);
 }
 

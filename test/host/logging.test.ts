@@ -4,7 +4,7 @@
 // accepted with their defaults and refused, with component-base's messages, where they need what
 // plat does not have.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { globToRegExp, parseVModule, vmoduleLevel } from '../../core/log-vmodule.js';
@@ -81,12 +81,15 @@ describe('the logger with --vmodule', () => {
 });
 
 describe('logging flags of the API server and controller manager', () => {
+  /** The client has a static token: with AlwaysAllow, anonymous access is off. */
   async function apiserver(extra: string[]) {
     const dir = tempDir();
     const port = await freePort();
+    const tokens = path.join(dir, 'tokens.csv');
+    writeFileSync(tokens, 'logging-test-token,tester,tester-uid\n');
     const proc = await startPlat(['apiserver', '--data-dir', path.join(dir, 'data'), '--cert-dir', path.join(dir, 'certs'),
-      '--bind-address', '127.0.0.1', '--secure-port', String(port), ...extra], /Serving securely on/);
-    return { proc, client: new Client(`https://127.0.0.1:${port}`, { ca: readFileSync(path.join(dir, 'certs', 'apiserver.crt'), 'utf8') }) };
+      '--bind-address', '127.0.0.1', '--secure-port', String(port), '--token-auth-file', tokens, ...extra], /Serving securely on/);
+    return { proc, client: new Client(`https://127.0.0.1:${port}`, { ca: readFileSync(path.join(dir, 'certs', 'apiserver.crt'), 'utf8'), token: 'logging-test-token' }) };
   }
 
   it('--vmodule=apiserver=4 logs the API server\'s per-request lines at -v 0; a pattern naming another logger does not', async () => {

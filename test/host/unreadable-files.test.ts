@@ -3,11 +3,16 @@
 // with Node's text (`ENOENT: no such file or directory, open 'F'`). One process per row, a few at
 // once: the wrappers are the real start-up path's.
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { freePort, tempDir } from '../helpers/plat.js';
 import { runPlatAsync } from '../helpers/run-plat.js';
+
+/** A readable signing key: without one an issuer is refused (validateTokenRequest) before the key files are read. */
+const SIGNING_KEY = path.join(tempDir(), 'sa-signing.key');
+writeFileSync(SIGNING_KEY, generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
 
 interface Row {
   readonly name: string;
@@ -33,7 +38,7 @@ const apiserverRows: readonly Row[] = [
     message: (os, f) => `failed to load authentication configuration from file ${JSON.stringify(f)}: ${os}` },
   { name: '--admission-control-config-file', args: (f) => ['--admission-control-config-file', f],
     message: (os, f) => `failed to apply admission: failed to read plugin config: unable to read admission control configuration from ${JSON.stringify(f)} [${os}]` },
-  { name: '--service-account-key-file', args: (f) => ['--service-account-issuer', 'https://a.example', '--service-account-key-file', f], message: bare, code: 2 },
+  { name: '--service-account-key-file', args: (f) => ['--service-account-issuer', 'https://a.example', '--service-account-key-file', f, '--service-account-signing-key-file', SIGNING_KEY], message: bare, code: 2 },
   { name: '--service-account-signing-key-file', args: (f) => ['--service-account-issuer', 'https://a.example', '--service-account-key-file', f, '--service-account-signing-key-file', f],
     message: (os) => `failed to parse service-account-issuer-key-file: ${os}`, code: 2 },
 ];

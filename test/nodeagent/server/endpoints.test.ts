@@ -50,7 +50,7 @@ describe('node agent servers: endpoints', () => {
   it('/pods: a v1 PodList of the static pods, items null when there are none (as upstream encodes it)', async () => {
     const empty = await get('/pods');
     assert.equal(empty.status, 200);
-    assert.equal(empty.headers['content-type'], 'application/json; charset=utf-8');
+    assert.equal(empty.headers['content-type'], 'application/json');
     assert.equal(empty.text, '{"kind":"PodList","apiVersion":"v1","metadata":{},"items":null}');
     const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web-node-1', namespace: 'default' }, spec: { containers: [{ name: 'web', image: 'nginx' }] } };
     agent.ctx.staticPods.set([pod]);
