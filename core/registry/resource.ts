@@ -51,6 +51,8 @@ export interface ResourceDefinition<T extends ApiObject = ApiObject> {
   readonly plural: string;
   readonly singular: string;
   readonly shortNames?: readonly string[];
+  /** Discovery categories (`all` puts the resource into `kubectl get all`). */
+  readonly categories?: readonly string[];
   readonly scope: 'Cluster' | 'Namespaced';
   /** Schema of the whole object, `apiVersion`/`kind`/`metadata` included. */
   readonly schema: JsonSchema;

@@ -224,7 +224,8 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
     if (deps.profiling && await serveDebug(ctx, log, deps.shutdown)) return;
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') throw errors.methodNotAllowed(ctx.method, { group: '', resource: ctx.path });
     const path = ctx.path.replace(/\/+$/, '') || '/';
-    const health = await deps.health.serve(path, query);
+    // Health paths are exact (upstream registers them on its PathRecorderMux, not go-restful).
+    const health = await deps.health.serve(ctx.path, query);
     if (health) {
       ctx.status = health.code;
       ctx.type = 'text/plain; charset=utf-8';

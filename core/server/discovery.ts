@@ -34,6 +34,7 @@ function apiResource(d: ResourceDefinition) {
     {
       name: d.plural, singularName: d.singular, namespaced: d.scope === 'Namespaced', kind: d.kind,
       verbs: d.verbs ?? ALL_VERBS, ...(d.shortNames?.length ? { shortNames: d.shortNames } : {}),
+      ...(d.categories?.length ? { categories: d.categories } : {}),
       storageVersionHash: storageVersionHash(d),
     },
     ...(d.subresources ?? []).map((s) => ({
@@ -91,6 +92,7 @@ export function aggregatedDiscovery(resources: Resources, legacyCore: boolean, m
           return {
             resource: d.plural, responseKind, scope: d.scope, singularResource: d.singular,
             verbs: d.verbs ?? ALL_VERBS, ...(d.shortNames?.length ? { shortNames: d.shortNames } : {}),
+            ...(d.categories?.length ? { categories: d.categories } : {}),
             subresources: [...(d.subresources ?? [])].sort(byName).map((s) => ({
               subresource: s.name,
               responseKind: s.create ? { group: s.create.group, version: s.create.version, kind: s.create.kind } : responseKind,

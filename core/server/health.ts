@@ -32,14 +32,16 @@ export class HealthChecks {
 
   /** Answers a health path, or undefined when `path` is not a health endpoint. */
   async serve(path: string, query: URLSearchParams): Promise<{ code: number; body: string } | undefined> {
-    const m = /^\/(healthz|livez|readyz)(?:\/([^/]+))?\/?$/.exec(path);
+    // Exact paths, as upstream's muxes register them: `/healthz/` and an unknown check are the
+    // server's own not-found.
+    const m = /^\/(healthz|livez|readyz)(?:\/([^/]+))?$/.exec(path);
     if (!m) return undefined;
     const registered = this.#checks.get(m[1]!)!;
     const checks = registered.length === 0 && this.options.pingWhenEmpty ? [PING] : registered;
     const endpoint = m[1]!;
     if (m[2]) {
       const one = checks.find((c) => c.name === m[2]);
-      if (!one) return { code: 404, body: '404 page not found\n' };
+      if (!one) return undefined;
       const err = await run(one);
       return err === undefined ? { code: 200, body: 'ok' } : { code: 500, body: `internal server error: ${err}\n` };
     }

@@ -1,7 +1,7 @@
 // REST verbs for every registered resource: get, list, watch, create, update, patch, delete,
 // deletecollection, and get/update/patch on subresources.
 import type { Context } from 'koa';
-import { errors, isStatusError } from '../api/errors.js';
+import { errors, isStatusError, type StatusError } from '../api/errors.js';
 import { fieldError } from '../api/field-errors.js';
 import type { ApiObject } from '../api/meta.js';
 import { unrecognizedMessage } from '../api/go-decode-errors.js';
@@ -181,6 +181,18 @@ function fromWireGroup(store: ResourceStore, obj: ApiObject): void {
   store.def.fromWireGroup?.(obj);
 }
 
+const ITEM_VERBS = ['get', 'update', 'patch', 'delete'];
+const COLLECTION_VERBS = ['list', 'watch', 'create', 'deletecollection'];
+
+/**
+ * A method the installer registered no route for: go-restful answers 405 where the path has routes
+ * for other methods (serviceErrorHandler's generic Status), 404 where it has none.
+ */
+function noRoute(info: RequestInfo, allowed: readonly string[], subresource: boolean): StatusError {
+  const atPath = subresource ? allowed : (info.name ? ITEM_VERBS : COLLECTION_VERBS).filter((v) => allowed.includes(v));
+  return atPath.length > 0 ? errors.noRouteForMethod() : errors.pathNotFound();
+}
+
 /**
  * `aliasApiVersion`: the request came under the resource's wire alias (core/server/wire-alias.ts),
  * so a body may name that apiVersion too.
@@ -213,7 +225,7 @@ export async function serveResource(ctx: Context, store: ResourceStore, info: Re
   }
   const verbs = store.def.verbs ?? ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
   const allowed = subDef ? subresourceVerbs(subDef) : verbs;
-  if (!allowed.includes(info.verb)) throw errors.methodNotAllowed(info.verb === 'deletecollection' ? 'deletecollection' : info.verb, store.qualified);
+  if (!allowed.includes(info.verb)) throw noRoute(info, allowed, subDef !== undefined);
   const deadline = (ctx.state as { deadline?: number }).deadline;
   const rctx = (dryRun: boolean, options?: RequestOptions): RequestContext =>
     ({ user, namespace: info.namespace, dryRun, warnings, ...(options ? { options } : {}), ...(deadline !== undefined ? { deadline } : {}) });
@@ -236,7 +248,7 @@ export async function serveResource(ctx: Context, store: ResourceStore, info: Re
         return await serveWatch(ctx, store, info, watchOptions(info, query), deps);
       case 'create': {
         if (subDef?.create) return await serveSubresourceCreate(ctx, store, subDef.create, info, query, rctx, warnings);
-        if (info.name) throw errors.methodNotAllowed('create', store.qualified);
+        if (info.name) throw noRoute(info, allowed, false);
         const dryRun = dryRunOf(query.getAll('dryRun'), 'CreateOptions');
         const obj = await readObject(ctx, body, fieldValidationOf(query, 'CreateOptions'), warnings, store.def.decodeProtobuf?.bind(store.def));
         if (aliasApiVersion) fromWireGroup(store, obj);
@@ -272,7 +284,7 @@ export async function serveResource(ctx: Context, store: ResourceStore, info: Re
       case 'deletecollection':
         return await serveDeleteCollection(ctx, store, info, rctx, query, deps);
       default:
-        throw errors.methodNotAllowed(info.verb, store.qualified);
+        throw errors.noRouteForMethod();
     }
   } finally {
     setWarnings(ctx, warnings, deps.logger);

@@ -98,8 +98,7 @@ export function createEndpointApp(deps: EndpointDeps): Koa {
       }
       return;
     }
-    const path = ctx.path.replace(/\/+$/, '') || '/';
-    const health = await deps.health.serve(path, new URLSearchParams(ctx.querystring));
+    const health = await deps.health.serve(ctx.path, new URLSearchParams(ctx.querystring));
     if (health) return plainText(ctx, health.code, health.body);
     plainText(ctx, 404, '404 page not found\n');
   });

@@ -30,7 +30,7 @@ interface PodFields extends ApiObject {
 }
 
 export const podsViewResource: ResourceDefinition<PodFields> = {
-  group: '', version: 'v1', kind: 'Pod', listKind: 'PodList', plural: 'pods', singular: 'pod', shortNames: ['po'],
+  group: '', version: 'v1', kind: 'Pod', listKind: 'PodList', plural: 'pods', singular: 'pod', shortNames: ['po'], categories: ['all'],
   scope: 'Namespaced', schema, description: DESCRIPTION, strategy: readOnly,
   verbs: ['get', 'list', 'watch'],
   selectableFields: (pod) => ({

@@ -104,9 +104,10 @@ async function checkRole(resolver: RuleResolver, req: AdmissionRequest, obj: Clu
 
 async function checkBinding(resolver: RuleResolver, req: AdmissionRequest, obj: RoleBinding, log: Logger): Promise<void> {
   const ref = defaultRoleRef(obj.roleRef);
-  // A roleRef that validation will refuse can never be stored: leave it to the 422 (upstream
-  // answers some of these with a 500 from the resolver).
-  if (ref.apiGroup !== RBAC_GROUP || !roleRefKinds(req.resource === 'rolebindings').includes(ref.kind ?? '') || !ref.name) return;
+  // Upstream's resolver looks the role up by kind and name whatever the apiGroup, so a binding
+  // whose group validation would refuse is still answered 403 first. A kind or name it cannot
+  // resolve is left to the 422 (upstream answers some of these with a 500 from the resolver).
+  if (!roleRefKinds(req.resource === 'rolebindings').includes(ref.kind ?? '') || !ref.name) return;
   if (req.oldObject && onlyGcFields(obj, req.oldObject)) return;
   if (await bindAllowed(req, ref, log)) return;
   const rules = await resolver.roleReferenceRules(ref, req.namespace);

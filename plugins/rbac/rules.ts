@@ -68,13 +68,23 @@ function nonResourceURLCovers(owner: string, sub: string): boolean {
   return owner === sub || (owner.endsWith('*') && sub.startsWith(owner.replace(/\*+$/, '')));
 }
 
+// resourceCoversAll: `*`, the resource itself, or for `res/sub` an owned star subresource ("*" + "/sub").
+function resourceCoversAll(owned: readonly string[], wanted: readonly string[]): boolean {
+  if (owned.includes(RESOURCE_ALL)) return true;
+  return wanted.every((path) => {
+    if (owned.includes(path)) return true;
+    const slash = path.indexOf('/');
+    return slash >= 0 && owned.includes(`*/${path.slice(slash + 1)}`);
+  });
+}
+
 /** Whether `owner` covers `sub` (a broken-down rule with at most one verb, resource and name). */
 function ruleCovers(owner: PolicyRule, sub: PolicyRule): boolean {
   const verbs = list(owner.verbs), groups = list(owner.apiGroups), resources = list(owner.resources);
   const ownerNames = list(owner.resourceNames), subNames = list(sub.resourceNames);
   const verbOk = verbs.includes(VERB_ALL) || hasAll(verbs, list(sub.verbs));
   const groupOk = groups.includes(API_GROUP_ALL) || hasAll(groups, list(sub.apiGroups));
-  const resourceOk = resources.includes(RESOURCE_ALL) || hasAll(resources, list(sub.resources));
+  const resourceOk = resourceCoversAll(resources, list(sub.resources));
   const urlOk = list(sub.nonResourceURLs).every((p) => list(owner.nonResourceURLs).some((o) => nonResourceURLCovers(o, p)));
   const nameOk = subNames.length === 0 ? ownerNames.length === 0 : ownerNames.length === 0 || hasAll(ownerNames, subNames);
   return verbOk && groupOk && resourceOk && urlOk && nameOk;

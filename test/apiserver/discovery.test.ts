@@ -277,6 +277,21 @@ describe('discovery, OpenAPI, health and authentication', () => {
   });
 });
 
+describe('health paths are exact, as upstream\'s mux registers them', () => {
+  let plat: RunningPlat;
+  before(async () => { plat = await startInProcess(); });
+  after(async () => { await plat?.stop(); });
+
+  it('a trailing slash or an unknown check is the JSON 404 of any unknown path', async () => {
+    for (const path of ['/healthz/', '/readyz/', '/livez/?verbose', '/healthz/nope', '/readyz/nope', '/healthz/ping/']) {
+      const r = await plat.admin.get(path);
+      assert.equal(r.status, 404, path);
+      assert.equal(r.json?.message, 'the server could not find the requested resource', path);
+    }
+    for (const path of ['/healthz', '/healthz/ping', '/readyz?verbose', '/livez/ping']) assert.equal((await plat.admin.get(path)).status, 200, path);
+  });
+});
+
 describe('JSON answers say exactly application/json, as upstream\'s writers set it (no charset)', () => {
   let plat: RunningPlat;
   before(async () => { plat = await startInProcess(); });

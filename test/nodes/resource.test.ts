@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startInProcess, type RunningPlat } from '../helpers/plat.js';
+import { Kubectl } from '../helpers/kubectl.js';
 import { nodeObject, nodePath, NODES } from './support.js';
 
 const TABLE = { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' };
@@ -172,6 +173,14 @@ describe('core/v1 nodes', () => {
     const u = await plat.admin.put(nodePath('cfg-1'), created);
     assert.equal(u.status, 200, u.text);
     assert.equal(u.json.spec.configSource, undefined);
+  });
+
+  it('lists Pods in the `all` category, as upstream\'s pod storage: kubectl get all works', async () => {
+    const legacy = (await plat.admin.get('/api/v1')).json.resources.find((r: { name: string }) => r.name === 'pods');
+    assert.deepEqual(legacy.categories, ['all']);
+    const r = await new Kubectl(plat.kubeconfig).run(['get', 'all', '-A']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /No resources found/);
   });
 
   it('serves Pods read-only and empty, with the field selectors node clients use', async () => {

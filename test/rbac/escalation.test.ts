@@ -122,6 +122,13 @@ describe('RBAC escalation prevention', () => {
     assert.equal(r.json.message, 'clusterroles.rbac.authorization.platform "aggregating" is forbidden: must have cluster-admin privileges to use the aggregationRule');
   });
 
+  it('a roleRef of another apiGroup is still checked first, as upstream\'s resolver ignores the group: 403, not 422', async () => {
+    const body = clusterRoleBinding('foreign-group-ref', 'secret-admin', [user('target')]);
+    const r = await plat.as('writer').post(CLUSTER_ROLE_BINDINGS, { ...body, roleRef: { ...body.roleRef, apiGroup: 'foo.example' } });
+    assert.equal(r.status, 403, r.text);
+    assert.match(r.json.message, /is attempting to grant RBAC permissions not currently held/);
+  });
+
   it('an invalid roleRef is refused by validation (422), not by the escalation check', async () => {
     const body = clusterRoleBinding('bad-ref', 'held', [user('target')]);
     const r = await plat.as('writer').post(CLUSTER_ROLE_BINDINGS, { ...body, roleRef: { ...body.roleRef, kind: 'Role' } });

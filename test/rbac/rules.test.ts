@@ -53,6 +53,11 @@ describe('Covers', () => {
       [{ verbs: ['get', 'list'], apiGroups: [''], resources: ['pods'] }], true, []],
     ['urls by prefix', [{ verbs: ['get'], nonResourceURLs: ['/api/*'] }], [{ verbs: ['get'], nonResourceURLs: ['/api/v1', '/apis'] }], false,
       [{ verbs: ['get'], nonResourceURLs: ['/apis'] }]],
+    ['*/sub covers any resource\'s sub (resourceCoversAll)', [{ verbs: ['get'], apiGroups: [''], resources: ['*/status'] }],
+      [{ verbs: ['get'], apiGroups: [''], resources: ['nodes/status', 'pods/status'] }], true, []],
+    ['*/sub covers neither the resource nor another sub', [{ verbs: ['get'], apiGroups: [''], resources: ['*/status'] }],
+      [{ verbs: ['get'], apiGroups: [''], resources: ['nodes', 'nodes/log'] }], false,
+      [{ verbs: ['get'], apiGroups: [''], resources: ['nodes'] }, { verbs: ['get'], apiGroups: [''], resources: ['nodes/log'] }]],
     ['a resource owner does not cover URLs', [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }], [{ verbs: ['get'], nonResourceURLs: ['/x'] }], false,
       [{ verbs: ['get'], nonResourceURLs: ['/x'] }]],
   ];
