@@ -116,7 +116,7 @@ export const apiserverFlagCatalogue: readonly FlagSpec[] = Object.freeze([
     ['client-ca-file', 'string', undefined, "Client certificates signed by these authorities authenticate as the certificate's CommonName."],
     ['token-auth-file', 'string', undefined, 'Static token file securing the secure port.'],
     ['enable-bootstrap-token-auth', 'bool', undefined, 'Allow secrets of type `bootstrap.platform/token` in namespace `plat-system` for TLS bootstrap authentication.'],
-    ['api-audiences', 'strings', undefined, 'API identifiers; service account tokens must be bound to at least one. Defaults to the single issuer URL when --service-account-issuer is set and this is not.'],
+    ['api-audiences', 'strings', undefined, 'API identifiers; service account tokens must be bound to at least one. Defaults to the --service-account-issuer URLs when they are set and this is not.'],
     ['oidc-issuer-url', 'string', undefined, 'Issuer URL, HTTPS only; used to verify the identity JWT.'],
     ['oidc-client-id', 'string', undefined, 'Client ID; must be set when the issuer URL is set.'],
     ['oidc-ca-file', 'string', undefined, "CA file for the issuer's certificate; otherwise the host's root set."],

@@ -2,6 +2,7 @@
 // authenticate hook that authenticates API requests.
 import { aggregate } from '../../core/aggregate.js';
 import { errors } from '../../core/api/errors.js';
+import { intersectAudiences, targetAudiences } from '../../core/authn/api-audiences.js';
 import { bearerToken, INVALID_BEARER_TOKEN } from '../../core/authn/bearer.js';
 import type { ApiObject } from '../../core/api/meta.js';
 import { ANONYMOUS_USER, AUTHENTICATED_GROUP, UNAUTHENTICATED_GROUP, type AuthenticationRequest, type UserInfo } from '../../core/authn/user.js';
@@ -56,6 +57,13 @@ async function reviewToken(host: Host, token: string, audiences: readonly string
   if (!user || user.name === ANONYMOUS_USER || user.groups.includes(UNAUTHENTICATED_GROUP)) {
     const error = reviewError(reasons, bearerToken(req.headers) !== undefined);
     return error === undefined ? {} : { error };
+  }
+  // tokenreview's REST: a user whose authenticator was good for none of the audiences asked for (an
+  // authenticator that reported none, as one unaware of audiences) is a server error, not an answer.
+  const auds = targetAudiences(host, req);
+  if (auds.length && intersectAudiences(auds, granted ?? []).length === 0) {
+    host.logger.child(PLUGIN_NAME).error('error validating audience', { want: auds, got: granted ?? [] });
+    throw errors.internal(new Error('error validating audiences'));
   }
   return {
     user: user.groups.includes(AUTHENTICATED_GROUP) ? user : { ...user, groups: [...user.groups, AUTHENTICATED_GROUP] },

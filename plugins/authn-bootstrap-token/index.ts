@@ -10,6 +10,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { bearerToken, INVALID_BEARER_TOKEN } from '../../core/authn/bearer.js';
 import { tokenAuthenticationEnabled } from '../../core/authn/token-authentication.js';
+import { authenticateAudienceAgnostic } from '../../core/authn/api-audiences.js';
 import type { UserInfo } from '../../core/authn/user.js';
 import type { Host } from '../../core/host.js';
 import type { Plugin } from '../../core/plugin.js';
@@ -86,18 +87,21 @@ export const BootstrapTokenAuthenticator: Plugin = {
         const m = TOKEN.exec(token);
         if (!m) return undefined;
         const [, id, tokenSecret] = m as unknown as [string, string, string];
-        const secrets = servedStore(host, '', 'v1', 'secrets');
-        if (!secrets) { req.reject('secrets are not served'); return undefined; }
-        const kv = await secrets.storage.get(secrets.keyFor(SYSTEM_NAMESPACE, `bootstrap-token-${id}`));
-        const result = checkBootstrapSecret(kv?.value as Record<string, unknown> | undefined, id, tokenSecret, new Date());
-        if (typeof result === 'string') {
-          log.v(3).info(result);
-          // Upstream returns no error, and its bearer token authenticator then refuses the token
-          // with this text; the reject keeps the request from anonymous, as that error does.
-          req.reject(INVALID_BEARER_TOKEN);
-          return undefined;
-        }
-        return result;
+        // Audience-agnostic, as upstream wraps this authenticator (WrapAudienceAgnosticToken).
+        return authenticateAudienceAgnostic(host, req, async () => {
+          const secrets = servedStore(host, '', 'v1', 'secrets');
+          if (!secrets) { req.reject('secrets are not served'); return undefined; }
+          const kv = await secrets.storage.get(secrets.keyFor(SYSTEM_NAMESPACE, `bootstrap-token-${id}`));
+          const result = checkBootstrapSecret(kv?.value as Record<string, unknown> | undefined, id, tokenSecret, new Date());
+          if (typeof result === 'string') {
+            log.v(3).info(result);
+            // Upstream returns no error, and its bearer token authenticator then refuses the token
+            // with this text; the reject keeps the request from anonymous, as that error does.
+            req.reject(INVALID_BEARER_TOKEN);
+            return undefined;
+          }
+          return result;
+        });
       });
     });
   },

@@ -5,6 +5,7 @@
 // rejected (401), the reason logged by the server and never the token.
 import { bearerToken } from '../../core/authn/bearer.js';
 import { tokenAuthenticationEnabled } from '../../core/authn/token-authentication.js';
+import { authenticateAudienceAgnostic } from '../../core/authn/api-audiences.js';
 import { JOSE_ALGORITHMS, peekPayload, type JoseAlgorithm } from '../../core/authn/jwt.js';
 import type { UserInfo } from '../../core/authn/user.js';
 import {
@@ -133,10 +134,6 @@ export function createOidcAuthenticator(deps: OidcAuthenticatorDeps = {}): Plugi
           closers.push(() => keys.stop());
           byIssuer.set(config.issuer.url, new JwtAuthenticator({ config, signingAlgs: algs, compiler, keys, ...(deps.now ? { now: deps.now } : {}) }));
         }
-        // Audience-agnostic, as upstream wraps it: when a TokenReview names audiences, they must
-        // meet the server's own (--api-audiences, by default the service-account issuers).
-        const list = (name: string): string[] => (cfg.flags.has(name) ? cfg.flags.get<string[] | undefined>(name) ?? [] : []);
-        const apiAudiences = list('api-audiences').length ? list('api-audiences') : list('service-account-issuer');
         log.info('JWT authentication enabled', { issuers: [...byIssuer.keys()], source: cfg.flags.get<string>(AUTHENTICATION_CONFIG_FLAG) || 'flags' });
 
         // Discovery runs in the background: start-up neither waits for nor fails on an issuer.
@@ -150,15 +147,17 @@ export function createOidcAuthenticator(deps: OidcAuthenticatorDeps = {}): Plugi
           const iss = routingIssuer(token);
           const authenticator = iss === undefined ? undefined : byIssuer.get(iss);
           if (authenticator === undefined) return undefined;
-          if (req.audiences?.length && !req.audiences.some((a) => apiAudiences.includes(a))) return undefined;
-          try {
-            return await authenticator.authenticate(token);
-          } catch (err) {
-            if (!(err instanceof OidcError)) throw err;
-            log.v(2).info('token refused', { issuer: authenticator.issuerUrl, path: req.path, error: err.message });
-            req.reject(err.message);
-            return undefined;
-          }
+          // Audience-agnostic, as upstream wraps the JWT authenticators (WrapAudienceAgnosticToken).
+          return authenticateAudienceAgnostic(host, req, async () => {
+            try {
+              return await authenticator.authenticate(token);
+            } catch (err) {
+              if (!(err instanceof OidcError)) throw err;
+              log.v(2).info('token refused', { issuer: authenticator.issuerUrl, path: req.path, error: err.message });
+              req.reject(err.message);
+              return undefined;
+            }
+          });
         });
       });
     },

@@ -8,6 +8,7 @@ import type { Host } from '../../core/host.js';
 import type { Plugin } from '../../core/plugin.js';
 import { bearerToken, INVALID_BEARER_TOKEN } from '../../core/authn/bearer.js';
 import { tokenAuthenticationEnabled } from '../../core/authn/token-authentication.js';
+import { authenticateAudienceAgnostic } from '../../core/authn/api-audiences.js';
 import { loadTokenFile } from './token-table.js';
 
 const PLUGIN_NAME = 'TokenFileAuthenticator';
@@ -33,13 +34,16 @@ export const TokenFileAuthenticator: Plugin = {
       const table = loadTokenFile(path, log);
       // Counts only: token values never reach the log.
       log.info('static token authentication enabled', { file: path, tokens: table.size });
-      host.hooks.authenticate.tap(PLUGIN_NAME, (req) => {
+      host.hooks.authenticate.tapPromise(PLUGIN_NAME, (req) => {
         const token = bearerToken(req.headers);
-        if (token === undefined) return undefined;
-        const user = table.lookup(token);
-        if (user) return user;
-        req.reject(INVALID_BEARER_TOKEN);
-        return undefined;
+        if (token === undefined) return Promise.resolve(undefined);
+        // Audience-agnostic, as upstream wraps this authenticator (WrapAudienceAgnosticToken).
+        return authenticateAudienceAgnostic(host, req, () => {
+          const user = table.lookup(token);
+          if (user) return user;
+          req.reject(INVALID_BEARER_TOKEN);
+          return undefined;
+        });
       });
       tokenAuthenticationEnabled(host);
     });

@@ -17,8 +17,12 @@ export interface ReviewCacheOptions {
   readonly now?: () => number;
 }
 
-export const cacheKey = (token: string): string =>
-  createHash('sha256').update(Buffer.from(token, 'latin1')).digest('base64url');
+/** The audiences are part of the key, as in upstream's token cache: the verdict depends on them. */
+export const cacheKey = (token: string, audiences: readonly string[] = []): string => {
+  const h = createHash('sha256');
+  for (const a of audiences) h.update(`${Buffer.byteLength(a)}:${a}`);
+  return h.update('|').update(Buffer.from(token, 'latin1')).digest('base64url');
+};
 
 export class ReviewCache {
   readonly #entries = new Map<string, Entry>();
@@ -35,10 +39,10 @@ export class ReviewCache {
 
   get size(): number { return this.#entries.size; }
 
-  /** The cached verdict for `token`, or `review(token)`'s, cached when it resolves. */
-  async get(token: string, review: (token: string) => Promise<ReviewResult>): Promise<ReviewResult> {
+  /** The cached verdict for `token` and `audiences`, or `review(token)`'s, cached when it resolves. */
+  async get(token: string, review: (token: string) => Promise<ReviewResult>, audiences: readonly string[] = []): Promise<ReviewResult> {
     if (this.#ttlMs <= 0) return review(token);
-    const key = cacheKey(token);
+    const key = cacheKey(token, audiences);
     const hit = this.#entries.get(key);
     if (hit) {
       this.#entries.delete(key);

@@ -1,6 +1,6 @@
 // One TokenReview round trip to the webhook, as upstream's webhook token authenticator makes it:
-// POST {apiVersion: authentication.k8s.io/<version>, kind: TokenReview, spec: {token}} and read
-// status.authenticated / status.user / status.error from the answer. Transport, retries (upstream's
+// POST {apiVersion: authentication.k8s.io/<version>, kind: TokenReview, spec: {token, audiences}}
+// and read status.authenticated / status.user / status.error / status.audiences from the answer. Transport, retries (upstream's
 // backoff) and the one timeout bounding the whole review are core/client/webhook-client.ts's.
 //
 // Error messages never carry the token or the response body (a webhook may echo the token).
@@ -19,9 +19,11 @@ export const TOKEN_REVIEW_GROUP = 'authentication.k8s.io';
 export const WEBHOOK_VERSIONS = ['v1', 'v1beta1'] as const;
 export type WebhookVersion = (typeof WEBHOOK_VERSIONS)[number];
 
-export type ReviewResult =
+/** `audiences`: the webhook's status.audiences, when it named any. */
+export type ReviewResult = (
   | { readonly authenticated: true; readonly user: UserInfo }
-  | { readonly authenticated: false; readonly error?: string };
+  | { readonly authenticated: false; readonly error?: string }
+) & { readonly audiences?: readonly string[] };
 
 export interface TokenReviewClientOptions {
   readonly connection: WebhookConnection;
@@ -57,7 +59,10 @@ export function parseReview(body: unknown, apiVersion: string): ReviewResult {
   if (error !== undefined && typeof error !== 'string') throw bad('status.error is not a string');
   const authenticated = status['authenticated'];
   if (authenticated !== undefined && typeof authenticated !== 'boolean') throw bad('status.authenticated is not a boolean');
-  if (authenticated !== true) return error ? { authenticated: false, error } : { authenticated: false };
+  const audiences = status['audiences'] ?? [];
+  if (!isStrings(audiences)) throw bad('status.audiences is not a list of strings');
+  const auds = audiences.length ? { audiences: [...audiences] } : {};
+  if (authenticated !== true) return { authenticated: false, ...(error ? { error } : {}), ...auds };
 
   const u = status['user'];
   if (!isObj(u)) throw bad('status.user is missing');
@@ -84,6 +89,7 @@ export function parseReview(body: unknown, apiVersion: string): ReviewResult {
       groups: [...groups],
       ...(Object.keys(extra).length > 0 ? { extra } : {}),
     },
+    ...auds,
   };
 }
 
@@ -104,11 +110,16 @@ export class TokenReviewClient {
 
   close(): void { this.#client.close(); }
 
-  /** Reviews `token`: resolves with the webhook's verdict, rejects with TokenReviewError. */
-  async review(token: string): Promise<ReviewResult> {
+  /**
+   * Reviews `token` for `audiences` (spec.audiences; none: left out, as upstream sends them only
+   * when the request has target audiences): resolves with the webhook's verdict, rejects with
+   * TokenReviewError.
+   */
+  async review(token: string, audiences: readonly string[] = []): Promise<ReviewResult> {
     let answer: unknown;
+    const spec = { token, ...(audiences.length ? { audiences: [...audiences] } : {}) };
     try {
-      answer = await this.#client.post(JSON.stringify({ apiVersion: this.apiVersion, kind: 'TokenReview', spec: { token } }));
+      answer = await this.#client.post(JSON.stringify({ apiVersion: this.apiVersion, kind: 'TokenReview', spec }));
     } catch (err) {
       throw new TokenReviewError((err as Error).message);
     }

@@ -9,6 +9,7 @@ import type { Plugin } from '../../core/plugin.js';
 import { StartupError } from '../../core/plugin.js';
 import { bearerToken } from '../../core/authn/bearer.js';
 import { tokenAuthenticationEnabled } from '../../core/authn/token-authentication.js';
+import { apiAudiences, intersectAudiences, targetAudiences } from '../../core/authn/api-audiences.js';
 import { ReviewCache } from './cache.js';
 import { KubeconfigError, loadKubeconfig } from '../../core/client/kubeconfig.js';
 import {
@@ -87,16 +88,28 @@ export function createWebhookTokenAuthenticator(deps: WebhookTokenAuthenticatorD
         host.hooks.authenticate.tapPromise({ name: PLUGIN_NAME, stage: WEBHOOK_TOKEN_STAGE }, async (req): Promise<UserInfo | undefined> => {
           const token = bearerToken(req.headers);
           if (token === undefined) return undefined;
+          const target = targetAudiences(host, req);
           let result;
           try {
-            result = await cache.get(token, (t) => client.review(t));
+            result = await cache.get(token, (t) => client.review(t, target), target);
           } catch (err) {
             const reason = err instanceof TokenReviewError ? err.message : 'webhook request failed';
             log.warn('token review failed', { path: req.path, error: reason });
             req.reject(`token review: ${reason}`);
             return undefined;
           }
-          if (result.authenticated) return result.user;
+          // Audience-aware, as upstream's webhook authenticator: with target audiences, the token is
+          // good for those of them the webhook named (none named: the API audiences); when that is
+          // none it is not authenticated, without an error, whatever the webhook said.
+          let granted: readonly string[] | undefined;
+          if (target.length) {
+            granted = intersectAudiences(target, result.audiences ?? apiAudiences(host));
+            if (granted.length === 0) return undefined;
+          }
+          if (result.authenticated) {
+            if (granted) req.granted?.(granted);
+            return result.user;
+          }
           // The webhook's own words, minus the token should it echo it.
           const error = result.error?.split(token).join('<token>');
           const reason = error ? `token review: not authenticated: ${error}` : 'token review: not authenticated';

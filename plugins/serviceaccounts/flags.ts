@@ -17,7 +17,7 @@ export const FLAG = {
 export const serviceAccountFlags: readonly Omit<FlagSpec, 'owner'>[] = [
   {
     name: FLAG.apiAudiences, type: 'strings', section: SECTION,
-    help: 'API identifiers; service account tokens must be bound to at least one. Defaults to the single issuer URL when --service-account-issuer is set and this is not.',
+    help: 'API identifiers; service account tokens must be bound to at least one. Defaults to the --service-account-issuer URLs when they are set and this is not.',
   },
   {
     name: FLAG.issuer, type: 'stringArray', section: SECTION,

@@ -4,6 +4,7 @@
 // every issuer is accepted, and tokens verify with the --service-account-key-file keys.
 import type { KeyObject } from 'node:crypto';
 import { tokenAuthenticationEnabled } from '../../core/authn/token-authentication.js';
+import { setApiAudiences } from '../../core/authn/api-audiences.js';
 import type { Host } from '../../core/host.js';
 import { StartupError, type Plugin } from '../../core/plugin.js';
 import { algorithmForKey, keyId, signJwt } from '../../core/authn/jwt.js';
@@ -92,7 +93,8 @@ function settingsFrom(get: <T>(name: string) => T, isSet: (name: string) => bool
   const apiAudiences = get<string[]>(FLAG.apiAudiences);
   const settings: Settings = {
     issuers, keys, lookup: get<boolean>(FLAG.lookup),
-    apiAudiences: apiAudiences.length ? apiAudiences : [issuers[0]!],
+    // kube-apiserver 1.32 defaults them to every issuer (ToAuthenticationConfig, ApplyTo), not the first.
+    apiAudiences: apiAudiences.length ? apiAudiences : [...issuers],
     ...(jwksUri ? { jwksUri } : {}),
   };
   if (signingKey) {
@@ -134,6 +136,8 @@ export const ServiceAccountsPlugin: Plugin = {
         ...(s.lookup ? { lookup: { ...boundStores, serviceAccounts: () => servedStore(host, '', 'v1', 'serviceaccounts') } } : {}),
       });
       host.hooks.authenticate.tapPromise({ name: PLUGIN_NAME, stage: SERVICE_ACCOUNT_TOKEN_STAGE }, (req) => authenticator.authenticate(req));
+      // The server's, not only these tokens': every token authenticator and TokenReview read them.
+      setApiAudiences(host, s.apiAudiences);
       tokenAuthenticationEnabled(host);
       const problem = issuerDiscoveryProblem(s.issuers[0]!);
       if (problem) log.error(`service account issuer discovery endpoints are not enabled: ${problem}`);

@@ -20,7 +20,11 @@ describe('authentication review APIs', () => {
   it('TokenReview: a known token is authenticated with its user', async () => {
     const r = await plat.admin.post(`${G}/tokenreviews`, { apiVersion: 'authentication.platform/v1', kind: 'TokenReview', spec: { token: 'review-me' } });
     assert.equal(r.status, 201, r.text);
-    assert.deepEqual(r.json.status, { authenticated: true, user: { username: 'erin', uid: 'erin-uid', groups: ['audit', 'system:authenticated'] } });
+    // The token file is audience-agnostic: its tokens are good for the API audiences (plat all's: its issuer).
+    assert.deepEqual(r.json.status, {
+      authenticated: true, user: { username: 'erin', uid: 'erin-uid', groups: ['audit', 'system:authenticated'] },
+      audiences: ['https://platform.default.svc.cluster.local'],
+    });
     assert.equal(r.json.spec.token, 'review-me');
   });
 

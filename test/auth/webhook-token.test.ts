@@ -21,6 +21,8 @@ import { startInProcess, type RunningPlat } from '../helpers/plat.js';
 import { boot, request } from './support.js';
 
 const WEBHOOK_CREDENTIAL = 'plat-to-webhook-secret';
+/** plat all's --api-audiences default: its service-account issuer. */
+const API_AUDIENCE = 'https://platform.default.svc.cluster.local';
 const GOOD = 'good-token-5f1c9a';
 const GOOD_USER = {
   username: 'webhook-user', uid: 'wh-uid-1', groups: ['wh-group', 'team:x'], extra: { 'example.com/scopes': ['read', 'write'] },
@@ -33,8 +35,8 @@ const token = (name: string): string => {
 };
 TOKENS_THAT_MUST_NOT_BE_LOGGED.push(GOOD);
 
-interface Call { readonly apiVersion: string; readonly token: string }
-type Behaviour = (apiVersion: string, tok: string) => { status?: number; body: unknown } | 'hang';
+interface Call { readonly apiVersion: string; readonly token: string; readonly audiences?: string[] }
+type Behaviour = (apiVersion: string, tok: string, audiences?: string[]) => { status?: number; body: unknown } | 'hang';
 
 /** A token-review webhook: checks the request's shape, answers by token prefix. */
 class Webhook {
@@ -61,14 +63,16 @@ class Webhook {
           : !review || Object.keys(review).sort().join() !== 'apiVersion,kind,spec' ? 'top-level keys'
           : review.kind !== 'TokenReview' ? 'kind'
           : !['authentication.k8s.io/v1', 'authentication.k8s.io/v1beta1'].includes(review.apiVersion) ? 'apiVersion'
-          : Object.keys(review.spec ?? {}).join() !== 'token' || typeof review.spec.token !== 'string' ? 'spec' : undefined;
+          : !['token', 'audiences,token'].includes(Object.keys(review.spec ?? {}).sort().join()) || typeof review.spec.token !== 'string' ? 'spec'
+          : review.spec.audiences !== undefined && !(Array.isArray(review.spec.audiences) && review.spec.audiences.length > 0) ? 'spec.audiences' : undefined;
         if (shape) { this.shapeErrors.push(shape); return reply(400, { error: shape }); }
         const tok: string = review.spec.token;
-        this.calls.push({ apiVersion: review.apiVersion, token: tok });
+        const audiences: string[] | undefined = review.spec.audiences;
+        this.calls.push({ apiVersion: review.apiVersion, token: tok, ...(audiences ? { audiences } : {}) });
         const prefix = [...this.behaviours.keys()].find((p) => tok.startsWith(p));
         const answer = prefix === undefined
           ? { body: { apiVersion: review.apiVersion, kind: 'TokenReview', status: { authenticated: false } } }
-          : this.behaviours.get(prefix)!(review.apiVersion, tok);
+          : this.behaviours.get(prefix)!(review.apiVersion, tok, audiences);
         if (answer === 'hang') return; // never answers
         reply(answer.status ?? 200, answer.body);
       });
@@ -126,6 +130,7 @@ before(async () => {
   // Relative to the kubeconfig's directory.
   writeFileSync(join(dir, 'webhook-ca.crt'), caPem);
   webhook.behaviours.set(GOOD, (v) => review(v, { authenticated: true, user: GOOD_USER }));
+  webhook.behaviours.set('audaware-', (v) => review(v, { authenticated: true, user: GOOD_USER, audiences: ['webhook-api', 'third-api'] }));
   webhook.behaviours.set('denied-', (v) => review(v, { authenticated: false, error: 'token expired' }));
   webhook.behaviours.set('echo-', (v, t) => review(v, { authenticated: false, error: `unknown token ${t}` }));
   webhook.behaviours.set('malformed-', () => ({ body: '{"kind":"TokenReview","status":{"authenticated":tru' }));
@@ -169,7 +174,8 @@ describe('WebhookTokenAuthenticator end to end (plat all, HTTPS webhook)', () =>
     assert.equal(res.json.spec.uid, 'wh-uid-1');
     assert.deepEqual(res.json.spec.groups, ['wh-group', 'team:x', 'system:authenticated']);
     assert.deepEqual(res.json.spec.extra, { 'example.com/scopes': ['read', 'write'] });
-    assert.deepEqual(webhook.calls.slice(before), [{ apiVersion: 'authentication.k8s.io/v1beta1', token: GOOD }]);
+    // The API audiences (plat all's default: the service-account issuer), as upstream's filter puts them in the context.
+    assert.deepEqual(webhook.calls.slice(before), [{ apiVersion: 'authentication.k8s.io/v1beta1', token: GOOD, audiences: [API_AUDIENCE] }]);
     assert.deepEqual(webhook.shapeErrors, []);
   });
 
@@ -194,6 +200,32 @@ describe('WebhookTokenAuthenticator end to end (plat all, HTTPS webhook)', () =>
     await assertUnauthorized(token('wrongversion'), 'wrong-version');
     await assertUnauthorized(token('noname'), 'no-name');
     await assertUnauthorized(token('forbidden'), 'webhook-403');
+  });
+
+  // Upstream's webhook authenticator is audience-aware: spec.audiences out, status.audiences back
+  // (none: the API audiences); a token good for none of the wanted ones is not authenticated.
+  it('sends a TokenReview\'s audiences to the webhook and reports those it answered', async () => {
+    const review = async (tok: string, audiences?: string[]) => {
+      const r = await plat.admin.post('/apis/authentication.platform/v1/tokenreviews', {
+        apiVersion: 'authentication.platform/v1', kind: 'TokenReview', spec: { token: tok, ...(audiences ? { audiences } : {}) },
+      });
+      assert.equal(r.status, 201, r.text);
+      return r.json.status;
+    };
+    const good = await review(GOOD);
+    assert.equal(good.authenticated, true);
+    assert.deepEqual(good.audiences, [API_AUDIENCE]);
+    const foreign = await review(GOOD, ['somebody-else']);
+    assert.deepEqual(foreign, { authenticated: false, error: 'invalid bearer token' });
+    assert.deepEqual(webhook.calls.at(-1), { apiVersion: 'authentication.k8s.io/v1beta1', token: GOOD, audiences: ['somebody-else'] });
+
+    const aware = token('audaware');
+    const named = await review(aware, ['other-api', 'webhook-api']);
+    assert.equal(named.authenticated, true);
+    assert.deepEqual(named.audiences, ['webhook-api']);
+    assert.deepEqual(webhook.calls.at(-1)?.audiences, ['other-api', 'webhook-api']);
+    assert.equal((await review(aware)).authenticated, false, 'not good for the API audiences');
+    await assertUnauthorized(aware, 'audience-aware-webhook');
   });
 
   it('never asks the webhook about requests without a bearer token', async () => {
