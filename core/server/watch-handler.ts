@@ -98,6 +98,8 @@ export async function serveWatch(ctx: Context, store: ResourceStore, info: Reque
   // --shutdown-watch-termination-grace-period: the watch ends when the server stops accepting requests.
   const termination = (ctx.state as { watchTermination?: WatchTermination }).watchTermination;
   termination?.shuttingDown.addEventListener('abort', stop, { once: true });
+  // A signal that aborted while the watch was being authorized or set up calls no listener added now.
+  if (deps.shutdown.aborted || termination?.shuttingDown.aborted) stop();
   try {
     for await (const ev of stream) {
       if (ev.revision > seen) seen = ev.revision;

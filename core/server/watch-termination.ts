@@ -27,7 +27,10 @@ export interface WatchDrainResult { readonly before: number; readonly after: num
 
 export class WatchWaitGroup {
   readonly #shuttingDown = new AbortController();
+  /** Watches not yet ended (upstream's count): `after` reports it. */
   #count = 0;
+  /** Watches not yet released by the limiter (upstream's wg): the wait ends when none is left. */
+  #pending = 0;
   #limiter: TokenBucket | undefined;
   #deadline: AbortSignal | undefined;
   #idle: (() => void) | undefined;
@@ -41,6 +44,7 @@ export class WatchWaitGroup {
   add(): WatchTermination | undefined {
     if (this.#shuttingDown.signal.aborted) return undefined;
     this.#count++;
+    this.#pending++;
     let released: Promise<void> | undefined;
     return {
       shuttingDown: this.#shuttingDown.signal,
@@ -55,7 +59,7 @@ export class WatchWaitGroup {
       // Past the grace period the wait is cut short; the watch ends at once.
       if (limiter) await limiter.wait(this.#deadline).catch(() => undefined);
     } finally {
-      if (this.#count === 0) this.#idle?.();
+      if (--this.#pending === 0) this.#idle?.();
     }
   }
 
@@ -67,10 +71,10 @@ export class WatchWaitGroup {
     this.#deadline = deadline;
     const idle = new Promise<void>((resolve) => { this.#idle = resolve; });
     this.#shuttingDown.abort();
-    if (this.#count > 0) {
+    if (this.#pending > 0) {
       await Promise.race([idle, new Promise<void>((resolve) => deadline.addEventListener('abort', () => resolve(), { once: true }))]);
     }
-    return { before, after: this.#count, ...(deadline.aborted && this.#count > 0 ? { error: 'context deadline exceeded' } : {}) };
+    return { before, after: this.#count, ...(deadline.aborted && this.#pending > 0 ? { error: 'context deadline exceeded' } : {}) };
   }
 }
 

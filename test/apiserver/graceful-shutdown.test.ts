@@ -227,4 +227,36 @@ describe('API server shutdown', () => {
     assert.doesNotMatch(text, /not going to wait for active watch/);
     assert.doesNotMatch(text, /Failed to shutdown server/);
   });
+
+  it('--shutdown-watch-termination-grace-period: a watch still being authenticated when the drain begins ends as soon as it is served', async () => {
+    let release: (() => void) | undefined;
+    const held = new Promise<void>((resolve) => { release = resolve; });
+    let holding = 0;
+    const gate: Plugin = {
+      name: 'HoldWatchAuthentication',
+      apply(host) {
+        host.hooks.authenticate.tapPromise({ name: 'HoldWatchAuthentication', stage: -1000 }, async (req) => {
+          if (req.headers['x-hold'] !== undefined) { holding++; await held; }
+          return undefined;
+        });
+      },
+    };
+    const lines: string[] = [];
+    const plat = await startInProcess({
+      args: ['--shutdown-watch-termination-grace-period=30s', '--request-timeout=1h', '-v=1'], plugins: [gate],
+      logger: createLogger({ verbosity: 1, write: (l) => lines.push(l) }),
+    });
+    dirs.push(plat.dataDir);
+    const opening = WatchStream.open(plat.admin, `${CSR_PATH}?watch=true`, { 'x-hold': '1' });
+    await waitUntil(() => (holding === 1 ? true : undefined), 'the watch to be held in authentication');
+    const stopped = plat.host!.hooks.shutdown.promise();
+    await waitUntil(() => (lines.some((l) => l.includes('NotAcceptingNewRequest')) ? true : undefined), 'the drain to begin');
+    release!();
+    const watch = await opening;
+    await within(stopped, 20_000, 'the shutdown with a watch served after the drain began');
+    await waitUntil(() => (watch.ended ? true : undefined), 'the watch to end');
+    assert.ok(watch.cleanEnd, 'the watch ended properly');
+    assert.match(lines.join('\n'), /active watch request\(s\) have drained.*activeWatchesBefore=1 activeWatchesAfter=0 error="<nil>"/);
+  });
 });
+

@@ -52,4 +52,16 @@ describe('watch termination during shutdown', () => {
     assert.equal(await (await fetch(`${base}/api/v1/namespaces/default/secrets`)).text(), 'served', 'other requests are not this filter\'s');
     stuck.abort();
   });
+
+  it('the wait ends only once every watch has been released by the pacing, not when the last one stopped', async () => {
+    const group = new WatchWaitGroup();
+    const terminations = Array.from({ length: 12 }, () => group.add()!);
+    let released = 0;
+    // Each watch stops as soon as it is told, and its end then waits for its turn.
+    for (const t of terminations) t.shuttingDown.addEventListener('abort', () => { void t.done().then(() => { released++; }); }, { once: true });
+    const result = await group.wait(60_000);
+    assert.equal(released, 12, 'every end was released before the wait said the watches had drained');
+    assert.deepEqual(result, { before: 12, after: 0 });
+  });
 });
+
