@@ -17,9 +17,9 @@ export function apiAudiences(host: Host): readonly string[] {
   return byHost.get(host) ?? [];
 }
 
-/** authenticator.Audiences.Intersect: the elements of `target` that `a` has, in target's order. */
-export const intersectAudiences = (a: readonly string[], target: readonly string[]): string[] =>
-  target.filter((t) => a.includes(t));
+/** authenticator.Audiences.Intersect (`a.Intersect(tar)`): the elements of `a` that `tar` has, in a's order. */
+export const intersectAudiences = (a: readonly string[], tar: readonly string[]): string[] =>
+  a.filter((v) => tar.includes(v));
 
 /**
  * What the request's credential must be good for: a TokenReview's spec.audiences, else the API
@@ -41,7 +41,7 @@ export async function authenticateAudienceAgnostic(
 ): Promise<UserInfo | undefined> {
   const target = targetAudiences(host, req);
   if (target.length === 0) return authenticate();
-  const granted = intersectAudiences(apiAudiences(host), target);
+  const granted = intersectAudiences(target, apiAudiences(host));
   if (granted.length === 0) return undefined;
   const user = await authenticate();
   if (user) req.granted?.(granted);

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { GO_YAML } from '../api/go-yaml.js';
 import { osErrorText } from '../go-os-error.js';
+import { goPathClean } from '../go-path-clean.js';
 
 export interface MetricsSettings {
   readonly disabled: ReadonlySet<string>;
@@ -40,9 +41,6 @@ export function allowListProblem(mapping: Readonly<Record<string, string>>): str
   return bad ? '--allow-metric-labels must have a list of kv pair with format `metricName:labelName=labelValue, labelValue,...`' : undefined;
 }
 
-/** filepath.Clean, for the paths a flag gives. */
-const goClean = (file: string): string => (file === '' ? '.' : path.normalize(file).replace(/(.)\/+$/, '$1'));
-
 /**
  * The manifest's map, as SetLabelAllowListFromManifest reads it: a file that cannot be read, or is
  * not a map of strings, is logged (`Failed to read allow list manifest: ...`) and gives no allow
@@ -55,7 +53,7 @@ export function readAllowListManifest(file: string, logError: (message: string) 
     text = readFileSync(path.resolve(file), 'utf8');
   } catch (e) {
     // os.ReadFile(filepath.Clean(manifest)): Go's os error names the cleaned path.
-    logError(`Failed to read allow list manifest: ${osErrorText('open', goClean(file), e)}`);
+    logError(`Failed to read allow list manifest: ${osErrorText('open', goPathClean(file), e)}`);
     return undefined;
   }
   let doc: unknown;

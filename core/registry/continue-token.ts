@@ -2,9 +2,9 @@
 // {"v":"meta.k8s.io/v1","rv":<revision>,"start":"<next key, relative to the resource prefix>"},
 // decoded as storage.DecodeContinue does, its errors in its words behind etcd3's
 // "invalid continue token: " (400).
-import path from 'node:path';
 import { goJsonSyntaxError } from '../api/go-json-syntax.js';
 import { errors } from '../api/errors.js';
+import { goPathClean } from '../go-path-clean.js';
 import { goJsonType } from '../api/patch/json-value.js';
 
 /** revision < 0: continue at the latest revision (the token handed out once the original was compacted). */
@@ -67,9 +67,6 @@ function unmarshal(data: Buffer): { v: string; rv: number; start: string } {
   return out;
 }
 
-/** path.Clean for a rooted path. */
-const goCleanRooted = (p: string): string => path.posix.normalize(p).replace(/(.)\/+$/, '$1');
-
 export function decodeContinue(token: string): ContinueToken {
   const at = rawUrlBase64ErrorIndex(token);
   if (at >= 0) throw invalid(`: illegal base64 data at input byte ${at}`);
@@ -79,6 +76,6 @@ export function decodeContinue(token: string): ContinueToken {
   if (c.start.length === 0) throw invalid(': encoded start key empty (version meta.k8s.io/v1)');
   // Against path traversal: the start key may not reach above the resource's prefix.
   const key = c.start.startsWith('/') ? c.start : `/${c.start}`;
-  if (goCleanRooted(key) !== key) throw invalid(`: ${c.start}`);
+  if (goPathClean(key) !== key) throw invalid(`: ${c.start}`);
   return { revision: c.rv, start: key.slice(1) };
 }

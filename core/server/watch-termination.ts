@@ -7,6 +7,7 @@
 // unpaced. A watch that arrives once the wait has begun is answered 503 "apiserver is shutting down".
 import { setMaxListeners } from 'node:events';
 import type Koa from 'koa';
+import { whenAborted } from '../abort-wait.js';
 import { TokenBucket } from '../client/token-bucket.js';
 import { timeoutSignal } from '../long-timeout.js';
 import type { RequestInfo } from './request-info.js';
@@ -72,7 +73,7 @@ export class WatchWaitGroup {
     const idle = new Promise<void>((resolve) => { this.#idle = resolve; });
     this.#shuttingDown.abort();
     if (this.#pending > 0) {
-      await Promise.race([idle, new Promise<void>((resolve) => deadline.addEventListener('abort', () => resolve(), { once: true }))]);
+      await Promise.race([idle, whenAborted(deadline)]);
     }
     return { before, after: this.#count, ...(deadline.aborted && this.#pending > 0 ? { error: 'context deadline exceeded' } : {}) };
   }

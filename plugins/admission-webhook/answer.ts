@@ -6,6 +6,7 @@
 import { goJsonSyntaxError } from '../../core/api/go-json-syntax.js';
 import { interpretError } from '../../core/api/go-decode-errors.js';
 import { responseError } from '../../core/client/response-error.js';
+import { parseGroupVersion } from '../../core/api/group-version.js';
 
 /** The webhook client's own Content-Type, which client-go assumes when the answer has none. */
 const CLIENT_CONTENT_TYPE = 'application/json';
@@ -32,6 +33,6 @@ export function readAnswer(code: number, contentType: string | undefined, body: 
   if (kindError !== undefined) return { ok: false, reason: `couldn't get version/kind; json parse error: ${kindError}` };
   const apiVersion = (value as { apiVersion?: unknown } | null)?.apiVersion;
   // schema.ParseGroupVersion, which Interpret calls on the version it found.
-  if (typeof apiVersion === 'string' && apiVersion.split('/').length > 2) return { ok: false, reason: `unexpected GroupVersion string: ${apiVersion}` };
+  if (typeof apiVersion === 'string' && parseGroupVersion(apiVersion) === undefined) return { ok: false, reason: `unexpected GroupVersion string: ${apiVersion}` };
   return { ok: true, value };
 }

@@ -1,6 +1,7 @@
 // The AdmissionReview sent to a webhook and the checks on its answer
 // (webhook/request/admissionreview.go). The wire keeps upstream's `admission.k8s.io` group so
 // that existing webhook servers and their libraries decode it unchanged.
+import { parseGroupVersion } from '../../core/api/group-version.js';
 import { randomUUID } from 'node:crypto';
 import type { AdmissionRequest } from '../../core/admission/request.js';
 import type { ApiObject } from '../../core/api/meta.js';
@@ -71,8 +72,8 @@ const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !
 
 /** schema.GroupVersionKind's String() of an object's apiVersion and kind: `group/version, Kind=kind`. */
 function gvkString(apiVersion: string, kind: string): string {
-  const slash = apiVersion.indexOf('/');
-  const [group, version] = slash < 0 ? ['', apiVersion] : [apiVersion.slice(0, slash), apiVersion.slice(slash + 1)];
+  // readAnswer has refused an apiVersion that does not parse.
+  const { group, version } = parseGroupVersion(apiVersion) ?? { group: '', version: apiVersion };
   return `${group}/${version}, Kind=${kind}`;
 }
 

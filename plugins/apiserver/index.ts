@@ -20,7 +20,7 @@ import { inProcessServer } from '../../core/server/in-process.js';
 import { listen, MAX_HEADER_BYTES, type RunningServer } from '../../core/server/listen.js';
 import type { CertKeyPem } from '../../core/server/serving-pair.js';
 import { derived, type Changing } from '../../core/tls/changing.js';
-import { setLongTimeout } from '../../core/long-timeout.js';
+import { sleep } from '../../core/abort-wait.js';
 import { formatDuration } from '../../core/flags/duration.js';
 import { RequestWaitGroup } from '../../core/server/wait-group.js';
 import { WatchWaitGroup } from '../../core/server/watch-termination.js';
@@ -188,7 +188,8 @@ export const ApiServerPlugin: Plugin = {
       const placeholder = { address: '', port };
       // Upstream's ExternalAddress (discovery's serverAddress, the service-account issuer's host):
       // --external-hostname, else the advertised address, else the local one.
-      const externalAddress = () => withServingPort(external || advertise || (isUnspecified(bind) ? '127.0.0.1' : bind), placeholder.port);
+      const localHost = isUnspecified(bind) ? '127.0.0.1' : bind;
+      const externalAddress = () => withServingPort(external || advertise || localHost, placeholder.port);
       const sendRetryAfter = flags.get<boolean>('shutdown-send-retry-after');
       const watchGraceMs = flags.get<number>('shutdown-watch-termination-grace-period');
       const requests = new RequestWaitGroup();
@@ -212,7 +213,6 @@ export const ApiServerPlugin: Plugin = {
         throw new StartupError(`cannot listen on ${joinHostPort(bind || '0.0.0.0', port)}: ${(e as Error).message}`);
       }
       placeholder.port = server.address.port;
-      const local = isUnspecified(bind) ? '127.0.0.1' : bind.includes(':') ? `[${bind}]` : bind;
       setServedStores(host, resources, stores, externalAddress());
       const inProcess = inProcessServer(app, MAX_HEADER_BYTES);
       // Upstream's Server.Shutdown, bounded by its ShutdownTimeout: --request-timeout, or 2s once the
@@ -227,7 +227,7 @@ export const ApiServerPlugin: Plugin = {
         const graceful = log.v(1);
         const event = (name: string) => graceful.info('[graceful-termination] shutdown event', { name });
         event('ShutdownInitiated');
-        if (delayMs > 0) await new Promise<void>((resolve) => { setLongTimeout(resolve, delayMs); });
+        if (delayMs > 0) await sleep(delayMs);
         event('AfterShutdownDelayDuration');
         stopping.abort();
         event('NotAcceptingNewRequest');
@@ -248,7 +248,7 @@ export const ApiServerPlugin: Plugin = {
         ended.abort();
         graceful.info('[graceful-termination] apiserver is exiting');
       };
-      handles.set(host, { server, storage, resources, stores, url: `https://${local}:${server.address.port}`, dial: (chain) => inProcess.dial(chain) });
+      handles.set(host, { server, storage, resources, stores, url: `https://${joinHostPort(localHost, server.address.port)}`, dial: (chain) => inProcess.dial(chain) });
       log.info(`Serving securely on ${joinHostPort(server.address.address, server.address.port)}`, { dataDir, resources: resources.all().map((d) => `${d.plural}.${d.group}`) });
     });
 

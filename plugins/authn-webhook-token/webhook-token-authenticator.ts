@@ -103,7 +103,7 @@ export function createWebhookTokenAuthenticator(deps: WebhookTokenAuthenticatorD
           // none it is not authenticated, without an error, whatever the webhook said.
           let granted: readonly string[] | undefined;
           if (target.length) {
-            granted = intersectAudiences(target, result.audiences ?? apiAudiences(host));
+            granted = intersectAudiences(result.audiences ?? apiAudiences(host), target);
             if (granted.length === 0) return undefined;
           }
           if (result.authenticated) {

@@ -11,6 +11,7 @@ import { formatTaint, TAINT_EFFECTS } from './flag-values.js';
 import { labelValueErrors, qualifiedNameErrors } from '../../core/api/selectors/label-syntax.js';
 import { parseCpuSet } from './cpuset.js';
 import { extraProblems } from './validation-extra.js';
+import { goPathClean } from '../../core/go-path-clean.js';
 
 export interface Problem { readonly message: string; readonly fields: readonly string[] }
 
@@ -264,26 +265,10 @@ function podLogsDirProblems(dir: string): Problem[] {
   const F = 'podLogsDir';
   if (dir === '') e.push(p('podLogsDir was not specified', F));
   if (!dir.startsWith('/')) e.push(p(`pod logs path "${dir}" must be absolute path`, F));
-  if (cleanPath(dir) !== dir) e.push(p(`pod logs path "${dir}" must be normalized`, F));
+  if (goPathClean(dir) !== dir) e.push(p(`pod logs path "${dir}" must be normalized`, F));
   // The path ends up in metrics, so upstream keeps it ASCII (the typo is upstream's).
   if (/[^\x00-\x7f]/.test(dir)) e.push(p(`pod logs path "${dir}" mut contains ASCII characters only`, F));
   return e;
-}
-
-/** Go's filepath.Clean. */
-function cleanPath(s: string): string {
-  if (s === '') return '.';
-  const rooted = s.startsWith('/');
-  const out: string[] = [];
-  for (const part of s.split('/')) {
-    if (part === '' || part === '.') continue;
-    if (part === '..') {
-      if (out.length && out[out.length - 1] !== '..') out.pop();
-      else if (!rooted) out.push('..');
-    } else out.push(part);
-  }
-  const joined = out.join('/');
-  return rooted ? `/${joined}` : joined || '.';
 }
 
 /** imagepullmanager.ValidateAllowlistImagesPatterns: the first bad pattern's reason. */

@@ -2,19 +2,11 @@
 // reference's apiVersion read as schema.FromAPIVersionAndKind does (an unparsable one is no group
 // and no version), then a Get of the Pod, Node or Secret (a Node only with ServiceAccountTokenNodeBinding, on in 1.32), whose NotFound the client sees as is.
 import { errors } from '../../core/api/errors.js';
+import { parseGroupVersion } from '../../core/api/group-version.js';
 import type { ResourceStore } from '../../core/registry/store.js';
 import type { BoundClaims, Ref } from './claims.js';
 
 export interface BoundObjectReference { kind?: string; apiVersion?: string; name?: string; uid?: string }
-
-/** schema.ParseGroupVersion, with FromAPIVersionAndKind's fallback to the empty GroupVersion on error. */
-export function groupVersionOf(apiVersion: string): { group: string; version: string } {
-  if (apiVersion === '' || apiVersion === '/') return { group: '', version: '' };
-  const parts = apiVersion.split('/');
-  if (parts.length === 1) return { group: '', version: apiVersion };
-  if (parts.length === 2) return { group: parts[0]!, version: parts[1]! };
-  return { group: '', version: '' };
-}
 
 export interface BoundStores {
   pods: () => ResourceStore | undefined;
@@ -26,7 +18,8 @@ const KINDS = { Pod: { plural: 'pods', namespaced: true }, Node: { plural: 'node
 
 /** The claims binding a token to `ref`'s object; 400 for a kind no token binds to, 404 or 409 as upstream. */
 export async function bindingFor(stores: BoundStores, namespace: string, ref: BoundObjectReference): Promise<Pick<BoundClaims, 'secret' | 'node'>> {
-  const { group, version } = groupVersionOf(ref.apiVersion ?? '');
+  // FromAPIVersionAndKind: an apiVersion that does not parse is the empty GroupVersion.
+  const { group, version } = parseGroupVersion(ref.apiVersion ?? '') ?? { group: '', version: '' };
   const kind = ref.kind ?? '';
   const spec = group === '' && Object.hasOwn(KINDS, kind) ? KINDS[kind as keyof typeof KINDS] : undefined;
   if (!spec) throw errors.badRequest(`cannot bind token to object of type ${group}/${version}, Kind=${kind}`);

@@ -8,6 +8,7 @@
 import type { KeyObject } from 'node:crypto';
 import type { AuthenticationRequest, UserInfo } from '../../core/authn/user.js';
 import { bearerToken } from '../../core/authn/bearer.js';
+import { intersectAudiences } from '../../core/authn/api-audiences.js';
 import { audiences as tokenAudiences, decodeJwt, isJoseAlgorithm, JwtError, keyId, peekIssuer, verifySignature } from '../../core/authn/jwt.js';
 import type { ResourceStore } from '../../core/registry/store.js';
 import { LEEWAY_MS, readClaims, serviceAccountUser, type Ref } from './claims.js';
@@ -67,7 +68,7 @@ export class ServiceAccountTokenAuthenticator {
     let auds = tokenAudiences(jwt.payload);
     if (auds.length === 0) auds = [...this.#o.apiAudiences];
     const target = requested?.length ? requested : this.#o.apiAudiences;
-    const granted = auds.filter((a) => target.includes(a));
+    const granted = intersectAudiences(auds, target);
     if (this.#o.apiAudiences.length && granted.length === 0) {
       throw new JwtError(`token audiences ${quoteList(auds)} is invalid for the target audiences ${quoteList(target)}`);
     }
