@@ -2,8 +2,9 @@
 // turning errors into Status bodies, authentication (401), authorization (403; a failed
 // SubjectAccessReview is 500, in plain text as upstream's InternalError), then the routes: /healthz, /livez, /readyz (with per-check
 // subpaths, ?verbose and ?exclude), /metrics (the Prometheus text format, gzipped when the
-// client accepts it, as promhttp), with --profiling /debug/pprof/ and /debug/flags/v. Anything
-// else is upstream's mux answer: 404 page not found.
+// client accepts it, as promhttp), /configz (whatever the method, as component-base's handler),
+// with --profiling /debug/pprof/ and /debug/flags/v. Anything else is upstream's mux answer: 404
+// page not found.
 import { gzipSync } from 'node:zlib';
 import Koa from 'koa';
 import { errors, isStatusError } from '../../core/api/errors.js';
@@ -12,6 +13,7 @@ import { forbiddenError } from '../../core/authz/forbidden.js';
 import { internalErrorText } from '../../core/server/internal-error-text.js';
 import type { Logger } from '../../core/log.js';
 import type { HealthChecks } from '../../core/server/health.js';
+import { CONFIGZ_PATH, writeConfigz, type Configz } from '../../core/server/configz.js';
 import { TEXT_CONTENT_TYPE } from '../../core/metrics/exposition.js';
 import type { MetricsRegistry } from '../../core/metrics/registry.js';
 import { sendStatus } from '../../core/server/respond.js';
@@ -26,6 +28,7 @@ export interface EndpointDeps {
   readonly authorizer: DelegatedAuthorizer;
   readonly health: HealthChecks;
   readonly metrics: MetricsRegistry;
+  readonly configz: Configz;
   readonly logger: Logger;
   /** Present with --profiling: the debugging handlers, until the endpoint stops. */
   readonly debug?: { readonly shutdown: AbortSignal };
@@ -98,6 +101,7 @@ export function createEndpointApp(deps: EndpointDeps): Koa {
       }
       return;
     }
+    if (ctx.path === CONFIGZ_PATH) return writeConfigz(ctx, deps.configz.entries());
     const health = await deps.health.serve(ctx.path, new URLSearchParams(ctx.querystring));
     if (health) return plainText(ctx, health.code, health.body);
     plainText(ctx, 404, '404 page not found\n');

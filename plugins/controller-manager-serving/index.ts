@@ -1,5 +1,5 @@
 // ControllerManagerServing: the controller manager's own HTTPS endpoint (--secure-port 10257, 0
-// disables it) serving the component's health checks, with upstream's delegated authentication
+// disables it) serving the component's health checks, /metrics and /configz, with upstream's delegated authentication
 // (a front proxy's identity headers under --requestheader-* or the looked-up settings, client
 // certificates of --client-ca-file or the looked-up CA, TokenReview through
 // --authentication-kubeconfig, else anonymous) and authorization (system:masters, the
@@ -16,6 +16,7 @@ import type { Logger } from '../../core/log.js';
 import { ensureSelfSignedServing, generateSelfSignedServing } from '../../core/pki/index.js';
 import { StartupError, type Plugin } from '../../core/plugin.js';
 import { componentHealthChecks } from '../../core/server/health.js';
+import { componentConfigz } from '../../core/server/configz.js';
 import { listen, type RunningServer } from '../../core/server/listen.js';
 import { isUnspecified, joinHostPort, listenOnBindAddress } from '../../core/server/bind-address.js';
 import { createEndpointApp } from './app.js';
@@ -230,7 +231,7 @@ export const ControllerManagerServing: Plugin = {
           ...(clientCa ? { clientCa } : {}), ...(requestHeader ? { requestHeader } : {}), ...(tokens ? { tokens } : {}), anonymous: true,
         }),
         authorizer: new DelegatedAuthorizer(f.get<string[]>(FLAGS.authzAlwaysAllowPaths), reviews),
-        health, metrics: componentMetrics(host), logger: log, ...(profiling ? { debug: { shutdown: stopping.signal } } : {}),
+        health, metrics: componentMetrics(host), configz: componentConfigz(host), logger: log, ...(profiling ? { debug: { shutdown: stopping.signal } } : {}),
       });
 
       const pair = s.pair ?? fixed(await selfSignedPair(f, s.bind));

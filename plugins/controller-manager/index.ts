@@ -6,8 +6,9 @@
 // Taps flags, configure (stage 100: after the controller plugins' own configure), ready and
 // shutdown; intercepts hooks.controllers to learn which plugin registers each controller (one
 // whose controllers are all off calls none of its hooks, core/uncalled-taps.ts); adds the
-// `leaderElection` and per-controller checks to the component's health checks (served by the
-// controller manager's endpoint plugin, when there is one).
+// `leaderElection` and per-controller checks to the component's health checks and its
+// configuration to the component's /configz (both served by the controller manager's endpoint
+// plugin, when there is one).
 import { hasInProcessConnection, inProcessConnection } from '../../core/client/in-process.js';
 import type { ClientConnection } from '../../core/client/connection.js';
 import { RestClient } from '../../core/client/rest-client.js';
@@ -18,6 +19,7 @@ import { MapRegistry } from '../../core/lifecycle.js';
 import { StartupError, type Plugin } from '../../core/plugin.js';
 import { located, locatedError } from '../../core/located-problems.js';
 import { componentHealthChecks } from '../../core/server/health.js';
+import { componentConfigz } from '../../core/server/configz.js';
 import { componentMetrics } from '../../core/metrics/component.js';
 import { restClientMetrics } from '../../core/metrics/rest-client.js';
 import { callsNothing } from '../../core/uncalled-taps.js';
@@ -25,6 +27,7 @@ import { standaloneConnection } from './connection.js';
 import { ServiceAccountClients } from './service-account-clients.js';
 import { controllersHelp, isControllerEnabled, unknownControllerErrors } from '../../core/controller/selection.js';
 import { connectionFlags, FLAGS, runnerFlags } from './flags.js';
+import { CONFIGZ_NAME, controllerManagerConfigz } from './configz.js';
 import { leaderElectionProblems, leaderElectionSettings } from './leader-election-settings.js';
 import type { ControllerFactory } from './run-controllers.js';
 import { ControllerManagerRuntime } from './runtime.js';
@@ -113,6 +116,12 @@ export function createControllerManagerPlugin(options: ControllerManagerPluginOp
           else log.info('Warning: controller is disabled', { controller: name });
         }
         reportIdlePlugins(host, registry, enabled, selection);
+        // Upstream sets it once in Run, from the finished configuration; `plat all` has no /configz.
+        if (!embedded) {
+          const known = registry;
+          const canonical = (item: string) => known.names().find((n) => known.aliasesOf(n).includes(item)) ?? item;
+          componentConfigz(host).set(CONFIGZ_NAME, controllerManagerConfigz(flags, canonical));
+        }
       });
 
       host.hooks.ready.tapPromise(PLUGIN_NAME, async () => {

@@ -10,6 +10,7 @@
 // runtime and are not served (404).
 import Koa from 'koa';
 import { configz } from '../../core/nodeagent/configz.js';
+import { CONFIGZ_PATH, writeConfigz } from '../../core/server/configz.js';
 import type { NodeAgentContext } from '../../core/nodeagent/context.js';
 import type { Logger } from '../../core/log.js';
 import type { DelegatingAuthenticator } from '../../core/authn/delegating-authenticator.js';
@@ -72,11 +73,6 @@ async function serveCommon(ctx: Koa.Context, agent: NodeAgentContext): Promise<b
   return false;
 }
 
-/** encoding/json's output: JSON.stringify's, with the characters Go escapes for HTML and JavaScript. */
-function goJson(v: unknown): string {
-  return JSON.stringify(v).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
-
 async function serveDebugging(ctx: Koa.Context, d: RouteDeps): Promise<boolean> {
   const c = d.agent.config;
   const path = ctx.path;
@@ -102,12 +98,8 @@ async function serveDebugging(ctx: Koa.Context, d: RouteDeps): Promise<boolean> 
     else await serveDebugFlagV(ctx, d.log);
     return true;
   }
-  if (path === '/configz') {
-    // component-base's configz handler: encoding/json of the versioned object, no charset.
-    ctx.status = 200;
-    ctx.body = goJson(configz(c));
-    ctx.set('Content-Type', 'application/json');
-    ctx.set('X-Content-Type-Options', 'nosniff');
+  if (path === CONFIGZ_PATH) {
+    writeConfigz(ctx, configz(c));
     return true;
   }
   if (path.startsWith('/runningpods/')) {

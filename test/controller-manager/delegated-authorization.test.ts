@@ -11,6 +11,7 @@ import type { Attributes } from '../../core/authz/attributes.js';
 import { DelegatingAuthenticator } from '../../core/authn/delegating-authenticator.js';
 import { silentLogger } from '../../core/log.js';
 import { HealthChecks } from '../../core/server/health.js';
+import { Configz } from '../../core/server/configz.js';
 import { createEndpointApp } from '../../plugins/controller-manager-serving/app.js';
 import { DelegatedAuthorizer, type SubjectAccessReviewer } from '../../plugins/controller-manager-serving/delegated-authorization.js';
 import { reviewDecision, type ReviewStatus } from '../../core/authz/review-status.js';
@@ -30,7 +31,7 @@ describe('controller manager endpoint, what a review answers', () => {
         if (path === '/unreachable') throw new Error(unreachable.message);
         return path === '/denied' ? { allowed: false, denied: true, reason: 'denied by policy' } : { allowed: false, reason: 'no policy matched' };
       })),
-      health: new HealthChecks(), metrics: new MetricsRegistry('1.32'), logger: silentLogger,
+      health: new HealthChecks(), metrics: new MetricsRegistry('1.32'), configz: new Configz(), logger: silentLogger,
     });
     server = app.listen(0, '127.0.0.1');
     await new Promise((r) => server.once('listening', r));

@@ -10,12 +10,11 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { baseCsr, fixtures } from '../certificates/fixtures.js';
-import { Client, freePort, startInProcess, tempDir, type RunningPlat } from '../helpers/plat.js';
+import { Client, freePort, tempDir, type RunningPlat } from '../helpers/plat.js';
 import { runPlatAsync, startPlat, type Background } from '../helpers/run-plat.js';
-import { tableAuthorizer } from '../helpers/table-authorizer.js';
-import { until, writeKubeconfig } from './support.js';
+import { startTableAuthorizedPlat, until, writeKubeconfig } from './support.js';
 
-const TOKENS = ['alice-token,alice,1', 'bob-token,bob,2'].join('\n') + '\n';
+const TOKENS = ['alice-token,alice,1', 'bob-token,bob,2'];
 const FAST_ELECTION = ['--leader-elect-lease-duration=2s', '--leader-elect-renew-deadline=1500ms', '--leader-elect-retry-period=500ms'];
 const LEASE_NAME = 'plat-controller-manager';
 
@@ -43,16 +42,11 @@ describe('plat controller-manager /metrics', () => {
   };
 
   before(async () => {
-    const tokenFile = path.join(dir, 'tokens.csv');
-    writeFileSync(tokenFile, TOKENS);
-    plat = await startInProcess({
-      args: ['--token-auth-file', tokenFile, '--authorization-mode', 'AlwaysDeny'],
-      plugins: [tableAuthorizer([
-        { group: 'system:masters', decision: 'allow' },
-        { user: 'alice', path: '/metrics', verb: 'get', decision: 'allow' },
-        { user: 'bob', path: '/metrics', decision: 'deny', reason: 'bob may not' },
-      ])],
-    });
+    plat = await startTableAuthorizedPlat(dir, TOKENS, [
+      { group: 'system:masters', decision: 'allow' },
+      { user: 'alice', path: '/metrics', verb: 'get', decision: 'allow' },
+      { user: 'bob', path: '/metrics', decision: 'deny', reason: 'bob may not' },
+    ]);
     admin = writeKubeconfig(plat, path.join(dir, 'admin.conf'), 'admin');
   });
   after(async () => {

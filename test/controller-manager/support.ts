@@ -13,7 +13,8 @@ import type { Plugin } from '../../core/plugin.js';
 import { profiles } from '../../host/profiles.js';
 import { getControllerManagerServing } from '../../plugins/controller-manager-serving/index.js';
 import type { TestCredential } from '../helpers/certs.js';
-import { Client, tempDir, type RunningPlat } from '../helpers/plat.js';
+import { Client, startInProcess, tempDir, type RunningPlat } from '../helpers/plat.js';
+import { tableAuthorizer, type Rule } from '../helpers/table-authorizer.js';
 
 export interface RunningControllerManager {
   readonly host: Host;
@@ -50,6 +51,16 @@ export async function startControllerManager(args: readonly string[], plugins: r
     anonymous: new Client(url, { ca }),
     stop: () => host.hooks.shutdown.promise(),
   };
+}
+
+/**
+ * A plat API server taking the bearer tokens `tokens` (`token,user,uid` lines, kept in `dir`) whose
+ * whole policy is `rules` (AlwaysDeny behind the table): what the endpoint's reviews ask.
+ */
+export async function startTableAuthorizedPlat(dir: string, tokens: readonly string[], rules: readonly Rule[], plugins: readonly Plugin[] = []): Promise<RunningPlat> {
+  const tokenFile = path.join(dir, 'tokens.csv');
+  writeFileSync(tokenFile, tokens.join('\n') + '\n');
+  return startInProcess({ args: ['--token-auth-file', tokenFile, '--authorization-mode', 'AlwaysDeny'], plugins: [...plugins, tableAuthorizer(rules)] });
 }
 
 /** A kubeconfig for `plat`'s server with a bearer token, a client certificate, or the admin's. */
