@@ -12,7 +12,10 @@ export const INVALID_BEARER_TOKEN = 'invalid bearer token';
 
 const ASCII_SPACE = /^[ \t\n\v\f\r]+|[ \t\n\v\f\r]+$/g;
 
-export function bearerToken(headers: AuthenticationRequest['headers']): string | undefined {
+/** Upstream's invalidTokenWithSpaceWarning: `Bearer  <token>` is no credential, and the client is told. */
+export const EXTRA_SPACE_WARNING = 'the provided Authorization header contains extra space before the bearer token, and is ignored';
+
+function bearerParts(headers: AuthenticationRequest['headers']): string[] | undefined {
   const raw = headers['authorization'];
   const value = Array.isArray(raw) ? raw[0] : raw;
   if (value === undefined) return undefined;
@@ -20,6 +23,16 @@ export function bearerToken(headers: AuthenticationRequest['headers']): string |
   if (auth === '') return undefined;
   const parts = auth.split(' ');
   if (parts.length < 2 || parts[0]!.toLowerCase() !== 'bearer') return undefined;
-  const token = parts[1]!;
+  return parts;
+}
+
+export function bearerToken(headers: AuthenticationRequest['headers']): string | undefined {
+  const token = bearerParts(headers)?.[1];
   return token === '' ? undefined : token;
+}
+
+/** An empty token followed by more text: a space too many after `Bearer` (strings.SplitN(auth, " ", 3)). */
+export function hasExtraSpaceBeforeToken(headers: AuthenticationRequest['headers']): boolean {
+  const parts = bearerParts(headers);
+  return parts !== undefined && parts[1] === '' && parts.length > 2;
 }

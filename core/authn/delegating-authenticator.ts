@@ -71,7 +71,7 @@ export class DelegatingAuthenticator {
       if (proxy.result === 'reject') refused.push(`request-header: ${proxy.reason}`);
     }
     if (this.#clientCa && chain.length > 0) {
-      const cert = authenticateCertificateChain(chain, this.#clientCa, this.#now());
+      const cert = authenticateCertificateChain(chain, this.#clientCa, this.#now(), true);
       if (cert.result === 'user') return { user: withAuthenticatedGroup(cert.user) };
       if (cert.result === 'reject') refused.push(`client certificate: ${cert.reason}`);
     }

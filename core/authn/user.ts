@@ -48,4 +48,9 @@ export interface AuthenticationRequest {
   reject(reason: string): void;
   /** True once any authenticator has called reject(). */
   readonly rejected: boolean;
+  /**
+   * A `Warning` header for the client, whatever the outcome (upstream's warning.AddWarning from
+   * an authenticator); absent where no HTTP answer follows (a TokenReview).
+   */
+  readonly warn?: (text: string) => void;
 }

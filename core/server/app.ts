@@ -28,7 +28,7 @@ import { buildOpenApi, type OpenApiDocs } from './openapi.js';
 import { peerCertificates } from './peer.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS, requestDeadline } from './request-deadline.js';
 import { requestInfo, type RequestInfo } from './request-info.js';
-import { sendJson, sendRawJson, sendStatus } from './respond.js';
+import { sendJson, sendRawJson, sendStatus, setWarnings } from './respond.js';
 import { serveResource } from './rest.js';
 import { goRequestPath } from './url-path.js';
 import { sendRetryAfter } from './retry-after.js';
@@ -78,6 +78,8 @@ interface State {
   watchTermination?: WatchTermination;
   /** When a request that is not long-running times out, in ms since the epoch (request-deadline.ts). */
   deadline?: number;
+  /** Warnings the authenticators gave, already on the answer; rest.ts keeps them first. */
+  authenticationWarnings?: string[];
 }
 
 /** Why a request was refused, by authenticator: logged (never the credential), never sent. */
@@ -119,6 +121,13 @@ async function authenticate(hooks: Hooks, ctx: Koa.Context, log: Logger): Promis
     method: ctx.method, path: ctx.path, headers: ctx.req.headers, rawHeaders: ctx.req.rawHeaders, peerCertificate: leaf, peerChain: chain,
     reject(reason: string) { refusals.push({ authenticator: req[ACTIVE]?.name ?? 'unknown', reason }); },
     get rejected() { return refusals.length > 0; },
+    // On the answer at once, as upstream's recorder writes the header when the warning is added:
+    // a 401 carries it too.
+    warn(text: string) {
+      const warnings = (ctx.state as State).authenticationWarnings ??= [];
+      warnings.push(text);
+      setWarnings(ctx, warnings, log);
+    },
     [FAILED]: (name, err) => { refusals.push({ authenticator: name, reason: err instanceof Error ? err.message : String(err), failed: true }); },
   };
   const user = await hooks.authenticate.promise(req);

@@ -201,7 +201,7 @@ export async function serveResource(ctx: Context, store: ResourceStore, info: Re
   aliasApiVersion?: string): Promise<void> {
   const body: ResourceStore | BodyKind = aliasApiVersion ? { ...bodyKindOf(store), alsoAccepts: [aliasApiVersion] } : store;
   const query = new URLSearchParams(ctx.querystring);
-  const warnings: string[] = [];
+  const warnings: string[] = [...(ctx.state.authenticationWarnings ?? [])];
   const sub = info.subresource;
   const subDef = sub ? store.def.subresources?.find((s) => s.name === sub) : undefined;
   if (sub && !subDef) throw errors.pathNotFound();

@@ -8,6 +8,8 @@
 // included, learns only what upstream's bearer token authenticator says of any token no one
 // accepts, `invalid bearer token`: not whether the token id exists.
 import { timingSafeEqual } from 'node:crypto';
+import { GoTimeError, parseGoTime, RFC3339 } from '../../core/api/go-time.js';
+import { goQuote } from '../../core/go-quote.js';
 import { bearerToken, INVALID_BEARER_TOKEN } from '../../core/authn/bearer.js';
 import { tokenAuthenticationEnabled } from '../../core/authn/token-authentication.js';
 import { authenticateAudienceAgnostic } from '../../core/authn/api-audiences.js';
@@ -51,17 +53,28 @@ export function checkBootstrapSecret(secret: Record<string, unknown> | undefined
   // Upstream adds "expected <the presented secret>": a token never reaches plat's log.
   if (!equalConstantTime(decode(data, 'token-secret') ?? '', tokenSecret)) return tokenError('has invalid value for key token-secret.');
   if (decode(data, 'token-id') !== id) return tokenError(`has invalid value for key token-id, expected ${id}.`);
-  const expiration = decode(data, 'expiration');
-  if (expiration !== undefined) {
-    const t = Date.parse(expiration);
-    if (Number.isNaN(t)) return `Unparseable expiration time (${expiration}) in ${SYSTEM_NAMESPACE}/${name} Secret. Treating as expired.`;
-    if (t <= now.getTime()) return `Expired bootstrap token in ${SYSTEM_NAMESPACE}/${name} Secret: ${expiration}`;
+  // cluster-bootstrap's GetExpiration: empty is no expiry; anything but Go's time.RFC3339 is
+  // expired (Date.parse would take a bare date, a zoneless local time or an RFC 1123 date).
+  const expiration = decode(data, 'expiration') ?? '';
+  if (expiration !== '') {
+    let expires: number;
+    try {
+      const t = parseGoTime(expiration, RFC3339);
+      expires = t.seconds * 1000 + t.nanos / 1e6;
+    } catch (err) {
+      if (!(err instanceof GoTimeError)) throw err;
+      return `Unparseable expiration time (${expiration}) in ${SYSTEM_NAMESPACE}/${name} Secret: ${err.message}. Treating as expired.`;
+    }
+    if (expires <= now.getTime()) return `Expired bootstrap token in ${SYSTEM_NAMESPACE}/${name} Secret: ${expiration}`;
   }
   if (decode(data, 'usage-bootstrap-authentication') !== 'true') return tokenError('not marked usage-bootstrap-authentication=true.');
-  const extras = (decode(data, 'auth-extra-groups') ?? '').split(',').map((g) => g.trim()).filter(Boolean);
+  // GetGroups: every comma-separated piece must be a valid group name as it is, spaces and
+  // empty pieces included; only an empty value means no extra groups.
+  const extraGroups = decode(data, 'auth-extra-groups') ?? '';
+  const extras = extraGroups === '' ? [] : extraGroups.split(',');
   const bad = extras.find((g) => !EXTRA_GROUP.test(g));
   if (bad !== undefined) {
-    return tokenError(`has invalid value for key auth-extra-groups: bootstrap group ${JSON.stringify(bad)} is invalid (must match \\Asystem:bootstrappers:[a-z0-9:-]{0,255}[a-z0-9]\\z).`);
+    return tokenError(`has invalid value for key auth-extra-groups: bootstrap group ${goQuote(bad)} is invalid (must match \\Asystem:bootstrappers:[a-z0-9:-]{0,255}[a-z0-9]\\z).`);
   }
   const groups = [...new Set([BOOTSTRAPPERS_GROUP, ...extras])].sort();
   return { name: `system:bootstrap:${id}`, groups };

@@ -56,7 +56,7 @@ export function createX509Authenticator(options: X509AuthenticatorOptions = {}):
 export const X509Authenticator: Plugin = createX509Authenticator();
 
 function authenticate(req: AuthenticationRequest, roots: readonly Certificate[], now: Date, log: Logger): UserInfo | undefined {
-  const outcome = authenticateCertificateChain(req.peerChain, roots, now);
+  const outcome = authenticateCertificateChain(req.peerChain, roots, now, true);
   switch (outcome.result) {
     case 'user':
       return outcome.user;

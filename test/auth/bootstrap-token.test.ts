@@ -29,12 +29,25 @@ describe('bootstrap token authentication', () => {
       tokenSecret('abcdef', '0123456789abcdef', { expiration: future, 'auth-extra-groups': 'system:bootstrappers:kubeadm:default-node-token' }),
       tokenSecret('expird', '0123456789abcdef', { expiration: past }),
       tokenSecret('nouse0', '0123456789abcdef', { 'usage-bootstrap-authentication': 'false' }),
+      tokenSecret('noexp0', '0123456789abcdef', { expiration: '', 'auth-extra-groups': '' }),
+      tokenSecret('offset', '0123456789abcdef', { expiration: '2999-01-01T00:00:00.5+01:00' }),
     ]) {
       const r = await plat.admin.post(SECRETS, s);
       assert.equal(r.status, 201, r.text);
     }
   });
   after(async () => { await plat?.stop(); });
+
+  it('an empty expiration never expires and empty extra groups are none, as cluster-bootstrap reads them', async () => {
+    const r = await plat.admin.with({ token: 'noexp0.0123456789abcdef' }).post(CSRS, baseCsr(fx, 'boot-noexp'));
+    assert.equal(r.status, 201, r.text);
+    assert.deepEqual(r.json.spec.groups, ['system:bootstrappers', 'system:authenticated']);
+  });
+
+  it('an RFC 3339 expiration with a fraction and an offset is read as Go reads it', async () => {
+    const r = await plat.admin.with({ token: 'offset.0123456789abcdef' }).post(CSRS, baseCsr(fx, 'boot-offset'));
+    assert.equal(r.status, 201, r.text);
+  });
 
   it('a valid token creates a CSR as system:bootstrap:<id>', async () => {
     const r = await plat.admin.with({ token: 'abcdef.0123456789abcdef' }).post(CSRS, baseCsr(fx, 'boot-1'));
@@ -72,6 +85,13 @@ describe('a refused bootstrap token', () => {
       tokenSecret('otheri', '0123456789abcdef', { 'token-id': 'abcdef' }),
       tokenSecret('badgrp', '0123456789abcdef', { 'auth-extra-groups': 'system:masters' }),
       { ...tokenSecret('opaque', '0123456789abcdef'), type: 'Opaque' },
+      // Not time.RFC3339, so expired, though a JavaScript Date would read each as a future time.
+      tokenSecret('bardat', '0123456789abcdef', { expiration: '2999-01-01' }),
+      tokenSecret('nozone', '0123456789abcdef', { expiration: '2999-01-01T00:00:00' }),
+      tokenSecret('rfc112', '0123456789abcdef', { expiration: 'Tue, 01 Jan 2999 00:00:00 GMT' }),
+      // Group names are not trimmed, and an empty one is invalid.
+      tokenSecret('spcgrp', '0123456789abcdef', { 'auth-extra-groups': 'system:bootstrappers:a, system:bootstrappers:b' }),
+      tokenSecret('trlgrp', '0123456789abcdef', { 'auth-extra-groups': 'system:bootstrappers:a,' }),
     ]) {
       const r = await plat.admin.post(SECRETS, s);
       assert.equal(r.status, 201, r.text);
@@ -88,6 +108,11 @@ describe('a refused bootstrap token', () => {
     { name: 'a Secret of another token id', token: 'otheri.0123456789abcdef', logged: `Bootstrap secret ${S}otheri matching bearer token has invalid value for key token-id, expected otheri.` },
     { name: 'a bad extra group', token: 'badgrp.0123456789abcdef', logged: `Bootstrap secret ${S}badgrp matching bearer token has invalid value for key auth-extra-groups: bootstrap group "system:masters" is invalid (must match \\Asystem:bootstrappers:[a-z0-9:-]{0,255}[a-z0-9]\\z).` },
     { name: 'a Secret of another type', token: 'opaque.0123456789abcdef', logged: `Bootstrap secret ${S}opaque matching bearer token has invalid type, expected bootstrap.platform/token.` },
+    { name: 'a bare date as expiration', token: 'bardat.0123456789abcdef', logged: `Unparseable expiration time (2999-01-01) in ${S}bardat Secret: parsing time "2999-01-01" as "2006-01-02T15:04:05Z07:00": cannot parse "" as "T". Treating as expired.` },
+    { name: 'an expiration without a zone', token: 'nozone.0123456789abcdef', logged: `Unparseable expiration time (2999-01-01T00:00:00) in ${S}nozone Secret: parsing time "2999-01-01T00:00:00" as "2006-01-02T15:04:05Z07:00": cannot parse "" as "Z07:00". Treating as expired.` },
+    { name: 'an RFC 1123 expiration', token: 'rfc112.0123456789abcdef', logged: `Unparseable expiration time (Tue, 01 Jan 2999 00:00:00 GMT) in ${S}rfc112 Secret: parsing time "Tue, 01 Jan 2999 00:00:00 GMT" as "2006-01-02T15:04:05Z07:00": cannot parse "Tue, 01 Jan 2999 00:00:00 GMT" as "2006". Treating as expired.` },
+    { name: 'an extra group after a space', token: 'spcgrp.0123456789abcdef', logged: `Bootstrap secret ${S}spcgrp matching bearer token has invalid value for key auth-extra-groups: bootstrap group " system:bootstrappers:b" is invalid (must match \\Asystem:bootstrappers:[a-z0-9:-]{0,255}[a-z0-9]\\z).` },
+    { name: 'an empty extra group', token: 'trlgrp.0123456789abcdef', logged: `Bootstrap secret ${S}trlgrp matching bearer token has invalid value for key auth-extra-groups: bootstrap group "" is invalid (must match \\Asystem:bootstrappers:[a-z0-9:-]{0,255}[a-z0-9]\\z).` },
     { name: 'a token of another form', token: 'abcdef.short' },
   ];
   for (const c of cases) {

@@ -72,3 +72,30 @@ describe('plat all: a bearer token nobody accepts', () => {
     }
   });
 });
+
+describe('a space too many after "Bearer"', () => {
+  // Upstream's bearertoken authenticator splits on single spaces: `Bearer  <token>` has an empty
+  // token, which is no credential, and warns the client (invalidTokenWithSpaceWarning).
+  const warning = '299 - "the provided Authorization header contains extra space before the bearer token, and is ignored"';
+  let plat: RunningPlat;
+  before(async () => { plat = await startInProcess({ args: ['--anonymous-auth=true', '--authorization-mode=RBAC'] }); });
+  after(() => plat.stop());
+
+  const cases = [
+    { name: 'is no credential: the request is anonymous, and warned', path: '/version', status: 200 },
+    { name: 'a 401 or 403 answer carries the warning too', path: '/apis/certificates.platform/v1/certificatesigningrequests', status: 403 },
+  ];
+  for (const c of cases) {
+    it(c.name, async () => {
+      const r = await new Client(plat.url, { ca: plat.admin.creds.ca }).get(c.path, { authorization: 'Bearer  not-a-known-token' });
+      assert.equal(r.status, c.status, r.text);
+      assert.equal(r.headers['warning'], warning);
+    });
+  }
+
+  it('one space is a token as before, and no warning', async () => {
+    const r = await new Client(plat.url, { ca: plat.admin.creds.ca }).get('/version', { authorization: 'Bearer not-a-known-token' });
+    assert.equal(r.status, 401);
+    assert.equal(r.headers['warning'], undefined);
+  });
+});

@@ -1,5 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { StartupError } from '../../core/plugin.js';
@@ -23,11 +24,21 @@ function rootOnlyHost(days = 10, extra: Parameters<typeof boot>[0] = []) {
   return boot([createX509Authenticator({ now: () => daysAfterIssue(pki.alice, days) }), ...extra], [`--client-ca-file=${path}`]);
 }
 
+/** Upstream's x509 Authenticator names the leaf it failed to verify; the reasons below are what follows. */
+const NAMED = /^verifying certificate SN=\d+, SKID=(?:[0-9A-F]{2}(?::[0-9A-F]{2})*)?, AKID=(?:[0-9A-F]{2}(?::[0-9A-F]{2})*)? failed: /;
+
 async function authenticate(chain: readonly Issued[] | readonly Buffer[], days = 10) {
   const { host } = rootOnlyHost(days);
   const req = request({ peerChain: chain.map((c) => (Buffer.isBuffer(c) ? c : c.der)) });
   const user = await host.hooks.authenticate.promise(req);
-  return { user, reasons: req.reasons };
+  return { user, reasons: req.reasons.map((r) => r.replace(NAMED, '')), raw: req.reasons };
+}
+
+/** What openssl prints for the key identifiers: upper-case hex pairs joined by colons, as Go's columnSeparatedHex. */
+function opensslKeyIds(c: Issued): { skid: string; akid: string } {
+  const text = execFileSync('openssl', ['x509', '-noout', '-ext', 'subjectKeyIdentifier,authorityKeyIdentifier'], { input: c.pem, encoding: 'utf8' });
+  const after = (label: string) => new RegExp(`${label}:\\s*\\n\\s*(?:keyid:)?([0-9A-F:]+)`).exec(text)?.[1] ?? '';
+  return { skid: after('X509v3 Subject Key Identifier'), akid: after('X509v3 Authority Key Identifier') };
 }
 
 describe('X509Authenticator', () => {
@@ -69,11 +80,19 @@ describe('X509Authenticator', () => {
     assert.deepEqual(reasons, ['x509: certificate signed by unknown authority']);
   });
 
+  it('names the refused certificate by serial and key identifiers, as upstream wraps the verification error', async () => {
+    const { raw } = await authenticate([pki.bob]);
+    const { skid, akid } = opensslKeyIds(pki.bob);
+    assert.ok(skid && akid, 'openssl printed both identifiers');
+    const serial = BigInt(`0x${pki.bob.x509.serialNumber}`);
+    assert.deepEqual(raw, [`verifying certificate SN=${serial}, SKID=${skid}, AKID=${akid} failed: x509: certificate signed by unknown authority`]);
+  });
+
   it('rejects a certificate from a foreign CA, and anonymous does not take over', async () => {
     const { host } = rootOnlyHost(10, [AnonymousAuthenticator]);
     const req = request({ peerChain: [pki.foreign.der] });
     assert.equal(await host.hooks.authenticate.promise(req), undefined);
-    assert.deepEqual(req.reasons, ['x509: certificate signed by unknown authority']);
+    assert.deepEqual(req.reasons.map((r) => r.replace(NAMED, '')), ['x509: certificate signed by unknown authority']);
     assert.equal(req.rejected, true);
   });
 

@@ -92,13 +92,15 @@ describe('X509Authenticator over TLS', () => {
     const { status, body } = await call({ chain: [pki.foreign], key: pki.foreign });
     assert.equal(status, 401);
     assert.equal(body.user, null);
-    assert.deepEqual(body.reasons, ['x509: certificate signed by unknown authority']);
+    assert.equal(body.reasons.length, 1);
+    assert.match(body.reasons[0] ?? '', /^verifying certificate SN=\d+, SKID=[0-9A-F:]*, AKID=[0-9A-F:]* failed: x509: certificate signed by unknown authority$/);
   });
 
   it('rejects a certificate without clientAuth', async () => {
     const { status, body } = await call({ chain: [pki.serverOnly], key: pki.serverOnly });
     assert.equal(status, 401);
-    assert.deepEqual(body.reasons, ['x509: certificate specifies an incompatible key usage']);
+    assert.equal(body.reasons.length, 1);
+    assert.match(body.reasons[0] ?? '', /^verifying certificate SN=\d+, SKID=[0-9A-F:]*, AKID=[0-9A-F:]* failed: x509: certificate specifies an incompatible key usage$/);
   });
 
   it('treats a client without certificate as anonymous', async () => {

@@ -15,15 +15,25 @@ export type CertificateAuthentication =
   | { readonly result: 'user'; readonly user: UserInfo }
   | { readonly result: 'reject'; readonly reason: string };
 
+/** `SN=<decimal>, SKID=<AA:BB…>, AKID=<…>`: upstream's certificateIdentifier. */
+export function certificateIdentifier(c: Certificate): string {
+  const hex = (b: Buffer): string => (b.toString('hex').toUpperCase().match(/../g) ?? []).join(':');
+  return `SN=${c.serial}, SKID=${hex(c.subjectKeyId)}, AKID=${hex(c.authorityKeyId)}`;
+}
+
 /**
  * Verifies a presented chain (DER, leaf first) against trust anchors and maps it to a user.
  * 'none': no certificate, or a valid one without CommonName (upstream then lets other
  * authenticators, anonymous included, decide); 'reject': a certificate that does not verify.
+ * `nameCertificate`: the reason names the leaf, as upstream's x509 Authenticator wraps its
+ * verification error (`verifying certificate SN=…, SKID=…, AKID=… failed: …`); the request-header
+ * authenticator's Verifier returns the error bare.
  */
 export function authenticateCertificateChain(
   peerChain: readonly Buffer[],
   roots: readonly Certificate[],
   now: Date,
+  nameCertificate = false,
 ): CertificateAuthentication {
   const [leafDer, ...rest] = peerChain;
   if (!leafDer) return { result: 'none' };
@@ -38,7 +48,9 @@ export function authenticateCertificateChain(
     throw err;
   }
   const verified = verifyClientCertificate(leaf, intermediates, roots, now);
-  if (!verified.ok) return { result: 'reject', reason: verified.error };
+  if (!verified.ok) {
+    return { result: 'reject', reason: nameCertificate ? `verifying certificate ${certificateIdentifier(leaf)} failed: ${verified.error}` : verified.error };
+  }
   if (leaf.commonName === '') return { result: 'none' };
   return {
     result: 'user',
