@@ -118,10 +118,10 @@ export const errors = {
   }),
   /** NewRequestEntityTooLargeError: its prefix is part of every such message (body limit, JSON patch size). */
   requestEntityTooLarge: (message: string) => new StatusError({ code: 413, reason: 'RequestEntityTooLarge', message: `Request entity too large: ${message}` }),
+  /** negotiation's errUnsupportedMediaType: its Status() sets no details. */
   unsupportedMediaType: (_contentType: string, accepted: readonly string[]) => new StatusError({
     code: 415, reason: 'UnsupportedMediaType',
     message: `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`,
-    details: {},
   }),
   tooLargeResourceVersion: (rv: number, current: number) => new StatusError({
     code: 504, reason: 'Timeout', message: `Timeout: Too large resource version: ${rv}, current: ${current}`,

@@ -2,7 +2,6 @@
 // deletecollection, and get/update/patch on subresources.
 import type { Context } from 'koa';
 import { errors, isStatusError, type StatusError } from '../api/errors.js';
-import { fieldError } from '../api/field-errors.js';
 import type { ApiObject } from '../api/meta.js';
 import { unrecognizedMessage } from '../api/go-decode-errors.js';
 import { pruneUnknownFields, scanJsonText, type NumberLiteral } from '../api/schema-fields.js';
@@ -23,7 +22,6 @@ import { writeOptionsOf, type RequestOptions } from '../admission/options.js';
 import { decodeBody, mediaType, readBody } from './body.js';
 import { isDryRun, META_MEDIA_TYPES, readDeleteOptions } from './delete-options.js';
 import { ensureNamespaceMatches } from './namespace-match.js';
-import { optionsInvalid } from './options-invalid.js';
 import { negotiateOutput, negotiateWatchOutput } from './output-media-type.js';
 import { applyPatchBody, PATCH_TYPES } from './patch.js';
 import type { RequestInfo } from './request-info.js';
@@ -31,6 +29,8 @@ import { sendJson, sendJsonList, setWarnings } from './respond.js';
 import { buildTable, tableRequested } from './table.js';
 import { serveWatch } from './watch-handler.js';
 import { subresourceVerbs } from './subresource-verbs.js';
+import { checkName } from './check-name.js';
+import { validateWriteOptions } from './write-options.js';
 
 export interface RestDeps {
   now(): Date;
@@ -66,19 +66,6 @@ function typeChecker(schema: JsonSchema): SchemaTypeChecker {
   let c = typeCheckers.get(schema);
   if (!c) typeCheckers.set(schema, (c = new SchemaTypeChecker(schema)));
   return c;
-}
-
-function dryRunOf(values: string[], kind: string): boolean {
-  if (values.length === 0) return false;
-  if (values.every((v) => v === 'All')) return true;
-  throw optionsInvalid(kind, [fieldError.notSupported('dryRun', values, ['All'])]);
-}
-
-function fieldValidationOf(query: URLSearchParams, kind: string): 'Strict' | 'Warn' | 'Ignore' {
-  const v = query.get('fieldValidation') ?? '';
-  if (v === '') return 'Warn';
-  if (v === 'Strict' || v === 'Warn' || v === 'Ignore') return v;
-  throw optionsInvalid(kind, [fieldError.notSupported('fieldValidation', v, ['', 'Ignore', 'Strict', 'Warn'])]);
 }
 
 /**
@@ -249,8 +236,8 @@ export async function serveResource(ctx: Context, store: ResourceStore, info: Re
       case 'create': {
         if (subDef?.create) return await serveSubresourceCreate(ctx, store, subDef.create, info, query, rctx, warnings);
         if (info.name) throw noRoute(info, allowed, false);
-        const dryRun = dryRunOf(query.getAll('dryRun'), 'CreateOptions');
-        const obj = await readObject(ctx, body, fieldValidationOf(query, 'CreateOptions'), warnings, store.def.decodeProtobuf?.bind(store.def));
+        const { dryRun, validation } = validateWriteOptions('CreateOptions', query);
+        const obj = await readObject(ctx, body, validation, warnings, store.def.decodeProtobuf?.bind(store.def));
         if (aliasApiVersion) fromWireGroup(store, obj);
         // Answered, not stored: put in Go's key order here, as the store does with what it keeps.
         if (store.def.review) return respondObject(ctx, store, 201, goOrdered(await store.def.review({ user, namespace: info.namespace }, obj), store.def.schema) as ApiObject, deps);
@@ -259,24 +246,24 @@ export async function serveResource(ctx: Context, store: ResourceStore, info: Re
         return respondObject(ctx, store, 201, created, deps);
       }
       case 'update': {
-        const dryRun = dryRunOf(query.getAll('dryRun'), 'UpdateOptions');
-        const obj = await readObject(ctx, body, fieldValidationOf(query, 'UpdateOptions'), warnings, store.def.decodeProtobuf?.bind(store.def));
+        const { dryRun, validation } = validateWriteOptions('UpdateOptions', query);
+        const obj = await readObject(ctx, body, validation, warnings, store.def.decodeProtobuf?.bind(store.def));
         if (aliasApiVersion) fromWireGroup(store, obj);
         ensureNamespaceMatches(store, info.namespace, obj);
-        // checkName: a body without a name names no object, so it does not match the URL's either.
-        if ((obj.metadata.name ?? '') !== info.name) {
-          throw errors.badRequest(`the name of the object (${obj.metadata.name ?? ''}) does not match the name on the URL (${info.name})`);
-        }
+        checkName(obj, info.name);
         const result = await store.update(rctx(dryRun, writeOptionsOf(query)), info.name, sub, obj);
         return respondObject(ctx, store, result.created ? 201 : 200, result.object, deps);
       }
       case 'patch': {
-        const dryRun = dryRunOf(query.getAll('dryRun'), 'PatchOptions');
-        const validation = fieldValidationOf(query, 'PatchOptions');
+        // PatchResource: the media type first, then the body is read, then the options are checked.
         const type = mediaType(ctx.get('content-type') || undefined);
         if (!PATCH_TYPES.includes(type)) throw errors.unsupportedMediaType(type, PATCH_TYPES);
-        const body = await readBody(ctx.req);
-        const result = await applyPatchBody({ store, ctx: rctx(dryRun, writeOptionsOf(query)), name: info.name, subresource: sub, type, body, query, validation, warnings });
+        const patchBody = await readBody(ctx.req);
+        const { dryRun, validation } = validateWriteOptions('PatchOptions', query, type);
+        const result = await applyPatchBody({
+          store, ctx: rctx(dryRun, writeOptionsOf(query)), name: info.name, subresource: sub, type, body: patchBody, validation, warnings,
+          ...(aliasApiVersion ? { aliasApiVersion } : {}),
+        });
         return respondObject(ctx, store, result.created ? 201 : 200, result.object, deps);
       }
       case 'delete':
@@ -294,12 +281,12 @@ export async function serveResource(ctx: Context, store: ResourceStore, info: Re
 /** POST to a named object's subresource (serviceaccounts/{name}/token): answered, not stored. */
 async function serveSubresourceCreate(ctx: Context, store: ResourceStore, create: SubresourceCreate, info: RequestInfo,
   query: URLSearchParams, rctx: (dryRun: boolean, options?: RequestOptions) => RequestContext, warnings: string[]): Promise<void> {
-  const dryRun = dryRunOf(query.getAll('dryRun'), 'CreateOptions');
+  const { dryRun, validation } = validateWriteOptions('CreateOptions', query);
   const kind: BodyKind = {
     kind: create.kind, version: create.version, apiVersion: create.group ? `${create.group}/${create.version}` : create.version,
     ...(create.alsoAccepts ? { alsoAccepts: create.alsoAccepts } : {}), schema: create.schema,
   };
-  const obj = await readObject(ctx, kind, fieldValidationOf(query, 'CreateOptions'), warnings, create.decodeProtobuf?.bind(create));
+  const obj = await readObject(ctx, kind, validation, warnings, create.decodeProtobuf?.bind(create));
   const parent = await store.get(info.namespace, info.name);
   const admitted = await store.admitSubresourceCreate(rctx(dryRun, writeOptionsOf(query)), info.name, info.subresource, create.kind, obj);
   const answer = await create.create({ ...rctx(dryRun), name: info.name, parent }, admitted);

@@ -101,6 +101,37 @@ describe('request bodies that do not decode', () => {
     assert.equal(nullSmp.json.metadata.resourceVersion, untouched.json.metadata.resourceVersion);
   });
 
+  it('an empty patch body: each decoder\'s own words, as for any body that ends too soon', async () => {
+    const cases: Array<[string, string, string]> = [
+      ['application/json-patch+json', '', 'error decoding patch: unexpected end of JSON input'],
+      ['application/json-patch+json', '?fieldValidation=Ignore', 'unexpected end of JSON input'],
+      ['application/merge-patch+json', '', 'error decoding patch: unexpected end of JSON input'],
+      ['application/merge-patch+json', '?fieldValidation=Ignore', 'Invalid JSON Patch'],
+      ['application/strategic-merge-patch+json', '', 'unexpected end of JSON input'],
+      ['application/apply-patch+yaml', '?fieldManager=m', 'invalid object type: /, Kind='],
+    ];
+    for (const [type, query, want] of cases) {
+      await bad('PATCH', `${P}/b1${query}`, '', type, want);
+      await bad('PATCH', `${P}/b1${query}`, ' \n', type, want);
+    }
+  });
+
+  it('a patch that cannot be applied: upstream\'s generic 422, or the 500 of an error it does not interpret', async () => {
+    const js = await plat.admin.request('PATCH', `${P}/b1`, '[{"op": "remove", "path": "/spec/nope"}]', { 'content-type': 'application/json-patch+json' });
+    assert.equal(js.status, 422, js.text);
+    assert.deepEqual(js.json, {
+      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
+      message: 'the server rejected our request due to an error in our request', reason: 'Invalid', details: {}, code: 422,
+    });
+    // A list element without its merge key: mergepatch.ErrNoMergeKey is a plain error, so no reason.
+    const smp = await plat.admin.request('PATCH', `${P}/b1`, '{"metadata": {"ownerReferences": [{"name": "x"}]}}', { 'content-type': 'application/strategic-merge-patch+json' });
+    assert.equal(smp.status, 500, smp.text);
+    assert.deepEqual(smp.json, {
+      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
+      message: 'map: map[name:x] does not contain declared merge key: uid', code: 500,
+    });
+  });
+
   it('a patched object that does not decode: 422 on the field "patch", as the patchers answer', async () => {
     const invalid = async (type: string, query: string, body: string, value: RegExp | string, cause: string): Promise<void> => {
       const r = await plat.admin.request('PATCH', `${P}/b1${query}`, body, { 'content-type': type });

@@ -156,7 +156,7 @@ describe('delete', () => {
     const cur = await make('u1');
     const cases: [string, unknown, string][] = [
       ['other namespace', { ...cur, metadata: { ...cur.metadata, namespace: 'other' } }, 'the namespace of the provided object does not match the namespace sent on the request'],
-      ['no name', { ...cur, metadata: { namespace: 'default' } }, 'the name of the object () does not match the name on the URL (u1)'],
+      ['no name', { ...cur, metadata: { namespace: 'default' } }, 'the name of the object (u1 based on URL) was undeterminable: name must be provided'],
     ];
     for (const [name, body, message] of cases) {
       const r = await plat.admin.put(`${S}/u1`, body);

@@ -1,9 +1,12 @@
-// The one status kube-apiserver gives a patch that parsed but cannot be applied to the object:
-// handlers/patch.go wraps the library error with NewGenericServerResponse(422, ...), i.e. reason
-// Invalid. Upstream hides the library text behind "the server rejected our request due to an error
-// in our request" and a cause; we put the text in the message so that kubectl prints
-// `The request is invalid: <what went wrong>` instead of a riddle.
+// The one status kube-apiserver gives a patch that parsed but cannot be applied to the object
+// (a JSON patch operation that fails, a strategic merge patch with a list of lists): handlers/
+// patch.go answers NewGenericServerResponse(422, "", GroupResource{}, "", err.Error(), 0, false),
+// which keeps nothing of the library's text: reason Invalid, a fixed message, empty details.
+// The library's words stay on the error's `cause`, off the wire, for plat's own tests.
 import { StatusError } from '../errors.js';
 
-export const patchNotApplicable = (message: string): StatusError =>
-  new StatusError({ code: 422, reason: 'Invalid', message, details: {} });
+export const patchNotApplicable = (cause: string): StatusError => {
+  const e = new StatusError({ code: 422, reason: 'Invalid', message: 'the server rejected our request due to an error in our request', details: {} });
+  e.cause = cause;
+  return e;
+};

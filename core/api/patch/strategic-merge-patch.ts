@@ -27,7 +27,8 @@
 // map is a 400 (upstream passes it on as a field); patch values are always cleaned of directives
 // and nulls, also where upstream copies them verbatim (a field new to the object, an atomic list);
 // errors upstream reports as 500 (unknown list directive, missing merge key declaration, mixed
-// element types) are 400s here.
+// element types) are 400s here. A list element without its merge key is upstream's 500:
+// ErrNoMergeKey is a plain error, which interpretStrategicMergePatchError passes on as it is.
 import type { JsonSchema } from '../../registry/resource.js';
 import { errors } from '../errors.js';
 import { cloneJson, getOwn, goJsonType, hasOwn, isJsonObject, setOwn, type JsonObject } from './json-value.js';
@@ -219,7 +220,7 @@ function elementKind(...lists: unknown[][]): string {
 
 function mergeKeyOf(m: JsonObject, mergeKey: string): unknown {
   if (!isJsonObject(m) || !hasOwn(m, mergeKey)) {
-    throw errors.badRequest(`map: ${goFormat(m)} does not contain declared merge key: ${mergeKey}`);
+    throw errors.unknown(`map: ${goFormat(m)} does not contain declared merge key: ${mergeKey}`);
   }
   return m[mergeKey];
 }
