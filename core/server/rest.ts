@@ -23,6 +23,7 @@ import { writeOptionsOf, type RequestOptions } from '../admission/options.js';
 import { decodeBody, mediaType, readBody } from './body.js';
 import { isDryRun, META_MEDIA_TYPES, readDeleteOptions } from './delete-options.js';
 import { ensureNamespaceMatches } from './namespace-match.js';
+import { checkName } from './check-name.js';
 import { optionsInvalid } from './options-invalid.js';
 import { negotiateOutput, negotiateWatchOutput } from './output-media-type.js';
 import { applyPatchBody, PATCH_TYPES } from './patch.js';
@@ -263,10 +264,7 @@ export async function serveResource(ctx: Context, store: ResourceStore, info: Re
         const obj = await readObject(ctx, body, fieldValidationOf(query, 'UpdateOptions'), warnings, store.def.decodeProtobuf?.bind(store.def));
         if (aliasApiVersion) fromWireGroup(store, obj);
         ensureNamespaceMatches(store, info.namespace, obj);
-        // checkName: a body without a name names no object, so it does not match the URL's either.
-        if ((obj.metadata.name ?? '') !== info.name) {
-          throw errors.badRequest(`the name of the object (${obj.metadata.name ?? ''}) does not match the name on the URL (${info.name})`);
-        }
+        checkName(obj, info.name);
         const result = await store.update(rctx(dryRun, writeOptionsOf(query)), info.name, sub, obj);
         return respondObject(ctx, store, result.created ? 201 : 200, result.object, deps);
       }
