@@ -1,5 +1,6 @@
 // How a plugin describes a resource to the API machinery. One JSON schema serves ajv validation,
 // unknown-field detection and the OpenAPI v3 document kubectl reads.
+import type { StatusError } from '../api/errors.js';
 import type { ApiObject } from '../api/meta.js';
 import type { Strategy, SubresourceDefinition } from './strategy.js';
 
@@ -69,6 +70,11 @@ export interface ResourceDefinition<T extends ApiObject = ApiObject> {
   readonly allowUnconditionalUpdate?: boolean;
   /** Default false: a DELETE answers a Success Status; true: the deleted object (upstream's ReturnDeletedObject). */
   readonly returnDeletedObject?: boolean;
+  /**
+   * A DELETE's preconditions checked in the resource's own words before the generic store's
+   * (upstream's namespace REST.Delete checks them before calling the store): the refusal, if any.
+   */
+  deletePreconditionsError?(obj: T, preconditions: { readonly uid?: string; readonly resourceVersion?: string }): StatusError | undefined;
   /** Verbs served (discovery lists them); default all eight. */
   readonly verbs?: readonly string[];
   /**

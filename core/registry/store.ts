@@ -18,6 +18,7 @@ import type { Hooks } from '../hooks.js';
 import { isStorageError, JsonText, type Storage, type KeyValue } from '../storage/storage.js';
 import type { ResourceDefinition } from './resource.js';
 import type { Strategy, StrategyContext } from './strategy.js';
+import { invalidObjErrorText, uidPreconditionFailed } from './precondition-failed.js';
 import { pathSegmentNameErrors, restoreSystemMeta, validateObjectMeta, validateObjectMetaUpdate } from './object-meta.js';
 import { isPluginFailure, refusalReason } from '../admission/plugin-failure.js';
 import { runningTap } from '../running-tap.js';
@@ -54,6 +55,15 @@ const MAX_UPDATE_RETRIES = 16;
  * (a conflict is the caller's 409), so it is used as it is; any other is copied for each attempt.
  */
 export type UpdateFn = (current: ApiObject) => ApiObject | Promise<ApiObject>;
+
+/**
+ * APIObjectVersioner.ObjectResourceVersion read as etcd3's Create reads it: only a version that
+ * strconv.ParseUint takes and that is not 0 is refused; any other is dropped as storage prepares
+ * the object.
+ */
+function resourceVersionSetOnCreate(rv: string | undefined): boolean {
+  return !!rv && /^[0-9]+$/.test(rv) && BigInt(rv) > 0n && BigInt(rv) < 2n ** 64n;
+}
 
 export class ResourceStore {
   readonly qualified: QualifiedResource;
@@ -236,7 +246,6 @@ export class ResourceStore {
   }
 
   async create(ctx: RequestContext, input: ApiObject): Promise<ApiObject> {
-    if (input.metadata.resourceVersion) throw errors.unknown('resourceVersion should not be set on objects to be created');
     const mutate = this.#admission('CREATE', ctx, '', input.metadata.name ?? '', input, undefined);
     await this.#admit('admitMutate', mutate);
     const obj = mutate.object ?? input;
@@ -269,9 +278,14 @@ export class ResourceStore {
         const key = this.keyFor(ctx.namespace, name);
         if (dryRunOut) {
           if (await this.#storage.get(key)) throw errors.alreadyExists(this.qualified, name);
+          // DryRunnableStorage answers with the object as it was to be stored, a resourceVersion
+          // the client set included: storage, which would refuse one, is not asked.
+          const rv = dryRunOut.metadata.resourceVersion;
           dryRunOut.apiVersion = this.apiVersion; dryRunOut.kind = this.def.kind;
-          return this.#ordered(dryRunOut);
+          return rv ? this.#served(this.#ordered(dryRunOut), rv) : this.#ordered(dryRunOut);
         }
+        // etcd3's Create, so after validation and admission, and before the name is found taken.
+        if (resourceVersionSetOnCreate(candidate.metadata.resourceVersion)) throw errors.unknown('resourceVersion should not be set on objects to be created');
         return this.#own(await this.#storage.create(key, stored));
       } catch (e) {
         const exists = isStorageError(e, 'KeyExists') || (isStatusError(e) && e.reason === 'AlreadyExists');
@@ -315,8 +329,11 @@ export class ResourceStore {
   async update(ctx: RequestContext, name: string, subresource: string, apply: UpdateFn | ApiObject,
     options: { createIfMissing?: () => Promise<ApiObject> } = {}): Promise<{ object: ApiObject; created: boolean }> {
     const key = this.keyFor(ctx.namespace, name);
+    // defaultUpdatedObjectInfo.Preconditions: a whole object's uid (a PUT's body) is one; a patch has none.
+    const uid = typeof apply === 'function' ? '' : apply.metadata.uid ?? '';
     for (let attempt = 0; attempt < MAX_UPDATE_RETRIES; attempt++) {
       const kv = await this.#storage.get(key);
+      if (uid) this.#checkUidPrecondition(ctx, name, uid, kv);
       if (!kv) {
         // Creating on update (a server-side apply; a PUT where the strategy allows it) is a create:
         // the caller must also be allowed to create, as upstream's withAuthorization checks.
@@ -365,6 +382,21 @@ export class ResourceStore {
     throw errors.conflict(this.qualified, name, 'too many concurrent updates; please try again');
   }
 
+  /**
+   * Storage's Preconditions.Check, which GuaranteedUpdate runs before anything else, so the answer
+   * is the same Conflict whatever the body holds. A missing object is compared as the empty object
+   * Store.Update's ignoreNotFound reads, so a PUT naming a uid never creates (create on update) nor
+   * answers 404. The key is storage's own, except in a dry run, where DryRunnableStorage checks
+   * with the registry's key, before the storage prefix is put in front of it.
+   */
+  #checkUidPrecondition(ctx: RequestContext, name: string, uid: string, kv: KeyValue | undefined): void {
+    const stored = (kv?.value as ApiObject | undefined)?.metadata?.uid ?? '';
+    if (uid === stored) return;
+    const key = this.keyFor(ctx.namespace, name);
+    const shown = ctx.dryRun ? key.slice(this.#opts.prefix.length) : key;
+    throw errors.conflict(this.qualified, name, invalidObjErrorText(shown, uidPreconditionFailed(uid, stored)));
+  }
+
   /** Everything an update needs to know of the new object is taken before validating admission sees it. */
   async #prepareUpdate(ctx: RequestContext, subresource: string, input: ApiObject, old: ApiObject):
     Promise<{ unchanged: boolean; out: ApiObject | undefined; completesDeletion: boolean; stored: JsonText | undefined }> {
@@ -399,6 +431,12 @@ export class ResourceStore {
     return { unchanged, out, completesDeletion, stored };
   }
 
+  /** markAsDeleting: a resource that counts generations counts this change of its spec's fate too. */
+  #markAsDeleting(old: ApiObject): ApiObject {
+    const generation = old.metadata.generation !== undefined && old.metadata.generation > 0 ? { generation: old.metadata.generation + 1 } : {};
+    return { ...old, metadata: { ...old.metadata, ...generation, deletionTimestamp: rfc3339(this.#now()), deletionGracePeriodSeconds: 0 } };
+  }
+
   /** Deletes one object. With finalizers present the object is only marked (deletionTimestamp) and returned. */
   async delete(ctx: RequestContext, name: string, preconditions: { uid?: string; resourceVersion?: string } = {}):
     Promise<{ object: ApiObject; deleted: boolean }> {
@@ -407,6 +445,8 @@ export class ResourceStore {
       const kv = await this.#storage.get(key);
       if (!kv) throw errors.notFound(this.qualified, name);
       const old = this.#own(kv);
+      const own = this.def.deletePreconditionsError?.(old, preconditions);
+      if (own) throw own;
       // rest.BeforeDelete's checks, which name the object by its kind.
       const byKind = { group: this.def.group, resource: this.def.kind };
       if (preconditions.uid !== undefined && preconditions.uid !== (old.metadata.uid ?? '')) {
@@ -419,15 +459,14 @@ export class ResourceStore {
       const admission = this.#admission('DELETE', ctx, '', name, undefined, old);
       await this.#admit('admitMutate', admission);
       await this.#admit('admitValidate', admission);
-      if (ctx.dryRun) return { object: old, deleted: !(old.metadata.finalizers?.length) };
+      const held = !!old.metadata.finalizers?.length;
+      // An object already being deleted is answered as it is (markAsDeleting would change nothing).
+      const marked = held && !old.metadata.deletionTimestamp ? this.#markAsDeleting(old) : undefined;
+      // A dry run's GuaranteedUpdate answers with what the update would have written.
+      if (ctx.dryRun) return { object: marked ? this.#served(this.#ordered(marked), old.metadata.resourceVersion!) : old, deleted: !held };
       try {
-        if (old.metadata.finalizers?.length) {
-          if (old.metadata.deletionTimestamp) return { object: old, deleted: false };
-          // markAsDeleting: a resource that counts generations counts this change of its spec's fate too.
-          const generation = old.metadata.generation !== undefined && old.metadata.generation > 0 ? { generation: old.metadata.generation + 1 } : {};
-          const marked = { ...old, metadata: { ...old.metadata, ...generation, deletionTimestamp: rfc3339(this.#now()), deletionGracePeriodSeconds: 0 } };
-          return { object: this.#own(await this.#storage.update(key, this.#encode(marked), kv.modRevision)), deleted: false };
-        }
+        if (marked) return { object: this.#own(await this.#storage.update(key, this.#encode(marked), kv.modRevision)), deleted: false };
+        if (held) return { object: old, deleted: false };
         return { object: this.#own(await this.#storage.delete(key, kv.modRevision)), deleted: true };
       } catch (e) {
         if (isStorageError(e, 'NotFound')) throw errors.notFound(this.qualified, name);

@@ -2,6 +2,7 @@
 // them: Namespace status.phase Active on create, label platform/metadata.name always its name,
 // names DNS-1123 labels; Secret `stringData` merged into `data` and never stored, `type` defaulted
 // to Opaque and immutable, `immutable` honoured.
+import { errors, type StatusError } from '../../core/api/errors.js';
 import { fieldError, type FieldError } from '../../core/api/field-errors.js';
 import type { ApiObject } from '../../core/api/meta.js';
 import { fields, mapEntry, objectMeta, str } from '../../core/api/protobuf.js';
@@ -9,6 +10,7 @@ import { typeMetaProperties } from '../../core/api/object-meta-schema.js';
 import { dns1123SubdomainErrors, regexError } from '../../core/api/selectors/label-syntax.js';
 import type { JsonSchema, ResourceDefinition, TableColumn } from '../../core/registry/resource.js';
 import type { Strategy } from '../../core/registry/strategy.js';
+import { resourceVersionPreconditionFailed, uidPreconditionFailed } from '../../core/registry/precondition-failed.js';
 import { age } from '../../core/api/human-duration.js';
 import { CREATION_TIMESTAMP_DESCRIPTION, NAME_DESCRIPTION } from '../../core/api/object-meta-docs.js';
 
@@ -92,12 +94,24 @@ const namespaceStrategy: Strategy<Namespace> = {
   validateUpdate: () => [],
 };
 
+/** REST.Delete's own checks, ahead of the generic store's: Conflicts on `namespaces` in storage's words. */
+function namespacePreconditionsError(ns: Namespace, p: { readonly uid?: string; readonly resourceVersion?: string }): StatusError | undefined {
+  const conflict = (detail: string) => errors.conflict({ group: '', resource: 'namespaces' }, ns.metadata.name ?? '', detail);
+  const uid = ns.metadata.uid ?? '', rv = ns.metadata.resourceVersion ?? '';
+  if (p.uid !== undefined && p.uid !== uid) return conflict(uidPreconditionFailed(p.uid, uid));
+  if (p.resourceVersion !== undefined && p.resourceVersion !== rv) return conflict(resourceVersionPreconditionFailed(p.resourceVersion, rv));
+  return undefined;
+}
+
 export const namespaceResource: ResourceDefinition<Namespace> = {
   group: '', version: 'v1', kind: 'Namespace', listKind: 'NamespaceList', plural: 'namespaces', singular: 'namespace',
   shortNames: ['ns'], scope: 'Cluster', schema: namespaceSchema, description: NAMESPACE_DESCRIPTION,
   // Upstream's namespace REST has no DeleteCollection: one request cannot empty the cluster.
   verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
   strategy: namespaceStrategy,
+  // REST.Delete answers with the Namespace (Terminating upstream; plat deletes it at once).
+  returnDeletedObject: true,
+  deletePreconditionsError: namespacePreconditionsError,
   subresources: [{ name: 'status' }],
   selectableFields: (obj) => ({ 'status.phase': obj.status?.phase ?? '' }),
   table: {

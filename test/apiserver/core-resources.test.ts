@@ -149,6 +149,25 @@ describe('core/v1 namespaces and secrets', () => {
     });
   }
 
+  it('DELETE of a namespace answers with the Namespace, after preconditions in REST.Delete\'s own words', async () => {
+    const made = await plat.admin.post(NS, { metadata: { name: 'ns-del' } });
+    assert.equal(made.status, 201, made.text);
+    const { uid, resourceVersion } = made.json.metadata;
+    const refused: { query: string; message: string }[] = [
+      { query: '?uid=zzz', message: `Operation cannot be fulfilled on namespaces "ns-del": Precondition failed: UID in precondition: zzz, UID in object meta: ${uid}` },
+      { query: `?uid=${uid}&resourceVersion=1`, message: `Operation cannot be fulfilled on namespaces "ns-del": Precondition failed: ResourceVersion in precondition: 1, ResourceVersion in object meta: ${resourceVersion}` },
+    ];
+    for (const c of refused) {
+      const r = await plat.admin.delete(`${NS}/ns-del${c.query}`);
+      assert.equal(r.status, 409, `${c.query}: ${r.text}`);
+      assert.deepEqual([r.json.reason, r.json.message, r.json.details], ['Conflict', c.message, { name: 'ns-del', kind: 'namespaces' }], c.query);
+    }
+    const r = await plat.admin.delete(`${NS}/ns-del?uid=${uid}&resourceVersion=${resourceVersion}`);
+    assert.equal(r.status, 200, r.text);
+    assert.deepEqual([r.json.kind, r.json.apiVersion, r.json.metadata.name, r.json.metadata.uid], ['Namespace', 'v1', 'ns-del', uid]);
+    assert.equal((await plat.admin.get(`${NS}/ns-del`)).status, 404);
+  });
+
   it('namespaces have no deletecollection (405), as upstream serves them', async () => {
     const r = await plat.admin.delete(NS);
     assert.equal(r.status, 405, r.text);

@@ -144,6 +144,26 @@ describe('delete', () => {
     assert.equal((await plat.admin.get(`${S}/f1`)).status, 404);
   });
 
+  it('a dry run of a deletion that finalizers hold answers with the object marked, and stores nothing', async () => {
+    const VWC = '/apis/admissionregistration.platform/v1/validatingwebhookconfigurations';
+    const held = [
+      { path: S, object: secret('dry-held', { finalizers: ['example.com/hold'] }), generation: undefined },
+      // A resource that counts generations: markAsDeleting counts the deletion too.
+      { path: VWC, object: { metadata: { name: 'dry-held', finalizers: ['example.com/hold'] }, webhooks: [] }, generation: 2 },
+    ];
+    for (const h of held) {
+      const made = await plat.admin.post(h.path, h.object);
+      assert.equal(made.status, 201, made.text);
+      const r = await plat.admin.request('DELETE', `${h.path}/dry-held?dryRun=All`);
+      assert.equal(r.status, 200, r.text);
+      assert.match(r.json.metadata.deletionTimestamp, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/, h.path);
+      assert.equal(r.json.metadata.deletionGracePeriodSeconds, 0, h.path);
+      assert.equal(r.json.metadata.generation, h.generation, h.path);
+      assert.equal(r.json.metadata.resourceVersion, made.json.metadata.resourceVersion, h.path);
+      assert.deepEqual((await plat.admin.get(`${h.path}/dry-held`)).json, made.json, `${h.path}: nothing stored`);
+    }
+  });
+
   it('a name beside a generateName that is taken is a generateName conflict', async () => {
     await make('g1');
     const r = await plat.admin.post(S, secret('g1', { generateName: 'g-' }));
@@ -157,6 +177,7 @@ describe('delete', () => {
     const cases: [string, unknown, string][] = [
       ['other namespace', { ...cur, metadata: { ...cur.metadata, namespace: 'other' } }, 'the namespace of the provided object does not match the namespace sent on the request'],
       ['no name', { ...cur, metadata: { namespace: 'default' } }, 'the name of the object (u1 based on URL) was undeterminable: name must be provided'],
+      ['another name', { ...cur, metadata: { ...cur.metadata, name: 'u2' } }, 'the name of the object (u2) does not match the name on the URL (u1)'],
     ];
     for (const [name, body, message] of cases) {
       const r = await plat.admin.put(`${S}/u1`, body);

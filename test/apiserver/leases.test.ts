@@ -37,6 +37,33 @@ describe('Leases as upstream\'s strategy serves them', () => {
     assert.equal((await plat.admin.get(`${LEASES}/by-put`)).json.spec.holderIdentity, 'x');
   });
 
+  it('takes a PUT body\'s uid as a precondition, checked in storage before validation and create on update', async () => {
+    const l1 = await plat.admin.post(LEASES, { metadata: { name: 'uid-pre' } });
+    assert.equal(l1.status, 201, l1.text);
+    const { uid, resourceVersion } = l1.json.metadata;
+    const key = (prefix: string, name: string) => `Key: ${prefix}/coordination.platform/leases/default/${name}`;
+    const failed = (name: string, k: string, stored: string) => `Operation cannot be fulfilled on leases.coordination.platform "${name}": StorageError: invalid object, Code: 4, ${k}, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: u-123, UID in object meta: ${stored}`;
+    const cases: { name: string; path: string; body: Record<string, unknown>; code: number; message?: string }[] = [
+      { name: 'another uid, an invalid spec: the precondition first', path: `${LEASES}/uid-pre`, code: 409,
+        body: { metadata: { name: 'uid-pre', uid: 'u-123', resourceVersion }, spec: { leaseDurationSeconds: -1 } },
+        message: failed('uid-pre', key('/registry', 'uid-pre'), uid) },
+      { name: 'a uid for a Lease that is not there: not created', path: `${LEASES}/uid-gone`, code: 409,
+        body: { metadata: { name: 'uid-gone', uid: 'u-123' } }, message: failed('uid-gone', key('/registry', 'uid-gone'), '') },
+      { name: 'dry run: the registry\'s key, without the storage prefix', path: `${LEASES}/uid-gone?dryRun=All`, code: 409,
+        body: { metadata: { name: 'uid-gone', uid: 'u-123' } }, message: failed('uid-gone', key('', 'uid-gone'), '') },
+      { name: 'the stored uid', path: `${LEASES}/uid-pre`, code: 200, body: { metadata: { name: 'uid-pre', uid, resourceVersion }, spec: { holderIdentity: 'h' } } },
+    ];
+    for (const c of cases) {
+      const r = await plat.admin.put(c.path, c.body);
+      assert.equal(r.status, c.code, `${c.name}: ${r.text}`);
+      if (!c.message) continue;
+      assert.deepEqual([r.json.reason, r.json.message], ['Conflict', c.message], c.name);
+      assert.deepEqual(r.json.details, { name: c.path.split('/').pop()!.split('?')[0], group: 'coordination.platform', kind: 'leases' }, c.name);
+    }
+    assert.equal((await plat.admin.get(`${LEASES}/uid-gone`)).status, 404, 'nothing created');
+    assert.equal((await plat.admin.get(`${LEASES}/uid-pre`)).json.spec.holderIdentity, 'h');
+  });
+
   it('always writes spec, {} when empty', async () => {
     const r = await plat.admin.post(LEASES, { metadata: { name: 'no-spec' } });
     assert.equal(r.status, 201, r.text);

@@ -79,6 +79,27 @@ describe('REST machinery', () => {
     assert.equal((await plat.admin.get(`${P}/a1`)).status, 200);
   });
 
+  it('a resourceVersion on create is refused by storage alone: after validation, and not in a dry run', async () => {
+    const cases: { name: string; query?: string; rv: string; labels?: Record<string, string>; code: number; message?: string; answered?: string }[] = [
+      { name: 'an invalid object: 422 first', rv: '5', labels: { 'bad key': 'x' }, code: 422 },
+      { name: 'a version ParseUint takes', rv: '5', code: 500, message: 'resourceVersion should not be set on objects to be created' },
+      { name: 'a dry run answers with it', query: '?dryRun=All', rv: '5', code: 201, answered: '5' },
+      { name: 'version 0 is none', rv: '0', code: 201 },
+      { name: 'one ParseUint refuses is dropped', rv: 'abc', code: 201 },
+    ];
+    for (const [i, c] of cases.entries()) {
+      const body = csr(`rv-${i}`);
+      const r = await plat.admin.post(`${P}${c.query ?? ''}`, { ...body, metadata: { ...body.metadata, resourceVersion: c.rv, ...(c.labels ? { labels: c.labels } : {}) } });
+      assert.equal(r.status, c.code, `${c.name}: ${r.text}`);
+      if (c.message) assert.deepEqual([r.json.reason, r.json.message], [undefined, c.message], c.name);
+      if (c.code !== 201) continue;
+      if (c.answered) assert.equal(r.json.metadata.resourceVersion, c.answered, c.name);
+      else assert.equal(r.json.metadata.resourceVersion, (await plat.admin.get(`${P}/rv-${i}`)).json.metadata.resourceVersion, c.name);
+    }
+    assert.equal((await plat.admin.get(`${P}/rv-1`)).status, 404, 'nothing stored');
+    assert.equal((await plat.admin.get(`${P}/rv-2`)).status, 404, 'nothing stored by the dry run');
+  });
+
   it('generateName makes a name from the prefix', async () => {
     const r = await plat.admin.post(P, { ...csr(''), metadata: { generateName: 'csr-' } });
     assert.equal(r.status, 201, r.text);

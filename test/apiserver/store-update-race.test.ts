@@ -1,6 +1,6 @@
 // An update whose compare-and-swap loses to another writer reads the object again, as etcd3's
 // GuaranteedUpdate does: deleted meanwhile is 404 NotFound (never "the object has been modified"
-// for an object that is gone), written meanwhile is 409 for a caller who pinned the version and
+// for an object that is gone), or the uid precondition's 409 for an object that names its uid, written meanwhile is 409 for a caller who pinned the version and
 // a retry for one who did not. Real LMDB; the other writer steps in between the read and the write.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -49,9 +49,18 @@ describe('an update that loses its compare-and-swap', () => {
   };
 
   it('deleted meanwhile: 404 NotFound for a pinned update', async () => {
-    const o = await ns('gone');
+    const { uid: _uid, ...meta } = (await ns('gone')).metadata;
     meddle = async () => { await store.delete(admin, 'gone'); };
-    assert.deepEqual(await failure(store.update(admin, 'gone', '', labelled(o, 'x'))), { code: 404, reason: 'NotFound', message: 'namespaces "gone" not found' });
+    assert.deepEqual(await failure(store.update(admin, 'gone', '', labelled({ metadata: meta }, 'x'))), { code: 404, reason: 'NotFound', message: 'namespaces "gone" not found' });
+  });
+
+  it('deleted meanwhile: the uid precondition fails for an update whose object names one', async () => {
+    const o = await ns('gone-uid');
+    meddle = async () => { await store.delete(admin, 'gone-uid'); };
+    assert.deepEqual(await failure(store.update(admin, 'gone-uid', '', labelled(o, 'x'))), {
+      code: 409, reason: 'Conflict',
+      message: `Operation cannot be fulfilled on namespaces "gone-uid": StorageError: invalid object, Code: 4, Key: /registry/namespaces/gone-uid, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: ${o.metadata.uid}, UID in object meta: `,
+    });
   });
 
   it('written meanwhile: 409 Conflict for a pinned update', async () => {
