@@ -15,7 +15,7 @@ import { sleep } from '../abort-wait.js';
 import { setLongTimeout } from '../long-timeout.js';
 import { ExponentialBackoff } from '../controller/backoff.js';
 import { isWatchErrorRetriable } from '../controller/informer.js';
-import { CSR_RESOURCE, hasCertificate, wireBytes, type Csr } from './csr-object.js';
+import { CSR_RESOURCE, hasCertificate, type Csr } from './csr-object.js';
 
 /** The wait ended without a certificate: denied, failed, deleted, replaced, timed out or stopped. */
 export class CertificateWaitError extends Error {
@@ -145,9 +145,4 @@ export async function waitForIssued(client: RestClient, name: string, o: WaitOpt
     o.signal?.removeEventListener('abort', onAbort);
     stop.abort();
   }
-}
-
-/** waitForIssued's certificate: the PEM bytes of status.certificate. */
-export async function waitForCertificate(client: RestClient, name: string, o: WaitOptions): Promise<Buffer> {
-  return wireBytes((await waitForIssued(client, name, o)).status?.certificate);
 }

@@ -130,8 +130,16 @@ export function isLoopbackHost(hostname: string): boolean {
  * Reads the file at `file` into connection settings. `data` fields are base64 (as in kubeconfig);
  * file fields are read now, so a missing certificate fails start-up, not the first request.
  */
-export function loadKubeconfig(file: string): WebhookConnection {
-  return loadKubeconfigs([file]);
+export function loadKubeconfig(file: string, o: LoadOptions = {}): WebhookConnection {
+  return loadKubeconfigs([file], {}, o);
+}
+
+export interface LoadOptions {
+  /**
+   * Leave tls.X509KeyPair of the client certificate and key to the caller, who runs
+   * transport.TLSConfigFor's checks itself (the node agent's isClientConfigStillValid).
+   */
+  readonly skipClientPairCheck?: boolean;
 }
 
 /**
@@ -139,7 +147,7 @@ export function loadKubeconfig(file: string): WebhookConnection {
  * user or context name wins, the first non-empty current-context wins, and each file's relative
  * paths start at its own directory. `overrides` are kubectl's --context, --cluster and --user.
  */
-export function loadKubeconfigs(files: readonly string[], overrides: KubeconfigOverrides = {}): WebhookConnection {
+export function loadKubeconfigs(files: readonly string[], overrides: KubeconfigOverrides = {}, o: LoadOptions = {}): WebhookConnection {
   const merged: Merged = { clusters: new Map(), users: new Map(), contexts: new Map(), currentContext: undefined };
   for (const file of files) readFile(file, merged);
   const contextName = overrides.context || merged.currentContext;
@@ -254,7 +262,7 @@ export function loadKubeconfigs(files: readonly string[], overrides: KubeconfigO
   if (insecure && ca !== undefined) throw new KubeconfigError('specifying a root certificates file with the insecure flag is not allowed');
   const caProblem = ca && rootCertificatesError(ca);
   if (caProblem) throw new KubeconfigError(caProblem);
-  if (tlsServer && clientCert !== undefined && clientKey !== undefined) {
+  if (tlsServer && clientCert !== undefined && clientKey !== undefined && !o.skipClientPairCheck) {
     const pairProblem = clientPairError(clientCert, clientKey);
     if (pairProblem) throw new KubeconfigError(pairProblem);
   }

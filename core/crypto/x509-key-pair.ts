@@ -73,8 +73,16 @@ function firstKey(blocks: readonly PemBlock[]): Uint8Array {
 /** What keeps two PEM inputs from being a pair, whose fault (the certificate's, the key's, both), and tls's text. */
 export interface PairProblem { readonly fault: 'cert' | 'key' | 'pair'; readonly reason: string }
 
-/** tls.X509KeyPair's problem with the PEM inputs, undefined when they are a certificate and its private key. */
-export function x509KeyPairProblem(certPem: Uint8Array | string, keyPem: Uint8Array | string): PairProblem | undefined {
+/** A certificate and its private key as tls.X509KeyPair takes them: the first certificate's DER and the key. */
+export interface X509KeyPair { readonly certDer: Uint8Array; readonly key: KeyObject }
+
+/** tls.X509KeyPair's error: its text, and whose fault it is. */
+export class X509KeyPairError extends Error {
+  constructor(readonly fault: PairProblem['fault'], message: string) { super(message); }
+}
+
+/** tls.X509KeyPair: the pair; throws X509KeyPairError. */
+export function x509KeyPair(certPem: Uint8Array | string, keyPem: Uint8Array | string): X509KeyPair {
   // Whose fault a failure of the step about to run is.
   let fault: PairProblem['fault'] = 'cert';
   try {
@@ -87,9 +95,20 @@ export function x509KeyPairProblem(certPem: Uint8Array | string, keyPem: Uint8Ar
     const key = parsePrivateKey(keyDer);
     fault = MATCHED_TYPES.has(cert.publicKey.algorithm) ? 'pair' : 'cert';
     checkMatch(cert.publicKey.spki, cert.publicKey.algorithm, key);
+    return { certDer, key };
+  } catch (e) {
+    throw new X509KeyPairError(fault, e instanceof Error ? e.message : String(e));
+  }
+}
+
+/** tls.X509KeyPair's problem with the PEM inputs, undefined when they are a certificate and its private key. */
+export function x509KeyPairProblem(certPem: Uint8Array | string, keyPem: Uint8Array | string): PairProblem | undefined {
+  try {
+    x509KeyPair(certPem, keyPem);
     return undefined;
   } catch (e) {
-    return { fault, reason: e instanceof Error ? e.message : String(e) };
+    if (e instanceof X509KeyPairError) return { fault: e.fault, reason: e.message };
+    throw e;
   }
 }
 

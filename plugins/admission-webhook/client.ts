@@ -7,7 +7,7 @@
 // answer asking to be retried (429 or 5xx with Retry-After) is, as client-go's RESTClient does.
 import https from 'node:https';
 import { rootCertificatesError } from '../../core/client/kubeconfig-tls.js';
-import { tlsVerifyReason } from '../../core/client/tls-verify-error.js';
+import { goTransportReason as transportReason } from '../../core/client/go-url-error.js';
 import { readAnswer } from './answer.js';
 import { answerRetryWait, MAX_RETRIES } from '../../core/client/request-retry.js';
 import { sleep } from '../../core/abort-wait.js';
@@ -68,16 +68,6 @@ export class AgentPool {
     return agent;
   }
   close(): void { for (const a of this.#agents.values()) a.destroy(); this.#agents.clear(); }
-}
-
-function transportReason(err: NodeJS.ErrnoException, url: URL): string {
-  const hostPort = `${url.hostname}:${url.port || '443'}`;
-  switch (err.code) {
-    case 'ECONNREFUSED': return `dial tcp ${hostPort}: connect: connection refused`;
-    case 'ENOTFOUND': case 'EAI_AGAIN': return `dial tcp: lookup ${url.hostname}: no such host`;
-    case 'ECONNRESET': return 'read: connection reset by peer';
-    default: return tlsVerifyReason(err) ?? err.message;
-  }
 }
 
 /** POSTs `body`; resolves with the parsed JSON answer, rejects with CallFailure. */

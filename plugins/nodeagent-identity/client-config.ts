@@ -2,9 +2,9 @@
 // credentials that request client certificates while the node has none (certConfig), and the
 // connection the node's client starts from (clientConfig). Without --bootstrap-kubeconfig the
 // --platconfig kubeconfig is used as it is, whatever it holds. With one, the kubeconfig is kept
-// only while it holds client certificates, all unexpired (isClientConfigStillValid): a token, an
-// unreadable pair or an expired certificate sends the node through TLS bootstrap, which rewrites
-// the kubeconfig to point at the certificate store.
+// only while it holds client certificates, all unexpired (isClientConfigStillValid): a token, a
+// certificate that does not parse or an expired one sends the node through TLS bootstrap, which
+// rewrites the kubeconfig to point at the certificate store.
 import { X509Certificate } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { decodePemBlocks } from '../../core/crypto/index.js';
@@ -66,11 +66,14 @@ function stillValid(file: string, log: Logger, now: Date): WebhookConnection | u
   }
   const invalid = (err: string): undefined => { log.error('Unhandled Error', { err }); return undefined; };
   let conn: WebhookConnection;
-  try { conn = loadKubeconfig(file); } catch (e) {
+  try { conn = loadKubeconfig(file, { skipClientPairCheck: true }); } catch (e) {
     return invalid(`unable to read existing bootstrap client config from ${file}: ${message(e)}`);
   }
-  // transport.TLSConfigFor: the certificate and key must make a pair (tls.X509KeyPair).
-  if (conn.clientCert && conn.clientKey) {
+  // transport.TLSConfigFor: the certificate and key must make a pair (tls.X509KeyPair), unless
+  // both are files (ReloadTLSFiles), which are only read at a handshake: a pair of files that
+  // does not match keeps the kubeconfig, and the certificate manager then fails to start.
+  const filesOnly = conn.clientCertFile !== undefined && conn.clientKeyFile !== undefined;
+  if (conn.clientCert && conn.clientKey && !filesOnly) {
     const problem = servingPairProblem({ cert: conn.clientCert.toString(), key: conn.clientKey.toString() });
     if (problem) return invalid(`unable to load TLS configuration from existing bootstrap client config read from ${file}: ${problem.reason}`);
   }

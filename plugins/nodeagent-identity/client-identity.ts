@@ -47,7 +47,7 @@ export async function runClientIdentity(ctx: NodeAgentContext, o: ClientIdentity
   // The kubeconfig's certificate files are the store's second place to look (buildClientCertificateManager),
   // so an operator's certificate stays in force until its rotation deadline.
   const store = new FileStore({
-    dir: certDir, prefix: CLIENT_PREFIX,
+    dir: certDir, prefix: CLIENT_PREFIX, logger: log,
     ...(clientConfig.clientCertFile && clientConfig.clientKeyFile ? { certFile: clientConfig.clientCertFile, keyFile: clientConfig.clientKeyFile } : {}),
   });
 
@@ -93,7 +93,7 @@ export async function runClientIdentity(ctx: NodeAgentContext, o: ClientIdentity
   let certClient: RestClient | undefined;
   let healthy = false;
   const manager: CertificateManager = new CertificateManager({
-    name: 'client', store, signerName: SIGNER_NODEAGENT_CLIENT, use: 'client', logger: log,
+    store, signerName: SIGNER_NODEAGENT_CLIENT, use: 'client', logger: log,
     template: () => clientTemplate(ctx.nodeName),
     // certConfig (the bootstrap credentials) while there is no valid certificate (§5.4 step 2).
     client: (): RestClient => {

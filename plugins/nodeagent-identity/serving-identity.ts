@@ -64,10 +64,10 @@ export async function runServingIdentity(ctx: NodeAgentContext, o: ServingIdenti
     ctx.servingPair.set({ cert: pair.certificatePem, key: pair.privateKeyPem });
     return;
   }
-  const store = new FileStore({ dir: certDir, prefix: SERVING_PREFIX });
+  const store = new FileStore({ dir: certDir, prefix: SERVING_PREFIX, logger: log });
   const now = o.now ?? (() => new Date());
   const manager = new CertificateManager({
-    name: 'serving', store, signerName: SIGNER_NODEAGENT_SERVING, use: 'serving', logger: log,
+    store, signerName: SIGNER_NODEAGENT_SERVING, use: 'serving', logger: log,
     template: () => servingTemplate(ctx.nodeName, ctx.addresses.get()),
     client: () => ctx.api.wait(signal),
     onCurrent: (pair) => ctx.servingPair.set(tlsPair(pair)),

@@ -10,13 +10,16 @@
 // again between attempts, since a new draw could put the next attempt off by a fifth of the life.
 import type { Logger } from '../../log.js';
 import { sleep } from '../../abort-wait.js';
-import { waitForCertificate } from '../../certificates/csr-wait.js';
+import { formatDuration } from '../../flags/duration.js';
+import { goTime } from '../../go-time-text.js';
 import { ApiError, type RestClient } from '../rest-client.js';
+import { waitForCertificate } from './wait.js';
 import { requestCertificate, type CertificateTemplate, type CertificateUse, type CreatedRequest } from './request.js';
 import { keyToPem, NoCertKeyError, type FileStore, type StoredPair } from './store.js';
 
 export interface CertificateManagerOptions {
-  readonly name: string;
+  /** The prefix of the manager's log lines; the signer name when unset, as the kubelet sets none. */
+  readonly name?: string;
   readonly store: FileStore;
   readonly signerName: string;
   readonly use: CertificateUse;
@@ -57,16 +60,25 @@ export function rotationDeadline(notBefore: Date, notAfter: Date, random: number
   return new Date(notBefore.getTime() + Math.round(total * (0.7 + 0.2 * random)));
 }
 
-/** Why the certificate no longer fits the template (CN differs, a DNS name, IP or O is missing). */
+/** Go's `%v` of a sorted string set's List(): `[a b]`. */
+const goList = (items: readonly string[]): string => `[${[...new Set(items)].sort().join(' ')}]`;
+
+/**
+ * Why the certificate no longer fits the template, in certSatisfiesTemplateLocked's words and
+ * order (CN, then missing DNS names, IPs, organizations); undefined when it fits.
+ */
 export function templateMismatch(pair: StoredPair, t: CertificateTemplate): string | undefined {
   const subject = pair.leaf.subject;
   const cn = /^CN=(.*)$/m.exec(subject)?.[1] ?? '';
-  if (cn !== t.commonName) return `common name ${JSON.stringify(cn)} is not ${JSON.stringify(t.commonName)}`;
-  const orgs = [...subject.matchAll(/^O=(.*)$/gm)].map((m) => m[1]);
-  for (const o of t.organizations) if (!orgs.includes(o)) return `organization ${JSON.stringify(o)} is missing`;
+  if (cn !== t.commonName) return `Current certificate CN (${cn}) does not match requested CN (${t.commonName})`;
   const sans = (pair.leaf.subjectAltName ?? '').split(', ');
-  for (const d of t.dnsNames) if (!sans.includes(`DNS:${d}`)) return `DNS name ${JSON.stringify(d)} is missing`;
-  for (const ip of t.ipAddresses) if (!sans.some((s) => s.startsWith('IP Address:') && sameIp(s.slice(11), ip))) return `IP address ${ip} is missing`;
+  const dns = t.dnsNames.filter((d) => !sans.includes(`DNS:${d}`));
+  if (dns.length > 0) return `Current certificate is missing requested DNS names ${goList(dns)}`;
+  const ips = t.ipAddresses.filter((ip) => !sans.some((s) => s.startsWith('IP Address:') && sameIp(s.slice(11), ip)));
+  if (ips.length > 0) return `Current certificate is missing requested IP addresses ${goList(ips)}`;
+  const orgs = [...subject.matchAll(/^O=(.*)$/gm)].map((m) => m[1]);
+  const missingOrgs = t.organizations.filter((o) => !orgs.includes(o));
+  if (missingOrgs.length > 0) return `Current certificate is missing requested orgs ${goList(missingOrgs)}`;
   return undefined;
 }
 
@@ -92,6 +104,7 @@ export class CertificateManager {
   /** The pair last given to onCurrent, until it expires. */
   #inForce: StoredPair | undefined;
   #bootstrapped: boolean;
+  readonly #name: string;
   readonly #now: () => Date;
   readonly #random: () => number;
   readonly #sleep: (ms: number, signal: AbortSignal) => Promise<void>;
@@ -101,6 +114,7 @@ export class CertificateManager {
     this.#random = o.random ?? Math.random;
     this.#sleep = o.sleep ?? sleep;
     this.#bootstrapped = o.forceInitialRotation ?? false;
+    this.#name = o.name || o.signerName;
     try {
       this.#current = o.store.current();
     } catch (e) {
@@ -108,7 +122,7 @@ export class CertificateManager {
       // else stops start-up (as the kubelet's NewManager error does) instead of sending a new CSR
       // at every retry that then cannot be stored.
       if (!(e instanceof NoCertKeyError)) {
-        throw new Error(`failed to initialize ${o.name === 'client' ? 'client ' : ''}certificate manager: ${(e as Error).message}`);
+        throw new Error(`failed to initialize ${o.use === 'client' ? 'client ' : ''}certificate manager: ${(e as Error).message}`);
       }
     }
   }
@@ -119,17 +133,24 @@ export class CertificateManager {
     return c && this.#now().getTime() < c.notAfter.getTime() ? c : undefined;
   }
 
-  /** Why the manager would rotate now, or undefined when the deadline decides. */
-  #rotateNowReason(): string | undefined {
+  /** upstream's m.logf: klog.V(2).Infof with the manager's name first. */
+  #logf(text: string): void {
+    this.o.logger.v(2).info(`${this.#name}: ${text}`);
+  }
+
+  /** utilruntime.HandleError(fmt.Errorf("<name>: <text>")). */
+  #handleError(text: string): void {
+    this.o.logger.error('Unhandled Error', { err: `${this.#name}: ${text}` });
+  }
+
+  /** Whether the manager must rotate now rather than at the deadline (V(2) says why the template does not hold). */
+  #mustRotateNow(): boolean {
     const c = this.#current;
-    if (!c) return 'no certificate';
-    if (this.#bootstrapped) return 'the certificate came from bootstrap credentials';
+    if (!c || this.#bootstrapped) return true;
     const t = this.o.template();
-    if (t) {
-      const m = templateMismatch(c, t);
-      if (m) return `the certificate does not match the template: ${m}`;
-    }
-    return undefined;
+    const m = t && templateMismatch(c, t);
+    if (m) this.#logf(m);
+    return Boolean(m);
   }
 
   async run(signal: AbortSignal): Promise<void> {
@@ -160,37 +181,38 @@ export class CertificateManager {
 
   async #loop(checkMs: number, signal: AbortSignal): Promise<void> {
     while (!signal.aborted) {
-      let reason = this.#rotateNowReason();
-      if (!reason) {
+      if (!this.#mustRotateNow()) {
         const c = this.#current!;
         const deadline = rotationDeadline(c.notBefore, c.notAfter, this.#random());
-        if (this.#now().getTime() < deadline.getTime()) {
-          this.o.logger.info('Waiting to rotate certificate', { name: this.o.name, expiration: c.notAfter.toISOString(), deadline: deadline.toISOString() });
-        }
+        this.#logf(`Certificate expiration is ${goTime(c.notAfter)}, rotation deadline is ${goTime(deadline)}`);
+        const sleepMs = deadline.getTime() - this.#now().getTime();
+        if (sleepMs > 0) this.#logf(`Waiting ${formatDuration(sleepMs)} for next certificate rotation`);
         // Sleep until the deadline, waking every templateCheckMs to look at the template again.
-        while (!signal.aborted && !reason && this.#now().getTime() < deadline.getTime()) {
+        let now = false;
+        while (!signal.aborted && !now && this.#now().getTime() < deadline.getTime()) {
           await this.#sleep(Math.min(checkMs, deadline.getTime() - this.#now().getTime()), signal);
-          reason = this.#rotateNowReason();
+          now = this.#mustRotateNow();
         }
         if (signal.aborted) return;
-        reason ??= 'the rotation deadline has passed';
+        if (now) this.#logf('Certificate template changed, rotating');
       }
       // Upstream does not start the backoff without a template (a node with no IP yet).
       if (!this.o.template()) { await this.#sleep(checkMs, signal); continue; }
-      this.o.logger.info('Rotating certificates', { name: this.o.name, reason });
       await this.#rotateUntilDone(signal);
     }
   }
 
   async #rotateUntilDone(signal: AbortSignal): Promise<void> {
     for (let failures = 0; !signal.aborted; failures++) {
+      this.#logf('Rotating certificates');
       const failure = await this.#attempt(signal);
       if (!failure || signal.aborted) return;
       const exponential = failures < BACKOFF_MS.length;
       const wait = exponential ? BACKOFF_MS[failures]! * (1 + 0.1 * this.#random()) : POLL_MS;
       const error = failure.error instanceof Error ? failure.error.message : String(failure.error);
-      this.o.logger.error(failure.message, { name: this.o.name, error, retryIn: `${Math.round(wait) / 1000}s` });
-      if (failures === BACKOFF_MS.length) this.o.logger.error('Reached backoff limit, still unable to rotate certs', { name: this.o.name, error: 'timed out waiting for the condition' });
+      this.#handleError(`${failure.message}: ${error}`);
+      // wait.ExponentialBackoff's own error once its five steps are spent.
+      if (failures === BACKOFF_MS.length) this.#handleError('Reached backoff limit, still unable to rotate certs: timed out waiting for the condition');
       if (failure.healthy !== undefined) this.o.onServerHealth?.(failure.healthy);
       await this.#sleep(wait, signal);
     }
@@ -199,14 +221,14 @@ export class CertificateManager {
   /** WaitForCertificate's own words: its first list's (V(2)), then the informer's watch errors. */
   #logWaitError(csr: string, e: unknown, during: 'list' | 'watch'): void {
     const err = e instanceof Error ? e.message : String(e);
-    if (during === 'list') this.o.logger.v(2).info(`error fetching v1 certificate signing request: ${err}`, { name: this.o.name, csr });
-    else this.o.logger.error('Failed to watch', { name: this.o.name, csr, err });
+    if (during === 'list') this.o.logger.v(2).info(`error fetching v1 certificate signing request: ${err}`, { name: this.#name, csr });
+    else this.o.logger.error('Failed to watch', { name: this.#name, csr, err });
   }
 
   /** One rotateCerts: undefined when the new certificate is in force. */
   async #attempt(signal: AbortSignal): Promise<Failure | undefined> {
     const template = this.o.template();
-    if (!template) return { message: 'Unable to generate a certificate signing request', error: 'unable to create a csr, no template available' };
+    if (!template) return { message: 'Unable to generate a certificate signing request', error: `${this.#name}: unable to create a csr, no template available` };
     let client: RestClient;
     try { client = await this.o.client(); } catch (error) {
       if (signal.aborted) return undefined;
@@ -220,7 +242,7 @@ export class CertificateManager {
       return { message: 'Failed while requesting a signed certificate from the control plane', error, healthy: error instanceof ApiError && [401, 403, 404].includes(error.code) };
     }
     if (signal.aborted) return undefined;
-    this.o.logger.info('Certificate signing request created', { name: this.o.name, csr: req.name });
+    this.o.logger.info('Certificate signing request created', { name: this.#name, csr: req.name });
     // A request for a template that no longer holds is not waited for (upstream's lastRequestCancel).
     const stale = new AbortController();
     const onAbort = () => stale.abort();
@@ -240,12 +262,11 @@ export class CertificateManager {
         onRetry: (e, during) => this.#logWaitError(req.name, e, during),
         // The reflector's V(4) line for a watch it could not open for now (the API server restarting).
         onBackoff: (e, retryInMs) => this.o.logger.v(4).info(`watch of *v1.CertificateSigningRequest returned ${e instanceof Error ? e.message : String(e)} - backing off`,
-          { name: this.o.name, csr: req.name, retryInMs }),
+          { name: this.#name, csr: req.name, retryInMs }),
       });
     } catch (error) {
       if (signal.aborted) return undefined;
-      if (stale.signal.aborted) return { message: 'Certificate request was not signed', error: `the certificate template changed while waiting for "${req.name}"` };
-      return { message: 'Certificate request was not signed', error };
+      return { message: 'certificate request was not signed', error };
     } finally {
       clearInterval(check);
       signal.removeEventListener('abort', onAbort);
@@ -259,7 +280,7 @@ export class CertificateManager {
     this.#current = pair;
     this.#bootstrapped = false;
     this.o.onServerHealth?.(true);
-    this.o.logger.info('Certificate rotation done', { name: this.o.name, csr: req.name, expiration: pair.notAfter.toISOString() });
+    this.o.logger.info('Certificate rotation done', { name: this.#name, csr: req.name, expiration: pair.notAfter.toISOString() });
     this.#putInForce(pair);
     return undefined;
   }

@@ -4,7 +4,8 @@
 import type { KeyObject } from 'node:crypto';
 import type { Csr } from '../../certificates/csr-object.js';
 import { createCsr, generateKeyPair, type KeyType } from '../../crypto/index.js';
-import { ApiError, type RestClient } from '../rest-client.js';
+import type { RestClient } from '../rest-client.js';
+import { formatCsrError } from './format-error.js';
 
 export interface CertificateTemplate {
   readonly commonName: string;
@@ -43,9 +44,9 @@ export async function requestCertificate(client: RestClient, o: {
     const created = await client.request<Csr>('POST', '/apis/certificates.platform/v1/certificatesigningrequests', { body, ...(o.signal ? { signal: o.signal } : {}) });
     return { name: created.metadata.name ?? '', uid: created.metadata.uid ?? '', key };
   } catch (e) {
-    // Upstream wraps the error and keeps its Status.
-    if (e instanceof ApiError) throw new ApiError(e.code, e.reason, `cannot create certificate signing request: ${e.message}`, e.body);
-    throw e;
+    // The caller's abort is no failure to report.
+    if (o.signal?.aborted) throw e;
+    throw formatCsrError('cannot create certificate signing request', e, 'POST');
   }
 }
 

@@ -3,10 +3,12 @@
 // newest, swapped through `<prefix>-updated.pem` so that a crash leaves either the old or the new
 // link, never none (a dangling `updated` is finished at the next start). A regular file where a
 // link belongs is an operator's: updates fail rather than delete it.
-import { X509Certificate, createPrivateKey, type KeyObject } from 'node:crypto';
+import { X509Certificate, type KeyObject } from 'node:crypto';
 import { existsSync, lstatSync, readFileSync, renameSync, symlinkSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { decodePemBlocks, encodePem } from '../../crypto/index.js';
+import { x509KeyPair } from '../../crypto/x509-key-pair.js';
+import type { Logger } from '../../log.js';
 import { goQuote } from '../../go-quote.js';
 import { writeFileAtomicSync } from '../../pki/write-file-atomic.js';
 import { makeDirSync } from '../../make-dir.js';
@@ -31,6 +33,8 @@ export interface FileStoreOptions {
   /** Files given by the operator (--tls-cert-file / --tls-private-key-file), read second. */
   readonly certFile?: string;
   readonly keyFile?: string;
+  /** Where current() says which files it reads, as klog.Infof does upstream. */
+  readonly logger?: Logger;
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -47,23 +51,22 @@ export function keyToPem(key: KeyObject): string {
   return key.export({ type: 'pkcs8', format: 'pem' }).toString();
 }
 
-/** Reads a pair from PEM text: every CERTIFICATE block, and the one key block. */
-export function pairFromPem(certPem: string, keyPem: string, where: string): StoredPair {
-  const certs = decodePemBlocks(certPem).filter((b) => b.label === 'CERTIFICATE');
-  if (certs.length === 0) throw new Error(`${where}: no certificate found`);
-  let leaf: X509Certificate;
-  try { leaf = new X509Certificate(Buffer.from(certs[0]!.der)); } catch (e) { throw new Error(`${where}: the certificate cannot be parsed: ${(e as Error).message}`); }
+/**
+ * tls.X509KeyPair of PEM text (the leaf is the first CERTIFICATE block, the key the first PRIVATE
+ * KEY block); throws tls's text, after `where: ` when given.
+ */
+export function pairFromPem(certPem: string, keyPem: string, where?: string): StoredPair {
   let key: KeyObject;
-  try { key = createPrivateKey(keyPem); } catch (e) { throw new Error(`${where}: the private key cannot be parsed: ${(e as Error).message}`); }
-  if (!leaf.checkPrivateKey(key)) throw new Error(`${where}: the private key does not match the certificate`);
-  const onlyCerts = certs.map((b) => encodePem('CERTIFICATE', b.der)).join('');
+  let leaf: X509Certificate;
+  try {
+    let certDer: Uint8Array;
+    ({ certDer, key } = x509KeyPair(certPem, keyPem));
+    leaf = new X509Certificate(Buffer.from(certDer));
+  } catch (e) {
+    throw new Error(where ? `${where}: ${(e as Error).message}` : (e as Error).message);
+  }
+  const onlyCerts = decodePemBlocks(certPem).filter((b) => b.label === 'CERTIFICATE').map((b) => encodePem('CERTIFICATE', b.der)).join('');
   return { certPem: onlyCerts, keyPem: keyToPem(key), leaf, notBefore: new Date(leaf.validFrom), notAfter: new Date(leaf.validTo) };
-}
-
-function keyBlockOf(pem: string): string {
-  const m = /-----BEGIN ([A-Z ]*PRIVATE KEY)-----[\s\S]*?-----END \1-----\n?/.exec(pem);
-  if (!m) throw new Error('no private key found');
-  return m[0].endsWith('\n') ? m[0] : `${m[0]}\n`;
 }
 
 export class FileStore {
@@ -72,22 +75,28 @@ export class FileStore {
   get currentPath(): string { return path.join(this.o.dir, `${this.o.prefix}-current.pem`); }
   get #updatedPath(): string { return path.join(this.o.dir, `${this.o.prefix}-updated.pem`); }
 
-  /** The pair in force, in upstream's load order; throws NoCertKeyError when there is none. */
+  /** The pair in force, in upstream's load order (each place logged as it is read); throws NoCertKeyError when there is none. */
   current(): StoredPair {
     this.#recover();
+    const log = this.o.logger;
     if (existsSync(this.currentPath)) {
+      log?.info(`Loading cert/key pair from ${goQuote(this.currentPath)}.`);
       const pem = readFileSync(this.currentPath, 'utf8');
-      let key: string;
-      try { key = keyBlockOf(pem); } catch { throw new Error(`could not convert data from "${this.currentPath}" into cert/key pair: no private key found`); }
-      return pairFromPem(pem, key, this.currentPath);
+      try { return pairFromPem(pem, pem); } catch (e) {
+        throw new Error(`could not convert data from ${goQuote(this.currentPath)} into cert/key pair: ${(e as Error).message}`);
+      }
     }
     const { certFile, keyFile } = this.o;
     if (certFile && keyFile && existsSync(certFile) && existsSync(keyFile)) {
-      return pairFromPem(readFileSync(certFile, 'utf8'), readFileSync(keyFile, 'utf8'), certFile);
+      log?.info(`Loading cert/key pair from (${goQuote(certFile)}, ${goQuote(keyFile)}).`);
+      return pairFromPem(readFileSync(certFile, 'utf8'), readFileSync(keyFile, 'utf8'));
     }
     const crt = path.join(this.o.dir, `${this.o.prefix}.crt`);
     const keyPath = path.join(this.o.dir, `${this.o.prefix}.key`);
-    if (existsSync(crt) && existsSync(keyPath)) return pairFromPem(readFileSync(crt, 'utf8'), readFileSync(keyPath, 'utf8'), crt);
+    if (existsSync(crt) && existsSync(keyPath)) {
+      log?.info(`Loading cert/key pair from (${goQuote(crt)}, ${goQuote(keyPath)}).`);
+      return pairFromPem(readFileSync(crt, 'utf8'), readFileSync(keyPath, 'utf8'));
+    }
     throw new NoCertKeyError(`no cert/key files read at "${this.currentPath}", ("${certFile ?? ''}", "${keyFile ?? ''}") or ("${crt}", "${keyPath}")`);
   }
 

@@ -10,6 +10,9 @@ import { parse as parseYaml } from 'yaml';
 import { createBootstrapToken } from '../../helpers/bootstrap-token.js';
 import { agentDirs, startAgent } from '../../helpers/nodeagent-process.js';
 import { runOpenssl } from '../../helpers/openssl.js';
+import { makeClientCert } from '../../helpers/certs.js';
+import { platCa } from '../../controller-manager/support.js';
+import { bootstrapCluster, writeNodeKubeconfig } from '../../../plugins/nodeagent-identity/kubeconfig-files.js';
 import { startInProcess, tempDir, type RunningPlat } from '../../helpers/plat.js';
 
 const CSRS = '/apis/certificates.platform/v1/certificatesigningrequests';
@@ -68,7 +71,9 @@ describe('node agent TLS bootstrap (plat all + plat nodeagent)', () => {
     // Restart: the certificate in force is reused, no new CSR.
     const again = startAgent(dirs, 'n1');
     try {
-      await again.waitFor(/Waiting to rotate certificate/);
+      // certificate_store.go's V0 line, then the manager's V(2) wait.
+      await again.waitFor(new RegExp(`Loading cert/key pair from "${current}"\\.`));
+      await again.waitFor(/for next certificate rotation/);
     } finally {
       assert.equal(await again.stop(), 0, again.output());
     }
@@ -87,20 +92,42 @@ describe('node agent TLS bootstrap (plat all + plat nodeagent)', () => {
     assert.ok(!existsSync(path.join(dirs.certDir, 'nodeagent-client-current.pem')));
   });
 
-  it('stops at start-up, sending no CSR, when the stored client certificate cannot be read', async () => {
-    const caFile = path.join(plat.dataDir, 'pki', 'ca.crt');
-    const dirs = await agentDirs(path.join(root, 'n-garbage'), plat.url, caFile, token, WEBHOOKS);
-    mkdirSync(dirs.certDir, { recursive: true });
-    writeFileSync(path.join(dirs.certDir, 'nodeagent-client-current.pem'), 'garbage\n');
-    const before = (await plat.admin.get('/apis/certificates.platform/v1/certificatesigningrequests')).json.items.length;
-    const agent = startAgent(dirs, 'n-garbage', []);
-    // Bounded: an agent that goes on (requesting certificates it cannot store) fails the test.
-    const code = await Promise.race([
-      new Promise<number | null>((r) => agent.child.on('exit', r)),
-      new Promise<string>((r) => setTimeout(() => { agent.child.kill(); r('still running after 20s'); }, 20_000).unref()),
-    ]);
-    assert.equal(code, 1, agent.output());
-    assert.match(agent.output(), /failed to initialize client certificate manager: /);
-    assert.equal((await plat.admin.get('/apis/certificates.platform/v1/certificatesigningrequests')).json.items.length, before, 'no CSR sent');
-  });
+  // The kubeconfig TLS bootstrap wrote names nodeagent-client-current.pem; what upstream says of
+  // the file decides: one that holds no certificate sends the node to bootstrap (which then cannot
+  // read the store), a certificate with another key keeps the kubeconfig (client-go reads files
+  // only at a handshake); either way the certificate manager cannot start and no CSR is sent.
+  const unusable: [string, (a: { cert: string; key: string }, b: { cert: string; key: string }) => string, RegExp[]][] = [
+    ['garbage', () => 'garbage\n', [
+      /unable to load TLS certificates from existing bootstrap client config read from \S+nodeagent\.conf: data does not contain any valid RSA or ECDSA certificates/,
+      /failed to initialize client certificate manager: could not convert data from "\S+nodeagent-client-current\.pem" into cert\/key pair: tls: failed to find any PEM data in certificate input/]],
+    ['mismatch', (a, b) => a.cert + b.key, [
+      /Current kubeconfig file contents are still valid, no bootstrap necessary/,
+      /failed to initialize client certificate manager: could not convert data from "\S+nodeagent-client-current\.pem" into cert\/key pair: tls: private key does not match public key/]],
+  ];
+  for (const [name, content, expected] of unusable) {
+    it(`stops at start-up, sending no CSR, when the stored client certificate cannot be read (${name})`, async () => {
+      const caFile = path.join(plat.dataDir, 'pki', 'ca.crt');
+      const dirs = await agentDirs(path.join(root, `n-${name}`), plat.url, caFile, token, WEBHOOKS);
+      mkdirSync(dirs.certDir, { recursive: true });
+      const current = path.join(dirs.certDir, 'nodeagent-client-current.pem');
+      const pair = () => { const c = makeClientCert(platCa(plat), 'system:node:n-x', ['system:nodes']); return { cert: c.certificatePem, key: c.privateKeyPem }; };
+      writeFileSync(current, content(pair(), pair()));
+      await writeNodeKubeconfig(dirs.kubeconfig, bootstrapCluster(dirs.bootstrap), current);
+      const kubeconfig = readFileSync(dirs.kubeconfig, 'utf8');
+      const before = (await plat.admin.get(CSRS)).json.items.length;
+      const agent = startAgent(dirs, `n-${name}`, []);
+      // Bounded: an agent that goes on (requesting certificates it cannot store) fails the test.
+      const code = await Promise.race([
+        new Promise<number | null>((r) => agent.child.on('exit', r)),
+        new Promise<string>((r) => setTimeout(() => { agent.child.kill(); r('still running after 20s'); }, 20_000).unref()),
+      ]);
+      assert.equal(code, 1, agent.output());
+      for (const re of expected) assert.match(agent.output(), re);
+      if (name === 'mismatch') {
+        assert.doesNotMatch(agent.output(), /Use the bootstrap credentials/, 'no bootstrap');
+        assert.equal(readFileSync(dirs.kubeconfig, 'utf8'), kubeconfig);
+      }
+      assert.equal((await plat.admin.get(CSRS)).json.items.length, before, 'no CSR sent');
+    });
+  }
 });

@@ -81,7 +81,7 @@ describe('node agent client config (LoadClientConfig)', () => {
     writeFileSync(keyFile, cred.privateKeyPem, { mode: 0o600 });
     const { dirs, agent, lines, waitFor } = await start('cc3', () => ({ 'client-certificate': certFile, 'client-key': keyFile }), true);
     await waitFor('Current kubeconfig file contents are still valid, no bootstrap necessary');
-    await waitFor('Waiting to rotate certificate');
+    await waitFor('for next certificate rotation');
     assert.ok(!lines.some((l) => l.includes('Rotating certificates')), lines.join('\n'));
     assert.ok(agent.ctx.api.isSet());
     assert.ok(!existsSync(path.join(dirs.certDir, 'nodeagent-client-current.pem')), 'nothing written to the store');
@@ -92,7 +92,7 @@ describe('node agent client config (LoadClientConfig)', () => {
     const cred = nodeCert('cc4');
     const b64 = (s: string) => Buffer.from(s).toString('base64');
     const { dirs, waitFor } = await start('cc4', () => ({ 'client-certificate-data': b64(cred.certificatePem), 'client-key-data': b64(cred.privateKeyPem) }), false);
-    await waitFor('reason="the certificate came from bootstrap credentials"');
+    await waitFor('platform/apiserver-client-nodeagent: Rotating certificates');
     const current = path.join(dirs.certDir, 'nodeagent-client-current.pem');
     const serial = (pem: string) => new X509Certificate(pem).serialNumber;
     const stored = readFileSync(readlinkSync(current), 'utf8');

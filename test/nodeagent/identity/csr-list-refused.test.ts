@@ -54,7 +54,7 @@ describe('node agent bootstrap when the CSR list is refused', () => {
 
     await until(() => count('error fetching v1 certificate signing request') >= 3, 'three retried lists');
     assert.match(lines.find((l) => l.includes('error fetching v1 certificate signing request'))!, /is forbidden: User "system:bootstrap:[0-9a-f]+" cannot list resource "certificatesigningrequests"/);
-    assert.equal(count('Certificate request was not signed'), 0, lines.join('\n'));
+    assert.equal(count('certificate request was not signed'), 0, lines.join('\n'));
     const sent = await csrs();
     assert.equal(sent.length, 1, 'one CSR');
     assert.ok(sent[0].status?.certificate, 'auto-approved and issued meanwhile');

@@ -10,6 +10,7 @@ import { rotationDeadline, templateMismatch } from '../../../core/client/certifi
 import { usagesFor } from '../../../core/client/certificate/request.js';
 import { datedStamp, FileStore, keyToPem, NoCertKeyError } from '../../../core/client/certificate/store.js';
 import { createCertificate } from '../../../core/crypto/index.js';
+import { createLogger } from '../../../core/log.js';
 import { tempDir } from '../../helpers/plat.js';
 import { writeNodeKubeconfig } from '../../../plugins/nodeagent-identity/kubeconfig-files.js';
 import { servingTemplate } from '../../../plugins/nodeagent-identity/serving-template.js';
@@ -105,13 +106,41 @@ describe('certificate file store', () => {
     assert.match(store.current().leaf.subject, /system:node:a/);
   });
 
-  it('refuses a corrupt current file with the file named', () => {
+  it('refuses a current file that is not a pair with tls.X509KeyPair\'s words, the file named', () => {
+    const a = selfSigned('system:node:a');
+    const other = selfSigned('system:node:a');
+    const cases: [string, string, string][] = [
+      ['garbage', 'not a certificate\n', 'tls: failed to find any PEM data in certificate input'],
+      ['a certificate alone', a.cert, 'tls: found a certificate rather than a key in the PEM for the private key'],
+      ['another certificate\'s key', a.cert + other.key, 'tls: private key does not match public key'],
+    ];
+    for (const [name, pem, reason] of cases) {
+      const dir = tempDir('plat-store-');
+      writeFileSync(path.join(dir, 'x.pem'), pem);
+      const current = path.join(dir, 'nodeagent-client-current.pem');
+      symlinkSync(path.join(dir, 'x.pem'), current);
+      const store = new FileStore({ dir, prefix: 'nodeagent-client' });
+      assert.throws(() => store.current(), { message: `could not convert data from "${current}" into cert/key pair: ${reason}` }, name);
+    }
+  });
+
+  it('says which files it loads, as certificate_store.go\'s Current does', () => {
     const dir = tempDir('plat-store-');
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(path.join(dir, 'x.pem'), 'not a certificate\n');
-    symlinkSync(path.join(dir, 'x.pem'), path.join(dir, 'nodeagent-client-current.pem'));
-    const store = new FileStore({ dir, prefix: 'nodeagent-client' });
-    assert.throws(() => store.current(), /nodeagent-client-current\.pem/);
+    const lines: string[] = [];
+    const logger = createLogger({ write: (l) => lines.push(l) });
+    const a = selfSigned('system:node:a');
+    const crt = path.join(dir, 'nodeagent-client.crt');
+    const key = path.join(dir, 'nodeagent-client.key');
+    writeFileSync(crt, a.cert);
+    writeFileSync(key, a.key);
+    const store = new FileStore({ dir, prefix: 'nodeagent-client', logger });
+    store.current();
+    store.update(a.cert, a.key);
+    store.current();
+    assert.deepEqual(lines.map((l) => l.replace(/^I.*\] /, '')), [
+      `Loading cert/key pair from ("${crt}", "${key}").`,
+      `Loading cert/key pair from "${path.join(dir, 'nodeagent-client-current.pem')}".`,
+    ]);
   });
 
   it('dated names use local time in Go\'s 2006-01-02-15-04-05 layout', () => {
@@ -135,10 +164,14 @@ describe('certificate manager schedule and template', () => {
     const pair = store.update(c.cert, c.key);
     const t = { commonName: 'system:node:a', organizations: ['system:nodes'], dnsNames: ['a.example'], ipAddresses: ['10.0.0.1', '0:0:0:0:0:0:0:1'] };
     assert.equal(templateMismatch(pair, t), undefined);
-    assert.match(templateMismatch(pair, { ...t, commonName: 'system:node:b' })!, /common name/);
-    assert.match(templateMismatch(pair, { ...t, dnsNames: ['b.example'] })!, /DNS name "b.example"/);
-    assert.match(templateMismatch(pair, { ...t, ipAddresses: ['10.0.0.2'] })!, /IP address 10\.0\.0\.2/);
-    assert.match(templateMismatch(pair, { ...t, organizations: ['other'] })!, /organization "other"/);
+    // certSatisfiesTemplateLocked's V(2) texts, in its order (CN, DNS names, IPs, orgs), sets listed sorted.
+    const cases: [Partial<typeof t>, string][] = [
+      [{ commonName: 'system:node:b', dnsNames: ['b.example'] }, 'Current certificate CN (system:node:a) does not match requested CN (system:node:b)'],
+      [{ dnsNames: ['c.example', 'a.example', 'b.example'], ipAddresses: ['10.0.0.2'] }, 'Current certificate is missing requested DNS names [b.example c.example]'],
+      [{ ipAddresses: ['10.0.0.3', '10.0.0.2'], organizations: ['other'] }, 'Current certificate is missing requested IP addresses [10.0.0.2 10.0.0.3]'],
+      [{ organizations: ['other', 'system:nodes'] }, 'Current certificate is missing requested orgs [other]'],
+    ];
+    for (const [change, text] of cases) assert.equal(templateMismatch(pair, { ...t, ...change }), text);
   });
 
   it('serving SANs come from the addresses as upstream sorts them; no IP, no template', () => {
