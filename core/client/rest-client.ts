@@ -42,6 +42,14 @@ export interface RequestOptions {
   readonly query?: Record<string, string | number | boolean | undefined>;
   readonly signal?: AbortSignal;
   readonly headers?: Record<string, string>;
+  /**
+   * This request's timeout instead of the client's (client-go's Request.Timeout, which a client
+   * built with its own rest.Config Timeout gives every request): bounds it, retries included, and
+   * is sent as the `timeout` parameter.
+   */
+  readonly timeoutMs?: number;
+  /** Not held back by the client's rate limit, as a request of a client-go client whose QPS is -1. */
+  readonly unthrottled?: boolean;
 }
 
 export interface RestClientOptions {
@@ -223,14 +231,15 @@ export class RestClient {
   async #request<T>(method: string, path: string, o: RequestOptions): Promise<T> {
     // The first token is taken before the timeout starts, as client-go's: a throttled client
     // should not time out a request it has not sent.
-    await this.#limiter?.wait(o.signal);
-    const deadline = requestDeadline(this.opts.timeoutMs, o.signal);
+    if (!o.unthrottled) await this.#limiter?.wait(o.signal);
+    const timeoutMs = o.timeoutMs ?? this.opts.timeoutMs;
+    const deadline = requestDeadline(timeoutMs, o.signal);
     const query = deadline ? { ...o.query, timeout: formatDuration(deadline.ms) } : o.query;
     const url = this.#url(path, query);
     const signal = deadline?.signal ?? o.signal;
     const attemptOptions = signal ? { ...o, signal } : o;
     // Without a timeout of the caller's, a connection silent this long is given up.
-    const idleMs = this.opts.timeoutMs === undefined ? 30_000 : undefined;
+    const idleMs = timeoutMs === undefined ? 30_000 : undefined;
     try {
       const res = await this.#openRetrying(method, url, attemptOptions, idleMs, method === 'GET');
       const code = res.statusCode ?? 0;
@@ -268,26 +277,27 @@ export class RestClient {
         res = await this.#open(method, url, o, idleMs);
       } catch (e) {
         if (!retryLost || !isLostConnection(e) || o.signal?.aborted || retries >= MAX_RETRIES) throw e;
-        await this.#beforeRetry(1, o.signal, retries + 1, url);
+        await this.#beforeRetry(1, o, retries + 1, url);
         continue;
       }
       const code = res.statusCode ?? 0;
       const wait = code >= 200 && code <= 299 ? undefined : answerRetryWait(code, res.headers);
       if (wait === undefined || retries >= MAX_RETRIES) return res;
       discard(res);
-      await this.#beforeRetry(wait, o.signal, retries + 1, url);
+      await this.#beforeRetry(wait, o, retries + 1, url);
     }
   }
 
   /** client-go's withRetry.Before: wait as the server asked (abortable), then take a token again. */
-  async #beforeRetry(seconds: number, signal: AbortSignal | undefined, attempt: number, url: URL): Promise<void> {
+  async #beforeRetry(seconds: number, o: RequestOptions, attempt: number, url: URL): Promise<void> {
+    const signal = o.signal;
     this.opts.logger?.v(4).info(`Got a Retry-After ${formatDuration(seconds * 1000)} response for attempt ${attempt} to ${url.href}`);
     if (seconds > 0) {
       if (signal) await sleepUnlessAborted(seconds * 1000, signal);
       else await sleep(seconds * 1000);
     }
     if (signal?.aborted) throw signal.reason;
-    await this.#limiter?.wait(signal);
+    if (!o.unthrottled) await this.#limiter?.wait(signal);
   }
 
   async get<T extends ApiObject>(r: ResourceRef, name: string, subresource?: string, o: { signal?: AbortSignal } = {}): Promise<T> {

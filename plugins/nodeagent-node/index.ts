@@ -12,7 +12,7 @@ export const NodeAgentNodePlugin: Plugin = {
   name: PLUGIN_NAME,
   apply(host: Host): void {
     host.hooks.nodeAgent.tap(PLUGIN_NAME, (registry) => {
-      registry.register(NODE_SUBSYSTEM, (ctx) => nodeSubsystem(ctx, { version: host.version }));
+      registry.register(NODE_SUBSYSTEM, (ctx) => nodeSubsystem(ctx, { version: host.version, gitVersion: host.gitVersion }));
     });
   },
 };

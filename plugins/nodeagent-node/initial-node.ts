@@ -7,6 +7,7 @@ import {
   LABEL_ARCH, LABEL_ARCH_BETA, LABEL_FAILURE_DOMAIN_BETA_REGION, LABEL_FAILURE_DOMAIN_BETA_ZONE, LABEL_HOSTNAME, LABEL_INSTANCE_TYPE,
   LABEL_INSTANCE_TYPE_BETA, LABEL_OS, LABEL_OS_BETA, LABEL_TOPOLOGY_REGION, LABEL_TOPOLOGY_ZONE, LABEL_WINDOWS_BUILD,
 } from '../../core/nodes/node-labels.js';
+import type { Logger } from '../../core/log.js';
 import { ANNOTATION_CONTROLLER_MANAGED_ATTACH, TAINT_EXTERNAL_CLOUD_PROVIDER, type Node, type NodeTaint } from '../../core/nodes/node-object.js';
 import { goArch, goOs } from './machine.js';
 import { setNodeStatus, type StatusInputs } from './node-status.js';
@@ -34,7 +35,7 @@ export async function initialNode(inputs: NodeInputs): Promise<Node> {
     [LABEL_HOSTNAME]: inputs.hostname, [LABEL_OS]: os, [LABEL_ARCH]: arch, [LABEL_OS_BETA]: os, [LABEL_ARCH_BETA]: arch,
   };
   for (const [k, v] of Object.entries(inputs.nodeLabels)) {
-    if (Object.hasOwn(labels, k)) inputs.logger.warn(`the node label ${k}=${v} will overwrite default setting ${labels[k]}`);
+    if (Object.hasOwn(labels, k)) inputs.logger.info('the node label will overwrite default setting', { labelKey: k, labelValue: v, default: labels[k] });
     labels[k] = v;
   }
   const taints = (inputs.config.registerWithTaints ?? []).map(toNodeTaint);
@@ -69,11 +70,31 @@ export function updateDefaultLabels(initial: Node, existing: Node): boolean {
 }
 
 /** reconcileCMADAnnotationWithExistingNode: the attach-detach annotation follows the configuration. */
-export function reconcileAttachDetachAnnotation(initial: Node, existing: Node): boolean {
+export function reconcileAttachDetachAnnotation(initial: Node, existing: Node, logger: Logger): boolean {
   const want = initial.metadata.annotations?.[ANNOTATION_CONTROLLER_MANAGED_ATTACH];
   const have = existing.metadata.annotations?.[ANNOTATION_CONTROLLER_MANAGED_ATTACH];
   if ((want ?? '') === (have ?? '')) return false;
-  if (want === undefined) delete existing.metadata.annotations![ANNOTATION_CONTROLLER_MANAGED_ATTACH];
-  else existing.metadata.annotations = { ...existing.metadata.annotations, [ANNOTATION_CONTROLLER_MANAGED_ATTACH]: want };
+  if (want === undefined) {
+    logger.info('Controller attach-detach setting changed to false; updating existing Node');
+    delete existing.metadata.annotations![ANNOTATION_CONTROLLER_MANAGED_ATTACH];
+  } else {
+    logger.info('Controller attach-detach setting changed to true; updating existing Node');
+    existing.metadata.annotations = { ...existing.metadata.annotations, [ANNOTATION_CONTROLLER_MANAGED_ATTACH]: want };
+  }
   return true;
+}
+
+/**
+ * updateNode's areRequiredLabelsNotPresent: platform/os and platform/arch as this machine's, put
+ * back on every status update (whoever removed or changed them); true when one was.
+ */
+export function restoreRequiredLabels(node: Node): boolean {
+  const required = { [LABEL_OS]: goOs(process.platform), [LABEL_ARCH]: goArch(process.arch) };
+  let restored = false;
+  for (const [key, value] of Object.entries(required)) {
+    if (node.metadata.labels?.[key] === value) continue;
+    (node.metadata.labels ??= {})[key] = value;
+    restored = true;
+  }
+  return restored;
 }

@@ -4,14 +4,15 @@
 // be read, so the Lease goes when the Node is deleted). Renewed every renew interval (0.25 ×
 // the lease duration, 10 s for 40) with 4% jitter, from the last Lease written (no read); a
 // failed renewal is retried at once up to five times, re-reading the Lease after a conflict;
-// making sure the Lease exists backs off from 200 ms doubling to 7 s.
+// making sure the Lease exists backs off from 200 ms doubling to 7 s. Every call (the Node's read
+// for the owner reference too) goes as the kubelet's heartbeat client sends it.
 import type { ApiObject } from '../../core/api/meta.js';
 import { isApiError, type RestClient } from '../../core/client/rest-client.js';
 import { microTime } from '../../core/controller/leader-election.js';
 import type { Logger } from '../../core/log.js';
 import type { Slot } from '../../core/nodeagent/slot.js';
 import { LEASE_RESOURCE, NODE_LEASE_NAMESPACE, NODE_RESOURCE, type Node } from '../../core/nodes/node-object.js';
-import { ApiCalls } from './api-calls.js';
+import { ApiCalls, type Heartbeat } from './api-calls.js';
 import { jitterUntil, type Clock } from './clock.js';
 
 export const RENEW_INTERVAL_FRACTION = 0.25;
@@ -27,6 +28,7 @@ export interface LeaseDeps {
   readonly nodeName: string;
   readonly leaseDurationSeconds: number;
   readonly api: Slot<RestClient>;
+  readonly heartbeat: Heartbeat;
   readonly clock: Clock;
   readonly random: () => number;
   readonly logger: Logger;
@@ -84,7 +86,7 @@ export class NodeLeaseController {
   }
 
   async #ensure(signal: AbortSignal): Promise<{ lease?: NodeLease; created: boolean }> {
-    const api = new ApiCalls(this.d.api, signal);
+    const api = new ApiCalls(this.d.api, signal, this.d.heartbeat);
     try {
       return { lease: await api.get<NodeLease>(leases, this.d.nodeName), created: false };
     } catch (e) {
@@ -101,7 +103,7 @@ export class NodeLeaseController {
   }
 
   async #retryUpdate(base: NodeLease, signal: AbortSignal): Promise<void> {
-    const api = new ApiCalls(this.d.api, signal);
+    const api = new ApiCalls(this.d.api, signal, this.d.heartbeat);
     let current: NodeLease | undefined = base;
     for (let i = 0; i < MAX_UPDATE_RETRIES; i++) {
       if (signal.aborted) return;

@@ -24,7 +24,7 @@ export const NO_PRESSURE: PressureSignals = { memory: () => false, disk: () => f
 
 export interface StatusInputs extends AddressInputs {
   readonly config: Readonly<NodeAgentConfiguration>;
-  /** `v<plat version>`, reported as the node agent's version. */
+  /** The GitVersion (`v1.32.0+plat.<version>`), reported as the node agent's version. */
   readonly version: string;
   readonly machine: () => Promise<MachineInfo>;
   readonly pressure: PressureSignals;

@@ -1,17 +1,19 @@
 // Registration and status reporting (kubelet_node_status.go): register once, retrying with
 // upstream's backoff (100 ms doubling to 7 s, before every attempt); on AlreadyExists reconcile the
 // existing Node (the labels and annotation the agent owns) instead of failing. Then every sync
-// reads the Node, recomputes its status and patches nodes/status only when the status changed or
-// nodeStatusReportFrequency has passed since the last report (the Lease is the heartbeat), with up
-// to five tries. A status that made it to the server hands its addresses to the other subsystems.
+// reads the Node, puts back its platform/os and platform/arch labels (updateNode), recomputes its
+// status and patches nodes/status (the labels travel in the patch's metadata) only when a label
+// was put back, the status changed or nodeStatusReportFrequency has passed since the last report
+// (the Lease is the heartbeat), with up to five tries, on the heartbeat client (registration uses
+// the ordinary one). A status that made it to the server hands its addresses to the other subsystems.
 import { isApiError, type RestClient } from '../../core/client/rest-client.js';
-import { ApiCalls } from './api-calls.js';
+import { ApiCalls, type Heartbeat } from './api-calls.js';
 import type { Logger } from '../../core/log.js';
 import type { NodeAddress } from '../../core/nodeagent/context.js';
 import type { Slot } from '../../core/nodeagent/slot.js';
 import { NODE_RESOURCE, type Node } from '../../core/nodes/node-object.js';
 import type { Clock } from './clock.js';
-import { initialNode, reconcileAttachDetachAnnotation, updateDefaultLabels, type NodeInputs } from './initial-node.js';
+import { initialNode, reconcileAttachDetachAnnotation, restoreRequiredLabels, updateDefaultLabels, type NodeInputs } from './initial-node.js';
 import { nodeStatusHasChanged, setNodeStatus } from './node-status.js';
 import { nodeStatusPatch } from './status-patch.js';
 
@@ -23,6 +25,7 @@ const REGISTER_MAX_STEP_MS = 7000;
 export interface NodeSyncDeps {
   readonly inputs: NodeInputs;
   readonly api: Slot<RestClient>;
+  readonly heartbeat: Heartbeat;
   readonly addresses: Slot<readonly NodeAddress[]>;
   readonly clock: Clock;
   readonly registerNode: boolean;
@@ -105,13 +108,13 @@ export class NodeSync {
     }
     const original = clone(existing);
     this.d.logger.info('Node was previously registered', { node: this.#name });
-    let requiresUpdate = reconcileAttachDetachAnnotation(node, existing);
+    let requiresUpdate = reconcileAttachDetachAnnotation(node, existing, this.d.logger);
     requiresUpdate = updateDefaultLabels(node, existing) || requiresUpdate;
     if (requiresUpdate) {
       try {
         await patchNodeStatus(api, this.#name, original, existing);
       } catch (e) {
-        this.d.logger.error('Unable to reconcile node with API server, error updating node', { node: this.#name, err: errText(e) });
+        this.d.logger.error('Unable to reconcile node with API server,error updating node', { node: this.#name, err: errText(e) });
         return false;
       }
     }
@@ -131,9 +134,9 @@ export class NodeSync {
     throw new Error('update node status exceeds retry count');
   }
 
-  /** tryUpdateNodeStatus: read, recompute, and patch when changed or due. */
+  /** tryUpdateNodeStatus and updateNode: read, fix the required labels, recompute, and patch when changed or due. */
   async tryUpdateNodeStatus(signal: AbortSignal): Promise<void> {
-    const api = new ApiCalls(this.d.api, signal);
+    const api = new ApiCalls(this.d.api, signal, this.d.heartbeat);
     let node: Node;
     try {
       node = await api.get<Node>(NODE_RESOURCE, this.#name);
@@ -141,9 +144,11 @@ export class NodeSync {
       throw new Error(`error getting node ${JSON.stringify(this.#name)}: ${errText(e)}`);
     }
     const original = clone(node);
+    const labelsRestored = restoreRequiredLabels(node);
     await setNodeStatus(node, this.d.inputs);
+    const changed = nodeStatusHasChanged(original.status, node.status) || labelsRestored;
     const now = this.d.clock.now();
-    if (now < this.#lastStatusReport + this.d.reportFrequencyMs && !nodeStatusHasChanged(original.status, node.status)) return;
+    if (!changed && now < this.#lastStatusReport + this.d.reportFrequencyMs) return;
     const updated = await patchNodeStatus(api, this.#name, original, node);
     this.#lastStatusReport = now;
     this.#observeAddresses(updated);

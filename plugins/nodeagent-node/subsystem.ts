@@ -7,7 +7,9 @@ import { parseDuration } from '../../core/flags/duration.js';
 import type { Runnable } from '../../core/lifecycle.js';
 import type { NodeAddress, NodeAgentContext } from '../../core/nodeagent/context.js';
 import type { Node } from '../../core/nodes/node-object.js';
+import { defaultGitVersion } from '../../core/version.js';
 import { setNodeAddresses } from './addresses.js';
+import { heartbeatTimeoutMs } from './api-calls.js';
 import { jitterUntil, realClock, type Clock } from './clock.js';
 import { realHostNetwork, type HostNetwork } from './host-network.js';
 import type { NodeInputs } from './initial-node.js';
@@ -19,8 +21,10 @@ import { NO_PRESSURE, type PressureSignals } from './node-status.js';
 import { NodeSync } from './node-sync.js';
 
 export interface NodeSubsystemOptions {
-  /** plat's version; the Node reports `v<version>` as its agent's version. */
+  /** plat's version: the Node reports its GitVersion (what `--version` prints) as its agent's version. */
   readonly version: string;
+  /** The GitVersion `--version=vX.Y.Z...` asked for, reported instead (upstream's dynamic version). */
+  readonly gitVersion?: string | undefined;
   readonly clock?: Clock;
   readonly random?: () => number;
   readonly network?: HostNetwork;
@@ -60,17 +64,18 @@ export function nodeSubsystem(ctx: NodeAgentContext, options: NodeSubsystemOptio
   const inputs: NodeInputs = {
     nodeName: ctx.nodeName, hostname: ctx.hostname, nodeLabels, nodeIps: ips,
     externalCloudProvider: cloudProvider === 'external', net: options.network ?? realHostNetwork,
-    config: ctx.config, version: `v${options.version}`, machine: () => machineSource(rootDir),
+    config: ctx.config, version: options.gitVersion ?? defaultGitVersion(options.version), machine: () => machineSource(rootDir),
     pressure: options.pressure ?? NO_PRESSURE, now: () => new Date(clock.now()), logger,
   };
+  const updateFrequencyMs = parseDuration(ctx.config.nodeStatusUpdateFrequency);
+  const heartbeat = { timeoutMs: heartbeatTimeoutMs(updateFrequencyMs, ctx.config.nodeLeaseDurationSeconds) };
   const sync = new NodeSync({
-    inputs, api: ctx.api, addresses: ctx.addresses, clock, logger,
+    inputs, api: ctx.api, heartbeat, addresses: ctx.addresses, clock, logger,
     registerNode: ctx.config.registerNode, reportFrequencyMs: parseDuration(ctx.config.nodeStatusReportFrequency),
   });
   const lease = new NodeLeaseController({
-    nodeName: ctx.nodeName, leaseDurationSeconds: ctx.config.nodeLeaseDurationSeconds, api: ctx.api, clock, random, logger,
+    nodeName: ctx.nodeName, leaseDurationSeconds: ctx.config.nodeLeaseDurationSeconds, api: ctx.api, heartbeat, clock, random, logger,
   });
-  const updateFrequencyMs = parseDuration(ctx.config.nodeStatusUpdateFrequency);
 
   /** Standalone: the addresses as the status setter finds them, for the server and /pods. */
   async function publishLocalAddresses(): Promise<void> {

@@ -39,9 +39,21 @@ function normalize(node: Node): void {
   podCidrsInStep(node);
 }
 
-/** dropDisabledFields: the removed configSource survives an update only where it was already set. */
-function dropConfigSource(node: Node, old: Node): void {
-  if (!old.spec?.configSource && node.spec) delete node.spec.configSource;
+/**
+ * dropDisabledFields: the removed dynamic configuration. A create drops spec.configSource and
+ * status.config (so it draws no deprecation warning either: the warning looks at what is left); an
+ * update keeps a configSource only where one was already stored.
+ */
+function dropConfigSource(node: Node, old: Node | undefined): void {
+  if (old === undefined) {
+    if (node.spec) delete node.spec.configSource;
+    if (node.status) delete node.status.config;
+  } else if (!old.spec?.configSource && node.spec) delete node.spec.configSource;
+}
+
+/** The status strategy's PrepareForUpdate: status.config survives only where it was already stored. */
+function dropStatusConfig(node: Node, old: Node): void {
+  if (old.status?.config == null && node.status) delete node.status.config;
 }
 
 /** fieldIsDeprecatedWarnings. */
@@ -53,7 +65,10 @@ function deprecatedFieldWarnings(node: Node): string[] {
 }
 
 export const nodeStrategy: Strategy<Node> = {
-  prepareForCreate: (_ctx, node) => normalize(node),
+  prepareForCreate(_ctx, node) {
+    normalize(node);
+    dropConfigSource(node, undefined);
+  },
   validate: (_ctx, node) => validateNode(node),
   prepareForUpdate(_ctx, node, old) {
     if (old.status === undefined) delete node.status;
@@ -71,6 +86,7 @@ export const nodeStatusStrategy: Strategy<Node> = {
     if (old.spec === undefined) delete node.spec;
     else node.spec = structuredClone(old.spec);
     normalize(node);
+    dropStatusConfig(node, old);
   },
   validateUpdate: (_ctx, node, old) => validateNodeUpdate(node, old),
 };

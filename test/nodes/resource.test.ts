@@ -159,12 +159,25 @@ describe('core/v1 nodes', () => {
     assert.deepEqual([c2[1], c2[2], c2[4], ...c2.slice(5)], ['Unknown', '<none>', '', '<none>', '<none>', '<unknown>', '<unknown>', '<unknown>']);
   });
 
-  it('warns about the deprecated externalID and the removed configSource', async () => {
-    const r = await plat.admin.post(NODES, nodeObject('warn-1', { spec: { externalID: 'x', configSource: { configMap: { namespace: 'a', name: 'b', kubeletConfigKey: 'k' } } } }));
+  it('create drops the removed configSource and status.config (dropDisabledFields), so only externalID draws a warning', async () => {
+    const configSource = { configMap: { namespace: 'a', name: 'b', kubeletConfigKey: 'k' } };
+    const body = nodeObject('warn-1', { spec: { externalID: 'x', configSource } });
+    body.status.config = { assigned: configSource, active: configSource, error: 'e' };
+    const r = await plat.admin.post(NODES, body);
     assert.equal(r.status, 201, r.text);
-    const warning = String(r.headers['warning'] ?? '');
-    assert.match(warning, /spec\.configSource: the feature is removed/);
-    assert.match(warning, /spec\.externalID: this field is deprecated, and is unused by Kubernetes/);
+    assert.equal(r.headers['warning'], '299 - "spec.externalID: this field is deprecated, and is unused by Kubernetes"');
+    assert.equal(r.json.spec.configSource, undefined);
+    assert.equal(r.json.status.config, undefined);
+    assert.equal(r.json.spec.externalID, 'x');
+  });
+
+  it('nodes/status keeps status.config out unless the stored Node has one', async () => {
+    const created = (await plat.admin.post(NODES, nodeObject('cfg-status-1'))).json;
+    created.status.config = { lastKnownGood: { configMap: { namespace: 'a', name: 'b', kubeletConfigKey: 'k' } } };
+    const u = await plat.admin.put(nodePath('cfg-status-1', 'status'), created);
+    assert.equal(u.status, 200, u.text);
+    assert.equal(u.headers['warning'], undefined);
+    assert.equal(u.json.status.config, undefined);
   });
 
   it('drops a configSource an update adds, as upstream drops the removed feature', async () => {

@@ -10,6 +10,8 @@ import type { NodeAgentConfiguration } from '../../../core/nodeagent/configurati
 import type { Node } from '../../../core/nodes/node-object.js';
 import { goArch, goOs } from '../../../plugins/nodeagent-node/machine.js';
 import { nodeSubsystem, type NodeSubsystem } from '../../../plugins/nodeagent-node/index.js';
+import { initialNode } from '../../../plugins/nodeagent-node/initial-node.js';
+import { startScriptedServer, json, status } from '../../client/scripted-server.js';
 import { nodeAgentTestContext } from '../../helpers/nodeagent-context.js';
 import { startInProcess, type RunningPlat } from '../../helpers/plat.js';
 import { advanceUntil, eventually, fakeMachine, fakeNetwork, ManualClock, nodeClient, nodeFlags, settled } from './support.js';
@@ -45,7 +47,7 @@ describe('the node subsystem against a real plat', () => {
     await plat?.stop();
   });
 
-  function start(name: string, o: { args?: string[]; config?: Partial<NodeAgentConfiguration>; clock?: ManualClock; machine?: () => ReturnType<typeof fakeMachine>; identity?: string; standalone?: boolean } = {}): Running {
+  function start(name: string, o: { args?: string[]; config?: Partial<NodeAgentConfiguration>; clock?: ManualClock; machine?: () => ReturnType<typeof fakeMachine>; identity?: string; standalone?: boolean; gitVersion?: string } = {}): Running {
     const clock = o.clock ?? new ManualClock();
     const logs: string[] = [];
     const ctx = nodeAgentTestContext({
@@ -56,7 +58,7 @@ describe('the node subsystem against a real plat', () => {
     const client = new CountingClient(base.connection);
     base.close();
     if (!o.standalone) ctx.api.set(client);
-    const sub = nodeSubsystem(ctx, { version: '0.1.0', clock, random: () => 0, network: fakeNetwork(), machine: async () => (o.machine ?? fakeMachine)() });
+    const sub = nodeSubsystem(ctx, { version: '0.1.0', gitVersion: o.gitVersion, clock, random: () => 0, network: fakeNetwork(), machine: async () => (o.machine ?? fakeMachine)() });
     const ac = new AbortController();
     const done = sub.run(ac.signal);
     const r: Running = { sub, clock, client, logs, stop: async () => { ac.abort(); await done; client.close(); } };
@@ -101,7 +103,7 @@ describe('the node subsystem against a real plat', () => {
     assert.deepEqual(s.allocatable, { cpu: '4', memory: '8092Mi', pods: '110', 'ephemeral-storage': '96636764k' });
     assert.deepEqual(s.nodeInfo, {
       machineID: 'machine-1', systemUUID: 'uuid-1', bootID: 'boot-1', kernelVersion: '6.1.0-test', osImage: 'Debian GNU/Linux 12 (bookworm)',
-      containerRuntimeVersion: '', kubeletVersion: 'v0.1.0', kubeProxyVersion: '', operatingSystem: 'linux', architecture: 'amd64',
+      containerRuntimeVersion: '', kubeletVersion: 'v1.32.0+plat.0.1.0', kubeProxyVersion: '', operatingSystem: 'linux', architecture: 'amd64',
     });
     assert.deepEqual(s.daemonEndpoints, { kubeletEndpoint: { Port: 10250 } });
     assert.deepEqual(ctxOf(r).addresses.get(), s.addresses);
@@ -131,6 +133,26 @@ describe('the node subsystem against a real plat', () => {
     const ready = (n: Node) => n.status!.conditions!.find((c) => c.type === 'Ready')!;
     assert.ok(Date.parse(ready(after).lastHeartbeatTime!) - Date.parse(ready(before).lastHeartbeatTime!) >= 300_000);
     assert.equal(ready(after).lastTransitionTime, ready(before).lastTransitionTime);
+  });
+
+  it('puts back platform/os and platform/arch at the next status sync, not only when a report is due', async () => {
+    const r = start('worker-10');
+    await advanceUntil(r.clock, registered(r), 'registration', 2);
+    const edited = await plat.admin.patch(`${NODES}/worker-10`, { metadata: { labels: { 'platform/os': null, 'platform/arch': 'plan9', team: 'x' } } }, 'application/merge-patch+json');
+    assert.equal(edited.status, 200, edited.text);
+    // Status syncs every 10 s, reports without a change every 5 min: a few syncs must do.
+    const restored = async () => {
+      const labels = (await getNode('worker-10'))!.metadata.labels ?? {};
+      return labels['platform/os'] === goOs(process.platform) && labels['platform/arch'] === goArch(process.arch);
+    };
+    await advanceUntil(r.clock, restored, 'the required labels put back', 2, 4);
+    assert.equal((await getNode('worker-10'))!.metadata.labels?.['team'], 'x');
+  });
+
+  it('reports the GitVersion --version=vX.Y.Z... asked for as the agent\'s version (version.Get() is the dynamic one)', async () => {
+    const r = start('worker-11', { gitVersion: 'v1.32.0-rc.1' });
+    await advanceUntil(r.clock, registered(r), 'registration', 2);
+    assert.equal((await getNode('worker-11'))!.status?.nodeInfo?.kubeletVersion, 'v1.32.0-rc.1');
   });
 
   it('a restart reconciles the existing Node instead of duplicating it', async () => {
@@ -231,6 +253,68 @@ describe('stopping the node subsystem', () => {
     } finally {
       client.close();
       server.close();
+    }
+  });
+});
+
+describe('the heartbeat client', () => {
+  // A server that reads each request's first line and never answers. The REST client's own rate
+  // limit lets one request through in a thousand seconds and it has no timeout: only the heartbeat
+  // calls' own (nodeStatusUpdateFrequency, 1 s here) and their not waiting for the limiter make
+  // both loops fail, naming the deadline, while the server is silent.
+  it('sends the status and Lease requests unthrottled with ?timeout=, and gives up on a silent server after that timeout', { timeout: 30_000 }, async () => {
+    const requestLines = new Set<string>();
+    const server = net.createServer((s) => {
+      s.on('error', () => {});
+      s.once('data', (d) => { requestLines.add(d.toString('latin1').split('\r\n')[0]!); });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const port = (server.address() as import('node:net').AddressInfo).port;
+    const client = new RestClient({ server: new URL(`http://127.0.0.1:${port}`) }, { qps: 0.001, burst: 1 });
+    const logs: string[] = [];
+    const ac = new AbortController();
+    let done: Promise<void> | undefined;
+    try {
+      const ctx = nodeAgentTestContext({
+        nodeName: 'hb-1', flags: nodeFlags(['--node-ip=192.0.2.20']), config: { nodeStatusUpdateFrequency: '1s', registerNode: false },
+        logger: createLogger({ verbosity: 4, write: (l) => logs.push(l) }),
+      });
+      ctx.api.set(client);
+      const sub = nodeSubsystem(ctx, { version: '0.1.0', clock: new ManualClock(), random: () => 0, network: fakeNetwork(), machine: async () => fakeMachine() });
+      done = sub.run(ac.signal);
+      await eventually(() => (logs.some((l) => /Error updating node status, will retry .*error getting node .*hb-1.*: context deadline exceeded/.test(l))
+        && logs.some((l) => /Failed to ensure lease exists, will retry .*context deadline exceeded/.test(l)) ? true : undefined), `both heartbeats to fail:\n${logs.join('\n')}`);
+      assert.ok(requestLines.has('GET /api/v1/nodes/hb-1?timeout=1s HTTP/1.1'), [...requestLines].join('\n'));
+      assert.ok(requestLines.has('GET /apis/coordination.platform/v1/namespaces/plat-node-lease/leases/hb-1?timeout=1s HTTP/1.1'), [...requestLines].join('\n'));
+    } finally {
+      ac.abort();
+      await done;
+      client.close();
+      server.close();
+    }
+  });
+});
+
+describe('reconciling an existing Node', () => {
+  it('logs upstream\'s words when the reconciling patch fails, and reports the registration as not done', async () => {
+    const server = await startScriptedServer();
+    const client = new RestClient({ server: server.url });
+    try {
+      const logs: string[] = [];
+      const ctx = nodeAgentTestContext({ nodeName: 'rec-1', flags: nodeFlags(['--node-ip=192.0.2.20']), logger: createLogger({ write: (l) => logs.push(l) }) });
+      ctx.api.set(client);
+      const sub = nodeSubsystem(ctx, { version: '0.1.0', clock: new ManualClock(), random: () => 0, network: fakeNetwork(), machine: async () => fakeMachine() });
+      const existing: Node = { apiVersion: 'v1', kind: 'Node', metadata: { name: 'rec-1', labels: { 'platform/os': 'plan9' } } };
+      server.script(status(409, 'AlreadyExists', 'nodes "rec-1" already exists'), json(200, existing), status(500, 'InternalError', 'storage is down'));
+      const registered = await sub.sync.tryRegisterWithApiServer(await initialNode(sub.inputs), new AbortController().signal);
+      assert.equal(registered, false);
+      assert.deepEqual(server.seen.map((x) => x.method), ['POST', 'GET', 'PATCH']);
+      const line = logs.find((l) => l.includes('Unable to reconcile node'));
+      assert.match(line ?? '', /^E.* Unable to reconcile node with API server,error updating node node="rec-1" err=".*storage is down"$/, logs.join('\n'));
+      assert.ok(logs.some((l) => l.includes('Controller attach-detach setting changed to true; updating existing Node')), logs.join('\n'));
+    } finally {
+      client.close();
+      await server.close();
     }
   });
 });

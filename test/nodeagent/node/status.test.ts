@@ -13,8 +13,9 @@ import { nodeLabelsError } from '../../../plugins/nodeagent-node/node-labels-fla
 import { nodeStatusHasChanged } from '../../../plugins/nodeagent-node/node-status.js';
 import { nodeStatusPatch } from '../../../plugins/nodeagent-node/status-patch.js';
 import { nodeSchema } from '../../../plugins/nodes/schema.js';
-import { silentLogger } from '../../../core/log.js';
-import { initialNode, reconcileAttachDetachAnnotation, updateDefaultLabels, type NodeInputs } from '../../../plugins/nodeagent-node/initial-node.js';
+import { createLogger, silentLogger } from '../../../core/log.js';
+import { initialNode, reconcileAttachDetachAnnotation, restoreRequiredLabels, updateDefaultLabels, type NodeInputs } from '../../../plugins/nodeagent-node/initial-node.js';
+import { goArch, goOs } from '../../../plugins/nodeagent-node/machine.js';
 import { parseIp } from '../../../plugins/nodeagent-node/ip.js';
 import { NO_PRESSURE } from '../../../plugins/nodeagent-node/node-status.js';
 import { fakeMachine, fakeNetwork } from './support.js';
@@ -157,23 +158,49 @@ describe('the initial Node', () => {
     assert.equal(node.metadata.annotations?.['alpha.platform/provided-node-ip'], '192.0.2.20');
   });
 
-  it('--node-labels override the defaults (with a warning); no attach-detach annotation when the controller does not attach', async () => {
-    const warnings: string[] = [];
-    const logger = { ...silentLogger, warn: (m: string) => { warnings.push(m); } };
+  it('--node-labels override the defaults (logged at info, as klog.InfoS); no attach-detach annotation when the controller does not attach', async () => {
+    const lines: string[] = [];
+    const logger = createLogger({ write: (l) => lines.push(l) });
     const node = await initialNode(inputs({ nodeLabels: { 'platform/hostname': 'alias' }, logger, config: config({ enableControllerAttachDetach: false }) }));
     assert.equal(node.metadata.labels?.['platform/hostname'], 'alias');
-    assert.deepEqual(warnings, ['the node label platform/hostname=alias will overwrite default setting edge-9']);
+    const overwrite = lines.filter((l) => l.includes('will overwrite'));
+    assert.equal(overwrite.length, 1, lines.join('\n'));
+    assert.match(overwrite[0]!, /^I.* the node label will overwrite default setting labelKey="platform\/hostname" labelValue="alias" default="edge-9"$/);
     assert.equal(node.metadata.annotations, undefined);
     assert.deepEqual(node.spec, {});
   });
 
-  it('reconciles only the labels it owns, and the annotation, on an existing Node', () => {
+  it('reconciles only the labels it owns, and the annotation, on an existing Node, logging the annotation change', () => {
+    const lines: string[] = [];
+    const logger = createLogger({ write: (l) => lines.push(l) });
     const initial: Node = { metadata: { labels: { 'platform/hostname': 'h', 'platform/os': 'linux', mine: 'x' }, annotations: { 'volumes.platform/controller-managed-attach-detach': 'true' } } };
     const existing: Node = { metadata: { labels: { 'platform/hostname': 'h', 'platform/os': 'old', other: 'y' } } };
     assert.equal(updateDefaultLabels(initial, existing), true);
-    assert.equal(reconcileAttachDetachAnnotation(initial, existing), true);
+    assert.equal(reconcileAttachDetachAnnotation(initial, existing, logger), true);
     assert.deepEqual(existing.metadata, { labels: { 'platform/hostname': 'h', 'platform/os': 'linux', other: 'y' }, annotations: { 'volumes.platform/controller-managed-attach-detach': 'true' } });
     assert.equal(updateDefaultLabels(initial, existing), false);
-    assert.equal(reconcileAttachDetachAnnotation(initial, existing), false);
+    assert.equal(reconcileAttachDetachAnnotation(initial, existing, logger), false);
+    assert.equal(reconcileAttachDetachAnnotation({ metadata: {} }, existing, logger), true);
+    assert.deepEqual(existing.metadata.annotations, {});
+    assert.deepEqual(lines.map((l) => l.replace(/^(\w)\S* \S+ [^\]]*\] /, '$1 ')), [
+      'I Controller attach-detach setting changed to true; updating existing Node',
+      'I Controller attach-detach setting changed to false; updating existing Node',
+    ]);
+  });
+
+  it('updateNode puts back platform/os and platform/arch when missing or different, and nothing else', () => {
+    const os = goOs(process.platform);
+    const arch = goArch(process.arch);
+    const cases: { name: string; labels: Record<string, string> | undefined; restored: boolean; want: Record<string, string> }[] = [
+      { name: 'no labels at all', labels: undefined, restored: true, want: { 'platform/os': os, 'platform/arch': arch } },
+      { name: 'os removed', labels: { 'platform/arch': arch, team: 'a' }, restored: true, want: { 'platform/arch': arch, team: 'a', 'platform/os': os } },
+      { name: 'arch changed', labels: { 'platform/os': os, 'platform/arch': 'plan9' }, restored: true, want: { 'platform/os': os, 'platform/arch': arch } },
+      { name: 'both right; beta labels are not required', labels: { 'platform/os': os, 'platform/arch': arch }, restored: false, want: { 'platform/os': os, 'platform/arch': arch } },
+    ];
+    for (const c of cases) {
+      const node: Node = { metadata: c.labels ? { labels: { ...c.labels } } : {} };
+      assert.equal(restoreRequiredLabels(node), c.restored, c.name);
+      assert.deepEqual(node.metadata.labels, c.want, c.name);
+    }
   });
 });
