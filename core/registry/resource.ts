@@ -87,6 +87,8 @@ export interface ResourceDefinition<T extends ApiObject = ApiObject> {
   readonly wireGroup?: string;
   /** Converts a create or update body sent under `wireGroup` (group names inside it), before anything else sees it. */
   fromWireGroup?(obj: T): void;
+  /** The reverse, on a copy of an object answered under `wireGroup`. */
+  toWireGroup?(obj: T): void;
 }
 
 /** A GET-only path outside /api and /apis (the service-account issuer's discovery document). */

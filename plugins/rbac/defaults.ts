@@ -34,11 +34,24 @@ export function normalizeRules(r: Role): void {
   }
 }
 
+function renameGroup(b: RoleBinding, from: string, to: string): void {
+  if (b.roleRef?.apiGroup === from) b.roleRef = { ...b.roleRef, apiGroup: to };
+  if (Array.isArray(b.subjects)) b.subjects = b.subjects.map((s) => (s?.apiGroup === from ? { ...s, apiGroup: to } : s));
+}
+
 /**
  * A binding sent under the upstream group (`kubectl create rolebinding` and friends) names that
  * group in roleRef and in User and Group subjects: here it means this one.
  */
 export function bindingFromUpstreamGroup(b: RoleBinding): void {
-  if (b.roleRef?.apiGroup === UPSTREAM_RBAC_GROUP) b.roleRef = { ...b.roleRef, apiGroup: RBAC_GROUP };
-  if (Array.isArray(b.subjects)) b.subjects = b.subjects.map((s) => (s?.apiGroup === UPSTREAM_RBAC_GROUP ? { ...s, apiGroup: RBAC_GROUP } : s));
+  renameGroup(b, UPSTREAM_RBAC_GROUP, RBAC_GROUP);
+}
+
+/**
+ * The way back, for answers under the upstream group: a client there compares roleRef with the one
+ * it sent (kubectl auth reconcile recreates a binding whose roleRef differs), so it must read its
+ * own group name.
+ */
+export function bindingToUpstreamGroup(b: RoleBinding): void {
+  renameGroup(b, RBAC_GROUP, UPSTREAM_RBAC_GROUP);
 }
