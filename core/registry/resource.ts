@@ -62,6 +62,12 @@ export interface ResourceDefinition<T extends ApiObject = ApiObject> {
   readonly subresources?: readonly SubresourceDefinition<T>[];
   /** Field-selector values beyond `metadata.name` (and `metadata.namespace`): `spec.signerName`. */
   selectableFields?(obj: T): Record<string, string>;
+  /**
+   * The kind registers no field-label conversion upstream, so runtime.DefaultMetaV1FieldSelectorConversion
+   * applies: `metadata.name` and `metadata.namespace` (on a cluster-scoped kind too, where it is ""),
+   * and its own message for anything else. Default false: `metadata.namespace` on namespaced kinds only.
+   */
+  readonly defaultFieldLabelConversion?: boolean;
   readonly table?: TablePrinter<T>;
   /** Default false: PUT to a missing name is 404. */
   readonly allowCreateOnUpdate?: boolean;

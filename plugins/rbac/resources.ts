@@ -34,7 +34,10 @@ const bindingStrategy = (namespaced: boolean): Strategy<RoleBinding> => ({
   validateUpdate: (_ctx, obj, old) => validateBindingUpdate(obj, old, namespaced),
 });
 
-const common = { group: RBAC_GROUP, version: RBAC_VERSION, wireGroup: UPSTREAM_RBAC_GROUP, allowCreateOnUpdate: true } as const;
+// rbac/v1 registers no field-label conversion.
+const common = {
+  group: RBAC_GROUP, version: RBAC_VERSION, wireGroup: UPSTREAM_RBAC_GROUP, allowCreateOnUpdate: true, defaultFieldLabelConversion: true,
+} as const;
 
 export const roleResource: ResourceDefinition<Role> = {
   ...common, kind: 'Role', listKind: 'RoleList', plural: 'roles', singular: 'role', scope: 'Namespaced',
