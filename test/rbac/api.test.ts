@@ -178,6 +178,32 @@ describe('rbac.authorization.platform/v1 API', () => {
     assert.equal(direct.status, 422, direct.text);
   });
 
+  it('no rules are "rules": null (no omitempty, nil from storage); no subjects are left out (omitempty)', async () => {
+    const noRules = { rules: null };
+    const agg = { aggregationRule: { clusterRoleSelectors: [{ matchLabels: { a: 'b' } }] } };
+    // [name, collection, body without metadata.name, what the answer has beyond metadata]
+    const table: [string, string, Record<string, unknown>, Record<string, unknown>][] = [
+      ['role-empty', ROLES('default'), { kind: 'Role', rules: [] }, noRules],
+      ['role-absent', ROLES('default'), { kind: 'Role' }, noRules],
+      ['cr-empty', CLUSTER_ROLES, { kind: 'ClusterRole', rules: [] }, noRules],
+      ['cr-aggregated', CLUSTER_ROLES, { kind: 'ClusterRole', ...agg }, { ...noRules, ...agg }],
+      ['rb-empty', ROLE_BINDINGS('default'), { kind: 'RoleBinding', roleRef: { apiGroup: G, kind: 'ClusterRole', name: 'view' }, subjects: [] },
+        { roleRef: { apiGroup: G, kind: 'ClusterRole', name: 'view' } }],
+      ['crb-absent', CLUSTER_ROLE_BINDINGS, { kind: 'ClusterRoleBinding', roleRef: { apiGroup: G, kind: 'ClusterRole', name: 'view' } },
+        { roleRef: { apiGroup: G, kind: 'ClusterRole', name: 'view' } }],
+    ];
+    const rest = (o: any) => { const { apiVersion: _a, kind: _k, metadata: _m, ...others } = o; return others; };
+    for (const [name, p, body, expected] of table) {
+      const c = await plat.admin.post(p, { apiVersion: `${G}/v1`, metadata: { name }, ...body });
+      assert.equal(c.status, 201, c.text);
+      assert.deepEqual(rest(c.json), expected, `${name}: the create answer`);
+      assert.deepEqual(rest((await plat.admin.get(`${p}/${name}`)).json), expected, `${name}: GET`);
+      const put = await plat.admin.put(`${p}/${name}`, { ...c.json, ...body, metadata: c.json.metadata });
+      assert.equal(put.status, 200, put.text);
+      assert.deepEqual(rest(put.json), expected, `${name}: the update answer`);
+    }
+  });
+
   it('server-side tables: roles NAME CREATED AT, bindings NAME ROLE AGE and the wide subject columns', async () => {
     await created(plat.admin, CLUSTER_ROLES, clusterRole('tabled', [rule(['get'], [''], ['secrets'])]));
     await created(plat.admin, CLUSTER_ROLE_BINDINGS, clusterRoleBinding('tabled', 'tabled', [
