@@ -63,6 +63,12 @@ export interface ResourceDefinition<T extends ApiObject = ApiObject> {
   readonly subresources?: readonly SubresourceDefinition<T>[];
   /** Field-selector values beyond `metadata.name` (and `metadata.namespace`): `spec.signerName`. */
   selectableFields?(obj: T): Record<string, string>;
+  /**
+   * The kind registers no field-label conversion upstream, so runtime.DefaultMetaV1FieldSelectorConversion
+   * applies: `metadata.name` and `metadata.namespace` (on a cluster-scoped kind too, where it is ""),
+   * and its own message for anything else. Default false: `metadata.namespace` on namespaced kinds only.
+   */
+  readonly defaultFieldLabelConversion?: boolean;
   readonly table?: TablePrinter<T>;
   /** Default false: PUT to a missing name is 404. */
   readonly allowCreateOnUpdate?: boolean;
@@ -93,6 +99,8 @@ export interface ResourceDefinition<T extends ApiObject = ApiObject> {
   readonly wireGroup?: string;
   /** Converts a create or update body sent under `wireGroup` (group names inside it), before anything else sees it. */
   fromWireGroup?(obj: T): void;
+  /** The reverse, on a copy of an object answered under `wireGroup`. */
+  toWireGroup?(obj: T): void;
 }
 
 /** A GET-only path outside /api and /apis (the service-account issuer's discovery document). */

@@ -17,8 +17,13 @@ export function objectFields(def: ResourceDefinition, obj: ApiObject): Record<st
   return { ...fields, ...(def.selectableFields?.(obj) ?? {}) };
 }
 
+const META_FIELDS = ['metadata.name', 'metadata.namespace'];
+
+/** DefaultMetaV1FieldSelectorConversion's refusal. */
+const notMetaField = (label: string) => `"${label}" is not a known field selector: only "metadata.name", "metadata.namespace"`;
+
 export function allowedFieldLabels(def: ResourceDefinition, sample?: ApiObject): string[] {
-  const base = def.scope === 'Namespaced' ? ['metadata.name', 'metadata.namespace'] : ['metadata.name'];
+  const base = def.scope === 'Namespaced' || def.defaultFieldLabelConversion ? META_FIELDS : ['metadata.name'];
   const probe = sample ?? ({ metadata: {} } as ApiObject);
   let extra: string[] = [];
   try { extra = Object.keys(def.selectableFields?.(probe) ?? {}); } catch { extra = []; }
@@ -28,7 +33,7 @@ export function allowedFieldLabels(def: ResourceDefinition, sample?: ApiObject):
 export function buildSelection(def: ResourceDefinition, labelSelector: string | undefined, fieldSelector: string | undefined): Selection {
   const labels = parseLabelSelector(labelSelector ?? '');
   const fields = parseFieldSelector(fieldSelector ?? '');
-  fields.check(allowedFieldLabels(def), def.plural);
+  fields.check(allowedFieldLabels(def), def.defaultFieldLabelConversion ? notMetaField : undefined);
   return {
     matches: (obj) => labels.matches(obj.metadata.labels ?? {}) && fields.matches(objectFields(def, obj)),
     name: fields.requiredValue('metadata.name'),

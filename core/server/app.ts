@@ -34,7 +34,7 @@ import { goRequestPath } from './url-path.js';
 import { sendRetryAfter } from './retry-after.js';
 import { withWaitGroup, type RequestWaitGroup } from './wait-group.js';
 import { withWatchTermination, type WatchTermination, type WatchWaitGroup } from './watch-termination.js';
-import { answerInAlias, resolveWireAlias, type WireAlias } from './wire-alias.js';
+import { resolveWireAlias, type WireAlias } from './wire-alias.js';
 
 export interface VersionInfo {
   major: string; minor: string; gitVersion: string; gitCommit: string; gitTreeState: string;
@@ -227,7 +227,6 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
       if (!store) throw errors.pathNotFound();
       const alias = ctx.state.alias;
       await serveResource(ctx, store, info, user, { now, minRequestTimeoutSeconds: deps.minRequestTimeoutSeconds, shutdown: deps.shutdown, logger: log }, alias?.aliasApiVersion);
-      if (alias) answerInAlias(ctx, alias);
       return;
     }
     if (deps.profiling && await serveDebug(ctx, log, deps.shutdown)) return;

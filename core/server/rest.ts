@@ -31,6 +31,7 @@ import { serveWatch } from './watch-handler.js';
 import { subresourceVerbs } from './subresource-verbs.js';
 import { checkName } from './check-name.js';
 import { validateWriteOptions } from './write-options.js';
+import { answerForm, type AnswerForm } from './wire-alias.js';
 
 export interface RestDeps {
   now(): Date;
@@ -145,18 +146,21 @@ async function readObject(ctx: Context, target: ResourceStore | BodyKind, valida
   return decodeObject(t, doc.value, doc.json, validation, warnings);
 }
 
-async function sendList(ctx: Context, store: ResourceStore, query: URLSearchParams, out: ListOutput, deps: RestDeps): Promise<void> {
+async function sendList(ctx: Context, store: ResourceStore, query: URLSearchParams, out: ListOutput, deps: RestDeps, form: AnswerForm): Promise<void> {
+  const items = out.items.map(form);
   const meta = {
     resourceVersion: out.resourceVersion,
     ...(out.continue ? { continue: out.continue } : {}),
     ...(out.remainingItemCount !== undefined ? { remainingItemCount: out.remainingItemCount } : {}),
   };
   const table = tableRequested(ctx.get('accept'), query);
-  if (table) return sendJson(ctx, 200, buildTable(store.def, out.items, table, meta, deps.now()));
-  await sendJsonList(ctx, { kind: store.def.listKind, apiVersion: store.apiVersion, metadata: meta }, out.items);
+  if (table) return sendJson(ctx, 200, buildTable(store.def, items, table, meta, deps.now()));
+  const { apiVersion } = form({ kind: store.def.listKind, apiVersion: store.apiVersion, metadata: {} });
+  await sendJsonList(ctx, { kind: store.def.listKind, apiVersion: apiVersion!, metadata: meta }, items);
 }
 
-function respondObject(ctx: Context, store: ResourceStore, code: number, obj: ApiObject, deps: RestDeps): void {
+function respondObject(ctx: Context, store: ResourceStore, code: number, answered: ApiObject, deps: RestDeps, form: AnswerForm): void {
+  const obj = form(answered);
   const table = tableRequested(ctx.get('accept'), new URLSearchParams(ctx.querystring));
   if (table) sendJson(ctx, code, buildTable(store.def, [obj], table, { resourceVersion: obj.metadata.resourceVersion ?? '' }, deps.now()));
   else sendJson(ctx, code, obj);
@@ -187,6 +191,7 @@ function noRoute(info: RequestInfo, allowed: readonly string[], subresource: boo
 export async function serveResource(ctx: Context, store: ResourceStore, info: RequestInfo, user: UserInfo, deps: RestDeps,
   aliasApiVersion?: string): Promise<void> {
   const body: ResourceStore | BodyKind = aliasApiVersion ? { ...bodyKindOf(store), alsoAccepts: [aliasApiVersion] } : store;
+  const form = answerForm(store, aliasApiVersion);
   const query = new URLSearchParams(ctx.querystring);
   const warnings: string[] = [...(ctx.state.authenticationWarnings ?? [])];
   const sub = info.subresource;
@@ -225,14 +230,14 @@ export async function serveResource(ctx: Context, store: ResourceStore, info: Re
         if (fs && !new RegExp(`(^|,)metadata\\.name==?${info.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|,)`).test(fs)) {
           throw errors.badRequest('fieldSelector metadata.name doesn\'t match requested name');
         }
-        return respondObject(ctx, store, 200, obj, deps);
+        return respondObject(ctx, store, 200, obj, deps, form);
       }
       case 'list': {
         const o = parseListOptions(query);
-        return sendList(ctx, store, query, await listObjects(store, info.namespace, o), deps);
+        return sendList(ctx, store, query, await listObjects(store, info.namespace, o), deps, form);
       }
       case 'watch':
-        return await serveWatch(ctx, store, info, watchOptions(info, query), deps);
+        return await serveWatch(ctx, store, info, watchOptions(info, query), deps, form);
       case 'create': {
         if (subDef?.create) return await serveSubresourceCreate(ctx, store, subDef.create, info, query, rctx, warnings);
         if (info.name) throw noRoute(info, allowed, false);
@@ -240,10 +245,10 @@ export async function serveResource(ctx: Context, store: ResourceStore, info: Re
         const obj = await readObject(ctx, body, validation, warnings, store.def.decodeProtobuf?.bind(store.def));
         if (aliasApiVersion) fromWireGroup(store, obj);
         // Answered, not stored: put in Go's key order here, as the store does with what it keeps.
-        if (store.def.review) return respondObject(ctx, store, 201, goOrdered(await store.def.review({ user, namespace: info.namespace }, obj), store.def.schema) as ApiObject, deps);
+        if (store.def.review) return respondObject(ctx, store, 201, goOrdered(await store.def.review({ user, namespace: info.namespace }, obj), store.def.schema) as ApiObject, deps, form);
         ensureNamespaceMatches(store, info.namespace, obj);
         const created = await store.create(rctx(dryRun, writeOptionsOf(query)), obj);
-        return respondObject(ctx, store, 201, created, deps);
+        return respondObject(ctx, store, 201, created, deps, form);
       }
       case 'update': {
         const { dryRun, validation } = validateWriteOptions('UpdateOptions', query);
@@ -252,7 +257,7 @@ export async function serveResource(ctx: Context, store: ResourceStore, info: Re
         ensureNamespaceMatches(store, info.namespace, obj);
         checkName(obj, info.name);
         const result = await store.update(rctx(dryRun, writeOptionsOf(query)), info.name, sub, obj);
-        return respondObject(ctx, store, result.created ? 201 : 200, result.object, deps);
+        return respondObject(ctx, store, result.created ? 201 : 200, result.object, deps, form);
       }
       case 'patch': {
         // PatchResource: the media type first, then the body is read, then the options are checked.
@@ -264,12 +269,12 @@ export async function serveResource(ctx: Context, store: ResourceStore, info: Re
           store, ctx: rctx(dryRun, writeOptionsOf(query)), name: info.name, subresource: sub, type, body: patchBody, validation, warnings,
           ...(aliasApiVersion ? { aliasApiVersion } : {}),
         });
-        return respondObject(ctx, store, result.created ? 201 : 200, result.object, deps);
+        return respondObject(ctx, store, result.created ? 201 : 200, result.object, deps, form);
       }
       case 'delete':
-        return await serveDelete(ctx, store, info, rctx, query);
+        return await serveDelete(ctx, store, info, rctx, query, form);
       case 'deletecollection':
-        return await serveDeleteCollection(ctx, store, info, rctx, query, deps);
+        return await serveDeleteCollection(ctx, store, info, rctx, query, deps, form);
       default:
         throw errors.noRouteForMethod();
     }
@@ -308,12 +313,12 @@ function watchOptions(info: RequestInfo, query: URLSearchParams): ListOptions {
 }
 
 async function serveDelete(ctx: Context, store: ResourceStore, info: RequestInfo,
-  rctx: (dryRun: boolean, options?: RequestOptions) => RequestContext, query: URLSearchParams): Promise<void> {
+  rctx: (dryRun: boolean, options?: RequestOptions) => RequestContext, query: URLSearchParams, form: AnswerForm): Promise<void> {
   const opts = await readDeleteOptions(ctx, query, META_MEDIA_TYPES);
   const { object, deleted } = await store.delete(rctx(isDryRun(opts), { delete: opts }), info.name, opts.preconditions);
   // DeleteResource's 202: the object stays (finalizers) and the caller asked for cascading deletion.
-  if (!deleted) return sendJson(ctx, opts.orphanDependents === false ? 202 : 200, object);
-  if (store.def.returnDeletedObject) return sendJson(ctx, 200, object);
+  if (!deleted) return sendJson(ctx, opts.orphanDependents === false ? 202 : 200, form(object));
+  if (store.def.returnDeletedObject) return sendJson(ctx, 200, form(object));
   // finalizeDelete's Status: Kind is the resource, and StatusDetails' group is omitempty.
   sendJson(ctx, 200, {
     kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success',
@@ -326,7 +331,7 @@ async function serveDelete(ctx: Context, store: ResourceStore, info: RequestInfo
  * (an object gone meanwhile is skipped), and answers with that list as it was read.
  */
 async function serveDeleteCollection(ctx: Context, store: ResourceStore, info: RequestInfo,
-  rctx: (dryRun: boolean, options?: RequestOptions) => RequestContext, query: URLSearchParams, deps: RestDeps): Promise<void> {
+  rctx: (dryRun: boolean, options?: RequestOptions) => RequestContext, query: URLSearchParams, deps: RestDeps, form: AnswerForm): Promise<void> {
   const o = parseListOptions(query);
   const opts = await readDeleteOptions(ctx, query, store.def.decodeProtobuf ? META_MEDIA_TYPES : META_MEDIA_TYPES.filter((t) => t !== PROTOBUF_MEDIA_TYPE));
   const listed = await listObjects(store, info.namespace, { ...o, watch: false });
@@ -335,5 +340,5 @@ async function serveDeleteCollection(ctx: Context, store: ResourceStore, info: R
       if (!(isStatusError(e) && e.reason === 'NotFound')) throw e;
     }
   }
-  await sendList(ctx, store, query, listed, deps);
+  await sendList(ctx, store, query, listed, deps, form);
 }

@@ -9,6 +9,7 @@ import { watchObjects } from '../registry/watch.js';
 import type { RequestInfo } from './request-info.js';
 import type { RestDeps } from './rest.js';
 import type { WatchTermination } from './watch-termination.js';
+import type { AnswerForm } from './wire-alias.js';
 import { buildTable, tableRequested } from './table.js';
 
 const BOOKMARK_INTERVAL_MS = 60_000;
@@ -26,7 +27,8 @@ function serialized(object: unknown): string {
   return json;
 }
 
-export async function serveWatch(ctx: Context, store: ResourceStore, info: RequestInfo, o: ListOptions, deps: RestDeps): Promise<void> {
+export async function serveWatch(ctx: Context, store: ResourceStore, info: RequestInfo, o: ListOptions, deps: RestDeps,
+  form: AnswerForm): Promise<void> {
   const table = tableRequested(ctx.get('accept'), new URLSearchParams(ctx.querystring));
   const stream = await watchObjects(store, info.namespace, o);
   // As ListResource: only an unset or zero timeoutSeconds is randomised; a negative one has expired
@@ -62,7 +64,8 @@ export async function serveWatch(ctx: Context, store: ResourceStore, info: Reque
     res.on('drain', done);
     stopping.signal.addEventListener('abort', done);
   });
-  const render = (obj: ApiObject): unknown => {
+  const render = (stored: ApiObject): unknown => {
+    const obj = form(stored);
     if (!table) return obj;
     const t = buildTable(store.def, [obj], table, { resourceVersion: obj.metadata.resourceVersion ?? '' }, deps.now(), first);
     first = false;
@@ -80,7 +83,7 @@ export async function serveWatch(ctx: Context, store: ResourceStore, info: Reque
     const revision = stream.revision;
     if (revision === undefined || revision <= seen) return;
     seen = revision;
-    write('BOOKMARK', { kind: store.def.kind, apiVersion: store.apiVersion, metadata: { resourceVersion: String(revision) } });
+    write('BOOKMARK', form({ kind: store.def.kind, apiVersion: store.apiVersion, metadata: { resourceVersion: String(revision) } }));
   };
   // The cache watcher's nextBookmarkTime: every interval, but never later than 2 s before the
   // deadline, so a watch that times out leaves its client as close to now as it can.
@@ -104,7 +107,7 @@ export async function serveWatch(ctx: Context, store: ResourceStore, info: Reque
     for await (const ev of stream) {
       if (ev.revision > seen) seen = ev.revision;
       const room = ev.type === 'ERROR' ? write('ERROR', (ev.object as StatusError).status)
-        : ev.type === 'BOOKMARK' ? write('BOOKMARK', ev.object)
+        : ev.type === 'BOOKMARK' ? write('BOOKMARK', form(ev.object as ApiObject))
           : write(ev.type, render(ev.object as ApiObject));
       if (!room && !res.destroyed && !stopping.signal.aborted) await drained();
     }

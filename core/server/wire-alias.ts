@@ -3,12 +3,13 @@
 // whatever discovery says), so a resource may name the upstream group it renames
 // (ResourceDefinition.wireGroup). A request under that group is served as the resource itself:
 // authorized, admitted, validated and stored under the real group. A body may carry either
-// apiVersion; the answer carries the one the path named, as the typed client needs to decode it
-// (JSON answers: objects and lists; watch streams keep the real apiVersion). The alias is never in
-// discovery or OpenAPI.
-import type { Context } from 'koa';
+// apiVersion; every answer (objects, lists, watch events, in any media type) carries the one the
+// path named, as the typed client needs to decode it, with the group names inside converted back
+// (ResourceDefinition.toWireGroup). The alias is never in discovery or OpenAPI.
+import type { ApiObject } from '../api/meta.js';
 import type { Resources } from '../registry/registry.js';
 import type { ResourceDefinition } from '../registry/resource.js';
+import type { ResourceStore } from '../registry/store.js';
 import type { RequestInfo } from './request-info.js';
 
 export interface WireAlias {
@@ -40,19 +41,15 @@ export function resolveWireAlias(resources: Resources, info: RequestInfo): WireA
   return { info: { ...info, apiGroup: def.group }, aliasApiVersion: `${info.apiGroup}/${def.version}`, apiVersion: `${def.group}/${def.version}` };
 }
 
-/** Puts the alias apiVersion into a JSON answer: the object, or a list and its items. */
-export function answerInAlias(ctx: Context, alias: WireAlias): void {
-  if (typeof ctx.body !== 'string' || !ctx.response.is('json')) return;
-  let doc: unknown;
-  try { doc = JSON.parse(ctx.body); } catch { return; }
-  if (typeof doc !== 'object' || doc === null) return;
-  const fix = (o: unknown) => {
-    const rec = o as { apiVersion?: unknown } | null;
-    if (rec && typeof rec === 'object' && rec.apiVersion === alias.apiVersion) rec.apiVersion = alias.aliasApiVersion;
+/** An object answered: as is, or, under the alias, a copy in the alias's apiVersion and group names. */
+export type AnswerForm = (obj: ApiObject) => ApiObject;
+
+export function answerForm(store: ResourceStore, aliasApiVersion: string | undefined): AnswerForm {
+  if (!aliasApiVersion) return (obj) => obj;
+  return (obj) => {
+    const copy = structuredClone(obj);
+    if (copy.apiVersion === store.apiVersion) copy.apiVersion = aliasApiVersion;
+    store.def.toWireGroup?.(copy);
+    return copy;
   };
-  fix(doc);
-  const items = (doc as { items?: unknown }).items;
-  if (Array.isArray(items)) items.forEach(fix);
-  const pretty = ctx.query['pretty'] === 'true' || ctx.query['pretty'] === '1';
-  ctx.body = JSON.stringify(doc, null, pretty ? 2 : undefined) + (pretty ? '\n' : '');
 }

@@ -85,7 +85,7 @@ const column = (name: string, description: string, format = ''): TableColumn => 
 
 export const leaseResource: ResourceDefinition<Lease> = {
   group: 'coordination.platform', version: 'v1', kind: 'Lease', listKind: 'LeaseList', plural: 'leases', singular: 'lease',
-  scope: 'Namespaced', schema, description: DESCRIPTION, strategy,
+  scope: 'Namespaced', schema, description: DESCRIPTION, strategy, defaultFieldLabelConversion: true,
   // As upstream's leaseStrategy: a PUT may create one, and an update must name the version it replaces.
   allowCreateOnUpdate: true, allowUnconditionalUpdate: false,
   table: {

@@ -1,6 +1,7 @@
 // Bootstrap-policy reconciliation (component-helpers/auth/rbac/reconciliation, in union mode as the
 // API server runs it): missing objects are created; an existing one gets the expected labels and
-// annotations it lacks and the rules or subjects it is missing, and keeps everything a user added.
+// annotations it lacks and the rules or subjects it is missing, and keeps everything a user added
+// but an aggregationRule on a role the policy does not aggregate.
 // A binding whose roleRef differs is recreated. Annotation autoupdate "false" leaves an object alone.
 import { isDeepStrictEqual } from 'node:util';
 import { hasReason } from '../../core/api/errors.js';
@@ -8,7 +9,8 @@ import type { ApiObject } from '../../core/api/meta.js';
 import type { Logger } from '../../core/log.js';
 import type { RequestContext, ResourceStore } from '../../core/registry/store.js';
 import { covers } from './rules.js';
-import { AUTOUPDATE_ANNOTATION, type ClusterRole, type PolicyRule, type RoleBinding, type Subject } from './types.js';
+import type { LabelSelectorObject } from '../../core/api/selectors/label-selector.js';
+import { AUTOUPDATE_ANNOTATION, type AggregationRule, type ClusterRole, type PolicyRule, type RoleBinding, type Subject } from './types.js';
 
 export type ReconcileOperation = 'create' | 'update' | 'recreate' | 'none';
 
@@ -38,12 +40,38 @@ function mergeMeta<T extends ApiObject>(existing: T, expected: T): { object: T; 
 
 const isProtected = (o: ApiObject): boolean => o.metadata.annotations?.[AUTOUPDATE_ANNOTATION] === 'false';
 
-/** computeReconciledRole: the missing rules (broken down, as Covers reports them) are appended. */
+/**
+ * computeReconciledRole: the missing rules (broken down, as Covers reports them) are appended; an
+ * aggregationRule the expected role lacks is removed, one it has gets the selectors it is missing.
+ */
 export function reconcileRole(existing: ClusterRole, expected: ClusterRole): Reconciled<ClusterRole> {
   const { object, changed } = mergeMeta(existing, expected);
   const { missing } = covers(existing.rules ?? [], expected.rules ?? []);
   if (missing.length) object.rules = [...(existing.rules ?? []), ...missing];
-  return { object, operation: changed || missing.length ? 'update' : 'none', protected: isProtected(existing), missing };
+  const aggregation = reconcileAggregation(object, existing.aggregationRule, expected.aggregationRule);
+  return { object, operation: changed || missing.length || aggregation ? 'update' : 'none', protected: isProtected(existing), missing };
+}
+
+/** equality.Semantic.DeepEqual of two LabelSelectors: a missing list or map is an empty one. */
+function sameSelector(a: LabelSelectorObject, b: LabelSelectorObject): boolean {
+  const ea = a.matchExpressions ?? [], eb = b.matchExpressions ?? [];
+  return isDeepStrictEqual(a.matchLabels ?? {}, b.matchLabels ?? {}) && ea.length === eb.length && ea.every((x, i) =>
+    x.key === eb[i]!.key && x.operator === eb[i]!.operator && isDeepStrictEqual(x.values ?? [], eb[i]!.values ?? []));
+}
+
+/** aggregationRuleCovers, then the union case of computeReconciledRole; true when `object` changed. */
+function reconcileAggregation(object: ClusterRole, existing: AggregationRule | undefined, expected: AggregationRule | undefined): boolean {
+  if (!expected) {
+    if (!existing) return false;
+    // Not expected to be aggregated at all: the aggregation goes.
+    delete object.aggregationRule;
+    return true;
+  }
+  const have = existing?.clusterRoleSelectors ?? [];
+  const missing = (expected.clusterRoleSelectors ?? []).filter((x) => !have.some((h) => sameSelector(h, x)));
+  if (!missing.length) return false;
+  object.aggregationRule = { ...(existing ?? {}), clusterRoleSelectors: [...have, ...missing] };
+  return true;
 }
 
 const sameSubject = (a: Subject, b: Subject): boolean =>

@@ -3,7 +3,7 @@
 // server-set beyond ObjectMeta.
 import type { ResourceDefinition } from '../../core/registry/resource.js';
 import type { Strategy } from '../../core/registry/strategy.js';
-import { bindingFromUpstreamGroup, defaultBinding, normalizeRules } from './defaults.js';
+import { bindingFromUpstreamGroup, bindingToUpstreamGroup, defaultBinding, normalizeRules } from './defaults.js';
 import { decodeBinding, decodeRole } from './protobuf.js';
 import {
   CLUSTER_ROLE_BINDING_DESCRIPTION, CLUSTER_ROLE_DESCRIPTION, ROLE_BINDING_DESCRIPTION, ROLE_DESCRIPTION,
@@ -34,7 +34,10 @@ const bindingStrategy = (namespaced: boolean): Strategy<RoleBinding> => ({
   validateUpdate: (_ctx, obj, old) => validateBindingUpdate(obj, old, namespaced),
 });
 
-const common = { group: RBAC_GROUP, version: RBAC_VERSION, wireGroup: UPSTREAM_RBAC_GROUP, allowCreateOnUpdate: true } as const;
+// rbac/v1 registers no field-label conversion.
+const common = {
+  group: RBAC_GROUP, version: RBAC_VERSION, wireGroup: UPSTREAM_RBAC_GROUP, allowCreateOnUpdate: true, defaultFieldLabelConversion: true,
+} as const;
 
 export const roleResource: ResourceDefinition<Role> = {
   ...common, kind: 'Role', listKind: 'RoleList', plural: 'roles', singular: 'role', scope: 'Namespaced',
@@ -49,13 +52,13 @@ export const clusterRoleResource: ResourceDefinition<ClusterRole> = {
 export const roleBindingResource: ResourceDefinition<RoleBinding> = {
   ...common, kind: 'RoleBinding', listKind: 'RoleBindingList', plural: 'rolebindings', singular: 'rolebinding', scope: 'Namespaced',
   schema: roleBindingSchema, description: ROLE_BINDING_DESCRIPTION, strategy: bindingStrategy(true), table: roleBindingTable,
-  decodeProtobuf: decodeBinding, fromWireGroup: bindingFromUpstreamGroup,
+  decodeProtobuf: decodeBinding, fromWireGroup: bindingFromUpstreamGroup, toWireGroup: bindingToUpstreamGroup,
 };
 
 export const clusterRoleBindingResource: ResourceDefinition<RoleBinding> = {
   ...common, kind: 'ClusterRoleBinding', listKind: 'ClusterRoleBindingList', plural: 'clusterrolebindings', singular: 'clusterrolebinding',
   scope: 'Cluster', schema: clusterRoleBindingSchema, description: CLUSTER_ROLE_BINDING_DESCRIPTION, strategy: bindingStrategy(false),
-  table: clusterRoleBindingTable, decodeProtobuf: decodeBinding, fromWireGroup: bindingFromUpstreamGroup,
+  table: clusterRoleBindingTable, decodeProtobuf: decodeBinding, fromWireGroup: bindingFromUpstreamGroup, toWireGroup: bindingToUpstreamGroup,
 };
 
 export const rbacResources = [roleResource, roleBindingResource, clusterRoleResource, clusterRoleBindingResource] as const;

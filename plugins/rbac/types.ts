@@ -46,7 +46,8 @@ export interface AggregationRule {
 }
 
 export interface Role extends ApiObject {
-  rules?: PolicyRule[];
+  /** null when there are none: the v1 JSON form has no omitempty, and storage keeps no empty list. */
+  rules?: PolicyRule[] | null;
 }
 
 export interface ClusterRole extends Role {

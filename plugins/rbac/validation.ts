@@ -37,7 +37,7 @@ export function validatePolicyRule(rule: PolicyRule, namespaced: boolean, path: 
   return errs;
 }
 
-const validateRules = (rules: readonly PolicyRule[] | undefined, namespaced: boolean): FieldError[] =>
+const validateRules = (rules: readonly PolicyRule[] | null | undefined, namespaced: boolean): FieldError[] =>
   (rules ?? []).flatMap((r, i) => validatePolicyRule(r, namespaced, `rules[${i}]`));
 
 export const validateRole = (role: Role): FieldError[] => validateRules(role.rules, true);

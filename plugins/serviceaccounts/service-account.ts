@@ -74,6 +74,8 @@ export function serviceAccountResource(subresources: readonly SubresourceDefinit
   return {
     group: '', version: 'v1', kind: 'ServiceAccount', listKind: 'ServiceAccountList', plural: 'serviceaccounts', singular: 'serviceaccount',
     shortNames: ['sa'], scope: 'Namespaced', schema, description: DESCRIPTION, strategy, subresources,
+    // core/v1 registers field-label conversions for other kinds, not this one.
+    defaultFieldLabelConversion: true,
     // As upstream's serviceaccount storage: a DELETE answers with the ServiceAccount, not a Status.
     returnDeletedObject: true,
     table: {

@@ -75,13 +75,13 @@ describe('parseFieldSelector: errors', () => {
 describe('FieldSelector.check', () => {
   const allowed = ['metadata.name', 'spec.signerName'];
   it('accepts allowed labels and the empty selector', () => {
-    parseFieldSelector('').check(allowed, 'certificatesigningrequests');
-    parseFieldSelector('metadata.name=a,spec.signerName!=b').check(allowed, 'certificatesigningrequests');
+    parseFieldSelector('').check(allowed);
+    parseFieldSelector('metadata.name=a,spec.signerName!=b').check(allowed);
   });
   it('rejects the first unsupported label (in sorted order)', () => {
-    assertBadRequest(() => parseFieldSelector('spec.foo=x').check(allowed, 'certificatesigningrequests'), 'field label not supported: spec.foo');
-    assertBadRequest(() => parseFieldSelector('zzz=1,metadata.name=a,aaa=2').check(allowed, 'certificatesigningrequests'), 'field label not supported: aaa');
-    assertBadRequest(() => parseFieldSelector('metadata.namespace=x').check(allowed, 'certificatesigningrequests'), 'field label not supported: metadata.namespace');
+    assertBadRequest(() => parseFieldSelector('spec.foo=x').check(allowed), 'field label not supported: spec.foo');
+    assertBadRequest(() => parseFieldSelector('zzz=1,metadata.name=a,aaa=2').check(allowed), 'field label not supported: aaa');
+    assertBadRequest(() => parseFieldSelector('metadata.namespace=x').check(allowed), 'field label not supported: metadata.namespace');
   });
 });
 

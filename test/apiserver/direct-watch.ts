@@ -42,7 +42,7 @@ export async function directWatch(storageOptions: { watchBufferLimit?: number },
   let options: Partial<ListOptions> = {};
   const app = new Koa();
   app.use((ctx) => serveWatch(ctx, store, info, { watch: true, allowWatchBookmarks: false, timeoutSeconds: 60, ...options },
-    { now: () => new Date(), minRequestTimeoutSeconds: 60, shutdown: shutdown.signal, logger, ...deps }));
+    { now: () => new Date(), minRequestTimeoutSeconds: 60, shutdown: shutdown.signal, logger, ...deps }, (obj) => obj));
   const server = inProcessServer(app, 1 << 20);
   const sockets: InProcessSocket[] = [];
   return {

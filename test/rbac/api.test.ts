@@ -145,18 +145,63 @@ describe('rbac.authorization.platform/v1 API', () => {
     });
     assert.equal(r.status, 201, r.text);
     assert.equal(r.json.apiVersion, `${UP}/v1`, 'the answer in the apiVersion the client sent');
-    assert.equal(r.json.roleRef.apiGroup, G);
+    const asSent = { roleRef: { apiGroup: UP, kind: 'ClusterRole', name: 'view' }, subjects: [{ kind: 'User', apiGroup: UP, name: 'u' }] };
+    const groupsOf = (o: any) => ({ roleRef: o.roleRef, subjects: o.subjects });
+    assert.deepEqual(groupsOf(r.json), asSent, 'group names in the answer as the client sent them');
     const stored = (await plat.admin.get(`${ROLE_BINDINGS('default')}/via-alias`)).json;
     assert.equal(stored.apiVersion, `${G}/v1`);
+    assert.equal(stored.roleRef.apiGroup, G);
     assert.deepEqual(stored.subjects, [{ kind: 'User', apiGroup: G, name: 'u' }]);
-    const list = (await plat.admin.get(`/apis/${UP}/v1/namespaces/default/rolebindings`)).json;
+    const under = `/apis/${UP}/v1/namespaces/default/rolebindings`;
+    const got = (await plat.admin.get(`${under}/via-alias`)).json;
+    assert.equal(got.apiVersion, `${UP}/v1`);
+    assert.deepEqual(groupsOf(got), asSent);
+    const updated = await plat.admin.put(`${under}/via-alias`, { ...got, metadata: { ...got.metadata, labels: { a: 'b' } } });
+    assert.equal(updated.status, 200, updated.text);
+    assert.deepEqual(groupsOf(updated.json), asSent);
+    const yaml = await plat.admin.get(`${under}/via-alias`, { accept: 'application/yaml' });
+    assert.match(yaml.text, /^apiVersion: rbac\.authorization\.k8s\.io\/v1$/m);
+    assert.match(yaml.text, /^  apiGroup: rbac\.authorization\.k8s\.io$/m);
+    const list = (await plat.admin.get(under)).json;
     assert.equal(list.apiVersion, `${UP}/v1`);
-    assert.ok(list.items.some((i: any) => i.metadata.name === 'via-alias' && i.apiVersion === `${UP}/v1`));
+    const item = list.items.find((i: any) => i.metadata.name === 'via-alias');
+    assert.equal(item?.apiVersion, `${UP}/v1`);
+    assert.deepEqual(groupsOf(item), asSent);
+    // A watch that ends by itself: the synthetic ADDED, then the stream closes.
+    const watched = await plat.admin.get(`${under}?watch=1&timeoutSeconds=1&fieldSelector=metadata.name%3Dvia-alias`);
+    const events = watched.text.trim().split('\n').map((l) => JSON.parse(l));
+    assert.deepEqual(events.map((e: any) => [e.type, e.object.apiVersion, groupsOf(e.object)]), [['ADDED', `${UP}/v1`, asSent]]);
     assert.equal((await plat.admin.get(`/apis/${UP}/v1`)).status, 404, 'not discoverable');
     assert.ok(!(await plat.admin.get('/apis')).json.groups.some((g: any) => g.name === UP));
     // Under the platform group the upstream name is not this group's: validation refuses it.
     const direct = await plat.admin.post(ROLE_BINDINGS('default'), { ...stored, metadata: { name: 'direct' }, roleRef: { apiGroup: UP, kind: 'ClusterRole', name: 'view' } });
     assert.equal(direct.status, 422, direct.text);
+  });
+
+  it('no rules are "rules": null (no omitempty, nil from storage); no subjects are left out (omitempty)', async () => {
+    const noRules = { rules: null };
+    const agg = { aggregationRule: { clusterRoleSelectors: [{ matchLabels: { a: 'b' } }] } };
+    // [name, collection, body without metadata.name, what the answer has beyond metadata]
+    const table: [string, string, Record<string, unknown>, Record<string, unknown>][] = [
+      ['role-empty', ROLES('default'), { kind: 'Role', rules: [] }, noRules],
+      ['role-absent', ROLES('default'), { kind: 'Role' }, noRules],
+      ['cr-empty', CLUSTER_ROLES, { kind: 'ClusterRole', rules: [] }, noRules],
+      ['cr-aggregated', CLUSTER_ROLES, { kind: 'ClusterRole', ...agg }, { ...noRules, ...agg }],
+      ['rb-empty', ROLE_BINDINGS('default'), { kind: 'RoleBinding', roleRef: { apiGroup: G, kind: 'ClusterRole', name: 'view' }, subjects: [] },
+        { roleRef: { apiGroup: G, kind: 'ClusterRole', name: 'view' } }],
+      ['crb-absent', CLUSTER_ROLE_BINDINGS, { kind: 'ClusterRoleBinding', roleRef: { apiGroup: G, kind: 'ClusterRole', name: 'view' } },
+        { roleRef: { apiGroup: G, kind: 'ClusterRole', name: 'view' } }],
+    ];
+    const rest = (o: any) => { const { apiVersion: _a, kind: _k, metadata: _m, ...others } = o; return others; };
+    for (const [name, p, body, expected] of table) {
+      const c = await plat.admin.post(p, { apiVersion: `${G}/v1`, metadata: { name }, ...body });
+      assert.equal(c.status, 201, c.text);
+      assert.deepEqual(rest(c.json), expected, `${name}: the create answer`);
+      assert.deepEqual(rest((await plat.admin.get(`${p}/${name}`)).json), expected, `${name}: GET`);
+      const put = await plat.admin.put(`${p}/${name}`, { ...c.json, ...body, metadata: c.json.metadata });
+      assert.equal(put.status, 200, put.text);
+      assert.deepEqual(rest(put.json), expected, `${name}: the update answer`);
+    }
   });
 
   it('server-side tables: roles NAME CREATED AT, bindings NAME ROLE AGE and the wide subject columns', async () => {

@@ -111,11 +111,13 @@ describe('RBAC bootstrap policy', () => {
   it('a restart keeps user changes, restores what is missing, and leaves autoupdate=false alone', async () => {
     const admin = plat!.admin;
     const path = (p: string, n: string) => `${p}/${n}`;
-    // A user narrows node-bootstrapper (drops watch) and adds a rule of their own.
+    // A user narrows node-bootstrapper (drops watch), adds a rule of their own, and aggregates it.
     const nb = (await admin.get(path(CLUSTER_ROLES, 'system:node-bootstrapper'))).json;
     const mine = rule(['get'], [''], ['namespaces']);
-    assert.equal((await admin.put(path(CLUSTER_ROLES, 'system:node-bootstrapper'),
-      { ...nb, rules: [rule(['create', 'get', 'list'], [CERTS], ['certificatesigningrequests']), mine] })).status, 200);
+    assert.equal((await admin.put(path(CLUSTER_ROLES, 'system:node-bootstrapper'), {
+      ...nb, rules: [rule(['create', 'get', 'list'], [CERTS], ['certificatesigningrequests']), mine],
+      aggregationRule: { clusterRoleSelectors: [{ matchLabels: { 'aggregate-to': 'node-bootstrapper' } }] },
+    })).status, 200);
     // basic-user opts out and is emptied.
     const bu = (await admin.get(path(CLUSTER_ROLES, 'system:basic-user'))).json;
     bu.metadata.annotations['rbac.authorization.platform/autoupdate'] = 'false';
@@ -140,6 +142,7 @@ describe('RBAC bootstrap policy', () => {
     const nb2 = (await again.get(path(CLUSTER_ROLES, 'system:node-bootstrapper'))).json;
     assert.deepEqual(nb2.rules, [rule(['create', 'get', 'list'], [CERTS], ['certificatesigningrequests']), mine,
       rule(['watch'], [CERTS], ['certificatesigningrequests'])], 'the user rule stays, the missing verb comes back');
+    assert.equal(nb2.aggregationRule, undefined, 'a role not expected to be aggregated loses the aggregation');
     const bu2 = (await again.get(path(CLUSTER_ROLES, 'system:basic-user'))).json;
     assert.deepEqual(bu2.rules ?? [], [], 'autoupdate=false is left alone');
     assert.equal(bu2.metadata.annotations['rbac.authorization.platform/autoupdate'], 'false');

@@ -82,4 +82,28 @@ describe('kubectl with RBAC', () => {
     assert.match(create.stderr, /clusterroles\.rbac\.authorization\.platform is forbidden: User "alice" cannot create resource "clusterroles" in API group "rbac\.authorization\.platform" at the cluster scope/);
     assert.equal(await ok(alice, ['delete', 'secret', 's1']), 'secret "s1" deleted\n');
   });
+
+  it('auth reconcile of an unchanged file changes nothing the second time', async () => {
+    const file = path.join(tempDir('plat-rbac-reconcile-'), 'policy.yaml');
+    writeFileSync(file, [
+      'apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata: {name: reconciled}\nrules:\n- {verbs: [get], apiGroups: [""], resources: [configmaps]}',
+      'apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRoleBinding\nmetadata: {name: reconciled}\nroleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: reconciled}\nsubjects:\n- {kind: User, apiGroup: rbac.authorization.k8s.io, name: carol}',
+      'apiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata: {name: reconciled, namespace: team}\nroleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: reconciled}\nsubjects:\n- {kind: Group, apiGroup: rbac.authorization.k8s.io, name: devs}',
+    ].join('\n---\n') + '\n');
+    // printResults writes what it did to stderr, the objects to stdout.
+    const reconcile = async () => {
+      const r = await admin.run(['auth', 'reconcile', '-f', file]);
+      assert.equal(r.code, 0, r.stderr);
+      return r.stderr;
+    };
+    assert.match(await reconcile(), /reconciliation required create/);
+    const uids = async () => [
+      (await plat.admin.get(`${CLUSTER_ROLE_BINDINGS}/reconciled`)).json.metadata.uid,
+      (await plat.admin.get(`${ROLE_BINDINGS('team')}/reconciled`)).json.metadata.uid,
+    ];
+    const before = await uids();
+    const second = await reconcile();
+    assert.doesNotMatch(second, /reconciliation required/, second);
+    assert.deepEqual(await uids(), before, 'the bindings were not recreated');
+  });
 });

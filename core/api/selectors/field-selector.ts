@@ -24,11 +24,10 @@ export interface FieldSelector {
   /** An absent field reads as "" (fields.Set.Get), so `f=` matches objects without `f`. */
   matches(fields: Readonly<Record<string, string>>): boolean;
   /**
-   * Throws 400 `field label not supported: <label>` for the first field outside `allowed`,
-   * as a resource's field-label conversion does. `resourceLabel` names the resource for logs and
-   * callers; upstream's message does not include it, so neither does ours.
+   * Throws 400 for the first field outside `allowed`, as a field-label conversion does: by default
+   * with the registered conversions' `field label not supported: <label>`, else `message`'s text.
    */
-  check(allowed: readonly string[], resourceLabel: string): void;
+  check(allowed: readonly string[], message?: (label: string) => string): void;
   /** The value `field=value` pins (RequiresExactMatch), e.g. the `metadata.name` fast path. */
   requiredValue(field: string): string | undefined;
   /** The canonical form, values escaped (fields.Selector.String()). */
@@ -63,9 +62,9 @@ function fieldSelector(requirements: FieldRequirement[]): FieldSelector {
         return r.operator === '=' ? v === r.value : v !== r.value;
       });
     },
-    check(allowed: readonly string[], _resourceLabel: string): void {
+    check(allowed: readonly string[], message = (label: string) => `field label not supported: ${label}`): void {
       const bad = reqs.find((r) => !allowed.includes(r.field));
-      if (bad) throw errors.badRequest(`field label not supported: ${bad.field}`);
+      if (bad) throw errors.badRequest(message(bad.field));
     },
     requiredValue(field: string): string | undefined {
       return reqs.find((r) => r.field === field && r.operator === '=')?.value;
