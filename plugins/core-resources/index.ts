@@ -28,6 +28,8 @@ const INITIAL_NAMESPACES = [DEFAULT_NAMESPACE, SYSTEM_NAMESPACE, NODE_LEASE_NAME
  */
 const IMMORTAL_NAMESPACES = new Set([DEFAULT_NAMESPACE, SYSTEM_NAMESPACE, 'plat-public']);
 const SYSTEM_NAMESPACE_RETRY_MS = 60_000;
+/** Upstream's accessReviewResources (authorization.k8s.io). */
+const ACCESS_REVIEW = { group: 'authorization.platform', resource: 'localsubjectaccessreviews' };
 
 const SYSTEM_USER = { name: 'system:apiserver', groups: [MASTERS_GROUP] };
 
@@ -45,7 +47,8 @@ export const CoreResourcesPlugin: Plugin = {
     });
 
     // NamespaceLifecycle: the immortal namespaces cannot be deleted (a dry run neither), and
-    // creating a namespaced object needs its namespace to exist.
+    // creating or updating a namespaced object needs its namespace to exist. Deletes, namespaces
+    // themselves and access reviews (whose 404 would tell which namespaces exist) are let through.
     host.capabilities.provide(ADMISSION_PLUGIN_KIND, NAMESPACE_LIFECYCLE, PLUGIN_NAME);
     host.hooks.configure.tap(PLUGIN_NAME, () => {
       if (!isAdmissionPluginEnabled(host, NAMESPACE_LIFECYCLE)) return;
@@ -56,8 +59,9 @@ export const CoreResourcesPlugin: Plugin = {
       if (req.operation === 'DELETE' && isNamespace && IMMORTAL_NAMESPACES.has(req.name)) {
         throw errors.forbidden({ group: '', resource: req.resource }, req.name, 'this namespace may not be deleted');
       }
-      if (req.operation !== 'CREATE' || !req.namespace) return;
-      if (req.group === '' && req.resource === 'namespaces') return;
+      if (isNamespace || !req.namespace) return;
+      if (req.operation !== 'CREATE' && req.operation !== 'UPDATE') return;
+      if (req.group === ACCESS_REVIEW.group && req.resource === ACCESS_REVIEW.resource) return;
       if (servedResources(host)?.get(req.group, req.version, req.resource)?.scope !== 'Namespaced') return;
       const namespaces = servedStore(host, '', 'v1', 'namespaces');
       if (!namespaces) return;

@@ -1,7 +1,8 @@
 // core/v1 Namespace (cluster-scoped) and Secret (namespaced), as upstream's core registry serves
-// them: Namespace status.phase Active on create, label platform/metadata.name always its name,
-// names DNS-1123 labels; Secret `stringData` merged into `data` and never stored, `type` defaulted
-// to Opaque and immutable, `immutable` honoured.
+// them: Namespace status.phase Active on create, spec.finalizers holding `platform` from create on
+// and kept on update, label platform/metadata.name always its name, names DNS-1123 labels, a status
+// subresource; Secret `stringData` merged into `data` and never stored, `type` defaulted to Opaque
+// and immutable, per-type rules (secret-types.ts), `immutable` honoured.
 import { errors, type StatusError } from '../../core/api/errors.js';
 import { fieldError, type FieldError } from '../../core/api/field-errors.js';
 import type { ApiObject } from '../../core/api/meta.js';
@@ -13,6 +14,8 @@ import type { Strategy } from '../../core/registry/strategy.js';
 import { resourceVersionPreconditionFailed, uidPreconditionFailed } from '../../core/registry/precondition-failed.js';
 import { age } from '../../core/api/human-duration.js';
 import { CREATION_TIMESTAMP_DESCRIPTION, NAME_DESCRIPTION } from '../../core/api/object-meta-docs.js';
+import { coreFinalizerErrors, FINALIZER_PLATFORM, finalizerNameErrors } from '../../core/registry/core-finalizers.js';
+import { secretTypeErrors, secretWarnings } from './secret-types.js';
 
 export interface Namespace extends ApiObject {
   spec?: { finalizers?: string[] };
@@ -44,8 +47,9 @@ export function dns1123LabelErrors(value: string, prefix = false): string[] {
 const subdomainName = (value: string, prefix: boolean): string[] =>
   dns1123SubdomainErrors(prefix && value.length > 1 && value.endsWith('-') ? value.slice(0, -1) : value);
 
+// Every column is a "string" one upstream, the Secret's Data count included.
 const column = (name: string, description: string, format = ''): TableColumn =>
-  ({ name, type: name === 'Data' ? 'integer' : 'string', format, description, priority: 0 });
+  ({ name, type: 'string', format, description, priority: 0 });
 const NAME_COLUMN = column('Name', NAME_DESCRIPTION, 'name');
 const AGE_COLUMN = column('Age', CREATION_TIMESTAMP_DESCRIPTION);
 
@@ -87,11 +91,57 @@ function labelWithName(obj: Namespace): void {
   obj.metadata.labels = { ...obj.metadata.labels, [LABEL_METADATA_NAME]: obj.metadata.name };
 }
 
+/** The spec of `old`, for the writes that may not change it. */
+function keepSpecFinalizers(obj: Namespace, old: Namespace): void {
+  const spec = { ...obj.spec };
+  if (old.spec?.finalizers) spec.finalizers = [...old.spec.finalizers]; else delete spec.finalizers;
+  obj.spec = spec;
+}
+
+/** ValidateNamespace: the core finalizer rule on metadata, and every spec finalizer a valid name. */
+const validateNamespace = (obj: Namespace): FieldError[] => [
+  ...coreFinalizerErrors(obj.metadata),
+  ...(obj.spec?.finalizers ?? []).flatMap((f) => finalizerNameErrors(f, 'spec.finalizers')),
+];
+
 const namespaceStrategy: Strategy<Namespace> = {
-  prepareForCreate(_ctx, obj) { obj.status = { phase: 'Active' }; labelWithName(obj); },
+  prepareForCreate(_ctx, obj) {
+    obj.status = { phase: 'Active' };
+    // The namespace controller's finalizer: clients see it although plat, which has no such
+    // controller, deletes a namespace at once (README).
+    const finalizers = obj.spec?.finalizers ?? [];
+    obj.spec = { ...obj.spec, finalizers: finalizers.includes(FINALIZER_PLATFORM) ? finalizers : [...finalizers, FINALIZER_PLATFORM] };
+    labelWithName(obj);
+  },
+  validate: (_ctx, obj) => validateNamespace(obj),
+  prepareForUpdate(_ctx, obj, old) {
+    keepSpecFinalizers(obj, old);
+    obj.status = structuredClone(old.status ?? { phase: 'Active' });
+    labelWithName(obj);
+  },
+  // ValidateNamespace, then ValidateNamespaceUpdate's own run of the core finalizer rule.
+  validateUpdate: (_ctx, obj) => [...validateNamespace(obj), ...coreFinalizerErrors(obj.metadata)],
+};
+
+/** namespaceStatusStrategy: the spec stays as stored; the phase must match whether deletion began. */
+const namespaceStatusStrategy: Strategy<Namespace> = {
   validate: () => [],
-  prepareForUpdate(_ctx, obj, old) { obj.status = structuredClone(old.status ?? { phase: 'Active' }); labelWithName(obj); },
-  validateUpdate: () => [],
+  prepareForUpdate(_ctx, obj, old) {
+    obj.spec = structuredClone(old.spec ?? {});
+    // SetDefaults_NamespaceStatus, which decoding runs.
+    if (!obj.status?.phase) obj.status = { ...obj.status, phase: 'Active' };
+    labelWithName(obj);
+  },
+  validateUpdate(_ctx, obj) {
+    const errs = coreFinalizerErrors(obj.metadata);
+    const phase = obj.status?.phase ?? '';
+    if (!obj.metadata.deletionTimestamp) {
+      if (phase !== 'Active') errs.push(fieldError.invalid('status.Phase', phase, "may only be 'Active' if `deletionTimestamp` is empty"));
+    } else if (phase !== 'Terminating') {
+      errs.push(fieldError.invalid('status.Phase', phase, "may only be 'Terminating' if `deletionTimestamp` is not empty"));
+    }
+    return errs;
+  },
 };
 
 /** REST.Delete's own checks, ahead of the generic store's: Conflicts on `namespaces` in storage's words. */
@@ -112,7 +162,7 @@ export const namespaceResource: ResourceDefinition<Namespace> = {
   // REST.Delete answers with the Namespace (Terminating upstream; plat deletes it at once).
   returnDeletedObject: true,
   deletePreconditionsError: namespacePreconditionsError,
-  subresources: [{ name: 'status' }],
+  subresources: [{ name: 'status', strategy: namespaceStatusStrategy }],
   selectableFields: (obj) => ({ 'status.phase': obj.status?.phase ?? '' }),
   table: {
     columns: [NAME_COLUMN, column('Status', 'The status of the namespace'), AGE_COLUMN],
@@ -134,6 +184,8 @@ export const namespaceResource: ResourceDefinition<Namespace> = {
 
 // ---- Secret ----
 
+const SECRET_DATA_DESCRIPTION = 'Data contains the secret data. Each key must consist of alphanumeric characters, \'-\', \'_\' or \'.\'. The serialized form of the secret data is a base64 encoded string, representing the arbitrary (possibly non-string) data value here. Described in https://tools.ietf.org/html/rfc4648#section-4';
+const SECRET_TYPE_DESCRIPTION = 'Used to facilitate programmatic handling of secret data. More info: https://kubernetes.io/docs/concepts/configuration/secret/#secret-types';
 const SECRET_DESCRIPTION = 'Secret holds secret data of a certain type. The total bytes of the values in the Data field must be less than MaxSecretSize bytes.';
 
 const secretSchema: JsonSchema = {
@@ -142,17 +194,13 @@ const secretSchema: JsonSchema = {
   description: SECRET_DESCRIPTION,
   properties: {
     ...typeMetaProperties,
-    data: {
-      type: 'object',
-      additionalProperties: { type: 'string', format: 'byte' },
-      description: 'Data contains the secret data. Each key must consist of alphanumeric characters, \'-\', \'_\' or \'.\'. The serialized form of the secret data is a base64 encoded string, representing the arbitrary (possibly non-string) data value here. Described in https://tools.ietf.org/html/rfc4648#section-4',
-    },
+    data: { type: 'object', additionalProperties: { type: 'string', format: 'byte' }, description: SECRET_DATA_DESCRIPTION },
     stringData: {
       type: 'object',
       additionalProperties: { type: 'string' },
       description: 'stringData allows specifying non-binary secret data in string form. It is provided as a write-only input field for convenience. All keys and values are merged into the data field on write, overwriting any existing values. The stringData field is never output when reading from the API.',
     },
-    type: { type: 'string', 'x-go-type': 'v1.SecretType', description: 'Used to facilitate programmatic handling of secret data.' },
+    type: { type: 'string', 'x-go-type': 'v1.SecretType', description: SECRET_TYPE_DESCRIPTION },
     immutable: { type: 'boolean', description: 'Immutable, if set to true, ensures that data stored in the Secret cannot be updated (only object metadata can be modified). If not set to true, the field can be modified at any time. Defaulted to nil.' },
   },
 };
@@ -174,17 +222,20 @@ function normalizeSecret(obj: Secret): void {
   if (!obj.type) obj.type = SECRET_TYPE_OPAQUE;
 }
 
+/** ValidateSecret (the generic metadata checks run in the store). */
 function validateSecret(obj: Secret): FieldError[] {
-  const errs: FieldError[] = [];
+  const errs = coreFinalizerErrors(obj.metadata);
   let total = 0;
   for (const [key, value] of Object.entries(obj.data ?? {})) {
     const field = `data[${key}]`;
     if (Buffer.byteLength(key) > 253) errs.push(fieldError.invalid(field, key, 'must be no more than 253 characters'));
     if (!CONFIG_KEY.test(key)) errs.push(fieldError.invalid(field, key, regexError(CONFIG_KEY_MSG, CONFIG_KEY_FMT, 'key.name', 'KEY_NAME', 'key-name')));
-    if (key === '.' || key === '..') errs.push(fieldError.invalid(field, key, key === '.' ? "must not be '.'" : "must not be '..'"));
+    const chDir = key === '.' ? "must not be '.'" : key === '..' ? "must not be '..'" : key.startsWith('..') ? "must not start with '..'" : undefined;
+    if (chDir) errs.push(fieldError.invalid(field, key, chDir));
     total += Buffer.from(value, 'base64').length;
   }
   if (total > MAX_SECRET_SIZE) errs.push(fieldError.tooLong('data', MAX_SECRET_SIZE));
+  errs.push(...secretTypeErrors(obj));
   return errs;
 }
 
@@ -194,15 +245,18 @@ const secretStrategy: Strategy<Secret> = {
   prepareForCreate: (_ctx, obj) => normalizeSecret(obj),
   validate: (_ctx, obj) => validateSecret(obj),
   prepareForUpdate: (_ctx, obj) => normalizeSecret(obj),
+  // ValidateSecretUpdate: ValidateObjectMetaUpdate's core finalizer rule, the type, immutability,
+  // then all of ValidateSecret.
   validateUpdate(_ctx, obj, old) {
-    const errs = validateSecret(obj);
+    const errs = coreFinalizerErrors(obj.metadata);
     if ((obj.type ?? '') !== (old.type ?? '')) errs.push(fieldError.invalid('type', obj.type ?? '', 'field is immutable'));
     if (old.immutable === true) {
       if (obj.immutable !== true) errs.push(fieldError.forbidden('immutable', IMMUTABLE_SET));
       if (JSON.stringify(sorted(obj.data)) !== JSON.stringify(sorted(old.data))) errs.push(fieldError.forbidden('data', IMMUTABLE_SET));
     }
-    return errs;
+    return [...errs, ...validateSecret(obj)];
   },
+  warnings: (_ctx, obj) => secretWarnings(obj),
 };
 
 const sorted = (m: Record<string, string> | undefined): [string, string][] =>
@@ -214,7 +268,7 @@ export const secretResource: ResourceDefinition<Secret> = {
   strategy: secretStrategy,
   selectableFields: (obj) => ({ type: obj.type ?? '' }),
   table: {
-    columns: [NAME_COLUMN, column('Type', 'The type of the secret'), column('Data', 'The number of entries in the data'), AGE_COLUMN],
+    columns: [NAME_COLUMN, column('Type', SECRET_TYPE_DESCRIPTION), column('Data', SECRET_DATA_DESCRIPTION), AGE_COLUMN],
     cells: (obj, now) => [obj.metadata.name ?? '', obj.type ?? '', Object.keys(obj.data ?? {}).length, age(obj.metadata.creationTimestamp, now)],
   },
   validateName: subdomainName,

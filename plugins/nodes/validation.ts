@@ -7,6 +7,7 @@ import { isIP } from 'node:net';
 import { fieldError, FieldPath, type FieldError } from '../../core/api/field-errors.js';
 import { compareQuantity, formatQuantity, parseQuantity, quantityOf, type Quantity } from '../../core/api/quantity.js';
 import { labelValueErrors, qualifiedNameErrors } from '../../core/api/selectors/label-syntax.js';
+import { coreFinalizerErrors } from '../../core/registry/core-finalizers.js';
 import {
   ANNOTATION_PREFER_AVOID_PODS, ANNOTATION_TAINTS, TAINT_EFFECTS,
   type Node, type NodeConfigSource, type NodeTaint,
@@ -151,9 +152,9 @@ function validateConfigSource(source: NodeConfigSource, path: FieldPath): FieldE
 
 const META = new FieldPath('metadata');
 
-/** ValidateNode (the object-meta part, name included, runs in the generic store). */
+/** ValidateNode (the generic object-meta part, name included, runs in the store; the core finalizer rule here). */
 export function validateNode(node: Node): FieldError[] {
-  const errs = validateNodeAnnotations(node.metadata.annotations, META.child('annotations'));
+  const errs = [...coreFinalizerErrors(node.metadata), ...validateNodeAnnotations(node.metadata.annotations, META.child('annotations'))];
   if (node.spec?.taints?.length) errs.push(...validateNodeTaints(node.spec.taints, META.child('taints')));
   errs.push(...validateNodeResources(node));
   if (node.spec?.podCIDRs?.length) errs.push(...validatePodCidrs(node.spec.podCIDRs));
@@ -165,7 +166,7 @@ const CHANGE_FROM_EMPTY_ONLY = 'node updates may not change %s except from "" to
 
 /** ValidateNodeUpdate: what validateNode checks, plus the fields that may only be set once. */
 export function validateNodeUpdate(node: Node, old: Node): FieldError[] {
-  const errs = validateNodeAnnotations(node.metadata.annotations, META.child('annotations'));
+  const errs = [...coreFinalizerErrors(node.metadata), ...validateNodeAnnotations(node.metadata.annotations, META.child('annotations'))];
   errs.push(...validateNodeResources(node));
   const seen = new Set<string>();
   (node.status?.addresses ?? []).forEach((a, i) => {

@@ -8,6 +8,7 @@ import { age } from '../../core/api/human-duration.js';
 import { dns1123SubdomainErrors } from '../../core/api/selectors/label-syntax.js';
 import type { JsonSchema, ResourceDefinition, TableColumn } from '../../core/registry/resource.js';
 import type { Strategy, SubresourceDefinition } from '../../core/registry/strategy.js';
+import { coreFinalizerErrors } from '../../core/registry/core-finalizers.js';
 
 export interface ObjectReference {
   kind?: string; namespace?: string; name?: string; uid?: string; apiVersion?: string; resourceVersion?: string; fieldPath?: string;
@@ -54,8 +55,21 @@ const schema: JsonSchema = {
   },
 };
 
-/** Upstream validates nothing of a ServiceAccount but its metadata. */
-const strategy: Strategy<ServiceAccount> = { validate: () => [], validateUpdate: () => [] };
+/** cleanSecretReferences: a reference to one of the account's Secrets keeps only its name. */
+function cleanSecretReferences(sa: ServiceAccount): void {
+  if (sa.secrets) sa.secrets = sa.secrets.map((s) => (s.name ? { name: s.name } : {}));
+}
+
+/**
+ * Upstream validates nothing of a ServiceAccount but its metadata (the core finalizer rule here, the
+ * rest in the store); an update runs it twice, in ValidateObjectMetaUpdate and ValidateServiceAccount.
+ */
+const strategy: Strategy<ServiceAccount> = {
+  prepareForCreate: (_ctx, sa) => cleanSecretReferences(sa),
+  validate: (_ctx, sa) => coreFinalizerErrors(sa.metadata),
+  prepareForUpdate: (_ctx, sa) => cleanSecretReferences(sa),
+  validateUpdate: (_ctx, sa) => [...coreFinalizerErrors(sa.metadata), ...coreFinalizerErrors(sa.metadata)],
+};
 
 const column = (name: string, type: TableColumn['type'], description: string, format = ''): TableColumn =>
   ({ name, type, format, description, priority: 0 });
@@ -84,7 +98,7 @@ export function serviceAccountResource(subresources: readonly SubresourceDefinit
         column('Secrets', 'string', 'Secrets is a list of the secrets in the same namespace that pods running using this ServiceAccount are allowed to use.'),
         column('Age', 'string', 'CreationTimestamp is a timestamp representing the server time when this object was created.'),
       ],
-      cells: (obj, now) => [obj.metadata.name ?? '', String(obj.secrets?.length ?? 0), age(obj.metadata.creationTimestamp, now)],
+      cells: (obj, now) => [obj.metadata.name ?? '', obj.secrets?.length ?? 0, age(obj.metadata.creationTimestamp, now)],
     },
     validateName: (name, prefix) => dns1123SubdomainErrors(prefix && name.length > 1 && name.endsWith('-') ? name.slice(0, -1) : name),
     decodeProtobuf(raw) {

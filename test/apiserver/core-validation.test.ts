@@ -1,0 +1,156 @@
+// core/v1 Namespaces, Secrets, ServiceAccounts (and the Node's finalizer rule) as kube-apiserver
+// 1.32 validates and prepares them: ValidateSecret's per-type rules under plat's type names, the
+// TLS pair warning, config-key `..` prefixes, the core finalizer-name rule, Namespace spec.finalizers
+// and its status subresource, ServiceAccount secret references, NamespaceLifecycle on updates, and
+// the Table cells and columns of upstream's printers.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { startInProcess, type RunningPlat } from '../helpers/plat.js';
+
+const NS = '/api/v1/namespaces';
+const secrets = (ns: string) => `${NS}/${ns}/secrets`;
+const sas = (ns: string) => `${NS}/${ns}/serviceaccounts`;
+const b64 = (s: string) => Buffer.from(s).toString('base64');
+const TABLE = { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' };
+const MERGE = 'application/merge-patch+json';
+const NOT_STANDARD = 'name is neither a standard finalizer name nor is it fully qualified';
+
+describe('core/v1 validation as kube-apiserver 1.32', () => {
+  let plat: RunningPlat;
+  before(async () => { plat = await startInProcess(); });
+  after(async () => { await plat?.stop(); });
+
+  const secretCases: { name: string; type: string; data?: Record<string, string>; annotations?: Record<string, string>; message?: string }[] = [
+    { name: 'sa-token-no-annotation', type: 'platform/service-account-token', message: 'metadata.annotations[platform/service-account.name]: Required value' },
+    { name: 'sa-token-empty-annotation', type: 'platform/service-account-token', annotations: { 'platform/service-account.name': '' }, message: 'metadata.annotations[platform/service-account.name]: Required value' },
+    { name: 'sa-token-ok', type: 'platform/service-account-token', annotations: { 'platform/service-account.name': 'default' } },
+    { name: 'dockercfg-missing', type: 'platform/dockercfg', message: 'data[.dockercfg]: Required value' },
+    { name: 'dockercfg-syntax', type: 'platform/dockercfg', data: { '.dockercfg': b64('{"a":') }, message: 'data[.dockercfg]: Invalid value: "<secret contents redacted>": unexpected end of JSON input' },
+    { name: 'dockercfg-array', type: 'platform/dockercfg', data: { '.dockercfg': b64('[1]') }, message: 'data[.dockercfg]: Invalid value: "<secret contents redacted>": json: cannot unmarshal array into Go value of type map[string]interface {}' },
+    { name: 'dockercfg-ok', type: 'platform/dockercfg', data: { '.dockercfg': b64('{"r":{}}') } },
+    { name: 'dockerconfigjson-missing', type: 'platform/dockerconfigjson', message: 'data[.dockerconfigjson]: Required value' },
+    { name: 'dockerconfigjson-string', type: 'platform/dockerconfigjson', data: { '.dockerconfigjson': b64('"x"') }, message: 'data[.dockerconfigjson]: Invalid value: "<secret contents redacted>": json: cannot unmarshal string into Go value of type map[string]interface {}' },
+    { name: 'dockerconfigjson-bad-char', type: 'platform/dockerconfigjson', data: { '.dockerconfigjson': b64('x') }, message: 'data[.dockerconfigjson]: Invalid value: "<secret contents redacted>": invalid character \'x\' looking for beginning of value' },
+    { name: 'basic-auth-neither', type: 'platform/basic-auth', message: '[data[username]: Required value, data[password]: Required value]' },
+    { name: 'basic-auth-password-only', type: 'platform/basic-auth', data: { password: '' } },
+    { name: 'ssh-auth-empty', type: 'platform/ssh-auth', data: { 'ssh-privatekey': '' }, message: 'data[ssh-privatekey]: Required value' },
+    { name: 'tls-missing', type: 'platform/tls', data: { 'tls.key': b64('k') }, message: 'data[tls.crt]: Required value' },
+    { name: 'tls-both-missing', type: 'platform/tls', message: '[data[tls.crt]: Required value, data[tls.key]: Required value]' },
+    { name: 'bootstrap-unchecked', type: 'bootstrap.platform/token' },
+    { name: 'upstream-spelling-unchecked', type: 'kubernetes.io/tls' },
+    { name: 'dotdot-prefix', type: 'Opaque', data: { '..a': b64('x') }, message: 'data[..a]: Invalid value: "..a": must not start with \'..\'' },
+  ];
+  for (const c of secretCases) {
+    it(`Secret ${c.type} ${c.name}: ${c.message ?? 'created'}`, async () => {
+      const r = await plat.admin.post(secrets('default'), { metadata: { name: c.name, annotations: c.annotations }, type: c.type, data: c.data });
+      if (!c.message) { assert.equal(r.status, 201, r.text); return; }
+      assert.equal(r.status, 422, r.text);
+      assert.equal(r.json.message, `Secret "${c.name}" is invalid: ${c.message}`);
+    });
+  }
+
+  it('a TLS Secret whose pair tls.X509KeyPair refuses is stored, with its error as a warning on create and update', async () => {
+    const body = { metadata: { name: 'tls-bad-pair' }, type: 'platform/tls', data: { 'tls.crt': b64('not pem'), 'tls.key': b64('') } };
+    const c = await plat.admin.post(secrets('default'), body);
+    assert.equal(c.status, 201, c.text);
+    assert.equal(c.headers.warning, '299 - "tls: failed to find any PEM data in certificate input"');
+    const u = await plat.admin.patch(`${secrets('default')}/tls-bad-pair`, { metadata: { labels: { a: 'b' } } }, MERGE);
+    assert.equal(u.status, 200, u.text);
+    assert.equal(u.headers.warning, '299 - "tls: failed to find any PEM data in certificate input"');
+  });
+
+  it('a Secret update reports the type, then immutability, then ValidateSecret', async () => {
+    const c = await plat.admin.post(secrets('default'), { metadata: { name: 'order' }, data: { a: b64('x') }, immutable: true });
+    assert.equal(c.status, 201, c.text);
+    const u = await plat.admin.put(`${secrets('default')}/order`, { ...c.json, type: 'platform/basic-auth', data: { '..b': b64('y') }, immutable: false });
+    assert.equal(u.status, 422, u.text);
+    assert.deepEqual(u.json.details.causes.map((x: any) => x.field), ['type', 'immutable', 'data', 'data[..b]', 'data[username]', 'data[password]']);
+  });
+
+  const finalizerCases: { kind: string; path: string; body: Record<string, unknown>; code: number }[] = [
+    { kind: 'Secret', path: secrets('default'), body: { metadata: { name: 'fin', finalizers: ['foo'] } }, code: 422 },
+    { kind: 'ServiceAccount', path: sas('default'), body: { metadata: { name: 'fin', finalizers: ['foo'] } }, code: 422 },
+    { kind: 'Namespace', path: NS, body: { metadata: { name: 'fin', finalizers: ['foo'] } }, code: 422 },
+    { kind: 'Node', path: '/api/v1/nodes', body: { metadata: { name: 'fin', finalizers: ['foo'] } }, code: 422 },
+    { kind: 'Secret', path: secrets('default'), body: { metadata: { name: 'fin-ok', finalizers: ['orphan', 'foregroundDeletion', 'platform', 'example.com/x'] } }, code: 201 },
+  ];
+  for (const c of finalizerCases) {
+    it(`${c.kind} metadata.finalizers ${JSON.stringify((c.body.metadata as any).finalizers)}: ${c.code}`, async () => {
+      const r = await plat.admin.post(c.path, c.body);
+      assert.equal(r.status, c.code, r.text);
+      if (c.code === 422) assert.equal(r.json.message, `${c.kind} "fin" is invalid: metadata.finalizers[0]: Invalid value: "foo": ${NOT_STANDARD}`);
+    });
+  }
+
+  it('an update is checked by the core finalizer rule too (twice, as ValidateObjectMetaUpdate and ValidateServiceAccount run it)', async () => {
+    assert.equal((await plat.admin.post(sas('default'), { metadata: { name: 'upd' } })).status, 201);
+    const u = await plat.admin.patch(`${sas('default')}/upd`, { metadata: { finalizers: ['bar'] } }, MERGE);
+    assert.equal(u.status, 422, u.text);
+    assert.equal(u.json.message, `ServiceAccount "upd" is invalid: metadata.finalizers[0]: Invalid value: "bar": ${NOT_STANDARD}`);
+    assert.equal(u.json.details.causes.length, 2);
+  });
+
+  it('Namespace spec.finalizers: platform added on create, names validated, kept on update', async () => {
+    const c = await plat.admin.post(NS, { metadata: { name: 'nsf' }, spec: { finalizers: ['example.com/a'] } });
+    assert.equal(c.status, 201, c.text);
+    assert.deepEqual(c.json.spec.finalizers, ['example.com/a', 'platform']);
+    assert.deepEqual((await plat.admin.get(`${NS}/default`)).json.spec.finalizers, ['platform']);
+    const bad = await plat.admin.post(NS, { metadata: { name: 'nsf-bad' }, spec: { finalizers: ['foo'] } });
+    assert.equal(bad.status, 422, bad.text);
+    assert.equal(bad.json.message, `Namespace "nsf-bad" is invalid: spec.finalizers: Invalid value: "foo": ${NOT_STANDARD}`);
+    const u = await plat.admin.patch(`${NS}/nsf`, { spec: { finalizers: [] }, metadata: { labels: { x: 'y' } } }, MERGE);
+    assert.equal(u.status, 200, u.text);
+    assert.deepEqual(u.json.spec.finalizers, ['example.com/a', 'platform']);
+    assert.equal(u.json.metadata.labels.x, 'y');
+  });
+
+  it('namespaces/status: get, patch, update; the spec stays, the phase must be Active while not deleted', async () => {
+    const disc = await plat.admin.get('/api/v1');
+    assert.deepEqual(disc.json.resources.find((r: any) => r.name === 'namespaces/status').verbs, ['get', 'patch', 'update']);
+    const c = await plat.admin.post(NS, { metadata: { name: 'nss' } });
+    assert.equal(c.status, 201, c.text);
+    const bad = await plat.admin.patch(`${NS}/nss/status`, { status: { phase: 'Foo' } }, MERGE);
+    assert.equal(bad.status, 422, bad.text);
+    assert.equal(bad.json.message, 'Namespace "nss" is invalid: status.Phase: Invalid value: "Foo": may only be \'Active\' if `deletionTimestamp` is empty');
+    const ok = await plat.admin.put(`${NS}/nss/status`, { ...c.json, spec: { finalizers: ['example.com/b'] }, status: {} });
+    assert.equal(ok.status, 200, ok.text);
+    assert.deepEqual(ok.json.spec.finalizers, ['platform']);
+    assert.equal(ok.json.status.phase, 'Active');
+  });
+
+  it('ServiceAccount secrets[] keep only their names, on create and update', async () => {
+    const c = await plat.admin.post(sas('default'), { metadata: { name: 'refs' }, secrets: [{ name: 's1', kind: 'Secret', uid: 'u', namespace: 'x' }, { kind: 'Secret' }] });
+    assert.equal(c.status, 201, c.text);
+    assert.deepEqual(c.json.secrets, [{ name: 's1' }, {}]);
+    const u = await plat.admin.put(`${sas('default')}/refs`, { ...c.json, secrets: [{ name: 's2', fieldPath: 'f', apiVersion: 'v1' }] });
+    assert.equal(u.status, 200, u.text);
+    assert.deepEqual(u.json.secrets, [{ name: 's2' }]);
+  });
+
+  it('NamespaceLifecycle: updates in a namespace that is gone are 404, deletes are not', async () => {
+    assert.equal((await plat.admin.post(NS, { metadata: { name: 'gone' } })).status, 201);
+    const s = await plat.admin.post(secrets('gone'), { metadata: { name: 'left' }, data: { a: b64('x') } });
+    assert.equal(s.status, 201, s.text);
+    assert.equal((await plat.admin.request('DELETE', `${NS}/gone`)).status, 200);
+    for (const r of [
+      await plat.admin.put(`${secrets('gone')}/left`, s.json),
+      await plat.admin.patch(`${secrets('gone')}/left`, { metadata: { labels: { a: 'b' } } }, MERGE),
+    ]) {
+      assert.equal(r.status, 404, r.text);
+      assert.equal(r.json.message, 'namespaces "gone" not found');
+    }
+    assert.equal((await plat.admin.request('DELETE', `${secrets('gone')}/left`)).status, 200);
+  });
+
+  it('Tables: a Secret\'s Data and a ServiceAccount\'s Secrets are integers in "string" columns with upstream\'s descriptions', async () => {
+    const st = await plat.admin.get(`${secrets('default')}/sa-token-ok`, TABLE);
+    assert.equal(st.status, 200, st.text);
+    assert.deepEqual(st.json.columnDefinitions.map((c: any) => [c.name, c.type]), [['Name', 'string'], ['Type', 'string'], ['Data', 'string'], ['Age', 'string']]);
+    assert.equal(st.json.columnDefinitions[1].description, 'Used to facilitate programmatic handling of secret data. More info: https://kubernetes.io/docs/concepts/configuration/secret/#secret-types');
+    assert.match(st.json.columnDefinitions[2].description, /^Data contains the secret data\. Each key must consist/);
+    assert.equal(st.json.rows[0].cells[2], 0);
+    const sa = await plat.admin.get(`${sas('default')}/refs`, TABLE);
+    assert.equal(sa.status, 200, sa.text);
+    assert.equal(sa.json.rows[0].cells[1], 1);
+  });
+});
