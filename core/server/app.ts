@@ -13,6 +13,7 @@ import { AuthorizationError, authorizeUnion } from '../authz/union.js';
 import { aggregate } from '../aggregate.js';
 import { aroundTap } from '../around-tap.js';
 import { sendInternalErrorText } from './internal-error-text.js';
+import { withCacheControl } from './cache-control.js';
 import { compressResponses } from './compression.js';
 import { headerBytesBody } from './header-bytes.js';
 import type { Hooks } from '../hooks.js';
@@ -21,10 +22,12 @@ import type { Resources } from '../registry/registry.js';
 import { isStorageError } from '../storage/storage.js';
 import type { ResourceStore } from '../registry/store.js';
 import { impersonate, isImpersonationHeader } from './impersonation.js';
-import { aggregatedDiscovery, aggregatedRequested, apiGroupDocument, apiGroupList, apiResourceList, apiVersions } from './discovery.js';
+import { aggregatedRequested, serveAggregatedDiscovery } from './aggregated-discovery.js';
+import { apiGroupDocument, apiGroupList, apiResourceList, apiVersions } from './discovery.js';
 import type { HealthChecks } from './health.js';
 import { serveDebug } from './debug/index.js';
 import { buildOpenApi, type OpenApiDocs } from './openapi.js';
+import { serveOpenApiGroupVersion, serveOpenApiIndex } from './openapi-handler.js';
 import { peerCertificates } from './peer.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS, requestDeadline } from './request-deadline.js';
 import { requestInfo, type RequestInfo } from './request-info.js';
@@ -186,8 +189,9 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
     await next();
   });
 
-  // Upstream's order: WithRetryAfter, WithWatchTerminationDuringShutdown, WithWaitGroup, WithRequestDeadline.
+  // Upstream's order: WithRetryAfter, WithCacheControl, WithWatchTerminationDuringShutdown, WithWaitGroup, WithRequestDeadline.
   if (deps.retryAfter) app.use(sendRetryAfter(deps.retryAfter));
+  app.use(withCacheControl);
   if (deps.watches) app.use(withWatchTermination(deps.watches));
   if (deps.requests) app.use(withWaitGroup(deps.requests));
   app.use(requestDeadline(deps.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS));
@@ -230,9 +234,9 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
       return;
     }
     if (deps.profiling && await serveDebug(ctx, log, deps.shutdown)) return;
-    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') throw errors.methodNotAllowed(ctx.method, { group: '', resource: ctx.path });
     const path = ctx.path.replace(/\/+$/, '') || '/';
-    // Health paths are exact (upstream registers them on its PathRecorderMux, not go-restful).
+    // Health paths are exact (upstream registers them on its PathRecorderMux, not go-restful), and
+    // like every mux handler (/apis, /apis/<group>, /openapi/v3, /) answer any method.
     const health = await deps.health.serve(ctx.path, query);
     if (health) {
       ctx.status = health.code;
@@ -241,40 +245,29 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
       ctx.body = health.body;
       return;
     }
-    if (path === '/version') return sendRawJson(ctx, deps.version);
-    if (path === '/api' || path === '/apis') {
+    if (ctx.path === '/openapi/v3') return serveOpenApiIndex(ctx, docs());
+    if (ctx.path.startsWith('/openapi/v3/')) return serveOpenApiGroupVersion(ctx, docs(), ctx.path.slice('/openapi/v3/'.length));
+    // go-restful's GET routes: another method on them is its 405.
+    const getRoute = (found: boolean) => {
+      if (found && ctx.method !== 'GET' && ctx.method !== 'HEAD') throw errors.noRouteForMethod();
+      return found;
+    };
+    if (getRoute(path === '/version')) return sendRawJson(ctx, deps.version);
+    if (path === '/apis' || getRoute(path === '/api')) {
       const aggregated = aggregatedRequested(ctx.get('accept'));
-      if (aggregated) {
-        sendJson(ctx, 200, aggregatedDiscovery(deps.resources, path === '/api', aggregated));
-        // Set verbatim: koa's ctx.type would append "; charset=utf-8" to the exact media type.
-        ctx.set('Content-Type', aggregated);
-        return;
-      }
+      if (aggregated) return serveAggregatedDiscovery(ctx, deps.resources, path === '/api', aggregated);
       return sendJson(ctx, 200, path === '/api' ? apiVersions(deps.resources, deps.serverAddress) : apiGroupList(deps.resources));
     }
     const gv = /^\/apis\/([^/]+)(?:\/([^/]+))?$/.exec(path) ?? /^\/api\/(v1)$/.exec(path);
     if (gv) {
       const [group, version] = path.startsWith('/api/') ? ['', gv[1]!] : [gv[1]!, gv[2]];
       const doc = version === undefined ? apiGroupDocument(deps.resources, group) : apiResourceList(deps.resources, group, version);
-      if (doc) return sendJson(ctx, 200, doc);
+      if (doc && (version === undefined || getRoute(true))) return sendJson(ctx, 200, doc);
       throw errors.pathNotFound();
-    }
-    if (path === '/openapi/v3') return sendJson(ctx, 200, docs().root);
-    const oa = /^\/openapi\/v3\/(.+)$/.exec(path);
-    if (oa) {
-      const doc = docs().byGroupVersion.get(oa[1]!);
-      if (!doc) throw errors.pathNotFound();
-      ctx.set('Etag', `"${doc.hash}"`);
-      if (query.get('hash') === doc.hash) ctx.set('Cache-Control', 'public, immutable');
-      else ctx.set('Cache-Control', 'no-cache, private');
-      ctx.status = 200;
-      ctx.set('Content-Type', 'application/json');
-      ctx.body = doc.body;
-      return;
     }
     if (path === '/') return sendRawJson(ctx, { paths: rootPaths(deps) });
     const served = deps.resources.path(path)?.get();
-    if (served) {
+    if (getRoute(served !== undefined) && served) {
       ctx.status = 200;
       ctx.set('Content-Type', served.contentType);
       for (const [k, v] of Object.entries(served.headers ?? {})) ctx.set(k, v);

@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { withoutGoTypes } from '../api/go-types.js';
 import { objectMetaSchema } from '../api/object-meta-schema.js';
+import { serverRelativeUrl } from './openapi-handler.js';
 import type { Resources } from '../registry/registry.js';
 import type { JsonSchema, ResourceDefinition } from '../registry/resource.js';
 import type { SubresourceCreate } from '../registry/strategy.js';
@@ -129,10 +130,19 @@ const sharedSchemas: Record<string, JsonSchema> = {
   },
 };
 
-export interface OpenApiDocs { root: unknown; byGroupVersion: Map<string, { body: string; hash: string }> }
+export interface OpenApiDocs {
+  /** The index's bytes (Go's json.Marshal: keys sorted) and their hash. */
+  root: Buffer; rootHash: string;
+  byGroupVersion: Map<string, { body: Buffer; hash: string }>;
+  /** Last-Modified of every document: they are built once, together. */
+  builtAt: Date;
+}
+
+/** handler3's computeETag: upper-case hex SHA-512. */
+const etag = (body: Buffer) => createHash('sha512').update(body).digest('hex').toUpperCase();
 
 export function buildOpenApi(resources: Resources): OpenApiDocs {
-  const byGroupVersion = new Map<string, { body: string; hash: string }>();
+  const byGroupVersion = new Map<string, { body: Buffer; hash: string }>();
   const paths: Record<string, { serverRelativeURL: string }> = {};
   for (const group of resources.groups()) {
     for (const version of resources.versions(group)) {
@@ -155,11 +165,12 @@ export function buildOpenApi(resources: Resources): OpenApiDocs {
           }),
         },
       };
-      const body = JSON.stringify(doc);
-      const hash = createHash('sha512').update(body).digest('hex').slice(0, 128).toUpperCase();
+      const body = Buffer.from(JSON.stringify(doc));
+      const hash = etag(body);
       byGroupVersion.set(key, { body, hash });
-      paths[key] = { serverRelativeURL: `/openapi/v3/${key}?hash=${hash}` };
+      paths[key] = { serverRelativeURL: serverRelativeUrl(key, hash) };
     }
   }
-  return { root: { paths }, byGroupVersion };
+  const root = Buffer.from(JSON.stringify({ paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) }));
+  return { root, rootHash: etag(root), byGroupVersion, builtAt: new Date() };
 }

@@ -1,0 +1,88 @@
+// Aggregated discovery (the APIGroupDiscoveryList at /api and /apis): whether the Accept header asks
+// for it, the document, and its cache validators. Upstream's wrapper negotiates with
+// DiscoveryEndpointRestrictions, which refuse every clause that does not name the aggregated kind,
+// so a plain `application/json` before an aggregated clause does not stop the search; clauses are
+// taken in goautoneg's q order. The ETag is the upper-case hex SHA-512 of the v2 list as encoded
+// without its kind and apiVersion (calculateETag runs on the bare Go struct), the same for v2beta1,
+// and `Vary: Accept` keeps the two apart in caches.
+import { createHash } from 'node:crypto';
+import type { Context } from 'koa';
+import type { Resources } from '../registry/registry.js';
+import { parseAccept } from './output-media-type.js';
+import { sendJson } from './respond.js';
+import { subresourceVerbs } from './subresource-verbs.js';
+import { ALL_VERBS, byName } from './discovery.js';
+
+const GROUP = 'apidiscovery.k8s.io';
+const KIND = 'APIGroupDiscoveryList';
+/** The discovery codec factory's serializers, in SupportedMediaTypes order, and which can stream. */
+const SERIALIZERS = [
+  { type: 'application', subType: 'json', stream: true },
+  { type: 'application', subType: 'yaml', stream: false },
+  { type: 'application', subType: 'vnd.kubernetes.protobuf', stream: true },
+];
+
+/**
+ * NegotiateMediaTypeOptions under DiscoveryEndpointRestrictions: the aggregated discovery version
+ * asked for (v2 or v2beta1), or undefined for the legacy documents. plat encodes the list in JSON
+ * whichever serializer's clause won.
+ */
+export function aggregatedRequested(accept: string | undefined): 'v2' | 'v2beta1' | undefined {
+  if (!accept) return undefined;
+  for (const clause of parseAccept(accept)) {
+    for (const s of SERIALIZERS) {
+      const matches = (clause.type === s.type && (clause.subType === s.subType || clause.subType === '*'))
+        || (clause.type === '*' && clause.subType === '*');
+      if (!matches) continue;
+      const stream = clause.params.get('stream');
+      if (stream && (!s.stream || stream !== 'watch')) continue;
+      if (clause.params.get('sv')) continue;
+      const v = clause.params.get('v');
+      if (clause.params.get('g') === GROUP && clause.params.get('as') === KIND && (v === 'v2' || v === 'v2beta1')) return v;
+    }
+  }
+  return undefined;
+}
+
+/** The list's items for /api (`legacyCore`) or /apis, fields in the Go types' order, empty ones omitted as theirs are. */
+function items(resources: Resources, legacyCore: boolean) {
+  const groups = resources.groups().filter((g) => (legacyCore ? g === '' : g !== ''));
+  return groups.map((g) => ({
+    metadata: { ...(g ? { name: g } : {}), creationTimestamp: null },
+    versions: resources.versions(g).map((v) => ({
+      version: v,
+      resources: [...resources.inGroupVersion(g, v)].sort((a, b) => byName({ name: a.plural }, { name: b.plural })).map((d) => {
+        const responseKind = { group: d.group, version: d.version, kind: d.kind };
+        const subresources = [...(d.subresources ?? [])].sort(byName).map((s) => ({
+          subresource: s.name,
+          responseKind: s.create ? { group: s.create.group, version: s.create.version, kind: s.create.kind } : responseKind,
+          verbs: subresourceVerbs(s),
+        }));
+        return {
+          resource: d.plural, responseKind, scope: d.scope, singularResource: d.singular,
+          verbs: d.verbs ?? ALL_VERBS, ...(d.shortNames?.length ? { shortNames: d.shortNames } : {}),
+          ...(d.categories?.length ? { categories: d.categories } : {}),
+          ...(subresources.length ? { subresources } : {}),
+        };
+      }),
+      freshness: 'Current',
+    })),
+  }));
+}
+
+/** ServeHTTPWithETag: the validators always, then a 304 for a matching If-None-Match, else the list. */
+export function serveAggregatedDiscovery(ctx: Context, resources: Resources, legacyCore: boolean, version: 'v2' | 'v2beta1'): void {
+  const list = items(resources, legacyCore);
+  const etag = `"${createHash('sha512').update(JSON.stringify({ metadata: {}, items: list })).digest('hex').toUpperCase()}"`;
+  ctx.set('Etag', etag);
+  ctx.set('Vary', 'Accept');
+  ctx.set('Cache-Control', 'public');
+  if (ctx.get('if-none-match') === etag) {
+    ctx.status = 304;
+    return;
+  }
+  sendJson(ctx, 200, { kind: KIND, apiVersion: `${GROUP}/${version}`, metadata: {}, items: list });
+  // Set verbatim (koa's ctx.type would append "; charset=utf-8"): kubectl 1.32 crashes on an
+  // aggregated body labelled plain application/json.
+  ctx.set('Content-Type', `application/json;g=${GROUP};v=${version};as=${KIND}`);
+}
