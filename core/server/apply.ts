@@ -11,15 +11,16 @@ import { checkName } from './check-name.js';
 import { ensureNamespaceMatches } from './namespace-match.js';
 import type { PatchInput } from './patch.js';
 import { decodeObject } from './rest.js';
+import { fromWireGroup } from './wire-alias.js';
 import { yamlDuplicateKeys, yamlStrictError } from './yaml-strict.js';
-
-export const APPLY_PATCH = 'application/apply-patch+yaml';
 
 export async function applyConfiguration(p: PatchInput, patch: unknown): Promise<{ object: ApiObject; created: boolean }> {
   const { store } = p;
   // yaml.Unmarshal of an empty document or `null` leaves the map empty.
   const applied = (patch ?? {}) as ApiObject;
   checkKind(p, applied);
+  // Merged into the stored object, so in the resource's own group names.
+  if (p.aliasApiVersion) fromWireGroup(store, applied, p.aliasApiVersion);
   if (isJsonObject(applied.metadata) && Array.isArray(applied.metadata.managedFields)) {
     throw errors.badRequest('metadata.managedFields must be nil');
   }

@@ -9,7 +9,8 @@ import { BodySyntaxError, parseDocument } from './body.js';
 
 const JSON_PATCH = 'application/json-patch+json';
 const MERGE_PATCH = 'application/merge-patch+json';
-const APPLY_PATCH = 'application/apply-patch+yaml';
+/** Server-side apply's patch type (apply.ts). */
+export const APPLY_PATCH = 'application/apply-patch+yaml';
 const GO_MAP = 'map[string]interface {}';
 
 export interface DecodedPatch {

@@ -9,12 +9,14 @@ import { applyJsonPatch } from '../api/patch/json-patch.js';
 import { applyMergePatch } from '../api/patch/merge-patch.js';
 import { applyStrategicMergePatch, goFormat } from '../api/patch/strategic-merge-patch.js';
 import type { RequestContext, ResourceStore } from '../registry/store.js';
-import { decodePatch } from './patch-decode.js';
+import { isJsonObject } from '../api/patch/json-value.js';
+import { APPLY_PATCH, decodePatch } from './patch-decode.js';
 import { decodeObject } from './rest.js';
 import { ensureNamespaceMatches } from './namespace-match.js';
-import { applyConfiguration, APPLY_PATCH } from './apply.js';
+import { applyConfiguration } from './apply.js';
 import { checkName } from './check-name.js';
 import type { FieldValidation } from './write-options.js';
+import { answerForm, fromWireGroup } from './wire-alias.js';
 
 export const PATCH_TYPES = [
   'application/json-patch+json',
@@ -42,7 +44,12 @@ export async function applyPatchBody(p: PatchInput): Promise<{ object: ApiObject
   const { patch, strictErrors, numbers } = decodePatch(type, p.body, p.validation);
   if (type === APPLY_PATCH) return applyConfiguration(p, patch);
 
-  return store.update(p.ctx, p.name, p.subresource, (current) => {
+  // Under the wire alias the patch was written against the object as the client read it there
+  // (a JSON patch's `test` op compares with it), so it applies to that form, and the result is
+  // converted back as a create or update body would be.
+  const form = answerForm(store, p.aliasApiVersion);
+  return store.update(p.ctx, p.name, p.subresource, (stored) => {
+    const current = form(stored);
     let patched: unknown;
     if (type === 'application/json-patch+json') patched = applyJsonPatch(current, patch);
     else if (type === 'application/merge-patch+json') patched = applyMergePatch(current, patch);
@@ -54,6 +61,7 @@ export async function applyPatchBody(p: PatchInput): Promise<{ object: ApiObject
     // Taken before decoding, which prunes unknown fields from the patched object.
     const shown = type === 'application/strategic-merge-patch+json' ? goFormat(patch ?? {}) : JSON.stringify(patched);
     const invalidPatch = (cause: string) => errors.invalid({ group: '', kind: '' }, '', [fieldError.invalid('patch', shown, cause)]);
+    if (p.aliasApiVersion && isJsonObject(patched)) fromWireGroup(store, patched as ApiObject, p.aliasApiVersion);
     const obj = decodeObject(store, patched, undefined, p.validation, local, { fail: invalidPatch, priorStrictErrors: strictErrors, numbers });
     p.warnings.push(...local);
     ensureNamespaceMatches(store, p.ctx.namespace, obj);

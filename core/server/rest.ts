@@ -31,7 +31,7 @@ import { serveWatch } from './watch-handler.js';
 import { subresourceVerbs } from './subresource-verbs.js';
 import { checkName } from './check-name.js';
 import { validateWriteOptions } from './write-options.js';
-import { answerForm, type AnswerForm } from './wire-alias.js';
+import { answerForm, fromWireGroup, type AnswerForm } from './wire-alias.js';
 
 export interface RestDeps {
   now(): Date;
@@ -166,12 +166,6 @@ function respondObject(ctx: Context, store: ResourceStore, code: number, answere
   else sendJson(ctx, code, obj);
 }
 
-/** A body sent under the wire alias becomes the resource's own: its apiVersion, then the resource's conversion. */
-function fromWireGroup(store: ResourceStore, obj: ApiObject): void {
-  obj.apiVersion = store.apiVersion;
-  store.def.fromWireGroup?.(obj);
-}
-
 const ITEM_VERBS = ['get', 'update', 'patch', 'delete'];
 const COLLECTION_VERBS = ['list', 'watch', 'create', 'deletecollection'];
 
@@ -243,7 +237,7 @@ export async function serveResource(ctx: Context, store: ResourceStore, info: Re
         if (info.name) throw noRoute(info, allowed, false);
         const { dryRun, validation } = validateWriteOptions('CreateOptions', query);
         const obj = await readObject(ctx, body, validation, warnings, store.def.decodeProtobuf?.bind(store.def));
-        if (aliasApiVersion) fromWireGroup(store, obj);
+        if (aliasApiVersion) fromWireGroup(store, obj, aliasApiVersion);
         // Answered, not stored: put in Go's key order here, as the store does with what it keeps.
         if (store.def.review) return respondObject(ctx, store, 201, goOrdered(await store.def.review({ user, namespace: info.namespace }, obj), store.def.schema) as ApiObject, deps, form);
         ensureNamespaceMatches(store, info.namespace, obj);
@@ -253,7 +247,7 @@ export async function serveResource(ctx: Context, store: ResourceStore, info: Re
       case 'update': {
         const { dryRun, validation } = validateWriteOptions('UpdateOptions', query);
         const obj = await readObject(ctx, body, validation, warnings, store.def.decodeProtobuf?.bind(store.def));
-        if (aliasApiVersion) fromWireGroup(store, obj);
+        if (aliasApiVersion) fromWireGroup(store, obj, aliasApiVersion);
         ensureNamespaceMatches(store, info.namespace, obj);
         checkName(obj, info.name);
         const result = await store.update(rctx(dryRun, writeOptionsOf(query)), info.name, sub, obj);

@@ -53,3 +53,12 @@ export function answerForm(store: ResourceStore, aliasApiVersion: string | undef
     return copy;
   };
 }
+
+/**
+ * A body sent under the alias (a create or update body, a patched object, an apply configuration)
+ * becomes the resource's own: the alias's apiVersion the real one, then the resource's conversion.
+ */
+export function fromWireGroup(store: ResourceStore, obj: ApiObject, aliasApiVersion: string): void {
+  if (obj.apiVersion === aliasApiVersion) obj.apiVersion = store.apiVersion;
+  store.def.fromWireGroup?.(obj);
+}

@@ -3,6 +3,7 @@
 // ValidatePatchOptions): every problem in one 422, in upstream's order.
 import { fieldError, type FieldError } from '../api/field-errors.js';
 import { optionsInvalid } from './options-invalid.js';
+import { APPLY_PATCH } from './patch-decode.js';
 
 export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
 export interface WriteOptions {
@@ -11,7 +12,6 @@ export interface WriteOptions {
   readonly fieldManager: string;
 }
 
-const APPLY_PATCH = 'application/apply-patch+yaml';
 const FIELD_MANAGER_MAX_LENGTH = 128;
 
 /**

@@ -178,6 +178,51 @@ describe('rbac.authorization.platform/v1 API', () => {
     assert.equal(direct.status, 422, direct.text);
   });
 
+  it('patches and applies under the wire alias against the object as read there, stored in this group\'s names', async () => {
+    const UP = 'rbac.authorization.k8s.io';
+    const under = `/apis/${UP}/v1/namespaces/default/rolebindings/patched-alias`;
+    const upUser = (name: string) => ({ kind: 'User', apiGroup: UP, name });
+    await created(plat.admin, ROLE_BINDINGS('default'), roleBinding('patched-alias', 'ClusterRole', 'view', [user('u')]));
+    const applyYaml = (names: string[]) => [
+      `apiVersion: ${UP}/v1`, 'kind: RoleBinding', 'metadata: {name: patched-alias, namespace: default}',
+      `roleRef: {apiGroup: ${UP}, kind: ClusterRole, name: view}`, 'subjects:',
+      ...names.map((n) => `- {kind: User, apiGroup: ${UP}, name: ${n}}`),
+    ].join('\n');
+    // [patch type, the patch built from the object as GET under the alias answers it, the subject it adds]
+    const cases: [string, (read: any) => unknown, string][] = [
+      ['application/merge-patch+json', (read) => ({ subjects: [...read.subjects, upUser('m')] }), 'm'],
+      ['application/json-patch+json', () => [
+        { op: 'test', path: '/roleRef/apiGroup', value: UP },
+        { op: 'test', path: '/subjects/0/apiGroup', value: UP },
+        { op: 'add', path: '/subjects/-', value: upUser('j') },
+      ], 'j'],
+      ['application/strategic-merge-patch+json', (read) => ({ subjects: [...read.subjects, upUser('s')] }), 's'],
+      ['application/apply-patch+yaml', (read) => applyYaml([...read.subjects.map((x: any) => x.name), 'a']), 'a'],
+    ];
+    const names = ['u'];
+    for (const [type, build, added] of cases) {
+      const read = (await plat.admin.get(under)).json;
+      const query = type === 'application/apply-patch+yaml' ? '?fieldManager=test' : '';
+      const r = await plat.admin.patch(`${under}${query}`, build(read), type);
+      assert.equal(r.status, 200, `${type}: ${r.text}`);
+      names.push(added);
+      assert.equal(r.json.apiVersion, `${UP}/v1`, type);
+      assert.deepEqual([r.json.roleRef.apiGroup, r.json.subjects], [UP, names.map(upUser)], `${type}: the answer in the alias's names`);
+      const stored = (await plat.admin.get(`${ROLE_BINDINGS('default')}/patched-alias`)).json;
+      assert.deepEqual([stored.apiVersion, stored.roleRef.apiGroup, stored.subjects], [`${G}/v1`, G, names.map(user)], `${type}: stored in this group's names`);
+    }
+    // A JSON patch's test op sees the alias's names, not the stored ones.
+    const stale = await plat.admin.patch(under, [{ op: 'test', path: '/roleRef/apiGroup', value: G }], 'application/json-patch+json');
+    assert.equal(stale.status, 422, stale.text);
+    // Applied under the alias where there is nothing yet: created in this group's names.
+    const made = await plat.admin.patch(`${under.replace(/patched-alias$/, 'applied-alias')}?fieldManager=test`,
+      applyYaml(['nora']).replace('name: patched-alias', 'name: applied-alias'), 'application/apply-patch+yaml');
+    assert.equal(made.status, 201, made.text);
+    assert.deepEqual([made.json.roleRef.apiGroup, made.json.subjects], [UP, [upUser('nora')]]);
+    const stored = (await plat.admin.get(`${ROLE_BINDINGS('default')}/applied-alias`)).json;
+    assert.deepEqual([stored.roleRef.apiGroup, stored.subjects], [G, [user('nora')]]);
+  });
+
   it('no rules are "rules": null (no omitempty, nil from storage); no subjects are left out (omitempty)', async () => {
     const noRules = { rules: null };
     const agg = { aggregationRule: { clusterRoleSelectors: [{ matchLabels: { a: 'b' } }] } };
