@@ -434,7 +434,9 @@ export class ResourceStore {
   /** markAsDeleting: a resource that counts generations counts this change of its spec's fate too. */
   #markAsDeleting(old: ApiObject): ApiObject {
     const generation = old.metadata.generation !== undefined && old.metadata.generation > 0 ? { generation: old.metadata.generation + 1 } : {};
-    return { ...old, metadata: { ...old.metadata, ...generation, deletionTimestamp: rfc3339(this.#now()), deletionGracePeriodSeconds: 0 } };
+    const marked = { ...structuredClone(old), metadata: { ...old.metadata, ...generation, deletionTimestamp: rfc3339(this.#now()), deletionGracePeriodSeconds: 0 } };
+    this.def.strategy.prepareForMarkDeleting?.(marked);
+    return marked;
   }
 
   /** Deletes one object. With finalizers present the object is only marked (deletionTimestamp) and returned. */

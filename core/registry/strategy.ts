@@ -23,6 +23,11 @@ export interface Strategy<T extends ApiObject = ApiObject> {
   validateUpdate(ctx: StrategyContext, obj: T, old: T): FieldError[];
   /** Warnings returned to the client in `Warning` headers. */
   warnings?(ctx: StrategyContext, obj: T, old?: T): string[];
+  /**
+   * What a delete that finalizers hold writes besides deletionTimestamp, on a copy of the stored
+   * object (a namespace's REST.Delete also sets its phase Terminating). Main strategy only.
+   */
+  prepareForMarkDeleting?(obj: T): void;
 }
 
 export interface SubresourceDefinition<T extends ApiObject = ApiObject> {

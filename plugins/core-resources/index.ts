@@ -48,7 +48,8 @@ export const CoreResourcesPlugin: Plugin = {
 
     // NamespaceLifecycle: the immortal namespaces cannot be deleted (a dry run neither), and
     // creating or updating a namespaced object needs its namespace to exist. Deletes, namespaces
-    // themselves and access reviews (whose 404 would tell which namespaces exist) are let through.
+    // themselves, access reviews (whose 404 would tell which namespaces exist) and updates of an
+    // object being deleted are let through.
     host.capabilities.provide(ADMISSION_PLUGIN_KIND, NAMESPACE_LIFECYCLE, PLUGIN_NAME);
     host.hooks.configure.tap(PLUGIN_NAME, () => {
       if (!isAdmissionPluginEnabled(host, NAMESPACE_LIFECYCLE)) return;
@@ -63,6 +64,9 @@ export const CoreResourcesPlugin: Plugin = {
       if (req.operation !== 'CREATE' && req.operation !== 'UPDATE') return;
       if (req.group === ACCESS_REVIEW.group && req.resource === ACCESS_REVIEW.resource) return;
       if (servedResources(host)?.get(req.group, req.version, req.resource)?.scope !== 'Namespaced') return;
+      // plat deletes a namespace at once and keeps what is in it (README): an object left there
+      // being deleted must still be finalizable, or it would be stuck for good.
+      if (req.operation === 'UPDATE' && req.oldObject?.metadata?.deletionTimestamp) return;
       const namespaces = servedStore(host, '', 'v1', 'namespaces');
       if (!namespaces) return;
       const kv = await namespaces.storage.get(namespaces.keyFor('', req.namespace));

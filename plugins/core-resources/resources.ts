@@ -1,6 +1,6 @@
 // core/v1 Namespace (cluster-scoped) and Secret (namespaced), as upstream's core registry serves
-// them: Namespace status.phase Active on create, spec.finalizers holding `platform` from create on
-// and kept on update, label platform/metadata.name always its name, names DNS-1123 labels, a status
+// them: Namespace status.phase Active on create and Terminating once a delete that finalizers hold
+// marks it, spec.finalizers holding `platform` from create on and kept on update, label platform/metadata.name always its name, names DNS-1123 labels, a status
 // subresource; Secret `stringData` merged into `data` and never stored, `type` defaulted to Opaque
 // and immutable, per-type rules (secret-types.ts), `immutable` honoured.
 import { errors, type StatusError } from '../../core/api/errors.js';
@@ -121,6 +121,11 @@ const namespaceStrategy: Strategy<Namespace> = {
   },
   // ValidateNamespace, then ValidateNamespaceUpdate's own run of the core finalizer rule.
   validateUpdate: (_ctx, obj) => [...validateNamespace(obj), ...coreFinalizerErrors(obj.metadata)],
+  // REST.Delete's first call: the namespace is Terminating from then on, as namespaces/status
+  // validation requires of one with a deletionTimestamp.
+  prepareForMarkDeleting(obj) {
+    obj.status = { ...obj.status, phase: 'Terminating' };
+  },
 };
 
 /** namespaceStatusStrategy: the spec stays as stored; the phase must match whether deletion began. */
@@ -159,7 +164,7 @@ export const namespaceResource: ResourceDefinition<Namespace> = {
   // Upstream's namespace REST has no DeleteCollection: one request cannot empty the cluster.
   verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
   strategy: namespaceStrategy,
-  // REST.Delete answers with the Namespace (Terminating upstream; plat deletes it at once).
+  // REST.Delete answers with the Namespace (Terminating when finalizers hold it, else deleted at once).
   returnDeletedObject: true,
   deletePreconditionsError: namespacePreconditionsError,
   subresources: [{ name: 'status', strategy: namespaceStatusStrategy }],

@@ -1,8 +1,8 @@
 // core/v1 Namespaces, Secrets, ServiceAccounts (and the Node's finalizer rule) as kube-apiserver
 // 1.32 validates and prepares them: ValidateSecret's per-type rules under plat's type names, the
 // TLS pair warning, config-key `..` prefixes, the core finalizer-name rule, Namespace spec.finalizers
-// and its status subresource, ServiceAccount secret references, NamespaceLifecycle on updates, and
-// the Table cells and columns of upstream's printers.
+// and its status subresource (Terminating once a held delete marks it), ServiceAccount secret
+// references, NamespaceLifecycle on updates, and the Table cells and columns of upstream's printers.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startInProcess, type RunningPlat } from '../helpers/plat.js';
@@ -140,6 +140,41 @@ describe('core/v1 validation as kube-apiserver 1.32', () => {
       assert.equal(r.json.message, 'namespaces "gone" not found');
     }
     assert.equal((await plat.admin.request('DELETE', `${secrets('gone')}/left`)).status, 200);
+  });
+
+  it('NamespaceLifecycle: an object being deleted in a namespace that is gone can still lose its finalizers', async () => {
+    assert.equal((await plat.admin.post(NS, { metadata: { name: 'gone-held' } })).status, 201);
+    const s = await plat.admin.post(secrets('gone-held'), { metadata: { name: 'held', finalizers: ['example.com/x'] } });
+    assert.equal(s.status, 201, s.text);
+    assert.equal((await plat.admin.delete(`${NS}/gone-held`)).status, 200);
+    const marked = await plat.admin.delete(`${secrets('gone-held')}/held`);
+    assert.equal(marked.status, 200, marked.text);
+    assert.ok(marked.json.metadata.deletionTimestamp, 'marked, not deleted');
+    // Other updates of it pass too (the finalizer's owner may record progress first).
+    const labelled = await plat.admin.patch(`${secrets('gone-held')}/held`, { metadata: { labels: { step: 'one' } } }, MERGE);
+    assert.equal(labelled.status, 200, labelled.text);
+    const finalized = await plat.admin.patch(`${secrets('gone-held')}/held`, { metadata: { finalizers: null } }, MERGE);
+    assert.equal(finalized.status, 200, finalized.text);
+    assert.equal((await plat.admin.get(`${secrets('gone-held')}/held`)).status, 404, 'the last finalizer gone, the object is');
+  });
+
+  it('a namespace that finalizers hold is Terminating once deleted, and its status can be written keeping that phase', async () => {
+    const c = await plat.admin.post(NS, { metadata: { name: 'nst', finalizers: ['example.com/hold'] } });
+    assert.equal(c.status, 201, c.text);
+    const d = await plat.admin.delete(`${NS}/nst`);
+    assert.equal(d.status, 200, d.text);
+    assert.ok(d.json.metadata.deletionTimestamp);
+    assert.equal(d.json.status.phase, 'Terminating', 'REST.Delete\'s answer');
+    assert.equal((await plat.admin.get(`${NS}/nst`)).json.status.phase, 'Terminating');
+    const kept = await plat.admin.patch(`${NS}/nst/status`, { metadata: { labels: { a: 'b' } } }, MERGE);
+    assert.equal(kept.status, 200, kept.text);
+    assert.equal(kept.json.status.phase, 'Terminating');
+    const active = await plat.admin.patch(`${NS}/nst/status`, { status: { phase: 'Active' } }, MERGE);
+    assert.equal(active.status, 422, active.text);
+    assert.equal(active.json.message, 'Namespace "nst" is invalid: status.Phase: Invalid value: "Active": may only be \'Terminating\' if `deletionTimestamp` is not empty');
+    const done = await plat.admin.patch(`${NS}/nst`, { metadata: { finalizers: null } }, MERGE);
+    assert.equal(done.status, 200, done.text);
+    assert.equal((await plat.admin.get(`${NS}/nst`)).status, 404);
   });
 
   it('Tables: a Secret\'s Data and a ServiceAccount\'s Secrets are integers in "string" columns with upstream\'s descriptions', async () => {
