@@ -2,7 +2,7 @@
 // lifecycle admission rule (no object in a namespace that does not exist, as upstream's
 // NamespaceLifecycle), and the namespaces plat itself needs (`default`, `plat-system`,
 // `plat-node-lease`) created at start-up when missing.
-import { errors, hasReason } from '../../core/api/errors.js';
+import { errors, hasReason, type StatusError } from '../../core/api/errors.js';
 import { ADMISSION_PLUGIN_KIND, admissionStage, isAdmissionPluginEnabled } from '../../core/admission/plugins.js';
 import type { AdmissionRequest } from '../../core/admission/request.js';
 import type { ApiObject } from '../../core/api/meta.js';
@@ -38,6 +38,20 @@ export function coreStore(host: Host, plural: string): ResourceStore | undefined
   return servedStore(host, '', 'v1', plural);
 }
 
+/**
+ * A create in a namespace being deleted (held by its finalizers): admission.NewForbidden names the
+ * object as extractResourceName does (its generateName when it has no name yet), and the lifecycle
+ * plugin adds the NamespaceTerminating cause.
+ */
+function terminating(req: AdmissionRequest): StatusError {
+  const meta = req.object?.metadata;
+  const name = req.name || meta?.name || meta?.generateName || 'Unknown';
+  const err = errors.forbidden({ group: req.group, resource: req.resource }, name,
+    `unable to create new content in namespace ${req.namespace} because it is being terminated`);
+  err.status.details!.causes = [{ reason: 'NamespaceTerminating', message: `namespace ${req.namespace} is being terminated`, field: 'metadata.namespace' }];
+  return err;
+}
+
 export const CoreResourcesPlugin: Plugin = {
   name: PLUGIN_NAME,
   apply(host: Host): void {
@@ -71,6 +85,7 @@ export const CoreResourcesPlugin: Plugin = {
       if (!namespaces) return;
       const kv = await namespaces.storage.get(namespaces.keyFor('', req.namespace));
       if (!kv) throw errors.notFound({ group: '', resource: 'namespaces' }, req.namespace);
+      if (req.operation === 'CREATE' && (kv.value as { status?: { phase?: string } }).status?.phase === 'Terminating') throw terminating(req);
     };
 
     // After the API server opened storage (stage 10 runs after its stage-0 start tap). Created

@@ -172,6 +172,16 @@ describe('core/v1 validation as kube-apiserver 1.32', () => {
     const active = await plat.admin.patch(`${NS}/nst/status`, { status: { phase: 'Active' } }, MERGE);
     assert.equal(active.status, 422, active.text);
     assert.equal(active.json.message, 'Namespace "nst" is invalid: status.Phase: Invalid value: "Active": may only be \'Terminating\' if `deletionTimestamp` is not empty');
+    // NamespaceLifecycle: nothing new goes into a Terminating namespace; what is there may change.
+    const added = await plat.admin.post(secrets('nst'), { metadata: { generateName: 'late-' }, type: 'Opaque' });
+    assert.equal(added.status, 403, added.text);
+    assert.deepEqual(added.json, {
+      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
+      message: 'secrets "late-" is forbidden: unable to create new content in namespace nst because it is being terminated',
+      reason: 'Forbidden',
+      details: { name: 'late-', kind: 'secrets', causes: [{ reason: 'NamespaceTerminating', message: 'namespace nst is being terminated', field: 'metadata.namespace' }] },
+      code: 403,
+    });
     const done = await plat.admin.patch(`${NS}/nst`, { metadata: { finalizers: null } }, MERGE);
     assert.equal(done.status, 200, done.text);
     assert.equal((await plat.admin.get(`${NS}/nst`)).status, 404);
