@@ -159,7 +159,7 @@ export function decodeKubeconfig(text: string): Obj {
   // sigs.k8s.io/yaml turns a file of only comments or blanks into JSON null, which decodes to an empty config.
   const [first] = parseAllDocuments(text, GO_YAML);
   const err = first?.errors[0];
-  if (err) throw new KubeconfigDecodeError(yamlError(err));
+  if (err) throw new KubeconfigDecodeError(yamlError(err, text));
   const doc: unknown = JSON.parse(JSON.stringify(first?.toJS() ?? null)) as unknown;
   const sniffed = interpretError(doc);
   if (sniffed) throw new KubeconfigDecodeError(`couldn't get version/kind; json parse error: ${sniffed}`);

@@ -6,6 +6,7 @@ import { errors } from '../api/errors.js';
 import { interpretError } from '../api/go-decode-errors.js';
 import { goJsonSyntaxError, MAX_NESTING_DEPTH } from '../api/go-json-syntax.js';
 import { GO_YAML } from '../api/go-yaml.js';
+import { goYamlSyntaxError, type YamlPackageError } from '../api/go-yaml-errors.js';
 
 export const MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
 
@@ -43,7 +44,7 @@ export function parseDocument(body: Buffer, type: string): { value: unknown; jso
       const value: unknown = YAML.parse(text, { ...GO_YAML, uniqueKeys: false, intAsBigInt: false });
       return { value };
     } catch (e) {
-      throw new BodySyntaxError(yamlError(e as Error), true);
+      throw new BodySyntaxError(yamlError(e as Error, text), true);
     }
   }
   // Nesting deeper than Go's limit needs more bytes than the limit; smaller bodies skip the scan.
@@ -57,8 +58,10 @@ export function parseDocument(body: Buffer, type: string): { value: unknown; jso
   }
 }
 
-/** go-yaml's shape (`yaml: line N: ...`) around the yaml package's own words. */
-export function yamlError(e: Error & { linePos?: { line: number }[] }): string {
+/** go-yaml's words for the common mistakes, else its shape (`yaml: line N: ...`) around the yaml package's own words. */
+export function yamlError(e: Error & YamlPackageError, text: string): string {
+  const mapped = goYamlSyntaxError(text, e);
+  if (mapped) return mapped;
   const line = e.linePos?.[0]?.line;
   const words = e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
   return line === undefined ? `yaml: ${words}` : `yaml: line ${line}: ${words}`;

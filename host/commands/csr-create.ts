@@ -18,12 +18,24 @@ import { CommandError } from './ca.js';
 import { checkNames, csrFlags, describeError, openClient } from './csr-connection.js';
 import { generatedName } from '../../core/api/generate-name.js';
 import { isApiError } from '../../core/client/rest-client.js';
+import { tlsVerifyReason } from '../../core/client/tls-verify-error.js';
 import { makeDir } from '../../core/make-dir.js';
 import { dnsSanError, firstError, ipSanError } from './san-names.js';
 import { CSR_DISPLAY, defineObjectOutput, objectPrinter } from './csr-output.js';
 import { waitForIssued } from './csr-wait.js';
 import { wireBytes } from '../../core/certificates/csr-object.js';
 import { runInterruptible } from './interrupt.js';
+
+/**
+ * Failures that come before a byte of the request is written: no connection (refused, no route,
+ * no such host) or a server certificate this client rejects, which it does before it sends
+ * anything. A reset or a timeout may come after the request went out, so they are not here.
+ */
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
+const neverSent = (e: unknown): boolean => {
+  const err = e as NodeJS.ErrnoException | undefined;
+  return !isApiError(e) && err instanceof Error && (NOT_SENT_CODES.has(err.code ?? '') || tlsVerifyReason(err) !== undefined);
+};
 
 const KEY_TYPES: Record<string, KeyType> = { p256: 'ecdsa-p256', ed25519: 'ed25519', rsa2048: 'rsa-2048' };
 
@@ -129,9 +141,13 @@ export async function csrCreate(argv: readonly string[], stdout: (text: string) 
           },
         });
       } catch (e) {
-        // Refused (the CSR does not exist): its key is of no use. A generated name someone else
-        // has: another. No answer, or a server error such as a timeout: the request may have been
-        // stored, so its key stays.
+        // Refused, or never sent (the CSR does not exist): its key is of no use. A generated name
+        // someone else has: another. No answer, or a server error such as a timeout: the request
+        // may have been stored, so its key stays.
+        if (neverSent(e)) {
+          await rm(keyFile, { force: true });
+          throw e;
+        }
         if (isApiError(e) && e.code >= 400 && e.code < 500) {
           await rm(keyFile, { force: true });
           if (!given && isApiError(e, 'AlreadyExists') && attempt < NAME_ATTEMPTS) continue;

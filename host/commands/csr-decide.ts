@@ -41,15 +41,19 @@ export function addConditionIfNeeded(csr: Csr, d: Pick<DecisionSpec, 'type' | 'o
   };
 }
 
-/** The CSR as kubectl prints it afterwards: as read, with the condition it appended (not the write's answer). */
+/**
+ * The CSR as kubectl prints it afterwards: the builder's copy as read before the change (the
+ * condition goes onto a separate typed copy), refreshed only by a conflict's re-read; never the
+ * write's answer.
+ */
 async function decideOne(client: RestClient, name: string, d: DecisionSpec, o: { reason: string; message: string; force: boolean }): Promise<Csr> {
   for (let i = 0; ; i++) {
     const current = await client.get<Csr>(CSR_RESOURCE, name);
     const { csr, hadCondition } = addConditionIfNeeded(current, d, o.reason, o.message, new Date());
-    if (hadCondition && !o.force) return csr;
+    if (hadCondition && !o.force) return current;
     try {
       await client.update(CSR_RESOURCE, csr, 'approval');
-      return csr;
+      return current;
     } catch (e) {
       if (isApiError(e, 'Conflict') && i < MAX_CONFLICT_RETRIES) continue;
       throw e;

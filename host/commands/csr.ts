@@ -97,7 +97,8 @@ export async function runCsr(argv: readonly string[]): Promise<number> {
   const [sub, ...rest] = argv;
   const out = (t: string) => { process.stdout.write(t); };
   const err = (t: string) => { process.stderr.write(t); };
-  if (!sub || sub === '--help' || sub === '-h' || sub === 'help') { (sub ? out : err)(CSR_USAGE); return sub ? 0 : 2; }
+  // No subcommand is a request for help, as for `kubectl certificate` (subcommand-usage.ts).
+  if (!sub || sub === '--help' || sub === '-h' || sub === 'help') { out(CSR_USAGE); return 0; }
   if (rest.includes('--help') || rest.includes('-h')) { out(CSR_USAGE); return 0; }
   try {
     switch (sub) {

@@ -69,9 +69,19 @@ function preserveConditionInstances(obj: Csr, old: Csr, type: string): void {
   newIdx.forEach((ni, k) => { newConditions[ni] = deepClone(oldConditions[oldIdx[k]!]!); });
 }
 
-/** Go omits empty slices and byte fields (`omitempty`); stored JSON should look the same. */
+/** A condition's reason and message are `omitempty` strings: Go never serves them empty. */
+function tidyCondition(c: CsrCondition): CsrCondition {
+  if (!isObject(c) || (c.reason !== '' && c.message !== '')) return c;
+  const out = { ...c };
+  if (out.reason === '') delete out.reason;
+  if (out.message === '') delete out.message;
+  return out;
+}
+
+/** Go omits empty slices, byte fields and strings (`omitempty`); stored JSON should look the same. */
 function tidyStatus(status: CsrStatus | undefined): CsrStatus {
   const out: CsrStatus = { ...(status ?? {}) };
+  if (Array.isArray(out.conditions)) out.conditions = out.conditions.map(tidyCondition);
   if (Array.isArray(out.conditions) && out.conditions.length === 0) delete out.conditions;
   if (out.certificate === '') delete out.certificate;
   return out;

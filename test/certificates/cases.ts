@@ -195,6 +195,13 @@ export function csrCases(fx: Fixtures): CsrCase[] {
         assert.match(s.status.conditions[0].lastUpdateTime, RFC3339);
         assert.match(s.status.conditions[0].lastTransitionTime, RFC3339);
       } } },
+    // reason and message are `omitempty` strings in certificates/v1: an empty one is never served.
+    { name: 'empty reason and message are dropped through /approval', op: 'update', subresource: 'approval',
+      mutate: add({ type: 'Approved', status: 'True', reason: '', message: '' }),
+      expect: { ok: true, check: (s) => assert.deepEqual(Object.keys(s.status.conditions[0]).filter((k) => k === 'reason' || k === 'message'), []) } },
+    { name: 'empty reason and message are dropped through /status', op: 'update', subresource: 'status',
+      mutate: add({ type: 'Failed', status: 'True', reason: '', message: '' }),
+      expect: { ok: true, check: (s) => assert.deepEqual(Object.keys(s.status.conditions[0]).filter((k) => k === 'reason' || k === 'message'), []) } },
     { name: 'deny through /approval', op: 'update', subresource: 'approval', mutate: deny,
       expect: { ok: true, check: (s) => assert.deepEqual(types(s), ['Denied']) } },
     { name: 'adding Approved through /status is forbidden', op: 'update', subresource: 'status', mutate: approve,

@@ -29,10 +29,16 @@ describe('plat command line', () => {
     assert.equal(runPlat(['help']).code, 0);
   });
 
-  it('prints a command\'s usage on stdout when asked (exit 0) and names an unknown subcommand (exit 2)', () => {
+  it('prints a command\'s usage on stdout when asked or given no subcommand (exit 0) and names an unknown subcommand (exit 2)', () => {
     for (const [args, usage] of [[['token', '--help'], 'plat token create'], [['auth', '-h'], 'plat auth can-i'], [['ca', 'help'], 'plat ca init']] as const) {
       const r = runPlat([...args]);
       assert.equal(r.code, 0, args.join(' '));
+      assert.ok(r.stdout.includes(usage), r.stdout);
+    }
+    // No subcommand: help, as cobra gives for a command without Run and `kubectl certificate` for itself.
+    for (const [command, usage] of [['ca', 'plat ca init'], ['token', 'plat token create'], ['auth', 'plat auth can-i'], ['csr', 'plat csr create']] as const) {
+      const r = runPlat([command]);
+      assert.deepEqual([r.code, r.stderr], [0, ''], command);
       assert.ok(r.stdout.includes(usage), r.stdout);
     }
     const unknown = runPlat(['token', 'revoke']);

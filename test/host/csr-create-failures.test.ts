@@ -6,12 +6,14 @@
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { makeCa, makeServingCert } from '../helpers/certs.js';
 import { tempDir } from '../helpers/plat.js';
 import { runPlatAsync } from '../helpers/run-plat.js';
-import { writeLoopbackKubeconfig } from '../helpers/loopback-kubeconfig.js';
+import { writeLoopbackKubeconfig, writeServerKubeconfig } from '../helpers/loopback-kubeconfig.js';
 
 type Answer = { status: number; body?: unknown } | 'never';
 
@@ -68,6 +70,38 @@ describe('plat csr create when the request fails', () => {
     const given = await create(dir, '--name', 'taken');
     assert.deepEqual([given.code, given.stderr], [1, 'plat csr create: Error from server (AlreadyExists): certificatesigningrequests.certificates.platform "taken" already exists\n']);
     assert.ok(!existsSync(path.join(dir, 'taken.key')));
+  });
+
+  // Nothing was written: the CSR cannot exist, so its key goes and the same command can run again.
+  it('a request never sent (connection refused, a server certificate not trusted) removes the key', async () => {
+    const closed = http.createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', () => r()));
+    const closedPort = (closed.address() as AddressInfo).port;
+    await new Promise<void>((r) => closed.close(() => r()));
+    const ca = makeCa();
+    const serving = makeServingCert(ca, ['localhost'], ['127.0.0.1']);
+    const untrusted = https.createServer({ cert: serving.certificatePem, key: serving.privateKeyPem }, (_req, res) => res.end());
+    await new Promise<void>((r) => untrusted.listen(0, '127.0.0.1', () => r()));
+    const untrustedPort = (untrusted.address() as AddressInfo).port;
+    try {
+      const rows: [string, string, RegExp][] = [
+        ['refused', writeLoopbackKubeconfig(closedPort), /^plat csr create: The connection to the server 127\.0\.0\.1:\d+ was refused - did you specify the right host or port\?\n$/],
+        ['untrusted', writeServerKubeconfig(`https://127.0.0.1:${untrustedPort}`),
+          /^plat csr create: Unable to connect to the server: tls: failed to verify certificate: x509: certificate signed by unknown authority\n$/],
+      ];
+      for (const [name, config, stderr] of rows) {
+        const dir = tempDir();
+        for (let run = 0; run < 2; run++) {
+          const r = await runPlatAsync(['csr', 'create', '--signer', 'example.com/x', '--out-dir', dir, '--kubeconfig', config, '--name', name],
+            { env: { PLATCONFIG: '', KUBECONFIG: '' } });
+          assert.equal(r.code, 1, `${name}: ${r.stderr}`);
+          assert.match(r.stderr, stderr, name);
+          assert.deepEqual(readdirSync(dir), [], `${name}: no key left behind`);
+        }
+      }
+    } finally {
+      await new Promise<void>((r) => untrusted.close(() => r()));
+    }
   });
 
   it('a server error (the API server\'s 504) keeps the key and says the request may be stored', async () => {
