@@ -9,11 +9,14 @@ import { createSecureContext, type SecureContext, type SecureContextOptions } fr
 import type Koa from 'koa';
 import { drainer } from './drain.js';
 import { closeIdleConnections } from './idle-timeout.js';
-import { limitSlowHeaders, tlsHandshakeTimeout } from './slow-clients.js';
+import { withGoServerDefaults } from './go-tls-options.js';
+import { logHandshakeErrors } from './handshake-errors.js';
+import { limitSlowHeaders, READ_HEADER_TIMEOUT_MS, tlsHandshakeTimeout } from './slow-clients.js';
 import { koaCallback } from './koa-callback.js';
 import type { CertKeyPem } from './serving-pair.js';
 import type { SniCertificates } from './sni.js';
 import type { Changing } from '../tls/changing.js';
+import type { Logger } from '../log.js';
 
 export interface ListenOptions {
   readonly host: string;
@@ -30,6 +33,8 @@ export interface ListenOptions {
   readonly idleTimeoutMs?: number;
   /** For the TLS handshake and HTTP/1.1 request headers; default READ_HEADER_TIMEOUT_MS (upstream's 32s). */
   readonly readHeaderTimeoutMs?: number;
+  /** Failed handshakes are logged here at V(5), as upstream's tlsHandshakeErrorWriter does. */
+  readonly log?: Logger;
 }
 
 export interface RunningServer {
@@ -65,7 +70,7 @@ export async function listen(app: Koa<any>, o: ListenOptions): Promise<RunningSe
     return ctx;
   };
   const common = {
-    ...tls,
+    ...withGoServerDefaults(tls),
     ...(sniGiven ? { SNICallback: (name: string, cb: (err: Error | null, ctx?: SecureContext) => void) => cb(null, contextFor(sni?.pairFor(name))) } : {}),
     requestCert: o.requestCert ?? true,
     rejectUnauthorized: false,
@@ -107,6 +112,7 @@ export async function listen(app: Koa<any>, o: ListenOptions): Promise<RunningSe
     isChanging(o.tls) ? o.tls.onChange((next) => { tls = next; swap(); }) : () => {},
     o.sni && isChanging(o.sni) ? o.sni.onChange((next) => { sni = next; swap(); }) : () => {},
   ];
+  logHandshakeErrors(server, { timeoutMs: o.readHeaderTimeoutMs ?? READ_HEADER_TIMEOUT_MS, log: (line) => o.log?.v(5).info(line) });
   // The HTTP/1.1 fallback of the http2 server reads the limit from this property, not its options.
   (server as unknown as { maxHeaderSize: number }).maxHeaderSize = MAX_HEADER_BYTES;
   closeIdleConnections(server, o.idleTimeoutMs);
@@ -126,5 +132,5 @@ export async function listen(app: Koa<any>, o: ListenOptions): Promise<RunningSe
 }
 
 function contextOptions(tls: SecureContextOptions, o: ListenOptions, pair: CertKeyPem | undefined): SecureContextOptions {
-  return { ...tls, ...(pair ? { cert: pair.cert, key: pair.key } : {}), ...(o.minVersion ? { minVersion: o.minVersion } : {}) };
+  return withGoServerDefaults({ ...tls, ...(pair ? { cert: pair.cert, key: pair.key } : {}), ...(o.minVersion ? { minVersion: o.minVersion } : {}) });
 }

@@ -70,9 +70,39 @@ export function cipherSuiteError(names: readonly string[]): string | undefined {
   return bad === undefined ? undefined : `Cipher suite ${bad} not supported or doesn't exist`;
 }
 
-/** The OpenSSL `ciphers` string for node:tls (TLS 1.3 names dropped: not configurable); undefined for the runtime defaults. */
+/**
+ * crypto/tls's cipherSuitesPreferenceOrder (Go 1.23): its server walks this list, filtered by the
+ * configured suites, so the order the flag gives them in is ignored (a CBC suite listed first does
+ * not beat AES-GCM). The legacy ChaCha names are the same suites.
+ */
+const GO_PREFERENCE_ORDER: readonly string[] = [
+  'TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256', 'TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256',
+  'TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384', 'TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384',
+  'TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256', 'TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256',
+  'TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA', 'TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA',
+  'TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA', 'TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA',
+  'TLS_RSA_WITH_AES_128_GCM_SHA256', 'TLS_RSA_WITH_AES_256_GCM_SHA384',
+  'TLS_RSA_WITH_AES_128_CBC_SHA', 'TLS_RSA_WITH_AES_256_CBC_SHA',
+  'TLS_ECDHE_RSA_WITH_3DES_EDE_CBC_SHA', 'TLS_RSA_WITH_3DES_EDE_CBC_SHA',
+  'TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA256', 'TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA256', 'TLS_RSA_WITH_AES_128_CBC_SHA256',
+  'TLS_ECDHE_ECDSA_WITH_RC4_128_SHA', 'TLS_ECDHE_RSA_WITH_RC4_128_SHA', 'TLS_RSA_WITH_RC4_128_SHA',
+];
+const preferenceRank = (name: string) => GO_PREFERENCE_ORDER.indexOf(name.endsWith('_CHACHA20_POLY1305') ? `${name}_SHA256` : name);
+
+/**
+ * Go 1.23's defaultCipherSuitesTLS13 in its order of preference, as OpenSSL's TLS 1.3 list (whose
+ * own default puts AES-256 first); with the server's preference and OpenSSL's PRIORITIZE_CHACHA,
+ * ChaCha20 still wins for a client that lists it first, as Go's aesgcmPreferred.
+ */
+export const TLS13_CIPHERSUITES = TLS13.join(':');
+
+/**
+ * The OpenSSL `ciphers` string for node:tls, in Go's order of preference whatever the order given
+ * (TLS 1.3 names dropped: not configurable); undefined for the runtime defaults.
+ */
 export function opensslCiphers(names: readonly string[] | undefined): string | undefined {
   if (!names || names.length === 0) return undefined;
-  const list = [...new Set(names.filter((n) => !TLS13.includes(n)).map((n) => CIPHER_SUITES[n]).filter((c): c is string => c !== undefined))];
+  const sorted = names.filter((n) => !TLS13.includes(n) && CIPHER_SUITES[n] !== undefined).sort((a, b) => preferenceRank(a) - preferenceRank(b));
+  const list = [...new Set(sorted.map((n) => CIPHER_SUITES[n]!))];
   return list.length ? list.join(':') : undefined;
 }

@@ -8,18 +8,18 @@ import { createSecureContext } from 'node:tls';
 import type { FlagSpec } from '../flags/types.js';
 import type { Logger } from '../log.js';
 import { StartupError } from '../plugin.js';
-import { cipherSuiteError, GO_DEFAULT_CIPHER_SUITES, INSECURE_CIPHER_SUITES, opensslCiphers, TLS_VERSIONS } from './tls-names.js';
+import { cipherSuiteError, GO_DEFAULT_CIPHER_SUITES, INSECURE_CIPHER_SUITES, opensslCiphers, TLS13_CIPHERSUITES, TLS_VERSIONS } from './tls-names.js';
 
 export type NodeTlsVersion = 'TLSv1' | 'TLSv1.1' | 'TLSv1.2' | 'TLSv1.3';
 
 export interface TlsSettings {
   /** Always set: an empty tlsMinVersion is upstream's default, TLS 1.2. */
   readonly minVersion: NodeTlsVersion;
-  /** OpenSSL cipher list for TLS 1.2 and below: the suites given, else Go's defaults. */
+  /** OpenSSL cipher list: Go's TLS 1.3 suites, then for TLS 1.2 and below the suites given (in Go's order), else Go's defaults. */
   readonly ciphers: string;
   /** The insecure suites asked for (logged at start-up, as upstream does). */
   readonly insecure: readonly string[];
-  /** TLS 1.3 minimum with suites given: they cannot apply (upstream logs a warning). */
+  /** TLS 1.3 minimum with suites given: they cannot apply (the kubelet says so at start-up). */
   readonly suitesIgnored: boolean;
   /**
    * A TLS 1.0 or 1.1 minimum: OpenSSL 3 (Node 20's) negotiates those versions only at security
@@ -53,7 +53,7 @@ export function tlsSettings(minVersion: string, cipherSuites: readonly string[] 
   const lowered = (version === 'TLSv1' || version === 'TLSv1.1') && OPENSSL_MAJOR >= 3;
   // None given, or only TLS 1.3 names: TLS 1.2 keeps Go's defaults, as upstream's server would.
   const listed = opensslCiphers(names) ?? opensslCiphers(GO_DEFAULT_CIPHER_SUITES)!;
-  const ciphers = lowered ? `${listed}:@SECLEVEL=0` : listed;
+  const ciphers = `${TLS13_CIPHERSUITES}:${listed}${lowered ? ':@SECLEVEL=0' : ''}`;
   const settings: TlsSettings = {
     minVersion: version, insecure, suitesIgnored: version === 'TLSv1.3' && names.length > 0, securityLevelLowered: lowered, ciphers,
   };
@@ -73,8 +73,12 @@ export function cipherSuitesFlag(section: string, help: string): FlagSpec {
   return { name: 'tls-cipher-suites', type: 'strings', section, help, validate: (v) => cipherSuiteError(v as string[]) };
 }
 
-/** The settings of --tls-min-version and --tls-cipher-suites, with upstream's start-up warnings; problems are StartupErrors. */
-export function servingTlsSettings(minVersion: string, cipherSuites: readonly string[], log: Logger): TlsSettings {
+/**
+ * The settings of --tls-min-version and --tls-cipher-suites, with the start-up lines of upstream's
+ * SecureServingInfo.tlsConfig (--disable-http2-serving's among them); problems are StartupErrors.
+ * Unlike the kubelet's, it says nothing of TLS 1.3 suites being ignored.
+ */
+export function servingTlsSettings(minVersion: string, cipherSuites: readonly string[], log: Logger, http2Disabled = false): TlsSettings {
   let s: TlsSettings;
   try {
     s = tlsSettings(minVersion, cipherSuites);
@@ -82,8 +86,8 @@ export function servingTlsSettings(minVersion: string, cipherSuites: readonly st
     if (e instanceof TlsSettingsError) throw new StartupError(`--${e.setting === 'minVersion' ? 'tls-min-version' : 'tls-cipher-suites'}: ${e.message}`);
     throw e;
   }
+  if (http2Disabled) log.info('Forcing use of http/1.1 only');
   for (const name of s.insecure) log.warn(`Use of insecure cipher '${name}' detected.`);
-  if (s.suitesIgnored) log.warn('Warning: TLS 1.3 cipher suites are not configurable, ignoring --tls-cipher-suites');
   if (s.securityLevelLowered) log.warn(legacyVersionWarning('--tls-min-version', minVersion));
   return s;
 }

@@ -172,7 +172,7 @@ export const ApiServerPlugin: Plugin = {
       health.add({ name: 'shutdown', check: async () => (initiated.signal.aborted ? 'process is shutting down' : undefined) }, ['readyz']);
 
       const port = flags.get<number>('secure-port');
-      const tlsSettings = servingTlsSettings(flags.get<string>('tls-min-version'), flags.get<string[]>('tls-cipher-suites'), log);
+      const tlsSettings = servingTlsSettings(flags.get<string>('tls-min-version'), flags.get<string[]>('tls-cipher-suites'), log, flags.get<boolean>('disable-http2-serving'));
       const sni = SniCertificates.watch(flags.get<string[]>(SNI_FLAG), log);
       sni.start();
       cleanups.push(() => sni.stop());
@@ -207,7 +207,7 @@ export const ApiServerPlugin: Plugin = {
           host: h, port, tls: servingTls, http2: !flags.get<boolean>('disable-http2-serving'),
           minVersion: tlsSettings.minVersion, sni, ...(maxStreams ? { maxStreamsPerConnection: maxStreams } : {}),
           // Go's server asks for a certificate only when it has authorities to check it against.
-          requestCert: authorities.length > 0,
+          requestCert: authorities.length > 0, log,
         }));
       } catch (e) {
         throw new StartupError(`cannot listen on ${joinHostPort(bind || '0.0.0.0', port)}: ${(e as Error).message}`);

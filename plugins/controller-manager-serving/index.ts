@@ -25,6 +25,7 @@ import {
   headerNamesFromFlags, readRequestHeaderCa, REQUESTHEADER_FLAG_NAMES, warnNonStandardHeaders, type RequestHeaderSettings,
 } from '../../core/authn/request-header.js';
 import { DelegatingAuthenticator } from '../../core/authn/delegating-authenticator.js';
+import { uniqueCertificatesPem } from '../../core/authn/client-authorities.js';
 import { DelegatedAuthorizer, SubjectAccessReviewer } from './delegated-authorization.js';
 import { FLAGS, servingFlags } from './flags.js';
 import { servingTlsSettings } from '../../core/server/tls-settings.js';
@@ -235,7 +236,7 @@ export const ControllerManagerServing: Plugin = {
       });
 
       const pair = s.pair ?? fixed(await selfSignedPair(f, s.bind));
-      const tlsSettings = servingTlsSettings(f.get<string>(FLAGS.tlsMinVersion), f.get<string[]>(FLAGS.tlsCipherSuites), log);
+      const tlsSettings = servingTlsSettings(f.get<string>(FLAGS.tlsMinVersion), f.get<string[]>(FLAGS.tlsCipherSuites), log, f.get<boolean>(FLAGS.disableHttp2));
       const sni = SniCertificates.watch(f.get<string[]>(SNI_FLAG), log);
       sni.start();
       cleanups.push(() => sni.stop());
@@ -247,7 +248,7 @@ export const ControllerManagerServing: Plugin = {
       const tls = derived([pair, ...cas], () => ({
         ...pair.current(), ciphers: tlsSettings.ciphers,
         ...(clientCa || requestHeader
-          ? { ca: [clientCa?.current() ?? '', ...(requestHeader?.current().roots ?? []).map((r) => r.x509.toString())].join('\n') } : {}),
+          ? { ca: uniqueCertificatesPem([clientCa?.current() ?? '', ...(requestHeader?.current().roots ?? []).map((r) => r.x509.toString())]) } : {}),
       }));
       let server: RunningServer;
       try {
@@ -256,7 +257,7 @@ export const ControllerManagerServing: Plugin = {
           tls,
           // Go's server asks for a certificate only when it has a CA to check it against.
           requestCert: Boolean(clientCa || requestHeader),
-          minVersion: tlsSettings.minVersion, sni, ...(maxStreams ? { maxStreamsPerConnection: maxStreams } : {}),
+          minVersion: tlsSettings.minVersion, sni, ...(maxStreams ? { maxStreamsPerConnection: maxStreams } : {}), log,
         }));
       } catch (e) {
         throw new StartupError(`failed to listen on ${joinHostPort(s.bind || '0.0.0.0', s.port)}: ${(e as Error).message}`);

@@ -7,13 +7,15 @@
 // http.Server logs upstream's GetCertificate error. The others are plain HTTP/1.1.
 import http from 'node:http';
 import http2 from 'node:http2';
-import type { AddressInfo, Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { createSecureContext, type SecureContextOptions } from 'node:tls';
 import type Koa from 'koa';
 import type { Logger } from '../../core/log.js';
 import type { TlsPair } from '../../core/nodeagent/context.js';
 import { joinHostPort, listenOnBindAddress } from '../../core/server/bind-address.js';
 import { drainer } from '../../core/server/drain.js';
+import { withGoServerDefaults } from '../../core/server/go-tls-options.js';
+import { logHandshakeErrors } from '../../core/server/handshake-errors.js';
 import { closeIdleConnections } from '../../core/server/idle-timeout.js';
 import { koaCallback } from '../../core/server/koa-callback.js';
 import { servingPairProblem } from '../../core/server/serving-pair.js';
@@ -21,6 +23,9 @@ import type { TlsSettings } from '../../core/server/tls-settings.js';
 
 /** What OpenSSL reports when a handshake fails for want of a certificate. */
 const NO_CERTIFICATE_CODES = new Set(['ERR_SSL_NO_SHARED_CIPHER', 'ERR_SSL_NO_SUITABLE_SIGNATURE_ALGORITHM']);
+
+/** node's default TLS handshake timeout, which this server keeps (first records are held to it too). */
+const NODE_HANDSHAKE_TIMEOUT_MS = 120_000;
 
 /** Go's http.DefaultMaxHeaderBytes, as upstream's servers set MaxHeaderBytes. */
 const MAX_HEADER_BYTES = 1 << 20;
@@ -75,10 +80,10 @@ export async function listenSecure(app: Koa, o: { host: string; port: number; pa
       const problem = servingPairProblem(pair);
       if (problem) throw new Error(problem.reason);
     }
-    const opts = {
+    const opts = withGoServerDefaults({
       ...(pair ? { cert: pair.cert, key: pair.key } : {}), minVersion: o.tls.minVersion,
       ciphers: o.tls.ciphers, ...(o.clientCa ? { ca: o.clientCa } : {}),
-    };
+    });
     createSecureContext(opts);
     return opts;
   };
@@ -97,11 +102,13 @@ export async function listenSecure(app: Koa, o: { host: string; port: number; pa
   closeIdleConnections(server);
   const close = closer(server);
   // OpenSSL, with no certificate to offer, refuses the handshake itself (no shared cipher / no
-  // suitable signature algorithm, alert handshake_failure where Go sends internal_error). Other
-  // handshake failures are not logged, as elsewhere in plat.
-  server.on('tlsClientError', (err: NodeJS.ErrnoException, socket: Socket) => {
-    if (!certificateless || !NO_CERTIFICATE_CODES.has(err.code ?? '')) return;
-    o.log.info(`http: TLS handshake error from ${joinHostPort(socket.remoteAddress ?? '', socket.remotePort ?? 0)}: ${NO_SERVING_CERTIFICATE}`);
+  // suitable signature algorithm, alert handshake_failure where Go sends internal_error); the log
+  // says why, as upstream's. Every failed handshake is logged at V(0): the kubelet's http.Server
+  // has no ErrorLog, so its lines reach klog's default writer.
+  logHandshakeErrors(server, {
+    timeoutMs: NODE_HANDSHAKE_TIMEOUT_MS,
+    log: (line) => o.log.info(line),
+    reasonFor: (err) => (certificateless && NO_CERTIFICATE_CODES.has(err.code ?? '') ? NO_SERVING_CERTIFICATE : undefined),
   });
   await bind(server, 'the secure server', o.host, o.port);
   return {
