@@ -7,11 +7,26 @@ import { CST, Lexer } from 'yaml';
 
 export interface YamlPackageError { code?: string; message: string; pos?: [number, number]; linePos?: { line: number }[] }
 
-const lineOf = (text: string, offset: number): number => {
-  let n = 0;
-  for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) n++;
-  return n;
-};
+/**
+ * The 0-based line of each offset of `text`, after one pass over it: a scan may ask for many
+ * offsets, and rescanning from the start each time made a request body's error quadratic in its size.
+ */
+function lineCounter(text: string): (offset: number) => number {
+  const breaks: number[] = [];
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) breaks.push(i);
+  return (offset) => {
+    let lo = 0;
+    let hi = breaks.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (breaks[mid]! < offset) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+}
+
+const lineOf = (text: string, offset: number): number => lineCounter(text)(offset);
 
 const shape = (line: number, words: string): string => (line > 0 ? `yaml: line ${line}: ${words}` : `yaml: ${words}`);
 /** A scanner error on 0-based line `line0`; on line 0 the context mark (there on line 0 too) is printed, which is nothing. */
@@ -78,6 +93,7 @@ function unclosedFlow(text: string, start: number): string | undefined {
   const stack: string[] = [];
   let last: 'open' | 'comma' | 'entry' = 'open';
   let entryLine = -1;
+  const lineAt = lineCounter(text);
   const expected = () => `did not find expected ',' or '${stack[stack.length - 1] === '[' ? ']' : '}'}'`;
   for (let i = start; i < text.length; i++) {
     const ch = text[i]!;
@@ -93,19 +109,19 @@ function unclosedFlow(text: string, start: number): string | undefined {
     }
     if (ch === ',') { last = 'comma'; continue; }
     if (ch === ':' && /[\s,[\]{}]/.test(text[i + 1] ?? ' ')) {
-      if (last === 'entry' && entryLine !== lineOf(text, i)) return shape(lineOf(text, i), expected());
+      if (last === 'entry' && entryLine !== lineAt(i)) return shape(lineAt(i), expected());
       last = 'comma';
       continue;
     }
     if (ch === '"' || ch === '\'') {
       const end = text.indexOf(ch, i + 1);
       if (end < 0) return undefined;
-      if (last !== 'entry') entryLine = lineOf(text, i);
+      if (last !== 'entry') entryLine = lineAt(i);
       last = 'entry';
       i = end;
       continue;
     }
-    if (last !== 'entry') entryLine = lineOf(text, i);
+    if (last !== 'entry') entryLine = lineAt(i);
     last = 'entry';
   }
   if (stack.length === 0) return undefined;

@@ -15,39 +15,58 @@ const ALERT_UNEXPECTED_MESSAGE = Buffer.from([21, 3, 1, 0, 2, 2, 10]);
 /** Go's maxCiphertext: a longer first record is refused by the TLS library anyway. */
 const MAX_RECORD = RECORD_HEADER_LENGTH + 16384 + 2048;
 
+/** A connection's two ends, as they were when it was accepted. */
+export interface Peer { readonly local: string; readonly remote: string }
+
 export interface FirstRecordScreen {
   /** The ClientHello the connection under a TLS socket opened with, when it was parsed. */
   helloOf(socket: tls.TLSSocket): ClientHello | undefined;
+  /**
+   * The ends of the connection under a TLS socket, read when it was accepted: by the time a
+   * handshake error is reported the socket may be gone (the HTTP/2 server destroys it first), and a
+   * destroyed socket no longer knows its peer. Go logs RemoteAddr, which it keeps.
+   */
+  peerOf(socket: Socket): Peer;
 }
 
-/** Go's `read tcp local->remote: <what>` text for `socket`. */
-export const readError = (socket: Socket, what: string) =>
-  `read tcp ${joinHostPort(socket.localAddress ?? '', socket.localPort ?? 0)}->${joinHostPort(socket.remoteAddress ?? '', socket.remotePort ?? 0)}: ${what}`;
+const peerNow = (socket: Socket): Peer => ({
+  local: joinHostPort(socket.localAddress ?? '', socket.localPort ?? 0),
+  remote: joinHostPort(socket.remoteAddress ?? '', socket.remotePort ?? 0),
+});
+
+/** Go's `read tcp local->remote: <what>` text. */
+export const readError = (peer: Peer, what: string) => `read tcp ${peer.local}->${peer.remote}: ${what}`;
 
 /**
  * Screens `server`'s connections from now on (before it listens). `report` gets Go's handshake
  * error text for connections ended here; a socket that sends nothing within `timeoutMs` is
  * dropped as Go's handshake deadline drops it. Sockets still being read when the server closes are cut.
  */
-export function screenFirstRecord(server: tls.Server, timeoutMs: number, report: (socket: Socket, reason: string) => void): FirstRecordScreen {
+export function screenFirstRecord(server: tls.Server, timeoutMs: number, report: (peer: Peer, reason: string) => void): FirstRecordScreen {
   const screened = new WeakSet<Socket>();
   const hellos = new WeakMap<Socket, ClientHello>();
-  const reading = new Set<Socket>();
+  const peers = new WeakMap<Socket, Peer>();
+  /** Sockets still being read, with what stops reading them. */
+  const reading = new Map<Socket, () => void>();
   const emit = server.emit.bind(server) as (event: string | symbol, ...args: unknown[]) => boolean;
   const handOver = (socket: Socket) => { screened.add(socket); emit('connection', socket); };
 
   const screen = (socket: Socket) => {
-    reading.add(socket);
+    const peer = peerNow(socket);
+    peers.set(socket, peer);
     let buffered = Buffer.alloc(0);
     const finish = () => {
       clearTimeout(timer);
       reading.delete(socket);
-      socket.off('readable', onReadable).off('end', onEnd).off('error', onError);
+      socket.off('readable', onReadable).off('end', onEnd).off('error', onError).off('close', finish);
     };
+    reading.set(socket, finish);
     const refuse = (reason: string, answer?: Buffer | string) => {
       finish();
-      // Reported first: a destroyed socket no longer knows its peer.
-      report(socket, reason);
+      report(peer, reason);
+      // The peer may be gone already (a reset): the answer's write then fails, and an 'error'
+      // without a listener would take the whole process down.
+      socket.on('error', () => socket.destroy());
       if (answer === undefined) socket.destroy();
       else socket.end(answer, () => socket.destroy());
     };
@@ -72,9 +91,9 @@ export function screenFirstRecord(server: tls.Server, timeoutMs: number, report:
     };
     // Go's atLeastReader: an end at the record boundary is a plain EOF, inside a header an unexpected one.
     const onEnd = () => refuse(buffered.length === 0 ? 'EOF' : 'unexpected EOF');
-    const onError = (e: NodeJS.ErrnoException) => refuse(e.code === 'ECONNRESET' ? readError(socket, 'read: connection reset by peer') : e.message);
-    const timer = setTimeout(() => refuse(readError(socket, 'i/o timeout')), timeoutMs).unref();
-    socket.on('readable', onReadable).once('end', onEnd).once('error', onError);
+    const onError = (e: NodeJS.ErrnoException) => refuse(e.code === 'ECONNRESET' ? readError(peer, 'read: connection reset by peer') : e.message);
+    const timer = setTimeout(() => refuse(readError(peer, 'i/o timeout')), timeoutMs).unref();
+    socket.on('readable', onReadable).once('end', onEnd).once('error', onError).once('close', finish);
   };
 
   server.emit = function (event: string | symbol, ...args: unknown[]): boolean {
@@ -85,10 +104,16 @@ export function screenFirstRecord(server: tls.Server, timeoutMs: number, report:
   } as typeof server.emit;
   const close = server.close;
   server.close = function (this: tls.Server, cb?: (err?: Error) => void) {
-    for (const socket of reading) socket.destroy();
-    reading.clear();
+    for (const [socket, finish] of [...reading]) {
+      finish();
+      socket.destroy();
+    }
     return close.call(this, cb);
   } as typeof server.close;
 
-  return { helloOf: (s) => hellos.get((s as unknown as { _parent?: Socket })._parent ?? s) };
+  const raw = (s: Socket): Socket => (s as unknown as { _parent?: Socket })._parent ?? s;
+  return {
+    helloOf: (s) => hellos.get(raw(s)),
+    peerOf: (s) => peers.get(raw(s)) ?? peerNow(s),
+  };
 }

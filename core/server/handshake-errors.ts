@@ -2,14 +2,14 @@
 // <client>: <reason>` (the API server and controller manager at V(5), through upstream's
 // tlsHandshakeErrorWriter; the node agent at V(0), its server having no ErrorLog). Where OpenSSL's
 // failure has an exact Go counterpart the reason is Go's text; otherwise it is OpenSSL's.
-import type { Socket } from 'node:net';
 import type tls from 'node:tls';
-import { joinHostPort } from './bind-address.js';
 import { formatVersions } from './client-hello.js';
-import { readError, screenFirstRecord } from './first-record.js';
+import { readError, screenFirstRecord, type Peer } from './first-record.js';
 
 /** node:tls's error for a client that closed the connection during the handshake. */
 const DISCONNECTED = 'Client network socket disconnected before secure TLS connection was established';
+/** node:net's error for a socket that ended while a TLS handshake still expected data. */
+const SOCKET_HANG_UP = 'socket hang up';
 
 export interface HandshakeErrorOptions {
   /** Go's handshake deadline (its smallest positive server timeout). */
@@ -21,15 +21,15 @@ export interface HandshakeErrorOptions {
 
 /** Screens `server`'s first records (first-record.ts) and logs every failed handshake; call before it listens. */
 export function logHandshakeErrors(server: tls.Server, o: HandshakeErrorOptions): void {
-  const line = (socket: Socket, reason: string) =>
-    o.log(`http: TLS handshake error from ${joinHostPort(socket.remoteAddress ?? '', socket.remotePort ?? 0)}: ${reason}`);
+  const line = (peer: Peer, reason: string) => o.log(`http: TLS handshake error from ${peer.remote}: ${reason}`);
   const screen = screenFirstRecord(server, o.timeoutMs, line);
   server.on('tlsClientError', (err: NodeJS.ErrnoException & { reason?: string }, socket: tls.TLSSocket) => {
-    line(socket, o.reasonFor?.(err) ?? goReason(err, socket, screen.helloOf(socket)?.versions));
+    const peer = screen.peerOf(socket);
+    line(peer, o.reasonFor?.(err) ?? goReason(err, peer, screen.helloOf(socket)?.versions));
   });
 }
 
-function goReason(err: NodeJS.ErrnoException & { reason?: string }, socket: tls.TLSSocket, offered: readonly number[] | undefined): string {
+function goReason(err: NodeJS.ErrnoException & { reason?: string }, peer: Peer, offered: readonly number[] | undefined): string {
   switch (err.code) {
     case 'ERR_SSL_UNSUPPORTED_PROTOCOL':
       if (offered) return `tls: client offered only unsupported versions: ${formatVersions(offered)}`;
@@ -37,10 +37,11 @@ function goReason(err: NodeJS.ErrnoException & { reason?: string }, socket: tls.
     case 'ERR_SSL_NO_SHARED_CIPHER':
       return 'tls: no cipher suite supported by both client and server';
     case 'ERR_TLS_HANDSHAKE_TIMEOUT':
-      return readError(socket, 'i/o timeout');
+      return readError(peer, 'i/o timeout');
     case 'ECONNRESET':
-      if (err.message === DISCONNECTED) return 'EOF';
-      if (err.syscall === 'read') return readError(socket, 'read: connection reset by peer');
+      // A clean close (FIN) mid-handshake: Go's read sees io.EOF.
+      if (err.message === DISCONNECTED || err.message === SOCKET_HANG_UP) return 'EOF';
+      if (err.syscall === 'read') return readError(peer, 'read: connection reset by peer');
       break;
     default:
   }

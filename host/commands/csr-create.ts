@@ -32,9 +32,12 @@ import { runInterruptible } from './interrupt.js';
  * anything. A reset or a timeout may come after the request went out, so they are not here.
  */
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
+/** The calls those codes must come from: an unreachable host can also be reported on a read or write after the request went out. */
+const NOT_SENT_SYSCALLS = new Set(['connect', 'getaddrinfo']);
 const neverSent = (e: unknown): boolean => {
   const err = e as NodeJS.ErrnoException | undefined;
-  return !isApiError(e) && err instanceof Error && (NOT_SENT_CODES.has(err.code ?? '') || tlsVerifyReason(err) !== undefined);
+  if (isApiError(e) || !(err instanceof Error)) return false;
+  return (NOT_SENT_CODES.has(err.code ?? '') && NOT_SENT_SYSCALLS.has(err.syscall ?? '')) || tlsVerifyReason(err) !== undefined;
 };
 
 const KEY_TYPES: Record<string, KeyType> = { p256: 'ecdsa-p256', ed25519: 'ed25519', rsa2048: 'rsa-2048' };

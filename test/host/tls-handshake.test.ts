@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import net from 'node:net';
+import { Duplex } from 'node:stream';
 import tls from 'node:tls';
 import { after, describe, it } from 'node:test';
 import Koa from 'koa';
@@ -141,4 +142,98 @@ describe('secure servers: the TLS handshake as Go\'s server', () => {
       (await handshake(s.port, { servername: 'localhost' })).destroy();
     });
   }
+});
+
+describe('secure servers: connections ended before or during the handshake', () => {
+  // A short handshake deadline (listen's readHeaderTimeoutMs) so that waiting for it is quick.
+  const TIMEOUT_MS = 400;
+  const startCore = async (): Promise<Served> => {
+    const lines: string[] = [];
+    const s = await listen(app(), {
+      host: '127.0.0.1', port: 0, http2: true, tls: selfSignedPair('localhost'), readHeaderTimeoutMs: TIMEOUT_MS,
+      log: createLogger({ verbosity: 5, write: (l) => lines.push(l) }),
+    });
+    return { port: s.address.port, lines, stop: async () => { await s.close(); } };
+  };
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  /** A TLS client over `sock` whose writes go through `send` (which may drop them). */
+  const clientOver = (sock: net.Socket, send: (chunk: Buffer) => void): tls.TLSSocket => {
+    const wire = new Duplex({
+      read() { /* pushed from sock */ },
+      write(chunk: Buffer, _enc, cb) { send(chunk); cb(); },
+    });
+    sock.on('data', (d: Buffer) => wire.push(d));
+    sock.on('close', () => wire.push(null));
+    sock.on('error', () => { /* the server gives up on it */ });
+    const client = tls.connect({ socket: wire, rejectUnauthorized: false, servername: 'localhost', ALPNProtocols: ['h2'] });
+    client.on('error', () => { /* expected */ });
+    return client;
+  };
+
+  for (const [name, server] of servers) {
+    it(`${name}: survives clients that reset the connection as the 400 or the alert goes out`, async () => {
+      const s = await server();
+      try {
+        // The answer's write then fails with ECONNRESET; with no 'error' listener left on the socket
+        // that was an uncaught exception, which ended the whole process.
+        for (let i = 0; i < 100; i++) {
+          await new Promise<void>((resolve) => {
+            const c = net.connect(s.port, '127.0.0.1', () => { c.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n', () => { c.resetAndDestroy(); resolve(); }); });
+            c.on('error', () => resolve());
+          });
+        }
+        await sleep(100);
+        (await handshake(s.port)).destroy();
+      } finally {
+        await s.stop();
+      }
+    });
+  }
+
+  const midHandshake: { name: string; client(sock: net.Socket): (chunk: Buffer) => void; reason(server: number, client: number): string }[] = [
+    {
+      name: 'names the client of a handshake that times out after its first record, though the HTTP/2 server has destroyed the socket',
+      // The ClientHello goes out; nothing after it, so the handshake stalls on the server's side.
+      client: (sock) => { let first = true; return (chunk) => { if (first) { first = false; sock.write(chunk); } }; },
+      reason: (server, client) => `read tcp 127.0.0.1:${server}->127.0.0.1:${client}: i/o timeout`,
+    },
+    {
+      name: 'logs a client that closes (FIN) in the middle of the handshake as Go\'s EOF',
+      // The server's first flight arrives: the client then closes its side instead of finishing.
+      client: (sock) => { sock.once('data', () => sock.end()); return (chunk) => sock.write(chunk); },
+      reason: () => 'EOF',
+    },
+  ];
+  for (const c of midHandshake) {
+    it(c.name, async () => {
+      const s = await startCore();
+      const sock = net.connect(s.port, '127.0.0.1');
+      try {
+        const client = clientOver(sock, c.client(sock));
+        await new Promise<void>((resolve) => sock.once('connect', () => resolve()));
+        const port = sock.localPort!;
+        for (let i = 0; i < 200 && !s.lines.some((l) => l.includes('TLS handshake error')); i++) await sleep(25);
+        const line = s.lines.find((l) => l.includes('TLS handshake error')) ?? s.lines.join('\n');
+        assert.ok(line.includes(`http: TLS handshake error from 127.0.0.1:${port}: ${c.reason(s.port, port)}`), line);
+        client.destroy();
+      } finally {
+        sock.destroy();
+        await s.stop();
+      }
+    });
+  }
+
+  it('stops waiting for first records when it closes: no handshake error is logged for them afterwards', async () => {
+    const s = await startCore();
+    const idle = await Promise.all([0, 1, 2].map(() => new Promise<net.Socket>((resolve) => {
+      const c = net.connect(s.port, '127.0.0.1', () => resolve(c));
+      c.on('error', () => { /* cut by the close */ });
+    })));
+    await sleep(50);
+    await s.stop();
+    const mark = s.lines.length;
+    await sleep(TIMEOUT_MS * 3);
+    assert.deepEqual(s.lines.slice(mark).filter((l) => l.includes('TLS handshake error')), []);
+    for (const c of idle) c.destroy();
+  });
 });
