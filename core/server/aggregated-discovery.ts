@@ -70,10 +70,29 @@ function items(resources: Resources, legacyCore: boolean) {
   }));
 }
 
+interface Document { readonly list: ReturnType<typeof items>; readonly etag: string }
+
+/**
+ * Each list and its ETag, made once: the resources do not change once the server serves (as the
+ * OpenAPI documents, built once too), and kubectl asks for both lists on every command.
+ */
+const documents = new WeakMap<Resources, Map<boolean, Document>>();
+
+function documentFor(resources: Resources, legacyCore: boolean): Document {
+  let byKind = documents.get(resources);
+  if (!byKind) documents.set(resources, byKind = new Map());
+  let doc = byKind.get(legacyCore);
+  if (!doc) {
+    const list = items(resources, legacyCore);
+    const etag = `"${createHash('sha512').update(JSON.stringify({ metadata: {}, items: list })).digest('hex').toUpperCase()}"`;
+    byKind.set(legacyCore, doc = { list, etag });
+  }
+  return doc;
+}
+
 /** ServeHTTPWithETag: the validators always, then a 304 for a matching If-None-Match, else the list. */
 export function serveAggregatedDiscovery(ctx: Context, resources: Resources, legacyCore: boolean, version: 'v2' | 'v2beta1'): void {
-  const list = items(resources, legacyCore);
-  const etag = `"${createHash('sha512').update(JSON.stringify({ metadata: {}, items: list })).digest('hex').toUpperCase()}"`;
+  const { list, etag } = documentFor(resources, legacyCore);
   ctx.set('Etag', etag);
   ctx.set('Vary', 'Accept');
   ctx.set('Cache-Control', 'public');

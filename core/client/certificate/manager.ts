@@ -18,8 +18,6 @@ import { requestCertificate, type CertificateTemplate, type CertificateUse, type
 import { keyToPem, NoCertKeyError, type FileStore, type StoredPair } from './store.js';
 
 export interface CertificateManagerOptions {
-  /** The prefix of the manager's log lines; the signer name when unset, as the kubelet sets none. */
-  readonly name?: string;
   readonly store: FileStore;
   readonly signerName: string;
   readonly use: CertificateUse;
@@ -104,6 +102,7 @@ export class CertificateManager {
   /** The pair last given to onCurrent, until it expires. */
   #inForce: StoredPair | undefined;
   #bootstrapped: boolean;
+  /** The prefix of its log lines: upstream's Config.Name, which the kubelet leaves to default to the signer name. */
   readonly #name: string;
   readonly #now: () => Date;
   readonly #random: () => number;
@@ -114,7 +113,7 @@ export class CertificateManager {
     this.#random = o.random ?? Math.random;
     this.#sleep = o.sleep ?? sleep;
     this.#bootstrapped = o.forceInitialRotation ?? false;
-    this.#name = o.name || o.signerName;
+    this.#name = o.signerName;
     try {
       this.#current = o.store.current();
     } catch (e) {
