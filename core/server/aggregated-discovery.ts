@@ -5,11 +5,11 @@
 // taken in goautoneg's q order. The ETag is the upper-case hex SHA-512 of the v2 list as encoded
 // without its kind and apiVersion (calculateETag runs on the bare Go struct), the same for v2beta1,
 // and `Vary: Accept` keeps the two apart in caches.
-import { createHash } from 'node:crypto';
 import type { Context } from 'koa';
 import type { Resources } from '../registry/registry.js';
 import { parseAccept } from './output-media-type.js';
 import { sendJson } from './respond.js';
+import { sha512Etag } from './sha512-etag.js';
 import { subresourceVerbs } from './subresource-verbs.js';
 import { ALL_VERBS, byName } from './discovery.js';
 
@@ -84,7 +84,7 @@ function documentFor(resources: Resources, legacyCore: boolean): Document {
   let doc = byKind.get(legacyCore);
   if (!doc) {
     const list = items(resources, legacyCore);
-    const etag = `"${createHash('sha512').update(JSON.stringify({ metadata: {}, items: list })).digest('hex').toUpperCase()}"`;
+    const etag = `"${sha512Etag(JSON.stringify({ metadata: {}, items: list }))}"`;
     byKind.set(legacyCore, doc = { list, etag });
   }
   return doc;

@@ -2,7 +2,7 @@
 // kubectl-wire.md §4: root keys without a leading slash; every PATCH operation tagged with the GVK
 // object and carrying an operation-level `fieldValidation` parameter; schema entries whose
 // x-kubernetes-group-version-kind is an array.
-import { createHash } from 'node:crypto';
+import { sha512Etag } from './sha512-etag.js';
 import { withoutGoTypes } from '../api/go-types.js';
 import { objectMetaSchema } from '../api/object-meta-schema.js';
 import { serverRelativeUrl } from './openapi-handler.js';
@@ -138,8 +138,6 @@ export interface OpenApiDocs {
   builtAt: Date;
 }
 
-/** handler3's computeETag: upper-case hex SHA-512. */
-const etag = (body: Buffer) => createHash('sha512').update(body).digest('hex').toUpperCase();
 
 export function buildOpenApi(resources: Resources): OpenApiDocs {
   const byGroupVersion = new Map<string, { body: Buffer; hash: string }>();
@@ -166,11 +164,11 @@ export function buildOpenApi(resources: Resources): OpenApiDocs {
         },
       };
       const body = Buffer.from(JSON.stringify(doc));
-      const hash = etag(body);
+      const hash = sha512Etag(body);
       byGroupVersion.set(key, { body, hash });
       paths[key] = { serverRelativeURL: serverRelativeUrl(key, hash) };
     }
   }
   const root = Buffer.from(JSON.stringify({ paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) }));
-  return { root, rootHash: etag(root), byGroupVersion, builtAt: new Date() };
+  return { root, rootHash: sha512Etag(root), byGroupVersion, builtAt: new Date() };
 }
