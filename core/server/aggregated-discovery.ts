@@ -8,6 +8,7 @@
 import type { Context } from 'koa';
 import type { Resources } from '../registry/registry.js';
 import { parseAccept } from './output-media-type.js';
+import { choosesPretty } from './pretty-print.js';
 import { sendJson } from './respond.js';
 import { sha512Etag } from './sha512-etag.js';
 import { subresourceVerbs } from './subresource-verbs.js';
@@ -22,12 +23,15 @@ const SERIALIZERS = [
   { type: 'application', subType: 'vnd.kubernetes.protobuf', stream: true },
 ];
 
+/** The aggregated discovery version asked for, and whether its JSON is indented (pretty-print.ts). */
+export interface AggregatedRequest { readonly version: 'v2' | 'v2beta1'; readonly pretty: boolean }
+
 /**
- * NegotiateMediaTypeOptions under DiscoveryEndpointRestrictions: the aggregated discovery version
- * asked for (v2 or v2beta1), or undefined for the legacy documents. plat encodes the list in JSON
- * whichever serializer's clause won.
+ * NegotiateMediaTypeOptions under DiscoveryEndpointRestrictions: the aggregated discovery asked
+ * for, or undefined for the legacy documents (`prettyPrint` is the request's isPrettyPrint). plat
+ * encodes the list in JSON whichever serializer's clause won, indented only where JSON's did.
  */
-export function aggregatedRequested(accept: string | undefined): 'v2' | 'v2beta1' | undefined {
+export function aggregatedRequested(accept: string | undefined, prettyPrint: boolean): AggregatedRequest | undefined {
   if (!accept) return undefined;
   for (const clause of parseAccept(accept)) {
     for (const s of SERIALIZERS) {
@@ -38,7 +42,9 @@ export function aggregatedRequested(accept: string | undefined): 'v2' | 'v2beta1
       if (stream && (!s.stream || stream !== 'watch')) continue;
       if (clause.params.get('sv')) continue;
       const v = clause.params.get('v');
-      if (clause.params.get('g') === GROUP && clause.params.get('as') === KIND && (v === 'v2' || v === 'v2beta1')) return v;
+      if (clause.params.get('g') === GROUP && clause.params.get('as') === KIND && (v === 'v2' || v === 'v2beta1')) {
+        return { version: v, pretty: choosesPretty(`${s.type}/${s.subType}`, clause.params, prettyPrint) };
+      }
     }
   }
   return undefined;
@@ -91,7 +97,7 @@ function documentFor(resources: Resources, legacyCore: boolean): Document {
 }
 
 /** ServeHTTPWithETag: the validators always, then a 304 for a matching If-None-Match, else the list. */
-export function serveAggregatedDiscovery(ctx: Context, resources: Resources, legacyCore: boolean, version: 'v2' | 'v2beta1'): void {
+export function serveAggregatedDiscovery(ctx: Context, resources: Resources, legacyCore: boolean, { version, pretty }: AggregatedRequest): void {
   const { list, etag } = documentFor(resources, legacyCore);
   ctx.set('Etag', etag);
   ctx.set('Vary', 'Accept');
@@ -100,6 +106,7 @@ export function serveAggregatedDiscovery(ctx: Context, resources: Resources, leg
     ctx.status = 304;
     return;
   }
+  ctx.state.output = { media: 'application/json', pretty };
   sendJson(ctx, 200, { kind: KIND, apiVersion: `${GROUP}/${version}`, metadata: {}, items: list });
   // Set verbatim (koa's ctx.type would append "; charset=utf-8"): kubectl 1.32 crashes on an
   // aggregated body labelled plain application/json.

@@ -29,6 +29,7 @@ import { serveDebug } from './debug/index.js';
 import { buildOpenApi, type OpenApiDocs } from './openapi.js';
 import { serveOpenApiGroupVersion, serveOpenApiIndex } from './openapi-handler.js';
 import { peerCertificates } from './peer.js';
+import { isPrettyPrint } from './pretty-print.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS, requestDeadline } from './request-deadline.js';
 import { requestInfo, type RequestInfo } from './request-info.js';
 import { sendJson, sendRawJson, sendStatus, setWarnings } from './respond.js';
@@ -71,12 +72,12 @@ export interface ApiServerDeps {
 
 export { storeKey } from '../registry/stores.js';
 import { storeKey } from '../registry/stores.js';
-import type { OutputMediaType } from './output-media-type.js';
+import type { Output } from './output-media-type.js';
 
 interface State {
   info: RequestInfo; query: URLSearchParams; user: UserInfo; alias?: WireAlias;
-  /** A resource request's answer type, agreed on before it is served (rest.ts). */
-  outputMedia?: OutputMediaType;
+  /** A resource request's or aggregated discovery's answer form, agreed on before it is served (rest.ts). */
+  output?: Output;
   /** A watch's part in --shutdown-watch-termination-grace-period (watch-termination.ts). */
   watchTermination?: WatchTermination;
   /** When a request that is not long-running times out, in ms since the epoch (request-deadline.ts). */
@@ -254,7 +255,7 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
     };
     if (getRoute(path === '/version')) return sendRawJson(ctx, deps.version);
     if (path === '/apis' || getRoute(path === '/api')) {
-      const aggregated = aggregatedRequested(ctx.get('accept'));
+      const aggregated = aggregatedRequested(ctx.get('accept'), isPrettyPrint(ctx));
       if (aggregated) return serveAggregatedDiscovery(ctx, deps.resources, path === '/api', aggregated);
       return sendJson(ctx, 200, path === '/api' ? apiVersions(deps.resources, deps.serverAddress) : apiGroupList(deps.resources));
     }

@@ -6,8 +6,12 @@
 // what they allow. plat writes no protobuf: a protobuf clause that wins is answered in JSON, as
 // plat answered every Accept before.
 import { errors } from '../api/errors.js';
+import { choosesPretty } from './pretty-print.js';
 
 export type OutputMediaType = 'application/json' | 'application/yaml';
+
+/** What an answer is written as: its media type, and for JSON whether indented (pretty-print.ts). */
+export interface Output { readonly media: OutputMediaType; readonly pretty: boolean }
 
 const SERVED = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'] as const;
 type Served = typeof SERVED[number];
@@ -78,17 +82,20 @@ function allows(clause: Clause, media: Served, restrictions: Restrictions): bool
 }
 
 /**
- * The media type to answer in; throws 406 NotAcceptable when no clause of `accept` names one
- * this endpoint serves. An absent or empty Accept is JSON.
+ * The media type to answer in and whether it is indented (`prettyPrint` is the request's
+ * isPrettyPrint); throws 406 NotAcceptable when no clause of `accept` names one this endpoint
+ * serves. An absent or empty Accept is JSON.
  */
-export function negotiateOutput(accept: string | undefined, restrictions: Restrictions): OutputMediaType {
-  if (!accept) return 'application/json';
+export function negotiateOutput(accept: string | undefined, restrictions: Restrictions, prettyPrint: boolean): Output {
+  if (!accept) return { media: 'application/json', pretty: choosesPretty('application/json', undefined, prettyPrint) };
   for (const clause of parseAccept(accept)) {
     for (const media of SERVED) {
       const [type, subType] = media.split('/');
       const matches = (clause.type === type && (clause.subType === subType || clause.subType === '*'))
         || (clause.type === '*' && clause.subType === '*');
-      if (matches && allows(clause, media, restrictions)) return media === 'application/yaml' ? media : 'application/json';
+      if (!matches || !allows(clause, media, restrictions)) continue;
+      // A protobuf answer goes out as compact JSON: protobuf has no pretty serializer.
+      return { media: media === 'application/yaml' ? media : 'application/json', pretty: choosesPretty(media, clause.params, prettyPrint) };
     }
   }
   throw notAcceptable();
@@ -101,7 +108,8 @@ const notAcceptable = () => errors.notAcceptable(`only the following media types
  * cannot carry a watch, so it is a 406 too.
  */
 export function negotiateWatchOutput(accept: string | undefined): OutputMediaType {
-  const media = negotiateOutput(accept, 'resource');
+  // A watch streams with the stream serializer, which has no pretty form.
+  const { media } = negotiateOutput(accept, 'resource', false);
   if (media === 'application/yaml') throw notAcceptable();
   return media;
 }

@@ -1,5 +1,5 @@
-// Writing API responses: JSON or YAML bodies (JSON optionally pretty), Warning headers, Status
-// bodies. A resource request's answer is in the media type its Accept negotiates
+// Writing API responses: JSON or YAML bodies (JSON indented where pretty-print.ts says), Warning
+// headers, Status bodies. A resource request's answer is in the media type its Accept negotiates
 // (output-media-type.ts), its errors too; other paths answer JSON.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Context } from 'koa';
@@ -7,10 +7,12 @@ import { headerBytes } from './header-bytes.js';
 import { isStatusError, type Status } from '../api/errors.js';
 import { goYaml } from '../api/go-yaml-marshal.js';
 import type { Logger } from '../log.js';
-import { negotiateOutput, type OutputMediaType, type Restrictions } from './output-media-type.js';
+import { negotiateOutput, type Output, type Restrictions } from './output-media-type.js';
+import { isPrettyPrint } from './pretty-print.js';
 import { warningHeaders } from './warning-recorder.js';
 
 const isResourceRequest = (ctx: Context): boolean => (ctx.state as { info?: { isResourceRequest?: boolean } }).info?.isResourceRequest === true;
+const agreedOutput = (ctx: Context): Output | undefined => (ctx.state as { output?: Output }).output;
 
 /** A list's items are encoded this many a turn of the event loop (12 MB of CSRs held it ~60 ms). */
 export const LIST_ENCODE_CHUNK = 500;
@@ -20,7 +22,7 @@ function serialized(ctx: Context): void {
   (ctx.state as { serializedObject?: boolean }).serializedObject = true;
 }
 
-function write(ctx: Context, code: number, body: unknown, media: OutputMediaType, contentType: string): void {
+function write(ctx: Context, code: number, body: unknown, { media, pretty }: Output, contentType: string): void {
   serialized(ctx);
   ctx.status = code;
   if (media === 'application/yaml') {
@@ -31,17 +33,16 @@ function write(ctx: Context, code: number, body: unknown, media: OutputMediaType
   }
   // Exactly the media type, as upstream's writers set it: koa's ctx.type would add "; charset=utf-8".
   ctx.set('Content-Type', contentType);
-  const pretty = ctx.query['pretty'] === 'true' || ctx.query['pretty'] === '1';
-  ctx.body = JSON.stringify(body, null, pretty ? 2 : undefined) + (pretty ? '\n' : '');
+  ctx.body = JSON.stringify(body, null, pretty ? 2 : undefined);
 }
 
 /**
  * The negotiated media type, or, where negotiation fails, what WriteObjectNegotiated then writes:
  * a failure's own Status, or the 406 in its place, as indented JSON (WriteRawJSON).
  */
-function negotiated(ctx: Context, code: number, body: unknown, restrictions: Restrictions): OutputMediaType | undefined {
+function negotiated(ctx: Context, code: number, body: unknown, restrictions: Restrictions): Output | undefined {
   try {
-    return negotiateOutput(ctx.get('accept') || undefined, restrictions);
+    return negotiateOutput(ctx.get('accept') || undefined, restrictions, isPrettyPrint(ctx));
   } catch (e) {
     if (!isStatusError(e)) throw e;
     const failed = code < 200 || code >= 400;
@@ -50,11 +51,27 @@ function negotiated(ctx: Context, code: number, body: unknown, restrictions: Res
   }
 }
 
+/**
+ * A path that is no resource is answered in JSON whatever its Accept names, but indented as
+ * upstream's negotiation (DefaultEndpointRestrictions) would have it; where that fails upstream
+ * writes the answer with WriteRawJSON, which always indents.
+ */
+function nonResourceOutput(ctx: Context): Output {
+  try {
+    return { media: 'application/json', pretty: negotiateOutput(ctx.get('accept') || undefined, 'error', isPrettyPrint(ctx)).pretty };
+  } catch (e) {
+    if (!isStatusError(e)) throw e;
+    return { media: 'application/json', pretty: true };
+  }
+}
+
+/** serveResource agreed on it before doing anything; negotiate here only for what it did not. */
+const answerOutput = (ctx: Context, code: number, body: unknown): Output | undefined =>
+  agreedOutput(ctx) ?? (isResourceRequest(ctx) ? negotiated(ctx, code, body, 'resource') : nonResourceOutput(ctx));
+
 export function sendJson(ctx: Context, code: number, body: unknown, contentType = 'application/json'): void {
-  if (!isResourceRequest(ctx)) return write(ctx, code, body, 'application/json', contentType);
-  // serveResource agreed on it before doing anything; negotiate here only for what it did not.
-  const media = (ctx.state as { outputMedia?: OutputMediaType }).outputMedia ?? negotiated(ctx, code, body, 'resource');
-  if (media) write(ctx, code, body, media, contentType);
+  const output = answerOutput(ctx, code, body);
+  if (output) write(ctx, code, body, output, contentType);
 }
 
 /**
@@ -63,11 +80,9 @@ export function sendJson(ctx: Context, code: number, body: unknown, contentType 
  * list does not hold every other request up while it is written.
  */
 export async function sendJsonList(ctx: Context, head: { kind: string; apiVersion: string; metadata: object }, items: readonly unknown[]): Promise<void> {
-  const pretty = ctx.query['pretty'] === 'true' || ctx.query['pretty'] === '1';
-  const media = !isResourceRequest(ctx) ? 'application/json'
-    : (ctx.state as { outputMedia?: OutputMediaType }).outputMedia ?? negotiated(ctx, 200, undefined, 'resource');
-  if (!media) return;
-  if (media !== 'application/json' || pretty || items.length <= LIST_ENCODE_CHUNK) return write(ctx, 200, { ...head, items }, media, 'application/json');
+  const output = answerOutput(ctx, 200, undefined);
+  if (!output) return;
+  if (output.media !== 'application/json' || output.pretty || items.length <= LIST_ENCODE_CHUNK) return write(ctx, 200, { ...head, items }, output, 'application/json');
   // Byte for byte JSON.stringify({ ...head, items }): the head's closing brace gives way to the items.
   const parts = [`${JSON.stringify(head).slice(0, -1)},"items":[`];
   for (let i = 0; i < items.length; i += LIST_ENCODE_CHUNK) {
@@ -93,9 +108,8 @@ export function sendStatus(ctx: Context, status: Status, headers: Record<string,
   // As ErrorNegotiated: a Status that says when to retry says it in the header too.
   const retryAfter = status.details?.retryAfterSeconds;
   if (retryAfter !== undefined && retryAfter > 0) ctx.set('Retry-After', String(retryAfter));
-  if (!isResourceRequest(ctx)) return write(ctx, status.code, status, 'application/json', 'application/json');
-  const media = negotiated(ctx, status.code, status, 'error');
-  if (media) write(ctx, status.code, status, media, 'application/json');
+  const output = isResourceRequest(ctx) ? negotiated(ctx, status.code, status, 'error') : nonResourceOutput(ctx);
+  if (output) write(ctx, status.code, status, output, 'application/json');
 }
 
 /** The `Warning` headers of warning-recorder.ts; its log line as utilruntime.HandleError's. */

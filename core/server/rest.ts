@@ -23,6 +23,7 @@ import { decodeBody, mediaType, readBody } from './body.js';
 import { isDryRun, META_MEDIA_TYPES, readDeleteOptions } from './delete-options.js';
 import { ensureNamespaceMatches } from './namespace-match.js';
 import { negotiateOutput, negotiateWatchOutput } from './output-media-type.js';
+import { isPrettyPrint } from './pretty-print.js';
 import { applyPatchBody, PATCH_TYPES } from './patch.js';
 import type { RequestInfo } from './request-info.js';
 import { sendJson, sendJsonList, setWarnings } from './respond.js';
@@ -203,7 +204,7 @@ export async function serveResource(ctx: Context, store: ResourceStore, info: Re
   // sent (406) must not happen. A watch needs a media type with a stream form.
   // Kept for the answer (respond.ts), so the Accept header is read once.
   if (info.verb === 'watch') negotiateWatchOutput(ctx.get('accept') || undefined);
-  else ctx.state.outputMedia = negotiateOutput(ctx.get('accept') || undefined, 'resource');
+  else ctx.state.output = negotiateOutput(ctx.get('accept') || undefined, 'resource', isPrettyPrint(ctx));
   // Upstream's installer gives a namespaced resource's all-namespaces path GET only, and no
   // collection path PUT or PATCH: go-restful answers other methods before any handler runs.
   if (!info.name && !sub && info.parts.length === 1 && (info.verb === 'update' || info.verb === 'patch' || (store.namespaced && !info.namespace && info.verb !== 'list' && info.verb !== 'watch'))) {
