@@ -242,7 +242,7 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
     if (health) {
       ctx.status = health.code;
       ctx.type = 'text/plain; charset=utf-8';
-      ctx.set('X-Content-Type-Options', 'nosniff');
+      if (health.nosniff) ctx.set('X-Content-Type-Options', 'nosniff');
       ctx.body = health.body;
       return;
     }

@@ -1,6 +1,8 @@
 // /healthz, /livez, /readyz with per-check subpaths (/readyz/ping), ?verbose and ?exclude=,
-// in apiserver's plain-text format.
+// in apiserver's plain-text format, logging what healthz.go logs: the failed checks with their
+// reasons at V(2) (the public body withholds them), an ?exclude that matches nothing at V(6).
 import { goQuote } from '../go-quote.js';
+import { silentLogger, type Logger } from '../log.js';
 
 export interface HealthCheck {
   readonly name: string;
@@ -10,13 +12,23 @@ export interface HealthCheck {
 
 const PING: HealthCheck = { name: 'ping', check: async () => {} };
 
+export interface HealthAnswer {
+  readonly code: number;
+  readonly body: string;
+  /**
+   * Whether the answer carries `X-Content-Type-Options: nosniff`: upstream's endpoint handler and
+   * http.Error set it, a single check's `ok` is a bare fmt.Fprint whose type Go sniffs.
+   */
+  readonly nosniff: boolean;
+}
+
 export class HealthChecks {
   readonly #checks = new Map<string, HealthCheck[]>([['healthz', []], ['livez', []], ['readyz', []]]);
   /**
    * `pingWhenEmpty`: an endpoint without checks serves `ping` alone, and loses it with the first
    * check added, as healthz.InstallHandler installed anew by upstream's MutableHealthzHandler.
    */
-  constructor(private readonly options: { pingWhenEmpty?: boolean } = {}) {}
+  constructor(private readonly options: { pingWhenEmpty?: boolean; logger?: Logger } = {}) {}
   /** Adds a check to the given endpoints (default all three). */
   add(check: HealthCheck, endpoints: readonly ('healthz' | 'livez' | 'readyz')[] = ['healthz', 'livez', 'readyz']): void {
     for (const e of endpoints) this.#checks.get(e)!.push(check);
@@ -31,7 +43,7 @@ export class HealthChecks {
   }
 
   /** Answers a health path, or undefined when `path` is not a health endpoint. */
-  async serve(path: string, query: URLSearchParams): Promise<{ code: number; body: string } | undefined> {
+  async serve(path: string, query: URLSearchParams): Promise<HealthAnswer | undefined> {
     // Exact paths, as upstream's muxes register them: `/healthz/` and an unknown check are the
     // server's own not-found.
     const m = /^\/(healthz|livez|readyz)(?:\/([^/]+))?$/.exec(path);
@@ -43,23 +55,32 @@ export class HealthChecks {
       const one = checks.find((c) => c.name === m[2]);
       if (!one) return undefined;
       const err = await run(one);
-      return err === undefined ? { code: 200, body: 'ok' } : { code: 500, body: `internal server error: ${err}\n` };
+      return err === undefined ? { code: 200, body: 'ok', nosniff: false } : { code: 500, body: `internal server error: ${err}\n`, nosniff: true };
     }
+    const log = this.options.logger ?? silentLogger;
     const excluded = new Set(query.getAll('exclude'));
     const verbose = query.has('verbose');
     const lines: string[] = [];
-    let failed = false;
+    // The body withholds why a check failed (the endpoint is public); the log says it.
+    const failures: { name: string; err: string }[] = [];
     for (const c of checks) {
       if (excluded.has(c.name)) { lines.push(`[+]${c.name} excluded: ok`); continue; }
       const err = await run(c);
       if (err === undefined) lines.push(`[+]${c.name} ok`);
-      else { failed = true; lines.push(`[-]${c.name} failed: reason withheld`); }
+      else { failures.push({ name: c.name, err }); lines.push(`[-]${c.name} failed: reason withheld`); }
     }
     // One line for all of them, sorted, as upstream's formatQuoted(excluded.List()...).
     const unmatched = [...excluded].filter((name) => !checks.some((c) => c.name === name)).sort();
-    if (unmatched.length) lines.push(`warn: some health checks cannot be excluded: no matches for ${unmatched.map(goQuote).join(',')}`);
-    if (failed) return { code: 500, body: `${lines.join('\n')}\n${endpoint} check failed\n` };
-    return { code: 200, body: verbose ? `${lines.join('\n')}\n${endpoint} check passed\n` : 'ok' };
+    if (unmatched.length) {
+      const quoted = unmatched.map(goQuote).join(',');
+      lines.push(`warn: some health checks cannot be excluded: no matches for ${quoted}`);
+      log.v(6).info(`cannot exclude some health checks, no health checks are installed matching ${quoted}`);
+    }
+    if (failures.length) {
+      log.v(2).info(`${failures.map((f) => f.name).join(',')} check failed: ${endpoint}\n${failures.map((f) => `[-]${f.name} failed: ${f.err}`).join('\n')}`);
+      return { code: 500, body: `${lines.join('\n')}\n${endpoint} check failed\n`, nosniff: true };
+    }
+    return { code: 200, body: verbose ? `${lines.join('\n')}\n${endpoint} check passed\n` : 'ok', nosniff: true };
   }
 }
 
@@ -79,8 +100,8 @@ const componentChecks = new WeakMap<object, HealthChecks>();
  * one per running controller): the parts that know their health add checks, the plugin that
  * serves the endpoint serves them.
  */
-export function componentHealthChecks(host: object): HealthChecks {
+export function componentHealthChecks(host: { readonly logger: Logger }): HealthChecks {
   let checks = componentChecks.get(host);
-  if (!checks) componentChecks.set(host, (checks = new HealthChecks({ pingWhenEmpty: true })));
+  if (!checks) componentChecks.set(host, (checks = new HealthChecks({ pingWhenEmpty: true, logger: host.logger.child('healthz') })));
   return checks;
 }

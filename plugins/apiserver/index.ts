@@ -165,7 +165,7 @@ export const ApiServerPlugin: Plugin = {
         cleanups.push(() => v8Profiler.release());
       }
 
-      const health = new HealthChecks();
+      const health = new HealthChecks({ logger: log.child('healthz') });
       health.add({ name: 'ping', check: async () => {} });
       health.add({ name: 'log', check: async () => {} });
       health.add({ name: 'store', check: async () => { await storage.currentRevision(); } });

@@ -1,8 +1,8 @@
 // The endpoint's handler chain, as the controller manager's BuildHandlerChain: one error boundary
 // turning errors into Status bodies, authentication (401), authorization (403; a failed
-// SubjectAccessReview is 500, in plain text as upstream's InternalError), then the routes: /healthz, /livez, /readyz (with per-check
-// subpaths, ?verbose and ?exclude), /metrics (the Prometheus text format, gzipped when the
-// client accepts it, as promhttp), /configz (whatever the method, as component-base's handler),
+// SubjectAccessReview is 500, in plain text as upstream's InternalError), then the routes: /healthz
+// (with ?verbose and ?exclude; no per-check subpaths, /livez or /readyz), /metrics (the Prometheus
+// text format, gzipped when the client accepts it, as promhttp), /configz (whatever the method, as component-base's handler),
 // with --profiling /debug/pprof/ and /debug/flags/v. Anything else is upstream's mux answer: 404
 // page not found.
 import { gzipSync } from 'node:zlib';
@@ -102,8 +102,12 @@ export function createEndpointApp(deps: EndpointDeps): Koa {
       return;
     }
     if (ctx.path === CONFIGZ_PATH) return writeConfigz(ctx, deps.configz.entries());
-    const health = await deps.health.serve(ctx.path, new URLSearchParams(ctx.querystring));
-    if (health) return plainText(ctx, health.code, health.body);
+    // NewBaseHandler mounts the healthz handler at the exact /healthz of its mux: the handler's own
+    // per-check paths are never reached, and there is no /livez or /readyz.
+    if (ctx.path === '/healthz') {
+      const health = (await deps.health.serve(ctx.path, new URLSearchParams(ctx.querystring)))!;
+      return plainText(ctx, health.code, health.body);
+    }
     plainText(ctx, 404, '404 page not found\n');
   });
   return app;

@@ -51,11 +51,11 @@ function baseApp(log: Logger): Koa {
   return app;
 }
 
-async function serveHealth(ctx: Koa.Context, agent: NodeAgentContext): Promise<boolean> {
-  const answer = await healthAnswer(agent.healthChecks, ctx.path, new URLSearchParams(ctx.querystring));
+async function serveHealth(ctx: Koa.Context, agent: NodeAgentContext, log: Logger): Promise<boolean> {
+  const answer = await healthAnswer(agent.healthChecks, ctx.path, new URLSearchParams(ctx.querystring), log);
   if (!answer) return false;
   ctx.status = answer.code;
-  ctx.set('X-Content-Type-Options', 'nosniff');
+  if (answer.nosniff) ctx.set('X-Content-Type-Options', 'nosniff');
   ctx.type = 'text/plain; charset=utf-8';
   ctx.body = answer.body;
   return true;
@@ -67,8 +67,8 @@ function servePods(ctx: Koa.Context, agent: NodeAgentContext): void {
 }
 
 /** InstallAuthNotRequiredHandlers: what the secure and the read-only server both serve. */
-async function serveCommon(ctx: Koa.Context, agent: NodeAgentContext): Promise<boolean> {
-  if (await serveHealth(ctx, agent)) return true;
+async function serveCommon(ctx: Koa.Context, agent: NodeAgentContext, log: Logger): Promise<boolean> {
+  if (await serveHealth(ctx, agent, log)) return true;
   if (ctx.path === '/pods') { servePods(ctx, agent); return true; }
   return false;
 }
@@ -143,7 +143,7 @@ export function createSecureApp(d: RouteDeps & { readonly authenticator: Delegat
     await next();
   });
   app.use(async (ctx) => {
-    if (await serveCommon(ctx, d.agent)) return;
+    if (await serveCommon(ctx, d.agent, log)) return;
     if (await serveDebugging(ctx, d)) return;
     notFound(ctx);
   });
@@ -153,7 +153,7 @@ export function createSecureApp(d: RouteDeps & { readonly authenticator: Delegat
 export function createReadOnlyApp(agent: NodeAgentContext, log: Logger): Koa {
   const app = baseApp(log);
   app.use(async (ctx) => {
-    if (await serveCommon(ctx, agent)) return;
+    if (await serveCommon(ctx, agent, log)) return;
     notFound(ctx);
   });
   return app;
@@ -162,7 +162,7 @@ export function createReadOnlyApp(agent: NodeAgentContext, log: Logger): Koa {
 export function createHealthApp(agent: NodeAgentContext, log: Logger): Koa {
   const app = baseApp(log);
   app.use(async (ctx) => {
-    if (await serveHealth(ctx, agent)) return;
+    if (await serveHealth(ctx, agent, log)) return;
     // A plain net/http ServeMux, as upstream's health server is.
     httpError(ctx, 404, '404 page not found');
   });

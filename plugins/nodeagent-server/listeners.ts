@@ -121,8 +121,15 @@ export async function listenSecure(app: Koa, o: { host: string; port: number; pa
   };
 }
 
-export async function listenPlain(app: Koa, what: string, host: string, port: number): Promise<Listening> {
+/**
+ * `idleTimeoutMs`: the read-only server's IdleTimeout (90 s); null for the health server, which
+ * upstream serves with http.ListenAndServe, whose zero http.Server closes no idle connection
+ * (node's default would close them after 5 s).
+ */
+export async function listenPlain(app: Koa, what: string, host: string, port: number, idleTimeoutMs: number | null): Promise<Listening> {
   const server = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES }, app.callback());
+  if (idleTimeoutMs === null) server.keepAliveTimeout = 0; // node's "no keep-alive timeout"
+  else closeIdleConnections(server, idleTimeoutMs);
   const close = closer(server);
   await bind(server, what, host, port);
   return { address: server.address() as AddressInfo, close };

@@ -16,6 +16,7 @@ import { DelegatingAuthenticator } from '../../core/authn/delegating-authenticat
 import { alwaysAllow, SubjectAccessReviewer, type NodeAgentAuthorizer } from './authorization.js';
 import { watchClientCaFile } from './client-ca.js';
 import { joinHostPort } from '../../core/server/bind-address.js';
+import { IDLE_TIMEOUT_MS } from '../../core/server/idle-timeout.js';
 import { listenPlain, listenSecure, type Listening, type SecureListening } from './listeners.js';
 import { TokenReviewer } from '../../core/authn/token-review-client.js';
 import { legacyVersionWarning, tlsSettings, TlsSettingsError, type TlsSettings } from '../../core/server/tls-settings.js';
@@ -114,10 +115,10 @@ export function createServerSubsystem(ctx: NodeAgentContext, o: ServerSubsystemO
       try {
         if (c.readOnlyPort > 0) {
           log.info('Starting to listen read-only', { address: c.address, port: c.readOnlyPort });
-          open.push(await listenPlain(createReadOnlyApp(ctx, log), 'the read-only server', c.address, c.readOnlyPort));
+          open.push(await listenPlain(createReadOnlyApp(ctx, log), 'the read-only server', c.address, c.readOnlyPort, IDLE_TIMEOUT_MS));
         }
         if (c.healthzPort > 0) {
-          open.push(await listenPlain(createHealthApp(ctx, log), 'the health server', c.healthzBindAddress, c.healthzPort));
+          open.push(await listenPlain(createHealthApp(ctx, log), 'the health server', c.healthzBindAddress, c.healthzPort, null));
           log.info('Serving healthz', { address: joinHostPort(c.healthzBindAddress, c.healthzPort) });
         }
         if (secure) {

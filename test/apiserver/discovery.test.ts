@@ -244,7 +244,7 @@ describe('discovery, OpenAPI, health and authentication', () => {
       const r = await plat.admin.get(`/${ep}`);
       assert.equal(r.status, 200, ep);
       assert.equal(r.text, 'ok', ep);
-      assert.match(String(r.headers['content-type']), /^text\/plain/, ep);
+      assert.deepEqual([r.headers['content-type'], r.headers['x-content-type-options']], ['text/plain; charset=utf-8', 'nosniff'], ep);
       const v = await plat.admin.get(`/${ep}?verbose`);
       assert.equal(v.status, 200, ep);
       assert.ok(v.text.startsWith('[+]ping ok\n'), v.text);
@@ -254,6 +254,8 @@ describe('discovery, OpenAPI, health and authentication', () => {
     const ping = await plat.admin.get('/readyz/ping');
     assert.equal(ping.status, 200);
     assert.equal(ping.text, 'ok');
+    // adaptCheckToHandler's bare fmt.Fprint: the type Go sniffs, no nosniff.
+    assert.deepEqual([ping.headers['content-type'], ping.headers['x-content-type-options']], ['text/plain; charset=utf-8', undefined]);
     const nope = await plat.admin.get('/readyz/nope');
     assert.equal(nope.status, 404);
     const excluded = await plat.admin.get('/readyz?verbose&exclude=ping');

@@ -157,7 +157,7 @@ describe('API server shutdown', () => {
 
   it('--shutdown-delay-duration: /readyz fails at once while the server goes on serving, then it drains', async () => {
     const lines: string[] = [];
-    const plat = await startInProcess({ args: ['--shutdown-delay-duration=6s', '-v=1'], logger: createLogger({ verbosity: 1, write: (l) => lines.push(l) }) });
+    const plat = await startInProcess({ args: ['--shutdown-delay-duration=6s', '-v=2'], logger: createLogger({ verbosity: 2, write: (l) => lines.push(l) }) });
     dirs.push(plat.dataDir);
     const port = Number(new URL(plat.url).port);
     assert.equal((await plat.admin.get('/readyz')).status, 200);
@@ -165,6 +165,8 @@ describe('API server shutdown', () => {
     await until(async () => ((await plat.admin.get('/readyz')).status === 500 ? true : undefined), '/readyz to fail');
     const readyz = await plat.admin.get('/readyz?verbose');
     assert.match(readyz.text, /\[-\]shutdown failed: reason withheld/);
+    // The reason the public body withholds goes to the log at V(2), as handleRootHealth's.
+    assert.ok(lines.some((l) => l.endsWith('] shutdown check failed: readyz\n[-]shutdown failed: process is shutting down')), lines.join('\n'));
     assert.equal((await plat.admin.get('/livez')).status, 200, '/livez succeeds during the delay');
     assert.equal((await plat.admin.get('/healthz')).status, 200, '/healthz succeeds during the delay');
     const created = await plat.admin.post(CSR_PATH, csrObject('during-delay', SIGNER, fixtures().ecCsrPem));

@@ -32,18 +32,34 @@ describe('node agent servers: endpoints', () => {
   after(async () => { await agent?.stop(); });
 
   it('/healthz: ok, the checks by name, ?verbose, and 500 when a check fails', async () => {
-    assert.deepEqual(await get('/healthz').then((r) => [r.status, r.text, r.headers['content-type']]), [200, 'ok', 'text/plain; charset=utf-8']);
+    const headers = (r: { headers: Record<string, unknown> }) => [r.headers['content-type'], r.headers['x-content-type-options']];
+    const root = await get('/healthz');
+    assert.deepEqual([root.status, root.text, ...headers(root)], [200, 'ok', 'text/plain; charset=utf-8', 'nosniff']);
     assert.equal((await get('/healthz?verbose')).text, '[+]ping ok\n[+]node-lease ok\nhealthz check passed\n');
-    assert.equal((await get('/healthz/node-lease')).text, 'ok');
+    // adaptCheckToHandler's bare fmt.Fprint: Go sniffs the type and sets no nosniff; http.Error (its failure) does.
+    const one = await get('/healthz/node-lease');
+    assert.deepEqual([one.text, ...headers(one)], ['ok', 'text/plain; charset=utf-8', undefined]);
+    // Upstream's log and syncloop checks watch machinery plat has not: not faked.
+    for (const p of ['/healthz/log', '/healthz/syncloop']) assert.equal((await get(p)).status, 404, p);
     healthy = false;
+    agent.ctx.logger.setVerbosity?.(2);
     try {
       const r = await get('/healthz');
       assert.equal(r.status, 500);
       assert.equal(r.text, '[+]ping ok\n[-]node-lease failed: reason withheld\nhealthz check failed\n');
-      assert.deepEqual(await get('/healthz/node-lease').then((x) => [x.status, x.text]), [500, 'internal server error: lease not renewed\n']);
+      assert.equal(r.headers['x-content-type-options'], 'nosniff');
+      // The reason the body withholds is logged at V(2), as handleRootHealth's klog line.
+      assert.equal(lines.filter((l) => l.endsWith('] node-lease check failed: healthz\n[-]node-lease failed: lease not renewed')).length, 1, lines.join('\n'));
+      const failed = await get('/healthz/node-lease');
+      assert.deepEqual([failed.status, failed.text, ...headers(failed)], [500, 'internal server error: lease not renewed\n', 'text/plain; charset=utf-8', 'nosniff']);
       assert.equal((await get('/healthz?exclude=node-lease')).status, 200);
+      assert.ok(!lines.some((l) => l.includes('cannot exclude')), 'V(6)');
+      agent.ctx.logger.setVerbosity?.(6);
+      assert.equal((await get('/healthz?exclude=node-lease&exclude=nope&exclude=alpha')).status, 200);
+      assert.ok(lines.some((l) => l.endsWith('] cannot exclude some health checks, no health checks are installed matching "alpha","nope"')), lines.join('\n'));
     } finally {
       healthy = true;
+      agent.ctx.logger.setVerbosity?.(0);
     }
   });
 
@@ -130,6 +146,9 @@ describe('node agent servers: endpoints', () => {
   it('the read-only port: no authentication, /healthz and /pods only', async () => {
     const port = agent.readOnlyPort;
     assert.deepEqual(await request(port, '/healthz').then((r) => [r.status, r.text]), [200, 'ok']);
+    // IdleTimeout 90s, as upstream's read-only http.Server (node's own default is 5 s).
+    const kept = await request(port, '/healthz', { headers: { connection: 'keep-alive' } });
+    assert.deepEqual([kept.headers['connection'], kept.headers['keep-alive']], ['keep-alive', 'timeout=90']);
     assert.equal((await request(port, '/pods')).json.kind, 'PodList');
     for (const p of ['/configz', '/debug/pprof/', '/logs/', '/debug/flags/v']) assert.equal((await request(port, p)).status, 404, p);
   });
@@ -137,6 +156,9 @@ describe('node agent servers: endpoints', () => {
   it('the health port: /healthz with the checks, nothing else', async () => {
     const port = agent.healthzPort;
     assert.deepEqual(await request(port, '/healthz').then((r) => [r.status, r.text]), [200, 'ok']);
+    // http.ListenAndServe's zero http.Server: no idle timeout, so node announces none.
+    const kept = await request(port, '/healthz', { headers: { connection: 'keep-alive' } });
+    assert.deepEqual([kept.headers['connection'], kept.headers['keep-alive']], ['keep-alive', undefined]);
     assert.equal((await request(port, '/healthz?verbose')).text, '[+]ping ok\n[+]node-lease ok\nhealthz check passed\n');
     assert.deepEqual(await request(port, '/pods').then((r) => [r.status, r.text]), [404, '404 page not found\n']);
   });
