@@ -38,6 +38,8 @@ function goValue(key: unknown): string {
   return String(key);
 }
 
+/** go-yaml's strict error, as YAMLToJSONStrict returns it. */
+export const yamlUnmarshalErrors = (errs: readonly string[]): string => `yaml: unmarshal errors:\n  ${errs.join('\n  ')}`;
+
 /** UnmarshalStrict's error text, as `error converting YAML to JSON: ...` wraps it. */
-export const yamlStrictError = (errs: readonly string[]): string =>
-  `error converting YAML to JSON: yaml: unmarshal errors:\n  ${errs.join('\n  ')}`;
+export const yamlStrictError = (errs: readonly string[]): string => `error converting YAML to JSON: ${yamlUnmarshalErrors(errs)}`;

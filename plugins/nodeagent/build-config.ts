@@ -14,7 +14,7 @@ import type { Logger } from '../../core/log.js';
 import type { NodeAgentConfiguration } from '../../core/nodeagent/configuration.js';
 import { versionedConfiguration } from '../../core/nodeagent/configz.js';
 import { FeatureGates } from '../../core/nodeagent/feature-gates.js';
-import { checkTypeMeta, ConfigFileError, readDocument, resolveRelativePaths } from './config-file.js';
+import { ConfigDecodeError, ConfigFileError, readDocument, resolveRelativePaths } from './config-file.js';
 import { decodeConfiguration, isObject, type Json, type JsonObject } from './decode.js';
 import { defaultEvictionHard, setDefaults } from './defaulting.js';
 import { readDropIns } from './drop-ins.js';
@@ -75,13 +75,13 @@ function flagGates(flags: FlagSet): Record<string, boolean> {
 
 function loadMainFile(given: string, cwd: string, gates: Record<string, boolean>, logger: Logger, sources: ConfigSources): JsonObject {
   const file = path.resolve(cwd, given);
-  const fail = (detail: string) => new ConfigurationError(`failed to load nodeagent config file, path: ${given}, error: ${detail}`);
+  // loadConfigFile's errFmt inside its caller's wrapper; Go's %v, so no colon after the inner `error`.
+  const fail = (detail: string) => new ConfigurationError(`failed to load nodeagent config file, path: ${given}, error: failed to load NodeAgent config file ${given}, error ${detail}`);
   try {
     const doc = readDocument(file, 'config');
-    checkTypeMeta(doc);
-    if (doc.decoded.fatal.length) throw new ConfigFileError(`failed to decode: ${doc.decoded.fatal.join('; ')}`);
+    if (doc.decoded.fatal.length) throw new ConfigDecodeError(doc.decoded.fatal.join('; '));
     if (doc.decoded.strict.length) {
-      logger.warn('Using lenient decoding as strict decoding failed', { err: `strict decoding error: ${doc.decoded.strict.join(', ')}` });
+      logger.info('Using lenient decoding as strict decoding failed', { err: `strict decoding error: ${doc.decoded.strict.join(', ')}` });
     }
     const o = doc.decoded.object;
     sources.record(patchedPaths(o), file);
@@ -92,6 +92,7 @@ function loadMainFile(given: string, cwd: string, gates: Record<string, boolean>
     resolveRelativePaths(o, path.dirname(file));
     return o;
   } catch (e) {
+    if (e instanceof ConfigDecodeError) throw fail(`failed to decode: ${e.message}`);
     if (e instanceof ConfigFileError) throw fail(e.message);
     throw e;
   }
@@ -100,7 +101,7 @@ function loadMainFile(given: string, cwd: string, gates: Record<string, boolean>
 function applyDropIns(base: JsonObject, dir: string, cwd: string, gates: Record<string, boolean>, logger: Logger, sources: ConfigSources): JsonObject {
   let merged: Json = versionedConfiguration(base);
   try {
-    for (const dropIn of readDropIns(path.resolve(cwd, dir), logger)) {
+    for (const dropIn of readDropIns(dir, cwd, logger)) {
       merged = mergePatch(merged, dropIn.patch);
       sources.record(patchedPaths(dropIn.patch).filter((p) => p !== 'apiVersion' && p !== 'kind'), dropIn.file);
     }

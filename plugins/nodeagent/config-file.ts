@@ -6,25 +6,33 @@
 // resolve them in drop-ins, and neither does plat.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { interpretError } from '../../core/api/go-decode-errors.js';
 import { CONFIG_API_VERSION, CONFIG_KIND, pathFields } from '../../core/nodeagent/fields.js';
 import { osErrorText } from '../../core/go-os-error.js';
-import { DecodeError, decodeConfiguration, isObject, parseText, type Decoded, type Json, type JsonObject } from './decode.js';
+import { DecodeError, decodeConfiguration, isObject, parseText, type Decoded, type JsonObject } from './decode.js';
 
 /** A problem with one file; the message is upstream's inner error text. */
 export class ConfigFileError extends Error {}
 
+/** A problem the codec's Decode returned: the main file's loader prefixes `failed to decode: `, a drop-in's does not. */
+export class ConfigDecodeError extends ConfigFileError {}
+
 export { osErrorText } from '../../core/go-os-error.js';
+
+/**
+ * The scheme name in upstream's "no kind is registered" errors: runtime.NewScheme names a scheme
+ * after its caller's source line, which for the kubelet's config scheme is this one.
+ */
+const SCHEME = 'pkg/kubelet/apis/config/scheme/scheme.go:33';
 
 export interface ReadDocument {
   /** The document as written (for drop-in merging, where `null` removes a key). */
   readonly raw: JsonObject;
   readonly decoded: Decoded;
-  readonly apiVersion: unknown;
-  readonly kind: unknown;
 }
 
-/** Reads and decodes `file` (absolute); throws ConfigFileError with upstream's texts. */
-export function readDocument(file: string, what: 'config' | 'drop-in config'): ReadDocument {
+/** Reads `file` (absolute) as fsLoader does; throws ConfigFileError with upstream's texts. */
+function readText(file: string, what: 'config' | 'drop-in config'): string {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -32,26 +40,37 @@ export function readDocument(file: string, what: 'config' | 'drop-in config'): R
     throw new ConfigFileError(`failed to read ${what === 'config' ? '' : 'drop-in '}nodeagent config file "${file}", error: ${osErrorText('open', file, e)}`);
   }
   if (text.length === 0) throw new ConfigFileError(`nodeagent config file "${file}" was empty`);
-  let parsed: { value: Json; duplicates: string[] };
+  return text;
+}
+
+/**
+ * Reads and decodes `file` (absolute). The main file is decoded into the typed configuration: its
+ * kind and apiVersion must be there and registered. A drop-in is decoded into an Unstructured,
+ * which needs a kind only; its strict errors (repeated keys) are fatal, as there is no lenient retry.
+ */
+export function readDocument(file: string, what: 'config' | 'drop-in config'): ReadDocument {
+  const text = readText(file, what);
+  let parsed;
   try {
     parsed = parseText(text);
   } catch (e) {
-    if (e instanceof DecodeError) throw new ConfigFileError(`failed to decode: yaml: ${e.message}`);
+    if (e instanceof DecodeError) throw new ConfigDecodeError(`yaml: ${e.message}`);
     throw e;
   }
+  const problem = interpretError(parsed.value);
+  if (problem) throw new ConfigDecodeError(`couldn't get version/kind; json parse error: ${problem}`);
   const raw = isObject(parsed.value) ? parsed.value : {};
-  return { raw, decoded: decodeConfiguration(parsed.value, parsed.duplicates), apiVersion: raw['apiVersion'], kind: raw['kind'] };
-}
-
-/** The type check upstream's UniversalDecoder does on the main file. */
-export function checkTypeMeta(doc: ReadDocument): void {
-  const { apiVersion, kind } = doc;
-  if (kind === undefined || kind === '') throw new ConfigFileError(`failed to decode: Object 'Kind' is missing (expected kind ${CONFIG_KIND}, apiVersion ${CONFIG_API_VERSION})`);
-  if (apiVersion === undefined || apiVersion === '') throw new ConfigFileError(`failed to decode: Object 'apiVersion' is missing (expected apiVersion ${CONFIG_API_VERSION})`);
-  if (apiVersion !== CONFIG_API_VERSION || kind !== CONFIG_KIND) {
-    throw new ConfigFileError(`failed to decode: no kind ${JSON.stringify(kind)} is registered for version ${JSON.stringify(apiVersion)}` +
-      ` (expected apiVersion ${CONFIG_API_VERSION}, kind ${CONFIG_KIND})`);
+  const { apiVersion, kind } = raw;
+  // Go's %s of the original bytes.
+  if (kind === undefined || kind === null || kind === '') throw new ConfigDecodeError(`Object 'Kind' is missing in '${text}'`);
+  if (what === 'config') {
+    if (apiVersion === undefined || apiVersion === null || apiVersion === '') throw new ConfigDecodeError(`Object 'apiVersion' is missing in '${text}'`);
+    if (apiVersion !== CONFIG_API_VERSION || kind !== CONFIG_KIND) {
+      throw new ConfigDecodeError(`no kind ${JSON.stringify(kind)} is registered for version ${JSON.stringify(apiVersion)} in scheme ${JSON.stringify(SCHEME)}`);
+    }
   }
+  const decoded = decodeConfiguration(parsed.value, parsed);
+  return { raw, decoded };
 }
 
 /** upstream's GroupVersionKind.String(): `group/version, Kind=kind`. */

@@ -77,7 +77,7 @@ describe('plat nodeagent', () => {
     const file = writeConfig(dir, 'apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n');
     const r = runPlat(['nodeagent', '--config', file], { cwd: dir });
     assert.equal(r.code, 1);
-    assert.match(r.stderr, new RegExp(`failed to load nodeagent config file, path: ${file}, error: failed to decode: no kind "KubeletConfiguration" is registered`));
+    assert.ok(r.stderr.includes(`failed to load nodeagent config file, path: ${file}, error: failed to load NodeAgent config file ${file}, error failed to decode: no kind "KubeletConfiguration" is registered`), r.stderr);
   });
 
   it('prints the deprecation notice of each deprecated flag used', () => {
