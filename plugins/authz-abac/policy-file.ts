@@ -10,6 +10,8 @@
 // Stricter than upstream, which drops unknown fields and reads any line it cannot place as a
 // legacy policy (a typo in "apiVersion" could then grant everything): here an unknown field, a
 // wrong type, or an apiVersion/kind other than the ones above is a start-up error naming the line.
+import { interpretError } from '../../core/api/go-decode-errors.js';
+import { goJsonSyntaxError } from '../../core/api/go-json-syntax.js';
 import { AUTHENTICATED_GROUP } from '../../core/authn/user.js';
 
 export const POLICY_API_VERSION = 'abac.authorization.platform/v1beta1';
@@ -91,6 +93,21 @@ function legacy(line: Obj): Policy {
   };
 }
 
+/**
+ * One line as upstream's universal decoder first reads it: a line starting with `{` is JSON, and its
+ * version/kind sniffing (SimpleMetaFactory.Interpret) words the syntax or type error.
+ */
+function decode(raw: string): unknown {
+  const syntax = goJsonSyntaxError(Buffer.from(raw, 'utf8'));
+  // Upstream would read any other line as YAML; plat reads JSON only.
+  if (syntax !== undefined && !raw.trimStart().startsWith('{')) throw new Error(`not JSON: ${syntax}`);
+  if (syntax !== undefined) throw new Error(`couldn't get version/kind; json parse error: ${syntax}`);
+  const parsed: unknown = JSON.parse(raw);
+  const kind = interpretError(parsed);
+  if (kind !== undefined) throw new Error(`couldn't get version/kind; json parse error: ${kind}`);
+  return parsed;
+}
+
 export interface ParsedPolicies {
   readonly policies: readonly Policy[];
   /** How many lines used the legacy unversioned form (upstream warns about them). */
@@ -106,18 +123,13 @@ export function parsePolicyFile(text: string, file: string): ParsedPolicies {
     const trimmed = raw.trim();
     if (trimmed === '' || trimmed.startsWith('#')) return;
     try {
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(raw);
-      } catch (err) {
-        throw new Error(`not JSON: ${(err as Error).message}`);
-      }
+      const parsed = decode(raw);
       if (!isObj(parsed)) throw new Error('a policy must be a JSON object');
       const versioned = parsed['apiVersion'] !== undefined || parsed['kind'] !== undefined;
       if (!versioned) legacyLines++;
       policies.push(versioned ? v1beta1(parsed) : legacy(parsed));
     } catch (err) {
-      throw new PolicyFileError(`error reading policy file ${file}, line ${i + 1}: ${trimmed}: ${(err as Error).message}`);
+      throw new PolicyFileError(`error reading policy file ${file}, line ${i + 1}: ${raw}: ${(err as Error).message}`);
     }
   });
   return { policies, legacyLines };

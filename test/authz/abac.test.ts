@@ -57,8 +57,8 @@ describe('ABAC policy file', () => {
 
   it('refuses a bad line, naming the file, the line number and the line', () => {
     const bad: Array<[string, RegExp]> = [
-      ['{"user": "alice"', /not JSON/],
-      ['["user"]', /a policy must be a JSON object/],
+      ['null', /a policy must be a JSON object/],
+      ['user: alice', /not JSON: invalid character 'u' looking for beginning of value/],
       [line({ user: 'alice', namspace: '*' }), /unknown field "spec\.namspace"/],
       [line({ user: 7 }), /spec\.user must be a string/],
       [line({ user: 'a', readonly: 'yes' }), /spec\.readonly must be true or false/],
@@ -79,6 +79,29 @@ describe('ABAC policy file', () => {
       }, text);
     }
   });
+});
+
+describe('ABAC policy lines the decoder refuses (upstream policyLoadError and Interpret)', () => {
+  const F = '/etc/plat/abac.jsonl';
+  const cases: Array<[string, string]> = [
+    ['{"user":', "couldn't get version/kind; json parse error: unexpected end of JSON input"],
+    ['  {"user": "alice"', "couldn't get version/kind; json parse error: unexpected end of JSON input"],
+    ['{"user": alice}', "couldn't get version/kind; json parse error: invalid character 'a' looking for beginning of value"],
+    ['{"user": "a",}', "couldn't get version/kind; json parse error: invalid character '}' looking for beginning of object key string"],
+    ['{"user": "a"} x', "couldn't get version/kind; json parse error: invalid character 'x' after top-level value"],
+    ['["user"]', 'couldn\'t get version/kind; json parse error: json: cannot unmarshal array into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }'],
+    ['"alice"', 'couldn\'t get version/kind; json parse error: json: cannot unmarshal string into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }'],
+    ['{"apiVersion": 1, "kind": "Policy"}', "couldn't get version/kind; json parse error: json: cannot unmarshal number into Go struct field .apiVersion of type string"],
+  ];
+  for (const [text, problem] of cases) {
+    it(`${text} -> ${problem}`, () => {
+      assert.throws(() => parsePolicyFile(`# header\n${text}\n`, F), (e: unknown) => {
+        assert.ok(e instanceof PolicyFileError);
+        assert.equal(e.message, `error reading policy file ${F}, line 2: ${text}: ${problem}`);
+        return true;
+      });
+    });
+  }
 });
 
 describe('ABAC matching (upstream abac.go rules)', () => {

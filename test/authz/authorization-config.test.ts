@@ -229,6 +229,14 @@ describe('--authorization-config at start-up', () => {
     await refuses([`--authorization-config=${join(dir, 'absent.yaml')}`], /^open .*absent\.yaml: no such file or directory$/, 1);
   });
 
+  it('refuses a match condition cel-go\'s type check refuses, before anything is served', async () => {
+    const file = write(config(webhook('w', { failurePolicy: 'Deny', matchConditions: [{ expression: "request.extra['team'] == 'a'" }] }), simple('AlwaysAllow')));
+    const expected = `--authorization-config: ${file}: authorizers[0].webhook.matchConditions[0].expression: Invalid value: "request.extra['team'] == 'a'": `
+      + "compilation failed: ERROR: <input>:1:23: found no matching overload for '_==_' applied to '(list(string), string)'\n"
+      + " | request.extra['team'] == 'a'\n | ......................^";
+    await refuses([`--authorization-config=${file}`], new RegExp(`^${expected.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`), 1);
+  });
+
   it('still needs the flags of ABAC, and refuses a flag whose mode the file does not list', async () => {
     await refuses([`--authorization-config=${write(config(simple('ABAC')))}`], /^authorization-mode ABAC's authorization policy file not passed$/, 2);
     await refuses([`--authorization-config=${write(config(simple('AlwaysAllow')))}`, `--authorization-policy-file=${kubeconfig}`],
