@@ -55,7 +55,10 @@ export function isAdmissionPluginEnabled(host: Host, name: string): boolean {
   return e ? e.enabled.has(name) : DEFAULT_ENABLED.includes(name);
 }
 
-/** A plugin's `configuration` from --admission-control-config-file, if the file gives one. */
+/**
+ * A plugin's configuration from --admission-control-config-file, if the file gives one. Only an
+ * enabled plugin has one: upstream asks the file (ConfigFor) about enabled plugins alone.
+ */
 export function admissionPluginConfig(host: Host, name: string): unknown {
   return enablements.get(host)?.config.get(name);
 }

@@ -2,6 +2,7 @@
 // unknown-field detection and the OpenAPI v3 document kubectl reads.
 import type { StatusError } from '../api/errors.js';
 import type { ApiObject } from '../api/meta.js';
+import type { UserInfo } from '../authn/user.js';
 import type { Strategy, SubresourceDefinition } from './strategy.js';
 
 /** A JSON Schema (draft 7 subset that OpenAPI v3 shares) with Kubernetes extensions. */
@@ -42,6 +43,9 @@ export interface TablePrinter<T extends ApiObject = ApiObject> {
   /** One row's cells, in column order. `now` makes ages deterministic in tests. */
   cells(obj: T, now: Date): unknown[];
 }
+
+/** Who asks a review, and the namespace of the request's path. */
+export interface ReviewCaller { readonly user: UserInfo; readonly namespace: string }
 
 export interface ResourceDefinition<T extends ApiObject = ApiObject> {
   readonly group: string;
@@ -85,9 +89,14 @@ export interface ResourceDefinition<T extends ApiObject = ApiObject> {
   readonly verbs?: readonly string[];
   /**
    * A create-only resource that is answered, not stored (TokenReview, SelfSubjectReview, access
-   * reviews): POST runs this with the caller and the decoded object and returns the answer (201).
+   * reviews): POST runs this with the caller and the admitted object and returns the answer (201).
    */
-  review?(caller: { user: import('../authn/user.js').UserInfo; namespace: string }, obj: T): Promise<T>;
+  review?(caller: ReviewCaller, obj: T): Promise<T>;
+  /**
+   * A review's own checks of its object, run between the two admission phases (ResourceStore.review):
+   * upstream's review RESTs check the object before they call createValidation. Refuses by throwing.
+   */
+  validateReview?(caller: ReviewCaller, obj: T): void;
   /** Decodes the raw protobuf message of this kind (request bodies of kubectl's typed clients). */
   decodeProtobuf?(raw: Buffer): ApiObject;
   /** Names are validated as path segments only unless this is given. */

@@ -241,6 +241,21 @@ export class ResourceStore {
     return admitted;
   }
 
+  /**
+   * A create answered, not stored (def.review): as create.go and the review RESTs order it, mutating
+   * admission, the review's own checks, validating admission on a copy, then the answer. Nothing is
+   * written, so a dry run is answered as any other; admission is told it is one.
+   */
+  async review(ctx: RequestContext, obj: ApiObject): Promise<ApiObject> {
+    const req = this.#admission('CREATE', ctx, '', obj.metadata.name ?? '', obj, undefined);
+    await this.#admit('admitMutate', req);
+    const admitted = req.object ?? obj;
+    const caller = { user: ctx.user, namespace: ctx.namespace };
+    this.def.validateReview?.(caller, admitted);
+    await this.#admit('admitValidate', { ...req, object: structuredClone(admitted) });
+    return this.def.review!(caller, admitted);
+  }
+
   #invalid(name: string, errs: FieldError[]): StatusError {
     return errors.invalid({ group: this.def.group, kind: this.def.kind }, name, errs);
   }

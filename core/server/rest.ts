@@ -239,9 +239,19 @@ export async function serveResource(ctx: Context, store: ResourceStore, info: Re
         const { dryRun, validation } = validateWriteOptions('CreateOptions', query);
         const obj = await readObject(ctx, body, validation, warnings, store.def.decodeProtobuf?.bind(store.def));
         if (aliasApiVersion) fromWireGroup(store, obj, aliasApiVersion);
-        // Answered, not stored: put in Go's key order here, as the store does with what it keeps.
-        if (store.def.review) return respondObject(ctx, store, 201, goOrdered(await store.def.review({ user, namespace: info.namespace }, obj), store.def.schema) as ApiObject, deps, form);
         ensureNamespaceMatches(store, info.namespace, obj);
+        if (store.def.review) {
+          // The create handler's WipeObjectMetaSystemFields and
+          // EnsureObjectNamespaceMatchesRequestNamespace, before admission: the store does the same
+          // for what it keeps, and the reviews' "metadata must be empty" is checked after.
+          const meta = obj.metadata;
+          for (const f of ['creationTimestamp', 'uid', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'selfLink'] as const) delete meta[f];
+          if (store.namespaced) meta.namespace = info.namespace;
+          else delete meta.namespace;
+          // Answered, not stored: put in Go's key order here, as the store does with what it keeps.
+          const answer = await store.review(rctx(dryRun, writeOptionsOf(query)), obj);
+          return respondObject(ctx, store, 201, goOrdered(answer, store.def.schema) as ApiObject, deps, form);
+        }
         const created = await store.create(rctx(dryRun, writeOptionsOf(query)), obj);
         return respondObject(ctx, store, 201, created, deps, form);
       }

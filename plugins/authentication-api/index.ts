@@ -80,10 +80,12 @@ export const AuthenticationApiPlugin: Plugin = {
         group: GROUP, version: 'v1', kind: 'TokenReview', listKind: 'TokenReviewList', plural: 'tokenreviews', singular: 'tokenreview',
         scope: 'Cluster', schema: tokenReviewSchema, verbs: ['create'], strategy: reviewStrategy,
         description: 'TokenReview attempts to authenticate a token to a known user.',
+        validateReview(_caller, obj) {
+          if (!(obj['spec'] as { token?: string } | undefined)?.token) throw errors.badRequest('token is required for TokenReview in authentication');
+        },
         async review(_caller, obj) {
           const spec = (obj['spec'] ?? {}) as { token?: string; audiences?: string[] };
-          if (!spec.token) throw errors.badRequest('token is required for TokenReview in authentication');
-          const result = await reviewToken(host, spec.token, spec.audiences);
+          const result = await reviewToken(host, spec.token ?? '', spec.audiences);
           return answer(obj, {
             authenticated: result.user !== undefined,
             ...(result.user ? { user: userInfo(result.user) } : {}),

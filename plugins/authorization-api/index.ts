@@ -90,32 +90,26 @@ export const AuthorizationApiPlugin: Plugin = {
       const subjectAccessReviews: ResourceDefinition<Review> = {
         ...base, kind: 'SubjectAccessReview', listKind: 'SubjectAccessReviewList', plural: 'subjectaccessreviews', singular: 'subjectaccessreview',
         scope: 'Cluster', schema: subjectAccessReviewSchema, description: 'SubjectAccessReview checks whether or not a user or group can perform an action.',
-        async review(_caller, obj) {
+        validateReview(_caller, obj) {
           const errs = [...specErrors(obj.spec ?? {}, false), ...metadataErrors(obj.metadata, false)];
           if (errs.length) throw invalid('SubjectAccessReview', errs);
-          return decide(host, obj, subjectOf(obj.spec ?? {}));
         },
+        review: async (_caller, obj) => decide(host, obj, subjectOf(obj.spec ?? {})),
       };
       const selfSubjectAccessReviews: ResourceDefinition<Review> = {
         ...base, kind: 'SelfSubjectAccessReview', listKind: 'SelfSubjectAccessReviewList', plural: 'selfsubjectaccessreviews', singular: 'selfsubjectaccessreview',
         scope: 'Cluster', schema: selfSubjectAccessReviewSchema, description: 'SelfSubjectAccessReview checks whether or the current user can perform an action.',
-        async review(caller, obj) {
+        validateReview(_caller, obj) {
           const errs = [...specErrors(obj.spec ?? {}, true), ...metadataErrors(obj.metadata, false)];
           if (errs.length) throw invalid('SelfSubjectAccessReview', errs);
-          return decide(host, obj, caller.user);
         },
+        review: async (caller, obj) => decide(host, obj, caller.user),
       };
       const localSubjectAccessReviews: ResourceDefinition<Review> = {
         ...base, kind: 'LocalSubjectAccessReview', listKind: 'LocalSubjectAccessReviewList', plural: 'localsubjectaccessreviews', singular: 'localsubjectaccessreview',
         scope: 'Namespaced', schema: localSubjectAccessReviewSchema,
         description: 'LocalSubjectAccessReview checks whether or not a user or group can perform an action in a given namespace.',
-        async review(caller, obj) {
-          // The generic create handler's EnsureObjectNamespaceMatchesRequestNamespace.
-          if (!caller.namespace) throw errors.badRequest(`namespace is required on this type: ${caller.namespace}`);
-          if (obj.metadata.namespace && obj.metadata.namespace !== caller.namespace) {
-            throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
-          }
-          obj.metadata.namespace = caller.namespace;
+        validateReview(caller, obj) {
           const spec = obj.spec ?? {};
           const errs = [...specErrors(spec, false), ...metadataErrors(obj.metadata, true)];
           if (spec.resourceAttributes && (spec.resourceAttributes.namespace ?? '') !== (obj.metadata.namespace ?? '')) {
@@ -123,8 +117,9 @@ export const AuthorizationApiPlugin: Plugin = {
           }
           if (spec.nonResourceAttributes) errs.push(fieldError.invalid('spec.nonResourceAttributes', JSON.stringify(spec.nonResourceAttributes), 'disallowed on this kind of request'));
           if (errs.length) throw invalid('LocalSubjectAccessReview', errs);
-          return decide(host, obj, subjectOf(spec));
+          if (!caller.namespace) throw errors.badRequest(`namespace is required on this type: ${caller.namespace}`);
         },
+        review: async (_caller, obj) => decide(host, obj, subjectOf(obj.spec ?? {})),
       };
       registry.register(subjectAccessReviews);
       registry.register(selfSubjectAccessReviews);

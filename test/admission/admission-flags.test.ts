@@ -68,13 +68,22 @@ describe('admission flags that cannot be honoured stop start-up with exit 2', ()
   const refusals: [string, string[], string][] = [
     ['a catalogue plugin plat does not have', ['--enable-admission-plugins=PodSecurity'],
       `--enable-admission-plugins: admission plugin "PodSecurity" is not available in plat (available: ${AVAILABLE})`],
-    ['an unknown plugin name', ['--enable-admission-plugins=NoSuchPlugin'], '--enable-admission-plugins: enable-admission-plugins plugin "NoSuchPlugin" is unknown'],
-    ['an unknown name in --disable-admission-plugins', ['--disable-admission-plugins=NoSuchPlugin'], 'disable-admission-plugins plugin "NoSuchPlugin" is unknown'],
+    ['an unknown plugin name', ['--enable-admission-plugins=NoSuchPlugin'], 'plat all: enable-admission-plugins plugin "NoSuchPlugin" is unknown\n'],
+    ['an unknown name in --disable-admission-plugins', ['--disable-admission-plugins=NoSuchPlugin'], 'plat all: disable-admission-plugins plugin "NoSuchPlugin" is unknown\n'],
+    ['an unknown name in --admission-control', ['--admission-control=NoSuchPlugin'], 'plat all: admission-control plugin "NoSuchPlugin" is unknown\n'],
+    ['every problem at once, in upstream\'s order', ['--enable-admission-plugins=Foo,Bar,NodeRestriction', '--disable-admission-plugins=Baz,NodeRestriction'],
+      'plat all: [enable-admission-plugins plugin "Foo" is unknown, enable-admission-plugins plugin "Bar" is unknown, ' +
+      'disable-admission-plugins plugin "Baz" is unknown, [NodeRestriction] in enable-admission-plugins and disable-admission-plugins overlapped]\n'],
+    ['--admission-control with --enable-admission-plugins, and its unknown names', ['--admission-control=Foo', '--enable-admission-plugins=Bar'],
+      'plat all: [admission-control and enable-admission-plugins/disable-admission-plugins flags are mutually exclusive, ' +
+      'admission-control plugin "Foo" is unknown, enable-admission-plugins plugin "Bar" is unknown]\n'],
     ['a plugin plat lacks in --admission-control', ['--admission-control=NamespaceLifecycle,PodSecurity'], 'admission plugin "PodSecurity" is not available in plat'],
     ['--admission-control with --enable-admission-plugins', ['--admission-control=NamespaceLifecycle', '--enable-admission-plugins=NodeRestriction'],
       'admission-control and enable-admission-plugins/disable-admission-plugins flags are mutually exclusive'],
     ['the same name enabled and disabled', ['--enable-admission-plugins=NodeRestriction', '--disable-admission-plugins=NodeRestriction'],
-      '["NodeRestriction"] in enable-admission-plugins and disable-admission-plugins overlapped'],
+      'plat all: [NodeRestriction] in enable-admission-plugins and disable-admission-plugins overlapped\n'],
+    ['several names enabled and disabled, sorted as a Go set lists them', ['--enable-admission-plugins=NodeRestriction,AlwaysDeny', '--disable-admission-plugins=AlwaysDeny,NodeRestriction'],
+      'plat all: [AlwaysDeny NodeRestriction] in enable-admission-plugins and disable-admission-plugins overlapped\n'],
   ];
   for (const [what, args, message] of refusals) {
     it(what, () => {
