@@ -8,6 +8,7 @@ import type { RestClient } from '../client/rest-client.js';
 import { digest, ReviewCache } from '../client/review-cache.js';
 import { withRetry } from '../client/review-retry.js';
 import type { UserInfo } from './user.js';
+import { answerKindMismatch } from '../api/answer-kind.js';
 
 export type TokenReviewResult = { readonly authenticated: true; readonly user: UserInfo } | { readonly authenticated: false; readonly error?: string };
 
@@ -25,7 +26,7 @@ const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((s)
  */
 export function reviewResult(body: unknown): TokenReviewResult {
   const bad = (why: string) => new Error(`malformed TokenReview response: ${why}`);
-  if (!isObj(body) || body['kind'] !== 'TokenReview' || body['apiVersion'] !== 'authentication.platform/v1') {
+  if (!isObj(body) || answerKindMismatch(body, { group: 'authentication.platform', version: 'v1', kind: 'TokenReview' })) {
     throw bad('not an authentication.platform/v1 TokenReview');
   }
   const status = body['status'] ?? {};

@@ -1,5 +1,6 @@
 // What an authorizer decides on (authorizer.Attributes upstream).
 import type { UserInfo } from '../authn/user.js';
+import type { SelectorAttributes } from './selector-attributes.js';
 
 export interface Attributes {
   readonly user: UserInfo;
@@ -14,6 +15,8 @@ export interface Attributes {
   readonly subresource: string;
   readonly namespace: string;
   readonly name: string;
+  /** The field and label selectors of a collection request or an access review; authorizers may ignore them. */
+  readonly selectors?: SelectorAttributes;
 }
 
 /**

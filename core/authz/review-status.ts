@@ -1,10 +1,13 @@
 // Reading a SubjectAccessReview's answer strictly, as Go's decoder reads it into the typed struct:
-// a body that is not the kind asked for, or a status field of the wrong type (`"allowed":"false"`
+// a body that states another kind or apiVersion than the one asked (one that states none is the
+// one asked: core/api/answer-kind.ts), or a status field of the wrong type (`"allowed":"false"`
 // is true to JavaScript), is an error, so the request it was asked for fails (500) instead of
 // being allowed, and nothing is cached. Used by the webhook authorizer (authorization.k8s.io, a
 // third party's answer) and by the delegated authorizers of the controller manager and the node
 // agent (authorization.platform, the API server's answer).
 import type { Decision } from './attributes.js';
+import { answerKindMismatch } from '../api/answer-kind.js';
+import { parseGroupVersion } from '../api/group-version.js';
 
 export interface ReviewStatus {
   readonly allowed: boolean;
@@ -23,14 +26,12 @@ export class SubjectAccessReviewError extends Error {
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** Reads a SubjectAccessReview answer in one of `apiVersions` (v1 and v1beta1 share the status). */
-export function parseReviewStatus(body: unknown, apiVersions: readonly string[]): ReviewStatus {
+/** Reads the answer to a SubjectAccessReview of `apiVersion` (v1 and v1beta1 share the status). */
+export function parseReviewStatus(body: unknown, apiVersion: string): ReviewStatus {
   const bad = (why: string) => new SubjectAccessReviewError(`malformed SubjectAccessReview response: ${why}`);
   if (!isObj(body)) throw bad('not a JSON object');
-  if (body['kind'] !== 'SubjectAccessReview') throw bad(`kind is ${JSON.stringify(body['kind'] ?? null)}, expected "SubjectAccessReview"`);
-  if (!apiVersions.includes(body['apiVersion'] as string)) {
-    throw bad(`apiVersion is ${JSON.stringify(body['apiVersion'] ?? null)}, expected ${apiVersions.map((v) => `"${v}"`).join(' or ')}`);
-  }
+  const mismatch = answerKindMismatch(body, { ...parseGroupVersion(apiVersion)!, kind: 'SubjectAccessReview' });
+  if (mismatch) throw bad(mismatch);
   const status = body['status'] ?? {};
   if (!isObj(status)) throw bad('status is not an object');
   const flag = (k: string): boolean => {

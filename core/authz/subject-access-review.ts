@@ -1,9 +1,11 @@
 // An authorization question as a SubjectAccessReviewSpec (authorization/v1), built from Attributes
 // the way upstream's webhook authorizer builds it: the user, uid, groups and extra of the caller,
-// and resourceAttributes for API requests or nonResourceAttributes for other paths. The webhook
+// and resourceAttributes for API requests (with the selectors as requirements) or
+// nonResourceAttributes for other paths. The webhook
 // authorizer sends it (v1, or v1beta1 where `groups` is spelled `group`) and its matchConditions
 // read it in its v1 form through CEL.
 import type { Attributes } from './attributes.js';
+import { selectorsToWire, type SelectorAttributesWire } from './selector-attributes.js';
 
 export interface ResourceAttributes {
   readonly namespace: string;
@@ -13,6 +15,8 @@ export interface ResourceAttributes {
   readonly resource: string;
   readonly subresource: string;
   readonly name: string;
+  readonly fieldSelector?: SelectorAttributesWire;
+  readonly labelSelector?: SelectorAttributesWire;
 }
 
 export interface NonResourceAttributes {
@@ -38,7 +42,7 @@ export function specFromAttributes(a: Attributes): SubjectAccessReviewSpec {
     return {
       resourceAttributes: {
         namespace: a.namespace, verb: a.verb, group: a.apiGroup, version: a.apiVersion,
-        resource: a.resource, subresource: a.subresource, name: a.name,
+        resource: a.resource, subresource: a.subresource, name: a.name, ...selectorsToWire(a.selectors),
       },
       ...who,
     };

@@ -9,6 +9,7 @@ import { logUnauthenticated } from '../authn/unauthenticated-log.js';
 import { AUTHENTICATED_GROUP, ANONYMOUS_USER, UNAUTHENTICATED_GROUP, type AuthenticationRequest, type UserInfo } from '../authn/user.js';
 import type { Attributes } from '../authz/attributes.js';
 import { forbiddenError } from '../authz/forbidden.js';
+import { selectorsFromQuery } from '../authz/selector-attributes.js';
 import { AuthorizationError, authorizeUnion } from '../authz/union.js';
 import { aggregate } from '../aggregate.js';
 import { aroundTap } from '../around-tap.js';
@@ -205,10 +206,12 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
       for (const h of Object.keys(ctx.req.headers)) if (isImpersonationHeader(h)) delete ctx.req.headers[h];
       log.v(2).info('impersonating', { user: requestor.name, as: ctx.state.user.name, path: ctx.path });
     }
+    const selectors = selectorsFromQuery(info.fieldSelector, info.labelSelector);
     const attrs: Attributes = {
       user: ctx.state.user, verb: info.verb, isResourceRequest: info.isResourceRequest, path: info.path,
       apiGroup: info.apiGroup, apiVersion: info.apiVersion, resource: info.resource, subresource: info.subresource,
       namespace: info.namespace, name: info.name,
+      ...(selectors ? { selectors } : {}),
     };
     let decision;
     try {

@@ -16,6 +16,9 @@ export interface RequestInfo {
   readonly name: string;
   /** Path segments after the group/version. */
   readonly parts: readonly string[];
+  /** The raw `fieldSelector`/`labelSelector` of a list, watch or deletecollection ('' otherwise): authorization attributes. */
+  readonly fieldSelector: string;
+  readonly labelSelector: string;
 }
 
 /**
@@ -44,7 +47,7 @@ const METHOD_VERBS: Record<string, string> = { POST: 'create', PUT: 'update', PA
 export function requestInfo(method: string, path: string, query: URLSearchParams): RequestInfo {
   const nonResource: RequestInfo = {
     isResourceRequest: false, path, verb: method.toLowerCase(), apiPrefix: '', apiGroup: '', apiVersion: '',
-    namespace: '', resource: '', subresource: '', name: '', parts: [],
+    namespace: '', resource: '', subresource: '', name: '', parts: [], fieldSelector: '', labelSelector: '',
   };
   // upstream's splitPath over the already-decoded path: empty segments are kept ("/api//v1" names
   // no version), and a decoded %2F separates segments as a slash does.
@@ -81,8 +84,12 @@ export function requestInfo(method: string, path: string, query: URLSearchParams
     verb = w === 'true' || w === '1' ? 'watch' : 'list';
     name = fieldSelectorName(query);
   } else if (verb === 'delete' && !name) verb = 'deletecollection';
+  // Read straight from the query, as upstream does, so another bad list option cannot lose them.
+  const collection = verb === 'list' || verb === 'watch' || verb === 'deletecollection';
   return {
     isResourceRequest: true, path, verb, apiPrefix: prefix, apiGroup: group, apiVersion: version,
     namespace, resource, subresource, name, parts: rest,
+    fieldSelector: collection ? query.get('fieldSelector') ?? '' : '',
+    labelSelector: collection ? query.get('labelSelector') ?? '' : '',
   };
 }

@@ -7,6 +7,8 @@
 import type { UserInfo } from '../../core/authn/user.js';
 import type { WebhookConnection } from '../../core/client/kubeconfig.js';
 import { WebhookClient, type Backoff } from '../../core/client/webhook-client.js';
+import { answerKindMismatch } from '../../core/api/answer-kind.js';
+import { parseGroupVersion } from '../../core/api/group-version.js';
 
 export { DEFAULT_BACKOFF, DEFAULT_TIMEOUT_MS } from '../../core/client/webhook-client.js';
 export type { Backoff } from '../../core/client/webhook-client.js';
@@ -50,8 +52,8 @@ const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((s)
 export function parseReview(body: unknown, apiVersion: string): ReviewResult {
   const bad = (why: string) => new TokenReviewError(`malformed TokenReview response: ${why}`);
   if (!isObj(body)) throw bad('not a JSON object');
-  if (body['kind'] !== 'TokenReview') throw bad(`kind is ${JSON.stringify(body['kind'] ?? null)}, expected "TokenReview"`);
-  if (body['apiVersion'] !== apiVersion) throw bad(`apiVersion is ${JSON.stringify(body['apiVersion'] ?? null)}, expected "${apiVersion}"`);
+  const mismatch = answerKindMismatch(body, { ...parseGroupVersion(apiVersion)!, kind: 'TokenReview' });
+  if (mismatch) throw bad(mismatch);
   const status = body['status'];
   if (status === undefined || status === null) return { authenticated: false };
   if (!isObj(status)) throw bad('status is not an object');

@@ -10,16 +10,21 @@ import type { UserInfo } from '../../core/authn/user.js';
 import type { Attributes } from '../../core/authz/attributes.js';
 import { authorize } from '../../core/authz/authorize.js';
 import { AuthorizationError } from '../../core/authz/union.js';
+import { selectorEvaluationNotes, selectorsFromReview, type SelectorAttributesWire } from '../../core/authz/selector-attributes.js';
 import type { Host } from '../../core/host.js';
 import type { Plugin } from '../../core/plugin.js';
 import type { ResourceDefinition } from '../../core/registry/resource.js';
 import type { Strategy } from '../../core/registry/strategy.js';
 import { localSubjectAccessReviewSchema, selfSubjectAccessReviewSchema, subjectAccessReviewSchema } from './schemas.js';
+import { selectorAttributesErrors } from './selector-validation.js';
 
 const PLUGIN_NAME = 'AuthorizationApiPlugin';
 export const AUTHORIZATION_GROUP = 'authorization.platform';
 
-interface ResourceAttributes { namespace?: string; verb?: string; group?: string; version?: string; resource?: string; subresource?: string; name?: string }
+interface ResourceAttributes {
+  namespace?: string; verb?: string; group?: string; version?: string; resource?: string; subresource?: string; name?: string;
+  fieldSelector?: SelectorAttributesWire | null; labelSelector?: SelectorAttributesWire | null;
+}
 interface NonResourceAttributes { path?: string; verb?: string }
 interface ReviewSpec {
   resourceAttributes?: ResourceAttributes | null;
@@ -44,15 +49,19 @@ function specErrors(spec: ReviewSpec, self: boolean): FieldError[] {
   if (res && nonRes) errs.push(fieldError.invalid('spec.nonResourceAttributes', JSON.stringify(nonRes), 'cannot be specified in combination with resourceAttributes'));
   if (!res && !nonRes) errs.push(fieldError.invalid('spec.resourceAttributes', 'null', 'exactly one of nonResourceAttributes or resourceAttributes must be specified'));
   if (!self && !spec.user && !(spec.groups?.length)) errs.push(fieldError.invalid('spec.user', spec.user ?? '', 'at least one of user or group must be specified'));
+  if (res) errs.push(...selectorAttributesErrors(res));
   return errs;
 }
 
 function attributesOf(user: UserInfo, spec: ReviewSpec): Attributes {
   const r = spec.resourceAttributes;
   if (r) {
+    const selectors = selectorsFromReview(r);
     return {
-      user, verb: r.verb ?? '', isResourceRequest: true, path: '', apiGroup: r.group ?? '', apiVersion: r.version ?? '',
+      // matchAllVersionIfEmpty: a review that names no version asks about all of them.
+      user, verb: r.verb ?? '', isResourceRequest: true, path: '', apiGroup: r.group ?? '', apiVersion: r.version || '*',
       resource: r.resource ?? '', subresource: r.subresource ?? '', namespace: r.namespace ?? '', name: r.name ?? '',
+      ...(selectors ? { selectors } : {}),
     };
   }
   const n = spec.nonResourceAttributes ?? {};
@@ -61,13 +70,19 @@ function attributesOf(user: UserInfo, spec: ReviewSpec): Attributes {
 
 async function decide(host: Host, obj: Review, user: UserInfo): Promise<ApiObject> {
   let status: Record<string, unknown>;
+  const attributes = attributesOf(user, obj.spec ?? {});
+  // BuildEvaluationError: the authorizer's error, then what of the selectors went unused.
+  const evaluation = (error?: string) => {
+    const text = [...(error === undefined ? [] : [error]), ...selectorEvaluationNotes(attributes.selectors)].join('; ');
+    return text ? { evaluationError: text } : {};
+  };
   try {
-    const d = await authorize(host, attributesOf(user, obj.spec ?? {}));
-    status = { allowed: d?.decision === 'allow', ...(d?.decision === 'deny' ? { denied: true } : {}), ...(d?.reason ? { reason: d.reason } : {}) };
+    const d = await authorize(host, attributes);
+    status = { allowed: d?.decision === 'allow', ...(d?.decision === 'deny' ? { denied: true } : {}), ...(d?.reason ? { reason: d.reason } : {}), ...evaluation() };
   } catch (e) {
     // Upstream's review answers an authorizer error too: no decision, the no-opinion reasons, the error.
     const reason = e instanceof AuthorizationError ? e.reason : '';
-    status = { allowed: false, ...(reason ? { reason } : {}), evaluationError: e instanceof Error ? e.message : String(e) };
+    status = { allowed: false, ...(reason ? { reason } : {}), ...evaluation(e instanceof Error ? e.message : String(e)) };
   }
   return { ...obj, metadata: { ...obj.metadata, creationTimestamp: null }, status };
 }

@@ -9,8 +9,6 @@ import type { SubjectAccessReviewVersion } from '../../core/authz/webhook-settin
 import { parseReviewStatus, type ReviewStatus } from '../../core/authz/review-status.js';
 
 export const SUBJECT_ACCESS_REVIEW_GROUP = 'authorization.k8s.io';
-/** The answers a webhook may give: v1 and v1beta1 carry the same status. */
-const WIRE_VERSIONS = [`${SUBJECT_ACCESS_REVIEW_GROUP}/v1`, `${SUBJECT_ACCESS_REVIEW_GROUP}/v1beta1`];
 
 export { SubjectAccessReviewError, type ReviewStatus } from '../../core/authz/review-status.js';
 
@@ -42,6 +40,8 @@ export class SubjectAccessReviewClient {
   /** Asks the webhook; rejects with an Error whose message names the failure, never a body. */
   async review(spec: SubjectAccessReviewSpec): Promise<ReviewStatus> {
     const body = JSON.stringify({ apiVersion: this.apiVersion, kind: 'SubjectAccessReview', spec: specToWire(spec, this.#version) });
-    return parseReviewStatus(await this.#client.post(body), WIRE_VERSIONS);
+    // Decoded into the version asked, as upstream's client does: an answer of the other version
+    // has no conversion into it and is an error.
+    return parseReviewStatus(await this.#client.post(body), this.apiVersion);
   }
 }

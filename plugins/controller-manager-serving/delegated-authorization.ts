@@ -16,7 +16,7 @@ import { parseReviewStatus, reviewDecision, type ReviewStatus } from '../../core
 
 const PATH = '/apis/authorization.platform/v1/subjectaccessreviews';
 
-const API_VERSIONS = ['authorization.platform/v1'];
+const API_VERSION = 'authorization.platform/v1';
 
 /** path.NewAuthorizer: exact paths, and prefixes written with a trailing `*`. */
 export function pathMatcher(paths: readonly string[]): (path: string) => boolean {
@@ -59,9 +59,9 @@ export class SubjectAccessReviewer {
     const spec = reviewSpec(a);
     const status = await this.#cache.get(digest(JSON.stringify(spec)), () => withRetry(async (signal) => {
       const answer = await this.#client.request<unknown>('POST', PATH, {
-        body: { apiVersion: 'authorization.platform/v1', kind: 'SubjectAccessReview', spec }, signal,
+        body: { apiVersion: API_VERSION, kind: 'SubjectAccessReview', spec }, signal,
       });
-      return parseReviewStatus(answer, API_VERSIONS);
+      return parseReviewStatus(answer, API_VERSION);
     }));
     return reviewDecision(status);
   }

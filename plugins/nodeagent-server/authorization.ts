@@ -13,7 +13,7 @@ import { parseReviewStatus, reviewDecision, type ReviewStatus } from '../../core
 
 const PATH = '/apis/authorization.platform/v1/subjectaccessreviews';
 
-const API_VERSIONS = ['authorization.platform/v1'];
+const API_VERSION = 'authorization.platform/v1';
 
 export interface NodeAgentAuthorizer {
   /** Allow, deny or no opinion; throws when no decision could be had (upstream: "Authorization error", 500). */
@@ -41,9 +41,9 @@ export class SubjectAccessReviewer implements NodeAgentAuthorizer {
       const api = this.client();
       if (!api) throw new Error('the node agent has no API client yet');
       const answer = await api.request<unknown>('POST', PATH, {
-        body: { apiVersion: 'authorization.platform/v1', kind: 'SubjectAccessReview', spec }, signal,
+        body: { apiVersion: API_VERSION, kind: 'SubjectAccessReview', spec }, signal,
       });
-      return parseReviewStatus(answer, API_VERSIONS);
+      return parseReviewStatus(answer, API_VERSION);
     }));
     return decisionOf(status);
   }

@@ -29,6 +29,7 @@ export interface DirectWatch {
 const info = {
   isResourceRequest: true, path: '/api/v1/namespaces', verb: 'watch', apiPrefix: 'api', apiGroup: '', apiVersion: 'v1',
   namespace: '', resource: 'namespaces', subresource: '', name: '', parts: ['namespaces'],
+  fieldSelector: '', labelSelector: '',
 } satisfies RequestInfo;
 
 export const admin = { user: { name: 'admin', groups: ['system:masters'] }, namespace: '', dryRun: false, warnings: [] };

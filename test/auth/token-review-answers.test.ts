@@ -24,6 +24,7 @@ const ANSWERS: Record<string, unknown> = {
   'user-list': { ...TR, status: { authenticated: true, user: [user] } },
   'other-kind': { ...TR, kind: 'SubjectAccessReview', status: { authenticated: true, user } },
   'other-version': { ...TR, apiVersion: 'authentication.k8s.io/v1', status: { authenticated: true, user } },
+  bare: { status: { authenticated: true, user } },
 };
 
 const MALFORMED: [string, string][] = [
@@ -52,6 +53,8 @@ describe('delegated token reviews and a malformed TokenReview answer', () => {
     const reviewer = new TokenReviewer(() => client, 60_000);
     assert.deepEqual(await reviewer.review('good'), { authenticated: true, user: { name: 'alice', groups: ['dev'], uid: 'u1', extra: { scopes: ['a'] } } });
     assert.deepEqual(await reviewer.review('refused'), { authenticated: false, error: 'expired' });
+    // No kind, no apiVersion: the decoder takes both from the type asked for.
+    assert.deepEqual(await reviewer.review('bare'), { authenticated: true, user: { name: 'alice', groups: ['dev'], uid: 'u1', extra: { scopes: ['a'] } } });
     for (const [token, why] of MALFORMED) {
       for (let i = 0; i < 2; i++) {
         const before = asked.filter((t) => t === token).length;

@@ -24,7 +24,9 @@ const ANSWERS: Record<string, unknown> = {
   '/status-array': { ...SAR, status: [true] },
   '/other-kind': { apiVersion: 'authorization.platform/v1', kind: 'TokenReview', status: { allowed: true } },
   '/other-version': { apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', status: { allowed: true } },
-  '/no-kind': { status: { allowed: true } },
+  '/no-kind': { apiVersion: 'authorization.platform/v1', status: { allowed: true } },
+  '/bare': { status: { allowed: true } },
+  '/bad-group-version': { apiVersion: 'a/b/c', kind: 'SubjectAccessReview', status: { allowed: true } },
 };
 
 const MALFORMED: [string, string][] = [
@@ -35,7 +37,7 @@ const MALFORMED: [string, string][] = [
   ['/status-array', 'status is not an object'],
   ['/other-kind', 'kind is "TokenReview", expected "SubjectAccessReview"'],
   ['/other-version', 'apiVersion is "authorization.k8s.io/v1", expected "authorization.platform/v1"'],
-  ['/no-kind', 'kind is null, expected "SubjectAccessReview"'],
+  ['/bad-group-version', 'apiVersion is "a/b/c", expected "authorization.platform/v1"'],
 ];
 
 const question = (path: string): Attributes => ({
@@ -67,6 +69,9 @@ describe('delegated authorizers and a malformed SubjectAccessReview answer', () 
   for (const [who, decide] of reviewers) {
     it(`${who}: an answer of the wrong shape is an error, not an allow, and is asked again next time`, async () => {
       assert.deepEqual(await decide('/allowed'), { decision: 'allow' });
+      // What the answer leaves out, the decoder takes from the type asked for.
+      assert.deepEqual(await decide('/no-kind'), { decision: 'allow' });
+      assert.deepEqual(await decide('/bare'), { decision: 'allow' });
       for (const [path, why] of MALFORMED) {
         for (let i = 0; i < 2; i++) {
           const before = asked.filter((p) => p === path).length;
