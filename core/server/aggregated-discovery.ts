@@ -6,6 +6,7 @@
 // without its kind and apiVersion (calculateETag runs on the bare Go struct), the same for v2beta1,
 // and `Vary: Accept` keeps the two apart in caches.
 import type { Context } from 'koa';
+import { goJsonMarshal } from '../api/go-json-marshal.js';
 import type { Resources } from '../registry/registry.js';
 import { parseAccept } from './output-media-type.js';
 import { choosesPretty } from './pretty-print.js';
@@ -90,7 +91,8 @@ function documentFor(resources: Resources, legacyCore: boolean): Document {
   let doc = byKind.get(legacyCore);
   if (!doc) {
     const list = items(resources, legacyCore);
-    const etag = `"${sha512Etag(JSON.stringify({ metadata: {}, items: list }))}"`;
+    // calculateETag's json.Marshal: no newline, unlike the answer's serializer.
+    const etag = `"${sha512Etag(goJsonMarshal({ metadata: {}, items: list }))}"`;
     byKind.set(legacyCore, doc = { list, etag });
   }
   return doc;

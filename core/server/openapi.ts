@@ -3,6 +3,7 @@
 // object and carrying an operation-level `fieldValidation` parameter; schema entries whose
 // x-kubernetes-group-version-kind is an array.
 import { sha512Etag } from './sha512-etag.js';
+import { goJsonMarshal } from '../api/go-json-marshal.js';
 import { withoutGoTypes } from '../api/go-types.js';
 import { objectMetaSchema } from '../api/object-meta-schema.js';
 import { serverRelativeUrl } from './openapi-handler.js';
@@ -163,12 +164,13 @@ export function buildOpenApi(resources: Resources): OpenApiDocs {
           }),
         },
       };
-      const body = Buffer.from(JSON.stringify(doc));
+      // kube-openapi's json.Marshal: HTML-safe escapes, no newline.
+      const body = Buffer.from(goJsonMarshal(doc));
       const hash = sha512Etag(body);
       byGroupVersion.set(key, { body, hash });
       paths[key] = { serverRelativeURL: serverRelativeUrl(key, hash) };
     }
   }
-  const root = Buffer.from(JSON.stringify({ paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) }));
+  const root = Buffer.from(goJsonMarshal({ paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) }));
   return { root, rootHash: sha512Etag(root), byGroupVersion, builtAt: new Date() };
 }

@@ -6,6 +6,7 @@
 // plugin that never answers (an admission tap, say) therefore costs a client a minute, not for ever.
 import type Koa from 'koa';
 import { errors } from '../api/errors.js';
+import { goJsonEncode } from '../api/go-json-marshal.js';
 import { parseDuration } from '../flags/duration.js';
 import { setLongTimeout } from '../long-timeout.js';
 import type { RequestInfo } from './request-info.js';
@@ -44,7 +45,7 @@ function answerTimeout(ctx: Koa.Context): void {
   if (ctx.headerSent) return;
   ctx.status = 504;
   ctx.type = 'text/plain; charset=utf-8';
-  ctx.body = `${JSON.stringify({ metadata: {}, status: 'Failure', message: 'Timeout: request did not complete within the allotted timeout', reason: 'Timeout', details: {}, code: 504 })}\n`;
+  ctx.body = goJsonEncode({ metadata: {}, status: 'Failure', message: 'Timeout: request did not complete within the allotted timeout', reason: 'Timeout', details: {}, code: 504 });
 }
 
 /** Middleware after request info (ctx.state.info, .query) and before authentication, as upstream orders it. */

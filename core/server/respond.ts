@@ -1,10 +1,12 @@
-// Writing API responses: JSON or YAML bodies (JSON indented where pretty-print.ts says), Warning
+// Writing API responses: JSON or YAML bodies (JSON as the API machinery's serializer writes it:
+// go-json-marshal.ts's goJsonEncode, indented where pretty-print.ts says), Warning
 // headers, Status bodies. A resource request's answer is in the media type its Accept negotiates
 // (output-media-type.ts), its errors too; other paths answer JSON.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Context } from 'koa';
 import { headerBytes } from './header-bytes.js';
 import { isStatusError, type Status } from '../api/errors.js';
+import { goJsonEncode, goJsonEscape } from '../api/go-json-marshal.js';
 import { goYaml } from '../api/go-yaml-marshal.js';
 import type { Logger } from '../log.js';
 import { negotiateOutput, type Output, type Restrictions } from './output-media-type.js';
@@ -33,7 +35,7 @@ function write(ctx: Context, code: number, body: unknown, { media, pretty }: Out
   }
   // Exactly the media type, as upstream's writers set it: koa's ctx.type would add "; charset=utf-8".
   ctx.set('Content-Type', contentType);
-  ctx.body = JSON.stringify(body, null, pretty ? 2 : undefined);
+  ctx.body = goJsonEncode(body, pretty);
 }
 
 /**
@@ -83,24 +85,24 @@ export async function sendJsonList(ctx: Context, head: { kind: string; apiVersio
   const output = answerOutput(ctx, 200, undefined);
   if (!output) return;
   if (output.media !== 'application/json' || output.pretty || items.length <= LIST_ENCODE_CHUNK) return write(ctx, 200, { ...head, items }, output, 'application/json');
-  // Byte for byte JSON.stringify({ ...head, items }): the head's closing brace gives way to the items.
-  const parts = [`${JSON.stringify(head).slice(0, -1)},"items":[`];
+  // Byte for byte goJsonEncode({ ...head, items }): the head's closing brace gives way to the items.
+  const parts = [`${goJsonEscape(JSON.stringify(head)).slice(0, -1)},"items":[`];
   for (let i = 0; i < items.length; i += LIST_ENCODE_CHUNK) {
     if (i > 0) await nextTurn();
-    parts.push((i > 0 ? ',' : '') + items.slice(i, i + LIST_ENCODE_CHUNK).map((item) => JSON.stringify(item)).join(','));
+    parts.push((i > 0 ? ',' : '') + goJsonEscape(items.slice(i, i + LIST_ENCODE_CHUNK).map((item) => JSON.stringify(item)).join(',')));
   }
-  parts.push(']}');
+  parts.push(']}\n');
   serialized(ctx);
   ctx.status = 200;
   ctx.set('Content-Type', 'application/json');
   ctx.body = parts.join('');
 }
 
-/** A non-API object (/version, the root path list): always indented, as upstream's WriteRawJSON. */
+/** A non-API object (/version, the root path list): always indented, as upstream's WriteRawJSON (MarshalIndent). */
 export function sendRawJson(ctx: Context, body: unknown, code = 200): void {
   ctx.status = code;
   ctx.set('Content-Type', 'application/json');
-  ctx.body = JSON.stringify(body, null, 2);
+  ctx.body = goJsonEncode(body, true);
 }
 
 export function sendStatus(ctx: Context, status: Status, headers: Record<string, string> = {}): void {

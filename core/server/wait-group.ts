@@ -8,11 +8,12 @@
 // requests exempt from Retry-After.
 import type Koa from 'koa';
 import { errors } from '../api/errors.js';
+import { goJsonEncode } from '../api/go-json-marshal.js';
 import { isLongRunning } from './request-deadline.js';
 import type { RequestInfo } from './request-info.js';
 import { isExemptFromRetryAfter } from './retry-after.js';
 
-const SHUTTING_DOWN = `${JSON.stringify(errors.serviceUnavailable('apiserver is shutting down').status)}\n`;
+const SHUTTING_DOWN = goJsonEncode(errors.serviceUnavailable('apiserver is shutting down').status);
 
 /** A count of requests that refuses new ones once waited on. */
 export class RequestWaitGroup {

@@ -2,6 +2,7 @@
 // scripts match their exact bytes: Go's http.Error (message plus newline, nosniff), go-restful's
 // WriteErrorString (the message as is: "Unauthorized", "404: Page Not Found"), and a JSON body.
 import type Koa from 'koa';
+import { goJsonEncode } from '../../core/api/go-json-marshal.js';
 
 /** net/http's Error. */
 export function httpError(ctx: Koa.Context, code: number, message: string): void {
@@ -18,11 +19,14 @@ export function restfulError(ctx: Koa.Context, code: number, message: string): v
   ctx.body = message;
 }
 
-/** writeJSONResponse: exactly restful.MIME_JSON (koa's ctx.type would add a charset). */
+/**
+ * writeJSONResponse of what encodePods encodes with the API machinery's JSON serializer (hence
+ * its newline): exactly restful.MIME_JSON (koa's ctx.type would add a charset).
+ */
 export function jsonBody(ctx: Koa.Context, body: unknown): void {
   ctx.status = 200;
   ctx.set('Content-Type', 'application/json');
-  ctx.body = JSON.stringify(body);
+  ctx.body = goJsonEncode(body);
 }
 
 export const notFound = (ctx: Koa.Context): void => restfulError(ctx, 404, '404: Page Not Found');

@@ -3,6 +3,7 @@
 // that relying parties outside the cluster can verify service-account tokens. Rendered once at
 // start-up; served only when the issuer is an https URL without query or fragment.
 import type { KeyObject } from 'node:crypto';
+import { goJsonMarshal } from '../../core/api/go-json-marshal.js';
 import { algorithmForKey, publicJwk } from '../../core/authn/jwt.js';
 
 export const DISCOVERY_PATH = '/.well-known/openid-configuration';
@@ -30,14 +31,15 @@ export function renderIssuerDiscovery(p: { issuer: string; jwksUri: string; keys
   const unique = [...new Map(jwks.map((j) => [j['kid'] as string, j])).values()];
   const algs = [...new Set(p.keys.map((k) => algorithmForKey(k)))].sort();
   return {
-    configuration: JSON.stringify({
+    // openidmetadata.go's json.Marshal: HTML-safe escapes (an issuer path may hold '&'), no newline.
+    configuration: goJsonMarshal({
       issuer: p.issuer,
       jwks_uri: p.jwksUri,
       response_types_supported: ['id_token'],
       subject_types_supported: ['public'],
       id_token_signing_alg_values_supported: algs,
     }),
-    jwks: JSON.stringify({ keys: unique }),
+    jwks: goJsonMarshal({ keys: unique }),
   };
 }
 

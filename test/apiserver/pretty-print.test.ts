@@ -58,7 +58,8 @@ const cases: Case[] = [
 ];
 
 const indented = (r: { text: string; json: unknown }) => JSON.stringify(r.json, null, 2);
-const compact = (r: { text: string; json: unknown }) => JSON.stringify(r.json);
+// json.Encoder's line: a newline ends it.
+const compact = (r: { text: string; json: unknown }) => `${JSON.stringify(r.json)}\n`;
 
 describe('pretty-printed JSON answers', () => {
   let plat: RunningPlat;

@@ -67,10 +67,13 @@ describe('node agent servers: endpoints', () => {
     const empty = await get('/pods');
     assert.equal(empty.status, 200);
     assert.equal(empty.headers['content-type'], 'application/json');
-    assert.equal(empty.text, '{"kind":"PodList","apiVersion":"v1","metadata":{},"items":null}');
-    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web-node-1', namespace: 'default' }, spec: { containers: [{ name: 'web', image: 'nginx' }] } };
+    // encodePods' runtime.Encode: the JSON serializer's json.Encoder line, newline and HTML-safe escapes.
+    assert.equal(empty.text, '{"kind":"PodList","apiVersion":"v1","metadata":{},"items":null}\n');
+    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web-node-1', namespace: 'default', annotations: { note: 'a<b>&c\u2028' } }, spec: { containers: [{ name: 'web', image: 'nginx' }] } };
     agent.ctx.staticPods.set([pod]);
-    assert.deepEqual((await get('/pods')).json.items, [pod]);
+    const one = await get('/pods');
+    assert.deepEqual(one.json.items, [pod]);
+    assert.ok(one.text.endsWith('}]}\n') && one.text.includes('"note":"a\\u003cb\\u003e\\u0026c\\u2028"'), one.text);
     assert.equal((await get('/pods', { method: 'DELETE' })).status, 405);
     agent.ctx.staticPods.set([]);
   });
@@ -136,7 +139,7 @@ describe('node agent servers: endpoints', () => {
   });
 
   it('/runningpods/: no container runtime, so nothing runs; unknown and runtime paths are 404', async () => {
-    assert.equal((await get('/runningpods/')).text, '{"kind":"PodList","apiVersion":"v1","metadata":{},"items":null}');
+    assert.equal((await get('/runningpods/')).text, '{"kind":"PodList","apiVersion":"v1","metadata":{},"items":null}\n');
     for (const p of ['/nope', '/exec/default/web/c', '/containerLogs/default/web/c', '/stats/summary', '/metrics', '/logs']) {
       const r = await get(p);
       assert.deepEqual([r.status, r.text], [404, '404: Page Not Found'], p);
