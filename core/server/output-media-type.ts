@@ -46,6 +46,9 @@ export function parseAccept(header: string): Clause[] {
   }
   const less = (a: Clause, b: Clause): boolean =>
     a.q > b.q || (a.type !== '*' && b.type === '*') || (a.subType !== '*' && b.subType === '*');
+  // Go's sort.Sort insertion-sorts only up to 12 elements; longer headers are any client's to send
+  // before authentication, so they get an O(n log n) sort (ties may then order unlike pdqsort's).
+  if (out.length > 12) return out.sort((a, b) => (less(a, b) ? -1 : less(b, a) ? 1 : 0));
   for (let i = 1; i < out.length; i++) {
     for (let j = i; j > 0 && less(out[j]!, out[j - 1]!); j--) [out[j], out[j - 1]] = [out[j - 1]!, out[j]!];
   }

@@ -84,8 +84,9 @@ export function requestInfo(method: string, path: string, query: URLSearchParams
     verb = w === 'true' || w === '1' ? 'watch' : 'list';
     name = fieldSelectorName(query);
   } else if (verb === 'delete' && !name) verb = 'deletecollection';
-  // Read straight from the query, as upstream does, so another bad list option cannot lose them.
-  const collection = verb === 'list' || verb === 'watch' || verb === 'deletecollection';
+  // Read straight from the query, as upstream does, so another bad list option cannot lose them;
+  // never for the deprecated /watch/ path, which upstream keeps out of selector authorization.
+  const collection = !watchPath && (verb === 'list' || verb === 'watch' || verb === 'deletecollection');
   return {
     isResourceRequest: true, path, verb, apiPrefix: prefix, apiGroup: group, apiVersion: version,
     namespace, resource, subresource, name, parts: rest,

@@ -77,26 +77,43 @@ export function sendJson(ctx: Context, code: number, body: unknown, contentType 
 }
 
 /**
- * A list (`head` is its kind, apiVersion and metadata): as sendJson would answer it, but compact
- * JSON of many items is encoded a chunk at a time, each in a turn of its own, so that a large
+ * A list (`head` is its kind, apiVersion and metadata): as sendJson would answer it, but the JSON
+ * of many items, compact or indented, is encoded a chunk at a time, each in a turn of its own, so that a large
  * list does not hold every other request up while it is written.
  */
 export async function sendJsonList(ctx: Context, head: { kind: string; apiVersion: string; metadata: object }, items: readonly unknown[]): Promise<void> {
   const output = answerOutput(ctx, 200, undefined);
   if (!output) return;
-  if (output.media !== 'application/json' || output.pretty || items.length <= LIST_ENCODE_CHUNK) return write(ctx, 200, { ...head, items }, output, 'application/json');
-  // Byte for byte goJsonEncode({ ...head, items }): the head's closing brace gives way to the items.
-  const parts = [`${goJsonEscape(JSON.stringify(head)).slice(0, -1)},"items":[`];
+  if (output.media !== 'application/json' || items.length <= LIST_ENCODE_CHUNK) return write(ctx, 200, { ...head, items }, output, 'application/json');
+  // Byte for byte goJsonEncode({ ...head, items }, pretty): the head's closing brace gives way to the items.
+  const layout = output.pretty ? PRETTY_LIST : COMPACT_LIST;
+  const parts = [goJsonEscape(layout.open(head))];
   for (let i = 0; i < items.length; i += LIST_ENCODE_CHUNK) {
     if (i > 0) await nextTurn();
-    parts.push((i > 0 ? ',' : '') + goJsonEscape(items.slice(i, i + LIST_ENCODE_CHUNK).map((item) => JSON.stringify(item)).join(',')));
+    parts.push((i > 0 ? layout.comma : '') + goJsonEscape(items.slice(i, i + LIST_ENCODE_CHUNK).map(layout.item).join(layout.comma)));
   }
-  parts.push(']}\n');
+  parts.push(layout.close);
   serialized(ctx);
   ctx.status = 200;
   ctx.set('Content-Type', 'application/json');
   ctx.body = parts.join('');
 }
+
+/** How a list's JSON is laid out around its items, compact (json.Encoder) or indented (MarshalIndent). */
+interface ListLayout { open(head: object): string; item(item: unknown): string; readonly comma: string; readonly close: string }
+const COMPACT_LIST: ListLayout = {
+  open: (head) => `${JSON.stringify(head).slice(0, -1)},"items":[`,
+  item: (item) => JSON.stringify(item),
+  comma: ',',
+  close: ']}\n',
+};
+// An item's strings hold no raw newline (JSON escapes it), so every newline is layout to indent.
+const PRETTY_LIST: ListLayout = {
+  open: (head) => `${JSON.stringify(head, null, 2).slice(0, -2)},\n  "items": [\n`,
+  item: (item) => `    ${JSON.stringify(item, null, 2).replace(/\n/g, '\n    ')}`,
+  comma: ',\n',
+  close: '\n  ]\n}',
+};
 
 /** A non-API object (/version, the root path list): always indented, as upstream's WriteRawJSON (MarshalIndent). */
 export function sendRawJson(ctx: Context, body: unknown, code = 200): void {

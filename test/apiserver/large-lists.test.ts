@@ -60,6 +60,7 @@ describe('large lists', () => {
     assert.equal(r.json.items[0].kind, 'CertificateSigningRequest');
     const pretty = await plat.admin.get(`${P}?pretty=true`);
     assert.deepEqual(pretty.json, r.json);
+    assert.equal(pretty.text, goJsonText(pretty.json, true));
   });
 
   // Pages are read at the first page's revision: creates landing between them are neither half in

@@ -72,6 +72,9 @@ describe('goautoneg.ParseAccept order', () => {
     ['a/b;q=0.1, */*', ['*/*', 'a/b']],
     ['*/*;q=0.1, a/b', ['a/b', '*/*']],
     ['a, b/c', ['b/c']],
+    // Past sort.Sort's 12-element insertion sort: still ordered by q, then specificity.
+    [[...Array.from({ length: 15 }, (_, i) => `x/y${i};q=0.${i % 9 + 1}`), '*/*;q=0.95', 'a/b'].join(','),
+      ['a/b', '*/*', ...[8, 17, 7, 16, 6, 15, 5, 14, 4, 13, 3, 12, 2, 11, 1, 10, 0, 9].filter((i) => i < 15).map((i) => `x/y${i}`)]],
   ];
   for (const [header, order] of cases) {
     it(header, () => assert.deepEqual(parseAccept(header).map((c) => `${c.type}/${c.subType}`), order));

@@ -25,6 +25,26 @@ describe('request info: names from field selectors', () => {
   });
 });
 
+// requestinfo.go: selectors are authorization attributes of list, watch and deletecollection,
+// but not of the deprecated verb-via-path /watch/ form.
+describe('request info: selectors for authorization', () => {
+  const cases: Array<[string, string, string, string]> = [
+    ['GET', '/api/v1/nodes', 'list', 'a=b'],
+    ['GET', '/api/v1/nodes?watch=true', 'watch', 'a=b'],
+    ['DELETE', '/api/v1/namespaces/n/secrets', 'deletecollection', 'a=b'],
+    ['GET', '/api/v1/watch/nodes', 'watch', ''],
+    ['GET', '/api/v1/watch/namespaces/n/secrets', 'watch', ''],
+    ['GET', '/api/v1/nodes/n1', 'get', ''],
+  ];
+  for (const [method, url, verb, selector] of cases) {
+    it(`${method} ${url}: ${verb}, selectors ${selector ? 'kept' : 'left out'}`, () => {
+      const [path, extra = ''] = url.split('?');
+      const r = info(path!, `${extra}&fieldSelector=a%3Db&labelSelector=a%3Db`, method);
+      assert.deepEqual([r.verb, r.fieldSelector, r.labelSelector], [verb, selector, selector]);
+    });
+  }
+});
+
 describe('a named list of a namespaced resource across namespaces', () => {
   let plat: RunningPlat;
   before(async () => { plat = await startInProcess(); });
