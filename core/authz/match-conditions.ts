@@ -5,15 +5,19 @@
 // cel-go's words, where upstream refuses it. What passes the check fails only at evaluation, as
 // upstream's does (a missing field, a dyn value of the wrong type), where the error follows the
 // webhook's failurePolicy.
-import { celEnv, CelScalar, celType, isCelError, mapType, parse, plan, type CelResult } from '@bufbuild/cel';
+import { celEnv, celFunc, CelScalar, celType, isCelError, mapType, parse, plan, type CelResult } from '@bufbuild/cel';
 import { strings } from '@bufbuild/cel/ext';
+import { RE2JS } from '@bufbuild/re2';
 import { checkCondition } from './cel-check.js';
+import type { SelectorAttributesWire } from './selector-attributes.js';
 import type { SubjectAccessReviewSpec } from './subject-access-review.js';
 
 /** upstream validation: at most this many conditions per webhook. */
 export const MAX_MATCH_CONDITIONS = 64;
 
-const env = celEnv({ variables: { request: mapType(CelScalar.STRING, CelScalar.DYN) }, funcs: strings });
+// cel-go declares matches both as a method and as a global function; @bufbuild/cel only the method.
+const globalMatches = celFunc('matches', [CelScalar.STRING, CelScalar.STRING], CelScalar.BOOL, (text, pattern) => RE2JS.compile(pattern).test(text));
+const env = celEnv({ variables: { request: mapType(CelScalar.STRING, CelScalar.DYN) }, funcs: [...strings, globalMatches] });
 
 export class MatchConditionError extends Error {
   constructor(readonly detail: string) {
@@ -71,9 +75,21 @@ export function celRequest(spec: SubjectAccessReviewSpec): Record<string, unknow
   return {
     user: spec.user, groups: [...spec.groups], uid: spec.uid,
     extra: Object.fromEntries(Object.entries(spec.extra).map(([k, v]) => [k, [...v]])),
-    ...(spec.resourceAttributes ? { resourceAttributes: { ...spec.resourceAttributes } } : {}),
+    ...(spec.resourceAttributes ? { resourceAttributes: celResourceAttributes(spec.resourceAttributes) } : {}),
     ...(spec.nonResourceAttributes ? { nonResourceAttributes: { ...spec.nonResourceAttributes } } : {}),
   };
+}
+
+type ResourceAttributes = NonNullable<SubjectAccessReviewSpec['resourceAttributes']>;
+
+/** compile.go's convertObjectToUnstructured sets every requirement's values, an empty list too. */
+function celSelector(selector: SelectorAttributesWire): SelectorAttributesWire {
+  return selector.requirements ? { ...selector, requirements: selector.requirements.map((r) => ({ ...r, values: r.values ?? [] })) } : selector;
+}
+
+function celResourceAttributes(attributes: ResourceAttributes): ResourceAttributes {
+  const { fieldSelector, labelSelector } = attributes;
+  return { ...attributes, ...(fieldSelector ? { fieldSelector: celSelector(fieldSelector) } : {}), ...(labelSelector ? { labelSelector: celSelector(labelSelector) } : {}) };
 }
 
 export type MatchResult = { readonly matches: boolean } | { readonly error: string };

@@ -133,6 +133,8 @@ export const AuthorizationApiPlugin: Plugin = {
           if (spec.nonResourceAttributes) errs.push(fieldError.invalid('spec.nonResourceAttributes', JSON.stringify(spec.nonResourceAttributes), 'disallowed on this kind of request'));
           if (errs.length) throw invalid('LocalSubjectAccessReview', errs);
           if (!caller.namespace) throw errors.badRequest(`namespace is required on this type: ${caller.namespace}`);
+          // Mutating admission ran before this: it must not move the question to another namespace.
+          if (caller.namespace !== obj.metadata.namespace) throw errors.badRequest(`spec.resourceAttributes.namespace must match namespace: ${caller.namespace}`);
         },
         review: async (_caller, obj) => decide(host, obj, subjectOf(obj.spec ?? {})),
       };

@@ -126,6 +126,30 @@ describe('a review runs mutating admission, its own checks, then validating admi
   });
 });
 
+// localsubjectaccessreview/rest.go compares the path's namespace with the object's after mutating
+// admission, so a mutation cannot move the question to a namespace the caller did not name.
+describe('a LocalSubjectAccessReview moved to another namespace by mutating admission', () => {
+  let plat: RunningPlat;
+  const mover: Plugin = {
+    name: 'NamespaceMover',
+    apply(host) {
+      host.hooks.admitMutate.tapPromise('NamespaceMover', async (req) => {
+        if (req.resource !== 'localsubjectaccessreviews') return;
+        const o = req.object as { metadata: { namespace?: string }; spec: { resourceAttributes: { namespace?: string } } };
+        o.metadata.namespace = 'plat-system';
+        o.spec.resourceAttributes.namespace = 'plat-system';
+      });
+    },
+  };
+  before(async () => { plat = await startInProcess({ plugins: [mover] }); });
+  after(async () => { await plat?.stop(); });
+  it('is refused with a 400 naming the path\'s namespace', async () => {
+    const res = await plat.admin.post(reviews[4]!.path, reviews[4]!.body);
+    assert.equal(res.status, 400, res.text);
+    assert.equal(res.json.message, 'spec.resourceAttributes.namespace must match namespace: default');
+  });
+});
+
 describe('NamespaceLifecycle and access reviews', () => {
   let plat: RunningPlat;
   before(async () => { plat = await startInProcess({}); });

@@ -132,6 +132,23 @@ describe('the static type check (cel-go checker over compile.go buildRequestType
     ].join('\n'));
   });
 
+  it('runs what it accepts: the global matches of cel-go, requirements without values as empty lists', () => {
+    const spec = specFromAttributes(pathAttrs({ name: 'alice' }, '/version'));
+    assert.deepEqual(evaluateMatchConditions([compileMatchCondition("matches(request.user, '^al')")], spec), { matches: true });
+    assert.deepEqual(evaluateMatchConditions([compileMatchCondition("matches(request.user, '^b')")], spec), { matches: false });
+    assert.deepEqual(evaluateMatchConditions([compileMatchCondition("request.user.matches('^al')")], spec), { matches: true });
+    const { nonResourceAttributes: _, ...rest } = spec;
+    const listed = {
+      ...rest,
+      resourceAttributes: {
+        namespace: '', verb: 'list', group: '', version: 'v1', resource: 'secrets', subresource: '', name: '',
+        labelSelector: { requirements: [{ key: 'app', operator: 'Exists' }] },
+      },
+    };
+    const all = "request.resourceAttributes.labelSelector.requirements.all(r, r.values.all(v, v != 'secret') && size(r.values) == 0)";
+    assert.deepEqual(evaluateMatchConditions([compileMatchCondition(all)], listed), { matches: true });
+  });
+
   it('what passes the check but fails on a request errs at evaluation, where failurePolicy applies', () => {
     const spec = specFromAttributes(pathAttrs({ name: 'bob' }, '/version'));
     assert.deepEqual(evaluateMatchConditions([compileMatchCondition('dyn(request.user) == 1')], spec), { matches: false });
