@@ -22,7 +22,7 @@ import type { Logger } from '../log.js';
 import type { Resources } from '../registry/registry.js';
 import { isStorageError } from '../storage/storage.js';
 import type { ResourceStore } from '../registry/store.js';
-import { impersonate, isImpersonationHeader } from './impersonation.js';
+import { ImpersonationRequestError, impersonate, isImpersonationHeader } from './impersonation.js';
 import { aggregatedRequested, serveAggregatedDiscovery } from './aggregated-discovery.js';
 import { apiGroupDocument, apiGroupList, apiResourceList, apiVersions } from './discovery.js';
 import type { HealthChecks } from './health.js';
@@ -201,7 +201,12 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
   app.use(async (ctx, next) => {
     const { info } = ctx.state;
     const requestor = await authenticate(deps.hooks, ctx, log);
-    ctx.state.user = await impersonate(deps.hooks, requestor, ctx.req.rawHeaders);
+    try {
+      ctx.state.user = await impersonate(deps.hooks, requestor, ctx.req.rawHeaders);
+    } catch (e) {
+      if (e instanceof ImpersonationRequestError) return sendInternalErrorText(ctx, e.message);
+      throw e;
+    }
     if (ctx.state.user !== requestor) {
       for (const h of Object.keys(ctx.req.headers)) if (isImpersonationHeader(h)) delete ctx.req.headers[h];
       log.v(2).info('impersonating', { user: requestor.name, as: ctx.state.user.name, path: ctx.path });

@@ -3,7 +3,7 @@
 // allowed to it by the authorizer chain with verb `impersonate` on users / groups /
 // serviceaccounts (core group), uids / userextras (authentication.platform). Every check must pass
 // (fail closed); the request then runs as the impersonated user, the headers removed.
-import { errors } from '../api/errors.js';
+import { dns1123LabelErrors, dns1123SubdomainErrors } from '../api/selectors/label-syntax.js';
 import { ANONYMOUS_USER, AUTHENTICATED_GROUP, UNAUTHENTICATED_GROUP, type UserInfo } from '../authn/user.js';
 import type { Attributes } from '../authz/attributes.js';
 import { forbiddenError } from '../authz/forbidden.js';
@@ -15,9 +15,20 @@ const GROUP = 'impersonate-group';
 const UID = 'impersonate-uid';
 const EXTRA_PREFIX = 'impersonate-extra-';
 const AUTHENTICATION_GROUP = 'authentication.platform';
+const AUTHENTICATION_VERSION = 'v1';
 const SA_PREFIX = 'system:serviceaccount:';
 
-interface Target { kind: 'User' | 'ServiceAccount' | 'Group' | 'Uid' | 'UserExtra'; name: string; namespace?: string; key?: string }
+/** One v1.ObjectReference of buildImpersonationRequests: uids and user extras carry authentication/v1. */
+interface Target { kind: 'User' | 'ServiceAccount' | 'Group' | 'UID' | 'UserExtra'; name: string; namespace?: string; key?: string }
+
+/** Groups, extras or a uid without a user: upstream answers it with responsewriters.InternalError. */
+export class ImpersonationRequestError extends Error {}
+
+const inAuthenticationGroup = (t: Target): boolean => t.kind === 'UID' || t.kind === 'UserExtra';
+const apiVersionOf = (t: Target): string => (inAuthenticationGroup(t) ? `${AUTHENTICATION_GROUP}/${AUTHENTICATION_VERSION}` : '');
+
+/** Go's %v of the v1.ObjectReference: Kind, Namespace, Name, UID, APIVersion, ResourceVersion, FieldPath. */
+const goObjectReference = (t: Target): string => `{${[t.kind, t.namespace ?? '', t.name, '', apiVersionOf(t), '', t.key ?? ''].join(' ')}}`;
 
 /** Values of a header as sent, one per occurrence (Node joins repeats in `headers`). */
 function values(rawHeaders: readonly string[], name: string): string[] {
@@ -30,12 +41,18 @@ function unescapeKey(key: string): string {
   try { return decodeURIComponent(key); } catch { return key; }
 }
 
-/** upstream serviceaccount.SplitUsername: exactly `system:serviceaccount:<ns>:<name>`, both non-empty. */
+/**
+ * serviceaccount.SplitUsername: `system:serviceaccount:<ns>:<name>` with a valid namespace (a
+ * DNS-1123 label) and service account name (a DNS-1123 subdomain). Anything else is a plain user,
+ * which must not be granted the service account groups of a namespace named by a malformed string.
+ */
 function splitServiceAccount(user: string): { namespace: string; name: string } | undefined {
   if (!user.startsWith(SA_PREFIX)) return undefined;
   const parts = user.slice(SA_PREFIX.length).split(':');
-  if (parts.length !== 2 || !parts[0] || !parts[1]) return undefined;
-  return { namespace: parts[0], name: parts[1] };
+  if (parts.length !== 2) return undefined;
+  const [namespace, name] = parts as [string, string];
+  if (dns1123LabelErrors(namespace).length || dns1123SubdomainErrors(name).length) return undefined;
+  return { namespace, name };
 }
 
 function targets(rawHeaders: readonly string[]): Target[] {
@@ -51,21 +68,18 @@ function targets(rawHeaders: readonly string[]): Target[] {
     if (h.startsWith(EXTRA_PREFIX)) out.push({ kind: 'UserExtra', key: unescapeKey(h.slice(EXTRA_PREFIX.length)), name: rawHeaders[i + 1]! });
   }
   const uid = values(rawHeaders, UID)[0] ?? '';
-  if (uid) out.push({ kind: 'Uid', name: uid });
-  if (!user && out.length) {
-    const what = out.map((t) => (t.kind === 'UserExtra' ? `UserExtra ${t.key}=${t.name}` : `${t.kind} ${t.name}`)).join(', ');
-    throw errors.internal(new Error(`requested [${what}] without impersonating a user`));
-  }
+  if (uid) out.push({ kind: 'UID', name: uid });
+  if (!user && out.length) throw new ImpersonationRequestError(`requested [${out.map(goObjectReference).join(' ')}] without impersonating a user`);
   return out;
 }
 
 function attributesFor(requestor: UserInfo, t: Target): Attributes {
-  const base = { user: requestor, verb: 'impersonate', isResourceRequest: true, path: '', apiVersion: '', subresource: '', namespace: '', name: t.name };
+  const base = { user: requestor, verb: 'impersonate', isResourceRequest: true, path: '', apiVersion: inAuthenticationGroup(t) ? AUTHENTICATION_VERSION : '', subresource: '', namespace: '', name: t.name };
   switch (t.kind) {
     case 'ServiceAccount': return { ...base, apiGroup: '', resource: 'serviceaccounts', namespace: t.namespace! };
     case 'User': return { ...base, apiGroup: '', resource: 'users' };
     case 'Group': return { ...base, apiGroup: '', resource: 'groups' };
-    case 'Uid': return { ...base, apiGroup: AUTHENTICATION_GROUP, resource: 'uids' };
+    case 'UID': return { ...base, apiGroup: AUTHENTICATION_GROUP, resource: 'uids' };
     case 'UserExtra': return { ...base, apiGroup: AUTHENTICATION_GROUP, resource: 'userextras', subresource: t.key! };
   }
 }
@@ -92,7 +106,7 @@ export async function impersonate(hooks: Pick<Hooks, 'authorize'>, requestor: Us
       if (!groupsSpecified) groups = ['system:serviceaccounts', `system:serviceaccounts:${t.namespace}`];
     } else if (t.kind === 'User') name = t.name;
     else if (t.kind === 'Group') groups.push(t.name);
-    else if (t.kind === 'Uid') uid = t.name;
+    else if (t.kind === 'UID') uid = t.name;
     else (extra[t.key!] ??= []).push(t.name);
   }
   if (name !== ANONYMOUS_USER) {

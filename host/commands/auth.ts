@@ -15,6 +15,8 @@ export const AUTH_USAGE = `Usage:
 Prints "yes" (exit 0) or "no" (exit 1).
 `;
 
+const NON_STANDARD_RESOURCE_NAMES = new Set(['users', 'groups']);
+
 interface Resolved { group: string; resource: string; namespaced: boolean; warning?: string }
 
 interface DiscoveredResource { name: string; singularName?: string; shortNames?: string[]; kind: string; namespaced: boolean }
@@ -51,6 +53,8 @@ async function resolve(conn: Connection, type: string): Promise<Resolved> {
   const first = found[0];
   // As kubectl: a type discovery does not list (signers, users, ...) is still a fine question.
   if (!first) {
+    // kubectl's nonStandardResourceNames: users and groups are only impersonated, never served, so no warning.
+    if (!group && NON_STANDARD_RESOURCE_NAMES.has(name)) return { group: '', resource: name, namespaced: false };
     const warning = group ? `Warning: the server doesn't have a resource type '${name}' in group '${group}'` : `Warning: the server doesn't have a resource type '${name}'`;
     return { group: group ?? '', resource: name, namespaced: false, warning };
   }

@@ -4,7 +4,8 @@
 // validation (pkg/apis/authorization/validation) and answers (allowed, denied, reason,
 // evaluationError).
 import { errors } from '../../core/api/errors.js';
-import { fieldError, type FieldError } from '../../core/api/field-errors.js';
+import { fieldError, goQuote, type FieldError } from '../../core/api/field-errors.js';
+import { goObjectMeta } from '../../core/api/go-object-meta.js';
 import type { ApiObject } from '../../core/api/meta.js';
 import type { UserInfo } from '../../core/authn/user.js';
 import type { Attributes } from '../../core/authz/attributes.js';
@@ -35,18 +36,26 @@ type Review = ApiObject & { spec?: ReviewSpec };
 
 const reviewStrategy: Strategy = { validate: () => [], validateUpdate: () => [] };
 
+// field.Invalid of a struct prints Go's %#v of the internal type, fields in declaration order.
+const invalidStruct = (field: string, rendered: string, detail: string): FieldError =>
+  ({ type: 'FieldValueInvalid', field, message: `Invalid value: ${rendered}: ${detail}` });
+const goNonResourceAttributes = (n: NonResourceAttributes): string =>
+  `authorization.NonResourceAttributes{Path:${goQuote(n.path ?? '')}, Verb:${goQuote(n.verb ?? '')}}`;
+
 /** The parts of ObjectMeta a review may carry: none (namespace for the local kind). */
 function metadataErrors(meta: ApiObject['metadata'], allowNamespace: boolean): FieldError[] {
-  const set = Object.entries(meta).filter(([k, v]) => v !== undefined && v !== null && k !== 'managedFields' && !(allowNamespace && k === 'namespace'));
+  // Semantic.DeepEqual with an empty ObjectMeta: zero values, and empty maps and slices, are unset.
+  const zero = (v: unknown) => v === undefined || v === null || v === '' || v === 0 || (typeof v === 'object' && Object.keys(v).length === 0);
+  const set = Object.entries(meta).filter(([k, v]) => !zero(v) && k !== 'managedFields' && !(allowNamespace && k === 'namespace'));
   if (set.length === 0) return [];
-  return [fieldError.invalid('metadata', JSON.stringify(meta), allowNamespace ? 'must be empty except for namespace' : 'must be empty')];
+  return [invalidStruct('metadata', goObjectMeta(meta), allowNamespace ? 'must be empty except for namespace' : 'must be empty')];
 }
 
 function specErrors(spec: ReviewSpec, self: boolean): FieldError[] {
   const errs: FieldError[] = [];
   const res = spec.resourceAttributes ?? undefined;
   const nonRes = spec.nonResourceAttributes ?? undefined;
-  if (res && nonRes) errs.push(fieldError.invalid('spec.nonResourceAttributes', JSON.stringify(nonRes), 'cannot be specified in combination with resourceAttributes'));
+  if (res && nonRes) errs.push(invalidStruct('spec.nonResourceAttributes', goNonResourceAttributes(nonRes), 'cannot be specified in combination with resourceAttributes'));
   if (!res && !nonRes) errs.push(fieldError.invalid('spec.resourceAttributes', 'null', 'exactly one of nonResourceAttributes or resourceAttributes must be specified'));
   if (!self && !spec.user && !(spec.groups?.length)) errs.push(fieldError.invalid('spec.user', spec.user ?? '', 'at least one of user or group must be specified'));
   if (res) errs.push(...selectorAttributesErrors(res));
@@ -130,7 +139,7 @@ export const AuthorizationApiPlugin: Plugin = {
           if (spec.resourceAttributes && (spec.resourceAttributes.namespace ?? '') !== (obj.metadata.namespace ?? '')) {
             errs.push(fieldError.invalid('spec.resourceAttributes.namespace', spec.resourceAttributes.namespace ?? '', 'must match metadata.namespace'));
           }
-          if (spec.nonResourceAttributes) errs.push(fieldError.invalid('spec.nonResourceAttributes', JSON.stringify(spec.nonResourceAttributes), 'disallowed on this kind of request'));
+          if (spec.nonResourceAttributes) errs.push(invalidStruct('spec.nonResourceAttributes', goNonResourceAttributes(spec.nonResourceAttributes), 'disallowed on this kind of request'));
           if (errs.length) throw invalid('LocalSubjectAccessReview', errs);
           if (!caller.namespace) throw errors.badRequest(`namespace is required on this type: ${caller.namespace}`);
           // Mutating admission ran before this: it must not move the question to another namespace.

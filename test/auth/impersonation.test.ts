@@ -21,6 +21,12 @@ const rules = tableAuthorizer([
   { user: 'alice', verb: 'impersonate', apiGroup: 'authentication.platform', resource: 'userextras', subresource: 'example.com/scopes', name: 'view', decision: 'allow' },
   { user: 'alice', verb: 'impersonate', apiGroup: 'authentication.platform', resource: 'uids', name: 'uid-of-bob', decision: 'allow' },
   { user: 'alice', verb: 'impersonate', resource: 'users', name: 'mallory', decision: 'deny', reason: 'nobody becomes mallory' },
+  // Not valid service account names (SplitUsername validates): these are plain users.
+  { user: 'alice', verb: 'impersonate', resource: 'users', name: 'system:serviceaccount:ns1:Bad_Name', decision: 'allow' },
+  { user: 'alice', verb: 'impersonate', resource: 'users', name: 'system:serviceaccount:ns1:a b', decision: 'allow' },
+  { user: 'alice', verb: 'impersonate', resource: 'users', name: 'system:serviceaccount:NS1:x', decision: 'allow' },
+  { user: 'alice', verb: 'impersonate', resource: 'users', name: 'system:serviceaccount:ns1:', decision: 'allow' },
+  { user: 'alice', verb: 'impersonate', resource: 'serviceaccounts', namespace: 'ns1', name: 'robot.v2', decision: 'allow' },
   { verb: 'create', resource: 'certificatesigningrequests', decision: 'allow' },
 ]);
 
@@ -86,10 +92,41 @@ describe('impersonation', () => {
     }
   });
 
-  it('groups or extras without a user are refused', async () => {
-    const r = await create({ 'Impersonate-Group': 'team-a' });
-    assert.equal(r.status, 500, r.text);
-    assert.match(r.json.message, /requested \[Group team-a\] without impersonating a user/);
+  it('a user name that is not a valid service account name is a plain user: users, no service account groups', async () => {
+    const cases: [string, string, string[]][] = [
+      ['system:serviceaccount:ns1:Bad_Name', 'system:serviceaccount:ns1:Bad_Name', ['system:authenticated']],
+      ['system:serviceaccount:ns1:a b', 'system:serviceaccount:ns1:a b', ['system:authenticated']],
+      ['system:serviceaccount:NS1:x', 'system:serviceaccount:NS1:x', ['system:authenticated']],
+      ['system:serviceaccount:ns1:', 'system:serviceaccount:ns1:', ['system:authenticated']],
+      // A DNS-1123 subdomain is a valid service account name.
+      ['system:serviceaccount:ns1:robot.v2', 'system:serviceaccount:ns1:robot.v2', ['system:serviceaccounts', 'system:serviceaccounts:ns1', 'system:authenticated']],
+    ];
+    for (const [as, username, groups] of cases) {
+      const r = await create({ 'Impersonate-User': as });
+      assert.equal(r.status, 201, `${as}: ${r.text}`);
+      assert.equal(r.json.spec.username, username);
+      assert.deepEqual(r.json.spec.groups, groups, as);
+    }
+    const denied = await create({ 'Impersonate-User': 'system:serviceaccount:NS2:x' });
+    assert.equal(denied.status, 403, denied.text);
+    assert.equal(denied.json.message, 'users "system:serviceaccount:NS2:x" is forbidden: User "alice" cannot impersonate resource "users" in API group "" at the cluster scope: Everything is forbidden.');
+  });
+
+  it('groups, extras or a uid without a user: upstream\'s plain-text 500 with the %v of the object references', async () => {
+    const cases: [Record<string, string | string[]>, string][] = [
+      [{ 'Impersonate-Group': ['devs', 'ops'] }, '[{Group  devs    } {Group  ops    }]'],
+      [{ 'Impersonate-Uid': 'u1' }, '[{UID  u1  authentication.platform/v1  }]'],
+      [{ 'Impersonate-Extra-Scopes': 'a' }, '[{UserExtra  a  authentication.platform/v1  scopes}]'],
+      [{ 'Impersonate-Group': 'devs', 'Impersonate-Extra-Example.com%2fScopes': 'view', 'Impersonate-Uid': 'u1' },
+        '[{Group  devs    } {UserExtra  view  authentication.platform/v1  example.com/scopes} {UID  u1  authentication.platform/v1  }]'],
+    ];
+    for (const [headers, refs] of cases) {
+      const r = await plat.admin.with({ token: ALICE }).request('POST', `${CSRS}?dryRun=All&x=%3C%22a%22%3E`, baseCsr(fx, `imp-${n++}`), headers as Record<string, string>);
+      assert.equal(r.status, 500, r.text);
+      assert.equal(r.headers['content-type'], 'text/plain; charset=utf-8');
+      assert.equal(r.headers['x-content-type-options'], 'nosniff');
+      assert.equal(r.text, `Internal Server Error: "${CSRS}?dryRun=All&amp;x=%3C%22a%22%3E": requested ${refs} without impersonating a user\n`);
+    }
   });
 
   it('repeated Impersonate-Group headers are separate groups', async () => {

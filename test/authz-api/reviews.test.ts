@@ -13,6 +13,10 @@ const SAR = `/apis/${G}/v1/subjectaccessreviews`;
 const SSAR = `/apis/${G}/v1/selfsubjectaccessreviews`;
 const LSAR = (ns: string) => `/apis/${G}/v1/namespaces/${ns}/localsubjectaccessreviews`;
 const TOKENS: Record<string, string> = { alice: 'alice-token-0123456789', bob: 'bob-token-0123456789', carol: 'carol-token-0123456789' };
+/** v1.ObjectMeta's %#v after ResourceVersion, every field unset. */
+const EMPTY_META_TAIL = 'SelfLink:"", UID:"", ResourceVersion:"", Generation:0, CreationTimestamp:time.Date(1, time.January, 1, 0, 0, 0, 0, time.UTC), ' +
+  'DeletionTimestamp:<nil>, DeletionGracePeriodSeconds:(*int64)(nil), Labels:map[string]string(nil), Annotations:map[string]string(nil), ' +
+  'OwnerReferences:[]v1.OwnerReference(nil), Finalizers:[]string(nil), ManagedFields:[]v1.ManagedFieldsEntry(nil)}';
 const csrAttrs = (verb: string, extra: Record<string, string> = {}) => ({ verb, group: 'certificates.platform', resource: 'certificatesigningrequests', ...extra });
 
 const reviewRules = tableAuthorizer([
@@ -45,6 +49,7 @@ describe('access reviews', () => {
   after(async () => { await plat?.stop(); });
 
   const as = (user: string) => plat.admin.with({ token: TOKENS[user]! });
+  const local = (ns: string, body: Record<string, unknown>) => plat.admin.post(LSAR(ns), { apiVersion: `${G}/v1`, kind: 'LocalSubjectAccessReview', ...body });
 
   it('SubjectAccessReview: allowed with the reason, denied by a later authorizer, groups count', async () => {
     const review = (spec: Record<string, unknown>) => plat.admin.post(SAR, { apiVersion: `${G}/v1`, kind: 'SubjectAccessReview', spec });
@@ -65,9 +70,9 @@ describe('access reviews', () => {
   it('SubjectAccessReview validation is 422 with upstream field paths', async () => {
     const cases: [Record<string, unknown>, string][] = [
       [{ spec: { user: 'a' } }, 'SubjectAccessReview.authorization.platform "" is invalid: spec.resourceAttributes: Invalid value: "null": exactly one of nonResourceAttributes or resourceAttributes must be specified'],
-      [{ spec: { user: 'a', resourceAttributes: csrAttrs('get'), nonResourceAttributes: { path: '/x', verb: 'get' } } }, 'spec.nonResourceAttributes: Invalid value: "{\\"path\\":\\"/x\\",\\"verb\\":\\"get\\"}": cannot be specified in combination with resourceAttributes'],
+      // field.Invalid of a struct is Go's %#v of the internal type, fields in declaration order.
+      [{ spec: { user: 'a', resourceAttributes: csrAttrs('get'), nonResourceAttributes: { verb: 'get', path: '/x' } } }, 'spec.nonResourceAttributes: Invalid value: authorization.NonResourceAttributes{Path:"/x", Verb:"get"}: cannot be specified in combination with resourceAttributes'],
       [{ spec: { resourceAttributes: csrAttrs('get') } }, 'spec.user: Invalid value: "": at least one of user or group must be specified'],
-      [{ metadata: { name: 'named' }, spec: { user: 'a', resourceAttributes: csrAttrs('get') } }, 'metadata: Invalid value: "{\\"name\\":\\"named\\"}": must be empty'],
     ];
     for (const [body, message] of cases) {
       const r = await plat.admin.post(SAR, { apiVersion: `${G}/v1`, kind: 'SubjectAccessReview', ...body });
@@ -75,6 +80,30 @@ describe('access reviews', () => {
       assert.equal(r.json.reason, 'Invalid');
       assert.ok(r.json.message.includes(message), `${r.json.message}\n  should include\n${message}`);
     }
+  });
+
+  it('a review whose metadata is not empty is 422 with Go\'s %#v of the v1.ObjectMeta', async () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ metadata: { name: 'named' }, spec: { user: 'a', resourceAttributes: csrAttrs('get') } }, `metadata: Invalid value: v1.ObjectMeta{Name:"named", GenerateName:"", Namespace:"", ${EMPTY_META_TAIL}: must be empty`],
+      [{ metadata: { labels: { b: '2', a: '1' }, finalizers: ['f'] }, spec: { user: 'a', resourceAttributes: csrAttrs('get') } },
+        'metadata: Invalid value: v1.ObjectMeta{Name:"", GenerateName:"", Namespace:"", SelfLink:"", UID:"", ResourceVersion:"", Generation:0, ' +
+        'CreationTimestamp:time.Date(1, time.January, 1, 0, 0, 0, 0, time.UTC), DeletionTimestamp:<nil>, DeletionGracePeriodSeconds:(*int64)(nil), ' +
+        'Labels:map[string]string{"a":"1", "b":"2"}, Annotations:map[string]string(nil), OwnerReferences:[]v1.OwnerReference(nil), Finalizers:[]string{"f"}, ' +
+        'ManagedFields:[]v1.ManagedFieldsEntry(nil)}: must be empty'],
+    ];
+    for (const [body, message] of cases) {
+      const r = await plat.admin.post(SAR, { apiVersion: `${G}/v1`, kind: 'SubjectAccessReview', ...body });
+      assert.equal(r.status, 422, r.text);
+      assert.ok(r.json.message.includes(message), `${r.json.message}\n  should include\n${message}`);
+    }
+    const r = await local('team-a', { metadata: { name: 'n' }, spec: { user: 'bob', resourceAttributes: { verb: 'get', resource: 'secrets', namespace: 'team-a' } } });
+    assert.equal(r.status, 422, r.text);
+    assert.equal(r.json.message, `LocalSubjectAccessReview.authorization.platform "" is invalid: metadata: Invalid value: v1.ObjectMeta{Name:"n", GenerateName:"", Namespace:"team-a", ${EMPTY_META_TAIL}: must be empty except for namespace`);
+  });
+
+  it('metadata of zero values is empty (Semantic.DeepEqual with an empty ObjectMeta)', async () => {
+    const r = await local('team-a', { metadata: { name: '', labels: {}, generation: 0 }, spec: { user: 'bob', resourceAttributes: { verb: 'get', resource: 'secrets', namespace: 'team-a' } } });
+    assert.equal(r.status, 201, r.text);
   });
 
   it('SelfSubjectAccessReview answers for the caller, and needs no rights beyond creating it', async () => {
@@ -93,7 +122,6 @@ describe('access reviews', () => {
   });
 
   it('LocalSubjectAccessReview: the namespace of the URL, the object and the attributes must agree', async () => {
-    const local = (ns: string, body: Record<string, unknown>) => plat.admin.post(LSAR(ns), { apiVersion: `${G}/v1`, kind: 'LocalSubjectAccessReview', ...body });
     let r = await local('team-a', { spec: { user: 'bob', resourceAttributes: { verb: 'get', resource: 'secrets', namespace: 'team-a' } } });
     assert.equal(r.status, 201, r.text);
     assert.equal(r.json.metadata.namespace, 'team-a');
@@ -105,7 +133,7 @@ describe('access reviews', () => {
     assert.equal(r.status, 400, r.text);
     r = await local('team-a', { spec: { user: 'bob', nonResourceAttributes: { path: '/x', verb: 'get' } } });
     assert.equal(r.status, 422, r.text);
-    assert.match(r.json.message, /spec\.nonResourceAttributes: Invalid value: .*: disallowed on this kind of request/);
+    assert.equal(r.json.message, 'LocalSubjectAccessReview.authorization.platform "" is invalid: spec.nonResourceAttributes: Invalid value: authorization.NonResourceAttributes{Path:"/x", Verb:"get"}: disallowed on this kind of request');
   });
 
   it('creating a SubjectAccessReview is itself authorized (carol may not ask about others)', async () => {
@@ -150,6 +178,14 @@ describe('access reviews', () => {
     assert.equal(signer.stderr, "Warning: the server doesn't have a resource type 'signers' in group 'certificates.platform'\n");
     const groupless = await canI('carol', 'get', 'Widgets');
     assert.equal(groupless.stderr, "Warning: the server doesn't have a resource type 'widgets'\n");
+    // kubectl's nonStandardResourceNames: users and groups are impersonated, never served, so asked about without a warning.
+    const nonStandard: [string, string][] = [
+      ['users', ''],
+      ['groups', ''],
+      ['Users', ''],
+      ['users.example.com', "Warning: the server doesn't have a resource type 'users' in group 'example.com'\n"],
+    ];
+    for (const [type, warning] of nonStandard) assert.equal((await canI('carol', 'impersonate', type)).stderr, warning, type);
     const other = await canI('carol', 'approve', 'signers.certificates.platform/example.com/gadgets');
     assert.equal(other.code, 1);
     const noKubeconfig = await runPlatAsync(['auth', 'can-i', 'get', 'csr', '--platconfig', path.join(dir, 'missing.conf')]);
