@@ -1,20 +1,23 @@
-// The secure server's pair, as upstream's InitializeTLS and NewMainKubelet choose it:
-// tlsCertFile + tlsPrivateKeyFile when given, watched while the agent runs with the
-// ReloadKubeletServerCertificateFile gate on (upstream's NewKubeletServerCertificateDynamicFileManager:
-// a rewritten, usable pair goes to new handshakes, an unusable one is logged and the current kept),
-// read once with it off; without serverTLSBootstrap a self-signed pair in
-// --cert-dir (nodeagent.crt / nodeagent.key, as upstream's kubelet.crt / kubelet.key); with it a
-// `platform/nodeagent-serving` certificate (never auto-approved), rotated like the client
-// certificate, and nothing else: while none is issued, and once the issued one has expired
+// The secure server's pair, in upstream's NewMainKubelet order. With serverTLSBootstrap (and the
+// RotateKubeletServerCertificate gate) a `platform/nodeagent-serving` certificate (never
+// auto-approved), rotated like the client certificate; tlsCertFile + tlsPrivateKeyFile, when given,
+// are then only the store's fallback pair (client-go's FileStore reads `nodeagent-server-current.pem`
+// first), served until a certificate is issued, which is asked for at once when they do not fit
+// the node's template. While there is nothing to serve, and once the pair in force has expired
 // unreplaced, the slot holds null and the secure port fails every handshake, as upstream's
 // GetCertificate does with the certificate manager's Current() nil ('no serving certificate
-// available for the kubelet'). No self-signed pair is written then. Standalone, with no API server
-// to ask, a stored serving certificate still serves until it expires, as upstream's manager without
-// a client keeps what it loaded.
+// available for the kubelet'); no self-signed pair is written then. Standalone, with no API server
+// to ask, a stored pair still serves until it expires, as upstream's manager without a client
+// keeps what it loaded. Without serverTLSBootstrap: the given files, watched while the agent runs
+// with the ReloadKubeletServerCertificateFile gate on (upstream's
+// NewKubeletServerCertificateDynamicFileManager: a rewritten, usable pair goes to new handshakes,
+// an unusable one is logged and the current kept), read once with it off; else a self-signed pair
+// in --cert-dir (nodeagent.crt / nodeagent.key, as upstream's kubelet.crt / kubelet.key).
 import { sleep, whenAborted } from '../../core/abort-wait.js';
 import { SIGNER_NODEAGENT_SERVING } from '../../core/certificates/csr-object.js';
 import { CertificateManager } from '../../core/client/certificate/manager.js';
 import { FileStore, type StoredPair } from '../../core/client/certificate/store.js';
+import type { Logger } from '../../core/log.js';
 import type { NodeAgentContext, TlsPair } from '../../core/nodeagent/context.js';
 import { ensureSelfSignedServing } from '../../core/pki/index.js';
 import { loadServingPair } from '../../core/server/serving-pair.js';
@@ -34,41 +37,53 @@ export interface ServingIdentityOptions {
 const tlsPair = (pair: StoredPair): TlsPair => ({ cert: pair.certPem, key: pair.keyPem });
 
 export async function runServingIdentity(ctx: NodeAgentContext, o: ServingIdentityOptions, signal: AbortSignal): Promise<void> {
-  const { tlsCertFile, tlsPrivateKeyFile, serverTLSBootstrap } = ctx.config;
-  const certDir = ctx.flags.get<string>('cert-dir') ?? '';
-  const log = ctx.logger.child('serving-certificate');
   if (!ctx.config.enableServer) return; // nothing would serve with it
+  const { tlsCertFile, tlsPrivateKeyFile, serverTLSBootstrap } = ctx.config;
+  const log = ctx.logger.child('serving-certificate');
+  if (serverTLSBootstrap && ctx.gates.enabled('RotateKubeletServerCertificate')) {
+    await runServingCertificateManager(ctx, o, log, signal);
+    return;
+  }
   if (tlsCertFile && tlsPrivateKeyFile) {
-    const load = () => loadServingPair({ name: 'tlsCertFile', path: tlsCertFile }, { name: 'tlsPrivateKeyFile', path: tlsPrivateKeyFile });
-    if (!ctx.gates.enabled('ReloadKubeletServerCertificateFile')) {
-      ctx.servingPair.set(load());
-      return;
-    }
-    const files = watchServingPair(SERVING_FILES, tlsCertFile, tlsPrivateKeyFile, load, log);
-    const take = (pair: TlsPair) => {
-      ctx.servingPair.set(pair);
-      log.v(4).info('loaded certificate and key pair in nodeagent server certificate manager', { certFile: tlsCertFile, keyFile: tlsPrivateKeyFile });
-    };
-    take(files.current());
-    files.onChange(take);
-    files.start();
-    try {
-      await whenAborted(signal);
-    } finally {
-      files.stop();
-    }
+    await serveFiles(ctx, tlsCertFile, tlsPrivateKeyFile, log, signal);
     return;
   }
-  if (!serverTLSBootstrap) {
-    const pair = await ensureSelfSignedServing(certDir, { hosts: [ctx.hostname], baseName: 'nodeagent' });
-    ctx.servingPair.set({ cert: pair.certificatePem, key: pair.privateKeyPem });
+  const pair = await ensureSelfSignedServing(ctx.flags.get<string>('cert-dir') ?? '', { hosts: [ctx.hostname], baseName: 'nodeagent' });
+  ctx.servingPair.set({ cert: pair.certificatePem, key: pair.privateKeyPem });
+}
+
+async function serveFiles(ctx: NodeAgentContext, certFile: string, keyFile: string, log: Logger, signal: AbortSignal): Promise<void> {
+  const load = () => loadServingPair({ name: 'tlsCertFile', path: certFile }, { name: 'tlsPrivateKeyFile', path: keyFile });
+  if (!ctx.gates.enabled('ReloadKubeletServerCertificateFile')) {
+    ctx.servingPair.set(load());
     return;
   }
-  const store = new FileStore({ dir: certDir, prefix: SERVING_PREFIX, logger: log });
+  const files = watchServingPair(SERVING_FILES, certFile, keyFile, load, log);
+  const take = (pair: TlsPair) => {
+    ctx.servingPair.set(pair);
+    log.v(4).info('loaded certificate and key pair in nodeagent server certificate manager', { certFile, keyFile });
+  };
+  take(files.current());
+  files.onChange(take);
+  files.start();
+  try {
+    await whenAborted(signal);
+  } finally {
+    files.stop();
+  }
+}
+
+async function runServingCertificateManager(ctx: NodeAgentContext, o: ServingIdentityOptions, log: Logger, signal: AbortSignal): Promise<void> {
+  const { tlsCertFile, tlsPrivateKeyFile } = ctx.config;
+  // NewKubeletServerCertificateManager's NewFileStore: the given files are read only while no
+  // issued certificate is current, and never watched (ReloadKubeletServerCertificateFile is not
+  // consulted on this path).
+  const store = new FileStore({ dir: ctx.flags.get<string>('cert-dir') ?? '', prefix: SERVING_PREFIX, certFile: tlsCertFile, keyFile: tlsPrivateKeyFile, logger: log });
+  const allowDnsOnly = ctx.gates.enabled('AllowDNSOnlyNodeCSR');
   const now = o.now ?? (() => new Date());
   const manager = new CertificateManager({
     store, signerName: SIGNER_NODEAGENT_SERVING, use: 'serving', logger: log,
-    template: () => servingTemplate(ctx.nodeName, ctx.addresses.get()),
+    template: () => servingTemplate(ctx.nodeName, ctx.addresses.get(), allowDnsOnly),
     client: () => ctx.api.wait(signal),
     onCurrent: (pair) => ctx.servingPair.set(tlsPair(pair)),
     onExpired: (pair) => {

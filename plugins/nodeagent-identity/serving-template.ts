@@ -1,12 +1,13 @@
 // The serving certificate's template from the node's addresses (k8s-behaviour §5.2): a Hostname
 // that parses as an IP counts as one, InternalIP/ExternalIP are IPs, InternalDNS/ExternalDNS and
 // other hostnames DNS names; both lists de-duplicated and sorted; no template (so no CSR) while the
-// node has no IP.
+// node has no IP, or, with the AllowDNSOnlyNodeCSR gate (upstream's newGetTemplateFn), while it has
+// neither an IP nor a DNS name.
 import { isIP } from 'node:net';
 import type { CertificateTemplate } from '../../core/client/certificate/request.js';
 import type { NodeAddress } from '../../core/nodeagent/context.js';
 
-export function servingTemplate(nodeName: string, addresses: readonly NodeAddress[] | undefined): CertificateTemplate | undefined {
+export function servingTemplate(nodeName: string, addresses: readonly NodeAddress[] | undefined, allowDnsOnly: boolean): CertificateTemplate | undefined {
   const dns = new Set<string>();
   const ips = new Set<string>();
   for (const a of addresses ?? []) {
@@ -14,7 +15,8 @@ export function servingTemplate(nodeName: string, addresses: readonly NodeAddres
     else if (a.type === 'InternalIP' || a.type === 'ExternalIP') ips.add(a.address);
     else if (a.type === 'InternalDNS' || a.type === 'ExternalDNS') dns.add(a.address);
   }
-  if (ips.size === 0) return undefined;
+  const hasRequiredAddresses = ips.size > 0 || (allowDnsOnly && dns.size > 0);
+  if (!hasRequiredAddresses) return undefined;
   return { commonName: `system:node:${nodeName}`, organizations: ['system:nodes'], dnsNames: [...dns].sort(), ipAddresses: [...ips].sort() };
 }
 

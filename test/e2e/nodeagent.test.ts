@@ -7,24 +7,17 @@
 import assert from 'node:assert/strict';
 import { X509Certificate } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import tls from 'node:tls';
 import { after, before, describe, it } from 'node:test';
 import { createBootstrapToken } from '../helpers/bootstrap-token.js';
-import { agentDirs, startAgent, type AgentProcess } from '../helpers/nodeagent-process.js';
+import { agentDirs, hostIpv4, startAgent, type AgentProcess } from '../helpers/nodeagent-process.js';
 import { runOpenssl } from '../helpers/openssl.js';
 import { startInProcess, tempDir, type RunningPlat } from '../helpers/plat.js';
 import { runPlatAsync } from '../helpers/run-plat.js';
 
 const CSRS = '/apis/certificates.platform/v1/certificatesigningrequests';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** A non-loopback IPv4 address of this machine: upstream refuses a loopback node IP. */
-function hostIpv4(): string {
-  for (const list of Object.values(os.networkInterfaces())) for (const a of list ?? []) if (a.family === 'IPv4' && !a.internal) return a.address;
-  throw new Error('this machine has no non-loopback IPv4 address for the node');
-}
 
 function presented(port: number): Promise<X509Certificate> {
   return new Promise((resolve, reject) => {

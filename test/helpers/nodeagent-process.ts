@@ -3,11 +3,18 @@
 // kubeconfig path; waitFor() reads its log.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { stringify } from 'yaml';
 // GO_YAML: quoted so that plat, reading these files by YAML 1.1, gets the strings back.
 import { GO_YAML } from '../../core/api/go-yaml.js';
 import { freePort, platBin } from './plat.js';
+
+/** A non-loopback IPv4 address of this machine for --node-ip: upstream refuses a loopback node IP. */
+export function hostIpv4(): string {
+  for (const list of Object.values(os.networkInterfaces())) for (const a of list ?? []) if (a.family === 'IPv4' && !a.internal) return a.address;
+  throw new Error('this machine has no non-loopback IPv4 address for the node');
+}
 
 export interface AgentDirs { readonly dir: string; readonly certDir: string; readonly kubeconfig: string; readonly bootstrap: string; readonly config: string }
 

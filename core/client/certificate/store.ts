@@ -97,7 +97,8 @@ export class FileStore {
       log?.info(`Loading cert/key pair from (${goQuote(crt)}, ${goQuote(keyPath)}).`);
       return pairFromPem(readFileSync(crt, 'utf8'), readFileSync(keyPath, 'utf8'));
     }
-    throw new NoCertKeyError(`no cert/key files read at "${this.currentPath}", ("${certFile ?? ''}", "${keyFile ?? ''}") or ("${crt}", "${keyPath}")`);
+    // Upstream names the directories here, not the files it looked for in them.
+    throw new NoCertKeyError(`no cert/key files read at ${goQuote(this.currentPath)}, (${goQuote(certFile ?? '')}, ${goQuote(keyFile ?? '')}) or (${goQuote(this.o.dir)}, ${goQuote(this.o.dir)})`);
   }
 
   /** Writes a new dated pair and makes it current; returns it as read back. */

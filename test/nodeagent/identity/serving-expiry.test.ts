@@ -14,6 +14,7 @@ import type { RestClient } from '../../../core/client/rest-client.js';
 import { createCertificate } from '../../../core/crypto/index.js';
 import { createLogger } from '../../../core/log.js';
 import type { NodeAddress, NodeAgentContext, TlsPair } from '../../../core/nodeagent/context.js';
+import { FeatureGates } from '../../../core/nodeagent/feature-gates.js';
 import { Slot } from '../../../core/nodeagent/slot.js';
 import { runServingIdentity } from '../../../plugins/nodeagent-identity/serving-identity.js';
 import { tempDir } from '../../helpers/plat.js';
@@ -46,6 +47,7 @@ function servingContext(certDir: string, standalone = false): NodeAgentContext {
   addresses.set([{ type: 'InternalIP', address: '10.0.0.1' }]);
   return {
     config: { enableServer: true, serverTLSBootstrap: true, tlsCertFile: '', tlsPrivateKeyFile: '' },
+    gates: FeatureGates.evaluate({}).gates,
     flags: { get: (name: string) => (name === 'cert-dir' ? certDir : undefined) },
     logger: createLogger({ write: () => {} }),
     nodeName: 'n1', hostname: 'n1', standalone,
