@@ -331,8 +331,9 @@ export class ResourceStore {
       const msgs = this.def.validateName ? this.def.validateName(value, prefix) : pathSegmentNameErrors(value, prefix);
       for (const msg of msgs) out.push(fieldError.invalid(field, value, msg));
     };
-    check('metadata.name', m.name, false);
+    // ValidateObjectMetaAccessor's order: generateName, then name.
     check('metadata.generateName', m.generateName, true);
+    check('metadata.name', m.name, false);
     return out;
   }
 

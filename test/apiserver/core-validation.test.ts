@@ -49,6 +49,13 @@ describe('core/v1 validation as kube-apiserver 1.32', () => {
     });
   }
 
+  it('a bad generateName is reported before the name made from it (ValidateObjectMetaAccessor\'s order)', async () => {
+    const r = await plat.admin.post(secrets('default'), { metadata: { generateName: 'x/' }, type: 'Opaque' });
+    assert.equal(r.status, 422, r.text);
+    assert.deepEqual(r.json.details.causes.map((c: { field: string }) => c.field), ['metadata.generateName', 'metadata.name']);
+    assert.match(r.json.message, /^Secret "x\/[a-z0-9]{5}" is invalid: \[metadata\.generateName: Invalid value: "x\/": .*, metadata\.name: Invalid value: "x\/[a-z0-9]{5}": /);
+  });
+
   it('a TLS Secret whose pair tls.X509KeyPair refuses is stored, with its error as a warning on create and update', async () => {
     const body = { metadata: { name: 'tls-bad-pair' }, type: 'platform/tls', data: { 'tls.crt': b64('not pem'), 'tls.key': b64('') } };
     const c = await plat.admin.post(secrets('default'), body);

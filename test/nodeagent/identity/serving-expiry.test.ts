@@ -112,10 +112,11 @@ describe('node agent serving certificate with serverTLSBootstrap', () => {
     const certDir = tempDir('plat-serving-standalone-');
     const issued = issuedPair(certDir);
     const ctx = servingContext(certDir, true);
-    // 50 ms before NotAfter: the stored certificate serves, then expires.
+    // 3 s before NotAfter, so that a loaded machine still reads the stored certificate unexpired:
+    // it serves, then expires.
     const start = Date.now();
     const stop = new AbortController();
-    const running = runServingIdentity(ctx, { now: () => new Date(T0 + HOUR - 50 + (Date.now() - start)) }, stop.signal);
+    const running = runServingIdentity(ctx, { now: () => new Date(T0 + HOUR - 3000 + (Date.now() - start)) }, stop.signal);
     try {
       assert.equal((await ctx.servingPair.wait())?.cert, issued);
       assert.equal(await nextValue(ctx.servingPair), null);
