@@ -253,7 +253,8 @@ export class ResourceStore {
     const caller = { user: ctx.user, namespace: ctx.namespace };
     this.def.validateReview?.(caller, admitted);
     await this.#admit('admitValidate', { ...req, object: structuredClone(admitted) });
-    return this.def.review!(caller, admitted);
+    const answer = await this.def.review!(caller, admitted);
+    return { ...answer, metadata: omitEmptyMetadata(answer.metadata) };
   }
 
   #invalid(name: string, errs: FieldError[]): StatusError {
@@ -493,4 +494,13 @@ export class ResourceStore {
     }
     throw errors.conflict(this.qualified, name, 'too many concurrent updates; please try again');
   }
+}
+
+/**
+ * A review echoes its metadata: ObjectMeta's fields are omitempty but creationTimestamp, so the
+ * zero values a review may carry (an empty name, generation 0, empty maps and lists) are not written.
+ */
+function omitEmptyMetadata(meta: ApiObject['metadata']): ApiObject['metadata'] {
+  const empty = (v: unknown) => v === undefined || v === null || v === '' || v === 0 || (typeof v === 'object' && Object.keys(v as object).length === 0);
+  return Object.fromEntries(Object.entries(meta).filter(([k, v]) => k === 'creationTimestamp' || !empty(v))) as ApiObject['metadata'];
 }

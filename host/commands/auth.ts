@@ -51,7 +51,9 @@ async function resolve(conn: Connection, type: string): Promise<Resolved> {
   const found = (await discover(conn)).filter(({ group: g, r }) => (group === undefined || g === group)
     && (r.name === name || r.singularName === name || r.kind.toLowerCase() === name || (r.shortNames ?? []).includes(name)));
   const first = found[0];
-  // As kubectl: a type discovery does not list (signers, users, ...) is still a fine question.
+  // As kubectl: a type discovery does not list (signers, users, ...) is still a fine question; but
+  // asked by resource and group, where kubectl asks about the argument as typed in the core group,
+  // which no rule on signers matches (README: a deliberate difference).
   if (!first) {
     // kubectl's nonStandardResourceNames: users and groups are only impersonated, never served, so no warning.
     if (!group && NON_STANDARD_RESOURCE_NAMES.has(name)) return { group: '', resource: name, namespaced: false };

@@ -102,8 +102,10 @@ describe('access reviews', () => {
   });
 
   it('metadata of zero values is empty (Semantic.DeepEqual with an empty ObjectMeta)', async () => {
-    const r = await local('team-a', { metadata: { name: '', labels: {}, generation: 0 }, spec: { user: 'bob', resourceAttributes: { verb: 'get', resource: 'secrets', namespace: 'team-a' } } });
+    const r = await local('team-a', { metadata: { name: '', labels: {}, generation: 0, resourceVersion: '', finalizers: [] }, spec: { user: 'bob', resourceAttributes: { verb: 'get', resource: 'secrets', namespace: 'team-a' } } });
     assert.equal(r.status, 201, r.text);
+    // Echoed as encoding/json writes ObjectMeta: its zero values are omitempty, creationTimestamp is not.
+    assert.deepEqual(r.json.metadata, { namespace: 'team-a', creationTimestamp: null });
   });
 
   it('SelfSubjectAccessReview answers for the caller, and needs no rights beyond creating it', async () => {
