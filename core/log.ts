@@ -8,8 +8,8 @@ export interface Logger {
   info(msg: string, fields?: Fields): void;
   warn(msg: string, fields?: Fields): void;
   error(msg: string, fields?: Fields): void;
-  /** Logged only when the verbosity is at least `level`. */
-  v(level: number): Pick<Logger, 'info'>;
+  /** Logged only when the verbosity is at least `level`; `enabled` says whether it is (klog's V(n).Enabled()). */
+  v(level: number): Pick<Logger, 'info'> & { readonly enabled?: boolean };
   child(name: string): Logger;
   /**
    * Changes the verbosity of the whole tree this logger belongs to: -v is process-wide, as klog's
@@ -55,7 +55,10 @@ export function createLogger(opts: LoggerOptions = {}): Logger {
     const info = emit('I');
     return {
       info, warn: emit('W'), error: emit('E'),
-      v: (level) => ({ info: level <= state.verbosity || (state.vmodule.length > 0 && level <= moduleLevel(name)) ? emit('I', level) : () => {} }),
+      v: (level) => {
+        const enabled = level <= state.verbosity || (state.vmodule.length > 0 && level <= moduleLevel(name));
+        return { enabled, info: enabled ? emit('I', level) : () => {} };
+      },
       child: (child) => make(name ? `${name}/${child}` : child),
       setVerbosity: (v: number) => { state.verbosity = v; },
       setFormat: (format: 'text' | 'json') => { state.json = format === 'json'; },

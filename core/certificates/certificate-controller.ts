@@ -59,7 +59,10 @@ export function certificateController(ctx: ControllerContext, o: CertificateCont
     async run(signal: AbortSignal): Promise<void> {
       runSignal = signal;
       log.info('Starting certificate controller', { name: o.name });
+      // cache.WaitForNamedCacheSync(fmt.Sprintf("certificate-%s", cc.name), ...).
+      log.info(`Waiting for caches to sync for certificate-${o.name}`);
       await informer.waitForSync(signal);
+      if (!signal.aborted) log.info(`Caches are synced for certificate-${o.name}`);
       if (!signal.aborted) await runWorkers({ name: o.name, queue, workers: o.workers, sync, logger: log }, signal);
       else await queue.shutDown();
       log.info('Shutting down certificate controller', { name: o.name });

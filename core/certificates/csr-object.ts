@@ -6,7 +6,7 @@ import type { ApiObject } from '../api/meta.js';
 import type { ResourceRef } from '../client/rest-client.js';
 
 export const CERTIFICATES_GROUP = 'certificates.platform';
-export const CSR_RESOURCE: ResourceRef = { group: CERTIFICATES_GROUP, version: 'v1', plural: 'certificatesigningrequests' };
+export const CSR_RESOURCE: ResourceRef = { group: CERTIFICATES_GROUP, version: 'v1', plural: 'certificatesigningrequests', kind: 'CertificateSigningRequest' };
 /** `<resource>.<group>`, as Status messages and kubectl name the resource. */
 export const CSR_QUALIFIED = `${CSR_RESOURCE.plural}.${CERTIFICATES_GROUP}`;
 

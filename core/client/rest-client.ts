@@ -12,6 +12,7 @@ import { failOnAbortWhileTunnelling, ProxyAgent } from './proxy-connect.js';
 import { transportTlsOptions } from './transport-tls.js';
 import { resourceNameError } from './resource-name.js';
 import { withTlsVerifyReason } from './tls-verify-error.js';
+import { logThrottle } from './throttle-log.js';
 import { TokenBucket } from './token-bucket.js';
 import { warningTexts } from './warning-header.js';
 import { sleep, sleepUnlessAborted } from '../abort-wait.js';
@@ -26,6 +27,8 @@ export interface ResourceRef {
   readonly version: string;
   readonly plural: string;
   readonly namespace?: string;
+  /** The kind of its objects, for log lines that name the type (`*v1.CertificateSigningRequest`). */
+  readonly kind?: string;
 }
 
 /** A non-2xx answer: the Status the server sent (or a synthesised one). */
@@ -182,6 +185,8 @@ export class RestClient {
     // Over a dialled connection the same requests travel as plain HTTP (connection.ts).
     if (this.#connection.dial) u.protocol = 'http:';
     for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) u.searchParams.set(k, String(v));
+    // Go's url.Values.Encode orders the parameters by name; the throttling lines show them so.
+    u.searchParams.sort();
     return u;
   }
 
@@ -231,11 +236,12 @@ export class RestClient {
   async #request<T>(method: string, path: string, o: RequestOptions): Promise<T> {
     // The first token is taken before the timeout starts, as client-go's: a throttled client
     // should not time out a request it has not sent.
-    if (!o.unthrottled) await this.#limiter?.wait(o.signal);
+    const waited = o.unthrottled ? undefined : await this.#throttle(o.signal);
     const timeoutMs = o.timeoutMs ?? this.opts.timeoutMs;
     const deadline = requestDeadline(timeoutMs, o.signal);
     const query = deadline ? { ...o.query, timeout: formatDuration(deadline.ms) } : o.query;
     const url = this.#url(path, query);
+    if (waited !== undefined) logThrottle(this.opts.logger, waited, method, url.href);
     const signal = deadline?.signal ?? o.signal;
     const attemptOptions = signal ? { ...o, signal } : o;
     // Without a timeout of the caller's, a connection silent this long is given up.
@@ -265,6 +271,14 @@ export class RestClient {
     }
   }
 
+  /** Waits for a token of the client's rate limit; how long it waited (ms), undefined without a limit. */
+  async #throttle(signal: AbortSignal | undefined): Promise<number | undefined> {
+    if (!this.#limiter) return undefined;
+    const started = performance.now();
+    await this.#limiter.wait(signal);
+    return performance.now() - started;
+  }
+
   /**
    * One request as client-go's withRetry sends it: an answer that asks for a retry (429, or 5xx
    * with Retry-After) is waited for and sent again, and so is a lost connection when `retryLost`
@@ -277,27 +291,31 @@ export class RestClient {
         res = await this.#open(method, url, o, idleMs);
       } catch (e) {
         if (!retryLost || !isLostConnection(e) || o.signal?.aborted || retries >= MAX_RETRIES) throw e;
-        await this.#beforeRetry(1, o, retries + 1, url);
+        await this.#beforeRetry(method, 1, o, retries + 1, url, `retries: ${retries + 1}, retry-after: 1s - retry-reason: due to retryable error, error: ${(e as Error).message}`);
         continue;
       }
       const code = res.statusCode ?? 0;
       const wait = code >= 200 && code <= 299 ? undefined : answerRetryWait(code, res.headers);
       if (wait === undefined || retries >= MAX_RETRIES) return res;
       discard(res);
-      await this.#beforeRetry(wait, o, retries + 1, url);
+      await this.#beforeRetry(method, wait, o, retries + 1, url, retryReason(retries + 1, wait, code, res.headers['x-kubernetes-pf-flowschema-uid']));
     }
   }
 
-  /** client-go's withRetry.Before: wait as the server asked (abortable), then take a token again. */
-  async #beforeRetry(seconds: number, o: RequestOptions, attempt: number, url: URL): Promise<void> {
+  /**
+   * client-go's withRetry.Before: wait as the server asked (abortable), then take a token again
+   * (a watch's too: only its first attempt skips the limit), then say so.
+   */
+  async #beforeRetry(method: string, seconds: number, o: RequestOptions, attempt: number, url: URL, reason: string): Promise<void> {
     const signal = o.signal;
-    this.opts.logger?.v(4).info(`Got a Retry-After ${formatDuration(seconds * 1000)} response for attempt ${attempt} to ${url.href}`);
     if (seconds > 0) {
       if (signal) await sleepUnlessAborted(seconds * 1000, signal);
       else await sleep(seconds * 1000);
     }
     if (signal?.aborted) throw signal.reason;
-    if (!o.unthrottled) await this.#limiter?.wait(signal);
+    const waited = o.unthrottled ? undefined : await this.#throttle(signal);
+    if (waited !== undefined) logThrottle(this.opts.logger, waited, method, url.href, reason);
+    this.opts.logger?.v(4).info(`Got a Retry-After ${formatDuration(seconds * 1000)} response for attempt ${attempt} to ${url.href}`);
   }
 
   async get<T extends ApiObject>(r: ResourceRef, name: string, subresource?: string, o: { signal?: AbortSignal } = {}): Promise<T> {
@@ -326,7 +344,8 @@ export class RestClient {
    * 5xx with Retry-After); a connection still lost after the last retry is an empty watch.
    */
   async *watch<T extends ApiObject>(r: ResourceRef, o: { resourceVersion?: string; timeoutSeconds?: number; fieldSelector?: string; labelSelector?: string; signal?: AbortSignal } = {}): AsyncGenerator<WatchEvent<T>> {
-    await this.#limiter?.wait(o.signal);
+    // Not rate limited (client-go's Request.Watch: "We specifically don't want to rate limit
+    // watches"): a watch that waited behind lists would leave the cache stale for as long.
     const path = resourcePath(r);
     const url = this.#url(path, {
       watch: 'true', allowWatchBookmarks: 'true', resourceVersion: o.resourceVersion, timeoutSeconds: o.timeoutSeconds,
@@ -372,6 +391,13 @@ function discard(res: http.IncomingMessage): void {
   let read = 0;
   res.on('data', (c: Buffer) => { read += c.length; if (read > MAX_DRAINED_BYTES) res.destroy(); });
   res.on('error', () => {});
+}
+
+/** withRetry's getRetryReason. */
+function retryReason(attempt: number, seconds: number, code: number, flowSchemaUid: string | string[] | undefined): string {
+  const message = `retries: ${attempt}, retry-after: ${seconds}s`;
+  if (code === 429) return `${message} - retry-reason: due to server-side throttling, FlowSchema UID: ${JSON.stringify(typeof flowSchemaUid === 'string' ? flowSchemaUid : flowSchemaUid?.[0] ?? '')}`;
+  return `${message} - retry-reason: ${code}`;
 }
 
 /** client-go's maxBodySlurpSize. */

@@ -1,11 +1,11 @@
 // An informer (client-go's reflector + store + handlers): list, then watch from the list's
-// resourceVersion; keep a local cache of the objects; call add/update/delete handlers; re-list on
-// 410 Gone (the version was compacted) or any other watch failure (with the reflector's backoff);
-// re-watch when the server ends a watch or its connection breaks (one that ended at once with
-// nothing in it is a failure), and after a backoff when a watch is refused with 429 or its
-// connection refused; resync (an update event for every cached object) every period.
+// resourceVersion; keep a local cache of the objects; call add/update/delete handlers; re-list,
+// after the reflector's backoff, on 410 (the version was compacted), any other watch failure or a
+// watch that ended at once with nothing in it; re-watch at once when the server ends a watch or
+// its connection breaks, and after a backoff when a watch is refused with 429 or its connection
+// refused; resync (an update event for every cached object) every period.
 import type { ApiObject } from '../api/meta.js';
-import { isApiError, type ResourceRef, type RestClient } from '../client/rest-client.js';
+import { ApiError, isApiError, type ResourceRef, type RestClient } from '../client/rest-client.js';
 import type { Logger } from '../log.js';
 import { sleep, whenAborted } from '../abort-wait.js';
 import { setLongTimeout } from '../long-timeout.js';
@@ -25,8 +25,10 @@ export interface InformerOptions<T extends ApiObject> {
   readonly resyncMs?: number;
   readonly fieldSelector?: string;
   readonly logger?: Logger;
-  /** Page size of the initial list (0: one page). */
+  /** The pager's page size (0: one page); lists from a known version are not paged (the reflector's rule). */
   readonly pageSize?: number;
+  /** Names it in log lines (the reflector's name, upstream the file:line that made the informer). */
+  readonly name?: string;
   /** Waits after a failed list or watch; the reflector's by default. */
   readonly backoff?: ExponentialBackoff;
   /** Milliseconds, for how long a watch lasted; performance.now by default. */
@@ -40,6 +42,9 @@ export const SHORT_WATCH_MS = 1000;
 export const isWatchErrorRetriable = (e: unknown): boolean =>
   (isApiError(e) && (e.code === 429 || e.reason === 'TooManyRequests')) || (e as NodeJS.ErrnoException | undefined)?.code === 'ECONNREFUSED';
 
+/** The name of an informer no one named. */
+export const INFORMER_NAME = 'core/controller/informer.ts';
+
 export const objectKey = (o: ApiObject): string => (o.metadata.namespace ? `${o.metadata.namespace}/${o.metadata.name}` : o.metadata.name ?? '');
 
 export class Informer<T extends ApiObject> {
@@ -47,8 +52,17 @@ export class Informer<T extends ApiObject> {
   readonly #handlers: InformerHandlers<T>[] = [];
   #synced = false;
   #syncWaiters: (() => void)[] = [];
+  #lastSyncResourceVersion = '';
+  /** The last list or watch found that version expired or too new: list from the latest. */
+  #versionUnavailable = false;
+  /** The first list (from "0") came in pages: the server pages, so later lists page too. */
+  #paginatedResult = false;
+  readonly #name: string;
+  readonly #type: string;
   constructor(private readonly o: InformerOptions<T>) {
     if (o.handlers) this.#handlers.push(o.handlers);
+    this.#name = o.name ?? INFORMER_NAME;
+    this.#type = o.resource.kind ? `*${o.resource.version}.${o.resource.kind}` : '<unspecified>';
   }
 
   /** Another consumer's handlers (a shared informer); objects already cached are replayed as adds. */
@@ -71,19 +85,71 @@ export class Informer<T extends ApiObject> {
     return Promise.race([new Promise<void>((resolve) => this.#syncWaiters.push(resolve)), whenAborted(signal)]);
   }
 
-  async #list(signal: AbortSignal): Promise<string> {
+  /**
+   * The reflector's list(): from "0" at first (any version will do), then from the last version
+   * seen, or from the latest ("") once that version proved unavailable; paginated unless listing
+   * from a known version (which the server can answer from its cache) on a server that did not
+   * paginate the first list. Throws "failed to list <type>: <error>" after a warning.
+   */
+  async #list(signal: AbortSignal): Promise<void> {
+    let resourceVersion = this.#relistResourceVersion();
+    let items: T[];
+    let rv: string;
+    try {
+      try {
+        ({ items, rv } = await this.#pages(resourceVersion, signal));
+      } catch (e) {
+        if (!isExpiredError(e) && !isTooLargeResourceVersionError(e)) throw e;
+        this.#versionUnavailable = true;
+        resourceVersion = this.#relistResourceVersion();
+        ({ items, rv } = await this.#pages(resourceVersion, signal));
+      }
+    } catch (e) {
+      if (signal.aborted) throw e;
+      // The reflector unblocks whoever waits for the sync with an empty cache: the server has none.
+      if (isApiError(e) && e.code === 404) this.#replace([]);
+      this.o.logger?.warn(`${this.#name}: failed to list ${this.#type}: ${(e as Error).message}`);
+      throw new Error(`failed to list ${this.#type}: ${(e as Error).message}`, { cause: e });
+    }
+    if (signal.aborted) return; // a list cut short is no snapshot to replace the cache with
+    this.#versionUnavailable = false;
+    this.#replace(items);
+    this.#lastSyncResourceVersion = rv;
+  }
+
+  /** pager.List: pages of `limit` (none when 0) until the last; an expired continuation is listed whole. */
+  async #pages(resourceVersion: string, signal: AbortSignal): Promise<{ items: T[]; rv: string }> {
+    const pageSize = this.#paginatedResult || resourceVersion === '' || resourceVersion === '0' ? this.o.pageSize ?? 0 : 0;
+    const selector = this.o.fieldSelector ? { fieldSelector: this.o.fieldSelector } : {};
     const items: T[] = [];
     let cont: string | undefined;
-    let rv = '';
-    do {
-      const page = await this.o.client.list<T>(this.o.resource, {
-        ...(this.o.fieldSelector ? { fieldSelector: this.o.fieldSelector } : {}),
-        ...(this.o.pageSize ? { limit: this.o.pageSize } : {}), ...(cont ? { continue: cont } : {}),
-      }, { signal });
+    for (;;) {
+      // Continuations carry no resourceVersion: the token pins the version.
+      const query = { ...selector, ...(pageSize ? { limit: pageSize } : {}), ...(cont ? { continue: cont } : { resourceVersion: resourceVersion || undefined }) };
+      let page;
+      try {
+        page = await this.o.client.list<T>(this.o.resource, query, { signal });
+      } catch (e) {
+        if (!cont || !(isApiError(e) && (e.code === 410 || e.reason === 'Expired'))) throw e;
+        const whole = await this.o.client.list<T>(this.o.resource, { ...selector, resourceVersion: resourceVersion || undefined }, { signal });
+        return { items: whole.items, rv: whole.metadata.resourceVersion ?? '' };
+      }
       items.push(...page.items);
-      rv = page.metadata.resourceVersion ?? '';
-      cont = page.metadata.continue || undefined;
-    } while (cont && !signal.aborted);
+      if (!page.metadata.continue || signal.aborted) {
+        if (cont && resourceVersion === '0') this.#paginatedResult = true;
+        return { items, rv: page.metadata.resourceVersion ?? '' };
+      }
+      cont = page.metadata.continue;
+    }
+  }
+
+  #relistResourceVersion(): string {
+    if (this.#versionUnavailable) return '';
+    return this.#lastSyncResourceVersion || '0';
+  }
+
+  /** The store's Replace: the list's objects are added or updated, the others deleted; the cache is synced. */
+  #replace(items: T[]): void {
     const seen = new Set<string>();
     for (const item of items) {
       const key = objectKey(item);
@@ -96,7 +162,6 @@ export class Informer<T extends ApiObject> {
       if (!seen.has(key)) { this.#store.delete(key); this.#delete(old); }
     }
     if (!this.#synced) { this.#synced = true; for (const w of this.#syncWaiters.splice(0)) w(); }
-    return rv;
   }
 
   #apply(type: string, obj: T): void {
@@ -111,13 +176,13 @@ export class Informer<T extends ApiObject> {
     }
   }
 
+  /**
+   * The reflector's Run: ListAndWatch over and over, each return (an error, an expired version, a
+   * watch that failed or was very short) followed by one backoff wait, as wait.BackoffUntil with
+   * sliding: a server that answers every watch with 410 gets a list and a watch per backoff.
+   */
   async run(signal: AbortSignal): Promise<void> {
-    const log = this.o.logger;
-    // A successful list does not reset the backoff: a watch that always fails right after one (a
-    // user that may list but not watch) would re-list every 800ms for ever.
     const backoff = this.o.backoff ?? new ExponentialBackoff();
-    const failed = (): number => backoff.next();
-    const now = this.o.now ?? (() => performance.now());
     let stopResync = (): void => {};
     const resyncEvery = (ms: number): void => {
       stopResync = setLongTimeout(() => { for (const obj of this.#store.values()) this.#update(obj, obj); resyncEvery(ms); }, ms, { unref: true });
@@ -125,68 +190,100 @@ export class Informer<T extends ApiObject> {
     if (this.o.resyncMs) resyncEvery(this.o.resyncMs);
     try {
       while (!signal.aborted) {
-        let rv: string;
         try {
-          rv = await this.#list(signal);
+          await this.#listAndWatch(signal, backoff);
         } catch (e) {
-          if (signal.aborted) break;
-          const retryInMs = failed();
-          log?.warn('list failed; retrying', { resource: this.o.resource.plural, error: (e as Error).message, retryInMs });
-          await sleep(retryInMs, signal);
-          continue;
+          if (!signal.aborted) this.#watchErrorHandler(e);
         }
-        // Watch until the version is gone (then list again) or something breaks.
-        for (;;) {
-          if (signal.aborted) return;
-          try {
-            // The reflector's random watch timeout: 5 to 10 minutes, so watches end and restart spread out.
-            const timeoutSeconds = Math.floor(300 * (1 + Math.random()));
-            let gone = false;
-            let throttled = false;
-            const started = now();
-            let received = 0;
-            for await (const ev of this.o.client.watch<T>(this.o.resource, { resourceVersion: rv, timeoutSeconds, signal, ...(this.o.fieldSelector ? { fieldSelector: this.o.fieldSelector } : {}) })) {
-              received++;
-              if (ev.type === 'ERROR') {
-                const status = ev.object as unknown as { code?: number; reason?: string; message?: string };
-                if (status.code === 410) { gone = true; break; }
-                if (status.code === 429 || status.reason === 'TooManyRequests') { throttled = true; break; }
-                throw new Error(`watch error: ${status.message ?? JSON.stringify(ev.object)}`);
-              }
-              rv = ev.object.metadata.resourceVersion ?? rv;
-              if (ev.type !== 'BOOKMARK') this.#apply(ev.type, ev.object);
-            }
-            if (gone) { log?.v(2).info('watch expired; re-listing', { resource: this.o.resource.plural }); break; }
-            if (throttled) {
-              log?.v(2).info('watch returned 429; backing off', { resource: this.o.resource.plural });
-              await sleep(failed(), signal);
-              continue;
-            }
-            // Ended at once with nothing in it (a proxy or a server that closes watches as it takes
-            // them): watching again at once would spin on the server, so it is a failure, backed off.
-            if (received === 0 && !signal.aborted && now() - started < SHORT_WATCH_MS) {
-              throw new Error(`very short watch: the server closed it within ${SHORT_WATCH_MS / 1000}s and sent nothing`);
-            }
-          } catch (e) {
-            if (signal.aborted) return;
-            if (isApiError(e) && e.code === 410) break;
-            // The reflector's isWatchErrorRetriable: the watch could not be opened for now, but the
-            // cache is still good; back off and watch again from where it was.
-            if (isWatchErrorRetriable(e)) {
-              const retryInMs = failed();
-              log?.v(4).info('watch failed; backing off', { resource: this.o.resource.plural, error: (e as Error).message, retryInMs });
-              await sleep(retryInMs, signal);
-              continue;
-            }
-            const retryInMs = failed();
-            log?.warn('watch failed; re-listing', { resource: this.o.resource.plural, error: (e as Error).message, retryInMs });
-            await sleep(retryInMs, signal);
-            break;
-          }
-        }
+        if (signal.aborted) break;
+        await sleep(backoff.next(), signal);
       }
     } finally {
       stopResync();
     }
   }
+
+  /** DefaultWatchErrorHandler. */
+  #watchErrorHandler(e: unknown): void {
+    const message = (e as Error).message;
+    if (isExpiredError(e)) this.o.logger?.v(4).info(`${this.#name}: watch of ${this.#type} closed with: ${message}`);
+    else this.o.logger?.error('Unhandled Error', { err: `${this.#name}: Failed to watch ${this.#type}: ${message}` });
+  }
+
+  /** The reflector's ListAndWatch: throws what ended it before a watch was under way, returns otherwise. */
+  async #listAndWatch(signal: AbortSignal, backoff: ExponentialBackoff): Promise<void> {
+    const log = this.o.logger;
+    await this.#list(signal);
+    const now = this.o.now ?? (() => performance.now());
+    for (;;) {
+      if (signal.aborted) return;
+      // The reflector's random watch timeout: 5 to 10 minutes, so watches end and restart spread out.
+      const timeoutSeconds = Math.floor(300 * (1 + Math.random()));
+      const started = now();
+      let received = 0;
+      let ended: unknown;
+      try {
+        for await (const ev of this.o.client.watch<T>(this.o.resource, {
+          resourceVersion: this.#lastSyncResourceVersion, timeoutSeconds, signal,
+          ...(this.o.fieldSelector ? { fieldSelector: this.o.fieldSelector } : {}),
+        })) {
+          if (ev.type === 'ERROR') { ended = statusError(ev.object); break; }
+          received++;
+          this.#lastSyncResourceVersion = ev.object.metadata.resourceVersion ?? this.#lastSyncResourceVersion;
+          if (ev.type !== 'BOOKMARK') this.#apply(ev.type, ev.object);
+        }
+      } catch (e) {
+        if (signal.aborted) return;
+        // Not opened (an answer other than 200, or no connection): the reflector's Watch() error.
+        if (received === 0 && (isApiError(e) || (e as NodeJS.ErrnoException).code !== undefined)) {
+          // isWatchErrorRetriable: the cache is still good; watch again from where it was.
+          if (isWatchErrorRetriable(e)) {
+            log?.v(4).info(`${this.#name}: watch of ${this.#type} returned ${(e as Error).message} - backing off`);
+            await sleep(backoff.next(), signal);
+            continue;
+          }
+          throw e;
+        }
+        ended = e;
+      }
+      if (signal.aborted) return;
+      // Ended at once with nothing in it (a proxy or a server that closes watches as it takes them).
+      if (ended === undefined && received === 0 && now() - started < SHORT_WATCH_MS) {
+        ended = new Error(`very short watch: ${this.#name}: Unexpected watch close - watch lasted less than a second and no items received`);
+      }
+      if (ended === undefined) {
+        log?.v(4).info(`${this.#name}: Watch close - ${this.#type} total ${received} items received`);
+        continue;
+      }
+      if (isExpiredError(ended)) {
+        log?.v(4).info(`${this.#name}: watch of ${this.#type} closed with: ${(ended as Error).message}`);
+      } else if (isApiError(ended) && (ended.code === 429 || ended.reason === 'TooManyRequests')) {
+        log?.v(2).info(`${this.#name}: watch of ${this.#type} returned 429 - backing off`);
+        await sleep(backoff.next(), signal);
+        continue;
+      } else {
+        log?.warn(`${this.#name}: watch of ${this.#type} ended with: ${(ended as Error).message}`);
+      }
+      return;
+    }
+  }
+}
+
+/** apierrors.FromObject of an ERROR event's Status. */
+function statusError(object: unknown): ApiError {
+  const st = object as { code?: number; reason?: string; message?: string };
+  return new ApiError(st.code ?? 500, st.reason ?? '', st.message ?? JSON.stringify(object), object);
+}
+
+/** isExpiredError: 410 Expired, or Gone from servers before 1.18. */
+export const isExpiredError = (e: unknown): boolean => isApiError(e) && (e.reason === 'Expired' || e.reason === 'Gone' || (e.reason === '' && e.code === 410));
+
+/** isTooLargeResourceVersionError: a version newer than the server has seen (its cache is behind). */
+export function isTooLargeResourceVersionError(e: unknown): boolean {
+  if (!isApiError(e)) return false;
+  const status = e.body as { message?: string; details?: { causes?: { type?: string; message?: string }[] } } | undefined;
+  const causes = status?.details?.causes ?? [];
+  if (causes.some((c) => c.type === 'ResourceVersionTooLarge')) return true;
+  if (e.reason !== 'Timeout') return false;
+  return causes.some((c) => c.message === 'Too large resource version') || (status?.message ?? '').includes('Too large resource version');
 }

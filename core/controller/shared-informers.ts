@@ -5,6 +5,9 @@ import type { ResourceRef, RestClient } from '../client/rest-client.js';
 import type { Logger } from '../log.js';
 import { Informer } from './informer.js';
 
+/** The reflector name of the shared informers (upstream's is the factory's file:line, k8s.io/client-go/informers/factory.go:160). */
+export const SHARED_INFORMERS_NAME = 'core/controller/shared-informers.ts';
+
 export class SharedInformers {
   readonly #informers = new Map<string, Informer<ApiObject>>();
   readonly #running: Promise<void>[] = [];
@@ -18,7 +21,8 @@ export class SharedInformers {
     let inf = this.#informers.get(key);
     if (!inf) {
       const resyncMs = this.o.minResyncMs ? Math.floor(this.o.minResyncMs * (1 + Math.random())) : 0;
-      inf = new Informer<ApiObject>({ client: this.client, resource, resyncMs, ...(this.o.logger ? { logger: this.o.logger } : {}), pageSize: 500 });
+      // pageSize: the pager's default, as the factory's informers leave it.
+      inf = new Informer<ApiObject>({ client: this.client, resource, resyncMs, ...(this.o.logger ? { logger: this.o.logger } : {}), pageSize: 500, name: SHARED_INFORMERS_NAME });
       this.#informers.set(key, inf);
       if (this.#signal) this.#running.push(inf.run(this.#signal));
     }

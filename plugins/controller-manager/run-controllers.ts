@@ -91,11 +91,13 @@ export class RunningControllers {
 
     const running = o.metrics ? controllerManagerMetrics(o.metrics, MANAGER_NAME) : undefined;
     const runOne = async ({ name, controller }: { name: string; controller: Runnable }) => {
-      log.v(1).info('Controller starting...', { controller: name });
+      log.v(1).info('Starting controller', { controller: name });
       this.#running.add(name);
       running?.controllerStarted(name);
       try {
-        await controller.run(signal);
+        const run = controller.run(signal);
+        log.info('Started controller', { controller: name });
+        await run;
       } catch (e) {
         log.error('Controller failed', { controller: name, error: e instanceof Error ? e.message : String(e) });
       } finally {

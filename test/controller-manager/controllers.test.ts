@@ -131,7 +131,7 @@ describe('controllers run by plat controller-manager', () => {
 
   it('gives a controller that does not stop --controller-shutdown-timeout, then gives up naming it', async () => {
     const cm = await start('stuck', ['--controllers=stuck,marker-a', '--controller-shutdown-timeout=300ms', '-v=1']);
-    await until(async () => cm.logs.some((l) => l.includes('Controller starting...') && l.includes('controller="stuck"')), 'stuck starts');
+    await until(async () => cm.logs.some((l) => l.includes('Starting controller') && l.includes('controller="stuck"')), 'stuck starts');
     await assert.rejects(cm.stop(), /^Error: controllers did not stop within --controller-shutdown-timeout=300ms \(still running: stuck\)$/);
     assert.ok(cm.logs.some((l) => l.includes('Controller shutdown timeout reached') && l.includes('runningControllers=["stuck"]')));
     assert.ok(cm.logs.some((l) => l.includes('Controller terminated') && l.includes('controller="marker-a"')), 'the well-behaved one stopped');
@@ -147,7 +147,7 @@ describe('controllers run by plat controller-manager', () => {
   it('--controller-start-interval starts the controllers one after another, each at least an interval after the last', async () => {
     const cm = await start('stagger', ['--controllers=marker-a,marker-b,marker-c', '--controller-start-interval=400ms', '-v=1']);
     try {
-      const started = () => cm.logs.filter((l) => l.includes('Controller starting...'));
+      const started = () => cm.logs.filter((l) => l.includes('Starting controller'));
       await until(async () => started().length === 3, 'all three start');
       // klog's stamp: Immdd hh:mm:ss.uuuuuu; the gaps are lower bounds (a sleep never ends early).
       const at = started().map((l) => {
@@ -177,7 +177,7 @@ describe('controllers run by plat controller-manager', () => {
       assert.deepEqual(refused, { code: 1, reason: 'failed to wait for apiserver being healthy: timed out waiting for the condition: failed to get apiserver /healthz status: Unauthorized' });
       for (const cm of cms) {
         assert.ok(cm.logs.some((l) => l.startsWith('E') && l.includes('Error building controller context')));
-        assert.ok(!cm.logs.some((l) => l.includes('Controller starting...')), 'no controller ran');
+        assert.ok(!cm.logs.some((l) => l.includes('Starting controller')), 'no controller ran');
       }
     } finally {
       await Promise.all(cms.map((cm) => cm.stop()));

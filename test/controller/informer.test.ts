@@ -3,7 +3,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ApiError, RestClient } from '../../core/client/rest-client.js';
-import { ExponentialBackoff } from '../../core/controller/backoff.js';
 import { Informer } from '../../core/controller/informer.js';
 import { createLogger } from '../../core/log.js';
 import { getApiServer } from '../../plugins/apiserver/index.js';
@@ -11,6 +10,7 @@ import { baseCsr, fixtures } from '../certificates/fixtures.js';
 import { eventually } from '../helpers/kubectl.js';
 import { startInProcess, type RunningPlat } from '../helpers/plat.js';
 import { startStallProxy } from '../helpers/stall-proxy.js';
+import { RecordingBackoff } from './recording-backoff.js';
 import { adminConnection } from './support.js';
 
 const CSRS = { group: 'certificates.platform', version: 'v1', plural: 'certificatesigningrequests' };
@@ -79,7 +79,7 @@ describe('Informer', () => {
     const events: string[] = [];
     const logs: string[] = [];
     const inf = new Informer({
-      client: gated, resource: CSRS, logger: createLogger({ verbosity: 2, write: (l) => logs.push(l) }),
+      client: gated, resource: CSRS, logger: createLogger({ verbosity: 4, write: (l) => logs.push(l) }), backoff: new RecordingBackoff(),
       // Every watch lasts long enough not to count as a very short one (else it would be a failure, re-listed after a backoff).
       now: (() => { let t = 0; return () => (t += 60_000); })(),
       handlers: {
@@ -106,7 +106,7 @@ describe('Informer', () => {
 
     await eventually(() => events.length >= 3, 'the changes made in the gap');
     assert.deepEqual(events.sort(), ['add gap-3', 'delete gap-2', 'update gap-1']);
-    assert.match(logs.join('\n'), /watch expired; re-listing resource="certificatesigningrequests"/);
+    assert.match(logs.join('\n'), /core\/controller\/informer\.ts: watch of <unspecified> closed with: /);
     assert.equal(inf.get('gap-1')?.metadata.labels?.['x'], '1');
     assert.equal(inf.get('gap-2'), undefined);
     await eventually(() => watchedFrom.length === 3, 'a watch from the re-list');
@@ -130,23 +130,23 @@ describe('Informer', () => {
   it('backs off exponentially when every watch fails right after a successful list, as the reflector', async () => {
     // e.g. a user that may list but not watch: upstream's backoff manager keeps growing (800ms
     // to 30s, reset after 2 minutes without failure); a backoff reset by every successful list
-    // would re-list the whole collection and log a warning every 800ms for ever.
+    // would re-list the whole collection and log an error every 800ms for ever.
     let lists = 0;
     const failing = {
       list: async () => { lists++; return { metadata: { resourceVersion: '7' }, items: [] }; },
       watch: async function* () { throw new ApiError(403, 'Forbidden', 'watch is forbidden'); },
     } as unknown as RestClient;
-    const retries: number[] = [];
-    const logger = createLogger({ write: (l) => { const m = /watch failed.*retryInMs=(\d+)/.exec(l); if (m) retries.push(Number(m[1])); } });
-    // No jitter here (test/controller/backoff.test.ts has it), so the waits are exact.
-    const inf = new Informer({ client: failing, resource: CSRS, logger, backoff: new ExponentialBackoff({ random: () => 0 }) });
+    const logs: string[] = [];
+    const backoff = new RecordingBackoff();
+    const inf = new Informer({ client: failing, resource: { ...CSRS, kind: 'CertificateSigningRequest' }, logger: createLogger({ write: (l) => logs.push(l) }), backoff });
     const stop = new AbortController();
     const running = inf.run(stop.signal);
-    await eventually(() => retries.length >= 3, 'three failed watches', 60, 100);
+    await eventually(() => backoff.waits.length >= 3, 'three failed watches');
     stop.abort();
     await running;
-    assert.deepEqual(retries.slice(0, 3), [800, 1600, 3200]);
-    assert.ok(lists <= 4, `${lists} lists`);
+    assert.deepEqual(backoff.waits.slice(0, 3), [800, 1600, 3200]);
+    assert.ok(lists <= backoff.waits.length + 1, `${lists} lists for ${backoff.waits.length} backoffs`);
+    assert.match(logs[0] ?? '', /^E.* Unhandled Error err="core\/controller\/informer\.ts: Failed to watch \*v1\.CertificateSigningRequest: watch is forbidden"$/);
   });
 
   it('backs off when the server ends every watch at once with nothing in it, as the reflector\'s "very short watch"', async () => {
@@ -157,19 +157,20 @@ describe('Informer', () => {
       list: async () => ({ metadata: { resourceVersion: '7' }, items: [] }),
       watch: async function* () { watches++; await new Promise((r) => setImmediate(r)); },
     } as unknown as RestClient;
-    const retries: number[] = [];
-    const logger = createLogger({ write: (l) => { const m = /watch failed.*very short watch.*retryInMs=(\d+)/.exec(l); if (m) retries.push(Number(m[1])); } });
-    const inf = new Informer({ client: closing, resource: CSRS, logger, backoff: new ExponentialBackoff({ random: () => 0, initialMs: 10 }), now: () => 0 });
+    const logs: string[] = [];
+    const backoff = new RecordingBackoff(5, { initialMs: 10 });
+    const inf = new Informer({ client: closing, resource: CSRS, logger: createLogger({ write: (l) => logs.push(l) }), backoff, now: () => 0 });
     const stop = new AbortController();
     const running = inf.run(stop.signal);
     try {
-      await eventually(() => retries.length >= 3, 'three short watches backed off', 50, 100);
+      await eventually(() => backoff.waits.length >= 3, 'three short watches backed off');
     } finally {
       stop.abort();
       await running;
     }
-    assert.deepEqual(retries.slice(0, 3), [10, 20, 40]);
-    assert.ok(watches <= retries.length + 1, `${watches} watches for ${retries.length} backoffs`);
+    assert.deepEqual(backoff.waits.slice(0, 3), [10, 20, 40]);
+    assert.ok(watches <= backoff.waits.length + 1, `${watches} watches for ${backoff.waits.length} backoffs`);
+    assert.match(logs[0] ?? '', /^W.* core\/controller\/informer\.ts: watch of <unspecified> ended with: very short watch: core\/controller\/informer\.ts: Unexpected watch close - watch lasted less than a second and no items received$/);
   });
 
   it('gives up a watch that receives nothing, not even a bookmark, for the idle timeout (a server gone silent)', async () => {
