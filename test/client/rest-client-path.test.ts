@@ -46,7 +46,7 @@ describe('REST client and a server URL with a path', () => {
     }
     const base = '/prefix/apis/certificates.platform/v1/certificatesigningrequests';
     assert.deepEqual(seen.map((s) => s.replace(/timeoutSeconds=\d+&?/, '')), [
-      `GET ${base}/x`, `GET ${base}?fieldSelector=metadata.name%3Dx`, `PUT ${base}/x/approval`, `GET ${base}?watch=true&allowWatchBookmarks=true&resourceVersion=0`,
+      `GET ${base}/x`, `GET ${base}?fieldSelector=metadata.name%3Dx`, `PUT ${base}/x/approval`, `GET ${base}?allowWatchBookmarks=true&resourceVersion=0&watch=true`,
     ]);
   });
 
