@@ -4,6 +4,7 @@
 // (`v1.ObjectMeta`) and named types (`v1.KeyUsage`, `types.UID`). Pointers never show: the decoder
 // reports the value it stores into, after following the pointer.
 import type { JsonSchema } from '../registry/resource.js';
+import { goJsonType } from './patch/json-value.js';
 
 export const GO_TYPE = 'x-go-type';
 
@@ -42,4 +43,13 @@ export function withoutGoTypes<T>(value: T): T {
   if (Array.isArray(value)) return value.map(withoutGoTypes) as T;
   if (value === null || typeof value !== 'object') return value;
   return Object.fromEntries(Object.entries(value).filter(([k]) => k !== GO_TYPE).map(([k, v]) => [k, withoutGoTypes(v)])) as T;
+}
+
+/**
+ * UnmarshalTypeError's Value (literalStore): an integer type shows the number that does not fit
+ * it, as written; any other type just `number`.
+ */
+export function unmarshalValueWord(value: unknown, goType: string, literal?: string): string {
+  const word = goJsonType(value);
+  return word === 'number' && /^u?int(8|16|32|64)?$/.test(goType) ? `number ${literal ?? String(value)}` : word;
 }

@@ -1,5 +1,5 @@
 // go-yaml v2's words and line for the syntax errors people actually make (an unterminated quote or
-// flow collection, a tab as indentation), where the yaml package words the same mistake its own
+// flow collection, a tab as indentation, a key whose `:` was mistyped), where the yaml package words the same mistake its own
 // way. go-yaml's parser.fail() reports a scanner error at the problem's line (1-based) and a parser
 // error at the problem's 0-based line, and drops the line when that number is 0. Anything not
 // recognized here keeps the yaml package's words in go-yaml's `yaml: line N: ...` shape.
@@ -128,12 +128,49 @@ function unclosedFlow(text: string, start: number): string | undefined {
   return shape(streamEndLine(text), last === 'entry' ? expected() : 'did not find expected node content');
 }
 
+/** Whether `at` lies inside a flow collection, where go-yaml never requires a simple key. */
+function inFlow(text: string, at: number): boolean {
+  let depth = 0;
+  for (const { type, offset } of lexed(text)) {
+    if (offset >= at) break;
+    if (type === 'flow-seq-start' || type === 'flow-map-start') depth++;
+    else if ((type === 'flow-seq-end' || type === 'flow-map-end') && depth > 0) depth--;
+  }
+  return depth > 0;
+}
+
+/**
+ * A key that runs onto the next line before its `:` (`metadata;` for `metadata:`). go-yaml's
+ * scanner requires the simple key only where it starts at the column of a block mapping already
+ * open (a sibling key before it): then the key going stale is "could not find expected ':'",
+ * reported on the line of the `:` where the scanner stands. A mapping's first key is not
+ * required and fails differently, so it is left to the yaml package's words.
+ */
+function multilineKey(text: string, at: number, colon: number): string | undefined {
+  if (text[colon] !== ':' || inFlow(text, at)) return undefined;
+  const lineStart = text.lastIndexOf('\n', at - 1) + 1;
+  if (text.slice(lineStart, at).trim() !== '') return undefined;
+  const column = at - lineStart;
+  for (let end = lineStart - 1; end > 0;) {
+    const start = text.lastIndexOf('\n', end - 1) + 1;
+    const line = text.slice(start, end);
+    const content = line.trim();
+    const indent = line.length - line.trimStart().length;
+    end = start - 1;
+    if (content === '' || content.startsWith('#') || indent > column) continue;
+    const siblingKey = indent === column && /^[^-?#[{|>]/.test(content) && /:(?:[ \t]|$)/.test(content);
+    return siblingKey ? scannerError(lineOf(text, colon), "could not find expected ':'") : undefined;
+  }
+  return undefined;
+}
+
 /** go-yaml's text for the yaml package's error `e` on `text`, or undefined when not one of the mapped cases. */
 export function goYamlSyntaxError(text: string, e: YamlPackageError): string | undefined {
   const at = e.pos?.[0];
   if (at === undefined) return undefined;
   if (e.code === 'MISSING_CHAR' && /^Missing closing ["']quote/.test(e.message)) return unterminatedQuote(text);
   if (e.code === 'TAB_AS_INDENT') return tabIndent(text, at);
+  if (e.code === 'MULTILINE_IMPLICIT_KEY' && e.pos?.[1] !== undefined) return multilineKey(text, at, e.pos[1]);
   if (e.code === 'BAD_INDENT' && /^Flow (?:sequence|map) in block collection/.test(e.message)) {
     const start = unclosedFlowStart(text);
     return start === undefined ? undefined : unclosedFlow(text, start);

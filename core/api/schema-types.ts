@@ -4,12 +4,11 @@
 import AjvModule, { type ErrorObject, type ValidateFunction } from 'ajv';
 import type { JsonSchema } from '../registry/resource.js';
 import { goReportedFailure, hasCustomUnmarshaler } from './go-decode-order.js';
-import { baseType, GO_TYPE, goStructName, goTypeOf } from './go-types.js';
+import { baseType, GO_TYPE, goStructName, goTypeOf, unmarshalValueWord } from './go-types.js';
 import type { NumberLiteral } from './schema-fields.js';
 import { QUANTITY_GO_TYPE, quantityFromJson } from './quantity.js';
 import { goTimeError, type GoTimeLayout } from './go-time.js';
 import { timeLayoutOf } from './go-time-fields.js';
-import { goJsonType } from './patch/json-value.js';
 
 const Ajv = AjvModule.default ?? AjvModule;
 
@@ -87,18 +86,10 @@ function goFieldAt(root: JsonSchema, segments: readonly string[]): GoField {
   return at;
 }
 
-const isGoInteger = (schema: JsonSchema): boolean => /^u?int(8|16|32|64)?$/.test(goTypeOf(schema));
-
-/** UnmarshalTypeError's Value: an integer field shows the number that does not fit it, as written. */
-function goValueWord(value: unknown, schema: JsonSchema, literal: string | undefined): string {
-  const word = goJsonType(value);
-  return word === 'number' && isGoInteger(schema) ? `number ${literal ?? String(value)}` : word;
-}
-
 function unmarshalTypeError(root: JsonSchema, segments: string[], value: unknown, literal: string | undefined): string {
   const at = goFieldAt(root, segments);
   const into = at.fields.length ? `Go struct field ${at.struct}.${at.fields.join('.')}` : 'Go value';
-  return `json: cannot unmarshal ${goValueWord(value, at.schema, literal)} into ${into} of type ${goTypeOf(at.schema)}`;
+  return `json: cannot unmarshal ${unmarshalValueWord(value, goTypeOf(at.schema), literal)} into ${into} of type ${goTypeOf(at.schema)}`;
 }
 
 /** A fraction or an exponent: strconv.ParseInt, which Go's decoder uses for an integer field, refuses it. */

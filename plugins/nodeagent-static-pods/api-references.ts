@@ -1,5 +1,5 @@
 // A static pod must not reference API objects (upstream's PreventStaticPodAPIReferences, on by
-// default): a node agent reads manifests without asking anyone, so a manifest naming a Secret,
+// default; with it off only the older ClusterTrustBundle and ResourceClaims bans remain): a node agent reads manifests without asking anyone, so a manifest naming a Secret,
 // ConfigMap, service account, claim or CSI driver would reach objects no one authorized for it.
 // podutil.HasAPIObjectReference's checks and resource names, in its order.
 import type { Obj } from './pod-defaults.js';
@@ -71,4 +71,22 @@ export function apiObjectReference(pod: Obj): { resource: string } | { error: st
     return { error: `unknown volume type for volume  ${JSON.stringify(v['name'] ?? '')}` };
   }
   return undefined;
+}
+
+/** The reference ban's error (PreventStaticPodAPIReferences on), in upstream's words. */
+export function apiReferenceError(pod: Obj): string | undefined {
+  const ref = apiObjectReference(pod);
+  if (ref && 'error' in ref) return ref.error;
+  return ref ? `static pods may not reference ${ref.resource}` : undefined;
+}
+
+/** ErrStaticPodTriedToUseClusterTrustBundle and ErrStaticPodTriedToUseResourceClaims: the gate-off check. */
+export function legacyReferenceError(pod: Obj): string | undefined {
+  const spec = isObj(pod['spec']) ? pod['spec'] : {};
+  for (const v of list(spec['volumes'])) {
+    if (isObj(v['projected']) && list(v['projected']['sources']).some((s) => has(s, 'clusterTrustBundle'))) {
+      return 'static pods may not use ClusterTrustBundle projected volume sources';
+    }
+  }
+  return list(spec['resourceClaims']).length > 0 ? 'static pods may not use ResourceClaims' : undefined;
 }

@@ -3,7 +3,8 @@
 // error is final, from one that is not a pod at all, where the caller may try the other form.
 // The pods returned are v1 objects as upstream's conversion leaves them: no apiVersion or kind.
 import { formatFieldError } from '../../core/api/field-errors.js';
-import { apiObjectReference } from './api-references.js';
+import type { FeatureGates } from '../../core/nodeagent/feature-gates.js';
+import { apiReferenceError, legacyReferenceError } from './api-references.js';
 import { coreV1Kind, DecodeError, yamlToJson } from './manifest-decode.js';
 import { applySchemeDefaults, applySourceDefaults, type Obj, type SourceDefaults } from './pod-defaults.js';
 import { POD, POD_LIST, shapeError } from './pod-shape.js';
@@ -27,8 +28,13 @@ function decode(data: string, wanted: 'Pod' | 'PodList'): { obj: Obj } | { error
   return shape ? { error: shape } : { obj: json as Obj };
 }
 
-/** Defaults, validates and checks one decoded pod; the error is upstream's text. */
-function finish(pod: Obj, source: SourceDefaults): string | undefined {
+/**
+ * Names, defaults and validates one decoded pod; the error is upstream's text. With the gate off
+ * upstream's PodList loop has no reference check at all, only the single-pod path keeps the old one.
+ */
+function finish(pod: Obj, source: SourceDefaults, gates: FeatureGates, form: 'Pod' | 'PodList'): string | undefined {
+  const name = pod['metadata']?.['name'];
+  if (typeof name !== 'string' || name === '') return 'invalid pod: name is needed for the pod';
   delete pod['apiVersion'];
   delete pod['kind'];
   applySchemeDefaults(pod);
@@ -36,31 +42,26 @@ function finish(pod: Obj, source: SourceDefaults): string | undefined {
   const errs = validatePod(pod);
   // field.ErrorList printed with %v: the errors in brackets, separated by spaces.
   if (errs.length) return `invalid pod: [${errs.map(formatFieldError).join(' ')}]`;
-  const ref = apiObjectReference(pod);
-  if (ref && 'error' in ref) return ref.error;
-  if (ref) return `static pods may not reference ${ref.resource}`;
-  return undefined;
+  if (gates.enabled('PreventStaticPodAPIReferences')) return apiReferenceError(pod);
+  return form === 'Pod' ? legacyReferenceError(pod) : undefined;
 }
 
-const hasName = (pod: Obj) => typeof pod['metadata']?.['name'] === 'string' && pod['metadata']['name'] !== '';
-
-export function tryDecodeSinglePod(data: string, source: SourceDefaults): DecodeResult<Obj> {
+export function tryDecodeSinglePod(data: string, source: SourceDefaults, gates: FeatureGates): DecodeResult<Obj> {
   const d = decode(data, 'Pod');
   if ('error' in d) return { parsed: false, error: d.error };
-  const pod = d.obj;
-  if (!hasName(pod)) return { parsed: true, error: 'invalid pod: name is needed for the pod' };
-  const error = finish(pod, source);
-  return error ? { parsed: true, error } : { parsed: true, value: pod };
+  const error = finish(d.obj, source, gates, 'Pod');
+  return error ? { parsed: true, error } : { parsed: true, value: d.obj };
 }
 
-export function tryDecodePodList(data: string, source: SourceDefaults): DecodeResult<Obj[]> {
+export function tryDecodePodList(data: string, source: SourceDefaults, gates: FeatureGates): DecodeResult<Obj[]> {
   const d = decode(data, 'PodList');
   if ('error' in d) return { parsed: false, error: d.error };
-  const items = Array.isArray(d.obj['items']) ? (d.obj['items'] as Obj[]).filter((x) => x !== null) : [];
-  for (const [i, pod] of items.entries()) {
-    // One bad item refuses the whole list, as upstream's loop returns on the first error.
-    const error = finish(pod, source);
-    if (error) return { parsed: true, error: `items[${i}]: ${error}` };
+  // A null item decodes, as in Go, to an empty Pod, which then has no name.
+  const items = Array.isArray(d.obj['items']) ? (d.obj['items'] as (Obj | null)[]).map((x) => x ?? {}) : [];
+  for (const pod of items) {
+    // One bad item refuses the whole list, as upstream's loop returns on the first error, unprefixed.
+    const error = finish(pod, source, gates, 'PodList');
+    if (error) return { parsed: true, error };
   }
   return { parsed: true, value: items };
 }

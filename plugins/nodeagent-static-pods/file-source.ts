@@ -6,6 +6,7 @@
 import { open, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from '../../core/log.js';
+import type { FeatureGates } from '../../core/nodeagent/feature-gates.js';
 import { tryDecodeSinglePod } from './decode-pod.js';
 import type { Obj } from './pod-defaults.js';
 
@@ -32,10 +33,10 @@ async function readAtMost(file: string): Promise<string> {
 }
 
 /** extractFromFile: the pod of one manifest file, or the error upstream logs for it. */
-export async function podFromFile(file: string, nodeName: string, log: Logger): Promise<Obj> {
+export async function podFromFile(file: string, nodeName: string, gates: FeatureGates, log: Logger): Promise<Obj> {
   log.v(3).info('Reading config file', { path: file });
   const data = await readAtMost(file);
-  const r = tryDecodeSinglePod(data, { source: file, isFile: true, nodeName });
+  const r = tryDecodeSinglePod(data, { source: file, isFile: true, nodeName }, gates);
   if (!r.parsed) throw new Error(`${file}: couldn't parse as pod(${r.error}), please check config file`);
   if ('error' in r) throw new Error(r.error);
   return r.value;
@@ -53,36 +54,36 @@ function keyed(pods: readonly Obj[], log: Logger): Obj[] {
 }
 
 /** One listing of the path: the pods to set, or undefined to keep the previous set (the failure is logged). */
-export async function readFileSource(dir: string, nodeName: string, log: Logger): Promise<Obj[] | undefined> {
+export async function readFileSource(dir: string, nodeName: string, gates: FeatureGates, log: Logger): Promise<Obj[] | undefined> {
   const p = dir.replace(/\/+$/, '') || '/';
   let info;
   try {
     info = await stat(p);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
-      log.error('Unable to read config path', { path: p, err: 'path does not exist, ignoring' });
+      log.error('Unable to read config path', { err: 'path does not exist, ignoring', path: p });
       return [];
     }
-    log.error('Unable to read config path', { path: p, err: (e as Error).message });
+    log.error('Unable to read config path', { err: (e as Error).message, path: p });
     return undefined;
   }
   if (info.isFile()) {
     try {
-      return [await podFromFile(p, nodeName, log)];
+      return [await podFromFile(p, nodeName, gates, log)];
     } catch (e) {
-      log.error('Unable to read config path', { path: p, err: (e as Error).message });
+      log.error('Unable to read config path', { err: (e as Error).message, path: p });
       return undefined;
     }
   }
   if (!info.isDirectory()) {
-    log.error('Unable to read config path', { path: p, err: 'path is not a directory or file' });
+    log.error('Unable to read config path', { err: 'path is not a directory or file', path: p });
     return undefined;
   }
   let names: string[];
   try {
     names = (await readdir(p)).filter((n) => !n.startsWith('.')).sort();
   } catch (e) {
-    log.error('Unable to read config path', { path: p, err: (e as Error).message });
+    log.error('Unable to read config path', { err: (e as Error).message, path: p });
     return undefined;
   }
   const pods: Obj[] = [];
@@ -92,16 +93,16 @@ export async function readFileSource(dir: string, nodeName: string, log: Logger)
     try {
       st = await stat(file);
     } catch (e) {
-      log.error('Could not get metadata', { path: file, err: (e as Error).message });
+      log.error('Could not get metadata', { err: (e as Error).message, path: file });
       continue;
     }
     if (st.isDirectory()) {
       log.error('Provided manifest path is a directory, not recursing into manifest path', { path: file });
     } else if (st.isFile()) {
       try {
-        pods.push(await podFromFile(file, nodeName, log));
+        pods.push(await podFromFile(file, nodeName, gates, log));
       } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== 'ENOENT') log.error('Could not process manifest file', { path: file, err: (e as Error).message });
+        if ((e as NodeJS.ErrnoException).code !== 'ENOENT') log.error('Could not process manifest file', { err: (e as Error).message, path: file });
       }
     } else {
       log.error('Manifest path is not a directory or file', { path: file });

@@ -1,9 +1,10 @@
 // staticPodURL, fetched as upstream's URL source does (pkg/kubelet/config/http.go): GET with the
 // staticPodURLHeader headers (a repeated name sent as repeated header lines), 10 s per fetch,
 // redirects followed (at most 10; credentials dropped when the host changes, as Go's client does),
-// at most 10 MiB read. A 200 with the same bytes as last time changes nothing; an empty body means
-// no pods; otherwise a Pod, else a PodList (one invalid item refuses the list). Any failure keeps
-// the previous set, and is logged three times at full verbosity, then at -v=4 until a fetch works.
+// at most 10 MiB read. A 200 with the same bytes as the last non-empty body changes nothing (even
+// after an empty one, as upstream); an empty body means no pods; otherwise a Pod, else a PodList
+// (one invalid item refuses the list). Any failure keeps the previous set, and is logged three
+// times at full verbosity, then at -v=4 until a fetch works.
 // A password in a URL is said as `user:***@`, as Go's client says it in its errors (stripPassword);
 // upstream prints the configured URL of its own errors as written, plat masks those too.
 import http from 'node:http';
@@ -11,6 +12,7 @@ import https from 'node:https';
 import { goQuote } from '../../core/go-quote.js';
 import { stripPassword } from '../../core/go-strip-password.js';
 import type { Logger } from '../../core/log.js';
+import type { FeatureGates } from '../../core/nodeagent/feature-gates.js';
 import { tryDecodePodList, tryDecodeSinglePod } from './decode-pod.js';
 import { MAX_CONFIG_LENGTH } from './file-source.js';
 import type { Obj } from './pod-defaults.js';
@@ -64,6 +66,7 @@ export class HttpSource {
     private readonly url: string,
     private readonly headers: Readonly<Record<string, readonly string[]>>,
     private readonly nodeName: string,
+    private readonly gates: FeatureGates,
     private readonly log: Logger,
   ) {
     this.#shown = stripPassword(url);
@@ -93,19 +96,20 @@ export class HttpSource {
     const r = await get(new URL(this.url), this.headers, signal);
     if (r.status !== 200) throw new Error(`${this.#shown}: ${r.status} ${r.statusText}`);
     if (r.body.length === 0) {
-      this.#last = r.body;
+      // Upstream returns here before remembering the data, so the body before the empty one still
+      // counts as unchanged when it comes back: its pods stay gone until the content changes.
       throw Object.assign(new Error(`zero-length data received from ${this.#shown}`), { empty: true });
     }
     if (this.#last && r.body.equals(this.#last)) return undefined;
     this.#last = r.body;
     const data = r.body.toString('utf8');
     const source = { source: this.url, isFile: false, nodeName: this.nodeName };
-    const single = tryDecodeSinglePod(data, source);
+    const single = tryDecodeSinglePod(data, source, this.gates);
     if (single.parsed) {
       if ('error' in single) throw new Error(single.error);
       return [single.value];
     }
-    const many = tryDecodePodList(data, source);
+    const many = tryDecodePodList(data, source, this.gates);
     if (many.parsed) {
       if ('error' in many) throw new Error(many.error);
       return many.value;

@@ -5,6 +5,7 @@
 import { parseAllDocuments } from 'yaml';
 import { interpretError } from '../../core/api/go-decode-errors.js';
 import { GO_YAML } from '../../core/api/go-yaml.js';
+import { yamlError } from '../../core/server/body.js';
 
 export class DecodeError extends Error {
   override readonly name = 'DecodeError';
@@ -19,7 +20,8 @@ export function yamlToJson(data: string): unknown {
   const first = Array.isArray(docs) ? docs[0] : docs;
   if (!first) return null;
   const err = first.errors[0];
-  if (err) throw new DecodeError(`yaml: ${err.message.split('\n')[0]}`);
+  // go-yaml's words where plat knows them, as the API server's YAML bodies.
+  if (err) throw new DecodeError(yamlError(err, data));
   return JSON.parse(JSON.stringify(first.toJS({ maxAliasCount: 100 }) ?? null)) as unknown;
 }
 

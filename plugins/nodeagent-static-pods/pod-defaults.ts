@@ -92,14 +92,15 @@ export function applySourceDefaults(pod: Obj, s: SourceDefaults): void {
   obj(pod, 'status')['phase'] = 'Pending';
 }
 
-/** helper.AddOrUpdateTolerationInPod: one toleration matching key, operator, value and effect, replaced or added. */
+/**
+ * helper.AddOrUpdateTolerationInPod: every toleration matching key, operator, value and effect is
+ * replaced, or `t` is added when none matches; one that already equals `t` leaves the list as it is.
+ */
 export function addOrUpdateToleration(spec: Obj, t: Obj): void {
   const same = (a: Obj, b: Obj) => (a['key'] ?? '') === (b['key'] ?? '') && (a['operator'] ?? '') === (b['operator'] ?? '')
     && (a['value'] ?? '') === (b['value'] ?? '') && (a['effect'] ?? '') === (b['effect'] ?? '');
   const current = list(spec['tolerations']);
-  const i = current.findIndex((x) => same(x, t));
-  if (i >= 0 && canonical(current[i]) === canonical(t)) return;
-  if (i >= 0) current[i] = { ...t };
-  else current.push({ ...t });
-  spec['tolerations'] = current;
+  const matching = current.filter((x) => same(x, t));
+  if (matching.some((x) => canonical(x) === canonical(t))) return;
+  spec['tolerations'] = matching.length ? current.map((x) => (same(x, t) ? { ...t } : x)) : [...current, { ...t }];
 }

@@ -3,6 +3,8 @@
 // PodSpec.spec.containers of type []v1.Container`): a manifest with a wrong type does not parse.
 // Fields outside this subset are passed through unchecked (upstream drops unknown fields; plat
 // keeps them, having no full Pod schema).
+import { unmarshalValueWord } from '../../core/api/go-types.js';
+
 type Shape =
   | 'string' | 'bool' | 'int32' | 'int64' | 'strings' | 'stringMap'
   | { readonly struct: string; readonly fields: Readonly<Record<string, Shape>> }
@@ -37,20 +39,10 @@ export const POD_LIST = struct('PodList', { apiVersion: 'string', kind: 'string'
 
 const GO_TYPES: Readonly<Record<string, string>> = { string: 'string', bool: 'bool', int32: 'int32', int64: 'int64', strings: '[]string', stringMap: 'map[string]string' };
 
-function jsonType(v: unknown): string {
-  if (Array.isArray(v)) return 'array';
-  if (typeof v === 'object') return 'object';
-  if (typeof v === 'boolean') return 'bool';
-  if (typeof v === 'number') return 'number';
-  return 'string';
-}
-
 const goTypeOf = (s: Shape): string => (typeof s === 'string' ? GO_TYPES[s]! : 'list' in s ? s.goType : `v1.${s.struct}`);
 
 function mismatch(v: unknown, owner: string, path: string, s: Shape): string {
-  const t = jsonType(v);
-  const what = t === 'number' ? `number ${String(v)}` : t;
-  return `json: cannot unmarshal ${what} into Go struct field ${owner}.${path} of type ${goTypeOf(s)}`;
+  return `json: cannot unmarshal ${unmarshalValueWord(v, goTypeOf(s))} into Go struct field ${owner}.${path} of type ${goTypeOf(s)}`;
 }
 
 /** The first type error in document order, or undefined. `owner`/`path` name the field as Go does. */

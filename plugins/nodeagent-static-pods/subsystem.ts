@@ -38,7 +38,7 @@ export function createStaticPodsSubsystem(ctx: NodeAgentContext, o: StaticPodsOp
   const sources: Source[] = [];
   if (c.staticPodPath) {
     const every = period('fileCheckFrequency', c.fileCheckFrequency);
-    sources.push({ name: 'file', every, poll: () => readFileSource(c.staticPodPath, ctx.nodeName, log) });
+    sources.push({ name: 'file', every, poll: () => readFileSource(c.staticPodPath, ctx.nodeName, ctx.gates, log) });
   }
   if (c.staticPodURL) {
     const every = period('httpCheckFrequency', c.httpCheckFrequency);
@@ -49,7 +49,7 @@ export function createStaticPodsSubsystem(ctx: NodeAgentContext, o: StaticPodsOp
       throw new StartupError(`staticPodURL: ${JSON.stringify(stripPassword(c.staticPodURL))} is not a URL`);
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new StartupError(`staticPodURL: unsupported protocol scheme ${JSON.stringify(url.protocol.replace(/:$/, ''))}`);
-    const http = new HttpSource(c.staticPodURL, c.staticPodURLHeader ?? {}, ctx.nodeName, log);
+    const http = new HttpSource(c.staticPodURL, c.staticPodURLHeader ?? {}, ctx.nodeName, ctx.gates, log);
     sources.push({ name: 'http', every, poll: (signal) => http.poll(signal) });
   }
 
@@ -57,8 +57,11 @@ export function createStaticPodsSubsystem(ctx: NodeAgentContext, o: StaticPodsOp
     async run(signal: AbortSignal): Promise<void> {
       const config = new PodConfig(log, o.now);
       const publish = () => ctx.staticPods.set(config.snapshot());
-      if (c.staticPodPath) log.v(1).info('Watching path', { path: c.staticPodPath });
-      if (c.staticPodURL) log.v(1).info('Adding pod source', { url: stripPassword(c.staticPodURL) });
+      if (c.staticPodPath) {
+        log.info('Adding static pod path', { path: c.staticPodPath });
+        log.v(1).info('Watching path', { path: c.staticPodPath });
+      }
+      if (c.staticPodURL) log.v(1).info('Watching URL', { URL: stripPassword(c.staticPodURL) });
       // Every source read once before the first publication, so readers never see a partial set.
       for (const s of sources) config.set(s.name, (await s.poll(signal)) ?? []);
       publish();

@@ -3,6 +3,7 @@
 // the node agent decodes a static pod manifest.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { FeatureGates } from '../../core/nodeagent/feature-gates.js';
 import { parseDocument } from '../../core/server/body.js';
 import { tryDecodeSinglePod } from '../../plugins/nodeagent-static-pods/decode-pod.js';
 
@@ -25,7 +26,7 @@ describe('YAML as upstream reads it', () => {
 
   it('reads a static pod manifest the same way', () => {
     const r = tryDecodeSinglePod('apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  annotations: {at: "x", window: 12:30}\nspec:\n  containers:\n  - {name: c, image: busybox}\n',
-      { source: '/etc/plat/manifests/p.yaml', isFile: true, nodeName: 'node-1' });
+      { source: '/etc/plat/manifests/p.yaml', isFile: true, nodeName: 'node-1' }, FeatureGates.defaults());
     assert.ok('value' in r, JSON.stringify(r));
     assert.equal(r.value['metadata']['annotations']['window'], '12:30');
   });

@@ -4,7 +4,9 @@
 // ValidatePodCreate's field errors and the API-reference ban, each failure with upstream's text.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { tryDecodePodList, tryDecodeSinglePod } from '../../../plugins/nodeagent-static-pods/decode-pod.js';
+import { parse } from 'yaml';
+import { FeatureGates } from '../../../core/nodeagent/feature-gates.js';
+import { tryDecodePodList as decodeList, tryDecodeSinglePod as decodeSingle } from '../../../plugins/nodeagent-static-pods/decode-pod.js';
 
 const FILE = { source: '/etc/plat/manifests/web.yaml', isFile: true, nodeName: 'node-1' };
 const WEB = `apiVersion: v1
@@ -22,6 +24,11 @@ spec:
   - name: side
     image: busybox:1.36
 `;
+
+/** The node agent's gates by default, the reference ban on. */
+const GATES = FeatureGates.defaults();
+const tryDecodeSinglePod = (data: string, source: typeof FILE, gates = GATES) => decodeSingle(data, source, gates);
+const tryDecodePodList = (data: string, source: typeof FILE, gates = GATES) => decodeList(data, source, gates);
 
 function error(yaml: string): string {
   const r = tryDecodeSinglePod(yaml, FILE);
@@ -75,10 +82,10 @@ describe('static pod decoding', () => {
       ['apiVersion: v1\nmetadata: {name: p}\n', `Object 'Kind' is missing in '{"apiVersion":"v1","metadata":{"name":"p"}}'`],
       ['', "Object 'Kind' is missing in 'null'"],
       ['apiVersion: apps/v1\nkind: Deployment\n', 'no kind "Deployment" is registered for version "apps/v1" in scheme "pkg/api/legacyscheme/scheme.go:30"'],
-      ['apiVersion: v1\nkind: Pod\nmetadata: {name: p\n', 'yaml: Flow map in block collection must be sufficiently indented and end with a } at line 4, column 1:'],
+      ['apiVersion: v1\nkind: Pod\nmetadata: {name: p\n', "yaml: line 3: did not find expected ',' or '}'"],
       [pod('  containers: web'), 'json: cannot unmarshal string into Go struct field PodSpec.spec.containers of type []v1.Container'],
       [pod('  containers: [{name: web, image: x, ports: [{containerPort: "80"}]}]'), 'json: cannot unmarshal string into Go struct field ContainerPort.spec.containers.ports.containerPort of type int32'],
-      [pod('  hostNetwork: 1\n  containers: []'), 'json: cannot unmarshal number 1 into Go struct field PodSpec.spec.hostNetwork of type bool'],
+      [pod('  hostNetwork: 1\n  containers: []'), 'json: cannot unmarshal number into Go struct field PodSpec.spec.hostNetwork of type bool'],
       ['apiVersion: v1\nkind: 5\n', "couldn't get version/kind; json parse error: json: cannot unmarshal number into Go struct field .kind of type string"],
       ['- a\n- b\n', `couldn't get version/kind; json parse error: json: cannot unmarshal array into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`],
     ];
@@ -150,7 +157,78 @@ describe('static pod decoding', () => {
     assert.ok('value' in r);
     assert.deepEqual(r.value.map((p) => p['metadata']['name']), ['a-n', 'b-n']);
     const bad = tryDecodePodList(list([good, { metadata: { name: 'c' }, spec: {} }]), { source: 'http://h/pods', isFile: false, nodeName: 'n' });
-    assert.deepEqual(bad, { parsed: true, error: 'items[1]: invalid pod: [spec.containers: Required value]' });
+    assert.deepEqual(bad, { parsed: true, error: 'invalid pod: [spec.containers: Required value]' }, 'the item\'s error as it is, as upstream');
     assert.equal(tryDecodePodList(WEB, FILE).parsed, false, 'a single pod is not a list');
+  });
+
+  it('words syntax and type errors as go-yaml and encoding/json do', () => {
+    const cases: [string, string][] = [
+      // A mistyped `:` after a sibling key: go-yaml's stale required simple key, on the line of the `:`.
+      ['apiVersion: v1\nkind: Pod\nmetadata;\n  name: p\nspec:\n  containers: []\n', "yaml: line 4: could not find expected ':'"],
+      [pod('  containers: []\n  hostPID: true\n  dnsPolicy;\n    Default: x\n'), "yaml: line 8: could not find expected ':'"],
+      // literalStore: a number where a non-integer belongs is just `number`; an integer field names the number it cannot hold.
+      [pod('  containers: [{name: web, image: 123}]'), 'json: cannot unmarshal number into Go struct field Container.spec.containers.image of type string'],
+      [pod('  containers: [{name: web, image: x, command: [sh, 1]}]'), 'json: cannot unmarshal number into Go struct field Container.spec.containers.command of type string'],
+      [pod('  containers: 5'), 'json: cannot unmarshal number into Go struct field PodSpec.spec.containers of type []v1.Container'],
+      [pod('  nodeSelector: {zone: 2}\n  containers: []'), 'json: cannot unmarshal number into Go struct field PodSpec.spec.nodeSelector of type string'],
+      [pod('  containers: [{name: web, image: x, ports: [{containerPort: 4294967296}]}]'), 'json: cannot unmarshal number 4294967296 into Go struct field ContainerPort.spec.containers.ports.containerPort of type int32'],
+    ];
+    for (const [yaml, message] of cases) assert.deepEqual(tryDecodeSinglePod(yaml, FILE), { parsed: false, error: message }, yaml);
+  });
+
+  it('refuses a PodList item without a name, and says an item\'s error as upstream does', () => {
+    const list = (items: unknown[]) => JSON.stringify({ apiVersion: 'v1', kind: 'PodList', items });
+    const good = { metadata: { name: 'a' }, spec: { containers: [{ name: 'a', image: 'x' }] } };
+    const url = { source: 'http://h/pods', isFile: false, nodeName: 'n' };
+    const cases: [string, unknown[], string][] = [
+      ['no metadata', [good, { spec: { containers: [{ name: 'b', image: 'x' }] } }], 'invalid pod: name is needed for the pod'],
+      ['an empty name', [{ metadata: { name: '' }, spec: good.spec }, good], 'invalid pod: name is needed for the pod'],
+      ['a null item', [good, null], 'invalid pod: name is needed for the pod'],
+      ['a validation error', [good, { metadata: { name: 'c' }, spec: {} }], 'invalid pod: [spec.containers: Required value]'],
+      ['a reference', [good, { metadata: { name: 'd' }, spec: { ...good.spec, serviceAccountName: 'sa' } }], 'static pods may not reference serviceaccounts'],
+    ];
+    for (const [what, items, message] of cases) assert.deepEqual(tryDecodePodList(list(items), url), { parsed: true, error: message }, what);
+  });
+
+  it('follows PreventStaticPodAPIReferences: off, only the older ClusterTrustBundle and ResourceClaims bans, and only for a single pod', () => {
+    const off = FeatureGates.evaluate({ PreventStaticPodAPIReferences: false }).gates;
+    const ctb = '  volumes: [{name: b, projected: {sources: [{clusterTrustBundle: {name: b, path: b.pem}}]}}]\n  containers: [{name: a, image: x}]';
+    const claims = '  resourceClaims: [{name: gpu, resourceClaimName: gpu}]\n  containers: [{name: a, image: x}]';
+    const secret = '  volumes: [{name: s, secret: {secretName: s}}]\n  containers: [{name: a, image: x}]';
+    // spec, the error with the gate off (undefined: accepted), the error with it on
+    const cases: [string, string | undefined, string][] = [
+      [secret, undefined, 'static pods may not reference secrets'],
+      ['  serviceAccountName: default\n  containers: [{name: a, image: x}]', undefined, 'static pods may not reference serviceaccounts'],
+      [ctb, 'static pods may not use ClusterTrustBundle projected volume sources', 'static pods may not reference clustertrustbundles'],
+      [claims, 'static pods may not use ResourceClaims', 'static pods may not reference resourceclaims'],
+    ];
+    for (const [spec, offError, onError] of cases) {
+      const single = tryDecodeSinglePod(pod(spec), FILE, off);
+      if (offError) assert.deepEqual(single, { parsed: true, error: offError }, spec);
+      else assert.ok('value' in single, `${spec}: ${JSON.stringify(single)}`);
+      assert.deepEqual(tryDecodeSinglePod(pod(spec), FILE), { parsed: true, error: onError }, spec);
+      // Upstream's PodList loop checks nothing with the gate off.
+      const doc = JSON.stringify({ apiVersion: 'v1', kind: 'PodList', items: [parse(pod(spec)) as unknown] });
+      assert.ok('value' in tryDecodePodList(doc, FILE, off), spec);
+      assert.deepEqual(tryDecodePodList(doc, FILE), { parsed: true, error: onError }, spec);
+    }
+  });
+
+  it('replaces every NoExecute toleration matching the file pod\'s, as AddOrUpdateTolerationInPod does', () => {
+    const tolerations = (list: string) => {
+      const r = tryDecodeSinglePod(pod(`  tolerations: ${list}\n  containers: [{name: a, image: x}]`), FILE);
+      assert.ok('value' in r, JSON.stringify(r));
+      return r.value['spec']['tolerations'] as unknown[];
+    };
+    const exists = { operator: 'Exists', effect: 'NoExecute' };
+    const cases: [string, string, unknown[]][] = [
+      ['none', '[]', [exists]],
+      ['two matching, both replaced', '[{operator: Exists, effect: NoExecute, tolerationSeconds: 5}, {key: k, operator: Exists}, {operator: Exists, effect: NoExecute, tolerationSeconds: 9}]',
+        [exists, { key: 'k', operator: 'Exists' }, exists]],
+      ['one already equal: the list as it is', '[{operator: Exists, effect: NoExecute, tolerationSeconds: 5}, {operator: Exists, effect: NoExecute}]',
+        [{ operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 5 }, exists]],
+      ['other effects kept, ours added', '[{operator: Exists, effect: NoSchedule}]', [{ operator: 'Exists', effect: 'NoSchedule' }, exists]],
+    ];
+    for (const [what, list, want] of cases) assert.deepEqual(tolerations(list), want, what);
   });
 });

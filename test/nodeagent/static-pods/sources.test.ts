@@ -156,7 +156,7 @@ describe('static pods from their sources', () => {
         for (let i = 0; i < 400 && !lines.some((l) => l.includes(text)); i++) await new Promise((r) => setTimeout(r, 25));
         assert.ok(lines.some((l) => l.includes(text)), `no log line with ${text}:\n${lines.join('\n')}`);
       };
-      await logged('items[0]: invalid pod: [spec.containers[0].image: Required value]');
+      await logged('err="invalid pod: [spec.containers[0].image: Required value]"');
       assert.equal(ctx.staticPods.get()!.length, 2, 'an invalid list keeps the last set');
       // The same bytes again are no news, which counts as a good read.
       await logged('Successfully read pods from URL');

@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { stripPassword } from '../../../core/go-strip-password.js';
 import { createLogger } from '../../../core/log.js';
+import { FeatureGates } from '../../../core/nodeagent/feature-gates.js';
 import { createStaticPodsSubsystem } from '../../../plugins/nodeagent-static-pods/index.js';
 import { HttpSource } from '../../../plugins/nodeagent-static-pods/http-source.js';
 import { nodeAgentTestContext } from '../../helpers/nodeagent-context.js';
@@ -39,7 +40,7 @@ describe('a password in staticPodURL', () => {
   for (const c of cases) {
     it(`is masked in the error of ${c.path}`, async () => {
       const lines: string[] = [];
-      const source = new HttpSource(`${base()}${c.path}`, {}, 'node-1', createLogger({ write: (l) => lines.push(l) }));
+      const source = new HttpSource(`${base()}${c.path}`, {}, 'node-1', FeatureGates.defaults(), createLogger({ write: (l) => lines.push(l) }));
       await source.poll(c.deadlineMs === undefined ? undefined : AbortSignal.timeout(c.deadlineMs));
       assert.equal(lines.length, 1, lines.join('\n'));
       const field = `Failed to read pods from URL err=${JSON.stringify(c.err())}`;
@@ -59,7 +60,7 @@ describe('a password in staticPodURL', () => {
     const done = createStaticPodsSubsystem(ctx).run(stop.signal);
     try {
       for (let i = 0; i < 400 && !ctx.staticPods.isSet(); i++) await new Promise((r) => setTimeout(r, 25));
-      assert.ok(lines.some((l) => l.endsWith(` Adding pod source url="http://puser:***@127.0.0.1:${port}/empty"`)), lines.join('\n'));
+      assert.ok(lines.some((l) => l.endsWith(` Watching URL URL="http://puser:***@127.0.0.1:${port}/empty"`)), lines.join('\n'));
       assert.doesNotMatch(lines.join('\n'), /STATICPASS/);
     } finally {
       stop.abort();
