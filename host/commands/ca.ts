@@ -1,6 +1,7 @@
 // `plat ca init` and `plat ca sign`: an offline CA on top of the crypto core, so users (and tests)
 // can issue certificates from CSRs without a server, through the same issuing pipeline the signing
 // controller uses.
+import type { KeyObject } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -73,6 +74,15 @@ function signFlags(f: Flags): void {
   f.define({ name: 'out', type: 'string', default: '', section: S, help: 'Write the certificate here (default: standard output).' });
 }
 
+/**
+ * keyutil.MarshalPrivateKeyToPEM's forms: SEC1 `EC PRIVATE KEY` for ECDSA, PKCS#1 `RSA PRIVATE KEY`
+ * for RSA; Ed25519, which it cannot write, stays PKCS#8 `PRIVATE KEY`.
+ */
+function keyPem(key: KeyObject): string {
+  const type = key.asymmetricKeyType === 'ec' ? 'sec1' : key.asymmetricKeyType === 'rsa' ? 'pkcs1' : 'pkcs8';
+  return key.export({ type, format: 'pem' }).toString();
+}
+
 export async function caInit(argv: readonly string[], now = new Date()): Promise<string> {
   const f = parse(argv, initFlags(now));
   const dir = f.get<string>('dir');
@@ -104,7 +114,7 @@ export async function caInit(argv: readonly string[], now = new Date()): Promise
     signer: key.keyObject,
   });
   try {
-    await writePair({ certFile, keyFile }, certificatePem, key.privateKeyPem);
+    await writePair({ certFile, keyFile }, certificatePem, keyPem(key.keyObject));
   } catch (e) {
     throw new CommandError(`cannot write the CA (nothing was changed): ${(e as Error).message}`);
   }
