@@ -1,18 +1,20 @@
 // `plat ca init` and `plat ca sign`: an offline CA on top of the crypto core, so users (and tests)
 // can issue certificates from CSRs without a server, through the same issuing pipeline the signing
 // controller uses.
+import type { KeyObject } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { CryptoError, createCertificate, generateKeyPair, issueCertificate, keyUsagesFromStrings, parseCertificate, type KeyType } from '../../core/crypto/index.js';
+import { CryptoError, createCertificate, encodePem, generateKeyPair, issueCertificate, keyUsagesFromStrings, parseCertificateDer, type IssuingCa, type KeyType, type ParsedCertificate } from '../../core/crypto/index.js';
+import { X509KeyPairError, x509KeyPair } from '../../core/crypto/x509-key-pair.js';
+import { BACKDATE_MS, validityWindow } from '../../core/certificates/validity-window.js';
 import { formatDuration } from '../../core/flags/duration.js';
 import { FlagError, Flags } from '../../core/flags/flag-set.js';
 import { writeFileAtomic, writePair } from '../../core/pki/index.js';
 import { makeDir } from '../../core/make-dir.js';
-import { syscallErrorText } from '../../core/go-os-error.js';
+import { ERRNO_TEXT, syscallErrorText } from '../../core/go-os-error.js';
 
 const KEY_TYPES: Record<string, KeyType> = { p256: 'ecdsa-p256', p384: 'ecdsa-p384', ed25519: 'ed25519', rsa2048: 'rsa-2048' };
-const BACKDATE_MS = 5 * 60_000;
 
 export class CommandError extends Error {
   constructor(message: string, readonly exitCode = 1) { super(message); }
@@ -31,15 +33,25 @@ export const CA_USAGE = `Usage:
   plat ca sign --ca-dir DIR --csr FILE [--usages "digital signature,key encipherment,client auth"] [--duration 8760h] [--out FILE]
 `;
 
-function initFlags(f: Flags): void {
+// X.509 times end with year 9999 (GeneralizedTime's four digits).
+const LAST_VALID_MS = Date.UTC(9999, 11, 31, 23, 59, 59);
+
+/** Checked with the flag, so that no directory is made for a CA that cannot be issued. */
+function daysProblem(days: number, now: Date): string | undefined {
+  if (days < 1) return 'must be at least 1';
+  const most = Math.floor((LAST_VALID_MS - now.getTime()) / 86_400_000);
+  return days > most ? `must be at most ${most} (a certificate cannot be valid past 9999-12-31)` : undefined;
+}
+
+const initFlags = (now: Date) => (f: Flags): void => {
   const S = 'plat ca init';
   f.define({ name: 'dir', type: 'string', default: '', section: S, help: 'Directory for ca.crt and ca.key (created 0700).' });
   f.define({ name: 'key-type', type: 'string', default: 'p256', enum: Object.keys(KEY_TYPES), section: S, help: 'Key type of the CA.' });
   f.define({ name: 'cn', type: 'string', default: 'plat-ca', section: S, help: 'Common name of the CA.' });
   f.define({ name: 'days', type: 'int', default: 3650, section: S, help: 'Validity in days.',
-    validate: (v) => ((v as number) < 1 ? 'must be at least 1' : undefined) });
+    validate: (v) => daysProblem(v as number, now) });
   f.define({ name: 'force', type: 'bool', default: false, section: S, help: 'Replace an existing CA in --dir.' });
-}
+};
 
 function usagesProblem(usages: readonly string[]): string | undefined {
   try {
@@ -62,8 +74,17 @@ function signFlags(f: Flags): void {
   f.define({ name: 'out', type: 'string', default: '', section: S, help: 'Write the certificate here (default: standard output).' });
 }
 
+/**
+ * keyutil.MarshalPrivateKeyToPEM's forms: SEC1 `EC PRIVATE KEY` for ECDSA, PKCS#1 `RSA PRIVATE KEY`
+ * for RSA; Ed25519, which it cannot write, stays PKCS#8 `PRIVATE KEY`.
+ */
+function keyPem(key: KeyObject): string {
+  const type = key.asymmetricKeyType === 'ec' ? 'sec1' : key.asymmetricKeyType === 'rsa' ? 'pkcs1' : 'pkcs8';
+  return key.export({ type, format: 'pem' }).toString();
+}
+
 export async function caInit(argv: readonly string[], now = new Date()): Promise<string> {
-  const f = parse(argv, initFlags);
+  const f = parse(argv, initFlags(now));
   const dir = f.get<string>('dir');
   if (!dir) throw new CommandError('--dir is required', 2);
   const certFile = path.join(dir, 'ca.crt');
@@ -93,16 +114,26 @@ export async function caInit(argv: readonly string[], now = new Date()): Promise
     signer: key.keyObject,
   });
   try {
-    await writePair({ certFile, keyFile }, certificatePem, key.privateKeyPem);
+    await writePair({ certFile, keyFile }, certificatePem, keyPem(key.keyObject));
   } catch (e) {
     throw new CommandError(`cannot write the CA (nothing was changed): ${(e as Error).message}`);
   }
   return `CA "${f.get<string>('cn')}" (${f.get<string>('key-type')}) written to ${certFile} and ${keyFile}\n`;
 }
 
-export async function caSign(argv: readonly string[], at = new Date()): Promise<{ stdout: string }> {
-  // Certificates carry whole seconds: what is printed is what the certificate says.
-  const now = new Date(Math.floor(at.getTime() / 1000) * 1000);
+/** The CA's certificate and key as tls.X509KeyPair takes them; a CommandError names the file at fault, or both. */
+function caPair(certFile: string, certPem: string, keyFile: string, keyPem: string): { ca: ParsedCertificate; issuing: IssuingCa } {
+  try {
+    const { certDer, key } = x509KeyPair(certPem, keyPem);
+    return { ca: parseCertificateDer(certDer), issuing: { certificatePem: encodePem('CERTIFICATE', certDer), privateKey: key } };
+  } catch (e) {
+    if (!(e instanceof X509KeyPairError)) throw e;
+    const who = e.fault === 'cert' ? certFile : e.fault === 'key' ? keyFile : `${certFile} and ${keyFile}`;
+    throw new CommandError(`${who}: ${e.message}`);
+  }
+}
+
+export async function caSign(argv: readonly string[], now = new Date()): Promise<{ stdout: string }> {
   const f = parse(argv, signFlags);
   const caDir = f.get<string>('ca-dir');
   const csrFile = f.get<string>('csr');
@@ -111,24 +142,33 @@ export async function caSign(argv: readonly string[], at = new Date()): Promise<
   const read = async (file: string) => {
     try { return await readFile(file, 'utf8'); } catch (e) { throw new CommandError(`cannot read ${file}: ${(e as Error).message}`); }
   };
-  const [csrPem, caCert, caKey] = await Promise.all([read(csrFile), read(path.join(caDir, 'ca.crt')), read(path.join(caDir, 'ca.key'))]);
-  const ca = parseCertificate(caCert);
-  const notBefore = new Date(Math.max(now.getTime() - BACKDATE_MS, ca.notBefore.getTime()));
-  const wanted = now.getTime() + f.get<number>('duration');
-  const notAfter = new Date(Math.min(wanted, ca.notAfter.getTime()));
-  if (notAfter.getTime() <= now.getTime()) throw new CommandError(`the CA in ${caDir} expired at ${ca.notAfter.toISOString().replace('.000Z', 'Z')}`);
+  const [certFile, keyFile] = [path.join(caDir, 'ca.crt'), path.join(caDir, 'ca.key')];
+  const [csrPem, caCert, caKey] = await Promise.all([read(csrFile), read(certFile), read(keyFile)]);
+  const { ca, issuing } = caPair(certFile, caCert, keyFile, caKey);
+  let window;
+  try {
+    window = validityWindow(now, f.get<number>('duration'), ca.notAfter);
+  } catch (e) {
+    throw new CommandError(`${certFile}: ${(e as Error).message}`);
+  }
+  const { notBefore, notAfter, capped } = window;
   let result;
   try {
-    result = issueCertificate(csrPem, { certificatePem: caCert, privateKey: caKey }, { usages: f.get<string[]>('usages'), notBefore, notAfter });
+    result = issueCertificate(csrPem, issuing, { usages: f.get<string[]>('usages'), notBefore, notAfter });
   } catch (e) {
     if (e instanceof CryptoError) throw new CommandError(`${csrFile}: ${e.message}`);
     throw e;
   }
-  const capped = wanted > ca.notAfter.getTime() ? ` (capped at the CA's expiry; asked for ${formatDuration(f.get<number>('duration'))})` : '';
+  const cappedText = capped ? ` (capped at the CA's expiry; asked for ${formatDuration(f.get<number>('duration'))})` : '';
   const out = f.get<string>('out');
   if (out) {
-    await writeFileAtomic(out, result.certificatePem, 0o644);
-    return { stdout: `certificate written to ${out}, valid until ${notAfter.toISOString().replace('.000Z', 'Z')}${capped}\n` };
+    try {
+      await writeFileAtomic(out, result.certificatePem, 0o644);
+    } catch (e) {
+      // As Go's os.WriteFile says it: the file asked for, not the temp file beside it.
+      throw new CommandError(`open ${out}: ${ERRNO_TEXT[(e as NodeJS.ErrnoException).code ?? ''] ?? (e as Error).message}`);
+    }
+    return { stdout: `certificate written to ${out}, valid until ${notAfter.toISOString().replace('.000Z', 'Z')}${cappedText}\n` };
   }
   return { stdout: result.certificatePem };
 }

@@ -4,6 +4,7 @@
 import { randomInt } from 'node:crypto';
 import { rfc3339 } from '../../core/api/meta.js';
 import { FlagError, Flags } from '../../core/flags/flag-set.js';
+import { goQuote } from '../../core/go-quote.js';
 import { apiRequest, statusMessage } from './api-request.js';
 import { CommandError } from './ca.js';
 import { defineKubeconfigFlags, kubeconfigConnection } from './kubeconfig-flags.js';
@@ -14,6 +15,8 @@ export const TOKEN_USAGE = `Usage:
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 const randomString = (n: number) => Array.from({ length: n }, () => ALPHABET[randomInt(ALPHABET.length)]).join('');
+// Upstream's api.BootstrapGroupPattern, printed as it is in ValidateBootstrapGroupName's error.
+const GROUP_PATTERN = String.raw`\Asystem:bootstrappers:[a-z0-9:-]{0,255}[a-z0-9]\z`;
 const GROUP = /^system:bootstrappers:[a-z0-9:-]{0,255}[a-z0-9]$/;
 
 function flagsOf(argv: readonly string[]): Flags {
@@ -23,7 +26,7 @@ function flagsOf(argv: readonly string[]): Flags {
   f.define({ name: 'ttl', type: 'duration', default: 24 * 3600_000, section: S, help: 'Lifetime of the token; 0 means it never expires.',
     validate: (v) => ((v as number) < 0 ? 'must not be negative' : undefined) });
   f.define({ name: 'groups', type: 'strings', default: [], section: S, help: 'Extra groups (each system:bootstrappers:...) the token authenticates as.',
-    validate: (v) => (v as string[]).filter((g) => !GROUP.test(g)).map((g) => `group "${g}" must match ${GROUP.source}`)[0] });
+    validate: (v) => (v as string[]).filter((g) => !GROUP.test(g)).map((g) => `bootstrap group ${goQuote(g)} is invalid (must match ${GROUP_PATTERN})`)[0] });
   f.define({ name: 'description', type: 'string', default: '', section: S, help: 'Human-readable description stored with the token.' });
   const { positional } = f.parse([...argv]);
   if (positional.length) throw new FlagError(`unexpected argument "${positional[0]}"`);

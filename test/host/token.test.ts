@@ -38,7 +38,8 @@ describe('plat token create', () => {
   it('refuses bad groups (exit 2) and an unreachable or missing kubeconfig (exit 1)', () => {
     const bad = runPlat(['token', 'create', '--platconfig', plat.kubeconfig, '--groups', 'admins']);
     assert.equal(bad.code, 2);
-    assert.match(bad.stderr, /group "admins" must match/);
+    // ValidateBootstrapGroupName's text, the pattern printed as api.BootstrapGroupPattern is.
+    assert.equal(bad.stderr, String.raw`plat token create: invalid argument "admins" for "--groups" flag: bootstrap group "admins" is invalid (must match \Asystem:bootstrappers:[a-z0-9:-]{0,255}[a-z0-9]\z)` + '\n');
     const missing = runPlat(['token', 'create', '--platconfig', '/nonexistent/admin.conf']);
     assert.equal(missing.code, 1);
     assert.match(missing.stderr, /nonexistent\/admin\.conf/);
