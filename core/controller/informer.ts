@@ -275,12 +275,25 @@ function statusError(object: unknown): ApiError {
   return new ApiError(st.code ?? 500, st.reason ?? '', st.message ?? JSON.stringify(object), object);
 }
 
-/** isExpiredError: 410 Expired, or Gone from servers before 1.18. */
-export const isExpiredError = (e: unknown): boolean => isApiError(e) && (e.reason === 'Expired' || e.reason === 'Gone' || (e.reason === '' && e.code === 410));
+/** errors.As for an API error: the list's `failed to list ...` wrapper keeps the server's answer as its cause. */
+function apiErrorOf(e: unknown): ApiError | undefined {
+  for (let at = e, depth = 0; at !== undefined && depth < 16; at = (at as { cause?: unknown }).cause, depth++) {
+    if (isApiError(at)) return at;
+    if (typeof at !== 'object' || at === null) return undefined;
+  }
+  return undefined;
+}
+
+/** isExpiredError: 410 Expired, or Gone from servers before 1.18 (seen through wrappers, as apierrors does). */
+export function isExpiredError(err: unknown): boolean {
+  const e = apiErrorOf(err);
+  return !!e && (e.reason === 'Expired' || e.reason === 'Gone' || (e.reason === '' && e.code === 410));
+}
 
 /** isTooLargeResourceVersionError: a version newer than the server has seen (its cache is behind). */
-export function isTooLargeResourceVersionError(e: unknown): boolean {
-  if (!isApiError(e)) return false;
+export function isTooLargeResourceVersionError(err: unknown): boolean {
+  const e = apiErrorOf(err);
+  if (!e) return false;
   const status = e.body as { message?: string; details?: { causes?: { type?: string; message?: string }[] } } | undefined;
   const causes = status?.details?.causes ?? [];
   if (causes.some((c) => c.type === 'ResourceVersionTooLarge')) return true;

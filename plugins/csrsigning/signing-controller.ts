@@ -9,7 +9,6 @@ import { setMaxListeners } from 'node:events';
 import { deepClone, rfc3339 } from '../../core/api/meta.js';
 import { SIGNER_APISERVER_CLIENT, SIGNER_LEGACY_UNKNOWN, SIGNER_NODEAGENT_CLIENT, SIGNER_NODEAGENT_SERVING } from '../../core/certificates/csr-object.js';
 import { whenAborted } from '../../core/abort-wait.js';
-import type { ResourceRef } from '../../core/client/rest-client.js';
 import type { Informer } from '../../core/controller/informer.js';
 import { csrControllerRateLimiter } from '../../core/controller/rate-limiters.js';
 import { IgnorableError, runWorkers } from '../../core/controller/workers.js';
@@ -20,11 +19,13 @@ import type { ControllerContext, Runnable } from '../../core/lifecycle.js';
 import { runningTap } from '../../core/running-tap.js';
 import { thrownMessage } from '../../core/thrown-message.js';
 import { signerPlugins, tappedSigners, type SignHookMap, type SigningRequest, type SigningResult } from '../../core/signing.js';
-import { hasTrueCondition, isApproved, type Csr as CsrObject } from '../../core/certificates/csr-object.js';
+import { CSR_RESOURCE, hasTrueCondition, isApproved, type Csr as CsrObject } from '../../core/certificates/csr-object.js';
 import { checkSignerAnswer } from './signer-answer.js';
 import { CLUSTER_SIGNER } from './cluster-signer-name.js';
 
-export const CSR_RESOURCE: ResourceRef = { group: 'certificates.platform', version: 'v1', plural: 'certificatesigningrequests' };
+// Core's, kind included: the shared informer takes the first registrant's ref, and its kind names
+// the type in the reflector's log lines (*v1.CertificateSigningRequest).
+export { CSR_RESOURCE };
 export const WORKERS_PER_SIGNER = 5;
 /**
  * Most CSRs one worker takes together when many are waiting: they are signed as one batch of the

@@ -4,8 +4,9 @@
 // last version seen unpaged, then the latest paged once that version is gone too).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { RestClient } from '../../core/client/rest-client.js';
-import { Informer } from '../../core/controller/informer.js';
+import { ApiError, RestClient } from '../../core/client/rest-client.js';
+import { Informer, isExpiredError, isTooLargeResourceVersionError } from '../../core/controller/informer.js';
+import { CSR_RESOURCE as SIGNING_CSR_RESOURCE } from '../../plugins/csrsigning/signing-controller.js';
 import { createLogger } from '../../core/log.js';
 import { eventually } from '../helpers/kubectl.js';
 import { json, startScriptedServer, status, type ScriptedServer, type Step } from '../client/scripted-server.js';
@@ -60,4 +61,21 @@ describe('Informer and a server that answers every watch with 410', () => {
       assert.match(logs.join('\n'), /core\/controller\/informer\.ts: watch of \*v1\.CertificateSigningRequest closed with: too old resource version: 5 \(9\)/);
     });
   }
+});
+
+// apierrors.IsResourceExpired sees through %w wrappers (errors.As): a list that failed with 410 is
+// wrapped in "failed to list ..." and must still be logged as a closed watch at V(4), not as an error.
+describe('expired answers seen through wrappers', () => {
+  it('isExpiredError and isTooLargeResourceVersionError follow the cause chain', () => {
+    const expired = new ApiError(410, 'Expired', 'too old resource version: 1 (5)', {});
+    assert.equal(isExpiredError(new Error('failed to list *v1.CertificateSigningRequest', { cause: expired })), true);
+    assert.equal(isExpiredError(new Error('outer', { cause: new Error('inner', { cause: expired }) })), true);
+    assert.equal(isExpiredError(new Error('failed to list', { cause: new ApiError(500, 'InternalError', 'x', {}) })), false);
+    const tooLarge = new ApiError(504, 'Timeout', 'Too large resource version', { message: 'Too large resource version' });
+    assert.equal(isTooLargeResourceVersionError(new Error('failed to list', { cause: tooLarge })), true);
+  });
+
+  it('the signing controller\'s CSR resource names its kind, so the shared informer it builds first does too', () => {
+    assert.equal(SIGNING_CSR_RESOURCE.kind, 'CertificateSigningRequest');
+  });
 });
