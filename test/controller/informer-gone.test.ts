@@ -3,7 +3,7 @@
 // the lists ask for what client-go's would (resourceVersion 0 and a page limit first, then the
 // last version seen unpaged, then the latest paged once that version is gone too).
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { afterEach, beforeEach, describe, it } from 'node:test';
 import { ApiError, RestClient } from '../../core/client/rest-client.js';
 import { Informer, isExpiredError, isTooLargeResourceVersionError } from '../../core/controller/informer.js';
 import { CSR_RESOURCE as SIGNING_CSR_RESOURCE } from '../../plugins/csrsigning/signing-controller.js';
@@ -21,10 +21,12 @@ const goneEvent: Step = (_req, res) => {
 const gone = status(410, 'Expired', 'too old resource version: 5 (9)');
 
 describe('Informer and a server that answers every watch with 410', () => {
+  // A server per case: a request the previous case's informer had in flight when it stopped may
+  // reach a shared server after the next case began, and be counted there.
   let server: ScriptedServer;
   let client: RestClient;
-  before(async () => { server = await startScriptedServer(); client = new RestClient({ server: server.url }); });
-  after(async () => { client.close(); await server.close(); });
+  beforeEach(async () => { server = await startScriptedServer(); client = new RestClient({ server: server.url }); });
+  afterEach(async () => { client.close(); await server.close(); });
 
   const cases: { name: string; watch: Step; lists: Step[]; listQueries: string[] }[] = [
     { name: 'the watch answered 410', watch: gone, lists: [list('5')], listQueries: ['limit=500&resourceVersion=0', 'resourceVersion=5', 'resourceVersion=5'] },
