@@ -1,6 +1,7 @@
 // One kubeconfig file's text decoded as clientcmd's Load decodes it (latest.Codec: YAML to JSON,
 // version/kind sniffing, encoding/json into v1.Config, conversion to the internal maps): the
 // errors are upstream's texts, and a file with no data is an empty config, not an error.
+import { notRegisteredText } from '../api/scheme-errors.js';
 import { parseAllDocuments } from 'yaml';
 import { interpretError } from '../api/go-decode-errors.js';
 import { GO_YAML } from '../api/go-yaml.js';
@@ -104,7 +105,7 @@ function kindError(doc: Obj): string | undefined {
   const kind = typeof doc['kind'] === 'string' && doc['kind'] !== '' ? doc['kind'] : 'Config';
   const version = typeof doc['apiVersion'] === 'string' && doc['apiVersion'] !== '' ? doc['apiVersion'] : 'v1';
   if (kind === 'Config' && version === 'v1') return undefined;
-  return `no kind ${JSON.stringify(kind)} is registered for version ${JSON.stringify(version)} in scheme ${JSON.stringify(SCHEME)}`;
+  return notRegisteredText(kind, version, SCHEME);
 }
 
 // Go's %v of the v1 list a duplicate name was found in, field by field in struct order.

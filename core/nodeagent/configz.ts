@@ -4,19 +4,13 @@
 // convertToVersionedKubeletConfig). With the rename the key is "nodeagentconfig". The object is
 // rendered as Go's encoding/json renders the versioned struct: fields in declaration order, map
 // keys sorted, `omitempty` values left out when zero, pointers present when set.
+import { isGoEmptyValue } from '../api/go-empty.js';
 import type { NodeAgentConfiguration } from './configuration.js';
 import { CONFIG_API_VERSION, CONFIG_KIND, CONFIG_TYPE, type Field, type FieldType } from './fields.js';
 
 export const CONFIGZ_NAME = 'nodeagentconfig';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
-
-function isZero(v: unknown): boolean {
-  if (v === undefined || v === null || v === '' || v === 0 || v === false) return true;
-  if (Array.isArray(v)) return v.length === 0;
-  if (typeof v === 'object') return Object.keys(v).length === 0;
-  return false;
-}
 
 function render(type: FieldType, v: unknown): Json | undefined {
   if (v === undefined) return undefined;
@@ -44,7 +38,7 @@ function render(type: FieldType, v: unknown): Json | undefined {
 }
 
 function renderField(f: Field, v: unknown): Json | undefined {
-  if (f.omitEmpty && isZero(v)) return undefined;
+  if (f.omitEmpty && isGoEmptyValue(v)) return undefined;
   return render(f.type, v);
 }
 

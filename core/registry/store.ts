@@ -2,6 +2,7 @@
 // mutating admission -> system metadata -> strategy prepare -> validation (422) ->
 // validating admission -> storage — the way apiserver's generic registry does (k8s-behaviour §2.6).
 // Resources bring only their Strategy.
+import { isGoEmptyValue } from '../api/go-empty.js';
 import { randomUUID } from 'node:crypto';
 import { randomNameSuffix } from '../api/generate-name.js';
 import { isDeepStrictEqual } from 'node:util';
@@ -501,6 +502,5 @@ export class ResourceStore {
  * zero values a review may carry (an empty name, generation 0, empty maps and lists) are not written.
  */
 function omitEmptyMetadata(meta: ApiObject['metadata']): ApiObject['metadata'] {
-  const empty = (v: unknown) => v === undefined || v === null || v === '' || v === 0 || (typeof v === 'object' && Object.keys(v as object).length === 0);
-  return Object.fromEntries(Object.entries(meta).filter(([k, v]) => k === 'creationTimestamp' || !empty(v))) as ApiObject['metadata'];
+  return Object.fromEntries(Object.entries(meta).filter(([k, v]) => k === 'creationTimestamp' || !isGoEmptyValue(v))) as ApiObject['metadata'];
 }

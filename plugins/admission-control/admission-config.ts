@@ -2,6 +2,7 @@
 // the file is decoded and nothing in `plugins` is checked, since upstream only asks ConfigFor() the
 // plugins that are enabled. Entries naming no enabled plugin (unknown, duplicated, both `path` and
 // `configuration`, a `path` that does not exist) are therefore never looked at.
+import { missingKindText, missingVersionText } from '../../core/api/scheme-errors.js';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { StartupError } from '../../core/plugin.js';
@@ -50,8 +51,8 @@ export function readAdmissionConfig(given: string, enabled: ReadonlySet<string>)
   const untyped = kind === undefined || kind === null || kind === '' || apiVersion === undefined || apiVersion === null || apiVersion === '';
   if (untyped && LEGACY_KEYS.some((k) => k in doc)) return new Map();
   // The serializer's missing-kind and missing-version errors quote the file as it was read.
-  if (kind === undefined || kind === null || kind === '') throw new StartupError(`${WRAP}Object 'Kind' is missing in '${text}'`);
-  if (apiVersion === undefined || apiVersion === null || apiVersion === '') throw new StartupError(`${WRAP}Object 'apiVersion' is missing in '${text}'`);
+  if (kind === undefined || kind === null || kind === '') throw new StartupError(`${WRAP}${missingKindText(text)}`);
+  if (apiVersion === undefined || apiVersion === null || apiVersion === '') throw new StartupError(`${WRAP}${missingVersionText(text)}`);
   if (kind !== 'AdmissionConfiguration') throw fail('kind', `Unsupported value: ${JSON.stringify(kind)}: supported values: "AdmissionConfiguration"`);
   if (!API_VERSIONS.includes(String(apiVersion))) throw fail('apiVersion', `Unsupported value: ${JSON.stringify(apiVersion)}: supported values: ${API_VERSIONS.map((v) => `"${v}"`).join(', ')}`);
   const plugins = doc['plugins'] ?? [];

@@ -3,6 +3,7 @@
 // namespace?), answered by the same authorizer chain that guards every request, with upstream's
 // validation (pkg/apis/authorization/validation) and answers (allowed, denied, reason,
 // evaluationError).
+import { isGoEmptyValue } from '../../core/api/go-empty.js';
 import { errors } from '../../core/api/errors.js';
 import { fieldError, goQuote, type FieldError } from '../../core/api/field-errors.js';
 import { goObjectMeta } from '../../core/api/go-object-meta.js';
@@ -45,8 +46,7 @@ const goNonResourceAttributes = (n: NonResourceAttributes): string =>
 /** The parts of ObjectMeta a review may carry: none (namespace for the local kind). */
 function metadataErrors(meta: ApiObject['metadata'], allowNamespace: boolean): FieldError[] {
   // Semantic.DeepEqual with an empty ObjectMeta: zero values, and empty maps and slices, are unset.
-  const zero = (v: unknown) => v === undefined || v === null || v === '' || v === 0 || (typeof v === 'object' && Object.keys(v).length === 0);
-  const set = Object.entries(meta).filter(([k, v]) => !zero(v) && k !== 'managedFields' && !(allowNamespace && k === 'namespace'));
+  const set = Object.entries(meta).filter(([k, v]) => !isGoEmptyValue(v) && k !== 'managedFields' && !(allowNamespace && k === 'namespace'));
   if (set.length === 0) return [];
   return [invalidStruct('metadata', goObjectMeta(meta), allowNamespace ? 'must be empty except for namespace' : 'must be empty')];
 }

@@ -2,6 +2,7 @@
 // tryDecodeSinglePod reads them: YAML (JSON is YAML) converted to JSON the way sigs.k8s.io/yaml
 // does (YAML 1.1 scalars, the first document only, timestamps kept as text), then the type by
 // apiVersion and kind with the decoder's own messages. Field types are checked by pod-shape.ts.
+import { missingKindText, missingVersionText, notRegisteredText } from '../../core/api/scheme-errors.js';
 import { parseAllDocuments } from 'yaml';
 import { interpretError } from '../../core/api/go-decode-errors.js';
 import { GO_YAML } from '../../core/api/go-yaml.js';
@@ -35,13 +36,13 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 export function coreV1Kind(obj: unknown): string {
   const problem = interpretError(obj);
   if (problem) throw new DecodeError(`couldn't get version/kind; json parse error: ${problem}`);
-  if (!isObject(obj)) throw new DecodeError(`Object 'Kind' is missing in '${raw(obj)}'`);
+  if (!isObject(obj)) throw new DecodeError(missingKindText(raw(obj)));
   const kind = obj['kind'];
   const apiVersion = obj['apiVersion'];
-  if (typeof kind !== 'string' || kind === '') throw new DecodeError(`Object 'Kind' is missing in '${raw(obj)}'`);
-  if (typeof apiVersion !== 'string' || apiVersion === '') throw new DecodeError(`Object 'apiVersion' is missing in '${raw(obj)}'`);
+  if (typeof kind !== 'string' || kind === '') throw new DecodeError(missingKindText(raw(obj)));
+  if (typeof apiVersion !== 'string' || apiVersion === '') throw new DecodeError(missingVersionText(raw(obj)));
   if (apiVersion !== 'v1') {
-    throw new DecodeError(`no kind ${JSON.stringify(kind)} is registered for version ${JSON.stringify(apiVersion)} in scheme "pkg/api/legacyscheme/scheme.go:30"`);
+    throw new DecodeError(notRegisteredText(kind, apiVersion, 'pkg/api/legacyscheme/scheme.go:30'));
   }
   return kind;
 }

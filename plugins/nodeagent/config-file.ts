@@ -4,6 +4,7 @@
 // file (staticPodPath, tlsCertFile, tlsPrivateKeyFile, authentication.x509.clientCAFile,
 // resolvConf, volumePluginDir, podLogsDir) are resolved against its directory; upstream does not
 // resolve them in drop-ins, and neither does plat.
+import { missingKindText, missingVersionText, notRegisteredText } from '../../core/api/scheme-errors.js';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { interpretError } from '../../core/api/go-decode-errors.js';
@@ -62,11 +63,11 @@ export function readDocument(file: string, what: 'config' | 'drop-in config'): R
   const raw = isObject(parsed.value) ? parsed.value : {};
   const { apiVersion, kind } = raw;
   // Go's %s of the original bytes.
-  if (kind === undefined || kind === null || kind === '') throw new ConfigDecodeError(`Object 'Kind' is missing in '${text}'`);
+  if (kind === undefined || kind === null || kind === '') throw new ConfigDecodeError(missingKindText(text));
   if (what === 'config') {
-    if (apiVersion === undefined || apiVersion === null || apiVersion === '') throw new ConfigDecodeError(`Object 'apiVersion' is missing in '${text}'`);
+    if (apiVersion === undefined || apiVersion === null || apiVersion === '') throw new ConfigDecodeError(missingVersionText(text));
     if (apiVersion !== CONFIG_API_VERSION || kind !== CONFIG_KIND) {
-      throw new ConfigDecodeError(`no kind ${JSON.stringify(kind)} is registered for version ${JSON.stringify(apiVersion)} in scheme ${JSON.stringify(SCHEME)}`);
+      throw new ConfigDecodeError(notRegisteredText(String(kind), String(apiVersion), SCHEME));
     }
   }
   const decoded = decodeConfiguration(parsed.value, parsed);

@@ -2,6 +2,7 @@
 // kind AuthenticationConfiguration, decoded strictly as the upstream codec does (an unknown
 // field or a value of the wrong type is an error, with Go's wording). Semantic rules are
 // validate.ts's; this file only turns text into the typed configuration.
+import { missingKindText, missingVersionText } from '../../api/scheme-errors.js';
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { GO_YAML } from '../../api/go-yaml.js';
@@ -132,8 +133,8 @@ export function parseAuthenticationConfiguration(text: string): AuthenticationCo
   if (!isObject(doc)) throw new AuthenticationConfigError(`couldn't get version/kind; json parse error: expected an object, got ${doc === null ? 'null' : jsonKind(doc)}`);
   const apiVersion = doc['apiVersion'];
   const kind = doc['kind'];
-  if (typeof kind !== 'string' || kind === '') throw new AuthenticationConfigError(`Object 'Kind' is missing in '${JSON.stringify(doc)}'`);
-  if (typeof apiVersion !== 'string' || apiVersion === '') throw new AuthenticationConfigError(`Object 'apiVersion' is missing in '${JSON.stringify(doc)}'`);
+  if (typeof kind !== 'string' || kind === '') throw new AuthenticationConfigError(missingKindText(JSON.stringify(doc)));
+  if (typeof apiVersion !== 'string' || apiVersion === '') throw new AuthenticationConfigError(missingVersionText(JSON.stringify(doc)));
   if (apiVersion !== AUTHENTICATION_CONFIGURATION_API_VERSION || kind !== AUTHENTICATION_CONFIGURATION_KIND) {
     throw new AuthenticationConfigError(`no kind ${JSON.stringify(kind)} is registered for version ${JSON.stringify(apiVersion)} (expected ${AUTHENTICATION_CONFIGURATION_API_VERSION}, kind ${AUTHENTICATION_CONFIGURATION_KIND})`);
   }
