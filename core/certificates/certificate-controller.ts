@@ -7,6 +7,7 @@ import { objectKey } from '../controller/informer.js';
 import { csrControllerRateLimiter } from '../controller/rate-limiters.js';
 import { runWorkers } from '../controller/workers.js';
 import { WorkQueue } from '../controller/workqueue.js';
+import { formatDuration } from '../flags/duration.js';
 import { CSR_RESOURCE, hasCertificate, type Csr } from './csr-object.js';
 
 /**
@@ -38,7 +39,8 @@ export function certificateController(ctx: ControllerContext, o: CertificateCont
   const enqueue = (csr: Csr) => queue.add(objectKey(csr));
   informer.addHandlers({
     add: (csr) => { log.v(4).info('Adding certificate request', { csr: csr.metadata.name }); enqueue(csr); },
-    update: (_old, csr) => { log.v(4).info('Updating certificate request', { csr: csr.metadata.name }); enqueue(csr); },
+    // Upstream names the old object under `old` here (not `csr`, as its add and delete lines do).
+    update: (old, csr) => { log.v(4).info('Updating certificate request', { old: old.metadata.name }); enqueue(csr); },
     delete: (csr) => { log.v(4).info('Deleting certificate request', { csr: csr.metadata.name }); enqueue(csr); },
   });
 
@@ -51,7 +53,7 @@ export function certificateController(ctx: ControllerContext, o: CertificateCont
       if (hasCertificate(cached)) return;
       await o.handle(structuredClone(cached), runSignal);
     } finally {
-      log.v(4).info('Finished syncing certificate request', { csr: key, elapsedTime: `${(performance.now() - started).toFixed(3)}ms` });
+      log.v(4).info('Finished syncing certificate request', { csr: key, elapsedTime: formatDuration(performance.now() - started) });
     }
   };
 

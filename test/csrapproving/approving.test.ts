@@ -10,6 +10,7 @@ import { RestClient, ApiError } from '../../core/client/rest-client.js';
 import { IgnorableError } from '../../core/controller/workers.js';
 import { createCsr, generateKeyPair } from '../../core/crypto/index.js';
 import { encodeName } from '../../core/crypto/names.js';
+import { formatDuration, parseDuration } from '../../core/flags/duration.js';
 import { CsrApprovingController, sarApprover } from '../../plugins/csrapproving/index.js';
 import { adminConnection } from '../controller/support.js';
 import { eventually } from '../helpers/kubectl.js';
@@ -215,6 +216,12 @@ describe('csrapproving', () => {
     }
     // Upstream's words, as operators search for them.
     assert.ok(h.logged('Starting certificate controller', 'name="csrapproving"'), h.lines.join('\n'));
+    // The approval's own update event: upstream logs the old object's name under `old`.
+    assert.ok(h.logged('Updating certificate request old="ctl-nodeclient"'), h.lines.join('\n'));
+    // elapsedTime as Go prints a time.Duration (`812.345µs`, `12.5ms`): what parses back to the same text.
+    const elapsed = h.lines.filter((l) => l.includes('Finished syncing certificate request')).map((l) => /elapsedTime="([^"]*)"/.exec(l)?.[1] ?? '');
+    assert.ok(elapsed.length > 0);
+    for (const e of elapsed) assert.equal(formatDuration(parseDuration(e)), e, `elapsedTime="${e}" is not a Go duration`);
     assert.ok(h.logged('Shutting down certificate controller', 'name="csrapproving"'), h.lines.join('\n'));
   });
 });
