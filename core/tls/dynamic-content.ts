@@ -8,6 +8,9 @@ import type { Logger } from '../log.js';
 import { loadServingPair, servingPairProblem, type CertKeyPem, type NamedFile } from '../server/serving-pair.js';
 import { WatchedFiles } from './watched-files.js';
 
+/** DynamicCertKeyPairContent's line when it cannot watch its files. */
+export const CERT_KEY_WATCH_FAILED = 'Failed to watch cert and key file, will retry later';
+
 export interface DynamicOptions {
   /** How often the files are re-read whatever the watches say (tests push it out of the way). */
   readonly reloadIntervalMs?: number;
@@ -29,6 +32,7 @@ export function watchServingPair(
   const name = `${purpose}::${certFile}::${keyFile}`;
   return WatchedFiles.open({
     name, files: [certFile, keyFile], log, loadedMessage: 'Loaded a new cert/key pair',
+    watchFailedMessage: CERT_KEY_WATCH_FAILED,
     parse: (contents) => parseServingPair(name, contents),
     ...(o.reloadIntervalMs ? { reloadIntervalMs: o.reloadIntervalMs } : {}),
   }, load);
@@ -49,6 +53,7 @@ export function watchCaFile<T>(
   const name = `${purpose}::${file}`;
   return WatchedFiles.open({
     name, files: [file], log, loadedMessage: 'Loaded a new CA Bundle and Verifier',
+    watchFailedMessage: 'Failed to watch CA file, will retry later',
     parse: ([bundle]) => {
       if (!bundle?.length) throw new Error(`missing content for CA bundle ${goQuote(name)}`);
       try {

@@ -8,7 +8,7 @@
 import { readFileSync, watch, type FSWatcher } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { osErrorText } from '../go-os-error.js';
+import { ERRNO_TEXT, osErrorText } from '../go-os-error.js';
 import type { Logger } from '../log.js';
 import type { Changing } from './changing.js';
 
@@ -30,6 +30,11 @@ export interface WatchedFilesOptions<T> {
   readonly read?: () => Promise<Buffer[]>;
   /** How a refused change is logged; by default as upstream's work queue does (`key failed with : <error>`). */
   readonly refused?: (e: unknown) => void;
+  /**
+   * Upstream's error line when a file cannot be watched (missing): its watch loop gives up and is
+   * run again a minute later (`Failed to watch cert and key file, will retry later`).
+   */
+  readonly watchFailedMessage?: string;
   /** After new content is taken, before listeners hear of it. */
   readonly loaded?: (value: T) => void;
 }
@@ -139,17 +144,21 @@ export class WatchedFiles<T> implements Changing<T> {
    * that cannot be watched now (missing) is left to its directory's watch and the timer.
    */
   #watchFiles(): void {
+    let failed: string | undefined;
     for (const [file, old] of this.#fileWatchers) {
       old?.close();
       let w: FSWatcher | undefined;
       try {
         w = watch(file, { persistent: false }, () => void this.reload());
         w.on('error', () => { w?.close(); });
-      } catch {
+      } catch (e) {
         w = undefined;
+        // Upstream's loop stops at the first file it cannot watch (fsnotify's errno text).
+        failed ??= `error adding watch for file ${file}: ${ERRNO_TEXT[(e as NodeJS.ErrnoException).code ?? ''] ?? (e as Error).message}`;
       }
       this.#fileWatchers.set(file, w);
     }
+    if (failed !== undefined && this.o.watchFailedMessage) this.o.log.error(this.o.watchFailedMessage, { err: failed });
   }
 
   async #reloadOnce(): Promise<void> {

@@ -9,6 +9,7 @@
 // Secret volume mounts 0644 unless told otherwise), with a warning at start-up and at each new pair.
 import { statSync } from 'node:fs';
 import type { Logger } from '../../core/log.js';
+import { CERT_KEY_WATCH_FAILED } from '../../core/tls/dynamic-content.js';
 import { WatchedFiles } from '../../core/tls/watched-files.js';
 import { CaLoaderError, caLoaderName, readCaFiles, readCaFilesSync } from './ca-loader.js';
 import { parseSigningCa, type SigningCa } from './ca-pair.js';
@@ -46,6 +47,7 @@ export class CaProvider {
       name: this.name,
       files: [certFile, keyFile],
       loadedMessage: 'Loaded a new cert/key pair',
+      watchFailedMessage: CERT_KEY_WATCH_FAILED,
       log,
       ...(o.reloadIntervalMs ? { reloadIntervalMs: o.reloadIntervalMs } : {}),
       read: async () => {

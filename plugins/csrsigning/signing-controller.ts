@@ -16,6 +16,7 @@ import { formatDuration } from '../../core/flags/duration.js';
 import { WorkQueue } from '../../core/controller/workqueue.js';
 import { CERTIFICATE_QUEUE } from '../../core/certificates/certificate-controller.js';
 import type { ControllerContext, Runnable } from '../../core/lifecycle.js';
+import type { Logger } from '../../core/log.js';
 import { runningTap } from '../../core/running-tap.js';
 import { thrownMessage } from '../../core/thrown-message.js';
 import { signerPlugins, tappedSigners, type SignHookMap, type SigningRequest, type SigningResult } from '../../core/signing.js';
@@ -51,6 +52,9 @@ type SignHook = NonNullable<ReturnType<SignHookMap['get']>>;
 
 interface Lane {
   readonly signer: string;
+  /** Upstream's name of the signer's certificate controller (laneName). */
+  readonly name: string;
+  readonly logger: Logger;
   readonly queue: WorkQueue<string>;
   running?: Promise<void>;
 }
@@ -89,9 +93,9 @@ export class SigningController implements Runnable {
     this.#signTimeoutMs = options.signTimeoutMs ?? SIGN_TIMEOUT_MS;
     this.#informer = ctx.informers.for<CsrObject>(CSR_RESOURCE);
     this.#informer.addHandlers({
-      add: (csr) => this.#enqueue(csr),
-      update: (_old, csr) => this.#enqueue(csr),
-      delete: (csr) => this.#enqueue(csr),
+      add: (csr) => this.#enqueue(csr, 'Adding certificate request'),
+      update: (_old, csr) => this.#enqueue(csr, 'Updating certificate request'),
+      delete: (csr) => this.#enqueue(csr, 'Deleting certificate request'),
     });
   }
 
@@ -111,11 +115,15 @@ export class SigningController implements Runnable {
     await Promise.all([...this.#lanes.values()].map((l) => l.running));
   }
 
-  #enqueue(csr: CsrObject): void {
+  /** `event` is upstream's V(4) line of the certificate controller's event handler. */
+  #enqueue(csr: CsrObject, event: string): void {
     const signer = csr.spec?.signerName;
     const name = csr.metadata.name;
     if (!signer || !name || !this.ctx.hooks.sign.get(signer)?.isUsed()) return;
-    this.#laneOf(signer)?.queue.add(name);
+    const lane = this.#laneOf(signer);
+    if (!lane) return;
+    lane.logger.v(4).info(event, { csr: name });
+    lane.queue.add(name);
   }
 
   /** The signer's lane, made (and started, when the controller runs) on first use; none once stopped. */
@@ -123,7 +131,8 @@ export class SigningController implements Runnable {
     let lane = this.#lanes.get(signer);
     if (!lane) {
       if (this.#signal?.aborted) return undefined;
-      lane = { signer, queue: new WorkQueue<string>(csrControllerRateLimiter<string>(), { name: CERTIFICATE_QUEUE, metrics: this.ctx.metrics }) };
+      const name = laneName(signer);
+      lane = { signer, name, logger: this.ctx.logger.child(name), queue: new WorkQueue<string>(csrControllerRateLimiter<string>(), { name: CERTIFICATE_QUEUE, metrics: this.ctx.metrics }) };
       this.#lanes.set(signer, lane);
       if (this.#signal) this.#start(lane, this.#signal);
     }
@@ -131,29 +140,47 @@ export class SigningController implements Runnable {
   }
 
   #start(lane: Lane, signal: AbortSignal): void {
-    const controller = laneName(lane.signer);
-    const logger = this.ctx.logger.child(controller);
+    const { name: controller, logger } = lane;
     const plugins = signerPlugins(this.ctx.hooks.sign, lane.signer);
     logger.info('Starting certificate controller', { name: controller, signer: lane.signer, plugins, workers: WORKERS_PER_SIGNER });
     // hooks.sign.for(signer) is a bail hook: a tap that answers for every CSR hides those after it.
     if (plugins.length > 1) {
       logger.info('several plugins tap this signer: each CSR is handed to them in this order until one answers (anything but undefined), so a plugin sees only the CSRs those before it pass on', { signer: lane.signer, plugins });
     }
-    lane.running = runWorkers({ name: controller, queue: lane.queue, workers: WORKERS_PER_SIGNER, batch: BATCH_PER_WORKER, sync: (name) => this.#sync(name), logger }, signal)
-      .then(() => logger.info('Shutting down certificate controller', { name: controller }));
+    lane.running = (async () => {
+      // Upstream's certificate controller: cache.WaitForNamedCacheSync("certificate-<name>") before its workers.
+      logger.info(`Waiting for caches to sync for certificate-${controller}`);
+      await this.#informer.waitForSync(signal);
+      if (signal.aborted) await lane.queue.shutDown();
+      else {
+        logger.info(`Caches are synced for certificate-${controller}`);
+        await runWorkers({ name: controller, queue: lane.queue, workers: WORKERS_PER_SIGNER, batch: BATCH_PER_WORKER, sync: (name) => this.#timedSync(name, logger), logger }, signal);
+      }
+      logger.info('Shutting down certificate controller', { name: controller });
+    })();
   }
 
-  async #sync(name: string): Promise<void> {
+  /** #sync with upstream's V(4) line at its end, whatever the outcome. */
+  async #timedSync(name: string, logger: Logger): Promise<void> {
+    const started = performance.now();
+    try {
+      await this.#sync(name, logger);
+    } finally {
+      logger.v(4).info('Finished syncing certificate request', { csr: name, elapsedTime: `${(performance.now() - started).toFixed(3)}ms` });
+    }
+  }
+
+  async #sync(name: string, logger: Logger): Promise<void> {
     const cached = this.#informer.get(name);
     if (!cached) {
       this.#replaced.delete(name);
-      this.ctx.logger.v(3).info('csr has been deleted', { csr: name });
+      logger.v(3).info('csr has been deleted', { csr: name });
       return;
     }
     const replaced = this.#replaced.get(name);
     if (replaced !== undefined) {
       if (replaced === cached.metadata.resourceVersion) {
-        this.ctx.logger.v(4).info('the cache has not seen the status written for this csr yet', { csr: name, resourceVersion: replaced });
+        logger.v(4).info('the cache has not seen the status written for this csr yet', { csr: name, resourceVersion: replaced });
         return;
       }
       this.#replaced.delete(name);
@@ -187,13 +214,13 @@ export class SigningController implements Runnable {
     if ('certificatePem' in result) {
       csr.status = { ...csr.status, certificate: Buffer.from(result.certificatePem, 'utf8').toString('base64') };
       await this.#writeStatus(csr, 'error updating signature for csr');
-      this.ctx.logger.v(2).info('issued a certificate', { csr: name, signer: signerName });
+      logger.v(2).info('issued a certificate', { csr: name, signer: signerName });
       return;
     }
     const failed = { type: 'Failed', status: 'True', reason: result.failed.reason, message: result.failed.message, lastUpdateTime: rfc3339(now) };
     csr.status = { ...csr.status, conditions: [...(csr.status?.conditions ?? []), failed] };
     await this.#writeStatus(csr, 'error adding failure condition for csr');
-    this.ctx.logger.info('the signer refused the csr', { csr: name, signer: signerName, reason: failed.reason, message: failed.message });
+    logger.info('the signer refused the csr', { csr: name, signer: signerName, reason: failed.reason, message: failed.message });
   }
 
   /**

@@ -89,6 +89,24 @@ describe('CA file watches', () => {
     assert.equal(p.current().certFile, certFile);
   });
 
+  it('logs a removed file as upstream\'s loader does at each retry: the watch it cannot add, then the read that fails', async () => {
+    const dir = tempDir();
+    const certFile = path.join(dir, 'ca.crt');
+    const keyFile = path.join(dir, 'ca.key');
+    writeFileSync(certFile, cas[0]!.certificatePem);
+    writeFileSync(keyFile, cas[0]!.privateKeyPem);
+    const logs = new Logs();
+    provider = new CaProvider(certFile, keyFile, logs.logger, { reloadIntervalMs: HOUR });
+    provider.start();
+    unlinkSync(certFile);
+    await provider.reload();
+    const watchLine = `Failed to watch cert and key file, will retry later err="error adding watch for file ${certFile}: no such file or directory"`;
+    await until(() => logs.has(watchLine), 'the watch failure');
+    assert.ok(logs.lines.find((l) => l.includes(watchLine))!.startsWith('E'));
+    assert.ok(logs.has(`Unhandled Error err="key failed with : open ${certFile}: no such file or directory"`), logs.lines.join('\n'));
+    assert.equal(provider.current().certBytes.toString(), cas[0]!.certificatePem, 'the current CA stays');
+  });
+
   it('warns, at start-up and at a new pair, when the key file is readable by group or others (and still signs, as upstream)', async () => {
     const dir = tempDir();
     const certFile = path.join(dir, 'ca.crt');

@@ -47,7 +47,7 @@ function harness() {
       { usages: req.usages, notBefore: new Date(now - 60_000), notAfter: new Date(now + 3_600_000) });
   });
   const ctx = {
-    informers: { for: () => ({ addHandlers: (h: InformerHandlers<Csr>) => { handlers = h; }, get: (k: string) => cache.get(k) }) },
+    informers: { for: () => ({ addHandlers: (h: InformerHandlers<Csr>) => { handlers = h; }, get: (k: string) => cache.get(k), waitForSync: async () => {} }) },
     client: {
       update: async (_r: unknown, obj: Csr) => {
         writes.push({ resourceVersion: obj.metadata.resourceVersion, certificate: obj.status?.certificate });

@@ -30,7 +30,7 @@ function signingController(hooks: ReturnType<typeof createHooks>, update: Update
   let handlers: InformerHandlers<Csr> = {};
   const cache = new Map<string, Csr>();
   const controller = new SigningController({
-    informers: { for: () => ({ addHandlers: (h: InformerHandlers<Csr>) => { handlers = h; }, get: (k: string) => cache.get(k) }) },
+    informers: { for: () => ({ addHandlers: (h: InformerHandlers<Csr>) => { handlers = h; }, get: (k: string) => cache.get(k), waitForSync: async () => {} }) },
     client: { update },
     hooks,
     logger,
