@@ -8,6 +8,8 @@ import { csrControllerRateLimiter } from '../controller/rate-limiters.js';
 import { runWorkers } from '../controller/workers.js';
 import { WorkQueue } from '../controller/workqueue.js';
 import { formatDuration } from '../flags/duration.js';
+import type { Logger } from '../log.js';
+import type { InformerHandlers } from '../controller/informer.js';
 import { CSR_RESOURCE, hasCertificate, type Csr } from './csr-object.js';
 
 /**
@@ -32,30 +34,40 @@ export interface CertificateControllerOptions {
   handle(csr: Csr, signal: AbortSignal): Promise<void>;
 }
 
+/** Upstream's event handlers: a V(4) line per event, then the enqueue. */
+export function certificateEventHandlers<T extends Csr>(log: Logger, enqueue: (csr: T) => void): Required<InformerHandlers<T>> {
+  return {
+    add: (csr) => { log.v(4).info('Adding certificate request', { csr: csr.metadata.name }); enqueue(csr); },
+    // Upstream names the old object under `old` here (not `csr`, as its add and delete lines do).
+    update: (old, csr) => { log.v(4).info('Updating certificate request', { old: old.metadata.name }); enqueue(csr); },
+    delete: (csr) => { log.v(4).info('Deleting certificate request', { csr: csr.metadata.name }); enqueue(csr); },
+  };
+}
+
+/** Runs one sync with upstream's V(4) line at its end, whatever the outcome. */
+export async function timedCertificateSync(log: Logger, key: string, sync: () => Promise<void>): Promise<void> {
+  const started = performance.now();
+  try {
+    await sync();
+  } finally {
+    log.v(4).info('Finished syncing certificate request', { csr: key, elapsedTime: formatDuration(performance.now() - started) });
+  }
+}
+
 export function certificateController(ctx: ControllerContext, o: CertificateControllerOptions): Runnable {
   const log = ctx.logger;
   const informer = ctx.informers.for<Csr>(CSR_RESOURCE);
   const queue = new WorkQueue<string>(csrControllerRateLimiter<string>(), { name: CERTIFICATE_QUEUE, metrics: ctx.metrics });
   const enqueue = (csr: Csr) => queue.add(objectKey(csr));
-  informer.addHandlers({
-    add: (csr) => { log.v(4).info('Adding certificate request', { csr: csr.metadata.name }); enqueue(csr); },
-    // Upstream names the old object under `old` here (not `csr`, as its add and delete lines do).
-    update: (old, csr) => { log.v(4).info('Updating certificate request', { old: old.metadata.name }); enqueue(csr); },
-    delete: (csr) => { log.v(4).info('Deleting certificate request', { csr: csr.metadata.name }); enqueue(csr); },
-  });
+  informer.addHandlers(certificateEventHandlers(log, enqueue));
 
   let runSignal: AbortSignal = new AbortController().signal;
-  const sync = async (key: string): Promise<void> => {
-    const started = performance.now();
-    try {
-      const cached = informer.get(key);
-      if (!cached) { log.v(3).info('csr has been deleted', { csr: key }); return; }
-      if (hasCertificate(cached)) return;
-      await o.handle(structuredClone(cached), runSignal);
-    } finally {
-      log.v(4).info('Finished syncing certificate request', { csr: key, elapsedTime: formatDuration(performance.now() - started) });
-    }
-  };
+  const sync = (key: string): Promise<void> => timedCertificateSync(log, key, async () => {
+    const cached = informer.get(key);
+    if (!cached) { log.v(3).info('csr has been deleted', { csr: key }); return; }
+    if (hasCertificate(cached)) return;
+    await o.handle(structuredClone(cached), runSignal);
+  });
 
   return {
     async run(signal: AbortSignal): Promise<void> {

@@ -14,7 +14,8 @@ import { csrControllerRateLimiter } from '../../core/controller/rate-limiters.js
 import { IgnorableError, runWorkers } from '../../core/controller/workers.js';
 import { formatDuration } from '../../core/flags/duration.js';
 import { WorkQueue } from '../../core/controller/workqueue.js';
-import { CERTIFICATE_QUEUE } from '../../core/certificates/certificate-controller.js';
+import { CERTIFICATE_QUEUE, certificateEventHandlers, timedCertificateSync } from '../../core/certificates/certificate-controller.js';
+import type { InformerHandlers } from '../../core/controller/informer.js';
 import type { ControllerContext, Runnable } from '../../core/lifecycle.js';
 import type { Logger } from '../../core/log.js';
 import { runningTap } from '../../core/running-tap.js';
@@ -56,6 +57,8 @@ interface Lane {
   readonly name: string;
   readonly logger: Logger;
   readonly queue: WorkQueue<string>;
+  /** Upstream's per-controller event handlers, for this lane's CSRs. */
+  readonly handlers: Required<InformerHandlers<CsrObject>>;
   running?: Promise<void>;
 }
 
@@ -93,9 +96,9 @@ export class SigningController implements Runnable {
     this.#signTimeoutMs = options.signTimeoutMs ?? SIGN_TIMEOUT_MS;
     this.#informer = ctx.informers.for<CsrObject>(CSR_RESOURCE);
     this.#informer.addHandlers({
-      add: (csr) => this.#enqueue(csr, 'Adding certificate request'),
-      update: (_old, csr) => this.#enqueue(csr, 'Updating certificate request'),
-      delete: (csr) => this.#enqueue(csr, 'Deleting certificate request'),
+      add: (csr) => this.#laneFor(csr)?.handlers.add(csr),
+      update: (old, csr) => this.#laneFor(csr)?.handlers.update(old, csr),
+      delete: (csr) => this.#laneFor(csr)?.handlers.delete(csr),
     });
   }
 
@@ -115,15 +118,11 @@ export class SigningController implements Runnable {
     await Promise.all([...this.#lanes.values()].map((l) => l.running));
   }
 
-  /** `event` is upstream's V(4) line of the certificate controller's event handler. */
-  #enqueue(csr: CsrObject, event: string): void {
+  /** The lane of a CSR's signer, when a plugin signs for it. */
+  #laneFor(csr: CsrObject): Lane | undefined {
     const signer = csr.spec?.signerName;
-    const name = csr.metadata.name;
-    if (!signer || !name || !this.ctx.hooks.sign.get(signer)?.isUsed()) return;
-    const lane = this.#laneOf(signer);
-    if (!lane) return;
-    lane.logger.v(4).info(event, { csr: name });
-    lane.queue.add(name);
+    if (!signer || !csr.metadata.name || !this.ctx.hooks.sign.get(signer)?.isUsed()) return undefined;
+    return this.#laneOf(signer);
   }
 
   /** The signer's lane, made (and started, when the controller runs) on first use; none once stopped. */
@@ -132,7 +131,9 @@ export class SigningController implements Runnable {
     if (!lane) {
       if (this.#signal?.aborted) return undefined;
       const name = laneName(signer);
-      lane = { signer, name, logger: this.ctx.logger.child(name), queue: new WorkQueue<string>(csrControllerRateLimiter<string>(), { name: CERTIFICATE_QUEUE, metrics: this.ctx.metrics }) };
+      const logger = this.ctx.logger.child(name);
+      const queue = new WorkQueue<string>(csrControllerRateLimiter<string>(), { name: CERTIFICATE_QUEUE, metrics: this.ctx.metrics });
+      lane = { signer, name, logger, queue, handlers: certificateEventHandlers<CsrObject>(logger, (csr) => queue.add(csr.metadata.name!)) };
       this.#lanes.set(signer, lane);
       if (this.#signal) this.#start(lane, this.#signal);
     }
@@ -154,20 +155,10 @@ export class SigningController implements Runnable {
       if (signal.aborted) await lane.queue.shutDown();
       else {
         logger.info(`Caches are synced for certificate-${controller}`);
-        await runWorkers({ name: controller, queue: lane.queue, workers: WORKERS_PER_SIGNER, batch: BATCH_PER_WORKER, sync: (name) => this.#timedSync(name, logger), logger }, signal);
+        await runWorkers({ name: controller, queue: lane.queue, workers: WORKERS_PER_SIGNER, batch: BATCH_PER_WORKER, sync: (name) => timedCertificateSync(logger, name, () => this.#sync(name, logger)), logger }, signal);
       }
       logger.info('Shutting down certificate controller', { name: controller });
     })();
-  }
-
-  /** #sync with upstream's V(4) line at its end, whatever the outcome. */
-  async #timedSync(name: string, logger: Logger): Promise<void> {
-    const started = performance.now();
-    try {
-      await this.#sync(name, logger);
-    } finally {
-      logger.v(4).info('Finished syncing certificate request', { csr: name, elapsedTime: `${(performance.now() - started).toFixed(3)}ms` });
-    }
   }
 
   async #sync(name: string, logger: Logger): Promise<void> {

@@ -3,6 +3,7 @@
 // V(4) each event handled and each sync finished.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { formatDuration, parseDuration } from '../../core/flags/duration.js';
 import { APISERVER_CLIENT_SIGNER } from '../../plugins/csrsigning/index.js';
 import { makeCa } from '../helpers/certs.js';
 import { startInProcess, tempDir, type RunningPlat } from '../helpers/plat.js';
@@ -37,11 +38,16 @@ describe('csrsigning logs as upstream\'s certificate controller frame', () => {
     await submitApproved(plat.admin, 'frame-logs', makeCsr({ cn: 'frame-logs' }), APISERVER_CLIENT_SIGNER, ['client auth']);
     await waitForCertificate(plat.admin, 'frame-logs');
     const { logs } = signing;
-    await until(() => logs.count('Updating certificate request csr="frame-logs"') >= 2, 'the approval and the certificate as updates');
+    // Upstream names the old object under `old` on its update line.
+    await until(() => logs.count('Updating certificate request old="frame-logs"') >= 2, 'the approval and the certificate as updates');
     const of = (text: string) => logs.lines.filter((l) => l.includes(`${text} csr="frame-logs"`));
     assert.equal(of('Adding certificate request').length, 1, logs.lines.join('\n'));
     assert.ok(of('Adding certificate request')[0]!.includes(LANE), of('Adding certificate request')[0]);
     await until(() => of('Finished syncing certificate request').length >= 2, 'a finished sync for the approval and for the certificate written');
-    assert.match(of('Finished syncing certificate request')[0]!, /elapsedTime="[0-9.]+ms"/);
+    // elapsedTime as Go prints a time.Duration (`812.345µs`, `12.5ms`): what parses back to the same text.
+    for (const line of of('Finished syncing certificate request')) {
+      const elapsed = /elapsedTime="([^"]*)"/.exec(line)?.[1] ?? '';
+      assert.equal(formatDuration(parseDuration(elapsed)), elapsed, `elapsedTime="${elapsed}" is not a Go duration`);
+    }
   });
 });
