@@ -168,8 +168,11 @@ export class Informer<T extends ApiObject> {
     const key = objectKey(obj);
     const old = this.#store.get(key);
     if (type === 'DELETED') {
+      // The DeltaFIFO's Delete: a key the cache does not hold was already reported gone (by a
+      // relist, say) and is not reported twice; handlers get the object's final state, as sent.
+      if (!old) return;
       this.#store.delete(key);
-      this.#delete(old ?? obj);
+      this.#delete(obj);
     } else {
       this.#store.set(key, obj);
       if (old) this.#update(old, obj); else this.#add(obj);
