@@ -8,6 +8,7 @@ import type { ApiObject } from '../api/meta.js';
 import { ApiError, isApiError, type ResourceRef, type RestClient } from '../client/rest-client.js';
 import type { Logger } from '../log.js';
 import { sleep, whenAborted } from '../abort-wait.js';
+import { formatDuration } from '../flags/duration.js';
 import { setLongTimeout } from '../long-timeout.js';
 import { ExponentialBackoff } from './backoff.js';
 
@@ -186,24 +187,38 @@ export class Informer<T extends ApiObject> {
    */
   async run(signal: AbortSignal): Promise<void> {
     const backoff = this.o.backoff ?? new ExponentialBackoff();
-    let stopResync = (): void => {};
-    const resyncEvery = (ms: number): void => {
-      stopResync = setLongTimeout(() => { for (const obj of this.#store.values()) this.#update(obj, obj); resyncEvery(ms); }, ms, { unref: true });
-    };
-    if (this.o.resyncMs) resyncEvery(this.o.resyncMs);
-    try {
-      while (!signal.aborted) {
-        try {
-          await this.#listAndWatch(signal, backoff);
-        } catch (e) {
-          if (!signal.aborted) this.#watchErrorHandler(e);
-        }
-        if (signal.aborted) break;
-        await sleep(backoff.next(), signal);
+    const about = `${this.#type} (${formatDuration(this.o.resyncMs ?? 0)}) from ${this.#name}`;
+    this.o.logger?.v(3).info(`Starting reflector ${about}`);
+    while (!signal.aborted) {
+      try {
+        await this.#listAndWatch(signal, backoff);
+      } catch (e) {
+        if (!signal.aborted) this.#watchErrorHandler(e);
       }
-    } finally {
-      stopResync();
+      if (signal.aborted) break;
+      await sleep(backoff.next(), signal);
     }
+    this.o.logger?.v(3).info(`Stopping reflector ${about}`);
+  }
+
+  /**
+   * The reflector's startResync: an update event for every cached object each period, from the
+   * end of a list until its ListAndWatch returns. No resync while lists fail (the cache is stale,
+   * and a relist brings every object anyway); each relist starts the period over.
+   */
+  #startResync(): () => void {
+    const ms = this.o.resyncMs;
+    if (!ms) return () => {};
+    let stop = (): void => {};
+    const arm = (): void => {
+      stop = setLongTimeout(() => {
+        this.o.logger?.v(4).info(`${this.#name}: forcing resync`);
+        for (const obj of this.#store.values()) this.#update(obj, obj);
+        arm();
+      }, ms, { unref: true });
+    };
+    arm();
+    return () => stop();
   }
 
   /** DefaultWatchErrorHandler. */
@@ -216,7 +231,21 @@ export class Informer<T extends ApiObject> {
   /** The reflector's ListAndWatch: throws what ended it before a watch was under way, returns otherwise. */
   async #listAndWatch(signal: AbortSignal, backoff: ExponentialBackoff): Promise<void> {
     const log = this.o.logger;
+    log?.v(3).info(`Listing and watching ${this.#type} from ${this.#name}`);
     await this.#list(signal);
+    if (signal.aborted) return;
+    log?.v(2).info(`Caches populated for ${this.#type} from ${this.#name}`);
+    const stopResync = this.#startResync();
+    try {
+      await this.#watch(signal, backoff);
+    } finally {
+      stopResync();
+    }
+  }
+
+  /** The reflector's watch(): watches from the last version seen until one ends with an error. */
+  async #watch(signal: AbortSignal, backoff: ExponentialBackoff): Promise<void> {
+    const log = this.o.logger;
     const now = this.o.now ?? (() => performance.now());
     for (;;) {
       if (signal.aborted) return;
