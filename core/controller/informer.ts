@@ -94,16 +94,19 @@ export class Informer<T extends ApiObject> {
    */
   async #list(signal: AbortSignal): Promise<void> {
     let resourceVersion = this.#relistResourceVersion();
+    // The pager is set up once per list: the retry from the latest after an unavailable version
+    // keeps the first request's page size (none, when that was a known version), as upstream's.
+    const pageSize = this.#paginatedResult || resourceVersion === '' || resourceVersion === '0' ? this.o.pageSize ?? 0 : 0;
     let items: T[];
     let rv: string;
     try {
       try {
-        ({ items, rv } = await this.#pages(resourceVersion, signal));
+        ({ items, rv } = await this.#pages(resourceVersion, pageSize, signal));
       } catch (e) {
         if (!isExpiredError(e) && !isTooLargeResourceVersionError(e)) throw e;
         this.#versionUnavailable = true;
         resourceVersion = this.#relistResourceVersion();
-        ({ items, rv } = await this.#pages(resourceVersion, signal));
+        ({ items, rv } = await this.#pages(resourceVersion, pageSize, signal));
       }
     } catch (e) {
       if (signal.aborted) throw e;
@@ -119,8 +122,7 @@ export class Informer<T extends ApiObject> {
   }
 
   /** pager.List: pages of `limit` (none when 0) until the last; an expired continuation is listed whole. */
-  async #pages(resourceVersion: string, signal: AbortSignal): Promise<{ items: T[]; rv: string }> {
-    const pageSize = this.#paginatedResult || resourceVersion === '' || resourceVersion === '0' ? this.o.pageSize ?? 0 : 0;
+  async #pages(resourceVersion: string, pageSize: number, signal: AbortSignal): Promise<{ items: T[]; rv: string }> {
     const selector = this.o.fieldSelector ? { fieldSelector: this.o.fieldSelector } : {};
     const items: T[] = [];
     let cont: string | undefined;
