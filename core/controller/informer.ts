@@ -8,6 +8,7 @@ import type { ApiObject } from '../api/meta.js';
 import { ApiError, isApiError, type ResourceRef, type RestClient } from '../client/rest-client.js';
 import type { Logger } from '../log.js';
 import { sleep, whenAborted } from '../abort-wait.js';
+import { formatDuration } from '../flags/duration.js';
 import { setLongTimeout } from '../long-timeout.js';
 import { ExponentialBackoff } from './backoff.js';
 
@@ -93,16 +94,19 @@ export class Informer<T extends ApiObject> {
    */
   async #list(signal: AbortSignal): Promise<void> {
     let resourceVersion = this.#relistResourceVersion();
+    // The pager is set up once per list: the retry from the latest after an unavailable version
+    // keeps the first request's page size (none, when that was a known version), as upstream's.
+    const pageSize = this.#paginatedResult || resourceVersion === '' || resourceVersion === '0' ? this.o.pageSize ?? 0 : 0;
     let items: T[];
     let rv: string;
     try {
       try {
-        ({ items, rv } = await this.#pages(resourceVersion, signal));
+        ({ items, rv } = await this.#pages(resourceVersion, pageSize, signal));
       } catch (e) {
         if (!isExpiredError(e) && !isTooLargeResourceVersionError(e)) throw e;
         this.#versionUnavailable = true;
         resourceVersion = this.#relistResourceVersion();
-        ({ items, rv } = await this.#pages(resourceVersion, signal));
+        ({ items, rv } = await this.#pages(resourceVersion, pageSize, signal));
       }
     } catch (e) {
       if (signal.aborted) throw e;
@@ -118,8 +122,7 @@ export class Informer<T extends ApiObject> {
   }
 
   /** pager.List: pages of `limit` (none when 0) until the last; an expired continuation is listed whole. */
-  async #pages(resourceVersion: string, signal: AbortSignal): Promise<{ items: T[]; rv: string }> {
-    const pageSize = this.#paginatedResult || resourceVersion === '' || resourceVersion === '0' ? this.o.pageSize ?? 0 : 0;
+  async #pages(resourceVersion: string, pageSize: number, signal: AbortSignal): Promise<{ items: T[]; rv: string }> {
     const selector = this.o.fieldSelector ? { fieldSelector: this.o.fieldSelector } : {};
     const items: T[] = [];
     let cont: string | undefined;
@@ -168,8 +171,11 @@ export class Informer<T extends ApiObject> {
     const key = objectKey(obj);
     const old = this.#store.get(key);
     if (type === 'DELETED') {
+      // The DeltaFIFO's Delete: a key the cache does not hold was already reported gone (by a
+      // relist, say) and is not reported twice; handlers get the object's final state, as sent.
+      if (!old) return;
       this.#store.delete(key);
-      this.#delete(old ?? obj);
+      this.#delete(obj);
     } else {
       this.#store.set(key, obj);
       if (old) this.#update(old, obj); else this.#add(obj);
@@ -183,24 +189,38 @@ export class Informer<T extends ApiObject> {
    */
   async run(signal: AbortSignal): Promise<void> {
     const backoff = this.o.backoff ?? new ExponentialBackoff();
-    let stopResync = (): void => {};
-    const resyncEvery = (ms: number): void => {
-      stopResync = setLongTimeout(() => { for (const obj of this.#store.values()) this.#update(obj, obj); resyncEvery(ms); }, ms, { unref: true });
-    };
-    if (this.o.resyncMs) resyncEvery(this.o.resyncMs);
-    try {
-      while (!signal.aborted) {
-        try {
-          await this.#listAndWatch(signal, backoff);
-        } catch (e) {
-          if (!signal.aborted) this.#watchErrorHandler(e);
-        }
-        if (signal.aborted) break;
-        await sleep(backoff.next(), signal);
+    const about = `${this.#type} (${formatDuration(this.o.resyncMs ?? 0)}) from ${this.#name}`;
+    this.o.logger?.v(3).info(`Starting reflector ${about}`);
+    while (!signal.aborted) {
+      try {
+        await this.#listAndWatch(signal, backoff);
+      } catch (e) {
+        if (!signal.aborted) this.#watchErrorHandler(e);
       }
-    } finally {
-      stopResync();
+      if (signal.aborted) break;
+      await sleep(backoff.next(), signal);
     }
+    this.o.logger?.v(3).info(`Stopping reflector ${about}`);
+  }
+
+  /**
+   * The reflector's startResync: an update event for every cached object each period, from the
+   * end of a list until its ListAndWatch returns. No resync while lists fail (the cache is stale,
+   * and a relist brings every object anyway); each relist starts the period over.
+   */
+  #startResync(): () => void {
+    const ms = this.o.resyncMs;
+    if (!ms) return () => {};
+    let stop = (): void => {};
+    const arm = (): void => {
+      stop = setLongTimeout(() => {
+        this.o.logger?.v(4).info(`${this.#name}: forcing resync`);
+        for (const obj of this.#store.values()) this.#update(obj, obj);
+        arm();
+      }, ms, { unref: true });
+    };
+    arm();
+    return () => stop();
   }
 
   /** DefaultWatchErrorHandler. */
@@ -213,7 +233,21 @@ export class Informer<T extends ApiObject> {
   /** The reflector's ListAndWatch: throws what ended it before a watch was under way, returns otherwise. */
   async #listAndWatch(signal: AbortSignal, backoff: ExponentialBackoff): Promise<void> {
     const log = this.o.logger;
+    log?.v(3).info(`Listing and watching ${this.#type} from ${this.#name}`);
     await this.#list(signal);
+    if (signal.aborted) return;
+    log?.v(2).info(`Caches populated for ${this.#type} from ${this.#name}`);
+    const stopResync = this.#startResync();
+    try {
+      await this.#watch(signal, backoff);
+    } finally {
+      stopResync();
+    }
+  }
+
+  /** The reflector's watch(): watches from the last version seen until one ends with an error. */
+  async #watch(signal: AbortSignal, backoff: ExponentialBackoff): Promise<void> {
+    const log = this.o.logger;
     const now = this.o.now ?? (() => performance.now());
     for (;;) {
       if (signal.aborted) return;

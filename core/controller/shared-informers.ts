@@ -12,17 +12,22 @@ export class SharedInformers {
   readonly #informers = new Map<string, Informer<ApiObject>>();
   readonly #running: Promise<void>[] = [];
   #signal: AbortSignal | undefined;
+  /**
+   * --min-resync-period randomised between one and two times itself, once for all the informers:
+   * kube-controller-manager draws ResyncPeriod(s)() once, when it makes its informer factory.
+   */
+  readonly #resyncMs: number;
 
-  /** `resyncMs`: --min-resync-period randomised between one and two times itself, per informer. */
-  constructor(private readonly client: RestClient, private readonly o: { minResyncMs?: number; logger?: Logger } = {}) {}
+  constructor(private readonly client: RestClient, private readonly o: { minResyncMs?: number; logger?: Logger } = {}) {
+    this.#resyncMs = o.minResyncMs ? Math.floor(o.minResyncMs * (1 + Math.random())) : 0;
+  }
 
   for<T extends ApiObject>(resource: ResourceRef): Informer<T> {
     const key = `${resource.group}/${resource.version}/${resource.plural}/${resource.namespace ?? ''}`;
     let inf = this.#informers.get(key);
     if (!inf) {
-      const resyncMs = this.o.minResyncMs ? Math.floor(this.o.minResyncMs * (1 + Math.random())) : 0;
       // pageSize: the pager's default, as the factory's informers leave it.
-      inf = new Informer<ApiObject>({ client: this.client, resource, resyncMs, ...(this.o.logger ? { logger: this.o.logger } : {}), pageSize: 500, name: SHARED_INFORMERS_NAME });
+      inf = new Informer<ApiObject>({ client: this.client, resource, resyncMs: this.#resyncMs, ...(this.o.logger ? { logger: this.o.logger } : {}), pageSize: 500, name: SHARED_INFORMERS_NAME });
       this.#informers.set(key, inf);
       if (this.#signal) this.#running.push(inf.run(this.#signal));
     }

@@ -21,7 +21,8 @@ export class WorkQueue<K> {
   /** Items waiting for a delayed add: when they are due and the timer that adds them. */
   readonly #delayed = new Map<K, { readyAt: number; timer: NodeJS.Timeout }>();
   #shuttingDown = false;
-  #drained: (() => void) | undefined;
+  /** Whoever waits in shutDown() for the items in flight to be done. */
+  readonly #drained: (() => void)[] = [];
   readonly #metrics: QueueMetrics | undefined;
 
   constructor(private readonly limiter: RateLimiter<K>, options: WorkQueueOptions = {}) {
@@ -108,11 +109,16 @@ export class WorkQueue<K> {
   done(item: K): void {
     this.#metrics?.done(item);
     this.#processing.delete(item);
-    if (this.#dirty.has(item) && !this.#shuttingDown) this.#enqueue(item);
-    if (this.#processing.size === 0) this.#drained?.();
+    // Queued again even when shutting down, as client-go's Done: it was added before the shutdown,
+    // and a worker still takes queued items (get() hands them out until the queue is empty).
+    if (this.#dirty.has(item)) this.#enqueue(item);
+    if (this.#processing.size === 0) for (const resolve of this.#drained.splice(0)) resolve();
   }
 
-  /** Stops handing out items; waiting workers get undefined. Resolves when in-flight items are done. */
+  /**
+   * Takes no more items; workers still get those queued, then undefined (waiting ones at once).
+   * Resolves, for every caller, when no item is in flight (client-go's ShutDownWithDrain).
+   */
   shutDown(): Promise<void> {
     this.#shuttingDown = true;
     this.#metrics?.close();
@@ -120,6 +126,6 @@ export class WorkQueue<K> {
     this.#delayed.clear();
     for (const w of this.#waiters.splice(0)) w(undefined);
     if (this.#processing.size === 0) return Promise.resolve();
-    return new Promise((resolve) => { this.#drained = resolve; });
+    return new Promise((resolve) => { this.#drained.push(resolve); });
   }
 }

@@ -45,6 +45,20 @@ describe('WorkQueue', () => {
     assert.equal(await q.get(), undefined, 'nothing is handed out after shutdown');
   });
 
+  it('shutDown: an item added again while in flight is still handed out after done(), as client-go\'s Done; every shutDown() caller is released', async () => {
+    const q = new WorkQueue<string>(noDelay());
+    q.add('a');
+    const held = await q.get();
+    q.add('a');
+    const first = q.shutDown();
+    const second = q.shutDown();
+    q.done(held!);
+    assert.equal(await q.get(), 'a', 'added before the shutdown: not dropped');
+    q.done('a');
+    assert.equal(await q.get(), undefined);
+    await Promise.all([first, second]);
+  });
+
   it('getBatch takes every waiting item up to the limit, each held until its own done()', async () => {
     const q = new WorkQueue<string>(noDelay());
     for (const k of ['a', 'b', 'c', 'd']) q.add(k);
