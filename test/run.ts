@@ -40,7 +40,8 @@ chmodSync(runDir, 0o755);
 mkdirSync(tmpDir, { mode: 0o1777 });
 chmodSync(tmpDir, 0o1777);
 const nodeOptions = [process.env.NODE_OPTIONS, `--redirect-warnings=${JSON.stringify(warningsFile)}`].filter(Boolean).join(' ');
-const child = spawn(process.execPath, ['--test', '--test-reporter=spec', ...files], {
+const concurrency = testConcurrency(process.env.PLAT_TEST_CONCURRENCY);
+const child = spawn(process.execPath, ['--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files], {
   stdio: 'inherit', env: { ...process.env, NODE_OPTIONS: nodeOptions, TMPDIR: tmpDir },
 });
 
@@ -72,3 +73,19 @@ child.on('exit', (code, signal) => {
   }
   process.exit(code ?? (signal ? 128 + (os.constants.signals[signal] ?? 0) : 1));
 });
+
+/**
+ * Files run side by side, one more than the cores and at least three: a test waits on the servers
+ * and processes it starts, and node's default (one less than the cores) runs the files one at a
+ * time on a 2-core machine. PLAT_TEST_CONCURRENCY overrides (1: one at a time, to rule out
+ * interference when a test fails).
+ */
+function testConcurrency(value: string | undefined): number {
+  if (value === undefined || value === '') return Math.max(3, os.availableParallelism() + 1);
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) {
+    process.stderr.write(`PLAT_TEST_CONCURRENCY=${value}: want a whole number of test files at a time, at least 1\n`);
+    process.exit(2);
+  }
+  return n;
+}

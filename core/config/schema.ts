@@ -56,18 +56,20 @@ function configSchema(allowObjects: boolean) {
 
 // strictTuples is off only because `[module]` without options is a valid 1-or-2 tuple; every
 // other strict-mode check stays on.
-const ajv = new Ajv({ allErrors: true, strict: true, strictTuples: false, allowUnionTypes: true, verbose: true });
-const validators: Record<'data' | 'code', ValidateFunction> = {
-  data: ajv.compile(configSchema(false)),
-  code: ajv.compile(configSchema(true)),
-};
+// Compiled on first use: most runs have no config file, and compiling costs every start ~0.1 s.
+let ajv: Ajv | undefined;
+const validators: Partial<Record<'data' | 'code', ValidateFunction>> = {};
+function validator(kind: 'data' | 'code'): ValidateFunction {
+  ajv ??= new Ajv({ allErrors: true, strict: true, strictTuples: false, allowUnionTypes: true, verbose: true });
+  return validators[kind] ??= ajv.compile(configSchema(kind === 'code'));
+}
 
 /**
  * Checks a loaded config against the schema. `fromCode` is true for JS/TS config files. Returns
  * the problems as `<pointer>: <message>` texts (empty when valid).
  */
 export function validateConfigShape(config: unknown, fromCode: boolean): string[] {
-  const validate = validators[fromCode ? 'code' : 'data'];
+  const validate = validator(fromCode ? 'code' : 'data');
   if (validate(config)) return [];
   const seen = new Set<string>();
   const out: string[] = [];

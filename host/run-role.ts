@@ -1,0 +1,112 @@
+// A role of `plat` (apiserver, controller-manager, nodeagent, all): its profile's --help and
+// --version, then boot, and the process kept until a signal or a part that cannot go on.
+import { applyProfileDefaults, boot, declareFlags, helpSectionOrder, type Profile } from '../core/boot.js';
+import { Flags, FlagError } from '../core/flags/flag-set.js';
+import { GlobalFlagRequest, globalRequest, type GlobalRequest } from '../core/global-flags.js';
+import { Host } from '../core/host.js';
+import { exitRequested } from '../core/lifecycle.js';
+import { createLogger } from '../core/log.js';
+import { isStartupError } from '../core/plugin.js';
+import { profiles, upcomingRoles } from './profiles.js';
+import { describeAllInOne } from './roles/all.js';
+
+export interface RoleContext {
+  readonly version: string;
+  /** plat's usage, for an unknown role. */
+  readonly usage: string;
+  /** What --version and --version=raw print. */
+  versionText(request: 'version' | 'raw'): string;
+}
+
+/** Flags of a profile without starting anything (for --help). */
+function describe(profile: Profile, version: string): Flags {
+  const host = new Host({ role: profile.role, version });
+  for (const p of profile.plugins) p.apply(host, undefined);
+  const flags = new Flags();
+  declareFlags(host, profile, flags);
+  applyProfileDefaults(profile, flags, { forHelp: true });
+  return flags;
+}
+
+/**
+ * The role's command line parsed with the flags --help lists (no config file is read, as cobra
+ * answers --help and --version before a component reads its files): what it asks to print, if
+ * anything. A command line this cannot parse goes to boot, which reports the error, or parses it
+ * with the flags of the config file's plugins too and answers there.
+ */
+function earlyRequest(profile: Profile, argv: readonly string[], version: string): GlobalRequest | undefined {
+  try {
+    const flags = describe(profile, version);
+    return globalRequest(flags, flags.parse(argv).positional, profile.argumentsCheck);
+  } catch (e) {
+    if (e instanceof FlagError) return undefined;
+    throw e;
+  }
+}
+
+function answer(request: GlobalRequest, profile: Profile, c: RoleContext): number {
+  process.stdout.write(request === 'help' ? describe(profile, c.version).help(`plat ${profile.role} [flags]`, profile.description, undefined, helpSectionOrder(profile)) : c.versionText(request));
+  return 0;
+}
+
+export async function runRole(role: string, rest: readonly string[], c: RoleContext): Promise<number> {
+  if (upcomingRoles[role]) { process.stderr.write(`plat ${role}: ${upcomingRoles[role]}\n`); return 2; }
+  const profile = profiles[role];
+  if (!profile) {
+    process.stderr.write(`plat: unknown role "${role}"\n\n${c.usage}`);
+    return 2;
+  }
+  const asked = earlyRequest(profile, rest, c.version);
+  if (asked !== undefined) return answer(asked, profile, c);
+  const logger = createLogger();
+  // Signals are caught from the start: parts begin working during boot (the controllers start in
+  // `ready`), and a SIGTERM then must stop them cleanly, not kill the process.
+  let onStop: ((why: string, code: number) => void) | undefined;
+  let early: { why: string; code: number } | undefined;
+  const request = (why: string, code: number) => { if (onStop) onStop(why, code); else early ??= { why, code }; };
+  // As upstream's SetupSignalHandler: the first signal stops cleanly, a second one exits 1 at once.
+  let signals = 0;
+  const onSignal = (name: string) => {
+    if (++signals > 1) {
+      process.stderr.write(`received ${name} again, exiting without waiting\n`);
+      process.exit(1);
+    }
+    request(`received ${name}`, 0);
+  };
+  process.on('SIGINT', () => onSignal('SIGINT'));
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
+  let booted;
+  try {
+    booted = await boot({ profile, argv: rest, cwd: process.cwd(), logger, version: c.version, ownsProcess: true, commands: Object.values(profiles),
+      ...(process.env['PLAT_CONFIG'] ? { configFile: process.env['PLAT_CONFIG'] } : {}) });
+  } catch (e) {
+    if (e instanceof GlobalFlagRequest) return answer(e.request, profile, c);
+    if (isStartupError(e)) {
+      process.stderr.write(`plat ${role}: ${e.message}\n`);
+      return e.exitCode;
+    }
+    throw e;
+  }
+  const { host } = booted;
+  const summary = describeAllInOne(host);
+  if (summary) process.stdout.write(summary);
+  return new Promise<number>((resolve) => {
+    // A daemon runs until it is told to stop, even when nothing of its own keeps the event loop
+    // busy (a controller manager with no port and idle controllers).
+    const keepAlive = setInterval(() => {}, 1 << 30);
+    let stopping = false;
+    onStop = (why: string, code: number) => {
+      if (stopping) return;
+      stopping = true;
+      logger.info(`${why}, shutting down`);
+      const done = (c: number) => { clearInterval(keepAlive); resolve(c); };
+      host.hooks.shutdown.promise().then(() => done(code), (e: unknown) => {
+        logger.error('shutdown failed', { error: e instanceof Error ? e.message : String(e) });
+        done(1);
+      });
+    };
+    if (early) onStop(early.why, early.code);
+    // A part that cannot go on (the controller manager lost its Lease) ends the process, as upstream.
+    void exitRequested(host).then((r) => request(r.reason, r.code));
+  });
+}
