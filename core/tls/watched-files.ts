@@ -59,6 +59,12 @@ export class WatchedFiles<T> implements Changing<T> {
   #dirWatchers: FSWatcher[] = [];
   /** One per file, replaced at every reload (undefined while the file cannot be watched). */
   readonly #fileWatchers = new Map<string, FSWatcher | undefined>();
+  /** Each watched path's name as given (upstream's error names the file as its flag did). */
+  readonly #given = new Map<string, string>();
+  /** A file could not be watched at the last try: upstream's watch loop is down until its next run. */
+  #watchDown = false;
+  /** The periodic reload is upstream's watch loop run again: a failure then is logged again. */
+  #watchRetry = false;
   #timer: NodeJS.Timeout | undefined;
   #reloading: Promise<void> | undefined;
   #again = false;
@@ -95,9 +101,11 @@ export class WatchedFiles<T> implements Changing<T> {
   /** Starts watching the files; stop() ends it. */
   start(): void {
     if (this.#timer) return;
-    this.#timer = setInterval(() => void this.reload(), this.o.reloadIntervalMs ?? RELOAD_INTERVAL_MS);
+    this.#watchDown = false;
+    this.#timer = setInterval(() => { this.#watchRetry = true; void this.reload(); }, this.o.reloadIntervalMs ?? RELOAD_INTERVAL_MS);
     this.#timer.unref();
-    const names = new Set(this.o.files.map((f) => path.resolve(f)));
+    for (const f of this.o.files) if (!this.#given.has(path.resolve(f))) this.#given.set(path.resolve(f), f);
+    const names = new Set(this.#given.keys());
     for (const file of names) this.#fileWatchers.set(file, undefined);
     for (const dir of new Set([...names].map((f) => path.dirname(f)))) {
       try {
@@ -154,11 +162,16 @@ export class WatchedFiles<T> implements Changing<T> {
       } catch (e) {
         w = undefined;
         // Upstream's loop stops at the first file it cannot watch (fsnotify's errno text).
-        failed ??= `error adding watch for file ${file}: ${ERRNO_TEXT[(e as NodeJS.ErrnoException).code ?? ''] ?? (e as Error).message}`;
+        failed ??= `error adding watch for file ${this.#given.get(file) ?? file}: ${ERRNO_TEXT[(e as NodeJS.ErrnoException).code ?? ''] ?? (e as Error).message}`;
       }
       this.#fileWatchers.set(file, w);
     }
-    if (failed !== undefined && this.o.watchFailedMessage) this.o.log.error(this.o.watchFailedMessage, { err: failed });
+    // Logged when the watch goes down and at each periodic retry while it stays down, as upstream's
+    // loop (wait.Until, a minute), not at every reload an event on another file brings.
+    const retry = this.#watchRetry;
+    this.#watchRetry = false;
+    if (failed !== undefined && this.o.watchFailedMessage && (!this.#watchDown || retry)) this.o.log.error(this.o.watchFailedMessage, { err: failed });
+    this.#watchDown = failed !== undefined;
   }
 
   async #reloadOnce(): Promise<void> {
