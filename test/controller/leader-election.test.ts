@@ -217,9 +217,14 @@ describe('leader election', () => {
     assert.equal(series('leader_election_master_status'), '1');
     assert.equal(series('leader_election_slowpath_total'), undefined, 'optimistic renewals take no slow path');
     // Another writer touches the Lease: the optimistic PUT of our last copy conflicts, the next renewal reads first.
-    const lease = (await plat.admin.get(`${LEASES}/election-metrics`)).json;
-    const touched = await plat.admin.put(`${LEASES}/election-metrics`, { ...lease, metadata: { ...lease.metadata, annotations: { touched: 'yes' } } });
-    assert.equal(touched.status, 200, touched.text);
+    // The elector renews every 200 ms: one may land between this GET and PUT (409), so read again.
+    let touched;
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const lease = (await plat.admin.get(`${LEASES}/election-metrics`)).json;
+      touched = await plat.admin.put(`${LEASES}/election-metrics`, { ...lease, metadata: { ...lease.metadata, annotations: { touched: 'yes' } } });
+      if (touched.status !== 409) break;
+    }
+    assert.equal(touched!.status, 200, touched!.text);
     await eventually(() => series('leader_election_slowpath_total') === '1', 'a slow-path renewal');
     assert.equal(series('leader_election_master_status'), '1');
     stop.abort();
