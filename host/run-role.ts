@@ -50,8 +50,9 @@ function answer(request: GlobalRequest, profile: Profile, c: RoleContext): numbe
 }
 
 export async function runRole(role: string, rest: readonly string[], c: RoleContext): Promise<number> {
-  if (upcomingRoles[role]) { process.stderr.write(`plat ${role}: ${upcomingRoles[role]}\n`); return 2; }
-  const profile = profiles[role];
+  // Own keys only: `plat constructor` is an unknown role, not Object.prototype's constructor.
+  if (Object.hasOwn(upcomingRoles, role)) { process.stderr.write(`plat ${role}: ${upcomingRoles[role]}\n`); return 2; }
+  const profile = Object.hasOwn(profiles, role) ? profiles[role] : undefined;
   if (!profile) {
     process.stderr.write(`plat: unknown role "${role}"\n\n${c.usage}`);
     return 2;

@@ -110,7 +110,7 @@ const BENCHMARKS: Record<string, { flags: (f: Flags) => void; about: string; run
 /** `plat bench <what> [flags]`; returns the exit code. */
 export async function runBench(argv: readonly string[]): Promise<number> {
   const [what, ...rest] = argv;
-  const bench = what === undefined ? undefined : BENCHMARKS[what];
+  const bench = what !== undefined && Object.hasOwn(BENCHMARKS, what) ? BENCHMARKS[what] : undefined;
   if (bench && (rest.includes('--help') || rest.includes('-h'))) {
     const f = new Flags();
     bench.flags(f);

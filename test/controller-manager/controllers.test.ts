@@ -161,7 +161,9 @@ describe('controllers run by plat controller-manager', () => {
     }
   });
   it('waits up to 10s for the API server\'s /healthz, then ends the process: nothing listening, or credentials refused', async () => {
-    const nobody = `https://127.0.0.1:${await freePort()}`;
+    // Port 1, not a freed port: a test file running beside this one may listen on a port freePort
+    // gave back during the 10 s this waits; nothing listens on 1.
+    const nobody = 'https://127.0.0.1:1';
     const badToken = writeKubeconfig(plat, path.join(tempDir(), 'bad-token.conf'), { token: 'not-a-token' });
     const cms = await Promise.all([
       startControllerManager(['--master', nobody, '--leader-elect=false', '--secure-port=0'], [testControllers({ id: 'no-server' })]),

@@ -129,6 +129,17 @@ describe('plat command line', () => {
     assert.match(unknown.stderr, /unknown role "apiservr"/);
   });
 
+  it('refuses a role or benchmark named like an Object.prototype member as unknown', () => {
+    for (const role of ['constructor', 'toString']) {
+      const r = runPlat([role]);
+      assert.equal(r.code, 2, r.stderr);
+      assert.match(r.stderr, new RegExp(`^plat: unknown role "${role}"\\n\\nplat — `));
+    }
+    const bench = runPlat(['bench', 'constructor']);
+    assert.equal(bench.code, 2, bench.stderr);
+    assert.equal(bench.stderr, 'plat bench: unknown benchmark "constructor"\n');
+  });
+
   it('refuses a config file that does not match the schema, naming file and JSON path', () => {
     const dir = tempDir();
     writeFileSync(path.join(dir, 'plat.config.json'), JSON.stringify({ plugins: [42], flags: { 'secure-port': 'x' } }));
