@@ -10,8 +10,6 @@ import { CertificateManager } from '../../../core/client/certificate/manager.js'
 import type { CertificateTemplate } from '../../../core/client/certificate/request.js';
 import { FileStore, keyToPem } from '../../../core/client/certificate/store.js';
 import { RestClient } from '../../../core/client/rest-client.js';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { createCertificate } from '../../../core/crypto/index.js';
 import { createLogger } from '../../../core/log.js';
 import { tempDir } from '../../helpers/plat.js';
@@ -39,11 +37,9 @@ function capture() {
 }
 
 /** A real client of a loopback port nothing listens on. */
-async function refusedClient(): Promise<{ client: RestClient; hostPort: string }> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const hostPort = `127.0.0.1:${(server.address() as AddressInfo).port}`;
-  await new Promise((r) => server.close(r));
+/** A client of an address nothing listens at (port 1; not a port just freed, which a test file beside this one may take). */
+function refusedClient(): { client: RestClient; hostPort: string } {
+  const hostPort = '127.0.0.1:1';
   return { client: new RestClient({ server: new URL(`https://${hostPort}`), insecureSkipTlsVerify: true }, { qps: 0 }), hostPort };
 }
 
@@ -82,7 +78,7 @@ describe('certificate manager schedule', () => {
     const stop = new AbortController();
     const sleeps: number[] = [];
     const { lines, logger } = capture();
-    const { client, hostPort } = await refusedClient();
+    const { client, hostPort } = refusedClient();
     const manager = new CertificateManager({
       store: storeWithCertificate(), signerName: CLIENT_SIGNER, use: 'client', logger,
       template: () => template(), client: () => client, now: () => new Date(T0 + 0.75 * HOUR), random,
