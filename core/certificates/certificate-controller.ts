@@ -5,11 +5,11 @@
 import type { ControllerContext, Runnable } from '../lifecycle.js';
 import { objectKey } from '../controller/informer.js';
 import { csrControllerRateLimiter } from '../controller/rate-limiters.js';
-import { runWorkers } from '../controller/workers.js';
+import { runWorkers, type WorkersOptions } from '../controller/workers.js';
 import { WorkQueue } from '../controller/workqueue.js';
 import { formatDuration } from '../flags/duration.js';
 import type { Logger } from '../log.js';
-import type { InformerHandlers } from '../controller/informer.js';
+import type { Informer, InformerHandlers } from '../controller/informer.js';
 import { CSR_RESOURCE, hasCertificate, type Csr } from './csr-object.js';
 
 /**
@@ -54,6 +54,22 @@ export async function timedCertificateSync(log: Logger, key: string, sync: () =>
   }
 }
 
+/**
+ * Upstream's Run after its Starting line: cache.WaitForNamedCacheSync("certificate-<name>"), the
+ * workers, then Shutting down. A stop before the cache syncs shuts the queue down unworked.
+ */
+export async function runCertificateWorkers(informer: Informer<Csr>, workers: WorkersOptions<string>, signal: AbortSignal): Promise<void> {
+  const { name, logger: log } = workers;
+  log.info(`Waiting for caches to sync for certificate-${name}`);
+  await informer.waitForSync(signal);
+  if (signal.aborted) await workers.queue.shutDown();
+  else {
+    log.info(`Caches are synced for certificate-${name}`);
+    await runWorkers(workers, signal);
+  }
+  log.info('Shutting down certificate controller', { name });
+}
+
 export function certificateController(ctx: ControllerContext, o: CertificateControllerOptions): Runnable {
   const log = ctx.logger;
   const informer = ctx.informers.for<Csr>(CSR_RESOURCE);
@@ -73,13 +89,7 @@ export function certificateController(ctx: ControllerContext, o: CertificateCont
     async run(signal: AbortSignal): Promise<void> {
       runSignal = signal;
       log.info('Starting certificate controller', { name: o.name });
-      // cache.WaitForNamedCacheSync(fmt.Sprintf("certificate-%s", cc.name), ...).
-      log.info(`Waiting for caches to sync for certificate-${o.name}`);
-      await informer.waitForSync(signal);
-      if (!signal.aborted) log.info(`Caches are synced for certificate-${o.name}`);
-      if (!signal.aborted) await runWorkers({ name: o.name, queue, workers: o.workers, sync, logger: log }, signal);
-      else await queue.shutDown();
-      log.info('Shutting down certificate controller', { name: o.name });
+      await runCertificateWorkers(informer, { name: o.name, queue, workers: o.workers, sync, logger: log }, signal);
     },
   };
 }

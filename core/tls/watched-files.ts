@@ -60,7 +60,7 @@ export class WatchedFiles<T> implements Changing<T> {
   /** One per file, replaced at every reload (undefined while the file cannot be watched). */
   readonly #fileWatchers = new Map<string, FSWatcher | undefined>();
   /** Each watched path's name as given (upstream's error names the file as its flag did). */
-  readonly #given = new Map<string, string>();
+  readonly #given: ReadonlyMap<string, string>;
   /** A file could not be watched at the last try: upstream's watch loop is down until its next run. */
   #watchDown = false;
   /** The periodic reload is upstream's watch loop run again: a failure then is logged again. */
@@ -73,6 +73,7 @@ export class WatchedFiles<T> implements Changing<T> {
   constructor(private readonly o: WatchedFilesOptions<T>, initial: { readonly contents: readonly Buffer[]; readonly value: T }) {
     this.#current = initial.value;
     this.#contents = initial.contents;
+    this.#given = new Map(o.files.map((f) => [path.resolve(f), f]));
   }
 
   /**
@@ -104,7 +105,6 @@ export class WatchedFiles<T> implements Changing<T> {
     this.#watchDown = false;
     this.#timer = setInterval(() => { this.#watchRetry = true; void this.reload(); }, this.o.reloadIntervalMs ?? RELOAD_INTERVAL_MS);
     this.#timer.unref();
-    for (const f of this.o.files) if (!this.#given.has(path.resolve(f))) this.#given.set(path.resolve(f), f);
     const names = new Set(this.#given.keys());
     for (const file of names) this.#fileWatchers.set(file, undefined);
     for (const dir of new Set([...names].map((f) => path.dirname(f)))) {

@@ -11,10 +11,10 @@ import { SIGNER_APISERVER_CLIENT, SIGNER_LEGACY_UNKNOWN, SIGNER_NODEAGENT_CLIENT
 import { whenAborted } from '../../core/abort-wait.js';
 import type { Informer } from '../../core/controller/informer.js';
 import { csrControllerRateLimiter } from '../../core/controller/rate-limiters.js';
-import { IgnorableError, runWorkers } from '../../core/controller/workers.js';
+import { IgnorableError } from '../../core/controller/workers.js';
 import { formatDuration } from '../../core/flags/duration.js';
 import { WorkQueue } from '../../core/controller/workqueue.js';
-import { CERTIFICATE_QUEUE, certificateEventHandlers, timedCertificateSync } from '../../core/certificates/certificate-controller.js';
+import { CERTIFICATE_QUEUE, certificateEventHandlers, runCertificateWorkers, timedCertificateSync } from '../../core/certificates/certificate-controller.js';
 import type { InformerHandlers } from '../../core/controller/informer.js';
 import type { ControllerContext, Runnable } from '../../core/lifecycle.js';
 import type { Logger } from '../../core/log.js';
@@ -148,17 +148,10 @@ export class SigningController implements Runnable {
     if (plugins.length > 1) {
       logger.info('several plugins tap this signer: each CSR is handed to them in this order until one answers (anything but undefined), so a plugin sees only the CSRs those before it pass on', { signer: lane.signer, plugins });
     }
-    lane.running = (async () => {
-      // Upstream's certificate controller: cache.WaitForNamedCacheSync("certificate-<name>") before its workers.
-      logger.info(`Waiting for caches to sync for certificate-${controller}`);
-      await this.#informer.waitForSync(signal);
-      if (signal.aborted) await lane.queue.shutDown();
-      else {
-        logger.info(`Caches are synced for certificate-${controller}`);
-        await runWorkers({ name: controller, queue: lane.queue, workers: WORKERS_PER_SIGNER, batch: BATCH_PER_WORKER, sync: (name) => timedCertificateSync(logger, name, () => this.#sync(name, logger)), logger }, signal);
-      }
-      logger.info('Shutting down certificate controller', { name: controller });
-    })();
+    lane.running = runCertificateWorkers(this.#informer, {
+      name: controller, queue: lane.queue, workers: WORKERS_PER_SIGNER, batch: BATCH_PER_WORKER, logger,
+      sync: (name) => timedCertificateSync(logger, name, () => this.#sync(name, logger)),
+    }, signal);
   }
 
   async #sync(name: string, logger: Logger): Promise<void> {
