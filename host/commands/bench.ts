@@ -18,8 +18,9 @@ import { FlagError, Flags } from '../../core/flags/flag-set.js';
 
 export const BENCH_USAGE = `Usage:
   plat bench crypto [--seconds N] [--workers N] [--ops parse,verify,...] [--impls wasm,native,...] [--json FILE] [--svg FILE]
-  plat bench issue [--csrs N] [--concurrency C] [--key-type p256|ed25519|rsa2048] [--warmup N] [--controller embedded|separate]
-                   [--plat-api-qps Q] [--plat-api-burst B] [--cfssl BIN] [--cpu-prof DIR] [--json FILE] [--svg FILE]
+  plat bench issue [--csrs N] [--concurrency C] [--key-type p256|ed25519|rsa2048[,...]] [--warmup N] [--controller embedded|separate]
+                   [--plat-api-qps Q] [--plat-api-burst B] [--stages] [--cfssl BIN] [--cfssl-stored=false] [--cpu-prof DIR]
+                   [--json FILE] [--svg FILE]
   plat bench nodeagents [--agents 200] [--seconds 60] [--stagger 10ms] [--json FILE]
 `;
 
