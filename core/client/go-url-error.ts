@@ -21,3 +21,15 @@ const urlErrorOp = (method: string): string => method.slice(0, 1) + method.slice
 export function goUrlErrorText(method: string, url: URL, err: NodeJS.ErrnoException): string {
   return `${urlErrorOp(method)} ${JSON.stringify(url.toString())}: ${goTransportReason(err, url)}`;
 }
+
+/**
+ * What client-go's error for a failed request reads as: a request that got no answer (the REST
+ * client's errors name their method and URL) as url.Error's text, `Put "<url>": dial tcp
+ * 127.0.0.1:6443: connect: connection refused`, which upstream's log lines and messages built on
+ * the error show; any other error (an answer's Status) as its message.
+ */
+export function goClientErrorText(e: unknown): string {
+  const err = e as NodeJS.ErrnoException & { url?: unknown; method?: unknown };
+  if (typeof err?.url === 'string' && typeof err.method === 'string') return goUrlErrorText(err.method, new URL(err.url), err);
+  return e instanceof Error ? e.message : String(e);
+}

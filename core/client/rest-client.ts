@@ -208,10 +208,10 @@ export class RestClient {
         ...(timeoutMs ? { timeout: timeoutMs } : {}),
       }, resolve);
       req.on('timeout', () => req.destroy(new Error(`request timed out after ${timeoutMs}ms`)));
-      failOnAbortWhileTunnelling(req, o.signal, (e) => reject(Object.assign(e, { url: url.href })));
-      // As Go's url.Error, a failed request names the URL it went to: kubectl's words for a refused
-      // connection name the kubeconfig's host, not the address it resolved to.
-      req.on('error', (e) => reject(Object.assign(withTlsVerifyReason(e), { url: url.href })));
+      failOnAbortWhileTunnelling(req, o.signal, (e) => reject(Object.assign(e, { url: url.href, method })));
+      // As Go's url.Error, a failed request names the method and URL it went to: kubectl's words for
+      // a refused connection name the kubeconfig's host, not the address it resolved to.
+      req.on('error', (e) => reject(Object.assign(withTlsVerifyReason(e), { url: url.href, method })));
       req.end(payload);
     }).catch((e: unknown) => {
       this.opts.metrics?.result('<error>', method, this.#connection.server.host);
@@ -264,7 +264,7 @@ export class RestClient {
       try { json = text ? JSON.parse(text) : undefined; } catch { json = undefined; }
       return json as T;
     } catch (e) {
-      if (deadline?.expired()) throw deadline.error(url);
+      if (deadline?.expired()) throw Object.assign(deadline.error(url), { method });
       throw e;
     } finally {
       deadline?.clear();

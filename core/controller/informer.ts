@@ -5,6 +5,7 @@
 // its connection breaks, and after a backoff when a watch is refused with 429 or its connection
 // refused; resync (an update event for every cached object) every period.
 import type { ApiObject } from '../api/meta.js';
+import { goClientErrorText } from '../client/go-url-error.js';
 import { ApiError, isApiError, type ResourceRef, type RestClient } from '../client/rest-client.js';
 import type { Logger } from '../log.js';
 import { sleep, whenAborted } from '../abort-wait.js';
@@ -112,8 +113,8 @@ export class Informer<T extends ApiObject> {
       if (signal.aborted) throw e;
       // The reflector unblocks whoever waits for the sync with an empty cache: the server has none.
       if (isApiError(e) && e.code === 404) this.#replace([]);
-      this.o.logger?.warn(`${this.#name}: failed to list ${this.#type}: ${(e as Error).message}`);
-      throw new Error(`failed to list ${this.#type}: ${(e as Error).message}`, { cause: e });
+      this.o.logger?.warn(`${this.#name}: failed to list ${this.#type}: ${goClientErrorText(e)}`);
+      throw new Error(`failed to list ${this.#type}: ${goClientErrorText(e)}`, { cause: e });
     }
     if (signal.aborted) return; // a list cut short is no snapshot to replace the cache with
     this.#versionUnavailable = false;
@@ -225,7 +226,7 @@ export class Informer<T extends ApiObject> {
 
   /** DefaultWatchErrorHandler. */
   #watchErrorHandler(e: unknown): void {
-    const message = (e as Error).message;
+    const message = goClientErrorText(e);
     if (isExpiredError(e)) this.o.logger?.v(4).info(`${this.#name}: watch of ${this.#type} closed with: ${message}`);
     else this.o.logger?.error('Unhandled Error', { err: `${this.#name}: Failed to watch ${this.#type}: ${message}` });
   }

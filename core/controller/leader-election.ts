@@ -8,6 +8,7 @@
 import os from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { ApiObject } from '../api/meta.js';
+import { goClientErrorText } from '../client/go-url-error.js';
 import { isApiError, type RestClient } from '../client/rest-client.js';
 import type { Logger } from '../log.js';
 import type { LeaderElectionMetrics } from '../metrics/leader-election.js';
@@ -60,7 +61,7 @@ export const microTime = (ms: number): string => new Date(ms).toISOString().repl
 export class LeaseStepError extends Error {
   readonly line: string;
   constructor(readonly step: 'get' | 'create' | 'update', lock: string, cause: unknown) {
-    super(cause instanceof Error ? cause.message : String(cause), { cause });
+    super(goClientErrorText(cause), { cause });
     this.line = step === 'get' ? `error retrieving resource lock ${lock}: ${this.message}`
       : step === 'create' ? `error initially creating leader election record: ${this.message}` : `Failed to update lock: ${this.message}`;
   }
@@ -164,7 +165,7 @@ export class LeaderElector {
     } catch (e) {
       if (opts.signal?.aborted) throw e;
       this.#written = undefined;
-      this.c.logger?.error(`Failed to update lock optimitically: ${(e as Error).message}, falling back to slow path`);
+      this.c.logger?.error(`Failed to update lock optimitically: ${goClientErrorText(e)}, falling back to slow path`);
       return false;
     }
     this.#observe(JSON.stringify({ holder: this.identity, renew: lease.spec!.renewTime }), now);
@@ -264,7 +265,7 @@ export class LeaderElector {
       try {
         ok = await this.tryAcquireOrRenew(signal);
       } catch (e) {
-        if (!signal.aborted) log?.error(e instanceof LeaseStepError ? e.line : `error retrieving resource lock ${this.#lock}: ${(e as Error).message}`);
+        if (!signal.aborted) log?.error(e instanceof LeaseStepError ? e.line : `error retrieving resource lock ${this.#lock}: ${goClientErrorText(e)}`);
       }
       if (this.#leader !== lastLeader) { lastLeader = this.#leader; if (lastLeader) cb.onNewLeader?.(lastLeader); }
       if (ok) break;

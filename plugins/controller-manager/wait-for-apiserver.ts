@@ -5,7 +5,7 @@
 // for ever with no one the wiser.
 import type { RestClient } from '../../core/client/rest-client.js';
 import { sleep } from '../../core/abort-wait.js';
-import { goUrlErrorText } from '../../core/client/go-url-error.js';
+import { goClientErrorText } from '../../core/client/go-url-error.js';
 import type { Logger } from '../../core/log.js';
 
 /** Upstream's timeout and poll interval (wait.PollImmediate(time.Second, 10*time.Second, ...)). */
@@ -34,7 +34,7 @@ export async function waitForApiServer(client: RestClient, log: Logger, signal: 
       return;
     } catch (e) {
       if (signal.aborted) return;
-      lastErr = `failed to get apiserver /healthz status: ${pollErrorText(e)}`;
+      lastErr = `failed to get apiserver /healthz status: ${goClientErrorText(e)}`;
       log.v(2).info("APIServer isn't healthy yet, waiting a little while", { err: lastErr });
     }
     // wait.PollImmediate(1s, 10s): a poll a second, the last one when the time is up.
@@ -44,15 +44,4 @@ export async function waitForApiServer(client: RestClient, log: Logger, signal: 
     if (signal.aborted) return;
   }
   throw new ControllerContextError(`failed to wait for apiserver being healthy: timed out waiting for the condition: ${lastErr}`);
-}
-
-/**
- * A poll's error as client-go's result.Error() prints it: a request that got no answer as Go's
- * url.Error (`Get "https://127.0.0.1:1/healthz": dial tcp 127.0.0.1:1: connect: connection
- * refused`), not Node's `connect ECONNREFUSED`; an answer's error (`Unauthorized`) as it is.
- */
-function pollErrorText(e: unknown): string {
-  const err = e as NodeJS.ErrnoException & { url?: unknown };
-  if (typeof err?.url === 'string' && typeof err.code === 'string') return goUrlErrorText('GET', new URL(err.url), err);
-  return e instanceof Error ? e.message : String(e);
 }

@@ -205,6 +205,27 @@ describe('leader election', () => {
     assert.ok(!lines.some((l) => l.includes('error retrieving resource lock')), lines.join('\n'));
   });
 
+  it('an API server that refuses the connection is logged in client-go\'s words (Go\'s url.Error), not Node\'s', async () => {
+    const lines: string[] = [];
+    const logger = createLogger({ write: (l) => lines.push(l) });
+    // Port 1: nothing listens there (a port freePort gave back might be taken by a test beside this one).
+    const nowhere = new RestClient({ ...adminConnection(plat), server: new URL('https://127.0.0.1:1') });
+    const stop = new AbortController();
+    const elector = new LeaderElector({ client: nowhere, namespace: 'plat-system', name: 'election-down', identity: 'cm-x', leaseDurationMs: 1000, renewDeadlineMs: 800, retryPeriodMs: 200, logger });
+    const done = elector.run({ onStartedLeading: async () => {} }, stop.signal);
+    try {
+      await eventually(() => lines.some((l) => l.includes('error retrieving resource lock')), 'the failed read logged');
+    } finally {
+      stop.abort();
+      await done;
+      nowhere.close();
+    }
+    // 1.32's tryAcquireOrRenew: klog.Errorf("error retrieving resource lock %v: %v", ...), the error
+    // being the GET's url.Error (this client has no timeout, so no ?timeout= in the URL).
+    const line = lines.find((l) => l.includes('error retrieving resource lock'))!;
+    assert.match(line, /^E.*\] error retrieving resource lock plat-system\/election-down: Get "https:\/\/127\.0\.0\.1:1\/apis\/coordination\.platform\/v1\/namespaces\/plat-system\/leases\/election-down": dial tcp 127\.0\.0\.1:1: connect: connection refused$/);
+  });
+
   it('reports leader_election_master_status (0 until leading, 1 while leading, 0 after) and each slow-path renewal', async () => {
     const registry = new MetricsRegistry('1.32');
     const series = (family: string) => registry.expose().split('\n').find((l) => l.startsWith(`${family}{name="election-metrics"} `))?.split(' ')[1];
