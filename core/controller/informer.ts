@@ -12,10 +12,24 @@ import { formatDuration } from '../flags/duration.js';
 import { setLongTimeout } from '../long-timeout.js';
 import { ExponentialBackoff } from './backoff.js';
 
+/**
+ * client-go's DeletedFinalStateUnknown: an object a relist no longer had. Its delete happened while
+ * no watch was open, so `obj` is the last state the cache held, not the object's final one.
+ */
+export interface DeletedFinalStateUnknown<T extends ApiObject> {
+  readonly key: string;
+  readonly obj: T;
+}
+
 export interface InformerHandlers<T extends ApiObject> {
   add?(obj: T): void;
   update?(oldObj: T, newObj: T): void;
-  delete?(obj: T): void;
+  /**
+   * `tombstone` is set for a delete the informer did not watch but inferred from a relist. client-go
+   * hands such a delete the tombstone in place of the object; plat passes it beside the object (its
+   * last known state), so a handler that needs no difference reads `obj` and needs no unwrapping.
+   */
+  delete?(obj: T, tombstone?: DeletedFinalStateUnknown<T>): void;
 }
 
 export interface InformerOptions<T extends ApiObject> {
@@ -74,7 +88,7 @@ export class Informer<T extends ApiObject> {
 
   #add(obj: T): void { for (const h of this.#handlers) h.add?.(obj); }
   #update(oldObj: T, newObj: T): void { for (const h of this.#handlers) h.update?.(oldObj, newObj); }
-  #delete(obj: T): void { for (const h of this.#handlers) h.delete?.(obj); }
+  #delete(obj: T, tombstone?: DeletedFinalStateUnknown<T>): void { for (const h of this.#handlers) h.delete?.(obj, tombstone); }
 
   get(key: string): T | undefined { return this.#store.get(key); }
   list(): T[] { return [...this.#store.values()]; }
@@ -151,7 +165,10 @@ export class Informer<T extends ApiObject> {
     return this.#lastSyncResourceVersion || '0';
   }
 
-  /** The store's Replace: the list's objects are added or updated, the others deleted; the cache is synced. */
+  /**
+   * The DeltaFIFO's Replace: the list's objects are added or updated, the others deleted with a
+   * tombstone (their delete was missed); the cache is synced.
+   */
   #replace(items: T[]): void {
     const seen = new Set<string>();
     for (const item of items) {
@@ -162,7 +179,7 @@ export class Informer<T extends ApiObject> {
       if (old) this.#update(old, item); else this.#add(item);
     }
     for (const [key, old] of this.#store) {
-      if (!seen.has(key)) { this.#store.delete(key); this.#delete(old); }
+      if (!seen.has(key)) { this.#store.delete(key); this.#delete(old, { key, obj: old }); }
     }
     if (!this.#synced) { this.#synced = true; for (const w of this.#syncWaiters.splice(0)) w(); }
   }
