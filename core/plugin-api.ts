@@ -18,6 +18,7 @@ export type { ApiObject, ObjectMeta } from './api/meta.js';
 export type { ResourceRegistry, ResourceDefinition, JsonSchema, TableColumn, NonResourcePath } from './registry/resource.js';
 export type { Strategy, StrategyContext, SubresourceDefinition } from './registry/strategy.js';
 export type { ControllerRegistry, ControllerContext, Runnable, RegistrationOptions, SubsystemRegistry, Subsystem } from './lifecycle.js';
+export type { InformerHandlers, DeletedFinalStateUnknown } from './controller/informer.js';
 export type { AuditEvent } from './audit.js';
 export type { FlagSpec, FlagSet } from './flags/types.js';
 export { errors, StatusError } from './api/errors.js';

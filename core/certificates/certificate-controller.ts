@@ -56,14 +56,17 @@ export async function timedCertificateSync(log: Logger, key: string, sync: () =>
 
 /**
  * Upstream's Run after its Starting line: cache.WaitForNamedCacheSync("certificate-<name>"), the
- * workers, then Shutting down. A stop before the cache syncs shuts the queue down unworked.
+ * workers, then Shutting down. A stop before the cache syncs shuts the queue down unworked, with
+ * WaitForNamedCacheSync's failure (through utilruntime.HandleError, hence "Unhandled Error").
  */
 export async function runCertificateWorkers(informer: Informer<Csr>, workers: WorkersOptions<string>, signal: AbortSignal): Promise<void> {
   const { name, logger: log } = workers;
   log.info(`Waiting for caches to sync for certificate-${name}`);
   await informer.waitForSync(signal);
-  if (signal.aborted) await workers.queue.shutDown();
-  else {
+  if (signal.aborted) {
+    if (!informer.hasSynced) log.error('Unhandled Error', { err: `unable to sync caches for certificate-${name}` });
+    await workers.queue.shutDown();
+  } else {
     log.info(`Caches are synced for certificate-${name}`);
     await runWorkers(workers, signal);
   }

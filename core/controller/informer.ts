@@ -13,10 +13,24 @@ import { formatDuration } from '../flags/duration.js';
 import { setLongTimeout } from '../long-timeout.js';
 import { ExponentialBackoff } from './backoff.js';
 
+/**
+ * client-go's DeletedFinalStateUnknown: an object a relist no longer had. Its delete happened while
+ * no watch was open, so `obj` is the last state the cache held, not the object's final one.
+ */
+export interface DeletedFinalStateUnknown<T extends ApiObject> {
+  readonly key: string;
+  readonly obj: T;
+}
+
 export interface InformerHandlers<T extends ApiObject> {
   add?(obj: T): void;
   update?(oldObj: T, newObj: T): void;
-  delete?(obj: T): void;
+  /**
+   * `tombstone` is set for a delete the informer did not watch but inferred from a relist. client-go
+   * hands such a delete the tombstone in place of the object; plat passes it beside the object (its
+   * last known state), so a handler that needs no difference reads `obj` and needs no unwrapping.
+   */
+  delete?(obj: T, tombstone?: DeletedFinalStateUnknown<T>): void;
 }
 
 export interface InformerOptions<T extends ApiObject> {
@@ -70,12 +84,27 @@ export class Informer<T extends ApiObject> {
   /** Another consumer's handlers (a shared informer); objects already cached are replayed as adds. */
   addHandlers(h: InformerHandlers<T>): void {
     this.#handlers.push(h);
-    for (const obj of this.#store.values()) h.add?.(obj);
+    for (const obj of this.#store.values()) this.#call(() => h.add?.(obj));
   }
 
-  #add(obj: T): void { for (const h of this.#handlers) h.add?.(obj); }
-  #update(oldObj: T, newObj: T): void { for (const h of this.#handlers) h.update?.(oldObj, newObj); }
-  #delete(obj: T): void { for (const h of this.#handlers) h.delete?.(obj); }
+  #add(obj: T): void { for (const h of this.#handlers) this.#call(() => h.add?.(obj)); }
+  #update(oldObj: T, newObj: T): void { for (const h of this.#handlers) this.#call(() => h.update?.(oldObj, newObj)); }
+  #delete(obj: T, tombstone?: DeletedFinalStateUnknown<T>): void { for (const h of this.#handlers) this.#call(() => h.delete?.(obj, tombstone)); }
+
+  /**
+   * One handler's call. A handler that throws (a plugin's bug) is logged with client-go's HandleCrash
+   * line and passed over, as a processorListener skips the notification it panicked on; thrown
+   * through, it would end the list or watch half applied, and a list that throws every time would
+   * never sync the cache every controller of the process waits for. Upstream's default re-panics and
+   * the process exits; here that would take the API server and every plugin down with one handler.
+   */
+  #call(handler: () => void): void {
+    try {
+      handler();
+    } catch (e) {
+      this.o.logger?.error('Observed a panic', { panic: e instanceof Error ? e.message : String(e), stacktrace: e instanceof Error ? e.stack ?? '' : '' });
+    }
+  }
 
   get(key: string): T | undefined { return this.#store.get(key); }
   list(): T[] { return [...this.#store.values()]; }
@@ -152,7 +181,10 @@ export class Informer<T extends ApiObject> {
     return this.#lastSyncResourceVersion || '0';
   }
 
-  /** The store's Replace: the list's objects are added or updated, the others deleted; the cache is synced. */
+  /**
+   * The DeltaFIFO's Replace: the list's objects are added or updated, the others deleted with a
+   * tombstone (their delete was missed); the cache is synced.
+   */
   #replace(items: T[]): void {
     const seen = new Set<string>();
     for (const item of items) {
@@ -163,7 +195,7 @@ export class Informer<T extends ApiObject> {
       if (old) this.#update(old, item); else this.#add(item);
     }
     for (const [key, old] of this.#store) {
-      if (!seen.has(key)) { this.#store.delete(key); this.#delete(old); }
+      if (!seen.has(key)) { this.#store.delete(key); this.#delete(old, { key, obj: old }); }
     }
     if (!this.#synced) { this.#synced = true; for (const w of this.#syncWaiters.splice(0)) w(); }
   }

@@ -1,9 +1,9 @@
 // Building and running the enabled controllers while this process may (leader or no election), as
 // kube-controller-manager's BuildControllers and RunControllers: each factory gets its own logger
 // in the shared context; a factory that throws ends the process (upstream exits 1); each built
-// controller gets a `/healthz/<name>` ping check; the shared informers start once every
-// controller has asked for its informers and have synced before the controllers run; the
-// controllers start one after another, each a jittered --controller-start-interval after the last. When `signal` aborts, the
+// controller gets a `/healthz/<name>` ping check; the controllers start one after another, each a
+// jittered --controller-start-interval after the last, and the shared informers after them (each
+// controller waits for the caches it needs). When `signal` aborts, the
 // controllers are told to stop; `RunningControllers.running` says who has not returned yet.
 import type { FlagSet } from '../../core/flags/types.js';
 import type { Hooks } from '../../core/hooks.js';
@@ -84,10 +84,6 @@ export class RunningControllers {
       built.push({ name, controller });
       o.health.add({ name, check: async () => {} }, ['healthz']);
     }
-    informers.start(signal);
-    log.info('Waiting for caches to sync');
-    await informers.waitForSync(signal);
-    if (!signal.aborted) log.info('Caches are synced');
 
     const running = o.metrics ? controllerManagerMetrics(o.metrics, MANAGER_NAME) : undefined;
     const runOne = async ({ name, controller }: { name: string; controller: Runnable }) => {
@@ -115,6 +111,10 @@ export class RunningControllers {
       if (signal.aborted) break;
       runs.push(runOne(c));
     }
+    // As upstream's run: the shared informers start after StartControllers, so each controller
+    // waits for the caches itself and logs it (WaitForNamedCacheSync's lines under its own name,
+    // `unable to sync caches for <name>` when stopped before the first list).
+    if (!signal.aborted) informers.start(signal);
     await Promise.all(runs);
     if (built.length) log.info('All controllers terminated');
     await informers.stopped();

@@ -98,7 +98,7 @@ export class SigningController implements Runnable {
     this.#informer.addHandlers({
       add: (csr) => this.#laneFor(csr)?.handlers.add(csr),
       update: (old, csr) => this.#laneFor(csr)?.handlers.update(old, csr),
-      delete: (csr) => this.#laneFor(csr)?.handlers.delete(csr),
+      delete: (csr, tombstone) => this.#laneFor(csr)?.handlers.delete(csr, tombstone),
     });
   }
 

@@ -15,11 +15,11 @@ describe('duration flags past 24.8 days', () => {
     const plat = await startInProcess();
     try {
       const cm = await startControllerManager([
-        '--platconfig', adminKubeconfig(plat), '--secure-port=0', '--controllers=csrcleaner',
+        '--platconfig', adminKubeconfig(plat), '--secure-port=0', '--controllers=csrcleaner', '-v=2',
         '--min-resync-period=600h', '--controller-shutdown-timeout=600h',
         '--leader-elect-lease-duration=2000h', '--leader-elect-renew-deadline=1000h', '--leader-elect-retry-period=600h',
       ]);
-      await until(async () => cm.logs.some((l) => l.includes('Caches are synced')), 'the controllers to start');
+      await until(async () => cm.logs.some((l) => l.includes('Caches populated')), 'the informer to list (its resync timer armed)');
       await cm.stop();
       // Warnings are emitted on the next tick.
       await new Promise((r) => setImmediate(r));
