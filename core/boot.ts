@@ -12,7 +12,7 @@ import { declareGlobalFlags, dynamicGitVersion, GlobalFlagRequest, globalRequest
 import { applyLoggingFlags, declareLoggingFlags } from './log-flags.js';
 import type { Logger } from './log.js';
 import { isStartupError, StartupError, type Plugin } from './plugin.js';
-import { warnUncalledTaps, type Command } from './uncalled-taps.js';
+import { warnUncalledTaps, type CommandCalls } from './uncalled-taps.js';
 import { argumentsError, type ArgumentsCheck } from './positional-arguments.js';
 
 export interface Profile {
@@ -60,7 +60,7 @@ export interface BootOptions {
   readonly logger: Logger;
   readonly version: string;
   /** Every command, to name those that call a hook this one taps but never calls (core/uncalled-taps.ts). */
-  readonly commands?: readonly Command[];
+  readonly commands?: readonly CommandCalls[];
   /** The role is the whole process (Host.ownsProcess). */
   readonly ownsProcess?: boolean;
 }

@@ -15,6 +15,12 @@ import { knownSigners } from './signing.js';
 /** A command and the plugins it runs (a Profile is one). */
 export interface Command { readonly role: string; readonly plugins: readonly Plugin[] }
 
+/**
+ * A command and the hooks its plugins call (beyond HOST_CALLED): enough to name the commands that
+ * call a hook, without loading their plugins (host/role-registry.ts lists plat's roles so).
+ */
+export interface CommandCalls { readonly role: string; readonly calls: readonly HookName[] }
+
 export interface UncalledTap {
   readonly tap: string;
   readonly hook: HookName;
@@ -25,6 +31,11 @@ export interface UncalledTap {
 /** The hooks a command of these plugins calls. */
 export function hooksCalled(plugins: readonly Plugin[]): Set<HookName> {
   return new Set([...HOST_CALLED, ...plugins.flatMap((p) => p.calls ?? [])]);
+}
+
+/** A command's calls from its plugins. */
+export function commandCalls(command: Command): CommandCalls {
+  return { role: command.role, calls: command.plugins.flatMap((p) => p.calls ?? []) };
 }
 
 const idle = new WeakMap<Host, Map<string, string>>();
@@ -71,12 +82,12 @@ export function onUncalledTaps(hooks: Hooks, called: ReadonlySet<HookName>, repo
  * Logs one warning per uncalled tap of `command`, naming those of `commands` that call its hook
  * (without `commands`, as in a test's boot, it names none), or why this run does not call it.
  */
-export function warnUncalledTaps(host: Host, command: Command, commands: readonly Command[], logger: Logger): void {
+export function warnUncalledTaps(host: Host, command: Command, commands: readonly CommandCalls[], logger: Logger): void {
   const reasons = idle.get(host) ?? new Map<string, string>();
   const called = hooksCalled(command.plugins.filter((p) => !reasons.has(p.name)));
   onUncalledTaps(host.hooks, called, ({ tap, hook, where }) => {
     const why = [...new Set(command.plugins.filter((p) => reasons.has(p.name) && p.calls?.includes(hook)).map((p) => reasons.get(p.name)!))];
-    const callers = commands.filter((c) => c.role !== command.role && hooksCalled(c.plugins).has(hook)).map((c) => `plat ${c.role}`);
+    const callers = commands.filter((c) => c.role !== command.role && c.calls.includes(hook)).map((c) => `plat ${c.role}`);
     const elsewhere = why.length > 0 ? ` while ${why.join(' and ')}`
       : callers.length > 0 ? ` (it is called by ${callers.join(' and ')})` : commands.length > 0 ? ' (no plat command calls it yet)' : '';
     logger.warn(`plugin ${JSON.stringify(tap)} taps ${where}, which plat ${command.role} never calls${elsewhere}: the tap does nothing here`);

@@ -6,8 +6,8 @@ import { declareGlobalFlags, globalRequest, type GlobalRequest } from '../core/g
 import { rawVersionLine, versionInfo, versionLine } from '../core/version.js';
 import { subcommandUsage } from './commands/subcommand-usage.js';
 
-// Each command and role is imported when it runs: a role's profile loads every plugin (over a
-// second of module loading), which `plat csr get` or `plat ca sign` has no use for.
+// Each command and role is imported when it runs: a role's profile loads its plugins (the API
+// server's are hundreds of modules), which `plat csr get` or `plat ca sign` has no use for.
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 export const VERSION = pkg.version;

@@ -7,8 +7,8 @@ import { Host } from '../core/host.js';
 import { exitRequested } from '../core/lifecycle.js';
 import { createLogger } from '../core/log.js';
 import { isStartupError } from '../core/plugin.js';
-import { profiles, upcomingRoles } from './profiles.js';
-import { describeAllInOne } from './roles/all.js';
+import { roleCalls, roles, upcomingRoles } from './role-registry.js';
+import { describeAllInOne } from './roles/all-summary.js';
 
 export interface RoleContext {
   readonly version: string;
@@ -52,7 +52,7 @@ function answer(request: GlobalRequest, profile: Profile, c: RoleContext): numbe
 export async function runRole(role: string, rest: readonly string[], c: RoleContext): Promise<number> {
   // Own keys only: `plat constructor` is an unknown role, not Object.prototype's constructor.
   if (Object.hasOwn(upcomingRoles, role)) { process.stderr.write(`plat ${role}: ${upcomingRoles[role]}\n`); return 2; }
-  const profile = Object.hasOwn(profiles, role) ? profiles[role] : undefined;
+  const profile = Object.hasOwn(roles, role) ? await roles[role]!.load() : undefined;
   if (!profile) {
     process.stderr.write(`plat: unknown role "${role}"\n\n${c.usage}`);
     return 2;
@@ -78,7 +78,7 @@ export async function runRole(role: string, rest: readonly string[], c: RoleCont
   process.on('SIGTERM', () => onSignal('SIGTERM'));
   let booted;
   try {
-    booted = await boot({ profile, argv: rest, cwd: process.cwd(), logger, version: c.version, ownsProcess: true, commands: Object.values(profiles),
+    booted = await boot({ profile, argv: rest, cwd: process.cwd(), logger, version: c.version, ownsProcess: true, commands: roleCalls,
       ...(process.env['PLAT_CONFIG'] ? { configFile: process.env['PLAT_CONFIG'] } : {}) });
   } catch (e) {
     if (e instanceof GlobalFlagRequest) return answer(e.request, profile, c);

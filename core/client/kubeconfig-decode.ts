@@ -6,7 +6,7 @@ import { parseAllDocuments } from 'yaml';
 import { interpretError } from '../api/go-decode-errors.js';
 import { GO_YAML } from '../api/go-yaml.js';
 import { goJsonType } from '../api/patch/json-value.js';
-import { base64ErrorIndex } from '../api/schema-types.js';
+import { base64ErrorIndex } from '../api/base64-error.js';
 import { yamlError } from '../server/body.js';
 
 type Obj = Record<string, unknown>;

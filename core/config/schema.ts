@@ -2,8 +2,8 @@
 // rendering of ajv's errors as `<file>: <JSON pointer>: <problem>` lines. Two variants: data files
 // (JSON, YAML, package.json) name plugins by module; JS and TS files may also hand over plugin
 // objects, which ajv can only see as objects with a `name` (load-config checks `apply`).
-import { Ajv } from 'ajv';
-import type { ErrorObject, ValidateFunction } from 'ajv';
+import { createRequire } from 'node:module';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 
 export const ROLES = ['apiserver', 'controller-manager', 'nodeagent', 'all'] as const;
 export type Role = (typeof ROLES)[number];
@@ -56,11 +56,12 @@ function configSchema(allowObjects: boolean) {
 
 // strictTuples is off only because `[module]` without options is a valid 1-or-2 tuple; every
 // other strict-mode check stays on.
-// Compiled on first use: most runs have no config file, and compiling costs every start ~0.1 s.
+// Loaded and compiled on first use: most runs have no config file, and ajv (a CommonJS package,
+// so require() can load it synchronously here) is some sixty modules, compiling ~0.1 s more.
 let ajv: Ajv | undefined;
 const validators: Partial<Record<'data' | 'code', ValidateFunction>> = {};
 function validator(kind: 'data' | 'code'): ValidateFunction {
-  ajv ??= new Ajv({ allErrors: true, strict: true, strictTuples: false, allowUnionTypes: true, verbose: true });
+  ajv ??= new (createRequire(import.meta.url)('ajv') as typeof import('ajv')).Ajv({ allErrors: true, strict: true, strictTuples: false, allowUnionTypes: true, verbose: true });
   return validators[kind] ??= ajv.compile(configSchema(kind === 'code'));
 }
 

@@ -14,6 +14,7 @@ import {
   caFiles, ensureCa, ensureClientCertificate, ensureServingFromCa, ensureSigningKey, pairFiles, PkiError, signingKeyFiles, writeFileAtomic,
 } from '../../core/pki/index.js';
 import { getApiServer } from '../../plugins/apiserver/index.js';
+import { recordAllInOne } from './all-summary.js';
 import os from 'node:os';
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
@@ -38,27 +39,6 @@ export function adminKubeconfig(server: string, caPem: string, certPem: string, 
     '    cluster: plat',
     '    user: plat-admin',
     'current-context: plat-admin@plat',
-    '',
-  ].join('\n');
-}
-
-export interface AllInOneSummary { url: string; dataDir: string; kubeconfig: string }
-const summaries = new WeakMap<Host, AllInOneSummary>();
-
-/** How to reach a running `plat all`, printed by the command once it serves. */
-export function describeAllInOne(host: Host): string | undefined {
-  const s = summaries.get(host);
-  if (!s) return undefined;
-  const shown = (p: string) => { const r = path.relative(process.cwd(), p); return r && !r.startsWith('..') ? r : p; };
-  return [
-    '',
-    `plat is serving at ${s.url} (data in ${shown(s.dataDir)})`,
-    `admin kubeconfig: ${shown(s.kubeconfig)} (user plat-admin in group system:masters)`,
-    '',
-    'Try:',
-    `  export KUBECONFIG=${shown(s.kubeconfig)}`,
-    '  kubectl api-resources',
-    '  kubectl get certificatesigningrequests.v1.certificates.platform',
     '',
   ].join('\n');
 }
@@ -149,6 +129,6 @@ export async function prepareAllInOne(host: Host, flags: Flags): Promise<void> {
     if (!api) return;
     const file = path.join(dataDir, 'admin.conf');
     await writeFileAtomic(file, adminKubeconfig(api.url, ca.certificatePem, admin.certificatePem, admin.privateKeyPem), 0o600).catch(plainly);
-    summaries.set(host, { url: api.url, dataDir, kubeconfig: file });
+    recordAllInOne(host, { url: api.url, dataDir, kubeconfig: file });
   });
 }

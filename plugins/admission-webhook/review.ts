@@ -5,7 +5,7 @@ import { parseGroupVersion } from '../../core/api/group-version.js';
 import { randomUUID } from 'node:crypto';
 import type { AdmissionRequest } from '../../core/admission/request.js';
 import type { ApiObject } from '../../core/api/meta.js';
-import { base64ErrorIndex } from '../../core/api/schema-types.js';
+import { base64ErrorIndex } from '../../core/api/base64-error.js';
 
 export const REVIEW_GROUP = 'admission.k8s.io';
 

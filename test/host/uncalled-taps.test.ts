@@ -11,8 +11,9 @@ import { HOST_CALLED, type HookName } from '../../core/hooks.js';
 import { Host } from '../../core/host.js';
 import { createLogger } from '../../core/log.js';
 import type { Plugin } from '../../core/plugin.js';
-import { hooksCalled, onUncalledTaps, type UncalledTap } from '../../core/uncalled-taps.js';
+import { commandCalls, hooksCalled, onUncalledTaps, type CommandCalls, type UncalledTap } from '../../core/uncalled-taps.js';
 import { profiles } from '../../host/profiles.js';
+import { roleCalls } from '../../host/role-registry.js';
 import { repoRoot, tempDir } from '../helpers/plat.js';
 
 const owner = (name: string, calls: readonly HookName[]): Plugin => ({ name, calls, apply() {} });
@@ -43,7 +44,7 @@ const PLUGIN = `export default {
 };
 `;
 
-async function warningsOf(role: string, known: readonly Profile[] = commands, profile = commands.find((c) => c.role === role)!, argv: string[] = []): Promise<string[]> {
+async function warningsOf(role: string, known: readonly CommandCalls[] = commands.map(commandCalls), profile = commands.find((c) => c.role === role)!, argv: string[] = []): Promise<string[]> {
   const dir = tempDir();
   writeFileSync(path.join(dir, '.platrc.yaml'), 'plugins: ["./my-plugin.mjs"]\n');
   writeFileSync(path.join(dir, 'my-plugin.mjs'), PLUGIN);
@@ -74,7 +75,7 @@ describe('taps on hooks the command never calls', () => {
   it('names a signer tapped where --controllers turns csrsigning off', async () => {
     const cm = profiles['controller-manager']!;
     const args = ['--master=https://127.0.0.1:1', '--secure-port=0', '--leader-elect=false', '--controllers=*,-csrsigning'];
-    const signers = (await warningsOf(cm.role, Object.values(profiles), cm, args)).filter((w) => w.includes('hooks.sign'));
+    const signers = (await warningsOf(cm.role, roleCalls, cm, args)).filter((w) => w.includes('hooks.sign'));
     const warning = (tap: string, signer: string) => `plugin "${tap}" taps hooks.sign.for("${signer}"), which plat controller-manager never calls while certificatesigningrequest-signing-controller is disabled by --controllers=*,-csrsigning: the tap does nothing here`;
     assert.deepEqual(signers, [warning('MySigner', 'example.com/x'), warning('MyLateSigner', 'example.com/late')]);
   });

@@ -1,0 +1,9 @@
+// The controllers (each plugin registers its own through hooks.controllers). `plat
+// controller-manager` runs them with its API connection and endpoint; `plat all` runs the same
+// list inside the API server's process.
+import type { Plugin } from '../../core/plugin.js';
+import { ClusterSigner, CsrSigningController } from '../../plugins/csrsigning/index.js';
+import { CsrApprovingController } from '../../plugins/csrapproving/index.js';
+import { CsrCleanerController } from '../../plugins/csrcleaner/index.js';
+
+export const controllerManagerPlugins: readonly Plugin[] = [CsrSigningController, ClusterSigner, CsrApprovingController, CsrCleanerController];
