@@ -305,7 +305,7 @@ export class Informer<T extends ApiObject> {
         if (received === 0 && (isApiError(e) || (e as NodeJS.ErrnoException).code !== undefined)) {
           // isWatchErrorRetriable: the cache is still good; watch again from where it was.
           if (isWatchErrorRetriable(e)) {
-            log?.v(4).info(`${this.#name}: watch of ${this.#type} returned ${(e as Error).message} - backing off`);
+            log?.v(4).info(`${this.#name}: watch of ${this.#type} returned ${goClientErrorText(e)} - backing off`);
             await sleep(backoff.next(), signal);
             continue;
           }

@@ -4,6 +4,7 @@
 // work shares round trips (one signing-pool batch, status writes in flight together) while a lone
 // key is still handled at once.
 import type { Logger } from '../log.js';
+import { goClientErrorText } from '../client/go-url-error.js';
 import { whenAborted } from '../abort-wait.js';
 import type { WorkQueue } from './workqueue.js';
 
@@ -35,7 +36,7 @@ async function syncOne<K>(o: WorkersOptions<K>, key: K, signal: AbortSignal): Pr
     // The error stays in a quoted field: its text is the API server's or a plugin's, not ours.
     if (signal.aborted) o.logger.v(4).info(`sync ${String(key)} abandoned: the controller is stopping`, { controller: o.name, err: (e as Error).message });
     else if (e instanceof IgnorableError) o.logger.v(4).info('Sync certificate request failed', { csr: String(key), err: e.message, controller: o.name });
-    else o.logger.error('Unhandled Error', { err: `Sync ${String(key)} failed with : ${(e as Error).message}`, controller: o.name });
+    else o.logger.error('Unhandled Error', { err: `Sync ${String(key)} failed with : ${goClientErrorText(e)}`, controller: o.name });
   } finally {
     o.queue.done(key);
   }

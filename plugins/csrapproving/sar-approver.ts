@@ -7,6 +7,7 @@ import type { ApiObject } from '../../core/api/meta.js';
 import { validateNodeClientCsr } from '../../core/certificates/node-csr.js';
 import { approvalState, CERTIFICATES_GROUP, CSR_RESOURCE, hasCertificate, SIGNER_NODEAGENT_CLIENT, wireBytes, type Csr } from '../../core/certificates/csr-object.js';
 import type { RestClient } from '../../core/client/rest-client.js';
+import { goClientErrorText } from '../../core/client/go-url-error.js';
 import { IgnorableError } from '../../core/controller/workers.js';
 import { parseCsr, type ParsedCsr } from '../../core/crypto/index.js';
 
@@ -78,7 +79,7 @@ export function sarApprover(client: RestClient, recognizers: readonly Recognizer
       try {
         await client.update(CSR_RESOURCE, csr, 'approval', signal ? { signal } : {});
       } catch (e) {
-        throw new Error(`error updating approval for csr: ${(e as Error).message}`);
+        throw new Error(`error updating approval for csr: ${goClientErrorText(e)}`);
       }
       return;
     }

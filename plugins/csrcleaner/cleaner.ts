@@ -3,6 +3,7 @@
 // cleanup rule matches. A failed delete is logged and retried at the next sweep; a stop ends the
 // sweep in progress.
 import { CSR_RESOURCE, type Csr } from '../../core/certificates/csr-object.js';
+import { goClientErrorText } from '../../core/client/go-url-error.js';
 import type { ControllerContext, Runnable } from '../../core/lifecycle.js';
 import { setImmediate } from 'node:timers/promises';
 import { sleep } from '../../core/abort-wait.js';
@@ -42,7 +43,7 @@ export function csrCleaner(ctx: ControllerContext, o: CleanerOptions): Runnable 
         await ctx.client.delete(CSR_RESOURCE, name, undefined, signal ? { signal } : {});
       } catch (e) {
         if (signal?.aborted) return;
-        log.error('Error while attempting to clean CSR', { err: `unable to delete CSR "${name}": ${(e as Error).message}`, csr: name });
+        log.error('Error while attempting to clean CSR', { err: `unable to delete CSR "${name}": ${goClientErrorText(e)}`, csr: name });
       }
     }
   }

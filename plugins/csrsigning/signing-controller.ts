@@ -9,6 +9,7 @@ import { setMaxListeners } from 'node:events';
 import { deepClone, rfc3339 } from '../../core/api/meta.js';
 import { SIGNER_APISERVER_CLIENT, SIGNER_LEGACY_UNKNOWN, SIGNER_NODEAGENT_CLIENT, SIGNER_NODEAGENT_SERVING } from '../../core/certificates/csr-object.js';
 import { whenAborted } from '../../core/abort-wait.js';
+import { goClientErrorText } from '../../core/client/go-url-error.js';
 import type { Informer } from '../../core/controller/informer.js';
 import { csrControllerRateLimiter } from '../../core/controller/rate-limiters.js';
 import { IgnorableError } from '../../core/controller/workers.js';
@@ -244,7 +245,7 @@ export class SigningController implements Runnable {
     try {
       await this.ctx.client.update(CSR_RESOURCE, csr, 'status', this.#signal ? { signal: this.#signal } : {});
     } catch (e) {
-      throw new Error(`${failure}: ${thrownMessage(e)}`);
+      throw new Error(`${failure}: ${goClientErrorText(e)}`);
     }
     if (from) this.#replaced.set(csr.metadata.name ?? '', from);
   }
