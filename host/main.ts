@@ -5,6 +5,7 @@ import { Flags, FlagError } from '../core/flags/flag-set.js';
 import { declareGlobalFlags, globalRequest, type GlobalRequest } from '../core/global-flags.js';
 import { rawVersionLine, versionInfo, versionLine } from '../core/version.js';
 import { subcommandUsage } from './commands/subcommand-usage.js';
+import { exitAfterOutput } from './exit-after-output.js';
 
 // Each command and role is imported when it runs: a role's profile loads its plugins (the API
 // server's are hundreds of modules), which `plat csr get` or `plat ca sign` has no use for.
@@ -125,7 +126,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   return runRole(role, rest, { version: VERSION, usage: USAGE, versionText });
 }
 
-main(process.argv.slice(2)).then((code) => process.exit(code), (e: unknown) => {
+main(process.argv.slice(2)).then(exitAfterOutput, (e: unknown) => {
   process.stderr.write(`plat: ${e instanceof Error ? e.stack ?? e.message : String(e)}\n`);
-  process.exit(1);
+  exitAfterOutput(1);
 });
