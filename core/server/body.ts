@@ -29,14 +29,21 @@ export async function readBody(req: IncomingMessage | Http2ServerRequest, limit 
  * An HTTP/1.1 body that has arrived whole by the time it is asked for (a small one usually has:
  * it came with its headers), taken from the stream's buffer at once. Reading it through the
  * stream's async iterator cost more than anything else in reading a body (~3% of a write's event
- * loop). Anything else (still arriving, over the limit, already flowing or read, HTTP/2) is left
- * to the iterator, which answers it as before.
+ * loop). Whole: the parser has completed the message, or holds as many bytes as Content-Length
+ * says (it completes the message in the same parse, but plat's handler may run between its
+ * callbacks). Anything else (still arriving, over the limit, already flowing or read, HTTP/2) is
+ * left to the iterator, which answers it as before.
  */
 function arrivedBody(req: IncomingMessage | Http2ServerRequest, limit: number): Buffer | undefined {
-  if (!(req instanceof IncomingMessage) || !req.complete || req.destroyed || req.readableFlowing !== null
-    || req.readableDidRead || req.readableLength > limit) return undefined;
+  if (!(req instanceof IncomingMessage) || req.destroyed || req.readableFlowing !== null || req.readableDidRead) return undefined;
+  const declared = req.headers['content-length'];
+  const whole = req.complete || (declared !== undefined && /^[0-9]+$/.test(declared) && Number(declared) === req.readableLength);
+  if (!whole || req.readableLength > limit) return undefined;
   const chunks: Buffer[] = [];
   for (let chunk = req.read() as Buffer | null; chunk !== null; chunk = req.read() as Buffer | null) chunks.push(chunk);
+  // Flowing, the stream takes its end when the parser gives it (nothing else can come), and ends
+  // and closes as it did when the iterator read it to the end.
+  req.resume();
   return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
 }
 

@@ -84,4 +84,17 @@ describe('readBody', () => {
     await send([head('/now', 'Transfer-Encoding: chunked\r\n') + chunk('x'.repeat(LIMIT)), chunk('y') + '0\r\n\r\n'], 50);
     assert.deepEqual(seen.map((s) => [s.complete, s.code]), [[true, 413], [false, 413]]);
   });
+
+  it('takes a Content-Length body whose bytes are all in before the parser has completed the message, and the stream still ends', async () => {
+    // The state plat's handler meets: the body pushed, the message's end not yet.
+    const req = new http.IncomingMessage(new net.Socket());
+    req.headers = { 'content-length': '5' };
+    req.push(Buffer.from('hel'));
+    req.push(Buffer.from('lo'));
+    const ended = once(req, 'end');
+    const body = await Promise.race([readBody(req, LIMIT), sleep(500).then(() => 'still waiting')]);
+    assert.equal(body.toString(), 'hello');
+    req.push(null);
+    await ended;
+  });
 });
