@@ -142,7 +142,9 @@ function measurePlat(o: IssueBenchOptions, inputs: IssueInputs, say: (l: string)
 
 /** `--stages`: creates, then approvals, then status writes, each a timed phase of its own. */
 function measurePlatStages(o: IssueBenchOptions, inputs: IssueInputs, say: (l: string) => void): Promise<StageCpu> {
-  return withPlat(o, inputs, 'plat stages', { withoutSigning: true }, async (target, d) => {
+  // its profiles go to a folder of their own: they hold the three kinds of writes alone.
+  const prof = o.cpuProfDir ? { cpuProfDir: path.join(o.cpuProfDir, 'stages') } : {};
+  return withPlat(o, inputs, 'plat stages', { withoutSigning: true, ...prof }, async (target, d) => {
     const timed = (what: string, csrs: readonly BenchCsr[], op: (csr: BenchCsr) => Promise<void>): Promise<PhaseNumbers> => {
       say(`plat stages: ${csrs.length} ${what}`);
       return timedPhase(csrs.length, o.concurrency, () => target.pids(), { eventLoops: true }, (i) => op(csrs[i]!));

@@ -29,11 +29,21 @@ export const writeOptionsOf = (query: URLSearchParams): RequestOptions => ({
   write: { dryRun: query.getAll('dryRun'), fieldManager: query.get('fieldManager') ?? '', fieldValidation: query.get('fieldValidation') ?? '' },
 });
 
-const typeMeta = (kind: string) => ({ kind, apiVersion: 'meta.k8s.io/v1' });
+const META_V1 = 'meta.k8s.io/v1';
+const typeMeta = (kind: string) => ({ kind, apiVersion: META_V1 });
 
-/** Go's omitempty: a key is left out when its value is undefined, '' or an empty list. */
+/**
+ * Go's omitempty: a key is left out when its value is undefined, '' or an empty list. A plain
+ * loop: every write builds this object twice (both admission phases), and the entries/filter/
+ * fromEntries form of it cost several microseconds each time.
+ */
 function compact(o: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== '' && !(Array.isArray(v) && v.length === 0)));
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(o)) {
+    const v = o[k];
+    if (v !== undefined && v !== '' && !(Array.isArray(v) && v.length === 0)) out[k] = v;
+  }
+  return out;
 }
 
 function deleteOptions(o: DeleteOptionsFields): Record<string, unknown> {
@@ -59,5 +69,5 @@ export function admissionOptions(operation: AdmissionOperation, options: Request
   if (!kind) return null;
   if (options && 'delete' in options && kind === 'DeleteOptions') return deleteOptions(options.delete);
   const w = options && 'write' in options ? options.write : { dryRun: dryRun ? ['All'] : [], fieldManager: '', fieldValidation: '' };
-  return compact({ ...typeMeta(kind), dryRun: w.dryRun, fieldManager: w.fieldManager, fieldValidation: w.fieldValidation });
+  return compact({ kind, apiVersion: META_V1, dryRun: w.dryRun, fieldManager: w.fieldManager, fieldValidation: w.fieldValidation });
 }

@@ -7,7 +7,7 @@
 // digits, and the zero time is null.
 import type { JsonSchema } from '../registry/resource.js';
 import { GO_TYPE } from './go-types.js';
-import { parseGoTime, RFC3339, RFC3339_MICRO, servedGoTime, type GoTimeLayout } from './go-time.js';
+import { RFC3339, RFC3339_MICRO, servedGoTimeOf, type GoTimeLayout } from './go-time.js';
 
 export const MICRO_TIME_GO_TYPE = 'v1.MicroTime';
 
@@ -32,7 +32,7 @@ function mayHoldTimes(schema: JsonSchema): boolean {
 
 function canonical(value: unknown, schema: JsonSchema): unknown {
   const layout = timeLayoutOf(schema);
-  if (layout && typeof value === 'string') return servedGoTime(parseGoTime(value, layout), layout);
+  if (layout && typeof value === 'string') return servedGoTimeOf(value, layout);
   canonicalTimes(value, schema);
   return value;
 }

@@ -1,5 +1,5 @@
 // Reads request bodies with the apiserver's 3 MiB limit (413 beyond it) and decodes JSON or YAML.
-import type { IncomingMessage } from 'node:http';
+import { IncomingMessage } from 'node:http';
 import type { Http2ServerRequest } from 'node:http2';
 import YAML from 'yaml';
 import { errors } from '../api/errors.js';
@@ -13,6 +13,8 @@ export const MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
 export async function readBody(req: IncomingMessage | Http2ServerRequest, limit = MAX_REQUEST_BODY_BYTES): Promise<Buffer> {
   const declared = Number(req.headers['content-length'] ?? NaN);
   if (declared > limit) throw errors.requestEntityTooLarge(`limit is ${limit}`);
+  const arrived = arrivedBody(req, limit);
+  if (arrived) return arrived;
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
@@ -21,6 +23,28 @@ export async function readBody(req: IncomingMessage | Http2ServerRequest, limit 
     chunks.push(chunk);
   }
   return Buffer.concat(chunks);
+}
+
+/**
+ * An HTTP/1.1 body that has arrived whole by the time it is asked for (a small one usually has:
+ * it came with its headers), taken from the stream's buffer at once. Reading it through the
+ * stream's async iterator cost more than anything else in reading a body (~3% of a write's event
+ * loop). Whole: the parser has completed the message, or holds as many bytes as Content-Length
+ * says (it completes the message in the same parse, but plat's handler may run between its
+ * callbacks). Anything else (still arriving, over the limit, already flowing or read, HTTP/2) is
+ * left to the iterator, which answers it as before.
+ */
+function arrivedBody(req: IncomingMessage | Http2ServerRequest, limit: number): Buffer | undefined {
+  if (!(req instanceof IncomingMessage) || req.destroyed || req.readableFlowing !== null || req.readableDidRead) return undefined;
+  const declared = req.headers['content-length'];
+  const whole = req.complete || (declared !== undefined && /^[0-9]+$/.test(declared) && Number(declared) === req.readableLength);
+  if (!whole || req.readableLength > limit) return undefined;
+  const chunks: Buffer[] = [];
+  for (let chunk = req.read() as Buffer | null; chunk !== null; chunk = req.read() as Buffer | null) chunks.push(chunk);
+  // Flowing, the stream takes its end when the parser gives it (nothing else can come), and ends
+  // and closes as it did when the iterator read it to the end.
+  req.resume();
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
 }
 
 /** The media type without parameters, lowercased; a missing Content-Type means JSON (kubectl --raw sends none). */

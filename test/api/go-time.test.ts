@@ -7,7 +7,7 @@
 // that 1.23 itself has the range check is assumed, not confirmed).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { formatGoTime, goTimeError, goTimeQuote, parseGoTime, RFC3339, RFC3339_MICRO, servedGoTime, type GoTimeLayout } from '../../core/api/go-time.js';
+import { formatGoTime, goTimeError, goTimeQuote, parseGoTime, parseGoTimePort, RFC3339, RFC3339_MICRO, servedGoTime, servedGoTimeOf, type GoTimeLayout } from '../../core/api/go-time.js';
 
 const T = RFC3339;
 const M = RFC3339_MICRO;
@@ -119,5 +119,27 @@ describe('Go time.Parse and Format', () => {
     assert.equal(servedGoTime(parseGoTime('0001-01-01T00:00:00.000000Z', M), M), null);
     assert.equal(servedGoTime(parseGoTime('0001-01-01T00:00:00.000001Z', M), M), '0001-01-01T00:00:00.000001Z');
     assert.equal(servedGoTime(parseGoTime('0001-01-01T00:00:01Z', T), T), '0001-01-01T00:00:01Z');
+  });
+
+  it('reads the served form as the port reads it and serves it as it would, every element at and past its range', () => {
+    const outcome = (f: () => unknown): unknown => { try { return f(); } catch (e) { return (e as Error).message; } };
+    const years = ['0000', '0001', '1969', '2024', '2100', '9999'];
+    const months = ['00', '01', '02', '09', '10', '12', '13', '99'];
+    const days = ['00', '01', '28', '29', '30', '31', '32'];
+    const clocks = ['00:00:00', '23:59:59', '24:00:00', '12:60:00', '12:00:60', '99:99:99', '07:08:09'];
+    const fractions = ['', '.000000', '.999999', '.5', ',000000'];
+    const zones = ['Z', '+00:00', ''];
+    let compared = 0;
+    for (const layout of [T, M] as const) for (const y of years) for (const mo of months) for (const d of days) for (const c of clocks) for (const f of fractions) for (const z of zones) {
+      const v = `${y}-${mo}-${d}T${c}${f}${z}`;
+      assert.deepEqual(outcome(() => parseGoTime(v, layout)), outcome(() => parseGoTimePort(v, layout)), `${layout} ${v}`);
+      assert.equal(outcome(() => servedGoTimeOf(v, layout)), outcome(() => servedGoTime(parseGoTimePort(v, layout), layout)), `served ${layout} ${v}`);
+      compared++;
+    }
+    // Not the served form at all: whitespace around it, a newline before the end.
+    for (const v of [' 2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z\n', '2026-01-01T00:00:00Z ', '+2026-01-01T00:00:00Z']) {
+      assert.deepEqual(outcome(() => parseGoTime(v, T)), outcome(() => parseGoTimePort(v, T)), v);
+    }
+    assert.equal(compared, 2 * years.length * months.length * days.length * clocks.length * fractions.length * zones.length);
   });
 });
