@@ -84,25 +84,27 @@ export class Informer<T extends ApiObject> {
   /** Another consumer's handlers (a shared informer); objects already cached are replayed as adds. */
   addHandlers(h: InformerHandlers<T>): void {
     this.#handlers.push(h);
-    for (const obj of this.#store.values()) this.#call(() => h.add?.(obj));
+    for (const obj of this.#store.values()) this.#notify([h], (x) => x.add?.(obj));
   }
 
-  #add(obj: T): void { for (const h of this.#handlers) this.#call(() => h.add?.(obj)); }
-  #update(oldObj: T, newObj: T): void { for (const h of this.#handlers) this.#call(() => h.update?.(oldObj, newObj)); }
-  #delete(obj: T, tombstone?: DeletedFinalStateUnknown<T>): void { for (const h of this.#handlers) this.#call(() => h.delete?.(obj, tombstone)); }
+  #add(obj: T): void { this.#notify(this.#handlers, (h) => h.add?.(obj)); }
+  #update(oldObj: T, newObj: T): void { this.#notify(this.#handlers, (h) => h.update?.(oldObj, newObj)); }
+  #delete(obj: T, tombstone?: DeletedFinalStateUnknown<T>): void { this.#notify(this.#handlers, (h) => h.delete?.(obj, tombstone)); }
 
   /**
-   * One handler's call. A handler that throws (a plugin's bug) is logged with client-go's HandleCrash
+   * An event's call of each handler. A handler that throws (a plugin's bug) is logged with client-go's HandleCrash
    * line and passed over, as a processorListener skips the notification it panicked on; thrown
    * through, it would end the list or watch half applied, and a list that throws every time would
    * never sync the cache every controller of the process waits for. Upstream's default re-panics and
    * the process exits; here that would take the API server and every plugin down with one handler.
    */
-  #call(handler: () => void): void {
-    try {
-      handler();
-    } catch (e) {
-      this.o.logger?.error('Observed a panic', { panic: e instanceof Error ? e.message : String(e), stacktrace: e instanceof Error ? e.stack ?? '' : '' });
+  #notify(handlers: readonly InformerHandlers<T>[], call: (h: InformerHandlers<T>) => void): void {
+    for (const h of handlers) {
+      try {
+        call(h);
+      } catch (e) {
+        this.o.logger?.error('Observed a panic', { panic: e instanceof Error ? e.message : String(e), stacktrace: e instanceof Error ? e.stack ?? '' : '' });
+      }
     }
   }
 

@@ -46,7 +46,7 @@ export async function requestCertificate(client: RestClient, o: {
   } catch (e) {
     // The caller's abort is no failure to report.
     if (o.signal?.aborted) throw e;
-    throw formatCsrError('cannot create certificate signing request', e, 'POST');
+    throw formatCsrError('cannot create certificate signing request', e, true);
   }
 }
 
