@@ -11,6 +11,7 @@ import { errors, isStatusError } from '../../core/api/errors.js';
 import type { Attributes } from '../../core/authz/attributes.js';
 import { forbiddenError } from '../../core/authz/forbidden.js';
 import { internalErrorText } from '../../core/server/internal-error-text.js';
+import { goClientErrorText } from '../../core/client/go-url-error.js';
 import type { Logger } from '../../core/log.js';
 import type { HealthChecks } from '../../core/server/health.js';
 import { CONFIGZ_PATH, writeConfigz, type Configz } from '../../core/server/configz.js';
@@ -78,7 +79,8 @@ export function createEndpointApp(deps: EndpointDeps): Koa {
       apiGroup: '', apiVersion: '', resource: '', subresource: '', namespace: '', name: '',
     };
     const decision = await deps.authorizer.authorize(attrs).catch((e: unknown) => {
-      throw new AuthorizationFailed(e instanceof Error ? e.message : String(e));
+      // The review's own error, as client-go's reads (`Post "<url>": dial tcp ...`), not Node's.
+      throw new AuthorizationFailed(goClientErrorText(e));
     });
     if (decision?.decision !== 'allow') {
       log.v(4).info('Forbidden', { URI: ctx.url, reason: decision?.reason ?? '' });

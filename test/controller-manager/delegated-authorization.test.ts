@@ -13,7 +13,8 @@ import { silentLogger } from '../../core/log.js';
 import { HealthChecks } from '../../core/server/health.js';
 import { Configz } from '../../core/server/configz.js';
 import { createEndpointApp } from '../../plugins/controller-manager-serving/app.js';
-import { DelegatedAuthorizer, type SubjectAccessReviewer } from '../../plugins/controller-manager-serving/delegated-authorization.js';
+import { DelegatedAuthorizer, SubjectAccessReviewer } from '../../plugins/controller-manager-serving/delegated-authorization.js';
+import { freePort } from '../helpers/plat.js';
 import { reviewDecision, type ReviewStatus } from '../../core/authz/review-status.js';
 
 /** A reviewer answering every question with the status `answer` gives for its path. */
@@ -62,5 +63,31 @@ describe('controller manager endpoint, what a review answers', () => {
     assert.equal(r.headers.get('content-type'), 'text/plain; charset=utf-8');
     assert.equal(r.headers.get('x-content-type-options'), 'nosniff');
     assert.equal(await r.text(), `Internal Server Error: "/unreachable?a=1&amp;b=2": ${unreachable.message}\n`);
+  });
+});
+
+describe('controller manager endpoint, an API server that cannot be reached for the review', () => {
+  let server: Server;
+  let base: string;
+  let apiPort: number;
+  before(async () => {
+    apiPort = await freePort();
+    const reviews = new SubjectAccessReviewer({ server: new URL(`https://127.0.0.1:${apiPort}`), insecureSkipTlsVerify: true }, { allowedMs: 0, deniedMs: 0 }, {});
+    const app = createEndpointApp({
+      authenticator: new DelegatingAuthenticator({ anonymous: true }),
+      authorizer: new DelegatedAuthorizer(['/healthz'], reviews),
+      health: new HealthChecks(), metrics: new MetricsRegistry('1.32'), configz: new Configz(), logger: silentLogger,
+    });
+    server = app.listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(() => new Promise<void>((r) => server.close(() => r())));
+
+  it("fails closed with a 500 naming the review's request in Go's url.Error words, as client-go's error reads", async () => {
+    const r = await fetch(`${base}/metrics`);
+    assert.equal(r.status, 500);
+    const text = await r.text();
+    assert.match(text, /^Internal Server Error: "\/metrics": Post "https:\/\/127\.0\.0\.1:(\d+)\/apis\/authorization\.platform\/v1\/subjectaccessreviews[^"]*": dial tcp 127\.0\.0\.1:\1: connect: connection refused\n$/, text);
   });
 });
