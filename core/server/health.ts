@@ -29,6 +29,11 @@ export class HealthChecks {
    * check added, as healthz.InstallHandler installed anew by upstream's MutableHealthzHandler.
    */
   constructor(private readonly options: { pingWhenEmpty?: boolean; logger?: Logger } = {}) {}
+
+  #observer: ((check: string, endpoint: string, status: 'success' | 'error') => void) | undefined;
+  /** Told the outcome of each check an endpoint evaluates (healthz.go's slis.ObserveHealthcheck). */
+  observeWith(observer: (check: string, endpoint: string, status: 'success' | 'error') => void): void { this.#observer = observer; }
+
   /** Adds a check to the given endpoints (default all three). */
   add(check: HealthCheck, endpoints: readonly ('healthz' | 'livez' | 'readyz')[] = ['healthz', 'livez', 'readyz']): void {
     for (const e of endpoints) this.#checks.get(e)!.push(check);
@@ -66,6 +71,7 @@ export class HealthChecks {
     for (const c of checks) {
       if (excluded.has(c.name)) { lines.push(`[+]${c.name} excluded: ok`); continue; }
       const err = await run(c);
+      this.#observer?.(c.name, endpoint, err === undefined ? 'success' : 'error');
       if (err === undefined) lines.push(`[+]${c.name} ok`);
       else { failures.push({ name: c.name, err }); lines.push(`[-]${c.name} failed: reason withheld`); }
     }

@@ -1,7 +1,8 @@
 // The endpoint's handler chain, as the controller manager's BuildHandlerChain: one error boundary
 // turning errors into Status bodies, authentication (401), authorization (403; a failed
 // SubjectAccessReview is 500, in plain text as upstream's InternalError), then the routes: /healthz
-// (with ?verbose and ?exclude; no per-check subpaths, /livez or /readyz), /metrics (the Prometheus
+// (with ?verbose and ?exclude; no per-check subpaths, /livez or /readyz), /metrics and the health
+// checks' SLIs at /metrics/slis (the Prometheus
 // text format, gzipped when the client accepts it, as promhttp), /configz (whatever the method, as component-base's handler),
 // with --profiling /debug/pprof/ and /debug/flags/v. Anything else is upstream's mux answer: 404
 // page not found.
@@ -17,6 +18,7 @@ import type { HealthChecks } from '../../core/server/health.js';
 import { CONFIGZ_PATH, writeConfigz, type Configz } from '../../core/server/configz.js';
 import { TEXT_CONTENT_TYPE } from '../../core/metrics/exposition.js';
 import type { MetricsRegistry } from '../../core/metrics/registry.js';
+import { HealthSlis } from '../../core/metrics/health-slis.js';
 import { sendStatus } from '../../core/server/respond.js';
 import type { DelegatingAuthenticator } from '../../core/authn/delegating-authenticator.js';
 import { logUnauthenticated } from '../../core/authn/unauthenticated-log.js';
@@ -46,8 +48,21 @@ const plainText = (ctx: Koa.Context, code: number, body: string) => {
   ctx.body = body;
 };
 
+function sendMetrics(ctx: Koa.Context, text: string): void {
+  ctx.status = 200;
+  ctx.set('Content-Type', TEXT_CONTENT_TYPE);
+  if (ctx.acceptsEncodings('gzip', 'identity') === 'gzip') {
+    ctx.set('Content-Encoding', 'gzip');
+    ctx.body = gzipSync(text);
+  } else {
+    ctx.body = text;
+  }
+}
+
 export function createEndpointApp(deps: EndpointDeps): Koa {
   const app = new Koa();
+  const slis = new HealthSlis();
+  deps.health.observeWith((check, endpoint, status) => slis.observe(check, endpoint, status));
   const log = deps.logger;
   app.proxy = false;
   app.silent = true;
@@ -91,17 +106,11 @@ export function createEndpointApp(deps: EndpointDeps): Koa {
 
   app.use(async (ctx) => {
     if (deps.debug && await serveDebug(ctx, log, deps.debug.shutdown)) return;
-    if (ctx.path === '/metrics') {
-      const text = deps.metrics.expose();
-      ctx.status = 200;
-      ctx.set('Content-Type', TEXT_CONTENT_TYPE);
-      if (ctx.acceptsEncodings('gzip', 'identity') === 'gzip') {
-        ctx.set('Content-Encoding', 'gzip');
-        ctx.body = gzipSync(text);
-      } else {
-        ctx.body = text;
-      }
-      return;
+    if (ctx.path === '/metrics') return sendMetrics(ctx, deps.metrics.expose());
+    // Installed beside /metrics by kube-controller-manager (slis.SLIMetricsWithReset).
+    if (ctx.path === '/metrics/slis') {
+      if (ctx.method === 'DELETE') slis.reset();
+      return sendMetrics(ctx, slis.expose());
     }
     if (ctx.path === CONFIGZ_PATH) return writeConfigz(ctx, deps.configz.entries());
     // NewBaseHandler mounts the healthz handler at the exact /healthz of its mux: the handler's own

@@ -46,6 +46,7 @@ describe('plat controller-manager /metrics', () => {
       { group: 'system:masters', decision: 'allow' },
       { user: 'alice', path: '/metrics', verb: 'get', decision: 'allow' },
       { user: 'bob', path: '/metrics', decision: 'deny', reason: 'bob may not' },
+      { user: 'alice', path: '/metrics/slis', decision: 'allow' },
     ]);
     admin = writeKubeconfig(plat, path.join(dir, 'admin.conf'), 'admin');
   });
@@ -88,6 +89,32 @@ describe('plat controller-manager /metrics', () => {
     // 1.32's buckets: ExponentialBuckets(10e-9, 10, 10), 1e-08 up to 10.
     const buckets = [...(await leader.scrape()).matchAll(/^workqueue_queue_duration_seconds_bucket\{name="certificate",le="([^"]+)"\}/gm)].map((m) => m[1]);
     assert.deepEqual(buckets, ['1e-08', '1e-07', '1e-06', '9.999999999999999e-06', '9.999999999999999e-05', '0.001', '0.01', '0.1', '1', '10', '+Inf']);
+  });
+
+  it("serves the health checks' SLIs at /metrics/slis, recorded by each /healthz, and empties them on DELETE, as kube-controller-manager's", async () => {
+    // A Lease of its own: the first test's leader still holds the default one.
+    const leader = await cm(['--leader-elect-resource-name=slis'], /successfully acquired lease/);
+    const alice = leader.endpoint.with({ token: 'alice-token' });
+    assert.equal((await leader.endpoint.with({ token: 'bob-token' }).get('/metrics/slis')).status, 403, 'a path the authorizer decides, as /metrics');
+    await until(async () => (await alice.get('/healthz?verbose')).text.includes('[+]certificatesigningrequest-cleaner-controller ok'), 'the controllers\' checks');
+    const counted = async (check: string) => sample((await alice.get('/metrics/slis')).text, `kubernetes_healthchecks_total{name="${check}",status="success",type="healthz"}`)!;
+    const before = { approving: await counted('certificatesigningrequest-approving-controller'), cleaner: await counted('certificatesigningrequest-cleaner-controller') };
+    assert.equal((await alice.get('/healthz?exclude=certificatesigningrequest-cleaner-controller')).status, 200);
+    const res = await alice.get('/metrics/slis');
+    assert.equal(res.status, 200);
+    assert.equal(res.headers['content-type'], 'text/plain; version=0.0.4; charset=utf-8');
+    assert.match(res.text, /^# HELP kubernetes_healthcheck \[STABLE\] This metric records the result of a single healthcheck\.\n# TYPE kubernetes_healthcheck gauge$/m);
+    assert.match(res.text, /^# HELP kubernetes_healthchecks_total \[STABLE\] This metric records the results of all healthcheck\.\n# TYPE kubernetes_healthchecks_total counter$/m);
+    assert.equal(sample(res.text, 'kubernetes_healthcheck{name="leaderElection",type="healthz"}'), 1);
+    assert.equal(await counted('certificatesigningrequest-approving-controller'), before.approving + 1);
+    assert.equal(await counted('certificatesigningrequest-cleaner-controller'), before.cleaner, 'an excluded check is not evaluated, so not counted');
+    assert.doesNotMatch(res.text, /^(registered_metrics_total|workqueue_|process_)/m, 'a registry of its own, apart from /metrics');
+    const emptied = await alice.delete('/metrics/slis');
+    assert.equal(emptied.status, 200);
+    assert.equal(emptied.text, '');
+    await alice.get('/healthz');
+    assert.equal(sample((await alice.get('/metrics/slis')).text, 'kubernetes_healthchecks_total{name="leaderElection",status="success",type="healthz"}'), 1, 'counted afresh');
+    leader.p.child.kill('SIGTERM');
   });
 
   it('answers callers without the right as the endpoint always does', async () => {
