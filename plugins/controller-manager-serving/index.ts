@@ -10,6 +10,7 @@ import path from 'node:path';
 import type { ClientConnection } from '../../core/client/connection.js';
 import { KubeconfigError, loadKubeconfig } from '../../core/client/kubeconfig.js';
 import { RestClient } from '../../core/client/rest-client.js';
+import { goClientErrorText } from '../../core/client/go-url-error.js';
 import type { FlagSet } from '../../core/flags/types.js';
 import type { Host } from '../../core/host.js';
 import type { Logger } from '../../core/log.js';
@@ -196,7 +197,8 @@ export const ControllerManagerServing: Plugin = {
             if (found.clientCa) clientCa ??= fixed(found.clientCa);
             if (found.requestHeader) requestHeader ??= fixed(found.requestHeader);
           } catch (e) {
-            const why = e instanceof Error ? e.message : String(e);
+            // client-go's error text (`Get "<url>": dial tcp ...`), as upstream's messages carry it.
+            const why = goClientErrorText(e);
             if (!f.get<boolean>(FLAGS.authnTolerateLookupFailure)) throw new StartupError(`unable to load configmap based request-header-client-ca-file: ${why}`, 1);
             log.warn(`Error looking up in-cluster authentication configuration: ${why}`);
             log.warn('Continuing without authentication configuration. This may treat all requests as anonymous.');

@@ -210,6 +210,12 @@ describe('controller manager endpoint', () => {
     const bob = writeKubeconfig(plat, path.join(dir, 'bob.conf'), { token: 'bob-token' });
     await assert.rejects(start(['--authentication-kubeconfig', bob]),
       /unable to load configmap based request-header-client-ca-file: .*configmaps "extension-apiserver-authentication" is forbidden/);
+    // An API server that cannot be reached: client-go's error text, naming the ConfigMap's URL.
+    const closed = await freePort();
+    const unreachable = path.join(dir, 'unreachable.conf');
+    writeFileSync(unreachable, readFileSync(bob, 'utf8').replace(new URL(plat.url).port, String(closed)));
+    await assert.rejects(start(['--authentication-kubeconfig', unreachable]), new RegExp('unable to load configmap based request-header-client-ca-file: '
+      + `Get "https://127\\.0\\.0\\.1:${closed}/api/v1/namespaces/plat-system/configmaps/extension-apiserver-authentication[^"]*": dial tcp 127\\.0\\.0\\.1:${closed}: connect: connection refused`));
     const tolerant = await start(['--authentication-kubeconfig', bob, '--authentication-tolerate-lookup-failure']);
     assert.ok(tolerant.logs.some((l) => l.includes('Continuing without authentication configuration. This may treat all requests as anonymous.')));
     assert.equal((await tolerant.anonymous.get('/healthz')).status, 200);
