@@ -150,8 +150,9 @@ export class ResourceStore {
   }
 
   /**
-   * toObject for a value storage has just handed over: get, create, update and delete return
-   * values of the caller's own, so this one is not copied again (only its top level and metadata).
+   * toObject for a value storage has just handed over, not copied again (only its top level and
+   * metadata are new): get's is the caller's own; create's, update's and delete's is their watch
+   * event's, frozen below that, which the answer only reads.
    */
   #own(kv: Pick<KeyValue, 'value' | 'modRevision'>): ApiObject {
     return this.#served(kv.value as ApiObject, String(kv.modRevision));
