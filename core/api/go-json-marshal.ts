@@ -35,7 +35,22 @@ export function goJsonEscape(text: string): string {
  * with `pretty` json.MarshalIndent's two-space indent and no newline.
  */
 export function goJsonEncode(v: unknown, pretty = false): string {
-  return pretty ? goJsonEscape(JSON.stringify(v, null, 2)) : `${goJsonEscape(JSON.stringify(v))}\n`;
+  return pretty ? goJsonEscape(JSON.stringify(v, null, 2)) : `${goJsonCompact(v)}\n`;
+}
+
+// A write's answer and its watch events are one frozen object (ResourceStore.toSharedObject): its
+// compact text is made once, for the answer and every watch.
+const compactTexts = new WeakMap<object, string>();
+
+/**
+ * goJsonEscape(JSON.stringify(v)), kept for a frozen object: one frozen at its top level must be
+ * frozen all the way down (the store's shared objects are), or a later change would not show.
+ */
+export function goJsonCompact(v: unknown): string {
+  if (v === null || typeof v !== 'object' || !Object.isFrozen(v)) return goJsonEscape(JSON.stringify(v));
+  let text = compactTexts.get(v);
+  if (text === undefined) { text = goJsonEscape(JSON.stringify(v)); compactTexts.set(v, text); }
+  return text;
 }
 
 /**

@@ -5,6 +5,7 @@ export { CryptoError } from './errors.js';
 export { decodePemBlocks, decodeFirstPemBlock, encodePem, type PemBlock } from './pem.js';
 export type { ParsedCsr, CsrExtension } from './csr.js';
 export { parseCsr, parseCsrDer, verifyCsr, validateCertificatePem, issueCertificate, createCertificate, sign, type IssuePolicy, type IssuingCa, type IssueResult } from './pipeline.js';
+export { parseWireCsr } from './wire-csr.js';
 export { issueCertificates, type IssueBatchResult, type IssueBatchOptions } from './issue-batch.js';
 export { DEFAULT_BACKENDS, CRYPTO_BACKEND, type Backend } from './backend.js';
 export type { DistinguishedNameAttribute } from './names.js';

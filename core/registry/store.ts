@@ -73,6 +73,8 @@ export class ResourceStore {
   readonly #now: () => Date;
   readonly #random: (n: number) => string;
   readonly #log: Logger;
+  /** toSharedObject's object for each frozen stored value: one for a write's answer and its events. */
+  readonly #shared = new WeakMap<object, ApiObject>();
   readonly #runningTap: Record<'admitMutate' | 'admitValidate', (req: object) => string | undefined>;
 
   constructor(readonly def: ResourceDefinition, storage: Storage, opts: StoreOptions) {
@@ -97,11 +99,20 @@ export class ResourceStore {
   keyFor(namespace: string, name: string): string { return `${this.prefixFor(namespace)}${name}`; }
 
   /**
-   * The API object of a frozen stored value without copying it: only the top level and metadata
-   * are new, everything below is shared and frozen. For read-only consumers (watch serialisation).
+   * The API object of a frozen stored value without copying it, frozen: only the top level and
+   * metadata are new, everything below is shared. For read-only consumers: a write's answer and
+   * its watch events, which get the same object (its JSON is then made once, goJsonCompact).
    */
   toSharedObject(kv: Pick<KeyValue, 'value' | 'modRevision'>): ApiObject {
-    return Object.freeze(this.#served(kv.value as ApiObject, String(kv.modRevision)));
+    const value = kv.value as ApiObject;
+    const resourceVersion = String(kv.modRevision);
+    const known = this.#shared.get(value);
+    if (known?.metadata.resourceVersion === resourceVersion) return known;
+    const obj = this.#served(value, resourceVersion);
+    Object.freeze(obj.metadata);
+    Object.freeze(obj);
+    if (Object.isFrozen(value)) this.#shared.set(value, obj);
+    return obj;
   }
 
   /**
@@ -149,10 +160,7 @@ export class ResourceStore {
     return goOrdered(this.#toStored(obj), this.def.schema) as ApiObject;
   }
 
-  /**
-   * toObject for a value storage has just handed over: get, create, update and delete return
-   * values of the caller's own, so this one is not copied again (only its top level and metadata).
-   */
+  /** toObject for a value storage's get or list has just handed over (the caller's own): not copied again. */
   #own(kv: Pick<KeyValue, 'value' | 'modRevision'>): ApiObject {
     return this.#served(kv.value as ApiObject, String(kv.modRevision));
   }
@@ -303,7 +311,7 @@ export class ResourceStore {
         }
         // etcd3's Create, so after validation and admission, and before the name is found taken.
         if (resourceVersionSetOnCreate(candidate.metadata.resourceVersion)) throw errors.unknown('resourceVersion should not be set on objects to be created');
-        return this.#own(await this.#storage.create(key, stored));
+        return this.toSharedObject(await this.#storage.create(key, stored));
       } catch (e) {
         const exists = isStorageError(e, 'KeyExists') || (isStatusError(e) && e.reason === 'AlreadyExists');
         if (!exists) throw e;
@@ -389,7 +397,7 @@ export class ResourceStore {
           try { await this.#storage.delete(key, kv.modRevision); } catch (e) { if (!isStorageError(e, 'NotFound')) throw e; }
           return { object: prepared.out!, created: false };
         }
-        return { object: this.#own(await this.#storage.update(key, prepared.stored!, kv.modRevision)), created: false };
+        return { object: this.toSharedObject(await this.#storage.update(key, prepared.stored!, kv.modRevision)), created: false };
       } catch (e) {
         // Read again, as etcd3's GuaranteedUpdate does after a failed transaction: an object deleted
         // meanwhile is NotFound (or, where the strategy allows, created), one written meanwhile is a
@@ -457,7 +465,10 @@ export class ResourceStore {
     return marked;
   }
 
-  /** Deletes one object. With finalizers present the object is only marked (deletionTimestamp) and returned. */
+  /**
+   * Deletes one object. With finalizers present the object is only marked (deletionTimestamp) and
+   * returned. What create, update and delete return is frozen (toSharedObject).
+   */
   async delete(ctx: RequestContext, name: string, preconditions: { uid?: string; resourceVersion?: string } = {}):
     Promise<{ object: ApiObject; deleted: boolean }> {
     const key = this.keyFor(ctx.namespace, name);
@@ -485,9 +496,9 @@ export class ResourceStore {
       // A dry run's GuaranteedUpdate answers with what the update would have written.
       if (ctx.dryRun) return { object: marked ? this.#served(this.#ordered(marked), old.metadata.resourceVersion!) : old, deleted: !held };
       try {
-        if (marked) return { object: this.#own(await this.#storage.update(key, this.#encode(marked), kv.modRevision)), deleted: false };
+        if (marked) return { object: this.toSharedObject(await this.#storage.update(key, this.#encode(marked), kv.modRevision)), deleted: false };
         if (held) return { object: old, deleted: false };
-        return { object: this.#own(await this.#storage.delete(key, kv.modRevision)), deleted: true };
+        return { object: this.toSharedObject(await this.#storage.delete(key, kv.modRevision)), deleted: true };
       } catch (e) {
         if (isStorageError(e, 'NotFound')) throw errors.notFound(this.qualified, name);
         if (!isStorageError(e, 'Conflict')) throw e;

@@ -2,7 +2,7 @@
 // when the client asked for Tables, periodic bookmarks when allowed, ending at timeoutSeconds.
 import type { Context } from 'koa';
 import { StatusError } from '../api/errors.js';
-import { goJsonEscape } from '../api/go-json-marshal.js';
+import { goJsonCompact } from '../api/go-json-marshal.js';
 import type { ApiObject } from '../api/meta.js';
 import type { ListOptions } from '../registry/list-options.js';
 import type { ResourceStore } from '../registry/store.js';
@@ -18,16 +18,10 @@ const PRE_TIMEOUT_BOOKMARK_MS = 2000;
 /** setTimeout's ceiling (about 24.8 days): a longer delay would fire after 1 ms. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-// Objects of watch events are shared, frozen, by every watcher of the resource: each is
-// serialised once, however many watchers write it. Escaped as Go's Encoder escapes the event's
-// embedded object, which it compacts.
-const serializedObjects = new WeakMap<object, string>();
-function serialized(object: unknown): string {
-  if (object === null || typeof object !== 'object' || !Object.isFrozen(object)) return goJsonEscape(JSON.stringify(object));
-  let json = serializedObjects.get(object);
-  if (json === undefined) { json = goJsonEscape(JSON.stringify(object)); serializedObjects.set(object, json); }
-  return json;
-}
+// Objects of watch events are shared, frozen, by every watcher of the resource (and the write's
+// answer): each is serialised once, however many write it. Escaped as Go's Encoder escapes the
+// event's embedded object, which it compacts.
+const serialized = goJsonCompact;
 
 export async function serveWatch(ctx: Context, store: ResourceStore, info: RequestInfo, o: ListOptions, deps: RestDeps,
   form: AnswerForm): Promise<void> {

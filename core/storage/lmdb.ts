@@ -85,8 +85,9 @@ function checkRevision(revision: unknown, what: string): asserts revision is num
 
 // Values are JSON documents. A write encodes its value once: that text goes into the object record
 // and the event record as they are (written as raw bytes, byte for byte what the 'json' encoding
-// would write, so either reads them), and each copy handed out is parsed from it: create/update
-// return exactly what a later get returns, safe from the caller's later mutations.
+// would write, so either reads them). What a write hands out is parsed from it once, frozen, and is
+// both its watch event's value and its answer: exactly what a later get returns, and no caller can
+// change what the watchers see.
 function jsonText(value: unknown, key: string): string {
   const text = value instanceof JsonText ? value.text : JSON.stringify(value);
   if (text === undefined) throw new TypeError(`value for "${key}" is not JSON-serialisable`);
@@ -265,8 +266,9 @@ class LmdbStorage implements Storage, LogSource {
       this.events.put(rev, encoded<LoggedEvent>(eventRecord('ADDED', key, text, rev)));
       return rev;
     });
-    this.#publish({ type: 'ADDED', key, value: deepFreeze(JSON.parse(text)), revision });
-    return { key, value: JSON.parse(text), createRevision: revision, modRevision: revision };
+    const written = deepFreeze(JSON.parse(text));
+    this.#publish({ type: 'ADDED', key, value: written, revision });
+    return { key, value: written, createRevision: revision, modRevision: revision };
   }
 
   async update(key: string, value: unknown, expectedModRevision: number): Promise<KeyValue> {
@@ -283,11 +285,12 @@ class LmdbStorage implements Storage, LogSource {
     });
     // Only watchers with a selector read the previous state: it is parsed the first time one does.
     let prevValue: unknown;
+    const written = deepFreeze(JSON.parse(text));
     this.#publish({
-      type: 'MODIFIED', key, value: deepFreeze(JSON.parse(text)), revision: rev,
+      type: 'MODIFIED', key, value: written, revision: rev,
       get prevValue() { return (prevValue ??= deepFreeze(JSON.parse(prev.valueText))); },
     });
-    return { key, value: JSON.parse(text), createRevision: prev.createRevision, modRevision: rev };
+    return { key, value: written, createRevision: prev.createRevision, modRevision: rev };
   }
 
   async delete(key: string, expectedModRevision?: number): Promise<KeyValue> {
@@ -303,7 +306,7 @@ class LmdbStorage implements Storage, LogSource {
     });
     const last = deepFreeze(JSON.parse(prev.valueText));
     this.#publish({ type: 'DELETED', key, value: last, prevValue: last, revision: rev });
-    return { key, value: JSON.parse(prev.valueText), createRevision: prev.createRevision, modRevision: rev };
+    return { key, value: last, createRevision: prev.createRevision, modRevision: rev };
   }
 
   watch(prefix: string, options: WatchOptions): LogWatch {

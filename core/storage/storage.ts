@@ -97,8 +97,9 @@ export class JsonText {
 }
 
 /**
- * Values returned by get, list, create, update and delete are the caller's own (fresh copies it may
- * change); values of watch events are shared by the watchers of a range and frozen.
+ * Values returned by get and list are the caller's own (fresh copies it may change); values of watch
+ * events are shared by the watchers of a range and frozen, and so are those create, update and
+ * delete return: each is its write's event value (one decode of the written text, not two).
  */
 export interface Storage {
   /** Engine name, for logs and health checks ("lmdb", "etcd"). */

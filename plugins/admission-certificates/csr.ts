@@ -23,9 +23,10 @@ export function signerNameOf(obj: ApiObject | undefined): string {
   return typeof v === 'string' ? v : '';
 }
 
-/** spec.request decoded: the PEM text of the PKCS#10 request. */
-export function requestOf(obj: ApiObject | undefined): Buffer {
-  return bytes(field(obj, 'spec', 'request'));
+/** spec.request as carried (base64 of the PEM text; '' when absent or not a string). */
+export function requestTextOf(obj: ApiObject | undefined): string {
+  const v = field(obj, 'spec', 'request');
+  return typeof v === 'string' ? v : '';
 }
 
 /** status.certificate decoded; absent and empty are the same (Go omits an empty byte field). */

@@ -2,9 +2,9 @@
 // group system:masters (Organization), which would make a certificate that bypasses authorization
 // wherever system:masters is privileged.
 import { MASTERS_GROUP } from '../../core/authn/user.js';
-import { CryptoError, parseCsr } from '../../core/crypto/index.js';
+import { CryptoError, parseWireCsr } from '../../core/crypto/index.js';
 import { admissionPlugin } from './admission-plugin.js';
-import { isCsr, requestOf, signerNameOf } from './csr.js';
+import { isCsr, requestTextOf, signerNameOf } from './csr.js';
 
 const APISERVER_CLIENT_SIGNER = 'platform/apiserver-client';
 
@@ -15,11 +15,11 @@ export const CertificateSubjectRestrictionAdmission = admissionPlugin({
   async admit(req, log) {
     if (req.operation !== 'CREATE' || !isCsr(req, '')) return;
     if (signerNameOf(req.object) !== APISERVER_CLIENT_SIGNER) return;
-    let organizations: string[];
+    let organizations: readonly string[];
     try {
-      organizations = parseCsr(requestOf(req.object)).organizations;
+      organizations = parseWireCsr(requestTextOf(req.object)).organizations;
     } catch (e) {
-      // Validation has parsed the request already, so this is not reached in practice.
+      // Validation has parsed the request already (the parse shared here), so this is not reached in practice.
       if (!(e instanceof CryptoError)) throw e;
       throw new Error(`failed to parse CSR: ${e.message}`);
     }

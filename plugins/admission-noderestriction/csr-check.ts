@@ -3,7 +3,7 @@
 // holding any node credential could obtain certificates for every other node. Other signers are
 // left to the signer's own policy.
 import type { AdmissionRequest } from '../../core/admission/request.js';
-import { CryptoError, parseCsr } from '../../core/crypto/index.js';
+import { CryptoError, parseWireCsr } from '../../core/crypto/index.js';
 import { NODE_USER_PREFIX } from './node-identity.js';
 
 export const CSR_GROUP = 'certificates.platform';
@@ -19,10 +19,10 @@ export function admitNodeCsr(req: AdmissionRequest, nodeName: string): void {
   if (req.operation !== 'CREATE') return;
   const spec = specOf(req);
   if (typeof spec['signerName'] !== 'string' || !NODE_SIGNERS.has(spec['signerName'])) return;
-  const request = Buffer.from(typeof spec['request'] === 'string' ? spec['request'] : '', 'base64');
   let commonName: string;
   try {
-    commonName = parseCsr(request).commonName;
+    // The parse validation made of the same text (shared, see core/crypto/wire-csr.ts).
+    commonName = parseWireCsr(typeof spec['request'] === 'string' ? spec['request'] : '').commonName;
   } catch (e) {
     if (!(e instanceof CryptoError)) throw e;
     throw new Error(`unable to parse csr: ${e.message}`);

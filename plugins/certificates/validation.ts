@@ -7,7 +7,7 @@
 // carries; they are always computed from the old object, so on create everything is strict.
 import { createHash } from 'node:crypto';
 import { fieldError, type FieldError } from '../../core/api/field-errors.js';
-import { CryptoError, parseCsr, validateCertificatePem, verifyCsr } from '../../core/crypto/index.js';
+import { CryptoError, parseWireCsr, validateCertificatePem, verifyCsr } from '../../core/crypto/index.js';
 import { validateSignerName } from './signer-name.js';
 import { hasDuplicateUsages, hasUnknownUsages, isValidUsage, VALID_USAGES } from './usages.js';
 import {
@@ -80,8 +80,11 @@ export function validationOptions(obj: CertificateSigningRequest, old?: Certific
 
 // ---- per-object checks (§1.2 items 2..7)
 
-/** ParseCSR + CheckSignature; the error text is the crypto core's (Go's) message. */
-function requestError(request: Uint8Array | undefined): string | undefined {
+/**
+ * ParseCSR + CheckSignature of spec.request (`wire`, its base64; `request`, its bytes); the error
+ * text is the crypto core's (Go's) message.
+ */
+function requestError(wire: string | undefined, request: Uint8Array | undefined): string | undefined {
   const bytes = request ?? new Uint8Array(0);
   // spec.request is immutable, so every approval and status update checks the same bytes again
   // (as upstream does); the answer is a pure function of them, remembered by their digest.
@@ -90,7 +93,8 @@ function requestError(request: Uint8Array | undefined): string | undefined {
   if (known !== undefined) return known.error;
   let error: string | undefined;
   try {
-    verifyCsr(parseCsr(bytes));
+    // Parsed through the shared memo: the admission plugins read the same parse after us.
+    verifyCsr(parseWireCsr(wire ?? ''));
   } catch (err) {
     // Anything else is a bug in the crypto core and must surface as a 500, not as a 422.
     if (!(err instanceof CryptoError)) throw err;
@@ -144,7 +148,7 @@ export function validateCsr(obj: CertificateSigningRequest, opts: CsrValidationO
   const spec = obj.spec ?? ({} as Partial<CertificateSigningRequest['spec']>);
 
   const request = bytesOf(spec.request);
-  const reqErr = requestError(request);
+  const reqErr = requestError(typeof spec.request === 'string' ? spec.request : undefined, request);
   if (reqErr !== undefined) errs.push(fieldError.invalid('spec.request', request ?? null, reqErr));
 
   const usages = usagesOf(obj);

@@ -5,22 +5,23 @@
 // the node client rules are recognized; every other signer is left to humans.
 import type { ApiObject } from '../../core/api/meta.js';
 import { validateNodeClientCsr } from '../../core/certificates/node-csr.js';
-import { approvalState, CERTIFICATES_GROUP, CSR_RESOURCE, hasCertificate, SIGNER_NODEAGENT_CLIENT, wireBytes, type Csr } from '../../core/certificates/csr-object.js';
+import { approvalState, CERTIFICATES_GROUP, CSR_RESOURCE, hasCertificate, SIGNER_NODEAGENT_CLIENT, type Csr } from '../../core/certificates/csr-object.js';
 import type { RestClient } from '../../core/client/rest-client.js';
 import { goClientErrorText } from '../../core/client/go-url-error.js';
 import { IgnorableError } from '../../core/controller/workers.js';
-import { parseCsr, type ParsedCsr } from '../../core/crypto/index.js';
+import { parseWireCsr, type ParsedCsr } from '../../core/crypto/index.js';
 
 const SUBJECT_ACCESS_REVIEWS = { group: 'authorization.platform', version: 'v1', plural: 'subjectaccessreviews' };
 
 export interface Recognizer {
-  recognize(csr: Csr, request: ParsedCsr): boolean;
+  /** `request` is shared (see core/crypto/wire-csr.ts): read it, never change it. */
+  recognize(csr: Csr, request: Readonly<ParsedCsr>): boolean;
   /** The subresource of certificatesigningrequests the requester must be allowed to create. */
   readonly subresource: string;
   readonly successMessage: string;
 }
 
-const isNodeClientCert = (csr: Csr, request: ParsedCsr): boolean =>
+const isNodeClientCert = (csr: Csr, request: Readonly<ParsedCsr>): boolean =>
   csr.spec.signerName === SIGNER_NODEAGENT_CLIENT && validateNodeClientCsr(request, csr.spec.usages ?? []) === undefined;
 
 // Order matters: a node renewing its own certificate is asked about selfnodeclient first, then,
@@ -62,9 +63,10 @@ export function sarApprover(client: RestClient, recognizers: readonly Recognizer
     if (hasCertificate(csr)) return;
     const { approved, denied } = approvalState(csr);
     if (approved || denied) return;
-    let request: ParsedCsr;
+    let request: Readonly<ParsedCsr>;
     try {
-      request = parseCsr(wireBytes(csr.spec.request));
+      // Most often the parse the API server's validation of this CSR made (plat all, one process).
+      request = parseWireCsr(csr.spec.request ?? '');
     } catch (e) {
       throw new Error(`unable to parse csr "${csr.metadata.name}": ${(e as Error).message}`);
     }

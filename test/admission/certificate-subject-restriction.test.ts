@@ -55,6 +55,23 @@ describe('CertificateSubjectRestriction', () => {
     });
   });
 
+  // Validation's parse of spec.request is shared with this plugin (core/crypto/wire-csr.ts): each
+  // create must still be judged by its own request, whatever was parsed just before.
+  it('judges each create by its own request, the same bytes in another object included', async () => {
+    const steps: [string, string, () => string, number][] = [
+      ['shared-other-signer', 'example.com/my-signer', () => masters, 201],
+      ['shared-client-signer', CLIENT_SIGNER, () => masters, 403],
+      ['shared-plain', CLIENT_SIGNER, () => plain, 201],
+      ['shared-masters-again', CLIENT_SIGNER, () => mastersAmongOthers, 403],
+      ['shared-plain-again', CLIENT_SIGNER, () => plain, 201],
+    ];
+    for (const [name, signer, pemText, status] of steps) {
+      const r = await a.plat.admin.post(CSR_PATH, csrObject(name, signer, pemText()));
+      assert.equal(r.status, status, `${name}: ${r.text}`);
+      if (status === 403) assertForbidden(r, name, REFUSAL);
+    }
+  });
+
   it('reports validation (422) before admission (403)', async () => {
     const r = await a.plat.admin.post(CSR_PATH, csrObject('masters-invalid', CLIENT_SIGNER, masters, { usages: [] }));
     assert.equal(r.status, 422, r.text);

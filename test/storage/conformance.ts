@@ -84,11 +84,13 @@ export function runStorageConformance(engineName: string, factory: StorageFactor
         assert.equal(await s.currentRevision(), 1, 'a failed create takes no revision');
       }));
 
-      it('hands out values the caller owns', withStorage(async (s) => {
+      it('hands out values the caller owns from get, and frozen ones from writes', withStorage(async (s) => {
         const input = { n: 1, list: [1] };
         const created = await s.create('/a/x', input);
         input.list.push(2);
-        (created.value as { n: number }).n = 99;
+        // A write's answer is what its watchers are given: nobody may change it.
+        assert.throws(() => { (created.value as { n: number }).n = 99; }, TypeError);
+        assert.throws(() => { (created.value as { list: number[] }).list.push(3); }, TypeError);
         const got = await s.get('/a/x');
         assert.deepEqual(got?.value, { n: 1, list: [1] });
         (got?.value as { n: number }).n = 42;

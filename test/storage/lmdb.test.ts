@@ -10,7 +10,7 @@ import { open } from 'lmdb';
 import { startCompactor } from '../../core/storage/compactor.js';
 import { LOCK_FILE_NAME } from '../../core/storage/dir-lock.js';
 import { openLmdbStorage } from '../../core/storage/lmdb.js';
-import { isStorageError, type Storage } from '../../core/storage/storage.js';
+import { isStorageError, JsonText, type Storage, type StorageEvent } from '../../core/storage/storage.js';
 import { runStorageConformance } from './conformance.js';
 
 runStorageConformance('lmdb', { open: (dir) => openLmdbStorage({ path: dir }) });
@@ -185,12 +185,26 @@ describe('lmdb storage: record format', () => {
     }
   }));
 
-  it('hands out copies: mutating what create or update returned changes nothing stored', () => withStorage(async (s) => {
-    const created = await s.create('/a/c', { list: [1] });
-    (created.value as { list: number[] }).list.push(2);
-    const updated = await s.update('/a/c', { list: [3] }, 1);
-    (updated.value as { list: number[] }).list.push(4);
-    assert.deepEqual((await s.get('/a/c'))?.value, { list: [3] });
+  it('answers a write with its watch event\'s value, decoded once and frozen, and the written value as stored', () => withStorage(async (s) => {
+    // Live, not replayed from the log: the watch has caught up before the writes.
+    const w = s.watch('/a/', { fromRevision: 0 })[Symbol.asyncIterator]();
+    const first = w.next();
+    await new Promise((resolve) => setImmediate(resolve));
+    const created = await s.create('/a/c', { list: [1], at: 'x' });
+    const updated = await s.update('/a/c', new JsonText('{"list":[3],"at":"y"}'), 1);
+    const deleted = await s.delete('/a/c');
+    const events = [(await first).value, (await w.next()).value, (await w.next()).value] as StorageEvent[];
+    assert.deepEqual(events.map((e) => e.type), ['ADDED', 'MODIFIED', 'DELETED']);
+    [created, updated, deleted].forEach((kv, i) => {
+      assert.equal(kv.value, events[i]!.value, `write ${i}: one object for the answer and the event`);
+      assert.ok(Object.isFrozen(kv.value) && Object.isFrozen((kv.value as { list: unknown }).list));
+    });
+    assert.deepEqual([created.value, updated.value, deleted.value], [{ list: [1], at: 'x' }, { list: [3], at: 'y' }, { list: [3], at: 'y' }]);
+    assert.throws(() => (updated.value as { list: number[] }).list.push(4), TypeError);
+    await s.create('/a/c', { list: [5] });
+    const got = await s.get('/a/c');
+    (got!.value as { list: number[] }).list.push(6);
+    assert.deepEqual((await s.get('/a/c'))?.value, { list: [5] }, 'get hands out a copy of its own');
   }));
 });
 
