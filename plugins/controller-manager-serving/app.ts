@@ -11,6 +11,7 @@ import { errors, isStatusError } from '../../core/api/errors.js';
 import type { Attributes } from '../../core/authz/attributes.js';
 import { forbiddenError } from '../../core/authz/forbidden.js';
 import { internalErrorText } from '../../core/server/internal-error-text.js';
+import { goClientErrorText } from '../../core/client/go-url-error.js';
 import type { Logger } from '../../core/log.js';
 import type { HealthChecks } from '../../core/server/health.js';
 import { CONFIGZ_PATH, writeConfigz, type Configz } from '../../core/server/configz.js';
@@ -59,8 +60,12 @@ export function createEndpointApp(deps: EndpointDeps): Koa {
       await next();
     } catch (e) {
       if (isStatusError(e)) return sendStatus(ctx, e.status, e.headers);
+      // responsewriters.InternalError hands the authorizer's error to utilruntime.HandleError.
+      if (e instanceof AuthorizationFailed) {
+        log.error('Unhandled Error', { err: e.message });
+        return plainText(ctx, 500, internalErrorText(ctx.url, e.message));
+      }
       log.error('internal error serving request', { method: ctx.method, path: ctx.path, error: e instanceof Error ? e.message : String(e) });
-      if (e instanceof AuthorizationFailed) return plainText(ctx, 500, internalErrorText(ctx.url, e.message));
       sendStatus(ctx, errors.internal(e).status);
     }
   });
@@ -68,6 +73,8 @@ export function createEndpointApp(deps: EndpointDeps): Koa {
   app.use(async (ctx, next) => {
     const auth = await deps.authenticator.authenticate(ctx.req);
     if (!('user' in auth)) {
+      // WithAuthentication's line for an authenticator's error (a token review that failed).
+      if (auth.error !== undefined) log.error('Unable to authenticate the request', { err: auth.error });
       logUnauthenticated(log, ctx, auth.refused);
       throw errors.unauthorized();
     }
@@ -78,7 +85,7 @@ export function createEndpointApp(deps: EndpointDeps): Koa {
       apiGroup: '', apiVersion: '', resource: '', subresource: '', namespace: '', name: '',
     };
     const decision = await deps.authorizer.authorize(attrs).catch((e: unknown) => {
-      throw new AuthorizationFailed(e instanceof Error ? e.message : String(e));
+      throw new AuthorizationFailed(goClientErrorText(e));
     });
     if (decision?.decision !== 'allow') {
       log.v(4).info('Forbidden', { URI: ctx.url, reason: decision?.reason ?? '' });
