@@ -10,6 +10,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Http2ServerRequest } from 'node:http2';
 import { peerCertificates } from '../server/peer.js';
+import { goClientErrorText } from '../client/go-url-error.js';
 import { bearerToken } from './bearer.js';
 import { authenticateFrontProxy, type RequestHeaderSettings } from './request-header.js';
 import type { TokenReviewResult } from './token-review-client.js';
@@ -35,8 +36,13 @@ export interface DelegatingAuthenticatorOptions {
   readonly now?: () => Date;
 }
 
-/** A user, or why there is none: `refused` lists failed credentials, an empty list means none was presented. */
-export type Authentication = { readonly user: UserInfo } | { readonly refused: readonly string[] };
+/**
+ * A user, or why there is none: `refused` lists failed credentials, an empty list means none was
+ * presented; `error` is set when a credential could not be checked (the token review failed), in
+ * client-go's words (`Post "https://...": dial tcp ...: connect: connection refused`), for
+ * upstream's error line `Unable to authenticate the request`.
+ */
+export type Authentication = { readonly user: UserInfo } | { readonly refused: readonly string[]; readonly error?: string };
 
 function withAuthenticatedGroup(u: UserInfo): UserInfo {
   return u.groups.includes(AUTHENTICATED_GROUP) ? u : { ...u, groups: [...u.groups, AUTHENTICATED_GROUP] };
@@ -76,16 +82,18 @@ export class DelegatingAuthenticator {
       if (cert.result === 'reject') refused.push(`client certificate: ${cert.reason}`);
     }
     const token = this.o.tokens ? bearerToken(req.headers) : undefined;
+    let error: string | undefined;
     if (token !== undefined && this.o.tokens) {
       try {
         const r = await this.o.tokens.review(token);
         if (r.authenticated) return { user: withAuthenticatedGroup(r.user) };
         refused.push(`token: ${r.error ?? 'invalid bearer token'}`);
       } catch (e) {
-        refused.push(`token review failed: ${e instanceof Error ? e.message : String(e)}`);
+        error = goClientErrorText(e);
+        refused.push(`token review failed: ${error}`);
       }
     }
     if (refused.length === 0 && this.o.anonymous) return { user: { name: ANONYMOUS_USER, groups: [UNAUTHENTICATED_GROUP] } };
-    return { refused };
+    return error === undefined ? { refused } : { refused, error };
   }
 }

@@ -9,6 +9,8 @@ import { digest, ReviewCache } from '../client/review-cache.js';
 import { withRetry } from '../client/review-retry.js';
 import type { UserInfo } from './user.js';
 import { answerKindMismatch } from '../api/answer-kind.js';
+import { goClientErrorText } from '../client/go-url-error.js';
+import type { Logger } from '../log.js';
 
 export type TokenReviewResult = { readonly authenticated: true; readonly user: UserInfo } | { readonly authenticated: false; readonly error?: string };
 
@@ -54,19 +56,31 @@ export function reviewResult(body: unknown): TokenReviewResult {
 export class TokenReviewer {
   readonly #cache: ReviewCache<TokenReviewResult>;
 
-  /** `client` is asked for at each review (the node agent's changes when its certificate rotates). */
-  constructor(private readonly client: () => RestClient | undefined, ttlMs: number, now: () => number = Date.now) {
+  /**
+   * `client` is asked for at each review (the node agent's changes when its certificate rotates);
+   * `logger` gets upstream's webhook token authenticator line for a review that could not be made.
+   */
+  constructor(private readonly client: () => RestClient | undefined, ttlMs: number, now: () => number = Date.now, private readonly logger?: Logger) {
     this.#cache = new ReviewCache((r) => (!r.authenticated && r.error ? 0 : ttlMs), now);
   }
 
   review(token: string): Promise<TokenReviewResult> {
-    return this.#cache.get(digest(token), () => withRetry(async (signal) => {
-      const api = this.client();
-      if (!api) throw new Error('no API client to review the token with yet');
-      const answer = await api.request<unknown>('POST', PATH, {
-        body: { apiVersion: 'authentication.platform/v1', kind: 'TokenReview', spec: { token } }, signal,
-      });
+    return this.#cache.get(digest(token), async () => {
+      let answer: unknown;
+      try {
+        answer = await withRetry(async (signal) => {
+          const api = this.client();
+          if (!api) throw new Error('no API client to review the token with yet');
+          return api.request<unknown>('POST', PATH, {
+            body: { apiVersion: 'authentication.platform/v1', kind: 'TokenReview', spec: { token } }, ...(signal ? { signal } : {}),
+          });
+        });
+      } catch (e) {
+        // webhook.go: "An error here indicates bad configuration or an outage."
+        this.logger?.error(`Failed to make webhook authenticator request: ${goClientErrorText(e)}`);
+        throw e;
+      }
       return reviewResult(answer);
-    }));
+    });
   }
 }

@@ -57,19 +57,19 @@ export async function timedCertificateSync(log: Logger, key: string, sync: () =>
 /**
  * Upstream's Run after its Starting line: cache.WaitForNamedCacheSync("certificate-<name>"), the
  * workers, then Shutting down. A stop before the cache syncs shuts the queue down unworked, with
- * WaitForNamedCacheSync's failure (through utilruntime.HandleError, hence "Unhandled Error").
+ * WaitForNamedCacheSync's failure (through utilruntime.HandleError, hence "Unhandled Error"). A
+ * cache found synced is reported synced even when the stop has come too: WaitForCacheSync's poll
+ * looks at the cache before it looks at the stop. The workers upstream then starts on the closed
+ * stop channel never run a sync, so none is run here either.
  */
 export async function runCertificateWorkers(informer: Informer<Csr>, workers: WorkersOptions<string>, signal: AbortSignal): Promise<void> {
   const { name, logger: log } = workers;
   log.info(`Waiting for caches to sync for certificate-${name}`);
   await informer.waitForSync(signal);
-  if (signal.aborted) {
-    if (!informer.hasSynced) log.error('Unhandled Error', { err: `unable to sync caches for certificate-${name}` });
-    await workers.queue.shutDown();
-  } else {
-    log.info(`Caches are synced for certificate-${name}`);
-    await runWorkers(workers, signal);
-  }
+  if (informer.hasSynced) log.info(`Caches are synced for certificate-${name}`);
+  else log.error('Unhandled Error', { err: `unable to sync caches for certificate-${name}` });
+  if (signal.aborted) await workers.queue.shutDown();
+  else await runWorkers(workers, signal);
   log.info('Shutting down certificate controller', { name });
 }
 

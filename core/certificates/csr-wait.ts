@@ -39,9 +39,9 @@ export interface WaitOptions {
   readonly refusals: 'retry' | 'fail';
   /**
    * Each error that is retried, before the pause: `list` for the first list's (retried every
-   * second), `watch` for the informer's afterwards (a failed watch or re-list, backed off).
+   * second), then the informer's, backed off: `relist` for a failed list, `watch` for a failed watch.
    */
-  onRetry?(error: unknown, during: 'list' | 'watch'): void;
+  onRetry?(error: unknown, during: 'list' | 'relist' | 'watch'): void;
   /** A watch that could not be opened for now (isWatchErrorRetriable), watched again after the backoff. */
   onBackoff?(error: unknown, retryInMs: number): void;
 }
@@ -76,9 +76,10 @@ async function follow(client: RestClient, name: string, o: WaitOptions, signal: 
   let listed = false;
   const backoff = new ExponentialBackoff();
   while (!signal.aborted) {
-    const during = listed ? 'watch' : 'list';
+    let during: 'list' | 'relist' | 'watch' = listed ? 'watch' : 'list';
     try {
       if (rv === undefined) {
+        if (listed) during = 'relist';
         const list = await client.request<List<Csr>>('GET', resourcePath(CSR_RESOURCE), { query: { fieldSelector }, signal });
         const csr = list.items[0];
         if (!csr) throw new CertificateWaitError(`csr "${name}" was deleted`);
@@ -86,6 +87,7 @@ async function follow(client: RestClient, name: string, o: WaitOptions, signal: 
         if (done) return done;
         rv = list.metadata.resourceVersion ?? '';
         listed = true;
+        during = 'watch';
       }
       const timeoutSeconds = Math.floor(300 * (1 + Math.random()));
       for await (const ev of client.watch<Csr>(CSR_RESOURCE, { resourceVersion: rv, fieldSelector, timeoutSeconds, signal })) {

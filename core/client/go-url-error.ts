@@ -1,15 +1,31 @@
 // Go's url.Error text for a request that got no answer: `Post "<url>": dial tcp <host:port>:
 // connect: connection refused`, as client-go's errors and the texts built on them (a CSR create,
 // a webhook call) read.
+import type { SocketAddresses } from './socket-addresses.js';
 import { tlsVerifyReason } from './tls-verify-error.js';
 
-/** What Go's net/http says after the URL for a transport failure (the dial's, the TLS verification's). */
-export function goTransportReason(err: NodeJS.ErrnoException, url: URL): string {
+/**
+ * What Go's net/http says after the URL for a transport failure: a dial that failed (refused, no
+ * route, no network, timed out: client-go's dialer gives up after 30s as `i/o timeout`), a
+ * connection that broke once made (`read tcp <local>-><remote>: read: connection reset by peer`,
+ * the ends when the error carries them), a server that closed it before answering (Node's "socket
+ * hang up", Go's `EOF`), or the TLS verification.
+ */
+export function goTransportReason(err: NodeJS.ErrnoException & SocketAddresses, url: URL): string {
   const hostPort = `${url.hostname}:${url.port || (url.protocol === 'http:' ? '80' : '443')}`;
+  const conn = (op: 'read' | 'write') => err.localAddr && err.remoteAddr ? `${op} tcp ${err.localAddr}->${err.remoteAddr}: ` : '';
   switch (err.code) {
     case 'ECONNREFUSED': return `dial tcp ${hostPort}: connect: connection refused`;
+    case 'EHOSTUNREACH': return `dial tcp ${hostPort}: connect: no route to host`;
+    case 'ENETUNREACH': return `dial tcp ${hostPort}: connect: network is unreachable`;
     case 'ENOTFOUND': case 'EAI_AGAIN': return `dial tcp: lookup ${url.hostname}: no such host`;
-    case 'ECONNRESET': return 'read: connection reset by peer';
+    case 'ETIMEDOUT':
+      if (err.syscall === 'connect') return `dial tcp ${hostPort}: i/o timeout`;
+      return `${conn('read')}read: connection timed out`;
+    case 'ECONNRESET':
+      if (err.syscall === undefined && (err.message === 'socket hang up' || err.message.startsWith('Client network socket disconnected'))) return 'EOF';
+      return `${conn('read')}read: connection reset by peer`;
+    case 'EPIPE': return `${conn('write')}write: broken pipe`;
     default: return tlsVerifyReason(err) ?? err.message;
   }
 }

@@ -10,6 +10,7 @@ import type { Logger } from '../log.js';
 import type { ClientConnection } from './connection.js';
 import { failOnAbortWhileTunnelling, ProxyAgent } from './proxy-connect.js';
 import { transportTlsOptions } from './transport-tls.js';
+import { trackSocketAddresses } from './socket-addresses.js';
 import { resourceNameError } from './resource-name.js';
 import { withTlsVerifyReason } from './tls-verify-error.js';
 import { logThrottle } from './throttle-log.js';
@@ -207,11 +208,17 @@ export class RestClient {
         ...(o.signal ? { signal: o.signal } : {}),
         ...(timeoutMs ? { timeout: timeoutMs } : {}),
       }, resolve);
-      req.on('timeout', () => req.destroy(new Error(`request timed out after ${timeoutMs}ms`)));
+      // Still connecting when the connection has been silent this long: client-go's dialer (30s)
+      // would have given up on the dial (`dial tcp <host:port>: i/o timeout`).
+      req.on('timeout', () => req.destroy(req.socket?.connecting
+        ? Object.assign(new Error(`connect ETIMEDOUT ${url.host}`), { code: 'ETIMEDOUT', syscall: 'connect' })
+        : new Error(`request timed out after ${timeoutMs}ms`)));
       failOnAbortWhileTunnelling(req, o.signal, (e) => reject(Object.assign(e, { url: url.href, method })));
       // As Go's url.Error, a failed request names the method and URL it went to: kubectl's words for
-      // a refused connection name the kubeconfig's host, not the address it resolved to.
-      req.on('error', (e) => reject(Object.assign(withTlsVerifyReason(e), { url: url.href, method })));
+      // a refused connection name the kubeconfig's host, not the address it resolved to; a
+      // connection that broke once made names its two ends, as Go's net.OpError.
+      const ends = trackSocketAddresses(req);
+      req.on('error', (e) => reject(Object.assign(withTlsVerifyReason(e), { url: url.href, method }, ends)));
       req.end(payload);
     }).catch((e: unknown) => {
       this.opts.metrics?.result('<error>', method, this.#connection.server.host);

@@ -12,6 +12,8 @@ import { sleepUnlessAborted } from '../abort-wait.js';
 import type { WebhookConnection } from './kubeconfig.js';
 import { failOnAbortWhileTunnelling, ProxyAgent } from './proxy-connect.js';
 import { checkServerIdentity } from './server-identity.js';
+import { goUrlErrorText } from './go-url-error.js';
+import { trackSocketAddresses } from './socket-addresses.js';
 
 export interface Backoff {
   readonly initialMs: number;
@@ -137,8 +139,10 @@ export class WebhookClient {
           }
         });
       });
+      // In client-go's words (the webhook's REST client): `Post "<url>": dial tcp <host:port>: connect: connection refused`.
+      const ends = trackSocketAddresses(req);
       req.on('error', (err: NodeJS.ErrnoException) => {
-        reject(new WebhookCallError(`webhook request failed: ${err.message}`, err.code === 'ECONNRESET'));
+        reject(new WebhookCallError(goUrlErrorText('POST', c.server, Object.assign(err, ends)), err.code === 'ECONNRESET'));
       });
       failOnAbortWhileTunnelling(req, signal, reject);
       req.end(body);

@@ -6,6 +6,7 @@
 // refused; resync (an update event for every cached object) every period.
 import type { ApiObject } from '../api/meta.js';
 import { goClientErrorText } from '../client/go-url-error.js';
+import { panicFields } from '../go-panic-fields.js';
 import { ApiError, isApiError, type ResourceRef, type RestClient } from '../client/rest-client.js';
 import type { Logger } from '../log.js';
 import { sleep, whenAborted } from '../abort-wait.js';
@@ -103,7 +104,7 @@ export class Informer<T extends ApiObject> {
       try {
         call(h);
       } catch (e) {
-        this.o.logger?.error('Observed a panic', { panic: e instanceof Error ? e.message : String(e), stacktrace: e instanceof Error ? e.stack ?? '' : '' });
+        this.o.logger?.error('Observed a panic', panicFields(e));
       }
     }
   }

@@ -139,7 +139,8 @@ async function authenticate(hooks: Hooks, ctx: Koa.Context, log: Logger): Promis
   if (!user) {
     const failures = refusals.filter((r) => r.failed).map((r) => `${r.authenticator}: ${r.reason}`);
     // Upstream's WithAuthentication logs the union's errors at error level; the client gets only 401.
-    if (failures.length) log.error('Unable to authenticate the request due to an error', { method: ctx.method, path: ctx.path, err: aggregate(failures) });
+    // v1.32's ErrorS text (its Errorf "... due to an error: %v" is pre-1.21); the method and path are plat's.
+    if (failures.length) log.error('Unable to authenticate the request', { err: aggregate(failures), method: ctx.method, path: ctx.path });
     logUnauthenticated(log, ctx, refusals.map((r) => `${r.authenticator}: ${r.reason}`));
     throw errors.unauthorized();
   }

@@ -75,8 +75,12 @@ export function createEndpointApp(deps: EndpointDeps): Koa {
       await next();
     } catch (e) {
       if (isStatusError(e)) return sendStatus(ctx, e.status, e.headers);
+      // responsewriters.InternalError hands the authorizer's error to utilruntime.HandleError.
+      if (e instanceof AuthorizationFailed) {
+        log.error('Unhandled Error', { err: e.message });
+        return plainText(ctx, 500, internalErrorText(ctx.url, e.message));
+      }
       log.error('internal error serving request', { method: ctx.method, path: ctx.path, error: e instanceof Error ? e.message : String(e) });
-      if (e instanceof AuthorizationFailed) return plainText(ctx, 500, internalErrorText(ctx.url, e.message));
       sendStatus(ctx, errors.internal(e).status);
     }
   });
@@ -84,6 +88,8 @@ export function createEndpointApp(deps: EndpointDeps): Koa {
   app.use(async (ctx, next) => {
     const auth = await deps.authenticator.authenticate(ctx.req);
     if (!('user' in auth)) {
+      // WithAuthentication's line for an authenticator's error (a token review that failed).
+      if (auth.error !== undefined) log.error('Unable to authenticate the request', { err: auth.error });
       logUnauthenticated(log, ctx, auth.refused);
       throw errors.unauthorized();
     }

@@ -12,6 +12,8 @@ import { RestClient, type RestClientOptions } from '../../core/client/rest-clien
 import type { ClientConnection } from '../../core/client/connection.js';
 import { digest, ReviewCache } from '../../core/client/review-cache.js';
 import { withRetry } from '../../core/client/review-retry.js';
+import { goClientErrorText } from '../../core/client/go-url-error.js';
+import type { Logger } from '../../core/log.js';
 import { parseReviewStatus, reviewDecision, type ReviewStatus } from '../../core/authz/review-status.js';
 
 const PATH = '/apis/authorization.platform/v1/subjectaccessreviews';
@@ -44,12 +46,22 @@ export function reviewSpec(a: Attributes): Record<string, unknown> {
   };
 }
 
+/**
+ * DelegatingAuthorizationOptions' ClientTimeout (10s), the rest.Config Timeout of its client: each
+ * review request is bounded by it and sends it (`?timeout=10s`); the webhook authorizer puts no
+ * timeout of its own over the retries.
+ */
+export const SAR_CLIENT_TIMEOUT_MS = 10_000;
+
 export class SubjectAccessReviewer {
   readonly #client: RestClient;
   readonly #cache: ReviewCache<ReviewStatus>;
-  /** `client`: the user agent and metrics of the endpoint's clients; upstream raises the limits to 200/400. */
-  constructor(connection: ClientConnection, ttl: { allowedMs: number; deniedMs: number }, client: Pick<RestClientOptions, 'userAgent' | 'metrics'>) {
-    this.#client = new RestClient(connection, { ...client, qps: 200, burst: 400 });
+  /**
+   * `client`: the user agent and metrics of the endpoint's clients; upstream raises the limits to
+   * 200/400. `logger` gets the webhook authorizer's line for a review that could not be made.
+   */
+  constructor(connection: ClientConnection, ttl: { allowedMs: number; deniedMs: number }, client: Pick<RestClientOptions, 'userAgent' | 'metrics'>, private readonly logger?: Logger) {
+    this.#client = new RestClient(connection, { ...client, qps: 200, burst: 400, timeoutMs: SAR_CLIENT_TIMEOUT_MS });
     this.#cache = new ReviewCache((s) => (s.allowed ? ttl.allowedMs : ttl.deniedMs));
   }
 
@@ -57,12 +69,18 @@ export class SubjectAccessReviewer {
 
   async decide(a: Attributes): Promise<Decision | undefined> {
     const spec = reviewSpec(a);
-    const status = await this.#cache.get(digest(JSON.stringify(spec)), () => withRetry(async (signal) => {
-      const answer = await this.#client.request<unknown>('POST', PATH, {
-        body: { apiVersion: API_VERSION, kind: 'SubjectAccessReview', spec }, signal,
-      });
+    const status = await this.#cache.get(digest(JSON.stringify(spec)), async () => {
+      let answer: unknown;
+      try {
+        answer = await withRetry(() => this.#client.request<unknown>('POST', PATH, {
+          body: { apiVersion: API_VERSION, kind: 'SubjectAccessReview', spec },
+        }), { timeoutMs: 0 });
+      } catch (e) {
+        this.logger?.error(`Failed to make webhook authorizer request: ${goClientErrorText(e)}`);
+        throw e;
+      }
       return parseReviewStatus(answer, API_VERSION);
-    }));
+    });
     return reviewDecision(status);
   }
 }

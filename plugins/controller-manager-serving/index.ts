@@ -212,10 +212,10 @@ export const ControllerManagerServing: Plugin = {
 
       // Upstream raises the delegating client's limits (qps 200, burst 400): they bound every request.
       const reviewClient = s.authn ? new RestClient(s.authn, { ...clientOptions, qps: 200, burst: 400 }) : undefined;
-      const tokens = reviewClient ? new TokenReviewer(() => reviewClient, f.get<number>(FLAGS.authnCacheTtl)) : undefined;
+      const tokens = reviewClient ? new TokenReviewer(() => reviewClient, f.get<number>(FLAGS.authnCacheTtl), Date.now, log) : undefined;
       if (reviewClient) cleanups.push(() => reviewClient.close());
       const reviews = s.authz
-        ? new SubjectAccessReviewer(s.authz, { allowedMs: f.get<number>(FLAGS.authzAllowedTtl), deniedMs: f.get<number>(FLAGS.authzDeniedTtl) }, clientOptions)
+        ? new SubjectAccessReviewer(s.authz, { allowedMs: f.get<number>(FLAGS.authzAllowedTtl), deniedMs: f.get<number>(FLAGS.authzDeniedTtl) }, clientOptions, log)
         : undefined;
       if (reviews) cleanups.push(() => reviews.close());
       else log.warn('No authorization-kubeconfig provided, so SubjectAccessReview of authorization tokens won\'t work.');

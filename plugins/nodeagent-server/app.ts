@@ -15,6 +15,7 @@ import type { NodeAgentContext } from '../../core/nodeagent/context.js';
 import type { Logger } from '../../core/log.js';
 import type { DelegatingAuthenticator } from '../../core/authn/delegating-authenticator.js';
 import { logUnauthenticated } from '../../core/authn/unauthenticated-log.js';
+import { goClientErrorText } from '../../core/client/go-url-error.js';
 import type { NodeAgentAuthorizer } from './authorization.js';
 import { PPROF_PREFIX, serveDebugFlagV, servePprof } from '../../core/server/debug/index.js';
 import { healthAnswer } from './health.js';
@@ -118,6 +119,8 @@ export function createSecureApp(d: RouteDeps & { readonly authenticator: Delegat
   app.use(async (ctx, next) => {
     const auth = await d.authenticator.authenticate(ctx.req);
     if (!('user' in auth)) {
+      // The nodeagent's InstallAuthFilter line for an authenticator's error (a token review that failed).
+      if (auth.error !== undefined) log.error('Unable to authenticate the request due to an error', { err: auth.error });
       logUnauthenticated(log, ctx, auth.refused);
       return restfulError(ctx, 401, 'Unauthorized');
     }
@@ -129,7 +132,7 @@ export function createSecureApp(d: RouteDeps & { readonly authenticator: Delegat
       try {
         decision = await d.authorizer.authorize(a);
       } catch (e) {
-        log.error('Authorization error', { user: a.user.name, verb: a.verb, resource: a.resource, subresource: a.subresource, error: e instanceof Error ? e.message : String(e) });
+        log.error('Authorization error', { err: goClientErrorText(e), user: a.user.name, verb: a.verb, resource: a.resource, subresource: a.subresource });
         return restfulError(ctx, 500, `Authorization error (${who}, subresource=${a.subresource})`);
       }
       if (decision?.decision === 'allow') { allowed = true; break; }

@@ -41,7 +41,7 @@ export class SubjectAccessReviewer implements NodeAgentAuthorizer {
       const api = this.client();
       if (!api) throw new Error('the node agent has no API client yet');
       const answer = await api.request<unknown>('POST', PATH, {
-        body: { apiVersion: API_VERSION, kind: 'SubjectAccessReview', spec }, signal,
+        body: { apiVersion: API_VERSION, kind: 'SubjectAccessReview', spec }, ...(signal ? { signal } : {}),
       });
       return parseReviewStatus(answer, API_VERSION);
     }));

@@ -72,7 +72,7 @@ function secureSettings(ctx: NodeAgentContext, now: () => number, log: Logger): 
   let tokens: TokenReviewer | undefined;
   if (authn.webhook.enabled) {
     if (ctx.standalone) throw new StartupError('authentication.webhook.enabled: no client provided, cannot use webhook authentication (standalone mode has no API server)');
-    tokens = new TokenReviewer(api, duration('authentication.webhook.cacheTTL', authn.webhook.cacheTTL), now);
+    tokens = new TokenReviewer(api, duration('authentication.webhook.cacheTTL', authn.webhook.cacheTTL), now, log);
   }
   let authenticator: DelegatingAuthenticator;
   try {

@@ -59,11 +59,14 @@ describe('a Webhook entry of --authorization-config', () => {
     [`--authorization-config=${writeConfig(authorizers)}`]);
 
   it('when the webhook cannot be reached: failurePolicy Deny denies, NoOpinion passes on', async () => {
-    const down = writeKubeconfig(dir, `https://127.0.0.1:${await freePort()}/authorize`, first.caPem);
+    const port = await freePort();
+    const down = writeKubeconfig(dir, `https://127.0.0.1:${port}/authorize`, first.caPem);
     const deny = bootChain([webhookEntry('strict', down, { failurePolicy: 'Deny' })]);
     assert.deepEqual(await authorize(deny.host, resourceAttrs({ name: 'anyone' })),
       { decision: 'deny', reason: 'authorization webhook "strict" could not be asked and its failurePolicy is Deny' });
-    assert.ok(deny.logs.some((l) => l.includes('Failed to make webhook authorizer request') && l.includes('ECONNREFUSED')));
+    // client-go's words for the webhook's failed request, not Node's `connect ECONNREFUSED`.
+    const refused = `Post \\"https://127.0.0.1:${port}/authorize\\": dial tcp 127.0.0.1:${port}: connect: connection refused`;
+    assert.ok(deny.logs.some((l) => l.includes('Failed to make webhook authorizer request') && l.includes(refused)), deny.logs.join('\n'));
     const open = bootChain([webhookEntry('lenient', down, { failurePolicy: 'NoOpinion' })]);
     assert.equal(await authorize(open.host, resourceAttrs({ name: 'anyone' })), undefined);
   });

@@ -45,7 +45,7 @@ describe('controller manager endpoint with the API server unreachable', () => {
         const r = await authn.authenticate(req);
         assert.ok(!('user' in r), `attempt ${i}: no user`);
         assert.equal(r.refused.length, 1);
-        assert.match(r.refused[0]!, /^token review failed: connect ECONNREFUSED/);
+        assert.equal(r.refused[0], 'token review failed: Post "http://127.0.0.1:1/apis/authentication.platform/v1/tokenreviews": dial tcp 127.0.0.1:1: connect: connection refused');
         assert.ok(!r.refused[0]!.includes(TOKEN), 'the token never reaches the refusal reason');
         assert.equal(api.attempts(), i, 'each request asks again');
       }

@@ -36,7 +36,7 @@ describe('Informer handlers that throw', () => {
       await eventually(() => inf.hasSynced, 'the cache to sync');
       assert.deepEqual(seen, ['a', 'b']);
       assert.equal(server.seen.filter((s) => !s.url.includes('watch=true')).length, 1, 'listed once');
-      assert.ok(lines.some((l) => /^E.* Observed a panic panic="plugin bug" stacktrace="Error: plugin bug/.test(l)), lines.join('\n'));
+      assert.ok(lines.some((l) => /^E.* Observed a panic panic="plugin bug" panicGoValue="Error\{message:\\"plugin bug\\"\}" stacktrace="Error: plugin bug/.test(l)), lines.join('\n'));
     } finally {
       stop.abort();
       await running;

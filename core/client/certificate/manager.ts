@@ -13,9 +13,14 @@ import { sleep } from '../../abort-wait.js';
 import { formatDuration } from '../../flags/duration.js';
 import { goTime } from '../../go-time-text.js';
 import { ApiError, type RestClient } from '../rest-client.js';
+import { goClientErrorText } from '../go-url-error.js';
 import { waitForCertificate } from './wait.js';
 import { requestCertificate, type CertificateTemplate, type CertificateUse, type CreatedRequest } from './request.js';
 import { keyToPem, NoCertKeyError, type FileStore, type StoredPair } from './store.js';
+
+/** The wait's reflector, named after its call site as client-go's (tools/watch/informerwatcher.go:<line>). */
+const WAIT_REFLECTOR = 'core/certificates/csr-wait.ts';
+const CSR_TYPE = '*v1.CertificateSigningRequest';
 
 export interface CertificateManagerOptions {
   readonly store: FileStore;
@@ -217,11 +222,21 @@ export class CertificateManager {
     }
   }
 
-  /** WaitForCertificate's own words: its first list's (V(2)), then the informer's watch errors. */
-  #logWaitError(csr: string, e: unknown, during: 'list' | 'watch'): void {
-    const err = e instanceof Error ? e.message : String(e);
-    if (during === 'list') this.o.logger.v(2).info(`error fetching v1 certificate signing request: ${err}`, { name: this.#name, csr });
-    else this.o.logger.error('Failed to watch', { name: this.#name, csr, err });
+  /**
+   * WaitForCertificate's own words for its first list (V(2)), then its informer's reflector's
+   * (client-go v1.32 DefaultWatchErrorHandler through utilruntime.HandleError, named after the
+   * call site as the reflector names itself): a failed relist is also warned of on its own. Errors
+   * in client-go's words (`Get "<url>": dial tcp ...`).
+   */
+  #logWaitError(csr: string, e: unknown, during: 'list' | 'relist' | 'watch'): void {
+    const err = goClientErrorText(e);
+    if (during === 'list') { this.o.logger.v(2).info(`error fetching v1 certificate signing request: ${err}`, { name: this.#name, csr }); return; }
+    let failure = err;
+    if (during === 'relist') {
+      failure = `failed to list ${CSR_TYPE}: ${err}`;
+      this.o.logger.warn(`${WAIT_REFLECTOR}: ${failure}`);
+    }
+    this.o.logger.error('Unhandled Error', { err: `${WAIT_REFLECTOR}: Failed to watch ${CSR_TYPE}: ${failure}` });
   }
 
   /** One rotateCerts: undefined when the new certificate is in force. */
@@ -260,8 +275,7 @@ export class CertificateManager {
         uid: req.uid, timeoutMs: this.o.waitTimeoutMs ?? WAIT_TIMEOUT_MS, signal: stale.signal, refusals: 'retry',
         onRetry: (e, during) => this.#logWaitError(req.name, e, during),
         // The reflector's V(4) line for a watch it could not open for now (the API server restarting).
-        onBackoff: (e, retryInMs) => this.o.logger.v(4).info(`watch of *v1.CertificateSigningRequest returned ${e instanceof Error ? e.message : String(e)} - backing off`,
-          { name: this.#name, csr: req.name, retryInMs }),
+        onBackoff: (e) => this.o.logger.v(4).info(`${WAIT_REFLECTOR}: watch of ${CSR_TYPE} returned ${goClientErrorText(e)} - backing off`),
       });
     } catch (error) {
       if (signal.aborted) return undefined;

@@ -15,6 +15,7 @@ import { createBootstrapToken } from '../../helpers/bootstrap-token.js';
 import { makeCa, makeClientCert } from '../../helpers/certs.js';
 import { freePort, startInProcess, tempDir, type RunningPlat } from '../../helpers/plat.js';
 import { tableAuthorizer } from '../../helpers/table-authorizer.js';
+import { createLogger } from '../../../core/log.js';
 import { adminApi, request, selfSignedPair, serverConfig, startServer, type RequestOptions, type RunningServer } from './support.js';
 
 /** Counts the API server's authorization questions that match, without an opinion of its own. */
@@ -39,6 +40,7 @@ describe('node agent secure port: authentication and authorization against plat 
   let agent: RunningServer;
   let coarse: RunningServer;
   const as = (o: RequestOptions = {}) => ({ ca: pair.cert, ...o });
+  const agentLines: string[] = [];
 
   before(async () => {
     const tokens = path.join(dir, 'tokens.csv');
@@ -56,7 +58,7 @@ describe('node agent secure port: authentication and authorization against plat 
       ])],
     });
     const webhookServer = async (over: Parameters<typeof serverConfig>[0] = {}) => startServer({
-      standalone: false,
+      standalone: false, logger: createLogger({ write: (l) => agentLines.push(l) }),
       config: await serverConfig({
         authentication: { x509: { clientCAFile: caFile }, webhook: { enabled: true, cacheTTL: '2m0s' }, anonymous: { enabled: false } },
         authorization: { mode: 'Webhook', webhook: { cacheAuthorizedTTL: '5m0s', cacheUnauthorizedTTL: '30s' } },
@@ -139,15 +141,24 @@ describe('node agent secure port: authentication and authorization against plat 
     assert.equal(tokenReviews.count() - reviews, 2);
   });
 
-  it('answers 500 "Authorization error" when the API server cannot be asked', async () => {
+  it('answers 500 "Authorization error" when the API server cannot be asked, 401 to a token; logged in client-go\'s words', async () => {
     const alice = makeClientCert(clientCa, 'alice');
     const good = agent.ctx.api.get()!;
-    const dead = new RestClient({ server: new URL(`https://127.0.0.1:${await freePort()}`), ca: good.connection.ca ?? '' });
+    const port = await freePort();
+    const dead = new RestClient({ server: new URL(`https://127.0.0.1:${port}`), ca: good.connection.ca ?? '' });
     agent.ctx.api.set(dead);
     try {
+      agentLines.length = 0;
       const r = await request(agent.port, '/pods', as({ cert: alice.certificatePem, key: alice.privateKeyPem, method: 'DELETE' }));
       assert.equal(r.status, 500, r.text);
       assert.equal(r.text, 'Authorization error (user=alice, verb=delete, resource=nodes, subresource=pods)');
+      const refused = (path: string) => `Post \\"https://127.0.0.1:${port}/apis/${path}\\": dial tcp 127.0.0.1:${port}: connect: connection refused`;
+      const authz = `Authorization error err="${refused('authorization.platform/v1/subjectaccessreviews')}" user="alice" verb="delete" resource="nodes" subresource="pods"`;
+      assert.ok(agentLines.some((l) => /^E/.test(l) && l.endsWith(`] ${authz}`)), agentLines.join('\n'));
+      const t = await request(agent.port, '/pods', as({ token: 'never-reviewed-token' }));
+      assert.equal(t.status, 401, t.text);
+      const authn = `Unable to authenticate the request due to an error err="${refused('authentication.platform/v1/tokenreviews')}"`;
+      assert.ok(agentLines.some((l) => /^E/.test(l) && l.endsWith(`] ${authn}`)), agentLines.join('\n'));
     } finally {
       agent.ctx.api.set(good);
       dead.close();
