@@ -7,6 +7,13 @@ import type { ParsedCsr } from './csr.js';
 
 /** Requests in flight at once are a few dozen; a create's readers all come within a few hundred writes. */
 const KEPT = 256;
+/**
+ * The longest text kept. Real requests are a few KiB (an ML-DSA-87 one about 14 KiB), but anyone
+ * allowed to create CSRs can send one of megabytes (text after the PEM block is ignored by the
+ * parse, and even a request that fails validation is parsed first): kept, 256 of those would hold
+ * gigabytes. A longer one is parsed every time, as before there was a memo.
+ */
+const KEPT_TEXT_CHARS = 32 * 1024;
 const parsed = new Map<string, Readonly<ParsedCsr>>();
 
 /**
@@ -22,6 +29,7 @@ export function parseWireCsr(base64: string): Readonly<ParsedCsr> {
     Object.freeze(list);
   }
   Object.freeze(csr);
+  if (base64.length > KEPT_TEXT_CHARS) return csr;
   if (parsed.size >= KEPT) parsed.delete(parsed.keys().next().value!);
   parsed.set(base64, csr);
   return csr;

@@ -61,6 +61,16 @@ describe('parseWireCsr', () => {
     assert.throws(() => parseWireCsr(''), CryptoError);
   });
 
+  it('does not keep a request of megabytes: a CSR creator cannot make it hold 256 of them', () => {
+    // Text after the PEM block is ignored by the parse, so padding makes any valid request huge.
+    const huge = wire(`${createCsr({ subject: { commonName: 'huge' }, privateKey: key() })}${'#'.repeat(1024 * 1024)}\n`);
+    const first = parseWireCsr(huge);
+    assert.equal(first.commonName, 'huge');
+    assert.ok(Object.isFrozen(first));
+    assert.notEqual(parseWireCsr(huge), first, 'parsed again, not kept');
+    assert.equal(parseWireCsr(alice), parseWireCsr(alice), 'a request of normal size is still kept');
+  });
+
   it('still answers right once many other requests have pushed the first out', () => {
     const first = parseWireCsr(eve);
     const one = createCsr({ subject: { commonName: 'many' }, privateKey: key() });
