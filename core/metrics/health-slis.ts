@@ -3,7 +3,7 @@
 // /metrics: each evaluation of a check by a health endpoint sets `kubernetes_healthcheck` to 1
 // (passed) or 0 (failed) and counts it in `kubernetes_healthchecks_total`; a check left out by
 // ?exclude is not evaluated, so not recorded. A DELETE of the path empties both (upstream's
-// HandlerWithReset) before answering.
+// HandlerWithReset, which then answers `metrics reset`).
 import { exposeText } from './exposition.js';
 
 export type HealthcheckStatus = 'success' | 'error';

@@ -115,7 +115,14 @@ export function createEndpointApp(deps: EndpointDeps): Koa {
     if (ctx.path === '/metrics') return sendMetrics(ctx, deps.metrics.expose());
     // Installed beside /metrics by kube-controller-manager (slis.SLIMetricsWithReset).
     if (ctx.path === '/metrics/slis') {
-      if (ctx.method === 'DELETE') slis.reset();
+      // HandlerWithReset: a DELETE empties the registry and says only that (Go sniffs the type).
+      if (ctx.method === 'DELETE') {
+        slis.reset();
+        ctx.status = 200;
+        ctx.set('Content-Type', 'text/plain; charset=utf-8');
+        ctx.body = 'metrics reset\n';
+        return;
+      }
       return sendMetrics(ctx, slis.expose());
     }
     if (ctx.path === CONFIGZ_PATH) return writeConfigz(ctx, deps.configz.entries());

@@ -111,7 +111,10 @@ describe('plat controller-manager /metrics', () => {
     assert.doesNotMatch(res.text, /^(registered_metrics_total|workqueue_|process_)/m, 'a registry of its own, apart from /metrics');
     const emptied = await alice.delete('/metrics/slis');
     assert.equal(emptied.status, 200);
-    assert.equal(emptied.text, '');
+    // HandlerWithReset's answer, not the (emptied) metrics.
+    assert.equal(emptied.text, 'metrics reset\n');
+    assert.equal(emptied.headers['content-type'], 'text/plain; charset=utf-8');
+    assert.doesNotMatch((await alice.get('/metrics/slis')).text, /kubernetes_healthchecks_total\{name="certificatesigningrequest-approving-controller"/, 'emptied');
     await alice.get('/healthz');
     assert.equal(sample((await alice.get('/metrics/slis')).text, 'kubernetes_healthchecks_total{name="leaderElection",status="success",type="healthz"}'), 1, 'counted afresh');
     leader.p.child.kill('SIGTERM');
