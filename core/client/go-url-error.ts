@@ -3,6 +3,7 @@
 // a webhook call) read.
 import type { SocketAddresses } from './socket-addresses.js';
 import { tlsVerifyReason } from './tls-verify-error.js';
+import { inspect } from 'node:util';
 
 /**
  * What Go's net/http says after the URL for a transport failure: a dial that failed (refused, no
@@ -23,7 +24,7 @@ export function goTransportReason(err: NodeJS.ErrnoException & SocketAddresses, 
       if (err.syscall === 'connect') return `dial tcp ${hostPort}: i/o timeout`;
       return `${conn('read')}read: connection timed out`;
     case 'ECONNRESET':
-      if (err.syscall === undefined && (err.message === 'socket hang up' || err.message.startsWith('Client network socket disconnected'))) return 'EOF';
+      if (err.syscall === undefined && (err.message === 'socket hang up' || String(err.message).startsWith('Client network socket disconnected'))) return 'EOF';
       return `${conn('read')}read: connection reset by peer`;
     case 'EPIPE': return `${conn('write')}write: broken pipe`;
     default: return tlsVerifyReason(err) ?? err.message;
@@ -38,6 +39,15 @@ export function goUrlErrorText(method: string, url: URL, err: NodeJS.ErrnoExcept
   return `${urlErrorOp(method)} ${JSON.stringify(url.toString())}: ${goTransportReason(err, url)}`;
 }
 
+/** An Error's message; anything else as String() says it, or util.inspect where String() throws. */
+function messageOf(e: unknown): string {
+  try {
+    return e instanceof Error ? String(e.message) : String(e);
+  } catch {
+    return inspect(e);
+  }
+}
+
 /**
  * What client-go's error for a failed request reads as: a request that got no answer (the REST
  * client's errors name their method and URL) as url.Error's text, `Put "<url>": dial tcp
@@ -45,7 +55,16 @@ export function goUrlErrorText(method: string, url: URL, err: NodeJS.ErrnoExcept
  * the error show; any other error (an answer's Status) as its message.
  */
 export function goClientErrorText(e: unknown): string {
-  const err = e as NodeJS.ErrnoException & { url?: unknown; method?: unknown };
-  if (typeof err?.url === 'string' && typeof err.method === 'string') return goUrlErrorText(err.method, new URL(err.url), err);
-  return e instanceof Error ? e.message : String(e);
+  // Called in catch blocks (an authenticator's, an authorizer's) and log lines: it must not throw
+  // itself, whatever was thrown (a URL that does not parse, a value that is no Error).
+  try {
+    const err = e as NodeJS.ErrnoException & { url?: unknown; method?: unknown };
+    if (typeof err?.url === 'string' && typeof err.method === 'string') {
+      if (URL.canParse(err.url)) return goUrlErrorText(err.method, new URL(err.url), err);
+      return `${urlErrorOp(err.method)} ${JSON.stringify(err.url)}: ${messageOf(e)}`;
+    }
+  } catch {
+    // Said below as whatever it is.
+  }
+  return messageOf(e);
 }

@@ -56,3 +56,16 @@ describe('a request whose connection fails after it was made', () => {
     assert.equal(await failure(), `Post "http://127.0.0.1:${port}/apis/x": EOF`);
   });
 });
+
+describe('goClientErrorText', () => {
+  // It runs inside the catch blocks of the delegating authenticator and authorizers: a throw of its
+  // own would replace the error being reported.
+  it('does not throw on a URL that does not parse, nor on a thrown value that is no Error', () => {
+    const badUrl = Object.assign(new Error('connect ECONNREFUSED'), { url: 'not a url', method: 'POST', code: 'ECONNREFUSED' });
+    assert.equal(goClientErrorText(badUrl), 'Post "not a url": connect ECONNREFUSED');
+    assert.equal(goClientErrorText({ url: 'https://10.0.0.1:6443/x', method: 'GET', code: 'ECONNRESET' }), 'Get "https://10.0.0.1:6443/x": read: connection reset by peer');
+    assert.equal(goClientErrorText(Object.create(null)), '[Object: null prototype] {}');
+    assert.equal(goClientErrorText(null), 'null');
+    assert.equal(goClientErrorText(new Error('plain')), 'plain');
+  });
+});
