@@ -11,13 +11,22 @@ const show = (v: unknown): string => typeof v === 'string' ? JSON.stringify(v) :
 
 function goValue(e: unknown): string {
   if (!(e instanceof Error)) return show(e);
-  const fields = [['message', e.message] as const, ...Object.entries(e)].map(([k, v]) => `${k}:${show(v)}`);
+  let own: [string, unknown][] = [];
+  try { own = Object.entries(e); } catch { /* a field whose getter throws: the message alone */ }
+  const fields = [['message', e.message] as const, ...own].map(([k, v]) => `${k}:${show(v)}`);
   return `${e.constructor?.name || e.name}{${fields.join(', ')}}`;
 }
 
 export function panicFields(e: unknown): Record<string, string> {
-  const stacktrace = e instanceof Error ? e.stack ?? '' : new Error('caught here').stack ?? '';
-  if (typeof e === 'string') return { panic: e, stacktrace };
-  const value = e instanceof Error ? e.message : typeof e === 'object' && e !== null ? show(e) : String(e);
-  return { panic: value, panicGoValue: goValue(e), stacktrace };
+  // Called in the informer's catch: a throw from here (a field's getter that throws, a revoked
+  // Proxy) would end the list or watch the catch is there to protect.
+  try {
+    const stacktrace = e instanceof Error ? e.stack ?? '' : new Error('caught here').stack ?? '';
+    if (typeof e === 'string') return { panic: e, stacktrace };
+    const value = e instanceof Error ? e.message : typeof e === 'object' && e !== null ? show(e) : String(e);
+    return { panic: value, panicGoValue: goValue(e), stacktrace };
+  } catch {
+    const value = inspect(e, { breakLength: Infinity, depth: 0 });
+    return { panic: value, panicGoValue: value, stacktrace: new Error('caught here').stack ?? '' };
+  }
 }

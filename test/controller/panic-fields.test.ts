@@ -25,4 +25,15 @@ describe('panicFields', () => {
     assert.deepEqual([panicFields({ a: 1 })['panic'], panicFields({ a: 1 })['panicGoValue']], ['{ a: 1 }', '{ a: 1 }']);
     assert.equal(panicFields(undefined)['panicGoValue'], 'undefined');
   });
+
+  it('never throws itself (it runs in the informer\'s catch): a field whose getter throws, a revoked Proxy', () => {
+    const e = Object.defineProperty(new Error('bug'), 'detail', { enumerable: true, get() { throw new Error('getter'); } });
+    const f = panicFields(e);
+    assert.equal(f['panic'], 'bug');
+    assert.equal(f['panicGoValue'], 'Error{message:"bug"}');
+    assert.equal(f['stacktrace'], e.stack);
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    assert.ok(typeof panicFields(proxy)['panicGoValue'] === 'string');
+  });
 });
