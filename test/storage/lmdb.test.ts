@@ -103,12 +103,13 @@ describe('lmdb storage: data directory', () => {
   }));
 
   it('takes over a lock whose holder has exited but is not reaped yet (a zombie)', () => withDir(async (dir) => {
-    // The shell's background child exits; `exec sleep` replaces the shell and never reaps it.
-    const parent = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    // The shell's background child exits after `exec sleep` has replaced the shell, which never reaps
+    // it. (A child that exits at once could be reaped by the shell before its exec: seen once in CI.)
+    const parent = spawn('sh', ['-c', 'sleep 1 & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
     try {
       const [line] = await once(parent.stdout!, 'data') as [Buffer];
       const zombie = Number(line.toString().trim());
-      for (let i = 0; i < 100 && !/\) Z /.test(fs.readFileSync(`/proc/${zombie}/stat`, 'utf8')); i++) await new Promise((r) => setTimeout(r, 20));
+      for (let i = 0; i < 250 && !/\) Z /.test(fs.readFileSync(`/proc/${zombie}/stat`, 'utf8')); i++) await new Promise((r) => setTimeout(r, 20));
       assert.match(fs.readFileSync(`/proc/${zombie}/stat`, 'utf8'), /\) Z /, 'the child is a zombie');
       fs.writeFileSync(path.join(dir, LOCK_FILE_NAME), `${zombie}\n`);
       const s = await openLmdbStorage({ path: dir });
