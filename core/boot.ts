@@ -209,7 +209,7 @@ export async function boot(o: BootOptions): Promise<Booted> {
   }
   warnUncalledTaps(host, { role: profile.role, plugins: [...profile.plugins, ...external.map((x) => x.plugin)] }, o.commands ?? [], o.logger);
   try {
-    await runStartWatched(host.hooks.start, o.logger);
+    await runStartWatched(host.hooks.start, () => host.hooks.start.promise(), o.logger);
   } catch (e) {
     throw externalTapError(starting(), 'start', e) ?? e;
   }

@@ -8,8 +8,8 @@ import type { Logger } from './log.js';
 
 export const START_WAIT_WARNING_MS = 10_000;
 
-/** Runs the start hook, warning every `everyMs` with the name of the tap it is waiting on. */
-export async function runStartWatched(hook: tapable.AsyncSeriesHook<[]>, logger: Logger, everyMs = START_WAIT_WARNING_MS): Promise<void> {
+/** Runs the start hook (`run` calls it), warning every `everyMs` with the name of the tap it is waiting on. */
+export async function runStartWatched(hook: tapable.AsyncSeriesHook<[]>, run: () => Promise<void>, logger: Logger, everyMs = START_WAIT_WARNING_MS): Promise<void> {
   let running: string | undefined;
   hook.intercept({ tap: (tap) => { running = tap.name; } });
   let waited = 0;
@@ -18,7 +18,7 @@ export async function runStartWatched(hook: tapable.AsyncSeriesHook<[]>, logger:
     logger.warn('start-up is waiting on a start tap that has not settled', { plugin: running, waited: `${waited / 1000}s` });
   }, everyMs);
   try {
-    await hook.promise();
+    await run();
   } finally {
     clearInterval(timer);
   }
