@@ -8,6 +8,7 @@ import { FlagError, Flags } from './flags/flag-set.js';
 import type { FlagSpec } from './flags/types.js';
 import type { Configuration } from './hooks.js';
 import { Host } from './host.js';
+import { runStartWatched } from './start-watch.js';
 import { declareGlobalFlags, dynamicGitVersion, GlobalFlagRequest, globalRequest } from './global-flags.js';
 import { applyLoggingFlags, declareLoggingFlags } from './log-flags.js';
 import type { Logger } from './log.js';
@@ -208,7 +209,7 @@ export async function boot(o: BootOptions): Promise<Booted> {
   }
   warnUncalledTaps(host, { role: profile.role, plugins: [...profile.plugins, ...external.map((x) => x.plugin)] }, o.commands ?? [], o.logger);
   try {
-    await host.hooks.start.promise();
+    await runStartWatched(host.hooks.start, () => host.hooks.start.promise(), o.logger);
   } catch (e) {
     throw externalTapError(starting(), 'start', e) ?? e;
   }

@@ -11,6 +11,7 @@ import type { AdmissionRequest } from './admission/request.js';
 import type { AuditEvent } from './audit.js';
 import type { ClientAuthorities } from './authn/client-authorities.js';
 import { guardHooks } from './hooks-guard.js';
+import { awaitPromiseTaps, refusePromiseTaps } from './promise-taps.js';
 import { collectNoOpinionReasons, type NoOpinionReasons } from './authz/union.js';
 import { createSignHookMap } from './signing.js';
 import { runByStage } from './staged-parallel.js';
@@ -64,6 +65,9 @@ export function createHooks() {
     ready: new AsyncParallelHook<[]>([]),
     shutdown: new AsyncParallelHook<[]>([]),
   });
+  // First, before the interceptors below: they then see a sync tap's Promise settled (core/promise-taps.ts).
+  for (const name of ['authenticate', 'authorize', 'admitMutate', 'admitValidate', 'audit', 'start', 'ready', 'shutdown'] as const) awaitPromiseTaps(hooks[name]);
+  for (const name of ['flags', 'configure', 'resources', 'clientAuthorities', 'controllers', 'nodeAgent'] as const) refusePromiseTaps(hooks[name], name);
   collectNoOpinionReasons(hooks.authorize);
   runByStage(hooks.shutdown);
   return hooks;

@@ -19,6 +19,8 @@ export type { ResourceRegistry, ResourceDefinition, JsonSchema, TableColumn, Non
 export type { Strategy, StrategyContext, SubresourceDefinition } from './registry/strategy.js';
 export type { ControllerRegistry, ControllerContext, Runnable, RegistrationOptions, SubsystemRegistry, Subsystem } from './lifecycle.js';
 export type { InformerHandlers, DeletedFinalStateUnknown } from './controller/informer.js';
+// What ctx.informers.for() takes: the resource to list and watch.
+export type { ResourceRef } from './client/rest-client.js';
 export type { AuditEvent } from './audit.js';
 export type { FlagSpec, FlagSet } from './flags/types.js';
 export { errors, StatusError } from './api/errors.js';

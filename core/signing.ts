@@ -2,6 +2,7 @@
 // and the hook map itself, which remembers its signerNames (tapable's HookMap cannot list them).
 import tapable from 'tapable';
 import type { ApiObject } from './api/meta.js';
+import { awaitPromiseTaps } from './promise-taps.js';
 import { runningTap } from './running-tap.js';
 
 const { AsyncSeriesBailHook, HookMap } = tapable;
@@ -36,7 +37,7 @@ export function createSignHookMap(): SignHookMap {
   const map: SignHookMap = new HookMap(() => new AsyncSeriesBailHook<[SigningRequest], SigningResult | undefined>(['request']));
   const names = new Set<string>();
   // Traced from the start, so that the controller can name the signer a call is in (core/running-tap.ts).
-  map.intercept({ factory: (key: string, hook) => { names.add(key); runningTap(hook!); return hook!; } });
+  map.intercept({ factory: (key: string, hook) => { names.add(key); awaitPromiseTaps(hook!); runningTap(hook!); return hook!; } });
   signerNames.set(map, names);
   // tapable's HookMap keeps deprecated tap/tapAsync/tapPromise(key, options, fn): a signer that
   // writes hooks.sign.tapPromise(name, fn) gets "Invalid tap options", which does not say what to do.

@@ -76,6 +76,14 @@ export async function runRole(role: string, rest: readonly string[], c: RoleCont
   };
   process.on('SIGINT', () => onSignal('SIGINT'));
   process.on('SIGTERM', () => onSignal('SIGTERM'));
+  // A plugin's factory (or module) awaiting a Promise that nothing settles leaves the event loop
+  // empty before boot ends: Node would end the process, exit 0 and not a word, as a clean stop.
+  // (A start tap is kept waiting and named instead, core/start-watch.ts.)
+  const stalled = () => {
+    process.stderr.write(`plat ${role}: start-up could not finish: it waits on a Promise that nothing is left to settle (a plugin module, factory or tap that never resolves)\n`);
+    process.exit(1);
+  };
+  process.once('beforeExit', stalled);
   let booted;
   try {
     booted = await boot({ profile, argv: rest, cwd: process.cwd(), logger, version: c.version, ownsProcess: true, commands: roleCalls,
@@ -87,6 +95,8 @@ export async function runRole(role: string, rest: readonly string[], c: RoleCont
       return e.exitCode;
     }
     throw e;
+  } finally {
+    process.off('beforeExit', stalled);
   }
   const { host } = booted;
   const summary = describeAllInOne(host);

@@ -52,7 +52,7 @@ export async function importPlugin(ref: PluginRef, baseDir: string): Promise<Loa
   const exported = pickExport(ns);
   if (exported === undefined) {
     throw new ConfigError(
-      `${label}: the module exports no plugin (expected a default or "plugin" export: an object with "name" and "apply", a class, or a factory function)`,
+      `${label}: the module exports no plugin: ${describeExports(ns)} (expected a default or "plugin" export: an object with "name" and "apply", a class, or a factory function)`,
     );
   }
   let made: unknown = exported;
@@ -96,6 +96,22 @@ function pickExport(ns: Record<string, unknown>): unknown {
     candidates.push((d as Record<string, unknown>)['default'], (d as Record<string, unknown>)['plugin']);
   }
   return candidates.find((c) => typeof c === 'function' || hasApply(c));
+}
+
+// What the module offers instead, so that a wrong shape (a named export, `apply` misspelt or not a
+// function, a CommonJS `exports.signer`) is seen without opening the plugin.
+function describeExports(ns: Record<string, unknown>): string {
+  const offered = 'default' in ns ? ns['default'] : ns['plugin'];
+  const which = 'default' in ns ? 'its default export' : 'its "plugin" export';
+  if (!('default' in ns) && !('plugin' in ns)) {
+    const names = Object.keys(ns);
+    return names.length === 0 ? 'it exports nothing' : `it has no default export (it exports: ${names.join(', ')})`;
+  }
+  if (typeof offered !== 'object' || offered === null) return `${which} is ${offered === null ? 'null' : typeof offered}`;
+  const keys = Object.keys(offered);
+  const apply = (offered as { apply?: unknown }).apply;
+  const why = apply === undefined ? 'without an "apply" function' : `whose "apply" is ${apply === null ? 'null' : typeof apply}, not a function`;
+  return `${which} is an object ${why} (${keys.length === 0 ? 'no keys' : `keys: ${keys.join(', ')}`})`;
 }
 
 function hasApply(v: unknown): boolean {

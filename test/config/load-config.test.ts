@@ -179,6 +179,10 @@ const PLUGIN_FILES: Record<string, string> = {
   'imports-plat.mjs': 'import { parseCsr } from "plat";\nexport default { name: "ImportsPlat", apply() { void parseCsr; } };\n',
   'no-name.mjs': 'export default { apply() {} };\n',
   'no-apply.mjs': 'export default { name: "Half" };\n',
+  'apply-number.mjs': 'export default { name: "Odd", apply: 3 };\n',
+  'default-number.mjs': 'export default 42;\n',
+  'empty.mjs': '\n',
+  'cjs-signer.cjs': 'exports.signer = { name: "S", apply() {} };\n',
   'throws.mjs': 'export default () => { throw new Error("boom"); };\n',
   'broken.mjs': 'export default {\n',
   'bad-token.mjs': 'export default {\n  name: "x",\n  apply() { let a = ; },\n};\n',
@@ -229,9 +233,14 @@ test('importPlugin: clear errors', async () => {
   await assert.rejects(load('./twice'), configError(/no such file: .*twice \(did you mean \.\/twice\.mjs or \.\/twice\.js\?\)$/));
   await assert.rejects(load('no-such-package'), configError(new RegExp(`^${at}: cannot load plugin "no-such-package": cannot find package "no-such-package" from `)));
   await assert.rejects(load('plat-plugin-esm/hidden'), configError(/does not export "\.\/hidden"/));
-  await assert.rejects(load('./no-export.mjs'), configError(/plugin "\.\/no-export\.mjs": the module exports no plugin \(expected a default or "plugin" export/));
+  // A wrong shape says what the module offers instead.
+  await assert.rejects(load('./no-export.mjs'), configError(/plugin "\.\/no-export\.mjs": the module exports no plugin: it has no default export \(it exports: nothing\) \(expected a default or "plugin" export/));
   await assert.rejects(load('./no-name.mjs'), configError(/plugin "\.\/no-name\.mjs": the plugin has no string "name"/));
-  await assert.rejects(load('./no-apply.mjs'), configError(/the module exports no plugin/));
+  await assert.rejects(load('./no-apply.mjs'), configError(/the module exports no plugin: its default export is an object without an "apply" function \(keys: name\) \(expected/));
+  await assert.rejects(load('./apply-number.mjs'), configError(/the module exports no plugin: its default export is an object whose "apply" is number, not a function \(keys: name, apply\) \(expected/));
+  await assert.rejects(load('./default-number.mjs'), configError(/the module exports no plugin: its default export is number \(expected/));
+  await assert.rejects(load('./empty.mjs'), configError(/the module exports no plugin: it exports nothing \(expected/));
+  await assert.rejects(load('./cjs-signer.cjs'), configError(/the module exports no plugin: its default export is an object without an "apply" function \(keys: signer\) \(expected/));
   await assert.rejects(load('./throws.mjs'), configError(/plugin "\.\/throws\.mjs": creating the plugin failed: boom/));
   // Syntax errors say where (Node 20 gives an ES module's place only to `node --check`).
   const place = (f: string) => path.join(d, f).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

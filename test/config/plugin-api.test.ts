@@ -3,7 +3,7 @@
 // outside the checkout must be able to import it, and the types the hook table names.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { importPlugin } from '../../core/config/load-config.js';
@@ -35,4 +35,26 @@ test("a plugin outside the checkout imports authorize and AuthorizationError fro
   assert.deepEqual(await ask('approve'), { decision: 'allow' });
   assert.equal(await ask('get'), undefined);
   assert.equal(await ask('boom'), 'error: Asker: kaput');
+});
+
+// The README's list of types (Writing plugins) is what a TypeScript plugin writes: each must
+// resolve from 'plat' for a consumer compiled with Node's module resolution.
+test("every type the README lists resolves from 'plat' for a TypeScript consumer", async () => {
+  const ts = (await import('typescript')).default;
+  const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+  const listed = /import type \{([^}]+)\} from 'plat'/.exec(readme)?.[1]?.split(',').map((s) => s.trim()).filter(Boolean) ?? [];
+  assert.ok(listed.includes('Plugin') && listed.includes('ControllerContext'), listed.join());
+  const consumer = path.join(dir, 'ts-consumer');
+  mkdirSync(path.join(consumer, 'node_modules'), { recursive: true });
+  symlinkSync(repoRoot, path.join(consumer, 'node_modules', 'plat'), 'dir');
+  writeFileSync(path.join(consumer, 'package.json'), '{"type": "module"}');
+  const file = path.join(consumer, 'plugin.ts');
+  writeFileSync(file, `import type { ${listed.join(', ')} } from 'plat';\nexport type Listed = [${listed.join(', ')}];\n`);
+  const program = ts.createProgram([file], {
+    noEmit: true, strict: true, skipLibCheck: true, target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    typeRoots: [path.join(repoRoot, 'node_modules', '@types')], types: ['node'],
+  });
+  const problems = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+  assert.deepEqual(problems, []);
 });

@@ -35,6 +35,9 @@ function misbehavingSigners(ca: TestCredential, other: TestCredential): Plugin {
       // Neither a certificate nor a refusal, from the second of two taps of one signerName.
       host.hooks.sign.for('example.com/shapeless').tap('PassingSigner', () => undefined);
       host.hooks.sign.for('example.com/shapeless').tapPromise('ShapelessSigner', async () => ({ certificate: 'typo of certificatePem' }) as never);
+      // An async function tapped with tap (not tapPromise) that passes: the CSR goes on to the next tap.
+      host.hooks.sign.for('example.com/async-pass').tap('AsyncPassingSigner', (async () => { await new Promise((r) => setImmediate(r)); return undefined; }) as never);
+      host.hooks.sign.for('example.com/async-pass').tapPromise('SignerAfterIt', async (req) => ({ certificatePem: issue(req.requestPem, req.usages) }));
     },
   };
 }
@@ -95,6 +98,12 @@ describe('csrsigning with misbehaving signer plugins', () => {
     assert.ok(signing.logs.has('Starting certificate controller name=\"csrsigning-example.com-throws\" signer=\"example.com/throws\" plugins=[\"PassingSigner\",\"ThrowingSigner\"]'), signing.logs.lines.join('\n'));
     assert.ok(signing.logs.has('several plugins tap this signer: each CSR is handed to them in this order until one answers (anything but undefined), so a plugin sees only the CSRs those before it pass on signer=\"example.com/throws\" plugins=[\"PassingSigner\",\"ThrowingSigner\"]'));
     assert.ok(signing.logs.has('signer=\"example.com/good\" plugins=[\"MisbehavingSigners\"]'));
+  });
+
+  it('waits for an async function tapped with tap: when it passes, the next tap signs (its Promise was taken as the answer)', async () => {
+    await submitApproved(plat.admin, 'async-pass', makeCsr({ cn: 'async-pass' }), 'example.com/async-pass', ['client auth']);
+    const { x509 } = await waitForCertificate(plat.admin, 'async-pass');
+    assert.ok(x509.checkIssued(new X509Certificate(ca.certificatePem)));
   });
 
   it('issues through a signer that answers well', async () => {

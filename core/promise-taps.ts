@@ -1,0 +1,72 @@
+// Taps whose function returns a Promise, made with `tap` (`hooks.admitValidate.tap('X', async (req) =>
+// { throw ... })`): tapable runs a sync tap's function and takes its result as the answer, so the
+// Promise is never awaited. On an async hook the refusal it carries was lost (the request went on
+// as admitted, the signer's answer was a Promise) and its rejection, unhandled, ended the whole
+// process; on a sync hook its work came after the hook had returned. tapable cannot tell such a
+// tap from a sync one when it is made, only when it answers, so every sync tap is wrapped:
+//   - on an async hook it becomes a callback tap that answers at once when its function does, and
+//     once the Promise settles when it returns one: the same outcome as tapPromise, without
+//     adding a turn of the event loop for the taps that are sync;
+//   - on a sync hook a returned Promise is an error that names the hook (its rejection is caught,
+//     so that it does not end the process unnamed): that work belongs in a `start` tap.
+// Installed by the hooks' owner before any other register interceptor, so that those (tracing,
+// the union authorizer's answer handling) see the tap as it runs.
+import type tapable from 'tapable';
+
+/** Any hook's tap, whatever its arguments and result. */
+type AnyTap = tapable.AsyncSeriesHook<[object]>['taps'][number];
+type Callback = (err: unknown, result?: unknown) => void;
+interface Interceptable { intercept(interceptor: { register: (tap: AnyTap) => AnyTap }): void }
+
+function isThenable(v: unknown): v is PromiseLike<unknown> {
+  return (typeof v === 'object' || typeof v === 'function') && v !== null && typeof (v as { then?: unknown }).then === 'function';
+}
+
+/** On an async hook: a sync tap that returns a Promise is waited for, as a tapPromise tap is. */
+export function awaitPromiseTaps(hook: Interceptable): void {
+  hook.intercept({
+    register: (tap) => {
+      if (tap.type !== 'sync') return tap;
+      const fn = tap.fn as (...args: unknown[]) => unknown;
+      return {
+        ...tap,
+        type: 'async',
+        fn: (...all: unknown[]) => {
+          const cb = all.pop() as Callback;
+          let result: unknown;
+          try {
+            result = fn(...all);
+          } catch (err) {
+            cb(err);
+            return;
+          }
+          if (!isThenable(result)) {
+            cb(null, result);
+            return;
+          }
+          // A falsy rejection gets tapable's own wording for a tapPromise tap (core/thrown-message.ts reads it).
+          result.then((value) => cb(null, value), (err: unknown) => cb(err || new Error(`Tap function (tapPromise) rejects "${String(err)}" value`)));
+        },
+      };
+    },
+  });
+}
+
+/** On a sync hook: a tap that returns a Promise throws, naming the hook. */
+export function refusePromiseTaps(hook: Interceptable, hookName: string): void {
+  hook.intercept({
+    register: (tap) => {
+      if (tap.type !== 'sync') return tap;
+      const fn = tap.fn as (...args: unknown[]) => unknown;
+      return {
+        ...tap,
+        fn: (...args: unknown[]) => {
+          const result = fn(...args);
+          if (!isThenable(result)) return result;
+          result.then(undefined, () => {});
+          throw new Error(`hooks.${hookName} is synchronous: the tap returned a Promise, which nothing waits for (its work would come after the hook, its errors unnamed); do asynchronous work in a start tap`);
+        },
+      };
+    },
+  });
+}

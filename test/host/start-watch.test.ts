@@ -1,0 +1,38 @@
+// A config-file plugin whose start tap never settles (it awaits a Promise nobody resolves, with
+// nothing else keeping the event loop alive): the process ended, exit 0 and not a word, as if it
+// had been told to stop. It now stays up and names the plugin it is waiting on. A factory that
+// never resolves, found only when nothing is left to wait on, stops start-up with exit 1.
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { it } from 'node:test';
+import { writeServerKubeconfig } from '../helpers/loopback-kubeconfig.js';
+import { freePort, tempDir } from '../helpers/plat.js';
+import { runPlatAsync, startPlat } from '../helpers/run-plat.js';
+
+it('names the plugin whose start tap has not settled, and keeps the process up', async () => {
+  const dir = tempDir();
+  writeFileSync(path.join(dir, 'plat.config.mjs'), "export default { plugins: ['./hang.mjs'] };\n");
+  writeFileSync(path.join(dir, 'hang.mjs'), "export default { name: 'HangingStart', apply(host) { host.hooks.start.tapPromise('HangingStart', () => new Promise(() => {})); } };\n");
+  const kubeconfig = writeServerKubeconfig(`https://127.0.0.1:${await freePort()}`);
+  const plat = await startPlat(['controller-manager', '--platconfig', kubeconfig, '--secure-port', '0', '--leader-elect=false'],
+    /start-up is waiting on a start tap that has not settled plugin="HangingStart" waited="10s"/, { cwd: dir });
+  try {
+    assert.equal(plat.child.exitCode, null, plat.output());
+    assert.match(plat.output(), /^W\S+ \S+ plat\] start-up is waiting/m);
+  } finally {
+    const exited = new Promise((r) => plat.child.once('exit', r));
+    plat.child.kill('SIGKILL');
+    await exited;
+  }
+});
+
+it('stops start-up with exit 1 when a plugin factory awaits a Promise nothing settles', async () => {
+  const dir = tempDir();
+  writeFileSync(path.join(dir, 'plat.config.mjs'), "export default { plugins: ['./never.mjs'] };\n");
+  writeFileSync(path.join(dir, 'never.mjs'), 'export default () => new Promise(() => {});\n');
+  const kubeconfig = writeServerKubeconfig(`https://127.0.0.1:${await freePort()}`);
+  const r = await runPlatAsync(['controller-manager', '--platconfig', kubeconfig, '--secure-port', '0', '--leader-elect=false'], { cwd: dir });
+  assert.equal(r.code, 1, r.stderr);
+  assert.match(r.stderr, /^plat controller-manager: start-up could not finish: it waits on a Promise that nothing is left to settle \(a plugin module, factory or tap that never resolves\)$/m);
+});
