@@ -8,7 +8,7 @@ import { FlagError, Flags } from './flags/flag-set.js';
 import type { FlagSpec } from './flags/types.js';
 import type { Configuration } from './hooks.js';
 import { Host } from './host.js';
-import { runStartWatched } from './start-watch.js';
+import { runStartWatched, START_WAIT_WARNING_MS, StartAborted } from './start-watch.js';
 import { declareGlobalFlags, dynamicGitVersion, GlobalFlagRequest, globalRequest } from './global-flags.js';
 import { applyLoggingFlags, declareLoggingFlags } from './log-flags.js';
 import type { Logger } from './log.js';
@@ -64,6 +64,11 @@ export interface BootOptions {
   readonly commands?: readonly CommandCalls[];
   /** The role is the whole process (Host.ownsProcess). */
   readonly ownsProcess?: boolean;
+  /**
+   * Aborts start-up (the process got SIGTERM or SIGINT): the start taps are no longer waited on,
+   * what has started is shut down, and boot fails with exit 1. Its reason (a string) is said.
+   */
+  readonly signal?: AbortSignal;
 }
 
 export interface Booted { host: Host; flags: Flags; configFile?: string }
@@ -209,8 +214,14 @@ export async function boot(o: BootOptions): Promise<Booted> {
   }
   warnUncalledTaps(host, { role: profile.role, plugins: [...profile.plugins, ...external.map((x) => x.plugin)] }, o.commands ?? [], o.logger);
   try {
-    await runStartWatched(host.hooks.start, () => host.hooks.start.promise(), o.logger);
+    await runStartWatched(host.hooks.start, () => host.hooks.start.promise(), o.logger, START_WAIT_WARNING_MS, o.signal);
   } catch (e) {
+    if (e instanceof StartAborted) {
+      // The taps that settled may have started parts (a listener, storage): stop them as a stop
+      // after start-up would, before saying why start-up ended.
+      await host.hooks.shutdown.promise().catch((err: unknown) => o.logger.error('shutdown failed', { error: err instanceof Error ? err.message : String(err) }));
+      throw new StartupError(e.message, 1);
+    }
     throw externalTapError(starting(), 'start', e) ?? e;
   }
   await host.hooks.ready.promise();

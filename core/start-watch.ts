@@ -2,14 +2,30 @@
 // loop alive (a Promise nobody resolves: a plugin waiting on an event that never comes) the
 // process even ended, exit 0, as if it had been told to stop. While the start taps run, the
 // process is kept alive and the tap still running is named every interval, so a hung plugin is
-// seen (and a signal, or a second one, ends the wait).
+// seen; a stop signal ends the wait (start taps take no signal, so one that hangs is left behind).
 import type tapable from 'tapable';
+import { whenAborted } from './abort-wait.js';
 import type { Logger } from './log.js';
 
 export const START_WAIT_WARNING_MS = 10_000;
 
-/** Runs the start hook (`run` calls it), warning every `everyMs` with the name of the tap it is waiting on. */
-export async function runStartWatched(hook: tapable.AsyncSeriesHook<[]>, run: () => Promise<void>, logger: Logger, everyMs = START_WAIT_WARNING_MS): Promise<void> {
+/** Start-up was told to stop (SIGTERM, SIGINT) before its start taps had all settled. */
+export class StartAborted extends Error {
+  constructor(readonly reason: string, readonly plugin: string | undefined) {
+    super(`start-up stopped: ${reason}${plugin === undefined ? '' : ` while the start tap of plugin "${plugin}" had not settled`}`);
+    this.name = 'StartAborted';
+  }
+}
+
+const reasonOf = (signal: AbortSignal): string => (typeof signal.reason === 'string' ? signal.reason : 'told to stop');
+
+/**
+ * Runs the start hook (`run` calls it), warning every `everyMs` with the name of the tap it is
+ * waiting on. When `signal` aborts first, rejects with StartAborted at once, whether or not the
+ * running tap ever settles.
+ */
+export async function runStartWatched(hook: tapable.AsyncSeriesHook<[]>, run: () => Promise<void>, logger: Logger, everyMs = START_WAIT_WARNING_MS, signal?: AbortSignal): Promise<void> {
+  if (signal?.aborted) throw new StartAborted(reasonOf(signal), undefined);
   let running: string | undefined;
   hook.intercept({ tap: (tap) => { running = tap.name; } });
   let waited = 0;
@@ -18,7 +34,14 @@ export async function runStartWatched(hook: tapable.AsyncSeriesHook<[]>, run: ()
     logger.warn('start-up is waiting on a start tap that has not settled', { plugin: running, waited: `${waited / 1000}s` });
   }, everyMs);
   try {
-    await run();
+    const started = run();
+    if (!signal) return await started;
+    const aborted = Symbol('aborted');
+    const first = await Promise.race([started, whenAborted(signal).then(() => aborted)]);
+    if (first === aborted) {
+      started.then(undefined, () => {}); // left behind: a late rejection must not crash the stopping process
+      throw new StartAborted(reasonOf(signal), running);
+    }
   } finally {
     clearInterval(timer);
   }

@@ -10,6 +10,9 @@ import { isStartupError } from '../core/plugin.js';
 import { roleCalls, roles, upcomingRoles } from './role-registry.js';
 import { describeAllInOne } from './roles/all-summary.js';
 
+/** How long a signal during start-up waits for boot to stop before the process exits anyway. */
+const ABANDON_START_MS = 10_000;
+
 export interface RoleContext {
   readonly version: string;
   /** plat's usage, for an unknown role. */
@@ -65,14 +68,27 @@ export async function runRole(role: string, rest: readonly string[], c: RoleCont
   let onStop: ((why: string, code: number) => void) | undefined;
   let early: { why: string; code: number } | undefined;
   const request = (why: string, code: number) => { if (onStop) onStop(why, code); else early ??= { why, code }; };
-  // As upstream's SetupSignalHandler: the first signal stops cleanly, a second one exits 1 at once.
+  // As upstream's SetupSignalContext: the first signal cancels (here: start-up too, which a start
+  // tap that never settles would otherwise hold for good), a second one exits 1 at once.
+  const startUp = new AbortController();
+  let abandon: NodeJS.Timeout | undefined;
   let signals = 0;
   const onSignal = (name: string) => {
     if (++signals > 1) {
       process.stderr.write(`received ${name} again, exiting without waiting\n`);
       process.exit(1);
     }
-    request(`received ${name}`, 0);
+    const why = `received ${name}`;
+    if (!onStop) {
+      startUp.abort(why);
+      // Boot stops at once in its start taps; elsewhere (a plugin module or factory that never
+      // settles, a shutdown tap that hangs) one signal must still end the process.
+      abandon = setTimeout(() => {
+        process.stderr.write(`plat ${role}: start-up did not stop within ${ABANDON_START_MS / 1000}s of the signal (${why}), exiting\n`);
+        process.exit(1);
+      }, ABANDON_START_MS);
+    }
+    request(why, 0);
   };
   process.on('SIGINT', () => onSignal('SIGINT'));
   process.on('SIGTERM', () => onSignal('SIGTERM'));
@@ -86,7 +102,7 @@ export async function runRole(role: string, rest: readonly string[], c: RoleCont
   process.once('beforeExit', stalled);
   let booted;
   try {
-    booted = await boot({ profile, argv: rest, cwd: process.cwd(), logger, version: c.version, ownsProcess: true, commands: roleCalls,
+    booted = await boot({ profile, argv: rest, cwd: process.cwd(), logger, version: c.version, ownsProcess: true, commands: roleCalls, signal: startUp.signal,
       ...(process.env['PLAT_CONFIG'] ? { configFile: process.env['PLAT_CONFIG'] } : {}) });
   } catch (e) {
     if (e instanceof GlobalFlagRequest) return answer(e.request, profile, c);
@@ -97,6 +113,7 @@ export async function runRole(role: string, rest: readonly string[], c: RoleCont
     throw e;
   } finally {
     process.off('beforeExit', stalled);
+    clearTimeout(abandon);
   }
   const { host } = booted;
   const summary = describeAllInOne(host);

@@ -1,7 +1,8 @@
 // A config-file plugin whose start tap never settles (it awaits a Promise nobody resolves, with
 // nothing else keeping the event loop alive): the process ended, exit 0 and not a word, as if it
 // had been told to stop. It now stays up and names the plugin it is waiting on. A factory that
-// never resolves, found only when nothing is left to wait on, stops start-up with exit 1.
+// never resolves, found only when nothing is left to wait on, stops start-up with exit 1. One
+// SIGTERM while a start tap hangs stops start-up (it was only recorded: a second one was needed).
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -24,6 +25,31 @@ it('names the plugin whose start tap has not settled, and keeps the process up',
     const exited = new Promise((r) => plat.child.once('exit', r));
     plat.child.kill('SIGKILL');
     await exited;
+  }
+});
+
+it('one SIGTERM while a start tap hangs stops start-up: what started is shut down, exit 1, the tap named', async () => {
+  const dir = tempDir();
+  writeFileSync(path.join(dir, 'plat.config.mjs'), "export default { plugins: ['./started.mjs', './hang.mjs'] };\n");
+  writeFileSync(path.join(dir, 'started.mjs'), "export default { name: 'Started', apply(host) { host.hooks.start.tapPromise('Started', async () => {}); host.hooks.shutdown.tap('Started', () => process.stderr.write('Started: shut down\\n')); } };\n");
+  writeFileSync(path.join(dir, 'hang.mjs'), "export default { name: 'HangingStart', apply(host) { host.hooks.start.tapPromise('HangingStart', () => { process.stderr.write('HangingStart: start tap entered\\n'); return new Promise(() => {}); }); } };\n");
+  const kubeconfig = writeServerKubeconfig(`https://127.0.0.1:${await freePort()}`);
+  const plat = await startPlat(['controller-manager', '--platconfig', kubeconfig, '--secure-port', '0', '--leader-elect=false'],
+    /HangingStart: start tap entered/, { cwd: dir });
+  try {
+    const exited = new Promise<number | null>((resolve) => plat.child.once('exit', (code) => resolve(code)));
+    plat.child.kill('SIGTERM');
+    // Bounded: the old code only recorded the first SIGTERM and the process stayed up for good.
+    const code = await Promise.race([exited, new Promise<'still running'>((r) => setTimeout(() => r('still running'), 20_000).unref())]);
+    assert.equal(code, 1, plat.output());
+    assert.match(plat.output(), /^plat controller-manager: start-up stopped: received SIGTERM while the start tap of plugin "HangingStart" had not settled$/m);
+    assert.match(plat.output(), /^Started: shut down$/m);
+  } finally {
+    if (plat.child.exitCode === null && plat.child.signalCode === null) {
+      const gone = new Promise((r) => plat.child.once('exit', r));
+      plat.child.kill('SIGKILL');
+      await gone;
+    }
   }
 });
 
