@@ -2,6 +2,7 @@
 // flags, refuse what cannot be honoured, configure, start. Every failure is a StartupError with a
 // message a person can act on (exit 2 for command-line problems, 1 otherwise).
 import { ConfigError, loadConfig, type LoadedConfig } from './config/load-config.js';
+import { escapePointer } from './config/schema.js';
 import path from 'node:path';
 import { EntryTaps, externalTapError, loadExternalPlugins, type ExternalPlugin } from './external-plugins.js';
 import { FlagError, Flags } from './flags/flag-set.js';
@@ -174,7 +175,10 @@ export async function boot(o: BootOptions): Promise<Booted> {
     applyProfileDefaults(profile, flags);
     if (config) {
       try {
-        flags.setFromConfig({ ...config.flags, ...(roleSection?.flags ?? {}) }, config.filepath);
+        // Each value is named by its field, as the file's other errors are (`<file>: <JSON pointer>: ...`).
+        const fromRole = roleSection?.flags ?? {};
+        const field = (key: string) => `${Object.hasOwn(fromRole, key) ? `/roles/${escapePointer(profile.role)}` : ''}/flags/${escapePointer(key)}`;
+        flags.setFromConfig({ ...config.flags, ...fromRole }, (key) => `${config.filepath}: ${field(key)}`);
       } catch (e) {
         // A flag the file names or sets wrongly is a config-file problem (exit 1), not a command-line one.
         if (e instanceof FlagError) throw new ConfigError(e.message);

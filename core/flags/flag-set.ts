@@ -185,10 +185,12 @@ export class Flags implements FlagSet {
    * Flag values from the config file: JSON values of the flag's type, or texts parsed as on the
    * command line (`"30s"`, `"a,b"`, `"k=v"`). Each is checked as the command line would be; a
    * later call replaces earlier config values (role sections after the common ones), and the
-   * command line always wins.
+   * command line always wins. `source` names where the values are; a function of the key names
+   * the field too (a file's `/roles/controller-manager/flags/qps`), for errors and sourceOf.
    */
-  setFromConfig(values: Record<string, unknown>, source: string, from: 'operator' | 'profile' = 'operator'): void {
+  setFromConfig(values: Record<string, unknown>, sourceOfKey: string | ((key: string) => string), from: 'operator' | 'profile' = 'operator'): void {
     for (const [key, value] of Object.entries(values)) {
+      const source = typeof sourceOfKey === 'string' ? sourceOfKey : sourceOfKey(key);
       const name = key.replace(/^-{1,2}/, '');
       const e = this.#entries.get(wordSepNormalize(name));
       if (e === undefined) {

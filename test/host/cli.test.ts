@@ -148,16 +148,16 @@ describe('plat command line', () => {
     assert.match(r.stderr, new RegExp(`${path.join(dir, 'plat.config.json').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: /plugins/0`));
   });
 
-  it('refuses a bad flag value given in the config file, naming the file', () => {
+  it('refuses a bad flag value given in the config file, naming the file and the field', () => {
     const dir = tempDir();
     writeFileSync(path.join(dir, '.platrc.yaml'), 'flags:\n  secure-port: notaport\n');
     const r = runPlat(['apiserver', '--data-dir', dir], { cwd: dir });
     assert.equal(r.code, 1, 'a config-file problem, not a command-line one');
-    assert.match(r.stderr, /\.platrc\.yaml: invalid value "notaport" for flag "secure-port"/);
+    assert.match(r.stderr, /\.platrc\.yaml: \/flags\/secure-port: invalid value "notaport" for flag "secure-port"/);
     writeFileSync(path.join(dir, '.platrc.yaml'), 'roles:\n  apiserver:\n    flags:\n      secure-prot: 1\n');
     const unknown = runPlat(['apiserver', '--data-dir', dir], { cwd: dir });
     assert.equal(unknown.code, 1);
-    assert.match(unknown.stderr, /\.platrc\.yaml: unknown flag "secure-prot" \(did you mean "secure-port"\?\)/);
+    assert.match(unknown.stderr, /\.platrc\.yaml: \/roles\/apiserver\/flags\/secure-prot: unknown flag "secure-prot" \(did you mean "secure-port"\?\)/);
   });
 
   it('stops start-up when a plugin throws in apply, naming the plugin', () => {

@@ -62,7 +62,7 @@ describe('--version', () => {
     writeFileSync(path.join(dir, 'plat.config.json'), JSON.stringify({ flags: { version: true } }));
     const r = runPlat(['controller-manager'], { cwd: dir });
     assert.equal(r.code, 1, r.stderr);
-    assert.match(r.stderr, /plat\.config\.json: flag "version" can only be given on the command line/);
+    assert.match(r.stderr, /plat\.config\.json: \/flags\/version: flag "version" can only be given on the command line/);
   });
 
   it('accepts its default GitVersion and versions differing only after the patch', () => {
