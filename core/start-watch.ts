@@ -39,7 +39,12 @@ export async function runStartWatched(hook: tapable.AsyncSeriesHook<[]>, run: ()
     const aborted = Symbol('aborted');
     const first = await Promise.race([started, whenAborted(signal).then(() => aborted)]);
     if (first === aborted) {
-      started.then(undefined, () => {}); // left behind: a late rejection must not crash the stopping process
+      // A tap that stops on the signal itself (the node agent's wait for its lock file) fails at
+      // once, in its own words: that error is kept. One still running is left behind, and a late
+      // rejection of it must not crash the stopping process.
+      const failed = await Promise.race([started.then(() => undefined, (e: unknown) => ({ e })), new Promise<undefined>((r) => setImmediate(() => r(undefined)))]);
+      if (failed !== undefined) throw failed.e;
+      started.then(undefined, () => {});
       throw new StartAborted(reasonOf(signal), running);
     }
   } finally {

@@ -203,6 +203,16 @@ describe('plat nodeagent', () => {
     assert.equal(existsSync(lock), false, 'released on exit');
   });
 
+  it('--lock-file: one SIGTERM while waiting for the lock stops start-up in the wait\'s own words, exit 1', async () => {
+    const dir = tempDir();
+    const lock = path.join(dir, 'nodeagent.lock');
+    writeFileSync(lock, `${process.pid}\n`, { mode: 0o600 }); // held by a live process: this test's
+    const p = await start([`--config=${writeConfig(dir, STANDALONE)}`, `--lock-file=${lock}`], /Waiting for the lock file held by another process/, { cwd: dir });
+    p.child.kill('SIGTERM');
+    assert.equal((await exited(p)).code, 1, p.output());
+    assert.match(p.output(), /^plat nodeagent: unable to acquire file lock on "\S+nodeagent\.lock": interrupted$/m);
+  });
+
   it('--lock-file: a lock left by a dead process is taken over', async () => {
     const dir = tempDir();
     const file = writeConfig(dir, STANDALONE);
