@@ -22,51 +22,44 @@ function isThenable(v: unknown): v is PromiseLike<unknown> {
   return (typeof v === 'object' || typeof v === 'function') && v !== null && typeof (v as { then?: unknown }).then === 'function';
 }
 
+type TapFn = (...args: unknown[]) => unknown;
+
+/** Every sync tap made on `hook` from now on gets what `wrap` makes of its function. */
+function wrapSyncTaps(hook: Interceptable, wrap: (fn: TapFn) => Partial<AnyTap>): void {
+  hook.intercept({ register: (tap) => (tap.type === 'sync' ? { ...tap, ...wrap(tap.fn as TapFn) } : tap) });
+}
+
 /** On an async hook: a sync tap that returns a Promise is waited for, as a tapPromise tap is. */
 export function awaitPromiseTaps(hook: Interceptable): void {
-  hook.intercept({
-    register: (tap) => {
-      if (tap.type !== 'sync') return tap;
-      const fn = tap.fn as (...args: unknown[]) => unknown;
-      return {
-        ...tap,
-        type: 'async',
-        fn: (...all: unknown[]) => {
-          const cb = all.pop() as Callback;
-          let result: unknown;
-          try {
-            result = fn(...all);
-          } catch (err) {
-            cb(err);
-            return;
-          }
-          if (!isThenable(result)) {
-            cb(null, result);
-            return;
-          }
-          // A falsy rejection gets tapable's own wording for a tapPromise tap (core/thrown-message.ts reads it).
-          result.then((value) => cb(null, value), (err: unknown) => cb(err || new Error(`Tap function (tapPromise) rejects "${String(err)}" value`)));
-        },
-      };
+  wrapSyncTaps(hook, (fn) => ({
+    type: 'async',
+    fn: (...all: unknown[]) => {
+      const cb = all.pop() as Callback;
+      let result: unknown;
+      try {
+        result = fn(...all);
+      } catch (err) {
+        cb(err);
+        return;
+      }
+      if (!isThenable(result)) {
+        cb(null, result);
+        return;
+      }
+      // A falsy rejection gets tapable's own wording for a tapPromise tap (core/thrown-message.ts reads it).
+      result.then((value) => cb(null, value), (err: unknown) => cb(err || new Error(`Tap function (tapPromise) rejects "${String(err)}" value`)));
     },
-  });
+  }));
 }
 
 /** On a sync hook: a tap that returns a Promise throws, naming the hook. */
 export function refusePromiseTaps(hook: Interceptable, hookName: string): void {
-  hook.intercept({
-    register: (tap) => {
-      if (tap.type !== 'sync') return tap;
-      const fn = tap.fn as (...args: unknown[]) => unknown;
-      return {
-        ...tap,
-        fn: (...args: unknown[]) => {
-          const result = fn(...args);
-          if (!isThenable(result)) return result;
-          result.then(undefined, () => {});
-          throw new Error(`hooks.${hookName} is synchronous: the tap returned a Promise, which nothing waits for (its work would come after the hook, its errors unnamed); do asynchronous work in a start tap`);
-        },
-      };
+  wrapSyncTaps(hook, (fn) => ({
+    fn: (...args: unknown[]) => {
+      const result = fn(...args);
+      if (!isThenable(result)) return result;
+      result.then(undefined, () => {});
+      throw new Error(`hooks.${hookName} is synchronous: the tap returned a Promise, which nothing waits for (its work would come after the hook, its errors unnamed); do asynchronous work in a start tap`);
     },
-  });
+  }));
 }
