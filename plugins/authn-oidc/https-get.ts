@@ -1,5 +1,9 @@
 // One GET of a JSON document over HTTPS, as the OIDC client makes it for discovery and key sets:
 // the issuer's CA (or the host's roots), a timeout, a size limit, and go-oidc's error wording.
+// A GET sent on a kept-alive connection that the issuer closed at that moment (its idle timeout;
+// Node's servers close after 5 s) is sent again once on a new connection, as Go's transport does
+// for a replayable request on a reused connection: otherwise a key fetch every few seconds would
+// now and then refuse valid tokens with `read ECONNRESET`.
 import https from 'node:https';
 import { checkServerIdentity } from '../../core/client/server-identity.js';
 
@@ -22,7 +26,12 @@ export function createFetchJson(opts: { ca?: string; timeoutMs?: number }): { fe
     let u: URL;
     try { u = new URL(url); } catch { return reject(new FetchError(`invalid URL ${JSON.stringify(url)}`)); }
     if (u.protocol !== 'https:') return reject(new FetchError(`${JSON.stringify(url)} is not an https URL`));
+    get(u, url, true, resolve, reject);
+  });
+  const get = (u: URL, url: string, mayResend: boolean, resolve: (v: unknown) => void, reject: (e: unknown) => void): void => {
+    let answered = false;
     const req = https.get(u, { agent, headers: { accept: 'application/json' }, timeout: timeoutMs }, (res) => {
+      answered = true;
       const chunks: Buffer[] = [];
       let size = 0;
       res.on('data', (c: Buffer) => {
@@ -41,7 +50,13 @@ export function createFetchJson(opts: { ca?: string; timeoutMs?: number }): { fe
       res.on('error', reject);
     });
     req.on('timeout', () => req.destroy(new FetchError(`Get ${JSON.stringify(url)}: timeout after ${timeoutMs}ms`)));
-    req.on('error', (err) => reject(err instanceof FetchError ? err : new FetchError(`Get ${JSON.stringify(url)}: ${err.message}`)));
-  });
+    req.on('error', (err: NodeJS.ErrnoException) => {
+      if (mayResend && !answered && req.reusedSocket && (err.code === 'ECONNRESET' || err.code === 'EPIPE')) {
+        get(u, url, false, resolve, reject);
+        return;
+      }
+      reject(err instanceof FetchError ? err : new FetchError(`Get ${JSON.stringify(url)}: ${err.message}`));
+    });
+  };
   return { fetchJson, close: () => agent.destroy() };
 }
