@@ -1,6 +1,8 @@
 // One JSON round trip to a webhook (token review, subject access review), as upstream's generic
-// webhook client makes it: POST the body to the kubeconfig's server URL exactly, read a JSON
-// answer. Transient failures (connection reset, 429, 500, 504, or any answer with Retry-After) are
+// webhook client makes it: POST the body to the kubeconfig's server URL, read a JSON answer. The
+// URL's query is the client's timeout alone (`?timeout=30s`): client-go's Request.URL sends the
+// rest.Config Timeout that NewGenericWebhook sets and builds the query from the request's own
+// parameters, so a query written into the kubeconfig's server is not sent. Transient failures (connection reset, 429, 500, 504, or any answer with Retry-After) are
 // retried with upstream's backoff (500ms, factor 1.5, jitter 0.2, 5 steps: DefaultShouldRetry);
 // every other failure ends the call at once. One timeout bounds the whole call, retries included.
 //
@@ -14,6 +16,7 @@ import { failOnAbortWhileTunnelling, ProxyAgent } from './proxy-connect.js';
 import { checkServerIdentity } from './server-identity.js';
 import { goUrlErrorText } from './go-url-error.js';
 import { trackSocketAddresses } from './socket-addresses.js';
+import { formatDuration } from '../flags/duration.js';
 
 export interface Backoff {
   readonly initialMs: number;
@@ -53,6 +56,7 @@ export class WebhookClient {
   readonly #sleep: (ms: number, signal: AbortSignal) => Promise<void>;
   readonly #random: () => number;
   readonly #agent: http.Agent;
+  readonly #url: URL;
 
   /** Throws (at start-up) on an unparsable CA, certificate or key, or a key that does not match. */
   constructor(o: WebhookClientOptions) {
@@ -63,6 +67,8 @@ export class WebhookClient {
     this.#sleep = o.sleep ?? sleepUnlessAborted;
     this.#random = o.random ?? Math.random;
     const c = o.connection;
+    this.#url = new URL(c.server);
+    this.#url.search = `?timeout=${formatDuration(this.timeoutMs)}`;
     if (c.server.protocol === 'https:') {
       const tls = {
         ...(c.ca ? { ca: c.ca } : {}),
@@ -105,7 +111,7 @@ export class WebhookClient {
     const c = this.#conn;
     const lib = c.server.protocol === 'https:' ? https : http;
     return new Promise((resolve, reject) => {
-      const req = lib.request(c.server, {
+      const req = lib.request(this.#url, {
         method: 'POST',
         agent: this.#agent,
         signal,
@@ -142,7 +148,7 @@ export class WebhookClient {
       // In client-go's words (the webhook's REST client): `Post "<url>": dial tcp <host:port>: connect: connection refused`.
       const ends = trackSocketAddresses(req);
       req.on('error', (err: NodeJS.ErrnoException) => {
-        reject(new WebhookCallError(goUrlErrorText('POST', c.server, Object.assign(err, ends)), err.code === 'ECONNRESET'));
+        reject(new WebhookCallError(goUrlErrorText('POST', this.#url, Object.assign(err, ends)), err.code === 'ECONNRESET'));
       });
       failOnAbortWhileTunnelling(req, signal, reject);
       req.end(body);

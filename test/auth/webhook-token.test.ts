@@ -41,6 +41,8 @@ type Behaviour = (apiVersion: string, tok: string, audiences?: string[]) => { st
 /** A token-review webhook: checks the request's shape, answers by token prefix. */
 class Webhook {
   readonly calls: Call[] = [];
+  /** The request URL's path and query, per request. */
+  readonly paths: string[] = [];
   readonly shapeErrors: string[] = [];
   readonly behaviours = new Map<string, Behaviour>();
   server!: https.Server;
@@ -51,6 +53,7 @@ class Webhook {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
+        this.paths.push(req.url ?? '');
         const reply = (status: number, body: unknown) => {
           res.writeHead(status, { 'content-type': 'application/json' });
           res.end(typeof body === 'string' ? body : JSON.stringify(body));
@@ -257,7 +260,8 @@ describe('WebhookTokenAuthenticator with --authentication-token-webhook-version 
   it('sends authentication.k8s.io/v1 and asks again once the TTL has passed', async () => {
     plat = await startInProcess({
       args: [
-        '--authentication-token-webhook-config-file', kubeconfig(webhook.url),
+        // A query in the kubeconfig's server is not sent: client-go builds it from the request's parameters.
+        '--authentication-token-webhook-config-file', kubeconfig(`${webhook.url}?tenant=a`),
         '--authentication-token-webhook-version', 'v1',
         '--authentication-token-webhook-cache-ttl', '50ms',
       ],
@@ -266,6 +270,8 @@ describe('WebhookTokenAuthenticator with --authentication-token-webhook-version 
     const before = webhook.callsFor(GOOD);
     assert.equal((await client.get(CSRS)).status, 200);
     assert.equal(webhook.calls.at(-1)?.apiVersion, 'authentication.k8s.io/v1');
+    // NewGenericWebhook's 30s client timeout, which client-go's Request.URL sends as `timeout`.
+    assert.equal(webhook.paths.at(-1), '/authenticate?timeout=30s');
     // Bounded poll: the entry expires after 50ms of wall time; no fixed sleep.
     const deadline = Date.now() + 10_000;
     while (webhook.callsFor(GOOD) < before + 2) {

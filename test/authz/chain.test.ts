@@ -64,8 +64,8 @@ describe('a Webhook entry of --authorization-config', () => {
     const deny = bootChain([webhookEntry('strict', down, { failurePolicy: 'Deny' })]);
     assert.deepEqual(await authorize(deny.host, resourceAttrs({ name: 'anyone' })),
       { decision: 'deny', reason: 'authorization webhook "strict" could not be asked and its failurePolicy is Deny' });
-    // client-go's words for the webhook's failed request, not Node's `connect ECONNREFUSED`.
-    const refused = `Post \\"https://127.0.0.1:${port}/authorize\\": dial tcp 127.0.0.1:${port}: connect: connection refused`;
+    // client-go's words for the webhook's failed request (with the timeout its URL carries), not Node's `connect ECONNREFUSED`.
+    const refused = `Post \\"https://127.0.0.1:${port}/authorize?timeout=5s\\": dial tcp 127.0.0.1:${port}: connect: connection refused`;
     assert.ok(deny.logs.some((l) => l.includes('Failed to make webhook authorizer request') && l.includes(refused)), deny.logs.join('\n'));
     const open = bootChain([webhookEntry('lenient', down, { failurePolicy: 'NoOpinion' })]);
     assert.equal(await authorize(open.host, resourceAttrs({ name: 'anyone' })), undefined);

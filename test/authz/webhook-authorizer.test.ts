@@ -62,7 +62,8 @@ describe('WebhookAuthorizer at the hook level', () => {
     await decide(b, resourceAttrs({ name: 'quiet-1', groups: ['g1', 'system:authenticated'], uid: 'u-1', extra: { 'b.example/x': ['2'], 'a.example/y': ['1'] } },
       { verb: 'update', namespace: 'ns1', name: 'obj', subresource: 'status', apiGroup: '', resource: 'secrets' }));
     const call = webhook.calls[n]!;
-    assert.equal(call.path, '/authorize');
+    // client-go's Request.URL: the kubeconfig's path, and NewGenericWebhook's 30s timeout as the query.
+    assert.equal(call.path, '/authorize?timeout=30s');
     assert.equal(call.apiVersion, 'authorization.k8s.io/v1beta1');
     assert.deepEqual(call.spec, {
       resourceAttributes: { namespace: 'ns1', verb: 'update', version: 'v1', resource: 'secrets', subresource: 'status', name: 'obj' },

@@ -43,7 +43,7 @@ test('requests reach an https server through the cluster\'s proxy-url (CONNECT),
   try {
     const conn = loadKubeconfig(proxiedKubeconfig(`https://localhost:${server.port}`, `http://who:pa%20ss@127.0.0.1:${proxy.port}`, server.caPem));
     assert.equal(conn.proxyUrl?.href, `http://who:pa%20ss@127.0.0.1:${proxy.port}/`);
-    assert.deepEqual(await askBothClients(conn), [{ path: '/api', authorization: 'Bearer secret-t' }, { path: '/', authorization: 'Bearer secret-t' }]);
+    assert.deepEqual(await askBothClients(conn), [{ path: '/api', authorization: 'Bearer secret-t' }, { path: '/?timeout=30s', authorization: 'Bearer secret-t' }]);
     const basic = `Basic ${Buffer.from('who:pa ss').toString('base64')}`;
     assert.deepEqual(proxy.seen, [`CONNECT localhost:${server.port} ${basic}`, `CONNECT localhost:${server.port} ${basic}`], 'both clients tunnelled, the server verified by its own name');
   } finally {

@@ -118,7 +118,7 @@ test('the REST and webhook clients of a loaded kubeconfig tunnel through it, TLS
   const p = await socksProxy();
   try {
     const conn = loadKubeconfig(proxiedKubeconfig(`https://localhost:${server.port}`, p.url, server.caPem));
-    assert.deepEqual(await askBothClients(conn), [{ path: '/api', authorization: 'Bearer secret-t' }, { path: '/', authorization: 'Bearer secret-t' }]);
+    assert.deepEqual(await askBothClients(conn), [{ path: '/api', authorization: 'Bearer secret-t' }, { path: '/?timeout=30s', authorization: 'Bearer secret-t' }]);
     assert.deepEqual(asked(p), [{ methods: [0], addressType: 3, host: 'localhost', port: server.port }]);
     // The certificate names localhost only: through the tunnel an IP server must still fail its check.
     const byIp = new RestClient(loadKubeconfig(proxiedKubeconfig(`https://127.0.0.1:${server.port}`, p.url, server.caPem)));
