@@ -9,7 +9,7 @@
 // off from a restarting API server neither log every second nor come back all at once. What a
 // refusal (a 4xx list or watch) does is the caller's choice (WaitOptions.refusals).
 import type { ApiObject } from '../api/meta.js';
-import { isApiError, resourcePath, type List, type RestClient } from '../client/rest-client.js';
+import { ApiError, isApiError, resourcePath, type List, type RestClient } from '../client/rest-client.js';
 import { formatDuration } from '../flags/duration.js';
 import { sleep } from '../abort-wait.js';
 import { setLongTimeout } from '../long-timeout.js';
@@ -44,6 +44,17 @@ export interface WaitOptions {
   onRetry?(error: unknown, during: 'list' | 'relist' | 'watch'): void;
   /** A watch that could not be opened for now (isWatchErrorRetriable), watched again after the backoff. */
   onBackoff?(error: unknown, retryInMs: number): void;
+  /**
+   * A watch ended by an ERROR event (not 410), the event's Status as the error (apierrors.FromObject):
+   * a 429 is watched again from the same version after the backoff, anything else listed again, as
+   * the reflector's watch loop does (it warns `watch of ... ended with: ...`, no error handler).
+   */
+  onWatchEnded?(error: ApiError): void;
+}
+
+/** The reflector's handleWatch result for an ERROR event: its Status as an API error. */
+class WatchEnded extends Error {
+  constructor(readonly error: ApiError) { super(error.message); }
 }
 
 const RETRY_MS = 1000;
@@ -92,11 +103,11 @@ async function follow(client: RestClient, name: string, o: WaitOptions, signal: 
       const timeoutSeconds = Math.floor(300 * (1 + Math.random()));
       for await (const ev of client.watch<Csr>(CSR_RESOURCE, { resourceVersion: rv, fieldSelector, timeoutSeconds, signal })) {
         if (ev.type === 'ERROR') {
-          const status = ev.object as ApiObject & { code?: number; message?: string };
+          const status = ev.object as ApiObject & { code?: number; reason?: string; message?: string };
           if (status.code === 410) { rv = undefined; break; }
-          const message = `watch failed: ${status.message ?? JSON.stringify(status)}`;
-          // An informer restarts its watch after an error event.
-          throw o.refusals === 'retry' ? new Error(message) : new CertificateWaitError(message);
+          const error = new ApiError(status.code ?? 500, status.reason ?? '', status.message ?? JSON.stringify(status), status);
+          if (o.refusals === 'fail') throw new CertificateWaitError(`watch failed: ${error.message}`);
+          throw new WatchEnded(error);
         }
         rv = ev.object.metadata.resourceVersion ?? rv;
         if (ev.type === 'BOOKMARK') continue;
@@ -107,6 +118,12 @@ async function follow(client: RestClient, name: string, o: WaitOptions, signal: 
     } catch (e) {
       if (signal.aborted) break;
       if (e instanceof CertificateWaitError || (o.refusals === 'fail' && isRefusal(e))) throw e;
+      if (e instanceof WatchEnded) {
+        o.onWatchEnded?.(e.error);
+        if (e.error.code !== 429) rv = undefined;
+        await sleep(backoff.next(), signal);
+        continue;
+      }
       if (!listed) {
         o.onRetry?.(e, 'list');
         await sleep(RETRY_MS, signal);

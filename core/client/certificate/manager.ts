@@ -276,6 +276,11 @@ export class CertificateManager {
         onRetry: (e, during) => this.#logWaitError(req.name, e, during),
         // The reflector's V(4) line for a watch it could not open for now (the API server restarting).
         onBackoff: (e) => this.o.logger.v(4).info(`${WAIT_REFLECTOR}: watch of ${CSR_TYPE} returned ${goClientErrorText(e)} - backing off`),
+        // The reflector's watch loop on an ERROR event: a 429 backs off, anything else is warned of and listed again.
+        onWatchEnded: (e) => {
+          if (e.code === 429) this.o.logger.v(2).info(`${WAIT_REFLECTOR}: watch of ${CSR_TYPE} returned 429 - backing off`);
+          else this.o.logger.warn(`${WAIT_REFLECTOR}: watch of ${CSR_TYPE} ended with: ${e.message}`);
+        },
       });
     } catch (error) {
       if (signal.aborted) return undefined;

@@ -60,3 +60,54 @@ describe('certificate manager, its CSR wait failing after the first list', () =>
     assert.ok(!lines.some((l) => l.includes('EHOSTUNREACH')), lines.join('\n'));
   });
 });
+
+/**
+ * Lists the unissued CSR; each watch ends with the ERROR event `events` gives for it (in turn),
+ * then the watch after them hangs until stopped. Counts lists and watches and their versions.
+ */
+function watchEndingWith(events: object[], counts: { lists: number; watchVersions: string[] }): RestClient {
+  const csr = { metadata: { name: 'csr-1', uid: 'uid-1', resourceVersion: '1' }, status: {} };
+  return {
+    request: async (method: string) => {
+      if (method === 'POST') return csr;
+      counts.lists++;
+      return { items: [csr], metadata: { resourceVersion: String(counts.lists) } };
+    },
+    async *watch(_r: unknown, o: { resourceVersion: string; signal: AbortSignal }) {
+      counts.watchVersions.push(o.resourceVersion);
+      const ev = events[counts.watchVersions.length - 1];
+      if (ev) { yield { type: 'ERROR', object: ev }; return; }
+      await new Promise((r) => o.signal.addEventListener('abort', r, { once: true }));
+    },
+  } as unknown as RestClient;
+}
+
+describe('certificate manager, its CSR wait\'s watch ended by an ERROR event', () => {
+  const status = (code: number, reason: string, message: string) => ({ kind: 'Status', apiVersion: 'v1', status: 'Failure', code, reason, message });
+
+  it('warns as the reflector\'s watch loop does (no error handler), backs off a 429 and lists again after anything else', async () => {
+    const lines: string[] = [];
+    const counts = { lists: 0, watchVersions: [] as string[] };
+    const stop = new AbortController();
+    const manager = new CertificateManager({
+      store: new FileStore({ dir: tempDir('plat-manager-'), prefix: 'nodeagent-client' }), signerName: 'platform/apiserver-client-nodeagent', use: 'client',
+      logger: createLogger({ verbosity: 2, write: (l) => lines.push(l) }),
+      template: () => ({ commonName: 'system:node:n1', organizations: ['system:nodes'], dnsNames: [], ipAddresses: [] }),
+      client: () => watchEndingWith([status(429, 'TooManyRequests', 'too many requests'), status(500, 'InternalError', 'etcdserver: request timed out')], counts),
+      sleep: async () => {},
+    });
+    const running = manager.run(stop.signal);
+    try {
+      await eventually(() => counts.watchVersions.length >= 3, 'a third watch', 100, 50);
+    } finally {
+      stop.abort();
+      await running;
+    }
+    // The 429 is watched again from the same version; the 500 is listed again and watched from the new list.
+    assert.deepEqual(counts.watchVersions.slice(0, 3), ['1', '1', '2']);
+    assert.equal(counts.lists, 2);
+    assert.ok(lines.some((l) => /^I/.test(l) && l.endsWith('] core/certificates/csr-wait.ts: watch of *v1.CertificateSigningRequest returned 429 - backing off')), lines.join('\n'));
+    assert.ok(lines.some((l) => /^W/.test(l) && l.endsWith('] core/certificates/csr-wait.ts: watch of *v1.CertificateSigningRequest ended with: etcdserver: request timed out')), lines.join('\n'));
+    assert.ok(!lines.some((l) => l.includes('Failed to watch') || l.includes('watch failed')), lines.join('\n'));
+  });
+});
