@@ -253,6 +253,38 @@ describe('leader election', () => {
     assert.equal(series('leader_election_master_status'), '0');
   });
 
+  it('times the lease on a monotonic clock: a step of the wall clock neither hands a live Lease over nor keeps a dead one', async () => {
+    // As Go's time.Now, whose monotonic reading observedTime.Add(d).After(now) compares.
+    let wall = Date.now();
+    let mono = 1_000_000;
+    const renewTime = new Date(wall).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+    const held = await plat.admin.post(LEASES, { apiVersion: 'coordination.platform/v1', kind: 'Lease', metadata: { name: 'election-clock' },
+      spec: { holderIdentity: 'cm-live', leaseDurationSeconds: 60, acquireTime: renewTime, renewTime, leaseTransitions: 0 } });
+    assert.equal(held.status, 201, held.text);
+    const standby = new LeaderElector({ client, namespace: 'plat-system', name: 'election-clock', identity: 'cm-standby',
+      leaseDurationMs: 60_000, renewDeadlineMs: 40_000, retryPeriodMs: 2000, now: () => wall, monotonicNow: () => mono });
+    assert.equal(await standby.tryAcquireOrRenew(), false, 'held by cm-live');
+    // The wall clock steps an hour ahead (NTP, an operator) a moment later: the Lease is not stale.
+    wall += 3600_000;
+    mono += 1000;
+    assert.equal(await standby.tryAcquireOrRenew(), false, 'a wall-clock step does not expire the Lease');
+    assert.equal((await plat.admin.get(`${LEASES}/election-clock`)).json.spec.holderIdentity, 'cm-live');
+    // Then two hours back, while a whole lease duration passes without a renewal: it is stale.
+    wall -= 2 * 3600_000;
+    mono += 60_000;
+    assert.equal(await standby.tryAcquireOrRenew(), true, 'a lease duration without a renewal expires the Lease, whatever the wall clock says');
+    const taken = (await plat.admin.get(`${LEASES}/election-clock`)).json.spec;
+    assert.equal(taken.holderIdentity, 'cm-standby');
+    assert.equal(taken.leaseTransitions, 1);
+    // What it writes is the wall clock's time.
+    assert.equal(taken.renewTime, new Date(wall).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z'));
+    // The health check measures on the same clock: a leader whose wall clock jumps is still healthy.
+    wall += 3600_000;
+    assert.equal(standby.check(20_000), undefined);
+    mono += 60_000 + 20_001;
+    assert.equal(standby.check(20_000), 'failed election to renew leadership on lease election-clock');
+  });
+
   it('rejects inconsistent timings', () => {
     assert.throws(() => new LeaderElector({ client, namespace: 'x', name: 'y', leaseDurationMs: 1000, renewDeadlineMs: 1000, retryPeriodMs: 100 }), /leaseDuration must be greater than renewDeadline/);
     assert.throws(() => new LeaderElector({ client, namespace: 'x', name: 'y', leaseDurationMs: 1000, renewDeadlineMs: 200, retryPeriodMs: 200 }), /renewDeadline must be greater than retryPeriod\*JitterFactor/);
