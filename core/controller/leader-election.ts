@@ -1,7 +1,7 @@
 // Leader election on a coordination Lease, as client-go's leaderelection with a LeaseLock: try to
 // acquire every retry period (jittered); a lease held by another is taken only once it has not
-// changed for a whole lease duration as measured on OUR clock (so clock skew between candidates
-// does not matter); the leader renews every retry period and, if it cannot renew within the renew
+// changed for a whole lease duration as measured on OUR monotonic clock (so neither clock skew
+// between candidates nor a step of the wall clock matters); the leader renews every retry period and, if it cannot renew within the renew
 // deadline, or as soon as it finds another holder in the Lease, stops leading. Updates carry the
 // resourceVersion, so two candidates never both win. A leader renews with one PUT of the Lease it
 // last wrote (upstream's optimistic fast path), reading it again only when that write fails.
@@ -27,7 +27,15 @@ export interface LeaderElectionConfig {
   /** Give the lease up (holder cleared) when stopping while leading. */
   readonly releaseOnCancel?: boolean;
   readonly logger?: Logger;
+  /** The wall clock (ms): the acquire and renew times written into the Lease. Date.now by default. */
   readonly now?: () => number;
+  /**
+   * A monotonic clock (ms): when a change of the Lease was observed, whether the lease is still
+   * valid, the health check. performance.now by default, as Go's time.Now carries a monotonic
+   * reading that observedTime.Add(d).After(now) and clock.Since use: a step of the wall clock (NTP,
+   * an operator) must neither hand a live leader's Lease to a standby nor keep a dead one's.
+   */
+  readonly monotonicNow?: () => number;
   /** leader_election_master_status and leader_election_slowpath_total, labelled with `name`. */
   readonly metrics?: LeaderElectionMetrics;
 }
@@ -93,21 +101,23 @@ export class LeaderElector {
    */
   check(toleranceMs: number): string | undefined {
     if (!this.isLeader || !this.#observed) return undefined;
-    if (this.#now() - this.#observed.at > this.c.leaseDurationMs + toleranceMs) {
+    if (this.#elapsed() - this.#observed.at > this.c.leaseDurationMs + toleranceMs) {
       return `failed election to renew leadership on lease ${this.c.name}`;
     }
     return undefined;
   }
   #now(): number { return (this.c.now ?? Date.now)(); }
+  #elapsed(): number { return (this.c.monotonicNow ?? performance.now.bind(performance))(); }
 
   /** One attempt; true when we hold the lease afterwards. `signal` abandons its requests. */
   async tryAcquireOrRenew(signal?: AbortSignal): Promise<boolean> {
     const ref = { ...LEASES, namespace: this.c.namespace };
     const opts = signal ? { signal } : {};
     const now = this.#now();
+    const at = this.#elapsed();
     // As upstream's int(LeaseDuration / time.Second); a sub-second duration still writes a valid 1.
     const durationS = Math.max(1, Math.floor(this.c.leaseDurationMs / 1000));
-    const fast = await this.#renewOptimistically(ref, durationS, now, opts);
+    const fast = await this.#renewOptimistically(ref, durationS, now, at, opts);
     if (fast) return true;
     let lease: LeaseObject;
     try {
@@ -122,15 +132,15 @@ export class LeaderElector {
       } catch (err) {
         throw new LeaseStepError('create', this.#lock, err);
       }
-      this.#observe(JSON.stringify({ holder: this.identity, renew: microTime(now) }), now);
+      this.#observe(JSON.stringify({ holder: this.identity, renew: microTime(now) }));
       return true;
     }
     const spec = lease.spec ?? {};
     const holder = spec.holderIdentity ?? '';
-    this.#observe(JSON.stringify({ holder, renew: spec.renewTime ?? '' }), now);
+    this.#observe(JSON.stringify({ holder, renew: spec.renewTime ?? '' }));
     const heldByOther = holder !== '' && holder !== this.identity;
     const expires = this.#observed!.at + (spec.leaseDurationSeconds ?? durationS) * 1000;
-    if (heldByOther && expires > now) return false;
+    if (heldByOther && expires > at) return false;
     const mine = holder === this.identity;
     // Still leading, yet the optimistic write did not do: upstream's slow path.
     if (mine) this.c.metrics?.slowpathExercised(this.c.name);
@@ -146,7 +156,7 @@ export class LeaderElector {
       if (isApiError(e, 'Conflict')) return false;
       throw new LeaseStepError('update', this.#lock, e);
     }
-    this.#observe(JSON.stringify({ holder: this.identity, renew: lease.spec.renewTime }), now);
+    this.#observe(JSON.stringify({ holder: this.identity, renew: lease.spec.renewTime }));
     return true;
   }
 
@@ -155,10 +165,10 @@ export class LeaderElector {
    * wrote with a new renewTime, no read first (half the requests of a renewal). A failure (a
    * conflict: someone else wrote it; or any other) falls back to the read-then-write path.
    */
-  async #renewOptimistically(ref: typeof LEASES & { namespace: string }, durationS: number, now: number, opts: { signal?: AbortSignal }): Promise<boolean> {
+  async #renewOptimistically(ref: typeof LEASES & { namespace: string }, durationS: number, now: number, at: number, opts: { signal?: AbortSignal }): Promise<boolean> {
     const written = this.#written;
     const observed = this.#observed;
-    if (!this.isLeader || !written?.spec || !observed || observed.at + (written.spec.leaseDurationSeconds ?? durationS) * 1000 <= now) return false;
+    if (!this.isLeader || !written?.spec || !observed || observed.at + (written.spec.leaseDurationSeconds ?? durationS) * 1000 <= at) return false;
     const lease: LeaseObject = { ...written, spec: { ...written.spec, holderIdentity: this.identity, leaseDurationSeconds: durationS, renewTime: microTime(now) } };
     try {
       this.#written = await this.c.client.update(ref, lease, undefined, opts);
@@ -168,7 +178,7 @@ export class LeaderElector {
       this.c.logger?.error(`Failed to update lock optimitically: ${goClientErrorText(e)}, falling back to slow path`);
       return false;
     }
-    this.#observe(JSON.stringify({ holder: this.identity, renew: lease.spec!.renewTime }), now);
+    this.#observe(JSON.stringify({ holder: this.identity, renew: lease.spec!.renewTime }));
     return true;
   }
 
@@ -183,8 +193,9 @@ export class LeaderElector {
     });
   }
 
-  #observe(record: string, now: number): void {
-    if (this.#observed?.record !== record) this.#observed = { record, at: now };
+  /** Notes the record read or written; a change is timed when its answer came, as setObservedRecord. */
+  #observe(record: string): void {
+    if (this.#observed?.record !== record) this.#observed = { record, at: this.#elapsed() };
     const holder = (JSON.parse(record) as { holder: string }).holder;
     if (holder !== this.#leader) {
       this.#leader = holder;

@@ -1,7 +1,9 @@
 // The controller manager's life once the process serves: run the controllers at once, or only
 // while holding the Lease (--leader-elect); losing the Lease ends the process with exit code 1
-// ("leaderelection lost", as upstream); a stop gives the controllers --controller-shutdown-timeout
-// to return, then gives up (the caller exits 1 then, as upstream's RunControllers failing).
+// ("leaderelection lost", as upstream) at once, without waiting for the controllers (upstream's
+// OnStoppedLeading exits the process while they run); a stop gives the controllers
+// --controller-shutdown-timeout to return, then gives up (the caller exits 1 then, as upstream's
+// RunControllers failing).
 import type { RestClient } from '../../core/client/rest-client.js';
 import { LeaderElector } from '../../core/controller/leader-election.js';
 import { requestExit } from '../../core/lifecycle.js';
@@ -36,6 +38,8 @@ export class ControllerManagerRuntime {
   readonly #controllers = new RunningControllers();
   #done: Promise<void> | undefined;
   #elector: LeaderElector | undefined;
+  /** Leadership was lost: the process exits without waiting for its controllers. */
+  #lost = false;
   constructor(private readonly o: RuntimeOptions) {}
 
   /** The election's identity (hostname_uuid), when electing. */
@@ -70,12 +74,11 @@ export class ControllerManagerRuntime {
     this.o.health.add({ name: 'leaderElection', check: async () => elector.check(LEADER_HEALTH_TOLERANCE_MS) });
     log.info('attempting to acquire leader lease', { lease: `${le.resourceNamespace}/${le.resourceName}`, identity: elector.identity });
     let cleanly = false;
-    let lost = false;
     await elector.run({
       onStartedLeading: async (leading) => {
         leading.addEventListener('abort', () => {
           if (this.#stop.signal.aborted) return;
-          lost = true;
+          this.#lost = true;
           log.error('leaderelection lost');
           requestExit(this.o.host, { code: 1, reason: 'leaderelection lost' });
         }, { once: true });
@@ -91,7 +94,7 @@ export class ControllerManagerRuntime {
     // Hand the Lease over at once when our controllers have all stopped; otherwise a standby must
     // wait out the lease duration, as after a crash. A leader that lost the Lease writes it no more
     // (upstream exits at once): it may be another's by now, and its own view is what failed.
-    if (this.#stop.signal.aborted && cleanly && !lost) await elector.release();
+    if (this.#stop.signal.aborted && cleanly && !this.#lost) await elector.release();
   }
 
   /**
@@ -101,6 +104,10 @@ export class ControllerManagerRuntime {
   async stop(): Promise<void> {
     this.#stop.abort();
     if (!this.#done) return;
+    // Upstream's OnStoppedLeading is klog.FlushAndExit(1): a controller that has not returned yet
+    // (its stop was asked for when the Lease went) must not go on beside the new leader, for
+    // --controller-shutdown-timeout or, with 0, for ever.
+    if (this.#lost) return;
     const timeoutMs = this.o.shutdownTimeoutMs;
     if (timeoutMs <= 0) return this.#done;
     let cancel = (): void => {};

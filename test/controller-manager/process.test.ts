@@ -1,7 +1,9 @@
 // `plat controller-manager` as real processes against a real plat: it serves /healthz on its
 // port and runs its controllers; with --leader-elect exactly one of two processes leads (the
 // Lease holder) and, when the leader is killed with SIGKILL, the other takes over within the
-// lease duration; a leader whose Lease is taken away exits 1 ("leaderelection lost"); SIGTERM
+// lease duration, and when it is SIGSTOPped past the lease duration (woken, the old leader finds
+// the Lease taken and exits 1, having written nothing); a leader whose Lease is taken away exits 1
+// ("leaderelection lost") at once, even with a controller that has not returned; SIGTERM
 // stops it cleanly (exit 0, Lease released), or with exit 1 when a controller outlives
 // --controller-shutdown-timeout. Start-up mistakes exit with a message before anything runs.
 import assert from 'node:assert/strict';
@@ -31,6 +33,23 @@ const exited = (p: Background) => new Promise<{ code: number | null; signal: Nod
   if (p.child.exitCode !== null || p.child.signalCode !== null) return resolve({ code: p.child.exitCode, signal: p.child.signalCode });
   p.child.once('exit', (code, signal) => resolve({ code, signal }));
 });
+
+/** The exit, or 'still running' once `ms` have passed without one. */
+const exitedWithin = (p: Background, ms: number) => Promise.race([
+  exited(p), new Promise<'still running'>((resolve) => setTimeout(() => resolve('still running'), ms).unref()),
+]);
+
+/** Writes `holder` into the Lease at `url` as a fresh, long holding; the leader renews beside us, so a conflict is read again. */
+async function takeLease(admin: RunningPlat['admin'], url: string, holder: string): Promise<void> {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const current = (await admin.get(url)).json;
+    const now = new Date().toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+    const put = await admin.put(url, { ...current, spec: { ...current.spec, holderIdentity: holder, renewTime: now, leaseDurationSeconds: 60 } });
+    if (put.status === 200) return;
+    assert.equal(put.status, 409, put.text);
+  }
+  assert.fail('the Lease could not be written between two renewals');
+}
 
 const identityOf = (p: Background): string => /successfully acquired lease .*identity="([^"]+)"/.exec(p.output())?.[1] ?? '';
 
@@ -118,6 +137,16 @@ describe('plat controller-manager processes', () => {
     assert.deepEqual(await exited(p), { code: 1, signal: null });
     assert.match(p.output(), /E\d{4} [\d:.]+ plat\/controller-manager\] leaderelection lost/);
     assert.equal((await lease()).spec.holderIdentity, 'intruder');
+  });
+
+  it('a leader whose Lease is taken exits 1 at once, without waiting for a controller that has not returned (--controller-shutdown-timeout=0)', async () => {
+    // Upstream's OnStoppedLeading exits the process (klog.FlushAndExit) while its controllers run.
+    const p = await cm('lost-stuck', ['--secure-port=0', '--controllers=stuck', '--controller-shutdown-timeout=0', '--leader-elect-resource-name=lost-stuck', ...FAST_ELECTION, '-v=1'],
+      /Starting controller controller="stuck"/);
+    await takeLease(plat.admin, `${LEASE.replace(/[^/]+$/, '')}lost-stuck`, 'intruder');
+    assert.deepEqual(await exitedWithin(p, 15_000), { code: 1, signal: null }, p.output());
+    assert.match(p.output(), /\] leaderelection lost\n/);
+    assert.doesNotMatch(p.output(), /Controller shutdown timeout reached|shutdown failed/);
   });
 
   it('a leader that lost its Lease (cut off past the renew deadline) does not write it on the way out', async () => {
@@ -223,6 +252,54 @@ describe('a new leader issues what the killed one never saw', () => {
   after(async () => {
     for (const p of procs) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
     await plat?.stop();
+  });
+
+  it('SIGSTOP the leading signer past the lease duration: the other takes over and issues; SIGCONT, and the old one finds the Lease taken and exits 1, having issued nothing', async () => {
+    // The keys are made first: made while b leads, they would hold up this process's API server
+    // (and b's renewals) for as long as they take.
+    const fx = fixtures();
+    const names = ['paused-1', 'paused-2'];
+    const bodies = names.map((name) => ({ ...baseCsr(fx, name), spec: { ...baseCsr(fx, 'x').spec, signerName: 'platform/apiserver-client' } }));
+    const pki = path.join(plat.dataDir, 'pki');
+    const args = ['controller-manager', '--platconfig', admin, '--secure-port=0', '--controllers=csrsigning', '--leader-elect-resource-name=paused',
+      '--leader-elect-lease-duration=3s', '--leader-elect-renew-deadline=2s', '--leader-elect-retry-period=250ms', '-v=2',
+      `--cluster-signing-cert-file=${path.join(pki, 'ca.crt')}`, `--cluster-signing-key-file=${path.join(pki, 'ca.key')}`];
+    const a = await startPlat(args, /successfully acquired lease/, { cwd: tempDir() });
+    procs.push(a);
+    const b = await startPlat(args, /attempting to acquire leader lease/, { cwd: tempDir() });
+    procs.push(b);
+    a.child.kill('SIGSTOP');
+    await until(async () => /successfully acquired lease/.test(b.output()), 'b takes over from the paused leader', 100, 100);
+    const lease = (await plat.admin.get('/apis/coordination.platform/v1/namespaces/plat-system/leases/paused')).json;
+    assert.equal(lease.spec.holderIdentity, identityOf(b));
+
+    // Created while a is paused: its watch holds their events for when it wakes up.
+    const CSRS = '/apis/certificates.platform/v1/certificatesigningrequests';
+    for (const [i, name] of names.entries()) {
+      const created = await plat.admin.post(CSRS, bodies[i]);
+      assert.equal(created.status, 201, created.text);
+      const approved = await plat.admin.put(`${CSRS}/${name}/approval`, { ...created.json, status: { conditions: [{ type: 'Approved', status: 'True', reason: 'Test', message: 'ok' }] } });
+      assert.equal(approved.status, 200, approved.text);
+    }
+    const issued: Record<string, { certificate: string; resourceVersion: string }> = {};
+    for (const name of names) {
+      const csr = await until(async () => { const r = (await plat.admin.get(`${CSRS}/${name}`)).json; return r.status?.certificate ? r : undefined; }, `${name} issued by b`, 100, 100);
+      issued[name] = { certificate: csr.status.certificate, resourceVersion: csr.metadata.resourceVersion };
+    }
+
+    a.child.kill('SIGCONT');
+    assert.deepEqual(await exitedWithin(a, 15_000), { code: 1, signal: null }, a.output());
+    assert.match(a.output(), /\] leaderelection lost\n/);
+    assert.doesNotMatch(a.output(), /issued a certificate/, 'the old leader issued nothing after it woke up');
+    for (const name of names) {
+      const csr = (await plat.admin.get(`${CSRS}/${name}`)).json;
+      assert.deepEqual({ certificate: csr.status.certificate, resourceVersion: csr.metadata.resourceVersion }, issued[name], `${name} was written once`);
+    }
+    assert.equal((await plat.admin.get('/apis/coordination.platform/v1/namespaces/plat-system/leases/paused')).json.spec.holderIdentity, identityOf(b));
+    assert.equal(b.child.exitCode, null, 'the new leader goes on');
+    // Its signer would otherwise answer the next test's CSRs.
+    b.child.kill('SIGTERM');
+    assert.deepEqual(await exited(b), { code: 0, signal: null });
   });
 
   it('SIGKILL the leading signer; the other takes over and issues a CSR created after the kill', async () => {

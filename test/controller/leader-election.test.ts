@@ -1,5 +1,6 @@
 // Leader election on a Lease of a real plat: exactly one candidate leads, a crashed leader (no
-// release) is replaced after the lease duration, a released lease is taken at once, and the
+// release) is replaced after the lease duration, a released lease is taken at once, a Lease a
+// user deletes or clears is written again by its leader, and the
 // Lease resource validates as upstream.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -13,6 +14,7 @@ import { eventually } from '../helpers/kubectl.js';
 import { startInProcess, type Response, type RunningPlat } from '../helpers/plat.js';
 import { startStallProxy } from '../helpers/stall-proxy.js';
 import { adminConnection } from './support.js';
+import { until } from '../controller-manager/support.js';
 
 const LEASES = '/apis/coordination.platform/v1/namespaces/plat-system/leases';
 
@@ -65,6 +67,32 @@ describe('leader election', () => {
     await eventually(() => b.state.leading, 'b leads', 10, 100);
     b.stop.abort();
     await b.done;
+  });
+
+  it('a leader whose Lease a user deletes creates it again and goes on leading; one whose holder a user clears takes it again as a new term', async () => {
+    // As client-go: the optimistic PUT fails, the read finds nothing (or no holder) and the slow path writes it.
+    const a = candidate('cm-a', 'election-edited');
+    await eventually(() => a.state.leading, 'a leads');
+    const first = (await plat.admin.get(`${LEASES}/election-edited`)).json;
+    assert.equal((await plat.admin.delete(`${LEASES}/election-edited`)).status, 200);
+    const again = await until(async () => { const r = await plat.admin.get(`${LEASES}/election-edited`); return r.status === 200 && r.json.metadata.uid !== first.metadata.uid ? r.json : undefined; }, 'the Lease created again');
+    assert.equal(again.spec.holderIdentity, 'cm-a');
+    assert.equal(again.spec.leaseTransitions, 0);
+    assert.equal(again.spec.leaseDurationSeconds, 1);
+    assert.equal(a.state.leading, true);
+    let cleared;
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const lease = (await plat.admin.get(`${LEASES}/election-edited`)).json;
+      const { holderIdentity: _holder, ...spec } = lease.spec;
+      cleared = await plat.admin.put(`${LEASES}/election-edited`, { ...lease, spec });
+      if (cleared.status !== 409) break;
+    }
+    assert.equal(cleared!.status, 200, cleared!.text);
+    const retaken = await until(async () => { const r = (await plat.admin.get(`${LEASES}/election-edited`)).json; return r.spec.holderIdentity === 'cm-a' ? r : undefined; }, 'a takes it again');
+    assert.equal(retaken.spec.leaseTransitions, 1, 'a lease with no holder is taken as a new term');
+    assert.equal(a.state.leading, true);
+    a.stop.abort();
+    await a.done;
   });
 
   it('a leader cut off from the API server stops leading before a standby may take over', async () => {
@@ -251,6 +279,38 @@ describe('leader election', () => {
     stop.abort();
     await done;
     assert.equal(series('leader_election_master_status'), '0');
+  });
+
+  it('times the lease on a monotonic clock: a step of the wall clock neither hands a live Lease over nor keeps a dead one', async () => {
+    // As Go's time.Now, whose monotonic reading observedTime.Add(d).After(now) compares.
+    let wall = Date.now();
+    let mono = 1_000_000;
+    const renewTime = new Date(wall).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+    const held = await plat.admin.post(LEASES, { apiVersion: 'coordination.platform/v1', kind: 'Lease', metadata: { name: 'election-clock' },
+      spec: { holderIdentity: 'cm-live', leaseDurationSeconds: 60, acquireTime: renewTime, renewTime, leaseTransitions: 0 } });
+    assert.equal(held.status, 201, held.text);
+    const standby = new LeaderElector({ client, namespace: 'plat-system', name: 'election-clock', identity: 'cm-standby',
+      leaseDurationMs: 60_000, renewDeadlineMs: 40_000, retryPeriodMs: 2000, now: () => wall, monotonicNow: () => mono });
+    assert.equal(await standby.tryAcquireOrRenew(), false, 'held by cm-live');
+    // The wall clock steps an hour ahead (NTP, an operator) a moment later: the Lease is not stale.
+    wall += 3600_000;
+    mono += 1000;
+    assert.equal(await standby.tryAcquireOrRenew(), false, 'a wall-clock step does not expire the Lease');
+    assert.equal((await plat.admin.get(`${LEASES}/election-clock`)).json.spec.holderIdentity, 'cm-live');
+    // Then two hours back, while a whole lease duration passes without a renewal: it is stale.
+    wall -= 2 * 3600_000;
+    mono += 60_000;
+    assert.equal(await standby.tryAcquireOrRenew(), true, 'a lease duration without a renewal expires the Lease, whatever the wall clock says');
+    const taken = (await plat.admin.get(`${LEASES}/election-clock`)).json.spec;
+    assert.equal(taken.holderIdentity, 'cm-standby');
+    assert.equal(taken.leaseTransitions, 1);
+    // What it writes is the wall clock's time.
+    assert.equal(taken.renewTime, new Date(wall).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z'));
+    // The health check measures on the same clock: a leader whose wall clock jumps is still healthy.
+    wall += 3600_000;
+    assert.equal(standby.check(20_000), undefined);
+    mono += 60_000 + 20_001;
+    assert.equal(standby.check(20_000), 'failed election to renew leadership on lease election-clock');
   });
 
   it('rejects inconsistent timings', () => {
