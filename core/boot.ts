@@ -105,15 +105,17 @@ export function declareFlags(host: Host, profile: Profile, flags: Flags): void {
 function warnUnreadSections(profile: Profile, config: LoadedConfig, logger: Logger): void {
   const unread = (profile.covers ?? []).filter((role) => config.roles[role] !== undefined);
   if (unread.length === 0) return;
+  // Fields as JSON pointers, as every other problem of the file names its field.
+  const section = (role: string) => `/roles/${escapePointer(role)}`;
   const ignored = unread.flatMap((role) => {
     const { plugins, flags } = config.roles[role]!;
     const keys = [
-      ...plugins.map((p) => `roles.${role}.plugins[${p.index}]${typeof p.spec === 'string' ? ` (${p.spec})` : ''}`),
-      ...Object.keys(flags).map((f) => `roles.${role}.flags.${f}`),
+      ...plugins.map((p) => `${p.pointer}${typeof p.spec === 'string' ? ` (${p.spec})` : ''}`),
+      ...Object.keys(flags).map((f) => `${section(role)}/flags/${escapePointer(f)}`),
     ];
-    return keys.length > 0 ? keys : [`roles.${role}`];
+    return keys.length > 0 ? keys : [section(role)];
   });
-  logger.warn(`${config.filepath}: plat ${profile.role} reads roles.${profile.role}, not ${unread.map((r) => `roles.${r}`).join(' or ')}: their plugins are not loaded and their flags not set here (move them to roles.${profile.role}, or to the top level, to use them)`, { ignored });
+  logger.warn(`${config.filepath}: plat ${profile.role} reads ${section(profile.role)}, not ${unread.map(section).join(' or ')}: their plugins are not loaded and their flags not set here (move them to ${section(profile.role)}, or to the top level, to use them)`, { ignored });
 }
 
 const isThenable = (v: unknown): v is PromiseLike<unknown> =>
