@@ -9,6 +9,7 @@ import { FlagError, Flags } from './flags/flag-set.js';
 import type { FlagSpec } from './flags/types.js';
 import type { Configuration } from './hooks.js';
 import { Host } from './host.js';
+import { asPlugin } from './tap-owners.js';
 import { runStartWatched, START_WAIT_WARNING_MS, StartAborted } from './start-watch.js';
 import { declareGlobalFlags, dynamicGitVersion, GlobalFlagRequest, globalRequest } from './global-flags.js';
 import { applyLoggingFlags, declareLoggingFlags } from './log-flags.js';
@@ -67,7 +68,8 @@ export interface BootOptions {
   readonly ownsProcess?: boolean;
   /**
    * Aborts start-up (the process got SIGTERM or SIGINT): the start taps are no longer waited on,
-   * what has started is shut down, and boot fails with exit 1. Its reason (a string) is said.
+   * what has started is shut down, and boot fails with exit 1. Its reason (a string) is said. The
+   * start taps are handed it (StartContext), to stop what they wait on.
    */
   readonly signal?: AbortSignal;
 }
@@ -160,7 +162,7 @@ export async function boot(o: BootOptions): Promise<Booted> {
   for (const entry of entries) {
     const { plugin, options, label } = entry;
     try {
-      const returned: unknown = entryTaps.applying(label ? entry : undefined, () => plugin.apply(host, options));
+      const returned: unknown = entryTaps.applying(label ? entry : undefined, () => asPlugin(plugin.name, () => plugin.apply(host, options)));
       if (isThenable(returned)) {
         returned.then(undefined, () => {}); // refused below; its rejection must not crash the process unnamed
         throw new Error('apply returned a Promise: apply must tap its hooks before it returns (an async apply\'s taps come too late, its errors unnamed); do asynchronous set-up in an async factory or in a start tap');
@@ -220,7 +222,9 @@ export async function boot(o: BootOptions): Promise<Booted> {
   }
   warnUncalledTaps(host, { role: profile.role, plugins: [...profile.plugins, ...external.map((x) => x.plugin)] }, o.commands ?? [], o.logger);
   try {
-    await runStartWatched(host.hooks.start, () => host.hooks.start.promise(), o.logger, START_WAIT_WARNING_MS, o.signal);
+    // Without a signal of boot's (a test's or a bench's boot) the taps get one that never aborts.
+    const context = Object.freeze({ signal: o.signal ?? new AbortController().signal });
+    await runStartWatched(host.hooks.start, () => host.hooks.start.promise(context), o.logger, START_WAIT_WARNING_MS, o.signal);
   } catch (e) {
     if (e instanceof StartAborted) {
       // The taps that settled may have started parts (a listener, storage): stop them as a stop

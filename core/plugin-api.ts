@@ -3,7 +3,7 @@
 export type { Plugin } from './plugin.js';
 export { StartupError } from './plugin.js';
 export type { Host } from './host.js';
-export type { Hooks, Configuration } from './hooks.js';
+export type { Hooks, Configuration, StartContext } from './hooks.js';
 export type { AdmissionRequest, AdmissionOperation } from './admission/request.js';
 export type { Attributes, Decision } from './authz/attributes.js';
 // Asking the authorizer chain (an admission plugin checking a verb): authorize(host, attributes).
