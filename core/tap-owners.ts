@@ -1,24 +1,30 @@
 // A tap's `name` is the plugin author's free choice (`host.hooks.start.tapPromise('wait-for-peer',
 // ...)` in plugin "MySigner"), so a message naming only the tap named something found nowhere in
 // the config file. Each tap is marked with the plugin that made it: the one whose apply, or whose
-// configure, start or ready tap (and whatever that awaits: AsyncLocalStorage), was running.
+// configure, start or ready tap, was running. Only while they run synchronously (a tap made after
+// an await is named by its own name): following their awaits would take AsyncLocalStorage, whose
+// promise hooks (Node 20) would slow every promise of the server for the process's lifetime.
 // The mark is a symbol property, which the interceptors that copy a tap (`{ ...tap, fn }`) keep.
-import { AsyncLocalStorage } from 'node:async_hooks';
-
 const OWNER = Symbol('plat.tapOwner');
-const running = new AsyncLocalStorage<string>();
+let running: string | undefined;
 
 interface Named { readonly name: string; readonly [OWNER]?: string }
 type AnyFn = (...args: unknown[]) => unknown;
 
-/** Runs `fn` as plugin `plugin`: the taps made in it, and in what it awaits, are the plugin's. */
+/** Runs `fn` as plugin `plugin`: the taps it makes before it returns (or first awaits) are the plugin's. */
 export function asPlugin<T>(plugin: string, fn: () => T): T {
-  return running.run(plugin, fn);
+  const outer = running;
+  running = plugin;
+  try {
+    return fn();
+  } finally {
+    running = outer;
+  }
 }
 
 /** A register interceptor: marks the tap with the plugin running, if any. */
 export function markOwner<T extends object>(tap: T): T {
-  const owner = running.getStore();
+  const owner = running;
   return owner === undefined || OWNER in tap ? tap : { ...tap, [OWNER]: owner };
 }
 
@@ -27,7 +33,7 @@ export function runAsOwner<T extends { readonly name: string; fn: unknown }>(tap
   const owner = (tap as Named)[OWNER];
   if (owner === undefined) return tap;
   const fn = tap.fn as AnyFn;
-  return { ...tap, fn: (...args: unknown[]) => running.run(owner, () => fn(...args)) };
+  return { ...tap, fn: (...args: unknown[]) => asPlugin(owner, () => fn(...args)) };
 }
 
 /** The plugin that made `tap` (its own name when unknown), and the tap's name when it differs. */
