@@ -29,4 +29,6 @@ export { fieldError } from './api/field-errors.js';
 export {
   CryptoError, parseCsr, verifyCsr, issueCertificate, createCertificate, parseCertificate, generateKeyPair,
   type IssuingCa, type IssuePolicy, type IssueResult, type ParsedCsr, type ParsedCertificate, type KeyType,
+  // What createCertificate and generateKeyPair take and give, for a plugin's own helpers to name.
+  type CreateCertificateOptions, type CertificateTemplate, type CertificateIssuer, type GeneratedKeyPair,
 } from './crypto/index.js';

@@ -65,8 +65,8 @@ test("every type the README lists resolves from 'plat' for a TypeScript consumer
 // from plat's declarations unless it set esModuleInterop, and with skipLibCheck every hook's
 // argument silently became `any`. Each module kind compiles without esModuleInterop, and its output
 // loads as a plugin whose taps work. The consumer also hands createCertificate a PEM public key,
-// which it always took but whose type refused it.
-const CONSUMER = `import type { Plugin, Host, StartContext } from 'plat';
+// which it always took but whose type refused it, and names its option types.
+const CONSUMER = `import type { Plugin, Host, StartContext, CertificateTemplate, CreateCertificateOptions, GeneratedKeyPair } from 'plat';
 import { StatusError, createCertificate, generateKeyPair, parseCertificate } from 'plat';
 const key = generateKeyPair();
 const plugin: Plugin = {
@@ -78,10 +78,11 @@ const plugin: Plugin = {
     host.hooks.start.tapPromise('Outside', async (ctx: StartContext) => { if (ctx.signal.aborted) throw new Error('aborted'); });
   },
 };
-export const certificate = (cn: string): string => createCertificate({
-  template: { subject: { commonName: cn }, notBefore: new Date(Date.now() - 1000), notAfter: new Date(Date.now() + 3_600_000) },
-  publicKey: key.publicKeyPem, signer: key.privateKeyPem,
-}).certificatePem;
+const options = (template: CertificateTemplate, pair: GeneratedKeyPair): CreateCertificateOptions =>
+  ({ template, publicKey: pair.publicKeyPem, signer: pair.privateKeyPem });
+export const certificate = (cn: string): string => createCertificate(options(
+  { subject: { commonName: cn }, notBefore: new Date(Date.now() - 1000), notAfter: new Date(Date.now() + 3_600_000) }, key,
+)).certificatePem;
 export const subjectOf = (pem: string): string | undefined => parseCertificate(pem).commonName;
 export default plugin;
 `;
