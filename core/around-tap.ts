@@ -2,7 +2,7 @@
 // the owner of a hook rewrites what each tap answers and what it throws, so that one plugin's
 // failure is recorded against its name and the chain goes on, as upstream's union authenticator
 // and authorizer go on past a member's error.
-import type tapable from 'tapable';
+import type * as tapable from 'tapable';
 
 type AnyTap = tapable.Tap & { type: 'sync' | 'async' | 'promise'; fn: unknown };
 type Callback = (err: unknown, result?: unknown) => void;

@@ -9,6 +9,7 @@ import { FlagError, Flags } from './flags/flag-set.js';
 import type { FlagSpec } from './flags/types.js';
 import type { Configuration } from './hooks.js';
 import { Host } from './host.js';
+import { asPlugin } from './tap-owners.js';
 import { runStartWatched, START_WAIT_WARNING_MS, StartAborted } from './start-watch.js';
 import { declareGlobalFlags, dynamicGitVersion, GlobalFlagRequest, globalRequest } from './global-flags.js';
 import { applyLoggingFlags, declareLoggingFlags } from './log-flags.js';
@@ -67,7 +68,8 @@ export interface BootOptions {
   readonly ownsProcess?: boolean;
   /**
    * Aborts start-up (the process got SIGTERM or SIGINT): the start taps are no longer waited on,
-   * what has started is shut down, and boot fails with exit 1. Its reason (a string) is said.
+   * what has started is shut down, and boot fails with exit 1. Its reason (a string) is said. The
+   * start taps are handed it (StartContext), to stop what they wait on.
    */
   readonly signal?: AbortSignal;
 }
@@ -105,15 +107,17 @@ export function declareFlags(host: Host, profile: Profile, flags: Flags): void {
 function warnUnreadSections(profile: Profile, config: LoadedConfig, logger: Logger): void {
   const unread = (profile.covers ?? []).filter((role) => config.roles[role] !== undefined);
   if (unread.length === 0) return;
+  // Fields as JSON pointers, as every other problem of the file names its field.
+  const section = (role: string) => `/roles/${escapePointer(role)}`;
   const ignored = unread.flatMap((role) => {
     const { plugins, flags } = config.roles[role]!;
     const keys = [
-      ...plugins.map((p) => `roles.${role}.plugins[${p.index}]${typeof p.spec === 'string' ? ` (${p.spec})` : ''}`),
-      ...Object.keys(flags).map((f) => `roles.${role}.flags.${f}`),
+      ...plugins.map((p) => `${p.pointer}${typeof p.spec === 'string' ? ` (${p.spec})` : ''}`),
+      ...Object.keys(flags).map((f) => `${section(role)}/flags/${escapePointer(f)}`),
     ];
-    return keys.length > 0 ? keys : [`roles.${role}`];
+    return keys.length > 0 ? keys : [section(role)];
   });
-  logger.warn(`${config.filepath}: plat ${profile.role} reads roles.${profile.role}, not ${unread.map((r) => `roles.${r}`).join(' or ')}: their plugins are not loaded and their flags not set here (move them to roles.${profile.role}, or to the top level, to use them)`, { ignored });
+  logger.warn(`${config.filepath}: plat ${profile.role} reads ${section(profile.role)}, not ${unread.map(section).join(' or ')}: their plugins are not loaded and their flags not set here (move them to ${section(profile.role)}, or to the top level, to use them)`, { ignored });
 }
 
 const isThenable = (v: unknown): v is PromiseLike<unknown> =>
@@ -158,7 +162,7 @@ export async function boot(o: BootOptions): Promise<Booted> {
   for (const entry of entries) {
     const { plugin, options, label } = entry;
     try {
-      const returned: unknown = entryTaps.applying(label ? entry : undefined, () => plugin.apply(host, options));
+      const returned: unknown = entryTaps.applying(label ? entry : undefined, () => asPlugin(plugin.name, () => plugin.apply(host, options)));
       if (isThenable(returned)) {
         returned.then(undefined, () => {}); // refused below; its rejection must not crash the process unnamed
         throw new Error('apply returned a Promise: apply must tap its hooks before it returns (an async apply\'s taps come too late, its errors unnamed); do asynchronous set-up in an async factory or in a start tap');
@@ -218,7 +222,9 @@ export async function boot(o: BootOptions): Promise<Booted> {
   }
   warnUncalledTaps(host, { role: profile.role, plugins: [...profile.plugins, ...external.map((x) => x.plugin)] }, o.commands ?? [], o.logger);
   try {
-    await runStartWatched(host.hooks.start, () => host.hooks.start.promise(), o.logger, START_WAIT_WARNING_MS, o.signal);
+    // Without a signal of boot's (a test's or a bench's boot) the taps get one that never aborts.
+    const context = Object.freeze({ signal: o.signal ?? new AbortController().signal });
+    await runStartWatched(host.hooks.start, () => host.hooks.start.promise(context), o.logger, START_WAIT_WARNING_MS, o.signal);
   } catch (e) {
     if (e instanceof StartAborted) {
       // The taps that settled may have started parts (a listener, storage): stop them as a stop

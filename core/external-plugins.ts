@@ -2,7 +2,7 @@
 // plugins and the file's other entries, and kept with the entry they came from, so that a failure
 // in one of their taps later (configure, start) names the plugin and its place in the file.
 import path from 'node:path';
-import type tapable from 'tapable';
+import type * as tapable from 'tapable';
 import { importPlugin, pluginLabel, type PluginRef } from './config/load-config.js';
 import { isStartupError, StartupError, type Plugin } from './plugin.js';
 

@@ -2,7 +2,7 @@
 // policy: bail = first answer wins (authenticate, authorize, sign), series = ordered and the first
 // error stops (admission, start), parallel = fan-out (audit, ready), and shutdown fans out by stage
 // (SHUTDOWN_STAGE). Plugins only tap; the owner (Host, server, controllers) calls.
-import tapable from 'tapable';
+import * as tapable from 'tapable';
 import type { FlagSet } from './flags/types.js';
 import type { ResourceRegistry } from './registry/resource.js';
 import type { AuthenticationRequest, UserInfo } from './authn/user.js';
@@ -15,6 +15,7 @@ import { awaitPromiseTaps, refusePromiseTaps } from './promise-taps.js';
 import { collectNoOpinionReasons, type NoOpinionReasons } from './authz/union.js';
 import { createSignHookMap } from './signing.js';
 import { runByStage } from './staged-parallel.js';
+import { markOwner, runAsOwner } from './tap-owners.js';
 import type { ControllerRegistry, SubsystemRegistry } from './lifecycle.js';
 
 const { SyncHook, AsyncSeriesBailHook, AsyncSeriesHook, AsyncParallelHook } = tapable;
@@ -35,6 +36,19 @@ export interface Configuration {
    */
   readonly configFile?: string;
   readonly configDir?: string;
+}
+
+/**
+ * Handed to every `start` tap. A tap may ignore it (`() => ...` taps keep working); one that waits
+ * on something outside the process (a lock, a peer, a file to appear) should stop on `signal`.
+ */
+export interface StartContext {
+  /**
+   * Aborted when start-up is stopped (SIGTERM or SIGINT before start-up ended); its `reason` is
+   * what stopped it (`received SIGTERM`). The host stops waiting on the start taps then, and a
+   * tap that does not stop on it is left running behind the shutdown.
+   */
+  readonly signal: AbortSignal;
 }
 
 export function createHooks() {
@@ -61,13 +75,19 @@ export function createHooks() {
     nodeAgent: new SyncHook<[SubsystemRegistry]>(['registry']),
 
     // lifecycle
-    start: new AsyncSeriesHook<[]>([]),
+    start: new AsyncSeriesHook<[StartContext]>(['context']),
     ready: new AsyncParallelHook<[]>([]),
     shutdown: new AsyncParallelHook<[]>([]),
   });
   // First, before the interceptors below: they then see a sync tap's Promise settled (core/promise-taps.ts).
   for (const name of ['authenticate', 'authorize', 'admitMutate', 'admitValidate', 'audit', 'start', 'ready', 'shutdown'] as const) awaitPromiseTaps(hooks[name]);
   for (const name of ['flags', 'configure', 'resources', 'clientAuthorities', 'controllers', 'nodeAgent'] as const) refusePromiseTaps(hooks[name], name);
+  // Every tap knows its plugin; taps made by a lifecycle tap are that tap's plugin's (core/tap-owners.ts).
+  for (const name of Object.keys(hooks) as (keyof typeof hooks)[]) {
+    if (name === 'sign') hooks.sign.intercept({ factory: (_key, hook) => { hook!.intercept({ register: markOwner }); return hook!; } });
+    else hooks[name].intercept({ register: markOwner });
+  }
+  for (const name of ['configure', 'start', 'ready'] as const) hooks[name].intercept({ register: runAsOwner });
   collectNoOpinionReasons(hooks.authorize);
   runByStage(hooks.shutdown);
   return hooks;

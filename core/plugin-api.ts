@@ -3,7 +3,7 @@
 export type { Plugin } from './plugin.js';
 export { StartupError } from './plugin.js';
 export type { Host } from './host.js';
-export type { Hooks, Configuration } from './hooks.js';
+export type { Hooks, Configuration, StartContext } from './hooks.js';
 export type { AdmissionRequest, AdmissionOperation } from './admission/request.js';
 export type { Attributes, Decision } from './authz/attributes.js';
 // Asking the authorizer chain (an admission plugin checking a verb): authorize(host, attributes).
@@ -29,4 +29,6 @@ export { fieldError } from './api/field-errors.js';
 export {
   CryptoError, parseCsr, verifyCsr, issueCertificate, createCertificate, parseCertificate, generateKeyPair,
   type IssuingCa, type IssuePolicy, type IssueResult, type ParsedCsr, type ParsedCertificate, type KeyType,
+  // What createCertificate and generateKeyPair take and give, for a plugin's own helpers to name.
+  type CreateCertificateOptions, type CertificateTemplate, type CertificateIssuer, type GeneratedKeyPair,
 } from './crypto/index.js';

@@ -11,7 +11,7 @@
 //     so that it does not end the process unnamed): that work belongs in a `start` tap.
 // Installed by the hooks' owner before any other register interceptor, so that those (tracing,
 // the union authorizer's answer handling) see the tap as it runs.
-import type tapable from 'tapable';
+import type * as tapable from 'tapable';
 
 /** Any hook's tap, whatever its arguments and result. */
 type AnyTap = tapable.AsyncSeriesHook<[object]>['taps'][number];

@@ -5,7 +5,7 @@
 // taps made before it) to note its name against the argument object it is handed. Both kinds are
 // series hooks: the first throw, or in a bail hook the first answer, ends the call, so the last
 // tap a call entered is the one that threw, answered, or is still running.
-import type tapable from 'tapable';
+import type * as tapable from 'tapable';
 
 /** Any hook, whatever its arguments and result: only its register interceptor is used. */
 type AnyTap = tapable.AsyncSeriesHook<[object]>['taps'][number];

@@ -1,6 +1,6 @@
 // The contract between the signing controller and signer plugins (hooks.sign.for(signerName)),
 // and the hook map itself, which remembers its signerNames (tapable's HookMap cannot list them).
-import tapable from 'tapable';
+import * as tapable from 'tapable';
 import type { ApiObject } from './api/meta.js';
 import { awaitPromiseTaps } from './promise-taps.js';
 import { runningTap } from './running-tap.js';

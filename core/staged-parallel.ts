@@ -5,7 +5,7 @@
 // storage) goes last. A series hook would give the order but make independent taps wait on each
 // other, and stop at the first error, leaving the rest (the storage) open; here a tap's error is
 // reported only once every stage has ended.
-import type tapable from 'tapable';
+import type * as tapable from 'tapable';
 
 type AnyTap = tapable.Tap & { type: 'sync' | 'async' | 'promise'; fn: unknown };
 

@@ -2,20 +2,27 @@
 // loop alive (a Promise nobody resolves: a plugin waiting on an event that never comes) the
 // process even ended, exit 0, as if it had been told to stop. While the start taps run, the
 // process is kept alive and the tap still running is named every interval, so a hung plugin is
-// seen; a stop signal ends the wait (start taps take no signal, so one that hangs is left behind).
-import type tapable from 'tapable';
+// seen; a stop signal ends the wait. Start taps get that signal too (StartContext), so one that
+// waits on something outside can stop with it; one that does not is left behind.
+import type * as tapable from 'tapable';
 import { whenAborted } from './abort-wait.js';
+import type { StartContext } from './hooks.js';
 import type { Logger } from './log.js';
+import { ownerOf } from './tap-owners.js';
 
 export const START_WAIT_WARNING_MS = 10_000;
 
 /** Start-up was told to stop (SIGTERM, SIGINT) before its start taps had all settled. */
 export class StartAborted extends Error {
-  constructor(readonly reason: string, readonly plugin: string | undefined) {
-    super(`start-up stopped: ${reason}${plugin === undefined ? '' : ` while the start tap of plugin "${plugin}" had not settled`}`);
+  constructor(readonly reason: string, readonly running: { plugin: string; tap?: string } | undefined) {
+    super(`start-up stopped: ${reason}${running === undefined ? ''
+      : ` while the start tap ${running.tap === undefined ? '' : `${JSON.stringify(running.tap)} `}of plugin ${JSON.stringify(running.plugin)} had not settled`}`);
     this.name = 'StartAborted';
   }
 }
+
+const isTheAbort = (e: unknown, signal: AbortSignal): boolean =>
+  e === signal.reason || (e instanceof Error && e.name === 'AbortError');
 
 const reasonOf = (signal: AbortSignal): string => (typeof signal.reason === 'string' ? signal.reason : 'told to stop');
 
@@ -24,14 +31,14 @@ const reasonOf = (signal: AbortSignal): string => (typeof signal.reason === 'str
  * waiting on. When `signal` aborts first, rejects with StartAborted at once, whether or not the
  * running tap ever settles.
  */
-export async function runStartWatched(hook: tapable.AsyncSeriesHook<[]>, run: () => Promise<void>, logger: Logger, everyMs = START_WAIT_WARNING_MS, signal?: AbortSignal): Promise<void> {
+export async function runStartWatched(hook: tapable.AsyncSeriesHook<[StartContext]>, run: () => Promise<void>, logger: Logger, everyMs = START_WAIT_WARNING_MS, signal?: AbortSignal): Promise<void> {
   if (signal?.aborted) throw new StartAborted(reasonOf(signal), undefined);
-  let running: string | undefined;
-  hook.intercept({ tap: (tap) => { running = tap.name; } });
+  let running: { plugin: string; tap?: string } | undefined;
+  hook.intercept({ tap: (tap) => { running = ownerOf(tap); } });
   let waited = 0;
   const timer = setInterval(() => {
     waited += everyMs;
-    logger.warn('start-up is waiting on a start tap that has not settled', { plugin: running, waited: `${waited / 1000}s` });
+    logger.warn('start-up is waiting on a start tap that has not settled', { ...running, waited: `${waited / 1000}s` });
   }, everyMs);
   try {
     const started = run();
@@ -43,7 +50,9 @@ export async function runStartWatched(hook: tapable.AsyncSeriesHook<[]>, run: ()
       // once, in its own words: that error is kept. One still running is left behind, and a late
       // rejection of it must not crash the stopping process.
       const failed = await Promise.race([started.then(() => undefined, (e: unknown) => ({ e })), new Promise<undefined>((r) => setImmediate(() => r(undefined)))]);
-      if (failed !== undefined) throw failed.e;
+      // One that merely rethrows the abort (`events.once(x, 'y', { signal })`'s AbortError, or the
+      // reason itself) has nothing of its own to say: start-up stopped, and which tap it was in.
+      if (failed !== undefined && !isTheAbort(failed.e, signal)) throw failed.e;
       started.then(undefined, () => {});
       throw new StartAborted(reasonOf(signal), running);
     }

@@ -11,6 +11,7 @@ import type { Host } from './host.js';
 import type { Logger } from './log.js';
 import type { Plugin } from './plugin.js';
 import { knownSigners } from './signing.js';
+import { ownerOf } from './tap-owners.js';
 
 /** A command and the plugins it runs (a Profile is one). */
 export interface Command { readonly role: string; readonly plugins: readonly Plugin[] }
@@ -22,7 +23,10 @@ export interface Command { readonly role: string; readonly plugins: readonly Plu
 export interface CommandCalls { readonly role: string; readonly calls: readonly HookName[] }
 
 export interface UncalledTap {
-  readonly tap: string;
+  /** The plugin that made the tap (the tap's name when unknown). */
+  readonly plugin: string;
+  /** The tap's name, when it is not the plugin's. */
+  readonly tap?: string;
   readonly hook: HookName;
   /** As a plugin writes it: `hooks.nodeAgent`, `hooks.sign.for("example.com/x")`. */
   readonly where: string;
@@ -58,10 +62,11 @@ export function onUncalledTaps(hooks: Hooks, called: ReadonlySet<HookName>, repo
   const seen = new Set<string>();
   const watch = (hook: HookName, where: string) => ({
     register<T extends { name: string }>(tap: T): T {
-      const key = `${where}\0${tap.name}`;
+      const owner = ownerOf(tap);
+      const key = `${where}\0${owner.plugin}\0${tap.name}`;
       if (!seen.has(key)) {
         seen.add(key);
-        report({ tap: tap.name, hook, where });
+        report({ ...owner, hook, where });
       }
       return tap;
     },
@@ -85,11 +90,12 @@ export function onUncalledTaps(hooks: Hooks, called: ReadonlySet<HookName>, repo
 export function warnUncalledTaps(host: Host, command: Command, commands: readonly CommandCalls[], logger: Logger): void {
   const reasons = idle.get(host) ?? new Map<string, string>();
   const called = hooksCalled(command.plugins.filter((p) => !reasons.has(p.name)));
-  onUncalledTaps(host.hooks, called, ({ tap, hook, where }) => {
+  onUncalledTaps(host.hooks, called, ({ plugin, tap, hook, where }) => {
     const why = [...new Set(command.plugins.filter((p) => reasons.has(p.name) && p.calls?.includes(hook)).map((p) => reasons.get(p.name)!))];
     const callers = commands.filter((c) => c.role !== command.role && c.calls.includes(hook)).map((c) => `plat ${c.role}`);
     const elsewhere = why.length > 0 ? ` while ${why.join(' and ')}`
       : callers.length > 0 ? ` (it is called by ${callers.join(' and ')})` : commands.length > 0 ? ' (no plat command calls it yet)' : '';
-    logger.warn(`plugin ${JSON.stringify(tap)} taps ${where}, which plat ${command.role} never calls${elsewhere}: the tap does nothing here`);
+    const named = `plugin ${JSON.stringify(plugin)}${tap === undefined ? '' : ` (tap ${JSON.stringify(tap)})`}`;
+    logger.warn(`${named} taps ${where}, which plat ${command.role} never calls${elsewhere}: the tap does nothing here`);
   });
 }

@@ -6,7 +6,7 @@
 // own list, the hook's second argument, and pass undefined on; a tap that throws is noted the
 // same way, with its name, and passes on too. Callers go through `authorizeUnion`, which makes
 // those lists and reads them.
-import type tapable from 'tapable';
+import type * as tapable from 'tapable';
 import { aggregate } from '../aggregate.js';
 import { aroundTap } from '../around-tap.js';
 import type { Attributes, Decision } from './attributes.js';

@@ -44,8 +44,11 @@ export interface CertificateIssuer {
 
 export interface CreateCertificateOptions {
   template: CertificateTemplate;
-  /** The subject's public key: a KeyObject (public or private) or SPKI DER. */
-  publicKey: KeyObject | Uint8Array;
+  /**
+   * The subject's public key: a KeyObject (public or private), SPKI DER, or PEM (`PUBLIC KEY`, or
+   * a private key, whose public half is taken), as node:crypto's createPublicKey reads it.
+   */
+  publicKey: KeyObject | Uint8Array | string;
   /** Omitted: self-signed by `signer`. */
   issuer?: CertificateIssuer | undefined;
   /** The issuer's private key (must match issuer.privateKey and the issuer certificate), or the own key when self-signed. */

@@ -104,22 +104,16 @@ export const NodeAgentPlugin: Plugin = {
       if (state.context.standalone && config.authorization.mode === 'Webhook') throw new StartupError('no client provided, cannot use webhook authorization', 1);
     });
 
-    host.hooks.start.tapPromise(PLUGIN_NAME, async () => {
+    host.hooks.start.tapPromise(PLUGIN_NAME, async ({ signal }) => {
       const ctx = state.context!;
       const lockPath = ctx.flags.get<string>('lock-file');
       if (lockPath) {
         log.info('Acquiring file lock', { path: lockPath });
-        const interrupted = new AbortController();
-        const interrupt = () => interrupted.abort(new Error('interrupted'));
-        process.once('SIGTERM', interrupt);
-        process.once('SIGINT', interrupt);
         try {
-          state.lock = await LockFile.acquire({ path: lockPath, logger: log, signal: interrupted.signal });
+          state.lock = await LockFile.acquire({ path: lockPath, logger: log, signal });
         } catch (e) {
-          throw new StartupError(`unable to acquire file lock on "${lockPath}": ${e instanceof Error ? e.message : String(e)}`, 1);
-        } finally {
-          process.off('SIGTERM', interrupt);
-          process.off('SIGINT', interrupt);
+          const why = signal.aborted ? 'interrupted' : e instanceof Error ? e.message : String(e);
+          throw new StartupError(`unable to acquire file lock on "${lockPath}": ${why}`, 1);
         }
         if (ctx.flags.get<boolean>('exit-on-lock-contention')) {
           log.info('Watching for inotify events', { path: lockPath });

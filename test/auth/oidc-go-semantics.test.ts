@@ -30,7 +30,7 @@ after(async () => {
 async function start(args: string[]): Promise<Booted> {
   const b = boot([createOidcAuthenticator(), AnonymousAuthenticator], args);
   booted.push(b);
-  await b.host.hooks.start.promise();
+  await b.host.hooks.start.promise({ signal: new AbortController().signal });
   return b;
 }
 const withFlags = (args: string[] = []) =>

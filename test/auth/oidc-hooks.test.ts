@@ -35,7 +35,7 @@ async function start(args: string[], deps: Parameters<typeof createOidcAuthentic
   const b = boot([createOidcAuthenticator(deps), AnonymousAuthenticator],
     ['--oidc-issuer-url', issuer.url, '--oidc-client-id', 'plat-client', '--oidc-ca-file', caFile, ...args]);
   booted.push(b);
-  await b.host.hooks.start.promise();
+  await b.host.hooks.start.promise({ signal: new AbortController().signal });
   return b;
 }
 

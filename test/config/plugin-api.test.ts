@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { importPlugin } from '../../core/config/load-config.js';
 import { Host } from '../../core/host.js';
 import { silentLogger } from '../../core/log.js';
@@ -58,3 +59,65 @@ test("every type the README lists resolves from 'plat' for a TypeScript consumer
   const problems = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
   assert.deepEqual(problems, []);
 });
+
+// A plugin package compiled by tsc as CommonJS (`"module": "commonjs"`, the default of a fresh
+// `tsc --init` package without "type": "module") got `Module '"tapable"' has no default export`
+// from plat's declarations unless it set esModuleInterop, and with skipLibCheck every hook's
+// argument silently became `any`. Each module kind compiles without esModuleInterop, and its output
+// loads as a plugin whose taps work. The consumer also hands createCertificate a PEM public key,
+// which it always took but whose type refused it, and names its option types.
+const CONSUMER = `import type { Plugin, Host, StartContext, CertificateTemplate, CreateCertificateOptions, GeneratedKeyPair } from 'plat';
+import { StatusError, createCertificate, generateKeyPair, parseCertificate } from 'plat';
+const key = generateKeyPair();
+const plugin: Plugin = {
+  name: 'Outside',
+  apply(host: Host) {
+    host.hooks.admitValidate.tapPromise('Outside', async (req) => {
+      if (req.name === 'refused') throw new StatusError({ code: 403, reason: 'Forbidden', message: 'no ' + req.resource.toUpperCase(), details: {} });
+    });
+    host.hooks.start.tapPromise('Outside', async (ctx: StartContext) => { if (ctx.signal.aborted) throw new Error('aborted'); });
+  },
+};
+const options = (template: CertificateTemplate, pair: GeneratedKeyPair): CreateCertificateOptions =>
+  ({ template, publicKey: pair.publicKeyPem, signer: pair.privateKeyPem });
+export const certificate = (cn: string): string => createCertificate(options(
+  { subject: { commonName: cn }, notBefore: new Date(Date.now() - 1000), notAfter: new Date(Date.now() + 3_600_000) }, key,
+)).certificatePem;
+export const subjectOf = (pem: string): string | undefined => parseCertificate(pem).commonName;
+export default plugin;
+`;
+
+for (const kind of [
+  { name: 'CommonJS, module commonjs', type: undefined, module: 'CommonJS', moduleResolution: 'Node10' },
+  { name: 'CommonJS, module nodenext', type: undefined, module: 'NodeNext', moduleResolution: 'NodeNext' },
+  { name: 'ES module, module nodenext', type: 'module', module: 'NodeNext', moduleResolution: 'NodeNext' },
+] as const) {
+  test(`a TypeScript plugin compiled as ${kind.name} without esModuleInterop type-checks and loads`, async () => {
+    const ts = (await import('typescript')).default;
+    const consumer = mkdtempSync(path.join(dir, 'consumer-'));
+    mkdirSync(path.join(consumer, 'node_modules'), { recursive: true });
+    symlinkSync(repoRoot, path.join(consumer, 'node_modules', 'plat'), 'dir');
+    writeFileSync(path.join(consumer, 'package.json'), JSON.stringify({ name: 'outside', ...(kind.type ? { type: kind.type } : {}) }));
+    const file = path.join(consumer, 'plugin.ts');
+    writeFileSync(file, CONSUMER);
+    const program = ts.createProgram([file], {
+      strict: true, skipLibCheck: true, target: ts.ScriptTarget.ES2022, outDir: path.join(consumer, 'out'),
+      module: ts.ModuleKind[kind.module], moduleResolution: ts.ModuleResolutionKind[kind.moduleResolution],
+      typeRoots: [path.join(repoRoot, 'node_modules', '@types')], types: ['node'],
+    });
+    const emitted = program.emit();
+    const problems = [...ts.getPreEmitDiagnostics(program), ...emitted.diagnostics].map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+    assert.deepEqual(problems, []);
+    const pluginFile = path.join(consumer, 'out', 'plugin.js');
+    const plugin = await importPlugin({ spec: './out/plugin.js', options: undefined, index: 0, pointer: '/plugins/0', filepath: path.join(consumer, 'plat.config.mjs') }, consumer);
+    assert.equal(plugin.name, 'Outside');
+    const host = new Host({ role: 'apiserver', logger: silentLogger });
+    plugin.apply(host, undefined);
+    const req = (name: string) => ({ name, resource: 'certificatesigningrequests' }) as never;
+    await host.hooks.admitValidate.promise(req('fine'));
+    await assert.rejects(host.hooks.admitValidate.promise(req('refused')), { message: 'no CERTIFICATESIGNINGREQUESTS' });
+    const mod = (await import(pathToFileURL(pluginFile).href)) as { certificate?: (cn: string) => string; subjectOf?: (pem: string) => string; default?: { certificate(cn: string): string; subjectOf(pem: string): string } };
+    const api = mod.certificate ? mod : mod.default!;
+    assert.equal(api.subjectOf!(api.certificate!('outside')), 'outside');
+  });
+}

@@ -37,7 +37,7 @@ describe('config sections plat all does not read', () => {
       '',
     ].join('\n'));
     assert.equal(warnings.length, 1, warnings.join('\n'));
-    assert.ok(warnings[0]!.endsWith(`plat] ${file}: plat all reads roles.all, not roles.apiserver or roles.controller-manager: their plugins are not loaded and their flags not set here (move them to roles.all, or to the top level, to use them) ignored=["roles.apiserver.plugins[0] (./my-plugin.mjs)","roles.apiserver.flags.v","roles.controller-manager"]`), warnings[0]);
+    assert.ok(warnings[0]!.endsWith(`plat] ${file}: plat all reads /roles/all, not /roles/apiserver or /roles/controller-manager: their plugins are not loaded and their flags not set here (move them to /roles/all, or to the top level, to use them) ignored=["/roles/apiserver/plugins/0 (./my-plugin.mjs)","/roles/apiserver/flags/v","/roles/controller-manager"]`), warnings[0]);
   });
 
   it('says nothing of a file without those sections, or to a command that reads them', async () => {

@@ -62,3 +62,37 @@ it('stops start-up with exit 1 when a plugin factory awaits a Promise nothing se
   assert.equal(r.code, 1, r.stderr);
   assert.match(r.stderr, /^plat controller-manager: start-up could not finish: it waits on a Promise that nothing is left to settle \(a plugin module, factory or tap that never resolves\)$/m);
 });
+
+// Start taps were handed nothing: on the signal start-up stopped waiting, and a tap waiting on
+// something outside (a peer, a lock) went on waiting behind the shutdown. They now get a signal.
+it('a start tap gets an AbortSignal that the first SIGTERM aborts, and fails in its own words', async () => {
+  const dir = tempDir();
+  writeFileSync(path.join(dir, 'plat.config.mjs'), "export default { plugins: ['./wait.mjs'] };\n");
+  writeFileSync(path.join(dir, 'wait.mjs'), [
+    "export default { name: 'WaitsForPeer', apply(host) { host.hooks.start.tapPromise('WaitsForPeer', (ctx) => {",
+    '  process.stderr.write(`WaitsForPeer: waiting, signal given: ${ctx?.signal instanceof AbortSignal}\\n`);',
+    '  return new Promise((resolve, reject) => ctx.signal.addEventListener(\'abort\', () => {',
+    '    process.stderr.write(`WaitsForPeer: stopped waiting (${ctx.signal.reason})\\n`);',
+    '    reject(new Error(`no peer before ${ctx.signal.reason}`));',
+    '  }));',
+    '}); } };',
+  ].join('\n'));
+  const kubeconfig = writeServerKubeconfig(`https://127.0.0.1:${await freePort()}`);
+  const plat = await startPlat(['controller-manager', '--platconfig', kubeconfig, '--secure-port', '0', '--leader-elect=false'],
+    /WaitsForPeer: waiting/, { cwd: dir });
+  try {
+    assert.match(plat.output(), /^WaitsForPeer: waiting, signal given: true$/m);
+    const exited = new Promise<number | null>((resolve) => plat.child.once('exit', (code) => resolve(code)));
+    plat.child.kill('SIGTERM');
+    const code = await Promise.race([exited, new Promise<'still running'>((r) => setTimeout(() => r('still running'), 20_000).unref())]);
+    assert.equal(code, 1, plat.output());
+    assert.match(plat.output(), /^WaitsForPeer: stopped waiting \(received SIGTERM\)$/m);
+    assert.match(plat.output(), /^plat controller-manager: \S+plat\.config\.mjs: \/plugins\/0: plugin "\.\/wait\.mjs": WaitsForPeer failed to start: no peer before received SIGTERM$/m);
+  } finally {
+    if (plat.child.exitCode === null && plat.child.signalCode === null) {
+      const gone = new Promise((r) => plat.child.once('exit', r));
+      plat.child.kill('SIGKILL');
+      await gone;
+    }
+  }
+});

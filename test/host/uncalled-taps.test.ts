@@ -57,18 +57,18 @@ async function warningsOf(role: string, known: readonly CommandCalls[] = command
 describe('taps on hooks the command never calls', () => {
   it('names the tap, the hook, the command and the commands that call it, once each', async () => {
     assert.deepEqual(await warningsOf('all'), [
-      'plugin "MyAudit" taps hooks.audit, which plat all never calls (no plat command calls it yet): the tap does nothing here',
+      'plugin "MyPlugin" (tap "MyAudit") taps hooks.audit, which plat all never calls (no plat command calls it yet): the tap does nothing here',
       'plugin "MyPlugin" taps hooks.nodeAgent, which plat all never calls (it is called by plat nodeagent): the tap does nothing here',
     ]);
   });
 
   it('names a signer tapped where nothing signs, and taps made in configure and in start', async () => {
     assert.deepEqual(await warningsOf('apiserver'), [
-      'plugin "MyAudit" taps hooks.audit, which plat apiserver never calls (no plat command calls it yet): the tap does nothing here',
-      'plugin "MySigner" taps hooks.sign.for("example.com/x"), which plat apiserver never calls (it is called by plat controller-manager and plat all): the tap does nothing here',
-      'plugin "MyController" taps hooks.controllers, which plat apiserver never calls (it is called by plat controller-manager and plat all): the tap does nothing here',
+      'plugin "MyPlugin" (tap "MyAudit") taps hooks.audit, which plat apiserver never calls (no plat command calls it yet): the tap does nothing here',
+      'plugin "MyPlugin" (tap "MySigner") taps hooks.sign.for("example.com/x"), which plat apiserver never calls (it is called by plat controller-manager and plat all): the tap does nothing here',
+      'plugin "MyPlugin" (tap "MyController") taps hooks.controllers, which plat apiserver never calls (it is called by plat controller-manager and plat all): the tap does nothing here',
       'plugin "MyPlugin" taps hooks.nodeAgent, which plat apiserver never calls (it is called by plat nodeagent): the tap does nothing here',
-      'plugin "MyLateSigner" taps hooks.sign.for("example.com/late"), which plat apiserver never calls (it is called by plat controller-manager and plat all): the tap does nothing here',
+      'plugin "MyPlugin" (tap "MyLateSigner") taps hooks.sign.for("example.com/late"), which plat apiserver never calls (it is called by plat controller-manager and plat all): the tap does nothing here',
     ]);
   });
 
@@ -76,7 +76,7 @@ describe('taps on hooks the command never calls', () => {
     const cm = profiles['controller-manager']!;
     const args = ['--master=https://127.0.0.1:1', '--secure-port=0', '--leader-elect=false', '--controllers=*,-csrsigning'];
     const signers = (await warningsOf(cm.role, roleCalls, cm, args)).filter((w) => w.includes('hooks.sign'));
-    const warning = (tap: string, signer: string) => `plugin "${tap}" taps hooks.sign.for("${signer}"), which plat controller-manager never calls while certificatesigningrequest-signing-controller is disabled by --controllers=*,-csrsigning: the tap does nothing here`;
+    const warning = (tap: string, signer: string) => `plugin "MyPlugin" (tap "${tap}") taps hooks.sign.for("${signer}"), which plat controller-manager never calls while certificatesigningrequest-signing-controller is disabled by --controllers=*,-csrsigning: the tap does nothing here`;
     assert.deepEqual(signers, [warning('MySigner', 'example.com/x'), warning('MyLateSigner', 'example.com/late')]);
   });
 
