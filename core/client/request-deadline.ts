@@ -2,6 +2,8 @@
 // when it passes, the attempt in flight is abandoned and the request fails with Go's
 // `context deadline exceeded`, which kubectl shows as `Unable to connect to the server: ...`.
 
+import { linkedAbort } from './linked-abort.js';
+
 export interface RequestDeadline {
   readonly ms: number;
   /** Aborts when the deadline passes or the caller's signal does. */
@@ -9,18 +11,21 @@ export interface RequestDeadline {
   expired(): boolean;
   /** Go's url.Error for the deadline: its URL names the request, as the REST client's other failures. */
   error(url: URL): Error;
+  /** Ends the timer and stops following the caller's signal: call when the request is over. */
   clear(): void;
 }
 
 export function requestDeadline(ms: number | undefined, caller: AbortSignal | undefined): RequestDeadline | undefined {
   if (!ms || ms <= 0) return undefined;
-  const timer = new AbortController();
-  const handle = setTimeout(() => timer.abort(new Error('context deadline exceeded')), ms);
-  const signal = caller ? AbortSignal.any([caller, timer.signal]) : timer.signal;
+  // Not AbortSignal.any: it leaves a record on the caller's signal for every request (linked-abort.ts).
+  const linked = caller ? linkedAbort(caller) : undefined;
+  const own = linked ?? new AbortController();
+  let passed = false;
+  const handle = setTimeout(() => { passed = true; own.abort(new Error('context deadline exceeded')); }, ms);
   return {
-    ms, signal,
-    expired: () => timer.signal.aborted && !caller?.aborted,
+    ms, signal: own.signal,
+    expired: () => passed && !caller?.aborted,
     error: (url) => Object.assign(new Error('context deadline exceeded'), { url: url.href }),
-    clear: () => clearTimeout(handle),
+    clear: () => { clearTimeout(handle); linked?.unlink(); },
   };
 }

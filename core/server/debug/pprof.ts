@@ -6,6 +6,7 @@
 // symbol) are Go's "Unknown profile".
 import type Koa from 'koa';
 import { ProfilerBusyError, v8Profiler } from './v8-profiler.js';
+import { linkedAbort } from '../../client/linked-abort.js';
 
 export const PPROF_PREFIX = '/debug/pprof/';
 export const DEFAULT_PROFILE_SECONDS = 30;
@@ -82,14 +83,17 @@ export async function servePprof(ctx: Koa.Context, shutdown: AbortSignal): Promi
       const seconds = profileSeconds(query.get('seconds'));
       if (seconds > MAX_PROFILE_SECONDS) return serveError(ctx, 400, `profile duration exceeds the server's limit of ${MAX_PROFILE_SECONDS} seconds`);
       // The client going away or the server stopping ends the profile early, as Go's sleep(r, d).
-      const gone = new AbortController();
-      ctx.res.once('close', () => { if (!ctx.res.writableFinished) gone.abort(); });
+      // Not AbortSignal.any: each profile would leave a record on the server's signal (linked-abort.ts).
+      const gone = linkedAbort(shutdown);
+      ctx.res.once('close', () => { if (!ctx.res.writableFinished) gone.abort(undefined); });
       let profile: unknown;
       try {
-        profile = await v8Profiler.cpuProfile(seconds * 1000, AbortSignal.any([gone.signal, shutdown]));
+        profile = await v8Profiler.cpuProfile(seconds * 1000, gone.signal);
       } catch (e) {
         if (e instanceof ProfilerBusyError) return serveError(ctx, 500, `Could not enable CPU profiling: ${e.message}`);
         throw e;
+      } finally {
+        gone.unlink();
       }
       if (profile === undefined) return serveError(ctx, 503, 'profile interrupted');
       return download(ctx, 'profile.cpuprofile', profile);
