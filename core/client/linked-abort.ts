@@ -51,3 +51,19 @@ export function linkedAbort(source: AbortSignal): LinkedAbort {
     },
   };
 }
+
+/**
+ * AbortSignal.any([source, AbortSignal.timeout(ms)]) without its leak: the signal aborts with
+ * the source's reason, or with the timeout's TimeoutError after `ms`. Call `unlink()` once the
+ * work is over.
+ */
+export function linkedTimeout(source: AbortSignal, ms: number): { readonly signal: AbortSignal; unlink(): void } {
+  const link = linkedAbort(source);
+  const timeout = AbortSignal.timeout(ms);
+  const onTimeout = () => link.abort(timeout.reason);
+  timeout.addEventListener('abort', onTimeout, { once: true });
+  return {
+    signal: link.signal,
+    unlink: () => { timeout.removeEventListener('abort', onTimeout); link.unlink(); },
+  };
+}

@@ -6,6 +6,7 @@
 import type { RestClient } from '../../core/client/rest-client.js';
 import { sleep } from '../../core/abort-wait.js';
 import { goClientErrorText } from '../../core/client/go-url-error.js';
+import { linkedTimeout } from '../../core/client/linked-abort.js';
 import type { Logger } from '../../core/log.js';
 
 /** Upstream's timeout and poll interval (wait.PollImmediate(time.Second, 10*time.Second, ...)). */
@@ -30,7 +31,12 @@ export async function waitForApiServer(client: RestClient, log: Logger, signal: 
     try {
       // A server that accepts and never answers is a failed poll: no request outlives the wait by
       // more than a poll interval (the last poll, at the deadline, still gets its interval).
-      await client.request('GET', '/healthz', { signal: AbortSignal.any([signal, AbortSignal.timeout(Math.max(left, POLL_MS))]) });
+      const linked = linkedTimeout(signal, Math.max(left, POLL_MS));
+      try {
+        await client.request('GET', '/healthz', { signal: linked.signal });
+      } finally {
+        linked.unlink();
+      }
       return;
     } catch (e) {
       if (signal.aborted) return;

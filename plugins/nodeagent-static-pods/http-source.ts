@@ -15,6 +15,7 @@ import type { Logger } from '../../core/log.js';
 import type { FeatureGates } from '../../core/nodeagent/feature-gates.js';
 import { tryDecodePodList, tryDecodeSinglePod } from './decode-pod.js';
 import { MAX_CONFIG_LENGTH } from './file-source.js';
+import { linkedTimeout } from '../../core/client/linked-abort.js';
 import type { Obj } from './pod-defaults.js';
 
 const FETCH_TIMEOUT_MS = 10_000;
@@ -91,9 +92,14 @@ export class HttpSource {
   }
 
   async #extract(outer?: AbortSignal): Promise<Obj[] | undefined> {
-    const timeout = AbortSignal.timeout(FETCH_TIMEOUT_MS);
-    const signal = outer ? AbortSignal.any([timeout, outer]) : timeout;
-    const r = await get(new URL(this.url), this.headers, signal);
+    // Not AbortSignal.any: each poll would leave a record on the agent's signal (linked-abort.ts).
+    const linked = outer ? linkedTimeout(outer, FETCH_TIMEOUT_MS) : undefined;
+    let r: Awaited<ReturnType<typeof get>>;
+    try {
+      r = await get(new URL(this.url), this.headers, linked?.signal ?? AbortSignal.timeout(FETCH_TIMEOUT_MS));
+    } finally {
+      linked?.unlink();
+    }
     if (r.status !== 200) throw new Error(`${this.#shown}: ${r.status} ${r.statusText}`);
     if (r.body.length === 0) {
       // Upstream returns here before remembering the data, so the body before the empty one still
