@@ -94,7 +94,9 @@ export async function authCanI(argv: readonly string[]): Promise<{ stdout: strin
     const name = slash < 0 ? extraName ?? '' : target.slice(slash + 1);
     const r = await resolve(conn, type);
     if (r.warning) stderr += `${r.warning}\n`;
-    const namespace = !r.namespaced || f.get<boolean>('all-namespaces') ? '' : f.get<string>('namespace');
+    // As kubectl's: -n, else the kubeconfig context's namespace, else default.
+    const namespace = !r.namespaced || f.get<boolean>('all-namespaces') ? ''
+      : f.isSetOnCommandLine('namespace') ? f.get<string>('namespace') : conn.namespace ?? 'default';
     spec = {
       resourceAttributes: {
         verb, group: r.group, resource: r.resource, ...(f.get<string>('subresource') ? { subresource: f.get<string>('subresource') } : {}),

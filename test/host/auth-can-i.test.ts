@@ -1,22 +1,25 @@
 // `plat auth can-i` against a fake API server answering as each case needs: an error is said in
 // kubectl's words (StandardErrorMessage) and exits 1, as kubectl's cmdutil.CheckErr (cani.go runs
-// every error through it); -q answers by the exit code alone.
+// every error through it); -q answers by the exit code alone; the namespace asked about is -n's,
+// else the kubeconfig context's, else default.
 import assert from 'node:assert/strict';
 import http from 'node:http';
+import { writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { runPlatAsync } from '../helpers/run-plat.js';
 import { writeLoopbackKubeconfig } from '../helpers/loopback-kubeconfig.js';
-import { freePort } from '../helpers/plat.js';
+import { freePort, tempDir } from '../helpers/plat.js';
 
 const SSAR = '/apis/authorization.platform/v1/selfsubjectaccessreviews';
 const status = (code: number, reason: string, message: string) =>
   JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason, message, code });
 
-/** What the fake server answers to the review; discovery of `pods` always works. */
-let review: (res: http.ServerResponse) => void;
+/** What the fake server answers to the review (whose body it is given); discovery of `pods` always works. */
+let review: (res: http.ServerResponse, body: string) => void;
 
-describe('plat auth can-i: errors and -q', () => {
+describe('plat auth can-i', () => {
   let server: http.Server;
   let kubeconfig: string;
   const canI = (...args: string[]) =>
@@ -27,7 +30,11 @@ describe('plat auth can-i: errors and -q', () => {
       const json = (code: number, body: string) => res.writeHead(code, { 'content-type': 'application/json' }).end(body);
       if (req.url === '/api/v1') return json(200, JSON.stringify({ kind: 'APIResourceList', groupVersion: 'v1', resources: [{ name: 'pods', kind: 'Pod', namespaced: true }] }));
       if (req.url === '/apis') return json(200, JSON.stringify({ kind: 'APIGroupList', groups: [] }));
-      if (req.url === SSAR && req.method === 'POST') { req.resume(); return review(res); }
+      if (req.url === SSAR && req.method === 'POST') {
+        let body = '';
+        req.on('data', (c: Buffer) => { body += c.toString(); }).on('end', () => review(res, body));
+        return;
+      }
       json(404, status(404, 'NotFound', 'the server could not find the requested resource'));
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
@@ -69,5 +76,26 @@ describe('plat auth can-i: errors and -q', () => {
     assert.deepEqual(Object.values(await canI('get', 'pods')), [1, 'no - because\n', '']);
     const usage = await canI('get');
     assert.equal(usage.code, 2, usage.stderr);
+  });
+
+  it('the namespace: -n, else the kubeconfig context\'s (as kubectl\'s), else default; none for a cluster-wide type', async () => {
+    const asked: unknown[] = [];
+    review = (res, body) => {
+      asked.push((JSON.parse(body) as { spec: { resourceAttributes?: { namespace?: string } } }).spec.resourceAttributes?.namespace);
+      res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ kind: 'SelfSubjectAccessReview', status: { allowed: true } }));
+    };
+    const withNamespace = path.join(tempDir(), 'ns.conf');
+    writeFileSync(withNamespace, `apiVersion: v1
+kind: Config
+clusters: [{name: c, cluster: {server: "http://127.0.0.1:${(server.address() as AddressInfo).port}"}}]
+users: [{name: u, user: {token: t}}]
+contexts: [{name: x, context: {cluster: c, user: u, namespace: team-a}}]
+current-context: x
+`);
+    const run = (conf: string, ...args: string[]) => runPlatAsync(['auth', 'can-i', 'get', ...args, '--kubeconfig', conf], { env: { PLATCONFIG: '', KUBECONFIG: '' } });
+    for (const r of [await run(withNamespace, 'pods'), await run(withNamespace, 'pods', '-n', 'team-b'), await run(kubeconfig, 'pods'), await run(withNamespace, 'pods', '-A')]) {
+      assert.equal(r.code, 0, r.stderr);
+    }
+    assert.deepEqual(asked, ['team-a', 'team-b', 'default', undefined]);
   });
 });
