@@ -17,13 +17,20 @@ Prints "yes" (exit 0) or "no" (exit 1; -q, --quiet: prints nothing); an error is
 `;
 
 const NON_STANDARD_RESOURCE_NAMES = new Set(['users', 'groups']);
+// kubectl's resourceVerbs and nonResourceURLVerbs: another verb is asked about, with a warning.
+const RESOURCE_VERBS = new Set(['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection', 'use', 'bind', 'impersonate', '*', 'approve', 'sign', 'escalate', 'attest']);
+const NON_RESOURCE_URL_VERBS = new Set(['get', 'put', 'post', 'head', 'options', 'delete', 'patch', '*']);
+
+/** kubectl's WarningPrinter line: its messages end in a newline of their own, so a blank line follows. */
+const warning = (message: string): string => `Warning: ${message}\n\n`;
 
 /** An answer that is not a success, in kubectl's words (`You must be logged in to the server (Unauthorized)`, `Error from server (Forbidden): ...`). */
 function refused(res: ApiResponse, method: string, path: string): CommandError {
   return new CommandError(describeError(refusal(res, method, path)));
 }
 
-interface Resolved { group: string; resource: string; namespaced: boolean; warning?: string }
+/** `discovered`: the type is one discovery lists (kubectl's isNamespaced can only answer for those). */
+interface Resolved { group: string; resource: string; namespaced: boolean; discovered: boolean; warning?: string }
 
 interface DiscoveredResource { name: string; singularName?: string; shortNames?: string[]; kind: string; namespaced: boolean }
 
@@ -50,7 +57,7 @@ async function discover(conn: Connection): Promise<{ group: string; r: Discovere
 }
 
 async function resolve(conn: Connection, type: string): Promise<Resolved> {
-  if (type === '*') return { group: '*', resource: '*', namespaced: true };
+  if (type === '*') return { group: '*', resource: '*', namespaced: true, discovered: true };
   const dot = type.indexOf('.');
   const name = (dot < 0 ? type : type.slice(0, dot)).toLowerCase();
   const group = dot < 0 ? undefined : type.slice(dot + 1).toLowerCase();
@@ -62,11 +69,11 @@ async function resolve(conn: Connection, type: string): Promise<Resolved> {
   // which no rule on signers matches (README: a deliberate difference).
   if (!first) {
     // kubectl's nonStandardResourceNames: users and groups are only impersonated, never served, so no warning.
-    if (!group && NON_STANDARD_RESOURCE_NAMES.has(name)) return { group: '', resource: name, namespaced: false };
-    const warning = group ? `Warning: the server doesn't have a resource type '${name}' in group '${group}'` : `Warning: the server doesn't have a resource type '${name}'`;
-    return { group: group ?? '', resource: name, namespaced: false, warning };
+    if (!group && NON_STANDARD_RESOURCE_NAMES.has(name)) return { group: '', resource: name, namespaced: false, discovered: false };
+    const text = group ? `the server doesn't have a resource type '${name}' in group '${group}'` : `the server doesn't have a resource type '${name}'`;
+    return { group: group ?? '', resource: name, namespaced: false, discovered: false, warning: warning(text) };
   }
-  return { group: first.group, resource: first.r.name, namespaced: first.r.namespaced };
+  return { group: first.group, resource: first.r.name, namespaced: first.r.namespaced, discovered: true };
 }
 
 export async function authCanI(argv: readonly string[]): Promise<{ stdout: string; stderr: string; allowed: boolean }> {
@@ -86,16 +93,26 @@ export async function authCanI(argv: readonly string[]): Promise<{ stdout: strin
 
   let spec: Record<string, unknown>;
   let stderr = '';
+  const allNamespaces = f.get<boolean>('all-namespaces');
   if (target.startsWith('/')) {
+    // cani.go Validate's refusals (a mistake on the command line: plat's exit 2).
+    if (f.get<string>('subresource')) throw new FlagError('--subresource can not be used with NonResourceURL');
+    if (extraName !== undefined) throw new FlagError('NonResourceURL and ResourceName can not specified together');
+    if (!NON_RESOURCE_URL_VERBS.has(verb)) stderr += warning(`verb '${verb}' is not a known verb`);
     spec = { nonResourceAttributes: { verb, path: target } };
   } else {
     const slash = target.indexOf('/');
     const type = slash < 0 ? target : target.slice(0, slash);
     const name = slash < 0 ? extraName ?? '' : target.slice(slash + 1);
     const r = await resolve(conn, type);
-    if (r.warning) stderr += `${r.warning}\n`;
+    if (r.warning) stderr += r.warning;
+    // cani.go Validate: a cluster-wide type is said to be one (the question is asked without a namespace).
+    if (!allNamespaces) {
+      if (r.discovered && !r.namespaced) stderr += warning(`resource '${r.resource}' is not namespace scoped${r.group ? ` in group '${r.group}'` : ''}`);
+      if (!RESOURCE_VERBS.has(verb)) stderr += warning(`verb '${verb}' is not a known verb`);
+    }
     // As kubectl's: -n, else the kubeconfig context's namespace, else default.
-    const namespace = !r.namespaced || f.get<boolean>('all-namespaces') ? ''
+    const namespace = !r.namespaced || allNamespaces ? ''
       : f.isSetOnCommandLine('namespace') ? f.get<string>('namespace') : conn.namespace ?? 'default';
     spec = {
       resourceAttributes: {

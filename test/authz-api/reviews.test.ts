@@ -176,16 +176,16 @@ describe('access reviews', () => {
     const signer = await canI('carol', 'approve', 'signers.certificates.platform/example.com/widgets');
     assert.equal(signer.code, 0, signer.stderr);
     assert.equal(signer.stdout, 'yes\n');
-    // kubectl's text (cani.go resourceFor): resource and group apart, single quotes.
-    assert.equal(signer.stderr, "Warning: the server doesn't have a resource type 'signers' in group 'certificates.platform'\n");
+    // kubectl's text (cani.go resourceFor): resource and group apart, single quotes; its WarningPrinter adds a blank line.
+    assert.equal(signer.stderr, "Warning: the server doesn't have a resource type 'signers' in group 'certificates.platform'\n\n");
     const groupless = await canI('carol', 'get', 'Widgets');
-    assert.equal(groupless.stderr, "Warning: the server doesn't have a resource type 'widgets'\n");
+    assert.equal(groupless.stderr, "Warning: the server doesn't have a resource type 'widgets'\n\n");
     // kubectl's nonStandardResourceNames: users and groups are impersonated, never served, so asked about without a warning.
     const nonStandard: [string, string][] = [
       ['users', ''],
       ['groups', ''],
       ['Users', ''],
-      ['users.example.com', "Warning: the server doesn't have a resource type 'users' in group 'example.com'\n"],
+      ['users.example.com', "Warning: the server doesn't have a resource type 'users' in group 'example.com'\n\n"],
     ];
     for (const [type, warning] of nonStandard) assert.equal((await canI('carol', 'impersonate', type)).stderr, warning, type);
     const other = await canI('carol', 'approve', 'signers.certificates.platform/example.com/gadgets');

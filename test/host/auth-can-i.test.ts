@@ -1,7 +1,7 @@
 // `plat auth can-i` against a fake API server answering as each case needs: an error is said in
 // kubectl's words (StandardErrorMessage) and exits 1, as kubectl's cmdutil.CheckErr (cani.go runs
 // every error through it); -q answers by the exit code alone; the namespace asked about is -n's,
-// else the kubeconfig context's, else default.
+// else the kubeconfig context's, else default; kubectl's warnings and Validate refusals.
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { writeFileSync } from 'node:fs';
@@ -28,7 +28,7 @@ describe('plat auth can-i', () => {
   before(async () => {
     server = http.createServer((req, res) => {
       const json = (code: number, body: string) => res.writeHead(code, { 'content-type': 'application/json' }).end(body);
-      if (req.url === '/api/v1') return json(200, JSON.stringify({ kind: 'APIResourceList', groupVersion: 'v1', resources: [{ name: 'pods', kind: 'Pod', namespaced: true }] }));
+      if (req.url === '/api/v1') return json(200, JSON.stringify({ kind: 'APIResourceList', groupVersion: 'v1', resources: [{ name: 'pods', kind: 'Pod', namespaced: true }, { name: 'nodes', kind: 'Node', namespaced: false }] }));
       if (req.url === '/apis') return json(200, JSON.stringify({ kind: 'APIGroupList', groups: [] }));
       if (req.url === SSAR && req.method === 'POST') {
         let body = '';
@@ -97,5 +97,26 @@ current-context: x
       assert.equal(r.code, 0, r.stderr);
     }
     assert.deepEqual(asked, ['team-a', 'team-b', 'default', undefined]);
+  });
+
+  it('kubectl\'s warnings (a cluster-wide type, an unknown verb) and its refusals for a non-resource URL', async () => {
+    review = (res) => res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ kind: 'SelfSubjectAccessReview', status: { allowed: true } }));
+    const cases: [string[], string][] = [
+      [['get', 'nodes'], "Warning: resource 'nodes' is not namespace scoped\n\n"],
+      [['get', 'nodes', '-A'], ''],
+      [['frob', 'pods'], "Warning: verb 'frob' is not a known verb\n\n"],
+      [['frob', 'nodes'], "Warning: resource 'nodes' is not namespace scoped\n\nWarning: verb 'frob' is not a known verb\n\n"],
+      [['approve', 'pods'], ''],
+      [['frob', '/healthz'], "Warning: verb 'frob' is not a known verb\n\n"],
+      [['post', '/healthz'], ''],
+    ];
+    for (const [args, stderr] of cases) {
+      const r = await canI(...args);
+      assert.deepEqual([r.code, r.stdout, r.stderr], [0, 'yes\n', stderr], args.join(' '));
+    }
+    const sub = await canI('get', '/healthz', '--subresource', 'x');
+    assert.deepEqual([sub.code, sub.stderr], [2, 'plat auth can-i: --subresource can not be used with NonResourceURL\n']);
+    const named = await canI('get', '/healthz', 'x');
+    assert.deepEqual([named.code, named.stderr], [2, 'plat auth can-i: NonResourceURL and ResourceName can not specified together\n']);
   });
 });
