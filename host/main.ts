@@ -82,7 +82,8 @@ async function runAuth(argv: readonly string[]): Promise<number> {
   } catch (e) {
     if (e instanceof FlagError || e instanceof CommandError) {
       process.stderr.write(`plat auth can-i: ${e.message}\n`);
-      return e instanceof CommandError ? 3 : e.exitCode;
+      // kubectl's cmdutil.CheckErr: every error is exit 1, as a "no" (2 stays plat's command-line mistake).
+      return e.exitCode;
     }
     throw e;
   }

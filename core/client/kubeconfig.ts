@@ -41,6 +41,8 @@ export interface WebhookConnection {
   readonly clientKeyFile?: string;
   /** Bearer token plat presents to the server (not a caller's token). */
   readonly token?: string;
+  /** The context's namespace, which kubectl's commands use when no --namespace is given. */
+  readonly namespace?: string;
 }
 
 type Obj = Record<string, unknown>;
@@ -274,6 +276,7 @@ export function loadKubeconfigs(files: readonly string[], overrides: KubeconfigO
   };
   const clientCertFile = fileOf('client-certificate');
   const clientKeyFile = fileOf('client-key');
+  const namespace = context !== undefined ? str(context, 'namespace') : undefined;
 
   return {
     server,
@@ -285,5 +288,6 @@ export function loadKubeconfigs(files: readonly string[], overrides: KubeconfigO
     ...(clientCertFile !== undefined ? { clientCertFile } : {}),
     ...(clientKeyFile !== undefined ? { clientKeyFile } : {}),
     ...(token !== undefined ? { token } : {}),
+    ...(namespace !== undefined ? { namespace } : {}),
   };
 }

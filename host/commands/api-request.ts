@@ -3,7 +3,8 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { WebhookConnection } from '../../core/client/kubeconfig.js';
-import { apiUrl } from '../../core/client/rest-client.js';
+import { ApiError, apiUrl } from '../../core/client/rest-client.js';
+import { responseError } from '../../core/client/response-error.js';
 import { withTlsVerifyReason } from '../../core/client/tls-verify-error.js';
 import { CommandError } from './ca.js';
 import { transportTlsOptions } from '../../core/client/transport-tls.js';
@@ -11,7 +12,7 @@ import { ProxyAgent } from '../../core/client/proxy-connect.js';
 
 export type Connection = WebhookConnection;
 
-export interface ApiResponse { status: number; text: string; json: unknown }
+export interface ApiResponse { status: number; contentType?: string | undefined; text: string; json: unknown }
 
 export async function apiRequest(conn: Connection, method: string, path: string, body?: unknown, headers: Record<string, string | string[]> = {}): Promise<ApiResponse> {
   const payload = body === undefined ? undefined : JSON.stringify(body);
@@ -19,7 +20,7 @@ export async function apiRequest(conn: Connection, method: string, path: string,
   const tlsOptions = transportTlsOptions(conn);
   // The cluster's proxy-url, as every client-go transport honours it.
   const agent = conn.proxyUrl && url.protocol === 'https:' ? new ProxyAgent(conn.proxyUrl, tlsOptions) : undefined;
-  const res = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+  const res = await new Promise<{ status: number; contentType: string | undefined; text: string }>((resolve, reject) => {
     // A kubeconfig may name a plain-HTTP server on a loopback host (kubeconfig.ts), as kubectl's may.
     const req = (url.protocol === 'http:' ? http : https).request(url, {
       method,
@@ -32,7 +33,7 @@ export async function apiRequest(conn: Connection, method: string, path: string,
     }, (r) => {
       const chunks: Buffer[] = [];
       r.on('data', (c: Buffer) => chunks.push(c));
-      r.on('end', () => resolve({ status: r.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
+      r.on('end', () => resolve({ status: r.statusCode ?? 0, contentType: r.headers['content-type'], text: Buffer.concat(chunks).toString() }));
     });
     req.on('error', (e) => reject(Object.assign(withTlsVerifyReason(e), { url: url.href })));
     req.end(payload);
@@ -57,6 +58,15 @@ export function refusedMessage(e: unknown): string | undefined {
   if (!host && err.address) host = `${err.address.includes(':') ? `[${err.address}]` : err.address}:${err.port}`;
   if (!host) return undefined;
   return `The connection to the server ${host} was refused - did you specify the right host or port?`;
+}
+
+/**
+ * A refusal as client-go makes it of the answer (its Status, else the generic server response
+ * naming the request), for kubectl's wording of it (csr-connection.ts describeError).
+ */
+export function refusal(res: ApiResponse, method: string, path: string): ApiError {
+  const err = responseError(res.status, res.contentType, res.text, method, path);
+  return new ApiError(res.status, err.reason, err.message, err.body);
 }
 
 /** The message of a Status answer, or the raw text. */

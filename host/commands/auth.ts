@@ -4,20 +4,33 @@
 // can-i` does (which only speaks authorization.k8s.io). TYPE is resolved through discovery: plural,
 // singular, short name or kind, optionally qualified by group.
 import { FlagError, Flags } from '../../core/flags/flag-set.js';
-import { apiRequest, statusMessage, type Connection } from './api-request.js';
+import { apiRequest, refusal, type ApiResponse, type Connection } from './api-request.js';
 import { CommandError } from './ca.js';
+import { describeError } from './csr-connection.js';
 import { defineKubeconfigFlags, kubeconfigConnection } from './kubeconfig-flags.js';
 
 export const AUTH_USAGE = `Usage:
   plat auth can-i VERB TYPE[.GROUP][/NAME] [-n NAMESPACE | -A] [--subresource SUB] [--as USER] [--as-group GROUP]... [--kubeconfig FILE]
   plat auth can-i VERB /NONRESOURCE/PATH [--kubeconfig FILE]
 
-Prints "yes" (exit 0) or "no" (exit 1).
+Prints "yes" (exit 0) or "no" (exit 1; -q, --quiet: prints nothing); an error is exit 1 as well, 2 a command-line mistake.
 `;
 
 const NON_STANDARD_RESOURCE_NAMES = new Set(['users', 'groups']);
+// kubectl's resourceVerbs and nonResourceURLVerbs: another verb is asked about, with a warning.
+const RESOURCE_VERBS = new Set(['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection', 'use', 'bind', 'impersonate', '*', 'approve', 'sign', 'escalate', 'attest']);
+const NON_RESOURCE_URL_VERBS = new Set(['get', 'put', 'post', 'head', 'options', 'delete', 'patch', '*']);
 
-interface Resolved { group: string; resource: string; namespaced: boolean; warning?: string }
+/** kubectl's WarningPrinter line: its messages end in a newline of their own, so a blank line follows. */
+const warning = (message: string): string => `Warning: ${message}\n\n`;
+
+/** An answer that is not a success, in kubectl's words (`You must be logged in to the server (Unauthorized)`, `Error from server (Forbidden): ...`). */
+function refused(res: ApiResponse, method: string, path: string): CommandError {
+  return new CommandError(describeError(refusal(res, method, path)));
+}
+
+/** `discovered`: the type is one discovery lists (kubectl's isNamespaced can only answer for those). */
+interface Resolved { group: string; resource: string; namespaced: boolean; discovered: boolean; warning?: string }
 
 interface DiscoveredResource { name: string; singularName?: string; shortNames?: string[]; kind: string; namespaced: boolean }
 
@@ -26,7 +39,7 @@ async function discover(conn: Connection): Promise<{ group: string; r: Discovere
   const out: { group: string; r: DiscoveredResource }[] = [];
   const list = async (path: string, group: string) => {
     const res = await apiRequest(conn, 'GET', path);
-    if (res.status !== 200) throw new CommandError(`discovery ${path} failed (${res.status}): ${statusMessage(res)}`);
+    if (res.status !== 200) throw refused(res, 'GET', path);
     const resources = (res.json as { resources?: unknown } | undefined)?.resources;
     // Something at the server's address that is not an API server (a proxy's page, `{}`).
     if (!Array.isArray(resources)) throw new CommandError(`discovery ${path}: the server did not answer with an API resource list`);
@@ -34,7 +47,7 @@ async function discover(conn: Connection): Promise<{ group: string; r: Discovere
   };
   await list('/api/v1', '');
   const groups = await apiRequest(conn, 'GET', '/apis');
-  if (groups.status !== 200) throw new CommandError(`discovery /apis failed (${groups.status}): ${statusMessage(groups)}`);
+  if (groups.status !== 200) throw refused(groups, 'GET', '/apis');
   const found = (groups.json as { groups?: unknown } | undefined)?.groups;
   if (!Array.isArray(found)) throw new CommandError('discovery /apis: the server did not answer with an API group list');
   for (const g of found as { name: string; preferredVersion: { groupVersion: string } }[]) {
@@ -44,7 +57,7 @@ async function discover(conn: Connection): Promise<{ group: string; r: Discovere
 }
 
 async function resolve(conn: Connection, type: string): Promise<Resolved> {
-  if (type === '*') return { group: '*', resource: '*', namespaced: true };
+  if (type === '*') return { group: '*', resource: '*', namespaced: true, discovered: true };
   const dot = type.indexOf('.');
   const name = (dot < 0 ? type : type.slice(0, dot)).toLowerCase();
   const group = dot < 0 ? undefined : type.slice(dot + 1).toLowerCase();
@@ -56,11 +69,11 @@ async function resolve(conn: Connection, type: string): Promise<Resolved> {
   // which no rule on signers matches (README: a deliberate difference).
   if (!first) {
     // kubectl's nonStandardResourceNames: users and groups are only impersonated, never served, so no warning.
-    if (!group && NON_STANDARD_RESOURCE_NAMES.has(name)) return { group: '', resource: name, namespaced: false };
-    const warning = group ? `Warning: the server doesn't have a resource type '${name}' in group '${group}'` : `Warning: the server doesn't have a resource type '${name}'`;
-    return { group: group ?? '', resource: name, namespaced: false, warning };
+    if (!group && NON_STANDARD_RESOURCE_NAMES.has(name)) return { group: '', resource: name, namespaced: false, discovered: false };
+    const text = group ? `the server doesn't have a resource type '${name}' in group '${group}'` : `the server doesn't have a resource type '${name}'`;
+    return { group: group ?? '', resource: name, namespaced: false, discovered: false, warning: warning(text) };
   }
-  return { group: first.group, resource: first.r.name, namespaced: first.r.namespaced };
+  return { group: first.group, resource: first.r.name, namespaced: first.r.namespaced, discovered: true };
 }
 
 export async function authCanI(argv: readonly string[]): Promise<{ stdout: string; stderr: string; allowed: boolean }> {
@@ -71,6 +84,7 @@ export async function authCanI(argv: readonly string[]): Promise<{ stdout: strin
   f.define({ name: 'all-namespaces', shorthand: 'A', type: 'bool', default: false, section: S, help: 'Ask for all namespaces.' });
   f.define({ name: 'subresource', type: 'string', default: '', section: S, help: 'Subresource, such as approval or status.' });
   f.define({ name: 'as', type: 'string', default: '', section: S, help: 'User to impersonate for the question.' });
+  f.define({ name: 'quiet', shorthand: 'q', type: 'bool', default: false, section: S, help: 'If true, suppress output and just return the exit code.' });
   f.define({ name: 'as-group', type: 'stringArray', default: [], section: S, help: 'Group to impersonate (repeatable).' });
   const { positional } = f.parse([...argv]);
   if (positional.length < 2 || positional.length > 3) throw new FlagError('you must specify two or three arguments: verb, resource, and optional resourceName');
@@ -79,15 +93,27 @@ export async function authCanI(argv: readonly string[]): Promise<{ stdout: strin
 
   let spec: Record<string, unknown>;
   let stderr = '';
+  const allNamespaces = f.get<boolean>('all-namespaces');
   if (target.startsWith('/')) {
+    // cani.go Validate's refusals (a mistake on the command line: plat's exit 2).
+    if (f.get<string>('subresource')) throw new FlagError('--subresource can not be used with NonResourceURL');
+    if (extraName !== undefined) throw new FlagError('NonResourceURL and ResourceName can not specified together');
+    if (!NON_RESOURCE_URL_VERBS.has(verb)) stderr += warning(`verb '${verb}' is not a known verb`);
     spec = { nonResourceAttributes: { verb, path: target } };
   } else {
     const slash = target.indexOf('/');
     const type = slash < 0 ? target : target.slice(0, slash);
     const name = slash < 0 ? extraName ?? '' : target.slice(slash + 1);
     const r = await resolve(conn, type);
-    if (r.warning) stderr += `${r.warning}\n`;
-    const namespace = !r.namespaced || f.get<boolean>('all-namespaces') ? '' : f.get<string>('namespace');
+    if (r.warning) stderr += r.warning;
+    // cani.go Validate: a cluster-wide type is said to be one (the question is asked without a namespace).
+    if (!allNamespaces) {
+      if (r.discovered && !r.namespaced) stderr += warning(`resource '${r.resource}' is not namespace scoped${r.group ? ` in group '${r.group}'` : ''}`);
+      if (!RESOURCE_VERBS.has(verb)) stderr += warning(`verb '${verb}' is not a known verb`);
+    }
+    // As kubectl's: -n, else the kubeconfig context's namespace, else default.
+    const namespace = !r.namespaced || allNamespaces ? ''
+      : f.isSetOnCommandLine('namespace') ? f.get<string>('namespace') : conn.namespace ?? 'default';
     spec = {
       resourceAttributes: {
         verb, group: r.group, resource: r.resource, ...(f.get<string>('subresource') ? { subresource: f.get<string>('subresource') } : {}),
@@ -98,10 +124,12 @@ export async function authCanI(argv: readonly string[]): Promise<{ stdout: strin
   const headers: Record<string, string | string[]> = {};
   if (f.get<string>('as')) headers['Impersonate-User'] = f.get<string>('as');
   if (f.get<string[]>('as-group').length) headers['Impersonate-Group'] = f.get<string[]>('as-group');
-  const res = await apiRequest(conn, 'POST', '/apis/authorization.platform/v1/selfsubjectaccessreviews',
-    { apiVersion: 'authorization.platform/v1', kind: 'SelfSubjectAccessReview', spec }, headers);
-  if (res.status !== 201) throw new CommandError(`the API server refused the access review (${res.status}): ${statusMessage(res)}`);
-  const status = ((res.json as { status?: { allowed?: boolean; reason?: string; evaluationError?: string } }).status) ?? {};
-  if (status.allowed) return { stdout: 'yes\n', stderr, allowed: true };
-  return { stdout: `no${status.reason ? ` - ${status.reason}` : ''}${status.evaluationError ? ` - ${status.evaluationError}` : ''}\n`, stderr, allowed: false };
+  const SSAR = '/apis/authorization.platform/v1/selfsubjectaccessreviews';
+  const res = await apiRequest(conn, 'POST', SSAR, { apiVersion: 'authorization.platform/v1', kind: 'SelfSubjectAccessReview', spec }, headers);
+  if (res.status < 200 || res.status > 299) throw refused(res, 'POST', SSAR);
+  const status = ((res.json as { status?: { allowed?: boolean; reason?: string; evaluationError?: string } } | undefined)?.status) ?? {};
+  // kubectl's -q: the answer is in the exit code alone (warnings and errors are still said).
+  const quiet = f.get<boolean>('quiet');
+  if (status.allowed) return { stdout: quiet ? '' : 'yes\n', stderr, allowed: true };
+  return { stdout: quiet ? '' : `no${status.reason ? ` - ${status.reason}` : ''}${status.evaluationError ? ` - ${status.evaluationError}` : ''}\n`, stderr, allowed: false };
 }
