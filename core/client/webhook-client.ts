@@ -2,13 +2,15 @@
 // webhook client makes it: POST the body to the kubeconfig's server URL, read a JSON answer. The
 // URL's query is the client's timeout alone (`?timeout=30s`): client-go's Request.URL sends the
 // rest.Config Timeout that NewGenericWebhook sets and builds the query from the request's own
-// parameters, so a query written into the kubeconfig's server is not sent. Transient failures (connection reset, 429, 500, 504, or any answer with Retry-After) are
+// parameters, so a query written into the kubeconfig's server is not sent; its path is the
+// server's as NewRequest joins it (path.Join: `/authorize/` is sent as `/authorize`). Transient failures (connection reset, 429, 500, 504, or any answer with Retry-After) are
 // retried with upstream's backoff (500ms, factor 1.5, jitter 0.2, 5 steps: DefaultShouldRetry);
 // every other failure ends the call at once. One timeout bounds the whole call, retries included.
 //
 // Error messages never carry the request or response body: a webhook may echo a caller's token.
 import http from 'node:http';
 import https from 'node:https';
+import path from 'node:path';
 import { createSecureContext } from 'node:tls';
 import { sleepUnlessAborted } from '../abort-wait.js';
 import type { WebhookConnection } from './kubeconfig.js';
@@ -41,6 +43,12 @@ export interface WebhookClientOptions {
   readonly random?: () => number;
 }
 
+/** Go's path.Join("/", p) (path.Clean): no `.`, `..` or doubled slash, and no trailing slash but the root's. */
+function cleanPath(p: string): string {
+  const clean = path.posix.normalize(`/${p}`);
+  return clean.length > 1 && clean.endsWith('/') ? clean.slice(0, -1) : clean;
+}
+
 export class WebhookCallError extends Error {
   constructor(message: string, readonly retriable = false) {
     super(message);
@@ -68,7 +76,11 @@ export class WebhookClient {
     this.#random = o.random ?? Math.random;
     const c = o.connection;
     this.#url = new URL(c.server);
+    // NewRequest's path.Join("/", base.Path): a trailing slash or a doubled one is not sent.
+    this.#url.pathname = cleanPath(this.#url.pathname);
     this.#url.search = `?timeout=${formatDuration(this.timeoutMs)}`;
+    // NewRESTClient drops the base URL's fragment; Go's url.Error names the URL without it.
+    this.#url.hash = '';
     if (c.server.protocol === 'https:') {
       const tls = {
         ...(c.ca ? { ca: c.ca } : {}),
