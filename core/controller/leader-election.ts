@@ -5,6 +5,9 @@
 // deadline, or as soon as it finds another holder in the Lease, stops leading. Updates carry the
 // resourceVersion, so two candidates never both win. A leader renews with one PUT of the Lease it
 // last wrote (upstream's optimistic fast path), reading it again only when that write fails.
+// Every write sets the whole spec from the election record, as LeaseLock.Update's
+// LeaderElectionRecordToLeaseSpec: fields the record does not carry (strategy, preferredHolder)
+// are not written back.
 import os from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { ApiObject } from '../api/meta.js';
@@ -47,9 +50,21 @@ export interface LeaderCallbacks {
   onNewLeader?(identity: string): void;
 }
 
-interface LeaseObject extends ApiObject {
-  spec?: { holderIdentity?: string; leaseDurationSeconds?: number; acquireTime?: string; renewTime?: string; leaseTransitions?: number };
+interface LeaseSpec {
+  holderIdentity?: string; leaseDurationSeconds?: number; acquireTime?: string; renewTime?: string; leaseTransitions?: number;
 }
+interface LeaseObject extends ApiObject { spec?: LeaseSpec }
+
+/**
+ * The spec LeaderElectionRecordToLeaseSpec writes: every field of the record, an empty holder
+ * included (a pointer to ""); an acquire time the record lacks (upstream's zero time, which
+ * serializes as null) is left out.
+ */
+const recordSpec = (r: { holder: string; durationS: number; acquireTime: string | undefined; renewTime: string; transitions: number }): LeaseSpec => ({
+  holderIdentity: r.holder, leaseDurationSeconds: r.durationS,
+  ...(r.acquireTime !== undefined ? { acquireTime: r.acquireTime } : {}),
+  renewTime: r.renewTime, leaseTransitions: r.transitions,
+});
 
 const LEASES = { group: 'coordination.platform', version: 'v1', plural: 'leases' };
 /** wait.Jitter's maxFactor: a standby waits retryPeriod × (1 + rand × 1.2) between attempts. */
@@ -144,12 +159,11 @@ export class LeaderElector {
     const mine = holder === this.identity;
     // Still leading, yet the optimistic write did not do: upstream's slow path.
     if (mine) this.c.metrics?.slowpathExercised(this.c.name);
-    lease.spec = {
-      ...spec,
-      holderIdentity: this.identity, leaseDurationSeconds: durationS, renewTime: microTime(now),
-      acquireTime: mine ? spec.acquireTime ?? microTime(now) : microTime(now),
-      leaseTransitions: mine ? spec.leaseTransitions ?? 0 : (spec.leaseTransitions ?? 0) + 1,
-    };
+    lease.spec = recordSpec({
+      holder: this.identity, durationS, renewTime: microTime(now),
+      acquireTime: mine ? spec.acquireTime : microTime(now),
+      transitions: mine ? spec.leaseTransitions ?? 0 : (spec.leaseTransitions ?? 0) + 1,
+    });
     try {
       this.#written = await this.c.client.update(ref, lease, undefined, opts);
     } catch (e) {
@@ -169,7 +183,9 @@ export class LeaderElector {
     const written = this.#written;
     const observed = this.#observed;
     if (!this.isLeader || !written?.spec || !observed || observed.at + (written.spec.leaseDurationSeconds ?? durationS) * 1000 <= at) return false;
-    const lease: LeaseObject = { ...written, spec: { ...written.spec, holderIdentity: this.identity, leaseDurationSeconds: durationS, renewTime: microTime(now) } };
+    const lease: LeaseObject = { ...written, spec: recordSpec({
+      holder: this.identity, durationS, renewTime: microTime(now), acquireTime: written.spec.acquireTime, transitions: written.spec.leaseTransitions ?? 0,
+    }) };
     try {
       this.#written = await this.c.client.update(ref, lease, undefined, opts);
     } catch (e) {
@@ -204,8 +220,10 @@ export class LeaderElector {
   }
 
   /**
-   * Gives the lease up if we hold it (holder cleared, lease duration 1s), so a standby takes over
-   * at once. Only safe once the work done while leading has stopped.
+   * Gives the lease up if we hold it, so a standby takes over at once: upstream's release record,
+   * holder "" (written as such), lease duration 1s, acquired and renewed now, the transitions
+   * kept. Only safe once the work done while leading has stopped. Unlike upstream (which goes by
+   * the record it last observed), a Lease someone else holds by now is left alone.
    */
   release(): Promise<void> { return this.#release(); }
 
@@ -217,11 +235,10 @@ export class LeaderElector {
     try {
       const lease = await this.c.client.get<LeaseObject>(ref, this.c.name, undefined, opts);
       if (lease.spec?.holderIdentity !== this.identity) return;
-      const now = this.#now();
-      // As client-go: an empty holder is an absent field.
-      const { holderIdentity: _released, ...rest } = lease.spec;
-      lease.spec = { ...rest, leaseDurationSeconds: 1, renewTime: microTime(now), acquireTime: microTime(now) };
-      await this.c.client.update(ref, lease, undefined, opts);
+      const now = microTime(this.#now());
+      lease.spec = recordSpec({ holder: '', durationS: 1, acquireTime: now, renewTime: now, transitions: lease.spec.leaseTransitions ?? 0 });
+      this.#written = await this.c.client.update(ref, lease, undefined, opts);
+      this.#observe(JSON.stringify({ holder: '', renew: now }));
     } catch (e) {
       this.c.logger?.warn('failed to release the lease', { error: (e as Error).message });
     }

@@ -11,6 +11,12 @@ export interface WorkQueueOptions {
   /** Upstream's queue Name, the metrics' `name` label ("certificate"). */
   readonly name?: string;
   readonly metrics?: MetricsRegistry | undefined;
+  /**
+   * A monotonic clock (ms) for when a delayed add is due; performance.now by default, as the
+   * delaying queue's clock.Now() carries Go's monotonic reading: a step of the wall clock between
+   * two delayed adds must not make the later one look earlier.
+   */
+  readonly monotonicNow?: () => number;
 }
 
 export class WorkQueue<K> {
@@ -24,9 +30,11 @@ export class WorkQueue<K> {
   /** Whoever waits in shutDown() for the items in flight to be done. */
   readonly #drained: (() => void)[] = [];
   readonly #metrics: QueueMetrics | undefined;
+  readonly #now: () => number;
 
   constructor(private readonly limiter: RateLimiter<K>, options: WorkQueueOptions = {}) {
     this.#metrics = options.metrics ? queueMetrics(options.metrics, options.name ?? '') : undefined;
+    this.#now = options.monotonicNow ?? performance.now.bind(performance);
   }
 
   get length(): number { return this.#queue.length; }
@@ -63,7 +71,7 @@ export class WorkQueue<K> {
     if (this.#shuttingDown) return;
     this.#metrics?.retry();
     if (delayMs <= 0) { this.add(item); return; }
-    const readyAt = Date.now() + delayMs;
+    const readyAt = this.#now() + delayMs;
     const waiting = this.#delayed.get(item);
     if (waiting && waiting.readyAt <= readyAt) return;
     if (waiting) clearTimeout(waiting.timer);

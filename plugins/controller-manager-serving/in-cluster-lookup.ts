@@ -56,11 +56,14 @@ export function warnNoLookupClient(missing: Missing, log: Logger): void {
   if (missing.requestHeader) log.warn(`No authentication-kubeconfig provided in order to lookup requestheader-client-ca-file in ${WHERE}, so request-header client certificate authentication won't work.`);
 }
 
-/** Reads what is published for the missing parts, warning for each part nobody provides. Throws on failures. */
-export async function lookupMissing(client: RestClient, missing: Missing, log: Logger): Promise<Published> {
+/**
+ * Reads what is published for the missing parts, warning for each part nobody provides. Throws on
+ * failures; `signal` abandons the read (start-up stopped while the API server does not answer).
+ */
+export async function lookupMissing(client: RestClient, missing: Missing, log: Logger, signal?: AbortSignal): Promise<Published> {
   let data: Record<string, string> | undefined;
   try {
-    const cm = await client.request<{ data?: Record<string, string> }>('GET', `/api/v1/namespaces/${AUTHENTICATION_CONFIGMAP_NAMESPACE}/configmaps/${AUTHENTICATION_CONFIGMAP}`);
+    const cm = await client.request<{ data?: Record<string, string> }>('GET', `/api/v1/namespaces/${AUTHENTICATION_CONFIGMAP_NAMESPACE}/configmaps/${AUTHENTICATION_CONFIGMAP}`, signal ? { signal } : {});
     data = cm.data ?? {};
   } catch (e) {
     if (!(isApiError(e) && e.code === 404)) {

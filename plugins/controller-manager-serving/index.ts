@@ -171,7 +171,7 @@ export const ControllerManagerServing: Plugin = {
       if (settings.port === 0) log.info('secure serving is off (--secure-port=0)');
     });
 
-    host.hooks.start.tapPromise(PLUGIN_NAME, async () => {
+    host.hooks.start.tapPromise(PLUGIN_NAME, async ({ signal }) => {
       const f = flags!;
       const s = settings!;
       if (s.port === 0) return;
@@ -193,10 +193,14 @@ export const ControllerManagerServing: Plugin = {
         } else {
           const client = new RestClient(s.authn, clientOptions);
           try {
-            const found = await lookupMissing(client, missing, log);
+            const found = await lookupMissing(client, missing, log, signal);
             if (found.clientCa) clientCa ??= fixed(found.clientCa);
             if (found.requestHeader) requestHeader ??= fixed(found.requestHeader);
           } catch (e) {
+            // Stopped (SIGTERM) while the API server did not answer: neither a failed lookup nor,
+            // with --authentication-tolerate-lookup-failure, a reason to go on and listen; the
+            // abort itself is said as the stop.
+            if (signal.aborted) throw signal.reason;
             // client-go's error text (`Get "<url>": dial tcp ...`), as upstream's messages carry it.
             const why = goClientErrorText(e);
             if (!f.get<boolean>(FLAGS.authnTolerateLookupFailure)) throw new StartupError(`unable to load configmap based request-header-client-ca-file: ${why}`, 1);
@@ -252,6 +256,8 @@ export const ControllerManagerServing: Plugin = {
         ...(clientCa || requestHeader
           ? { ca: uniqueCertificatesPem([clientCa?.current() ?? '', ...(requestHeader?.current().roots ?? []).map((r) => r.x509.toString())]) } : {}),
       }));
+      // Nothing of the above waits on the API server, but a stop that came meanwhile must not open the port.
+      if (signal.aborted) throw signal.reason;
       let server: RunningServer;
       try {
         server = await listenOnBindAddress(s.bind, (host) => listen(app, {

@@ -125,7 +125,10 @@ describe('plat controller-manager processes', () => {
     b.child.kill('SIGTERM');
     assert.deepEqual(await exited(b), { code: 0, signal: null });
     const released = await lease();
-    assert.equal(released.spec.holderIdentity, undefined, 'a clean stop hands the Lease over');
+    // Upstream's release record: holder "" (written), 1 s, acquired and renewed at the release, transitions kept.
+    assert.deepEqual(released.spec, {
+      holderIdentity: '', leaseDurationSeconds: 1, acquireTime: released.spec.renewTime, renewTime: released.spec.renewTime, leaseTransitions: transitions + 1,
+    }, 'a clean stop hands the Lease over');
   });
 
   it('exits 1 with "leaderelection lost" when it cannot renew its Lease', async () => {

@@ -116,6 +116,27 @@ describe('WorkQueue', () => {
       mock.timers.reset();
     }
   });
+
+  // The earlier of two delayed adds was chosen on the wall clock: stepped back an hour (NTP, an
+  // operator) between a retry in 1 s and one in 5 s, the 5 s one looked an hour earlier and
+  // replaced it. Upstream's delaying queue compares clock.Now()'s monotonic readings.
+  it('a step of the wall clock between two delayed adds does not change which is earlier', () => {
+    mock.timers.enable({ apis: ['setTimeout'] });
+    let wall = Date.parse('2026-01-01T12:00:00Z');
+    const now = mock.method(Date, 'now', () => wall);
+    try {
+      const q = new WorkQueue<string>(noDelay());
+      q.addAfter('x', 1000);
+      wall -= 3_600_000;
+      q.addAfter('x', 5000);
+      mock.timers.tick(1000);
+      assert.equal(q.length, 1, 'added at 1 s, the earlier of the two');
+      void q.shutDown();
+    } finally {
+      now.mock.restore();
+      mock.timers.reset();
+    }
+  });
 });
 
 describe('rate limiters', () => {
