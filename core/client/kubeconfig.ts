@@ -17,6 +17,7 @@ import { isNotExist, osErrorText } from '../go-os-error.js';
 import { decodeKubeconfig, KubeconfigDecodeError } from './kubeconfig-decode.js';
 import { clientPairError, rootCertificatesError } from './kubeconfig-tls.js';
 import { parseProxyUrl } from './proxy-connect.js';
+import { impersonationProblem, mergedImpersonation, type ImpersonationOverrides } from './kubeconfig-impersonation.js';
 
 export class KubeconfigError extends Error {
   constructor(message: string) {
@@ -48,7 +49,9 @@ export interface WebhookConnection {
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-const UNSUPPORTED_USER_FIELDS = ['username', 'password', 'exec', 'auth-provider', 'tokenFile', 'as', 'as-groups', 'as-uid', 'as-user-extra'];
+const UNSUPPORTED_USER_FIELDS = ['username', 'password', 'exec', 'auth-provider', 'tokenFile'];
+// Checked after validation, which has its own word on a uid, groups or extras without a user.
+const UNSUPPORTED_IMPERSONATION_FIELDS = ['as', 'as-groups', 'as-uid', 'as-user-extra'];
 
 /** A string field (the decoder has refused other types), undefined when empty as Go's zero value. */
 function str(o: Obj, key: string): string | undefined {
@@ -72,6 +75,8 @@ export interface KubeconfigOverrides {
   readonly context?: string | undefined;
   readonly cluster?: string | undefined;
   readonly user?: string | undefined;
+  /** kubectl's --as, --as-uid and --as-group (only `plat auth can-i` takes them). */
+  readonly impersonate?: ImpersonationOverrides;
 }
 
 function addEntries(into: Map<string, Entry>, list: unknown, field: string, kind: string, dir: string): void {
@@ -221,6 +226,12 @@ export function loadKubeconfigs(files: readonly string[], overrides: KubeconfigO
     clientKey = data(user, 'client-key-data') ?? keyFile;
   }
 
+  // validateAuthInfo's last problem, before the cluster's; clientcmd names the user the context (or
+  // --user) names, even one that is not there.
+  const impersonation = mergedImpersonation(user, overrides.impersonate);
+  const impersonationWrong = impersonationProblem(userEntry?.name ?? userName ?? '', impersonation);
+  if (impersonationWrong) problems.push(impersonationWrong);
+
   const serverText = str(cluster, 'server');
   if (serverText === undefined) problems.push(clusterEntry.name ? `no server found for cluster ${JSON.stringify(clusterEntry.name)}` : 'default cluster has no server defined');
   const proxyText = str(cluster, 'proxy-url');
@@ -239,6 +250,9 @@ export function loadKubeconfigs(files: readonly string[], overrides: KubeconfigO
   if (problems.length > 0) {
     // errConfigurationInvalid: utilerrors.NewAggregate's text, one error alone or a bracketed list.
     throw new KubeconfigError(`invalid configuration: ${problems.length === 1 ? problems[0] : `[${problems.join(', ')}]`}`);
+  }
+  for (const f of UNSUPPORTED_IMPERSONATION_FIELDS) {
+    if (user[f] !== undefined && user[f] !== null && user[f] !== '') throw new KubeconfigError(`user.${f} is not supported by plat`);
   }
 
   let server: URL;

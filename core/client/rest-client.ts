@@ -350,7 +350,7 @@ export class RestClient {
    * version) or `signal` aborts. Opening it is retried as a request is (a lost connection, a 429 or
    * 5xx with Retry-After); a connection still lost after the last retry is an empty watch.
    */
-  async *watch<T extends ApiObject>(r: ResourceRef, o: { resourceVersion?: string; timeoutSeconds?: number; fieldSelector?: string; labelSelector?: string; signal?: AbortSignal } = {}): AsyncGenerator<WatchEvent<T>> {
+  async *watch<T extends ApiObject>(r: ResourceRef, o: { resourceVersion?: string; timeoutSeconds?: number; fieldSelector?: string; labelSelector?: string; signal?: AbortSignal; headers?: Record<string, string> } = {}): AsyncGenerator<WatchEvent<T>> {
     // Not rate limited (client-go's Request.Watch: "We specifically don't want to rate limit
     // watches"): a watch that waited behind lists would leave the cache stale for as long.
     const path = resourcePath(r);
@@ -360,7 +360,7 @@ export class RestClient {
     });
     let res: http.IncomingMessage;
     try {
-      res = await this.#openRetrying('GET', url, o.signal ? { signal: o.signal } : {}, undefined, true);
+      res = await this.#openRetrying('GET', url, { ...(o.signal ? { signal: o.signal } : {}), ...(o.headers ? { headers: o.headers } : {}) }, undefined, true);
     } catch (e) {
       if (!isLostConnection(e) || o.signal?.aborted) throw e;
       return; // still lost after the last retry: an empty watch, as client-go's NewEmptyWatch

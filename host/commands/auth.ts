@@ -10,7 +10,7 @@ import { describeError } from './csr-connection.js';
 import { defineKubeconfigFlags, kubeconfigConnection } from './kubeconfig-flags.js';
 
 export const AUTH_USAGE = `Usage:
-  plat auth can-i VERB TYPE[.GROUP][/NAME] [-n NAMESPACE | -A] [--subresource SUB] [--as USER] [--as-group GROUP]... [--kubeconfig FILE]
+  plat auth can-i VERB TYPE[.GROUP][/NAME] [-n NAMESPACE | -A] [--subresource SUB] [--as USER] [--as-group GROUP]... [--as-uid UID] [--kubeconfig FILE]
   plat auth can-i VERB /NONRESOURCE/PATH [--kubeconfig FILE]
 
 Prints "yes" (exit 0) or "no" (exit 1; -q, --quiet: prints nothing); an error is exit 1 as well, 2 a command-line mistake.
@@ -86,6 +86,7 @@ export async function authCanI(argv: readonly string[]): Promise<{ stdout: strin
   f.define({ name: 'as', type: 'string', default: '', section: S, help: 'User to impersonate for the question.' });
   f.define({ name: 'quiet', shorthand: 'q', type: 'bool', default: false, section: S, help: 'If true, suppress output and just return the exit code.' });
   f.define({ name: 'as-group', type: 'stringArray', default: [], section: S, help: 'Group to impersonate (repeatable).' });
+  f.define({ name: 'as-uid', type: 'string', default: '', section: S, help: 'UID to impersonate for the question.' });
   const { positional } = f.parse([...argv]);
   if (positional.length < 2 || positional.length > 3) throw new FlagError('you must specify two or three arguments: verb, resource, and optional resourceName');
   const [verb, target, extraName] = positional as [string, string, string | undefined];
@@ -124,6 +125,7 @@ export async function authCanI(argv: readonly string[]): Promise<{ stdout: strin
   const headers: Record<string, string | string[]> = {};
   if (f.get<string>('as')) headers['Impersonate-User'] = f.get<string>('as');
   if (f.get<string[]>('as-group').length) headers['Impersonate-Group'] = f.get<string[]>('as-group');
+  if (f.get<string>('as-uid')) headers['Impersonate-Uid'] = f.get<string>('as-uid');
   const SSAR = '/apis/authorization.platform/v1/selfsubjectaccessreviews';
   const res = await apiRequest(conn, 'POST', SSAR, { apiVersion: 'authorization.platform/v1', kind: 'SelfSubjectAccessReview', spec }, headers);
   if (res.status < 200 || res.status > 299) throw refused(res, 'POST', SSAR);

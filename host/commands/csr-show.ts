@@ -5,16 +5,19 @@
 // compacted) until --timeout, if one is given.
 import type { ApiObject } from '../../core/api/meta.js';
 import { CSR_RESOURCE, type Csr } from '../../core/certificates/csr-object.js';
-import { ApiError, isApiError, resourcePath, type List, type RestClient } from '../../core/client/rest-client.js';
+import { ApiError, isApiError, objectPath, resourcePath, type List, type RestClient } from '../../core/client/rest-client.js';
 import { FlagError, type Flags } from '../../core/flags/flag-set.js';
 import { sleep } from '../../core/abort-wait.js';
 import { setLongTimeout } from '../../core/long-timeout.js';
 import { CommandError } from './ca.js';
 import { checkNames, csrFlags, describeError, openClient } from './csr-connection.js';
 import { runInterruptible } from './interrupt.js';
-import { columnWidths, formatObject, formatRow, objectPrinter, TABLE_HEADER, tableRow } from './csr-output.js';
+import { columnWidths, formatObject, formatRow, objectPrinter } from './csr-output.js';
+import { isTable, ServerRows, TABLE_ACCEPT } from './csr-server-table.js';
 
 type Out = (text: string) => void;
+/** Prints one answer: a CSR (-o), or a Table or CSR as table rows. */
+type Print = (answer: ApiObject) => void;
 
 /** What a list or watch asks the server for: `metadata.name=X`, or list's -l and --field-selector. */
 interface Selectors { fieldSelector?: string; labelSelector?: string }
@@ -50,23 +53,27 @@ export async function csrGet(argv: readonly string[], out: Out, err: Out): Promi
   const client = openClient(f);
   try {
     const watch = f.get<boolean>('watch');
-    const found: Csr[] = [];
+    const format = outputFormat(f);
+    const table = format === '' ? new ServerRows(f.get<string>('output') === 'wide') : undefined;
+    const found: ApiObject[] = [];
     const errors: string[] = [];
     for (const name of positional) {
       try {
-        found.push(await client.get<Csr>(CSR_RESOURCE, name));
+        found.push(await client.request<ApiObject>('GET', objectPath(CSR_RESOURCE, name), table ? { headers: { accept: TABLE_ACCEPT } } : {}));
       } catch (e) {
         // kubectl get -w stops at the first error, before printing anything.
         if (!isApiError(e, 'NotFound') || watch) throw e;
         errors.push(describeError(e));
       }
     }
-    const format = outputFormat(f);
-    const printObject = format ? objectPrinter(format, out) : undefined;
+    const printObject = table ? undefined : objectPrinter(format, out) as Print;
     let widths: number[] = [];
-    if (printObject && positional.length > 1 && format !== 'name') out(formatObject(asKubectlList(found), format));
+    if (printObject && positional.length > 1 && format !== 'name') out(formatObject(asKubectlList(found as Csr[]), format));
     else if (printObject) found.forEach(printObject);
-    else if (found.length) widths = printTable([TABLE_HEADER, ...found.map((csr) => tableRow(csr, new Date()))], out);
+    else if (found.length) {
+      const rows = found.flatMap((a) => table!.rows(a));
+      widths = printTable([table!.header, ...rows], out);
+    }
     if (errors.length) {
       for (const e of errors) err(`plat csr get: ${e}\n`);
       return 1;
@@ -77,7 +84,7 @@ export async function csrGet(argv: readonly string[], out: Out, err: Out): Promi
     // own resourceVersion, which may be older than the store's watch window (a 410, a re-list and
     // the row printed twice); such a watch opens with a synthetic ADDED of the object, already
     // printed above, so its first event is dropped.
-    if (watch) await follow(f, client, '0', printObject ?? rowPrinter(widths, out, false), { fieldSelector: `metadata.name=${positional[0]!}` }, true);
+    if (watch) await follow(f, client, '0', printObject ?? rowPrinter(widths, out, false, table!), { fieldSelector: `metadata.name=${positional[0]!}` }, true, table !== undefined);
     return 0;
   } finally {
     client.close();
@@ -108,10 +115,17 @@ function enhanceListError(e: unknown, selectors: Selectors): unknown {
   return new ApiError(e.code, e.reason, message, e.body);
 }
 
-async function listAll(client: RestClient, selectors: Selectors, signal?: AbortSignal): Promise<List<Csr> & ApiObject> {
-  const list = await client.request<List<Csr> & ApiObject>('GET', resourcePath(CSR_RESOURCE), {
+/**
+ * The CSRs, or with `table` the server's Table of them (kubectl's Accept; a server that prints none
+ * answers the list). A Table comes back as the one item of a list, which its printer takes whole.
+ */
+async function listAll(client: RestClient, selectors: Selectors, table: boolean, signal?: AbortSignal): Promise<List<ApiObject> & ApiObject> {
+  const answer = await client.request<unknown>('GET', resourcePath(CSR_RESOURCE), {
     ...(signal ? { signal } : {}), ...(selectors.fieldSelector || selectors.labelSelector ? { query: { ...selectors } } : {}),
+    ...(table ? { headers: { accept: TABLE_ACCEPT } } : {}),
   }).catch((e: unknown) => { throw enhanceListError(e, selectors); });
+  if (isTable(answer)) return { ...answer, items: [answer], metadata: answer.metadata ?? {} };
+  const list = answer as List<ApiObject> & ApiObject;
   // Something at the server's address that is not an API server (a proxy's page, `{}`).
   if (typeof list !== 'object' || list === null || !Array.isArray(list.items)) throw new CommandError('the server did not answer with a list of CertificateSigningRequests');
   list.metadata ??= {};
@@ -129,10 +143,12 @@ function printTable(rows: readonly (readonly string[])[], out: Out): number[] {
  * A table row per change, in columns as wide as the widest cell seen so far (kubectl's
  * RememberWidths); `header`: nothing was printed yet, the header comes with the first row.
  */
-function rowPrinter(widths: number[], out: Out, header: boolean): (csr: Csr) => void {
+function rowPrinter(widths: number[], out: Out, header: boolean, table: ServerRows): Print {
   let pending = header;
-  return (csr) => {
-    const rows = [...(pending ? [TABLE_HEADER] : []), tableRow(csr, new Date())];
+  return (answer) => {
+    // The rows first: the first Table of a watch brings the columns the header names.
+    const body = table.rows(answer);
+    const rows = [...(pending ? [table.header] : []), ...body];
     pending = false;
     columnWidths(rows).forEach((w, i) => { widths[i] = Math.max(widths[i] ?? 0, w); });
     out(rows.map((r) => formatRow(r, widths)).join(''));
@@ -143,18 +159,18 @@ function rowPrinter(widths: number[], out: Out, header: boolean): (csr: Csr) => 
  * Follows changes from `rv` until `signal` aborts; prints each changed CSR. `dropFirst`: the first
  * event (not a bookmark) is the synthetic ADDED of a watch from "0", not a change.
  */
-async function watchChanges(client: RestClient, rv: string, print: (csr: Csr) => void, selectors: Selectors, signal: AbortSignal, dropFirst: boolean): Promise<void> {
+async function watchChanges(client: RestClient, rv: string, print: Print, selectors: Selectors, signal: AbortSignal, dropFirst: boolean, table: boolean): Promise<void> {
   let version: string | undefined = rv;
   let drop = dropFirst;
   while (!signal.aborted) {
     try {
       if (version === undefined) {
-        const list = await listAll(client, selectors, signal);
+        const list = await listAll(client, selectors, table, signal);
         list.items.forEach(print);
         version = list.metadata.resourceVersion ?? '';
       }
       const timeoutSeconds = Math.floor(300 * (1 + Math.random()));
-      for await (const ev of client.watch<Csr>(CSR_RESOURCE, { resourceVersion: version, timeoutSeconds, signal, ...selectors })) {
+      for await (const ev of client.watch<ApiObject>(CSR_RESOURCE, { resourceVersion: version, timeoutSeconds, signal, ...selectors, ...(table ? { headers: { accept: TABLE_ACCEPT } } : {}) })) {
         if (ev.type === 'ERROR') {
           const status = ev.object as ApiObject & { code?: number; message?: string };
           if (status.code === 410) { version = undefined; break; }
@@ -191,20 +207,22 @@ export async function csrList(argv: readonly string[], out: Out, err: Out): Prom
   };
   const client = openClient(f);
   try {
-    const list = await listAll(client, selectors);
+    const table = format === '' ? new ServerRows(f.get<string>('output') === 'wide') : undefined;
+    const list = await listAll(client, selectors, table !== undefined);
     let widths: number[] = [];
-    const printObject = format ? objectPrinter(format, out) : undefined;
+    const printObject = table ? undefined : objectPrinter(format, out) as Print;
+    const rows = table ? list.items.flatMap((a) => table.rows(a)) : [];
     if (printObject && !f.get<boolean>('watch') && format !== 'name') {
-      out(formatObject(asKubectlList(list.items), format));
+      out(formatObject(asKubectlList(list.items as Csr[]), format));
     } else if (printObject) {
       list.items.forEach(printObject);
-    } else if (list.items.length === 0) {
+    } else if (rows.length === 0) {
       // With -w kubectl says nothing, and prints the header with the first row that comes.
       if (!f.get<boolean>('watch')) err('No resources found\n');
     } else {
-      widths = printTable([TABLE_HEADER, ...list.items.map((csr) => tableRow(csr, new Date()))], out);
+      widths = printTable([table!.header, ...rows], out);
     }
-    if (f.get<boolean>('watch')) await follow(f, client, list.metadata.resourceVersion ?? '', printObject ?? rowPrinter(widths, out, list.items.length === 0), selectors, false);
+    if (f.get<boolean>('watch')) await follow(f, client, list.metadata.resourceVersion ?? '', printObject ?? rowPrinter(widths, out, rows.length === 0, table!), selectors, false, table !== undefined);
     return 0;
   } finally {
     client.close();
@@ -215,14 +233,14 @@ export async function csrList(argv: readonly string[], out: Out, err: Out): Prom
  * Watches until --timeout (exit 0) or a termination signal, which ends the command with exit 1
  * as kubectl get -w's (interrupt.ts).
  */
-async function follow(f: Flags, client: RestClient, rv: string, print: (csr: Csr) => void, selectors: Selectors, dropFirst: boolean): Promise<void> {
+async function follow(f: Flags, client: RestClient, rv: string, print: Print, selectors: Selectors, dropFirst: boolean, table: boolean): Promise<void> {
   await runInterruptible(async (interrupted) => {
     const stop = new AbortController();
     const timeout = f.get<number>('timeout');
     // --timeout=1000h must wait 1000h: a plain setTimeout would stop the watch after 1 ms.
     const cancelTimer = timeout ? setLongTimeout(() => stop.abort(), timeout) : undefined;
     try {
-      await watchChanges(client, rv, print, selectors, AbortSignal.any([stop.signal, interrupted]), dropFirst);
+      await watchChanges(client, rv, print, selectors, AbortSignal.any([stop.signal, interrupted]), dropFirst, table);
     } finally {
       cancelTimer?.();
     }

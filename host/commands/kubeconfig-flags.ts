@@ -3,7 +3,8 @@
 // exist; else $PLATCONFIG, else $KUBECONFIG, each a list of files (':'-separated) merged as
 // clientcmd merges them, missing files skipped; else ~/.kube/config when it exists; else
 // .plat/admin.conf, the file `plat all` writes (plat's own fallback, for the quick start).
-// --context, --cluster and --user override what the current context names, as kubectl's. One
+// --context, --cluster and --user override what the current context names, as kubectl's; so do
+// --as, --as-uid and --as-group the user's impersonation, checked with the kubeconfig. One
 // rule for every command, so a shell set up for kubectl works for all of them.
 import { existsSync } from 'node:fs';
 import os from 'node:os';
@@ -45,7 +46,15 @@ export function kubeconfigFiles(f: Flags, env: NodeJS.ProcessEnv = process.env, 
 export function kubeconfigConnection(f: Flags, env: NodeJS.ProcessEnv = process.env): WebhookConnection {
   const { files, label } = kubeconfigFiles(f, env);
   try {
-    return loadKubeconfigs(files, { context: f.get<string>('context'), cluster: f.get<string>('cluster'), user: f.get<string>('user') });
+    return loadKubeconfigs(files, {
+      context: f.get<string>('context'), cluster: f.get<string>('cluster'), user: f.get<string>('user'),
+      // Only the commands that take kubectl's impersonation flags define them.
+      impersonate: {
+        ...(f.has('as') ? { user: f.get<string>('as') } : {}),
+        ...(f.has('as-uid') ? { uid: f.get<string>('as-uid') } : {}),
+        ...(f.has('as-group') ? { groups: f.get<string[]>('as-group') } : {}),
+      },
+    });
   } catch (e) {
     if (e instanceof KubeconfigError) throw new CommandError(`kubeconfig ${label}: ${e.message}`);
     throw e;
