@@ -75,8 +75,7 @@ async function runAuth(argv: readonly string[]): Promise<number> {
   const usage = subcommandUsage('auth', argv, AUTH_USAGE, ['can-i']);
   if (usage !== undefined) return usage;
   try {
-    const { stdout, stderr, allowed } = await authCanI(argv.slice(1));
-    process.stderr.write(stderr);
+    const { stdout, allowed } = await authCanI(argv.slice(1), (text) => process.stderr.write(text));
     process.stdout.write(stdout);
     return allowed ? 0 : 1;
   } catch (e) {

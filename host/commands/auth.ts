@@ -76,7 +76,11 @@ async function resolve(conn: Connection, type: string): Promise<Resolved> {
   return { group: first.group, resource: first.r.name, namespaced: first.r.namespaced, discovered: true };
 }
 
-export async function authCanI(argv: readonly string[]): Promise<{ stdout: string; stderr: string; allowed: boolean }> {
+/**
+ * Asks the question of `argv`; `warn` gets kubectl's warnings as they arise (Validate prints them
+ * before the review is sent, so they are said even when it then fails).
+ */
+export async function authCanI(argv: readonly string[], warn: (text: string) => void): Promise<{ stdout: string; allowed: boolean }> {
   const f = new Flags();
   const S = 'plat auth can-i';
   defineKubeconfigFlags(f, S);
@@ -93,28 +97,29 @@ export async function authCanI(argv: readonly string[]): Promise<{ stdout: strin
   const conn = kubeconfigConnection(f);
 
   let spec: Record<string, unknown>;
-  let stderr = '';
   const allNamespaces = f.get<boolean>('all-namespaces');
   if (target.startsWith('/')) {
     // cani.go Validate's refusals (a mistake on the command line: plat's exit 2).
     if (f.get<string>('subresource')) throw new FlagError('--subresource can not be used with NonResourceURL');
     if (extraName !== undefined) throw new FlagError('NonResourceURL and ResourceName can not specified together');
-    if (!NON_RESOURCE_URL_VERBS.has(verb)) stderr += warning(`verb '${verb}' is not a known verb`);
+    if (!NON_RESOURCE_URL_VERBS.has(verb)) warn(warning(`verb '${verb}' is not a known verb`));
     spec = { nonResourceAttributes: { verb, path: target } };
   } else {
     const slash = target.indexOf('/');
     const type = slash < 0 ? target : target.slice(0, slash);
     const name = slash < 0 ? extraName ?? '' : target.slice(slash + 1);
     const r = await resolve(conn, type);
-    if (r.warning) stderr += r.warning;
-    // cani.go Validate: a cluster-wide type is said to be one (the question is asked without a namespace).
+    if (r.warning) warn(r.warning);
+    // cani.go Validate: a cluster-wide type is said to be one, because the question still carries
+    // the namespace (RunAccessCheck sends o.Namespace whatever the type: a Role there may answer it).
     if (!allNamespaces) {
-      if (r.discovered && !r.namespaced) stderr += warning(`resource '${r.resource}' is not namespace scoped${r.group ? ` in group '${r.group}'` : ''}`);
-      if (!RESOURCE_VERBS.has(verb)) stderr += warning(`verb '${verb}' is not a known verb`);
+      if (r.discovered && !r.namespaced) warn(warning(`resource '${r.resource}' is not namespace scoped${r.group ? ` in group '${r.group}'` : ''}`));
+      if (!RESOURCE_VERBS.has(verb)) warn(warning(`verb '${verb}' is not a known verb`));
     }
-    // As kubectl's: -n, else the kubeconfig context's namespace, else default.
-    const namespace = !r.namespaced || allNamespaces ? ''
-      : f.isSetOnCommandLine('namespace') ? f.get<string>('namespace') : conn.namespace ?? 'default';
+    // As kubectl's (ToRawKubeConfigLoader().Namespace()): -n, else the kubeconfig context's
+    // namespace, else default; an empty -n sets nothing. -A asks about all (no namespace).
+    const namespace = allNamespaces ? ''
+      : f.get<string>('namespace') !== '' && f.isSetOnCommandLine('namespace') ? f.get<string>('namespace') : conn.namespace || 'default';
     spec = {
       resourceAttributes: {
         verb, group: r.group, resource: r.resource, ...(f.get<string>('subresource') ? { subresource: f.get<string>('subresource') } : {}),
@@ -132,6 +137,6 @@ export async function authCanI(argv: readonly string[]): Promise<{ stdout: strin
   const status = ((res.json as { status?: { allowed?: boolean; reason?: string; evaluationError?: string } } | undefined)?.status) ?? {};
   // kubectl's -q: the answer is in the exit code alone (warnings and errors are still said).
   const quiet = f.get<boolean>('quiet');
-  if (status.allowed) return { stdout: quiet ? '' : 'yes\n', stderr, allowed: true };
-  return { stdout: quiet ? '' : `no${status.reason ? ` - ${status.reason}` : ''}${status.evaluationError ? ` - ${status.evaluationError}` : ''}\n`, stderr, allowed: false };
+  if (status.allowed) return { stdout: quiet ? '' : 'yes\n', allowed: true };
+  return { stdout: quiet ? '' : `no${status.reason ? ` - ${status.reason}` : ''}${status.evaluationError ? ` - ${status.evaluationError}` : ''}\n`, allowed: false };
 }

@@ -78,7 +78,7 @@ describe('plat auth can-i', () => {
     assert.equal(usage.code, 2, usage.stderr);
   });
 
-  it('the namespace: -n, else the kubeconfig context\'s (as kubectl\'s), else default; none for a cluster-wide type', async () => {
+  it('the namespace: -n, else the kubeconfig context\'s (as kubectl\'s), else default, for a cluster-wide type too; none with -A', async () => {
     const asked: unknown[] = [];
     review = (res, body) => {
       asked.push((JSON.parse(body) as { spec: { resourceAttributes?: { namespace?: string } } }).spec.resourceAttributes?.namespace);
@@ -93,10 +93,12 @@ contexts: [{name: x, context: {cluster: c, user: u, namespace: team-a}}]
 current-context: x
 `);
     const run = (conf: string, ...args: string[]) => runPlatAsync(['auth', 'can-i', 'get', ...args, '--kubeconfig', conf], { env: { PLATCONFIG: '', KUBECONFIG: '' } });
-    for (const r of [await run(withNamespace, 'pods'), await run(withNamespace, 'pods', '-n', 'team-b'), await run(kubeconfig, 'pods'), await run(withNamespace, 'pods', '-A')]) {
+    for (const r of [await run(withNamespace, 'pods'), await run(withNamespace, 'pods', '-n', 'team-b'), await run(kubeconfig, 'pods'), await run(withNamespace, 'pods', '-A'),
+      // cani.go's RunAccessCheck sends o.Namespace for a cluster-wide type as well (hence its warning); an empty -n sets nothing.
+      await run(withNamespace, 'nodes'), await run(kubeconfig, 'nodes'), await run(withNamespace, 'pods', '-n', '')]) {
       assert.equal(r.code, 0, r.stderr);
     }
-    assert.deepEqual(asked, ['team-a', 'team-b', 'default', undefined]);
+    assert.deepEqual(asked, ['team-a', 'team-b', 'default', undefined, 'team-a', 'default', 'team-a']);
   });
 
   it('kubectl\'s warnings (a cluster-wide type, an unknown verb) and its refusals for a non-resource URL', async () => {
@@ -114,6 +116,11 @@ current-context: x
       const r = await canI(...args);
       assert.deepEqual([r.code, r.stdout, r.stderr], [0, 'yes\n', stderr], args.join(' '));
     }
+    // Validate prints them before the review is sent: they are said when it then fails too.
+    review = (res) => res.writeHead(401, { 'content-type': 'application/json' }).end(status(401, 'Unauthorized', 'Unauthorized'));
+    const refusedAfterWarning = await canI('frob', 'nodes');
+    assert.deepEqual([refusedAfterWarning.code, refusedAfterWarning.stderr], [1,
+      "Warning: resource 'nodes' is not namespace scoped\n\nWarning: verb 'frob' is not a known verb\n\nplat auth can-i: You must be logged in to the server (Unauthorized)\n"]);
     const sub = await canI('get', '/healthz', '--subresource', 'x');
     assert.deepEqual([sub.code, sub.stderr], [2, 'plat auth can-i: --subresource can not be used with NonResourceURL\n']);
     const named = await canI('get', '/healthz', 'x');
