@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { getEventListeners } from 'node:events';
 import { after, before, describe, it } from 'node:test';
+import { abortDependants as dependants } from '../helpers/abort-dependants.js';
 import { linkedAbort } from '../../core/client/linked-abort.js';
 import { RestClient } from '../../core/client/rest-client.js';
 import { json, startScriptedServer, type ScriptedServer } from './scripted-server.js';
@@ -12,12 +13,6 @@ import { json, startScriptedServer, type ScriptedServer } from './scripted-serve
 const PATH = '/apis/certificates.platform/v1/certificatesigningrequests/a';
 const OBJ = { apiVersion: 'certificates.platform/v1', kind: 'CertificateSigningRequest', metadata: { name: 'a', resourceVersion: '5' } };
 
-/** What node keeps on a signal for the signals AbortSignal.any derived from it (its kDependantSignals set), 0 if none. */
-function dependants(signal: AbortSignal): number {
-  const key = Object.getOwnPropertySymbols(signal).find((s) => s.description === 'kDependantSignals');
-  const set = key === undefined ? undefined : (signal as unknown as Record<symbol, Set<unknown> | undefined>)[key];
-  return set?.size ?? 0;
-}
 
 describe('REST client: the caller\'s signal after requests with a timeout', () => {
   let server: ScriptedServer;

@@ -6,16 +6,11 @@ import { getEventListeners } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import { abortDependants as dependants } from '../../helpers/abort-dependants.js';
 import { createLogger } from '../../../core/log.js';
 import { FeatureGates } from '../../../core/nodeagent/feature-gates.js';
 import { HttpSource } from '../../../plugins/nodeagent-static-pods/http-source.js';
 
-/** What node keeps on a signal for the signals AbortSignal.any derived from it (its kDependantSignals set), 0 if none. */
-function dependants(signal: AbortSignal): number {
-  const key = Object.getOwnPropertySymbols(signal).find((s) => s.description === 'kDependantSignals');
-  const set = key === undefined ? undefined : (signal as unknown as Record<symbol, Set<unknown> | undefined>)[key];
-  return set?.size ?? 0;
-}
 
 describe('the URL source\'s polls and the agent\'s signal', () => {
   let hang = false;
