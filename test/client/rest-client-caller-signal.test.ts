@@ -13,7 +13,6 @@ import { json, startScriptedServer, type ScriptedServer } from './scripted-serve
 const PATH = '/apis/certificates.platform/v1/certificatesigningrequests/a';
 const OBJ = { apiVersion: 'certificates.platform/v1', kind: 'CertificateSigningRequest', metadata: { name: 'a', resourceVersion: '5' } };
 
-
 describe('REST client: the caller\'s signal after requests with a timeout', () => {
   let server: ScriptedServer;
   let client: RestClient;

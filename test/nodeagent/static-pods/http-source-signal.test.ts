@@ -11,7 +11,6 @@ import { createLogger } from '../../../core/log.js';
 import { FeatureGates } from '../../../core/nodeagent/feature-gates.js';
 import { HttpSource } from '../../../plugins/nodeagent-static-pods/http-source.js';
 
-
 describe('the URL source\'s polls and the agent\'s signal', () => {
   let hang = false;
   const server = http.createServer((_req, res) => { if (!hang) res.writeHead(200).end('apiVersion: v1\nkind: PodList\nitems: []\n'); });
