@@ -251,8 +251,11 @@ export function loadKubeconfigs(files: readonly string[], overrides: KubeconfigO
     // errConfigurationInvalid: utilerrors.NewAggregate's text, one error alone or a bracketed list.
     throw new KubeconfigError(`invalid configuration: ${problems.length === 1 ? problems[0] : `[${problems.join(', ')}]`}`);
   }
+  // Go sees an empty list or map (`as-groups: []`, `as-user-extra: {}`) as none: no impersonation.
   for (const f of UNSUPPORTED_IMPERSONATION_FIELDS) {
-    if (user[f] !== undefined && user[f] !== null && user[f] !== '') throw new KubeconfigError(`user.${f} is not supported by plat`);
+    const v = user[f];
+    const given = Array.isArray(v) ? v.length > 0 : isObj(v) ? Object.keys(v).length > 0 : v !== undefined && v !== null && v !== '';
+    if (given) throw new KubeconfigError(`user.${f} is not supported by plat`);
   }
 
   let server: URL;

@@ -16,11 +16,18 @@ interface Table extends ApiObject { readonly columnDefinitions?: readonly Column
 export const isTable = (v: unknown): v is Table =>
   typeof v === 'object' && v !== null && (v as ApiObject).kind === 'Table' && typeof (v as ApiObject).apiVersion === 'string' && (v as ApiObject).apiVersion!.startsWith('meta.k8s.io/');
 
-/** How a cell prints: Go's %v of the decoded JSON value (strings as they are). */
-function cellText(v: unknown): string {
-  if (typeof v === 'string') return v;
-  if (v === null || v === undefined) return '<nil>';
-  return typeof v === 'object' ? JSON.stringify(v) : String(v);
+/**
+ * How a cell prints, as tableprinter's printTable: nothing for a null cell, Go's %v of any other
+ * value, cut at its first form feed, newline or carriage return with "..." (one cell, one line),
+ * and ESC written as ^[ (terminal.go's WriteEscaped): a requestor's name must not drive the
+ * terminal.
+ */
+export function cellText(v: unknown): string {
+  if (v === null || v === undefined) return '';
+  const text = typeof v === 'string' ? v : typeof v === 'object' ? JSON.stringify(v) : String(v);
+  const brk = text.search(/[\f\n\r]/);
+  const shown = brk < 0 ? text : text.slice(0, brk);
+  return shown.replaceAll('\x1b', '^[') + (brk < 0 ? '' : '...');
 }
 
 /**
@@ -36,7 +43,7 @@ export class ServerRows {
   get header(): readonly string[] { return this.#header; }
 
   rows(answer: unknown): string[][] {
-    if (!isTable(answer)) return [tableRow(answer as Csr, this.now())];
+    if (!isTable(answer)) return [tableRow(answer as Csr, this.now()).map(cellText)];
     const columns = answer.columnDefinitions;
     if (columns && this.#shown === undefined) {
       // kubectl shows a column of priority 0 only, unless -o wide.

@@ -99,4 +99,13 @@ current-context: x
     assert.throws(() => loadKubeconfigs([kubeconfig('token: t, as: bob')], { impersonate: { groups: ['g'] } }), { message: 'user.as is not supported by plat' });
     assert.equal(loadKubeconfigs([kubeconfig('token: t')], { impersonate: { user: 'bob', groups: ['g'], uid: '1' } }).server.port, String(port));
   });
+
+  it('an empty as-groups, as-user-extra or as is no impersonation, as Go reads it (len 0): the kubeconfig is used', async () => {
+    for (const fields of ['token: t, as-groups: []', 'token: t, as-user-extra: {}', 'token: t, as: ""', 'token: t, as-groups: [], as-user-extra: {}, as-uid: ""']) {
+      seen.length = 0;
+      const r = await runPlatAsync(['auth', 'can-i', 'get', 'pods', '--kubeconfig', kubeconfig(fields)], NO_ENV);
+      assert.deepEqual([r.code, r.stdout], [0, 'yes\n'], `${fields}: ${r.stderr}`);
+      assert.equal(seen.find((s) => s.url === SSAR)?.headers['impersonate-group'], undefined, fields);
+    }
+  });
 });
