@@ -240,7 +240,8 @@ export class LeaderElector {
       this.#written = await this.c.client.update(ref, lease, undefined, opts);
       this.#observe(JSON.stringify({ holder: '', renew: now }));
     } catch (e) {
-      this.c.logger?.warn('failed to release the lease', { error: (e as Error).message });
+      // leaderelection.go's release(): klog.Errorf("Failed to release lock: %v", err).
+      this.c.logger?.error(`Failed to release lock: ${goClientErrorText(e)}`);
     }
   }
 

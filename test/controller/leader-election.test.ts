@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { ApiObject } from '../../core/api/meta.js';
-import { RestClient, type ResourceRef } from '../../core/client/rest-client.js';
+import { ApiError, RestClient, type ResourceRef } from '../../core/client/rest-client.js';
 import { LeaderElector, standbyWaitMs } from '../../core/controller/leader-election.js';
 import { createLogger } from '../../core/log.js';
 import { leaderElectionMetrics } from '../../core/metrics/leader-election.js';
@@ -177,6 +177,32 @@ describe('leader election', () => {
       stop.abort();
       await done;
       counting.close();
+    }
+  });
+
+  it('a release the API server refuses is logged in upstream\'s words (Failed to release lock)', async () => {
+    let refuse = false;
+    const refusing = new (class extends RestClient {
+      override async update<T extends ApiObject>(r: ResourceRef, obj: T, sub?: string, o?: { signal?: AbortSignal }): Promise<T> {
+        if (refuse && r.plural === 'leases') throw new ApiError(500, 'InternalError', 'etcdserver: request timed out', {});
+        return super.update<T>(r, obj, sub, o);
+      }
+    })(adminConnection(plat));
+    const lines: string[] = [];
+    const stop = new AbortController();
+    let leading = false;
+    const elector = new LeaderElector({ client: refusing, namespace: 'plat-system', name: 'election-release-refused', identity: 'cm-r', leaseDurationMs: 2000, renewDeadlineMs: 1000,
+      retryPeriodMs: 100, releaseOnCancel: true, logger: createLogger({ write: (l) => lines.push(l) }) });
+    const done = elector.run({ onStartedLeading: () => { leading = true; } }, stop.signal);
+    try {
+      await eventually(() => leading, 'cm-r leads');
+      refuse = true;
+      stop.abort();
+      await done;
+      assert.ok(lines.some((l) => /^E/.test(l) && l.endsWith('] Failed to release lock: etcdserver: request timed out')), lines.join('\n'));
+    } finally {
+      stop.abort();
+      refusing.close();
     }
   });
 
