@@ -10,7 +10,6 @@
 // Error messages never carry the request or response body: a webhook may echo a caller's token.
 import http from 'node:http';
 import https from 'node:https';
-import path from 'node:path';
 import { createSecureContext } from 'node:tls';
 import { sleepUnlessAborted } from '../abort-wait.js';
 import type { WebhookConnection } from './kubeconfig.js';
@@ -19,6 +18,7 @@ import { checkServerIdentity } from './server-identity.js';
 import { goUrlErrorText } from './go-url-error.js';
 import { trackSocketAddresses } from './socket-addresses.js';
 import { formatDuration } from '../flags/duration.js';
+import { goPathClean } from '../go-path-clean.js';
 
 export interface Backoff {
   readonly initialMs: number;
@@ -41,12 +41,6 @@ export interface WebhookClientOptions {
   /** Waits between retries; injectable so tests need not sleep. */
   readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   readonly random?: () => number;
-}
-
-/** Go's path.Join("/", p) (path.Clean): no `.`, `..` or doubled slash, and no trailing slash but the root's. */
-function cleanPath(p: string): string {
-  const clean = path.posix.normalize(`/${p}`);
-  return clean.length > 1 && clean.endsWith('/') ? clean.slice(0, -1) : clean;
 }
 
 export class WebhookCallError extends Error {
@@ -77,7 +71,7 @@ export class WebhookClient {
     const c = o.connection;
     this.#url = new URL(c.server);
     // NewRequest's path.Join("/", base.Path): a trailing slash or a doubled one is not sent.
-    this.#url.pathname = cleanPath(this.#url.pathname);
+    this.#url.pathname = goPathClean(`/${this.#url.pathname}`);
     this.#url.search = `?timeout=${formatDuration(this.timeoutMs)}`;
     // NewRESTClient drops the base URL's fragment; Go's url.Error names the URL without it.
     this.#url.hash = '';
