@@ -8,13 +8,12 @@
 // lists again, each after the reflector's backoff (0.8 s doubling to 30 s, jittered), so agents cut
 // off from a restarting API server neither log every second nor come back all at once. What a
 // refusal (a 4xx list or watch) does is the caller's choice (WaitOptions.refusals).
-import type { ApiObject } from '../api/meta.js';
-import { ApiError, isApiError, resourcePath, type List, type RestClient } from '../client/rest-client.js';
+import { isApiError, type ApiError, resourcePath, type List, type RestClient } from '../client/rest-client.js';
 import { formatDuration } from '../flags/duration.js';
 import { sleep } from '../abort-wait.js';
 import { setLongTimeout } from '../long-timeout.js';
 import { ExponentialBackoff } from '../controller/backoff.js';
-import { isWatchErrorRetriable } from '../controller/informer.js';
+import { isWatchErrorRetriable, statusError } from '../controller/informer.js';
 import { CSR_RESOURCE, hasCertificate, type Csr } from './csr-object.js';
 
 /** The wait ended without a certificate: denied, failed, deleted, replaced, timed out or stopped. */
@@ -103,9 +102,8 @@ async function follow(client: RestClient, name: string, o: WaitOptions, signal: 
       const timeoutSeconds = Math.floor(300 * (1 + Math.random()));
       for await (const ev of client.watch<Csr>(CSR_RESOURCE, { resourceVersion: rv, fieldSelector, timeoutSeconds, signal })) {
         if (ev.type === 'ERROR') {
-          const status = ev.object as ApiObject & { code?: number; reason?: string; message?: string };
-          if (status.code === 410) { rv = undefined; break; }
-          const error = new ApiError(status.code ?? 500, status.reason ?? '', status.message ?? JSON.stringify(status), status);
+          const error = statusError(ev.object);
+          if (error.code === 410) { rv = undefined; break; }
           if (o.refusals === 'fail') throw new CertificateWaitError(`watch failed: ${error.message}`);
           throw new WatchEnded(error);
         }

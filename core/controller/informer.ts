@@ -340,7 +340,7 @@ export class Informer<T extends ApiObject> {
 }
 
 /** apierrors.FromObject of an ERROR event's Status. */
-function statusError(object: unknown): ApiError {
+export function statusError(object: unknown): ApiError {
   const st = object as { code?: number; reason?: string; message?: string };
   return new ApiError(st.code ?? 500, st.reason ?? '', st.message ?? JSON.stringify(object), object);
 }
