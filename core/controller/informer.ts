@@ -168,6 +168,9 @@ export class Informer<T extends ApiObject> {
       } catch (e) {
         if (!cont || !(isApiError(e) && (e.code === 410 || e.reason === 'Expired'))) throw e;
         const whole = await this.o.client.list<T>(this.o.resource, { ...selector, resourceVersion: resourceVersion || undefined }, { signal });
+        // The server did page (this was a continuation), so later lists page too, as the pager
+        // reports a paginated result whatever page came after the first.
+        if (resourceVersion === '0') this.#paginatedResult = true;
         return { items: whole.items, rv: whole.metadata.resourceVersion ?? '' };
       }
       items.push(...page.items);

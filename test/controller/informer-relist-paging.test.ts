@@ -1,6 +1,8 @@
 // The reflector's paging when the version it relists from is gone (client-go reflector.go list()):
 // the pager is set up once, from the first request, so the immediate retry from the latest version
-// after a 410 is as unpaginated as the relist from a known version was.
+// after a 410 is as unpaginated as the relist from a known version was; a first list the server
+// paged stays paged even when its continuation expired and it was listed whole (pager.List reports
+// a paginated result once it asked for a second page).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { RestClient } from '../../core/client/rest-client.js';
@@ -47,5 +49,31 @@ describe('Informer relist after an expired version', () => {
       return `resourceVersion=${q.get('resourceVersion') ?? ''} limit=${q.get('limit') ?? ''}`;
     });
     assert.deepEqual(listed, ['resourceVersion=0 limit=500', 'resourceVersion=5 limit=', 'resourceVersion= limit=']);
+  });
+
+  it('a first list whose continuation expired is still a paginated result: later relists page too', async () => {
+    const page1: Step = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ metadata: { resourceVersion: '4', continue: 'tok' }, items: [csr('a', '4')] }));
+    };
+    const lists: Step[] = [page1, status(410, 'Expired', 'The provided continue parameter is too old'), listAt('5'), listAt('9')];
+    const watches: Step[] = [expiredEvent, stayOpen];
+    server.script((req, res, body) => {
+      const queue = (req.url ?? '').includes('watch=true') ? watches : lists;
+      (queue.length > 1 ? queue.shift()! : queue[0]!)(req, res, body);
+    });
+    const inf = new Informer({ client, resource: CSRS, pageSize: 500, backoff: new ExponentialBackoff({ initialMs: 10, jitter: 0 }) });
+    const stop = new AbortController();
+    const running = inf.run(stop.signal);
+    try {
+      await eventually(() => server.seen.filter((s) => s.url.includes('watch=true')).length === 2, 'the watch after the relist');
+    } finally {
+      stop.abort();
+      await running;
+    }
+    const listed = server.seen.filter((s) => !s.url.includes('watch=true')).map((s) => {
+      const q = new URL(s.url, 'http://x').searchParams;
+      return `resourceVersion=${q.get('resourceVersion') ?? ''} limit=${q.get('limit') ?? ''} continue=${q.get('continue') ?? ''}`;
+    });
+    assert.deepEqual(listed, ['resourceVersion=0 limit=500 continue=', 'resourceVersion= limit=500 continue=tok', 'resourceVersion=0 limit= continue=', 'resourceVersion=5 limit=500 continue=']);
   });
 });
