@@ -5,6 +5,7 @@
 // reload the loader's queue logs them as `key failed with : <error>`.
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { osErrorText } from '../../core/go-os-error.js';
 import { goQuote } from '../../core/go-quote.js';
 import { checkX509KeyPair } from '../../core/crypto/x509-key-pair.js';
 
@@ -15,26 +16,13 @@ export class CaLoaderError extends Error {
   }
 }
 
-/**
- * Go's text for the usual file-system errors (`open /x: no such file or directory`). A directory
- * opens fine under Go's os.ReadFile and fails on the read: `read /x: is a directory`.
- */
-function readError(file: string, e: unknown): string {
-  const code = (e as NodeJS.ErrnoException).code;
-  const text: Record<string, readonly [op: string, reason: string]> = {
-    ENOENT: ['open', 'no such file or directory'], EACCES: ['open', 'permission denied'], EISDIR: ['read', 'is a directory'],
-  };
-  const known = code ? text[code] : undefined;
-  return known ? `${known[0]} ${file}: ${known[1]}` : (e as Error).message;
-}
-
 /** Both files' bytes, the cert file read first as upstream reads it (so its error wins); throws CaLoaderError. */
 export function readCaFilesSync(certFile: string, keyFile: string): { certBytes: Buffer; keyBytes: Buffer } {
   const read = (file: string) => {
     try {
       return readFileSync(file);
     } catch (e) {
-      throw new CaLoaderError(certFile, readError(file, e));
+      throw new CaLoaderError(certFile, osErrorText('open', file, e));
     }
   };
   const certBytes = read(certFile);
@@ -47,7 +35,7 @@ export async function readCaFiles(certFile: string, keyFile: string): Promise<{ 
     try {
       return await readFile(file);
     } catch (e) {
-      throw new CaLoaderError(certFile, readError(file, e));
+      throw new CaLoaderError(certFile, osErrorText('open', file, e));
     }
   };
   const certBytes = await read(certFile);

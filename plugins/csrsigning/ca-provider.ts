@@ -16,6 +16,9 @@ import { parseSigningCa, type SigningCa } from './ca-pair.js';
 
 export { RELOAD_INTERVAL_MS } from '../../core/tls/watched-files.js';
 
+/** Upstream's loader's V(2) line for each pair it takes, the first one at start-up included. */
+const LOADED_MESSAGE = 'Loaded a new cert/key pair';
+
 /** Why the key file is readable by more than its owner, if it is. */
 export function keyFileExposure(keyFile: string): string | undefined {
   let mode: number;
@@ -41,12 +44,20 @@ export class CaProvider {
   /** Reads the pair now; throws (naming the file) when it is not a usable CA. */
   constructor(readonly certFile: string, readonly keyFile: string, private readonly log: Logger, o: CaProviderOptions = {}) {
     const { certBytes, keyBytes } = readCaFilesSync(certFile, keyFile);
-    const value = parseSigningCa(certFile, certBytes, keyFile, keyBytes);
     this.name = caLoaderName(certFile, keyFile);
+    let value: SigningCa;
+    try {
+      value = parseSigningCa(certFile, certBytes, keyFile, keyBytes);
+    } catch (e) {
+      // Upstream's loader takes its first pair (and says so) before the CA provider parses it.
+      if (!(e instanceof CaLoaderError)) log.v(2).info(LOADED_MESSAGE, { name: this.name });
+      throw e;
+    }
+    log.v(2).info(LOADED_MESSAGE, { name: this.name });
     this.#files = new WatchedFiles<SigningCa>({
       name: this.name,
       files: [certFile, keyFile],
-      loadedMessage: 'Loaded a new cert/key pair',
+      loadedMessage: LOADED_MESSAGE,
       watchFailedMessage: CERT_KEY_WATCH_FAILED,
       log,
       ...(o.reloadIntervalMs ? { reloadIntervalMs: o.reloadIntervalMs } : {}),

@@ -5,7 +5,7 @@
 // `key failed with : <error>`. What the loader takes and the CA provider then refuses is reported
 // naming the file (plat's documented deviation), at start-up and on reload alike.
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { StartupError } from '../../core/plugin.js';
@@ -112,6 +112,47 @@ describe('unusable CA files: upstream\'s messages', () => {
       assert.equal(provider.current().certBytes.toString(), ca.certificatePem, 'the previous CA stays');
     });
   }
+});
+
+// Go's os.ReadFile says every errno as *os.PathError does (`open <file>: <errno text>`), not only
+// the common three: a path through a regular file, a symlink loop.
+describe('unreadable CA files: Go\'s words for every errno', () => {
+  const d = tempDir();
+  const loop = path.join(d, 'loop.key');
+  symlinkSync(loop, loop);
+  const throughFile = path.join(GOOD_CERT, 'ca.key');
+
+  for (const [name, keyFile, reason] of [
+    ['a key path through a regular file', throughFile, 'not a directory'],
+    ['a key file that is a symlink loop', loop, 'too many levels of symbolic links'],
+  ] as const) {
+    it(`at start-up: ${name}`, async () => {
+      await assert.rejects(async () => {
+        const { host } = await bootSigning(['--cluster-signing-cert-file', GOOD_CERT, '--cluster-signing-key-file', keyFile]);
+        await host.hooks.shutdown.promise();
+      }, (e: unknown) => {
+        assert.ok(e instanceof StartupError, String(e));
+        assert.equal(e.message, `failed to start platform/nodeagent-serving certificate controller: error reading CA cert file ${goQuote(GOOD_CERT)}: open ${keyFile}: ${reason}`);
+        return true;
+      });
+    });
+  }
+
+  it('on reload: a key file replaced by a symlink loop', async () => {
+    const r = tempDir();
+    const certFile = path.join(r, 'ca.crt');
+    const keyFile = path.join(r, 'ca.key');
+    writeFileSync(certFile, ca.certificatePem);
+    writeFileSync(keyFile, ca.privateKeyPem, { mode: 0o600 });
+    const logs = new Logs();
+    const provider = new CaProvider(certFile, keyFile, logs.logger);
+    rmSync(keyFile);
+    symlinkSync(keyFile, keyFile);
+    await provider.reload();
+    const expected = `] Unhandled Error err=${goQuote(`key failed with : open ${keyFile}: too many levels of symbolic links`)}`;
+    assert.ok(logs.lines.some((l) => l.endsWith(expected)), `${expected}\n${logs.lines.join('\n')}`);
+    assert.equal(provider.current().certBytes.toString(), ca.certificatePem, 'the previous CA stays');
+  });
 });
 
 /** The case's error with its file names replaced by the provider's own. */
