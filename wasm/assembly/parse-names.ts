@@ -1,6 +1,6 @@
 // X.501 Names and subjectAltName GeneralNames, checked as core/crypto/names.ts and general-names.ts
 // check them (Go's rules and messages). Values go out as R_ATV / R_SAN ranges; JS builds the strings.
-import { Reader, T_OID, T_SEQUENCE, T_SET, checkOid, identifier, readTlv, tCls, tConstructed, tContent, tEnd, tNum, tStart, N_ATTRIBUTE_TYPE_AND_VALUE, N_OBJECT_IDENTIFIER } from './der';
+import { Reader, T_OID, T_SEQUENCE, T_SET, checkBitString, checkOid, decodeInt64, identifier, readTlv, tCls, tConstructed, tContent, tEnd, tNum, tStart, N_ATTRIBUTE_TYPE_AND_VALUE, N_OBJECT_IDENTIFIER } from './der';
 import {
   E_BMP_ODD, E_IA5, E_INVALID_RDN, E_NUMERIC, E_PRINTABLE, E_RDN_ATTRIBUTE, E_RDN_ATTRIBUTE_TYPE, E_RDN_ATTRIBUTE_VALUE,
   E_RDN_STRING, E_RDN_UNSUPPORTED, E_SAN, E_SANS, E_SAN_DNS, E_SAN_IP_LENGTH, E_SAN_RFC822, E_SAN_URI,
@@ -117,6 +117,18 @@ export function parseCertificateName(): bool {
   return true;
 }
 
+/**
+ * encoding/asn1 also decodes these non-string values of a CSR subject into the attribute's `any`
+ * (Go refuses the CSR when they do not read); every other value stays nil, unchecked.
+ */
+function checkOtherValue(cls: u32, constructed: bool, num: u32, p: usize, len: usize): bool {
+  if (constructed || cls != 0) return true;
+  if (num == 0x02) return decodeInt64(p, len);
+  if (num == 0x03) return checkBitString(p, len);
+  if (num == 0x06) return checkOid(p, len);
+  return true;
+}
+
 /** The Name at the element readTlv found last (must be a SEQUENCE, else Go's tags-don't-match text). */
 export function parseName(): bool {
   if (identifier() != T_SEQUENCE) {
@@ -140,7 +152,7 @@ export function parseName(): bool {
       const vs = tStart, vc = tContent, ve = tEnd, vcls = tCls, vcons = tConstructed, vnum = tNum;
       if (!atv.finish(N_ATTRIBUTE_TYPE_AND_VALUE)) return false;
       const kind = checkStringValue(vcls, vcons, vnum, vc, ve - vc);
-      if (kind < 0) return false;
+      if (kind < 0 || (kind == 0 && !checkOtherValue(vcls, vcons, vnum, vc, ve - vc))) return false;
       if (emitRecords && !record(R_ATV, 6, <u32>typeP, <u32>typeLen, <u32>vs, <u32>vc, <u32>ve, <u32>kind)) return false;
     }
   }
@@ -157,7 +169,8 @@ export function parseSubjectAltNames(p: usize, len: usize): bool {
   if (!readTlv(p, p + len) || identifier() != T_SEQUENCE) return fail(E_SANS);
   const names = Reader.inner();
   while (!names.empty) {
-    if (!names.next()) return fail(E_SAN);
+    // cryptobyte's ReadAnyASN1 refuses high tag numbers (identifier() 0xffffffff).
+    if (!names.next() || identifier() == 0xffffffff) return fail(E_SAN);
     const id = identifier();
     const c = tContent;
     const n = tEnd - tContent;
