@@ -138,11 +138,16 @@ export function decodeStringValue(t: Tlv, c: Uint8Array, errors: StringErrors = 
       if (n >= 2 && c[n - 1] === 0 && c[n - 2] === 0) n -= 2;
       let s = '';
       for (let i = 0; i < n; i += 2) s += String.fromCharCode((c[i]! << 8) | c[i + 1]!);
-      return s;
+      return wellFormed(s);
     }
     default:
       return undefined;
   }
+}
+
+/** Go's utf16.Decode: an unpaired surrogate becomes U+FFFD. */
+export function wellFormed(s: string): string {
+  return s.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
 }
 
 export interface SubjectInput {

@@ -93,3 +93,18 @@ test('a plain SAN still issues', () => {
   const pem = craftCsr({ key: privateKey, attributes: [seq(oid(OIDS.extensionRequest), setOf(seq(san)))] });
   assert.equal(new X509Certificate(issue(pem).certificatePem).subjectAltName, 'DNS:ok.example, email:a@b.example');
 });
+
+// encoding/asn1's parseBMPString decodes with utf16.Decode: an unpaired surrogate is U+FFFD in the
+// parsed name (what approvers compare), not a lone UTF-16 unit; a pair is one character.
+const bmpNames: { id: string; value: number[]; commonName: string }[] = [
+  { id: 'a lone high surrogate', value: [0xd8, 0x00, 0, 0x41], commonName: '\ufffdA' },
+  { id: 'a lone low surrogate', value: [0, 0x41, 0xdc, 0x00], commonName: 'A\ufffd' },
+  { id: 'a surrogate pair', value: [0xd8, 0x3d, 0xde, 0x00], commonName: '\u{1f600}' },
+];
+for (const c of bmpNames) {
+  test(`CSR subject BMPString CN with ${c.id}: commonName as Go decodes it`, () => {
+    const subject = seq(setOf(seq(oid(OIDS.cn), tlv(0x1e, Uint8Array.from(c.value)))));
+    const pem = craftCsr({ key: privateKey, subject });
+    for (const parse of [parseCsr, parseCsrTypescript]) assert.equal(parse(pem).commonName, c.commonName, parse.name);
+  });
+}

@@ -88,6 +88,19 @@ function checkStringValue(cls: u32, constructed: bool, num: u32, p: usize, len: 
 }
 
 /**
+ * crypto/x509's parseASN1String takes a BMPString as UCS-2: surrogates (0xd800-0xdfff) and the
+ * noncharacters 0xfffe, 0xffff and 0xfdd0-0xfdef are "invalid BMPString" (encoding/asn1, which reads
+ * CSR subjects, lets them through).
+ */
+function ucs2(p: usize, len: usize): bool {
+  for (let i: usize = 0; i + 1 < len; i += 2) {
+    const u = (<u32>load<u8>(p + i) << 8) | <u32>load<u8>(p + i + 1);
+    if (u == 0xfffe || u == 0xffff || (u >= 0xfdd0 && u <= 0xfdef) || (u >= 0xd800 && u <= 0xdfff)) return false;
+  }
+  return true;
+}
+
+/**
  * The Name at the element readTlv found last, already known to be a SEQUENCE, as Go's crypto/x509
  * parseName reads certificate Names: only the six string types, one text per failing step, nothing
  * after an attribute's value looked at.
@@ -109,7 +122,7 @@ export function parseCertificateName(): bool {
       const id = identifier();
       const vs = tStart, vc = tContent, ve = tEnd;
       const kind = checkStringValue(tCls, tConstructed, tNum, vc, ve - vc);
-      if (kind < 0) return failArgs(E_RDN_STRING, tNum);
+      if (kind < 0 || (kind == 0x1e && !ucs2(vc, ve - vc))) return failArgs(E_RDN_STRING, tNum);
       if (kind == 0) return failArgs(E_RDN_UNSUPPORTED, id);
       if (emitRecords && !record(R_ATV, 6, <u32>typeP, <u32>typeLen, <u32>vs, <u32>vc, <u32>ve, <u32>kind)) return false;
     }
