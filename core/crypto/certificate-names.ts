@@ -49,9 +49,19 @@ export function parseCertificateName(buf: Uint8Array, t: Tlv): ParsedName {
       if (id < 0) throw new CryptoError(VALUE);
       const str = decodeStringValue(value, atv.content(value), X509_STRING_ERRORS);
       if (str === undefined) throw new CryptoError(x509UnsupportedString(id));
+      // parseASN1String takes a BMPString as UCS-2: no surrogates, no permanent noncharacters.
+      if (id === TAG.BMPString && !ucs2(atv.content(value))) throw new CryptoError(X509_STRING_ERRORS.bmp);
       addAttribute(out, rdn, type, str, atv.element(value));
     }
     out.rdns.push(rdn);
   }
   return out;
+}
+
+function ucs2(c: Uint8Array): boolean {
+  for (let i = 0; i + 1 < c.length; i += 2) {
+    const u = (c[i]! << 8) | c[i + 1]!;
+    if (u === 0xfffe || u === 0xffff || (u >= 0xfdd0 && u <= 0xfdef) || (u >= 0xd800 && u <= 0xdfff)) return false;
+  }
+  return true;
 }

@@ -113,6 +113,8 @@ function requestedExtensions(rawAttributes: Uint8Array[]): CsrExtension[] {
       const values = attr.inner(attr.expect(TAG.SET, '[]asn1.RawValue'));
       if (values.empty || id !== OID.extensionRequest) continue;
       first = values.element(values.next());
+      // Go's asn1.Unmarshal reads every value: one that does not read makes it skip the attribute.
+      while (!values.empty) values.next();
     } catch {
       continue;
     }

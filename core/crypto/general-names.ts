@@ -40,6 +40,8 @@ export function parseSubjectAltNames(value: Uint8Array): SubjectAltNames {
     } catch {
       throw new CryptoError('x509: invalid subject alternative name');
     }
+    // cryptobyte's ReadAnyASN1 refuses high tag numbers.
+    if (identifierOf(t) === -1) throw new CryptoError('x509: invalid subject alternative name');
     const data = names.content(t);
     const text = (): string => Buffer.from(data).toString('latin1');
     switch (identifierOf(t)) {

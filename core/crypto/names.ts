@@ -1,7 +1,7 @@
 // X.501 Names: reading them the way Go's x509 does (pkix.RDNSequence + FillFromRDNSequence), and
 // writing the small subjects plat needs.
 import { Buffer } from 'node:buffer';
-import { DerReader, TAG, identifierOf, tagMismatch, decodeOid, type Tlv } from './der.js';
+import { DerReader, TAG, identifierOf, tagMismatch, decodeBitString, decodeInt64, decodeOid, type Tlv } from './der.js';
 import { seq, setOf, oid, printableString, utf8String } from './der-write.js';
 import { CryptoError } from './errors.js';
 import { DN_COMMON_NAME, DN_ORGANIZATION, DN_ORGANIZATIONAL_UNIT, DN_SHORT_NAMES } from './oids.js';
@@ -41,11 +41,23 @@ export function parseName(buf: Uint8Array, t: Tlv): ParsedName {
       const valueTlv = atv.next();
       atv.finish('AttributeTypeAndValue');
       const str = decodeStringValue(valueTlv, atv.content(valueTlv));
+      if (str === undefined) checkOtherValue(valueTlv, atv.content(valueTlv));
       addAttribute(out, rdn, type, str, atv.element(valueTlv));
     }
     out.rdns.push(rdn);
   }
   return out;
+}
+
+/**
+ * encoding/asn1 also decodes these non-string values of a CSR subject into the attribute's `any`
+ * (Go refuses the CSR when they do not read); every other value stays nil, unchecked.
+ */
+function checkOtherValue(t: Tlv, c: Uint8Array): void {
+  if (t.constructed || t.cls !== 0) return;
+  if (t.num === TAG.INTEGER) decodeInt64(c);
+  else if (t.num === TAG.BIT_STRING) decodeBitString(c);
+  else if (t.num === TAG.OID) decodeOid(c);
 }
 
 export function emptyName(): ParsedName {
@@ -126,11 +138,16 @@ export function decodeStringValue(t: Tlv, c: Uint8Array, errors: StringErrors = 
       if (n >= 2 && c[n - 1] === 0 && c[n - 2] === 0) n -= 2;
       let s = '';
       for (let i = 0; i < n; i += 2) s += String.fromCharCode((c[i]! << 8) | c[i + 1]!);
-      return s;
+      return wellFormed(s);
     }
     default:
       return undefined;
   }
+}
+
+/** Go's utf16.Decode: an unpaired surrogate becomes U+FFFD. */
+export function wellFormed(s: string): string {
+  return s.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
 }
 
 export interface SubjectInput {

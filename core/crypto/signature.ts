@@ -8,6 +8,7 @@ import { NULL, oid, seq } from './der-write.js';
 import { CryptoError } from './errors.js';
 import { mlDsaVerifyError } from './ml-dsa.js';
 import { OID } from './oids.js';
+import { rsaPublicKeyError } from './rsa-public-key-check.js';
 import { publicKeyObject, readAlgorithmIdentifier, readSubjectPublicKeyInfo, type AlgorithmIdentifier, type PublicKeyInfo } from './public-key.js';
 
 type Hash = 'md5' | 'sha1' | 'sha256' | 'sha384' | 'sha512';
@@ -130,6 +131,8 @@ export function verifySignature(alg: SignatureAlgorithm, signed: Uint8Array, sig
       if (bits < 1024) {
         throw new CryptoError(`crypto/rsa: ${bits}-bit keys are insecure (see https://go.dev/pkg/crypto/rsa#hdr-Minimum_key_size)`);
       }
+      const keyError = rsaPublicKeyError(key.spki);
+      if (keyError !== undefined) throw new CryptoError(keyError);
       const padding = d.pss
         ? { padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: constants.RSA_PSS_SALTLEN_DIGEST }
         : { padding: constants.RSA_PKCS1_PADDING };

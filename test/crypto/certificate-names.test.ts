@@ -38,6 +38,10 @@ const NAME_ERRORS: [string, Uint8Array, string][] = [
   ['a UTF8String with a lone 0xff', cnWith(tlv(0x0c, bytes('al\xffice'))), `${VALUE}: invalid UTF-8 string`],
   ['a UTF8String holding an encoded surrogate', cnWith(tlv(0x0c, Uint8Array.from([0xed, 0xa0, 0x80]))), `${VALUE}: invalid UTF-8 string`],
   ['a BMPString of odd length', cnWith(tlv(0x1e, Uint8Array.from([0, 0x41, 0]))), `${VALUE}: invalid BMPString`],
+  ['a BMPString holding a lone surrogate', cnWith(tlv(0x1e, Uint8Array.from([0xd8, 0x00, 0, 0x41]))), `${VALUE}: invalid BMPString`],
+  ['a BMPString holding a surrogate pair', cnWith(tlv(0x1e, Uint8Array.from([0xd8, 0x3d, 0xde, 0x00]))), `${VALUE}: invalid BMPString`],
+  ['a BMPString holding the noncharacter U+FFFE', cnWith(tlv(0x1e, Uint8Array.from([0xff, 0xfe]))), `${VALUE}: invalid BMPString`],
+  ['a BMPString holding the noncharacter U+FDD0', cnWith(tlv(0x1e, Uint8Array.from([0, 0x41, 0xfd, 0xd0]))), `${VALUE}: invalid BMPString`],
   ['an IA5String with a byte >= 0x80', cnWith(tlv(0x16, Uint8Array.from([0x61, 0x80]))), `${VALUE}: invalid IA5String`],
   ['a NumericString with a letter', cnWith(tlv(0x12, bytes('12a'))), `${VALUE}: invalid NumericString`],
   ['an INTEGER value', cnWith(smallInteger(5)), `${VALUE}: unsupported string type: 2`],
@@ -56,6 +60,7 @@ const NAMES_ACCEPTED: [string, Uint8Array, string][] = [
   ['a T61String with a byte >= 0x80', cnWith(tlv(0x14, bytes('al\xe9ce'))), 'al\xe9ce'],
   ['an element after the value', seq(setOf(seq(oid(CN), tlv(0x13, bytes('cn')), smallInteger(1)))), 'cn'],
   ['a BMPString with a trailing terminator', cnWith(tlv(0x1e, Uint8Array.from([0, 0x41, 0, 0]))), 'A'],
+  ['a BMPString just around the refused ranges', cnWith(tlv(0x1e, Uint8Array.from([0xd7, 0xff, 0xe0, 0x00, 0xfd, 0xcf, 0xfd, 0xf0, 0xff, 0xfd]))), '\ud7ff\ue000\ufdcf\ufdf0\ufffd'],
   ['PrintableString with * and &', cnWith(tlv(0x13, bytes('*.a&b'))), '*.a&b'],
 ];
 

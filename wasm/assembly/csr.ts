@@ -123,8 +123,15 @@ function requestedExtensions(start: usize, end: usize): bool {
     const values = Reader.inner();
     if (values.empty || !bytesEqual(o, olen, OID_EXTENSION_REQUEST, 9)) continue;
     if (!values.next()) { clearError(); continue; }
+    const first = tStart;
+    const firstEnd = tEnd;
+    // Go's asn1.Unmarshal reads every value of the SET: one that does not read makes it skip the
+    // whole attribute, so the extensions of the first value are not requested at all.
+    let unreadable = false;
+    while (!values.empty) if (!values.next()) { unreadable = true; break; }
+    if (unreadable) { clearError(); continue; }
 
-    if (!parseExtensions(tStart, tEnd)) return false;
+    if (!parseExtensions(first, firstEnd)) return false;
     for (let i: u32 = 0; i < extCount; i++) {
       const op = extField(i, 0);
       const ol = extField(i, 1);

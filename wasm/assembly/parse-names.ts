@@ -1,6 +1,6 @@
 // X.501 Names and subjectAltName GeneralNames, checked as core/crypto/names.ts and general-names.ts
 // check them (Go's rules and messages). Values go out as R_ATV / R_SAN ranges; JS builds the strings.
-import { Reader, T_OID, T_SEQUENCE, T_SET, checkOid, identifier, readTlv, tCls, tConstructed, tContent, tEnd, tNum, tStart, N_ATTRIBUTE_TYPE_AND_VALUE, N_OBJECT_IDENTIFIER } from './der';
+import { Reader, T_OID, T_SEQUENCE, T_SET, checkBitString, checkOid, decodeInt64, identifier, readTlv, tCls, tConstructed, tContent, tEnd, tNum, tStart, N_ATTRIBUTE_TYPE_AND_VALUE, N_OBJECT_IDENTIFIER } from './der';
 import {
   E_BMP_ODD, E_IA5, E_INVALID_RDN, E_NUMERIC, E_PRINTABLE, E_RDN_ATTRIBUTE, E_RDN_ATTRIBUTE_TYPE, E_RDN_ATTRIBUTE_VALUE,
   E_RDN_STRING, E_RDN_UNSUPPORTED, E_SAN, E_SANS, E_SAN_DNS, E_SAN_IP_LENGTH, E_SAN_RFC822, E_SAN_URI,
@@ -88,6 +88,19 @@ function checkStringValue(cls: u32, constructed: bool, num: u32, p: usize, len: 
 }
 
 /**
+ * crypto/x509's parseASN1String takes a BMPString as UCS-2: surrogates (0xd800-0xdfff) and the
+ * noncharacters 0xfffe, 0xffff and 0xfdd0-0xfdef are "invalid BMPString" (encoding/asn1, which reads
+ * CSR subjects, lets them through).
+ */
+function ucs2(p: usize, len: usize): bool {
+  for (let i: usize = 0; i + 1 < len; i += 2) {
+    const u = (<u32>load<u8>(p + i) << 8) | <u32>load<u8>(p + i + 1);
+    if (u == 0xfffe || u == 0xffff || (u >= 0xfdd0 && u <= 0xfdef) || (u >= 0xd800 && u <= 0xdfff)) return false;
+  }
+  return true;
+}
+
+/**
  * The Name at the element readTlv found last, already known to be a SEQUENCE, as Go's crypto/x509
  * parseName reads certificate Names: only the six string types, one text per failing step, nothing
  * after an attribute's value looked at.
@@ -109,11 +122,23 @@ export function parseCertificateName(): bool {
       const id = identifier();
       const vs = tStart, vc = tContent, ve = tEnd;
       const kind = checkStringValue(tCls, tConstructed, tNum, vc, ve - vc);
-      if (kind < 0) return failArgs(E_RDN_STRING, tNum);
+      if (kind < 0 || (kind == 0x1e && !ucs2(vc, ve - vc))) return failArgs(E_RDN_STRING, tNum);
       if (kind == 0) return failArgs(E_RDN_UNSUPPORTED, id);
       if (emitRecords && !record(R_ATV, 6, <u32>typeP, <u32>typeLen, <u32>vs, <u32>vc, <u32>ve, <u32>kind)) return false;
     }
   }
+  return true;
+}
+
+/**
+ * encoding/asn1 also decodes these non-string values of a CSR subject into the attribute's `any`
+ * (Go refuses the CSR when they do not read); every other value stays nil, unchecked.
+ */
+function checkOtherValue(cls: u32, constructed: bool, num: u32, p: usize, len: usize): bool {
+  if (constructed || cls != 0) return true;
+  if (num == 0x02) return decodeInt64(p, len);
+  if (num == 0x03) return checkBitString(p, len);
+  if (num == 0x06) return checkOid(p, len);
   return true;
 }
 
@@ -140,7 +165,7 @@ export function parseName(): bool {
       const vs = tStart, vc = tContent, ve = tEnd, vcls = tCls, vcons = tConstructed, vnum = tNum;
       if (!atv.finish(N_ATTRIBUTE_TYPE_AND_VALUE)) return false;
       const kind = checkStringValue(vcls, vcons, vnum, vc, ve - vc);
-      if (kind < 0) return false;
+      if (kind < 0 || (kind == 0 && !checkOtherValue(vcls, vcons, vnum, vc, ve - vc))) return false;
       if (emitRecords && !record(R_ATV, 6, <u32>typeP, <u32>typeLen, <u32>vs, <u32>vc, <u32>ve, <u32>kind)) return false;
     }
   }
@@ -157,7 +182,8 @@ export function parseSubjectAltNames(p: usize, len: usize): bool {
   if (!readTlv(p, p + len) || identifier() != T_SEQUENCE) return fail(E_SANS);
   const names = Reader.inner();
   while (!names.empty) {
-    if (!names.next()) return fail(E_SAN);
+    // cryptobyte's ReadAnyASN1 refuses high tag numbers (identifier() 0xffffffff).
+    if (!names.next() || identifier() == 0xffffffff) return fail(E_SAN);
     const id = identifier();
     const c = tContent;
     const n = tEnd - tContent;

@@ -9,7 +9,7 @@ import type { ParsedCsr } from '../csr.js';
 import { CryptoError } from '../errors.js';
 import { RDN, RDN_ATTRIBUTE, RDN_ATTRIBUTE_TYPE, RDN_ATTRIBUTE_VALUE, x509StringError, x509UnsupportedString } from '../certificate-names.js';
 import { formatIp } from '../general-names.js';
-import type { DistinguishedNameAttribute } from '../names.js';
+import { wellFormed, type DistinguishedNameAttribute } from '../names.js';
 import { DN_COMMON_NAME, DN_ORGANIZATION, DN_SHORT_NAMES } from '../oids.js';
 import { publicKeyObject, type PublicKeyInfo } from '../public-key.js';
 import { identifySignatureAlgorithm } from '../signature.js';
@@ -252,7 +252,7 @@ function stringValue(mem: Uint8Array, kind: number, p: number, end: number): str
     if (n >= 2 && mem[end - 1] === 0 && mem[end - 2] === 0) n -= 2;
     let s = '';
     for (let i = 0; i < n; i += 2) s += String.fromCharCode((mem[p + i]! << 8) | mem[p + i + 1]!);
-    return s;
+    return wellFormed(s);
   }
   return latin1(mem, p, end - p);
 }
