@@ -1,12 +1,13 @@
 // The dynamic contents upstream's servers are built from (dynamiccertificates'
 // NewDynamicServingContentFromFiles, NewDynamicSNIContentFromFiles, NewDynamicCAContentFromFile),
 // with their names (`purpose::cert::key`, `purpose::file`), their checks and texts on a reload,
-// and their V(2) lines when new content is taken. Start-up keeps each caller's own loading and
+// and their V(2) lines when new content is taken, the first time (at start-up, as their
+// constructors' first load logs it) included. Start-up keeps each caller's own loading and
 // errors; these take over once the process runs.
 import { goQuote } from '../go-quote.js';
 import type { Logger } from '../log.js';
 import { loadServingPair, servingPairProblem, type CertKeyPem, type NamedFile } from '../server/serving-pair.js';
-import { WatchedFiles } from './watched-files.js';
+import { WatchedFiles, type WatchedFilesOptions } from './watched-files.js';
 
 /** DynamicCertKeyPairContent's line when it cannot watch its files. */
 export const CERT_KEY_WATCH_FAILED = 'Failed to watch cert and key file, will retry later';
@@ -30,12 +31,19 @@ export function watchServingPair(
   purpose: string, certFile: string, keyFile: string, load: () => CertKeyPem, log: Logger, o: DynamicOptions = {},
 ): WatchedFiles<CertKeyPem> {
   const name = `${purpose}::${certFile}::${keyFile}`;
-  return WatchedFiles.open({
+  return loggedOpen({
     name, files: [certFile, keyFile], log, loadedMessage: 'Loaded a new cert/key pair',
     watchFailedMessage: CERT_KEY_WATCH_FAILED,
     parse: (contents) => parseServingPair(name, contents),
     ...(o.reloadIntervalMs ? { reloadIntervalMs: o.reloadIntervalMs } : {}),
   }, load);
+}
+
+/** WatchedFiles.open, then the V(2) line of NewDynamic*Content's first load (none when it throws). */
+function loggedOpen<T>(o: WatchedFilesOptions<T>, load: () => T): WatchedFiles<T> {
+  const files = WatchedFiles.open(o, load);
+  o.log.v(2).info(o.loadedMessage, { name: o.name });
+  return files;
 }
 
 /** --tls-cert-file/--tls-private-key-file and the node agent's tlsCertFile/tlsPrivateKeyFile: loadServingPair at start-up. */
@@ -51,7 +59,7 @@ export function watchCaFile<T>(
   purpose: string, file: string, load: () => T, parse: (bundle: Buffer) => T, log: Logger, o: DynamicOptions = {},
 ): WatchedFiles<T> {
   const name = `${purpose}::${file}`;
-  return WatchedFiles.open({
+  return loggedOpen<T>({
     name, files: [file], log, loadedMessage: 'Loaded a new CA Bundle and Verifier',
     watchFailedMessage: 'Failed to watch CA file, will retry later',
     parse: ([bundle]) => {

@@ -38,10 +38,12 @@ describe('RequestHeaderAuthenticator: --requestheader-client-ca-file changed whi
 
   it('believes a proxy of the CA put into the file, refuses one of the CA taken out', async () => {
     assert.deepEqual([await seenAs(proxyA), await seenAs(proxyB)], ['alice', 401]);
+    const loads = () => logs.loads('Loaded a new CA Bundle and Verifier', `request-header::${caFile}`);
+    assert.equal(loads(), 1, `the start-up bundle is logged as loaded:\n${logs.lines.join('\n')}`);
     writeFileSync(caFile, caB.certificatePem);
     await until(async () => await seenAs(proxyB) === 'alice', 'the new CA\'s proxy to be believed');
     assert.equal(await seenAs(proxyA), 401, 'the removed CA\'s proxy is refused');
-    assert.ok(logs.has('Loaded a new CA Bundle and Verifier') && logs.has(`request-header::${caFile}`), logs.lines.join('\n'));
+    assert.ok(loads() >= 2, logs.lines.join('\n'));
   });
 
   it('keeps the current bundle when the file is rewritten unusable, and says why', async () => {

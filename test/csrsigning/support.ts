@@ -11,6 +11,7 @@ import { boot, type Booted, type Profile } from '../../core/boot.js';
 import { RestClient } from '../../core/client/rest-client.js';
 import { SharedInformers } from '../../core/controller/shared-informers.js';
 import { createCsr, generateKeyPair, type KeyType } from '../../core/crypto/index.js';
+import { goQuote } from '../../core/go-quote.js';
 import type { Host } from '../../core/host.js';
 import { MapRegistry, type ControllerContext, type Runnable } from '../../core/lifecycle.js';
 import { createLogger } from '../../core/log.js';
@@ -32,6 +33,11 @@ export class Logs {
   readonly logger = createLogger({ verbosity: 4, write: (l) => this.lines.push(l) });
   count(text: string): number { return this.lines.filter((l) => l.includes(text)).length; }
   has(text: string): boolean { return this.count(text) > 0; }
+  /** dynamiccertificates' V(2) line for new content of `name` ('Loaded a new cert/key pair', ...): how many. */
+  loads(message: string, name: string): number {
+    const line = `] ${message} name=${goQuote(name)}`;
+    return this.lines.filter((l) => l.endsWith(line)).length;
+  }
 }
 
 /** Boots the controller-manager host (no controller running); throws the StartupError boot throws. */

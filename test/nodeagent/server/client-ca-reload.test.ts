@@ -35,11 +35,13 @@ describe('node agent secure port: clientCAFile changed while running', () => {
 
   it('verifies against the rewritten file: a CA taken out stops authenticating, one added starts', async () => {
     assert.deepEqual([await status(alice), await status(bob), await status(carol)], [200, 200, 401]);
+    const loads = () => logs.loads('Loaded a new CA Bundle and Verifier', `client-ca-bundle::${caFile}`);
+    assert.equal(loads(), 1, `the start-up bundle is logged as loaded:\n${logs.lines.join('\n')}`);
     writeFileSync(caFile, caA.certificatePem + caC.certificatePem);
     await until(async () => await status(carol) === 200, 'the added CA to authenticate');
     assert.equal(await status(bob), 401, 'the removed CA no longer authenticates');
     assert.equal(await status(alice), 200, 'the CA left in the file still authenticates');
-    assert.ok(logs.has('Loaded a new CA Bundle and Verifier') && logs.has(`client-ca-bundle::${caFile}`), logs.lines.join('\n'));
+    assert.ok(loads() >= 2, logs.lines.join('\n'));
   });
 
   it('keeps the current bundle when the file is rewritten unusable, and says why', async () => {
