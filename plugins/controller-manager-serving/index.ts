@@ -92,8 +92,10 @@ interface Settings {
 function readSettings(flags: FlagSet, log: Logger): Settings {
   const certFile = flags.get<string>(FLAGS.tlsCertFile);
   const keyFile = flags.get<string>(FLAGS.tlsKeyFile);
-  if (Boolean(certFile) !== Boolean(keyFile)) throw new StartupError(`--${FLAGS.tlsCertFile} and --${FLAGS.tlsKeyFile} must be given together`, 2);
   const port = flags.get<number>(FLAGS.securePort);
+  // SecureServingOptions.ApplyTo, which returns at once without a port, then reads the pair
+  // through NewDynamicServingContentFromFiles: half a pair is its error, not an options error.
+  if (port !== 0 && Boolean(certFile) !== Boolean(keyFile)) throw new StartupError('missing filename for serving cert', 2);
   // Without an endpoint the pair is not used, and upstream does not load it.
   const pair = certFile && port !== 0
     ? watchServingFiles({ name: `--${FLAGS.tlsCertFile}`, path: certFile }, { name: `--${FLAGS.tlsKeyFile}`, path: keyFile }, log)
@@ -167,6 +169,9 @@ export const ControllerManagerServing: Plugin = {
       const { major, minor } = versionInfo(host.version);
       // Before anything records: the allow-lists apply when a series is first looked up.
       componentMetrics(host).configure(metricsSettingsFromFlags(flags, `${major}.${minor}`, (m) => log.error(m)));
+      // RequestHeaderAuthenticationOptions.Validate: about the flags' names, with or without a
+      // port or CA file; names a ConfigMap publishes are not checked.
+      warnNonStandardHeaders(headerNamesFromFlags(flags), log);
       settings = readSettings(flags, log);
       if (settings.port === 0) log.info('secure serving is off (--secure-port=0)');
     });
@@ -212,7 +217,6 @@ export const ControllerManagerServing: Plugin = {
           }
         }
       }
-      if (requestHeader) warnNonStandardHeaders(requestHeader.current().names, log);
 
       // Upstream raises the delegating client's limits (qps 200, burst 400): they bound every request.
       const reviewClient = s.authn ? new RestClient(s.authn, { ...clientOptions, qps: 200, burst: 400 }) : undefined;

@@ -229,8 +229,8 @@ describe('plat controller-manager processes', () => {
     { name: 'a missing kubeconfig', args: ['--platconfig=/nonexistent/admin.conf'], code: 1, message: /--platconfig=\/nonexistent\/admin.conf: stat \/nonexistent\/admin.conf: no such file or directory\n$/ },
     { name: 'a flag plat does not implement', args: ['--master=https://127.0.0.1:1', '--enable-leader-migration'], code: 2,
       message: /--enable-leader-migration is not supported: not implemented by plat yet/ },
-    { name: 'half a serving pair', args: ['--master=https://127.0.0.1:1', '--tls-cert-file=/x.crt'], code: 2,
-      message: /--tls-cert-file and --tls-private-key-file must be given together/ },
+    { name: 'half a serving pair', args: ['--master=https://127.0.0.1:1', '--secure-port=1', '--tls-cert-file=/x.crt'], code: 2,
+      message: /\nplat controller-manager: missing filename for serving cert\n$/ },
     { name: 'a wildcard inside an always-allowed path', args: ['--master=https://127.0.0.1:1', '--authorization-always-allow-paths=/a*b'], code: 2,
       message: /only trailing \* allowed in "a\*b"/ },
   ];
