@@ -113,7 +113,6 @@ export function createControllerManagerPlugin(options: ControllerManagerPluginOp
         }
         for (const name of registry.names()) {
           if (isControllerEnabled(name, !registry.enabledByDefault(name), selection, registry.aliasesOf(name))) enabled.push(name);
-          else log.info('Warning: controller is disabled', { controller: name });
         }
         reportIdlePlugins(host, registry, enabled, selection);
         // Upstream sets it once in Run, from the finished configuration; `plat all` has no /configz.
