@@ -223,6 +223,9 @@ describe('plat controller-manager processes', () => {
       message: /\nplat controller-manager: "marker-z" is not in the list of known controllers\n$/ },
     { name: 'a lock other than leases', args: ['--master=https://127.0.0.1:1', '--leader-elect-resource-lock=endpoints'], code: 2,
       message: /--leader-elect-resource-lock="endpoints": resourceLock value must be "leases"/ },
+    // One aggregate in Validate's order: the lock, then the controllers.
+    { name: 'a lock other than leases and an unknown controller', args: ['--master=https://127.0.0.1:1', '--controllers=*,-marker-z', '--leader-elect-resource-lock=endpoints'], code: 2,
+      message: /\nplat controller-manager: \[--leader-elect-resource-lock="endpoints": resourceLock value must be "leases", "marker-z" is not in the list of known controllers\]\n$/ },
     { name: 'a renew deadline not below the lease duration', args: ['--master=https://127.0.0.1:1', '--leader-elect-renew-deadline=15s'], code: 2,
       message: /leaseDuration must be greater than renewDeadline \(--leader-elect-lease-duration=15s, --leader-elect-renew-deadline=15s\)/ },
     { name: 'an http master', args: ['--master=http://127.0.0.1:1'], code: 2, message: /plat talks to the API server over https only/ },
