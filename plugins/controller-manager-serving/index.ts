@@ -37,6 +37,7 @@ import { derived, fixed, type Changing } from '../../core/tls/changing.js';
 import { watchCaFile, watchServingFiles } from '../../core/tls/dynamic-content.js';
 import type { WatchedFiles } from '../../core/tls/watched-files.js';
 import { syscallErrorText } from '../../core/go-os-error.js';
+import { listenErrorText } from './listen-error.js';
 import { TokenReviewer } from '../../core/authn/token-review-client.js';
 import { PROFILING_FLAG, profilingFlags, v8Profiler } from '../../core/server/debug/index.js';
 import { componentMetrics } from '../../core/metrics/component.js';
@@ -272,7 +273,7 @@ export const ControllerManagerServing: Plugin = {
           minVersion: tlsSettings.minVersion, sni, ...(maxStreams ? { maxStreamsPerConnection: maxStreams } : {}), log,
         }));
       } catch (e) {
-        throw new StartupError(`failed to listen on ${joinHostPort(s.bind || '0.0.0.0', s.port)}: ${(e as Error).message}`);
+        throw new StartupError(listenErrorText(joinHostPort(s.bind || '0.0.0.0', s.port), e));
       }
       // Upstream serves with a shutdown timeout of 0: listener and idle connections closed, the
       // rest not waited for.

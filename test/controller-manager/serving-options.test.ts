@@ -2,8 +2,10 @@
 // more than a flag's type: half a --tls-cert-file/--tls-private-key-file pair is
 // SecureServingOptions.ApplyTo's "missing filename for serving cert", and only with a port (ApplyTo
 // returns at once without one); non-standard --requestheader-* names are warned of by
-// RequestHeaderAuthenticationOptions.Validate, which runs whatever the port or the CA file.
+// RequestHeaderAuthenticationOptions.Validate, which runs whatever the port or the CA file; a port
+// taken is ApplyTo's "failed to create listener: ..." with Go's net.OpError text.
 import assert from 'node:assert/strict';
+import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { freePort, startInProcess, tempDir, type RunningPlat } from '../helpers/plat.js';
 import { runPlat } from '../helpers/run-plat.js';
@@ -29,6 +31,20 @@ describe('plat controller-manager serving options, as upstream\'s options code',
       const out = runPlat(['controller-manager', '--platconfig', admin, `--secure-port=${await freePort()}`, '--bind-address=127.0.0.1', ...half], { cwd: tempDir() });
       assert.equal(out.code, 2, out.stderr);
       assert.match(out.stderr, /(^|\n)plat controller-manager: missing filename for serving cert\n$/);
+    }
+  });
+
+  it('says a port taken in Go\'s words', async () => {
+    const taken = net.createServer();
+    const port = await freePort();
+    await new Promise<void>((resolve) => taken.listen(port, '127.0.0.1', resolve));
+    try {
+      const out = runPlat(['controller-manager', '--platconfig', admin, `--secure-port=${port}`, '--bind-address=127.0.0.1', '--leader-elect=false'], { cwd: tempDir() });
+      assert.equal(out.code, 1, out.stderr);
+      const addr = `127.0.0.1:${port}`;
+      assert.match(out.stderr, new RegExp(`\\nplat controller-manager: failed to create listener: failed to listen on ${addr}: listen tcp ${addr}: bind: address already in use\\n$`));
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
     }
   });
 
