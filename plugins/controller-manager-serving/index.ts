@@ -28,7 +28,7 @@ import {
 import { DelegatingAuthenticator } from '../../core/authn/delegating-authenticator.js';
 import { uniqueCertificatesPem } from '../../core/authn/client-authorities.js';
 import { DelegatedAuthorizer, SubjectAccessReviewer } from './delegated-authorization.js';
-import { FLAGS, servingFlags } from './flags.js';
+import { alwaysAllowPathsProblem, FLAGS, servingFlags } from './flags.js';
 import { servingTlsSettings } from '../../core/server/tls-settings.js';
 import { SNI_FLAG, SniCertificates } from '../../core/server/sni.js';
 import type { CertKeyPem } from '../../core/server/serving-pair.js';
@@ -103,6 +103,8 @@ function readSettings(flags: FlagSet, log: Logger): Settings {
     : undefined;
   // Nor the authentication and authorization settings: upstream applies them only with a port.
   if (port === 0) return { port, bind: flags.get<string>(FLAGS.bindAddress) };
+  const badPath = alwaysAllowPathsProblem(flags.get<string[]>(FLAGS.authzAlwaysAllowPaths));
+  if (badPath !== undefined) throw new StartupError(badPath, 2);
   const authnFile = flags.get<string>(FLAGS.authnKubeconfig);
   const authzFile = flags.get<string>(FLAGS.authzKubeconfig);
   const clientCaFile = flags.get<string>(FLAGS.clientCaFile);

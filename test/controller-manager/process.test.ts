@@ -234,8 +234,8 @@ describe('plat controller-manager processes', () => {
       message: /--enable-leader-migration is not supported: not implemented by plat yet/ },
     { name: 'half a serving pair', args: ['--master=https://127.0.0.1:1', '--secure-port=1', '--tls-cert-file=/x.crt'], code: 2,
       message: /\nplat controller-manager: missing filename for serving cert\n$/ },
-    { name: 'a wildcard inside an always-allowed path', args: ['--master=https://127.0.0.1:1', '--authorization-always-allow-paths=/a*b'], code: 2,
-      message: /only trailing \* allowed in "a\*b"/ },
+    { name: 'a wildcard inside an always-allowed path', args: ['--master=https://127.0.0.1:1', '--secure-port=1', '--authorization-always-allow-paths=/a*b'], code: 2,
+      message: /\nplat controller-manager: only trailing \* allowed in "a\*b"\n$/ },
   ];
   for (const r of refusals) {
     it(`refuses ${r.name} at start-up`, () => {

@@ -3,7 +3,8 @@
 // SecureServingOptions.ApplyTo's "missing filename for serving cert", and only with a port (ApplyTo
 // returns at once without one); non-standard --requestheader-* names are warned of by
 // RequestHeaderAuthenticationOptions.Validate, which runs whatever the port or the CA file; a port
-// taken is ApplyTo's "failed to create listener: ..." with Go's net.OpError text.
+// taken is ApplyTo's "failed to create listener: ..." with Go's net.OpError text; a wildcard inside
+// an --authorization-always-allow-paths entry is path.NewAuthorizer's error, also only with a port.
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
@@ -48,9 +49,11 @@ describe('plat controller-manager serving options, as upstream\'s options code',
     }
   });
 
-  it('starts with half a serving pair and --secure-port=0: nothing reads it', async () => {
-    const cm = await startControllerManager(['--platconfig', admin, '--leader-elect=false', '--secure-port=0', '--tls-cert-file=/nonexistent/x.crt']);
-    await cm.stop();
+  it('starts with half a serving pair or a wildcard inside an always-allowed path and --secure-port=0: nothing reads them', async () => {
+    for (const arg of ['--tls-cert-file=/nonexistent/x.crt', '--authorization-always-allow-paths=/a*b']) {
+      const cm = await startControllerManager(['--platconfig', admin, '--leader-elect=false', '--secure-port=0', arg]);
+      await cm.stop();
+    }
   });
 
   it('warns of non-standard request-header names without a CA file or a port', async () => {
