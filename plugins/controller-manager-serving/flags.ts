@@ -37,11 +37,14 @@ const nonNegative = (v: unknown) => ((v as number) < 0 ? 'must not be negative' 
 
 const RH = REQUESTHEADER_FLAG_NAMES;
 
-/** path.NewAuthorizer's rule: a `*` only at the end (a prefix). */
-const allowPaths = (v: unknown) => {
-  const bad = (v as string[]).find((p) => { const t = p.replace(/^\//, ''); return t.length > 0 && t.slice(0, -1).includes('*'); });
+/**
+ * path.NewAuthorizer's rule: a `*` only at the end (a prefix). Its error, which upstream meets in
+ * DelegatingAuthorizationOptions.ApplyTo, so only with a port (not a flag parse error).
+ */
+export function alwaysAllowPathsProblem(paths: readonly string[]): string | undefined {
+  const bad = paths.find((p) => { const t = p.replace(/^\//, ''); return t.length > 0 && t.slice(0, -1).includes('*'); });
   return bad === undefined ? undefined : `only trailing * allowed in ${JSON.stringify(bad.replace(/^\//, ''))}`;
-};
+}
 
 export const servingFlags: readonly FlagSpec[] = [
   // Its range is checked at configure (core/server/secure-port.ts), as upstream's Validate.
@@ -61,7 +64,7 @@ export const servingFlags: readonly FlagSpec[] = [
   { name: FLAGS.authnTolerateLookupFailure, type: 'bool', section: SECTION, help: 'If true, lookup failures are not fatal; may result in all requests treated anonymous.' },
   { name: FLAGS.authnCacheTtl, type: 'duration', default: ms('10s'), section: SECTION, help: 'Cache of webhook token authenticator responses.' },
   { name: FLAGS.authzKubeconfig, type: 'string', section: SECTION, help: 'Connection settings file with rights to create access reviews; optional; empty means all requests not skipped are forbidden.' },
-  { name: FLAGS.authzAlwaysAllowPaths, type: 'strings', default: ['/healthz', '/readyz', '/livez'], section: SECTION, help: 'Paths authorized without contacting the core server.', validate: allowPaths },
+  { name: FLAGS.authzAlwaysAllowPaths, type: 'strings', default: ['/healthz', '/readyz', '/livez'], section: SECTION, help: 'Paths authorized without contacting the core server.' },
   { name: FLAGS.authzAllowedTtl, type: 'duration', default: ms('10s'), section: SECTION, help: 'Cache of authorized responses.' },
   { name: FLAGS.authzDeniedTtl, type: 'duration', default: ms('10s'), section: SECTION, help: 'Cache of unauthorized responses.' },
   { name: RH.clientCaFile, type: 'string', section: SECTION, help: 'Root bundle verifying client certificates before trusting identity headers.' },

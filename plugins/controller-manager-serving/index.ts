@@ -28,7 +28,7 @@ import {
 import { DelegatingAuthenticator } from '../../core/authn/delegating-authenticator.js';
 import { uniqueCertificatesPem } from '../../core/authn/client-authorities.js';
 import { DelegatedAuthorizer, SubjectAccessReviewer } from './delegated-authorization.js';
-import { FLAGS, servingFlags } from './flags.js';
+import { alwaysAllowPathsProblem, FLAGS, servingFlags } from './flags.js';
 import { servingTlsSettings } from '../../core/server/tls-settings.js';
 import { SNI_FLAG, SniCertificates } from '../../core/server/sni.js';
 import type { CertKeyPem } from '../../core/server/serving-pair.js';
@@ -37,6 +37,7 @@ import { derived, fixed, type Changing } from '../../core/tls/changing.js';
 import { watchCaFile, watchServingFiles } from '../../core/tls/dynamic-content.js';
 import type { WatchedFiles } from '../../core/tls/watched-files.js';
 import { syscallErrorText } from '../../core/go-os-error.js';
+import { listenErrorText } from './listen-error.js';
 import { TokenReviewer } from '../../core/authn/token-review-client.js';
 import { PROFILING_FLAG, profilingFlags, v8Profiler } from '../../core/server/debug/index.js';
 import { componentMetrics } from '../../core/metrics/component.js';
@@ -92,14 +93,18 @@ interface Settings {
 function readSettings(flags: FlagSet, log: Logger): Settings {
   const certFile = flags.get<string>(FLAGS.tlsCertFile);
   const keyFile = flags.get<string>(FLAGS.tlsKeyFile);
-  if (Boolean(certFile) !== Boolean(keyFile)) throw new StartupError(`--${FLAGS.tlsCertFile} and --${FLAGS.tlsKeyFile} must be given together`, 2);
   const port = flags.get<number>(FLAGS.securePort);
+  // SecureServingOptions.ApplyTo, which returns at once without a port, then reads the pair
+  // through NewDynamicServingContentFromFiles: half a pair is its error, not an options error.
+  if (port !== 0 && Boolean(certFile) !== Boolean(keyFile)) throw new StartupError('missing filename for serving cert', 2);
   // Without an endpoint the pair is not used, and upstream does not load it.
   const pair = certFile && port !== 0
     ? watchServingFiles({ name: `--${FLAGS.tlsCertFile}`, path: certFile }, { name: `--${FLAGS.tlsKeyFile}`, path: keyFile }, log)
     : undefined;
   // Nor the authentication and authorization settings: upstream applies them only with a port.
   if (port === 0) return { port, bind: flags.get<string>(FLAGS.bindAddress) };
+  const badPath = alwaysAllowPathsProblem(flags.get<string[]>(FLAGS.authzAlwaysAllowPaths));
+  if (badPath !== undefined) throw new StartupError(badPath, 2);
   const authnFile = flags.get<string>(FLAGS.authnKubeconfig);
   const authzFile = flags.get<string>(FLAGS.authzKubeconfig);
   const clientCaFile = flags.get<string>(FLAGS.clientCaFile);
@@ -167,6 +172,9 @@ export const ControllerManagerServing: Plugin = {
       const { major, minor } = versionInfo(host.version);
       // Before anything records: the allow-lists apply when a series is first looked up.
       componentMetrics(host).configure(metricsSettingsFromFlags(flags, `${major}.${minor}`, (m) => log.error(m)));
+      // RequestHeaderAuthenticationOptions.Validate: about the flags' names, with or without a
+      // port or CA file; names a ConfigMap publishes are not checked.
+      warnNonStandardHeaders(headerNamesFromFlags(flags), log);
       settings = readSettings(flags, log);
       if (settings.port === 0) log.info('secure serving is off (--secure-port=0)');
     });
@@ -212,7 +220,6 @@ export const ControllerManagerServing: Plugin = {
           }
         }
       }
-      if (requestHeader) warnNonStandardHeaders(requestHeader.current().names, log);
 
       // Upstream raises the delegating client's limits (qps 200, burst 400): they bound every request.
       const reviewClient = s.authn ? new RestClient(s.authn, { ...clientOptions, qps: 200, burst: 400 }) : undefined;
@@ -268,7 +275,7 @@ export const ControllerManagerServing: Plugin = {
           minVersion: tlsSettings.minVersion, sni, ...(maxStreams ? { maxStreamsPerConnection: maxStreams } : {}), log,
         }));
       } catch (e) {
-        throw new StartupError(`failed to listen on ${joinHostPort(s.bind || '0.0.0.0', s.port)}: ${(e as Error).message}`);
+        throw new StartupError(listenErrorText(joinHostPort(s.bind || '0.0.0.0', s.port), e));
       }
       // Upstream serves with a shutdown timeout of 0: listener and idle connections closed, the
       // rest not waited for.

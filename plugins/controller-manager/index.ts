@@ -28,7 +28,7 @@ import { ServiceAccountClients } from './service-account-clients.js';
 import { controllersHelp, isControllerEnabled, unknownControllerErrors } from '../../core/controller/selection.js';
 import { connectionFlags, FLAGS, runnerFlags } from './flags.js';
 import { CONFIGZ_NAME, controllerManagerConfigz } from './configz.js';
-import { leaderElectionProblems, leaderElectionSettings } from './leader-election-settings.js';
+import { LEADER_ELECT, leaderElectionProblems, leaderElectionSettings, type LeaderElectionProblem } from './leader-election-settings.js';
 import type { ControllerFactory } from './run-controllers.js';
 import { ControllerManagerRuntime } from './runtime.js';
 
@@ -101,9 +101,14 @@ export function createControllerManagerPlugin(options: ControllerManagerPluginOp
         registry = collectControllers(host, () => registering);
         const selection = flags.get<string[]>(FLAGS.controllers);
         const unknown = unknownControllerErrors(selection, [...registry.names(), ...registry.aliases()]);
+        const election = leaderElectionProblems(leaderElectionSettings(flags));
+        // In the order upstream finds them: GenericControllerManagerConfigurationOptions.Validate
+        // checks the lock before the controllers; client-go's elector checks the rest later.
+        const isLock = (p: LeaderElectionProblem) => p.flags.length === 1 && p.flags[0] === LEADER_ELECT.resourceLock;
         const problem = locatedError([
+          ...election.filter(isLock).map((p) => located(flags!, [p.message], p.flags)),
           located(flags, unknown, [FLAGS.controllers]),
-          ...leaderElectionProblems(leaderElectionSettings(flags)).map((p) => located(flags!, [p.message], p.flags)),
+          ...election.filter((p) => !isLock(p)).map((p) => located(flags!, [p.message], p.flags)),
         ]);
         if (problem) throw problem;
         if (embedded) {
@@ -113,7 +118,6 @@ export function createControllerManagerPlugin(options: ControllerManagerPluginOp
         }
         for (const name of registry.names()) {
           if (isControllerEnabled(name, !registry.enabledByDefault(name), selection, registry.aliasesOf(name))) enabled.push(name);
-          else log.info('Warning: controller is disabled', { controller: name });
         }
         reportIdlePlugins(host, registry, enabled, selection);
         // Upstream sets it once in Run, from the finished configuration; `plat all` has no /configz.

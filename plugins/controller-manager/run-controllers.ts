@@ -21,7 +21,7 @@ export type ControllerFactory = (ctx: ControllerContext) => Runnable | undefined
 
 export interface RunControllersOptions {
   readonly registry: MapRegistry<ControllerFactory>;
-  /** Names to build, in registration order. */
+  /** Names to build, in registration order; the registry's others are disabled. */
   readonly enabled: readonly string[];
   readonly client: RestClient;
   /** --use-service-account-credentials: the client acting as a controller's service account. */
@@ -66,7 +66,13 @@ export class RunningControllers {
     if (signal.aborted) return;
     const informers = new SharedInformers(o.client, { minResyncMs: o.minResyncMs, logger: log.child('informers') });
     const built: { name: string; controller: Runnable }[] = [];
-    for (const name of o.enabled) {
+    // As BuildControllers: a disabled controller is told of here, once leading and the API
+    // server answered, not at start-up (a standby that never leads never says it).
+    for (const name of o.registry.names()) {
+      if (!o.enabled.includes(name)) {
+        log.info('Warning: controller is disabled', { controller: name });
+        continue;
+      }
       const factory = o.registry.get(name)!;
       let controller: Runnable | undefined;
       try {

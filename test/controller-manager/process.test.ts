@@ -223,16 +223,19 @@ describe('plat controller-manager processes', () => {
       message: /\nplat controller-manager: "marker-z" is not in the list of known controllers\n$/ },
     { name: 'a lock other than leases', args: ['--master=https://127.0.0.1:1', '--leader-elect-resource-lock=endpoints'], code: 2,
       message: /--leader-elect-resource-lock="endpoints": resourceLock value must be "leases"/ },
+    // One aggregate in Validate's order: the lock, then the controllers.
+    { name: 'a lock other than leases and an unknown controller', args: ['--master=https://127.0.0.1:1', '--controllers=*,-marker-z', '--leader-elect-resource-lock=endpoints'], code: 2,
+      message: /\nplat controller-manager: \[--leader-elect-resource-lock="endpoints": resourceLock value must be "leases", "marker-z" is not in the list of known controllers\]\n$/ },
     { name: 'a renew deadline not below the lease duration', args: ['--master=https://127.0.0.1:1', '--leader-elect-renew-deadline=15s'], code: 2,
       message: /leaseDuration must be greater than renewDeadline \(--leader-elect-lease-duration=15s, --leader-elect-renew-deadline=15s\)/ },
     { name: 'an http master', args: ['--master=http://127.0.0.1:1'], code: 2, message: /plat talks to the API server over https only/ },
     { name: 'a missing kubeconfig', args: ['--platconfig=/nonexistent/admin.conf'], code: 1, message: /--platconfig=\/nonexistent\/admin.conf: stat \/nonexistent\/admin.conf: no such file or directory\n$/ },
     { name: 'a flag plat does not implement', args: ['--master=https://127.0.0.1:1', '--enable-leader-migration'], code: 2,
       message: /--enable-leader-migration is not supported: not implemented by plat yet/ },
-    { name: 'half a serving pair', args: ['--master=https://127.0.0.1:1', '--tls-cert-file=/x.crt'], code: 2,
-      message: /--tls-cert-file and --tls-private-key-file must be given together/ },
-    { name: 'a wildcard inside an always-allowed path', args: ['--master=https://127.0.0.1:1', '--authorization-always-allow-paths=/a*b'], code: 2,
-      message: /only trailing \* allowed in "a\*b"/ },
+    { name: 'half a serving pair', args: ['--master=https://127.0.0.1:1', '--secure-port=1', '--tls-cert-file=/x.crt'], code: 2,
+      message: /\nplat controller-manager: missing filename for serving cert\n$/ },
+    { name: 'a wildcard inside an always-allowed path', args: ['--master=https://127.0.0.1:1', '--secure-port=1', '--authorization-always-allow-paths=/a*b'], code: 2,
+      message: /\nplat controller-manager: only trailing \* allowed in "a\*b"\n$/ },
   ];
   for (const r of refusals) {
     it(`refuses ${r.name} at start-up`, () => {
