@@ -144,7 +144,9 @@ export const ApiServerPlugin: Plugin = {
       const certFile = flags.get<string>('tls-cert-file');
       const keyFile = flags.get<string>('tls-private-key-file');
       if (certFile || keyFile) {
-        if (!certFile || !keyFile) throw new StartupError('--tls-cert-file and --tls-private-key-file must be given together', 2);
+        // NewDynamicServingContentFromFiles' refusal of half a pair (MaybeDefaultWithSelfSignedCerts
+        // makes no pair when either file is given).
+        if (!certFile || !keyFile) throw new StartupError('missing filename for serving cert', 2);
         tls = watchServingFiles({ name: '--tls-cert-file', path: certFile }, { name: '--tls-private-key-file', path: keyFile }, log);
       } else {
         const hosts = [...new Set([advertise, external, 'localhost', '127.0.0.1', os.hostname()].filter(Boolean))];

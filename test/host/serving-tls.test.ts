@@ -130,6 +130,10 @@ describe('--tls-cipher-suites and --tls-min-version', () => {
         [['--tls-sni-cert-key', `${ecCrt},${rsaKey}`], 'failed to load SNI cert and key: tls: private key type does not match public key type'],
       ];
       for (const [args, message] of refused) await assert.rejects(c.start(args), { name: 'StartupError', exitCode: 1, message });
+      // Half a pair: NewDynamicServingContentFromFiles' text (exit 2, plat's for a command-line mistake).
+      for (const args of [['--tls-cert-file', rsaCrt], ['--tls-private-key-file', rsaKey]]) {
+        await assert.rejects(c.start(args), { name: 'StartupError', exitCode: 2, message: 'missing filename for serving cert' });
+      }
     });
   }
 });
