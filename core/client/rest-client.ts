@@ -220,7 +220,8 @@ export class RestClient {
       // connection that broke once made names its two ends, as Go's net.OpError.
       const ends = trackSocketAddresses(req);
       req.on('error', (e) => reject(Object.assign(withTlsVerifyReason(e), { url: url.href, method }, ends)));
-      req.end(payload);
+      // A Buffer: the head may hold UTF-8 bytes (impersonation-headers.ts) a string body would garble.
+      req.end(payload === undefined ? undefined : Buffer.from(payload));
     }).catch((e: unknown) => {
       this.opts.metrics?.result('<error>', method, this.#connection.server.host);
       throw e;

@@ -160,7 +160,7 @@ export class WebhookClient {
         reject(new WebhookCallError(goUrlErrorText('POST', this.#url, Object.assign(err, ends)), err.code === 'ECONNRESET'));
       });
       failOnAbortWhileTunnelling(req, signal, reject);
-      req.end(body);
+      req.end(Buffer.from(body)); // the head may hold UTF-8 bytes (impersonation-headers.ts)
     });
   }
 }

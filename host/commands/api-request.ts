@@ -37,7 +37,7 @@ export async function apiRequest(conn: Connection, method: string, path: string,
       r.on('end', () => resolve({ status: r.statusCode ?? 0, contentType: r.headers['content-type'], text: Buffer.concat(chunks).toString() }));
     });
     req.on('error', (e) => reject(Object.assign(withTlsVerifyReason(e), { url: url.href })));
-    req.end(payload);
+    req.end(payload === undefined ? undefined : Buffer.from(payload)); // the head may hold UTF-8 bytes (impersonation-headers.ts)
   }).catch((e: Error) => { throw new CommandError(refusedMessage(e) ?? `Unable to connect to the server: ${e.message}`); })
     .finally(() => agent?.destroy());
   let json: unknown;

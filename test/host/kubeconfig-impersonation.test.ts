@@ -76,6 +76,17 @@ describe('a kubeconfig that impersonates, with plat csr, plat token and plat aut
     assert.deepEqual(await spec('kubectl-as-alice'), await spec('as-alice'));
   });
 
+  it('names past ASCII travel as client-go sends them, their UTF-8 bytes: kubectl and plat make the same CSR', async () => {
+    const flags = ['--as', 'josé', '--as-group', 'team-a', '--as-group', '開発', '--as-uid', 'ü-1'];
+    const r = await create('as-jose', ...flags);
+    assert.equal(r.code, 0, r.stderr);
+    const k = await new Kubectl(impersonating).run(['create', '-f', writeCsr('kubectl-as-jose'), ...flags]);
+    assert.equal(k.code, 0, k.stderr);
+    const expected = { username: 'josé', groups: ['team-a', '開発', 'system:authenticated'], extra: { 'example.com/scopes': ['view', 'edit'], 'ünïcode key%': ['v'] }, uid: 'ü-1' };
+    assert.deepEqual(await spec('kubectl-as-jose'), expected);
+    assert.deepEqual(await spec('as-jose'), expected);
+  });
+
   it('a user without the right: kubectl\'s Forbidden text, for plat csr, plat token and plat auth can-i alike', async () => {
     const list = await runPlatAsync(['csr', 'list', '--kubeconfig', plat.kubeconfig, '--as', 'nobody'], NO_ENV);
     const forbidden = 'Error from server (Forbidden): certificatesigningrequests.certificates.platform is forbidden: User "nobody" cannot list resource "certificatesigningrequests" in API group "certificates.platform" at the cluster scope';
