@@ -1,6 +1,7 @@
 // How a client reaches the API server: the server URL and the TLS and bearer credentials, with file
 // contents already read (a kubeconfig's cluster and user, or the all-in-one role's own files).
 import type { Duplex } from 'node:stream';
+import type { Impersonation } from './kubeconfig-impersonation.js';
 
 export interface ClientConnection {
   readonly server: URL;
@@ -13,6 +14,8 @@ export interface ClientConnection {
   readonly clientCert?: Buffer | string;
   readonly clientKey?: Buffer | string;
   readonly token?: string;
+  /** Who every request asks to act as (a kubeconfig user's `as`, with kubectl's --as* over it). */
+  readonly impersonate?: Impersonation;
   /**
    * Opens a connection to the server without a network (the API server of the same process):
    * requests go over it as plain HTTP/1.1, and the credentials are whatever it presents.

@@ -58,7 +58,7 @@ function goTypeName(t: GoType): string {
 /** encoding/json's first error for `v` decoded into `t` (document order), as UnmarshalTypeError says it. */
 function typeError(v: unknown, t: GoType, owner: string, path: readonly string[]): string | undefined {
   if (v === null || t.kind === 'any') return undefined;
-  const wrong = (type: GoType = t) => `json: cannot unmarshal ${goJsonType(v)} into Go struct field ${owner}.${path.join('.')} of type ${goTypeName(type)}`;
+  const wrong = (type: GoType = t, value: unknown = v) => `json: cannot unmarshal ${goJsonType(value)} into Go struct field ${owner}.${path.join('.')} of type ${goTypeName(type)}`;
   switch (t.kind) {
     case 'string': return typeof v === 'string' ? undefined : wrong();
     case 'bool': return typeof v === 'boolean' ? undefined : wrong();
@@ -70,7 +70,8 @@ function typeError(v: unknown, t: GoType, owner: string, path: readonly string[]
     }
     case 'strings':
       if (!Array.isArray(v)) return wrong();
-      for (const s of v) if (s !== null && typeof s !== 'string') return wrong(STRING);
+      // encoding/json names the element's JSON type (a list item adds nothing to the field path).
+      for (const s of v) if (s !== null && typeof s !== 'string') return wrong(STRING, s);
       return undefined;
     case 'stringsMap':
       if (!isObj(v)) return wrong();

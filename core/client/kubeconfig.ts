@@ -17,7 +17,7 @@ import { isNotExist, osErrorText } from '../go-os-error.js';
 import { decodeKubeconfig, KubeconfigDecodeError } from './kubeconfig-decode.js';
 import { clientPairError, rootCertificatesError } from './kubeconfig-tls.js';
 import { parseProxyUrl } from './proxy-connect.js';
-import { impersonationProblem, mergedImpersonation, type ImpersonationOverrides } from './kubeconfig-impersonation.js';
+import { impersonationProblem, mergedImpersonation, type Impersonation, type ImpersonationOverrides } from './kubeconfig-impersonation.js';
 
 export class KubeconfigError extends Error {
   constructor(message: string) {
@@ -44,14 +44,14 @@ export interface WebhookConnection {
   readonly token?: string;
   /** The context's namespace, which kubectl's commands use when no --namespace is given. */
   readonly namespace?: string;
+  /** Who every request asks to act as: the user's `as` (and its uid, groups, extras), with kubectl's --as* over them. */
+  readonly impersonate?: Impersonation;
 }
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const UNSUPPORTED_USER_FIELDS = ['username', 'password', 'exec', 'auth-provider', 'tokenFile'];
-// Checked after validation, which has its own word on a uid, groups or extras without a user.
-const UNSUPPORTED_IMPERSONATION_FIELDS = ['as', 'as-groups', 'as-uid', 'as-user-extra'];
 
 /** A string field (the decoder has refused other types), undefined when empty as Go's zero value. */
 function str(o: Obj, key: string): string | undefined {
@@ -75,7 +75,7 @@ export interface KubeconfigOverrides {
   readonly context?: string | undefined;
   readonly cluster?: string | undefined;
   readonly user?: string | undefined;
-  /** kubectl's --as, --as-uid and --as-group (only `plat auth can-i` takes them). */
+  /** kubectl's --as, --as-uid and --as-group (the `plat` client commands take them). */
   readonly impersonate?: ImpersonationOverrides;
 }
 
@@ -251,12 +251,6 @@ export function loadKubeconfigs(files: readonly string[], overrides: KubeconfigO
     // errConfigurationInvalid: utilerrors.NewAggregate's text, one error alone or a bracketed list.
     throw new KubeconfigError(`invalid configuration: ${problems.length === 1 ? problems[0] : `[${problems.join(', ')}]`}`);
   }
-  // Go sees an empty list or map (`as-groups: []`, `as-user-extra: {}`) as none: no impersonation.
-  for (const f of UNSUPPORTED_IMPERSONATION_FIELDS) {
-    const v = user[f];
-    const given = Array.isArray(v) ? v.length > 0 : isObj(v) ? Object.keys(v).length > 0 : v !== undefined && v !== null && v !== '';
-    if (given) throw new KubeconfigError(`user.${f} is not supported by plat`);
-  }
 
   let server: URL;
   try {
@@ -306,5 +300,8 @@ export function loadKubeconfigs(files: readonly string[], overrides: KubeconfigO
     ...(clientKeyFile !== undefined ? { clientKeyFile } : {}),
     ...(token !== undefined ? { token } : {}),
     ...(namespace !== undefined ? { namespace } : {}),
+    // clientcmd's ClientConfig impersonates only when a user is named (validation refused the rest),
+    // and whether or not the server is TLS: the headers are no credential.
+    ...(impersonation.user !== '' ? { impersonate: impersonation } : {}),
   };
 }

@@ -1,5 +1,5 @@
 // A small REST client for plat's API (client-go's role): JSON requests over a keep-alive HTTPS
-// agent with the connection's credentials, client-side rate limiting (--plat-api-qps/-burst), a
+// agent with the connection's credentials (and its impersonation), client-side rate limiting (--plat-api-qps/-burst), a
 // Status error for every non-2xx answer, and watches as an async stream of events.
 import http from 'node:http';
 import https from 'node:https';
@@ -16,6 +16,7 @@ import { withTlsVerifyReason } from './tls-verify-error.js';
 import { logThrottle } from './throttle-log.js';
 import { TokenBucket } from './token-bucket.js';
 import { warningTexts } from './warning-header.js';
+import { withImpersonation } from './impersonation-headers.js';
 import { sleep, sleepUnlessAborted } from '../abort-wait.js';
 import { formatDuration } from '../flags/duration.js';
 import { requestDeadline } from './request-deadline.js';
@@ -198,13 +199,13 @@ export class RestClient {
     const res = await new Promise<import('node:http').IncomingMessage>((resolve, reject) => {
       const req = (url.protocol === 'http:' ? http : https).request(url, {
         method, agent: this.#agent,
-        headers: {
+        headers: withImpersonation({
           accept: 'application/json',
           'user-agent': this.opts.userAgent ?? 'plat',
           ...(payload !== undefined ? { 'content-type': o.contentType ?? 'application/json', 'content-length': Buffer.byteLength(payload) } : {}),
           ...(token ? { authorization: `Bearer ${token}` } : {}),
           ...o.headers,
-        },
+        }, this.#connection.impersonate),
         ...(o.signal ? { signal: o.signal } : {}),
         ...(timeoutMs ? { timeout: timeoutMs } : {}),
       }, resolve);
@@ -219,7 +220,8 @@ export class RestClient {
       // connection that broke once made names its two ends, as Go's net.OpError.
       const ends = trackSocketAddresses(req);
       req.on('error', (e) => reject(Object.assign(withTlsVerifyReason(e), { url: url.href, method }, ends)));
-      req.end(payload);
+      // A Buffer: the head may hold UTF-8 bytes (impersonation-headers.ts) a string body would garble.
+      req.end(payload === undefined ? undefined : Buffer.from(payload));
     }).catch((e: unknown) => {
       this.opts.metrics?.result('<error>', method, this.#connection.server.host);
       throw e;

@@ -19,6 +19,7 @@ import { goUrlErrorText } from './go-url-error.js';
 import { trackSocketAddresses } from './socket-addresses.js';
 import { formatDuration } from '../flags/duration.js';
 import { goPathClean } from '../go-path-clean.js';
+import { withImpersonation } from './impersonation-headers.js';
 
 export interface Backoff {
   readonly initialMs: number;
@@ -122,12 +123,14 @@ export class WebhookClient {
         agent: this.#agent,
         signal,
         ...(c.tlsServerName ? { servername: c.tlsServerName } : {}),
-        headers: {
+        // A webhook kubeconfig that impersonates does so here too: NewGenericWebhook's REST client
+        // wraps its transport as every client-go client's.
+        headers: withImpersonation({
           'content-type': 'application/json',
           accept: 'application/json',
           'content-length': String(Buffer.byteLength(body)),
           ...(c.token ? { authorization: `Bearer ${c.token}` } : {}),
-        },
+        }, c.impersonate),
       }, (res) => {
         const chunks: Buffer[] = [];
         let size = 0;
@@ -157,7 +160,7 @@ export class WebhookClient {
         reject(new WebhookCallError(goUrlErrorText('POST', this.#url, Object.assign(err, ends)), err.code === 'ECONNRESET'));
       });
       failOnAbortWhileTunnelling(req, signal, reject);
-      req.end(body);
+      req.end(Buffer.from(body)); // the head may hold UTF-8 bytes (impersonation-headers.ts)
     });
   }
 }

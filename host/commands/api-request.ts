@@ -1,4 +1,4 @@
-// One HTTPS request to the API server with a kubeconfig's credentials, for the `plat` commands
+// One HTTPS request to the API server with a kubeconfig's credentials (and impersonation), for the `plat` commands
 // that talk to a running server (token create, auth can-i).
 import http from 'node:http';
 import https from 'node:https';
@@ -9,6 +9,7 @@ import { withTlsVerifyReason } from '../../core/client/tls-verify-error.js';
 import { CommandError } from './ca.js';
 import { transportTlsOptions } from '../../core/client/transport-tls.js';
 import { ProxyAgent } from '../../core/client/proxy-connect.js';
+import { withImpersonation } from '../../core/client/impersonation-headers.js';
 
 export type Connection = WebhookConnection;
 
@@ -24,11 +25,11 @@ export async function apiRequest(conn: Connection, method: string, path: string,
     // A kubeconfig may name a plain-HTTP server on a loopback host (kubeconfig.ts), as kubectl's may.
     const req = (url.protocol === 'http:' ? http : https).request(url, {
       method,
-      headers: {
+      headers: withImpersonation({
         accept: 'application/json', ...headers,
         ...(payload !== undefined ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}),
         ...(conn.token ? { authorization: `Bearer ${conn.token}` } : {}),
-      },
+      }, conn.impersonate),
       ...tlsOptions, ...(agent ? { agent } : {}),
     }, (r) => {
       const chunks: Buffer[] = [];
@@ -36,7 +37,7 @@ export async function apiRequest(conn: Connection, method: string, path: string,
       r.on('end', () => resolve({ status: r.statusCode ?? 0, contentType: r.headers['content-type'], text: Buffer.concat(chunks).toString() }));
     });
     req.on('error', (e) => reject(Object.assign(withTlsVerifyReason(e), { url: url.href })));
-    req.end(payload);
+    req.end(payload === undefined ? undefined : Buffer.from(payload)); // the head may hold UTF-8 bytes (impersonation-headers.ts)
   }).catch((e: Error) => { throw new CommandError(refusedMessage(e) ?? `Unable to connect to the server: ${e.message}`); })
     .finally(() => agent?.destroy());
   let json: unknown;

@@ -87,10 +87,7 @@ export async function authCanI(argv: readonly string[], warn: (text: string) => 
   f.define({ name: 'namespace', shorthand: 'n', type: 'string', default: 'default', section: S, help: 'Namespace of the action.' });
   f.define({ name: 'all-namespaces', shorthand: 'A', type: 'bool', default: false, section: S, help: 'Ask for all namespaces.' });
   f.define({ name: 'subresource', type: 'string', default: '', section: S, help: 'Subresource, such as approval or status.' });
-  f.define({ name: 'as', type: 'string', default: '', section: S, help: 'User to impersonate for the question.' });
   f.define({ name: 'quiet', shorthand: 'q', type: 'bool', default: false, section: S, help: 'If true, suppress output and just return the exit code.' });
-  f.define({ name: 'as-group', type: 'stringArray', default: [], section: S, help: 'Group to impersonate (repeatable).' });
-  f.define({ name: 'as-uid', type: 'string', default: '', section: S, help: 'UID to impersonate for the question.' });
   const { positional } = f.parse([...argv]);
   if (positional.length < 2 || positional.length > 3) throw new FlagError('you must specify two or three arguments: verb, resource, and optional resourceName');
   const [verb, target, extraName] = positional as [string, string, string | undefined];
@@ -127,12 +124,8 @@ export async function authCanI(argv: readonly string[], warn: (text: string) => 
       },
     };
   }
-  const headers: Record<string, string | string[]> = {};
-  if (f.get<string>('as')) headers['Impersonate-User'] = f.get<string>('as');
-  if (f.get<string[]>('as-group').length) headers['Impersonate-Group'] = f.get<string[]>('as-group');
-  if (f.get<string>('as-uid')) headers['Impersonate-Uid'] = f.get<string>('as-uid');
   const SSAR = '/apis/authorization.platform/v1/selfsubjectaccessreviews';
-  const res = await apiRequest(conn, 'POST', SSAR, { apiVersion: 'authorization.platform/v1', kind: 'SelfSubjectAccessReview', spec }, headers);
+  const res = await apiRequest(conn, 'POST', SSAR, { apiVersion: 'authorization.platform/v1', kind: 'SelfSubjectAccessReview', spec });
   if (res.status < 200 || res.status > 299) throw refused(res, 'POST', SSAR);
   const status = ((res.json as { status?: { allowed?: boolean; reason?: string; evaluationError?: string } } | undefined)?.status) ?? {};
   // kubectl's -q: the answer is in the exit code alone (warnings and errors are still said).

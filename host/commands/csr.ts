@@ -29,7 +29,8 @@ export const CSR_USAGE = `Usage:
   plat csr wait NAME [--timeout 5m0s (0: check once; negative: a week)] [--out-dir DIR] [-o json|yaml|name]
 
 Every command takes --kubeconfig FILE (default: $PLATCONFIG, else $KUBECONFIG, each a merged ':' list as kubectl's,
-else ~/.kube/config, else ${DEFAULT_KUBECONFIG}), --context, --cluster, --user and --request-timeout (default 0: no limit) as kubectl's.
+else ~/.kube/config, else ${DEFAULT_KUBECONFIG}), --context, --cluster, --user, --as USER, --as-group GROUP (repeatable),
+--as-uid UID and --request-timeout (default 0: no limit) as kubectl's.
 `;
 
 const WEEK_MS = 7 * 24 * 3600_000;

@@ -22,6 +22,10 @@ export function defineKubeconfigFlags(f: Flags, section: string): void {
   f.define({ name: 'context', type: 'string', default: '', section, help: 'The kubeconfig context to use (default: its current-context).' });
   f.define({ name: 'cluster', type: 'string', default: '', section, help: 'The kubeconfig cluster to use (default: the context\'s).' });
   f.define({ name: 'user', type: 'string', default: '', section, help: 'The kubeconfig user to use (default: the context\'s).' });
+  // kubectl's global impersonation flags, in its words (genericclioptions' ConfigFlags).
+  f.define({ name: 'as', type: 'string', default: '', section, help: 'Username to impersonate for the operation. User could be a regular user or a service account in a namespace.' });
+  f.define({ name: 'as-group', type: 'stringArray', default: [], section, help: 'Group to impersonate for the operation, this flag can be repeated to specify multiple groups.' });
+  f.define({ name: 'as-uid', type: 'string', default: '', section, help: 'UID to impersonate for the operation.' });
 }
 
 /** The files to merge, in order, and how error messages name them. */
@@ -48,12 +52,7 @@ export function kubeconfigConnection(f: Flags, env: NodeJS.ProcessEnv = process.
   try {
     return loadKubeconfigs(files, {
       context: f.get<string>('context'), cluster: f.get<string>('cluster'), user: f.get<string>('user'),
-      // Only the commands that take kubectl's impersonation flags define them.
-      impersonate: {
-        ...(f.has('as') ? { user: f.get<string>('as') } : {}),
-        ...(f.has('as-uid') ? { uid: f.get<string>('as-uid') } : {}),
-        ...(f.has('as-group') ? { groups: f.get<string[]>('as-group') } : {}),
-      },
+      impersonate: { user: f.get<string>('as'), uid: f.get<string>('as-uid'), groups: f.get<string[]>('as-group') },
     });
   } catch (e) {
     if (e instanceof KubeconfigError) throw new CommandError(`kubeconfig ${label}: ${e.message}`);

@@ -10,7 +10,7 @@ import { CommandError } from './ca.js';
 import { defineKubeconfigFlags, kubeconfigConnection } from './kubeconfig-flags.js';
 
 export const TOKEN_USAGE = `Usage:
-  plat token create [--kubeconfig FILE] [--ttl 24h0m0s] [--groups system:bootstrappers:NAME,...] [--description TEXT]
+  plat token create [--kubeconfig FILE] [--as USER [--as-group GROUP]... [--as-uid UID]] [--ttl 24h0m0s] [--groups system:bootstrappers:NAME,...] [--description TEXT]
 `;
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';

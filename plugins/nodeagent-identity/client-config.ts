@@ -49,7 +49,8 @@ export async function loadClientConfig(kubeconfig: string, bootstrap: string, cu
   }
   await writeNodeKubeconfig(kubeconfig, cluster, currentPem);
   log.v(2).info('Use the bootstrap credentials to request a cert, and set kubeconfig to point to the certificate dir');
-  const { clientCert: _c, clientKey: _k, clientCertFile: _cf, clientKeyFile: _kf, token: _t, ...anonymous } = bootstrapConn;
+  // rest.AnonymousClientConfig: no credentials, and no impersonation (the node's certificate speaks for itself).
+  const { clientCert: _c, clientKey: _k, clientCertFile: _cf, clientKeyFile: _kf, token: _t, impersonate: _i, ...anonymous } = bootstrapConn;
   return { certConfig: bootstrapConn, clientConfig: anonymous, bootstrapping: true };
 }
 

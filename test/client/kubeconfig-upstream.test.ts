@@ -33,6 +33,11 @@ const REFUSED: [string, string, string][] = [
     'json: cannot unmarshal number into Go struct field Cluster.clusters.cluster.server of type string'],
   ['a quoted boolean', 'clusters: [{name: c, cluster: {server: "https://a", insecure-skip-tls-verify: "true"}}]\n',
     'json: cannot unmarshal string into Go struct field Cluster.clusters.cluster.insecure-skip-tls-verify of type bool'],
+  // `yes` is YAML 1.1's true, as sigs.k8s.io/yaml reads it.
+  ['a boolean among as-groups', 'users: [{name: u, user: {as-groups: [a, yes]}}]\n',
+    'json: cannot unmarshal bool into Go struct field AuthInfo.users.user.as-groups of type string'],
+  ['a number among an extra\'s values', 'users: [{name: u, user: {as-user-extra: {k: [a, 5]}}}]\n',
+    'json: cannot unmarshal number into Go struct field AuthInfo.users.user.as-user-extra of type string'],
   ['clusters that are no list', 'clusters: {a: 1}\n',
     'json: cannot unmarshal object into Go struct field Config.clusters of type []v1.NamedCluster'],
   ['base64 that is not strict', 'clusters: [{name: c, cluster: {server: "https://a", certificate-authority-data: "abc"}}]\n',

@@ -94,9 +94,9 @@ current-context: x
     assert.throws(() => loadKubeconfigs([file]), {
       message: `invalid configuration: [client-key-data or client-key must be specified for u to use the clientCert authentication method., ${problem('u')}, no server found for cluster "c"]`,
     });
-    // --as over the file's groups makes it usable; --as-group over the file's user too (then plat's own limit).
-    assert.throws(() => loadKubeconfigs([kubeconfig('token: t, as-groups: [g]')], { impersonate: { user: 'bob' } }), { message: 'user.as-groups is not supported by plat' });
-    assert.throws(() => loadKubeconfigs([kubeconfig('token: t, as: bob')], { impersonate: { groups: ['g'] } }), { message: 'user.as is not supported by plat' });
+    // --as over the file's groups makes it usable; --as-group over the file's user too.
+    assert.deepEqual(loadKubeconfigs([kubeconfig('token: t, as-groups: [g]')], { impersonate: { user: 'bob' } }).impersonate, { user: 'bob', uid: '', groups: ['g'], extra: {} });
+    assert.deepEqual(loadKubeconfigs([kubeconfig('token: t, as: bob')], { impersonate: { groups: ['g'] } }).impersonate, { user: 'bob', uid: '', groups: ['g'], extra: {} });
     assert.equal(loadKubeconfigs([kubeconfig('token: t')], { impersonate: { user: 'bob', groups: ['g'], uid: '1' } }).server.port, String(port));
   });
 
