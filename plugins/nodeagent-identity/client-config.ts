@@ -49,9 +49,13 @@ export async function loadClientConfig(kubeconfig: string, bootstrap: string, cu
   }
   await writeNodeKubeconfig(kubeconfig, cluster, currentPem);
   log.v(2).info('Use the bootstrap credentials to request a cert, and set kubeconfig to point to the certificate dir');
-  // rest.AnonymousClientConfig: no credentials, and no impersonation (the node's certificate speaks for itself).
-  const { clientCert: _c, clientKey: _k, clientCertFile: _cf, clientKeyFile: _kf, token: _t, impersonate: _i, ...anonymous } = bootstrapConn;
-  return { certConfig: bootstrapConn, clientConfig: anonymous, bootstrapping: true };
+  return { certConfig: bootstrapConn, clientConfig: anonymousClientConfig(bootstrapConn), bootstrapping: true };
+}
+
+/** rest.AnonymousClientConfig: no credentials, and no impersonation (the node's certificate speaks for itself). */
+export function anonymousClientConfig(conn: WebhookConnection): WebhookConnection {
+  const { clientCert: _c, clientKey: _k, clientCertFile: _cf, clientKeyFile: _kf, token: _t, impersonate: _i, ...anonymous } = conn;
+  return anonymous;
 }
 
 /**

@@ -18,7 +18,7 @@ import { FileStore, NoCertKeyError, pairFromPem, type StoredPair } from '../../c
 import type { ClientConnection } from '../../core/client/connection.js';
 import { RestClient } from '../../core/client/rest-client.js';
 import type { NodeAgentContext } from '../../core/nodeagent/context.js';
-import { loadClientConfig } from './client-config.js';
+import { anonymousClientConfig, loadClientConfig } from './client-config.js';
 import { followClientFiles } from './client-files.js';
 import { clientTemplate } from './serving-template.js';
 
@@ -59,9 +59,12 @@ export async function runClientIdentity(ctx: NodeAgentContext, o: ClientIdentity
     return;
   }
   let api: RestClient | undefined;
+  // With rotation, the node's client is rest.AnonymousClientConfig of clientConfig with the
+  // manager's certificate (buildKubeletClientConfig): a token or an impersonation there is not sent.
+  const nodeConfig = ctx.config.rotateCertificates ? anonymousClientConfig(clientConfig) : clientConfig;
   const publish = (pair: StoredPair) => {
     if (!api) {
-      api = new RestClient({ ...clientConfig, clientCert: pair.certPem, clientKey: pair.keyPem }, clientOptions);
+      api = new RestClient({ ...nodeConfig, clientCert: pair.certPem, clientKey: pair.keyPem }, clientOptions);
       ctx.api.set(api);
     } else {
       api.setClientCertificate(pair.certPem, pair.keyPem);
@@ -91,13 +94,25 @@ export async function runClientIdentity(ctx: NodeAgentContext, o: ClientIdentity
   const embedded = clientConfig.clientCert && clientConfig.clientKey && !clientConfig.clientCertFile;
   const forceInitialRotation = embedded ? storeEmbedded(store, clientConfig, now(), log) : false;
   let certClient: RestClient | undefined;
+  let renewClient: RestClient | undefined;
+  let renewPair: StoredPair | undefined;
   let healthy = false;
   const manager: CertificateManager = new CertificateManager({
     store, signerName: SIGNER_NODEAGENT_CLIENT, use: 'client', logger: log,
     template: () => clientTemplate(ctx.nodeName),
     // certConfig (the bootstrap credentials) while there is no valid certificate (§5.4 step 2).
     client: (): RestClient => {
-      if (api && manager.current()) return api;
+      const current = manager.current();
+      if (api && current) {
+        if (!clientConfig.impersonate) return api;
+        // buildClientCertificateManager's clientset is clientConfig itself, impersonation kept.
+        if (!renewClient || renewPair !== current) {
+          renewClient?.close();
+          renewClient = new RestClient({ ...clientConfig, clientCert: current.certPem, clientKey: current.keyPem }, { userAgent: `nodeagent/${o.version}`, qps: 0 });
+          renewPair = current;
+        }
+        return renewClient;
+      }
       certClient ??= new RestClient(certConfig, { userAgent: `nodeagent/${o.version}`, qps: 0 });
       return certClient;
     },

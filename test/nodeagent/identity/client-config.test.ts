@@ -88,6 +88,30 @@ describe('node agent client config (LoadClientConfig)', () => {
     assert.equal((await csrsOf('system:node:cc3')).length, 0);
   });
 
+  it('with rotation, the node\'s client is rest.AnonymousClientConfig of the kubeconfig with the certificate: an `as` there is not sent', async () => {
+    const cred = nodeCert('cc5');
+    const certFile = path.join(root, 'cc5.crt');
+    const keyFile = path.join(root, 'cc5.key');
+    writeFileSync(certFile, cred.certificatePem);
+    writeFileSync(keyFile, cred.privateKeyPem, { mode: 0o600 });
+    const { agent, lines } = await start('cc5', () => ({ 'client-certificate': certFile, 'client-key': keyFile, as: 'alice', 'as-groups': ['team'] }), false);
+    for (let i = 0; i < 400 && !agent.ctx.api.isSet(); i++) await new Promise((r) => setTimeout(r, 50));
+    assert.ok(agent.ctx.api.isSet(), lines.join('\n'));
+    const review = await agent.ctx.api.get()!.request<any>('POST', '/apis/authentication.platform/v1/selfsubjectreviews',
+      { body: { apiVersion: 'authentication.platform/v1', kind: 'SelfSubjectReview' } });
+    assert.equal(review.status.userInfo.username, 'system:node:cc5');
+    assert.deepEqual(review.status.userInfo.groups, ['system:nodes', 'system:authenticated']);
+  });
+
+  it('the certificate manager\'s renewal with a current certificate goes as clientConfig itself, its `as` kept (buildClientCertificateManager)', async () => {
+    const cred = nodeCert('cc6');
+    const b64 = (s: string) => Buffer.from(s).toString('base64');
+    const { lines } = await start('cc6', () => ({ 'client-certificate-data': b64(cred.certificatePem), 'client-key-data': b64(cred.privateKeyPem), as: 'carol' }), false);
+    for (let i = 0; i < 400 && (await csrsOf('carol')).length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    assert.equal((await csrsOf('carol')).length, 1, lines.join('\n'));
+    assert.equal((await csrsOf('system:node:cc6')).length, 0);
+  });
+
   it('a certificate the kubeconfig holds as data is put into the store and rotated out at once', async () => {
     const cred = nodeCert('cc4');
     const b64 = (s: string) => Buffer.from(s).toString('base64');
