@@ -38,8 +38,8 @@ Run 'plat <role> --help' for the flags of a role; 'plat --version' prints the ve
 `;
 
 async function runCa(argv: readonly string[]): Promise<number> {
-  const { CA_USAGE, caInit, caSign, CommandError } = await import('./commands/ca.js');
-  const usage = subcommandUsage('ca', argv, CA_USAGE, ['init', 'sign']);
+  const { CA_HELP, CA_USAGE, caInit, caSign, CommandError } = await import('./commands/ca.js');
+  const usage = subcommandUsage('ca', argv, CA_USAGE, CA_HELP);
   if (usage !== undefined) return usage;
   const [sub, ...rest] = argv;
   try {
@@ -55,8 +55,8 @@ async function runCa(argv: readonly string[]): Promise<number> {
 }
 
 async function runToken(argv: readonly string[]): Promise<number> {
-  const [{ TOKEN_USAGE, tokenCreate }, { CommandError }] = await Promise.all([import('./commands/token.js'), import('./commands/ca.js')]);
-  const usage = subcommandUsage('token', argv, TOKEN_USAGE, ['create']);
+  const [{ TOKEN_HELP, TOKEN_USAGE, tokenCreate }, { CommandError }] = await Promise.all([import('./commands/token.js'), import('./commands/ca.js')]);
+  const usage = subcommandUsage('token', argv, TOKEN_USAGE, TOKEN_HELP);
   if (usage !== undefined) return usage;
   try {
     process.stdout.write(await tokenCreate(argv.slice(1)));
@@ -71,8 +71,8 @@ async function runToken(argv: readonly string[]): Promise<number> {
 }
 
 async function runAuth(argv: readonly string[]): Promise<number> {
-  const [{ AUTH_USAGE, authCanI }, { CommandError }] = await Promise.all([import('./commands/auth.js'), import('./commands/ca.js')]);
-  const usage = subcommandUsage('auth', argv, AUTH_USAGE, ['can-i']);
+  const [{ AUTH_HELP, AUTH_USAGE, authCanI }, { CommandError }] = await Promise.all([import('./commands/auth.js'), import('./commands/ca.js')]);
+  const usage = subcommandUsage('auth', argv, AUTH_USAGE, AUTH_HELP);
   if (usage !== undefined) return usage;
   try {
     const { stdout, allowed } = await authCanI(argv.slice(1), (text) => process.stderr.write(text));

@@ -8,6 +8,7 @@ import { apiRequest, refusal, type ApiResponse, type Connection } from './api-re
 import { CommandError } from './ca.js';
 import { describeError } from './csr-connection.js';
 import { defineKubeconfigFlags, kubeconfigConnection } from './kubeconfig-flags.js';
+import type { SubcommandHelp } from './subcommand-help.js';
 
 export const AUTH_USAGE = `Usage:
   plat auth can-i VERB TYPE[.GROUP][/NAME] [-n NAMESPACE | -A] [--subresource SUB] [--as USER] [--as-group GROUP]... [--as-uid UID] [--kubeconfig FILE]
@@ -80,7 +81,8 @@ async function resolve(conn: Connection, type: string): Promise<Resolved> {
  * Asks the question of `argv`; `warn` gets kubectl's warnings as they arise (Validate prints them
  * before the review is sent, so they are said even when it then fails).
  */
-export async function authCanI(argv: readonly string[], warn: (text: string) => void): Promise<{ stdout: string; allowed: boolean }> {
+/** The flags of `plat auth can-i`, not yet parsed. */
+export function canIFlags(): Flags {
   const f = new Flags();
   const S = 'plat auth can-i';
   defineKubeconfigFlags(f, S);
@@ -88,6 +90,36 @@ export async function authCanI(argv: readonly string[], warn: (text: string) => 
   f.define({ name: 'all-namespaces', shorthand: 'A', type: 'bool', default: false, section: S, help: 'Ask for all namespaces.' });
   f.define({ name: 'subresource', type: 'string', default: '', section: S, help: 'Subresource, such as approval or status.' });
   f.define({ name: 'quiet', shorthand: 'q', type: 'bool', default: false, section: S, help: 'If true, suppress output and just return the exit code.' });
+  return f;
+}
+
+// kubectl auth can-i's Long and Example texts, with plat's types and command.
+export const AUTH_HELP: Readonly<Record<string, SubcommandHelp>> = {
+  'can-i': {
+    use: 'plat auth can-i VERB [TYPE | TYPE/NAME | NONRESOURCEURL] [options]',
+    long: `Check whether an action is allowed.
+
+VERB is a logical API verb like 'get', 'list', 'watch', 'delete', etc. TYPE is a resource. Shortcuts
+and groups will be resolved. NONRESOURCEURL is a partial URL that starts with "/". NAME is the name
+of a particular resource. This command pairs nicely with impersonation. See --as flag.`,
+    examples: `  # Check to see if I can create certificate signing requests
+  plat auth can-i create certificatesigningrequests.certificates.platform
+
+  # Check to see if service account "foo" of namespace "dev" can list secrets in the namespace "prod"
+  # You must be allowed to use impersonation for the option "--as"
+  plat auth can-i list secrets --as=system:serviceaccount:dev:foo -n prod
+
+  # Check to see if I can approve certificate signing requests
+  plat auth can-i update certificatesigningrequests.certificates.platform --subresource=approval
+
+  # Check to see if I can access the URL /healthz
+  plat auth can-i get /healthz`,
+    flags: canIFlags,
+  },
+};
+
+export async function authCanI(argv: readonly string[], warn: (text: string) => void): Promise<{ stdout: string; allowed: boolean }> {
+  const f = canIFlags();
   const { positional } = f.parse([...argv]);
   if (positional.length < 2 || positional.length > 3) throw new FlagError('you must specify two or three arguments: verb, resource, and optional resourceName');
   const [verb, target, extraName] = positional as [string, string, string | undefined];

@@ -13,6 +13,7 @@ import { FlagError, Flags } from '../../core/flags/flag-set.js';
 import { writeFileAtomic, writePair } from '../../core/pki/index.js';
 import { makeDir } from '../../core/make-dir.js';
 import { ERRNO_TEXT, syscallErrorText } from '../../core/go-os-error.js';
+import type { SubcommandHelp } from './subcommand-help.js';
 
 const KEY_TYPES: Record<string, KeyType> = { p256: 'ecdsa-p256', p384: 'ecdsa-p384', ed25519: 'ed25519', rsa2048: 'rsa-2048' };
 
@@ -82,6 +83,39 @@ function keyPem(key: KeyObject): string {
   const type = key.asymmetricKeyType === 'ec' ? 'sec1' : key.asymmetricKeyType === 'rsa' ? 'pkcs1' : 'pkcs8';
   return key.export({ type, format: 'pem' }).toString();
 }
+
+/** The flags of `plat ca init` and `plat ca sign`, not yet parsed. */
+export function caInitFlags(now = new Date()): Flags {
+  const f = new Flags();
+  initFlags(now)(f);
+  return f;
+}
+
+export function caSignFlags(): Flags {
+  const f = new Flags();
+  signFlags(f);
+  return f;
+}
+
+export const CA_HELP: Readonly<Record<string, SubcommandHelp>> = {
+  init: {
+    use: 'plat ca init --dir DIR [options]',
+    long: `Make an offline CA: a new key and a self-signed CA certificate, written to DIR/ca.key and DIR/ca.crt.
+
+An existing CA in DIR is never replaced without --force.`,
+    examples: `  # Make a CA named my-ca in ./ca, valid for a year
+  plat ca init --dir ca --cn my-ca --days 365`,
+    flags: () => caInitFlags(),
+  },
+  sign: {
+    use: 'plat ca sign --ca-dir DIR --csr FILE [options]',
+    long: `Issue a certificate from a PEM certificate request with an offline CA (plat ca init's), through the
+pipeline the signing controller issues with; its lifetime is capped by the CA's own.`,
+    examples: `  # Issue a client certificate for alice.csr, valid for a day, to alice.crt
+  plat ca sign --ca-dir ca --csr alice.csr --usages "digital signature,client auth" --duration 24h --out alice.crt`,
+    flags: caSignFlags,
+  },
+};
 
 export async function caInit(argv: readonly string[], now = new Date()): Promise<string> {
   const f = parse(argv, initFlags(now));

@@ -10,7 +10,7 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { CSR_RESOURCE, SIGNER_NODEAGENT_SERVING, type Csr } from '../../core/certificates/csr-object.js';
 import { createCsr, generateKeyPair, type KeyType } from '../../core/crypto/index.js';
-import { FlagError } from '../../core/flags/flag-set.js';
+import { FlagError, type Flags } from '../../core/flags/flag-set.js';
 import { formatDuration } from '../../core/flags/duration.js';
 import { writeFileAtomic } from '../../core/pki/index.js';
 import { VALID_USAGES } from '../../plugins/certificates/usages.js';
@@ -47,7 +47,8 @@ export function defaultUsages(signer: string, keyType: string): string[] {
   return ['digital signature', ...(keyType === 'rsa2048' ? ['key encipherment'] : []), signer === SIGNER_NODEAGENT_SERVING ? 'server auth' : 'client auth'];
 }
 
-function flagsOf(argv: readonly string[]) {
+/** The flags of `plat csr create`, not yet parsed. */
+export function createFlags(): Flags {
   const S = 'plat csr create';
   const f = csrFlags(S);
   f.define({ name: 'signer', type: 'string', default: '', section: S, help: 'spec.signerName, e.g. platform/apiserver-client (required).' });
@@ -74,6 +75,11 @@ function flagsOf(argv: readonly string[]) {
     validate: (v) => ((v as number) <= 0 ? 'must be positive' : undefined) });
   f.define({ name: 'out-dir', type: 'string', default: '.', section: S, help: 'Directory for <name>.key and <name>.crt (created 0700 if missing).' });
   defineObjectOutput(f, S, 'what was created and written; with -o, those lines go to stderr and stdout has the created CSR, or with --wait the issued one');
+  return f;
+}
+
+function flagsOf(argv: readonly string[]): Flags {
+  const f = createFlags();
   const { positional } = f.parse([...argv]);
   if (positional.length) throw new FlagError(`unexpected argument "${positional[0]}"`);
   if (!f.get<string>('signer')) throw new FlagError('--signer is required');

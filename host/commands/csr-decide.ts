@@ -7,7 +7,7 @@
 import { rfc3339 } from '../../core/api/meta.js';
 import { CSR_RESOURCE, type Csr } from '../../core/certificates/csr-object.js';
 import { isApiError, type RestClient } from '../../core/client/rest-client.js';
-import { FlagError } from '../../core/flags/flag-set.js';
+import { FlagError, type Flags } from '../../core/flags/flag-set.js';
 import { CommandError } from './ca.js';
 import { checkNames, csrFlags, describeError, openClient } from './csr-connection.js';
 import { CSR_DISPLAY, defineObjectOutput, objectPrinter } from './csr-output.js';
@@ -61,7 +61,8 @@ async function decideOne(client: RestClient, name: string, d: DecisionSpec, o: {
   }
 }
 
-export async function csrDecide(decision: Decision, argv: readonly string[], out: (t: string) => void, err: (t: string) => void): Promise<number> {
+/** The flags of `plat csr approve` or `deny`, not yet parsed. */
+export function decideFlags(decision: Decision): Flags {
   const S = `plat csr ${decision}`;
   const d = DECISIONS[decision];
   const f = csrFlags(S);
@@ -69,6 +70,13 @@ export async function csrDecide(decision: Decision, argv: readonly string[], out
   f.define({ name: 'message', type: 'string', default: d.message, section: S, help: 'Message of the condition.' });
   f.define({ name: 'force', type: 'bool', default: false, section: S, help: `Update the CSR even if it is already ${d.past}.` });
   defineObjectOutput(f, S, `"<kind>.<group>/NAME ${d.past}"`);
+  return f;
+}
+
+export async function csrDecide(decision: Decision, argv: readonly string[], out: (t: string) => void, err: (t: string) => void): Promise<number> {
+  const S = `plat csr ${decision}`;
+  const d = DECISIONS[decision];
+  const f = decideFlags(decision);
   const { positional } = f.parse([...argv]);
   if (positional.length === 0) throw new FlagError('one or more CSRs must be specified as <name>');
   checkNames(positional);

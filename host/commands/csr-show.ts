@@ -43,10 +43,16 @@ function outputFormat(f: Flags): string {
  * table or a List of those found; a name not found is said on stderr after them and makes the exit
  * code 1. -w follows one object only, in kubectl's words.
  */
-export async function csrGet(argv: readonly string[], out: Out, err: Out): Promise<number> {
+/** The flags of `plat csr get`, not yet parsed. */
+export function getFlags(): Flags {
   const S = 'plat csr get';
   const f = csrFlags(S);
   defineOutput(f, S);
+  return f;
+}
+
+export async function csrGet(argv: readonly string[], out: Out, err: Out): Promise<number> {
+  const f = getFlags();
   const { positional } = f.parse([...argv]);
   if (positional.length === 0) throw new FlagError('one or more NAMEs are required (plat csr list lists them all)');
   checkNames(positional);
@@ -190,7 +196,8 @@ async function watchChanges(client: RestClient, rv: string, print: Print, select
   }
 }
 
-export async function csrList(argv: readonly string[], out: Out, err: Out): Promise<number> {
+/** The flags of `plat csr list`, not yet parsed. */
+export function listFlags(): Flags {
   const S = 'plat csr list';
   const f = csrFlags(S);
   defineOutput(f, S);
@@ -198,6 +205,11 @@ export async function csrList(argv: readonly string[], out: Out, err: Out): Prom
     help: 'Label selector (label query) to filter on, supports \'=\', \'==\', \'!=\', \'in\', \'notin\' (e.g. -l key1=value1,key2=value2).' });
   f.define({ name: 'field-selector', type: 'string', default: '', section: S,
     help: 'Field selector to filter on (e.g. --field-selector spec.signerName=platform/apiserver-client); the server says which fields it supports.' });
+  return f;
+}
+
+export async function csrList(argv: readonly string[], out: Out, err: Out): Promise<number> {
+  const f = listFlags();
   const { positional } = f.parse([...argv]);
   if (positional.length) throw new FlagError(`unexpected argument "${positional[0]}"`);
   const format = outputFormat(f);

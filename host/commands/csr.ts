@@ -7,14 +7,16 @@ import { CSR_RESOURCE, type Csr } from '../../core/certificates/csr-object.js';
 import { FlagError } from '../../core/flags/flag-set.js';
 import { writeFileAtomic } from '../../core/pki/index.js';
 import { CommandError } from './ca.js';
-import { checkNames, csrFlags, describeError, openClient } from './csr-connection.js';
+import { checkNames, describeError, openClient } from './csr-connection.js';
 import { DEFAULT_KUBECONFIG } from './kubeconfig-flags.js';
 import { makeDir } from '../../core/make-dir.js';
 import { csrCreate } from './csr-create.js';
 import { csrDecide } from './csr-decide.js';
 import { csrGet, csrList } from './csr-show.js';
-import { issued, waitForIssued } from './csr-wait.js';
-import { defineObjectOutput, objectPrinter } from './csr-output.js';
+import { issued, waitFlags, waitForIssued } from './csr-wait.js';
+import { CSR_HELP } from './csr-help.js';
+import { helpRequested, subcommandHelpText } from './subcommand-help.js';
+import { objectPrinter } from './csr-output.js';
 import { wireBytes } from '../../core/certificates/csr-object.js';
 import { Interrupted, runInterruptible } from './interrupt.js';
 
@@ -43,11 +45,7 @@ function issuedNow(csr: Csr, name: string): Csr {
 }
 
 async function csrWait(argv: readonly string[], out: (t: string) => void, err: (t: string) => void): Promise<number> {
-  const S = 'plat csr wait';
-  const f = csrFlags(S);
-  f.define({ name: 'timeout', type: 'duration', default: 5 * 60_000, section: S, help: 'How long to wait; 0: check once; negative: a week.' });
-  f.define({ name: 'out-dir', type: 'string', default: '', section: S, help: 'Write the certificate to DIR/<name>.crt (default: print it).' });
-  defineObjectOutput(f, S, 'the certificate, or with --out-dir where it was written');
+  const f = waitFlags();
   const { positional } = f.parse([...argv]);
   if (positional.length !== 1) throw new FlagError('exactly one NAME is required');
   checkNames(positional);
@@ -100,8 +98,9 @@ export async function runCsr(argv: readonly string[]): Promise<number> {
   const err = (t: string) => { process.stderr.write(t); };
   // No subcommand is a request for help, as for `kubectl certificate` (subcommand-usage.ts).
   if (!sub || sub === '--help' || sub === '-h' || sub === 'help') { out(CSR_USAGE); return 0; }
-  if (rest.includes('--help') || rest.includes('-h')) { out(CSR_USAGE); return 0; }
+  const help = Object.hasOwn(CSR_HELP, sub) ? CSR_HELP[sub] : undefined;
   try {
+    if (help && helpRequested(help, rest)) { out(subcommandHelpText(help)); return 0; }
     switch (sub) {
       case 'create': return await csrCreate(rest, out, err);
       case 'get': return await csrGet(rest, out, err);

@@ -8,6 +8,7 @@ import { goQuote } from '../../core/go-quote.js';
 import { apiRequest, statusMessage } from './api-request.js';
 import { CommandError } from './ca.js';
 import { defineKubeconfigFlags, kubeconfigConnection } from './kubeconfig-flags.js';
+import type { SubcommandHelp } from './subcommand-help.js';
 
 export const TOKEN_USAGE = `Usage:
   plat token create [--kubeconfig FILE] [--as USER [--as-group GROUP]... [--as-uid UID]] [--ttl 24h0m0s] [--groups system:bootstrappers:NAME,...] [--description TEXT]
@@ -19,7 +20,8 @@ const randomString = (n: number) => Array.from({ length: n }, () => ALPHABET[ran
 const GROUP_PATTERN = String.raw`\Asystem:bootstrappers:[a-z0-9:-]{0,255}[a-z0-9]\z`;
 const GROUP = /^system:bootstrappers:[a-z0-9:-]{0,255}[a-z0-9]$/;
 
-function flagsOf(argv: readonly string[]): Flags {
+/** The flags of `plat token create`, not yet parsed. */
+export function tokenCreateFlags(): Flags {
   const f = new Flags();
   const S = 'plat token create';
   defineKubeconfigFlags(f, S);
@@ -28,6 +30,27 @@ function flagsOf(argv: readonly string[]): Flags {
   f.define({ name: 'groups', type: 'strings', default: [], section: S, help: 'Extra groups (each system:bootstrappers:...) the token authenticates as.',
     validate: (v) => (v as string[]).filter((g) => !GROUP.test(g)).map((g) => `bootstrap group ${goQuote(g)} is invalid (must match ${GROUP_PATTERN})`)[0] });
   f.define({ name: 'description', type: 'string', default: '', section: S, help: 'Human-readable description stored with the token.' });
+  return f;
+}
+
+export const TOKEN_HELP: Readonly<Record<string, SubcommandHelp>> = {
+  create: {
+    use: 'plat token create [options]',
+    long: `Create a bootstrap token and print it as <id>.<secret>.
+
+The token is a Secret bootstrap-token-<id> of type bootstrap.platform/token in plat-system, created
+through the API with the kubeconfig's credentials; a node agent's bootstrap kubeconfig carries it.`,
+    examples: `  # A token that expires in an hour
+  plat token create --ttl 1h --description "node n1"
+
+  # A token whose nodes also authenticate in group system:bootstrappers:rack1
+  plat token create --groups system:bootstrappers:rack1`,
+    flags: tokenCreateFlags,
+  },
+};
+
+function flagsOf(argv: readonly string[]): Flags {
+  const f = tokenCreateFlags();
   const { positional } = f.parse([...argv]);
   if (positional.length) throw new FlagError(`unexpected argument "${positional[0]}"`);
   return f;
