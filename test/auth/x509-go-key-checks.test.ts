@@ -83,6 +83,26 @@ describe('client certificates with keys or signatures Go refuses', () => {
     assert.equal(await seenAs(good.certificatePem, good.privateKeyPem), 'alice');
   });
 
+  it('keeps a leading U+FEFF in subject values, as Go does (O=\\uFEFFsystem:masters is not system:masters)', async () => {
+    const bom = makeClientCert(root, '\uFEFFalice', ['\uFEFFsystem:masters']);
+    const client = { cert: bom.certificatePem, key: bom.privateKeyPem };
+    const u = new URL(REVIEWS, plat.url);
+    const seen = await new Promise<{ username: string; groups: string[] }>((resolve, reject) => {
+      const req = httpsRequest({
+        method: 'POST', hostname: u.hostname, port: u.port, path: u.pathname, ca: plat.admin.creds.ca, ...client,
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+      }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString()).status.userInfo));
+      });
+      req.on('error', reject);
+      req.end(JSON.stringify({ apiVersion: 'authentication.platform/v1', kind: 'SelfSubjectReview' }));
+    });
+    assert.equal(seen.username, '\uFEFFalice');
+    assert.deepEqual(seen.groups, ['\uFEFFsystem:masters', 'system:authenticated']);
+  });
+
   it('refuses a leaf whose RSA key has e = 1 (its proof of possession is forgeable)', async () => {
     const key = exponentOneKey();
     assert.equal(await seenAs(leaf(root, 'forged-e1', key.publicKey), pem(key.privateKey)), 401);

@@ -287,7 +287,9 @@ function parseName(raw: Buffer): { commonName: string; organizations: string[] }
   return { commonName, organizations };
 }
 
-const utf8 = new TextDecoder('utf-8', { fatal: true });
+// ignoreBOM: a leading U+FEFF is part of the value, as in Go (stripping it turned O="\uFEFFsystem:masters",
+// which admission sees as another group, into system:masters).
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 function decodeString(tlv: Tlv): string {
   const b = tlv.content;
