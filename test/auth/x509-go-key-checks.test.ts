@@ -175,3 +175,28 @@ describe('RSA keys under 1024 bits in a presented chain', () => {
     });
   });
 });
+
+// Subject strings as Go's parseASN1String reads them: a BMPString is UCS-2, so surrogates (a pair
+// would decode to one character outside the BMP) and noncharacters make the certificate unreadable.
+describe('BMPString subject values', () => {
+  const root = makeCa({ commonName: 'client-ca' });
+  /** A client certificate whose CN "abcd" (PrintableString) is turned into a BMPString of the same 4 bytes. */
+  const withBmpCn = (units: number[]): Buffer => {
+    const der = Buffer.from(makeClientCert(root, 'abcd').der);
+    const at = der.indexOf(Buffer.from([0x13, 0x04, ...Buffer.from('abcd')]));
+    assert.ok(at > 0, 'the CN is where the test expects it');
+    der[at] = 0x1e;
+    units.forEach((u, i) => der.writeUInt16BE(u, at + 2 + 2 * i));
+    return der;
+  };
+
+  it('reads plain UCS-2', () => {
+    assert.equal(parseCertificate(withBmpCn([0x00e9, 0x4e2d])).commonName, '\u00e9\u4e2d');
+  });
+
+  for (const [what, units] of [['a surrogate pair', [0xd83d, 0xde00]], ['a lone surrogate', [0x0041, 0xdc00]], ['U+FFFE', [0xfffe, 0x0041]], ['U+FDD0', [0x0041, 0xfdd0]]] as const) {
+    it(`refuses ${what}`, () => {
+      assert.throws(() => parseCertificate(withBmpCn([...units])), { message: 'x509: malformed certificate: invalid BMPString' });
+    });
+  }
+});
