@@ -49,7 +49,7 @@ export function authenticateCertificateChain(
     throw err;
   }
   // Go's handshake would have failed: no authenticator there gets to word it.
-  const refused = handshakeError([leaf, ...intermediates]);
+  const refused = handshakeError(leaf);
   if (refused !== undefined) return { result: 'reject', reason: refused };
   const verified = verifyClientCertificate(leaf, intermediates, roots, now);
   if (!verified.ok) {

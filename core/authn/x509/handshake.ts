@@ -18,20 +18,18 @@ const GO_KEY_TYPES: Readonly<Record<string, string>> = {
   '1.3.101.110': '*ecdh.PublicKey',
 };
 
-/** Go's handshake error for a presented chain (leaf first), or undefined. */
-export function handshakeError(presented: readonly Certificate[]): string | undefined {
-  for (const c of presented) {
-    if (c.publicKey.algorithm === 'rsa' && (c.publicKey.bits ?? 0) > MAX_RSA_BITS) {
-      return `tls: client sent certificate containing RSA key larger than ${MAX_RSA_BITS} bits`;
-    }
-  }
-  const leaf = presented[0];
-  if (!leaf) return undefined;
+/**
+ * Go's handshake error for a client's leaf certificate, or undefined. Go applies the size limit to
+ * every certificate the client sends; the chain plat sees also holds issuers node:tls added from
+ * the server's own CA store, so only the leaf is held to it here.
+ */
+export function handshakeError(leaf: Certificate): string | undefined {
   const key = leaf.publicKey;
   switch (key.algorithm) {
     case 'rsa': {
-      // The CertificateVerify signature is checked by rsa.VerifyPSS (PKCS1v15 before TLS 1.3).
       const bits = key.bits ?? 0;
+      if (bits > MAX_RSA_BITS) return `tls: client sent certificate containing RSA key larger than ${MAX_RSA_BITS} bits`;
+      // The CertificateVerify signature is checked by rsa.VerifyPSS (PKCS1v15 before TLS 1.3).
       const error = bits < 1024
         ? `crypto/rsa: ${bits}-bit keys are insecure (see https://go.dev/pkg/crypto/rsa#hdr-Minimum_key_size)`
         : rsaPublicKeyError(key.spki);
