@@ -56,6 +56,12 @@ describe('OIDC token signatures Go refuses or accepts', () => {
     assert.equal(await statusWith(issuer.sign(issuer.claims())), 401);
   });
 
+  it('takes PS256 by a key its JWK lists with alg RS256 (go-jose ignores a JWK\'s alg)', async () => {
+    const key = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
+    const kid = issuer.addKey('RS256', key);
+    assert.equal(await statusWith(issuer.sign(issuer.claims(), { key, alg: 'PS256', kid })), 201);
+  });
+
   it('takes PS256 with a salt longer than the hash (Go signs so with rsa.SignPSS(..., nil))', async () => {
     const key = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
     const kid = issuer.addKey('PS256', key);
