@@ -3,6 +3,7 @@
 // so `alg: none` and HMAC algorithms are refused by construction, and a key only verifies with the
 // algorithm family of its own type (an RSA public key is never tried as an HMAC secret).
 import { createHash, sign as nodeSign, verify as nodeVerify, constants, createPublicKey, type KeyObject, type JsonWebKey } from 'node:crypto';
+import { rsaPublicKeyError } from '../crypto/rsa-public-key-check.js';
 
 export const JOSE_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'ES256', 'ES384', 'ES512', 'PS256', 'PS384', 'PS512'] as const;
 export type JoseAlgorithm = (typeof JOSE_ALGORITHMS)[number];
@@ -100,11 +101,25 @@ export function hasCriticalHeader(header: DecodedJwt['header']): boolean {
   return crit !== undefined && crit !== null && !(Array.isArray(crit) && crit.length === 0);
 }
 
+/**
+ * Whether Go's crypto/rsa verifies with this key at all (Go 1.24: at least 1024 bits, then
+ * checkPublicKey). OpenSSL checks none of it, and with e = 1 the padded digest is itself a valid
+ * signature: anyone could write tokens for a key set that lists such a key.
+ */
+function goRsaKeyUsable(key: KeyObject): boolean {
+  if ((key.asymmetricKeyDetails?.modulusLength ?? 0) < 1024) return false;
+  const spki = (key.type === 'private' ? createPublicKey(key) : key).export({ type: 'spki', format: 'der' });
+  return rsaPublicKeyError(new Uint8Array(spki)) === undefined;
+}
+
 /** The signature check alone: true when `key` verifies the token's signature under `alg`. */
 export function verifySignature(jwt: DecodedJwt, key: KeyObject, alg: JoseAlgorithm): boolean {
   if (!keyFitsAlgorithm(key, alg) || hasCriticalHeader(jwt.header)) return false;
+  if (!alg.startsWith('ES') && !goRsaKeyUsable(key)) return false;
+  // go-jose verifies PS* with rsa.VerifyPSS(..., nil): any salt length (PSSSaltLengthAuto).
+  const options = alg.startsWith('PS') ? { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: constants.RSA_PSS_SALTLEN_AUTO } : signOptions(key, alg);
   try {
-    return nodeVerify(HASH[alg.slice(2)]!, jwt.signingInput, signOptions(key, alg), jwt.signature);
+    return nodeVerify(HASH[alg.slice(2)]!, jwt.signingInput, options, jwt.signature);
   } catch {
     return false;
   }

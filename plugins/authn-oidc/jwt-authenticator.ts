@@ -157,7 +157,8 @@ export class JwtAuthenticator {
 
   async #signatureVerifies(jwt: DecodedJwt, alg: JoseAlgorithm, kid: string | undefined): Promise<boolean> {
     const tryKeys = (keys: readonly { key: import('node:crypto').KeyObject; alg: string | undefined }[]) =>
-      keys.some((k) => (k.alg === undefined || k.alg === alg) && verifySignature(jwt, k.key, alg));
+      // go-jose's Verify takes the JWK's key and ignores its `alg`: the header's alg, allowed above, decides.
+      keys.some((k) => verifySignature(jwt, k.key, alg));
     const cached = await this.#keys.candidates(kid, false);
     if (tryKeys(cached)) return true;
     // Fetch again only when the cache cannot know the key: an unknown kid, or no kid at all.

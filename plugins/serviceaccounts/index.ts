@@ -133,7 +133,10 @@ export const ServiceAccountsPlugin: Plugin = {
       }
       const authenticator = new ServiceAccountTokenAuthenticator({
         issuers: s.issuers, keys: s.keys, apiAudiences: s.apiAudiences,
-        ...(s.lookup ? { lookup: { ...boundStores, serviceAccounts: () => servedStore(host, '', 'v1', 'serviceaccounts') } } : {}),
+        // Always: upstream's bound-token validator gets its getter whatever --service-account-lookup
+        // says (the flag governs only legacy Secret tokens, which plat does not have), so deleting an
+        // account or the object a token is bound to revokes the token.
+        lookup: { ...boundStores, serviceAccounts: () => servedStore(host, '', 'v1', 'serviceaccounts') },
       });
       host.hooks.authenticate.tapPromise({ name: PLUGIN_NAME, stage: SERVICE_ACCOUNT_TOKEN_STAGE }, (req) => authenticator.authenticate(req));
       // The server's, not only these tokens': every token authenticator and TokenReview read them.

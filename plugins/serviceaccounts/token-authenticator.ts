@@ -3,7 +3,7 @@
 // anything else is none of our business. A token that belongs here is then held to everything:
 // signature by one of the --service-account-key-file keys (those whose key id is the token's
 // `kid`, every key without one), issuer, audience against the requested (or API) audiences,
-// time, and, with --service-account-lookup, that the account (and the Secret, Node or Pod it is
+// time, and that the account (and the Secret, Node or Pod it is
 // bound to) still exists with the uid the token names.
 import type { KeyObject } from 'node:crypto';
 import type { AuthenticationRequest, UserInfo } from '../../core/authn/user.js';
@@ -18,7 +18,7 @@ export interface TokenAuthenticatorOptions {
   readonly keys: readonly KeyObject[];
   /** --api-audiences: what a token must be for when the request names no audiences. */
   readonly apiAudiences: readonly string[];
-  /** Undefined: no lookup (--service-account-lookup=false). */
+  /** Undefined: no lookup (a test's choice; the plugin always looks up, as upstream does for bound tokens). */
   readonly lookup?: Record<'serviceAccounts' | 'secrets' | 'nodes' | 'pods', () => ResourceStore | undefined>;
   readonly now?: () => number;
 }
@@ -89,8 +89,8 @@ export class ServiceAccountTokenAuthenticator {
     if (!store) throw new JwtError('service account lookup is not available yet');
     // The getter's own error (`serviceaccounts "x" not found`) is what upstream reports.
     const account = await store.get(namespace, sa.name).catch((e: unknown) => { throw new JwtError((e as Error).message); });
-    if (account.metadata.uid !== sa.uid) throw new JwtError(`service account UID (${account.metadata.uid ?? ''}) does not match claim (${sa.uid})`);
     if (deleted(account)) throw new JwtError(`service account ${namespace}/${sa.name} has been deleted`);
+    if (account.metadata.uid !== sa.uid) throw new JwtError(`service account UID (${account.metadata.uid ?? ''}) does not match claim (${sa.uid})`);
     const bound = async (kind: string, get: (() => ResourceStore | undefined), ns: string, ref: Ref) => {
       const obj = await get()?.get(ns, ref.name).catch(() => undefined);
       if (!obj) throw new JwtError(INVALIDATED);

@@ -52,9 +52,9 @@ export class TestOidcIssuer {
     return k.kid;
   }
 
-  /** Adds a key next to the current ones (it becomes the one `sign` uses). */
-  addKey(alg: JoseAlgorithm): string {
-    const k = { kid: `key-${randomBytes(6).toString('hex')}`, alg, key: generateSigningKey(alg) };
+  /** Adds a key (a fresh one unless given) next to the current ones; it becomes the one `sign` uses. */
+  addKey(alg: JoseAlgorithm, key: KeyObject = generateSigningKey(alg)): string {
+    const k = { kid: `key-${randomBytes(6).toString('hex')}`, alg, key };
     this.#keys = [k, ...this.#keys];
     return k.kid;
   }

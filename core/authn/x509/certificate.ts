@@ -6,6 +6,9 @@
 import { X509Certificate, createHash } from 'node:crypto';
 import { DerError, DerReader, TAG, ctx, decodeBitString, decodeBoolean, decodeInteger, decodeOid, decodeSmallUnsigned, decodeTime } from './der.js';
 import type { Tlv } from './der.js';
+import { CryptoError } from '../../crypto/errors.js';
+import { checkPublicKey, readSubjectPublicKeyInfo, type AlgorithmIdentifier, type PublicKeyInfo } from '../../crypto/public-key.js';
+import { DerReader as CryptoDerReader } from '../../crypto/der.js';
 
 export const OID = {
   commonName: '2.5.4.3',
@@ -43,6 +46,13 @@ export interface Certificate {
   readonly version: number;
   readonly serial: bigint;
   readonly signatureAlgorithm: string;
+  /** The outer signatureAlgorithm as Go's getSignatureAlgorithmFromAI reads it (RSA-PSS parameters). */
+  readonly signatureAlgorithmIdentifier: AlgorithmIdentifier;
+  /** What the issuer signed, and the signature (BIT STRING bytes). */
+  readonly rawTbs: Buffer;
+  readonly signature: Buffer;
+  /** The subject key as Go's parsePublicKey reads it (a key Go refuses fails the parse). */
+  readonly publicKey: PublicKeyInfo;
   readonly rawIssuer: Buffer;
   readonly rawSubject: Buffer;
   readonly rawSpki: Buffer;
@@ -79,7 +89,7 @@ export function parseCertificate(der: Buffer): Certificate {
   const bytes = Buffer.from(der);
   // Our own strict parse first: its errors are clearer than OpenSSL's, and it makes sure the
   // input is one DER certificate (X509Certificate would also accept PEM text).
-  let fields: Omit<Certificate, 'x509'>;
+  let fields: Omit<Certificate, 'x509' | 'publicKey'>;
   try {
     fields = parseFields(bytes);
   } catch (err) {
@@ -88,23 +98,33 @@ export function parseCertificate(der: Buffer): Certificate {
     }
     throw err;
   }
+  // Go's ParseCertificate refuses keys it cannot use (an unsupported curve, a negative RSA
+  // modulus...); crypto/tls then fails the handshake: such a certificate is never anyone's.
+  let publicKey: PublicKeyInfo;
+  try {
+    publicKey = checkPublicKey(readSubjectPublicKeyInfo(new CryptoDerReader(fields.rawSpki)));
+  } catch (err) {
+    if (err instanceof CryptoError) throw new CertificateParseError(err.message);
+    throw err;
+  }
   let x509: X509Certificate;
   try {
     x509 = new X509Certificate(bytes);
   } catch (err) {
     throw new CertificateParseError(`x509: malformed certificate: ${(err as Error).message}`);
   }
-  return { ...fields, x509 };
+  return { ...fields, publicKey, x509 };
 }
 
-function parseFields(der: Buffer): Omit<Certificate, 'x509'> {
+function parseFields(der: Buffer): Omit<Certificate, 'x509' | 'publicKey'> {
   const outer = new DerReader(der);
   const certSeq = outer.expect(TAG.SEQUENCE, 'certificate');
   outer.finish('certificate');
   const cert = DerReader.of(certSeq.content);
-  const tbs = DerReader.of(cert.expect(TAG.SEQUENCE, 'tbsCertificate').content);
+  const tbsTlv = cert.expect(TAG.SEQUENCE, 'tbsCertificate');
+  const tbs = DerReader.of(tbsTlv.content);
   const outerAlg = cert.expect(TAG.SEQUENCE, 'signatureAlgorithm');
-  cert.expect(TAG.BIT_STRING, 'signatureValue');
+  const signature = decodeBitString(cert.expect(TAG.BIT_STRING, 'signatureValue').content).bytes;
   cert.finish('certificate');
 
   const versionTlv = tbs.optional(ctx(0));
@@ -159,7 +179,8 @@ function parseFields(der: Buffer): Omit<Certificate, 'x509'> {
   }
   return {
     der, version, serial,
-    signatureAlgorithm: decodeOid(DerReader.of(outerAlg.content).expect(TAG.OID, 'algorithm').content),
+    ...signatureAlgorithmOf(outerAlg),
+    rawTbs: tbsTlv.raw, signature,
     rawIssuer, rawSubject, rawSpki, notBefore, notAfter,
     commonName: subject.commonName, organizations: subject.organizations,
     ...(basicConstraints ? { basicConstraints } : {}),
@@ -169,6 +190,14 @@ function parseFields(der: Buffer): Omit<Certificate, 'x509'> {
     unhandledCritical, unsupported,
     sha256: createHash('sha256').update(der).digest('hex'),
   };
+}
+
+function signatureAlgorithmOf(tlv: Tlv): { signatureAlgorithm: string; signatureAlgorithmIdentifier: AlgorithmIdentifier } {
+  const alg = DerReader.of(tlv.content);
+  const oid = decodeOid(alg.expect(TAG.OID, 'algorithm').content);
+  const params = alg.done ? Buffer.alloc(0) : alg.read().raw;
+  alg.finish('signatureAlgorithm');
+  return { signatureAlgorithm: oid, signatureAlgorithmIdentifier: { oid, params } };
 }
 
 function parseExtensions(tlv: Tlv): Map<string, { critical: boolean; value: Buffer }> {
@@ -258,7 +287,9 @@ function parseName(raw: Buffer): { commonName: string; organizations: string[] }
   return { commonName, organizations };
 }
 
-const utf8 = new TextDecoder('utf-8', { fatal: true });
+// ignoreBOM: a leading U+FEFF is part of the value, as in Go (stripping it turned O="\uFEFFsystem:masters",
+// which admission sees as another group, into system:masters).
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 function decodeString(tlv: Tlv): string {
   const b = tlv.content;
@@ -282,6 +313,14 @@ function decodeString(tlv: Tlv): string {
       if (b.length % 2 !== 0) throw new CertificateParseError('invalid BMPString');
       // Go strips a trailing NUL, then decodes UCS-2 big-endian.
       const body = b.length >= 2 && b[b.length - 1] === 0 && b[b.length - 2] === 0 ? b.subarray(0, b.length - 2) : b;
+      // UCS-2, not UTF-16: Go refuses surrogates (a pair would otherwise decode to one character
+      // outside the BMP) and the permanent noncharacters.
+      for (let i = 0; i < body.length; i += 2) {
+        const unit = (body[i]! << 8) | body[i + 1]!;
+        if (unit === 0xfffe || unit === 0xffff || (unit >= 0xfdd0 && unit <= 0xfdef) || (unit >= 0xd800 && unit <= 0xdfff)) {
+          throw new CertificateParseError('invalid BMPString');
+        }
+      }
       return Buffer.from(body).swap16().toString('utf16le');
     }
     default:

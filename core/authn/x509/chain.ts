@@ -5,6 +5,7 @@
 import type { UserInfo } from '../user.js';
 import { CertificateParseError, type Certificate } from './certificate.js';
 import { clientCertificates } from './certificate-cache.js';
+import { handshakeError } from './handshake.js';
 import { verifyClientCertificate } from './verify.js';
 
 /** Upstream's authentication.kubernetes.io/credential-id, in plat's group. */
@@ -47,6 +48,9 @@ export function authenticateCertificateChain(
     if (err instanceof CertificateParseError) return { result: 'reject', reason: err.message };
     throw err;
   }
+  // Go's handshake would have failed: no authenticator there gets to word it.
+  const refused = handshakeError(leaf);
+  if (refused !== undefined) return { result: 'reject', reason: refused };
   const verified = verifyClientCertificate(leaf, intermediates, roots, now);
   if (!verified.ok) {
     return { result: 'reject', reason: nameCertificate ? `verifying certificate ${certificateIdentifier(leaf)} failed: ${verified.error}` : verified.error };

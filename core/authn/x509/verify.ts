@@ -9,28 +9,12 @@
 // the bundle is trusted as is. Error texts are Go's, so operators can search them.
 import type { Certificate } from './certificate.js';
 import { KEY_USAGE_CERT_SIGN, OID, displayName } from './certificate.js';
+import { CryptoError } from '../../crypto/errors.js';
+import { identifySignatureAlgorithm, verifySignature } from '../../crypto/signature.js';
 
 export const MAX_SIGNATURE_CHECKS = 100;
 
-/** Signature algorithms Go verifies; the value is the name of the verification failure. */
-const SECURE_ALGORITHMS = new Map<string, string>([
-  ['1.2.840.113549.1.1.11', 'crypto/rsa: verification error'],
-  ['1.2.840.113549.1.1.12', 'crypto/rsa: verification error'],
-  ['1.2.840.113549.1.1.13', 'crypto/rsa: verification error'],
-  ['1.2.840.113549.1.1.10', 'crypto/rsa: verification error'],
-  ['1.2.840.10045.4.3.2', 'x509: ECDSA verification failure'],
-  ['1.2.840.10045.4.3.3', 'x509: ECDSA verification failure'],
-  ['1.2.840.10045.4.3.4', 'x509: ECDSA verification failure'],
-  ['1.3.101.112', 'x509: Ed25519 verification failure'],
-]);
-
-/** Algorithms Go knows and refuses as insecure, by Go's name for them. */
-const INSECURE_ALGORITHMS = new Map<string, string>([
-  ['1.2.840.113549.1.1.2', 'MD2-RSA'],
-  ['1.2.840.113549.1.1.4', 'MD5-RSA'],
-  ['1.2.840.113549.1.1.5', 'SHA1-RSA'],
-  ['1.2.840.10045.4.1', 'ECDSA-SHA1'],
-]);
+const UNIMPLEMENTED = 'x509: cannot verify signature: algorithm unimplemented';
 
 type CertType = 'leaf' | 'intermediate' | 'root';
 
@@ -166,34 +150,39 @@ function checkSignatureFrom(child: Certificate, parent: Certificate): string | u
   if ((parent.version === 3 && !bc) || (bc && !bc.isCA) || (parent.keyUsage !== 0 && (parent.keyUsage & KEY_USAGE_CERT_SIGN) === 0)) {
     return 'x509: invalid signature: parent certificate cannot sign this kind of certificate';
   }
-  const insecure = INSECURE_ALGORITHMS.get(child.signatureAlgorithm);
-  if (insecure) return `x509: cannot verify signature: insecure algorithm ${insecure}`;
-  const failure = SECURE_ALGORITHMS.get(child.signatureAlgorithm);
-  if (!failure) return 'x509: cannot verify signature: algorithm unimplemented';
+  if (parent.publicKey.algorithm === 'unknown') return UNIMPLEMENTED;
   // Issuer/subject names were matched byte for byte by potentialParents; X509Certificate's
   // checkIssued is not used because it adds an authority-key-id rule Go does not have.
-  return signatureVerifies(child, parent) ? undefined : failure;
+  return signatureError(child, parent);
 }
 
 /**
- * Whether `parent`'s key verifies `child`'s signature: a pure function of the two certificates,
- * and returning clients bring the same parsed objects (certificate-cache.ts), so each pair is
- * checked once per process.
+ * Go's checkSignature with allowSHA1 = false, as certificates get it (core/crypto's verifier, which
+ * is Go's for CSRs, allows SHA-1). X509Certificate.verify is not used: OpenSSL verifies with RSA
+ * keys Go refuses (e = 1, where the padded digest is itself a valid signature, an even modulus,
+ * keys under 1024 bits) and RSA-PSS with any parameters (SHA-1 among them). The answer is a pure
+ * function of the two certificates, and returning clients bring the same parsed objects
+ * (certificate-cache.ts), so each pair is checked once per process.
  */
-const signatureChecks = new WeakMap<Certificate, WeakMap<Certificate, boolean>>();
-function signatureVerifies(child: Certificate, parent: Certificate): boolean {
+const signatureChecks = new WeakMap<Certificate, WeakMap<Certificate, string | undefined>>();
+function signatureError(child: Certificate, parent: Certificate): string | undefined {
   let byParent = signatureChecks.get(child);
-  const known = byParent?.get(parent);
-  if (known !== undefined) return known;
-  let verified: boolean;
-  try {
-    verified = child.x509.verify(parent.x509.publicKey);
-  } catch {
-    verified = false;
+  if (byParent?.has(parent)) return byParent.get(parent);
+  const algorithm = identifySignatureAlgorithm(child.signatureAlgorithmIdentifier);
+  let error: string | undefined;
+  if (algorithm.details?.hash === 'sha1') {
+    error = `x509: cannot verify signature: insecure algorithm ${algorithm.details.goName}`;
+  } else {
+    try {
+      verifySignature(algorithm, child.rawTbs, child.signature, parent.publicKey);
+    } catch (err) {
+      if (!(err instanceof CryptoError)) throw err;
+      error = err.message;
+    }
   }
   if (!byParent) signatureChecks.set(child, (byParent = new WeakMap()));
-  byParent.set(parent, verified);
-  return verified;
+  byParent.set(parent, error);
+  return error;
 }
 
 /** Go's alreadyInChain: same subject, same key and same SANs is the same authority (loop guard). */
