@@ -15,6 +15,13 @@ export interface IdentityHeaders {
 export type HeaderValues = ReadonlyMap<string, readonly string[]>;
 
 /**
+ * A header value as Go reads it: its bytes as the string, which a proxy naming `josé` (or
+ * `kubectl --as josé`) sends as UTF-8 (Node hands each byte over as one character). Bytes that are
+ * not UTF-8 become U+FFFD, what Go's JSON encoder writes for them anyway.
+ */
+export const goHeaderText = (raw: string): string => (/[\x80-\xff]/.test(raw) ? Buffer.from(raw, 'latin1').toString('utf8') : raw);
+
+/**
  * Each header's values one by one. From rawHeaders when the server gives them, because Node's
  * `headers` joins repeated lines with ", " and a group such as "a, b" would become two groups.
  */
@@ -22,9 +29,10 @@ export function headerValues(req: Pick<AuthenticationRequest, 'headers' | 'rawHe
   const out = new Map<string, string[]>();
   const add = (name: string, value: string): void => {
     const key = name.toLowerCase();
+    const text = goHeaderText(value);
     const list = out.get(key);
-    if (list) list.push(value);
-    else out.set(key, [value]);
+    if (list) list.push(text);
+    else out.set(key, [text]);
   };
   if (req.rawHeaders) {
     for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) add(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);

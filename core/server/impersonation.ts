@@ -4,6 +4,7 @@
 // serviceaccounts (core group), uids / userextras (authentication.platform). Every check must pass
 // (fail closed); the request then runs as the impersonated user, the headers removed.
 import { dns1123LabelErrors, dns1123SubdomainErrors } from '../api/selectors/label-syntax.js';
+import { goHeaderText } from '../authn/identity-headers.js';
 import { ANONYMOUS_USER, AUTHENTICATED_GROUP, UNAUTHENTICATED_GROUP, type UserInfo } from '../authn/user.js';
 import type { Attributes } from '../authz/attributes.js';
 import { forbiddenError } from '../authz/forbidden.js';
@@ -30,16 +31,10 @@ const apiVersionOf = (t: Target): string => (inAuthenticationGroup(t) ? `${AUTHE
 /** Go's %v of the v1.ObjectReference: Kind, Namespace, Name, UID, APIVersion, ResourceVersion, FieldPath. */
 const goObjectReference = (t: Target): string => `{${[t.kind, t.namespace ?? '', t.name, '', apiVersionOf(t), '', t.key ?? ''].join(' ')}}`;
 
-/**
- * A header value as Go reads it: its bytes, which client-go sends as the UTF-8 of the name (Node
- * reads one character a byte), so that `kubectl --as josé` acts as josé.
- */
-const text = (raw: string): string => Buffer.from(raw, 'latin1').toString('utf8');
-
 /** Values of a header as sent, one per occurrence (Node joins repeats in `headers`). */
 function values(rawHeaders: readonly string[], name: string): string[] {
   const out: string[] = [];
-  for (let i = 0; i + 1 < rawHeaders.length; i += 2) if (rawHeaders[i]!.toLowerCase() === name) out.push(text(rawHeaders[i + 1]!));
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) if (rawHeaders[i]!.toLowerCase() === name) out.push(goHeaderText(rawHeaders[i + 1]!));
   return out;
 }
 
@@ -71,7 +66,7 @@ function targets(rawHeaders: readonly string[]): Target[] {
   for (const g of values(rawHeaders, GROUP)) out.push({ kind: 'Group', name: g });
   for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
     const h = rawHeaders[i]!.toLowerCase();
-    if (h.startsWith(EXTRA_PREFIX)) out.push({ kind: 'UserExtra', key: unescapeKey(h.slice(EXTRA_PREFIX.length)), name: text(rawHeaders[i + 1]!) });
+    if (h.startsWith(EXTRA_PREFIX)) out.push({ kind: 'UserExtra', key: unescapeKey(h.slice(EXTRA_PREFIX.length)), name: goHeaderText(rawHeaders[i + 1]!) });
   }
   const uid = values(rawHeaders, UID)[0] ?? '';
   if (uid) out.push({ kind: 'UID', name: uid });

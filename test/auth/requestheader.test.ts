@@ -5,6 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import http2 from 'node:http2';
+import https from 'node:https';
 import { X509Certificate } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -284,6 +285,41 @@ describe('RequestHeaderAuthenticator end to end (plat all over HTTPS)', () => {
     const spec = (await stored('via-proxy-h2')).json.spec as { username: string; groups: string[] };
     assert.equal(spec.username, 'alice');
     assert.deepEqual(spec.groups, ['dev', 'ops, qa', 'system:authenticated']);
+  });
+
+  it('reads names past ASCII as Go does, the UTF-8 bytes the proxy sends (HTTP/1.1 and HTTP/2)', async () => {
+    // What a Go proxy (or Node given the bytes) puts on the wire for these names.
+    const wire = (text: string) => Buffer.from(text, 'utf8').toString('latin1');
+    const asserted = { 'x-remote-user': wire('josé'), 'x-remote-group': [wire('開発'), 'ops'], 'x-remote-extra-scopes': wire('über') };
+    const body = Buffer.from(JSON.stringify(baseCsr(fx, 'via-proxy-utf8')));
+    const status = await new Promise<number>((resolve, reject) => {
+      const url = new URL(csrPath, plat.url);
+      const req = https.request(url, {
+        method: 'POST', ca, cert: pki.proxy.pem, key: pki.proxy.keyPem,
+        headers: { 'content-type': 'application/json', 'content-length': body.length, ...asserted },
+      }, (res) => { res.resume(); resolve(res.statusCode ?? 0); });
+      req.on('error', reject);
+      // A Buffer: node:http would write a string body together with the head in UTF-8, head included.
+      req.end(body);
+    });
+    assert.equal(status, 201);
+    const spec = (await stored('via-proxy-utf8')).json.spec as { username: string; groups: string[]; extra: UserInfo['extra'] };
+    assert.deepEqual([spec.username, spec.groups, spec.extra], ['josé', ['開発', 'ops', 'system:authenticated'], { scopes: ['über'] }]);
+
+    const session = http2.connect(plat.url, { ca, cert: pki.proxy.pem, key: pki.proxy.keyPem });
+    try {
+      const h2 = await new Promise<number>((resolve, reject) => {
+        const stream = session.request({ ':method': 'POST', ':path': csrPath, 'content-type': 'application/json', ...asserted });
+        stream.on('response', (h) => resolve(Number(h[':status'])));
+        stream.on('error', reject);
+        stream.resume();
+        stream.end(JSON.stringify(baseCsr(fx, 'via-proxy-utf8-h2')));
+      });
+      assert.equal(h2, 201);
+    } finally {
+      session.close();
+    }
+    assert.equal(((await stored('via-proxy-utf8-h2')).json.spec as { username: string }).username, 'josé');
   });
 
   it("ignores identity headers on the admin's own client certificate", async () => {
