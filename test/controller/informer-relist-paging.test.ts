@@ -28,9 +28,8 @@ describe('Informer relist after an expired version', () => {
   before(async () => { server = await startScriptedServer(); client = new RestClient({ server: server.url }); });
   after(async () => { client.close(); await server.close(); });
 
-  it('the retry from the latest keeps the relist\'s page size (none)', async () => {
-    const lists: Step[] = [listAt('5'), status(410, 'Expired', 'too old resource version: 5 (8)'), listAt('9')];
-    const watches: Step[] = [expiredEvent, stayOpen];
+  /** Runs an informer against the scripted answers until its second watch; each list's query. */
+  async function listsUntilSecondWatch(lists: Step[], watches: Step[]): Promise<string[]> {
     server.script((req, res, body) => {
       const queue = (req.url ?? '').includes('watch=true') ? watches : lists;
       (queue.length > 1 ? queue.shift()! : queue[0]!)(req, res, body);
@@ -44,36 +43,23 @@ describe('Informer relist after an expired version', () => {
       stop.abort();
       await running;
     }
-    const listed = server.seen.filter((s) => !s.url.includes('watch=true')).map((s) => {
+    return server.seen.filter((s) => !s.url.includes('watch=true')).map((s) => {
       const q = new URL(s.url, 'http://x').searchParams;
-      return `resourceVersion=${q.get('resourceVersion') ?? ''} limit=${q.get('limit') ?? ''}`;
+      return `resourceVersion=${q.get('resourceVersion') ?? ''} limit=${q.get('limit') ?? ''} continue=${q.get('continue') ?? ''}`;
     });
-    assert.deepEqual(listed, ['resourceVersion=0 limit=500', 'resourceVersion=5 limit=', 'resourceVersion= limit=']);
+  }
+
+  it('the retry from the latest keeps the relist\'s page size (none)', async () => {
+    const listed = await listsUntilSecondWatch([listAt('5'), status(410, 'Expired', 'too old resource version: 5 (8)'), listAt('9')], [expiredEvent, stayOpen]);
+    assert.deepEqual(listed, ['resourceVersion=0 limit=500 continue=', 'resourceVersion=5 limit= continue=', 'resourceVersion= limit= continue=']);
   });
 
   it('a first list whose continuation expired is still a paginated result: later relists page too', async () => {
     const page1: Step = (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ metadata: { resourceVersion: '4', continue: 'tok' }, items: [csr('a', '4')] }));
     };
-    const lists: Step[] = [page1, status(410, 'Expired', 'The provided continue parameter is too old'), listAt('5'), listAt('9')];
-    const watches: Step[] = [expiredEvent, stayOpen];
-    server.script((req, res, body) => {
-      const queue = (req.url ?? '').includes('watch=true') ? watches : lists;
-      (queue.length > 1 ? queue.shift()! : queue[0]!)(req, res, body);
-    });
-    const inf = new Informer({ client, resource: CSRS, pageSize: 500, backoff: new ExponentialBackoff({ initialMs: 10, jitter: 0 }) });
-    const stop = new AbortController();
-    const running = inf.run(stop.signal);
-    try {
-      await eventually(() => server.seen.filter((s) => s.url.includes('watch=true')).length === 2, 'the watch after the relist');
-    } finally {
-      stop.abort();
-      await running;
-    }
-    const listed = server.seen.filter((s) => !s.url.includes('watch=true')).map((s) => {
-      const q = new URL(s.url, 'http://x').searchParams;
-      return `resourceVersion=${q.get('resourceVersion') ?? ''} limit=${q.get('limit') ?? ''} continue=${q.get('continue') ?? ''}`;
-    });
+    const listed = await listsUntilSecondWatch(
+      [page1, status(410, 'Expired', 'The provided continue parameter is too old'), listAt('5'), listAt('9')], [expiredEvent, stayOpen]);
     assert.deepEqual(listed, ['resourceVersion=0 limit=500 continue=', 'resourceVersion= limit=500 continue=tok', 'resourceVersion=0 limit= continue=', 'resourceVersion=5 limit=500 continue=']);
   });
 });
