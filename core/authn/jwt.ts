@@ -107,10 +107,17 @@ export function hasCriticalHeader(header: DecodedJwt['header']): boolean {
  * signature: anyone could write tokens for a key set that lists such a key.
  */
 function goRsaKeyUsable(key: KeyObject): boolean {
-  if ((key.asymmetricKeyDetails?.modulusLength ?? 0) < 1024) return false;
-  const spki = (key.type === 'private' ? createPublicKey(key) : key).export({ type: 'spki', format: 'der' });
-  return rsaPublicKeyError(new Uint8Array(spki)) === undefined;
+  // Per key, not per token: exporting the key costs several times the verification itself, and the
+  // keys (key files, a JWKS's parsed keys) live as long as the authenticator.
+  let usable = rsaKeyUsable.get(key);
+  if (usable === undefined) {
+    const spki = (key.type === 'private' ? createPublicKey(key) : key).export({ type: 'spki', format: 'der' });
+    usable = (key.asymmetricKeyDetails?.modulusLength ?? 0) >= 1024 && rsaPublicKeyError(new Uint8Array(spki)) === undefined;
+    rsaKeyUsable.set(key, usable);
+  }
+  return usable;
 }
+const rsaKeyUsable = new WeakMap<KeyObject, boolean>();
 
 /** The signature check alone: true when `key` verifies the token's signature under `alg`. */
 export function verifySignature(jwt: DecodedJwt, key: KeyObject, alg: JoseAlgorithm): boolean {

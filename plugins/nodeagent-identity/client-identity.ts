@@ -150,6 +150,7 @@ export async function runClientIdentity(ctx: NodeAgentContext, o: ClientIdentity
     clearInterval(watchdog);
     signal.removeEventListener('abort', onAbort);
     certClient?.close();
+    renewClient?.close();
   }
 }
 

@@ -34,6 +34,24 @@ describe('JWS', () => {
     });
   }
 
+  it('judges an RSA key once, not on every token: no key export per verification', () => {
+    // Exporting a KeyObject costs several times the verification itself; a token authenticator
+    // verifies with the same long-lived keys on every request.
+    const key = createPublicKey(rsa);
+    const token = decodeJwt(signJwt({ iss: 'x' }, rsa, { alg: 'RS256' }));
+    const proto = Object.getPrototypeOf(key) as { export: (...a: unknown[]) => unknown };
+    const original = proto.export;
+    let exports = 0;
+    proto.export = function (this: KeyObject, ...a: unknown[]) { exports++; return original.apply(this, a); };
+    try {
+      for (let i = 0; i < 3; i++) assert.ok(verifySignature(token, key, 'RS256'));
+      for (let i = 0; i < 3; i++) assert.ok(verifySignature(token, key, 'PS256') === false);
+    } finally {
+      proto.export = original;
+    }
+    assert.ok(exports <= 1, `${exports} exports for 6 verifications with one key`);
+  });
+
   it('a header naming critical extensions never verifies (go-jose v2); null and [] name none', () => {
     const pub = createPublicKey(rsa);
     const signed = (header: Record<string, unknown>) => decodeJwt(signJwt({ iss: 'x' }, rsa, { alg: 'RS256', header }));

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { stringify } from 'yaml';
 import { GO_YAML } from '../../../core/api/go-yaml.js';
+import { RestClient } from '../../../core/client/rest-client.js';
 import { createLogger } from '../../../core/log.js';
 import { createBootstrapToken } from '../../helpers/bootstrap-token.js';
 import { makeClientCert } from '../../helpers/certs.js';
@@ -110,6 +111,38 @@ describe('node agent client config (LoadClientConfig)', () => {
     for (let i = 0; i < 400 && (await csrsOf('carol')).length === 0; i++) await new Promise((r) => setTimeout(r, 50));
     assert.equal((await csrsOf('carol')).length, 1, lines.join('\n'));
     assert.equal((await csrsOf('system:node:cc6')).length, 0);
+  });
+
+  it('the renewal client of an impersonating kubeconfig is closed when the node agent stops, as the bootstrap one is', async () => {
+    // The client that POSTs cc7's CSR (its CN is in the request) must be closed by the stop: an
+    // open one keeps its keep-alive connections to the API server past the node agent's life.
+    const proto = RestClient.prototype;
+    const { request, close } = proto;
+    const posted = new Set<RestClient>();
+    const closed = new Set<RestClient>();
+    proto.request = function (this: RestClient, method: string, p: string, o?: { body?: unknown }) {
+      const spec = (o?.body as { spec?: { request?: string } } | undefined)?.spec;
+      const pem = spec?.request ? Buffer.from(spec.request, 'base64').toString() : '';
+      const der = Buffer.from(pem.replace(/-----[^-]+-----/g, '').replace(/\s/g, ''), 'base64');
+      if (method === 'POST' && der.includes('system:node:cc7')) posted.add(this);
+      return request.call(this, method, p, o);
+    } as typeof request;
+    proto.close = function (this: RestClient) { closed.add(this); close.call(this); };
+    try {
+      const cred = nodeCert('cc7');
+      const b64 = (s: string) => Buffer.from(s).toString('base64');
+      const { agent, lines } = await start('cc7', () => ({ 'client-certificate-data': b64(cred.certificatePem), 'client-key-data': b64(cred.privateKeyPem), as: 'dave' }), false);
+      for (let i = 0; i < 400 && (await csrsOf('dave')).length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+      assert.equal((await csrsOf('dave')).length, 1, lines.join('\n'));
+      assert.equal(posted.size, 1);
+      await agent.stop();
+      const [renewer] = posted;
+      for (let i = 0; i < 100 && !closed.has(renewer!); i++) await new Promise((r) => setTimeout(r, 20));
+      assert.ok(closed.has(renewer!), 'the client that renewed as dave is still open');
+    } finally {
+      proto.request = request;
+      proto.close = close;
+    }
   });
 
   it('a certificate the kubeconfig holds as data is put into the store and rotated out at once', async () => {
