@@ -4,7 +4,7 @@
 
 import os from 'node:os';
 
-/** Go's syscall.Errno texts (Linux) for the errors a file read or write meets. */
+/** Go's syscall.Errno texts (Linux) for the errors a file read or write (or a bind) meets. */
 export const ERRNO_TEXT: Readonly<Record<string, string>> = {
   ENOENT: 'no such file or directory',
   EACCES: 'permission denied',
@@ -19,6 +19,8 @@ export const ERRNO_TEXT: Readonly<Record<string, string>> = {
   EDQUOT: 'disk quota exceeded',
   EROFS: 'read-only file system',
   EFBIG: 'file too large',
+  EADDRINUSE: 'address already in use',
+  EADDRNOTAVAIL: 'cannot assign requested address',
 };
 
 const ERRNO_NAMES = new Map(Object.entries(os.constants.errno).map(([name, n]) => [n, name]));

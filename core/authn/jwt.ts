@@ -112,7 +112,7 @@ function goRsaKeyUsable(key: KeyObject): boolean {
   let usable = rsaKeyUsable.get(key);
   if (usable === undefined) {
     const spki = (key.type === 'private' ? createPublicKey(key) : key).export({ type: 'spki', format: 'der' });
-    usable = (key.asymmetricKeyDetails?.modulusLength ?? 0) >= 1024 && rsaPublicKeyError(new Uint8Array(spki)) === undefined;
+    usable = rsaPublicKeyError(new Uint8Array(spki), key.asymmetricKeyDetails?.modulusLength ?? 0) === undefined;
     rsaKeyUsable.set(key, usable);
   }
   return usable;

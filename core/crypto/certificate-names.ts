@@ -50,7 +50,7 @@ export function parseCertificateName(buf: Uint8Array, t: Tlv): ParsedName {
       const str = decodeStringValue(value, atv.content(value), X509_STRING_ERRORS);
       if (str === undefined) throw new CryptoError(x509UnsupportedString(id));
       // parseASN1String takes a BMPString as UCS-2: no surrogates, no permanent noncharacters.
-      if (id === TAG.BMPString && !ucs2(atv.content(value))) throw new CryptoError(X509_STRING_ERRORS.bmp);
+      if (id === TAG.BMPString && !isUcs2(atv.content(value))) throw new CryptoError(X509_STRING_ERRORS.bmp);
       addAttribute(out, rdn, type, str, atv.element(value));
     }
     out.rdns.push(rdn);
@@ -58,7 +58,8 @@ export function parseCertificateName(buf: Uint8Array, t: Tlv): ParsedName {
   return out;
 }
 
-function ucs2(c: Uint8Array): boolean {
+/** Whether big-endian 16-bit units are UCS-2 as Go's parseASN1String takes it: no surrogate, no permanent noncharacter. */
+export function isUcs2(c: Uint8Array): boolean {
   for (let i = 0; i + 1 < c.length; i += 2) {
     const u = (c[i]! << 8) | c[i + 1]!;
     if (u === 0xfffe || u === 0xffff || (u >= 0xfdd0 && u <= 0xfdef) || (u >= 0xd800 && u <= 0xdfff)) return false;

@@ -127,11 +127,7 @@ export function verifySignature(alg: SignatureAlgorithm, signed: Uint8Array, sig
   const sig = Buffer.from(signature);
   switch (d.family) {
     case 'RSA': {
-      const bits = key.bits ?? 0;
-      if (bits < 1024) {
-        throw new CryptoError(`crypto/rsa: ${bits}-bit keys are insecure (see https://go.dev/pkg/crypto/rsa#hdr-Minimum_key_size)`);
-      }
-      const keyError = rsaPublicKeyError(key.spki);
+      const keyError = rsaPublicKeyError(key.spki, key.bits ?? 0);
       if (keyError !== undefined) throw new CryptoError(keyError);
       const padding = d.pss
         ? { padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: constants.RSA_PSS_SALTLEN_DIGEST }

@@ -9,6 +9,9 @@ import type { Logger } from '../log.js';
 import { loadServingPair, servingPairProblem, type CertKeyPem, type NamedFile } from '../server/serving-pair.js';
 import { WatchedFiles, type WatchedFilesOptions } from './watched-files.js';
 
+/** DynamicCertKeyPairContent's V(2) line for each pair it takes. */
+export const CERT_KEY_LOADED = 'Loaded a new cert/key pair';
+
 /** DynamicCertKeyPairContent's line when it cannot watch its files. */
 export const CERT_KEY_WATCH_FAILED = 'Failed to watch cert and key file, will retry later';
 
@@ -32,7 +35,7 @@ export function watchServingPair(
 ): WatchedFiles<CertKeyPem> {
   const name = `${purpose}::${certFile}::${keyFile}`;
   return loggedOpen({
-    name, files: [certFile, keyFile], log, loadedMessage: 'Loaded a new cert/key pair',
+    name, files: [certFile, keyFile], log, loadedMessage: CERT_KEY_LOADED,
     watchFailedMessage: CERT_KEY_WATCH_FAILED,
     parse: (contents) => parseServingPair(name, contents),
     ...(o.reloadIntervalMs ? { reloadIntervalMs: o.reloadIntervalMs } : {}),

@@ -77,10 +77,6 @@ async function resolve(conn: Connection, type: string): Promise<Resolved> {
   return { group: first.group, resource: first.r.name, namespaced: first.r.namespaced, discovered: true };
 }
 
-/**
- * Asks the question of `argv`; `warn` gets kubectl's warnings as they arise (Validate prints them
- * before the review is sent, so they are said even when it then fails).
- */
 /** The flags of `plat auth can-i`, not yet parsed. */
 export function canIFlags(): Flags {
   const f = new Flags();
@@ -118,6 +114,10 @@ of a particular resource. This command pairs nicely with impersonation. See --as
   },
 };
 
+/**
+ * Asks the question of `argv`; `warn` gets kubectl's warnings as they arise (Validate prints them
+ * before the review is sent, so they are said even when it then fails).
+ */
 export async function authCanI(argv: readonly string[], warn: (text: string) => void): Promise<{ stdout: string; allowed: boolean }> {
   const f = canIFlags();
   const { positional } = f.parse([...argv]);

@@ -15,7 +15,7 @@ import { csrDecide } from './csr-decide.js';
 import { csrGet, csrList } from './csr-show.js';
 import { issued, waitFlags, waitForIssued } from './csr-wait.js';
 import { CSR_HELP } from './csr-help.js';
-import { helpRequested, subcommandHelpText } from './subcommand-help.js';
+import { subcommandUsage } from './subcommand-usage.js';
 import { objectPrinter } from './csr-output.js';
 import { wireBytes } from '../../core/certificates/csr-object.js';
 import { Interrupted, runInterruptible } from './interrupt.js';
@@ -96,11 +96,10 @@ export async function runCsr(argv: readonly string[]): Promise<number> {
   const [sub, ...rest] = argv;
   const out = (t: string) => { process.stdout.write(t); };
   const err = (t: string) => { process.stderr.write(t); };
-  // No subcommand is a request for help, as for `kubectl certificate` (subcommand-usage.ts).
-  if (!sub || sub === '--help' || sub === '-h' || sub === 'help') { out(CSR_USAGE); return 0; }
-  const help = Object.hasOwn(CSR_HELP, sub) ? CSR_HELP[sub] : undefined;
+  // No subcommand, an unknown one or help asked for: as the other command groups (subcommand-usage.ts).
+  const usage = subcommandUsage('csr', argv, CSR_USAGE, CSR_HELP);
+  if (usage !== undefined) return usage;
   try {
-    if (help && helpRequested(help, rest)) { out(subcommandHelpText(help)); return 0; }
     switch (sub) {
       case 'create': return await csrCreate(rest, out, err);
       case 'get': return await csrGet(rest, out, err);

@@ -9,15 +9,12 @@
 // Secret volume mounts 0644 unless told otherwise), with a warning at start-up and at each new pair.
 import { statSync } from 'node:fs';
 import type { Logger } from '../../core/log.js';
-import { CERT_KEY_WATCH_FAILED } from '../../core/tls/dynamic-content.js';
+import { CERT_KEY_LOADED, CERT_KEY_WATCH_FAILED } from '../../core/tls/dynamic-content.js';
 import { WatchedFiles } from '../../core/tls/watched-files.js';
 import { CaLoaderError, caLoaderName, readCaFiles, readCaFilesSync } from './ca-loader.js';
 import { parseSigningCa, type SigningCa } from './ca-pair.js';
 
 export { RELOAD_INTERVAL_MS } from '../../core/tls/watched-files.js';
-
-/** Upstream's loader's V(2) line for each pair it takes, the first one at start-up included. */
-const LOADED_MESSAGE = 'Loaded a new cert/key pair';
 
 /** Why the key file is readable by more than its owner, if it is. */
 export function keyFileExposure(keyFile: string): string | undefined {
@@ -50,14 +47,14 @@ export class CaProvider {
       value = parseSigningCa(certFile, certBytes, keyFile, keyBytes);
     } catch (e) {
       // Upstream's loader takes its first pair (and says so) before the CA provider parses it.
-      if (!(e instanceof CaLoaderError)) log.v(2).info(LOADED_MESSAGE, { name: this.name });
+      if (!(e instanceof CaLoaderError)) log.v(2).info(CERT_KEY_LOADED, { name: this.name });
       throw e;
     }
-    log.v(2).info(LOADED_MESSAGE, { name: this.name });
+    log.v(2).info(CERT_KEY_LOADED, { name: this.name });
     this.#files = new WatchedFiles<SigningCa>({
       name: this.name,
       files: [certFile, keyFile],
-      loadedMessage: LOADED_MESSAGE,
+      loadedMessage: CERT_KEY_LOADED,
       watchFailedMessage: CERT_KEY_WATCH_FAILED,
       log,
       ...(o.reloadIntervalMs ? { reloadIntervalMs: o.reloadIntervalMs } : {}),

@@ -9,6 +9,7 @@ import type { Tlv } from './der.js';
 import { CryptoError } from '../../crypto/errors.js';
 import { checkPublicKey, readSubjectPublicKeyInfo, type AlgorithmIdentifier, type PublicKeyInfo } from '../../crypto/public-key.js';
 import { DerReader as CryptoDerReader } from '../../crypto/der.js';
+import { isUcs2 } from '../../crypto/certificate-names.js';
 
 export const OID = {
   commonName: '2.5.4.3',
@@ -313,14 +314,8 @@ function decodeString(tlv: Tlv): string {
       if (b.length % 2 !== 0) throw new CertificateParseError('invalid BMPString');
       // Go strips a trailing NUL, then decodes UCS-2 big-endian.
       const body = b.length >= 2 && b[b.length - 1] === 0 && b[b.length - 2] === 0 ? b.subarray(0, b.length - 2) : b;
-      // UCS-2, not UTF-16: Go refuses surrogates (a pair would otherwise decode to one character
-      // outside the BMP) and the permanent noncharacters.
-      for (let i = 0; i < body.length; i += 2) {
-        const unit = (body[i]! << 8) | body[i + 1]!;
-        if (unit === 0xfffe || unit === 0xffff || (unit >= 0xfdd0 && unit <= 0xfdef) || (unit >= 0xd800 && unit <= 0xdfff)) {
-          throw new CertificateParseError('invalid BMPString');
-        }
-      }
+      // UCS-2, not UTF-16: a surrogate pair would otherwise decode to one character outside the BMP.
+      if (!isUcs2(body)) throw new CertificateParseError('invalid BMPString');
       return Buffer.from(body).swap16().toString('utf16le');
     }
     default:

@@ -30,9 +30,7 @@ export function handshakeError(leaf: Certificate): string | undefined {
       const bits = key.bits ?? 0;
       if (bits > MAX_RSA_BITS) return `tls: client sent certificate containing RSA key larger than ${MAX_RSA_BITS} bits`;
       // The CertificateVerify signature is checked by rsa.VerifyPSS (PKCS1v15 before TLS 1.3).
-      const error = bits < 1024
-        ? `crypto/rsa: ${bits}-bit keys are insecure (see https://go.dev/pkg/crypto/rsa#hdr-Minimum_key_size)`
-        : rsaPublicKeyError(key.spki);
+      const error = rsaPublicKeyError(key.spki, bits);
       return error === undefined ? undefined : `tls: invalid signature by the client certificate: ${error}`;
     }
     case 'ec': case 'ed25519':
