@@ -7,15 +7,20 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
-import { CryptoError, issueCertificate, parseCsr, parseCsrTypescript } from '../../core/crypto/index.js';
+import { CryptoError, issueCertificate, issueCertificates, parseCsr, parseCsrTypescript } from '../../core/crypto/index.js';
 import { oid, printableString, seq, setOf, tlv } from '../../core/crypto/der-write.js';
 import { makeCa } from '../helpers/certs.js';
 import { OIDS, craftCsr } from './csr-craft.js';
 
 const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
 const ca = makeCa();
-const issue = (pem: string) => issueCertificate(pem, { certificatePem: ca.certificatePem, privateKey: ca.keyObject },
-  { usages: ['digital signature', 'client auth'], notBefore: new Date(), notAfter: new Date(Date.now() + 3600e3) });
+const policy = { usages: ['digital signature', 'client auth'], notBefore: new Date(), notAfter: new Date(Date.now() + 3600e3) };
+const issuer = { certificatePem: ca.certificatePem, privateKey: ca.keyObject };
+const issue = (pem: string) => issueCertificate(pem, issuer, policy);
+const batchError = (pem: string): string | undefined => {
+  const r = issueCertificates([pem], issuer, policy)[0]!;
+  return 'error' in r ? r.error.message : undefined;
+};
 
 const UTC = 0x17;
 const GEN = 0x18;
@@ -90,12 +95,14 @@ for (const c of cases) {
     if (c.message === undefined) {
       for (const parse of [parseCsr, parseCsrTypescript]) assert.equal(parse(pem).commonName, 'x', parse.name);
       issue(pem);
+      assert.equal(batchError(pem), undefined);
       return;
     }
     for (const parse of [parseCsr, parseCsrTypescript]) {
       assert.throws(() => parse(pem), (e: unknown) => e instanceof CryptoError && e.message === c.message, parse.name);
     }
     assert.throws(() => issue(pem), (e: unknown) => e instanceof CryptoError && e.message === c.message);
+    assert.equal(batchError(pem), c.message, 'issueCertificates');
   });
 }
 
