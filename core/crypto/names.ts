@@ -4,6 +4,7 @@ import { Buffer } from 'node:buffer';
 import { DerReader, TAG, identifierOf, tagMismatch, decodeBitString, decodeInt64, decodeOid, type Tlv } from './der.js';
 import { seq, setOf, oid, printableString, utf8String } from './der-write.js';
 import { CryptoError } from './errors.js';
+import { goAsn1TimeError } from './go-asn1-time.js';
 import { DN_COMMON_NAME, DN_ORGANIZATION, DN_ORGANIZATIONAL_UNIT, DN_SHORT_NAMES } from './oids.js';
 
 export interface DistinguishedNameAttribute {
@@ -51,13 +52,18 @@ export function parseName(buf: Uint8Array, t: Tlv): ParsedName {
 
 /**
  * encoding/asn1 also decodes these non-string values of a CSR subject into the attribute's `any`
- * (Go refuses the CSR when they do not read); every other value stays nil, unchecked.
+ * (Go refuses the CSR when they do not read); every other value (BOOLEAN, NULL, ENUMERATED, ...)
+ * stays nil, unchecked.
  */
 function checkOtherValue(t: Tlv, c: Uint8Array): void {
   if (t.constructed || t.cls !== 0) return;
   if (t.num === TAG.INTEGER) decodeInt64(c);
   else if (t.num === TAG.BIT_STRING) decodeBitString(c);
   else if (t.num === TAG.OID) decodeOid(c);
+  else if (t.num === TAG.UTCTime || t.num === TAG.GeneralizedTime) {
+    const error = goAsn1TimeError(t.num, c);
+    if (error !== undefined) throw new CryptoError(error);
+  }
 }
 
 export function emptyName(): ParsedName {

@@ -2,11 +2,12 @@
 // check them (Go's rules and messages). Values go out as R_ATV / R_SAN ranges; JS builds the strings.
 import { Reader, T_OID, T_SEQUENCE, T_SET, checkBitString, checkOid, decodeInt64, identifier, readTlv, tCls, tConstructed, tContent, tEnd, tNum, tStart, N_ATTRIBUTE_TYPE_AND_VALUE, N_OBJECT_IDENTIFIER } from './der';
 import {
-  E_BMP_ODD, E_IA5, E_INVALID_RDN, E_NUMERIC, E_PRINTABLE, E_RDN_ATTRIBUTE, E_RDN_ATTRIBUTE_TYPE, E_RDN_ATTRIBUTE_VALUE,
+  E_ASN1_TIME, E_BMP_ODD, E_IA5, E_INVALID_RDN, E_NUMERIC, E_PRINTABLE, E_RDN_ATTRIBUTE, E_RDN_ATTRIBUTE_TYPE, E_RDN_ATTRIBUTE_VALUE,
   E_RDN_STRING, E_RDN_UNSUPPORTED, E_SAN, E_SANS, E_SAN_DNS, E_SAN_IP_LENGTH, E_SAN_RFC822, E_SAN_URI,
   E_SAN_URI_DOMAIN, E_SAN_URI_PARSE, E_SEQUENCE_TAG_MISMATCH, E_TAG_MISMATCH, E_UTF8, R_ATV, R_RDN, R_SAN, fail, failArgs, record,
 } from './result';
 import { URL_OK, goUrlHostIsDomain, goUrlParse, urlErrorAt, urlErrorLen, urlErrorUrlLen } from './go-url';
+import { goAsn1TimeOk } from './go-asn1-time';
 
 /** Whether parsers emit records (certificate validation only checks). */
 export let emitRecords: bool = true;
@@ -132,13 +133,15 @@ export function parseCertificateName(): bool {
 
 /**
  * encoding/asn1 also decodes these non-string values of a CSR subject into the attribute's `any`
- * (Go refuses the CSR when they do not read); every other value stays nil, unchecked.
+ * (Go refuses the CSR when they do not read); every other value (BOOLEAN, NULL, ENUMERATED, ...)
+ * stays nil, unchecked.
  */
 function checkOtherValue(cls: u32, constructed: bool, num: u32, p: usize, len: usize): bool {
   if (constructed || cls != 0) return true;
   if (num == 0x02) return decodeInt64(p, len);
   if (num == 0x03) return checkBitString(p, len);
   if (num == 0x06) return checkOid(p, len);
+  if ((num == 0x17 || num == 0x18) && !goAsn1TimeOk(num, p, len)) return failArgs(E_ASN1_TIME, num, <u32>p, <u32>len);
   return true;
 }
 

@@ -34,6 +34,7 @@ export const E_IA5: u32 = 25;
 export const E_NUMERIC: u32 = 26;
 export const E_UTF8: u32 = 27;
 export const E_BMP_ODD: u32 = 28;
+export const E_ASN1_TIME: u32 = 29; // args: tag (UTCTime / GeneralizedTime), content addr, content len; JS words Go's text
 // PKCS#10 / public keys / SANs (Go's crypto/x509 texts)
 export const E_NOT_CSR_PEM: u32 = 30;
 export const E_RSA_NULL: u32 = 31;

@@ -9,6 +9,7 @@ import type { ParsedCsr } from '../csr.js';
 import { CryptoError } from '../errors.js';
 import { RDN, RDN_ATTRIBUTE, RDN_ATTRIBUTE_TYPE, RDN_ATTRIBUTE_VALUE, x509StringError, x509UnsupportedString } from '../certificate-names.js';
 import { formatIp } from '../general-names.js';
+import { goAsn1TimeError } from '../go-asn1-time.js';
 import { wellFormed, type DistinguishedNameAttribute } from '../names.js';
 import { DN_COMMON_NAME, DN_ORGANIZATION, DN_SHORT_NAMES } from '../oids.js';
 import { publicKeyObject, type PublicKeyInfo } from '../public-key.js';
@@ -148,6 +149,7 @@ export const MESSAGES: Readonly<Record<number, string>> = {
   90: 'crypto core: result area full',
 };
 const E_TAG_MISMATCH = 12;
+const E_ASN1_TIME = 29;
 const E_TRAILING_IN = 13;
 const E_EC_POINT = 32;
 const E_SAN_IP_LENGTH = 49;
@@ -190,6 +192,9 @@ function message(u: Uint32Array, res: number, mem: Uint8Array): string {
       return `asn1: structure error: tags don't match (${a(0)} vs {class:${a(1)} tag:${a(2)} length:${a(3)} isCompound:${a(4) === 1}}) ${GO_DEFAULT_PARAMS} ${NAMES[a(5)] ?? ''} @${a(6)}`;
     case E_TRAILING_IN:
       return `asn1: syntax error: trailing data in ${NAMES[a(0)] ?? ''}`;
+    case E_ASN1_TIME:
+      // The module decides; the words are time.Parse's, which only the step-by-step emulation knows.
+      return goAsn1TimeError(a(0), mem.subarray(a(1), a(1) + a(2))) ?? 'crypto core: UTCTime/GeneralizedTime verdicts disagree';
     case E_SAN_IP_LENGTH:
       return `x509: cannot parse IP address of length ${a(0)}`;
     case E_SAN_URI_PARSE:
