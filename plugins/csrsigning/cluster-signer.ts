@@ -11,6 +11,7 @@ import { CaProvider } from './ca-provider.js';
 import { CLUSTER_SIGNER } from './cluster-signer-name.js';
 import { caSigner } from './ca-signer.js';
 import { CONTROLLER_ALIASES, CONTROLLER_NAME } from './controller-plugin.js';
+import { setSignerStartLines } from './start-lines.js';
 import { DURATION_FLAG, defineSigningFlags, signerFiles, signingFlagProblems } from './flags.js';
 
 const PLUGIN_NAME = CLUSTER_SIGNER;
@@ -35,13 +36,16 @@ export const ClusterSigner: Plugin = {
       // neither read nor checked (the flag combination above is, as its Validate does).
       if (flags.has('controllers') && !isControllerEnabled(CONTROLLER_NAME, false, flags.get<string[]>('controllers'), CONTROLLER_ALIASES)) return;
       const { signers, skipped } = signerFiles(flags);
-      if (signers.length === 0) {
-        log.info('Skipping CSR signer controller because no csr cert/key was specified');
-        return;
-      }
-      for (const signer of skipped) {
-        log.info('Skipping CSR signer controller because specific files were specified for other signers and not this one', { controller: signer });
-      }
+      setSignerStartLines(host.hooks, (controllerLog) => {
+        if (signers.length === 0) {
+          controllerLog.info('Skipping CSR signer controller because no csr cert/key was specified');
+          return;
+        }
+        for (const signer of skipped) {
+          controllerLog.info('Skipping CSR signer controller because specific files were specified for other signers and not this one', { controller: signer });
+        }
+      });
+      if (signers.length === 0) return;
       const maxTtlMs = flags.get<number>(DURATION_FLAG);
       const byFiles = new Map<string, CaProvider>();
       for (const { signer, files } of signers) {
