@@ -4,6 +4,7 @@
 // signers; the CA files are re-read when they change.
 import { isControllerEnabled } from '../../core/controller/selection.js';
 import { located, locatedError } from '../../core/located-problems.js';
+import { VALIDATION_STAGES } from '../../core/options-validation.js';
 import { StartupError, type Plugin } from '../../core/plugin.js';
 import { SigningPool } from '../../core/signing-pool/pool.js';
 import { signerPlugins } from '../../core/signing.js';
@@ -28,10 +29,15 @@ export const ClusterSigner: Plugin = {
 
     host.hooks.flags.tap(PLUGIN_NAME, defineSigningFlags);
 
-    host.hooks.configure.tap(PLUGIN_NAME, ({ flags }) => {
-      // Values from the controller manager's --config file are named with their field (exit 1).
+    // CSRSigningControllerOptions.Validate, with the other plugins' options checks
+    // (core/options-validation.ts). Values from the controller manager's --config file are named
+    // with their field (exit 1).
+    host.hooks.configure.tap({ name: PLUGIN_NAME, stage: VALIDATION_STAGES.controllers }, ({ flags }) => {
       const problem = locatedError(signingFlagProblems(flags).map((p) => located(flags, [p.message], p.flags)));
       if (problem) throw problem;
+    });
+
+    host.hooks.configure.tap(PLUGIN_NAME, ({ flags }) => {
       // Upstream reads the files in the controller's start function: with csrsigning off they are
       // neither read nor checked (the flag combination above is, as its Validate does).
       if (flags.has('controllers') && !isControllerEnabled(CONTROLLER_NAME, false, flags.get<string[]>('controllers'), CONTROLLER_ALIASES)) return;
