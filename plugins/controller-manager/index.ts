@@ -21,6 +21,7 @@ import { located, locatedError } from '../../core/located-problems.js';
 import { VALIDATION_STAGES } from '../../core/options-validation.js';
 import { componentHealthChecks } from '../../core/server/health.js';
 import { componentConfigz } from '../../core/server/configz.js';
+import { defaultGitVersion } from '../../core/version.js';
 import { componentMetrics } from '../../core/metrics/component.js';
 import { restClientMetrics } from '../../core/metrics/rest-client.js';
 import { callsNothing } from '../../core/uncalled-taps.js';
@@ -129,6 +130,9 @@ export function createControllerManagerPlugin(options: ControllerManagerPluginOp
         reportIdlePlugins(host, registry, enabled, selection);
         // Upstream sets it once in Run, from the finished configuration; `plat all` has no /configz.
         if (!embedded) {
+          // Run's first line, once the configuration is complete (upstream: after Config read the
+          // kubeconfig, before the endpoint serves), "to help debugging".
+          log.info('Starting', { version: host.gitVersion ?? defaultGitVersion(host.version) });
           const known = registry;
           const canonical = (item: string) => known.names().find((n) => known.aliasesOf(n).includes(item)) ?? item;
           componentConfigz(host).set(CONFIGZ_NAME, controllerManagerConfigz(flags, canonical));
