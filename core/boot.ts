@@ -16,6 +16,7 @@ import { applyLoggingFlags, declareLoggingFlags } from './log-flags.js';
 import type { Logger } from './log.js';
 import { isStartupError, StartupError, type Plugin } from './plugin.js';
 import { warnUncalledTaps, type CommandCalls } from './uncalled-taps.js';
+import { gatherOptionsErrors } from './options-validation.js';
 import { argumentsError, type ArgumentsCheck } from './positional-arguments.js';
 
 export interface Profile {
@@ -214,8 +215,12 @@ export async function boot(o: BootOptions): Promise<Booted> {
 
   await profile.prepare?.(host, flags);
   const configFile = config ? { configFile: config.filepath, configDir: path.dirname(config.filepath) } : {};
+  // Every plugin's options problems at once, as upstream's Validate: nothing past it runs then.
+  const validation = gatherOptionsErrors(host.hooks.configure);
   try {
     host.hooks.configure.call({ role: profile.role, flags, pluginOptions, ...configFile });
+    const invalid = validation.error();
+    if (invalid) throw invalid;
   } catch (e) {
     if (isStartupError(e)) throw e;
     throw externalTapError(configuring(), 'configure', e) ?? new StartupError(e instanceof Error ? e.message : String(e), 1);

@@ -31,13 +31,32 @@ export function located(flags: FlagSet, problems: readonly string[], names: read
 }
 
 /**
+ * Marks an options error (a plugin's Validate), whichever copy of plat made it, as StartupError's
+ * brand does: boot gathers these from the validation stages into one.
+ */
+const OPTIONS_ERROR = Symbol.for('plat.OptionsError');
+
+/** Problems with option values (upstream's options Validate): what locatedError returns. */
+export class OptionsError extends StartupError {
+  constructor(readonly groups: readonly LocatedProblems[]) {
+    const failing = groups.filter((g) => g.problems.length > 0);
+    const usage = failing.some((g) => g.onCommandLine) || !failing.some((g) => g.inFile);
+    super(aggregate(failing.flatMap((g) => g.problems)), usage ? 2 : 1);
+    Object.defineProperty(this, OPTIONS_ERROR, { value: true });
+  }
+}
+
+export const isOptionsError = (e: unknown): e is OptionsError =>
+  typeof e === 'object' && e !== null && (e as { [OPTIONS_ERROR]?: unknown })[OPTIONS_ERROR] === true
+  && Array.isArray((e as { groups?: unknown }).groups);
+
+/**
  * One StartupError for all the groups' problems (undefined when there are none), in one line as
  * upstream's options Validate returns them (utilerrors.NewAggregate). Exit 2 when any problem
- * involves the command line, else 1 when one involves a file.
+ * involves the command line, else 1 when one involves a file. Thrown from a configure tap at a
+ * VALIDATION_STAGE, it is gathered with the other plugins' (core/options-validation.ts).
  */
-export function locatedError(groups: readonly LocatedProblems[]): StartupError | undefined {
+export function locatedError(groups: readonly LocatedProblems[]): OptionsError | undefined {
   const failing = groups.filter((g) => g.problems.length > 0);
-  if (failing.length === 0) return undefined;
-  const usage = failing.some((g) => g.onCommandLine) || !failing.some((g) => g.inFile);
-  return new StartupError(aggregate(failing.flatMap((g) => g.problems)), usage ? 2 : 1);
+  return failing.length === 0 ? undefined : new OptionsError(failing);
 }

@@ -45,6 +45,7 @@ import { metricsFlags, metricsSettingsFromFlags } from '../../core/metrics/flags
 import { restClientMetrics } from '../../core/metrics/rest-client.js';
 import { versionInfo } from '../../core/version.js';
 import { checkSecurePort } from '../../core/server/secure-port.js';
+import { VALIDATION_STAGES } from '../../core/options-validation.js';
 
 const PLUGIN_NAME = 'ControllerManagerServing';
 /** Upstream's PairName for the self-signed pair in --cert-dir. */
@@ -166,9 +167,11 @@ export const ControllerManagerServing: Plugin = {
       for (const spec of metricsFlags('Leader election and process')) f.define({ ...spec, owner: PLUGIN_NAME });
     });
 
+    // SecureServingOptions.Validate, with the other plugins' options checks (core/options-validation.ts).
+    host.hooks.configure.tap({ name: PLUGIN_NAME, stage: VALIDATION_STAGES.serving }, (cfg) => checkSecurePort(cfg.flags, false));
+
     host.hooks.configure.tap(PLUGIN_NAME, (cfg) => {
       flags = cfg.flags;
-      checkSecurePort(flags, false);
       const { major, minor } = versionInfo(host.version);
       // Before anything records: the allow-lists apply when a series is first looked up.
       componentMetrics(host).configure(metricsSettingsFromFlags(flags, `${major}.${minor}`, (m) => log.error(m)));

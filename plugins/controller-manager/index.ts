@@ -18,8 +18,10 @@ import type { Host } from '../../core/host.js';
 import { MapRegistry } from '../../core/lifecycle.js';
 import { StartupError, type Plugin } from '../../core/plugin.js';
 import { located, locatedError } from '../../core/located-problems.js';
+import { VALIDATION_STAGES } from '../../core/options-validation.js';
 import { componentHealthChecks } from '../../core/server/health.js';
 import { componentConfigz } from '../../core/server/configz.js';
+import { defaultGitVersion } from '../../core/version.js';
 import { componentMetrics } from '../../core/metrics/component.js';
 import { restClientMetrics } from '../../core/metrics/rest-client.js';
 import { callsNothing } from '../../core/uncalled-taps.js';
@@ -96,21 +98,27 @@ export function createControllerManagerPlugin(options: ControllerManagerPluginOp
         }
       });
 
-      host.hooks.configure.tap({ name: PLUGIN_NAME, stage: 100 }, (cfg) => {
-        flags = cfg.flags;
-        registry = collectControllers(host, () => registering);
-        const selection = flags.get<string[]>(FLAGS.controllers);
-        const unknown = unknownControllerErrors(selection, [...registry.names(), ...registry.aliases()]);
-        const election = leaderElectionProblems(leaderElectionSettings(flags));
+      // GenericControllerManagerConfigurationOptions.Validate, first of upstream's options checks:
+      // its problems join the other plugins' (core/options-validation.ts).
+      host.hooks.configure.tap({ name: PLUGIN_NAME, stage: VALIDATION_STAGES.generic }, ({ flags: f }) => {
+        const known = collectControllers(host);
+        const unknown = unknownControllerErrors(f.get<string[]>(FLAGS.controllers), [...known.names(), ...known.aliases()]);
+        const election = leaderElectionProblems(leaderElectionSettings(f));
         // In the order upstream finds them: GenericControllerManagerConfigurationOptions.Validate
         // checks the lock before the controllers; client-go's elector checks the rest later.
         const isLock = (p: LeaderElectionProblem) => p.flags.length === 1 && p.flags[0] === LEADER_ELECT.resourceLock;
         const problem = locatedError([
-          ...election.filter(isLock).map((p) => located(flags!, [p.message], p.flags)),
-          located(flags, unknown, [FLAGS.controllers]),
-          ...election.filter((p) => !isLock(p)).map((p) => located(flags!, [p.message], p.flags)),
+          ...election.filter(isLock).map((p) => located(f, [p.message], p.flags)),
+          located(f, unknown, [FLAGS.controllers]),
+          ...election.filter((p) => !isLock(p)).map((p) => located(f, [p.message], p.flags)),
         ]);
         if (problem) throw problem;
+      });
+
+      host.hooks.configure.tap({ name: PLUGIN_NAME, stage: 100 }, (cfg) => {
+        flags = cfg.flags;
+        registry = collectControllers(host, () => registering);
+        const selection = flags.get<string[]>(FLAGS.controllers);
         if (embedded) {
           if (!hasInProcessConnection(host)) throw new StartupError(`${PLUGIN_NAME}: the embedded controller manager needs the API server of its process`);
         } else {
@@ -122,6 +130,9 @@ export function createControllerManagerPlugin(options: ControllerManagerPluginOp
         reportIdlePlugins(host, registry, enabled, selection);
         // Upstream sets it once in Run, from the finished configuration; `plat all` has no /configz.
         if (!embedded) {
+          // Run's first line, once the configuration is complete (upstream: after Config read the
+          // kubeconfig, before the endpoint serves), "to help debugging".
+          log.info('Starting', { version: host.gitVersion ?? defaultGitVersion(host.version) });
           const known = registry;
           const canonical = (item: string) => known.names().find((n) => known.aliasesOf(n).includes(item)) ?? item;
           componentConfigz(host).set(CONFIGZ_NAME, controllerManagerConfigz(flags, canonical));

@@ -4,6 +4,7 @@
 // signers; the CA files are re-read when they change.
 import { isControllerEnabled } from '../../core/controller/selection.js';
 import { located, locatedError } from '../../core/located-problems.js';
+import { VALIDATION_STAGES } from '../../core/options-validation.js';
 import { StartupError, type Plugin } from '../../core/plugin.js';
 import { SigningPool } from '../../core/signing-pool/pool.js';
 import { signerPlugins } from '../../core/signing.js';
@@ -11,6 +12,7 @@ import { CaProvider } from './ca-provider.js';
 import { CLUSTER_SIGNER } from './cluster-signer-name.js';
 import { caSigner } from './ca-signer.js';
 import { CONTROLLER_ALIASES, CONTROLLER_NAME } from './controller-plugin.js';
+import { setSignerStartLines } from './start-lines.js';
 import { DURATION_FLAG, defineSigningFlags, signerFiles, signingFlagProblems } from './flags.js';
 
 const PLUGIN_NAME = CLUSTER_SIGNER;
@@ -27,21 +29,29 @@ export const ClusterSigner: Plugin = {
 
     host.hooks.flags.tap(PLUGIN_NAME, defineSigningFlags);
 
-    host.hooks.configure.tap(PLUGIN_NAME, ({ flags }) => {
-      // Values from the controller manager's --config file are named with their field (exit 1).
+    // CSRSigningControllerOptions.Validate, with the other plugins' options checks
+    // (core/options-validation.ts). Values from the controller manager's --config file are named
+    // with their field (exit 1).
+    host.hooks.configure.tap({ name: PLUGIN_NAME, stage: VALIDATION_STAGES.controllers }, ({ flags }) => {
       const problem = locatedError(signingFlagProblems(flags).map((p) => located(flags, [p.message], p.flags)));
       if (problem) throw problem;
+    });
+
+    host.hooks.configure.tap(PLUGIN_NAME, ({ flags }) => {
       // Upstream reads the files in the controller's start function: with csrsigning off they are
       // neither read nor checked (the flag combination above is, as its Validate does).
       if (flags.has('controllers') && !isControllerEnabled(CONTROLLER_NAME, false, flags.get<string[]>('controllers'), CONTROLLER_ALIASES)) return;
       const { signers, skipped } = signerFiles(flags);
-      if (signers.length === 0) {
-        log.info('Skipping CSR signer controller because no csr cert/key was specified');
-        return;
-      }
-      for (const signer of skipped) {
-        log.info('Skipping CSR signer controller because specific files were specified for other signers and not this one', { controller: signer });
-      }
+      setSignerStartLines(host.hooks, (controllerLog) => {
+        if (signers.length === 0) {
+          controllerLog.info('Skipping CSR signer controller because no csr cert/key was specified');
+          return;
+        }
+        for (const signer of skipped) {
+          controllerLog.info('Skipping CSR signer controller because specific files were specified for other signers and not this one', { controller: signer });
+        }
+      });
+      if (signers.length === 0) return;
       const maxTtlMs = flags.get<number>(DURATION_FLAG);
       const byFiles = new Map<string, CaProvider>();
       for (const { signer, files } of signers) {
