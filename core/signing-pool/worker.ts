@@ -62,4 +62,12 @@ function issue(m: BatchMessage): BatchReply {
   }
 }
 
+// The WASM core is compiled at the worker's start (a pool started ahead of its first request, see
+// SigningPool.start), not in its first batch: parsing nothing instantiates it, then fails.
+try {
+  parseCsr('');
+} catch {
+  // Nothing to parse: the failure is the expected one.
+}
+
 port.on('message', (m: BatchMessage) => port.postMessage(issue(m)));
