@@ -4,6 +4,7 @@
 import type { FlagType } from './types.js';
 import { parseDuration } from './duration.js';
 import { parseQuantity } from './quantity.js';
+import { parseFloatGo, parseIntBase0 } from './go-strconv.js';
 
 const INT32_MIN = -(2 ** 31);
 const INT32_MAX = 2 ** 31 - 1;
@@ -23,23 +24,12 @@ export function parseBool(s: string): boolean {
 }
 
 /**
- * Go's strconv.ParseInt(s, 0, 32): decimal, 0x hex, 0o / leading-0 octal, 0b binary. Int flags
- * are int32 so a value that a Go component would truncate on 32-bit builds is refused everywhere.
+ * Go's strconv.ParseInt(s, 0, 32), as pflag's int flags parse (base 0: 0x hex, 0o / leading-0
+ * octal, 0b binary, `_` between digits). Int flags are int32 so a value that a Go component would
+ * truncate on 32-bit builds is refused everywhere.
  */
 export function parseInt32(s: string): number {
-  const m = /^([+-]?)(?:0[xX]([0-9a-fA-F]+)|0[oO]?([0-7]+)|0[bB]([01]+)|([1-9][0-9]*|0))$/.exec(s);
-  if (m === null) throw new Error(`strconv.ParseInt: parsing ${q(s)}: invalid syntax`);
-  const [, sign, hex, oct, bin, dec] = m;
-  const magnitude =
-    hex !== undefined ? BigInt(`0x${hex}`)
-    : oct !== undefined ? BigInt(`0o${oct}`)
-    : bin !== undefined ? BigInt(`0b${bin}`)
-    : BigInt(dec ?? '0');
-  const v = sign === '-' ? -magnitude : magnitude;
-  if (v < BigInt(INT32_MIN) || v > BigInt(INT32_MAX)) {
-    throw new Error(`strconv.ParseInt: parsing ${q(s)}: value out of range`);
-  }
-  return Number(v);
+  return Number(parseIntBase0(s, 32));
 }
 
 /**
@@ -53,16 +43,9 @@ export function parseLevel(s: string): number {
   return Number(v);
 }
 
-/** Go's strconv.ParseFloat(s, 64) for decimal notation, Inf and NaN. */
+/** Go's strconv.ParseFloat(s, 64), as pflag's float64 flags parse. */
 export function parseFloat64(s: string): number {
-  if (/^[+-]?(?:inf|infinity)$/i.test(s)) return s.startsWith('-') ? -Infinity : Infinity;
-  if (/^nan$/i.test(s)) return NaN;
-  if (!/^[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$/.test(s)) {
-    throw new Error(`strconv.ParseFloat: parsing ${q(s)}: invalid syntax`);
-  }
-  const v = Number(s);
-  if (!Number.isFinite(v)) throw new Error(`strconv.ParseFloat: parsing ${q(s)}: value out of range`);
-  return v;
+  return parseFloatGo(s);
 }
 
 /**

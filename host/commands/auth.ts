@@ -8,7 +8,7 @@ import { apiRequest, refusal, type ApiResponse, type Connection } from './api-re
 import { CommandError } from './ca.js';
 import { describeError } from './csr-connection.js';
 import { defineKubeconfigFlags, kubeconfigConnection } from './kubeconfig-flags.js';
-import type { SubcommandHelp } from './subcommand-help.js';
+import { parseSubcommand, type SubcommandHelp } from './subcommand-help.js';
 
 export const AUTH_USAGE = `Usage:
   plat auth can-i VERB TYPE[.GROUP][/NAME] [-n NAMESPACE | -A] [--subresource SUB] [--as USER] [--as-group GROUP]... [--as-uid UID] [--kubeconfig FILE]
@@ -120,7 +120,7 @@ of a particular resource. This command pairs nicely with impersonation. See --as
  */
 export async function authCanI(argv: readonly string[], warn: (text: string) => void): Promise<{ stdout: string; allowed: boolean }> {
   const f = canIFlags();
-  const { positional } = f.parse([...argv]);
+  const { positional } = parseSubcommand('plat auth can-i', f, argv);
   if (positional.length < 2 || positional.length > 3) throw new FlagError('you must specify two or three arguments: verb, resource, and optional resourceName');
   const [verb, target, extraName] = positional as [string, string, string | undefined];
   const conn = kubeconfigConnection(f);

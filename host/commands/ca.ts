@@ -13,7 +13,7 @@ import { FlagError, Flags } from '../../core/flags/flag-set.js';
 import { writeFileAtomic, writePair } from '../../core/pki/index.js';
 import { makeDir } from '../../core/make-dir.js';
 import { ERRNO_TEXT, syscallErrorText } from '../../core/go-os-error.js';
-import type { SubcommandHelp } from './subcommand-help.js';
+import { parseSubcommand, type SubcommandHelp } from './subcommand-help.js';
 
 const KEY_TYPES: Record<string, KeyType> = { p256: 'ecdsa-p256', p384: 'ecdsa-p384', ed25519: 'ed25519', rsa2048: 'rsa-2048' };
 
@@ -21,10 +21,10 @@ export class CommandError extends Error {
   constructor(message: string, readonly exitCode = 1) { super(message); }
 }
 
-function parse(argv: readonly string[], define: (f: Flags) => void): Flags {
+function parse(path: string, argv: readonly string[], define: (f: Flags) => void): Flags {
   const flags = new Flags();
   define(flags);
-  const { positional } = flags.parse([...argv]);
+  const { positional } = parseSubcommand(path, flags, argv);
   if (positional.length) throw new FlagError(`unexpected argument "${positional[0]}"`);
   return flags;
 }
@@ -118,7 +118,7 @@ pipeline the signing controller issues with; its lifetime is capped by the CA's 
 };
 
 export async function caInit(argv: readonly string[], now = new Date()): Promise<string> {
-  const f = parse(argv, initFlags(now));
+  const f = parse('plat ca init', argv, initFlags(now));
   const dir = f.get<string>('dir');
   if (!dir) throw new CommandError('--dir is required', 2);
   const certFile = path.join(dir, 'ca.crt');
@@ -168,7 +168,7 @@ function caPair(certFile: string, certPem: string, keyFile: string, keyPem: stri
 }
 
 export async function caSign(argv: readonly string[], now = new Date()): Promise<{ stdout: string }> {
-  const f = parse(argv, signFlags);
+  const f = parse('plat ca sign', argv, signFlags);
   const caDir = f.get<string>('ca-dir');
   const csrFile = f.get<string>('csr');
   if (!caDir) throw new CommandError('--ca-dir is required', 2);

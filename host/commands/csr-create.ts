@@ -15,6 +15,7 @@ import { formatDuration } from '../../core/flags/duration.js';
 import { writeFileAtomic } from '../../core/pki/index.js';
 import { VALID_USAGES } from '../../plugins/certificates/usages.js';
 import { CommandError } from './ca.js';
+import { parseSubcommand } from './subcommand-help.js';
 import { checkNames, csrFlags, describeError, openClient } from './csr-connection.js';
 import { generatedName } from '../../core/api/generate-name.js';
 import { isApiError } from '../../core/client/rest-client.js';
@@ -80,7 +81,7 @@ export function createFlags(): Flags {
 
 function flagsOf(argv: readonly string[]): Flags {
   const f = createFlags();
-  const { positional } = f.parse([...argv]);
+  const { positional } = parseSubcommand('plat csr create', f, argv);
   if (positional.length) throw new FlagError(`unexpected argument "${positional[0]}"`);
   if (!f.get<string>('signer')) throw new FlagError('--signer is required');
   // The server refuses such a name too (its key function), but <name>.key is written here first:

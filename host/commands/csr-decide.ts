@@ -9,6 +9,7 @@ import { CSR_RESOURCE, type Csr } from '../../core/certificates/csr-object.js';
 import { isApiError, type RestClient } from '../../core/client/rest-client.js';
 import { FlagError, type Flags } from '../../core/flags/flag-set.js';
 import { CommandError } from './ca.js';
+import { parseSubcommand } from './subcommand-help.js';
 import { checkNames, csrFlags, describeError, openClient } from './csr-connection.js';
 import { CSR_DISPLAY, defineObjectOutput, objectPrinter } from './csr-output.js';
 
@@ -77,7 +78,7 @@ export async function csrDecide(decision: Decision, argv: readonly string[], out
   const S = `plat csr ${decision}`;
   const d = DECISIONS[decision];
   const f = decideFlags(decision);
-  const { positional } = f.parse([...argv]);
+  const { positional } = parseSubcommand(S, f, argv);
   if (positional.length === 0) throw new FlagError('one or more CSRs must be specified as <name>');
   checkNames(positional);
   const client = openClient(f);

@@ -10,6 +10,7 @@ import { FlagError, type Flags } from '../../core/flags/flag-set.js';
 import { sleep } from '../../core/abort-wait.js';
 import { setLongTimeout } from '../../core/long-timeout.js';
 import { CommandError } from './ca.js';
+import { parseSubcommand } from './subcommand-help.js';
 import { checkNames, csrFlags, describeError, openClient } from './csr-connection.js';
 import { runInterruptible } from './interrupt.js';
 import { columnWidths, formatObject, formatRow, objectPrinter } from './csr-output.js';
@@ -53,7 +54,7 @@ export function getFlags(): Flags {
 
 export async function csrGet(argv: readonly string[], out: Out, err: Out): Promise<number> {
   const f = getFlags();
-  const { positional } = f.parse([...argv]);
+  const { positional } = parseSubcommand('plat csr get', f, argv);
   if (positional.length === 0) throw new FlagError('one or more NAMEs are required (plat csr list lists them all)');
   checkNames(positional);
   const client = openClient(f);
@@ -210,7 +211,7 @@ export function listFlags(): Flags {
 
 export async function csrList(argv: readonly string[], out: Out, err: Out): Promise<number> {
   const f = listFlags();
-  const { positional } = f.parse([...argv]);
+  const { positional } = parseSubcommand('plat csr list', f, argv);
   if (positional.length) throw new FlagError(`unexpected argument "${positional[0]}"`);
   const format = outputFormat(f);
   const selectors: Selectors = {

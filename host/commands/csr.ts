@@ -7,6 +7,7 @@ import { CSR_RESOURCE, type Csr } from '../../core/certificates/csr-object.js';
 import { FlagError } from '../../core/flags/flag-set.js';
 import { writeFileAtomic } from '../../core/pki/index.js';
 import { CommandError } from './ca.js';
+import { parseSubcommand } from './subcommand-help.js';
 import { checkNames, describeError, openClient } from './csr-connection.js';
 import { DEFAULT_KUBECONFIG } from './kubeconfig-flags.js';
 import { makeDir } from '../../core/make-dir.js';
@@ -46,7 +47,7 @@ function issuedNow(csr: Csr, name: string): Csr {
 
 async function csrWait(argv: readonly string[], out: (t: string) => void, err: (t: string) => void): Promise<number> {
   const f = waitFlags();
-  const { positional } = f.parse([...argv]);
+  const { positional } = parseSubcommand('plat csr wait', f, argv);
   if (positional.length !== 1) throw new FlagError('exactly one NAME is required');
   checkNames(positional);
   const name = positional[0]!;

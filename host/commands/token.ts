@@ -8,7 +8,7 @@ import { goQuote } from '../../core/go-quote.js';
 import { apiRequest, statusMessage } from './api-request.js';
 import { CommandError } from './ca.js';
 import { defineKubeconfigFlags, kubeconfigConnection } from './kubeconfig-flags.js';
-import type { SubcommandHelp } from './subcommand-help.js';
+import { parseSubcommand, type SubcommandHelp } from './subcommand-help.js';
 
 export const TOKEN_USAGE = `Usage:
   plat token create [--kubeconfig FILE] [--as USER [--as-group GROUP]... [--as-uid UID]] [--ttl 24h0m0s] [--groups system:bootstrappers:NAME,...] [--description TEXT]
@@ -51,7 +51,7 @@ through the API with the kubeconfig's credentials; a node agent's bootstrap kube
 
 function flagsOf(argv: readonly string[]): Flags {
   const f = tokenCreateFlags();
-  const { positional } = f.parse([...argv]);
+  const { positional } = parseSubcommand('plat token create', f, argv);
   if (positional.length) throw new FlagError(`unexpected argument "${positional[0]}"`);
   return f;
 }

@@ -3,6 +3,7 @@
 // --master or --config.
 import { parseDuration } from '../../core/flags/duration.js';
 import type { FlagSpec } from '../../core/flags/types.js';
+import { apiContentTypeProblem } from '../../core/flags/api-content-type.js';
 import { LEADER_ELECT } from './leader-election-settings.js';
 
 const CLIENT = 'Client connection to the API server';
@@ -13,6 +14,7 @@ export const FLAGS = {
   master: 'master',
   qps: 'plat-api-qps',
   burst: 'plat-api-burst',
+  contentType: 'plat-api-content-type',
   config: 'config',
   controllers: 'controllers',
   startInterval: 'controller-start-interval',
@@ -28,6 +30,8 @@ const nonNegative = (v: unknown) => ((v as number) < 0 ? 'must not be negative' 
 export const connectionFlags: readonly FlagSpec[] = [
   { name: FLAGS.platconfig, type: 'string', section: CLIENT, help: 'Connection settings file (authorization and master location).' },
   { name: FLAGS.master, type: 'string', section: CLIENT, help: 'API server address; overrides the settings file.' },
+  // Accepted, not acted on: requests go out as JSON whichever of the two is given.
+  { name: FLAGS.contentType, type: 'string', default: 'application/vnd.platform.protobuf', section: CLIENT, help: 'Request content type.', validate: apiContentTypeProblem },
   { name: FLAGS.config, type: 'string', section: PROCESS,
     help: 'A PlatControllerManagerConfiguration file (YAML or JSON); its Generic, KubeCloudShared and CSRSigningController parts set the matching flags, and flags given on the command line override it.' },
   // Embedded, the controllers reach the API server over an in-process connection that presents the

@@ -13,6 +13,7 @@ import { showHiddenMetricsProblem } from '../../core/metrics/settings.js';
 import type { FeatureGates } from '../../core/nodeagent/feature-gates.js';
 import { cipherSuiteError, INSECURE_CIPHER_SUITES as INSECURE, TLS_VERSIONS } from '../../core/server/tls-names.js';
 import { evictionProblem } from './eviction.js';
+import { apiContentTypeProblem } from '../../core/flags/api-content-type.js';
 import type { Problem } from './validation.js';
 
 const p = (message: string, ...fields: string[]): Problem => ({ message: `invalid configuration: ${message}`, fields });
@@ -144,6 +145,8 @@ function topologyOptionProblems(options: Readonly<Record<string, string>> | unde
 export function extraProblems(kc: Readonly<NodeAgentConfiguration>, gates: FeatureGates): Problem[] {
   const e: Problem[] = [];
   e.push(...reservedMemoryProblems(kc));
+  const contentType = apiContentTypeProblem(kc.contentType ?? '');
+  if (contentType) e.push(raw(`contentType: Invalid value: ${quote(String(kc.contentType))}: ${contentType}`, 'contentType'));
 
   const ids = kc.userNamespaces?.idsPerPod;
   if (ids !== undefined) {

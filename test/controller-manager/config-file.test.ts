@@ -147,9 +147,11 @@ KubeCloudShared: {UseServiceAccountCredentials: yes}
     { name: 'contention profiling, which V8 cannot do', text: `${HEAD}Generic:\n  Debugging: {enableContentionProfiling: true}\n`,
       problems: ['Generic.Debugging.enableContentionProfiling: invalid value "true" for flag "contention-profiling": not supported: block profiling is Go\'s (runtime.SetBlockProfileRate) and V8 has no block profile'] },
     { name: 'fields whose flags plat does not implement', text: `${HEAD}Generic:\n  ClientConnection: {contentType: application/json, acceptContentTypes: application/json}\n  LeaderMigration: {leaderName: x}\n`,
-      problems: ['Generic.ClientConnection.contentType: not supported (--plat-api-content-type is not implemented by plat yet)',
+      problems: [
         'Generic.ClientConnection.acceptContentTypes: not supported (plat sends and accepts JSON only)',
         'Generic.LeaderMigration: not supported (leader migration is not implemented by plat)'] },
+    { name: 'a content type plat\'s client cannot send', text: `${HEAD}Generic:\n  ClientConnection: {contentType: text/plain}\n`,
+      problems: ['Generic.ClientConnection.contentType: invalid value "text/plain" for flag "plat-api-content-type": no serializers registered for text/plain (plat\'s client takes application/vnd.platform.protobuf or application/json and sends JSON for both)'] },
     { name: 'another controller\'s part', text: `${HEAD}DeploymentController: {ConcurrentDeploymentSyncs: 5}\nKubeCloudShared: {}\n`,
       problems: ['DeploymentController: not supported (plat has no such controller)'] },
     { name: 'cloud fields of KubeCloudShared', text: `${HEAD}KubeCloudShared:\n  ClusterName: prod\n  NodeSyncPeriod: 10s\n  CloudProvider: {Name: aws}\n  Colour: blue\n`,

@@ -64,11 +64,11 @@ describe('plat <group> <sub> --help', () => {
   // not the help: cobra's ParseFlags fails before it looks at --help.
   it('a flag line that does not parse is an error, with --help before or after it', () => {
     for (const [args, message] of [
-      [['csr', 'approve', '--bogus', '--help'], 'plat csr approve: unknown flag: --bogus\n'],
-      [['csr', 'approve', '--help', '--bogus'], 'plat csr approve: unknown flag: --bogus\n'],
-      [['ca', 'sign', '--help', '--duration', 'soon'], 'plat ca sign: invalid argument "soon" for "--duration" flag: time: invalid duration "soon"\n'],
-      [['token', 'create', '--help', '--bogus'], 'plat token create: unknown flag: --bogus\n'],
-      [['auth', 'can-i', '-h', '--bogus'], 'plat auth can-i: unknown flag: --bogus\n'],
+      [['csr', 'approve', '--bogus', '--help'], "plat csr approve: unknown flag: --bogus\nSee 'plat csr approve --help' for usage.\n"],
+      [['csr', 'approve', '--help', '--bogus'], "plat csr approve: unknown flag: --bogus\nSee 'plat csr approve --help' for usage.\n"],
+      [['ca', 'sign', '--help', '--duration', 'soon'], 'plat ca sign: invalid argument "soon" for "--duration" flag: time: invalid duration "soon"\nSee \'plat ca sign --help\' for usage.\n'],
+      [['token', 'create', '--help', '--bogus'], "plat token create: unknown flag: --bogus\nSee 'plat token create --help' for usage.\n"],
+      [['auth', 'can-i', '-h', '--bogus'], "plat auth can-i: unknown flag: --bogus\nSee 'plat auth can-i --help' for usage.\n"],
     ] as const) {
       const r = runPlat([...args]);
       assert.deepEqual([r.code, r.stdout, r.stderr], [2, '', message], args.join(' '));
