@@ -10,6 +10,7 @@
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { IssuePolicy } from '../crypto/index.js';
+import { silentLogger, type Logger } from '../log.js';
 import type { BatchMessage, BatchReply, PoolCa } from './protocol.js';
 
 export type { PoolCa } from './protocol.js';
@@ -19,6 +20,8 @@ export interface SigningPoolOptions {
   readonly size?: number;
   /** Most requests in one batch; default 256 (the WASM batch size). */
   readonly maxBatch?: number;
+  /** Where each worker's start is told, at V(4). */
+  readonly logger?: Logger;
 }
 
 export interface SigningPoolStats {
@@ -49,6 +52,7 @@ const WORKER_URL = new URL('./worker.js', import.meta.url);
 export class SigningPool {
   readonly size: number;
   readonly maxBatch: number;
+  readonly #log: Logger;
   #slots: Slot[] = [];
   #queue: Job[] = [];
   #nextId = 1;
@@ -59,6 +63,7 @@ export class SigningPool {
   constructor(o: SigningPoolOptions = {}) {
     this.size = Math.max(1, Math.floor(o.size ?? os.availableParallelism()));
     this.maxBatch = Math.max(1, Math.floor(o.maxBatch ?? 256));
+    this.#log = o.logger ?? silentLogger;
   }
 
   get stats(): SigningPoolStats { return { ...this.#stats }; }
@@ -147,6 +152,7 @@ export class SigningPool {
     // process open with a worker started ahead of any request (start()).
     worker.unref();
     this.#slots.push(slot);
+    this.#log.v(4).info('Started a signing worker', { workers: this.#slots.length, size: this.size });
     return slot;
   }
 

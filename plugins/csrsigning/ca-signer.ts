@@ -1,14 +1,12 @@
 // What the cluster CA does with one approved request for one of its signers (upstream's
 // signer.handle after the approval checks, and CertificateAuthority.Sign): the signer's request
 // rules (a broken rule fails the CSR), then the lifetime window and the usages, then issuance in
-// the signing pool. Every other failure is thrown, so the controller retries with backoff. The
-// pool's workers start with the signer's lane (signer-warm-up.ts), not with its first CSR.
+// the signing pool. Every other failure is thrown, so the controller retries with backoff.
 import { keyUsagesFromStrings, parseCsr } from '../../core/crypto/index.js';
 import type { SigningPool } from '../../core/signing-pool/pool.js';
 import type { SigningRequest, SigningResult } from '../../core/signing.js';
 import type { CaProvider } from './ca-provider.js';
 import { certificateTtl, validityWindow } from './lifetime.js';
-import { registerWarmUp } from './signer-warm-up.js';
 import { REQUEST_CHECKS } from './signers.js';
 
 export interface CaSignerOptions {
@@ -22,7 +20,7 @@ export interface CaSignerOptions {
 export function caSigner(o: CaSignerOptions): (req: SigningRequest) => Promise<SigningResult> {
   const check = REQUEST_CHECKS[o.signer];
   if (!check) throw new Error(`the cluster CA does not serve signer ${JSON.stringify(o.signer)}`);
-  const sign = async (req: SigningRequest): Promise<SigningResult> => {
+  return async (req) => {
     let csr;
     try {
       csr = parseCsr(req.requestPem);
@@ -42,6 +40,4 @@ export function caSigner(o: CaSignerOptions): (req: SigningRequest) => Promise<S
     const certificatePem = await o.pool().issue(req.requestPem, ca.poolCa, { usages: req.usages, notBefore, notAfter });
     return { certificatePem };
   };
-  registerWarmUp(o.signer, sign, () => o.pool().start());
-  return sign;
 }

@@ -5,7 +5,7 @@ import type { Plugin } from '../../core/plugin.js';
 import { CERTIFICATE_CONTROLLER_CLIENT } from '../../core/certificates/certificate-controller.js';
 import { tappedSigners } from '../../core/signing.js';
 import { SigningController } from './signing-controller.js';
-import { saySignerStartLines } from './start-lines.js';
+import { signingControllerStarting } from './signing-controller-start.js';
 
 const PLUGIN_NAME = 'CsrSigningController';
 /** The controller's name upstream (kube-controller-manager's health checks, logger and --help name it so). */
@@ -20,7 +20,7 @@ export const CsrSigningController: Plugin = {
     host.hooks.controllers.tap(PLUGIN_NAME, (registry) => {
       // With no signer at all (no cluster CA files, no signer plugin) there is nothing to run.
       registry.register(CONTROLLER_NAME, (ctx) => {
-        saySignerStartLines(ctx.hooks, ctx.logger);
+        signingControllerStarting(ctx.hooks, ctx.logger);
         return tappedSigners(ctx.hooks.sign).length ? new SigningController(ctx) : undefined;
       }, { enabledByDefault: true, clientName: CERTIFICATE_CONTROLLER_CLIENT, aliases: CONTROLLER_ALIASES });
     });

@@ -25,7 +25,6 @@ import { signerPlugins, tappedSigners, type SignHookMap, type SigningRequest, ty
 import { CSR_RESOURCE, hasTrueCondition, isApproved, type Csr as CsrObject } from '../../core/certificates/csr-object.js';
 import { checkSignerAnswer } from './signer-answer.js';
 import { CLUSTER_SIGNER } from './cluster-signer-name.js';
-import { warmUpSigner } from './signer-warm-up.js';
 
 // Core's, kind included: the shared informer takes the first registrant's ref, and its kind names
 // the type in the reflector's log lines (*v1.CertificateSigningRequest).
@@ -149,12 +148,6 @@ export class SigningController implements Runnable {
     // hooks.sign.for(signer) is a bail hook: a tap that answers for every CSR hides those after it.
     if (plugins.length > 1) {
       logger.info('several plugins tap this signer: each CSR is handed to them in this order until one answers (anything but undefined), so a plugin sees only the CSRs those before it pass on', { signer: lane.signer, plugins });
-    }
-    try {
-      warmUpSigner(lane.signer);
-    } catch (e) {
-      // The first CSR pays what the warm-up would have done, and meets its error if it lasts.
-      logger.error('the signer could not prepare for its first CSR', { signer: lane.signer, err: thrownMessage(e) });
     }
     lane.running = runCertificateWorkers(this.#informer, {
       name: controller, queue: lane.queue, workers: WORKERS_PER_SIGNER, batch: BATCH_PER_WORKER, logger,

@@ -1,22 +1,22 @@
-// The signing pool's workers start with the signing controller, not with a fresh cluster's first
-// CSR, which used to wait for a thread, core/crypto's modules and the WASM compile (1-3 s at a
-// load of 10 on 2 cores); started early, the pool still holds no process open and still closes.
+// The signing pool's workers start with the csrsigning controller (built once the process leads),
+// not with a fresh cluster's first CSR, which used to wait for a thread, core/crypto's modules and
+// the WASM compile (1-3 s at a load of 10 on 2 cores); started early, the pool still holds no
+// process open and still closes.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { silentLogger } from '../../core/log.js';
-import type { Plugin } from '../../core/plugin.js';
+import os from 'node:os';
 import { SigningPool } from '../../core/signing-pool/pool.js';
-import { caSigner } from '../../plugins/csrsigning/ca-signer.js';
-import { APISERVER_CLIENT_SIGNER, CaProvider } from '../../plugins/csrsigning/index.js';
+import { APISERVER_CLIENT_SIGNER } from '../../plugins/csrsigning/index.js';
+import { adminKubeconfig, startControllerManager } from '../controller-manager/support.js';
 import { makeCa } from '../helpers/certs.js';
 import { repoRoot, startInProcess, tempDir, type RunningPlat } from '../helpers/plat.js';
-import { makeCsr, startSigning, submitApproved, until, waitForCertificate, writeCaFiles, type RunningSigning } from './support.js';
+import { makeCsr, submitApproved, until, waitForCertificate, writeCaFiles } from './support.js';
 
-const PLUGIN_NAME = 'PoolOfItsOwn';
+const LEASES = '/apis/coordination.platform/v1/namespaces/plat-system/leases';
 
 describe('a warm signing pool', () => {
   it('start() starts every worker before any request; requests after it start none', async () => {
@@ -57,32 +57,36 @@ describe('a warm signing pool', () => {
   });
 });
 
-describe('the signing controller starts the cluster CA\'s workers', () => {
+describe('the cluster CA\'s workers start when the csrsigning controller does', () => {
   let plat: RunningPlat;
-  let signing: RunningSigning;
-  const pool = new SigningPool({ size: 2 });
+  before(async () => { plat = await startInProcess({ args: ['--controllers='] }); });
+  after(async () => { await plat?.stop(); });
 
-  before(async () => {
-    plat = await startInProcess({ args: ['--controllers='] });
+  it('once the controller manager leads, before any CSR; not while it waits for the Lease; the first CSR starts none', async () => {
+    const now = new Date().toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+    const held = await plat.admin.post(LEASES, {
+      apiVersion: 'coordination.platform/v1', kind: 'Lease', metadata: { name: 'warm-standby' },
+      spec: { holderIdentity: 'someone-else', leaseDurationSeconds: 3600, acquireTime: now, renewTime: now },
+    });
+    assert.equal(held.status, 201, held.text);
     const files = writeCaFiles(tempDir(), makeCa({ commonName: 'warm-ca' }));
-    const provider = new CaProvider(files.certFile, files.keyFile, silentLogger);
-    // The cluster CA's signer, with a pool the test can look at.
-    const signer: Plugin = {
-      name: PLUGIN_NAME,
-      apply(host) {
-        host.hooks.sign.for(APISERVER_CLIENT_SIGNER).tapPromise(PLUGIN_NAME, caSigner({ signer: APISERVER_CLIENT_SIGNER, provider, maxTtlMs: 3_600_000, pool: () => pool }));
-      },
-    };
-    signing = await startSigning(plat, [], { plugins: [signer] });
-  });
-  after(async () => { await signing?.stop(); await plat?.stop(); await pool.close(); });
+    const cm = await startControllerManager(['--platconfig', adminKubeconfig(plat), '--secure-port=0',
+      '--cluster-signing-cert-file', files.certFile, '--cluster-signing-key-file', files.keyFile,
+      '--leader-elect-resource-name=warm-standby', '--leader-elect-retry-period=200ms', '--v=4']);
+    const started = () => cm.logs.filter((l) => l.includes('Started a signing worker'));
+    try {
+      await until(() => cm.logs.some((l) => l.includes('attempting to acquire leader lease')), 'the election started');
+      await new Promise((r) => setTimeout(r, 1000)); // a few tries at the held Lease
+      assert.deepEqual(started(), [], 'a standby starts no workers');
 
-  it('when it starts the signer\'s lane, before any CSR; the first CSR starts none', async () => {
-    await until(() => signing.logs.has('Caches are synced for certificate-csrsigning-plat-apiserver-client'), 'the lane to run');
-    assert.equal(pool.stats.workersStarted, 2);
-    assert.equal(pool.stats.batches, 0, 'no CSR yet');
-    await submitApproved(plat.admin, 'first', makeCsr({ cn: 'first' }), APISERVER_CLIENT_SIGNER, ['client auth']);
-    await waitForCertificate(plat.admin, 'first');
-    assert.deepEqual(pool.stats, { batches: 1, issued: 1, largestBatch: 1, workersStarted: 2 });
+      assert.equal((await plat.admin.delete(`${LEASES}/warm-standby`)).status, 200);
+      const size = os.availableParallelism();
+      await until(() => started().length === size, 'the workers started', 200, 100);
+      await submitApproved(plat.admin, 'first', makeCsr({ cn: 'first' }), APISERVER_CLIENT_SIGNER, ['client auth']);
+      await waitForCertificate(plat.admin, 'first');
+      assert.equal(started().length, size, cm.logs.join('\n'));
+    } finally {
+      await cm.stop();
+    }
   });
 });
