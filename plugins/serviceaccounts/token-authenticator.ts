@@ -89,8 +89,9 @@ export class ServiceAccountTokenAuthenticator {
     if (!store) throw new JwtError('service account lookup is not available yet');
     // The getter's own error (`serviceaccounts "x" not found`) is what upstream reports.
     const account = await store.get(namespace, sa.name).catch((e: unknown) => { throw new JwtError((e as Error).message); });
-    if (deleted(account)) throw new JwtError(`service account ${namespace}/${sa.name} has been deleted`);
+    // uid before deletion, for the account as for the objects below (1.32's validator).
     if (account.metadata.uid !== sa.uid) throw new JwtError(`service account UID (${account.metadata.uid ?? ''}) does not match claim (${sa.uid})`);
+    if (deleted(account)) throw new JwtError(`service account ${namespace}/${sa.name} has been deleted`);
     const bound = async (kind: string, get: (() => ResourceStore | undefined), ns: string, ref: Ref) => {
       const obj = await get()?.get(ns, ref.name).catch(() => undefined);
       if (!obj) throw new JwtError(INVALIDATED);
