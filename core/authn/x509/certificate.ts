@@ -10,6 +10,7 @@ import { CryptoError } from '../../crypto/errors.js';
 import { checkPublicKey, readSubjectPublicKeyInfo, type AlgorithmIdentifier, type PublicKeyInfo } from '../../crypto/public-key.js';
 import { DerReader as CryptoDerReader } from '../../crypto/der.js';
 import { isUcs2 } from '../../crypto/certificate-names.js';
+import { parseSubjectAltNames } from '../../crypto/general-names.js';
 
 export const OID = {
   commonName: '2.5.4.3',
@@ -90,7 +91,7 @@ export function parseCertificate(der: Buffer): Certificate {
   const bytes = Buffer.from(der);
   // Our own strict parse first: its errors are clearer than OpenSSL's, and it makes sure the
   // input is one DER certificate (X509Certificate would also accept PEM text).
-  let fields: Omit<Certificate, 'x509' | 'publicKey'>;
+  let fields: ParsedFields;
   try {
     fields = parseFields(bytes);
   } catch (err) {
@@ -108,16 +109,42 @@ export function parseCertificate(der: Buffer): Certificate {
     if (err instanceof CryptoError) throw new CertificateParseError(err.message);
     throw err;
   }
+  const { subjectAltNameCritical, ...parsed } = fields;
+  const unhandledCritical = subjectAltNameUnhandled(parsed.subjectAltName, subjectAltNameCritical)
+    ? [...parsed.unhandledCritical, OID.subjectAltName]
+    : parsed.unhandledCritical;
   let x509: X509Certificate;
   try {
     x509 = new X509Certificate(bytes);
   } catch (err) {
     throw new CertificateParseError(`x509: malformed certificate: ${(err as Error).message}`);
   }
-  return { ...fields, publicKey, x509 };
+  return { ...parsed, unhandledCritical, publicKey, x509 };
 }
 
-function parseFields(der: Buffer): Omit<Certificate, 'x509' | 'publicKey'> {
+/**
+ * Go's ParseCertificate reads the subjectAltName (parseSANExtension, after the key): a malformed
+ * one (a 5-byte IP, a non-IA5 dNSName...) fails the parse, so crypto/tls fails the handshake, and
+ * one naming no DNS name, email, IP or URI (otherName only, say) counts as not understood, so
+ * marked critical it is an unhandled critical extension, which Verify refuses. True for that case.
+ */
+function subjectAltNameUnhandled(value: Buffer | undefined, critical: boolean): boolean {
+  if (value === undefined) return false;
+  let names;
+  try {
+    names = parseSubjectAltNames(value);
+  } catch (err) {
+    if (err instanceof CryptoError) throw new CertificateParseError(err.message);
+    throw err;
+  }
+  const none = names.dnsNames.length + names.emailAddresses.length + names.ipAddresses.length + names.uris.length === 0;
+  return critical && none;
+}
+
+/** The certificate as read before its key, with the one extension flag the key must wait for. */
+type ParsedFields = Omit<Certificate, 'x509' | 'publicKey'> & { readonly subjectAltNameCritical: boolean };
+
+function parseFields(der: Buffer): ParsedFields {
   const outer = new DerReader(der);
   const certSeq = outer.expect(TAG.SEQUENCE, 'certificate');
   outer.finish('certificate');
@@ -187,6 +214,7 @@ function parseFields(der: Buffer): Omit<Certificate, 'x509' | 'publicKey'> {
     ...(basicConstraints ? { basicConstraints } : {}),
     keyUsage, extKeyUsage,
     subjectAltName: exts.get(OID.subjectAltName)?.value,
+    subjectAltNameCritical: exts.get(OID.subjectAltName)?.critical ?? false,
     subjectKeyId, authorityKeyId,
     unhandledCritical, unsupported,
     sha256: createHash('sha256').update(der).digest('hex'),
