@@ -62,6 +62,26 @@ describe('service-account token checks: which failure is reported', () => {
     }
   });
 
+  it('a token go-jose\'s ParseSigned refuses is not the service-account authenticator\'s to word', async () => {
+    const good = forged(() => {});
+    const [h, p, sig] = good.split('.') as [string, string, string];
+    const header = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
+    const cases: [string, string][] = [
+      ['signature not base64url', `${h}.${p}.***`],
+      ['header not JSON', `${Buffer.from('{nope').toString('base64url')}.${p}.${sig}`],
+      ['header a JSON array', `${header(['ES256'])}.${p}.${sig}`],
+      ['kid a number', signJwt(claimsOf(good), saKey, { header: { kid: 7 } })],
+      ['alg a number', `${header({ alg: 256 })}.${p}.${sig}`],
+    ];
+    // Upstream's AuthenticateToken answers (nil, false, nil): only the bearer wrapper's words remain.
+    for (const [why, token] of cases) assert.equal(await reviewError(token), 'invalid bearer token', why);
+    // A null kid is no kid (Go's header map holds no value for it): still ours, and good.
+    const r = await plat.admin.post('/apis/authentication.platform/v1/tokenreviews', {
+      apiVersion: 'authentication.platform/v1', kind: 'TokenReview', spec: { token: signJwt(claimsOf(good), saKey, { header: { kid: null } }) },
+    });
+    assert.equal(r.json.status.authenticated, true, r.text);
+  });
+
   it('a null time claim is an absent one (Go leaves the *NumericDate nil)', async () => {
     const r = await plat.admin.post('/apis/authentication.platform/v1/tokenreviews', {
       apiVersion: 'authentication.platform/v1', kind: 'TokenReview', spec: { token: forged((c) => { c.nbf = null; c.iat = null; }) },
