@@ -3,7 +3,9 @@
 // malformed entry fails the parse and so crypto/tls's handshake, and a SAN naming no DNS name,
 // email, IP or URI is left to the critical-extension check, so a critical one makes Verify fail
 // with "x509: unhandled critical extension". Other GeneralName forms are skipped, so a
-// non-critical otherName-only SAN is fine. OpenSSL, which plat's TLS runs on, checks none of this.
+// non-critical otherName-only SAN is fine. The same parse refuses a subject or authority key
+// identifier or authority info access marked critical. OpenSSL, which plat's TLS runs on, checks
+// none of this.
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -86,6 +88,11 @@ describe('client certificates and their subjectAltName (Go parses it, OpenSSL do
     ['a 5-byte IP address', '2.5.29.17 = DER:300787050102030405', 401, 'x509: cannot parse IP address of length 5'],
     ['a dNSName that is not IA5', '2.5.29.17 = DER:30048202c3a9', 401, 'x509: SAN dNSName is malformed'],
     ['a SAN that is not a SEQUENCE', '2.5.29.17 = DER:0400', 401, 'x509: invalid subject alternative names'],
+    // Not the SAN, but refused by the same parse: RFC 5280's never-critical extensions marked critical.
+    ['a critical subjectKeyIdentifier', 'subjectKeyIdentifier = critical, hash', 401, 'x509: subject key identifier incorrectly marked critical'],
+    ['a critical authorityKeyIdentifier', 'authorityKeyIdentifier = critical, keyid:always', 401, 'x509: authority key identifier incorrectly marked critical'],
+    ['a critical authorityInfoAccess', 'authorityInfoAccess = critical, OCSP;URI:http://ocsp.example', 401, 'x509: authority info access incorrectly marked critical'],
+    ['a non-critical authorityInfoAccess', 'authorityInfoAccess = OCSP;URI:http://ocsp.example', 'alice', undefined],
   ];
 
   for (const [why, san, want, reason] of cases) {

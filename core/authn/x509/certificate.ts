@@ -87,6 +87,16 @@ export class CertificateParseError extends Error {
   }
 }
 
+/** A ParseCertificate error Go words on its own (not as a malformed encoding): passed on as is. */
+class GoParseError extends CertificateParseError {}
+
+/** Extensions RFC 5280 says conforming CAs mark non-critical, which Go's parser refuses critical. */
+const NEVER_CRITICAL: Readonly<Record<string, string>> = {
+  [OID.subjectKeyId]: 'x509: subject key identifier incorrectly marked critical',
+  [OID.authorityKeyId]: 'x509: authority key identifier incorrectly marked critical',
+  [OID.authorityInfoAccess]: 'x509: authority info access incorrectly marked critical',
+};
+
 export function parseCertificate(der: Buffer): Certificate {
   const bytes = Buffer.from(der);
   // Our own strict parse first: its errors are clearer than OpenSSL's, and it makes sure the
@@ -95,6 +105,7 @@ export function parseCertificate(der: Buffer): Certificate {
   try {
     fields = parseFields(bytes);
   } catch (err) {
+    if (err instanceof GoParseError) throw err;
     if (err instanceof DerError || err instanceof CertificateParseError) {
       throw new CertificateParseError(`x509: malformed certificate: ${err.message}`);
     }
@@ -190,6 +201,8 @@ function parseFields(der: Buffer): ParsedFields {
   const unhandledCritical: string[] = [];
   const unsupported: string[] = [];
   for (const [oid, { critical, value }] of exts) {
+    const neverCritical = NEVER_CRITICAL[oid];
+    if (critical && neverCritical !== undefined) throw new GoParseError(neverCritical);
     if (critical && !HANDLED_CRITICAL.has(oid)) unhandledCritical.push(oid);
     switch (oid) {
       case OID.basicConstraints: basicConstraints = parseBasicConstraints(value); break;
