@@ -52,6 +52,13 @@ export function makeClaims(p: {
   };
 }
 
+/** go-jose v2's NumericDate: the JSON number converted to whole seconds (Go's int64(f) truncates). */
+function numericDateSeconds(p: DecodedJwt['payload'], claim: string): number | undefined {
+  // A JSON null leaves Go's *NumericDate nil: the claim is absent.
+  if (p[claim] === null || numericDateMs(p, claim) === undefined) return undefined;
+  return Math.trunc(p[claim] as number) * 1000;
+}
+
 function ref(v: unknown): Ref | undefined {
   if (typeof v !== 'object' || v === null) return undefined;
   const { name, uid } = v as Record<string, unknown>;
@@ -64,12 +71,14 @@ function ref(v: unknown): Ref | undefined {
  */
 export function readClaims(jwt: DecodedJwt, now: number): BoundClaims & { jti?: string } {
   const p = jwt.payload;
-  const exp = numericDateMs(p, 'exp');
-  const nbf = numericDateMs(p, 'nbf');
-  const iat = numericDateMs(p, 'iat');
-  // go-jose's Claims.Validate checks each time claim only when the token has it.
-  if (exp !== undefined && now - LEEWAY_MS > exp) throw new JwtError('service account token has expired');
+  const exp = numericDateSeconds(p, 'exp');
+  const nbf = numericDateSeconds(p, 'nbf');
+  const iat = numericDateSeconds(p, 'iat');
+  // go-jose v2's Claims.ValidateWithLeeway: nbf, then exp, then iat, each only when the token has
+  // it; the first that fails is the one reported, so a token both expired and not yet valid is
+  // "not valid yet".
   if (nbf !== undefined && now + LEEWAY_MS < nbf) throw new JwtError('service account token is not valid yet');
+  if (exp !== undefined && now - LEEWAY_MS > exp) throw new JwtError('service account token has expired');
   if (iat !== undefined && now + LEEWAY_MS < iat) throw new JwtError('service account token is issued in the future');
   const priv = p[PRIVATE_CLAIM];
   const ns = typeof priv === 'object' && priv !== null ? (priv as Record<string, unknown>)['namespace'] : undefined;

@@ -9,7 +9,7 @@ import type { KeyObject } from 'node:crypto';
 import type { AuthenticationRequest, UserInfo } from '../../core/authn/user.js';
 import { bearerToken } from '../../core/authn/bearer.js';
 import { intersectAudiences } from '../../core/authn/api-audiences.js';
-import { audiences as tokenAudiences, decodeJwt, isJoseAlgorithm, JwtError, keyId, peekIssuer, verifySignature } from '../../core/authn/jwt.js';
+import { audiences as tokenAudiences, decodeJwt, isJoseAlgorithm, JwtError, keyId, peekIssuer, verifySignature, type DecodedJwt } from '../../core/authn/jwt.js';
 import type { ResourceStore } from '../../core/registry/store.js';
 import { LEEWAY_MS, readClaims, serviceAccountUser, type Ref } from './claims.js';
 
@@ -28,6 +28,23 @@ const quoteList = (l: readonly string[]) => `[${l.map((a) => JSON.stringify(a)).
 export const CRYPTO_FAILURE = 'go-jose/go-jose: error in cryptographic primitive';
 const INVALIDATED = 'service account token has been invalidated';
 
+/**
+ * The token as go-jose v2's ParseSigned takes it, or undefined where that fails: parts that are not
+ * base64url or not JSON objects, and the header fields it reads typed (alg, kid) that are neither a
+ * string nor null.
+ */
+function parseSigned(token: string): DecodedJwt | undefined {
+  let jwt: DecodedJwt;
+  try {
+    jwt = decodeJwt(token);
+  } catch (e) {
+    if (e instanceof JwtError) return undefined;
+    throw e;
+  }
+  const typed = (v: unknown) => v === undefined || v === null || typeof v === 'string';
+  return typed(jwt.header['alg']) && typed(jwt.header['kid']) ? jwt : undefined;
+}
+
 export class ServiceAccountTokenAuthenticator {
   readonly #issuers: ReadonlySet<string>;
   readonly #o: TokenAuthenticatorOptions;
@@ -44,17 +61,20 @@ export class ServiceAccountTokenAuthenticator {
     if (token === undefined) return undefined;
     const iss = peekIssuer(token);
     if (iss === undefined || !this.#issuers.has(iss)) return undefined;
+    const jwt = parseSigned(token);
+    // go-jose's ParseSigned refused it: upstream's AuthenticateToken answers (nil, false, nil), so
+    // the request is refused as any unrecognised token is, with no reason from this authenticator.
+    if (jwt === undefined) return undefined;
     try {
-      return await this.#validate(token, req);
+      return await this.#validate(jwt, req);
     } catch (e) {
       if (e instanceof JwtError) { req.reject(e.message); return undefined; }
       throw e;
     }
   }
 
-  async #validate(token: string, req: AuthenticationRequest): Promise<UserInfo> {
+  async #validate(jwt: DecodedJwt, req: AuthenticationRequest): Promise<UserInfo> {
     const requested = req.audiences;
-    const jwt = decodeJwt(token);
     const alg = jwt.header['alg'];
     // StaticPublicKeysGetter: the keys of the token's kid, or all of them when it names none.
     const kid = typeof jwt.header['kid'] === 'string' ? jwt.header['kid'] : '';
@@ -89,8 +109,9 @@ export class ServiceAccountTokenAuthenticator {
     if (!store) throw new JwtError('service account lookup is not available yet');
     // The getter's own error (`serviceaccounts "x" not found`) is what upstream reports.
     const account = await store.get(namespace, sa.name).catch((e: unknown) => { throw new JwtError((e as Error).message); });
-    if (deleted(account)) throw new JwtError(`service account ${namespace}/${sa.name} has been deleted`);
+    // uid before deletion, for the account as for the objects below (1.32's validator).
     if (account.metadata.uid !== sa.uid) throw new JwtError(`service account UID (${account.metadata.uid ?? ''}) does not match claim (${sa.uid})`);
+    if (deleted(account)) throw new JwtError(`service account ${namespace}/${sa.name} has been deleted`);
     const bound = async (kind: string, get: (() => ResourceStore | undefined), ns: string, ref: Ref) => {
       const obj = await get()?.get(ns, ref.name).catch(() => undefined);
       if (!obj) throw new JwtError(INVALIDATED);

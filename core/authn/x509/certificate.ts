@@ -10,6 +10,7 @@ import { CryptoError } from '../../crypto/errors.js';
 import { checkPublicKey, readSubjectPublicKeyInfo, type AlgorithmIdentifier, type PublicKeyInfo } from '../../crypto/public-key.js';
 import { DerReader as CryptoDerReader } from '../../crypto/der.js';
 import { isUcs2 } from '../../crypto/certificate-names.js';
+import { parseSubjectAltNames } from '../../crypto/general-names.js';
 
 export const OID = {
   commonName: '2.5.4.3',
@@ -86,14 +87,25 @@ export class CertificateParseError extends Error {
   }
 }
 
+/** A ParseCertificate error Go words on its own (not as a malformed encoding): passed on as is. */
+class GoParseError extends CertificateParseError {}
+
+/** Extensions RFC 5280 says conforming CAs mark non-critical, which Go's parser refuses critical. */
+const NEVER_CRITICAL: Readonly<Record<string, string>> = {
+  [OID.subjectKeyId]: 'x509: subject key identifier incorrectly marked critical',
+  [OID.authorityKeyId]: 'x509: authority key identifier incorrectly marked critical',
+  [OID.authorityInfoAccess]: 'x509: authority info access incorrectly marked critical',
+};
+
 export function parseCertificate(der: Buffer): Certificate {
   const bytes = Buffer.from(der);
   // Our own strict parse first: its errors are clearer than OpenSSL's, and it makes sure the
   // input is one DER certificate (X509Certificate would also accept PEM text).
-  let fields: Omit<Certificate, 'x509' | 'publicKey'>;
+  let fields: ParsedFields;
   try {
     fields = parseFields(bytes);
   } catch (err) {
+    if (err instanceof GoParseError) throw err;
     if (err instanceof DerError || err instanceof CertificateParseError) {
       throw new CertificateParseError(`x509: malformed certificate: ${err.message}`);
     }
@@ -108,16 +120,42 @@ export function parseCertificate(der: Buffer): Certificate {
     if (err instanceof CryptoError) throw new CertificateParseError(err.message);
     throw err;
   }
+  const { subjectAltNameCritical, ...parsed } = fields;
+  const unhandledCritical = subjectAltNameUnhandled(parsed.subjectAltName, subjectAltNameCritical)
+    ? [...parsed.unhandledCritical, OID.subjectAltName]
+    : parsed.unhandledCritical;
   let x509: X509Certificate;
   try {
     x509 = new X509Certificate(bytes);
   } catch (err) {
     throw new CertificateParseError(`x509: malformed certificate: ${(err as Error).message}`);
   }
-  return { ...fields, publicKey, x509 };
+  return { ...parsed, unhandledCritical, publicKey, x509 };
 }
 
-function parseFields(der: Buffer): Omit<Certificate, 'x509' | 'publicKey'> {
+/**
+ * Go's ParseCertificate reads the subjectAltName (parseSANExtension, after the key): a malformed
+ * one (a 5-byte IP, a non-IA5 dNSName...) fails the parse, so crypto/tls fails the handshake, and
+ * one naming no DNS name, email, IP or URI (otherName only, say) counts as not understood, so
+ * marked critical it is an unhandled critical extension, which Verify refuses. True for that case.
+ */
+function subjectAltNameUnhandled(value: Buffer | undefined, critical: boolean): boolean {
+  if (value === undefined) return false;
+  let names;
+  try {
+    names = parseSubjectAltNames(value);
+  } catch (err) {
+    if (err instanceof CryptoError) throw new CertificateParseError(err.message);
+    throw err;
+  }
+  const none = names.dnsNames.length + names.emailAddresses.length + names.ipAddresses.length + names.uris.length === 0;
+  return critical && none;
+}
+
+/** The certificate as read before its key, with the one extension flag the key must wait for. */
+type ParsedFields = Omit<Certificate, 'x509' | 'publicKey'> & { readonly subjectAltNameCritical: boolean };
+
+function parseFields(der: Buffer): ParsedFields {
   const outer = new DerReader(der);
   const certSeq = outer.expect(TAG.SEQUENCE, 'certificate');
   outer.finish('certificate');
@@ -163,6 +201,8 @@ function parseFields(der: Buffer): Omit<Certificate, 'x509' | 'publicKey'> {
   const unhandledCritical: string[] = [];
   const unsupported: string[] = [];
   for (const [oid, { critical, value }] of exts) {
+    const neverCritical = NEVER_CRITICAL[oid];
+    if (critical && neverCritical !== undefined) throw new GoParseError(neverCritical);
     if (critical && !HANDLED_CRITICAL.has(oid)) unhandledCritical.push(oid);
     switch (oid) {
       case OID.basicConstraints: basicConstraints = parseBasicConstraints(value); break;
@@ -187,6 +227,7 @@ function parseFields(der: Buffer): Omit<Certificate, 'x509' | 'publicKey'> {
     ...(basicConstraints ? { basicConstraints } : {}),
     keyUsage, extKeyUsage,
     subjectAltName: exts.get(OID.subjectAltName)?.value,
+    subjectAltNameCritical: exts.get(OID.subjectAltName)?.critical ?? false,
     subjectKeyId, authorityKeyId,
     unhandledCritical, unsupported,
     sha256: createHash('sha256').update(der).digest('hex'),
