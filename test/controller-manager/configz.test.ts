@@ -65,7 +65,7 @@ describe('controller manager /configz', () => {
     const signer = '{"CertFile":"","KeyFile":""}';
     assert.equal(r.text, '{"platcontrollermanager.config.platform":{'
       + `"Generic":{"Port":${port},"Address":"127.0.0.1","MinResyncPeriod":"1h30m0s",`
-      + `"ClientConnection":{"Kubeconfig":${JSON.stringify(admin)},"QPS":0.1,"Burst":9},"ControllerStartInterval":"0s",`
+      + `"ClientConnection":{"Kubeconfig":${JSON.stringify(admin)},"ContentType":"application/vnd.platform.protobuf","QPS":0.1,"Burst":9},"ControllerStartInterval":"0s",`
       + '"LeaderElection":{"LeaderElect":false,"LeaseDuration":"45s","RenewDeadline":"20s","RetryPeriod":"2s","ResourceLock":"leases",'
       + '"ResourceName":"plat-controller-manager","ResourceNamespace":"plat-system"},'
       + '"Controllers":["certificatesigningrequest-signing-controller","-certificatesigningrequest-cleaner-controller","*"],'
