@@ -10,6 +10,7 @@ import { QUANTITY_GO_TYPE, quantityFromJson } from './quantity.js';
 import { goTimeError, type GoTimeLayout } from './go-time.js';
 import { timeLayoutOf } from './go-time-fields.js';
 import { base64ErrorIndex } from './base64-error.js';
+import { objectMetaSchema } from './object-meta-schema.js';
 
 const Ajv = AjvModule.default ?? AjvModule;
 
@@ -23,7 +24,12 @@ function quantityJsonError(value: unknown): string | undefined {
   }
 }
 
-function stripRequired(schema: JsonSchema): JsonSchema {
+/** Where compiled schemas find the ObjectMeta schema, compiled once per ajv instance. */
+const OBJECT_META_REF = 'ObjectMeta';
+
+function stripRequired(schema: JsonSchema, metaAsRef = true): JsonSchema {
+  // Every kind has the same metadata: as a $ref, ajv compiles it once instead of into every kind's.
+  if (metaAsRef && schema === objectMetaSchema) return { $ref: OBJECT_META_REF } as JsonSchema;
   // Decoded by its own UnmarshalJSON from any JSON value, not by its schema type.
   if (schema[GO_TYPE] === QUANTITY_GO_TYPE) return { goQuantity: true } as JsonSchema;
   // A string, then time.Parse in the field's layout (metav1.Time or MicroTime).
@@ -33,9 +39,9 @@ function stripRequired(schema: JsonSchema): JsonSchema {
   for (const [k, v] of Object.entries(schema)) {
     if (k === 'required' || k === 'description' || k.startsWith('x-')) continue;
     if (k === 'properties' && v) {
-      out.properties = Object.fromEntries(Object.entries(v as Record<string, JsonSchema>).map(([p, s]) => [p, stripRequired(s)]));
+      out.properties = Object.fromEntries(Object.entries(v as Record<string, JsonSchema>).map(([p, s]) => [p, stripRequired(s, metaAsRef)]));
     } else if ((k === 'items' || k === 'additionalProperties') && typeof v === 'object' && v) {
-      (out as Record<string, unknown>)[k] = stripRequired(v as JsonSchema);
+      (out as Record<string, unknown>)[k] = stripRequired(v as JsonSchema, metaAsRef);
     } else (out as Record<string, unknown>)[k] = v;
   }
   return out;
@@ -76,14 +82,34 @@ function unmarshalTypeError(root: JsonSchema, segments: string[], value: unknown
 /** A fraction or an exponent: strconv.ParseInt, which Go's decoder uses for an integer field, refuses it. */
 const notAnInteger = (literal: string): boolean => /[.eE]/.test(literal);
 
-function compile(schema: JsonSchema, allErrors: boolean): ValidateFunction {
-  const ajv = new Ajv({ allErrors, strict: false, validateFormats: true });
+function newAjv(allErrors: boolean): InstanceType<typeof Ajv> {
+  // Code generation is most of a compile; ajv's optimizing pass over the generated code doubles it
+  // for validators that run once a request on small objects. inlineRefs off keeps ObjectMeta shared.
+  const ajv = new Ajv({ allErrors, strict: false, validateFormats: true, inlineRefs: false, code: { optimize: false } });
   ajv.addFormat('byte', { type: 'string', validate: (s: string) => base64ErrorIndex(s) < 0 });
   ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -2147483648 && n <= 2147483647 });
   ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isSafeInteger(n) });
   ajv.addKeyword({ keyword: 'goTime', type: 'string', schemaType: 'string', validate: (layout: GoTimeLayout, value: string) => goTimeError(value, layout) === undefined });
   ajv.addKeyword({ keyword: 'goQuantity', schemaType: 'boolean', validate: (_: boolean, value: unknown) => quantityJsonError(value) === undefined });
-  return ajv.compile(stripRequired(schema));
+  ajv.addSchema(stripRequired(objectMetaSchema, false), OBJECT_META_REF);
+  return ajv;
+}
+
+// One instance per mode: each instance compiles the draft-07 meta-schema before its first schema
+// (about as long as compiling a resource's own), so one per schema doubled every first request's
+// cost. The schemas have no $id and no $ref, so they cannot see each other in a shared instance.
+const instances = new Map<boolean, InstanceType<typeof Ajv>>();
+
+function compile(schema: JsonSchema, allErrors: boolean): ValidateFunction {
+  let ajv = instances.get(allErrors);
+  if (!ajv) instances.set(allErrors, (ajv = newAjv(allErrors)));
+  const stripped = stripRequired(schema);
+  try {
+    return ajv.compile(stripped);
+  } finally {
+    // The checker keeps the function; the instance need not keep the schema (tests build many).
+    ajv.removeSchema(stripped);
+  }
 }
 
 /** The value at `segments` (undefined where there is none). A patch's literal may have been overwritten since. */

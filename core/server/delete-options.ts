@@ -8,11 +8,11 @@ import { fieldError, type FieldError } from '../api/field-errors.js';
 import { applyGoNulls } from '../api/go-null.js';
 import { fields, PROTOBUF_MEDIA_TYPE, str, unwrap } from '../api/protobuf.js';
 import { scanJsonText } from '../api/schema-fields.js';
-import { SchemaTypeChecker } from '../api/schema-types.js';
 import { queryBool, queryInt64 } from '../registry/list-options.js';
 import type { JsonSchema } from '../registry/resource.js';
 import { decodeBody, mediaType, readBody } from './body.js';
 import { optionsInvalid } from './options-invalid.js';
+import { typeChecker } from './type-checkers.js';
 
 export interface Preconditions { uid?: string; resourceVersion?: string }
 
@@ -25,7 +25,8 @@ export interface DeleteOptions {
 }
 
 /** metav1.DeleteOptions for the decoder's type errors (a body is decoded leniently: unknown fields are dropped). */
-const SCHEMA: JsonSchema = {
+/** A DELETE body's (metav1.DeleteOptions): its type checker is warmed up with the resources'. */
+export const DELETE_OPTIONS_SCHEMA: JsonSchema = {
   type: 'object', 'x-go-type': 'v1.DeleteOptions',
   properties: {
     apiVersion: { type: 'string' },
@@ -41,7 +42,6 @@ const SCHEMA: JsonSchema = {
     ignoreStoreReadErrorWithClusterBreakingPotential: { type: 'boolean' },
   },
 };
-let checker: SchemaTypeChecker | undefined;
 
 const JSON_TYPES = ['application/json', 'application/yaml'];
 /** What metainternalversionscheme.Codecs decodes: the DELETE of one object reads its body with it. */
@@ -66,8 +66,8 @@ function fromBody(raw: Buffer, type: string, accepted: readonly string[]): Delet
   // Upstream hands the decoder's own error to the client unwrapped, as a 500 with no reason;
   // it is the client's mistake, so plat answers 400 BadRequest with the same words.
   const doc = decodeBody(raw, type, (cause) => errors.badRequest(cause));
-  applyGoNulls(doc.value, SCHEMA);
-  const typeError = (checker ??= new SchemaTypeChecker(SCHEMA)).check(doc.value, doc.json ? scanJsonText(doc.json).numbers : []);
+  applyGoNulls(doc.value, DELETE_OPTIONS_SCHEMA);
+  const typeError = typeChecker(DELETE_OPTIONS_SCHEMA).check(doc.value, doc.json ? scanJsonText(doc.json).numbers : []);
   if (typeError) throw errors.badRequest(typeError);
   return doc.value as DeleteOptions;
 }

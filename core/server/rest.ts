@@ -7,7 +7,6 @@ import { unrecognizedMessage } from '../api/go-decode-errors.js';
 import { pruneUnknownFields, scanJsonText, type NumberLiteral } from '../api/schema-fields.js';
 import { applyGoNulls } from '../api/go-null.js';
 import { goOrdered } from '../api/go-order.js';
-import { SchemaTypeChecker } from '../api/schema-types.js';
 import { canonicalTimes } from '../api/go-time-fields.js';
 import { PROTOBUF_MEDIA_TYPE, unwrap } from '../api/protobuf.js';
 import type { UserInfo } from '../authn/user.js';
@@ -33,6 +32,7 @@ import { subresourceVerbs } from './subresource-verbs.js';
 import { checkName } from './check-name.js';
 import { validateWriteOptions } from './write-options.js';
 import { answerForm, fromWireGroup, type AnswerForm } from './wire-alias.js';
+import { typeChecker } from './type-checkers.js';
 
 export interface RestDeps {
   now(): Date;
@@ -61,13 +61,6 @@ function bodyKindOf(target: ResourceStore | BodyKind): BodyKind {
   let k = storeKinds.get(target);
   if (!k) storeKinds.set(target, (k = { kind: target.def.kind, version: target.def.version, apiVersion: target.apiVersion, schema: target.def.schema }));
   return k;
-}
-
-const typeCheckers = new WeakMap<JsonSchema, SchemaTypeChecker>();
-function typeChecker(schema: JsonSchema): SchemaTypeChecker {
-  let c = typeCheckers.get(schema);
-  if (!c) typeCheckers.set(schema, (c = new SchemaTypeChecker(schema)));
-  return c;
 }
 
 /**

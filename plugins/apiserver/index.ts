@@ -38,6 +38,8 @@ import { PROFILING_FLAG, profilingFlags, v8Profiler } from '../../core/server/de
 import { makeDir } from '../../core/make-dir.js';
 import { syscallErrorText } from '../../core/go-os-error.js';
 import { checkSecurePort } from '../../core/server/secure-port.js';
+import { bodySchemas, warmTypeCheckers } from '../../core/server/type-checkers.js';
+import { DELETE_OPTIONS_SCHEMA } from '../../core/server/delete-options.js';
 
 const PLUGIN_NAME = 'ApiServerPlugin';
 /** Upstream's: net/http waits 1s for the peer to answer a GOAWAY. */
@@ -252,6 +254,8 @@ export const ApiServerPlugin: Plugin = {
       };
       handles.set(host, { server, storage, resources, stores, url: `https://${joinHostPort(localHost, server.address.port)}`, dial: (chain) => inProcess.dial(chain) });
       log.info(`Serving securely on ${joinHostPort(server.address.address, server.address.port)}`, { dataDir, resources: resources.all().map((d) => `${d.plural}.${d.group}`) });
+      // Off start-up's path: the first request of each resource would otherwise compile its checker.
+      void warmTypeCheckers([...bodySchemas(resources), DELETE_OPTIONS_SCHEMA], { signal: initiated.signal, busy: () => requests.count > 0, log });
     });
 
     // After the parts of this process that call the server (their last writes land), before what
