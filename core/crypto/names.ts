@@ -5,6 +5,7 @@ import { DerReader, TAG, identifierOf, tagMismatch, decodeBitString, decodeInt64
 import { seq, setOf, oid, printableString, utf8String } from './der-write.js';
 import { CryptoError } from './errors.js';
 import { goAsn1TimeError } from './go-asn1-time.js';
+import { goBytesString } from './go-bytes-string.js';
 import { DN_COMMON_NAME, DN_ORGANIZATION, DN_ORGANIZATIONAL_UNIT, DN_SHORT_NAMES } from './oids.js';
 
 export interface DistinguishedNameAttribute {
@@ -131,7 +132,8 @@ export function decodeStringValue(t: Tlv, c: Uint8Array, errors: StringErrors = 
       if (c.some((b) => !((b >= 0x30 && b <= 0x39) || b === 0x20))) throw new CryptoError(errors.numeric);
       return latin1();
     case TAG.T61String:
-      return latin1();
+      // Go 1.23's parseT61String is string(bytes): no character set (go-bytes-string.ts).
+      return goBytesString(c);
     case TAG.UTF8String:
       try {
         return utf8.decode(c);

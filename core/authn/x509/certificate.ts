@@ -11,6 +11,7 @@ import { checkPublicKey, readSubjectPublicKeyInfo, type AlgorithmIdentifier, typ
 import { DerReader as CryptoDerReader } from '../../crypto/der.js';
 import { isUcs2 } from '../../crypto/certificate-names.js';
 import { parseSubjectAltNames } from '../../crypto/general-names.js';
+import { goBytesString } from '../../crypto/go-bytes-string.js';
 
 export const OID = {
   commonName: '2.5.4.3',
@@ -349,8 +350,9 @@ function decodeString(tlv: Tlv): string {
       if (!/^[0-9 ]*$/.test(b.toString('latin1'))) throw new CertificateParseError('invalid NumericString');
       return b.toString('latin1');
     case TAG.T61_STRING:
-      // Treated as Latin-1, as Go and BoringSSL do.
-      return b.toString('latin1');
+      // Go 1.23's parseASN1String returns string(value): the bytes, no character set (Latin-1
+      // only from Go 1.25). So T61 bytes C3 A9 are the user "é", as in the certificates plat issues.
+      return goBytesString(b);
     case TAG.BMP_STRING: {
       if (b.length % 2 !== 0) throw new CertificateParseError('invalid BMPString');
       // Go strips a trailing NUL, then decodes UCS-2 big-endian.

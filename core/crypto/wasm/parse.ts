@@ -10,6 +10,7 @@ import { CryptoError } from '../errors.js';
 import { RDN, RDN_ATTRIBUTE, RDN_ATTRIBUTE_TYPE, RDN_ATTRIBUTE_VALUE, x509StringError, x509UnsupportedString } from '../certificate-names.js';
 import { formatIp } from '../general-names.js';
 import { goAsn1TimeError } from '../go-asn1-time.js';
+import { goBytesString } from '../go-bytes-string.js';
 import { wellFormed, type DistinguishedNameAttribute } from '../names.js';
 import { DN_COMMON_NAME, DN_ORGANIZATION, DN_SHORT_NAMES } from '../oids.js';
 import { publicKeyObject, type PublicKeyInfo } from '../public-key.js';
@@ -252,6 +253,7 @@ const encoder = new TextEncoder();
 
 function stringValue(mem: Uint8Array, kind: number, p: number, end: number): string {
   if (kind === 0x0c) return utf8.decode(mem.subarray(p, end));
+  if (kind === 0x14) return goBytesString(mem.subarray(p, end));
   if (kind === 0x1e) {
     let n = end - p;
     if (n >= 2 && mem[end - 1] === 0 && mem[end - 2] === 0) n -= 2;
