@@ -9,16 +9,15 @@ import assert from 'node:assert/strict';
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { request as httpsRequest } from 'node:https';
 import { after, before, describe, it } from 'node:test';
 import { createCertificate } from '../../core/crypto/index.js';
 import { authenticateCertificateChain } from '../../core/authn/x509/index.js';
 import { parseCertificate } from '../../core/authn/x509/certificate.js';
 import { makeCa, makeClientCert, type TestCredential } from '../helpers/certs.js';
 import { openssl } from '../helpers/openssl.js';
+import { seenAs as seenAsCert, selfReviewAs } from './self-review.js';
 import { startInProcess, tempDir, type RunningPlat } from '../helpers/plat.js';
 
-const REVIEWS = '/apis/authentication.platform/v1/selfsubjectreviews';
 const DAY = 24 * 3600e3;
 
 /** An RSA private key with e = d = 1: what anyone holding a certificate for an e = 1 key can sign with. */
@@ -56,27 +55,8 @@ describe('client certificates with keys or signatures Go refuses', () => {
   });
   after(() => plat.stop());
 
-  /** The username plat sees, or the status when it sees none. */
-  const seenAs = async (certificatePem: string, keyPem: string): Promise<string | number> => {
-    // Security level 0: this client's OpenSSL would not present a 512-bit key or a SHA-1 chain.
-    const u = new URL(REVIEWS, plat.url);
-    const body = JSON.stringify({ apiVersion: 'authentication.platform/v1', kind: 'SelfSubjectReview' });
-    return new Promise((resolve, reject) => {
-      const req = httpsRequest({
-        method: 'POST', hostname: u.hostname, port: u.port, path: u.pathname, ca: plat.admin.creds.ca,
-        cert: certificatePem, key: keyPem, ciphers: 'DEFAULT@SECLEVEL=0',
-        headers: { 'content-type': 'application/json', accept: 'application/json' },
-      }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve(res.statusCode === 201
-          ? JSON.parse(Buffer.concat(chunks).toString()).status.userInfo.username as string
-          : res.statusCode ?? 0));
-      });
-      req.on('error', reject);
-      req.end(body);
-    });
-  };
+  // Security level 0: this client's OpenSSL would not present a 512-bit key or a SHA-1 chain.
+  const seenAs = (certificatePem: string, keyPem: string) => seenAsCert(plat, certificatePem, keyPem, { ciphers: 'DEFAULT@SECLEVEL=0' });
 
   it('authenticates a good certificate of the same CA', async () => {
     const good = makeClientCert(root, 'alice');
@@ -85,20 +65,7 @@ describe('client certificates with keys or signatures Go refuses', () => {
 
   it('keeps a leading U+FEFF in subject values, as Go does (O=\\uFEFFsystem:masters is not system:masters)', async () => {
     const bom = makeClientCert(root, '\uFEFFalice', ['\uFEFFsystem:masters']);
-    const client = { cert: bom.certificatePem, key: bom.privateKeyPem };
-    const u = new URL(REVIEWS, plat.url);
-    const seen = await new Promise<{ username: string; groups: string[] }>((resolve, reject) => {
-      const req = httpsRequest({
-        method: 'POST', hostname: u.hostname, port: u.port, path: u.pathname, ca: plat.admin.creds.ca, ...client,
-        headers: { 'content-type': 'application/json', accept: 'application/json' },
-      }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString()).status.userInfo));
-      });
-      req.on('error', reject);
-      req.end(JSON.stringify({ apiVersion: 'authentication.platform/v1', kind: 'SelfSubjectReview' }));
-    });
+    const seen = (await selfReviewAs(plat, bom.certificatePem, bom.privateKeyPem)).user!;
     assert.equal(seen.username, '\uFEFFalice');
     assert.deepEqual(seen.groups, ['\uFEFFsystem:masters', 'system:authenticated']);
   });

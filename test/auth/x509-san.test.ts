@@ -9,15 +9,14 @@
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { request as httpsRequest } from 'node:https';
 import { after, before, describe, it } from 'node:test';
 import { authenticateCertificateChain } from '../../core/authn/x509/index.js';
 import { parseCertificate } from '../../core/authn/x509/certificate.js';
 import { makeCa, type TestCredential } from '../helpers/certs.js';
 import { openssl, opensslKey, tempDir as opensslDir } from '../helpers/openssl.js';
+import { seenAs as seenAsCert } from './self-review.js';
 import { startInProcess, tempDir, type RunningPlat } from '../helpers/plat.js';
 
-const REVIEWS = '/apis/authentication.platform/v1/selfsubjectreviews';
 const UPN = '1.3.6.1.4.1.311.20.2.3';
 
 /** A client certificate for CN=`cn` issued by `ca` with `san` as openssl's extension line, and its key. */
@@ -57,24 +56,7 @@ describe('client certificates and their subjectAltName (Go parses it, OpenSSL do
   });
   after(() => plat.stop());
 
-  /** The username plat sees, or the status when it sees none. */
-  const seenAs = async (certificatePem: string, keyPem: string): Promise<string | number> => {
-    const u = new URL(REVIEWS, plat.url);
-    return new Promise((resolve, reject) => {
-      const req = httpsRequest({
-        method: 'POST', hostname: u.hostname, port: u.port, path: u.pathname, ca: plat.admin.creds.ca,
-        cert: certificatePem, key: keyPem, headers: { 'content-type': 'application/json', accept: 'application/json' },
-      }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve(res.statusCode === 201
-          ? JSON.parse(Buffer.concat(chunks).toString()).status.userInfo.username as string
-          : res.statusCode ?? 0));
-      });
-      req.on('error', reject);
-      req.end(JSON.stringify({ apiVersion: 'authentication.platform/v1', kind: 'SelfSubjectReview' }));
-    });
-  };
+  const seenAs = (certificatePem: string, keyPem: string) => seenAsCert(plat, certificatePem, keyPem);
 
   // [why, the SAN line, the user (accepted) or 401, the reason authenticateCertificateChain gives]
   const unhandled = /^verifying certificate SN=7, SKID=[0-9A-F:]*, AKID=[0-9A-F:]* failed: x509: unhandled critical extension$/;

@@ -6,16 +6,15 @@ import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { request as httpsRequest } from 'node:https';
 import { after, before, describe, it } from 'node:test';
 import { parseCertificate } from '../../core/authn/x509/certificate.js';
 import { oid, seq, setOf, tlv } from '../../core/crypto/der-write.js';
 import { makeCa, type TestCredential } from '../helpers/certs.js';
 import { openssl, tempDir as opensslDir } from '../helpers/openssl.js';
 import { startInProcess, tempDir, type RunningPlat } from '../helpers/plat.js';
+import { selfReviewAs } from './self-review.js';
 import { craftCsr } from '../crypto/csr-craft.js';
 
-const REVIEWS = '/apis/authentication.platform/v1/selfsubjectreviews';
 const CN = '2.5.4.3';
 const O = '2.5.4.10';
 
@@ -52,24 +51,7 @@ describe('client certificates with T61String names (Go 1.23: the bytes, no chara
   });
   after(() => plat.stop());
 
-  const review = async (certificatePem: string, keyPem: string): Promise<{ status: number; user?: { username: string; groups: string[] } }> => {
-    const u = new URL(REVIEWS, plat.url);
-    return new Promise((resolve, reject) => {
-      const req = httpsRequest({
-        method: 'POST', hostname: u.hostname, port: u.port, path: u.pathname, ca: plat.admin.creds.ca,
-        cert: certificatePem, key: keyPem, headers: { 'content-type': 'application/json', accept: 'application/json' },
-      }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const status = res.statusCode ?? 0;
-          resolve(status === 201 ? { status, user: JSON.parse(Buffer.concat(chunks).toString('utf8')).status.userInfo } : { status });
-        });
-      });
-      req.on('error', reject);
-      req.end(JSON.stringify({ apiVersion: 'authentication.platform/v1', kind: 'SelfSubjectReview' }));
-    });
-  };
+  const review = (certificatePem: string, keyPem: string) => selfReviewAs(plat, certificatePem, keyPem);
 
   // [why, CN bytes, O bytes, the username, the group from O]
   const CASES: [string, number[], number[], string, string][] = [
