@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { Flags, FlagError } from '../core/flags/flag-set.js';
 import { declareGlobalFlags, globalRequest, type GlobalRequest } from '../core/global-flags.js';
 import { rawVersionLine, versionInfo, versionLine } from '../core/version.js';
-import { subcommandUsage } from './commands/subcommand-usage.js';
+import { splitSubcommand, subcommandUsage } from './commands/subcommand-usage.js';
 import { exitAfterOutput } from './exit-after-output.js';
 
 // Each command and role is imported when it runs: a role's profile loads its plugins (the API
@@ -41,7 +41,7 @@ async function runCa(argv: readonly string[]): Promise<number> {
   const { CA_HELP, CA_USAGE, caInit, caSign, CommandError } = await import('./commands/ca.js');
   const usage = subcommandUsage('ca', argv, CA_USAGE, CA_HELP);
   if (usage !== undefined) return usage;
-  const [sub, ...rest] = argv;
+  const [sub, rest] = splitSubcommand(argv);
   try {
     process.stdout.write(sub === 'init' ? await caInit(rest) : (await caSign(rest)).stdout);
     return 0;
@@ -59,7 +59,7 @@ async function runToken(argv: readonly string[]): Promise<number> {
   const usage = subcommandUsage('token', argv, TOKEN_USAGE, TOKEN_HELP);
   if (usage !== undefined) return usage;
   try {
-    process.stdout.write(await tokenCreate(argv.slice(1)));
+    process.stdout.write(await tokenCreate(splitSubcommand(argv)[1]));
     return 0;
   } catch (e) {
     if (e instanceof FlagError || e instanceof CommandError) {
@@ -75,7 +75,7 @@ async function runAuth(argv: readonly string[]): Promise<number> {
   const usage = subcommandUsage('auth', argv, AUTH_USAGE, AUTH_HELP);
   if (usage !== undefined) return usage;
   try {
-    const { stdout, allowed } = await authCanI(argv.slice(1), (text) => process.stderr.write(text));
+    const { stdout, allowed } = await authCanI(splitSubcommand(argv)[1], (text) => process.stderr.write(text));
     process.stdout.write(stdout);
     return allowed ? 0 : 1;
   } catch (e) {

@@ -16,7 +16,7 @@ import { csrDecide } from './csr-decide.js';
 import { csrGet, csrList } from './csr-show.js';
 import { issued, waitFlags, waitForIssued } from './csr-wait.js';
 import { CSR_HELP } from './csr-help.js';
-import { subcommandUsage } from './subcommand-usage.js';
+import { splitSubcommand, subcommandUsage } from './subcommand-usage.js';
 import { objectPrinter } from './csr-output.js';
 import { wireBytes } from '../../core/certificates/csr-object.js';
 import { Interrupted, runInterruptible } from './interrupt.js';
@@ -94,7 +94,7 @@ function exitQuietlyOnClosedOutput(): void {
 
 export async function runCsr(argv: readonly string[]): Promise<number> {
   exitQuietlyOnClosedOutput();
-  const [sub, ...rest] = argv;
+  const [sub, rest] = splitSubcommand(argv);
   const out = (t: string) => { process.stdout.write(t); };
   const err = (t: string) => { process.stderr.write(t); };
   // No subcommand, an unknown one or help asked for: as the other command groups (subcommand-usage.ts).

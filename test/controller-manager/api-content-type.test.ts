@@ -1,5 +1,6 @@
-// --plat-api-content-type: plat's client speaks JSON, so the controller manager takes upstream's
-// default (the protobuf type) and application/json, sends JSON for both, and refuses any other
+// --plat-api-content-type: plat's client speaks JSON, so the controller manager takes what
+// client-go's clientset encodes in (upstream's default, the protobuf type; application/json;
+// application/yaml), sends JSON for each, and refuses any other
 // type at start-up in client-go's words (runtime.NegotiateError); the node agent checks its
 // contentType the same way.
 import assert from 'node:assert/strict';
@@ -19,17 +20,18 @@ function controllerManagerFlags(): Flags {
   return flags;
 }
 
-const refusal = (v: string) => `invalid argument ${JSON.stringify(v)} for "--plat-api-content-type" flag: no serializers registered for ${v} (plat's client takes application/vnd.platform.protobuf or application/json and sends JSON for both)`;
+const refusal = (v: string) => `invalid argument ${JSON.stringify(v)} for "--plat-api-content-type" flag: no serializers registered for ${v} (plat's client takes application/vnd.platform.protobuf, application/json or application/yaml and sends JSON for each)`;
 
 describe('--plat-api-content-type', () => {
-  it('the controller manager takes the protobuf default, JSON and empty (client-go: JSON), and nothing else', () => {
-    for (const v of ['application/vnd.platform.protobuf', 'application/json', '']) {
+  it('the controller manager takes the protobuf default, JSON, YAML and empty (client-go: JSON), and nothing else', () => {
+    // client-go's codecs (newSerializersForScheme) encode JSON, YAML and protobuf bodies.
+    for (const v of ['application/vnd.platform.protobuf', 'application/json', 'application/yaml', '']) {
       const flags = controllerManagerFlags();
       flags.parse([`--plat-api-content-type=${v}`]);
       assert.equal(flags.get('plat-api-content-type'), v);
       assert.deepEqual(flags.usedUnsupported(), [], v);
     }
-    for (const v of ['text/plain', 'application/yaml', 'application/json; charset=utf-8', 'application/vnd.kubernetes.protobuf', 'json']) {
+    for (const v of ['text/plain', 'application/x-yaml', 'application/json; charset=utf-8', 'application/vnd.kubernetes.protobuf', 'json']) {
       assert.throws(() => controllerManagerFlags().parse([`--plat-api-content-type=${v}`]), (e: unknown) => {
         assert.ok(e instanceof FlagError);
         assert.equal(e.message, refusal(v));
@@ -52,6 +54,6 @@ describe('--plat-api-content-type', () => {
   it('plat nodeagent refuses such a contentType too, from the flag', () => {
     const r = runPlat(['nodeagent', '--plat-api-content-type=text/plain']);
     assert.equal(r.code, 1, r.stderr);
-    assert.match(r.stderr, /contentType: Invalid value: "text\/plain": no serializers registered for text\/plain \(plat's client takes application\/vnd\.platform\.protobuf or application\/json and sends JSON for both\)/);
+    assert.match(r.stderr, /contentType: Invalid value: "text\/plain": no serializers registered for text\/plain \(plat's client takes application\/vnd\.platform\.protobuf, application\/json or application\/yaml and sends JSON for each\)/);
   });
 });

@@ -151,7 +151,7 @@ KubeCloudShared: {UseServiceAccountCredentials: yes}
         'Generic.ClientConnection.acceptContentTypes: not supported (plat sends and accepts JSON only)',
         'Generic.LeaderMigration: not supported (leader migration is not implemented by plat)'] },
     { name: 'a content type plat\'s client cannot send', text: `${HEAD}Generic:\n  ClientConnection: {contentType: text/plain}\n`,
-      problems: ['Generic.ClientConnection.contentType: invalid value "text/plain" for flag "plat-api-content-type": no serializers registered for text/plain (plat\'s client takes application/vnd.platform.protobuf or application/json and sends JSON for both)'] },
+      problems: ['Generic.ClientConnection.contentType: invalid value "text/plain" for flag "plat-api-content-type": no serializers registered for text/plain (plat\'s client takes application/vnd.platform.protobuf, application/json or application/yaml and sends JSON for each)'] },
     { name: 'another controller\'s part', text: `${HEAD}DeploymentController: {ConcurrentDeploymentSyncs: 5}\nKubeCloudShared: {}\n`,
       problems: ['DeploymentController: not supported (plat has no such controller)'] },
     { name: 'cloud fields of KubeCloudShared', text: `${HEAD}KubeCloudShared:\n  ClusterName: prod\n  NodeSyncPeriod: 10s\n  CloudProvider: {Name: aws}\n  Colour: blue\n`,

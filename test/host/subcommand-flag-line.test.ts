@@ -74,6 +74,29 @@ describe('flags before any subcommand', () => {
     }
   });
 
+  it("flags before the subcommand's name go to it, as cobra's Find and argsMinusFirstX take them", () => {
+    for (const args of [
+      ['csr', '--help=false', 'list', '--kubeconfig', NO_CONFIG],
+      ['csr', '--kubeconfig', NO_CONFIG, 'get', 'a'],
+      ['csr', `--kubeconfig=${NO_CONFIG}`, '-h=false', 'approve', 'a'],
+      ['token', `--kubeconfig=${NO_CONFIG}`, 'create'],
+    ]) {
+      const r = runPlat(args);
+      assert.equal(r.code, 1, `${args.join(' ')}: ${r.stderr}`);
+      assert.match(r.stderr, ran, args.join(' '));
+    }
+    const dir = path.join(tempDir(), 'ca');
+    const r = runPlat(['ca', '--dir', dir, 'init', '--days=3']);
+    assert.deepEqual([r.code, r.stderr], [0, '']);
+    assert.ok(existsSync(path.join(dir, 'ca.key')));
+    // A flag without '=' takes the next word as its value, so no subcommand is named: the group's line.
+    const bogus = runPlat(['csr', '--foo', 'list']);
+    assert.deepEqual([bogus.code, bogus.stderr], [2, "plat csr: unknown flag: --foo\nSee 'plat csr --help' for usage.\n"]);
+    const help = runPlat(['csr', '--help', 'list']);
+    assert.deepEqual([help.code, help.stderr], [0, '']);
+    assert.match(help.stdout, /^Usage:\n {2}plat csr /);
+  });
+
   it('another flag is an unknown flag, with the hint for the group', () => {
     for (const group of ['csr', 'ca', 'token', 'auth']) {
       const r = runPlat([group, '--foo']);
