@@ -7,6 +7,9 @@
 // accepts a subset of what `parse` accepts, with the same result, and on failure `parse` answers,
 // so only `parse` is here. Kubernetes 1.32 builds with Go 1.23; that the zone offset's range check
 // (`+25:00` refused) is already in 1.23 is assumed, not confirmed (Go 1.19 has none).
+import { atoi, BAD, daysIn, getnum, goTimeQuote, isDigit } from '../go-time-parse-parts.js';
+
+export { goTimeQuote } from '../go-time-parse-parts.js';
 
 /** A Go time.Time as an instant: Unix seconds (UTC) and the nanoseconds within that second. */
 export interface GoInstant {
@@ -40,41 +43,7 @@ const CHUNKS: Record<GoTimeLayout, Chunk[]> = {
   [RFC3339_MICRO]: [...DATE_AND_CLOCK, { prefix: '', std: 'fraction', text: '.000000' }, ...ZONE_AND_END],
 };
 
-/** Go's time-package quote: `"` and `\` escaped, bytes below space or above 0x7f as \xNN. */
-export function goTimeQuote(s: Uint8Array | string): string {
-  const bytes = typeof s === 'string' ? Buffer.from(s, 'utf8') : s;
-  let out = '"';
-  for (const b of bytes) {
-    // A multi-byte rune's bytes are all >= 0x80, so Go's per-rune escaping is per-byte here.
-    if (b < 0x20 || b >= 0x80) out += `\\x${b.toString(16).padStart(2, '0')}`;
-    else out += (b === 0x22 || b === 0x5c ? '\\' : '') + String.fromCharCode(b);
-  }
-  return `${out}"`;
-}
-
-const isDigit = (s: Uint8Array, i: number): boolean => i < s.length && s[i]! >= 0x30 && s[i]! <= 0x39;
 const commaOrPeriod = (b: number | undefined): boolean => b === 0x2e || b === 0x2c;
-const BAD = Symbol('errBad');
-
-/** getnum: one or two digits (`fixed`: exactly two). */
-function getnum(s: Uint8Array, fixed: boolean): [number, Uint8Array] | typeof BAD {
-  if (!isDigit(s, 0)) return BAD;
-  if (!isDigit(s, 1)) return fixed ? BAD : [s[0]! - 0x30, s.subarray(1)];
-  return [(s[0]! - 0x30) * 10 + (s[1]! - 0x30), s.subarray(2)];
-}
-
-/** atoi: an optional sign, then digits only (the sign is why `.+12345` passes as a fraction). */
-function atoi(s: Uint8Array): number | typeof BAD {
-  let i = 0;
-  const neg = s[0] === 0x2d;
-  if (s[0] === 0x2d || s[0] === 0x2b) i++;
-  let x = 0;
-  for (; i < s.length; i++) {
-    if (!isDigit(s, i)) return BAD;
-    x = x * 10 + (s[i]! - 0x30);
-  }
-  return neg ? -x : x;
-}
 
 /** parseNanoseconds: `value[0]` a separator, at most nine digits counted; a negative is out of range. */
 function parseNanoseconds(value: Uint8Array, nbytes: number): number | typeof BAD | 'fractional second' {
@@ -86,8 +55,6 @@ function parseNanoseconds(value: Uint8Array, nbytes: number): number | typeof BA
   return ns * 10 ** (10 - n);
 }
 
-const isLeap = (y: number): boolean => y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
-const daysIn = (month: number, year: number): number => (month === 2 && isLeap(year) ? 29 : [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]!);
 
 /**
  * The form the API server itself writes (UTC, `Z`, a MicroTime's six digits): every time of a
