@@ -25,9 +25,22 @@ export interface DecodedJwt {
 
 const B64URL = /^[A-Za-z0-9_-]*$/;
 
-function b64urlDecode(part: string, what: string): Buffer {
-  if (!B64URL.test(part) || part.length % 4 === 1) throw new JwtError(`malformed JWT: ${what} is not base64url`);
-  return Buffer.from(part, 'base64url');
+/**
+ * Go's base64.RawURLEncoding.DecodeString: CR and LF anywhere are skipped, padding is an illegal
+ * character, unused trailing bits are ignored (the encoding is not Strict).
+ */
+function goRawUrlDecode(part: string, what: string): Buffer {
+  const text = part.replace(/[\r\n]/g, '');
+  if (!B64URL.test(text) || text.length % 4 === 1) throw new JwtError(`malformed JWT: ${what} is not base64url`);
+  return Buffer.from(text, 'base64url');
+}
+
+/** Go's unicode.IsSpace, which go-jose's stripWhitespace removes (JS's \s differs: U+FEFF, U+0085). */
+const GO_SPACE = /[\t\n\v\f\r \u0085\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]/g;
+
+/** go-jose v2's base64URLDecode: trailing '=' padding is stripped first, so a padded part decodes. */
+function joseDecode(part: string, what: string): Buffer {
+  return goRawUrlDecode(part.replace(/=+$/, ''), what);
 }
 
 function jsonObject(bytes: Buffer, what: string): Record<string, unknown> {
@@ -37,15 +50,24 @@ function jsonObject(bytes: Buffer, what: string): Record<string, unknown> {
   return v as Record<string, unknown>;
 }
 
-/** Splits and decodes a compact JWS without checking anything but its shape. */
+/**
+ * Splits and decodes a compact JWS as go-jose v2's ParseSigned does (Kubernetes 1.32 verifies both
+ * service-account and OIDC tokens with it): whitespace anywhere is dropped and each part may carry
+ * '=' padding. The signed bytes are the parts re-encoded unpadded (go-jose's computeAuthData), not
+ * the token's own text. The payload is further held to the unpadded form by the issuer routing
+ * (peekPayload), which both upstream authenticators run first.
+ */
 export function decodeJwt(token: string): DecodedJwt {
   if (token.length > MAX_JWT_BYTES) throw new JwtError(`malformed JWT: longer than ${MAX_JWT_BYTES} bytes`);
-  const parts = token.split('.');
+  const parts = token.replace(GO_SPACE, '').split('.');
   if (parts.length !== 3) throw new JwtError('malformed JWT: expected three dot-separated parts');
   const [h, p, s] = parts as [string, string, string];
-  const header = jsonObject(b64urlDecode(h, 'header'), 'header');
-  const payload = jsonObject(b64urlDecode(p, 'payload'), 'payload');
-  return { header, payload, signingInput: Buffer.from(`${h}.${p}`, 'ascii'), signature: b64urlDecode(s, 'signature') };
+  const headerBytes = joseDecode(h, 'header');
+  const payloadBytes = joseDecode(p, 'payload');
+  const header = jsonObject(headerBytes, 'header');
+  const payload = jsonObject(payloadBytes, 'payload');
+  const signingInput = Buffer.from(`${headerBytes.toString('base64url')}.${payloadBytes.toString('base64url')}`, 'ascii');
+  return { header, payload, signingInput, signature: joseDecode(s, 'signature') };
 }
 
 /**
@@ -57,13 +79,17 @@ export function peekIssuer(token: string): string | undefined {
   return typeof payload?.['iss'] === 'string' ? payload['iss'] : undefined;
 }
 
-/** The payload of something shaped like a JWT, unverified, for routing only. Never throws. */
+/**
+ * The payload of something shaped like a JWT, unverified, for routing only. Never throws. Decoded
+ * as upstream's hasCorrectIssuer and untrustedIssuer do (base64.RawURLEncoding on the raw token's
+ * second part): no whitespace stripping and no padding, so a padded payload is no one's token.
+ */
 export function peekPayload(token: string): DecodedJwt['payload'] | undefined {
   if (token.length > MAX_JWT_BYTES) return undefined;
   const parts = token.split('.');
   if (parts.length !== 3) return undefined;
   try {
-    return jsonObject(b64urlDecode(parts[1]!, 'payload'), 'payload');
+    return jsonObject(goRawUrlDecode(parts[1]!, 'payload'), 'payload');
   } catch {
     return undefined;
   }
