@@ -31,6 +31,12 @@ export function bearerToken(headers: AuthenticationRequest['headers']): string |
   return token === '' ? undefined : token;
 }
 
+/** The token the token authenticators take: a TokenReview's own, else the Authorization header's bearer token. */
+export function requestToken(req: Pick<AuthenticationRequest, 'headers' | 'token'>): string | undefined {
+  if (req.token !== undefined) return req.token === '' ? undefined : req.token;
+  return bearerToken(req.headers);
+}
+
 /** An empty token followed by more text: a space too many after `Bearer` (strings.SplitN(auth, " ", 3)). */
 export function hasExtraSpaceBeforeToken(headers: AuthenticationRequest['headers']): boolean {
   const parts = bearerParts(headers);

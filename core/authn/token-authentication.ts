@@ -7,7 +7,7 @@
 // plugins fetch a new one, not quietly system:anonymous. Each token authenticator calls
 // tokenAuthenticationEnabled in configure when it is on; the check is tapped once per host.
 import type { Host } from '../host.js';
-import { bearerToken, EXTRA_SPACE_WARNING, hasExtraSpaceBeforeToken, INVALID_BEARER_TOKEN } from './bearer.js';
+import { requestToken, EXTRA_SPACE_WARNING, hasExtraSpaceBeforeToken, INVALID_BEARER_TOKEN } from './bearer.js';
 
 /** After every authenticator that may accept a token, before anonymous (stage 1000). */
 export const BEARER_TOKEN_STAGE = 999;
@@ -19,7 +19,7 @@ export function tokenAuthenticationEnabled(host: Host): void {
   if (enabled.has(host)) return;
   enabled.add(host);
   host.hooks.authenticate.tap({ name: TAP_NAME, stage: BEARER_TOKEN_STAGE }, (req) => {
-    if (!req.rejected && bearerToken(req.headers) !== undefined) req.reject(INVALID_BEARER_TOKEN);
+    if (!req.rejected && requestToken(req) !== undefined) req.reject(INVALID_BEARER_TOKEN);
     if (hasExtraSpaceBeforeToken(req.headers)) req.warn?.(EXTRA_SPACE_WARNING);
     return undefined;
   });

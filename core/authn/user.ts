@@ -29,6 +29,11 @@ export interface AuthenticationRequest {
    */
   readonly audiences?: readonly string[];
   /**
+   * A TokenReview's spec.token: the token itself, as upstream's TokenReview hands it to the token
+   * authenticators, not read from an Authorization header (which would cut it at a space).
+   */
+  readonly token?: string;
+  /**
    * Told, by an audience-aware authenticator that accepts the credential, the audiences it is good
    * for (upstream's authenticator.Response.Audiences); a TokenReview reports them.
    */

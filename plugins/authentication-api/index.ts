@@ -3,7 +3,7 @@
 import { aggregate } from '../../core/aggregate.js';
 import { errors } from '../../core/api/errors.js';
 import { intersectAudiences, targetAudiences } from '../../core/authn/api-audiences.js';
-import { bearerToken, INVALID_BEARER_TOKEN } from '../../core/authn/bearer.js';
+import { requestToken, INVALID_BEARER_TOKEN } from '../../core/authn/bearer.js';
 import type { ApiObject } from '../../core/api/meta.js';
 import { ANONYMOUS_USER, AUTHENTICATED_GROUP, UNAUTHENTICATED_GROUP, type AuthenticationRequest, type UserInfo } from '../../core/authn/user.js';
 import type { Host } from '../../core/host.js';
@@ -47,7 +47,7 @@ async function reviewToken(host: Host, token: string, audiences: readonly string
   const reasons: string[] = [];
   let granted: readonly string[] | undefined;
   const req: AuthenticationRequest = {
-    method: 'POST', path: '/', headers: { authorization: `Bearer ${token}` }, peerCertificate: undefined, peerChain: [],
+    method: 'POST', path: '/', headers: {}, token, peerCertificate: undefined, peerChain: [],
     ...(audiences?.length ? { audiences } : {}),
     granted: (a) => { granted = a; },
     reject: (reason) => { reasons.push(reason); },
@@ -55,7 +55,7 @@ async function reviewToken(host: Host, token: string, audiences: readonly string
   };
   const user = await host.hooks.authenticate.promise(req);
   if (!user || user.name === ANONYMOUS_USER || user.groups.includes(UNAUTHENTICATED_GROUP)) {
-    const error = reviewError(reasons, bearerToken(req.headers) !== undefined);
+    const error = reviewError(reasons, requestToken(req) !== undefined);
     return error === undefined ? {} : { error };
   }
   // tokenreview's REST: a user whose authenticator was good for none of the audiences asked for (an

@@ -10,7 +10,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { GoTimeError, parseGoTime, RFC3339 } from '../../core/api/go-time.js';
 import { goQuote } from '../../core/go-quote.js';
-import { bearerToken, INVALID_BEARER_TOKEN } from '../../core/authn/bearer.js';
+import { requestToken, INVALID_BEARER_TOKEN } from '../../core/authn/bearer.js';
 import { tokenAuthenticationEnabled } from '../../core/authn/token-authentication.js';
 import { authenticateAudienceAgnostic } from '../../core/authn/api-audiences.js';
 import type { UserInfo } from '../../core/authn/user.js';
@@ -95,7 +95,7 @@ export const BootstrapTokenAuthenticator: Plugin = {
       const log = host.logger.child(PLUGIN_NAME);
       tokenAuthenticationEnabled(host);
       host.hooks.authenticate.tapPromise({ name: PLUGIN_NAME, stage: 5 }, async (req) => {
-        const token = bearerToken(req.headers);
+        const token = requestToken(req);
         if (token === undefined) return undefined;
         const m = TOKEN.exec(token);
         if (!m) return undefined;

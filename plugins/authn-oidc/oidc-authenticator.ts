@@ -3,7 +3,7 @@
 // `iss` to the one authenticator of that issuer; a token of no configured issuer is left to the
 // other authenticators (no opinion; if none takes it, core's bearer-token step refuses it), and one of a configured issuer that fails any check is
 // rejected (401), the reason logged by the server and never the token.
-import { bearerToken } from '../../core/authn/bearer.js';
+import { requestToken } from '../../core/authn/bearer.js';
 import { tokenAuthenticationEnabled } from '../../core/authn/token-authentication.js';
 import { authenticateAudienceAgnostic } from '../../core/authn/api-audiences.js';
 import { JOSE_ALGORITHMS, peekPayload, type JoseAlgorithm } from '../../core/authn/jwt.js';
@@ -142,7 +142,7 @@ export function createOidcAuthenticator(deps: OidcAuthenticatorDeps = {}): Plugi
 
         tokenAuthenticationEnabled(host);
         host.hooks.authenticate.tapPromise({ name: PLUGIN_NAME, stage: OIDC_STAGE }, async (req): Promise<UserInfo | undefined> => {
-          const token = bearerToken(req.headers);
+          const token = requestToken(req);
           if (token === undefined) return undefined;
           const iss = routingIssuer(token);
           const authenticator = iss === undefined ? undefined : byIssuer.get(iss);

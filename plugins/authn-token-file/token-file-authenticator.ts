@@ -6,7 +6,7 @@
 // keeps the request from falling through to anonymous (401 "invalid bearer token", as upstream).
 import type { Host } from '../../core/host.js';
 import type { Plugin } from '../../core/plugin.js';
-import { bearerToken, INVALID_BEARER_TOKEN } from '../../core/authn/bearer.js';
+import { requestToken, INVALID_BEARER_TOKEN } from '../../core/authn/bearer.js';
 import { tokenAuthenticationEnabled } from '../../core/authn/token-authentication.js';
 import { authenticateAudienceAgnostic } from '../../core/authn/api-audiences.js';
 import { loadTokenFile } from './token-table.js';
@@ -35,7 +35,7 @@ export const TokenFileAuthenticator: Plugin = {
       // Counts only: token values never reach the log.
       log.info('static token authentication enabled', { file: path, tokens: table.size });
       host.hooks.authenticate.tapPromise(PLUGIN_NAME, (req) => {
-        const token = bearerToken(req.headers);
+        const token = requestToken(req);
         if (token === undefined) return Promise.resolve(undefined);
         // Audience-agnostic, as upstream wraps this authenticator (WrapAudienceAgnosticToken).
         return authenticateAudienceAgnostic(host, req, () => {

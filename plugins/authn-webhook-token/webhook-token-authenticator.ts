@@ -7,7 +7,7 @@ import type { UserInfo } from '../../core/authn/user.js';
 import type { Host } from '../../core/host.js';
 import type { Plugin } from '../../core/plugin.js';
 import { StartupError } from '../../core/plugin.js';
-import { bearerToken } from '../../core/authn/bearer.js';
+import { requestToken } from '../../core/authn/bearer.js';
 import { tokenAuthenticationEnabled } from '../../core/authn/token-authentication.js';
 import { apiAudiences, intersectAudiences, targetAudiences } from '../../core/authn/api-audiences.js';
 import { ReviewCache } from './cache.js';
@@ -86,7 +86,7 @@ export function createWebhookTokenAuthenticator(deps: WebhookTokenAuthenticatorD
 
         tokenAuthenticationEnabled(host);
         host.hooks.authenticate.tapPromise({ name: PLUGIN_NAME, stage: WEBHOOK_TOKEN_STAGE }, async (req): Promise<UserInfo | undefined> => {
-          const token = bearerToken(req.headers);
+          const token = requestToken(req);
           if (token === undefined) return undefined;
           const target = targetAudiences(host, req);
           let result;

@@ -7,7 +7,7 @@
 // bound to) still exists with the uid the token names.
 import type { KeyObject } from 'node:crypto';
 import type { AuthenticationRequest, UserInfo } from '../../core/authn/user.js';
-import { bearerToken } from '../../core/authn/bearer.js';
+import { requestToken } from '../../core/authn/bearer.js';
 import { intersectAudiences } from '../../core/authn/api-audiences.js';
 import { audiences as tokenAudiences, decodeJwt, isJoseAlgorithm, JwtError, keyId, peekIssuer, verifySignature, type DecodedJwt } from '../../core/authn/jwt.js';
 import type { ResourceStore } from '../../core/registry/store.js';
@@ -57,7 +57,7 @@ export class ServiceAccountTokenAuthenticator {
 
   /** undefined with no reject: not a service-account token. The audiences it is good for go to req.granted. */
   async authenticate(req: AuthenticationRequest): Promise<UserInfo | undefined> {
-    const token = bearerToken(req.headers);
+    const token = requestToken(req);
     if (token === undefined) return undefined;
     const iss = peekIssuer(token);
     if (iss === undefined || !this.#issuers.has(iss)) return undefined;
