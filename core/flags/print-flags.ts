@@ -10,6 +10,7 @@ import { formatGoFloat } from './help.js';
 import { ipFlagProblem } from './ip.js';
 import { parseBool } from './parse-value.js';
 import type { FlagSet, FlagSpec } from './types.js';
+import { UPSTREAM_VALUE_STRINGS } from './upstream-value-strings.js';
 
 /** Logs every flag of `flags` at V(1), in pflag's VisitAll order. */
 export function printFlags(flags: FlagSet, logger: Logger): void {
@@ -50,6 +51,8 @@ function maskedHeaders(entries: readonly string[]): string {
 /** What upstream's Value.String() prints for a flag of this spec holding `v`. */
 export function flagValueString(spec: FlagSpec, v: unknown): string {
   if (spec.typeName === 'version') return versionString(String(v ?? ''));
+  const own = UPSTREAM_VALUE_STRINGS[spec.name];
+  if (own !== undefined && (spec.type === 'strings' || spec.type === 'stringArray')) return own(Array.isArray(v) ? v.map(String) : []);
   switch (spec.type) {
     case 'bool':
       return v === true ? 'true' : 'false';

@@ -38,6 +38,13 @@ test('each flag type prints as its pflag Value.String()', () => {
     [spec('string', { typeName: 'version' }), '', 'false'],
     [spec('string', { typeName: 'version' }), 'v1.32.0-rc.1', 'v1.32.0-rc.1'],
     [spec('string', { typeName: 'version' }), 'F', 'false'],
+    // Upstream's own Value types behind plat's lists.
+    [spec('strings', { name: 'eviction-hard' }), ['nodefs.available<10%', 'memory.available<100Mi'], 'memory.available<100Mi,nodefs.available<10%'],
+    [spec('strings', { name: 'eviction-soft' }), [], ''],
+    [spec('strings', { name: 'register-with-taints' }), ['a=b:NoSchedule', 'c:NoExecute'], 'a=b:NoSchedule,c=:NoExecute'],
+    [spec('strings', { name: 'register-with-taints' }), [], ''],
+    [spec('stringArray', { name: 'reserved-memory' }), [], ''],
+    [spec('stringArray', { name: 'tls-sni-cert-key' }), ['a.crt,a.key:x.com,y.com', 'b.crt,b.key'], '[a.crt,a.key:x.com,y.com;b.crt,b.key]'],
   ];
   for (const [s, v, want] of cases) assert.equal(flagValueString(s, v), want, `${s.type} ${JSON.stringify(v)}`);
 });
