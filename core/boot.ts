@@ -6,6 +6,7 @@ import { escapePointer } from './config/schema.js';
 import path from 'node:path';
 import { EntryTaps, externalTapError, loadExternalPlugins, type ExternalPlugin } from './external-plugins.js';
 import { FlagError, Flags } from './flags/flag-set.js';
+import { printFlags } from './flags/print-flags.js';
 import type { FlagSpec } from './flags/types.js';
 import type { Configuration } from './hooks.js';
 import { Host } from './host.js';
@@ -212,6 +213,8 @@ export async function boot(o: BootOptions): Promise<Booted> {
   o.logger.setVerbosity?.(flags.get<number>('v'));
   applyLoggingFlags(flags, o.logger);
   for (const d of flags.usedDeprecated()) o.logger.warn(`Flag --${d.name} has been deprecated, ${d.message}`);
+  // Upstream's components log their flags once logging is set up, before building their config.
+  printFlags(flags, o.logger);
 
   await profile.prepare?.(host, flags);
   const configFile = config ? { configFile: config.filepath, configDir: path.dirname(config.filepath) } : {};
