@@ -30,7 +30,8 @@ export interface AuthenticationRequest {
   readonly audiences?: readonly string[];
   /**
    * A TokenReview's spec.token: the token itself, as upstream's TokenReview hands it to the token
-   * authenticators, not read from an Authorization header (which would cut it at a space).
+   * authenticators. The review's `Authorization: Bearer <token>` header cuts it at a space: a token
+   * authenticator takes requestToken(req) (core/authn/bearer.ts), which prefers this.
    */
   readonly token?: string;
   /**

@@ -47,7 +47,8 @@ async function reviewToken(host: Host, token: string, audiences: readonly string
   const reasons: string[] = [];
   let granted: readonly string[] | undefined;
   const req: AuthenticationRequest = {
-    method: 'POST', path: '/', headers: {}, token, peerCertificate: undefined, peerChain: [],
+    // The header too, for authenticator plugins that read it; plat's own take `token` (requestToken).
+    method: 'POST', path: '/', headers: { authorization: `Bearer ${token}` }, token, peerCertificate: undefined, peerChain: [],
     ...(audiences?.length ? { audiences } : {}),
     granted: (a) => { granted = a; },
     reject: (reason) => { reasons.push(reason); },
