@@ -37,6 +37,18 @@ export function requestToken(req: Pick<AuthenticationRequest, 'headers' | 'token
   return bearerToken(req.headers);
 }
 
+/**
+ * The token as the text upstream's JWT parsers read: go-jose's stripWhitespace ranges over the
+ * runes of a Go string, which holds a header's bytes. Node hands a header over as Latin-1, so its
+ * bytes are read again as UTF-8 here, an invalid byte becoming U+FFFD as in Go's range (never a
+ * space, never base64); read as Latin-1, a lone 0xA0 or 0x85 byte would be stripped as U+00A0 or
+ * U+0085 where go-jose refuses the token, and UTF-8's U+00A0 kept where go-jose strips it. A
+ * TokenReview's token is text already.
+ */
+export function goTokenText(req: Pick<AuthenticationRequest, 'token'>, token: string): string {
+  return req.token !== undefined ? token : Buffer.from(token, 'latin1').toString('utf8');
+}
+
 /** An empty token followed by more text: a space too many after `Bearer` (strings.SplitN(auth, " ", 3)). */
 export function hasExtraSpaceBeforeToken(headers: AuthenticationRequest['headers']): boolean {
   const parts = bearerParts(headers);

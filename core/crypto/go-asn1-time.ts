@@ -3,6 +3,7 @@
 // with the same layout must give the value back, else the CSR is refused. The error texts are Go's
 // own (time.ParseError's or encoding/asn1's round-trip text), so time.Parse is followed step by step
 // here; wasm/assembly/go-asn1-time.ts reaches the same verdicts by the canonical form they amount to.
+import { Buffer } from 'node:buffer';
 import { atoi, BAD, daysIn, getnum, goTimeQuote as quote, isDigit } from '../go-time-parse-parts.js';
 
 type Std = 'year' | 'longYear' | 'month' | 'day' | 'hour' | 'minute' | 'second' | 'zone';
@@ -43,7 +44,8 @@ export function goAsn1TimeError(tag: number, content: Uint8Array): string | unde
   if (typeof parsed === 'string') return parsed;
   const serialized = goFormat(layout, parsed);
   // A value that parsed holds only digits, signs, 'Z', '.' and ',': its bytes are its text, which %q leaves alone.
-  const given = String.fromCharCode(...content);
+  // Not String.fromCharCode(...content): a long fraction parses, and spreading ~100k bytes overflows the stack.
+  const given = Buffer.from(content.buffer, content.byteOffset, content.length).toString('latin1');
   if (serialized === given) return undefined;
   return `asn1: time did not serialize back to the original value and may be invalid: given "${given}", but serialized as "${serialized}"`;
 }

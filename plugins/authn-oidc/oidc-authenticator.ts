@@ -3,7 +3,7 @@
 // `iss` to the one authenticator of that issuer; a token of no configured issuer is left to the
 // other authenticators (no opinion; if none takes it, core's bearer-token step refuses it), and one of a configured issuer that fails any check is
 // rejected (401), the reason logged by the server and never the token.
-import { requestToken } from '../../core/authn/bearer.js';
+import { goTokenText, requestToken } from '../../core/authn/bearer.js';
 import { tokenAuthenticationEnabled } from '../../core/authn/token-authentication.js';
 import { authenticateAudienceAgnostic } from '../../core/authn/api-audiences.js';
 import { JOSE_ALGORITHMS, peekPayload, type JoseAlgorithm } from '../../core/authn/jwt.js';
@@ -150,7 +150,7 @@ export function createOidcAuthenticator(deps: OidcAuthenticatorDeps = {}): Plugi
           // Audience-agnostic, as upstream wraps the JWT authenticators (WrapAudienceAgnosticToken).
           return authenticateAudienceAgnostic(host, req, async () => {
             try {
-              return await authenticator.authenticate(token);
+              return await authenticator.authenticate(goTokenText(req, token));
             } catch (err) {
               if (!(err instanceof OidcError)) throw err;
               log.v(2).info('token refused', { issuer: authenticator.issuerUrl, path: req.path, error: err.message });

@@ -7,7 +7,7 @@
 // bound to) still exists with the uid the token names.
 import type { KeyObject } from 'node:crypto';
 import type { AuthenticationRequest, UserInfo } from '../../core/authn/user.js';
-import { requestToken } from '../../core/authn/bearer.js';
+import { goTokenText, requestToken } from '../../core/authn/bearer.js';
 import { intersectAudiences } from '../../core/authn/api-audiences.js';
 import { audiences as tokenAudiences, decodeJwt, isJoseAlgorithm, JwtError, keyId, peekIssuer, verifySignature, type DecodedJwt } from '../../core/authn/jwt.js';
 import type { ResourceStore } from '../../core/registry/store.js';
@@ -61,7 +61,7 @@ export class ServiceAccountTokenAuthenticator {
     if (token === undefined) return undefined;
     const iss = peekIssuer(token);
     if (iss === undefined || !this.#issuers.has(iss)) return undefined;
-    const jwt = parseSigned(token);
+    const jwt = parseSigned(goTokenText(req, token));
     // go-jose's ParseSigned refused it: upstream's AuthenticateToken answers (nil, false, nil), so
     // the request is refused as any unrecognised token is, with no reason from this authenticator.
     if (jwt === undefined) return undefined;
