@@ -23,3 +23,16 @@ export function stripPassword(url: string): string {
   }
   return `${m[1]}${name}:***@${url.slice(m[0].length)}`;
 }
+
+/**
+ * plat's stricter mask for URLs it logs as configuration (the FLAG lines, the node agent's
+ * effective configuration): user and password both, as `<masked>@` (URL-escaped). Not a URL: as is.
+ */
+export function maskUrlUserinfo(text: string): string {
+  let u: URL;
+  try { u = new URL(text); } catch { return text; }
+  if (!u.username && !u.password) return text;
+  u.username = '<masked>';
+  u.password = '';
+  return u.toString();
+}

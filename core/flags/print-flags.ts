@@ -4,6 +4,7 @@
 // with a Kubernetes component's. pflag's VisitAll goes by name in byte order (SortFlags), hidden,
 // deprecated and not-yet-supported flags included, as upstream's set holds them all.
 import { goQuote } from '../go-quote.js';
+import { maskUrlUserinfo } from '../go-strip-password.js';
 import type { Logger } from '../log.js';
 import { formatDuration } from './duration.js';
 import { formatGoFloat } from './help.js';
@@ -28,16 +29,7 @@ export function printFlags(flags: FlagSet, logger: Logger): void {
 export function printedValue(spec: FlagSpec, v: unknown): string {
   if (spec.name === 'manifest-url-header') return maskedHeaders(Array.isArray(v) ? v.map(String) : []);
   const text = flagValueString(spec, v);
-  return spec.type === 'string' ? maskedURL(text) : text;
-}
-
-function maskedURL(text: string): string {
-  let u: URL;
-  try { u = new URL(text); } catch { return text; }
-  if (!u.username && !u.password) return text;
-  u.username = '<masked>';
-  u.password = '';
-  return u.toString();
+  return spec.type === 'string' ? maskUrlUserinfo(text) : text;
 }
 
 /** cliflag.ColonSeparatedMultimapStringString's String() (pairs stably sorted by name), values masked. */

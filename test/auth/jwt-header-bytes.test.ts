@@ -6,11 +6,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { connect } from 'node:tls';
 import { TestOidcIssuer } from '../helpers/oidc-issuer.js';
+import { robotToken } from './robot-token.js';
 import { startInProcess, type RunningPlat } from '../helpers/plat.js';
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-const SAS = '/api/v1/namespaces/default/serviceaccounts';
 const SELF = '/apis/authentication.platform/v1/selfsubjectreviews';
 
 /**
@@ -39,11 +39,7 @@ describe('service-account token bytes in the Authorization header, as go-jose re
 
   before(async () => {
     plat = await startInProcess();
-    const r = await plat.admin.post(SAS, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'robot' } });
-    assert.equal(r.status, 201, r.text);
-    const t = await plat.admin.post(`${SAS}/robot/token`, { apiVersion: 'authentication.platform/v1', kind: 'TokenRequest', spec: {} });
-    assert.equal(t.status, 201, t.text);
-    token = t.json.status.token;
+    token = await robotToken(plat.admin);
   });
   after(async () => { await plat?.stop(); });
 

@@ -10,9 +10,9 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { signJwt } from '../../core/authn/jwt.js';
 import { TestOidcIssuer } from '../helpers/oidc-issuer.js';
+import { robotToken } from './robot-token.js';
 import { startInProcess, type RunningPlat } from '../helpers/plat.js';
 
-const SAS = '/api/v1/namespaces/default/serviceaccounts';
 const REVIEWS = '/apis/authentication.platform/v1/tokenreviews';
 const claimsOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8'));
 /** The part with the '=' padding standard base64 would give it (at least one '=' added regardless). */
@@ -49,11 +49,7 @@ describe('service-account tokens: padding and whitespace as go-jose v2 and hasCo
   before(async () => {
     plat = await startInProcess();
     saKey = createPrivateKey(readFileSync(path.join(plat.dataDir, 'pki', 'sa.key')));
-    const r = await plat.admin.post(SAS, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'robot' } });
-    assert.equal(r.status, 201, r.text);
-    const t = await plat.admin.post(`${SAS}/robot/token`, { apiVersion: 'authentication.platform/v1', kind: 'TokenRequest', spec: {} });
-    assert.equal(t.status, 201, t.text);
-    token = t.json.status.token;
+    token = await robotToken(plat.admin);
   });
   after(async () => { await plat?.stop(); });
 

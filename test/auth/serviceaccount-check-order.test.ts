@@ -11,6 +11,7 @@ import { signJwt } from '../../core/authn/jwt.js';
 import type { AuthenticationRequest } from '../../core/authn/user.js';
 import { servedStore } from '../../core/registry/stores.js';
 import { ServiceAccountTokenAuthenticator } from '../../plugins/serviceaccounts/token-authenticator.js';
+import { robotToken } from './robot-token.js';
 import { startInProcess, type RunningPlat } from '../helpers/plat.js';
 
 const SAS = '/api/v1/namespaces/default/serviceaccounts';
@@ -24,11 +25,7 @@ describe('service-account token checks: which failure is reported', () => {
   before(async () => {
     plat = await startInProcess();
     saKey = createPrivateKey(readFileSync(path.join(plat.dataDir, 'pki', 'sa.key')));
-    const r = await plat.admin.post(SAS, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'robot' } });
-    assert.equal(r.status, 201, r.text);
-    const t = await plat.admin.post(`${SAS}/robot/token`, { apiVersion: 'authentication.platform/v1', kind: 'TokenRequest', spec: {} });
-    assert.equal(t.status, 201, t.text);
-    template = claimsOf(t.json.status.token);
+    template = claimsOf(await robotToken(plat.admin));
   });
   after(async () => { await plat?.stop(); });
 

@@ -13,7 +13,7 @@ import { after, before, describe, it } from 'node:test';
 import { authenticateCertificateChain } from '../../core/authn/x509/index.js';
 import { parseCertificate } from '../../core/authn/x509/certificate.js';
 import { makeCa, type TestCredential } from '../helpers/certs.js';
-import { openssl, opensslKey, tempDir as opensslDir } from '../helpers/openssl.js';
+import { openssl, opensslKey, opensslSignCsr, tempDir as opensslDir } from '../helpers/openssl.js';
 import { seenAs as seenAsCert } from './self-review.js';
 import { startInProcess, tempDir, type RunningPlat } from '../helpers/plat.js';
 
@@ -21,23 +21,11 @@ const UPN = '1.3.6.1.4.1.311.20.2.3';
 
 /** A client certificate for CN=`cn` issued by `ca` with `san` as openssl's extension line, and its key. */
 function leafWithSan(ca: TestCredential, cn: string, san: string): { certificatePem: string; keyPem: string; der: Buffer } {
+  const keyPem = opensslKey('ec-p256');
   const t = opensslDir();
   try {
-    const keyPem = opensslKey('ec-p256');
-    t.write('leaf.key', keyPem);
-    t.write('ca.crt', ca.certificatePem);
-    t.write('ca.key', ca.privateKeyPem);
-    t.write('ext.cnf', [
-      '[v3]',
-      'keyUsage = critical, digitalSignature, keyEncipherment',
-      'extendedKeyUsage = clientAuth',
-      san,
-      '',
-    ].join('\n'));
-    openssl(['req', '-new', '-key', t.file('leaf.key'), '-subj', `/CN=${cn}`, '-out', t.file('leaf.csr')]);
-    openssl(['x509', '-req', '-in', t.file('leaf.csr'), '-CA', t.file('ca.crt'), '-CAkey', t.file('ca.key'), '-set_serial', '7',
-      '-days', '2', '-extfile', t.file('ext.cnf'), '-extensions', 'v3', '-out', t.file('leaf.crt')]);
-    const certificatePem = t.read('leaf.crt');
+    const csrPem = openssl(['req', '-new', '-key', t.write('leaf.key', keyPem), '-subj', `/CN=${cn}`]);
+    const certificatePem = opensslSignCsr(ca, csrPem, ['keyUsage = critical, digitalSignature, keyEncipherment', 'extendedKeyUsage = clientAuth', san], 7);
     return { certificatePem, keyPem, der: Buffer.from(certificatePem.replace(/-----[^-]+-----|\s/g, ''), 'base64') };
   } finally {
     t.cleanup();

@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { parseCertificate } from '../../core/authn/x509/certificate.js';
 import { oid, seq, setOf, tlv } from '../../core/crypto/der-write.js';
 import { makeCa, type TestCredential } from '../helpers/certs.js';
-import { openssl, tempDir as opensslDir } from '../helpers/openssl.js';
+import { opensslSignCsr } from '../helpers/openssl.js';
 import { startInProcess, tempDir, type RunningPlat } from '../helpers/plat.js';
 import { selfReviewAs } from './self-review.js';
 import { craftCsr } from '../crypto/csr-craft.js';
@@ -25,18 +25,8 @@ const ascii = (s: string): number[] => [...Buffer.from(s, 'ascii')];
 function leafWithSubject(ca: TestCredential, subject: Uint8Array): { certificatePem: string; keyPem: string } {
   const key = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey;
   const keyPem = key.export({ type: 'pkcs8', format: 'pem' }) as string;
-  const t = opensslDir();
-  try {
-    t.write('leaf.csr', craftCsr({ key, subject }));
-    t.write('ca.crt', ca.certificatePem);
-    t.write('ca.key', ca.privateKeyPem);
-    t.write('ext.cnf', ['[v3]', 'keyUsage = critical, digitalSignature', 'extendedKeyUsage = clientAuth', ''].join('\n'));
-    openssl(['x509', '-req', '-in', t.file('leaf.csr'), '-CA', t.file('ca.crt'), '-CAkey', t.file('ca.key'), '-set_serial', '9',
-      '-days', '2', '-extfile', t.file('ext.cnf'), '-extensions', 'v3', '-out', t.file('leaf.crt')]);
-    return { certificatePem: t.read('leaf.crt'), keyPem };
-  } finally {
-    t.cleanup();
-  }
+  const certificatePem = opensslSignCsr(ca, craftCsr({ key, subject }), ['keyUsage = critical, digitalSignature', 'extendedKeyUsage = clientAuth'], 9);
+  return { certificatePem, keyPem };
 }
 
 describe('client certificates with T61String names (Go 1.23: the bytes, no character set)', () => {

@@ -161,3 +161,14 @@ export function opensslCa(
     t.cleanup();
   }
 }
+
+/** `openssl x509 -req`: `csrPem` signed by `ca` for 2 days with serial `serial` and the `[v3]` extension lines `ext`. */
+export function opensslSignCsr(ca: { certificatePem: string; privateKeyPem: string }, csrPem: string, ext: readonly string[], serial: number): string {
+  const t = tempDir();
+  try {
+    return openssl(['x509', '-req', '-in', t.write('leaf.csr', csrPem), '-CA', t.write('ca.crt', ca.certificatePem), '-CAkey', t.write('ca.key', ca.privateKeyPem),
+      '-set_serial', String(serial), '-days', '2', '-extfile', t.write('ext.cnf', ['[v3]', ...ext, ''].join('\n')), '-extensions', 'v3']);
+  } finally {
+    t.cleanup();
+  }
+}
