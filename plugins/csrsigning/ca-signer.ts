@@ -11,7 +11,8 @@ import { REQUEST_CHECKS } from './signers.js';
 
 export interface CaSignerOptions {
   readonly signer: string;
-  readonly provider: CaProvider;
+  /** The signer's CA; read the first time it is asked for (ClusterCas). */
+  readonly provider: () => CaProvider;
   /** --cluster-signing-duration in milliseconds. */
   readonly maxTtlMs: number;
   readonly pool: () => SigningPool;
@@ -30,7 +31,7 @@ export function caSigner(o: CaSignerOptions): (req: SigningRequest) => Promise<S
     const problem = check(csr, req.usages);
     if (problem !== undefined) return { failed: { reason: 'SignerValidationFailure', message: problem } };
 
-    const ca = o.provider.current();
+    const ca = o.provider().current();
     const { notBefore, notAfter } = validityWindow(req.now, certificateTtl(o.maxTtlMs, req.expirationSeconds), ca.certificate.notAfter);
     try {
       keyUsagesFromStrings(req.usages);

@@ -36,12 +36,8 @@ export function defineSigningFlags(flags: FlagSet): void {
 
 export interface FilePair { readonly certFile: string; readonly keyFile: string }
 
-export interface SignerFiles {
-  /** Signers with a CA pair, in start order. */
-  readonly signers: readonly { readonly signer: string; readonly files: FilePair }[];
-  /** Signers left out because only other signers have files of their own. */
-  readonly skipped: readonly string[];
-}
+/** The signers with a CA pair, in start order. */
+export type SignerFiles = readonly { readonly signer: string; readonly files: FilePair }[];
 
 /** A problem with the flags and the flags it is about. */
 export interface SigningFlagProblem { readonly message: string; readonly flags: readonly string[] }
@@ -72,9 +68,9 @@ export function signerFiles(flags: FlagSet): SignerFiles {
   const pair = (prefix: string): FilePair => ({ certFile: flags.get<string>(`${prefix}-cert-file`), keyFile: flags.get<string>(`${prefix}-key-file`) });
   const specific = SIGNER_FLAGS.map(({ signer, prefix }) => ({ signer, files: pair(prefix) }));
   if (specific.some(({ files }) => files.certFile)) {
-    return { signers: specific.filter(({ files }) => files.certFile), skipped: specific.filter(({ files }) => !files.certFile).map(({ signer }) => signer) };
+    return specific.filter(({ files }) => files.certFile);
   }
   const generic = pair(GENERIC);
-  if (!generic.certFile) return { signers: [], skipped: [] };
-  return { signers: SIGNER_FLAGS.map(({ signer }) => ({ signer, files: generic })), skipped: [] };
+  if (!generic.certFile) return [];
+  return SIGNER_FLAGS.map(({ signer }) => ({ signer, files: generic }));
 }

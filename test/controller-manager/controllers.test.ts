@@ -92,11 +92,14 @@ describe('controllers run by plat controller-manager', () => {
   it('reads the signing CA files only when csrsigning runs (upstream reads them in its start function)', async () => {
     const missing = path.join(tempDir(), 'missing.crt');
     const files = ['--cluster-signing-cert-file', missing, '--cluster-signing-key-file', path.join(plat.dataDir, 'pki', 'ca.key')];
-    await assert.rejects(start('ca-on', files), (e: Error & { exitCode?: number }) => {
-      assert.equal(e.exitCode, 1);
-      assert.match(e.message, new RegExp(`error reading CA cert file "${missing}": open ${missing}: no such file or directory`));
-      return true;
-    });
+    const on = await start('ca-on', files);
+    try {
+      const exit = await on.exit;
+      assert.equal(exit.code, 1);
+      assert.ok(exit.reason?.endsWith(`error reading CA cert file "${missing}": open ${missing}: no such file or directory`), exit.reason);
+    } finally {
+      await on.stop();
+    }
     // The short names are aliases of upstream's: -csrsigning is -certificatesigningrequest-signing-controller.
     for (const off of ['-csrsigning', '-certificatesigningrequest-signing-controller']) {
       const cm = await start('ca-off', [`--controllers=*,${off}`, ...files]);

@@ -1,13 +1,14 @@
 // Start-up of the cluster signer: the flag combinations upstream refuses (generic and per-signer
 // pairs together, half a pair), CA files that are not a usable CA, and the logs of signers that
-// do not run. Each refusal is a StartupError naming the flags or the file and the problem.
+// do not run. A flag refusal is a StartupError naming the flags and the problem; CA files are read
+// (and refused, naming the file and the problem) when the csrsigning controller is built.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { MapRegistry, type ControllerContext, type Runnable } from '../../core/lifecycle.js';
 import { StartupError } from '../../core/plugin.js';
 import { makeCa } from '../helpers/certs.js';
 import { tempDir } from '../helpers/plat.js';
-import { bootSigning, writeCaFiles } from './support.js';
+import { bootSigning, buildClusterCas, clusterCaRefusal, writeCaFiles } from './support.js';
 
 const dir = tempDir();
 const ca = makeCa({ commonName: 'flags-ca' });
@@ -43,20 +44,31 @@ describe('cluster signer flags', () => {
     { name: 'half a pair and the generic pair: every problem at once',
       args: ['--cluster-signing-cert-file', good.certFile, '--cluster-signing-key-file', good.keyFile, '--cluster-signing-legacy-unknown-key-file', good.keyFile],
       exitCode: 2, message: '["cluster-signing-legacy-unknown": cannot specify key without cert, cannot specify --cluster-signing-{cert,key}-file and other --cluster-signing-*-file flags at the same time]' },
-    { name: 'a CA cert file with two certificates', args: ['--cluster-signing-cert-file', twoCerts.certFile, '--cluster-signing-key-file', twoCerts.keyFile],
-      exitCode: 1, message: `failed to start platform/nodeagent-serving certificate controller: error reading CA cert file "csr-controller::${twoCerts.certFile}::${twoCerts.keyFile}": expected 1 certificate, found 2` },
-    { name: 'a key that is not the certificate\'s', args: ['--cluster-signing-nodeagent-client-cert-file', mismatched.certFile, '--cluster-signing-nodeagent-client-key-file', mismatched.keyFile],
-      exitCode: 1, message: `failed to start platform/apiserver-client-nodeagent certificate controller: error reading CA cert file "${mismatched.certFile}": tls: private key does not match public key` },
-    { name: 'a missing CA file', args: ['--cluster-signing-cert-file', missing, '--cluster-signing-key-file', good.keyFile],
-      exitCode: 1, message: `failed to start platform/nodeagent-serving certificate controller: error reading CA cert file "${missing}": open ${missing}: no such file or directory` },
-    { name: 'a directory as the CA key file (Go opens it, then fails to read; upstream names the cert file)', args: ['--cluster-signing-cert-file', good.certFile, '--cluster-signing-key-file', dir],
-      exitCode: 1, message: `failed to start platform/nodeagent-serving certificate controller: error reading CA cert file "${good.certFile}": read ${dir}: is a directory` },
   ];
   for (const c of refused) {
     it(`refuses ${c.name}`, async () => {
       const e = await refusal(c.args);
       assert.equal(e.message, c.message);
       assert.equal(e.exitCode, c.exitCode);
+    });
+  }
+
+  // Upstream's csrsigning init function reads the files once the process leads and builds its
+  // controllers; an error there ends the process (exit 1, "Error initializing a controller").
+  const unusable: { name: string; args: string[]; message: string }[] = [
+    { name: 'a CA cert file with two certificates', args: ['--cluster-signing-cert-file', twoCerts.certFile, '--cluster-signing-key-file', twoCerts.keyFile],
+      message: `failed to start platform/nodeagent-serving certificate controller: error reading CA cert file "csr-controller::${twoCerts.certFile}::${twoCerts.keyFile}": expected 1 certificate, found 2` },
+    { name: 'a key that is not the certificate\'s', args: ['--cluster-signing-nodeagent-client-cert-file', mismatched.certFile, '--cluster-signing-nodeagent-client-key-file', mismatched.keyFile],
+      message: `failed to start platform/apiserver-client-nodeagent certificate controller: error reading CA cert file "${mismatched.certFile}": tls: private key does not match public key` },
+    { name: 'a missing CA file', args: ['--cluster-signing-cert-file', missing, '--cluster-signing-key-file', good.keyFile],
+      message: `failed to start platform/nodeagent-serving certificate controller: error reading CA cert file "${missing}": open ${missing}: no such file or directory` },
+    { name: 'a directory as the CA key file (Go opens it, then fails to read; upstream names the cert file)', args: ['--cluster-signing-cert-file', good.certFile, '--cluster-signing-key-file', dir],
+      message: `failed to start platform/nodeagent-serving certificate controller: error reading CA cert file "${good.certFile}": read ${dir}: is a directory` },
+  ];
+  for (const c of unusable) {
+    it(`boots, then refuses ${c.name} when the controller is built`, async () => {
+      const e = await clusterCaRefusal(c.args);
+      assert.equal(e.message, c.message);
     });
   }
 
@@ -67,11 +79,14 @@ describe('cluster signer flags', () => {
   });
 
   it('signs for all four well-known signers with the generic pair, one CA shared', async () => {
-    const { host, logs } = await bootSigning(['--cluster-signing-cert-file', good.certFile, '--cluster-signing-key-file', good.keyFile]);
+    const booted = await bootSigning(['--cluster-signing-cert-file', good.certFile, '--cluster-signing-key-file', good.keyFile]);
+    const { host, logs } = booted;
     try {
       for (const s of ['platform/apiserver-client', 'platform/apiserver-client-nodeagent', 'platform/nodeagent-serving', 'platform/legacy-unknown']) {
         assert.equal(host.hooks.sign.get(s)?.isUsed(), true, s);
       }
+      assert.equal(logs.count('signing with the cluster CA'), 0, 'read when the controller is built, not at boot');
+      buildClusterCas(booted);
       assert.equal(logs.count('signing with the cluster CA'), 4);
       assert.ok(!logs.has('Skipping'));
     } finally {

@@ -3,6 +3,7 @@
 // `csrsigning` controller built with a ControllerContext of our own (the admin's connection,
 // shared informers), then the informers started. Plus CSR helpers: fresh keys and requests,
 // approval through the /approval subresource, and bounded waits.
+import assert from 'node:assert/strict';
 import type { KeyObject } from 'node:crypto';
 import { X509Certificate } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
@@ -16,7 +17,8 @@ import type { Host } from '../../core/host.js';
 import { MapRegistry, type ControllerContext, type Runnable } from '../../core/lifecycle.js';
 import { createLogger } from '../../core/log.js';
 import type { Plugin } from '../../core/plugin.js';
-import { ClusterSigner, CsrSigningController, SigningController, type SigningControllerOptions } from '../../plugins/csrsigning/index.js';
+import { CONTROLLER_NAME, ClusterSigner, CsrSigningController, SigningController, type SigningControllerOptions } from '../../plugins/csrsigning/index.js';
+import { signingControllerStarting } from '../../plugins/csrsigning/signing-controller-start.js';
 import type { Client, RunningPlat } from '../helpers/plat.js';
 import { tempDir } from '../helpers/plat.js';
 import { adminConnection } from '../controller/support.js';
@@ -45,6 +47,29 @@ export async function bootSigning(args: string[], o: { cwd?: string; plugins?: r
   const logs = o.logs ?? new Logs();
   const booted = await boot({ profile: controllerManagerProfile(o.plugins), argv: args, cwd: o.cwd ?? tempDir(), logger: logs.logger, version: '0.0.0-test' });
   return { ...booted, logs };
+}
+
+/**
+ * What the controller manager does first when it builds the csrsigning controller once it leads
+ * (the controller's factory): the cluster CA's files are read then, not at boot. Throws what that
+ * build throws.
+ */
+export function buildClusterCas({ host, logs }: { host: Host; logs: Logs }): void {
+  signingControllerStarting(host.hooks, logs.logger.child(CONTROLLER_NAME));
+}
+
+/** Boots with `args`, then builds the cluster CA as leading would; the error that build throws. */
+export async function clusterCaRefusal(args: string[]): Promise<Error> {
+  const booted = await bootSigning(args);
+  try {
+    buildClusterCas(booted);
+  } catch (e) {
+    assert.ok(e instanceof Error, String(e));
+    return e;
+  } finally {
+    await booted.host.hooks.shutdown.promise();
+  }
+  throw new Error(`the cluster CA was built with ${args.join(' ')}`);
 }
 
 export interface RunningSigning {
