@@ -8,9 +8,8 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startInProcess, tempDir, type RunningPlat } from '../helpers/plat.js';
 import { makeCsr, submitApproved, waitForCertificate } from '../csrsigning/support.js';
-import { adminKubeconfig, startControllerManager, until } from './support.js';
+import { adminKubeconfig, heldLease, startControllerManager, until } from './support.js';
 
-const LEASES = '/apis/coordination.platform/v1/namespaces/plat-system/leases';
 const SIGNING = 'certificatesigningrequest-signing-controller';
 
 describe('the cluster CA files, read once leading', () => {
@@ -24,12 +23,7 @@ describe('the cluster CA files, read once leading', () => {
   after(async () => { await plat?.stop(); });
 
   it('a standby starts without them, and the leader it becomes reads them and signs', async () => {
-    const now = new Date().toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
-    const held = await plat.admin.post(LEASES, {
-      apiVersion: 'coordination.platform/v1', kind: 'Lease', metadata: { name: 'ca-standby' },
-      spec: { holderIdentity: 'someone-else', leaseDurationSeconds: 3600, acquireTime: now, renewTime: now },
-    });
-    assert.equal(held.status, 201, held.text);
+    const held = await heldLease(plat, 'ca-standby');
     const dir = tempDir();
     const [cert, key] = [path.join(dir, 'ca.crt'), path.join(dir, 'ca.key')];
     const cm = await startControllerManager(['--platconfig', admin, '--secure-port=0', '--cluster-signing-cert-file', cert, '--cluster-signing-key-file', key,
@@ -42,7 +36,7 @@ describe('the cluster CA files, read once leading', () => {
       // The CA arrives (a Secret volume mounted late), then the Lease is free.
       copyFileSync(path.join(plat.dataDir, 'pki', 'ca.crt'), cert);
       copyFileSync(path.join(plat.dataDir, 'pki', 'ca.key'), key);
-      assert.equal((await plat.admin.delete(`${LEASES}/ca-standby`)).status, 200);
+      await held.release();
       await until(async () => cm.logs.filter((l) => l.includes(`Starting controller name="csr-controller::${cert}::${key}"`)).length === 4, 'one loader per signer');
       const acquired = cm.logs.findIndex((l) => l.includes('successfully acquired lease'));
       const loaded = cm.logs.findIndex((l) => l.includes('Loaded a new cert/key pair'));

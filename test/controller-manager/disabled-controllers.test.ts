@@ -4,9 +4,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startInProcess, type RunningPlat } from '../helpers/plat.js';
-import { adminKubeconfig, startControllerManager, until } from './support.js';
+import { adminKubeconfig, heldLease, startControllerManager, until } from './support.js';
 
-const LEASES = '/apis/coordination.platform/v1/namespaces/plat-system/leases';
 const DISABLED = 'Warning: controller is disabled controller="certificatesigningrequest-cleaner-controller"';
 
 describe('the disabled controllers of plat controller-manager', () => {
@@ -19,12 +18,7 @@ describe('the disabled controllers of plat controller-manager', () => {
   after(async () => { await plat?.stop(); });
 
   it('are told of once it leads, not while it waits for the Lease', async () => {
-    const now = new Date().toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
-    const held = await plat.admin.post(LEASES, {
-      apiVersion: 'coordination.platform/v1', kind: 'Lease', metadata: { name: 'disabled-standby' },
-      spec: { holderIdentity: 'someone-else', leaseDurationSeconds: 3600, acquireTime: now, renewTime: now },
-    });
-    assert.equal(held.status, 201, held.text);
+    const held = await heldLease(plat, 'disabled-standby');
     const cm = await startControllerManager(['--platconfig', admin, '--secure-port=0', '--controllers=csrapproving',
       '--leader-elect-resource-name=disabled-standby', '--leader-elect-retry-period=200ms']);
     try {
@@ -33,7 +27,7 @@ describe('the disabled controllers of plat controller-manager', () => {
       await new Promise((r) => setTimeout(r, 1000));
       assert.ok(!cm.logs.some((l) => l.includes('Warning: controller is disabled')), cm.logs.join('\n'));
 
-      assert.equal((await plat.admin.delete(`${LEASES}/disabled-standby`)).status, 200);
+      await held.release();
       await until(async () => cm.logs.some((l) => l.includes(DISABLED)), 'the disabled controller told of', 100, 100);
       const acquired = cm.logs.findIndex((l) => l.includes('successfully acquired lease'));
       assert.ok(acquired !== -1 && acquired < cm.logs.findIndex((l) => l.includes(DISABLED)), cm.logs.join('\n'));

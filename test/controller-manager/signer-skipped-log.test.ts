@@ -5,9 +5,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startInProcess, type RunningPlat } from '../helpers/plat.js';
-import { adminKubeconfig, startControllerManager, until } from './support.js';
+import { adminKubeconfig, heldLease, startControllerManager, until } from './support.js';
 
-const LEASES = '/apis/coordination.platform/v1/namespaces/plat-system/leases';
 const SKIPPING = 'Skipping CSR signer controller because no csr cert/key was specified';
 
 describe('the cluster signer\'s "no csr cert/key" line', () => {
@@ -20,12 +19,7 @@ describe('the cluster signer\'s "no csr cert/key" line', () => {
   after(async () => { await plat?.stop(); });
 
   it('is said once the controller manager leads, not while it waits for the Lease', async () => {
-    const now = new Date().toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
-    const held = await plat.admin.post(LEASES, {
-      apiVersion: 'coordination.platform/v1', kind: 'Lease', metadata: { name: 'skipping-standby' },
-      spec: { holderIdentity: 'someone-else', leaseDurationSeconds: 3600, acquireTime: now, renewTime: now },
-    });
-    assert.equal(held.status, 201, held.text);
+    const held = await heldLease(plat, 'skipping-standby');
     const cm = await startControllerManager(['--platconfig', admin, '--secure-port=0',
       '--leader-elect-resource-name=skipping-standby', '--leader-elect-retry-period=200ms']);
     try {
@@ -33,7 +27,7 @@ describe('the cluster signer\'s "no csr cert/key" line', () => {
       await new Promise((r) => setTimeout(r, 1000)); // a few tries at the held Lease
       assert.ok(!cm.logs.some((l) => l.includes(SKIPPING)), cm.logs.join('\n'));
 
-      assert.equal((await plat.admin.delete(`${LEASES}/skipping-standby`)).status, 200);
+      await held.release();
       await until(async () => cm.logs.some((l) => l.includes('Warning: skipping controller controller="certificatesigningrequest-signing-controller"')),
         'the signing controller skipped', 100, 100);
       const lines = cm.logs.filter((l) => l.includes(SKIPPING));

@@ -1,6 +1,7 @@
 // Helpers for the controller manager's tests: boot `plat controller-manager` in this process (with
 // test plugins), kubeconfig files for other identities, plat's CA to issue client certificates, a
 // logger that keeps its lines, and a bounded wait for a condition read over the API.
+import assert from 'node:assert/strict';
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -97,6 +98,27 @@ export async function until<T>(check: () => Promise<T | undefined | null | false
     await new Promise((r) => setTimeout(r, everyMs));
   }
   throw new Error(`timed out waiting for ${what}${last ? ` (last error: ${(last as Error).message})` : ''}`);
+}
+
+const LEASES = '/apis/coordination.platform/v1/namespaces/plat-system/leases';
+
+/**
+ * A Lease `name` held by someone else for an hour: a controller manager electing on it waits as a
+ * standby until release() deletes it.
+ */
+export async function heldLease(plat: RunningPlat, name: string): Promise<{ release(): Promise<void> }> {
+  const now = new Date().toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+  const held = await plat.admin.post(LEASES, {
+    apiVersion: 'coordination.platform/v1', kind: 'Lease', metadata: { name },
+    spec: { holderIdentity: 'someone-else', leaseDurationSeconds: 3600, acquireTime: now, renewTime: now },
+  });
+  assert.equal(held.status, 201, held.text);
+  return {
+    release: async () => {
+      const gone = await plat.admin.delete(`${LEASES}/${name}`);
+      assert.equal(gone.status, 200, gone.text);
+    },
+  };
 }
 
 /** plat's cluster CA (`<data-dir>/pki`) as a test credential that can issue client certificates. */

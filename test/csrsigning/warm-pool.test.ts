@@ -11,12 +11,11 @@ import { after, before, describe, it } from 'node:test';
 import os from 'node:os';
 import { SigningPool } from '../../core/signing-pool/pool.js';
 import { APISERVER_CLIENT_SIGNER } from '../../plugins/csrsigning/index.js';
-import { adminKubeconfig, startControllerManager } from '../controller-manager/support.js';
+import { adminKubeconfig, heldLease, startControllerManager } from '../controller-manager/support.js';
 import { makeCa } from '../helpers/certs.js';
 import { repoRoot, startInProcess, tempDir, type RunningPlat } from '../helpers/plat.js';
 import { makeCsr, submitApproved, until, waitForCertificate, writeCaFiles } from './support.js';
 
-const LEASES = '/apis/coordination.platform/v1/namespaces/plat-system/leases';
 
 describe('a warm signing pool', () => {
   it('start() starts every worker before any request; requests after it start none', async () => {
@@ -63,12 +62,7 @@ describe('the cluster CA\'s workers start when the csrsigning controller does', 
   after(async () => { await plat?.stop(); });
 
   it('once the controller manager leads, before any CSR; not while it waits for the Lease; the first CSR starts none', async () => {
-    const now = new Date().toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
-    const held = await plat.admin.post(LEASES, {
-      apiVersion: 'coordination.platform/v1', kind: 'Lease', metadata: { name: 'warm-standby' },
-      spec: { holderIdentity: 'someone-else', leaseDurationSeconds: 3600, acquireTime: now, renewTime: now },
-    });
-    assert.equal(held.status, 201, held.text);
+    const held = await heldLease(plat, 'warm-standby');
     const files = writeCaFiles(tempDir(), makeCa({ commonName: 'warm-ca' }));
     const cm = await startControllerManager(['--platconfig', adminKubeconfig(plat), '--secure-port=0',
       '--cluster-signing-cert-file', files.certFile, '--cluster-signing-key-file', files.keyFile,
@@ -79,7 +73,7 @@ describe('the cluster CA\'s workers start when the csrsigning controller does', 
       await new Promise((r) => setTimeout(r, 1000)); // a few tries at the held Lease
       assert.deepEqual(started(), [], 'a standby starts no workers');
 
-      assert.equal((await plat.admin.delete(`${LEASES}/warm-standby`)).status, 200);
+      await held.release();
       const size = os.availableParallelism();
       await until(() => started().length === size, 'the workers started', 200, 100);
       await submitApproved(plat.admin, 'first', makeCsr({ cn: 'first' }), APISERVER_CLIENT_SIGNER, ['client auth']);
