@@ -13,6 +13,8 @@ import { parseBool } from './parse-value.js';
 import type { FlagSet, FlagSpec } from './types.js';
 import { UPSTREAM_VALUE_STRINGS } from './upstream-value-strings.js';
 
+const MASKED = '<masked>';
+
 /** Logs every flag of `flags` at V(1), in pflag's VisitAll order. */
 export function printFlags(flags: FlagSet, logger: Logger): void {
   const v1 = logger.v(1);
@@ -23,10 +25,14 @@ export function printFlags(flags: FlagSet, logger: Logger): void {
 
 /**
  * The value as printed, with what can carry a credential masked (plat's difference: upstream prints
- * every value as it is): the user and password of a URL, and the values of the node agent's
- * --manifest-url-header (upstream masks those only in its KubeletConfiguration line).
+ * every value as it is): a flag its plugin marks sensitive, unless it is empty, the user and password of a URL, and the values of the node agent's --manifest-url-header
+ * (upstream masks those only in its KubeletConfiguration line).
  */
 export function printedValue(spec: FlagSpec, v: unknown): string {
+  if (spec.sensitive) {
+    const text = flagValueString(spec, v);
+    return text === flagValueString(spec, undefined) ? text : MASKED;
+  }
   if (spec.name === 'manifest-url-header') return maskedHeaders(Array.isArray(v) ? v.map(String) : []);
   const text = flagValueString(spec, v);
   return spec.type === 'string' ? maskUrlUserinfo(text) : text;
@@ -37,7 +43,7 @@ function maskedHeaders(entries: readonly string[]): string {
   // Each value given is Set's comma-separated list of `name:value` pairs.
   const names = entries.flatMap((e) => e.split(',')).filter((p) => p !== '').map((p) => p.slice(0, p.includes(':') ? p.indexOf(':') : p.length).trim());
   return names.map((n, i) => [n, i] as const).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1]))
-    .map(([n]) => `${n}:<masked>`).join(',');
+    .map(([n]) => `${n}:${MASKED}`).join(',');
 }
 
 /** What upstream's Value.String() prints for a flag of this spec holding `v`. */

@@ -37,6 +37,11 @@ export interface FlagSpec {
   readonly noOptValue?: string;
   /** Set: the config file may not give it (`--help`, `--version`: they ask for something, they configure nothing). */
   readonly commandLineOnly?: boolean;
+  /**
+   * Set: the value is a secret (a token, a password, a key given inline): the `-v=1` FLAG line
+   * prints `<masked>` for a value that is set, never the value.
+   */
+  readonly sensitive?: boolean;
   /** Who declared it (set by the FlagSet from the tap name). */
   readonly owner?: string;
 }

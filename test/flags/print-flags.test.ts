@@ -4,6 +4,7 @@ import { csvRecord, flagValueString, goIPString, printedValue } from '../../core
 import { ipFlagProblem } from '../../core/flags/ip.js';
 import type { FlagSpec, FlagType } from '../../core/flags/types.js';
 import { createLogger } from '../../core/log.js';
+import type { Plugin } from '../../core/plugin.js';
 import { startInProcess } from '../helpers/plat.js';
 import { runPlat } from '../helpers/run-plat.js';
 
@@ -62,6 +63,32 @@ test('a credential in a flag value is masked', () => {
   assert.equal(printedValue(spec('string', { name: 'manifest-url' }), 'https://u:p@h/pods'), 'https://%3Cmasked%3E@h/pods');
   assert.equal(printedValue(spec('string'), 'https://h/pods'), 'https://h/pods');
   assert.equal(printedValue(spec('stringArray', { name: 'manifest-url-header' }), ['X:1,Auth:Bearer t', 'A: 2']), 'A:<masked>,Auth:<masked>,X:<masked>');
+});
+
+test('a flag its plugin marks sensitive prints <masked> when set, whatever its type', () => {
+  assert.equal(printedValue(spec('string', { sensitive: true }), 'hunter2'), '<masked>');
+  assert.equal(printedValue(spec('string', { sensitive: true }), ''), '', 'unset stays visibly unset');
+  assert.equal(printedValue(spec('string', { sensitive: true, default: 'x' }), 'x'), '<masked>', 'a default is a value too');
+  assert.equal(printedValue(spec('strings', { sensitive: true }), ['a', 'b']), '<masked>');
+  assert.equal(printedValue(spec('strings', { sensitive: true }), []), '[]');
+  assert.equal(printedValue(spec('map', { sensitive: true }), { k: 'v' }), '<masked>');
+});
+
+test('plat all at -v=1 prints a plugin\'s sensitive flag masked, and its value nowhere', async () => {
+  const lines: string[] = [];
+  const plugin: Plugin = {
+    name: 'SecretHolder',
+    apply(host) {
+      host.hooks.flags.tap('SecretHolder', (flags) => flags.define({ name: 'secret-holder-token', type: 'string', help: 'a token', section: 'Secret holder', sensitive: true }));
+      host.hooks.flags.tap('SecretHolder', (flags) => flags.define({ name: 'secret-holder-note', type: 'string', help: 'not a secret', section: 'Secret holder' }));
+    },
+  };
+  const plat = await startInProcess({ args: ['-v=1', '--controllers=', '--secret-holder-token=s3cr3t-t0ken', '--secret-holder-note=plain'], plugins: [plugin],
+    logger: createLogger({ write: (l) => lines.push(l) }) });
+  await plat.stop();
+  assert.ok(lines.some((l) => l.endsWith('] FLAG: --secret-holder-token="<masked>"')), lines.filter((l) => l.includes('secret-holder')).join('\n'));
+  assert.ok(lines.some((l) => l.endsWith('] FLAG: --secret-holder-note="plain"')));
+  assert.ok(!lines.some((l) => l.includes('s3cr3t-t0ken')));
 });
 
 test('plat all at -v=1 logs every flag once, by name, before its start-up lines; not at -v=0', async () => {
