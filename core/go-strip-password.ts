@@ -24,6 +24,9 @@ export function stripPassword(url: string): string {
   return `${m[1]}${name}:***@${url.slice(m[0].length)}`;
 }
 
+/** What plat prints in place of a credential in its logs (upstream's kubelet mask for header values). */
+export const MASKED = '<masked>';
+
 /**
  * plat's stricter mask for URLs it logs as configuration (the FLAG lines, the node agent's
  * effective configuration): user and password both, as `<masked>@` (URL-escaped). Not a URL: as is.
@@ -32,7 +35,7 @@ export function maskUrlUserinfo(text: string): string {
   let u: URL;
   try { u = new URL(text); } catch { return text; }
   if (!u.username && !u.password) return text;
-  u.username = '<masked>';
+  u.username = MASKED;
   u.password = '';
   return u.toString();
 }

@@ -6,6 +6,7 @@ import { FlagError } from './flag-error.js';
 import { suggest } from './suggest.js';
 import { isOfType, parseMapPairs, parseScalar, splitCsv, zeroValue } from './parse-value.js';
 import { renderHelp } from './help.js';
+import { MASKED } from '../go-strip-password.js';
 
 export { FlagError } from './flag-error.js';
 
@@ -203,7 +204,7 @@ export class Flags implements FlagSet {
       try {
         parsed = fromConfigValue(e.spec, value);
       } catch (err) {
-        throw new FlagError(`${source}: invalid value ${quoteRaw(value)} for flag "${name}": ${messageOf(err)}`);
+        throw new FlagError(`${source}: invalid value ${e.spec.sensitive ? shownRaw(e.spec, raw) : quoteRaw(value)} for flag "${name}": ${shownReason(e.spec, raw, err)}`);
       }
       this.#validate(e.spec, parsed, raw, `${source}: `);
       e.config = { value: parsed, raw, source, byProfile: from === 'profile' };
@@ -250,10 +251,10 @@ export class Flags implements FlagSet {
     try {
       v = parseScalar(spec.type, raw);
     } catch (err) {
-      throw new FlagError(`invalid argument ${JSON.stringify(raw)} for "${flagLabel(spec)}" flag: ${messageOf(err)}`);
+      throw new FlagError(`invalid argument ${shownRaw(spec, raw)} for "${flagLabel(spec)}" flag: ${shownReason(spec, raw, err)}`);
     }
     const enumError = checkEnum(spec, v);
-    if (enumError !== undefined) throw new FlagError(`invalid argument ${JSON.stringify(raw)} for "${flagLabel(spec)}" flag: ${enumError}`);
+    if (enumError !== undefined) throw new FlagError(`invalid argument ${shownRaw(spec, raw)} for "${flagLabel(spec)}" flag: ${enumError}`);
     const prev = e.cli?.value;
     if (prev !== undefined && (spec.type === 'strings' || spec.type === 'stringArray')) v = [...(prev as string[]), ...(v as string[])];
     else if (prev !== undefined && (spec.type === 'map' || spec.type === 'stringToString')) v = { ...(prev as Record<string, string>), ...(v as Record<string, string>) };
@@ -264,9 +265,21 @@ export class Flags implements FlagSet {
     const msg = checkEnum(spec, value) ?? spec.validate?.(value);
     if (msg === undefined) return;
     const label = prefix === '' ? `"${flagLabel(spec)}" flag` : `flag "${spec.name}"`;
-    throw new FlagError(`${prefix}invalid ${prefix === '' ? 'argument' : 'value'} ${JSON.stringify(raw)} for ${label}: ${msg}`);
+    throw new FlagError(`${prefix}invalid ${prefix === '' ? 'argument' : 'value'} ${shownRaw(spec, raw)} for ${label}: ${msg}`);
   }
 }
+
+/** A refused value as an error quotes it: a sensitive flag's is not shown (errors go to the log). */
+function shownRaw(spec: FlagSpec, raw: string): string {
+  return JSON.stringify(spec.sensitive ? MASKED : raw);
+}
+
+/** Why a value does not parse; strconv's texts quote the value, which a sensitive flag's must not. */
+function shownReason(spec: FlagSpec, raw: string, err: unknown): string {
+  const reason = messageOf(err);
+  return spec.sensitive && raw !== '' ? reason.split(raw).join(MASKED) : reason;
+}
+
 
 /**
  * cliflag.WordSepNormalizeFunc, which component-base's cli.Run (and the kubelet) set on every flag

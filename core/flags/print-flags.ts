@@ -4,7 +4,7 @@
 // with a Kubernetes component's. pflag's VisitAll goes by name in byte order (SortFlags), hidden,
 // deprecated and not-yet-supported flags included, as upstream's set holds them all.
 import { goQuote } from '../go-quote.js';
-import { maskUrlUserinfo } from '../go-strip-password.js';
+import { MASKED, maskUrlUserinfo } from '../go-strip-password.js';
 import type { Logger } from '../log.js';
 import { formatDuration } from './duration.js';
 import { formatGoFloat } from './help.js';
@@ -13,7 +13,6 @@ import { parseBool } from './parse-value.js';
 import type { FlagSet, FlagSpec } from './types.js';
 import { UPSTREAM_VALUE_STRINGS } from './upstream-value-strings.js';
 
-const MASKED = '<masked>';
 
 /** Logs every flag of `flags` at V(1), in pflag's VisitAll order. */
 export function printFlags(flags: FlagSet, logger: Logger): void {

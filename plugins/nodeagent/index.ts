@@ -5,7 +5,7 @@
 // --lock-file, sets its process's OOM score and open-file limit (only as `plat nodeagent`), collects the subsystems other plugins register through hooks.nodeAgent, runs them
 // all until the host shuts down, and ends the process with exit 1 when one fails.
 // Taps flags, configure (stage 100: after plugins that register subsystems), start, ready, shutdown.
-import { maskUrlUserinfo } from '../../core/go-strip-password.js';
+import { MASKED, maskUrlUserinfo } from '../../core/go-strip-password.js';
 import type { FlagSet } from '../../core/flags/types.js';
 import { SHUTDOWN_STAGE } from '../../core/hooks.js';
 import type { Host } from '../../core/host.js';
@@ -66,7 +66,7 @@ export function prepareNodeAgentConfiguration(host: Host, flags: FlagSet, cwd = 
  */
 function forLog(config: NodeAgentConfiguration) {
   const headers = config.staticPodURLHeader;
-  const masked = headers ? Object.fromEntries(Object.keys(headers).map((k) => [k, ['<masked>']])) : undefined;
+  const masked = headers ? Object.fromEntries(Object.keys(headers).map((k) => [k, [MASKED]])) : undefined;
   return versionedConfiguration({ ...config, staticPodURL: maskUrlUserinfo(config.staticPodURL), ...(masked ? { staticPodURLHeader: masked } : {}) });
 }
 

@@ -384,3 +384,18 @@ test('level flags (-v) parse as component-base\'s VerbosityLevelPflag: strconv.P
   assert.throws(() => f.setFromConfig({ v: -1 }, 'plat.yaml'), flagError('plat.yaml: invalid value -1 for flag "v": strconv.ParseUint: parsing "-1": invalid syntax'));
   assert.match(f.help('x', ''), /^ {2}-v, --v Level +Log verbosity\.$/m);
 });
+
+test('a refused value of a sensitive flag is not quoted in the error, on the command line or from a config file', () => {
+  const f = new Flags();
+  f.define({ name: 'api-key', type: 'string', help: 'A key.', section: SERVING, sensitive: true, validate: (v) => (String(v).length < 8 ? 'too short' : undefined) });
+  f.define({ name: 'pin', type: 'int', help: 'A PIN.', section: SERVING, sensitive: true });
+  f.define({ name: 'realm', type: 'string', help: 'A realm.', section: SERVING, enum: ['a'], sensitive: true });
+  assert.throws(() => f.parse(['--api-key=s3cr']), flagError('invalid argument "<masked>" for "--api-key" flag: too short'));
+  assert.throws(() => f.parse(['--pin=12ab']), flagError('invalid argument "<masked>" for "--pin" flag: strconv.ParseInt: parsing "<masked>": invalid syntax'));
+  assert.throws(() => f.parse(['--realm=s3cr3t']), flagError(/^invalid argument "<masked>" for "--realm" flag: /));
+  const g = new Flags();
+  g.define({ name: 'api-key', type: 'string', help: 'A key.', section: SERVING, sensitive: true, validate: (v) => (String(v).length < 8 ? 'too short' : undefined) });
+  g.define({ name: 'pin', type: 'int', help: 'A PIN.', section: SERVING, sensitive: true });
+  assert.throws(() => g.setFromConfig({ 'api-key': 's3cr' }, 'plat.yaml'), flagError('plat.yaml: invalid value "<masked>" for flag "api-key": too short'));
+  assert.throws(() => g.setFromConfig({ pin: '12ab' }, 'plat.yaml'), (e: Error) => !e.message.includes('12ab') && /^plat\.yaml: invalid value "<masked>" for flag "pin": /.test(e.message));
+});
