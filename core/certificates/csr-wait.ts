@@ -15,6 +15,7 @@ import { setLongTimeout } from '../long-timeout.js';
 import { ExponentialBackoff } from '../controller/backoff.js';
 import { isWatchErrorRetriable, statusError } from '../controller/informer.js';
 import { CSR_RESOURCE, hasCertificate, type Csr } from './csr-object.js';
+import { escapeFieldValue } from '../api/selectors/field-selector.js';
 
 /** The wait ended without a certificate: denied, failed, deleted, replaced, timed out or stopped. */
 export class CertificateWaitError extends Error {
@@ -73,7 +74,8 @@ export function issued(csr: Csr, name: string, uid: string | undefined): Csr | u
 const isRefusal = (e: unknown): boolean => isApiError(e) && e.code >= 400 && e.code < 500 && e.code !== 410 && e.code !== 429;
 
 async function follow(client: RestClient, name: string, o: WaitOptions, signal: AbortSignal): Promise<Csr> {
-  const fieldSelector = `metadata.name=${name}`;
+  // fields.OneTermEqualSelector: a name may carry `,` `=` or `\`, which the selector escapes.
+  const fieldSelector = `metadata.name=${escapeFieldValue(name)}`;
   let uid = o.uid;
   let toldApproved = false;
   const check = (csr: Csr): Csr | undefined => {

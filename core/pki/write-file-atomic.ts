@@ -4,12 +4,20 @@
 // included, is replaced, never written through.
 import { closeSync, fchmodSync, fsyncSync, openSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { constants, copyFile, link, lstat, open, rename, unlink } from 'node:fs/promises';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import path from 'node:path';
 
-/** A fresh hidden name beside `file`, so a rename between the two stays on one file system. */
-const beside = (file: string, suffix: string): string =>
-  path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.${suffix}`);
+/**
+ * A fresh hidden name beside `file`, so a rename between the two stays on one file system. A long
+ * base name (a CSR name of 240 characters as `<name>.key`) is replaced by its hash, so the temp name
+ * stays within NAME_MAX (255 bytes) whenever `file`'s own name does: uniqueness comes from the pid
+ * and the random part.
+ */
+const beside = (file: string, suffix: string): string => {
+  const base = path.basename(file);
+  const stem = Buffer.byteLength(base) > 200 ? createHash('sha256').update(base).digest('hex').slice(0, 32) : base;
+  return path.join(path.dirname(file), `.${stem}.${process.pid}.${randomBytes(6).toString('hex')}.${suffix}`);
+};
 
 /** The checked arguments' temp file. */
 function tempFor(file: string, data: unknown, mode: number): string {

@@ -20,7 +20,7 @@ import { checkNames, csrFlags, describeError, openClient } from './csr-connectio
 import { generatedName } from '../../core/api/generate-name.js';
 import { isApiError } from '../../core/client/rest-client.js';
 import { tlsVerifyReason } from '../../core/client/tls-verify-error.js';
-import { makeDir } from '../../core/make-dir.js';
+import { makeOutDir, OutDirError } from './out-dir.js';
 import { dnsSanError, firstError, ipSanError } from './san-names.js';
 import { CSR_DISPLAY, defineObjectOutput, objectPrinter } from './csr-output.js';
 import { waitForIssued } from './csr-wait.js';
@@ -133,10 +133,10 @@ export async function csrCreate(argv: readonly string[], stdout: (text: string) 
       name = given || generatedName('csr-');
       keyFile = path.join(dir, `${name}.key`);
       try {
-        await makeDir(dir, 0o700);
+        await makeOutDir(dir);
         await writeFileAtomic(keyFile, key.privateKeyPem, 0o600, { exclusive: true });
       } catch (e) {
-        if ((e as NodeJS.ErrnoException).code === 'EEXIST') {
+        if (!(e instanceof OutDirError) && (e as NodeJS.ErrnoException).code === 'EEXIST') {
           if (given || attempt >= NAME_ATTEMPTS) throw existingKey(keyFile);
           continue;
         }

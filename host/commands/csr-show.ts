@@ -15,6 +15,7 @@ import { checkNames, csrFlags, describeError, openClient } from './csr-connectio
 import { runInterruptible } from './interrupt.js';
 import { columnWidths, formatObject, formatRow, objectPrinter } from './csr-output.js';
 import { isTable, ServerRows, TABLE_ACCEPT } from './csr-server-table.js';
+import { escapeFieldValue } from '../../core/api/selectors/field-selector.js';
 
 type Out = (text: string) => void;
 /** Prints one answer: a CSR (-o), or a Table or CSR as table rows. */
@@ -91,7 +92,7 @@ export async function csrGet(argv: readonly string[], out: Out, err: Out): Promi
     // own resourceVersion, which may be older than the store's watch window (a 410, a re-list and
     // the row printed twice); such a watch opens with a synthetic ADDED of the object, already
     // printed above, so its first event is dropped.
-    if (watch) await follow(f, client, '0', printObject ?? rowPrinter(widths, out, false, table!), { fieldSelector: `metadata.name=${positional[0]!}` }, true, table !== undefined);
+    if (watch) await follow(f, client, '0', printObject ?? rowPrinter(widths, out, false, table!), { fieldSelector: `metadata.name=${escapeFieldValue(positional[0]!)}` }, true, table !== undefined);
     return 0;
   } finally {
     client.close();

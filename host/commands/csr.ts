@@ -10,7 +10,7 @@ import { CommandError } from './ca.js';
 import { parseSubcommand } from './subcommand-help.js';
 import { checkNames, describeError, openClient } from './csr-connection.js';
 import { DEFAULT_KUBECONFIG } from './kubeconfig-flags.js';
-import { makeDir } from '../../core/make-dir.js';
+import { makeOutDir } from './out-dir.js';
 import { csrCreate } from './csr-create.js';
 import { csrDecide } from './csr-decide.js';
 import { csrGet, csrList } from './csr-show.js';
@@ -61,7 +61,7 @@ async function csrWait(argv: readonly string[], out: (t: string) => void, err: (
     const format = f.get<string>('output');
     const dir = f.get<string>('out-dir');
     if (dir) {
-      await makeDir(dir, 0o700);
+      await makeOutDir(dir);
       const certFile = path.join(dir, `${name}.crt`);
       await writeFileAtomic(certFile, cert, 0o644);
       // With -o, stdout carries the object alone, as kubectl wait -o prints it.

@@ -6,12 +6,13 @@
 // --context, --cluster and --user override what the current context names, as kubectl's; so do
 // --as, --as-uid and --as-group the user's impersonation, checked with the kubeconfig. One
 // rule for every command, so a shell set up for kubectl works for all of them.
-import { existsSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { KubeconfigError, loadKubeconfigs, type WebhookConnection } from '../../core/client/kubeconfig.js';
 import { FlagError, type Flags } from '../../core/flags/flag-set.js';
 import { CommandError } from './ca.js';
+import { isNotExist } from '../../core/go-os-error.js';
 
 export const DEFAULT_KUBECONFIG = '.plat/admin.conf';
 const DEFAULT_TEXT = `$PLATCONFIG, else $KUBECONFIG, else ~/.kube/config, else ${DEFAULT_KUBECONFIG}`;
@@ -29,6 +30,20 @@ export function defineKubeconfigFlags(f: Flags, section: string): void {
 }
 
 /** The files to merge, in order, and how error messages name them. */
+/**
+ * Whether clientcmd would skip `file` as missing: only os.IsNotExist (ENOENT). A file it cannot
+ * read (EACCES, a path through a regular file) is kept, so loading it names the error as kubectl's
+ * `error loading config file` does, instead of being passed over.
+ */
+function missing(file: string): boolean {
+  try {
+    statSync(file);
+    return false;
+  } catch (e) {
+    return isNotExist(e);
+  }
+}
+
 export function kubeconfigFiles(f: Flags, env: NodeJS.ProcessEnv = process.env, home = os.homedir()): { files: string[]; label: string } {
   const flag = f.get<string>('kubeconfig');
   const alias = f.get<string>('platconfig');
@@ -37,12 +52,12 @@ export function kubeconfigFiles(f: Flags, env: NodeJS.ProcessEnv = process.env, 
   for (const name of ['PLATCONFIG', 'KUBECONFIG']) {
     const list = (env[name] ?? '').split(path.delimiter).filter(Boolean);
     if (list.length === 0) continue;
-    const existing = list.filter((p) => existsSync(p));
+    const existing = list.filter((p) => !missing(p));
     if (existing.length === 0) throw new CommandError(`$${name} (${list.join(path.delimiter)}): none of its files exists`);
     return { files: existing, label: existing.join(path.delimiter) };
   }
   const recommended = path.join(home, '.kube', 'config');
-  if (existsSync(recommended)) return { files: [recommended], label: recommended };
+  if (!missing(recommended)) return { files: [recommended], label: recommended };
   return { files: [DEFAULT_KUBECONFIG], label: DEFAULT_KUBECONFIG };
 }
 

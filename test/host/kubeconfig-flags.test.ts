@@ -71,6 +71,19 @@ describe('kubeconfig loading for plat csr, plat token and plat auth can-i', () =
     assert.throws(() => kubeconfigConnection(flags(), { KUBECONFIG: '/nonexistent/a:/nonexistent/b' }), /\$KUBECONFIG \(\/nonexistent\/a:\/nonexistent\/b\): none of its files exists/);
   });
 
+  // clientcmd skips only what os.IsNotExist says is missing (ENOENT); a file it cannot open
+  // (EACCES, or a path through a regular file, ENOTDIR, which root meets too) stops the load.
+  it('$KUBECONFIG and ~/.kube/config: a file that cannot be opened is an error, not skipped', () => {
+    const notDir = path.join(path.dirname(first), 'ca.crt', 'config');
+    const want = `error loading config file "${notDir}": open ${notDir}: not a directory`;
+    for (const env of [{ KUBECONFIG: [notDir, second].join(path.delimiter) }, { PLATCONFIG: notDir, KUBECONFIG: second }]) {
+      assert.throws(() => kubeconfigConnection(flags(), env), (e: Error) => e.message.endsWith(want));
+    }
+    const home = tempDir('plat-home-');
+    writeFileSync(path.join(home, '.kube'), '');
+    assert.deepEqual(kubeconfigFiles(flags(), {}, home).files, [path.join(home, '.kube', 'config')]);
+  });
+
   it('without --kubeconfig or the variables: ~/.kube/config when it exists, else .plat/admin.conf', () => {
     const home = tempDir('plat-home-');
     assert.deepEqual(kubeconfigFiles(flags(), {}, home).files, ['.plat/admin.conf']);
