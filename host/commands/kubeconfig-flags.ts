@@ -29,7 +29,6 @@ export function defineKubeconfigFlags(f: Flags, section: string): void {
   f.define({ name: 'as-uid', type: 'string', default: '', section, help: 'UID to impersonate for the operation.' });
 }
 
-/** The files to merge, in order, and how error messages name them. */
 /**
  * Whether clientcmd would skip `file` as missing: only os.IsNotExist (ENOENT). A file it cannot
  * read (EACCES, a path through a regular file) is kept, so loading it names the error as kubectl's
@@ -44,6 +43,7 @@ function missing(file: string): boolean {
   }
 }
 
+/** The files to merge, in order, and how error messages name them. */
 export function kubeconfigFiles(f: Flags, env: NodeJS.ProcessEnv = process.env, home = os.homedir()): { files: string[]; label: string } {
   const flag = f.get<string>('kubeconfig');
   const alias = f.get<string>('platconfig');
