@@ -15,12 +15,14 @@ import type { Finished } from './run-plat.js';
 
 const version = (JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
 
-export async function bootRefusal(role: string, argv: readonly string[], opts: { cwd?: string } = {}): Promise<Finished> {
+/** `configFile` is what the process takes from $PLAT_CONFIG. */
+export async function bootRefusal(role: string, argv: readonly string[], opts: { cwd?: string; configFile?: string } = {}): Promise<Finished> {
   const lines: string[] = [];
   const profile = await roles[role]!.load();
   try {
     const { host } = await boot({
       profile, argv, cwd: opts.cwd ?? repoRoot, logger: createLogger({ write: (l) => lines.push(`${l}\n`) }), version, commands: roleCalls,
+      ...(opts.configFile ? { configFile: opts.configFile } : {}),
     });
     await host.hooks.shutdown.promise();
   } catch (e) {
