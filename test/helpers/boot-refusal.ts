@@ -4,6 +4,8 @@
 // of CPU a row (loading the role's modules); a table of option refusals shares this process's.
 // For refusals of the options only (boot's configure phase or earlier), when nothing has started
 // yet; keep one spawned `plat` per file for what only the process shows (exit code, stderr).
+// Boot looks for config files in `cwd`, but a part may resolve a relative path against the
+// process's working directory (the node agent's --config does): give such paths absolute.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { boot } from '../../core/boot.js';
