@@ -1,11 +1,12 @@
 // Which admission plugins run, from the flags: the default-enabled set, --disable-admission-plugins,
 // the deprecated --admission-control (exactly the plugins it names), and the start-up errors for
-// names plat does not have (exit 2, the real `plat` process).
+// names plat does not have (exit 2: booted in this process, and one row as the real `plat` process).
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { b64, fixtures } from '../certificates/fixtures.js';
 import { tempDir } from '../helpers/plat.js';
+import { bootRefusal } from '../helpers/boot-refusal.js';
 import { runPlat } from '../helpers/run-plat.js';
 import { csrObject, csrPath, CSR_PATH, csrPem, startAdmissionPlat, withCondition, type AdmissionPlat } from './support.js';
 
@@ -85,11 +86,20 @@ describe('admission flags that cannot be honoured stop start-up with exit 2', ()
     ['several names enabled and disabled, sorted as a Go set lists them', ['--enable-admission-plugins=NodeRestriction,AlwaysDeny', '--disable-admission-plugins=AlwaysDeny,NodeRestriction'],
       'plat all: [AlwaysDeny NodeRestriction] in enable-admission-plugins and disable-admission-plugins overlapped\n'],
   ];
+  // Each row booted in this process (boot refuses in its configure phase, before anything starts)...
   for (const [what, args, message] of refusals) {
-    it(what, () => {
-      const r = runPlat(['all', '--data-dir', dataDir, '--secure-port', '0', ...args]);
+    it(what, async () => {
+      const r = await bootRefusal('all', ['--data-dir', dataDir, '--secure-port', '0', ...args]);
       assert.equal(r.code, 2, r.stderr);
       assert.ok(r.stderr.includes(message), r.stderr);
     });
   }
+
+  // ...and one as the real process, for its exit code and stderr.
+  it('the real `plat all`: exit 2, the refusal on stderr', () => {
+    const [, args, message] = refusals[4]!;
+    const r = runPlat(['all', '--data-dir', dataDir, '--secure-port', '0', ...args]);
+    assert.equal(r.code, 2, r.stderr);
+    assert.ok(r.stderr.includes(message), r.stderr);
+  });
 });

@@ -13,6 +13,7 @@ import type { Plugin } from '../../core/plugin.js';
 import { profiles } from '../../host/profiles.js';
 import { applyControllerManagerConfig, CONFIG_FIELDS } from '../../plugins/controller-manager/index.js';
 import { fieldPath } from '../../plugins/controller-manager/config-schema.js';
+import { bootRefusal } from '../helpers/boot-refusal.js';
 import { runPlat } from '../helpers/run-plat.js';
 import { tempDir } from '../helpers/plat.js';
 
@@ -210,28 +211,30 @@ KubeCloudShared: {UseServiceAccountCredentials: yes}
     assert.match(read.stderr, /Generic\.ClientConnection\.kubeconfig: cm\.conf \(\S+\): error loading config file "cm\.conf": couldn't get version\/kind; json parse error: json: cannot unmarshal string into Go value of type struct/, 'the one in the working directory was read');
   });
 
-  it('a value from the file that the role refuses later names the file and field too (exit 1); from the command line exit 2', () => {
+  // This test and the signing-files one boot the role in this process: boot refuses before
+  // anything starts ('stops `plat controller-manager`...' above runs the real process).
+  it('a value from the file that the role refuses later names the file and field too (exit 1); from the command line exit 2', async () => {
     const run = (text: string, ...args: string[]) =>
-      runPlat(['controller-manager', '--config', file(`${HEAD}${text}`), '--master=https://127.0.0.1:1', '--secure-port=0', ...args], { cwd: tempDir() });
-    const controllers = run('Generic:\n  Controllers: ["*", "nope"]\n');
+      bootRefusal('controller-manager', ['--config', file(`${HEAD}${text}`), '--master=https://127.0.0.1:1', '--secure-port=0', ...args], { cwd: tempDir() });
+    const controllers = await run('Generic:\n  Controllers: ["*", "nope"]\n');
     assert.equal(controllers.code, 1, controllers.stderr);
     assert.match(controllers.stderr, /^plat controller-manager: \S+cm\.yaml: Generic\.Controllers: "nope" is not in the list of known controllers$/m);
-    const lease = run('Generic:\n  LeaderElection: {leaseDuration: 5s}\n');
+    const lease = await run('Generic:\n  LeaderElection: {leaseDuration: 5s}\n');
     assert.equal(lease.code, 1, lease.stderr);
     assert.match(lease.stderr, /^plat controller-manager: \S+cm\.yaml: Generic\.LeaderElection\.leaseDuration: leaseDuration must be greater than renewDeadline/m);
     // A whole LeaderElection block: only the fields the problem is about are named.
-    const block = run('Generic:\n  LeaderElection: {leaderElect: true, leaseDuration: 5s, renewDeadline: 10s, retryPeriod: 2s, resourceLock: leases, resourceName: x, resourceNamespace: ns}\n');
+    const block = await run('Generic:\n  LeaderElection: {leaderElect: true, leaseDuration: 5s, renewDeadline: 10s, retryPeriod: 2s, resourceLock: leases, resourceName: x, resourceNamespace: ns}\n');
     assert.equal(block.code, 1, block.stderr);
     assert.match(block.stderr, /^plat controller-manager: (\S+cm\.yaml): Generic\.LeaderElection\.leaseDuration, \1: Generic\.LeaderElection\.renewDeadline: leaseDuration must be greater than renewDeadline \(--leader-elect-lease-duration=5s, --leader-elect-renew-deadline=10s\)$/m);
-    const flag = run('Generic:\n  LeaderElection: {leaseDuration: 20s}\n', '--leader-elect-lease-duration=5s');
+    const flag = await run('Generic:\n  LeaderElection: {leaseDuration: 20s}\n', '--leader-elect-lease-duration=5s');
     assert.equal(flag.code, 2, 'the command line won: a usage problem');
     assert.match(flag.stderr, /^plat controller-manager: leaseDuration must be greater than renewDeadline \(--leader-elect-lease-duration=5s/m);
     // One value from each: both named, and a usage problem (the command line can fix it alone).
-    const mixed = run('Generic:\n  LeaderElection: {leaseDuration: 20s}\n', '--leader-elect-renew-deadline=25s');
+    const mixed = await run('Generic:\n  LeaderElection: {leaseDuration: 20s}\n', '--leader-elect-renew-deadline=25s');
     assert.equal(mixed.code, 2, mixed.stderr);
     assert.match(mixed.stderr, /^plat controller-manager: \S+cm\.yaml: Generic\.LeaderElection\.leaseDuration, --leader-elect-renew-deadline \(command line\): leaseDuration must be greater than renewDeadline \(--leader-elect-lease-duration=20s, --leader-elect-renew-deadline=25s\)$/m);
     // A problem from the file and another from the command line: exit 2 for the pair.
-    const both = run('Generic:\n  Controllers: ["*", "nope"]\n', '--leader-elect-retry-period=0s');
+    const both = await run('Generic:\n  Controllers: ["*", "nope"]\n', '--leader-elect-retry-period=0s');
     assert.equal(both.code, 2, both.stderr);
     assert.match(both.stderr, /^plat controller-manager: \[\S+cm\.yaml: Generic\.Controllers: "nope" is not in the list of known controllers, --leader-elect-retry-period=0s: retryPeriod must be greater than zero\]\n/m);
   });
@@ -243,14 +246,14 @@ KubeCloudShared: {UseServiceAccountCredentials: yes}
     assert.equal(r.stderr, `plat controller-manager: ${f}: Generic.Port: --secure-port 70000 must be between 1 and 65535, inclusive. It cannot be turned off with 0\n`);
   });
 
-  it('signing files from the file that do not fit together name the file and fields (exit 1); from the command line exit 2', () => {
+  it('signing files from the file that do not fit together name the file and fields (exit 1); from the command line exit 2', async () => {
     const run = (text: string, ...args: string[]) =>
-      runPlat(['controller-manager', '--config', file(`${HEAD}${text}`), '--master=https://127.0.0.1:1', '--secure-port=0', ...args], { cwd: tempDir() });
-    const mixed = run('CSRSigningController:\n  ClusterSigningCertFile: /pki/ca.crt\n  ClusterSigningKeyFile: /pki/ca.key\n  LegacyUnknownSignerConfiguration: {CertFile: /pki/lu.crt}\n');
+      bootRefusal('controller-manager', ['--config', file(`${HEAD}${text}`), '--master=https://127.0.0.1:1', '--secure-port=0', ...args], { cwd: tempDir() });
+    const mixed = await run('CSRSigningController:\n  ClusterSigningCertFile: /pki/ca.crt\n  ClusterSigningKeyFile: /pki/ca.key\n  LegacyUnknownSignerConfiguration: {CertFile: /pki/lu.crt}\n');
     assert.equal(mixed.code, 1, mixed.stderr);
     // Both in one aggregated line, as upstream's CSRSigningControllerOptions.Validate returns them.
     assert.match(mixed.stderr, /^plat controller-manager: \[(\S+cm\.yaml): CSRSigningController\.LegacyUnknownSignerConfiguration\.CertFile: "cluster-signing-legacy-unknown": cannot specify cert without key, \1: CSRSigningController\.ClusterSigningCertFile, \1: CSRSigningController\.ClusterSigningKeyFile, \1: CSRSigningController\.LegacyUnknownSignerConfiguration\.CertFile: cannot specify --cluster-signing-\{cert,key\}-file and other --cluster-signing-\*-file flags at the same time\]$/m);
-    const flag = run('Generic:\n  Controllers: ["*"]\n', '--cluster-signing-key-file=/pki/ca.key');
+    const flag = await run('Generic:\n  Controllers: ["*"]\n', '--cluster-signing-key-file=/pki/ca.key');
     assert.equal(flag.code, 2, flag.stderr);
     assert.match(flag.stderr, /^plat controller-manager: "cluster-signing": cannot specify key without cert$/m);
   });

@@ -76,11 +76,14 @@ async function holdingFront(plat: RunningPlat, hold: (req: http.IncomingMessage)
   const target = new URL(plat.url);
   const serving = makeServingCert(platCa(plat), [], ['127.0.0.1']);
   const held: string[] = [];
+  // The front's own connections to plat, ended with it: a watch passed on through the default
+  // agent would stay open, and plat's stop would wait out the request timeout for it.
+  const agent = new https.Agent({ keepAlive: true });
   const server = https.createServer({ cert: serving.certificatePem, key: serving.privateKeyPem }, (req, res) => {
     if (hold(req)) { held.push(req.url ?? ''); req.resume(); return; }
     const headers = { ...req.headers };
     delete headers.authorization;
-    const out = https.request({ ...upstream, hostname: target.hostname, port: target.port, method: req.method, path: req.url, headers }, (r) => {
+    const out = https.request({ ...upstream, agent, hostname: target.hostname, port: target.port, method: req.method, path: req.url, headers }, (r) => {
       res.writeHead(r.statusCode ?? 502, r.headers);
       r.pipe(res);
     });
@@ -91,7 +94,7 @@ async function holdingFront(plat: RunningPlat, hold: (req: http.IncomingMessage)
   return {
     url: `https://127.0.0.1:${(server.address() as AddressInfo).port}`,
     held,
-    close: () => { server.closeAllConnections(); server.close(); },
+    close: () => { server.closeAllConnections(); server.close(); agent.destroy(); },
   };
 }
 

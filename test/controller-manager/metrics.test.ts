@@ -11,6 +11,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { baseCsr, fixtures } from '../certificates/fixtures.js';
 import { Client, freePort, tempDir, type RunningPlat } from '../helpers/plat.js';
+import { bootRefusal } from '../helpers/boot-refusal.js';
 import { runPlatAsync, startPlat, type Background } from '../helpers/run-plat.js';
 import { startTableAuthorizedPlat, until, writeKubeconfig } from './support.js';
 
@@ -179,16 +180,21 @@ describe('plat controller-manager /metrics', () => {
       ['--allow-metric-labels=no_label=v1', /--allow-metric-labels must have a list of kv pair with format `metricName:labelName=labelValue, labelValue,\.\.\.`/],
       [`--allow-metric-labels-manifest=${noComma}`, /--allow-metric-labels-manifest=\S+: the key "workqueue_depth" is not "<MetricName>,<LabelName>"/],
     ];
+    // Booted in this process (boot refuses before anything starts), the first as the real process too.
     for (const [arg, message] of cases) {
-      const r = await runPlatAsync(['controller-manager', '--platconfig', admin, '--secure-port=0', arg], { cwd: tempDir() });
+      const r = await bootRefusal('controller-manager', ['--platconfig', admin, '--secure-port=0', arg], { cwd: tempDir() });
       assert.equal(r.code, 2, `${arg}: ${r.stderr}`);
       assert.match(r.stderr, message, arg);
     }
+    const [arg, message] = cases[0]!;
+    const r = await runPlatAsync(['controller-manager', '--platconfig', admin, '--secure-port=0', arg], { cwd: tempDir() });
+    assert.equal(r.code, 2, `${arg}: ${r.stderr}`);
+    assert.match(r.stderr, message, arg);
   });
 
   it('stays refused where nothing serves /metrics: plat all and plat apiserver', async () => {
     for (const command of ['all', 'apiserver']) {
-      const r = await runPlatAsync([command, '--data-dir', tempDir(), '--disabled-metrics=workqueue_depth'], { cwd: tempDir() });
+      const r = await bootRefusal(command, ['--data-dir', tempDir(), '--disabled-metrics=workqueue_depth'], { cwd: tempDir() });
       assert.equal(r.code, 2, r.stderr);
       assert.match(r.stderr, /--disabled-metrics is not supported: this command serves no \/metrics \(plat controller-manager does\)/);
     }

@@ -12,6 +12,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client, freePort, repoRoot, startInProcess, tempDir, type RunningPlat } from '../helpers/plat.js';
+import { bootRefusal } from '../helpers/boot-refusal.js';
 import { runPlat, startPlat, type Background } from '../helpers/run-plat.js';
 import { baseCsr, fixtures } from '../certificates/fixtures.js';
 import { labelOf } from './fixtures/test-controllers.js';
@@ -237,13 +238,20 @@ describe('plat controller-manager processes', () => {
     { name: 'a wildcard inside an always-allowed path', args: ['--master=https://127.0.0.1:1', '--secure-port=1', '--authorization-always-allow-paths=/a*b'], code: 2,
       message: /\nplat controller-manager: only trailing \* allowed in "a\*b"\n$/ },
   ];
+  // Booted in this process (boot refuses before anything starts); one row as the real process too.
   for (const r of refusals) {
-    it(`refuses ${r.name} at start-up`, () => {
-      const out = runPlat(['controller-manager', '--secure-port=0', ...r.args], { cwd: tempDir(), env: testConfig('refused') });
+    it(`refuses ${r.name} at start-up`, async () => {
+      const out = await bootRefusal('controller-manager', ['--secure-port=0', ...r.args], { cwd: tempDir(), configFile: testConfig('refused').PLAT_CONFIG! });
       assert.equal(out.code, r.code, out.stderr);
       assert.match(out.stderr, r.message);
     });
   }
+  it(`the real process refuses ${refusals[1]!.name} at start-up`, () => {
+    const r = refusals[1]!;
+    const out = runPlat(['controller-manager', '--secure-port=0', ...r.args], { cwd: tempDir(), env: testConfig('refused') });
+    assert.equal(out.code, r.code, out.stderr);
+    assert.match(out.stderr, r.message);
+  });
 });
 
 describe('a new leader issues what the killed one never saw', () => {

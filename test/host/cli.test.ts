@@ -5,7 +5,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { startProcess, tempDir } from '../helpers/plat.js';
-import { runPlat } from '../helpers/run-plat.js';
+import { bootRefusal } from '../helpers/boot-refusal.js';
+import { runPlat, type Finished } from '../helpers/run-plat.js';
 import { helpSections } from '../helpers/help-sections.js';
 import { APISERVER_FLAG_SECTIONS } from '../../host/flag-catalogue/apiserver.js';
 import { CONTROLLER_MANAGER_FLAG_SECTIONS } from '../../host/flag-catalogue/controller-manager.js';
@@ -97,10 +98,10 @@ describe('plat command line', () => {
     shows('cluster-signing-key-file', '"<data-dir>/pki/ca.key"');
   });
 
-  it('suggests plat\'s name for an upstream kube* flag the spec renames', () => {
+  it('suggests plat\'s name for an upstream kube* flag the spec renames', async () => {
     for (const [role, flag, ours] of [['controller-manager', 'kubeconfig', 'platconfig'], ['controller-manager', 'kube-api-qps', 'plat-api-qps'],
       ['nodeagent', 'kubeconfig', 'platconfig']] as const) {
-      const r = runPlat([role, `--${flag}`, 'x']);
+      const r = await bootRefusal(role, [`--${flag}`, 'x']);
       assert.equal(r.code, 2, r.stderr);
       assert.match(r.stderr, new RegExp(`unknown flag: --${flag} \\(did you mean --${ours}\\?\\)`), `${role} --${flag}`);
     }
@@ -115,13 +116,20 @@ describe('plat command line', () => {
     { name: 'a positional argument', args: ['extra'], code: 2, message: /^plat apiserver: "plat apiserver" does not take any arguments, got \["extra"\]\n$/ },
     { name: 'a missing flag value', args: ['--cert-dir'], code: 2, message: /flag needs an argument: --cert-dir/ },
   ];
+  // Booted in this process (boot refuses before anything starts); the first row as the real process too.
   for (const t of refusals) {
-    it(`refuses ${t.name}`, () => {
-      const r = runPlat(['apiserver', '--data-dir', tempDir(), ...t.args]);
+    it(`refuses ${t.name}`, async () => {
+      const r = await bootRefusal('apiserver', ['--data-dir', tempDir(), ...t.args]);
       assert.equal(r.code, t.code, r.stderr);
       assert.match(r.stderr, t.message);
     });
   }
+
+  it(`the real process refuses ${refusals[0]!.name}`, () => {
+    const r = runPlat(['apiserver', '--data-dir', tempDir(), ...refusals[0]!.args]);
+    assert.equal(r.code, refusals[0]!.code, r.stderr);
+    assert.match(r.stderr, refusals[0]!.message);
+  });
 
   it('refuses unknown roles', () => {
     const unknown = runPlat(['apiservr']);
@@ -197,8 +205,8 @@ describe('flag names with underscores', () => {
     ['controller-manager', ['--leader_elect=false', '--plat_api_qps=5', '--controller_shutdown_timeout=3s']],
     ['nodeagent', ['--healthz_bind_address=127.0.0.1', '--address=not-an-ip']],
   ] as const) {
-    it(`plat ${role} ${args.join(' ')}`, () => {
-      const r = runPlat([role, ...args]);
+    it(`plat ${role} ${args.join(' ')}`, async () => {
+      const r = await bootRefusal(role, args);
       assert.doesNotMatch(r.stderr, /unknown flag/);
       if (role === 'controller-manager') assert.match(r.stderr, /no API server to talk to/);
       else assert.match(r.stderr, /invalid argument "not-an-ip" for "--address" flag/);
@@ -266,12 +274,17 @@ describe('option errors in upstream\'s words', () => {
     { role: 'controller-manager', args: ['--platconfig=/nonexistent/cm.conf'], code: 1, stderr: '--platconfig=/nonexistent/cm.conf: stat /nonexistent/cm.conf: no such file or directory' },
     { role: 'controller-manager', args: [`--platconfig=${dir}`], code: 1, stderr: `--platconfig=${dir}: error loading config file "${dir}": read ${dir}: is a directory` },
   ];
+  const check = (t: typeof cases[number], r: Finished) => {
+    assert.equal(r.code, t.code, r.stderr);
+    if (typeof t.stderr === 'string') assert.ok(r.stderr.endsWith(`plat ${t.role}: ${t.stderr}\n`), r.stderr);
+    else assert.match(r.stderr.trimEnd(), t.stderr);
+  };
+  // Booted in this process (boot refuses before anything starts); one row of each role as the real process too.
   for (const t of cases) {
-    it(`plat ${t.role} ${t.args.join(' ')}`, () => {
-      const r = runPlat([t.role, ...t.args]);
-      assert.equal(r.code, t.code, r.stderr);
-      if (typeof t.stderr === 'string') assert.ok(r.stderr.endsWith(`plat ${t.role}: ${t.stderr}\n`), r.stderr);
-      else assert.match(r.stderr.trimEnd(), t.stderr);
-    });
+    it(`plat ${t.role} ${t.args.join(' ')}`, async () => check(t, await bootRefusal(t.role, t.args)));
+  }
+  for (const role of ['controller-manager', 'apiserver', 'nodeagent']) {
+    const t = cases.find((c) => c.role === role)!;
+    it(`the real process: plat ${t.role} ${t.args.join(' ')}`, () => check(t, runPlat([t.role, ...t.args])));
   }
 });

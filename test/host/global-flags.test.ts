@@ -5,7 +5,8 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { startInProcess, tempDir } from '../helpers/plat.js';
-import { runPlat } from '../helpers/run-plat.js';
+import { bootRefusal } from '../helpers/boot-refusal.js';
+import { runPlat, type Finished } from '../helpers/run-plat.js';
 import { dynamicVersionError, parseSemantic } from '../../core/version.js';
 
 const VERSION_LINE = /^plat v1\.32\.0\+plat\.\d+\.\d+\.\d+\S*\n$/;
@@ -26,15 +27,21 @@ describe('--version', () => {
     { args: ['--version=v1.32.0-rc.1'], code: 2, stderr: NO_API_SERVER },
     { args: ['--version=v1.32.0-rc.1', '--version'], code: 0, stdout: VERSION_LINE },
   ];
+  const check = (t: typeof cases[number], r: Finished) => {
+    assert.equal(r.code, t.code, r.stderr);
+    if (t.stdout) assert.match(r.stdout, t.stdout);
+    else assert.equal(r.stdout, '');
+    if (t.stderr) assert.match(r.stderr, t.stderr);
+  };
+  // What prints the version is answered before boot (host/run-role.ts): the real process. The
+  // refusals and the runs come from boot, booted in this process; the first as the real process too.
   for (const t of cases) {
-    it(`plat controller-manager ${t.args.join(' ')}`, () => {
-      const r = runPlat(['controller-manager', ...t.args]);
-      assert.equal(r.code, t.code, r.stderr);
-      if (t.stdout) assert.match(r.stdout, t.stdout);
-      else assert.equal(r.stdout, '');
-      if (t.stderr) assert.match(r.stderr, t.stderr);
+    it(`plat controller-manager ${t.args.join(' ')}`, async () => {
+      check(t, t.code === 0 ? runPlat(['controller-manager', ...t.args]) : await bootRefusal('controller-manager', t.args));
     });
   }
+  const refused = cases.find((t) => t.code !== 0)!;
+  it(`the real process: plat controller-manager ${refused.args.join(' ')}`, () => check(refused, runPlat(['controller-manager', ...refused.args])));
 
   it('prints the same GitVersion as --version=raw, after the product name', async () => {
     const line = runPlat(['apiserver', '--version']).stdout;
@@ -100,17 +107,17 @@ describe('-h, --help', () => {
     });
   }
 
-  it('--help=false and -h=false run the command', () => {
+  it('--help=false and -h=false run the command', async () => {
     for (const args of [['--help=false'], ['-h=false'], ['--help=0', '-h=f']]) {
-      const r = runPlat(['controller-manager', ...args]);
+      const r = args.length === 1 ? await bootRefusal('controller-manager', args) : runPlat(['controller-manager', ...args]);
       assert.equal(r.code, 2, r.stderr);
       assert.equal(r.stdout, '');
       assert.match(r.stderr, NO_API_SERVER, args.join(' '));
     }
   });
 
-  it('--help=maybe is a bad bool', () => {
-    const r = runPlat(['controller-manager', '--help=maybe']);
+  it('--help=maybe is a bad bool', async () => {
+    const r = await bootRefusal('controller-manager', ['--help=maybe']);
     assert.equal(r.code, 2);
     assert.match(r.stderr, /invalid argument "maybe" for "-h, --help" flag: strconv\.ParseBool: parsing "maybe": invalid syntax/);
   });

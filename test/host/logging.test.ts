@@ -10,6 +10,7 @@ import { describe, it } from 'node:test';
 import { globToRegExp, parseVModule, vmoduleLevel } from '../../core/log-vmodule.js';
 import { createLogger } from '../../core/log.js';
 import { Client, freePort, tempDir } from '../helpers/plat.js';
+import { bootRefusal } from '../helpers/boot-refusal.js';
 import { runPlatAsync, startPlat } from '../helpers/run-plat.js';
 
 describe('--vmodule patterns', () => {
@@ -112,11 +113,19 @@ describe('logging flags of the API server and controller manager', () => {
     ['controller-manager', ['--vmodule=csrsigning=x'], 'invalid argument "csrsigning=x" for "--vmodule" flag: parsing verbosity in "csrsigning=x": strconv.ParseUint: parsing "x": invalid syntax'],
     ['all', ['--logging-format=xml'], 'invalid argument "xml" for "--logging-format" flag: format: Invalid value: "xml": Unsupported log format'],
   ];
+  const argv = (role: string, args: string[]) => [...(role === 'controller-manager' ? ['--master=https://127.0.0.1:1'] : []), ...args];
+  // Booted in this process (boot refuses before anything starts); the first row as the real process too.
   for (const [role, args, message] of refusals) {
     it(`plat ${role} ${args.join(' ')} is refused`, async () => {
-      const r = await runPlatAsync([role, ...(role === 'controller-manager' ? ['--master=https://127.0.0.1:1'] : []), ...args]);
+      const r = await bootRefusal(role, argv(role, args));
       assert.equal(r.code, 2, r.stderr);
       assert.equal(r.stderr.trim().split('\n').at(-1), `plat ${role}: ${message}`);
     });
   }
+  it('the real process refuses the first', async () => {
+    const [role, args, message] = refusals[0]!;
+    const r = await runPlatAsync([role, ...argv(role, args)]);
+    assert.equal(r.code, 2, r.stderr);
+    assert.equal(r.stderr.trim().split('\n').at(-1), `plat ${role}: ${message}`);
+  });
 });

@@ -1,8 +1,9 @@
-// Client certificate rotation with a lifetime of a few minutes (--cluster-signing-duration 2m30s;
-// the signer backdates NotBefore by 5 minutes, so the life is 7m30s and the rotation deadline with
-// the jitter fixed at its low end, 0.7, falls 15 s after issuance): the agent rotates before expiry,
-// the old and new certificates differ and both verify against the CA, and its API client presents
-// the new one (the credential id the server sees).
+// Client certificate rotation with a lifetime of a few minutes (--cluster-signing-duration 2m20s;
+// the signer backdates NotBefore by 5 minutes, so the life is 7m20s and the rotation deadline with
+// the jitter fixed at its low end, 0.7, falls 8 s after issuance: the two certificates' whole-second
+// NotBefore differ, and the checks below end well before a further rotation): the agent rotates
+// before expiry, the old and new certificates differ and both verify against the CA, and its API
+// client presents the new one (the credential id the server sees).
 import assert from 'node:assert/strict';
 import { X509Certificate } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -19,7 +20,7 @@ describe('node agent client certificate rotation', () => {
   let plat: RunningPlat;
   let agent: InProcessAgent | undefined;
   const root = tempDir('plat-agent-rotation-');
-  before(async () => { plat = await startInProcess({ args: ['--enable-bootstrap-token-auth', '--cluster-signing-duration', '2m30s'] }); });
+  before(async () => { plat = await startInProcess({ args: ['--enable-bootstrap-token-auth', '--cluster-signing-duration', '2m20s'] }); });
   after(async () => { await agent?.stop(); await plat?.stop(); });
 
   it('rotates before expiry; both certificates verify; the API client presents the new one', async () => {
@@ -31,7 +32,7 @@ describe('node agent client certificate rotation', () => {
     const current = path.join(dirs.certDir, 'nodeagent-client-current.pem');
     const certOf = (pem: string) => new X509Certificate(pem);
     const seen: string[] = [];
-    // Bounded: the first certificate within seconds, the rotated one about 15 s later.
+    // Bounded: the first certificate within seconds, the rotated one about 8 s later.
     for (let i = 0; i < 600 && seen.length < 2; i++) {
       await new Promise((r) => setTimeout(r, 100));
       let pem: string;

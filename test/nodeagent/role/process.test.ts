@@ -8,6 +8,7 @@ import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { repoRoot, tempDir } from '../../helpers/plat.js';
+import { bootRefusal } from '../../helpers/boot-refusal.js';
 import { runPlat, startPlat, type Background } from '../../helpers/run-plat.js';
 
 const FIXTURE = path.join(repoRoot, 'dist/test/nodeagent/role/fixtures/test-subsystems.js');
@@ -80,8 +81,10 @@ describe('plat nodeagent', () => {
     assert.ok(r.stderr.includes(`failed to load nodeagent config file, path: ${file}, error: failed to load NodeAgent config file ${file}, error failed to decode: no kind "KubeletConfiguration" is registered`), r.stderr);
   });
 
-  it('prints the deprecation notice of each deprecated flag used', () => {
-    const r = runPlat(['nodeagent', '--max-pods=-1', '--register-node=false'], { cwd: tempDir() });
+  // The option refusals below boot the role in this process (boot refuses before anything starts);
+  // the two above and the webhook one run the real process.
+  it('prints the deprecation notice of each deprecated flag used', async () => {
+    const r = await bootRefusal('nodeagent', ['--max-pods=-1', '--register-node=false'], { cwd: tempDir() });
     assert.equal(r.code, 1);
     for (const name of ['max-pods', 'register-node']) {
       assert.ok(r.stderr.includes(`Flag --${name} has been deprecated, This parameter should be set via the config file specified by the NodeAgent's --config flag. See https://kubernetes.io/docs/tasks/administer-cluster/kubelet-config-file/ for more information.`), name);
@@ -90,20 +93,20 @@ describe('plat nodeagent', () => {
     assert.ok(!r.stderr.includes('Flag --config has been deprecated'));
   });
 
-  it('refuses options plat does not implement with exit 2, and bad flag values with exit 2', () => {
-    const refused = runPlat(['nodeagent', '--cloud-provider=external'], { cwd: tempDir() });
+  it('refuses options plat does not implement with exit 2, and bad flag values with exit 2', async () => {
+    const refused = await bootRefusal('nodeagent', ['--cloud-provider=external'], { cwd: tempDir() });
     assert.equal(refused.code, 2);
     assert.match(refused.stderr, /--cloud-provider is not supported: plat has no cloud-provider integration/);
-    const bad = runPlat(['nodeagent', '--register-with-taints=a=b:Sometimes'], { cwd: tempDir() });
+    const bad = await bootRefusal('nodeagent', ['--register-with-taints=a=b:Sometimes'], { cwd: tempDir() });
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /invalid argument "a=b:Sometimes" for "--register-with-taints" flag: invalid taint effect: Sometimes, unsupported taint effect/);
   });
 
-  it('refuses --runonce and --exit-on-lock-contention without --lock-file, with exit 1', () => {
-    const runonce = runPlat(['nodeagent', '--runonce'], { cwd: tempDir() });
+  it('refuses --runonce and --exit-on-lock-contention without --lock-file, with exit 1', async () => {
+    const runonce = await bootRefusal('nodeagent', ['--runonce'], { cwd: tempDir() });
     assert.equal(runonce.code, 1);
     assert.match(runonce.stderr, /runOnce \(--runOnce\) true, Runonce mode has been deprecated and should not be set/);
-    const lock = runPlat(['nodeagent', '--exit-on-lock-contention'], { cwd: tempDir() });
+    const lock = await bootRefusal('nodeagent', ['--exit-on-lock-contention'], { cwd: tempDir() });
     assert.equal(lock.code, 1);
     assert.match(lock.stderr, /cannot exit on lock file contention: no lock file specified/);
   });
