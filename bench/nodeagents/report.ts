@@ -19,7 +19,7 @@ export function renderNodeAgentsReport(r: NodeAgentsBenchResult): string {
     `| API server RSS, peak / end | ${n(s.memory?.peakRssMiB)} / ${n(s.memory?.endRssMiB)} MiB |`,
     `| the agents' process: CPU, peak RSS | ${n(r.bench.cpuMs)} ms, ${n(r.bench.peakRssMiB)} MiB (${n(r.bench.peakRssMiB / r.agents, 2)} MiB per agent) |`,
     '',
-    r.checks.problems.length ? `FAILED:\n${r.checks.problems.map((p) => `- ${p}`).join('\n')}\n` : 'every agent: one CSR, issued; its Node; its Lease renewed within the lease duration\n',
+    r.checks.problems.length ? `FAILED:\n${r.checks.problems.map((p) => `- ${p}`).join('\n')}\n` : 'every agent: one CSR, issued; its Node; its Lease renewed within the lease duration (and during the hold)\n',
   ].join('\n');
 }
 

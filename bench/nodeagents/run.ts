@@ -53,6 +53,8 @@ function hostIpv4(): string {
   throw new Error('this machine has no non-loopback IPv4 address for the nodes (upstream refuses a loopback node IP)');
 }
 
+/** The node agents' nodeLeaseDurationSeconds: the default, which the bench's configuration keeps. */
+const LEASE_SECONDS = 40;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function runNodeAgentsBench(o: NodeAgentsBenchOptions): Promise<NodeAgentsBenchResult> {
@@ -120,6 +122,9 @@ export async function runNodeAgentsBench(o: NodeAgentsBenchOptions): Promise<Nod
     const bootstrapSeconds = (performance.now() - started) / 1000;
     const cpu1 = processCpuMs(server.pid);
     log(`all ${o.agents} bootstrapped in ${bootstrapSeconds.toFixed(1)} s; holding for ${o.seconds} s`);
+    type LeaseItem = { metadata: { name?: string }; spec?: { renewTime?: string; leaseDurationSeconds?: number } };
+    const renewTimes = async () => new Map((await admin.list<LeaseItem & { apiVersion?: string; kind?: string }>(leases)).items.map((l) => [l.metadata.name, l.spec?.renewTime]));
+    const renewedBefore = await renewTimes();
     await sleep(o.seconds * 1000);
     const cpu2 = processCpuMs(server.pid);
     clearInterval(sampler);
@@ -127,12 +132,20 @@ export async function runNodeAgentsBench(o: NodeAgentsBenchOptions): Promise<Nod
     // Checks.
     const problems: string[] = [];
     const now = Date.now();
-    const leaseItems = (await admin.list<{ metadata: { name?: string }; spec?: { renewTime?: string; leaseDurationSeconds?: number } } & { apiVersion?: string; kind?: string }>(leases)).items;
+    const leaseItems = (await admin.list<LeaseItem & { apiVersion?: string; kind?: string }>(leases)).items;
+    // A hold longer than one renew interval must see each Lease renewed in it: a Lease no agent
+    // renews is still younger than its duration after a short hold. The spec's interval (a quarter
+    // of the lease duration, with up to 4% jitter), not the agent's constants, so that an agent
+    // renewing too seldom fails here.
+    const mustRenew = o.seconds > LEASE_SECONDS * 0.25 * 1.04;
     let fresh = 0;
     for (let i = 0; i < o.agents; i++) {
-      const l = leaseItems.find((x) => x.metadata.name === `bench-node-${i}`);
+      const name = `bench-node-${i}`;
+      const l = leaseItems.find((x) => x.metadata.name === name);
       const age = l?.spec?.renewTime ? (now - Date.parse(l.spec.renewTime)) / 1000 : Infinity;
-      if (age <= (l?.spec?.leaseDurationSeconds ?? 40)) fresh++; else problems.push(`bench-node-${i}: Lease not renewed for ${age.toFixed(0)} s`);
+      if (age > (l?.spec?.leaseDurationSeconds ?? LEASE_SECONDS)) problems.push(`${name}: Lease not renewed for ${age.toFixed(0)} s`);
+      else if (mustRenew && l?.spec?.renewTime === renewedBefore.get(name)) problems.push(`${name}: Lease not renewed during the ${o.seconds} s hold`);
+      else fresh++;
     }
     const csrs = (await admin.list<Csr>(CSR_RESOURCE)).items.filter((c) => c.spec.signerName === 'platform/apiserver-client-nodeagent');
     const issued = csrs.filter((c) => c.status?.certificate).length;
