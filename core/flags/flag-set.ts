@@ -7,6 +7,7 @@ import { suggest } from './suggest.js';
 import { isOfType, parseMapPairs, parseScalar, splitCsv, zeroValue } from './parse-value.js';
 import { renderHelp } from './help.js';
 import { MASKED } from '../go-strip-password.js';
+import { conceal } from './conceal.js';
 
 export { FlagError } from './flag-error.js';
 
@@ -204,7 +205,7 @@ export class Flags implements FlagSet {
       try {
         parsed = fromConfigValue(e.spec, value);
       } catch (err) {
-        throw new FlagError(`${source}: invalid value ${e.spec.sensitive ? shownRaw(e.spec, raw) : quoteRaw(value)} for flag "${name}": ${shownReason(e.spec, raw, err)}`);
+        throw new FlagError(`${source}: invalid value ${e.spec.sensitive ? shownRaw(e.spec, raw) : quoteRaw(value)} for flag "${name}": ${shown(e.spec, messageOf(err), raw, value)}`);
       }
       this.#validate(e.spec, parsed, raw, `${source}: `);
       e.config = { value: parsed, raw, source, byProfile: from === 'profile' };
@@ -251,10 +252,10 @@ export class Flags implements FlagSet {
     try {
       v = parseScalar(spec.type, raw);
     } catch (err) {
-      throw new FlagError(`invalid argument ${shownRaw(spec, raw)} for "${flagLabel(spec)}" flag: ${shownReason(spec, raw, err)}`);
+      throw new FlagError(`invalid argument ${shownRaw(spec, raw)} for "${flagLabel(spec)}" flag: ${shown(spec, messageOf(err), raw)}`);
     }
     const enumError = checkEnum(spec, v);
-    if (enumError !== undefined) throw new FlagError(`invalid argument ${shownRaw(spec, raw)} for "${flagLabel(spec)}" flag: ${enumError}`);
+    if (enumError !== undefined) throw new FlagError(`invalid argument ${shownRaw(spec, raw)} for "${flagLabel(spec)}" flag: ${shown(spec, enumError, raw, v)}`);
     const prev = e.cli?.value;
     if (prev !== undefined && (spec.type === 'strings' || spec.type === 'stringArray')) v = [...(prev as string[]), ...(v as string[])];
     else if (prev !== undefined && (spec.type === 'map' || spec.type === 'stringToString')) v = { ...(prev as Record<string, string>), ...(v as Record<string, string>) };
@@ -265,7 +266,7 @@ export class Flags implements FlagSet {
     const msg = checkEnum(spec, value) ?? spec.validate?.(value);
     if (msg === undefined) return;
     const label = prefix === '' ? `"${flagLabel(spec)}" flag` : `flag "${spec.name}"`;
-    throw new FlagError(`${prefix}invalid ${prefix === '' ? 'argument' : 'value'} ${shownRaw(spec, raw)} for ${label}: ${msg}`);
+    throw new FlagError(`${prefix}invalid ${prefix === '' ? 'argument' : 'value'} ${shownRaw(spec, raw)} for ${label}: ${shown(spec, msg, raw, value)}`);
   }
 }
 
@@ -274,12 +275,10 @@ function shownRaw(spec: FlagSpec, raw: string): string {
   return JSON.stringify(spec.sensitive ? MASKED : raw);
 }
 
-/** Why a value does not parse; strconv's texts quote the value, which a sensitive flag's must not. */
-function shownReason(spec: FlagSpec, raw: string, err: unknown): string {
-  const reason = messageOf(err);
-  return spec.sensitive && raw !== '' ? reason.split(raw).join(MASKED) : reason;
+/** Why a value is refused; Go's texts quote the value or a piece of it, which a sensitive flag's must not show. */
+function shown(spec: FlagSpec, reason: string, ...values: unknown[]): string {
+  return spec.sensitive ? conceal(reason, spec.enum ?? [], ...values) : reason;
 }
-
 
 /**
  * cliflag.WordSepNormalizeFunc, which component-base's cli.Run (and the kubelet) set on every flag

@@ -39,7 +39,7 @@ export interface FlagSpec {
   readonly commandLineOnly?: boolean;
   /**
    * Set: the value is a secret (a token, a password, a key given inline): the `-v=1` FLAG line
-   * prints `<masked>` for a value that is set, never the value.
+   * prints `<masked>` for a value that is set, never the value, and so do the errors that refuse it.
    */
   readonly sensitive?: boolean;
   /** Who declared it (set by the FlagSet from the tap name). */

@@ -80,7 +80,7 @@ export class RunningControllers {
         const ctx: ControllerContext = { client, informers, logger: log.child(name), flags: o.flags, hooks: o.hooks, ...(o.metrics ? { metrics: o.metrics } : {}) };
         controller = factory(ctx);
       } catch (e) {
-        log.error('Error initializing a controller', { controller: name, error: e instanceof Error ? e.message : String(e) });
+        log.error('Error initializing a controller', { err: e instanceof Error ? e.message : String(e), controller: name });
         throw new ControllerInitError(name, e);
       }
       if (!controller) {

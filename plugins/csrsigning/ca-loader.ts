@@ -1,8 +1,8 @@
 // What upstream's CA loader (dynamiccertificates.DynamicCertKeyPairContent, purpose
 // "csr-controller") checks before the CA provider parses anything: the cert file read, then the
 // key file, neither empty, and tls.X509KeyPair on the two. Its errors are the loader's own texts;
-// at start-up newCAProvider wraps them naming the cert file whichever file is at fault, and on a
-// reload the loader's queue logs them as `key failed with : <error>`.
+// on the first read (when the controller is built) newCAProvider wraps them naming the cert file
+// whichever file is at fault, and on a reload the loader's queue logs them as `key failed with : <error>`.
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { osErrorText } from '../../core/go-os-error.js';

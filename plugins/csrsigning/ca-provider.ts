@@ -6,7 +6,7 @@
 // provider's error.
 //
 // A key file that group or others may access is used (upstream does not look at the mode, and a
-// Secret volume mounts 0644 unless told otherwise), with a warning at start-up and at each new pair.
+// Secret volume mounts 0644 unless told otherwise), with a warning when first read and at each new pair.
 import { statSync } from 'node:fs';
 import type { Logger } from '../../core/log.js';
 import { CERT_KEY_LOADED, CERT_KEY_WATCH_FAILED } from '../../core/tls/dynamic-content.js';

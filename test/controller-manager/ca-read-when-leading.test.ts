@@ -57,7 +57,8 @@ describe('the cluster CA files, read once leading', () => {
     try {
       const why = `failed to start platform/nodeagent-serving certificate controller: error reading CA cert file "${missing}": open ${missing}: no such file or directory`;
       assert.deepEqual(await cm.exit, { code: 1, reason: `error initializing controller "${SIGNING}": ${why}` });
-      assert.ok(cm.logs.some((l) => l.startsWith('E') && l.includes('Error initializing a controller') && l.includes(`controller="${SIGNING}"`)), cm.logs.join('\n'));
+      // logger.Error(err, ...): klog prints the error as err=, before the other pairs.
+      assert.ok(cm.logs.some((l) => l.startsWith('E') && l.includes(`] Error initializing a controller err=${JSON.stringify(why)} controller="${SIGNING}"`)), cm.logs.join('\n'));
     } finally {
       await cm.stop();
     }

@@ -54,6 +54,16 @@ describe('plat csr --out-dir that is not a directory', () => {
     assert.deepEqual(requests, []);
   });
 
+  it('a path through a file: MkdirAll names the file in the way, not the directory asked for', async () => {
+    const file = aFile();
+    requests.length = 0;
+    const created = await run('create', '--signer', 'example.com/x', '--name', 'k', '--out-dir', `${file}/sub/deeper`);
+    assert.deepEqual([created.code, created.stderr], [1, `plat csr create: cannot write the private key ${file}/sub/deeper/k.key (nothing was sent): mkdir ${file}: not a directory\n`]);
+    assert.deepEqual(requests, []);
+    const r = await run('wait', 'done', '--timeout', '0', '--out-dir', `${file}/sub`);
+    assert.deepEqual([r.code, r.stderr], [1, `plat csr wait: mkdir ${file}: not a directory\n`]);
+  });
+
   it('wait: the certificate is issued, the directory cannot hold it', async () => {
     const file = aFile();
     const r = await run('wait', 'done', '--timeout', '0', '--out-dir', file);
