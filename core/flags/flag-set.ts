@@ -7,7 +7,6 @@ import { suggest } from './suggest.js';
 import { isOfType, parseMapPairs, parseScalar, splitCsv, zeroValue } from './parse-value.js';
 import { renderHelp } from './help.js';
 import { MASKED } from '../go-strip-password.js';
-import { conceal } from './conceal.js';
 
 export { FlagError } from './flag-error.js';
 
@@ -205,7 +204,7 @@ export class Flags implements FlagSet {
       try {
         parsed = fromConfigValue(e.spec, value);
       } catch (err) {
-        throw new FlagError(`${source}: invalid value ${e.spec.sensitive ? shownRaw(e.spec, raw) : quoteRaw(value)} for flag "${name}": ${shown(e.spec, messageOf(err), raw, value)}`);
+        throw new FlagError(`${source}: invalid value ${e.spec.sensitive ? shownRaw(e.spec, raw) : quoteRaw(value)} for flag "${name}": ${parseReason(e.spec, err)}`);
       }
       this.#validate(e.spec, parsed, raw, `${source}: `);
       e.config = { value: parsed, raw, source, byProfile: from === 'profile' };
@@ -252,10 +251,10 @@ export class Flags implements FlagSet {
     try {
       v = parseScalar(spec.type, raw);
     } catch (err) {
-      throw new FlagError(`invalid argument ${shownRaw(spec, raw)} for "${flagLabel(spec)}" flag: ${shown(spec, messageOf(err), raw)}`);
+      throw new FlagError(`invalid argument ${shownRaw(spec, raw)} for "${flagLabel(spec)}" flag: ${parseReason(spec, err)}`);
     }
     const enumError = checkEnum(spec, v);
-    if (enumError !== undefined) throw new FlagError(`invalid argument ${shownRaw(spec, raw)} for "${flagLabel(spec)}" flag: ${shown(spec, enumError, raw, v)}`);
+    if (enumError !== undefined) throw new FlagError(`invalid argument ${shownRaw(spec, raw)} for "${flagLabel(spec)}" flag: ${enumError}`);
     const prev = e.cli?.value;
     if (prev !== undefined && (spec.type === 'strings' || spec.type === 'stringArray')) v = [...(prev as string[]), ...(v as string[])];
     else if (prev !== undefined && (spec.type === 'map' || spec.type === 'stringToString')) v = { ...(prev as Record<string, string>), ...(v as Record<string, string>) };
@@ -263,10 +262,13 @@ export class Flags implements FlagSet {
   }
 
   #validate(spec: FlagSpec, value: unknown, raw: string, prefix: string): void {
-    const msg = checkEnum(spec, value) ?? spec.validate?.(value);
+    const enumError = checkEnum(spec, value);
+    const own = enumError === undefined ? spec.validate?.(value) : undefined;
+    // The plugin's own text: with a sensitive flag, the value is cut out where it quotes it whole.
+    const msg = enumError ?? (own !== undefined && spec.sensitive && raw !== '' ? own.split(raw).join(MASKED) : own);
     if (msg === undefined) return;
     const label = prefix === '' ? `"${flagLabel(spec)}" flag` : `flag "${spec.name}"`;
-    throw new FlagError(`${prefix}invalid ${prefix === '' ? 'argument' : 'value'} ${shownRaw(spec, raw)} for ${label}: ${shown(spec, msg, raw, value)}`);
+    throw new FlagError(`${prefix}invalid ${prefix === '' ? 'argument' : 'value'} ${shownRaw(spec, raw)} for ${label}: ${msg}`);
   }
 }
 
@@ -275,9 +277,13 @@ function shownRaw(spec: FlagSpec, raw: string): string {
   return JSON.stringify(spec.sensitive ? MASKED : raw);
 }
 
-/** Why a value is refused; Go's texts quote the value or a piece of it, which a sensitive flag's must not show. */
-function shown(spec: FlagSpec, reason: string, ...values: unknown[]): string {
-  return spec.sensitive ? conceal(reason, spec.enum ?? [], ...values) : reason;
+/**
+ * Why a value does not parse. Go's texts quote the value, escaped, or a piece of it (time's
+ * `unknown unit "xs3cr3t"`, pflag's bare `pair must be formatted as key=value`): a sensitive
+ * flag's reason names only the type it wants, so that no form of the value can get through.
+ */
+function parseReason(spec: FlagSpec, err: unknown): string {
+  return spec.sensitive ? `not a valid ${spec.typeName ?? spec.type} value (a sensitive flag's value is not shown)` : messageOf(err);
 }
 
 /**
@@ -323,7 +329,7 @@ function checkEnum(spec: FlagSpec, value: unknown): string | undefined {
   const items = Array.isArray(value) ? (value as unknown[]) : [value];
   for (const item of items) {
     if (typeof item !== 'string' || allowed.includes(item) || (item === '' && emptyIsUnset)) continue;
-    return `${JSON.stringify(item)} is not one of: ${allowed.join(', ')}`;
+    return `${spec.sensitive ? 'a value' : JSON.stringify(item)} is not one of: ${allowed.join(', ')}`;
   }
   return undefined;
 }

@@ -387,33 +387,42 @@ test('level flags (-v) parse as component-base\'s VerbosityLevelPflag: strconv.P
 
 test('a refused value of a sensitive flag is not quoted in the error, on the command line or from a config file', () => {
   const f = new Flags();
-  f.define({ name: 'api-key', type: 'string', help: 'A key.', section: SERVING, sensitive: true, validate: (v) => (String(v).length < 8 ? 'too short' : undefined) });
+  f.define({ name: 'api-key', type: 'string', help: 'A key.', section: SERVING, sensitive: true, validate: (v) => (String(v).length < 8 ? `${String(v)} is too short` : undefined) });
   f.define({ name: 'pin', type: 'int', help: 'A PIN.', section: SERVING, sensitive: true });
   f.define({ name: 'realm', type: 'string', help: 'A realm.', section: SERVING, enum: ['a'], sensitive: true });
-  assert.throws(() => f.parse(['--api-key=s3cr']), flagError('invalid argument "<masked>" for "--api-key" flag: too short'));
-  assert.throws(() => f.parse(['--pin=12ab']), flagError('invalid argument "<masked>" for "--pin" flag: strconv.ParseInt: parsing "<masked>": invalid syntax'));
-  assert.throws(() => f.parse(['--realm=s3cr3t']), flagError('invalid argument "<masked>" for "--realm" flag: "<masked>" is not one of: a'));
+  assert.throws(() => f.parse(['--api-key=s3cr']), flagError('invalid argument "<masked>" for "--api-key" flag: <masked> is too short'));
+  assert.throws(() => f.parse(['--pin=12ab']), flagError('invalid argument "<masked>" for "--pin" flag: not a valid int value (a sensitive flag\'s value is not shown)'));
+  assert.throws(() => f.parse(['--realm=s3cr3t']), flagError('invalid argument "<masked>" for "--realm" flag: a value is not one of: a'));
   const g = new Flags();
   g.define({ name: 'api-key', type: 'string', help: 'A key.', section: SERVING, sensitive: true, validate: (v) => (String(v).length < 8 ? 'too short' : undefined) });
   g.define({ name: 'pin', type: 'int', help: 'A PIN.', section: SERVING, sensitive: true });
+  g.define({ name: 'realm', type: 'string', help: 'A realm.', section: SERVING, enum: ['a'], sensitive: true });
   assert.throws(() => g.setFromConfig({ 'api-key': 's3cr' }, 'plat.yaml'), flagError('plat.yaml: invalid value "<masked>" for flag "api-key": too short'));
-  assert.throws(() => g.setFromConfig({ pin: '12ab' }, 'plat.yaml'), (e: Error) => !e.message.includes('12ab') && /^plat\.yaml: invalid value "<masked>" for flag "pin": /.test(e.message));
+  assert.throws(() => g.setFromConfig({ pin: '12ab' }, 'plat.yaml'), flagError('plat.yaml: invalid value "<masked>" for flag "pin": not a valid int value (a sensitive flag\'s value is not shown)'));
+  assert.throws(() => g.setFromConfig({ realm: 's3cr3t' }, 'plat.yaml'), flagError('plat.yaml: invalid value "<masked>" for flag "realm": a value is not one of: a'));
 });
 
-test('a sensitive flag\'s refusal shows no piece of the value: escaped, a quoted part, a bare pair, a config list element', () => {
+// Go's parse errors quote the value escaped, or a piece of it, or name a pair bare: none of it is shown.
+test('a sensitive flag\'s parse refusal shows no piece of the value, whatever the type\'s error would quote', () => {
   const f = new Flags();
   f.define({ name: 'pin', type: 'int', help: 'A PIN.', section: SERVING, sensitive: true });
   f.define({ name: 'ttl', type: 'duration', help: 'A TTL.', section: SERVING, sensitive: true });
   f.define({ name: 'headers', type: 'map', help: 'Headers.', section: SERVING, sensitive: true });
   f.define({ name: 'realm', type: 'strings', help: 'Realms.', section: SERVING, enum: ['a'], sensitive: true });
-  assert.throws(() => f.parse(['--pin=12"ab']), flagError('invalid argument "<masked>" for "--pin" flag: strconv.ParseInt: parsing "<masked>": invalid syntax'));
-  assert.throws(() => f.parse(['--ttl=5xs3cr3t']), flagError('invalid argument "<masked>" for "--ttl" flag: time: unknown unit "<masked>" in duration "<masked>"'));
-  assert.throws(() => f.parse(['--headers=Authorization=Bearer t0k,3n-part']), flagError('invalid argument "<masked>" for "--headers" flag: <masked> must be formatted as key=value'));
-  assert.throws(() => f.parse(['--headers=Authorization=Bearer tok,en']), flagError('invalid argument "<masked>" for "--headers" flag: <masked> must be formatted as key=value'));
-  assert.throws(() => f.parse(['--realm=a,s3cr3t']), flagError('invalid argument "<masked>" for "--realm" flag: "<masked>" is not one of: a'));
+  const cases: Array<[string, string, string]> = [
+    ['--pin=12"ab', 'int', '12'],
+    ['--ttl=5xs3cr3t', 'duration', 's3cr3t'],
+    ['--headers=Authorization=Bearer t0k,3n-part', 'map', '3n-part'],
+    ['--realm=a,s3cr3t', '', 's3cr3t'],
+  ];
+  for (const [arg, type, piece] of cases) {
+    assert.throws(() => f.parse([arg]), (e: Error) => {
+      assert.ok(!e.message.includes(piece), e.message);
+      if (type) assert.ok(e.message.endsWith(`flag: not a valid ${type} value (a sensitive flag's value is not shown)`), e.message);
+      return true;
+    }, arg);
+  }
   const g = new Flags();
   g.define({ name: 'headers', type: 'map', help: 'Headers.', section: SERVING, sensitive: true });
-  g.define({ name: 'realm', type: 'string', help: 'A realm.', section: SERVING, enum: ['a'], sensitive: true });
-  assert.throws(() => g.setFromConfig({ headers: ['Bearer abc123'] }, 'plat.yaml'), flagError('plat.yaml: invalid value "<masked>" for flag "headers": <masked> must be formatted as key=value'));
-  assert.throws(() => g.setFromConfig({ realm: 's3cr3t' }, 'plat.yaml'), flagError('plat.yaml: invalid value "<masked>" for flag "realm": "<masked>" is not one of: a'));
+  assert.throws(() => g.setFromConfig({ headers: ['Bearer abc123'] }, 'plat.yaml'), (e: Error) => !e.message.includes('abc123'));
 });
