@@ -14,10 +14,18 @@ import type { FlagSet, FlagSpec } from './types.js';
 import { UPSTREAM_VALUE_STRINGS } from './upstream-value-strings.js';
 
 
-/** Logs every flag of `flags` at V(1), in pflag's VisitAll order. */
+const printed = new WeakSet<FlagSet>();
+
+/**
+ * Logs every flag of `flags` at V(1), in pflag's VisitAll order, once: boot calls it when logging
+ * is set up from the flags, and the node agent again once its --config file's logging applies (the
+ * kubelet prints its flags after that), which prints them only if boot's verbosity did not.
+ */
 export function printFlags(flags: FlagSet, logger: Logger): void {
+  if (printed.has(flags)) return;
   const v1 = logger.v(1);
   if (v1.enabled === false) return;
+  printed.add(flags);
   const specs = [...flags.specs()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const spec of specs) v1.info(`FLAG: --${spec.name}=${goQuote(printedValue(spec, flags.get(spec.name)))}`);
 }

@@ -20,6 +20,7 @@ import { NODEAGENT_FLAGS } from './flag-specs.js';
 import { LockFile } from './lock-file.js';
 import { applyProcessSettings } from './process-settings.js';
 import { SubsystemInitError, SubsystemRunner, type SubsystemFactory } from './run-subsystems.js';
+import { printFlags } from '../../core/flags/print-flags.js';
 
 export const PLUGIN_NAME = 'NodeAgentPlugin';
 
@@ -56,6 +57,8 @@ export function prepareNodeAgentConfiguration(host: Host, flags: FlagSet, cwd = 
   host.logger.setVerbosity?.(config.logging.verbosity);
   host.logger.setFormat?.(config.logging.format === 'json' ? 'json' : 'text');
   host.logger.setVModule?.(config.logging.vmodule ?? []);
+  // A verbosity from the file alone: the flags are printed now, as the kubelet prints them once the file's logging applies.
+  printFlags(flags, host.logger);
   host.logger.child('nodeagent').info('Effective NodeAgentConfiguration', { config: JSON.stringify(forLog(config)) });
   return state.built;
 }

@@ -1,11 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { csvRecord, flagValueString, goIPString, printedValue } from '../../core/flags/print-flags.js';
 import { ipFlagProblem } from '../../core/flags/ip.js';
 import type { FlagSpec, FlagType } from '../../core/flags/types.js';
 import { createLogger } from '../../core/log.js';
 import type { Plugin } from '../../core/plugin.js';
-import { startInProcess } from '../helpers/plat.js';
+import { startInProcess, tempDir } from '../helpers/plat.js';
 import { runPlat } from '../helpers/run-plat.js';
 
 const spec = (type: FlagType, extra: Partial<FlagSpec> = {}): FlagSpec => ({ name: 'f', type, help: '', section: 's', ...extra });
@@ -125,4 +127,19 @@ test('plat nodeagent at -v=1 logs its flags before its configuration, credential
   assert.ok(lines.some((l) => l.endsWith('] FLAG: --exit-on-lock-contention="true"')));
   assert.ok(!r.stderr.includes('s3cret') && !r.stderr.includes(':pw@'));
   assert.ok(!runPlat(['nodeagent', '--exit-on-lock-contention']).stderr.includes('FLAG:'));
+});
+
+test('plat nodeagent with its verbosity in --config alone logs its flags once, before its configuration, as the kubelet', () => {
+  const config = path.join(tempDir(), 'nodeagent.yaml');
+  writeFileSync(config, 'apiVersion: nodeagent.config.platform/v1beta1\nkind: NodeAgentConfiguration\nlogging:\n  verbosity: 1\n');
+  for (const args of [[], ['-v=1']]) {
+    const r = runPlat(['nodeagent', '--config', config, '--exit-on-lock-contention', ...args]);
+    assert.equal(r.code, 1, r.stderr);
+    const lines = r.stderr.split('\n');
+    const flagLines = lines.filter((l) => l.includes('] FLAG: --'));
+    const config_ = lines.findIndex((l) => l.includes('Effective NodeAgentConfiguration'));
+    assert.equal(flagLines.filter((l) => l.includes('] FLAG: --exit-on-lock-contention=')).length, 1, `${args.join(' ')}: each flag once\n${r.stderr.slice(0, 2000)}`);
+    assert.ok(flagLines.some((l) => l.endsWith(`] FLAG: --config=${JSON.stringify(config)}`)), args.join(' '));
+    assert.ok(config_ > lines.findIndex((l) => l.includes('] FLAG: --')), 'before the configuration line');
+  }
 });
