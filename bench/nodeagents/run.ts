@@ -122,9 +122,8 @@ export async function runNodeAgentsBench(o: NodeAgentsBenchOptions): Promise<Nod
     const bootstrapSeconds = (performance.now() - started) / 1000;
     const cpu1 = processCpuMs(server.pid);
     log(`all ${o.agents} bootstrapped in ${bootstrapSeconds.toFixed(1)} s; holding for ${o.seconds} s`);
-    type LeaseItem = { metadata: { name?: string }; spec?: { renewTime?: string; leaseDurationSeconds?: number } };
-    const renewTimes = async () => new Map((await admin.list<LeaseItem & { apiVersion?: string; kind?: string }>(leases)).items.map((l) => [l.metadata.name, l.spec?.renewTime]));
-    const renewedBefore = await renewTimes();
+    type LeaseItem = { apiVersion?: string; kind?: string; metadata: { name?: string }; spec?: { renewTime?: string; leaseDurationSeconds?: number } };
+    const renewedBefore = new Map((await admin.list<LeaseItem>(leases)).items.map((l) => [l.metadata.name, l.spec?.renewTime]));
     await sleep(o.seconds * 1000);
     const cpu2 = processCpuMs(server.pid);
     clearInterval(sampler);
@@ -132,7 +131,7 @@ export async function runNodeAgentsBench(o: NodeAgentsBenchOptions): Promise<Nod
     // Checks.
     const problems: string[] = [];
     const now = Date.now();
-    const leaseItems = (await admin.list<LeaseItem & { apiVersion?: string; kind?: string }>(leases)).items;
+    const leaseItems = (await admin.list<LeaseItem>(leases)).items;
     // A hold longer than one renew interval must see each Lease renewed in it: a Lease no agent
     // renews is still younger than its duration after a short hold. The spec's interval (a quarter
     // of the lease duration, with up to 4% jitter), not the agent's constants, so that an agent

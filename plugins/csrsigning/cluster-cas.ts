@@ -15,6 +15,9 @@ export class ClusterCas {
 
   constructor(private readonly files: ReadonlyMap<string, FilePair>, private readonly log: Logger) {}
 
+  /** The signers it serves, in start order. */
+  get signers(): IterableIterator<string> { return this.files.keys(); }
+
   /** The signer's CA, its files read (and then watched) the first time; throws upstream's start error. */
   forSigner(signer: string): CaProvider {
     const known = this.#bySigner.get(signer);

@@ -23,7 +23,6 @@ export const ClusterSigner: Plugin = {
   apply(host) {
     const log = host.logger.child(PLUGIN_NAME);
     let cas: ClusterCas | undefined;
-    const served: string[] = [];
     let pool: SigningPool | undefined;
     const signingPool = (): SigningPool => (pool ??= new SigningPool({ logger: log }));
 
@@ -48,7 +47,6 @@ export const ClusterSigner: Plugin = {
       const ownCas = new ClusterCas(files, log);
       cas = ownCas;
       for (const { signer } of signers) {
-        served.push(signer);
         host.hooks.sign.for(signer).tapPromise(PLUGIN_NAME, caSigner({ signer, provider: () => ownCas.forSigner(signer), maxTtlMs, pool: signingPool }));
       }
       onSigningControllerStart(host.hooks, (controllerLog) => {
@@ -72,7 +70,7 @@ export const ClusterSigner: Plugin = {
     // error): a tap after its own (one made in a configure tap of a plugin applied later) is never
     // called, which its author cannot see otherwise.
     host.hooks.ready.tapPromise(PLUGIN_NAME, async () => {
-      for (const signer of served) {
+      for (const signer of cas?.signers ?? []) {
         const plugins = signerPlugins(host.hooks.sign, signer);
         for (const later of plugins.slice(plugins.indexOf(PLUGIN_NAME) + 1)) {
           log.warn(`plugin ${JSON.stringify(later)} taps hooks.sign.for(${JSON.stringify(signer)}) after the cluster CA, which answers every CSR of that signer: it is never called (tap in apply, or with { name, stage: -1 }, to come first)`);

@@ -5,11 +5,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { connect } from 'node:tls';
-import { TestOidcIssuer } from '../helpers/oidc-issuer.js';
+import { startOidcPlat, TestOidcIssuer } from '../helpers/oidc-issuer.js';
 import { robotToken } from './robot-token.js';
 import { startInProcess, type RunningPlat } from '../helpers/plat.js';
-import { rmSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 
 const SELF = '/apis/authentication.platform/v1/selfsubjectreviews';
 
@@ -70,25 +68,14 @@ describe('service-account token bytes in the Authorization header, as go-jose re
 describe('OIDC token bytes in the Authorization header, as go-jose reads them', () => {
   const issuer = new TestOidcIssuer();
   let plat: RunningPlat;
-  let caFile: string;
 
   before(async () => {
     await issuer.start();
-    plat = await startInProcess();
-    await plat.stop();
-    caFile = path.join(plat.dataDir, '..', `issuer-ca-bytes-${process.pid}.crt`);
-    writeFileSync(caFile, issuer.caPem);
-    plat = await startInProcess({ args: ['--oidc-issuer-url', issuer.url, '--oidc-client-id', 'plat-client', '--oidc-ca-file', caFile] });
-    const deadline = Date.now() + 20_000;
-    while ((await selfReview(plat, issuer.sign(issuer.claims()))).status !== 201) {
-      assert.ok(Date.now() < deadline, 'timed out waiting for the issuer keys');
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    plat = await startOidcPlat(issuer, async (p, t) => (await selfReview(p, t)).status === 201);
   });
   after(async () => {
     await plat?.stop();
     await issuer.stop();
-    rmSync(caFile, { force: true });
   });
 
   it('refuses a lone 0xA0 byte and strips the UTF-8 of U+00A0 in the signature', async () => {

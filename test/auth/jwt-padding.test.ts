@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { signJwt } from '../../core/authn/jwt.js';
-import { TestOidcIssuer } from '../helpers/oidc-issuer.js';
+import { startOidcPlat, TestOidcIssuer } from '../helpers/oidc-issuer.js';
 import { robotToken } from './robot-token.js';
 import { startInProcess, type RunningPlat } from '../helpers/plat.js';
 
@@ -77,25 +77,14 @@ describe('service-account tokens: padding and whitespace as go-jose v2 and hasCo
 describe('OIDC tokens: padding and whitespace as go-oidc and go-jose v2 read them', () => {
   const issuer = new TestOidcIssuer();
   let plat: RunningPlat;
-  let caFile: string;
 
   before(async () => {
     await issuer.start();
-    plat = await startInProcess();
-    await plat.stop();
-    caFile = path.join(plat.dataDir, '..', `issuer-ca-${process.pid}.crt`);
-    (await import('node:fs')).writeFileSync(caFile, issuer.caPem);
-    plat = await startInProcess({ args: ['--oidc-issuer-url', issuer.url, '--oidc-client-id', 'plat-client', '--oidc-ca-file', caFile] });
-    const deadline = Date.now() + 20_000;
-    while ((await review(plat, issuer.sign(issuer.claims()))).authenticated !== true) {
-      assert.ok(Date.now() < deadline, 'timed out waiting for the issuer keys');
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    plat = await startOidcPlat(issuer, async (p, t) => (await review(p, t)).authenticated === true);
   });
   after(async () => {
     await plat?.stop();
     await issuer.stop();
-    (await import('node:fs')).rmSync(caFile, { force: true });
   });
 
   it('accepts padded header and signature, refuses a padded payload', async () => {

@@ -1,6 +1,11 @@
-// Who plat takes a client certificate for: a SelfSubjectReview over TLS that presents it.
+// Who plat takes a client certificate for: a SelfSubjectReview over TLS that presents it, to a
+// `plat all` that trusts a test CA for client certificates.
+import { writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
-import type { RunningPlat } from '../helpers/plat.js';
+import path from 'node:path';
+import { after, before } from 'node:test';
+import type { TestCredential } from '../helpers/certs.js';
+import { startInProcess, tempDir, type RunningPlat } from '../helpers/plat.js';
 
 const REVIEWS = '/apis/authentication.platform/v1/selfsubjectreviews';
 
@@ -8,6 +13,21 @@ export interface SelfReview {
   readonly status: number;
   /** The user, when the review was made (201). */
   readonly user?: { username: string; groups: string[] };
+}
+
+/**
+ * A `plat all` with `root` as its --client-ca-file, started before the calling describe's tests and
+ * stopped after them: what the returned function gives.
+ */
+export function platTrustingClientCa(root: TestCredential): () => RunningPlat {
+  let plat: RunningPlat | undefined;
+  before(async () => {
+    const caFile = path.join(tempDir(), 'client-ca.crt');
+    writeFileSync(caFile, root.certificatePem);
+    plat = await startInProcess({ args: [`--client-ca-file=${caFile}`] });
+  });
+  after(() => plat?.stop());
+  return () => plat!;
 }
 
 /** `ciphers` lowers this client's OpenSSL security level where a test presents what it would refuse. */

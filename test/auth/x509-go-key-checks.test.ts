@@ -9,14 +9,14 @@ import assert from 'node:assert/strict';
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { createCertificate } from '../../core/crypto/index.js';
 import { authenticateCertificateChain } from '../../core/authn/x509/index.js';
 import { parseCertificate } from '../../core/authn/x509/certificate.js';
 import { makeCa, makeClientCert, type TestCredential } from '../helpers/certs.js';
 import { openssl } from '../helpers/openssl.js';
-import { seenAs as seenAsCert, selfReviewAs } from './self-review.js';
-import { startInProcess, tempDir, type RunningPlat } from '../helpers/plat.js';
+import { platTrustingClientCa, seenAs as seenAsCert, selfReviewAs } from './self-review.js';
+import { tempDir } from '../helpers/plat.js';
 
 const DAY = 24 * 3600e3;
 
@@ -46,17 +46,10 @@ function leaf(issuer: TestCredential, commonName: string, publicKey: KeyObject):
 describe('client certificates with keys or signatures Go refuses', () => {
   const dir = tempDir();
   const root = makeCa({ commonName: 'client-ca', keyType: 'rsa-2048' });
-  const caFile = path.join(dir, 'client-ca.crt');
-  let plat: RunningPlat;
-
-  before(async () => {
-    writeFileSync(caFile, root.certificatePem);
-    plat = await startInProcess({ args: [`--client-ca-file=${caFile}`] });
-  });
-  after(() => plat.stop());
+  const plat = platTrustingClientCa(root);
 
   // Security level 0: this client's OpenSSL would not present a 512-bit key or a SHA-1 chain.
-  const seenAs = (certificatePem: string, keyPem: string) => seenAsCert(plat, certificatePem, keyPem, { ciphers: 'DEFAULT@SECLEVEL=0' });
+  const seenAs = (certificatePem: string, keyPem: string) => seenAsCert(plat(), certificatePem, keyPem, { ciphers: 'DEFAULT@SECLEVEL=0' });
 
   it('authenticates a good certificate of the same CA', async () => {
     const good = makeClientCert(root, 'alice');
@@ -65,7 +58,7 @@ describe('client certificates with keys or signatures Go refuses', () => {
 
   it('keeps a leading U+FEFF in subject values, as Go does (O=\\uFEFFsystem:masters is not system:masters)', async () => {
     const bom = makeClientCert(root, '\uFEFFalice', ['\uFEFFsystem:masters']);
-    const seen = (await selfReviewAs(plat, bom.certificatePem, bom.privateKeyPem)).user!;
+    const seen = (await selfReviewAs(plat(), bom.certificatePem, bom.privateKeyPem)).user!;
     assert.equal(seen.username, '\uFEFFalice');
     assert.deepEqual(seen.groups, ['\uFEFFsystem:masters', 'system:authenticated']);
   });

@@ -7,15 +7,12 @@
 // identifier or authority info access marked critical. OpenSSL, which plat's TLS runs on, checks
 // none of this.
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
-import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { authenticateCertificateChain } from '../../core/authn/x509/index.js';
 import { parseCertificate } from '../../core/authn/x509/certificate.js';
 import { makeCa, type TestCredential } from '../helpers/certs.js';
 import { openssl, opensslKey, opensslSignCsr, tempDir as opensslDir } from '../helpers/openssl.js';
-import { seenAs as seenAsCert } from './self-review.js';
-import { startInProcess, tempDir, type RunningPlat } from '../helpers/plat.js';
+import { platTrustingClientCa, seenAs as seenAsCert } from './self-review.js';
 
 const UPN = '1.3.6.1.4.1.311.20.2.3';
 
@@ -33,18 +30,10 @@ function leafWithSan(ca: TestCredential, cn: string, san: string): { certificate
 }
 
 describe('client certificates and their subjectAltName (Go parses it, OpenSSL does not)', () => {
-  const dir = tempDir();
   const root = makeCa({ commonName: 'client-ca' });
-  const caFile = path.join(dir, 'client-ca.crt');
-  let plat: RunningPlat;
+  const plat = platTrustingClientCa(root);
 
-  before(async () => {
-    writeFileSync(caFile, root.certificatePem);
-    plat = await startInProcess({ args: [`--client-ca-file=${caFile}`] });
-  });
-  after(() => plat.stop());
-
-  const seenAs = (certificatePem: string, keyPem: string) => seenAsCert(plat, certificatePem, keyPem);
+  const seenAs = (certificatePem: string, keyPem: string) => seenAsCert(plat(), certificatePem, keyPem);
 
   // [why, the SAN line, the user (accepted) or 401, the reason authenticateCertificateChain gives]
   const unhandled = /^verifying certificate SN=7, SKID=[0-9A-F:]*, AKID=[0-9A-F:]* failed: x509: unhandled critical extension$/;

@@ -4,15 +4,12 @@
 // and the same text plat's signer writes into certificates. Plat read them as Latin-1 ("josÃ©").
 import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
-import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { parseCertificate } from '../../core/authn/x509/certificate.js';
 import { oid, seq, setOf, tlv } from '../../core/crypto/der-write.js';
 import { makeCa, type TestCredential } from '../helpers/certs.js';
 import { opensslSignCsr } from '../helpers/openssl.js';
-import { startInProcess, tempDir, type RunningPlat } from '../helpers/plat.js';
-import { selfReviewAs } from './self-review.js';
+import { platTrustingClientCa, selfReviewAs } from './self-review.js';
 import { craftCsr } from '../crypto/csr-craft.js';
 
 const CN = '2.5.4.3';
@@ -30,18 +27,10 @@ function leafWithSubject(ca: TestCredential, subject: Uint8Array): { certificate
 }
 
 describe('client certificates with T61String names (Go 1.23: the bytes, no character set)', () => {
-  const dir = tempDir();
   const root = makeCa({ commonName: 't61-client-ca' });
-  const caFile = path.join(dir, 'client-ca.crt');
-  let plat: RunningPlat;
+  const plat = platTrustingClientCa(root);
 
-  before(async () => {
-    writeFileSync(caFile, root.certificatePem);
-    plat = await startInProcess({ args: [`--client-ca-file=${caFile}`] });
-  });
-  after(() => plat.stop());
-
-  const review = (certificatePem: string, keyPem: string) => selfReviewAs(plat, certificatePem, keyPem);
+  const review = (certificatePem: string, keyPem: string) => selfReviewAs(plat(), certificatePem, keyPem);
 
   // [why, CN bytes, O bytes, the username, the group from O]
   const CASES: [string, number[], number[], string, string][] = [

@@ -2,10 +2,13 @@
 // (`/.well-known/openid-configuration`) and a JWKS, signing keys that can rotate, and switches to
 // break it (HTTP 500, or not listening at all) and heal it. Counts what it served.
 import { generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { publicJwk, signJwt, type JoseAlgorithm } from '../../core/authn/jwt.js';
 import { makeCa, makeServingCert } from './certs.js';
+import { startInProcess, tempDir, type RunningPlat } from './plat.js';
 
 interface SigningKey { readonly kid: string; readonly alg: JoseAlgorithm; readonly key: KeyObject }
 
@@ -107,4 +110,24 @@ export class TestOidcIssuer {
     s.closeAllConnections();
     await new Promise<void>((r) => s.close(() => r()));
   }
+}
+
+/**
+ * A `plat all` taking `issuer`'s tokens (the --oidc-* flags, its CA in a file of the run's temp
+ * dir), returned once one of them authenticates (`authenticates`: plat fetches the key set on the
+ * first token). Stopping plat and the issuer is the caller's.
+ */
+export async function startOidcPlat(issuer: TestOidcIssuer, authenticates: (plat: RunningPlat, token: string) => Promise<boolean>): Promise<RunningPlat> {
+  const caFile = path.join(tempDir(), 'issuer-ca.crt');
+  writeFileSync(caFile, issuer.caPem);
+  const plat = await startInProcess({ args: ['--oidc-issuer-url', issuer.url, '--oidc-client-id', 'plat-client', '--oidc-ca-file', caFile] });
+  const deadline = Date.now() + 20_000;
+  while (!(await authenticates(plat, issuer.sign(issuer.claims())))) {
+    if (Date.now() > deadline) {
+      await plat.stop();
+      throw new Error('timed out waiting for the issuer keys');
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return plat;
 }
