@@ -12,6 +12,8 @@ export class ClusterCas {
   readonly #byFiles = new Map<string, CaProvider>();
   readonly #bySigner = new Map<string, CaProvider>();
   #stopped = false;
+  /** A signer's CA could not be read: the process exits as upstream's does, without its signers' stop lines. */
+  #failed = false;
 
   constructor(private readonly files: ReadonlyMap<string, FilePair>, private readonly log: Logger) {}
 
@@ -31,6 +33,7 @@ export class ClusterCas {
       try {
         provider = new CaProvider(files.certFile, files.keyFile, this.log);
       } catch (e) {
+        this.#failed = true;
         throw new Error(`failed to start ${signer} certificate controller: ${(e as Error).message}`);
       }
       this.#byFiles.set(key, provider);
@@ -46,6 +49,7 @@ export class ClusterCas {
   stop(): void {
     this.#stopped = true;
     for (const p of this.#byFiles.values()) p.stop();
+    if (this.#failed) return;
     for (const p of this.#bySigner.values()) this.log.info('Shutting down controller', { name: p.name });
   }
 }

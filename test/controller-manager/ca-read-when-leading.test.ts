@@ -63,4 +63,20 @@ describe('the cluster CA files, read once leading', () => {
       await cm.stop();
     }
   });
+
+  it('with one signer read and a later one not, the process exits without stopping the first (upstream exits at once)', async () => {
+    const pki = path.join(plat.dataDir, 'pki');
+    const missing = path.join(tempDir(), 'missing.key');
+    const cm = await startControllerManager(['--platconfig', admin, '--secure-port=0', '--leader-elect=false',
+      `--cluster-signing-nodeagent-serving-cert-file=${path.join(pki, 'ca.crt')}`, `--cluster-signing-nodeagent-serving-key-file=${path.join(pki, 'ca.key')}`,
+      `--cluster-signing-nodeagent-client-cert-file=${path.join(pki, 'ca.crt')}`, `--cluster-signing-nodeagent-client-key-file=${missing}`]);
+    try {
+      assert.equal((await cm.exit).code, 1);
+    } finally {
+      await cm.stop(); // the exit's shutdown
+    }
+    assert.ok(cm.logs.some((l) => l.includes(`Starting controller name="csr-controller::${path.join(pki, 'ca.crt')}::${path.join(pki, 'ca.key')}"`)), cm.logs.join('\n'));
+    assert.ok(cm.logs.some((l) => l.includes('failed to start platform/apiserver-client-nodeagent certificate controller')), cm.logs.join('\n'));
+    assert.ok(!cm.logs.some((l) => l.includes('Shutting down controller')), cm.logs.join('\n'));
+  });
 });
