@@ -7,6 +7,7 @@
 import type { FlagSpec, FlagType } from './types.js';
 import { formatDuration } from './duration.js';
 import { zeroValue } from './parse-value.js';
+import { MASKED } from '../go-strip-password.js';
 
 /** pflag's Type() names, shortened the way pflag's UnquoteUsage does; bools show no type. */
 const TYPE_NAMES: Record<FlagType, string> = {
@@ -119,7 +120,8 @@ export function renderFlagLines(specs: readonly FlagSpec[], width: number): stri
     maxlen = Math.max(maxlen, left.length + 1); // + 1: pflag counts its alignment marker
     let text = spec.help;
     const def = formatDefault(spec);
-    if (def !== undefined) text += ` (default ${def})`;
+    // A secret's default is said to exist, never shown: help goes to terminals and CI logs.
+    if (def !== undefined) text += ` (default ${spec.sensitive ? MASKED : def})`;
     if (spec.deprecated !== undefined && spec.deprecatedShown) text += ` (DEPRECATED: ${spec.deprecated})`;
     if (spec.unsupported !== undefined) text += ` (not supported yet: ${spec.unsupported})`;
     rows.push([left, text]);

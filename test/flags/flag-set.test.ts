@@ -426,3 +426,15 @@ test('a sensitive flag\'s parse refusal shows no piece of the value, whatever th
   g.define({ name: 'headers', type: 'map', help: 'Headers.', section: SERVING, sensitive: true });
   assert.throws(() => g.setFromConfig({ headers: ['Bearer abc123'] }, 'plat.yaml'), (e: Error) => !e.message.includes('abc123'));
 });
+
+test('--help says a sensitive flag has a default without showing it', () => {
+  const f = new Flags();
+  f.define({ name: 'api-key', type: 'string', default: 's3cr3t-default', help: 'A key.', section: SERVING, sensitive: true });
+  f.define({ name: 'pin', type: 'int', default: 4711, help: 'A PIN.', section: SERVING, sensitive: true });
+  f.define({ name: 'token', type: 'string', help: 'A token.', section: SERVING, sensitive: true });
+  const help = f.help('x', '');
+  assert.match(help, /--api-key string +A key\. \(default <masked>\)$/m);
+  assert.match(help, /--pin int +A PIN\. \(default <masked>\)$/m);
+  assert.match(help, /--token string +A token\.$/m);
+  assert.ok(!help.includes('s3cr3t') && !help.includes('4711'), help);
+});
