@@ -4,7 +4,7 @@
 // Node's `EEXIST: file already exists, mkdir '/abs/DIR'`. Against a fake API server on a
 // kubeconfig's http:// loopback address, which records whether anything was sent.
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { symlinkSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -62,6 +62,17 @@ describe('plat csr --out-dir that is not a directory', () => {
     assert.deepEqual(requests, []);
     const r = await run('wait', 'done', '--timeout', '0', '--out-dir', `${file}/sub`);
     assert.deepEqual([r.code, r.stderr], [1, `plat csr wait: mkdir ${file}: not a directory\n`]);
+  });
+
+  it('a symbolic link to nothing: MkdirAll\'s Mkdir of it says the file exists', async () => {
+    const link = path.join(tempDir(), 'certs');
+    symlinkSync(path.join(path.dirname(link), 'gone'), link);
+    requests.length = 0;
+    const created = await run('create', '--signer', 'example.com/x', '--name', 'k', '--out-dir', link);
+    assert.deepEqual([created.code, created.stderr], [1, `plat csr create: cannot write the private key ${link}/k.key (nothing was sent): mkdir ${link}: file exists\n`]);
+    assert.deepEqual(requests, []);
+    const r = await run('wait', 'done', '--timeout', '0', '--out-dir', `${link}/sub`);
+    assert.deepEqual([r.code, r.stderr], [1, `plat csr wait: mkdir ${link}: file exists\n`]);
   });
 
   it('wait: the certificate is issued, the directory cannot hold it', async () => {
