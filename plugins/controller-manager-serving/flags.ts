@@ -4,7 +4,6 @@
 import { parseDuration } from '../../core/flags/duration.js';
 import type { FlagSpec } from '../../core/flags/types.js';
 import { ipFlagProblem } from '../../core/flags/ip.js';
-import { TLS_VERSIONS } from '../../core/server/tls-names.js';
 import { cipherSuitesFlag } from '../../core/server/tls-settings.js';
 import { sniFlag } from '../../core/server/sni.js';
 import { noBlankEntries, REQUESTHEADER_FLAG_NAMES } from '../../core/authn/request-header.js';
@@ -53,7 +52,7 @@ export const servingFlags: readonly FlagSpec[] = [
   { name: FLAGS.certDir, type: 'string', section: SECTION, help: 'Certificate directory; ignored if cert and key files given.' },
   { name: FLAGS.tlsCertFile, type: 'string', section: SECTION, help: 'Default certificate and key; if absent with HTTPS on, a self-signed pair is generated into --cert-dir.' },
   { name: FLAGS.tlsKeyFile, type: 'string', section: SECTION, help: 'Default certificate and key; if absent with HTTPS on, a self-signed pair is generated into --cert-dir.' },
-  { name: FLAGS.tlsMinVersion, type: 'string', section: SECTION, help: 'VersionTLS10, VersionTLS11, VersionTLS12 or VersionTLS13.', enum: Object.keys(TLS_VERSIONS) },
+  { name: FLAGS.tlsMinVersion, type: 'string', section: SECTION, help: 'VersionTLS10, VersionTLS11, VersionTLS12 or VersionTLS13.' },
   cipherSuitesFlag(SECTION, 'Allowed suites; omitted means runtime defaults.'),
   sniFlag(SECTION, "Certificate and key paths optionally suffixed with `:` and domain patterns; same matching precedence as the API server's."),
   { name: FLAGS.disableHttp2, type: 'bool', default: false, section: SECTION, help: 'Disable HTTP/2.' },
