@@ -122,6 +122,7 @@ export class ControllerManagerRuntime {
       this.o.logger.warn('controllers stopped; not waiting longer for the API server', { timeout: formatDuration(timeoutMs) });
       return;
     }
+    this.#controllers.stopReporting();
     this.o.logger.info('Controller shutdown timeout reached', { timeout: formatDuration(timeoutMs), runningControllers: running });
     throw new Error(`controllers did not stop within --controller-shutdown-timeout=${formatDuration(timeoutMs)} (still running: ${running.join(', ')})`);
   }
