@@ -72,7 +72,6 @@ export class ControllerManagerRuntime {
     });
     this.#elector = elector;
     this.o.health.add({ name: 'leaderElection', check: async () => elector.check(LEADER_HEALTH_TOLERANCE_MS) });
-    log.info('attempting to acquire leader lease', { lease: `${le.resourceNamespace}/${le.resourceName}`, identity: elector.identity });
     let cleanly = false;
     await elector.run({
       onStartedLeading: async (leading) => {
