@@ -157,7 +157,9 @@ export class LeaderElector {
     const holder = spec.holderIdentity ?? '';
     this.#observe(JSON.stringify({ holder, renew: spec.renewTime ?? '' }));
     const heldByOther = holder !== '' && holder !== this.identity;
-    const expires = this.#observed!.at + (spec.leaseDurationSeconds ?? durationS) * 1000;
+    // A Lease that gives no duration reads as 0 (LeaseSpecToLeaderElectionRecord), so it holds
+    // nothing past the moment it was seen: not our own duration, which may be far longer.
+    const expires = this.#observed!.at + (spec.leaseDurationSeconds ?? 0) * 1000;
     if (heldByOther && expires > at) {
       this.c.logger?.v(4).info(`lock is held by ${holder} and has not yet expired`);
       return false;

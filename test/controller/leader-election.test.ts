@@ -178,6 +178,28 @@ describe('leader election', () => {
     }
   });
 
+  it('a Lease held without a leaseDurationSeconds is expired, as client-go reads it (0), not held for the candidate\'s own duration', async () => {
+    const now = new Date().toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+    const made = await plat.admin.post(LEASES, {
+      apiVersion: 'coordination.platform/v1', kind: 'Lease', metadata: { name: 'election-no-duration' },
+      spec: { holderIdentity: 'someone-else', acquireTime: now, renewTime: now },
+    });
+    assert.equal(made.status, 201, made.text);
+    const stop = new AbortController();
+    let leading = false;
+    // A lease duration of 30 s: waiting it out would take far longer than this test allows.
+    const elector = new LeaderElector({ client, namespace: 'plat-system', name: 'election-no-duration', identity: 'cm-n', leaseDurationMs: 30_000, renewDeadlineMs: 20_000, retryPeriodMs: 200 });
+    const done = elector.run({ onStartedLeading: (signal) => { leading = true; return whenAborted(signal); } }, stop.signal);
+    try {
+      await eventually(() => leading, 'the Lease taken within a few retry periods', 30, 100);
+      const taken = (await plat.admin.get(`${LEASES}/election-no-duration`)).json.spec;
+      assert.deepEqual({ holder: taken.holderIdentity, duration: taken.leaseDurationSeconds, transitions: taken.leaseTransitions }, { holder: 'cm-n', duration: 30, transitions: 1 });
+    } finally {
+      stop.abort();
+      await done;
+    }
+  });
+
   it('a leader that finds the Lease held by another (it was paused past the lease duration) stops at once', async () => {
     // A long renew deadline: retrying until it passes would keep a stale leader working for 5 s
     // beside the new one, although the Lease cannot come back within it (lease > renew deadline).
