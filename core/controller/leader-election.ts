@@ -7,7 +7,10 @@
 // last wrote (upstream's optimistic fast path), reading it again only when that write fails.
 // Every write sets the whole spec from the election record, as LeaseLock.Update's
 // LeaderElectionRecordToLeaseSpec: fields the record does not carry (strategy, preferredHolder)
-// are not written back.
+// are not written back. The log lines are client-go's (klog.Infof with the lock's Describe(),
+// `plat-system/plat-controller-manager`): `attempting to acquire leader lease <lock>...`,
+// `successfully acquired lease <lock>`, `failed to renew lease <lock>: <err>`, and at V(4)
+// `failed to acquire lease <lock>` and `lock is held by <holder> and has not yet expired`.
 import os from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { ApiObject } from '../api/meta.js';
@@ -154,8 +157,13 @@ export class LeaderElector {
     const holder = spec.holderIdentity ?? '';
     this.#observe(JSON.stringify({ holder, renew: spec.renewTime ?? '' }));
     const heldByOther = holder !== '' && holder !== this.identity;
-    const expires = this.#observed!.at + (spec.leaseDurationSeconds ?? durationS) * 1000;
-    if (heldByOther && expires > at) return false;
+    // A Lease that gives no duration reads as 0 (LeaseSpecToLeaderElectionRecord), so it holds
+    // nothing past the moment it was seen: not our own duration, which may be far longer.
+    const expires = this.#observed!.at + (spec.leaseDurationSeconds ?? 0) * 1000;
+    if (heldByOther && expires > at) {
+      this.c.logger?.v(4).info(`lock is held by ${holder} and has not yet expired`);
+      return false;
+    }
     const mine = holder === this.identity;
     // Still leading, yet the optimistic write did not do: upstream's slow path.
     if (mine) this.c.metrics?.slowpathExercised(this.c.name);
@@ -213,10 +221,8 @@ export class LeaderElector {
   #observe(record: string): void {
     if (this.#observed?.record !== record) this.#observed = { record, at: this.#elapsed() };
     const holder = (JSON.parse(record) as { holder: string }).holder;
-    if (holder !== this.#leader) {
-      this.#leader = holder;
-      if (holder) this.c.logger?.info('new leader elected', { leader: holder, lease: `${this.c.namespace}/${this.c.name}` });
-    }
+    // Upstream's elector logs no change of leader (kube-controller-manager sets no OnNewLeader).
+    this.#leader = holder;
   }
 
   /**
@@ -253,7 +259,8 @@ export class LeaderElector {
    */
   async #renew(leading: AbortSignal): Promise<boolean> {
     const attempt = new AbortController();
-    const cancelDeadline = setLongTimeout(() => attempt.abort(new Error(`no renewal within the renew deadline of ${this.c.renewDeadlineMs}ms`)), this.c.renewDeadlineMs);
+    // wait.PollImmediateUntil's error when the renew deadline's context ends first.
+    const cancelDeadline = setLongTimeout(() => attempt.abort(new Error('timed out waiting for the condition')), this.c.renewDeadlineMs);
     const stop = () => attempt.abort();
     leading.addEventListener('abort', stop, { once: true });
     try {
@@ -272,7 +279,7 @@ export class LeaderElector {
         }
         await sleep(this.c.retryPeriodMs, attempt.signal);
       }
-      if (!leading.aborted) this.c.logger?.info('failed to renew lease', { lease: `${this.c.namespace}/${this.c.name}`, error: (attempt.signal.reason as Error).message });
+      if (!leading.aborted) this.c.logger?.info(`failed to renew lease ${this.#lock}: ${(attempt.signal.reason as Error).message}`);
       return false;
     } finally {
       cancelDeadline();
@@ -287,6 +294,8 @@ export class LeaderElector {
   async run(cb: LeaderCallbacks, signal: AbortSignal): Promise<void> {
     const log = this.c.logger;
     let lastLeader = '';
+    if (signal.aborted) return;
+    log?.info(`attempting to acquire leader lease ${this.#lock}...`);
     // Acquire.
     for (;;) {
       if (signal.aborted) return;
@@ -298,11 +307,13 @@ export class LeaderElector {
       }
       if (this.#leader !== lastLeader) { lastLeader = this.#leader; if (lastLeader) cb.onNewLeader?.(lastLeader); }
       if (ok) break;
+      log?.v(4).info(`failed to acquire lease ${this.#lock}`);
       await sleep(standbyWaitMs(this.c.retryPeriodMs), signal);
     }
-    log?.info('successfully acquired lease', { lease: `${this.c.namespace}/${this.c.name}`, identity: this.identity });
+    // In acquire()'s order: the event (which names our identity), the metric, then the line.
     this.#event('became leader');
     this.c.metrics?.leaderOn(this.c.name);
+    log?.info(`successfully acquired lease ${this.#lock}`);
     const leading = new AbortController();
     const stopLeading = () => leading.abort();
     signal.addEventListener('abort', stopLeading, { once: true });
@@ -313,7 +324,7 @@ export class LeaderElector {
       if (leading.signal.aborted) break;
       if (await this.#renew(leading.signal)) continue;
       if (leading.signal.aborted) break;
-      log?.error('leader election lost', { lease: `${this.c.namespace}/${this.c.name}`, identity: this.identity });
+      // What follows is the caller's to say (kube-controller-manager's OnStoppedLeading: "leaderelection lost").
       leading.abort();
     }
     signal.removeEventListener('abort', stopLeading);

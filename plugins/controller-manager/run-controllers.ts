@@ -14,6 +14,7 @@ import type { Logger } from '../../core/log.js';
 import { controllerManagerMetrics } from '../../core/metrics/controllers.js';
 import type { MetricsRegistry } from '../../core/metrics/registry.js';
 import { sleep } from '../../core/abort-wait.js';
+import { setLongTimeout } from '../../core/long-timeout.js';
 import type { HealthChecks } from '../../core/server/health.js';
 import { waitForApiServer } from './wait-for-apiserver.js';
 
@@ -36,7 +37,12 @@ export interface RunControllersOptions {
   readonly waitForApiServerMs?: number;
   /** The component's metrics: the controllers' queues report there, and running_managed_controllers. */
   readonly metrics?: MetricsRegistry;
+  /** --controller-shutdown-timeout (0: none): paces the lines naming the controllers a stop still waits for. */
+  readonly shutdownTimeoutMs?: number;
 }
+
+/** RunControllers' period of "Still waiting ..." lines when there is no shutdown timeout. */
+export const STILL_WAITING_PERIOD_MS = 5000;
 
 /** The `manager` label of running_managed_controllers (upstream's "kube-controller-manager"). */
 export const MANAGER_NAME = 'plat-controller-manager';
@@ -51,8 +57,32 @@ export class ControllerInitError extends Error {
 
 export class RunningControllers {
   readonly #running = new Set<string>();
+  #stopReporting = (): void => {};
   /** Controllers whose run() has not returned yet, sorted. */
   get running(): string[] { return [...this.#running].sort(); }
+
+  /** No more "Still waiting" lines: the stop gave up on the controllers (upstream's RunControllers returned). */
+  stopReporting(): void { this.#stopReporting(); }
+
+  /**
+   * As RunControllers' logging goroutine: from the stop on, every third of the shutdown timeout (5s
+   * without one), which controllers have not returned yet, so an operator waiting on a stop sees
+   * what holds it up before the timeout names them.
+   */
+  #reportWhileStopping(log: Logger, signal: AbortSignal, shutdownTimeoutMs: number): () => void {
+    const periodMs = shutdownTimeoutMs > 0 ? shutdownTimeoutMs / 3 : STILL_WAITING_PERIOD_MS;
+    let cancel = (): void => {};
+    let done = false;
+    const tick = (): void => {
+      cancel = setLongTimeout(() => {
+        log.info('Still waiting for some controllers to terminate...', { runningControllers: this.running });
+        tick();
+      }, periodMs, { unref: true });
+    };
+    const start = (): void => { if (!done) tick(); };
+    if (signal.aborted) start(); else signal.addEventListener('abort', start, { once: true });
+    return () => { done = true; cancel(); signal.removeEventListener('abort', start); };
+  }
 
   /** Builds, starts and runs the controllers; resolves once all of them returned after `signal` aborted. */
   async run(o: RunControllersOptions, signal: AbortSignal): Promise<void> {
@@ -109,6 +139,8 @@ export class RunningControllers {
       }
     };
     const runs: Promise<void>[] = [];
+    const stopReporting = built.length ? this.#reportWhileStopping(log, signal, o.shutdownTimeoutMs ?? 0) : () => {};
+    this.#stopReporting = stopReporting;
     for (const c of built) {
       // As StartControllers: one after another, each after wait.Jitter(interval, 1.0) (between one
       // and two intervals), so controller n starts after n intervals and they do not hit the API
@@ -122,6 +154,7 @@ export class RunningControllers {
     // `unable to sync caches for <name>` when stopped before the first list).
     if (!signal.aborted) informers.start(signal);
     await Promise.all(runs);
+    stopReporting();
     if (built.length) log.info('All controllers terminated');
     await informers.stopped();
   }

@@ -72,7 +72,6 @@ export class ControllerManagerRuntime {
     });
     this.#elector = elector;
     this.o.health.add({ name: 'leaderElection', check: async () => elector.check(LEADER_HEALTH_TOLERANCE_MS) });
-    log.info('attempting to acquire leader lease', { lease: `${le.resourceNamespace}/${le.resourceName}`, identity: elector.identity });
     let cleanly = false;
     await elector.run({
       onStartedLeading: async (leading) => {
@@ -122,6 +121,7 @@ export class ControllerManagerRuntime {
       this.o.logger.warn('controllers stopped; not waiting longer for the API server', { timeout: formatDuration(timeoutMs) });
       return;
     }
+    this.#controllers.stopReporting();
     this.o.logger.info('Controller shutdown timeout reached', { timeout: formatDuration(timeoutMs), runningControllers: running });
     throw new Error(`controllers did not stop within --controller-shutdown-timeout=${formatDuration(timeoutMs)} (still running: ${running.join(', ')})`);
   }

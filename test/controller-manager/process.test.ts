@@ -52,7 +52,8 @@ async function takeLease(admin: RunningPlat['admin'], url: string, holder: strin
   assert.fail('the Lease could not be written between two renewals');
 }
 
-const identityOf = (p: Background): string => /successfully acquired lease .*identity="([^"]+)"/.exec(p.output())?.[1] ?? '';
+// The LeaderElection event names the identity (logged before `successfully acquired lease`, as upstream's acquire records it).
+const identityOf = (p: Background): string => /reason="LeaderElection" message="(\S+) became leader"/.exec(p.output())?.[1] ?? '';
 
 describe('plat controller-manager processes', () => {
   let plat: RunningPlat;

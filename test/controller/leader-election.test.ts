@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import type { ApiObject } from '../../core/api/meta.js';
 import { ApiError, RestClient, type ResourceRef } from '../../core/client/rest-client.js';
 import { LeaderElector, standbyWaitMs } from '../../core/controller/leader-election.js';
+import { whenAborted } from '../../core/abort-wait.js';
 import { createLogger } from '../../core/log.js';
 import { leaderElectionMetrics } from '../../core/metrics/leader-election.js';
 import { MetricsRegistry } from '../../core/metrics/registry.js';
@@ -132,6 +133,70 @@ describe('leader election', () => {
     } finally {
       viaProxy.close();
       await proxy.close();
+    }
+  });
+
+  it('logs client-go\'s lines, the lock named as Describe() names it: a standby\'s at V(4), a lost renewal with wait\'s timeout, nothing of its own', async () => {
+    const lines = { a: [] as string[], b: [] as string[] };
+    const recording = (into: string[]) => createLogger({ verbosity: 4, write: (l) => into.push(l) });
+    const messages = (into: string[]) => into.map((l) => l.slice(l.indexOf('] ') + 2));
+    const proxy = await startStallProxy({ host: '127.0.0.1', port: Number(new URL(plat.url).port) });
+    const viaProxy = new RestClient({ ...adminConnection(plat), server: new URL(`https://127.0.0.1:${proxy.port}`) });
+    const timings = { namespace: 'plat-system', name: 'election-lines', leaseDurationMs: 2000, renewDeadlineMs: 1000, retryPeriodMs: 200 };
+    const a = new LeaderElector({ ...timings, client: viaProxy, identity: 'cm-a', logger: recording(lines.a) });
+    const b = new LeaderElector({ ...timings, client, identity: 'cm-b', logger: recording(lines.b) });
+    const [stopA, stopB] = [new AbortController(), new AbortController()];
+    const leading = { a: false, b: false };
+    try {
+      const aDone = a.run({ onStartedLeading: (signal) => { leading.a = true; return whenAborted(signal); } }, stopA.signal);
+      await eventually(() => leading.a, 'a leads');
+      const bDone = b.run({ onStartedLeading: (signal) => { leading.b = true; return whenAborted(signal); } }, stopB.signal);
+      await eventually(() => messages(lines.b).includes('lock is held by cm-a and has not yet expired'), 'b finds the Lease held');
+      proxy.stall();
+      await aDone; // leadership lost by itself: its renewals hang past the renew deadline
+      await eventually(() => leading.b, 'b takes over', 100, 100);
+      stopB.abort();
+      await bDone;
+      const ofA = messages(lines.a);
+      assert.deepEqual(ofA.filter((m) => !m.startsWith('Event occurred')), [
+        'attempting to acquire leader lease plat-system/election-lines...',
+        'successfully acquired lease plat-system/election-lines',
+        'failed to renew lease plat-system/election-lines: timed out waiting for the condition',
+      ], lines.a.join('\n'));
+      // The LeaderElection event is recorded before the line, as acquire() does.
+      assert.ok(ofA.findIndex((m) => m.startsWith('Event occurred') && m.includes('message="cm-a became leader"')) < ofA.indexOf('successfully acquired lease plat-system/election-lines'));
+      const ofB = messages(lines.b);
+      assert.equal(ofB[0], 'attempting to acquire leader lease plat-system/election-lines...');
+      assert.ok(ofB.includes('failed to acquire lease plat-system/election-lines'), lines.b.join('\n'));
+      assert.ok(ofB.includes('successfully acquired lease plat-system/election-lines'), lines.b.join('\n'));
+      assert.ok(!ofB.some((m) => m.startsWith('new leader elected')), 'no line of plat\'s own on a change of leader');
+    } finally {
+      stopA.abort();
+      stopB.abort();
+      viaProxy.close();
+      await proxy.close();
+    }
+  });
+
+  it('a Lease held without a leaseDurationSeconds is expired, as client-go reads it (0), not held for the candidate\'s own duration', async () => {
+    const now = new Date().toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+    const made = await plat.admin.post(LEASES, {
+      apiVersion: 'coordination.platform/v1', kind: 'Lease', metadata: { name: 'election-no-duration' },
+      spec: { holderIdentity: 'someone-else', acquireTime: now, renewTime: now },
+    });
+    assert.equal(made.status, 201, made.text);
+    const stop = new AbortController();
+    let leading = false;
+    // A lease duration of 30 s: waiting it out would take far longer than this test allows.
+    const elector = new LeaderElector({ client, namespace: 'plat-system', name: 'election-no-duration', identity: 'cm-n', leaseDurationMs: 30_000, renewDeadlineMs: 20_000, retryPeriodMs: 200 });
+    const done = elector.run({ onStartedLeading: (signal) => { leading = true; return whenAborted(signal); } }, stop.signal);
+    try {
+      await eventually(() => leading, 'the Lease taken within a few retry periods', 30, 100);
+      const taken = (await plat.admin.get(`${LEASES}/election-no-duration`)).json.spec;
+      assert.deepEqual({ holder: taken.holderIdentity, duration: taken.leaseDurationSeconds, transitions: taken.leaseTransitions }, { holder: 'cm-n', duration: 30, transitions: 1 });
+    } finally {
+      stop.abort();
+      await done;
     }
   });
 
