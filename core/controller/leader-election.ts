@@ -55,7 +55,17 @@ export interface LeaderCallbacks {
 
 interface LeaseSpec {
   holderIdentity?: string; leaseDurationSeconds?: number; acquireTime?: string; renewTime?: string; leaseTransitions?: number;
+  strategy?: string; preferredHolder?: string;
 }
+
+/**
+ * A read Lease as the election record LeaseSpecToLeaderElectionRecord makes of it: a change of
+ * any field, not only of the holder or renew time, restarts a standby's wait (upstream compares
+ * the raw records).
+ */
+const readRecord = (s: LeaseSpec): string => JSON.stringify([
+  s.holderIdentity ?? '', s.leaseDurationSeconds ?? 0, s.acquireTime ?? '', s.renewTime ?? '', s.leaseTransitions ?? 0, s.strategy ?? '', s.preferredHolder ?? '',
+]);
 interface LeaseObject extends ApiObject { spec?: LeaseSpec }
 
 /**
@@ -150,12 +160,12 @@ export class LeaderElector {
       } catch (err) {
         throw new LeaseStepError('create', this.#lock, err);
       }
-      this.#observe(JSON.stringify({ holder: this.identity, renew: microTime(now) }));
+      this.#observe(this.identity, `wrote ${microTime(now)}`);
       return true;
     }
     const spec = lease.spec ?? {};
     const holder = spec.holderIdentity ?? '';
-    this.#observe(JSON.stringify({ holder, renew: spec.renewTime ?? '' }));
+    this.#observe(holder, readRecord(spec));
     const heldByOther = holder !== '' && holder !== this.identity;
     // A Lease that gives no duration reads as 0 (LeaseSpecToLeaderElectionRecord), so it holds
     // nothing past the moment it was seen: not our own duration, which may be far longer.
@@ -178,7 +188,7 @@ export class LeaderElector {
       if (isApiError(e, 'Conflict')) return false;
       throw new LeaseStepError('update', this.#lock, e);
     }
-    this.#observe(JSON.stringify({ holder: this.identity, renew: lease.spec.renewTime }));
+    this.#observe(this.identity, `wrote ${lease.spec.renewTime}`);
     return true;
   }
 
@@ -202,7 +212,7 @@ export class LeaderElector {
       this.c.logger?.error(`Failed to update lock optimitically: ${goClientErrorText(e)}, falling back to slow path`);
       return false;
     }
-    this.#observe(JSON.stringify({ holder: this.identity, renew: lease.spec!.renewTime }));
+    this.#observe(this.identity, `wrote ${lease.spec!.renewTime}`);
     return true;
   }
 
@@ -217,10 +227,12 @@ export class LeaderElector {
     });
   }
 
-  /** Notes the record read or written; a change is timed when its answer came, as setObservedRecord. */
-  #observe(record: string): void {
+  /**
+   * Notes the record read or written; a change is timed when its answer came, as setObservedRecord.
+   * Each write is a new record (its renew time); a read is compared with the last one noted.
+   */
+  #observe(holder: string, record: string): void {
     if (this.#observed?.record !== record) this.#observed = { record, at: this.#elapsed() };
-    const holder = (JSON.parse(record) as { holder: string }).holder;
     // Upstream's elector logs no change of leader (kube-controller-manager sets no OnNewLeader).
     this.#leader = holder;
   }
@@ -244,7 +256,7 @@ export class LeaderElector {
       const now = microTime(this.#now());
       lease.spec = recordSpec({ holder: '', durationS: 1, acquireTime: now, renewTime: now, transitions: lease.spec.leaseTransitions ?? 0 });
       this.#written = await this.c.client.update(ref, lease, undefined, opts);
-      this.#observe(JSON.stringify({ holder: '', renew: now }));
+      this.#observe('', `wrote ${now}`);
     } catch (e) {
       // leaderelection.go's release(): klog.Errorf("Failed to release lock: %v", err).
       this.c.logger?.error(`Failed to release lock: ${goClientErrorText(e)}`);

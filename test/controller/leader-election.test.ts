@@ -200,6 +200,36 @@ describe('leader election', () => {
     }
   });
 
+  it('a standby\'s wait restarts on any change of the record, not only of its holder or renew time (client-go compares the raw records)', async () => {
+    const now = new Date().toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+    const made = await plat.admin.post(LEASES, {
+      apiVersion: 'coordination.platform/v1', kind: 'Lease', metadata: { name: 'election-edited-record' },
+      spec: { holderIdentity: 'someone-else', leaseDurationSeconds: 3, acquireTime: now, renewTime: now, leaseTransitions: 0 },
+    });
+    assert.equal(made.status, 201, made.text);
+    const stop = new AbortController();
+    let leading = false;
+    const elector = new LeaderElector({ client, namespace: 'plat-system', name: 'election-edited-record', identity: 'cm-e', leaseDurationMs: 3000, renewDeadlineMs: 2000, retryPeriodMs: 200 });
+    const done = elector.run({ onStartedLeading: (signal) => { leading = true; return whenAborted(signal); } }, stop.signal);
+    try {
+      // The holder never renews, but its record keeps changing (its transitions counted up every
+      // 0.5 s, well within the 3 s lease): for 7 s, more than twice the lease, it is not taken.
+      for (let i = 1; i <= 14; i++) {
+        await new Promise((r) => setTimeout(r, 500));
+        const lease = (await plat.admin.get(`${LEASES}/election-edited-record`)).json;
+        assert.equal(lease.spec.holderIdentity, 'someone-else', `taken after ${i * 0.5} s although its record changed every 0.5 s`);
+        lease.spec.leaseTransitions = i;
+        assert.equal((await plat.admin.put(`${LEASES}/election-edited-record`, lease)).status, 200);
+      }
+      assert.equal(leading, false);
+      // Left alone, it expires a lease duration after the last change seen.
+      await eventually(() => leading, 'the Lease taken once it stops changing', 80, 100);
+    } finally {
+      stop.abort();
+      await done;
+    }
+  });
+
   it('a leader that finds the Lease held by another (it was paused past the lease duration) stops at once', async () => {
     // A long renew deadline: retrying until it passes would keep a stale leader working for 5 s
     // beside the new one, although the Lease cannot come back within it (lease > renew deadline).
