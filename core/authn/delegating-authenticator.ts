@@ -17,6 +17,7 @@ import type { TokenReviewResult } from './token-review-client.js';
 import { ANONYMOUS_USER, AUTHENTICATED_GROUP, UNAUTHENTICATED_GROUP, type UserInfo } from './user.js';
 import { authenticateCertificateChain, parseCaBundle, type Certificate } from './x509/index.js';
 import type { Changing } from '../tls/changing.js';
+import { aggregate } from '../aggregate.js';
 
 export interface TokenAuthenticator {
   review(token: string): Promise<TokenReviewResult>;
@@ -38,9 +39,10 @@ export interface DelegatingAuthenticatorOptions {
 
 /**
  * A user, or why there is none: `refused` lists failed credentials, an empty list means none was
- * presented; `error` is set when a credential could not be checked (the token review failed), in
- * client-go's words (`Post "https://...": dial tcp ...: connect: connection refused`), for
- * upstream's error line `Unable to authenticate the request`.
+ * presented; `error` is the union's error upstream's filter logs (`Unable to authenticate the
+ * request`): every refused credential is one of its authenticators' errors (a certificate that
+ * does not verify, `invalid bearer token` or the review's status.error, a review that failed in
+ * client-go's words), aggregated in the union's order.
  */
 export type Authentication = { readonly user: UserInfo } | { readonly refused: readonly string[]; readonly error?: string };
 
@@ -69,31 +71,32 @@ export class DelegatingAuthenticator {
 
   async authenticate(req: IncomingMessage | Http2ServerRequest): Promise<Authentication> {
     const refused: string[] = [];
+    const errors: string[] = [];
+    const refuse = (what: string, error: string): void => { refused.push(`${what}: ${error}`); errors.push(error); };
     const requestHeader = current(this.o.requestHeader);
     const chain = requestHeader || this.#clientCa ? peerCertificates(req).chain : [];
     if (requestHeader && chain.length > 0) {
       const proxy = authenticateFrontProxy(chain, req, requestHeader, this.#now());
       if (proxy.result === 'user') return { user: withAuthenticatedGroup(proxy.user) };
-      if (proxy.result === 'reject') refused.push(`request-header: ${proxy.reason}`);
+      if (proxy.result === 'reject') refuse('request-header', proxy.reason);
     }
     if (this.#clientCa && chain.length > 0) {
       const cert = authenticateCertificateChain(chain, this.#clientCa, this.#now(), true);
       if (cert.result === 'user') return { user: withAuthenticatedGroup(cert.user) };
-      if (cert.result === 'reject') refused.push(`client certificate: ${cert.reason}`);
+      if (cert.result === 'reject') refuse('client certificate', cert.reason);
     }
     const token = this.o.tokens ? bearerToken(req.headers) : undefined;
-    let error: string | undefined;
     if (token !== undefined && this.o.tokens) {
       try {
         const r = await this.o.tokens.review(token);
         if (r.authenticated) return { user: withAuthenticatedGroup(r.user) };
-        refused.push(`token: ${r.error ?? 'invalid bearer token'}`);
+        // bearertoken's default when the review gives no error of its own.
+        refuse('token', r.error ?? 'invalid bearer token');
       } catch (e) {
-        error = goClientErrorText(e);
-        refused.push(`token review failed: ${error}`);
+        refuse('token review failed', goClientErrorText(e));
       }
     }
     if (refused.length === 0 && this.o.anonymous) return { user: { name: ANONYMOUS_USER, groups: [UNAUTHENTICATED_GROUP] } };
-    return error === undefined ? { refused } : { refused, error };
+    return errors.length === 0 ? { refused } : { refused, error: aggregate(errors) };
   }
 }

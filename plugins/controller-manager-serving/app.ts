@@ -88,9 +88,10 @@ export function createEndpointApp(deps: EndpointDeps): Koa {
   app.use(async (ctx, next) => {
     const auth = await deps.authenticator.authenticate(ctx.req);
     if (!('user' in auth)) {
-      // WithAuthentication's line for an authenticator's error (a token review that failed).
+      // WithAuthentication's line for the union's error: any credential refused (a bad token, a
+      // certificate that does not verify, a review that failed); with none presented, plat's own.
       if (auth.error !== undefined) log.error('Unable to authenticate the request', { err: auth.error });
-      logUnauthenticated(log, ctx, auth.refused);
+      else logUnauthenticated(log, ctx, auth.refused);
       throw errors.unauthorized();
     }
     // Upstream resolves with a RequestInfoFactory that knows no API prefixes: every path here,

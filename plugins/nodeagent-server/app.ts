@@ -119,9 +119,10 @@ export function createSecureApp(d: RouteDeps & { readonly authenticator: Delegat
   app.use(async (ctx, next) => {
     const auth = await d.authenticator.authenticate(ctx.req);
     if (!('user' in auth)) {
-      // The nodeagent's InstallAuthFilter line for an authenticator's error (a token review that failed).
+      // The nodeagent's InstallAuthFilter line for the union's error: any credential refused (a bad
+      // token, a certificate that does not verify, a review that failed); with none presented, plat's own.
       if (auth.error !== undefined) log.error('Unable to authenticate the request due to an error', { err: auth.error });
-      logUnauthenticated(log, ctx, auth.refused);
+      else logUnauthenticated(log, ctx, auth.refused);
       return restfulError(ctx, 401, 'Unauthorized');
     }
     const attrs = nodeRequestAttributes(auth.user, ctx.method, ctx.path, d.agent.nodeName, fineGrained);

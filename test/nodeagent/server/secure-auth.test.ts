@@ -106,6 +106,22 @@ describe('node agent secure port: authentication and authorization against plat 
     }
   });
 
+  it('logs a refused token or certificate as the kubelet\'s filter logs its union\'s error; no credential at all, not', async () => {
+    const strangerAlice = makeClientCert(strangerCa, 'alice');
+    const refusedLines = () => agentLines.filter((l) => /^E/.test(l) && l.includes('] Unable to authenticate the request due to an error err='));
+    agentLines.length = 0;
+    assert.equal((await request(agent.port, '/pods', as({ token: 'nobody-token' }))).status, 401);
+    assert.equal(refusedLines().length, 1, agentLines.join('\n'));
+    assert.match(refusedLines()[0]!, /err="[^"]*invalid bearer token[^"]*"$/);
+    assert.ok(!agentLines.some((l) => l.includes('nobody-token')), 'the token is never logged');
+    agentLines.length = 0;
+    assert.equal((await request(agent.port, '/pods', as({ cert: strangerAlice.certificatePem, key: strangerAlice.privateKeyPem }))).status, 401);
+    assert.match(refusedLines()[0] ?? agentLines.join('\n'), /err="verifying certificate SN=\d+, SKID=[0-9A-F:]+, AKID=[0-9A-F:]+ failed: x509: certificate signed by unknown authority"$/);
+    agentLines.length = 0;
+    assert.equal((await request(agent.port, '/pods', as({}))).status, 401);
+    assert.deepEqual(refusedLines(), []);
+  });
+
   it('asks the API server about the node with the caller\'s identity (SubjectAccessReview), and caches the answers', async () => {
     const before = questions.count();
     assert.equal((await request(agent.port, '/x', as({ token: 'alice-token', method: 'PATCH', body: '{}' }))).status, 404);
