@@ -178,10 +178,13 @@ export class SigningController implements Runnable {
 
     // The cache's object is shared with every other controller of the process: work on a copy.
     const csr = deepClone(cached);
-    const spec = csr.spec ?? {};
+    // The signer gets a copy of its own: what a plugin changes in req.csr (a label, a condition)
+    // must not ride along with the status write, where it would be stored or refused.
+    const asked = deepClone(cached);
+    const spec = asked.spec ?? {};
     const now = new Date();
     const request: Omit<SigningRequest, 'signal'> = {
-      signerName, csr, now,
+      signerName, csr: asked, now,
       requestPem: Buffer.from(spec.request ?? '', 'base64').toString('utf8'),
       usages: spec.usages ?? [],
       ...(spec.expirationSeconds !== undefined ? { expirationSeconds: spec.expirationSeconds } : {}),
