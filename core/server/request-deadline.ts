@@ -2,7 +2,9 @@
 // a request that is not long-running (watches are) gets the flag's time, or less when its URL asks
 // for less with `timeout=` (kubectl --request-timeout sends it; 0 or more than the flag's means the
 // flag's). Past it the client gets 504 Timeout at once while the work goes on to its end, as
-// upstream's handler goroutine does: a write may still land, which the message allows for. A
+// upstream's handler goroutine does: a write under way may still land, which the message allows
+// for, but one not yet begun is refused (the store checks the deadline, as etcd's client checks
+// the request's context). A
 // plugin that never answers (an admission tap, say) therefore costs a client a minute, not for ever.
 import type Koa from 'koa';
 import { errors } from '../api/errors.js';
