@@ -144,8 +144,9 @@ export class SigningController implements Runnable {
   #start(lane: Lane, signal: AbortSignal): void {
     const { name: controller, logger } = lane;
     const taps = signerTaps(this.ctx.hooks.sign, lane.signer);
-    const plugins = [...new Set(taps.map((t) => t.plugin))];
-    // The taps' own names too, in order, when one differs from its plugin's (the author's choice).
+    // One entry per tap, in the order they are asked (a module listed twice taps twice), and the
+    // taps' own names beside them when one differs from its plugin's (the author's choice).
+    const plugins = taps.map((t) => t.plugin);
     const named = taps.some((t) => t.tap !== undefined) ? { taps: taps.map((t) => t.tap ?? t.plugin) } : {};
     logger.info('Starting certificate controller', { name: controller, signer: lane.signer, plugins, ...named, workers: WORKERS_PER_SIGNER });
     // hooks.sign.for(signer) is a bail hook: a tap that answers for every CSR hides those after it.

@@ -96,8 +96,8 @@ describe('csrsigning with misbehaving signer plugins', () => {
 
   it('says at start-up which plugins tap each signer, and in which order they are asked', () => {
     // The plugin (the name the config file's start-up line gives), and the taps' own names in order.
-    assert.ok(signing.logs.has('Starting certificate controller name=\"csrsigning-example.com-throws\" signer=\"example.com/throws\" plugins=[\"MisbehavingSigners\"] taps=[\"PassingSigner\",\"ThrowingSigner\"]'), signing.logs.lines.join('\n'));
-    assert.ok(signing.logs.has('several plugins tap this signer: each CSR is handed to them in this order until one answers (anything but undefined), so a plugin sees only the CSRs those before it pass on signer=\"example.com/throws\" plugins=[\"MisbehavingSigners\"] taps=[\"PassingSigner\",\"ThrowingSigner\"]'));
+    assert.ok(signing.logs.has('Starting certificate controller name=\"csrsigning-example.com-throws\" signer=\"example.com/throws\" plugins=[\"MisbehavingSigners\",\"MisbehavingSigners\"] taps=[\"PassingSigner\",\"ThrowingSigner\"]'), signing.logs.lines.join('\n'));
+    assert.ok(signing.logs.has('several plugins tap this signer: each CSR is handed to them in this order until one answers (anything but undefined), so a plugin sees only the CSRs those before it pass on signer=\"example.com/throws\" plugins=[\"MisbehavingSigners\",\"MisbehavingSigners\"] taps=[\"PassingSigner\",\"ThrowingSigner\"]'));
     assert.ok(signing.logs.has('signer=\"example.com/good\" plugins=[\"MisbehavingSigners\"]'));
   });
 
