@@ -35,6 +35,8 @@ export interface RequestContext {
   readonly options?: RequestOptions;
   /** When the request times out, in ms since the epoch; absent for a write plat makes itself. */
   readonly deadline?: number;
+  /** Whether the request's deadline has passed (its client answered 504); absent for a write plat makes itself. */
+  readonly timedOut?: () => boolean;
 }
 
 export interface StoreOptions {
@@ -268,13 +270,14 @@ export class ResourceStore {
 
   /**
    * Upstream's storage calls carry the request's context: once its deadline has passed (the
-   * client has had its 504), etcd's client refuses the call (DeadlineExceeded) and nothing is
+   * client has had its 504; timedOut, on the request timer's clock), etcd's client refuses the
+   * call (DeadlineExceeded) and nothing is
    * written. A request held past it, by an admission plugin that answers late say, must not
    * land either: the client that retries a generateName create would get a second object. A write
    * already under way at the deadline still lands, as upstream's transaction in flight does.
    */
   #beforeWrite(ctx: RequestContext): void {
-    if (ctx.deadline !== undefined && Date.now() >= ctx.deadline) throw new Error('context deadline exceeded');
+    if (ctx.timedOut?.()) throw new Error('context deadline exceeded');
   }
 
   #invalid(name: string, errs: FieldError[]): StatusError {

@@ -57,9 +57,13 @@ export function requestDeadline(maximumMs: number): Koa.Middleware<{ info: Reque
     const ms = requestTimeoutMs(ctx.state.query, maximumMs);
     // The request context's deadline, for the calls the request makes (admission webhooks bound theirs by it).
     (ctx.state as { deadline?: number }).deadline = Date.now() + ms;
+    // Whether the deadline has passed, on the timer's clock (not the wall clock's), as Go's ctx.Err():
+    // the store makes no write once it has (core/registry/store.ts).
+    let timedOut = false;
+    (ctx.state as { timedOut?: () => boolean }).timedOut = () => timedOut;
     let cancel: (() => void) | undefined;
     // --request-timeout=1000h must allow 1000h: a plain setTimeout would answer 504 after 1 ms.
-    const expired = new Promise<typeof TIMED_OUT>((resolve) => { cancel = setLongTimeout(() => resolve(TIMED_OUT), ms); });
+    const expired = new Promise<typeof TIMED_OUT>((resolve) => { cancel = setLongTimeout(() => { timedOut = true; resolve(TIMED_OUT); }, ms); });
     const work = next();
     // Once the client has its 504, how the work ends is nobody's to hear.
     work.catch(() => {});
