@@ -4,7 +4,7 @@
 import { ConfigError, loadConfig, type LoadedConfig } from './config/load-config.js';
 import { escapePointer } from './config/schema.js';
 import path from 'node:path';
-import { EntryTaps, externalTapError, loadExternalPlugins, type ExternalPlugin } from './external-plugins.js';
+import { EntryTaps, externalTapError, loadExternalPlugins, namingFailures, type ExternalPlugin } from './external-plugins.js';
 import { FlagError, Flags } from './flags/flag-set.js';
 import { printFlags } from './flags/print-flags.js';
 import type { FlagSpec } from './flags/types.js';
@@ -159,6 +159,8 @@ export async function boot(o: BootOptions): Promise<Booted> {
   const entryTaps = new EntryTaps();
   const configuring = entryTaps.follow(host.hooks.configure, (fn, entry) => (c: Configuration) => fn(ownConfiguration(c, entry)));
   const starting = entryTaps.follow(host.hooks.start);
+  // The ready taps run side by side: each one's failure is named with its entry as it fails.
+  entryTaps.follow(host.hooks.ready, (fn, entry, type) => namingFailures(fn, entry, 'become ready', type));
   const pluginOptions = new Map<string, unknown>();
   const entries: ExternalPlugin[] = [...profile.plugins.map((plugin) => ({ plugin, options: undefined as unknown, label: '' })), ...external];
   for (const entry of entries) {

@@ -71,14 +71,14 @@ export class EntryTaps {
    * series hook). `wrap` may replace an entry's tap function, to hand it what is that entry's own.
    * Call it before any plugin applies.
    */
-  follow(hook: Interceptable, wrap?: (fn: Function, entry: ExternalPlugin) => Function): () => ExternalPlugin | undefined {
+  follow(hook: Interceptable, wrap?: (fn: Function, entry: ExternalPlugin, type: AnyTap['type']) => Function): () => ExternalPlugin | undefined {
     const owners = new WeakMap<AnyTap, ExternalPlugin>();
     let last: ExternalPlugin | undefined;
     hook.intercept({
       register: (tap) => {
         const entry = this.#applying;
         if (!entry) return tap;
-        const own = { ...tap, fn: wrap ? wrap(tap.fn, entry) : tap.fn };
+        const own = { ...tap, fn: wrap ? wrap(tap.fn, entry, tap.type) : tap.fn };
         owners.set(own, entry);
         return own;
       },
@@ -86,6 +86,41 @@ export class EntryTaps {
     });
     return () => last;
   }
+}
+
+/**
+ * A tap function of `entry` whose failure is the start-up error naming the entry (externalTapError),
+ * thrown as it fails: on a parallel hook (`ready`) the last tap called is not the one that failed.
+ * `type` is the tap's as registered (a sync tap of an async hook is a callback tap by then).
+ */
+export function namingFailures(fn: Function, entry: ExternalPlugin, phase: string, type: AnyTap['type']): Function {
+  const named = (e: unknown) => externalTapError(entry, phase, e) ?? e;
+  if (type === 'promise') {
+    return async (...args: unknown[]) => {
+      try {
+        return await fn(...args);
+      } catch (e) {
+        throw named(e);
+      }
+    };
+  }
+  if (type === 'async') {
+    return (...args: unknown[]) => {
+      const callback = args.pop() as (err: unknown, result?: unknown) => void;
+      try {
+        fn(...args, (err: unknown, result?: unknown) => callback(err === undefined || err === null ? err : named(err), result));
+      } catch (e) {
+        callback(named(e));
+      }
+    };
+  }
+  return (...args: unknown[]) => {
+    try {
+      return fn(...args);
+    } catch (e) {
+      throw named(e);
+    }
+  };
 }
 
 /**

@@ -6,25 +6,42 @@
 // series hooks: the first throw, or in a bail hook the first answer, ends the call, so the last
 // tap a call entered is the one that threw, answered, or is still running.
 import type * as tapable from 'tapable';
+import { ownerOf } from './tap-owners.js';
 
 /** Any hook, whatever its arguments and result: only its register interceptor is used. */
 type AnyTap = tapable.AsyncSeriesHook<[object]>['taps'][number];
 interface Traced { intercept(interceptor: { register: (tap: AnyTap) => AnyTap }): void }
 
-const tracers = new WeakMap<Traced, (arg: object) => string | undefined>();
+const tracers = new WeakMap<Traced, (arg: object) => AnyTap | undefined>();
 
-/** The name of the last tap of `hook` that `arg` was handed to; one interceptor per hook. */
-export function runningTap(hook: Traced): (arg: object) => string | undefined {
-  let tracer = tracers.get(hook);
-  if (tracer) return tracer;
-  const entered = new WeakMap<object, string>();
+/** The last tap of `hook` that `arg` was handed to; one interceptor per hook. */
+function tracer(hook: Traced): (arg: object) => AnyTap | undefined {
+  let found = tracers.get(hook);
+  if (found) return found;
+  const entered = new WeakMap<object, AnyTap>();
   hook.intercept({
     register: (tap) => {
       const fn = tap.fn as (arg: object, ...rest: unknown[]) => unknown;
-      return { ...tap, fn: (arg: object, ...rest: unknown[]) => { entered.set(arg, tap.name); return fn(arg, ...rest); } };
+      return { ...tap, fn: (arg: object, ...rest: unknown[]) => { entered.set(arg, tap); return fn(arg, ...rest); } };
     },
   });
-  tracer = (arg) => entered.get(arg);
-  tracers.set(hook, tracer);
-  return tracer;
+  found = (arg) => entered.get(arg);
+  tracers.set(hook, found);
+  return found;
+}
+
+/** The name of the last tap of `hook` that `arg` was handed to. */
+export function runningTap(hook: Traced): (arg: object) => string | undefined {
+  const traced = tracer(hook);
+  return (arg) => traced(arg)?.name;
+}
+
+/**
+ * The plugin that made the last tap of `hook` that `arg` was handed to, and that tap's name when
+ * it differs (core/tap-owners.ts): the tap's owner must be marked before this hook's tracing is
+ * installed, as the register interceptors see the tap in the order they were added.
+ */
+export function runningTapOwner(hook: Traced): (arg: object) => { plugin: string; tap?: string } | undefined {
+  const traced = tracer(hook);
+  return (arg) => { const tap = traced(arg); return tap && ownerOf(tap); };
 }

@@ -4,6 +4,7 @@ import * as tapable from 'tapable';
 import type { ApiObject } from './api/meta.js';
 import { awaitPromiseTaps } from './promise-taps.js';
 import { runningTap } from './running-tap.js';
+import { markOwner, ownerOf } from './tap-owners.js';
 
 const { AsyncSeriesBailHook, HookMap } = tapable;
 
@@ -37,7 +38,8 @@ export function createSignHookMap(): SignHookMap {
   const map: SignHookMap = new HookMap(() => new AsyncSeriesBailHook<[SigningRequest], SigningResult | undefined>(['request']));
   const names = new Set<string>();
   // Traced from the start, so that the controller can name the signer a call is in (core/running-tap.ts).
-  map.intercept({ factory: (key: string, hook) => { names.add(key); awaitPromiseTaps(hook!); runningTap(hook!); return hook!; } });
+  // Marked with their plugin before the tracing, which then names the plugin, not only the tap.
+  map.intercept({ factory: (key: string, hook) => { names.add(key); awaitPromiseTaps(hook!); hook!.intercept({ register: markOwner }); runningTap(hook!); return hook!; } });
   signerNames.set(map, names);
   // tapable's HookMap keeps deprecated tap/tapAsync/tapPromise(key, options, fn): a signer that
   // writes hooks.sign.tapPromise(name, fn) gets "Invalid tap options", which does not say what to do.
@@ -59,10 +61,12 @@ export function tappedSigners(map: SignHookMap): string[] {
   return knownSigners(map).filter((name) => map.get(name)?.isUsed());
 }
 
-/**
- * The plugins that tap `signerName`, in the order a CSR is handed to them (tapable's: by stage,
- * then by when they tapped), each once.
- */
-export function signerPlugins(map: SignHookMap, signerName: string): string[] {
-  return [...new Set(map.get(signerName)?.taps.map((t) => t.name) ?? [])];
+/** The taps of `signerName` in the order a CSR is handed to them: each one's plugin, and its name when it differs. */
+export function signerTaps(map: SignHookMap, signerName: string): { plugin: string; tap?: string }[] {
+  return map.get(signerName)?.taps.map((t) => ownerOf(t)) ?? [];
+}
+
+/** How an error names the tap of a signer: `plugin "MySigner"`, or `plugin "MySigner", tap "hsm"`. */
+export function describeSignerTap(owner: { plugin: string; tap?: string }): string {
+  return `plugin ${JSON.stringify(owner.plugin)}${owner.tap === undefined ? '' : `, tap ${JSON.stringify(owner.tap)}`}`;
 }

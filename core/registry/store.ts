@@ -35,6 +35,8 @@ export interface RequestContext {
   readonly options?: RequestOptions;
   /** When the request times out, in ms since the epoch; absent for a write plat makes itself. */
   readonly deadline?: number;
+  /** Whether the request's deadline has passed (its client answered 504); absent for a write plat makes itself. */
+  readonly timedOut?: () => boolean;
 }
 
 export interface StoreOptions {
@@ -266,6 +268,18 @@ export class ResourceStore {
     return { ...answer, metadata: omitEmptyMetadata(answer.metadata) };
   }
 
+  /**
+   * Upstream's storage calls carry the request's context: once its deadline has passed (the
+   * client has had its 504; timedOut, on the request timer's clock), etcd's client refuses the
+   * call (DeadlineExceeded) and nothing is
+   * written. A request held past it, by an admission plugin that answers late say, must not
+   * land either: the client that retries a generateName create would get a second object. A write
+   * already under way at the deadline still lands, as upstream's transaction in flight does.
+   */
+  #beforeWrite(ctx: RequestContext): void {
+    if (ctx.timedOut?.()) throw new Error('context deadline exceeded');
+  }
+
   #invalid(name: string, errs: FieldError[]): StatusError {
     return errors.invalid({ group: this.def.group, kind: this.def.kind }, name, errs);
   }
@@ -311,6 +325,7 @@ export class ResourceStore {
         }
         // etcd3's Create, so after validation and admission, and before the name is found taken.
         if (resourceVersionSetOnCreate(candidate.metadata.resourceVersion)) throw errors.unknown('resourceVersion should not be set on objects to be created');
+        this.#beforeWrite(ctx);
         return this.toSharedObject(await this.#storage.create(key, stored));
       } catch (e) {
         const exists = isStorageError(e, 'KeyExists') || (isStatusError(e) && e.reason === 'AlreadyExists');
@@ -389,6 +404,7 @@ export class ResourceStore {
       const prepared = await this.#prepareUpdate(ctx, subresource, next, old);
       if (prepared.unchanged) return { object: old, created: false };
       if (ctx.dryRun) return { object: prepared.out!, created: false };
+      this.#beforeWrite(ctx);
       try {
         if (prepared.completesDeletion) {
           // The last finalizer is gone from an object being deleted: the update completes the
@@ -495,6 +511,7 @@ export class ResourceStore {
       const marked = held && !old.metadata.deletionTimestamp ? this.#markAsDeleting(old) : undefined;
       // A dry run's GuaranteedUpdate answers with what the update would have written.
       if (ctx.dryRun) return { object: marked ? this.#served(this.#ordered(marked), old.metadata.resourceVersion!) : old, deleted: !held };
+      if (marked || !held) this.#beforeWrite(ctx);
       try {
         if (marked) return { object: this.toSharedObject(await this.#storage.update(key, this.#encode(marked), kv.modRevision)), deleted: false };
         if (held) return { object: old, deleted: false };

@@ -2,7 +2,9 @@
 // a request that is not long-running (watches are) gets the flag's time, or less when its URL asks
 // for less with `timeout=` (kubectl --request-timeout sends it; 0 or more than the flag's means the
 // flag's). Past it the client gets 504 Timeout at once while the work goes on to its end, as
-// upstream's handler goroutine does: a write may still land, which the message allows for. A
+// upstream's handler goroutine does: a write under way may still land, which the message allows
+// for, but one not yet begun is refused (the store checks the deadline, as etcd's client checks
+// the request's context). A
 // plugin that never answers (an admission tap, say) therefore costs a client a minute, not for ever.
 import type Koa from 'koa';
 import { errors } from '../api/errors.js';
@@ -55,9 +57,13 @@ export function requestDeadline(maximumMs: number): Koa.Middleware<{ info: Reque
     const ms = requestTimeoutMs(ctx.state.query, maximumMs);
     // The request context's deadline, for the calls the request makes (admission webhooks bound theirs by it).
     (ctx.state as { deadline?: number }).deadline = Date.now() + ms;
+    // Whether the deadline has passed, on the timer's clock (not the wall clock's), as Go's ctx.Err():
+    // the store makes no write once it has (core/registry/store.ts).
+    let timedOut = false;
+    (ctx.state as { timedOut?: () => boolean }).timedOut = () => timedOut;
     let cancel: (() => void) | undefined;
     // --request-timeout=1000h must allow 1000h: a plain setTimeout would answer 504 after 1 ms.
-    const expired = new Promise<typeof TIMED_OUT>((resolve) => { cancel = setLongTimeout(() => resolve(TIMED_OUT), ms); });
+    const expired = new Promise<typeof TIMED_OUT>((resolve) => { cancel = setLongTimeout(() => { timedOut = true; resolve(TIMED_OUT); }, ms); });
     const work = next();
     // Once the client has its 504, how the work ends is nobody's to hear.
     work.catch(() => {});

@@ -206,9 +206,9 @@ export async function serveResource(ctx: Context, store: ResourceStore, info: Re
   const verbs = store.def.verbs ?? ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
   const allowed = subDef ? subresourceVerbs(subDef) : verbs;
   if (!allowed.includes(info.verb)) throw noRoute(info, allowed, subDef !== undefined);
-  const deadline = (ctx.state as { deadline?: number }).deadline;
+  const { deadline, timedOut } = ctx.state as { deadline?: number; timedOut?: () => boolean };
   const rctx = (dryRun: boolean, options?: RequestOptions): RequestContext =>
-    ({ user, namespace: info.namespace, dryRun, warnings, ...(options ? { options } : {}), ...(deadline !== undefined ? { deadline } : {}) });
+    ({ user, namespace: info.namespace, dryRun, warnings, ...(options ? { options } : {}), ...(deadline !== undefined ? { deadline } : {}), ...(timedOut ? { timedOut } : {}) });
 
   try {
     switch (info.verb) {

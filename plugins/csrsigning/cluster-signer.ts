@@ -8,7 +8,7 @@ import { located, locatedError } from '../../core/located-problems.js';
 import { VALIDATION_STAGES } from '../../core/options-validation.js';
 import type { Plugin } from '../../core/plugin.js';
 import { SigningPool } from '../../core/signing-pool/pool.js';
-import { signerPlugins } from '../../core/signing.js';
+import { signerTaps } from '../../core/signing.js';
 import { ClusterCas } from './cluster-cas.js';
 import { CLUSTER_SIGNER } from './cluster-signer-name.js';
 import { caSigner } from './ca-signer.js';
@@ -71,9 +71,11 @@ export const ClusterSigner: Plugin = {
     // called, which its author cannot see otherwise.
     host.hooks.ready.tapPromise(PLUGIN_NAME, async () => {
       for (const signer of cas?.signers ?? []) {
-        const plugins = signerPlugins(host.hooks.sign, signer);
-        for (const later of plugins.slice(plugins.indexOf(PLUGIN_NAME) + 1)) {
-          log.warn(`plugin ${JSON.stringify(later)} taps hooks.sign.for(${JSON.stringify(signer)}) after the cluster CA, which answers every CSR of that signer: it is never called (tap in apply, or with { name, stage: -1 }, to come first)`);
+        const taps = signerTaps(host.hooks.sign, signer);
+        for (const later of taps.slice(taps.findIndex((t) => t.plugin === PLUGIN_NAME) + 1)) {
+          if (later.plugin === PLUGIN_NAME) continue;
+          const who = `plugin ${JSON.stringify(later.plugin)}${later.tap === undefined ? '' : ` (tap ${JSON.stringify(later.tap)})`}`;
+          log.warn(`${who} taps hooks.sign.for(${JSON.stringify(signer)}) after the cluster CA, which answers every CSR of that signer: it is never called (tap in apply, or with { name, stage: -1 }, to come first)`);
         }
       }
     });

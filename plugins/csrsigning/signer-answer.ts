@@ -7,14 +7,17 @@ import { DerReader, TAG } from '../../core/crypto/der.js';
 import { CryptoError, parseCsr, samePublicKey, validateCertificatePem } from '../../core/crypto/index.js';
 import type { SigningResult } from '../../core/signing.js';
 
-/** The signer's answer as a SigningResult, or an Error saying what is wrong with it. */
+/**
+ * The signer's answer as a SigningResult, or an Error saying what is wrong with it; `by` names
+ * the tap that answered (`plugin "MySigner"`, describeSignerTap).
+ */
 export function checkSignerAnswer(answer: unknown, requestPem: string, by?: string): SigningResult | undefined {
   if (answer === undefined) return undefined;
   try {
     return checkAnswer(answer, requestPem);
   } catch (e) {
     // Several plugins may tap one signerName: say which one answered this.
-    if (by !== undefined && e instanceof Error) e.message += ` (answered by plugin ${JSON.stringify(by)})`;
+    if (by !== undefined && e instanceof Error) e.message += ` (answered by ${by})`;
     throw e;
   }
 }

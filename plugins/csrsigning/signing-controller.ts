@@ -19,9 +19,9 @@ import { CERTIFICATE_QUEUE, certificateEventHandlers, runCertificateWorkers, tim
 import type { InformerHandlers } from '../../core/controller/informer.js';
 import type { ControllerContext, Runnable } from '../../core/lifecycle.js';
 import type { Logger } from '../../core/log.js';
-import { runningTap } from '../../core/running-tap.js';
+import { runningTapOwner } from '../../core/running-tap.js';
 import { thrownMessage } from '../../core/thrown-message.js';
-import { signerPlugins, tappedSigners, type SignHookMap, type SigningRequest, type SigningResult } from '../../core/signing.js';
+import { describeSignerTap, signerTaps, tappedSigners, type SignHookMap, type SigningRequest, type SigningResult } from '../../core/signing.js';
 import { CSR_RESOURCE, hasTrueCondition, isApproved, type Csr as CsrObject } from '../../core/certificates/csr-object.js';
 import { checkSignerAnswer } from './signer-answer.js';
 import { CLUSTER_SIGNER } from './cluster-signer-name.js';
@@ -143,11 +143,15 @@ export class SigningController implements Runnable {
 
   #start(lane: Lane, signal: AbortSignal): void {
     const { name: controller, logger } = lane;
-    const plugins = signerPlugins(this.ctx.hooks.sign, lane.signer);
-    logger.info('Starting certificate controller', { name: controller, signer: lane.signer, plugins, workers: WORKERS_PER_SIGNER });
+    const taps = signerTaps(this.ctx.hooks.sign, lane.signer);
+    // One entry per tap, in the order they are asked (a module listed twice taps twice), and the
+    // taps' own names beside them when one differs from its plugin's (the author's choice).
+    const plugins = taps.map((t) => t.plugin);
+    const named = taps.some((t) => t.tap !== undefined) ? { taps: taps.map((t) => t.tap ?? t.plugin) } : {};
+    logger.info('Starting certificate controller', { name: controller, signer: lane.signer, plugins, ...named, workers: WORKERS_PER_SIGNER });
     // hooks.sign.for(signer) is a bail hook: a tap that answers for every CSR hides those after it.
-    if (plugins.length > 1) {
-      logger.info('several plugins tap this signer: each CSR is handed to them in this order until one answers (anything but undefined), so a plugin sees only the CSRs those before it pass on', { signer: lane.signer, plugins });
+    if (taps.length > 1) {
+      logger.info('several plugins tap this signer: each CSR is handed to them in this order until one answers (anything but undefined), so a plugin sees only the CSRs those before it pass on', { signer: lane.signer, plugins, ...named });
     }
     lane.running = runCertificateWorkers(this.#informer, {
       name: controller, queue: lane.queue, workers: WORKERS_PER_SIGNER, batch: BATCH_PER_WORKER, logger,
@@ -178,10 +182,13 @@ export class SigningController implements Runnable {
 
     // The cache's object is shared with every other controller of the process: work on a copy.
     const csr = deepClone(cached);
-    const spec = csr.spec ?? {};
+    // The signer gets a copy of its own: what a plugin changes in req.csr (a label, a condition)
+    // must not ride along with the status write, where it would be stored or refused.
+    const asked = deepClone(cached);
+    const spec = asked.spec ?? {};
     const now = new Date();
     const request: Omit<SigningRequest, 'signal'> = {
-      signerName, csr, now,
+      signerName, csr: asked, now,
       requestPem: Buffer.from(spec.request ?? '', 'base64').toString('utf8'),
       usages: spec.usages ?? [],
       ...(spec.expirationSeconds !== undefined ? { expirationSeconds: spec.expirationSeconds } : {}),
@@ -219,16 +226,18 @@ export class SigningController implements Runnable {
     const timer = setTimeout(() => call.abort(new Error(`the signer did not answer within ${formatDuration(this.#signTimeoutMs)}`)), this.#signTimeoutMs);
     this.#calls.add(call);
     const asked = { ...request, signal: call.signal };
-    const running = () => runningTap(hook)(asked);
+    const running = () => runningTapOwner(hook)(asked);
     try {
       const abandoned = new Promise<never>((_, reject) => call.signal.addEventListener('abort', () => reject(call.signal.reason), { once: true }));
-      return { answer: await Promise.race([hook.promise(asked), abandoned]), by: running() };
+      const answer = await Promise.race([hook.promise(asked), abandoned]);
+      const owner = running();
+      return { answer, by: owner && describeSignerTap(owner) };
     } catch (e) {
-      const plugin = running();
-      if (e instanceof IgnorableError || plugin === undefined) throw e;
+      const owner = running();
+      if (e instanceof IgnorableError || owner === undefined) throw e;
       const role = e === call.signal.reason ? 'waiting on' : 'thrown by';
-      if (role === 'thrown by' && plugin === CLUSTER_SIGNER) throw e;
-      throw new Error(`${thrownMessage(e)} (${role} plugin ${JSON.stringify(plugin)})`);
+      if (role === 'thrown by' && owner.plugin === CLUSTER_SIGNER) throw e;
+      throw new Error(`${thrownMessage(e)} (${role} ${describeSignerTap(owner)})`);
     } finally {
       clearTimeout(timer);
       this.#calls.delete(call);

@@ -84,19 +84,20 @@ describe('csrsigning with misbehaving signer plugins', () => {
 
   it('names the plugin that answered garbage, and what it answered', async () => {
     await submitApproved(plat.admin, 'shapeless', makeCsr({ cn: 'shapeless' }), 'example.com/shapeless', ['client auth']);
-    await until(() => signing.logs.has('error auto signing csr: the signer answered neither a certificatePem nor a failed reason and message: an object with keys certificate (answered by plugin \\"ShapelessSigner\\")'), 'the refusal');
+    await until(() => signing.logs.has('error auto signing csr: the signer answered neither a certificatePem nor a failed reason and message: an object with keys certificate (answered by plugin \\"MisbehavingSigners\\", tap \\"ShapelessSigner\\")'), 'the refusal');
     assert.ok(signing.logs.has('error auto signing csr: the signer answered failed with an empty reason (answered by plugin \\"MisbehavingSigners\\")'));
     assert.deepEqual((await getCsr(plat.admin, 'shapeless')).status.conditions.map((c: any) => c.type), ['Approved']);
   });
 
-  it('names the plugin that threw', async () => {
+  it('names the plugin that threw, and its tap when the tap has a name of its own', async () => {
     await submitApproved(plat.admin, 'throws', makeCsr({ cn: 'throws' }), 'example.com/throws', ['client auth']);
-    await until(() => signing.logs.has('error auto signing csr: boom (thrown by plugin \\"ThrowingSigner\\")'), 'the error');
+    await until(() => signing.logs.has('error auto signing csr: boom (thrown by plugin \\"MisbehavingSigners\\", tap \\"ThrowingSigner\\")'), 'the error');
   });
 
   it('says at start-up which plugins tap each signer, and in which order they are asked', () => {
-    assert.ok(signing.logs.has('Starting certificate controller name=\"csrsigning-example.com-throws\" signer=\"example.com/throws\" plugins=[\"PassingSigner\",\"ThrowingSigner\"]'), signing.logs.lines.join('\n'));
-    assert.ok(signing.logs.has('several plugins tap this signer: each CSR is handed to them in this order until one answers (anything but undefined), so a plugin sees only the CSRs those before it pass on signer=\"example.com/throws\" plugins=[\"PassingSigner\",\"ThrowingSigner\"]'));
+    // The plugin (the name the config file's start-up line gives), and the taps' own names in order.
+    assert.ok(signing.logs.has('Starting certificate controller name=\"csrsigning-example.com-throws\" signer=\"example.com/throws\" plugins=[\"MisbehavingSigners\",\"MisbehavingSigners\"] taps=[\"PassingSigner\",\"ThrowingSigner\"]'), signing.logs.lines.join('\n'));
+    assert.ok(signing.logs.has('several plugins tap this signer: each CSR is handed to them in this order until one answers (anything but undefined), so a plugin sees only the CSRs those before it pass on signer=\"example.com/throws\" plugins=[\"MisbehavingSigners\",\"MisbehavingSigners\"] taps=[\"PassingSigner\",\"ThrowingSigner\"]'));
     assert.ok(signing.logs.has('signer=\"example.com/good\" plugins=[\"MisbehavingSigners\"]'));
   });
 
@@ -119,12 +120,19 @@ describe('a plugin that taps a well-known signer after the cluster CA', () => {
     const files = writeCaFiles(tempDir(), makeCa({ commonName: 'cluster-ca' }));
     const late: Plugin = {
       name: 'LateSigner',
-      apply(host) { host.hooks.configure.tap('LateSigner', () => { host.hooks.sign.for('platform/legacy-unknown').tapPromise('LateSigner', async () => undefined); }); },
+      apply(host) {
+        host.hooks.configure.tap('LateSigner', () => {
+          host.hooks.sign.for('platform/legacy-unknown').tapPromise('LateSigner', async () => undefined);
+          // A tap of a name of its own is named with its plugin, the name the config file knows.
+          host.hooks.sign.for('platform/nodeagent-serving').tapPromise('late-hsm', async () => undefined);
+        });
+      },
     };
     const { host, logs } = await bootSigning(['--cluster-signing-cert-file', files.certFile, '--cluster-signing-key-file', files.keyFile], { plugins: [late] });
     await host.hooks.shutdown.promise();
     const warning = logs.lines.filter((l) => l.startsWith('W') && l.includes('plugin "LateSigner" taps hooks.sign.for("platform/legacy-unknown") after the cluster CA, which answers every CSR of that signer: it is never called (tap in apply, or with { name, stage: -1 }, to come first)'));
     assert.equal(warning.length, 1, logs.lines.join('\n'));
+    assert.ok(logs.has('plugin "LateSigner" (tap "late-hsm") taps hooks.sign.for("platform/nodeagent-serving") after the cluster CA'), logs.lines.join('\n'));
     assert.ok(!logs.has('taps hooks.sign.for("platform/apiserver-client") after'), 'only the signer it taps');
   });
 });

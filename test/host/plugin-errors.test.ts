@@ -1,6 +1,6 @@
 // Start-up failures of config-file plugins as a plugin author meets them: each names the config
 // file, the entry and the plugin, whether the plugin throws in apply, in its configure tap or in
-// its start tap; two different plugins of one name are refused, one plugin twice is not.
+// its start or ready tap; two different plugins of one name are refused, one plugin twice is not.
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -85,6 +85,22 @@ describe('config-file plugins that fail at start-up', () => {
       'start.mjs': "export default { name: 'StartPlugin', apply(host) { host.hooks.start.tapPromise('StartPlugin', async () => { throw new Error('port taken'); }); } };\n",
     });
     assertStartupError(error, `${path.join(dir, 'plat.config.mjs')}: /plugins/0: plugin "./start.mjs": StartPlugin failed to start: port taken`);
+  });
+
+  it('names them when its ready tap fails, whichever ready tap of several it is, and however it taps', async () => {
+    // The ready taps run side by side (a parallel hook): the last one called is not the one that failed.
+    for (const tap of [
+      "host.hooks.ready.tapPromise('late', async () => { await new Promise((r) => setTimeout(r, 20)); throw new Error('not ready'); })",
+      "host.hooks.ready.tap('late', () => { throw new Error('not ready'); })",
+      "host.hooks.ready.tapAsync('late', (cb) => setTimeout(() => cb(new Error('not ready')), 20))",
+    ]) {
+      const { dir, error } = await bootWith({
+        'plat.config.mjs': config("'./late.mjs'", "'./fine.mjs'"),
+        'late.mjs': `export default { name: 'LatePlugin', apply(host) { ${tap}; } };\n`,
+        'fine.mjs': "export default { name: 'FinePlugin', apply(host) { host.hooks.ready.tapPromise('FinePlugin', async () => {}); } };\n",
+      });
+      assertStartupError(error, `${path.join(dir, 'plat.config.mjs')}: /plugins/0: plugin "./late.mjs": LatePlugin failed to become ready: not ready`);
+    }
   });
 
   it('refuses a second module of a name already taken, naming both entries', async () => {
