@@ -4,17 +4,19 @@
 // suites are accepted by name but are not configurable (Go ignores them in the list, as does node
 // when they are passed as `ciphers`).
 
-export const TLS_VERSIONS: Readonly<Record<string, 'TLSv1' | 'TLSv1.1' | 'TLSv1.2' | 'TLSv1.3'>> = {
+// Looked up with the name a user gave: without a prototype, so `toString` or `constructor` is no
+// version (Object.prototype's members would pass for one and reach the TLS library).
+export const TLS_VERSIONS: Readonly<Record<string, 'TLSv1' | 'TLSv1.1' | 'TLSv1.2' | 'TLSv1.3'>> = Object.freeze(Object.assign(Object.create(null) as object, {
   VersionTLS10: 'TLSv1',
   VersionTLS11: 'TLSv1.1',
   VersionTLS12: 'TLSv1.2',
   VersionTLS13: 'TLSv1.3',
-};
+} as const));
 
 const TLS13 = ['TLS_AES_128_GCM_SHA256', 'TLS_AES_256_GCM_SHA384', 'TLS_CHACHA20_POLY1305_SHA256'];
 
-/** Go name → OpenSSL name; TLS 1.3 suites map to their own (IANA) names. */
-export const CIPHER_SUITES: Readonly<Record<string, string>> = {
+/** Go name → OpenSSL name; TLS 1.3 suites map to their own (IANA) names. Without a prototype, as TLS_VERSIONS. */
+export const CIPHER_SUITES: Readonly<Record<string, string>> = Object.freeze(Object.assign(Object.create(null) as object, {
   // tls.CipherSuites()
   TLS_AES_128_GCM_SHA256: 'TLS_AES_128_GCM_SHA256',
   TLS_AES_256_GCM_SHA384: 'TLS_AES_256_GCM_SHA384',
@@ -45,7 +47,7 @@ export const CIPHER_SUITES: Readonly<Record<string, string>> = {
   TLS_ECDHE_RSA_WITH_3DES_EDE_CBC_SHA: 'ECDHE-RSA-DES-CBC3-SHA',
   TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA256: 'ECDHE-ECDSA-AES128-SHA256',
   TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA256: 'ECDHE-RSA-AES128-SHA256',
-};
+}));
 
 /**
  * What Go's server negotiates below TLS 1.3 when no suites are configured (crypto/tls's default

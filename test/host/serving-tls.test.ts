@@ -78,8 +78,11 @@ describe('--tls-cipher-suites and --tls-min-version', () => {
 
     it(`${c.name}: unknown suites and versions stop start-up; insecure suites are warned about`, async () => {
       await assert.rejects(c.start(['--tls-cipher-suites', 'TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256,TLS_NOPE']), /Cipher suite TLS_NOPE not supported or doesn't exist/);
+      await assert.rejects(c.start(['--tls-cipher-suites', 'TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256,constructor']), /Cipher suite constructor not supported or doesn't exist/);
       // A plain string flag upstream, refused by cliflag.TLSVersion when the server is configured.
       await assert.rejects(c.start(['--tls-min-version', 'VersionTLS14']), /--tls-min-version: unknown tls version "VersionTLS14"/);
+      // A name every object has (Object.prototype's) is no version either.
+      await assert.rejects(c.start(['--tls-min-version', 'toString']), /--tls-min-version: unknown tls version "toString"/);
       const e = await c.start(['--tls-cipher-suites', 'TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256,TLS_RSA_WITH_AES_128_CBC_SHA']);
       assert.ok(e.logs.some((l) => l.includes("Use of insecure cipher 'TLS_RSA_WITH_AES_128_CBC_SHA' detected.")), e.logs.join('\n'));
     });

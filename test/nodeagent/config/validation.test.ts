@@ -152,6 +152,7 @@ const ROWS: Row[] = [
     'invalid configuration: topologyManagerPolicyOptions (--topology-manager-policy-options): the minimum value of "max-allowable-numa-nodes" should not be less than 8'],
   ['tlsCipherSuites names', { args: ['--tls-cipher-suites=TLS_RSA_WITH_NULL_SHA'] }, "invalid configuration: tlsCipherSuites (--tls-cipher-suites): Cipher suite TLS_RSA_WITH_NULL_SHA not supported or doesn't exist"],
   ['tlsMinVersion names', f({ tlsMinVersion: 'TLS1.2' }), 'invalid configuration: tlsMinVersion (--tls-min-version): unknown tls version "TLS1.2"'],
+  ['tlsMinVersion names, not an object\'s own', f({ tlsMinVersion: 'constructor' }), 'invalid configuration: tlsMinVersion (--tls-min-version): unknown tls version "constructor"'],
   ['tlsCertFile with tlsPrivateKeyFile', f({ tlsCertFile: '/etc/tls.crt' }),
     'invalid configuration: tlsCertFile (--tls-cert-file) and tlsPrivateKeyFile (--tls-private-key-file) must be given together'],
   ['cpuManagerPolicy', f({ cpuManagerPolicy: 'dynamic' }), 'invalid configuration: cpuManagerPolicy (--cpu-manager-policy): unknown policy: "dynamic"'],
