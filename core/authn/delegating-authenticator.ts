@@ -38,13 +38,13 @@ export interface DelegatingAuthenticatorOptions {
 }
 
 /**
- * A user, or why there is none: `refused` lists failed credentials, an empty list means none was
- * presented; `error` is the union's error upstream's filter logs (`Unable to authenticate the
- * request`): every refused credential is one of its authenticators' errors (a certificate that
- * does not verify, `invalid bearer token` or the review's status.error, a review that failed in
- * client-go's words), aggregated in the union's order.
+ * A user, or why there is none: `error` is the union's error upstream's filter logs (`Unable to
+ * authenticate the request`): every refused credential is one of its authenticators' errors (a
+ * certificate that does not verify, `invalid bearer token` or the review's status.error, a review
+ * that failed in client-go's words), aggregated in the union's order; none when no credential was
+ * presented.
  */
-export type Authentication = { readonly user: UserInfo } | { readonly refused: readonly string[]; readonly error?: string };
+export type Authentication = { readonly user: UserInfo } | { readonly error?: string };
 
 function withAuthenticatedGroup(u: UserInfo): UserInfo {
   return u.groups.includes(AUTHENTICATED_GROUP) ? u : { ...u, groups: [...u.groups, AUTHENTICATED_GROUP] };
@@ -70,20 +70,18 @@ export class DelegatingAuthenticator {
   }
 
   async authenticate(req: IncomingMessage | Http2ServerRequest): Promise<Authentication> {
-    const refused: string[] = [];
     const errors: string[] = [];
-    const refuse = (what: string, error: string): void => { refused.push(`${what}: ${error}`); errors.push(error); };
     const requestHeader = current(this.o.requestHeader);
     const chain = requestHeader || this.#clientCa ? peerCertificates(req).chain : [];
     if (requestHeader && chain.length > 0) {
       const proxy = authenticateFrontProxy(chain, req, requestHeader, this.#now());
       if (proxy.result === 'user') return { user: withAuthenticatedGroup(proxy.user) };
-      if (proxy.result === 'reject') refuse('request-header', proxy.reason);
+      if (proxy.result === 'reject') errors.push(proxy.reason);
     }
     if (this.#clientCa && chain.length > 0) {
       const cert = authenticateCertificateChain(chain, this.#clientCa, this.#now(), true);
       if (cert.result === 'user') return { user: withAuthenticatedGroup(cert.user) };
-      if (cert.result === 'reject') refuse('client certificate', cert.reason);
+      if (cert.result === 'reject') errors.push(cert.reason);
     }
     const token = this.o.tokens ? bearerToken(req.headers) : undefined;
     if (token !== undefined && this.o.tokens) {
@@ -91,12 +89,12 @@ export class DelegatingAuthenticator {
         const r = await this.o.tokens.review(token);
         if (r.authenticated) return { user: withAuthenticatedGroup(r.user) };
         // bearertoken's default when the review gives no error of its own.
-        refuse('token', r.error ?? 'invalid bearer token');
+        errors.push(r.error ?? 'invalid bearer token');
       } catch (e) {
-        refuse('token review failed', goClientErrorText(e));
+        errors.push(goClientErrorText(e));
       }
     }
-    if (refused.length === 0 && this.o.anonymous) return { user: { name: ANONYMOUS_USER, groups: [UNAUTHENTICATED_GROUP] } };
-    return errors.length === 0 ? { refused } : { refused, error: aggregate(errors) };
+    if (errors.length > 0) return { error: aggregate(errors) };
+    return this.o.anonymous ? { user: { name: ANONYMOUS_USER, groups: [UNAUTHENTICATED_GROUP] } } : {};
   }
 }

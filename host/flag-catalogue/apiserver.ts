@@ -35,7 +35,6 @@ function section(title: Section, rows: readonly Row[]): FlagSpec[] {
 /** Durations are written as the spec writes them and stored in milliseconds. */
 const ms = parseDuration;
 
-const TLS_VERSIONS = ['VersionTLS10', 'VersionTLS11', 'VersionTLS12', 'VersionTLS13'];
 const WEBHOOK_VERSIONS = ['v1', 'v1beta1'];
 const JOSE_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'ES256', 'ES384', 'ES512', 'PS256', 'PS384', 'PS512'];
 const AUTHORIZATION_MODES = ['AlwaysAllow', 'AlwaysDeny', 'ABAC', 'Webhook', 'RBAC', 'Node'];
@@ -74,7 +73,7 @@ export const apiserverFlagCatalogue: readonly FlagSpec[] = Object.freeze([
     ['tls-private-key-file', 'string', undefined, 'Private key matching --tls-cert-file.'],
     ['tls-sni-cert-key', 'stringArray', undefined, "Pair of certificate and key file paths, optionally suffixed with `:` and a list of domain patterns (FQDNs with optional wildcard prefix segments; IPs allowed). Without patterns the certificate's own names are used. Non-wildcard matches beat wildcard matches; explicit patterns beat extracted names."],
     ['tls-cipher-suites', 'strings', undefined, 'Allowed cipher suites; omitted means the runtime defaults.'],
-    ['tls-min-version', 'string', undefined, 'One of VersionTLS10, VersionTLS11, VersionTLS12, VersionTLS13.', { enum: TLS_VERSIONS }],
+    ['tls-min-version', 'string', undefined, 'One of VersionTLS10, VersionTLS11, VersionTLS12, VersionTLS13.'],
     ['strict-transport-security-directives', 'strings', undefined, 'HSTS directives (comma separated); empty means none are added.'],
     ['cors-allowed-origins', 'strings', undefined, 'Allowed CORS origins, each possibly a regular expression; empty list disables CORS. Expressions must be anchored at start (`^` or `//` prefix) and end (`$` or `:` suffix).'],
     ['disable-http2-serving', 'bool', false, 'Disable HTTP/2.'],

@@ -29,7 +29,6 @@ function section(title: Section, rows: readonly Row[]): FlagSpec[] {
 
 const ms = parseDuration;
 const nonNegative = (v: unknown) => (typeof v === 'number' && v >= 0 ? undefined : 'must not be negative');
-const TLS_VERSIONS = ['VersionTLS10', 'VersionTLS11', 'VersionTLS12', 'VersionTLS13'];
 
 /** The spec's (and upstream's) int32 options, named so in --help. */
 const int32 = { typeName: 'int32' } as const;
@@ -49,7 +48,7 @@ export const controllerManagerFlagCatalogue: readonly FlagSpec[] = Object.freeze
     ['tls-private-key-file', 'string', undefined, 'Default certificate and key; if absent with HTTPS on, a self-signed pair is generated into --cert-dir.'],
     ['tls-sni-cert-key', 'stringArray', undefined, "Certificate and key paths optionally suffixed with `:` and domain patterns; same matching precedence as the API server's."],
     ['tls-cipher-suites', 'strings', undefined, 'Allowed suites; omitted means runtime defaults.'],
-    ['tls-min-version', 'string', undefined, 'VersionTLS10, VersionTLS11, VersionTLS12 or VersionTLS13.', { enum: TLS_VERSIONS }],
+    ['tls-min-version', 'string', undefined, 'VersionTLS10, VersionTLS11, VersionTLS12 or VersionTLS13.'],
     ['disable-http2-serving', 'bool', false, 'Disable HTTP/2.'],
     ['http2-max-streams-per-connection', 'int', undefined, '0 uses runtime default.', { validate: nonNegative }],
     ['permit-address-sharing', 'bool', false, 'Address and port reuse when binding.'],

@@ -180,22 +180,18 @@ export class SigningController implements Runnable {
     const hook = this.ctx.hooks.sign.get(signerName);
     if (!hook?.isUsed()) return;
 
-    // The cache's object is shared with every other controller of the process: work on a copy.
-    const csr = deepClone(cached);
-    // The signer gets a copy of its own: what a plugin changes in req.csr (a label, a condition)
-    // must not ride along with the status write, where it would be stored or refused.
-    const asked = deepClone(cached);
-    const spec = asked.spec ?? {};
+    const spec = cached.spec ?? {};
     const now = new Date();
-    const request: Omit<SigningRequest, 'signal'> = {
-      signerName, csr: asked, now,
+    const request: Omit<SigningRequest, 'signal' | 'csr'> = {
+      signerName, now,
       requestPem: Buffer.from(spec.request ?? '', 'base64').toString('utf8'),
-      usages: spec.usages ?? [],
+      // The cache's object is shared with every other controller of the process: nothing of it is handed out.
+      usages: [...(spec.usages ?? [])],
       ...(spec.expirationSeconds !== undefined ? { expirationSeconds: spec.expirationSeconds } : {}),
     };
     let result: SigningResult | undefined;
     try {
-      const { answer, by } = await this.#ask(hook, request);
+      const { answer, by } = await this.#ask(hook, request, cached);
       result = checkSignerAnswer(answer, request.requestPem, by);
     } catch (e) {
       if (e instanceof IgnorableError) throw e;
@@ -203,6 +199,8 @@ export class SigningController implements Runnable {
     }
     if (result === undefined) return;
 
+    // The status write works on a copy of its own too.
+    const csr = deepClone(cached);
     if ('certificatePem' in result) {
       csr.status = { ...csr.status, certificate: Buffer.from(result.certificatePem, 'utf8').toString('base64') };
       await this.#writeStatus(csr, 'error updating signature for csr');
@@ -220,12 +218,16 @@ export class SigningController implements Runnable {
    * controller stops first. Several plugins may tap one signerName: an error names the one that
    * threw, or the one still running when the call was abandoned.
    */
-  async #ask(hook: SignHook, request: Omit<SigningRequest, 'signal'>): Promise<{ answer: unknown; by: string | undefined }> {
+  async #ask(hook: SignHook, request: Omit<SigningRequest, 'signal' | 'csr'>, cached: CsrObject): Promise<{ answer: unknown; by: string | undefined }> {
     const call = new AbortController();
     if (this.#signal?.aborted) throw new IgnorableError('the controller is stopping');
     const timer = setTimeout(() => call.abort(new Error(`the signer did not answer within ${formatDuration(this.#signTimeoutMs)}`)), this.#signTimeoutMs);
     this.#calls.add(call);
-    const asked = { ...request, signal: call.signal };
+    const asked = { ...request, signal: call.signal } as SigningRequest;
+    // req.csr is the taps' own copy, made when one first reads it (the cluster CA never does):
+    // what a plugin changes there (a label, a condition) never reaches the status write.
+    let copy: CsrObject | undefined;
+    Object.defineProperty(asked, 'csr', { enumerable: true, get: () => (copy ??= deepClone(cached)), set: (v: CsrObject) => { copy = v; } });
     const running = () => runningTapOwner(hook)(asked);
     try {
       const abandoned = new Promise<never>((_, reject) => call.signal.addEventListener('abort', () => reject(call.signal.reason), { once: true }));

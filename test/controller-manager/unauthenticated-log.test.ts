@@ -35,7 +35,7 @@ describe('controller manager endpoint: a refused credential is logged as upstrea
       authenticator: new DelegatingAuthenticator({
         clientCa: clientCa.certificatePem, anonymous: false,
         // The API server's answers: no error of its own for one token, upstream's aggregate for another.
-        tokens: { review: async (token) => (token === 'revoked' ? { authenticated: false, error: REVIEW_ERROR } : { authenticated: false }) },
+        tokens: { review: async (token) => (token === 'tok-revoked-9b1c4e' ? { authenticated: false, error: REVIEW_ERROR } : { authenticated: false }) },
       }),
       authorizer: new DelegatedAuthorizer(['/healthz'], {} as SubjectAccessReviewer),
       health: new HealthChecks(), metrics: new MetricsRegistry('1.32'), configz: new Configz(),
@@ -58,14 +58,14 @@ describe('controller manager endpoint: a refused credential is logged as upstrea
   const errorLine = (err: string) => lines.some((l) => /^E/.test(l) && l.endsWith(`] Unable to authenticate the request err=${JSON.stringify(err)}`));
 
   const cases: { name: string; request: { token?: string; cert?: typeof stranger }; err: () => string }[] = [
-    { name: 'a token the review does not accept, without an error of its own', request: { token: 'unknown' }, err: () => 'invalid bearer token' },
-    { name: 'a token the review refuses with its own error', request: { token: 'revoked' }, err: () => REVIEW_ERROR },
+    { name: 'a token the review does not accept, without an error of its own', request: { token: 'tok-unknown-5f3a7d' }, err: () => 'invalid bearer token' },
+    { name: 'a token the review refuses with its own error', request: { token: 'tok-revoked-9b1c4e' }, err: () => REVIEW_ERROR },
     {
       name: 'a client certificate from another CA', request: { cert: stranger },
       err: () => `verifying certificate ${certificateIdentifier(clientCertificates.parse(Buffer.from(stranger.der)))} failed: x509: certificate signed by unknown authority`,
     },
     {
-      name: 'both: the union\'s errors in its order', request: { cert: stranger, token: 'unknown' },
+      name: 'both: the union\'s errors in its order', request: { cert: stranger, token: 'tok-unknown-5f3a7d' },
       err: () => `[verifying certificate ${certificateIdentifier(clientCertificates.parse(Buffer.from(stranger.der)))} failed: x509: certificate signed by unknown authority, invalid bearer token]`,
     },
   ];
@@ -75,7 +75,7 @@ describe('controller manager endpoint: a refused credential is logged as upstrea
       assert.equal(await get(c.request), 401);
       assert.ok(errorLine(c.err()), lines.join('\n'));
       assert.ok(!lines.some((l) => l.includes('request not authenticated')), 'one line per refusal, upstream\'s');
-      assert.ok(!lines.some((l) => c.request.token !== undefined && l.includes(`Bearer ${c.request.token}`)), 'the token is never logged');
+      assert.ok(!lines.some((l) => c.request.token !== undefined && l.includes(c.request.token)), 'the token is never logged');
     });
   }
 
