@@ -83,10 +83,8 @@ export function createHooks() {
   for (const name of ['authenticate', 'authorize', 'admitMutate', 'admitValidate', 'audit', 'start', 'ready', 'shutdown'] as const) awaitPromiseTaps(hooks[name]);
   for (const name of ['flags', 'configure', 'resources', 'clientAuthorities', 'controllers', 'nodeAgent'] as const) refusePromiseTaps(hooks[name], name);
   // Every tap knows its plugin; taps made by a lifecycle tap are that tap's plugin's (core/tap-owners.ts).
-  for (const name of Object.keys(hooks) as (keyof typeof hooks)[]) {
-    if (name === 'sign') hooks.sign.intercept({ factory: (_key, hook) => { hook!.intercept({ register: markOwner }); return hook!; } });
-    else hooks[name].intercept({ register: markOwner });
-  }
+  // (The sign hooks' own map marks theirs, before it traces them: core/signing.ts.)
+  for (const name of Object.keys(hooks) as (keyof typeof hooks)[]) if (name !== 'sign') hooks[name].intercept({ register: markOwner });
   for (const name of ['configure', 'start', 'ready'] as const) hooks[name].intercept({ register: runAsOwner });
   collectNoOpinionReasons(hooks.authorize);
   runByStage(hooks.shutdown);
