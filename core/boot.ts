@@ -231,19 +231,25 @@ export async function boot(o: BootOptions): Promise<Booted> {
     throw externalTapError(configuring(), 'configure', e) ?? new StartupError(e instanceof Error ? e.message : String(e), 1);
   }
   warnUncalledTaps(host, { role: profile.role, plugins: [...profile.plugins, ...external.map((x) => x.plugin)] }, o.commands ?? [], o.logger);
+  // Without a signal of boot's (a test's or a bench's boot) the taps get one that never aborts.
+  const context = Object.freeze({ signal: o.signal ?? new AbortController().signal });
+  const stopped = async (e: StartAborted): Promise<never> => {
+    // The taps that settled may have started parts (a listener, storage): stop them as a stop
+    // after start-up would, before saying why start-up ended.
+    await host.hooks.shutdown.promise().catch((err: unknown) => o.logger.error('shutdown failed', { error: err instanceof Error ? err.message : String(err) }));
+    throw new StartupError(e.message, 1);
+  };
   try {
-    // Without a signal of boot's (a test's or a bench's boot) the taps get one that never aborts.
-    const context = Object.freeze({ signal: o.signal ?? new AbortController().signal });
     await runStartWatched(host.hooks.start, () => host.hooks.start.promise(context), o.logger, START_WAIT_WARNING_MS, o.signal);
   } catch (e) {
-    if (e instanceof StartAborted) {
-      // The taps that settled may have started parts (a listener, storage): stop them as a stop
-      // after start-up would, before saying why start-up ended.
-      await host.hooks.shutdown.promise().catch((err: unknown) => o.logger.error('shutdown failed', { error: err instanceof Error ? err.message : String(err) }));
-      throw new StartupError(e.message, 1);
-    }
+    if (e instanceof StartAborted) await stopped(e);
     throw externalTapError(starting(), 'start', e) ?? e;
   }
-  await host.hooks.ready.promise();
+  try {
+    await runStartWatched(host.hooks.ready, () => host.hooks.ready.promise(), o.logger, START_WAIT_WARNING_MS, o.signal, 'ready');
+  } catch (e) {
+    if (e instanceof StartAborted) await stopped(e);
+    throw e;
+  }
   return { host, flags, ...(config ? { configFile: config.filepath } : {}) };
 }

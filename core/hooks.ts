@@ -16,6 +16,7 @@ import { collectNoOpinionReasons, type NoOpinionReasons } from './authz/union.js
 import { createSignHookMap } from './signing.js';
 import { runByStage } from './staged-parallel.js';
 import { markOwner, runAsOwner } from './tap-owners.js';
+import { trackPendingTaps } from './start-watch.js';
 import type { ControllerRegistry, SubsystemRegistry } from './lifecycle.js';
 
 const { SyncHook, AsyncSeriesBailHook, AsyncSeriesHook, AsyncParallelHook } = tapable;
@@ -86,6 +87,8 @@ export function createHooks() {
   // (The sign hooks' own map marks theirs, before it traces them: core/signing.ts.)
   for (const name of Object.keys(hooks) as (keyof typeof hooks)[]) if (name !== 'sign') hooks[name].intercept({ register: markOwner });
   for (const name of ['configure', 'start', 'ready'] as const) hooks[name].intercept({ register: runAsOwner });
+  // Start-up names a ready tap that has not settled (core/start-watch.ts).
+  trackPendingTaps(hooks.ready);
   collectNoOpinionReasons(hooks.authorize);
   runByStage(hooks.shutdown);
   return hooks;

@@ -3,7 +3,9 @@
 // process even ended, exit 0, as if it had been told to stop. While the start taps run, the
 // process is kept alive and the tap still running is named every interval, so a hung plugin is
 // seen; a stop signal ends the wait. Start taps get that signal too (StartContext), so one that
-// waits on something outside can stop with it; one that does not is left behind.
+// waits on something outside can stop with it; one that does not is left behind. The ready taps
+// (run side by side) are watched the same way: one that never settles is named, and a stop signal
+// ends start-up instead of waiting on it.
 import type * as tapable from 'tapable';
 import { whenAborted } from './abort-wait.js';
 import type { StartContext } from './hooks.js';
@@ -14,9 +16,9 @@ export const START_WAIT_WARNING_MS = 10_000;
 
 /** Start-up was told to stop (SIGTERM, SIGINT) before its start taps had all settled. */
 export class StartAborted extends Error {
-  constructor(readonly reason: string, readonly running: { plugin: string; tap?: string } | undefined) {
+  constructor(readonly reason: string, readonly running: { plugin: string; tap?: string } | undefined, phase: 'start' | 'ready' = 'start') {
     super(`start-up stopped: ${reason}${running === undefined ? ''
-      : ` while the start tap ${running.tap === undefined ? '' : `${JSON.stringify(running.tap)} `}of plugin ${JSON.stringify(running.plugin)} had not settled`}`);
+      : ` while the ${phase} tap ${running.tap === undefined ? '' : `${JSON.stringify(running.tap)} `}of plugin ${JSON.stringify(running.plugin)} had not settled`}`);
     this.name = 'StartAborted';
   }
 }
@@ -26,19 +28,71 @@ const isTheAbort = (e: unknown, signal: AbortSignal): boolean =>
 
 const reasonOf = (signal: AbortSignal): string => (typeof signal.reason === 'string' ? signal.reason : 'told to stop');
 
+type Owner = { plugin: string; tap?: string };
+interface Registering { intercept(interceptor: { register: (tap: AnyTap) => AnyTap }): void }
+type AnyTap = tapable.AsyncParallelHook<[]>['taps'][number];
+type AnyFn = (...args: unknown[]) => unknown;
+const pendingOf = new WeakMap<object, Set<Owner>>();
+
 /**
- * Runs the start hook (`run` calls it), warning every `everyMs` with the name of the tap it is
- * waiting on. When `signal` aborts first, rejects with StartAborted at once, whether or not the
- * running tap ever settles.
+ * Follows which taps of `hook` have been called and have not settled, for runStartWatched on a
+ * hook whose taps run side by side. Install it before any tap registers, after the owners are
+ * marked (core/tap-owners.ts).
  */
-export async function runStartWatched(hook: tapable.AsyncSeriesHook<[StartContext]>, run: () => Promise<void>, logger: Logger, everyMs = START_WAIT_WARNING_MS, signal?: AbortSignal): Promise<void> {
-  if (signal?.aborted) throw new StartAborted(reasonOf(signal), undefined);
-  let running: { plugin: string; tap?: string } | undefined;
-  hook.intercept({ tap: (tap) => { running = ownerOf(tap); } });
+export function trackPendingTaps(hook: Registering): void {
+  const pending = new Set<Owner>();
+  pendingOf.set(hook, pending);
+  hook.intercept({
+    register: (tap) => {
+      const owner = ownerOf(tap);
+      const fn = tap.fn as AnyFn;
+      if (tap.type === 'promise') {
+        return { ...tap, fn: (...args: unknown[]) => {
+          pending.add(owner);
+          const settled = () => { pending.delete(owner); };
+          const result = fn(...args);
+          if (typeof (result as PromiseLike<unknown> | undefined)?.then === 'function') (result as PromiseLike<unknown>).then(settled, settled);
+          else settled();
+          return result;
+        } };
+      }
+      if (tap.type === 'async') {
+        return { ...tap, fn: (...args: unknown[]) => {
+          const callback = args.pop() as AnyFn;
+          pending.add(owner);
+          try {
+            fn(...args, (...result: unknown[]) => { pending.delete(owner); callback(...result); });
+          } catch (e) {
+            pending.delete(owner);
+            throw e;
+          }
+        } };
+      }
+      return tap;
+    },
+  });
+}
+
+/** What runStartWatched says it waits on: `start`'s taps run one after another, `ready`'s side by side (trackPendingTaps). */
+export type WatchedPhase = 'start' | 'ready';
+
+/**
+ * Runs the start or ready hook (`run` calls it), warning every `everyMs` with the name of the tap
+ * it is waiting on. When `signal` aborts first, rejects with StartAborted at once, whether or not
+ * the running tap ever settles.
+ */
+export async function runStartWatched(hook: tapable.AsyncSeriesHook<[StartContext]> | tapable.AsyncParallelHook<[]>, run: () => Promise<void>, logger: Logger,
+  everyMs = START_WAIT_WARNING_MS, signal?: AbortSignal, phase: WatchedPhase = 'start'): Promise<void> {
+  if (signal?.aborted) throw new StartAborted(reasonOf(signal), undefined, phase);
+  let entered: Owner | undefined;
+  const pending = pendingOf.get(hook);
+  if (!pending) hook.intercept({ tap: (tap) => { entered = ownerOf(tap); } });
+  // Side by side: the first one called that has not settled.
+  const running = (): Owner | undefined => (pending ? pending.values().next().value : entered);
   let waited = 0;
   const timer = setInterval(() => {
     waited += everyMs;
-    logger.warn('start-up is waiting on a start tap that has not settled', { ...running, waited: `${waited / 1000}s` });
+    logger.warn(`start-up is waiting on a ${phase} tap that has not settled`, { ...running(), waited: `${waited / 1000}s` });
   }, everyMs);
   try {
     const started = run();
@@ -54,7 +108,7 @@ export async function runStartWatched(hook: tapable.AsyncSeriesHook<[StartContex
       // reason itself) has nothing of its own to say: start-up stopped, and which tap it was in.
       if (failed !== undefined && !isTheAbort(failed.e, signal)) throw failed.e;
       started.then(undefined, () => {});
-      throw new StartAborted(reasonOf(signal), running);
+      throw new StartAborted(reasonOf(signal), running(), phase);
     }
   } finally {
     clearInterval(timer);

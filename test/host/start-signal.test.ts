@@ -10,7 +10,7 @@ import * as tapable from 'tapable';
 import { boot } from '../../core/boot.js';
 import type { StartContext } from '../../core/hooks.js';
 import { silentLogger } from '../../core/log.js';
-import { runStartWatched, StartAborted } from '../../core/start-watch.js';
+import { runStartWatched, StartAborted, trackPendingTaps } from '../../core/start-watch.js';
 import { tempDir } from '../helpers/plat.js';
 
 it('a start tap that rethrows the abort ends start-up as stopped, naming the tap', async () => {
@@ -48,4 +48,18 @@ it('names the plugin of a start tap that has a name of its own, and the tap', as
   await entered;
   stop.abort('received SIGTERM');
   await assert.rejects(booting, { message: 'start-up stopped: received SIGTERM while the start tap "wait-for-peer" of plugin "MySigner" had not settled' });
+});
+
+// The ready taps run side by side: the one named is one that has not settled, not the last called.
+it('a ready tap that has not settled is the one named when start-up is stopped, whichever was called last', async () => {
+  const hook = new tapable.AsyncParallelHook<[]>([]);
+  trackPendingTaps(hook);
+  hook.tapPromise('Hangs', () => new Promise(() => {}));
+  hook.tapPromise('Settles', async () => {});
+  hook.tap('SyncToo', () => {});
+  const stop = new AbortController();
+  const run = runStartWatched(hook, () => hook.promise(), silentLogger, 60_000, stop.signal, 'ready');
+  setImmediate(() => stop.abort('received SIGTERM'));
+  await assert.rejects(run, (e: unknown) => e instanceof StartAborted
+    && e.message === 'start-up stopped: received SIGTERM while the ready tap of plugin "Hangs" had not settled');
 });

@@ -96,3 +96,29 @@ it('a start tap gets an AbortSignal that the first SIGTERM aborts, and fails in 
     }
   }
 });
+
+// A ready tap that never settled held start-up without a word (plat all never printed where it
+// serves), and a SIGTERM then waited out the stop's 10 s and exited 1 saying start-up did not stop.
+it('names the plugin whose ready tap has not settled; one SIGTERM then stops start-up, naming it', async () => {
+  const dir = tempDir();
+  writeFileSync(path.join(dir, 'plat.config.mjs'), "export default { plugins: ['./ready.mjs', './hang.mjs'] };\n");
+  writeFileSync(path.join(dir, 'ready.mjs'), "export default { name: 'Ready', apply(host) { host.hooks.ready.tapPromise('Ready', async () => {}); host.hooks.shutdown.tap('Ready', () => process.stderr.write('Ready: shut down\\n')); } };\n");
+  writeFileSync(path.join(dir, 'hang.mjs'), "export default { name: 'HangingReady', apply(host) { host.hooks.ready.tapPromise('wait-for-hsm', () => new Promise(() => {})); } };\n");
+  const kubeconfig = writeServerKubeconfig(`https://127.0.0.1:${await freePort()}`);
+  const plat = await startPlat(['controller-manager', '--platconfig', kubeconfig, '--secure-port', '0', '--leader-elect=false'],
+    /start-up is waiting on a ready tap that has not settled plugin="HangingReady" tap="wait-for-hsm" waited="10s"/, { cwd: dir });
+  try {
+    const exited = new Promise<number | null>((resolve) => plat.child.once('exit', (code) => resolve(code)));
+    plat.child.kill('SIGTERM');
+    const code = await Promise.race([exited, new Promise<'still running'>((r) => setTimeout(() => r('still running'), 20_000).unref())]);
+    assert.equal(code, 1, plat.output());
+    assert.match(plat.output(), /^plat controller-manager: start-up stopped: received SIGTERM while the ready tap "wait-for-hsm" of plugin "HangingReady" had not settled$/m);
+    assert.match(plat.output(), /^Ready: shut down$/m);
+  } finally {
+    if (plat.child.exitCode === null && plat.child.signalCode === null) {
+      const gone = new Promise((r) => plat.child.once('exit', r));
+      plat.child.kill('SIGKILL');
+      await gone;
+    }
+  }
+});
