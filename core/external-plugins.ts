@@ -96,12 +96,16 @@ export class EntryTaps {
 export function namingFailures(fn: Function, entry: ExternalPlugin, phase: string, type: AnyTap['type']): Function {
   const named = (e: unknown) => externalTapError(entry, phase, e) ?? e;
   if (type === 'promise') {
-    return async (...args: unknown[]) => {
+    return (...args: unknown[]) => {
+      let result: unknown;
       try {
-        return await fn(...args);
+        result = fn(...args);
       } catch (e) {
         throw named(e);
       }
+      // Not a Promise: left to tapable, which says so ("did not return promise").
+      if (typeof (result as PromiseLike<unknown> | undefined)?.then !== 'function') return result;
+      return Promise.resolve(result).catch((e: unknown) => { throw named(e); });
     };
   }
   if (type === 'async') {

@@ -103,6 +103,14 @@ describe('config-file plugins that fail at start-up', () => {
     }
   });
 
+  it('a tapPromise ready tap that returns no Promise still gets tapable\'s refusal (the naming wrapper does not make one of it)', async () => {
+    const { error } = await bootWith({
+      'plat.config.mjs': config("'./nopromise.mjs'"),
+      'nopromise.mjs': "export default { name: 'NoPromise', apply(host) { host.hooks.ready.tapPromise('NoPromise', () => undefined); } };\n",
+    });
+    assert.match(String(error), /Tap function \(tapPromise\) did not return promise/);
+  });
+
   it('refuses a second module of a name already taken, naming both entries', async () => {
     const { dir, error } = await bootWith({
       'plat.config.mjs': config("'./one.mjs'", "'./two.mjs'"),
