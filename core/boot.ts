@@ -19,6 +19,7 @@ import { isStartupError, StartupError, type Plugin } from './plugin.js';
 import { warnUncalledTaps, type CommandCalls } from './uncalled-taps.js';
 import { gatherOptionsErrors } from './options-validation.js';
 import { argumentsError, type ArgumentsCheck } from './positional-arguments.js';
+import { isThenable } from './promise-taps.js';
 
 export interface Profile {
   readonly role: string;
@@ -121,9 +122,6 @@ function warnUnreadSections(profile: Profile, config: LoadedConfig, logger: Logg
   });
   logger.warn(`${config.filepath}: plat ${profile.role} reads ${section(profile.role)}, not ${unread.map(section).join(' or ')}: their plugins are not loaded and their flags not set here (move them to ${section(profile.role)}, or to the top level, to use them)`, { ignored });
 }
-
-const isThenable = (v: unknown): v is PromiseLike<unknown> =>
-  (typeof v === 'object' || typeof v === 'function') && v !== null && typeof (v as { then?: unknown }).then === 'function';
 
 /**
  * The configuration a config-file entry's configure tap sees: `pluginOptions` by name holds the

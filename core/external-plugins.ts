@@ -5,6 +5,7 @@ import path from 'node:path';
 import type * as tapable from 'tapable';
 import { importPlugin, pluginLabel, type PluginRef } from './config/load-config.js';
 import { isStartupError, StartupError, type Plugin } from './plugin.js';
+import { aroundTap } from './promise-taps.js';
 
 export interface ExternalPlugin {
   readonly plugin: Plugin;
@@ -94,37 +95,7 @@ export class EntryTaps {
  * `type` is the tap's as registered (a sync tap of an async hook is a callback tap by then).
  */
 export function namingFailures(fn: Function, entry: ExternalPlugin, phase: string, type: AnyTap['type']): Function {
-  const named = (e: unknown) => externalTapError(entry, phase, e) ?? e;
-  if (type === 'promise') {
-    return (...args: unknown[]) => {
-      let result: unknown;
-      try {
-        result = fn(...args);
-      } catch (e) {
-        throw named(e);
-      }
-      // Not a Promise: left to tapable, which says so ("did not return promise").
-      if (typeof (result as PromiseLike<unknown> | undefined)?.then !== 'function') return result;
-      return Promise.resolve(result).catch((e: unknown) => { throw named(e); });
-    };
-  }
-  if (type === 'async') {
-    return (...args: unknown[]) => {
-      const callback = args.pop() as (err: unknown, result?: unknown) => void;
-      try {
-        fn(...args, (err: unknown, result?: unknown) => callback(err === undefined || err === null ? err : named(err), result));
-      } catch (e) {
-        callback(named(e));
-      }
-    };
-  }
-  return (...args: unknown[]) => {
-    try {
-      return fn(...args);
-    } catch (e) {
-      throw named(e);
-    }
-  };
+  return aroundTap(type, fn as (...args: unknown[]) => unknown, { settled() {}, failed: (e) => externalTapError(entry, phase, e) ?? e });
 }
 
 /**

@@ -18,11 +18,62 @@ type AnyTap = tapable.AsyncSeriesHook<[object]>['taps'][number];
 type Callback = (err: unknown, result?: unknown) => void;
 interface Interceptable { intercept(interceptor: { register: (tap: AnyTap) => AnyTap }): void }
 
-function isThenable(v: unknown): v is PromiseLike<unknown> {
+export function isThenable(v: unknown): v is PromiseLike<unknown> {
   return (typeof v === 'object' || typeof v === 'function') && v !== null && typeof (v as { then?: unknown }).then === 'function';
 }
 
 type TapFn = (...args: unknown[]) => unknown;
+
+/** What aroundTap tells of a call: it settled, or it failed (`failed` returns the error passed on). */
+export interface TapOutcome {
+  settled(): void;
+  failed(error: unknown): unknown;
+}
+
+/**
+ * `fn`, a tap's function of `type` as registered, called as tapable calls it, with `outcome` told
+ * how the call ended: a throw, a rejection or a callback's error goes through `failed`. A promise
+ * tap that returns no Promise is handed back as it is, for tapable to refuse ("did not return promise").
+ */
+export function aroundTap(type: AnyTap['type'], fn: TapFn, outcome: TapOutcome): TapFn {
+  if (type === 'promise') {
+    return (...args) => {
+      let result: unknown;
+      try {
+        result = fn(...args);
+      } catch (e) {
+        throw outcome.failed(e);
+      }
+      if (!isThenable(result)) {
+        outcome.settled();
+        return result;
+      }
+      return Promise.resolve(result).then((value) => { outcome.settled(); return value; }, (e: unknown) => { throw outcome.failed(e); });
+    };
+  }
+  if (type === 'async') {
+    return (...args) => {
+      const callback = args.pop() as Callback;
+      try {
+        fn(...args, (err: unknown, result?: unknown) => {
+          if (err === undefined || err === null) outcome.settled();
+          callback(err === undefined || err === null ? err : outcome.failed(err), result);
+        });
+      } catch (e) {
+        callback(outcome.failed(e));
+      }
+    };
+  }
+  return (...args) => {
+    try {
+      const result = fn(...args);
+      outcome.settled();
+      return result;
+    } catch (e) {
+      throw outcome.failed(e);
+    }
+  };
+}
 
 /** Every sync tap made on `hook` from now on gets what `wrap` makes of its function. */
 function wrapSyncTaps(hook: Interceptable, wrap: (fn: TapFn) => Partial<AnyTap>): void {

@@ -11,12 +11,16 @@ import { whenAborted } from './abort-wait.js';
 import type { StartContext } from './hooks.js';
 import type { Logger } from './log.js';
 import { ownerOf } from './tap-owners.js';
+import { aroundTap } from './promise-taps.js';
 
 export const START_WAIT_WARNING_MS = 10_000;
 
-/** Start-up was told to stop (SIGTERM, SIGINT) before its start taps had all settled. */
+/** What runStartWatched says it waits on: `start`'s taps run one after another, `ready`'s side by side (trackPendingTaps). */
+export type WatchedPhase = 'start' | 'ready';
+
+/** Start-up was told to stop (SIGTERM, SIGINT) before its start (or ready) taps had all settled. */
 export class StartAborted extends Error {
-  constructor(readonly reason: string, readonly running: { plugin: string; tap?: string } | undefined, phase: 'start' | 'ready' = 'start') {
+  constructor(readonly reason: string, readonly running: { plugin: string; tap?: string } | undefined, phase: WatchedPhase = 'start') {
     super(`start-up stopped: ${reason}${running === undefined ? ''
       : ` while the ${phase} tap ${running.tap === undefined ? '' : `${JSON.stringify(running.tap)} `}of plugin ${JSON.stringify(running.plugin)} had not settled`}`);
     this.name = 'StartAborted';
@@ -31,7 +35,6 @@ const reasonOf = (signal: AbortSignal): string => (typeof signal.reason === 'str
 type Owner = { plugin: string; tap?: string };
 interface Registering { intercept(interceptor: { register: (tap: AnyTap) => AnyTap }): void }
 type AnyTap = tapable.AsyncParallelHook<[]>['taps'][number];
-type AnyFn = (...args: unknown[]) => unknown;
 const pendingOf = new WeakMap<object, Set<Owner>>();
 
 /**
@@ -45,36 +48,12 @@ export function trackPendingTaps(hook: Registering): void {
   hook.intercept({
     register: (tap) => {
       const owner = ownerOf(tap);
-      const fn = tap.fn as AnyFn;
-      if (tap.type === 'promise') {
-        return { ...tap, fn: (...args: unknown[]) => {
-          pending.add(owner);
-          const settled = () => { pending.delete(owner); };
-          const result = fn(...args);
-          if (typeof (result as PromiseLike<unknown> | undefined)?.then === 'function') (result as PromiseLike<unknown>).then(settled, settled);
-          else settled();
-          return result;
-        } };
-      }
-      if (tap.type === 'async') {
-        return { ...tap, fn: (...args: unknown[]) => {
-          const callback = args.pop() as AnyFn;
-          pending.add(owner);
-          try {
-            fn(...args, (...result: unknown[]) => { pending.delete(owner); callback(...result); });
-          } catch (e) {
-            pending.delete(owner);
-            throw e;
-          }
-        } };
-      }
-      return tap;
+      const settled = (): void => { pending.delete(owner); };
+      const fn = aroundTap(tap.type, tap.fn as (...args: unknown[]) => unknown, { settled, failed: (e) => { settled(); return e; } });
+      return { ...tap, fn: (...args: unknown[]) => { pending.add(owner); return fn(...args); } };
     },
   });
 }
-
-/** What runStartWatched says it waits on: `start`'s taps run one after another, `ready`'s side by side (trackPendingTaps). */
-export type WatchedPhase = 'start' | 'ready';
 
 /**
  * Runs the start or ready hook (`run` calls it), warning every `everyMs` with the name of the tap

@@ -271,10 +271,10 @@ export class ResourceStore {
   /**
    * Upstream's storage calls carry the request's context: once its deadline has passed (the
    * client has had its 504; timedOut, on the request timer's clock), etcd's client refuses the
-   * call (DeadlineExceeded) and nothing is
-   * written. A request held past it, by an admission plugin that answers late say, must not
-   * land either: the client that retries a generateName create would get a second object. A write
-   * already under way at the deadline still lands, as upstream's transaction in flight does.
+   * call (DeadlineExceeded) and nothing is written. A request held past it, by an admission plugin
+   * that answers late say, must not land either: the client that retries a generateName create
+   * would get a second object. A write already under way at the deadline still lands, as
+   * upstream's transaction in flight does.
    */
   #beforeWrite(ctx: RequestContext): void {
     if (ctx.timedOut?.()) throw new Error('context deadline exceeded');

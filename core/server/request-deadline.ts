@@ -4,8 +4,8 @@
 // flag's). Past it the client gets 504 Timeout at once while the work goes on to its end, as
 // upstream's handler goroutine does: a write under way may still land, which the message allows
 // for, but one not yet begun is refused (the store checks the deadline, as etcd's client checks
-// the request's context). A
-// plugin that never answers (an admission tap, say) therefore costs a client a minute, not for ever.
+// the request's context). A plugin that never answers (an admission tap, say) therefore costs a
+// client a minute, not for ever.
 import type Koa from 'koa';
 import { errors } from '../api/errors.js';
 import { goJsonEncode } from '../api/go-json-marshal.js';
