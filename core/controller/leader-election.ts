@@ -1,8 +1,9 @@
 // Leader election on a coordination Lease, as client-go's leaderelection with a LeaseLock: try to
 // acquire every retry period (jittered); a lease held by another is taken only once it has not
 // changed for a whole lease duration as measured on OUR monotonic clock (so neither clock skew
-// between candidates nor a step of the wall clock matters); the leader renews every retry period and, if it cannot renew within the renew
-// deadline, or as soon as it finds another holder in the Lease, stops leading. Updates carry the
+// between candidates nor a step of the wall clock matters); the leader renews at once, then a
+// retry period after each renewal, and, if it cannot renew within the renew deadline, or as soon
+// as it finds another holder in the Lease, stops leading. Updates carry the
 // resourceVersion, so two candidates never both win. A leader renews with one PUT of the Lease it
 // last wrote (upstream's optimistic fast path), reading it again only when that write fails.
 // Every write sets the whole spec from the election record, as LeaseLock.Update's
@@ -330,14 +331,16 @@ export class LeaderElector {
     const stopLeading = () => leading.abort();
     signal.addEventListener('abort', stopLeading, { once: true });
     const work = Promise.resolve().then(() => cb.onStartedLeading(leading.signal));
-    // Renew.
+    // Renew. As renew()'s wait.Until: the first renewal at once, then one retry period after each
+    // renewal ends (a sliding period).
     while (!leading.signal.aborted) {
+      if (!(await this.#renew(leading.signal))) {
+        if (leading.signal.aborted) break;
+        // What follows is the caller's to say (kube-controller-manager's OnStoppedLeading: "leaderelection lost").
+        leading.abort();
+        break;
+      }
       await sleep(this.c.retryPeriodMs, leading.signal);
-      if (leading.signal.aborted) break;
-      if (await this.#renew(leading.signal)) continue;
-      if (leading.signal.aborted) break;
-      // What follows is the caller's to say (kube-controller-manager's OnStoppedLeading: "leaderelection lost").
-      leading.abort();
     }
     signal.removeEventListener('abort', stopLeading);
     this.#event('stopped leading');

@@ -16,7 +16,9 @@ import { runPlatAsync, startPlat, type Background } from '../helpers/run-plat.js
 import { startTableAuthorizedPlat, until, writeKubeconfig } from './support.js';
 
 const TOKENS = ['alice-token,alice,1', 'bob-token,bob,2'];
-const FAST_ELECTION = ['--leader-elect-lease-duration=2s', '--leader-elect-renew-deadline=1500ms', '--leader-elect-retry-period=500ms'];
+// Frequent Lease requests (what the metrics count) and a lease no load on the machine takes from
+// the first leader: later tests count on it still leading.
+const ELECTION = ['--leader-elect-lease-duration=15s', '--leader-elect-renew-deadline=10s', '--leader-elect-retry-period=500ms'];
 const LEASE_NAME = 'plat-controller-manager';
 
 /** The value of one sample line (`name{labels}`), undefined when absent. */
@@ -36,7 +38,7 @@ describe('plat controller-manager /metrics', () => {
     const port = await freePort();
     const certDir = tempDir();
     const p = await startPlat(['controller-manager', '--platconfig', admin, '--authentication-kubeconfig', admin, '--authorization-kubeconfig', admin,
-      '--bind-address=127.0.0.1', `--secure-port=${port}`, `--cert-dir=${certDir}`, ...FAST_ELECTION, ...args], ready, { cwd: tempDir() });
+      '--bind-address=127.0.0.1', `--secure-port=${port}`, `--cert-dir=${certDir}`, ...ELECTION, ...args], ready, { cwd: tempDir() });
     procs.push(p);
     const endpoint = new Client(`https://127.0.0.1:${port}`, { ca: readFileSync(path.join(certDir, 'plat-controller-manager.crt'), 'utf8') });
     return { p, endpoint, scrape: async () => (await endpoint.with({ token: 'alice-token' }).get('/metrics')).text };

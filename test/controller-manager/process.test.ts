@@ -135,10 +135,7 @@ describe('plat controller-manager processes', () => {
 
   it('exits 1 with "leaderelection lost" when it cannot renew its Lease', async () => {
     const p = await cm('loser', ['--secure-port=0', ...FAST_ELECTION], /successfully acquired lease/);
-    const current = await lease();
-    const now = new Date().toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
-    const stolen = await plat.admin.put(LEASE, { ...current, spec: { ...current.spec, holderIdentity: 'intruder', renewTime: now, leaseDurationSeconds: 60 } });
-    assert.equal(stolen.status, 200, stolen.text);
+    await takeLease(plat.admin, LEASE, 'intruder');
     assert.deepEqual(await exited(p), { code: 1, signal: null });
     assert.match(p.output(), /E\d{4} [\d:.]+ plat\/controller-manager\] leaderelection lost/);
     assert.equal((await lease()).spec.holderIdentity, 'intruder');

@@ -335,6 +335,35 @@ describe('leader election', () => {
     assert.match(events[1]!, /message="cm-e stopped leading"/);
   });
 
+  it('a new leader renews at once, then a retry period after each renewal (renew()\'s wait.Until runs first)', async () => {
+    const puts: number[] = [];
+    const counting = new (class extends RestClient {
+      override async update<T extends ApiObject>(r: ResourceRef, obj: T, sub?: string, o?: { signal?: AbortSignal }): Promise<T> {
+        if (r.plural === 'leases') puts.push(Date.now());
+        return super.update<T>(r, obj, sub, o);
+      }
+    })(adminConnection(plat));
+    const stop = new AbortController();
+    let leadingAt = 0;
+    // A retry period far longer than the test waits: a renewal that waited for it first never comes.
+    const elector = new LeaderElector({ client: counting, namespace: 'plat-system', name: 'election-first-renewal', identity: 'cm-f', leaseDurationMs: 120_000, renewDeadlineMs: 90_000, retryPeriodMs: 60_000 });
+    const done = elector.run({ onStartedLeading: () => { leadingAt = Date.now(); } }, stop.signal);
+    try {
+      await eventually(() => leadingAt > 0, 'f leads');
+      await eventually(() => puts.length >= 1, 'the first renewal, right after acquiring', 50, 100);
+      const lease = await plat.admin.get(`${LEASES}/election-first-renewal`);
+      assert.equal(lease.json.spec.holderIdentity, 'cm-f');
+      assert.notEqual(lease.json.spec.renewTime, lease.json.spec.acquireTime, 'renewed after the create');
+      // ...and none more until a retry period has passed.
+      await new Promise((r) => setTimeout(r, 300));
+      assert.equal(puts.length, 1);
+    } finally {
+      stop.abort();
+      await done;
+      counting.close();
+    }
+  });
+
   it('a standby waits the retry period jittered by up to 1.2 of it, as wait.JitterUntil', () => {
     assert.equal(standbyWaitMs(2000, 0), 2000);
     assert.equal(standbyWaitMs(2000, 0.5), 3200);
