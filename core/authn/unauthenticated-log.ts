@@ -1,7 +1,8 @@
-// The log line of a 401, shared by every HTTPS endpoint plat serves (API server, controller
-// manager, node agent). Presented credentials that failed are worth an operator's attention and
-// name the authenticator and its reason (never the credential); a request without any (a health
-// probe, a scanner) is not, and upstream logs nothing for it: that line waits for -v 2.
+// The log line of a 401 for a request that presented no credential at all, when anonymous access
+// is off, shared by every HTTPS endpoint plat serves (API server, controller manager, node agent).
+// Upstream logs nothing for it (no authenticator returned an error); a health probe or a scanner
+// is not worth an operator's attention, so plat's line waits for -v 2. A credential that was
+// refused is the union's error instead, logged as upstream's `Unable to authenticate the request`.
 import type { Logger } from '../log.js';
 
 /** What the line names of a request: a Koa context has these fields. */
@@ -11,9 +12,9 @@ export interface LoggedRequest {
   readonly req: { readonly socket?: { readonly remoteAddress?: string | undefined } | null };
 }
 
-export function logUnauthenticated(log: Logger, ctx: LoggedRequest, refusedBy: readonly string[]): void {
-  (refusedBy.length ? log : log.v(2)).info('request not authenticated', {
+export function logUnauthenticated(log: Logger, ctx: LoggedRequest): void {
+  log.v(2).info('request not authenticated', {
     method: ctx.method, path: ctx.path, remote: ctx.req.socket?.remoteAddress ?? '',
-    refusedBy: refusedBy.length ? refusedBy : ['no credentials and anonymous access is off'],
+    refusedBy: ['no credentials and anonymous access is off'],
   });
 }

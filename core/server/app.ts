@@ -6,6 +6,7 @@ import { setMaxListeners } from 'node:events';
 import Koa from 'koa';
 import { errors, isStatusError } from '../api/errors.js';
 import { logUnauthenticated } from '../authn/unauthenticated-log.js';
+import { countAsTokenError } from '../authn/token-authentication.js';
 import { AUTHENTICATED_GROUP, ANONYMOUS_USER, UNAUTHENTICATED_GROUP, type AuthenticationRequest, type UserInfo } from '../authn/user.js';
 import type { Attributes } from '../authz/attributes.js';
 import { forbiddenError } from '../authz/forbidden.js';
@@ -87,20 +88,18 @@ interface State {
   authenticationWarnings?: string[];
 }
 
-/** Why a request was refused, by authenticator: logged (never the credential), never sent. */
-interface Refusal { authenticator: string; reason: string; failed?: true }
 const ACTIVE = Symbol('active authenticator');
 const FAILED = Symbol('authenticator failed');
 type TrackedRequest = AuthenticationRequest & { [ACTIVE]?: { name: string }; [FAILED]?: (name: string, err: unknown) => void };
 
 /**
- * Records which authenticator is running for each request, so that a reject() is attributed to
- * the plugin that called it: every tap (present and future) is wrapped to mark the request
- * before it runs. The hook runs taps one after another, so the mark holds across their awaits.
- * A tap that throws is upstream's authenticator that returns an error: recorded against its
- * name, and the chain goes on (union.New); the error counts as a rejection, so anonymous does not
- * take the request over (upstream's NewFailOnError around the union). A request built elsewhere
- * (a TokenReview) gets the error as a reject() reason.
+ * Records which authenticator is running for each request, so that one that throws is named:
+ * every tap (present and future) is wrapped to mark the request before it runs. The hook runs
+ * taps one after another, so the mark holds across their awaits. A tap that throws is upstream's
+ * authenticator that returns an error: recorded with its name, and the chain goes on (union.New);
+ * the error counts as a rejection, so anonymous does not take the request over (upstream's
+ * NewFailOnError around the union). A request built elsewhere (a TokenReview) gets the error as a
+ * reject() reason.
  */
 function trackAuthenticators(hooks: Hooks): void {
   hooks.authenticate.intercept({
@@ -110,6 +109,7 @@ function trackAuthenticators(hooks: Hooks): void {
         answer: (_args, user) => user,
         failed: (args, err) => {
           const req = args[0] as TrackedRequest;
+          countAsTokenError(req);
           if (req[FAILED]) req[FAILED](tap.name, err);
           else req.reject(err instanceof Error ? err.message : String(err));
           return undefined;
@@ -121,11 +121,13 @@ function trackAuthenticators(hooks: Hooks): void {
 
 async function authenticate(hooks: Hooks, ctx: Koa.Context, log: Logger): Promise<UserInfo> {
   const { leaf, chain } = peerCertificates(ctx.req);
-  const refusals: Refusal[] = [];
+  // The union's errors in its order: each reject() is an authenticator's error, in upstream's words
+  // and never carrying the credential; a plugin that threw is named, upstream having no plugins.
+  const errorTexts: string[] = [];
   const req: TrackedRequest = {
     method: ctx.method, path: ctx.path, headers: ctx.req.headers, rawHeaders: ctx.req.rawHeaders, peerCertificate: leaf, peerChain: chain,
-    reject(reason: string) { refusals.push({ authenticator: req[ACTIVE]?.name ?? 'unknown', reason }); },
-    get rejected() { return refusals.length > 0; },
+    reject(reason: string) { errorTexts.push(reason); },
+    get rejected() { return errorTexts.length > 0; },
     // On the answer at once, as upstream's recorder writes the header when the warning is added:
     // a 401 carries it too.
     warn(text: string) {
@@ -133,15 +135,14 @@ async function authenticate(hooks: Hooks, ctx: Koa.Context, log: Logger): Promis
       warnings.push(text);
       setWarnings(ctx, warnings, log);
     },
-    [FAILED]: (name, err) => { refusals.push({ authenticator: name, reason: err instanceof Error ? err.message : String(err), failed: true }); },
+    [FAILED]: (name, err) => { errorTexts.push(`${name}: ${err instanceof Error ? err.message : String(err)}`); },
   };
   const user = await hooks.authenticate.promise(req);
   if (!user) {
-    const failures = refusals.filter((r) => r.failed).map((r) => `${r.authenticator}: ${r.reason}`);
-    // Upstream's WithAuthentication logs the union's errors at error level; the client gets only 401.
-    // v1.32's ErrorS text (its Errorf "... due to an error: %v" is pre-1.21); the method and path are plat's.
-    if (failures.length) log.error('Unable to authenticate the request', { err: aggregate(failures), method: ctx.method, path: ctx.path });
-    logUnauthenticated(log, ctx, refusals.map((r) => `${r.authenticator}: ${r.reason}`));
+    // WithAuthentication logs the union's error (v1.32's ErrorS; its Errorf "... due to an error: %v"
+    // is pre-1.21); the client gets only 401. No credential at all is no error: plat's line, at -v 2.
+    if (errorTexts.length) log.error('Unable to authenticate the request', { err: aggregate(errorTexts) });
+    else logUnauthenticated(log, ctx);
     throw errors.unauthorized();
   }
   const anonymous = user.name === ANONYMOUS_USER || user.groups.includes(UNAUTHENTICATED_GROUP);

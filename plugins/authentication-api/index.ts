@@ -33,8 +33,8 @@ function answer(obj: ApiObject, status: Record<string, unknown>): ApiObject {
  * status.error as upstream's union of authenticators says it. The apiserver's loopback token
  * authenticator (AuthorizeClientBearerToken) stands first in that union and says `invalid bearer
  * token` for every other token; the errors the token authenticators returned follow it, all in one
- * utilerrors aggregate. `invalid bearer token` is also what plat's authenticators that return no
- * error upstream (the token file, bootstrap tokens) reject with: the default, not an error of theirs.
+ * utilerrors aggregate. `invalid bearer token` among the reasons is the bearer token
+ * authenticator's default (core/authn/token-authentication.ts), not an error of theirs.
  */
 function reviewError(reasons: readonly string[], token: boolean): string | undefined {
   const errors = reasons.filter((r) => r !== INVALID_BEARER_TOKEN);

@@ -10,8 +10,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import { GoTimeError, parseGoTime, RFC3339 } from '../../core/api/go-time.js';
 import { goQuote } from '../../core/go-quote.js';
-import { requestToken, INVALID_BEARER_TOKEN } from '../../core/authn/bearer.js';
-import { tokenAuthenticationEnabled } from '../../core/authn/token-authentication.js';
+import { requestToken } from '../../core/authn/bearer.js';
+import { rejectToken, tokenAuthenticationEnabled } from '../../core/authn/token-authentication.js';
 import { authenticateAudienceAgnostic } from '../../core/authn/api-audiences.js';
 import type { UserInfo } from '../../core/authn/user.js';
 import type { Host } from '../../core/host.js';
@@ -103,14 +103,14 @@ export const BootstrapTokenAuthenticator: Plugin = {
         // Audience-agnostic, as upstream wraps this authenticator (WrapAudienceAgnosticToken).
         return authenticateAudienceAgnostic(host, req, async () => {
           const secrets = servedStore(host, '', 'v1', 'secrets');
-          if (!secrets) { req.reject('secrets are not served'); return undefined; }
+          // Upstream's lister failing otherwise than NotFound is its error.
+          if (!secrets) { rejectToken(req, 'secrets are not served'); return undefined; }
           const kv = await secrets.storage.get(secrets.keyFor(SYSTEM_NAMESPACE, `bootstrap-token-${id}`));
           const result = checkBootstrapSecret(kv?.value as Record<string, unknown> | undefined, id, tokenSecret, new Date());
           if (typeof result === 'string') {
-            log.v(3).info(result);
             // Upstream returns no error, and its bearer token authenticator then refuses the token
-            // with this text; the reject keeps the request from anonymous, as that error does.
-            req.reject(INVALID_BEARER_TOKEN);
+            // with `invalid bearer token` (core/authn/token-authentication.ts).
+            log.v(3).info(result);
             return undefined;
           }
           return result;

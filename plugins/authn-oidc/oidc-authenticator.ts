@@ -4,7 +4,7 @@
 // other authenticators (no opinion; if none takes it, core's bearer-token step refuses it), and one of a configured issuer that fails any check is
 // rejected (401), the reason logged by the server and never the token.
 import { goTokenText, requestToken } from '../../core/authn/bearer.js';
-import { tokenAuthenticationEnabled } from '../../core/authn/token-authentication.js';
+import { rejectToken, tokenAuthenticationEnabled } from '../../core/authn/token-authentication.js';
 import { authenticateAudienceAgnostic } from '../../core/authn/api-audiences.js';
 import { JOSE_ALGORITHMS, peekPayload, type JoseAlgorithm } from '../../core/authn/jwt.js';
 import type { UserInfo } from '../../core/authn/user.js';
@@ -154,7 +154,7 @@ export function createOidcAuthenticator(deps: OidcAuthenticatorDeps = {}): Plugi
             } catch (err) {
               if (!(err instanceof OidcError)) throw err;
               log.v(2).info('token refused', { issuer: authenticator.issuerUrl, path: req.path, error: err.message });
-              req.reject(err.message);
+              rejectToken(req, err.message);
               return undefined;
             }
           });

@@ -6,7 +6,7 @@
 // keeps the request from falling through to anonymous (401 "invalid bearer token", as upstream).
 import type { Host } from '../../core/host.js';
 import type { Plugin } from '../../core/plugin.js';
-import { requestToken, INVALID_BEARER_TOKEN } from '../../core/authn/bearer.js';
+import { requestToken } from '../../core/authn/bearer.js';
 import { tokenAuthenticationEnabled } from '../../core/authn/token-authentication.js';
 import { authenticateAudienceAgnostic } from '../../core/authn/api-audiences.js';
 import { loadTokenFile } from './token-table.js';
@@ -39,10 +39,9 @@ export const TokenFileAuthenticator: Plugin = {
         if (token === undefined) return Promise.resolve(undefined);
         // Audience-agnostic, as upstream wraps this authenticator (WrapAudienceAgnosticToken).
         return authenticateAudienceAgnostic(host, req, () => {
-          const user = table.lookup(token);
-          if (user) return user;
-          req.reject(INVALID_BEARER_TOKEN);
-          return undefined;
+          // An unknown token is no error of tokenfile's: the bearer token authenticator says
+          // `invalid bearer token` once no token authenticator accepted it.
+          return table.lookup(token);
         });
       });
       tokenAuthenticationEnabled(host);

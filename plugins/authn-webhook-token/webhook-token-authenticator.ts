@@ -8,7 +8,7 @@ import type { Host } from '../../core/host.js';
 import type { Plugin } from '../../core/plugin.js';
 import { StartupError } from '../../core/plugin.js';
 import { requestToken } from '../../core/authn/bearer.js';
-import { tokenAuthenticationEnabled } from '../../core/authn/token-authentication.js';
+import { rejectToken, tokenAuthenticationEnabled } from '../../core/authn/token-authentication.js';
 import { apiAudiences, intersectAudiences, targetAudiences } from '../../core/authn/api-audiences.js';
 import { ReviewCache } from './cache.js';
 import { KubeconfigError, loadKubeconfig } from '../../core/client/kubeconfig.js';
@@ -93,9 +93,10 @@ export function createWebhookTokenAuthenticator(deps: WebhookTokenAuthenticatorD
           try {
             result = await cache.get(token, (t) => client.review(t, target), target);
           } catch (err) {
+            // webhook.go: "An error here indicates bad configuration or an outage."
             const reason = err instanceof TokenReviewError ? err.message : 'webhook request failed';
-            log.warn('token review failed', { path: req.path, error: reason });
-            req.reject(`token review: ${reason}`);
+            log.error(`Failed to make webhook authenticator request: ${reason}`);
+            rejectToken(req, reason);
             return undefined;
           }
           // Audience-aware, as upstream's webhook authenticator: with target audiences, the token is
@@ -110,11 +111,11 @@ export function createWebhookTokenAuthenticator(deps: WebhookTokenAuthenticatorD
             if (granted) req.granted?.(granted);
             return result.user;
           }
-          // The webhook's own words, minus the token should it echo it.
+          // The webhook's status.error is upstream's error, minus the token should it echo it; with
+          // none the token is not recognised, and the bearer token authenticator says so.
           const error = result.error?.split(token).join('<token>');
-          const reason = error ? `token review: not authenticated: ${error}` : 'token review: not authenticated';
           log.v(2).info('token review refused the token', { path: req.path, ...(error ? { error } : {}) });
-          req.reject(reason);
+          if (error) rejectToken(req, error);
           return undefined;
         });
         host.hooks.shutdown.tap(PLUGIN_NAME, () => client.close());

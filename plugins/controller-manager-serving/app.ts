@@ -91,7 +91,7 @@ export function createEndpointApp(deps: EndpointDeps): Koa {
       // WithAuthentication's line for the union's error: any credential refused (a bad token, a
       // certificate that does not verify, a review that failed); with none presented, plat's own.
       if (auth.error !== undefined) log.error('Unable to authenticate the request', { err: auth.error });
-      else logUnauthenticated(log, ctx, []);
+      else logUnauthenticated(log, ctx);
       throw errors.unauthorized();
     }
     // Upstream resolves with a RequestInfoFactory that knows no API prefixes: every path here,

@@ -122,7 +122,7 @@ export function createSecureApp(d: RouteDeps & { readonly authenticator: Delegat
       // The nodeagent's InstallAuthFilter line for the union's error: any credential refused (a bad
       // token, a certificate that does not verify, a review that failed); with none presented, plat's own.
       if (auth.error !== undefined) log.error('Unable to authenticate the request due to an error', { err: auth.error });
-      else logUnauthenticated(log, ctx, []);
+      else logUnauthenticated(log, ctx);
       return restfulError(ctx, 401, 'Unauthorized');
     }
     const attrs = nodeRequestAttributes(auth.user, ctx.method, ctx.path, d.agent.nodeName, fineGrained);

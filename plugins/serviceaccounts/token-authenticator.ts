@@ -9,6 +9,7 @@ import type { KeyObject } from 'node:crypto';
 import type { AuthenticationRequest, UserInfo } from '../../core/authn/user.js';
 import { goTokenText, requestToken } from '../../core/authn/bearer.js';
 import { intersectAudiences } from '../../core/authn/api-audiences.js';
+import { rejectToken } from '../../core/authn/token-authentication.js';
 import { audiences as tokenAudiences, decodeJwt, isJoseAlgorithm, JwtError, keyId, peekIssuer, verifySignature, type DecodedJwt } from '../../core/authn/jwt.js';
 import type { ResourceStore } from '../../core/registry/store.js';
 import { LEEWAY_MS, readClaims, serviceAccountUser, type Ref } from './claims.js';
@@ -68,7 +69,7 @@ export class ServiceAccountTokenAuthenticator {
     try {
       return await this.#validate(jwt, req);
     } catch (e) {
-      if (e instanceof JwtError) { req.reject(e.message); return undefined; }
+      if (e instanceof JwtError) { rejectToken(req, e.message); return undefined; }
       throw e;
     }
   }

@@ -73,7 +73,7 @@ describe('plugins that throw', () => {
     assert.equal(r.status, 401, r.text);
     assert.equal(r.json.message, 'Unauthorized');
     assert.doesNotMatch(r.text, /token cache corrupted/);
-    assert.ok(logs.some((l) => /^E.*\] Unable to authenticate the request err="BoomAuthenticator: token cache corrupted" method="GET" path="\/version"$/.test(l)), logs.join('\n'));
+    assert.ok(logs.some((l) => /^E.*\] Unable to authenticate the request err="BoomAuthenticator: token cache corrupted"$/.test(l)), logs.join('\n'));
   });
 
   it('an authenticator that throws keeps the request from being anonymous, as upstream', async () => {
