@@ -10,6 +10,8 @@ export type { Attributes, Decision } from './authz/attributes.js';
 export { authorize, isAllowed } from './authz/authorize.js';
 export { AuthorizationError, type NoOpinionReasons, type TapFailure } from './authz/union.js';
 export type { UserInfo, AuthenticationRequest } from './authn/user.js';
+// A token authenticator's error (upstream's token authenticator returning one): not followed by `invalid bearer token`.
+export { rejectToken } from './authn/token-authentication.js';
 export type { ClientAuthorities, ClientAuthority } from './authn/client-authorities.js';
 export { fixed, derived, type Changing } from './tls/changing.js';
 export type { SigningRequest, SigningResult } from './signing.js';

@@ -13,6 +13,7 @@ import { after, before, describe, it } from 'node:test';
 import { certificateIdentifier } from '../../core/authn/x509/chain.js';
 import { clientCertificates } from '../../core/authn/x509/certificate-cache.js';
 import { createLogger } from '../../core/log.js';
+import { rejectToken, type Plugin } from '../../core/plugin-api.js';
 import { CRYPTO_FAILURE } from '../../plugins/serviceaccounts/token-authenticator.js';
 import { makeCa, makeClientCert } from '../helpers/certs.js';
 import { startInProcess, tempDir, type RunningPlat } from '../helpers/plat.js';
@@ -31,6 +32,19 @@ const TOKENS = {
   forgedAndRevoked: forgedJwt('system:serviceaccount:default:robot2'),
 };
 const REVIEW_ERROR = 'token revoked by the reviewer';
+
+/** A third-party token authenticator, as the README shows: rejectToken for its own tokens' errors, reject for the others'. */
+const thirdParty: Plugin = {
+  name: 'ThirdPartyTokens',
+  apply(host) {
+    host.hooks.authenticate.tap('ThirdPartyTokens', (req) => {
+      const token = /^Bearer (\S+)$/.exec(String(req.headers['authorization'] ?? ''))?.[1];
+      if (token === 'tok-3p-token-error') rejectToken(req, 'third-party token expired');
+      if (token === 'tok-3p-plain-error') req.reject('third-party token expired');
+      return undefined;
+    });
+  },
+};
 
 describe('API server: a refused credential is logged as upstream\'s union error', () => {
   const lines: string[] = [];
@@ -66,6 +80,7 @@ describe('API server: a refused credential is logged as upstream\'s union error'
         '--requestheader-client-ca-file', frontProxyCa, '--requestheader-username-headers', 'X-Remote-User',
       ],
       logger: createLogger({ verbosity: 2, write: (l) => lines.push(l) }),
+      plugins: [thirdParty],
     });
   });
   after(async () => { await plat?.stop(); await reviewer?.close(); });
@@ -84,6 +99,8 @@ describe('API server: a refused credential is logged as upstream\'s union error'
       name: 'that certificate and an unknown token', cert: stranger, token: TOKENS.unknown,
       err: () => `[${unknownAuthority}, verifying certificate ${strangerId()} failed: ${unknownAuthority}, invalid bearer token]`,
     },
+    { name: 'a third-party token authenticator\'s rejectToken: its error stands for the token\'s', token: 'tok-3p-token-error', err: () => 'third-party token expired' },
+    { name: 'a third-party authenticator\'s plain reject: an error of its own, then the token\'s', token: 'tok-3p-plain-error', err: () => '[third-party token expired, invalid bearer token]' },
   ];
   for (const c of cases) {
     it(`${c.name}: 401 Unauthorized and the error line`, async () => {
