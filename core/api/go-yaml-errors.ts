@@ -3,7 +3,8 @@
 // way. go-yaml's parser.fail() reports a scanner error at the problem's line (1-based) and a parser
 // error at the problem's 0-based line, and drops the line when that number is 0. Anything not
 // recognized here keeps the yaml package's words in go-yaml's `yaml: line N: ...` shape.
-import { CST, Lexer } from 'yaml';
+import type { CST } from 'yaml';
+import { yaml } from '../yaml-module.js';
 
 export interface YamlPackageError { code?: string; message: string; pos?: [number, number]; linePos?: { line: number }[] }
 
@@ -59,8 +60,8 @@ function tabIndent(text: string, at: number): string {
 /** The yaml package lexer's tokens with their source offsets (its own markers take no source). */
 function* lexed(text: string): Generator<{ tok: string; type: ReturnType<typeof CST.tokenType>; offset: number }> {
   let offset = 0;
-  for (const tok of new Lexer().lex(text)) {
-    yield { tok, type: CST.tokenType(tok), offset };
+  for (const tok of new (yaml().Lexer)().lex(text)) {
+    yield { tok, type: yaml().CST.tokenType(tok), offset };
     if (tok !== '\x02' && tok !== '\x18' && tok !== '\x1f') offset += tok.length;
   }
 }

@@ -1,7 +1,8 @@
 // Type checking of decoded objects against a resource's JSON schema with ajv. `required` is left
 // to the strategies (their 422 messages name the field as Kubernetes does); what ajv reports here
 // is what Go's JSON decoder would refuse, so it becomes a 400 BadRequest.
-import AjvModule, { type ErrorObject, type ValidateFunction } from 'ajv';
+import { createRequire } from 'node:module';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import type { JsonSchema } from '../registry/resource.js';
 import { goReportedFailure, hasCustomUnmarshaler } from './go-decode-order.js';
 import { baseType, GO_TYPE, goStructName, goTypeOf, unmarshalValueWord } from './go-types.js';
@@ -11,8 +12,6 @@ import { goTimeError, type GoTimeLayout } from './go-time.js';
 import { timeLayoutOf } from './go-time-fields.js';
 import { base64ErrorIndex } from './base64-error.js';
 import { objectMetaSchema } from './object-meta-schema.js';
-
-const Ajv = AjvModule.default ?? AjvModule;
 
 /** Quantity.UnmarshalJSON's error for `value` (any JSON type may be a quantity), or undefined. */
 function quantityJsonError(value: unknown): string | undefined {
@@ -82,7 +81,10 @@ function unmarshalTypeError(root: JsonSchema, segments: string[], value: unknown
 /** A fraction or an exponent: strconv.ParseInt, which Go's decoder uses for an integer field, refuses it. */
 const notAnInteger = (literal: string): boolean => /[.eE]/.test(literal);
 
-function newAjv(allErrors: boolean): InstanceType<typeof Ajv> {
+function newAjv(allErrors: boolean): Ajv {
+  // ajv (~60 modules) is loaded here, on the first compile: a command that checks no object (--help,
+  // a flag error) does not load it.
+  const { Ajv } = createRequire(import.meta.url)('ajv') as typeof import('ajv');
   // Code generation is most of a compile; ajv's optimizing pass over the generated code doubles it
   // for validators that run once a request on small objects. inlineRefs off keeps ObjectMeta shared.
   const ajv = new Ajv({ allErrors, strict: false, validateFormats: true, inlineRefs: false, code: { optimize: false } });
@@ -98,7 +100,7 @@ function newAjv(allErrors: boolean): InstanceType<typeof Ajv> {
 // One instance per mode: each instance compiles the draft-07 meta-schema before its first schema
 // (about as long as compiling a resource's own), so one per schema doubled every first request's
 // cost. The schemas have no $id and no $ref, so they cannot see each other in a shared instance.
-const instances = new Map<boolean, InstanceType<typeof Ajv>>();
+const instances = new Map<boolean, Ajv>();
 
 function compile(schema: JsonSchema, allErrors: boolean): ValidateFunction {
   let ajv = instances.get(allErrors);

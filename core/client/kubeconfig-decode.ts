@@ -2,7 +2,7 @@
 // version/kind sniffing, encoding/json into v1.Config, conversion to the internal maps): the
 // errors are upstream's texts, and a file with no data is an empty config, not an error.
 import { notRegisteredText } from '../api/scheme-errors.js';
-import { parseAllDocuments } from 'yaml';
+import { yaml } from '../yaml-module.js';
 import { interpretError } from '../api/go-decode-errors.js';
 import { GO_YAML } from '../api/go-yaml.js';
 import { goJsonType } from '../api/patch/json-value.js';
@@ -159,7 +159,7 @@ export class KubeconfigDecodeError extends Error {
 /** The file's config as a JSON value (the first YAML document only, as yaml.Unmarshal reads it). */
 export function decodeKubeconfig(text: string): Obj {
   // sigs.k8s.io/yaml turns a file of only comments or blanks into JSON null, which decodes to an empty config.
-  const [first] = parseAllDocuments(text, GO_YAML);
+  const [first] = yaml().parseAllDocuments(text, GO_YAML);
   const err = first?.errors[0];
   if (err) throw new KubeconfigDecodeError(yamlError(err, text));
   const doc: unknown = JSON.parse(JSON.stringify(first?.toJS() ?? null)) as unknown;

@@ -6,7 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import { rm, writeFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
-import { parseDocument, type DocumentOptions, type ParseOptions, type SchemaOptions } from 'yaml';
+import type { DocumentOptions, ParseOptions, SchemaOptions } from 'yaml';
+import { yaml } from '../yaml-module.js';
 import { ConfigError } from './config-error.js';
 import { syntaxErrorPlace } from './syntax-error-place.js';
 
@@ -33,7 +34,7 @@ export function loadJsonFile(filepath: string, content: string): unknown {
  * file read through this loader passes GO_YAML (core/api/go-yaml.ts), as upstream reads it.
  */
 export function loadYamlFile(filepath: string, content: string, options: ParseOptions & DocumentOptions & SchemaOptions = {}): unknown {
-  const doc = parseDocument(content, { ...options, uniqueKeys: true, prettyErrors: false });
+  const doc = yaml().parseDocument(content, { ...options, uniqueKeys: true, prettyErrors: false });
   const first = doc.errors[0];
   if (first !== undefined) {
     const { line, column } = lineColumn(content, first.pos[0]);

@@ -3,7 +3,6 @@
 // that every later error (a plugin that cannot load, a flag that does not exist) can say where
 // the mistake is. Nothing here imports plugins or applies flags: the host does, in boot order.
 import path from 'node:path';
-import { cosmiconfig } from 'cosmiconfig';
 import type { Loader } from 'cosmiconfig';
 import { ConfigError } from './config-error.js';
 import { loadJsFile, loadJsonFile, loadTsFile, loadYamlFile } from './file-loaders.js';
@@ -81,6 +80,8 @@ const loaders: Record<string, Loader> = {
 
 /** Finds, reads and checks the config file; undefined when the search finds none. */
 export async function loadConfig(opts: LoadConfigOptions): Promise<LoadedConfig | undefined> {
+  // Imported here, not with this module: --help and a flag error are answered without it.
+  const { cosmiconfig } = await import('cosmiconfig');
   const explorer = cosmiconfig('plat', {
     searchPlaces: [...SEARCH_PLACES],
     loaders,

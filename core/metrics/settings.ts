@@ -7,7 +7,7 @@
 // logged and left out, not a start-up error (SetLabelAllowListFromManifest).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parse as parseYaml } from 'yaml';
+import { yaml } from '../yaml-module.js';
 import { GO_YAML } from '../api/go-yaml.js';
 import { osErrorText } from '../go-os-error.js';
 import { goPathClean } from '../go-path-clean.js';
@@ -58,7 +58,7 @@ export function readAllowListManifest(file: string, logError: (message: string) 
   }
   let doc: unknown;
   try {
-    doc = parseYaml(text, GO_YAML);
+    doc = yaml().parse(text, GO_YAML);
   } catch (e) {
     logError(`Failed to parse allow list manifest: ${(e as Error).message}`);
     return undefined;

@@ -3,7 +3,8 @@
 // authentication (401), authorization (403), then routing to
 // discovery, OpenAPI, health, version and the REST handlers of registered resources.
 import { setMaxListeners } from 'node:events';
-import Koa from 'koa';
+import type Koa from 'koa';
+import { koaClass } from './koa-class.js';
 import { errors, isStatusError } from '../api/errors.js';
 import { logUnauthenticated } from '../authn/unauthenticated-log.js';
 import { countAsTokenError } from '../authn/token-authentication.js';
@@ -154,7 +155,7 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
   // Every open watch listens for shutdown; more than ten is normal, not a leak.
   setMaxListeners(0, deps.shutdown);
   trackAuthenticators(deps.hooks);
-  const app = new Koa<State>();
+  const app = new (koaClass())<State>();
   const now = deps.now ?? (() => new Date());
   let openapi: OpenApiDocs | undefined;
   const docs = () => (openapi ??= buildOpenApi(deps.resources));

@@ -1,7 +1,7 @@
 // Reads request bodies with the apiserver's 3 MiB limit (413 beyond it) and decodes JSON or YAML.
 import { IncomingMessage } from 'node:http';
 import type { Http2ServerRequest } from 'node:http2';
-import YAML from 'yaml';
+import { yaml } from '../yaml-module.js';
 import { errors } from '../api/errors.js';
 import { interpretError } from '../api/go-decode-errors.js';
 import { goJsonSyntaxError, MAX_NESTING_DEPTH } from '../api/go-json-syntax.js';
@@ -65,7 +65,7 @@ export function parseDocument(body: Buffer, type: string): { value: unknown; jso
   const text = body.toString('utf8');
   if (type === 'application/yaml' || type === 'application/apply-patch+yaml') {
     try {
-      const value: unknown = YAML.parse(text, { ...GO_YAML, uniqueKeys: false, intAsBigInt: false });
+      const value: unknown = yaml().parse(text, { ...GO_YAML, uniqueKeys: false, intAsBigInt: false });
       return { value };
     } catch (e) {
       throw new BodySyntaxError(yamlError(e as Error, text), true);

@@ -1,25 +1,26 @@
 // What sigs.k8s.io/yaml.UnmarshalStrict finds in a YAML (or JSON) document decoded into a map:
 // go-yaml v2's strict mode refuses a key already set in the same map, one error per repeat, in the
 // order the decoder meets them (a value's own repeats before its key's). Its line is the value's.
-import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
+import type { Node } from 'yaml';
+import { yaml } from '../yaml-module.js';
 import { GO_YAML } from '../api/go-yaml.js';
 import { goQuote } from '../api/field-errors.js';
 
 export function yamlDuplicateKeys(text: string): string[] {
-  const lines = new LineCounter();
-  const doc = parseDocument(text, { ...GO_YAML, uniqueKeys: false, lineCounter: lines });
+  const lines = new (yaml().LineCounter)();
+  const doc = yaml().parseDocument(text, { ...GO_YAML, uniqueKeys: false, lineCounter: lines });
   const out: string[] = [];
   const lineOf = (n: unknown, fallback: unknown): number => {
     const at = (n as Node | null)?.range?.[0] ?? (fallback as Node | null)?.range?.[0] ?? 0;
     return lines.linePos(at).line;
   };
   const walk = (n: unknown): void => {
-    if (isSeq(n)) { n.items.forEach(walk); return; }
-    if (!isMap(n)) return;
+    if (yaml().isSeq(n)) { n.items.forEach(walk); return; }
+    if (!yaml().isMap(n)) return;
     const seen = new Set<string>();
     for (const pair of n.items) {
-      if (!isPair(pair)) continue;
-      const key: unknown = isScalar(pair.key) ? pair.key.value : pair.key;
+      if (!yaml().isPair(pair)) continue;
+      const key: unknown = yaml().isScalar(pair.key) ? pair.key.value : pair.key;
       if (key === '<<') continue;
       walk(pair.value);
       const id = `${typeof key}:${String(key)}`;

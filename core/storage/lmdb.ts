@@ -26,7 +26,7 @@
 // - list({ revision }) serves any revision >= the compacted one: compacting at r removes the log
 //   entries at and below r, and a snapshot at r needs only those after it.
 import path from 'node:path';
-import { asBinary, compareKeys, open, type Database, type RootDatabase, type Transaction } from 'lmdb';
+import type { Database, RootDatabase, Transaction } from 'lmdb';
 import { silentLogger, type Logger } from '../log.js';
 import { committed } from './commit-failure.js';
 import { acquireDirLock, type DirLock } from './dir-lock.js';
@@ -94,9 +94,15 @@ function jsonText(value: unknown, key: string): string {
   return text;
 }
 
+// lmdb (its native addon and msgpackr) is imported by the first open, not with this module: the
+// API server's --help, a flag error or a refused config never opens a store. Set before any
+// storage exists, so the storage's own functions below read it as loaded.
+let lmdb: typeof import('lmdb');
+const compareKeys = (a: string, b: string): number => lmdb.compareKeys(a, b);
+
 /** Pre-encoded JSON text as a record of type T: lmdb-js writes a Binary's bytes as they are, whatever the database's encoding. */
 function encoded<T>(text: string): T {
-  return asBinary(Buffer.from(text, 'utf8')) as unknown as T;
+  return lmdb.asBinary(Buffer.from(text, 'utf8')) as unknown as T;
 }
 
 const RECORD_HEAD = '{"value":';
@@ -453,6 +459,7 @@ class LmdbStorage implements Storage, LogSource {
 
 /** Opens (creating if needed) the LMDB data directory at `options.path`, refusing one held by another live process. */
 export async function openLmdbStorage(options: LmdbStorageOptions): Promise<Storage> {
+  lmdb ??= await import('lmdb');
   const logger = options.logger ?? silentLogger;
   const watchBufferLimit = options.watchBufferLimit ?? DEFAULT_WATCH_BUFFER_LIMIT;
   if (!Number.isSafeInteger(watchBufferLimit) || watchBufferLimit < 1) throw new RangeError('watchBufferLimit must be a positive integer');
@@ -462,7 +469,7 @@ export async function openLmdbStorage(options: LmdbStorageOptions): Promise<Stor
   try {
     checkLmdbFile(dataFile);
     makeFilesPrivate([dataFile, `${dataFile}-lock`], logger);
-    const root = open({
+    const root = lmdb.open({
       path: dataFile,
       compression: false,
       overlappingSync: false,

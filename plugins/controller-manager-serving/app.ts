@@ -7,7 +7,8 @@
 // with --profiling /debug/pprof/ and /debug/flags/v. Anything else is upstream's mux answer: 404
 // page not found.
 import { gzipSync } from 'node:zlib';
-import Koa from 'koa';
+import type Koa from 'koa';
+import { koaClass } from '../../core/server/koa-class.js';
 import { errors, isStatusError } from '../../core/api/errors.js';
 import type { Attributes } from '../../core/authz/attributes.js';
 import { forbiddenError } from '../../core/authz/forbidden.js';
@@ -60,7 +61,7 @@ function sendMetrics(ctx: Koa.Context, text: string): void {
 }
 
 export function createEndpointApp(deps: EndpointDeps): Koa {
-  const app = new Koa();
+  const app = new (koaClass())();
   const slis = new HealthSlis();
   deps.health.observeWith((check, endpoint, status) => slis.observe(check, endpoint, status));
   const log = deps.logger;

@@ -4,7 +4,7 @@
 // without the signing plugin, --profiling, ...) is refused like the flag itself would be, so
 // nothing in the file is silently ignored. Every problem names the file and the field.
 import { readFileSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
+import { yaml } from '../../core/yaml-module.js';
 import { GO_YAML } from '../../core/api/go-yaml.js';
 import { parseDuration } from '../../core/flags/duration.js';
 import { FlagError, type Flags } from '../../core/flags/flag-set.js';
@@ -132,7 +132,7 @@ export function readControllerManagerConfig(file: string, flags: Flags): Map<str
   let parsed: Json;
   try {
     // Upstream reads it through sigs.k8s.io/yaml: YAML 1.1 scalars (`leaderElect: yes`).
-    parsed = parseYaml(text, GO_YAML) as Json;
+    parsed = yaml().parse(text, GO_YAML) as Json;
   } catch (e) {
     // The yaml package's own text for this names its API (parseAllDocuments), not the problem.
     if ((e as { code?: unknown }).code === 'MULTIPLE_DOCS') throw fail([`holds more than one YAML document (separated by ---); a ${CONFIG_KIND} file holds exactly one`]);

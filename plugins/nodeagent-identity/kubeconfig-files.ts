@@ -3,7 +3,7 @@
 // a file, else as data) and a user whose certificate and key are both the store's current file.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parse as parseYaml } from 'yaml';
+import { yaml } from '../../core/yaml-module.js';
 import { GO_YAML } from '../../core/api/go-yaml.js';
 import { goYaml } from '../../core/api/go-yaml-marshal.js';
 import { loadKubeconfig } from '../../core/client/kubeconfig.js';
@@ -18,7 +18,7 @@ interface BootstrapCluster { server: string; insecure: boolean; caFile?: string;
 /** The cluster the bootstrap kubeconfig's current context uses, with its CA file made absolute. */
 export function bootstrapCluster(file: string): BootstrapCluster {
   const conn = loadKubeconfig(file); // validates the whole file, reads the CA
-  const doc = parseYaml(readFileSync(file, 'utf8'), GO_YAML) as Obj;
+  const doc = yaml().parse(readFileSync(file, 'utf8'), GO_YAML) as Obj;
   const contexts = Array.isArray(doc['contexts']) ? doc['contexts'] as Obj[] : [];
   const current = contexts.find((c) => c['name'] === doc['current-context']) ?? contexts[0];
   const clusterName = isObj(current?.['context']) ? current!['context']['cluster'] : undefined;

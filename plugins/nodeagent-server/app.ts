@@ -8,7 +8,8 @@
 // - health (healthzPort): /healthz only.
 // The exec, attach, port-forward, run, containerLogs and checkpoint endpoints need a container
 // runtime and are not served (404).
-import Koa from 'koa';
+import type Koa from 'koa';
+import { koaClass } from '../../core/server/koa-class.js';
 import { configz } from '../../core/nodeagent/configz.js';
 import { CONFIGZ_PATH, writeConfigz } from '../../core/server/configz.js';
 import type { NodeAgentContext } from '../../core/nodeagent/context.js';
@@ -37,7 +38,7 @@ export interface RouteDeps {
 const DEBUG_DISABLED_PREFIXES = ['/run/', '/exec/', '/attach/', '/portForward/', '/containerLogs/', '/runningpods/', PPROF_PREFIX, LOGS_PREFIX];
 
 function baseApp(log: Logger): Koa {
-  const app = new Koa();
+  const app = new (koaClass())();
   app.proxy = false;
   app.silent = true;
   app.use(goRequestPath);

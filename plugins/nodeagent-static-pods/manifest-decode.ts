@@ -3,7 +3,7 @@
 // does (YAML 1.1 scalars, the first document only, timestamps kept as text), then the type by
 // apiVersion and kind with the decoder's own messages. Field types are checked by pod-shape.ts.
 import { missingKindText, missingVersionText, notRegisteredText } from '../../core/api/scheme-errors.js';
-import { parseAllDocuments } from 'yaml';
+import { yaml } from '../../core/yaml-module.js';
 import { interpretError } from '../../core/api/go-decode-errors.js';
 import { GO_YAML } from '../../core/api/go-yaml.js';
 import { yamlError } from '../../core/server/body.js';
@@ -17,7 +17,7 @@ const raw = (v: unknown): string => JSON.stringify(v) ?? 'null';
 
 /** YAML or JSON text to a JSON value; throws DecodeError with a yaml: message. */
 export function yamlToJson(data: string): unknown {
-  const docs = parseAllDocuments(data, GO_YAML);
+  const docs = yaml().parseAllDocuments(data, GO_YAML);
   const first = Array.isArray(docs) ? docs[0] : docs;
   if (!first) return null;
   const err = first.errors[0];

@@ -7,7 +7,8 @@
 // the root, without map keys or list indexes). Strict problems do not stop it: for YAML, go-yaml's
 // repeated keys (`yaml: unmarshal errors:\n  line 4: key "port" already set in map`) come first,
 // then unknown fields; for JSON, unknown and duplicate fields. `null` leaves a field unset.
-import { isMap, isScalar, isSeq, parseDocument, type Node } from 'yaml';
+import type { Node } from 'yaml';
+import { yaml } from '../../core/yaml-module.js';
 import { GO_YAML } from '../../core/api/go-yaml.js';
 import { yamlDuplicateKeys, yamlUnmarshalErrors } from '../../core/server/yaml-strict.js';
 import { parseDurationNanos } from '../../core/flags/duration.js';
@@ -44,21 +45,21 @@ export interface Parsed {
 /** Parses YAML or JSON text into JSON values; a repeated key's last value wins, as YAMLToJSON keeps it. */
 export function parseText(text: string): Parsed {
   // Upstream reads it through sigs.k8s.io/yaml: YAML 1.1 scalars (`failSwapOn: no`, `0644`).
-  const doc = parseDocument(text, { ...GO_YAML, uniqueKeys: false, prettyErrors: false });
+  const doc = yaml().parseDocument(text, { ...GO_YAML, uniqueKeys: false, prettyErrors: false });
   if (doc.errors.length) throw new DecodeError(doc.errors[0]!.message.split('\n')[0]!);
   const json = text.trimStart().startsWith('{');
   const jsonDuplicates: string[] = [];
   const walk = (node: unknown, path: string) => {
-    if (isMap(node)) {
+    if (yaml().isMap(node)) {
       const seen = new Set<string>();
       for (const pair of node.items) {
-        const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
+        const key = yaml().isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
         const p = path ? `${path}.${key}` : key;
         if (seen.has(key)) jsonDuplicates.push(`duplicate field "${p}"`);
         seen.add(key);
         walk(pair.value, p);
       }
-    } else if (isSeq(node)) {
+    } else if (yaml().isSeq(node)) {
       node.items.forEach((item, i) => walk(item, `${path}[${i}]`));
     }
   };

@@ -4,7 +4,7 @@
 // validate.ts's; this file only turns text into the typed configuration.
 import { missingKindText, missingVersionText } from '../../api/scheme-errors.js';
 import { readFileSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
+import { yaml } from '../../yaml-module.js';
 import { GO_YAML } from '../../api/go-yaml.js';
 import { osErrorText } from '../../go-os-error.js';
 import {
@@ -126,7 +126,7 @@ export function parseAuthenticationConfiguration(text: string): AuthenticationCo
   let doc: unknown;
   try {
     // Upstream reads it through sigs.k8s.io/yaml: YAML 1.1 scalars (`enabled: yes` is true).
-    doc = parseYaml(text, GO_YAML);
+    doc = yaml().parse(text, GO_YAML);
   } catch (err) {
     throw new AuthenticationConfigError(`error converting YAML to JSON: ${(err as Error).message.split('\n')[0]}`);
   }
