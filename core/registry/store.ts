@@ -207,6 +207,7 @@ export class ResourceStore {
       resource: this.def.plural, subresource, namespace: ctx.namespace, name, user: ctx.user,
       dryRun: ctx.dryRun, object, oldObject, options: admissionOptions(op, ctx.options, ctx.dryRun), warnings: ctx.warnings,
       ...(ctx.deadline !== undefined ? { deadline: ctx.deadline } : {}),
+      ...(ctx.signal ? { signal: ctx.signal } : {}),
       authorize: (a: Omit<Attributes, 'user'>): Promise<Decision | undefined> => authorizeUnion(hooks.authorize, { ...a, user: ctx.user }),
     };
   }
