@@ -10,7 +10,7 @@ import tls from 'node:tls';
 import { createLogger } from '../../core/log.js';
 import { baseCsr, fixtures } from '../certificates/fixtures.js';
 import { startInProcess, type RunningPlat } from '../helpers/plat.js';
-import { logLines } from '../apiserver/holding-admission.js';
+import { logLines } from '../helpers/log-lines.js';
 import { CSRS, webhook, WebhookServer, withConfiguration } from './support.js';
 
 describe('a webhook call whose client goes away', () => {

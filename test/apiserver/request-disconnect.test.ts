@@ -16,7 +16,8 @@ import { fixtures } from '../certificates/fixtures.js';
 import { csrObject, csrPath, CSR_PATH } from '../admission/support.js';
 import { connectH2 } from '../helpers/http2-client.js';
 import { startInProcess, type RunningPlat } from '../helpers/plat.js';
-import { holdingPlugin, logLines } from './holding-admission.js';
+import { logLines } from '../helpers/log-lines.js';
+import { holdingPlugin } from './holding-admission.js';
 
 const SIGNER = 'example.com/slow';
 

@@ -15,7 +15,8 @@ import { csrObject, csrPath, CSR_PATH } from '../admission/support.js';
 import { Kubectl } from '../helpers/kubectl.js';
 import { startInProcess, tempDir, type RunningPlat } from '../helpers/plat.js';
 import { WatchStream } from '../helpers/watch-stream.js';
-import { holdingPlugin, logLines } from './holding-admission.js';
+import { logLines } from '../helpers/log-lines.js';
+import { holdingPlugin } from './holding-admission.js';
 
 const SIGNER = 'example.com/slow';
 // Upstream's baseTimeoutWriter: the Status without kind and apiVersion, sniffed as text/plain.
