@@ -24,6 +24,12 @@ export interface AdmissionRequest {
   readonly options: Record<string, unknown> | null;
   /** When the request times out, in ms since the epoch: a plugin that calls out bounds its call by it. */
   readonly deadline?: number;
+  /**
+   * The request's context: aborted at the deadline or when its client goes away, its reason's
+   * message being ctx.Err()'s text. A plugin that calls out ends its call then, as upstream's
+   * calls made with the request's context end.
+   */
+  readonly signal?: AbortSignal;
   /** Warnings for the response's `Warning` headers (an admission webhook's `response.warnings`). */
   readonly warnings: string[];
   /** Asks the authorizer chain, for plugins such as CertificateApproval that check a verb. */

@@ -127,6 +127,8 @@ export const errors = {
     code: 504, reason: 'Timeout', message: `Timeout: Too large resource version: ${rv}, current: ${current}`,
     details: { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 },
   }),
+  /** NewTimeoutError with no retry: its details are empty, RetryAfterSeconds being omitempty. */
+  timeout: (message: string) => new StatusError({ code: 504, reason: 'Timeout', message: `Timeout: ${message}`, details: {} }),
   serviceUnavailable: (message: string) => new StatusError({ code: 503, reason: 'ServiceUnavailable', message }),
   internal: (err: unknown) => new StatusError({
     code: 500, reason: 'InternalError',

@@ -35,8 +35,11 @@ export interface RequestContext {
   readonly options?: RequestOptions;
   /** When the request times out, in ms since the epoch; absent for a write plat makes itself. */
   readonly deadline?: number;
-  /** Whether the request's deadline has passed (its client answered 504); absent for a write plat makes itself. */
-  readonly timedOut?: () => boolean;
+  /**
+   * The request's context: aborted at its deadline (its client answered 504) or when its client
+   * went away, with ctx.Err()'s text as the reason; absent for a write plat makes itself.
+   */
+  readonly signal?: AbortSignal;
 }
 
 export interface StoreOptions {
@@ -204,6 +207,7 @@ export class ResourceStore {
       resource: this.def.plural, subresource, namespace: ctx.namespace, name, user: ctx.user,
       dryRun: ctx.dryRun, object, oldObject, options: admissionOptions(op, ctx.options, ctx.dryRun), warnings: ctx.warnings,
       ...(ctx.deadline !== undefined ? { deadline: ctx.deadline } : {}),
+      ...(ctx.signal ? { signal: ctx.signal } : {}),
       authorize: (a: Omit<Attributes, 'user'>): Promise<Decision | undefined> => authorizeUnion(hooks.authorize, { ...a, user: ctx.user }),
     };
   }
@@ -269,15 +273,15 @@ export class ResourceStore {
   }
 
   /**
-   * Upstream's storage calls carry the request's context: once its deadline has passed (the
-   * client has had its 504; timedOut, on the request timer's clock), etcd's client refuses the
-   * call (DeadlineExceeded) and nothing is written. A request held past it, by an admission plugin
-   * that answers late say, must not land either: the client that retries a generateName create
-   * would get a second object. A write already under way at the deadline still lands, as
-   * upstream's transaction in flight does.
+   * Upstream's storage calls carry the request's context: once it has ended (its deadline passed,
+   * the client answered 504; or the client went away, net/http cancelling the request's context),
+   * etcd's client refuses the call with ctx.Err() and nothing is written. A request held past it,
+   * by an admission plugin that answers late say, must not land either: the client that retries a
+   * generateName create would get a second object. A write already under way when it ends still
+   * lands, as upstream's transaction in flight does.
    */
   #beforeWrite(ctx: RequestContext): void {
-    if (ctx.timedOut?.()) throw new Error('context deadline exceeded');
+    if (ctx.signal?.aborted) throw ctx.signal.reason;
   }
 
   #invalid(name: string, errs: FieldError[]): StatusError {

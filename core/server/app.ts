@@ -85,6 +85,8 @@ interface State {
   watchTermination?: WatchTermination;
   /** When a request that is not long-running times out, in ms since the epoch (request-deadline.ts). */
   deadline?: number;
+  /** A request that is not long-running: its context, ended at the deadline or when the client goes away (request-signal.ts). */
+  signal?: AbortSignal;
   /** Warnings the authenticators gave, already on the answer; rest.ts keeps them first. */
   authenticationWarnings?: string[];
 }
@@ -199,7 +201,7 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
   app.use(withCacheControl);
   if (deps.watches) app.use(withWatchTermination(deps.watches));
   if (deps.requests) app.use(withWaitGroup(deps.requests));
-  app.use(requestDeadline(deps.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS));
+  app.use(requestDeadline(deps.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS, log));
 
   app.use(async (ctx, next) => {
     const { info } = ctx.state;

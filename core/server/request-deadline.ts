@@ -1,17 +1,20 @@
 // --request-timeout, as the API server's WithRequestDeadline + WithTimeoutForNonLongRunningRequests:
 // a request that is not long-running (watches are) gets the flag's time, or less when its URL asks
 // for less with `timeout=` (kubectl --request-timeout sends it; 0 or more than the flag's means the
-// flag's). Past it the client gets 504 Timeout at once while the work goes on to its end, as
-// upstream's handler goroutine does: a write under way may still land, which the message allows
-// for, but one not yet begun is refused (the store checks the deadline, as etcd's client checks
-// the request's context). A plugin that never answers (an admission tap, say) therefore costs a
-// client a minute, not for ever.
+// flag's). Its context (request-signal.ts) ends at that deadline or when the client goes away; then
+// the client gets 504 Timeout at once (a client gone gets nothing: upstream's 504 goes to a closed
+// connection) while the work goes on to its end, as upstream's handler goroutine does, and its end
+// is logged ("post-timeout activity"). A write under way may still land, which the message allows
+// for, but one not yet begun is refused (the store checks the context, as etcd's client does). A
+// plugin that never answers (an admission tap, say) therefore costs a client a minute, not for ever.
 import type Koa from 'koa';
 import { errors } from '../api/errors.js';
 import { goJsonEncode } from '../api/go-json-marshal.js';
 import { parseDuration } from '../flags/duration.js';
-import { setLongTimeout } from '../long-timeout.js';
+import type { Logger } from '../log.js';
+import { logPostTimeoutActivity } from './post-timeout.js';
 import type { RequestInfo } from './request-info.js';
+import { requestSignal } from './request-signal.js';
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 
@@ -35,7 +38,7 @@ export function requestTimeoutMs(query: URLSearchParams, maximumMs: number): num
   return ms > 0 && ms < maximumMs ? ms : maximumMs;
 }
 
-const TIMED_OUT = Symbol('timed out');
+const ENDED = Symbol('request context ended');
 
 /**
  * Upstream's answer (baseTimeoutWriter.timeout): NewTimeoutError's Status encoded without its
@@ -51,26 +54,24 @@ function answerTimeout(ctx: Koa.Context): void {
 }
 
 /** Middleware after request info (ctx.state.info, .query) and before authentication, as upstream orders it. */
-export function requestDeadline(maximumMs: number): Koa.Middleware<{ info: RequestInfo; query: URLSearchParams }> {
+export function requestDeadline(maximumMs: number, log: Logger): Koa.Middleware<{ info: RequestInfo; query: URLSearchParams }> {
   return async (ctx, next) => {
     if (isLongRunning(ctx.state.info)) return next();
     const ms = requestTimeoutMs(ctx.state.query, maximumMs);
     // The request context's deadline, for the calls the request makes (admission webhooks bound theirs by it).
     (ctx.state as { deadline?: number }).deadline = Date.now() + ms;
-    // Whether the deadline has passed, on the timer's clock (not the wall clock's), as Go's ctx.Err():
-    // the store makes no write once it has (core/registry/store.ts).
-    let timedOut = false;
-    (ctx.state as { timedOut?: () => boolean }).timedOut = () => timedOut;
-    let cancel: (() => void) | undefined;
-    // --request-timeout=1000h must allow 1000h: a plain setTimeout would answer 504 after 1 ms.
-    const expired = new Promise<typeof TIMED_OUT>((resolve) => { cancel = setLongTimeout(() => { timedOut = true; resolve(TIMED_OUT); }, ms); });
+    const context = requestSignal(ctx as unknown as Koa.Context, ms);
+    // The store makes no write once it has ended (core/registry/store.ts); writes stop waiting (finisher.ts).
+    (ctx.state as { signal?: AbortSignal }).signal = context.signal;
+    const ended = new Promise<typeof ENDED>((resolve) => context.signal.addEventListener('abort', () => resolve(ENDED), { once: true }));
     const work = next();
-    // Once the client has its 504, how the work ends is nobody's to hear.
-    work.catch(() => {});
     try {
-      if (await Promise.race([work, expired]) === TIMED_OUT) answerTimeout(ctx as unknown as Koa.Context);
+      if (await Promise.race([work, ended]) !== ENDED) return;
+      // Once the client has its 504, how the work ends is only logged.
+      logPostTimeoutActivity(log, ctx.method, ctx.path, work, performance.now());
+      answerTimeout(ctx as unknown as Koa.Context);
     } finally {
-      cancel?.();
+      context.release();
     }
   };
 }

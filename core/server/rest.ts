@@ -32,6 +32,7 @@ import { subresourceVerbs } from './subresource-verbs.js';
 import { checkName } from './check-name.js';
 import { validateWriteOptions } from './write-options.js';
 import { answerForm, fromWireGroup, type AnswerForm } from './wire-alias.js';
+import { finishRequest } from './finisher.js';
 import { typeChecker } from './type-checkers.js';
 
 export interface RestDeps {
@@ -160,6 +161,9 @@ function respondObject(ctx: Context, store: ResourceStore, code: number, answere
   else sendJson(ctx, code, obj);
 }
 
+/** A write's work, run as upstream's FinishRequest runs it (finisher.ts). */
+type Finish = <T>(fn: () => Promise<T>) => Promise<T>;
+
 const ITEM_VERBS = ['get', 'update', 'patch', 'delete'];
 const COLLECTION_VERBS = ['list', 'watch', 'create', 'deletecollection'];
 
@@ -206,9 +210,11 @@ export async function serveResource(ctx: Context, store: ResourceStore, info: Re
   const verbs = store.def.verbs ?? ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
   const allowed = subDef ? subresourceVerbs(subDef) : verbs;
   if (!allowed.includes(info.verb)) throw noRoute(info, allowed, subDef !== undefined);
-  const { deadline, timedOut } = ctx.state as { deadline?: number; timedOut?: () => boolean };
+  const { deadline, signal } = ctx.state as { deadline?: number; signal?: AbortSignal };
   const rctx = (dryRun: boolean, options?: RequestOptions): RequestContext =>
-    ({ user, namespace: info.namespace, dryRun, warnings, ...(options ? { options } : {}), ...(deadline !== undefined ? { deadline } : {}), ...(timedOut ? { timedOut } : {}) });
+    ({ user, namespace: info.namespace, dryRun, warnings, ...(options ? { options } : {}), ...(deadline !== undefined ? { deadline } : {}), ...(signal ? { signal } : {}) });
+  // The write handlers' FinishRequest: what it wraps upstream (admission and storage) is wrapped here.
+  const finish = <T>(fn: () => Promise<T>): Promise<T> => finishRequest(signal, deps.logger, fn);
 
   try {
     switch (info.verb) {
@@ -227,7 +233,7 @@ export async function serveResource(ctx: Context, store: ResourceStore, info: Re
       case 'watch':
         return await serveWatch(ctx, store, info, watchOptions(info, query), deps, form);
       case 'create': {
-        if (subDef?.create) return await serveSubresourceCreate(ctx, store, subDef.create, info, query, rctx, warnings);
+        if (subDef?.create) return await serveSubresourceCreate(ctx, store, subDef.create, info, query, rctx, warnings, finish);
         if (info.name) throw noRoute(info, allowed, false);
         const { dryRun, validation } = validateWriteOptions('CreateOptions', query);
         const obj = await readObject(ctx, body, validation, warnings, store.def.decodeProtobuf?.bind(store.def));
@@ -242,10 +248,10 @@ export async function serveResource(ctx: Context, store: ResourceStore, info: Re
           if (store.namespaced) meta.namespace = info.namespace;
           else delete meta.namespace;
           // Answered, not stored: put in Go's key order here, as the store does with what it keeps.
-          const answer = await store.review(rctx(dryRun, writeOptionsOf(query)), obj);
+          const answer = await finish(() => store.review(rctx(dryRun, writeOptionsOf(query)), obj));
           return respondObject(ctx, store, 201, goOrdered(answer, store.def.schema) as ApiObject, deps, form);
         }
-        const created = await store.create(rctx(dryRun, writeOptionsOf(query)), obj);
+        const created = await finish(() => store.create(rctx(dryRun, writeOptionsOf(query)), obj));
         return respondObject(ctx, store, 201, created, deps, form);
       }
       case 'update': {
@@ -254,7 +260,7 @@ export async function serveResource(ctx: Context, store: ResourceStore, info: Re
         if (aliasApiVersion) fromWireGroup(store, obj, aliasApiVersion);
         ensureNamespaceMatches(store, info.namespace, obj);
         checkName(obj, info.name);
-        const result = await store.update(rctx(dryRun, writeOptionsOf(query)), info.name, sub, obj);
+        const result = await finish(() => store.update(rctx(dryRun, writeOptionsOf(query)), info.name, sub, obj));
         return respondObject(ctx, store, result.created ? 201 : 200, result.object, deps, form);
       }
       case 'patch': {
@@ -263,16 +269,16 @@ export async function serveResource(ctx: Context, store: ResourceStore, info: Re
         if (!PATCH_TYPES.includes(type)) throw errors.unsupportedMediaType(type, PATCH_TYPES);
         const patchBody = await readBody(ctx.req);
         const { dryRun, validation } = validateWriteOptions('PatchOptions', query, type);
-        const result = await applyPatchBody({
+        const result = await finish(() => applyPatchBody({
           store, ctx: rctx(dryRun, writeOptionsOf(query)), name: info.name, subresource: sub, type, body: patchBody, validation, warnings,
           ...(aliasApiVersion ? { aliasApiVersion } : {}),
-        });
+        }));
         return respondObject(ctx, store, result.created ? 201 : 200, result.object, deps, form);
       }
       case 'delete':
-        return await serveDelete(ctx, store, info, rctx, query, form);
+        return await serveDelete(ctx, store, info, rctx, query, form, finish);
       case 'deletecollection':
-        return await serveDeleteCollection(ctx, store, info, rctx, query, deps, form);
+        return await serveDeleteCollection(ctx, store, info, rctx, query, deps, form, finish);
       default:
         throw errors.noRouteForMethod();
     }
@@ -283,7 +289,7 @@ export async function serveResource(ctx: Context, store: ResourceStore, info: Re
 
 /** POST to a named object's subresource (serviceaccounts/{name}/token): answered, not stored. */
 async function serveSubresourceCreate(ctx: Context, store: ResourceStore, create: SubresourceCreate, info: RequestInfo,
-  query: URLSearchParams, rctx: (dryRun: boolean, options?: RequestOptions) => RequestContext, warnings: string[]): Promise<void> {
+  query: URLSearchParams, rctx: (dryRun: boolean, options?: RequestOptions) => RequestContext, warnings: string[], finish: Finish): Promise<void> {
   const { dryRun, validation } = validateWriteOptions('CreateOptions', query);
   const kind: BodyKind = {
     kind: create.kind, version: create.version, apiVersion: create.group ? `${create.group}/${create.version}` : create.version,
@@ -291,8 +297,10 @@ async function serveSubresourceCreate(ctx: Context, store: ResourceStore, create
   };
   const obj = await readObject(ctx, kind, validation, warnings, create.decodeProtobuf?.bind(create));
   const parent = await store.get(info.namespace, info.name);
-  const admitted = await store.admitSubresourceCreate(rctx(dryRun, writeOptionsOf(query)), info.name, info.subresource, create.kind, obj);
-  const answer = await create.create({ ...rctx(dryRun), name: info.name, parent }, admitted);
+  const answer = await finish(async () => {
+    const admitted = await store.admitSubresourceCreate(rctx(dryRun, writeOptionsOf(query)), info.name, info.subresource, create.kind, obj);
+    return create.create({ ...rctx(dryRun), name: info.name, parent }, admitted);
+  });
   sendJson(ctx, 201, goOrdered(answer, create.schema));
 }
 
@@ -311,9 +319,9 @@ function watchOptions(info: RequestInfo, query: URLSearchParams): ListOptions {
 }
 
 async function serveDelete(ctx: Context, store: ResourceStore, info: RequestInfo,
-  rctx: (dryRun: boolean, options?: RequestOptions) => RequestContext, query: URLSearchParams, form: AnswerForm): Promise<void> {
+  rctx: (dryRun: boolean, options?: RequestOptions) => RequestContext, query: URLSearchParams, form: AnswerForm, finish: Finish): Promise<void> {
   const opts = await readDeleteOptions(ctx, query, META_MEDIA_TYPES);
-  const { object, deleted } = await store.delete(rctx(isDryRun(opts), { delete: opts }), info.name, opts.preconditions);
+  const { object, deleted } = await finish(() => store.delete(rctx(isDryRun(opts), { delete: opts }), info.name, opts.preconditions));
   // DeleteResource's 202: the object stays (finalizers) and the caller asked for cascading deletion.
   if (!deleted) return sendJson(ctx, opts.orphanDependents === false ? 202 : 200, form(object));
   if (store.def.returnDeletedObject) return sendJson(ctx, 200, form(object));
@@ -329,14 +337,17 @@ async function serveDelete(ctx: Context, store: ResourceStore, info: RequestInfo
  * (an object gone meanwhile is skipped), and answers with that list as it was read.
  */
 async function serveDeleteCollection(ctx: Context, store: ResourceStore, info: RequestInfo,
-  rctx: (dryRun: boolean, options?: RequestOptions) => RequestContext, query: URLSearchParams, deps: RestDeps, form: AnswerForm): Promise<void> {
+  rctx: (dryRun: boolean, options?: RequestOptions) => RequestContext, query: URLSearchParams, deps: RestDeps, form: AnswerForm, finish: Finish): Promise<void> {
   const o = parseListOptions(query);
   const opts = await readDeleteOptions(ctx, query, store.def.decodeProtobuf ? META_MEDIA_TYPES : META_MEDIA_TYPES.filter((t) => t !== PROTOBUF_MEDIA_TYPE));
-  const listed = await listObjects(store, info.namespace, { ...o, watch: false });
-  for (const item of listed.items) {
-    try { await store.delete(rctx(isDryRun(opts), { delete: opts }), item.metadata.name ?? '', opts.preconditions); } catch (e) {
-      if (!(isStatusError(e) && e.reason === 'NotFound')) throw e;
+  const listed = await finish(async () => {
+    const found = await listObjects(store, info.namespace, { ...o, watch: false });
+    for (const item of found.items) {
+      try { await store.delete(rctx(isDryRun(opts), { delete: opts }), item.metadata.name ?? '', opts.preconditions); } catch (e) {
+        if (!(isStatusError(e) && e.reason === 'NotFound')) throw e;
+      }
     }
-  }
+    return found;
+  });
   await sendList(ctx, store, query, listed, deps, form);
 }

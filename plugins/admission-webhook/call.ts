@@ -25,7 +25,7 @@ export async function callWebhook(h: Webhook, req: AdmissionRequest, mutating: b
   let answer: unknown;
   try {
     const endpoint = endpointOf(h.clientConfig ?? {});
-    answer = await postReview(endpoint, JSON.stringify(review.body), callDeadline(h.timeoutSeconds ?? 10, req.deadline), ctx.agents);
+    answer = await postReview(endpoint, JSON.stringify(review.body), callDeadline(h.timeoutSeconds ?? 10, req.deadline), ctx.agents, req.signal);
   } catch (e) {
     if (e instanceof CallFailure) throw new CallingWebhookError(name, e.message);
     throw e;

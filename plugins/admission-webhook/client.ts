@@ -5,6 +5,7 @@
 // reason texts upstream's client produces (`Post "<url>": context deadline exceeded`, ...), which
 // the caller wraps into `failed calling webhook "<name>": failed to call webhook: <reason>`. An
 // answer asking to be retried (429 or 5xx with Retry-After) is, as client-go's RESTClient does.
+// The request's context (its signal) ends the call too: a client gone is `context canceled`.
 import https from 'node:https';
 import { rootCertificatesError } from '../../core/client/kubeconfig-tls.js';
 import { goTransportReason as transportReason } from '../../core/client/go-url-error.js';
@@ -71,37 +72,45 @@ export class AgentPool {
 }
 
 /** POSTs `body`; resolves with the parsed JSON answer, rejects with CallFailure. */
-export async function postReview(endpoint: Endpoint, body: string, deadline: number, agents: AgentPool): Promise<unknown> {
+export async function postReview(endpoint: Endpoint, body: string, deadline: number, agents: AgentPool, signal?: AbortSignal): Promise<unknown> {
   const url = new URL(endpoint.url);
   const remaining = deadline - Date.now();
   // The time left, rounded up to whole seconds, in Go's Duration text (r.Timeout), set once for
   // every attempt; none once past.
   if (remaining > 0) url.searchParams.set('timeout', `${Math.ceil(remaining / 1000)}s`);
   const shown = `Post ${JSON.stringify(url.toString())}`;
-  const expired = () => new CallFailure(`failed to call webhook: ${shown}: context deadline exceeded`);
-  if (remaining <= 0) throw expired();
+  // The call's context is the request's with the call's deadline: whichever ended first names it.
+  const expired = () => new CallFailure(`failed to call webhook: ${shown}: ${contextEnd(signal) ?? 'context deadline exceeded'}`);
+  if (remaining <= 0 || signal?.aborted) throw expired();
   // client-go's RESTClient retries an answer that asks for it (429 or 5xx with Retry-After in
   // whole seconds) up to 10 times, after that many seconds; the body is sent again each time.
   for (let retries = 0; ; retries++) {
-    const answer = await postOnce(endpoint, url, shown, body, deadline, agents, retries < MAX_RETRIES);
+    const answer = await postOnce(endpoint, url, shown, body, deadline, agents, retries < MAX_RETRIES, signal);
     if (!(answer instanceof RetryAfter)) return answer;
     const wait = answer.seconds * 1000;
     if (Date.now() + wait >= deadline) {
-      await sleep(Math.max(0, deadline - Date.now()));
+      await sleep(Math.max(0, deadline - Date.now()), signal);
       throw expired();
     }
-    await sleep(wait);
+    await sleep(wait, signal);
+    if (signal?.aborted) throw expired();
   }
 }
 
+/** ctx.Err()'s text once the request's context has ended. */
+const contextEnd = (signal: AbortSignal | undefined): string | undefined =>
+  signal?.aborted ? (signal.reason instanceof Error ? signal.reason.message : String(signal.reason)) : undefined;
+
 class RetryAfter { constructor(readonly seconds: number) {} }
 
-function postOnce(endpoint: Endpoint, url: URL, shown: string, body: string, deadline: number, agents: AgentPool, mayRetry: boolean): Promise<unknown> {
+function postOnce(endpoint: Endpoint, url: URL, shown: string, body: string, deadline: number, agents: AgentPool, mayRetry: boolean,
+  signal: AbortSignal | undefined): Promise<unknown> {
   const remaining = deadline - Date.now();
-  if (remaining <= 0) return Promise.reject(new CallFailure(`failed to call webhook: ${shown}: context deadline exceeded`));
+  if (remaining <= 0 || signal?.aborted) return Promise.reject(new CallFailure(`failed to call webhook: ${shown}: ${contextEnd(signal) ?? 'context deadline exceeded'}`));
   return new Promise((resolve, reject) => {
     let settled = false;
     const fail = (reason: string) => { if (!settled) { settled = true; clearTimeout(timer); reject(new CallFailure(`failed to call webhook: ${reason}`)); } };
+    const onAbort = () => { fail(`${shown}: ${contextEnd(signal)}`); req.destroy(); };
     const req = https.request({
       method: 'POST', protocol: 'https:', hostname: url.hostname.replace(/^\[|\]$/g, ''), port: url.port || 443,
       path: url.pathname + url.search, agent: agents.get(endpoint.ca),
@@ -133,6 +142,8 @@ function postOnce(endpoint: Endpoint, url: URL, shown: string, body: string, dea
     });
     const timer = setTimeout(() => { fail(`${shown}: context deadline exceeded`); req.destroy(); }, remaining);
     req.on('error', (e: NodeJS.ErrnoException) => fail(`${shown}: ${transportReason(e, url)}`));
+    signal?.addEventListener('abort', onAbort, { once: true });
+    req.on('close', () => signal?.removeEventListener('abort', onAbort));
     req.end(body);
   });
 }

@@ -8,13 +8,15 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { parseDuration } from '../../core/flags/duration.js';
-import type { Plugin } from '../../core/plugin.js';
+import { createLogger } from '../../core/log.js';
 import { requestTimeoutMs } from '../../core/server/request-deadline.js';
 import { fixtures } from '../certificates/fixtures.js';
 import { csrObject, csrPath, CSR_PATH } from '../admission/support.js';
 import { Kubectl } from '../helpers/kubectl.js';
 import { startInProcess, tempDir, type RunningPlat } from '../helpers/plat.js';
 import { WatchStream } from '../helpers/watch-stream.js';
+import { logLines } from '../helpers/log-lines.js';
+import { holdingPlugin } from './holding-admission.js';
 
 const SIGNER = 'example.com/slow';
 // Upstream's baseTimeoutWriter: the Status without kind and apiVersion, sniffed as text/plain.
@@ -23,28 +25,12 @@ const TIMEOUT_STATUS = {
   message: 'Timeout: request did not complete within the allotted timeout', reason: 'Timeout', details: {}, code: 504,
 };
 
-/** Holds every CSR whose name starts with "hold-" in admitValidate until release(). */
-function holdingPlugin(): { plugin: Plugin; release: () => void; held: () => number } {
-  let waiting: (() => void)[] = [];
-  let held = 0;
-  const plugin: Plugin = {
-    name: 'HoldingAdmission',
-    apply(host) {
-      host.hooks.admitValidate.tapPromise('HoldingAdmission', async (req) => {
-        if (req.resource !== 'certificatesigningrequests' || !req.name.startsWith('hold-')) return;
-        held++;
-        await new Promise<void>((resolve) => waiting.push(resolve));
-      });
-    },
-  };
-  return { plugin, held: () => held, release: () => { for (const w of waiting) w(); waiting = []; } };
-}
-
 describe('--request-timeout', () => {
   let plat: RunningPlat;
   const hold = holdingPlugin();
   const fx = fixtures();
-  before(async () => { plat = await startInProcess({ args: ['--request-timeout=1s'], plugins: [hold.plugin] }); });
+  const logs = logLines();
+  before(async () => { plat = await startInProcess({ args: ['--request-timeout=1s'], plugins: [hold.plugin], logger: createLogger({ write: logs.write }) }); });
   after(async () => { hold.release(); await plat?.stop(); });
 
   it('answers 504 Timeout past the flag\'s time; the work goes on, but past the deadline it writes nothing', async () => {
@@ -62,6 +48,14 @@ describe('--request-timeout', () => {
       assert.equal((await plat.admin.get(csrPath('hold-1'))).status, 404, 'stored after the deadline');
       await new Promise((res) => setTimeout(res, 50));
     }
+    // As upstream logs it (utilruntime.HandleError): the timeout filter's line once the handler has
+    // returned (at once: FinishRequest stops waiting for the work when the context ends), then
+    // FinishRequest's once the work ends, with the storage call's refusal.
+    assert.match(await logs.waitFor('post-timeout activity - time-elapsed', 'the timeout filter'),
+      /^post-timeout activity - time-elapsed: [0-9.]+[µm]?s, POST "\/apis\/certificates\.platform\/v1\/certificatesigningrequests" result: <nil>$/);
+    assert.match(await logs.waitFor('FinishRequest: post-timeout activity', 'FinishRequest'),
+      /^FinishRequest: post-timeout activity - time-elapsed: [0-9.]+[µm]?s, panicked: false, err: context deadline exceeded, panic-reason: <nil>$/);
+    assert.ok(logs.lines.filter((l) => l.includes('post-timeout activity')).every((l) => l.startsWith('E') && l.includes('Unhandled Error')), logs.lines.join('\n'));
     // The same request in time is stored (the plugin lets it through at once now).
     const again = await plat.admin.post(CSR_PATH, csrObject('in-time', SIGNER, fx.ecCsrPem));
     assert.equal(again.status, 201, again.text);
