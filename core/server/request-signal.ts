@@ -3,6 +3,7 @@
 // connection's background read sees it close, for HTTP/2 when the stream is reset) with
 // WithRequestDeadline's deadline. Its reason is ctx.Err()'s text, which is what a storage call made
 // with the context fails with (etcd's client hands ctx.Err() back): whichever ended it first.
+import { setMaxListeners } from 'node:events';
 import type Koa from 'koa';
 import { setLongTimeout } from '../long-timeout.js';
 
@@ -20,6 +21,9 @@ export interface RequestSignal {
 
 export function requestSignal(ctx: Koa.Context, ms: number): RequestSignal {
   const c = new AbortController();
+  // Every call the request makes in parallel listens on it (a validating webhook each, called all
+  // at once): a dozen is a configuration, not a leak, and Node's warning past ten would say leak.
+  setMaxListeners(0, c.signal);
   // The deadline is kept on the timer's clock, as Go's context keeps its own: --request-timeout=1000h
   // needs a timer that does not overflow.
   const cancelTimer = setLongTimeout(() => c.abort(new ContextError(DEADLINE_EXCEEDED)), ms);
