@@ -3,7 +3,7 @@
 // declares (buildRequestType), every call must resolve to an overload of a declared function, and
 // after a clean check list and map literals must be homogeneous (ValidateHomogeneousAggregateLiterals).
 // @bufbuild/cel evaluates without checking, and an ill-typed condition would only err per request.
-import { parse } from '@bufbuild/cel';
+import type { parse } from '@bufbuild/cel';
 import { FUNCTIONS, TYPE_IDENTS, UNSUPPORTED, type Overload } from './cel-decls.js';
 import {
   exact, formatType, listOf, mapOf, mostGeneral, substitute, T, tryAssignList, typeString,

@@ -5,9 +5,8 @@
 // cel-go's words, where upstream refuses it. What passes the check fails only at evaluation, as
 // upstream's does (a missing field, a dyn value of the wrong type), where the error follows the
 // webhook's failurePolicy.
-import { celEnv, celFunc, CelScalar, celType, isCelError, mapType, parse, plan, type CelResult } from '@bufbuild/cel';
-import { strings } from '@bufbuild/cel/ext';
-import { RE2JS } from '@bufbuild/re2';
+import type { CelEnv, CelResult, parse } from '@bufbuild/cel';
+import { cel, celExt, re2 } from '../cel-modules.js';
 import { checkCondition } from './cel-check.js';
 import type { SelectorAttributesWire } from './selector-attributes.js';
 import type { SubjectAccessReviewSpec } from './subject-access-review.js';
@@ -15,9 +14,16 @@ import type { SubjectAccessReviewSpec } from './subject-access-review.js';
 /** upstream validation: at most this many conditions per webhook. */
 export const MAX_MATCH_CONDITIONS = 64;
 
-// cel-go declares matches both as a method and as a global function; @bufbuild/cel only the method.
-const globalMatches = celFunc('matches', [CelScalar.STRING, CelScalar.STRING], CelScalar.BOOL, (text, pattern) => RE2JS.compile(pattern).test(text));
-const env = celEnv({ variables: { request: mapType(CelScalar.STRING, CelScalar.DYN) }, funcs: [...strings, globalMatches] });
+let env: CelEnv | undefined;
+
+/** Built when the first condition is compiled: a role with no match conditions loads no CEL. */
+function matchEnv(): CelEnv {
+  if (env) return env;
+  const { celEnv, celFunc, CelScalar, mapType } = cel();
+  // cel-go declares matches both as a method and as a global function; @bufbuild/cel only the method.
+  const globalMatches = celFunc('matches', [CelScalar.STRING, CelScalar.STRING], CelScalar.BOOL, (text, pattern) => re2().RE2JS.compile(pattern).test(text));
+  return env = celEnv({ variables: { request: mapType(CelScalar.STRING, CelScalar.DYN) }, funcs: [...celExt().strings, globalMatches] });
+}
 
 export class MatchConditionError extends Error {
   constructor(readonly detail: string) {
@@ -50,7 +56,7 @@ export interface CompiledCondition {
 export function compileMatchCondition(expression: string): CompiledCondition {
   let parsed: Parsed;
   try {
-    parsed = parse(expression);
+    parsed = cel().parse(expression);
   } catch (err) {
     const text = (err as Error).message;
     const m = /^<input>:(\d+):(\d+): ([\s\S]*)$/.exec(text);
@@ -63,7 +69,7 @@ export function compileMatchCondition(expression: string): CompiledCondition {
   if (checked.outputType !== 'bool') throw new MatchConditionError(`must evaluate to bool but got ${checked.outputType}`);
   let program: Program;
   try {
-    program = plan(env, parsed) as Program;
+    program = cel().plan(matchEnv(), parsed) as Program;
   } catch (err) {
     throw new MatchConditionError(`compilation failed: ERROR: ${(err as Error).message}`);
   }
@@ -102,6 +108,7 @@ export function evaluateMatchConditions(conditions: readonly CompiledCondition[]
   const request = celRequest(spec);
   const errors: string[] = [];
   for (const c of conditions) {
+    const { celType, isCelError } = cel();
     const r = c.program({ request });
     if (isCelError(r)) {
       errors.push(`cel evaluation error: expression '${c.expression}' resulted in error: ${r.message}`);

@@ -4,8 +4,8 @@
 // public type checker, so the checks upstream's checker makes that matter here are done on the
 // parsed tree: undeclared variables, unknown `user` fields, and a validation rule whose result is
 // statically not a bool ("must evaluate to bool", as upstream). Other type errors surface per token.
-import { CelScalar, celEnv, isCelError, isCelList, isCelMap, mapType, parse, plan, type CelValue } from '@bufbuild/cel';
-import { strings } from '@bufbuild/cel/ext';
+import type { CelEnv, CelValue, parse, plan } from '@bufbuild/cel';
+import { cel, celExt } from '../../core/cel-modules.js';
 import type { CompileResult, ExpressionCompiler, ExpressionKind } from '../../core/authn/authentication-config/index.js';
 
 type ParsedExpr = ReturnType<typeof parse>;
@@ -22,8 +22,18 @@ const TYPE_NAMES = new Set(['int', 'uint', 'double', 'bool', 'string', 'bytes', 
 
 type StaticType = 'bool' | 'string' | 'int' | 'uint' | 'double' | 'bytes' | 'null' | 'list' | 'map' | 'dyn' | 'object';
 
-const claimsEnv = celEnv({ variables: { claims: mapType(CelScalar.STRING, CelScalar.DYN) }, funcs: strings });
-const userEnv = celEnv({ variables: { user: mapType(CelScalar.STRING, CelScalar.DYN) }, funcs: strings });
+const envs = new Map<'claims' | 'user', CelEnv>();
+
+/** The environment of one variable, built when its first expression is planned. */
+function envOf(variable: 'claims' | 'user'): CelEnv {
+  let env = envs.get(variable);
+  if (env === undefined) {
+    const { CelScalar, celEnv, mapType } = cel();
+    env = celEnv({ variables: { [variable]: mapType(CelScalar.STRING, CelScalar.DYN) }, funcs: celExt().strings });
+    envs.set(variable, env);
+  }
+  return env;
+}
 
 export interface CompiledExpression {
   readonly expression: string;
@@ -173,7 +183,7 @@ function compileExpression(expression: string, kind: ExpressionKind): CompiledEx
   const variable = kind === 'userValidation' ? 'user' : 'claims';
   let parsed: ParsedExpr;
   try {
-    parsed = parse(expression);
+    parsed = cel().parse(expression);
   } catch (err) {
     return { ok: false, type: 'Invalid', detail: `compilation failed: ERROR: ${(err as Error).message}` };
   }
@@ -187,7 +197,7 @@ function compileExpression(expression: string, kind: ExpressionKind): CompiledEx
   }
   let program: Program;
   try {
-    program = plan(variable === 'user' ? userEnv : claimsEnv, parsed) as Program;
+    program = cel().plan(envOf(variable), parsed) as Program;
   } catch (err) {
     return { ok: false, type: 'Internal', detail: `program instantiation failed: ${(err as Error).message}` };
   }
@@ -215,7 +225,7 @@ export function evaluate(c: CompiledExpression, input: unknown): CelValue {
   } catch (err) {
     throw new CelEvaluationError((err as Error).message);
   }
-  if (isCelError(out)) throw new CelEvaluationError(out.message);
+  if (cel().isCelError(out)) throw new CelEvaluationError(out.message);
   return out;
 }
 
@@ -223,7 +233,7 @@ export function evaluate(c: CompiledExpression, input: unknown): CelValue {
 export function celStringList(v: CelValue): string[] {
   if (v === null) return [];
   if (typeof v === 'string') return v === '' ? [] : [v];
-  if (isCelList(v)) {
+  if (cel().isCelList(v)) {
     const out: string[] = [];
     for (const item of v) {
       if (typeof item !== 'string') throw new CelEvaluationError('expression must return a string or a list of strings');
@@ -236,4 +246,4 @@ export function celStringList(v: CelValue): string[] {
 
 export const celTypeName = (v: CelValue): string =>
   v === null ? 'null_type' : typeof v === 'bigint' ? 'int' : typeof v === 'number' ? 'double' : typeof v === 'boolean' ? 'bool'
-    : typeof v === 'string' ? 'string' : isCelList(v) ? 'list' : isCelMap(v) ? 'map' : 'object';
+    : typeof v === 'string' ? 'string' : cel().isCelList(v) ? 'list' : cel().isCelMap(v) ? 'map' : 'object';

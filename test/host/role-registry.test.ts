@@ -2,6 +2,7 @@
 // hooks each role calls, which names the other commands in the uncalled-tap warning without
 // loading their plugins, is the one the profiles' plugins declare.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -10,14 +11,27 @@ import { HOST_CALLED } from '../../core/hooks.js';
 import { hooksCalled } from '../../core/uncalled-taps.js';
 import { profiles } from '../../host/profiles.js';
 import { roleCalls, roles } from '../../host/role-registry.js';
-import { repoRoot, tempDir } from '../helpers/plat.js';
-import { runPlat } from '../helpers/run-plat.js';
+import { freePort, repoRoot, tempDir } from '../helpers/plat.js';
+import { runPlat, startPlat } from '../helpers/run-plat.js';
 
 /**
  * The modules `plat <args>` loads, as file URLs: ES modules from a loader hook, CommonJS ones
  * (tapable, ajv, yaml, koa are) from require.cache at exit.
  */
 function modulesLoaded(args: string[]): string[] {
+  return traced((nodeOptions) => runPlat(args, { env: { NODE_OPTIONS: nodeOptions } }));
+}
+
+/** The modules a process loads, `run` being given the NODE_OPTIONS that trace them. */
+function traced(run: (nodeOptions: string) => { code: number | null; stderr: string }): string[] {
+  const trace = moduleTrace();
+  const r = run(trace.nodeOptions);
+  assert.equal(r.code, 0, r.stderr);
+  return trace.modules();
+}
+
+/** NODE_OPTIONS that record the modules a process loads, and the record once it has exited. */
+function moduleTrace(): { nodeOptions: string; modules: () => string[] } {
   const dir = tempDir('plat-role-modules-');
   const trace = path.join(dir, 'modules.txt');
   writeFileSync(path.join(dir, 'hooks.mjs'), `import { appendFileSync } from 'node:fs';
@@ -30,10 +44,18 @@ register(${JSON.stringify(pathToFileURL(path.join(dir, 'hooks.mjs')).href)});
 const required = createRequire(import.meta.url).cache;
 process.on('exit', () => appendFileSync(${JSON.stringify(trace)}, Object.keys(required).map((f) => pathToFileURL(f).href + '\\n').join('')));
 `);
-  const r = runPlat(args, { env: { NODE_OPTIONS: `--import=${pathToFileURL(path.join(dir, 'register.mjs')).href}` } });
-  assert.equal(r.code, 0, r.stderr);
-  return readFileSync(trace, 'utf8').split('\n').filter(Boolean);
+  return {
+    nodeOptions: `--import=${pathToFileURL(path.join(dir, 'register.mjs')).href}`,
+    modules: () => readFileSync(trace, 'utf8').split('\n').filter(Boolean),
+  };
 }
+
+/** The packages among `modules`, by name. */
+function packagesOf(modules: readonly string[]): Set<string | undefined> {
+  return new Set(modules.map((u) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(u)?.[1]));
+}
+
+const CEL_PACKAGES = ['@bufbuild/cel', '@bufbuild/cel-spec', '@bufbuild/protobuf', '@bufbuild/re2'];
 
 /** The plugin directories among `modules`. */
 function pluginsOf(modules: readonly string[]): string[] {
@@ -66,11 +88,62 @@ describe('role registry', () => {
   for (const role of ['apiserver', 'controller-manager', 'nodeagent']) {
     it(`plat ${role} --help loads none of yaml, ajv, koa, cosmiconfig, lmdb`, () => {
       const modules = modulesLoaded([role, '--help']);
-      const packages = new Set(modules.map((u) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(u)?.[1]));
+      const packages = packagesOf(modules);
       assert.ok(packages.has('tapable'), 'the trace sees CommonJS packages');
       assert.deepEqual(['yaml', 'ajv', 'koa', 'cosmiconfig', 'lmdb'].filter((p) => packages.has(p)), []);
     });
   }
+
+  // CEL (~130 modules) is loaded when the first expression is compiled, not with the plugins that
+  // compile them (authorization and admission match conditions, OIDC claim mappings).
+  for (const role of ['apiserver', 'all']) {
+    it(`plat ${role} --help loads no CEL package`, () => {
+      const packages = packagesOf(modulesLoaded([role, '--help']));
+      assert.ok(packages.has('tapable'), 'the trace sees CommonJS packages');
+      assert.deepEqual(CEL_PACKAGES.filter((p) => packages.has(p)), []);
+    });
+  }
+
+  it('plat all started without CEL in its configuration loads no CEL package', async () => {
+    const trace = moduleTrace();
+    const dataDir = tempDir('plat-role-start-');
+    const plat = await startPlat(['all', '--data-dir', dataDir, '--secure-port', String(await freePort())], /plat is serving at/,
+      { cwd: dataDir, env: { NODE_OPTIONS: trace.nodeOptions } });
+    await plat.stop();
+    const packages = packagesOf(trace.modules());
+    assert.ok(packages.has('koa'), 'the trace sees the CommonJS packages of a serving plat');
+    assert.deepEqual(CEL_PACKAGES.filter((p) => packages.has(p)), []);
+  });
+
+  it('compiling and evaluating every kind of CEL expression loads one copy of each CEL package, the CommonJS one', () => {
+    const dist = pathToFileURL(path.join(repoRoot, 'dist')).href;
+    const script = `
+      const authz = await import('${dist}/core/authz/match-conditions.js');
+      const admission = await import('${dist}/plugins/admission-webhook/cel/compile.js');
+      const { evaluateMatchConditions } = await import('${dist}/plugins/admission-webhook/cel/evaluate.js');
+      const { AuthorizerSession } = await import('${dist}/plugins/admission-webhook/cel/authz-library.js');
+      const { CelCompiler, evaluate, celInput } = await import('${dist}/plugins/authn-oidc/cel.js');
+      const spec = { user: 'u', groups: [], uid: '', extra: {} };
+      if (!authz.evaluateMatchConditions([authz.compileMatchCondition("request.user.matches('^u$')")], spec).matches) throw new Error('authz');
+      if (!('program' in admission.compileMatchCondition("authorizer.path('/x').check('get').allowed() || true"))) throw new Error('admission');
+      const session = new AuthorizerSession({ name: 'u', groups: [] });
+      const resource = { group: '', resource: 'r', subresource: '', namespace: '', name: '' };
+      const m = await evaluateMatchConditions([{ expression: "authorizer.requestResource.check('get').allowed()" }], 'Fail',
+        { object: {}, oldObject: null, request: {}, session, requestResource: resource, resolvePending: async () => { for (const k of session.pending.keys()) session.answers.set(k, { decision: 'allow', reason: '', error: '' }); session.pending.clear(); } });
+      if (!m.matches) throw new Error('admission evaluation');
+      const oidc = new CelCompiler();
+      oidc.compile('claims.sub', 'claimMapping');
+      oidc.compile('user.username != ""', 'userValidation');
+      if (evaluate(oidc.program('claims.sub', 'claimMapping'), celInput({ sub: 'x' })) !== 'x') throw new Error('oidc');
+    `;
+    const modules = traced((nodeOptions) => {
+      const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: repoRoot, env: { ...process.env, NODE_OPTIONS: nodeOptions }, encoding: 'utf8', timeout: 30_000 });
+      return { code: r.status, stderr: r.stderr };
+    });
+    const cel = [...new Set(modules.filter((u) => CEL_PACKAGES.some((p) => u.includes(`/node_modules/${p}/`))))];
+    for (const p of ['@bufbuild/cel', '@bufbuild/protobuf', '@bufbuild/re2']) assert.ok(cel.some((u) => u.includes(`/node_modules/${p}/dist/cjs/`)), p);
+    assert.deepEqual(cel.filter((u) => !u.includes('/dist/cjs/')), []);
+  });
 
   it('plat controller-manager imports the controllers, not the API server\'s plugins', () => {
     assert.deepEqual(pluginsOf(modulesLoaded(['controller-manager', '--help'])), ['controller-manager', 'controller-manager-serving', 'csrapproving', 'csrcleaner', 'csrsigning']);

@@ -1,7 +1,8 @@
 // Compiling a match condition: parse with @bufbuild/cel, check (check.ts), plan. Errors read as
 // cel-go's issues (`ERROR: <input>:1:5: ...` with the source line and a caret) behind upstream's
 // `compilation failed: ` prefix, or `must evaluate to bool`.
-import { parse, plan, type CelResult } from '@bufbuild/cel';
+import type { CelResult } from '@bufbuild/cel';
+import { cel } from '../../../core/cel-modules.js';
 import { checkExpression } from './check.js';
 import { matchConditionEnv, matchConditionVars } from './environment.js';
 import type { CelBindings } from './bindings.js';
@@ -42,20 +43,20 @@ export function compileMatchCondition(expression: string): Compiled {
 function compileUncached(expression: string): Compiled {
   let parsed;
   try {
-    parsed = parse(expression);
+    parsed = cel().parse(expression);
   } catch (e) {
     const text = e instanceof Error ? e.message : String(e);
     const m = /^<input>:(\d+):(\d+): ([\s\S]*)$/.exec(text);
     const issue = m ? renderIssue(expression, offsetOf(expression, Number(m[1]), Number(m[2])), `Syntax error: ${m[3]}`) : `ERROR: <input>: Syntax error: ${text}`;
     return { error: `compilation failed: ${issue}` };
   }
-  const { issues, type } = checkExpression(matchConditionEnv, parsed, matchConditionVars);
+  const { issues, type } = checkExpression(matchConditionEnv(), parsed, matchConditionVars);
   // cel-go lists issues in source order.
   const sorted = [...issues].sort((a, b) => a.offset - b.offset);
   if (sorted.length) return { error: `compilation failed: ${sorted.map((i) => renderIssue(expression, i.offset, i.message)).join('\n')}` };
   if (type !== 'bool') return { error: 'must evaluate to bool' };
   try {
-    return { program: plan(matchConditionEnv, parsed) as Program };
+    return { program: cel().plan(matchConditionEnv(), parsed) as Program };
   } catch (e) {
     return { error: `compilation failed: ERROR: <input>: ${e instanceof Error ? e.message : String(e)}` };
   }

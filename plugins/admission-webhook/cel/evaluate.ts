@@ -1,7 +1,7 @@
 // Evaluating a webhook's match conditions for one admission request, with upstream's outcome
 // rules (matchconditions/matcher.go): any condition false skips the webhook; otherwise any
 // error fails (failurePolicy Fail) or skips (Ignore); otherwise the webhook is called.
-import { isCelError } from '@bufbuild/cel';
+import { cel } from '../../../core/cel-modules.js';
 import { newAuthorizer, type AuthorizerSession } from './authz-library.js';
 import { toCel, type CelBindings } from './bindings.js';
 import { compileMatchCondition } from './compile.js';
@@ -29,7 +29,7 @@ async function evaluateOne(expression: string, ctx: MatchContext, bindings: () =
   for (let round = 0; round < MAX_AUTHORIZATION_ROUNDS; round++) {
     const result = compiled.program(bindings());
     if (ctx.session.pending.size > 0) { await ctx.resolvePending(); continue; }
-    if (isCelError(result)) return `expression '${expression}' resulted in error: ${result.message}`;
+    if (cel().isCelError(result)) return `expression '${expression}' resulted in error: ${result.message}`;
     if (typeof result !== 'boolean') return `expression '${expression}' resulted in error: no such overload: expression did not evaluate to a bool`;
     return result;
   }
