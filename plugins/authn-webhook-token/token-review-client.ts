@@ -102,7 +102,7 @@ export class TokenReviewClient {
   constructor(o: TokenReviewClientOptions) {
     this.apiVersion = `${TOKEN_REVIEW_GROUP}/${o.version}`;
     this.#client = new WebhookClient({
-      connection: o.connection, kind: 'TokenReview',
+      connection: o.connection,
       ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}),
       ...(o.backoff ? { backoff: o.backoff } : {}),
       ...(o.sleep ? { sleep: o.sleep } : {}),
