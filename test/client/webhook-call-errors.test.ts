@@ -36,6 +36,8 @@ const REPLIES: Record<string, Reply | 'hang'> = {
   '/unavailable': json(503, {}),
   '/truncated': { code: 200, type: 'application/json', body: '{"apiVersion":"authentication.k8s.io/v1beta1","kind":' },
   '/empty': { code: 200, type: 'application/json', body: '' },
+  '/string-verdict': json(200, { status: { authenticated: 'yes', allowed: 'yes' } }),
+  '/status-list': json(200, { status: [] }),
   '/hang': 'hang',
 };
 
@@ -81,7 +83,7 @@ interface Row {
   readonly path: string;
   /** The error's text; `url` is the URL the client posted to (with ?timeout=1s). */
   readonly error: (url: string) => string;
-  /** The authorization webhook's text where it differs (its timeout is the REST client's own). */
+  /** The authorization webhook's text where it differs (its timeout is the REST client's own, its review another type). */
   readonly authzError?: (url: string) => string;
   /** Requests made: DefaultShouldRetry's five steps for what it retries, else one. */
   readonly attempts?: number;
@@ -99,6 +101,16 @@ const ROWS: readonly Row[] = [
   {
     what: 'a truncated JSON body: the decoder\'s words', path: '/truncated',
     error: () => 'couldn\'t get version/kind; json parse error: unexpected end of JSON input',
+  },
+  {
+    what: 'a verdict of the wrong type: Go\'s decoder into the typed review', path: '/string-verdict',
+    error: () => 'json: cannot unmarshal string into Go struct field TokenReviewStatus.status.authenticated of type bool',
+    authzError: () => 'json: cannot unmarshal string into Go struct field SubjectAccessReviewStatus.status.allowed of type bool',
+  },
+  {
+    what: 'a status that is no object: Go\'s decoder into the typed review', path: '/status-list',
+    error: () => 'json: cannot unmarshal array into Go struct field TokenReview.status of type v1beta1.TokenReviewStatus',
+    authzError: () => 'json: cannot unmarshal array into Go struct field SubjectAccessReview.status of type v1.SubjectAccessReviewStatus',
   },
   { what: 'an empty 200: Into\'s words', path: '/empty', error: () => '0-length response with status code: 200 and content type: application/json' },
   {
