@@ -22,11 +22,13 @@ export interface Attributes {
 /**
  * An authorizer's answer. No opinion is `undefined`, or `noOpinion` when the authorizer says why
  * (upstream's DecisionNoOpinion with a reason): the chain then goes on, and if nobody decides the
- * reasons end the 403 and fill a SubjectAccessReview's status.reason (union.ts).
+ * reasons end the 403 and fill a SubjectAccessReview's status.reason (union.ts). A deny with an
+ * `error` is upstream's DecisionDeny returned with an error (a webhook that could not be asked
+ * under failurePolicy Deny): a request gets 500 with the error, an access review its evaluationError.
  */
 export type Decision =
   | { readonly decision: 'allow'; readonly reason?: string }
-  | { readonly decision: 'deny'; readonly reason: string }
+  | { readonly decision: 'deny'; readonly reason: string; readonly error?: string }
   | { readonly decision: 'noOpinion'; readonly reason?: string };
 
 /** "User \"alice\" cannot list resource \"certificatesigningrequests\" in API group \"...\" at the cluster scope" */

@@ -8,6 +8,7 @@
 import type { Decision } from './attributes.js';
 import { answerKindMismatch } from '../api/answer-kind.js';
 import { parseGroupVersion } from '../api/group-version.js';
+import { goJsonType } from '../api/patch/json-value.js';
 
 export interface ReviewStatus {
   readonly allowed: boolean;
@@ -26,24 +27,32 @@ export class SubjectAccessReviewError extends Error {
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** Reads the answer to a SubjectAccessReview of `apiVersion` (v1 and v1beta1 share the status). */
+/**
+ * Reads the answer to a SubjectAccessReview of `apiVersion` (v1 and v1beta1 share the status). A
+ * status field of the wrong JSON type is said as Go's decoder says it into the typed review (`json:
+ * cannot unmarshal string into Go struct field SubjectAccessReviewStatus.status.allowed of type
+ * bool`); null is absent, as it is to Go.
+ */
 export function parseReviewStatus(body: unknown, apiVersion: string): ReviewStatus {
   const bad = (why: string) => new SubjectAccessReviewError(`malformed SubjectAccessReview response: ${why}`);
   if (!isObj(body)) throw bad('not a JSON object');
-  const mismatch = answerKindMismatch(body, { ...parseGroupVersion(apiVersion)!, kind: 'SubjectAccessReview' });
+  const gv = parseGroupVersion(apiVersion)!;
+  const mismatch = answerKindMismatch(body, { ...gv, kind: 'SubjectAccessReview' });
   if (mismatch) throw bad(mismatch);
+  const wrong = (owner: string, path: string, value: unknown, goType: string) =>
+    new SubjectAccessReviewError(`json: cannot unmarshal ${goJsonType(value)} into Go struct field ${owner}.${path} of type ${goType}`);
   const status = body['status'] ?? {};
-  if (!isObj(status)) throw bad('status is not an object');
+  if (!isObj(status)) throw wrong('SubjectAccessReview', 'status', status, `${gv.version}.SubjectAccessReviewStatus`);
   const flag = (k: string): boolean => {
     const v = status[k];
     if (v === undefined || v === null) return false;
-    if (typeof v !== 'boolean') throw bad(`status.${k} is not a boolean`);
+    if (typeof v !== 'boolean') throw wrong('SubjectAccessReviewStatus', `status.${k}`, v, 'bool');
     return v;
   };
   const text = (k: string): string => {
     const v = status[k];
     if (v === undefined || v === null) return '';
-    if (typeof v !== 'string') throw bad(`status.${k} is not a string`);
+    if (typeof v !== 'string') throw wrong('SubjectAccessReviewStatus', `status.${k}`, v, 'string');
     return v;
   };
   return { allowed: flag('allowed'), denied: flag('denied'), reason: text('reason'), evaluationError: text('evaluationError') };

@@ -3,11 +3,19 @@
 // URL's query is the client's timeout alone (`?timeout=30s`): client-go's Request.URL sends the
 // rest.Config Timeout that NewGenericWebhook sets and builds the query from the request's own
 // parameters, so a query written into the kubeconfig's server is not sent; its path is the
-// server's as NewRequest joins it (path.Join: `/authorize/` is sent as `/authorize`). Transient failures (connection reset, 429, 500, 504, or any answer with Retry-After) are
-// retried with upstream's backoff (500ms, factor 1.5, jitter 0.2, 5 steps: DefaultShouldRetry);
-// every other failure ends the call at once. One timeout bounds the whole call, retries included.
+// server's as NewRequest joins it (path.Join: `/authorize/` is sent as `/authorize`). Failures
+// are retried as WithExponentialBackoff with DefaultShouldRetry retries them (a connection reset,
+// an answered error that is InternalError, Timeout or TooManyRequests, or one asking for a delay:
+// webhook-should-retry.ts), with upstream's backoff (500ms, factor 1.5, jitter 0.2, 5 steps); every
+// other failure ends the call at once. One timeout bounds the whole call, retries included.
 //
-// Error messages never carry the request or response body: a webhook may echo a caller's token.
+// Errors are client-go's texts, as the callers' log lines and status show them: an answered error
+// in the server's Status words or NewGenericServerResponse's (webhook-answer.ts), no answer as Go's
+// url.Error (`Post "<url>": dial tcp ...: connect: connection refused`, `Post "<url>": context
+// deadline exceeded`), an undecodable body in the decoder's words. A deadline that passes while
+// waiting to retry ends the call with the last attempt's error, as WithExponentialBackoff returns it.
+// They never carry the request (a webhook may echo a caller's token back; upstream's text of a
+// text/plain answer is the answer's, so such a body is the webhook's own words).
 import http from 'node:http';
 import https from 'node:https';
 import { createSecureContext } from 'node:tls';
@@ -15,7 +23,10 @@ import { sleepUnlessAborted } from '../abort-wait.js';
 import type { WebhookConnection } from './kubeconfig.js';
 import { failOnAbortWhileTunnelling, ProxyAgent } from './proxy-connect.js';
 import { checkServerIdentity } from './server-identity.js';
-import { goUrlErrorText } from './go-url-error.js';
+import { goTransportReason } from './go-url-error.js';
+import { readAnswer } from './webhook-answer.js';
+import { shouldRetryAnswer } from './webhook-should-retry.js';
+import { retryAfterSeconds } from './request-retry.js';
 import { trackSocketAddresses } from './socket-addresses.js';
 import { formatDuration } from '../flags/duration.js';
 import { goPathClean } from '../go-path-clean.js';
@@ -35,9 +46,13 @@ const MAX_RESPONSE_BYTES = 1 << 20;
 
 export interface WebhookClientOptions {
   readonly connection: WebhookConnection;
-  /** What the answer should be, for messages: `malformed TokenReview response: not JSON`. */
-  readonly kind: string;
   readonly timeoutMs?: number;
+  /**
+   * The timeout is the REST client's own (http.Client.Timeout, the authorization webhook's) rather
+   * than the caller's context (the token webhook's): Go then says `(Client.Timeout exceeded while
+   * awaiting headers)` after `context deadline exceeded`.
+   */
+  readonly clientTimeout?: boolean;
   readonly backoff?: Backoff;
   /** Waits between retries; injectable so tests need not sleep. */
   readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
@@ -54,7 +69,7 @@ export class WebhookCallError extends Error {
 export class WebhookClient {
   readonly timeoutMs: number;
   readonly #conn: WebhookConnection;
-  readonly #kind: string;
+  readonly #deadlineText: string;
   readonly #backoff: Backoff;
   readonly #sleep: (ms: number, signal: AbortSignal) => Promise<void>;
   readonly #random: () => number;
@@ -64,7 +79,6 @@ export class WebhookClient {
   /** Throws (at start-up) on an unparsable CA, certificate or key, or a key that does not match. */
   constructor(o: WebhookClientOptions) {
     this.#conn = o.connection;
-    this.#kind = o.kind;
     this.timeoutMs = o.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.#backoff = o.backoff ?? DEFAULT_BACKOFF;
     this.#sleep = o.sleep ?? sleepUnlessAborted;
@@ -76,6 +90,7 @@ export class WebhookClient {
     this.#url.search = `?timeout=${formatDuration(this.timeoutMs)}`;
     // NewRESTClient drops the base URL's fragment; Go's url.Error names the URL without it.
     this.#url.hash = '';
+    this.#deadlineText = `${this.#shown}: context deadline exceeded${o.clientTimeout ? ' (Client.Timeout exceeded while awaiting headers)' : ''}`;
     if (c.server.protocol === 'https:') {
       const tls = {
         ...(c.ca ? { ca: c.ca } : {}),
@@ -91,25 +106,29 @@ export class WebhookClient {
 
   close(): void { this.#agent.destroy(); }
 
+  /** url.Error's `Post "<url>"`. */
+  get #shown(): string { return `Post ${JSON.stringify(this.#url.toString())}`; }
+
   /** POSTs `body` (JSON text) and resolves with the parsed answer; rejects with WebhookCallError. */
   async post(body: string): Promise<unknown> {
     const signal = AbortSignal.timeout(this.timeoutMs);
-    const late = () => new WebhookCallError(`webhook did not answer within ${this.timeoutMs}ms`);
     let delay = this.#backoff.initialMs;
     for (let attempt = 1; ; attempt++) {
+      let last: WebhookCallError;
       try {
         return await this.#once(body, signal);
       } catch (err) {
-        if (signal.aborted) throw late();
+        if (signal.aborted) throw new WebhookCallError(this.#deadlineText);
         if (!(err instanceof WebhookCallError)) throw new WebhookCallError(`webhook request failed: ${(err as Error).message}`);
         if (!err.retriable || attempt >= this.#backoff.steps) throw err;
+        last = err;
       }
       const jittered = delay + delay * this.#backoff.jitter * this.#random();
       delay *= this.#backoff.factor;
       try {
         await this.#sleep(jittered, signal);
       } catch {
-        throw late();
+        throw last;
       }
     }
   }
@@ -136,28 +155,22 @@ export class WebhookClient {
         let size = 0;
         res.on('data', (chunk: Buffer) => {
           size += chunk.length;
-          if (size > MAX_RESPONSE_BYTES) { res.destroy(); reject(new WebhookCallError('webhook response too large')); return; }
+          if (size > MAX_RESPONSE_BYTES) { res.destroy(); reject(new WebhookCallError(`${this.#shown}: response body larger than ${MAX_RESPONSE_BYTES} bytes`)); return; }
           chunks.push(chunk);
         });
-        res.on('error', (err) => reject(err));
+        res.on('error', (err: NodeJS.ErrnoException) => reject(new WebhookCallError(`${this.#shown}: ${goTransportReason(err, this.#url)}`)));
         res.on('end', () => {
-          const code = res.statusCode ?? 0;
-          if (code < 200 || code > 299) {
-            const retriable = code === 429 || code === 500 || code === 504 || res.headers['retry-after'] !== undefined;
-            reject(new WebhookCallError(`webhook answered HTTP ${code}`, retriable));
-            return;
-          }
-          try {
-            resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
-          } catch {
-            reject(new WebhookCallError(`malformed ${this.#kind} response: not JSON`));
-          }
+          const after = retryAfterSeconds(res.headers) ?? 0;
+          const answer = readAnswer(res.statusCode ?? 0, res.headers['content-type'], Buffer.concat(chunks), after);
+          if (answer.ok) resolve(answer.value);
+          else reject(new WebhookCallError(answer.reason, answer.status !== undefined && shouldRetryAnswer(answer.status)));
         });
       });
-      // In client-go's words (the webhook's REST client): `Post "<url>": dial tcp <host:port>: connect: connection refused`.
+      // utilnet.IsConnectionReset: a reset (not a server that closed first, Go's EOF) is retried.
       const ends = trackSocketAddresses(req);
       req.on('error', (err: NodeJS.ErrnoException) => {
-        reject(new WebhookCallError(goUrlErrorText('POST', this.#url, Object.assign(err, ends)), err.code === 'ECONNRESET'));
+        const reason = goTransportReason(Object.assign(err, ends), this.#url);
+        reject(new WebhookCallError(`${this.#shown}: ${reason}`, reason.endsWith('connection reset by peer')));
       });
       failOnAbortWhileTunnelling(req, signal, reject);
       req.end(Buffer.from(body)); // the head may hold UTF-8 bytes (impersonation-headers.ts)

@@ -232,6 +232,11 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
       log.error('authorizer failed', { method: ctx.method, path: ctx.path, user: ctx.state.user.name, err: e.describe() });
       return sendInternalErrorText(ctx, e.message);
     }
+    // WithAuthorization: a deny that came with an error is that error's 500, not a 403.
+    if (decision?.decision === 'deny' && decision.error !== undefined) {
+      log.error('authorizer failed', { method: ctx.method, path: ctx.path, user: ctx.state.user.name, err: decision.error });
+      return sendInternalErrorText(ctx, decision.error);
+    }
     if (decision?.decision !== 'allow') throw forbiddenError(attrs, decision?.reason);
     log.v(4).info('request', { verb: info.verb, path: ctx.path, user: ctx.state.user.name });
     await next();

@@ -9,7 +9,7 @@
 import https from 'node:https';
 import { rootCertificatesError } from '../../core/client/kubeconfig-tls.js';
 import { goTransportReason as transportReason } from '../../core/client/go-url-error.js';
-import { readAnswer } from './answer.js';
+import { readAnswer } from '../../core/client/webhook-answer.js';
 import { answerRetryWait, MAX_RETRIES } from '../../core/client/request-retry.js';
 import { sleep } from '../../core/abort-wait.js';
 import type { WebhookClientConfig } from './types.js';

@@ -9,6 +9,7 @@ import type { WebhookConnection } from '../../core/client/kubeconfig.js';
 import { WebhookClient, type Backoff } from '../../core/client/webhook-client.js';
 import { answerKindMismatch } from '../../core/api/answer-kind.js';
 import { parseGroupVersion } from '../../core/api/group-version.js';
+import { goJsonType } from '../../core/api/patch/json-value.js';
 
 export { DEFAULT_BACKOFF, DEFAULT_TIMEOUT_MS } from '../../core/client/webhook-client.js';
 export type { Backoff } from '../../core/client/webhook-client.js';
@@ -46,42 +47,58 @@ export class TokenReviewError extends Error {
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === 'string');
 
-/** Reads a TokenReview answer; throws TokenReviewError for anything not shaped like one. */
+/**
+ * Reads a TokenReview answer; throws TokenReviewError for anything not shaped like one. A field of
+ * the wrong JSON type is said as Go's decoder says it (`json: cannot unmarshal string into Go
+ * struct field TokenReviewStatus.status.authenticated of type bool`), as upstream's client
+ * decoding into the typed TokenReview of `apiVersion` does; null is absent, as it is to Go.
+ */
 export function parseReview(body: unknown, apiVersion: string): ReviewResult {
   const bad = (why: string) => new TokenReviewError(`malformed TokenReview response: ${why}`);
   if (!isObj(body)) throw bad('not a JSON object');
   const mismatch = answerKindMismatch(body, { ...parseGroupVersion(apiVersion)!, kind: 'TokenReview' });
   if (mismatch) throw bad(mismatch);
+  const pkg = parseGroupVersion(apiVersion)!.version;
+  const wrong = (owner: string, path: string, value: unknown, goType: string) =>
+    new TokenReviewError(`json: cannot unmarshal ${goJsonType(value)} into Go struct field ${owner}.${path} of type ${goType}`);
+  const strings = (owner: string, path: string, v: unknown, listType = '[]string'): void => {
+    if (v === undefined || v === null) return;
+    if (!Array.isArray(v)) throw wrong(owner, path, v, listType);
+    const odd = v.find((e) => e !== null && typeof e !== 'string');
+    if (odd !== undefined) throw wrong(owner, path, odd, 'string');
+  };
   const status = body['status'];
   if (status === undefined || status === null) return { authenticated: false };
-  if (!isObj(status)) throw bad('status is not an object');
-  const error = status['error'];
-  if (error !== undefined && typeof error !== 'string') throw bad('status.error is not a string');
-  const authenticated = status['authenticated'];
-  if (authenticated !== undefined && typeof authenticated !== 'boolean') throw bad('status.authenticated is not a boolean');
-  const audiences = status['audiences'] ?? [];
-  if (!isStrings(audiences)) throw bad('status.audiences is not a list of strings');
-  const auds = audiences.length ? { audiences: [...audiences] } : {};
+  if (!isObj(status)) throw wrong('TokenReview', 'status', status, `${pkg}.TokenReviewStatus`);
+  const error = status['error'] ?? undefined;
+  if (error !== undefined && typeof error !== 'string') throw wrong('TokenReviewStatus', 'status.error', error, 'string');
+  const authenticated = status['authenticated'] ?? undefined;
+  if (authenticated !== undefined && typeof authenticated !== 'boolean') throw wrong('TokenReviewStatus', 'status.authenticated', authenticated, 'bool');
+  strings('TokenReviewStatus', 'status.audiences', status['audiences']);
+  const u = status['user'] ?? undefined;
+  if (u !== undefined && !isObj(u)) throw wrong('TokenReviewStatus', 'status.user', u, `${pkg}.UserInfo`);
+  for (const k of ['username', 'uid']) {
+    const v = u?.[k] ?? undefined;
+    if (v !== undefined && typeof v !== 'string') throw wrong('UserInfo', `status.user.${k}`, v, 'string');
+  }
+  strings('UserInfo', 'status.user.groups', u?.['groups']);
+  const extraIn = u?.['extra'] ?? undefined;
+  if (extraIn !== undefined && !isObj(extraIn)) throw wrong('UserInfo', 'status.user.extra', extraIn, `map[string]${pkg}.ExtraValue`);
+  // Map keys are no part of Go's field path.
+  for (const v of Object.values(extraIn ?? {})) strings('UserInfo', 'status.user.extra', v, `${pkg}.ExtraValue`);
+  const audiences = (status['audiences'] ?? []) as (string | null)[];
+  const auds = audiences.length ? { audiences: audiences.map((a) => a ?? '') } : {};
   if (authenticated !== true) return { authenticated: false, ...(error ? { error } : {}), ...auds };
 
-  const u = status['user'];
-  if (!isObj(u)) throw bad('status.user is missing');
-  const name = u['username'];
+  const name = u?.['username'];
   // Upstream would accept an empty username; a user without a name is refused here (fail closed).
   if (typeof name !== 'string' || name === '') throw bad('status.user.username is missing');
-  const uid = u['uid'];
-  if (uid !== undefined && typeof uid !== 'string') throw bad('status.user.uid is not a string');
-  const groups = u['groups'] ?? [];
-  if (!isStrings(groups)) throw bad('status.user.groups is not a list of strings');
-  const extraIn = u['extra'] ?? {};
-  if (!isObj(extraIn)) throw bad('status.user.extra is not an object');
+  const uid = u?.['uid'] as string | undefined;
+  const groups = ((u?.['groups'] ?? []) as (string | null)[]).map((g) => g ?? '');
   const extra: Record<string, string[]> = {};
-  for (const [k, v] of Object.entries(extraIn)) {
-    if (v === null) continue;
-    if (!isStrings(v)) throw bad(`status.user.extra[${JSON.stringify(k)}] is not a list of strings`);
-    extra[k] = [...v];
+  for (const [k, v] of Object.entries((extraIn ?? {}) as Record<string, (string | null)[] | null>)) {
+    if (v !== null) extra[k] = v.map((e) => e ?? '');
   }
   return {
     authenticated: true,
@@ -102,7 +119,7 @@ export class TokenReviewClient {
   constructor(o: TokenReviewClientOptions) {
     this.apiVersion = `${TOKEN_REVIEW_GROUP}/${o.version}`;
     this.#client = new WebhookClient({
-      connection: o.connection, kind: 'TokenReview',
+      connection: o.connection,
       ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}),
       ...(o.backoff ? { backoff: o.backoff } : {}),
       ...(o.sleep ? { sleep: o.sleep } : {}),

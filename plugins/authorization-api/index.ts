@@ -87,7 +87,7 @@ async function decide(host: Host, obj: Review, user: UserInfo): Promise<ApiObjec
   };
   try {
     const d = await authorize(host, attributes);
-    status = { allowed: d?.decision === 'allow', ...(d?.decision === 'deny' ? { denied: true } : {}), ...(d?.reason ? { reason: d.reason } : {}), ...evaluation() };
+    status = { allowed: d?.decision === 'allow', ...(d?.decision === 'deny' ? { denied: true } : {}), ...(d?.reason ? { reason: d.reason } : {}), ...evaluation(d?.decision === 'deny' ? d.error : undefined) };
   } catch (e) {
     // Upstream's review answers an authorizer error too: no decision, the no-opinion reasons, the error.
     const reason = e instanceof AuthorizationError ? e.reason : '';

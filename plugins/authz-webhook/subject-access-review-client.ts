@@ -29,7 +29,7 @@ export class SubjectAccessReviewClient {
     this.#version = o.version;
     this.apiVersion = `${SUBJECT_ACCESS_REVIEW_GROUP}/${o.version}`;
     this.#client = new WebhookClient({
-      connection: o.connection, kind: 'SubjectAccessReview', timeoutMs: o.timeoutMs,
+      connection: o.connection, timeoutMs: o.timeoutMs, clientTimeout: true,
       ...(o.backoff ? { backoff: o.backoff } : {}),
       ...(o.sleep ? { sleep: o.sleep } : {}),
     });

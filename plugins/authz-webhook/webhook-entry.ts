@@ -2,12 +2,16 @@
 //   1. the question as a SubjectAccessReviewSpec; its matchConditions, if any, must all be true
 //      (one false: no opinion, webhook not asked; an error: the failurePolicy decides);
 //   2. a cached answer for the same question, else the webhook (retried with backoff);
-//      a failed call decides by failurePolicy and is not cached;
+//      a failed call is logged (`Failed to make webhook authorizer request: <client-go's error>`),
+//      decides by failurePolicy and is not cached;
 //   3. allowed → allow, denied → deny, neither → no opinion, each with the webhook's reason;
 //      both at once is a deny. Answers are cached for authorizedTTL / unauthorizedTTL, unless
 //      caching of that kind is off or the caller-controlled attributes are too long to keep.
-// Where upstream would answer 500 (an error with no other authorizer allowing), plat's chain has
-// no error outcome: failurePolicy NoOpinion passes on (usually ending in 403), Deny denies.
+// An error (a failed call, a match condition that errs, both allowed and denied) is upstream's
+// authorizer error: under failurePolicy NoOpinion the chain goes on and, if nobody allows, the
+// request gets 500 with the error's text (thrown: core/authz/union.ts); under Deny (and for both
+// answers at once) it is a deny that carries the error, which also ends in 500 with it, and an
+// access review's status.evaluationError.
 import type { Attributes, Decision } from '../../core/authz/attributes.js';
 import { evaluateMatchConditions, type CompiledCondition } from '../../core/authz/match-conditions.js';
 import { specFromAttributes, specToWire } from '../../core/authz/subject-access-review.js';
@@ -39,10 +43,10 @@ export class WebhookEntry {
 
   constructor(parts: WebhookEntryParts) { this.#p = parts; }
 
-  #onError(why: string): Decision | undefined {
-    if (this.#p.settings.failurePolicy === 'NoOpinion') return undefined;
-    // The details stay in the log: they can name the webhook's address.
-    return { decision: 'deny', reason: `authorization webhook "${this.#p.name}" ${why} and its failurePolicy is Deny` };
+  /** w.decisionOnError, "", err. */
+  #onError(error: string): Decision {
+    if (this.#p.settings.failurePolicy === 'NoOpinion') throw new Error(error);
+    return { decision: 'deny', reason: '', error };
   }
 
   async authorize(attrs: Attributes): Promise<Decision | undefined> {
@@ -52,7 +56,7 @@ export class WebhookEntry {
       const m = evaluateMatchConditions(conditions, spec);
       if ('error' in m) {
         log.warn('authorization webhook match conditions failed', { authorizer: name, user: attrs.user.name, error: m.error });
-        return this.#onError('could not evaluate its match conditions');
+        return this.#onError(m.error);
       }
       if (!m.matches) return undefined;
     }
@@ -63,8 +67,10 @@ export class WebhookEntry {
       try {
         status = await client.review(spec);
       } catch (err) {
-        log.error('Failed to make webhook authorizer request', { authorizer: name, error: (err as Error).message });
-        return this.#onError('could not be asked');
+        // An error here indicates bad configuration or an outage, upstream says; its line has the error alone.
+        const error = (err as Error).message;
+        log.error(`Failed to make webhook authorizer request: ${error}`);
+        return this.#onError(error);
       }
       if (shouldCache(attrs)) {
         if (status.allowed) {
@@ -76,8 +82,7 @@ export class WebhookEntry {
     }
     if (status.evaluationError) log.v(2).info('authorization webhook evaluation error', { authorizer: name, error: status.evaluationError });
     if (status.denied && status.allowed) {
-      log.error('webhook subject access review returned both allow and deny response', { authorizer: name });
-      return { decision: 'deny', reason: status.reason };
+      return { decision: 'deny', reason: status.reason, error: 'webhook subject access review returned both allow and deny response' };
     }
     if (status.denied) return { decision: 'deny', reason: status.reason };
     if (status.allowed) return status.reason ? { decision: 'allow', reason: status.reason } : { decision: 'allow' };

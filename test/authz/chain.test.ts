@@ -58,17 +58,17 @@ describe('a Webhook entry of --authorization-config', () => {
     [AuthorizationModeFlag, AuthorizationConfigPlugin, createWebhookAuthorizer({ sleep: async () => {} })],
     [`--authorization-config=${writeConfig(authorizers)}`]);
 
-  it('when the webhook cannot be reached: failurePolicy Deny denies, NoOpinion passes on', async () => {
+  it('when the webhook cannot be reached: the error, with a deny under failurePolicy Deny and for the chain under NoOpinion', async () => {
     const port = await freePort();
     const down = writeKubeconfig(dir, `https://127.0.0.1:${port}/authorize`, first.caPem);
     const deny = bootChain([webhookEntry('strict', down, { failurePolicy: 'Deny' })]);
-    assert.deepEqual(await authorize(deny.host, resourceAttrs({ name: 'anyone' })),
-      { decision: 'deny', reason: 'authorization webhook "strict" could not be asked and its failurePolicy is Deny' });
     // client-go's words for the webhook's failed request (with the timeout its URL carries), not Node's `connect ECONNREFUSED`.
-    const refused = `Post \\"https://127.0.0.1:${port}/authorize?timeout=5s\\": dial tcp 127.0.0.1:${port}: connect: connection refused`;
-    assert.ok(deny.logs.some((l) => l.includes('Failed to make webhook authorizer request') && l.includes(refused)), deny.logs.join('\n'));
+    const error = `Post "https://127.0.0.1:${port}/authorize?timeout=5s": dial tcp 127.0.0.1:${port}: connect: connection refused`;
+    // upstream: return w.decisionOnError, "", err.
+    assert.deepEqual(await authorize(deny.host, resourceAttrs({ name: 'anyone' })), { decision: 'deny', reason: '', error });
+    assert.ok(deny.logs.some((l) => l.endsWith(`Failed to make webhook authorizer request: ${error}`)), deny.logs.join('\n'));
     const open = bootChain([webhookEntry('lenient', down, { failurePolicy: 'NoOpinion' })]);
-    assert.equal(await authorize(open.host, resourceAttrs({ name: 'anyone' })), undefined);
+    await assert.rejects(authorize(open.host, resourceAttrs({ name: 'anyone' })), { name: 'AuthorizationError', message: error });
   });
 
   it('skips the webhook when a match condition is false, and applies failurePolicy when one errs', async () => {
@@ -83,8 +83,10 @@ describe('a Webhook entry of --authorization-config', () => {
     assert.deepEqual(await decide(resourceAttrs({ name: 'carol' })), { decision: 'allow' });
     assert.equal(first.callsFor('carol').length, 1);
     // No resourceAttributes on a path request: the second condition errs, so failurePolicy Deny decides.
-    assert.deepEqual(await decide(pathAttrs({ name: 'carol' }, '/version')),
-      { decision: 'deny', reason: 'authorization webhook "conditional" could not evaluate its match conditions and its failurePolicy is Deny' });
+    const d = await decide(pathAttrs({ name: 'carol' }, '/version'));
+    assert.equal(d?.decision, 'deny');
+    assert.equal(d.reason, '');
+    assert.match(String(d.decision === 'deny' && d.error), /^cel evaluation error: expression 'request.resourceAttributes.verb != "delete"' resulted in error/);
     assert.equal(first.callsFor('carol').length, 1);
     assert.ok(b.logs.some((l) => l.includes("expression 'request.resourceAttributes.verb != \\\"delete\\\"' resulted in error")), b.logs.join('\n'));
     // ... but a false condition wins over an error, as upstream: alice is skipped on a path request too.

@@ -59,7 +59,7 @@ describe('an authorizer that throws is passed over, as union.go passes over an e
         else hooks.authorize.tapAsync(name, (_a, _r, cb) => (d === THROW ? cb(fail()) : cb(null, d)));
       });
       const run = authorizeUnion(hooks.authorize, resourceAttrs({ name: 'alice' }));
-      if (expected && 'error' in expected) {
+      if (expected && 'taps' in expected) {
         await assert.rejects(run, (e: unknown) => {
           assert.ok(e instanceof AuthorizationError);
           assert.equal(e.message, expected.error);

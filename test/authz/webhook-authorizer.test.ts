@@ -84,8 +84,8 @@ describe('WebhookAuthorizer at the hook level', () => {
     assert.deepEqual(await decide(b, resourceAttrs({ name: 'allowed-a' })), { decision: 'allow', reason: 'webhook says yes' });
     assert.deepEqual(await decide(b, resourceAttrs({ name: 'denied-a' })), { decision: 'deny', reason: 'denied-a is blocked' });
     assert.deepEqual(await decide(b, resourceAttrs({ name: 'quiet-a' })), { decision: 'noOpinion', reason: 'no idea' });
-    assert.deepEqual(await decide(b, resourceAttrs({ name: 'both-a' })), { decision: 'deny', reason: 'confused' });
-    assert.ok(b.logs.some((l) => l.includes('returned both allow and deny response')));
+    assert.deepEqual(await decide(b, resourceAttrs({ name: 'both-a' })),
+      { decision: 'deny', reason: 'confused', error: 'webhook subject access review returned both allow and deny response' });
   });
 
   it('caches each answer for its TTL (injected clock), keyed on the whole question', async () => {
@@ -122,17 +122,21 @@ describe('WebhookAuthorizer at the hook level', () => {
     assert.equal(webhook.callsFor('allowed-long').length, 2);
   });
 
-  it('has no opinion when the call fails (flag-configured: failurePolicy NoOpinion), logs it, and caches nothing', async () => {
+  it('fails when the call fails (flag-configured: failurePolicy NoOpinion): the error for the chain, logged, nothing cached', async () => {
     const sleeps: number[] = [];
     const b = bootWebhook({ sleep: async (ms) => { sleeps.push(ms); } });
-    assert.equal(await decide(b, resourceAttrs({ name: 'broken-f' })), undefined);
+    // upstream: return DecisionNoOpinion, "", err; the union goes on and, nobody allowing, has the error.
+    const generic500 = 'an error on the server ("unknown") has prevented the request from succeeding';
+    await assert.rejects(decide(b, resourceAttrs({ name: 'broken-f' })), { name: 'AuthorizationError', message: generic500 });
     assert.equal(webhook.callsFor('broken-f').length, 5, '500 is retried: five steps');
     assert.equal(sleeps.length, 4);
     assert.ok(sleeps[0]! >= 500 && sleeps[0]! <= 600, String(sleeps));
-    assert.equal(await decide(b, resourceAttrs({ name: 'garbage-f' })), undefined);
-    assert.equal(await decide(b, resourceAttrs({ name: 'garbage-f' })), undefined);
+    await assert.rejects(decide(b, resourceAttrs({ name: 'garbage-f' })), { name: 'AuthorizationError' });
+    await assert.rejects(decide(b, resourceAttrs({ name: 'garbage-f' })), { name: 'AuthorizationError' });
     assert.equal(webhook.callsFor('garbage-f').length, 2, 'a failure is not cached');
-    assert.ok(b.logs.some((l) => l.includes('Failed to make webhook authorizer request') && l.includes('status.allowed is not a boolean')));
+    const garbage = 'json: cannot unmarshal string into Go struct field SubjectAccessReviewStatus.status.allowed of type bool';
+    assert.ok(b.logs.some((l) => l.endsWith(`Failed to make webhook authorizer request: ${garbage}`)), b.logs.join('\n'));
+    assert.ok(b.logs.some((l) => l.endsWith(`Failed to make webhook authorizer request: ${generic500}`)), b.logs.join('\n'));
   });
 
   it('refuses at start-up: the mode without its file, the file without the mode, a bad kubeconfig', () => {
@@ -190,12 +194,15 @@ describe('WebhookAuthorizer end to end (plat all, --authorization-mode=Webhook)'
   });
 
   // Last: stops and restarts the shared webhook.
-  it('keeps answering while the webhook is down: cached answers stand, new questions get 403', async () => {
+  it('keeps answering while the webhook is down: cached answers stand, new questions get 500 with client-go\'s error', async () => {
     await webhook.stop();
     try {
       assert.equal((await as(plat, 'allowed-alice').get(CSRS)).status, 200, 'cached');
       const res = await as(plat, 'allowed-alice').get(`${CSRS}/from-alice`);
-      assert.equal(res.status, 403, res.text);
+      // WithAuthorization: an authorizer error and nobody allowing is responsewriters.InternalError.
+      const port = new URL(webhook.url).port;
+      assert.equal(res.status, 500, res.text);
+      assert.equal(res.text, `Internal Server Error: "${CSRS}/from-alice": Post "${webhook.url}?timeout=30s": dial tcp 127.0.0.1:${port}: connect: connection refused\n`);
     } finally {
       await webhook.start();
     }

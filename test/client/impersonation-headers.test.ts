@@ -95,7 +95,7 @@ current-context: x
   });
 
   it('a webhook client (the kubeconfig of a token or authorization webhook) sends them too', async () => {
-    const client = new WebhookClient({ connection: loadKubeconfig(conf), kind: 'TokenReview' });
+    const client = new WebhookClient({ connection: loadKubeconfig(conf) });
     try {
       seen.length = 0;
       await client.post('{}');

@@ -30,7 +30,7 @@ describe('WebhookClient request URL', () => {
       ['//hooks//authorize/', '/hooks/authorize?timeout=30s'],
       ['', '/?timeout=30s'],
     ] as const) {
-      const client = new WebhookClient({ connection: { server: new URL(`http://127.0.0.1:${port}${written}`), insecureSkipTlsVerify: false }, kind: 'SubjectAccessReview', backoff: once });
+      const client = new WebhookClient({ connection: { server: new URL(`http://127.0.0.1:${port}${written}`), insecureSkipTlsVerify: false }, backoff: once });
       try {
         await client.post('{}');
       } finally {
@@ -42,7 +42,7 @@ describe('WebhookClient request URL', () => {
 
   it('names that URL in a refused connection, as Go\'s url.Error', async () => {
     const port = await freePort();
-    const client = new WebhookClient({ connection: { server: new URL(`http://127.0.0.1:${port}/authorize/#frag`), insecureSkipTlsVerify: false }, kind: 'SubjectAccessReview', backoff: once, timeoutMs: 5000 });
+    const client = new WebhookClient({ connection: { server: new URL(`http://127.0.0.1:${port}/authorize/#frag`), insecureSkipTlsVerify: false }, backoff: once, timeoutMs: 5000 });
     try {
       await assert.rejects(client.post('{}'), (e: Error) => {
         assert.match(e.message, new RegExp(`^Post "http://127\\.0\\.0\\.1:${port}/authorize\\?timeout=5s": dial tcp 127\\.0\\.0\\.1:${port}: connect: connection refused$`));

@@ -44,7 +44,7 @@ export function proxiedKubeconfig(server: string, proxyUrl: string, caPem: strin
 export async function askBothClients(conn: WebhookConnection): Promise<[unknown, unknown]> {
   const client = new RestClient(conn);
   try {
-    const webhook = new WebhookClient({ connection: conn, kind: 'TokenReview', backoff: { initialMs: 1, factor: 1, jitter: 0, steps: 1 } });
+    const webhook = new WebhookClient({ connection: conn, backoff: { initialMs: 1, factor: 1, jitter: 0, steps: 1 } });
     try {
       return [await client.request('GET', '/api'), await webhook.post('{}')];
     } finally {
