@@ -231,22 +231,22 @@ export async function boot(o: BootOptions): Promise<Booted> {
   warnUncalledTaps(host, { role: profile.role, plugins: [...profile.plugins, ...external.map((x) => x.plugin)] }, o.commands ?? [], o.logger);
   // Without a signal of boot's (a test's or a bench's boot) the taps get one that never aborts.
   const context = Object.freeze({ signal: o.signal ?? new AbortController().signal });
-  const stopped = async (e: StartAborted): Promise<never> => {
-    // The taps that settled may have started parts (a listener, storage): stop them as a stop
-    // after start-up would, before saying why start-up ended.
-    await host.hooks.shutdown.promise().catch((err: unknown) => o.logger.error('shutdown failed', { error: err instanceof Error ? err.message : String(err) }));
-    throw new StartupError(e.message, 1);
-  };
+  // The taps that settled may have started parts (a listener, storage): whatever ended start-up,
+  // they are stopped as a stop after start-up would, before saying why (a process exits anyway;
+  // one that boots in process, a test's or a bench's, would keep them open).
+  const stopStarted = () => host.hooks.shutdown.promise().catch((err: unknown) => o.logger.error('shutdown failed', { error: err instanceof Error ? err.message : String(err) }));
   try {
     await runStartWatched(host.hooks.start, () => host.hooks.start.promise(context), o.logger, START_WAIT_WARNING_MS, o.signal);
   } catch (e) {
-    if (e instanceof StartAborted) await stopped(e);
+    await stopStarted();
+    if (e instanceof StartAborted) throw new StartupError(e.message, 1);
     throw externalTapError(starting(), 'start', e) ?? e;
   }
   try {
     await runStartWatched(host.hooks.ready, () => host.hooks.ready.promise(), o.logger, START_WAIT_WARNING_MS, o.signal, 'ready');
   } catch (e) {
-    if (e instanceof StartAborted) await stopped(e);
+    await stopStarted();
+    if (e instanceof StartAborted) throw new StartupError(e.message, 1);
     throw e;
   }
   return { host, flags, ...(config ? { configFile: config.filepath } : {}) };

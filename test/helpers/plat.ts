@@ -26,6 +26,21 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
+/**
+ * Runs `start` with a port freePort found, and again with another (twice at most) when the port
+ * was taken in between: the kernel hands the same ephemeral range to the outgoing connections of
+ * the tests running beside this one, so a port free a moment ago may be some client's by now.
+ */
+export async function withFreePort<T>(start: (port: number) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start(await freePort());
+    } catch (e) {
+      if (attempt >= 3 || !/EADDRINUSE/.test(String((e as Error)?.message ?? e))) throw e;
+    }
+  }
+}
+
 /** The error code of a new TCP connection to 127.0.0.1:`port` (ECONNREFUSED...), undefined when it connects. */
 export function connectError(port: number): Promise<string | undefined> {
   return new Promise((resolve) => {
@@ -112,13 +127,12 @@ export async function startInProcess(opts: {
   plugins?: readonly Plugin[];
 } = {}): Promise<RunningPlat> {
   const dataDir = opts.dataDir ?? tempDir();
-  const port = await freePort();
-  const { host } = await boot({
+  const { host } = await withFreePort(async (port) => boot({
     profile: { ...profiles['all']!, plugins: [...profiles['all']!.plugins, ...(opts.plugins ?? [])], prepare: profiles['all']!.prepare! },
     argv: ['--data-dir', dataDir, '--secure-port', String(port), ...(opts.args ?? [])],
     cwd: opts.cwd ?? dataDir, logger: opts.logger ?? silentLogger, version: '0.0.0-test',
     ...(opts.configFile ? { configFile: opts.configFile } : {}),
-  });
+  }));
   const api = getApiServer(host)!;
   return {
     url: api.url, dataDir, host, admin: adminClient(api.url, dataDir), kubeconfig: path.join(dataDir, 'admin.conf'),
@@ -129,24 +143,26 @@ export async function startInProcess(opts: {
 /** Runs the real `plat all` command as a child process and waits until it serves. */
 export async function startProcess(opts: { args?: string[]; dataDir?: string; cwd?: string; env?: Record<string, string> } = {}): Promise<RunningPlat & { child: ChildProcess; output: () => string }> {
   const dataDir = opts.dataDir ?? tempDir();
-  const port = await freePort();
-  const child = spawn(process.execPath, [platBin, 'all', '--data-dir', dataDir, '--secure-port', String(port), ...(opts.args ?? [])], {
-    cwd: opts.cwd ?? repoRoot, env: { ...process.env, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout!.on('data', (d: Buffer) => { out += d.toString(); });
-  child.stderr!.on('data', (d: Buffer) => { out += d.toString(); });
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`plat did not start within 30s:\n${out}`)), 30_000);
-    const check = () => {
-      const m = /plat is serving at (https:\/\/\S+)/.exec(out);
-      if (m) { clearTimeout(timer); resolve(m[1]!); }
-    };
-    child.stdout!.on('data', check);
-    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`plat exited with ${code}:\n${out}`)); });
+  const { child, url, output } = await withFreePort(async (port) => {
+    const child = spawn(process.execPath, [platBin, 'all', '--data-dir', dataDir, '--secure-port', String(port), ...(opts.args ?? [])], {
+      cwd: opts.cwd ?? repoRoot, env: { ...process.env, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => { out += d.toString(); });
+    child.stderr!.on('data', (d: Buffer) => { out += d.toString(); });
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`plat did not start within 30s:\n${out}`)), 30_000);
+      const check = () => {
+        const m = /plat is serving at (https:\/\/\S+)/.exec(out);
+        if (m) { clearTimeout(timer); resolve(m[1]!); }
+      };
+      child.stdout!.on('data', check);
+      child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`plat exited with ${code}:\n${out}`)); });
+    });
+    return { child, url, output: () => out };
   });
   return {
-    url, dataDir, child, output: () => out, admin: adminClient(url, dataDir), kubeconfig: path.join(dataDir, 'admin.conf'),
+    url, dataDir, child, output, admin: adminClient(url, dataDir), kubeconfig: path.join(dataDir, 'admin.conf'),
     stop: async () => {
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once('exit', r));
