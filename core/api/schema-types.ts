@@ -1,7 +1,6 @@
 // Type checking of decoded objects against a resource's JSON schema with ajv. `required` is left
 // to the strategies (their 422 messages name the field as Kubernetes does); what ajv reports here
 // is what Go's JSON decoder would refuse, so it becomes a 400 BadRequest.
-import { createRequire } from 'node:module';
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import type { JsonSchema } from '../registry/resource.js';
 import { goReportedFailure, hasCustomUnmarshaler } from './go-decode-order.js';
@@ -12,6 +11,7 @@ import { goTimeError, type GoTimeLayout } from './go-time.js';
 import { timeLayoutOf } from './go-time-fields.js';
 import { base64ErrorIndex } from './base64-error.js';
 import { objectMetaSchema } from './object-meta-schema.js';
+import { ajvModule } from '../ajv-module.js';
 
 /** Quantity.UnmarshalJSON's error for `value` (any JSON type may be a quantity), or undefined. */
 function quantityJsonError(value: unknown): string | undefined {
@@ -84,7 +84,7 @@ const notAnInteger = (literal: string): boolean => /[.eE]/.test(literal);
 function newAjv(allErrors: boolean): Ajv {
   // ajv (~60 modules) is loaded here, on the first compile: a command that checks no object (--help,
   // a flag error) does not load it.
-  const { Ajv } = createRequire(import.meta.url)('ajv') as typeof import('ajv');
+  const { Ajv } = ajvModule();
   // Code generation is most of a compile; ajv's optimizing pass over the generated code doubles it
   // for validators that run once a request on small objects. inlineRefs off keeps ObjectMeta shared.
   const ajv = new Ajv({ allErrors, strict: false, validateFormats: true, inlineRefs: false, code: { optimize: false } });

@@ -2,8 +2,8 @@
 // rendering of ajv's errors as `<file>: <JSON pointer>: <problem>` lines. Two variants: data files
 // (JSON, YAML, package.json) name plugins by module; JS and TS files may also hand over plugin
 // objects, which ajv can only see as objects with a `name` (load-config checks `apply`).
-import { createRequire } from 'node:module';
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import { ajvModule } from '../ajv-module.js';
 
 export const ROLES = ['apiserver', 'controller-manager', 'nodeagent', 'all'] as const;
 export type Role = (typeof ROLES)[number];
@@ -61,7 +61,7 @@ function configSchema(allowObjects: boolean) {
 let ajv: Ajv | undefined;
 const validators: Partial<Record<'data' | 'code', ValidateFunction>> = {};
 function validator(kind: 'data' | 'code'): ValidateFunction {
-  ajv ??= new (createRequire(import.meta.url)('ajv') as typeof import('ajv')).Ajv({ allErrors: true, strict: true, strictTuples: false, allowUnionTypes: true, verbose: true });
+  ajv ??= new (ajvModule().Ajv)({ allErrors: true, strict: true, strictTuples: false, allowUnionTypes: true, verbose: true });
   return validators[kind] ??= ajv.compile(configSchema(kind === 'code'));
 }
 

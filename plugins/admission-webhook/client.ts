@@ -79,9 +79,7 @@ export async function postReview(endpoint: Endpoint, body: string, deadline: num
   // every attempt; none once past.
   if (remaining > 0) url.searchParams.set('timeout', `${Math.ceil(remaining / 1000)}s`);
   const shown = `Post ${JSON.stringify(url.toString())}`;
-  // The call's context is the request's with the call's deadline: whichever ended first names it.
-  const expired = () => new CallFailure(`failed to call webhook: ${shown}: ${contextEnd(signal) ?? 'context deadline exceeded'}`);
-  if (remaining <= 0 || signal?.aborted) throw expired();
+  if (remaining <= 0 || signal?.aborted) throw expired(shown, signal);
   // client-go's RESTClient retries an answer that asks for it (429 or 5xx with Retry-After in
   // whole seconds) up to 10 times, after that many seconds; the body is sent again each time.
   for (let retries = 0; ; retries++) {
@@ -90,10 +88,10 @@ export async function postReview(endpoint: Endpoint, body: string, deadline: num
     const wait = answer.seconds * 1000;
     if (Date.now() + wait >= deadline) {
       await sleep(Math.max(0, deadline - Date.now()), signal);
-      throw expired();
+      throw expired(shown, signal);
     }
     await sleep(wait, signal);
-    if (signal?.aborted) throw expired();
+    if (signal?.aborted) throw expired(shown, signal);
   }
 }
 
@@ -101,12 +99,16 @@ export async function postReview(endpoint: Endpoint, body: string, deadline: num
 const contextEnd = (signal: AbortSignal | undefined): string | undefined =>
   signal?.aborted ? (signal.reason instanceof Error ? signal.reason.message : String(signal.reason)) : undefined;
 
+/** The call's context is the request's with the call's deadline: whichever ended first names it. */
+const expired = (shown: string, signal: AbortSignal | undefined) =>
+  new CallFailure(`failed to call webhook: ${shown}: ${contextEnd(signal) ?? 'context deadline exceeded'}`);
+
 class RetryAfter { constructor(readonly seconds: number) {} }
 
 function postOnce(endpoint: Endpoint, url: URL, shown: string, body: string, deadline: number, agents: AgentPool, mayRetry: boolean,
   signal: AbortSignal | undefined): Promise<unknown> {
   const remaining = deadline - Date.now();
-  if (remaining <= 0 || signal?.aborted) return Promise.reject(new CallFailure(`failed to call webhook: ${shown}: ${contextEnd(signal) ?? 'context deadline exceeded'}`));
+  if (remaining <= 0 || signal?.aborted) return Promise.reject(expired(shown, signal));
   return new Promise((resolve, reject) => {
     let settled = false;
     const fail = (reason: string) => { if (!settled) { settled = true; clearTimeout(timer); reject(new CallFailure(`failed to call webhook: ${reason}`)); } };

@@ -4,8 +4,8 @@
 // fields), strict (an unknown field is an error, as upstream's strict decoding). The other
 // controllers' parts are known by name only, so that using one gets "not supported" rather than
 // "unknown field". Problems come back as `<field path>: <problem>` with upstream's dotted paths.
-import { createRequire } from 'node:module';
 import type { ErrorObject, ValidateFunction } from 'ajv';
+import { ajvModule } from '../../core/ajv-module.js';
 
 export const CONFIG_API_VERSION = 'platcontrollermanager.config.platform/v1alpha1';
 export const CONFIG_KIND = 'PlatControllerManagerConfiguration';
@@ -79,7 +79,7 @@ const schema = object({
 // Compiled on first use (a --config file): compiling costs every start ~0.06 s, and loading ajv
 // itself (~60 modules) every command that reads no file.
 let compiled: ValidateFunction | undefined;
-const validator = (): ValidateFunction => compiled ??= new (createRequire(import.meta.url)('ajv') as typeof import('ajv')).Ajv({ allErrors: true, strict: true }).compile(schema);
+const validator = (): ValidateFunction => compiled ??= new (ajvModule().Ajv)({ allErrors: true, strict: true }).compile(schema);
 
 /** `/Generic/Controllers/0` → `Generic.Controllers[0]`. */
 export function fieldPath(pointer: string): string {
