@@ -8,7 +8,7 @@
 import type { Decision } from './attributes.js';
 import { answerKindMismatch } from '../api/answer-kind.js';
 import { parseGroupVersion } from '../api/group-version.js';
-import { goJsonType } from '../api/patch/json-value.js';
+import { goStructFieldError } from '../api/patch/json-value.js';
 
 export interface ReviewStatus {
   readonly allowed: boolean;
@@ -40,7 +40,7 @@ export function parseReviewStatus(body: unknown, apiVersion: string): ReviewStat
   const mismatch = answerKindMismatch(body, { ...gv, kind: 'SubjectAccessReview' });
   if (mismatch) throw bad(mismatch);
   const wrong = (owner: string, path: string, value: unknown, goType: string) =>
-    new SubjectAccessReviewError(`json: cannot unmarshal ${goJsonType(value)} into Go struct field ${owner}.${path} of type ${goType}`);
+    new SubjectAccessReviewError(goStructFieldError(value, owner, path, goType));
   const status = body['status'] ?? {};
   if (!isObj(status)) throw wrong('SubjectAccessReview', 'status', status, `${gv.version}.SubjectAccessReviewStatus`);
   const flag = (k: string): boolean => {
@@ -58,12 +58,15 @@ export function parseReviewStatus(body: unknown, apiVersion: string): ReviewStat
   return { allowed: flag('allowed'), denied: flag('denied'), reason: text('reason'), evaluationError: text('evaluationError') };
 }
 
+/** Upstream's webhook authorizer's error for an answer both allowed and denied. */
+export const BOTH_ANSWERS = 'webhook subject access review returned both allow and deny response';
+
 /**
  * A delegated authorizer's decision: upstream's webhook authorizer reading the answer. No opinion
  * keeps the reviewer's reason, and the 403 then ends with it as with a denial's.
  */
 export function reviewDecision(status: ReviewStatus): Decision | undefined {
-  if (status.denied && status.allowed) throw new Error('webhook subject access review returned both allow and deny response');
+  if (status.denied && status.allowed) throw new Error(BOTH_ANSWERS);
   if (status.denied) return { decision: 'deny', reason: status.reason };
   if (status.allowed) return { decision: 'allow', ...(status.reason ? { reason: status.reason } : {}) };
   return status.reason ? { decision: 'noOpinion', reason: status.reason } : undefined;

@@ -5,7 +5,7 @@ import { notRegisteredText } from '../api/scheme-errors.js';
 import { yaml } from '../yaml-module.js';
 import { interpretError } from '../api/go-decode-errors.js';
 import { GO_YAML } from '../api/go-yaml.js';
-import { goJsonType } from '../api/patch/json-value.js';
+import { goStructFieldError } from '../api/patch/json-value.js';
 import { base64ErrorIndex } from '../api/base64-error.js';
 import { yamlError } from '../server/body.js';
 
@@ -58,7 +58,7 @@ function goTypeName(t: GoType): string {
 /** encoding/json's first error for `v` decoded into `t` (document order), as UnmarshalTypeError says it. */
 function typeError(v: unknown, t: GoType, owner: string, path: readonly string[]): string | undefined {
   if (v === null || t.kind === 'any') return undefined;
-  const wrong = (type: GoType = t, value: unknown = v) => `json: cannot unmarshal ${goJsonType(value)} into Go struct field ${owner}.${path.join('.')} of type ${goTypeName(type)}`;
+  const wrong = (type: GoType = t, value: unknown = v) => goStructFieldError(value, owner, path.join('.'), goTypeName(type));
   switch (t.kind) {
     case 'string': return typeof v === 'string' ? undefined : wrong();
     case 'bool': return typeof v === 'boolean' ? undefined : wrong();

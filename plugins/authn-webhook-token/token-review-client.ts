@@ -9,7 +9,7 @@ import type { WebhookConnection } from '../../core/client/kubeconfig.js';
 import { WebhookClient, type Backoff } from '../../core/client/webhook-client.js';
 import { answerKindMismatch } from '../../core/api/answer-kind.js';
 import { parseGroupVersion } from '../../core/api/group-version.js';
-import { goJsonType } from '../../core/api/patch/json-value.js';
+import { goStructFieldError } from '../../core/api/patch/json-value.js';
 
 export { DEFAULT_BACKOFF, DEFAULT_TIMEOUT_MS } from '../../core/client/webhook-client.js';
 export type { Backoff } from '../../core/client/webhook-client.js';
@@ -61,7 +61,7 @@ export function parseReview(body: unknown, apiVersion: string): ReviewResult {
   if (mismatch) throw bad(mismatch);
   const pkg = parseGroupVersion(apiVersion)!.version;
   const wrong = (owner: string, path: string, value: unknown, goType: string) =>
-    new TokenReviewError(`json: cannot unmarshal ${goJsonType(value)} into Go struct field ${owner}.${path} of type ${goType}`);
+    new TokenReviewError(goStructFieldError(value, owner, path, goType));
   const strings = (owner: string, path: string, v: unknown, listType = '[]string'): void => {
     if (v === undefined || v === null) return;
     if (!Array.isArray(v)) throw wrong(owner, path, v, listType);

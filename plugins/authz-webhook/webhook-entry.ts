@@ -14,6 +14,7 @@
 // access review's status.evaluationError.
 import type { Attributes, Decision } from '../../core/authz/attributes.js';
 import { evaluateMatchConditions, type CompiledCondition } from '../../core/authz/match-conditions.js';
+import { BOTH_ANSWERS } from '../../core/authz/review-status.js';
 import { specFromAttributes, specToWire } from '../../core/authz/subject-access-review.js';
 import type { WebhookAuthorizerSettings } from '../../core/authz/webhook-settings.js';
 import type { Logger } from '../../core/log.js';
@@ -82,7 +83,7 @@ export class WebhookEntry {
     }
     if (status.evaluationError) log.v(2).info('authorization webhook evaluation error', { authorizer: name, error: status.evaluationError });
     if (status.denied && status.allowed) {
-      return { decision: 'deny', reason: status.reason, error: 'webhook subject access review returned both allow and deny response' };
+      return { decision: 'deny', reason: status.reason, error: BOTH_ANSWERS };
     }
     if (status.denied) return { decision: 'deny', reason: status.reason };
     if (status.allowed) return status.reason ? { decision: 'allow', reason: status.reason } : { decision: 'allow' };

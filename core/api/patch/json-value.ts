@@ -46,3 +46,8 @@ export function goJsonType(v: unknown): string {
     default: return typeof v;
   }
 }
+
+/** encoding/json's UnmarshalTypeError for a struct field: `json: cannot unmarshal string into Go struct field Owner.a.b of type bool`. */
+export function goStructFieldError(value: unknown, owner: string, path: string, goType: string): string {
+  return `json: cannot unmarshal ${goJsonType(value)} into Go struct field ${owner}.${path} of type ${goType}`;
+}
