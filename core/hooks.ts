@@ -13,6 +13,8 @@ import type { ClientAuthorities } from './authn/client-authorities.js';
 import { guardHooks } from './hooks-guard.js';
 import { awaitPromiseTaps, refusePromiseTaps } from './promise-taps.js';
 import { collectNoOpinionReasons, type NoOpinionReasons } from './authz/union.js';
+import { collectRules, type RulesAnswers } from './authz/rules-union.js';
+import type { RulesQuery, UserRules } from './authz/rules.js';
 import { createSignHookMap } from './signing.js';
 import { runByStage } from './staged-parallel.js';
 import { markOwner, runAsOwner } from './tap-owners.js';
@@ -64,6 +66,9 @@ export function createHooks() {
     clientAuthorities: new SyncHook<[ClientAuthorities]>(['authorities']),
     // A no-opinion answer passes on, its reason kept for the end of the chain (authz/union.ts).
     authorize: new AsyncSeriesBailHook<[Attributes, NoOpinionReasons], Decision | undefined>(['attributes', 'noOpinionReasons']),
+    // What each authorizer would allow a user (SelfSubjectRulesReview): every tap answers, beside
+    // its `authorize` tap of the same name; none bails (authz/rules-union.ts).
+    rulesFor: new AsyncSeriesBailHook<[RulesQuery, RulesAnswers], UserRules | undefined>(['query', 'answers']),
     admitMutate: new AsyncSeriesHook<[AdmissionRequest]>(['request']),
     admitValidate: new AsyncSeriesHook<[AdmissionRequest]>(['request']),
     audit: new AsyncParallelHook<[AuditEvent]>(['event']),
@@ -81,7 +86,7 @@ export function createHooks() {
     shutdown: new AsyncParallelHook<[]>([]),
   });
   // First, before the interceptors below: they then see a sync tap's Promise settled (core/promise-taps.ts).
-  for (const name of ['authenticate', 'authorize', 'admitMutate', 'admitValidate', 'audit', 'start', 'ready', 'shutdown'] as const) awaitPromiseTaps(hooks[name]);
+  for (const name of ['authenticate', 'authorize', 'rulesFor', 'admitMutate', 'admitValidate', 'audit', 'start', 'ready', 'shutdown'] as const) awaitPromiseTaps(hooks[name]);
   for (const name of ['flags', 'configure', 'resources', 'clientAuthorities', 'controllers', 'nodeAgent'] as const) refusePromiseTaps(hooks[name], name);
   // Every tap knows its plugin; taps made by a lifecycle tap are that tap's plugin's (core/tap-owners.ts).
   // (The sign hooks' own map marks theirs, before it traces them: core/signing.ts.)
@@ -90,6 +95,7 @@ export function createHooks() {
   // Start-up names a ready tap that has not settled (core/start-watch.ts).
   trackPendingTaps(hooks.ready);
   collectNoOpinionReasons(hooks.authorize);
+  collectRules(hooks.rulesFor);
   runByStage(hooks.shutdown);
   return hooks;
 }

@@ -7,7 +7,12 @@ export type { Hooks, Configuration, StartContext } from './hooks.js';
 export type { AdmissionRequest, AdmissionOperation } from './admission/request.js';
 export type { Attributes, Decision } from './authz/attributes.js';
 // Asking the authorizer chain (an admission plugin checking a verb): authorize(host, attributes).
-export { authorize, isAllowed } from './authz/authorize.js';
+export { authorize, isAllowed, rulesFor } from './authz/authorize.js';
+// What an authorizer's `rulesFor` tap answers (SelfSubjectRulesReview, `kubectl auth can-i --list`).
+export {
+  ALL_RULES, NO_RULES, cannotListRules,
+  type RulesQuery, type UserRules, type ResourceRuleInfo, type NonResourceRuleInfo, type ChainRules,
+} from './authz/rules.js';
 export { AuthorizationError, type NoOpinionReasons, type TapFailure } from './authz/union.js';
 export type { UserInfo, AuthenticationRequest } from './authn/user.js';
 // A token authenticator's error (upstream's token authenticator returning one): not followed by `invalid bearer token`.

@@ -9,6 +9,7 @@ import type { Host } from '../../core/host.js';
 import { StartupError, type Plugin } from '../../core/plugin.js';
 import { MASTERS_GROUP } from '../../core/authn/user.js';
 import { AUTHORIZATION_MODE_FLAG, AUTHORIZATION_MODE_KIND, authorizerChain, isChainFromFile } from '../../core/authz/chain.js';
+import { NO_RULES } from '../../core/authz/rules.js';
 import { ensureSelfSignedServing } from '../../core/pki/index.js';
 import { Resources } from '../../core/registry/registry.js';
 import { ResourceStore } from '../../core/registry/store.js';
@@ -90,6 +91,9 @@ export const ApiServerPlugin: Plugin = {
     // configured chain, whatever the modes say (so an admin cannot lock itself out).
     host.hooks.authorize.tap({ name: 'PrivilegedGroupsAuthorizer', stage: Number.MIN_SAFE_INTEGER },
       (a) => (a.user.groups.includes(MASTERS_GROUP) ? PRIVILEGED_ALLOW : undefined));
+    // It lists no rules, and is no reason for an incomplete list: upstream's is no RuleResolver
+    // (system:masters' rules come from RBAC's cluster-admin binding, when RBAC is in the chain).
+    host.hooks.rulesFor.tap({ name: 'PrivilegedGroupsAuthorizer', stage: Number.MIN_SAFE_INTEGER }, () => NO_RULES);
 
     // Runs after the authorizer plugins' configure taps, so every named mode must be claimed by now.
     host.hooks.configure.tap({ name: PLUGIN_NAME, stage: 100 }, (c) => {

@@ -1,7 +1,7 @@
 // AbacAuthorizer: authorization mode ABAC. Reads --authorization-policy-file once at start-up
 // (a bad line stops start-up, naming file and line) and allows a request when any policy matches
 // it; otherwise it has no opinion, with upstream's reason "No policy matched.", so ABAC never
-// denies on its own.
+// denies on its own. Its rules (rulesFor) are the policies that apply to the user (policy-rules.ts).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Decision } from '../../core/authz/attributes.js';
@@ -11,6 +11,7 @@ import { osErrorText } from '../../core/go-os-error.js';
 import { StartupError, type Plugin } from '../../core/plugin.js';
 import { parsePolicyFile, PolicyFileError } from './policy-file.js';
 import { policyMatches } from './policy-match.js';
+import { policyRules } from './policy-rules.js';
 
 const PLUGIN_NAME = 'AbacAuthorizer';
 const MODE = 'ABAC';
@@ -63,6 +64,7 @@ export const AbacAuthorizer: Plugin = {
         log.v(5).info('No policy matched.', { user: attrs.user.name, verb: attrs.verb, resource: attrs.resource, path: attrs.path });
         return NO_MATCH;
       });
+      host.hooks.rulesFor.tap({ name: PLUGIN_NAME, stage }, (q) => policyRules(policies, q));
     });
   },
 };

@@ -3,11 +3,13 @@
 //
 // Note: upstream's AlwaysDeny answers NoOpinion (with that reason), so an authorizer after it in
 // the mode list can still allow. Here AlwaysDeny is final: `AlwaysDeny,AlwaysAllow` denies.
-// Fail-closed, and what the mode's name says; the reason still ends the 403.
+// Fail-closed, and what the mode's name says; the reason still ends the 403. Its rules (rulesFor)
+// are none, and complete, as upstream's alwaysDenyAuthorizer.RulesFor.
 import type { Host } from '../../core/host.js';
 import type { Plugin } from '../../core/plugin.js';
 import type { Decision } from '../../core/authz/attributes.js';
 import { AUTHORIZATION_MODE_KIND, modeStage } from '../../core/authz/chain.js';
+import { NO_RULES } from '../../core/authz/rules.js';
 
 const PLUGIN_NAME = 'AlwaysDenyAuthorizer';
 const MODE = 'AlwaysDeny';
@@ -22,6 +24,7 @@ export const AlwaysDenyAuthorizer: Plugin = {
       const stage = modeStage(host, cfg.flags, MODE);
       if (stage === undefined) return;
       host.hooks.authorize.tap({ name: PLUGIN_NAME, stage }, () => DENY);
+      host.hooks.rulesFor.tap({ name: PLUGIN_NAME, stage }, () => NO_RULES);
     });
   },
 };

@@ -12,10 +12,13 @@
 //   - everything else: the static node rules (node-rules.ts), e.g. its CSRs and the review APIs.
 // It never denies: "no" is no opinion, with upstream's reason where it gives one (the 403 and a
 // SubjectAccessReview's status.reason end with it; logged at -v=2 as upstream's NODE DENY).
+// Its rules (rulesFor): a node's cannot be listed (incomplete, with upstream's error), anyone
+// else's are none.
 import type { Attributes, Decision } from '../../core/authz/attributes.js';
 import { AUTHORIZATION_MODE_KIND, modeStage } from '../../core/authz/chain.js';
 import type { Host } from '../../core/host.js';
 import type { Plugin } from '../../core/plugin.js';
+import { cannotListRules, NO_RULES, type UserRules } from '../../core/authz/rules.js';
 import { NODE_LEASE_NAMESPACE } from '../../core/nodes/node-object.js';
 import { nodeIdentity } from './node-identity.js';
 import { rulesAllow } from './node-rules.js';
@@ -85,6 +88,11 @@ export function decideForNode(a: Attributes): NodeDecision {
   return rulesAllow(a) ? ALLOW : no();
 }
 
+const NODE_RULES = cannotListRules('node authorizer');
+
+/** NodeAuthorizer.RulesFor. */
+export const rulesForNode = (user: Attributes['user']): UserRules => (nodeIdentity(user).isNode ? NODE_RULES : NO_RULES);
+
 export const NodeAuthorizer: Plugin = {
   name: PLUGIN_NAME,
   apply(host: Host): void {
@@ -98,6 +106,7 @@ export const NodeAuthorizer: Plugin = {
         if (d?.decision === 'noOpinion') log.v(2).info(`NODE DENY: ${d.reason}`, { user: attrs.user.name, verb: attrs.verb, resource: attrs.resource, name: attrs.name, namespace: attrs.namespace });
         return d;
       });
+      host.hooks.rulesFor.tap({ name: PLUGIN_NAME, stage }, (q) => rulesForNode(q.user));
     });
   },
 };

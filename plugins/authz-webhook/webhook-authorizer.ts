@@ -2,11 +2,13 @@
 // "default" from --authorization-mode and the --authorization-webhook-* flags, or any number from
 // --authorization-config) gets its own connection, match conditions and cache, and taps
 // `authorize` at the stage of its place in the chain. The flag-configured webhook behaves as
-// upstream builds it: 30s timeout, failurePolicy NoOpinion, a TTL of 0 turns that cache off.
+// upstream builds it: 30s timeout, failurePolicy NoOpinion, a TTL of 0 turns that cache off. A
+// webhook cannot list a user's rules (rulesFor): incomplete, with upstream's error.
 import path from 'node:path';
 import type { Host } from '../../core/host.js';
 import { StartupError, type Plugin } from '../../core/plugin.js';
 import { AUTHORIZATION_MODE_KIND, chainEntries } from '../../core/authz/chain.js';
+import { cannotListRules } from '../../core/authz/rules.js';
 import { compileMatchCondition, MatchConditionError } from '../../core/authz/match-conditions.js';
 import {
   SUBJECT_ACCESS_REVIEW_VERSIONS, type SubjectAccessReviewVersion, type WebhookAuthorizerSettings,
@@ -37,6 +39,8 @@ export interface WebhookAuthorizerDeps {
   readonly now?: () => number;
   readonly maxCacheEntries?: number;
 }
+
+const WEBHOOK_RULES = cannotListRules('webhook authorizer');
 
 const notNegative = (v: unknown) => ((v as number) < 0 ? 'must not be negative' : undefined);
 
@@ -112,6 +116,7 @@ export function createWebhookAuthorizer(deps: WebhookAuthorizerDeps = {}): Plugi
             }),
           });
           host.hooks.authorize.tapPromise({ name: PLUGIN_NAME, stage }, (attrs) => authorizer.authorize(attrs));
+          host.hooks.rulesFor.tap({ name: PLUGIN_NAME, stage }, () => WEBHOOK_RULES);
           log.info('webhook authorizer enabled', {
             authorizer: name, config: settings.kubeConfigFile, apiVersion: client.apiVersion, failurePolicy: settings.failurePolicy,
             timeoutMs: settings.timeoutMs, matchConditions: conditions.length,

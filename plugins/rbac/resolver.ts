@@ -163,10 +163,10 @@ export class RuleResolver {
   }
 
   /** RulesFor: all the rules, and the errors met resolving them (the rules found still count). */
-  async rulesFor(user: UserInfo, namespace: string): Promise<{ rules: PolicyRule[]; errors: Error[] }> {
+  async rulesFor(user: UserInfo, namespace: string, roles: RoleSource = 'registry'): Promise<{ rules: PolicyRule[]; errors: Error[] }> {
     const rules: PolicyRule[] = [];
     const errs: Error[] = [];
-    for await (const v of this.visitRulesFor(user, namespace)) {
+    for await (const v of this.visitRulesFor(user, namespace, roles)) {
       if ('error' in v) errs.push(v.error); else rules.push(v.rule);
     }
     return { rules, errors: errs };
