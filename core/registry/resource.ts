@@ -97,6 +97,11 @@ export interface ResourceDefinition<T extends ApiObject = ApiObject> {
    * upstream's review RESTs check the object before they call createValidation. Refuses by throwing.
    */
   validateReview?(caller: ReviewCaller, obj: T): void;
+  /**
+   * True for a review whose upstream REST never calls createValidation (SelfSubjectRulesReview):
+   * validating admission does not run on it; mutating admission still does.
+   */
+  readonly reviewSkipsValidatingAdmission?: boolean;
   /** Decodes the raw protobuf message of this kind (request bodies of kubectl's typed clients). */
   decodeProtobuf?(raw: Buffer): ApiObject;
   /** Names are validated as path segments only unless this is given. */

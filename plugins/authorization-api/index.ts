@@ -2,7 +2,8 @@
 // SelfSubjectAccessReview (may I?) and LocalSubjectAccessReview (may this user, in this
 // namespace?), answered by the same authorizer chain that guards every request, with upstream's
 // validation (pkg/apis/authorization/validation) and answers (allowed, denied, reason,
-// evaluationError).
+// evaluationError); and SelfSubjectRulesReview (what may I do here?), answered by the chain's
+// rules (self-subject-rules-review.ts).
 import { isGoEmptyValue } from '../../core/api/go-empty.js';
 import { errors } from '../../core/api/errors.js';
 import { fieldError, goQuote, type FieldError } from '../../core/api/field-errors.js';
@@ -19,6 +20,7 @@ import type { ResourceDefinition } from '../../core/registry/resource.js';
 import type { Strategy } from '../../core/registry/strategy.js';
 import { localSubjectAccessReviewSchema, selfSubjectAccessReviewSchema, subjectAccessReviewSchema } from './schemas.js';
 import { selectorAttributesErrors } from './selector-validation.js';
+import { selfSubjectRulesReviews } from './self-subject-rules-review.js';
 
 const PLUGIN_NAME = 'AuthorizationApiPlugin';
 export const AUTHORIZATION_GROUP = 'authorization.platform';
@@ -107,7 +109,7 @@ function subjectOf(spec: ReviewSpec): UserInfo {
 
 export const AuthorizationApiPlugin: Plugin = {
   name: PLUGIN_NAME,
-  calls: ['authorize'],
+  calls: ['authorize', 'rulesFor'],
   apply(host: Host): void {
     host.hooks.resources.tap(PLUGIN_NAME, (registry) => {
       const base = { group: AUTHORIZATION_GROUP, version: 'v1', verbs: ['create'], strategy: reviewStrategy } as const;
@@ -150,6 +152,7 @@ export const AuthorizationApiPlugin: Plugin = {
       registry.register(subjectAccessReviews);
       registry.register(selfSubjectAccessReviews);
       registry.register(localSubjectAccessReviews);
+      registry.register(selfSubjectRulesReviews(host, AUTHORIZATION_GROUP));
     });
   },
 };
