@@ -103,6 +103,12 @@ export class ResourceStore {
   }
   keyFor(namespace: string, name: string): string { return `${this.prefixFor(namespace)}${name}`; }
 
+  /** How many objects of this resource are stored (apiserver_storage_objects): one key read, the rest counted. */
+  async countObjects(): Promise<number> {
+    const r = await this.#storage.list(this.prefixFor(''), { limit: 1 });
+    return r.items.length + (r.more ? r.remaining : 0);
+  }
+
   /**
    * The API object of a frozen stored value without copying it, frozen: only the top level and
    * metadata are new, everything below is shared. For read-only consumers: a write's answer and

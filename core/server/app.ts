@@ -42,6 +42,11 @@ import { sendRetryAfter } from './retry-after.js';
 import { withWaitGroup, type RequestWaitGroup } from './wait-group.js';
 import { withWatchTermination, type WatchTermination, type WatchWaitGroup } from './watch-termination.js';
 import { resolveWireAlias, type WireAlias } from './wire-alias.js';
+import { performance } from 'node:perf_hooks';
+import { refreshStorageObjects, type ApiServerMetrics } from '../metrics/apiserver.js';
+import type { AuthMetrics } from '../metrics/apiserver-auth.js';
+import { sendMetrics } from '../metrics/serve.js';
+import { instrumentHealth, instrumentResource, recordRequests } from './request-metrics.js';
 
 export interface VersionInfo {
   major: string; minor: string; gitVersion: string; gitCommit: string; gitTreeState: string;
@@ -70,6 +75,8 @@ export interface ApiServerDeps {
   readonly serverAddress: string;
   /** --profiling: /debug/pprof/ and /debug/flags/v are served. */
   readonly profiling?: boolean;
+  /** GET /metrics, and what the request path records into it (core/metrics/apiserver.ts). */
+  readonly metrics?: ApiServerMetrics;
   readonly now?: () => Date;
 }
 
@@ -122,7 +129,8 @@ function trackAuthenticators(hooks: Hooks): void {
   });
 }
 
-async function authenticate(hooks: Hooks, ctx: Koa.Context, log: Logger): Promise<UserInfo> {
+async function authenticate(hooks: Hooks, ctx: Koa.Context, log: Logger, metrics: AuthMetrics | undefined): Promise<UserInfo> {
+  const start = metrics ? performance.now() : 0;
   const { leaf, chain } = peerCertificates(ctx.req);
   // The union's errors in its order: each reject() is an authenticator's error, in upstream's words
   // and never carrying the credential; a plugin that threw is named, upstream having no plugins.
@@ -141,6 +149,12 @@ async function authenticate(hooks: Hooks, ctx: Koa.Context, log: Logger): Promis
     [FAILED]: (name, err) => { errorTexts.push(`${name}: ${err instanceof Error ? err.message : String(err)}`); },
   };
   const user = await hooks.authenticate.promise(req);
+  // recordAuthenticationMetrics: an authenticator's error is `error`, no credential known `failure`.
+  if (metrics) {
+    const seconds = (performance.now() - start) / 1000;
+    if (user) metrics.authenticated('success', seconds, user.name);
+    else metrics.authenticated(errorTexts.length ? 'error' : 'failure', seconds);
+  }
   if (!user) {
     // WithAuthentication logs the union's error (v1.32's ErrorS; its Errorf "... due to an error: %v"
     // is pre-1.21); the client gets only 401. No credential at all is no error: plat's line, at -v 2.
@@ -166,6 +180,8 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
   app.silent = true;
   app.use(goRequestPath);
   app.use(headerBytesBody);
+  // Outside compression, so a gzipped answer's size is its bytes sent, as upstream's.
+  if (deps.metrics) app.use(recordRequests(deps.metrics.requests));
   app.use(compressResponses());
 
   app.use(async (ctx, next) => {
@@ -205,7 +221,7 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
 
   app.use(async (ctx, next) => {
     const { info } = ctx.state;
-    const requestor = await authenticate(deps.hooks, ctx, log);
+    const requestor = await authenticate(deps.hooks, ctx, log, deps.metrics?.auth);
     try {
       ctx.state.user = await impersonate(deps.hooks, requestor, ctx.req.rawHeaders);
     } catch (e) {
@@ -224,13 +240,20 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
       ...(selectors ? { selectors } : {}),
     };
     let decision;
+    const authz = deps.metrics?.auth;
+    const start = authz ? performance.now() : 0;
     try {
       decision = await authorizeUnion(deps.hooks.authorize, attrs);
     } catch (e) {
+      authz?.authorized('error', (performance.now() - start) / 1000);
       if (!(e instanceof AuthorizationError)) throw e;
       // WithAuthorization: an error and no allow is 500 (an allow after a failure still serves).
       log.error('authorizer failed', { method: ctx.method, path: ctx.path, user: ctx.state.user.name, err: e.describe() });
       return sendInternalErrorText(ctx, e.message);
+    }
+    if (authz) {
+      const d = decision?.decision;
+      authz.authorized(d === 'allow' ? 'allowed' : d === 'deny' ? (decision!.error !== undefined ? 'error' : 'denied') : 'no-opinion', (performance.now() - start) / 1000);
     }
     // WithAuthorization: a deny that came with an error is that error's 500, not a 403.
     if (decision?.decision === 'deny' && decision.error !== undefined) {
@@ -248,6 +271,7 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
     if (info.isResourceRequest) {
       const store = deps.stores.get(storeKey(info.apiGroup, info.apiVersion, info.resource));
       if (!store) throw errors.pathNotFound();
+      if (deps.metrics) instrumentResource(ctx, info, query);
       const alias = ctx.state.alias;
       await serveResource(ctx, store, info, user, { now, minRequestTimeoutSeconds: deps.minRequestTimeoutSeconds, shutdown: deps.shutdown, logger: log }, alias?.aliasApiVersion);
       return;
@@ -256,8 +280,14 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
     const path = ctx.path.replace(/\/+$/, '') || '/';
     // Health paths are exact (upstream registers them on its PathRecorderMux, not go-restful), and
     // like every mux handler (/apis, /apis/<group>, /openapi/v3, /) answer any method.
+    // Upstream's DefaultMetrics: the legacy registry, whatever the method.
+    if (deps.metrics && ctx.path === '/metrics') {
+      await refreshStorageObjects(deps.metrics);
+      return sendMetrics(ctx, deps.metrics.registry.expose());
+    }
     const health = await deps.health.serve(ctx.path, query);
     if (health) {
+      if (deps.metrics && /^\/(?:healthz|livez|readyz)$/.test(ctx.path)) instrumentHealth(ctx, query);
       ctx.status = health.code;
       ctx.type = 'text/plain; charset=utf-8';
       if (health.nosniff) ctx.set('X-Content-Type-Options', 'nosniff');
@@ -299,7 +329,7 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
 }
 
 function rootPaths(deps: ApiServerDeps): string[] {
-  const paths = ['/api', '/apis', ...deps.health.paths(), '/openapi/v3', '/version', ...deps.resources.paths().filter((p) => deps.resources.path(p)?.get())];
+  const paths = ['/api', '/apis', ...deps.health.paths(), ...(deps.metrics ? ['/metrics'] : []), '/openapi/v3', '/version', ...deps.resources.paths().filter((p) => deps.resources.path(p)?.get())];
   for (const g of deps.resources.groups()) {
     if (!g) { paths.push('/api/v1'); continue; }
     paths.push(`/apis/${g}`, ...deps.resources.versions(g).map((v) => `/apis/${g}/${v}`));

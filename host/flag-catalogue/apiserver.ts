@@ -23,8 +23,6 @@ type Section = (typeof APISERVER_FLAG_SECTIONS)[number];
 type Extra = Pick<FlagSpec, 'shorthand' | 'deprecated' | 'unsupported' | 'enum' | 'validate'>;
 type Row = readonly [name: string, type: FlagType, def: unknown, help: string, extra?: Extra];
 
-/** The API server (and so `plat all`) serves no /metrics; `plat controller-manager` does. */
-const NO_METRICS: Extra = { unsupported: 'this command serves no /metrics (plat controller-manager does)' };
 
 function section(title: Section, rows: readonly Row[]): FlagSpec[] {
   return rows.map(([name, type, def, help, extra]) =>
@@ -233,10 +231,10 @@ export const apiserverFlagCatalogue: readonly FlagSpec[] = Object.freeze([
     ['emulation-forward-compatible', 'bool', undefined, 'Auto-enable future, higher-stability versions of beta-or-later APIs enabled at the emulation version; only true when emulation version is below the binary version.'],
     ['runtime-config', 'map', undefined, 'Enable or disable built-in APIs. Supported keys: not shown.'],
     ['runtime-config-emulation-forward-compatible', 'bool', undefined, 'If true, install enabled group/versions even if introduced after the emulation version; if false the server fails to start on such versions; only true when emulation version is below the binary version.'],
-    ['allow-metric-labels', 'stringToString', undefined, 'Allow-list keyed `<MetricName>,<LabelName>` with comma-separated allowed values.', NO_METRICS],
-    ['allow-metric-labels-manifest', 'string', undefined, 'File with the same format; the flag overrides it.', NO_METRICS],
-    ['disabled-metrics', 'strings', undefined, 'Fully qualified metrics to disable; beats showing hidden metrics.', NO_METRICS],
-    ['show-hidden-metrics-for-version', 'string', undefined, 'Previous minor version `<major>.<minor>` whose hidden metrics are shown.', NO_METRICS],
+    ['allow-metric-labels', 'stringToString', undefined, 'Allow-list keyed `<MetricName>,<LabelName>` with comma-separated allowed values.'],
+    ['allow-metric-labels-manifest', 'string', undefined, 'File with the same format; the flag overrides it.'],
+    ['disabled-metrics', 'strings', undefined, 'Fully qualified metrics to disable; beats showing hidden metrics.'],
+    ['show-hidden-metrics-for-version', 'string', undefined, 'Previous minor version `<major>.<minor>` whose hidden metrics are shown.'],
     ['log-flush-frequency', 'duration', ms('5s'), 'Maximum interval between log flushes.'],
     ['logging-format', 'string', 'text', 'Only `text` is permitted.', { enum: ['text'] }],
     ['log-text-info-buffer-size', 'quantity', undefined, 'Alpha; buffering of info messages with split streams; default 0 (off); needs feature LoggingAlphaOptions.'],

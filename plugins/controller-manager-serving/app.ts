@@ -6,7 +6,6 @@
 // text format, gzipped when the client accepts it, as promhttp), /configz (whatever the method, as component-base's handler),
 // with --profiling /debug/pprof/ and /debug/flags/v. Anything else is upstream's mux answer: 404
 // page not found.
-import { gzipSync } from 'node:zlib';
 import type Koa from 'koa';
 import { koaClass } from '../../core/server/koa-class.js';
 import { errors, isStatusError } from '../../core/api/errors.js';
@@ -17,7 +16,7 @@ import { goClientErrorText } from '../../core/client/go-url-error.js';
 import type { Logger } from '../../core/log.js';
 import type { HealthChecks } from '../../core/server/health.js';
 import { CONFIGZ_PATH, writeConfigz, type Configz } from '../../core/server/configz.js';
-import { TEXT_CONTENT_TYPE } from '../../core/metrics/exposition.js';
+import { sendMetrics } from '../../core/metrics/serve.js';
 import type { MetricsRegistry } from '../../core/metrics/registry.js';
 import { HealthSlis } from '../../core/metrics/health-slis.js';
 import { sendStatus } from '../../core/server/respond.js';
@@ -48,17 +47,6 @@ const plainText = (ctx: Koa.Context, code: number, body: string) => {
   ctx.set('X-Content-Type-Options', 'nosniff');
   ctx.body = body;
 };
-
-function sendMetrics(ctx: Koa.Context, text: string): void {
-  ctx.status = 200;
-  ctx.set('Content-Type', TEXT_CONTENT_TYPE);
-  if (ctx.acceptsEncodings('gzip', 'identity') === 'gzip') {
-    ctx.set('Content-Encoding', 'gzip');
-    ctx.body = gzipSync(text);
-  } else {
-    ctx.body = text;
-  }
-}
 
 export function createEndpointApp(deps: EndpointDeps): Koa {
   const app = new (koaClass())();

@@ -26,6 +26,8 @@ export const SYSTEM_NAMESPACE = 'plat-system';
 const SERVICE_ACCOUNTS_GROUP = 'system:serviceaccounts';
 const BOOTSTRAPPERS_GROUP = 'system:bootstrappers';
 const NODES_GROUP = 'system:nodes';
+/** user.MonitoringGroup: the group upstream binds system:monitoring to. */
+const MONITORING_GROUP = 'system:monitoring';
 
 /** rbacv1helpers.NewRule(...).RuleOrDie(): every list sorted. */
 function rule(verbs: string[], r: { groups?: string[]; resources?: string[]; names?: string[]; urls?: string[] }): PolicyRule {
@@ -81,6 +83,10 @@ export function bootstrapClusterRoles(): ClusterRole[] {
     ]),
     clusterRole('system:discovery', [
       rule(['get'], { urls: ['/livez', '/readyz', '/healthz', '/version', '/version/', '/openapi', '/openapi/*', '/api', '/api/*', '/apis', '/apis/*'] }),
+    ]),
+    // Who may scrape and probe: /metrics is in no other bootstrap role, as upstream.
+    clusterRole('system:monitoring', [
+      rule(['get'], { urls: ['/metrics', '/metrics/slis', '/livez', '/readyz', '/healthz', '/livez/*', '/readyz/*', '/healthz/*'] }),
     ]),
     clusterRole('system:basic-user', [
       rule(['create'], { groups: [AUTHORIZATION], resources: ['selfsubjectaccessreviews', 'selfsubjectrulesreviews'] }),
@@ -143,6 +149,7 @@ export function bootstrapClusterRoles(): ClusterRole[] {
 export function bootstrapClusterRoleBindings(): ClusterRoleBinding[] {
   return [
     binding('cluster-admin', 'cluster-admin', [group(MASTERS_GROUP)]),
+    binding('system:monitoring', 'system:monitoring', [group(MONITORING_GROUP)]),
     binding('system:discovery', 'system:discovery', [group(AUTHENTICATED_GROUP)]),
     binding('system:basic-user', 'system:basic-user', [group(AUTHENTICATED_GROUP)]),
     binding('system:public-info-viewer', 'system:public-info-viewer', [group(AUTHENTICATED_GROUP), group(UNAUTHENTICATED_GROUP)]),

@@ -3,8 +3,8 @@
 // non-resource `get` on /metrics, not an always-allowed path), with the work queues, leader
 // election, REST client, running controllers and process figures; the metrics flags hide
 // families, map label values outside an allow-list (flag or manifest) to `unexpected`, and bad
-// values stop start-up with exit 2 naming the flag. `plat all` and `plat apiserver` serve no
-// /metrics, and refuse the flags.
+// values stop start-up with exit 2 naming the flag. (The API server's /metrics, and its flags:
+// test/apiserver/metrics.test.ts.)
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -192,13 +192,5 @@ describe('plat controller-manager /metrics', () => {
     const r = await runPlatAsync(['controller-manager', '--platconfig', admin, '--secure-port=0', arg], { cwd: tempDir() });
     assert.equal(r.code, 2, `${arg}: ${r.stderr}`);
     assert.match(r.stderr, message, arg);
-  });
-
-  it('stays refused where nothing serves /metrics: plat all and plat apiserver', async () => {
-    for (const command of ['all', 'apiserver']) {
-      const r = await bootRefusal(command, ['--data-dir', tempDir(), '--disabled-metrics=workqueue_depth'], { cwd: tempDir() });
-      assert.equal(r.code, 2, r.stderr);
-      assert.match(r.stderr, /--disabled-metrics is not supported: this command serves no \/metrics \(plat controller-manager does\)/);
-    }
   });
 });

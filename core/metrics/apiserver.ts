@@ -1,0 +1,51 @@
+// The API server's metrics, per host as componentMetrics keeps the controller manager's: its own
+// registry, so that in `plat all` (one host, both roles) /metrics on the API server's port lists
+// the API server's families only, as kube-apiserver's does; the embedded controllers record nothing
+// (there is no controller-manager port in `plat all`). Registered at once: client_golang's
+// process collector, the request, authentication and authorization families, and
+// apiserver_storage_objects, read when scraped from whatever the server set as its source.
+import { versionInfo } from '../version.js';
+import { AuthMetrics } from './apiserver-auth.js';
+import { RequestMetrics } from './apiserver-requests.js';
+import { registerProcessMetrics } from './process.js';
+import { MetricsRegistry, type CollectedSample } from './registry.js';
+
+export interface ApiServerMetrics {
+  readonly registry: MetricsRegistry;
+  readonly requests: RequestMetrics;
+  readonly auth: AuthMetrics;
+  /** The stored objects per resource (`plural` or `plural.group`); -1 where counting failed. */
+  storageObjects: () => Promise<Iterable<readonly [resource: string, count: number]>>;
+}
+
+const made = new WeakMap<object, ApiServerMetrics>();
+
+export function apiserverMetrics(host: { readonly version: string }): ApiServerMetrics {
+  let m = made.get(host);
+  if (m) return m;
+  const { major, minor } = versionInfo(host.version);
+  const registry = new MetricsRegistry(`${major}.${minor}`);
+  registerProcessMetrics(registry);
+  const requests = new RequestMetrics(registry);
+  const auth = new AuthMetrics(registry);
+  let counted: CollectedSample[] = [];
+  const metrics: ApiServerMetrics = { registry, requests, auth, storageObjects: async () => [] };
+  // etcd3's objectCounts (STABLE in 1.32). The registry reads synchronously: the handler calls
+  // refreshStorageObjects first, so each scrape sees the counts of that moment.
+  registry.collector('gauge', {
+    name: 'apiserver_storage_objects', stabilityLevel: 'STABLE', labelNames: ['resource'],
+    help: 'Number of stored objects at the time of last check split by kind. In case of a fetching error, the value will be -1.',
+  }, () => counted);
+  storageRefreshers.set(metrics, async () => {
+    counted = [...await metrics.storageObjects()].map(([resource, n]) => [[resource], n] as const);
+  });
+  made.set(host, metrics);
+  return metrics;
+}
+
+const storageRefreshers = new WeakMap<ApiServerMetrics, () => Promise<void>>();
+
+/** Counts the stored objects now, for the scrape about to be exposed. */
+export async function refreshStorageObjects(m: ApiServerMetrics): Promise<void> {
+  await storageRefreshers.get(m)?.();
+}
