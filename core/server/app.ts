@@ -56,6 +56,8 @@ export interface ApiServerDeps {
   readonly version: VersionInfo;
   readonly logger: Logger;
   readonly minRequestTimeoutSeconds: number;
+  /** Feature gate APIResponseCompression (on unless turned off): large API answers gzipped when asked. */
+  readonly compression?: boolean;
   /** --request-timeout: non-long-running requests answer 504 past it (DEFAULT_REQUEST_TIMEOUT_MS). */
   readonly requestTimeoutMs?: number;
   /** The server stops for good: open watches and profiles end. */
@@ -166,7 +168,7 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
   app.silent = true;
   app.use(goRequestPath);
   app.use(headerBytesBody);
-  app.use(compressResponses());
+  if (deps.compression !== false) app.use(compressResponses());
 
   app.use(async (ctx, next) => {
     try {
