@@ -13,6 +13,7 @@ export const REFUSED_GATE_STATES: Readonly<Record<string, RefusedState>> = {
   CBORServingAndStorage: { value: true, reason: 'plat neither serves nor stores CBOR' },
   ClusterTrustBundle: { value: true, reason: 'plat serves no ClusterTrustBundle API and has no ClusterTrustBundleAttest admission' },
   CoordinatedLeaderElection: { value: true, reason: 'plat has no coordinated leader election (LeaseCandidate API and its controller)' },
+  LoggingAlphaOptions: { value: true, reason: 'plat implements neither alpha logging option (--log-text-split-stream, --log-text-info-buffer-size)' },
   MultiCIDRServiceAllocator: { value: true, reason: 'plat has no ServiceCIDR / IPAddress allocator' },
   MutatingAdmissionPolicy: { value: true, reason: 'plat serves no MutatingAdmissionPolicy API' },
   StorageVersionAPI: { value: true, reason: 'plat serves no StorageVersion API' },

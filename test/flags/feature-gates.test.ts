@@ -55,6 +55,8 @@ describe('--feature-gates (control plane)', () => {
     ['apiserver', 'an alpha API plat lacks', ['--feature-gates=kube:CoordinatedLeaderElection=true'], 2,
       /^plat apiserver: --feature-gates: CoordinatedLeaderElection=true is not supported: plat has no coordinated leader election/m],
     ['apiserver', 'AllAlpha, which turns on what plat lacks', ['--feature-gates=AllAlpha=true'], 2, /--feature-gates: ClusterTrustBundle=true is not supported: plat serves no ClusterTrustBundle API/],
+    ['apiserver', 'the alpha logging options plat lacks', ['--feature-gates=LoggingAlphaOptions=true'], 2,
+      /--feature-gates: LoggingAlphaOptions=true is not supported: plat implements neither alpha logging option/],
     ['apiserver', 'turning off what plat cannot leave out', ['--feature-gates=WatchList=false'], 2, /--feature-gates: WatchList=false is not supported: plat always serves watches with sendInitialEvents/],
     ['controller-manager', 'an unknown component', ['--feature-gates=wardle:A=true'], 1, /^plat controller-manager: --feature-gates: component not registered: wardle$/m],
     ['controller-manager', 'a bad value', ['--feature-gates=RotateKubeletServerCertificate=maybe'], 1,
