@@ -12,6 +12,7 @@ import type { Configuration } from './hooks.js';
 import { Host } from './host.js';
 import { asPlugin } from './tap-owners.js';
 import { runStartWatched, START_WAIT_WARNING_MS, StartAborted } from './start-watch.js';
+import { declareFeatureGatesFlag, evaluateFeatureGatesFlag } from './feature-gates/flag.js';
 import { declareGlobalFlags, dynamicGitVersion, GlobalFlagRequest, globalRequest } from './global-flags.js';
 import { applyLoggingFlags, declareLoggingFlags } from './log-flags.js';
 import type { Logger } from './log.js';
@@ -96,6 +97,7 @@ export function declareFlags(host: Host, profile: Profile, flags: Flags): void {
     flags.define({ name: 'v', shorthand: 'v', type: 'level', default: 0, help: 'Log verbosity.', section: listed?.section ?? LOGGING, owner: 'host' });
   }
   declareLoggingFlags(flags, profile.catalogue ?? []);
+  declareFeatureGatesFlag(flags, profile.catalogue ?? []);
   for (const spec of profile.catalogue ?? []) {
     if (!flags.has(spec.name)) flags.define({ ...spec, unsupported: spec.unsupported ?? NOT_YET, owner: 'catalogue' });
   }
@@ -215,6 +217,9 @@ export async function boot(o: BootOptions): Promise<Booted> {
   for (const d of flags.usedDeprecated()) o.logger.warn(`Flag --${d.name} has been deprecated, ${d.message}`);
   // Upstream's components log their flags once logging is set up, before building their config.
   printFlags(flags, o.logger);
+  // As upstream's PersistentPreRunE sets the gates: before anything reads them.
+  const gates = evaluateFeatureGatesFlag(flags, o.logger);
+  if (gates) host.featureGates = gates;
 
   await profile.prepare?.(host, flags);
   const configFile = config ? { configFile: config.filepath, configDir: path.dirname(config.filepath) } : {};

@@ -1,6 +1,8 @@
 // The kernel object every plugin receives: the hook catalogue, a logger, and a small record of
 // what the loaded plugins provide (so a flag that names a mode no plugin implements is refused
 // at start-up instead of silently ignored).
+import { CONTROL_PLANE_GATES } from './feature-gates/control-plane.js';
+import type { FeatureGateSet } from './feature-gates/gate-table.js';
 import { createHooks, type Hooks } from './hooks.js';
 import { createLogger, type Logger } from './log.js';
 
@@ -39,6 +41,12 @@ export class Host {
   readonly ownsProcess: boolean;
   /** The GitVersion to report when `--version=vX.Y.Z...` asked for one (set by boot before configure). */
   gitVersion: string | undefined;
+  /**
+   * The control plane's feature gates in force (--feature-gates of the API server and the
+   * controller manager, Kubernetes 1.32's table): set by boot before configure; the defaults
+   * until then, and for a role without the flag. The node agent has its own (its context's gates).
+   */
+  featureGates: FeatureGateSet = CONTROL_PLANE_GATES.defaults();
   constructor(options: HostOptions) {
     this.role = options.role;
     this.logger = options.logger ?? createLogger();

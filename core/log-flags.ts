@@ -2,7 +2,7 @@
 // own (the node agent does, through its configuration file): --vmodule sets per-logger levels,
 // --logging-format accepts the one format the spec allows (with upstream's message), and the alpha
 // stream options are checked as component-base checks them with LoggingAlphaOptions off (plat
-// takes no --feature-gates). --log-flush-frequency needs no work: plat writes each line as it is
+// refuses --feature-gates=LoggingAlphaOptions=true: it implements neither option). --log-flush-frequency needs no work: plat writes each line as it is
 // logged (stderr is synchronous for files and pipes), so no line waits for a flush.
 import type { FlagSet, FlagSpec } from './flags/types.js';
 import { parseVModule } from './log-vmodule.js';

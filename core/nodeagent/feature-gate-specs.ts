@@ -3,9 +3,9 @@
 // kubelet's --feature-gates): default, stage, and whether the default is locked. A gate not in this
 // list is "unrecognized", as upstream. Data, not logic: feature-gates.ts evaluates it.
 
-export type Stage = 'ALPHA' | 'BETA' | 'GA' | 'DEPRECATED';
+import type { GateSpec } from '../feature-gates/gate-table.js';
 
-export interface GateSpec { readonly default: boolean; readonly stage: Stage; readonly locked?: true }
+export type { GateSpec, Stage } from '../feature-gates/gate-table.js';
 
 /** The Kubernetes minor version whose gate states, defaults and rules plat follows. */
 export const EMULATED_KUBERNETES_VERSION = '1.35';

@@ -61,6 +61,8 @@ export interface ApiServerDeps {
   readonly version: VersionInfo;
   readonly logger: Logger;
   readonly minRequestTimeoutSeconds: number;
+  /** Feature gate APIResponseCompression (on unless turned off): large API answers gzipped when asked. */
+  readonly compression?: boolean;
   /** --request-timeout: non-long-running requests answer 504 past it (DEFAULT_REQUEST_TIMEOUT_MS). */
   readonly requestTimeoutMs?: number;
   /** The server stops for good: open watches and profiles end. */
@@ -182,7 +184,7 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
   app.use(headerBytesBody);
   // Outside compression, so a gzipped answer's size is its bytes sent, as upstream's.
   if (deps.metrics) app.use(recordRequests(deps.metrics.requests));
-  app.use(compressResponses());
+  if (deps.compression !== false) app.use(compressResponses());
 
   app.use(async (ctx, next) => {
     try {

@@ -212,7 +212,7 @@ export const ApiServerPlugin: Plugin = {
       metrics.storageObjects = () => countStoredObjects(stores);
       const app = createApp({
         hooks: host.hooks, resources, stores, health, version: versionInfo(host.version, host.gitVersion), logger: log,
-        minRequestTimeoutSeconds: flags.get<number>('min-request-timeout'), requestTimeoutMs: flags.get<number>('request-timeout'),
+        minRequestTimeoutSeconds: flags.get<number>('min-request-timeout'), compression: host.featureGates.enabled('APIResponseCompression'), requestTimeoutMs: flags.get<number>('request-timeout'),
         shutdown: ended.signal, requests, ...(watches ? { watches } : {}), ...(sendRetryAfter ? { retryAfter: stopping.signal } : {}), profiling, metrics,
         get serverAddress() { return externalAddress(); },
       });

@@ -44,13 +44,16 @@ export interface OidcAuthenticatorDeps {
 
 export const FLAGS_MUST_GO_TOGETHER = 'oidc-issuer-url and oidc-client-id must be specified together when any oidc-* flags are set';
 export const FILE_AND_FLAGS_EXCLUSIVE = 'authentication-config file and oidc-* flags are mutually exclusive';
+export const STRUCTURED_AUTHN_OFF = 'set --feature-gates=StructuredAuthenticationConfiguration=true to use authentication-config file';
 
 /** The JWT authenticators a configuration asks for, with their signing algorithms; throws StartupError. */
 export function resolveJwtAuthenticators(
-  flags: FlagSet, compiler: CelCompiler,
+  flags: FlagSet, compiler: CelCompiler, structuredAuthentication = true,
 ): { authenticators: readonly JWTAuthenticator[]; algs: readonly JoseAlgorithm[] } {
   const file = flags.get<string>(AUTHENTICATION_CONFIG_FLAG);
   let fromFile: AuthenticationConfiguration | undefined;
+  // Upstream's options validation, before the file is read.
+  if (file && !structuredAuthentication) throw new StartupError(STRUCTURED_AUTHN_OFF);
   if (file) {
     try {
       fromFile = loadAuthenticationConfiguration(file);
@@ -112,7 +115,7 @@ export function createOidcAuthenticator(deps: OidcAuthenticatorDeps = {}): Plugi
 
       host.hooks.configure.tap(PLUGIN_NAME, (cfg) => {
         const compiler = new CelCompiler();
-        const { authenticators, algs } = resolveJwtAuthenticators(cfg.flags, compiler);
+        const { authenticators, algs } = resolveJwtAuthenticators(cfg.flags, compiler, host.featureGates.enabled('StructuredAuthenticationConfiguration'));
         if (authenticators.length === 0) return;
         const closers: (() => void)[] = [];
         const byIssuer = new Map<string, JwtAuthenticator>();

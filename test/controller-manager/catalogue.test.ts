@@ -91,7 +91,11 @@ describe('controller manager flag catalogue', () => {
     for (const f of ['plat-api-qps', 'node-eviction-rate', 'secondary-node-eviction-rate', 'unhealthy-zone-threshold']) assert.match(r.stdout, new RegExp(`--${f} float32 `), f);
     assert.match(r.stdout, /--horizontal-pod-autoscaler-tolerance float /);
     // --config names every part it reads (KubeCloudShared.UseServiceAccountCredentials included).
-    assert.match(r.stdout, /--config string\s+A PlatControllerManagerConfiguration file\s+\(YAML or JSON\); its Generic, KubeCloudShared\s+and CSRSigningController parts/);
+    // (Wrapped however wide the section's longest flag, --feature-gates colonSeparatedMultimapStringString, makes it.)
+    assert.match(r.stdout, /--config string\s+A\s+PlatControllerManagerConfiguration\s+file\s+\(YAML or JSON\); its Generic,\s+KubeCloudShared\s+and\s+CSRSigningController parts/);
+    // --feature-gates lists the gates, one a line, as upstream's help does.
+    assert.match(r.stdout, /--feature-gates colonSeparatedMultimapStringString[\s\S]*?\n\s+kube:AllAlpha=true\|false \(ALPHA - default=false\)\n\s+kube:AllBeta=true\|false \(BETA - default=false\)\n/);
+    assert.match(r.stdout, /\n\s+kube:RotateKubeletServerCertificate=true\|false \(BETA - default=true\)\n/);
   });
 
   it('--plat-api-qps is a float32: 1e39 is out of its range, as strconv.ParseFloat(s, 32) says', () => {
