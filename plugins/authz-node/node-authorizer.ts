@@ -72,13 +72,17 @@ function authorizeCreateToken(node: string, a: Attributes): NodeDecision {
   return noRelationship(node);
 }
 
-export function decideForNode(a: Attributes): NodeDecision {
+/**
+ * `withSelectors`: the AuthorizeNodeWithSelectors gate (beta, on in 1.32). Off, a node's requests
+ * for nodes fall through to the static rules, which let it read every Node, as upstream's.
+ */
+export function decideForNode(a: Attributes, withSelectors = true): NodeDecision {
   const { isNode, nodeName } = nodeIdentity(a.user);
   if (!isNode) return no();
   if (nodeName === '') return no(`unknown node for user "${a.user.name}"`);
   if (a.isResourceRequest) {
     switch (`${a.apiGroup}/${a.resource}`) {
-      case '/nodes': return authorizeNode(nodeName, a);
+      case '/nodes': if (withSelectors) return authorizeNode(nodeName, a); break;
       case 'coordination.platform/leases': return authorizeLease(nodeName, a);
       case '/secrets':
       case '/configmaps': return authorizeReadNamespacedObject(nodeName, a);
@@ -101,8 +105,9 @@ export const NodeAuthorizer: Plugin = {
       const stage = modeStage(host, cfg.flags, MODE);
       if (stage === undefined) return;
       const log = host.logger.child(PLUGIN_NAME);
+      const withSelectors = host.featureGates.enabled('AuthorizeNodeWithSelectors');
       host.hooks.authorize.tap({ name: PLUGIN_NAME, stage }, (attrs) => {
-        const d = decideForNode(attrs);
+        const d = decideForNode(attrs, withSelectors);
         if (d?.decision === 'noOpinion') log.v(2).info(`NODE DENY: ${d.reason}`, { user: attrs.user.name, verb: attrs.verb, resource: attrs.resource, name: attrs.name, namespace: attrs.namespace });
         return d;
       });

@@ -119,3 +119,25 @@ describe('Node end to end (plat all, --authorization-mode=Node, a node client ce
     assert.equal((await impostor.post(CSRS, baseCsr(fx, 'impostor'))).status, 403);
   });
 });
+
+describe('AuthorizeNodeWithSelectors=false: a node reads every Node through the static rules, as 1.32', () => {
+  it('the table: reads of other Nodes allowed, the rest unchanged', () => {
+    for (const attrs of [core('nodes', { name: 'n2' }), core('nodes', { verb: 'list' }), core('nodes', { verb: 'watch' })]) {
+      assert.deepEqual(decideForNode(attrs, false), { decision: 'allow' });
+      assert.equal(decideForNode(attrs, true)?.decision, 'noOpinion');
+    }
+    // Neither way lets a node delete a Node.
+    assert.equal(decideForNode(core('nodes', { verb: 'delete', name: 'n1' }), false), undefined);
+  });
+
+  it('over HTTPS with --feature-gates=AuthorizeNodeWithSelectors=false: nodes/n2 is 404, not 403, and the list is served', async () => {
+    const plat = await startInProcess({ args: ['--authorization-mode=Node', '--feature-gates=AuthorizeNodeWithSelectors=false'] });
+    try {
+      const n1 = withClientCert(plat, 'system:node:n1', ['system:nodes']);
+      assert.equal((await n1.get('/api/v1/nodes/n2')).status, 404);
+      assert.equal((await n1.get('/api/v1/nodes')).status, 200);
+    } finally {
+      await plat.stop();
+    }
+  });
+});
