@@ -1,6 +1,7 @@
 // What plat says its version is: the version.Info that /version serves and `--version` prints, and
 // component-base's dynamic version (`--version=vX.Y.Z...`), which may replace the GitVersion's
 // pre-release and build parts but never its major, minor and patch.
+import { goPlatform } from './go-platform.js';
 import type { VersionInfo } from './server/app.js';
 
 /** The product name `--version` prints before the GitVersion, as upstream prints `Kubernetes`. */
@@ -14,7 +15,7 @@ export function versionInfo(version: string, gitVersion = defaultGitVersion(vers
   return {
     major: '1', minor: '32', gitVersion, gitCommit: 'plat', gitTreeState: 'clean',
     buildDate: '2026-11-22T00:00:00Z', goVersion: `node${process.versions.node}`, compiler: 'plat',
-    platform: `${process.platform}/${process.arch === 'x64' ? 'amd64' : process.arch}`,
+    platform: goPlatform(),
   };
 }
 

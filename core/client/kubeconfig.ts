@@ -138,7 +138,7 @@ export function isLoopbackHost(hostname: string): boolean {
  * file fields are read now, so a missing certificate fails start-up, not the first request.
  */
 export function loadKubeconfig(file: string, o: LoadOptions = {}): WebhookConnection {
-  return loadKubeconfigs([file], {}, o);
+  return load([file], {}, o, false);
 }
 
 export interface LoadOptions {
@@ -147,7 +147,19 @@ export interface LoadOptions {
    * transport.TLSConfigFor's checks itself (the node agent's isClientConfigStillValid).
    */
   readonly skipClientPairCheck?: boolean;
+  /**
+   * ConfigOverrides.ClusterInfo.Server (the controller manager's --master, checked by the caller):
+   * the cluster's server, which also drops the file's tls-server-name (clientcmd's getCluster).
+   */
+  readonly server?: URL;
 }
+
+/** ErrEmptyCluster, which validateClusterInfo says alone for a cluster with nothing set. */
+const EMPTY_CLUSTER = 'cluster has no server defined';
+/** ErrEmptyConfig: ConfirmUsable's word when the empty cluster is the only problem. */
+const EMPTY_CONFIG = 'no configuration has been provided, try setting KUBERNETES_MASTER environment variable';
+
+const isZero = (v: unknown): boolean => v === undefined || v === null || v === '' || v === false || (Array.isArray(v) && v.length === 0);
 
 /**
  * Reads and merges `files` as clientcmd merges $KUBECONFIG: the first file to define a cluster,
@@ -155,19 +167,40 @@ export interface LoadOptions {
  * paths start at its own directory. `overrides` are kubectl's --context, --cluster and --user.
  */
 export function loadKubeconfigs(files: readonly string[], overrides: KubeconfigOverrides = {}, o: LoadOptions = {}): WebhookConnection {
+  return load(files, overrides, o, true);
+}
+
+/**
+ * `kubectl`: the `plat` commands' loader, as kubectl's: its ClusterDefaults give every cluster a
+ * server, so a missing context is its only problem, said alone. Otherwise the components' (their
+ * --kubeconfig, --platconfig, webhook files; no overrides): DirectClientConfig.ConfirmUsable's
+ * problems together, a missing context's cluster and user being the empty ones.
+ */
+function load(files: readonly string[], overrides: KubeconfigOverrides, o: LoadOptions, kubectl: boolean): WebhookConnection {
   const merged: Merged = { clusters: new Map(), users: new Map(), contexts: new Map(), currentContext: undefined };
   for (const file of files) readFile(file, merged);
+  // ConfirmUsable: every problem it finds, together (errConfigurationInvalid).
+  const problems: string[] = [];
   const contextName = overrides.context || merged.currentContext;
   let context: Obj | undefined;
   if (contextName) {
     context = merged.contexts.get(contextName)?.value;
-    if (context === undefined) throw new KubeconfigError(`context was not found for specified context: ${contextName}`);
+    if (context === undefined) {
+      const notFound = `context was not found for specified context: ${contextName}`;
+      if (kubectl) throw new KubeconfigError(notFound);
+      problems.push(notFound);
+      context = {};
+    }
   } else {
     context = onlyEntry(merged.contexts, 'context')?.value;
   }
   let clusterEntry: Entry | undefined;
   const clusterName = overrides.cluster || (context !== undefined ? str(context, 'cluster') : undefined);
-  if (overrides.cluster) {
+  if (!kubectl && context !== undefined) {
+    // getCluster without a required name: a cluster that is not there is the empty one.
+    const name = clusterName ?? '';
+    clusterEntry = merged.clusters.get(name) ?? { name, value: {}, dir: process.cwd() };
+  } else if (overrides.cluster) {
     clusterEntry = merged.clusters.get(overrides.cluster);
     if (clusterEntry === undefined) throw new KubeconfigError(`cluster "${overrides.cluster}" does not exist`);
   } else if (context !== undefined) {
@@ -186,11 +219,13 @@ export function loadKubeconfigs(files: readonly string[], overrides: KubeconfigO
     userEntry = onlyEntry(merged.users, 'user');
   }
   if (clusterEntry === undefined) throw new KubeconfigError('no cluster is configured');
-  const cluster = clusterEntry.value;
+  // ClusterInfo's server replaces the file's, and its tls-server-name with it.
+  const { 'tls-server-name': _replaced, ...withoutName } = clusterEntry.value;
+  const cluster: Obj = o.server ? { ...withoutName, server: o.server.href } : clusterEntry.value;
   const user = userEntry?.value ?? {};
+  const emptyCluster = !kubectl && Object.values(cluster).every(isZero);
 
-  // ConfirmUsable: validateAuthInfo's then validateClusterInfo's problems, all of them together.
-  const problems: string[] = [];
+  // Then validateAuthInfo's problems, then validateClusterInfo's.
   const read = (e: Entry, key: string, what: string): Buffer | undefined => {
     const ref = str(e.value, key);
     if (ref === undefined) return undefined;
@@ -233,7 +268,8 @@ export function loadKubeconfigs(files: readonly string[], overrides: KubeconfigO
   if (impersonationWrong) problems.push(impersonationWrong);
 
   const serverText = str(cluster, 'server');
-  if (serverText === undefined) problems.push(clusterEntry.name ? `no server found for cluster ${JSON.stringify(clusterEntry.name)}` : 'default cluster has no server defined');
+  if (emptyCluster) problems.push(EMPTY_CLUSTER);
+  else if (serverText === undefined) problems.push(clusterEntry.name ? `no server found for cluster ${JSON.stringify(clusterEntry.name)}` : 'default cluster has no server defined');
   const proxyText = str(cluster, 'proxy-url');
   let proxyUrl: URL | undefined;
   if (proxyText !== undefined) {
@@ -247,6 +283,7 @@ export function loadKubeconfigs(files: readonly string[], overrides: KubeconfigO
     problems.push(`certificate-authority-data and certificate-authority are both specified for ${clusterEntry.name}. certificate-authority-data will override.`);
   }
   const caFile = read(clusterEntry, 'certificate-authority', 'certificate-authority');
+  if (problems.length === 1 && problems[0] === EMPTY_CLUSTER) problems[0] = EMPTY_CONFIG;
   if (problems.length > 0) {
     // errConfigurationInvalid: utilerrors.NewAggregate's text, one error alone or a bracketed list.
     throw new KubeconfigError(`invalid configuration: ${problems.length === 1 ? problems[0] : `[${problems.join(', ')}]`}`);

@@ -9,6 +9,7 @@
 import path from 'node:path';
 import type { ClientConnection } from '../../core/client/connection.js';
 import { KubeconfigError, loadKubeconfig } from '../../core/client/kubeconfig.js';
+import { defaultUserAgent } from '../../core/client/user-agent.js';
 import { RestClient } from '../../core/client/rest-client.js';
 import { goClientErrorText } from '../../core/client/go-url-error.js';
 import type { FlagSet } from '../../core/flags/types.js';
@@ -50,6 +51,8 @@ import { VALIDATION_STAGES } from '../../core/options-validation.js';
 const PLUGIN_NAME = 'ControllerManagerServing';
 /** Upstream's PairName for the self-signed pair in --cert-dir. */
 const PAIR_NAME = 'plat-controller-manager';
+/** What its API clients' agent starts with (upstream: the binary's name). */
+const COMPONENT = 'plat-controller-manager';
 
 export interface ServingHandle {
   readonly server: RunningServer;
@@ -187,7 +190,9 @@ export const ControllerManagerServing: Plugin = {
       const s = settings!;
       if (s.port === 0) return;
       // As client-go's process-wide metrics: the endpoint's own lookups and reviews count too.
-      const clientOptions = { userAgent: `plat-controller-manager/${host.version}`, metrics: restClientMetrics(componentMetrics(host)) };
+      // The delegated authentication and authorization clients (and the lookup's) set no agent of
+      // their own upstream: rest.DefaultKubernetesUserAgent's, with no `/<name>`.
+      const clientOptions = { userAgent: defaultUserAgent(COMPONENT, host.version, host.gitVersion), metrics: restClientMetrics(componentMetrics(host)) };
 
       let clientCa: Changing<string> | undefined = s.clientCa;
       let requestHeader: Changing<RequestHeaderSettings> | undefined = s.requestHeader && s.requestHeaderRoots

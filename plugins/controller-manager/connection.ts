@@ -28,9 +28,9 @@ function masterUrl(master: string): URL {
  * --config file and field) and the file when it cannot. A relative path starts at the working
  * directory wherever it was given; the message shows what it resolved to.
  */
-function kubeconfigFrom(label: string, file: string): ClientConnection {
+function kubeconfigFrom(label: string, file: string, server: URL | undefined): ClientConnection {
   try {
-    return loadKubeconfig(file);
+    return loadKubeconfig(file, server ? { server } : {});
   } catch (e) {
     if (!(e instanceof KubeconfigError)) throw e;
     const resolved = path.isAbsolute(file) ? '' : ` (${path.resolve(file)})`;
@@ -46,13 +46,11 @@ export function standaloneConnection(flags: FlagSet): ClientConnection {
   }
   if (!file) return { server: masterUrl(master) };
   const label = flags.isSetOnCommandLine(FLAGS.platconfig) ? `--${FLAGS.platconfig}=${file}` : `${flags.sourceOf(FLAGS.platconfig)}: ${file}`;
-  const conn = kubeconfigFrom(label, file);
-  if (master) {
-    // clientcmd's getCluster: overriding the server drops the file's tls-server-name, which named
-    // the server being replaced.
-    const { tlsServerName: _dropped, ...cluster } = conn;
-    return { ...cluster, server: masterUrl(master) };
-  }
+  // clientcmd's ConfigOverrides.ClusterInfo: the file's cluster with --master as its server (and
+  // without its tls-server-name, which named the server being replaced).
+  const server = master ? masterUrl(master) : undefined;
+  const conn = kubeconfigFrom(label, file, server);
+  if (server) return conn;
   if (conn.server.protocol !== 'https:') throw new StartupError(`${label}: cluster.server: plat talks to the API server over https only`, 1);
   return conn;
 }

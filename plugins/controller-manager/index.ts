@@ -12,6 +12,7 @@
 import { hasInProcessConnection, inProcessConnection } from '../../core/client/in-process.js';
 import type { ClientConnection } from '../../core/client/connection.js';
 import { RestClient } from '../../core/client/rest-client.js';
+import { addUserAgent, defaultUserAgent } from '../../core/client/user-agent.js';
 import type { FlagSet } from '../../core/flags/types.js';
 import { SHUTDOWN_STAGE } from '../../core/hooks.js';
 import type { Host } from '../../core/host.js';
@@ -27,11 +28,12 @@ import { restClientMetrics } from '../../core/metrics/rest-client.js';
 import { callsNothing } from '../../core/uncalled-taps.js';
 import { standaloneConnection } from './connection.js';
 import { ServiceAccountClients } from './service-account-clients.js';
+import { ControllerClients } from './controller-clients.js';
 import { controllersHelp, isControllerEnabled, unknownControllerErrors } from '../../core/controller/selection.js';
 import { connectionFlags, FLAGS, runnerFlags } from './flags.js';
 import { CONFIGZ_NAME, controllerManagerConfigz } from './configz.js';
 import { LEADER_ELECT, leaderElectionProblems, leaderElectionSettings, type LeaderElectionProblem } from './leader-election-settings.js';
-import type { ControllerFactory } from './run-controllers.js';
+import { MANAGER_NAME, type ControllerFactory } from './run-controllers.js';
 import { ControllerManagerRuntime } from './runtime.js';
 
 const PLUGIN_NAME = 'ControllerManagerPlugin';
@@ -145,24 +147,32 @@ export function createControllerManagerPlugin(options: ControllerManagerPluginOp
         const f = flags!;
         // plat all serves no /metrics: its controllers record nothing.
         const metrics = embedded ? undefined : componentMetrics(host);
-        const clientOptions = { ...clientLimits(f), userAgent: `plat-controller-manager/${host.version}`, logger: log, ...(metrics ? { metrics: restClientMetrics(metrics) } : {}) };
-        const client = new RestClient(conn, clientOptions);
+        const clientOptions = { ...clientLimits(f), logger: log, ...(metrics ? { metrics: restClientMetrics(metrics) } : {}) };
+        // Upstream's agents, each client its own: the informers' and the wait for /healthz
+        // ("shared-informers"), the Lease's ("leader-election"), each controller's (its client
+        // name, or its service account's username), and the controller manager's own, which
+        // creates the service accounts and requests their tokens ("kube-controller-manager").
+        const agent = defaultUserAgent(MANAGER_NAME, host.version, host.gitVersion);
+        const client = new RestClient(conn, { ...clientOptions, userAgent: addUserAgent(agent, 'shared-informers') });
         // As kube-controller-manager's: the Lease's renewals never wait for the controllers' requests,
         // and each gives up at half the renew deadline (resourcelock.NewFromKubeconfig), so that one
         // hung request leaves time for another try instead of costing the lease.
         const leaderElection = leaderElectionSettings(f);
         const leaderElectionClient = leaderElection.leaderElect
           ? new RestClient(conn, {
-            ...clientOptions, userAgent: `${clientOptions.userAgent}/leader-election`,
+            ...clientOptions, userAgent: addUserAgent(agent, 'leader-election'),
             timeoutMs: Math.max(1000, leaderElection.renewDeadlineMs / 2),
           })
           : undefined;
-        const serviceAccounts = !embedded && f.get<boolean>(FLAGS.useServiceAccountCredentials)
-          ? new ServiceAccountClients({ root: client, rootConnection: conn, clientOptions, logger: log })
+        const root = !embedded && f.get<boolean>(FLAGS.useServiceAccountCredentials)
+          ? new RestClient(conn, { ...clientOptions, userAgent: addUserAgent(agent, MANAGER_NAME) })
           : undefined;
+        const controllerClients = root
+          ? new ServiceAccountClients({ root, rootConnection: conn, clientOptions, defaultAgent: agent, logger: log })
+          : new ControllerClients(conn, clientOptions, agent);
         const runtime = new ControllerManagerRuntime({
           host, registry: registry!, enabled, client, flags: f, hooks: host.hooks, logger: log,
-          ...(serviceAccounts ? { clientFor: (name: string) => serviceAccounts.clientFor(name) } : {}),
+          clientFor: async (name: string) => controllerClients.clientFor(name),
           health: componentHealthChecks(host),
           minResyncMs: f.get<number>(FLAGS.minResyncPeriod),
           startIntervalMs: f.get<number>(FLAGS.startInterval),
@@ -179,7 +189,8 @@ export function createControllerManagerPlugin(options: ControllerManagerPluginOp
           try {
             await runtime.stop();
           } finally {
-            serviceAccounts?.close();
+            controllerClients.close();
+            root?.close();
             client.close();
             leaderElectionClient?.close();
           }

@@ -8,6 +8,7 @@
 // keep the controller manager's own client, as upstream.
 import { isApiError, RestClient, type RestClientOptions, type TokenSource } from '../../core/client/rest-client.js';
 import type { ClientConnection } from '../../core/client/connection.js';
+import { addUserAgent } from '../../core/client/user-agent.js';
 import type { Logger } from '../../core/log.js';
 import { sleep as wait } from '../../core/abort-wait.js';
 
@@ -33,6 +34,8 @@ export interface ServiceAccountClientsOptions {
   readonly root: RestClient;
   readonly rootConnection: ClientConnection;
   readonly clientOptions: RestClientOptions;
+  /** rest.DefaultKubernetesUserAgent's agent, which each account's own is built on. */
+  readonly defaultAgent: string;
   readonly logger: Logger;
   readonly now?: () => number;
   readonly sleep?: (ms: number) => Promise<void>;
@@ -53,7 +56,8 @@ export class ServiceAccountClients {
         server, ...(ca ? { ca } : {}), ...(insecureSkipTlsVerify ? { insecureSkipTlsVerify } : {}),
         ...(tlsServerName ? { tlsServerName } : {}), ...(dial ? { dial } : {}),
       };
-      const userAgent = `${this.o.clientOptions.userAgent ?? 'plat'}/system:serviceaccount:${SERVICE_ACCOUNT_NAMESPACE}:${name}`;
+      // constructClient: AddUserAgent with the account's username, over the default agent.
+      const userAgent = addUserAgent(this.o.defaultAgent, `system:serviceaccount:${SERVICE_ACCOUNT_NAMESPACE}:${name}`);
       client = new RestClient(anonymous, { ...this.o.clientOptions, userAgent, tokenSource: this.#tokenSource(name) });
       this.#clients.set(name, client);
     }

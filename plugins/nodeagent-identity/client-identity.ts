@@ -18,12 +18,15 @@ import { FileStore, NoCertKeyError, pairFromPem, type StoredPair } from '../../c
 import type { ClientConnection } from '../../core/client/connection.js';
 import { RestClient } from '../../core/client/rest-client.js';
 import type { NodeAgentContext } from '../../core/nodeagent/context.js';
+import { defaultUserAgent } from '../../core/client/user-agent.js';
 import { anonymousClientConfig, loadClientConfig } from './client-config.js';
 import { followClientFiles } from './client-files.js';
 import { clientTemplate } from './serving-template.js';
 
 export interface ClientIdentityOptions {
   readonly version: string;
+  /** `--version=vX.Y.Z...`'s GitVersion, when given: the agent reports it. */
+  readonly gitVersion?: string | undefined;
   readonly now?: () => Date;
   readonly random?: () => number;
   /** How often the expiry watchdog looks (10 s upstream) and how long it tolerates no certificate (5 min). */
@@ -51,7 +54,9 @@ export async function runClientIdentity(ctx: NodeAgentContext, o: ClientIdentity
     ...(clientConfig.clientCertFile && clientConfig.clientKeyFile ? { certFile: clientConfig.clientCertFile, keyFile: clientConfig.clientKeyFile } : {}),
   });
 
-  const clientOptions = { userAgent: `nodeagent/${o.version}`, qps: ctx.config.platAPIQPS, burst: ctx.config.platAPIBurst, logger: ctx.logger };
+  // The kubelet's clients set no agent of their own: rest.DefaultKubernetesUserAgent's, for all of them.
+  const userAgent = defaultUserAgent('nodeagent', o.version, o.gitVersion);
+  const clientOptions = { userAgent, qps: ctx.config.platAPIQPS, burst: ctx.config.platAPIBurst, logger: ctx.logger };
   // A kubeconfig with a token (no certificate), no bootstrap: no rotation possible, used as it is.
   if (clientConfig.token && !clientConfig.clientCert) {
     ctx.api.set(new RestClient(clientConfig, clientOptions));
@@ -108,12 +113,12 @@ export async function runClientIdentity(ctx: NodeAgentContext, o: ClientIdentity
         // buildClientCertificateManager's clientset is clientConfig itself, impersonation kept.
         if (!renewClient || renewPair !== current) {
           renewClient?.close();
-          renewClient = new RestClient({ ...clientConfig, clientCert: current.certPem, clientKey: current.keyPem }, { userAgent: `nodeagent/${o.version}`, qps: 0 });
+          renewClient = new RestClient({ ...clientConfig, clientCert: current.certPem, clientKey: current.keyPem }, { userAgent, qps: 0 });
           renewPair = current;
         }
         return renewClient;
       }
-      certClient ??= new RestClient(certConfig, { userAgent: `nodeagent/${o.version}`, qps: 0 });
+      certClient ??= new RestClient(certConfig, { userAgent, qps: 0 });
       return certClient;
     },
     onCurrent: publish,

@@ -37,6 +37,7 @@ export function identityPlugin(o: IdentityPluginOptions = {}): Plugin {
             }
             const client = runClientIdentity(ctx, {
               version: host.version,
+              gitVersion: host.gitVersion,
               exit: (reason) => requestExit(host, { code: 1, reason }),
               ...o,
             }, signal);

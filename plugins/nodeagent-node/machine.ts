@@ -6,6 +6,7 @@
 import { readFile, statfs } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { goArch, goOs } from '../../core/go-platform.js';
 
 export interface MachineInfo {
   readonly numCores: number;
@@ -24,11 +25,7 @@ export interface MachineInfo {
 
 export type MachineInfoSource = (rootDir: string) => Promise<MachineInfo>;
 
-const GOARCH: Record<string, string> = { x64: 'amd64', ia32: '386', arm: 'arm', arm64: 'arm64', ppc64: 'ppc64le', s390x: 's390x', riscv64: 'riscv64', loong64: 'loong64', mips: 'mips', mipsel: 'mipsle' };
-const GOOS: Record<string, string> = { win32: 'windows', sunos: 'solaris' };
-
-export const goOs = (platform: string): string => GOOS[platform] ?? platform;
-export const goArch = (arch: string): string => GOARCH[arch] ?? arch;
+export { goArch, goOs };
 
 const firstLine = async (...files: string[]): Promise<string> => {
   for (const f of files) {

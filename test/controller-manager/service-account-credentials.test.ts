@@ -98,7 +98,7 @@ describe('--use-service-account-credentials', () => {
   it('keeps a token until 80% of its hour has passed, and drops it after a 401', async () => {
     let now = Date.now();
     const root = new RestClient(loadKubeconfig(plat.kubeconfig));
-    const clients = new ServiceAccountClients({ root, rootConnection: root.connection, clientOptions: {}, logger: silentLogger, now: () => now });
+    const clients = new ServiceAccountClients({ root, rootConnection: root.connection, clientOptions: {}, defaultAgent: 'test', logger: silentLogger, now: () => now });
     try {
       const client = await clients.clientFor('token-cache-test');
       const asked = writes.tokenRequests();
@@ -138,7 +138,7 @@ describe('--use-service-account-credentials against an API server without TokenR
     } as unknown as RestClient;
     const lines: string[] = [];
     const logger = createLogger({ verbosity: 0, write: (l) => lines.push(l) });
-    const clients = new ServiceAccountClients({ root, rootConnection: root.connection, clientOptions: {}, logger, sleep: async () => {} });
+    const clients = new ServiceAccountClients({ root, rootConnection: root.connection, clientOptions: {}, defaultAgent: 'test', logger, sleep: async () => {} });
     try {
       const client = await clients.clientFor('certificate-controller');
       await assert.rejects(client.request('GET', '/api'), (e: Error) => {
