@@ -273,9 +273,9 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
     if (info.isResourceRequest) {
       const store = deps.stores.get(storeKey(info.apiGroup, info.apiVersion, info.resource));
       if (!store) throw errors.pathNotFound();
-      if (deps.metrics) instrumentResource(ctx, info, query);
       const alias = ctx.state.alias;
-      await serveResource(ctx, store, info, user, { now, minRequestTimeoutSeconds: deps.minRequestTimeoutSeconds, shutdown: deps.shutdown, logger: log }, alias?.aliasApiVersion);
+      const routed = deps.metrics ? () => instrumentResource(ctx, info, query) : undefined;
+      await serveResource(ctx, store, info, user, { now, minRequestTimeoutSeconds: deps.minRequestTimeoutSeconds, shutdown: deps.shutdown, logger: log, ...(routed ? { routed } : {}) }, alias?.aliasApiVersion);
       return;
     }
     if (deps.profiling && await serveDebug(ctx, log, deps.shutdown)) return;

@@ -1,8 +1,8 @@
 // Records apiserver_request_total, _duration_seconds and _response_sizes for the requests
 // upstream instruments: those that reach a resource's handler (go-restful's InstrumentRouteFunc;
 // a request refused before, 401, 403, 429, is not counted) and the roots of /healthz, /livez and
-// /readyz (healthz's InstrumentHandlerFunc). The handler marks the request (`instrumentResource`,
-// `instrumentHealth`); this middleware, outside compression and the error boundary, records it
+// /readyz (healthz's InstrumentHandlerFunc). The handler marks the request once it has a route
+// (`instrumentResource`, through rest.ts's `routed`; `instrumentHealth`); this middleware, outside compression and the error boundary, records it
 // once answered: the code sent, the body's bytes as sent (gzipped ones gzipped), the time since
 // the request reached the server. A watch is recorded when it ends; its streamed bytes are not
 // measured, so it has no size observation.

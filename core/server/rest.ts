@@ -44,6 +44,12 @@ export interface RestDeps {
   logger: Logger;
   /** Aborted when the server shuts down, ending open watches. */
   shutdown: AbortSignal;
+  /**
+   * Called once the request has a route (its path, subresource and method are served): what
+   * upstream's InstrumentRouteFunc wraps. A path with no route (404, 405) never gets here, so its
+   * caller-chosen parts (a subresource) never become metric labels.
+   */
+  routed?: () => void;
 }
 
 /** What a request body must be: the resource's own kind, or a subresource's (TokenRequest). */
@@ -210,6 +216,7 @@ export async function serveResource(ctx: Context, store: ResourceStore, info: Re
   const verbs = store.def.verbs ?? ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
   const allowed = subDef ? subresourceVerbs(subDef) : verbs;
   if (!allowed.includes(info.verb)) throw noRoute(info, allowed, subDef !== undefined);
+  deps.routed?.();
   const { deadline, signal } = ctx.state as { deadline?: number; signal?: AbortSignal };
   const rctx = (dryRun: boolean, options?: RequestOptions): RequestContext =>
     ({ user, namespace: info.namespace, dryRun, warnings, ...(options ? { options } : {}), ...(deadline !== undefined ? { deadline } : {}), ...(signal ? { signal } : {}) });

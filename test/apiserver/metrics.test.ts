@@ -40,6 +40,10 @@ describe('plat apiserver /metrics', () => {
     const dry = await admin.post(`${ROLES}?dryRun=All`, role);
     const bad = await admin.post(`${ROLES}?dryRun=Some`, role);
     assert.equal((await admin.get('/healthz')).status, 200);
+    // No route (go-restful's 404 before any handler): not counted, so a caller cannot make a
+    // series per subresource name it invents.
+    assert.equal((await admin.get(`${ROLES}/r1/invented-sub`)).status, 404);
+    assert.equal((await admin.get(`${ROLES}/r1/status/deeper`)).status, 404);
     // Refused before any handler: counted by authorization only.
     assert.equal((await admin.with({ token: 'bob-token' }).get('/metrics')).status, 403);
     const clusterRoles = (await admin.get('/apis/rbac.authorization.platform/v1/clusterroles')).json.items.length as number;
@@ -60,6 +64,7 @@ describe('plat apiserver /metrics', () => {
     // Start-up probes /healthz too: at least the one here.
     assert.ok([...lines].some((l) => /^apiserver_request_total\{code="200",component="",dry_run="",group="",resource="",scope="",subresource="\/healthz",verb="GET",version=""\} [1-9]\d*$/.test(l)), 'healthz counted');
     assert.ok(![...lines].some((l) => l.startsWith('apiserver_request_total{code="403"')), 'no 403 counted');
+    assert.ok(![...lines].some((l) => l.includes('subresource="invented-sub"') || l.includes('subresource="status"')), 'no series for a path without a route');
 
     expect('# HELP apiserver_request_duration_seconds [STABLE] Response latency distribution in seconds for each verb, dry run value, group, version, resource, subresource, scope and component.');
     expect('# TYPE apiserver_request_duration_seconds histogram');
