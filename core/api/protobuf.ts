@@ -10,31 +10,46 @@ const MAGIC = Buffer.from([0x6b, 0x38, 0x73, 0x00]);
 
 export interface Field { readonly no: number; readonly wire: number; readonly varint?: bigint; readonly bytes?: Buffer }
 
-/** The fields of one message, in order (repeated fields appear several times). */
-export function fields(buf: Buffer): Field[] {
+/** A varint is at most ten bytes (64 bits), as gogo-protobuf's generated readers allow. */
+const MAX_VARINT_BYTES = 10;
+
+/**
+ * The fields of one message, in order (repeated fields appear several times). Bodies are
+ * untrusted: every length is checked against what is left, and a varint longer than 64 bits is
+ * refused as upstream's readers refuse it (reading one bit by bit without a bound would cost time
+ * quadratic in the body's size). `buf` undefined is a message field sent with another wire type.
+ */
+export function fields(buf: Buffer | undefined): Field[] {
+  if (buf === undefined) throw new Error('proto: wrong wireType for a message field');
   const out: Field[] = [];
   let i = 0;
   const varint = (): bigint => {
-    let v = 0n; let shift = 0n;
-    for (;;) {
+    let v = 0n;
+    for (let n = 0; n < MAX_VARINT_BYTES; n++) {
       if (i >= buf.length) throw new Error('truncated varint');
       const b = buf[i++]!;
-      v |= BigInt(b & 0x7f) << shift;
+      v |= BigInt(b & 0x7f) << BigInt(7 * n);
       if (!(b & 0x80)) return v;
-      shift += 7n;
     }
+    throw new Error('proto: integer overflow');
+  };
+  const skip = (n: number): void => {
+    if (i + n > buf.length) throw new Error('truncated field');
+    i += n;
   };
   while (i < buf.length) {
-    const key = Number(varint());
-    const no = key >>> 3; const wire = key & 7;
+    const key = varint();
+    const wire = Number(key & 7n);
+    if (key >> 3n === 0n || key >> 3n > 0x1fffffffn) throw new Error(`proto: illegal tag ${key >> 3n} (wire type ${wire})`);
+    const no = Number(key >> 3n);
     if (wire === 0) out.push({ no, wire, varint: varint() });
     else if (wire === 2) {
-      const len = Number(varint());
-      if (i + len > buf.length) throw new Error('truncated field');
-      out.push({ no, wire, bytes: buf.subarray(i, i + len) });
-      i += len;
-    } else if (wire === 1) i += 8;
-    else if (wire === 5) i += 4;
+      const len = varint();
+      if (len > BigInt(buf.length - i)) throw new Error('truncated field');
+      out.push({ no, wire, bytes: buf.subarray(i, i + Number(len)) });
+      i += Number(len);
+    } else if (wire === 1) skip(8);
+    else if (wire === 5) skip(4);
     else throw new Error(`unsupported wire type ${wire}`);
   }
   return out;
