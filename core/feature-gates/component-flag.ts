@@ -25,7 +25,9 @@ export function evaluateComponentGates(pairs: Readonly<Record<string, string>>, 
   }
   const other = [...byComponent.keys()].filter((c) => c !== '' && c !== DEFAULT_COMPONENT).sort();
   if (other.length) return { error: `component not registered: ${other[0]}` };
-  const map: Record<string, boolean> = {};
+  // No prototype: a gate named `__proto__` must reach the table as a name (and be refused), not
+  // vanish into an assignment to the map's prototype.
+  const map: Record<string, boolean> = Object.create(null) as Record<string, boolean>;
   for (const [name, value] of byComponent.get('') ?? byComponent.get(DEFAULT_COMPONENT) ?? []) {
     try {
       map[name] = parseBool(value);

@@ -37,6 +37,9 @@ describe('--feature-gates (control plane)', () => {
       '[cannot set feature gate RetryGenerateName to false, feature is locked to true, cannot set feature gate StructuredAuthorizationConfiguration to false, feature is locked to true]'],
     ['a value ParseBool refuses', { APIResponseCompression: 'yes' }, 'invalid value of APIResponseCompression=yes, err: strconv.ParseBool: parsing "yes": invalid syntax'],
     ['an unknown component', { 'wardle:Foo': 'true' }, 'component not registered: wardle'],
+    // As the flag parser hands it over: an own key (a literal would set the prototype instead).
+    ['a gate named __proto__', JSON.parse('{"__proto__":"true"}') as Record<string, string>, 'unrecognized feature gate: __proto__'],
+    ['a gate named kube:__proto__', JSON.parse('{"kube:__proto__":"false"}') as Record<string, string>, 'unrecognized feature gate: __proto__'],
     ['kube: and no prefix mixed', { 'kube:APIResponseCompression': 'true', WatchList: 'true' },
       'set kube feature gates with default empty prefix or kube: prefix consistently, do not mix use'],
   ];
