@@ -33,8 +33,8 @@ describe('plat apiserver /metrics', () => {
 
   it('counts the requests that reached a handler, with upstream labels, and reads the store when scraped', async () => {
     const admin = plat.admin;
-    assert.equal((await admin.get(ROLES)).status, 200);
-    assert.equal((await admin.get(`${ROLES}?limit=1`)).status, 200);
+    const lists = [await admin.get(ROLES), await admin.get(`${ROLES}?limit=1`)];
+    assert.deepEqual(lists.map((l) => l.status), [200, 200]);
     assert.equal((await admin.get(`${ROLES}/nope`)).status, 404);
     const role = { apiVersion: 'rbac.authorization.platform/v1', kind: 'Role', metadata: { name: 'r1' }, rules: [] };
     const dry = await admin.post(`${ROLES}?dryRun=All`, role);
@@ -77,6 +77,8 @@ describe('plat apiserver /metrics', () => {
     expect('# HELP apiserver_response_sizes [STABLE] Response size distribution in bytes for each group, version, verb, resource, subresource, scope and component.');
     expect(`apiserver_response_sizes_count{component="apiserver",${RBAC_LABELS},scope="namespace",subresource="",verb="LIST",version="v1"} 2`);
     expect(`apiserver_response_sizes_bucket{component="apiserver",${RBAC_LABELS},scope="namespace",subresource="",verb="LIST",version="v1",le="1000"} 2`);
+    // The bytes of the two answers' bodies, as sent (a size of 0 would fall in every bucket too).
+    expect(`apiserver_response_sizes_sum{component="apiserver",${RBAC_LABELS},scope="namespace",subresource="",verb="LIST",version="v1"} ${lists[0]!.raw.length + lists[1]!.raw.length}`);
     assert.ok(![...lines].some((l) => l.startsWith('apiserver_response_sizes_count') && l.includes('verb="POST"')), 'no size for a write');
 
     expect('# HELP apiserver_storage_objects [STABLE] Number of stored objects at the time of last check split by kind. In case of a fetching error, the value will be -1.');
