@@ -9,8 +9,8 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { Plugin } from '../../core/plugin.js';
 import { baseCsr, fixtures } from '../certificates/fixtures.js';
+import { agentsSeen } from '../helpers/agents-seen.js';
 import { freePort, startInProcess, tempDir, type RunningPlat } from '../helpers/plat.js';
 import { startControllerManager, until, writeKubeconfig, type RunningControllerManager } from './support.js';
 
@@ -21,31 +21,10 @@ const GO_ARCH: Record<string, string> = { x64: 'amd64', arm64: 'arm64' };
 // startControllerManager boots version 0.0.0-test: GitVersion v1.32.0+plat.0.0.0-test, cut at its '-'.
 const AGENT = `plat-controller-manager/v1.32.0+plat.0.0.0 (${process.platform}/${GO_ARCH[process.arch] ?? process.arch}) platform/plat`;
 
-interface Seen { readonly method: string; readonly path: string; readonly agent: string }
-
-/** Every request carrying a bearer token (the controller manager's or its service accounts'), as the API server received it. */
-function agentsSeen(): { plugin: Plugin; seen: Seen[] } {
-  const seen: Seen[] = [];
-  return {
-    seen,
-    plugin: {
-      name: 'AgentsForTests',
-      apply(host) {
-        host.hooks.authenticate.tap({ name: 'AgentsForTests', stage: -Infinity }, (req) => {
-          const agent = req.headers['user-agent'];
-          // A TokenReview's own evaluation of its token carries no request of its own (no token field on a real request).
-          if (req.token === undefined && typeof agent === 'string' && String(req.headers['authorization'] ?? '').startsWith('Bearer ')) {
-            seen.push({ method: req.method, path: req.path, agent });
-          }
-          return undefined;
-        });
-      },
-    },
-  };
-}
-
 describe("the controller manager's User-Agents", () => {
-  const agents = agentsSeen();
+  // Every request carrying a bearer token (the controller manager's or its service accounts'). A
+  // TokenReview's own evaluation of its token carries no request of its own (no token field on a real request).
+  const agents = agentsSeen((req) => req.token === undefined && String(req.headers['authorization'] ?? '').startsWith('Bearer '));
   const fx = fixtures();
   let plat: RunningPlat;
   let kubeconfig: string;

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { Plugin } from '../../../core/plugin.js';
+import { agentsSeen } from '../../helpers/agents-seen.js';
 import { createBootstrapToken } from '../../helpers/bootstrap-token.js';
 import { startAgentInProcess, type InProcessAgent } from '../../helpers/nodeagent-inprocess.js';
 import { agentDirs } from '../../helpers/nodeagent-process.js';
@@ -16,28 +16,9 @@ const GO_ARCH: Record<string, string> = { x64: 'amd64', arm64: 'arm64' };
 const AGENT = `nodeagent/v1.32.0+plat.0.0.0 (${process.platform}/${GO_ARCH[process.arch] ?? process.arch}) platform/plat`;
 const CSRS = '/apis/certificates.platform/v1/certificatesigningrequests';
 
-interface Seen { readonly method: string; readonly path: string; readonly agent: string }
-
-/** The requests whose agent names the node agent (the only one in this process), as the API server received them. */
-function agentsSeen(): { plugin: Plugin; seen: Seen[] } {
-  const seen: Seen[] = [];
-  return {
-    seen,
-    plugin: {
-      name: 'AgentsForTests',
-      apply(host) {
-        host.hooks.authenticate.tap({ name: 'AgentsForTests', stage: -Infinity }, (req) => {
-          const agent = req.headers['user-agent'];
-          if (req.token === undefined && typeof agent === 'string' && agent.startsWith('nodeagent')) seen.push({ method: req.method, path: req.path, agent });
-          return undefined;
-        });
-      },
-    },
-  };
-}
-
 describe("the node agent's User-Agent", () => {
-  const agents = agentsSeen();
+  // The requests whose agent names the node agent (the only one in this process).
+  const agents = agentsSeen((req, agent) => req.token === undefined && agent.startsWith('nodeagent'));
   let plat: RunningPlat;
   let agent: InProcessAgent | undefined;
   before(async () => { plat = await startInProcess({ args: ['--enable-bootstrap-token-auth'], plugins: [agents.plugin] }); });
