@@ -14,24 +14,38 @@ export interface Field { readonly no: number; readonly wire: number; readonly va
 const MAX_VARINT_BYTES = 10;
 
 /**
- * The fields of one message, in order (repeated fields appear several times). Bodies are
- * untrusted: every length is checked against what is left, and a varint longer than 64 bits is
- * refused as upstream's readers refuse it (reading one bit by bit without a bound would cost time
- * quadratic in the body's size). `buf` undefined is a message field sent with another wire type.
+ * The fields of one message, in order (repeated fields appear several times), read one at a time:
+ * a decoder keeps what it knows and the rest costs nothing, as gogo-protobuf's readers skip unknown
+ * fields (a body is untrusted, and 3 MB of tiny fields made into objects at once is ~140 MB).
+ * Every length is checked against what is left, and a varint longer than 64 bits is refused as
+ * upstream's readers refuse it (reading one bit by bit without a bound would cost time quadratic
+ * in the body's size). `buf` undefined is a message field sent with another wire type.
  */
-export function fields(buf: Buffer | undefined): Field[] {
+export function* eachField(buf: Buffer | undefined): Generator<Field, void, undefined> {
   if (buf === undefined) throw new Error('proto: wrong wireType for a message field');
-  const out: Field[] = [];
   let i = 0;
-  const varint = (): bigint => {
-    let v = 0n;
+  // Numbers while exact (keys and lengths always are, in a body that fits in memory): a BigInt
+  // per byte would make a body of tiny fields slow to read.
+  const varint = (): number => {
+    let v = 0; let scale = 1;
     for (let n = 0; n < MAX_VARINT_BYTES; n++) {
       if (i >= buf.length) throw new Error('truncated varint');
       const b = buf[i++]!;
+      v += (b & 0x7f) * scale;
+      if (!(b & 0x80)) return v;
+      scale *= 128;
+    }
+    throw new Error('proto: integer overflow');
+  };
+  // A value past 2^53 is read again, exactly.
+  const exact = (start: number, approx: number): bigint => {
+    if (approx <= Number.MAX_SAFE_INTEGER) return BigInt(approx);
+    let v = 0n;
+    for (let n = 0; ; n++) {
+      const b = buf[start + n]!;
       v |= BigInt(b & 0x7f) << BigInt(7 * n);
       if (!(b & 0x80)) return v;
     }
-    throw new Error('proto: integer overflow');
   };
   const skip = (n: number): void => {
     if (i + n > buf.length) throw new Error('truncated field');
@@ -39,28 +53,33 @@ export function fields(buf: Buffer | undefined): Field[] {
   };
   while (i < buf.length) {
     const key = varint();
-    const wire = Number(key & 7n);
-    if (key >> 3n === 0n || key >> 3n > 0x1fffffffn) throw new Error(`proto: illegal tag ${key >> 3n} (wire type ${wire})`);
-    const no = Number(key >> 3n);
-    if (wire === 0) out.push({ no, wire, varint: varint() });
-    else if (wire === 2) {
+    const wire = key % 8;
+    const no = Math.floor(key / 8);
+    if (no === 0 || no > 0x1fffffff) throw new Error(`proto: illegal tag ${no} (wire type ${wire})`);
+    if (wire === 0) {
+      const start = i;
+      yield { no, wire, varint: exact(start, varint()) };
+    } else if (wire === 2) {
       const len = varint();
-      if (len > BigInt(buf.length - i)) throw new Error('truncated field');
-      out.push({ no, wire, bytes: buf.subarray(i, i + Number(len)) });
-      i += Number(len);
+      if (len > buf.length - i) throw new Error('truncated field');
+      const start = i;
+      i += len;
+      yield { no, wire, bytes: buf.subarray(start, i) };
     } else if (wire === 1) skip(8);
     else if (wire === 5) skip(4);
     else throw new Error(`unsupported wire type ${wire}`);
   }
-  return out;
 }
+
+/** All the fields of one message at once, for a small nested message read whole. */
+export const fields = (buf: Buffer | undefined): Field[] => [...eachField(buf)];
 
 export const str = (f: Field): string => (f.bytes ?? Buffer.alloc(0)).toString('utf8');
 
 /** A map<string, V> entry: key field 1, value field 2. */
 export function mapEntry(f: Field): [string, Buffer] {
   let k = ''; let v: Buffer = Buffer.alloc(0);
-  for (const e of fields(f.bytes ?? Buffer.alloc(0))) {
+  for (const e of eachField(f.bytes ?? Buffer.alloc(0))) {
     if (e.no === 1) k = str(e);
     else if (e.no === 2) v = e.bytes ?? Buffer.alloc(0);
   }
@@ -71,7 +90,7 @@ export function mapEntry(f: Field): [string, Buffer] {
 export function objectMeta(buf: Buffer): ObjectMeta {
   const m: Record<string, unknown> = {};
   const labels: Record<string, string> = {}; const annotations: Record<string, string> = {}; const finalizers: string[] = [];
-  for (const f of fields(buf)) {
+  for (const f of eachField(buf)) {
     switch (f.no) {
       case 1: m['name'] = str(f); break;
       case 2: m['generateName'] = str(f); break;
@@ -96,8 +115,8 @@ export function unwrap(body: Buffer, what: string): { apiVersion: string; kind: 
   if (body.length < 4 || !body.subarray(0, 4).equals(MAGIC)) throw errors.badRequest(`${what}: provided data does not appear to be a protobuf message, expected prefix [107 56 115 0]`);
   try {
     let apiVersion = ''; let kind = ''; let raw: Buffer = Buffer.alloc(0);
-    for (const f of fields(body.subarray(4))) {
-      if (f.no === 1) for (const t of fields(f.bytes!)) { if (t.no === 1) apiVersion = str(t); else if (t.no === 2) kind = str(t); }
+    for (const f of eachField(body.subarray(4))) {
+      if (f.no === 1) for (const t of eachField(f.bytes!)) { if (t.no === 1) apiVersion = str(t); else if (t.no === 2) kind = str(t); }
       else if (f.no === 2) raw = f.bytes!;
     }
     return { apiVersion, kind, raw };

@@ -6,7 +6,7 @@ import type { Context } from 'koa';
 import { errors } from '../api/errors.js';
 import { fieldError, type FieldError } from '../api/field-errors.js';
 import { applyGoNulls } from '../api/go-null.js';
-import { fields, PROTOBUF_MEDIA_TYPE, str, unwrap } from '../api/protobuf.js';
+import { PROTOBUF_MEDIA_TYPE, str, unwrap, eachField } from '../api/protobuf.js';
 import { scanJsonText } from '../api/schema-fields.js';
 import { queryBool, queryInt64 } from '../registry/list-options.js';
 import type { JsonSchema } from '../registry/resource.js';
@@ -76,11 +76,11 @@ function fromProtobuf(raw: Buffer): DeleteOptions {
   const env = unwrap(raw, 'DeleteOptions');
   const out: DeleteOptions = {};
   try {
-    for (const f of fields(env.raw)) {
+    for (const f of eachField(env.raw)) {
       if (f.no === 1) out.gracePeriodSeconds = Number(BigInt.asIntN(64, f.varint ?? 0n));
       else if (f.no === 2) {
         const pre: Preconditions = {};
-        for (const p of fields(f.bytes ?? Buffer.alloc(0))) {
+        for (const p of eachField(f.bytes ?? Buffer.alloc(0))) {
           if (p.no === 1) pre.uid = str(p);
           else if (p.no === 2) pre.resourceVersion = str(p);
         }

@@ -9,7 +9,7 @@
 import { errors } from '../../core/api/errors.js';
 import type { ApiObject } from '../../core/api/meta.js';
 import { typeMetaProperties } from '../../core/api/object-meta-schema.js';
-import { fields, objectMeta, str } from '../../core/api/protobuf.js';
+import { objectMeta, str, eachField } from '../../core/api/protobuf.js';
 import { rulesFor } from '../../core/authz/authorize.js';
 import type { NonResourceRuleInfo, ResourceRuleInfo } from '../../core/authz/rules.js';
 import type { Host } from '../../core/host.js';
@@ -64,11 +64,11 @@ const schema: JsonSchema = {
 /** Protobuf body (k8s.io/api/authorization/v1 generated.proto): metadata 1, spec 2 (namespace 1), status 3 (ignored, as the server fills it). */
 function decodeProtobuf(raw: Buffer): ApiObject {
   const obj: SelfSubjectRulesReview = { metadata: {} };
-  for (const f of fields(raw)) {
+  for (const f of eachField(raw)) {
     if (f.no === 1) obj.metadata = objectMeta(f.bytes!);
     else if (f.no === 2) {
       obj.spec = {};
-      for (const s of fields(f.bytes!)) if (s.no === 1) obj.spec.namespace = str(s);
+      for (const s of eachField(f.bytes!)) if (s.no === 1) obj.spec.namespace = str(s);
     }
   }
   return obj;

@@ -6,7 +6,7 @@
 import { errors, type StatusError } from '../../core/api/errors.js';
 import { fieldError, type FieldError } from '../../core/api/field-errors.js';
 import type { ApiObject } from '../../core/api/meta.js';
-import { fields, mapEntry, objectMeta, str } from '../../core/api/protobuf.js';
+import { fields, mapEntry, objectMeta, str, eachField } from '../../core/api/protobuf.js';
 import { typeMetaProperties } from '../../core/api/object-meta-schema.js';
 import { dns1123SubdomainErrors, regexError } from '../../core/api/selectors/label-syntax.js';
 import type { JsonSchema, ResourceDefinition, TableColumn } from '../../core/registry/resource.js';
@@ -176,7 +176,7 @@ export const namespaceResource: ResourceDefinition<Namespace> = {
   validateName: (name, prefix) => dns1123LabelErrors(name, prefix),
   decodeProtobuf(raw) {
     const obj: Namespace = { metadata: {} };
-    for (const f of fields(raw)) {
+    for (const f of eachField(raw)) {
       if (f.no === 1) obj.metadata = objectMeta(f.bytes!);
       else if (f.no === 2) {
         const finalizers = fields(f.bytes!).filter((x) => x.no === 1).map(str);
@@ -279,7 +279,7 @@ export const secretResource: ResourceDefinition<Secret> = {
   validateName: subdomainName,
   decodeProtobuf(raw) {
     const obj: Secret = { metadata: {} };
-    for (const f of fields(raw)) {
+    for (const f of eachField(raw)) {
       if (f.no === 1) obj.metadata = objectMeta(f.bytes!);
       else if (f.no === 2) { const [k, v] = mapEntry(f); (obj.data ??= {})[k] = v.toString('base64'); }
       else if (f.no === 3) obj.type = str(f);

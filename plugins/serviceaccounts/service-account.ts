@@ -2,7 +2,7 @@
 // Stored as upstream stores it (secrets, imagePullSecrets, automountServiceAccountToken); its
 // `token` subresource (TokenRequest) is attached by the plugin, which owns the token issuer.
 import type { ApiObject } from '../../core/api/meta.js';
-import { fields, objectMeta, str } from '../../core/api/protobuf.js';
+import { fields, objectMeta, str, eachField } from '../../core/api/protobuf.js';
 import { typeMetaProperties } from '../../core/api/object-meta-schema.js';
 import { age } from '../../core/api/human-duration.js';
 import { dns1123SubdomainErrors } from '../../core/api/selectors/label-syntax.js';
@@ -77,7 +77,7 @@ const column = (name: string, type: TableColumn['type'], description: string, fo
 function objectReference(raw: Buffer): ObjectReference {
   const names = ['', 'kind', 'namespace', 'name', 'uid', 'apiVersion', 'resourceVersion', 'fieldPath'] as const;
   const ref: Record<string, string> = {};
-  for (const f of fields(raw)) {
+  for (const f of eachField(raw)) {
     const key = names[f.no];
     if (key) ref[key] = str(f);
   }
@@ -103,7 +103,7 @@ export function serviceAccountResource(subresources: readonly SubresourceDefinit
     validateName: (name, prefix) => dns1123SubdomainErrors(prefix && name.length > 1 && name.endsWith('-') ? name.slice(0, -1) : name),
     decodeProtobuf(raw) {
       const obj: ServiceAccount = { metadata: {} };
-      for (const f of fields(raw)) {
+      for (const f of eachField(raw)) {
         if (f.no === 1) obj.metadata = objectMeta(f.bytes!);
         else if (f.no === 2) (obj.secrets ??= []).push(objectReference(f.bytes!));
         else if (f.no === 3) (obj.imagePullSecrets ??= []).push({ name: fields(f.bytes!).filter((x) => x.no === 1).map(str)[0] ?? '' });

@@ -6,7 +6,7 @@
 import { errors } from '../../core/api/errors.js';
 import { fieldError, type FieldError } from '../../core/api/field-errors.js';
 import type { ApiObject } from '../../core/api/meta.js';
-import { fields, objectMeta, str } from '../../core/api/protobuf.js';
+import { objectMeta, str, eachField } from '../../core/api/protobuf.js';
 import { typeMetaProperties } from '../../core/api/object-meta-schema.js';
 import type { JsonSchema } from '../../core/registry/resource.js';
 import type { SubresourceCreate, SubresourceCreateContext } from '../../core/registry/strategy.js';
@@ -73,17 +73,17 @@ const schema: JsonSchema = {
 /** TokenRequest from kubectl's typed client (protobuf: metadata 1, spec 2{audiences 1, boundObjectRef 3, expirationSeconds 4}). */
 function decodeProtobuf(raw: Buffer): ApiObject {
   const obj: TokenRequest = { metadata: {} };
-  for (const f of fields(raw)) {
+  for (const f of eachField(raw)) {
     if (f.no === 1) obj.metadata = objectMeta(f.bytes!);
     else if (f.no === 2) {
       const spec: NonNullable<TokenRequest['spec']> = {};
-      for (const s of fields(f.bytes!)) {
+      for (const s of eachField(f.bytes!)) {
         if (s.no === 1) (spec.audiences ??= []).push(str(s));
         else if (s.no === 4) spec.expirationSeconds = Number(s.varint ?? 0n);
         else if (s.no === 3) {
           const names = ['', 'kind', 'apiVersion', 'name', 'uid'] as const;
           const ref: Record<string, string> = {};
-          for (const r of fields(s.bytes!)) { const k = names[r.no]; if (k) ref[k] = str(r); }
+          for (const r of eachField(s.bytes!)) { const k = names[r.no]; if (k) ref[k] = str(r); }
           spec.boundObjectRef = ref;
         }
       }
