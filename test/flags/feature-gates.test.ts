@@ -23,6 +23,10 @@ describe('--feature-gates (control plane)', () => {
     assert.equal(ok({ 'kube:APIResponseCompression': 'F' }).gates.enabled('APIResponseCompression'), false);
     assert.equal(ok({ ' kube : RotateKubeletServerCertificate ': ' 1 ' }).gates.enabled('RotateKubeletServerCertificate'), true);
     assert.equal(ok({ AllAlpha: 'true', ContextualLogging: 'false' }).gates.enabled('LoggingAlphaOptions'), true);
+    // 1.32's stages (a later pkg/features snapshot keeps their history): SystemdWatchdog is a 1.32
+    // beta, on; TopologyManagerPolicyOptions went GA unlocked, so it may still be turned off.
+    assert.equal(ok({}).gates.enabled('SystemdWatchdog'), true);
+    assert.deepEqual(ok({ TopologyManagerPolicyOptions: 'false' }).warnings, ['Setting GA feature gate TopologyManagerPolicyOptions=false. It will be removed in a future release.']);
     assert.deepEqual(ok({ KMSv1: 'false', ServiceAccountTokenJTI: 'true' }).warnings, [
       'Setting deprecated feature gate KMSv1=false. It will be removed in a future release.',
       'Setting GA feature gate ServiceAccountTokenJTI=true. It will be removed in a future release.',
@@ -35,6 +39,9 @@ describe('--feature-gates (control plane)', () => {
     ['a locked gate', { RemainingItemCount: 'false' }, 'cannot set feature gate RemainingItemCount to false, feature is locked to true'],
     ['two locked gates', { StructuredAuthorizationConfiguration: 'false', RetryGenerateName: 'false' },
       '[cannot set feature gate RetryGenerateName to false, feature is locked to true, cannot set feature gate StructuredAuthorizationConfiguration to false, feature is locked to true]'],
+    ['PodIndexLabel, GA and locked in 1.32', { PodIndexLabel: 'false' }, 'cannot set feature gate PodIndexLabel to false, feature is locked to true'],
+    ['CronJobsScheduledAnnotation, GA and locked in 1.32', { CronJobsScheduledAnnotation: 'false' },
+      'cannot set feature gate CronJobsScheduledAnnotation to false, feature is locked to true'],
     ['a value ParseBool refuses', { APIResponseCompression: 'yes' }, 'invalid value of APIResponseCompression=yes, err: strconv.ParseBool: parsing "yes": invalid syntax'],
     ['an unknown component', { 'wardle:Foo': 'true' }, 'component not registered: wardle'],
     ['kube: and no prefix mixed', { 'kube:APIResponseCompression': 'true', WatchList: 'true' },
