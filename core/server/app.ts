@@ -8,7 +8,7 @@ import { koaClass } from './koa-class.js';
 import { errors, isStatusError } from '../api/errors.js';
 import { logUnauthenticated } from '../authn/unauthenticated-log.js';
 import { countAsTokenError } from '../authn/token-authentication.js';
-import { AUTHENTICATED_GROUP, ANONYMOUS_USER, UNAUTHENTICATED_GROUP, type AuthenticationRequest, type UserInfo } from '../authn/user.js';
+import { AUTHENTICATED_GROUP, type AuthenticationRequest, type UserInfo } from '../authn/user.js';
 import type { Attributes } from '../authz/attributes.js';
 import { forbiddenError } from '../authz/forbidden.js';
 import { selectorsFromQuery } from '../authz/selector-attributes.js';
@@ -18,6 +18,7 @@ import { aroundTap } from '../around-tap.js';
 import { sendInternalErrorText } from './internal-error-text.js';
 import { withCacheControl } from './cache-control.js';
 import { compressResponses } from './compression.js';
+import { isAnonymousUser, limitHttp2Connection } from './http2-dos-mitigation.js';
 import { headerBytesBody } from './header-bytes.js';
 import type { Hooks } from '../hooks.js';
 import type { Logger } from '../log.js';
@@ -63,6 +64,10 @@ export interface ApiServerDeps {
   readonly minRequestTimeoutSeconds: number;
   /** Feature gate APIResponseCompression (on unless turned off): large API answers gzipped when asked. */
   readonly compression?: boolean;
+  /** Feature gate UnauthenticatedHTTP2DOSMitigation (on unless turned off): see http2-dos-mitigation.ts. */
+  readonly unauthenticatedHttp2Mitigation?: boolean;
+  /** Feature gate StorageVersionHash (on unless turned off): discovery's APIResources carry storageVersionHash. */
+  readonly storageVersionHash?: boolean;
   /** --request-timeout: non-long-running requests answer 504 past it (DEFAULT_REQUEST_TIMEOUT_MS). */
   readonly requestTimeoutMs?: number;
   /** The server stops for good: open watches and profiles end. */
@@ -131,7 +136,7 @@ function trackAuthenticators(hooks: Hooks): void {
   });
 }
 
-async function authenticate(hooks: Hooks, ctx: Koa.Context, log: Logger, metrics: AuthMetrics | undefined): Promise<UserInfo> {
+async function authenticate(hooks: Hooks, ctx: Koa.Context, log: Logger, metrics: AuthMetrics | undefined, http2Mitigation: boolean): Promise<UserInfo> {
   const start = metrics ? performance.now() : 0;
   const { leaf, chain } = peerCertificates(ctx.req);
   // The union's errors in its order: each reject() is an authenticator's error, in upstream's words
@@ -162,9 +167,11 @@ async function authenticate(hooks: Hooks, ctx: Koa.Context, log: Logger, metrics
     // is pre-1.21); the client gets only 401. No credential at all is no error: plat's line, at -v 2.
     if (errorTexts.length) log.error('Unable to authenticate the request', { err: aggregate(errorTexts) });
     else logUnauthenticated(log, ctx);
+    if (http2Mitigation) limitHttp2Connection(ctx.req);
     throw errors.unauthorized();
   }
-  const anonymous = user.name === ANONYMOUS_USER || user.groups.includes(UNAUTHENTICATED_GROUP);
+  const anonymous = isAnonymousUser(user);
+  if (anonymous && http2Mitigation) limitHttp2Connection(ctx.req);
   if (anonymous || user.groups.includes(AUTHENTICATED_GROUP)) return user;
   return { ...user, groups: [...user.groups, AUTHENTICATED_GROUP] };
 }
@@ -223,7 +230,7 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
 
   app.use(async (ctx, next) => {
     const { info } = ctx.state;
-    const requestor = await authenticate(deps.hooks, ctx, log, deps.metrics?.auth);
+    const requestor = await authenticate(deps.hooks, ctx, log, deps.metrics?.auth, deps.unauthenticatedHttp2Mitigation !== false);
     try {
       ctx.state.user = await impersonate(deps.hooks, requestor, ctx.req.rawHeaders);
     } catch (e) {
@@ -312,7 +319,7 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
     const gv = /^\/apis\/([^/]+)(?:\/([^/]+))?$/.exec(path) ?? /^\/api\/(v1)$/.exec(path);
     if (gv) {
       const [group, version] = path.startsWith('/api/') ? ['', gv[1]!] : [gv[1]!, gv[2]];
-      const doc = version === undefined ? apiGroupDocument(deps.resources, group) : apiResourceList(deps.resources, group, version);
+      const doc = version === undefined ? apiGroupDocument(deps.resources, group) : apiResourceList(deps.resources, group, version, deps.storageVersionHash !== false);
       if (doc && (version === undefined || getRoute(true))) return sendJson(ctx, 200, doc);
       throw errors.pathNotFound();
     }

@@ -14,14 +14,15 @@ export const byName = (a: { name: string }, b: { name: string }) => (a.name < b.
 const storageVersionHash = (d: ResourceDefinition) =>
   createHash('sha256').update(`${d.group}/${d.version}/${d.kind}`).digest().subarray(0, 8).toString('base64');
 
-function apiResource(d: ResourceDefinition) {
+function apiResource(d: ResourceDefinition, withHash: boolean) {
   return [
     {
       name: d.plural, singularName: d.singular, namespaced: d.scope === 'Namespaced', kind: d.kind,
       verbs: d.verbs ?? ALL_VERBS, ...(d.shortNames?.length ? { shortNames: d.shortNames } : {}),
       ...(d.categories?.length ? { categories: d.categories } : {}),
       // Only what a store keeps has a storage version (installer.go asks the storage for it): a review is answered, never stored.
-      ...(d.review ? {} : { storageVersionHash: storageVersionHash(d) }),
+      // Feature gate StorageVersionHash (beta, on) decides whether installer.go sets it at all.
+      ...(d.review || !withHash ? {} : { storageVersionHash: storageVersionHash(d) }),
     },
     ...(d.subresources ?? []).map((s) => ({
       name: `${d.plural}/${s.name}`, singularName: '', namespaced: d.scope === 'Namespaced',
@@ -57,8 +58,9 @@ export function apiGroupDocument(resources: Resources, group: string) {
   return resources.versions(group).length ? apiGroup(resources, group) : undefined;
 }
 
-export function apiResourceList(resources: Resources, group: string, version: string) {
+export function apiResourceList(resources: Resources, group: string, version: string, storageVersionHash = true) {
   const defs = resources.inGroupVersion(group, version);
   if (!defs.length) return undefined;
-  return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: group ? `${group}/${version}` : version, resources: defs.flatMap(apiResource).sort(byName) };
+  const listed = defs.flatMap((d) => apiResource(d, storageVersionHash)).sort(byName);
+  return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: group ? `${group}/${version}` : version, resources: listed };
 }

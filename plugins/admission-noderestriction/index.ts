@@ -13,11 +13,16 @@ import { nodeIdentity } from './node-identity.js';
 const PLUGIN_NAME = 'NodeRestrictionAdmission';
 const NAME = 'NodeRestriction';
 
-async function admit(req: AdmissionRequest): Promise<void> {
+// Deprecated and off in 1.32: on, upstream lets nodes' CSRs through unchecked, as before 1.31.
+const INSECURE_CSRS_GATE = 'AllowInsecureKubeletCertificateSigningRequests';
+
+async function admit(req: AdmissionRequest, insecureCsrs: boolean): Promise<void> {
   const nodeName = nodeIdentity(req.user);
   if (nodeName === undefined) return;
   if (nodeName === '') throw new Error(`could not determine node from user ${JSON.stringify(req.user.name)}`);
-  if (req.group === CSR_GROUP && req.resource === CSR_RESOURCE) admitNodeCsr(req, nodeName);
+  if (req.group === CSR_GROUP && req.resource === CSR_RESOURCE) {
+    if (!insecureCsrs) admitNodeCsr(req, nodeName);
+  }
   else if (req.group === '' && req.resource === NODE_RESOURCE) admitNode(req, nodeName);
   else if (req.group === LEASE_GROUP && req.resource === LEASE_RESOURCE) admitLease(req, nodeName);
 }
@@ -29,7 +34,8 @@ export const NodeRestrictionAdmission: Plugin = {
     host.hooks.configure.tap(PLUGIN_NAME, () => {
       if (!isAdmissionPluginEnabled(host, NAME)) return;
       // The store runs the mutating phase on create, update and delete alike, as upstream does.
-      host.hooks.admitMutate.tapPromise({ name: PLUGIN_NAME, stage: admissionStage(NAME) }, admit);
+      const insecureCsrs = host.featureGates.enabled(INSECURE_CSRS_GATE);
+      host.hooks.admitMutate.tapPromise({ name: PLUGIN_NAME, stage: admissionStage(NAME) }, (req) => admit(req, insecureCsrs));
     });
   },
 };

@@ -17,6 +17,7 @@ import { setServedStores } from '../../core/registry/stores.js';
 import { createApp, storeKey } from '../../core/server/app.js';
 import { versionInfo } from '../../core/version.js';
 import { HealthChecks } from '../../core/server/health.js';
+import { HTTP2_DOS_MITIGATION_GATE } from '../../core/server/http2-dos-mitigation.js';
 import { inProcessServer } from '../../core/server/in-process.js';
 import { listen, MAX_HEADER_BYTES, type RunningServer } from '../../core/server/listen.js';
 import type { CertKeyPem } from '../../core/server/serving-pair.js';
@@ -212,7 +213,8 @@ export const ApiServerPlugin: Plugin = {
       metrics.storageObjects = () => countStoredObjects(stores);
       const app = createApp({
         hooks: host.hooks, resources, stores, health, version: versionInfo(host.version, host.gitVersion), logger: log,
-        minRequestTimeoutSeconds: flags.get<number>('min-request-timeout'), compression: host.featureGates.enabled('APIResponseCompression'), requestTimeoutMs: flags.get<number>('request-timeout'),
+        minRequestTimeoutSeconds: flags.get<number>('min-request-timeout'), compression: host.featureGates.enabled('APIResponseCompression'),
+        storageVersionHash: host.featureGates.enabled('StorageVersionHash'), unauthenticatedHttp2Mitigation: host.featureGates.enabled(HTTP2_DOS_MITIGATION_GATE), requestTimeoutMs: flags.get<number>('request-timeout'),
         shutdown: ended.signal, requests, ...(watches ? { watches } : {}), ...(sendRetryAfter ? { retryAfter: stopping.signal } : {}), profiling, metrics,
         get serverAddress() { return externalAddress(); },
       });

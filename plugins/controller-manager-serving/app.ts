@@ -24,6 +24,7 @@ import type { DelegatingAuthenticator } from '../../core/authn/delegating-authen
 import { logUnauthenticated } from '../../core/authn/unauthenticated-log.js';
 import { serveDebug } from '../../core/server/debug/index.js';
 import { goRequestPath } from '../../core/server/url-path.js';
+import { isAnonymousUser, limitHttp2Connection } from '../../core/server/http2-dos-mitigation.js';
 import type { DelegatedAuthorizer } from './delegated-authorization.js';
 
 export interface EndpointDeps {
@@ -33,6 +34,8 @@ export interface EndpointDeps {
   readonly metrics: MetricsRegistry;
   readonly configz: Configz;
   readonly logger: Logger;
+  /** Feature gate UnauthenticatedHTTP2DOSMitigation (on unless false): GOAWAY after an anonymous request or a 401 over HTTP/2. */
+  readonly http2Mitigation?: boolean;
   /** Present with --profiling: the debugging handlers, until the endpoint stops. */
   readonly debug?: { readonly shutdown: AbortSignal };
 }
@@ -81,8 +84,10 @@ export function createEndpointApp(deps: EndpointDeps): Koa {
       // certificate that does not verify, a review that failed); with none presented, plat's own.
       if (auth.error !== undefined) log.error('Unable to authenticate the request', { err: auth.error });
       else logUnauthenticated(log, ctx);
+      if (deps.http2Mitigation !== false) limitHttp2Connection(ctx.req);
       throw errors.unauthorized();
     }
+    if (deps.http2Mitigation !== false && isAnonymousUser(auth.user)) limitHttp2Connection(ctx.req);
     // Upstream resolves with a RequestInfoFactory that knows no API prefixes: every path here,
     // /apis/... included, is a plain path asked about with the lower-cased method.
     const attrs: Attributes = {

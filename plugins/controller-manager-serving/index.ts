@@ -22,6 +22,7 @@ import { componentConfigz } from '../../core/server/configz.js';
 import { listen, type RunningServer } from '../../core/server/listen.js';
 import { isUnspecified, joinHostPort, listenOnBindAddress } from '../../core/server/bind-address.js';
 import { createEndpointApp } from './app.js';
+import { HTTP2_DOS_MITIGATION_GATE } from '../../core/server/http2-dos-mitigation.js';
 import { lookupMissing, parseCaBundle, readClientCaFile, warnNoLookupClient } from './in-cluster-lookup.js';
 import {
   headerNamesFromFlags, readRequestHeaderCa, REQUESTHEADER_FLAG_NAMES, warnNonStandardHeaders, type RequestHeaderSettings,
@@ -253,7 +254,8 @@ export const ControllerManagerServing: Plugin = {
           ...(clientCa ? { clientCa } : {}), ...(requestHeader ? { requestHeader } : {}), ...(tokens ? { tokens } : {}), anonymous: true,
         }),
         authorizer: new DelegatedAuthorizer(f.get<string[]>(FLAGS.authzAlwaysAllowPaths), reviews),
-        health, metrics: componentMetrics(host), configz: componentConfigz(host), logger: log, ...(profiling ? { debug: { shutdown: stopping.signal } } : {}),
+        health, metrics: componentMetrics(host), configz: componentConfigz(host), logger: log,
+        http2Mitigation: host.featureGates.enabled(HTTP2_DOS_MITIGATION_GATE), ...(profiling ? { debug: { shutdown: stopping.signal } } : {}),
       });
 
       const pair = s.pair ?? fixed(await selfSignedPair(f, s.bind));

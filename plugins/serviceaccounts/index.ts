@@ -11,7 +11,7 @@ import { algorithmForKey, keyId, signJwt } from '../../core/authn/jwt.js';
 import { servedExternalAddress, servedStore } from '../../core/registry/stores.js';
 import { serviceAccountResource } from './service-account.js';
 import { tokenSubresource, type TokenSigner } from './token-request.js';
-import type { BoundStores } from './bound-object.js';
+import { NODE_BINDING_GATE, type BoundStores } from './bound-object.js';
 import { ServiceAccountTokenAuthenticator } from './token-authenticator.js';
 import { DISCOVERY_PATH, discoveryHeaders, issuerDiscoveryProblem, JWKS_CONTENT_TYPE, JWKS_PATH, renderIssuerDiscovery, type IssuerDiscovery } from './issuer-discovery.js';
 import { holdsKey, KeyFileError, privateKeyFromFile, publicKeysFromFile, UnreadableKeyFileError } from './keys.js';
@@ -163,7 +163,7 @@ export const ServiceAccountsPlugin: Plugin = {
     host.hooks.resources.tap(PLUGIN_NAME, (registry) => {
       registry.register(serviceAccountResource([{
         name: 'token',
-        create: tokenSubresource({ signer: () => settings?.signer, stores: boundStores }),
+        create: tokenSubresource({ signer: () => settings?.signer, stores: boundStores, nodeBinding: () => host.featureGates.enabled(NODE_BINDING_GATE) }),
       }]));
       registry.registerPath({
         path: DISCOVERY_PATH,

@@ -98,6 +98,8 @@ const groupKind = { group: AUTHENTICATION_GROUP, kind: 'TokenRequest' };
 export function tokenSubresource(deps: {
   signer: () => TokenSigner | undefined;
   stores: BoundStores;
+  /** Feature gate ServiceAccountTokenNodeBinding: tokens may be bound to Nodes. */
+  nodeBinding: () => boolean;
   now?: () => Date;
 }): SubresourceCreate<ServiceAccount> {
   const now = deps.now ?? (() => new Date());
@@ -121,7 +123,7 @@ export function tokenSubresource(deps: {
 
       const sa = ctx.parent;
       const bound: BoundClaims = { namespace: ctx.namespace, serviceaccount: { name: sa.metadata.name ?? ctx.name, uid: sa.metadata.uid ?? '' } };
-      if (spec.boundObjectRef) Object.assign(bound, await bindingFor(deps.stores, ctx.namespace, spec.boundObjectRef));
+      if (spec.boundObjectRef) Object.assign(bound, await bindingFor(deps.stores, ctx.namespace, spec.boundObjectRef, deps.nodeBinding()));
       const audiences = spec.audiences?.length ? spec.audiences : [...signer.apiAudiences];
       let expirationSeconds = requested;
       if (signer.maxExpirationSeconds > 0 && requested > signer.maxExpirationSeconds) {

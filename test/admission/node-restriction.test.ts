@@ -99,6 +99,30 @@ describe('NodeRestriction is not enabled by default', () => {
   });
 });
 
+describe('NodeRestriction with --feature-gates=AllowInsecureKubeletCertificateSigningRequests=true', () => {
+  let a: AdmissionPlat;
+  before(async () => {
+    a = await startAdmissionPlat({ args: ['--enable-admission-plugins=NodeRestriction', '--feature-gates=AllowInsecureKubeletCertificateSigningRequests=true'] });
+  });
+  after(async () => { await a?.stop(); });
+
+  // Upstream's Admit returns before admitCSR: the node's CSRs go unchecked, as before 1.31.
+  it('lets a node create a CSR for another node\'s CN, of either node-agent signer', async () => {
+    const node = clientCertFromPlatCa(a.plat, 'system:node:n1', ['system:nodes']);
+    const other = csrPem('/O=system:nodes/CN=system:node:n2');
+    for (const [name, signer, extra] of [['insecure-client', CLIENT, {}], ['insecure-serving', SERVING, { usages: SERVING_USAGES }]] as const) {
+      const r = await node.post(CSR_PATH, csrObject(name, signer, other, extra));
+      assert.equal(r.status, 201, r.text);
+    }
+  });
+
+  it('still restricts the node\'s writes of other Nodes', async () => {
+    const node = clientCertFromPlatCa(a.plat, 'system:node:n1', ['system:nodes']);
+    const r = await node.post('/api/v1/nodes', { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n2' } });
+    assert.equal(r.status, 403, r.text);
+  });
+});
+
 describe('NodeRestriction runs in upstream\'s order, not the flag\'s', () => {
   let a: AdmissionPlat;
   let csrs: Csrs;

@@ -23,6 +23,10 @@ describe('--feature-gates (control plane)', () => {
     assert.equal(ok({ 'kube:APIResponseCompression': 'F' }).gates.enabled('APIResponseCompression'), false);
     assert.equal(ok({ ' kube : RotateKubeletServerCertificate ': ' 1 ' }).gates.enabled('RotateKubeletServerCertificate'), true);
     assert.equal(ok({ AllAlpha: 'true', ContextualLogging: 'false' }).gates.enabled('LoggingAlphaOptions'), true);
+    // 1.32's stages (a later pkg/features snapshot keeps their history): SystemdWatchdog is a 1.32
+    // beta, on; TopologyManagerPolicyOptions went GA unlocked, so it may still be turned off.
+    assert.equal(ok({}).gates.enabled('SystemdWatchdog'), true);
+    assert.deepEqual(ok({ TopologyManagerPolicyOptions: 'false' }).warnings, ['Setting GA feature gate TopologyManagerPolicyOptions=false. It will be removed in a future release.']);
     assert.deepEqual(ok({ KMSv1: 'false', ServiceAccountTokenJTI: 'true' }).warnings, [
       'Setting deprecated feature gate KMSv1=false. It will be removed in a future release.',
       'Setting GA feature gate ServiceAccountTokenJTI=true. It will be removed in a future release.',
@@ -35,6 +39,9 @@ describe('--feature-gates (control plane)', () => {
     ['a locked gate', { RemainingItemCount: 'false' }, 'cannot set feature gate RemainingItemCount to false, feature is locked to true'],
     ['two locked gates', { StructuredAuthorizationConfiguration: 'false', RetryGenerateName: 'false' },
       '[cannot set feature gate RetryGenerateName to false, feature is locked to true, cannot set feature gate StructuredAuthorizationConfiguration to false, feature is locked to true]'],
+    ['PodIndexLabel, GA and locked in 1.32', { PodIndexLabel: 'false' }, 'cannot set feature gate PodIndexLabel to false, feature is locked to true'],
+    ['CronJobsScheduledAnnotation, GA and locked in 1.32', { CronJobsScheduledAnnotation: 'false' },
+      'cannot set feature gate CronJobsScheduledAnnotation to false, feature is locked to true'],
     ['a value ParseBool refuses', { APIResponseCompression: 'yes' }, 'invalid value of APIResponseCompression=yes, err: strconv.ParseBool: parsing "yes": invalid syntax'],
     ['an unknown component', { 'wardle:Foo': 'true' }, 'component not registered: wardle'],
     // As the flag parser hands it over: an own key (a literal would set the prototype instead).
@@ -60,6 +67,12 @@ describe('--feature-gates (control plane)', () => {
     ['apiserver', 'AllAlpha, which turns on what plat lacks', ['--feature-gates=AllAlpha=true'], 2, /--feature-gates: ClusterTrustBundle=true is not supported: plat serves no ClusterTrustBundle API/],
     ['apiserver', 'the alpha logging options plat lacks', ['--feature-gates=LoggingAlphaOptions=true'], 2,
       /--feature-gates: LoggingAlphaOptions=true is not supported: plat implements neither alpha logging option/],
+    ['apiserver', 'the /flagz endpoint plat does not serve', ['--feature-gates=ComponentFlagz=true'], 2,
+      /^plat apiserver: --feature-gates: ComponentFlagz=true is not supported: plat serves no \/flagz endpoint$/m],
+    ['controller-manager', 'the /statusz endpoint plat does not serve', ['--feature-gates=ComponentStatusz=true'], 2,
+      /^plat controller-manager: --feature-gates: ComponentStatusz=true is not supported: plat serves no \/statusz endpoint$/m],
+    ['controller-manager', 'CBOR clients plat does not have', ['--feature-gates=ClientsAllowCBOR=true,ClientsPreferCBOR=true'], 2,
+      /^plat controller-manager: --feature-gates: ClientsPreferCBOR=true is not supported: plat's clients .* JSON only$/m],
     ['apiserver', 'turning off what plat cannot leave out', ['--feature-gates=WatchList=false'], 2, /--feature-gates: WatchList=false is not supported: plat always serves watches with sendInitialEvents/],
     ['controller-manager', 'an unknown component', ['--feature-gates=wardle:A=true'], 1, /^plat controller-manager: --feature-gates: component not registered: wardle$/m],
     ['controller-manager', 'a bad value', ['--feature-gates=RotateKubeletServerCertificate=maybe'], 1,
