@@ -18,9 +18,13 @@ export interface HistogramSample {
   readonly count: number;
 }
 
+/** A summary without objectives (client_golang's default): its sum and count only. */
+export interface SummarySample { readonly labels: LabelPairs; readonly sum: number; readonly count: number }
+
 export type ExposedFamily =
   | { readonly name: string; readonly help: string; readonly type: 'counter' | 'gauge'; readonly samples: readonly ScalarSample[] }
-  | { readonly name: string; readonly help: string; readonly type: 'histogram'; readonly samples: readonly HistogramSample[] };
+  | { readonly name: string; readonly help: string; readonly type: 'histogram'; readonly samples: readonly HistogramSample[] }
+  | { readonly name: string; readonly help: string; readonly type: 'summary'; readonly samples: readonly SummarySample[] };
 
 /** expfmt's writeFloat: 1, 0 and -1 spelt out, the rest as strconv's 'g' with the shortest precision. */
 export const formatValue = (v: number): string => (Object.is(v, -0) ? '0' : formatGoFloat(v));
@@ -63,6 +67,11 @@ export function exposeText(families: readonly ExposedFamily[]): string {
       for (const s of sortSamples(f.samples)) {
         for (const [upper, cumulative] of s.buckets) out.push(`${f.name}_bucket${labelText(s.labels, ['le', formatValue(upper)])} ${formatValue(cumulative)}`);
         out.push(`${f.name}_bucket${labelText(s.labels, ['le', '+Inf'])} ${formatValue(s.count)}`);
+        out.push(`${f.name}_sum${labelText(s.labels)} ${formatValue(s.sum)}`);
+        out.push(`${f.name}_count${labelText(s.labels)} ${formatValue(s.count)}`);
+      }
+    } else if (f.type === 'summary') {
+      for (const s of sortSamples(f.samples)) {
         out.push(`${f.name}_sum${labelText(s.labels)} ${formatValue(s.sum)}`);
         out.push(`${f.name}_count${labelText(s.labels)} ${formatValue(s.count)}`);
       }

@@ -5,7 +5,7 @@
 // nothing happens at all until somebody scrapes. The settings (core/metrics/settings.ts) apply
 // as upstream applies them: a disabled or hidden family is not exposed, a label value outside its
 // allow-list is recorded as `unexpected` when the child is looked up.
-import { exposeText, type ExposedFamily, type HistogramSample, type LabelPairs, type ScalarSample } from './exposition.js';
+import { exposeText, type ExposedFamily, type HistogramSample, type LabelPairs, type ScalarSample, type SummarySample } from './exposition.js';
 import { DEFAULT_METRICS_SETTINGS, type MetricsSettings } from './settings.js';
 
 export type StabilityLevel = 'INTERNAL' | 'ALPHA' | 'BETA' | 'STABLE';
@@ -59,7 +59,17 @@ export class HistogramChild {
   }
 }
 
-type Kind = 'counter' | 'gauge' | 'histogram';
+/**
+ * A summary as component-base's NewSummaryVec makes one without Objectives: client_golang then
+ * keeps no quantiles (MaxAge only ages those), so only the sum and count are exposed.
+ */
+export class SummaryChild {
+  sum = 0;
+  count = 0;
+  observe(v: number): void { this.sum += v; this.count++; }
+}
+
+type Kind = 'counter' | 'gauge' | 'histogram' | 'summary';
 
 /** One family's children by label values; `labels(...)` finds or makes one. */
 export class MetricVec<C> {
@@ -87,7 +97,7 @@ export class MetricVec<C> {
 interface Family {
   readonly kind: Kind;
   readonly options: MetricOptions;
-  readonly vec?: MetricVec<CounterChild | GaugeChild | HistogramChild>;
+  readonly vec?: MetricVec<CounterChild | GaugeChild | HistogramChild | SummaryChild>;
   readonly collect?: () => Iterable<CollectedSample>;
 }
 
@@ -130,12 +140,14 @@ export class MetricsRegistry {
     return this.#vec('histogram', o, () => new HistogramChild(buckets));
   }
 
+  summary(o: MetricOptions): MetricVec<SummaryChild> { return this.#vec('summary', o, () => new SummaryChild()); }
+
   /** A counter or gauge family whose samples are read when scraped (process figures, ages). */
   collector(kind: 'counter' | 'gauge', o: MetricOptions, collect: () => Iterable<CollectedSample>): void {
     this.#add({ kind, options: o, collect });
   }
 
-  #vec<C extends CounterChild | GaugeChild | HistogramChild>(kind: Kind, o: MetricOptions, make: () => C): MetricVec<C> {
+  #vec<C extends CounterChild | GaugeChild | HistogramChild | SummaryChild>(kind: Kind, o: MetricOptions, make: () => C): MetricVec<C> {
     const vec = new MetricVec<C>(o, make, (name, names, values) => this.#constrain(name, names, values));
     this.#add({ kind, options: o, vec });
     // A family without labels has its one child from the start: exposed as 0 before any change.
@@ -209,6 +221,9 @@ export class MetricsRegistry {
           samples.push({ labels: pairs(values), buckets: h.upperBounds.map((upper, i) => [upper, (cumulative += h.counts[i]!)] as const), sum: h.sum, count: h.count });
         }
         out.push({ ...base, type: 'histogram', samples });
+      } else if (f.kind === 'summary') {
+        const samples: SummarySample[] = [...f.vec!.entries()].map(({ values, child }) => ({ labels: pairs(values), sum: (child as SummaryChild).sum, count: (child as SummaryChild).count }));
+        out.push({ ...base, type: 'summary', samples });
       } else {
         const samples = [...f.vec!.entries()].map(({ values, child }) => ({ labels: pairs(values), value: (child as CounterChild | GaugeChild).value }));
         out.push({ ...base, type: f.kind as 'counter' | 'gauge', samples });

@@ -43,6 +43,20 @@ describe('Prometheus text exposition', () => {
       ].join('\n'),
     },
     {
+      name: 'a summary without objectives: its sum and count only',
+      families: [{
+        name: 'apiserver_admission_step_admission_duration_seconds_summary', help: '[ALPHA] Admission sub-step latency summary.', type: 'summary',
+        samples: [{ labels: [['type', 'validate'], ['operation', 'CREATE'], ['rejected', 'false']], sum: 0.25, count: 2 }],
+      }],
+      want: [
+        '# HELP apiserver_admission_step_admission_duration_seconds_summary [ALPHA] Admission sub-step latency summary.',
+        '# TYPE apiserver_admission_step_admission_duration_seconds_summary summary',
+        'apiserver_admission_step_admission_duration_seconds_summary_sum{operation="CREATE",rejected="false",type="validate"} 0.25',
+        'apiserver_admission_step_admission_duration_seconds_summary_count{operation="CREATE",rejected="false",type="validate"} 2',
+        '',
+      ].join('\n'),
+    },
+    {
       name: 'families by name, samples by label values in label-name order, labels by name, empty families left out',
       families: [
         { name: 'workqueue_depth', help: '[ALPHA] Current depth of workqueue', type: 'gauge', samples: [{ labels: [['name', 'b']], value: 2 }, { labels: [['name', 'a']], value: 0 }] },
