@@ -16,6 +16,8 @@ export class Capabilities {
     if (prior && prior !== plugin) throw new Error(`${kind} "${name}" is provided by both ${prior} and ${plugin}`);
     names.set(name, plugin);
   }
+  /** The plugin that provides `name` of `kind`, if any. */
+  provider(kind: string, name: string): string | undefined { return this.#byKind.get(kind)?.get(name); }
   has(kind: string, name: string): boolean { return this.#byKind.get(kind)?.has(name) ?? false; }
   names(kind: string): string[] { return [...(this.#byKind.get(kind)?.keys() ?? [])]; }
 }

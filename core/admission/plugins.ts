@@ -62,3 +62,31 @@ export function isAdmissionPluginEnabled(host: Host, name: string): boolean {
 export function admissionPluginConfig(host: Host, name: string): unknown {
   return enablements.get(host)?.config.get(name);
 }
+
+/**
+ * The operations each of upstream's plugins that plat has Handles (its admission.NewHandler): the
+ * chain calls a plugin, and its metrics wrapper observes it, for those only. A plugin outside
+ * this table (a third party's) is taken to handle all four.
+ */
+export const HANDLED_OPERATIONS: ReadonlyMap<string, ReadonlySet<string>> = new Map(Object.entries({
+  AlwaysAdmit: ['CREATE', 'UPDATE', 'DELETE', 'CONNECT'],
+  AlwaysDeny: ['CREATE', 'UPDATE', 'DELETE', 'CONNECT'],
+  NamespaceLifecycle: ['CREATE', 'UPDATE', 'DELETE'],
+  NodeRestriction: ['CREATE', 'UPDATE', 'DELETE'],
+  CertificateApproval: ['UPDATE'],
+  CertificateSigning: ['UPDATE'],
+  CertificateSubjectRestriction: ['CREATE'],
+  MutatingAdmissionWebhook: ['CONNECT', 'CREATE', 'DELETE', 'UPDATE'],
+  ValidatingAdmissionWebhook: ['CONNECT', 'CREATE', 'DELETE', 'UPDATE'],
+}).map(([name, ops]) => [name, new Set(ops)]));
+
+/**
+ * The admission plugin a tap of admitMutate/admitValidate is, if any: a tap named as an admission
+ * plugin is that one; a tap named as the plat plugin that provides admission plugins
+ * (CertificateSubjectRestrictionAdmission) is the one of them whose place in the order it runs at.
+ */
+export function admissionPluginOfTap(host: Host, tap: { readonly name: string; readonly stage?: number }): string | undefined {
+  if (host.capabilities.has(ADMISSION_PLUGIN_KIND, tap.name)) return tap.name;
+  return host.capabilities.names(ADMISSION_PLUGIN_KIND)
+    .find((n) => host.capabilities.provider(ADMISSION_PLUGIN_KIND, n) === tap.name && admissionStage(n) === (tap.stage ?? 0));
+}

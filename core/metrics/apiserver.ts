@@ -2,9 +2,10 @@
 // registry, so that in `plat all` (one host, both roles) /metrics on the API server's port lists
 // the API server's families only, as kube-apiserver's does; the embedded controllers record nothing
 // (there is no controller-manager port in `plat all`). Registered at once: client_golang's
-// process collector, the request, authentication and authorization families, and
+// process collector, the request, authentication, authorization and admission families, and
 // apiserver_storage_objects, read when scraped from whatever the server set as its source.
 import { versionInfo } from '../version.js';
+import { AdmissionMetrics } from './apiserver-admission.js';
 import { AuthMetrics } from './apiserver-auth.js';
 import { RequestMetrics } from './apiserver-requests.js';
 import { registerProcessMetrics } from './process.js';
@@ -14,6 +15,7 @@ export interface ApiServerMetrics {
   readonly registry: MetricsRegistry;
   readonly requests: RequestMetrics;
   readonly auth: AuthMetrics;
+  readonly admission: AdmissionMetrics;
   /** The stored objects per resource (`plural` or `plural.group`); -1 where counting failed. */
   storageObjects: () => Promise<Iterable<readonly [resource: string, count: number]>>;
 }
@@ -28,8 +30,9 @@ export function apiserverMetrics(host: { readonly version: string }): ApiServerM
   registerProcessMetrics(registry);
   const requests = new RequestMetrics(registry);
   const auth = new AuthMetrics(registry);
+  const admission = new AdmissionMetrics(registry);
   let counted: CollectedSample[] = [];
-  const metrics: ApiServerMetrics = { registry, requests, auth, storageObjects: async () => [] };
+  const metrics: ApiServerMetrics = { registry, requests, auth, admission, storageObjects: async () => [] };
   // etcd3's objectCounts (STABLE in 1.32). The registry reads synchronously: the handler calls
   // refreshStorageObjects first, so each scrape sees the counts of that moment.
   registry.collector('gauge', {
@@ -41,6 +44,15 @@ export function apiserverMetrics(host: { readonly version: string }): ApiServerM
   });
   made.set(host, metrics);
   return metrics;
+}
+
+/**
+ * The host's API server metrics if its API server made them (it serves /metrics), else undefined:
+ * for code that records into them (admission webhooks) but must not create them on a host that
+ * serves none.
+ */
+export function servingApiserverMetrics(host: object): ApiServerMetrics | undefined {
+  return made.get(host);
 }
 
 const storageRefreshers = new WeakMap<ApiServerMetrics, () => Promise<void>>();

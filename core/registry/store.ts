@@ -10,8 +10,10 @@ import { errors, isStatusError, StatusError, type QualifiedResource } from '../a
 import { fieldError, type FieldError } from '../api/field-errors.js';
 import { goOrdered, withResourceVersion } from '../api/go-order.js';
 import { rfc3339, type ApiObject } from '../api/meta.js';
+import { performance } from 'node:perf_hooks';
 import type { AdmissionOperation, AdmissionRequest } from '../admission/request.js';
 import { admissionOptions, type RequestOptions } from '../admission/options.js';
+import type { AdmissionMetrics } from '../metrics/apiserver-admission.js';
 import type { Attributes, Decision } from '../authz/attributes.js';
 import { authorizeUnion } from '../authz/union.js';
 import type { UserInfo } from '../authn/user.js';
@@ -50,6 +52,8 @@ export interface StoreOptions {
   readonly random?: (n: number) => string;
   /** Where a failing admission plugin is named (with its stack when it is a bug). */
   readonly logger?: Logger;
+  /** The API server's admission metrics: each phase is observed as upstream's WithStepMetrics. */
+  readonly admissionMetrics?: AdmissionMetrics;
 }
 
 const MAX_GENERATE_ATTEMPTS = 8;
@@ -233,9 +237,13 @@ export class ResourceStore {
    * and the stack at error level; never the object.
    */
   async #admit(phase: 'admitMutate' | 'admitValidate', req: AdmissionRequest): Promise<void> {
+    const metrics = this.#opts.admissionMetrics;
+    const start = metrics ? performance.now() : 0;
     try {
       await this.#opts.hooks[phase].promise(req);
+      metrics?.step(phase === 'admitMutate' ? 'admit' : 'validate', req.operation, false, (performance.now() - start) / 1000);
     } catch (e) {
+      metrics?.step(phase === 'admitMutate' ? 'admit' : 'validate', req.operation, true, (performance.now() - start) / 1000);
       const plugin = this.#runningTap[phase](req) ?? 'unknown';
       const name = req.name || req.object?.metadata?.name || req.object?.metadata?.generateName || 'Unknown';
       const where = { plugin, phase, operation: req.operation, resource: `${this.def.plural}${req.subresource ? `/${req.subresource}` : ''}.${this.def.group}`,

@@ -17,24 +17,24 @@ function callDeadline(timeoutSeconds: number, requestDeadline: number | undefine
 export async function callWebhook(h: Webhook, req: AdmissionRequest, mutating: boolean, ctx: DispatchContext): Promise<ReviewResponse> {
   const name = h.name ?? '';
   if (req.dryRun) {
-    if (h.sideEffects === undefined) throw new CallingWebhookError(name, 'Webhook SideEffects is nil');
+    if (h.sideEffects === undefined) throw new CallingWebhookError(name, 'Webhook SideEffects is nil', 400);
     if (h.sideEffects !== 'None' && h.sideEffects !== 'NoneOnDryRun') throw dryRunUnsupported(name);
   }
   const review = createReview(req, h.admissionReviewVersions ?? []);
-  if (!review) throw new CallingWebhookError(name, 'could not create admission objects: webhook does not accept known AdmissionReview versions (v1, v1beta1)');
+  if (!review) throw new CallingWebhookError(name, 'could not create admission objects: webhook does not accept known AdmissionReview versions (v1, v1beta1)', 400);
   let answer: unknown;
   try {
     const endpoint = endpointOf(h.clientConfig ?? {});
     answer = await postReview(endpoint, JSON.stringify(review.body), callDeadline(h.timeoutSeconds ?? 10, req.deadline), ctx.agents, req.signal);
   } catch (e) {
-    if (e instanceof CallFailure) throw new CallingWebhookError(name, e.message);
+    if (e instanceof CallFailure) throw new CallingWebhookError(name, e.message, e.code ?? 'call');
     throw e;
   }
   let response: ReviewResponse;
   try {
     response = verifyResponse(review, answer, mutating);
   } catch (e) {
-    if (e instanceof InvalidResponse) throw new CallingWebhookError(name, `received invalid webhook response: ${e.message}`);
+    if (e instanceof InvalidResponse) throw new CallingWebhookError(name, `received invalid webhook response: ${e.message}`, 503);
     if (e instanceof UndecodableResponse) throw new CallingWebhookError(name, `failed to call webhook: ${e.message}`);
     throw e;
   }

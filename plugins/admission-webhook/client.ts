@@ -27,7 +27,14 @@ export interface Endpoint {
   readonly ca: string | undefined;
 }
 
-export class CallFailure extends Error {}
+/**
+ * The call failed. `code`: the Status code of a webhook's non-2xx answer (client-go's StatusError);
+ * `client` when no client could be made; none for a failure without an answer. The dispatchers
+ * report it in the webhook metrics as upstream's ErrCallingWebhook.Status.
+ */
+export class CallFailure extends Error {
+  constructor(message: string, readonly code?: number | 'client') { super(message); }
+}
 
 /** The endpoint of a validated clientConfig; throws CallFailure for one that cannot be used. */
 export function endpointOf(cc: WebhookClientConfig): Endpoint {
@@ -36,12 +43,12 @@ export function endpointOf(cc: WebhookClientConfig): Endpoint {
     const bundle = Buffer.from(cc.caBundle, 'base64');
     // client-go builds the transport before calling: a bundle it cannot use fails here, in its words.
     const problem = rootCertificatesError(bundle);
-    if (problem) throw new CallFailure(`could not get REST client: ${problem}`);
+    if (problem) throw new CallFailure(`could not get REST client: ${problem}`, 'client');
     ca = bundle.toString('utf8');
   }
   if (cc.url !== undefined) {
     let url: URL;
-    try { url = new URL(cc.url); } catch (e) { throw new CallFailure(`could not get REST client: ${(e as Error).message}`); }
+    try { url = new URL(cc.url); } catch (e) { throw new CallFailure(`could not get REST client: ${(e as Error).message}`, 'client'); }
     return { url, servername: url.hostname.replace(/^\[|\]$/g, ''), ca };
   }
   const svc = cc.service ?? {};
@@ -111,7 +118,7 @@ function postOnce(endpoint: Endpoint, url: URL, shown: string, body: string, dea
   if (remaining <= 0 || signal?.aborted) return Promise.reject(expired(shown, signal));
   return new Promise((resolve, reject) => {
     let settled = false;
-    const fail = (reason: string) => { if (!settled) { settled = true; clearTimeout(timer); reject(new CallFailure(`failed to call webhook: ${reason}`)); } };
+    const fail = (reason: string, code?: number) => { if (!settled) { settled = true; clearTimeout(timer); reject(new CallFailure(`failed to call webhook: ${reason}`, code)); } };
     const onAbort = () => { fail(`${shown}: ${contextEnd(signal)}`); req.destroy(); };
     const req = https.request({
       method: 'POST', protocol: 'https:', hostname: url.hostname.replace(/^\[|\]$/g, ''), port: url.port || 443,
@@ -136,7 +143,7 @@ function postOnce(endpoint: Endpoint, url: URL, shown: string, body: string, dea
           return resolve(new RetryAfter(Math.max(0, wait)));
         }
         const answer = readAnswer(res.statusCode ?? 0, res.headers['content-type'], Buffer.concat(chunks));
-        if (!answer.ok) return fail(answer.reason);
+        if (!answer.ok) return fail(answer.reason, answer.status?.code);
         settled = true;
         clearTimeout(timer);
         resolve(answer.value);

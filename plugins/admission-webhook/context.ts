@@ -5,6 +5,8 @@ import type { AdmissionRequest } from '../../core/admission/request.js';
 import { authorize } from '../../core/authz/authorize.js';
 import type { Host } from '../../core/host.js';
 import type { Logger } from '../../core/log.js';
+import type { AdmissionMetrics } from '../../core/metrics/apiserver-admission.js';
+import { servingApiserverMetrics } from '../../core/metrics/apiserver.js';
 import type { JsonSchema } from '../../core/registry/resource.js';
 import { servedResources, servedStore } from '../../core/registry/stores.js';
 import { AuthorizerSession } from './cel/authz-library.js';
@@ -16,6 +18,8 @@ export interface DispatchContext {
   readonly agents: AgentPool;
   readonly namespaceLabels: NamespaceLabels;
   readonly session: AuthorizerSession;
+  /** The API server's admission metrics, when it keeps them. */
+  readonly metrics?: AdmissionMetrics;
   schema(req: AdmissionRequest): JsonSchema | undefined;
   /** Asks the authorizer chain every pending CEL check of the session. */
   resolvePending(): Promise<void>;
@@ -23,8 +27,9 @@ export interface DispatchContext {
 
 export function dispatchContext(host: Host, req: AdmissionRequest, logger: Logger, agents: AgentPool): DispatchContext {
   const session = new AuthorizerSession(req.user);
+  const metrics = servingApiserverMetrics(host)?.admission;
   return {
-    logger, agents, session,
+    logger, agents, session, ...(metrics ? { metrics } : {}),
     namespaceLabels: async (namespace) => {
       const namespaces = servedStore(host, '', 'v1', 'namespaces');
       const kv = namespaces ? await namespaces.storage.get(namespaces.keyFor('', namespace)) : undefined;

@@ -5,10 +5,24 @@ import { errors, StatusError, type Status } from '../../core/api/errors.js';
 
 /** webhookutil.ErrCallingWebhook: the webhook could not be asked (or answered nonsense). */
 export class CallingWebhookError extends Error {
-  constructor(readonly webhookName: string, readonly reason: string) {
+  /**
+   * The code of upstream's ErrCallingWebhook.Status (webhook metrics): a number, or what the
+   * dispatcher decides: `call` (no answer: 400 validating, 503 mutating), `client` (no client: 400, 500).
+   */
+  constructor(readonly webhookName: string, readonly reason: string, readonly code: number | 'call' | 'client' = 'call') {
     super(`failed calling webhook "${webhookName}": ${reason}`);
     this.name = 'CallingWebhookError';
   }
+}
+
+/** webhookutil.ErrWebhookRejection: the webhook said no (the metrics tell it from other errors). */
+export class WebhookRejection extends StatusError {}
+
+/** The code a calling error is reported with by the validating or the mutating dispatcher. */
+export function callingCode(e: CallingWebhookError, mutating: boolean): number {
+  if (typeof e.code === 'number') return e.code;
+  if (e.code === 'client') return mutating ? 500 : 400;
+  return mutating ? 503 : 400;
 }
 
 /** errors.ToStatusErr: the webhook's verdict, never below 400 and never "Success". */
@@ -20,7 +34,7 @@ export function rejection(webhookName: string, result: unknown): StatusError {
   const reason = typeof r.reason === 'string' ? r.reason : '';
   const text = message ? `${deniedBy}: ${message}` : reason ? `${deniedBy}: ${reason}` : `${deniedBy} without explanation`;
   const details = typeof r.details === 'object' && r.details !== null ? r.details : undefined;
-  return new StatusError({
+  return new WebhookRejection({
     code, message: text,
     ...(reason ? { reason } : {}),
     ...(details ? { details: details as Status['details'] & object } : {}),

@@ -6,9 +6,11 @@
 // webhooks' own changes are the only ones that trigger a second pass.
 import type { AdmissionRequest } from '../../core/admission/request.js';
 import { errors } from '../../core/api/errors.js';
+import { performance } from 'node:perf_hooks';
 import { callWebhook } from './call.js';
 import type { DispatchContext } from './context.js';
-import { CallingWebhookError, failClosed } from './errors.js';
+import { CallingWebhookError, failClosed, rejection } from './errors.js';
+import { observeCall } from './metrics.js';
 import { shouldCallHook } from './invocation.js';
 import { applyPatch, decodePatch, UndecodablePatch } from './patch.js';
 import { versioned } from './review.js';
@@ -29,12 +31,14 @@ async function callAndPatch(hook: HookAccessor, req: AdmissionRequest, ctx: Disp
   try {
     operations = decodePatch(response.patch);
   } catch (e) {
-    if (e instanceof UndecodablePatch) throw new CallingWebhookError(h.name ?? '', e.message);
+    if (e instanceof UndecodablePatch) throw new CallingWebhookError(h.name ?? '', e.message, 503);
     throw e;
   }
   if (operations.length === 0) return false;
   if (!req.object) throw errors.internal(new Error(`admission webhook ${JSON.stringify(h.name ?? '')} attempted to modify the object, which is not supported for this operation`));
-  if (response.patchType !== 'JSONPatch') throw new CallingWebhookError(h.name ?? '', `unsupported patch type ${JSON.stringify(response.patchType ?? '')}`);
+  if (response.patchType !== 'JSONPatch') {
+    throw new CallingWebhookError(h.name ?? '', `unsupported patch type ${JSON.stringify(response.patchType ?? '')}`, rejection(h.name ?? '', response.result).status.code);
+  }
   const { object, changed } = applyPatch(versioned(req, req.object)!, operations, ctx.schema(req));
   req.object = object;
   return changed;
@@ -47,11 +51,13 @@ async function pass(hooks: readonly HookAccessor[], req: AdmissionRequest, ctx: 
     const h = hook.webhook;
     let changed = false;
     let failure: unknown;
+    const start = performance.now();
     try {
       changed = await callAndPatch(hook, req, ctx);
     } catch (e) {
       failure = e;
     }
+    observeCall(ctx.metrics, h, req, true, failure, (performance.now() - start) / 1000);
     if (changed) {
       for (const uid of state.previouslyInvoked) state.reinvoke.add(uid);
       state.previouslyInvoked.clear();

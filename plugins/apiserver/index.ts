@@ -43,6 +43,8 @@ import { checkSecurePort } from '../../core/server/secure-port.js';
 import { bodySchemas, warmTypeCheckers } from '../../core/server/type-checkers.js';
 import { DELETE_OPTIONS_SCHEMA } from '../../core/server/delete-options.js';
 import { apiserverMetrics } from '../../core/metrics/apiserver.js';
+import { instrumentAdmissionPlugins } from '../../core/admission/plugin-metrics.js';
+import { admissionPluginOfTap } from '../../core/admission/plugins.js';
 import { metricsFlags, metricsSettingsFromFlags } from '../../core/metrics/flags.js';
 
 const PLUGIN_NAME = 'ApiServerPlugin';
@@ -145,8 +147,10 @@ export const ApiServerPlugin: Plugin = {
       const resources = new Resources();
       host.hooks.resources.call(resources);
       const stores = new Map<string, ResourceStore>();
+      const admissionMetrics = apiserverMetrics(host).admission;
+      instrumentAdmissionPlugins(host.hooks, admissionMetrics, (tap) => admissionPluginOfTap(host, tap));
       for (const def of resources.all()) {
-        stores.set(storeKey(def.group, def.version, def.plural), new ResourceStore(def, storage, { prefix: flags.get<string>('store-prefix'), hooks: host.hooks, logger: log }));
+        stores.set(storeKey(def.group, def.version, def.plural), new ResourceStore(def, storage, { prefix: flags.get<string>('store-prefix'), hooks: host.hooks, logger: log, admissionMetrics }));
       }
 
       const bind = flags.get<string>('bind-address');
