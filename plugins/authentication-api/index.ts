@@ -1,10 +1,13 @@
 // AuthenticationApiPlugin: TokenReview and SelfSubjectReview, answered through the same
-// authenticate hook that authenticates API requests.
+// authenticate hook that authenticates API requests. SelfSubjectReview is served under
+// authentication.k8s.io too (a wire alias, JSON or protobuf bodies), where `kubectl auth whoami`
+// posts it.
 import { aggregate } from '../../core/aggregate.js';
 import { errors } from '../../core/api/errors.js';
 import { intersectAudiences, targetAudiences } from '../../core/authn/api-audiences.js';
 import { requestToken, INVALID_BEARER_TOKEN } from '../../core/authn/bearer.js';
 import type { ApiObject } from '../../core/api/meta.js';
+import { eachField, objectMeta } from '../../core/api/protobuf.js';
 import { ANONYMOUS_USER, AUTHENTICATED_GROUP, UNAUTHENTICATED_GROUP, type AuthenticationRequest, type UserInfo } from '../../core/authn/user.js';
 import type { Host } from '../../core/host.js';
 import type { Plugin } from '../../core/plugin.js';
@@ -14,6 +17,14 @@ import { selfSubjectReviewSchema, tokenReviewSchema } from './schemas.js';
 
 const PLUGIN_NAME = 'AuthenticationApiPlugin';
 const GROUP = 'authentication.platform';
+const UPSTREAM_GROUP = 'authentication.k8s.io';
+
+/** A SelfSubjectReview in protobuf (authentication/v1 generated.proto): metadata 1; status 2 is the server's. */
+function decodeSelfSubjectReview(raw: Buffer): ApiObject {
+  const obj: ApiObject = { metadata: {} };
+  for (const f of eachField(raw)) if (f.no === 1) obj.metadata = objectMeta(f.bytes!);
+  return obj;
+}
 
 /** Reviews have no stored state and no field rules beyond their schema. */
 const reviewStrategy: Strategy = { validate: () => [], validateUpdate: () => [] };
@@ -99,6 +110,7 @@ export const AuthenticationApiPlugin: Plugin = {
       const selfSubjectReviews: ResourceDefinition = {
         group: GROUP, version: 'v1', kind: 'SelfSubjectReview', listKind: 'SelfSubjectReviewList', plural: 'selfsubjectreviews',
         singular: 'selfsubjectreview', scope: 'Cluster', schema: selfSubjectReviewSchema, verbs: ['create'], strategy: reviewStrategy,
+        wireGroup: UPSTREAM_GROUP, decodeProtobuf: decodeSelfSubjectReview,
         description: 'SelfSubjectReview contains the user information that the server has about the user making this request.',
         async review(caller, obj) { return answer(obj, { userInfo: userInfo(caller.user) }); },
       };

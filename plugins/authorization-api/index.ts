@@ -3,7 +3,9 @@
 // namespace?), answered by the same authorizer chain that guards every request, with upstream's
 // validation (pkg/apis/authorization/validation) and answers (allowed, denied, reason,
 // evaluationError); and SelfSubjectRulesReview (what may I do here?), answered by the chain's
-// rules (self-subject-rules-review.ts).
+// rules (self-subject-rules-review.ts). All four are served under authorization.k8s.io too (a wire
+// alias, JSON or protobuf bodies: protobuf.ts), where kubectl's `auth can-i` and other clients
+// built for Kubernetes post them; upstream serves them all in that one group.
 import { isGoEmptyValue } from '../../core/api/go-empty.js';
 import { errors } from '../../core/api/errors.js';
 import { fieldError, goQuote, type FieldError } from '../../core/api/field-errors.js';
@@ -18,12 +20,15 @@ import type { Host } from '../../core/host.js';
 import type { Plugin } from '../../core/plugin.js';
 import type { ResourceDefinition } from '../../core/registry/resource.js';
 import type { Strategy } from '../../core/registry/strategy.js';
+import { decodeSelfSubjectAccessReview, decodeSubjectAccessReview } from './protobuf.js';
 import { localSubjectAccessReviewSchema, selfSubjectAccessReviewSchema, subjectAccessReviewSchema } from './schemas.js';
 import { selectorAttributesErrors } from './selector-validation.js';
 import { selfSubjectRulesReviews } from './self-subject-rules-review.js';
 
 const PLUGIN_NAME = 'AuthorizationApiPlugin';
 export const AUTHORIZATION_GROUP = 'authorization.platform';
+/** Where kubectl's and other clients' typed clients post the reviews (core/server/wire-alias.ts). */
+const UPSTREAM_AUTHORIZATION_GROUP = 'authorization.k8s.io';
 
 interface ResourceAttributes {
   namespace?: string; verb?: string; group?: string; version?: string; resource?: string; subresource?: string; name?: string;
@@ -112,10 +117,10 @@ export const AuthorizationApiPlugin: Plugin = {
   calls: ['authorize', 'rulesFor'],
   apply(host: Host): void {
     host.hooks.resources.tap(PLUGIN_NAME, (registry) => {
-      const base = { group: AUTHORIZATION_GROUP, version: 'v1', verbs: ['create'], strategy: reviewStrategy } as const;
+      const base = { group: AUTHORIZATION_GROUP, version: 'v1', verbs: ['create'], strategy: reviewStrategy, wireGroup: UPSTREAM_AUTHORIZATION_GROUP } as const;
       const subjectAccessReviews: ResourceDefinition<Review> = {
         ...base, kind: 'SubjectAccessReview', listKind: 'SubjectAccessReviewList', plural: 'subjectaccessreviews', singular: 'subjectaccessreview',
-        scope: 'Cluster', schema: subjectAccessReviewSchema, description: 'SubjectAccessReview checks whether or not a user or group can perform an action.',
+        scope: 'Cluster', schema: subjectAccessReviewSchema, decodeProtobuf: decodeSubjectAccessReview, description: 'SubjectAccessReview checks whether or not a user or group can perform an action.',
         validateReview(_caller, obj) {
           const errs = [...specErrors(obj.spec ?? {}, false), ...metadataErrors(obj.metadata, false)];
           if (errs.length) throw invalid('SubjectAccessReview', errs);
@@ -124,7 +129,7 @@ export const AuthorizationApiPlugin: Plugin = {
       };
       const selfSubjectAccessReviews: ResourceDefinition<Review> = {
         ...base, kind: 'SelfSubjectAccessReview', listKind: 'SelfSubjectAccessReviewList', plural: 'selfsubjectaccessreviews', singular: 'selfsubjectaccessreview',
-        scope: 'Cluster', schema: selfSubjectAccessReviewSchema, description: 'SelfSubjectAccessReview checks whether or the current user can perform an action.',
+        scope: 'Cluster', schema: selfSubjectAccessReviewSchema, decodeProtobuf: decodeSelfSubjectAccessReview, description: 'SelfSubjectAccessReview checks whether or the current user can perform an action.',
         validateReview(_caller, obj) {
           const errs = [...specErrors(obj.spec ?? {}, true), ...metadataErrors(obj.metadata, false)];
           if (errs.length) throw invalid('SelfSubjectAccessReview', errs);
@@ -133,7 +138,7 @@ export const AuthorizationApiPlugin: Plugin = {
       };
       const localSubjectAccessReviews: ResourceDefinition<Review> = {
         ...base, kind: 'LocalSubjectAccessReview', listKind: 'LocalSubjectAccessReviewList', plural: 'localsubjectaccessreviews', singular: 'localsubjectaccessreview',
-        scope: 'Namespaced', schema: localSubjectAccessReviewSchema,
+        scope: 'Namespaced', schema: localSubjectAccessReviewSchema, decodeProtobuf: decodeSubjectAccessReview,
         description: 'LocalSubjectAccessReview checks whether or not a user or group can perform an action in a given namespace.',
         validateReview(caller, obj) {
           const spec = obj.spec ?? {};
