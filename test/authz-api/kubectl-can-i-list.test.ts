@@ -8,17 +8,14 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Kubectl } from '../helpers/kubectl.js';
 import { startInProcess, tempDir, type RunningPlat } from '../helpers/plat.js';
+import { tokenKubeconfig as userKubeconfig } from './support.js';
 import { SarWebhook, writeKubeconfig } from '../authz/support.js';
 import {
   CLUSTER_ROLE_BINDINGS, CLUSTER_ROLES, ROLE_BINDINGS, ROLES, clusterRole, clusterRoleBinding, created, group, namespace, role,
   roleBinding, rule, startRbac, user, type RbacPlat,
 } from '../rbac/support.js';
 
-function tokenKubeconfig(plat: RunningPlat, token: string): string {
-  const file = path.join(tempDir('plat-can-i-list-'), 'user.conf');
-  writeFileSync(file, `apiVersion: v1\nkind: Config\nclusters:\n- name: plat\n  cluster:\n    server: ${plat.url}\n    certificate-authority: ${path.join(plat.dataDir, 'pki', 'ca.crt')}\nusers:\n- name: u\n  user:\n    token: ${token}\ncontexts:\n- name: c\n  context: {cluster: plat, user: u, namespace: team}\ncurrent-context: c\n`);
-  return file;
-}
+const tokenKubeconfig = (plat: RunningPlat, token: string) => userKubeconfig(plat, token, 'plat-can-i-list-');
 
 const HEADER = 'Resources                                         Non-Resource URLs   Resource Names   Verbs';
 // What every authenticated user has from the bootstrap policy: the review APIs about oneself, and

@@ -4,36 +4,18 @@
 // (exit 1). Also the other reviews under that group (JSON and protobuf), a malformed protobuf body
 // (400); discovery never lists the alias group.
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Kubectl } from '../helpers/kubectl.js';
-import { tempDir, type RunningPlat } from '../helpers/plat.js';
+import type { RunningPlat } from '../helpers/plat.js';
+import { field, PROTOBUF, protoEnvelope, tokenKubeconfig as userKubeconfig } from './support.js';
 import {
   CLUSTER_ROLE_BINDINGS, CLUSTER_ROLES, ROLE_BINDINGS, ROLES, clusterRole, clusterRoleBinding, created, namespace, role,
   roleBinding, rule, startRbac, user, type RbacPlat,
 } from '../rbac/support.js';
 
-function tokenKubeconfig(plat: RunningPlat, token: string): string {
-  const file = path.join(tempDir('plat-can-i-'), 'user.conf');
-  writeFileSync(file, `apiVersion: v1\nkind: Config\nclusters:\n- name: plat\n  cluster:\n    server: ${plat.url}\n    certificate-authority: ${path.join(plat.dataDir, 'pki', 'ca.crt')}\nusers:\n- name: u\n  user:\n    token: ${token}\ncontexts:\n- name: c\n  context: {cluster: plat, user: u, namespace: team}\ncurrent-context: c\n`);
-  return file;
-}
+const tokenKubeconfig = (plat: RunningPlat, token: string) => userKubeconfig(plat, token, 'plat-can-i-');
 
-const PROTOBUF = { 'content-type': 'application/vnd.kubernetes.protobuf' };
-const varint = (n: number): Buffer => {
-  const out: number[] = [];
-  for (; n >= 0x80; n = Math.floor(n / 128)) out.push((n % 128) | 0x80);
-  out.push(n);
-  return Buffer.from(out);
-};
-const field = (no: number, bytes: Buffer | string) => {
-  const b = typeof bytes === 'string' ? Buffer.from(bytes) : bytes;
-  return Buffer.concat([varint((no << 3) | 2), varint(b.length), b]);
-};
-const envelope = (kind: string, raw: Buffer) => Buffer.concat([
-  Buffer.from('k8s\0', 'latin1'), field(1, Buffer.concat([field(1, 'authorization.k8s.io/v1'), field(2, kind)])), field(2, raw),
-]);
+const envelope = (kind: string, raw: Buffer) => protoEnvelope('authorization.k8s.io/v1', kind, raw);
 
 describe('kubectl auth can-i VERB TYPE', () => {
   let plat: RbacPlat;

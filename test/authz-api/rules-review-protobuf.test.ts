@@ -6,22 +6,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startInProcess, type RunningPlat } from '../helpers/plat.js';
+import { field, PROTOBUF, protoEnvelope } from './support.js';
 
 const PATH = '/apis/authorization.k8s.io/v1/selfsubjectrulesreviews';
-const PROTOBUF = { 'content-type': 'application/vnd.kubernetes.protobuf' };
-
-const varint = (n: number): Buffer => {
-  const out: number[] = [];
-  for (; n >= 0x80; n = Math.floor(n / 128)) out.push((n % 128) | 0x80);
-  out.push(n);
-  return Buffer.from(out);
-};
-const field = (no: number, bytes: Buffer) => Buffer.concat([varint((no << 3) | 2), varint(bytes.length), bytes]);
-const envelope = (raw: Buffer) => Buffer.concat([
-  Buffer.from('k8s\0', 'latin1'),
-  field(1, Buffer.concat([field(1, Buffer.from('authorization.k8s.io/v1')), field(2, Buffer.from('SelfSubjectRulesReview'))])),
-  field(2, raw),
-]);
+const envelope = (raw: Buffer) => protoEnvelope('authorization.k8s.io/v1', 'SelfSubjectRulesReview', raw);
 const spec = field(2, field(1, Buffer.from('team')));
 
 describe('SelfSubjectRulesReview protobuf bodies', () => {
