@@ -27,7 +27,7 @@ export async function callWebhook(h: Webhook, req: AdmissionRequest, mutating: b
     const endpoint = endpointOf(h.clientConfig ?? {});
     answer = await postReview(endpoint, JSON.stringify(review.body), callDeadline(h.timeoutSeconds ?? 10, req.deadline), ctx.agents, req.signal);
   } catch (e) {
-    if (e instanceof CallFailure) throw new CallingWebhookError(name, e.message, e.code ?? 'call');
+    if (e instanceof CallFailure) throw new CallingWebhookError(name, e.message, e.code ?? 'call', e.canceled);
     throw e;
   }
   let response: ReviewResponse;

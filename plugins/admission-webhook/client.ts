@@ -14,6 +14,7 @@ import { answerRetryWait, MAX_RETRIES } from '../../core/client/request-retry.js
 import { sleep } from '../../core/abort-wait.js';
 import type { WebhookClientConfig } from './types.js';
 import { checkServerIdentity } from '../../core/client/server-identity.js';
+import { CANCELED } from '../../core/server/request-signal.js';
 
 /** Bound on a webhook's answer: an AdmissionReview carries at most a patch of one object. */
 const MAX_RESPONSE_BYTES = 6 * 1024 * 1024;
@@ -33,7 +34,8 @@ export interface Endpoint {
  * report it in the webhook metrics as upstream's ErrCallingWebhook.Status.
  */
 export class CallFailure extends Error {
-  constructor(message: string, readonly code?: number | 'client') { super(message); }
+  /** `canceled`: the request's context was canceled (the client went away), which upstream's dispatchers count as no fail-open. */
+  constructor(message: string, readonly code?: number | 'client', readonly canceled = false) { super(message); }
 }
 
 /** The endpoint of a validated clientConfig; throws CallFailure for one that cannot be used. */
@@ -108,7 +110,7 @@ const contextEnd = (signal: AbortSignal | undefined): string | undefined =>
 
 /** The call's context is the request's with the call's deadline: whichever ended first names it. */
 const expired = (shown: string, signal: AbortSignal | undefined) =>
-  new CallFailure(`failed to call webhook: ${shown}: ${contextEnd(signal) ?? 'context deadline exceeded'}`);
+  new CallFailure(`failed to call webhook: ${shown}: ${contextEnd(signal) ?? 'context deadline exceeded'}`, undefined, contextEnd(signal) === CANCELED);
 
 class RetryAfter { constructor(readonly seconds: number) {} }
 
@@ -118,8 +120,10 @@ function postOnce(endpoint: Endpoint, url: URL, shown: string, body: string, dea
   if (remaining <= 0 || signal?.aborted) return Promise.reject(expired(shown, signal));
   return new Promise((resolve, reject) => {
     let settled = false;
-    const fail = (reason: string, code?: number) => { if (!settled) { settled = true; clearTimeout(timer); reject(new CallFailure(`failed to call webhook: ${reason}`, code)); } };
-    const onAbort = () => { fail(`${shown}: ${contextEnd(signal)}`); req.destroy(); };
+    const fail = (reason: string, code?: number, canceled = false) => {
+      if (!settled) { settled = true; clearTimeout(timer); reject(new CallFailure(`failed to call webhook: ${reason}`, code, canceled)); }
+    };
+    const onAbort = () => { const end = contextEnd(signal); fail(`${shown}: ${end}`, undefined, end === CANCELED); req.destroy(); };
     const req = https.request({
       method: 'POST', protocol: 'https:', hostname: url.hostname.replace(/^\[|\]$/g, ''), port: url.port || 443,
       path: url.pathname + url.search, agent: agents.get(endpoint.ca),

@@ -9,7 +9,9 @@ export class CallingWebhookError extends Error {
    * The code of upstream's ErrCallingWebhook.Status (webhook metrics): a number, or what the
    * dispatcher decides: `call` (no answer: 400 validating, 503 mutating), `client` (no client: 400, 500).
    */
-  constructor(readonly webhookName: string, readonly reason: string, readonly code: number | 'call' | 'client' = 'call') {
+  constructor(readonly webhookName: string, readonly reason: string, readonly code: number | 'call' | 'client' = 'call',
+    /** The request's context was canceled (the client went away): under Ignore no fail-open is counted or logged. */
+    readonly canceled = false) {
     super(`failed calling webhook "${webhookName}": ${reason}`);
     this.name = 'CallingWebhookError';
   }

@@ -20,7 +20,8 @@ export function observeCall(metrics: AdmissionMetrics | undefined, h: Webhook, r
     const ignored = h.failurePolicy === 'Ignore';
     if (!ignored) metrics.webhookRejection(name, type, op, 'calling_webhook_error', code);
     metrics.webhook(name, type, op, !ignored, code, seconds);
-    if (ignored) metrics.webhookFailOpen(name, type);
+    // Upstream's dispatchers leave a canceled call (the client went away) out of the fail-opens.
+    if (ignored && !error.canceled) metrics.webhookFailOpen(name, type);
     return;
   }
   if (error instanceof WebhookRejection && isStatusError(error)) {

@@ -67,7 +67,7 @@ async function pass(hooks: readonly HookAccessor[], req: AdmissionRequest, ctx: 
     if (failure === undefined) continue;
     if (failure instanceof CallingWebhookError) {
       if (h.failurePolicy === 'Ignore') {
-        ctx.logger.warn('Failed calling webhook, failing open', { webhook: failure.webhookName, error: failure.message });
+        ctx.logger.warn(failure.canceled ? 'Context canceled when calling webhook' : 'Failed calling webhook, failing open', { webhook: failure.webhookName, error: failure.message });
         continue;
       }
       ctx.logger.warn('Failed calling webhook, failing closed', { webhook: failure.webhookName, error: failure.message });

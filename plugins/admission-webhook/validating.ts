@@ -25,7 +25,7 @@ export async function dispatchValidating(hooks: readonly HookAccessor[], req: Ad
       observeCall(ctx.metrics, hook.webhook, req, false, e, (performance.now() - start) / 1000);
       if (!(e instanceof CallingWebhookError)) return e;
       if (hook.webhook.failurePolicy === 'Ignore') {
-        ctx.logger.warn('Failed calling webhook, failing open', { webhook: e.webhookName, error: e.message });
+        ctx.logger.warn(e.canceled ? 'Context canceled when calling webhook' : 'Failed calling webhook, failing open', { webhook: e.webhookName, error: e.message });
         return undefined;
       }
       ctx.logger.warn('Failed calling webhook, failing closed', { webhook: e.webhookName, error: e.message });

@@ -4,6 +4,10 @@
 // failurePolicy Ignore). Each case scrapes before and after one request and checks what changed;
 // the webhook families, fed by CSR creates only, are checked as exact lines.
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import tls from 'node:tls';
 import { after, before, describe, it } from 'node:test';
 import { startInProcess, type RunningPlat } from '../helpers/plat.js';
 import { csrObject, csrPem, CSR_PATH } from '../admission/support.js';
@@ -48,6 +52,7 @@ describe('plat apiserver admission metrics', () => {
       ? deny(review, { code: 403, reason: 'Forbidden', message: 'no bad names' })
       : allow(review));
     server.on('/broken', () => ({ status: 500, body: 'boom' }));
+    server.on('/hang', () => 'hang');
     await server.start();
     plat = await startInProcess();
   });
@@ -135,6 +140,28 @@ describe('plat apiserver admission metrics', () => {
       assert.equal(delta(s0, s1, controller('ValidatingAdmissionWebhook', 'validate', 'CREATE', false)), 0);
       assert.equal(delta(s0, s1, controller('ValidatingAdmissionWebhook', 'validate', 'CREATE', true)), 0);
       assert.ok(![...s1.lines].some((l) => l.includes('name="after.example.com"')), 'the webhook after the refusing plugin was not called');
+    });
+  });
+
+  it('a call under Ignore whose client went away is counted, but not as a fail-open (upstream leaves context.Canceled out)', async () => {
+    const hooks = [webhook(server, 'gone.example.com', '/hang', { timeoutSeconds: 30, failurePolicy: 'Ignore' })];
+    await withConfiguration(plat.admin, V, 'm-gone', hooks, async () => {
+      const pki = path.join(plat.dataDir, 'pki');
+      const socket = tls.connect({
+        host: '127.0.0.1', port: Number(new URL(plat.url).port), ALPNProtocols: ['http/1.1'],
+        ca: readFileSync(path.join(pki, 'ca.crt'), 'utf8'), cert: readFileSync(path.join(pki, 'admin.crt'), 'utf8'), key: readFileSync(path.join(pki, 'admin.key'), 'utf8'),
+      });
+      await once(socket, 'secureConnect');
+      const body = JSON.stringify(csrObject('gone', 'example.com/signer', pem));
+      socket.write(`POST ${CSR_PATH} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+      for (let i = 0; i < 100 && server.reviewsFor('/hang').length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+      assert.equal(server.reviewsFor('/hang').length, 1, 'the webhook called');
+      socket.destroy();
+      const counted = (s: Scrape) => [...s.lines].some((l) => l.startsWith('apiserver_admission_webhook_request_total{') && l.includes('name="gone.example.com"'));
+      let s = await scrape();
+      for (let i = 0; i < 100 && !counted(s); i++) { await new Promise((r) => setTimeout(r, 50)); s = await scrape(); }
+      assert.ok(counted(s), 'the canceled call is in request_total');
+      assert.ok(![...s.lines].some((l) => l.startsWith('apiserver_admission_webhook_fail_open_count{name="gone.example.com"')), 'a canceled call is no fail-open');
     });
   });
 });
