@@ -6,6 +6,7 @@
 import type { JsonSchema } from '../registry/resource.js';
 import { objectMetaSchema } from './object-meta-schema.js';
 import { isJsonObject } from './patch/json-value.js';
+import { putEntry } from './own-entry.js';
 
 /** UTF-8 byte order, which is code point order (UTF-16 code units order U+E000–U+FFFF after the astral planes). */
 export function compareCodePoints(a: string, b: string): number {
@@ -29,14 +30,14 @@ export function goOrdered(value: unknown, schema: JsonSchema | undefined): unkno
   const out: Record<string, unknown> = {};
   const props = schema.properties;
   if (props) {
-    for (const key of Object.keys(props)) if (Object.hasOwn(value, key)) out[key] = goOrdered(value[key], props[key]);
+    for (const key of Object.keys(props)) if (Object.hasOwn(value, key)) putEntry(out, key, goOrdered(value[key], props[key]));
     // Fields the schema does not name (none once pruned) follow in their own order.
-    for (const key of Object.keys(value)) if (!Object.hasOwn(out, key)) out[key] = value[key];
+    for (const key of Object.keys(value)) if (!Object.hasOwn(out, key)) putEntry(out, key, value[key]);
     return out;
   }
   const items = typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined;
   if (!items) return value;
-  for (const key of Object.keys(value).sort(compareCodePoints)) out[key] = goOrdered(value[key], items);
+  for (const key of Object.keys(value).sort(compareCodePoints)) putEntry(out, key, goOrdered(value[key], items));
   return out;
 }
 

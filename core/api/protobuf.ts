@@ -4,6 +4,7 @@
 // same clients also accept. The envelope is "k8s\0" + runtime.Unknown{typeMeta, raw}.
 import { errors } from './errors.js';
 import type { ApiObject, ObjectMeta } from './meta.js';
+import { putEntry } from './own-entry.js';
 
 export const PROTOBUF_MEDIA_TYPE = 'application/vnd.kubernetes.protobuf';
 const MAGIC = Buffer.from([0x6b, 0x38, 0x73, 0x00]);
@@ -97,8 +98,8 @@ export function objectMeta(buf: Buffer): ObjectMeta {
       case 3: m['namespace'] = str(f); break;
       case 5: m['uid'] = str(f); break;
       case 6: m['resourceVersion'] = str(f); break;
-      case 11: { const [k, v] = mapEntry(f); labels[k] = v.toString('utf8'); break; }
-      case 12: { const [k, v] = mapEntry(f); annotations[k] = v.toString('utf8'); break; }
+      case 11: { const [k, v] = mapEntry(f); putEntry(labels, k, v.toString('utf8')); break; }
+      case 12: { const [k, v] = mapEntry(f); putEntry(annotations, k, v.toString('utf8')); break; }
       case 14: finalizers.push(str(f)); break;
       default: break;
     }

@@ -6,6 +6,7 @@
 // strings even when empty; the JSON form omits them (omitempty), so an empty one is left out here.
 import type { ApiObject } from '../../core/api/meta.js';
 import { eachField, mapEntry, objectMeta, str, type Field } from '../../core/api/protobuf.js';
+import { putEntry } from '../../core/api/own-entry.js';
 import type { SelectorAttributesWire, SelectorRequirementWire } from '../../core/authz/selector-attributes.js';
 
 type Json = Record<string, unknown>;
@@ -90,7 +91,7 @@ function spec(buf: Buffer | undefined, self: boolean): Json {
     else if (f.no === 5) {
       text(f);
       const [k, v] = mapEntry(f);
-      extra[k] = extraValue(v);
+      putEntry(extra, k, extraValue(v));
     }
     else if (f.no === 6) setString(s, 'uid', f);
   }

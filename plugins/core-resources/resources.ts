@@ -7,6 +7,7 @@ import { errors, type StatusError } from '../../core/api/errors.js';
 import { fieldError, type FieldError } from '../../core/api/field-errors.js';
 import type { ApiObject } from '../../core/api/meta.js';
 import { fields, mapEntry, objectMeta, str, eachField } from '../../core/api/protobuf.js';
+import { putEntry } from '../../core/api/own-entry.js';
 import { typeMetaProperties } from '../../core/api/object-meta-schema.js';
 import { dns1123SubdomainErrors, regexError } from '../../core/api/selectors/label-syntax.js';
 import type { JsonSchema, ResourceDefinition, TableColumn } from '../../core/registry/resource.js';
@@ -281,9 +282,9 @@ export const secretResource: ResourceDefinition<Secret> = {
     const obj: Secret = { metadata: {} };
     for (const f of eachField(raw)) {
       if (f.no === 1) obj.metadata = objectMeta(f.bytes!);
-      else if (f.no === 2) { const [k, v] = mapEntry(f); (obj.data ??= {})[k] = v.toString('base64'); }
+      else if (f.no === 2) { const [k, v] = mapEntry(f); putEntry(obj.data ??= {}, k, v.toString('base64')); }
       else if (f.no === 3) obj.type = str(f);
-      else if (f.no === 4) { const [k, v] = mapEntry(f); (obj.stringData ??= {})[k] = v.toString('utf8'); }
+      else if (f.no === 4) { const [k, v] = mapEntry(f); putEntry(obj.stringData ??= {}, k, v.toString('utf8')); }
       else if (f.no === 5) obj.immutable = f.varint !== 0n;
     }
     return obj;

@@ -3,6 +3,7 @@
 // application/vnd.kubernetes.protobuf. Field numbers from k8s.io/api/rbac/v1/generated.proto.
 import type { ApiObject } from '../../core/api/meta.js';
 import { fields, mapEntry, objectMeta, str, eachField } from '../../core/api/protobuf.js';
+import { putEntry } from '../../core/api/own-entry.js';
 import type { LabelSelectorObject, LabelSelectorRequirementObject } from '../../core/api/selectors/label-selector.js';
 import type { ClusterRole, PolicyRule, RoleBinding, RoleRef, Subject } from './types.js';
 
@@ -21,7 +22,7 @@ function labelSelector(buf: Buffer): LabelSelectorObject {
   const matchLabels: Record<string, string> = {};
   const matchExpressions: LabelSelectorRequirementObject[] = [];
   for (const f of eachField(buf)) {
-    if (f.no === 1) { const [k, v] = mapEntry(f); matchLabels[k] = v.toString('utf8'); }
+    if (f.no === 1) { const [k, v] = mapEntry(f); putEntry(matchLabels, k, v.toString('utf8')); }
     else if (f.no === 2) {
       const req: LabelSelectorRequirementObject = { key: '', operator: '' };
       const values: string[] = [];

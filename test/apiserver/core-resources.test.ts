@@ -94,6 +94,15 @@ describe('core/v1 namespaces and secrets', () => {
     assert.equal(bad.status, 422, bad.text);
   });
 
+  it('a secret data key named __proto__ (a legal key) is stored and answered', async () => {
+    const body = JSON.parse(`{"apiVersion":"v1","kind":"Secret","metadata":{"name":"proto"},"data":{"__proto__":"${b64('x')}","a":"${b64('y')}"}}`);
+    const c = await plat.admin.post(secrets('team-a'), body);
+    assert.equal(c.status, 201, c.text);
+    assert.deepEqual(Object.keys(c.json.data), ['__proto__', 'a']);
+    const g = await plat.admin.get(`${secrets('team-a')}/proto`);
+    assert.deepEqual(g.json.data, JSON.parse(`{"__proto__":"${b64('x')}","a":"${b64('y')}"}`));
+  });
+
   it('secrets: stringData merges on update, type is immutable', async () => {
     const cur = (await plat.admin.get(`${secrets('team-a')}/s1`)).json;
     const u = await plat.admin.put(`${secrets('team-a')}/s1`, { ...cur, stringData: { c: 'w' } });

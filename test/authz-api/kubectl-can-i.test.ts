@@ -114,6 +114,17 @@ describe('kubectl auth can-i VERB TYPE', () => {
     assert.equal(r.json.status.allowed, false);
   });
 
+  it('a protobuf SubjectAccessReview keeps an extra key named __proto__, as the same body in JSON does', async () => {
+    const extra = field(5, Buffer.concat([field(1, '__proto__'), field(2, field(1, 'x'))]));
+    const spec = Buffer.concat([field(2, Buffer.concat([field(1, '/healthz'), field(2, 'get')])), field(3, 'alice'), extra]);
+    const r = await plat.admin.request('POST', '/apis/authorization.k8s.io/v1/subjectaccessreviews', envelope('SubjectAccessReview', field(2, spec)), PROTOBUF);
+    assert.equal(r.status, 201, r.text);
+    assert.deepEqual(r.json.spec.extra, JSON.parse('{"__proto__":["x"]}'));
+    const j = await plat.admin.post('/apis/authorization.k8s.io/v1/subjectaccessreviews',
+      JSON.parse('{"apiVersion":"authorization.k8s.io/v1","kind":"SubjectAccessReview","spec":{"nonResourceAttributes":{"path":"/healthz","verb":"get"},"user":"alice","extra":{"__proto__":["x"]}}}'));
+    assert.deepEqual(j.json.spec, r.json.spec);
+  });
+
   const malformed: { name: string; body: Buffer; message: RegExp }[] = [
     { name: 'a varint longer than 64 bits', body: envelope('SelfSubjectAccessReview', Buffer.concat([Buffer.alloc(10, 0xff), Buffer.from([0x01])])), message: /proto: integer overflow/ },
     { name: 'resourceAttributes past the end', body: envelope('SelfSubjectAccessReview', field(2, Buffer.from([0x0a, 0x20, 0x0a]))), message: /truncated field/ },
