@@ -54,12 +54,17 @@ export function aroundTap(type: AnyTap['type'], fn: TapFn, outcome: TapOutcome):
   if (type === 'async') {
     return (...args) => {
       const callback = args.pop() as Callback;
+      let called = false;
       try {
         fn(...args, (err: unknown, result?: unknown) => {
+          called = true;
           if (err === undefined || err === null) outcome.settled();
           callback(err === undefined || err === null ? err : outcome.failed(err), result);
         });
       } catch (e) {
+        // Thrown by the rest of the chain, which the callback ran: not this tap's failure, and
+        // calling back a second time would run the chain's end twice.
+        if (called) throw e;
         callback(outcome.failed(e));
       }
     };

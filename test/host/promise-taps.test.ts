@@ -60,3 +60,18 @@ describe('a sync tap that returns a Promise, on a sync hook', () => {
     });
   });
 });
+
+describe('aroundTap on a callback tap whose callback runs the rest of the chain, which throws', () => {
+  it('passes the throw on and calls back once: neither the tap nor the chain is failed twice', async () => {
+    const { aroundTap } = await import('../../core/promise-taps.js');
+    const outcomes: string[] = [];
+    const fn = aroundTap('async', (...args: unknown[]) => (args.pop() as (err?: unknown) => void)(), {
+      settled: () => outcomes.push('settled'),
+      failed: (e) => { outcomes.push(`failed: ${(e as Error).message}`); return e; },
+    });
+    let callbacks = 0;
+    assert.throws(() => fn('req', () => { callbacks += 1; throw new Error('thrown by the next tap'); }), /thrown by the next tap/);
+    assert.equal(callbacks, 1);
+    assert.deepEqual(outcomes, ['settled']);
+  });
+});
