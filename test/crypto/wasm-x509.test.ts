@@ -273,9 +273,15 @@ test('serial: positive minimal INTEGER, leading zero when the high bit is set, a
     notBefore: now, notAfter: new Date(now.getTime() + HOUR), subjectNameDer: encodeName({ commonName: 's' }),
     issuerNameDer: CAS.p256!.nameDer, spkiDer: spkiOf(SUBJECT_KEYS[0]!), sigAlg: 'ecdsa-with-SHA256',
   });
-  // Minimal, so a first random byte of 0 (1 time in 128) leaves 15 octets or fewer: 1 to 16
-  // octets, the first 01–7f (never a leading zero: the top bit is clear).
-  assert.match(serialTlv(d), /^02(0[1-9a-f]|10)(0[1-9a-f]|[1-7][0-9a-f])/);
+  // The top bit is clear, so no sign octet is added: 1 to 16 content octets. Minimal: the first is
+  // 01–7f, or 00 only before an octet with its high bit set (a first random byte of 0, 1 time in
+  // 128, leaves 15 octets or fewer, and the 00 returns when the next byte is 80–ff).
+  const tlv = Buffer.from(serialTlv(d), 'hex');
+  assert.equal(tlv[0], 0x02);
+  assert.equal(tlv.length, 2 + tlv[1]!);
+  assert.ok(tlv[1]! >= 1 && tlv[1]! <= 16, `length ${tlv[1]}`);
+  const [first, second] = [tlv[2]!, tlv[3]];
+  assert.ok((first >= 0x01 && first <= 0x7f) || (first === 0 && second !== undefined && second >= 0x80), hex(tlv));
 });
 
 test('very long SAN lists (long-form lengths) match the TypeScript builder and parse', () => {
