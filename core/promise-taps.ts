@@ -22,7 +22,7 @@ export function isThenable(v: unknown): v is PromiseLike<unknown> {
   return (typeof v === 'object' || typeof v === 'function') && v !== null && typeof (v as { then?: unknown }).then === 'function';
 }
 
-type TapFn = (...args: unknown[]) => unknown;
+export type TapFn = (...args: unknown[]) => unknown;
 
 /** What aroundTap tells of a call: it settled, or it failed (`failed` returns the error passed on). */
 export interface TapOutcome {

@@ -9,13 +9,12 @@
 import { performance } from 'node:perf_hooks';
 import type * as tapable from 'tapable';
 import type { AdmissionMetrics, StepType } from '../metrics/apiserver-admission.js';
-import { isThenable } from '../promise-taps.js';
+import { aroundTap, type TapFn } from '../promise-taps.js';
 import { HANDLED_OPERATIONS } from './plugins.js';
 import type { AdmissionRequest } from './request.js';
 
 type Phase = tapable.AsyncSeriesHook<[AdmissionRequest]>;
 type AnyTap = Phase['taps'][number];
-type Callback = (err: unknown, result?: unknown) => void;
 
 const instrumented = new WeakSet<object>();
 
@@ -37,41 +36,19 @@ export function instrumentAdmissionPlugins(hooks: { readonly admitMutate: Phase;
   }
 }
 
-/** The tap, its every call observed with how it ended and how long it took. */
+/** The tap, its every call observed with how it ended and how long it took (aroundTap's outcome). */
 function timed(tap: AnyTap, observe: (req: AdmissionRequest, rejected: boolean, seconds: number) => void): AnyTap {
-  const fn = tap.fn as (...args: unknown[]) => unknown;
-  const since = (start: number) => (performance.now() - start) / 1000;
-  if (tap.type === 'async') {
-    return {
-      ...tap,
-      fn: (...all: unknown[]): unknown => {
-        const cb = all.pop() as Callback;
-        const req = all[0] as AdmissionRequest;
-        const start = performance.now();
-        return fn(...all, (err: unknown, result?: unknown) => {
-          observe(req, Boolean(err), since(start));
-          cb(err, result);
-        });
-      },
-    };
-  }
+  const fn = tap.fn as TapFn;
   return {
     ...tap,
-    fn: (...args: unknown[]) => {
+    fn: (...args: unknown[]): unknown => {
       const req = args[0] as AdmissionRequest;
       const start = performance.now();
-      let out: unknown;
-      try {
-        out = fn(...args);
-      } catch (e) {
-        observe(req, true, since(start));
-        throw e;
-      }
-      if (!isThenable(out)) {
-        observe(req, false, since(start));
-        return out;
-      }
-      return Promise.resolve(out).then((v) => { observe(req, false, since(start)); return v; }, (e: unknown) => { observe(req, true, since(start)); throw e; });
+      const since = () => (performance.now() - start) / 1000;
+      return aroundTap(tap.type, fn, {
+        settled: () => observe(req, false, since()),
+        failed: (e) => { observe(req, true, since()); return e; },
+      })(...args);
     },
   };
 }

@@ -18,6 +18,8 @@ export interface ApiServerMetrics {
   readonly admission: AdmissionMetrics;
   /** The stored objects per resource (`plural` or `plural.group`); -1 where counting failed. */
   storageObjects: () => Promise<Iterable<readonly [resource: string, count: number]>>;
+  /** Counts the stored objects now, for the scrape about to be exposed. */
+  readonly refreshStorageObjects: () => Promise<void>;
 }
 
 const made = new WeakMap<object, ApiServerMetrics>();
@@ -32,16 +34,16 @@ export function apiserverMetrics(host: { readonly version: string }): ApiServerM
   const auth = new AuthMetrics(registry);
   const admission = new AdmissionMetrics(registry);
   let counted: CollectedSample[] = [];
-  const metrics: ApiServerMetrics = { registry, requests, auth, admission, storageObjects: async () => [] };
+  const metrics: ApiServerMetrics = {
+    registry, requests, auth, admission, storageObjects: async () => [],
+    refreshStorageObjects: async () => { counted = [...await metrics.storageObjects()].map(([resource, n]) => [[resource], n] as const); },
+  };
   // etcd3's objectCounts (STABLE in 1.32). The registry reads synchronously: the handler calls
   // refreshStorageObjects first, so each scrape sees the counts of that moment.
   registry.collector('gauge', {
     name: 'apiserver_storage_objects', stabilityLevel: 'STABLE', labelNames: ['resource'],
     help: 'Number of stored objects at the time of last check split by kind. In case of a fetching error, the value will be -1.',
   }, () => counted);
-  storageRefreshers.set(metrics, async () => {
-    counted = [...await metrics.storageObjects()].map(([resource, n]) => [[resource], n] as const);
-  });
   made.set(host, metrics);
   return metrics;
 }
@@ -53,11 +55,4 @@ export function apiserverMetrics(host: { readonly version: string }): ApiServerM
  */
 export function servingApiserverMetrics(host: object): ApiServerMetrics | undefined {
   return made.get(host);
-}
-
-const storageRefreshers = new WeakMap<ApiServerMetrics, () => Promise<void>>();
-
-/** Counts the stored objects now, for the scrape about to be exposed. */
-export async function refreshStorageObjects(m: ApiServerMetrics): Promise<void> {
-  await storageRefreshers.get(m)?.();
 }

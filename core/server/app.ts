@@ -44,7 +44,7 @@ import { withWaitGroup, type RequestWaitGroup } from './wait-group.js';
 import { withWatchTermination, type WatchTermination, type WatchWaitGroup } from './watch-termination.js';
 import { resolveWireAlias, type WireAlias } from './wire-alias.js';
 import { performance } from 'node:perf_hooks';
-import { refreshStorageObjects, type ApiServerMetrics } from '../metrics/apiserver.js';
+import type { ApiServerMetrics } from '../metrics/apiserver.js';
 import type { AuthMetrics } from '../metrics/apiserver-auth.js';
 import { sendMetrics } from '../metrics/serve.js';
 import { instrumentHealth, instrumentResource, recordRequests } from './request-metrics.js';
@@ -291,7 +291,7 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
     // like every mux handler (/apis, /apis/<group>, /openapi/v3, /) answer any method.
     // Upstream's DefaultMetrics: the legacy registry, whatever the method.
     if (deps.metrics && ctx.path === '/metrics') {
-      await refreshStorageObjects(deps.metrics);
+      await deps.metrics.refreshStorageObjects();
       return sendMetrics(ctx, deps.metrics.registry.expose());
     }
     const health = await deps.health.serve(ctx.path, query);
