@@ -5,6 +5,7 @@
 // Upstream dropped the resource labels long ago (cardinality): the series are by operation. Every
 // series is found through nested maps of the few label values it has, so an observation costs a
 // few Map lookups and builds no string.
+import { Children } from './children.js';
 import type { CounterChild, HistogramChild, MetricsRegistry, MetricVec, SummaryChild } from './registry.js';
 
 /** 5 ms to 2.5 s: the step, controller and match-condition histograms. */
@@ -18,24 +19,6 @@ export type StepType = 'admit' | 'validate';
 export type WebhookType = 'admit' | 'validating';
 /** Why a webhook rejected: it said no, it could not be called, or the API server failed. */
 export type WebhookRejectionErrorType = 'no_error' | 'calling_webhook_error' | 'apiserver_internal_error';
-
-/** Children by a path of label values, made on first use and kept. */
-class Children<C> {
-  readonly #root = new Map<string, unknown>();
-  constructor(private readonly make: (values: string[]) => C) {}
-  get(...values: string[]): C {
-    let node = this.#root;
-    for (let i = 0; i < values.length - 1; i++) {
-      let next = node.get(values[i]!) as Map<string, unknown> | undefined;
-      if (!next) node.set(values[i]!, (next = new Map()));
-      node = next;
-    }
-    const last = values[values.length - 1]!;
-    let c = node.get(last) as C | undefined;
-    if (c === undefined) node.set(last, (c = this.make(values)));
-    return c;
-  }
-}
 
 /** Codes above 600 are 600, as upstream bounds the series a misbehaving webhook can make. */
 const boundedCode = (code: number): string => String(code > 600 ? 600 : code);

@@ -7,6 +7,7 @@
 // its handler (a WATCH's is the watch's whole life, as upstream's); the size of the answer's body
 // for GET and LIST routes only. The three children of a series are found together, through nested
 // maps of label values, so a request costs a few Map lookups and no label string.
+import { Children } from './children.js';
 import type { CounterChild, HistogramChild, MetricsRegistry } from './registry.js';
 
 /** 1.32's requestLatencies buckets. */
@@ -33,8 +34,6 @@ export interface RequestLabels {
 }
 
 interface Series { readonly total: Map<number, CounterChild>; readonly duration: HistogramChild; readonly sizes?: HistogramChild }
-
-type Tree = Map<string, Tree | Series>;
 
 const VALID_VERBS = new Set(['APPLY', 'CONNECT', 'CREATE', 'DELETE', 'DELETECOLLECTION', 'GET', 'LIST', 'PATCH', 'POST', 'PROXY', 'PUT', 'UPDATE', 'WATCH', 'WATCHLIST']);
 const CONNECT_SUBRESOURCES = new Set(['log', 'exec', 'portforward', 'attach', 'proxy']);
@@ -76,7 +75,8 @@ export class RequestMetrics {
   readonly #total;
   readonly #duration;
   readonly #sizes;
-  readonly #tree: Tree = new Map();
+  /** By component, group, version, resource, subresource, scope, verb, dry run, sized. */
+  readonly #series: Children<Series>;
 
   constructor(registry: MetricsRegistry) {
     this.#total = registry.counter({
@@ -94,36 +94,20 @@ export class RequestMetrics {
       help: 'Response size distribution in bytes for each group, version, verb, resource, subresource, scope and component.',
       labelNames: ['verb', 'group', 'version', 'resource', 'subresource', 'scope', 'component'], buckets: RESPONSE_SIZE_BUCKETS,
     });
+    this.#series = new Children(([component, group, version, resource, subresource, scope, verb, dryRun, sized]) => ({
+      total: new Map(),
+      duration: this.#duration.labels(verb!, dryRun!, group!, version!, resource!, subresource!, scope!, component!),
+      ...(sized ? { sizes: this.#sizes.labels(verb!, group!, version!, resource!, subresource!, scope!, component!) } : {}),
+    }));
   }
 
   /** MonitorRequest: one request served, with its code, body size in bytes (unknown: not observed) and duration in seconds. */
   record(l: RequestLabels, code: number, bytes: number | undefined, seconds: number): void {
-    const s = this.#series(l);
+    const s = this.#series.get(l.component, l.group, l.version, l.resource, l.subresource, l.scope, l.verb, l.dryRun, l.sized ? 'sized' : '');
     let total = s.total.get(code);
     if (!total) s.total.set(code, (total = this.#total.labels(l.verb, l.dryRun, l.group, l.version, l.resource, l.subresource, l.scope, l.component, String(code))));
     total.inc();
     s.duration.observe(seconds);
     if (bytes !== undefined) s.sizes?.observe(bytes);
-  }
-
-  #series(l: RequestLabels): Series {
-    let node: Tree = this.#tree;
-    const keys = [l.component, l.group, l.version, l.resource, l.subresource, l.scope, l.verb, l.dryRun, l.sized ? 'sized' : ''];
-    for (let i = 0; i < keys.length - 1; i++) {
-      let next = node.get(keys[i]!) as Tree | undefined;
-      if (!next) node.set(keys[i]!, (next = new Map()));
-      node = next;
-    }
-    const last = keys[keys.length - 1]!;
-    let s = node.get(last) as Series | undefined;
-    if (!s) {
-      s = {
-        total: new Map(),
-        duration: this.#duration.labels(l.verb, l.dryRun, l.group, l.version, l.resource, l.subresource, l.scope, l.component),
-        ...(l.sized ? { sizes: this.#sizes.labels(l.verb, l.group, l.version, l.resource, l.subresource, l.scope, l.component) } : {}),
-      };
-      node.set(last, s);
-    }
-    return s;
   }
 }
