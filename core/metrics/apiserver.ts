@@ -2,11 +2,14 @@
 // registry, so that in `plat all` (one host, both roles) /metrics on the API server's port lists
 // the API server's families only, as kube-apiserver's does; the embedded controllers record nothing
 // (there is no controller-manager port in `plat all`). Registered at once: client_golang's
-// process collector, the request, authentication, authorization and admission families, and
-// apiserver_storage_objects, read when scraped from whatever the server set as its source.
+// process collector, the request, long-running, watch, authentication, authorization and admission
+// families, and apiserver_storage_objects, read when scraped from whatever the server set as its
+// source. The health checks' SLIs are a registry apart (/metrics/slis), as upstream's slis.Registry.
 import { versionInfo } from '../version.js';
 import { AdmissionMetrics } from './apiserver-admission.js';
 import { AuthMetrics } from './apiserver-auth.js';
+import { WatchMetrics } from './apiserver-watch.js';
+import { HealthSlis } from './health-slis.js';
 import { RequestMetrics } from './apiserver-requests.js';
 import { registerProcessMetrics } from './process.js';
 import { MetricsRegistry, type CollectedSample } from './registry.js';
@@ -16,6 +19,9 @@ export interface ApiServerMetrics {
   readonly requests: RequestMetrics;
   readonly auth: AuthMetrics;
   readonly admission: AdmissionMetrics;
+  readonly watches: WatchMetrics;
+  /** kubernetes_healthcheck(s_total), recorded by /healthz, /livez and /readyz, served at /metrics/slis. */
+  readonly slis: HealthSlis;
   /** The stored objects per resource (`plural` or `plural.group`); -1 where counting failed. */
   storageObjects: () => Promise<Iterable<readonly [resource: string, count: number]>>;
   /** Counts the stored objects now, for the scrape about to be exposed. */
@@ -33,9 +39,10 @@ export function apiserverMetrics(host: { readonly version: string }): ApiServerM
   const requests = new RequestMetrics(registry);
   const auth = new AuthMetrics(registry);
   const admission = new AdmissionMetrics(registry);
+  const watches = new WatchMetrics(registry);
   let counted: CollectedSample[] = [];
   const metrics: ApiServerMetrics = {
-    registry, requests, auth, admission, storageObjects: async () => [],
+    registry, requests, auth, admission, watches, slis: new HealthSlis(), storageObjects: async () => [],
     refreshStorageObjects: async () => { counted = [...await metrics.storageObjects()].map(([resource, n]) => [[resource], n] as const); },
   };
   // etcd3's objectCounts (STABLE in 1.32). The registry reads synchronously: the handler calls

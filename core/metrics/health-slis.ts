@@ -1,10 +1,13 @@
 // component-base's health-check SLIs (metrics/prometheus/slis, STABLE since 1.29), which
-// kube-controller-manager serves at /metrics/slis from a registry of their own, apart from
-// /metrics: each evaluation of a check by a health endpoint sets `kubernetes_healthcheck` to 1
+// kube-controller-manager and kube-apiserver serve at /metrics/slis from a registry of their own,
+// apart from /metrics: each evaluation of a check by a health endpoint sets `kubernetes_healthcheck` to 1
 // (passed) or 0 (failed) and counts it in `kubernetes_healthchecks_total`; a check left out by
-// ?exclude is not evaluated, so not recorded. A DELETE of the path empties both (upstream's
-// HandlerWithReset, which then answers `metrics reset`).
+// ?exclude is not evaluated, so not recorded. A DELETE of the path empties both where upstream
+// installs SLIMetricsWithReset (the controller manager always, the API server with --profiling),
+// which then answers `metrics reset`.
+import type Koa from 'koa';
 import { exposeText } from './exposition.js';
+import { sendMetrics } from './serve.js';
 
 export type HealthcheckStatus = 'success' | 'error';
 
@@ -38,4 +41,17 @@ export class HealthSlis {
       },
     ]);
   }
+}
+
+/** The /metrics/slis handler: SLIMetricsWithReset with `reset`, else SLIMetrics (any method reads). */
+export function serveSlis(ctx: Koa.Context, slis: HealthSlis, reset: boolean): void {
+  // HandlerWithReset: a DELETE empties the registry and says only that (Go sniffs the type).
+  if (reset && ctx.method === 'DELETE') {
+    slis.reset();
+    ctx.status = 200;
+    ctx.set('Content-Type', 'text/plain; charset=utf-8');
+    ctx.body = 'metrics reset\n';
+    return;
+  }
+  sendMetrics(ctx, slis.expose());
 }

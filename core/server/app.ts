@@ -47,6 +47,7 @@ import { performance } from 'node:perf_hooks';
 import type { ApiServerMetrics } from '../metrics/apiserver.js';
 import type { AuthMetrics } from '../metrics/apiserver-auth.js';
 import { sendMetrics } from '../metrics/serve.js';
+import { serveSlis } from '../metrics/health-slis.js';
 import { instrumentHealth, instrumentResource, recordRequests } from './request-metrics.js';
 
 export interface VersionInfo {
@@ -185,6 +186,11 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
   let openapi: OpenApiDocs | undefined;
   const docs = () => (openapi ??= buildOpenApi(deps.resources));
   const log = deps.logger;
+  // healthz.go's slis.ObserveHealthcheck: each check a root health path evaluates.
+  if (deps.metrics) {
+    const slis = deps.metrics.slis;
+    deps.health.observeWith((check, endpoint, status) => slis.observe(check, endpoint, status));
+  }
   app.proxy = false;
   app.silent = true;
   app.use(goRequestPath);
@@ -282,7 +288,7 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
       if (!store) throw errors.pathNotFound();
       const alias = ctx.state.alias;
       const routed = deps.metrics ? () => instrumentResource(ctx, info, query) : undefined;
-      await serveResource(ctx, store, info, user, { now, minRequestTimeoutSeconds: deps.minRequestTimeoutSeconds, shutdown: deps.shutdown, logger: log, ...(routed ? { routed } : {}) }, alias?.aliasApiVersion);
+      await serveResource(ctx, store, info, user, { now, minRequestTimeoutSeconds: deps.minRequestTimeoutSeconds, shutdown: deps.shutdown, logger: log, ...(routed ? { routed } : {}), ...(deps.metrics ? { watchMetrics: deps.metrics.watches } : {}) }, alias?.aliasApiVersion);
       return;
     }
     if (deps.profiling && await serveDebug(ctx, log, deps.shutdown)) return;
@@ -294,6 +300,8 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
       await deps.metrics.refreshStorageObjects();
       return sendMetrics(ctx, deps.metrics.registry.expose());
     }
+    // Installed beside /metrics (ComponentSLIs is GA): with --profiling as SLIMetricsWithReset.
+    if (deps.metrics && ctx.path === '/metrics/slis') return serveSlis(ctx, deps.metrics.slis, deps.profiling === true);
     const health = await deps.health.serve(ctx.path, query);
     if (health) {
       if (deps.metrics && /^\/(?:healthz|livez|readyz)$/.test(ctx.path)) instrumentHealth(ctx, query);
@@ -338,7 +346,7 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
 }
 
 function rootPaths(deps: ApiServerDeps): string[] {
-  const paths = ['/api', '/apis', ...deps.health.paths(), ...(deps.metrics ? ['/metrics'] : []), '/openapi/v3', '/version', ...deps.resources.paths().filter((p) => deps.resources.path(p)?.get())];
+  const paths = ['/api', '/apis', ...deps.health.paths(), ...(deps.metrics ? ['/metrics', '/metrics/slis'] : []), '/openapi/v3', '/version', ...deps.resources.paths().filter((p) => deps.resources.path(p)?.get())];
   for (const g of deps.resources.groups()) {
     if (!g) { paths.push('/api/v1'); continue; }
     paths.push(`/apis/${g}`, ...deps.resources.versions(g).map((v) => `/apis/${g}/${v}`));

@@ -4,15 +4,35 @@
 // /readyz (healthz's InstrumentHandlerFunc). The handler marks the request once it has a route
 // (`instrumentResource`, through rest.ts's `routed`; `instrumentHealth`); this middleware, outside compression and the error boundary, records it
 // once answered: the code sent, the body's bytes as sent (gzipped ones gzipped), the time since
-// the request reached the server. A watch is recorded when it ends; its streamed bytes are not
-// measured, so it has no size observation.
+// the request reached the server. A watch is recorded when it ends, with the bytes it streamed
+// (its events' lines, as upstream's delegate counts what the handler writes) when its route is
+// the collection's GET (`?watch=true`; upstream's LIST route), not on the deprecated /watch/ paths.
 import { performance } from 'node:perf_hooks';
 import type Koa from 'koa';
 import { APISERVER_COMPONENT, dryRunLabel, reportedVerb, watchRequested, type RequestLabels, type RequestMetrics } from '../metrics/apiserver-requests.js';
+import type { WatchMetrics } from '../metrics/apiserver-watch.js';
+import type { GaugeChild } from '../metrics/registry.js';
 import type { RequestInfo } from './request-info.js';
 
 const ROUTE = Symbol('instrumented route');
-type Marked = { [ROUTE]?: RequestLabels };
+const STREAMED = Symbol('streamed bytes');
+type Marked = { [ROUTE]?: RequestLabels; [STREAMED]?: number };
+
+/** The bytes a streamed answer (a watch) wrote, for apiserver_response_sizes when it ends. */
+export function streamedBytes(ctx: Koa.Context, bytes: number): void {
+  (ctx.state as Marked)[STREAMED] = bytes;
+}
+
+/**
+ * RecordLongRunning's gauge for this request: CleanScope's scope (a name, from the path or a
+ * metadata.name field selector, makes it `resource`) and the verb of the method and ?watch only,
+ * so a deprecated /watch/ path without ?watch is reported as LIST (GET for one name), as upstream's.
+ */
+export function longRunningGauge(ctx: Koa.Context, info: RequestInfo, query: URLSearchParams, metrics: WatchMetrics): GaugeChild {
+  const scope = info.name || info.verb === 'create' ? 'resource' : info.namespace ? 'namespace' : 'cluster';
+  const verb = reportedVerb(ctx.method, scope, false, query, ctx.get('content-type'), info.subresource);
+  return metrics.longRunning(verb, info.apiGroup, info.apiVersion, info.resource, info.subresource, scope, APISERVER_COMPONENT);
+}
 
 /**
  * The route's scope as upstream's installer gives it: an item's routes and every POST are
@@ -55,7 +75,7 @@ export function recordRequests(metrics: RequestMetrics): Koa.Middleware {
     const route = (ctx.state as Marked)[ROUTE];
     if (!route) return;
     const seconds = (performance.now() - start) / 1000;
-    if (ctx.respond === false) return metrics.record(route, ctx.res.statusCode, undefined, seconds);
+    if (ctx.respond === false) return metrics.record(route, ctx.res.statusCode, (ctx.state as Marked)[STREAMED], seconds);
     metrics.record(route, ctx.status, bodyBytes(ctx.body), seconds);
   };
 }

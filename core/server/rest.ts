@@ -28,6 +28,7 @@ import type { RequestInfo } from './request-info.js';
 import { sendJson, sendJsonList, setWarnings } from './respond.js';
 import { buildTable, tableRequested } from './table.js';
 import { serveWatch } from './watch-handler.js';
+import type { WatchMetrics } from '../metrics/apiserver-watch.js';
 import { subresourceVerbs } from './subresource-verbs.js';
 import { checkName } from './check-name.js';
 import { validateWriteOptions } from './write-options.js';
@@ -50,6 +51,8 @@ export interface RestDeps {
    * caller-chosen parts (a subresource) never become metric labels.
    */
   routed?: () => void;
+  /** Where each watch records apiserver_longrunning_requests and its events (core/metrics/apiserver-watch.ts). */
+  watchMetrics?: WatchMetrics;
 }
 
 /** What a request body must be: the resource's own kind, or a subresource's (TokenRequest). */

@@ -8,6 +8,7 @@ import type { ListOptions } from '../registry/list-options.js';
 import type { ResourceStore } from '../registry/store.js';
 import { watchObjects } from '../registry/watch.js';
 import type { RequestInfo } from './request-info.js';
+import { longRunningGauge, streamedBytes } from './request-metrics.js';
 import type { RestDeps } from './rest.js';
 import type { WatchTermination } from './watch-termination.js';
 import type { AnswerForm } from './wire-alias.js';
@@ -25,7 +26,8 @@ const serialized = goJsonCompact;
 
 export async function serveWatch(ctx: Context, store: ResourceStore, info: RequestInfo, o: ListOptions, deps: RestDeps,
   form: AnswerForm): Promise<void> {
-  const table = tableRequested(ctx.get('accept'), new URLSearchParams(ctx.querystring));
+  const query = new URLSearchParams(ctx.querystring);
+  const table = tableRequested(ctx.get('accept'), query);
   const stream = await watchObjects(store, info.namespace, o);
   // As ListResource: only an unset or zero timeoutSeconds is randomised; a negative one has expired
   // already (the watch ends at once), not "unset".
@@ -46,9 +48,24 @@ export async function serveWatch(ctx: Context, store: ResourceStore, info: Reque
   // they leave in one write (one TLS record, one syscall) instead of one each.
   let corked = false;
   const uncork = () => { corked = false; res.uncork(); };
+  // Every event written (bookmarks and errors too) is counted, and its object's size observed, as
+  // upstream's handler does for each event of its channel; the lines' bytes are the answer's size.
+  const metrics = deps.watchMetrics;
+  const series = metrics?.events(store.def.group, store.def.version, store.def.kind);
+  let sent = 0;
   const write = (type: string, object: unknown): boolean => {
     if (!corked) { corked = true; res.cork(); process.nextTick(uncork); }
-    return res.write(`{"type":${JSON.stringify(type)},"object":${serialized(object)}}\n`);
+    const embedded = serialized(object);
+    const line = `{"type":${JSON.stringify(type)},"object":${embedded}}\n`;
+    if (series) {
+      const bytes = Buffer.byteLength(embedded);
+      series.events.inc();
+      // The object as upstream's JSON serializer encodes it (json.Encoder: a trailing newline).
+      series.sizes.observe(bytes + 1);
+      // The rest of the line is ASCII: its length is its bytes.
+      sent += bytes + line.length - embedded.length;
+    }
+    return res.write(line);
   };
   // A client that does not read holds the next event back here, so the events it has not taken
   // wait in the storage watch, which ends a watcher that falls too far behind (its bound, as the
@@ -99,6 +116,8 @@ export async function serveWatch(ctx: Context, store: ResourceStore, info: Reque
   termination?.shuttingDown.addEventListener('abort', stop, { once: true });
   // A signal that aborted while the watch was being authorized or set up calls no listener added now.
   if (deps.shutdown.aborted || termination?.shuttingDown.aborted) stop();
+  const longRunning = metrics ? longRunningGauge(ctx, info, query, metrics) : undefined;
+  longRunning?.inc();
   try {
     for await (const ev of stream) {
       if (ev.revision > seen) seen = ev.revision;
@@ -113,6 +132,8 @@ export async function serveWatch(ctx: Context, store: ResourceStore, info: Reque
       deps.logger.v(1).info(`Forcing ${group} watcher close due to unresponsiveness`, { path: ctx.path, reason: stream.unresponsive });
     }
   } finally {
+    longRunning?.dec();
+    if (metrics) streamedBytes(ctx, sent);
     clearTimeout(timer);
     clearTimeout(bookmarks);
     deps.shutdown.removeEventListener('abort', stop);

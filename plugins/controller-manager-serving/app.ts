@@ -18,7 +18,7 @@ import type { HealthChecks } from '../../core/server/health.js';
 import { CONFIGZ_PATH, writeConfigz, type Configz } from '../../core/server/configz.js';
 import { sendMetrics } from '../../core/metrics/serve.js';
 import type { MetricsRegistry } from '../../core/metrics/registry.js';
-import { HealthSlis } from '../../core/metrics/health-slis.js';
+import { HealthSlis, serveSlis } from '../../core/metrics/health-slis.js';
 import { sendStatus } from '../../core/server/respond.js';
 import type { DelegatingAuthenticator } from '../../core/authn/delegating-authenticator.js';
 import { logUnauthenticated } from '../../core/authn/unauthenticated-log.js';
@@ -109,17 +109,7 @@ export function createEndpointApp(deps: EndpointDeps): Koa {
     if (deps.debug && await serveDebug(ctx, log, deps.debug.shutdown)) return;
     if (ctx.path === '/metrics') return sendMetrics(ctx, deps.metrics.expose());
     // Installed beside /metrics by kube-controller-manager (slis.SLIMetricsWithReset).
-    if (ctx.path === '/metrics/slis') {
-      // HandlerWithReset: a DELETE empties the registry and says only that (Go sniffs the type).
-      if (ctx.method === 'DELETE') {
-        slis.reset();
-        ctx.status = 200;
-        ctx.set('Content-Type', 'text/plain; charset=utf-8');
-        ctx.body = 'metrics reset\n';
-        return;
-      }
-      return sendMetrics(ctx, slis.expose());
-    }
+    if (ctx.path === '/metrics/slis') return serveSlis(ctx, slis, true);
     if (ctx.path === CONFIGZ_PATH) return writeConfigz(ctx, deps.configz.entries());
     // NewBaseHandler mounts the healthz handler at the exact /healthz of its mux: the handler's own
     // per-check paths are never reached, and there is no /livez or /readyz.

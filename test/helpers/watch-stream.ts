@@ -42,6 +42,8 @@ export class LineCollector {
 export class WatchStream {
   readonly lines = new LineCollector();
   ended = false;
+  /** The body as received, for tests that count its bytes. */
+  text = '';
   /** The response ended properly (for chunked bodies: the terminating chunk arrived). */
   cleanEnd = false;
   error: Error | undefined;
@@ -64,7 +66,7 @@ export class WatchStream {
         const w = new WatchStream(res.statusCode ?? 0, res.headers);
         w.#req = req;
         res.setEncoding('utf8');
-        res.on('data', (c: string) => w.lines.push(c));
+        res.on('data', (c: string) => { w.text += c; w.lines.push(c); });
         res.on('end', () => { w.cleanEnd = true; w.ended = true; });
         res.on('close', () => { w.ended = true; });
         res.on('error', (e) => { w.error = e; w.ended = true; });
