@@ -77,6 +77,7 @@ describe('Statuses under a wire alias name the group the client used', () => {
 
   // [what, path under the group, the resource]: each refused to a user no authorizer allows anything.
   const FORBIDDEN: [string, (g: string) => string, string, [string, string]][] = [
+    ['TokenReview', (g) => `/apis/${g}/v1/tokenreviews`, 'tokenreviews', ['authentication.platform', 'authentication.k8s.io']],
     ['SubjectAccessReview', (g) => `/apis/${g}/v1/subjectaccessreviews`, 'subjectaccessreviews', AUTHZ],
     ['ClusterRole', (g) => `/apis/${g}/v1/clusterroles`, 'clusterroles', RBAC],
   ];
