@@ -1,17 +1,14 @@
 #!/usr/bin/env node
 // The `plat` command: picks the role's profile, boots the host, and runs it until a signal.
-import { readFileSync } from 'node:fs';
 import { Flags, FlagError } from '../core/flags/flag-set.js';
 import { declareGlobalFlags, globalRequest, type GlobalRequest } from '../core/global-flags.js';
 import { rawVersionLine, versionInfo, versionLine } from '../core/version.js';
 import { splitSubcommand, subcommandUsage } from './commands/subcommand-usage.js';
 import { exitAfterOutput } from './exit-after-output.js';
+import { VERSION } from './version.js';
 
 // Each command and role is imported when it runs: a role's profile loads its plugins (the API
 // server's are hundreds of modules), which `plat csr get` or `plat ca sign` has no use for.
-
-const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-export const VERSION = pkg.version;
 
 const USAGE = `plat — the certificate-signing-request platform
 

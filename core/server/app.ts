@@ -42,7 +42,7 @@ import { goRequestPath } from './url-path.js';
 import { sendRetryAfter } from './retry-after.js';
 import { withWaitGroup, type RequestWaitGroup } from './wait-group.js';
 import { withWatchTermination, type WatchTermination, type WatchWaitGroup } from './watch-termination.js';
-import { resolveWireAlias, type WireAlias } from './wire-alias.js';
+import { resolveWireAlias, statusInWireGroup, type WireAlias } from './wire-alias.js';
 import { performance } from 'node:perf_hooks';
 import type { ApiServerMetrics } from '../metrics/apiserver.js';
 import type { AuthMetrics } from '../metrics/apiserver-auth.js';
@@ -203,7 +203,7 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
     try {
       await next();
     } catch (e) {
-      if (isStatusError(e)) return sendStatus(ctx, e.status, e.headers);
+      if (isStatusError(e)) return sendStatus(ctx, ctx.state.alias ? statusInWireGroup(e.status, ctx.state.alias) : e.status, e.headers);
       // A storage failure the registry does not translate (a full disk) reaches the client as
       // kube-apiserver passes an etcd error on (ErrorToAPIStatus): 500, no reason, its own text.
       if (isStorageError(e)) {

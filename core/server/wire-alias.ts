@@ -5,7 +5,9 @@
 // authorized, admitted, validated and stored under the real group. A body may carry either
 // apiVersion; every answer (objects, lists, watch events, in any media type) carries the one the
 // path named, as the typed client needs to decode it, with the group names inside converted back
-// (ResourceDefinition.toWireGroup). The alias is never in discovery or OpenAPI.
+// (ResourceDefinition.toWireGroup). A Status naming the resource names it as the client addressed
+// it (statusInWireGroup). The alias is never in discovery or OpenAPI.
+import type { Status } from '../api/errors.js';
 import type { ApiObject } from '../api/meta.js';
 import type { Resources } from '../registry/registry.js';
 import type { ResourceDefinition } from '../registry/resource.js';
@@ -19,6 +21,8 @@ export interface WireAlias {
   readonly aliasApiVersion: string;
   /** `rbac.authorization.platform/v1`. */
   readonly apiVersion: string;
+  /** `rbac.authorization.k8s.io`: the group the path named. */
+  readonly wireGroup: string;
 }
 
 const aliases = new WeakMap<Resources, ReadonlyMap<string, ResourceDefinition>>();
@@ -38,7 +42,32 @@ export function resolveWireAlias(resources: Resources, info: RequestInfo): WireA
   if (!info.isResourceRequest || !info.apiGroup) return undefined;
   const def = aliasTable(resources).get(`${info.apiGroup}/${info.apiVersion}/${info.resource}`);
   if (!def) return undefined;
-  return { info: { ...info, apiGroup: def.group }, aliasApiVersion: `${info.apiGroup}/${def.version}`, apiVersion: `${def.group}/${def.version}` };
+  return {
+    info: { ...info, apiGroup: def.group }, aliasApiVersion: `${info.apiGroup}/${def.version}`, apiVersion: `${def.group}/${def.version}`,
+    wireGroup: info.apiGroup,
+  };
+}
+
+/**
+ * A Status answered under the alias, naming the resource in the alias's group: upstream builds its
+ * texts from the group the request came in (NewInvalid's GroupKind, NewNotFound's GroupResource:
+ * `SubjectAccessReview.authorization.k8s.io "" is invalid: ...`), and a client matches on them.
+ * Every apimachinery text that names a group puts the qualified name before anything a client
+ * wrote (only a fixed phrase, `Operation cannot be fulfilled on `, or a verb before it), so the
+ * first `<kind>.<group>` in the message is that name. The rest of the text stays: a forbidden
+ * request's reason names the group the authorizers were asked about, the resource's own, which is
+ * what an RBAC rule must name.
+ */
+export function statusInWireGroup(status: Status, alias: WireAlias): Status {
+  const details = status.details;
+  const group = alias.info.apiGroup;
+  if (details?.group !== group || details.kind === undefined) return status;
+  const named = `${details.kind}.${group}`;
+  return {
+    ...status,
+    ...(status.message !== undefined ? { message: status.message.replace(named, () => `${details.kind}.${alias.wireGroup}`) } : {}),
+    details: { ...details, group: alias.wireGroup },
+  };
 }
 
 /** An object answered: as is, or, under the alias, a copy in the alias's apiVersion and group names. */

@@ -2,12 +2,14 @@
 // kubeconfig-flags.ts), the flags every subcommand shares, and the kubectl-style rendering of a
 // server's refusal.
 import { isApiError, RestClient, type ApiError } from '../../core/client/rest-client.js';
+import { defaultUserAgent } from '../../core/client/user-agent.js';
 import { goQuote } from '../../core/go-quote.js';
 import { FlagError, Flags } from '../../core/flags/flag-set.js';
 import { parseDuration } from '../../core/flags/duration.js';
 import { resourceNameError } from '../../core/client/resource-name.js';
 import { refusedMessage } from './api-request.js';
 import { defineKubeconfigFlags, kubeconfigConnection } from './kubeconfig-flags.js';
+import { VERSION } from '../version.js';
 
 const TIMEOUT_HELP = 'The length of time to wait before giving up on a single server request. Non-zero values should contain a corresponding time unit (e.g. 1s, 2m, 3h). A value of zero means don\'t timeout requests.';
 
@@ -41,9 +43,15 @@ export function checkNames(names: readonly string[]): void {
   }
 }
 
+/**
+ * client-go's DefaultKubernetesUserAgent for the `plat` binary, as kubectl sends its own: the API
+ * server's logs and audit lines tell plat's CLI from kubectl and from the components by it.
+ */
+export const cliUserAgent = (): string => defaultUserAgent('plat', VERSION);
+
 export function openClient(f: Flags): RestClient {
   return new RestClient(kubeconfigConnection(f), {
-    userAgent: 'plat-csr', timeoutMs: requestTimeoutMs(f.get<string>('request-timeout')) ?? 0,
+    userAgent: cliUserAgent(), timeoutMs: requestTimeoutMs(f.get<string>('request-timeout')) ?? 0,
     onWarning: (text) => process.stderr.write(`Warning: ${text}\n`),
   });
 }

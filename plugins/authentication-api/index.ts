@@ -1,30 +1,23 @@
 // AuthenticationApiPlugin: TokenReview and SelfSubjectReview, answered through the same
-// authenticate hook that authenticates API requests. SelfSubjectReview is served under
-// authentication.k8s.io too (a wire alias, JSON or protobuf bodies), where `kubectl auth whoami`
-// posts it.
+// authenticate hook that authenticates API requests. Both are served under authentication.k8s.io
+// too (wire aliases, JSON or protobuf bodies: protobuf.ts), where client-go's typed clients post
+// them: a delegating component's TokenReviews, `kubectl auth whoami`'s SelfSubjectReview.
 import { aggregate } from '../../core/aggregate.js';
 import { errors } from '../../core/api/errors.js';
 import { intersectAudiences, targetAudiences } from '../../core/authn/api-audiences.js';
 import { requestToken, INVALID_BEARER_TOKEN } from '../../core/authn/bearer.js';
 import type { ApiObject } from '../../core/api/meta.js';
-import { eachField, objectMeta } from '../../core/api/protobuf.js';
 import { ANONYMOUS_USER, AUTHENTICATED_GROUP, UNAUTHENTICATED_GROUP, type AuthenticationRequest, type UserInfo } from '../../core/authn/user.js';
 import type { Host } from '../../core/host.js';
 import type { Plugin } from '../../core/plugin.js';
 import type { ResourceDefinition } from '../../core/registry/resource.js';
 import type { Strategy } from '../../core/registry/strategy.js';
+import { decodeSelfSubjectReview, decodeTokenReview } from './protobuf.js';
 import { selfSubjectReviewSchema, tokenReviewSchema } from './schemas.js';
 
 const PLUGIN_NAME = 'AuthenticationApiPlugin';
 const GROUP = 'authentication.platform';
 const UPSTREAM_GROUP = 'authentication.k8s.io';
-
-/** A SelfSubjectReview in protobuf (authentication/v1 generated.proto): metadata 1; status 2 is the server's. */
-function decodeSelfSubjectReview(raw: Buffer): ApiObject {
-  const obj: ApiObject = { metadata: {} };
-  for (const f of eachField(raw)) if (f.no === 1) obj.metadata = objectMeta(f.bytes!);
-  return obj;
-}
 
 /** Reviews have no stored state and no field rules beyond their schema. */
 const reviewStrategy: Strategy = { validate: () => [], validateUpdate: () => [] };
@@ -91,6 +84,7 @@ export const AuthenticationApiPlugin: Plugin = {
       const tokenReviews: ResourceDefinition = {
         group: GROUP, version: 'v1', kind: 'TokenReview', listKind: 'TokenReviewList', plural: 'tokenreviews', singular: 'tokenreview',
         scope: 'Cluster', schema: tokenReviewSchema, verbs: ['create'], strategy: reviewStrategy,
+        wireGroup: UPSTREAM_GROUP, decodeProtobuf: decodeTokenReview,
         description: 'TokenReview attempts to authenticate a token to a known user.',
         validateReview(_caller, obj) {
           if (!(obj['spec'] as { token?: string } | undefined)?.token) throw errors.badRequest('token is required for TokenReview in authentication');

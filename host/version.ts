@@ -1,0 +1,6 @@
+// plat's own version, from its package.json: what `--version` and /version report, and what the
+// commands' User-Agent names.
+import { readFileSync } from 'node:fs';
+
+const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+export const VERSION = pkg.version;
