@@ -51,7 +51,7 @@ export function resolveWireAlias(resources: Resources, info: RequestInfo): WireA
 /**
  * A Status answered under the alias, naming the resource in the alias's group: upstream builds its
  * texts from the group the request came in (NewInvalid's GroupKind, NewNotFound's GroupResource:
- * `SubjectAccessReview.authorization.k8s.io "" is invalid: ...`), and a client matches on them.
+ * `ClusterRole.rbac.authorization.k8s.io "x" is invalid: ...`), and a client matches on them.
  * Every apimachinery text that names a group puts the qualified name before anything a client
  * wrote (only a fixed phrase, `Operation cannot be fulfilled on `, or a verb before it), so the
  * first `<kind>.<group>` in the message is that name. The rest of the text stays: a forbidden
@@ -61,11 +61,13 @@ export function resolveWireAlias(resources: Resources, info: RequestInfo): WireA
 export function statusInWireGroup(status: Status, alias: WireAlias): Status {
   const details = status.details;
   const group = alias.info.apiGroup;
-  if (details?.group !== group || details.kind === undefined) return status;
-  const named = `${details.kind}.${group}`;
+  if (details?.group !== group) return status;
+  // An empty kind is omitted from details (the reviews' NewInvalid names none: `.authorization.k8s.io`).
+  const kind = details.kind ?? '';
+  const named = `${kind}.${group}`;
   return {
     ...status,
-    ...(status.message !== undefined ? { message: status.message.replace(named, () => `${details.kind}.${alias.wireGroup}`) } : {}),
+    ...(status.message !== undefined ? { message: status.message.replace(named, () => `${kind}.${alias.wireGroup}`) } : {}),
     details: { ...details, group: alias.wireGroup },
   };
 }

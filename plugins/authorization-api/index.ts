@@ -103,7 +103,10 @@ async function decide(host: Host, obj: Review, user: UserInfo): Promise<ApiObjec
   return { ...obj, metadata: { ...obj.metadata, creationTimestamp: null }, status };
 }
 
-const invalid = (kind: string, errs: FieldError[]) => errors.invalid({ group: AUTHORIZATION_GROUP, kind }, '', errs);
+// Upstream's REST handlers build the GroupKind from the decoded internal object's Kind, which the
+// conversion from the wire version leaves empty: `.authorization.k8s.io "" is invalid: ...`, no
+// details.kind.
+const invalid = (errs: FieldError[]) => errors.invalid({ group: AUTHORIZATION_GROUP, kind: '' }, '', errs);
 
 function subjectOf(spec: ReviewSpec): UserInfo {
   return {
@@ -123,7 +126,7 @@ export const AuthorizationApiPlugin: Plugin = {
         scope: 'Cluster', schema: subjectAccessReviewSchema, decodeProtobuf: decodeSubjectAccessReview, description: 'SubjectAccessReview checks whether or not a user or group can perform an action.',
         validateReview(_caller, obj) {
           const errs = [...specErrors(obj.spec ?? {}, false), ...metadataErrors(obj.metadata, false)];
-          if (errs.length) throw invalid('SubjectAccessReview', errs);
+          if (errs.length) throw invalid(errs);
         },
         review: async (_caller, obj) => decide(host, obj, subjectOf(obj.spec ?? {})),
       };
@@ -132,7 +135,7 @@ export const AuthorizationApiPlugin: Plugin = {
         scope: 'Cluster', schema: selfSubjectAccessReviewSchema, decodeProtobuf: decodeSelfSubjectAccessReview, description: 'SelfSubjectAccessReview checks whether or the current user can perform an action.',
         validateReview(_caller, obj) {
           const errs = [...specErrors(obj.spec ?? {}, true), ...metadataErrors(obj.metadata, false)];
-          if (errs.length) throw invalid('SelfSubjectAccessReview', errs);
+          if (errs.length) throw invalid(errs);
         },
         review: async (caller, obj) => decide(host, obj, caller.user),
       };
@@ -147,7 +150,7 @@ export const AuthorizationApiPlugin: Plugin = {
             errs.push(fieldError.invalid('spec.resourceAttributes.namespace', spec.resourceAttributes.namespace ?? '', 'must match metadata.namespace'));
           }
           if (spec.nonResourceAttributes) errs.push(invalidStruct('spec.nonResourceAttributes', goNonResourceAttributes(spec.nonResourceAttributes), 'disallowed on this kind of request'));
-          if (errs.length) throw invalid('LocalSubjectAccessReview', errs);
+          if (errs.length) throw invalid(errs);
           if (!caller.namespace) throw errors.badRequest(`namespace is required on this type: ${caller.namespace}`);
           // Mutating admission ran before this: it must not move the question to another namespace.
           if (caller.namespace !== obj.metadata.namespace) throw errors.badRequest(`spec.resourceAttributes.namespace must match namespace: ${caller.namespace}`);

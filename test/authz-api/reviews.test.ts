@@ -69,7 +69,7 @@ describe('access reviews', () => {
 
   it('SubjectAccessReview validation is 422 with upstream field paths', async () => {
     const cases: [Record<string, unknown>, string][] = [
-      [{ spec: { user: 'a' } }, 'SubjectAccessReview.authorization.platform "" is invalid: spec.resourceAttributes: Invalid value: "null": exactly one of nonResourceAttributes or resourceAttributes must be specified'],
+      [{ spec: { user: 'a' } }, '.authorization.platform "" is invalid: spec.resourceAttributes: Invalid value: "null": exactly one of nonResourceAttributes or resourceAttributes must be specified'],
       // field.Invalid of a struct is Go's %#v of the internal type, fields in declaration order.
       [{ spec: { user: 'a', resourceAttributes: csrAttrs('get'), nonResourceAttributes: { verb: 'get', path: '/x' } } }, 'spec.nonResourceAttributes: Invalid value: authorization.NonResourceAttributes{Path:"/x", Verb:"get"}: cannot be specified in combination with resourceAttributes'],
       [{ spec: { resourceAttributes: csrAttrs('get') } }, 'spec.user: Invalid value: "": at least one of user or group must be specified'],
@@ -98,7 +98,7 @@ describe('access reviews', () => {
     }
     const r = await local('team-a', { metadata: { name: 'n' }, spec: { user: 'bob', resourceAttributes: { verb: 'get', resource: 'secrets', namespace: 'team-a' } } });
     assert.equal(r.status, 422, r.text);
-    assert.equal(r.json.message, `LocalSubjectAccessReview.authorization.platform "" is invalid: metadata: Invalid value: v1.ObjectMeta{Name:"n", GenerateName:"", Namespace:"team-a", ${EMPTY_META_TAIL}: must be empty except for namespace`);
+    assert.equal(r.json.message, `.authorization.platform "" is invalid: metadata: Invalid value: v1.ObjectMeta{Name:"n", GenerateName:"", Namespace:"team-a", ${EMPTY_META_TAIL}: must be empty except for namespace`);
   });
 
   it('metadata of zero values is empty (Semantic.DeepEqual with an empty ObjectMeta)', async () => {
@@ -135,7 +135,7 @@ describe('access reviews', () => {
     assert.equal(r.status, 400, r.text);
     r = await local('team-a', { spec: { user: 'bob', nonResourceAttributes: { path: '/x', verb: 'get' } } });
     assert.equal(r.status, 422, r.text);
-    assert.equal(r.json.message, 'LocalSubjectAccessReview.authorization.platform "" is invalid: spec.nonResourceAttributes: Invalid value: authorization.NonResourceAttributes{Path:"/x", Verb:"get"}: disallowed on this kind of request');
+    assert.equal(r.json.message, '.authorization.platform "" is invalid: spec.nonResourceAttributes: Invalid value: authorization.NonResourceAttributes{Path:"/x", Verb:"get"}: disallowed on this kind of request');
   });
 
   it('creating a SubjectAccessReview is itself authorized (carol may not ask about others)', async () => {

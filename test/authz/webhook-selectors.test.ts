@@ -186,7 +186,7 @@ describe('WebhookAuthorizer and selectors end to end (plat all, --authorization-
     it(`a review's selectors are validated: ${name}`, async () => {
       const r = await review('quiet-invalid', selectors);
       assert.equal(r.status, 422, r.text);
-      assert.equal(r.json.message, `SubjectAccessReview.authorization.platform "" is invalid: ${message}`);
+      assert.equal(r.json.message, `.authorization.platform "" is invalid: ${message}`);
     });
   }
 
