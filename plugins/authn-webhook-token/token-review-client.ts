@@ -1,7 +1,7 @@
 // One TokenReview round trip to the webhook, as upstream's webhook token authenticator makes it:
 // POST {apiVersion: authentication.k8s.io/<version>, kind: TokenReview, spec: {token, audiences}}
-// and read status.authenticated / status.user / status.error / status.audiences from the answer. Transport, retries (upstream's
-// backoff) and the one timeout bounding the whole review are core/client/webhook-client.ts's.
+// and read status.authenticated / status.user / status.error / status.audiences from the answer. Transport, retries (client-go's
+// Retry-After ones inside upstream's backoff) and the timeout of each attempt are core/client/webhook-client.ts's.
 //
 // Error messages never carry the token or the response body (a webhook may echo the token).
 import type { UserInfo } from '../../core/authn/user.js';
@@ -34,7 +34,7 @@ export interface TokenReviewClientOptions {
   readonly timeoutMs?: number;
   readonly backoff?: Backoff;
   /** Waits between retries; injectable so tests need not sleep. */
-  readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  readonly sleep?: (ms: number) => Promise<void>;
   readonly random?: () => number;
 }
 

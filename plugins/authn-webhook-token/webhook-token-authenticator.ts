@@ -27,10 +27,10 @@ export const WEBHOOK_VERSION_FLAG = 'authentication-token-webhook-version';
 export const WEBHOOK_TOKEN_STAGE = 10;
 
 export interface WebhookTokenAuthenticatorDeps {
-  /** Bound on one review, retries included (default 30s). */
+  /** Bound on each attempt of a review (default 30s, upstream's LoadKubeconfig timeout), not on the attempts together. */
   readonly timeoutMs?: number;
   readonly backoff?: Backoff;
-  readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  readonly sleep?: (ms: number) => Promise<void>;
   /** Cache clock, milliseconds since the epoch. */
   readonly now?: () => number;
   readonly maxCacheEntries?: number;

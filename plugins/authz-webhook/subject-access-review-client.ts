@@ -17,7 +17,7 @@ export interface SubjectAccessReviewClientOptions {
   readonly version: SubjectAccessReviewVersion;
   readonly timeoutMs: number;
   readonly backoff?: Backoff;
-  readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  readonly sleep?: (ms: number) => Promise<void>;
 }
 
 export class SubjectAccessReviewClient {

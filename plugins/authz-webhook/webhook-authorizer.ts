@@ -34,7 +34,7 @@ const LEGACY_TIMEOUT_MS = 30_000;
 
 export interface WebhookAuthorizerDeps {
   readonly backoff?: Backoff;
-  readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  readonly sleep?: (ms: number) => Promise<void>;
   /** Cache clock, milliseconds since the epoch. */
   readonly now?: () => number;
   readonly maxCacheEntries?: number;
