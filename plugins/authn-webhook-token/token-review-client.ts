@@ -7,7 +7,7 @@
 import type { UserInfo } from '../../core/authn/user.js';
 import type { WebhookConnection } from '../../core/client/kubeconfig.js';
 import { WebhookClient, type Backoff } from '../../core/client/webhook-client.js';
-import { answerKindMismatch } from '../../core/api/answer-kind.js';
+import { answerKindMismatch, statusAnswerConversion } from '../../core/api/answer-kind.js';
 import { parseGroupVersion } from '../../core/api/group-version.js';
 import { goStructFieldError } from '../../core/api/patch/json-value.js';
 
@@ -57,6 +57,8 @@ const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !
 export function parseReview(body: unknown, apiVersion: string): ReviewResult {
   const bad = (why: string) => new TokenReviewError(`malformed TokenReview response: ${why}`);
   if (!isObj(body)) throw bad('not a JSON object');
+  const statusAnswer = statusAnswerConversion(body, { ...parseGroupVersion(apiVersion)!, kind: 'TokenReview' });
+  if (statusAnswer) throw new TokenReviewError(statusAnswer);
   const mismatch = answerKindMismatch(body, { ...parseGroupVersion(apiVersion)!, kind: 'TokenReview' });
   if (mismatch) throw bad(mismatch);
   const pkg = parseGroupVersion(apiVersion)!.version;
