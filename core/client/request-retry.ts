@@ -39,6 +39,8 @@ export interface RetryAfterBounds {
   readonly signal?: AbortSignal | undefined;
   /** The error once the context has ended. */
   readonly expired: () => Error;
+  /** Told after each wait, as client-go's Before says `Got a Retry-After ...` (also when the context ended meanwhile). */
+  readonly retrying?: ((seconds: number, attempt: number) => void) | undefined;
 }
 
 /**
@@ -55,9 +57,11 @@ export async function withRetryAfter<T>(attempt: (mayRetry: boolean) => Promise<
     const wait = Math.max(0, answer.seconds) * 1000;
     if (Date.now() + wait >= o.deadline) {
       await sleep(Math.max(0, o.deadline - Date.now()), o.signal);
+      o.retrying?.(answer.seconds, retries + 1);
       throw o.expired();
     }
     await sleep(wait, o.signal);
+    o.retrying?.(answer.seconds, retries + 1);
     if (o.signal?.aborted) throw o.expired();
   }
 }

@@ -36,6 +36,7 @@ import { trackSocketAddresses } from './socket-addresses.js';
 import { formatDuration } from '../flags/duration.js';
 import { goPathClean } from '../go-path-clean.js';
 import { withImpersonation } from './impersonation-headers.js';
+import type { Logger } from '../log.js';
 
 export interface Backoff {
   readonly initialMs: number;
@@ -60,6 +61,8 @@ export interface WebhookClientOptions {
    */
   readonly clientTimeout?: boolean;
   readonly backoff?: Backoff;
+  /** Gets client-go's `Got a Retry-After ...` line (V(4)) before a retry within an attempt. */
+  readonly logger?: Logger;
   /** The backoff's waits between attempts; injectable so tests need not sleep. */
   readonly sleep?: (ms: number) => Promise<void>;
   readonly random?: () => number;
@@ -81,6 +84,7 @@ export class WebhookClient {
   readonly #random: () => number;
   readonly #agent: http.Agent;
   readonly #url: URL;
+  readonly #logger: Logger | undefined;
 
   /** Throws (at start-up) on an unparsable CA, certificate or key, or a key that does not match. */
   constructor(o: WebhookClientOptions) {
@@ -89,6 +93,7 @@ export class WebhookClient {
     this.#backoff = o.backoff ?? DEFAULT_BACKOFF;
     this.#sleep = o.sleep ?? ((ms) => sleep(ms));
     this.#random = o.random ?? Math.random;
+    this.#logger = o.logger;
     const c = o.connection;
     this.#url = new URL(c.server);
     // NewRequest's path.Join("/", base.Path): a trailing slash or a doubled one is not sent.
@@ -145,7 +150,10 @@ export class WebhookClient {
     const signal = AbortSignal.timeout(this.timeoutMs);
     const deadline = Date.now() + this.timeoutMs;
     return withRetryAfter((mayRetry) => this.#once(body, signal, mayRetry),
-      { deadline, signal, expired: () => new WebhookCallError(`${this.#shown}: context deadline exceeded`) });
+      {
+        deadline, signal, expired: () => new WebhookCallError(`${this.#shown}: context deadline exceeded`),
+        retrying: (seconds, attempt) => this.#logger?.v(4).info(`Got a Retry-After ${formatDuration(seconds * 1000)} response for attempt ${attempt} to ${this.#url.href}`),
+      });
   }
 
   #once(body: string, signal: AbortSignal, mayRetry: boolean): Promise<unknown> {

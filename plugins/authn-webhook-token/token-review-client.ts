@@ -6,6 +6,7 @@
 // Error messages never carry the token or the response body (a webhook may echo the token).
 import type { UserInfo } from '../../core/authn/user.js';
 import type { WebhookConnection } from '../../core/client/kubeconfig.js';
+import type { Logger } from '../../core/log.js';
 import { WebhookClient, type Backoff } from '../../core/client/webhook-client.js';
 import { answerKindMismatch, statusAnswerConversion } from '../../core/api/answer-kind.js';
 import { parseGroupVersion } from '../../core/api/group-version.js';
@@ -36,6 +37,7 @@ export interface TokenReviewClientOptions {
   /** Waits between retries; injectable so tests need not sleep. */
   readonly sleep?: (ms: number) => Promise<void>;
   readonly random?: () => number;
+  readonly logger?: Logger;
 }
 
 export class TokenReviewError extends Error {
@@ -126,6 +128,7 @@ export class TokenReviewClient {
       ...(o.backoff ? { backoff: o.backoff } : {}),
       ...(o.sleep ? { sleep: o.sleep } : {}),
       ...(o.random ? { random: o.random } : {}),
+      ...(o.logger ? { logger: o.logger } : {}),
     });
   }
 

@@ -72,6 +72,7 @@ export function createWebhookTokenAuthenticator(deps: WebhookTokenAuthenticatorD
             ...(deps.timeoutMs !== undefined ? { timeoutMs: deps.timeoutMs } : {}),
             ...(deps.backoff ? { backoff: deps.backoff } : {}),
             ...(deps.sleep ? { sleep: deps.sleep } : {}),
+            logger: log,
           });
         } catch (err) {
           const why = err instanceof KubeconfigError ? err.message : `TLS settings: ${(err as Error).message}`;

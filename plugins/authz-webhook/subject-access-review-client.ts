@@ -8,6 +8,7 @@ import { specToWire, type SubjectAccessReviewSpec } from '../../core/authz/subje
 import type { SubjectAccessReviewVersion } from '../../core/authz/webhook-settings.js';
 import { parseReviewStatus, SubjectAccessReviewError, type ReviewStatus } from '../../core/authz/review-status.js';
 import { statusAnswerConversion } from '../../core/api/answer-kind.js';
+import type { Logger } from '../../core/log.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -21,6 +22,7 @@ export interface SubjectAccessReviewClientOptions {
   readonly timeoutMs: number;
   readonly backoff?: Backoff;
   readonly sleep?: (ms: number) => Promise<void>;
+  readonly logger?: Logger;
 }
 
 export class SubjectAccessReviewClient {
@@ -35,6 +37,7 @@ export class SubjectAccessReviewClient {
       connection: o.connection, timeoutMs: o.timeoutMs, clientTimeout: true,
       ...(o.backoff ? { backoff: o.backoff } : {}),
       ...(o.sleep ? { sleep: o.sleep } : {}),
+      ...(o.logger ? { logger: o.logger } : {}),
     });
   }
 

@@ -95,6 +95,7 @@ export function createWebhookAuthorizer(deps: WebhookAuthorizerDeps = {}): Plugi
               connection: loadKubeconfig(settings.kubeConfigFile), version: settings.subjectAccessReviewVersion, timeoutMs: settings.timeoutMs,
               ...(deps.backoff ? { backoff: deps.backoff } : {}),
               ...(deps.sleep ? { sleep: deps.sleep } : {}),
+              logger: log,
             });
           } catch (err) {
             throw new StartupError(`${where}: ${err instanceof KubeconfigError ? err.message : `TLS settings: ${(err as Error).message}`}`);

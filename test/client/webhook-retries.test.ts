@@ -96,30 +96,36 @@ interface Row {
   readonly calls: number;
   /** Waits of the webhook's backoff, between its attempts. */
   readonly backoffs: number;
+  /** client-go's V(4) lines for its retries within an attempt, for the URL posted to. */
+  readonly said: (url: string) => readonly string[];
 }
+
+const retryLine = (seconds: number, attempt: number) => (url: string) => `Got a Retry-After ${seconds}s response for attempt ${attempt} to ${url}`;
 
 const busy = (after: string) => status(429, 'TooManyRequests', 'slow down', { 'retry-after': after });
 
 const ROWS: readonly Row[] = [
   {
     what: '429 with Retry-After: 1, then the review: client-go sends it again after the server\'s wait, within the attempt',
-    steps: [busy('1'), YES], timeout: 3, outcome: () => OK, calls: 2, backoffs: 0,
+    steps: [busy('1'), YES], timeout: 3, outcome: () => OK, calls: 2, backoffs: 0, said: (url) => [retryLine(1, 1)(url)],
   },
   {
     what: '503 with Retry-After: 1, then the review: the same (any 5xx that names a wait)',
-    steps: [json(503, {}, { 'retry-after': '1' }), YES], timeout: 3, outcome: () => OK, calls: 2, backoffs: 0,
+    steps: [json(503, {}, { 'retry-after': '1' }), YES], timeout: 3, outcome: () => OK, calls: 2, backoffs: 0, said: (url) => [retryLine(1, 1)(url)],
   },
   {
     what: 'eleven 429s with Retry-After: 0: ten retries in the attempt, then the error goes to the backoff, whose next attempt succeeds',
     steps: [...Array<Step>(11).fill(busy('0')), YES], timeout: 1, outcome: () => OK, calls: 12, backoffs: 1,
+    said: (url) => Array.from({ length: 10 }, (_, i) => retryLine(0, i + 1)(url)),
   },
   {
     what: 'the timeout is each attempt\'s: two slow attempts, together longer than it, succeed',
-    steps: [later(600, status(500, 'InternalError', 'warming up')), later(600, YES)], timeout: 1, outcome: () => OK, calls: 2, backoffs: 1,
+    steps: [later(600, status(500, 'InternalError', 'warming up')), later(600, YES)], timeout: 1, outcome: () => OK, calls: 2, backoffs: 1, said: () => [],
   },
   {
     what: 'a Retry-After that outlasts the timeout: the attempt ends at its deadline, which is not retried',
     steps: [busy('5')], timeout: 1, outcome: (url) => `Post "${url}": context deadline exceeded`, calls: 1, backoffs: 0,
+    said: (url) => [retryLine(5, 1)(url)],
   },
 ];
 
@@ -133,6 +139,8 @@ for (const [webhook, start] of Object.entries(WEBHOOKS)) {
         assert.equal(await b.ask(), row.outcome(`${url}?timeout=${row.timeout}s`), b.logs.join('\n'));
         assert.equal(server.seen.length, row.calls, 'calls the webhook saw');
         assert.equal(b.sleeps.length, row.backoffs, `backoff waits: ${b.sleeps.join()}`);
+        const said = b.logs.flatMap((l) => /\] (Got a Retry-After .*)$/.exec(l)?.[1] ?? []);
+        assert.deepEqual(said, row.said(`${url}?timeout=${row.timeout}s`));
       });
     }
   });
