@@ -27,3 +27,15 @@ export function answerKindMismatch(body: Readonly<Record<string, unknown>>, want
   if (group !== want.group || version !== want.version) return `apiVersion is ${show(apiVersion)}, expected "${expectedVersion}"`;
   return undefined;
 }
+
+/**
+ * A Status answer (apiVersion v1) where a webhook's client decodes `want` (Go package `want.version`):
+ * the webhook's codec (LegacyCodec) converts whatever it decoded into the target and apimachinery
+ * has no conversion from a Status, so decoding fails in the converter's words before
+ * rest.Result.Into could read the Status as an error, whatever its `status` says.
+ */
+export function statusAnswerConversion(body: Readonly<Record<string, unknown>>, want: GroupVersionKind): string | undefined {
+  return body['kind'] === 'Status' && body['apiVersion'] === 'v1'
+    ? `converting (v1.Status) to (${want.version}.${want.kind}): unknown conversion`
+    : undefined;
+}

@@ -14,7 +14,7 @@ export interface WebhookAuthorizerSettings {
   readonly cacheAuthorizedRequests: boolean;
   readonly unauthorizedTTLMs: number;
   readonly cacheUnauthorizedRequests: boolean;
-  /** Bounds one review, retries included. */
+  /** Bounds each attempt of a review (client-go's rest.Config Timeout), not the attempts together. */
   readonly timeoutMs: number;
   readonly subjectAccessReviewVersion: SubjectAccessReviewVersion;
   /** The decision when the call fails, the answer is malformed, or a match condition errs. */

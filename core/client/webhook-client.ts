@@ -1,36 +1,42 @@
 // One JSON round trip to a webhook (token review, subject access review), as upstream's generic
 // webhook client makes it: POST the body to the kubeconfig's server URL, read a JSON answer. The
 // URL's query is the client's timeout alone (`?timeout=30s`): client-go's Request.URL sends the
-// rest.Config Timeout that NewGenericWebhook sets and builds the query from the request's own
-// parameters, so a query written into the kubeconfig's server is not sent; its path is the
-// server's as NewRequest joins it (path.Join: `/authorize/` is sent as `/authorize`). Failures
-// are retried as WithExponentialBackoff with DefaultShouldRetry retries them (a connection reset,
-// an answered error that is InternalError, Timeout or TooManyRequests, or one asking for a delay:
-// webhook-should-retry.ts), with upstream's backoff (500ms, factor 1.5, jitter 0.2, 5 steps); every
-// other failure ends the call at once. One timeout bounds the whole call, retries included.
+// rest.Config Timeout that LoadKubeconfig (30s) or the authorizer's configured timeout sets, and
+// builds the query from the request's own parameters, so a query written into the kubeconfig's
+// server is not sent; its path is the server's as NewRequest joins it (path.Join: `/authorize/` is
+// sent as `/authorize`).
+//
+// Two layers of retries, as upstream's: each attempt is one client-go Request.Do, bounded by the
+// timeout (its r.timeout context), inside which an answer asking for a retry (429 or 5xx with a
+// Retry-After of whole seconds) is sent again after that wait, up to 10 times (request-retry.ts).
+// Around the attempts, WithExponentialBackoff with DefaultShouldRetry tries a failed attempt again
+// when it is a connection reset, an answered error that is InternalError, Timeout or
+// TooManyRequests, or one asking for a delay (webhook-should-retry.ts), with upstream's backoff
+// (500ms, factor 1.5, jitter 0.2, 5 steps); every other failure, an attempt the timeout ended
+// included, ends the call at once. No timeout bounds the attempts together.
 //
 // Errors are client-go's texts, as the callers' log lines and status show them: an answered error
 // in the server's Status words or NewGenericServerResponse's (webhook-answer.ts), no answer as Go's
 // url.Error (`Post "<url>": dial tcp ...: connect: connection refused`, `Post "<url>": context
-// deadline exceeded`), an undecodable body in the decoder's words. A deadline that passes while
-// waiting to retry ends the call with the last attempt's error, as WithExponentialBackoff returns it.
-// They never carry the request (a webhook may echo a caller's token back; upstream's text of a
-// text/plain answer is the answer's, so such a body is the webhook's own words).
+// deadline exceeded`), an undecodable body in the decoder's words. They never carry the request (a
+// webhook may echo a caller's token back; upstream's text of a text/plain answer is the answer's,
+// so such a body is the webhook's own words).
 import http from 'node:http';
 import https from 'node:https';
 import { createSecureContext } from 'node:tls';
-import { sleepUnlessAborted } from '../abort-wait.js';
+import { sleep } from '../abort-wait.js';
 import type { WebhookConnection } from './kubeconfig.js';
 import { failOnAbortWhileTunnelling, ProxyAgent } from './proxy-connect.js';
 import { checkServerIdentity } from './server-identity.js';
 import { goTransportReason } from './go-url-error.js';
 import { readAnswer } from './webhook-answer.js';
 import { shouldRetryAnswer } from './webhook-should-retry.js';
-import { retryAfterSeconds } from './request-retry.js';
+import { answerRetryWait, RetryAfter, retryAfterSeconds, withRetryAfter } from './request-retry.js';
 import { trackSocketAddresses } from './socket-addresses.js';
 import { formatDuration } from '../flags/duration.js';
 import { goPathClean } from '../go-path-clean.js';
 import { withImpersonation } from './impersonation-headers.js';
+import type { Logger } from '../log.js';
 
 export interface Backoff {
   readonly initialMs: number;
@@ -46,6 +52,7 @@ const MAX_RESPONSE_BYTES = 1 << 20;
 
 export interface WebhookClientOptions {
   readonly connection: WebhookConnection;
+  /** Bounds each attempt (one Do, its Retry-After retries included), not the call. */
   readonly timeoutMs?: number;
   /**
    * The timeout is the REST client's own (http.Client.Timeout, the authorization webhook's) rather
@@ -54,8 +61,10 @@ export interface WebhookClientOptions {
    */
   readonly clientTimeout?: boolean;
   readonly backoff?: Backoff;
-  /** Waits between retries; injectable so tests need not sleep. */
-  readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  /** Gets client-go's `Got a Retry-After ...` line (V(4)) before a retry within an attempt. */
+  readonly logger?: Logger;
+  /** The backoff's waits between attempts; injectable so tests need not sleep. */
+  readonly sleep?: (ms: number) => Promise<void>;
   readonly random?: () => number;
 }
 
@@ -71,18 +80,20 @@ export class WebhookClient {
   readonly #conn: WebhookConnection;
   readonly #deadlineText: string;
   readonly #backoff: Backoff;
-  readonly #sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+  readonly #sleep: (ms: number) => Promise<void>;
   readonly #random: () => number;
   readonly #agent: http.Agent;
   readonly #url: URL;
+  readonly #logger: Logger | undefined;
 
   /** Throws (at start-up) on an unparsable CA, certificate or key, or a key that does not match. */
   constructor(o: WebhookClientOptions) {
     this.#conn = o.connection;
     this.timeoutMs = o.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.#backoff = o.backoff ?? DEFAULT_BACKOFF;
-    this.#sleep = o.sleep ?? sleepUnlessAborted;
+    this.#sleep = o.sleep ?? ((ms) => sleep(ms));
     this.#random = o.random ?? Math.random;
+    this.#logger = o.logger;
     const c = o.connection;
     this.#url = new URL(c.server);
     // NewRequest's path.Join("/", base.Path): a trailing slash or a doubled one is not sent.
@@ -106,34 +117,46 @@ export class WebhookClient {
 
   close(): void { this.#agent.destroy(); }
 
+  /** The attempt's timeout ended it: never retried (DefaultShouldRetry knows no client-side deadline). */
+  #cut(signal: AbortSignal): WebhookCallError | undefined {
+    return signal.aborted ? new WebhookCallError(this.#deadlineText) : undefined;
+  }
+
   /** url.Error's `Post "<url>"`. */
   get #shown(): string { return `Post ${JSON.stringify(this.#url.toString())}`; }
 
   /** POSTs `body` (JSON text) and resolves with the parsed answer; rejects with WebhookCallError. */
   async post(body: string): Promise<unknown> {
-    const signal = AbortSignal.timeout(this.timeoutMs);
     let delay = this.#backoff.initialMs;
     for (let attempt = 1; ; attempt++) {
-      let last: WebhookCallError;
       try {
-        return await this.#once(body, signal);
+        return await this.#do(body);
       } catch (err) {
-        if (signal.aborted) throw new WebhookCallError(this.#deadlineText);
         if (!(err instanceof WebhookCallError)) throw new WebhookCallError(`webhook request failed: ${(err as Error).message}`);
         if (!err.retriable || attempt >= this.#backoff.steps) throw err;
-        last = err;
       }
       const jittered = delay + delay * this.#backoff.jitter * this.#random();
       delay *= this.#backoff.factor;
-      try {
-        await this.#sleep(jittered, signal);
-      } catch {
-        throw last;
-      }
+      await this.#sleep(jittered);
     }
   }
 
-  #once(body: string, signal: AbortSignal): Promise<unknown> {
+  /**
+   * One Request.Do: its own timeout, and client-go's Retry-After retries within it. A wait that
+   * outlasts the timeout fails as client-go's next attempt on the ended context does, without
+   * http.Client's note (its own timer had not run out).
+   */
+  #do(body: string): Promise<unknown> {
+    const signal = AbortSignal.timeout(this.timeoutMs);
+    const deadline = Date.now() + this.timeoutMs;
+    return withRetryAfter((mayRetry) => this.#once(body, signal, mayRetry),
+      {
+        deadline, signal, expired: () => new WebhookCallError(`${this.#shown}: context deadline exceeded`),
+        retrying: (seconds, attempt) => this.#logger?.v(4).info(`Got a Retry-After ${formatDuration(seconds * 1000)} response for attempt ${attempt} to ${this.#url.href}`),
+      });
+  }
+
+  #once(body: string, signal: AbortSignal, mayRetry: boolean): Promise<unknown> {
     const c = this.#conn;
     const lib = c.server.protocol === 'https:' ? https : http;
     return new Promise((resolve, reject) => {
@@ -158,8 +181,10 @@ export class WebhookClient {
           if (size > MAX_RESPONSE_BYTES) { res.destroy(); reject(new WebhookCallError(`${this.#shown}: response body larger than ${MAX_RESPONSE_BYTES} bytes`)); return; }
           chunks.push(chunk);
         });
-        res.on('error', (err: NodeJS.ErrnoException) => reject(new WebhookCallError(`${this.#shown}: ${goTransportReason(err, this.#url)}`)));
+        res.on('error', (err: NodeJS.ErrnoException) => reject(this.#cut(signal) ?? new WebhookCallError(`${this.#shown}: ${goTransportReason(err, this.#url)}`)));
         res.on('end', () => {
+          const wait = mayRetry ? answerRetryWait(res.statusCode ?? 0, res.headers) : undefined;
+          if (wait !== undefined) { resolve(new RetryAfter(wait)); return; }
           const after = retryAfterSeconds(res.headers) ?? 0;
           const answer = readAnswer(res.statusCode ?? 0, res.headers['content-type'], Buffer.concat(chunks), after);
           if (answer.ok) resolve(answer.value);
@@ -169,10 +194,12 @@ export class WebhookClient {
       // utilnet.IsConnectionReset: a reset (not a server that closed first, Go's EOF) is retried.
       const ends = trackSocketAddresses(req);
       req.on('error', (err: NodeJS.ErrnoException) => {
+        const cut = this.#cut(signal);
+        if (cut) { reject(cut); return; }
         const reason = goTransportReason(Object.assign(err, ends), this.#url);
         reject(new WebhookCallError(`${this.#shown}: ${reason}`, reason.endsWith('connection reset by peer')));
       });
-      failOnAbortWhileTunnelling(req, signal, reject);
+      failOnAbortWhileTunnelling(req, signal, () => reject(this.#cut(signal)));
       req.end(Buffer.from(body)); // the head may hold UTF-8 bytes (impersonation-headers.ts)
     });
   }

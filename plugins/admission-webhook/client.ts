@@ -10,8 +10,7 @@ import https from 'node:https';
 import { rootCertificatesError } from '../../core/client/kubeconfig-tls.js';
 import { goTransportReason as transportReason } from '../../core/client/go-url-error.js';
 import { readAnswer } from '../../core/client/webhook-answer.js';
-import { answerRetryWait, MAX_RETRIES } from '../../core/client/request-retry.js';
-import { sleep } from '../../core/abort-wait.js';
+import { answerRetryWait, RetryAfter, withRetryAfter } from '../../core/client/request-retry.js';
 import type { WebhookClientConfig } from './types.js';
 import { checkServerIdentity } from '../../core/client/server-identity.js';
 import { CANCELED } from '../../core/server/request-signal.js';
@@ -91,17 +90,8 @@ export async function postReview(endpoint: Endpoint, body: string, deadline: num
   if (remaining <= 0 || signal?.aborted) throw expired(shown, signal);
   // client-go's RESTClient retries an answer that asks for it (429 or 5xx with Retry-After in
   // whole seconds) up to 10 times, after that many seconds; the body is sent again each time.
-  for (let retries = 0; ; retries++) {
-    const answer = await postOnce(endpoint, url, shown, body, deadline, agents, retries < MAX_RETRIES, signal);
-    if (!(answer instanceof RetryAfter)) return answer;
-    const wait = answer.seconds * 1000;
-    if (Date.now() + wait >= deadline) {
-      await sleep(Math.max(0, deadline - Date.now()), signal);
-      throw expired(shown, signal);
-    }
-    await sleep(wait, signal);
-    if (signal?.aborted) throw expired(shown, signal);
-  }
+  return withRetryAfter((mayRetry) => postOnce(endpoint, url, shown, body, deadline, agents, mayRetry, signal),
+    { deadline, signal, expired: () => expired(shown, signal) });
 }
 
 /** ctx.Err()'s text once the request's context has ended. */
@@ -111,8 +101,6 @@ const contextEnd = (signal: AbortSignal | undefined): string | undefined =>
 /** The call's context is the request's with the call's deadline: whichever ended first names it. */
 const expired = (shown: string, signal: AbortSignal | undefined) =>
   new CallFailure(`failed to call webhook: ${shown}: ${contextEnd(signal) ?? 'context deadline exceeded'}`, undefined, contextEnd(signal) === CANCELED);
-
-class RetryAfter { constructor(readonly seconds: number) {} }
 
 function postOnce(endpoint: Endpoint, url: URL, shown: string, body: string, deadline: number, agents: AgentPool, mayRetry: boolean,
   signal: AbortSignal | undefined): Promise<unknown> {

@@ -1,13 +1,14 @@
 // One TokenReview round trip to the webhook, as upstream's webhook token authenticator makes it:
 // POST {apiVersion: authentication.k8s.io/<version>, kind: TokenReview, spec: {token, audiences}}
-// and read status.authenticated / status.user / status.error / status.audiences from the answer. Transport, retries (upstream's
-// backoff) and the one timeout bounding the whole review are core/client/webhook-client.ts's.
+// and read status.authenticated / status.user / status.error / status.audiences from the answer. Transport, retries (client-go's
+// Retry-After ones inside upstream's backoff) and the timeout of each attempt are core/client/webhook-client.ts's.
 //
 // Error messages never carry the token or the response body (a webhook may echo the token).
 import type { UserInfo } from '../../core/authn/user.js';
 import type { WebhookConnection } from '../../core/client/kubeconfig.js';
+import type { Logger } from '../../core/log.js';
 import { WebhookClient, type Backoff } from '../../core/client/webhook-client.js';
-import { answerKindMismatch } from '../../core/api/answer-kind.js';
+import { answerKindMismatch, statusAnswerConversion } from '../../core/api/answer-kind.js';
 import { parseGroupVersion } from '../../core/api/group-version.js';
 import { goStructFieldError } from '../../core/api/patch/json-value.js';
 
@@ -34,8 +35,9 @@ export interface TokenReviewClientOptions {
   readonly timeoutMs?: number;
   readonly backoff?: Backoff;
   /** Waits between retries; injectable so tests need not sleep. */
-  readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  readonly sleep?: (ms: number) => Promise<void>;
   readonly random?: () => number;
+  readonly logger?: Logger;
 }
 
 export class TokenReviewError extends Error {
@@ -57,6 +59,8 @@ const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !
 export function parseReview(body: unknown, apiVersion: string): ReviewResult {
   const bad = (why: string) => new TokenReviewError(`malformed TokenReview response: ${why}`);
   if (!isObj(body)) throw bad('not a JSON object');
+  const statusAnswer = statusAnswerConversion(body, { ...parseGroupVersion(apiVersion)!, kind: 'TokenReview' });
+  if (statusAnswer) throw new TokenReviewError(statusAnswer);
   const mismatch = answerKindMismatch(body, { ...parseGroupVersion(apiVersion)!, kind: 'TokenReview' });
   if (mismatch) throw bad(mismatch);
   const pkg = parseGroupVersion(apiVersion)!.version;
@@ -124,6 +128,7 @@ export class TokenReviewClient {
       ...(o.backoff ? { backoff: o.backoff } : {}),
       ...(o.sleep ? { sleep: o.sleep } : {}),
       ...(o.random ? { random: o.random } : {}),
+      ...(o.logger ? { logger: o.logger } : {}),
     });
   }
 

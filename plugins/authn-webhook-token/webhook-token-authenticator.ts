@@ -27,10 +27,10 @@ export const WEBHOOK_VERSION_FLAG = 'authentication-token-webhook-version';
 export const WEBHOOK_TOKEN_STAGE = 10;
 
 export interface WebhookTokenAuthenticatorDeps {
-  /** Bound on one review, retries included (default 30s). */
+  /** Bound on each attempt of a review (default 30s, upstream's LoadKubeconfig timeout), not on the attempts together. */
   readonly timeoutMs?: number;
   readonly backoff?: Backoff;
-  readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  readonly sleep?: (ms: number) => Promise<void>;
   /** Cache clock, milliseconds since the epoch. */
   readonly now?: () => number;
   readonly maxCacheEntries?: number;
@@ -72,6 +72,7 @@ export function createWebhookTokenAuthenticator(deps: WebhookTokenAuthenticatorD
             ...(deps.timeoutMs !== undefined ? { timeoutMs: deps.timeoutMs } : {}),
             ...(deps.backoff ? { backoff: deps.backoff } : {}),
             ...(deps.sleep ? { sleep: deps.sleep } : {}),
+            logger: log,
           });
         } catch (err) {
           const why = err instanceof KubeconfigError ? err.message : `TLS settings: ${(err as Error).message}`;

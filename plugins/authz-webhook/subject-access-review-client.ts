@@ -6,7 +6,11 @@ import type { WebhookConnection } from '../../core/client/kubeconfig.js';
 import { WebhookClient, type Backoff } from '../../core/client/webhook-client.js';
 import { specToWire, type SubjectAccessReviewSpec } from '../../core/authz/subject-access-review.js';
 import type { SubjectAccessReviewVersion } from '../../core/authz/webhook-settings.js';
-import { parseReviewStatus, type ReviewStatus } from '../../core/authz/review-status.js';
+import { parseReviewStatus, SubjectAccessReviewError, type ReviewStatus } from '../../core/authz/review-status.js';
+import { statusAnswerConversion } from '../../core/api/answer-kind.js';
+import type { Logger } from '../../core/log.js';
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export const SUBJECT_ACCESS_REVIEW_GROUP = 'authorization.k8s.io';
 
@@ -17,7 +21,8 @@ export interface SubjectAccessReviewClientOptions {
   readonly version: SubjectAccessReviewVersion;
   readonly timeoutMs: number;
   readonly backoff?: Backoff;
-  readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  readonly sleep?: (ms: number) => Promise<void>;
+  readonly logger?: Logger;
 }
 
 export class SubjectAccessReviewClient {
@@ -32,6 +37,7 @@ export class SubjectAccessReviewClient {
       connection: o.connection, timeoutMs: o.timeoutMs, clientTimeout: true,
       ...(o.backoff ? { backoff: o.backoff } : {}),
       ...(o.sleep ? { sleep: o.sleep } : {}),
+      ...(o.logger ? { logger: o.logger } : {}),
     });
   }
 
@@ -42,6 +48,9 @@ export class SubjectAccessReviewClient {
     const body = JSON.stringify({ apiVersion: this.apiVersion, kind: 'SubjectAccessReview', spec: specToWire(spec, this.#version) });
     // Decoded into the version asked, as upstream's client does: an answer of the other version
     // has no conversion into it and is an error.
-    return parseReviewStatus(await this.#client.post(body), this.apiVersion);
+    const answer = await this.#client.post(body);
+    const status = isObject(answer) ? statusAnswerConversion(answer, { group: SUBJECT_ACCESS_REVIEW_GROUP, version: this.#version, kind: 'SubjectAccessReview' }) : undefined;
+    if (status) throw new SubjectAccessReviewError(status);
+    return parseReviewStatus(answer, this.apiVersion);
   }
 }

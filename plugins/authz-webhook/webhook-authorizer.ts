@@ -34,7 +34,7 @@ const LEGACY_TIMEOUT_MS = 30_000;
 
 export interface WebhookAuthorizerDeps {
   readonly backoff?: Backoff;
-  readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  readonly sleep?: (ms: number) => Promise<void>;
   /** Cache clock, milliseconds since the epoch. */
   readonly now?: () => number;
   readonly maxCacheEntries?: number;
@@ -95,6 +95,7 @@ export function createWebhookAuthorizer(deps: WebhookAuthorizerDeps = {}): Plugi
               connection: loadKubeconfig(settings.kubeConfigFile), version: settings.subjectAccessReviewVersion, timeoutMs: settings.timeoutMs,
               ...(deps.backoff ? { backoff: deps.backoff } : {}),
               ...(deps.sleep ? { sleep: deps.sleep } : {}),
+              logger: log,
             });
           } catch (err) {
             throw new StartupError(`${where}: ${err instanceof KubeconfigError ? err.message : `TLS settings: ${(err as Error).message}`}`);

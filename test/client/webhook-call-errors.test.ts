@@ -39,6 +39,8 @@ const REPLIES: Record<string, Reply | 'hang'> = {
   '/string-verdict': json(200, { status: { authenticated: 'yes', allowed: 'yes' } }),
   '/status-list': json(200, { status: [] }),
   '/hang': 'hang',
+  '/status-failure': json(200, { kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'Forbidden', message: 'no reviews today', code: 403 }),
+  '/status-success': json(200, { kind: 'Status', apiVersion: 'v1', status: 'Success', code: 200 }),
 };
 
 const GENERIC_500 = (said: string) => `an error on the server ("${said}") has prevented the request from succeeding`;
@@ -111,6 +113,18 @@ const ROWS: readonly Row[] = [
     what: 'a status that is no object: Go\'s decoder into the typed review', path: '/status-list',
     error: () => 'json: cannot unmarshal array into Go struct field TokenReview.status of type v1beta1.TokenReviewStatus',
     authzError: () => 'json: cannot unmarshal array into Go struct field SubjectAccessReview.status of type v1.SubjectAccessReviewStatus',
+  },
+  {
+    // The webhook's codec converts what it decoded into the review, and there is no conversion
+    // from a Status: Into never gets to read it as an error, whatever its status.
+    what: 'a 200 with a Status (Failure): the converter\'s words, not retried', path: '/status-failure', attempts: 1,
+    error: () => 'converting (v1.Status) to (v1beta1.TokenReview): unknown conversion',
+    authzError: () => 'converting (v1.Status) to (v1.SubjectAccessReview): unknown conversion',
+  },
+  {
+    what: 'a 200 with a Status (Success): the same', path: '/status-success', attempts: 1,
+    error: () => 'converting (v1.Status) to (v1beta1.TokenReview): unknown conversion',
+    authzError: () => 'converting (v1.Status) to (v1.SubjectAccessReview): unknown conversion',
   },
   { what: 'an empty 200: Into\'s words', path: '/empty', error: () => '0-length response with status code: 200 and content type: application/json' },
   {
