@@ -126,6 +126,14 @@ describe('other bodies of a million bad list items', () => {
       first: { reason: 'FieldValueRequired', message: 'Required value', field: 'subjects[0].name' }, at999: 'subjects[499].kind',
     },
     {
+      name: 'ValidatingWebhookConfiguration webhooks[0].rules', path: '/apis/admissionregistration.platform/v1/validatingwebhookconfigurations',
+      body: fill({
+        apiVersion: 'admissionregistration.platform/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name: 'w' },
+        webhooks: [{ name: 'a.example.com', sideEffects: 'None', admissionReviewVersions: ['v1'], clientConfig: { url: 'https://a.example.com' }, rules: 'HOLE' }],
+      }, '{}'),
+      first: { reason: 'FieldValueRequired', message: 'Required value', field: 'webhooks[0].rules[0].operations' }, at999: 'webhooks[0].rules[249].resources',
+    },
+    {
       name: 'metadata.labels', path: '/api/v1/namespaces/default/secrets',
       body: JSON.stringify({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's', labels: Object.fromEntries(Array.from({ length: 200_000 }, (_, i) => [`%${i}`, ''])) } }),
       first: { reason: 'FieldValueInvalid', message: 'Invalid value: "%0": name part must consist of alphanumeric characters, \'-\', \'_\' or \'.\', and must start and end with an alphanumeric character (e.g. \'MyName\',  or \'my.name\',  or \'123-abc\', regex used for validation is \'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]\')', field: 'metadata.labels' },
