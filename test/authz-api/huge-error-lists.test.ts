@@ -134,6 +134,16 @@ describe('other bodies of a million bad list items', () => {
       first: { reason: 'FieldValueRequired', message: 'Required value', field: 'webhooks[0].rules[0].operations' }, at999: 'webhooks[0].rules[249].resources',
     },
     {
+      name: 'Role rules, each with an unknown field (fieldValidation Warn)', path: '/apis/rbac.authorization.k8s.io/v1/namespaces/default/roles?fieldValidation=Warn',
+      body: fill({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'u' }, rules: 'HOLE' }, '{"x":1}'),
+      first: { reason: 'FieldValueRequired', message: 'Required value: verbs must contain at least one value', field: 'rules[0].verbs' }, at999: 'rules[333].verbs',
+    },
+    {
+      name: 'Node spec.taints', path: '/api/v1/nodes',
+      body: fill({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'n' }, spec: { taints: 'HOLE' } }, '{}'),
+      first: { reason: 'FieldValueInvalid', message: EMPTY_KEY, field: 'metadata.taints[0].key' }, at999: 'metadata.taints[250].key',
+    },
+    {
       name: 'metadata.labels', path: '/api/v1/namespaces/default/secrets',
       body: JSON.stringify({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's', labels: Object.fromEntries(Array.from({ length: 200_000 }, (_, i) => [`%${i}`, ''])) } }),
       first: { reason: 'FieldValueInvalid', message: 'Invalid value: "%0": name part must consist of alphanumeric characters, \'-\', \'_\' or \'.\', and must start and end with an alphanumeric character (e.g. \'MyName\',  or \'my.name\',  or \'123-abc\', regex used for validation is \'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]\')', field: 'metadata.labels' },
