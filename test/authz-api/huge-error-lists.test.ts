@@ -144,6 +144,20 @@ describe('other bodies of a million bad list items', () => {
       first: { reason: 'FieldValueInvalid', message: EMPTY_KEY, field: 'metadata.taints[0].key' }, at999: 'metadata.taints[250].key',
     },
     {
+      name: 'Secret metadata.finalizers', path: '/api/v1/namespaces/default/secrets',
+      body: fill({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'f', finalizers: 'HOLE' } }, '"%"'),
+      first: { reason: 'FieldValueInvalid', message: KEY_SYNTAX.replace('""', '"%"'), field: 'metadata.finalizers[0]' }, at999: 'metadata.finalizers[999]',
+    },
+    {
+      name: 'Secret data', path: '/api/v1/namespaces/default/secrets',
+      body: JSON.stringify({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'd' }, data: Object.fromEntries(Array.from({ length: 200_000 }, (_, i) => [`%${i}`, ''])) }),
+      first: {
+        reason: 'FieldValueInvalid', field: 'data[%0]',
+        message: 'Invalid value: "%0": a valid config key must consist of alphanumeric characters, \'-\', \'_\' or \'.\' (e.g. \'key.name\',  or \'KEY_NAME\',  or \'key-name\', regex used for validation is \'[-._a-zA-Z0-9]+\')',
+      },
+      at999: 'data[%999]',
+    },
+    {
       name: 'metadata.labels', path: '/api/v1/namespaces/default/secrets',
       body: JSON.stringify({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's', labels: Object.fromEntries(Array.from({ length: 200_000 }, (_, i) => [`%${i}`, ''])) } }),
       first: { reason: 'FieldValueInvalid', message: 'Invalid value: "%0": name part must consist of alphanumeric characters, \'-\', \'_\' or \'.\', and must start and end with an alphanumeric character (e.g. \'MyName\',  or \'my.name\',  or \'123-abc\', regex used for validation is \'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]\')', field: 'metadata.labels' },
