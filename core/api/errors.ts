@@ -1,6 +1,6 @@
 // Every failure the API answers with is a StatusError: a meta/v1 Status body plus its HTTP code.
 // Messages follow apimachinery's errors.go (k8s-behaviour.md §8.1) word for word.
-import { aggregateFieldErrors, type FieldError } from './field-errors.js';
+import { aggregateFieldErrors, isFull, MAX_REPORTED_FIELD_ERRORS, tooManyFieldErrors, type FieldError } from './field-errors.js';
 
 export interface StatusCause { reason?: string; message?: string; field?: string }
 export interface StatusDetails {
@@ -82,14 +82,18 @@ export const errors = {
   }),
   staleResourceVersion: (r: QualifiedResource, name: string) => errors.conflict(r, name,
     'the object has been modified; please apply your changes to the latest version and try again'),
-  invalid: (kind: { group: string; kind: string }, name: string, causes: readonly FieldError[]) => new StatusError({
-    code: 422, reason: 'Invalid',
-    message: `${kind.kind}${kind.group ? '.' + kind.group : ''} "${name}" is invalid: ${aggregateFieldErrors(causes)}`,
-    details: {
-      name, group: kind.group, kind: kind.kind,
-      causes: causes.map((c) => ({ reason: c.type, message: c.message, field: c.field })),
-    },
-  }),
+  invalid: (kind: { group: string; kind: string }, name: string, errs: readonly FieldError[]) => {
+    const causes = isFull(errs) ? [...errs.slice(0, MAX_REPORTED_FIELD_ERRORS), tooManyFieldErrors()] : errs;
+    return new StatusError({
+      code: 422, reason: 'Invalid',
+      message: `${kind.kind}${kind.group ? '.' + kind.group : ''} "${name}" is invalid: ${aggregateFieldErrors(causes)}`,
+      details: {
+        name, group: kind.group, kind: kind.kind,
+        // StatusCause.Field is omitempty: the too-many note names no field.
+        causes: causes.map((c) => ({ reason: c.type, message: c.message, ...(c.field ? { field: c.field } : {}) })),
+      },
+    });
+  },
   badRequest: (message: string) => new StatusError({ code: 400, reason: 'BadRequest', message }),
   unauthorized: (message = 'Unauthorized') => new StatusError({ code: 401, reason: 'Unauthorized', message }),
   forbidden: (r: QualifiedResource, name: string, why: string) => new StatusError({

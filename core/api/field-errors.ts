@@ -62,6 +62,43 @@ export const fieldError = {
   }),
 };
 
+/**
+ * How many field errors one Invalid answer reports (errors.invalid). Upstream reports every one,
+ * but a 3 MiB body of a million bad list items then costs gigabytes here: the first ones, and a
+ * last cause saying there were more, are what a client can act on. Validators that walk a list
+ * from a body stop once they have more than this (validateEach), so that cost is bounded too.
+ */
+export const MAX_REPORTED_FIELD_ERRORS = 1000;
+
+/** The last cause of an answer that had more errors than it reports. */
+export const tooManyFieldErrors = (): FieldError => ({
+  type: 'FieldValueTooMany', field: '',
+  message: `Too many errors: only the first ${MAX_REPORTED_FIELD_ERRORS} are reported, the rest were not checked`,
+});
+
+/** True once `errs` holds more than an answer reports: looking for more is wasted work. */
+export const isFull = (errs: readonly FieldError[]): boolean => errs.length > MAX_REPORTED_FIELD_ERRORS;
+
+/**
+ * Checks the items in order, appending what `each` returns (or `each` pushes onto `errs` itself),
+ * and stops after the item where `errs` became full: a body's list of a million bad items costs
+ * what a thousand do. Returns `errs`.
+ */
+export function validateEach<T>(errs: FieldError[], items: readonly T[] | null | undefined, each: (item: T, i: number) => readonly FieldError[] | void): FieldError[] {
+  const n = items?.length ?? 0;
+  for (let i = 0; i < n && !isFull(errs); i++) {
+    const more = each(items![i]!, i);
+    if (more) appendErrors(errs, more);
+  }
+  return errs;
+}
+
+/** errs.push(...more) without passing `more` as arguments, which overflows the stack past ~100k. */
+export function appendErrors(errs: FieldError[], more: readonly FieldError[]): FieldError[] {
+  for (const e of more) errs.push(e);
+  return errs;
+}
+
 /** `path: body`, as field.Error.Error() prints it. */
 export function formatFieldError(e: FieldError): string {
   return e.field ? `${e.field}: ${e.message}` : e.message;

@@ -12,7 +12,8 @@ export function pruneUnknownFields(value: unknown, schema: JsonSchema, path = ''
   const unknown: string[] = [];
   if (schema['x-kubernetes-preserve-unknown-fields']) return unknown;
   if (Array.isArray(value)) {
-    if (schema.items) value.forEach((v, i) => unknown.push(...pruneUnknownFields(v, schema.items!, `${path}[${i}]`)));
+    // Pushed one by one: a million unknown fields spread as arguments overflow the stack.
+    if (schema.items) value.forEach((v, i) => { for (const p of pruneUnknownFields(v, schema.items!, `${path}[${i}]`)) unknown.push(p); });
     return unknown;
   }
   if (!isObject(value)) return unknown;
@@ -21,7 +22,7 @@ export function pruneUnknownFields(value: unknown, schema: JsonSchema, path = ''
   for (const key of Object.keys(value)) {
     const child = path ? `${path}.${key}` : key;
     const sub = props?.[key] ?? (typeof extra === 'object' ? extra : undefined);
-    if (sub) unknown.push(...pruneUnknownFields(value[key], sub, child));
+    if (sub) for (const p of pruneUnknownFields(value[key], sub, child)) unknown.push(p);
     else if (props && extra !== true) {
       unknown.push(child);
       delete value[key];

@@ -2,7 +2,7 @@
 // which the core kinds' ValidateObjectMeta and ValidateObjectMetaUpdate add to the generic checks:
 // a name without a '/' must be one of the standard ones. Other groups (CSRs) accept any qualified
 // name, so the rule is called by the core strategies, not by the generic store.
-import { fieldError, type FieldError } from '../api/field-errors.js';
+import { fieldError, validateEach, type FieldError } from '../api/field-errors.js';
 import type { ObjectMeta } from '../api/meta.js';
 import { qualifiedNameErrors } from '../api/selectors/label-syntax.js';
 
@@ -20,7 +20,7 @@ export function kubeFinalizerNameErrors(value: string, field: string): FieldErro
 
 /** The core kinds' extra metadata.finalizers check, each name at its index. */
 export function coreFinalizerErrors(meta: ObjectMeta): FieldError[] {
-  return (meta.finalizers ?? []).flatMap((f, i) => kubeFinalizerNameErrors(f, `metadata.finalizers[${i}]`));
+  return validateEach([], meta.finalizers, (f, i) => kubeFinalizerNameErrors(f, `metadata.finalizers[${i}]`));
 }
 
 /** validateFinalizerName (a Namespace's spec.finalizers): a qualified name, then the core rule. */

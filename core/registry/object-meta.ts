@@ -1,6 +1,6 @@
 // Generic ObjectMeta validation (apimachinery/pkg/api/validation/objectmeta.go), run by the store
 // before a resource's own strategy validation.
-import { fieldError, type FieldError } from '../api/field-errors.js';
+import { appendErrors, fieldError, isFull, validateEach, type FieldError } from '../api/field-errors.js';
 import type { ApiObject, ObjectMeta } from '../api/meta.js';
 import { labelValueErrors, qualifiedNameErrors } from '../api/selectors/label-syntax.js';
 import { goTime } from '../go-time-text.js';
@@ -8,19 +8,18 @@ import { goTime } from '../go-time-text.js';
 const TOTAL_ANNOTATION_SIZE_LIMIT = 256 * 1024;
 
 function validateLabels(labels: Record<string, string> | undefined): FieldError[] {
-  const out: FieldError[] = [];
-  for (const [k, v] of Object.entries(labels ?? {})) {
-    for (const msg of qualifiedNameErrors(k)) out.push(fieldError.invalid('metadata.labels', k, msg));
-    for (const msg of labelValueErrors(v)) out.push(fieldError.invalid('metadata.labels', v, msg));
-  }
-  return out;
+  return validateEach([], Object.entries(labels ?? {}), ([k, v]) => [
+    ...qualifiedNameErrors(k).map((msg) => fieldError.invalid('metadata.labels', k, msg)),
+    ...labelValueErrors(v).map((msg) => fieldError.invalid('metadata.labels', v, msg)),
+  ]);
 }
 
 function validateAnnotations(annotations: Record<string, string> | undefined): FieldError[] {
   const out: FieldError[] = [];
   let total = 0;
   for (const [k, v] of Object.entries(annotations ?? {})) {
-    for (const msg of qualifiedNameErrors(k.toLowerCase())) out.push(fieldError.invalid('metadata.annotations', k, msg));
+    // The size counts every annotation; the keys are checked only while the answer has room.
+    if (!isFull(out)) for (const msg of qualifiedNameErrors(k.toLowerCase())) out.push(fieldError.invalid('metadata.annotations', k, msg));
     total += k.length + v.length;
   }
   if (total > TOTAL_ANNOTATION_SIZE_LIMIT) out.push(fieldError.tooLong('metadata.annotations', TOTAL_ANNOTATION_SIZE_LIMIT));
@@ -41,11 +40,9 @@ export function validateObjectMeta(meta: ObjectMeta, namespaced: boolean): Field
   if (namespaced && !meta.namespace) out.push(fieldError.required('metadata.namespace', ''));
   if (!namespaced && meta.namespace) out.push(fieldError.forbidden('metadata.namespace', 'not allowed on this type'));
   if ((meta.generation ?? 0) < 0) out.push(fieldError.invalid('metadata.generation', meta.generation ?? 0, 'must be greater than or equal to 0'));
-  out.push(...validateLabels(meta.labels), ...validateAnnotations(meta.annotations));
-  for (const [i, f] of (meta.finalizers ?? []).entries()) {
-    for (const msg of qualifiedNameErrors(f)) out.push(fieldError.invalid(`metadata.finalizers[${i}]`, f, msg));
-  }
-  return out;
+  appendErrors(out, validateLabels(meta.labels));
+  appendErrors(out, validateAnnotations(meta.annotations));
+  return validateEach(out, meta.finalizers, (f, i) => qualifiedNameErrors(f).map((msg) => fieldError.invalid(`metadata.finalizers[${i}]`, f, msg)));
 }
 
 const immutable = ['name', 'namespace', 'uid', 'creationTimestamp'] as const;
@@ -81,7 +78,8 @@ export function validateObjectMetaUpdate(meta: ObjectMeta, old: ObjectMeta, name
   if ((meta.deletionGracePeriodSeconds ?? null) !== (old.deletionGracePeriodSeconds ?? null)) {
     out.push(fieldError.invalid('metadata.deletionGracePeriodSeconds', meta.deletionGracePeriodSeconds ?? null, 'field is immutable'));
   }
-  out.push(...validateLabels(meta.labels), ...validateAnnotations(meta.annotations));
+  appendErrors(out, validateLabels(meta.labels));
+  appendErrors(out, validateAnnotations(meta.annotations));
   void namespaced;
   return out;
 }

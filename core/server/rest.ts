@@ -111,7 +111,9 @@ export function decodeObject(target: ResourceStore | BodyKind, value: unknown, j
     const cause = `strict decoding error: ${problems.join(', ')}`;
     throw fail ? fail(cause) : errors.badRequest(cause);
   }
-  if (validation === 'Warn') warnings.push(...problems);
+  // One by one: a body of a million unknown fields would overflow the stack as spread arguments
+  // (the warning recorder keeps only what fits its limit).
+  if (validation === 'Warn') for (const p of problems) warnings.push(p);
   obj.apiVersion = accepted ?? t.apiVersion;
   obj.kind = t.kind;
   dropEmptyMetaCollections(obj);

@@ -3,7 +3,7 @@
 // same checks, order, field paths and messages. On update the rules that were tightened after
 // v1beta1 (side effects, review versions, unique names, selector values, match conditions) are
 // only enforced when the old object already met them, as upstream does for stored objects.
-import { fieldError, type FieldError } from '../../core/api/field-errors.js';
+import { appendErrors, fieldError, validateEach, type FieldError } from '../../core/api/field-errors.js';
 import { dns1123SubdomainErrors, qualifiedNameErrors, regexError } from '../../core/api/selectors/label-syntax.js';
 import { compileMatchCondition } from './cel/compile.js';
 import { GoUrlError, parseGoUrl } from './go-url.js';
@@ -59,7 +59,7 @@ function validateResources(resources: readonly string[], path: string): FieldErr
   let hasDoubleWildcard = false;
   let hasSingleWildcard = false;
   let hasResourceWithoutSubresource = false;
-  resources.forEach((resSub, i) => {
+  validateEach(errs, resources, (resSub, i) => {
     if (resSub === '') { errs.push(fieldError.required(`${path}[${i}]`, '')); return; }
     if (resSub === '*/*') hasDoubleWildcard = true;
     if (resSub === '*') hasSingleWildcard = true;
@@ -82,7 +82,7 @@ function validateRule(rule: RuleWithOperations, path: string): FieldError[] {
   const ops = rule.operations ?? [];
   if (ops.length === 0) errs.push(fieldError.required(`${path}.operations`, ''));
   if (ops.length > 1 && ops.includes('*')) errs.push(fieldError.invalid(`${path}.operations`, ops, "if '*' is present, must not specify other operations"));
-  ops.forEach((op, i) => {
+  validateEach(errs, ops, (op, i) => {
     if (!(OPERATIONS as readonly string[]).includes(op)) errs.push(fieldError.notSupported(`${path}.operations[${i}]`, op, OPERATIONS));
   });
   const groups = rule.apiGroups ?? [];
@@ -91,8 +91,8 @@ function validateRule(rule: RuleWithOperations, path: string): FieldError[] {
   const versions = rule.apiVersions ?? [];
   if (versions.length === 0) errs.push(fieldError.required(`${path}.apiVersions`, ''));
   if (versions.length > 1 && versions.includes('*')) errs.push(fieldError.invalid(`${path}.apiVersions`, versions, "if '*' is present, must not specify other API versions"));
-  versions.forEach((v, i) => { if (v === '') errs.push(fieldError.required(`${path}.apiVersions[${i}]`, '')); });
-  errs.push(...validateResources(rule.resources ?? [], `${path}.resources`));
+  validateEach(errs, versions, (v, i) => (v === '' ? [fieldError.required(`${path}.apiVersions[${i}]`, '')] : []));
+  appendErrors(errs, validateResources(rule.resources ?? [], `${path}.resources`));
   if (rule.scope !== undefined && !(SCOPES as readonly string[]).includes(rule.scope)) errs.push(fieldError.notSupported(`${path}.scope`, rule.scope, SCOPES));
   return errs;
 }
@@ -142,7 +142,7 @@ function validateMatchConditions(conditions: readonly MatchCondition[], path: st
   const errs: FieldError[] = [];
   if (conditions.length > MAX_MATCH_CONDITIONS) errs.push(tooMany(path, conditions.length, MAX_MATCH_CONDITIONS));
   const names = new Set<string>();
-  conditions.forEach((c, i) => {
+  validateEach(errs, conditions, (c, i) => {
     const at = `${path}[${i}]`;
     const expression = (c.expression ?? '').trim();
     if (expression === '') errs.push(fieldError.required(`${at}.expression`, ''));
@@ -163,7 +163,7 @@ function validateMatchConditions(conditions: readonly MatchCondition[], path: st
 
 function validateWebhook(hook: Webhook, mutating: boolean, opts: ValidationOptions, path: string): FieldError[] {
   const errs: FieldError[] = [...fullyQualifiedNameErrors(`${path}.name`, hook.name ?? '')];
-  (hook.rules ?? []).forEach((r, i) => errs.push(...validateRule(r, `${path}.rules[${i}]`)));
+  validateEach(errs, hook.rules, (r, i) => validateRule(r, `${path}.rules[${i}]`));
   if (hook.failurePolicy !== undefined && !(FAILURE_POLICIES as readonly string[]).includes(hook.failurePolicy)) {
     errs.push(fieldError.notSupported(`${path}.failurePolicy`, hook.failurePolicy, FAILURE_POLICIES));
   }
@@ -178,16 +178,16 @@ function validateWebhook(hook: Webhook, mutating: boolean, opts: ValidationOptio
   }
   const selectorErrs = (p: string, s: Webhook['namespaceSelector']) => validateLabelSelector(s, p)
     .filter((e) => !(opts.allowInvalidLabelValueInSelector && /\.values\[\d+\]$/.test(e.field)));
-  errs.push(...selectorErrs(`${path}.namespaceSelector`, hook.namespaceSelector));
-  errs.push(...selectorErrs(`${path}.objectSelector`, hook.objectSelector));
+  appendErrors(errs, selectorErrs(`${path}.namespaceSelector`, hook.namespaceSelector));
+  appendErrors(errs, selectorErrs(`${path}.objectSelector`, hook.objectSelector));
   if (mutating && hook.reinvocationPolicy !== undefined && !(REINVOCATION_POLICIES as readonly string[]).includes(hook.reinvocationPolicy)) {
     errs.push(fieldError.notSupported(`${path}.reinvocationPolicy`, hook.reinvocationPolicy, REINVOCATION_POLICIES));
   }
   const cc = hook.clientConfig ?? {};
   if ((cc.url === undefined) === (cc.service === undefined)) errs.push(fieldError.required(`${path}.clientConfig`, 'exactly one of url or service is required'));
-  else if (cc.url !== undefined) errs.push(...validateWebhookUrl(`${path}.clientConfig.url`, cc.url));
-  else errs.push(...validateWebhookService(`${path}.clientConfig.service`, cc.service!));
-  if (!opts.ignoreMatchConditions) errs.push(...validateMatchConditions(hook.matchConditions ?? [], `${path}.matchConditions`));
+  else if (cc.url !== undefined) appendErrors(errs, validateWebhookUrl(`${path}.clientConfig.url`, cc.url));
+  else appendErrors(errs, validateWebhookService(`${path}.clientConfig.service`, cc.service!));
+  if (!opts.ignoreMatchConditions) appendErrors(errs, validateMatchConditions(hook.matchConditions ?? [], `${path}.matchConditions`));
   return errs;
 }
 
@@ -197,7 +197,7 @@ function validateAdmissionReviewVersions(versions: readonly string[], requireRec
   const errs: FieldError[] = [];
   const seen = new Set<string>();
   let hasAccepted = false;
-  versions.forEach((v, i) => {
+  validateEach(errs, versions, (v, i) => {
     if (seen.has(v)) { errs.push(fieldError.invalid(`${path}[${i}]`, v, 'duplicate version')); return; }
     seen.add(v);
     for (const msg of dns1035LabelErrors(v)) errs.push(fieldError.invalid(`${path}[${i}]`, v, msg));
@@ -211,10 +211,10 @@ function validateAdmissionReviewVersions(versions: readonly string[], requireRec
 export function validateConfiguration(obj: WebhookConfiguration, mutating: boolean, opts: ValidationOptions = CREATE_OPTIONS): FieldError[] {
   const errs: FieldError[] = [];
   const names = new Set<string>();
-  (obj.webhooks ?? []).forEach((hook, i) => {
+  validateEach(errs, obj.webhooks, (hook, i) => {
     const at = `webhooks[${i}]`;
-    errs.push(...validateWebhook(hook, mutating, opts, at));
-    errs.push(...validateAdmissionReviewVersions(hook.admissionReviewVersions ?? [], opts.requireRecognizedAdmissionReviewVersion, `${at}.admissionReviewVersions`));
+    appendErrors(errs, validateWebhook(hook, mutating, opts, at));
+    appendErrors(errs, validateAdmissionReviewVersions(hook.admissionReviewVersions ?? [], opts.requireRecognizedAdmissionReviewVersion, `${at}.admissionReviewVersions`));
     if (opts.requireUniqueWebhookNames && hook.name) {
       if (names.has(hook.name)) errs.push(fieldError.duplicate(`${at}.name`, hook.name));
       else names.add(hook.name);

@@ -8,7 +8,7 @@
 // built for Kubernetes post them; upstream serves them all in that one group.
 import { isGoEmptyValue } from '../../core/api/go-empty.js';
 import { errors } from '../../core/api/errors.js';
-import { fieldError, goQuote, type FieldError } from '../../core/api/field-errors.js';
+import { appendErrors, fieldError, goQuote, type FieldError } from '../../core/api/field-errors.js';
 import { goObjectMeta } from '../../core/api/go-object-meta.js';
 import type { ApiObject } from '../../core/api/meta.js';
 import type { UserInfo } from '../../core/authn/user.js';
@@ -65,7 +65,7 @@ function specErrors(spec: ReviewSpec, self: boolean): FieldError[] {
   if (res && nonRes) errs.push(invalidStruct('spec.nonResourceAttributes', goNonResourceAttributes(nonRes), 'cannot be specified in combination with resourceAttributes'));
   if (!res && !nonRes) errs.push(fieldError.invalid('spec.resourceAttributes', 'null', 'exactly one of nonResourceAttributes or resourceAttributes must be specified'));
   if (!self && !spec.user && !(spec.groups?.length)) errs.push(fieldError.invalid('spec.user', spec.user ?? '', 'at least one of user or group must be specified'));
-  if (res) errs.push(...selectorAttributesErrors(res));
+  if (res) appendErrors(errs, selectorAttributesErrors(res));
   return errs;
 }
 

@@ -3,7 +3,7 @@
 // operator may be one this server does not know (a newer client's), its other rules are
 // metav1's. A rawSelector that does not parse is no validation error: the review is answered
 // without it and says so in status.evaluationError.
-import { fieldError, type FieldError } from '../../core/api/field-errors.js';
+import { appendErrors, fieldError, validateEach, type FieldError } from '../../core/api/field-errors.js';
 import { labelValueErrors, qualifiedNameErrors } from '../../core/api/selectors/label-syntax.js';
 import type { SelectorAttributesWire, SelectorRequirementWire } from '../../core/authz/selector-attributes.js';
 
@@ -41,8 +41,7 @@ function labelRequirementErrors(r: SelectorRequirementWire, path: string): Field
   return [
     ...operatorErrors(r, path),
     ...qualifiedNameErrors(r.key ?? '').map((m) => fieldError.invalid(`${path}.key`, r.key ?? '', m)),
-    ...(r.values ?? []).flatMap((v, i) => labelValueErrors(v).map((m) => fieldError.invalid(`${path}.values[${i}]`, v, m))),
-  ];
+  ].concat(validateEach([], r.values, (v, i) => labelValueErrors(v).map((m) => fieldError.invalid(`${path}.values[${i}]`, v, m))));
 }
 
 export function selectorAttributesErrors(ra: { fieldSelector?: SelectorAttributesWire | null; labelSelector?: SelectorAttributesWire | null }): FieldError[] {
@@ -50,8 +49,9 @@ export function selectorAttributesErrors(ra: { fieldSelector?: SelectorAttribute
   const check = (s: SelectorAttributesWire | null | undefined, name: string, each: (r: SelectorRequirementWire, path: string) => FieldError[]) => {
     if (!s) return;
     const path = `${PATH}.${name}`;
-    errs.push(...oneOfErrors(s, path));
-    (s.requirements ?? []).forEach((r, i) => errs.push(...each(r, `${path}.requirements[${i}]`)));
+    appendErrors(errs, oneOfErrors(s, path));
+    // A body may hold a million requirements: past what the answer reports, they are not looked at.
+    validateEach(errs, s.requirements, (r, i) => each(r, `${path}.requirements[${i}]`));
   };
   check(ra.fieldSelector, 'fieldSelector', fieldRequirementErrors);
   check(ra.labelSelector, 'labelSelector', labelRequirementErrors);

@@ -6,7 +6,7 @@
 // be updated (e.g. to add a Failed condition) without first having to repair what it already
 // carries; they are always computed from the old object, so on create everything is strict.
 import { createHash } from 'node:crypto';
-import { fieldError, type FieldError } from '../../core/api/field-errors.js';
+import { appendErrors, fieldError, validateEach, type FieldError } from '../../core/api/field-errors.js';
 import { CryptoError, parseWireCsr, validateCertificatePem, verifyCsr } from '../../core/crypto/index.js';
 import { validateSignerName } from './signer-name.js';
 import { hasDuplicateUsages, hasUnknownUsages, isValidUsage, VALID_USAGES } from './usages.js';
@@ -112,7 +112,7 @@ function validateConditions(conditions: readonly CsrCondition[], opts: CsrValida
   const seen = new Set<string>();
   let hasApproved = false;
   let hasDenied = false;
-  conditions.forEach((c, i) => {
+  validateEach(errs, conditions, (c, i) => {
     const path = `status.conditions[${i}]`;
     const type = str(c?.type);
     const status = str(c?.status);
@@ -154,15 +154,14 @@ export function validateCsr(obj: CertificateSigningRequest, opts: CsrValidationO
   const usages = usagesOf(obj);
   if (usages.length === 0) errs.push(fieldError.required('spec.usages'));
   if (!opts.allowUnknownUsages) {
-    usages.forEach((u, i) => {
-      if (!isValidUsage(u)) errs.push(fieldError.notSupported(`spec.usages[${i}]`, u, VALID_USAGES));
-    });
+    validateEach(errs, usages, (u, i) => (isValidUsage(u) ? [] : [fieldError.notSupported(`spec.usages[${i}]`, u, VALID_USAGES)]));
   }
   if (!opts.allowDuplicateUsages) {
     const seen = new Set<string>();
-    usages.forEach((u, i) => {
-      if (seen.has(u)) errs.push(fieldError.duplicate(`spec.usages[${i}]`, u));
+    validateEach(errs, usages, (u, i) => {
+      if (seen.has(u)) return [fieldError.duplicate(`spec.usages[${i}]`, u)];
       seen.add(u);
+      return [];
     });
   }
 
@@ -178,7 +177,7 @@ export function validateCsr(obj: CertificateSigningRequest, opts: CsrValidationO
     errs.push(fieldError.invalid('spec.expirationSeconds', exp, 'may not specify a duration less than 600 seconds (10 minutes)'));
   }
 
-  errs.push(...validateConditions(conditionsOf(obj), opts));
+  appendErrors(errs, validateConditions(conditionsOf(obj), opts));
 
   if (!opts.allowArbitraryCertificate) {
     const certErr = certificateDataError(certificateOf(obj));

@@ -4,7 +4,7 @@
 // subresource; Secret `stringData` merged into `data` and never stored, `type` defaulted to Opaque
 // and immutable, per-type rules (secret-types.ts), `immutable` honoured.
 import { errors, type StatusError } from '../../core/api/errors.js';
-import { fieldError, type FieldError } from '../../core/api/field-errors.js';
+import { appendErrors, fieldError, isFull, validateEach, type FieldError } from '../../core/api/field-errors.js';
 import type { ApiObject } from '../../core/api/meta.js';
 import { fields, mapEntry, objectMeta, str, eachField } from '../../core/api/protobuf.js';
 import { putEntry } from '../../core/api/own-entry.js';
@@ -102,7 +102,7 @@ function keepSpecFinalizers(obj: Namespace, old: Namespace): void {
 /** ValidateNamespace: the core finalizer rule on metadata, and every spec finalizer a valid name. */
 const validateNamespace = (obj: Namespace): FieldError[] => [
   ...coreFinalizerErrors(obj.metadata),
-  ...(obj.spec?.finalizers ?? []).flatMap((f) => finalizerNameErrors(f, 'spec.finalizers')),
+  ...validateEach([], obj.spec?.finalizers, (f) => finalizerNameErrors(f, 'spec.finalizers')),
 ];
 
 const namespaceStrategy: Strategy<Namespace> = {
@@ -233,15 +233,17 @@ function validateSecret(obj: Secret): FieldError[] {
   const errs = coreFinalizerErrors(obj.metadata);
   let total = 0;
   for (const [key, value] of Object.entries(obj.data ?? {})) {
+    total += Buffer.from(value, 'base64').length;
+    // The size counts every key; the keys are checked only while the answer has room.
+    if (isFull(errs)) continue;
     const field = `data[${key}]`;
     if (Buffer.byteLength(key) > 253) errs.push(fieldError.invalid(field, key, 'must be no more than 253 characters'));
     if (!CONFIG_KEY.test(key)) errs.push(fieldError.invalid(field, key, regexError(CONFIG_KEY_MSG, CONFIG_KEY_FMT, 'key.name', 'KEY_NAME', 'key-name')));
     const chDir = key === '.' ? "must not be '.'" : key === '..' ? "must not be '..'" : key.startsWith('..') ? "must not start with '..'" : undefined;
     if (chDir) errs.push(fieldError.invalid(field, key, chDir));
-    total += Buffer.from(value, 'base64').length;
   }
   if (total > MAX_SECRET_SIZE) errs.push(fieldError.tooLong('data', MAX_SECRET_SIZE));
-  errs.push(...secretTypeErrors(obj));
+  appendErrors(errs, secretTypeErrors(obj));
   return errs;
 }
 

@@ -4,7 +4,7 @@
 // `metadata` path), and node conditions and nodeInfo are not validated at all beyond their types.
 // Bad values that are Go structs render as upstream renders them, JSON of the internal type.
 import { isIP } from 'node:net';
-import { fieldError, FieldPath, type FieldError } from '../../core/api/field-errors.js';
+import { appendErrors, fieldError, FieldPath, validateEach, type FieldError } from '../../core/api/field-errors.js';
 import { compareQuantity, formatQuantity, parseQuantity, quantityOf, type Quantity } from '../../core/api/quantity.js';
 import { labelValueErrors, qualifiedNameErrors } from '../../core/api/selectors/label-syntax.js';
 import { coreFinalizerErrors } from '../../core/registry/core-finalizers.js';
@@ -31,9 +31,9 @@ const taintJson = (t: NodeTaint): string =>
 export function validateNodeTaints(taints: readonly NodeTaint[], path: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
   const seen = new Map<string, Set<string>>();
-  taints.forEach((t, i) => {
+  validateEach(errs, taints, (t, i) => {
     const at = path.index(i);
-    errs.push(...labelNameErrors(t.key ?? '', at.child('key').text));
+    appendErrors(errs, labelNameErrors(t.key ?? '', at.child('key').text));
     const valueErrs = labelValueErrors(t.value ?? '');
     if (valueErrs.length) errs.push(fieldError.invalid(at.child('value').text, t.value ?? '', valueErrs.join(';')));
     const effect = t.effect ?? '';
@@ -58,7 +58,7 @@ function validateNodeAnnotations(annotations: Record<string, string> | undefined
     let parsed: unknown;
     try { parsed = JSON.parse(taints); } catch (e) { return [fieldError.invalid(path.text, ANNOTATION_TAINTS, (e as Error).message)]; }
     if (!Array.isArray(parsed)) return [fieldError.invalid(path.text, ANNOTATION_TAINTS, `json: cannot unmarshal ${parsed === null ? 'null' : typeof parsed} into Go value of type []core.Taint`)];
-    errs.push(...validateNodeTaints(parsed as NodeTaint[], path.child(ANNOTATION_TAINTS)));
+    appendErrors(errs, validateNodeTaints(parsed as NodeTaint[], path.child(ANNOTATION_TAINTS)));
   }
   const avoid = annotations?.[ANNOTATION_PREFER_AVOID_PODS];
   if (avoid) {
@@ -66,7 +66,7 @@ function validateNodeAnnotations(annotations: Record<string, string> | undefined
     try { parsed = JSON.parse(avoid); } catch (e) {
       return [...errs, fieldError.invalid(path.child('AvoidPods').text, ANNOTATION_PREFER_AVOID_PODS, (e as Error).message)];
     }
-    (Array.isArray(parsed?.preferAvoidPods) ? parsed.preferAvoidPods : []).forEach((entry, i) => {
+    validateEach(errs, Array.isArray(parsed?.preferAvoidPods) ? parsed.preferAvoidPods : [], (entry, i) => {
       const at = path.child(ANNOTATION_PREFER_AVOID_PODS).index(i).child('PodSignature');
       const controller = entry?.podSignature?.podController;
       if (!controller) errs.push(fieldError.required(at.text));
@@ -124,7 +124,7 @@ function validatePodCidrs(cidrs: readonly string[]): FieldError[] {
   const errs: FieldError[] = [];
   const path = new FieldPath('spec').child('podCIDRs');
   const families = cidrs.map(cidrFamily);
-  cidrs.forEach((c, i) => {
+  validateEach(errs, cidrs, (c, i) => {
     if (families[i] === undefined) errs.push(fieldError.invalid(path.index(i).text, c, 'must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)'));
   });
   if (cidrs.length > 1) {
@@ -155,9 +155,9 @@ const META = new FieldPath('metadata');
 /** ValidateNode (the generic object-meta part, name included, runs in the store; the core finalizer rule here). */
 export function validateNode(node: Node): FieldError[] {
   const errs = [...coreFinalizerErrors(node.metadata), ...validateNodeAnnotations(node.metadata.annotations, META.child('annotations'))];
-  if (node.spec?.taints?.length) errs.push(...validateNodeTaints(node.spec.taints, META.child('taints')));
-  errs.push(...validateNodeResources(node));
-  if (node.spec?.podCIDRs?.length) errs.push(...validatePodCidrs(node.spec.podCIDRs));
+  if (node.spec?.taints?.length) appendErrors(errs, validateNodeTaints(node.spec.taints, META.child('taints')));
+  appendErrors(errs, validateNodeResources(node));
+  if (node.spec?.podCIDRs?.length) appendErrors(errs, validatePodCidrs(node.spec.podCIDRs));
   return errs;
 }
 
@@ -167,9 +167,9 @@ const CHANGE_FROM_EMPTY_ONLY = 'node updates may not change %s except from "" to
 /** ValidateNodeUpdate: what validateNode checks, plus the fields that may only be set once. */
 export function validateNodeUpdate(node: Node, old: Node): FieldError[] {
   const errs = [...coreFinalizerErrors(node.metadata), ...validateNodeAnnotations(node.metadata.annotations, META.child('annotations'))];
-  errs.push(...validateNodeResources(node));
+  appendErrors(errs, validateNodeResources(node));
   const seen = new Set<string>();
-  (node.status?.addresses ?? []).forEach((a, i) => {
+  validateEach(errs, node.status?.addresses, (a, i) => {
     const key = `${a.type}\u0000${a.address}`;
     if (seen.has(key)) errs.push(rawDuplicate(new FieldPath('status').child('addresses').index(i).text, addressJson(a)));
     seen.add(key);
@@ -180,14 +180,14 @@ export function validateNodeUpdate(node: Node, old: Node): FieldError[] {
   if (oldCidrs.length > 0) {
     const message = CHANGE_FROM_EMPTY_ONLY.replace('%s', 'podCIDR');
     if (oldCidrs.length !== newCidrs.length) errs.push(fieldError.forbidden(spec.child('podCIDRs').text, message));
-    else oldCidrs.forEach((c, i) => { if (c !== newCidrs[i]) errs.push(fieldError.forbidden(spec.child('podCIDRs').text, message)); });
+    else validateEach(errs, oldCidrs, (c, i) => (c !== newCidrs[i] ? [fieldError.forbidden(spec.child('podCIDRs').text, message)] : []));
   }
   const oldProvider = old.spec?.providerID ?? '';
   if (oldProvider !== '' && oldProvider !== (node.spec?.providerID ?? '')) {
     errs.push(fieldError.forbidden(spec.child('providerID').text, CHANGE_FROM_EMPTY_ONLY.replace('%s', 'providerID')));
   }
-  if (node.spec?.configSource) errs.push(...validateConfigSource(node.spec.configSource, spec.child('configSource')));
-  if (node.spec?.taints?.length) errs.push(...validateNodeTaints(node.spec.taints, META.child('taints')));
+  if (node.spec?.configSource) appendErrors(errs, validateConfigSource(node.spec.configSource, spec.child('configSource')));
+  if (node.spec?.taints?.length) appendErrors(errs, validateNodeTaints(node.spec.taints, META.child('taints')));
   if ((node.spec?.externalID ?? '') !== (old.spec?.externalID ?? '')) errs.push(fieldError.forbidden(spec.child('externalID').text, 'may not be updated'));
   return errs;
 }

@@ -1,6 +1,6 @@
 // Field validation of the four RBAC kinds, as pkg/apis/rbac/validation (ObjectMeta and names are
 // checked by the generic store: RBAC names are path segments only, upstream's ValidateRBACName).
-import { fieldError, goQuote, type FieldError } from '../../core/api/field-errors.js';
+import { fieldError, goQuote, validateEach, type FieldError } from '../../core/api/field-errors.js';
 import { labelSelectorFromObject, type LabelSelectorObject } from '../../core/api/selectors/label-selector.js';
 import { dns1123SubdomainErrors, labelValueErrors, qualifiedNameErrors } from '../../core/api/selectors/label-syntax.js';
 import { pathSegmentNameErrors } from '../../core/registry/object-meta.js';
@@ -38,7 +38,7 @@ export function validatePolicyRule(rule: PolicyRule, namespaced: boolean, path: 
 }
 
 const validateRules = (rules: readonly PolicyRule[] | null | undefined, namespaced: boolean): FieldError[] =>
-  (rules ?? []).flatMap((r, i) => validatePolicyRule(r, namespaced, `rules[${i}]`));
+  validateEach([], rules, (r, i) => validatePolicyRule(r, namespaced, `rules[${i}]`));
 
 export const validateRole = (role: Role): FieldError[] => validateRules(role.rules, true);
 
@@ -49,7 +49,7 @@ function validateLabelSelector(sel: LabelSelectorObject, path: string): FieldErr
     for (const msg of qualifiedNameErrors(k)) errs.push(fieldError.invalid(`${path}.matchLabels`, k, msg));
     for (const msg of labelValueErrors(v)) errs.push(fieldError.invalid(`${path}.matchLabels`, v, msg));
   }
-  (sel.matchExpressions ?? []).forEach((expr, i) => {
+  validateEach(errs, sel.matchExpressions, (expr, i) => {
     const at = `${path}.matchExpressions[${i}]`;
     switch (expr.operator) {
       case 'In': case 'NotIn':
@@ -62,9 +62,7 @@ function validateLabelSelector(sel: LabelSelectorObject, path: string): FieldErr
         errs.push(fieldError.invalid(`${at}.operator`, expr.operator ?? '', 'not a valid selector operator'));
     }
     for (const msg of qualifiedNameErrors(expr.key ?? '')) errs.push(fieldError.invalid(`${at}.key`, expr.key ?? '', msg));
-    (expr.values ?? []).forEach((v, j) => {
-      for (const msg of labelValueErrors(v)) errs.push(fieldError.invalid(`${at}.values[${j}]`, v, msg));
-    });
+    validateEach(errs, expr.values, (v, j) => labelValueErrors(v).map((msg) => fieldError.invalid(`${at}.values[${j}]`, v, msg)));
   });
   try { labelSelectorFromObject(sel); } catch { errs.push(fieldError.invalid(path, 'null', 'invalid label selector.')); }
   return errs;
@@ -77,7 +75,7 @@ export function validateClusterRole(role: ClusterRole): FieldError[] {
     const selectors = agg.clusterRoleSelectors ?? [];
     const path = 'aggregationRule.clusterRoleSelectors';
     if (selectors.length === 0) errs.push(fieldError.required(path, 'at least one clusterRoleSelector required if aggregationRule is non-nil'));
-    selectors.forEach((s, i) => errs.push(...validateLabelSelector(s ?? {}, `${path}[${i}]`)));
+    validateEach(errs, selectors, (s, i) => validateLabelSelector(s ?? {}, `${path}[${i}]`));
   }
   return errs;
 }
@@ -114,7 +112,7 @@ export function validateBinding(b: RoleBinding, namespaced: boolean): FieldError
   const name = ref.name ?? '';
   if (name === '') errs.push(fieldError.required('roleRef.name', ''));
   else for (const msg of pathSegmentNameErrors(name, false)) errs.push(fieldError.invalid('roleRef.name', name, msg));
-  (b.subjects ?? []).forEach((s, i) => errs.push(...validateSubject(s ?? {}, namespaced, `subjects[${i}]`)));
+  validateEach(errs, b.subjects, (s, i) => validateSubject(s ?? {}, namespaced, `subjects[${i}]`));
   return errs;
 }
 
