@@ -17,6 +17,11 @@ export interface Attributes {
   readonly name: string;
   /** The field and label selectors of a collection request or an access review; authorizers may ignore them. */
   readonly selectors?: SelectorAttributes;
+  /**
+   * The request's context (its deadline, or the client gone), absent where there is no request or
+   * it is long-running: what an authorizer's calls end with, as upstream's Authorize(ctx, ...).
+   */
+  readonly context?: AbortSignal;
 }
 
 /**

@@ -13,7 +13,9 @@
 // when it is a connection reset, an answered error that is InternalError, Timeout or
 // TooManyRequests, or one asking for a delay (webhook-should-retry.ts), with upstream's backoff
 // (500ms, factor 1.5, jitter 0.2, 5 steps); every other failure, an attempt the timeout ended
-// included, ends the call at once. No timeout bounds the attempts together.
+// included, ends the call at once. The timeout does not bound the attempts together; the caller's
+// context does (post's `context`: the request's for the authorizer, the token cache's 30s shared
+// lookup for the token webhook), as upstream hands its ctx to the backoff and to every Do.
 //
 // Errors are client-go's texts, as the callers' log lines and status show them: an answered error
 // in the server's Status words or NewGenericServerResponse's (webhook-answer.ts), no answer as Go's
@@ -37,6 +39,7 @@ import { formatDuration } from '../flags/duration.js';
 import { goPathClean } from '../go-path-clean.js';
 import { withImpersonation } from './impersonation-headers.js';
 import type { Logger } from '../log.js';
+import { CANCELED, DEADLINE_EXCEEDED } from '../server/request-signal.js';
 
 export interface Backoff {
   readonly initialMs: number;
@@ -63,8 +66,8 @@ export interface WebhookClientOptions {
   readonly backoff?: Backoff;
   /** Gets client-go's `Got a Retry-After ...` line (V(4)) before a retry within an attempt. */
   readonly logger?: Logger;
-  /** The backoff's waits between attempts; injectable so tests need not sleep. */
-  readonly sleep?: (ms: number) => Promise<void>;
+  /** The backoff's waits between attempts (ending early when the caller's context ends); injectable so tests need not sleep. */
+  readonly sleep?: (ms: number, context?: AbortSignal) => Promise<void>;
   readonly random?: () => number;
 }
 
@@ -80,7 +83,7 @@ export class WebhookClient {
   readonly #conn: WebhookConnection;
   readonly #deadlineText: string;
   readonly #backoff: Backoff;
-  readonly #sleep: (ms: number) => Promise<void>;
+  readonly #sleep: (ms: number, context?: AbortSignal) => Promise<void>;
   readonly #random: () => number;
   readonly #agent: http.Agent;
   readonly #url: URL;
@@ -91,7 +94,7 @@ export class WebhookClient {
     this.#conn = o.connection;
     this.timeoutMs = o.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.#backoff = o.backoff ?? DEFAULT_BACKOFF;
-    this.#sleep = o.sleep ?? ((ms) => sleep(ms));
+    this.#sleep = o.sleep ?? ((ms, context) => sleep(ms, context));
     this.#random = o.random ?? Math.random;
     this.#logger = o.logger;
     const c = o.connection;
@@ -118,27 +121,42 @@ export class WebhookClient {
   close(): void { this.#agent.destroy(); }
 
   /** The attempt's timeout ended it: never retried (DefaultShouldRetry knows no client-side deadline). */
-  #cut(signal: AbortSignal): WebhookCallError | undefined {
-    return signal.aborted ? new WebhookCallError(this.#deadlineText) : undefined;
+  #cut(signal: AbortSignal, context: AbortSignal | undefined): WebhookCallError | undefined {
+    return signal.aborted ? this.#ended(context) ?? new WebhookCallError(this.#deadlineText) : undefined;
   }
 
   /** url.Error's `Post "<url>"`. */
   get #shown(): string { return `Post ${JSON.stringify(this.#url.toString())}`; }
 
-  /** POSTs `body` (JSON text) and resolves with the parsed answer; rejects with WebhookCallError. */
-  async post(body: string): Promise<unknown> {
+  /**
+   * POSTs `body` (JSON text) and resolves with the parsed answer; rejects with WebhookCallError.
+   * `context`, when given, is the caller's context (upstream's ctx of WithExponentialBackoff and
+   * each Do): its end cuts the attempt under way with its error and ends a backoff wait with the
+   * last attempt's error, as WithExponentialBackoff returns it, so no attempt outlives it.
+   */
+  async post(body: string, context?: AbortSignal): Promise<unknown> {
     let delay = this.#backoff.initialMs;
     for (let attempt = 1; ; attempt++) {
+      let last: WebhookCallError;
       try {
-        return await this.#do(body);
+        return await this.#do(body, context);
       } catch (err) {
         if (!(err instanceof WebhookCallError)) throw new WebhookCallError(`webhook request failed: ${(err as Error).message}`);
         if (!err.retriable || attempt >= this.#backoff.steps) throw err;
+        last = err;
       }
       const jittered = delay + delay * this.#backoff.jitter * this.#random();
       delay *= this.#backoff.factor;
-      await this.#sleep(jittered);
+      await this.#sleep(jittered, context);
+      if (context?.aborted) throw last;
     }
+  }
+
+  /** The caller's context has ended: ctx.Err()'s text, as client-go's Do fails with it. */
+  #ended(context: AbortSignal | undefined): WebhookCallError | undefined {
+    if (!context?.aborted) return undefined;
+    const reason = context.reason instanceof Error ? context.reason.message : '';
+    return new WebhookCallError(`${this.#shown}: ${reason === CANCELED ? CANCELED : DEADLINE_EXCEEDED}`);
   }
 
   /**
@@ -146,17 +164,18 @@ export class WebhookClient {
    * outlasts the timeout fails as client-go's next attempt on the ended context does, without
    * http.Client's note (its own timer had not run out).
    */
-  #do(body: string): Promise<unknown> {
-    const signal = AbortSignal.timeout(this.timeoutMs);
+  #do(body: string, context: AbortSignal | undefined): Promise<unknown> {
+    const own = AbortSignal.timeout(this.timeoutMs);
+    const signal = context ? AbortSignal.any([own, context]) : own;
     const deadline = Date.now() + this.timeoutMs;
-    return withRetryAfter((mayRetry) => this.#once(body, signal, mayRetry),
+    return withRetryAfter((mayRetry) => this.#once(body, signal, mayRetry, context),
       {
-        deadline, signal, expired: () => new WebhookCallError(`${this.#shown}: context deadline exceeded`),
+        deadline, signal, expired: () => this.#ended(context) ?? new WebhookCallError(`${this.#shown}: ${DEADLINE_EXCEEDED}`),
         retrying: (seconds, attempt) => this.#logger?.v(4).info(`Got a Retry-After ${formatDuration(seconds * 1000)} response for attempt ${attempt} to ${this.#url.href}`),
       });
   }
 
-  #once(body: string, signal: AbortSignal, mayRetry: boolean): Promise<unknown> {
+  #once(body: string, signal: AbortSignal, mayRetry: boolean, context: AbortSignal | undefined): Promise<unknown> {
     const c = this.#conn;
     const lib = c.server.protocol === 'https:' ? https : http;
     return new Promise((resolve, reject) => {
@@ -181,7 +200,7 @@ export class WebhookClient {
           if (size > MAX_RESPONSE_BYTES) { res.destroy(); reject(new WebhookCallError(`${this.#shown}: response body larger than ${MAX_RESPONSE_BYTES} bytes`)); return; }
           chunks.push(chunk);
         });
-        res.on('error', (err: NodeJS.ErrnoException) => reject(this.#cut(signal) ?? new WebhookCallError(`${this.#shown}: ${goTransportReason(err, this.#url)}`)));
+        res.on('error', (err: NodeJS.ErrnoException) => reject(this.#cut(signal, context) ?? new WebhookCallError(`${this.#shown}: ${goTransportReason(err, this.#url)}`)));
         res.on('end', () => {
           const wait = mayRetry ? answerRetryWait(res.statusCode ?? 0, res.headers) : undefined;
           if (wait !== undefined) { resolve(new RetryAfter(wait)); return; }
@@ -194,12 +213,12 @@ export class WebhookClient {
       // utilnet.IsConnectionReset: a reset (not a server that closed first, Go's EOF) is retried.
       const ends = trackSocketAddresses(req);
       req.on('error', (err: NodeJS.ErrnoException) => {
-        const cut = this.#cut(signal);
+        const cut = this.#cut(signal, context);
         if (cut) { reject(cut); return; }
         const reason = goTransportReason(Object.assign(err, ends), this.#url);
         reject(new WebhookCallError(`${this.#shown}: ${reason}`, reason.endsWith('connection reset by peer')));
       });
-      failOnAbortWhileTunnelling(req, signal, () => reject(this.#cut(signal)));
+      failOnAbortWhileTunnelling(req, signal, () => reject(this.#cut(signal, context)));
       req.end(Buffer.from(body)); // the head may hold UTF-8 bytes (impersonation-headers.ts)
     });
   }

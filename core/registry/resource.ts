@@ -45,7 +45,12 @@ export interface TablePrinter<T extends ApiObject = ApiObject> {
 }
 
 /** Who asks a review, and the namespace of the request's path. */
-export interface ReviewCaller { readonly user: UserInfo; readonly namespace: string }
+export interface ReviewCaller {
+  readonly user: UserInfo;
+  readonly namespace: string;
+  /** The request's context (RequestContext.signal): what the review's own calls (an authorizer's webhook) end with. */
+  readonly signal?: AbortSignal;
+}
 
 export interface ResourceDefinition<T extends ApiObject = ApiObject> {
   readonly group: string;

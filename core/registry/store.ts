@@ -280,7 +280,7 @@ export class ResourceStore {
     const req = this.#admission('CREATE', ctx, '', obj.metadata.name ?? '', obj, undefined);
     await this.#admit('admitMutate', req);
     const admitted = req.object ?? obj;
-    const caller = { user: ctx.user, namespace: ctx.namespace };
+    const caller = { user: ctx.user, namespace: ctx.namespace, ...(ctx.signal ? { signal: ctx.signal } : {}) };
     this.def.validateReview?.(caller, admitted);
     if (!this.def.reviewSkipsValidatingAdmission) await this.#admit('admitValidate', { ...req, object: structuredClone(admitted) });
     const answer = await this.def.review!(caller, admitted);

@@ -253,6 +253,7 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
       apiGroup: info.apiGroup, apiVersion: info.apiVersion, resource: info.resource, subresource: info.subresource,
       namespace: info.namespace, name: info.name,
       ...(selectors ? { selectors } : {}),
+      ...(ctx.state.signal ? { context: ctx.state.signal } : {}),
     };
     let decision;
     const authz = deps.metrics?.auth;

@@ -35,7 +35,7 @@ export interface TokenReviewClientOptions {
   readonly timeoutMs?: number;
   readonly backoff?: Backoff;
   /** Waits between retries; injectable so tests need not sleep. */
-  readonly sleep?: (ms: number) => Promise<void>;
+  readonly sleep?: (ms: number, context?: AbortSignal) => Promise<void>;
   readonly random?: () => number;
   readonly logger?: Logger;
 }
@@ -137,13 +137,13 @@ export class TokenReviewClient {
   /**
    * Reviews `token` for `audiences` (spec.audiences; none: left out, as upstream sends them only
    * when the request has target audiences): resolves with the webhook's verdict, rejects with
-   * TokenReviewError.
+   * TokenReviewError. `context` bounds every attempt and the backoff between them (WebhookClient.post).
    */
-  async review(token: string, audiences: readonly string[] = []): Promise<ReviewResult> {
+  async review(token: string, audiences: readonly string[] = [], context?: AbortSignal): Promise<ReviewResult> {
     let answer: unknown;
     const spec = { token, ...(audiences.length ? { audiences: [...audiences] } : {}) };
     try {
-      answer = await this.#client.post(JSON.stringify({ apiVersion: this.apiVersion, kind: 'TokenReview', spec }));
+      answer = await this.#client.post(JSON.stringify({ apiVersion: this.apiVersion, kind: 'TokenReview', spec }), context);
     } catch (err) {
       throw new TokenReviewError((err as Error).message);
     }

@@ -25,12 +25,20 @@ export const WEBHOOK_CACHE_TTL_FLAG = 'authentication-token-webhook-cache-ttl';
 export const WEBHOOK_VERSION_FLAG = 'authentication-token-webhook-version';
 /** After the static token file (stage 0), so its tokens never reach the webhook. */
 export const WEBHOOK_TOKEN_STAGE = 10;
+/** cached_token_authenticator.go's sharedLookupTimeout. */
+const SHARED_LOOKUP_TIMEOUT_MS = 30_000;
 
 export interface WebhookTokenAuthenticatorDeps {
   /** Bound on each attempt of a review (default 30s, upstream's LoadKubeconfig timeout), not on the attempts together. */
   readonly timeoutMs?: number;
   readonly backoff?: Backoff;
-  readonly sleep?: (ms: number) => Promise<void>;
+  readonly sleep?: (ms: number, context?: AbortSignal) => Promise<void>;
+  /**
+   * Bound on a whole review, its attempts and the backoff between them (default 30s): upstream's
+   * token cache, which always wraps the webhook, detaches the lookup from the request into a
+   * context of sharedLookupTimeout, whatever the cache TTL.
+   */
+  readonly lookupTimeoutMs?: number;
   /** Cache clock, milliseconds since the epoch. */
   readonly now?: () => number;
   readonly maxCacheEntries?: number;
@@ -92,7 +100,7 @@ export function createWebhookTokenAuthenticator(deps: WebhookTokenAuthenticatorD
           const target = targetAudiences(host, req);
           let result;
           try {
-            result = await cache.get(token, (t) => client.review(t, target), target);
+            result = await cache.get(token, (t) => client.review(t, target, AbortSignal.timeout(deps.lookupTimeoutMs ?? SHARED_LOOKUP_TIMEOUT_MS)), target);
           } catch (err) {
             // webhook.go: "An error here indicates bad configuration or an outage."
             const reason = err instanceof TokenReviewError ? err.message : 'webhook request failed';

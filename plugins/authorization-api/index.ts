@@ -18,7 +18,7 @@ import { AuthorizationError } from '../../core/authz/union.js';
 import { selectorEvaluationNotes, selectorsFromReview, type SelectorAttributesWire } from '../../core/authz/selector-attributes.js';
 import type { Host } from '../../core/host.js';
 import type { Plugin } from '../../core/plugin.js';
-import type { ResourceDefinition } from '../../core/registry/resource.js';
+import type { ResourceDefinition, ReviewCaller } from '../../core/registry/resource.js';
 import type { Strategy } from '../../core/registry/strategy.js';
 import { decodeSelfSubjectAccessReview, decodeSubjectAccessReview } from './protobuf.js';
 import { localSubjectAccessReviewSchema, selfSubjectAccessReviewSchema, subjectAccessReviewSchema } from './schemas.js';
@@ -84,9 +84,10 @@ function attributesOf(user: UserInfo, spec: ReviewSpec): Attributes {
   return { user, verb: n.verb ?? '', isResourceRequest: false, path: n.path ?? '', apiGroup: '', apiVersion: '', resource: '', subresource: '', namespace: '', name: '' };
 }
 
-async function decide(host: Host, obj: Review, user: UserInfo): Promise<ApiObject> {
+async function decide(host: Host, obj: Review, user: UserInfo, caller: ReviewCaller): Promise<ApiObject> {
   let status: Record<string, unknown>;
-  const attributes = attributesOf(user, obj.spec ?? {});
+  // Asked with the review request's context, as upstream's REST Create hands Authorize its ctx.
+  const attributes = { ...attributesOf(user, obj.spec ?? {}), ...(caller.signal ? { context: caller.signal } : {}) };
   // BuildEvaluationError: the authorizer's error, then what of the selectors went unused.
   const evaluation = (error?: string) => {
     const text = [...(error === undefined ? [] : [error]), ...selectorEvaluationNotes(attributes.selectors)].join('; ');
@@ -128,7 +129,7 @@ export const AuthorizationApiPlugin: Plugin = {
           const errs = [...specErrors(obj.spec ?? {}, false), ...metadataErrors(obj.metadata, false)];
           if (errs.length) throw invalid(errs);
         },
-        review: async (_caller, obj) => decide(host, obj, subjectOf(obj.spec ?? {})),
+        review: async (caller, obj) => decide(host, obj, subjectOf(obj.spec ?? {}), caller),
       };
       const selfSubjectAccessReviews: ResourceDefinition<Review> = {
         ...base, kind: 'SelfSubjectAccessReview', listKind: 'SelfSubjectAccessReviewList', plural: 'selfsubjectaccessreviews', singular: 'selfsubjectaccessreview',
@@ -137,7 +138,7 @@ export const AuthorizationApiPlugin: Plugin = {
           const errs = [...specErrors(obj.spec ?? {}, true), ...metadataErrors(obj.metadata, false)];
           if (errs.length) throw invalid(errs);
         },
-        review: async (caller, obj) => decide(host, obj, caller.user),
+        review: async (caller, obj) => decide(host, obj, caller.user, caller),
       };
       const localSubjectAccessReviews: ResourceDefinition<Review> = {
         ...base, kind: 'LocalSubjectAccessReview', listKind: 'LocalSubjectAccessReviewList', plural: 'localsubjectaccessreviews', singular: 'localsubjectaccessreview',
@@ -155,7 +156,7 @@ export const AuthorizationApiPlugin: Plugin = {
           // Mutating admission ran before this: it must not move the question to another namespace.
           if (caller.namespace !== obj.metadata.namespace) throw errors.badRequest(`spec.resourceAttributes.namespace must match namespace: ${caller.namespace}`);
         },
-        review: async (_caller, obj) => decide(host, obj, subjectOf(obj.spec ?? {})),
+        review: async (caller, obj) => decide(host, obj, subjectOf(obj.spec ?? {}), caller),
       };
       registry.register(subjectAccessReviews);
       registry.register(selfSubjectAccessReviews);

@@ -44,11 +44,11 @@ export class SubjectAccessReviewClient {
   close(): void { this.#client.close(); }
 
   /** Asks the webhook; rejects with an Error whose message names the failure, never a body. */
-  async review(spec: SubjectAccessReviewSpec): Promise<ReviewStatus> {
+  async review(spec: SubjectAccessReviewSpec, context?: AbortSignal): Promise<ReviewStatus> {
     const body = JSON.stringify({ apiVersion: this.apiVersion, kind: 'SubjectAccessReview', spec: specToWire(spec, this.#version) });
     // Decoded into the version asked, as upstream's client does: an answer of the other version
     // has no conversion into it and is an error.
-    const answer = await this.#client.post(body);
+    const answer = await this.#client.post(body, context);
     const status = isObject(answer) ? statusAnswerConversion(answer, { group: SUBJECT_ACCESS_REVIEW_GROUP, version: this.#version, kind: 'SubjectAccessReview' }) : undefined;
     if (status) throw new SubjectAccessReviewError(status);
     return parseReviewStatus(answer, this.apiVersion);

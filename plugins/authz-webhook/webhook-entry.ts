@@ -66,7 +66,7 @@ export class WebhookEntry {
     let status: ReviewStatus | undefined = cache.get(key);
     if (status === undefined) {
       try {
-        status = await client.review(spec);
+        status = await client.review(spec, attrs.context);
       } catch (err) {
         // An error here indicates bad configuration or an outage, upstream says; its line has the error alone.
         const error = (err as Error).message;

@@ -16,6 +16,8 @@ import { AuthorizationModeFlag, boot, request } from '../auth/support.js';
 import { resourceAttrs, tempDir, writeKubeconfig } from '../authz/support.js';
 import { makeCa, makeServingCert } from '../helpers/certs.js';
 import { after as later, json, startScriptedServer, status, type ScriptedServer, type Step } from './scripted-server.js';
+import { sleep as wait } from '../../core/abort-wait.js';
+import { CANCELED, ContextError } from '../../core/server/request-signal.js';
 
 /** One answer both webhooks read as yes: kind and apiVersion default to the review asked. */
 const YES = json(200, { status: { authenticated: true, allowed: true, user: { username: 'alice' } } });
@@ -145,3 +147,92 @@ for (const [webhook, start] of Object.entries(WEBHOOKS)) {
     }
   });
 }
+
+// The caller's context bounds the attempts and the backoff together, as upstream hands its ctx to
+// WithExponentialBackoff and to every Do: the token webhook's is the token cache's shared lookup
+// (sharedLookupTimeout, 30s; shortened here), the authorizer's the request's. Once it has ended no
+// attempt is made or retried: a webhook answering 429 for ever, or a backoff wait, no longer runs on
+// for the per-attempt timeout several times over after the request has been answered.
+describe('the caller\'s context bounds all of a review\'s attempts', () => {
+  /** The backoff waits for real here (shortened), ending early with the context as the real one does. */
+  const backoffWait = async (_ms: number, context?: AbortSignal) => { await wait(3000, context); };
+  const token = (url: string, lookupTimeoutMs: number) => {
+    const { host, logs } = boot([createWebhookTokenAuthenticator({ sleep: backoffWait, timeoutMs: 4000, lookupTimeoutMs })],
+      ['--authentication-token-webhook-config-file', writeKubeconfig(dir, url, caPem)]);
+    return {
+      logs,
+      async ask() {
+        const req = request({ headers: { authorization: 'Bearer some-token-5ca1ab1e' } });
+        const user = await host.hooks.authenticate.promise(req);
+        return user?.name === 'alice' ? OK : String(req.reasons);
+      },
+    };
+  };
+  const authorizer = (url: string, context: AbortSignal) => {
+    const file = join(dir, `authorization-${files++}.json`);
+    writeFileSync(file, JSON.stringify({
+      apiVersion: 'apiserver.platform/v1beta1', kind: 'AuthorizationConfiguration',
+      authorizers: [{
+        type: 'Webhook', name: 'reviewer',
+        webhook: {
+          timeout: '4s', subjectAccessReviewVersion: 'v1', matchConditionSubjectAccessReviewVersion: 'v1', failurePolicy: 'NoOpinion',
+          connectionInfo: { type: 'KubeConfigFile', kubeConfigFile: writeKubeconfig(dir, url, caPem) },
+        },
+      }],
+    }));
+    const { host, logs } = boot([AuthorizationModeFlag, AuthorizationConfigPlugin, createWebhookAuthorizer({ sleep: backoffWait })],
+      [`--authorization-config=${file}`]);
+    return {
+      logs,
+      async ask() {
+        try {
+          const d = await authorize(host, resourceAttrs({ name: 'alice' }, { context }));
+          return d?.decision === 'allow' ? OK : JSON.stringify(d);
+        } catch (e) {
+          return (e as Error).message;
+        }
+      },
+    };
+  };
+  const cancelledAfter = (ms: number) => {
+    const c = new AbortController();
+    setTimeout(() => c.abort(new ContextError(CANCELED)), ms).unref();
+    return c.signal;
+  };
+  const rows: readonly { what: string; steps: readonly Step[]; ask: (url: string) => { ask(): Promise<string>; logs: string[] }; outcome: (url: string) => string; calls: number }[] = [
+    {
+      what: 'token webhook: the shared lookup ends during a Retry-After wait: that attempt ends with its error, not retried',
+      steps: [busy('1'), busy('1'), busy('1'), YES], ask: (url) => token(url, 1500),
+      outcome: (url) => `Post "${url}": context deadline exceeded`, calls: 2,
+    },
+    {
+      what: 'token webhook: the shared lookup ends during the backoff\'s wait: the last attempt\'s error, no further attempt',
+      steps: [status(500, 'InternalError', 'warming up'), YES], ask: (url) => token(url, 1000),
+      outcome: () => 'warming up', calls: 1,
+    },
+    {
+      what: 'authorization webhook: the request\'s context ends (deadline) during a Retry-After wait',
+      steps: [busy('1'), busy('1'), busy('1'), YES], ask: (url) => authorizer(url, AbortSignal.timeout(1500)),
+      outcome: (url) => `Post "${url}": context deadline exceeded`, calls: 2,
+    },
+    {
+      what: 'authorization webhook: the request\'s client goes away during a Retry-After wait: context canceled',
+      steps: [busy('1'), busy('1'), busy('1'), YES], ask: (url) => authorizer(url, cancelledAfter(1500)),
+      outcome: (url) => `Post "${url}": context canceled`, calls: 2,
+    },
+    {
+      what: 'authorization webhook: the request\'s context ends during the backoff\'s wait: the last attempt\'s error',
+      steps: [status(500, 'InternalError', 'warming up'), YES], ask: (url) => authorizer(url, AbortSignal.timeout(1000)),
+      outcome: () => 'warming up', calls: 1,
+    },
+  ];
+  for (const row of rows) {
+    it(row.what, async () => {
+      const url = `${server.url.origin}/review`;
+      server.script(...row.steps);
+      const b = row.ask(url);
+      assert.equal(await b.ask(), row.outcome(`${url}?timeout=4s`), b.logs.join('\n'));
+      assert.equal(server.seen.length, row.calls, 'calls the webhook saw');
+    });
+  }
+});
