@@ -3,7 +3,8 @@
 // is what Go's JSON decoder would refuse, so it becomes a 400 BadRequest.
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import type { JsonSchema } from '../registry/resource.js';
-import { goReportedFailure, hasCustomUnmarshaler } from './go-decode-order.js';
+import { goReportedFailure } from './go-decode-order.js';
+import { SchemaFailureFinder } from './schema-failures.js';
 import { baseType, GO_TYPE, goStructName, goTypeOf, unmarshalValueWord } from './go-types.js';
 import type { NumberLiteral } from './schema-fields.js';
 import { QUANTITY_GO_TYPE, quantityFromJson } from './quantity.js';
@@ -123,13 +124,11 @@ function isIntegerAt(root: JsonSchema, segments: readonly string[]): boolean {
   return at.reached && baseType(at.schema) === 'integer';
 }
 
-const pointerSegments = (pointer: string): string[] => pointer.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
-
 export class SchemaTypeChecker {
   readonly #schema: JsonSchema;
   readonly #validate: ValidateFunction;
-  /** Every error, to pick the one Go reports; compiled on the first body that fails. */
-  #validateAll: ValidateFunction | undefined;
+  /** Finds the failures Go may report; made on the first body that fails. */
+  #failures: SchemaFailureFinder | undefined;
   constructor(schema: JsonSchema) {
     this.#schema = schema;
     this.#validate = compile(schema, false);
@@ -144,18 +143,9 @@ export class SchemaTypeChecker {
     const literalFailures = numbers.filter((n) => notAnInteger(n.literal) && isIntegerAt(this.#schema, n.segments) && valueAt(obj, n.segments) === Number(n.literal))
       .map((n) => ({ err: undefined, segments: n.segments, aborts: false }));
     if (this.#validate(obj) && literalFailures.length === 0) return undefined;
-    const all = (this.#validateAll ??= compile(this.#schema, true));
-    all(obj);
-    const schema = this.#schema;
-    // Located one at a time as they are compared: a body may fail a million times.
-    function* failures(): Generator<{ err: ErrorObject | undefined; segments: string[]; aborts: boolean }> {
-      for (const err of all.errors ?? []) {
-        const segments = pointerSegments(err.instancePath);
-        yield { err, segments, aborts: hasCustomUnmarshaler(goFieldAt(schema, segments).schema) };
-      }
-      yield* literalFailures;
-    }
-    const chosen = goReportedFailure(obj, failures());
+    const { first, firstAborting } = (this.#failures ??= new SchemaFailureFinder(compile)).firstFailures(obj, this.#schema);
+    const failures = [...(first ? [first] : []), ...(firstAborting && firstAborting !== first ? [firstAborting] : []), ...literalFailures];
+    const chosen = goReportedFailure<{ err: ErrorObject | undefined; segments: string[]; aborts: boolean }>(obj, failures);
     if (!chosen) return 'invalid object';
     const { err, segments } = chosen;
     const value = valueAt(obj, segments);
