@@ -38,7 +38,8 @@ function goStringMap(m: Readonly<Record<string, string>> | undefined): string {
   return `map[string]string{${keys.map((k) => `${goQuote(k)}:${goQuote(m[k]!)}`).join(', ')}}`;
 }
 
-const goOwnerReference = (r: OwnerReference): string =>
+/** A v1.OwnerReference as `%#v` prints it (field.Invalid's value for a banned owner). */
+export const goOwnerReference = (r: OwnerReference): string =>
   `v1.OwnerReference{APIVersion:${goQuote(r.apiVersion ?? '')}, Kind:${goQuote(r.kind ?? '')}, Name:${goQuote(r.name ?? '')}, UID:${goQuote(r.uid ?? '')}, ` +
   `Controller:${goPointer('bool', r.controller !== undefined)}, BlockOwnerDeletion:${goPointer('bool', r.blockOwnerDeletion !== undefined)}}`;
 
@@ -47,7 +48,7 @@ const goManagedFieldsEntry = (e: ManagedFieldsEntry): string =>
   `Time:${goTimePointer(e.time)}, FieldsType:${goQuote(e.fieldsType ?? '')}, FieldsV1:${goPointer('v1.FieldsV1', e.fieldsV1 !== undefined && e.fieldsV1 !== null)}, ` +
   `Subresource:${goQuote(e.subresource ?? '')}}`;
 
-const goSlice = <T>(type: string, v: readonly T[] | undefined, each: (x: T) => string): string =>
+export const goSlice = <T>(type: string, v: readonly T[] | undefined, each: (x: T) => string): string =>
   (v ? `[]${type}{${v.map(each).join(', ')}}` : `[]${type}(nil)`);
 
 export function goObjectMeta(m: ObjectMeta): string {

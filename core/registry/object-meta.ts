@@ -4,6 +4,7 @@ import { appendErrors, fieldError, isFull, validateEach, type FieldError } from 
 import type { ApiObject, ObjectMeta } from '../api/meta.js';
 import { labelValueErrors, qualifiedNameErrors } from '../api/selectors/label-syntax.js';
 import { goTime } from '../go-time-text.js';
+import { validateOwnerReferences } from './owner-references.js';
 
 const TOTAL_ANNOTATION_SIZE_LIMIT = 256 * 1024;
 
@@ -42,6 +43,7 @@ export function validateObjectMeta(meta: ObjectMeta, namespaced: boolean): Field
   if ((meta.generation ?? 0) < 0) out.push(fieldError.invalid('metadata.generation', meta.generation ?? 0, 'must be greater than or equal to 0'));
   appendErrors(out, validateLabels(meta.labels));
   appendErrors(out, validateAnnotations(meta.annotations));
+  appendErrors(out, validateOwnerReferences(meta.ownerReferences));
   return validateEach(out, meta.finalizers, (f, i) => qualifiedNameErrors(f).map((msg) => fieldError.invalid(`metadata.finalizers[${i}]`, f, msg)));
 }
 
@@ -80,6 +82,7 @@ export function validateObjectMetaUpdate(meta: ObjectMeta, old: ObjectMeta, name
   }
   appendErrors(out, validateLabels(meta.labels));
   appendErrors(out, validateAnnotations(meta.annotations));
+  appendErrors(out, validateOwnerReferences(meta.ownerReferences));
   void namespaced;
   return out;
 }

@@ -181,6 +181,11 @@ describe('other bodies of a million bad list items', () => {
       first: { reason: 'FieldValueInvalid', message: KEY_SYNTAX.replace('""', '"%"'), field: 'metadata.finalizers[0]' }, at999: 'metadata.finalizers[999]',
     },
     {
+      name: 'Secret metadata.ownerReferences', path: '/api/v1/namespaces/default/secrets',
+      body: fill({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'o', ownerReferences: 'HOLE' } }, '{}'),
+      first: { reason: 'FieldValueInvalid', message: 'Invalid value: "": version must not be empty', field: 'metadata.ownerReferences.apiVersion' }, at999: 'metadata.ownerReferences.uid',
+    },
+    {
       name: 'Secret data', path: '/api/v1/namespaces/default/secrets',
       body: JSON.stringify({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'd' }, data: Object.fromEntries(Array.from({ length: 200_000 }, (_, i) => [`%${i}`, ''])) }),
       first: {
