@@ -28,7 +28,12 @@ export type { ControllerRegistry, ControllerContext, Runnable, RegistrationOptio
 export type { InformerHandlers, DeletedFinalStateUnknown } from './controller/informer.js';
 // What ctx.informers.for() takes: the resource to list and watch.
 export type { ResourceRef } from './client/rest-client.js';
-export type { AuditEvent } from './audit.js';
+export type { AuditEvent, AuditLevel, AuditStage, AuditUser, AuditObjectRef, AuditResponseStatus } from './audit.js';
+// An audit backend (a webhook, a queue): wrapped in the mode its flags name and tapped on hooks.audit.
+export { tapAuditBackend, handlePluginError, AUDIT_MODES, type AuditBackend, type AuditMode, type BackendSettings } from './audit/backend.js';
+export { eventJson, eventString } from './audit/format.js';
+export type { BatchConfig } from './audit/buffered.js';
+export type { TruncateConfig } from './audit/truncate.js';
 export type { FlagSpec, FlagSet } from './flags/types.js';
 export { errors, StatusError } from './api/errors.js';
 export { fieldError } from './api/field-errors.js';

@@ -13,7 +13,7 @@ export interface Role {
   readonly calls: readonly HookName[];
 }
 
-const API_SERVER_CALLS: readonly HookName[] = ['resources', 'authenticate', 'clientAuthorities', 'authorize', 'admitMutate', 'admitValidate', 'rulesFor'];
+const API_SERVER_CALLS: readonly HookName[] = ['resources', 'authenticate', 'clientAuthorities', 'authorize', 'admitMutate', 'admitValidate', 'rulesFor', 'audit'];
 const CONTROLLER_CALLS: readonly HookName[] = ['controllers', 'sign'];
 
 /** In the order the warning names them. */

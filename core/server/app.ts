@@ -49,6 +49,9 @@ import type { AuthMetrics } from '../metrics/apiserver-auth.js';
 import { sendMetrics } from '../metrics/serve.js';
 import { serveSlis } from '../metrics/health-slis.js';
 import { instrumentHealth, instrumentResource, recordRequests } from './request-metrics.js';
+import { auditFailedAuthentication, beginAudit, createAudit, DECISION_ANNOTATION, REASON_ANNOTATION, type AuditSink, type AuditState, type RequestAudit } from '../audit/request-audit.js';
+import { withAuditId } from '../audit/audit-id.js';
+import { isLongRunning } from './request-deadline.js';
 
 export interface VersionInfo {
   major: string; minor: string; gitVersion: string; gitCommit: string; gitTreeState: string;
@@ -86,6 +89,8 @@ export interface ApiServerDeps {
   /** GET /metrics, and what the request path records into it (core/metrics/apiserver.ts). */
   readonly metrics?: ApiServerMetrics;
   readonly now?: () => Date;
+  /** --audit-policy-file and at least one backend tapping `audit`: requests are audited (core/audit/). */
+  readonly audit?: AuditSink;
 }
 
 export { storeKey } from '../registry/stores.js';
@@ -104,6 +109,8 @@ interface State {
   signal?: AbortSignal;
   /** Warnings the authenticators gave, already on the answer; rest.ts keeps them first. */
   authenticationWarnings?: string[];
+  /** The Audit-ID, and the request's audit event when the policy audits it (core/audit/request-audit.ts). */
+  audit: AuditState;
 }
 
 const ACTIVE = Symbol('active authenticator');
@@ -195,6 +202,8 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
   app.silent = true;
   app.use(goRequestPath);
   app.use(headerBytesBody);
+  // WithAuditInit, outermost upstream: every answer carries its Audit-ID, audited or not.
+  app.use(withAuditId);
   // Outside compression, so a gzipped answer's size is its bytes sent, as upstream's.
   if (deps.metrics) app.use(recordRequests(deps.metrics.requests));
   if (deps.compression !== false) app.use(compressResponses());
@@ -236,7 +245,26 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
 
   app.use(async (ctx, next) => {
     const { info } = ctx.state;
-    const requestor = await authenticate(deps.hooks, ctx, log, deps.metrics?.auth, deps.unauthenticatedHttp2Mitigation !== false);
+    const sink = deps.audit;
+    let requestor: UserInfo;
+    try {
+      requestor = await authenticate(deps.hooks, ctx, log, deps.metrics?.auth, deps.unauthenticatedHttp2Mitigation !== false);
+    } catch (e) {
+      if (sink && isStatusError(e) && e.status.code === 401) {
+        const failed = createAudit(sink, { ctx, state: ctx.state.audit, verb: info.verb, attributes: auditAttributes(info) });
+        if (failed) auditFailedAuthentication(failed, ctx);
+      }
+      throw e;
+    }
+    let audit: RequestAudit | undefined;
+    if (sink) {
+      audit = createAudit(sink, { ctx, state: ctx.state.audit, verb: info.verb, attributes: auditAttributes(info, requestor), user: requestor });
+      if (audit) {
+        ctx.state.audit.request = audit;
+        // Only a blocking-strict backend fails it: the request is not served unaudited.
+        if (!(await beginAudit(audit, ctx, isLongRunning(info)))) return sendInternalErrorText(ctx, 'failed to store audit event');
+      }
+    }
     try {
       ctx.state.user = await impersonate(deps.hooks, requestor, ctx.req.rawHeaders);
     } catch (e) {
@@ -244,6 +272,7 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
       throw e;
     }
     if (ctx.state.user !== requestor) {
+      audit?.logImpersonatedUser(ctx.state.user);
       for (const h of Object.keys(ctx.req.headers)) if (isImpersonationHeader(h)) delete ctx.req.headers[h];
       log.v(2).info('impersonating', { user: requestor.name, as: ctx.state.user.name, path: ctx.path });
     }
@@ -263,6 +292,7 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
     } catch (e) {
       authz?.authorized('error', (performance.now() - start) / 1000);
       if (!(e instanceof AuthorizationError)) throw e;
+      audit?.addAnnotation(REASON_ANNOTATION, 'internal error');
       // WithAuthorization: an error and no allow is 500 (an allow after a failure still serves).
       log.error('authorizer failed', { method: ctx.method, path: ctx.path, user: ctx.state.user.name, err: e.describe() });
       return sendInternalErrorText(ctx, e.message);
@@ -273,8 +303,13 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
     }
     // WithAuthorization: a deny that came with an error is that error's 500, not a 403.
     if (decision?.decision === 'deny' && decision.error !== undefined) {
+      audit?.addAnnotation(REASON_ANNOTATION, 'internal error');
       log.error('authorizer failed', { method: ctx.method, path: ctx.path, user: ctx.state.user.name, err: decision.error });
       return sendInternalErrorText(ctx, decision.error);
+    }
+    if (audit) {
+      audit.addAnnotation(DECISION_ANNOTATION, decision?.decision === 'allow' ? 'allow' : 'forbid');
+      audit.addAnnotation(REASON_ANNOTATION, decision?.reason ?? '');
     }
     if (decision?.decision !== 'allow') throw forbiddenError(attrs, decision?.reason);
     log.v(4).info('request', { verb: info.verb, path: ctx.path, user: ctx.state.user.name });
@@ -344,6 +379,14 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
     throw errors.pathNotFound();
   });
   return app;
+}
+
+/** The parts of the request an audit policy rule looks at. */
+function auditAttributes(info: RequestInfo, user?: UserInfo) {
+  return {
+    ...(user ? { user } : {}), verb: info.verb, isResourceRequest: info.isResourceRequest, path: info.path, namespace: info.namespace,
+    apiGroup: info.apiGroup, apiVersion: info.apiVersion, resource: info.resource, subresource: info.subresource, name: info.name,
+  };
 }
 
 function rootPaths(deps: ApiServerDeps): string[] {

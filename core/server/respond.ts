@@ -12,6 +12,7 @@ import type { Logger } from '../log.js';
 import { negotiateOutput, type Output, type Restrictions } from './output-media-type.js';
 import { isPrettyPrint } from './pretty-print.js';
 import { warningHeaders } from './warning-recorder.js';
+import { requestAuditOf } from '../audit/request-audit.js';
 
 const isResourceRequest = (ctx: Context): boolean => (ctx.state as { info?: { isResourceRequest?: boolean } }).info?.isResourceRequest === true;
 const agreedOutput = (ctx: Context): Output | undefined => (ctx.state as { output?: Output }).output;
@@ -26,6 +27,8 @@ function serialized(ctx: Context): void {
 
 function write(ctx: Context, code: number, body: unknown, { media, pretty }: Output, contentType: string): void {
   serialized(ctx);
+  // WriteObjectNegotiated's audit.LogResponseObject.
+  requestAuditOf(ctx)?.logResponseObject(body);
   ctx.status = code;
   if (media === 'application/yaml') {
     // sigs.k8s.io/yaml of the JSON, as upstream's YAML serializer writes it.
@@ -86,6 +89,7 @@ export async function sendJsonList(ctx: Context, head: { kind: string; apiVersio
   if (!output) return;
   if (output.media !== 'application/json' || items.length <= LIST_ENCODE_CHUNK) return write(ctx, 200, { ...head, items }, output, 'application/json');
   // Byte for byte goJsonEncode({ ...head, items }, pretty): the head's closing brace gives way to the items.
+  requestAuditOf(ctx)?.logResponseObject({ ...head, items });
   const layout = output.pretty ? PRETTY_LIST : COMPACT_LIST;
   const parts = [goJsonEscape(layout.open(head))];
   for (let i = 0; i < items.length; i += LIST_ENCODE_CHUNK) {

@@ -19,6 +19,7 @@ import { escapeFieldValue, parseFieldSelector } from '../api/selectors/field-sel
 import type { RequestContext, ResourceStore } from '../registry/store.js';
 import { writeOptionsOf, type RequestOptions } from '../admission/options.js';
 import { decodeBody, mediaType, readBody } from './body.js';
+import { requestAuditOf } from '../audit/request-audit.js';
 import { isDryRun, META_MEDIA_TYPES, readDeleteOptions } from './delete-options.js';
 import { ensureNamespaceMatches } from './namespace-match.js';
 import { negotiateOutput, negotiateWatchOutput } from './output-media-type.js';
@@ -132,6 +133,11 @@ function dropEmptyMetaCollections(obj: ApiObject): void {
   }
 }
 
+/** LogRequestPatch keeps the patch's bytes, which a JSON event carries as the JSON they are. */
+function patchAsSent(body: Buffer): unknown {
+  try { return JSON.parse(body.toString('utf8')); } catch { return body.toString('utf8'); }
+}
+
 /** Reads and decodes a whole-object body (POST, PUT): JSON or YAML, 415 for anything else. */
 async function readObject(ctx: Context, target: ResourceStore | BodyKind, validation: 'Strict' | 'Warn' | 'Ignore', warnings: string[],
   decodeProtobuf?: (raw: Buffer) => ApiObject): Promise<ApiObject> {
@@ -142,14 +148,18 @@ async function readObject(ctx: Context, target: ResourceStore | BodyKind, valida
     const env = unwrap(await readBody(ctx.req), what);
     let value: ApiObject;
     try { value = decodeProtobuf(env.raw); } catch (e) { throw errors.badRequest(`${what}: ${(e as Error).message}`); }
-    return decodeObject(t, { ...value, apiVersion: env.apiVersion || t.apiVersion, kind: env.kind || t.kind }, undefined, validation, warnings);
+    const obj = decodeObject(t, { ...value, apiVersion: env.apiVersion || t.apiVersion, kind: env.kind || t.kind }, undefined, validation, warnings);
+    requestAuditOf(ctx)?.logRequestObject(obj);
+    return obj;
   }
   if (type !== 'application/json' && type !== 'application/yaml') {
     throw errors.unsupportedMediaType(type, ['application/json', 'application/yaml', ...(decodeProtobuf ? [PROTOBUF_MEDIA_TYPE] : [])]);
   }
   const raw = await readBody(ctx.req);
   const doc = decodeBody(raw, type, (cause) => errors.badRequest(unrecognizedMessage(t.kind, cause, raw)));
-  return decodeObject(t, doc.value, doc.json, validation, warnings);
+  const obj = decodeObject(t, doc.value, doc.json, validation, warnings);
+  requestAuditOf(ctx)?.logRequestObject(obj);
+  return obj;
 }
 
 async function sendList(ctx: Context, store: ResourceStore, query: URLSearchParams, out: ListOutput, deps: RestDeps, form: AnswerForm): Promise<void> {
@@ -280,6 +290,7 @@ export async function serveResource(ctx: Context, store: ResourceStore, info: Re
         const type = mediaType(ctx.get('content-type') || undefined);
         if (!PATCH_TYPES.includes(type)) throw errors.unsupportedMediaType(type, PATCH_TYPES);
         const patchBody = await readBody(ctx.req);
+        requestAuditOf(ctx)?.logRequestPatch(patchAsSent(patchBody));
         const { dryRun, validation } = validateWriteOptions('PatchOptions', query, type);
         const result = await finish(() => applyPatchBody({
           store, ctx: rctx(dryRun, writeOptionsOf(query)), name: info.name, subresource: sub, type, body: patchBody, validation, warnings,

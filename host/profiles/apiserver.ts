@@ -3,6 +3,7 @@
 import type { Profile } from '../../core/boot.js';
 import type { Plugin } from '../../core/plugin.js';
 import { ApiServerPlugin } from '../../plugins/apiserver/index.js';
+import { AuditLogPlugin } from '../../plugins/audit-log/index.js';
 import { AdmissionControlPlugin } from '../../plugins/admission-control/index.js';
 import { AdmissionWebhookPlugin } from '../../plugins/admission-webhook/index.js';
 import { AuthenticationApiPlugin } from '../../plugins/authentication-api/index.js';
@@ -32,6 +33,7 @@ import { apiserverFlagCatalogue } from '../flag-catalogue/apiserver.js';
 
 export const apiserverPlugins: readonly Plugin[] = [
   ApiServerPlugin,
+  AuditLogPlugin,
   AdmissionControlPlugin,
   CertificatesResourcePlugin,
   AuthenticationApiPlugin,

@@ -8,8 +8,11 @@ const SERVING = 'Serving, network and process';
 const LIMITS = 'Limits and timeouts of requests';
 const STORE = 'Store, encryption and leadership';
 const AUTHZ = 'Authorization options';
+const AUDIT = 'Audit options';
 
 export const apiserverFlags: readonly FlagSpec[] = [
+  // Read at configure (core/audit/policy-file.ts); without it nothing is audited, whatever backend is on.
+  { name: 'audit-policy-file', type: 'string', default: '', section: AUDIT, help: 'Path to the file that defines the audit policy configuration.' },
   // Its range is checked at configure (core/server/secure-port.ts), as upstream's Validate.
   { name: 'secure-port', type: 'int', default: 6443, section: SERVING, help: 'HTTPS port with authentication and authorization. 0 cannot switch it off.' },
   { name: 'bind-address', type: 'string', default: '0.0.0.0', section: SERVING, help: 'Listen address for the secure port; blank or unspecified (0.0.0.0 or ::) means all interfaces and address families.', validate: ipFlagProblem },

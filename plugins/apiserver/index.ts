@@ -33,6 +33,9 @@ import { startCompactor } from '../../core/storage/compactor.js';
 import { openLmdbStorage } from '../../core/storage/lmdb.js';
 import type { Storage } from '../../core/storage/storage.js';
 import { apiserverFlags } from './flags.js';
+import { PolicyEvaluator } from '../../core/audit/policy.js';
+import { AuditPolicyError, loadPolicyFile } from '../../core/audit/policy-file.js';
+import type { AuditEvent } from '../../core/audit/event.js';
 import { servingTlsSettings } from '../../core/server/tls-settings.js';
 import { isUnspecified, joinHostPort, listenOnBindAddress, withServingPort } from '../../core/server/bind-address.js';
 import { SNI_FLAG, SniCertificates } from '../../core/server/sni.js';
@@ -71,9 +74,10 @@ export const getApiServer = (host: Host): ApiServerHandle | undefined => handles
 export const ApiServerPlugin: Plugin = {
   name: PLUGIN_NAME,
   // resources at configure; the request path (core/server/app.ts, the generic store) the rest.
-  calls: ['resources', 'authenticate', 'clientAuthorities', 'authorize', 'admitMutate', 'admitValidate'],
+  calls: ['resources', 'authenticate', 'clientAuthorities', 'authorize', 'admitMutate', 'admitValidate', 'audit'],
   apply(host: Host): void {
     let cfg: Configuration | undefined;
+    let auditPolicy: PolicyEvaluator | undefined;
     // Upstream's ShutdownInitiated: /readyz fails, while the server goes on serving for
     // --shutdown-delay-duration (load balancers take it out meanwhile).
     const initiated = new AbortController();
@@ -116,6 +120,15 @@ export const ApiServerPlugin: Plugin = {
         const what = `${missing.map((m) => `"${m}"`).join(', ')} ${missing.length > 1 ? 'are' : 'is'} not available in this plat (available: ${have.join(', ') || 'none'})`;
         if (isChainFromFile(host)) throw new StartupError(`--authorization-config: authorizer type ${what}`);
         throw new StartupError(`--authorization-mode: ${what}`, 2);
+      }
+      const policyFile = c.flags.get<string>('audit-policy-file');
+      if (policyFile) {
+        try {
+          auditPolicy = new PolicyEvaluator(loadPolicyFile(policyFile));
+        } catch (e) {
+          if (e instanceof AuditPolicyError) throw new StartupError(e.message);
+          throw e;
+        }
       }
       const flagModes = c.flags.get<string[]>(AUTHORIZATION_MODE_FLAG);
       const dups = flagModes.filter((m, i) => flagModes.indexOf(m) !== i);
@@ -221,6 +234,9 @@ export const ApiServerPlugin: Plugin = {
         storageVersionHash: host.featureGates.enabled('StorageVersionHash'), unauthenticatedHttp2Mitigation: host.featureGates.enabled(HTTP2_DOS_MITIGATION_GATE), requestTimeoutMs: flags.get<number>('request-timeout'),
         shutdown: ended.signal, requests, ...(watches ? { watches } : {}), ...(sendRetryAfter ? { retryAfter: stopping.signal } : {}), profiling, metrics,
         get serverAddress() { return externalAddress(); },
+        // Upstream's sink and policy: both, or no auditing at all (and nothing paid per request).
+        ...(auditPolicy && host.hooks.audit.taps.length > 0
+          ? { audit: { policy: auditPolicy, process: (ev: AuditEvent) => host.hooks.audit.promise(ev), logger: host.logger.child('audit') } } : {}),
       });
       let server: RunningServer;
       try {

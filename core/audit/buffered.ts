@@ -1,0 +1,78 @@
+// Upstream's buffered backend (batch mode): events wait in a buffer of bufferSize; a batch is
+// written when it has maxBatchSize events or maxBatchWait has passed since its first one, at most
+// throttleQPS batches a second (with throttleBurst saved up) when throttling is on. A full buffer
+// drops the event and logs it. Shutdown writes what is left.
+import type { Logger } from '../log.js';
+import type { AuditEvent } from './event.js';
+import { handlePluginError, type AuditBackend } from './backend.js';
+
+export interface BatchConfig {
+  readonly bufferSize: number;
+  readonly maxBatchSize: number;
+  /** Milliseconds. */
+  readonly maxBatchWait: number;
+  readonly throttleEnable: boolean;
+  readonly throttleQPS: number;
+  readonly throttleBurst: number;
+}
+
+export class BufferedBackend implements AuditBackend {
+  private readonly buffer: AuditEvent[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> = Promise.resolve();
+  private stopped = false;
+  private tokens: number;
+  private lastRefill = Date.now();
+
+  constructor(private readonly delegate: AuditBackend, private readonly c: BatchConfig, private readonly logger: Logger) {
+    this.tokens = c.throttleBurst;
+  }
+
+  processEvents(events: readonly AuditEvent[]): boolean {
+    for (let i = 0; i < events.length; i++) {
+      if (this.stopped) { handlePluginError(this.logger, 'buffered', new Error('audit backend shut down'), events.slice(i)); return true; }
+      if (this.buffer.length >= this.c.bufferSize) { handlePluginError(this.logger, 'buffered', new Error('audit buffer queue blocked'), events.slice(i)); return true; }
+      this.buffer.push(events[i]!);
+    }
+    if (this.buffer.length >= this.c.maxBatchSize) this.flushSoon(0);
+    else this.flushSoon(this.c.maxBatchWait);
+    return true;
+  }
+
+  private flushSoon(wait: number): void {
+    if (this.timer && wait > 0) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => { this.timer = undefined; this.running = this.running.then(() => this.drain(false)); }, wait);
+    this.timer.unref?.();
+  }
+
+  /** Full batches now; an incomplete one only when its wait is over (or at shutdown). */
+  private async drain(all: boolean): Promise<void> {
+    let first = true;
+    while (this.buffer.length > 0) {
+      if (!first && !all && this.buffer.length < this.c.maxBatchSize) { this.flushSoon(this.c.maxBatchWait); return; }
+      first = false;
+      const batch = this.buffer.splice(0, this.c.maxBatchSize);
+      if (this.c.throttleEnable && !all) await this.takeToken();
+      try { await this.delegate.processEvents(batch); } catch (e) { handlePluginError(this.logger, 'buffered', e, batch); }
+    }
+  }
+
+  private async takeToken(): Promise<void> {
+    for (;;) {
+      const now = Date.now();
+      this.tokens = Math.min(this.c.throttleBurst, this.tokens + ((now - this.lastRefill) / 1000) * this.c.throttleQPS);
+      this.lastRefill = now;
+      if (this.tokens >= 1) { this.tokens -= 1; return; }
+      await new Promise((r) => setTimeout(r, Math.ceil(((1 - this.tokens) / this.c.throttleQPS) * 1000)));
+    }
+  }
+
+  async shutdown(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) { clearTimeout(this.timer); this.timer = undefined; }
+    this.running = this.running.then(() => this.drain(true));
+    await this.running;
+    await this.delegate.shutdown?.();
+  }
+}
