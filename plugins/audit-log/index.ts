@@ -14,13 +14,14 @@ import { auditLogFlags } from './flags.js';
 import { LogBackend, type LineWriter } from './log-backend.js';
 import { auditLogSettings, validateAuditLog } from './options.js';
 import { RotatingFile } from './rotating-file.js';
+import { makeDirSync } from '../../core/make-dir.js';
 
 const PLUGIN_NAME = 'AuditLogPlugin';
 
 /** ensureLogFile: the directory (0700) and the file (0600) exist before the first event. */
 function ensureLogFile(file: string): void {
   try {
-    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    makeDirSync(path.dirname(file), 0o700);
     fs.closeSync(fs.openSync(file, fs.constants.O_CREAT | fs.constants.O_APPEND | fs.constants.O_RDWR, 0o600));
   } catch (e) {
     const op = (e as NodeJS.ErrnoException).syscall === 'mkdir' ? 'mkdir' : 'open';

@@ -6,7 +6,7 @@ import type { AuditEvent } from '../../core/audit/event.js';
 import { eventJson, eventString } from '../../core/audit/format.js';
 import type { Logger } from '../../core/log.js';
 
-export interface LineWriter { write(text: string): void; close?(): void }
+export interface LineWriter { write(text: string): void; close?(): void; idle?(): Promise<void> }
 
 export class LogBackend implements AuditBackend {
   constructor(private readonly out: LineWriter, private readonly format: 'json' | 'legacy', private readonly apiVersion: string, private readonly logger: Logger) {}
@@ -24,5 +24,5 @@ export class LogBackend implements AuditBackend {
     return ok;
   }
 
-  async shutdown(): Promise<void> { this.out.close?.(); }
+  async shutdown(): Promise<void> { this.out.close?.(); await this.out.idle?.(); }
 }

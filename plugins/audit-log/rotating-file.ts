@@ -2,11 +2,14 @@
 // that would take it past maxSize megabytes (100 when 0) first renames it to
 // `<name>-<UTC time 2006-01-02T15-04-05.000><ext>` and starts a new one with the old one's mode
 // (0600 for the first); then backups past maxBackups (newest kept) or older than maxAge days are
-// removed, and with compress the others are gzipped to `<backup>.gz`. Synchronous, as the write is
-// part of the request in blocking mode.
+// removed, and with compress the others are gzipped to `<backup>.gz`. Writes and rotation are
+// synchronous, as the write is part of the request in blocking mode; the gzip is not (lumberjack
+// compresses in its mill goroutine too): a 100 MB backup would stall every request for seconds.
 import fs from 'node:fs';
 import path from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { pipeline } from 'node:stream/promises';
+import { createGzip } from 'node:zlib';
+import { makeDirSync } from '../../core/make-dir.js';
 
 const MEGABYTE = 1024 * 1024;
 const DEFAULT_MAX_SIZE_MB = 100;
@@ -25,6 +28,8 @@ function backupTime(d: Date): string {
 }
 
 export class RotatingFile {
+  #milling: Promise<void> = Promise.resolve();
+  readonly #compressing = new Set<string>();
   private fd: number | undefined;
   private size = 0;
   private readonly max: number;
@@ -57,7 +62,7 @@ export class RotatingFile {
   }
 
   private openNew(): void {
-    fs.mkdirSync(path.dirname(this.filename), { recursive: true, mode: 0o755 });
+    makeDirSync(path.dirname(this.filename), 0o755);
     let mode = 0o600;
     try {
       const st = fs.statSync(this.filename);
@@ -130,13 +135,31 @@ export class RotatingFile {
     }
     for (const f of remove) fs.rmSync(path.join(dir, f), { force: true });
     if (compress) {
-      for (const f of files) {
-        if (f.name.endsWith('.gz')) continue;
-        const from = path.join(dir, f.name);
-        const st = fs.statSync(from);
-        fs.writeFileSync(`${from}.gz`, gzipSync(fs.readFileSync(from)), { mode: st.mode & 0o777 });
-        fs.rmSync(from);
-      }
+      const todo = files.filter((f) => !f.name.endsWith('.gz') && !this.#compressing.has(f.name));
+      for (const f of todo) this.#compressing.add(f.name);
+      // One at a time, in the background; a failure leaves the backup uncompressed, as lumberjack's
+      // mill ignores its errors.
+      this.#milling = this.#milling.then(async () => {
+        for (const f of todo) {
+          const from = path.join(dir, f.name);
+          try {
+            const mode = fs.statSync(from).mode & 0o777;
+            // Written aside and renamed, so that a `.gz` is never seen half-written.
+            await pipeline(fs.createReadStream(from), createGzip(), fs.createWriteStream(`${from}.gz.tmp`, { mode }));
+            fs.renameSync(`${from}.gz.tmp`, `${from}.gz`);
+            fs.rmSync(from);
+          } catch {
+            fs.rmSync(`${from}.gz.tmp`, { force: true });
+          } finally {
+            this.#compressing.delete(f.name);
+          }
+        }
+      });
     }
+  }
+
+  /** Resolves once the backups being compressed are done (for a clean stop). */
+  idle(): Promise<void> {
+    return this.#milling;
   }
 }

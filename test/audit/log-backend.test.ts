@@ -8,6 +8,7 @@ import { gunzipSync } from 'node:zlib';
 import { describe, it } from 'node:test';
 import { csrBody, makeCsr } from '../csrsigning/support.js';
 import { bootRefusal } from '../helpers/boot-refusal.js';
+import { runPlatAsync } from '../helpers/run-plat.js';
 import { startProcess, tempDir } from '../helpers/plat.js';
 import { waitUntil } from '../helpers/watch-stream.js';
 import { CSRS, eventsOf, readEvents, startAudited, writePolicy } from './support.js';
@@ -148,5 +149,13 @@ describe('audit log backend', () => {
     const r = await bootRefusal('apiserver', ['--secure-port', '0', '--data-dir', dir, '--audit-log-path', path.join(dir, 'file', 'logs', 'audit.log')]);
     assert.equal(r.code, 1);
     assert.match(r.stderr, /plat apiserver: --audit-log-path: ensureLogFile: mkdir \S+: not a directory\n$/);
+  });
+
+  // Node's recursive mkdir spins forever under /proc (core/make-dir.ts): a process of its own, bounded.
+  it('a log path under /proc stops start-up instead of hanging', { skip: process.platform !== 'linux' && 'needs /proc' }, async () => {
+    const dir = tempDir('plat-audit-proc-');
+    const r = await runPlatAsync(['apiserver', '--secure-port', '0', '--data-dir', dir, '--audit-log-path', '/proc/plat-audit/logs/audit.log']);
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, /plat apiserver: --audit-log-path: ensureLogFile: mkdir \/proc\/plat-audit: no such file or directory\n$/);
   });
 });
