@@ -29,7 +29,8 @@ function goTimeValue(text: string | null | undefined): string {
 const goTimePointer = (text: string | null | undefined): string => (text ? goTimeValue(text) : '<nil>');
 const goPointer = (type: string, set: boolean): string => `(*${type})(${set ? NON_NIL_ADDRESS : 'nil'})`;
 
-const goStrings = (v: readonly string[] | undefined): string => (v ? `[]string{${v.map(goQuote).join(', ')}}` : '[]string(nil)');
+/** A []string as `%#v` prints it (field.Invalid's value for a list of strings). */
+export const goStrings = (v: readonly string[] | undefined): string => goSlice('string', v, goQuote);
 
 /** fmt prints map keys sorted. */
 function goStringMap(m: Readonly<Record<string, string>> | undefined): string {

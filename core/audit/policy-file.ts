@@ -5,6 +5,7 @@
 // rules refused. Every error is `loading audit policy file: <problem>: from file <path>`, upstream's.
 import { readFileSync } from 'node:fs';
 import { missingKindText, missingVersionText } from '../api/scheme-errors.js';
+import { goStrings } from '../api/go-object-meta.js';
 import { GO_YAML } from '../api/go-yaml.js';
 import { dns1123SubdomainErrors } from '../api/selectors/label-syntax.js';
 import { aggregate } from '../aggregate.js';
@@ -21,8 +22,6 @@ export class AuditPolicyError extends Error {
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-/** Go's %#v of a []string, as field.Invalid prints a list value. */
-const goStrings = (l: readonly string[]) => `[]string{${l.map(goQuote).join(', ')}}`;
 
 export function loadPolicyFile(file: string): AuditPolicy {
   let text: string;
