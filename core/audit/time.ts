@@ -1,14 +1,17 @@
-// metav1.MicroTime's text: RFC 3339 in UTC with six fraction digits, from a clock that has them.
+// metav1.MicroTime's text (go-time.ts's RFC3339Micro, in UTC) from a clock that has microseconds:
+// upstream's event timestamps carry them, and Date.now() has only milliseconds.
 import { performance } from 'node:perf_hooks';
+import { formatGoTime, RFC3339_MICRO } from '../api/go-time.js';
 
 /** Milliseconds since the epoch, with a fraction (the microseconds). */
 export const preciseNow = (): number => performance.timeOrigin + performance.now();
 
+/** A preciseNow reading as a MicroTime; past the microsecond, truncated as Go's Format truncates. */
 export function microTime(ms: number): string {
   const whole = Math.floor(ms);
   const micros = Math.floor((ms - whole) * 1000);
-  const iso = new Date(whole).toISOString(); // 2026-12-01T06:20:57.123Z
-  return `${iso.slice(0, 23)}${String(micros).padStart(3, '0')}Z`;
+  const seconds = Math.floor(whole / 1000);
+  return formatGoTime({ seconds, nanos: (whole - seconds * 1000) * 1_000_000 + micros * 1000 }, RFC3339_MICRO);
 }
 
 /** Go's time.RFC3339Nano of a MicroTime text: trailing fraction zeros dropped (and the dot, if all are). */
