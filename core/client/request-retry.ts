@@ -1,7 +1,9 @@
 // client-go's withRetry (rest/with_retry.go) for one request: up to 10 retries of an answer that
 // asks for one (429 or 5xx with a Retry-After of whole seconds) after that many seconds, and of a
 // GET that lost its connection (reset, or closed before the answer) after an artificial
-// `Retry-After: 1`. Each retry takes a rate-limiter token again, as client-go's Before().
+// `Retry-After: 1`. Its rules are here so that every client retries alike: rest-client.ts's loop
+// adds the lost connections and a rate-limiter token per retry (client-go's Before()); the webhook
+// clients, which have no rate limiter and send only POSTs, use withRetryAfter.
 import type { IncomingHttpHeaders } from 'node:http';
 import { sleep } from '../abort-wait.js';
 
