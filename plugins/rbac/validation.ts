@@ -1,6 +1,7 @@
 // Field validation of the four RBAC kinds, as pkg/apis/rbac/validation (ObjectMeta and names are
 // checked by the generic store: RBAC names are path segments only, upstream's ValidateRBACName).
 import { fieldError, goQuote, validateEach, type FieldError } from '../../core/api/field-errors.js';
+import { goStrings } from '../../core/api/go-object-meta.js';
 import { labelSelectorFromObject, type LabelSelectorObject } from '../../core/api/selectors/label-selector.js';
 import { dns1123SubdomainErrors, labelValueErrors, qualifiedNameErrors } from '../../core/api/selectors/label-syntax.js';
 import { pathSegmentNameErrors } from '../../core/registry/object-meta.js';
@@ -10,9 +11,6 @@ import {
 } from './types.js';
 
 const len = (v: readonly unknown[] | undefined): number => v?.length ?? 0;
-
-/** Go's `%#v` of a []string, as field errors print a slice value. */
-const goStringSlice = (v: readonly string[]): string => `[]string{${v.map(goQuote).join(', ')}}`;
 
 /** Go's `%#v` of the internal rbac.RoleRef, as `cannot change roleRef` prints it. */
 export const goRoleRef = (r: RoleRef): string =>
@@ -25,7 +23,7 @@ export function validatePolicyRule(rule: PolicyRule, namespaced: boolean, path: 
   const errs: FieldError[] = [];
   if (len(rule.verbs) === 0) errs.push(fieldError.required(`${path}.verbs`, 'verbs must contain at least one value'));
   if (len(rule.nonResourceURLs) > 0) {
-    const urls = goStringSlice(rule.nonResourceURLs!);
+    const urls = goStrings(rule.nonResourceURLs!);
     if (namespaced) errs.push(invalidRaw(`${path}.nonResourceURLs`, urls, 'namespaced rules cannot apply to non-resource URLs'));
     if (len(rule.apiGroups) > 0 || len(rule.resources) > 0 || len(rule.resourceNames) > 0) {
       errs.push(invalidRaw(`${path}.nonResourceURLs`, urls, 'rules cannot apply to both regular resources and non-resource URLs'));
