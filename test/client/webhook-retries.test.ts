@@ -43,6 +43,22 @@ after(async () => {
 interface Booted { ask(): Promise<string>; readonly sleeps: number[]; readonly logs: string[] }
 
 let files = 0;
+/** An --authorization-config file with one Webhook entry (failurePolicy NoOpinion) asking `url`. */
+function authorizationConfig(url: string, timeout: string): string {
+  const file = join(dir, `authorization-${files++}.json`);
+  writeFileSync(file, JSON.stringify({
+    apiVersion: 'apiserver.platform/v1beta1', kind: 'AuthorizationConfiguration',
+    authorizers: [{
+      type: 'Webhook', name: 'reviewer',
+      webhook: {
+        timeout, subjectAccessReviewVersion: 'v1', matchConditionSubjectAccessReviewVersion: 'v1', failurePolicy: 'NoOpinion',
+        connectionInfo: { type: 'KubeConfigFile', kubeConfigFile: writeKubeconfig(dir, url, caPem) },
+      },
+    }],
+  }));
+  return file;
+}
+
 /** Each takes the webhook's URL and its timeout in whole seconds. */
 const WEBHOOKS: Record<string, (url: string, timeout: number) => Booted> = {
   'token webhook': (url, timeout) => {
@@ -60,17 +76,7 @@ const WEBHOOKS: Record<string, (url: string, timeout: number) => Booted> = {
   },
   'authorization webhook': (url, timeout) => {
     const sleeps: number[] = [];
-    const file = join(dir, `authorization-${files++}.json`);
-    writeFileSync(file, JSON.stringify({
-      apiVersion: 'apiserver.platform/v1beta1', kind: 'AuthorizationConfiguration',
-      authorizers: [{
-        type: 'Webhook', name: 'reviewer',
-        webhook: {
-          timeout: `${timeout}s`, subjectAccessReviewVersion: 'v1', matchConditionSubjectAccessReviewVersion: 'v1', failurePolicy: 'NoOpinion',
-          connectionInfo: { type: 'KubeConfigFile', kubeConfigFile: writeKubeconfig(dir, url, caPem) },
-        },
-      }],
-    }));
+    const file = authorizationConfig(url, `${timeout}s`);
     const { host, logs } = boot([AuthorizationModeFlag, AuthorizationConfigPlugin, createWebhookAuthorizer({ sleep: async (ms) => { sleeps.push(ms); } })],
       [`--authorization-config=${file}`]);
     return {
@@ -169,17 +175,7 @@ describe('the caller\'s context bounds all of a review\'s attempts', () => {
     };
   };
   const authorizer = (url: string, context: AbortSignal) => {
-    const file = join(dir, `authorization-${files++}.json`);
-    writeFileSync(file, JSON.stringify({
-      apiVersion: 'apiserver.platform/v1beta1', kind: 'AuthorizationConfiguration',
-      authorizers: [{
-        type: 'Webhook', name: 'reviewer',
-        webhook: {
-          timeout: '4s', subjectAccessReviewVersion: 'v1', matchConditionSubjectAccessReviewVersion: 'v1', failurePolicy: 'NoOpinion',
-          connectionInfo: { type: 'KubeConfigFile', kubeConfigFile: writeKubeconfig(dir, url, caPem) },
-        },
-      }],
-    }));
+    const file = authorizationConfig(url, '4s');
     const { host, logs } = boot([AuthorizationModeFlag, AuthorizationConfigPlugin, createWebhookAuthorizer({ sleep: backoffWait })],
       [`--authorization-config=${file}`]);
     return {
