@@ -21,7 +21,8 @@ export interface SubjectAccessReviewClientOptions {
   readonly version: SubjectAccessReviewVersion;
   readonly timeoutMs: number;
   readonly backoff?: Backoff;
-  readonly sleep?: (ms: number) => Promise<void>;
+  /** The backoff's waits between attempts, told the caller's context (WebhookClientOptions.sleep); injectable so tests need not sleep. */
+  readonly sleep?: (ms: number, context?: AbortSignal) => Promise<void>;
   readonly logger?: Logger;
 }
 

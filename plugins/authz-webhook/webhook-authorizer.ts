@@ -34,7 +34,8 @@ const LEGACY_TIMEOUT_MS = 30_000;
 
 export interface WebhookAuthorizerDeps {
   readonly backoff?: Backoff;
-  readonly sleep?: (ms: number) => Promise<void>;
+  /** The backoff's waits between attempts, told the caller's context (WebhookClientOptions.sleep); injectable so tests need not sleep. */
+  readonly sleep?: (ms: number, context?: AbortSignal) => Promise<void>;
   /** Cache clock, milliseconds since the epoch. */
   readonly now?: () => number;
   readonly maxCacheEntries?: number;
