@@ -77,6 +77,12 @@ export const fields = (buf: Buffer | undefined): Field[] => [...eachField(buf)];
 
 export const str = (f: Field): string => (f.bytes ?? Buffer.alloc(0)).toString('utf8');
 
+/** A string or message field of an untrusted body: it must come length-delimited, as gogo's readers insist. */
+export function stringField(f: Field): string {
+  if (f.bytes === undefined) throw new Error(`proto: wrong wireType = ${f.wire} for field ${f.no}`);
+  return str(f);
+}
+
 /** A map<string, V> entry: key field 1, value field 2. */
 export function mapEntry(f: Field): [string, Buffer] {
   let k = ''; let v: Buffer = Buffer.alloc(0);

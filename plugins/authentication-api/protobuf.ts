@@ -4,21 +4,15 @@
 // untrusted: read field by field (eachField: bounded varints, lengths checked), unknown fields
 // skipped as gogo-protobuf does, the status (the server's to fill in) ignored.
 import type { ApiObject } from '../../core/api/meta.js';
-import { eachField, objectMeta, str, type Field } from '../../core/api/protobuf.js';
-
-/** A string field must come length-delimited, as gogo's readers insist. */
-function text(f: Field): string {
-  if (f.bytes === undefined) throw new Error(`proto: wrong wireType = ${f.wire} for field ${f.no}`);
-  return str(f);
-}
+import { eachField, objectMeta, stringField } from '../../core/api/protobuf.js';
 
 /** TokenReviewSpec: token 1, audiences 2. An empty token is left out, as the JSON form omits it. */
 function tokenReviewSpec(buf: Buffer | undefined): Record<string, unknown> {
   const spec: Record<string, unknown> = {};
   const audiences: string[] = [];
   for (const f of eachField(buf)) {
-    if (f.no === 1) { const token = text(f); if (token) spec['token'] = token; else delete spec['token']; }
-    else if (f.no === 2) audiences.push(text(f));
+    if (f.no === 1) { const token = stringField(f); if (token) spec['token'] = token; else delete spec['token']; }
+    else if (f.no === 2) audiences.push(stringField(f));
   }
   if (audiences.length) spec['audiences'] = audiences;
   return spec;

@@ -5,21 +5,15 @@
 // does, and the status (filled in by the server) ignored. A gogo message writes its non-pointer
 // strings even when empty; the JSON form omits them (omitempty), so an empty one is left out here.
 import type { ApiObject } from '../../core/api/meta.js';
-import { eachField, mapEntry, objectMeta, str, type Field } from '../../core/api/protobuf.js';
+import { eachField, mapEntry, objectMeta, stringField, type Field } from '../../core/api/protobuf.js';
 import { putEntry } from '../../core/api/own-entry.js';
 import type { SelectorAttributesWire, SelectorRequirementWire } from '../../core/authz/selector-attributes.js';
 
 type Json = Record<string, unknown>;
 
-/** A string or message field must come length-delimited, as gogo's readers insist. */
-function text(f: Field): string {
-  if (f.bytes === undefined) throw new Error(`proto: wrong wireType = ${f.wire} for field ${f.no}`);
-  return str(f);
-}
-
 /** Sets `key` to the field's string unless it is empty. */
 function setString(into: Json, key: string, f: Field): void {
-  const v = text(f);
+  const v = stringField(f);
   if (v !== '') into[key] = v; else delete into[key];
 }
 
@@ -28,9 +22,9 @@ function requirement(buf: Buffer | undefined): SelectorRequirementWire {
   const r: Json = { key: '', operator: '' };
   const values: string[] = [];
   for (const f of eachField(buf)) {
-    if (f.no === 1) r['key'] = text(f);
-    else if (f.no === 2) r['operator'] = text(f);
-    else if (f.no === 3) values.push(text(f));
+    if (f.no === 1) r['key'] = stringField(f);
+    else if (f.no === 2) r['operator'] = stringField(f);
+    else if (f.no === 3) values.push(stringField(f));
   }
   if (values.length) r['values'] = values;
   return r as unknown as SelectorRequirementWire;
@@ -73,7 +67,7 @@ function nonResourceAttributes(buf: Buffer | undefined): Json {
 /** ExtraValue: items 1. */
 function extraValue(buf: Buffer): string[] {
   const items: string[] = [];
-  for (const f of eachField(buf)) if (f.no === 1) items.push(text(f));
+  for (const f of eachField(buf)) if (f.no === 1) items.push(stringField(f));
   return items;
 }
 
@@ -87,9 +81,9 @@ function spec(buf: Buffer | undefined, self: boolean): Json {
     else if (f.no === 2) s['nonResourceAttributes'] = nonResourceAttributes(f.bytes);
     else if (self) continue;
     else if (f.no === 3) setString(s, 'user', f);
-    else if (f.no === 4) groups.push(text(f));
+    else if (f.no === 4) groups.push(stringField(f));
     else if (f.no === 5) {
-      text(f);
+      stringField(f);
       const [k, v] = mapEntry(f);
       putEntry(extra, k, extraValue(v));
     }
