@@ -1,6 +1,6 @@
 // The log backend's flags, the spec's (host/flag-catalogue/apiserver.ts) with upstream's defaults
-// for the log backend: blocking, a batch of 1, no throttling. Format, mode and version are checked
-// at configure, with upstream's texts, and only when --audit-log-path is set (options.ts).
+// for the log backend: blocking, a batch of 1, no throttling. Their values are checked at configure,
+// all at once with upstream's texts, and only when --audit-log-path is set (options.ts).
 import type { FlagSpec } from '../../core/flags/types.js';
 
 const AUDIT = 'Audit options';
