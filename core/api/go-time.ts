@@ -23,6 +23,14 @@ export const RFC3339 = '2006-01-02T15:04:05Z07:00';
 export const RFC3339_MICRO = '2006-01-02T15:04:05.000000Z07:00';
 export type GoTimeLayout = typeof RFC3339 | typeof RFC3339_MICRO;
 
+/**
+ * Go's time.RFC3339Nano of a UTC text with a fixed fraction (a MicroTime, an ISO string): trailing
+ * fraction zeros dropped, and the dot if all are.
+ */
+export function rfc3339NanoOf(fixedFraction: string): string {
+  return fixedFraction.replace(/0+Z$/, 'Z').replace(/\.Z$/, 'Z');
+}
+
 /** time.ParseError, with Go's Error() text as its message. */
 export class GoTimeError extends Error {
   override readonly name = 'GoTimeError';

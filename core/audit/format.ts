@@ -3,7 +3,7 @@
 import { goJsonEncode } from '../api/go-json-marshal.js';
 import { goQuote } from '../go-quote.js';
 import { AUDIT_API_VERSION, type AuditEvent } from './event.js';
-import { rfc3339Nano } from './time.js';
+import { rfc3339NanoOf } from '../api/go-time.js';
 
 export function eventJson(ev: AuditEvent, apiVersion = AUDIT_API_VERSION): string {
   return goJsonEncode({ kind: 'Event', apiVersion, ...ev });
@@ -29,5 +29,5 @@ export function eventString(ev: AuditEvent): string {
   const response = ev.responseStatus ? String(ev.responseStatus.code ?? 0) : '<deferred>';
   const ip = ev.sourceIPs?.[0] ?? '<unknown>';
   const q = goQuote;
-  return `${rfc3339Nano(ev.requestReceivedTimestamp)} AUDIT: id=${q(ev.auditID)} stage=${q(ev.stage)} ip=${q(ip)} method=${q(ev.verb)} user=${q(username)} groups=${q(groups)} as=${q(asuser)} asgroups=${q(asgroups)} user-agent=${q(ev.userAgent ?? '')} namespace=${q(namespace)} uri=${q(ev.requestURI)} response="${response}"`;
+  return `${rfc3339NanoOf(ev.requestReceivedTimestamp)} AUDIT: id=${q(ev.auditID)} stage=${q(ev.stage)} ip=${q(ip)} method=${q(ev.verb)} user=${q(username)} groups=${q(groups)} as=${q(asuser)} asgroups=${q(asgroups)} user-agent=${q(ev.userAgent ?? '')} namespace=${q(namespace)} uri=${q(ev.requestURI)} response="${response}"`;
 }

@@ -24,7 +24,3 @@ export function microTime(ms: number): string {
   return formatGoTime({ seconds, nanos: (whole - seconds * 1000) * 1_000_000 + micros * 1000 }, RFC3339_MICRO);
 }
 
-/** Go's time.RFC3339Nano of a MicroTime text: trailing fraction zeros dropped (and the dot, if all are). */
-export function rfc3339Nano(micro: string): string {
-  return micro.replace(/0+Z$/, 'Z').replace(/\.Z$/, 'Z');
-}

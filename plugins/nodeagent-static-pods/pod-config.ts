@@ -4,18 +4,14 @@
 // source a second pod with a namespace/name already taken is dropped and logged, as
 // filterInvalidPods does. `snapshot` is what the agent publishes: file pods, then http pods.
 import type { Logger } from '../../core/log.js';
+import { rfc3339NanoOf } from '../../core/api/go-time.js';
 import { CONFIG_SEEN_ANNOTATION, CONFIG_SOURCE_ANNOTATION, type Obj } from './pod-defaults.js';
 
 export type SourceName = 'file' | 'http';
 const SOURCES: readonly SourceName[] = ['file', 'http'];
 
 /** Go's time.RFC3339Nano in UTC: fractional seconds without trailing zeros. */
-export function rfc3339Nano(d: Date): string {
-  const iso = d.toISOString();
-  const [base, frac = ''] = iso.replace(/Z$/, '').split('.');
-  const f = frac.replace(/0+$/, '');
-  return `${base}${f ? `.${f}` : ''}Z`;
-}
+export const rfc3339Nano = (d: Date): string => rfc3339NanoOf(d.toISOString());
 
 export class PodConfig {
   readonly #sets = new Map<SourceName, Obj[]>();
