@@ -18,8 +18,9 @@ export interface Attributes {
   /** The field and label selectors of a collection request or an access review; authorizers may ignore them. */
   readonly selectors?: SelectorAttributes;
   /**
-   * The request's context (its deadline, or the client gone), absent where there is no request or
-   * it is long-running: what an authorizer's calls end with, as upstream's Authorize(ctx, ...).
+   * The request's context (its deadline, or the client gone; a long-running request, a watch, has
+   * no deadline), absent where there is no request: what an authorizer's calls end with, as
+   * upstream's Authorize(ctx, ...).
    */
   readonly context?: AbortSignal;
 }

@@ -56,7 +56,13 @@ function answerTimeout(ctx: Koa.Context): void {
 /** Middleware after request info (ctx.state.info, .query) and before authentication, as upstream orders it. */
 export function requestDeadline(maximumMs: number, log: Logger): Koa.Middleware<{ info: RequestInfo; query: URLSearchParams }> {
   return async (ctx, next) => {
-    if (isLongRunning(ctx.state.info)) return next();
+    if (isLongRunning(ctx.state.info)) {
+      // No deadline, but a context all the same: an authorizer's webhook asked about a watch stops
+      // when the watch's client goes away, as upstream's request context is cancelled then.
+      const context = requestSignal(ctx as unknown as Koa.Context);
+      (ctx.state as { signal?: AbortSignal }).signal = context.signal;
+      try { return await next(); } finally { context.release(); }
+    }
     const ms = requestTimeoutMs(ctx.state.query, maximumMs);
     // The request context's deadline, for the calls the request makes (admission webhooks bound theirs by it).
     (ctx.state as { deadline?: number }).deadline = Date.now() + ms;
