@@ -10,7 +10,7 @@ import type { Context } from 'koa';
 import type { ServerResponse } from 'node:http';
 import type { UserInfo } from '../authn/user.js';
 import type { Logger } from '../log.js';
-import { levelAtLeast, type AuditEvent, type AuditLevel, type AuditResponseStatus, type AuditStage, type AuditUser, type AuditObjectRef } from './event.js';
+import { levelAtLeast, sortedAnnotations, type AuditEvent, type AuditLevel, type AuditResponseStatus, type AuditStage, type AuditUser, type AuditObjectRef } from './event.js';
 import type { AuditAttributes, PolicyEvaluator, RequestAuditConfig } from './policy.js';
 import { microTime, preciseNow } from './time.js';
 import { sourceIps } from './source-ips.js';
@@ -101,7 +101,7 @@ export class RequestAudit {
     // backend may still hold this one.
     const snapshot = {} as Mutable<AuditEvent>;
     for (const k of EVENT_FIELDS) if (ev[k] !== undefined) (snapshot as Record<string, unknown>)[k] = ev[k];
-    if (ev.annotations) snapshot.annotations = { ...ev.annotations };
+    if (ev.annotations) snapshot.annotations = sortedAnnotations(ev.annotations);
     if (ev.responseStatus) snapshot.responseStatus = { ...ev.responseStatus };
     try {
       await this.sink.process(snapshot);

@@ -3,7 +3,7 @@
 // error if it is still too large; events are passed on in batches of at most maxBatchSize bytes.
 import type { Logger } from '../log.js';
 import { aggregate } from '../aggregate.js';
-import { levelAtLeast, type AuditEvent } from './event.js';
+import { levelAtLeast, sortedAnnotations, type AuditEvent } from './event.js';
 import { handlePluginError, type AuditBackend } from './backend.js';
 import type { AuditErrorCounter } from '../metrics/apiserver-audit.js';
 import { eventJson } from './format.js';
@@ -26,7 +26,7 @@ export class TruncatingBackend implements AuditBackend {
       let size = this.size(ev);
       if (size > this.c.maxEventSize && levelAtLeast(ev.level, 'Request')) {
         const { requestObject: _req, responseObject: _res, ...rest } = ev;
-        ev = { ...rest, annotations: { ...ev.annotations, [TRUNCATED_ANNOTATION]: 'true' } };
+        ev = { ...rest, annotations: sortedAnnotations({ ...ev.annotations, [TRUNCATED_ANNOTATION]: 'true' }) };
         size = this.size(ev);
       }
       if (size > this.c.maxEventSize) { problems.push('event is too large even after truncating'); impacted.push(ev); continue; }
