@@ -3,10 +3,15 @@
 import type { ApiObject } from '../api/meta.js';
 import type { UserInfo } from '../authn/user.js';
 import type { Attributes, Decision } from '../authz/attributes.js';
+import type { AnnotationMethods } from './annotations.js';
 
 export type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
 
-export interface AdmissionRequest {
+/**
+ * addAnnotation / addAnnotationWithLevel (annotations.ts): audit annotations, `prefix/name` keys,
+ * in the request's audit event when its level is at least the annotation's (Metadata by default).
+ */
+export interface AdmissionRequest extends AnnotationMethods {
   readonly operation: AdmissionOperation;
   readonly group: string;
   readonly version: string;

@@ -9,6 +9,8 @@ import type { AuditEvent } from './event.js';
 import { BufferedBackend, type BatchConfig } from './buffered.js';
 import { eventString } from './format.js';
 import { TruncatingBackend, type TruncateConfig } from './truncate.js';
+import { auditErrorCounter } from '../metrics/apiserver.js';
+import type { AuditErrorCounter } from '../metrics/apiserver-audit.js';
 
 export interface AuditBackend {
   /** true when every event was taken; a backend logs its own failures (handlePluginError). */
@@ -20,8 +22,9 @@ export interface AuditBackend {
 export const AUDIT_MODES = ['batch', 'blocking', 'blocking-strict'] as const;
 export type AuditMode = (typeof AUDIT_MODES)[number];
 
-/** HandlePluginError: the error and each impacted event's legacy line, one error log entry. */
-export function handlePluginError(logger: Logger, plugin: string, err: unknown, events: readonly AuditEvent[]): void {
+/** HandlePluginError: the events counted in apiserver_audit_error_total; the error and each impacted event's legacy line, one error log entry. */
+export function handlePluginError(logger: Logger, plugin: string, err: unknown, events: readonly AuditEvent[], count?: AuditErrorCounter): void {
+  count?.(plugin, events.length);
   const text = err instanceof Error ? err.message : String(err);
   logger.error(`Error in audit plugin '${plugin}' affecting ${events.length} audit events: ${text}\nImpacted events:\n${events.map((e) => `${eventString(e)}\n`).join('')}`);
 }
@@ -41,8 +44,9 @@ export interface BackendSettings {
  * `hooks.shutdown` to flush and stop it once the API server has drained (its last events are in).
  */
 export function tapAuditBackend(host: Host, name: string, backend: AuditBackend, s: BackendSettings, logger: Logger): void {
-  let target: AuditBackend = s.mode === 'batch' ? new BufferedBackend(backend, s.batch, logger) : backend;
-  if (s.truncate) target = new TruncatingBackend(target, s.truncate, s.apiVersion, logger);
+  const count = auditErrorCounter(host);
+  let target: AuditBackend = s.mode === 'batch' ? new BufferedBackend(backend, s.batch, logger, count) : backend;
+  if (s.truncate) target = new TruncatingBackend(target, s.truncate, s.apiVersion, logger, count);
   host.hooks.audit.tapPromise(name, async (ev) => {
     const ok = await target.processEvents([ev]);
     if (!ok && s.mode === 'blocking-strict') throw new Error(`audit backend ${name} failed to store the event`);

@@ -5,6 +5,7 @@
 import type { Logger } from '../log.js';
 import type { AuditEvent } from './event.js';
 import { handlePluginError, type AuditBackend } from './backend.js';
+import type { AuditErrorCounter } from '../metrics/apiserver-audit.js';
 
 export interface BatchConfig {
   readonly bufferSize: number;
@@ -24,14 +25,14 @@ export class BufferedBackend implements AuditBackend {
   private tokens: number;
   private lastRefill = Date.now();
 
-  constructor(private readonly delegate: AuditBackend, private readonly c: BatchConfig, private readonly logger: Logger) {
+  constructor(private readonly delegate: AuditBackend, private readonly c: BatchConfig, private readonly logger: Logger, private readonly count?: AuditErrorCounter) {
     this.tokens = c.throttleBurst;
   }
 
   processEvents(events: readonly AuditEvent[]): boolean {
     for (let i = 0; i < events.length; i++) {
-      if (this.stopped) { handlePluginError(this.logger, 'buffered', new Error('audit backend shut down'), events.slice(i)); return true; }
-      if (this.buffer.length >= this.c.bufferSize) { handlePluginError(this.logger, 'buffered', new Error('audit buffer queue blocked'), events.slice(i)); return true; }
+      if (this.stopped) { handlePluginError(this.logger, 'buffered', new Error('audit backend shut down'), events.slice(i), this.count); return true; }
+      if (this.buffer.length >= this.c.bufferSize) { handlePluginError(this.logger, 'buffered', new Error('audit buffer queue blocked'), events.slice(i), this.count); return true; }
       this.buffer.push(events[i]!);
     }
     if (this.buffer.length >= this.c.maxBatchSize) this.flushSoon(0);
@@ -54,7 +55,7 @@ export class BufferedBackend implements AuditBackend {
       first = false;
       const batch = this.buffer.splice(0, this.c.maxBatchSize);
       if (this.c.throttleEnable && !all) await this.takeToken();
-      try { await this.delegate.processEvents(batch); } catch (e) { handlePluginError(this.logger, 'buffered', e, batch); }
+      try { await this.delegate.processEvents(batch); } catch (e) { handlePluginError(this.logger, 'buffered', e, batch, this.count); }
     }
   }
 

@@ -58,4 +58,11 @@ export interface AuditEvent {
   readonly annotations?: Readonly<Record<string, string>>;
 }
 
+/** The annotations in the order Go writes a map's keys (sorted), whatever order they were added in. */
+export function sortedAnnotations(a: Readonly<Record<string, string>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const k of Object.keys(a).sort()) out[k] = a[k]!;
+  return out;
+}
+
 export const levelAtLeast = (level: AuditLevel, than: AuditLevel): boolean => AUDIT_LEVELS.indexOf(level) >= AUDIT_LEVELS.indexOf(than);

@@ -2,17 +2,21 @@
 // the policy's level for the request decides whether there is one; the event is handed to the
 // `audit` hook at RequestReceived (before authorization), at ResponseStarted for a long-running
 // request (when its headers go out), and at ResponseComplete once the answer has been written;
-// a request that fails authentication gets one event, at ResponseStarted. The server's code calls
+// a request that fails authentication gets one event, at ResponseStarted; one that panics (an
+// unexpected throw, core/server/panic.ts) a Panic event in place of ResponseComplete. The server's code calls
 // the functions here at the points upstream's handlers call package audit; they do nothing for a
 // request that is not audited.
 import type { Context } from 'koa';
 import type { ServerResponse } from 'node:http';
 import type { UserInfo } from '../authn/user.js';
 import type { Logger } from '../log.js';
-import { levelAtLeast, type AuditEvent, type AuditLevel, type AuditResponseStatus, type AuditStage, type AuditUser, type AuditObjectRef } from './event.js';
+import { levelAtLeast, sortedAnnotations, type AuditEvent, type AuditLevel, type AuditResponseStatus, type AuditStage, type AuditUser, type AuditObjectRef } from './event.js';
 import type { AuditAttributes, PolicyEvaluator, RequestAuditConfig } from './policy.js';
 import { microTime, preciseNow } from './time.js';
 import { sourceIps } from './source-ips.js';
+import type { AuditMetrics } from '../metrics/apiserver-audit.js';
+import { thrownMessage } from '../thrown-message.js';
+import { goQuote } from '../go-quote.js';
 
 /** The policy and the backends' hook: given to the server only when both exist (upstream's sink and policy). */
 export interface AuditSink {
@@ -20,6 +24,8 @@ export interface AuditSink {
   /** The `audit` hook's call: resolves when every backend took the event, rejects when one failed. */
   readonly process: (event: AuditEvent) => Promise<void>;
   readonly logger: Logger;
+  /** The apiserver_audit_* families, when the server serves /metrics. */
+  readonly metrics?: AuditMetrics;
 }
 
 const MAX_USER_AGENT = 1024;
@@ -75,8 +81,10 @@ function dropManagedFields(obj: unknown): unknown {
 export class RequestAudit {
   readonly event: Mutable<AuditEvent>;
   private started = false;
+  /** Its Panic event is out: the answer and the connection's end are no stage of it any more. */
+  private panicked = false;
 
-  constructor(private readonly sink: AuditSink, readonly config: RequestAuditConfig, event: Mutable<AuditEvent>) {
+  constructor(readonly sink: AuditSink, readonly config: RequestAuditConfig, event: Mutable<AuditEvent>) {
     this.event = event;
   }
 
@@ -85,6 +93,7 @@ export class RequestAudit {
   /** processAuditEvent: an omitted stage counts as processed; false when a backend failed. */
   async emit(stage: AuditStage): Promise<boolean> {
     if (this.config.omitStages.includes(stage)) return true;
+    this.sink.metrics?.event();
     const ev = this.event;
     ev.stage = stage;
     ev.stageTimestamp = stage === 'RequestReceived' ? ev.requestReceivedTimestamp : microTime(preciseNow());
@@ -92,7 +101,7 @@ export class RequestAudit {
     // backend may still hold this one.
     const snapshot = {} as Mutable<AuditEvent>;
     for (const k of EVENT_FIELDS) if (ev[k] !== undefined) (snapshot as Record<string, unknown>)[k] = ev[k];
-    if (ev.annotations) snapshot.annotations = { ...ev.annotations };
+    if (ev.annotations) snapshot.annotations = sortedAnnotations(ev.annotations);
     if (ev.responseStatus) snapshot.responseStatus = { ...ev.responseStatus };
     try {
       await this.sink.process(snapshot);
@@ -103,10 +112,26 @@ export class RequestAudit {
     }
   }
 
+  /** AddAuditAnnotation: a key keeps its first value (another is logged and dropped). */
   addAnnotation(key: string, value: string): void {
-    (this.event.annotations as Record<string, string> | undefined) ??= {};
-    (this.event.annotations as Record<string, string>)[key] = value;
+    const annotations = ((this.event.annotations as Record<string, string> | undefined) ??= {});
+    const had = annotations[key];
+    if (had !== undefined && had !== value) {
+      this.sink.logger.warn(`Failed to set annotations[${goQuote(key)}] to ${goQuote(value)} for audit:${goQuote(this.event.auditID)}, it has already been set to ${goQuote(had)}`);
+      return;
+    }
+    annotations[key] = value;
   }
+
+  /** WithAudit's recover: the Panic event, with the 500 the recovery filter answers; no stage after it. */
+  async panic(thrown: unknown): Promise<void> {
+    this.panicked = true;
+    this.started = true;
+    this.event.responseStatus = { metadata: {}, status: 'Failure', message: `APIServer panic'd: ${thrownMessage(thrown)}`, reason: 'InternalError', code: 500 };
+    await this.emit('Panic');
+  }
+
+  get hasPanicked(): boolean { return this.panicked; }
 
   logImpersonatedUser(user: UserInfo): void {
     this.event.impersonatedUser = userOf(user);
@@ -175,6 +200,7 @@ export interface AuditedRequest {
 /** evaluatePolicyAndCreateAuditEvent + LogRequestMetadata: the event, or undefined when the level is None. */
 export function createAudit(sink: AuditSink, r: AuditedRequest): RequestAudit | undefined {
   const config = sink.policy.evaluate(r.attributes);
+  sink.metrics?.level(config.level);
   if (config.level === 'None') return undefined;
   const a = r.attributes;
   let ua = r.ctx.get('user-agent');
@@ -211,9 +237,13 @@ function watchCode(res: ServerResponse, audit: RequestAudit, emitStarted: boolea
  * ResponseComplete once the response has ended (upstream's deferred event).
  */
 export async function beginAudit(audit: RequestAudit, ctx: Context, longRunning: boolean): Promise<boolean> {
-  if (!(await audit.emit('RequestReceived'))) return false;
+  if (!(await audit.emit('RequestReceived'))) {
+    audit.sink.metrics?.rejected();
+    return false;
+  }
   watchCode(ctx.res as ServerResponse, audit, longRunning);
   ctx.res.once('close', () => {
+    if (audit.hasPanicked) return;
     const ev = audit.event;
     const faked: AuditResponseStatus = { metadata: {}, status: 'Success', message: 'Connection closed early', code: 200 };
     if (!ev.responseStatus && longRunning) {

@@ -3,15 +3,16 @@
 // error if it is still too large; events are passed on in batches of at most maxBatchSize bytes.
 import type { Logger } from '../log.js';
 import { aggregate } from '../aggregate.js';
-import { levelAtLeast, type AuditEvent } from './event.js';
+import { levelAtLeast, sortedAnnotations, type AuditEvent } from './event.js';
 import { handlePluginError, type AuditBackend } from './backend.js';
+import type { AuditErrorCounter } from '../metrics/apiserver-audit.js';
 import { eventJson } from './format.js';
 
 export interface TruncateConfig { readonly maxEventSize: number; readonly maxBatchSize: number }
 export const TRUNCATED_ANNOTATION = 'audit.platform/truncated';
 
 export class TruncatingBackend implements AuditBackend {
-  constructor(private readonly delegate: AuditBackend, private readonly c: TruncateConfig, private readonly apiVersion: string, private readonly logger: Logger) {}
+  constructor(private readonly delegate: AuditBackend, private readonly c: TruncateConfig, private readonly apiVersion: string, private readonly logger: Logger, private readonly count?: AuditErrorCounter) {}
 
   private size(ev: AuditEvent): number { return Buffer.byteLength(eventJson(ev, this.apiVersion)); }
 
@@ -25,7 +26,7 @@ export class TruncatingBackend implements AuditBackend {
       let size = this.size(ev);
       if (size > this.c.maxEventSize && levelAtLeast(ev.level, 'Request')) {
         const { requestObject: _req, responseObject: _res, ...rest } = ev;
-        ev = { ...rest, annotations: { ...ev.annotations, [TRUNCATED_ANNOTATION]: 'true' } };
+        ev = { ...rest, annotations: sortedAnnotations({ ...ev.annotations, [TRUNCATED_ANNOTATION]: 'true' }) };
         size = this.size(ev);
       }
       if (size > this.c.maxEventSize) { problems.push('event is too large even after truncating'); impacted.push(ev); continue; }
@@ -38,7 +39,7 @@ export class TruncatingBackend implements AuditBackend {
       batch.push(ev);
     }
     if (batch.length > 0) ok = (await this.delegate.processEvents(batch)) && ok;
-    if (impacted.length > 0) handlePluginError(this.logger, 'truncate', new Error(aggregate(problems)), impacted);
+    if (impacted.length > 0) handlePluginError(this.logger, 'truncate', new Error(aggregate(problems)), impacted, this.count);
     return ok;
   }
 

@@ -2,11 +2,12 @@
 // registry, so that in `plat all` (one host, both roles) /metrics on the API server's port lists
 // the API server's families only, as kube-apiserver's does; the embedded controllers record nothing
 // (there is no controller-manager port in `plat all`). Registered at once: client_golang's
-// process collector, the request, long-running, watch, authentication, authorization and admission
-// families, and apiserver_storage_objects, read when scraped from whatever the server set as its
+// process collector, the request, long-running, watch, authentication, authorization, admission
+// and audit families, and apiserver_storage_objects, read when scraped from whatever the server set as its
 // source. The health checks' SLIs are a registry apart (/metrics/slis), as upstream's slis.Registry.
 import { versionInfo } from '../version.js';
 import { AdmissionMetrics } from './apiserver-admission.js';
+import { AuditMetrics, type AuditErrorCounter } from './apiserver-audit.js';
 import { AuthMetrics } from './apiserver-auth.js';
 import { WatchMetrics } from './apiserver-watch.js';
 import { HealthSlis } from './health-slis.js';
@@ -20,6 +21,7 @@ export interface ApiServerMetrics {
   readonly auth: AuthMetrics;
   readonly admission: AdmissionMetrics;
   readonly watches: WatchMetrics;
+  readonly audit: AuditMetrics;
   /** kubernetes_healthcheck(s_total), recorded by /healthz, /livez and /readyz, served at /metrics/slis. */
   readonly slis: HealthSlis;
   /** The stored objects per resource (`plural` or `plural.group`); -1 where counting failed. */
@@ -40,9 +42,10 @@ export function apiserverMetrics(host: { readonly version: string }): ApiServerM
   const auth = new AuthMetrics(registry);
   const admission = new AdmissionMetrics(registry);
   const watches = new WatchMetrics(registry);
+  const audit = new AuditMetrics(registry);
   let counted: CollectedSample[] = [];
   const metrics: ApiServerMetrics = {
-    registry, requests, auth, admission, watches, slis: new HealthSlis(), storageObjects: async () => [],
+    registry, requests, auth, admission, watches, audit, slis: new HealthSlis(), storageObjects: async () => [],
     refreshStorageObjects: async () => { counted = [...await metrics.storageObjects()].map(([resource, n]) => [[resource], n] as const); },
   };
   // etcd3's objectCounts (STABLE in 1.32). The registry reads synchronously: the handler calls
@@ -63,3 +66,9 @@ export function apiserverMetrics(host: { readonly version: string }): ApiServerM
 export function servingApiserverMetrics(host: object): ApiServerMetrics | undefined {
   return made.get(host);
 }
+
+/**
+ * The host's apiserver_audit_error_total, looked up when an error happens: a backend is built
+ * before the API server makes its metrics, and a host that serves no /metrics counts nothing.
+ */
+export const auditErrorCounter = (host: object): AuditErrorCounter => (plugin, events) => made.get(host)?.audit.pluginError(plugin, events);

@@ -24,6 +24,7 @@ import type { Strategy, StrategyContext } from './strategy.js';
 import { invalidObjErrorText, uidPreconditionFailed } from './precondition-failed.js';
 import { pathSegmentNameErrors, restoreSystemMeta, validateObjectMeta, validateObjectMetaUpdate } from './object-meta.js';
 import { isPluginFailure, refusalReason } from '../admission/plugin-failure.js';
+import { admissionAnnotations, type AnnotationTarget } from '../admission/annotations.js';
 import { runningTap } from '../running-tap.js';
 import { silentLogger, type Logger } from '../log.js';
 
@@ -42,6 +43,8 @@ export interface RequestContext {
    * went away, with ctx.Err()'s text as the reason; absent for a write plat makes itself.
    */
   readonly signal?: AbortSignal;
+  /** The request's audit event, when it is audited: admission plugins' annotations go there. */
+  readonly audit?: AnnotationTarget;
 }
 
 export interface StoreOptions {
@@ -219,6 +222,7 @@ export class ResourceStore {
       ...(ctx.deadline !== undefined ? { deadline: ctx.deadline } : {}),
       ...(ctx.signal ? { signal: ctx.signal } : {}),
       authorize: (a: Omit<Attributes, 'user'>): Promise<Decision | undefined> => authorizeUnion(hooks.authorize, { ...a, user: ctx.user }),
+      ...admissionAnnotations(ctx),
     };
   }
 

@@ -1,5 +1,5 @@
 // The API server's HTTP pipeline as koa middleware: one error boundary that turns every thrown
-// error into a Status, request info, the request deadline (504 past --request-timeout),
+// error into a Status (a crash into upstream's panic answer, panic.ts), request info, the request deadline (504 past --request-timeout),
 // authentication (401), authorization (403), then routing to
 // discovery, OpenAPI, health, version and the REST handlers of registered resources.
 import { setMaxListeners } from 'node:events';
@@ -52,6 +52,7 @@ import { instrumentHealth, instrumentResource, recordRequests } from './request-
 import { auditFailedAuthentication, beginAudit, createAudit, DECISION_ANNOTATION, REASON_ANNOTATION, type AuditSink, type AuditState, type RequestAudit } from '../audit/request-audit.js';
 import { withAuditId } from '../audit/audit-id.js';
 import { isLongRunning } from './request-deadline.js';
+import { auditPanics, sendPanic } from './panic.js';
 
 export interface VersionInfo {
   major: string; minor: string; gitVersion: string; gitCommit: string; gitTreeState: string;
@@ -219,10 +220,13 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
         log.error('storage error serving request', { method: ctx.method, path: ctx.path, error: e.message });
         return sendStatus(ctx, errors.unknown(e.message).status);
       }
-      // An authorizer that failed deeper in (a create on update asks the chain): name the plugin.
-      const failed = e instanceof AuthorizationError ? { authorizers: e.describe() } : {};
-      log.error('internal error serving request', { method: ctx.method, path: ctx.path, error: (e as Error).stack ?? String(e), ...failed });
-      sendStatus(ctx, errors.internal(e).status);
+      // An authorizer that failed deeper in (a create on update asks the chain): an error upstream's
+      // handler returns, so an InternalError Status naming the plugins in the log.
+      if (e instanceof AuthorizationError) {
+        log.error('internal error serving request', { method: ctx.method, path: ctx.path, error: e.stack ?? String(e), authorizers: e.describe() });
+        return sendStatus(ctx, errors.internal(e).status);
+      }
+      sendPanic(ctx, log, e);
     }
   });
 
@@ -243,6 +247,7 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
   if (deps.requests) app.use(withWaitGroup(deps.requests));
   app.use(requestDeadline(deps.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS, log));
 
+  if (deps.audit) app.use(auditPanics);
   app.use(async (ctx, next) => {
     const { info } = ctx.state;
     const sink = deps.audit;

@@ -233,8 +233,9 @@ export async function serveResource(ctx: Context, store: ResourceStore, info: Re
   if (!allowed.includes(info.verb)) throw noRoute(info, allowed, subDef !== undefined);
   deps.routed?.();
   const { deadline, signal } = ctx.state as { deadline?: number; signal?: AbortSignal };
+  const audit = requestAuditOf(ctx);
   const rctx = (dryRun: boolean, options?: RequestOptions): RequestContext =>
-    ({ user, namespace: info.namespace, dryRun, warnings, ...(options ? { options } : {}), ...(deadline !== undefined ? { deadline } : {}), ...(signal ? { signal } : {}) });
+    ({ user, namespace: info.namespace, dryRun, warnings, ...(options ? { options } : {}), ...(deadline !== undefined ? { deadline } : {}), ...(signal ? { signal } : {}), ...(audit ? { audit } : {}) });
   // The write handlers' FinishRequest: what it wraps upstream (admission and storage) is wrapped here.
   const finish = <T>(fn: () => Promise<T>): Promise<T> => finishRequest(signal, deps.logger, fn);
 

@@ -7,6 +7,7 @@ import type { DispatchContext } from './context.js';
 import { CallingWebhookError, dryRunUnsupported, rejection } from './errors.js';
 import { createReview, InvalidResponse, UndecodableResponse, verifyResponse, type ReviewResponse } from './review.js';
 import type { Webhook } from './types.js';
+import { addResponseAnnotations } from './annotations.js';
 
 /** As the dispatchers' context.WithTimeout(ctx, timeoutSeconds): the earlier of the webhook's and the request's deadlines. */
 function callDeadline(timeoutSeconds: number, requestDeadline: number | undefined): number {
@@ -38,6 +39,7 @@ export async function callWebhook(h: Webhook, req: AdmissionRequest, mutating: b
     if (e instanceof UndecodableResponse) throw new CallingWebhookError(name, `failed to call webhook: ${e.message}`);
     throw e;
   }
+  addResponseAnnotations(req, ctx.logger, name, mutating, response.auditAnnotations);
   req.warnings.push(...response.warnings);
   if (!response.allowed) throw rejection(name, response.result);
   return response;

@@ -3,7 +3,8 @@
 // webhook changes the object, the webhooks with reinvocationPolicy IfNeeded that ran before it are
 // called once more after the first pass (only those; a webhook skipped in the first pass is not
 // called for the first time then). Admission plugins after this one do not mutate in plat, so the
-// webhooks' own changes are the only ones that trigger a second pass.
+// webhooks' own changes are the only ones that trigger a second pass. Each call leaves its audit
+// annotations (annotations.ts): whether it mutated, the patch it applied, a failure let through.
 import type { AdmissionRequest } from '../../core/admission/request.js';
 import { errors } from '../../core/api/errors.js';
 import { performance } from 'node:perf_hooks';
@@ -15,6 +16,7 @@ import { shouldCallHook } from './invocation.js';
 import { applyPatch, decodePatch, UndecodablePatch } from './patch.js';
 import { versioned } from './review.js';
 import type { HookAccessor } from './source.js';
+import { MutatingAnnotator } from './annotations.js';
 
 interface Reinvocation {
   previouslyInvoked: Set<string>;
@@ -23,7 +25,7 @@ interface Reinvocation {
 }
 
 /** Calls one webhook and applies its patch; true when the object changed. */
-async function callAndPatch(hook: HookAccessor, req: AdmissionRequest, ctx: DispatchContext): Promise<boolean> {
+async function callAndPatch(hook: HookAccessor, req: AdmissionRequest, ctx: DispatchContext, annotator: MutatingAnnotator): Promise<boolean> {
   const h = hook.webhook;
   const response = await callWebhook(h, req, true, ctx);
   if (response.patch === undefined) return false;
@@ -40,23 +42,26 @@ async function callAndPatch(hook: HookAccessor, req: AdmissionRequest, ctx: Disp
     throw new CallingWebhookError(h.name ?? '', `unsupported patch type ${JSON.stringify(response.patchType ?? '')}`, rejection(h.name ?? '', response.result).status.code);
   }
   const { object, changed } = applyPatch(versioned(req, req.object)!, operations, ctx.schema(req));
+  annotator.patch(operations);
   req.object = object;
   return changed;
 }
 
 async function pass(hooks: readonly HookAccessor[], req: AdmissionRequest, ctx: DispatchContext, state: Reinvocation, round: 0 | 1): Promise<void> {
-  for (const hook of hooks) {
+  for (const [index, hook] of hooks.entries()) {
     if (!(await shouldCallHook(hook, req, ctx))) continue;
     if (round === 1 && !state.reinvoke.has(hook.uid)) continue;
     const h = hook.webhook;
+    const annotator = new MutatingAnnotator(req, ctx.logger, round, index, hook.configurationName, h.name ?? '');
     let changed = false;
     let failure: unknown;
     const start = performance.now();
     try {
-      changed = await callAndPatch(hook, req, ctx);
+      changed = await callAndPatch(hook, req, ctx, annotator);
     } catch (e) {
       failure = e;
     }
+    annotator.mutation(changed);
     observeCall(ctx.metrics, h, req, true, failure, (performance.now() - start) / 1000);
     if (changed) {
       for (const uid of state.previouslyInvoked) state.reinvoke.add(uid);
@@ -68,6 +73,7 @@ async function pass(hooks: readonly HookAccessor[], req: AdmissionRequest, ctx: 
     if (failure instanceof CallingWebhookError) {
       if (h.failurePolicy === 'Ignore') {
         ctx.logger.warn(failure.canceled ? 'Context canceled when calling webhook' : 'Failed calling webhook, failing open', { webhook: failure.webhookName, error: failure.message });
+        if (!failure.canceled) annotator.failedOpen();
         continue;
       }
       ctx.logger.warn('Failed calling webhook, failing closed', { webhook: failure.webhookName, error: failure.message });

@@ -60,6 +60,8 @@ export interface ReviewResponse {
   readonly patch: string | undefined;
   readonly patchType: string | undefined;
   readonly warnings: readonly string[];
+  /** response.auditAnnotations (map[string]string). */
+  readonly auditAnnotations: Readonly<Record<string, string>>;
 }
 
 /** VerifyAdmissionResponse's complaints (`received invalid webhook response: ...`). */
@@ -75,6 +77,17 @@ function gvkString(apiVersion: string, kind: string): string {
   // readAnswer has refused an apiVersion that does not parse.
   const { group, version } = parseGroupVersion(apiVersion) ?? { group: '', version: apiVersion };
   return `${group}/${version}, Kind=${kind}`;
+}
+
+/** response.auditAnnotations as Go decodes it into a map[string]string (null: none). */
+function stringMap(v: unknown): Record<string, string> {
+  if (v === undefined || v === null) return {};
+  const field = 'Go struct field AdmissionResponse.response.auditAnnotations';
+  if (!isObj(v)) throw new UndecodableResponse(`json: cannot unmarshal ${Array.isArray(v) ? 'array' : typeof v} into ${field} of type map[string]string`);
+  for (const x of Object.values(v)) {
+    if (typeof x !== 'string') throw new UndecodableResponse(`json: cannot unmarshal ${x === null ? 'null' : Array.isArray(x) ? 'array' : typeof x} into ${field} of type string`);
+  }
+  return v as Record<string, string>;
 }
 
 /** VerifyAdmissionResponse: throws InvalidResponse with upstream's reason. */
@@ -125,6 +138,7 @@ export function verifyResponse(review: ReviewRequest, body: unknown, mutating: b
     patch = r['patch'] as string;
     type = 'JSONPatch';
   }
+  const auditAnnotations = stringMap(r['auditAnnotations']);
   const warnings = Array.isArray(r['warnings']) ? (r['warnings'] as unknown[]).filter((w): w is string => typeof w === 'string') : [];
-  return { allowed: r['allowed'] === true, result: r['status'], patch, patchType: type, warnings };
+  return { allowed: r['allowed'] === true, result: r['status'], patch, patchType: type, warnings, auditAnnotations };
 }

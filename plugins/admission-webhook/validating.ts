@@ -10,12 +10,13 @@ import { CallingWebhookError, failClosed } from './errors.js';
 import { shouldCallHook } from './invocation.js';
 import { observeCall } from './metrics.js';
 import type { HookAccessor } from './source.js';
+import { addValidatingFailedOpen } from './annotations.js';
 
 export async function dispatchValidating(hooks: readonly HookAccessor[], req: AdmissionRequest, ctx: DispatchContext): Promise<void> {
   const relevant: HookAccessor[] = [];
   for (const hook of hooks) if (await shouldCallHook(hook, req, ctx)) relevant.push(hook);
   if (relevant.length === 0) return;
-  const outcomes = await Promise.all(relevant.map(async (hook) => {
+  const outcomes = await Promise.all(relevant.map(async (hook, index) => {
     const start = performance.now();
     try {
       await callWebhook(hook.webhook, req, false, ctx);
@@ -26,6 +27,7 @@ export async function dispatchValidating(hooks: readonly HookAccessor[], req: Ad
       if (!(e instanceof CallingWebhookError)) return e;
       if (hook.webhook.failurePolicy === 'Ignore') {
         ctx.logger.warn(e.canceled ? 'Context canceled when calling webhook' : 'Failed calling webhook, failing open', { webhook: e.webhookName, error: e.message });
+        if (!e.canceled) addValidatingFailedOpen(req, ctx.logger, index, hook.webhook.name ?? '');
         return undefined;
       }
       ctx.logger.warn('Failed calling webhook, failing closed', { webhook: e.webhookName, error: e.message });

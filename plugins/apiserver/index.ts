@@ -236,7 +236,7 @@ export const ApiServerPlugin: Plugin = {
         get serverAddress() { return externalAddress(); },
         // Upstream's sink and policy: both, or no auditing at all (and nothing paid per request).
         ...(auditPolicy && host.hooks.audit.taps.length > 0
-          ? { audit: { policy: auditPolicy, process: (ev: AuditEvent) => host.hooks.audit.promise(ev), logger: host.logger.child('audit') } } : {}),
+          ? { audit: { policy: auditPolicy, process: (ev: AuditEvent) => host.hooks.audit.promise(ev), logger: host.logger.child('audit'), metrics: metrics.audit } } : {}),
       });
       let server: RunningServer;
       try {

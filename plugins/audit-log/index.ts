@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { tapAuditBackend } from '../../core/audit/backend.js';
+import { auditErrorCounter } from '../../core/metrics/apiserver.js';
 import type { Host } from '../../core/host.js';
 import { locatedError } from '../../core/located-problems.js';
 import { VALIDATION_STAGES } from '../../core/options-validation.js';
@@ -53,7 +54,7 @@ export const AuditLogPlugin: Plugin = {
         return;
       }
       const out: LineWriter = s.path === '-' ? stdout : new RotatingFile(s.path, s.rotation);
-      tapAuditBackend(host, PLUGIN_NAME, new LogBackend(out, s.format, s.backend.apiVersion, log), s.backend, log);
+      tapAuditBackend(host, PLUGIN_NAME, new LogBackend(out, s.format, s.backend.apiVersion, log, auditErrorCounter(host)), s.backend, log);
     });
   },
 };

@@ -5,11 +5,12 @@ import { handlePluginError } from '../../core/audit/backend.js';
 import type { AuditEvent } from '../../core/audit/event.js';
 import { eventJson, eventString } from '../../core/audit/format.js';
 import type { Logger } from '../../core/log.js';
+import type { AuditErrorCounter } from '../../core/metrics/apiserver-audit.js';
 
 export interface LineWriter { write(text: string): void; close?(): void; idle?(): Promise<void> }
 
 export class LogBackend implements AuditBackend {
-  constructor(private readonly out: LineWriter, private readonly format: 'json' | 'legacy', private readonly apiVersion: string, private readonly logger: Logger) {}
+  constructor(private readonly out: LineWriter, private readonly format: 'json' | 'legacy', private readonly apiVersion: string, private readonly logger: Logger, private readonly count?: AuditErrorCounter) {}
 
   processEvents(events: readonly AuditEvent[]): boolean {
     let ok = true;
@@ -17,7 +18,7 @@ export class LogBackend implements AuditBackend {
       try {
         this.out.write(this.format === 'legacy' ? `${eventString(ev)}\n` : eventJson(ev, this.apiVersion));
       } catch (e) {
-        handlePluginError(this.logger, 'log', e, [ev]);
+        handlePluginError(this.logger, 'log', e, [ev], this.count);
         ok = false;
       }
     }

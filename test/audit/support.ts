@@ -3,6 +3,7 @@
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { startInProcess, tempDir, type RunningPlat } from '../helpers/plat.js';
+import type { Plugin } from '../../core/plugin-api.js';
 import { waitUntil } from '../helpers/watch-stream.js';
 
 export const CSRS = '/apis/certificates.platform/v1/certificatesigningrequests';
@@ -15,11 +16,11 @@ export function writePolicy(dir: string, yaml: string, name = 'policy.yaml'): st
 
 export interface AuditedPlat { plat: RunningPlat; log: string; dir: string }
 
-export async function startAudited(policyYaml: string, args: string[] = []): Promise<AuditedPlat> {
+export async function startAudited(policyYaml: string, args: string[] = [], plugins: readonly Plugin[] = []): Promise<AuditedPlat> {
   const dir = tempDir('plat-audit-');
   const log = path.join(dir, 'logs', 'audit.log');
   const policy = writePolicy(dir, policyYaml);
-  const plat = await startInProcess({ args: ['--controllers=', '--audit-policy-file', policy, '--audit-log-path', log, ...args] });
+  const plat = await startInProcess({ args: ['--controllers=', '--audit-policy-file', policy, '--audit-log-path', log, ...args], plugins });
   return { plat, log, dir };
 }
 
