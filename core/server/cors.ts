@@ -4,6 +4,7 @@
 // 204 here, before authentication. Others pass through untouched. The expressions are Go's regexp
 // syntax, searched unanchored as Go's MatchString does, so RE2 (core/cel-modules.ts) runs them.
 import type Koa from 'koa';
+import { goHeaderText } from '../authn/identity-headers.js';
 import { re2 } from '../cel-modules.js';
 
 export const CORS_FLAG = 'cors-allowed-origins';
@@ -54,9 +55,10 @@ export function withCors(expressions: readonly string[]): Koa.Middleware | undef
   if (expressions.length === 0) return undefined;
   const patterns = expressions.map((e) => re2().RE2JS.compile(e));
   return async (ctx, next) => {
-    // Header.Get: the first Origin header.
-    const origin = ctx.req.headers.origin ?? '';
-    if (origin === '' || !patterns.some((p) => p.test(origin))) return next();
+    // Header.Get: the first Origin line (Node's `headers` joins repeated ones with ", "); matched
+    // as the UTF-8 text Go's regexp reads, echoed as the bytes that came.
+    const origin = ctx.req.rawHeaders.find((_, i, raw) => i % 2 === 1 && raw[i - 1]!.toLowerCase() === 'origin') ?? '';
+    if (origin === '' || !patterns.some((p) => p.test(goHeaderText(origin)))) return next();
     ctx.set('Access-Control-Allow-Origin', origin);
     ctx.set('Access-Control-Allow-Methods', ALLOW_METHODS);
     ctx.set('Access-Control-Allow-Headers', ALLOW_HEADERS);

@@ -92,6 +92,14 @@ describe('--strict-transport-security-directives, --cors-allowed-origins, --goaw
     assert.equal(unauthorized.headers['access-control-allow-origin'], origin);
   });
 
+  it('CORS: the first of two Origin lines is the one matched and echoed, as Go\'s Header.Get', async () => {
+    const session = await connectH2(plat.url, pki(plat));
+    sessions.push(session);
+    const r = await h2Fetch(session, 'GET', '/version', { origin: ['https://example.com', 'https://evil.test'] as unknown as string });
+    assert.equal(r.status, 200);
+    assert.deepEqual(corsOf(r.headers), { 'access-control-allow-origin': 'https://example.com', ...CORS_HEADERS });
+  });
+
   it('GOAWAY: an HTTP/2 client gets its answer, then the connection goes away', async () => {
     const session = await connectH2(plat.url, pki(plat));
     sessions.push(session);
