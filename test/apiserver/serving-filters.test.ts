@@ -2,8 +2,8 @@
 // real TLS: HSTS on every answer from inside the chain (401 and 404 included); CORS headers for an
 // origin an expression matches (Go's regexp syntax, searched unanchored), a preflight from it
 // answered 204 before authentication; with --goaway-chance and a draw that always hits, an HTTP/2
-// connection gets GOAWAY with its answer while HTTP/1.1 is never told to close. Without the flags
-// none of it happens.
+// connection gets GOAWAY with its answer (a watch's as its headers go out, the watch going on)
+// while HTTP/1.1 is never told to close. Without the flags none of it happens.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import type http2 from 'node:http2';
@@ -109,6 +109,24 @@ describe('--strict-transport-security-directives, --cors-allowed-origins, --goaw
     assert.equal(typeof JSON.parse(first.body.toString()).gitVersion, 'string');
     await gone;
     await assert.rejects(h2Fetch(session, 'GET', '/version'));
+  });
+
+  it('GOAWAY: a watch gets it as its headers go out, and goes on streaming', async () => {
+    const session = await connectH2(plat.url, pki(plat));
+    sessions.push(session);
+    const gone = goawayReceived(session);
+    const watch = session.request({ ':method': 'GET', ':path': '/api/v1/namespaces?watch=true', accept: 'application/json' }, { endStream: true });
+    let ended = false;
+    watch.on('end', () => { ended = true; });
+    const first = new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('no watch event within 10 s')), 10_000);
+      watch.once('data', (c: Buffer) => { clearTimeout(timer); resolve(c.toString()); });
+    });
+    await gone;
+    // The namespaces that exist arrive as ADDED events after the GOAWAY: the stream is not cut.
+    assert.match(await first, /"type":"ADDED"/);
+    assert.equal(ended, false);
+    watch.close();
   });
 
   it('GOAWAY: HTTP/1.1 is never told to close', async () => {
