@@ -17,6 +17,9 @@ import { aggregate } from '../aggregate.js';
 import { aroundTap } from '../around-tap.js';
 import { sendInternalErrorText } from './internal-error-text.js';
 import { withCacheControl } from './cache-control.js';
+import { withCors } from './cors.js';
+import { withProbabilisticGoaway } from './goaway.js';
+import { withHsts } from './hsts.js';
 import { compressResponses } from './compression.js';
 import { isAnonymousUser, limitHttp2Connection } from './http2-dos-mitigation.js';
 import { headerBytesBody } from './header-bytes.js';
@@ -75,6 +78,14 @@ export interface ApiServerDeps {
   readonly storageVersionHash?: boolean;
   /** --request-timeout: non-long-running requests answer 504 past it (DEFAULT_REQUEST_TIMEOUT_MS). */
   readonly requestTimeoutMs?: number;
+  /** --strict-transport-security-directives: every answer from inside the chain carries them (hsts.ts). */
+  readonly hstsDirectives?: readonly string[];
+  /** --cors-allowed-origins, validated: matching origins get CORS headers and their preflights 204 (cors.ts). */
+  readonly corsAllowedOrigins?: readonly string[];
+  /** --goaway-chance, 0 with HTTP/2 off: that share of HTTP/2 requests end their connection (goaway.ts). */
+  readonly goawayChance?: number;
+  /** The goaway filter's draws in [0, 1), for tests; Math.random otherwise. */
+  readonly goawayRandom?: () => number;
   /** The server stops for good: open watches and profiles end. */
   readonly shutdown: AbortSignal;
   /** Non-long-running requests in flight, counted for the drain; refused once it waits (wait-group.ts). */
@@ -240,12 +251,17 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
     await next();
   });
 
-  // Upstream's order: WithRetryAfter, WithCacheControl, WithWatchTerminationDuringShutdown, WithWaitGroup, WithRequestDeadline.
+  // Upstream's order: WithRetryAfter, WithHSTS, WithCacheControl, WithProbabilisticGoaway,
+  // WithWatchTerminationDuringShutdown, WithWaitGroup, WithRequestDeadline, WithCORS.
+  const optional = (m: Koa.Middleware | undefined) => { if (m) app.use(m); };
   if (deps.retryAfter) app.use(sendRetryAfter(deps.retryAfter));
+  optional(withHsts(deps.hstsDirectives ?? []));
   app.use(withCacheControl);
+  optional(withProbabilisticGoaway(deps.goawayChance ?? 0, deps.goawayRandom));
   if (deps.watches) app.use(withWatchTermination(deps.watches));
   if (deps.requests) app.use(withWaitGroup(deps.requests));
   app.use(requestDeadline(deps.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS, log));
+  optional(withCors(deps.corsAllowedOrigins ?? []));
 
   if (deps.audit) app.use(auditPanics);
   app.use(async (ctx, next) => {

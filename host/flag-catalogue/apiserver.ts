@@ -76,7 +76,7 @@ export const apiserverFlagCatalogue: readonly FlagSpec[] = Object.freeze([
     ['cors-allowed-origins', 'strings', undefined, 'Allowed CORS origins, each possibly a regular expression; empty list disables CORS. Expressions must be anchored at start (`^` or `//` prefix) and end (`$` or `:` suffix).'],
     ['disable-http2-serving', 'bool', false, 'Disable HTTP/2.'],
     ['http2-max-streams-per-connection', 'int', undefined, 'Stream limit given to HTTP/2 clients; 0 uses the runtime default.', { validate: nonNegative }],
-    ['goaway-chance', 'float', undefined, 'Fraction of requests answered with a connection-close (GOAWAY) to rebalance HTTP/2 clients. Range 0 (off) to 0.02. Not for single-server clusters or those without a load balancer.', { validate: (v) => (typeof v === 'number' && v >= 0 && v <= 0.02 ? undefined : 'must be between 0 and 0.02') }],
+    ['goaway-chance', 'float', undefined, 'Fraction of requests answered with a connection-close (GOAWAY) to rebalance HTTP/2 clients. Range 0 (off) to 0.02. Not for single-server clusters or those without a load balancer.'],
     ['permit-address-sharing', 'bool', false, 'Use address reuse (SO_REUSEADDR) when binding.'],
     ['permit-port-sharing', 'bool', false, 'Use port reuse (SO_REUSEPORT) when binding.'],
     ['max-connection-bytes-per-sec', 'int', undefined, 'If non-zero, throttle each user connection (long-running requests only).', { validate: nonNegative }],

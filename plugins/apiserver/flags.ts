@@ -3,6 +3,9 @@ import type { FlagSpec } from '../../core/flags/types.js';
 import { ipFlagProblem } from '../../core/flags/ip.js';
 import { cipherSuitesFlag } from '../../core/server/tls-settings.js';
 import { sniFlag } from '../../core/server/sni.js';
+import { CORS_FLAG } from '../../core/server/cors.js';
+import { GOAWAY_CHANCE_FLAG } from '../../core/server/goaway.js';
+import { HSTS_FLAG } from '../../core/server/hsts.js';
 
 const SERVING = 'Serving, network and process';
 const LIMITS = 'Limits and timeouts of requests';
@@ -33,6 +36,11 @@ export const apiserverFlags: readonly FlagSpec[] = [
   { name: 'shutdown-watch-termination-grace-period', type: 'duration', default: 0, section: SERVING,
     help: 'Maximum wait for active watch requests to drain during graceful shutdown. 0 leaves watches open until the drain\'s bound.',
     validate: (v) => ((v as number) < 0 ? 'must be non-negative' : undefined) },
+  // The handler chain's filters (core/server/app.ts); their values are checked after parsing, in
+  // ServerRunOptions.Validate's words (core/server/filter-flags.ts).
+  { name: HSTS_FLAG, type: 'strings', section: SERVING, help: 'HSTS directives (comma separated); empty means none are added.' },
+  { name: CORS_FLAG, type: 'strings', section: SERVING, help: 'Allowed CORS origins, each possibly a regular expression; empty list disables CORS. Expressions must be anchored at start (`^` or `//` prefix) and end (`$` or `:` suffix).' },
+  { name: GOAWAY_CHANCE_FLAG, type: 'float', section: SERVING, help: 'Fraction of requests answered with a connection-close (GOAWAY) to rebalance HTTP/2 clients. Range 0 (off) to 0.02. Not for single-server clusters or those without a load balancer.' },
   { name: 'http2-max-streams-per-connection', type: 'int', default: 0, section: SERVING, help: 'Stream limit given to HTTP/2 clients; 0 uses the runtime default.' },
   { name: 'request-timeout', type: 'duration', default: 60_000, section: LIMITS, help: 'Default request timeout; specific request types may override it.',
     validate: (v) => ((v as number) <= 0 ? 'must be greater than 0' : undefined) },

@@ -43,6 +43,13 @@ import { PROFILING_FLAG, profilingFlags, v8Profiler } from '../../core/server/de
 import { makeDir } from '../../core/make-dir.js';
 import { syscallErrorText } from '../../core/go-os-error.js';
 import { checkSecurePort } from '../../core/server/secure-port.js';
+import { filterFlagsProblems } from '../../core/server/filter-flags.js';
+import { CORS_FLAG } from '../../core/server/cors.js';
+import { GOAWAY_CHANCE_FLAG } from '../../core/server/goaway.js';
+import { HSTS_FLAG } from '../../core/server/hsts.js';
+import { locatedError } from '../../core/located-problems.js';
+import { VALIDATION_STAGES } from '../../core/options-validation.js';
+import { goawayRandom } from './goaway-random.js';
 import { bodySchemas, warmTypeCheckers } from '../../core/server/type-checkers.js';
 import { DELETE_OPTIONS_SCHEMA } from '../../core/server/delete-options.js';
 import { apiserverMetrics } from '../../core/metrics/apiserver.js';
@@ -104,6 +111,12 @@ export const ApiServerPlugin: Plugin = {
     // It lists no rules, and is no reason for an incomplete list: upstream's is no RuleResolver
     // (system:masters' rules come from RBAC's cluster-admin binding, when RBAC is in the chain).
     host.hooks.rulesFor.tap({ name: 'PrivilegedGroupsAuthorizer', stage: Number.MIN_SAFE_INTEGER }, () => NO_RULES);
+
+    // ServerRunOptions.Validate, first of kube-apiserver's: gathered with the other plugins' problems.
+    host.hooks.configure.tap({ name: PLUGIN_NAME, stage: VALIDATION_STAGES.generic }, ({ flags }) => {
+      const error = locatedError(filterFlagsProblems(flags));
+      if (error) throw error;
+    });
 
     // Runs after the authorizer plugins' configure taps, so every named mode must be claimed by now.
     host.hooks.configure.tap({ name: PLUGIN_NAME, stage: 100 }, (c) => {
@@ -232,6 +245,9 @@ export const ApiServerPlugin: Plugin = {
         hooks: host.hooks, resources, stores, health, version: versionInfo(host.version, host.gitVersion), logger: log,
         minRequestTimeoutSeconds: flags.get<number>('min-request-timeout'), compression: host.featureGates.enabled('APIResponseCompression'),
         storageVersionHash: host.featureGates.enabled('StorageVersionHash'), unauthenticatedHttp2Mitigation: host.featureGates.enabled(HTTP2_DOS_MITIGATION_GATE), requestTimeoutMs: flags.get<number>('request-timeout'),
+        hstsDirectives: flags.get<string[]>(HSTS_FLAG), corsAllowedOrigins: flags.get<string[]>(CORS_FLAG),
+        // Upstream installs the filter only when HTTP/2 is served.
+        goawayChance: flags.get<boolean>('disable-http2-serving') ? 0 : flags.get<number>(GOAWAY_CHANCE_FLAG), goawayRandom: goawayRandom(host),
         shutdown: ended.signal, requests, ...(watches ? { watches } : {}), ...(sendRetryAfter ? { retryAfter: stopping.signal } : {}), profiling, metrics,
         get serverAddress() { return externalAddress(); },
         // Upstream's sink and policy: both, or no auditing at all (and nothing paid per request).

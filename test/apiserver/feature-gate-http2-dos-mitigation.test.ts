@@ -8,18 +8,8 @@ import { readFileSync } from 'node:fs';
 import type http2 from 'node:http2';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { connectH2, h2Fetch } from '../helpers/http2-client.js';
+import { connectH2, goawayReceived as goaway, h2Fetch } from '../helpers/http2-client.js';
 import { startInProcess, type RunningPlat } from '../helpers/plat.js';
-
-const BOUND_MS = 10_000;
-
-/** Resolves when the session receives a GOAWAY; rejects past a bound. */
-function goaway(session: http2.ClientHttp2Session): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no GOAWAY within ${BOUND_MS} ms`)), BOUND_MS);
-    session.once('goaway', () => { clearTimeout(timer); resolve(); });
-  });
-}
 
 const pki = (plat: RunningPlat) => {
   const read = (f: string) => readFileSync(path.join(plat.dataDir, 'pki', f), 'utf8');

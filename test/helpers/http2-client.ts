@@ -39,3 +39,11 @@ export function h2Fetch(session: http2.ClientHttp2Session, method: string, path:
     req.on('error', (e) => { clearTimeout(timer); reject(e); });
   });
 }
+
+/** Resolves when the session receives a GOAWAY; rejects past a bound. */
+export function goawayReceived(session: http2.ClientHttp2Session): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no GOAWAY within ${BOUND_MS} ms`)), BOUND_MS);
+    session.once('goaway', () => { clearTimeout(timer); resolve(); });
+  });
+}
