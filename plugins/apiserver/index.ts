@@ -43,7 +43,7 @@ import { PROFILING_FLAG, profilingFlags, v8Profiler } from '../../core/server/de
 import { makeDir } from '../../core/make-dir.js';
 import { syscallErrorText } from '../../core/go-os-error.js';
 import { checkSecurePort } from '../../core/server/secure-port.js';
-import { filterFlagsProblems } from '../../core/server/filter-flags.js';
+import { serverRunOptionsProblems } from '../../core/server/server-run-options.js';
 import { CORS_FLAG } from '../../core/server/cors.js';
 import { GOAWAY_CHANCE_FLAG } from '../../core/server/goaway.js';
 import { HSTS_FLAG } from '../../core/server/hsts.js';
@@ -114,7 +114,7 @@ export const ApiServerPlugin: Plugin = {
 
     // ServerRunOptions.Validate, first of kube-apiserver's: gathered with the other plugins' problems.
     host.hooks.configure.tap({ name: PLUGIN_NAME, stage: VALIDATION_STAGES.generic }, ({ flags }) => {
-      const error = locatedError(filterFlagsProblems(flags));
+      const error = locatedError(serverRunOptionsProblems(flags));
       if (error) throw error;
     });
 

@@ -132,7 +132,7 @@ test('types, shorthand, deprecations and sections of particular rows', () => {
 test('catalogue checks reject bad values', () => {
   const f = new Flags();
   for (const s of apiserverFlagCatalogue) f.define(s);
-  // Its range is checked after parsing, in upstream's words (test/apiserver/filter-flags.test.ts).
+  // Its range is checked after parsing, in upstream's words (test/apiserver/server-run-options.test.ts).
   f.parse(['--goaway-chance=0.5']);
   assert.equal(f.get('goaway-chance'), 0.5);
   assert.throws(() => f.parse(['--service-node-port-range=30000']), /N1-N2/);

@@ -1,6 +1,6 @@
-// --goaway-chance, --strict-transport-security-directives and --cors-allowed-origins are checked
-// after parsing as upstream's ServerRunOptions.Validate checks them: its words, all problems in one
-// aggregate in its order (goaway, HSTS, CORS), exit 2 from the command line; `plat all` the same.
+// --goaway-chance, --strict-transport-security-directives, --cors-allowed-origins and the negative
+// durations are checked after parsing as upstream's ServerRunOptions.Validate checks them: its words,
+// all problems in one aggregate in its order, exit 2 from the command line; `plat all` the same.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { bootRefusal } from '../helpers/boot-refusal.js';
@@ -31,6 +31,10 @@ describe('the handler chain filters\' flags, validated as upstream', () => {
     ['an origin not pinned at its start', ['--cors-allowed-origins=example\\.com$'], corsInvalid(NOT_PINNED)],
     ['an expression Go cannot compile, in Go\'s words', ['--cors-allowed-origins=^(https://example\\.com$'], corsInvalid('error parsing regexp: missing closing ): `^(https://example\\.com$`')],
     ['an escape Go does not know (JavaScript would take it)', ['--cors-allowed-origins=^https://\\dexample\\.com\\8$'], corsInvalid('error parsing regexp: invalid escape sequence: `\\8`')],
+    ['a negative --request-timeout', ['--request-timeout=-1s'], '--request-timeout can not be negative value'],
+    ['a negative --min-request-timeout', ['--min-request-timeout=-1'], '--min-request-timeout can not be negative value'],
+    ['a negative --shutdown-delay-duration', ['--shutdown-delay-duration=-1s'], '--shutdown-delay-duration can not be negative value'],
+    ['a negative --shutdown-watch-termination-grace-period, worded as upstream words it', ['--shutdown-watch-termination-grace-period=-1s'], 'shutdown-watch-termination-grace-period, if provided, can not be a negative value'],
     ['an empty origin in the list', ['--cors-allowed-origins=^https://a\\.test$,,//b\\.test:'], `empty value in --cors-allowed-origins, help: ${CORS_HELP}`],
   ];
   for (const [what, args, message] of cases) {
@@ -40,8 +44,8 @@ describe('the handler chain filters\' flags, validated as upstream', () => {
   }
 
   it('gathers every problem in upstream\'s order, under plat all too', async () => {
-    const args = ['--cors-allowed-origins=foo', '--strict-transport-security-directives=preload,max-age:1', '--goaway-chance=1'];
-    const all = `[--goaway-chance can not be less than 0 or greater than 0.02, ${HSTS_INVALID}, ${corsInvalid(NOT_PINNED)}]`;
+    const args = ['--cors-allowed-origins=foo', '--strict-transport-security-directives=preload,max-age:1', '--shutdown-delay-duration=-2s', '--goaway-chance=1', '--min-request-timeout=-5', '--request-timeout=-1m'];
+    const all = `[--request-timeout can not be negative value, --goaway-chance can not be less than 0 or greater than 0.02, --min-request-timeout can not be negative value, --shutdown-delay-duration can not be negative value, ${HSTS_INVALID}, ${corsInvalid(NOT_PINNED)}]`;
     assert.equal(await refusal('apiserver', args), all);
     assert.equal(await refusal('all', args), all);
   });
