@@ -33,6 +33,7 @@ import { startCompactor } from '../../core/storage/compactor.js';
 import { openLmdbStorage } from '../../core/storage/lmdb.js';
 import type { Storage } from '../../core/storage/storage.js';
 import { apiserverFlags } from './flags.js';
+import { encryptStorage, ENCRYPTION_FLAG, readEncryptionConfig, RELOAD_FLAG, type EncryptionConfig } from './encryption.js';
 import { PolicyEvaluator } from '../../core/audit/policy.js';
 import { AuditPolicyError, loadPolicyFile } from '../../core/audit/policy-file.js';
 import type { AuditEvent } from '../../core/audit/event.js';
@@ -78,6 +79,7 @@ export const ApiServerPlugin: Plugin = {
   apply(host: Host): void {
     let cfg: Configuration | undefined;
     let auditPolicy: PolicyEvaluator | undefined;
+    let encryption: EncryptionConfig | undefined;
     // Upstream's ShutdownInitiated: /readyz fails, while the server goes on serving for
     // --shutdown-delay-duration (load balancers take it out meanwhile).
     const initiated = new AbortController();
@@ -130,6 +132,7 @@ export const ApiServerPlugin: Plugin = {
           throw e;
         }
       }
+      encryption = readEncryptionConfig(c.flags.get<string>(ENCRYPTION_FLAG), c.flags.get<boolean>(RELOAD_FLAG));
       const flagModes = c.flags.get<string[]>(AUTHORIZATION_MODE_FLAG);
       const dups = flagModes.filter((m, i) => flagModes.indexOf(m) !== i);
       if (dups.length) throw new StartupError(`--authorization-mode: "${dups[0]}" is given more than once`, 2);
@@ -142,15 +145,22 @@ export const ApiServerPlugin: Plugin = {
       const flags = cfg!.flags;
       const log = host.logger.child('apiserver');
       const dataDir = path.resolve(flags.get<string>('data-dir'));
-      let storage;
+      let engine: Storage;
       try {
         await makeDir(dataDir, 0o700);
-        storage = await openLmdbStorage({ path: path.join(dataDir, 'store'), logger: host.logger.child('storage') });
+        engine = await openLmdbStorage({ path: path.join(dataDir, 'store'), logger: host.logger.child('storage') });
       } catch (e) {
         // An operator's problem (held by another process, permissions, a full disk): said plainly, exit 1.
         throw new StartupError(`--data-dir ${dataDir}: ${syscallErrorText(e)}`);
       }
-      cleanups.push(() => storage.close());
+      cleanups.push(() => engine.close());
+      const stores = new Map<string, ResourceStore>();
+      let storage = engine;
+      if (encryption) {
+        const encrypted = encryptStorage(engine, encryption, () => stores.values(), host.logger.child('encryption-config'));
+        storage = encrypted.storage;
+        cleanups.unshift(() => encrypted.stop());
+      }
       const interval = flags.get<number>('store-compaction-interval');
       if (interval > 0) {
         const compactor = startCompactor(storage, interval);
@@ -159,7 +169,6 @@ export const ApiServerPlugin: Plugin = {
 
       const resources = new Resources();
       host.hooks.resources.call(resources);
-      const stores = new Map<string, ResourceStore>();
       const admissionMetrics = apiserverMetrics(host).admission;
       instrumentAdmissionPlugins(host.hooks, admissionMetrics, (tap) => admissionPluginOfTap(host, tap));
       for (const def of resources.all()) {
