@@ -67,6 +67,14 @@ describe('encryption providers: formats', () => {
     bytes[30]! ^= 1;
     assert.throws(() => t.read(`k8s:enc:secretbox:v1:sb:${bytes.toString('base64')}`, AD), { message: 'output array was not large enough for encryption' });
   });
+
+  it("secretbox opens NaCl's box: golang.org/x/crypto's TestSecretBox vector (made with the C NaCl)", () => {
+    const t = secrets([aes('secretbox', ['v', Buffer.alloc(32, 1)])]);
+    const box = Buffer.from('8442bc313f4626f1359e3b50122b6ce6fe66ddfe7d39d14e637eb4fd5b45beadab55198df6ab5368439792a23c87db70' +
+      'acb6156dc5ef957ac04f6276cf6093b84be77ff0849cc33e34b7254d5a8f65ad', 'hex');
+    const stored = `k8s:enc:secretbox:v1:v:${Buffer.concat([Buffer.alloc(24, 2), box]).toString('base64')}`;
+    assert.equal(readText(t, stored), '\x03'.repeat(64));
+  });
 });
 
 describe('encryption providers: reading', () => {

@@ -134,6 +134,14 @@ describe('encryption at rest', () => {
     assert.equal(listed.json.message, 'Internal error occurred: unable to transform key "/registry/secrets/default/s1": no matching key was found for the provided AES transformer');
     // s2 (key2) still reads.
     assert.equal((await admin.get(`${SECRETS}/s2`)).json.data.password, s2.data);
+    // A watch replaying s1's creation gets an ERROR event, as upstream's watcher sends, and ends.
+    watch = await WatchStream.open(admin, `${SECRETS}?watch=true&resourceVersion=1`);
+    const error = await watch.waitFor((e) => e.type === 'ERROR', 'the ERROR event');
+    assert.equal(error.object.message, 'Internal error occurred: no matching key was found for the provided AES transformer');
+    assert.equal(error.object.code, 500);
+    await watch.waitEnd();
+    watch.close();
+    watch = undefined;
     await stop();
   });
 
