@@ -50,14 +50,21 @@ export function readEncryptionConfig(given: string, reload: boolean): Encryption
   }
 }
 
+export interface EncryptedStorage {
+  readonly storage: Storage;
+  /** The stores made with `storage`, whose key prefixes name the resource of a key. */
+  index(stores: Iterable<ResourceStore>): void;
+  stop(): void;
+}
+
 /**
- * `storage` wrapped for the stores that `stores()` will give (they are made with the result, so
- * their key prefixes are looked up at the first read or write), and what stops the reload.
+ * `storage` wrapped; until index() has been given the stores (which are made with it), a read or
+ * write fails rather than take a Secret for a resource no entry names and store it in plaintext.
  */
-export function encryptStorage(storage: Storage, config: EncryptionConfig, stores: () => Iterable<ResourceStore>, log: Logger): { storage: Storage; stop(): void } {
+export function encryptStorage(storage: Storage, config: EncryptionConfig, log: Logger): EncryptedStorage {
   let byPrefix: Map<string, { group: string; resource: string }> | undefined;
   const resourceOf = (key: string) => {
-    byPrefix ??= new Map([...stores()].map((s) => [s.prefixFor(''), { group: s.def.group, resource: s.def.plural }]));
+    if (!byPrefix) throw new Error('encryption at rest: the resources are not known yet');
     // A resource's prefix is its key up to one of its first slashes: `/registry/secrets/`, `/registry/<group>/<plural>/`.
     for (let i = key.indexOf('/', 1); i >= 0; i = key.indexOf('/', i + 1)) {
       const gr = byPrefix.get(key.slice(0, i + 1));
@@ -84,5 +91,9 @@ export function encryptStorage(storage: Storage, config: EncryptionConfig, store
     const gr = resourceOf(key);
     return gr ? current().forResource(gr.group, gr.resource) : IDENTITY;
   });
-  return { storage: wrapped, stop };
+  return {
+    storage: wrapped,
+    index: (stores) => { byPrefix = new Map([...stores].map((s) => [s.prefixFor(''), { group: s.def.group, resource: s.def.plural }])); },
+    stop: () => stop(),
+  };
 }

@@ -154,13 +154,9 @@ export const ApiServerPlugin: Plugin = {
         throw new StartupError(`--data-dir ${dataDir}: ${syscallErrorText(e)}`);
       }
       cleanups.push(() => engine.close());
-      const stores = new Map<string, ResourceStore>();
-      let storage = engine;
-      if (encryption) {
-        const encrypted = encryptStorage(engine, encryption, () => stores.values(), host.logger.child('encryption-config'));
-        storage = encrypted.storage;
-        cleanups.unshift(() => encrypted.stop());
-      }
+      const encrypted = encryption && encryptStorage(engine, encryption, host.logger.child('encryption-config'));
+      if (encrypted) cleanups.unshift(() => encrypted.stop());
+      const storage = encrypted ? encrypted.storage : engine;
       const interval = flags.get<number>('store-compaction-interval');
       if (interval > 0) {
         const compactor = startCompactor(storage, interval);
@@ -169,11 +165,13 @@ export const ApiServerPlugin: Plugin = {
 
       const resources = new Resources();
       host.hooks.resources.call(resources);
+      const stores = new Map<string, ResourceStore>();
       const admissionMetrics = apiserverMetrics(host).admission;
       instrumentAdmissionPlugins(host.hooks, admissionMetrics, (tap) => admissionPluginOfTap(host, tap));
       for (const def of resources.all()) {
         stores.set(storeKey(def.group, def.version, def.plural), new ResourceStore(def, storage, { prefix: flags.get<string>('store-prefix'), hooks: host.hooks, logger: log, admissionMetrics }));
       }
+      encrypted?.index(stores.values());
 
       const bind = flags.get<string>('bind-address');
       const advertise = flags.get<string>('advertise-address') || (isUnspecified(bind) ? '' : bind);
