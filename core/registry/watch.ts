@@ -4,6 +4,7 @@
 import { errors, StatusError } from '../api/errors.js';
 import type { ApiObject } from '../api/meta.js';
 import { isStorageError, type StorageEvent } from '../storage/storage.js';
+import { TransformError } from '../storage/encryption/encrypting-storage.js';
 import { awaitRevision, readAllPaged } from './list.js';
 import { parseResourceVersion, type ListOptions } from './list-options.js';
 import { buildSelection } from './selection.js';
@@ -146,6 +147,12 @@ export async function watchObjects(store: ResourceStore, namespace: string, o: L
       }
       if (isStorageError(e, 'Unresponsive')) { unresponsive = e.message; return; }
       if (isStorageError(e, 'Closed')) return;
+      // An event no encryption provider can read: upstream's etcd watcher sends it as an
+      // InternalError and ends, so the client lists again.
+      if (e instanceof TransformError) {
+        yield { type: 'ERROR', object: errors.internal(e), revision: from };
+        return;
+      }
       throw e;
     }
   }

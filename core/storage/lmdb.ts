@@ -35,7 +35,7 @@ import { makeFilesPrivate, warnIfDirNotPrivate } from './private-files.js';
 import { deepFreeze } from './freeze.js';
 import { LogWatch, type LogPage, type LogSource } from './log-watch.js';
 import {
-  JsonText, StorageError,
+  jsonText, StorageError,
   type KeyValue, type ListOptions, type ListResult, type Storage, type StorageEvent,
   type StorageEventType, type WatchOptions,
 } from './storage.js';
@@ -83,16 +83,11 @@ function checkRevision(revision: unknown, what: string): asserts revision is num
   if (!Number.isSafeInteger(revision) || revision < 0) throw new RangeError(`${what} must be a non-negative integer`);
 }
 
-// Values are JSON documents. A write encodes its value once: that text goes into the object record
-// and the event record as they are (written as raw bytes, byte for byte what the 'json' encoding
-// would write, so either reads them). What a write hands out is parsed from it once, frozen, and is
-// both its watch event's value and its answer: exactly what a later get returns, and no caller can
-// change what the watchers see.
-function jsonText(value: unknown, key: string): string {
-  const text = value instanceof JsonText ? value.text : JSON.stringify(value);
-  if (text === undefined) throw new TypeError(`value for "${key}" is not JSON-serialisable`);
-  return text;
-}
+// Values are JSON documents. A write encodes its value once (jsonText): that text goes into the
+// object record and the event record as they are (written as raw bytes, byte for byte what the
+// 'json' encoding would write, so either reads them). What a write hands out is parsed from it
+// once, frozen, and is both its watch event's value and its answer: exactly what a later get
+// returns, and no caller can change what the watchers see.
 
 // lmdb (its native addon and msgpackr) is imported by the first open, not with this module: the
 // API server's --help, a flag error or a refused config never opens a store. Set before any

@@ -96,6 +96,13 @@ export class JsonText {
   constructor(readonly text: string) {}
 }
 
+/** A value for create or update as the JSON text an engine stores. */
+export function jsonText(value: unknown, key: string): string {
+  const text = value instanceof JsonText ? value.text : JSON.stringify(value);
+  if (text === undefined) throw new TypeError(`value for "${key}" is not JSON-serialisable`);
+  return text;
+}
+
 /**
  * Values returned by get and list are the caller's own (fresh copies it may change); values of watch
  * events are shared by the watchers of a range and frozen, and so are those create, update and

@@ -6,6 +6,7 @@ import { sniFlag } from '../../core/server/sni.js';
 import { CORS_FLAG } from '../../core/server/cors.js';
 import { GOAWAY_CHANCE_FLAG } from '../../core/server/goaway.js';
 import { HSTS_FLAG } from '../../core/server/hsts.js';
+import { encryptionFlags } from './encryption.js';
 
 const SERVING = 'Serving, network and process';
 const LIMITS = 'Limits and timeouts of requests';
@@ -46,6 +47,8 @@ export const apiserverFlags: readonly FlagSpec[] = [
   { name: 'store-prefix', type: 'string', default: '/registry', section: STORE, help: 'Prefix of all resource paths in the store.' },
   { name: 'store-compaction-interval', type: 'duration', default: 300_000, section: STORE, help: 'Compaction request interval; 0 disables.' },
   { name: 'data-dir', type: 'string', default: '/var/lib/plat', section: STORE, help: 'Directory of the embedded LMDB store (used when --store-servers is empty).' },
+  // Read at configure, applied to the store at start (encryption.ts).
+  ...encryptionFlags,
   { name: 'authorization-mode', type: 'strings', default: ['AlwaysAllow'], section: AUTHZ,
     enum: ['AlwaysAllow', 'AlwaysDeny', 'ABAC', 'Webhook', 'RBAC', 'Node'],
     help: 'Ordered authorizers from AlwaysAllow, AlwaysDeny, ABAC, Webhook, RBAC, Node. Defaults to AlwaysAllow when --authorization-config is not used.' },

@@ -33,6 +33,7 @@ import { startCompactor } from '../../core/storage/compactor.js';
 import { openLmdbStorage } from '../../core/storage/lmdb.js';
 import type { Storage } from '../../core/storage/storage.js';
 import { apiserverFlags } from './flags.js';
+import { encryptStorage, ENCRYPTION_FLAG, readEncryptionConfig, RELOAD_FLAG, type EncryptionConfig } from './encryption.js';
 import { PolicyEvaluator } from '../../core/audit/policy.js';
 import { AuditPolicyError, loadPolicyFile } from '../../core/audit/policy-file.js';
 import type { AuditEvent } from '../../core/audit/event.js';
@@ -85,6 +86,7 @@ export const ApiServerPlugin: Plugin = {
   apply(host: Host): void {
     let cfg: Configuration | undefined;
     let auditPolicy: PolicyEvaluator | undefined;
+    let encryption: EncryptionConfig | undefined;
     // Upstream's ShutdownInitiated: /readyz fails, while the server goes on serving for
     // --shutdown-delay-duration (load balancers take it out meanwhile).
     const initiated = new AbortController();
@@ -143,6 +145,7 @@ export const ApiServerPlugin: Plugin = {
           throw e;
         }
       }
+      encryption = readEncryptionConfig(c.flags.get<string>(ENCRYPTION_FLAG), c.flags.get<boolean>(RELOAD_FLAG));
       const flagModes = c.flags.get<string[]>(AUTHORIZATION_MODE_FLAG);
       const dups = flagModes.filter((m, i) => flagModes.indexOf(m) !== i);
       if (dups.length) throw new StartupError(`--authorization-mode: "${dups[0]}" is given more than once`, 2);
@@ -155,15 +158,18 @@ export const ApiServerPlugin: Plugin = {
       const flags = cfg!.flags;
       const log = host.logger.child('apiserver');
       const dataDir = path.resolve(flags.get<string>('data-dir'));
-      let storage;
+      let engine: Storage;
       try {
         await makeDir(dataDir, 0o700);
-        storage = await openLmdbStorage({ path: path.join(dataDir, 'store'), logger: host.logger.child('storage') });
+        engine = await openLmdbStorage({ path: path.join(dataDir, 'store'), logger: host.logger.child('storage') });
       } catch (e) {
         // An operator's problem (held by another process, permissions, a full disk): said plainly, exit 1.
         throw new StartupError(`--data-dir ${dataDir}: ${syscallErrorText(e)}`);
       }
-      cleanups.push(() => storage.close());
+      cleanups.push(() => engine.close());
+      const encrypted = encryption && encryptStorage(engine, encryption, host.logger.child('encryption-config'));
+      if (encrypted) cleanups.unshift(() => encrypted.stop());
+      const storage = encrypted ? encrypted.storage : engine;
       const interval = flags.get<number>('store-compaction-interval');
       if (interval > 0) {
         const compactor = startCompactor(storage, interval);
@@ -178,6 +184,7 @@ export const ApiServerPlugin: Plugin = {
       for (const def of resources.all()) {
         stores.set(storeKey(def.group, def.version, def.plural), new ResourceStore(def, storage, { prefix: flags.get<string>('store-prefix'), hooks: host.hooks, logger: log, admissionMetrics }));
       }
+      encrypted?.index(stores.values());
 
       const bind = flags.get<string>('bind-address');
       const advertise = flags.get<string>('advertise-address') || (isUnspecified(bind) ? '' : bind);

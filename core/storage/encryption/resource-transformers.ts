@@ -1,0 +1,111 @@
+// Which providers each resource is written and read with: upstream's per-GroupResource
+// transformers (encryptionconfig's getTransformerOverrides and transformerFromOverrides), from a
+// validated EncryptionConfiguration. A resource takes its own entry, else its group's `*.group`,
+// else `*.*`, else identity that refuses encrypted values.
+import { cbcTransformer, gcmTransformer } from './aes.js';
+import { secretboxTransformer } from './secretbox.js';
+import { aggregateError, PrefixTransformers, type PrefixTransformer, type Transformer } from './transformer.js';
+import { EncryptionConfigError, parseGroupResource, type EncryptionConfiguration, type Provider } from './config.js';
+
+/** Upstream reserves it for encrypted data: identity refuses to read a value that starts with it. */
+export const ENCRYPTED_PREFIX = 'k8s:enc:';
+const PREFIX: Readonly<Record<'aescbc' | 'aesgcm' | 'secretbox', string>> = {
+  aescbc: 'k8s:enc:aescbc:v1:', aesgcm: 'k8s:enc:aesgcm:v1:', secretbox: 'k8s:enc:secretbox:v1:',
+};
+
+/**
+ * A stored value as read: an encrypted one is a string (its prefixes and base64); a plaintext one
+ * is the object itself, handed on untouched.
+ */
+export type ReadValue = { readonly text: string } | { readonly plain: unknown };
+
+export interface ResourceTransformer {
+  /** What a stored value holds; throws with upstream's message when no provider can read it. */
+  read(stored: unknown, authenticatedData: Buffer): ReadValue;
+  /** The value to store for JSON text `plain`, or undefined to store it as it is (identity first). */
+  write(plain: string, authenticatedData: Buffer): string | undefined;
+}
+
+const isEncrypted = (stored: unknown): stored is string => typeof stored === 'string' && stored.startsWith(ENCRYPTED_PREFIX);
+
+/** Upstream's identity.NewEncryptCheckTransformer, the transformer of a resource no entry names. */
+export const IDENTITY: ResourceTransformer = {
+  read(stored) {
+    if (isEncrypted(stored)) throw new Error('identity transformer tried to read encrypted data');
+    return { plain: stored };
+  },
+  write: () => undefined,
+};
+
+type Entry = { readonly identity: true } | PrefixTransformer;
+
+/** Upstream's top-level prefixTransformers, where identity's empty prefix matches what is not encrypted. */
+class ProviderList implements ResourceTransformer {
+  constructor(private readonly entries: readonly Entry[]) {}
+
+  read(stored: unknown, authenticatedData: Buffer): ReadValue {
+    const errors: unknown[] = [];
+    for (const e of this.entries) {
+      if ('identity' in e) {
+        // Its refusal of encrypted data is no error: the providers after it are tried.
+        if (!isEncrypted(stored)) return { plain: stored };
+        continue;
+      }
+      if (typeof stored !== 'string' || !stored.startsWith(e.prefix)) continue;
+      try {
+        return { text: e.transformer.fromStorage(stored.slice(e.prefix.length), authenticatedData) };
+      } catch (err) {
+        errors.push(err);
+      }
+    }
+    throw errors.length > 0 ? aggregateError(errors) : new Error('no matching prefix found');
+  }
+
+  write(plain: string, authenticatedData: Buffer): string | undefined {
+    const first = this.entries[0]!;
+    return 'identity' in first ? undefined : first.prefix + first.transformer.toStorage(plain, authenticatedData);
+  }
+}
+
+function providerEntry(p: Provider): Entry {
+  if (p.type === 'identity') return { identity: true };
+  if (p.type === 'kms') throw new EncryptionConfigError('KMS providers are not supported by plat');
+  const leaf = (secret: Buffer): Transformer =>
+    p.type === 'aescbc' ? cbcTransformer(secret) : p.type === 'aesgcm' ? gcmTransformer(secret) : secretboxTransformer(secret);
+  const name = p.type === 'secretbox' ? 'Secretbox' : 'AES';
+  const keys = new PrefixTransformers(p.keys.map((k) => ({ prefix: `${k.name}:`, transformer: leaf(k.secret) })),
+    `no matching key was found for the provided ${name} transformer`);
+  return { prefix: PREFIX[p.type], transformer: keys };
+}
+
+const grText = (group: string, resource: string): string => (group === '' && resource === '*' ? '*.' : group === '' ? resource : `${resource}.${group}`);
+
+/** The transformers of a validated configuration, by resource. */
+export class ResourceTransformers {
+  readonly #byResource = new Map<string, ResourceTransformer>();
+
+  constructor(config: EncryptionConfiguration) {
+    const lists = new Map<string, Entry[]>();
+    for (const conf of config.resources) {
+      const entries = conf.providers.map(providerEntry);
+      for (const r of conf.resources) {
+        const { group, resource } = parseGroupResource(r);
+        // Upstream 1.32: an entry after a wildcard that already covers it would never apply.
+        for (const [g, res] of [[group, '*'], ['*', '*']] as const) {
+          if (lists.has(`${g}/${res}`)) {
+            throw new EncryptionConfigError(`resource ${JSON.stringify(grText(group, resource))} is masked by earlier rule ${JSON.stringify(grText(g, res))}`);
+          }
+        }
+        const key = `${group}/${resource}`;
+        lists.set(key, [...(lists.get(key) ?? []), ...entries]);
+      }
+    }
+    for (const [key, entries] of lists) this.#byResource.set(key, new ProviderList(entries));
+  }
+
+  /** The transformer of `resource` in `group` ('' for the core group). */
+  forResource(group: string, resource: string): ResourceTransformer {
+    return this.#byResource.get(`${group}/${resource}`) ?? this.#byResource.get(`${group}/*`) ?? this.#byResource.get('*/*') ?? IDENTITY;
+  }
+}
+
