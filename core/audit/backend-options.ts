@@ -53,6 +53,8 @@ export function backendSettings(f: FlagSet, plugin: AuditPluginName): BackendSet
     batch: {
       bufferSize: get<number>('batch-buffer-size'), maxBatchSize: get<number>('batch-max-size'), maxBatchWait: get<number>('batch-max-wait'),
       throttleEnable: get<boolean>('batch-throttle-enable'), throttleQPS: get<number>('batch-throttle-qps'), throttleBurst: get<number>('batch-throttle-burst'),
+      // defaultWebhookBatchConfig's AsyncDelegate; the log backend's writes stay in order.
+      asyncDelegate: plugin === 'webhook',
     },
     ...(get<boolean>('truncate-enabled') ? { truncate: { maxEventSize: get<number>('truncate-max-event-size'), maxBatchSize: get<number>('truncate-max-batch-size') } } : {}),
     apiVersion: get<string>('version'),

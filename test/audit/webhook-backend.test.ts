@@ -20,7 +20,7 @@ const VERSION_ONLY = 'apiVersion: audit.platform/v1\nkind: Policy\nrules:\n- lev
 
 interface Running { plat: RunningPlat; sink: AuditSink; dir: string; logs: ReturnType<typeof logLines> }
 
-async function startWithSink(args: string[], answer?: (attempt: number) => Answer, policy = true): Promise<Running> {
+async function startWithSink(args: string[], answer?: (attempt: number) => Answer | Promise<Answer>, policy = true): Promise<Running> {
   const dir = tempDir('plat-audit-webhook-');
   const sink = await startAuditSink(dir, answer);
   const logs = logLines();
@@ -84,6 +84,26 @@ describe('audit webhook backend', () => {
     } finally {
       if (!stopped) await r.plat.stop();
       await r.sink.close();
+    }
+  });
+
+  it('batch mode sends a batch without waiting for the one before it (upstream\'s AsyncDelegate)', async () => {
+    // The sink answers the first batch only once the second has come: batches sent one after the other never get there.
+    let release!: () => void;
+    const second = new Promise<void>((resolve) => { release = resolve; });
+    const r = await startWithSink(['--audit-webhook-batch-max-size=2', FAST_RETRIES], async (n) => {
+      if (n === 1) await second;
+      else release();
+      return { status: 200 };
+    });
+    try {
+      for (const id of ['async-1', 'async-2']) assert.equal((await r.plat.admin.get('/version', { 'audit-id': id })).status, 200);
+      await r.sink.eventsOf('async-1');
+      await r.sink.eventsOf('async-2');
+      assert.equal(r.sink.received.length, 2);
+    } finally {
+      release();
+      await stop(r);
     }
   });
 

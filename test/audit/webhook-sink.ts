@@ -1,6 +1,6 @@
 // A real audit webhook on loopback over TLS (its own CA, a serving certificate for 127.0.0.1): it
 // keeps every POST it gets (path, headers, the EventList) and answers each as `answer` says, by
-// the attempt's number (1-based), so a test can fail some attempts and count them.
+// the attempt's number (1-based), so a test can fail some attempts and count them, or hold one.
 import { writeFileSync } from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -23,7 +23,7 @@ export interface AuditSink {
 
 export type Answer = { status: number; body?: string; contentType?: string };
 
-export async function startAuditSink(dir: string, answer: (attempt: number) => Answer = () => ({ status: 200 })): Promise<AuditSink> {
+export async function startAuditSink(dir: string, answer: (attempt: number) => Answer | Promise<Answer> = () => ({ status: 200 })): Promise<AuditSink> {
   const ca = makeCa();
   const serving = makeServingCert(ca, ['localhost'], ['127.0.0.1']);
   const received: Received[] = [];
@@ -34,9 +34,10 @@ export async function startAuditSink(dir: string, answer: (attempt: number) => A
     req.on('end', () => {
       const list = JSON.parse(Buffer.concat(chunks).toString('utf8'));
       received.push({ url: req.url ?? '', headers: req.headers, list });
-      const a = answer(received.length);
-      if (a.status >= 200 && a.status < 300) accepted.push(...list.items);
-      res.writeHead(a.status, { 'content-type': a.contentType ?? 'text/plain' }).end(a.body ?? '');
+      void Promise.resolve(answer(received.length)).then((a) => {
+        if (a.status >= 200 && a.status < 300) accepted.push(...list.items);
+        res.writeHead(a.status, { 'content-type': a.contentType ?? 'text/plain' }).end(a.body ?? '');
+      });
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
