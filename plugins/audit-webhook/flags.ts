@@ -10,7 +10,7 @@ export const CONFIG_FILE_FLAG = 'audit-webhook-config-file';
 export const INITIAL_BACKOFF_FLAG = 'audit-webhook-initial-backoff';
 
 export const auditWebhookFlags: readonly FlagSpec[] = [
-  { name: CONFIG_FILE_FLAG, type: 'string', default: '', section: AUDIT, help: 'Connection-settings file (kubeconfig format) for the audit webhook.' },
+  { name: CONFIG_FILE_FLAG, type: 'string', default: '', section: AUDIT, help: 'Connection-settings file for the audit webhook.' },
   { name: 'audit-webhook-mode', type: 'string', default: 'batch', section: AUDIT, help: '`batch`, `blocking`, `blocking-strict`.' },
   { name: 'audit-webhook-version', type: 'string', default: 'audit.platform/v1', section: AUDIT, help: 'Serialization group and version.' },
   { name: INITIAL_BACKOFF_FLAG, type: 'duration', default: 10_000, section: AUDIT, help: 'Wait before retrying the first failed request.' },
