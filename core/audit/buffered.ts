@@ -1,7 +1,9 @@
 // Upstream's buffered backend (batch mode): events wait in a buffer of bufferSize; a batch is
 // written when it has maxBatchSize events or maxBatchWait has passed since its first one, at most
 // throttleQPS batches a second (with throttleBurst saved up) when throttling is on. A full buffer
-// drops the event and logs it. Shutdown writes what is left.
+// drops the event and logs it. Shutdown writes what is left. With asyncDelegate (upstream's, on for
+// the webhook backend) a batch is handed over without waiting for the one before it, so a slow or
+// retrying webhook does not hold the next batches back; shutdown waits for all of them.
 import type { Logger } from '../log.js';
 import type { AuditEvent } from './event.js';
 import { handlePluginError, type AuditBackend } from './backend.js';
@@ -15,12 +17,14 @@ export interface BatchConfig {
   readonly throttleEnable: boolean;
   readonly throttleQPS: number;
   readonly throttleBurst: number;
+  readonly asyncDelegate?: boolean;
 }
 
 export class BufferedBackend implements AuditBackend {
   private readonly buffer: AuditEvent[] = [];
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> = Promise.resolve();
+  private readonly sending = new Set<Promise<void>>();
   private stopped = false;
   private tokens: number;
   private lastRefill = Date.now();
@@ -55,8 +59,15 @@ export class BufferedBackend implements AuditBackend {
       first = false;
       const batch = this.buffer.splice(0, this.c.maxBatchSize);
       if (this.c.throttleEnable && !all) await this.takeToken();
-      try { await this.delegate.processEvents(batch); } catch (e) { handlePluginError(this.logger, 'buffered', e, batch, this.count); }
+      const sent = this.send(batch);
+      if (!this.c.asyncDelegate) { await sent; continue; }
+      this.sending.add(sent);
+      void sent.then(() => this.sending.delete(sent));
     }
+  }
+
+  private async send(batch: readonly AuditEvent[]): Promise<void> {
+    try { await this.delegate.processEvents(batch); } catch (e) { handlePluginError(this.logger, 'buffered', e, batch, this.count); }
   }
 
   private async takeToken(): Promise<void> {
@@ -74,6 +85,7 @@ export class BufferedBackend implements AuditBackend {
     if (this.timer) { clearTimeout(this.timer); this.timer = undefined; }
     this.running = this.running.then(() => this.drain(true));
     await this.running;
+    await Promise.all(this.sending);
     await this.delegate.shutdown?.();
   }
 }

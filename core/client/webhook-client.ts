@@ -13,7 +13,8 @@
 // when it is a connection reset, an answered error that is InternalError, Timeout or
 // TooManyRequests, or one asking for a delay (webhook-should-retry.ts), with upstream's backoff
 // (500ms, factor 1.5, jitter 0.2, 5 steps); every other failure, an attempt the timeout ended
-// included, ends the call at once. The timeout does not bound the attempts together; the caller's
+// included, ends the call at once. The audit webhook sets its own ShouldRetry (every failure) and
+// reads no answer (any 2xx is success): `retryEveryError`, `ignoreAnswer`. The timeout does not bound the attempts together; the caller's
 // context does (post's `context`: the request's for the authorizer, the token cache's 30s shared
 // lookup for the token webhook), as upstream hands its ctx to the backoff and to every Do.
 //
@@ -69,6 +70,10 @@ export interface WebhookClientOptions {
   /** The backoff's waits between attempts (ending early when the caller's context ends); injectable so tests need not sleep. */
   readonly sleep?: (ms: number, context?: AbortSignal) => Promise<void>;
   readonly random?: () => number;
+  /** Every failed attempt is tried again (the audit webhook's retryOnError), not only what DefaultShouldRetry retries. */
+  readonly retryEveryError?: boolean;
+  /** Any 2xx answer is success, its body not read (the audit webhook's `Do(ctx).Error()`). */
+  readonly ignoreAnswer?: boolean;
 }
 
 export class WebhookCallError extends Error {
@@ -88,6 +93,8 @@ export class WebhookClient {
   readonly #agent: http.Agent;
   readonly #url: URL;
   readonly #logger: Logger | undefined;
+  readonly #retryEveryError: boolean;
+  readonly #ignoreAnswer: boolean;
 
   /** Throws (at start-up) on an unparsable CA, certificate or key, or a key that does not match. */
   constructor(o: WebhookClientOptions) {
@@ -97,6 +104,8 @@ export class WebhookClient {
     this.#sleep = o.sleep ?? ((ms, context) => sleep(ms, context));
     this.#random = o.random ?? Math.random;
     this.#logger = o.logger;
+    this.#retryEveryError = o.retryEveryError ?? false;
+    this.#ignoreAnswer = o.ignoreAnswer ?? false;
     const c = o.connection;
     this.#url = new URL(c.server);
     // NewRequest's path.Join("/", base.Path): a trailing slash or a doubled one is not sent.
@@ -142,7 +151,7 @@ export class WebhookClient {
         return await this.#do(body, context);
       } catch (err) {
         if (!(err instanceof WebhookCallError)) throw new WebhookCallError(`webhook request failed: ${(err as Error).message}`);
-        if (!err.retriable || attempt >= this.#backoff.steps) throw err;
+        if (!(err.retriable || this.#retryEveryError) || attempt >= this.#backoff.steps) throw err;
         last = err;
       }
       const jittered = delay + delay * this.#backoff.jitter * this.#random();
@@ -204,6 +213,8 @@ export class WebhookClient {
         res.on('end', () => {
           const wait = mayRetry ? answerRetryWait(res.statusCode ?? 0, res.headers) : undefined;
           if (wait !== undefined) { resolve(new RetryAfter(wait)); return; }
+          const code = res.statusCode ?? 0;
+          if (this.#ignoreAnswer && code >= 200 && code <= 206) { resolve(undefined); return; }
           const after = retryAfterSeconds(res.headers) ?? 0;
           const answer = readAnswer(res.statusCode ?? 0, res.headers['content-type'], Buffer.concat(chunks), after);
           if (answer.ok) resolve(answer.value);

@@ -4,6 +4,7 @@ import type { Profile } from '../../core/boot.js';
 import type { Plugin } from '../../core/plugin.js';
 import { ApiServerPlugin } from '../../plugins/apiserver/index.js';
 import { AuditLogPlugin } from '../../plugins/audit-log/index.js';
+import { AuditWebhookPlugin } from '../../plugins/audit-webhook/index.js';
 import { AdmissionControlPlugin } from '../../plugins/admission-control/index.js';
 import { AdmissionWebhookPlugin } from '../../plugins/admission-webhook/index.js';
 import { AuthenticationApiPlugin } from '../../plugins/authentication-api/index.js';
@@ -34,6 +35,7 @@ import { apiserverFlagCatalogue } from '../flag-catalogue/apiserver.js';
 export const apiserverPlugins: readonly Plugin[] = [
   ApiServerPlugin,
   AuditLogPlugin,
+  AuditWebhookPlugin,
   AdmissionControlPlugin,
   CertificatesResourcePlugin,
   AuthenticationApiPlugin,
