@@ -7,6 +7,7 @@ import { CertificateParseError, type Certificate } from './certificate.js';
 import { clientCertificates } from './certificate-cache.js';
 import { handshakeError } from './handshake.js';
 import { verifyClientCertificate } from './verify.js';
+import { verifiedChains, type VerifiedChains } from './verified-chains.js';
 
 /** Upstream's authentication.kubernetes.io/credential-id, in plat's group. */
 export const CREDENTIAL_ID_KEY = 'authentication.platform/credential-id';
@@ -28,16 +29,20 @@ export function certificateIdentifier(c: Certificate): string {
  * authenticators, anonymous included, decide); 'reject': a certificate that does not verify.
  * `nameCertificate`: the reason names the leaf, as upstream's x509 Authenticator wraps its
  * verification error (`verifying certificate SN=…, SKID=…, AKID=… failed: …`); the request-header
- * authenticator's Verifier returns the error bare.
+ * authenticator's Verifier returns the error bare. `verified`: where successes are remembered
+ * (null: nowhere, to compare with).
  */
 export function authenticateCertificateChain(
   peerChain: readonly Buffer[],
   roots: readonly Certificate[],
   now: Date,
   nameCertificate = false,
+  verified: VerifiedChains | null = verifiedChains,
 ): CertificateAuthentication {
   const [leafDer, ...rest] = peerChain;
   if (!leafDer) return { result: 'none' };
+  const known = verified?.leaf(peerChain, roots, now.getTime());
+  if (known) return identify(known);
   let leaf: Certificate;
   let intermediates: Certificate[];
   try {
@@ -51,10 +56,16 @@ export function authenticateCertificateChain(
   // Go's handshake would have failed: no authenticator there gets to word it.
   const refused = handshakeError(leaf);
   if (refused !== undefined) return { result: 'reject', reason: refused };
-  const verified = verifyClientCertificate(leaf, intermediates, roots, now);
-  if (!verified.ok) {
-    return { result: 'reject', reason: nameCertificate ? `verifying certificate ${certificateIdentifier(leaf)} failed: ${verified.error}` : verified.error };
+  const outcome = verifyClientCertificate(leaf, intermediates, roots, now);
+  if (!outcome.ok) {
+    return { result: 'reject', reason: nameCertificate ? `verifying certificate ${certificateIdentifier(leaf)} failed: ${outcome.error}` : outcome.error };
   }
+  verified?.remember(peerChain, { roots, chain: [leaf, ...intermediates], from: outcome.from, until: outcome.until });
+  return identify(leaf);
+}
+
+/** A verified leaf's user: CommonNameUserConversion. A fresh object each time: callers may extend it. */
+function identify(leaf: Certificate): CertificateAuthentication {
   if (leaf.commonName === '') return { result: 'none' };
   return {
     result: 'user',
