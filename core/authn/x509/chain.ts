@@ -39,7 +39,7 @@ export function authenticateCertificateChain(
   nameCertificate = false,
   verified: VerifiedChains | null = verifiedChains,
 ): CertificateAuthentication {
-  const [leafDer, ...rest] = peerChain;
+  const leafDer = peerChain[0];
   if (!leafDer) return { result: 'none' };
   const known = verified?.leaf(peerChain, roots, now.getTime());
   if (known) return identify(known);
@@ -48,7 +48,7 @@ export function authenticateCertificateChain(
   try {
     leaf = clientCertificates.parse(leafDer);
     // Go's TLS stack parses every presented certificate before verification; so do we.
-    intermediates = rest.map((der) => clientCertificates.parse(der));
+    intermediates = peerChain.slice(1).map((der) => clientCertificates.parse(der));
   } catch (err) {
     if (err instanceof CertificateParseError) return { result: 'reject', reason: err.message };
     throw err;

@@ -25,8 +25,8 @@ export class VerifiedChains {
   /** The leaf of `peerChain` if it was verified against `roots` with the same outcome `now` would give. */
   leaf(peerChain: readonly Buffer[], roots: readonly Certificate[], now: number): Certificate | undefined {
     const hit = this.#entries.get(peerChain);
-    if (!hit || hit.roots !== roots || now < hit.from || now > hit.until) return undefined;
-    if (hit.chain.length !== peerChain.length || !hit.chain.every((c, i) => c.der.equals(peerChain[i]!))) return undefined;
+    if (!hit || hit.roots !== roots || now < hit.from || now > hit.until || hit.chain.length !== peerChain.length) return undefined;
+    for (let i = 0; i < peerChain.length; i++) if (!hit.chain[i]!.der.equals(peerChain[i]!)) return undefined;
     // Map order is insertion order: re-inserting makes it the most recently used.
     this.#entries.delete(peerChain);
     this.#entries.set(peerChain, hit);
