@@ -1,5 +1,5 @@
-// Successful chain verifications are remembered per presented chain array (one a keep-alive
-// connection); what a request is judged on must not change: every answer equals the one a fresh
+// Chain verifications are remembered per presented chain array (one a keep-alive connection) and
+// roots; what a request is judged on must not change: every answer equals the one a fresh
 // verification at the request's own time and with the roots in force gives, reasons included.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -85,14 +85,45 @@ describe('VerifiedChains with authenticateCertificateChain', () => {
     assert.match(reason(judged(cache, chain, roots, now)), /x509: certificate signed by unknown authority/);
   });
 
-  it('keeps no failure: a bad chain is refused with the same reason every time', () => {
+  it('keeps a failure whose text cannot name the time, and gives it again word for word', () => {
     const roots = bundle();
     const cache = new VerifiedChains(16);
+    const now = daysAfterIssue(pki.alice, 10);
     const chains = [[pki.foreign.der], [pki.underNotCa.der, pki.notCa.der], [pki.serverOnly.der], [pki.unknownCritical.der]];
     for (let i = 0; i < 2; i++) {
-      for (const chain of chains) assert.equal(judged(cache, chain, roots, daysAfterIssue(pki.alice, 10)).result, 'reject');
+      for (const chain of chains) assert.equal(judged(cache, chain, roots, now).result, 'reject');
+    }
+    for (const chain of chains) assert.equal(cache.lookup(chain, roots, now.getTime())?.error !== undefined, true, 'the failure is kept');
+    // The request-header authenticator's bare text from the same verdict.
+    assert.equal(reason(authenticateCertificateChain(chains[0]!, roots, now, false, cache)), 'x509: certificate signed by unknown authority');
+  });
+
+  it('keeps no failure whose text names the request\'s time', () => {
+    const roots = bundle();
+    const cache = new VerifiedChains(16);
+    const expired = [pki.shortLived.der];
+    const under = [pki.underShortIntermediate.der, pki.shortIntermediate.der];
+    for (let i = 0; i < 2; i++) {
+      assert.match(reason(judged(cache, expired, roots, daysAfterIssue(pki.shortLived, 30 + i))), /is after /);
+      assert.match(reason(judged(cache, under, roots, daysAfterIssue(pki.shortIntermediate, 30 + i))), /expired or is not yet valid/);
     }
     assert.equal(cache.size, 0);
+  });
+
+  it('keeps a chain\'s verdicts for each roots it is tried against (request-header CA, then client CA)', () => {
+    const clientCa = bundle();
+    const frontProxyCa = parseCaBundle(pki.foreignRoot.pem, 'front-proxy');
+    const cache = new VerifiedChains(16);
+    const chain = [pki.alice.der];
+    const now = daysAfterIssue(pki.alice, 10);
+    for (let i = 0; i < 2; i++) {
+      assert.equal(judged(cache, chain, frontProxyCa, now).result, 'reject');
+      assert.equal(judged(cache, chain, clientCa, now).result, 'user');
+    }
+    assert.equal(cache.size, 1);
+    assert.match(cache.lookup(chain, frontProxyCa, now.getTime())?.error ?? '', /unknown authority/);
+    assert.equal(cache.lookup(chain, clientCa, now.getTime())?.error, undefined);
+    assert.ok(cache.lookup(chain, clientCa, now.getTime()));
   });
 
   it('stays within its capacity however many distinct chains succeed, dropping the least recently used', () => {
@@ -108,7 +139,12 @@ describe('VerifiedChains with authenticateCertificateChain', () => {
     }
     assert.equal(cache.size, 4);
     const sizeBefore = cache.size;
-    assert.equal(cache.leaf(first, roots, now.getTime()), undefined, 'the oldest entry was dropped');
+    assert.equal(cache.lookup(first, roots, now.getTime()), undefined, 'the oldest entry was dropped');
     assert.equal(cache.size, sizeBefore);
+    // And a chain's verdicts for many roots arrays (reloads): only the most recent few.
+    const chain = [pki.alice.der];
+    const reloads = Array.from({ length: 10 }, () => bundle());
+    for (const r of reloads) judged(cache, chain, r, now);
+    assert.deepEqual(reloads.map((r) => cache.lookup(chain, r, now.getTime()) !== undefined), [...Array(6).fill(false), ...Array(4).fill(true)]);
   });
 });

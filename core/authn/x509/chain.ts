@@ -7,7 +7,7 @@ import { CertificateParseError, type Certificate } from './certificate.js';
 import { clientCertificates } from './certificate-cache.js';
 import { handshakeError } from './handshake.js';
 import { verifyClientCertificate } from './verify.js';
-import { verifiedChains, type VerifiedChains } from './verified-chains.js';
+import { verifiedChains, type Verdict, type VerifiedChains } from './verified-chains.js';
 
 /** Upstream's authentication.kubernetes.io/credential-id, in plat's group. */
 export const CREDENTIAL_ID_KEY = 'authentication.platform/credential-id';
@@ -29,7 +29,7 @@ export function certificateIdentifier(c: Certificate): string {
  * authenticators, anonymous included, decide); 'reject': a certificate that does not verify.
  * `nameCertificate`: the reason names the leaf, as upstream's x509 Authenticator wraps its
  * verification error (`verifying certificate SN=…, SKID=…, AKID=… failed: …`); the request-header
- * authenticator's Verifier returns the error bare. `verified`: where successes are remembered
+ * authenticator's Verifier returns the error bare. `verified`: where verdicts are remembered
  * (null: nowhere, to compare with).
  */
 export function authenticateCertificateChain(
@@ -41,8 +41,8 @@ export function authenticateCertificateChain(
 ): CertificateAuthentication {
   const leafDer = peerChain[0];
   if (!leafDer) return { result: 'none' };
-  const known = verified?.leaf(peerChain, roots, now.getTime());
-  if (known) return identify(known);
+  const known = verified?.lookup(peerChain, roots, now.getTime());
+  if (known) return answer(known, nameCertificate);
   let leaf: Certificate;
   let intermediates: Certificate[];
   try {
@@ -57,15 +57,17 @@ export function authenticateCertificateChain(
   const refused = handshakeError(leaf);
   if (refused !== undefined) return { result: 'reject', reason: refused };
   const outcome = verifyClientCertificate(leaf, intermediates, roots, now);
-  if (!outcome.ok) {
-    return { result: 'reject', reason: nameCertificate ? `verifying certificate ${certificateIdentifier(leaf)} failed: ${outcome.error}` : outcome.error };
-  }
-  verified?.remember(peerChain, { roots, chain: [leaf, ...intermediates], from: outcome.from, until: outcome.until });
-  return identify(leaf);
+  const verdict: Verdict = { roots, chain: [leaf, ...intermediates], from: outcome.from, until: outcome.until, error: outcome.ok ? undefined : outcome.error };
+  if (verified && (outcome.ok || !outcome.namesTime)) verified.remember(peerChain, verdict);
+  return answer(verdict, nameCertificate);
 }
 
-/** A verified leaf's user: CommonNameUserConversion. A fresh object each time: callers may extend it. */
-function identify(leaf: Certificate): CertificateAuthentication {
+/** The answer for a verdict, CommonNameUserConversion on success. Fresh objects: callers may extend them. */
+function answer(verdict: Verdict, nameCertificate: boolean): CertificateAuthentication {
+  const leaf = verdict.chain[0]!;
+  if (verdict.error !== undefined) {
+    return { result: 'reject', reason: nameCertificate ? `verifying certificate ${certificateIdentifier(leaf)} failed: ${verdict.error}` : verdict.error };
+  }
   if (leaf.commonName === '') return { result: 'none' };
   return {
     result: 'user',

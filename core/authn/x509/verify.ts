@@ -22,10 +22,11 @@ type CertType = 'leaf' | 'intermediate' | 'root';
  * `from`..`until` (ms, inclusive): the times at which every validity comparison the verification
  * made comes out as it did at `now`, so that the whole verification, a pure function of the
  * certificates otherwise, would repeat itself step by step (verified-chains.ts relies on it).
+ * `namesTime`: a validity comparison failed, and its text, which names `now`, may be the error.
  */
-export type VerifyResult =
-  | { readonly ok: true; readonly chain: readonly Certificate[]; readonly from: number; readonly until: number }
-  | { readonly ok: false; readonly error: string };
+export type VerifyResult = { readonly from: number; readonly until: number } & (
+  | { readonly ok: true; readonly chain: readonly Certificate[] }
+  | { readonly ok: false; readonly error: string; readonly namesTime: boolean });
 
 interface Search {
   readonly roots: readonly Certificate[];
@@ -34,6 +35,7 @@ interface Search {
   sigChecks: number;
   from: number;
   until: number;
+  timeFailed: boolean;
 }
 
 export function verifyClientCertificate(
@@ -42,20 +44,21 @@ export function verifyClientCertificate(
   roots: readonly Certificate[],
   now: Date,
 ): VerifyResult {
-  const search: Search = { roots, intermediates, now: now.getTime(), sigChecks: 0, from: -Infinity, until: Infinity };
+  const search: Search = { roots, intermediates, now: now.getTime(), sigChecks: 0, from: -Infinity, until: Infinity, timeFailed: false };
+  const failed = (error: string): VerifyResult => ({ ok: false, error, namesTime: search.timeFailed, from: search.from, until: search.until });
   const leafError = isValid(leaf, 'leaf', [], search);
-  if (leafError) return { ok: false, error: leafError };
+  if (leafError) return failed(leafError);
 
   let candidates: Certificate[][];
   if (roots.some((r) => r.der.equals(leaf.der))) {
     candidates = [[leaf]];
   } else {
     const built = buildChains([leaf], search);
-    if (built.error !== undefined) return { ok: false, error: built.error };
+    if (built.error !== undefined) return failed(built.error);
     candidates = built.chains;
   }
   const chain = candidates.find(allowsClientAuth);
-  if (!chain) return { ok: false, error: 'x509: certificate specifies an incompatible key usage' };
+  if (!chain) return failed('x509: certificate specifies an incompatible key usage');
   return { ok: true, chain, from: search.from, until: search.until };
 }
 
@@ -135,11 +138,13 @@ function isValid(c: Certificate, type: CertType, below: readonly Certificate[], 
   // Each comparison narrows the times that would compare alike; `now` is whole milliseconds.
   if (search.now < c.notBefore) {
     search.until = Math.min(search.until, c.notBefore - 1);
+    search.timeFailed = true;
     return expired('before', search.now, c.notBefore);
   }
   search.from = Math.max(search.from, c.notBefore);
   if (search.now > c.notAfter) {
     search.from = Math.max(search.from, c.notAfter + 1);
+    search.timeFailed = true;
     return expired('after', search.now, c.notAfter);
   }
   search.until = Math.min(search.until, c.notAfter);
