@@ -18,15 +18,24 @@ const UNIMPLEMENTED = 'x509: cannot verify signature: algorithm unimplemented';
 
 type CertType = 'leaf' | 'intermediate' | 'root';
 
-export type VerifyResult =
+/**
+ * `from`..`until` (ms, inclusive): the times at which every validity comparison the verification
+ * made comes out as it did at `now`, so that the whole verification, a pure function of the
+ * certificates otherwise, would repeat itself step by step (verified-chains.ts relies on it).
+ * `namesTime`: a validity comparison failed, and its text, which names `now`, may be the error.
+ */
+export type VerifyResult = { readonly from: number; readonly until: number } & (
   | { readonly ok: true; readonly chain: readonly Certificate[] }
-  | { readonly ok: false; readonly error: string };
+  | { readonly ok: false; readonly error: string; readonly namesTime: boolean });
 
 interface Search {
   readonly roots: readonly Certificate[];
   readonly intermediates: readonly Certificate[];
   readonly now: number;
   sigChecks: number;
+  from: number;
+  until: number;
+  timeFailed: boolean;
 }
 
 export function verifyClientCertificate(
@@ -35,21 +44,22 @@ export function verifyClientCertificate(
   roots: readonly Certificate[],
   now: Date,
 ): VerifyResult {
-  const search: Search = { roots, intermediates, now: now.getTime(), sigChecks: 0 };
+  const search: Search = { roots, intermediates, now: now.getTime(), sigChecks: 0, from: -Infinity, until: Infinity, timeFailed: false };
+  const failed = (error: string): VerifyResult => ({ ok: false, error, namesTime: search.timeFailed, from: search.from, until: search.until });
   const leafError = isValid(leaf, 'leaf', [], search);
-  if (leafError) return { ok: false, error: leafError };
+  if (leafError) return failed(leafError);
 
   let candidates: Certificate[][];
   if (roots.some((r) => r.der.equals(leaf.der))) {
     candidates = [[leaf]];
   } else {
     const built = buildChains([leaf], search);
-    if (built.error !== undefined) return { ok: false, error: built.error };
+    if (built.error !== undefined) return failed(built.error);
     candidates = built.chains;
   }
   const chain = candidates.find(allowsClientAuth);
-  if (!chain) return { ok: false, error: 'x509: certificate specifies an incompatible key usage' };
-  return { ok: true, chain };
+  if (!chain) return failed('x509: certificate specifies an incompatible key usage');
+  return { ok: true, chain, from: search.from, until: search.until };
 }
 
 interface Built { chains: Certificate[][]; error: string | undefined }
@@ -125,8 +135,19 @@ function unknownAuthority(hint: { error: string; cert: Certificate } | undefined
 function isValid(c: Certificate, type: CertType, below: readonly Certificate[], search: Search): string | undefined {
   if (c.unhandledCritical.length > 0) return 'x509: unhandled critical extension';
   if (c.unsupported.length > 0) return `x509: certificate uses extensions plat does not enforce (${c.unsupported.join(', ')})`;
-  if (search.now < c.notBefore) return expired('before', search.now, c.notBefore);
-  if (search.now > c.notAfter) return expired('after', search.now, c.notAfter);
+  // Each comparison narrows the times that would compare alike; `now` is whole milliseconds.
+  if (search.now < c.notBefore) {
+    search.until = Math.min(search.until, c.notBefore - 1);
+    search.timeFailed = true;
+    return expired('before', search.now, c.notBefore);
+  }
+  search.from = Math.max(search.from, c.notBefore);
+  if (search.now > c.notAfter) {
+    search.from = Math.max(search.from, c.notAfter + 1);
+    search.timeFailed = true;
+    return expired('after', search.now, c.notAfter);
+  }
+  search.until = Math.min(search.until, c.notAfter);
   if (type === 'intermediate' && !c.basicConstraints?.isCA) return 'x509: certificate is not authorized to sign other certificates';
   const maxPathLen = c.basicConstraints?.maxPathLen;
   if (type !== 'leaf' && maxPathLen !== undefined && below.length - 1 > maxPathLen) {
