@@ -53,6 +53,14 @@ describe('impersonation', () => {
     assert.equal(r.json.spec.uid, undefined);
   });
 
+  it('header names in any case, as Go canonicalises them', async () => {
+    for (const user of ['IMPERSONATE-USER', 'impersonate-user', 'iMpErSoNaTe-UsEr']) {
+      const r = await create({ [user]: 'bob' });
+      assert.equal(r.status, 201, r.text);
+      assert.equal(r.json.spec.username, 'bob', user);
+    }
+  });
+
   it('groups, extra (key unescaped and lowercased) and uid, each authorized', async () => {
     const r = await create({ 'Impersonate-User': 'bob', 'Impersonate-Group': 'team-a', 'Impersonate-Extra-Example.com%2fScopes': 'view', 'Impersonate-Uid': 'uid-of-bob' });
     assert.equal(r.status, 201, r.text);
