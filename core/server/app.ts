@@ -56,6 +56,7 @@ import { auditFailedAuthentication, beginAudit, createAudit, DECISION_ANNOTATION
 import { withAuditId } from '../audit/audit-id.js';
 import { isLongRunning } from './request-deadline.js';
 import { auditPanics, sendPanic } from './panic.js';
+import { TransformError } from '../storage/encryption/encrypting-storage.js';
 
 export interface VersionInfo {
   major: string; minor: string; gitVersion: string; gitCommit: string; gitTreeState: string;
@@ -235,6 +236,12 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
       // handler returns, so an InternalError Status naming the plugins in the log.
       if (e instanceof AuthorizationError) {
         log.error('internal error serving request', { method: ctx.method, path: ctx.path, error: e.stack ?? String(e), authorizers: e.describe() });
+        return sendStatus(ctx, errors.internal(e).status);
+      }
+      // A stored value no encryption provider can read: the storage error upstream's REST layer
+      // answers as an InternalError (storage.NewInternalError), not a crash.
+      if (e instanceof TransformError) {
+        log.error('internal error serving request', { method: ctx.method, path: ctx.path, error: e.message });
         return sendStatus(ctx, errors.internal(e).status);
       }
       sendPanic(ctx, log, e);

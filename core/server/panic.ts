@@ -1,8 +1,8 @@
 // What upstream's WithPanicRecovery does with a handler that panics, for plat's equivalent: a
-// throw that is neither a Status nor an error upstream's handlers return (a storage failure, an
-// authorizer's), so a bug in the server or in a plugin's code it runs. The client gets 500 with
-// upstream's text and nothing of the error (it may quote the server's data or paths); the log gets
-// the request and the stack. The audit sees it first (auditPanics: WithAudit's deferred recover,
+// throw that is neither a Status nor an error upstream's handlers return (a storage failure, a
+// value no encryption provider can read, an authorizer's), so a bug in the server or in a plugin's
+// code it runs. The client gets 500 with upstream's text and nothing of the error (it may quote the
+// server's data or paths); the log gets the request and the stack. The audit sees it first (auditPanics: WithAudit's deferred recover,
 // inside the recovery filter), as a Panic event in place of ResponseComplete.
 import type { Context, Next } from 'koa';
 import { isStatusError } from '../api/errors.js';
@@ -10,11 +10,12 @@ import type { AuditState } from '../audit/request-audit.js';
 import { AuthorizationError } from '../authz/union.js';
 import type { Logger } from '../log.js';
 import { isStorageError } from '../storage/storage.js';
+import { TransformError } from '../storage/encryption/encrypting-storage.js';
 
 export const PANIC_TEXT = "This request caused apiserver to panic. Look in the logs for details.";
 
 /** A throw that upstream would have seen as a panic, not as an error a handler returned. */
-export const isPanic = (e: unknown): boolean => !isStatusError(e) && !isStorageError(e) && !(e instanceof AuthorizationError);
+export const isPanic = (e: unknown): boolean => !isStatusError(e) && !isStorageError(e) && !(e instanceof AuthorizationError) && !(e instanceof TransformError);
 
 /** WithAudit's recover: a panic under an audited request is its Panic event, then goes on up. */
 export async function auditPanics(ctx: Context, next: Next): Promise<void> {
