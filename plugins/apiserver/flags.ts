@@ -43,6 +43,8 @@ export const apiserverFlags: readonly FlagSpec[] = [
   { name: 'http2-max-streams-per-connection', type: 'int', default: 0, section: SERVING, help: 'Stream limit given to HTTP/2 clients; 0 uses the runtime default.' },
   { name: 'request-timeout', type: 'duration', default: 60_000, section: LIMITS, help: 'Default request timeout; specific request types may override it.',
     validate: (v) => ((v as number) === 0 ? 'must be greater than 0' : undefined) },
+  // No check, as upstream's: below one is one worker (core/registry/delete-collection.ts).
+  { name: 'delete-collection-workers', type: 'int', default: 1, section: LIMITS, help: 'Workers for collection deletion.' },
   { name: 'min-request-timeout', type: 'int', default: 1800, section: LIMITS, help: 'Minimum seconds a handler keeps a request open; honoured only by watch, which picks a randomized value above it.' },
   { name: 'store-prefix', type: 'string', default: '/registry', section: STORE, help: 'Prefix of all resource paths in the store.' },
   { name: 'store-compaction-interval', type: 'duration', default: 300_000, section: STORE, help: 'Compaction request interval; 0 disables.' },

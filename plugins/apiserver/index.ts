@@ -250,7 +250,7 @@ export const ApiServerPlugin: Plugin = {
       metrics.storageObjects = () => countStoredObjects(stores);
       const app = createApp({
         hooks: host.hooks, resources, stores, health, version: versionInfo(host.version, host.gitVersion), logger: log,
-        minRequestTimeoutSeconds: flags.get<number>('min-request-timeout'), compression: host.featureGates.enabled('APIResponseCompression'),
+        minRequestTimeoutSeconds: flags.get<number>('min-request-timeout'), deleteCollectionWorkers: flags.get<number>('delete-collection-workers'), compression: host.featureGates.enabled('APIResponseCompression'),
         storageVersionHash: host.featureGates.enabled('StorageVersionHash'), unauthenticatedHttp2Mitigation: host.featureGates.enabled(HTTP2_DOS_MITIGATION_GATE), requestTimeoutMs: flags.get<number>('request-timeout'),
         hstsDirectives: flags.get<string[]>(HSTS_FLAG), corsAllowedOrigins: flags.get<string[]>(CORS_FLAG),
         // Upstream installs the filter only when HTTP/2 is served.
