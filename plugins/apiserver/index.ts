@@ -33,6 +33,7 @@ import { startCompactor } from '../../core/storage/compactor.js';
 import { openLmdbStorage } from '../../core/storage/lmdb.js';
 import type { Storage } from '../../core/storage/storage.js';
 import { apiserverFlags } from './flags.js';
+import { startDebugSocket } from './debug-socket.js';
 import { encryptStorage, ENCRYPTION_FLAG, readEncryptionConfig, RELOAD_FLAG, type EncryptionConfig } from './encryption.js';
 import { PolicyEvaluator } from '../../core/audit/policy.js';
 import { AuditPolicyError, loadPolicyFile } from '../../core/audit/policy-file.js';
@@ -95,6 +96,8 @@ export const ApiServerPlugin: Plugin = {
     // Past the drain: what is still open (watches, profiles) ends.
     const ended = new AbortController();
     let drain: (() => Promise<void>) | undefined;
+    // Upstream's DebugSocket stops as shutdown begins (its Run's stopCh), ahead of the drain.
+    let closeDebugSocket: (() => Promise<void>) | undefined;
     const cleanups: (() => Promise<void> | void)[] = [];
 
     host.hooks.flags.tap(PLUGIN_NAME, (flags) => {
@@ -261,6 +264,11 @@ export const ApiServerPlugin: Plugin = {
         ...(auditPolicy && host.hooks.audit.taps.length > 0
           ? { audit: { policy: auditPolicy, process: (ev: AuditEvent) => host.hooks.audit.promise(ev), logger: host.logger.child('audit'), metrics: metrics.audit } } : {}),
       });
+      const debugSocket = await startDebugSocket(flags, log);
+      if (debugSocket) {
+        cleanups.unshift(() => debugSocket.close());
+        closeDebugSocket = () => debugSocket.close();
+      }
       let server: RunningServer;
       try {
         // Blank, 0.0.0.0 or :: is every interface of both families, as Go's listener (bind-address.ts).
@@ -319,6 +327,7 @@ export const ApiServerPlugin: Plugin = {
     // the request path uses: the requests in flight finish with it.
     host.hooks.shutdown.tapPromise({ name: PLUGIN_NAME, stage: SHUTDOWN_STAGE.serving }, async () => {
       initiated.abort();
+      await closeDebugSocket?.();
       if (!drain) stopping.abort();
       await drain?.();
       drain = undefined;
