@@ -71,6 +71,8 @@ export interface ApiServerDeps {
   readonly version: VersionInfo;
   readonly logger: Logger;
   readonly minRequestTimeoutSeconds: number;
+  /** --delete-collection-workers (core/registry/delete-collection.ts); 1 when not given. */
+  readonly deleteCollectionWorkers?: number;
   /** Feature gate APIResponseCompression (on unless turned off): large API answers gzipped when asked. */
   readonly compression?: boolean;
   /** Feature gate UnauthenticatedHTTP2DOSMitigation (on unless turned off): see http2-dos-mitigation.ts. */
@@ -352,7 +354,8 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
       if (!store) throw errors.pathNotFound();
       const alias = ctx.state.alias;
       const routed = deps.metrics ? () => instrumentResource(ctx, info, query) : undefined;
-      await serveResource(ctx, store, info, user, { now, minRequestTimeoutSeconds: deps.minRequestTimeoutSeconds, shutdown: deps.shutdown, logger: log, ...(routed ? { routed } : {}), ...(deps.metrics ? { watchMetrics: deps.metrics.watches } : {}) }, alias?.aliasApiVersion);
+      await serveResource(ctx, store, info, user, { now, minRequestTimeoutSeconds: deps.minRequestTimeoutSeconds, shutdown: deps.shutdown, logger: log,
+        ...(deps.deleteCollectionWorkers !== undefined ? { deleteCollectionWorkers: deps.deleteCollectionWorkers } : {}), ...(routed ? { routed } : {}), ...(deps.metrics ? { watchMetrics: deps.metrics.watches } : {}) }, alias?.aliasApiVersion);
       return;
     }
     if (deps.profiling && await serveDebug(ctx, log, deps.shutdown)) return;

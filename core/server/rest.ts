@@ -36,6 +36,7 @@ import { validateWriteOptions } from './write-options.js';
 import { answerForm, fromWireGroup, type AnswerForm } from './wire-alias.js';
 import { finishRequest } from './finisher.js';
 import { typeChecker } from './type-checkers.js';
+import { deleteListed } from '../registry/delete-collection.js';
 
 export interface RestDeps {
   now(): Date;
@@ -54,6 +55,8 @@ export interface RestDeps {
   routed?: () => void;
   /** Where each watch records apiserver_longrunning_requests and its events (core/metrics/apiserver-watch.ts). */
   watchMetrics?: WatchMetrics;
+  /** --delete-collection-workers: how many of a deletecollection's deletes run at once (default 1). */
+  deleteCollectionWorkers?: number;
 }
 
 /** What a request body must be: the resource's own kind, or a subresource's (TokenRequest). */
@@ -358,7 +361,8 @@ async function serveDelete(ctx: Context, store: ResourceStore, info: RequestInfo
 
 /**
  * Store.DeleteCollection: deletes what the list selects, each as a DELETE with the same options
- * (an object gone meanwhile is skipped), and answers with that list as it was read.
+ * (an object gone meanwhile is skipped), by --delete-collection-workers at once, and answers with
+ * that list as it was read.
  */
 async function serveDeleteCollection(ctx: Context, store: ResourceStore, info: RequestInfo,
   rctx: (dryRun: boolean, options?: RequestOptions) => RequestContext, query: URLSearchParams, deps: RestDeps, form: AnswerForm, finish: Finish): Promise<void> {
@@ -366,11 +370,11 @@ async function serveDeleteCollection(ctx: Context, store: ResourceStore, info: R
   const opts = await readDeleteOptions(ctx, query, store.def.decodeProtobuf ? META_MEDIA_TYPES : META_MEDIA_TYPES.filter((t) => t !== PROTOBUF_MEDIA_TYPE));
   const listed = await finish(async () => {
     const found = await listObjects(store, info.namespace, { ...o, watch: false });
-    for (const item of found.items) {
+    await deleteListed(found.items, deps.deleteCollectionWorkers ?? 1, async (item) => {
       try { await store.delete(rctx(isDryRun(opts), { delete: opts }), item.metadata.name ?? '', opts.preconditions); } catch (e) {
         if (!(isStatusError(e) && e.reason === 'NotFound')) throw e;
       }
-    }
+    });
     return found;
   });
   await sendList(ctx, store, query, listed, deps, form);

@@ -41,7 +41,6 @@ const MEDIA_TYPES = ['application/json', 'application/yaml', 'application/vnd.pl
 const ADDRESS_TYPES = ['Hostname', 'InternalDNS', 'InternalIP', 'ExternalDNS', 'ExternalIP'];
 
 const nonNegative = (v: unknown) => (typeof v === 'number' && v >= 0 ? undefined : 'must not be negative');
-const positive = (v: unknown) => (typeof v === 'number' && v > 0 ? undefined : 'must be positive');
 /** A TCP port; `zero` says why 0 is refused, or undefined when 0 is allowed (meaning "off"). */
 const port = (zero: string | undefined) => (v: unknown) => {
   if (typeof v !== 'number' || v < 0 || v > 65535) return 'must be a port number between 0 and 65535';
@@ -96,7 +95,7 @@ export const apiserverFlagCatalogue: readonly FlagSpec[] = Object.freeze([
     ['enable-priority-and-fairness', 'bool', true, 'Replace the max-in-flight handler by one that queues and dispatches with priority and fairness.'],
     ['request-timeout', 'duration', ms('1m0s'), 'Default request timeout; specific request types may override it.'],
     ['min-request-timeout', 'int', 1800, 'Minimum seconds a handler keeps a request open; honoured only by watch, which picks a randomized value above it.', { validate: nonNegative }],
-    ['delete-collection-workers', 'int', 1, 'Workers for collection deletion.', { validate: positive }],
+    ['delete-collection-workers', 'int', 1, 'Workers for collection deletion.'],
     ['default-not-ready-toleration-seconds', 'int', 300, 'tolerationSeconds of the default not-ready NoExecute toleration added to pods lacking one.'],
     ['default-unreachable-toleration-seconds', 'int', 300, 'Same for unreachable NoExecute.'],
     ['event-ttl', 'duration', ms('1h0m0s'), 'Event retention.'],

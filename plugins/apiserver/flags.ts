@@ -7,6 +7,7 @@ import { CORS_FLAG } from '../../core/server/cors.js';
 import { GOAWAY_CHANCE_FLAG } from '../../core/server/goaway.js';
 import { HSTS_FLAG } from '../../core/server/hsts.js';
 import { encryptionFlags } from './encryption.js';
+import { DEBUG_SOCKET_FLAG } from '../../core/server/debug/index.js';
 
 const SERVING = 'Serving, network and process';
 const LIMITS = 'Limits and timeouts of requests';
@@ -28,6 +29,8 @@ export const apiserverFlags: readonly FlagSpec[] = [
   { name: 'tls-min-version', type: 'string', default: '', section: SERVING, help: 'One of VersionTLS10, VersionTLS11, VersionTLS12, VersionTLS13.' },
   cipherSuitesFlag(SERVING, 'Allowed cipher suites; omitted means the runtime defaults.'),
   sniFlag(SERVING, "Pair of certificate and key file paths, optionally suffixed with `:` and a list of domain patterns (FQDNs with optional wildcard prefix segments; IPs allowed). Without patterns the certificate's own names are used. Non-wildcard matches beat wildcard matches; explicit patterns beat extracted names."),
+  // Served by core/server/debug/debug-socket.ts, opened at start (debug-socket.ts).
+  { name: DEBUG_SOCKET_FLAG, type: 'string', default: '', section: SERVING, help: 'Unprotected (no authentication or authorization) unix socket for profiling.' },
   { name: 'disable-http2-serving', type: 'bool', default: false, section: SERVING, help: 'Disable HTTP/2.' },
   { name: 'shutdown-delay-duration', type: 'duration', default: 0, section: SERVING,
     help: 'Delay before termination; the server serves normally, `/healthz` and `/livez` succeed, `/readyz` fails at once.' },
@@ -43,6 +46,8 @@ export const apiserverFlags: readonly FlagSpec[] = [
   { name: 'http2-max-streams-per-connection', type: 'int', default: 0, section: SERVING, help: 'Stream limit given to HTTP/2 clients; 0 uses the runtime default.' },
   { name: 'request-timeout', type: 'duration', default: 60_000, section: LIMITS, help: 'Default request timeout; specific request types may override it.',
     validate: (v) => ((v as number) === 0 ? 'must be greater than 0' : undefined) },
+  // No check, as upstream's: below one is one worker (core/registry/delete-collection.ts).
+  { name: 'delete-collection-workers', type: 'int', default: 1, section: LIMITS, help: 'Workers for collection deletion.' },
   { name: 'min-request-timeout', type: 'int', default: 1800, section: LIMITS, help: 'Minimum seconds a handler keeps a request open; honoured only by watch, which picks a randomized value above it.' },
   { name: 'store-prefix', type: 'string', default: '/registry', section: STORE, help: 'Prefix of all resource paths in the store.' },
   { name: 'store-compaction-interval', type: 'duration', default: 300_000, section: STORE, help: 'Compaction request interval; 0 disables.' },

@@ -33,6 +33,7 @@ import { startCompactor } from '../../core/storage/compactor.js';
 import { openLmdbStorage } from '../../core/storage/lmdb.js';
 import type { Storage } from '../../core/storage/storage.js';
 import { apiserverFlags } from './flags.js';
+import { startDebugSocket } from './debug-socket.js';
 import { encryptStorage, ENCRYPTION_FLAG, readEncryptionConfig, RELOAD_FLAG, type EncryptionConfig } from './encryption.js';
 import { PolicyEvaluator } from '../../core/audit/policy.js';
 import { AuditPolicyError, loadPolicyFile } from '../../core/audit/policy-file.js';
@@ -95,6 +96,8 @@ export const ApiServerPlugin: Plugin = {
     // Past the drain: what is still open (watches, profiles) ends.
     const ended = new AbortController();
     let drain: (() => Promise<void>) | undefined;
+    // Upstream's DebugSocket stops as shutdown begins (its Run's stopCh), ahead of the drain.
+    let closeDebugSocket: (() => Promise<void>) | undefined;
     const cleanups: (() => Promise<void> | void)[] = [];
 
     host.hooks.flags.tap(PLUGIN_NAME, (flags) => {
@@ -250,7 +253,7 @@ export const ApiServerPlugin: Plugin = {
       metrics.storageObjects = () => countStoredObjects(stores);
       const app = createApp({
         hooks: host.hooks, resources, stores, health, version: versionInfo(host.version, host.gitVersion), logger: log,
-        minRequestTimeoutSeconds: flags.get<number>('min-request-timeout'), compression: host.featureGates.enabled('APIResponseCompression'),
+        minRequestTimeoutSeconds: flags.get<number>('min-request-timeout'), deleteCollectionWorkers: flags.get<number>('delete-collection-workers'), compression: host.featureGates.enabled('APIResponseCompression'),
         storageVersionHash: host.featureGates.enabled('StorageVersionHash'), unauthenticatedHttp2Mitigation: host.featureGates.enabled(HTTP2_DOS_MITIGATION_GATE), requestTimeoutMs: flags.get<number>('request-timeout'),
         hstsDirectives: flags.get<string[]>(HSTS_FLAG), corsAllowedOrigins: flags.get<string[]>(CORS_FLAG),
         // Upstream installs the filter only when HTTP/2 is served.
@@ -261,6 +264,11 @@ export const ApiServerPlugin: Plugin = {
         ...(auditPolicy && host.hooks.audit.taps.length > 0
           ? { audit: { policy: auditPolicy, process: (ev: AuditEvent) => host.hooks.audit.promise(ev), logger: host.logger.child('audit'), metrics: metrics.audit } } : {}),
       });
+      const debugSocket = await startDebugSocket(flags, log);
+      if (debugSocket) {
+        cleanups.unshift(() => debugSocket.close());
+        closeDebugSocket = () => debugSocket.close();
+      }
       let server: RunningServer;
       try {
         // Blank, 0.0.0.0 or :: is every interface of both families, as Go's listener (bind-address.ts).
@@ -319,6 +327,7 @@ export const ApiServerPlugin: Plugin = {
     // the request path uses: the requests in flight finish with it.
     host.hooks.shutdown.tapPromise({ name: PLUGIN_NAME, stage: SHUTDOWN_STAGE.serving }, async () => {
       initiated.abort();
+      await closeDebugSocket?.();
       if (!drain) stopping.abort();
       await drain?.();
       drain = undefined;
