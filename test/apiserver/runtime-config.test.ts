@@ -159,6 +159,40 @@ describe('--runtime-config api/all=false with some group versions and resources 
   });
 });
 
+describe('--runtime-config v1=false', () => {
+  let plat: RunningPlat;
+  let kubectl: Kubectl;
+  before(async () => {
+    plat = await startInProcess({ args: ['--runtime-config', 'v1=false'] });
+    kubectl = new Kubectl(plat.kubeconfig);
+  });
+  after(async () => { await plat?.stop(); });
+
+  it('/api is not served at all, as upstream installs it with the core group only', async () => {
+    const unknown = await plat.admin.get('/apis/nothing.platform');
+    for (const accept of ['application/json', AGG_V2]) {
+      const r = await plat.admin.get('/api', { accept });
+      assert.equal(r.status, 404, accept);
+      assert.deepEqual(r.json, unknown.json);
+    }
+    assert.equal((await plat.admin.get('/api/v1/namespaces')).status, 404);
+    const root: string[] = (await plat.admin.get('/')).json.paths;
+    assert.ok(!root.some((p) => p === '/api' || p.startsWith('/api/')), root.join(' '));
+    assert.ok(root.includes('/apis/certificates.platform/v1'));
+    assert.ok(!(await openApiPaths(plat)).includes('api/v1'));
+  });
+
+  it('kubectl lists the groups still served and knows no namespaces', async () => {
+    const resources = await kubectl.run(['api-resources', '-o', 'name']);
+    assert.equal(resources.code, 0, resources.stderr);
+    assert.match(resources.stdout, /^certificatesigningrequests\.certificates\.platform$/m);
+    assert.ok(!/^namespaces$/m.test(resources.stdout), resources.stdout);
+    const get = await kubectl.run(['get', 'namespaces']);
+    assert.equal(get.code, 1);
+    assert.match(get.stderr, /error: the server doesn't have a resource type "namespaces"/);
+  });
+});
+
 describe('--runtime-config semantics (MergeAPIResourceConfigs)', () => {
   const registry = (gvs: Record<string, string[]>) => ({ groups: () => Object.keys(gvs), versions: (g: string) => gvs[g] ?? [] });
   const gvs = registry({ '': ['v1'], 'a.platform': ['v1', 'v1beta1', 'v2alpha1'] });
@@ -215,6 +249,15 @@ describe('--runtime-config refusals (upstream texts, exit 2 from the command lin
       assert.equal(r.stderr.trim().split('\n').at(-1), `plat apiserver: ${message}`);
     });
   }
+
+  it('from the config file: exit 1, the file and field named; a map there is read as the flag\'s pairs', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'plat.config.json');
+    writeFileSync(file, JSON.stringify({ flags: { 'runtime-config': { 'certificates.platform/v1': 'maybe' } } }));
+    const r = await bootRefusal('apiserver', ['--data-dir', dir, '--secure-port=0'], { cwd: dir, configFile: file });
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, /plat\.config\.json.*runtime-config.*: invalid value of certificates\.platform\/v1: maybe, err: strconv\.ParseBool: parsing "maybe": invalid syntax\n$/);
+  });
 
   it('is gathered with the other options problems', async () => {
     const r = await bootRefusal('all', ['--secure-port=0', '--data-dir=/nonexistent', '--request-timeout=-1s', '--runtime-config=foo/v1']);
