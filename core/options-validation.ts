@@ -10,12 +10,14 @@ import { isOptionsError, OptionsError, type LocatedProblems } from './located-pr
  * Configure-tap stages of options validation, in the order upstream's Validate takes the options:
  * the generic controller-manager options (resource lock, --controllers) first, then the
  * controllers' own options (csrsigning's files), then secure serving, authentication and
- * authorization. Every stage here runs before the default stage 0.
+ * authorization, then (the API server's) API enablement. Every stage here runs before the default
+ * stage 0.
  */
 export const VALIDATION_STAGES = {
   generic: -3000,
   controllers: -2000,
   serving: -1000,
+  apiEnablement: -500,
 } as const;
 
 const STAGES: ReadonlySet<number> = new Set(Object.values(VALIDATION_STAGES));

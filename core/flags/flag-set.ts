@@ -4,7 +4,7 @@
 import type { FlagSet, FlagSpec } from './types.js';
 import { FlagError } from './flag-error.js';
 import { suggest } from './suggest.js';
-import { isOfType, parseMapPairs, parseScalar, splitCsv, zeroValue } from './parse-value.js';
+import { isOfType, parseConfigurationMap, parseMapPairs, parseScalar, splitCsv, zeroValue } from './parse-value.js';
 import { renderHelp } from './help.js';
 import { MASKED } from '../go-strip-password.js';
 
@@ -257,7 +257,7 @@ export class Flags implements FlagSet {
     if (enumError !== undefined) throw new FlagError(`invalid argument ${shownRaw(spec, raw)} for "${flagLabel(spec)}" flag: ${enumError}`);
     const prev = e.cli?.value;
     if (prev !== undefined && (spec.type === 'strings' || spec.type === 'stringArray')) v = [...(prev as string[]), ...(v as string[])];
-    else if (prev !== undefined && (spec.type === 'map' || spec.type === 'stringToString')) v = { ...(prev as Record<string, string>), ...(v as Record<string, string>) };
+    else if (prev !== undefined && (spec.type === 'map' || spec.type === 'configurationMap' || spec.type === 'stringToString')) v = { ...(prev as Record<string, string>), ...(v as Record<string, string>) };
     e.cli = { value: v, raw };
   }
 
@@ -342,10 +342,11 @@ function fromConfigValue(spec: FlagSpec, value: unknown): unknown {
   if (Array.isArray(value)) {
     if (type === 'strings' || type === 'stringArray') return value.map((x, i) => scalarText(x, `element ${i}`));
     if (type === 'map') return Object.fromEntries(value.flatMap((x, i) => parseMapPairs(scalarText(x, `element ${i}`))));
+    if (type === 'configurationMap') return Object.assign({}, ...value.map((x, i) => parseConfigurationMap(scalarText(x, `element ${i}`)))) as Record<string, string>;
     throw new Error(`expected a single ${type} value, not a list`);
   }
   if (typeof value === 'object') {
-    if (type !== 'map' && type !== 'stringToString') throw new Error(`expected a ${type} value, not an object`);
+    if (type !== 'map' && type !== 'configurationMap' && type !== 'stringToString') throw new Error(`expected a ${type} value, not an object`);
     return Object.fromEntries(Object.entries(value).map(([k, x]) => [k, scalarText(x, `key ${JSON.stringify(k)}`)]));
   }
   if (typeof value === 'boolean') {

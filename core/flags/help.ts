@@ -21,6 +21,7 @@ const TYPE_NAMES: Record<FlagType, string> = {
   strings: 'strings',
   stringArray: 'stringArray',
   map: 'mapStringString',
+  configurationMap: 'mapStringString',
   stringToString: 'stringToString',
   quantity: 'quantity',
 };
@@ -58,6 +59,7 @@ export function formatDefault(spec: FlagSpec): string | undefined {
     case 'stringArray':
       return Array.isArray(v) && v.length > 0 ? `[${v.map((x) => csvField(String(x))).join(',')}]` : undefined;
     case 'map':
+    case 'configurationMap':
     case 'stringToString': {
       const entries = typeof v === 'object' && v !== null ? Object.entries(v) : [];
       return entries.length > 0 ? `[${entries.map(([k, x]) => `${k}=${String(x)}`).join(',')}]` : undefined;

@@ -118,6 +118,21 @@ export function parseMapPairs(s: string): Array<[string, string]> {
 }
 
 /**
+ * cliflag.ConfigurationMap (`--runtime-config`): plain comma split, no quoting; a pair without `=`
+ * is the key with an empty value (its reader decides what that means: true for runtime-config).
+ */
+export function parseConfigurationMap(s: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const pair of s.split(',')) {
+    if (pair === '') continue;
+    const eq = pair.indexOf('=');
+    if (eq === -1) out[pair.trim()] = '';
+    else out[pair.slice(0, eq).trim()] = pair.slice(eq + 1).trim();
+  }
+  return out;
+}
+
+/**
  * pflag's stringToString (upstream's StringToStringVar, unlike cliflag's MapStringString): a text
  * with one `=` is one pair whole, so `--allow-metric-labels=metric,label=v1,v2` is key
  * `metric,label` with value `v1,v2`; with more, the text is a CSV line of pairs (quote each).
@@ -149,6 +164,7 @@ export function parseScalar(type: FlagType, s: string): unknown {
     case 'strings': return splitCsv(s);
     case 'stringArray': return [s];
     case 'map': return Object.fromEntries(parseMapPairs(s));
+    case 'configurationMap': return parseConfigurationMap(s);
     case 'stringToString': return parseStringToString(s);
   }
 }
@@ -164,6 +180,7 @@ export function isOfType(type: FlagType, v: unknown): boolean {
     case 'float32': return typeof v === 'number' && (!Number.isFinite(v) || Number.isFinite(Math.fround(v)));
     case 'strings': case 'stringArray': return Array.isArray(v) && v.every((x) => typeof x === 'string');
     case 'map':
+    case 'configurationMap':
     case 'stringToString':
       return typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((x) => typeof x === 'string');
   }
@@ -176,6 +193,6 @@ export function zeroValue(type: FlagType): unknown {
     case 'string': return '';
     case 'int': case 'level': case 'float': case 'float32': case 'duration': case 'quantity': return 0;
     case 'strings': case 'stringArray': return [];
-    case 'map': case 'stringToString': return {};
+    case 'map': case 'configurationMap': case 'stringToString': return {};
   }
 }

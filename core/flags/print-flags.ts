@@ -87,7 +87,8 @@ export function flagValueString(spec: FlagSpec, v: unknown): string {
       return `[${csvRecord(pairs).trim()}]`;
     }
     case 'map':
-      // cliflag.MapStringString: sorted `k=v` joined by commas, no brackets.
+    case 'configurationMap':
+      // cliflag.MapStringString and ConfigurationMap: sorted `k=v` joined by commas, no brackets.
       return entriesOf(v).map(([k, x]) => `${k}=${x}`).sort().join(',');
   }
 }

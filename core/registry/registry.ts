@@ -29,6 +29,13 @@ export class Resources implements ResourceRegistry {
   versions(group: string): string[] {
     return [...new Set(this.all().filter((d) => d.group === group).map((d) => d.version))];
   }
+  /** The resources `keep` keeps, and every non-resource path: what a server installs (`--runtime-config`). */
+  only(keep: (def: ResourceDefinition) => boolean): Resources {
+    const kept = new Resources();
+    for (const def of this.#defs.values()) if (keep(def)) kept.register(def);
+    for (const p of this.#paths.values()) kept.registerPath(p);
+    return kept;
+  }
   inGroupVersion(group: string, version: string): ResourceDefinition[] {
     return this.all().filter((d) => d.group === group && d.version === version);
   }

@@ -386,7 +386,8 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
       return found;
     };
     if (getRoute(path === '/version')) return sendRawJson(ctx, deps.version);
-    if (path === '/apis' || getRoute(path === '/api')) {
+    // Upstream installs /api with the core group only: with no core version served it is a path nothing serves.
+    if (path === '/apis' || getRoute(path === '/api' && deps.resources.versions('').length > 0)) {
       const aggregated = aggregatedRequested(ctx.get('accept'), isPrettyPrint(ctx));
       if (aggregated) return serveAggregatedDiscovery(ctx, deps.resources, path === '/api', aggregated);
       return sendJson(ctx, 200, path === '/api' ? apiVersions(deps.resources, deps.serverAddress) : apiGroupList(deps.resources));
@@ -421,9 +422,9 @@ function auditAttributes(info: RequestInfo, user?: UserInfo) {
 }
 
 function rootPaths(deps: ApiServerDeps): string[] {
-  const paths = ['/api', '/apis', ...deps.health.paths(), ...(deps.metrics ? ['/metrics', '/metrics/slis'] : []), '/openapi/v3', '/version', ...deps.resources.paths().filter((p) => deps.resources.path(p)?.get())];
+  const paths = ['/apis', ...deps.health.paths(), ...(deps.metrics ? ['/metrics', '/metrics/slis'] : []), '/openapi/v3', '/version', ...deps.resources.paths().filter((p) => deps.resources.path(p)?.get())];
   for (const g of deps.resources.groups()) {
-    if (!g) { paths.push('/api/v1'); continue; }
+    if (!g) { paths.push('/api', ...deps.resources.versions('').map((v) => `/api/${v}`)); continue; }
     paths.push(`/apis/${g}`, ...deps.resources.versions(g).map((v) => `/apis/${g}/${v}`));
   }
   return paths.sort();

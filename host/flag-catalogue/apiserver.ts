@@ -228,7 +228,7 @@ export const apiserverFlagCatalogue: readonly FlagSpec[] = Object.freeze([
     ['emulated-version', 'strings', undefined, 'Versions whose capabilities components emulate.'],
     ['min-compatibility-version', 'strings', undefined, 'Minimum control-plane version to stay compatible with.'],
     ['emulation-forward-compatible', 'bool', undefined, 'Auto-enable future, higher-stability versions of beta-or-later APIs enabled at the emulation version; only true when emulation version is below the binary version.'],
-    ['runtime-config', 'map', undefined, 'Enable or disable built-in APIs. Supported keys: not shown.'],
+    ['runtime-config', 'configurationMap', undefined, 'Enable or disable built-in APIs. Supported keys: not shown.'],
     ['runtime-config-emulation-forward-compatible', 'bool', undefined, 'If true, install enabled group/versions even if introduced after the emulation version; if false the server fails to start on such versions; only true when emulation version is below the binary version.'],
     ['allow-metric-labels', 'stringToString', undefined, 'Allow-list keyed `<MetricName>,<LabelName>` with comma-separated allowed values.'],
     ['allow-metric-labels-manifest', 'string', undefined, 'File with the same format; the flag overrides it.'],

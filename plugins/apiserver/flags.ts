@@ -8,12 +8,14 @@ import { GOAWAY_CHANCE_FLAG } from '../../core/server/goaway.js';
 import { HSTS_FLAG } from '../../core/server/hsts.js';
 import { encryptionFlags } from './encryption.js';
 import { DEBUG_SOCKET_FLAG } from '../../core/server/debug/index.js';
+import { RUNTIME_CONFIG_FLAG } from '../../core/registry/runtime-config.js';
 
 const SERVING = 'Serving, network and process';
 const LIMITS = 'Limits and timeouts of requests';
 const STORE = 'Store, encryption and leadership';
 const AUTHZ = 'Authorization options';
 const AUDIT = 'Audit options';
+const VERSIONS = 'Versions, features, metrics and logging';
 
 export const apiserverFlags: readonly FlagSpec[] = [
   // Read at configure (core/audit/policy-file.ts); without it nothing is audited, whatever backend is on.
@@ -57,4 +59,6 @@ export const apiserverFlags: readonly FlagSpec[] = [
   { name: 'authorization-mode', type: 'strings', default: ['AlwaysAllow'], section: AUTHZ,
     enum: ['AlwaysAllow', 'AlwaysDeny', 'ABAC', 'Webhook', 'RBAC', 'Node'],
     help: 'Ordered authorizers from AlwaysAllow, AlwaysDeny, ABAC, Webhook, RBAC, Node. Defaults to AlwaysAllow when --authorization-config is not used.' },
+  // Checked at configure against the registered group versions (core/registry/runtime-config.ts).
+  { name: RUNTIME_CONFIG_FLAG, type: 'configurationMap', section: VERSIONS, help: 'Enable or disable built-in APIs. Supported keys: not shown.' },
 ];

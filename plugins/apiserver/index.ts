@@ -12,6 +12,8 @@ import { AUTHORIZATION_MODE_FLAG, AUTHORIZATION_MODE_KIND, authorizerChain, isCh
 import { NO_RULES } from '../../core/authz/rules.js';
 import { ensureSelfSignedServing } from '../../core/pki/index.js';
 import { Resources } from '../../core/registry/registry.js';
+import type { ResourceConfig } from '../../core/registry/resource-config.js';
+import { completeRuntimeConfig, mergeRuntimeConfig, RUNTIME_CONFIG_FLAG, runtimeConfigProblem } from '../../core/registry/runtime-config.js';
 import { ResourceStore } from '../../core/registry/store.js';
 import { setServedStores } from '../../core/registry/stores.js';
 import { createApp, storeKey } from '../../core/server/app.js';
@@ -49,7 +51,7 @@ import { serverRunOptionsProblems } from '../../core/server/server-run-options.j
 import { CORS_FLAG } from '../../core/server/cors.js';
 import { GOAWAY_CHANCE_FLAG } from '../../core/server/goaway.js';
 import { HSTS_FLAG } from '../../core/server/hsts.js';
-import { locatedError } from '../../core/located-problems.js';
+import { located, locatedError } from '../../core/located-problems.js';
 import { VALIDATION_STAGES } from '../../core/options-validation.js';
 import { goawayRandom } from './goaway-random.js';
 import { bodySchemas, warmTypeCheckers } from '../../core/server/type-checkers.js';
@@ -88,6 +90,10 @@ export const ApiServerPlugin: Plugin = {
     let cfg: Configuration | undefined;
     let auditPolicy: PolicyEvaluator | undefined;
     let encryption: EncryptionConfig | undefined;
+    // Every resource the plugins register, and the ones --runtime-config lets the server install.
+    let registered: Resources | undefined;
+    let runtimeConfig: ReadonlyMap<string, string> = new Map();
+    let resourceConfig: ResourceConfig | undefined;
     // Upstream's ShutdownInitiated: /readyz fails, while the server goes on serving for
     // --shutdown-delay-duration (load balancers take it out meanwhile).
     const initiated = new AbortController();
@@ -123,9 +129,24 @@ export const ApiServerPlugin: Plugin = {
       if (error) throw error;
     });
 
+    // APIEnablementOptions.Validate, against the group versions the resource plugins register.
+    host.hooks.configure.tap({ name: PLUGIN_NAME, stage: VALIDATION_STAGES.apiEnablement }, ({ flags }) => {
+      registered = new Resources();
+      host.hooks.resources.call(registered);
+      runtimeConfig = completeRuntimeConfig(flags.get<Record<string, string>>(RUNTIME_CONFIG_FLAG));
+      const problem = runtimeConfigProblem(runtimeConfig, registered);
+      if (problem !== undefined) throw locatedError([located(flags, [problem], [RUNTIME_CONFIG_FLAG])]);
+    });
+
     // Runs after the authorizer plugins' configure taps, so every named mode must be claimed by now.
     host.hooks.configure.tap({ name: PLUGIN_NAME, stage: 100 }, (c) => {
       cfg = c;
+      // Past validation, as upstream merges --runtime-config while building its config.
+      try {
+        resourceConfig = mergeRuntimeConfig(runtimeConfig, registered!);
+      } catch (e) {
+        throw locatedError([located(c.flags, [(e as Error).message], [RUNTIME_CONFIG_FLAG])]);
+      }
       // Upstream's apiserver requires a port; plat's 0 picks a free one (a test's or a second server's).
       if (c.flags.get<number>('secure-port') !== 0) checkSecurePort(c.flags, true);
       // The chain comes from --authorization-mode, or from --authorization-config once its plugin
@@ -179,8 +200,8 @@ export const ApiServerPlugin: Plugin = {
         cleanups.unshift(() => compactor.stop());
       }
 
-      const resources = new Resources();
-      host.hooks.resources.call(resources);
+      // A resource --runtime-config leaves out has no store, no route, no discovery and no OpenAPI.
+      const resources = registered!.only((d) => resourceConfig!.resourceEnabled(d.group, d.version, d.plural));
       const stores = new Map<string, ResourceStore>();
       const admissionMetrics = apiserverMetrics(host).admission;
       instrumentAdmissionPlugins(host.hooks, admissionMetrics, (tap) => admissionPluginOfTap(host, tap));

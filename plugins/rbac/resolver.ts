@@ -8,6 +8,7 @@ import { goQuote } from '../../core/api/field-errors.js';
 import type { UserInfo } from '../../core/authn/user.js';
 import type { Host } from '../../core/host.js';
 import { servedStore } from '../../core/registry/stores.js';
+import type { ResourceStore } from '../../core/registry/store.js';
 import type { Storage } from '../../core/storage/storage.js';
 import {
   GROUP_KIND, RBAC_GROUP, RBAC_VERSION, SERVICE_ACCOUNT_KIND, USER_KIND,
@@ -76,22 +77,26 @@ export class RuleResolver {
   constructor(private readonly host: Host) {}
 
   /**
-   * The RBAC objects as of now, or undefined before the API is served (then nothing applies). The
+   * The RBAC objects as of now, or undefined before the API is served or with none of its kinds
+   * served (then nothing applies). The
    * revision is read before listing, so a snapshot is never older than the revision it is filed
    * under; concurrent requests share one load.
    */
   async #snapshot(): Promise<Snapshot | undefined> {
     const [crb, rb, cr, r] = ['clusterrolebindings', 'rolebindings', 'clusterroles', 'roles']
       .map((p) => servedStore(this.host, RBAC_GROUP, RBAC_VERSION, p));
-    if (!crb || !rb || !cr || !r) return undefined;
-    const storage = crb.storage;
+    // A kind --runtime-config leaves out reads as none of it, as upstream's informer of a kind
+    // that is not served stays empty; the others still apply.
+    const served = [crb, rb, cr, r].find((s) => s !== undefined);
+    if (!served) return undefined;
+    const storage = served.storage;
     const revision = await storage.currentRevision();
     const fresh = (s: { storage: Storage; revision: number } | undefined) => s?.storage === storage && s.revision >= revision;
     if (fresh(this.#cache)) return this.#cache;
     if (!fresh(this.#loading)) {
-      const list = async (prefix: string) => (await storage.list(prefix)).items.map((kv) => kv.value as RoleBinding & Role);
+      const list = async (store: ResourceStore | undefined) => (store ? (await storage.list(store.prefixFor(''))).items.map((kv) => kv.value as RoleBinding & Role) : []);
       const snapshot = (async (): Promise<Snapshot> => {
-        const [crbs, rbs, crs, rs] = await Promise.all([crb, rb, cr, r].map((s) => list(s.prefixFor(''))));
+        const [crbs, rbs, crs, rs] = await Promise.all([crb, rb, cr, r].map(list));
         const roleBindings = new Map<string, RoleBinding[]>();
         for (const b of rbs!) {
           const ns = b.metadata.namespace ?? '';

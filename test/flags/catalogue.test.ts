@@ -111,7 +111,7 @@ test('types, shorthand, deprecations and sections of particular rows', () => {
   assert.equal(t('service-account-key-file'), 'strings');
   assert.equal(t('oidc-required-claim'), 'map');
   assert.equal(t('feature-gates'), 'map');
-  assert.equal(t('runtime-config'), 'map');
+  assert.equal(t('runtime-config'), 'configurationMap');
   // pflag's stringToString (StringToStringVar), not cliflag's MapStringString: one `=` is one whole pair.
   assert.equal(t('allow-metric-labels'), 'stringToString');
   assert.equal(t('log-text-info-buffer-size'), 'quantity');

@@ -128,6 +128,23 @@ test('map: k=v pairs, repeatable, merging', () => {
   assert.throws(() => f.parse(['--feature-gates=A']), flagError('invalid argument "A" for "--feature-gates" flag: A must be formatted as key=value'));
 });
 
+test('configurationMap (cliflag.ConfigurationMap): a key without = has an empty value, plain comma split, repeats merge', () => {
+  const withMap = () => {
+    const flags = new Flags();
+    flags.define({ name: 'runtime-config', type: 'configurationMap', help: 'APIs.', section: LOGGING });
+    return flags;
+  };
+  const f = withMap();
+  f.parse(['--runtime-config= api/all = false ,a/v1,,"b/v1=x', '--runtime-config', 'a/v1=true']);
+  assert.deepEqual(f.get('runtime-config'), { 'api/all': 'false', 'a/v1': 'true', '"b/v1': 'x' });
+  const c = withMap();
+  c.setFromConfig({ 'runtime-config': ['v1', 'api/beta=true'] }, '/srv/plat.config.yaml');
+  assert.deepEqual(c.get('runtime-config'), { v1: '', 'api/beta': 'true' });
+  c.setFromConfig({ 'runtime-config': { 'api/all': false } }, '/srv/plat.config.yaml');
+  assert.deepEqual(c.get('runtime-config'), { 'api/all': 'false' });
+  assert.match(c.help('plat', ''), /--runtime-config mapStringString/);
+});
+
 test('duration, quantity, float and int values', () => {
   const f = makeFlags();
   f.parse(['--request-timeout=30s', '--log-text-info-buffer-size=1Mi', '--goaway-chance=0.01']);

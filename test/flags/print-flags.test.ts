@@ -35,6 +35,7 @@ test('each flag type prints as its pflag Value.String()', () => {
     [spec('stringToString'), { b: '2', a: '1,x' }, '["a=1,x",b=2]'],
     [spec('map'), {}, ''],
     [spec('map'), { iss: 'x', aud: 'y' }, 'aud=y,iss=x'],
+    [spec('configurationMap'), { 'api/all': 'false', v1: '' }, 'api/all=false,v1='],
     [spec('string', { validate: ipFlagProblem }), '', '<nil>'],
     [spec('string', { validate: ipFlagProblem }), '0.0.0.0', '0.0.0.0'],
     [spec('string', { validate: ipFlagProblem }), ' ::FFFF:127.0.0.1 ', '127.0.0.1'],
