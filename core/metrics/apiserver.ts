@@ -3,7 +3,7 @@
 // the API server's families only, as kube-apiserver's does; the embedded controllers record nothing
 // (there is no controller-manager port in `plat all`). Registered at once: client_golang's
 // process collector, the request, long-running, watch, authentication, authorization, admission
-// and audit families, and apiserver_storage_objects, read when scraped from whatever the server set as its
+// and audit families, the max-in-flight and termination ones, and apiserver_storage_objects, read when scraped from whatever the server set as its
 // source. The health checks' SLIs are a registry apart (/metrics/slis), as upstream's slis.Registry.
 import { versionInfo } from '../version.js';
 import { AdmissionMetrics } from './apiserver-admission.js';
@@ -11,6 +11,7 @@ import { AuditMetrics, type AuditErrorCounter } from './apiserver-audit.js';
 import { AuthMetrics } from './apiserver-auth.js';
 import { WatchMetrics } from './apiserver-watch.js';
 import { HealthSlis } from './health-slis.js';
+import { InFlightMetrics, TerminationMetrics } from './apiserver-inflight.js';
 import { RequestMetrics } from './apiserver-requests.js';
 import { registerProcessMetrics } from './process.js';
 import { MetricsRegistry, type CollectedSample } from './registry.js';
@@ -22,6 +23,10 @@ export interface ApiServerMetrics {
   readonly admission: AdmissionMetrics;
   readonly watches: WatchMetrics;
   readonly audit: AuditMetrics;
+  /** What the max-in-flight filter records (--enable-priority-and-fairness=false). */
+  readonly inFlight: InFlightMetrics;
+  /** Requests ended by the server: the max-in-flight 429 and the request deadline's 504. */
+  readonly terminations: TerminationMetrics;
   /** kubernetes_healthcheck(s_total), recorded by /healthz, /livez and /readyz, served at /metrics/slis. */
   readonly slis: HealthSlis;
   /** The stored objects per resource (`plural` or `plural.group`); -1 where counting failed. */
@@ -45,7 +50,7 @@ export function apiserverMetrics(host: { readonly version: string }): ApiServerM
   const audit = new AuditMetrics(registry);
   let counted: CollectedSample[] = [];
   const metrics: ApiServerMetrics = {
-    registry, requests, auth, admission, watches, audit, slis: new HealthSlis(), storageObjects: async () => [],
+    registry, requests, auth, admission, watches, audit, inFlight: new InFlightMetrics(registry), terminations: new TerminationMetrics(registry), slis: new HealthSlis(), storageObjects: async () => [],
     refreshStorageObjects: async () => { counted = [...await metrics.storageObjects()].map(([resource, n]) => [[resource], n] as const); },
   };
   // etcd3's objectCounts (STABLE in 1.32). The registry reads synchronously: the handler calls

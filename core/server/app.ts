@@ -1,6 +1,6 @@
 // The API server's HTTP pipeline as koa middleware: one error boundary that turns every thrown
 // error into a Status (a crash into upstream's panic answer, panic.ts), request info, the request deadline (504 past --request-timeout),
-// authentication (401), authorization (403), then routing to
+// authentication (401), the max-in-flight limit (429, max-in-flight.ts), authorization (403), then routing to
 // discovery, OpenAPI, health, version and the REST handlers of registered resources.
 import { setMaxListeners } from 'node:events';
 import type Koa from 'koa';
@@ -44,6 +44,7 @@ import { serveResource } from './rest.js';
 import { goRequestPath } from './url-path.js';
 import { sendRetryAfter } from './retry-after.js';
 import { withWaitGroup, type RequestWaitGroup } from './wait-group.js';
+import { withMaxInFlightLimit, type InFlightRequests } from './max-in-flight.js';
 import { withWatchTermination, type WatchTermination, type WatchWaitGroup } from './watch-termination.js';
 import { resolveWireAlias, statusInWireGroup, type WireAlias } from './wire-alias.js';
 import { performance } from 'node:perf_hooks';
@@ -89,6 +90,8 @@ export interface ApiServerDeps {
   readonly goawayChance?: number;
   /** The goaway filter's draws in [0, 1), for tests; Math.random otherwise. */
   readonly goawayRandom?: () => number;
+  /** --enable-priority-and-fairness=false: the max-in-flight filter's counts (max-in-flight.ts). */
+  readonly maxInFlight?: InFlightRequests;
   /** The server stops for good: open watches and profiles end. */
   readonly shutdown: AbortSignal;
   /** Non-long-running requests in flight, counted for the drain; refused once it waits (wait-group.ts). */
@@ -269,7 +272,7 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
   optional(withProbabilisticGoaway(deps.goawayChance ?? 0, deps.goawayRandom));
   if (deps.watches) app.use(withWatchTermination(deps.watches));
   if (deps.requests) app.use(withWaitGroup(deps.requests));
-  app.use(requestDeadline(deps.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS, log));
+  app.use(requestDeadline(deps.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS, log, deps.metrics?.terminations));
   optional(withCors(deps.corsAllowedOrigins ?? []));
 
   if (deps.audit) app.use(auditPanics);
@@ -306,6 +309,15 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
       for (const h of Object.keys(ctx.req.headers)) if (isImpersonationHeader(h)) delete ctx.req.headers[h];
       log.v(2).info('impersonating', { user: requestor.name, as: ctx.state.user.name, path: ctx.path });
     }
+    await next();
+  });
+
+  // Between impersonation and authorization, as DefaultBuildHandlerChain puts WithMaxInFlightLimit.
+  if (deps.maxInFlight) app.use(withMaxInFlightLimit(deps.maxInFlight, deps.metrics?.terminations));
+
+  app.use(async (ctx, next) => {
+    const { info } = ctx.state;
+    const audit = ctx.state.audit.request;
     const selectors = selectorsFromQuery(info.fieldSelector, info.labelSelector);
     const attrs: Attributes = {
       user: ctx.state.user, verb: info.verb, isResourceRequest: info.isResourceRequest, path: info.path,

@@ -4,7 +4,7 @@
 // flag's). Its context (request-signal.ts) ends at that deadline or when the client goes away; then
 // the client gets 504 Timeout at once (a client gone gets nothing: upstream's 504 goes to a closed
 // connection) while the work goes on to its end, as upstream's handler goroutine does, and its end
-// is logged ("post-timeout activity"). A write under way may still land, which the message allows
+// is logged ("post-timeout activity") and counted (apiserver_request_terminations_total, code 504). A write under way may still land, which the message allows
 // for, but one not yet begun is refused (the store checks the context, as etcd's client does). A
 // plugin that never answers (an admission tap, say) therefore costs a client a minute, not for ever.
 import type Koa from 'koa';
@@ -12,8 +12,10 @@ import { errors } from '../api/errors.js';
 import { goJsonEncode } from '../api/go-json-marshal.js';
 import { parseDuration } from '../flags/duration.js';
 import type { Logger } from '../log.js';
+import type { TerminationMetrics } from '../metrics/apiserver-inflight.js';
 import { logPostTimeoutActivity } from './post-timeout.js';
 import type { RequestInfo } from './request-info.js';
+import { recordTermination } from './request-metrics.js';
 import { requestSignal } from './request-signal.js';
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
@@ -54,7 +56,7 @@ function answerTimeout(ctx: Koa.Context): void {
 }
 
 /** Middleware after request info (ctx.state.info, .query) and before authentication, as upstream orders it. */
-export function requestDeadline(maximumMs: number, log: Logger): Koa.Middleware<{ info: RequestInfo; query: URLSearchParams }> {
+export function requestDeadline(maximumMs: number, log: Logger, terminations?: TerminationMetrics): Koa.Middleware<{ info: RequestInfo; query: URLSearchParams }> {
   return async (ctx, next) => {
     if (isLongRunning(ctx.state.info)) {
       // No deadline, but a context all the same: an authorizer's webhook asked about a watch stops
@@ -75,6 +77,8 @@ export function requestDeadline(maximumMs: number, log: Logger): Koa.Middleware<
       if (await Promise.race([work, ended]) !== ENDED) return;
       // Once the client has its 504, how the work ends is only logged.
       logPostTimeoutActivity(log, ctx.method, ctx.path, work, performance.now());
+      // Counted whether the deadline passed or the client went away: upstream's filter sees one ended context.
+      if (terminations) recordTermination(ctx as unknown as Koa.Context, ctx.state.info, terminations, 504);
       answerTimeout(ctx as unknown as Koa.Context);
     } finally {
       context.release();

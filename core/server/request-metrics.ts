@@ -11,6 +11,7 @@ import { performance } from 'node:perf_hooks';
 import type Koa from 'koa';
 import { APISERVER_COMPONENT, dryRunLabel, reportedVerb, watchRequested, type RequestLabels, type RequestMetrics } from '../metrics/apiserver-requests.js';
 import type { WatchMetrics } from '../metrics/apiserver-watch.js';
+import type { TerminationMetrics } from '../metrics/apiserver-inflight.js';
 import type { GaugeChild } from '../metrics/registry.js';
 import type { RequestInfo } from './request-info.js';
 
@@ -29,9 +30,31 @@ export function streamedBytes(ctx: Koa.Context, bytes: number): void {
  * so a deprecated /watch/ path without ?watch is reported as LIST (GET for one name), as upstream's.
  */
 export function longRunningGauge(ctx: Koa.Context, info: RequestInfo, query: URLSearchParams, metrics: WatchMetrics): GaugeChild {
-  const scope = info.name || info.verb === 'create' ? 'resource' : info.namespace ? 'namespace' : 'cluster';
+  const scope = cleanScope(info);
   const verb = reportedVerb(ctx.method, scope, false, query, ctx.get('content-type'), info.subresource);
   return metrics.longRunning(verb, info.apiGroup, info.apiVersion, info.resource, info.subresource, scope, APISERVER_COMPONENT);
+}
+
+/** CleanScope: a name or a create is `resource`, then `namespace`, `cluster`; a non-resource request has none. */
+export function cleanScope(info: RequestInfo): string {
+  if (info.name || info.verb === 'create') return 'resource';
+  if (info.namespace) return 'namespace';
+  return info.isResourceRequest ? 'cluster' : '';
+}
+
+/**
+ * RecordRequestTermination: a request the server ended itself (the max-in-flight 429, the
+ * deadline's 504), with the verb of its method and query and, for a non-resource one, its path.
+ */
+export function recordTermination(ctx: Koa.Context, info: RequestInfo, metrics: TerminationMetrics, code: number): void {
+  const scope = cleanScope(info);
+  const query = new URLSearchParams(ctx.querystring);
+  const verb = reportedVerb(ctx.method, scope, false, query, ctx.get('content-type'), info.subresource);
+  const resource = info.isResourceRequest;
+  metrics.record({
+    verb, group: resource ? info.apiGroup : '', version: resource ? info.apiVersion : '', resource: resource ? info.resource : '',
+    subresource: resource ? info.subresource : info.path, scope, component: APISERVER_COMPONENT,
+  }, code);
 }
 
 /**

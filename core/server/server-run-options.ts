@@ -1,5 +1,5 @@
-// Upstream's ServerRunOptions.Validate for the flags plat serves, in its order (--request-timeout,
-// --goaway-chance, --min-request-timeout, the two shutdown durations, then the HSTS directives and
+// Upstream's ServerRunOptions.Validate for the flags plat serves, in its order (the two in-flight
+// limits, --request-timeout, --goaway-chance, --min-request-timeout, the two shutdown durations, then the HSTS directives and
 // the CORS origins), each problem told where its value came from. Checked after parsing, as options
 // errors, in upstream's words, all of them in one aggregate.
 import type { FlagSet } from '../flags/types.js';
@@ -7,6 +7,7 @@ import { located, type LocatedProblems } from '../located-problems.js';
 import { CORS_FLAG, corsAllowedOriginsProblems } from './cors.js';
 import { GOAWAY_CHANCE_FLAG, goawayChanceProblems } from './goaway.js';
 import { HSTS_FLAG, hstsDirectivesProblems } from './hsts.js';
+import { MAX_MUTATING_REQUESTS_INFLIGHT_FLAG, MAX_REQUESTS_INFLIGHT_FLAG } from './max-in-flight-options.js';
 
 /** A flag whose negative value upstream refuses, with its text (the watch grace period's is worded apart). */
 const NOT_NEGATIVE: ReadonlyArray<readonly [string, string]> = [
@@ -20,6 +21,8 @@ const negative = (flags: FlagSet, name: string, text: string): LocatedProblems =
 
 export function serverRunOptionsProblems(flags: FlagSet): LocatedProblems[] {
   return [
+    negative(flags, MAX_REQUESTS_INFLIGHT_FLAG, '--max-requests-inflight can not be negative value'),
+    negative(flags, MAX_MUTATING_REQUESTS_INFLIGHT_FLAG, '--max-mutating-requests-inflight can not be negative value'),
     negative(flags, 'request-timeout', '--request-timeout can not be negative value'),
     located(flags, goawayChanceProblems(flags.get<number>(GOAWAY_CHANCE_FLAG)), [GOAWAY_CHANCE_FLAG]),
     ...NOT_NEGATIVE.map(([name, text]) => negative(flags, name, text)),

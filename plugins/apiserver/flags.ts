@@ -6,6 +6,7 @@ import { sniFlag } from '../../core/server/sni.js';
 import { CORS_FLAG } from '../../core/server/cors.js';
 import { GOAWAY_CHANCE_FLAG } from '../../core/server/goaway.js';
 import { HSTS_FLAG } from '../../core/server/hsts.js';
+import { MAX_MUTATING_REQUESTS_INFLIGHT_FLAG, MAX_REQUESTS_INFLIGHT_FLAG, PRIORITY_AND_FAIRNESS_FLAG } from '../../core/server/max-in-flight-options.js';
 import { encryptionFlags } from './encryption.js';
 import { DEBUG_SOCKET_FLAG } from '../../core/server/debug/index.js';
 import { RUNTIME_CONFIG_FLAG } from '../../core/registry/runtime-config.js';
@@ -48,6 +49,11 @@ export const apiserverFlags: readonly FlagSpec[] = [
   { name: 'http2-max-streams-per-connection', type: 'int', default: 0, section: SERVING, help: 'Stream limit given to HTTP/2 clients; 0 uses the runtime default.' },
   { name: 'request-timeout', type: 'duration', default: 60_000, section: LIMITS, help: 'Default request timeout; specific request types may override it.',
     validate: (v) => ((v as number) === 0 ? 'must be greater than 0' : undefined) },
+  // The max-in-flight filter's (core/server/max-in-flight-options.ts): negative limits are refused
+  // after parsing in ServerRunOptions.Validate's words, the limits with priority and fairness on by plat.
+  { name: MAX_REQUESTS_INFLIGHT_FLAG, type: 'int', default: 400, section: LIMITS, help: 'Non-mutating in-flight limit; with priority and fairness enabled it is summed with the mutating limit to give the total (must be positive). Without it, 0 disables the limit.' },
+  { name: MAX_MUTATING_REQUESTS_INFLIGHT_FLAG, type: 'int', default: 200, section: LIMITS, help: 'Mutating in-flight limit; see above.' },
+  { name: PRIORITY_AND_FAIRNESS_FLAG, type: 'bool', default: true, section: LIMITS, help: 'Replace the max-in-flight handler by one that queues and dispatches with priority and fairness.' },
   // No check, as upstream's: below one is one worker (core/registry/delete-collection.ts).
   { name: 'delete-collection-workers', type: 'int', default: 1, section: LIMITS, help: 'Workers for collection deletion.' },
   { name: 'min-request-timeout', type: 'int', default: 1800, section: LIMITS, help: 'Minimum seconds a handler keeps a request open; honoured only by watch, which picks a randomized value above it.' },

@@ -48,6 +48,9 @@ import { makeDir } from '../../core/make-dir.js';
 import { syscallErrorText } from '../../core/go-os-error.js';
 import { checkSecurePort } from '../../core/server/secure-port.js';
 import { serverRunOptionsProblems } from '../../core/server/server-run-options.js';
+import { limitsWithFairnessProblems, maxInFlightLimits } from '../../core/server/max-in-flight-options.js';
+import { InFlightRequests } from '../../core/server/max-in-flight.js';
+import { inFlightPeriods } from './in-flight-periods.js';
 import { CORS_FLAG } from '../../core/server/cors.js';
 import { GOAWAY_CHANCE_FLAG } from '../../core/server/goaway.js';
 import { HSTS_FLAG } from '../../core/server/hsts.js';
@@ -123,9 +126,10 @@ export const ApiServerPlugin: Plugin = {
     // (system:masters' rules come from RBAC's cluster-admin binding, when RBAC is in the chain).
     host.hooks.rulesFor.tap({ name: 'PrivilegedGroupsAuthorizer', stage: Number.MIN_SAFE_INTEGER }, () => NO_RULES);
 
-    // ServerRunOptions.Validate, first of kube-apiserver's: gathered with the other plugins' problems.
+    // ServerRunOptions.Validate, first of kube-apiserver's, then plat's refusal of the in-flight
+    // limits it cannot honour: gathered with the other plugins' problems.
     host.hooks.configure.tap({ name: PLUGIN_NAME, stage: VALIDATION_STAGES.generic }, ({ flags }) => {
-      const error = locatedError(serverRunOptionsProblems(flags));
+      const error = locatedError([...serverRunOptionsProblems(flags), limitsWithFairnessProblems(flags)]);
       if (error) throw error;
     });
 
@@ -272,6 +276,10 @@ export const ApiServerPlugin: Plugin = {
       const watches = watchGraceMs > 0 ? new WatchWaitGroup() : undefined;
       const metrics = apiserverMetrics(host);
       metrics.storageObjects = () => countStoredObjects(stores);
+      const limits = maxInFlightLimits(flags);
+      const maxInFlight = limits ? new InFlightRequests(limits, metrics.inFlight) : undefined;
+      // Upstream's max-in-flight-filter post-start hook: the watermarks' maintenance, whatever the limits.
+      if (maxInFlight) inFlightPeriods(host)(() => maxInFlight.endPeriod(), ended.signal);
       const app = createApp({
         hooks: host.hooks, resources, stores, health, version: versionInfo(host.version, host.gitVersion), logger: log,
         minRequestTimeoutSeconds: flags.get<number>('min-request-timeout'), deleteCollectionWorkers: flags.get<number>('delete-collection-workers'), compression: host.featureGates.enabled('APIResponseCompression'),
@@ -279,7 +287,7 @@ export const ApiServerPlugin: Plugin = {
         hstsDirectives: flags.get<string[]>(HSTS_FLAG), corsAllowedOrigins: flags.get<string[]>(CORS_FLAG),
         // Upstream installs the filter only when HTTP/2 is served.
         goawayChance: flags.get<boolean>('disable-http2-serving') ? 0 : flags.get<number>(GOAWAY_CHANCE_FLAG), goawayRandom: goawayRandom(host),
-        shutdown: ended.signal, requests, ...(watches ? { watches } : {}), ...(sendRetryAfter ? { retryAfter: stopping.signal } : {}), profiling, metrics,
+        shutdown: ended.signal, requests, ...(watches ? { watches } : {}), ...(maxInFlight ? { maxInFlight } : {}), ...(sendRetryAfter ? { retryAfter: stopping.signal } : {}), profiling, metrics,
         get serverAddress() { return externalAddress(); },
         // Upstream's sink and policy: both, or no auditing at all (and nothing paid per request).
         ...(auditPolicy && host.hooks.audit.taps.length > 0

@@ -1,7 +1,7 @@
 // --request-timeout as upstream's WithRequestDeadline and WithTimeoutForNonLongRunningRequests: a
 // request that takes longer (here: a validating admission plugin that does not answer) gets 504
 // Timeout while the work goes on (its write refused once the deadline has passed, as etcd's client
-// refuses a call whose context has expired); the URL's `timeout=` shortens it (what kubectl --request-timeout
+// refuses a call whose context has expired), counted in apiserver_request_terminations_total; the URL's `timeout=` shortens it (what kubectl --request-timeout
 // sends), a bad one is 400; watches are long-running and not cut. Seen by fetch and by kubectl.
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
@@ -40,6 +40,9 @@ describe('--request-timeout', () => {
     assert.ok(r.text.endsWith('}\n'), 'encoded as json.Encoder encodes it');
     assert.equal(r.headers['content-type'], 'text/plain; charset=utf-8');
     assert.equal((await plat.admin.get(csrPath('hold-1'))).status, 404, 'still held in admission');
+    // RecordRequestTermination, as upstream's timeout filter records it.
+    const terminated = (await plat.admin.get('/metrics')).text.split('\n').find((l) => l.startsWith('apiserver_request_terminations_total{'));
+    assert.equal(terminated, 'apiserver_request_terminations_total{code="504",component="apiserver",group="certificates.platform",resource="certificatesigningrequests",scope="resource",subresource="",verb="POST",version="v1"} 1');
     hold.release();
     // Upstream's handler goes on, but its etcd call carries the request's context, whose deadline
     // has passed: etcd's client refuses it (DeadlineExceeded), nothing is stored. A client that
