@@ -4,7 +4,8 @@
 // impersonation) is answered the plain-text 429 with `Retry-After: 1`, counted in
 // apiserver_dropped_requests_total and apiserver_request_terminations_total but not in
 // apiserver_request_total; reads, watches and system:masters still go through; once released,
-// writes succeed again. apiserver_current_inflight_requests is each period's peak. 0 disables a
+// writes succeed again. The refusal is audited (the filter sits inside audit and impersonation,
+// before authorization). apiserver_current_inflight_requests is each period's peak. 0 disables a
 // limit. With priority and fairness on (the default) there is no limiter, and giving a limit is
 // refused, as are negative limits (ServerRunOptions.Validate's words).
 import assert from 'node:assert/strict';
@@ -20,12 +21,14 @@ import { requestInfo, type RequestInfo } from '../../core/server/request-info.js
 import { setInFlightPeriods } from '../../plugins/apiserver/in-flight-periods.js';
 import { fixtures } from '../certificates/fixtures.js';
 import { csrObject, csrPath, CSR_PATH } from '../admission/support.js';
+import { eventsOf, startAudited } from '../audit/support.js';
 import { bootRefusal } from '../helpers/boot-refusal.js';
 import { startInProcess, tempDir, type Response, type RunningPlat } from '../helpers/plat.js';
 import { WatchStream } from '../helpers/watch-stream.js';
 import { holdingPlugin, type Holding } from './holding-admission.js';
 
 const SIGNER = 'example.com/in-flight';
+const METADATA_POLICY = 'apiVersion: audit.platform/v1\nkind: Policy\nrules:\n- level: Metadata\n';
 const TOO_MANY = 'Too many requests, please try again later.\n';
 const JANE = { 'impersonate-user': 'jane' };
 const TERMINATED_POST = 'apiserver_request_terminations_total{code="429",component="apiserver",group="certificates.platform",resource="certificatesigningrequests",scope="resource",subresource="",verb="POST",version="v1"}';
@@ -57,8 +60,9 @@ describe('--enable-priority-and-fairness=false --max-mutating-requests-inflight=
   const fx = fixtures();
   const create = (name: string, headers: Record<string, string> = JANE) => plat.admin.post(CSR_PATH, csrObject(name, SIGNER, fx.ecCsrPem), headers);
   const scrape = async () => (await plat.admin.get('/metrics')).text;
+  let auditLog = '';
   before(async () => {
-    plat = await startInProcess({ args: ['--enable-priority-and-fairness=false', '--max-mutating-requests-inflight=2'], plugins: [hold.plugin, periods.plugin] });
+    ({ plat, log: auditLog } = await startAudited(METADATA_POLICY, ['--enable-priority-and-fairness=false', '--max-mutating-requests-inflight=2'], [hold.plugin, periods.plugin]));
   });
   after(async () => { hold.release(); await plat?.stop(); });
 
@@ -77,6 +81,12 @@ describe('--enable-priority-and-fairness=false --max-mutating-requests-inflight=
     assert.equal(refused.headers['retry-after'], '1');
     assert.equal(refused.headers['content-type'], 'text/plain; charset=utf-8');
     assert.equal(refused.headers['x-content-type-options'], 'nosniff');
+    // Audit wraps the filter: the refusal is audited, as the impersonated user's, never authorized.
+    const events = await eventsOf(auditLog, String(refused.headers['audit-id']));
+    const complete = events.find((e) => e.stage === 'ResponseComplete');
+    assert.equal(complete.responseStatus.code, 429);
+    assert.equal(complete.impersonatedUser.username, 'jane');
+    assert.equal(complete.annotations?.['authorization.k8s.io/decision'], undefined);
     // Any verb but get, list and watch is mutating.
     const deleted = await plat.admin.delete(csrPath('hold-1'));
     assert.equal(deleted.status, 404, 'system:masters is served past the limit');
