@@ -9,8 +9,10 @@
 // limit. With priority and fairness on (the default) there is no limiter, and giving a limit is
 // refused, as are negative limits (ServerRunOptions.Validate's words).
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Koa from 'koa';
 import type { UserInfo } from '../../core/authn/user.js';
@@ -218,6 +220,17 @@ describe('the in-flight flags refused at start-up', () => {
       assert.equal(await refusal('apiserver', args), message);
     });
   }
+
+  it('from a config file: exit 1, the file and field named', async () => {
+    const dir = tempDir('plat-inflight-file-');
+    const file = path.join(dir, 'plat.config.json');
+    writeFileSync(file, JSON.stringify({ flags: { 'max-mutating-requests-inflight': 10 } }));
+    const r = await bootRefusal('apiserver', ['--data-dir', dir, '--secure-port=0'], { cwd: dir, configFile: file });
+    assert.equal(r.code, 1, r.stderr);
+    const last = r.stderr.trimEnd().split('\n').at(-1)!;
+    assert.ok(last.startsWith('plat apiserver: ') && last.endsWith(`: ${LIMITS_NEED_NO_FAIRNESS}`), last);
+    assert.match(last, /plat\.config\.json.*max-mutating-requests-inflight/);
+  });
 
   it('names both flags and the way out, under plat all too', async () => {
     assert.match(LIMITS_NEED_NO_FAIRNESS, /--max-requests-inflight and --max-mutating-requests-inflight .*--enable-priority-and-fairness=false/);
