@@ -41,6 +41,15 @@ export interface ListMeta {
 }
 
 /** RFC 3339 UTC with second precision, as metav1.Time marshals. */
-export const rfc3339 = (d: Date): string => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+export const rfc3339 = (d: Date): string => {
+  // Writes in a burst stamp many objects within one second: that second's text is made once.
+  // An invalid date (NaN) never matches, and throws as toISOString does.
+  const second = Math.floor(d.getTime() / 1000);
+  if (second === last.second) return last.text;
+  const text = d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  last = { second, text };
+  return text;
+};
+let last = { second: NaN, text: '' };
 
 export const deepClone = <T>(v: T): T => structuredClone(v);

@@ -36,10 +36,11 @@ import { serveDebug } from './debug/index.js';
 import { buildOpenApi, type OpenApiDocs } from './openapi.js';
 import { serveOpenApiGroupVersion, serveOpenApiIndex } from './openapi-handler.js';
 import { peerCertificates } from './peer.js';
+import { AuthenticationAttempt, FAILED } from './authentication-attempt.js';
 import { isPrettyPrint } from './pretty-print.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS, requestDeadline } from './request-deadline.js';
 import { requestInfo, type RequestInfo } from './request-info.js';
-import { sendJson, sendRawJson, sendStatus, setWarnings } from './respond.js';
+import { sendJson, sendRawJson, sendStatus } from './respond.js';
 import { serveResource } from './rest.js';
 import { goRequestPath } from './url-path.js';
 import { sendRetryAfter } from './retry-after.js';
@@ -132,7 +133,6 @@ interface State {
 }
 
 const ACTIVE = Symbol('active authenticator');
-const FAILED = Symbol('authenticator failed');
 type TrackedRequest = AuthenticationRequest & { [ACTIVE]?: { name: string }; [FAILED]?: (name: string, err: unknown) => void };
 
 /**
@@ -165,22 +165,8 @@ function trackAuthenticators(hooks: Hooks): void {
 async function authenticate(hooks: Hooks, ctx: Koa.Context, log: Logger, metrics: AuthMetrics | undefined, http2Mitigation: boolean): Promise<UserInfo> {
   const start = metrics ? performance.now() : 0;
   const { leaf, chain } = peerCertificates(ctx.req);
-  // The union's errors in its order: each reject() is an authenticator's error, in upstream's words
-  // and never carrying the credential; a plugin that threw is named, upstream having no plugins.
-  const errorTexts: string[] = [];
-  const req: TrackedRequest = {
-    method: ctx.method, path: ctx.path, headers: ctx.req.headers, rawHeaders: ctx.req.rawHeaders, peerCertificate: leaf, peerChain: chain,
-    reject(reason: string) { errorTexts.push(reason); },
-    get rejected() { return errorTexts.length > 0; },
-    // On the answer at once, as upstream's recorder writes the header when the warning is added:
-    // a 401 carries it too.
-    warn(text: string) {
-      const warnings = (ctx.state as State).authenticationWarnings ??= [];
-      warnings.push(text);
-      setWarnings(ctx, warnings, log);
-    },
-    [FAILED]: (name, err) => { errorTexts.push(`${name}: ${err instanceof Error ? err.message : String(err)}`); },
-  };
+  const req = new AuthenticationAttempt(ctx, log, leaf, chain);
+  const { errorTexts } = req;
   const user = await hooks.authenticate.promise(req);
   // recordAuthenticationMetrics: an authenticator's error is `error`, no credential known `failure`.
   if (metrics) {
