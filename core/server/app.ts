@@ -1,7 +1,8 @@
 // The API server's HTTP pipeline as koa middleware: one error boundary that turns every thrown
-// error into a Status (a crash into upstream's panic answer, panic.ts), request info, the request deadline (504 past --request-timeout),
-// authentication (401), the max-in-flight limit (429, max-in-flight.ts), authorization (403), then routing to
-// discovery, OpenAPI, health, version and the REST handlers of registered resources.
+// error into a Status (a crash into upstream's panic answer, panic.ts), request info, the request
+// deadline (504 past --request-timeout), authentication (401), the max-in-flight limit (429,
+// max-in-flight.ts), authorization (403), then routing to discovery, OpenAPI, health, version and
+// the REST handlers of registered resources.
 import { setMaxListeners } from 'node:events';
 import type Koa from 'koa';
 import { koaClass } from './koa-class.js';
@@ -57,8 +58,7 @@ import { instrumentHealth, instrumentResource, recordRequests } from './request-
 import { auditFailedAuthentication, beginAudit, createAudit, DECISION_ANNOTATION, REASON_ANNOTATION, type AuditSink, type AuditState, type RequestAudit } from '../audit/request-audit.js';
 import { withAuditId } from '../audit/audit-id.js';
 import { isLongRunning } from './request-deadline.js';
-import { auditPanics, sendPanic } from './panic.js';
-import { TransformError } from '../storage/encryption/encrypting-storage.js';
+import { auditPanics, isPanic, sendPanic } from './panic.js';
 
 export interface VersionInfo {
   major: string; minor: string; gitVersion: string; gitCommit: string; gitTreeState: string;
@@ -223,16 +223,12 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
         log.error('storage error serving request', { method: ctx.method, path: ctx.path, error: e.message });
         return sendStatus(ctx, errors.unknown(e.message).status);
       }
-      // An authorizer that failed deeper in (a create on update asks the chain): an error upstream's
-      // handler returns, so an InternalError Status naming the plugins in the log.
-      if (e instanceof AuthorizationError) {
-        log.error('internal error serving request', { method: ctx.method, path: ctx.path, error: e.stack ?? String(e), authorizers: e.describe() });
-        return sendStatus(ctx, errors.internal(e).status);
-      }
-      // A stored value no encryption provider can read: the storage error upstream's REST layer
-      // answers as an InternalError (storage.NewInternalError), not a crash.
-      if (e instanceof TransformError) {
-        log.error('internal error serving request', { method: ctx.method, path: ctx.path, error: e.message });
+      // What is left and no crash (panic.ts) is an error upstream's handler returns: an authorizer
+      // that failed deeper in (a create on update asks the chain; the log names the plugins), or a
+      // stored value no encryption provider can read (storage.NewInternalError). An InternalError.
+      if (!isPanic(e)) {
+        const failed = e instanceof AuthorizationError ? { error: e.stack ?? String(e), authorizers: e.describe() } : { error: (e as Error).message };
+        log.error('internal error serving request', { method: ctx.method, path: ctx.path, ...failed });
         return sendStatus(ctx, errors.internal(e).status);
       }
       sendPanic(ctx, log, e);

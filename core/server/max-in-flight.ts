@@ -70,7 +70,7 @@ export class InFlightRequests {
 
 const isMaster = (user: UserInfo | undefined) => user?.groups.includes(MASTERS_GROUP) === true;
 
-export function withMaxInFlightLimit(requests: InFlightRequests, terminations?: TerminationMetrics): Koa.Middleware<{ info: RequestInfo; user: UserInfo }> {
+export function withMaxInFlightLimit(requests: InFlightRequests, terminations?: TerminationMetrics): Koa.Middleware<{ info: RequestInfo; query: URLSearchParams; user: UserInfo }> {
   return async (ctx, next) => {
     const { info } = ctx.state;
     if (isLongRunning(info)) return next();
@@ -81,7 +81,7 @@ export function withMaxInFlightLimit(requests: InFlightRequests, terminations?: 
     }
     if (entered === undefined || isMaster(ctx.state.user)) return next();
     requests.refused(kind);
-    if (terminations) recordTermination(ctx as unknown as Koa.Context, info, terminations, 429);
+    if (terminations) recordTermination(ctx as unknown as Koa.Context, info, ctx.state.query, terminations, 429);
     ctx.set('Retry-After', RETRY_AFTER_SECONDS);
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.status = 429;

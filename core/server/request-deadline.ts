@@ -78,7 +78,7 @@ export function requestDeadline(maximumMs: number, log: Logger, terminations?: T
       // Once the client has its 504, how the work ends is only logged.
       logPostTimeoutActivity(log, ctx.method, ctx.path, work, performance.now());
       // Counted whether the deadline passed or the client went away: upstream's filter sees one ended context.
-      if (terminations) recordTermination(ctx as unknown as Koa.Context, ctx.state.info, terminations, 504);
+      if (terminations) recordTermination(ctx as unknown as Koa.Context, ctx.state.info, ctx.state.query, terminations, 504);
       answerTimeout(ctx as unknown as Koa.Context);
     } finally {
       context.release();

@@ -46,9 +46,8 @@ export function cleanScope(info: RequestInfo): string {
  * RecordRequestTermination: a request the server ended itself (the max-in-flight 429, the
  * deadline's 504), with the verb of its method and query and, for a non-resource one, its path.
  */
-export function recordTermination(ctx: Koa.Context, info: RequestInfo, metrics: TerminationMetrics, code: number): void {
+export function recordTermination(ctx: Koa.Context, info: RequestInfo, query: URLSearchParams, metrics: TerminationMetrics, code: number): void {
   const scope = cleanScope(info);
-  const query = new URLSearchParams(ctx.querystring);
   const verb = reportedVerb(ctx.method, scope, false, query, ctx.get('content-type'), info.subresource);
   const resource = info.isResourceRequest;
   metrics.record({
