@@ -17,6 +17,7 @@ import { sourceIps } from './source-ips.js';
 import type { AuditMetrics } from '../metrics/apiserver-audit.js';
 import { thrownMessage } from '../thrown-message.js';
 import { goQuote } from '../go-quote.js';
+import { beforeHead } from '../server/response-head.js';
 
 /** The policy and the backends' hook: given to the server only when both exist (upstream's sink and policy). */
 export interface AuditSink {
@@ -222,13 +223,9 @@ export function createAudit(sink: AuditSink, r: AuditedRequest): RequestAudit | 
   return new RequestAudit(sink, config, event);
 }
 
-/** Wraps the response's writeHead: the first status written is the event's code. */
+/** The status written is the event's code. */
 function watchCode(res: ServerResponse, audit: RequestAudit, emitStarted: boolean): void {
-  const writeHead = res.writeHead;
-  res.writeHead = function (this: ServerResponse, ...args: Parameters<ServerResponse['writeHead']>) {
-    audit.responseCode(args[0], emitStarted);
-    return writeHead.apply(this, args);
-  } as ServerResponse['writeHead'];
+  beforeHead(res, (status) => audit.responseCode(status, emitStarted));
 }
 
 /**

@@ -5,9 +5,9 @@
 // moment: this stream and the others open finish, new ones go to a new connection. HTTP/1.x is
 // never affected. The random source is injectable so tests need not rely on chance.
 import type { Http2ServerRequest } from 'node:http2';
-import type { ServerResponse } from 'node:http';
 import type Koa from 'koa';
 import { limitHttp2Connection } from './http2-dos-mitigation.js';
+import { beforeHead } from './response-head.js';
 
 export const GOAWAY_CHANCE_FLAG = 'goaway-chance';
 /** Upstream's bound: 1 request in 50. */
@@ -16,16 +16,6 @@ const MAX_CHANCE = 0.02;
 /** ServerRunOptions.Validate's check, in its words. */
 export function goawayChanceProblems(chance: number): string[] {
   return chance < 0 || chance > MAX_CHANCE ? ['--goaway-chance can not be less than 0 or greater than 0.02'] : [];
-}
-
-/** Runs `fn` once, just before `res` writes its status line and headers. */
-function beforeHead(res: ServerResponse, fn: () => void): void {
-  const writeHead = res.writeHead;
-  res.writeHead = function (this: ServerResponse, ...args: Parameters<ServerResponse['writeHead']>) {
-    res.writeHead = writeHead;
-    fn();
-    return writeHead.apply(this, args);
-  } as ServerResponse['writeHead'];
 }
 
 /**
