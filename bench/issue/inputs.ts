@@ -1,6 +1,8 @@
 // Everything a run needs, made before anything is timed: a CA of the chosen key type (given to
-// plat's cluster signer and to cfssl alike) and one fresh key and CSR per certificate. Keys are
-// generated asynchronously on libuv's thread pool, since RSA-2048 keys take tens of milliseconds each.
+// plat's cluster signer and to cfssl alike) and one fresh key and CSR per timed certificate. Keys
+// are generated asynchronously on libuv's thread pool, since RSA-2048 keys take tens of
+// milliseconds each; the warm-up's CSRs (each of its own name, so each a request of its own) share
+// WARMUP_KEYS keys, so that thousands of warm-up certificates do not cost minutes of RSA keys.
 import { generateKeyPair as generateKeyPairAsync, type KeyObject } from 'node:crypto';
 import os from 'node:os';
 import { promisify } from 'node:util';
@@ -40,8 +42,10 @@ function newKey(keyType: BenchKeyType): Promise<{ publicKey: KeyObject; privateK
   }
 }
 
-async function makeCsr(keyType: BenchKeyType, name: string): Promise<BenchCsr> {
-  const { publicKey, privateKey } = await newKey(keyType);
+export const WARMUP_KEYS = 64;
+
+async function makeCsr(keyType: BenchKeyType, name: string, key?: { publicKey: KeyObject; privateKey: KeyObject }): Promise<BenchCsr> {
+  const { publicKey, privateKey } = key ?? await newKey(keyType);
   const pem = createCsr({ subject: { commonName: name, organizations: ['plat-bench'] }, privateKey });
   return { name, pem, spki: publicKey.export({ type: 'spki', format: 'der' }) };
 }
@@ -77,8 +81,13 @@ export function makeCa(keyType: BenchKeyType, now = new Date()): BenchCa {
   return { certificatePem, privateKeyPem: key.privateKeyPem };
 }
 
+async function makeWarmupCsrs(keyType: BenchKeyType, count: number): Promise<BenchCsr[]> {
+  const keys = await Promise.all(Array.from({ length: Math.min(count, WARMUP_KEYS) }, () => newKey(keyType)));
+  return Promise.all(Array.from({ length: count }, (_, i) => makeCsr(keyType, `warmup-${i}`, keys[i % keys.length])));
+}
+
 export async function makeInputs(keyType: BenchKeyType, counts: { csrs: number; warmup: number }, onProgress?: (done: number) => void): Promise<IssueInputs> {
-  const warmup = await makeCsrs(keyType, Array.from({ length: counts.warmup }, (_, i) => `warmup-${i}`));
+  const warmup = await makeWarmupCsrs(keyType, counts.warmup);
   const csrs = await makeCsrs(keyType, Array.from({ length: counts.csrs }, (_, i) => `issue-${i}`), onProgress);
   return { keyType, ca: makeCa(keyType), probe: await makeCsr(keyType, 'probe'), warmup, csrs };
 }

@@ -36,7 +36,10 @@ export const DEFAULTS = {
   csrs: 1000,
   concurrency: 16,
   keyTypes: ['p256'],
-  warmup: 50,
+  // V8 is still compiling plat's request path for the first thousand or so certificates (~650
+  // TurboFan compiles, ~3.5 s of its background threads' CPU): a run after 50 measured that
+  // warm-up, not a running daemon (README, plat bench issue).
+  warmup: 2000,
   controller: 'embedded',
   // Upstream's 20/30 would cap issuance at about 20 status writes a second; the benchmark measures
   // the server, so the controller's client limit is set far above what the server can take.

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { issueCertificate } from '../../core/crypto/index.js';
 import { CertificateChecker } from './check.js';
 import { CfsslCannotSign, CfsslCannotStore, probeCfssl, startCfssl, type CfsslMode } from './cfssl-target.js';
-import { makeInputs, type BenchCsr, type IssueInputs } from './inputs.js';
+import { makeInputs, WARMUP_KEYS, type BenchCsr, type IssueInputs } from './inputs.js';
 import { inParallel, timedPhase, type PhaseNumbers } from './measure.js';
 import { KEY_LABEL, LIFETIME_HOURS, SIGNER, USAGES, type BenchKeyType, type ControllerMode, type IssueBenchOptions } from './options.js';
 import { PlatDriver, type CsrObject } from './plat-driver.js';
@@ -216,7 +216,7 @@ export async function runIssueBench(o: IssueBenchOptions): Promise<IssueBenchRes
   if (!cfssl.found) say(`cfssl: ${cfssl.reason}`);
   const runs: KeyTypeRun[] = [];
   for (const keyType of o.keyTypes) {
-    say(`${keyType}: making a CA and ${o.csrs + o.warmup} keys and CSRs`);
+    say(`${keyType}: making a CA, ${o.csrs + Math.min(o.warmup, WARMUP_KEYS)} keys and ${o.csrs + o.warmup} CSRs`);
     const inputs = await makeInputs(keyType, { csrs: o.csrs, warmup: o.warmup }, (n) => say(`${keyType}: ${n} keys`));
     say(`${keyType}: plat all (signing controller: ${o.controller}, --plat-api-qps ${o.apiQps} --plat-api-burst ${o.apiBurst})`);
     const measured = await measurePlat(o, inputs, (l) => say(`${keyType}: ${l}`));

@@ -1,10 +1,13 @@
 // Certificate issuance off the event loop: a pool of worker threads (one per core by default)
 // running core/crypto. Requests queue while every worker is busy; a free worker takes the oldest
-// request together with queued requests for the same CA and policy (its share of them when other
-// workers are free too, up to maxBatch), so the pool batches when requests pile up. Requests made
-// in one turn of the event loop go out together at the end of it: a signing controller hands over
-// a batch of CSRs in one turn, and waking a worker thread for each costs more than the wait (a
-// round trip to an idle worker costs ~0.2 ms of CPU on a 2-core VM, a pipelined one ~0.02 ms).
+// request together with queued requests for the same CA and policy (up to maxBatch), so the pool
+// batches when requests pile up. Requests made in one turn of the event loop go out together at
+// the end of it: a signing controller hands over a batch of CSRs in one turn, and waking a worker
+// thread for each costs more than the wait (a round trip to an idle worker costs ~0.2 ms of CPU on
+// a 2-core VM, a pipelined one ~0.02 ms). For the same reason a batch is split between free
+// workers only when each share is at least minShare requests: a few CSRs are done by one worker
+// in well under a millisecond, and waking a second for half of them cost more CPU than it saved
+// (plat bench issue: ~8% of the server's CPU per certificate).
 // Workers are started by start() (a signing controller's, when it starts) or on demand, hold the
 // process open only while they work, and are replaced on demand when one dies.
 import os from 'node:os';
@@ -20,6 +23,8 @@ export interface SigningPoolOptions {
   readonly size?: number;
   /** Most requests in one batch; default 256 (the WASM batch size). */
   readonly maxBatch?: number;
+  /** Fewest requests worth waking another free worker for; default 16. */
+  readonly minShare?: number;
   /** Where each worker's start is told, at V(4). */
   readonly logger?: Logger;
 }
@@ -52,6 +57,7 @@ const WORKER_URL = new URL('./worker.js', import.meta.url);
 export class SigningPool {
   readonly size: number;
   readonly maxBatch: number;
+  readonly minShare: number;
   readonly #log: Logger;
   #slots: Slot[] = [];
   #queue: Job[] = [];
@@ -63,6 +69,7 @@ export class SigningPool {
   constructor(o: SigningPoolOptions = {}) {
     this.size = Math.max(1, Math.floor(o.size ?? os.availableParallelism()));
     this.maxBatch = Math.max(1, Math.floor(o.maxBatch ?? 256));
+    this.minShare = Math.max(1, Math.floor(o.minShare ?? 16));
     this.#log = o.logger ?? silentLogger;
   }
 
@@ -115,11 +122,14 @@ export class SigningPool {
     while (this.#queue.length > 0 && !this.#closed) {
       const free = this.#slots.filter((s) => !s.batch).length + (this.size - this.#slots.length);
       if (free === 0) return;
-      const slot = this.#slots.find((s) => !s.batch) ?? this.#spawn();
       const key = this.#queue[0]!.key;
-      // An even share for each free worker: a batch of 16 on two free workers is done in half the time.
+      // An even share for as many free workers as get minShare each: 64 P-256 requests on two
+      // workers are done in half the time, 8 are not worth a second thread's wake-up.
       const same = this.#queue.reduce((n, job) => n + (job.key === key ? 1 : 0), 0);
-      const take = Math.min(this.maxBatch, Math.ceil(same / free));
+      if (same < this.minShare && this.#slots.some((s) => s.batch)) return;
+      const workers = Math.max(1, Math.min(free, Math.floor(same / this.minShare)));
+      const take = Math.min(this.maxBatch, Math.ceil(same / workers));
+      const slot = this.#slots.find((s) => !s.batch) ?? this.#spawn();
       const jobs: Job[] = [];
       const rest: Job[] = [];
       for (const job of this.#queue) (jobs.length < take && job.key === key ? jobs : rest).push(job);
