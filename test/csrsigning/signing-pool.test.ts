@@ -111,6 +111,22 @@ describe('SigningPool', () => {
     }
   });
 
+  it('does not hold a request for a worker busy with a large batch', async () => {
+    const pool = new SigningPool({ size: 2, minShare: 100 });
+    try {
+      // 150 under an RSA CA are one worker's batch (150 < 2 x minShare) and hundreds of milliseconds of signing.
+      const { ca } = poolCa('rsa-2048', 'large');
+      const p = policy(1);
+      const pile = Promise.all(Array.from({ length: 150 }, (_, i) => pool.issue(request(`p${i}`).pem, ca, p)));
+      await new Promise((r) => setImmediate(r));
+      await pool.issue(request('interactive').pem, ca, p);
+      await pile;
+      assert.deepEqual(pool.stats, { batches: 2, issued: 151, largestBatch: 150, workersStarted: 2 });
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('fails a bad request alone, in upstream\'s words', async () => {
     const pool = new SigningPool({ size: 1 });
     try {
