@@ -55,9 +55,9 @@ let last = { second: NaN, text: '' };
 /**
  * A deep copy of an API value. API objects are JSON trees (plain objects, arrays, strings,
  * numbers, booleans, null), which a walk copies several times faster than structuredClone's
- * serialise-and-read (a CSR: ~1 µs against ~6 µs; a status or approval write makes two or three); anything
- * else inside (a Date, a Buffer, a Map) is still structuredClone's. Like structuredClone: own
- * enumerable string keys only, getters read, a `__proto__` key copied as data.
+ * serialise-and-read (a CSR: ~1 µs against ~6 µs; a status or approval write makes two or
+ * three); anything else inside (a Date, a Buffer, a Map) is still structuredClone's. Like
+ * structuredClone: own enumerable string keys only, getters read, a `__proto__` key copied as data.
  */
 export const deepClone = <T>(v: T): T => copyTree(v) as T;
 

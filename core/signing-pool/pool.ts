@@ -125,8 +125,7 @@ export class SigningPool {
       const free = this.#slots.filter((s) => !s.batch).length + (this.size - this.#slots.length);
       if (free === 0) return;
       const key = this.#queue[0]!.key;
-      // An even share for as many free workers as get minShare each: 64 P-256 requests on two
-      // workers are done in half the time, 8 are not worth a second thread's wake-up.
+      // An even share for as many free workers as get minShare each (see the header).
       const same = this.#queue.reduce((n, job) => n + (job.key === key ? 1 : 0), 0);
       if (same < this.minShare && this.#slots.some((s) => s.batch && s.batch.jobs.length < this.minShare)) return;
       const workers = Math.max(1, Math.min(free, Math.floor(same / this.minShare)));
