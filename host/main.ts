@@ -5,6 +5,7 @@ import { declareGlobalFlags, globalRequest, type GlobalRequest } from '../core/g
 import { rawVersionLine, versionInfo, versionLine } from '../core/version.js';
 import { splitSubcommand, subcommandUsage } from './commands/subcommand-usage.js';
 import { exitAfterOutput } from './exit-after-output.js';
+import { CommandError } from './commands/command-error.js';
 import { VERSION } from './version.js';
 
 // Each command and role is imported when it runs: a role's profile loads its plugins (the API
@@ -35,7 +36,7 @@ Run 'plat <role> --help' for the flags of a role; 'plat --version' prints the ve
 `;
 
 async function runCa(argv: readonly string[]): Promise<number> {
-  const { CA_HELP, CA_USAGE, caInit, caSign, CommandError } = await import('./commands/ca.js');
+  const { CA_HELP, CA_USAGE, caInit, caSign } = await import('./commands/ca.js');
   const usage = subcommandUsage('ca', argv, CA_USAGE, CA_HELP);
   if (usage !== undefined) return usage;
   const [sub, rest] = splitSubcommand(argv);
@@ -52,7 +53,7 @@ async function runCa(argv: readonly string[]): Promise<number> {
 }
 
 async function runToken(argv: readonly string[]): Promise<number> {
-  const [{ TOKEN_HELP, TOKEN_USAGE, tokenCreate }, { CommandError }] = await Promise.all([import('./commands/token.js'), import('./commands/ca.js')]);
+  const { TOKEN_HELP, TOKEN_USAGE, tokenCreate } = await import('./commands/token.js');
   const usage = subcommandUsage('token', argv, TOKEN_USAGE, TOKEN_HELP);
   if (usage !== undefined) return usage;
   try {
@@ -68,7 +69,7 @@ async function runToken(argv: readonly string[]): Promise<number> {
 }
 
 async function runAuth(argv: readonly string[]): Promise<number> {
-  const [{ AUTH_HELP, AUTH_USAGE, authCanI }, { CommandError }] = await Promise.all([import('./commands/auth.js'), import('./commands/ca.js')]);
+  const { AUTH_HELP, AUTH_USAGE, authCanI } = await import('./commands/auth.js');
   const usage = subcommandUsage('auth', argv, AUTH_USAGE, AUTH_HELP);
   if (usage !== undefined) return usage;
   try {

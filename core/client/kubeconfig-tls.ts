@@ -1,7 +1,8 @@
 // client-go's transport.TLSConfigFor on a kubeconfig's CA bundle and client pair, at load: upstream
 // builds the transport before the first request, so a CA or pair that cannot be used fails the
 // client's construction in these words; Node would only fail each handshake, in OpenSSL's.
-import { decodeFirstPemBlock, parseCertificateDer } from '../crypto/index.js';
+import { decodeFirstPemBlock } from '../crypto/pem.js';
+import { parseCertificateDer } from '../crypto/certificate.js';
 import { checkX509KeyPair } from '../crypto/x509-key-pair.js';
 
 /** x509.CertPool.AppendCertsFromPEM's verdict: a CERTIFICATE block without headers that parses. */

@@ -5,7 +5,8 @@
 // first block whose type ends in "PRIVATE KEY", whatever else the files hold. Serving pairs
 // (core/server/serving-pair.ts) are checked by it too, with whose fault a problem is.
 import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
-import { decodePemBlocks, parseCertificateDer, type PemBlock } from './index.js';
+import { decodePemBlocks, type PemBlock } from './pem.js';
+import { parseCertificateDer } from './certificate.js';
 
 // Go's crypto/x509 parses EC private keys on these curves only.
 const GO_CURVES = new Set(['secp224r1', 'prime256v1', 'secp384r1', 'secp521r1']);

@@ -6,7 +6,7 @@ import type { WebhookConnection } from '../../core/client/kubeconfig.js';
 import { ApiError, apiUrl } from '../../core/client/rest-client.js';
 import { responseError } from '../../core/client/response-error.js';
 import { withTlsVerifyReason } from '../../core/client/tls-verify-error.js';
-import { CommandError } from './ca.js';
+import { CommandError } from './command-error.js';
 import { transportTlsOptions } from '../../core/client/transport-tls.js';
 import { ProxyAgent } from '../../core/client/proxy-connect.js';
 import { withImpersonation } from '../../core/client/impersonation-headers.js';

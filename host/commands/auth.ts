@@ -5,7 +5,7 @@
 // singular, short name or kind, optionally qualified by group.
 import { FlagError, Flags } from '../../core/flags/flag-set.js';
 import { apiRequest, refusal, type ApiResponse, type Connection } from './api-request.js';
-import { CommandError } from './ca.js';
+import { CommandError } from './command-error.js';
 import { describeError } from './csr-connection.js';
 import { defineKubeconfigFlags, kubeconfigConnection } from './kubeconfig-flags.js';
 import { parseSubcommand, type SubcommandHelp } from './subcommand-help.js';

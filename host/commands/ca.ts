@@ -14,12 +14,11 @@ import { writeFileAtomic, writePair } from '../../core/pki/index.js';
 import { makeDir } from '../../core/make-dir.js';
 import { ERRNO_TEXT, syscallErrorText } from '../../core/go-os-error.js';
 import { parseSubcommand, type SubcommandHelp } from './subcommand-help.js';
+import { CommandError } from './command-error.js';
 
 const KEY_TYPES: Record<string, KeyType> = { p256: 'ecdsa-p256', p384: 'ecdsa-p384', ed25519: 'ed25519', rsa2048: 'rsa-2048' };
 
-export class CommandError extends Error {
-  constructor(message: string, readonly exitCode = 1) { super(message); }
-}
+export { CommandError };
 
 function parse(path: string, argv: readonly string[], define: (f: Flags) => void): Flags {
   const flags = new Flags();

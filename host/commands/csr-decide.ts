@@ -8,7 +8,7 @@ import { rfc3339 } from '../../core/api/meta.js';
 import { CSR_RESOURCE, type Csr } from '../../core/certificates/csr-object.js';
 import { isApiError, type RestClient } from '../../core/client/rest-client.js';
 import { FlagError, type Flags } from '../../core/flags/flag-set.js';
-import { CommandError } from './ca.js';
+import { CommandError } from './command-error.js';
 import { parseSubcommand } from './subcommand-help.js';
 import { checkNames, csrFlags, describeError, openClient } from './csr-connection.js';
 import { CSR_DISPLAY, defineObjectOutput, objectPrinter } from './csr-output.js';

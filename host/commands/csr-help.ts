@@ -1,6 +1,6 @@
 // What `plat csr <sub> --help` says of each subcommand (subcommand-help.ts lays it out): approve,
 // deny and get in kubectl certificate approve/deny's and kubectl get's words, with plat's syntax.
-import { createFlags } from './csr-create.js';
+import { createFlags } from './csr-create-flags.js';
 import { decideFlags } from './csr-decide.js';
 import { getFlags, listFlags } from './csr-show.js';
 import { waitFlags } from './csr-wait.js';

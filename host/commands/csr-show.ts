@@ -9,7 +9,7 @@ import { ApiError, isApiError, objectPath, resourcePath, type List, type RestCli
 import { FlagError, type Flags } from '../../core/flags/flag-set.js';
 import { sleep } from '../../core/abort-wait.js';
 import { setLongTimeout } from '../../core/long-timeout.js';
-import { CommandError } from './ca.js';
+import { CommandError } from './command-error.js';
 import { parseSubcommand } from './subcommand-help.js';
 import { checkNames, csrFlags, describeError, openClient } from './csr-connection.js';
 import { runInterruptible } from './interrupt.js';

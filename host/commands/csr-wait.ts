@@ -6,7 +6,7 @@ import { CertificateWaitError, waitForIssued as wait, type WaitOptions } from '.
 import type { Csr } from '../../core/certificates/csr-object.js';
 import type { RestClient } from '../../core/client/rest-client.js';
 import type { Flags } from '../../core/flags/flag-set.js';
-import { CommandError } from './ca.js';
+import { CommandError } from './command-error.js';
 import { csrFlags } from './csr-connection.js';
 import { defineObjectOutput } from './csr-output.js';
 

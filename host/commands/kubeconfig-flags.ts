@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { KubeconfigError, loadKubeconfigs, type WebhookConnection } from '../../core/client/kubeconfig.js';
 import { FlagError, type Flags } from '../../core/flags/flag-set.js';
-import { CommandError } from './ca.js';
+import { CommandError } from './command-error.js';
 import { isNotExist } from '../../core/go-os-error.js';
 
 export const DEFAULT_KUBECONFIG = '.plat/admin.conf';

@@ -6,7 +6,7 @@
 import { lstat, stat } from 'node:fs/promises';
 import { makeDir } from '../../core/make-dir.js';
 import { syscallErrorText } from '../../core/go-os-error.js';
-import { CommandError } from './ca.js';
+import { CommandError } from './command-error.js';
 
 /** Thrown when --out-dir cannot be made; its message is the whole reason. */
 export class OutDirError extends CommandError {}

@@ -6,7 +6,7 @@ import { rfc3339 } from '../../core/api/meta.js';
 import { FlagError, Flags } from '../../core/flags/flag-set.js';
 import { goQuote } from '../../core/go-quote.js';
 import { apiRequest, statusMessage } from './api-request.js';
-import { CommandError } from './ca.js';
+import { CommandError } from './command-error.js';
 import { defineKubeconfigFlags, kubeconfigConnection } from './kubeconfig-flags.js';
 import { parseSubcommand, type SubcommandHelp } from './subcommand-help.js';
 

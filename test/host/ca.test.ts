@@ -7,7 +7,8 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { before, describe, it } from 'node:test';
-import { caInit, CommandError } from '../../host/commands/ca.js';
+import { caInit } from '../../host/commands/ca.js';
+import { CommandError } from '../../host/commands/command-error.js';
 import { tempDir } from '../helpers/plat.js';
 import { runPlat } from '../helpers/run-plat.js';
 
