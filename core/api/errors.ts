@@ -37,7 +37,13 @@ export class StatusError extends Error {
   readonly headers: Record<string, string>;
   constructor(status: Omit<Status, 'kind' | 'apiVersion' | 'metadata' | 'status'> & { metadata?: Status['metadata'] },
     headers: Record<string, string> = {}) {
+    // An answer, not a fault: its stack would never be read (panics, which are logged with theirs,
+    // are never StatusErrors), and capturing one is most of the cost of making it (~9 of 11 µs
+    // from a request's depth), paid on every 404, 409 and 422.
+    const stackTraceLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(status.message ?? status.reason ?? `status ${status.code}`);
+    Error.stackTraceLimit = stackTraceLimit;
     // In Go's field order (metav1.Status): kind, apiVersion, metadata, status, message, reason, details, code.
     const { message, reason, code } = status;
     // metav1.StatusDetails tags name, group, kind and uid omitempty: a core-group resource's
