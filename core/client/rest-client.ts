@@ -83,10 +83,12 @@ export interface RestClientOptions {
 }
 
 /**
- * A watch that receives nothing, not even the bookmark a server sends at least every minute
- * (plat's every 60s), for this long is presumed dead: its server vanished without closing the
- * connection (power loss, partition), which otherwise only TCP keepalive notices, after about 11
- * minutes. client-go's HTTP/2 health check (30s read idle, 15s ping) does the same for upstream.
+ * A watch that receives nothing, not even the bookmark a server sends every minute once its store
+ * has moved since the watch began (plat's every 60s; a controller manager's own lease renewals
+ * move it every few seconds), for this long is presumed dead: its server vanished without closing
+ * the connection (power loss, partition), which otherwise only TCP keepalive notices, after about
+ * 11 minutes. client-go's HTTP/2 health check (30s read idle, 15s ping) does the same for upstream.
+ * A store nothing at all writes to gives no bookmarks, and its watch is opened again after this.
  */
 export const WATCH_IDLE_TIMEOUT_MS = 150_000;
 
@@ -372,8 +374,10 @@ export class RestClient {
       const err = responseError(code, res.headers['content-type'], await readBody(res), 'GET', path);
       throw new ApiError(code, err.reason, err.message, err.body);
     }
-    const idleMs = this.opts.watchIdleTimeoutMs ?? WATCH_IDLE_TIMEOUT_MS;
-    res.setTimeout(idleMs, () => res.destroy(new Error(`watch received nothing for ${idleMs / 1000}s (not even a bookmark): the connection is presumed dead`)));
+    // An in-process connection (dial) has no network to lose it silently: a watch of a quiet store,
+    // which gets no bookmarks, would be torn down and listed again every 150 s for nothing.
+    const idleMs = this.#connection.dial ? 0 : this.opts.watchIdleTimeoutMs ?? WATCH_IDLE_TIMEOUT_MS;
+    if (idleMs > 0) res.setTimeout(idleMs, () => res.destroy(new Error(`watch received nothing for ${idleMs / 1000}s (not even a bookmark): the connection is presumed dead`)));
     try {
       yield* watchEvents<T>(res);
     } catch (e) {

@@ -89,12 +89,16 @@ export async function serveWatch(ctx: Context, store: ResourceStore, info: Reque
   const timeoutMs = timeoutSeconds * 1000;
   const deadline = Date.now() + timeoutMs;
   const timer = setTimeout(stop, Math.min(timeoutMs, MAX_TIMER_MS));
-  // As the cache watcher's process(): a bookmark goes out only once the watch has come further
-  // than what the client has already seen.
+  // As the cache watcher's process(): a bookmark goes out once the store has come further than the
+  // revision the watch started from, and from then on at every interval, even when it carries the
+  // revision the last one did. That repetition is what tells a client of a quiet watch that its
+  // connection is alive (plat's client presumes a watch dead after 150 s of silence, as client-go's
+  // HTTP/2 pings would find it); only a watch of a store that has not moved at all since it began
+  // gets none.
   let seen = stream.from;
   const bookmark = () => {
     const revision = stream.revision;
-    if (revision === undefined || revision <= seen) return;
+    if (revision === undefined || revision <= stream.from || revision < seen) return;
     seen = revision;
     write('BOOKMARK', form({ kind: store.def.kind, apiVersion: store.apiVersion, metadata: { resourceVersion: String(revision) } }));
   };
@@ -103,9 +107,12 @@ export async function serveWatch(ctx: Context, store: ResourceStore, info: Reque
   let bookmarks: NodeJS.Timeout | undefined;
   const scheduleBookmark = () => {
     const now = Date.now();
-    const at = Math.min(now + (deps.bookmarkIntervalMs ?? BOOKMARK_INTERVAL_MS), deadline - PRE_TIMEOUT_BOOKMARK_MS);
+    const last = deadline - PRE_TIMEOUT_BOOKMARK_MS;
+    const at = Math.min(now + (deps.bookmarkIntervalMs ?? BOOKMARK_INTERVAL_MS), last);
     if (at < now) return;
-    bookmarks = setTimeout(() => { bookmark(); scheduleBookmark(); }, at - now);
+    // The one before the deadline is the last: a timer that fires a little early must not find
+    // room for another (it would repeat the revision just sent).
+    bookmarks = setTimeout(() => { bookmark(); if (at < last) scheduleBookmark(); }, at - now);
   };
   if (o.allowWatchBookmarks) scheduleBookmark();
   ctx.req.on('close', stop);

@@ -96,6 +96,27 @@ describe('in-process connection', () => {
     }
   });
 
+  it('keeps a watch of a quiet store open past the idle timeout a network watch has (no network to lose it)', async () => {
+    const api = getApiServer(plat.host!)!;
+    // The same idle timeout over TLS would end this watch after 0.2 s (rest-client.ts).
+    const client = new RestClient({ server: new URL(api.url), dial: () => api.dial([adminDer]) }, { qps: 0, watchIdleTimeoutMs: 200 });
+    const ac = new AbortController();
+    try {
+      const list = await client.list(CSRS);
+      const events = client.watch<any>(CSRS, { resourceVersion: list.metadata.resourceVersion ?? '0', timeoutSeconds: 60, signal: ac.signal });
+      const next = events.next();
+      await new Promise((r) => setTimeout(r, 1000));
+      await client.request('POST', '/apis/certificates.platform/v1/certificatesigningrequests', {
+        body: csrBody('after-quiet', makeCsr({ cn: 'after-quiet' }), 'example.com/x', ['client auth']),
+      });
+      const ev = await next;
+      assert.equal(`${ev.value?.type} ${ev.value?.object.metadata.name}`, 'ADDED after-quiet');
+    } finally {
+      ac.abort();
+      client.close();
+    }
+  });
+
   it('after shutdown a dial fails, and so does the request, instead of hanging', async () => {
     const api = getApiServer(plat.host!)!;
     await plat.stop();

@@ -92,7 +92,18 @@ describe('watch bookmarks: when', () => {
     assert.deepEqual(bookmarks.map((e) => e.object.metadata.resourceVersion), [String(current)]);
   });
 
-  it('none while the watch has come no further than what its client has seen', async () => {
+  it('once the store has moved past the watch\'s start, one at every interval, repeating the revision while it moves no further', async () => {
+    const w = await directWatch({}, { bookmarkIntervalMs: 30 });
+    opened.push(w);
+    const got = events(await w.open({ allowWatchBookmarks: true, timeoutSeconds: 5 }));
+    await w.storage.create('/registry/leases/kube-system/once', {});
+    const current = String(await w.storage.currentRevision());
+    // A client presumes a silent watch dead (rest-client.ts): a quiet store must not silence it.
+    await until('four bookmarks', () => (got.filter((e) => e.type === 'BOOKMARK').length >= 4 || undefined));
+    assert.deepEqual(new Set(got.map((e) => `${e.type} ${e.object.metadata.resourceVersion}`)), new Set([`BOOKMARK ${current}`]));
+  });
+
+  it('none while the store has come no further than the watch\'s start', async () => {
     const w = await directWatch({}, { bookmarkIntervalMs: 30 });
     opened.push(w);
     await w.store.create(admin, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'still' } });
