@@ -18,8 +18,6 @@ import { CommandError } from './command-error.js';
 
 const KEY_TYPES: Record<string, KeyType> = { p256: 'ecdsa-p256', p384: 'ecdsa-p384', ed25519: 'ed25519', rsa2048: 'rsa-2048' };
 
-export { CommandError };
-
 function parse(path: string, argv: readonly string[], define: (f: Flags) => void): Flags {
   const flags = new Flags();
   define(flags);
