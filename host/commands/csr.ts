@@ -100,7 +100,7 @@ export async function runCsr(argv: readonly string[]): Promise<number> {
   try {
     switch (sub) {
       // Each subcommand's modules load when it runs: `create` needs the crypto core to make a key,
-      // `list` and the others only the API client (a third of the start-up time of a command).
+      // `list` and the others only the API client (with the rest: 156 -> 130 modules, 0.27 -> 0.24 s).
       case 'create': return await (await import('./csr-create.js')).csrCreate(rest, out, err);
       case 'get': return await (await import('./csr-show.js')).csrGet(rest, out, err);
       case 'list': return await (await import('./csr-show.js')).csrList(rest, out, err);
