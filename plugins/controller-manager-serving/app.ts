@@ -1,7 +1,8 @@
 // The endpoint's handler chain, as the controller manager's BuildHandlerChain: one error boundary
 // turning errors into Status bodies, authentication (401), authorization (403; a failed
 // SubjectAccessReview is 500, in plain text as upstream's InternalError), then the routes: /healthz
-// (with ?verbose and ?exclude; no per-check subpaths, /livez or /readyz), /metrics and the health
+// (with ?verbose and ?exclude; no per-check subpaths), /livez and /readyz (with their per-check
+// subpaths, as kube-scheduler installs them: the issue asks for them), /metrics and the health
 // checks' SLIs at /metrics/slis (the Prometheus
 // text format, gzipped when the client accepts it, as promhttp), /configz (whatever the method, as component-base's handler),
 // with --profiling /debug/pprof/ and /debug/flags/v. Anything else is upstream's mux answer: 404
@@ -112,10 +113,13 @@ export function createEndpointApp(deps: EndpointDeps): Koa {
     if (ctx.path === '/metrics/slis') return serveSlis(ctx, slis, true);
     if (ctx.path === CONFIGZ_PATH) return writeConfigz(ctx, deps.configz.entries());
     // NewBaseHandler mounts the healthz handler at the exact /healthz of its mux: the handler's own
-    // per-check paths are never reached, and there is no /livez or /readyz.
-    if (ctx.path === '/healthz') {
-      const health = (await deps.health.serve(ctx.path, new URLSearchParams(ctx.querystring)))!;
-      return plainText(ctx, health.code, health.body);
+    // per-check paths are never reached. kube-controller-manager has no /livez or /readyz; plat's
+    // serves them as kube-scheduler does (healthz.InstallLivezHandler, InstallReadyzHandler): each
+    // with its per-check paths, /livez with ping alone (a follower or a controller not yet started
+    // is alive), /readyz with the /healthz checks.
+    if (ctx.path === '/healthz' || /^\/(livez|readyz)(\/|$)/.test(ctx.path)) {
+      const health = await deps.health.serve(ctx.path, new URLSearchParams(ctx.querystring));
+      if (health) return plainText(ctx, health.code, health.body);
     }
     plainText(ctx, 404, '404 page not found\n');
   });

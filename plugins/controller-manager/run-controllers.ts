@@ -118,7 +118,7 @@ export class RunningControllers {
         continue;
       }
       built.push({ name, controller });
-      o.health.add({ name, check: async () => {} }, ['healthz']);
+      o.health.add({ name, check: async () => {} }, ['healthz', 'readyz']);
     }
 
     const running = o.metrics ? controllerManagerMetrics(o.metrics, MANAGER_NAME) : undefined;

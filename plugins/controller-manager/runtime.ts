@@ -71,7 +71,7 @@ export class ControllerManagerRuntime {
       ...(this.o.metrics ? { metrics: leaderElectionMetrics(this.o.metrics) } : {}),
     });
     this.#elector = elector;
-    this.o.health.add({ name: 'leaderElection', check: async () => elector.check(LEADER_HEALTH_TOLERANCE_MS) });
+    this.o.health.add({ name: 'leaderElection', check: async () => elector.check(LEADER_HEALTH_TOLERANCE_MS) }, ['healthz', 'readyz']);
     let cleanly = false;
     await elector.run({
       onStartedLeading: async (leading) => {

@@ -73,9 +73,11 @@ describe('controller manager endpoint', () => {
     const adminCert = { cert: readFileSync(path.join(plat.dataDir, 'pki', 'admin.crt'), 'utf8'), key: readFileSync(path.join(plat.dataDir, 'pki', 'admin.key'), 'utf8') };
     const cases: { name: string; client: Client; method?: 'DELETE'; path: string; status: number; body?: RegExp }[] = [
       { name: 'anonymous /healthz', client: cm.anonymous, path: '/healthz', status: 200, body: /^ok$/ },
-      // Always allowed, but NewBaseHandler installs neither: the mux's 404.
-      { name: 'anonymous /readyz', client: cm.anonymous, path: '/readyz', status: 404, body: /^404 page not found\n$/ },
-      { name: 'anonymous /livez', client: cm.anonymous, path: '/livez', status: 404, body: /^404 page not found\n$/ },
+      // Always allowed; not in kube-controller-manager, installed as kube-scheduler installs them.
+      { name: 'anonymous /readyz', client: cm.anonymous, path: '/readyz', status: 200, body: /^ok$/ },
+      { name: 'anonymous /livez', client: cm.anonymous, path: '/livez', status: 200, body: /^ok$/ },
+      { name: 'anonymous /readyz/<check> (only the exact paths are open)', client: cm.anonymous, path: '/readyz/certificatesigningrequest-approving-controller', status: 403,
+        body: /cannot get path \\"\/readyz\/certificatesigningrequest-approving-controller\\"/ },
       { name: 'anonymous /healthz/ping (only the exact paths are open)', client: cm.anonymous, path: '/healthz/ping', status: 403,
         body: /forbidden: User \\"system:anonymous\\" cannot get path \\"\/healthz\/ping\\": Everything is forbidden\./ },
       { name: 'anonymous /metrics', client: cm.anonymous, path: '/metrics', status: 403, body: /User \\"system:anonymous\\" cannot get path \\"\/metrics\\"/ },
@@ -110,8 +112,23 @@ describe('controller manager endpoint', () => {
     assert.equal(excluded.text, '[+]certificatesigningrequest-approving-controller ok\n[+]certificatesigningrequest-cleaner-controller excluded: ok\n'
       + 'warn: some health checks cannot be excluded: no matches for "alpha","zeta"\nhealthz check passed\n');
     // The handler is mounted at /healthz alone: its per-check paths are never reached.
-    for (const p of ['/healthz/certificatesigningrequest-approving-controller', '/healthz/leaderElection', '/healthz/nosuchcheck', '/healthz/ping', '/livez/ping', '/readyz?verbose']) {
+    for (const p of ['/healthz/certificatesigningrequest-approving-controller', '/healthz/leaderElection', '/healthz/nosuchcheck', '/healthz/ping']) {
       assert.deepEqual(await root.get(p).then((r) => [r.status, r.text]), [404, '404 page not found\n'], p);
+    }
+  });
+
+  it('serves /readyz with the /healthz checks and /livez with ping, each with its per-check paths (kube-scheduler\'s handlers)', async () => {
+    const root = as(cm, { token: 'root-token' });
+    const answer = (p: string) => root.get(p).then((r) => [r.status, r.text]);
+    assert.deepEqual(await answer('/readyz?verbose'), [200,
+      '[+]certificatesigningrequest-approving-controller ok\n[+]certificatesigningrequest-cleaner-controller ok\nreadyz check passed\n']);
+    assert.deepEqual(await answer('/readyz?verbose&exclude=certificatesigningrequest-cleaner-controller'), [200,
+      '[+]certificatesigningrequest-approving-controller ok\n[+]certificatesigningrequest-cleaner-controller excluded: ok\nreadyz check passed\n']);
+    assert.deepEqual(await answer('/livez?verbose'), [200, '[+]ping ok\nlivez check passed\n']);
+    assert.deepEqual(await answer('/readyz/certificatesigningrequest-approving-controller'), [200, 'ok']);
+    assert.deepEqual(await answer('/livez/ping'), [200, 'ok']);
+    for (const p of ['/readyz/nosuchcheck', '/readyz/ping', '/livez/certificatesigningrequest-approving-controller', '/livez/', '/readyz/a/b']) {
+      assert.deepEqual(await answer(p), [404, '404 page not found\n'], p);
     }
   });
 

@@ -120,6 +120,16 @@ describe('plat controller-manager /metrics', () => {
     assert.doesNotMatch((await alice.get('/metrics/slis')).text, /kubernetes_healthchecks_total\{name="certificatesigningrequest-approving-controller"/, 'emptied');
     await alice.get('/healthz');
     assert.equal(sample((await alice.get('/metrics/slis')).text, 'kubernetes_healthchecks_total{name="leaderElection",status="success",type="healthz"}'), 1, 'counted afresh');
+    // /readyz has the /healthz checks, leader election's included; /livez only ping: a process
+    // that leads or follows is alive. Each endpoint's checks are counted under its own type.
+    const ready = await alice.get('/readyz?verbose');
+    assert.equal(ready.status, 200);
+    assert.match(ready.text, /^\[\+\]leaderElection ok\n(\[\+\]certificatesigningrequest-[a-z-]+-controller ok\n)+readyz check passed\n$/);
+    assert.deepEqual(await alice.get('/livez?verbose').then((r) => [r.status, r.text]), [200, '[+]ping ok\nlivez check passed\n']);
+    const slis = (await alice.get('/metrics/slis')).text;
+    assert.equal(sample(slis, 'kubernetes_healthchecks_total{name="leaderElection",status="success",type="readyz"}'), 1);
+    assert.equal(sample(slis, 'kubernetes_healthchecks_total{name="ping",status="success",type="livez"}'), 1);
+    assert.equal(sample(slis, 'kubernetes_healthchecks_total{name="leaderElection",status="success",type="livez"}'), undefined);
     leader.p.child.kill('SIGTERM');
   });
 
