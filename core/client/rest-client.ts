@@ -88,7 +88,8 @@ export interface RestClientOptions {
  * move it every few seconds), for this long is presumed dead: its server vanished without closing
  * the connection (power loss, partition), which otherwise only TCP keepalive notices, after about
  * 11 minutes. client-go's HTTP/2 health check (30s read idle, 15s ping) does the same for upstream.
- * A store nothing at all writes to gives no bookmarks, and its watch is opened again after this.
+ * The watch then ends as one whose connection broke (its caller watches again from the last
+ * version it saw): a store nothing at all writes to gives no bookmarks, and its watches end so too.
  */
 export const WATCH_IDLE_TIMEOUT_MS = 150_000;
 
@@ -351,7 +352,7 @@ export class RestClient {
   /**
    * A watch from `resourceVersion`; ends when the server closes it, its connection breaks (as
    * client-go's StreamWatcher, a reset or EOF is a plain end: the caller watches again from the last
-   * version) or `signal` aborts. Opening it is retried as a request is (a lost connection, a 429 or
+   * version), it receives nothing for the idle timeout (a plain end too) or `signal` aborts. Opening it is retried as a request is (a lost connection, a 429 or
    * 5xx with Retry-After); a connection still lost after the last retry is an empty watch.
    */
   async *watch<T extends ApiObject>(r: ResourceRef, o: { resourceVersion?: string; timeoutSeconds?: number; fieldSelector?: string; labelSelector?: string; signal?: AbortSignal; headers?: Record<string, string> } = {}): AsyncGenerator<WatchEvent<T>> {
@@ -375,12 +376,20 @@ export class RestClient {
       throw new ApiError(code, err.reason, err.message, err.body);
     }
     // An in-process connection (dial) has no network to lose it silently: a watch of a quiet store,
-    // which gets no bookmarks, would be torn down and listed again every 150 s for nothing.
+    // which gets no bookmarks, would be torn down every 150 s for nothing.
     const idleMs = this.#connection.dial ? 0 : this.opts.watchIdleTimeoutMs ?? WATCH_IDLE_TIMEOUT_MS;
-    if (idleMs > 0) res.setTimeout(idleMs, () => res.destroy(new Error(`watch received nothing for ${idleMs / 1000}s (not even a bookmark): the connection is presumed dead`)));
+    const idle = new Error(`watch received nothing for ${idleMs / 1000}s (not even a bookmark): the connection is presumed dead`);
+    if (idleMs > 0) res.setTimeout(idleMs, () => res.destroy(idle));
     try {
       yield* watchEvents<T>(res);
     } catch (e) {
+      // A connection presumed dead ends the watch as one that broke: its caller watches again from
+      // the last version it saw, and a server that is gone fails that. The store may only have
+      // been quiet (no bookmarks), so this is no warning.
+      if (e === idle && !o.signal?.aborted) {
+        this.opts.logger?.v(2).info(`${idle.message}; the watch of ${path} ends, to be opened again`);
+        return;
+      }
       if (!isLostConnection(e) || o.signal?.aborted) throw e;
     } finally {
       res.destroy();
