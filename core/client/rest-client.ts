@@ -352,8 +352,9 @@ export class RestClient {
   /**
    * A watch from `resourceVersion`; ends when the server closes it, its connection breaks (as
    * client-go's StreamWatcher, a reset or EOF is a plain end: the caller watches again from the last
-   * version), it receives nothing for the idle timeout (a plain end too) or `signal` aborts. Opening it is retried as a request is (a lost connection, a 429 or
-   * 5xx with Retry-After); a connection still lost after the last retry is an empty watch.
+   * version), it receives nothing for the idle timeout (a plain end too) or `signal` aborts.
+   * Opening it is retried as a request is (a lost connection, a 429 or 5xx with Retry-After); a
+   * connection still lost after the last retry is an empty watch.
    */
   async *watch<T extends ApiObject>(r: ResourceRef, o: { resourceVersion?: string; timeoutSeconds?: number; fieldSelector?: string; labelSelector?: string; signal?: AbortSignal; headers?: Record<string, string> } = {}): AsyncGenerator<WatchEvent<T>> {
     // Not rate limited (client-go's Request.Watch: "We specifically don't want to rate limit
