@@ -117,7 +117,8 @@ export function createEndpointApp(deps: EndpointDeps): Koa {
     // serves them as kube-scheduler does (healthz.InstallLivezHandler, InstallReadyzHandler): each
     // with its per-check paths, /livez with ping alone (a follower or a controller not yet started
     // is alive), /readyz with the /healthz checks.
-    if (ctx.path === '/healthz' || /^\/(livez|readyz)(\/|$)/.test(ctx.path)) {
+    // serve() answers every health path itself and undefined for anything else.
+    if (!ctx.path.startsWith('/healthz/')) {
       const health = await deps.health.serve(ctx.path, new URLSearchParams(ctx.querystring));
       if (health) return plainText(ctx, health.code, health.body);
     }
