@@ -7,7 +7,7 @@ import { unrecognizedMessage } from '../api/go-decode-errors.js';
 import { pruneUnknownFields, scanJsonText, type NumberLiteral } from '../api/schema-fields.js';
 import { applyGoNulls } from '../api/go-null.js';
 import { goOrdered } from '../api/go-order.js';
-import { canonicalTimes } from '../api/go-time-fields.js';
+import { goDecodedForm } from '../api/go-decoded-form.js';
 import { PROTOBUF_MEDIA_TYPE, unwrap } from '../api/protobuf.js';
 import type { UserInfo } from '../authn/user.js';
 import type { Logger } from '../log.js';
@@ -80,7 +80,7 @@ function bodyKindOf(target: ResourceStore | BodyKind): BodyKind {
 /**
  * Decodes a full object body for `store`: syntax (400), apiVersion/kind (400), types (400),
  * then unknown and duplicate fields per fieldValidation (400 Strict, Warning headers Warn).
- * Times come out as upstream stores them (go-time-fields.ts).
+ * Times and bytes come out as upstream stores them (go-decoded-form.ts).
  */
 export function decodeObject(target: ResourceStore | BodyKind, value: unknown, json: string | undefined,
   validation: 'Strict' | 'Warn' | 'Ignore', warnings: string[],
@@ -103,8 +103,8 @@ export function decodeObject(target: ResourceStore | BodyKind, value: unknown, j
   const typeError = typeChecker(t.schema).check(obj, scan?.numbers ?? o.numbers);
   if (typeError) throw fail ? fail(typeError) : errors.badRequest(`${what}: ${typeError}`);
   // Every write decodes here (create, update, each patch type, subresources, protobuf bodies), so
-  // times take the form upstream's decode and encode leave them in before anything reads them.
-  canonicalTimes(obj, t.schema);
+  // times and bytes take the form upstream's decode and encode leave them in before anything reads them.
+  goDecodedForm(obj, t.schema);
   obj.metadata ??= {};
   const problems = [
     ...(o.priorStrictErrors ?? []),
@@ -112,8 +112,9 @@ export function decodeObject(target: ResourceStore | BodyKind, value: unknown, j
     ...(scan ? scan.duplicates.map((p) => `duplicate field "${p}"`) : []),
   ];
   if (problems.length && validation === 'Strict') {
+    // A create's or update's goes through transformDecodeError as its other decode errors do.
     const cause = `strict decoding error: ${problems.join(', ')}`;
-    throw fail ? fail(cause) : errors.badRequest(cause);
+    throw fail ? fail(cause) : errors.badRequest(`${what}: ${cause}`);
   }
   // One by one: a body of a million unknown fields would overflow the stack as spread arguments
   // (the warning recorder keeps only what fits its limit).

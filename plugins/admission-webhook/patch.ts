@@ -10,7 +10,7 @@ import { deepEqual } from '../../core/api/patch/json-value.js';
 import { pruneUnknownFields } from '../../core/api/schema-fields.js';
 import { applyGoNulls } from '../../core/api/go-null.js';
 import { SchemaTypeChecker } from '../../core/api/schema-types.js';
-import { canonicalTimes } from '../../core/api/go-time-fields.js';
+import { goDecodedForm } from '../../core/api/go-decoded-form.js';
 import { goJsonSyntaxError } from '../../core/api/go-json-syntax.js';
 import type { JsonSchema } from '../../core/registry/resource.js';
 
@@ -64,7 +64,7 @@ export function applyPatch(obj: ApiObject, operations: unknown[], schema: JsonSc
     applyGoNulls(out, schema);
     const typeError = checker(schema).check(out);
     if (typeError) throw internal(typeError);
-    canonicalTimes(out, schema);
+    goDecodedForm(out, schema);
     pruneUnknownFields(out, schema);
   }
   out.metadata ??= {};

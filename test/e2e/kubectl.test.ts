@@ -54,7 +54,7 @@ describe('kubectl against plat all', () => {
     writeFileSync(path.join(work, 'bad.yaml'), bad);
     const r = await k.run(['create', '-f', path.join(work, 'bad.yaml')]);
     assert.notEqual(r.code, 0);
-    assert.match(r.stderr, /strict decoding error: unknown field "spec.bogusField"/);
+    assert.match(r.stderr, /^Error from server \(BadRequest\): error when creating ".*bad\.yaml": CertificateSigningRequest in version "v1" cannot be handled as a CertificateSigningRequest: strict decoding error: unknown field "spec\.bogusField"$/m);
   });
 
   it('get shows the CSR columns, get -o yaml shows the caller in spec.username', async () => {
