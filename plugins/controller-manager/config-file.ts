@@ -11,6 +11,7 @@ import { FlagError, type Flags } from '../../core/flags/flag-set.js';
 import type { FlagType } from '../../core/flags/types.js';
 import { StartupError } from '../../core/plugin.js';
 import { CONFIG_API_VERSION, CONFIG_KIND, shapeErrors, UNSUPPORTED_PARTS } from './config-schema.js';
+import { yamlErrorText } from '../../core/config/yaml-error-text.js';
 
 /** Field path → the flag it sets. */
 export const CONFIG_FIELDS: Readonly<Record<string, string>> = {
@@ -136,7 +137,7 @@ export function readControllerManagerConfig(file: string, flags: Flags): Map<str
   } catch (e) {
     // The yaml package's own text for this names its API (parseAllDocuments), not the problem.
     if ((e as { code?: unknown }).code === 'MULTIPLE_DOCS') throw fail([`holds more than one YAML document (separated by ---); a ${CONFIG_KIND} file holds exactly one`]);
-    throw fail([`not valid YAML or JSON: ${(e as Error).message.split('\n')[0]}`]);
+    throw fail([`not valid YAML or JSON: ${yamlErrorText(e)}`]);
   }
   const doc = withoutNulls(parsed ?? null);
   if (!isObject(doc)) throw fail([`expected a ${CONFIG_KIND} mapping`]);

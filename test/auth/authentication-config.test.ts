@@ -171,6 +171,8 @@ describe('decoding the file', () => {
     ['a wrong version', 'apiVersion: apiserver.platform/v1\nkind: AuthenticationConfiguration\n', /^no kind "AuthenticationConfiguration" is registered for version "apiserver\.platform\/v1"/],
     ['a wrong kind', 'apiVersion: apiserver.platform/v1beta1\nkind: AuthorizationConfiguration\n', /^no kind "AuthorizationConfiguration" is registered/],
     ['no kind', 'apiVersion: apiserver.platform/v1beta1\n', /^Object 'Kind' is missing/],
+    // One line: the yaml package's place, without the source it quotes below it.
+    ['text that is not YAML', `${HEAD}jwt: [\n`, 'error converting YAML to JSON: Flow sequence in block collection must be sufficiently indented and end with a ] at line 4, column 1'],
   ];
   for (const [name, text, want] of bad) {
     it(`refuses ${name}`, () => {

@@ -11,6 +11,7 @@ import {
   AUTHENTICATION_CONFIGURATION_API_VERSION, AUTHENTICATION_CONFIGURATION_KIND,
   type AnonymousAuthConfig, type AuthenticationConfiguration, type JWTAuthenticator,
 } from './types.js';
+import { yamlErrorText } from '../../config/yaml-error-text.js';
 
 export class AuthenticationConfigError extends Error {
   override readonly name = 'AuthenticationConfigError';
@@ -128,7 +129,7 @@ export function parseAuthenticationConfiguration(text: string): AuthenticationCo
     // Upstream reads it through sigs.k8s.io/yaml: YAML 1.1 scalars (`enabled: yes` is true).
     doc = yaml().parse(text, GO_YAML);
   } catch (err) {
-    throw new AuthenticationConfigError(`error converting YAML to JSON: ${(err as Error).message.split('\n')[0]}`);
+    throw new AuthenticationConfigError(`error converting YAML to JSON: ${yamlErrorText(err)}`);
   }
   if (!isObject(doc)) throw new AuthenticationConfigError(`couldn't get version/kind; json parse error: expected an object, got ${doc === null ? 'null' : jsonKind(doc)}`);
   const apiVersion = doc['apiVersion'];
