@@ -26,6 +26,8 @@ export interface WaitOptions {
   /** The UID the CSR had when created (or first read); another one means it was replaced. */
   readonly uid?: string | undefined;
   readonly timeoutMs: number;
+  /** The words for a wait that timed out, when the caller's timeout began before this wait (default: timedOutText of timeoutMs). */
+  readonly timeoutText?: string;
   /** Called once when the CSR is seen approved but not yet issued. */
   onApproved?(): void;
   /** Ends the wait early (the caller is stopping). */
@@ -144,6 +146,9 @@ async function follow(client: RestClient, name: string, o: WaitOptions, signal: 
   throw new CertificateWaitError('the wait was stopped');
 }
 
+export const timedOutText = (timeoutMs: number, name: string): string =>
+  `timed out after ${formatDuration(timeoutMs)} waiting for certificate signing request "${name}" to be issued`;
+
 /** Waits at most `timeoutMs` for `name` to be issued; resolves with the issued CSR. */
 export async function waitForIssued(client: RestClient, name: string, o: WaitOptions): Promise<Csr> {
   const stop = new AbortController();
@@ -153,7 +158,7 @@ export async function waitForIssued(client: RestClient, name: string, o: WaitOpt
   // `plat csr wait --timeout=1000h` must wait 1000h: a plain setTimeout would give up after 1 ms.
   const deadline = new Promise<never>((_, reject) => {
     cancelDeadline = setLongTimeout(() => {
-      reject(new CertificateWaitError(`timed out after ${formatDuration(o.timeoutMs)} waiting for certificate signing request "${name}" to be issued`, true));
+      reject(new CertificateWaitError(o.timeoutText ?? timedOutText(o.timeoutMs, name), true));
       stop.abort();
     }, o.timeoutMs);
   });

@@ -10,6 +10,7 @@ import net from 'node:net';
 import type { Duplex } from 'node:stream';
 import tls from 'node:tls';
 import { socksTunnel } from './socks-connect.js';
+import { limitHandshake } from './tls-handshake-timeout.js';
 
 /** Go's parseProxyURL (clientcmd): the schemes a kubeconfig may name; url.Parse's failure as its own text. */
 export function parseProxyUrl(text: string): URL {
@@ -107,6 +108,7 @@ export class ProxyAgent extends https.Agent {
     this.#tunnel(host, Number(o.port ?? 443)).then((tunnel) => {
       const servername = o.servername ?? (net.isIP(host) ? undefined : host);
       const secure = tls.connect({ ...o, socket: tunnel as net.Socket, host, ...(servername ? { servername } : {}) });
+      limitHandshake(secure);
       cb?.(null, secure);
     }, (e: Error) => cb?.(e, undefined as never));
     return undefined;

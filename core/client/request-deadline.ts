@@ -2,6 +2,7 @@
 // when it passes, the attempt in flight is abandoned and the request fails with Go's
 // `context deadline exceeded`, which kubectl shows as `Unable to connect to the server: ...`.
 
+import { setLongTimeout } from '../long-timeout.js';
 import { linkedAbort } from './linked-abort.js';
 
 export interface RequestDeadline {
@@ -21,11 +22,12 @@ export function requestDeadline(ms: number | undefined, caller: AbortSignal | un
   const linked = caller ? linkedAbort(caller) : undefined;
   const own = linked ?? new AbortController();
   let passed = false;
-  const handle = setTimeout(() => { passed = true; own.abort(new Error('context deadline exceeded')); }, ms);
+  // --request-timeout=1000h is a timeout too, not 1 ms (a plain timer's overflow).
+  const cancel = setLongTimeout(() => { passed = true; own.abort(new Error('context deadline exceeded')); }, ms);
   return {
     ms, signal: own.signal,
     expired: () => passed && !caller?.aborted,
     error: (url) => Object.assign(new Error('context deadline exceeded'), { url: url.href }),
-    clear: () => { clearTimeout(handle); linked?.unlink(); },
+    clear: () => { cancel(); linked?.unlink(); },
   };
 }

@@ -10,6 +10,8 @@ import type { Logger } from '../log.js';
 import type { ClientConnection } from './connection.js';
 import { failOnAbortWhileTunnelling, ProxyAgent } from './proxy-connect.js';
 import { transportTlsOptions } from './transport-tls.js';
+import { HandshakeLimitedAgent } from './tls-handshake-timeout.js';
+import { MAX_TIMER_MS } from '../long-timeout.js';
 import { trackSocketAddresses } from './socket-addresses.js';
 import { resourceNameError } from './resource-name.js';
 import { withTlsVerifyReason } from './tls-verify-error.js';
@@ -180,7 +182,7 @@ export class RestClient {
     // A kubeconfig may name a plain-HTTP server on a loopback host (kubeconfig.ts), as kubectl's may.
     if (c.server.protocol === 'http:') return new http.Agent({ keepAlive: true, maxSockets: 32 });
     const options: https.AgentOptions = { keepAlive: true, maxSockets: 32, ...transportTlsOptions(c) };
-    return c.proxyUrl ? new ProxyAgent(c.proxyUrl, options) : new https.Agent(options);
+    return c.proxyUrl ? new ProxyAgent(c.proxyUrl, options) : new HandshakeLimitedAgent(options);
   }
 
   close(): void { this.#agent.destroy(); }
@@ -210,7 +212,8 @@ export class RestClient {
           ...o.headers,
         }, this.#connection.impersonate),
         ...(o.signal ? { signal: o.signal } : {}),
-        ...(timeoutMs ? { timeout: timeoutMs } : {}),
+        // A socket's idle timer overflows as any timer does (a 1 ms idle timeout); one that long is none.
+        ...(timeoutMs && timeoutMs <= MAX_TIMER_MS ? { timeout: timeoutMs } : {}),
       }, resolve);
       // Still connecting when the connection has been silent this long: client-go's dialer (30s)
       // would have given up on the dial (`dial tcp <host:port>: i/o timeout`).

@@ -31,6 +31,7 @@ import { sleep } from '../abort-wait.js';
 import type { WebhookConnection } from './kubeconfig.js';
 import { failOnAbortWhileTunnelling, ProxyAgent } from './proxy-connect.js';
 import { checkServerIdentity } from './server-identity.js';
+import { HandshakeLimitedAgent } from './tls-handshake-timeout.js';
 import { goTransportReason } from './go-url-error.js';
 import { readAnswer } from './webhook-answer.js';
 import { shouldRetryAnswer } from './webhook-should-retry.js';
@@ -121,7 +122,7 @@ export class WebhookClient {
       };
       createSecureContext(tls);
       const options = { keepAlive: true, rejectUnauthorized: !c.insecureSkipTlsVerify, ...tls, checkServerIdentity };
-      this.#agent = c.proxyUrl ? new ProxyAgent(c.proxyUrl, options) : new https.Agent(options);
+      this.#agent = c.proxyUrl ? new ProxyAgent(c.proxyUrl, options) : new HandshakeLimitedAgent(options);
     } else {
       this.#agent = new http.Agent({ keepAlive: true });
     }

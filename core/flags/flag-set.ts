@@ -90,6 +90,11 @@ export class Flags implements FlagSet {
     return this.#entry(name).cli !== undefined;
   }
 
+  /** The text the command line gave `name` last; undefined when it gave none. */
+  commandLineText(name: string): string | undefined {
+    return this.#entry(name).cli?.raw;
+  }
+
   /** Where the value of `name` came from. */
   sourceOf(name: string): string {
     const e = this.#entry(name);

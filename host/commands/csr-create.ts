@@ -3,15 +3,14 @@
 // as a CertificateSigningRequest for the named signer: whatever happens to the request, its key is
 // not lost. The name is --name, or csr-xxxxx made here as the server makes a generateName (another
 // on a clash), so that it is known before anything is sent. With --wait, wait for the outcome as a
-// node agent does and write <name>.crt; a denial or failure ends the command with the condition's
-// reason and message.
-import { lstatSync } from 'node:fs';
+// node agent does and write <name>.crt (certificate-file.ts: never over a file either, and only the
+// key's certificate); a denial or failure ends the command with the condition's reason and message.
 import { rm } from 'node:fs/promises';
-import path from 'node:path';
 import { CSR_RESOURCE, SIGNER_NODEAGENT_SERVING, type Csr } from '../../core/certificates/csr-object.js';
 import { createCsr, generateKeyPair } from '../../core/crypto/index.js';
 import { FlagError, type Flags } from '../../core/flags/flag-set.js';
 import { writeFileAtomic } from '../../core/pki/index.js';
+import { ERRNO_TEXT } from '../../core/go-os-error.js';
 import { CommandError } from './command-error.js';
 import { parseSubcommand } from './subcommand-help.js';
 import { checkNames, describeError, openClient } from './csr-connection.js';
@@ -24,6 +23,7 @@ import { createFlags, KEY_TYPES } from './csr-create-flags.js';
 import { waitForIssued } from './csr-wait.js';
 import { wireBytes } from '../../core/certificates/csr-object.js';
 import { runInterruptible } from './interrupt.js';
+import { certificateFileOf, existingCertificate, exists, keyFileOf, refuseExistingCertificate, writeIssuedCertificate } from './certificate-file.js';
 
 /**
  * Failures that come before a byte of the request is written: no connection (refused, no route,
@@ -49,20 +49,12 @@ function flagsOf(argv: readonly string[]): Flags {
   const { positional } = parseSubcommand('plat csr create', f, argv);
   if (positional.length) throw new FlagError(`unexpected argument "${positional[0]}"`);
   if (!f.get<string>('signer')) throw new FlagError('--signer is required');
+  // 0 is the default (the signer's lifetime), but not a lifetime to ask for.
+  if (f.isSetOnCommandLine('duration') && f.get<number>('duration') === 0) throw new FlagError(`invalid argument "${f.commandLineText('duration')}" for "--duration" flag: must be at least 10m0s`);
   // The server refuses such a name too (its key function), but <name>.key is written here first:
   // --name a/b would put it in a subdirectory.
   if (f.get<string>('name')) checkNames([f.get<string>('name')]);
   return f;
-}
-
-/** Whether anything is at `file` (a symlink included, even a dangling one). */
-function exists(file: string): boolean {
-  try {
-    lstatSync(file);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 const existingKey = (keyFile: string) => new CommandError(`${keyFile} already exists; remove it or choose another --name or --out-dir (an existing private key is never replaced)`);
@@ -86,9 +78,11 @@ export async function csrCreate(argv: readonly string[], stdout: (text: string) 
   const duration = f.get<number>('duration');
   const dir = f.get<string>('out-dir');
   const given = f.get<string>('name');
-  // An existing key is never replaced (it may be the key of a certificate in use): with --name the
-  // request is then not even sent.
-  if (given && exists(path.join(dir, `${given}.key`))) throw existingKey(path.join(dir, `${given}.key`));
+  const wait = f.get<boolean>('wait');
+  // An existing key is never replaced (it may be the key of a certificate in use), nor with --wait
+  // a certificate: with --name the request is then not even sent.
+  if (given && exists(keyFileOf(dir, given))) throw existingKey(keyFileOf(dir, given));
+  if (given && wait) refuseExistingCertificate(certificateFileOf(dir, given));
   const client = openClient(f);
   try {
     let created: Csr | undefined;
@@ -96,7 +90,11 @@ export async function csrCreate(argv: readonly string[], stdout: (text: string) 
     let keyFile = '';
     for (let attempt = 1; !created; attempt++) {
       name = given || generatedName('csr-');
-      keyFile = path.join(dir, `${name}.key`);
+      keyFile = keyFileOf(dir, name);
+      if (!given && wait && exists(certificateFileOf(dir, name))) {
+        if (attempt >= NAME_ATTEMPTS) throw existingCertificate(certificateFileOf(dir, name));
+        continue;
+      }
       try {
         await makeOutDir(dir);
         await writeFileAtomic(keyFile, key.privateKeyPem, 0o600, { exclusive: true });
@@ -105,7 +103,9 @@ export async function csrCreate(argv: readonly string[], stdout: (text: string) 
           if (given || attempt >= NAME_ATTEMPTS) throw existingKey(keyFile);
           continue;
         }
-        throw new CommandError(`cannot write the private key ${keyFile} (nothing was sent): ${(e as Error).message}`);
+        // The errno's words, not Node's message, which names the temporary file the key was staged in.
+        const reason = e instanceof OutDirError ? e.message : ERRNO_TEXT[(e as NodeJS.ErrnoException).code ?? ''] ?? (e as Error).message;
+        throw new CommandError(`cannot write the private key ${keyFile} (nothing was sent): ${reason}`);
       }
       try {
         created = await client.create<Csr>(CSR_RESOURCE, {
@@ -133,7 +133,7 @@ export async function csrCreate(argv: readonly string[], stdout: (text: string) 
     }
     out(`${CSR_DISPLAY}/${name} created\n`);
     out(`private key written to ${keyFile}\n`);
-    if (!f.get<boolean>('wait')) {
+    if (!wait) {
       if (format) objectPrinter(format, stdout)(created);
       return 0;
     }
@@ -142,8 +142,8 @@ export async function csrCreate(argv: readonly string[], stdout: (text: string) 
       onApproved: () => out(`certificate signing request ${name} is approved, waiting to be issued\n`),
       timeoutHint: `the request stays: \`plat csr wait ${name} --out-dir ${dir}\` writes its certificate next to the key once it is issued`,
     }));
-    const certFile = path.join(dir, `${name}.crt`);
-    await writeFileAtomic(certFile, wireBytes(done.status?.certificate), 0o644);
+    const certFile = certificateFileOf(dir, name);
+    await writeIssuedCertificate(certFile, wireBytes(done.status?.certificate), { pem: key.privateKeyPem, file: keyFile });
     out(`certificate written to ${certFile}\n`);
     if (format) objectPrinter(format, stdout)(done);
     return 0;

@@ -2,10 +2,8 @@
 // API with a kubeconfig's credentials (what kubectl does for certificates.k8s.io, which it cannot
 // do for certificates.platform). Exit codes: 0 done, 1 refused or failed (a denial, a timeout, an
 // API error), 2 command-line misuse.
-import path from 'node:path';
 import { CSR_RESOURCE, type Csr } from '../../core/certificates/csr-object.js';
 import { FlagError } from '../../core/flags/flag-set.js';
-import { writeFileAtomic } from '../../core/pki/write-file-atomic.js';
 import { CommandError } from './command-error.js';
 import { parseSubcommand } from './subcommand-help.js';
 import { checkNames, describeError, openClient } from './csr-connection.js';
@@ -17,6 +15,9 @@ import { splitSubcommand, subcommandUsage } from './subcommand-usage.js';
 import { objectPrinter } from './csr-output.js';
 import { wireBytes } from '../../core/certificates/csr-object.js';
 import { Interrupted, runInterruptible } from './interrupt.js';
+import { certificateFileOf, keyBeside, keyFileOf, refuseExistingCertificate, writeIssuedCertificate } from './certificate-file.js';
+import { timeoutSignal } from '../../core/long-timeout.js';
+import { timedOutText } from '../../core/certificates/csr-wait.js';
 
 export const CSR_USAGE = `Usage:
   plat csr create --signer NAME [--name NAME] [--cn CN] [--org O]... [--dns NAME,...]... [--ip ADDR,...]...
@@ -48,19 +49,33 @@ async function csrWait(argv: readonly string[], out: (t: string) => void, err: (
   if (positional.length !== 1) throw new FlagError('exactly one NAME is required');
   checkNames(positional);
   const name = positional[0]!;
+  const dir = f.get<string>('out-dir');
+  const certFile = dir ? certificateFileOf(dir, name) : '';
+  if (dir) refuseExistingCertificate(certFile);
   const client = openClient(f);
   try {
-    const csr = await client.get<Csr>(CSR_RESOURCE, name);
-    // kubectl wait's --timeout: 0 checks once, a negative value waits a week.
+    // kubectl wait's --timeout: 0 checks once, a negative value waits a week; the first read is
+    // inside it too (a server that never answers it must not hold the command past it).
     const timeout = f.get<number>('timeout');
-    const done = timeout === 0 ? issuedNow(csr, name) : await runInterruptible((signal) => waitForIssued(client, name, { uid: csr.metadata.uid, timeoutMs: timeout < 0 ? WEEK_MS : timeout, signal }));
+    const done = await runInterruptible(async (signal) => {
+      if (timeout === 0) return issuedNow(await client.get<Csr>(CSR_RESOURCE, name, undefined, { signal }), name);
+      const timeoutMs = timeout < 0 ? WEEK_MS : timeout;
+      const ends = Date.now() + timeoutMs;
+      const expired = timeoutSignal(timeoutMs);
+      let csr: Csr;
+      try {
+        csr = await client.get<Csr>(CSR_RESOURCE, name, undefined, { signal: AbortSignal.any([signal, expired]) });
+      } catch (e) {
+        if (expired.aborted && !signal.aborted) throw new CommandError(timedOutText(timeoutMs, name));
+        throw e;
+      }
+      return waitForIssued(client, name, { uid: csr.metadata.uid, timeoutMs: Math.max(1, ends - Date.now()), timeoutText: timedOutText(timeoutMs, name), signal });
+    });
     const cert = wireBytes(done.status?.certificate);
     const format = f.get<string>('output');
-    const dir = f.get<string>('out-dir');
     if (dir) {
       await makeOutDir(dir);
-      const certFile = path.join(dir, `${name}.crt`);
-      await writeFileAtomic(certFile, cert, 0o644);
+      await writeIssuedCertificate(certFile, cert, await keyBeside(keyFileOf(dir, name)));
       // With -o, stdout carries the object alone, as kubectl wait -o prints it.
       (format ? err : out)(`certificate written to ${certFile}\n`);
     }

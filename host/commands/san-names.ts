@@ -29,7 +29,8 @@ export function dnsSanError(name: string): string | undefined {
 }
 
 export function ipSanError(ip: string): string | undefined {
-  return isIP(ip) === 0 ? `${JSON.stringify(ip)} is not an IP address` : undefined;
+  // Node takes an IPv6 zone (`fe80::1%eth0`); Go's net.ParseIP does not, and a certificate has none.
+  return isIP(ip) === 0 || ip.includes('%') ? `${JSON.stringify(ip)} is not an IP address` : undefined;
 }
 
 /** A string-slice flag's validate: the first bad element's message. */

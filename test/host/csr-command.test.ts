@@ -459,6 +459,11 @@ describe('plat csr', () => {
       [['create', '--signer', 'a.b/c', '--dns', 'ü.example'], '"ü.example" is not a DNS name (only ASCII: give an internationalized name in its xn-- form)'],
       [['create', '--signer', 'a.b/c', '--key-type', 'dsa'], 'invalid argument "dsa"'],
       [['create', '--signer', 'a.b/c', '--duration', '5m'], 'must be at least 10m0s'],
+      // 0 is what leaving the flag out means (the signer's lifetime), not a lifetime to ask for.
+      [['create', '--signer', 'a.b/c', '--duration', '0'], 'plat csr create: invalid argument "0" for "--duration" flag: must be at least 10m0s\n'],
+      [['create', '--signer', 'a.b/c', '--duration', '0s'], 'plat csr create: invalid argument "0s" for "--duration" flag: must be at least 10m0s\n'],
+      // Go's net.ParseIP takes no IPv6 zone (Node's isIP does).
+      [['create', '--signer', 'a.b/c', '--ip', 'fe80::1%eth0'], 'plat csr create: invalid argument "fe80::1%eth0" for "--ip" flag: "fe80::1%eth0" is not an IP address\n'],
       [['create', '--signer', 'a.b/c', '--duration', '700000h'], 'must be less than 596523h14m8s'],
       [['create', '--signer', 'a.b/c', '--usages', 'client auth,flying'], 'unknown usage "flying"'],
       [['get'], 'one or more NAMEs are required (plat csr list lists them all)'],
