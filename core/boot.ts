@@ -76,6 +76,8 @@ export interface BootOptions {
    * start taps are handed it (StartContext), to stop what they wait on.
    */
   readonly signal?: AbortSignal;
+  /** Told which config-file entry's module and factory are being awaited (undefined: none now). */
+  readonly loading?: (label: string | undefined) => void;
 }
 
 export interface Booted { host: Host; flags: Flags; configFile?: string }
@@ -150,7 +152,7 @@ export async function boot(o: BootOptions): Promise<Booted> {
   if (config) warnUnreadSections(profile, config, o.logger);
   const roleSection = config?.roles[profile.role];
   const refs = [...(config?.plugins ?? []), ...(roleSection?.plugins ?? [])];
-  const external = config ? await loadExternalPlugins(refs, config.filepath, profile.plugins) : [];
+  const external = config ? await loadExternalPlugins(refs, config.filepath, profile.plugins, o.loading) : [];
   // Which file was found (or not) is the first thing a plugin author needs to see.
   if (config) o.logger.info('using the config file', { file: config.filepath, plugins: external.map((x) => x.plugin.name) });
 
@@ -173,7 +175,8 @@ export async function boot(o: BootOptions): Promise<Booted> {
       }
       if (options !== undefined) pluginOptions.set(plugin.name, options);
     } catch (e) {
-      throw new StartupError(`${label ? `${label}: ` : ''}plugin ${plugin.name} failed to apply: ${e instanceof Error ? e.message : String(e)}`, 1);
+      // As a configure or start tap's failure is named (`<entry>: X failed to configure`).
+      throw new StartupError(`${label ? `${label}: ` : 'plugin '}${plugin.name} failed to apply: ${e instanceof Error ? e.message : String(e)}`, 1);
     }
   }
 

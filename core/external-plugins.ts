@@ -22,19 +22,24 @@ const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
  * the name of a plugin plat has, is refused: two plugins of one name cannot be told apart in the
  * log, in tap ordering (`before: name`) or in the options the configure hook hands out by name.
  */
-export async function loadExternalPlugins(refs: readonly PluginRef[], configFile: string, own: readonly Plugin[]): Promise<ExternalPlugin[]> {
+export async function loadExternalPlugins(refs: readonly PluginRef[], configFile: string, own: readonly Plugin[],
+  loading: (label: string | undefined) => void = () => {}): Promise<ExternalPlugin[]> {
   const baseDir = path.dirname(configFile);
   const taken = new Map<string, { label: string; source: unknown }>();
   for (const p of own) taken.set(p.name, { label: "one of plat's own plugins", source: p });
   const out: ExternalPlugin[] = [];
   for (const ref of refs) {
     let plugin: Plugin;
+    const label = pluginLabel(ref, baseDir);
+    // Said by the host if the module or its factory never settles (nothing else would name it).
+    loading(label);
     try {
       plugin = (await importPlugin(ref, baseDir)) as Plugin;
     } catch (e) {
       throw new StartupError(message(e), 1);
+    } finally {
+      loading(undefined);
     }
-    const label = pluginLabel(ref, baseDir);
     const source = typeof ref.spec === 'string' ? `${ref.filepath ?? ''}\0${ref.spec}` : ref.spec;
     const other = taken.get(plugin.name);
     if (other && other.source !== source) {

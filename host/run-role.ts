@@ -95,14 +95,17 @@ export async function runRole(role: string, rest: readonly string[], c: RoleCont
   // A plugin's factory (or module) awaiting a Promise that nothing settles leaves the event loop
   // empty before boot ends: Node would end the process, exit 0 and not a word, as a clean stop.
   // (A start tap is kept waiting and named instead, core/start-watch.ts.)
+  let loading: string | undefined;
   const stalled = () => {
-    process.stderr.write(`plat ${role}: start-up could not finish: it waits on a Promise that nothing is left to settle (a plugin module, factory or tap that never resolves)\n`);
+    const what = loading ? `${loading}: its module or factory never resolves` : 'a plugin module, factory or tap that never resolves';
+    process.stderr.write(`plat ${role}: start-up could not finish: it waits on a Promise that nothing is left to settle (${what})\n`);
     process.exit(1);
   };
   process.once('beforeExit', stalled);
   let booted;
   try {
     booted = await boot({ profile, argv: rest, cwd: process.cwd(), logger, version: c.version, ownsProcess: true, commands: roleCalls, signal: startUp.signal,
+      loading: (label) => { loading = label; },
       ...(process.env['PLAT_CONFIG'] ? { configFile: process.env['PLAT_CONFIG'] } : {}) });
   } catch (e) {
     if (e instanceof GlobalFlagRequest) return answer(e.request, profile, c);

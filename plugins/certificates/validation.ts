@@ -8,7 +8,7 @@
 import crypto from 'node:crypto';
 import { appendErrors, fieldError, validateEach, type FieldError } from '../../core/api/field-errors.js';
 import { CryptoError, parseWireCsr, validateCertificatePem, verifyCsr } from '../../core/crypto/index.js';
-import { validateSignerName } from './signer-name.js';
+import { validateSignerName } from '../../core/certificates/signer-name.js';
 import { hasDuplicateUsages, hasUnknownUsages, isValidUsage, VALID_USAGES } from './usages.js';
 import {
   CONDITION_APPROVED, CONDITION_DENIED, CONDITION_FAILED, LEGACY_UNKNOWN_SIGNER,

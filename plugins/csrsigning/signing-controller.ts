@@ -25,6 +25,8 @@ import { describeSignerTap, signerTaps, tappedSigners, type SignHookMap, type Si
 import { CSR_RESOURCE, hasTrueCondition, isApproved, type Csr as CsrObject } from '../../core/certificates/csr-object.js';
 import { checkSignerAnswer } from './signer-answer.js';
 import { CLUSTER_SIGNER } from './cluster-signer-name.js';
+import { validateSignerName } from '../../core/certificates/signer-name.js';
+import { formatFieldError } from '../../core/api/field-errors.js';
 
 // Core's, kind included: the shared informer takes the first registrant's ref, and its kind names
 // the type in the reflector's log lines (*v1.CertificateSigningRequest).
@@ -149,6 +151,9 @@ export class SigningController implements Runnable {
     const plugins = taps.map((t) => t.plugin);
     const named = taps.some((t) => t.tap !== undefined) ? { taps: taps.map((t) => t.tap ?? t.plugin) } : {};
     logger.info('Starting certificate controller', { name: controller, signer: lane.signer, plugins, ...named, workers: WORKERS_PER_SIGNER });
+    // The API server refuses every CSR that names such a signer: its taps are never called.
+    const invalid = validateSignerName('spec.signerName', lane.signer)[0];
+    if (invalid) logger.warn(`${JSON.stringify(lane.signer)} is not a signerName a CSR can carry, so no CSR reaches its taps (the API server refuses it: ${formatFieldError(invalid)})`, { signer: lane.signer, plugins });
     // hooks.sign.for(signer) is a bail hook: a tap that answers for every CSR hides those after it.
     if (taps.length > 1) {
       logger.info('several plugins tap this signer: each CSR is handed to them in this order until one answers (anything but undefined), so a plugin sees only the CSRs those before it pass on', { signer: lane.signer, plugins, ...named });

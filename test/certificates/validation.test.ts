@@ -11,7 +11,7 @@ import { Host } from '../../core/host.js';
 import { CertificatesResourcePlugin } from '../../plugins/certificates/plugin.js';
 import { csrResource } from '../../plugins/certificates/resource.js';
 import { csrApprovalStrategy, csrStatusStrategy, csrStrategy } from '../../plugins/certificates/strategy.js';
-import { validateSignerName, isDns1123Label } from '../../plugins/certificates/signer-name.js';
+import { validateSignerName, isDns1123Label } from '../../core/certificates/signer-name.js';
 import { csrConditionString, csrTablePrinter } from '../../plugins/certificates/table.js';
 import {
   certificateDataError, validateCsrMainUpdate, validateCsrStatusUpdate, validateCsrUpdate, validationOptions,

@@ -3,7 +3,7 @@
 // an error retried with backoff (logged with the reason), never status.certificate; a good signer
 // next to them is not held up. Several plugins may tap one signer: an error names the one that
 // threw or answered, start-up lists them in the order they are asked, and a tap the cluster CA
-// hides is warned about.
+// hides, or one for a signerName no CSR can carry, is warned about.
 import assert from 'node:assert/strict';
 import { X509Certificate } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
@@ -32,6 +32,8 @@ function misbehavingSigners(ca: TestCredential, other: TestCredential): Plugin {
       // Throws, after another plugin passed the CSR on: the log names the one that threw.
       host.hooks.sign.for('example.com/throws').tap('PassingSigner', () => undefined);
       host.hooks.sign.for('example.com/throws').tapPromise('ThrowingSigner', async () => { throw new Error('boom'); });
+      // A signerName no CSR can carry (upper case): the API server refuses every CSR naming it.
+      host.hooks.sign.for('Example.com/Unreachable').tapPromise(PLUGIN_NAME, async () => undefined);
       // Neither a certificate nor a refusal, from the second of two taps of one signerName.
       host.hooks.sign.for('example.com/shapeless').tap('PassingSigner', () => undefined);
       host.hooks.sign.for('example.com/shapeless').tapPromise('ShapelessSigner', async () => ({ certificate: 'typo of certificatePem' }) as never);
@@ -92,6 +94,10 @@ describe('csrsigning with misbehaving signer plugins', () => {
   it('names the plugin that threw, and its tap when the tap has a name of its own', async () => {
     await submitApproved(plat.admin, 'throws', makeCsr({ cn: 'throws' }), 'example.com/throws', ['client auth']);
     await until(() => signing.logs.has('error auto signing csr: boom (thrown by plugin \\"MisbehavingSigners\\", tap \\"ThrowingSigner\\")'), 'the error');
+  });
+
+  it('warns at start-up of a tap no CSR can reach: its signerName is one the API server refuses', () => {
+    assert.ok(signing.logs.has('"Example.com/Unreachable" is not a signerName a CSR can carry, so no CSR reaches its taps (the API server refuses it: spec.signerName: Invalid value: "Example.com": validating label "Example": a lowercase RFC 1123 label'), signing.logs.lines.filter((l) => l.includes('Unreachable')).join('\n'));
   });
 
   it('says at start-up which plugins tap each signer, and in which order they are asked', () => {

@@ -175,7 +175,7 @@ describe('plat command line', () => {
     writeFileSync(path.join(dir, 'plat.config.mjs'), "export default { plugins: ['./plugins/boom.mjs'] };\n");
     const r = runPlat(['apiserver', '--data-dir', dir], { cwd: dir });
     assert.equal(r.code, 1);
-    assert.match(r.stderr, /plugin BoomPlugin failed to apply: boom/);
+    assert.match(r.stderr, /\/plugins\/0: plugin "\.\/plugins\/boom\.mjs": BoomPlugin failed to apply: boom\n/);
   });
 
   it('refuses a data dir another plat holds, plainly (exit 1, no stack trace)', async () => {

@@ -42,7 +42,7 @@ describe('config-file plugins that fail at start-up', () => {
       'plat.config.mjs': config("'./boom.mjs'"),
       'boom.mjs': "export default { name: 'BoomPlugin', apply() { throw new Error('boom'); } };\n",
     });
-    assertStartupError(error, `${path.join(dir, 'plat.config.mjs')}: /plugins/0: plugin "./boom.mjs": plugin BoomPlugin failed to apply: boom`);
+    assertStartupError(error, `${path.join(dir, 'plat.config.mjs')}: /plugins/0: plugin "./boom.mjs": BoomPlugin failed to apply: boom`);
   });
 
   it('names a hook that does not exist, and the one meant, when apply taps a misspelt hook', async () => {
@@ -51,7 +51,7 @@ describe('config-file plugins that fail at start-up', () => {
       'typo.mjs': "export default { name: 'TypoPlugin', apply(host) { host.hooks.admitValidat.tapPromise('TypoPlugin', async () => {}); } };\n",
     });
     assert.ok(error instanceof StartupError, `expected a StartupError, got ${String(error)}`);
-    assert.ok(error.message.startsWith(`${path.join(dir, 'plat.config.mjs')}: /plugins/0: plugin "./typo.mjs": plugin TypoPlugin failed to apply: host.hooks has no hook "admitValidat" (did you mean "admitValidate"?); the hooks are flags, configure,`), error.message);
+    assert.ok(error.message.startsWith(`${path.join(dir, 'plat.config.mjs')}: /plugins/0: plugin "./typo.mjs": TypoPlugin failed to apply: host.hooks has no hook "admitValidat" (did you mean "admitValidate"?); the hooks are flags, configure,`), error.message);
   });
 
   it('says how to tap the sign hook map when a signer taps it as a hook', async () => {
@@ -59,7 +59,7 @@ describe('config-file plugins that fail at start-up', () => {
       'plat.config.mjs': config("'./map.mjs'"),
       'map.mjs': "export default { name: 'MapSigner', apply(host) { host.hooks.sign.tapPromise('MapSigner', async () => undefined); } };\n",
     });
-    assertStartupError(error, `${path.join(dir, 'plat.config.mjs')}: /plugins/0: plugin "./map.mjs": plugin MapSigner failed to apply: host.hooks.sign is keyed by signerName: tap host.hooks.sign.for('<signerName>').tapPromise(name, fn), not host.hooks.sign.tapPromise`);
+    assertStartupError(error, `${path.join(dir, 'plat.config.mjs')}: /plugins/0: plugin "./map.mjs": MapSigner failed to apply: host.hooks.sign is keyed by signerName: tap host.hooks.sign.for('<signerName>').tapPromise(name, fn), not host.hooks.sign.tapPromise`);
   });
 
   it('refuses an async apply, naming the plugin, whether it rejects or not', async () => {
@@ -67,7 +67,7 @@ describe('config-file plugins that fail at start-up', () => {
       'plat.config.mjs': config("'./async.mjs'"),
       'async.mjs': "export default { name: 'AsyncPlugin', async apply() { throw new Error('async boom'); } };\n",
     });
-    assertStartupError(error, `${path.join(dir, 'plat.config.mjs')}: /plugins/0: plugin "./async.mjs": plugin AsyncPlugin failed to apply: apply returned a Promise: apply must tap its hooks before it returns (an async apply's taps come too late, its errors unnamed); do asynchronous set-up in an async factory or in a start tap`);
+    assertStartupError(error, `${path.join(dir, 'plat.config.mjs')}: /plugins/0: plugin "./async.mjs": AsyncPlugin failed to apply: apply returned a Promise: apply must tap its hooks before it returns (an async apply's taps come too late, its errors unnamed); do asynchronous set-up in an async factory or in a start tap`);
   });
 
   it('names them when its configure tap throws', async () => {

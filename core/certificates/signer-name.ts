@@ -1,7 +1,7 @@
 // ValidateSignerName (k8s-behaviour §1.2 step 4), with the project decision of §0 item 1: the
 // well-known signers live under the single-label domain `platform`, which upstream's
 // "at least two segments" rule would reject, so that one rule is skipped for exactly `platform`.
-import { fieldError, goQuote, type FieldError } from '../../core/api/field-errors.js';
+import { fieldError, goQuote, type FieldError } from '../api/field-errors.js';
 
 const DNS1123_LABEL_MAX = 63;
 const DNS1123_SUBDOMAIN_MAX = 253;
