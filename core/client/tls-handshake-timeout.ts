@@ -2,7 +2,8 @@
 // 10 s (TLSHandshakeTimeout), then fails the request with `net/http: TLS handshake timeout`, which
 // kubectl shows as `Unable to connect to the server: net/http: TLS handshake timeout`. Node's TLS
 // has no such limit: a server that took the connection and never answered (a hung process, the
-// wrong port) held a request, a `plat csr wait` and a node agent's bootstrap for good.
+// wrong port) held a `plat csr` command (no --request-timeout by default) for good, and the other
+// clients until their 30 s idle limit.
 import https from 'node:https';
 import type { Duplex } from 'node:stream';
 import type tls from 'node:tls';

@@ -25,25 +25,26 @@ export function exists(file: string): boolean {
   }
 }
 
-export const existingCertificate = (file: string): CommandError =>
-  new CommandError(`${file} already exists; remove it or choose another --name or --out-dir (an existing certificate is never replaced)`);
+/** `choices`: what the command lets its user choose instead (`--name or --out-dir`). */
+export const existingCertificate = (file: string, choices = '--out-dir'): CommandError =>
+  new CommandError(`${file} already exists; remove it or choose another ${choices} (an existing certificate is never replaced)`);
 
 /** Refuses, before anything is sent or waited for, a certificate file that is already there. */
-export function refuseExistingCertificate(file: string): void {
-  if (exists(file)) throw existingCertificate(file);
+export function refuseExistingCertificate(file: string, choices?: string): void {
+  if (exists(file)) throw existingCertificate(file, choices);
 }
 
 /**
  * Writes `cert` (PEM) to `file` when it is the certificate of `key` (none known: of whatever key),
  * and only where nothing is.
  */
-export async function writeIssuedCertificate(file: string, cert: Uint8Array, key: { pem: string | Uint8Array; file: string } | undefined): Promise<void> {
+export async function writeIssuedCertificate(file: string, cert: Uint8Array, key: { pem: string | Uint8Array; file: string } | undefined, choices?: string): Promise<void> {
   const problem = key ? x509KeyPairProblem(cert, key.pem) : undefined;
   if (problem) throw new CommandError(`the issued certificate and the private key in ${key!.file} are not a pair: ${problem.reason}; ${file} was not written`);
   try {
     await writeFileAtomic(file, cert, 0o644, { exclusive: true });
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'EEXIST') throw existingCertificate(file);
+    if ((e as NodeJS.ErrnoException).code === 'EEXIST') throw existingCertificate(file, choices);
     throw new CommandError(`cannot write the certificate ${file}: ${ERRNO_TEXT[(e as NodeJS.ErrnoException).code ?? ''] ?? (e as Error).message}`);
   }
 }

@@ -57,7 +57,8 @@ function flagsOf(argv: readonly string[]): Flags {
   return f;
 }
 
-const existingKey = (keyFile: string) => new CommandError(`${keyFile} already exists; remove it or choose another --name or --out-dir (an existing private key is never replaced)`);
+const CHOICES = '--name or --out-dir';
+const existingKey = (keyFile: string) => new CommandError(`${keyFile} already exists; remove it or choose another ${CHOICES} (an existing private key is never replaced)`);
 
 /** Tries for a generated name that is taken (by a key file here, or a CSR on the server). */
 const NAME_ATTEMPTS = 8;
@@ -82,7 +83,7 @@ export async function csrCreate(argv: readonly string[], stdout: (text: string) 
   // An existing key is never replaced (it may be the key of a certificate in use), nor with --wait
   // a certificate: with --name the request is then not even sent.
   if (given && exists(keyFileOf(dir, given))) throw existingKey(keyFileOf(dir, given));
-  if (given && wait) refuseExistingCertificate(certificateFileOf(dir, given));
+  if (given && wait) refuseExistingCertificate(certificateFileOf(dir, given), CHOICES);
   const client = openClient(f);
   try {
     let created: Csr | undefined;
@@ -92,7 +93,7 @@ export async function csrCreate(argv: readonly string[], stdout: (text: string) 
       name = given || generatedName('csr-');
       keyFile = keyFileOf(dir, name);
       if (!given && wait && exists(certificateFileOf(dir, name))) {
-        if (attempt >= NAME_ATTEMPTS) throw existingCertificate(certificateFileOf(dir, name));
+        if (attempt >= NAME_ATTEMPTS) throw existingCertificate(certificateFileOf(dir, name), CHOICES);
         continue;
       }
       try {
@@ -143,7 +144,7 @@ export async function csrCreate(argv: readonly string[], stdout: (text: string) 
       timeoutHint: `the request stays: \`plat csr wait ${name} --out-dir ${dir}\` writes its certificate next to the key once it is issued`,
     }));
     const certFile = certificateFileOf(dir, name);
-    await writeIssuedCertificate(certFile, wireBytes(done.status?.certificate), { pem: key.privateKeyPem, file: keyFile });
+    await writeIssuedCertificate(certFile, wireBytes(done.status?.certificate), { pem: key.privateKeyPem, file: keyFile }, CHOICES);
     out(`certificate written to ${certFile}\n`);
     if (format) objectPrinter(format, stdout)(done);
     return 0;
