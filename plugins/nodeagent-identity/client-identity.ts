@@ -22,6 +22,8 @@ import { defaultUserAgent } from '../../core/client/user-agent.js';
 import { anonymousClientConfig, loadClientConfig } from './client-config.js';
 import { followClientFiles } from './client-files.js';
 import { clientTemplate } from './serving-template.js';
+import { goTime } from '../../core/go-time-text.js';
+import { formatDuration } from '../../core/flags/duration.js';
 
 export interface ClientIdentityOptions {
   readonly version: string;
@@ -67,11 +69,19 @@ export async function runClientIdentity(ctx: NodeAgentContext, o: ClientIdentity
   // With rotation, the node's client is rest.AnonymousClientConfig of clientConfig with the
   // manager's certificate (buildKubeletClientConfig): a token or an impersonation there is not sent.
   const nodeConfig = ctx.config.rotateCertificates ? anonymousClientConfig(clientConfig) : clientConfig;
+  // With rotation, upstream's transport (UpdateTransport) says when it closes its connections for a
+  // new certificate: each one the manager puts in force after the one it started with, which is
+  // none when bootstrapping.
+  const rotationDetected = () => {
+    if (ctx.config.rotateCertificates) log.info('Certificate rotation detected, shutting down client connections to start using new credentials');
+  };
   const publish = (pair: StoredPair) => {
     if (!api) {
+      if (bootstrapping) rotationDetected();
       api = new RestClient({ ...nodeConfig, clientCert: pair.certPem, clientKey: pair.keyPem }, clientOptions);
       ctx.api.set(api);
     } else {
+      rotationDetected();
       api.setClientCertificate(pair.certPem, pair.keyPem);
       ctx.api.set(api);
     }
@@ -134,6 +144,9 @@ export async function runClientIdentity(ctx: NodeAgentContext, o: ClientIdentity
   const stop = new AbortController();
   const onAbort = () => stop.abort();
   signal.addEventListener('abort', onAbort, { once: true });
+  // Told to stop while the kubeconfig was read (a SIGTERM just after start, another subsystem that
+  // failed): the listener came too late for it, and the bootstrap must not send a CSR now.
+  if (signal.aborted) stop.abort();
   const watchdog = startWatchdog(() => manager.current(), () => healthy, o, now, log);
   try {
     if (ctx.config.rotateCertificates) {
@@ -143,6 +156,7 @@ export async function runClientIdentity(ctx: NodeAgentContext, o: ClientIdentity
       const once = new AbortController();
       const stopOnce = () => once.abort();
       stop.signal.addEventListener('abort', stopOnce, { once: true });
+      if (stop.signal.aborted) stopOnce();
       const unsubscribe = ctx.api.onChange(stopOnce);
       if (!ctx.api.isSet()) await manager.run(once.signal);
       unsubscribe();
@@ -183,7 +197,8 @@ function startWatchdog(current: () => StoredPair | undefined, healthy: () => boo
     if (current()) { missingSince = undefined; return; }
     missingSince ??= now().getTime();
     if (now().getTime() - missingSince <= limit) return;
-    const fields = { lastCertificateAvailabilityTime: new Date(missingSince).toISOString(), shutdownThreshold: `${Math.round(limit / 1000)}s` };
+    // As klog prints upstream's time.Time and time.Duration values.
+    const fields = { lastCertificateAvailabilityTime: goTime(new Date(missingSince)), shutdownThreshold: formatDuration(limit) };
     if (healthy()) {
       log.error('No valid client certificate is found and the server API is responsive, exiting.', fields);
       o.exit(`the node has had no valid client certificate for more than ${fields.shutdownThreshold}`);

@@ -14,6 +14,8 @@ import type { Slot } from '../../core/nodeagent/slot.js';
 import { LEASE_RESOURCE, NODE_LEASE_NAMESPACE, NODE_RESOURCE, type Node } from '../../core/nodes/node-object.js';
 import { ApiCalls, type Heartbeat } from './api-calls.js';
 import { jitterUntil, type Clock } from './clock.js';
+import { goClientErrorText } from '../../core/client/go-url-error.js';
+import { formatDuration } from '../../core/flags/duration.js';
 
 export const RENEW_INTERVAL_FRACTION = 0.25;
 const MAX_UPDATE_RETRIES = 5;
@@ -34,7 +36,8 @@ export interface LeaseDeps {
   readonly logger: Logger;
 }
 
-const errText = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+// client-go's words for a request that got no answer (`Get "<url>": dial tcp ...`), as upstream logs it.
+const errText = (e: unknown): string => goClientErrorText(e);
 const leases = { ...LEASE_RESOURCE, namespace: NODE_LEASE_NAMESPACE };
 
 export class NodeLeaseController {
@@ -78,7 +81,7 @@ export class NodeLeaseController {
       } catch (e) {
         if (signal.aborted) return { created: false };
         sleep = Math.min(2 * sleep, MAX_BACKOFF_MS);
-        this.d.logger.error('Failed to ensure lease exists, will retry', { interval: `${sleep}ms`, err: errText(e) });
+        this.d.logger.error('Failed to ensure lease exists, will retry', { interval: formatDuration(sleep), err: errText(e) });
         await this.d.clock.sleep(sleep, signal);
         if (signal.aborted) return { created: false };
       }

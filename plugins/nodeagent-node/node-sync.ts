@@ -16,6 +16,7 @@ import type { Clock } from './clock.js';
 import { initialNode, reconcileAttachDetachAnnotation, restoreRequiredLabels, updateDefaultLabels, type NodeInputs } from './initial-node.js';
 import { nodeStatusHasChanged, setNodeStatus } from './node-status.js';
 import { nodeStatusPatch } from './status-patch.js';
+import { goClientErrorText } from '../../core/client/go-url-error.js';
 
 const SMP = 'application/strategic-merge-patch+json';
 const NODE_STATUS_UPDATE_RETRY = 5;
@@ -33,7 +34,8 @@ export interface NodeSyncDeps {
   readonly logger: Logger;
 }
 
-const errText = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+// client-go's words for a request that got no answer (`Get "<url>": dial tcp ...`), as upstream logs it.
+const errText = (e: unknown): string => goClientErrorText(e);
 const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
 
 /** PatchNodeStatus: the patch taking `original` to `updated`, sent to nodes/status. */

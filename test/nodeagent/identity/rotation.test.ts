@@ -15,6 +15,7 @@ import { startAgentInProcess, type InProcessAgent } from '../../helpers/nodeagen
 import { runOpenssl } from '../../helpers/openssl.js';
 import { startInProcess, tempDir, type RunningPlat } from '../../helpers/plat.js';
 import { identityPlugin } from '../../../plugins/nodeagent-identity/index.js';
+import { Logs } from '../../csrsigning/support.js';
 
 describe('node agent client certificate rotation', () => {
   let plat: RunningPlat;
@@ -25,10 +26,11 @@ describe('node agent client certificate rotation', () => {
 
   it('rotates before expiry; both certificates verify; the API client presents the new one', async () => {
     const token = await createBootstrapToken(plat.admin);
+    const logs = new Logs();
     const caFile = path.join(plat.dataDir, 'pki', 'ca.crt');
     const dirs = await agentDirs(path.join(root, 'r1'), plat.url, caFile, token, {});
     agent = await startAgentInProcess(['--config', dirs.config, '--hostname-override', 'r1', '--node-ip', '127.0.0.1', '--cert-dir', dirs.certDir,
-      '--platconfig', dirs.kubeconfig, '--bootstrap-kubeconfig', dirs.bootstrap], { cwd: dirs.dir, identity: identityPlugin({ random: () => 0 }) });
+      '--platconfig', dirs.kubeconfig, '--bootstrap-kubeconfig', dirs.bootstrap], { cwd: dirs.dir, identity: identityPlugin({ random: () => 0 }), logger: logs.logger });
     const current = path.join(dirs.certDir, 'nodeagent-client-current.pem');
     const certOf = (pem: string) => new X509Certificate(pem);
     const seen: string[] = [];
@@ -59,5 +61,7 @@ describe('node agent client certificate rotation', () => {
     assert.equal(review.status.userInfo.username, 'system:node:r1');
     const id = review.status.userInfo.extra?.['authentication.platform/credential-id']?.[0];
     assert.equal(id, `X509SHA256=${c2.fingerprint256.replace(/:/g, '').toLowerCase()}`);
+    // Upstream's transport line, for the bootstrap's certificate and for the rotated one.
+    assert.equal(logs.count('Certificate rotation detected, shutting down client connections to start using new credentials'), 2, logs.lines.join('\n'));
   });
 });

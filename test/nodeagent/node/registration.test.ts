@@ -295,6 +295,39 @@ describe('the heartbeat client', () => {
   });
 });
 
+describe('the heartbeat loops\' log lines', () => {
+  // Upstream logs client-go's error (url.Error: `Get "<url>": dial tcp ...: connect: connection
+  // refused`) and the retry interval as a Go duration, as klog prints them.
+  it('say a refused connection and the retry interval in client-go\'s and Go\'s words', { timeout: 30_000 }, async () => {
+    const closed = net.createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', () => r()));
+    const port = (closed.address() as import('node:net').AddressInfo).port;
+    await new Promise<void>((r) => closed.close(() => r()));
+    const client = new RestClient({ server: new URL(`http://127.0.0.1:${port}`) }, { qps: 0 });
+    const logs: string[] = [];
+    const ac = new AbortController();
+    let done: Promise<void> | undefined;
+    try {
+      const ctx = nodeAgentTestContext({
+        nodeName: 'hb-2', flags: nodeFlags(['--node-ip=192.0.2.21']), config: { nodeStatusUpdateFrequency: '1s', registerNode: false },
+        logger: createLogger({ verbosity: 4, write: (l) => logs.push(l) }),
+      });
+      ctx.api.set(client);
+      const sub = nodeSubsystem(ctx, { version: '0.1.0', clock: new ManualClock(), random: () => 0, network: fakeNetwork(), machine: async () => fakeMachine() });
+      done = sub.run(ac.signal);
+      const refused = `dial tcp 127.0.0.1:${port}: connect: connection refused`;
+      const lease = `Get \\"http://127.0.0.1:${port}/apis/coordination.platform/v1/namespaces/plat-node-lease/leases/hb-2?timeout=1s\\": ${refused}`;
+      const node = `error getting node \\"hb-2\\": Get \\"http://127.0.0.1:${port}/api/v1/nodes/hb-2?timeout=1s\\": ${refused}`;
+      await eventually(() => (logs.some((l) => l.includes(`Failed to ensure lease exists, will retry interval="200ms" err="${lease}"`))
+        && logs.some((l) => l.includes(`Error updating node status, will retry err="${node}"`)) ? true : undefined), `both heartbeats to fail:\n${logs.join('\n')}`);
+    } finally {
+      ac.abort();
+      await done;
+      client.close();
+    }
+  });
+});
+
 describe('reconciling an existing Node', () => {
   it('logs upstream\'s words when the reconciling patch fails, and reports the registration as not done', async () => {
     const server = await startScriptedServer();
