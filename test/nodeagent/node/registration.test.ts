@@ -257,6 +257,16 @@ describe('stopping the node subsystem', () => {
   });
 });
 
+/** The node subsystem without registration, heartbeats every second on a manual clock, its log lines into `logs`. */
+function runHeartbeats(nodeName: string, nodeIp: string, client: RestClient, logs: string[], signal: AbortSignal): Promise<void> {
+  const ctx = nodeAgentTestContext({
+    nodeName, flags: nodeFlags([`--node-ip=${nodeIp}`]), config: { nodeStatusUpdateFrequency: '1s', registerNode: false },
+    logger: createLogger({ verbosity: 4, write: (l) => logs.push(l) }),
+  });
+  ctx.api.set(client);
+  return nodeSubsystem(ctx, { version: '0.1.0', clock: new ManualClock(), random: () => 0, network: fakeNetwork(), machine: async () => fakeMachine() }).run(signal);
+}
+
 describe('the heartbeat client', () => {
   // A server that reads each request's first line and never answers. The REST client's own rate
   // limit lets one request through in a thousand seconds and it has no timeout: only the heartbeat
@@ -275,13 +285,7 @@ describe('the heartbeat client', () => {
     const ac = new AbortController();
     let done: Promise<void> | undefined;
     try {
-      const ctx = nodeAgentTestContext({
-        nodeName: 'hb-1', flags: nodeFlags(['--node-ip=192.0.2.20']), config: { nodeStatusUpdateFrequency: '1s', registerNode: false },
-        logger: createLogger({ verbosity: 4, write: (l) => logs.push(l) }),
-      });
-      ctx.api.set(client);
-      const sub = nodeSubsystem(ctx, { version: '0.1.0', clock: new ManualClock(), random: () => 0, network: fakeNetwork(), machine: async () => fakeMachine() });
-      done = sub.run(ac.signal);
+      done = runHeartbeats('hb-1', '192.0.2.20', client, logs, ac.signal);
       await eventually(() => (logs.some((l) => /Error updating node status, will retry .*error getting node .*hb-1.*: context deadline exceeded/.test(l))
         && logs.some((l) => /Failed to ensure lease exists, will retry .*context deadline exceeded/.test(l)) ? true : undefined), `both heartbeats to fail:\n${logs.join('\n')}`);
       assert.ok(requestLines.has('GET /api/v1/nodes/hb-1?timeout=1s HTTP/1.1'), [...requestLines].join('\n'));
@@ -308,13 +312,7 @@ describe('the heartbeat loops\' log lines', () => {
     const ac = new AbortController();
     let done: Promise<void> | undefined;
     try {
-      const ctx = nodeAgentTestContext({
-        nodeName: 'hb-2', flags: nodeFlags(['--node-ip=192.0.2.21']), config: { nodeStatusUpdateFrequency: '1s', registerNode: false },
-        logger: createLogger({ verbosity: 4, write: (l) => logs.push(l) }),
-      });
-      ctx.api.set(client);
-      const sub = nodeSubsystem(ctx, { version: '0.1.0', clock: new ManualClock(), random: () => 0, network: fakeNetwork(), machine: async () => fakeMachine() });
-      done = sub.run(ac.signal);
+      done = runHeartbeats('hb-2', '192.0.2.21', client, logs, ac.signal);
       const refused = `dial tcp 127.0.0.1:${port}: connect: connection refused`;
       const lease = `Get \\"http://127.0.0.1:${port}/apis/coordination.platform/v1/namespaces/plat-node-lease/leases/hb-2?timeout=1s\\": ${refused}`;
       const node = `error getting node \\"hb-2\\": Get \\"http://127.0.0.1:${port}/api/v1/nodes/hb-2?timeout=1s\\": ${refused}`;
