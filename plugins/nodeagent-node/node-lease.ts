@@ -37,7 +37,7 @@ export interface LeaseDeps {
 }
 
 // client-go's words for a request that got no answer (`Get "<url>": dial tcp ...`), as upstream logs it.
-const errText = (e: unknown): string => goClientErrorText(e);
+const errText = goClientErrorText;
 const leases = { ...LEASE_RESOURCE, namespace: NODE_LEASE_NAMESPACE };
 
 export class NodeLeaseController {

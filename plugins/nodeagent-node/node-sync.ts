@@ -35,7 +35,7 @@ export interface NodeSyncDeps {
 }
 
 // client-go's words for a request that got no answer (`Get "<url>": dial tcp ...`), as upstream logs it.
-const errText = (e: unknown): string => goClientErrorText(e);
+const errText = goClientErrorText;
 const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
 
 /** PatchNodeStatus: the patch taking `original` to `updated`, sent to nodes/status. */
