@@ -100,3 +100,14 @@ export function restoreSystemMeta(obj: ApiObject, old: ApiObject): void {
   if (o.deletionGracePeriodSeconds !== undefined && m.deletionGracePeriodSeconds === undefined) m.deletionGracePeriodSeconds = o.deletionGracePeriodSeconds;
   delete m.selfLink;
 }
+
+/**
+ * rest.WipeObjectMetaSystemFields: what a create's body says of these is the client's to say
+ * only in its own head. The create handler wipes them before admission; Store.create fills them.
+ */
+export function wipeObjectMetaSystemFields(obj: ApiObject): void {
+  const m = obj.metadata;
+  // The zero metav1.Time, which Go writes as null: an admission webhook sees it so.
+  m.creationTimestamp = null;
+  delete m.uid; delete m.deletionTimestamp; delete m.deletionGracePeriodSeconds; delete m.selfLink;
+}

@@ -69,6 +69,13 @@ export interface ResourceDefinition<T extends ApiObject = ApiObject> {
   /** Schema description shown by `kubectl explain`. */
   readonly description: string;
   readonly strategy: Strategy<T>;
+  /**
+   * The kind's v1 defaulting, and what its conversion to the internal version does (a Secret's
+   * stringData), which upstream's decoder runs: the store runs it before mutating admission, so
+   * webhooks see the defaults, and again on what mutating admission left, as the webhook
+   * dispatcher decodes and defaults a patched object.
+   */
+  defaults?(obj: T): void;
   readonly subresources?: readonly SubresourceDefinition<T>[];
   /** Field-selector values beyond `metadata.name` (and `metadata.namespace`): `spec.signerName`. */
   selectableFields?(obj: T): Record<string, string>;

@@ -23,6 +23,7 @@ import type { ResourceDefinition } from './resource.js';
 import type { Strategy, StrategyContext } from './strategy.js';
 import { invalidObjErrorText, uidPreconditionFailed } from './precondition-failed.js';
 import { pathSegmentNameErrors, restoreSystemMeta, validateObjectMeta, validateObjectMetaUpdate } from './object-meta.js';
+import { ensureNamespaceMatches } from './namespace-match.js';
 import { isPluginFailure, refusalReason } from '../admission/plugin-failure.js';
 import { admissionAnnotations, type AnnotationTarget } from '../admission/annotations.js';
 import { runningTap } from '../running-tap.js';
@@ -308,9 +309,11 @@ export class ResourceStore {
   }
 
   async create(ctx: RequestContext, input: ApiObject): Promise<ApiObject> {
+    this.def.defaults?.(input);
     const mutate = this.#admission('CREATE', ctx, '', input.metadata.name ?? '', input, undefined);
     await this.#admit('admitMutate', mutate);
     const obj = mutate.object ?? input;
+    if (obj !== input) this.def.defaults?.(obj);
     const meta = obj.metadata;
     const now = this.#now();
     meta.uid = randomUUID();
@@ -318,8 +321,9 @@ export class ResourceStore {
     delete meta.deletionTimestamp;
     delete meta.deletionGracePeriodSeconds;
     delete meta.selfLink;
-    if (this.namespaced) meta.namespace = ctx.namespace || meta.namespace || '';
-    else delete meta.namespace;
+    // rest.BeforeCreate: a mutating webhook cannot move the object to another namespace.
+    ensureNamespaceMatches(this.namespaced, ctx.namespace, obj);
+    if (this.namespaced) meta.namespace ||= '';
     const generated = !meta.name && !!meta.generateName;
 
     for (let attempt = 0; ; attempt++) {
@@ -416,14 +420,6 @@ export class ResourceStore {
       const old = this.#own(kv);
       const next = typeof apply === 'function' ? structuredClone(await apply(structuredClone(old)))
         : apply.metadata.resourceVersion ? apply : structuredClone(apply);
-      const pinned = next.metadata.resourceVersion;
-      if (pinned && pinned !== old.metadata.resourceVersion) throw errors.staleResourceVersion(this.qualified, name);
-      if (!pinned && this.def.allowUnconditionalUpdate === false) {
-        // As upstream's Store.Update: the uint64 0 Go prints as 0x0, the resource as the kind.
-        throw errors.invalid({ group: this.def.group, kind: this.def.plural }, name, [
-          { type: 'FieldValueInvalid', field: 'metadata.resourceVersion', message: 'Invalid value: 0x0: must be specified for an update' },
-        ]);
-      }
       const prepared = await this.#prepareUpdate(ctx, subresource, next, old);
       if (prepared.unchanged) return { object: old, created: false };
       if (ctx.dryRun) return { object: prepared.out!, created: false };
@@ -466,11 +462,25 @@ export class ResourceStore {
   async #prepareUpdate(ctx: RequestContext, subresource: string, input: ApiObject, old: ApiObject):
     Promise<{ unchanged: boolean; out: ApiObject | undefined; completesDeletion: boolean; stored: JsonText | undefined }> {
     const strategy = this.#strategy(subresource);
+    this.def.defaults?.(input);
     const mutate = this.#admission('UPDATE', ctx, subresource, old.metadata.name ?? '', input, old);
     await this.#admit('admitMutate', mutate);
     const obj = mutate.object ?? input;
-    if (this.namespaced) obj.metadata.namespace = obj.metadata.namespace ?? old.metadata.namespace ?? '';
-    else delete obj.metadata.namespace;
+    if (obj !== input) this.def.defaults?.(obj);
+    // Store.Update compares versions after UpdatedObject, which runs mutating admission: a webhook
+    // that changes metadata.resourceVersion makes the update a conflict, as the client's own would.
+    const pinned = obj.metadata.resourceVersion;
+    const name = old.metadata.name ?? '';
+    if (pinned && pinned !== old.metadata.resourceVersion) throw errors.staleResourceVersion(this.qualified, name);
+    if (!pinned && this.def.allowUnconditionalUpdate === false) {
+      // As upstream's Store.Update: the uint64 0 Go prints as 0x0, the resource as the kind.
+      throw errors.invalid({ group: this.def.group, kind: this.def.plural }, name, [
+        { type: 'FieldValueInvalid', field: 'metadata.resourceVersion', message: 'Invalid value: 0x0: must be specified for an update' },
+      ]);
+    }
+    // rest.BeforeUpdate: nor can it move the object to another namespace.
+    ensureNamespaceMatches(this.namespaced, ctx.namespace, obj);
+    if (this.namespaced) obj.metadata.namespace ||= old.metadata.namespace ?? '';
     obj.metadata.resourceVersion = old.metadata.resourceVersion!;
     const sctx = this.#strategyContext(ctx, subresource);
     // As rest.BeforeUpdate: the stored generation first, so that a strategy may bump it.

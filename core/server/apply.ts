@@ -8,7 +8,7 @@ import type { ApiObject } from '../api/meta.js';
 import { applyMergePatch } from '../api/patch/merge-patch.js';
 import { isJsonObject } from '../api/patch/json-value.js';
 import { checkName } from './check-name.js';
-import { ensureNamespaceMatches } from './namespace-match.js';
+import { ensureNamespaceMatches } from '../registry/namespace-match.js';
 import type { PatchInput } from './patch.js';
 import { decodeObject } from './rest.js';
 import { fromWireGroup } from './wire-alias.js';
@@ -25,7 +25,7 @@ export async function applyConfiguration(p: PatchInput, patch: unknown): Promise
     throw errors.badRequest('metadata.managedFields must be nil');
   }
   // Upstream runs UnmarshalStrict after the merge, so merge errors come first.
-  const duplicates = p.validation === 'Ignore' ? [] : yamlDuplicateKeys(p.body.toString('utf8'));
+  const duplicates = p.validation === 'Ignore' ? [] : yamlDuplicateKeys(p.body);
   const strict = (local: string[]): void => {
     if (duplicates.length === 0) return;
     if (p.validation === 'Strict') throw errors.badRequest(`error strict decoding YAML: ${yamlStrictError(duplicates)}`);
@@ -33,7 +33,7 @@ export async function applyConfiguration(p: PatchInput, patch: unknown): Promise
   };
   const finish = (obj: ApiObject, local: string[]): ApiObject => {
     p.warnings.push(...local);
-    ensureNamespaceMatches(store, p.ctx.namespace, obj);
+    ensureNamespaceMatches(store.namespaced, p.ctx.namespace, obj);
     checkName(obj, p.name);
     return obj;
   };

@@ -2,6 +2,7 @@
 import { IncomingMessage } from 'node:http';
 import type { Http2ServerRequest } from 'node:http2';
 import { yaml } from '../yaml-module.js';
+import { isYamlMediaType, parsedOffThread } from './yaml-off-thread.js';
 import { errors } from '../api/errors.js';
 import { interpretError } from '../api/go-decode-errors.js';
 import { goJsonSyntaxError, MAX_NESTING_DEPTH } from '../api/go-json-syntax.js';
@@ -62,8 +63,13 @@ export class BodySyntaxError extends Error {
 
 /** Parses JSON (or YAML, as upstream reads it, for application/yaml and apply patches). Returns the value and the JSON text when it was JSON. */
 export function parseDocument(body: Buffer, type: string): { value: unknown; json?: string } {
+  if (isYamlMediaType(type)) {
+    const done = parsedOffThread(body);
+    if (done?.syntaxError !== undefined) throw new BodySyntaxError(done.syntaxError, true);
+    if (done) return { value: done.value };
+  }
   const text = body.toString('utf8');
-  if (type === 'application/yaml' || type === 'application/apply-patch+yaml') {
+  if (isYamlMediaType(type)) {
     try {
       const value: unknown = yaml().parse(text, { ...GO_YAML, uniqueKeys: false, intAsBigInt: false });
       return { value };

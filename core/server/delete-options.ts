@@ -11,6 +11,7 @@ import { scanJsonText } from '../api/schema-fields.js';
 import { queryBool, queryInt64 } from '../registry/list-options.js';
 import type { JsonSchema } from '../registry/resource.js';
 import { decodeBody, mediaType, readBody } from './body.js';
+import { parseYamlOffThread } from './yaml-off-thread.js';
 import { optionsInvalid } from './options-invalid.js';
 import { typeChecker } from './type-checkers.js';
 
@@ -53,7 +54,9 @@ export const META_MEDIA_TYPES: readonly string[] = [...JSON_TYPES, PROTOBUF_MEDI
  */
 export async function readDeleteOptions(ctx: Context, query: URLSearchParams, accepted: readonly string[]): Promise<DeleteOptions> {
   const raw = await readBody(ctx.req);
-  const opts = raw.length ? fromBody(raw, mediaType(ctx.get('content-type') || undefined), accepted) : fromQuery(query);
+  const type = mediaType(ctx.get('content-type') || undefined);
+  if (accepted.includes(type)) await parseYamlOffThread(raw, type, ctx.state.signal as AbortSignal | undefined);
+  const opts = raw.length ? fromBody(raw, type, accepted) : fromQuery(query);
   validate(opts);
   return opts;
 }

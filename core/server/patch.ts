@@ -12,7 +12,7 @@ import type { RequestContext, ResourceStore } from '../registry/store.js';
 import { isJsonObject } from '../api/patch/json-value.js';
 import { APPLY_PATCH, decodePatch } from './patch-decode.js';
 import { decodeObject } from './rest.js';
-import { ensureNamespaceMatches } from './namespace-match.js';
+import { ensureNamespaceMatches } from '../registry/namespace-match.js';
 import { applyConfiguration } from './apply.js';
 import { checkName } from './check-name.js';
 import type { FieldValidation } from './write-options.js';
@@ -64,7 +64,7 @@ export async function applyPatchBody(p: PatchInput): Promise<{ object: ApiObject
     if (p.aliasApiVersion && isJsonObject(patched)) fromWireGroup(store, patched as ApiObject, p.aliasApiVersion);
     const obj = decodeObject(store, patched, undefined, p.validation, local, { fail: invalidPatch, priorStrictErrors: strictErrors, numbers });
     p.warnings.push(...local);
-    ensureNamespaceMatches(store, p.ctx.namespace, obj);
+    ensureNamespaceMatches(store.namespaced, p.ctx.namespace, obj);
     checkName(obj, p.name);
     return obj;
   });

@@ -19,9 +19,11 @@ import { escapeFieldValue, parseFieldSelector } from '../api/selectors/field-sel
 import type { RequestContext, ResourceStore } from '../registry/store.js';
 import { writeOptionsOf, type RequestOptions } from '../admission/options.js';
 import { decodeBody, mediaType, readBody } from './body.js';
+import { parseYamlOffThread } from './yaml-off-thread.js';
 import { requestAuditOf } from '../audit/request-audit.js';
 import { isDryRun, META_MEDIA_TYPES, readDeleteOptions } from './delete-options.js';
-import { ensureNamespaceMatches } from './namespace-match.js';
+import { ensureNamespaceMatches } from '../registry/namespace-match.js';
+import { wipeObjectMetaSystemFields } from '../registry/object-meta.js';
 import { negotiateOutput, negotiateWatchOutput } from './output-media-type.js';
 import { isPrettyPrint } from './pretty-print.js';
 import { applyPatchBody, PATCH_TYPES } from './patch.js';
@@ -160,6 +162,7 @@ async function readObject(ctx: Context, target: ResourceStore | BodyKind, valida
     throw errors.unsupportedMediaType(type, ['application/json', 'application/yaml', ...(decodeProtobuf ? [PROTOBUF_MEDIA_TYPE] : [])]);
   }
   const raw = await readBody(ctx.req);
+  await parseYamlOffThread(raw, type, ctx.state.signal as AbortSignal | undefined);
   const doc = decodeBody(raw, type, (cause) => errors.badRequest(unrecognizedMessage(t.kind, cause, raw)));
   const obj = decodeObject(t, doc.value, doc.json, validation, warnings);
   requestAuditOf(ctx)?.logRequestObject(obj);
@@ -265,15 +268,12 @@ export async function serveResource(ctx: Context, store: ResourceStore, info: Re
         const { dryRun, validation } = validateWriteOptions('CreateOptions', query);
         const obj = await readObject(ctx, body, validation, warnings, store.def.decodeProtobuf?.bind(store.def));
         if (aliasApiVersion) fromWireGroup(store, obj, aliasApiVersion);
-        ensureNamespaceMatches(store, info.namespace, obj);
+        // The create handler's WipeObjectMetaSystemFields and EnsureObjectNamespaceMatchesRequestNamespace,
+        // before admission: a mutating webhook sees the namespace and none of the client's system
+        // fields (the reviews' "metadata must be empty" is checked after).
+        wipeObjectMetaSystemFields(obj);
+        ensureNamespaceMatches(store.namespaced, info.namespace, obj);
         if (store.def.review) {
-          // The create handler's WipeObjectMetaSystemFields and
-          // EnsureObjectNamespaceMatchesRequestNamespace, before admission: the store does the same
-          // for what it keeps, and the reviews' "metadata must be empty" is checked after.
-          const meta = obj.metadata;
-          for (const f of ['creationTimestamp', 'uid', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'selfLink'] as const) delete meta[f];
-          if (store.namespaced) meta.namespace = info.namespace;
-          else delete meta.namespace;
           // Answered, not stored: put in Go's key order here, as the store does with what it keeps.
           const answer = await finish(() => store.review(rctx(dryRun, writeOptionsOf(query)), obj));
           return respondObject(ctx, store, 201, goOrdered(answer, store.def.schema) as ApiObject, deps, form);
@@ -285,7 +285,7 @@ export async function serveResource(ctx: Context, store: ResourceStore, info: Re
         const { dryRun, validation } = validateWriteOptions('UpdateOptions', query);
         const obj = await readObject(ctx, body, validation, warnings, store.def.decodeProtobuf?.bind(store.def));
         if (aliasApiVersion) fromWireGroup(store, obj, aliasApiVersion);
-        ensureNamespaceMatches(store, info.namespace, obj);
+        ensureNamespaceMatches(store.namespaced, info.namespace, obj);
         checkName(obj, info.name);
         const result = await finish(() => store.update(rctx(dryRun, writeOptionsOf(query)), info.name, sub, obj));
         return respondObject(ctx, store, result.created ? 201 : 200, result.object, deps, form);
@@ -295,6 +295,7 @@ export async function serveResource(ctx: Context, store: ResourceStore, info: Re
         const type = mediaType(ctx.get('content-type') || undefined);
         if (!PATCH_TYPES.includes(type)) throw errors.unsupportedMediaType(type, PATCH_TYPES);
         const patchBody = await readBody(ctx.req);
+        await parseYamlOffThread(patchBody, type, ctx.state.signal as AbortSignal | undefined);
         requestAuditOf(ctx)?.logRequestPatch(patchAsSent(patchBody));
         const { dryRun, validation } = validateWriteOptions('PatchOptions', query, type);
         const result = await finish(() => applyPatchBody({

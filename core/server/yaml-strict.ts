@@ -5,8 +5,13 @@ import type { Node } from 'yaml';
 import { yaml } from '../yaml-module.js';
 import { GO_YAML } from '../api/go-yaml.js';
 import { goQuote } from '../api/field-errors.js';
+import { parsedOffThread } from './yaml-off-thread.js';
 
-export function yamlDuplicateKeys(text: string): string[] {
+/** A request body's found once already, where yaml-off-thread.ts parsed it. */
+export function yamlDuplicateKeys(body: Buffer | string): string[] {
+  const done = typeof body === 'string' ? undefined : parsedOffThread(body);
+  if (done && done.syntaxError === undefined) return done.duplicates;
+  const text = typeof body === 'string' ? body : body.toString('utf8');
   const lines = new (yaml().LineCounter)();
   const doc = yaml().parseDocument(text, { ...GO_YAML, uniqueKeys: false, lineCounter: lines });
   const out: string[] = [];

@@ -49,7 +49,10 @@ export function applyPatch(obj: ApiObject, operations: unknown[], schema: JsonSc
   try {
     patched = applyJsonPatch(obj, operations);
   } catch (e) {
-    throw internal(isStatusError(e) ? e.status.message ?? '' : (e as Error).message);
+    // The json-patch library's own words: the PATCH handler's 422 keeps them off the wire (on
+    // `cause`), the dispatcher's NewInternalError(err) carries them.
+    if (!isStatusError(e)) throw internal((e as Error).message);
+    throw internal(typeof e.cause === 'string' ? e.cause : e.status.message ?? '');
   }
   if (typeof patched !== 'object' || patched === null || Array.isArray(patched)) {
     throw internal(`json: cannot unmarshal ${Array.isArray(patched) ? 'array' : typeof patched} into Go value of type struct`);

@@ -21,12 +21,10 @@ const AGE_COLUMN: TableColumn = { name: 'Age', type: 'string', format: '', prior
 function strategy(mutating: boolean): Strategy<WebhookConfiguration> {
   return {
     prepareForCreate(_ctx, obj) {
-      applyDefaults(obj, mutating);
       obj.metadata.generation = 1;
     },
     validate: (_ctx, obj) => validateConfiguration(obj, mutating),
     prepareForUpdate(_ctx, obj, old) {
-      applyDefaults(obj, mutating);
       // Upstream's strategy: a change of the webhooks is a new generation.
       if (!isDeepStrictEqual(obj.webhooks ?? [], old.webhooks ?? [])) obj.metadata.generation = (old.metadata.generation ?? 0) + 1;
     },
@@ -46,6 +44,7 @@ function definition(kind: WebhookKind): ResourceDefinition<WebhookConfiguration>
     schema: mutating ? mutatingConfigurationSchema : validatingConfigurationSchema,
     description: mutating ? MUTATING_DESCRIPTION : VALIDATING_DESCRIPTION,
     strategy: strategy(mutating),
+    defaults: (obj) => applyDefaults(obj, mutating),
     table: {
       columns: [NAME_COLUMN, WEBHOOKS_COLUMN, AGE_COLUMN],
       cells: (obj, now) => [obj.metadata.name ?? '', Array.isArray(obj.webhooks) ? obj.webhooks.length : 0, age(obj.metadata.creationTimestamp, now)],

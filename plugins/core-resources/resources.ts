@@ -216,7 +216,7 @@ const CONFIG_KEY = new RegExp(`^${CONFIG_KEY_FMT}$`);
 const CONFIG_KEY_MSG = "a valid config key must consist of alphanumeric characters, '-', '_' or '.'";
 const MAX_SECRET_SIZE = 1024 * 1024;
 
-/** stringData overwrites data key by key (base64 of the UTF-8 text), then disappears; type defaults. */
+/** stringData overwrites data key by key (base64 of the UTF-8 text), then disappears (the conversion to internal); type defaults. */
 function normalizeSecret(obj: Secret): void {
   if (obj.stringData && typeof obj.stringData === 'object') {
     const data: Record<string, string> = { ...(obj.data ?? {}) };
@@ -250,9 +250,7 @@ function validateSecret(obj: Secret): FieldError[] {
 const IMMUTABLE_SET = 'field is immutable when `immutable` is set';
 
 const secretStrategy: Strategy<Secret> = {
-  prepareForCreate: (_ctx, obj) => normalizeSecret(obj),
   validate: (_ctx, obj) => validateSecret(obj),
-  prepareForUpdate: (_ctx, obj) => normalizeSecret(obj),
   // ValidateSecretUpdate: ValidateObjectMetaUpdate's core finalizer rule, the type, immutability,
   // then all of ValidateSecret.
   validateUpdate(_ctx, obj, old) {
@@ -274,6 +272,7 @@ export const secretResource: ResourceDefinition<Secret> = {
   group: '', version: 'v1', kind: 'Secret', listKind: 'SecretList', plural: 'secrets', singular: 'secret',
   scope: 'Namespaced', schema: secretSchema, description: SECRET_DESCRIPTION,
   strategy: secretStrategy,
+  defaults: normalizeSecret,
   selectableFields: (obj) => ({ type: obj.type ?? '' }),
   table: {
     columns: [NAME_COLUMN, column('Type', SECRET_TYPE_DESCRIPTION), column('Data', SECRET_DATA_DESCRIPTION), AGE_COLUMN],

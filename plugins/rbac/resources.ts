@@ -14,22 +14,16 @@ import { RBAC_GROUP, RBAC_VERSION, UPSTREAM_RBAC_GROUP, type ClusterRole, type R
 import { validateBinding, validateBindingUpdate, validateClusterRole, validateRole } from './validation.js';
 
 const roleStrategy: Strategy<Role> = {
-  prepareForCreate: (_ctx, obj) => normalizeRules(obj),
-  prepareForUpdate: (_ctx, obj) => normalizeRules(obj),
   validate: (_ctx, obj) => validateRole(obj),
   validateUpdate: (_ctx, obj) => validateRole(obj),
 };
 
 const clusterRoleStrategy: Strategy<ClusterRole> = {
-  prepareForCreate: (_ctx, obj) => normalizeRules(obj),
-  prepareForUpdate: (_ctx, obj) => normalizeRules(obj),
   validate: (_ctx, obj) => validateClusterRole(obj),
   validateUpdate: (_ctx, obj) => validateClusterRole(obj),
 };
 
 const bindingStrategy = (namespaced: boolean): Strategy<RoleBinding> => ({
-  prepareForCreate: (_ctx, obj) => defaultBinding(obj),
-  prepareForUpdate: (_ctx, obj) => defaultBinding(obj),
   validate: (_ctx, obj) => validateBinding(obj, namespaced),
   validateUpdate: (_ctx, obj, old) => validateBindingUpdate(obj, old, namespaced),
 });
@@ -41,23 +35,23 @@ const common = {
 
 export const roleResource: ResourceDefinition<Role> = {
   ...common, kind: 'Role', listKind: 'RoleList', plural: 'roles', singular: 'role', scope: 'Namespaced',
-  schema: roleSchema, description: ROLE_DESCRIPTION, strategy: roleStrategy, table: roleTable, decodeProtobuf: decodeRole,
+  schema: roleSchema, description: ROLE_DESCRIPTION, strategy: roleStrategy, defaults: normalizeRules, table: roleTable, decodeProtobuf: decodeRole,
 };
 
 export const clusterRoleResource: ResourceDefinition<ClusterRole> = {
   ...common, kind: 'ClusterRole', listKind: 'ClusterRoleList', plural: 'clusterroles', singular: 'clusterrole', scope: 'Cluster',
-  schema: clusterRoleSchema, description: CLUSTER_ROLE_DESCRIPTION, strategy: clusterRoleStrategy, table: roleTable, decodeProtobuf: decodeRole,
+  schema: clusterRoleSchema, description: CLUSTER_ROLE_DESCRIPTION, strategy: clusterRoleStrategy, defaults: normalizeRules, table: roleTable, decodeProtobuf: decodeRole,
 };
 
 export const roleBindingResource: ResourceDefinition<RoleBinding> = {
   ...common, kind: 'RoleBinding', listKind: 'RoleBindingList', plural: 'rolebindings', singular: 'rolebinding', scope: 'Namespaced',
-  schema: roleBindingSchema, description: ROLE_BINDING_DESCRIPTION, strategy: bindingStrategy(true), table: roleBindingTable,
+  schema: roleBindingSchema, description: ROLE_BINDING_DESCRIPTION, strategy: bindingStrategy(true), defaults: defaultBinding, table: roleBindingTable,
   decodeProtobuf: decodeBinding, fromWireGroup: bindingFromUpstreamGroup, toWireGroup: bindingToUpstreamGroup,
 };
 
 export const clusterRoleBindingResource: ResourceDefinition<RoleBinding> = {
   ...common, kind: 'ClusterRoleBinding', listKind: 'ClusterRoleBindingList', plural: 'clusterrolebindings', singular: 'clusterrolebinding',
-  scope: 'Cluster', schema: clusterRoleBindingSchema, description: CLUSTER_ROLE_BINDING_DESCRIPTION, strategy: bindingStrategy(false),
+  scope: 'Cluster', schema: clusterRoleBindingSchema, description: CLUSTER_ROLE_BINDING_DESCRIPTION, strategy: bindingStrategy(false), defaults: defaultBinding,
   table: clusterRoleBindingTable, decodeProtobuf: decodeBinding, fromWireGroup: bindingFromUpstreamGroup, toWireGroup: bindingToUpstreamGroup,
 };
 

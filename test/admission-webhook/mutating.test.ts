@@ -102,13 +102,22 @@ describe('MutatingAdmissionWebhook', () => {
     });
   });
 
-  it('a patch that does not apply is a 500 whatever the failure policy; an unreadable one follows the policy', async () => {
-    server.on('/no-path', (review) => jsonPatch(review, [{ op: 'remove', path: '/spec/nothing/here' }]));
-    await withConfiguration(plat.admin, M, 'no-path', [webhook(server, 'nopath.example.com', '/no-path', { failurePolicy: 'Ignore' })], async () => {
-      const r = await plat.admin.post(CSRS, csr('no-path'));
-      assert.equal(r.status, 500, r.text);
-      assert.match(r.json.message, /^Internal error occurred: /);
-    });
+  it('a patch that does not apply is a 500 whatever the failure policy, in json-patch\'s words; an unreadable one follows the policy', async () => {
+    // callAttrMutatingHook: apierrors.NewInternalError of what patchObj.Apply returned.
+    const failing: [unknown, string][] = [
+      [{ op: 'remove', path: '/metadata/nothing' }, "error in remove for path: '/metadata/nothing': Unable to remove nonexistent key: nothing: missing value"],
+      [{ op: 'test', path: '/spec/signerName', value: 'example.com/other' }, 'testing value /spec/signerName failed: test failed'],
+      [{ op: 'frob', path: '/spec' }, 'Unexpected kind: frob'],
+    ];
+    for (const [i, [op, text]] of failing.entries()) {
+      server.on('/no-path', (review) => jsonPatch(review, [op]));
+      await withConfiguration(plat.admin, M, 'no-path', [webhook(server, 'nopath.example.com', '/no-path', { failurePolicy: 'Ignore' })], async () => {
+        const r = await plat.admin.post(CSRS, csr(`no-path-${i}`));
+        assert.equal(r.status, 500, r.text);
+        assert.equal(r.json.message, `Internal error occurred: ${text}`);
+        assert.deepEqual(r.json.details.causes, [{ message: text }]);
+      });
+    }
     server.on('/garbage', (review) => answer(review, { allowed: true, patchType: 'JSONPatch', patch: Buffer.from('{not json').toString('base64') }));
     for (const policy of ['Fail', 'Ignore']) {
       await withConfiguration(plat.admin, M, 'garbage', [webhook(server, 'garbage.example.com', '/garbage', { failurePolicy: policy })], async () => {
@@ -170,6 +179,67 @@ describe('MutatingAdmissionWebhook', () => {
       const r = await plat.admin.post(CSRS, csr('rekinded'));
       assert.equal(r.status, 500, r.text);
       assert.equal(r.json.message, 'Internal error occurred: the kind in the data (Secret) does not match the expected kind (CertificateSigningRequest)');
+    });
+  });
+
+  describe('what a mutating webhook sees, and what it may not change', () => {
+    const SECRETS = '/api/v1/namespaces/default/secrets';
+    const rule = (operations: string[]) => ({ rules: [{ operations, apiGroups: [''], apiVersions: ['v1'], resources: ['secrets'] }] });
+
+    it('a create as the handler prepared it: the request\'s namespace, v1 defaults, no system fields from the client', async () => {
+      server.on('/see', (review) => allow(review));
+      await withConfiguration(plat.admin, M, 'see', [webhook(server, 'see.example.com', '/see', rule(['CREATE']))], async () => {
+        const r = await plat.admin.post(SECRETS, {
+          apiVersion: 'v1', kind: 'Secret', stringData: { a: 'b' },
+          metadata: { name: 'seen', uid: 'abc', creationTimestamp: '2020-01-01T00:00:00Z', selfLink: '/x' },
+        });
+        assert.equal(r.status, 201, r.text);
+        assert.notEqual(r.json.metadata.uid, 'abc');
+      });
+      // WipeObjectMetaSystemFields and EnsureObjectNamespaceMatchesRequestNamespace run before
+      // admission; the decoder's defaulting and conversion (type, stringData) before that.
+      const seen = server.reviewsFor('/see').at(-1).request.object;
+      assert.deepEqual(seen.metadata, { name: 'seen', namespace: 'default', creationTimestamp: null });
+      assert.equal(seen.type, 'Opaque');
+      assert.deepEqual(seen.data, { a: 'Yg==' });
+      assert.equal(seen.stringData, undefined);
+    });
+
+    it('what a patch removes is defaulted again, as the dispatcher decodes the patched object', async () => {
+      server.on('/untype', (review) => jsonPatch(review, [{ op: 'remove', path: '/type' }]));
+      await withConfiguration(plat.admin, M, 'untype', [webhook(server, 'untype.example.com', '/untype', rule(['CREATE']))], async () => {
+        const r = await plat.admin.post(SECRETS, { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'untyped' } });
+        assert.equal(r.status, 201, r.text);
+        assert.equal(r.json.type, 'Opaque');
+      });
+    });
+
+    it('a patch that moves the object to another namespace is refused, on create and on update', async () => {
+      assert.equal((await plat.admin.post(SECRETS, { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'stays' } })).status, 201);
+      server.on('/move', (review) => jsonPatch(review, [{ op: 'replace', path: '/metadata/namespace', value: 'kube-system' }]));
+      await withConfiguration(plat.admin, M, 'move', [webhook(server, 'move.example.com', '/move', rule(['CREATE', 'UPDATE']))], async () => {
+        for (const r of [
+          await plat.admin.post(SECRETS, { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'moved' } }),
+          await plat.admin.put(`${SECRETS}/stays`, { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'stays' }, data: { k: 'dg==' } }),
+        ]) {
+          assert.equal(r.status, 400, r.text);
+          assert.equal(r.json.reason, 'BadRequest');
+          assert.equal(r.json.message, 'the namespace of the provided object does not match the namespace sent on the request');
+        }
+      });
+      assert.equal((await plat.admin.get(`${SECRETS}/moved`)).status, 404);
+      assert.equal((await plat.admin.get(`${SECRETS}/stays`)).json.data, undefined);
+    });
+
+    it('a patch that changes metadata.resourceVersion makes the update a conflict, as Store.Update checks after admission', async () => {
+      assert.equal((await plat.admin.post(SECRETS, { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'versioned' } })).status, 201);
+      server.on('/rv', (review) => jsonPatch(review, [{ op: 'add', path: '/metadata/resourceVersion', value: '1' }]));
+      await withConfiguration(plat.admin, M, 'rv', [webhook(server, 'rv.example.com', '/rv', rule(['UPDATE']))], async () => {
+        const r = await plat.admin.patch(`${SECRETS}/versioned`, { metadata: { labels: { a: 'b' } } }, 'application/merge-patch+json');
+        assert.equal(r.status, 409, r.text);
+        assert.equal(r.json.message, 'Operation cannot be fulfilled on secrets "versioned": the object has been modified; please apply your changes to the latest version and try again');
+      });
+      assert.equal((await plat.admin.get(`${SECRETS}/versioned`)).json.metadata.labels, undefined);
     });
   });
 });
