@@ -1,6 +1,7 @@
 // The webhook's verdicts, remembered for --authentication-token-webhook-cache-ttl, as upstream's
 // token cache does for this authenticator: authenticated and not-authenticated answers are both
-// cached, failures to get an answer are not. Keys are SHA-256 digests of the token, so no token is
+// cached; failures to get an answer are not, nor is a refusal that carries status.error, which
+// webhook.go turns into an error and tokencache.New(..., cacheErrs false, ...) keeps out. Keys are SHA-256 digests of the token, so no token is
 // kept in memory past its request. Bounded: least recently used entries go first. Concurrent
 // reviews of one token share one webhook call (upstream coalesces them too).
 import { createHash } from 'node:crypto';
@@ -54,7 +55,7 @@ export class ReviewCache {
     const pending = this.#inflight.get(key);
     if (pending) return pending;
     const p = review(token).then((result) => {
-      this.#set(key, result);
+      if (result.authenticated || !result.error) this.#set(key, result);
       return result;
     }).finally(() => this.#inflight.delete(key));
     this.#inflight.set(key, p);

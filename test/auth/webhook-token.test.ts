@@ -135,6 +135,7 @@ before(async () => {
   webhook.behaviours.set(GOOD, (v) => review(v, { authenticated: true, user: GOOD_USER }));
   webhook.behaviours.set('audaware-', (v) => review(v, { authenticated: true, user: GOOD_USER, audiences: ['webhook-api', 'third-api'] }));
   webhook.behaviours.set('denied-', (v) => review(v, { authenticated: false, error: 'token expired' }));
+  webhook.behaviours.set('refused-', (v) => review(v, { authenticated: false }));
   webhook.behaviours.set('echo-', (v, t) => review(v, { authenticated: false, error: `unknown token ${t}` }));
   webhook.behaviours.set('malformed-', () => ({ body: '{"kind":"TokenReview","status":{"authenticated":tru' }));
   webhook.behaviours.set('wrongversion-', () => review('authentication.platform/v1', { authenticated: true, user: GOOD_USER }));
@@ -187,10 +188,16 @@ describe('WebhookTokenAuthenticator end to end (plat all, HTTPS webhook)', () =>
     assert.equal((await plat.admin.with({ token: GOOD }).get(CSRS)).status, 200);
     assert.equal((await plat.admin.with({ token: GOOD }).get(CSRS)).status, 200);
     assert.equal(webhook.callsFor(GOOD), calls);
+    const refused = token('refused');
+    await assertUnauthorized(refused, 'refused-cached-1');
+    await assertUnauthorized(refused, 'refused-cached-2');
+    assert.equal(webhook.callsFor(refused), 1, 'a negative answer is cached too');
+    // webhook.go makes status.error an error, and the token cache keeps no errors (cacheErrs false):
+    // a webhook that says why (its backend is down, say) is asked again.
     const denied = token('denied');
-    await assertUnauthorized(denied, 'denied-cached-1');
-    await assertUnauthorized(denied, 'denied-cached-2');
-    assert.equal(webhook.callsFor(denied), 1, 'a negative answer is cached too');
+    await assertUnauthorized(denied, 'denied-not-cached-1');
+    await assertUnauthorized(denied, 'denied-not-cached-2');
+    assert.equal(webhook.callsFor(denied), 2, 'a refusal with status.error is not cached');
   });
 
   it('answers 401 and stores nothing for a token the webhook rejects', async () => {
@@ -307,10 +314,10 @@ describe('WebhookTokenAuthenticator at the hook level', () => {
   it('caches answers for the TTL by the injected clock, and errors not at all', async () => {
     let now = 1_000_000;
     const { host, logs } = bootWith({ now: () => now }, ['--authentication-token-webhook-cache-ttl', '2m']);
-    const denied = token('denied');
+    const denied = token('refused');
     const good0 = webhook.callsFor(GOOD);
     assert.equal((await auth(host, GOOD)).user?.name, 'webhook-user');
-    assert.deepEqual((await auth(host, denied)).reasons, ['token expired']);
+    assert.deepEqual((await auth(host, denied)).reasons, ['invalid bearer token']);
     now += 119_999;
     assert.equal((await auth(host, GOOD)).user?.name, 'webhook-user');
     assert.equal((await auth(host, denied)).user, undefined);
@@ -321,6 +328,10 @@ describe('WebhookTokenAuthenticator at the hook level', () => {
     await auth(host, denied);
     assert.equal(webhook.callsFor(GOOD), good0 + 2);
     assert.equal(webhook.callsFor(denied), 2);
+    const expired = token('denied');
+    assert.deepEqual((await auth(host, expired)).reasons, ['token expired']);
+    assert.deepEqual((await auth(host, expired)).reasons, ['token expired']);
+    assert.equal(webhook.callsFor(expired), 2, 'a refusal with status.error is not cached');
     const forbidden = token('forbidden');
     // NewGenericServerResponse keeps a 403's own words, and a body that is not text has none: `unknown`.
     assert.deepEqual((await auth(host, forbidden)).reasons, ['unknown']);
