@@ -1,6 +1,6 @@
 // What the cluster CA does with one approved request for one of its signers (upstream's
 // signer.handle after the approval checks, and CertificateAuthority.Sign): the signer's request
-// rules (a broken rule fails the CSR), then the lifetime window and the usages, then issuance in
+// rules (a broken rule fails the CSR), then the usages and the lifetime window, then issuance in
 // the signing pool. Every other failure is thrown, so the controller retries with backoff.
 import { keyUsagesFromStrings, parseCsr } from '../../core/crypto/index.js';
 import type { SigningPool } from '../../core/signing-pool/pool.js';
@@ -32,12 +32,13 @@ export function caSigner(o: CaSignerOptions): (req: SigningRequest) => Promise<S
     if (problem !== undefined) return { failed: { reason: 'SignerValidationFailure', message: problem } };
 
     const ca = o.provider().current();
-    const { notBefore, notAfter } = validityWindow(req.now, certificateTtl(o.maxTtlMs, req.expirationSeconds), ca.certificate.notAfter);
+    // PermissiveSigningPolicy.apply's order: the usages, then the window (an expired CA).
     try {
       keyUsagesFromStrings(req.usages);
     } catch (e) {
       throw new Error((e as Error).message);
     }
+    const { notBefore, notAfter } = validityWindow(req.now, certificateTtl(o.maxTtlMs, req.expirationSeconds), ca.certificate.notAfter);
     const certificatePem = await o.pool().issue(req.requestPem, ca.poolCa, { usages: req.usages, notBefore, notAfter });
     return { certificatePem };
   };

@@ -4,7 +4,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createCsr, generateKeyPair, parseCsr } from '../../core/crypto/index.js';
-import { certificateTtl, goTime, validApiServerClientUsages, validityWindow } from '../../plugins/csrsigning/index.js';
+import { certificateTtl, goTime, LEGACY_UNKNOWN_SIGNER, validApiServerClientUsages, validityWindow, type CaProvider } from '../../plugins/csrsigning/index.js';
+import { caSigner } from '../../plugins/csrsigning/ca-signer.js';
+import { fixtures } from '../certificates/fixtures.js';
 import { craftMlDsaCsr, mlDsaKeys } from '../crypto/csr-craft.js';
 
 const MIN = 60_000;
@@ -52,6 +54,19 @@ describe('certificate lifetime', () => {
   it('refuses to sign under a CA that expired between notBefore and now', () => {
     const ca = new Date(T - MIN);
     assert.throws(() => validityWindow(NOW, HOUR, ca), { message: 'refusing to sign a certificate that expired in the past: NotAfter=2026-03-01 11:59:00 +0000 UTC' });
+  });
+  it('checks the usages before the window, as PermissiveSigningPolicy.apply: unknown usages under an expired CA', async () => {
+    const expired = { certificate: { notAfter: new Date(T - HOUR) }, poolCa: undefined };
+    const sign = caSigner({
+      signer: LEGACY_UNKNOWN_SIGNER, provider: () => ({ current: () => expired }) as unknown as CaProvider, maxTtlMs: YEAR,
+      pool: () => { throw new Error('no certificate is issued'); },
+    });
+    const req = (usages: string[]) => ({
+      signerName: LEGACY_UNKNOWN_SIGNER, csr: { metadata: { name: 'legacy' } }, requestPem: fixtures().ecCsrPem,
+      usages, now: NOW, signal: new AbortController().signal,
+    });
+    await assert.rejects(sign(req(['digital signature', 'foo', 'bar'])), { message: 'unrecognized usage values: ["foo" "bar"]' });
+    await assert.rejects(sign(req(['digital signature'])), { message: 'the signer has expired: NotAfter=2026-03-01 11:00:00 +0000 UTC' });
   });
   it('prints times as Go\'s %v does', () => {
     assert.equal(goTime(new Date('2027-01-02T03:04:05Z')), '2027-01-02 03:04:05 +0000 UTC');
