@@ -48,8 +48,17 @@ function trimSpace(b: Buffer): string {
 
 const BASE64_BODY = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
-/** Go's base64.StdEncoding: CR and LF ignored anywhere, padding required, non-zero pad bits tolerated. */
+/** The bytes a body may hold at all: the alphabet, '=' and the ignored whitespace. */
+const BODY_BYTES = new Uint8Array(256);
+for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/= \t\r\n') BODY_BYTES[c.charCodeAt(0)] = 1;
+
+/**
+ * Go's base64.StdEncoding: CR and LF ignored anywhere, padding required, non-zero pad bits tolerated.
+ * A body that runs into another BEGIN line is refused at its first '-': the bodies of candidates
+ * that fail overlap, and reading each to its end would make the search quadratic.
+ */
 function decodeBase64(body: Buffer): Uint8Array | undefined {
+  for (let i = 0; i < body.length; i++) if (BODY_BYTES[body[i]!] === 0) return undefined;
   const s = body.toString('latin1').replace(/[ \t\r\n]/g, '');
   if (!BASE64_BODY.test(s)) return undefined;
   const out = Buffer.from(s, 'base64');
@@ -61,9 +70,16 @@ function setHeader(headers: Record<string, string>, key: string, value: string):
   Object.defineProperty(headers, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
-/** The first PEM block and what follows it, or undefined when there is none (Go's pem.Decode). */
+/**
+ * The first PEM block and what follows it, or undefined when there is none (Go's pem.Decode).
+ * Linear, where Go before CVE-2025-61723 was quadratic: `rest` only moves forward, so the END
+ * found for one BEGIN line stands for every later one until `rest` passes it.
+ */
 export function decodeFirstPemBlock(input: Uint8Array | string): { block: PemBlock; rest: Uint8Array } | undefined {
-  let rest = toBuffer(input);
+  const data = toBuffer(input);
+  let rest = data;
+  // Where the next END line starts, as an offset into data: -2 not searched yet, -1 none.
+  let endAt = -2;
   for (;;) {
     if (rest.subarray(0, BEGIN.length - 1).equals(BEGIN.subarray(1))) {
       rest = rest.subarray(BEGIN.length - 1);
@@ -97,7 +113,9 @@ export function decodeFirstPemBlock(input: Uint8Array | string): { block: PemBlo
       endIndex = 0;
       endTrailerIndex = END.length - 1;
     } else {
-      endIndex = rest.indexOf(END);
+      const from = data.length - rest.length;
+      if (endAt === -2 || (endAt >= 0 && endAt < from)) endAt = data.indexOf(END, from);
+      endIndex = endAt < 0 ? -1 : endAt - from;
       endTrailerIndex = endIndex + END.length;
     }
     if (endIndex < 0) continue;

@@ -75,10 +75,10 @@ function getLine(p: usize, len: usize): void {
 
 /**
  * Base64 as Go's StdEncoding with the TS reference's whitespace rule: space, tab, CR and LF ignored
- * anywhere; padding required; non-zero pad bits tolerated. Sets pemDer/pemDerLen; false when invalid.
+ * anywhere; padding required; non-zero pad bits tolerated. Writes to `out` (at least len/4*3+3 bytes)
+ * and sets pemDer/pemDerLen; false when invalid.
  */
-function decodeBase64(p: usize, len: usize): bool {
-  const out = heap.alloc((len >> 2) * 3 + 3);
+function decodeBase64(p: usize, len: usize, out: usize): bool {
   let acc: u32 = 0;
   let n: u32 = 0; // symbols in the current quad
   let pad: u32 = 0;
@@ -128,10 +128,20 @@ function decodeBase64(p: usize, len: usize): bool {
   return true;
 }
 
-/** Go's pem.Decode on [p, p+len): true when a block was found (see the pem* globals). */
+/**
+ * Go's pem.Decode on [p, p+len): true when a block was found (see the pem* globals).
+ *
+ * Linear in len, where Go before CVE-2025-61723 was quadratic: every BEGIN line searched the rest
+ * of the input for END. The END search starts ever later, so its answer is kept while it lies
+ * ahead (there is no END between a later start and it). Every candidate decodes into one buffer,
+ * taken on the first decode: the arena is not spent by candidates that fail.
+ */
 export function pemDecodeFirst(p: usize, len: usize): bool {
   let rest = p;
   const stop = p + len;
+  // The next END at or after the last search's start: -2 not searched yet, -1 none.
+  let endAt: isize = -2;
+  let out: usize = 0;
   while (true) {
     if (startsWith(rest, stop - rest, BEGIN + 1, BEGIN_LEN - 1)) {
       rest += BEGIN_LEN - 1;
@@ -172,8 +182,12 @@ export function pemDecodeFirst(p: usize, len: usize): bool {
       endIndex = 0;
       endTrailer = END_LEN - 1;
     } else {
-      endIndex = indexOf(rest, restLen, END, END_LEN);
-      if (endIndex < 0) continue;
+      if (endAt == -2 || (endAt >= 0 && <usize>endAt < rest)) {
+        const at = indexOf(rest, restLen, END, END_LEN);
+        endAt = at < 0 ? -1 : <isize>(rest + <usize>at);
+      }
+      if (endAt < 0) continue;
+      endIndex = <isize>(<usize>endAt - rest);
       endTrailer = <usize>endIndex + END_LEN;
     }
 
@@ -185,7 +199,8 @@ export function pemDecodeFirst(p: usize, len: usize): bool {
     getLine(afterEnd + trailerLen, afterLen - trailerLen);
     if (lineLen != 0) continue;
 
-    if (!decodeBase64(rest, <usize>endIndex)) continue;
+    if (out == 0) out = heap.alloc((len >> 2) * 3 + 3);
+    if (!decodeBase64(rest, <usize>endIndex, out)) continue;
 
     const tail = rest + <usize>endIndex + END_LEN - 1;
     getLine(tail, stop - tail);
