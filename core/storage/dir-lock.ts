@@ -15,7 +15,7 @@ export interface DirLock {
 
 // Paths locked by this process: a pid check alone cannot tell "this process has it open" from "an
 // earlier run that happened to have our pid" (pid 1 in every container).
-const heldHere = new Set<string>();
+const heldHere = new Map<string, string>();
 
 function isAlive(pid: number): boolean {
   try {
@@ -43,13 +43,54 @@ function isZombie(pid: number): boolean {
   return state === 'Z' || state === 'X';
 }
 
-function readPid(file: string): number | undefined {
+/**
+ * What a lock file says of its holder: the pid, and (written since the lock learnt them) the boot
+ * it ran in and its start time in clock ticks since boot (/proc/<pid>/stat field 22). A pid alone
+ * outlives its process: after a reboot, or once the kernel hands the number to another process, a
+ * pid check would refuse the directory for good.
+ */
+interface Holder { readonly pid: number; readonly boot?: string; readonly start?: string; readonly text: string }
+
+function readHolder(file: string): Holder | undefined {
+  let text: string;
   try {
-    const pid = Number.parseInt(fs.readFileSync(file, 'utf8').trim(), 10);
-    return Number.isSafeInteger(pid) && pid > 0 ? pid : undefined;
+    text = fs.readFileSync(file, 'utf8');
   } catch {
     return undefined;
   }
+  const [pidText, boot, start] = text.trim().split(/\s+/);
+  const pid = Number.parseInt(pidText ?? '', 10);
+  if (!Number.isSafeInteger(pid) || pid <= 0) return undefined;
+  return { pid, text, ...(boot ? { boot } : {}), ...(start ? { start } : {}) };
+}
+
+const readOr = (file: string): string | undefined => {
+  try { return fs.readFileSync(file, 'utf8'); } catch { return undefined; }
+};
+
+const bootId = (): string | undefined => readOr('/proc/sys/kernel/random/boot_id')?.trim() || undefined;
+
+/** Field 22 of /proc/<pid>/stat: when the process started, in clock ticks since boot. */
+function startTime(pid: number | 'self'): string | undefined {
+  const stat = readOr(`/proc/${pid}/stat`);
+  if (stat === undefined) return undefined;
+  // Fields after comm (which may hold spaces and parentheses) start at the state, field 3.
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+}
+
+function ownText(): string {
+  const boot = bootId(), start = startTime('self');
+  return boot && start ? `${process.pid} ${boot} ${start}\n` : `${process.pid}\n`;
+}
+
+/** Whether the process that wrote the lock still runs: the same boot, the pid alive and started when it said. */
+function holds(h: Holder): boolean {
+  if (h.pid === process.pid) return false;
+  const boot = h.boot === undefined ? undefined : bootId();
+  if (boot !== undefined && boot !== h.boot) return false;
+  if (!isAlive(h.pid)) return false;
+  const start = h.start === undefined ? undefined : startTime(h.pid);
+  return start === undefined || start === h.start;
 }
 
 /** Creates `dir` (mode 0700) if needed and takes its lock file, or throws naming the holder. */
@@ -60,29 +101,49 @@ export function acquireDirLock(dir: string, logger: Logger = silentLogger): DirL
   if (heldHere.has(file)) throw new Error(`storage directory ${abs} is already open in this process`);
 
   // Written whole to a private name, then linked into place: link fails if the lock exists, and a
-  // reader never sees a half-written pid.
+  // reader never sees a half-written lock.
+  const text = ownText();
   const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, `${process.pid}\n`, { mode: 0o600 });
+  const taken = `${file}.${process.pid}.stale`;
+  fs.writeFileSync(tmp, text, { mode: 0o600 });
   try {
-    for (let attempt = 0; attempt < 2; attempt++) {
+    for (let attempt = 0; attempt < 3; attempt++) {
       try {
         fs.linkSync(tmp, file);
-        heldHere.add(file);
+        heldHere.set(file, text);
         releaseAtExit();
-        return { file, release: () => release(file) };
+        return { file, release: () => release(file, text) };
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
       }
-      const pid = readPid(file);
-      if (pid !== undefined && pid !== process.pid && isAlive(pid)) {
-        throw new Error(`storage directory ${abs} is in use by process ${pid} (lock file ${file})`);
+      const holder = readHolder(file);
+      if (holder && holds(holder)) {
+        throw new Error(`storage directory ${abs} is in use by process ${holder.pid} (lock file ${file})`);
       }
-      logger.warn('removing stale storage lock', { file, pid: pid ?? 'unreadable' });
-      fs.rmSync(file, { force: true });
+      // Two starts may find the same stale lock. Each moves it aside first (rename is atomic, so only
+      // one gets it) and removes it only if it is the lock it judged stale: one that moved the other's
+      // fresh lock instead puts it back and stops, as it would have had it looked a moment later.
+      try {
+        fs.renameSync(file, taken);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT') continue;
+        throw e;
+      }
+      const moved = readOr(taken);
+      if (holder === undefined || moved === holder.text) {
+        logger.warn('removing stale storage lock', { file, pid: holder?.pid ?? 'unreadable' });
+        fs.rmSync(taken, { force: true });
+        continue;
+      }
+      try { fs.linkSync(taken, file); } catch { /* a third start has it: its lock stands */ }
+      fs.rmSync(taken, { force: true });
+      const now = readHolder(file);
+      throw new Error(`storage directory ${abs} is in use by process ${now?.pid ?? 'unknown'} (lock file ${file})`);
     }
     throw new Error(`storage directory ${abs}: could not take lock file ${file}`);
   } finally {
     fs.rmSync(tmp, { force: true });
+    fs.rmSync(taken, { force: true });
   }
 }
 
@@ -92,11 +153,11 @@ let atExit = false;
 function releaseAtExit(): void {
   if (atExit) return;
   atExit = true;
-  process.once('exit', () => { for (const file of [...heldHere]) release(file); });
+  process.once('exit', () => { for (const [file, text] of [...heldHere]) release(file, text); });
 }
 
-function release(file: string): void {
+function release(file: string, text: string): void {
   if (!heldHere.delete(file)) return;
   // Only our own lock: if an operator removed it and another process took over, leave theirs alone.
-  if (readPid(file) === process.pid) fs.rmSync(file, { force: true });
+  if (readOr(file) === text) fs.rmSync(file, { force: true });
 }

@@ -16,6 +16,9 @@ import { runStorageConformance } from './conformance.js';
 runStorageConformance('lmdb', { open: (dir) => openLmdbStorage({ path: dir }) });
 
 const lmdbModule = fileURLToPath(new URL('../../core/storage/lmdb.js', import.meta.url));
+const lockModule = fileURLToPath(new URL('../../core/storage/dir-lock.js', import.meta.url));
+const bootId = (): string => fs.readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+const startTicksOf = (pid: number): string => fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[19]!;
 
 async function withDir(fn: (dir: string) => Promise<void>): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plat-lmdb-'));
@@ -43,7 +46,9 @@ describe('lmdb storage: data directory', () => {
     const s = await openLmdbStorage({ path: dir });
     try {
       assert.equal(fs.statSync(dir).mode & 0o777, 0o700);
-      assert.equal(fs.readFileSync(path.join(dir, LOCK_FILE_NAME), 'utf8').trim(), String(process.pid));
+      // The pid, the boot and the process's start time: a pid alone outlives its process.
+      const startTicks = fs.readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ')[19];
+      assert.equal(fs.readFileSync(path.join(dir, LOCK_FILE_NAME), 'utf8'), `${process.pid} ${bootId()} ${startTicks}\n`);
     } finally {
       await s.close();
     }
@@ -99,6 +104,54 @@ describe('lmdb storage: data directory', () => {
       assert.deepEqual((await s2.get('/a/1'))?.value, { v: 1 });
     } finally {
       await s2.close();
+    }
+  }));
+
+  it('takes over a lock whose pid now belongs to another process, or to another boot', () => withDir(async (dir) => {
+    // After a reboot, or once the pid is reused, the number names a live process that holds nothing.
+    const other = spawn('sleep', ['30'], { stdio: 'ignore' });
+    try {
+      await new Promise((r) => setTimeout(r, 50));
+      const pid = other.pid!;
+      const file = path.join(dir, LOCK_FILE_NAME);
+      for (const stale of [`${pid} ${bootId()} 1\n`, `${pid} 00000000-0000-0000-0000-000000000000 ${startTicksOf(pid)}\n`]) {
+        fs.writeFileSync(file, stale);
+        const s = await openLmdbStorage({ path: dir });
+        await s.close();
+      }
+      // Its own boot and start time: the directory is its.
+      fs.writeFileSync(file, `${pid} ${bootId()} ${startTicksOf(pid)}\n`);
+      await assert.rejects(openLmdbStorage({ path: dir }), new RegExp(`is in use by process ${pid}`));
+      // A lock of the old form, a pid alone, is judged by the pid.
+      fs.writeFileSync(file, `${pid}\n`);
+      await assert.rejects(openLmdbStorage({ path: dir }), new RegExp(`is in use by process ${pid}`));
+    } finally {
+      other.kill();
+    }
+  }));
+
+  it('two starts that find the same stale lock: one takes the directory, the other is refused', () => withDir(async (dir) => {
+    // Each child waits for the same instant, then takes the lock; before the stale lock was moved
+    // aside and checked, the second could remove the first's fresh lock and take it too.
+    const dead = spawnSync(process.execPath, ['-e', '']).pid;
+    for (let round = 0; round < 8; round++) {
+      fs.writeFileSync(path.join(dir, LOCK_FILE_NAME), `${dead}\n`);
+      const at = Date.now() + 400;
+      const child = () => new Promise<string>((resolve) => {
+        const c = spawn(process.execPath, ['--input-type=module', '-e', `
+          const { acquireDirLock } = await import(${JSON.stringify(lockModule)});
+          while (Date.now() < ${at});
+          let said;
+          try { acquireDirLock(${JSON.stringify(dir)}); said = 'took'; } catch (e) { said = /in use by process/.test(e.message) ? 'refused' : e.message; }
+          process.stdout.write(said);
+          setTimeout(() => process.exit(0), 300);
+        `], { stdio: ['ignore', 'pipe', 'inherit'] });
+        let out = '';
+        c.stdout.on('data', (d: Buffer) => { out += d.toString(); });
+        c.on('exit', () => resolve(out));
+      });
+      const said = (await Promise.all([child(), child()])).sort();
+      assert.deepEqual(said, ['refused', 'took'], `round ${round}`);
     }
   }));
 
