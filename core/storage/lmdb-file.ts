@@ -122,3 +122,22 @@ export function markInitialised(dataFile: string, logger: Logger): void {
     logger.warn('cannot record that the store is initialised', { file: marker, error: (e as Error).message });
   }
 }
+
+/** The named databases a plat store keeps in LMDB's main database; it holds nothing else. */
+export const STORE_DATABASES: readonly string[] = ['events', 'meta', 'objects'];
+
+/**
+ * Refuses a data file that another program's LMDB environment fills: its main database holds keys
+ * a plat store never writes. Checked before plat creates its databases or narrows the file's mode,
+ * so another program's file is left as it was found.
+ */
+export function checkStoreKeys(dataFile: string, rootKeys: Iterable<unknown>): void {
+  const foreign: string[] = [];
+  for (const key of rootKeys) {
+    if (typeof key === 'string' && STORE_DATABASES.includes(key)) continue;
+    foreign.push(typeof key === 'string' ? JSON.stringify(key) : String(key));
+    if (foreign.length === 3) break;
+  }
+  if (foreign.length === 0) return;
+  throw new Error(`${dataFile}: not a plat store: its main database holds ${foreign.join(', ')}${foreign.length === 3 ? ', ...' : ''}, which plat never writes (point --data-dir at a directory of its own)`);
+}

@@ -25,12 +25,13 @@
 //   below the compacted revision is a no-op, so the compacted revision never goes backwards.
 // - list({ revision }) serves any revision >= the compacted one: compacting at r removes the log
 //   entries at and below r, and a snapshot at r needs only those after it.
+import fs from 'node:fs';
 import path from 'node:path';
 import type { Database, RootDatabase, Transaction } from 'lmdb';
 import { silentLogger, type Logger } from '../log.js';
 import { committed } from './commit-failure.js';
 import { acquireDirLock, type DirLock } from './dir-lock.js';
-import { checkLmdbFile, markInitialised } from './lmdb-file.js';
+import { checkLmdbFile, checkStoreKeys, markInitialised } from './lmdb-file.js';
 import { makeFilesPrivate, warnIfDirNotPrivate } from './private-files.js';
 import { deepFreeze } from './freeze.js';
 import { LogWatch, type LogPage, type LogSource } from './log-watch.js';
@@ -463,7 +464,10 @@ export async function openLmdbStorage(options: LmdbStorageOptions): Promise<Stor
   const dataFile = path.join(path.resolve(options.path), DATA_FILE);
   try {
     checkLmdbFile(dataFile);
-    makeFilesPrivate([dataFile, `${dataFile}-lock`], logger);
+    // A new store's files are made 0600 before LMDB creates them; a file already there is narrowed
+    // only once it is known to be a store (checkStoreKeys), not another program's.
+    const found = fs.existsSync(dataFile) && fs.statSync(dataFile).size > 0;
+    if (!found) makeFilesPrivate([dataFile, `${dataFile}-lock`], logger);
     const root = lmdb.open({
       path: dataFile,
       compression: false,
@@ -474,6 +478,13 @@ export async function openLmdbStorage(options: LmdbStorageOptions): Promise<Stor
       eventTurnBatching: false,
       ...(options.mapSize !== undefined ? { mapSize: options.mapSize } : {}),
     });
+    try {
+      checkStoreKeys(dataFile, root.getKeys());
+    } catch (e) {
+      await root.close();
+      throw e;
+    }
+    if (found) makeFilesPrivate([dataFile, `${dataFile}-lock`], logger);
     const storage = new LmdbStorage(
       root, dataFile,
       root.openDB<StoredObject, string>({ name: 'objects', encoding: 'json' }),

@@ -55,6 +55,23 @@ describe('lmdb storage: data directory', () => {
     assert.equal(fs.existsSync(path.join(dir, LOCK_FILE_NAME)), false);
   }));
 
+  it('refuses another program\'s LMDB file and leaves it as it was: its bytes, its mode, no marker', () => withDir(async (dir) => {
+    const dataFile = path.join(dir, 'data.mdb');
+    const other = open({ path: dataFile });
+    await other.openDB({ name: 'users' }).put('alice', 1);
+    await other.put('config', { x: 1 });
+    await other.close();
+    fs.chmodSync(dataFile, 0o644);
+    const before = fs.readFileSync(dataFile);
+    await assert.rejects(openLmdbStorage({ path: dir }), {
+      message: `${dataFile}: not a plat store: its main database holds "config", "users", which plat never writes (point --data-dir at a directory of its own)`,
+    });
+    assert.deepEqual(fs.readFileSync(dataFile), before);
+    assert.equal(fs.statSync(dataFile).mode & 0o777, 0o644);
+    assert.equal(fs.existsSync(path.join(dir, 'initialised')), false);
+    assert.equal(fs.existsSync(path.join(dir, LOCK_FILE_NAME)), false);
+  }));
+
   it('refuses a second open in the same process', () => withStorage(async (_s, dir) => {
     await assert.rejects(openLmdbStorage({ path: dir }), (e: Error) => e.message.includes(dir) && /already open/.test(e.message));
   }));
