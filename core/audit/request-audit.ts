@@ -134,6 +134,23 @@ export class RequestAudit {
 
   get hasPanicked(): boolean { return this.panicked; }
 
+  /** Its ResponseComplete is out (completeBeforeResponse): the connection's end adds nothing. */
+  private completed = false;
+  get hasCompleted(): boolean { return this.completed; }
+
+  /**
+   * WithAudit's deferred ResponseComplete for an answer not yet sent: upstream processes it when
+   * the handler returns, before net/http flushes a response that fits its buffer, so a client
+   * that has its answer knows the event went to the backends (a blocking log, written). `code` is
+   * the answer's status.
+   */
+  async complete(code: number): Promise<void> {
+    if (this.panicked || this.completed) return;
+    this.completed = true;
+    this.responseCode(code, false);
+    await this.emit('ResponseComplete');
+  }
+
   logImpersonatedUser(user: UserInfo): void {
     this.event.impersonatedUser = userOf(user);
   }
@@ -231,7 +248,8 @@ function watchCode(res: ServerResponse, audit: RequestAudit, emitStarted: boolea
 /**
  * WithAudit: RequestReceived now (false when a backend failed it: the caller answers 500 in
  * blocking-strict mode), ResponseStarted when a long-running request's headers go out, and
- * ResponseComplete once the response has ended (upstream's deferred event).
+ * ResponseComplete before the answer is written (RequestAudit.complete) or, for an answer that
+ * streams (a watch), once the response has ended.
  */
 export async function beginAudit(audit: RequestAudit, ctx: Context, longRunning: boolean): Promise<boolean> {
   if (!(await audit.emit('RequestReceived'))) {
@@ -240,7 +258,7 @@ export async function beginAudit(audit: RequestAudit, ctx: Context, longRunning:
   }
   watchCode(ctx.res as ServerResponse, audit, longRunning);
   ctx.res.once('close', () => {
-    if (audit.hasPanicked) return;
+    if (audit.hasPanicked || audit.hasCompleted) return;
     const ev = audit.event;
     const faked: AuditResponseStatus = { metadata: {}, status: 'Success', message: 'Connection closed early', code: 200 };
     if (!ev.responseStatus && longRunning) {

@@ -233,6 +233,10 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
       }
       sendPanic(ctx, log, e);
     }
+    // The answer is set, not yet written: its audit event goes out first (a streamed answer, a
+    // watch, has sent its head already and completes when its connection ends).
+    const audit = (ctx.state as { audit?: AuditState }).audit?.request;
+    if (audit && !ctx.res.headersSent) await audit.complete(ctx.status);
   });
 
   app.use(async (ctx, next) => {

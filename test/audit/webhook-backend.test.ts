@@ -68,6 +68,23 @@ describe('audit webhook backend', () => {
     }
   });
 
+  it('blocking: the answer waits for the ResponseComplete post (a client that has it knows the event was taken)', async () => {
+    // A slow sink: upstream's deferred event is processed before net/http writes the answer.
+    const r = await startWithSink(['--audit-webhook-mode=blocking'], async () => {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      return { status: 200 };
+    });
+    try {
+      for (const id of ['waits-1', 'waits-2']) {
+        assert.equal((await r.plat.admin.get('/version', { 'audit-id': id })).status, 200);
+        const stages = r.sink.received.flatMap((p) => p.list.items).filter((e: any) => e.auditID === id).map((e: any) => e.stage);
+        assert.deepEqual(stages, ['RequestReceived', 'ResponseComplete'], id);
+      }
+    } finally {
+      await stop(r);
+    }
+  });
+
   it('batch mode posts --audit-webhook-batch-max-size events at once, and what is left at shutdown', async () => {
     const r = await startWithSink(['--audit-webhook-batch-max-size=4', '--audit-webhook-batch-max-wait=1h']);
     let stopped = false;
