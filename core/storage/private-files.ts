@@ -30,7 +30,8 @@ export function warnIfDirNotPrivate(dir: string, logger: Logger): void {
   } catch {
     return;
   }
-  if ((st.mode & 0o777) === PRIVATE_DIR_MODE) return;
+  // A file where the directory should be is for the mkdir to refuse, not a directory to warn of.
+  if (!st.isDirectory() || (st.mode & 0o777) === PRIVATE_DIR_MODE) return;
   logger.warn('check file permission', {
     error: `directory ${goQuote(dir)} exist, but the permission is ${goQuote(goFileMode(st.mode & 0o7777, st.isDirectory()))}. ` +
       `The recommended permission is ${goQuote(goFileMode(PRIVATE_DIR_MODE, false))} to prevent possible unprivileged access to the data`,

@@ -14,12 +14,13 @@ const procfs = existsSync('/proc/self/stat');
 const noStack = (stderr: string) => assert.doesNotMatch(stderr, /\n\s+at /, 'no stack trace');
 
 describe('makeDir and makeDirSync', () => {
-  const cases: { name: string; setup: (d: string) => string; error?: string }[] = [
+  const cases: { name: string; setup: (d: string) => string; error?: string; message?: (d: string) => string }[] = [
     { name: 'nested missing levels', setup: (d) => path.join(d, 'a', 'b', 'c') },
     { name: 'an existing directory', setup: (d) => d },
     { name: 'a relative path', setup: (d) => path.relative(process.cwd(), path.join(d, 'rel', 'x')) },
-    { name: 'an existing file', setup: (d) => { writeFileSync(path.join(d, 'f'), ''); return path.join(d, 'f'); }, error: 'EEXIST' },
-    { name: 'a file as a parent', setup: (d) => { writeFileSync(path.join(d, 'f'), ''); return path.join(d, 'f', 'x'); }, error: 'ENOTDIR' },
+    // os.MkdirAll's words: the file in the way is named, whichever level it is.
+    { name: 'an existing file', setup: (d) => { writeFileSync(path.join(d, 'f'), ''); return path.join(d, 'f'); }, error: 'ENOTDIR', message: (d) => `mkdir ${path.join(d, 'f')}: not a directory` },
+    { name: 'a file as a parent', setup: (d) => { writeFileSync(path.join(d, 'f'), ''); return path.join(d, 'f', 'x', 'y'); }, error: 'ENOTDIR', message: (d) => `mkdir ${path.join(d, 'f')}: not a directory` },
     ...(procfs ? [{ name: 'a path under /proc (mkdir answers ENOENT below an existing parent)', setup: () => '/proc/plat-no-such-dir/x', error: 'ENOENT' }] : []),
   ];
   for (const t of cases) {
@@ -29,7 +30,7 @@ describe('makeDir and makeDirSync', () => {
         const d = tempDir();
         const target = t.setup(d);
         if (t.error) {
-          await assert.rejects(make(target, 0o700), { code: t.error });
+          await assert.rejects(make(target, 0o700), { code: t.error, ...(t.message ? { message: t.message(d) } : {}) });
           return;
         }
         await make(target, 0o700);
@@ -51,6 +52,14 @@ describe('start-up refusals for paths that cannot be made', { skip: !procfs && '
     { name: 'plat controller-manager --cert-dir', args: (_d, port) => ['controller-manager', '--master', 'https://127.0.0.1:1', '--controllers', 'csrcleaner',
       '--leader-elect=false', '--cert-dir', '/proc/plat-no-such-dir', '--secure-port', String(port)], code: 1,
       message: /\nplat controller-manager: --cert-dir \/proc\/plat-no-such-dir: mkdir \/proc\/plat-no-such-dir: no such file or directory\n$/ },
+    { name: 'plat apiserver --data-dir naming a file, without a warning calling it a directory', args: (d) => {
+      writeFileSync(path.join(d, 'file'), '');
+      return ['apiserver', '--data-dir', path.join(d, 'file'), '--secure-port', '0'];
+    }, code: 1, message: /\nplat apiserver: --data-dir \/.*\/file: mkdir \/.*\/file: not a directory\n$/ },
+    { name: 'plat all with a file where <data-dir>/store should be', args: (d) => {
+      writeFileSync(path.join(d, 'store'), '');
+      return ['all', '--data-dir', d, '--secure-port', '0'];
+    }, code: 1, message: /\nplat all: --data-dir \/[^\n]*: mkdir \/[^\n]*\/store: not a directory\n$/ },
     { name: 'plat ca init --dir', args: () => ['ca', 'init', '--dir', '/proc/plat-no-such-dir'], code: 1,
       message: /^plat ca init: --dir \/proc\/plat-no-such-dir: mkdir \/proc\/plat-no-such-dir: no such file or directory\n$/ },
   ];
@@ -59,6 +68,7 @@ describe('start-up refusals for paths that cannot be made', { skip: !procfs && '
       const r = runPlat(t.args(tempDir(), await freePort()));
       assert.equal(r.code, t.code, r.stderr);
       assert.match(r.stderr, t.message);
+      assert.doesNotMatch(r.stderr, /check file permission/);
       noStack(r.stderr);
     });
   }
