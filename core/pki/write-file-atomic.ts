@@ -2,7 +2,7 @@
 // private key is never readable by others, not even for a moment (the temp file is created 0600-style
 // with the final mode, before any byte is written). What was at the path before, a symlink
 // included, is replaced, never written through.
-import { closeSync, fchmodSync, fsyncSync, openSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, fchmodSync, fsyncSync, openSync, readdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { constants, copyFile, link, lstat, open, rename, unlink } from 'node:fs/promises';
 import { createHash, randomBytes } from 'node:crypto';
 import path from 'node:path';
@@ -13,11 +13,52 @@ import path from 'node:path';
  * stays within NAME_MAX (255 bytes) whenever `file`'s own name does: uniqueness comes from the pid
  * and the random part.
  */
-const beside = (file: string, suffix: string): string => {
+const stemOf = (file: string): string => {
   const base = path.basename(file);
-  const stem = Buffer.byteLength(base) > 200 ? createHash('sha256').update(base).digest('hex').slice(0, 32) : base;
-  return path.join(path.dirname(file), `.${stem}.${process.pid}.${randomBytes(6).toString('hex')}.${suffix}`);
+  return Buffer.byteLength(base) > 200 ? createHash('sha256').update(base).digest('hex').slice(0, 32) : base;
 };
+const beside = (file: string, suffix: string): string =>
+  path.join(path.dirname(file), `.${stemOf(file)}.${process.pid}.${randomBytes(6).toString('hex')}.${suffix}`);
+
+/**
+ * Temp and kept files beside `file` that a process left when it died mid-write (a private key among
+ * them): removed before the next write of `file`, when the pid in their name is no running process.
+ * Best effort: a directory that cannot be read is left as it is.
+ */
+function sweepStale(file: string): void {
+  const dir = path.dirname(file);
+  let names: string[];
+  try { names = readdirSync(dir); } catch { return; }
+  const prefix = `.${stemOf(file)}.`;
+  for (const name of names) {
+    if (!name.startsWith(prefix)) continue;
+    const m = /^(\d+)\.[0-9a-f]{12}\.(tmp|old)$/.exec(name.slice(prefix.length));
+    if (!m || Number(m[1]) === process.pid || running(Number(m[1]))) continue;
+    try { unlinkSync(path.join(dir, name)); } catch { /* gone, or not ours to remove */ }
+  }
+}
+
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * The temp file could not be made (a directory plat may not write): the error names the file the
+ * caller asked for, as Go's `open /pki/ca.key: permission denied`, not the hidden temp name.
+ */
+function asFile(e: unknown, tmp: string, file: string): unknown {
+  const err = e as NodeJS.ErrnoException;
+  if (err?.path === tmp) {
+    err.path = file;
+    err.message = err.message.split(tmp).join(file);
+  }
+  return e;
+}
 
 /** The checked arguments' temp file. */
 function tempFor(file: string, data: unknown, mode: number): string {
@@ -30,7 +71,13 @@ function tempFor(file: string, data: unknown, mode: number): string {
 /** A temp file beside `file` holding `data` with exactly `mode`, synced to disk; removed if that fails. */
 async function stage(file: string, data: string | Uint8Array, mode: number): Promise<string> {
   const tmp = tempFor(file, data, mode);
-  const fh = await open(tmp, 'wx', mode);
+  sweepStale(file);
+  let fh;
+  try {
+    fh = await open(tmp, 'wx', mode);
+  } catch (e) {
+    throw asFile(e, tmp, file);
+  }
   try {
     try {
       // The umask may have narrowed `mode` at creation; chmod makes the result exact.
@@ -157,7 +204,13 @@ export async function writeFilesAtomic(files: ReadonlyArray<{ file: string; data
 /** writeFileAtomic for synchronous callers (the node agent's certificate store). */
 export function writeFileAtomicSync(file: string, data: string | Uint8Array, mode: number): void {
   const tmp = tempFor(file, data, mode);
-  const fd = openSync(tmp, 'wx', mode);
+  sweepStale(file);
+  let fd: number;
+  try {
+    fd = openSync(tmp, 'wx', mode);
+  } catch (e) {
+    throw asFile(e, tmp, file);
+  }
   try {
     try {
       fchmodSync(fd, mode);
