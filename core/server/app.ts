@@ -59,6 +59,7 @@ import { auditFailedAuthentication, beginAudit, createAudit, DECISION_ANNOTATION
 import { withAuditId } from '../audit/audit-id.js';
 import { isLongRunning } from './request-deadline.js';
 import { auditPanics, isPanic, sendPanic } from './panic.js';
+import { closeAfterUnreadBody } from './unread-body.js';
 
 export interface VersionInfo {
   major: string; minor: string; gitVersion: string; gitCommit: string; gitTreeState: string;
@@ -204,6 +205,7 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
   }
   app.proxy = false;
   app.silent = true;
+  app.use(closeAfterUnreadBody);
   app.use(goRequestPath);
   app.use(headerBytesBody);
   // WithAuditInit, outermost upstream: every answer carries its Audit-ID, audited or not.
