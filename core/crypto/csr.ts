@@ -142,3 +142,13 @@ export function verifyCsr(csr: ParsedCsr): { backend: 'node:crypto' | '@noble/po
   verifySignature(signed.algorithm, signed.tbs, signed.signature, signed.publicKey);
   return { backend: signed.algorithm.details?.family === 'ML-DSA' ? '@noble/post-quantum' : 'node:crypto' };
 }
+
+/**
+ * CheckSignature with another public key in the request's place: whether the key at hand signed
+ * this request (client-go's ensureCompatible, which reuses a CSR found under its deterministic
+ * name only if the local key made it). Throws CryptoError with Go's message.
+ */
+export function verifyCsrWithKey(csr: ParsedCsr, spki: Uint8Array): void {
+  const signed = signedParts.get(csr) ?? signedParts.get(parseOwned(csr.der.slice()))!;
+  verifySignature(signed.algorithm, signed.tbs, signed.signature, checkPublicKey(readSubjectPublicKeyInfo(new DerReader(spki))));
+}

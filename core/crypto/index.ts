@@ -26,5 +26,5 @@ export { keyUsagesFromStrings, KEY_USAGE_BITS, EXT_KEY_USAGE_OIDS } from './usag
 export { formatIp, parseIp } from './general-names.js';
 
 /** The reference TypeScript parsers, kept for differential tests and the cold path; not the default. */
-export { parseCsr as parseCsrTypescript, verifyCsr as verifyCsrTypescript } from './csr.js';
+export { parseCsr as parseCsrTypescript, verifyCsr as verifyCsrTypescript, verifyCsrWithKey } from './csr.js';
 export { validateCertificatePem as validateCertificatePemTypescript } from './certificate-pem.js';

@@ -37,19 +37,28 @@ export async function loadClientConfig(kubeconfig: string, bootstrap: string, cu
     log.v(2).info('Current kubeconfig file contents are still valid, no bootstrap necessary');
     return { certConfig: valid, clientConfig: valid, bootstrapping: false };
   }
-  let bootstrapConn: WebhookConnection;
-  let cluster;
+  const { conn: bootstrapConn, cluster } = loadBootstrapKubeconfig(bootstrap);
+  await writeNodeKubeconfig(kubeconfig, cluster, currentPem);
+  log.v(2).info('Use the bootstrap credentials to request a cert, and set kubeconfig to point to the certificate dir');
+  return { certConfig: bootstrapConn, clientConfig: anonymousClientConfig(bootstrapConn), bootstrapping: true };
+}
+
+/** The kubeconfig as the kubelet reads it after LoadClientCert (no bootstrap left to do). */
+export function loadNodeKubeconfig(kubeconfig: string): ClientConfigs {
+  let conn: WebhookConnection;
+  try { conn = loadKubeconfig(kubeconfig); } catch (e) { throw new Error(`invalid kubeconfig: ${message(e)}`); }
+  return { certConfig: conn, clientConfig: conn, bootstrapping: false };
+}
+
+/** The bootstrap kubeconfig's connection and cluster, or upstream's error naming it. */
+export function loadBootstrapKubeconfig(bootstrap: string): { conn: WebhookConnection; cluster: ReturnType<typeof bootstrapCluster> } {
   try {
-    bootstrapConn = loadKubeconfig(bootstrap);
-    cluster = bootstrapCluster(bootstrap);
+    return { conn: loadKubeconfig(bootstrap), cluster: bootstrapCluster(bootstrap) };
   } catch (e) {
     // bootstrap.go wraps the loader's error alone; plat's own texts that do not name the file get it.
     const m = e instanceof KubeconfigError ? e.message : message(e);
     throw new Error(`unable to load bootstrap kubeconfig: ${m.includes(bootstrap) ? m : `${bootstrap}: ${m}`}`);
   }
-  await writeNodeKubeconfig(kubeconfig, cluster, currentPem);
-  log.v(2).info('Use the bootstrap credentials to request a cert, and set kubeconfig to point to the certificate dir');
-  return { certConfig: bootstrapConn, clientConfig: anonymousClientConfig(bootstrapConn), bootstrapping: true };
 }
 
 /** rest.AnonymousClientConfig: no credentials, and no impersonation (the node's certificate speaks for itself). */
@@ -62,7 +71,7 @@ export function anonymousClientConfig(conn: WebhookConnection): WebhookConnectio
  * isClientConfigStillValid: the kubeconfig as read when it is, undefined when not (each reason is
  * upstream's HandleError line).
  */
-function stillValid(file: string, log: Logger, now: Date): WebhookConnection | undefined {
+export function stillValid(file: string, log: Logger, now: Date): WebhookConnection | undefined {
   try {
     statSync(file);
   } catch (e) {

@@ -3,8 +3,10 @@
 // pointing at <cert-dir>/nodeagent-client-current.pem, request a certificate with the bootstrap
 // credentials). The certificate manager keeps it rotated when rotateCertificates is on; a
 // certificate the kubeconfig names as files is in force until its rotation deadline, one it holds
-// as data is stored and replaced at once, as upstream's kubelet does. Without rotation, the files
-// the kubeconfig names are followed (client-files.ts), as client-go re-reads them.
+// as data is stored and replaced at once, as upstream's kubelet does. Without rotation, TLS
+// bootstrap is upstream's legacy one (load-client-cert.ts: a key and a CSR name that survive a
+// restart), then the files the kubeconfig names are followed (client-files.ts), as client-go
+// re-reads them.
 // ctx.api is the API client with the current certificate, switched in place on rotation; when it
 // has had no valid certificate for 5 minutes while the server is healthy (upstream's sense: the
 // last rotation worked or the last CSR create was refused with 401, 403 or 404), the agent exits
@@ -19,7 +21,9 @@ import type { ClientConnection } from '../../core/client/connection.js';
 import { RestClient } from '../../core/client/rest-client.js';
 import type { NodeAgentContext } from '../../core/nodeagent/context.js';
 import { defaultUserAgent } from '../../core/client/user-agent.js';
-import { anonymousClientConfig, loadClientConfig } from './client-config.js';
+import { anonymousClientConfig, loadClientConfig, loadNodeKubeconfig } from './client-config.js';
+import { loadClientCert } from './load-client-cert.js';
+import type { WaitForServerOptions } from './wait-for-server.js';
 import { followClientFiles } from './client-files.js';
 import { clientTemplate } from './serving-template.js';
 import { goTime } from '../../core/go-time-text.js';
@@ -34,6 +38,8 @@ export interface ClientIdentityOptions {
   /** How often the expiry watchdog looks (10 s upstream) and how long it tolerates no certificate (5 min). */
   readonly watchdogIntervalMs?: number;
   readonly watchdogLimitMs?: number;
+  /** Test seam: the legacy bootstrap's wait for the API server (load-client-cert.ts). */
+  readonly waitForServer?: WaitForServerOptions;
   /** The agent must stop (no valid certificate for too long). */
   exit(reason: string): void;
 }
@@ -48,7 +54,21 @@ export async function runClientIdentity(ctx: NodeAgentContext, o: ClientIdentity
   const log = ctx.logger.child('client-certificate');
   if (ctx.config.rotateCertificates) log.info('Client rotation is on, will bootstrap in background');
   const currentPem = path.join(certDir, `${CLIENT_PREFIX}-current.pem`);
-  const { certConfig, clientConfig, bootstrapping } = await loadClientConfig(platconfig, bootstrapFile, currentPem, log, now());
+  // The kubelet's clients set no agent of their own: rest.DefaultKubernetesUserAgent's, for all of them.
+  const userAgent = defaultUserAgent('nodeagent', o.version, o.gitVersion);
+  // Without rotation, a bootstrap kubeconfig means upstream's legacy LoadClientCert, done before
+  // the kubeconfig is read (buildKubeletClientConfig); the kubeconfig is then used as it is.
+  const legacy = !ctx.config.rotateCertificates && bootstrapFile !== '';
+  if (legacy) {
+    await loadClientCert({
+      kubeconfig: platconfig, bootstrap: bootstrapFile, certDir, prefix: CLIENT_PREFIX, nodeName: ctx.nodeName, userAgent, log, now,
+      ...(o.waitForServer ? { waitForServer: o.waitForServer } : {}),
+    }, signal);
+    if (signal.aborted) return;
+  }
+  const { certConfig, clientConfig, bootstrapping } = legacy
+    ? loadNodeKubeconfig(platconfig)
+    : await loadClientConfig(platconfig, bootstrapFile, currentPem, log, now());
   // The kubeconfig's certificate files are the store's second place to look (buildClientCertificateManager),
   // so an operator's certificate stays in force until its rotation deadline.
   const store = new FileStore({
@@ -56,8 +76,6 @@ export async function runClientIdentity(ctx: NodeAgentContext, o: ClientIdentity
     ...(clientConfig.clientCertFile && clientConfig.clientKeyFile ? { certFile: clientConfig.clientCertFile, keyFile: clientConfig.clientKeyFile } : {}),
   });
 
-  // The kubelet's clients set no agent of their own: rest.DefaultKubernetesUserAgent's, for all of them.
-  const userAgent = defaultUserAgent('nodeagent', o.version, o.gitVersion);
   const clientOptions = { userAgent, qps: ctx.config.platAPIQPS, burst: ctx.config.platAPIBurst, logger: ctx.logger };
   // A kubeconfig with a token (no certificate), no bootstrap: no rotation possible, used as it is.
   if (clientConfig.token && !clientConfig.clientCert) {
@@ -152,7 +170,8 @@ export async function runClientIdentity(ctx: NodeAgentContext, o: ClientIdentity
     if (ctx.config.rotateCertificates) {
       await manager.run(stop.signal);
     } else {
-      // Without rotation the manager only bootstraps: it stops at the first certificate.
+      // Without rotation (and no bootstrap kubeconfig: that went through loadClientCert) the
+      // manager only gets a first certificate for a kubeconfig that has none, then stops.
       const once = new AbortController();
       const stopOnce = () => once.abort();
       stop.signal.addEventListener('abort', stopOnce, { once: true });
@@ -160,10 +179,7 @@ export async function runClientIdentity(ctx: NodeAgentContext, o: ClientIdentity
       const unsubscribe = ctx.api.onChange(stopOnce);
       if (!ctx.api.isSet()) await manager.run(once.signal);
       unsubscribe();
-      // The kubeconfig TLS bootstrap wrote names the store's current file.
-      const current = manager.current();
-      if (bootstrapping && current && !stop.signal.aborted) await follow(currentPem, currentPem, current);
-      else await whenAborted(stop.signal);
+      await whenAborted(stop.signal);
     }
   } finally {
     clearInterval(watchdog);

@@ -13,14 +13,9 @@ import { sleep } from '../../abort-wait.js';
 import { formatDuration } from '../../flags/duration.js';
 import { goTime } from '../../go-time-text.js';
 import { ApiError, type RestClient } from '../rest-client.js';
-import { goClientErrorText } from '../go-url-error.js';
-import { waitForCertificate } from './wait.js';
+import { waitForCertificate, waitLogHooks } from './wait.js';
 import { requestCertificate, type CertificateTemplate, type CertificateUse, type CreatedRequest } from './request.js';
 import { keyToPem, NoCertKeyError, type FileStore, type StoredPair } from './store.js';
-
-/** The wait's reflector, named after its call site as client-go's (tools/watch/informerwatcher.go:<line>). */
-const WAIT_REFLECTOR = 'core/certificates/csr-wait.ts';
-const CSR_TYPE = '*v1.CertificateSigningRequest';
 
 export interface CertificateManagerOptions {
   readonly store: FileStore;
@@ -222,23 +217,6 @@ export class CertificateManager {
     }
   }
 
-  /**
-   * WaitForCertificate's own words for its first list (V(2)), then its informer's reflector's
-   * (client-go v1.32 DefaultWatchErrorHandler through utilruntime.HandleError, named after the
-   * call site as the reflector names itself): a failed relist is also warned of on its own. Errors
-   * in client-go's words (`Get "<url>": dial tcp ...`).
-   */
-  #logWaitError(csr: string, e: unknown, during: 'list' | 'relist' | 'watch'): void {
-    const err = goClientErrorText(e);
-    if (during === 'list') { this.o.logger.v(2).info(`error fetching v1 certificate signing request: ${err}`, { name: this.#name, csr }); return; }
-    let failure = err;
-    if (during === 'relist') {
-      failure = `failed to list ${CSR_TYPE}: ${err}`;
-      this.o.logger.warn(`${WAIT_REFLECTOR}: ${failure}`);
-    }
-    this.o.logger.error('Unhandled Error', { err: `${WAIT_REFLECTOR}: Failed to watch ${CSR_TYPE}: ${failure}` });
-  }
-
   /** One rotateCerts: undefined when the new certificate is in force. */
   async #attempt(signal: AbortSignal): Promise<Failure | undefined> {
     const template = this.o.template();
@@ -273,14 +251,7 @@ export class CertificateManager {
       // backoff step, each approved and issued for nothing while the identity cannot list its own.
       certPem = await waitForCertificate(client, req.name, {
         uid: req.uid, timeoutMs: this.o.waitTimeoutMs ?? WAIT_TIMEOUT_MS, signal: stale.signal, refusals: 'retry',
-        onRetry: (e, during) => this.#logWaitError(req.name, e, during),
-        // The reflector's V(4) line for a watch it could not open for now (the API server restarting).
-        onBackoff: (e) => this.o.logger.v(4).info(`${WAIT_REFLECTOR}: watch of ${CSR_TYPE} returned ${goClientErrorText(e)} - backing off`),
-        // The reflector's watch loop on an ERROR event: a 429 backs off, anything else is warned of and listed again.
-        onWatchEnded: (e) => {
-          if (e.code === 429) this.o.logger.v(2).info(`${WAIT_REFLECTOR}: watch of ${CSR_TYPE} returned 429 - backing off`);
-          else this.o.logger.warn(`${WAIT_REFLECTOR}: watch of ${CSR_TYPE} ended with: ${e.message}`);
-        },
+        ...waitLogHooks(this.o.logger, { name: this.#name, csr: req.name }),
       });
     } catch (error) {
       if (signal.aborted) return undefined;

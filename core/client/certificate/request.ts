@@ -1,10 +1,14 @@
 // Requesting a certificate as client-go's RequestCertificate does (k8s-behaviour §5.1, §5.2, §5.5):
 // a new key (ECDSA P-256 unless asked otherwise), a PKCS#10 request for the template, a CSR with
-// generateName `csr-`; key encipherment is asked for only with RSA keys.
+// generateName `csr-`; key encipherment is asked for only with RSA keys. A caller that names its
+// CSR (the node agent's legacy bootstrap, §5.4 item 5) gets the one already there under that name
+// when it is compatible (compatible.ts), so a client restarted while it waits sends no second one.
 import type { KeyObject } from 'node:crypto';
-import type { Csr } from '../../certificates/csr-object.js';
+import { CSR_RESOURCE, type Csr } from '../../certificates/csr-object.js';
 import { createCsr, generateKeyPair, type KeyType } from '../../crypto/index.js';
-import type { RestClient } from '../rest-client.js';
+import type { Logger } from '../../log.js';
+import { isApiError, type RestClient } from '../rest-client.js';
+import { ensureCompatible } from './compatible.js';
 import { formatCsrError } from './format-error.js';
 
 export interface CertificateTemplate {
@@ -26,6 +30,8 @@ export interface CreatedRequest { readonly name: string; readonly uid: string; r
 
 export async function requestCertificate(client: RestClient, o: {
   template: CertificateTemplate; signerName: string; use: CertificateUse; keyType?: KeyType; key?: KeyObject; expirationSeconds?: number; signal?: AbortSignal;
+  /** metadata.name instead of generateName `csr-`; an existing compatible CSR of that name is reused. */
+  name?: string; usages?: string[]; logger?: Logger; now?: () => Date;
 }): Promise<CreatedRequest> {
   const key = o.key ?? generateKeyPair(o.keyType ?? 'ecdsa-p256').keyObject;
   const pem = createCsr({
@@ -34,9 +40,9 @@ export async function requestCertificate(client: RestClient, o: {
   });
   const body: Csr = {
     apiVersion: 'certificates.platform/v1', kind: 'CertificateSigningRequest',
-    metadata: { generateName: 'csr-' },
+    metadata: o.name ? { name: o.name } : { generateName: 'csr-' },
     spec: {
-      request: Buffer.from(pem).toString('base64'), signerName: o.signerName, usages: usagesFor(o.use, key),
+      request: Buffer.from(pem).toString('base64'), signerName: o.signerName, usages: o.usages ?? usagesFor(o.use, key),
       ...(o.expirationSeconds !== undefined ? { expirationSeconds: Math.trunc(o.expirationSeconds) } : {}),
     },
   } as Csr;
@@ -46,7 +52,22 @@ export async function requestCertificate(client: RestClient, o: {
   } catch (e) {
     // The caller's abort is no failure to report.
     if (o.signal?.aborted) throw e;
-    throw formatCsrError('cannot create certificate signing request', e, true);
+    if (!o.name || !isApiError(e, 'AlreadyExists')) throw formatCsrError('cannot create certificate signing request', e, true);
   }
+  o.logger?.info('csr for this node already exists, reusing');
+  let found: Csr;
+  try {
+    found = await client.get<Csr>(CSR_RESOURCE, o.name, undefined, o.signal ? { signal: o.signal } : {});
+  } catch (e) {
+    if (o.signal?.aborted) throw e;
+    throw formatCsrError('cannot retrieve certificate signing request', e, true);
+  }
+  try {
+    ensureCompatible(found, { pem, signerName: o.signerName }, key, (o.now ?? (() => new Date()))());
+  } catch (e) {
+    throw new Error(`retrieved csr is not compatible: ${(e as Error).message}`);
+  }
+  o.logger?.info('csr for this node is still valid');
+  return { name: found.metadata.name ?? '', uid: found.metadata.uid ?? '', key };
 }
 
