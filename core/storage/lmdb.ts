@@ -176,8 +176,19 @@ class LmdbStorage implements Storage, LogSource {
   async get(key: string): Promise<KeyValue | undefined> {
     checkKey(key);
     this.#checkOpen(key);
-    const o = this.objects.get(key);
+    const o = this.#object(key);
     return o && { key, value: o.value, createRevision: o.createRevision, modRevision: o.modRevision };
+  }
+
+  /** One stored object; a record that does not decode is the read's StorageError, not a crash. */
+  #object(key: string, transaction?: Transaction): StoredObject | undefined {
+    try {
+      return transaction ? this.objects.get(key, { transaction }) : this.objects.get(key);
+    } catch (e) {
+      if (!(e instanceof SyntaxError)) throw e;
+      this.logger.error('stored object does not decode', { key, err: e.message });
+      throw new StorageError('Corrupt', key, `unable to decode the stored object at key ${JSON.stringify(key)}: ${e.message}`);
+    }
   }
 
   async list(prefix: string, options: ListOptions = {}): Promise<ListResult> {
@@ -233,7 +244,7 @@ class LmdbStorage implements Storage, LogSource {
 
       const page = limit > 0 ? keys.slice(0, limit) : keys;
       const items = page.map((key): KeyValue => {
-        const o = past.has(key) ? past.get(key) : this.objects.get(key, { transaction });
+        const o = past.has(key) ? past.get(key) : this.#object(key, transaction);
         if (!o) throw new Error(`lmdb storage: key "${key}" vanished inside a read transaction`);
         return { key, value: o.value, createRevision: o.createRevision, modRevision: o.modRevision };
       });

@@ -68,8 +68,10 @@ export interface WatchOptions {
  * Unresponsive: a watch ended because its consumer fell too far behind (it may watch again from where it was).
  * CommitFailed: the engine could not make a write durable (a full disk, an I/O error); nothing of it
  * is visible, and the store keeps serving reads and takes writes again once the cause is gone.
+ * Corrupt: a stored record does not decode (its bytes were damaged on disk); the read that met it
+ * fails, naming the key, as etcd3's store fails a decode error (a 500, not a crash).
  */
-export type StorageErrorCode = 'NotFound' | 'KeyExists' | 'Conflict' | 'Compacted' | 'FutureRevision' | 'Closed' | 'Unresponsive' | 'CommitFailed';
+export type StorageErrorCode = 'NotFound' | 'KeyExists' | 'Conflict' | 'Compacted' | 'FutureRevision' | 'Closed' | 'Unresponsive' | 'CommitFailed' | 'Corrupt';
 
 export class StorageError extends Error {
   constructor(

@@ -72,6 +72,25 @@ describe('lmdb storage: data directory', () => {
     assert.equal(fs.existsSync(path.join(dir, LOCK_FILE_NAME)), false);
   }));
 
+  it('a record damaged on disk fails the reads that meet it, naming its key; the others are served', () => withDir(async (dir) => {
+    const s1 = await openLmdbStorage({ path: dir });
+    await s1.create('/r/a', { v: 1 });
+    await s1.create('/r/b', { v: 2 });
+    await s1.close();
+    const raw = open({ path: path.join(dir, 'data.mdb'), compression: false });
+    await raw.openDB({ name: 'objects', encoding: 'binary' }).put('/r/b', Buffer.from('{"value":{"v":\u00012}'));
+    await raw.close();
+    const s2 = await openLmdbStorage({ path: dir });
+    try {
+      assert.deepEqual((await s2.get('/r/a'))?.value, { v: 1 });
+      const corrupt = (e: unknown) => isStorageError(e, 'Corrupt') && /^unable to decode the stored object at key "\/r\/b": /.test((e as Error).message);
+      await assert.rejects(s2.get('/r/b'), corrupt);
+      await assert.rejects(s2.list('/r/'), corrupt);
+    } finally {
+      await s2.close();
+    }
+  }));
+
   it('refuses a second open in the same process', () => withStorage(async (_s, dir) => {
     await assert.rejects(openLmdbStorage({ path: dir }), (e: Error) => e.message.includes(dir) && /already open/.test(e.message));
   }));
