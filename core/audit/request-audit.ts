@@ -134,9 +134,12 @@ export class RequestAudit {
 
   get hasPanicked(): boolean { return this.panicked; }
 
-  /** Its ResponseComplete is out (completeBeforeResponse): the connection's end adds nothing. */
+  /** Its ResponseComplete is out (complete): the connection's end adds nothing. */
   private completed = false;
   get hasCompleted(): boolean { return this.completed; }
+
+  /** WithAudit returns before its deferred event when RequestReceived was refused: no ResponseComplete. */
+  refused(): void { this.completed = true; }
 
   /**
    * WithAudit's deferred ResponseComplete for an answer not yet sent: upstream processes it when
@@ -253,6 +256,7 @@ function watchCode(res: ServerResponse, audit: RequestAudit, emitStarted: boolea
  */
 export async function beginAudit(audit: RequestAudit, ctx: Context, longRunning: boolean): Promise<boolean> {
   if (!(await audit.emit('RequestReceived'))) {
+    audit.refused();
     audit.sink.metrics?.rejected();
     return false;
   }
