@@ -1,18 +1,18 @@
 // Reading X.509 certificates (RFC 5280 §4.1) with the structural error texts of Go's x509 parser.
 // Used for status.certificate validation, for issuer data when building, and by PKI reuse checks.
 import { Buffer } from 'node:buffer';
-import { DerReader, TAG, decodeBitString, decodeInteger, decodeInt64, decodeOid, decodeTime, identifierOf, readTlv, type Tlv } from './der.js';
+import { DerReader, TAG, decodeBitString, decodeInteger, decodeInt64, identifierOf, readTlv } from './der.js';
 import { CryptoError, step } from './errors.js';
-import { parseExtensions, type X509Extension } from './extensions.js';
-import { parseSubjectAltNames } from './general-names.js';
+import type { X509Extension } from './extensions.js';
+import { parseCertificateExtensions, processExtensions, type ExtensionFields } from './certificate-extensions.js';
 import { parseCertificateName } from './certificate-names.js';
+import { parseValidity } from './certificate-validity.js';
 import type { DistinguishedNameAttribute } from './names.js';
-import { OID } from './oids.js';
 import { decodeFirstPemBlock } from './pem.js';
-import { checkPublicKey, readAlgorithmIdentifier, readSubjectPublicKeyInfo, type PublicKeyInfo } from './public-key.js';
-import { EXT_KEY_USAGE_NAMES, KEY_USAGE_NAMES } from './usages.js';
+import { checkPublicKey, readAlgorithmIdentifier, readCertificateSpki, type PublicKeyInfo } from './public-key.js';
 
-export interface ParsedCertificate {
+/** The parsed certificate; the fields from its extensions are ExtensionFields (certificate-extensions.ts). */
+export interface ParsedCertificate extends ExtensionFields {
   der: Uint8Array;
   /** 1, 2 or 3. */
   version: number;
@@ -31,16 +31,6 @@ export interface ParsedCertificate {
   notAfter: Date;
   publicKey: PublicKeyInfo;
   extensions: X509Extension[];
-  isCA: boolean;
-  pathLen?: number;
-  keyUsage: string[];
-  extKeyUsage: string[];
-  subjectKeyId?: Uint8Array;
-  authorityKeyId?: Uint8Array;
-  dnsNames: string[];
-  ipAddresses: string[];
-  emailAddresses: string[];
-  uris: string[];
 }
 
 /** Length of the first certificate element in `der` (for splitting concatenated DER). */
@@ -86,17 +76,12 @@ export function parseCertificateDer(der: Uint8Array): ParsedCertificate {
 
   const issuerTlv = step('x509: malformed issuer', () => tbs.expect(TAG.SEQUENCE, 'issuer'));
   const issuer = parseCertificateName(der, issuerTlv);
-  const [notBefore, notAfter] = step('x509: malformed validity', () => {
-    const v = tbs.inner(tbs.expect(TAG.SEQUENCE, 'validity'));
-    const a = v.next();
-    const b = v.next();
-    v.finish('validity');
-    return [decodeTime(identifierOf(a), v.content(a)), decodeTime(identifierOf(b), v.content(b))] as const;
-  });
+  const validity = step('x509: malformed validity', () => tbs.content(tbs.expect(TAG.SEQUENCE, 'validity')));
+  const [notBefore, notAfter] = parseValidity(validity);
   // Go reports an unreadable subject with the issuer's text (parser.go, every release since 1.17).
   const subjectTlv = step('x509: malformed issuer', () => tbs.expect(TAG.SEQUENCE, 'subject'));
   const subject = parseCertificateName(der, subjectTlv);
-  const rawKey = step('x509: malformed spki', () => readSubjectPublicKeyInfo(tbs));
+  const rawKey = readCertificateSpki(tbs);
   const publicKey = checkPublicKey(rawKey);
 
   if (version > 1) {
@@ -107,14 +92,12 @@ export function parseCertificateDer(der: Uint8Array): ParsedCertificate {
   if (version === 3) {
     const extTlv = step('x509: malformed extensions', () => tbs.optional(0xa3));
     if (extTlv !== undefined) {
-      extensions = step('x509: malformed extension', () => parseExtensions(tbs.content(extTlv)));
-      const seen = new Set<string>();
-      for (const e of extensions) {
-        if (seen.has(e.oid)) throw new CryptoError('x509: certificate contains duplicate extensions');
-        seen.add(e.oid);
-      }
+      extensions = parseCertificateExtensions(tbs.content(extTlv));
     }
   }
+  const fields: ExtensionFields = { isCA: false, keyUsage: [], extKeyUsage: [], dnsNames: [], ipAddresses: [], emailAddresses: [], uris: [] };
+  // Go processes the extensions before it reads the signature, so their errors win over its.
+  processExtensions(fields, extensions);
   step('x509: malformed tbs certificate', () => tbs.finish('tbs'));
   step('x509: malformed signature', () => decodeBitString(cert.content(cert.expect(TAG.BIT_STRING, 'signature'))));
   step('x509: malformed certificate', () => cert.finish('certificate'));
@@ -134,15 +117,8 @@ export function parseCertificateDer(der: Uint8Array): ParsedCertificate {
     notAfter,
     publicKey,
     extensions,
-    isCA: false,
-    keyUsage: [],
-    extKeyUsage: [],
-    dnsNames: [],
-    ipAddresses: [],
-    emailAddresses: [],
-    uris: [],
+    ...fields,
   };
-  for (const e of extensions) applyExtension(out, e);
   return out;
 }
 
@@ -152,58 +128,4 @@ export function parseCertificate(input: Uint8Array | string): ParsedCertificate 
   const found = decodeFirstPemBlock(input);
   if (found === undefined || found.block.label !== 'CERTIFICATE') throw new CryptoError('PEM block type must be CERTIFICATE');
   return parseCertificateDer(found.block.der);
-}
-
-function applyExtension(c: ParsedCertificate, e: X509Extension): void {
-  switch (e.oid) {
-    case OID.subjectAltName:
-      Object.assign(c, parseSubjectAltNames(e.value));
-      return;
-    case OID.basicConstraints:
-      step('x509: invalid basic constraints', () => {
-        const r = new DerReader(e.value);
-        const s = r.inner(r.expect(TAG.SEQUENCE, 'basicConstraints'));
-        const ca = s.optional(TAG.BOOLEAN);
-        c.isCA = ca !== undefined && s.content(ca)[0] === 0xff;
-        const len = s.optional(TAG.INTEGER);
-        if (len !== undefined) c.pathLen = Number(decodeInt64(s.content(len)));
-        s.finish('basicConstraints');
-      });
-      return;
-    case OID.keyUsage:
-      step('x509: invalid key usage', () => {
-        const r = new DerReader(e.value);
-        const bs = decodeBitString(r.content(r.expect(TAG.BIT_STRING, 'keyUsage')));
-        KEY_USAGE_NAMES.forEach((name, bit) => {
-          if ((bs.bytes[bit >> 3] ?? 0) & (0x80 >> (bit & 7))) c.keyUsage.push(name);
-        });
-      });
-      return;
-    case OID.extKeyUsage:
-      step('x509: invalid extended key usages', () => {
-        const r = new DerReader(e.value);
-        const s = r.inner(r.expect(TAG.SEQUENCE, 'extKeyUsage'));
-        while (!s.empty) {
-          const o = decodeOid(s.content(s.expect(TAG.OID, 'ObjectIdentifier')));
-          c.extKeyUsage.push(EXT_KEY_USAGE_NAMES[o] ?? o);
-        }
-      });
-      return;
-    case OID.subjectKeyIdentifier:
-      c.subjectKeyId = step('x509: invalid subject key identifier', () => {
-        const r = new DerReader(e.value);
-        return r.content(r.expect(TAG.OCTET_STRING, 'ski'));
-      });
-      return;
-    case OID.authorityKeyIdentifier:
-      step('x509: invalid authority key identifier', () => {
-        const r = new DerReader(e.value);
-        const s = r.inner(r.expect(TAG.SEQUENCE, 'aki'));
-        const id: Tlv | undefined = s.optional(0x80);
-        if (id !== undefined) c.authorityKeyId = s.content(id);
-      });
-      return;
-    default:
-      return;
-  }
 }

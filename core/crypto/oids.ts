@@ -44,6 +44,10 @@ export const OID = {
   basicConstraints: '2.5.29.19',
   authorityKeyIdentifier: '2.5.29.35',
   extKeyUsage: '2.5.29.37',
+  nameConstraints: '2.5.29.30',
+  crlDistributionPoints: '2.5.29.31',
+  certificatePolicies: '2.5.29.32',
+  authorityInfoAccess: '1.3.6.1.5.5.7.1.1',
 } as const;
 
 /** Short names for DN attribute types, as RFC 4514 and OpenSSL print them. */

@@ -1,10 +1,11 @@
 // SubjectPublicKeyInfo: Go's parsePublicKey checks and messages for the key types Go knows (RSA,
-// ECDSA on P-224/256/384/521, Ed25519, ML-DSA-44/65/87 as of Go 1.27); other algorithms parse as
+// ECDSA on P-224/256/384/521, Ed25519, DSA, ML-DSA-44/65/87 as of Go 1.27); other algorithms parse as
 // 'unknown' without error, as in Go.
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { Buffer } from 'node:buffer';
 import { DerReader, TAG, decodeBitString, decodeOid, identifierOf, readTlv, rightAlign, type Tlv } from './der.js';
-import { CryptoError } from './errors.js';
+import { CryptobyteString } from './cryptobyte.js';
+import { CryptoError, step } from './errors.js';
 import { mlDsaParameterSet, mlDsaPublicKeySize, type MlDsaParameterSet } from './ml-dsa.js';
 import { OID } from './oids.js';
 
@@ -56,6 +57,33 @@ export function readSubjectPublicKeyInfo(r: DerReader): RawPublicKey {
   return { spki: r.element(t), algorithm, key: rightAlign(bs), bits: bs.bytes };
 }
 
+/**
+ * A certificate's SPKI as Go's parseCertificate reads it, each step with its own text; bytes after
+ * the parameters or the key are still refused, as 'x509: malformed spki' (stricter than Go, like
+ * the rest of plat's DER). wasm/assembly/parse-keys.ts readCertificateSpki is the port.
+ */
+export function readCertificateSpki(r: DerReader): RawPublicKey {
+  const t = step('x509: malformed spki', () => r.expect(TAG.SEQUENCE, 'spki'));
+  const spki = new CryptobyteString(r.buf, t.contentStart, t.end);
+  const ai = spki.inner(spki.read(TAG.SEQUENCE) ?? fail('x509: malformed public key algorithm identifier'));
+  const o = ai.read(TAG.OID) ?? fail('x509: malformed OID');
+  const oid = step('x509: malformed OID', () => decodeOid(ai.content(o)));
+  let params: Uint8Array = new Uint8Array(0);
+  if (!ai.empty) {
+    const p = ai.readAny() ?? fail('x509: malformed parameters');
+    params = r.buf.subarray(p.start, p.end);
+    if (!ai.empty) fail('x509: malformed spki');
+  }
+  const k = spki.read(TAG.BIT_STRING) ?? fail('x509: malformed subjectPublicKey');
+  const bs = step('x509: malformed subjectPublicKey', () => decodeBitString(spki.content(k)));
+  if (!spki.empty) fail('x509: malformed spki');
+  return { spki: r.element(t), algorithm: { oid, params }, key: rightAlign(bs), bits: bs.bytes };
+}
+
+const fail = (message: string): never => {
+  throw new CryptoError(message);
+};
+
 const NULL_PARAMS = Buffer.from([0x05, 0x00]);
 
 const CURVES: Readonly<Record<string, { name: string; bits: number; nodeName: string }>> = {
@@ -84,6 +112,10 @@ export function checkPublicKey(raw: RawPublicKey): PublicKeyInfo {
       if (params.length !== 0) throw new CryptoError('x509: Ed25519 key encoded with illegal parameters');
       if (raw.key.length !== 32) throw new CryptoError('x509: wrong Ed25519 public key size');
       return { algorithm: 'ed25519', spki: raw.spki };
+    case OID.dsa:
+      checkDsaKey(raw.key, params);
+      // plat verifies no DSA signature (algorithm unimplemented, as Go): the key stays 'unknown'.
+      return { algorithm: 'unknown', spki: raw.spki };
     case OID.ed448:
       // Go has no Ed448: the key is reported but never verified (algorithm unimplemented).
       return { algorithm: 'ed448', spki: raw.spki };
@@ -142,13 +174,34 @@ function rsaModulusBits(key: Uint8Array): number {
   return (n.length - i - 1) * 8 + (32 - Math.clz32(n[i]!));
 }
 
+/**
+ * Go's DSA key checks: Y an INTEGER (nothing after it is looked at), the parameters a SEQUENCE of
+ * INTEGERs P, Q, G (likewise), then all four positive.
+ */
+function checkDsaKey(key: Uint8Array, params: Uint8Array): void {
+  const y = CryptobyteString.of(key).read(TAG.INTEGER);
+  if (y === undefined || !minimalInteger(key.subarray(y.contentStart, y.end))) throw new CryptoError('x509: invalid DSA public key');
+  const outer = CryptobyteString.of(params);
+  const seq = outer.read(TAG.SEQUENCE);
+  const ints: Uint8Array[] = [key.subarray(y.contentStart, y.end)];
+  const s = seq === undefined ? undefined : outer.inner(seq);
+  for (let i = 0; i < 3 && s !== undefined; i++) {
+    const t = s.read(TAG.INTEGER);
+    if (t === undefined || !minimalInteger(s.content(t))) break;
+    ints.push(s.content(t));
+  }
+  if (ints.length !== 4) throw new CryptoError('x509: invalid DSA parameters');
+  if (ints.some((c) => c[0]! & 0x80 || c.every((b) => b === 0))) throw new CryptoError('x509: zero or negative DSA parameter');
+}
+
+const minimalInteger = (c: Uint8Array): boolean =>
+  c.length > 0 && !(c.length > 1 && ((c[0] === 0 && !(c[1]! & 0x80)) || (c[0] === 0xff && c[1]! & 0x80)));
+
 // cryptobyte's ReadASN1Integer: a minimally encoded INTEGER, else the caller's message.
 function readInteger(r: DerReader, message: string): Uint8Array {
   try {
     const c = r.content(r.expect(TAG.INTEGER, 'INTEGER'));
-    if (c.length === 0 || (c.length > 1 && ((c[0] === 0 && !(c[1]! & 0x80)) || (c[0] === 0xff && c[1]! & 0x80)))) {
-      throw new Error();
-    }
+    if (!minimalInteger(c)) throw new Error();
     return c;
   } catch {
     throw new CryptoError(message);

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
 import { oid, seq, setOf, smallInteger, tlv } from '../../core/crypto/der-write.js';
-import { withTbsFields } from '../crypto/cert-craft.js';
+import { extension, withExtensions, withTbsFields } from '../crypto/cert-craft.js';
 import { craftCsr, craftMlDsaCsr, mlDsaKeys, OIDS } from '../crypto/csr-craft.js';
 import { csrWithUriSans } from '../crypto/go-url-cases.js';
 import { b64, BASE_SIGNER, pem, pemBody, type Fixtures } from './fixtures.js';
@@ -274,6 +274,9 @@ export function csrCases(fx: Fixtures): CsrCase[] {
     { name: 'certificate whose issuer has an attribute without a type', op: 'update', subresource: 'status',
       mutate: setCert(pem('CERTIFICATE', withTbsFields(certDer, { issuer: seq(setOf(seq(tlv(0x13, Buffer.from('a'))))) }))),
       expect: invalid('status.certificate', 'Invalid value: "<certificate data>": x509: invalid RDNSequence: invalid attribute type') },
+    { name: 'certificate with an empty name constraints extension (Go\'s x509 parseNameConstraintsExtension)', op: 'update', subresource: 'status',
+      mutate: setCert(pem('CERTIFICATE', withExtensions(certDer, extension('2.5.29.30', seq(), true)))),
+      expect: invalid('status.certificate', 'Invalid value: "<certificate data>": x509: empty name constraints extension') },
     { name: 'certificate set through the main resource is silently reverted', op: 'update', subresource: '', mutate: setCert(fx.certPem),
       expect: { ok: true, check: (s) => assert.equal(s.status?.certificate, undefined) } },
     { name: 'certificate set through /approval is silently reverted', op: 'update', subresource: 'approval', mutate: setCert(fx.certPem),

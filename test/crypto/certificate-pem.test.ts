@@ -1,10 +1,13 @@
 // status.certificate validation: the Kubernetes messages, table-driven; failures name the case.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { decodePemBlocks, encodePem, validateCertificatePem } from '../../core/crypto/index.js';
+import { decodePemBlocks, encodePem, parseCertificate, validateCertificatePem, validateCertificatePemTypescript } from '../../core/crypto/index.js';
+import { seq, tlv } from '../../core/crypto/der-write.js';
 import { readTlv } from '../../core/crypto/der.js';
 import { makeCa, makeCert } from '../helpers/certs.js';
 import { opensslCa } from '../helpers/openssl.js';
+import { goParseCases } from './cert-go-parse-cases.js';
+import { withTbsFields } from './cert-craft.js';
 
 const ca = makeCa();
 const leaf = makeCert(ca, { commonName: 'leaf', extKeyUsage: ['client auth'] });
@@ -61,4 +64,22 @@ test('validateCertificatePem returns each certificate DER in order', () => {
   const r = validateCertificatePem(pem(cat(leaf.der, ca.der)));
   assert.ok(r.ok);
   assert.deepEqual(r.certificates, [leaf.der, ca.der]);
+});
+
+// Go 1.23's ParseCertificates rules for extensions, DSA keys and Validity: the facade (WASM) and the
+// TypeScript reference both give Go's verdict and text on every case.
+for (const c of goParseCases(leaf.der)) {
+  test(`validateCertificatePem, Go parse rules: ${c.id}`, () => {
+    const expected = c.error === undefined ? { ok: true, certificates: [c.der] } : { ok: false, error: c.error };
+    assert.deepEqual(validateCertificatePem(pem(c.der)), expected, `${c.id} (facade)`);
+    const typescript = c.nodeRefuses ? { ok: false, error: 'x509: malformed certificate' } : expected;
+    assert.deepEqual(validateCertificatePemTypescript(pem(c.der)), typescript, `${c.id} (TypeScript)`);
+  });
+}
+
+test('parseCertificate: notBefore and notAfter of UTCTime without seconds and with offsets', () => {
+  const der = withTbsFields(leaf.der, { validity: seq(tlv(0x17, Buffer.from('2401010000Z')), tlv(0x17, Buffer.from('500101000000+0130'))) });
+  const c = parseCertificate(der);
+  assert.equal(c.notBefore.toISOString(), '2024-01-01T00:00:00.000Z');
+  assert.equal(c.notAfter.toISOString(), '1949-12-31T22:30:00.000Z');
 });

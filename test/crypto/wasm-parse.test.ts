@@ -4,9 +4,10 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { createPublicKey, generateKeyPairSync } from 'node:crypto';
-import { CryptoError, decodeFirstPemBlock, encodePem, parseCsr, validateCertificatePem } from '../../core/crypto/index.js';
+import { CryptoError, decodeFirstPemBlock, encodePem, parseCsr, validateCertificatePemTypescript as validateCertificatePem } from '../../core/crypto/index.js';
 import { readTlv } from '../../core/crypto/der.js';
 import { bitString, concat, oid, seq, setOf, smallInteger, tlv } from '../../core/crypto/der-write.js';
+import { goParseCases } from './cert-go-parse-cases.js';
 import { MESSAGES, wasmDecodeFirstPem, wasmEncodePem, wasmParseCsr, wasmParseCsrDer, wasmValidateCertificatePem } from '../../core/crypto/wasm/parse.js';
 import { WasmAbort } from '../../core/crypto/wasm/instance.js';
 import { makeCa, makeCert } from '../helpers/certs.js';
@@ -218,11 +219,20 @@ const certCases: [string, string | Uint8Array][] = [
   ['a CSR', certPem(new Uint8Array([0x30, 0x03, 0x02, 0x01, 0x00]))],
   ['algorithms differ', certPem(outerAlgorithmSwapped(leaf.der))],
   ['good then bad', leaf.certificatePem + certPem(new Uint8Array([0x30, 0x00]))],
+  // Go 1.23's extension, DSA key and Validity rules (test/crypto/cert-go-parse-cases.ts).
+  ...goParseCases(leaf.der).filter((c) => !c.nodeRefuses).map((c): [string, string] => [c.id, certPem(c.der)]),
 ];
 
 test('validateCertificatePem: same verdict as the TypeScript version on every case', () => {
   for (const [name, input] of certCases) {
     assert.deepEqual(wasmValidateCertificatePem(input), validateCertificatePem(input), name);
+  }
+});
+
+test('validateCertificatePem: where node is stricter than Go, only the TypeScript version refuses', () => {
+  for (const c of goParseCases(leaf.der).filter((x) => x.nodeRefuses)) {
+    assert.deepEqual(wasmValidateCertificatePem(certPem(c.der)), { ok: true, certificates: [c.der] }, c.id);
+    assert.deepEqual(validateCertificatePem(certPem(c.der)), { ok: false, error: 'x509: malformed certificate' }, c.id);
   }
 });
 

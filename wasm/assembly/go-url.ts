@@ -7,6 +7,8 @@
 // it decodes (escape(unescape(s)) one byte at a time). For a URL Parse produced, EscapedPath and
 // EscapedFragment reduce to "the raw text when validEncoded accepts it, else escape(unescape(raw))",
 // since RawPath/RawFragment are set exactly when the raw text differs from the default encoding.
+// (Only the Host check decodes, into scratch, to share go-mailbox.ts's domainToReverseLabels.)
+import { goDomainOk } from './go-mailbox';
 
 // Reasons (core/crypto/wasm/go-url.ts has the texts; keep the two in step).
 export const URL_OK: u32 = 0;
@@ -278,24 +280,19 @@ export function goUrlParse(p: usize, len: usize): u32 {
 /** After goUrlParse: domainToReverseLabels on the decoded Host (Go skips the check for an empty Host). */
 export function goUrlHostIsDomain(): bool {
   if (!authority || hostStart == hostEnd) return true;
-  let label: usize = 0; // bytes in the current label
+  // The Host as url.Parse leaves it: %XX escapes decoded (parseHost has checked them).
+  const host = heap.alloc(hostEnd - hostStart);
+  let n: usize = 0;
   for (let i = hostStart; i < hostEnd; i++) {
     let c = at(i);
     if (c == 0x25) {
       c = (unhex(at(i + 1)) << 4) | unhex(at(i + 2));
       i += 2;
     }
-    if (c == 0x2e) {
-      // An empty label anywhere (leading, trailing or inner) fails, as in current Go.
-      if (label == 0) return false;
-      label = 0;
-    } else {
-      // Runes outside '!'..'~' fail; a byte >= 0x80 is part of such a rune, or of invalid UTF-8.
-      if (c < 33 || c > 126) return false;
-      label++;
-    }
+    store<u8>(host + n++, <u8>c);
   }
-  return label > 0;
+  // A byte >= 0x80 fails there, as the rune it belongs to (or invalid UTF-8) fails in Go.
+  return n > 0 && goDomainOk(host, n);
 }
 
 /** Upper bound of goUrlString's output for an input of `len` bytes. */

@@ -1,4 +1,4 @@
-// AlgorithmIdentifier, SubjectPublicKeyInfo and Go's per-algorithm key checks (ML-DSA's as of Go
+// AlgorithmIdentifier, SubjectPublicKeyInfo and Go's per-algorithm key checks (DSA's; ML-DSA's as of Go
 // 1.27), ported from core/crypto/public-key.ts. Whether an EC point lies on its curve is checked here for P-256 (with
 // p256-point.ts); for P-224/384/521 an R_EC_POINT record asks JS to check it (see parse.ts).
 import {
@@ -6,10 +6,11 @@ import {
   tContent, tEnd, tStart, N_ALGORITHM_IDENTIFIER, N_BIT_STRING, N_OBJECT_IDENTIFIER, N_OTHER, N_PUBLIC_KEY_INFO, N_SUBJECT_PUBLIC_KEY_INFO,
 } from './der';
 import {
-  E_EC_CURVE, E_EC_PARAMS, E_EC_POINT, E_ED25519_PARAMS, E_ED25519_SIZE, E_MLDSA_PARAMS, E_MLDSA_SIZE, E_RSA_EXPONENT,
+  E_DSA_KEY, E_DSA_PARAMS, E_DSA_SIGN, E_EC_CURVE, E_EC_PARAMS, E_MALFORMED_OID, E_MALFORMED_PARAMETERS, E_MALFORMED_SPKI, E_SPKI_ALGORITHM, E_SPKI_KEY, E_EC_POINT, E_ED25519_PARAMS, E_ED25519_SIZE, E_MLDSA_PARAMS, E_MLDSA_SIZE, E_RSA_EXPONENT,
   E_RSA_EXPONENT_SIGN, E_RSA_INVALID, E_RSA_MODULUS, E_RSA_MODULUS_SIGN, E_RSA_NULL, E_RSA_TRAILING, R_EC_POINT, fail, record,
 } from './result';
 import { pDecode } from './p256-point';
+import { Cb } from './cryptobyte';
 
 // A projective point (3 x 32 bytes) for pDecode to write into.
 const POINT_SCRATCH = memory.data(96);
@@ -18,6 +19,7 @@ export const OID_RSA = memory.data<u8>([0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01
 const OID_EC = memory.data<u8>([0x2a, 0x86, 0x48, 0xce, 0x3d, 0x02, 0x01]);
 const OID_ED25519 = memory.data<u8>([0x2b, 0x65, 0x70]);
 const OID_ED448 = memory.data<u8>([0x2b, 0x65, 0x71]);
+const OID_DSA = memory.data<u8>([0x2a, 0x86, 0x48, 0xce, 0x38, 0x04, 0x01]);
 const OID_P224 = memory.data<u8>([0x2b, 0x81, 0x04, 0x00, 0x21]);
 const OID_P256 = memory.data<u8>([0x2a, 0x86, 0x48, 0xce, 0x3d, 0x03, 0x01, 0x07]);
 const OID_P384 = memory.data<u8>([0x2b, 0x81, 0x04, 0x00, 0x22]);
@@ -76,16 +78,51 @@ export function readSubjectPublicKeyInfo(r: Reader): bool {
   const clen = tEnd - tContent;
   if (!checkBitString(c, clen)) return false;
   if (!inner.finish(N_SUBJECT_PUBLIC_KEY_INFO)) return false;
+  setSpki(s, e, algOid, algOidLen, algParams, algParamsLen, c, clen);
+  return true;
+}
+
+/**
+ * A certificate's SPKI as Go's parseCertificate reads it, each step with its own text (ported from
+ * core/crypto/public-key.ts readCertificateSpki); bytes after the parameters or the key are still
+ * refused, as 'x509: malformed spki' (stricter than Go, like the rest of plat's DER).
+ */
+export function readCertificateSpki(r: Reader): bool {
+  if (!r.expect(T_SEQUENCE, N_OTHER)) return fail(E_MALFORMED_SPKI);
+  const s = tStart;
+  const e = tEnd;
+  const spki = new Cb(tContent, tEnd);
+  if (!spki.read(T_SEQUENCE)) return fail(E_SPKI_ALGORITHM);
+  const ai = Cb.inner();
+  if (!ai.read(T_OID) || !checkOid(tContent, tEnd - tContent)) return fail(E_MALFORMED_OID);
+  const o = tContent;
+  const olen = tEnd - tContent;
+  let ps: usize = 0;
+  let pl: usize = 0;
+  if (!ai.empty) {
+    if (!ai.readAny()) return fail(E_MALFORMED_PARAMETERS);
+    ps = tStart;
+    pl = tEnd - tStart;
+    if (!ai.empty) return fail(E_MALFORMED_SPKI);
+  }
+  if (!spki.read(T_BIT_STRING) || !checkBitString(tContent, tEnd - tContent)) return fail(E_SPKI_KEY);
+  const c = tContent;
+  const clen = tEnd - tContent;
+  if (!spki.empty) return fail(E_MALFORMED_SPKI);
+  setSpki(s, e, o, olen, ps, pl, c, clen);
+  return true;
+}
+
+function setSpki(s: usize, e: usize, o: usize, olen: usize, ps: usize, pl: usize, c: usize, clen: usize): void {
   spkiStart = s;
   spkiLen = e - s;
-  keyOid = algOid;
-  keyOidLen = algOidLen;
-  keyParams = algParams;
-  keyParamsLen = algParamsLen;
+  keyOid = o;
+  keyOidLen = olen;
+  keyParams = ps;
+  keyParamsLen = pl;
   const unused = <u32>load<u8>(c);
   keyBits = unused == 0 ? c + 1 : rightAlign(c + 1, clen - 1, unused);
   keyBitsLen = clen - 1;
-  return true;
 }
 
 export const KEY_RSA: u32 = 1;
@@ -130,6 +167,11 @@ export function checkPublicKey(): bool {
     keyKind = KEY_ED25519;
     return true;
   }
+  if (bytesEqual(keyOid, keyOidLen, OID_DSA, 7)) {
+    // plat verifies no DSA signature (algorithm unimplemented, as Go): the key stays unknown.
+    keyKind = KEY_UNKNOWN;
+    return dsaKey();
+  }
   const set = mlDsaSet(keyOid, keyOidLen);
   if (set != 0) {
     if (keyParamsLen != 0) return fail(E_MLDSA_PARAMS);
@@ -164,22 +206,46 @@ function namedCurve(p: usize, len: usize): bool {
   return true;
 }
 
+/** INTEGER content [c, c+n) is minimally encoded (cryptobyte's ReadASN1Integer). */
+function minimalInteger(c: usize, n: usize): bool {
+  if (n == 0) return false;
+  if (n == 1) return true;
+  const a = load<u8>(c);
+  const b = load<u8>(c + 1) & 0x80;
+  return !((a == 0 && b == 0) || (a == 0xff && b != 0));
+}
+
 // cryptobyte's ReadASN1Integer: a minimally encoded INTEGER, else the caller's message.
 let intP: usize = 0;
 let intLen: usize = 0;
 function readInteger(r: Reader, message: u32): bool {
-  if (!r.expect(T_INTEGER, N_OTHER)) return fail(message);
-  const c = tContent;
-  const n = tEnd - tContent;
-  if (n == 0) return fail(message);
-  if (n > 1) {
-    const a = load<u8>(c);
-    const b = load<u8>(c + 1) & 0x80;
-    if ((a == 0 && b == 0) || (a == 0xff && b != 0)) return fail(message);
-  }
-  intP = c;
-  intLen = n;
+  if (!r.expect(T_INTEGER, N_OTHER) || !minimalInteger(tContent, tEnd - tContent)) return fail(message);
+  intP = tContent;
+  intLen = tEnd - tContent;
   return true;
+}
+
+/** The INTEGER read last is zero or negative. */
+function notPositive(): bool {
+  return (load<u8>(tContent) & 0x80) != 0 || allZero(tContent, tEnd - tContent);
+}
+
+/**
+ * Go's DSA key checks (core/crypto/public-key.ts checkDsaKey): Y an INTEGER, the parameters a
+ * SEQUENCE of INTEGERs P, Q, G (nothing after them looked at), then all four positive.
+ */
+function dsaKey(): bool {
+  const y = new Cb(keyBits, keyBits + keyBitsLen);
+  if (!y.read(T_INTEGER) || !minimalInteger(tContent, tEnd - tContent)) return fail(E_DSA_KEY);
+  let bad = notPositive();
+  const outer = new Cb(keyParams, keyParams + keyParamsLen);
+  if (!outer.read(T_SEQUENCE)) return fail(E_DSA_PARAMS);
+  const s = Cb.inner();
+  for (let i = 0; i < 3; i++) {
+    if (!s.read(T_INTEGER) || !minimalInteger(tContent, tEnd - tContent)) return fail(E_DSA_PARAMS);
+    bad = bad || notPositive();
+  }
+  return !bad || fail(E_DSA_SIGN);
 }
 
 function allZero(p: usize, n: usize): bool {

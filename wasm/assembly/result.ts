@@ -100,6 +100,27 @@ export const E_RDN_ATTRIBUTE_TYPE: u32 = 85;
 export const E_RDN_ATTRIBUTE_VALUE: u32 = 86;
 export const E_RDN_STRING: u32 = 87; // arg: the string's tag (which parseASN1String text)
 export const E_RDN_UNSUPPORTED: u32 = 88; // arg: the value's identifier octet
+// Certificates as Go 1.23's parseCertificate reads them (cryptobyte's x509 texts)
+export const E_UNSUPPORTED_TIME: u32 = 91;
+export const E_MALFORMED_UTCTIME: u32 = 92;
+export const E_MALFORMED_GENERALIZEDTIME: u32 = 93;
+export const E_EXT_OID: u32 = 94;
+export const E_EXT_CRITICAL: u32 = 95;
+export const E_EXT_VALUE: u32 = 96;
+export const E_DSA_KEY: u32 = 97;
+export const E_DSA_PARAMS: u32 = 98;
+export const E_DSA_SIGN: u32 = 99;
+export const E_CRL_DPS: u32 = 100;
+export const E_CRL_DP: u32 = 101;
+export const E_POLICIES: u32 = 102;
+export const E_AIA: u32 = 103;
+export const E_NC_INVALID: u32 = 104;
+export const E_NC_EMPTY: u32 = 105;
+export const E_NC_VALUE: u32 = 107;
+export const E_SPKI_ALGORITHM: u32 = 108;
+export const E_MALFORMED_OID: u32 = 109;
+export const E_MALFORMED_PARAMETERS: u32 = 110;
+export const E_SPKI_KEY: u32 = 111; // args: which text (name-constraints.ts NC_*), value addr, value len
 // the result area ran out (cannot happen with the sizing in begin(); reported, never aborted)
 export const E_RESULT_FULL: u32 = 90;
 

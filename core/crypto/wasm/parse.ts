@@ -11,6 +11,7 @@ import { RDN, RDN_ATTRIBUTE, RDN_ATTRIBUTE_TYPE, RDN_ATTRIBUTE_VALUE, x509String
 import { formatIp } from '../general-names.js';
 import { goAsn1TimeError } from '../go-asn1-time.js';
 import { goBytesString } from '../go-bytes-string.js';
+import { NC_EMPTY, NC_INVALID, nameConstraintError } from '../name-constraints.js';
 import { wellFormed, type DistinguishedNameAttribute } from '../names.js';
 import { DN_COMMON_NAME, DN_ORGANIZATION, DN_SHORT_NAMES } from '../oids.js';
 import { publicKeyObject, type PublicKeyInfo } from '../public-key.js';
@@ -148,6 +149,25 @@ export const MESSAGES: Readonly<Record<number, string>> = {
   85: RDN_ATTRIBUTE_TYPE,
   86: RDN_ATTRIBUTE_VALUE,
   90: 'crypto core: result area full',
+  91: 'x509: unsupported time format',
+  92: 'x509: malformed UTCTime',
+  93: 'x509: malformed GeneralizedTime',
+  94: 'x509: malformed extension OID field',
+  95: 'x509: malformed extension critical field',
+  96: 'x509: malformed extension value field',
+  97: 'x509: invalid DSA public key',
+  98: 'x509: invalid DSA parameters',
+  99: 'x509: zero or negative DSA parameter',
+  100: 'x509: invalid CRL distribution points',
+  101: 'x509: invalid CRL distribution point',
+  102: 'x509: invalid certificate policies',
+  103: 'x509: invalid authority info access',
+  104: NC_INVALID,
+  105: NC_EMPTY,
+  108: 'x509: malformed public key algorithm identifier',
+  109: 'x509: malformed OID',
+  110: 'x509: malformed parameters',
+  111: 'x509: malformed subjectPublicKey',
 };
 const E_TAG_MISMATCH = 12;
 const E_ASN1_TIME = 29;
@@ -159,6 +179,7 @@ const E_SAN_URI_DOMAIN = 77;
 const E_PEM_LABEL = 80;
 const E_RDN_STRING = 87;
 const E_RDN_UNSUPPORTED = 88;
+const E_NC_VALUE = 107;
 
 const CURVES = ['', 'P-224', 'P-256', 'P-384', 'P-521'];
 const CURVE_BITS = [0, 224, 256, 384, 521];
@@ -206,6 +227,8 @@ function message(u: Uint32Array, res: number, mem: Uint8Array): string {
       return x509StringError(a(0));
     case E_RDN_UNSUPPORTED:
       return x509UnsupportedString(a(0));
+    case E_NC_VALUE:
+      return nameConstraintError(a(0), mem.subarray(a(1), a(1) + a(2)));
     case E_PEM_LABEL: {
       const label = Buffer.from(mem.buffer, mem.byteOffset + a(0), a(1)).toString('utf8');
       return `only CERTIFICATE PEM blocks are allowed, found ${JSON.stringify(label)}`;
