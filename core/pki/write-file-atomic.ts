@@ -6,6 +6,7 @@ import { closeSync, fchmodSync, fsyncSync, openSync, readdirSync, renameSync, un
 import { constants, copyFile, link, lstat, open, rename, unlink } from 'node:fs/promises';
 import { createHash, randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { isAlive } from '../process-alive.js';
 
 /**
  * A fresh hidden name beside `file`, so a rename between the two stays on one file system. A long
@@ -33,17 +34,8 @@ function sweepStale(file: string): void {
   for (const name of names) {
     if (!name.startsWith(prefix)) continue;
     const m = /^(\d+)\.[0-9a-f]{12}\.(tmp|old)$/.exec(name.slice(prefix.length));
-    if (!m || Number(m[1]) === process.pid || running(Number(m[1]))) continue;
+    if (!m || Number(m[1]) === process.pid || isAlive(Number(m[1]))) continue;
     try { unlinkSync(path.join(dir, name)); } catch { /* gone, or not ours to remove */ }
-  }
-}
-
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

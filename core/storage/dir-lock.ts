@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { silentLogger, type Logger } from '../log.js';
 import { makeDirSync } from '../make-dir.js';
+import { isAlive } from '../process-alive.js';
 
 export const LOCK_FILE_NAME = 'plat.lock';
 
@@ -16,32 +17,6 @@ export interface DirLock {
 // Paths locked by this process: a pid check alone cannot tell "this process has it open" from "an
 // earlier run that happened to have our pid" (pid 1 in every container).
 const heldHere = new Map<string, string>();
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-  return !isZombie(pid);
-}
-
-/**
- * A killed daemon whose parent has not reaped it yet (a shell that started it in the background, a
- * supervisor slow to wait) still answers kill(pid, 0), but it has exited and holds nothing: its
- * /proc state is Z (or X). Where /proc is missing, it counts as alive.
- */
-function isZombie(pid: number): boolean {
-  let stat: string;
-  try {
-    stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  } catch {
-    return false;
-  }
-  // "pid (comm) S ...": comm may hold spaces and parentheses, so the state follows the last ')'.
-  const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-  return state === 'Z' || state === 'X';
-}
 
 /**
  * What a lock file says of its holder: the pid, and (written since the lock learnt them) the boot
