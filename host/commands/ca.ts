@@ -3,7 +3,7 @@
 // controller uses.
 import type { KeyObject } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { lstat, readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { CryptoError, createCertificate, encodePem, generateKeyPair, issueCertificate, keyUsagesFromStrings, parseCertificateDer, type IssuingCa, type KeyType, type ParsedCertificate } from '../../core/crypto/index.js';
 import { X509KeyPairError, x509KeyPair } from '../../core/crypto/x509-key-pair.js';
@@ -12,7 +12,7 @@ import { formatDuration } from '../../core/flags/duration.js';
 import { FlagError, Flags } from '../../core/flags/flag-set.js';
 import { writeFileAtomic, writePair } from '../../core/pki/index.js';
 import { makeDir } from '../../core/make-dir.js';
-import { ERRNO_TEXT, syscallErrorText } from '../../core/go-os-error.js';
+import { ERRNO_TEXT, isNotExist, osErrorText, syscallErrorText } from '../../core/go-os-error.js';
 import { parseSubcommand, type SubcommandHelp } from './subcommand-help.js';
 import { CommandError } from './command-error.js';
 
@@ -28,7 +28,7 @@ function parse(path: string, argv: readonly string[], define: (f: Flags) => void
 
 export const CA_USAGE = `Usage:
   plat ca init --dir DIR [--key-type p256|p384|ed25519|rsa2048] [--cn NAME] [--days N] [--force]
-  plat ca sign --ca-dir DIR --csr FILE [--usages "digital signature,key encipherment,client auth"] [--duration 8760h] [--out FILE]
+  plat ca sign --ca-dir DIR --csr FILE [--usages "digital signature,key encipherment,client auth"] [--duration 8760h] [--out FILE [--force]]
 `;
 
 // X.509 times end with year 9999 (GeneralizedTime's four digits).
@@ -70,6 +70,7 @@ function signFlags(f: Flags): void {
   f.define({ name: 'duration', type: 'duration', default: 8760 * 3600_000, section: S, help: 'Requested lifetime; capped by the CA\'s own validity.',
     validate: (v) => ((v as number) < 600_000 ? 'must be at least 10m0s' : undefined) });
   f.define({ name: 'out', type: 'string', default: '', section: S, help: 'Write the certificate here (default: standard output).' });
+  f.define({ name: 'force', type: 'bool', default: false, section: S, help: 'Replace an existing --out file (never the CA\'s own).' });
 }
 
 /**
@@ -164,6 +165,38 @@ function caPair(certFile: string, certPem: string, keyFile: string, keyPem: stri
   }
 }
 
+/** The file behind `file` (its links followed), undefined when there is none. */
+async function target(file: string): Promise<string | undefined> {
+  try {
+    return await realpath(file);
+  } catch (e) {
+    if (isNotExist(e)) return undefined;
+    throw new CommandError(osErrorText('stat', file, e));
+  }
+}
+
+/**
+ * An --out that is already there is kept unless --force says otherwise, as `plat ca init` keeps a
+ * CA: a certificate written over the wrong file (the CA key, another certificate's only copy) is
+ * not something to find out about later. The CA's own files and the CSR are never replaced.
+ */
+async function checkOut(out: string, inputs: readonly string[], force: boolean): Promise<void> {
+  const outTarget = await target(out);
+  let present = outTarget !== undefined;
+  if (!present) {
+    // A dangling link is something too: replacing it would not write where it points.
+    try { await lstat(out); present = true; } catch { /* nothing there */ }
+  }
+  if (!present) return;
+  for (const input of inputs) {
+    if (outTarget !== undefined && outTarget === (await target(input))) {
+      const what = path.resolve(out) === path.resolve(input) ? '' : ` (through a link, ${input})`;
+      throw new CommandError(`--out ${out} is an input of this command${what}; choose another file`);
+    }
+  }
+  if (!force) throw new CommandError(`--out ${out} already exists; use --force to replace it`);
+}
+
 export async function caSign(argv: readonly string[], now = new Date()): Promise<{ stdout: string }> {
   const f = parse('plat ca sign', argv, signFlags);
   const caDir = f.get<string>('ca-dir');
@@ -171,9 +204,11 @@ export async function caSign(argv: readonly string[], now = new Date()): Promise
   if (!caDir) throw new CommandError('--ca-dir is required', 2);
   if (!csrFile) throw new CommandError('--csr is required', 2);
   const read = async (file: string) => {
-    try { return await readFile(file, 'utf8'); } catch (e) { throw new CommandError(`cannot read ${file}: ${(e as Error).message}`); }
+    try { return await readFile(file, 'utf8'); } catch (e) { throw new CommandError(osErrorText('open', file, e)); }
   };
   const [certFile, keyFile] = [path.join(caDir, 'ca.crt'), path.join(caDir, 'ca.key')];
+  const out = f.get<string>('out');
+  if (out) await checkOut(out, [certFile, keyFile, csrFile], f.get<boolean>('force'));
   const [csrPem, caCert, caKey] = await Promise.all([read(csrFile), read(certFile), read(keyFile)]);
   const { ca, issuing } = caPair(certFile, caCert, keyFile, caKey);
   let window;
@@ -191,7 +226,6 @@ export async function caSign(argv: readonly string[], now = new Date()): Promise
     throw e;
   }
   const cappedText = capped ? ` (capped at the CA's expiry; asked for ${formatDuration(f.get<number>('duration'))})` : '';
-  const out = f.get<string>('out');
   if (out) {
     try {
       await writeFileAtomic(out, result.certificatePem, 0o644);

@@ -3,7 +3,7 @@
 // blamed on the CA files, not on the CSR.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { tempDir } from '../helpers/plat.js';
@@ -26,6 +26,9 @@ describe('plat ca errors', () => {
     return d;
   };
   const read = (d: string, f: string) => readFileSync(path.join(d, f), 'utf8');
+  const existing = path.join(dir, 'existing.crt');
+  writeFileSync(existing, 'kept\n');
+  const caKeyBefore = read(caDir, 'ca.key');
 
   const cases: { name: string; args: () => string[]; code: number; stderr: (a: string[]) => string | RegExp; after?: () => void }[] = [
     {
@@ -58,6 +61,44 @@ describe('plat ca errors', () => {
       args: () => ['ca', 'sign', '--ca-dir', caWith('mismatch', read(caDir, 'ca.crt'), read(otherDir, 'ca.key')), '--csr', csr],
       code: 1,
       stderr: (a) => `plat ca sign: ${path.join(a[3]!, 'ca.crt')} and ${path.join(a[3]!, 'ca.key')}: tls: private key does not match public key\n`,
+    },
+    {
+      name: 'a CSR file that is not there is said as Go\'s open says it',
+      args: () => ['ca', 'sign', '--ca-dir', caDir, '--csr', path.join(dir, 'missing.csr')],
+      code: 1,
+      stderr: () => `plat ca sign: open ${path.join(dir, 'missing.csr')}: no such file or directory\n`,
+    },
+    {
+      name: 'an --out that exists is kept without --force',
+      args: () => ['ca', 'sign', '--ca-dir', caDir, '--csr', csr, '--out', existing],
+      code: 1,
+      stderr: () => `plat ca sign: --out ${existing} already exists; use --force to replace it\n`,
+      after: () => assert.equal(readFileSync(existing, 'utf8'), 'kept\n'),
+    },
+    {
+      name: 'the CA key is never an --out, --force or not',
+      args: () => ['ca', 'sign', '--ca-dir', caDir, '--csr', csr, '--out', path.join(caDir, 'ca.key'), '--force'],
+      code: 1,
+      stderr: () => `plat ca sign: --out ${path.join(caDir, 'ca.key')} is an input of this command; choose another file\n`,
+      after: () => assert.equal(read(caDir, 'ca.key'), caKeyBefore),
+    },
+    {
+      name: 'nor through a link to it',
+      args: () => {
+        const link = path.join(dir, 'link-to-key');
+        symlinkSync(path.join(caDir, 'ca.key'), link);
+        return ['ca', 'sign', '--ca-dir', caDir, '--csr', csr, '--out', link, '--force'];
+      },
+      code: 1,
+      stderr: () => `plat ca sign: --out ${path.join(dir, 'link-to-key')} is an input of this command (through a link, ${path.join(caDir, 'ca.key')}); choose another file\n`,
+      after: () => assert.equal(read(caDir, 'ca.key'), caKeyBefore),
+    },
+    {
+      name: '--force replaces an --out that exists',
+      args: () => ['ca', 'sign', '--ca-dir', caDir, '--csr', csr, '--out', existing, '--force'],
+      code: 0,
+      stderr: () => '',
+      after: () => assert.match(readFileSync(existing, 'utf8'), /^-----BEGIN CERTIFICATE-----\n/),
     },
   ];
   for (const c of cases) {
