@@ -11,7 +11,7 @@ import { sleep } from '../../core/abort-wait.js';
 import { setLongTimeout } from '../../core/long-timeout.js';
 import { CommandError } from './command-error.js';
 import { parseSubcommand } from './subcommand-help.js';
-import { checkNames, csrFlags, describeError, openClient } from './csr-connection.js';
+import { checkNames, csrFlags, describeError, openClient, requestTimeoutMs } from './csr-connection.js';
 import { runInterruptible } from './interrupt.js';
 import { columnWidths, formatObject, formatRow, objectPrinter } from './csr-output.js';
 import { isTable, ServerRows, TABLE_ACCEPT } from './csr-server-table.js';
@@ -250,9 +250,12 @@ export async function csrList(argv: readonly string[], out: Out, err: Out): Prom
 async function follow(f: Flags, client: RestClient, rv: string, print: Print, selectors: Selectors, dropFirst: boolean, table: boolean): Promise<void> {
   await runInterruptible(async (interrupted) => {
     const stop = new AbortController();
-    const timeout = f.get<number>('timeout');
+    // kubectl's --request-timeout bounds its watch request (http.Client.Timeout covers the body):
+    // the watch ends then, as a quiet exit 0. The sooner of it and --timeout ends this one.
+    const requestTimeout = requestTimeoutMs(f.get<string>('request-timeout')) ?? 0;
+    const timeout = [f.get<number>('timeout'), requestTimeout].filter((t) => t > 0).reduce((a, b) => Math.min(a, b), Infinity);
     // --timeout=1000h must wait 1000h: a plain setTimeout would stop the watch after 1 ms.
-    const cancelTimer = timeout ? setLongTimeout(() => stop.abort(), timeout) : undefined;
+    const cancelTimer = Number.isFinite(timeout) ? setLongTimeout(() => stop.abort(), timeout) : undefined;
     try {
       await watchChanges(client, rv, print, selectors, AbortSignal.any([stop.signal, interrupted]), dropFirst, table);
     } finally {

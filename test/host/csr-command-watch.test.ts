@@ -78,6 +78,18 @@ describe('plat csr get|list -w', () => {
     }
   });
 
+  it('--request-timeout ends list -w and get NAME -w then, with exit 0, as it bounds kubectl get -w\'s watch request', async () => {
+    assert.equal((await plat.admin.post(CSRS, baseCsr(fx, 'timed'))).status, 201);
+    await Promise.all([['list', '-w', '--request-timeout', '1s'], ['get', 'timed', '-w', '--request-timeout=1'], ['list', '-w', '--timeout', '1h', '--request-timeout', '1s']].map(async (args) => {
+      const w = start(args);
+      const code = await Promise.race([w.exited, new Promise((r) => setTimeout(() => r('still running'), 10_000))]);
+      w.child.kill('SIGKILL');
+      assert.equal(code, 0, `${args.join(' ')}: ${w.stderr}`);
+      assert.equal(w.stderr, '', args.join(' '));
+      assert.match(w.stdout, /timed/, args.join(' '));
+    }));
+  });
+
   it('list -w whose reader went away (| head -1) exits 1 on the next change, quietly, not with an EPIPE stack trace', async () => {
     assert.equal((await plat.admin.post(CSRS, baseCsr(fx, 'before-close'))).status, 201);
     const watches = cliGets.count();
