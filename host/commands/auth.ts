@@ -121,8 +121,12 @@ of a particular resource. This command pairs nicely with impersonation. See --as
 export async function authCanI(argv: readonly string[], warn: (text: string) => void): Promise<{ stdout: string; allowed: boolean }> {
   const f = canIFlags();
   const { positional } = parseSubcommand('plat auth can-i', f, argv);
-  if (positional.length < 2 || positional.length > 3) throw new FlagError('you must specify two or three arguments: verb, resource, and optional resourceName');
-  const [verb, target, extraName] = positional as [string, string, string | undefined];
+  // kubectl 1.32's words (it no longer takes the name as a third argument); exit 2, not kubectl's 1,
+  // which -q gives the answer "no".
+  if (positional.length !== 2) {
+    throw new FlagError('you must specify two arguments: verb resource or verb resource/resourceName.\nSee \'plat auth can-i -h\' for help and examples.');
+  }
+  const [verb, target] = positional as [string, string];
   const conn = kubeconfigConnection(f);
 
   let spec: Record<string, unknown>;
@@ -130,13 +134,12 @@ export async function authCanI(argv: readonly string[], warn: (text: string) => 
   if (target.startsWith('/')) {
     // cani.go Validate's refusals (a mistake on the command line: plat's exit 2).
     if (f.get<string>('subresource')) throw new FlagError('--subresource can not be used with NonResourceURL');
-    if (extraName !== undefined) throw new FlagError('NonResourceURL and ResourceName can not specified together');
     if (!NON_RESOURCE_URL_VERBS.has(verb)) warn(warning(`verb '${verb}' is not a known verb`));
     spec = { nonResourceAttributes: { verb, path: target } };
   } else {
     const slash = target.indexOf('/');
     const type = slash < 0 ? target : target.slice(0, slash);
-    const name = slash < 0 ? extraName ?? '' : target.slice(slash + 1);
+    const name = slash < 0 ? '' : target.slice(slash + 1);
     const r = await resolve(conn, type);
     if (r.warning) warn(r.warning);
     // cani.go Validate: a cluster-wide type is said to be one, because the question still carries

@@ -123,7 +123,11 @@ current-context: x
       "Warning: resource 'nodes' is not namespace scoped\n\nWarning: verb 'frob' is not a known verb\n\nplat auth can-i: You must be logged in to the server (Unauthorized)\n"]);
     const sub = await canI('get', '/healthz', '--subresource', 'x');
     assert.deepEqual([sub.code, sub.stderr], [2, 'plat auth can-i: --subresource can not be used with NonResourceURL\n']);
-    const named = await canI('get', '/healthz', 'x');
-    assert.deepEqual([named.code, named.stderr], [2, 'plat auth can-i: NonResourceURL and ResourceName can not specified together\n']);
+    // kubectl 1.32 takes two arguments only: a name goes after a slash.
+    const twoOnly = 'plat auth can-i: you must specify two arguments: verb resource or verb resource/resourceName.\nSee \'plat auth can-i -h\' for help and examples.\n';
+    for (const args of [['get', '/healthz', 'x'], ['get', 'csr', 'a1'], ['get']]) {
+      const r = await canI(...args);
+      assert.deepEqual([r.code, r.stdout, r.stderr], [2, '', twoOnly], args.join(' '));
+    }
   });
 });
