@@ -70,8 +70,3 @@ export function refusal(res: ApiResponse, method: string, path: string): ApiErro
   return new ApiError(res.status, err.reason, err.message, err.body);
 }
 
-/** The message of a Status answer, or the raw text. */
-export function statusMessage(res: ApiResponse): string {
-  const m = (res.json as { message?: unknown } | undefined)?.message;
-  return typeof m === 'string' ? m : res.text;
-}

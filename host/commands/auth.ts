@@ -4,9 +4,9 @@
 // can-i` does (which only speaks authorization.k8s.io). TYPE is resolved through discovery: plural,
 // singular, short name or kind, optionally qualified by group.
 import { FlagError, Flags } from '../../core/flags/flag-set.js';
-import { apiRequest, refusal, type ApiResponse, type Connection } from './api-request.js';
+import { apiRequest, type Connection } from './api-request.js';
 import { CommandError } from './command-error.js';
-import { describeError } from './csr-connection.js';
+import { refusedAnswer } from './csr-connection.js';
 import { defineKubeconfigFlags, kubeconfigConnection } from './kubeconfig-flags.js';
 import { parseSubcommand, type SubcommandHelp } from './subcommand-help.js';
 
@@ -25,10 +25,6 @@ const NON_RESOURCE_URL_VERBS = new Set(['get', 'put', 'post', 'head', 'options',
 /** kubectl's WarningPrinter line: its messages end in a newline of their own, so a blank line follows. */
 const warning = (message: string): string => `Warning: ${message}\n\n`;
 
-/** An answer that is not a success, in kubectl's words (`You must be logged in to the server (Unauthorized)`, `Error from server (Forbidden): ...`). */
-function refused(res: ApiResponse, method: string, path: string): CommandError {
-  return new CommandError(describeError(refusal(res, method, path)));
-}
 
 /** `discovered`: the type is one discovery lists (kubectl's isNamespaced can only answer for those). */
 interface Resolved { group: string; resource: string; namespaced: boolean; discovered: boolean; warning?: string }
@@ -40,7 +36,7 @@ async function discover(conn: Connection): Promise<{ group: string; r: Discovere
   const out: { group: string; r: DiscoveredResource }[] = [];
   const list = async (path: string, group: string) => {
     const res = await apiRequest(conn, 'GET', path);
-    if (res.status !== 200) throw refused(res, 'GET', path);
+    if (res.status !== 200) throw refusedAnswer(res, 'GET', path);
     const resources = (res.json as { resources?: unknown } | undefined)?.resources;
     // Something at the server's address that is not an API server (a proxy's page, `{}`).
     if (!Array.isArray(resources)) throw new CommandError(`discovery ${path}: the server did not answer with an API resource list`);
@@ -48,7 +44,7 @@ async function discover(conn: Connection): Promise<{ group: string; r: Discovere
   };
   await list('/api/v1', '');
   const groups = await apiRequest(conn, 'GET', '/apis');
-  if (groups.status !== 200) throw refused(groups, 'GET', '/apis');
+  if (groups.status !== 200) throw refusedAnswer(groups, 'GET', '/apis');
   const found = (groups.json as { groups?: unknown } | undefined)?.groups;
   if (!Array.isArray(found)) throw new CommandError('discovery /apis: the server did not answer with an API group list');
   for (const g of found as { name: string; preferredVersion: { groupVersion: string } }[]) {
@@ -161,7 +157,7 @@ export async function authCanI(argv: readonly string[], warn: (text: string) => 
   }
   const SSAR = '/apis/authorization.platform/v1/selfsubjectaccessreviews';
   const res = await apiRequest(conn, 'POST', SSAR, { apiVersion: 'authorization.platform/v1', kind: 'SelfSubjectAccessReview', spec });
-  if (res.status < 200 || res.status > 299) throw refused(res, 'POST', SSAR);
+  if (res.status < 200 || res.status > 299) throw refusedAnswer(res, 'POST', SSAR);
   const status = ((res.json as { status?: { allowed?: boolean; reason?: string; evaluationError?: string } } | undefined)?.status) ?? {};
   // kubectl's -q: the answer is in the exit code alone (warnings and errors are still said).
   const quiet = f.get<boolean>('quiet');

@@ -7,7 +7,8 @@ import { goQuote } from '../../core/go-quote.js';
 import { FlagError, Flags } from '../../core/flags/flag-set.js';
 import { parseDuration } from '../../core/flags/duration.js';
 import { resourceNameError } from '../../core/client/resource-name.js';
-import { refusedMessage } from './api-request.js';
+import { refusal, refusedMessage, type ApiResponse } from './api-request.js';
+import { CommandError } from './command-error.js';
 import { defineKubeconfigFlags, kubeconfigConnection } from './kubeconfig-flags.js';
 import { VERSION } from '../version.js';
 
@@ -90,4 +91,9 @@ export function describeError(e: unknown): string {
   // The REST client names the URL of a request that got no answer (Go's url.Error).
   if (typeof (e as { url?: unknown } | undefined)?.url === 'string') return `Unable to connect to the server: ${(e as Error).message}`;
   return (e as Error).message;
+}
+
+/** An answer that is not a success, in kubectl's words (`You must be logged in to the server (Unauthorized)`, `Error from server (Forbidden): ...`). */
+export function refusedAnswer(res: ApiResponse, method: string, path: string): CommandError {
+  return new CommandError(describeError(refusal(res, method, path)));
 }

@@ -5,10 +5,12 @@ import { randomInt } from 'node:crypto';
 import { rfc3339 } from '../../core/api/meta.js';
 import { FlagError, Flags } from '../../core/flags/flag-set.js';
 import { goQuote } from '../../core/go-quote.js';
-import { apiRequest, statusMessage } from './api-request.js';
-import { CommandError } from './command-error.js';
+import { apiRequest } from './api-request.js';
+import { refusedAnswer } from './csr-connection.js';
 import { defineKubeconfigFlags, kubeconfigConnection } from './kubeconfig-flags.js';
 import { parseSubcommand, type SubcommandHelp } from './subcommand-help.js';
+
+const SECRETS = '/api/v1/namespaces/plat-system/secrets';
 
 export const TOKEN_USAGE = `Usage:
   plat token create [--kubeconfig FILE] [--as USER [--as-group GROUP]... [--as-uid UID]] [--ttl 24h0m0s] [--groups system:bootstrappers:NAME,...] [--description TEXT]
@@ -69,10 +71,10 @@ export async function tokenCreate(argv: readonly string[], now = new Date()): Pr
     ...(groups.length ? { 'auth-extra-groups': groups.join(',') } : {}),
     ...(f.get<string>('description') ? { description: f.get<string>('description') } : {}),
   };
-  const res = await apiRequest(conn, 'POST', '/api/v1/namespaces/plat-system/secrets', {
+  const res = await apiRequest(conn, 'POST', SECRETS, {
     apiVersion: 'v1', kind: 'Secret', type: 'bootstrap.platform/token',
     metadata: { name: `bootstrap-token-${id}`, namespace: 'plat-system' }, stringData,
   });
-  if (res.status !== 201) throw new CommandError(`the API server refused the token Secret (${res.status}): ${statusMessage(res)}`);
+  if (res.status !== 201) throw refusedAnswer(res, 'POST', SECRETS);
   return `${id}.${secret}\n`;
 }

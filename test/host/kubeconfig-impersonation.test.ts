@@ -97,7 +97,7 @@ describe('a kubeconfig that impersonates, with plat csr, plat token and plat aut
     // alice (the file's) may create CSRs but not Secrets.
     const token = await runPlatAsync(['token', 'create', '--kubeconfig', impersonating], NO_ENV);
     assert.equal(token.code, 1, token.stderr);
-    assert.match(token.stderr, /^plat token create: the API server refused the token Secret \(403\): secrets is forbidden: User "alice" cannot create resource "secrets" in API group "" in the namespace "plat-system"\n$/);
+    assert.match(token.stderr, /^plat token create: Error from server \(Forbidden\): secrets is forbidden: User "alice" cannot create resource "secrets" in API group "" in the namespace "plat-system"\n$/);
 
     const canI = (...args: string[]) => runPlatAsync(['auth', 'can-i', 'create', 'certificatesigningrequests.certificates.platform', '--kubeconfig', impersonating, ...args], NO_ENV);
     const yes = await canI();
