@@ -30,6 +30,10 @@ export function csrFlags(section: string): Flags {
   f.define({ name: 'request-timeout', type: 'string', default: '0', section, help: TIMEOUT_HELP,
     validate: (v) => (requestTimeoutMs(v as string) === undefined
       ? 'Invalid timeout value. Timeout must be a single integer in seconds, or an integer followed by a corresponding time unit (e.g. 1s | 2m | 3h)' : undefined) });
+  // kubectl's global -n, which its commands on a cluster-scoped type take and ignore: a habit
+  // (`kubectl get csr -n kube-system`) that should not fail here.
+  f.define({ name: 'namespace', shorthand: 'n', type: 'string', default: '', section,
+    help: 'Ignored, as kubectl ignores it: CertificateSigningRequests are cluster-scoped.' });
   return f;
 }
 

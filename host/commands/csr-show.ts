@@ -29,6 +29,8 @@ function defineOutput(f: Flags, section: string): void {
   f.define({ name: 'watch', shorthand: 'w', type: 'bool', default: false, section, help: 'After printing, watch for changes.' });
   f.define({ name: 'timeout', type: 'duration', default: 0, section, help: 'With --watch: stop after this long (0: until interrupted).',
     validate: (v) => ((v as number) < 0 ? 'must not be negative' : undefined) });
+  f.define({ name: 'all-namespaces', shorthand: 'A', type: 'bool', default: false, section,
+    help: 'Ignored, as kubectl get ignores it: CertificateSigningRequests are cluster-scoped.' });
 }
 
 /**
