@@ -72,7 +72,9 @@ function kubeconfigFor(flag: string, file: string): ClientConnection {
     if (conn.server.protocol !== 'https:') throw new KubeconfigError('cluster.server: plat talks to the API server over https only');
     return conn;
   } catch (e) {
-    if (e instanceof KubeconfigError) throw new StartupError(`--${flag}=${file}: ${e.message}`, 1);
+    // Named by its flag and file, then in upstream's words (Delegating*Options.getClient's wrapper).
+    const which = flag === FLAGS.authnKubeconfig ? 'authentication' : 'authorization';
+    if (e instanceof KubeconfigError) throw new StartupError(`--${flag}=${file}: failed to get delegated ${which} kubeconfig: ${e.message}`, 1);
     throw e;
   }
 }

@@ -45,7 +45,12 @@ const rows: readonly { name: string; text: string; flag?: string; args?: readonl
   {
     name: '--authentication-kubeconfig, the same loader',
     text: `${HEAD}current-context: nope\n`, flag: 'authentication-kubeconfig', args: ['--master=https://127.0.0.1:1', '--bind-address=127.0.0.1'],
-    message: 'invalid configuration: [context was not found for specified context: nope, cluster has no server defined]',
+    message: 'failed to get delegated authentication kubeconfig: invalid configuration: [context was not found for specified context: nope, cluster has no server defined]',
+  },
+  {
+    name: '--authorization-kubeconfig that is not there',
+    text: '', flag: 'authorization-kubeconfig', args: ['--master=https://127.0.0.1:1', '--bind-address=127.0.0.1'],
+    message: 'failed to get delegated authorization kubeconfig: stat MISSING: no such file or directory',
   },
 ];
 
@@ -53,13 +58,13 @@ describe('kubeconfig problems at start-up, in clientcmd\'s words', () => {
   for (const row of rows) {
     it(row.name, async () => {
       const dir = tempDir();
-      const file = path.join(dir, 'kc.yaml');
-      writeFileSync(file, row.text);
+      const file = path.join(dir, row.text === '' ? 'missing.yaml' : 'kc.yaml');
+      if (row.text !== '') writeFileSync(file, row.text);
       const flag = row.flag ?? 'platconfig';
       // The endpoint reads its kubeconfigs while configuring, before it listens (nothing binds).
       const r = await bootRefusal('controller-manager', [`--${flag}`, file, '--cert-dir', dir, ...(row.args ?? ['--secure-port=0'])], { cwd: dir });
       const last = r.stderr.trimEnd().split('\n').at(-1);
-      assert.equal(last, `plat controller-manager: --${flag}=${file}: ${row.message}`);
+      assert.equal(last, `plat controller-manager: --${flag}=${file}: ${row.message.replace('MISSING', file)}`);
       assert.equal(r.code, 1);
     });
   }
