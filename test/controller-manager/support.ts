@@ -5,14 +5,11 @@ import assert from 'node:assert/strict';
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { boot } from '../../core/boot.js';
 import type { Flags } from '../../core/flags/flag-set.js';
 import type { Host } from '../../core/host.js';
 import { exitRequested, type ExitRequest } from '../../core/lifecycle.js';
 import { createLogger, type Logger } from '../../core/log.js';
 import type { Plugin } from '../../core/plugin.js';
-import { profiles } from '../../host/profiles.js';
-import { getControllerManagerServing } from '../../plugins/controller-manager-serving/index.js';
 import type { TestCredential } from '../helpers/certs.js';
 import { Client, startInProcess, tempDir, type RunningPlat } from '../helpers/plat.js';
 import { tableAuthorizer, type Rule } from '../helpers/table-authorizer.js';
@@ -36,6 +33,11 @@ export function recordingLogger(): { logger: Logger; lines: string[] } {
 
 /** Boots the controller-manager profile in this process; `args` are its command line. */
 export async function startControllerManager(args: readonly string[], plugins: readonly Plugin[] = []): Promise<RunningControllerManager> {
+  // Imported here: they are most of plat's modules, and several files use only this file's
+  // loggers, kubeconfigs and waits.
+  const [{ boot }, { profiles }, { getControllerManagerServing }] = await Promise.all([
+    import('../../core/boot.js'), import('../../host/profiles.js'), import('../../plugins/controller-manager-serving/index.js'),
+  ]);
   const profile = profiles['controller-manager']!;
   const { logger, lines } = recordingLogger();
   // The self-signed serving pair goes to a --cert-dir so that the test can trust it.

@@ -8,12 +8,9 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { boot } from '../../core/boot.js';
 import type { Host } from '../../core/host.js';
-import { silentLogger, type Logger } from '../../core/log.js';
-import { profiles } from '../../host/profiles.js';
+import type { Logger } from '../../core/log.js';
 import type { Plugin } from '../../core/plugin.js';
-import { getApiServer } from '../../plugins/apiserver/index.js';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 export const platBin = path.join(repoRoot, 'dist/host/main.js');
@@ -126,6 +123,11 @@ export async function startInProcess(opts: {
   /** Added after the profile's plugins (test-only authorizers and the like). */
   plugins?: readonly Plugin[];
 } = {}): Promise<RunningPlat> {
+  // Imported here, not at the top: they are most of plat's modules (about a second of CPU to
+  // load), and most files importing this one only spawn the plat command or use a client.
+  const [{ boot }, { silentLogger }, { profiles }, { getApiServer }] = await Promise.all([
+    import('../../core/boot.js'), import('../../core/log.js'), import('../../host/profiles.js'), import('../../plugins/apiserver/index.js'),
+  ]);
   const dataDir = opts.dataDir ?? tempDir();
   const { host } = await withFreePort(async (port) => boot({
     profile: { ...profiles['all']!, plugins: [...profiles['all']!.plugins, ...(opts.plugins ?? [])], prepare: profiles['all']!.prepare! },
