@@ -15,20 +15,20 @@ const SERVING_VALIDITY_DAYS = 365;
 export async function ensureSelfSignedServing(
   certDir: string,
   opts: { hosts: string[]; baseName?: string; publicAddress?: string; now?: Date },
-): Promise<CertKeyPair> {
+): Promise<CertKeyPair & { readonly generated: boolean }> {
   const now = opts.now ?? new Date();
   const files = pairFiles(certDir, opts.baseName ?? 'apiserver');
   const hosts = splitHosts([...opts.hosts, 'localhost', '127.0.0.1']);
   const loaded = await loadPair(files.certFile, files.keyFile);
   if (loaded !== 'missing' && !('invalid' in loaded)) {
     const [leaf, ca] = [loaded.leaf, loaded.chain[1]];
-    if (ca !== undefined && issuedBy(leaf, ca) && fresh(leaf, now) && coversHosts(leaf, hosts)) return loaded.pair;
+    if (ca !== undefined && issuedBy(leaf, ca) && fresh(leaf, now) && coversHosts(leaf, hosts)) return { ...loaded.pair, generated: false };
   }
 
   const { certificatePem, privateKeyPem } = generateSelfSignedServing({ hosts: opts.hosts, now, ...(opts.publicAddress ? { publicAddress: opts.publicAddress } : {}) });
   await makeDir(certDir, 0o700);
   await writePair(files, certificatePem, privateKeyPem);
-  return { certificatePem, privateKeyPem, ...files };
+  return { certificatePem, privateKeyPem, ...files, generated: true };
 }
 
 /**
@@ -44,7 +44,9 @@ export function generateSelfSignedServing(opts: { hosts: readonly string[]; publ
   const stamp = Math.floor(now.getTime() / 1000);
   // Back-dated an hour, as client-go does, to tolerate clock skew between machines.
   const notBefore = new Date(now.getTime() - 60 * 60 * 1000);
-  const notAfter = new Date(now.getTime() + SERVING_VALIDITY_DAYS * DAY_MS);
+  // A year from that hour, as client-go's validFrom.Add(maxAge).
+  const notAfter = new Date(notBefore.getTime() + SERVING_VALIDITY_DAYS * DAY_MS);
+  // Choice: P-256 keys where client-go makes RSA-2048 ones, smaller and made in a fraction of the time.
   const caKey = generateKeyPair('ecdsa-p256');
   const ca = createCertificate({
     template: { subject: { commonName: `${first}-ca@${stamp}` }, notBefore, notAfter, isCA: true, keyUsage: ['digital signature', 'key encipherment', 'cert sign'] },

@@ -233,7 +233,8 @@ export const ApiServerPlugin: Plugin = {
           throw new StartupError(`--cert-dir ${certDir}: ${syscallErrorText(e)}`);
         });
         tls = watchServingPair('serving-cert', pair.certFile, pair.keyFile, () => ({ cert: pair.certificatePem, key: pair.privateKeyPem }), log);
-        log.info('serving with a self-signed certificate', { certFile: pair.certFile });
+        // MaybeDefaultWithSelfSignedCerts' line, when it made the pair (not when it reuses one).
+        if (pair.generated) log.info(`Generated self-signed cert (${pair.certFile}, ${pair.keyFile})`);
       }
       tls.start();
       cleanups.push(() => tls.stop());

@@ -260,7 +260,7 @@ export const ControllerManagerServing: Plugin = {
         http2Mitigation: host.featureGates.enabled(HTTP2_DOS_MITIGATION_GATE), ...(profiling ? { debug: { shutdown: stopping.signal } } : {}),
       });
 
-      const pair = s.pair ?? fixed(await selfSignedPair(f, s.bind));
+      const pair = s.pair ?? fixed(await selfSignedPair(f, s.bind, log));
       const tlsSettings = servingTlsSettings(f.get<string>(FLAGS.tlsMinVersion), f.get<string[]>(FLAGS.tlsCipherSuites), log, f.get<boolean>(FLAGS.disableHttp2));
       const sni = SniCertificates.watch(f.get<string[]>(SNI_FLAG), log);
       sni.start();
@@ -317,14 +317,18 @@ function withRoots(settings: Omit<RequestHeaderSettings, 'roots'>, roots: Changi
  * kube-controller-manager's MaybeDefaultWithSelfSignedCerts("localhost", ...): named localhost@<unix
  * time>, valid for localhost, 127.0.0.1 and a specific bind address.
  */
-async function selfSignedPair(flags: FlagSet, bind: string): Promise<CertKeyPem> {
+async function selfSignedPair(flags: FlagSet, bind: string, log: Logger): Promise<CertKeyPem> {
   const hosts = isUnspecified(bind) ? [] : [bind];
   const certDir = flags.get<string>(FLAGS.certDir);
   const opts = { hosts, publicAddress: 'localhost' };
-  const pair = certDir
-    ? await ensureSelfSignedServing(path.resolve(certDir), { ...opts, baseName: PAIR_NAME }).catch((e: unknown) => {
-      throw new StartupError(`--${FLAGS.certDir} ${path.resolve(certDir)}: ${syscallErrorText(e)}`);
-    })
-    : generateSelfSignedServing(opts);
+  if (!certDir) {
+    const pair = generateSelfSignedServing(opts);
+    log.info('Generated self-signed cert in-memory');
+    return { cert: pair.certificatePem, key: pair.privateKeyPem };
+  }
+  const pair = await ensureSelfSignedServing(path.resolve(certDir), { ...opts, baseName: PAIR_NAME }).catch((e: unknown) => {
+    throw new StartupError(`--${FLAGS.certDir} ${path.resolve(certDir)}: ${syscallErrorText(e)}`);
+  });
+  if (pair.generated) log.info(`Generated self-signed cert (${pair.certFile}, ${pair.keyFile})`);
   return { cert: pair.certificatePem, key: pair.privateKeyPem };
 }

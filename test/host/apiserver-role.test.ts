@@ -1,6 +1,7 @@
 // `plat apiserver` with the spec's defaults for serving: a self-signed certificate generated into
 // --cert-dir and reused on restart, static-token and anonymous authentication, AlwaysDeny.
 import assert from 'node:assert/strict';
+import { X509Certificate } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
@@ -37,11 +38,17 @@ describe('plat apiserver', () => {
     const key = readFileSync(path.join(dir, 'certs', 'apiserver.key'));
     // The pair verifies; the answer is 401 as anonymous access is off with AlwaysAllow (below).
     assert.equal((await first.client.get('/healthz')).status, 401);
+    // As client-go's: valid from an hour back, for a year from then; made once, said once (upstream's line).
+    const leaf = new X509Certificate(first.ca);
+    assert.equal(Date.parse(leaf.validTo) - Date.parse(leaf.validFrom), 365 * 86_400_000);
+    const generated = `Generated self-signed cert (${path.join(dir, 'certs', 'apiserver.crt')}, ${path.join(dir, 'certs', 'apiserver.key')})`;
+    assert.ok(first.proc.output().includes(generated), first.proc.output());
     await first.proc.stop();
     const second = await apiserver(dir);
     try {
       assert.equal(second.ca, first.ca);
       assert.deepEqual(readFileSync(path.join(dir, 'certs', 'apiserver.key')), key);
+      assert.ok(!second.proc.output().includes('Generated self-signed cert'), second.proc.output());
     } finally { await second.proc.stop(); }
   });
 
