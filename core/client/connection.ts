@@ -2,6 +2,7 @@
 // contents already read (a kubeconfig's cluster and user, or the all-in-one role's own files).
 import type { Duplex } from 'node:stream';
 import type { Impersonation } from './kubeconfig-impersonation.js';
+import type { CredentialSource } from './credential-source.js';
 
 export interface ClientConnection {
   readonly server: URL;
@@ -14,6 +15,11 @@ export interface ClientConnection {
   readonly clientCert?: Buffer | string;
   readonly clientKey?: Buffer | string;
   readonly token?: string;
+  /**
+   * Credentials asked for before each request (a kubeconfig's token file, basic auth or exec
+   * plugin), told of each 401; a client certificate among them replaces clientCert/clientKey.
+   */
+  readonly credentials?: CredentialSource;
   /** Who every request asks to act as (a kubeconfig user's `as`, with kubectl's --as* over it). */
   readonly impersonate?: Impersonation;
   /**

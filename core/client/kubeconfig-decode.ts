@@ -32,7 +32,10 @@ const AUTH_INFO = struct('AuthInfo', {
   'client-certificate': STRING, 'client-certificate-data': BYTES, 'client-key': STRING, 'client-key-data': BYTES,
   token: STRING, tokenFile: STRING, as: STRING, 'as-uid': STRING, 'as-groups': { kind: 'strings' },
   'as-user-extra': { kind: 'stringsMap' }, username: STRING, password: STRING,
-  'auth-provider': struct('AuthProviderConfig', { name: STRING, config: ANY }), exec: struct('ExecConfig', {}), extensions: EXTENSIONS,
+  'auth-provider': struct('AuthProviderConfig', { name: STRING, config: ANY }), exec: struct('ExecConfig', {
+    command: STRING, args: { kind: 'strings' }, env: { kind: 'list', of: struct('ExecEnvVar', { name: STRING, value: STRING }) },
+    apiVersion: STRING, installHint: STRING, provideClusterInfo: BOOL, interactiveMode: STRING,
+  }), extensions: EXTENSIONS,
 });
 const CONTEXT = struct('Context', { cluster: STRING, user: STRING, namespace: STRING, extensions: EXTENSIONS });
 const CONFIG = struct('Config', {

@@ -3,10 +3,13 @@
 // AuthorizationConfiguration's connectionInfo.kubeConfigFile), the controller manager
 // (--platconfig, --authentication-kubeconfig, --authorization-kubeconfig) and the `plat` commands:
 // the cluster is the server (URL and how to trust it), the user is how plat authenticates to it.
-// Only what a client needs is understood; a credential kind plat cannot honour (basic auth, exec,
-// auth-provider, token-file) fails start-up rather than being silently dropped. Relative file paths
-// are resolved against the file's own directory, as clientcmd does; the `plat` commands merge a
-// list of files ($KUBECONFIG) as clientcmd merges it.
+// Only what a client needs is understood. The user's credentials are client-go's: a client
+// certificate, a token, a `tokenFile` (re-read as it changes), basic auth and an `exec` credential
+// plugin (kubeconfig-auth.ts, exec-credential.ts, token-file.ts); of the `auth-provider`s, gcp and
+// azure say they were removed as kubectl's do, and oidc (which kubectl still has) is refused,
+// naming an exec plugin to use instead. Relative file paths are resolved against the file's own
+// directory, as clientcmd does; the `plat` commands merge a list of files ($KUBECONFIG) as
+// clientcmd merges it.
 //
 // Choice (upstream allows any scheme): the server must be https, or http only to a loopback host,
 // since bearer tokens and callers' identities cross this connection.
@@ -18,6 +21,8 @@ import { decodeKubeconfig, KubeconfigDecodeError } from './kubeconfig-decode.js'
 import { clientPairError, rootCertificatesError } from './kubeconfig-tls.js';
 import { parseProxyUrl } from './proxy-connect.js';
 import { impersonationProblem, mergedImpersonation, type Impersonation, type ImpersonationOverrides } from './kubeconfig-impersonation.js';
+import { authProblems, userAuth } from './kubeconfig-auth.js';
+import type { CredentialSource } from './credential-source.js';
 
 export class KubeconfigError extends Error {
   constructor(message: string) {
@@ -42,6 +47,8 @@ export interface WebhookConnection {
   readonly clientKeyFile?: string;
   /** Bearer token plat presents to the server (not a caller's token). */
   readonly token?: string;
+  /** Credentials asked for at each request instead: a token file, basic auth, an exec plugin. */
+  readonly credentials?: CredentialSource;
   /** The context's namespace, which kubectl's commands use when no --namespace is given. */
   readonly namespace?: string;
   /** Who every request asks to act as: the user's `as` (and its uid, groups, extras), with kubectl's --as* over them. */
@@ -50,8 +57,6 @@ export interface WebhookConnection {
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-const UNSUPPORTED_USER_FIELDS = ['username', 'password', 'exec', 'auth-provider', 'tokenFile'];
 
 /** A string field (the decoder has refused other types), undefined when empty as Go's zero value. */
 function str(o: Obj, key: string): string | undefined {
@@ -202,7 +207,8 @@ function load(files: readonly string[], overrides: KubeconfigOverrides, o: LoadO
     clusterEntry = merged.clusters.get(name) ?? { name, value: {}, dir: process.cwd() };
   } else if (overrides.cluster) {
     clusterEntry = merged.clusters.get(overrides.cluster);
-    if (clusterEntry === undefined) throw new KubeconfigError(`cluster "${overrides.cluster}" does not exist`);
+    // The override names a cluster that is not there: an empty one, which has no server.
+    if (clusterEntry === undefined) throw new KubeconfigError(`no server found for cluster ${JSON.stringify(overrides.cluster)}`);
   } else if (context !== undefined) {
     if (clusterName === undefined) throw new KubeconfigError('the context names no cluster');
     clusterEntry = merged.clusters.get(clusterName);
@@ -240,9 +246,6 @@ function load(files: readonly string[], overrides: KubeconfigOverrides, o: LoadO
   // The decoder has checked the base64; data wins over the file, as upstream's (after the complaint).
   const data = (o: Obj, key: string): Buffer | undefined => (str(o, key) === undefined ? undefined : Buffer.from(str(o, key)!, 'base64'));
 
-  for (const f of UNSUPPORTED_USER_FIELDS) {
-    if (user[f] !== undefined && user[f] !== null && user[f] !== '') throw new KubeconfigError(`user.${f} is not supported by plat`);
-  }
   let clientCert: Buffer | undefined;
   let clientKey: Buffer | undefined;
   if (userEntry && (str(user, 'client-certificate') || str(user, 'client-certificate-data'))) {
@@ -261,10 +264,12 @@ function load(files: readonly string[], overrides: KubeconfigOverrides, o: LoadO
     clientKey = data(user, 'client-key-data') ?? keyFile;
   }
 
-  // validateAuthInfo's last problem, before the cluster's; clientcmd names the user the context (or
+  // validateAuthInfo's other problems, before the cluster's; clientcmd names the user the context (or
   // --user) names, even one that is not there.
+  const authName = userEntry?.name ?? userName ?? '';
+  problems.push(...authProblems(authName, user));
   const impersonation = mergedImpersonation(user, overrides.impersonate);
-  const impersonationWrong = impersonationProblem(userEntry?.name ?? userName ?? '', impersonation);
+  const impersonationWrong = impersonationProblem(authName, impersonation);
   if (impersonationWrong) problems.push(impersonationWrong);
 
   const serverText = str(cluster, 'server');
@@ -317,7 +322,18 @@ function load(files: readonly string[], overrides: KubeconfigOverrides, o: LoadO
     if (pairProblem) throw new KubeconfigError(pairProblem);
   }
   const tlsServerName = str(cluster, 'tls-server-name');
-  const token = tlsServer ? str(user, 'token') : undefined;
+  let auth: ReturnType<typeof userAuth> = {};
+  if (tlsServer) {
+    try {
+      auth = userAuth(authName, user, userEntry?.dir ?? process.cwd(), clientCert !== undefined && clientKey !== undefined, {
+        server: serverText!, tlsServerName, insecureSkipTlsVerify: insecure, ca: caBytes, proxyUrl: proxyText,
+        disableCompression: cluster['disable-compression'] === true, extensions: cluster['extensions'],
+      });
+    } catch (e) {
+      throw new KubeconfigError((e as Error).message);
+    }
+  }
+  const token = auth.token;
   const fileOf = (key: string): string | undefined => {
     const ref = tlsServer && userEntry ? str(userEntry.value, key) : undefined;
     return ref === undefined ? undefined : path.resolve(userEntry!.dir, ref);
@@ -336,6 +352,7 @@ function load(files: readonly string[], overrides: KubeconfigOverrides, o: LoadO
     ...(clientCertFile !== undefined ? { clientCertFile } : {}),
     ...(clientKeyFile !== undefined ? { clientKeyFile } : {}),
     ...(token !== undefined ? { token } : {}),
+    ...(auth.credentials !== undefined ? { credentials: auth.credentials } : {}),
     ...(namespace !== undefined ? { namespace } : {}),
     // clientcmd's ClientConfig impersonates only when a user is named (validation refused the rest),
     // and whether or not the server is TLS: the headers are no credential.

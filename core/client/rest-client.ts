@@ -8,6 +8,7 @@ import type { ApiObject } from '../api/meta.js';
 import type { RestClientMetrics } from '../metrics/rest-client.js';
 import type { Logger } from '../log.js';
 import type { ClientConnection } from './connection.js';
+import { certificateChanged, type Credential } from './credential-source.js';
 import { failOnAbortWhileTunnelling, ProxyAgent } from './proxy-connect.js';
 import { transportTlsOptions } from './transport-tls.js';
 import { HandshakeLimitedAgent } from './tls-handshake-timeout.js';
@@ -171,10 +172,39 @@ export class RestClient {
    * old connections are closed, as client-go's transport closes them on rotation.
    */
   setClientCertificate(cert: Buffer | string, key: Buffer | string): void {
+    this.#replaceAgent({ ...this.#connection, clientCert: cert, clientKey: key });
+  }
+
+  #replaceAgent(connection: ClientConnection): void {
     const old = this.#agent;
-    this.#connection = { ...this.#connection, clientCert: cert, clientKey: key };
-    this.#agent = RestClient.#agentFor(this.#connection);
+    this.#connection = connection;
+    this.#agent = RestClient.#agentFor(connection);
     old.destroy();
+  }
+
+  /** The client certificate the connection's credentials last gave (an exec plugin's), which the agent presents. */
+  #presented: Credential = {};
+
+  /**
+   * The connection's credential for one request; a failure fails the request as client-go's round
+   * tripper fails it (`getting credentials: ...` inside the url.Error). A new client certificate
+   * rebuilds the agent, closing the old connections (the exec authenticator's connTracker.CloseAll).
+   */
+  async #credential(method: string, url: URL): Promise<Credential | undefined> {
+    const source = this.#connection.credentials;
+    if (!source) return undefined;
+    let c: Credential;
+    try {
+      c = await source.get();
+    } catch (e) {
+      throw Object.assign(new Error((e as Error).message), { url: url.href, method });
+    }
+    if (certificateChanged(this.#presented, c)) {
+      const { clientCert: _c, clientKey: _k, ...rest } = this.#connection;
+      this.#replaceAgent(c.cert && c.key ? { ...rest, clientCert: c.cert, clientKey: c.key } : rest);
+      this.#presented = c.cert && c.key ? { cert: c.cert, key: c.key } : {};
+    }
+    return c;
   }
 
   static #agentFor(c: ClientConnection): http.Agent {
@@ -201,6 +231,11 @@ export class RestClient {
     const payload = o.body === undefined ? undefined : typeof o.body === 'string' ? o.body : JSON.stringify(o.body);
     const source = this.opts.tokenSource;
     const token = source ? await source.token() : this.#connection.token;
+    const credential = await this.#credential(method, url).catch((e: unknown) => {
+      this.opts.metrics?.result('<error>', method, this.#connection.server.host);
+      throw e;
+    });
+    const authorization = credential?.authorization ?? (token ? `Bearer ${token}` : undefined);
     const res = await new Promise<import('node:http').IncomingMessage>((resolve, reject) => {
       const req = (url.protocol === 'http:' ? http : https).request(url, {
         method, agent: this.#agent,
@@ -208,7 +243,7 @@ export class RestClient {
           accept: 'application/json',
           'user-agent': this.opts.userAgent ?? 'plat',
           ...(payload !== undefined ? { 'content-type': o.contentType ?? 'application/json', 'content-length': Buffer.byteLength(payload) } : {}),
-          ...(token ? { authorization: `Bearer ${token}` } : {}),
+          ...(authorization ? { authorization } : {}),
           ...o.headers,
         }, this.#connection.impersonate),
         ...(o.signal ? { signal: o.signal } : {}),
@@ -234,6 +269,7 @@ export class RestClient {
     });
     this.opts.metrics?.result(res.statusCode ?? 0, method, this.#connection.server.host);
     if (source && res.statusCode === 401) source.reset();
+    if (credential && res.statusCode === 401) await this.#connection.credentials!.unauthorized(credential);
     return res;
   }
 

@@ -29,6 +29,7 @@ import https from 'node:https';
 import { createSecureContext } from 'node:tls';
 import { sleep } from '../abort-wait.js';
 import type { WebhookConnection } from './kubeconfig.js';
+import { certificateChanged, type Credential } from './credential-source.js';
 import { failOnAbortWhileTunnelling, ProxyAgent } from './proxy-connect.js';
 import { checkServerIdentity } from './server-identity.js';
 import { HandshakeLimitedAgent } from './tls-handshake-timeout.js';
@@ -91,7 +92,9 @@ export class WebhookClient {
   readonly #backoff: Backoff;
   readonly #sleep: (ms: number, context?: AbortSignal) => Promise<void>;
   readonly #random: () => number;
-  readonly #agent: http.Agent;
+  #agent: http.Agent;
+  /** The client certificate of the connection's credentials (an exec plugin's) that the agent presents. */
+  #presented: Credential = {};
   readonly #url: URL;
   readonly #logger: Logger | undefined;
   readonly #retryEveryError: boolean;
@@ -115,17 +118,37 @@ export class WebhookClient {
     // NewRESTClient drops the base URL's fragment; Go's url.Error names the URL without it.
     this.#url.hash = '';
     this.#deadlineText = `${this.#shown}: context deadline exceeded${o.clientTimeout ? ' (Client.Timeout exceeded while awaiting headers)' : ''}`;
-    if (c.server.protocol === 'https:') {
-      const tls = {
-        ...(c.ca ? { ca: c.ca } : {}),
-        ...(c.clientCert && c.clientKey ? { cert: c.clientCert, key: c.clientKey } : {}),
-      };
-      createSecureContext(tls);
-      const options = { keepAlive: true, rejectUnauthorized: !c.insecureSkipTlsVerify, ...tls, checkServerIdentity };
-      this.#agent = c.proxyUrl ? new ProxyAgent(c.proxyUrl, options) : new HandshakeLimitedAgent(options);
-    } else {
-      this.#agent = new http.Agent({ keepAlive: true });
+    this.#agent = WebhookClient.#agentFor(c, c.clientCert, c.clientKey);
+  }
+
+  static #agentFor(c: WebhookConnection, cert: Buffer | undefined, key: Buffer | undefined): http.Agent {
+    if (c.server.protocol !== 'https:') return new http.Agent({ keepAlive: true });
+    const tls = { ...(c.ca ? { ca: c.ca } : {}), ...(cert && key ? { cert, key } : {}) };
+    createSecureContext(tls);
+    const options = { keepAlive: true, rejectUnauthorized: !c.insecureSkipTlsVerify, ...tls, checkServerIdentity };
+    return c.proxyUrl ? new ProxyAgent(c.proxyUrl, options) : new HandshakeLimitedAgent(options);
+  }
+
+  /**
+   * The connection's credential for one attempt (a failure ends the call, as client-go's round
+   * tripper's `getting credentials` error does); a new client certificate replaces the agent.
+   */
+  async #credential(): Promise<Credential | undefined> {
+    const source = this.#conn.credentials;
+    if (!source) return undefined;
+    let c: Credential;
+    try {
+      c = await source.get();
+    } catch (e) {
+      throw new WebhookCallError(`${this.#shown}: ${(e as Error).message}`);
     }
+    if (certificateChanged(this.#presented, c)) {
+      const old = this.#agent;
+      this.#agent = WebhookClient.#agentFor(this.#conn, c.cert, c.key);
+      this.#presented = c.cert && c.key ? { cert: c.cert, key: c.key } : {};
+      old.destroy();
+    }
+    return c;
   }
 
   close(): void { this.#agent.destroy(); }
@@ -185,10 +208,13 @@ export class WebhookClient {
       });
   }
 
-  #once(body: string, signal: AbortSignal, mayRetry: boolean, context: AbortSignal | undefined): Promise<unknown> {
+  async #once(body: string, signal: AbortSignal, mayRetry: boolean, context: AbortSignal | undefined): Promise<unknown> {
     const c = this.#conn;
     const lib = c.server.protocol === 'https:' ? https : http;
-    return new Promise((resolve, reject) => {
+    const credential = await this.#credential();
+    const authorization = credential?.authorization ?? (c.token ? `Bearer ${c.token}` : undefined);
+    let status = 0;
+    const answer = new Promise((resolve, reject) => {
       const req = lib.request(this.#url, {
         method: 'POST',
         agent: this.#agent,
@@ -200,9 +226,10 @@ export class WebhookClient {
           'content-type': 'application/json',
           accept: 'application/json',
           'content-length': String(Buffer.byteLength(body)),
-          ...(c.token ? { authorization: `Bearer ${c.token}` } : {}),
+          ...(authorization ? { authorization } : {}),
         }, c.impersonate),
       }, (res) => {
+        status = res.statusCode ?? 0;
         const chunks: Buffer[] = [];
         let size = 0;
         res.on('data', (chunk: Buffer) => {
@@ -233,5 +260,11 @@ export class WebhookClient {
       failOnAbortWhileTunnelling(req, signal, () => reject(this.#cut(signal, context)));
       req.end(Buffer.from(body)); // the head may hold UTF-8 bytes (impersonation-headers.ts)
     });
+    try {
+      return await answer;
+    } finally {
+      // client-go's exec round tripper: a 401 runs the plugin again before the next attempt.
+      if (credential && status === 401) await this.#conn.credentials!.unauthorized(credential);
+    }
   }
 }

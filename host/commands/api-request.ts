@@ -18,7 +18,13 @@ export interface ApiResponse { status: number; contentType?: string | undefined;
 export async function apiRequest(conn: Connection, method: string, path: string, body?: unknown, headers: Record<string, string | string[]> = {}): Promise<ApiResponse> {
   const payload = body === undefined ? undefined : JSON.stringify(body);
   const url = apiUrl(conn.server, path);
-  const tlsOptions = transportTlsOptions(conn);
+  // The kubeconfig's credentials of the moment (a token file, basic auth, an exec plugin's token or
+  // client certificate); failing to get them is failing to reach the server, as in kubectl.
+  const credential = conn.credentials
+    ? await conn.credentials.get().catch((e: Error) => { throw new CommandError(`Unable to connect to the server: ${e.message}`); })
+    : undefined;
+  const tlsOptions = transportTlsOptions(credential?.cert && credential.key ? { ...conn, clientCert: credential.cert, clientKey: credential.key } : conn);
+  const authorization = credential?.authorization ?? (conn.token ? `Bearer ${conn.token}` : undefined);
   // The cluster's proxy-url, as every client-go transport honours it.
   const agent = conn.proxyUrl && url.protocol === 'https:' ? new ProxyAgent(conn.proxyUrl, tlsOptions) : undefined;
   const res = await new Promise<{ status: number; contentType: string | undefined; text: string }>((resolve, reject) => {
@@ -28,7 +34,7 @@ export async function apiRequest(conn: Connection, method: string, path: string,
       headers: withImpersonation({
         accept: 'application/json', ...headers,
         ...(payload !== undefined ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}),
-        ...(conn.token ? { authorization: `Bearer ${conn.token}` } : {}),
+        ...(authorization ? { authorization } : {}),
       }, conn.impersonate),
       ...tlsOptions, ...(agent ? { agent } : {}),
     }, (r) => {
@@ -40,6 +46,7 @@ export async function apiRequest(conn: Connection, method: string, path: string,
     req.end(payload === undefined ? undefined : Buffer.from(payload)); // the head may hold UTF-8 bytes (impersonation-headers.ts)
   }).catch((e: Error) => { throw new CommandError(refusedMessage(e) ?? `Unable to connect to the server: ${e.message}`); })
     .finally(() => agent?.destroy());
+  if (credential && res.status === 401) await conn.credentials!.unauthorized(credential);
   let json: unknown;
   try { json = JSON.parse(res.text); } catch { json = undefined; }
   return { ...res, json };

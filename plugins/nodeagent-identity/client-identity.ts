@@ -77,8 +77,9 @@ export async function runClientIdentity(ctx: NodeAgentContext, o: ClientIdentity
   });
 
   const clientOptions = { userAgent, qps: ctx.config.platAPIQPS, burst: ctx.config.platAPIBurst, logger: ctx.logger };
-  // A kubeconfig with a token (no certificate), no bootstrap: no rotation possible, used as it is.
-  if (clientConfig.token && !clientConfig.clientCert) {
+  // A kubeconfig with a token, a token file, basic auth or an exec plugin (no certificate), no
+  // bootstrap: no rotation possible, used as it is.
+  if ((clientConfig.token || clientConfig.credentials) && !clientConfig.clientCert) {
     ctx.api.set(new RestClient(clientConfig, clientOptions));
     await whenAborted(signal);
     return;
