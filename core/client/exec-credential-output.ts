@@ -5,9 +5,10 @@
 import { yaml } from '../yaml-module.js';
 import { GO_YAML } from '../api/go-yaml.js';
 import { yamlError } from '../server/body.js';
+import { goJsonSyntaxError } from '../api/go-json-syntax.js';
 import { interpretError } from '../api/go-decode-errors.js';
 import { notRegisteredText } from '../api/scheme-errors.js';
-import { goStructFieldError, goJsonType } from '../api/patch/json-value.js';
+import { goStructFieldError } from '../api/patch/json-value.js';
 import { GoTimeError, parseGoTime, RFC3339 } from '../api/go-time.js';
 import { clientPairError } from './kubeconfig-tls.js';
 
@@ -30,10 +31,7 @@ const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !
 
 /** Reads `stdout` for a plugin configured with `apiVersion` (one of EXEC_VERSIONS); throws Error with client-go's text. */
 export function readExecOutput(stdout: string, apiVersion: string): ExecOutput {
-  const [doc] = yaml().parseAllDocuments(stdout, GO_YAML);
-  const syntax = doc?.errors[0];
-  if (syntax) throw new Error(`decoding stdout: ${yamlError(syntax, stdout)}`);
-  const value: unknown = JSON.parse(JSON.stringify(doc?.toJS() ?? null)) as unknown;
+  const value = parse(stdout);
   const sniffed = interpretError(value);
   if (sniffed) throw new Error(`decoding stdout: couldn't get version/kind; json parse error: ${sniffed}`);
   const o = isObj(value) ? value : {};
@@ -76,6 +74,19 @@ export function readExecOutput(stdout: string, apiVersion: string): ExecOutput {
   };
 }
 
+/** utilyaml.ToJSON: what starts with `{` is JSON as it is (its syntax errors found by the version/kind sniff), the rest YAML. */
+function parse(stdout: string): unknown {
+  if (stdout.trimStart().startsWith('{')) {
+    const syntax = goJsonSyntaxError(Buffer.from(stdout));
+    if (syntax) throw new Error(`decoding stdout: couldn't get version/kind; json parse error: ${syntax}`);
+    return JSON.parse(stdout) as unknown;
+  }
+  const [doc] = yaml().parseAllDocuments(stdout, GO_YAML);
+  const syntax = doc?.errors[0];
+  if (syntax) throw new Error(`decoding stdout: ${yamlError(syntax, stdout)}`);
+  return JSON.parse(JSON.stringify(doc?.toJS() ?? null)) as unknown;
+}
+
 function versionMismatch(configured: string, returned: string): Error {
   return new Error(`exec plugin is configured to use API version ${configured}, plugin returned version ${returned}`);
 }
@@ -90,7 +101,7 @@ function statusTypeError(status: unknown, version: string): string | undefined {
     if (v !== undefined && v !== null && typeof v !== 'string') return goStructFieldError(v, 'ExecCredentialStatus', `status.${k}`, 'string');
   }
   const t = status['expirationTimestamp'];
-  // metav1.Time.UnmarshalJSON unmarshals into a string first.
-  if (t !== undefined && t !== null && typeof t !== 'string') return `json: cannot unmarshal ${goJsonType(t)} into Go value of type string`;
+  // metav1.Time.UnmarshalJSON unmarshals into a string first; encoding/json names the field it was for.
+  if (t !== undefined && t !== null && typeof t !== 'string') return goStructFieldError(t, 'ExecCredentialStatus', 'status.expirationTimestamp', 'string');
   return undefined;
 }
