@@ -442,7 +442,7 @@ describe('WebhookTokenAuthenticator at the hook level', () => {
     bad([flag, notYaml], /bad\.yaml': error loading config file ".*bad\.yaml": yaml: line /);
     bad([flag, kubeconfig('http://webhook.example.com/authn')], /must be an https URL \(http only to a loopback host\)/);
     bad([flag, kubeconfig('https://127.0.0.1:1/x', { cluster: '    certificate-authority: nope.crt' })], /invalid configuration: unable to read certificate-authority (.*nope\.crt) for .+ due to open \1: no such file or directory/);
-    bad([flag, kubeconfig('https://127.0.0.1:1/x', { user: '    username: admin' })], /user\.username is not supported/);
+    bad([flag, kubeconfig('https://127.0.0.1:1/x', { user: '    auth-provider: {name: gcp}' })], /The gcp auth plugin has been removed\./);
     bad([flag, kubeconfig(webhook.url), '--authentication-token-webhook-version', 'v2'], /authentication-token-webhook-version/);
     // Through the real boot: a StartupError.
     await assert.rejects(startInProcess({ args: [flag, missing] }), (e: unknown) => e instanceof StartupError && e.message.includes(missing));

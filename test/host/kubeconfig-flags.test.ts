@@ -107,7 +107,7 @@ describe('kubeconfig loading for plat csr, plat token and plat auth can-i', () =
       [['--context', 'nope'], 'context was not found for specified context: nope'],
       [['--context', 'ghost-user'], 'auth info "ghost" does not exist'],
       [['--context', 'gone-cluster'], 'no server found for cluster "gone"'],
-      [['--cluster', 'nope'], 'cluster "nope" does not exist'],
+      [['--cluster', 'nope'], 'no server found for cluster "nope"'],
       [['--user', 'nope'], 'auth info "nope" does not exist'],
     ] as const) {
       assert.throws(() => kubeconfigConnection(flags(...args), env), { message: `kubeconfig ${second}: ${message}` }, args.join(' '));
