@@ -56,6 +56,9 @@ export class ExecAuthenticator implements CredentialSource {
   constructor(private readonly config: ExecConfig, private readonly env: ExecEnvironment = REAL) {}
 
   async get(): Promise<Credential> {
+    // A run under way (another request's, or a 401's) is waited for, as client-go's mutex makes
+    // every request wait for it; then the credential is taken as getCreds takes it.
+    if (this.#running) await this.#running.catch(() => {});
     const cached = this.#cached;
     // credsExpired: strictly after the expiry.
     if (cached && !(cached.expiresAt !== undefined && this.env.now() > cached.expiresAt)) return cached;
