@@ -37,8 +37,11 @@ export async function awaitRevision(storage: Storage, rv: number): Promise<void>
   throw errors.tooLargeResourceVersion(rv, current);
 }
 
-/** Every key under `prefix` at one revision, READ_PAGE a turn; returns that revision. */
-export async function readAllPaged(storage: Storage, prefix: string, each: (kv: KeyValue) => void): Promise<number> {
+/**
+ * Every key under `prefix` at one revision, READ_PAGE a turn; returns that revision. Once `signal`
+ * has aborted (the client gone) it reads no further page: what it returns then is incomplete.
+ */
+export async function readAllPaged(storage: Storage, prefix: string, each: (kv: KeyValue) => void, signal?: AbortSignal): Promise<number> {
   let revision: number | undefined;
   let startAfter: string | undefined;
   for (;;) {
@@ -50,6 +53,7 @@ export async function readAllPaged(storage: Storage, prefix: string, each: (kv: 
     if (!page.more) return revision;
     startAfter = page.items.at(-1)!.key;
     await nextTurn();
+    if (signal?.aborted) return revision;
   }
 }
 

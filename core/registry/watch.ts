@@ -61,7 +61,12 @@ function errorStream(error: StatusError, revision: number): WatchStream {
   };
 }
 
-export async function watchObjects(store: ResourceStore, namespace: string, o: ListOptions): Promise<WatchStream> {
+/**
+ * `signal`: the request's context. A client that goes away while the initial state is read stops
+ * the reading (the caller then closes the stream unread), so it does not leave a watch holding a
+ * copy of every object behind it.
+ */
+export async function watchObjects(store: ResourceStore, namespace: string, o: ListOptions, signal?: AbortSignal): Promise<WatchStream> {
   const storage = store.storage;
   const selection = buildSelection(store.def, o.labelSelector, o.fieldSelector);
   const prefix = store.prefixFor(namespace);
@@ -87,7 +92,7 @@ export async function watchObjects(store: ResourceStore, namespace: string, o: L
     from = await readAllPaged(storage, prefix, (kv) => {
       const obj = store.adopt(kv);
       if (selection.matches(obj)) initial.push(obj);
-    });
+    }, signal);
   } else if (rv === undefined || rv === 0) {
     // sendInitialEvents=false without a resourceVersion, or with 0 ("any"): changes from now on.
     from = await storage.currentRevision();

@@ -28,7 +28,16 @@ export async function serveWatch(ctx: Context, store: ResourceStore, info: Reque
   form: AnswerForm): Promise<void> {
   const query = new URLSearchParams(ctx.querystring);
   const table = tableRequested(ctx.get('accept'), query);
-  const stream = await watchObjects(store, info.namespace, o);
+  // The request's context (request-deadline.ts): for a watch it ends only when its client goes away.
+  const context = (ctx.state as { signal?: AbortSignal }).signal;
+  const stream = await watchObjects(store, info.namespace, o, context);
+  // Gone while the initial state was read: nothing listens to the 'close' events that came then, so
+  // the watch would otherwise hold its objects until its timeout.
+  if (context?.aborted) {
+    stream.close();
+    ctx.respond = false;
+    return;
+  }
   // As ListResource: only an unset or zero timeoutSeconds is randomised; a negative one has expired
   // already (the watch ends at once), not "unset".
   const timeoutSeconds = o.timeoutSeconds
@@ -127,6 +136,9 @@ export async function serveWatch(ctx: Context, store: ResourceStore, info: Reque
   longRunning?.inc();
   try {
     for await (const ev of stream) {
+      // A client gone, or a stop, between events: the rest of the initial state is not serialised
+      // for nobody (its events follow one another without a turn of the event loop).
+      if (res.destroyed || stopping.signal.aborted) break;
       if (ev.revision > seen) seen = ev.revision;
       const room = ev.type === 'ERROR' ? write('ERROR', (ev.object as StatusError).status)
         : ev.type === 'BOOKMARK' ? write('BOOKMARK', form(ev.object as ApiObject))
