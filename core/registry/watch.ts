@@ -7,6 +7,7 @@ import { isStorageError, type StorageEvent } from '../storage/storage.js';
 import { TransformError } from '../storage/encryption/encrypting-storage.js';
 import { awaitRevision, readAllPaged } from './list.js';
 import { parseResourceVersion, type ListOptions } from './list-options.js';
+import { initialObject } from './initial-objects.js';
 import { buildSelection } from './selection.js';
 import type { ResourceStore } from './store.js';
 
@@ -90,7 +91,7 @@ export async function watchObjects(store: ResourceStore, namespace: string, o: L
       }
     }
     from = await readAllPaged(storage, prefix, (kv) => {
-      const obj = store.adopt(kv);
+      const obj = initialObject(store, kv);
       if (selection.matches(obj)) initial.push(obj);
     }, signal);
   } else if (rv === undefined || rv === 0) {
