@@ -92,10 +92,11 @@ test('ensureSelfSignedServing: created once, reused with the same bytes, key 060
   assert.match(leaf.commonName, /^api\.example\.com@\d+$/);
   assert.equal(opensslVerify(first.certificatePem, first.certificatePem, { purpose: 'sslserver' }).status, 0);
 
+  assert.equal(first.generated, true);
   const again = await ensureSelfSignedServing(dir, { hosts: ['api.example.com', '10.0.0.7'] });
-  assert.deepEqual(again, first);
+  assert.deepEqual(again, { ...first, generated: false });
   // A subset of hosts is still covered.
-  assert.deepEqual(await ensureSelfSignedServing(dir, { hosts: ['localhost'] }), first);
+  assert.deepEqual(await ensureSelfSignedServing(dir, { hosts: ['localhost'] }), { ...first, generated: false });
   assert.equal(readFileSync(first.certFile, 'utf8'), first.certificatePem);
 });
 
@@ -107,6 +108,7 @@ test('ensureSelfSignedServing regenerates when hosts grow, the key is broken or 
 
   const grown = await ensureSelfSignedServing(d.dir, { hosts: ['a.example', 'b.example'], baseName: 'srv' });
   assert.notEqual(grown.certificatePem, first.certificatePem);
+  assert.equal(grown.generated, true);
   assert.ok(parseCertificate(grown.certificatePem).dnsNames.includes('b.example'));
 
   writeFileSync(grown.keyFile, 'garbage');
