@@ -77,10 +77,19 @@ export async function loadTsFile(filepath: string, content: string): Promise<unk
   } catch (err) {
     throw new ConfigError(`${filepath}: cannot load the config file: a .ts config needs the typescript package installed`, { cause: err });
   }
-  const js = ts.transpileModule(content, {
+  const out = ts.transpileModule(content, {
     fileName: filepath,
+    reportDiagnostics: true,
     compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, sourceMap: false },
-  }).outputText;
+  });
+  // transpileModule writes what it guessed the broken text meant (`plugins: [ };` becomes an
+  // empty list): a config that does not parse is refused, as a .mjs one is, not half read.
+  const syntax = (out.diagnostics ?? []).find((d) => d.category === ts.DiagnosticCategory.Error);
+  if (syntax !== undefined) {
+    const { line, column } = lineColumn(content, syntax.start ?? 0);
+    throw new ConfigError(`${filepath}: line ${line}, column ${column}: TypeScript syntax error: ${ts.flattenDiagnosticMessageText(syntax.messageText, ' ')}`);
+  }
+  const js = out.outputText;
   const tmp = `${filepath}.${randomUUID()}.mjs`;
   try {
     await writeFile(tmp, js);

@@ -78,19 +78,43 @@ const loaders: Record<string, Loader> = {
   '.ts': orEmpty(loadTsFile),
 };
 
-/** Finds, reads and checks the config file; undefined when the search finds none. */
-export async function loadConfig(opts: LoadConfigOptions): Promise<LoadedConfig | undefined> {
-  // Imported here, not with this module: --help and a flag error are answered without it.
-  const { cosmiconfig } = await import('cosmiconfig');
-  const explorer = cosmiconfig('plat', {
+interface ConfigExplorer {
+  search(from: string): Promise<{ config: unknown; filepath: string; isEmpty?: boolean } | null>;
+  load(file: string): Promise<{ config: unknown; filepath: string; isEmpty?: boolean } | null>;
+}
+
+/**
+ * cosmiconfig's Explorer with plat's options and nothing else. cosmiconfig() would first look in
+ * the working directory for a "meta config" (package.json's `cosmiconfig` key, .config/config.json)
+ * that can add search places or stand in for the config: a file plat's search order does not
+ * name would then configure it (PLAT_CONFIG too), and a package.json that does not parse stopped
+ * every start with a stack trace. The Explorer is what cosmiconfig() builds after that step.
+ */
+async function platExplorer(): Promise<ConfigExplorer> {
+  const [{ Explorer }, { defaultLoaders }] = await Promise.all([
+    import('cosmiconfig/dist/Explorer.js') as unknown as Promise<{ Explorer: new (options: object) => ConfigExplorer }>,
+    import('cosmiconfig'),
+  ]);
+  return new Explorer({
+    moduleName: 'plat',
     searchPlaces: [...SEARCH_PLACES],
-    loaders,
+    loaders: { ...defaultLoaders, ...loaders },
     searchStrategy: 'none',
     // plat reads only the first file it finds: an empty one is that file (an empty config), not a
     // reason to read another file beside it.
     ignoreEmptySearchPlaces: false,
     cache: false,
+    transform: (r: unknown) => r,
+    metaConfigFilePath: null,
+    mergeImportArrays: true,
+    mergeSearchPlaces: true,
   });
+}
+
+/** Finds, reads and checks the config file; undefined when the search finds none. */
+export async function loadConfig(opts: LoadConfigOptions): Promise<LoadedConfig | undefined> {
+  // Imported here, not with this module: --help and a flag error are answered without it.
+  const explorer = await platExplorer();
   let result: { config: unknown; filepath: string; isEmpty?: boolean } | null;
   if (opts.file !== undefined) {
     const file = path.resolve(opts.cwd, opts.file);

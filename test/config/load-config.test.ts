@@ -135,8 +135,34 @@ test('syntax errors name the file and the line', async () => {
   await assert.rejects(loadConfig({ cwd: d }), configError(/plat\.config\.json: line 4, column 3: JSON syntax error: expected a double-quoted property name, found "}"/));
   d = dir({ 'package.json': '{\n  "name": "x",\n  "plat": {\n' });
   await assert.rejects(loadConfig({ cwd: d }), configError(/package\.json: line 4, column 1: JSON syntax error: unexpected end of input/));
+  // TypeScript would write out its guess (an empty plugin list): refused instead, as .mjs is.
+  d = dir({ 'plat.config.ts': 'export default { plugins: [ };\n' });
+  await assert.rejects(loadConfig({ cwd: d }), configError(/plat\.config\.ts: line 1, column 29: TypeScript syntax error: Expression or comma expected\.$/));
+  d = dir({ 'plat.config.ts': 'export default { flags: { v: 1 } plugins: [] \n' });
+  await assert.rejects(loadConfig({ cwd: d }), configError(/plat\.config\.ts: line 1, column 34: TypeScript syntax error: ',' expected\.$/));
   d = dir({ 'plat.config.mjs': 'export default { flags: ;\n' });
   await assert.rejects(loadConfig({ cwd: d }), configError(/plat\.config\.mjs: cannot load the config file: Unexpected token ';' \(\S+plat\.config\.mjs:1:25\)$/));
+});
+
+test('cosmiconfig\'s meta config in the working directory is not read: plat\'s search places and PLAT_CONFIG alone decide', async () => {
+  const d = dir({
+    '.config/config.json': JSON.stringify({ cosmiconfig: { searchPlaces: ['weird.json'] } }),
+    'weird.json': '{ "flags": { "v": 1 } }',
+    'plat.config.json': '{ "flags": { "v": 2 } }',
+  });
+  const broken = dir({ 'package.json': '{ "name": "x", }' });
+  const elsewhere = path.join(dir({ 'explicit.json': '{ "flags": { "v": 3 } }' }), 'explicit.json');
+  const cwd = process.cwd();
+  try {
+    process.chdir(d);
+    assert.equal((await loadConfig({ cwd: d }))?.filepath, path.join(d, 'plat.config.json'));
+    // cosmiconfig() parsed the working directory's package.json for its meta config before anything
+    // else: one that does not parse stopped every start, the explicit file's too, with a stack trace.
+    process.chdir(broken);
+    assert.equal((await loadConfig({ cwd: broken, file: elsewhere }))?.filepath, elsewhere);
+  } finally {
+    process.chdir(cwd);
+  }
 });
 
 test('per-role sections', async () => {
