@@ -24,6 +24,13 @@ export function checkSignerAnswer(answer: unknown, requestPem: string, by?: stri
 
 function checkAnswer(answer: unknown, requestPem: string): SigningResult {
   const o = answer as { certificatePem?: unknown; failed?: { reason?: unknown; message?: unknown } } | null;
+  // Both at once says the tap does not know which it meant: neither is written on a guess.
+  if (o?.certificatePem !== undefined && o.failed !== undefined) throw new Error('the signer answered both a certificatePem and failed; an answer is one or the other');
+  if (o?.failed !== undefined && o.failed !== null && typeof o.failed === 'object') {
+    const { reason, message } = o.failed;
+    if (typeof reason !== 'string') throw new Error(`the signer answered failed without a reason: failed.reason must be a string (got ${typeName(reason)})`);
+    if (typeof message !== 'string') throw new Error(`the signer answered failed without a message: failed.message must be a string (got ${typeName(message)})`);
+  }
   if (typeof o?.certificatePem === 'string' && o.certificatePem.length > 0) {
     checkCertificate(o.certificatePem, requestPem);
     return { certificatePem: o.certificatePem };
@@ -35,6 +42,8 @@ function checkAnswer(answer: unknown, requestPem: string): SigningResult {
   }
   throw new Error(`the signer answered neither a certificatePem nor a failed reason and message: ${describe(answer)}`);
 }
+
+const typeName = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v);
 
 /** What an unusable answer was, briefly: `a string`, `an object with keys certificate`. */
 function describe(answer: unknown): string {
