@@ -13,6 +13,7 @@ export {
   ALL_RULES, NO_RULES, cannotListRules,
   type RulesQuery, type UserRules, type ResourceRuleInfo, type NonResourceRuleInfo, type ChainRules,
 } from './authz/rules.js';
+export type { RulesAnswers } from './authz/rules-union.js';
 export { AuthorizationError, type NoOpinionReasons, type TapFailure } from './authz/union.js';
 export type { UserInfo, AuthenticationRequest } from './authn/user.js';
 // A token authenticator's error (upstream's token authenticator returning one): not followed by `invalid bearer token`.
