@@ -8,7 +8,7 @@ import type { ApiObject } from '../api/meta.js';
 import type { RestClientMetrics } from '../metrics/rest-client.js';
 import type { Logger } from '../log.js';
 import type { ClientConnection } from './connection.js';
-import { certificateChanged, type Credential } from './credential-source.js';
+import { certificateChanged, type Credential, type CredentialSource } from './credential-source.js';
 import { failOnAbortWhileTunnelling, ProxyAgent } from './proxy-connect.js';
 import { transportTlsOptions } from './transport-tls.js';
 import { HandshakeLimitedAgent } from './tls-handshake-timeout.js';
@@ -190,9 +190,7 @@ export class RestClient {
    * tripper fails it (`getting credentials: ...` inside the url.Error). A new client certificate
    * rebuilds the agent, closing the old connections (the exec authenticator's connTracker.CloseAll).
    */
-  async #credential(method: string, url: URL): Promise<Credential | undefined> {
-    const source = this.#connection.credentials;
-    if (!source) return undefined;
+  async #credential(source: CredentialSource, method: string, url: URL): Promise<Credential> {
     let c: Credential;
     try {
       c = await source.get();
@@ -231,7 +229,8 @@ export class RestClient {
     const payload = o.body === undefined ? undefined : typeof o.body === 'string' ? o.body : JSON.stringify(o.body);
     const source = this.opts.tokenSource;
     const token = source ? await source.token() : this.#connection.token;
-    const credential = await this.#credential(method, url).catch((e: unknown) => {
+    // Most connections (the controllers', the node agent's) have fixed credentials: no wait for them.
+    const credential = this.#connection.credentials === undefined ? undefined : await this.#credential(this.#connection.credentials, method, url).catch((e: unknown) => {
       this.opts.metrics?.result('<error>', method, this.#connection.server.host);
       throw e;
     });
