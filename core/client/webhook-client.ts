@@ -34,6 +34,7 @@ import { failOnAbortWhileTunnelling, ProxyAgent } from './proxy-connect.js';
 import { checkServerIdentity } from './server-identity.js';
 import { HandshakeLimitedAgent } from './tls-handshake-timeout.js';
 import { goTransportReason } from './go-url-error.js';
+import { linkedTimeout } from './linked-abort.js';
 import { readAnswer } from './webhook-answer.js';
 import { shouldRetryAnswer } from './webhook-should-retry.js';
 import { answerRetryWait, RetryAfter, retryAfterSeconds, withRetryAfter } from './request-retry.js';
@@ -197,15 +198,21 @@ export class WebhookClient {
    * outlasts the timeout fails as client-go's next attempt on the ended context does, without
    * http.Client's note (its own timer had not run out).
    */
-  #do(body: string, context: AbortSignal | undefined): Promise<unknown> {
-    const own = AbortSignal.timeout(this.timeoutMs);
-    const signal = context ? AbortSignal.any([own, context]) : own;
+  async #do(body: string, context: AbortSignal | undefined): Promise<unknown> {
+    // Not AbortSignal.any([AbortSignal.timeout(...), context]): on Node 20 a collection can take a
+    // timeout signal held only there (nodejs/node#57736), and the call then outlived its timeout.
+    const linked = context ? linkedTimeout(context, this.timeoutMs) : undefined;
+    const signal = linked?.signal ?? AbortSignal.timeout(this.timeoutMs);
     const deadline = Date.now() + this.timeoutMs;
-    return withRetryAfter((mayRetry) => this.#once(body, signal, mayRetry, context),
-      {
-        deadline, signal, expired: () => this.#ended(context) ?? new WebhookCallError(`${this.#shown}: ${DEADLINE_EXCEEDED}`),
-        retrying: (seconds, attempt) => this.#logger?.v(4).info(`Got a Retry-After ${formatDuration(seconds * 1000)} response for attempt ${attempt} to ${this.#url.href}`),
-      });
+    try {
+      return await withRetryAfter((mayRetry) => this.#once(body, signal, mayRetry, context),
+        {
+          deadline, signal, expired: () => this.#ended(context) ?? new WebhookCallError(`${this.#shown}: ${DEADLINE_EXCEEDED}`),
+          retrying: (seconds, attempt) => this.#logger?.v(4).info(`Got a Retry-After ${formatDuration(seconds * 1000)} response for attempt ${attempt} to ${this.#url.href}`),
+        });
+    } finally {
+      linked?.unlink();
+    }
   }
 
   async #once(body: string, signal: AbortSignal, mayRetry: boolean, context: AbortSignal | undefined): Promise<unknown> {

@@ -4,6 +4,7 @@
 // rather than failing at once. Giving up is no error: the CSR is sent anyway, as upstream's.
 import { sleep } from '../../core/abort-wait.js';
 import { goClientErrorText } from '../../core/client/go-url-error.js';
+import { linkedTimeout } from '../../core/client/linked-abort.js';
 import type { RestClient } from '../../core/client/rest-client.js';
 import type { Logger } from '../../core/log.js';
 
@@ -14,18 +15,24 @@ export interface WaitForServerOptions {
 
 /** True once /healthz answered 2xx; false when the deadline passed or `signal` stopped it. */
 export async function waitForServer(client: RestClient, log: Logger, signal: AbortSignal, o: WaitForServerOptions = {}): Promise<boolean> {
-  const deadline = AbortSignal.any([signal, AbortSignal.timeout(o.deadlineMs ?? 60_000)]);
+  // Not AbortSignal.any([signal, AbortSignal.timeout(...)]): on Node 20 a collection can take the
+  // timeout signal held only there (nodejs/node#57736), and the wait then never ended.
+  const deadline = linkedTimeout(signal, o.deadlineMs ?? 60_000);
   const random = o.random ?? Math.random;
-  while (!deadline.aborted) {
-    try {
-      await client.request('GET', '/healthz', { timeoutMs: 1000, signal: deadline });
-      return true;
-    } catch (e) {
-      if (deadline.aborted) break;
-      log.info('Failed to connect to apiserver', { err: goClientErrorText(e) });
+  try {
+    while (!deadline.signal.aborted) {
+      try {
+        await client.request('GET', '/healthz', { timeoutMs: 1000, signal: deadline.signal });
+        return true;
+      } catch (e) {
+        if (deadline.signal.aborted) break;
+        log.info('Failed to connect to apiserver', { err: goClientErrorText(e) });
+      }
+      // wait.JitterUntil(f, 2s, 0.2, sliding): the pause starts when the attempt ends.
+      await sleep(2000 * (1 + 0.2 * random()), deadline.signal);
     }
-    // wait.JitterUntil(f, 2s, 0.2, sliding): the pause starts when the attempt ends.
-    await sleep(2000 * (1 + 0.2 * random()), deadline);
+  } finally {
+    deadline.unlink();
   }
   if (!signal.aborted) log.info('Error waiting for apiserver to come up', { err: 'timed out waiting to connect to apiserver' });
   return false;
