@@ -227,6 +227,7 @@ export function createAudit(sink: AuditSink, r: AuditedRequest): RequestAudit | 
   let ua = r.ctx.get('user-agent');
   if (ua.length > MAX_USER_AGENT) ua = `${ua.slice(0, MAX_USER_AGENT)}...TRUNCATED`;
   const received = microTime(r.state.received);
+  const ips = sourceIps(r.ctx.req);
   const event: Mutable<AuditEvent> = {
     level: config.level,
     auditID: r.state.auditID,
@@ -234,7 +235,8 @@ export function createAudit(sink: AuditSink, r: AuditedRequest): RequestAudit | 
     requestURI: r.ctx.originalUrl,
     verb: r.verb,
     user: r.user ? userOf(r.user) : {},
-    sourceIPs: sourceIps(r.ctx.req),
+    // omitempty: a request of this process's own in-process connection has no address.
+    ...(ips.length ? { sourceIPs: ips } : {}),
     ...(ua ? { userAgent: ua } : {}),
     ...(a.isResourceRequest ? { objectRef: orderedRef({ namespace: a.namespace, name: a.name, resource: a.resource, subresource: a.subresource, apiGroup: a.apiGroup, apiVersion: a.apiVersion }) } : {}),
     requestReceivedTimestamp: received,

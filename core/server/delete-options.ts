@@ -13,6 +13,8 @@ import type { JsonSchema } from '../registry/resource.js';
 import { decodeBody, mediaType, readBody } from './body.js';
 import { parseYamlOffThread } from './yaml-off-thread.js';
 import { optionsInvalid } from './options-invalid.js';
+import { requestAuditOf } from '../audit/request-audit.js';
+import { notRegisteredText } from '../api/scheme-errors.js';
 import { typeChecker } from './type-checkers.js';
 
 export interface Preconditions { uid?: string; resourceVersion?: string }
@@ -56,23 +58,53 @@ export async function readDeleteOptions(ctx: Context, query: URLSearchParams, ac
   const raw = await readBody(ctx.req);
   const type = mediaType(ctx.get('content-type') || undefined);
   if (accepted.includes(type)) await parseYamlOffThread(raw, type, ctx.state.signal as AbortSignal | undefined);
-  const opts = raw.length ? fromBody(raw, type, accepted) : fromQuery(query);
+  let opts: DeleteOptions;
+  if (raw.length) {
+    const body = fromBody(raw, type, accepted);
+    opts = body.options;
+    // A body's DeleteOptions are the request object of the audit event, as decoded (in the body's version).
+    requestAuditOf(ctx)?.logRequestObject(asLogged(body.options, body.apiVersion));
+  } else opts = fromQuery(query);
   validate(opts);
   return opts;
 }
 
+/** The DeleteOptions as the body's version encodes them: its known fields only, in their order. */
+function asLogged(o: DeleteOptions, apiVersion: string): Record<string, unknown> {
+  const out: Record<string, unknown> = { kind: 'DeleteOptions', apiVersion };
+  if (o.gracePeriodSeconds !== undefined && o.gracePeriodSeconds !== null) out.gracePeriodSeconds = o.gracePeriodSeconds;
+  if (o.preconditions) out.preconditions = o.preconditions;
+  if (o.orphanDependents !== undefined && o.orphanDependents !== null) out.orphanDependents = o.orphanDependents;
+  if (o.propagationPolicy) out.propagationPolicy = o.propagationPolicy;
+  if (o.dryRun?.length) out.dryRun = o.dryRun;
+  return out;
+}
+
+/** Where runtime.NewScheme was called for metainternalversionscheme, the scheme's name. */
+const META_SCHEME = 'k8s.io/apimachinery/pkg/apis/meta/internalversion/scheme/register.go:27';
+/** Kinds that scheme decodes into objects of their own (any version): not DeleteOptions, so refused after decoding. */
+const UNVERSIONED_META_KINDS = new Set(['Status', 'APIVersions', 'APIGroupList', 'APIGroup', 'APIResourceList', 'CreateOptions', 'UpdateOptions']);
+const DEFAULT_VERSION = 'meta.k8s.io/v1';
+
 export const isDryRun = (o: DeleteOptions): boolean => (o.dryRun?.length ?? 0) > 0;
 
-function fromBody(raw: Buffer, type: string, accepted: readonly string[]): DeleteOptions {
+function fromBody(raw: Buffer, type: string, accepted: readonly string[]): { options: DeleteOptions; apiVersion: string } {
   if (!accepted.includes(type)) throw errors.unsupportedMediaType(type, accepted);
-  if (type === PROTOBUF_MEDIA_TYPE) return fromProtobuf(raw);
+  if (type === PROTOBUF_MEDIA_TYPE) return { options: fromProtobuf(raw), apiVersion: DEFAULT_VERSION };
   // Upstream hands the decoder's own error to the client unwrapped, as a 500 with no reason;
   // it is the client's mistake, so plat answers 400 BadRequest with the same words.
   const doc = decodeBody(raw, type, (cause) => errors.badRequest(cause));
+  // The body names its kind: anything but DeleteOptions is refused before anything is deleted
+  // (the decoder's "no kind is registered", or the handler's check of what it decoded).
+  const typed = (doc.value ?? {}) as { kind?: unknown; apiVersion?: unknown };
+  const apiVersion = typeof typed.apiVersion === 'string' && typed.apiVersion ? typed.apiVersion : DEFAULT_VERSION;
+  if (typeof typed.kind === 'string' && typed.kind && typed.kind !== 'DeleteOptions') {
+    throw errors.badRequest(UNVERSIONED_META_KINDS.has(typed.kind) ? 'decoded object cannot be converted to DeleteOptions' : notRegisteredText(typed.kind, apiVersion, META_SCHEME));
+  }
   applyGoNulls(doc.value, DELETE_OPTIONS_SCHEMA);
   const typeError = typeChecker(DELETE_OPTIONS_SCHEMA).check(doc.value, doc.json ? scanJsonText(doc.json).numbers : []);
   if (typeError) throw errors.badRequest(typeError);
-  return doc.value as DeleteOptions;
+  return { options: doc.value as DeleteOptions, apiVersion };
 }
 
 function fromProtobuf(raw: Buffer): DeleteOptions {

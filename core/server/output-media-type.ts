@@ -7,11 +7,15 @@
 // plat answered every Accept before.
 import { errors } from '../api/errors.js';
 import { choosesPretty } from './pretty-print.js';
+import type { PartialTarget } from './partial-metadata.js';
 
 export type OutputMediaType = 'application/json' | 'application/yaml';
 
-/** What an answer is written as: its media type, and for JSON whether indented (pretty-print.ts). */
-export interface Output { readonly media: OutputMediaType; readonly pretty: boolean }
+/**
+ * What an answer is written as: its media type, for JSON whether indented (pretty-print.ts), and
+ * the metadata-only form the chosen clause converts to, if any (a Table is table.ts's).
+ */
+export interface Output { readonly media: OutputMediaType; readonly pretty: boolean; readonly partial?: PartialTarget }
 
 const SERVED = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'] as const;
 type Served = typeof SERVED[number];
@@ -98,7 +102,10 @@ export function negotiateOutput(accept: string | undefined, restrictions: Restri
         || (clause.type === '*' && clause.subType === '*');
       if (!matches || !allows(clause, media, restrictions)) continue;
       // A protobuf answer goes out as compact JSON: protobuf has no pretty serializer.
-      return { media: media === 'application/yaml' ? media : 'application/json', pretty: choosesPretty(media, clause.params, prettyPrint) };
+      const out: Output = { media: media === 'application/yaml' ? media : 'application/json', pretty: choosesPretty(media, clause.params, prettyPrint) };
+      const as = clause.params.get('as');
+      if (as !== 'PartialObjectMetadata' && as !== 'PartialObjectMetadataList') return out;
+      return { ...out, partial: { kind: as, apiVersion: `meta.k8s.io/${clause.params.get('v')!}` } };
     }
   }
   throw notAcceptable();
@@ -110,9 +117,9 @@ const notAcceptable = () => errors.notAcceptable(`only the following media types
  * NegotiateOutputMediaTypeStream: the same choice, but a serializer without a stream form (YAML)
  * cannot carry a watch, so it is a 406 too.
  */
-export function negotiateWatchOutput(accept: string | undefined): OutputMediaType {
+export function negotiateWatchOutput(accept: string | undefined): Output {
   // A watch streams with the stream serializer, which has no pretty form.
-  const { media } = negotiateOutput(accept, 'resource', false);
-  if (media === 'application/yaml') throw notAcceptable();
-  return media;
+  const out = negotiateOutput(accept, 'resource', false);
+  if (out.media === 'application/yaml') throw notAcceptable();
+  return out;
 }

@@ -1,6 +1,7 @@
 // What a request asks for, derived from method + path as apiserver's RequestInfoFactory does.
 import { parseFieldSelector } from '../api/selectors/field-selector.js';
 import { isStatusError } from '../api/errors.js';
+import { queryBool } from '../registry/list-options.js';
 
 export interface RequestInfo {
   readonly isResourceRequest: boolean;
@@ -80,8 +81,9 @@ export function requestInfo(method: string, path: string, query: URLSearchParams
   const subresource = rest[2] ?? '';
   if (watchPath) verb = 'watch';
   else if (verb === 'get' && !name) {
-    const w = query.get('watch');
-    verb = w === 'true' || w === '1' ? 'watch' : 'list';
+    // ParameterCodec's boolean: only "0" and "false" (any case) are false, so `watch=True` (the
+    // Python client's) and a bare `watch=` watch.
+    verb = queryBool(query.get('watch')) ? 'watch' : 'list';
     name = fieldSelectorName(query);
   } else if (verb === 'delete' && !name) verb = 'deletecollection';
   // Read straight from the query, as upstream does, so another bad list option cannot lose them;

@@ -13,18 +13,20 @@ import type { UserInfo } from '../authn/user.js';
 import type { Logger } from '../log.js';
 import type { JsonSchema } from '../registry/resource.js';
 import type { SubresourceCreate } from '../registry/strategy.js';
-import { listObjects, type ListOutput } from '../registry/list.js';
-import { parseListOptions, type ListOptions } from '../registry/list-options.js';
+import { awaitRevision, listObjects, type ListOutput } from '../registry/list.js';
+import { parseListOptions, parseResourceVersion, type ListOptions } from '../registry/list-options.js';
 import { escapeFieldValue, parseFieldSelector } from '../api/selectors/field-selector.js';
 import type { RequestContext, ResourceStore } from '../registry/store.js';
 import { writeOptionsOf, type RequestOptions } from '../admission/options.js';
 import { decodeBody, mediaType, readBody } from './body.js';
 import { parseYamlOffThread } from './yaml-off-thread.js';
+import { yamlDuplicateKeys, yamlStrictError } from './yaml-strict.js';
 import { requestAuditOf } from '../audit/request-audit.js';
 import { isDryRun, META_MEDIA_TYPES, readDeleteOptions } from './delete-options.js';
 import { ensureNamespaceMatches } from '../registry/namespace-match.js';
 import { wipeObjectMetaSystemFields } from '../registry/object-meta.js';
-import { negotiateOutput, negotiateWatchOutput } from './output-media-type.js';
+import { negotiateOutput, negotiateWatchOutput, type Output } from './output-media-type.js';
+import { asPartialObjectMetadata, partialListHead, partialObject } from './partial-metadata.js';
 import { isPrettyPrint } from './pretty-print.js';
 import { applyPatchBody, PATCH_TYPES } from './patch.js';
 import type { RequestInfo } from './request-info.js';
@@ -164,7 +166,10 @@ async function readObject(ctx: Context, target: ResourceStore | BodyKind, valida
   const raw = await readBody(ctx.req);
   await parseYamlOffThread(raw, type, ctx.state.signal as AbortSignal | undefined);
   const doc = decodeBody(raw, type, (cause) => errors.badRequest(unrecognizedMessage(t.kind, cause, raw)));
-  const obj = decodeObject(t, doc.value, doc.json, validation, warnings);
+  // The YAML serializer's strict decode runs YAMLToJSONStrict on the body first: a key repeated in
+  // one map is its first strict error (the conversion to JSON kept only the last value).
+  const duplicates = type === 'application/yaml' && validation !== 'Ignore' ? yamlDuplicateKeys(raw) : [];
+  const obj = decodeObject(t, doc.value, doc.json, validation, warnings, duplicates.length ? { priorStrictErrors: [yamlStrictError(duplicates)] } : {});
   requestAuditOf(ctx)?.logRequestObject(obj);
   return obj;
 }
@@ -178,6 +183,10 @@ async function sendList(ctx: Context, store: ResourceStore, query: URLSearchPara
   };
   const table = tableRequested(ctx.get('accept'), query);
   if (table) return sendJson(ctx, 200, buildTable(store.def, items, table, meta, deps.now()));
+  const partial = (ctx.state.output as Output | undefined)?.partial;
+  if (partial) {
+    return await sendJsonList(ctx, partialListHead(store.def, partial, meta), items.map((o) => asPartialObjectMetadata(o, partial.apiVersion)));
+  }
   const { apiVersion } = form({ kind: store.def.listKind, apiVersion: store.apiVersion, metadata: {} });
   await sendJsonList(ctx, { kind: store.def.listKind, apiVersion: apiVersion!, metadata: meta }, items);
 }
@@ -185,7 +194,9 @@ async function sendList(ctx: Context, store: ResourceStore, query: URLSearchPara
 function respondObject(ctx: Context, store: ResourceStore, code: number, answered: ApiObject, deps: RestDeps, form: AnswerForm): void {
   const obj = form(answered);
   const table = tableRequested(ctx.get('accept'), new URLSearchParams(ctx.querystring));
+  const partial = (ctx.state.output as Output | undefined)?.partial;
   if (table) sendJson(ctx, code, buildTable(store.def, [obj], table, { resourceVersion: obj.metadata.resourceVersion ?? '' }, deps.now()));
+  else if (partial) sendJson(ctx, code, partialObject(store.def, partial, obj));
   else sendJson(ctx, code, obj);
 }
 
@@ -228,7 +239,7 @@ export async function serveResource(ctx: Context, store: ResourceStore, info: Re
   // The answer's media type is agreed on before anything is done: a write whose answer cannot be
   // sent (406) must not happen. A watch needs a media type with a stream form.
   // Kept for the answer (respond.ts), so the Accept header is read once.
-  if (info.verb === 'watch') negotiateWatchOutput(ctx.get('accept') || undefined);
+  if (info.verb === 'watch') ctx.state.watchOutput = negotiateWatchOutput(ctx.get('accept') || undefined);
   else ctx.state.output = negotiateOutput(ctx.get('accept') || undefined, 'resource', isPrettyPrint(ctx));
   // Upstream's installer gives a namespaced resource's all-namespaces path GET only, and no
   // collection path PUT or PATCH: go-restful answers other methods before any handler runs.
@@ -249,11 +260,12 @@ export async function serveResource(ctx: Context, store: ResourceStore, info: Re
   try {
     switch (info.verb) {
       case 'get': {
+        // GetOptions carry only resourceVersion (a field selector is a list's, ignored here as
+        // GetResource ignores it). A version past the store's is the cacher's Get: wait up to 3 s
+        // for it, then the 504 Too large resource version.
+        const rv = parseResourceVersion(query.get('resourceVersion') ?? undefined);
+        if (rv) await awaitRevision(store.storage, rv);
         const obj = await store.get(info.namespace, info.name);
-        const fs = query.get('fieldSelector');
-        if (fs && !new RegExp(`(^|,)metadata\\.name==?${info.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|,)`).test(fs)) {
-          throw errors.badRequest('fieldSelector metadata.name doesn\'t match requested name');
-        }
         return respondObject(ctx, store, 200, obj, deps, form);
       }
       case 'list': {

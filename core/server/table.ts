@@ -1,6 +1,7 @@
 // Server-side printing (meta.k8s.io Table), asked for with
 // `Accept: application/json;as=Table;v=v1;g=meta.k8s.io`.
 import { errors } from '../api/errors.js';
+import { goQuote } from '../api/field-errors.js';
 import type { ApiObject } from '../api/meta.js';
 import type { ResourceDefinition, TableColumn } from '../registry/resource.js';
 import { humanDuration } from '../api/human-duration.js';
@@ -19,9 +20,10 @@ export function tableRequested(accept: string | undefined, query: URLSearchParam
     if (params.get('as') === 'Table' && params.get('g') === 'meta.k8s.io' && (type === 'application/json' || type === '*/*')) {
       const v = params.get('v');
       if (v !== 'v1' && v !== 'v1beta1') continue;
-      const include = query.get('includeObject') ?? 'Metadata';
+      // optionsForTransform's ValidateTableOptions: empty is the default, Metadata.
+      const include = query.get('includeObject') || 'Metadata';
       if (!['None', 'Metadata', 'Object'].includes(include)) {
-        throw errors.badRequest(`includeObject: Unsupported value: "${include}": supported values: "Metadata", "None", "Object"`);
+        throw errors.badRequest(`Unable to convert to Table as requested: includeObject: Invalid value: ${goQuote(include)}: must be 'Metadata', 'Object', 'None', or empty`);
       }
       return { apiVersion: `meta.k8s.io/${v}`, includeObject: include as TableRequest['includeObject'] };
     }

@@ -1,7 +1,7 @@
 // The watch stream over HTTP: newline-delimited JSON WatchEvents, flushed as they happen, Tables
 // when the client asked for Tables, periodic bookmarks when allowed, ending at timeoutSeconds.
 import type { Context } from 'koa';
-import { StatusError } from '../api/errors.js';
+import { isStatusError, StatusError } from '../api/errors.js';
 import { goJsonCompact } from '../api/go-json-marshal.js';
 import type { ApiObject } from '../api/meta.js';
 import type { ListOptions } from '../registry/list-options.js';
@@ -13,6 +13,8 @@ import type { RestDeps } from './rest.js';
 import type { WatchTermination } from './watch-termination.js';
 import type { AnswerForm } from './wire-alias.js';
 import { buildTable, tableRequested } from './table.js';
+import type { Output } from './output-media-type.js';
+import { partialObject } from './partial-metadata.js';
 
 const BOOKMARK_INTERVAL_MS = 60_000;
 const PRE_TIMEOUT_BOOKMARK_MS = 2000;
@@ -86,9 +88,14 @@ export async function serveWatch(ctx: Context, store: ResourceStore, info: Reque
     res.on('drain', done);
     stopping.signal.addEventListener('abort', done);
   });
+  const partial = (ctx.state as { watchOutput?: Output }).watchOutput?.partial;
+  // Each event's object as the embedded encoder transforms it (a bookmark's too; an ERROR's
+  // Status never). A PartialObjectMetadataList cannot be made of one object: upstream's encoder
+  // fails on the first event and the watch ends there.
+  const metadataOnly = (obj: ApiObject): unknown => (partial ? partialObject(store.def, partial, obj) : obj);
   const render = (stored: ApiObject): unknown => {
     const obj = form(stored);
-    if (!table) return obj;
+    if (!table) return metadataOnly(obj);
     const t = buildTable(store.def, [obj], table, { resourceVersion: obj.metadata.resourceVersion ?? '' }, deps.now(), first);
     first = false;
     return t;
@@ -109,7 +116,9 @@ export async function serveWatch(ctx: Context, store: ResourceStore, info: Reque
     const revision = stream.revision;
     if (revision === undefined || revision <= stream.from || revision < seen) return;
     seen = revision;
-    write('BOOKMARK', form({ kind: store.def.kind, apiVersion: store.apiVersion, metadata: { resourceVersion: String(revision) } }));
+    const object = form({ kind: store.def.kind, apiVersion: store.apiVersion, metadata: { resourceVersion: String(revision) } });
+    if (partial?.kind === 'PartialObjectMetadataList') return stop();
+    write('BOOKMARK', metadataOnly(object));
   };
   // The cache watcher's nextBookmarkTime: every interval, but never later than 2 s before the
   // deadline, so a watch that times out leaves its client as close to now as it can.
@@ -140,9 +149,17 @@ export async function serveWatch(ctx: Context, store: ResourceStore, info: Reque
       // for nobody (its events follow one another without a turn of the event loop).
       if (res.destroyed || stopping.signal.aborted) break;
       if (ev.revision > seen) seen = ev.revision;
-      const room = ev.type === 'ERROR' ? write('ERROR', (ev.object as StatusError).status)
-        : ev.type === 'BOOKMARK' ? write('BOOKMARK', form(ev.object as ApiObject))
-          : write(ev.type, render(ev.object as ApiObject));
+      let room: boolean;
+      try {
+        room = ev.type === 'ERROR' ? write('ERROR', (ev.object as StatusError).status)
+          : ev.type === 'BOOKMARK' ? write('BOOKMARK', metadataOnly(form(ev.object as ApiObject)))
+            : write(ev.type, render(ev.object as ApiObject));
+      } catch (e) {
+        // The encoder's failure (HandleError), and the watch ends.
+        if (!isStatusError(e)) throw e;
+        deps.logger.error(e.message);
+        break;
+      }
       if (!room && !res.destroyed && !stopping.signal.aborted) await drained();
     }
     // Upstream's words (cacheWatcher, V(1)): the client resumes by watching again.

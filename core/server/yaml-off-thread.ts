@@ -16,7 +16,7 @@ export const isYamlMediaType = (type: string): boolean => type === 'application/
 export const INLINE_YAML_BYTES = 8 * 1024;
 
 export interface YamlJob { readonly body: Uint8Array; readonly type: string }
-/** `duplicates`: yamlDuplicateKeys' answer, for an apply patch (the only body it is asked of). */
+/** `duplicates`: yamlDuplicateKeys' answer, for an apply patch or a YAML object (the bodies it is asked of). */
 export type YamlParsed =
   | { readonly value: unknown; readonly duplicates: string[]; readonly syntaxError?: undefined }
   | { readonly syntaxError: string };

@@ -11,8 +11,8 @@ parentPort!.on('message', (job: YamlJob) => {
   let answer: YamlParsed;
   try {
     const { value } = parseDocument(body, job.type);
-    // Only an apply patch is checked for repeated keys (apply.ts); other bodies skip a second parse.
-    answer = { value, duplicates: job.type === 'application/apply-patch+yaml' ? yamlDuplicateKeys(body) : [] };
+    // Apply patches and whole YAML objects are checked for repeated keys (apply.ts, rest.ts' readObject).
+    answer = { value, duplicates: job.type === 'application/apply-patch+yaml' || job.type === 'application/yaml' ? yamlDuplicateKeys(body) : [] };
   } catch (e) {
     if (!(e instanceof BodySyntaxError)) throw e;
     answer = { syntaxError: e.message };

@@ -71,6 +71,33 @@ describe('list and watch starting points', () => {
     assert.deepEqual(ev!.object.details, { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 });
   });
 
+  it('GET of one object: a future resourceVersion waits for the store (the cacher\'s Get), then 504; a field selector is not a GET option', async () => {
+    const rv = await create('get-1');
+    // An older or current version, or 0, reads the object as it is now.
+    for (const v of ['0', String(rv - 1), String(rv)]) {
+      const r = await plat.admin.get(`${P}/get-1?resourceVersion=${v}`);
+      assert.equal(r.status, 200, `${v}: ${r.text}`);
+    }
+    // The next version: answered once a write reaches it.
+    const next = (await current()) + 1;
+    const pending = plat.admin.get(`${P}/get-1?resourceVersion=${next}`);
+    await new Promise((r) => setTimeout(r, 300));
+    await create('get-2');
+    const waited = await pending;
+    assert.equal(waited.status, 200, waited.text);
+    assert.equal(waited.json.metadata.name, 'get-1');
+    const far = (await current()) + 1_000_000;
+    const r = await plat.admin.get(`${P}/get-1?resourceVersion=${far}`);
+    assert.equal(r.status, 504, r.text);
+    assert.match(r.json.message, new RegExp(`^Timeout: Too large resource version: ${far}, current: \\d+$`));
+    assert.equal(r.headers['retry-after'], '1');
+    const bad = await plat.admin.get(`${P}/get-1?resourceVersion=abc`);
+    assert.equal(bad.status, 400, bad.text);
+    const other = await plat.admin.get(`${P}/get-1?fieldSelector=${q('metadata.name=get-2')}`);
+    assert.equal(other.status, 200, other.text);
+    assert.equal(other.json.metadata.name, 'get-1');
+  });
+
   it('resourceVersion=0 with a limit lists everything (the watch cache ignores the limit); a negative limit too', async () => {
     for (const n of ['page-1', 'page-2', 'page-3']) await create(n);
     for (const query of ['resourceVersion=0&limit=1', 'limit=-1', 'resourceVersion=0&resourceVersionMatch=NotOlderThan&limit=2']) {

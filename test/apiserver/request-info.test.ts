@@ -25,6 +25,19 @@ describe('request info: names from field selectors', () => {
   });
 });
 
+// The watch parameter is ParameterCodec's boolean (Convert_Slice_string_To_bool): false only for
+// "0" and "false" in any case, so the Python client's `watch=True` watches.
+describe('request info: the watch parameter', () => {
+  const cases: Array<[string, string]> = [
+    ['watch=true', 'watch'], ['watch=1', 'watch'], ['watch=True', 'watch'], ['watch=TRUE', 'watch'], ['watch=t', 'watch'],
+    ['watch=yes', 'watch'], ['watch=', 'watch'], ['watch=True&watch=0', 'watch'],
+    ['watch=false', 'list'], ['watch=False', 'list'], ['watch=0', 'list'], ['watch=0&watch=1', 'list'], ['', 'list'],
+  ];
+  for (const [query, verb] of cases) {
+    it(`?${query}: ${verb}`, () => assert.equal(info('/apis/certificates.platform/v1/certificatesigningrequests', query).verb, verb));
+  }
+});
+
 // requestinfo.go: selectors are authorization attributes of list, watch and deletecollection,
 // but not of the deprecated verb-via-path /watch/ form.
 describe('request info: selectors for authorization', () => {

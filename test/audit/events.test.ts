@@ -102,6 +102,18 @@ describe('audit events', () => {
     assert.equal(complete.responseObject, undefined);
   });
 
+  it('a delete with a body: its DeleteOptions, as decoded, are the request object (kubectl delete sends one)', async () => {
+    assert.equal((await a.plat.admin.post(CSRS, csrBody('audited-del', makeCsr({ cn: 'x' }), 'example.com/x', ['client auth']))).status, 201);
+    const auditID = id();
+    const body = { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'Background', bogus: 1 };
+    const r = await a.plat.admin.request('DELETE', `${CSRS}/audited-del`, body, { 'audit-id': auditID });
+    assert.equal(r.status, 200, r.text);
+    const complete = (await eventsOf(a.log, auditID)).find((e) => e.stage === 'ResponseComplete');
+    assert.equal(complete.level, 'RequestResponse');
+    assert.deepEqual(complete.requestObject, { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'Background' });
+    assert.equal(complete.objectRef.name, 'audited-del');
+  });
+
   it('a path at level None is not audited', async () => {
     const skipped = id();
     await a.plat.admin.get('/healthz', { 'audit-id': skipped });
