@@ -29,13 +29,14 @@ const ERRNO_NAMES = new Map(Object.entries(os.constants.errno).map(([name, n]) =
 export const errnoName = (n: number): string | undefined => ERRNO_NAMES.get(n);
 
 /**
- * `op file: reason`. Opening a directory succeeds in Go and reading it fails, so EISDIR is a `read`
- * error whatever `op` was; an errno Go's table above lacks keeps Node's message.
+ * `op file: reason`. Opening a directory to read succeeds in Go and reading it fails, so EISDIR is
+ * a `read` error whatever `op` was, unless `exactOp` (an open for writing, a write), where `op`
+ * itself failed; an errno Go's table above lacks keeps Node's message.
  */
-export function osErrorText(op: string, file: string, e: unknown): string {
+export function osErrorText(op: string, file: string, e: unknown, exactOp = false): string {
   const code = (e as NodeJS.ErrnoException).code ?? '';
   const reason = ERRNO_TEXT[code] ?? (e as Error).message;
-  return `${code === 'EISDIR' ? 'read' : op} ${file}: ${reason}`;
+  return `${code === 'EISDIR' && !exactOp ? 'read' : op} ${file}: ${reason}`;
 }
 
 /** osErrorText for an error that names its own operation and path (Node's mkdir, open), else its message. */

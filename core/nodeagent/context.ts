@@ -46,3 +46,12 @@ export interface NodeAgentContext {
   /** The objects `/configz` and `/pods` report: the server reads them, their owners set them. */
   readonly staticPods: Slot<readonly unknown[]>;
 }
+
+/**
+ * The legacy TLS bootstrap (no rotateCertificates, a --bootstrap-kubeconfig): upstream's kubelet
+ * loads the client certificate (LoadClientCert) in run(), before it starts anything else.
+ */
+export function legacyBootstrap(ctx: Pick<NodeAgentContext, 'config' | 'flags' | 'standalone'>): boolean {
+  if (ctx.standalone || ctx.config.rotateCertificates || !ctx.flags.has('bootstrap-kubeconfig')) return false;
+  return (ctx.flags.get<string>('bootstrap-kubeconfig') ?? '') !== '';
+}

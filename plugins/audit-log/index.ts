@@ -26,7 +26,8 @@ function ensureLogFile(file: string): void {
     fs.closeSync(fs.openSync(file, fs.constants.O_CREAT | fs.constants.O_APPEND | fs.constants.O_RDWR, 0o600));
   } catch (e) {
     const op = (e as NodeJS.ErrnoException).syscall === 'mkdir' ? 'mkdir' : 'open';
-    throw new StartupError(`--audit-log-path: ensureLogFile: ${osErrorText(op, (e as NodeJS.ErrnoException).path ?? file, e)}`);
+    // os.OpenFile(O_RDWR) of a directory fails in the open itself (`open /x/: is a directory`).
+    throw new StartupError(`--audit-log-path: ensureLogFile: ${osErrorText(op, (e as NodeJS.ErrnoException).path ?? file, e, true)}`);
   }
 }
 

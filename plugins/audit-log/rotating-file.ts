@@ -10,6 +10,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import { makeDirSync } from '../../core/make-dir.js';
+import { osErrorText } from '../../core/go-os-error.js';
 
 const MEGABYTE = 1024 * 1024;
 const DEFAULT_MAX_SIZE_MB = 100;
@@ -43,7 +44,13 @@ export class RotatingFile {
     if (data.length > this.max) throw new Error(`write length ${data.length} exceeds maximum file size ${this.max}`);
     if (this.fd === undefined) this.openExistingOrNew(data.length);
     else if (this.size + data.length > this.max) this.rotate();
-    fs.writeSync(this.fd!, data);
+    try {
+      fs.writeSync(this.fd!, data);
+    } catch (e) {
+      // os.File.Write's *PathError, as lumberjack passes it on: `write /var/log/audit.log: no space left on device`.
+      if (typeof (e as NodeJS.ErrnoException).code !== 'string') throw e;
+      throw new Error(osErrorText('write', this.filename, e, true));
+    }
     this.size += data.length;
   }
 

@@ -19,7 +19,7 @@ import { CertificateManager } from '../../core/client/certificate/manager.js';
 import { FileStore, NoCertKeyError, pairFromPem, type StoredPair } from '../../core/client/certificate/store.js';
 import type { ClientConnection } from '../../core/client/connection.js';
 import { RestClient } from '../../core/client/rest-client.js';
-import type { NodeAgentContext } from '../../core/nodeagent/context.js';
+import { legacyBootstrap, type NodeAgentContext } from '../../core/nodeagent/context.js';
 import { defaultUserAgent } from '../../core/client/user-agent.js';
 import { anonymousClientConfig, loadClientConfig, loadNodeKubeconfig } from './client-config.js';
 import { loadClientCert } from './load-client-cert.js';
@@ -58,7 +58,7 @@ export async function runClientIdentity(ctx: NodeAgentContext, o: ClientIdentity
   const userAgent = defaultUserAgent('nodeagent', o.version, o.gitVersion);
   // Without rotation, a bootstrap kubeconfig means upstream's legacy LoadClientCert, done before
   // the kubeconfig is read (buildKubeletClientConfig); the kubeconfig is then used as it is.
-  const legacy = !ctx.config.rotateCertificates && bootstrapFile !== '';
+  const legacy = legacyBootstrap(ctx);
   if (legacy) {
     await loadClientCert({
       kubeconfig: platconfig, bootstrap: bootstrapFile, certDir, prefix: CLIENT_PREFIX, nodeName: ctx.nodeName, userAgent, log, now,

@@ -9,7 +9,7 @@ import { parseDuration } from '../../core/flags/duration.js';
 import type { Runnable } from '../../core/lifecycle.js';
 import type { Logger } from '../../core/log.js';
 import type { WatchedFiles } from '../../core/tls/watched-files.js';
-import type { NodeAgentContext, TlsPair } from '../../core/nodeagent/context.js';
+import { legacyBootstrap, type NodeAgentContext, type TlsPair } from '../../core/nodeagent/context.js';
 import { StartupError } from '../../core/plugin.js';
 import { createHealthApp, createReadOnlyApp, createSecureApp } from './app.js';
 import { DelegatingAuthenticator } from '../../core/authn/delegating-authenticator.js';
@@ -108,6 +108,12 @@ export function createServerSubsystem(ctx: NodeAgentContext, o: ServerSubsystemO
 
   return {
     async run(signal: AbortSignal): Promise<void> {
+      // No port (health, read-only, secure) opens before a legacy bootstrap has the node's
+      // identity: the kubelet's servers start after LoadClientCert, so a health probe does not
+      // call a node healthy that cannot reach its API server yet.
+      if (legacyBootstrap(ctx)) {
+        try { await ctx.api.wait(signal); } catch { return; }
+      }
       const open: Listening[] = [];
       let stopWatching = () => {};
       if (profiling) await v8Profiler.acquire();

@@ -12,6 +12,7 @@ import { runPlatAsync } from '../helpers/run-plat.js';
 import { startProcess, tempDir } from '../helpers/plat.js';
 import { waitUntil } from '../helpers/watch-stream.js';
 import { CSRS, eventsOf, readEvents, startAudited, writePolicy } from './support.js';
+import { RotatingFile } from '../../plugins/audit-log/rotating-file.js';
 
 const ALL = 'apiVersion: audit.platform/v1\nkind: Policy\nrules:\n- level: RequestResponse\n';
 const bigCsr = (name: string, bytes: number) => {
@@ -145,6 +146,19 @@ describe('audit log backend', () => {
     const r = await bootRefusal('apiserver', ['--secure-port', '0', '--data-dir', dir, '--audit-log-path', path.join(dir, 'file', 'logs', 'audit.log')]);
     assert.equal(r.code, 1);
     assert.match(r.stderr, /plat apiserver: --audit-log-path: ensureLogFile: mkdir \S+: not a directory\n$/);
+    // A directory as the path: os.OpenFile(O_RDWR) fails in the open.
+    const isDir = await bootRefusal('apiserver', ['--secure-port', '0', '--data-dir', dir, '--audit-log-path', `${dir}/`]);
+    assert.equal(isDir.code, 1);
+    assert.ok(isDir.stderr.endsWith(`\nplat apiserver: --audit-log-path: ensureLogFile: open ${dir}/: is a directory\n`), isDir.stderr);
+  });
+
+  it('a write that fails is os.File.Write\'s error, naming the file', { skip: !existsSync('/dev/full') && 'needs /dev/full' }, () => {
+    const file = new RotatingFile('/dev/full', { maxSize: 0, maxBackups: 0, maxAge: 0, compress: false });
+    try {
+      assert.throws(() => file.write('{}\n'), { message: 'write /dev/full: no space left on device' });
+    } finally {
+      file.close();
+    }
   });
 
   // Node's recursive mkdir spins forever under /proc (core/make-dir.ts): a process of its own, bounded.

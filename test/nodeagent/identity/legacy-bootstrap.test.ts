@@ -10,6 +10,7 @@
 import assert from 'node:assert/strict';
 import { createHash, createPublicKey, generateKeyPairSync } from 'node:crypto';
 import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, statSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { parse as parseYaml } from 'yaml';
@@ -68,7 +69,16 @@ describe('node agent legacy TLS bootstrap (rotateCertificates false)', () => {
   const csrNode = (c: any) => /CN\s*=\s*system:node:(\S+)/.exec(openssl(['req', '-noout', '-subject'], { input: Buffer.from(c.spec.request, 'base64') }))?.[1];
 
   it('keeps its key and CSR across a SIGKILL while the CSR waits, and finishes once it is approved', { timeout: 120_000 }, async () => {
-    const dirs = await agentDirs(path.join(root, 'l1'), plat.url, caFile, token, CONFIG);
+    // With its health port: closed until the identity is loaded, as the kubelet starts no server before LoadClientCert.
+    const { healthzPort: _none, ...withHealth } = CONFIG;
+    const dirs = await agentDirs(path.join(root, 'l1'), plat.url, caFile, token, withHealth);
+    const health = () => new Promise<string>((resolve) => {
+      http.get({ host: '127.0.0.1', port: dirs.healthzPort, path: '/healthz' }, (res) => {
+        let body = '';
+        res.on('data', (c) => { body += c; });
+        res.on('end', () => resolve(`${res.statusCode} ${body}`));
+      }).on('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? e.message));
+    });
     const tmpKey = path.join(dirs.certDir, 'nodeagent-client.key.tmp');
     const first = start(dirs, 'l1');
     await first.waitFor(/Waiting for client certificate to be issued/);
@@ -88,6 +98,7 @@ describe('node agent legacy TLS bootstrap (rotateCertificates false)', () => {
     await second.waitFor(/csr for this node already exists, reusing/);
     await second.waitFor(/csr for this node is still valid/);
     await second.waitFor(/Waiting for client certificate to be issued/);
+    assert.equal(await health(), 'ECONNREFUSED', 'no health port while the CSR waits');
     assert.equal(readFileSync(tmpKey, 'utf8'), keyPem, 'the same key');
     const after = await csrsOf('l1');
     assert.deepEqual(after.map((c) => [c.metadata.name, c.metadata.uid]), [[csr.metadata.name, csr.metadata.uid]], 'still that one CSR');
@@ -97,6 +108,7 @@ describe('node agent legacy TLS bootstrap (rotateCertificates false)', () => {
     assert.equal(approve.status, 200, approve.text);
     await second.waitFor(new RegExp(`certificate signing request ${csr.metadata.name} is issued`));
     await until(() => existsSync(dirs.kubeconfig), 'kubeconfig');
+    assert.equal(await until(async () => { const h = await health(); return h.startsWith('200') && h; }, 'health port'), '200 ok');
 
     const current = path.join(dirs.certDir, 'nodeagent-client-current.pem');
     assert.ok(lstatSync(current).isSymbolicLink());
