@@ -370,7 +370,10 @@ export class ResourceStore {
   async #alreadyExists(ctx: RequestContext, obj: ApiObject): Promise<StatusError> {
     const name = obj.metadata.name ?? '';
     const { status } = obj.metadata.generateName ? errors.generateNameConflict(this.qualified, name) : errors.alreadyExists(this.qualified, name);
-    const there = await this.#storage.get(this.keyFor(ctx.namespace, name));
+    // Store.Create reads the object only to say it is being deleted: one it cannot read (an
+    // encryption key gone) still answers the AlreadyExists its put-if-absent found.
+    let there: KeyValue | undefined;
+    try { there = await this.#storage.get(this.keyFor(ctx.namespace, name)); } catch { return new StatusError(status); }
     if (!(there?.value as ApiObject | undefined)?.metadata?.deletionTimestamp) return new StatusError(status);
     return new StatusError({ ...status, message: `object is being deleted: ${status.message ?? ''}` });
   }
@@ -420,7 +423,7 @@ export class ResourceStore {
       const old = this.#own(kv);
       const next = typeof apply === 'function' ? structuredClone(await apply(structuredClone(old)))
         : apply.metadata.resourceVersion ? apply : structuredClone(apply);
-      const prepared = await this.#prepareUpdate(ctx, subresource, next, old);
+      const prepared = await this.#prepareUpdate(ctx, subresource, next, old, kv.stale === true);
       if (prepared.unchanged) return { object: old, created: false };
       if (ctx.dryRun) return { object: prepared.out!, created: false };
       this.#beforeWrite(ctx);
@@ -459,7 +462,7 @@ export class ResourceStore {
   }
 
   /** Everything an update needs to know of the new object is taken before validating admission sees it. */
-  async #prepareUpdate(ctx: RequestContext, subresource: string, input: ApiObject, old: ApiObject):
+  async #prepareUpdate(ctx: RequestContext, subresource: string, input: ApiObject, old: ApiObject, stale: boolean):
     Promise<{ unchanged: boolean; out: ApiObject | undefined; completesDeletion: boolean; stored: JsonText | undefined }> {
     const strategy = this.#strategy(subresource);
     this.def.defaults?.(input);
@@ -490,7 +493,9 @@ export class ResourceStore {
     const errs = [...validateObjectMetaUpdate(obj.metadata, old.metadata, this.namespaced), ...strategy.validateUpdate(sctx, obj, old)];
     if (errs.length) throw this.#invalid(old.metadata.name ?? '', errs);
     ctx.warnings.push(...(strategy.warnings?.(sctx, obj, old) ?? []));
-    const unchanged = isDeepStrictEqual(this.#toStored(obj), this.#toStored(old));
+    // A stale stored value (an old encryption key) is written again even unchanged: the rewrite
+    // that migrates it to the key writes use now, as etcd3's GuaranteedUpdate.
+    const unchanged = !stale && isDeepStrictEqual(this.#toStored(obj), this.#toStored(old));
     const completesDeletion = !!obj.metadata.deletionTimestamp && !(obj.metadata.finalizers?.length);
     // What is answered without being stored (a dry run, an update that deletes) is taken now.
     let out: ApiObject | undefined;

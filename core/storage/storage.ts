@@ -10,6 +10,11 @@ export interface KeyValue {
   readonly createRevision: number;
   /** Revision of the last write to this key. */
   readonly modRevision: number;
+  /**
+   * Read with another encryption provider or key than writes use now (encrypting-storage.ts): an
+   * update must write it even when the object is unchanged, as etcd3's GuaranteedUpdate does.
+   */
+  readonly stale?: boolean;
 }
 
 export interface ListOptions {

@@ -96,13 +96,27 @@ describe('encryption providers: reading', () => {
     assert.equal(identityFirst.write(PLAIN, AD), undefined);
     assert.equal(readText(identityFirst, encrypted), PLAIN);
     const obj = JSON.parse(PLAIN);
-    assert.deepEqual(identityFirst.read(obj, AD), { plain: obj });
+    assert.deepEqual(identityFirst.read(obj, AD), { plain: obj, stale: false });
     assert.throws(() => secrets([aes('aesgcm', ['key1', k32])]).read(obj, AD), { message: 'no matching prefix found' });
     assert.throws(() => secrets([{ identity: {} }]).read(encrypted, AD), { message: 'no matching prefix found' });
     // Resources no entry names: identity that refuses encrypted values.
     const other = transformers([aes('aesgcm', ['key1', k32])]).forResource('certificates.platform', 'certificatesigningrequests');
     assert.equal(other.write(PLAIN, AD), undefined);
     assert.throws(() => other.read(encrypted, AD), { message: 'identity transformer tried to read encrypted data' });
+  });
+
+  it('stale: read by another provider or key than writes use (upstream\'s transformer stale), so a rewrite must write', () => {
+    const byKey1 = secrets([aes('aescbc', ['key1', k32])]).write(PLAIN, AD)!;
+    const byKey2 = secrets([aes('aescbc', ['key2', k32b])]).write(PLAIN, AD)!;
+    const stale = (t: ReturnType<typeof secrets>, stored: unknown) => t.read(stored, AD).stale;
+    const rotated = secrets([aes('aescbc', ['key2', k32b], ['key1', k32])]);
+    assert.equal(stale(rotated, byKey2), false, 'the first key');
+    assert.equal(stale(rotated, byKey1), true, 'the second key');
+    assert.equal(stale(secrets([aes('aescbc', ['key2', k32b]), aes('aescbc', ['key1', k32])]), byKey1), true, 'the second provider entry');
+    const obj = JSON.parse(PLAIN);
+    assert.equal(stale(secrets([aes('aescbc', ['key1', k32]), { identity: {} }]), obj), true, 'plaintext read by identity after a provider');
+    assert.equal(stale(secrets([{ identity: {} }, aes('aescbc', ['key1', k32])]), byKey1), true, 'decrypting everything');
+    assert.equal(stale(secrets([{ identity: {} }, aes('aescbc', ['key1', k32])]), obj), false);
   });
 
   it('a flipped byte fails: GCM by its tag, CBC by its padding', () => {

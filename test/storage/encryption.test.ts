@@ -134,6 +134,10 @@ describe('encryption at rest', () => {
     assert.equal(listed.json.message, 'Internal error occurred: unable to transform key "/registry/secrets/default/s1": no matching key was found for the provided AES transformer');
     // s2 (key2) still reads.
     assert.equal((await admin.get(`${SECRETS}/s2`)).json.data.password, s2.data);
+    // A create over it is etcd3's put-if-absent: 409 AlreadyExists, nothing decrypted.
+    const over = await admin.post(SECRETS, s1.body);
+    assert.equal(over.status, 409, over.text);
+    assert.equal(over.json.message, 'secrets "s1" already exists');
     // A watch replaying s1's creation gets an ERROR event, as upstream's watcher sends, and ends.
     watch = await WatchStream.open(admin, `${SECRETS}?watch=true&resourceVersion=1`);
     const error = await watch.waitFor((e) => e.type === 'ERROR', 'the ERROR event');
@@ -196,6 +200,62 @@ describe('encryption at rest', () => {
     writeFileSync(file, 'not: [valid');
     assert.equal((await admin.get(`${SECRETS}/s1`)).status, 200);
     assert.equal((await admin.post(SECRETS, secret('s5').body)).status, 201);
+    await stop();
+  });
+});
+
+// Upstream's migration after a key change: rewrite every object unchanged (`kubectl get secrets -o
+// json | kubectl replace -f -`). A value read with another key or provider than writes use is
+// stale, and etcd3's GuaranteedUpdate writes it even when nothing changed; so must plat, or the
+// old key could never be dropped.
+describe('encryption at rest: an unchanged rewrite migrates a stale value', () => {
+  const dir = tempDir('plat-encryption-migrate-');
+  const dataDir = path.join(dir, 'data');
+  let plat: RunningPlat | undefined;
+  after(async () => { await plat?.stop(); rmSync(dir, { recursive: true, force: true }); });
+  const start = async (file: string) => { plat = await startInProcess({ dataDir, args: ['--encryption-provider-config', file] }); return plat.admin; };
+  const stop = async () => { await plat?.stop(); plat = undefined; };
+  const m1 = secret('m1');
+  const m2 = secret('m2');
+  const m3 = secret('m3');
+
+  it('a PUT of the object as read, or an empty patch, writes it again under the new first key; then it is no longer stale', async () => {
+    let admin = await start(configFile(dir, 'k1.json', [aescbc(['key1', key1])]));
+    for (const o of [m1, m2, m3]) assert.equal((await admin.post(SECRETS, o.body)).status, 201);
+    await stop();
+
+    admin = await start(configFile(dir, 'k2k1.json', [aescbc(['key2', key2], ['key1', key1])]));
+    const read = (await admin.get(`${SECRETS}/m1`)).json;
+    const put = await admin.request('PUT', `${SECRETS}/m1`, read);
+    assert.equal(put.status, 200, put.text);
+    assert.notEqual(put.json.metadata.resourceVersion, read.metadata.resourceVersion, 'written again');
+    const again = await admin.request('PUT', `${SECRETS}/m1`, put.json);
+    assert.equal(again.json.metadata.resourceVersion, put.json.metadata.resourceVersion, 'a no-op once it is current');
+    const before = (await admin.get(`${SECRETS}/m2`)).json.metadata.resourceVersion;
+    const patched = await admin.patch(`${SECRETS}/m2`, {}, 'application/merge-patch+json');
+    assert.equal(patched.status, 200, patched.text);
+    assert.notEqual(patched.json.metadata.resourceVersion, before);
+    await stop();
+    const [v1, v2, v3] = await storedValues(dataDir, [secretKey('m1'), secretKey('m2'), secretKey('m3')]);
+    assert.match(v1 as string, /^k8s:enc:aescbc:v1:key2:/);
+    assert.match(v2 as string, /^k8s:enc:aescbc:v1:key2:/);
+    assert.match(v3 as string, /^k8s:enc:aescbc:v1:key1:/, 'not rewritten, not migrated');
+
+    // Decrypting everything: identity first, an unchanged rewrite stores plaintext.
+    admin = await start(configFile(dir, 'identity-first.json', [{ identity: {} }, aescbc(['key2', key2], ['key1', key1])]));
+    const m3read = (await admin.get(`${SECRETS}/m3`)).json;
+    assert.equal((await admin.request('PUT', `${SECRETS}/m3`, m3read)).status, 200);
+    await stop();
+    const [plain] = await storedValues(dataDir, [secretKey('m3')]);
+    assert.equal((plain as any).data.password, m3.data);
+
+    // key1 dropped: what was migrated still reads.
+    admin = await start(configFile(dir, 'k2.json', [aescbc(['key2', key2]), { identity: {} }]));
+    for (const [name, o] of [['m1', m1], ['m2', m2], ['m3', m3]] as const) {
+      const got = await admin.get(`${SECRETS}/${name}`);
+      assert.equal(got.status, 200, `${name}: ${got.text}`);
+      assert.equal(got.json.data.password, o.data);
+    }
     await stop();
   });
 });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -173,6 +173,9 @@ describe('lmdb storage: data directory', () => {
     for (let round = 0; round < 8; round++) {
       fs.writeFileSync(path.join(dir, LOCK_FILE_NAME), `${dead}\n`);
       const at = Date.now() + 400;
+      // Each child holds what it took until both have answered (its stdin closed): on a loaded
+      // machine one that exited early would leave a stale lock the other may rightly take.
+      const children: ChildProcess[] = [];
       const child = () => new Promise<string>((resolve) => {
         const c = spawn(process.execPath, ['--input-type=module', '-e', `
           const { acquireDirLock } = await import(${JSON.stringify(lockModule)});
@@ -180,13 +183,20 @@ describe('lmdb storage: data directory', () => {
           let said;
           try { acquireDirLock(${JSON.stringify(dir)}); said = 'took'; } catch (e) { said = /in use by process/.test(e.message) ? 'refused' : e.message; }
           process.stdout.write(said);
-          setTimeout(() => process.exit(0), 300);
-        `], { stdio: ['ignore', 'pipe', 'inherit'] });
+          process.stdin.on('end', () => process.exit(0)).resume();
+        `], { stdio: ['pipe', 'pipe', 'inherit'] });
+        children.push(c);
         let out = '';
-        c.stdout.on('data', (d: Buffer) => { out += d.toString(); });
+        c.stdout.on('data', (d: Buffer) => { out += d.toString(); resolve(out); });
         c.on('exit', () => resolve(out));
       });
       const said = (await Promise.all([child(), child()])).sort();
+      await Promise.all(children.map((c) => {
+        if (c.exitCode !== null || c.signalCode !== null) return undefined;
+        const gone = once(c, 'exit');
+        c.stdin!.end();
+        return gone;
+      }));
       assert.deepEqual(said, ['refused', 'took'], `round ${round}`);
     }
   }));

@@ -37,7 +37,9 @@ export class EncryptingStorage implements Storage {
 
   async get(key: string): Promise<KeyValue | undefined> {
     const kv = await this.inner.get(key);
-    return kv && { ...kv, value: this.#read(kv.key, kv.value, false, '') };
+    if (!kv) return undefined;
+    const read = this.#readValue(kv.key, kv.value, false, '');
+    return { ...kv, value: read.value, ...(read.stale ? { stale: true } : {}) };
   }
 
   async list(prefix: string, options?: ListOptions): Promise<ListResult> {
@@ -78,11 +80,17 @@ export class EncryptingStorage implements Storage {
   }
 
   #read(key: string, stored: unknown, freeze: boolean, context: string): unknown {
+    return this.#readValue(key, stored, freeze, context).value;
+  }
+
+  #readValue(key: string, stored: unknown, freeze: boolean, context: string): { value: unknown; stale: boolean } {
     let text: string;
+    let stale: boolean;
     try {
       const r = this.transformerFor(key).read(stored, Buffer.from(key, 'utf8'));
-      if ('plain' in r) return r.plain;
+      if ('plain' in r) return { value: r.plain, stale: r.stale };
       text = r.text;
+      stale = r.stale;
     } catch (e) {
       throw new TransformError(`${context}${(e as Error).message}`);
     }
@@ -93,7 +101,7 @@ export class EncryptingStorage implements Storage {
       // aescbc authenticates nothing: a changed value can decrypt, with a valid padding, to garbage.
       throw new TransformError(`${context}decrypted value is not JSON: ${(e as Error).message}`);
     }
-    return freeze ? deepFreeze(value) : value;
+    return { value: freeze ? deepFreeze(value) : value, stale };
   }
 
   #event(e: StorageEvent): StorageEvent {

@@ -15,9 +15,11 @@ const PREFIX: Readonly<Record<'aescbc' | 'aesgcm' | 'secretbox', string>> = {
 
 /**
  * A stored value as read: an encrypted one is a string (its prefixes and base64); a plaintext one
- * is the object itself, handed on untouched.
+ * is the object itself, handed on untouched. `stale`: read by another provider or key than the one
+ * writes use now (upstream's transformer `stale`), so a rewrite of it must be written even when the
+ * object is unchanged (etcd3's GuaranteedUpdate): that is how a key rotation migrates data.
  */
-export type ReadValue = { readonly text: string } | { readonly plain: unknown };
+export type ReadValue = ({ readonly text: string } | { readonly plain: unknown }) & { readonly stale: boolean };
 
 export interface ResourceTransformer {
   /** What a stored value holds; throws with upstream's message when no provider can read it. */
@@ -32,7 +34,7 @@ const isEncrypted = (stored: unknown): stored is string => typeof stored === 'st
 export const IDENTITY: ResourceTransformer = {
   read(stored) {
     if (isEncrypted(stored)) throw new Error('identity transformer tried to read encrypted data');
-    return { plain: stored };
+    return { plain: stored, stale: false };
   },
   write: () => undefined,
 };
@@ -45,15 +47,20 @@ class ProviderList implements ResourceTransformer {
 
   read(stored: unknown, authenticatedData: Buffer): ReadValue {
     const errors: unknown[] = [];
-    for (const e of this.entries) {
+    for (const [i, e] of this.entries.entries()) {
       if ('identity' in e) {
         // Its refusal of encrypted data is no error: the providers after it are tried.
-        if (!isEncrypted(stored)) return { plain: stored };
+        if (!isEncrypted(stored)) return { plain: stored, stale: i !== 0 };
         continue;
       }
       if (typeof stored !== 'string' || !stored.startsWith(e.prefix)) continue;
       try {
-        return { text: e.transformer.fromStorage(stored.slice(e.prefix.length), authenticatedData) };
+        const data = stored.slice(e.prefix.length);
+        if (e.transformer instanceof PrefixTransformers) {
+          const { text, index } = e.transformer.fromStorageAt(data, authenticatedData);
+          return { text, stale: i !== 0 || index !== 0 };
+        }
+        return { text: e.transformer.fromStorage(data, authenticatedData), stale: i !== 0 };
       } catch (err) {
         errors.push(err);
       }

@@ -31,11 +31,16 @@ export class PrefixTransformers implements Transformer {
   }
 
   fromStorage(data: string, authenticatedData: Buffer): string {
+    return this.fromStorageAt(data, authenticatedData).text;
+  }
+
+  /** fromStorage, and which transformer read it: upstream's `stale` is `index !== 0` (not the one writes use). */
+  fromStorageAt(data: string, authenticatedData: Buffer): { text: string; index: number } {
     const errors: unknown[] = [];
-    for (const { prefix, transformer } of this.transformers) {
+    for (const [index, { prefix, transformer }] of this.transformers.entries()) {
       if (!data.startsWith(prefix)) continue;
       try {
-        return transformer.fromStorage(data.slice(prefix.length), authenticatedData);
+        return { text: transformer.fromStorage(data.slice(prefix.length), authenticatedData), index };
       } catch (e) {
         errors.push(e);
       }
