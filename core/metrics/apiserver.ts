@@ -3,7 +3,7 @@
 // the API server's families only, as kube-apiserver's does; the embedded controllers record nothing
 // (there is no controller-manager port in `plat all`). Registered at once: client_golang's
 // process collector, the request, long-running, watch, authentication, authorization, admission
-// and audit families, the max-in-flight and termination ones, and apiserver_storage_objects, read when scraped from whatever the server set as its
+// and audit families, the max-in-flight and termination ones, the encryption transformations, and apiserver_storage_objects, read when scraped from whatever the server set as its
 // source. The health checks' SLIs are a registry apart (/metrics/slis), as upstream's slis.Registry.
 import { versionInfo } from '../version.js';
 import { AdmissionMetrics } from './apiserver-admission.js';
@@ -14,6 +14,7 @@ import { HealthSlis } from './health-slis.js';
 import { InFlightMetrics, TerminationMetrics } from './apiserver-inflight.js';
 import { RequestMetrics } from './apiserver-requests.js';
 import { registerProcessMetrics } from './process.js';
+import { TransformationMetrics } from './apiserver-storage-transformation.js';
 import { MetricsRegistry, type CollectedSample } from './registry.js';
 
 export interface ApiServerMetrics {
@@ -27,6 +28,8 @@ export interface ApiServerMetrics {
   readonly inFlight: InFlightMetrics;
   /** Requests ended by the server: the max-in-flight 429 and the request deadline's 504. */
   readonly terminations: TerminationMetrics;
+  /** Encryption at rest's reads and writes (apiserver_storage_transformation_*). */
+  readonly transformations: TransformationMetrics;
   /** kubernetes_healthcheck(s_total), recorded by /healthz, /livez and /readyz, served at /metrics/slis. */
   readonly slis: HealthSlis;
   /** The stored objects per resource (`plural` or `plural.group`); -1 where counting failed. */
@@ -50,7 +53,8 @@ export function apiserverMetrics(host: { readonly version: string }): ApiServerM
   const audit = new AuditMetrics(registry);
   let counted: CollectedSample[] = [];
   const metrics: ApiServerMetrics = {
-    registry, requests, auth, admission, watches, audit, inFlight: new InFlightMetrics(registry), terminations: new TerminationMetrics(registry), slis: new HealthSlis(), storageObjects: async () => [],
+    registry, requests, auth, admission, watches, audit, inFlight: new InFlightMetrics(registry), terminations: new TerminationMetrics(registry),
+    transformations: new TransformationMetrics(registry), slis: new HealthSlis(), storageObjects: async () => [],
     refreshStorageObjects: async () => { counted = [...await metrics.storageObjects()].map(([resource, n]) => [[resource], n] as const); },
   };
   // etcd3's objectCounts (STABLE in 1.32). The registry reads synchronously: the handler calls

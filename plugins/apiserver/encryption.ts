@@ -12,6 +12,7 @@ import type { ResourceStore } from '../../core/registry/store.js';
 import { EncryptingStorage } from '../../core/storage/encryption/encrypting-storage.js';
 import { parseEncryptionConfiguration, readEncryptionConfigurationFile } from '../../core/storage/encryption/config.js';
 import { IDENTITY, ResourceTransformers } from '../../core/storage/encryption/resource-transformers.js';
+import type { RecordTransformation } from '../../core/storage/encryption/transformer.js';
 import type { Storage } from '../../core/storage/storage.js';
 import { WatchedFiles } from '../../core/tls/watched-files.js';
 import { thrownMessage } from '../../core/thrown-message.js';
@@ -61,7 +62,7 @@ export interface EncryptedStorage {
  * `storage` wrapped; until index() has been given the stores (which are made with it), a read or
  * write fails rather than take a Secret for a resource no entry names and store it in plaintext.
  */
-export function encryptStorage(storage: Storage, config: EncryptionConfig, log: Logger): EncryptedStorage {
+export function encryptStorage(storage: Storage, config: EncryptionConfig, log: Logger, record?: RecordTransformation): EncryptedStorage {
   let byPrefix: Map<string, { group: string; resource: string }> | undefined;
   const resourceOf = (key: string) => {
     if (!byPrefix) throw new Error('encryption at rest: the resources are not known yet');
@@ -90,7 +91,7 @@ export function encryptStorage(storage: Storage, config: EncryptionConfig, log: 
   const wrapped = new EncryptingStorage(storage, (key) => {
     const gr = resourceOf(key);
     return gr ? current().forResource(gr.group, gr.resource) : IDENTITY;
-  });
+  }, record);
   return {
     storage: wrapped,
     index: (stores) => { byPrefix = new Map([...stores].map((s) => [s.prefixFor(''), { group: s.def.group, resource: s.def.plural }])); },

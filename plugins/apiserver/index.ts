@@ -195,7 +195,7 @@ export const ApiServerPlugin: Plugin = {
         throw new StartupError(`--data-dir ${dataDir}: ${syscallErrorText(e)}`);
       }
       cleanups.push(() => engine.close());
-      const encrypted = encryption && encryptStorage(engine, encryption, host.logger.child('encryption-config'));
+      const encrypted = encryption && encryptStorage(engine, encryption, host.logger.child('encryption-config'), apiserverMetrics(host).transformations.record);
       if (encrypted) cleanups.unshift(() => encrypted.stop());
       const storage = encrypted ? encrypted.storage : engine;
       const interval = flags.get<number>('store-compaction-interval');

@@ -138,6 +138,9 @@ describe('encryption at rest', () => {
     const over = await admin.post(SECRETS, s1.body);
     assert.equal(over.status, 409, over.text);
     assert.equal(over.json.message, 'secrets "s1" already exists');
+    // The failed reads are counted with getErrorCode's status for an error outside gRPC.
+    assert.match((await admin.get('/metrics')).text,
+      /^apiserver_storage_transformation_operations_total\{status="unknown-non-grpc",transformation_type="from_storage",transformer_prefix="k8s:enc:aescbc:v1:"\} [1-9]\d*$/m);
     // A watch replaying s1's creation gets an ERROR event, as upstream's watcher sends, and ends.
     watch = await WatchStream.open(admin, `${SECRETS}?watch=true&resourceVersion=1`);
     const error = await watch.waitFor((e) => e.type === 'ERROR', 'the ERROR event');
@@ -235,6 +238,14 @@ describe('encryption at rest: an unchanged rewrite migrates a stale value', () =
     const patched = await admin.patch(`${SECRETS}/m2`, {}, 'application/merge-patch+json');
     assert.equal(patched.status, 200, patched.text);
     assert.notEqual(patched.json.metadata.resourceVersion, before);
+    // storage/value's metrics: reads and writes by each prefix (the provider's and the key's).
+    const metrics = (await admin.get('/metrics')).text;
+    const sample = (labels: string) => Number(new RegExp(`^apiserver_storage_transformation_operations_total\\{${labels.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\} (\\d+)$`, 'm').exec(metrics)?.[1] ?? 0);
+    assert.ok(sample('status="OK",transformation_type="from_storage",transformer_prefix="key1:"') >= 2, metrics);
+    assert.ok(sample('status="OK",transformation_type="from_storage",transformer_prefix="k8s:enc:aescbc:v1:"') >= 2);
+    assert.ok(sample('status="OK",transformation_type="to_storage",transformer_prefix="key2:"') >= 2);
+    assert.ok(sample('status="OK",transformation_type="to_storage",transformer_prefix="k8s:enc:aescbc:v1:"') >= 2);
+    assert.match(metrics, /^apiserver_storage_transformation_duration_seconds_count\{transformation_type="to_storage",transformer_prefix="key2:"\} \d+$/m);
     await stop();
     const [v1, v2, v3] = await storedValues(dataDir, [secretKey('m1'), secretKey('m2'), secretKey('m3')]);
     assert.match(v1 as string, /^k8s:enc:aescbc:v1:key2:/);
@@ -256,6 +267,8 @@ describe('encryption at rest: an unchanged rewrite migrates a stale value', () =
       assert.equal(got.status, 200, `${name}: ${got.text}`);
       assert.equal(got.json.data.password, o.data);
     }
+    // m3 is plaintext now: read by identity.
+    assert.match((await admin.get('/metrics')).text, /^apiserver_storage_transformation_operations_total\{status="OK",transformation_type="from_storage",transformer_prefix="identity"\} [1-9]\d*$/m);
     await stop();
   });
 });

@@ -10,6 +10,7 @@ import {
   jsonText, type KeyValue, type ListOptions, type ListResult, type Storage, type StorageEvent, type Watch, type WatchOptions,
 } from '../storage.js';
 import type { ResourceTransformer } from './resource-transformers.js';
+import type { RecordTransformation } from './transformer.js';
 
 /** A stored value that cannot be read: not a StorageError, so the API answers it as upstream's InternalError. */
 export class TransformError extends Error {
@@ -30,8 +31,12 @@ export class EncryptingStorage implements Storage {
   /** The engine pushes one event object to every watcher of a range: each is read once. */
   readonly #events = new WeakMap<StorageEvent, StorageEvent>();
 
-  /** `transformerFor` is asked at every read and write: a reloaded configuration applies at once. */
-  constructor(private readonly inner: Storage, private readonly transformerFor: (key: string) => ResourceTransformer) {}
+  /**
+   * `transformerFor` is asked at every read and write: a reloaded configuration applies at once.
+   * `record` counts each transformation (apiserver_storage_transformation_*).
+   */
+  constructor(private readonly inner: Storage, private readonly transformerFor: (key: string) => ResourceTransformer,
+    private readonly record?: RecordTransformation) {}
 
   get engine(): string { return this.inner.engine; }
 
@@ -73,7 +78,7 @@ export class EncryptingStorage implements Storage {
   /** Stores what the key's first provider makes of the value; the answer holds the plaintext. */
   async #write(key: string, value: unknown, put: (stored: unknown) => Promise<KeyValue>): Promise<KeyValue> {
     const text = jsonText(value, key);
-    const stored = this.transformerFor(key).write(text, Buffer.from(key, 'utf8'));
+    const stored = this.transformerFor(key).write(text, Buffer.from(key, 'utf8'), this.record);
     if (stored === undefined) return put(value);
     const kv = await put(stored);
     return { ...kv, value: deepFreeze(JSON.parse(text)) };
@@ -87,7 +92,7 @@ export class EncryptingStorage implements Storage {
     let text: string;
     let stale: boolean;
     try {
-      const r = this.transformerFor(key).read(stored, Buffer.from(key, 'utf8'));
+      const r = this.transformerFor(key).read(stored, Buffer.from(key, 'utf8'), this.record);
       if ('plain' in r) return { value: r.plain, stale: r.stale };
       text = r.text;
       stale = r.stale;

@@ -4,7 +4,7 @@
 // else `*.*`, else identity that refuses encrypted values.
 import { cbcTransformer, gcmTransformer } from './aes.js';
 import { secretboxTransformer } from './secretbox.js';
-import { aggregateError, PrefixTransformers, type PrefixTransformer, type Transformer } from './transformer.js';
+import { aggregateError, PrefixTransformers, secondsSince, type PrefixTransformer, type RecordTransformation, type Transformer } from './transformer.js';
 import { EncryptionConfigError, parseGroupResource, type EncryptionConfiguration, type Provider } from './config.js';
 
 /** Upstream reserves it for encrypted data: identity refuses to read a value that starts with it. */
@@ -23,9 +23,9 @@ export type ReadValue = ({ readonly text: string } | { readonly plain: unknown }
 
 export interface ResourceTransformer {
   /** What a stored value holds; throws with upstream's message when no provider can read it. */
-  read(stored: unknown, authenticatedData: Buffer): ReadValue;
+  read(stored: unknown, authenticatedData: Buffer, record?: RecordTransformation): ReadValue;
   /** The value to store for JSON text `plain`, or undefined to store it as it is (identity first). */
-  write(plain: string, authenticatedData: Buffer): string | undefined;
+  write(plain: string, authenticatedData: Buffer, record?: RecordTransformation): string | undefined;
 }
 
 const isEncrypted = (stored: unknown): stored is string => typeof stored === 'string' && stored.startsWith(ENCRYPTED_PREFIX);
@@ -45,32 +45,49 @@ type Entry = { readonly identity: true } | PrefixTransformer;
 class ProviderList implements ResourceTransformer {
   constructor(private readonly entries: readonly Entry[]) {}
 
-  read(stored: unknown, authenticatedData: Buffer): ReadValue {
+  read(stored: unknown, authenticatedData: Buffer, record?: RecordTransformation): ReadValue {
+    const start = process.hrtime.bigint();
     const errors: unknown[] = [];
     for (const [i, e] of this.entries.entries()) {
       if ('identity' in e) {
-        // Its refusal of encrypted data is no error: the providers after it are tried.
-        if (!isEncrypted(stored)) return { plain: stored, stale: i !== 0 };
-        continue;
+        // Its refusal of encrypted data is no error (nor recorded): the providers after it are tried.
+        if (isEncrypted(stored)) continue;
+        record?.('from_storage', 'identity', secondsSince(start), true);
+        return { plain: stored, stale: i !== 0 };
       }
       if (typeof stored !== 'string' || !stored.startsWith(e.prefix)) continue;
       try {
         const data = stored.slice(e.prefix.length);
+        let out: ReadValue;
         if (e.transformer instanceof PrefixTransformers) {
-          const { text, index } = e.transformer.fromStorageAt(data, authenticatedData);
-          return { text, stale: i !== 0 || index !== 0 };
+          const { text, index } = e.transformer.fromStorageAt(data, authenticatedData, record);
+          out = { text, stale: i !== 0 || index !== 0 };
+        } else {
+          out = { text: e.transformer.fromStorage(data, authenticatedData), stale: i !== 0 };
         }
-        return { text: e.transformer.fromStorage(data, authenticatedData), stale: i !== 0 };
+        record?.('from_storage', e.prefix, secondsSince(start), true);
+        return out;
       } catch (err) {
+        record?.('from_storage', e.prefix, secondsSince(start), false);
         errors.push(err);
       }
     }
-    throw errors.length > 0 ? aggregateError(errors) : new Error('no matching prefix found');
+    if (errors.length > 0) throw aggregateError(errors);
+    record?.('from_storage', 'unknown', secondsSince(start), false);
+    throw new Error('no matching prefix found');
   }
 
-  write(plain: string, authenticatedData: Buffer): string | undefined {
+  write(plain: string, authenticatedData: Buffer, record?: RecordTransformation): string | undefined {
+    const start = process.hrtime.bigint();
     const first = this.entries[0]!;
-    return 'identity' in first ? undefined : first.prefix + first.transformer.toStorage(plain, authenticatedData);
+    if ('identity' in first) {
+      record?.('to_storage', '', secondsSince(start), true);
+      return undefined;
+    }
+    const inner = first.transformer instanceof PrefixTransformers
+      ? first.transformer.toStorage(plain, authenticatedData, record) : first.transformer.toStorage(plain, authenticatedData);
+    record?.('to_storage', first.prefix, secondsSince(start), true);
+    return first.prefix + inner;
   }
 }
 

@@ -12,6 +12,11 @@ export interface Transformer {
   toStorage(plain: string, authenticatedData: Buffer): string;
 }
 
+/** RecordTransformation: one read (`from_storage`) or write (`to_storage`) by the transformer of `prefix`. */
+export type RecordTransformation = (type: 'from_storage' | 'to_storage', prefix: string, seconds: number, ok: boolean) => void;
+
+export const secondsSince = (start: bigint): number => Number(process.hrtime.bigint() - start) / 1e9;
+
 export interface PrefixTransformer {
   readonly prefix: string;
   readonly transformer: Transformer;
@@ -34,23 +39,35 @@ export class PrefixTransformers implements Transformer {
     return this.fromStorageAt(data, authenticatedData).text;
   }
 
-  /** fromStorage, and which transformer read it: upstream's `stale` is `index !== 0` (not the one writes use). */
-  fromStorageAt(data: string, authenticatedData: Buffer): { text: string; index: number } {
+  /**
+   * fromStorage, and which transformer read it: upstream's `stale` is `index !== 0` (not the one
+   * writes use). Each attempt is recorded under its prefix, as prefixTransformers does.
+   */
+  fromStorageAt(data: string, authenticatedData: Buffer, record?: RecordTransformation): { text: string; index: number } {
+    const start = process.hrtime.bigint();
     const errors: unknown[] = [];
     for (const [index, { prefix, transformer }] of this.transformers.entries()) {
       if (!data.startsWith(prefix)) continue;
       try {
-        return { text: transformer.fromStorage(data.slice(prefix.length), authenticatedData), index };
+        const text = transformer.fromStorage(data.slice(prefix.length), authenticatedData);
+        record?.('from_storage', prefix, secondsSince(start), true);
+        return { text, index };
       } catch (e) {
+        record?.('from_storage', prefix, secondsSince(start), false);
         errors.push(e);
       }
     }
-    throw errors.length > 0 ? aggregateError(errors) : new Error(this.noMatch);
+    if (errors.length > 0) throw aggregateError(errors);
+    record?.('from_storage', 'unknown', secondsSince(start), false);
+    throw new Error(this.noMatch);
   }
 
-  toStorage(plain: string, authenticatedData: Buffer): string {
+  toStorage(plain: string, authenticatedData: Buffer, record?: RecordTransformation): string {
+    const start = process.hrtime.bigint();
     const first = this.transformers[0]!;
-    return first.prefix + first.transformer.toStorage(plain, authenticatedData);
+    const out = first.prefix + first.transformer.toStorage(plain, authenticatedData);
+    record?.('to_storage', first.prefix, secondsSince(start), true);
+    return out;
   }
 }
 
