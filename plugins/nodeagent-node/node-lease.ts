@@ -1,7 +1,9 @@
 // The node's heartbeat: component-helpers' lease controller as the kubelet runs it (pkg/kubelet/
 // nodelease). Lease `plat-node-lease/<node>`, holder the node name, duration
 // nodeLeaseDurationSeconds, renewTime a MicroTime, owned by the Node (set as soon as the Node can
-// be read, so the Lease goes when the Node is deleted). Renewed every renew interval (0.25 ×
+// be read, and only while the Lease has no owner, as setNodeOwnerFunc; upstream's garbage
+// collector then deletes the Lease with its Node, plat has none: the Lease stays, renewed, with the
+// deleted Node's uid). Renewed every renew interval (0.25 ×
 // the lease duration, 10 s for 40) with 4% jitter, from the last Lease written (no read); a
 // failed renewal is retried at once up to five times, re-reading the Lease after a conflict;
 // making sure the Lease exists backs off from 200 ms doubling to 7 s. Every call (the Node's read

@@ -30,7 +30,9 @@ function get(url: URL, headers: Readonly<Record<string, readonly string[]>>, sig
   const lib = url.protocol === 'https:' ? https : url.protocol === 'http:' ? http : undefined;
   if (!lib) return Promise.reject(new Error(`unsupported protocol scheme ${JSON.stringify(url.protocol.replace(/:$/, ''))}`));
   return new Promise((resolve, reject) => {
+    let reading = false;
     const req = lib.request(url, { method: 'GET', signal, headers: headers as Record<string, string[]> }, (res) => {
+      reading = true;
       const status = res.statusCode ?? 0;
       const location = res.headers.location;
       if ([301, 302, 303, 307, 308].includes(status) && location) {
@@ -49,10 +51,13 @@ function get(url: URL, headers: Readonly<Record<string, readonly string[]>>, sig
         if (size > MAX_CONFIG_LENGTH) { res.destroy(); reject(new Error('the read limit is reached')); return; }
         chunks.push(c);
       });
-      res.on('error', reject);
+      res.on('error', (e) => reject(signal.aborted ? timedOut() : e));
       res.on('end', () => resolve({ status, statusText: res.statusMessage ?? '', body: Buffer.concat(chunks) }));
     });
-    req.on('error', (e) => reject(signal.aborted ? new Error(`Get ${goQuote(stripPassword(url.href))}: context deadline exceeded (Client.Timeout exceeded while awaiting headers)`) : e));
+    // Go's two timeouts: client.Do's url.Error before the headers, cancelTimerBody's while reading the body.
+    const timedOut = () => new Error(reading ? 'context deadline exceeded (Client.Timeout or context cancellation while reading body)'
+      : `Get ${goQuote(stripPassword(url.href))}: context deadline exceeded (Client.Timeout exceeded while awaiting headers)`);
+    req.on('error', (e) => reject(signal.aborted ? timedOut() : e));
     req.end();
   });
 }

@@ -16,6 +16,7 @@ describe('a password in staticPodURL', () => {
   const sockets = new Set<import('node:net').Socket>();
   const server = http.createServer((req, res) => {
     if (req.url === '/hang') return; // never answers: the fetch's deadline passes
+    if (req.url === '/stall') { res.writeHead(200, { 'content-length': '100000' }).write('a'); return; } // its body never ends
     if (req.url === '/loop') { res.writeHead(302, { location: '/loop' }).end(); return; }
     if (req.url === '/away') { res.writeHead(302, { location: `http://other:OTHERPASS@127.0.0.1:${port}/away` }).end(); return; }
     if (req.url === '/forbidden') { res.writeHead(403).end('no'); return; }
@@ -31,6 +32,8 @@ describe('a password in staticPodURL', () => {
   /** `err` is the whole error text, or with `prefix` its beginning (the decoders' reasons follow). */
   const cases: Array<{ path: string; deadlineMs?: number; prefix?: true; err: () => string }> = [
     { path: '/hang', deadlineMs: 300, err: () => `Get "http://puser:***@127.0.0.1:${port}/hang": context deadline exceeded (Client.Timeout exceeded while awaiting headers)` },
+    // Past the headers, the deadline is cancelTimerBody's, which names no URL.
+    { path: '/stall', deadlineMs: 300, err: () => 'context deadline exceeded (Client.Timeout or context cancellation while reading body)' },
     { path: '/loop', err: () => 'Get "/loop": stopped after 10 redirects' },
     { path: '/away', err: () => `Get "http://other:***@127.0.0.1:${port}/away": stopped after 10 redirects` },
     { path: '/forbidden', err: () => `http://puser:***@127.0.0.1:${port}/forbidden: 403 Forbidden` },
