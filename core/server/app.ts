@@ -36,6 +36,8 @@ import type { HealthChecks } from './health.js';
 import { serveDebug } from './debug/index.js';
 import { buildOpenApi, type OpenApiDocs } from './openapi.js';
 import { serveOpenApiGroupVersion, serveOpenApiIndex } from './openapi-handler.js';
+import { buildOpenApiV2, type OpenApiV2 } from './openapi-v2.js';
+import { openApiV2Service, serveOpenApiV2 } from './openapi-v2-handler.js';
 import { peerCertificates } from './peer.js';
 import { AuthenticationAttempt, FAILED } from './authentication-attempt.js';
 import { isPrettyPrint } from './pretty-print.js';
@@ -197,6 +199,8 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
   const now = deps.now ?? (() => new Date());
   let openapi: OpenApiDocs | undefined;
   const docs = () => (openapi ??= buildOpenApi(deps.resources));
+  let openapiV2: OpenApiV2 | undefined;
+  const swagger = openApiV2Service(() => (openapiV2 ??= buildOpenApiV2(deps.resources, deps.version.gitVersion)));
   const log = deps.logger;
   // healthz.go's slis.ObserveHealthcheck: each check a root health path evaluates.
   if (deps.metrics) {
@@ -361,7 +365,7 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
     if (deps.profiling && await serveDebug(ctx, log, deps.shutdown)) return;
     const path = ctx.path.replace(/\/+$/, '') || '/';
     // Health paths are exact (upstream registers them on its PathRecorderMux, not go-restful), and
-    // like every mux handler (/apis, /apis/<group>, /openapi/v3, /) answer any method.
+    // like every mux handler (/apis, /apis/<group>, /openapi/v2, /openapi/v3, /) answer any method.
     // Upstream's DefaultMetrics: the legacy registry, whatever the method.
     if (deps.metrics && ctx.path === '/metrics') {
       await deps.metrics.refreshStorageObjects();
@@ -380,6 +384,7 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
     }
     if (ctx.path === '/openapi/v3') return serveOpenApiIndex(ctx, docs());
     if (ctx.path.startsWith('/openapi/v3/')) return serveOpenApiGroupVersion(ctx, docs(), ctx.path.slice('/openapi/v3/'.length));
+    if (ctx.path === '/openapi/v2') return serveOpenApiV2(ctx, swagger);
     // go-restful's GET routes: another method on them is its 405.
     const getRoute = (found: boolean) => {
       if (found && ctx.method !== 'GET' && ctx.method !== 'HEAD') throw errors.noRouteForMethod();
@@ -422,7 +427,7 @@ function auditAttributes(info: RequestInfo, user?: UserInfo) {
 }
 
 function rootPaths(deps: ApiServerDeps): string[] {
-  const paths = ['/apis', ...deps.health.paths(), ...(deps.metrics ? ['/metrics', '/metrics/slis'] : []), '/openapi/v3', '/version', ...deps.resources.paths().filter((p) => deps.resources.path(p)?.get())];
+  const paths = ['/apis', ...deps.health.paths(), ...(deps.metrics ? ['/metrics', '/metrics/slis'] : []), '/openapi/v2', '/openapi/v3', '/version', ...deps.resources.paths().filter((p) => deps.resources.path(p)?.get())];
   for (const g of deps.resources.groups()) {
     if (!g) { paths.push('/api', ...deps.resources.versions('').map((v) => `/api/${v}`)); continue; }
     paths.push(`/apis/${g}`, ...deps.resources.versions(g).map((v) => `/apis/${g}/${v}`));

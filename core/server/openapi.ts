@@ -140,14 +140,22 @@ export interface OpenApiDocs {
 }
 
 
-export function buildOpenApi(resources: Resources): OpenApiDocs {
-  const byGroupVersion = new Map<string, { body: Buffer; hash: string }>();
-  const paths: Record<string, { serverRelativeURL: string }> = {};
+/** One OpenAPI v3 document a group version, keyed as the index keys it (`api/v1`, `apis/<group>/<version>`). */
+export interface GroupVersionDocument {
+  openapi: string;
+  info: { title: string; version: string };
+  paths: Record<string, Record<string, unknown>>;
+  components: { schemas: Record<string, JsonSchema> };
+}
+
+/** The documents of every served group version, as objects: /openapi/v3 serves them, /openapi/v2 merges them. */
+export function groupVersionDocuments(resources: Resources): Map<string, GroupVersionDocument> {
+  const out = new Map<string, GroupVersionDocument>();
   for (const group of resources.groups()) {
     for (const version of resources.versions(group)) {
       const key = group ? `apis/${group}/${version}` : `api/${version}`;
       const defs = resources.inGroupVersion(group, version);
-      const doc = {
+      out.set(key, {
         openapi: '3.0.0',
         info: { title: 'plat', version: version },
         paths: Object.assign({}, ...defs.flatMap((d) => {
@@ -163,13 +171,21 @@ export function buildOpenApi(resources: Resources): OpenApiDocs {
             ...sharedSchemas,
           }),
         },
-      };
-      // kube-openapi's json.Marshal: HTML-safe escapes, no newline.
-      const body = Buffer.from(goJsonMarshal(doc));
-      const hash = sha512Etag(body);
-      byGroupVersion.set(key, { body, hash });
-      paths[key] = { serverRelativeURL: serverRelativeUrl(key, hash) };
+      });
     }
+  }
+  return out;
+}
+
+export function buildOpenApi(resources: Resources): OpenApiDocs {
+  const byGroupVersion = new Map<string, { body: Buffer; hash: string }>();
+  const paths: Record<string, { serverRelativeURL: string }> = {};
+  for (const [key, doc] of groupVersionDocuments(resources)) {
+    // kube-openapi's json.Marshal: HTML-safe escapes, no newline.
+    const body = Buffer.from(goJsonMarshal(doc));
+    const hash = sha512Etag(body);
+    byGroupVersion.set(key, { body, hash });
+    paths[key] = { serverRelativeURL: serverRelativeUrl(key, hash) };
   }
   const root = Buffer.from(goJsonMarshal({ paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) }));
   return { root, rootHash: sha512Etag(root), byGroupVersion, builtAt: new Date() };

@@ -63,7 +63,7 @@ describe('--runtime-config certificates.platform/v1=false', () => {
     assert.equal((await plat.admin.get('/apis/coordination.platform/v1/leases')).status, 200);
   });
 
-  it('leaves the group out of discovery and OpenAPI', async () => {
+  it('leaves the group out of discovery and OpenAPI (v3 and v2)', async () => {
     const seen = await discovered(plat);
     assert.ok(!seen.some((r) => r.startsWith('certificates.platform/')), seen.join(' '));
     assert.ok(seen.includes('coordination.platform/v1/leases'));
@@ -73,6 +73,10 @@ describe('--runtime-config certificates.platform/v1=false', () => {
     // As for any group version the index does not list: upstream's handler writes nothing.
     const gv = await plat.admin.get('/openapi/v3/apis/certificates.platform/v1');
     assert.deepEqual([gv.status, gv.raw.length], [200, 0]);
+    const v2 = (await plat.admin.get('/openapi/v2')).json;
+    assert.ok(!Object.keys(v2.paths).some((p) => p.startsWith('/apis/certificates.platform/')), Object.keys(v2.paths).join(' '));
+    assert.ok(!v2.definitions['platform.certificates.v1.CertificateSigningRequest']);
+    assert.ok(v2.definitions['platform.coordination.v1.Lease']);
   });
 
   it('kubectl: not in api-resources, and get fails as for an unknown resource type', async () => {

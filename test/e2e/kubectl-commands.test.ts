@@ -336,6 +336,20 @@ describe('kubectl get, explain and get --raw', () => {
     fails(await s.k().run(['explain', `${EXPLAIN}.spec.nope`]), 'error: field "nope" does not exist\n');
   });
 
+  it('explain --output=plaintext-openapiv2 reads /openapi/v2 (the protobuf) alone', async () => {
+    const r = await s.k().run(['explain', EXPLAIN, '--output=plaintext-openapiv2', '-v=6']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /GET \S+\/openapi\/v2\?timeout=32s 200 OK/);
+    assert.doesNotMatch(r.stderr, /\/openapi\/v3/);
+    const lines = r.stdout.split('\n');
+    assert.deepEqual(lines.slice(0, 4), ['KIND:     CertificateSigningRequest', 'VERSION:  certificates.platform/v1', '', 'DESCRIPTION:']);
+    const fields = lines.slice(lines.indexOf('FIELDS:') + 1).flatMap((l) => /^ {3}(\S+)\t(<.+>(?: -required-)?)$/.exec(l)?.slice(1, 3).join(' ') ?? []);
+    assert.deepEqual(fields, ['apiVersion <string>', 'kind <string>', 'metadata <Object>', 'spec <Object> -required-', 'status <Object>']);
+    assert.equal(collapse(r.stdout.slice(r.stdout.indexOf('DESCRIPTION:') + 12, r.stdout.indexOf('FIELDS:'))), collapse(CSR_DESCRIPTION));
+    const spec = ok(await s.k().run(['explain', `${EXPLAIN}.spec.usages`, '--output=plaintext-openapiv2']));
+    assert.match(spec, /^KIND: {5}CertificateSigningRequest\nVERSION: {2}certificates\.platform\/v1\n\nFIELD: {4}usages <\[\]string>\n/);
+  });
+
   it('get --raw /readyz?verbose and /version print the server\'s bodies', async () => {
     const k = s.k();
     const ready = ok(await k.run(['get', '--raw', '/readyz?verbose']));
@@ -477,6 +491,14 @@ describe('kubectl delete, wait and create', () => {
     assert.equal(ok(await k.run(['create', '-f', file])), `${KIND}/c1 created\n`);
     fails(await k.run(['create', '-f', file]),
       `Error from server (AlreadyExists): error when creating "${file}": ${QUALIFIED} "c1" already exists\n`);
+  });
+
+  it('create with the default validation: a CSR\'s fieldValidation is found in /openapi/v3, /openapi/v2 is never asked for', async () => {
+    const r = await s.k().run(['create', '-f', manifest('c4.yaml', csrYaml('c4', { specExtra: ['bogusField: x'] })), '-v=6']);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /POST \S+\/certificatesigningrequests\?fieldManager=kubectl-create&fieldValidation=Strict 400 Bad Request/);
+    assert.match(r.stderr, /strict decoding error: unknown field "spec\.bogusField"/);
+    assert.doesNotMatch(r.stderr, /\/openapi\/v2/);
   });
 
   it('create --validate=false ignores an unknown field; --validate=warn warns about it and creates', async () => {
