@@ -7,6 +7,7 @@ import { AuditLogPlugin } from '../../plugins/audit-log/index.js';
 import { AuditWebhookPlugin } from '../../plugins/audit-webhook/index.js';
 import { AdmissionControlPlugin } from '../../plugins/admission-control/index.js';
 import { AdmissionWebhookPlugin } from '../../plugins/admission-webhook/index.js';
+import { ApiExtensionsPlugin } from '../../plugins/apiextensions/index.js';
 import { AuthenticationApiPlugin } from '../../plugins/authentication-api/index.js';
 import { AuthorizationApiPlugin } from '../../plugins/authorization-api/index.js';
 import { CoreResourcesPlugin } from '../../plugins/core-resources/index.js';
@@ -44,6 +45,7 @@ export const apiserverPlugins: readonly Plugin[] = [
   CoordinationPlugin,
   NodesPlugin,
   AdmissionWebhookPlugin,
+  ApiExtensionsPlugin,
   RbacPlugin,
   X509Authenticator,
   RequestHeaderAuthenticator,
