@@ -15,7 +15,7 @@ const strings = (description: string): JsonSchema => ({ type: 'array', descripti
 const anything = (description: string): JsonSchema => ({ type: 'object', description, 'x-kubernetes-preserve-unknown-fields': true });
 
 const names: JsonSchema = {
-  type: 'object', description: 'CustomResourceDefinitionNames indicates the names to serve this CustomResourceDefinition',
+  type: 'object', 'x-go-type': 'v1.CustomResourceDefinitionNames', description: 'CustomResourceDefinitionNames indicates the names to serve this CustomResourceDefinition',
   required: ['plural', 'kind'],
   properties: {
     plural: str('plural is the plural name of the resource to serve. Must be all lowercase.'),
@@ -33,7 +33,7 @@ const schema: JsonSchema = {
   properties: {
     ...typeMetaProperties,
     spec: {
-      type: 'object', description: 'spec describes how the user wants the resources to appear',
+      type: 'object', 'x-go-type': 'v1.CustomResourceDefinitionSpec', description: 'spec describes how the user wants the resources to appear',
       required: ['group', 'names', 'scope', 'versions'],
       properties: {
         group: str('group is the API group of the defined custom resource.'),
@@ -42,7 +42,7 @@ const schema: JsonSchema = {
         versions: {
           type: 'array', description: 'versions is the list of all API versions of the defined custom resource.', 'x-kubernetes-list-type': 'atomic',
           items: {
-            type: 'object', description: 'CustomResourceDefinitionVersion describes a version for CRD.',
+            type: 'object', 'x-go-type': 'v1.CustomResourceDefinitionVersion', description: 'CustomResourceDefinitionVersion describes a version for CRD.',
             required: ['name', 'served', 'storage'],
             properties: {
               name: str('name is the version name, e.g. “v1”, “v2beta1”, etc.'),
@@ -62,7 +62,7 @@ const schema: JsonSchema = {
       },
     },
     status: {
-      type: 'object', description: 'status indicates the actual state of the CustomResourceDefinition',
+      type: 'object', 'x-go-type': 'v1.CustomResourceDefinitionStatus', description: 'status indicates the actual state of the CustomResourceDefinition',
       properties: {
         conditions: { type: 'array', description: 'conditions indicate state for particular aspects of a CustomResourceDefinition', items: anything('CustomResourceDefinitionCondition contains details for the current condition of this pod.'), 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['type'] },
         acceptedNames: { ...names, description: 'acceptedNames are the names that are actually being used to serve discovery.' },
