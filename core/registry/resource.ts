@@ -1,6 +1,7 @@
 // How a plugin describes a resource to the API machinery. One JSON schema serves ajv validation,
 // unknown-field detection and the OpenAPI v3 document kubectl reads.
 import type { StatusError } from '../api/errors.js';
+import type { DeleteOptionsFields } from '../admission/options.js';
 import type { ApiObject } from '../api/meta.js';
 import type { UserInfo } from '../authn/user.js';
 import type { Strategy, SubresourceDefinition } from './strategy.js';
@@ -97,6 +98,18 @@ export interface ResourceDefinition<T extends ApiObject = ApiObject> {
    * (upstream's namespace REST.Delete checks them before calling the store): the refusal, if any.
    */
   deletePreconditionsError?(obj: T, preconditions: { readonly uid?: string; readonly resourceVersion?: string }): StatusError | undefined;
+  /**
+   * A REST whose deletion is a lifecycle of its own (upstream's namespace REST.Delete): the first
+   * delete only marks the object (deletionTimestamp, then `mark`), whatever its finalizers; a later
+   * one answers it unchanged while `holdsDeletion` says so, else deletes as the generic store does.
+   * An update that leaves no metadata finalizers deletes only when `holdsDeletion` is false too
+   * (ShouldDeleteNamespaceDuringUpdate).
+   */
+  readonly lifecycleDelete?: {
+    /** On a copy of the stored object that already has its deletionTimestamp; `options` the request's DeleteOptions. */
+    mark(obj: T, options: DeleteOptionsFields): void;
+    holdsDeletion(obj: T): boolean;
+  };
   /** Verbs served (discovery lists them); default all eight. */
   readonly verbs?: readonly string[];
   /**

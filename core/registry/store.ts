@@ -496,7 +496,7 @@ export class ResourceStore {
     // A stale stored value (an old encryption key) is written again even unchanged: the rewrite
     // that migrates it to the key writes use now, as etcd3's GuaranteedUpdate.
     const unchanged = !stale && isDeepStrictEqual(this.#toStored(obj), this.#toStored(old));
-    const completesDeletion = !!obj.metadata.deletionTimestamp && !(obj.metadata.finalizers?.length);
+    const completesDeletion = !!obj.metadata.deletionTimestamp && !(obj.metadata.finalizers?.length) && !this.def.lifecycleDelete?.holdsDeletion(obj);
     // What is answered without being stored (a dry run, an update that deletes) is taken now.
     let out: ApiObject | undefined;
     let stored: JsonText | undefined;
@@ -514,8 +514,17 @@ export class ResourceStore {
   /** markAsDeleting: a resource that counts generations counts this change of its spec's fate too. */
   #markAsDeleting(old: ApiObject): ApiObject {
     const generation = old.metadata.generation !== undefined && old.metadata.generation > 0 ? { generation: old.metadata.generation + 1 } : {};
-    const marked = { ...structuredClone(old), metadata: { ...old.metadata, ...generation, deletionTimestamp: rfc3339(this.#now()), deletionGracePeriodSeconds: 0 } };
-    this.def.strategy.prepareForMarkDeleting?.(marked);
+    return { ...structuredClone(old), metadata: { ...old.metadata, ...generation, deletionTimestamp: rfc3339(this.#now()), deletionGracePeriodSeconds: 0 } };
+  }
+
+  /**
+   * What a lifecycle REST's first delete writes (namespace REST.Delete's GuaranteedUpdate): the
+   * deletionTimestamp alone (no grace period), then the resource's own changes.
+   */
+  #markForLifecycle(ctx: RequestContext, old: ApiObject): ApiObject {
+    const marked = { ...structuredClone(old), metadata: { ...structuredClone(old.metadata), deletionTimestamp: rfc3339(this.#now()) } };
+    const options = ctx.options && 'delete' in ctx.options ? ctx.options.delete : {};
+    this.def.lifecycleDelete!.mark(marked, options);
     return marked;
   }
 
@@ -543,10 +552,15 @@ export class ResourceStore {
       // Both phases, as upstream's AdmissionToValidateObjectDeleteFunc: the stored object is oldObject.
       const admission = this.#admission('DELETE', ctx, '', name, undefined, old);
       await this.#admit('admitMutate', admission);
+      const lifecycle = this.def.lifecycleDelete;
+      // A lifecycle REST answers a later delete unchanged while the object is held (a namespace's
+      // spec.finalizers), as upstream's REST.Delete returns before calling the validating check.
+      if (lifecycle && old.metadata.deletionTimestamp && lifecycle.holdsDeletion(old)) return { object: old, deleted: false };
       await this.#admit('admitValidate', admission);
-      const held = !!old.metadata.finalizers?.length;
+      const held = !!old.metadata.finalizers?.length || (!!lifecycle && !old.metadata.deletionTimestamp);
       // An object already being deleted is answered as it is (markAsDeleting would change nothing).
-      const marked = held && !old.metadata.deletionTimestamp ? this.#markAsDeleting(old) : undefined;
+      const marked = !held || old.metadata.deletionTimestamp ? undefined
+        : lifecycle ? this.#markForLifecycle(ctx, old) : this.#markAsDeleting(old);
       // A dry run's GuaranteedUpdate answers with what the update would have written.
       if (ctx.dryRun) return { object: marked ? this.#served(this.#ordered(marked), old.metadata.resourceVersion!) : old, deleted: !held };
       if (marked || !held) this.#beforeWrite(ctx);

@@ -23,15 +23,15 @@ export interface Strategy<T extends ApiObject = ApiObject> {
   validateUpdate(ctx: StrategyContext, obj: T, old: T): FieldError[];
   /** Warnings returned to the client in `Warning` headers. */
   warnings?(ctx: StrategyContext, obj: T, old?: T): string[];
-  /**
-   * What a delete that finalizers hold writes besides deletionTimestamp, on a copy of the stored
-   * object (a namespace's REST.Delete also sets its phase Terminating). Main strategy only.
-   */
-  prepareForMarkDeleting?(obj: T): void;
 }
 
 export interface SubresourceDefinition<T extends ApiObject = ApiObject> {
   readonly name: string;
+  /**
+   * The verbs served, when not those the strategy and create imply (namespaces/finalize: upstream's
+   * FinalizeREST is an Updater only, so `update`).
+   */
+  readonly verbs?: readonly string[];
   /** Present: the subresource accepts update/patch with these rules. */
   readonly strategy?: Strategy<T>;
   /** Present: POST to `{name}/{subresource}` is answered by this (a TokenRequest), nothing stored. */

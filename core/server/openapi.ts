@@ -10,6 +10,7 @@ import { serverRelativeUrl } from './openapi-handler.js';
 import type { Resources } from '../registry/registry.js';
 import type { JsonSchema, ResourceDefinition } from '../registry/resource.js';
 import type { SubresourceCreate } from '../registry/strategy.js';
+import { subresourceVerbs } from './subresource-verbs.js';
 
 const META_REF = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
 const PATCH_REF = 'io.k8s.apimachinery.pkg.apis.meta.v1.Patch';
@@ -111,9 +112,13 @@ function operations(d: ResourceDefinition, base: string): Record<string, unknown
       };
       continue;
     }
-    paths[`${base}/{name}/${s.name}`] = s.strategy
-      ? { get: get(suffix), put: put(suffix), patch: patch(suffix), parameters: nameParam }
-      : { get: get(suffix), parameters: nameParam };
+    const served = new Set(subresourceVerbs(s));
+    paths[`${base}/{name}/${s.name}`] = {
+      ...(served.has('get') ? { get: get(suffix) } : {}),
+      ...(served.has('update') ? { put: put(suffix) } : {}),
+      ...(served.has('patch') ? { patch: patch(suffix) } : {}),
+      parameters: nameParam,
+    };
   }
   return paths;
 }

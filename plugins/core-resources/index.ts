@@ -78,7 +78,7 @@ export const CoreResourcesPlugin: Plugin = {
       if (req.operation !== 'CREATE' && req.operation !== 'UPDATE') return;
       if (req.group === ACCESS_REVIEW.group && req.resource === ACCESS_REVIEW.resource) return;
       if (servedResources(host)?.get(req.group, req.version, req.resource)?.scope !== 'Namespaced') return;
-      // plat deletes a namespace at once and keeps what is in it (README): an object left there
+      // A namespace finalized by hand is gone with its content left behind: an object left there
       // being deleted must still be finalizable, or it would be stuck for good.
       if (req.operation === 'UPDATE' && req.oldObject?.metadata?.deletionTimestamp) return;
       const namespaces = servedStore(host, '', 'v1', 'namespaces');

@@ -1,9 +1,12 @@
 // core/v1 Namespace (cluster-scoped) and Secret (namespaced), as upstream's core registry serves
-// them: Namespace status.phase Active on create and Terminating once a delete that finalizers hold
-// marks it, spec.finalizers holding `platform` from create on and kept on update, label platform/metadata.name always its name, names DNS-1123 labels, a status
+// them: Namespace status.phase Active on create and Terminating from the first delete on (which
+// only marks it), spec.finalizers holding `platform` from create on and kept on update, changed
+// only through the finalize subresource, the namespace deleted once both its spec and metadata
+// finalizers are empty, label platform/metadata.name always its name, names DNS-1123 labels, a status
 // subresource; Secret `stringData` merged into `data` and never stored, `type` defaulted to Opaque
 // and immutable, per-type rules (secret-types.ts), `immutable` honoured.
 import { errors, type StatusError } from '../../core/api/errors.js';
+import type { DeleteOptionsFields } from '../../core/admission/options.js';
 import { appendErrors, fieldError, isFull, validateEach, type FieldError } from '../../core/api/field-errors.js';
 import type { ApiObject } from '../../core/api/meta.js';
 import { fields, mapEntry, objectMeta, str, eachField } from '../../core/api/protobuf.js';
@@ -18,9 +21,18 @@ import { CREATION_TIMESTAMP_DESCRIPTION, NAME_DESCRIPTION } from '../../core/api
 import { coreFinalizerErrors, FINALIZER_PLATFORM, finalizerNameErrors } from '../../core/registry/core-finalizers.js';
 import { secretTypeErrors, secretWarnings } from './secret-types.js';
 
+/** A NamespaceCondition (the namespace controller's NamespaceDeletion* and *Remaining ones). */
+export interface NamespaceCondition {
+  type: string;
+  status: string;
+  lastTransitionTime?: string;
+  reason?: string;
+  message?: string;
+}
+
 export interface Namespace extends ApiObject {
   spec?: { finalizers?: string[] };
-  status?: { phase?: string };
+  status?: { phase?: string; conditions?: NamespaceCondition[] };
 }
 
 export interface Secret extends ApiObject {
@@ -78,6 +90,21 @@ const namespaceSchema: JsonSchema = {
       description: 'Status describes the current status of a Namespace.',
       properties: {
         phase: { type: 'string', 'x-go-type': 'v1.NamespacePhase', description: 'Phase is the current lifecycle phase of the namespace.' },
+        conditions: {
+          type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['type'],
+          'x-kubernetes-patch-strategy': 'merge', 'x-kubernetes-patch-merge-key': 'type',
+          description: 'Represents the latest available observations of a namespace\'s current state.',
+          items: {
+            type: 'object', 'x-go-type': 'v1.NamespaceCondition', description: 'NamespaceCondition contains details about state of namespace.',
+            properties: {
+              type: { type: 'string', 'x-go-type': 'v1.NamespaceConditionType', description: 'Type of namespace controller condition.' },
+              status: { type: 'string', 'x-go-type': 'v1.ConditionStatus', description: 'Status of the condition, one of True, False, Unknown.' },
+              lastTransitionTime: { type: 'string', format: 'date-time', description: 'Last time the condition transitioned from one status to another.' },
+              reason: { type: 'string', description: 'Unique, one-word, CamelCase reason for the condition\'s last transition.' },
+              message: { type: 'string', description: 'Human-readable message indicating details about last transition.' },
+            },
+          },
+        },
       },
     },
   },
@@ -108,8 +135,8 @@ const validateNamespace = (obj: Namespace): FieldError[] => [
 const namespaceStrategy: Strategy<Namespace> = {
   prepareForCreate(_ctx, obj) {
     obj.status = { phase: 'Active' };
-    // The namespace controller's finalizer: clients see it although plat, which has no such
-    // controller, deletes a namespace at once (README).
+    // The namespace controller's finalizer: it holds a deleted namespace until the controller has
+    // emptied it and finalized it (namespaces/finalize).
     const finalizers = obj.spec?.finalizers ?? [];
     obj.spec = { ...obj.spec, finalizers: finalizers.includes(FINALIZER_PLATFORM) ? finalizers : [...finalizers, FINALIZER_PLATFORM] };
     labelWithName(obj);
@@ -122,12 +149,48 @@ const namespaceStrategy: Strategy<Namespace> = {
   },
   // ValidateNamespace, then ValidateNamespaceUpdate's own run of the core finalizer rule.
   validateUpdate: (_ctx, obj) => [...validateNamespace(obj), ...coreFinalizerErrors(obj.metadata)],
-  // REST.Delete's first call: the namespace is Terminating from then on, as namespaces/status
-  // validation requires of one with a deletionTimestamp.
-  prepareForMarkDeleting(obj) {
-    obj.status = { ...obj.status, phase: 'Terminating' };
-  },
 };
+
+/**
+ * namespaceFinalizeStrategy (PUT namespaces/{name}/finalize, the namespace controller's way to
+ * take its `platform` finalizer off): spec.finalizers and metadata from the body, the status kept;
+ * ValidateNamespaceFinalizeUpdate checks each spec finalizer at its index.
+ */
+const namespaceFinalizeStrategy: Strategy<Namespace> = {
+  validate: () => [],
+  prepareForUpdate(_ctx, obj, old) {
+    obj.status = structuredClone(old.status ?? { phase: 'Active' });
+    // finalizers is omitempty: an emptied list is not written.
+    if (obj.spec?.finalizers?.length === 0) { const { finalizers: _none, ...spec } = obj.spec; obj.spec = spec; }
+    labelWithName(obj);
+  },
+  validateUpdate: (_ctx, obj) => [
+    ...coreFinalizerErrors(obj.metadata),
+    ...validateEach([], obj.spec?.finalizers, (f, i) => finalizerNameErrors(f, `spec.finalizers[${i}]`)),
+  ],
+};
+
+/**
+ * REST.Delete's first call (GuaranteedUpdate): the namespace is Terminating from then on, and the
+ * request's propagation settles whether the garbage collector's `orphan` and `foregroundDeletion`
+ * finalizers hold it (shouldHaveOrphanFinalizer, shouldHaveDeleteDependentsFinalizer).
+ */
+function markNamespaceDeleting(obj: Namespace, options: DeleteOptionsFields): void {
+  obj.status = { ...obj.status, phase: 'Terminating' };
+  const current = new Set(obj.metadata.finalizers ?? []);
+  const policy = options.propagationPolicy;
+  const orphan = options.orphanDependents;
+  const shouldHave: [string, boolean][] = [
+    ['orphan', orphan !== undefined ? orphan : policy !== undefined ? policy === 'Orphan' : current.has('orphan')],
+    ['foregroundDeletion', orphan !== undefined ? !orphan : policy !== undefined ? policy === 'Foreground' : current.has('foregroundDeletion')],
+  ];
+  if (shouldHave.every(([f, want]) => current.has(f) === want)) return;
+  // Upstream rebuilds the list from a Go map, in no set order; plat keeps the existing order and
+  // appends what is added.
+  const next = (obj.metadata.finalizers ?? []).filter((f) => shouldHave.every(([name, want]) => f !== name || want));
+  for (const [f, want] of shouldHave) if (want && !next.includes(f)) next.push(f);
+  if (next.length) obj.metadata.finalizers = next; else delete obj.metadata.finalizers;
+}
 
 /** namespaceStatusStrategy: the spec stays as stored; the phase must match whether deletion began. */
 const namespaceStatusStrategy: Strategy<Namespace> = {
@@ -165,10 +228,18 @@ export const namespaceResource: ResourceDefinition<Namespace> = {
   // Upstream's namespace REST has no DeleteCollection: one request cannot empty the cluster.
   verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
   strategy: namespaceStrategy,
-  // REST.Delete answers with the Namespace (Terminating when finalizers hold it, else deleted at once).
+  // REST.Delete answers with the Namespace: Terminating after the first delete, as it is while
+  // spec.finalizers hold it, and as it was when a later delete removes it.
   returnDeletedObject: true,
   deletePreconditionsError: namespacePreconditionsError,
-  subresources: [{ name: 'status', strategy: namespaceStatusStrategy }],
+  lifecycleDelete: {
+    mark: markNamespaceDeleting,
+    holdsDeletion: (obj) => !!obj.spec?.finalizers?.length,
+  },
+  subresources: [
+    { name: 'finalize', verbs: ['update'], strategy: namespaceFinalizeStrategy },
+    { name: 'status', strategy: namespaceStatusStrategy },
+  ],
   selectableFields: (obj) => ({ 'status.phase': obj.status?.phase ?? '' }),
   table: {
     columns: [NAME_COLUMN, column('Status', 'The status of the namespace'), AGE_COLUMN],
