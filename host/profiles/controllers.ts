@@ -5,5 +5,6 @@ import type { Plugin } from '../../core/plugin.js';
 import { ClusterSigner, CsrSigningController } from '../../plugins/csrsigning/index.js';
 import { CsrApprovingController } from '../../plugins/csrapproving/index.js';
 import { CsrCleanerController } from '../../plugins/csrcleaner/index.js';
+import { NamespaceController } from '../../plugins/namespace/index.js';
 
-export const controllerManagerPlugins: readonly Plugin[] = [CsrSigningController, ClusterSigner, CsrApprovingController, CsrCleanerController];
+export const controllerManagerPlugins: readonly Plugin[] = [CsrSigningController, ClusterSigner, CsrApprovingController, CsrCleanerController, NamespaceController];

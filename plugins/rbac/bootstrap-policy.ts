@@ -67,6 +67,7 @@ const approver = (role: string, signer: string) =>
 export const NODE_CLIENT_ROLE = 'system:certificates.platform:certificatesigningrequests:nodeclient';
 export const SELF_NODE_CLIENT_ROLE = 'system:certificates.platform:certificatesigningrequests:selfnodeclient';
 const CERTIFICATE_CONTROLLER = 'system:controller:certificate-controller';
+const NAMESPACE_CONTROLLER = 'system:controller:namespace-controller';
 /** The user (a client certificate's CN) the controller manager runs as, with upstream's name. */
 export const CONTROLLER_MANAGER_USER = 'system:kube-controller-manager';
 /** The controller manager's default --leader-elect-resource-name. */
@@ -127,6 +128,13 @@ export function bootstrapClusterRoles(): ClusterRole[] {
       rule(['create'], { groups: [AUTHORIZATION], resources: ['subjectaccessreviews'] }),
       eventsRule(),
     ]),
+    // The namespace controller empties a namespace being deleted of every resource, then finalizes it.
+    clusterRole(NAMESPACE_CONTROLLER, [
+      rule(['get', 'list', 'watch', 'delete'], { groups: [CORE], resources: ['namespaces'] }),
+      rule(['update'], { groups: [CORE], resources: ['namespaces/finalize', 'namespaces/status'] }),
+      rule(['get', 'list', 'delete', 'deletecollection'], { groups: ['*'], resources: ['*'] }),
+      eventsRule(),
+    ]),
     // Upstream's role of the controller manager's own user: leader election, its informers, the
     // service accounts and tokens of --use-service-account-credentials, and its endpoint's reviews.
     // The controllers' writes need their own role (--use-service-account-credentials), as upstream.
@@ -157,6 +165,7 @@ export function bootstrapClusterRoleBindings(): ClusterRoleBinding[] {
     // Upstream keeps it with no subjects: nodes get their rules from the Node authorizer.
     binding('system:node', 'system:node', []),
     binding(CERTIFICATE_CONTROLLER, CERTIFICATE_CONTROLLER, [serviceAccount(SYSTEM_NAMESPACE, 'certificate-controller')]),
+    binding(NAMESPACE_CONTROLLER, NAMESPACE_CONTROLLER, [serviceAccount(SYSTEM_NAMESPACE, 'namespace-controller')]),
     binding(CONTROLLER_MANAGER_USER, CONTROLLER_MANAGER_USER, [user(CONTROLLER_MANAGER_USER)]),
     // What kubeadm adds upstream (there for its own token group): TLS bootstrap and auto-approval.
     binding('plat:nodeagent-bootstrap', 'system:node-bootstrapper', [group(BOOTSTRAPPERS_GROUP)]),

@@ -21,6 +21,7 @@ const EXPECTED_BINDINGS: [string, string, unknown[]][] = [
   ['system:service-account-issuer-discovery', 'system:service-account-issuer-discovery', [group('system:serviceaccounts')]],
   ['system:node', 'system:node', []],
   ['system:controller:certificate-controller', 'system:controller:certificate-controller', [{ kind: 'ServiceAccount', name: 'certificate-controller', namespace: 'plat-system' }]],
+  ['system:controller:namespace-controller', 'system:controller:namespace-controller', [{ kind: 'ServiceAccount', name: 'namespace-controller', namespace: 'plat-system' }]],
   ['system:kube-controller-manager', 'system:kube-controller-manager', [user('system:kube-controller-manager')]],
   ['plat:nodeagent-bootstrap', 'system:node-bootstrapper', [group('system:bootstrappers')]],
   ['plat:node-autoapprove-bootstrap', 'system:certificates.platform:certificatesigningrequests:nodeclient', [group('system:bootstrappers')]],
@@ -49,6 +50,13 @@ const EXPECTED_ROLES: [string, unknown[]][] = [
     rule(['create', 'patch', 'update'], [''], ['events']),
     rule(['create', 'get', 'list', 'watch'], [CERTS], ['certificatesigningrequests']),
     rule(['create', 'delete', 'get', 'patch', 'update'], ['coordination.platform'], ['leases']),
+  ]],
+  // upstream's testdata/controller-roles.yaml.
+  ['system:controller:namespace-controller', [
+    rule(['delete', 'get', 'list', 'watch'], [''], ['namespaces']),
+    rule(['update'], [''], ['namespaces/finalize', 'namespaces/status']),
+    rule(['delete', 'deletecollection', 'get', 'list'], ['*'], ['*']),
+    rule(['create', 'patch', 'update'], ['', 'events.platform'], ['events']),
   ]],
   ['system:kube-controller-manager', [
     rule(['create', 'patch', 'update'], ['', 'events.platform'], ['events']),
