@@ -42,6 +42,11 @@ describe('an update that loses its compare-and-swap', () => {
   after(async () => { await storage?.close(); });
 
   const ns = async (name: string): Promise<ApiObject> => store.create(admin, { metadata: { name } } as ApiObject);
+  /** A namespace's DELETE only marks it: finalized too (no spec finalizers left), it is gone. */
+  const removeNamespace = async (name: string): Promise<void> => {
+    await store.delete(admin, name);
+    await store.update(admin, name, 'finalize', (cur) => ({ ...cur, spec: {} }));
+  };
   const labelled = (o: ApiObject, v: string): ApiObject => ({ ...o, metadata: { ...o.metadata, labels: { v } } });
   const failure = async (p: Promise<unknown>) => {
     try { await p; } catch (e) { if (isStatusError(e)) return { code: e.status.code, reason: e.status.reason, message: e.status.message }; throw e; }
@@ -50,13 +55,13 @@ describe('an update that loses its compare-and-swap', () => {
 
   it('deleted meanwhile: 404 NotFound for a pinned update', async () => {
     const { uid: _uid, ...meta } = (await ns('gone')).metadata;
-    meddle = async () => { await store.delete(admin, 'gone'); };
+    meddle = () => removeNamespace('gone');
     assert.deepEqual(await failure(store.update(admin, 'gone', '', labelled({ metadata: meta }, 'x'))), { code: 404, reason: 'NotFound', message: 'namespaces "gone" not found' });
   });
 
   it('deleted meanwhile: the uid precondition fails for an update whose object names one', async () => {
     const o = await ns('gone-uid');
-    meddle = async () => { await store.delete(admin, 'gone-uid'); };
+    meddle = () => removeNamespace('gone-uid');
     assert.deepEqual(await failure(store.update(admin, 'gone-uid', '', labelled(o, 'x'))), {
       code: 409, reason: 'Conflict',
       message: `Operation cannot be fulfilled on namespaces "gone-uid": StorageError: invalid object, Code: 4, Key: /registry/namespaces/gone-uid, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: ${o.metadata.uid}, UID in object meta: `,
