@@ -28,6 +28,8 @@ import { isPluginFailure, refusalReason } from '../admission/plugin-failure.js';
 import { admissionAnnotations, type AnnotationTarget } from '../admission/annotations.js';
 import { runningTap } from '../running-tap.js';
 import { silentLogger, type Logger } from '../log.js';
+import { shapeOf } from '../api/fieldsets/schema-shape.js';
+import { prefixFromUserAgent, resetFieldSet, updateManagedFields, type WriteManager } from './field-manager.js';
 
 export interface RequestContext {
   readonly user: UserInfo;
@@ -46,7 +48,12 @@ export interface RequestContext {
   readonly signal?: AbortSignal;
   /** The request's audit event, when it is audited: admission plugins' annotations go there. */
   readonly audit?: AnnotationTarget;
+  /** The request's User-Agent (its manager when it names no fieldManager); absent for a write plat makes itself. */
+  readonly userAgent?: string;
 }
+
+/** A write plat makes itself is managed as upstream's loopback client's (`kube-apiserver/...`) is. */
+const INTERNAL_MANAGER = 'plat-apiserver';
 
 export interface StoreOptions {
   /** Key prefix in storage (`--store-prefix`, default /registry). */
@@ -308,8 +315,27 @@ export class ResourceStore {
     return errors.invalid({ group: this.def.group, kind: this.def.kind }, name, errs);
   }
 
-  async create(ctx: RequestContext, input: ApiObject): Promise<ApiObject> {
+  /**
+   * The field manager of a write through `subresource` (managerOrUserAgent): the fieldManager
+   * option, else the User-Agent's prefix.
+   */
+  writeManager(ctx: RequestContext, subresource: string): WriteManager {
+    const option = ctx.options && 'write' in ctx.options ? ctx.options.write.fieldManager : '';
+    const manager = option || (ctx.userAgent === undefined ? INTERNAL_MANAGER : prefixFromUserAgent(ctx.userAgent));
+    const strategy = subresource ? this.def.subresources?.find((s) => s.name === subresource)?.strategy : this.def.strategy;
+    return { manager, apiVersion: this.apiVersion, subresource, time: rfc3339(this.#now()), shape: shapeOf(this.def.schema), reset: resetFieldSet(strategy?.resetFields) };
+  }
+
+  /** FieldManager.UpdateNoErrors on the object as the client made it (before admission and the strategy). */
+  #manageFields(ctx: RequestContext, subresource: string, live: ApiObject | undefined, obj: ApiObject): void {
+    const entries = updateManagedFields(live, obj, this.writeManager(ctx, subresource));
+    if (entries) obj.metadata.managedFields = entries; else delete obj.metadata.managedFields;
+  }
+
+  /** `managed`: the caller (an apply) has set managedFields already. */
+  async create(ctx: RequestContext, input: ApiObject, opts: { managed?: boolean } = {}): Promise<ApiObject> {
     this.def.defaults?.(input);
+    if (!opts.managed) this.#manageFields(ctx, '', undefined, input);
     const mutate = this.#admission('CREATE', ctx, '', input.metadata.name ?? '', input, undefined);
     await this.#admit('admitMutate', mutate);
     const obj = mutate.object ?? input;
@@ -398,7 +424,7 @@ export class ResourceStore {
    * A write that changes nothing is not written (same resourceVersion, no watch event).
    */
   async update(ctx: RequestContext, name: string, subresource: string, apply: UpdateFn | ApiObject,
-    options: { createIfMissing?: () => Promise<ApiObject> } = {}): Promise<{ object: ApiObject; created: boolean }> {
+    options: { createIfMissing?: () => Promise<ApiObject>; managed?: boolean } = {}): Promise<{ object: ApiObject; created: boolean }> {
     const key = this.keyFor(ctx.namespace, name);
     // defaultUpdatedObjectInfo.Preconditions: a whole object's uid (a PUT's body) is one; a patch has none.
     const uid = typeof apply === 'function' ? '' : apply.metadata.uid ?? '';
@@ -423,7 +449,7 @@ export class ResourceStore {
       const old = this.#own(kv);
       const next = typeof apply === 'function' ? structuredClone(await apply(structuredClone(old)))
         : apply.metadata.resourceVersion ? apply : structuredClone(apply);
-      const prepared = await this.#prepareUpdate(ctx, subresource, next, old, kv.stale === true);
+      const prepared = await this.#prepareUpdate(ctx, subresource, next, old, options.managed ?? false, kv.stale === true);
       if (prepared.unchanged) return { object: old, created: false };
       if (ctx.dryRun) return { object: prepared.out!, created: false };
       this.#beforeWrite(ctx);
@@ -462,10 +488,11 @@ export class ResourceStore {
   }
 
   /** Everything an update needs to know of the new object is taken before validating admission sees it. */
-  async #prepareUpdate(ctx: RequestContext, subresource: string, input: ApiObject, old: ApiObject, stale: boolean):
+  async #prepareUpdate(ctx: RequestContext, subresource: string, input: ApiObject, old: ApiObject, managed: boolean, stale: boolean):
     Promise<{ unchanged: boolean; out: ApiObject | undefined; completesDeletion: boolean; stored: JsonText | undefined }> {
     const strategy = this.#strategy(subresource);
     this.def.defaults?.(input);
+    if (!managed) this.#manageFields(ctx, subresource, old, input);
     const mutate = this.#admission('UPDATE', ctx, subresource, old.metadata.name ?? '', input, old);
     await this.#admit('admitMutate', mutate);
     const obj = mutate.object ?? input;

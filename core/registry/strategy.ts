@@ -23,6 +23,11 @@ export interface Strategy<T extends ApiObject = ApiObject> {
   validateUpdate(ctx: StrategyContext, obj: T, old: T): FieldError[];
   /** Warnings returned to the client in `Warning` headers. */
   warnings?(ctx: StrategyContext, obj: T, old?: T): string[];
+  /**
+   * GetResetFields: the fields this endpoint resets (prepare copies them from the stored object),
+   * as paths of field names. A write here never owns them (managedFields), nor conflicts on them.
+   */
+  readonly resetFields?: readonly (readonly string[])[];
 }
 
 export interface SubresourceDefinition<T extends ApiObject = ApiObject> {

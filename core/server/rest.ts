@@ -135,10 +135,17 @@ export function decodeObject(target: ResourceStore | BodyKind, value: unknown, j
  */
 function dropEmptyMetaCollections(obj: ApiObject): void {
   const meta = obj.metadata as Record<string, unknown>;
-  for (const key of ['labels', 'annotations', 'finalizers', 'ownerReferences', 'managedFields']) {
+  // managedFields are the field manager's: `[]` asks it to reset them (isResetManagedFields).
+  for (const key of ['labels', 'annotations', 'finalizers', 'ownerReferences']) {
     const v = meta[key];
     if (Array.isArray(v) ? v.length === 0 : v !== null && typeof v === 'object' && Object.keys(v).length === 0) delete meta[key];
   }
+}
+
+/** PatchOptions.Force as the parameter codec reads it (strconv.ParseBool; anything else is false). */
+function forceOption(query: URLSearchParams): boolean {
+  const v = query.get('force');
+  return v !== null && ['1', 't', 'T', 'TRUE', 'true', 'True'].includes(v);
 }
 
 /** LogRequestPatch keeps the patch's bytes, which a JSON event carries as the JSON they are. */
@@ -253,7 +260,7 @@ export async function serveResource(ctx: Context, store: ResourceStore, info: Re
   const { deadline, signal } = ctx.state as { deadline?: number; signal?: AbortSignal };
   const audit = requestAuditOf(ctx);
   const rctx = (dryRun: boolean, options?: RequestOptions): RequestContext =>
-    ({ user, namespace: info.namespace, dryRun, warnings, ...(options ? { options } : {}), ...(deadline !== undefined ? { deadline } : {}), ...(signal ? { signal } : {}), ...(audit ? { audit } : {}) });
+    ({ user, namespace: info.namespace, dryRun, warnings, userAgent: ctx.get('user-agent'), ...(options ? { options } : {}), ...(deadline !== undefined ? { deadline } : {}), ...(signal ? { signal } : {}), ...(audit ? { audit } : {}) });
   // The write handlers' FinishRequest: what it wraps upstream (admission and storage) is wrapped here.
   const finish = <T>(fn: () => Promise<T>): Promise<T> => finishRequest(signal, deps.logger, fn);
 
@@ -312,6 +319,7 @@ export async function serveResource(ctx: Context, store: ResourceStore, info: Re
         const { dryRun, validation } = validateWriteOptions('PatchOptions', query, type);
         const result = await finish(() => applyPatchBody({
           store, ctx: rctx(dryRun, writeOptionsOf(query)), name: info.name, subresource: sub, type, body: patchBody, validation, warnings,
+          force: forceOption(query),
           ...(aliasApiVersion ? { aliasApiVersion } : {}),
         }));
         return respondObject(ctx, store, result.created ? 201 : 200, result.object, deps, form);

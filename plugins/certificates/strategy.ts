@@ -97,6 +97,7 @@ export const csrStrategy: Strategy<Csr> = {
     obj.status = deepClone(tidyStatus(old.status));
   },
   validateUpdate: (_ctx, obj, old) => validateCsrMainUpdate(obj, old),
+  resetFields: [['status']],
 };
 
 // Subresources never create; `validate` is only there because the interface requires it.
@@ -110,6 +111,7 @@ export const csrStatusStrategy: Strategy<Csr> = {
     populateConditionTimestamps(obj, old, ctx.now);
   },
   validateUpdate: (_ctx, obj, old) => validateCsrStatusUpdate(obj, old),
+  resetFields: [['spec']],
 };
 
 export const csrApprovalStrategy: Strategy<Csr> = {
@@ -127,4 +129,5 @@ export const csrApprovalStrategy: Strategy<Csr> = {
     obj.status = tidyStatus(status);
   },
   validateUpdate: (_ctx, obj, old) => validateCsrApprovalUpdate(obj, old),
+  resetFields: [['spec'], ['status', 'certificate']],
 };
