@@ -1,12 +1,21 @@
-// Server-side apply (application/apply-patch+yaml): the applied configuration is merged into the
-// live object, or into an empty one when there is none. Upstream's applyPatcher and field manager
-// chain check the configuration before and after the merge; field ownership (managedFields
-// conflicts) is not tracked yet.
+// Server-side apply (application/apply-patch+yaml), as upstream's applyPatcher and FieldManager
+// chain (core/registry/field-manager.ts): the configuration merges into the live object, or into
+// an empty one when there is none, by the schema's list and map semantics; its fields become the
+// manager's Apply entry in managedFields; a field another manager owns and the configuration
+// changes is a 409 conflict unless `force`; what the manager applied before and applies no more is
+// removed unless someone else owns it. For the manager "kubectl", the conflicts a client-side
+// apply's last-applied-configuration explains are forced, and that annotation follows the apply
+// (lastAppliedManager, lastAppliedUpdater).
 import { errors } from '../api/errors.js';
 import { parseGroupVersion } from '../api/group-version.js';
 import type { ApiObject } from '../api/meta.js';
-import { applyMergePatch } from '../api/patch/merge-patch.js';
+import { FieldSet } from '../api/fieldsets/field-set.js';
+import { compare } from '../api/fieldsets/compare.js';
+import { toFieldSet, FieldSetError } from '../api/fieldsets/to-field-set.js';
+import { applyManagedFields, type WriteManager } from '../registry/field-manager.js';
 import { isJsonObject } from '../api/patch/json-value.js';
+import { goJsonEncode } from '../api/go-json-marshal.js';
+import { compareCodePoints } from '../api/go-order.js';
 import { checkName } from './check-name.js';
 import { ensureNamespaceMatches } from '../registry/namespace-match.js';
 import type { PatchInput } from './patch.js';
@@ -37,26 +46,82 @@ export async function applyConfiguration(p: PatchInput, patch: unknown): Promise
     checkName(obj, p.name);
     return obj;
   };
+  const config = stripNulls(structuredClone(applied)) as ApiObject;
+  const manager = (): WriteManager => ({ ...store.writeManager(p.ctx, p.subresource), manager: p.ctx.options && 'write' in p.ctx.options ? p.ctx.options.write.fieldManager : '' });
+  const managedApply = (live: ApiObject | undefined): ApiObject => {
+    const w = manager();
+    let r;
+    try {
+      r = applyManagedFields(live, config, w, p.force ?? false, w.manager === KUBECTL ? (l) => allowedFromLastApplied(l, w) : undefined);
+    } catch (e) {
+      if (e instanceof FieldSetError) throw errors.internal(new Error(`failed to create typed patch object: ${e.message}`));
+      throw e;
+    }
+    const obj = r.object as ApiObject;
+    obj.metadata ??= {};
+    if (r.managedFields) obj.metadata.managedFields = r.managedFields; else delete obj.metadata.managedFields;
+    if (w.manager === KUBECTL) syncLastApplied(obj, applied);
+    return obj;
+  };
   return store.update(p.ctx, p.name, p.subresource, (current) => {
     const local: string[] = [];
-    const merged = applyMergePatch(current, stripNulls(structuredClone(applied))) as ApiObject;
+    const merged = managedApply(current);
     const obj = decodeObject(store, merged, undefined, p.validation, local);
     strict(local);
     return finish(obj, local);
   }, {
+    managed: true,
     createIfMissing: async () => {
       if (p.subresource) throw errors.notFound(store.qualified, p.name);
       const local: string[] = [];
-      const obj = decodeObject(store, structuredClone(applied), undefined, p.validation, local);
+      const obj = decodeObject(store, managedApply(undefined), undefined, p.validation, local);
       strict(local);
       // patcher.applyPatch: a uid names an existing object, and there is none.
       if (obj.metadata.uid) {
         throw errors.conflict(store.qualified, p.name, `uid mismatch: the provided object specified uid ${obj.metadata.uid}, and no existing object was found`);
       }
-      return store.create(p.ctx, finish(obj, local));
+      return store.create(p.ctx, finish(obj, local), { managed: true });
     },
   });
 }
+
+const KUBECTL = 'kubectl';
+const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
+
+/**
+ * lastAppliedManager.allowedConflictsFromLastApplied: the fields of the live object's
+ * last-applied-configuration whose values the live object still has.
+ */
+function allowedFromLastApplied(live: ApiObject, w: WriteManager): FieldSet | undefined {
+  const text = live.metadata.annotations?.[LAST_APPLIED];
+  if (!text) return undefined;
+  let last: unknown;
+  try { last = JSON.parse(text); } catch { return undefined; }
+  if (!isJsonObject(last)) return undefined;
+  try {
+    const { managedFields: _m, ...metadata } = live.metadata;
+    const c = compare(last, { ...live, metadata }, w.shape);
+    return toFieldSet(last, w.shape).difference(c.modified).difference(c.added).difference(c.removed);
+  } catch { return undefined; }
+}
+
+/**
+ * lastAppliedUpdater: a kubectl apply to an object that has the annotation rewrites it to the
+ * configuration without the annotation, as unstructured's JSON encoder writes it (map keys
+ * sorted, a trailing newline).
+ */
+function syncLastApplied(obj: ApiObject, applied: ApiObject): void {
+  if (!obj.metadata.annotations?.[LAST_APPLIED]) return;
+  const copy = structuredClone(applied);
+  if (isJsonObject(copy.metadata) && isJsonObject(copy.metadata.annotations)) delete copy.metadata.annotations[LAST_APPLIED];
+  obj.metadata.annotations = { ...obj.metadata.annotations, [LAST_APPLIED]: goJsonEncode(sortedKeys(copy)) };
+}
+
+const sortedKeys = (v: unknown): unknown => {
+  if (Array.isArray(v)) return v.map(sortedKeys);
+  if (!isJsonObject(v)) return v;
+  return Object.fromEntries(Object.keys(v).sort(compareCodePoints).map((k) => [k, sortedKeys(v[k])]));
+};
 
 /**
  * versionCheckManager: the configuration must be of the resource's kind in the served version.

@@ -34,6 +34,8 @@ export interface PatchInput {
   body: Buffer;
   validation: FieldValidation;
   warnings: string[];
+  /** PatchOptions.Force: an apply takes the fields it conflicts on. */
+  force?: boolean;
   /** The request came under the resource's wire alias: an apply configuration may name it. */
   aliasApiVersion?: string;
 }
