@@ -179,7 +179,7 @@ export function applyManagedFields(live: ApiObject | undefined, config: ApiObjec
   // to "before-first-apply".
   if (managed.size === 0 && live) {
     const c = filterComparison(compare({}, liveObj, w.shape), w.reset);
-    recordUpdate(managed, c, { ...w, manager: 'before-first-apply', subresource: '' });
+    recordUpdate(managed, c, { ...w, manager: 'before-first-apply' });
   }
   const entry = newEntry(w, 'Apply', new FieldSet());
   const self = managerIdentifier(entry);

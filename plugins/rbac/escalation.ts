@@ -40,10 +40,13 @@ export async function missingPermissions(resolver: RuleResolver, user: UserInfo,
   return msg;
 }
 
-/** IsOnlyMutatingGCFields: the update changes nothing but ownerReferences and finalizers. */
+/**
+ * IsOnlyMutatingGCFields: the update changes nothing but ownerReferences and finalizers (and the
+ * managedFields that change with them, which upstream's copies over too).
+ */
 function onlyGcFields(obj: ApiObject, old: ApiObject): boolean {
   const copy = structuredClone(obj);
-  for (const f of ['ownerReferences', 'finalizers', 'selfLink'] as const) {
+  for (const f of ['ownerReferences', 'finalizers', 'selfLink', 'managedFields'] as const) {
     if (old.metadata[f] === undefined) delete copy.metadata[f];
     else (copy.metadata as Record<string, unknown>)[f] = old.metadata[f];
   }

@@ -199,7 +199,11 @@ describe('MutatingAdmissionWebhook', () => {
       // WipeObjectMetaSystemFields and EnsureObjectNamespaceMatchesRequestNamespace run before
       // admission; the decoder's defaulting and conversion (type, stringData) before that.
       const seen = server.reviewsFor('/see').at(-1).request.object;
-      assert.deepEqual(seen.metadata, { name: 'seen', namespace: 'default', creationTimestamp: null });
+      const { managedFields, ...metadata } = seen.metadata;
+      assert.deepEqual(metadata, { name: 'seen', namespace: 'default', creationTimestamp: null });
+      // The create handler's field manager runs before admission too: the defaulted type is the creator's.
+      assert.deepEqual(managedFields.map((e: { manager: string; operation: string; fieldsV1: unknown }) => [e.manager, e.operation, e.fieldsV1]),
+        [['unknown', 'Update', { 'f:data': { '.': {}, 'f:a': {} }, 'f:type': {} }]]);
       assert.equal(seen.type, 'Opaque');
       assert.deepEqual(seen.data, { a: 'Yg==' });
       assert.equal(seen.stringData, undefined);

@@ -71,13 +71,15 @@ describe('objects served in Go\'s key order', () => {
     const shape = (o: any) => ({ top: Object.keys(o), metadata: Object.keys(o.metadata), labels: Object.keys(o.metadata.labels), spec: Object.keys(o.spec) });
     const want = {
       top: ['kind', 'apiVersion', 'metadata', 'spec', 'status'],
-      metadata: ['name', 'uid', 'resourceVersion', 'creationTimestamp', 'labels'],
+      metadata: ['name', 'uid', 'resourceVersion', 'creationTimestamp', 'labels', 'managedFields'],
       labels: ['a', 'z'],
       spec: ['request', 'signerName', 'usages', 'username', 'groups', 'extra'],
     };
     const dry = await plat.admin.post(`${CSRS}?dryRun=All`, body, { 'content-type': 'application/json' });
     assert.equal(dry.status, 201, dry.text);
-    assert.deepEqual(shape(dry.json), { ...want, metadata: ['name', 'uid', 'creationTimestamp', 'labels'] });
+    assert.deepEqual(shape(dry.json), { ...want, metadata: ['name', 'uid', 'creationTimestamp', 'labels', 'managedFields'] });
+    // A managedFields entry in ManagedFieldsEntry's order.
+    assert.deepEqual(Object.keys(dry.json.metadata.managedFields[0]), ['manager', 'operation', 'apiVersion', 'time', 'fieldsType', 'fieldsV1']);
     const created = await plat.admin.post(CSRS, body, { 'content-type': 'application/json' });
     assert.equal(created.status, 201, created.text);
     assert.deepEqual(shape(created.json), want);
@@ -94,7 +96,7 @@ describe('objects served in Go\'s key order', () => {
     assert.equal(created.status, 201, created.text);
     const marked = await plat.admin.delete(`${CSRS}/held`);
     assert.equal(marked.status, 200, marked.text);
-    assert.deepEqual(Object.keys(marked.json.metadata), ['name', 'uid', 'resourceVersion', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'finalizers']);
+    assert.deepEqual(Object.keys(marked.json.metadata), ['name', 'uid', 'resourceVersion', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'finalizers', 'managedFields']);
     assert.deepEqual(Object.keys((await plat.admin.get(`${CSRS}/held`)).json.metadata), Object.keys(marked.json.metadata));
     const released = await plat.admin.patch(`${CSRS}/held`, '{"metadata":{"finalizers":null}}', 'application/merge-patch+json');
     assert.equal(released.status, 200, released.text);

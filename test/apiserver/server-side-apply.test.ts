@@ -102,6 +102,34 @@ describe('server-side apply', () => {
     });
   });
 
+  it('kubectl takes over what a client-side apply set and its annotation still records, without force', async () => {
+    const LAST = 'kubectl.kubernetes.io/last-applied-configuration';
+    const csa = config('mf-csa', { labels: { team: 'a' } });
+    const body = structuredClone(csa);
+    body.metadata.annotations = { [LAST]: JSON.stringify(csa) };
+    assert.equal((await plat.admin.post(`${CSRS}?fieldManager=kubectl-client-side-apply`, body)).status, 201);
+    // Another manager gets the conflict; kubectl (lastAppliedManager) does not.
+    const other = await apply('mf-csa', 'other', config('mf-csa', { labels: { team: 'b' } }));
+    assert.equal(other.status, 409, other.text);
+    assert.equal(other.json.message, 'Apply failed with 1 conflict: conflict with "kubectl-client-side-apply" using certificates.platform/v1: .metadata.labels.team');
+    const r = await apply('mf-csa', 'kubectl', config('mf-csa', { labels: { team: 'b' } }));
+    assert.equal(r.status, 200, r.text);
+    assert.equal(r.json.metadata.labels.team, 'b');
+    assert.deepEqual(byManager(r.json, 'kubectl-client-side-apply')!.fieldsV1, {
+      'f:metadata': { 'f:annotations': { '.': {}, [`f:${LAST}`]: {} }, 'f:labels': {} }, 'f:spec': { 'f:request': {}, 'f:signerName': {}, 'f:usages': {} },
+    });
+    // lastAppliedUpdater: the annotation is now the applied configuration, as unstructured encodes it.
+    const last = r.json.metadata.annotations[LAST] as string;
+    assert.ok(last.endsWith('}\n'));
+    assert.equal(JSON.parse(last).metadata.labels.team, 'b');
+    assert.deepEqual(Object.keys(JSON.parse(last)), ['apiVersion', 'kind', 'metadata', 'spec']);
+    // A field the annotation does not describe as live is still a conflict for kubectl.
+    await plat.admin.patch(`${CSRS}/mf-csa?fieldManager=labeller`, { metadata: { labels: { env: 'x' } } }, MERGE);
+    const kept = await apply('mf-csa', 'kubectl', config('mf-csa', { labels: { team: 'b', env: 'y' } }));
+    assert.equal(kept.status, 409, kept.text);
+    assert.equal(kept.json.message, 'Apply failed with 1 conflict: conflict with "labeller" using certificates.platform/v1: .metadata.labels.env');
+  });
+
   it('the first apply to an object without managedFields gives what it holds to "before-first-apply"', async () => {
     await create('mf-reset', '?fieldManager=creator');
     const reset = await plat.admin.patch(`${CSRS}/mf-reset?fieldManager=labeller`, { metadata: { managedFields: [], labels: { a: 'd' } } }, MERGE);

@@ -96,8 +96,8 @@ function assertTable(stdout: string, expected: Array<Array<string | RegExp>>): v
 const HEADER = ['NAME', 'AGE', 'SIGNERNAME', 'REQUESTOR', 'REQUESTEDDURATION', 'CONDITION'];
 const row = (name: string, signer: string, ...extra: string[]) => [name, AGE, signer, 'plat-admin', '<none>', 'Pending', ...extra];
 
-async function getJson(k: Kubectl, name: string): Promise<any> {
-  return JSON.parse(ok(await k.run(['get', RES, name, '-o', 'json'])));
+async function getJson(k: Kubectl, name: string, managedFields = false): Promise<any> {
+  return JSON.parse(ok(await k.run(['get', RES, name, '-o', 'json', ...(managedFields ? ['--show-managed-fields'] : [])])));
 }
 
 function useServer(): { plat: () => RunningPlat; k: () => Kubectl } {
@@ -157,6 +157,33 @@ describe('kubectl apply', () => {
     assert.equal(got.spec.request, csrRequest());
   });
 
+  it('server-side apply owns fields: a dropped label goes, another manager conflicts, --force-conflicts takes over', async () => {
+    const k = s.k();
+    const file = manifest('owned.yaml', csrYaml('owned', { labels: { team: 'a', env: 'dev' } }));
+    ok(await k.run(['apply', '--server-side', '-f', file]));
+    manifest('owned.yaml', csrYaml('owned', { labels: { team: 'a' } }));
+    ok(await k.run(['apply', '--server-side', '-f', file]));
+    assert.deepEqual((await getJson(k, 'owned')).metadata.labels, { team: 'a' });
+
+    const other = manifest('owned-other.yaml', csrYaml('owned', { labels: { team: 'b' } }));
+    const refused = await k.run(['apply', '--server-side', '--field-manager=other', '-f', other]);
+    assert.equal(refused.code, 1, refused.stdout);
+    assert.ok(refused.stderr.startsWith('error: Apply failed with 1 conflict: conflict with "kubectl": .metadata.labels.team\n'), refused.stderr);
+    assert.match(refused.stderr, /--force-conflicts/);
+    assert.equal((await getJson(k, 'owned')).metadata.labels.team, 'a');
+
+    assert.equal(ok(await k.run(['apply', '--server-side', '--field-manager=other', '--force-conflicts', '-f', other])), `${KIND}/owned serverside-applied\n`);
+    const yaml = ok(await k.run(['get', RES, 'owned', '-o', 'yaml', '--show-managed-fields']));
+    assert.match(yaml, /  managedFields:\n  - apiVersion: certificates\.platform\/v1\n    fieldsType: FieldsV1\n    fieldsV1:\n/);
+    assert.match(yaml, /manager: other\n    operation: Apply\n/);
+    const got = await getJson(k, 'owned', true);
+    assert.equal(got.metadata.labels.team, 'b');
+    const kubectlEntry = got.metadata.managedFields.find((e: { manager: string }) => e.manager === 'kubectl');
+    assert.deepEqual(kubectlEntry.fieldsV1, { 'f:spec': { 'f:request': {}, 'f:signerName': {}, 'f:usages': {} } });
+    // Without --show-managed-fields kubectl leaves them out.
+    assert.doesNotMatch(ok(await k.run(['get', RES, 'owned', '-o', 'yaml'])), /managedFields/);
+  });
+
   it('server-side apply over a client-side-applied object: the kubectl-last-applied patch (no spec) keeps the spec', async () => {
     const k = s.k();
     const file = manifest('mixed.yaml', csrYaml('mixed', { labels: { team: 'a' } }));
@@ -170,14 +197,20 @@ describe('kubectl apply', () => {
     assert.match(r.stderr, /PATCH \S+\/certificatesigningrequests\/mixed\?fieldManager=kubectl&fieldValidation=Strict&force=false 200 OK/);
     assert.match(r.stderr, /PATCH \S+\/certificatesigningrequests\/mixed\?fieldManager=kubectl-last-applied&fieldValidation=Strict 200 OK/);
 
-    const got = await getJson(k, 'mixed');
+    const got = await getJson(k, 'mixed', true);
     assert.deepEqual(got.metadata.labels, { team: 'b' });
     assert.equal(got.spec.request, csrRequest());
     assert.equal(got.spec.signerName, 'example.com/client');
     assert.deepEqual(got.spec.usages, ['digital signature', 'client auth']);
-    // kubectl re-applies the annotation's current value (the client-side config) only so that SSA
-    // does not orphan it; it does not rewrite it, here as upstream.
-    assert.equal(JSON.parse(got.metadata.annotations['kubectl.kubernetes.io/last-applied-configuration']).metadata.labels.team, 'a');
+    // kubectl 1.32 moves kubectl-client-side-apply's fields into its own Apply entry itself (csaupgrade:
+    // a JSON patch of managedFields, which the server takes as a client's own managedFields), so the
+    // apply finds no conflict; the annotation then follows the apply (lastAppliedUpdater) and
+    // kubectl-last-applied owns it.
+    assert.equal(JSON.parse(got.metadata.annotations['kubectl.kubernetes.io/last-applied-configuration']).metadata.labels.team, 'b');
+    assert.match(r.stderr, /PATCH \S+\/certificatesigningrequests\/mixed\?fieldManager=kubectl&fieldValidation=Strict 200 OK/);
+    const owners = got.metadata.managedFields.map((e: { manager: string; operation: string }) => `${e.manager}/${e.operation}`);
+    assert.deepEqual(owners, ['kubectl/Apply', 'kubectl-last-applied/Apply']);
+    assert.deepEqual(got.metadata.managedFields[0].fieldsV1, { 'f:metadata': { 'f:labels': { 'f:team': {} } }, 'f:spec': { 'f:request': {}, 'f:signerName': {}, 'f:usages': {} } });
   });
 
   it('server-side apply --dry-run=server persists nothing, neither a create nor an update', async () => {

@@ -202,7 +202,8 @@ describe('rbac.authorization.platform/v1 API', () => {
     const names = ['u'];
     for (const [type, build, added] of cases) {
       const read = (await plat.admin.get(under)).json;
-      const query = type === 'application/apply-patch+yaml' ? '?fieldManager=test' : '';
+      // subjects is an atomic list the creator owns: the apply takes it over.
+      const query = type === 'application/apply-patch+yaml' ? '?fieldManager=test&force=true' : '';
       const r = await plat.admin.patch(`${under}${query}`, build(read), type);
       assert.equal(r.status, 200, `${type}: ${r.text}`);
       names.push(added);
