@@ -252,12 +252,22 @@ export class LeaderElector {
     // Lease then simply expires, as after a crash).
     const opts = { signal: timeoutSignal(this.c.renewDeadlineMs) };
     try {
-      const lease = await this.c.client.get<LeaseObject>(ref, this.c.name, undefined, opts);
-      if (lease.spec?.holderIdentity !== this.identity) return;
-      const now = microTime(this.#now());
-      lease.spec = recordSpec({ holder: '', durationS: 1, acquireTime: now, renewTime: now, transitions: lease.spec.leaseTransitions ?? 0 });
-      this.#written = await this.c.client.update(ref, lease, undefined, opts);
-      this.#observe('', `wrote ${now}`);
+      // A renewal abandoned as leading stopped may still land between the read and the write: the
+      // write is then a conflict, and the Lease, read again, is released if it is still ours.
+      for (let attempt = 0; ; attempt++) {
+        const lease = await this.c.client.get<LeaseObject>(ref, this.c.name, undefined, opts);
+        if (lease.spec?.holderIdentity !== this.identity) return;
+        const now = microTime(this.#now());
+        lease.spec = recordSpec({ holder: '', durationS: 1, acquireTime: now, renewTime: now, transitions: lease.spec.leaseTransitions ?? 0 });
+        try {
+          this.#written = await this.c.client.update(ref, lease, undefined, opts);
+        } catch (e) {
+          if (attempt < 2 && isApiError(e, 'Conflict')) continue;
+          throw e;
+        }
+        this.#observe('', `wrote ${now}`);
+        return;
+      }
     } catch (e) {
       // leaderelection.go's release(): klog.Errorf("Failed to release lock: %v", err).
       this.c.logger?.error(`Failed to release lock: ${goClientErrorText(e)}`);
