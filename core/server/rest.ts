@@ -14,7 +14,7 @@ import type { Logger } from '../log.js';
 import type { JsonSchema } from '../registry/resource.js';
 import type { SubresourceCreate } from '../registry/strategy.js';
 import { awaitRevision, listObjects, type ListOutput } from '../registry/list.js';
-import { parseListOptions, parseResourceVersion, type ListOptions } from '../registry/list-options.js';
+import { parseListOptions, parseResourceVersion, queryBool, type ListOptions } from '../registry/list-options.js';
 import { escapeFieldValue, parseFieldSelector } from '../api/selectors/field-selector.js';
 import type { RequestContext, ResourceStore } from '../registry/store.js';
 import { writeOptionsOf, type RequestOptions } from '../admission/options.js';
@@ -142,11 +142,8 @@ function dropEmptyMetaCollections(obj: ApiObject): void {
   }
 }
 
-/** PatchOptions.Force as the parameter codec reads it (strconv.ParseBool; anything else is false). */
-function forceOption(query: URLSearchParams): boolean {
-  const v = query.get('force');
-  return v !== null && ['1', 't', 'T', 'TRUE', 'true', 'True'].includes(v);
-}
+/** PatchOptions.Force as the parameter codec reads it (Convert_Slice_string_To_Pointer_bool: false only for "0" and "false" in any case). */
+const forceOption = (query: URLSearchParams): boolean => queryBool(query.get('force')) === true;
 
 /** LogRequestPatch keeps the patch's bytes, which a JSON event carries as the JSON they are. */
 function patchAsSent(body: Buffer): unknown {

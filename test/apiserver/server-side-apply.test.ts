@@ -58,7 +58,9 @@ describe('server-side apply', () => {
       message: 'Apply failed with 1 conflict: conflict with "kubectl": .spec.signerName',
       details: { causes: [{ reason: 'FieldManagerConflict', message: 'conflict with "kubectl"', field: '.spec.signerName' }] },
     });
-    const forced = await apply('mf-ssa', 'other', config('mf-ssa', { signerName: 'example.com/other' }), '&force=true');
+    // force=false is no force; any other value is, as the parameter codec reads a *bool (force=yes, which strconv.ParseBool refuses).
+    assert.equal((await apply('mf-ssa', 'other', config('mf-ssa', { signerName: 'example.com/other' }), '&force=False')).status, 409);
+    const forced = await apply('mf-ssa', 'other', config('mf-ssa', { signerName: 'example.com/other' }), '&force=yes');
     assert.equal(forced.status, 200, forced.text);
     // The field moved; its value did not: the main resource resets spec (the strategy runs after the field manager).
     assert.equal(forced.json.spec.signerName, 'example.com/my-signer');
