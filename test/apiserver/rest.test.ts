@@ -238,6 +238,11 @@ describe('REST machinery', () => {
     assert.equal(row.object.kind, 'PartialObjectMetadata');
     const full = await plat.admin.get(`${P}?includeObject=Object`, { accept: TABLE });
     assert.equal(full.json.rows[0].object.kind, 'CertificateSigningRequest');
+    // optionsForTransform's ValidateTableOptions: empty is the default; anything else a 400.
+    assert.equal((await plat.admin.get(`${P}?includeObject=`, { accept: TABLE })).json.rows[0].object.kind, 'PartialObjectMetadata');
+    const bad = await plat.admin.get(`${P}?includeObject=Bogus`, { accept: TABLE });
+    assert.equal(bad.status, 400, bad.text);
+    assert.equal(bad.json.message, 'Unable to convert to Table as requested: includeObject: Invalid value: "Bogus": must be \'Metadata\', \'Object\', \'None\', or empty');
   });
 
   it('deletes with preconditions and a Success Status', async () => {
