@@ -9,6 +9,7 @@ import { errors, type StatusError } from '../../core/api/errors.js';
 import type { DeleteOptionsFields } from '../../core/admission/options.js';
 import { appendErrors, fieldError, isFull, validateEach, type FieldError } from '../../core/api/field-errors.js';
 import type { ApiObject } from '../../core/api/meta.js';
+import type { Namespace } from '../../core/api/namespace.js';
 import { fields, mapEntry, objectMeta, str, eachField } from '../../core/api/protobuf.js';
 import { putEntry } from '../../core/api/own-entry.js';
 import { typeMetaProperties } from '../../core/api/object-meta-schema.js';
@@ -20,20 +21,6 @@ import { age } from '../../core/api/human-duration.js';
 import { CREATION_TIMESTAMP_DESCRIPTION, NAME_DESCRIPTION } from '../../core/api/object-meta-docs.js';
 import { coreFinalizerErrors, FINALIZER_PLATFORM, finalizerNameErrors } from '../../core/registry/core-finalizers.js';
 import { secretTypeErrors, secretWarnings } from './secret-types.js';
-
-/** A NamespaceCondition (the namespace controller's NamespaceDeletion* and *Remaining ones). */
-export interface NamespaceCondition {
-  type: string;
-  status: string;
-  lastTransitionTime?: string;
-  reason?: string;
-  message?: string;
-}
-
-export interface Namespace extends ApiObject {
-  spec?: { finalizers?: string[] };
-  status?: { phase?: string; conditions?: NamespaceCondition[] };
-}
 
 export interface Secret extends ApiObject {
   data?: Record<string, string>;

@@ -2,14 +2,7 @@
 // five condition types it owns, each True with the failure it saw or False with its "ok" reason
 // and message, a condition's lastTransitionTime moved only when its status changes.
 import { rfc3339 } from '../../core/api/meta.js';
-
-export interface NamespaceCondition {
-  type: string;
-  status: string;
-  lastTransitionTime?: string;
-  reason?: string;
-  message?: string;
-}
+import type { NamespaceCondition } from '../../core/api/namespace.js';
 
 export const DISCOVERY_FAILURE = 'NamespaceDeletionDiscoveryFailure';
 export const GROUP_VERSION_PARSING_FAILURE = 'NamespaceDeletionGroupVersionParsingFailure';

@@ -8,7 +8,8 @@ import { whenAborted } from '../../core/abort-wait.js';
 import { goClientErrorText } from '../../core/client/go-url-error.js';
 import { BucketRateLimiter, ItemExponentialFailureRateLimiter, MaxOfRateLimiter } from '../../core/controller/rate-limiters.js';
 import { WorkQueue } from '../../core/controller/workqueue.js';
-import { NAMESPACE_RESOURCE, NamespacedResourcesDeleter, ResourcesRemainingError, type Namespace } from './deleter.js';
+import { NAMESPACE_RESOURCE, NamespacedResourcesDeleter, ResourcesRemainingError } from './deleter.js';
+import type { Namespace } from '../../core/api/namespace.js';
 
 export interface NamespaceControllerOptions {
   /** namespaceDeletionGracePeriod (5 s): the wait between a namespace's event and its sync. */

@@ -10,13 +10,9 @@ import { goClientErrorText } from '../../core/client/go-url-error.js';
 import { aggregate } from '../../core/aggregate.js';
 import type { ApiObject } from '../../core/api/meta.js';
 import type { Logger } from '../../core/log.js';
-import { NamespaceConditionUpdater, type NamespaceCondition } from './conditions.js';
+import { NamespaceConditionUpdater } from './conditions.js';
+import type { Namespace } from '../../core/api/namespace.js';
 import { deletableResources, serverPreferredNamespacedResources, type GroupVersionResource } from './discovery.js';
-
-export interface Namespace extends ApiObject {
-  spec?: { finalizers?: string[] };
-  status?: { phase?: string; conditions?: NamespaceCondition[] };
-}
 
 export const NAMESPACE_RESOURCE: ResourceRef = { group: '', version: 'v1', plural: 'namespaces', kind: 'Namespace' };
 

@@ -6,15 +6,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startInProcess, type RunningPlat } from '../helpers/plat.js';
 import { baseCsr, fixtures, type Fixtures } from '../certificates/fixtures.js';
+import { byManager, entries } from '../helpers/managed-fields.js';
 
 const CSRS = '/apis/certificates.platform/v1/certificatesigningrequests';
 const MERGE = 'application/merge-patch+json';
 const GV = 'certificates.platform/v1';
 
-type Entry = { manager: string; operation: string; apiVersion: string; time?: string; fieldsType: string; fieldsV1: unknown; subresource?: string };
-const entries = (obj: { metadata: { managedFields?: Entry[] } }): Entry[] => obj.metadata.managedFields ?? [];
-const byManager = (obj: { metadata: { managedFields?: Entry[] } }, manager: string, subresource?: string): Entry | undefined =>
-  entries(obj).find((e) => e.manager === manager && e.subresource === subresource);
 
 describe('managedFields', () => {
   let plat: RunningPlat;
