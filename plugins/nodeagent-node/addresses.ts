@@ -7,7 +7,7 @@
 import type { Node, NodeAddressEntry } from '../../core/nodes/node-object.js';
 import { ANNOTATION_PROVIDED_NODE_IP } from '../../core/nodes/node-object.js';
 import { chooseHostInterface, type HostNetwork } from './host-network.js';
-import { formatIp, isUnspecified, parseIp, type Ip } from './ip.js';
+import { formatIp, isUnspecified, parseIp, type Ip } from '../../core/go-ip.js';
 import { validateNodeIp } from './node-ip.js';
 
 export interface AddressInputs {

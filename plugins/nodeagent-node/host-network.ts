@@ -6,7 +6,7 @@
 import { promises as dns } from 'node:dns';
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
-import { isGlobalUnicast, parseIp, type Ip } from './ip.js';
+import { isGlobalUnicast, parseIp, type Ip } from '../../core/go-ip.js';
 
 export interface HostNetwork {
   /** Addresses per interface that is up (os.networkInterfaces()). */

@@ -3,7 +3,7 @@
 // with `bad --node-ip "<value>": <why>`) and validateNodeIP whenever the node's addresses are
 // computed (the IP must be a usable unicast address of one of the host's interfaces).
 import type { HostNetwork } from './host-network.js';
-import { formatIp, isLinkLocalUnicast, isLoopback, isMulticast, isUnspecified, parseIp, sameIp, type Ip } from './ip.js';
+import { formatIp, isLinkLocalUnicast, isLoopback, isMulticast, isUnspecified, parseIp, sameIp, type Ip } from '../../core/go-ip.js';
 
 export interface ParsedNodeIps {
   readonly ips: readonly Ip[];

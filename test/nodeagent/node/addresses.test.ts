@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import type { Node } from '../../../core/nodes/node-object.js';
 import { setNodeAddresses, type AddressInputs } from '../../../plugins/nodeagent-node/addresses.js';
 import { chooseHostInterface, parseDefaultRoutes } from '../../../plugins/nodeagent-node/host-network.js';
-import { formatIp, parseIp } from '../../../plugins/nodeagent-node/ip.js';
+import { formatIp, parseIp } from '../../../core/go-ip.js';
 import { parseNodeIpArgument, validateNodeIp } from '../../../plugins/nodeagent-node/node-ip.js';
 import { fakeNetwork } from './support.js';
 

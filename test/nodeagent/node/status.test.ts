@@ -16,7 +16,7 @@ import { nodeSchema } from '../../../plugins/nodes/schema.js';
 import { createLogger, silentLogger } from '../../../core/log.js';
 import { initialNode, reconcileAttachDetachAnnotation, restoreRequiredLabels, updateDefaultLabels, type NodeInputs } from '../../../plugins/nodeagent-node/initial-node.js';
 import { goArch, goOs } from '../../../plugins/nodeagent-node/machine.js';
-import { parseIp } from '../../../plugins/nodeagent-node/ip.js';
+import { parseIp } from '../../../core/go-ip.js';
 import { NO_PRESSURE } from '../../../plugins/nodeagent-node/node-status.js';
 import { fakeMachine, fakeNetwork } from './support.js';
 

@@ -1,6 +1,7 @@
-// The IP address semantics the node agent's address choice depends on, as Go's net.IP has them:
-// ParseIPSloppy (IPv4 octets may carry leading zeros; an IPv4-mapped IPv6 address is IPv4), the
-// canonical text (net.IP.String), and the classes validateNodeIP and ChooseHostInterface test.
+// Go's net.IP semantics that plat's address handling depends on (the node agent's address
+// choice, audit events' source IPs): ParseIPSloppy (IPv4 octets may carry leading zeros; an
+// IPv4-mapped IPv6 address is IPv4), the canonical text (net.IP.String), and the classes
+// validateNodeIP and ChooseHostInterface test.
 import { isIP } from 'node:net';
 
 export interface Ip {
