@@ -6,5 +6,6 @@ import { ClusterSigner, CsrSigningController } from '../../plugins/csrsigning/in
 import { CsrApprovingController } from '../../plugins/csrapproving/index.js';
 import { CsrCleanerController } from '../../plugins/csrcleaner/index.js';
 import { NamespaceController } from '../../plugins/namespace/index.js';
+import { ServiceAccountController } from '../../plugins/serviceaccount-controller/index.js';
 
-export const controllerManagerPlugins: readonly Plugin[] = [CsrSigningController, ClusterSigner, CsrApprovingController, CsrCleanerController, NamespaceController];
+export const controllerManagerPlugins: readonly Plugin[] = [CsrSigningController, ClusterSigner, CsrApprovingController, CsrCleanerController, NamespaceController, ServiceAccountController];

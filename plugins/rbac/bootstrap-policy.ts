@@ -68,6 +68,7 @@ export const NODE_CLIENT_ROLE = 'system:certificates.platform:certificatesigning
 export const SELF_NODE_CLIENT_ROLE = 'system:certificates.platform:certificatesigningrequests:selfnodeclient';
 const CERTIFICATE_CONTROLLER = 'system:controller:certificate-controller';
 const NAMESPACE_CONTROLLER = 'system:controller:namespace-controller';
+const SERVICE_ACCOUNT_CONTROLLER = 'system:controller:service-account-controller';
 /** The user (a client certificate's CN) the controller manager runs as, with upstream's name. */
 export const CONTROLLER_MANAGER_USER = 'system:kube-controller-manager';
 /** The controller manager's default --leader-elect-resource-name. */
@@ -135,6 +136,11 @@ export function bootstrapClusterRoles(): ClusterRole[] {
       rule(['get', 'list', 'delete', 'deletecollection'], { groups: ['*'], resources: ['*'] }),
       eventsRule(),
     ]),
+    // The service account controller makes each namespace's `default` ServiceAccount.
+    clusterRole(SERVICE_ACCOUNT_CONTROLLER, [
+      rule(['create'], { groups: [CORE], resources: ['serviceaccounts'] }),
+      eventsRule(),
+    ]),
     // Upstream's role of the controller manager's own user: leader election, its informers, the
     // service accounts and tokens of --use-service-account-credentials, and its endpoint's reviews.
     // The controllers' writes need their own role (--use-service-account-credentials), as upstream.
@@ -166,6 +172,7 @@ export function bootstrapClusterRoleBindings(): ClusterRoleBinding[] {
     binding('system:node', 'system:node', []),
     binding(CERTIFICATE_CONTROLLER, CERTIFICATE_CONTROLLER, [serviceAccount(SYSTEM_NAMESPACE, 'certificate-controller')]),
     binding(NAMESPACE_CONTROLLER, NAMESPACE_CONTROLLER, [serviceAccount(SYSTEM_NAMESPACE, 'namespace-controller')]),
+    binding(SERVICE_ACCOUNT_CONTROLLER, SERVICE_ACCOUNT_CONTROLLER, [serviceAccount(SYSTEM_NAMESPACE, 'service-account-controller')]),
     binding(CONTROLLER_MANAGER_USER, CONTROLLER_MANAGER_USER, [user(CONTROLLER_MANAGER_USER)]),
     // What kubeadm adds upstream (there for its own token group): TLS bootstrap and auto-approval.
     binding('plat:nodeagent-bootstrap', 'system:node-bootstrapper', [group(BOOTSTRAPPERS_GROUP)]),

@@ -36,10 +36,13 @@ describe('kubectl delete namespace against plat all', () => {
     assert.equal(gone.stderr, 'Error from server (NotFound): namespaces "waited" not found\n');
 
     await ok(['create', 'namespace', 'waited']);
-    const secrets = await kubectl.run(['-n', 'waited', 'get', 'secrets,serviceaccounts']);
+    const secrets = await kubectl.run(['-n', 'waited', 'get', 'secrets']);
     assert.equal(secrets.code, 0, secrets.stderr);
     assert.equal(secrets.stdout, '');
     assert.equal(secrets.stderr, 'No resources found in waited namespace.\n');
+    // The service account controller gives the new namespace its own `default`; `bot` stays gone.
+    await ok(['-n', 'waited', 'wait', '--for=create', 'serviceaccount/default', '--timeout=30s']);
+    assert.equal(await ok(['-n', 'waited', 'get', 'serviceaccounts', '-o', 'name']), 'serviceaccount/default\n');
     // The one deleted without waiting went the same way meanwhile.
     assert.equal((await kubectl.run(['get', 'ns', 'nowait'])).code, 1);
   });

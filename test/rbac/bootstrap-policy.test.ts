@@ -22,6 +22,7 @@ const EXPECTED_BINDINGS: [string, string, unknown[]][] = [
   ['system:node', 'system:node', []],
   ['system:controller:certificate-controller', 'system:controller:certificate-controller', [{ kind: 'ServiceAccount', name: 'certificate-controller', namespace: 'plat-system' }]],
   ['system:controller:namespace-controller', 'system:controller:namespace-controller', [{ kind: 'ServiceAccount', name: 'namespace-controller', namespace: 'plat-system' }]],
+  ['system:controller:service-account-controller', 'system:controller:service-account-controller', [{ kind: 'ServiceAccount', name: 'service-account-controller', namespace: 'plat-system' }]],
   ['system:kube-controller-manager', 'system:kube-controller-manager', [user('system:kube-controller-manager')]],
   ['plat:nodeagent-bootstrap', 'system:node-bootstrapper', [group('system:bootstrappers')]],
   ['plat:node-autoapprove-bootstrap', 'system:certificates.platform:certificatesigningrequests:nodeclient', [group('system:bootstrappers')]],
@@ -56,6 +57,10 @@ const EXPECTED_ROLES: [string, unknown[]][] = [
     rule(['delete', 'get', 'list', 'watch'], [''], ['namespaces']),
     rule(['update'], [''], ['namespaces/finalize', 'namespaces/status']),
     rule(['delete', 'deletecollection', 'get', 'list'], ['*'], ['*']),
+    rule(['create', 'patch', 'update'], ['', 'events.platform'], ['events']),
+  ]],
+  ['system:controller:service-account-controller', [
+    rule(['create'], [''], ['serviceaccounts']),
     rule(['create', 'patch', 'update'], ['', 'events.platform'], ['events']),
   ]],
   ['system:kube-controller-manager', [
