@@ -1,8 +1,8 @@
 // `plat all`: before configure, make a CA under <data-dir>/pki, a serving certificate and an admin
 // client certificate (group system:masters) from it, and point the TLS and client-CA flags at them
 // (and the cluster signing flags, when a signing plugin defines them, at the same CA); let the
-// embedded controller manager reach the API server in memory with the admin certificate; once serving, write
-// <data-dir>/admin.conf, the kubeconfig kubectl and `plat csr` use.
+// embedded controller manager reach the API server in memory with a certificate of its own; once
+// serving, write <data-dir>/admin.conf, the kubeconfig kubectl and `plat csr` use.
 import { X509Certificate } from 'node:crypto';
 import path from 'node:path';
 import { provideInProcessConnection } from '../../core/client/in-process.js';
@@ -47,6 +47,12 @@ export function adminKubeconfig(server: string, caPem: string, certPem: string, 
 export const ALL_IN_ONE_ISSUER = 'https://platform.default.svc.cluster.local';
 
 const SERVING_BASE_NAME = 'apiserver';
+/**
+ * The embedded controller manager's credential: upstream's user, so that the audit log and
+ * SubjectAccessReviews tell its writes from the admin's. In system:masters, as the admin: plat
+ * all's controllers include third-party signers, which no bootstrap role can foresee.
+ */
+const CONTROLLER_MANAGER_IDENTITY = { commonName: 'system:kube-controller-manager', organizations: ['system:masters'], baseName: 'controller-manager' };
 const SERVICE_ACCOUNT_KEY_BASE_NAME = 'sa';
 
 /** The files prepareAllInOne makes under `pki` (unless told otherwise), by the flag that points at each. */
@@ -86,6 +92,7 @@ export async function prepareAllInOne(host: Host, flags: Flags): Promise<void> {
   const hosts = [...new Set(['localhost', '127.0.0.1', flags.get<string>('bind-address'), os.hostname()].filter((h) => h && h !== '0.0.0.0' && h !== '::'))];
   await ensureServingFromCa(ca, pki, { hosts, baseName: SERVING_BASE_NAME }).catch(plainly);
   const admin = await ensureClientCertificate(ca, pki, { commonName: 'plat-admin', organizations: ['system:masters'], baseName: 'admin' }).catch(plainly);
+  const controllers = await ensureClientCertificate(ca, pki, CONTROLLER_MANAGER_IDENTITY).catch(plainly);
   const files = allInOneFiles(pki);
   const set: Record<string, string> = {};
   if (!flags.isSet('tls-cert-file') && !flags.isSet('tls-private-key-file')) {
@@ -114,13 +121,13 @@ export async function prepareAllInOne(host: Host, flags: Flags): Promise<void> {
   flags.setFromConfig(set, 'plat all', 'profile');
 
   // The embedded controllers reach the API server in memory (core/server/in-process.ts), presenting
-  // the admin certificate, which the API server's authenticators verify as they would over TLS.
-  const adminChain = [Buffer.from(new X509Certificate(admin.certificatePem).raw)];
+  // their certificate, which the API server's authenticators verify as they would over TLS.
+  const controllersChain = [Buffer.from(new X509Certificate(controllers.certificatePem).raw)];
   provideInProcessConnection(host, () => {
     const api = getApiServer(host);
     return api && {
-      server: new URL(api.url), ca: ca.certificatePem, clientCert: admin.certificatePem, clientKey: admin.privateKeyPem,
-      dial: () => api.dial(adminChain),
+      server: new URL(api.url), ca: ca.certificatePem, clientCert: controllers.certificatePem, clientKey: controllers.privateKeyPem,
+      dial: () => api.dial(controllersChain),
     };
   });
 

@@ -3,7 +3,7 @@
 // would a TLS client's, and everything else (authorization, stores, watches) is the same path.
 import assert from 'node:assert/strict';
 import { X509Certificate } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { inProcessConnection } from '../../core/client/in-process.js';
@@ -34,9 +34,21 @@ describe('in-process connection', () => {
   let stopped = false;
   after(async () => { if (!stopped) await plat?.stop(); });
 
-  it('plat all gives its embedded controllers a dialled connection', () => {
+  it('plat all gives its embedded controllers a dialled connection, as system:kube-controller-manager', async () => {
     const conn = inProcessConnection(plat.host!);
     assert.equal(typeof conn?.dial, 'function');
+    // Their own user, so that the audit log and reviews tell their writes from the admin's.
+    const client = new RestClient(conn!, { qps: 0 });
+    try {
+      const r = await client.request<any>('POST', REVIEWS, { body: review });
+      assert.equal(r.status.userInfo.username, 'system:kube-controller-manager');
+      assert.deepEqual(r.status.userInfo.groups, ['system:masters', 'system:authenticated']);
+    } finally {
+      client.close();
+    }
+    const files = readdirSync(path.join(plat.dataDir, 'pki'));
+    assert.ok(files.includes('controller-manager.crt') && files.includes('controller-manager.key'), files.join(' '));
+    assert.equal(statSync(path.join(plat.dataDir, 'pki', 'controller-manager.key')).mode & 0o777, 0o600);
   });
 
   it('authenticates the presented chain as the x509 authenticator does over TLS', async () => {
