@@ -20,6 +20,11 @@ export interface AdmissionRequest extends AnnotationMethods {
   readonly subresource: string;
   readonly namespace: string;
   readonly name: string;
+  /**
+   * The name in the request's URL (upstream's RequestInfo.Name): empty for a POST, whose object
+   * names itself, and `name` for every other request, a PUT or apply that creates included.
+   */
+  readonly requestName: string;
   readonly user: UserInfo;
   readonly dryRun: boolean;
   /** The object being written (mutable in admitMutate; in admitValidate a copy, changes are dropped); undefined for DELETE. */

@@ -220,12 +220,13 @@ export class ResourceStore {
     return { user: ctx.user, subresource, now: this.#now() };
   }
 
+  /** `requestName`: the name in the request's URL, which only a POST lacks (the object's name otherwise). */
   #admission(op: AdmissionOperation, ctx: RequestContext, subresource: string, name: string,
-    object: ApiObject | undefined, oldObject: ApiObject | undefined): AdmissionRequest {
+    object: ApiObject | undefined, oldObject: ApiObject | undefined, requestName = name): AdmissionRequest {
     const hooks = this.#opts.hooks;
     return {
       operation: op, group: this.def.group, version: this.def.version, kind: this.def.kind,
-      resource: this.def.plural, subresource, namespace: ctx.namespace, name, user: ctx.user,
+      resource: this.def.plural, subresource, namespace: ctx.namespace, name, requestName, user: ctx.user,
       dryRun: ctx.dryRun, object, oldObject, options: admissionOptions(op, ctx.options, ctx.dryRun), warnings: ctx.warnings,
       ...(ctx.deadline !== undefined ? { deadline: ctx.deadline } : {}),
       ...(ctx.signal ? { signal: ctx.signal } : {}),
@@ -289,7 +290,7 @@ export class ResourceStore {
    * written, so a dry run is answered as any other; admission is told it is one.
    */
   async review(ctx: RequestContext, obj: ApiObject): Promise<ApiObject> {
-    const req = this.#admission('CREATE', ctx, '', obj.metadata.name ?? '', obj, undefined);
+    const req = this.#admission('CREATE', ctx, '', obj.metadata.name ?? '', obj, undefined, '');
     await this.#admit('admitMutate', req);
     const admitted = req.object ?? obj;
     const caller = { user: ctx.user, namespace: ctx.namespace, ...(ctx.signal ? { signal: ctx.signal } : {}) };
@@ -333,10 +334,12 @@ export class ResourceStore {
   }
 
   /** `managed`: the caller (an apply) has set managedFields already. */
-  async create(ctx: RequestContext, input: ApiObject, opts: { managed?: boolean } = {}): Promise<ApiObject> {
+  async create(ctx: RequestContext, input: ApiObject, opts: { managed?: boolean; byUpdate?: boolean } = {}): Promise<ApiObject> {
     this.def.defaults?.(input);
     if (!opts.managed) this.#manageFields(ctx, '', undefined, input);
-    const mutate = this.#admission('CREATE', ctx, '', input.metadata.name ?? '', input, undefined);
+    // A create made by a PUT or an apply names the object in its URL; a POST does not.
+    const requestName = (name: string) => (opts.byUpdate ? name : '');
+    const mutate = this.#admission('CREATE', ctx, '', input.metadata.name ?? '', input, undefined, requestName(input.metadata.name ?? ''));
     await this.#admit('admitMutate', mutate);
     const obj = mutate.object ?? input;
     if (obj !== input) this.def.defaults?.(obj);
@@ -365,7 +368,7 @@ export class ResourceStore {
       ctx.warnings.push(...(this.def.strategy.warnings?.(sctx, candidate) ?? []));
       const stored = this.#encode(candidate);
       const dryRunOut = ctx.dryRun ? structuredClone(candidate) : undefined;
-      await this.#admit('admitValidate', this.#admission('CREATE', ctx, '', name, candidate, undefined));
+      await this.#admit('admitValidate', this.#admission('CREATE', ctx, '', name, candidate, undefined, requestName(name)));
       try {
         const key = this.keyFor(ctx.namespace, name);
         if (dryRunOut) {
@@ -442,7 +445,7 @@ export class ResourceStore {
           await this.#authorizeCreate(ctx, name, subresource);
           // The version a PUT names means nothing for an object that is not there.
           const { resourceVersion: _ignored, ...metadata } = apply.metadata;
-          return { object: await this.create(ctx, { ...structuredClone(apply), metadata: structuredClone(metadata) }), created: true };
+          return { object: await this.create(ctx, { ...structuredClone(apply), metadata: structuredClone(metadata) }, { byUpdate: true }), created: true };
         }
         throw errors.notFound(this.qualified, name);
       }

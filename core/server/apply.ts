@@ -80,7 +80,7 @@ export async function applyConfiguration(p: PatchInput, patch: unknown): Promise
       if (obj.metadata.uid) {
         throw errors.conflict(store.qualified, p.name, `uid mismatch: the provided object specified uid ${obj.metadata.uid}, and no existing object was found`);
       }
-      return store.create(p.ctx, finish(obj, local), { managed: true });
+      return store.create(p.ctx, finish(obj, local), { managed: true, byUpdate: true });
     },
   });
 }

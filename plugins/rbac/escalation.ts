@@ -70,9 +70,9 @@ async function allowed(req: AdmissionRequest, attrs: Omit<Attributes, 'user'>, w
   }
 }
 
-/** RoleEscalationAuthorized: `escalate` on the role resource (the URL's name: none on create). */
+/** RoleEscalationAuthorized: `escalate` on the role resource, named as the URL names it (a POST names none). */
 function escalateAllowed(req: AdmissionRequest, log: Logger): Promise<boolean> {
-  const name = req.operation === 'CREATE' ? '' : req.name;
+  const name = req.requestName;
   return allowed(req, {
     verb: 'escalate', isResourceRequest: true, path: '', apiGroup: req.group, apiVersion: '*', resource: req.resource,
     subresource: '', namespace: req.namespace, name,

@@ -14,7 +14,7 @@ describe('RBAC escalation prevention', () => {
   let plat: RbacPlat;
   before(async () => {
     plat = await startRbac([
-      { name: 'writer', groups: ['team'] }, { name: 'escalator' }, { name: 'binder' }, { name: 'nsadmin' }, { name: 'target' },
+      { name: 'writer', groups: ['team'] }, { name: 'escalator' }, { name: 'named' }, { name: 'binder' }, { name: 'nsadmin' }, { name: 'target' },
       { name: 'master', groups: ['system:masters'] },
     ]);
     await namespace(plat, 'dev');
@@ -23,7 +23,7 @@ describe('RBAC escalation prevention', () => {
       rule(['create', 'update', 'patch', 'get', 'delete'], [RBAC_GROUP], ['clusterroles', 'clusterrolebindings', 'roles', 'rolebindings']),
       rule(['get', 'list'], [''], ['secrets']),
     ]));
-    for (const u of ['writer', 'escalator', 'binder', 'nsadmin']) {
+    for (const u of ['writer', 'escalator', 'named', 'binder', 'nsadmin']) {
       await created(plat.admin, CLUSTER_ROLE_BINDINGS, clusterRoleBinding(`${u}-rbac-writer`, 'rbac-writer', [user(u)]));
     }
     await created(plat.admin, CLUSTER_ROLES, clusterRole('escalate-clusterroles', [rule(['escalate'], [RBAC_GROUP], ['clusterroles'])]));
@@ -77,6 +77,23 @@ describe('RBAC escalation prevention', () => {
 
   it('`escalate` on clusterroles lifts the check', async () => {
     await created(plat.as('escalator'), CLUSTER_ROLES, clusterRole('escalated', [rule(['*'], ['*'], ['*'])]));
+  });
+
+  it('`escalate` scoped by name lifts it for a role the URL names: a PUT or apply that creates, not a POST', async () => {
+    // RoleEscalationAuthorized asks with RequestInfo.Name, which only a POST lacks.
+    const names = ['by-put', 'by-apply', 'by-post'];
+    await created(plat.admin, CLUSTER_ROLES, clusterRole('escalate-named', [rule(['escalate'], [RBAC_GROUP], ['clusterroles'], names)]));
+    await created(plat.admin, CLUSTER_ROLE_BINDINGS, clusterRoleBinding('named-escalates', 'escalate-named', [user('named')]));
+    const wide = (name: string) => clusterRole(name, [rule(['*'], ['*'], ['*'])]);
+    const put = await plat.as('named').put(`${CLUSTER_ROLES}/by-put`, wide('by-put'));
+    assert.equal(put.status, 201, put.text);
+    const applied = await plat.as('named').patch(`${CLUSTER_ROLES}/by-apply?fieldManager=test`, JSON.stringify(wide('by-apply')), 'application/apply-patch+yaml');
+    assert.equal(applied.status, 201, applied.text);
+    const posted = await plat.as('named').post(CLUSTER_ROLES, wide('by-post'));
+    assert.equal(posted.status, 403, posted.text);
+    assert.match(posted.json.message, /^clusterroles\.rbac\.authorization\.platform "by-post" is forbidden: user "named" .* not currently held:/);
+    const other = await plat.as('named').put(`${CLUSTER_ROLES}/not-named`, wide('not-named'));
+    assert.equal(other.status, 403, 'a name the grant does not list');
   });
 
   it('a namespaced Role: the writer\'s rules in that namespace count', async () => {
