@@ -11,8 +11,19 @@ export function verbMatches(rule: PolicyRule, verb: string): boolean {
   return list(rule.verbs).some((v) => v === VERB_ALL || v === verb);
 }
 
+const UPSTREAM_SUFFIX = '.k8s.io';
+/**
+ * plat's name of an upstream group: `X.k8s.io` is served as `X.platform`. Clients built for
+ * Kubernetes write upstream's names into rules (kubectl create role's bind, escalate and
+ * impersonate verbs accept only `rbac.authorization.k8s.io` and `authentication.k8s.io`), and such a
+ * rule means the group plat serves, so both names match alike, in a request and in a rule.
+ */
+export function servedGroup(group: string): string {
+  return group.endsWith(UPSTREAM_SUFFIX) ? `${group.slice(0, -UPSTREAM_SUFFIX.length)}.platform` : group;
+}
+
 export function apiGroupMatches(rule: PolicyRule, group: string): boolean {
-  return list(rule.apiGroups).some((g) => g === API_GROUP_ALL || g === group);
+  return list(rule.apiGroups).some((g) => g === API_GROUP_ALL || g === group || servedGroup(g) === servedGroup(group));
 }
 
 // `*`, the exact `resource[/subresource]`, or a star resource with the subresource (any resource's subresource).
@@ -83,7 +94,7 @@ function ruleCovers(owner: PolicyRule, sub: PolicyRule): boolean {
   const verbs = list(owner.verbs), groups = list(owner.apiGroups), resources = list(owner.resources);
   const ownerNames = list(owner.resourceNames), subNames = list(sub.resourceNames);
   const verbOk = verbs.includes(VERB_ALL) || hasAll(verbs, list(sub.verbs));
-  const groupOk = groups.includes(API_GROUP_ALL) || hasAll(groups, list(sub.apiGroups));
+  const groupOk = groups.includes(API_GROUP_ALL) || hasAll(groups.map(servedGroup), list(sub.apiGroups).map(servedGroup));
   const resourceOk = resourceCoversAll(resources, list(sub.resources));
   const urlOk = list(sub.nonResourceURLs).every((p) => list(owner.nonResourceURLs).some((o) => nonResourceURLCovers(o, p)));
   const nameOk = subNames.length === 0 ? ownerNames.length === 0 : ownerNames.length === 0 || hasAll(ownerNames, subNames);

@@ -84,6 +84,26 @@ describe('kubectl with RBAC', () => {
     assert.equal(await ok(alice, ['delete', 'secret', 's1']), 'secret "s1" deleted\n');
   });
 
+  it('a bind rule kubectl writes in upstream\'s group (the only one it takes for bind) lets the user bind', async () => {
+    await ok(admin, ['create', 'clusterrole', 'lease-admin', '--verb=*', '--resource=leases']);
+    await ok(admin, ['create', 'role', 'binding-writer', '-n', 'team', '--verb=create', '--resource=rolebindings']);
+    await ok(admin, ['create', 'rolebinding', 'alice-writes-bindings', '-n', 'team', '--role=binding-writer', '--user=alice']);
+    const refused = await alice.run(['create', 'rolebinding', 'bob-leases', '--clusterrole=lease-admin', '--user=bob']);
+    assert.notEqual(refused.code, 0);
+    assert.match(refused.stderr, /is attempting to grant RBAC permissions not currently held/);
+    // kubectl's specialVerbs: bind only on rbac.authorization.k8s.io's roles and clusterroles.
+    const plain = await admin.run(['create', 'role', 'binder', '-n', 'team', '--verb=bind', '--resource=clusterroles', '--resource-name=lease-admin']);
+    assert.equal(plain.stderr, "error: can not perform 'bind' on 'clusterroles' in group 'rbac.authorization.platform'\n");
+    await ok(admin, ['create', 'role', 'binder', '-n', 'team', '--verb=bind', '--resource=clusterroles.rbac.authorization.k8s.io', '--resource-name=lease-admin']);
+    assert.deepEqual((await plat.admin.get(`${ROLES('team')}/binder`)).json.rules,
+      [{ verbs: ['bind'], apiGroups: ['rbac.authorization.k8s.io'], resources: ['clusterroles'], resourceNames: ['lease-admin'] }], 'kept as written');
+    await ok(admin, ['create', 'rolebinding', 'alice-binds', '-n', 'team', '--role=binder', '--user=alice']);
+    assert.equal(await ok(alice, ['create', 'rolebinding', 'bob-leases', '--clusterrole=lease-admin', '--user=bob']),
+      'rolebinding.rbac.authorization.k8s.io/bob-leases created\n');
+    // can-i names the group discovery gives (kubectl sends an unresolved `x.k8s.io` as a resource name).
+    assert.equal((await alice.run(['auth', 'can-i', 'bind', 'clusterroles.rbac.authorization.platform/lease-admin'])).stdout, 'yes\n');
+  });
+
   it('auth reconcile of an unchanged file changes nothing the second time', async () => {
     const file = path.join(tempDir('plat-rbac-reconcile-'), 'policy.yaml');
     writeFileSync(file, [

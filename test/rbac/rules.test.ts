@@ -39,6 +39,11 @@ describe('RuleAllows', () => {
     ['url prefix star is a string prefix', { verbs: ['get'], nonResourceURLs: ['/ap*'] }, url('get', '/apis'), true],
     ['url no star', { verbs: ['get'], nonResourceURLs: ['/api'] }, url('get', '/api/v1'), false],
     ['a URL rule never allows a resource', { verbs: ['*'], nonResourceURLs: ['*'] }, res('get', '', 'pods'), false],
+    // plat serves upstream's X.k8s.io as X.platform: a rule or a request may name either.
+    ['upstream group in the rule', { verbs: ['bind'], apiGroups: ['rbac.authorization.k8s.io'], resources: ['clusterroles'] }, res('bind', 'rbac.authorization.platform', 'clusterroles'), true],
+    ['upstream group in the request', { verbs: ['get'], apiGroups: ['certificates.platform'], resources: ['certificatesigningrequests'] }, res('get', 'certificates.k8s.io', 'certificatesigningrequests'), true],
+    ['upstream name of another group', { verbs: ['get'], apiGroups: ['authorization.k8s.io'], resources: ['clusterroles'] }, res('get', 'rbac.authorization.platform', 'clusterroles'), false],
+    ['only the k8s.io suffix is renamed', { verbs: ['get'], apiGroups: ['rbac.authorization.k8s.io.example'], resources: ['clusterroles'] }, res('get', 'rbac.authorization.platform', 'clusterroles'), false],
   ];
   for (const [name, rule, attrs, want] of cases) it(name, () => assert.equal(ruleAllows(attrs, rule), want));
 });
@@ -58,6 +63,11 @@ describe('Covers', () => {
     ['*/sub covers neither the resource nor another sub', [{ verbs: ['get'], apiGroups: [''], resources: ['*/status'] }],
       [{ verbs: ['get'], apiGroups: [''], resources: ['nodes', 'nodes/log'] }], false,
       [{ verbs: ['get'], apiGroups: [''], resources: ['nodes'] }, { verbs: ['get'], apiGroups: [''], resources: ['nodes/log'] }]],
+    ['an upstream group name covers and is covered by plat\'s', [{ verbs: ['*'], apiGroups: ['rbac.authorization.k8s.io'], resources: ['*'] }],
+      [{ verbs: ['bind'], apiGroups: ['rbac.authorization.platform'], resources: ['clusterroles'] }], true, []],
+    ['an upstream group name in the servant', [{ verbs: ['*'], apiGroups: ['authentication.platform'], resources: ['userextras/scopes'] }],
+      [{ verbs: ['impersonate'], apiGroups: ['authentication.k8s.io', 'other.k8s.io'], resources: ['userextras/scopes'] }], false,
+      [{ verbs: ['impersonate'], apiGroups: ['other.k8s.io'], resources: ['userextras/scopes'] }]],
     ['a resource owner does not cover URLs', [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }], [{ verbs: ['get'], nonResourceURLs: ['/x'] }], false,
       [{ verbs: ['get'], nonResourceURLs: ['/x'] }]],
   ];
