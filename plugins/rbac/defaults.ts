@@ -40,9 +40,14 @@ export function normalizeRules(r: Role): void {
   if (!r.rules?.length) r.rules = null;
 }
 
+/**
+ * Only User and Group subjects name the RBAC group: a ServiceAccount subject's apiGroup must be
+ * empty, and one that is not keeps the value the client sent, for validation to quote.
+ */
 function renameGroup(b: RoleBinding, from: string, to: string): void {
   if (b.roleRef?.apiGroup === from) b.roleRef = { ...b.roleRef, apiGroup: to };
-  if (Array.isArray(b.subjects)) b.subjects = b.subjects.map((s) => (s?.apiGroup === from ? { ...s, apiGroup: to } : s));
+  const named = (s: Subject) => s?.apiGroup === from && (s.kind === USER_KIND || s.kind === GROUP_KIND);
+  if (Array.isArray(b.subjects)) b.subjects = b.subjects.map((s) => (named(s) ? { ...s, apiGroup: to } : s));
 }
 
 /**

@@ -173,6 +173,13 @@ describe('rbac.authorization.platform/v1 API', () => {
     assert.deepEqual(events.map((e: any) => [e.type, e.object.apiVersion, groupsOf(e.object)]), [['ADDED', `${UP}/v1`, asSent]]);
     assert.equal((await plat.admin.get(`/apis/${UP}/v1`)).status, 404, 'not discoverable');
     assert.ok(!(await plat.admin.get('/apis')).json.groups.some((g: any) => g.name === UP));
+    // A ServiceAccount subject names no group: the one sent is quoted as sent, under the alias's name.
+    const sa = await plat.admin.post(`/apis/${UP}/v1/clusterrolebindings`, {
+      apiVersion: `${UP}/v1`, kind: 'ClusterRoleBinding', metadata: { name: 'sa-group' },
+      roleRef: { apiGroup: UP, kind: 'ClusterRole', name: 'view' }, subjects: [{ kind: 'ServiceAccount', apiGroup: UP, name: 'robot', namespace: 'default' }],
+    });
+    assert.equal(sa.status, 422, sa.text);
+    assert.equal(sa.json.message, `ClusterRoleBinding.${UP} "sa-group" is invalid: subjects[0].apiGroup: Unsupported value: "${UP}": supported values: ""`);
     // Under the platform group the upstream name is not this group's: validation refuses it.
     const direct = await plat.admin.post(ROLE_BINDINGS('default'), { ...stored, metadata: { name: 'direct' }, roleRef: { apiGroup: UP, kind: 'ClusterRole', name: 'view' } });
     assert.equal(direct.status, 422, direct.text);
