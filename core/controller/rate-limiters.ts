@@ -42,3 +42,7 @@ export class MaxOfRateLimiter<K> implements RateLimiter<K> {
 /** The CSR controllers' limiter (k8s-behaviour §4.1): max of 200ms..1000s per item and 10 qps, burst 100. */
 export const csrControllerRateLimiter = <K>(): RateLimiter<K> =>
   new MaxOfRateLimiter<K>(new ItemExponentialFailureRateLimiter<K>(200, 1000_000), new BucketRateLimiter<K>(10, 100));
+
+/** workqueue.DefaultTypedControllerRateLimiter: max of 5ms..1000s per item and 10 qps, burst 100. */
+export const defaultControllerRateLimiter = <K>(): RateLimiter<K> =>
+  new MaxOfRateLimiter<K>(new ItemExponentialFailureRateLimiter<K>(5, 1000_000), new BucketRateLimiter<K>(10, 100));

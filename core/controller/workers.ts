@@ -21,6 +21,8 @@ export interface WorkersOptions<K> {
   readonly batch?: number;
   sync(key: K): Promise<void>;
   readonly logger: Logger;
+  /** The `err` of a failed sync's log line, upstream's words for it; default `Sync <key> failed with : <error>`. */
+  failure?(key: K, error: string): string;
 }
 
 async function syncOne<K>(o: WorkersOptions<K>, key: K, signal: AbortSignal): Promise<void> {
@@ -36,7 +38,7 @@ async function syncOne<K>(o: WorkersOptions<K>, key: K, signal: AbortSignal): Pr
     // The error stays in a quoted field: its text is the API server's or a plugin's, not ours.
     if (signal.aborted) o.logger.v(4).info(`sync ${String(key)} abandoned: the controller is stopping`, { controller: o.name, err: (e as Error).message });
     else if (e instanceof IgnorableError) o.logger.v(4).info('Sync certificate request failed', { csr: String(key), err: e.message, controller: o.name });
-    else o.logger.error('Unhandled Error', { err: `Sync ${String(key)} failed with : ${goClientErrorText(e)}`, controller: o.name });
+    else o.logger.error('Unhandled Error', { err: o.failure ? o.failure(key, goClientErrorText(e)) : `Sync ${String(key)} failed with : ${goClientErrorText(e)}`, controller: o.name });
   } finally {
     o.queue.done(key);
   }

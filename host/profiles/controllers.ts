@@ -7,5 +7,6 @@ import { CsrApprovingController } from '../../plugins/csrapproving/index.js';
 import { CsrCleanerController } from '../../plugins/csrcleaner/index.js';
 import { NamespaceController } from '../../plugins/namespace/index.js';
 import { ServiceAccountController } from '../../plugins/serviceaccount-controller/index.js';
+import { ClusterRoleAggregationController } from '../../plugins/clusterrole-aggregation/index.js';
 
-export const controllerManagerPlugins: readonly Plugin[] = [CsrSigningController, ClusterSigner, CsrApprovingController, CsrCleanerController, NamespaceController, ServiceAccountController];
+export const controllerManagerPlugins: readonly Plugin[] = [CsrSigningController, ClusterSigner, CsrApprovingController, CsrCleanerController, NamespaceController, ServiceAccountController, ClusterRoleAggregationController];

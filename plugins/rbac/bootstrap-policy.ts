@@ -3,7 +3,7 @@
 // kubeadm so node bootstrap works out of the box. The API server reconciles them at start-up.
 import { AUTHENTICATED_GROUP, MASTERS_GROUP, UNAUTHENTICATED_GROUP } from '../../core/authn/user.js';
 import {
-  AUTOUPDATE_ANNOTATION, BOOTSTRAPPING_LABEL, BOOTSTRAPPING_VALUE, GROUP_KIND, RBAC_GROUP, SERVICE_ACCOUNT_KIND, USER_KIND,
+  AGGREGATE_TO_LABEL_PREFIX, AUTOUPDATE_ANNOTATION, BOOTSTRAPPING_LABEL, BOOTSTRAPPING_VALUE, GROUP_KIND, RBAC_GROUP, SERVICE_ACCOUNT_KIND, USER_KIND,
   type ClusterRole, type ClusterRoleBinding, type PolicyRule, type Role, type RoleBinding, type Subject,
 } from './types.js';
 
@@ -51,6 +51,18 @@ const defaultsMeta = (name: string, namespace?: string) => ({
 const clusterRole = (name: string, rules: PolicyRule[]): ClusterRole =>
   ({ apiVersion: `${RBAC_GROUP}/v1`, kind: 'ClusterRole', metadata: defaultsMeta(name), rules });
 
+/** Labelled so that its rules are aggregated into the ClusterRole `into`. */
+function aggregatesTo(role: ClusterRole, into: string | undefined): ClusterRole {
+  if (into) role.metadata.labels = { ...role.metadata.labels, [`${AGGREGATE_TO_LABEL_PREFIX}${into}`]: 'true' };
+  return role;
+}
+
+/** A role without rules of its own: the aggregation controller fills them from the roles labelled aggregate-to-<name>. */
+const aggregated = (name: string, into?: string): ClusterRole => aggregatesTo({
+  apiVersion: `${RBAC_GROUP}/v1`, kind: 'ClusterRole', metadata: defaultsMeta(name),
+  aggregationRule: { clusterRoleSelectors: [{ matchLabels: { [`${AGGREGATE_TO_LABEL_PREFIX}${name}`]: 'true' } }] },
+}, into);
+
 const group = (name: string): Subject => ({ kind: GROUP_KIND, apiGroup: RBAC_GROUP, name });
 const user = (name: string): Subject => ({ kind: USER_KIND, apiGroup: RBAC_GROUP, name });
 const serviceAccount = (namespace: string, name: string): Subject => ({ kind: SERVICE_ACCOUNT_KIND, name, namespace });
@@ -69,11 +81,15 @@ export const SELF_NODE_CLIENT_ROLE = 'system:certificates.platform:certificatesi
 const CERTIFICATE_CONTROLLER = 'system:controller:certificate-controller';
 const NAMESPACE_CONTROLLER = 'system:controller:namespace-controller';
 const SERVICE_ACCOUNT_CONTROLLER = 'system:controller:service-account-controller';
+const CLUSTERROLE_AGGREGATION_CONTROLLER = 'system:controller:clusterrole-aggregation-controller';
 /** The user (a client certificate's CN) the controller manager runs as, with upstream's name. */
 export const CONTROLLER_MANAGER_USER = 'system:kube-controller-manager';
 /** The controller manager's default --leader-elect-resource-name. */
 const CONTROLLER_MANAGER_LEASE = 'plat-controller-manager';
 const AUTHENTICATION_READER = 'extension-apiserver-authentication-reader';
+
+const READ = ['get', 'list', 'watch'];
+const WRITE = ['create', 'update', 'patch', 'delete', 'deletecollection'];
 
 const eventsRule = () => rule(['create', 'update', 'patch'], { groups: [CORE, EVENTS], resources: ['events'] });
 
@@ -97,6 +113,30 @@ export function bootstrapClusterRoles(): ClusterRole[] {
     clusterRole('system:public-info-viewer', [
       rule(['get'], { urls: ['/livez', '/readyz', '/healthz', '/version', '/version/'] }),
     ]),
+    // The user-facing roles, meant for RoleBindings (namespace admin, editor, viewer): each holds the
+    // rules of the roles labelled to aggregate into it, so an extension adds to them by a label.
+    // `view` is in `edit`, which is in `admin`. Upstream's rules, kept to the resources plat serves.
+    aggregated('admin'),
+    aggregated('edit', 'admin'),
+    aggregated('view', 'edit'),
+    aggregatesTo(clusterRole('system:aggregate-to-admin', [
+      rule(['create'], { groups: [AUTHORIZATION], resources: ['localsubjectaccessreviews'] }),
+      rule([...READ, ...WRITE], { groups: [RBAC_GROUP], resources: ['roles', 'rolebindings'] }),
+    ]), 'admin'),
+    aggregatesTo(clusterRole('system:aggregate-to-edit', [
+      // Reading secrets or acting as a service account is power beyond viewing.
+      rule(READ, { groups: [CORE], resources: ['secrets'] }),
+      rule(['impersonate'], { groups: [CORE], resources: ['serviceaccounts'] }),
+      rule(WRITE, { groups: [CORE], resources: ['pods'] }),
+      rule(WRITE, { groups: [CORE], resources: ['serviceaccounts', 'secrets'] }),
+      rule(['create'], { groups: [CORE], resources: ['serviceaccounts/token'] }),
+    ]), 'edit'),
+    aggregatesTo(clusterRole('system:aggregate-to-view', [
+      rule(READ, { groups: [CORE], resources: ['pods', 'serviceaccounts'] }),
+      rule(READ, { groups: [CORE], resources: ['namespaces/status'] }),
+      // Reading namespaces at the namespace scope means reading *this* namespace.
+      rule(READ, { groups: [CORE], resources: ['namespaces'] }),
+    ]), 'view'),
     clusterRole('system:service-account-issuer-discovery', [
       rule(['get'], { urls: ['/.well-known/openid-configuration', '/.well-known/openid-configuration/', '/openid/v1/jwks', '/openid/v1/jwks/'] }),
     ]),
@@ -141,6 +181,10 @@ export function bootstrapClusterRoles(): ClusterRole[] {
       rule(['create'], { groups: [CORE], resources: ['serviceaccounts'] }),
       eventsRule(),
     ]),
+    // It writes any rules into the roles it aggregates: escalate, rather than holding them all.
+    clusterRole(CLUSTERROLE_AGGREGATION_CONTROLLER, [
+      rule(['escalate', 'get', 'list', 'watch', 'update', 'patch'], { groups: [RBAC_GROUP], resources: ['clusterroles'] }),
+    ]),
     // Upstream's role of the controller manager's own user: leader election, its informers, the
     // service accounts and tokens of --use-service-account-credentials, and its endpoint's reviews.
     // The controllers' writes need their own role (--use-service-account-credentials), as upstream.
@@ -173,6 +217,7 @@ export function bootstrapClusterRoleBindings(): ClusterRoleBinding[] {
     binding(CERTIFICATE_CONTROLLER, CERTIFICATE_CONTROLLER, [serviceAccount(SYSTEM_NAMESPACE, 'certificate-controller')]),
     binding(NAMESPACE_CONTROLLER, NAMESPACE_CONTROLLER, [serviceAccount(SYSTEM_NAMESPACE, 'namespace-controller')]),
     binding(SERVICE_ACCOUNT_CONTROLLER, SERVICE_ACCOUNT_CONTROLLER, [serviceAccount(SYSTEM_NAMESPACE, 'service-account-controller')]),
+    binding(CLUSTERROLE_AGGREGATION_CONTROLLER, CLUSTERROLE_AGGREGATION_CONTROLLER, [serviceAccount(SYSTEM_NAMESPACE, 'clusterrole-aggregation-controller')]),
     binding(CONTROLLER_MANAGER_USER, CONTROLLER_MANAGER_USER, [user(CONTROLLER_MANAGER_USER)]),
     // What kubeadm adds upstream (there for its own token group): TLS bootstrap and auto-approval.
     binding('plat:nodeagent-bootstrap', 'system:node-bootstrapper', [group(BOOTSTRAPPERS_GROUP)]),

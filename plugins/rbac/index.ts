@@ -9,6 +9,7 @@ import type { RequestContext, ResourceStore } from '../../core/registry/store.js
 import { servedStore } from '../../core/registry/stores.js';
 import { bootstrapClusterRoleBindings, bootstrapClusterRoles, bootstrapNamespaceRoleBindings, bootstrapNamespaceRoles, SYSTEM_NAMESPACE } from './bootstrap-policy.js';
 import { escalationCheck } from './escalation.js';
+import { primeAggregatedClusterRoles } from './prime-aggregated.js';
 import { reconcileAll, reconcileBinding, reconcileRole } from './reconcile.js';
 import { ruleResolverFor } from './resolver.js';
 import { rbacResources } from './resources.js';
@@ -43,6 +44,8 @@ export const RbacPlugin: Plugin = {
       const log = host.logger.child('rbac');
       const ctx: RequestContext = { user: SYSTEM_USER, namespace: '', dryRun: false, warnings: [] };
       const nsCtx: RequestContext = { ...ctx, namespace: SYSTEM_NAMESPACE };
+      // A failure here is no reason to leave the policy unreconciled: the roles it would have kept are the user's to restore.
+      await primeAggregatedClusterRoles(roles, ctx, log).catch((e: unknown) => log.error('unable to prime aggregated clusterroles', { error: (e as Error).message }));
       const failed = await reconcileAll(roles, ctx, bootstrapClusterRoles(), reconcileRole, log)
         + await reconcileAll(bindings, ctx, bootstrapClusterRoleBindings(), reconcileBinding, log)
         + await reconcileAll(nsRoles, nsCtx, bootstrapNamespaceRoles(), reconcileRole, log)

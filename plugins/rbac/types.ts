@@ -1,6 +1,7 @@
 // rbac.authorization.platform/v1 objects (k8s.io/api/rbac/v1 with the group renamed).
 import type { ApiObject } from '../../core/api/meta.js';
-import type { LabelSelectorObject } from '../../core/api/selectors/label-selector.js';
+
+export type { AggregationRule, ClusterRole, PolicyRule, Role } from '../../core/api/rbac.js';
 
 export const RBAC_GROUP = 'rbac.authorization.platform';
 export const RBAC_VERSION = 'v1';
@@ -10,6 +11,8 @@ export const AUTOUPDATE_ANNOTATION = 'rbac.authorization.platform/autoupdate';
 /** Upstream `kubernetes.io/bootstrapping: rbac-defaults`. */
 export const BOOTSTRAPPING_LABEL = 'platform/bootstrapping';
 export const BOOTSTRAPPING_VALUE = 'rbac-defaults';
+/** Upstream `rbac.authorization.k8s.io/aggregate-to-<role>`: "true" adds a ClusterRole's rules to the default role <role>. */
+export const AGGREGATE_TO_LABEL_PREFIX = 'rbac.authorization.platform/aggregate-to-';
 
 export const VERB_ALL = '*';
 export const API_GROUP_ALL = '*';
@@ -19,14 +22,6 @@ export const NON_RESOURCE_ALL = '*';
 export const USER_KIND = 'User';
 export const GROUP_KIND = 'Group';
 export const SERVICE_ACCOUNT_KIND = 'ServiceAccount';
-
-export interface PolicyRule {
-  verbs?: string[];
-  apiGroups?: string[];
-  resources?: string[];
-  resourceNames?: string[];
-  nonResourceURLs?: string[];
-}
 
 export interface Subject {
   kind?: string;
@@ -39,19 +34,6 @@ export interface RoleRef {
   apiGroup?: string;
   kind?: string;
   name?: string;
-}
-
-export interface AggregationRule {
-  clusterRoleSelectors?: LabelSelectorObject[];
-}
-
-export interface Role extends ApiObject {
-  /** null when there are none: the v1 JSON form has no omitempty, and storage keeps no empty list. */
-  rules?: PolicyRule[] | null;
-}
-
-export interface ClusterRole extends Role {
-  aggregationRule?: AggregationRule;
 }
 
 export interface RoleBinding extends ApiObject {

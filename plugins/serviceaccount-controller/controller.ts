@@ -10,7 +10,7 @@ import type { Namespace } from '../../core/api/namespace.js';
 import { whenAborted } from '../../core/abort-wait.js';
 import { goClientErrorText } from '../../core/client/go-url-error.js';
 import { isApiError, type ResourceRef } from '../../core/client/rest-client.js';
-import { BucketRateLimiter, ItemExponentialFailureRateLimiter, MaxOfRateLimiter } from '../../core/controller/rate-limiters.js';
+import { defaultControllerRateLimiter } from '../../core/controller/rate-limiters.js';
 import { WorkQueue } from '../../core/controller/workqueue.js';
 
 export const NAMESPACES: ResourceRef = { group: '', version: 'v1', plural: 'namespaces', kind: 'Namespace' };
@@ -18,9 +18,6 @@ export const SERVICE_ACCOUNTS: ResourceRef = { group: '', version: 'v1', plural:
 
 /** DefaultServiceAccountsControllerOptions' ServiceAccounts. */
 export const SERVICE_ACCOUNTS_TO_ENSURE: readonly string[] = ['default'];
-
-/** workqueue.DefaultTypedControllerRateLimiter. */
-const defaultControllerRateLimiter = () => new MaxOfRateLimiter<string>(new ItemExponentialFailureRateLimiter<string>(5, 1000_000), new BucketRateLimiter<string>(10, 100));
 
 /** apierrors.HasStatusCause(err, v1.NamespaceTerminatingCause). */
 function namespaceTerminating(e: unknown): boolean {
@@ -40,7 +37,7 @@ export function serviceAccountsController(ctx: ControllerContext, controllerName
   const log = ctx.logger;
   const namespaces = ctx.informers.for<Namespace>(NAMESPACES);
   const serviceAccounts = ctx.informers.for<ApiObject>(SERVICE_ACCOUNTS);
-  const queue = new WorkQueue<string>(defaultControllerRateLimiter(), { name: 'serviceaccount', metrics: ctx.metrics });
+  const queue = new WorkQueue<string>(defaultControllerRateLimiter<string>(), { name: 'serviceaccount', metrics: ctx.metrics });
 
   namespaces.addHandlers({ add: (ns) => queue.add(ns.metadata.name ?? ''), update: (_old, ns) => queue.add(ns.metadata.name ?? '') });
   serviceAccounts.addHandlers({ delete: (sa) => queue.add(sa.metadata.namespace ?? '') });

@@ -23,6 +23,7 @@ const EXPECTED_BINDINGS: [string, string, unknown[]][] = [
   ['system:controller:certificate-controller', 'system:controller:certificate-controller', [{ kind: 'ServiceAccount', name: 'certificate-controller', namespace: 'plat-system' }]],
   ['system:controller:namespace-controller', 'system:controller:namespace-controller', [{ kind: 'ServiceAccount', name: 'namespace-controller', namespace: 'plat-system' }]],
   ['system:controller:service-account-controller', 'system:controller:service-account-controller', [{ kind: 'ServiceAccount', name: 'service-account-controller', namespace: 'plat-system' }]],
+  ['system:controller:clusterrole-aggregation-controller', 'system:controller:clusterrole-aggregation-controller', [{ kind: 'ServiceAccount', name: 'clusterrole-aggregation-controller', namespace: 'plat-system' }]],
   ['system:kube-controller-manager', 'system:kube-controller-manager', [user('system:kube-controller-manager')]],
   ['plat:nodeagent-bootstrap', 'system:node-bootstrapper', [group('system:bootstrappers')]],
   ['plat:node-autoapprove-bootstrap', 'system:certificates.platform:certificatesigningrequests:nodeclient', [group('system:bootstrappers')]],
@@ -63,6 +64,8 @@ const EXPECTED_ROLES: [string, unknown[]][] = [
     rule(['create'], [''], ['serviceaccounts']),
     rule(['create', 'patch', 'update'], ['', 'events.platform'], ['events']),
   ]],
+  // upstream's controller_policy.go: it writes rules it does not hold into the roles it aggregates.
+  ['system:controller:clusterrole-aggregation-controller', [rule(['escalate', 'get', 'list', 'patch', 'update', 'watch'], [G], ['clusterroles'])]],
   ['system:kube-controller-manager', [
     rule(['create', 'patch', 'update'], ['', 'events.platform'], ['events']),
     rule(['create'], ['coordination.platform'], ['leases']),
