@@ -45,6 +45,16 @@ describe('controller manager as system:kube-controller-manager under RBAC', () =
     assert.ok(!cm.logs.some((l) => l.includes('is forbidden')), cm.logs.filter((l) => l.includes('is forbidden')).join('\n'));
   });
 
+  it('fills the aggregated roles as the aggregation controller\'s service account', async () => {
+    const admin = await until(async () => {
+      const r = (await plat.admin.get('/apis/rbac.authorization.platform/v1/clusterroles/admin')).json;
+      return r?.rules?.length ? r : undefined;
+    }, 'admin filled');
+    // Its writes need escalate (it holds none of the rules it writes): the bootstrap policy grants it.
+    assert.ok(admin.metadata.managedFields.some((m: any) => m.manager === 'clusterrole-aggregation-controller'), JSON.stringify(admin.metadata.managedFields));
+    assert.ok(!cm.logs.some((l) => l.includes('is forbidden')), cm.logs.filter((l) => l.includes('is forbidden')).join('\n'));
+  });
+
   it('serves its health endpoint to anonymous clients', async () => {
     const r = await cm.anonymous.get('/healthz');
     assert.equal(r.status, 200, r.text);
