@@ -11,19 +11,48 @@ import { goYamlSyntaxError, type YamlPackageError } from '../api/go-yaml-errors.
 
 export const MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
 
-export async function readBody(req: IncomingMessage | Http2ServerRequest, limit = MAX_REQUEST_BODY_BYTES): Promise<Buffer> {
+/**
+ * The request's body. `signal` is the request's context: once it ends (its deadline passed, or the
+ * client went away) a body still arriving is given up, and the read rejects with its reason. Without
+ * that, an HTTP/1.1 body still uploading at the 504 is never read to its end (Node lets go of the
+ * answered request), and the handler, with its max-in-flight seat, would wait for ever; the 504
+ * closes that connection (request-deadline.ts).
+ */
+export async function readBody(req: IncomingMessage | Http2ServerRequest, signal?: AbortSignal, limit = MAX_REQUEST_BODY_BYTES): Promise<Buffer> {
   const declared = Number(req.headers['content-length'] ?? NaN);
   if (declared > limit) throw errors.requestEntityTooLarge(`limit is ${limit}`);
   const arrived = arrivedBody(req, limit);
   if (arrived) return arrived;
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) throw errors.requestEntityTooLarge(`limit is ${limit}`);
-    chunks.push(chunk);
+  const it = (req as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
+  const ended = signal ? whenEnded(signal) : undefined;
+  try {
+    for (;;) {
+      const next = ended ? await Promise.race([it.next(), ended.promise]) : await it.next();
+      if (next.done) break;
+      size += next.value.length;
+      if (size > limit) throw errors.requestEntityTooLarge(`limit is ${limit}`);
+      chunks.push(next.value);
+    }
+  } finally {
+    ended?.release();
   }
   return Buffer.concat(chunks);
+}
+
+/** A promise that rejects with the signal's reason once it aborts, and the release of its listener. */
+function whenEnded(signal: AbortSignal): { promise: Promise<never>; release: () => void } {
+  let release = (): void => {};
+  const promise = new Promise<never>((_resolve, reject) => {
+    if (signal.aborted) { reject(signal.reason); return; }
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    release = () => signal.removeEventListener('abort', onAbort);
+  });
+  // Rejected after the read is over, nobody awaits it.
+  promise.catch(() => {});
+  return { promise, release };
 }
 
 /**

@@ -55,7 +55,7 @@ export const META_MEDIA_TYPES: readonly string[] = [...JSON_TYPES, PROTOBUF_MEDI
  * the resource's own serializer's for deletecollection, META_MEDIA_TYPES for a single delete.
  */
 export async function readDeleteOptions(ctx: Context, query: URLSearchParams, accepted: readonly string[]): Promise<DeleteOptions> {
-  const raw = await readBody(ctx.req);
+  const raw = await readBody(ctx.req, ctx.state.signal as AbortSignal | undefined);
   const type = mediaType(ctx.get('content-type') || undefined);
   if (accepted.includes(type)) await parseYamlOffThread(raw, type, ctx.state.signal as AbortSignal | undefined);
   let opts: DeleteOptions;

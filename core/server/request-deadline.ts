@@ -52,6 +52,10 @@ function answerTimeout(ctx: Koa.Context): void {
   if (ctx.headerSent) return;
   ctx.status = 504;
   ctx.type = 'text/plain; charset=utf-8';
+  // An HTTP/1.1 body still arriving was given up (readBody): the rest of it would be read as the
+  // next request, so the connection ends after this answer, as Go's server closes one whose body
+  // it did not read.
+  if (ctx.req.httpVersionMajor === 1 && !ctx.req.complete) ctx.set('Connection', 'close');
   ctx.body = goJsonEncode({ metadata: {}, status: 'Failure', message: 'Timeout: request did not complete within the allotted timeout', reason: 'Timeout', details: {}, code: 504 });
 }
 

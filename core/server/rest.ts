@@ -157,7 +157,7 @@ async function readObject(ctx: Context, target: ResourceStore | BodyKind, valida
   const type = mediaType(ctx.get('content-type') || undefined);
   const what = `${t.kind} in version "${t.version}" cannot be handled as a ${t.kind}`;
   if (type === PROTOBUF_MEDIA_TYPE && decodeProtobuf) {
-    const env = unwrap(await readBody(ctx.req), what);
+    const env = unwrap(await readBody(ctx.req, ctx.state.signal as AbortSignal | undefined), what);
     let value: ApiObject;
     try { value = decodeProtobuf(env.raw); } catch (e) { throw errors.badRequest(`${what}: ${(e as Error).message}`); }
     const obj = decodeObject(t, { ...value, apiVersion: env.apiVersion || t.apiVersion, kind: env.kind || t.kind }, undefined, validation, warnings);
@@ -167,7 +167,7 @@ async function readObject(ctx: Context, target: ResourceStore | BodyKind, valida
   if (type !== 'application/json' && type !== 'application/yaml') {
     throw errors.unsupportedMediaType(type, ['application/json', 'application/yaml', ...(decodeProtobuf ? [PROTOBUF_MEDIA_TYPE] : [])]);
   }
-  const raw = await readBody(ctx.req);
+  const raw = await readBody(ctx.req, ctx.state.signal as AbortSignal | undefined);
   await parseYamlOffThread(raw, type, ctx.state.signal as AbortSignal | undefined);
   const doc = decodeBody(raw, type, (cause) => errors.badRequest(unrecognizedMessage(t.kind, cause, raw)));
   // The YAML serializer's strict decode runs YAMLToJSONStrict on the body first: a key repeated in
@@ -310,7 +310,7 @@ export async function serveResource(ctx: Context, store: ResourceStore, info: Re
         // PatchResource: the media type first, then the body is read, then the options are checked.
         const type = mediaType(ctx.get('content-type') || undefined);
         if (!PATCH_TYPES.includes(type)) throw errors.unsupportedMediaType(type, PATCH_TYPES);
-        const patchBody = await readBody(ctx.req);
+        const patchBody = await readBody(ctx.req, ctx.state.signal as AbortSignal | undefined);
         await parseYamlOffThread(patchBody, type, ctx.state.signal as AbortSignal | undefined);
         requestAuditOf(ctx)?.logRequestPatch(patchAsSent(patchBody));
         const { dryRun, validation } = validateWriteOptions('PatchOptions', query, type);

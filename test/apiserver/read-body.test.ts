@@ -26,7 +26,7 @@ describe('readBody', () => {
       try {
         // Taken from the buffer, the body is there before the stream could even emit its end.
         let read = false;
-        const reading = readBody(req, LIMIT).finally(() => { read = true; });
+        const reading = readBody(req, undefined, LIMIT).finally(() => { read = true; });
         await Promise.resolve(); await Promise.resolve();
         s.atOnce = read;
         s.body = (await reading).toString('latin1');
@@ -92,7 +92,7 @@ describe('readBody', () => {
     req.push(Buffer.from('hel'));
     req.push(Buffer.from('lo'));
     const ended = once(req, 'end');
-    const body = await Promise.race([readBody(req, LIMIT), sleep(500).then(() => 'still waiting')]);
+    const body = await Promise.race([readBody(req, undefined, LIMIT), sleep(500).then(() => 'still waiting')]);
     assert.equal(body.toString(), 'hello');
     req.push(null);
     await ended;
