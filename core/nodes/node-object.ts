@@ -84,9 +84,19 @@ export const NODE_READY = 'Ready';
 export const NODE_MEMORY_PRESSURE = 'MemoryPressure';
 export const NODE_DISK_PRESSURE = 'DiskPressure';
 export const NODE_PID_PRESSURE = 'PIDPressure';
+export const NODE_NETWORK_UNAVAILABLE = 'NetworkUnavailable';
 
 /** The taint every unschedulable node carries (upstream node.kubernetes.io/unschedulable). */
 export const TAINT_NODE_UNSCHEDULABLE = 'node.platform/unschedulable';
+/** The node lifecycle controller's taints (upstream's node.kubernetes.io/ keys), from the node's conditions. */
+export const TAINT_NODE_NOT_READY = 'node.platform/not-ready';
+export const TAINT_NODE_UNREACHABLE = 'node.platform/unreachable';
+export const TAINT_NODE_MEMORY_PRESSURE = 'node.platform/memory-pressure';
+export const TAINT_NODE_DISK_PRESSURE = 'node.platform/disk-pressure';
+export const TAINT_NODE_NETWORK_UNAVAILABLE = 'node.platform/network-unavailable';
+export const TAINT_NODE_PID_PRESSURE = 'node.platform/pid-pressure';
+/** A node with this label counts in no zone's disruption (upstream node.kubernetes.io/exclude-disruption). */
+export const LABEL_NODE_EXCLUDE_DISRUPTION = 'node.platform/exclude-disruption';
 /** Set by the agent when --cloud-provider=external until a cloud controller initialises the node. */
 export const TAINT_EXTERNAL_CLOUD_PROVIDER = 'node.cloudprovider.platform/uninitialized';
 /** Node annotations of upstream, renamed. */

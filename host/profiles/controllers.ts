@@ -6,7 +6,8 @@ import { ClusterSigner, CsrSigningController } from '../../plugins/csrsigning/in
 import { CsrApprovingController } from '../../plugins/csrapproving/index.js';
 import { CsrCleanerController } from '../../plugins/csrcleaner/index.js';
 import { NamespaceController } from '../../plugins/namespace/index.js';
+import { NodeLifecycleController } from '../../plugins/nodelifecycle-controller/index.js';
 import { ServiceAccountController } from '../../plugins/serviceaccount-controller/index.js';
 import { ClusterRoleAggregationController } from '../../plugins/clusterrole-aggregation/index.js';
 
-export const controllerManagerPlugins: readonly Plugin[] = [CsrSigningController, ClusterSigner, CsrApprovingController, CsrCleanerController, NamespaceController, ServiceAccountController, ClusterRoleAggregationController];
+export const controllerManagerPlugins: readonly Plugin[] = [CsrSigningController, ClusterSigner, CsrApprovingController, CsrCleanerController, NamespaceController, ServiceAccountController, ClusterRoleAggregationController, NodeLifecycleController];

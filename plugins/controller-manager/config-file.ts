@@ -78,7 +78,7 @@ const ZERO_IS_UNSET: ReadonlySet<string> = new Set([
   'Generic.Address', 'Generic.MinResyncPeriod', 'Generic.Controllers',
   'Generic.ClientConnection.contentType', 'Generic.ClientConnection.qps', 'Generic.ClientConnection.burst',
   'Generic.LeaderElection.leaseDuration', 'Generic.LeaderElection.renewDeadline', 'Generic.LeaderElection.retryPeriod',
-  'Generic.LeaderElection.resourceLock', 'CSRSigningController.ClusterSigningDuration',
+  'Generic.LeaderElection.resourceLock', 'CSRSigningController.ClusterSigningDuration', 'KubeCloudShared.NodeMonitorPeriod',
 ]);
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };

@@ -82,6 +82,7 @@ const CERTIFICATE_CONTROLLER = 'system:controller:certificate-controller';
 const NAMESPACE_CONTROLLER = 'system:controller:namespace-controller';
 const SERVICE_ACCOUNT_CONTROLLER = 'system:controller:service-account-controller';
 const CLUSTERROLE_AGGREGATION_CONTROLLER = 'system:controller:clusterrole-aggregation-controller';
+const NODE_CONTROLLER = 'system:controller:node-controller';
 /** The user (a client certificate's CN) the controller manager runs as, with upstream's name. */
 export const CONTROLLER_MANAGER_USER = 'system:kube-controller-manager';
 /** The controller manager's default --leader-elect-resource-name. */
@@ -185,6 +186,15 @@ export function bootstrapClusterRoles(): ClusterRole[] {
     clusterRole(CLUSTERROLE_AGGREGATION_CONTROLLER, [
       rule(['escalate', 'get', 'list', 'watch', 'update', 'patch'], { groups: [RBAC_GROUP], resources: ['clusterroles'] }),
     ]),
+    // The node lifecycle controller marks nodes Unknown (nodes/status) and taints them (nodes); the
+    // pod rules are upstream's (it marks pods on a dead node not ready), unused while plat runs no pods.
+    clusterRole(NODE_CONTROLLER, [
+      rule(['get', 'list', 'update', 'delete', 'patch'], { groups: [CORE], resources: ['nodes'] }),
+      rule(['patch', 'update'], { groups: [CORE], resources: ['nodes/status'] }),
+      rule(['patch', 'update'], { groups: [CORE], resources: ['pods/status'] }),
+      rule(['list', 'get', 'delete'], { groups: [CORE], resources: ['pods'] }),
+      eventsRule(),
+    ]),
     // Upstream's role of the controller manager's own user: leader election, its informers, the
     // service accounts and tokens of --use-service-account-credentials, and its endpoint's reviews.
     // The controllers' writes need their own role (--use-service-account-credentials), as upstream.
@@ -218,6 +228,7 @@ export function bootstrapClusterRoleBindings(): ClusterRoleBinding[] {
     binding(NAMESPACE_CONTROLLER, NAMESPACE_CONTROLLER, [serviceAccount(SYSTEM_NAMESPACE, 'namespace-controller')]),
     binding(SERVICE_ACCOUNT_CONTROLLER, SERVICE_ACCOUNT_CONTROLLER, [serviceAccount(SYSTEM_NAMESPACE, 'service-account-controller')]),
     binding(CLUSTERROLE_AGGREGATION_CONTROLLER, CLUSTERROLE_AGGREGATION_CONTROLLER, [serviceAccount(SYSTEM_NAMESPACE, 'clusterrole-aggregation-controller')]),
+    binding(NODE_CONTROLLER, NODE_CONTROLLER, [serviceAccount(SYSTEM_NAMESPACE, 'node-controller')]),
     binding(CONTROLLER_MANAGER_USER, CONTROLLER_MANAGER_USER, [user(CONTROLLER_MANAGER_USER)]),
     // What kubeadm adds upstream (there for its own token group): TLS bootstrap and auto-approval.
     binding('plat:nodeagent-bootstrap', 'system:node-bootstrapper', [group(BOOTSTRAPPERS_GROUP)]),

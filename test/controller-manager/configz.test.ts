@@ -70,7 +70,7 @@ describe('controller manager /configz', () => {
       + '"ResourceName":"plat-controller-manager","ResourceNamespace":"plat-system"},'
       + '"Controllers":["certificatesigningrequest-signing-controller","-certificatesigningrequest-cleaner-controller","*"],'
       + '"Debugging":{"EnableProfiling":true,"EnableContentionProfiling":false}},'
-      + '"KubeCloudShared":{"UseServiceAccountCredentials":false},'
+      + '"KubeCloudShared":{"UseServiceAccountCredentials":false,"NodeMonitorPeriod":"5s"},'
       + '"CSRSigningController":{"ClusterSigningCertFile":"","ClusterSigningKeyFile":"",'
       + `"NodeAgentServingSignerConfiguration":${signer},"NodeAgentClientSignerConfiguration":${signer},`
       + `"PlatAPIServerClientSignerConfiguration":${signer},"LegacyUnknownSignerConfiguration":${signer},`

@@ -24,6 +24,7 @@ const EXPECTED_BINDINGS: [string, string, unknown[]][] = [
   ['system:controller:namespace-controller', 'system:controller:namespace-controller', [{ kind: 'ServiceAccount', name: 'namespace-controller', namespace: 'plat-system' }]],
   ['system:controller:service-account-controller', 'system:controller:service-account-controller', [{ kind: 'ServiceAccount', name: 'service-account-controller', namespace: 'plat-system' }]],
   ['system:controller:clusterrole-aggregation-controller', 'system:controller:clusterrole-aggregation-controller', [{ kind: 'ServiceAccount', name: 'clusterrole-aggregation-controller', namespace: 'plat-system' }]],
+  ['system:controller:node-controller', 'system:controller:node-controller', [{ kind: 'ServiceAccount', name: 'node-controller', namespace: 'plat-system' }]],
   ['system:kube-controller-manager', 'system:kube-controller-manager', [user('system:kube-controller-manager')]],
   ['plat:nodeagent-bootstrap', 'system:node-bootstrapper', [group('system:bootstrappers')]],
   ['plat:node-autoapprove-bootstrap', 'system:certificates.platform:certificatesigningrequests:nodeclient', [group('system:bootstrappers')]],
@@ -66,6 +67,13 @@ const EXPECTED_ROLES: [string, unknown[]][] = [
   ]],
   // upstream's controller_policy.go: it writes rules it does not hold into the roles it aggregates.
   ['system:controller:clusterrole-aggregation-controller', [rule(['escalate', 'get', 'list', 'patch', 'update', 'watch'], [G], ['clusterroles'])]],
+  ['system:controller:node-controller', [
+    rule(['delete', 'get', 'list', 'patch', 'update'], [''], ['nodes']),
+    rule(['patch', 'update'], [''], ['nodes/status']),
+    rule(['patch', 'update'], [''], ['pods/status']),
+    rule(['delete', 'get', 'list'], [''], ['pods']),
+    rule(['create', 'patch', 'update'], ['', 'events.platform'], ['events']),
+  ]],
   ['system:kube-controller-manager', [
     rule(['create', 'patch', 'update'], ['', 'events.platform'], ['events']),
     rule(['create'], ['coordination.platform'], ['leases']),
