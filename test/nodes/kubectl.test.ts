@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Kubectl } from '../helpers/kubectl.js';
 import { startInProcess, type RunningPlat } from '../helpers/plat.js';
-import { nodeObject, NODES } from './support.js';
+import { nodeObject, NODES, WITHOUT_NODE_LIFECYCLE } from './support.js';
 
 /** kubectl's table output as rows of cells (columns are separated by two or more spaces). */
 const rows = (out: string): string[][] => out.trim().split('\n').map((l) => l.trim().split(/\s{2,}/));
@@ -13,7 +13,7 @@ describe('kubectl and nodes', () => {
   let plat: RunningPlat;
   let k: Kubectl;
   before(async () => {
-    plat = await startInProcess();
+    plat = await startInProcess({ args: [WITHOUT_NODE_LIFECYCLE] });
     k = new Kubectl(plat.kubeconfig);
     const body = nodeObject('edge-1', { labels: { 'platform/hostname': 'edge-1', 'node-role.platform/worker': '' } });
     body.status.addresses.push({ type: 'ExternalIP', address: '203.0.113.7' });

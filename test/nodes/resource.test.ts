@@ -5,14 +5,14 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startInProcess, type RunningPlat } from '../helpers/plat.js';
 import { Kubectl } from '../helpers/kubectl.js';
-import { nodeObject, nodePath, NODES } from './support.js';
+import { nodeObject, nodePath, NODES, WITHOUT_NODE_LIFECYCLE } from './support.js';
 
 const TABLE = { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' };
 const SMP = 'application/strategic-merge-patch+json';
 
 describe('core/v1 nodes', () => {
   let plat: RunningPlat;
-  before(async () => { plat = await startInProcess(); });
+  before(async () => { plat = await startInProcess({ args: [WITHOUT_NODE_LIFECYCLE] }); });
   after(async () => { await plat?.stop(); });
 
   it('is in discovery: cluster-scoped, short name no, with nodes/status', async () => {

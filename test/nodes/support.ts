@@ -3,6 +3,12 @@ import assert from 'node:assert/strict';
 import type { Response } from '../helpers/plat.js';
 
 export const NODES = '/api/v1/nodes';
+/**
+ * For tests of the Node API itself, which write Nodes and compare them exactly: without the node
+ * lifecycle controller, whose taints, beta labels and status writes (and the 409s they cause
+ * to a write from an older read) would race them.
+ */
+export const WITHOUT_NODE_LIFECYCLE = '--controllers=-node-lifecycle-controller,*';
 export const nodePath = (name: string, sub?: string): string => `${NODES}/${name}${sub ? `/${sub}` : ''}`;
 export const LEASES = '/apis/coordination.platform/v1/namespaces/plat-node-lease/leases';
 

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startInProcess, type RunningPlat } from '../helpers/plat.js';
 import { nodeStrategy } from '../../plugins/nodes/strategy.js';
-import { assertInvalid, nodeObject, nodePath, NODES } from './support.js';
+import { assertInvalid, nodeObject, nodePath, NODES, WITHOUT_NODE_LIFECYCLE } from './support.js';
 
 const SUBDOMAIN = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
 const NAME_PART = "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
@@ -64,7 +64,7 @@ const createCases: CreateCase[] = [
 
 describe('Node validation', () => {
   let plat: RunningPlat;
-  before(async () => { plat = await startInProcess(); });
+  before(async () => { plat = await startInProcess({ args: [WITHOUT_NODE_LIFECYCLE] }); });
   after(async () => { await plat?.stop(); });
 
   for (const c of createCases) {
