@@ -19,8 +19,9 @@
 // Decisions the Storage interface leaves to the engine:
 // - watch errors (Compacted, Closed) surface on the iterator's first next(), never from watch();
 //   watch() itself throws only RangeError/TypeError for bad arguments.
-// - a live watcher more than `watchBufferLimit` (default 10000) events behind is terminated: its
-//   next next() rejects with StorageError 'Unresponsive' (see log-watch.ts).
+// - a live watcher more than `watchBufferLimit` (default 10000) events, or `watchBufferBytes`
+//   (default 64 MiB of the events' JSON), behind is terminated: its next next() rejects with
+//   StorageError 'Unresponsive' (see log-watch.ts).
 // - compact(r) with r above the current revision fails with FutureRevision (as etcd does); r at or
 //   below the compacted revision is a no-op, so the compacted revision never goes backwards.
 // - list({ revision }) serves any revision >= the compacted one: compacting at r removes the log
@@ -49,6 +50,8 @@ export interface LmdbStorageOptions {
   mapSize?: number;
   /** Events a live watcher may have undelivered before it is terminated (default 10000). */
   watchBufferLimit?: number;
+  /** Bytes of events (their JSON text) a live watcher may have undelivered before it is terminated (default 64 MiB). */
+  watchBufferBytes?: number;
 }
 
 interface StoredObject {
@@ -74,6 +77,8 @@ const COMPACTED = 'compactedRevision';
 const DATA_FILE = 'data.mdb';
 const REPLAY_PAGE = 256;
 const DEFAULT_WATCH_BUFFER_LIMIT = 10_000;
+/** Far above a burst of small objects (10,000 CSRs are ~25 MB), far below a heap's limit. */
+const DEFAULT_WATCH_BUFFER_BYTES = 64 * 1024 * 1024;
 
 function checkKey(key: unknown, what = 'key'): asserts key is string {
   if (typeof key !== 'string') throw new TypeError(`${what} must be a string`);
@@ -169,6 +174,7 @@ class LmdbStorage implements Storage, LogSource {
     private readonly lock: DirLock,
     private readonly logger: Logger,
     private readonly watchBufferLimit: number,
+    private readonly watchBufferBytes: number,
   ) {
     this.#published = this.#counter(CURRENT);
   }
@@ -280,7 +286,7 @@ class LmdbStorage implements Storage, LogSource {
       return rev;
     });
     const written = deepFreeze(JSON.parse(text));
-    this.#publish({ type: 'ADDED', key, value: written, revision });
+    this.#publish({ type: 'ADDED', key, value: written, revision, size: text.length });
     return { key, value: written, createRevision: revision, modRevision: revision };
   }
 
@@ -300,7 +306,7 @@ class LmdbStorage implements Storage, LogSource {
     let prevValue: unknown;
     const written = deepFreeze(JSON.parse(text));
     this.#publish({
-      type: 'MODIFIED', key, value: written, revision: rev,
+      type: 'MODIFIED', key, value: written, revision: rev, size: text.length + prev.valueText.length,
       get prevValue() { return (prevValue ??= deepFreeze(JSON.parse(prev.valueText))); },
     });
     return { key, value: written, createRevision: prev.createRevision, modRevision: rev };
@@ -318,7 +324,7 @@ class LmdbStorage implements Storage, LogSource {
       return { rev, prev };
     });
     const last = deepFreeze(JSON.parse(prev.valueText));
-    this.#publish({ type: 'DELETED', key, value: last, prevValue: last, revision: rev });
+    this.#publish({ type: 'DELETED', key, value: last, prevValue: last, revision: rev, size: prev.valueText.length });
     return { key, value: last, createRevision: prev.createRevision, modRevision: rev };
   }
 
@@ -326,10 +332,10 @@ class LmdbStorage implements Storage, LogSource {
     checkKey(prefix, 'prefix');
     checkRevision(options.fromRevision, 'fromRevision');
     if (this.#closing) {
-      return new LogWatch(prefix, options.fromRevision, this, this.watchBufferLimit, this.#closedError(prefix));
+      return new LogWatch(prefix, options.fromRevision, this, this.watchBufferLimit, this.#closedError(prefix), this.watchBufferBytes);
     }
     // Registered before any log read: see log-watch.ts for why that leaves no gap.
-    const watch = new LogWatch(prefix, options.fromRevision, this, this.watchBufferLimit);
+    const watch = new LogWatch(prefix, options.fromRevision, this, this.watchBufferLimit, undefined, this.watchBufferBytes);
     this.#watchers.add(watch);
     return watch;
   }
@@ -470,6 +476,8 @@ export async function openLmdbStorage(options: LmdbStorageOptions): Promise<Stor
   const logger = options.logger ?? silentLogger;
   const watchBufferLimit = options.watchBufferLimit ?? DEFAULT_WATCH_BUFFER_LIMIT;
   if (!Number.isSafeInteger(watchBufferLimit) || watchBufferLimit < 1) throw new RangeError('watchBufferLimit must be a positive integer');
+  const watchBufferBytes = options.watchBufferBytes ?? DEFAULT_WATCH_BUFFER_BYTES;
+  if (!(watchBufferBytes > 0)) throw new RangeError('watchBufferBytes must be positive');
   warnIfDirNotPrivate(path.resolve(options.path), logger);
   const lock = acquireDirLock(options.path, logger);
   const dataFile = path.join(path.resolve(options.path), DATA_FILE);
@@ -501,7 +509,7 @@ export async function openLmdbStorage(options: LmdbStorageOptions): Promise<Stor
       root.openDB<StoredObject, string>({ name: 'objects', encoding: 'json' }),
       root.openDB<LoggedEvent, number>({ name: 'events', encoding: 'json' }),
       root.openDB<number, string>({ name: 'meta', encoding: 'json' }),
-      lock, logger, watchBufferLimit,
+      lock, logger, watchBufferLimit, watchBufferBytes,
     );
     markInitialised(dataFile, logger);
     logger.info('opened storage', {

@@ -7,7 +7,8 @@
 // pushed event is taken only when its revision is above everything seen so far.
 //
 // Memory is bounded: replay holds at most one page, and a live watcher whose consumer falls more
-// than `bufferLimit` events behind is terminated. Its next next() rejects with StorageError
+// than `bufferLimit` events, or events of more than `bufferBytes` (their `size`), behind is
+// terminated: one consumer that stops reading must not hold every later write in memory. Its next next() rejects with StorageError
 // 'Unresponsive' (the consumer resumes with a new watch from the last revision it saw; the log still
 // has the events unless they were compacted meanwhile). Writers never wait for watchers.
 import { deepFreeze } from './freeze.js';
@@ -45,6 +46,8 @@ export class LogWatch implements Watch, AsyncIterator<StorageEvent> {
   #done = false;
   #error: unknown;
   #queue: StorageEvent[] = [];
+  /** The sizes of the queued events. */
+  #queuedBytes = 0;
   readonly #waiters: Waiter[] = [];
 
   constructor(
@@ -54,6 +57,7 @@ export class LogWatch implements Watch, AsyncIterator<StorageEvent> {
     private readonly bufferLimit: number,
     /** Fails the first next() (the storage was already closed). */
     initialError?: StorageError,
+    private readonly bufferBytes = Infinity,
   ) {
     this.#cursor = fromRevision;
     if (initialError) this.#error = initialError;
@@ -80,7 +84,10 @@ export class LogWatch implements Watch, AsyncIterator<StorageEvent> {
       }
     }
     const event = this.#queue.shift();
-    if (event) return Promise.resolve({ done: false, value: event });
+    if (event) {
+      this.#queuedBytes -= event.size ?? 0;
+      return Promise.resolve({ done: false, value: event });
+    }
     return new Promise((resolve, reject) => this.#waiters.push({ resolve, reject }));
   }
 
@@ -110,11 +117,15 @@ export class LogWatch implements Watch, AsyncIterator<StorageEvent> {
       return;
     }
     this.#queue.push(event);
-    if (this.#queue.length > this.bufferLimit) {
+    this.#queuedBytes += event.size ?? 0;
+    const behind = this.#queue.length > this.bufferLimit ? `${this.bufferLimit} events`
+      : this.#queuedBytes > this.bufferBytes ? `${this.bufferBytes} bytes of events` : undefined;
+    if (behind) {
       this.#queue = [];
+      this.#queuedBytes = 0;
       this.#error = new StorageError(
         'Unresponsive', this.prefix,
-        `watch on "${this.prefix}" terminated: consumer fell more than ${this.bufferLimit} events behind; watch again from the last revision seen`,
+        `watch on "${this.prefix}" terminated: consumer fell more than ${behind} behind; watch again from the last revision seen`,
       );
       this.source.detach(this);
     }
@@ -139,6 +150,7 @@ export class LogWatch implements Watch, AsyncIterator<StorageEvent> {
     if (this.#done) return;
     this.#done = true;
     this.#queue = [];
+    this.#queuedBytes = 0;
     this.source.detach(this);
     for (const waiter of this.#waiters.splice(0)) waiter.resolve(DONE);
   }

@@ -51,6 +51,11 @@ export interface StorageEvent {
   readonly prevValue?: unknown;
   /** Revision of this write (for DELETED: the deletion's revision). */
   readonly revision: number;
+  /**
+   * About how much memory a watcher holding the event keeps alive: the length of its value's JSON
+   * text and the previous state's. Set by the engine on the events it pushes live.
+   */
+  readonly size?: number;
 }
 
 export interface Watch extends AsyncIterable<StorageEvent> {

@@ -29,7 +29,7 @@ async function withDir(fn: (dir: string) => Promise<void>): Promise<void> {
   }
 }
 
-async function withStorage(fn: (s: Storage, dir: string) => Promise<void>, opts: { watchBufferLimit?: number } = {}): Promise<void> {
+async function withStorage(fn: (s: Storage, dir: string) => Promise<void>, opts: { watchBufferLimit?: number; watchBufferBytes?: number } = {}): Promise<void> {
   await withDir(async (dir) => {
     const s = await openLmdbStorage({ path: dir, ...opts });
     try {
@@ -368,6 +368,27 @@ describe('lmdb storage: engine choices', () => {
     for await (const e of resumed) if (got.push(e.revision) === 9) break;
     assert.deepEqual(got, [3, 4, 5, 6, 8, 9, 10, 11, 12]);
   }, { watchBufferLimit: 5 }));
+
+  it('terminates a live watcher that falls more than watchBufferBytes of events behind, counting value and previous state', () => withStorage(async (s) => {
+    const big = (n: number) => ({ data: 'x'.repeat(4000), n });
+    const w = s.watch('/a/', { fromRevision: 0 });
+    const it = w[Symbol.asyncIterator]();
+    const first = it.next();
+    await s.create('/a/k', big(0));
+    assert.equal((await first).value?.revision, 1);
+    // Each update holds its value and the state before it: ~8 KB; two fit in 20,000 bytes.
+    const kv1 = await s.update('/a/k', big(1), 1);
+    const kv2 = await s.update('/a/k', big(2), kv1.modRevision);
+    assert.equal((await it.next()).value?.revision, 2, 'still healthy, and a delivered event frees its share');
+    const kv3 = await s.update('/a/k', big(3), kv2.modRevision);
+    assert.equal((await it.next()).value?.revision, 3);
+    assert.equal((await it.next()).value?.revision, 4);
+    let rev = kv3.modRevision;
+    for (let i = 4; i <= 6; i++) rev = (await s.update('/a/k', big(i), rev)).modRevision;
+    await assert.rejects(it.next(), (e: unknown) => isStorageError(e, 'Unresponsive') && /fell more than 20000 bytes of events behind/.test(e.message));
+    assert.equal((await it.next()).done, true);
+    await assert.rejects(openLmdbStorage({ path: '/nonexistent', watchBufferBytes: 0 }), /watchBufferBytes must be positive/);
+  }, { watchBufferBytes: 20_000 }));
 
   it('rejects bad arguments with TypeError and RangeError', () => withStorage(async (s) => {
     assert.throws(() => s.watch('/a/', { fromRevision: -1 }), RangeError);
