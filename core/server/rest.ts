@@ -39,6 +39,7 @@ import { checkName } from './check-name.js';
 import { validateWriteOptions } from './write-options.js';
 import { answerForm, fromWireGroup, type AnswerForm } from './wire-alias.js';
 import { finishRequest } from './finisher.js';
+import { writeContext } from './write-deadline.js';
 import { typeChecker } from './type-checkers.js';
 import { deleteListed } from '../registry/delete-collection.js';
 
@@ -74,6 +75,8 @@ export interface BodyKind {
 }
 
 const storeKinds = new WeakMap<ResourceStore, BodyKind>();
+const WRITE_VERBS: ReadonlySet<string> = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
+
 function bodyKindOf(target: ResourceStore | BodyKind): BodyKind {
   if (!('def' in target)) return target;
   let k = storeKinds.get(target);
@@ -254,7 +257,10 @@ export async function serveResource(ctx: Context, store: ResourceStore, info: Re
   const allowed = subDef ? subresourceVerbs(subDef) : verbs;
   if (!allowed.includes(info.verb)) throw noRoute(info, allowed, subDef !== undefined);
   deps.routed?.();
-  const { deadline, signal } = ctx.state as { deadline?: number; signal?: AbortSignal };
+  const requested = ctx.state as { deadline?: number; signal?: AbortSignal };
+  // A write's work has 34 s at most (requestTimeoutUpperBound); reads keep the request's deadline.
+  const bounded = WRITE_VERBS.has(info.verb) ? writeContext(requested.signal, requested.deadline) : undefined;
+  const { deadline, signal } = bounded ?? requested;
   const audit = requestAuditOf(ctx);
   const rctx = (dryRun: boolean, options?: RequestOptions): RequestContext =>
     ({ user, namespace: info.namespace, dryRun, warnings, userAgent: ctx.get('user-agent'), ...(options ? { options } : {}), ...(deadline !== undefined ? { deadline } : {}), ...(signal ? { signal } : {}), ...(audit ? { audit } : {}) });
@@ -329,6 +335,7 @@ export async function serveResource(ctx: Context, store: ResourceStore, info: Re
         throw errors.noRouteForMethod();
     }
   } finally {
+    bounded?.release();
     setWarnings(ctx, warnings, deps.logger);
   }
 }
