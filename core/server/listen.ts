@@ -11,7 +11,7 @@ import { drainer } from './drain.js';
 import { closeIdleConnections } from './idle-timeout.js';
 import { withGoServerDefaults } from './go-tls-options.js';
 import { logHandshakeErrors } from './handshake-errors.js';
-import { limitSlowHeaders, READ_HEADER_TIMEOUT_MS, tlsHandshakeTimeout } from './slow-clients.js';
+import { limitSlowHeaders, limitSlowPrefaces, READ_HEADER_TIMEOUT_MS, tlsHandshakeTimeout } from './slow-clients.js';
 import { koaCallback } from './koa-callback.js';
 import type { CertKeyPem } from './serving-pair.js';
 import type { SniCertificates } from './sni.js';
@@ -33,6 +33,8 @@ export interface ListenOptions {
   readonly idleTimeoutMs?: number;
   /** For the TLS handshake and HTTP/1.1 request headers; default READ_HEADER_TIMEOUT_MS (upstream's 32s). */
   readonly readHeaderTimeoutMs?: number;
+  /** How long an HTTP/2 connection may take to send its client preface (Go's 10 s by default; tests shorten it). */
+  readonly prefaceTimeoutMs?: number;
   /** Failed handshakes are logged here at V(5), as upstream's tlsHandshakeErrorWriter does. */
   readonly log?: Logger;
 }
@@ -117,6 +119,7 @@ export async function listen(app: Koa<any>, o: ListenOptions): Promise<RunningSe
   (server as unknown as { maxHeaderSize: number }).maxHeaderSize = MAX_HEADER_BYTES;
   closeIdleConnections(server, o.idleTimeoutMs);
   limitSlowHeaders(server, o.readHeaderTimeoutMs);
+  limitSlowPrefaces(server as http2.Http2SecureServer, o.prefaceTimeoutMs);
   const connections = drainer(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -23,6 +23,7 @@ export function limitSlowHeaders(server: http.Server | http2.Http2SecureServer, 
   s.connectionsCheckingInterval = Math.min(1_000, ms);
   const waiting = new WeakMap<object, NodeJS.Timeout>();
   server.on('secureConnection', (socket: TLSSocket) => {
+    // HTTP/2's clock is its preface (below).
     if (socket.alpnProtocol === 'h2') return;
     waiting.set(socket, setTimeout(() => socket.destroy(), ms).unref());
     socket.once('close', () => clearTimeout(waiting.get(socket)));
@@ -32,5 +33,21 @@ export function limitSlowHeaders(server: http.Server | http2.Http2SecureServer, 
     if (timer === undefined) return;
     clearTimeout(timer);
     waiting.delete(req.socket);
+  });
+}
+
+/** x/net/http2's prefaceTimeout: an HTTP/2 connection whose client preface has not come by then is closed. */
+export const PREFACE_TIMEOUT_MS = 10_000;
+
+/**
+ * The client's preface ends with its SETTINGS frame (node's 'remoteSettings'); a connection that
+ * negotiated h2 and sent nothing, or half a preface, is dropped after PREFACE_TIMEOUT_MS, as Go's
+ * server drops it, instead of waiting for the idle timeout.
+ */
+export function limitSlowPrefaces(server: http2.Http2SecureServer, ms: number = PREFACE_TIMEOUT_MS): void {
+  server.on('session', (session: http2.ServerHttp2Session) => {
+    const timer = setTimeout(() => session.destroy(), ms).unref();
+    session.once('remoteSettings', () => clearTimeout(timer));
+    session.once('close', () => clearTimeout(timer));
   });
 }

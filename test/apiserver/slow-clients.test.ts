@@ -47,7 +47,7 @@ for (const h2 of [true, false]) {
     let server: RunningServer;
     before(async () => {
       server = await listen(app, {
-        host: '127.0.0.1', port: 0, http2: h2, readHeaderTimeoutMs: READ_HEADER_MS,
+        host: '127.0.0.1', port: 0, http2: h2, readHeaderTimeoutMs: READ_HEADER_MS, prefaceTimeoutMs: READ_HEADER_MS,
         tls: { cert: serving.certificatePem, key: serving.privateKeyPem },
       });
     });
@@ -63,6 +63,39 @@ for (const h2 of [true, false]) {
         socket.destroy();
       }
     });
+
+    if (h2) {
+      it('drops an HTTP/2 connection that never sends its client preface, or only half of it (Go\'s prefaceTimeout)', async () => {
+        for (const sent of ['', 'PRI * HTTP/2.0\r\n']) {
+          const socket = tls.connect({ host: '127.0.0.1', port: server.address.port, servername: 'localhost', ca: ca.certificatePem, ALPNProtocols: ['h2'] });
+          try {
+            await once(socket, 'secureConnect');
+            assert.equal(socket.alpnProtocol, 'h2');
+            if (sent) socket.write(sent);
+            socket.resume();
+            await closedWithin(socket, `preface ${JSON.stringify(sent)}`);
+          } finally {
+            socket.destroy();
+          }
+        }
+      });
+
+      it('keeps an HTTP/2 connection whose preface came, past that limit', async () => {
+        const session = http2.connect(`https://127.0.0.1:${server.address.port}`, { ca: ca.certificatePem, servername: 'localhost' });
+        try {
+          await once(session, 'remoteSettings');
+          await new Promise((r) => setTimeout(r, READ_HEADER_MS * 3));
+          const req = session.request({ ':path': '/' });
+          req.setEncoding('utf8');
+          let body = '';
+          req.on('data', (d) => { body += d; });
+          await once(req, 'end');
+          assert.equal(body, '{"ok":true}');
+        } finally {
+          session.destroy();
+        }
+      });
+    }
 
     it('drops an HTTP/1.1 connection that finished its handshake and never sends a request', async () => {
       const socket = tls.connect({ host: '127.0.0.1', port: server.address.port, ca: ca.certificatePem, servername: 'localhost', ALPNProtocols: ['http/1.1'] });
