@@ -5,6 +5,7 @@
 // jittered --controller-start-interval after the last, and the shared informers after them (each
 // controller waits for the caches it needs). When `signal` aborts, the
 // controllers are told to stop; `RunningControllers.running` says who has not returned yet.
+import { setMaxListeners } from 'node:events';
 import type { FlagSet } from '../../core/flags/types.js';
 import type { Hooks } from '../../core/hooks.js';
 import type { RestClient } from '../../core/client/rest-client.js';
@@ -87,6 +88,10 @@ export class RunningControllers {
   /** Builds, starts and runs the controllers; resolves once all of them returned after `signal` aborted. */
   async run(o: RunControllersOptions, signal: AbortSignal): Promise<void> {
     const log = o.logger;
+    // Every request the controllers have in flight listens on it (node's http.request adds a
+    // listener per request): a few dozen across their workers is the design, not a leak, and
+    // Node's warning past ten would say leak.
+    setMaxListeners(0, signal);
     try {
       await waitForApiServer(o.client, log, signal, o.waitForApiServerMs);
     } catch (e) {
