@@ -62,6 +62,7 @@ import { withAuditId } from '../audit/audit-id.js';
 import { isLongRunning } from './request-deadline.js';
 import { auditPanics, isPanic, sendPanic } from './panic.js';
 import { closeAfterUnreadBody } from './unread-body.js';
+import { paceLargeBodies } from './paced-body.js';
 
 export interface VersionInfo {
   major: string; minor: string; gitVersion: string; gitCommit: string; gitTreeState: string;
@@ -209,6 +210,8 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
   }
   app.proxy = false;
   app.silent = true;
+  // Outermost, so it paces the answer as finally set (gzipped, Connection: close added).
+  app.use(paceLargeBodies);
   app.use(closeAfterUnreadBody);
   app.use(goRequestPath);
   app.use(headerBytesBody);

@@ -13,6 +13,7 @@ import { withGoServerDefaults } from './go-tls-options.js';
 import { logHandshakeErrors } from './handshake-errors.js';
 import { limitSlowHeaders, limitSlowPrefaces, READ_HEADER_TIMEOUT_MS, tlsHandshakeTimeout } from './slow-clients.js';
 import { koaCallback } from './koa-callback.js';
+import { PACED_CHUNK_BYTES } from './paced-body.js';
 import type { CertKeyPem } from './serving-pair.js';
 import type { SniCertificates } from './sni.js';
 import type { Changing } from '../tls/changing.js';
@@ -55,6 +56,16 @@ export const MAX_HEADER_BYTES = 1 << 20;
  */
 export const DEFAULT_MAX_STREAMS = 100;
 
+/**
+ * node's maxSessionMemory, in MB: its default 10 for the session's own state (header tables,
+ * unacknowledged frames), plus room for every stream at once to have one paced chunk of its answer
+ * queued (paced-body.ts). Past the limit node resets each new stream (ENHANCE_YOUR_CALM); with the
+ * answers paced, only a client that has more than that queued unread meets it.
+ */
+export function sessionMemoryMb(maxStreams: number): number {
+  return 10 + Math.ceil(maxStreams * PACED_CHUNK_BYTES / (1 << 20));
+}
+
 const isChanging = <T extends object>(v: T | Changing<T>): v is Changing<T> => typeof (v as Changing<T>).onChange === 'function';
 
 export async function listen(app: Koa<any>, o: ListenOptions): Promise<RunningServer> {
@@ -85,11 +96,13 @@ export async function listen(app: Koa<any>, o: ListenOptions): Promise<RunningSe
   const callback = koaCallback(app);
   // http2.createSecureServer always offers h2 in ALPN (it overwrites ALPNProtocols), so HTTP/1.1
   // only (--disable-http2-serving) takes a plain https server.
+  const maxStreams = o.maxStreamsPerConnection || DEFAULT_MAX_STREAMS;
   const server = o.http2
     ? http2.createSecureServer({
       ...common,
       allowHTTP1: true,
-      settings: { maxHeaderListSize: MAX_HEADER_BYTES, maxConcurrentStreams: o.maxStreamsPerConnection || DEFAULT_MAX_STREAMS },
+      maxSessionMemory: sessionMemoryMb(maxStreams),
+      settings: { maxHeaderListSize: MAX_HEADER_BYTES, maxConcurrentStreams: maxStreams },
     }, callback)
     : https.createServer({ ...common, ALPNProtocols: ['http/1.1'] }, callback);
   // Upstream's GetConfigForClient: a client that sends no SNI name gets the certificate mapped to

@@ -7,12 +7,15 @@
 // is logged ("post-timeout activity") and counted (apiserver_request_terminations_total, code 504). A write under way may still land, which the message allows
 // for, but one not yet begun is refused (the store checks the context, as etcd's client does). A
 // plugin that never answers (an admission tap, say) therefore costs a client a minute, not for ever.
+// The deadline also covers writing the answer (answer-deadline.ts): one not yet written by then is
+// cut, its HTTP/1.1 connection closed or its HTTP/2 stream reset, logged and counted the same way.
 import type Koa from 'koa';
 import { errors } from '../api/errors.js';
 import { goJsonEncode } from '../api/go-json-marshal.js';
 import { parseDuration } from '../flags/duration.js';
 import type { Logger } from '../log.js';
 import type { TerminationMetrics } from '../metrics/apiserver-inflight.js';
+import { abortAnswer, untilWritten } from './answer-deadline.js';
 import { logPostTimeoutActivity } from './post-timeout.js';
 import type { RequestInfo } from './request-info.js';
 import { recordTermination } from './request-metrics.js';
@@ -49,7 +52,8 @@ const ENDED = Symbol('request context ended');
  * allotted, but may still be processing the request".
  */
 function answerTimeout(ctx: Koa.Context): void {
-  if (ctx.headerSent) return;
+  // Headers already out: the rest cannot become a 504 (upstream's ErrAbortHandler).
+  if (ctx.headerSent) return abortAnswer(ctx);
   ctx.status = 504;
   ctx.type = 'text/plain; charset=utf-8';
   // An HTTP/1.1 body still arriving was given up (readBody): the rest of it would be read as the
@@ -76,13 +80,28 @@ export function requestDeadline(maximumMs: number, log: Logger, terminations?: T
     // The store makes no write once it has ended (core/registry/store.ts); writes stop waiting (finisher.ts).
     (ctx.state as { signal?: AbortSignal }).signal = context.signal;
     const ended = new Promise<typeof ENDED>((resolve) => context.signal.addEventListener('abort', () => resolve(ENDED), { once: true }));
-    const work = next();
-    try {
-      if (await Promise.race([work, ended]) !== ENDED) return;
-      // Once the client has its 504, how the work ends is only logged.
-      logPostTimeoutActivity(log, ctx.method, ctx.path, work, performance.now());
+    const terminated = (): void => {
       // Counted whether the deadline passed or the client went away: upstream's filter sees one ended context.
       if (terminations) recordTermination(ctx as unknown as Koa.Context, ctx.state.info, ctx.state.query, terminations, 504);
+    };
+    const work = next();
+    let timedOut = false;
+    try {
+      timedOut = await Promise.race([work, ended]) === ENDED;
+    } finally {
+      // The answer, a thrown error's included, is written once this returns; the deadline covers it (answer-deadline.ts).
+      if (!timedOut) {
+        untilWritten(ctx as unknown as Koa.Context, context, () => {
+          logPostTimeoutActivity(log, ctx.method, ctx.path, Promise.resolve(), performance.now());
+          terminated();
+        });
+      }
+    }
+    if (!timedOut) return;
+    try {
+      // Once the client has its 504, how the work ends is only logged.
+      logPostTimeoutActivity(log, ctx.method, ctx.path, work, performance.now());
+      terminated();
       answerTimeout(ctx as unknown as Koa.Context);
     } finally {
       context.release();
