@@ -138,6 +138,11 @@ export function bootstrapClusterRoles(): ClusterRole[] {
       // Reading namespaces at the namespace scope means reading *this* namespace.
       rule(READ, { groups: [CORE], resources: ['namespaces'] }),
     ]), 'view'),
+    // For a server that delegates its authentication and authorization to this one (upstream's, unbound).
+    clusterRole('system:auth-delegator', [
+      rule(['create'], { groups: [AUTHENTICATION], resources: ['tokenreviews'] }),
+      rule(['create'], { groups: [AUTHORIZATION], resources: ['subjectaccessreviews'] }),
+    ]),
     clusterRole('system:service-account-issuer-discovery', [
       rule(['get'], { urls: ['/.well-known/openid-configuration', '/.well-known/openid-configuration/', '/openid/v1/jwks', '/openid/v1/jwks/'] }),
     ]),

@@ -35,6 +35,7 @@ const EXPECTED_BINDINGS: [string, string, unknown[]][] = [
 const EXPECTED_ROLES: [string, unknown[]][] = [
   ['cluster-admin', [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }, { verbs: ['*'], nonResourceURLs: ['*'] }]],
   ['system:public-info-viewer', [{ verbs: ['get'], nonResourceURLs: ['/healthz', '/livez', '/readyz', '/version', '/version/'] }]],
+  ['system:auth-delegator', [rule(['create'], ['authentication.platform'], ['tokenreviews']), rule(['create'], ['authorization.platform'], ['subjectaccessreviews'])]],
   ['system:service-account-issuer-discovery', [{ verbs: ['get'], nonResourceURLs: ['/.well-known/openid-configuration', '/.well-known/openid-configuration/', '/openid/v1/jwks', '/openid/v1/jwks/'] }]],
   ['system:node-bootstrapper', [rule(['create', 'get', 'list', 'watch'], [CERTS], ['certificatesigningrequests'])]],
   ['system:certificates.platform:certificatesigningrequests:nodeclient', [rule(['create'], [CERTS], ['certificatesigningrequests/nodeclient'])]],
