@@ -4,6 +4,7 @@
 // `request did not complete within requested timeout - context deadline exceeded` and the work's
 // later calls (an admission webhook, the storage write) are refused, as with the request's own.
 import { setMaxListeners } from 'node:events';
+import { linkedAbort } from '../client/linked-abort.js';
 import { setLongTimeout } from '../long-timeout.js';
 import { ContextError, DEADLINE_EXCEEDED } from './request-signal.js';
 
@@ -21,14 +22,12 @@ export function writeContext(parent: AbortSignal | undefined, deadline: number |
   const bound = now + REQUEST_TIMEOUT_UPPER_BOUND_MS;
   // Writes plat makes itself have no context; a request whose deadline comes first keeps its own.
   if (!parent || (deadline !== undefined && deadline <= bound)) return { signal: parent, deadline, release: () => {} };
-  const c = new AbortController();
+  const link = linkedAbort(parent);
   // As the request's: a write's parallel webhook calls each listen on it.
-  setMaxListeners(0, c.signal);
-  const onParent = () => c.abort(parent.reason);
-  if (parent.aborted) c.abort(parent.reason); else parent.addEventListener('abort', onParent, { once: true });
-  const cancel = setLongTimeout(() => c.abort(new ContextError(DEADLINE_EXCEEDED)), REQUEST_TIMEOUT_UPPER_BOUND_MS);
+  setMaxListeners(0, link.signal);
+  const cancel = setLongTimeout(() => link.abort(new ContextError(DEADLINE_EXCEEDED)), REQUEST_TIMEOUT_UPPER_BOUND_MS);
   return {
-    signal: c.signal, deadline: bound,
-    release: () => { cancel(); parent.removeEventListener('abort', onParent); },
+    signal: link.signal, deadline: bound,
+    release: () => { cancel(); link.unlink(); },
   };
 }

@@ -7,10 +7,10 @@
 import type { ControllerContext, Runnable } from '../../core/lifecycle.js';
 import type { ApiObject } from '../../core/api/meta.js';
 import type { Namespace } from '../../core/api/namespace.js';
-import { whenAborted } from '../../core/abort-wait.js';
 import { goClientErrorText } from '../../core/client/go-url-error.js';
 import { isApiError, type ResourceRef } from '../../core/client/rest-client.js';
 import { defaultControllerRateLimiter } from '../../core/controller/rate-limiters.js';
+import { runWorkers } from '../../core/controller/workers.js';
 import { WorkQueue } from '../../core/controller/workqueue.js';
 
 export const NAMESPACES: ResourceRef = { group: '', version: 'v1', plural: 'namespaces', kind: 'Namespace' };
@@ -42,8 +42,17 @@ export function serviceAccountsController(ctx: ControllerContext, controllerName
   namespaces.addHandlers({ add: (ns) => queue.add(ns.metadata.name ?? ''), update: (_old, ns) => queue.add(ns.metadata.name ?? '') });
   serviceAccounts.addHandlers({ delete: (sa) => queue.add(sa.metadata.namespace ?? '') });
 
-  /** syncNamespace. */
+  /** syncNamespace, which logs how long it took however it ended (its defer). */
   async function sync(name: string, signal: AbortSignal): Promise<void> {
+    const started = performance.now();
+    try {
+      await ensure(name, signal);
+    } finally {
+      log.v(4).info('Finished syncing namespace', { namespace: name, duration: `${((performance.now() - started) / 1000).toFixed(6)}s` });
+    }
+  }
+
+  async function ensure(name: string, signal: AbortSignal): Promise<void> {
     const ns = namespaces.get(name);
     // Only an Active namespace gets anything: a Terminating one is being emptied.
     if (!ns || ns.status?.phase !== 'Active') return;
@@ -63,35 +72,17 @@ export function serviceAccountsController(ctx: ControllerContext, controllerName
     if (failures.length > 1) throw new Error(`[${failures.join(', ')}]`);
   }
 
-  async function worker(signal: AbortSignal): Promise<void> {
-    for (;;) {
-      const key = await queue.get();
-      if (key === undefined) return;
-      const started = performance.now();
-      try {
-        await sync(key, signal);
-        queue.forget(key);
-      } catch (e) {
-        queue.addRateLimited(key);
-        if (signal.aborted) log.v(4).info(`sync ${key} abandoned: the controller is stopping`, { namespace: key, err: (e as Error).message });
-        else log.error('Unhandled Error', { err: `${key} failed with : ${(e as Error).message}` });
-      } finally {
-        log.v(4).info('Finished syncing namespace', { namespace: key, duration: `${((performance.now() - started) / 1000).toFixed(6)}s` });
-        queue.done(key);
-      }
-    }
-  }
-
   return {
     queue,
     async run(signal: AbortSignal): Promise<void> {
       log.info('Starting controller', { controller: controllerName });
       await Promise.all([namespaces.waitForSync(signal), serviceAccounts.waitForSync(signal)]);
       if (!signal.aborted) {
-        const running = Array.from({ length: Math.max(1, o.workers) }, () => worker(signal));
-        await whenAborted(signal);
-        await queue.shutDown();
-        await Promise.all(running);
+        await runWorkers({
+          name: controllerName, queue, workers: o.workers, logger: log,
+          sync: (key) => sync(key, signal),
+          failure: (key, error) => `${key} failed with : ${error}`,
+        }, signal);
       }
       log.info('Shutting down controller', { controller: controllerName });
     },
