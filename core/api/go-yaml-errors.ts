@@ -27,11 +27,11 @@ function lineCounter(text: string): (offset: number) => number {
   };
 }
 
-const lineOf = (text: string, offset: number): number => lineCounter(text)(offset);
+export const lineOf = (text: string, offset: number): number => lineCounter(text)(offset);
 
 const shape = (line: number, words: string): string => (line > 0 ? `yaml: line ${line}: ${words}` : `yaml: ${words}`);
 /** A scanner error on 0-based line `line0`; on line 0 the context mark (there on line 0 too) is printed, which is nothing. */
-const scannerError = (line0: number, words: string): string => shape(line0 > 0 ? line0 + 1 : 0, words);
+export const scannerError = (line0: number, words: string): string => shape(line0 > 0 ? line0 + 1 : 0, words);
 
 /** yaml_parser_fetch_stream_end: the stream end sits at the start of the line after the last character. */
 const streamEndLine = (text: string): number => lineOf(text, text.length) + (text.length > 0 && !text.endsWith('\n') ? 1 : 0);
@@ -58,7 +58,7 @@ function tabIndent(text: string, at: number): string {
 }
 
 /** The yaml package lexer's tokens with their source offsets (its own markers take no source). */
-function* lexed(text: string): Generator<{ tok: string; type: ReturnType<typeof CST.tokenType>; offset: number }> {
+export function* lexed(text: string): Generator<{ tok: string; type: ReturnType<typeof CST.tokenType>; offset: number }> {
   let offset = 0;
   for (const tok of new (yaml().Lexer)().lex(text)) {
     yield { tok, type: yaml().CST.tokenType(tok), offset };

@@ -8,6 +8,7 @@ import { interpretError } from '../api/go-decode-errors.js';
 import { goJsonSyntaxError, MAX_NESTING_DEPTH } from '../api/go-json-syntax.js';
 import { GO_YAML } from '../api/go-yaml.js';
 import { goYamlSyntaxError, type YamlPackageError } from '../api/go-yaml-errors.js';
+import { GO_YAML_MAX_DEPTH, jsonDepthError, nestingBytes, yamlDepthError } from '../api/go-yaml-depth.js';
 
 export const MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
 
@@ -94,17 +95,24 @@ export class BodySyntaxError extends Error {
 export function parseDocument(body: Buffer, type: string): { value: unknown; json?: string } {
   if (isYamlMediaType(type)) {
     const done = parsedOffThread(body);
-    if (done?.syntaxError !== undefined) throw new BodySyntaxError(done.syntaxError, true);
+    if (done?.syntaxError !== undefined) throw new BodySyntaxError(done.syntaxError, done.yaml);
     if (done) return { value: done.value };
   }
   const text = body.toString('utf8');
   if (isYamlMediaType(type)) {
+    // Deep nesting is looked for only where there are enough bytes to open that many levels.
+    const mayBeTooDeep = nestingBytes(body, GO_YAML_MAX_DEPTH) > GO_YAML_MAX_DEPTH;
+    const tooDeep = mayBeTooDeep ? yamlDepthError(text) : undefined;
+    if (tooDeep) throw new BodySyntaxError(tooDeep, true);
+    let value: unknown;
     try {
-      const value: unknown = yaml().parse(text, { ...GO_YAML, uniqueKeys: false, intAsBigInt: false });
-      return { value };
+      value = yaml().parse(text, { ...GO_YAML, uniqueKeys: false, intAsBigInt: false });
     } catch (e) {
       throw new BodySyntaxError(yamlError(e as Error, text), true);
     }
+    const tooDeepForJson = mayBeTooDeep ? jsonDepthError(value) : undefined;
+    if (tooDeepForJson) throw new BodySyntaxError(tooDeepForJson, false);
+    return { value };
   }
   // Nesting deeper than Go's limit needs more bytes than the limit; smaller bodies skip the scan.
   const refused = body.length > MAX_NESTING_DEPTH ? goJsonSyntaxError(body) : undefined;

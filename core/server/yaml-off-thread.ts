@@ -8,6 +8,8 @@
 // The parse is done once the body has been read; parseDocument and yamlDuplicateKeys then take the
 // answer kept for that Buffer instead of parsing it again.
 import { Worker } from 'node:worker_threads';
+import { nestingBytes } from '../api/go-yaml-depth.js';
+import { unflatten } from './flat-value.js';
 
 /** The media types whose bodies are YAML (JSON being YAML too). */
 export const isYamlMediaType = (type: string): boolean => type === 'application/yaml' || type === 'application/apply-patch+yaml';
@@ -15,11 +17,26 @@ export const isYamlMediaType = (type: string): boolean => type === 'application/
 /** Bodies up to this size parse inline: at worst ~80 ms, less than a worker's round trip costs. */
 export const INLINE_YAML_BYTES = 8 * 1024;
 
+/**
+ * Small bodies that could nest deeper than this go to the worker too: the yaml package recurses
+ * per level and the event loop's stack ends near 1,000 levels.
+ */
+const INLINE_YAML_NESTING = 256;
+/**
+ * The worker's stack: go-yaml reads 10,000 flow levels inside 10,000 block levels, and the yaml
+ * package needs ~1.5 KB of stack a level (16 MB parsed 20,000 levels of either kind).
+ */
+const WORKER_STACK_MB = 64;
+
 export interface YamlJob { readonly body: Uint8Array; readonly type: string }
 /** `duplicates`: yamlDuplicateKeys' answer, for an apply patch or a YAML object (the bodies it is asked of). */
 export type YamlParsed =
   | { readonly value: unknown; readonly duplicates: string[]; readonly syntaxError?: undefined }
-  | { readonly syntaxError: string };
+  /** `yaml`: go-yaml's error, not encoding/json's (BodySyntaxError.yaml). */
+  | { readonly syntaxError: string; readonly yaml: boolean };
+
+/** What the worker posts: a deep value goes flat (flat-value.ts). */
+export type YamlAnswer = YamlParsed | { readonly flat: unknown[]; readonly duplicates: string[] };
 
 const parsed = new WeakMap<Buffer, YamlParsed>();
 
@@ -60,9 +77,11 @@ class YamlWorker {
 
   #spawned(): Worker {
     if (this.#worker) return this.#worker;
-    const w = new Worker(WORKER_URL);
+    const w = new Worker(WORKER_URL, { resourceLimits: { stackSizeMb: WORKER_STACK_MB } });
     // A worker ended by #abort still reports its exit, when another may already run the next body.
-    w.on('message', (answer: YamlParsed) => this.#settle(w, false, (p) => p.resolve(answer)));
+    w.on('message', (answer: YamlAnswer) => this.#settle(w, false, (p) => p.resolve('flat' in answer ? { value: unflatten(answer.flat), duplicates: answer.duplicates } : answer)));
+    // Not expected (deep answers come flat), but an answer that cannot be read must not leave its request waiting.
+    w.on('messageerror', (e) => this.#settle(w, false, (p) => p.reject(e)));
     // A worker that fails (out of memory, say) fails its body: the next one gets a new worker.
     w.on('error', (e) => this.#settle(w, true, (p) => p.reject(e)));
     w.on('exit', (code) => this.#settle(w, true, (p) => p.reject(new Error(`YAML worker exited with code ${code}`))));
@@ -106,7 +125,8 @@ let worker: YamlWorker | undefined;
  * keeping the answer for parseDocument and yamlDuplicateKeys. Other bodies are left alone.
  */
 export async function parseYamlOffThread(body: Buffer, type: string, signal?: AbortSignal): Promise<void> {
-  if (body.length <= INLINE_YAML_BYTES || !isYamlMediaType(type) || parsed.has(body)) return;
+  if (!isYamlMediaType(type) || parsed.has(body)) return;
+  if (body.length <= INLINE_YAML_BYTES && nestingBytes(body, INLINE_YAML_NESTING) <= INLINE_YAML_NESTING) return;
   worker ??= new YamlWorker();
   parsed.set(body, await worker.parse({ body, type }, signal));
 }
