@@ -5,6 +5,7 @@
 // registry reports client-go's workqueue metrics (core/metrics/workqueue.ts) at the same points.
 import { queueMetrics, type QueueMetrics } from '../metrics/workqueue.js';
 import type { MetricsRegistry } from '../metrics/registry.js';
+import { setLongTimeout } from '../long-timeout.js';
 import type { RateLimiter } from './rate-limiters.js';
 
 export interface WorkQueueOptions {
@@ -25,7 +26,7 @@ export class WorkQueue<K> {
   readonly #processing = new Set<K>();
   readonly #waiters: ((k: K | undefined) => void)[] = [];
   /** Items waiting for a delayed add: when they are due and the timer that adds them. */
-  readonly #delayed = new Map<K, { readyAt: number; timer: NodeJS.Timeout }>();
+  readonly #delayed = new Map<K, { readyAt: number; cancel: () => void }>();
   #shuttingDown = false;
   /** Whoever waits in shutDown() for the items in flight to be done. */
   readonly #drained: (() => void)[] = [];
@@ -74,9 +75,10 @@ export class WorkQueue<K> {
     const readyAt = this.#now() + delayMs;
     const waiting = this.#delayed.get(item);
     if (waiting && waiting.readyAt <= readyAt) return;
-    if (waiting) clearTimeout(waiting.timer);
-    const timer = setTimeout(() => { this.#delayed.delete(item); this.add(item); }, delayMs);
-    this.#delayed.set(item, { readyAt, timer });
+    waiting?.cancel();
+    // A bootstrap token's expiry can be months away, past what one Node timer holds.
+    const cancel = setLongTimeout(() => { this.#delayed.delete(item); this.add(item); }, delayMs);
+    this.#delayed.set(item, { readyAt, cancel });
   }
 
   addRateLimited(item: K): void { this.addAfter(item, this.limiter.when(item)); }
@@ -130,7 +132,7 @@ export class WorkQueue<K> {
   shutDown(): Promise<void> {
     this.#shuttingDown = true;
     this.#metrics?.close();
-    for (const { timer } of this.#delayed.values()) clearTimeout(timer);
+    for (const { cancel } of this.#delayed.values()) cancel();
     this.#delayed.clear();
     for (const w of this.#waiters.splice(0)) w(undefined);
     if (this.#processing.size === 0) return Promise.resolve();

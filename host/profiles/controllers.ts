@@ -9,5 +9,6 @@ import { NamespaceController } from '../../plugins/namespace/index.js';
 import { NodeLifecycleController } from '../../plugins/nodelifecycle-controller/index.js';
 import { ServiceAccountController } from '../../plugins/serviceaccount-controller/index.js';
 import { ClusterRoleAggregationController } from '../../plugins/clusterrole-aggregation/index.js';
+import { TokenCleanerController } from '../../plugins/tokencleaner/index.js';
 
-export const controllerManagerPlugins: readonly Plugin[] = [CsrSigningController, ClusterSigner, CsrApprovingController, CsrCleanerController, NamespaceController, ServiceAccountController, ClusterRoleAggregationController, NodeLifecycleController];
+export const controllerManagerPlugins: readonly Plugin[] = [CsrSigningController, ClusterSigner, CsrApprovingController, CsrCleanerController, NamespaceController, ServiceAccountController, ClusterRoleAggregationController, NodeLifecycleController, TokenCleanerController];

@@ -8,7 +8,7 @@
 // included, learns only what upstream's bearer token authenticator says of any token no one
 // accepts, `invalid bearer token`: not whether the token id exists.
 import { timingSafeEqual } from 'node:crypto';
-import { GoTimeError, parseGoTime, RFC3339 } from '../../core/api/go-time.js';
+import { BOOTSTRAP_TOKEN_NAMESPACE, BOOTSTRAP_TOKEN_SECRET_TYPE, bootstrapSecretData, type BootstrapSecretLike, bootstrapTokenExpiration } from '../../core/bootstrap-token.js';
 import { goQuote } from '../../core/go-quote.js';
 import { requestToken } from '../../core/authn/bearer.js';
 import { rejectToken, tokenAuthenticationEnabled } from '../../core/authn/token-authentication.js';
@@ -18,18 +18,11 @@ import type { Host } from '../../core/host.js';
 import type { Plugin } from '../../core/plugin.js';
 import { servedStore } from '../../core/registry/stores.js';
 
-/** Bootstrap token Secrets live here (kube-system upstream). */
-const SYSTEM_NAMESPACE = 'plat-system';
-
 const PLUGIN_NAME = 'BootstrapTokenAuthenticator';
 export const ENABLE_BOOTSTRAP_TOKEN_AUTH_FLAG = 'enable-bootstrap-token-auth';
-export const BOOTSTRAP_TOKEN_SECRET_TYPE = 'bootstrap.platform/token';
 export const BOOTSTRAPPERS_GROUP = 'system:bootstrappers';
 const TOKEN = /^([a-z0-9]{6})\.([a-z0-9]{16})$/;
 const EXTRA_GROUP = /^system:bootstrappers:[a-z0-9:-]{0,255}[a-z0-9]$/;
-
-const decode = (data: Record<string, string>, key: string): string | undefined =>
-  typeof data[key] === 'string' ? Buffer.from(data[key], 'base64').toString('utf8') : undefined;
 
 function equalConstantTime(a: string, b: string): boolean {
   const x = Buffer.from(a); const y = Buffer.from(b);
@@ -43,34 +36,24 @@ function equalConstantTime(a: string, b: string): boolean {
 export function checkBootstrapSecret(secret: Record<string, unknown> | undefined, id: string, tokenSecret: string, now: Date): UserInfo | string {
   const name = `bootstrap-token-${id}`;
   if (!secret) return `No secret of name ${name} to match bootstrap bearer token`;
-  const tokenError = (what: string) => `Bootstrap secret ${SYSTEM_NAMESPACE}/${name} matching bearer token ${what}`;
+  const tokenError = (what: string) => `Bootstrap secret ${BOOTSTRAP_TOKEN_NAMESPACE}/${name} matching bearer token ${what}`;
   const meta = (secret['metadata'] ?? {}) as { deletionTimestamp?: string };
   if (meta.deletionTimestamp) return tokenError('is deleted and awaiting removal');
   const data = secret['data'] as Record<string, string> | undefined;
+  const decode = (key: string) => bootstrapSecretData({ data }, key);
   if (secret['type'] !== BOOTSTRAP_TOKEN_SECRET_TYPE || !data || Object.keys(data).length === 0) {
     return tokenError(`has invalid type, expected ${BOOTSTRAP_TOKEN_SECRET_TYPE}.`);
   }
   // Upstream adds "expected <the presented secret>": a token never reaches plat's log.
-  if (!equalConstantTime(decode(data, 'token-secret') ?? '', tokenSecret)) return tokenError('has invalid value for key token-secret.');
-  if (decode(data, 'token-id') !== id) return tokenError(`has invalid value for key token-id, expected ${id}.`);
-  // cluster-bootstrap's GetExpiration: empty is no expiry; anything but Go's time.RFC3339 is
-  // expired (Date.parse would take a bare date, a zoneless local time or an RFC 1123 date).
-  const expiration = decode(data, 'expiration') ?? '';
-  if (expiration !== '') {
-    let expires: number;
-    try {
-      const t = parseGoTime(expiration, RFC3339);
-      expires = t.seconds * 1000 + t.nanos / 1e6;
-    } catch (err) {
-      if (!(err instanceof GoTimeError)) throw err;
-      return `Unparseable expiration time (${expiration}) in ${SYSTEM_NAMESPACE}/${name} Secret: ${err.message}. Treating as expired.`;
-    }
-    if (expires <= now.getTime()) return `Expired bootstrap token in ${SYSTEM_NAMESPACE}/${name} Secret: ${expiration}`;
-  }
-  if (decode(data, 'usage-bootstrap-authentication') !== 'true') return tokenError('not marked usage-bootstrap-authentication=true.');
+  if (!equalConstantTime(decode('token-secret') ?? '', tokenSecret)) return tokenError('has invalid value for key token-secret.');
+  if (decode('token-id') !== id) return tokenError(`has invalid value for key token-id, expected ${id}.`);
+  // cluster-bootstrap's GetExpiration, which the token cleaner reads too.
+  const expiration = bootstrapTokenExpiration(secret as BootstrapSecretLike, now);
+  if (expiration.expired) return expiration.message;
+  if (decode('usage-bootstrap-authentication') !== 'true') return tokenError('not marked usage-bootstrap-authentication=true.');
   // GetGroups: every comma-separated piece must be a valid group name as it is, spaces and
   // empty pieces included; only an empty value means no extra groups.
-  const extraGroups = decode(data, 'auth-extra-groups') ?? '';
+  const extraGroups = decode('auth-extra-groups') ?? '';
   const extras = extraGroups === '' ? [] : extraGroups.split(',');
   const bad = extras.find((g) => !EXTRA_GROUP.test(g));
   if (bad !== undefined) {
@@ -105,7 +88,7 @@ export const BootstrapTokenAuthenticator: Plugin = {
           const secrets = servedStore(host, '', 'v1', 'secrets');
           // Upstream's lister failing otherwise than NotFound is its error.
           if (!secrets) { rejectToken(req, 'secrets are not served'); return undefined; }
-          const kv = await secrets.storage.get(secrets.keyFor(SYSTEM_NAMESPACE, `bootstrap-token-${id}`));
+          const kv = await secrets.storage.get(secrets.keyFor(BOOTSTRAP_TOKEN_NAMESPACE, `bootstrap-token-${id}`));
           const result = checkBootstrapSecret(kv?.value as Record<string, unknown> | undefined, id, tokenSecret, new Date());
           if (typeof result === 'string') {
             // Upstream returns no error, and its bearer token authenticator then refuses the token

@@ -83,6 +83,8 @@ const NAMESPACE_CONTROLLER = 'system:controller:namespace-controller';
 const SERVICE_ACCOUNT_CONTROLLER = 'system:controller:service-account-controller';
 const CLUSTERROLE_AGGREGATION_CONTROLLER = 'system:controller:clusterrole-aggregation-controller';
 const NODE_CONTROLLER = 'system:controller:node-controller';
+/** A Role in plat-system, as upstream's in kube-system. */
+const TOKEN_CLEANER = 'system:controller:token-cleaner';
 /** The user (a client certificate's CN) the controller manager runs as, with upstream's name. */
 export const CONTROLLER_MANAGER_USER = 'system:kube-controller-manager';
 /** The controller manager's default --leader-elect-resource-name. */
@@ -242,19 +244,28 @@ export function bootstrapClusterRoleBindings(): ClusterRoleBinding[] {
   ];
 }
 
+const role = (name: string, rules: PolicyRule[]): Role =>
+  ({ apiVersion: `${RBAC_GROUP}/v1`, kind: 'Role', metadata: defaultsMeta(name, SYSTEM_NAMESPACE), rules });
+
+const roleBinding = (name: string, role: string, subjects: Subject[]): RoleBinding => ({
+  apiVersion: `${RBAC_GROUP}/v1`, kind: 'RoleBinding', metadata: defaultsMeta(name, SYSTEM_NAMESPACE),
+  roleRef: { apiGroup: RBAC_GROUP, kind: 'Role', name: role },
+  subjects,
+});
+
 /** Upstream's kube-system roles that plat needs, in plat-system. */
 export function bootstrapNamespaceRoles(): Role[] {
-  return [{
-    apiVersion: `${RBAC_GROUP}/v1`, kind: 'Role', metadata: defaultsMeta(AUTHENTICATION_READER, SYSTEM_NAMESPACE),
+  return [
     // The controller manager's endpoint looks its client CA and request-header settings up here.
-    rules: [rule(['get', 'list', 'watch'], { groups: [CORE], resources: ['configmaps'], names: ['extension-apiserver-authentication'] })],
-  }];
+    role(AUTHENTICATION_READER, [rule(['get', 'list', 'watch'], { groups: [CORE], resources: ['configmaps'], names: ['extension-apiserver-authentication'] })]),
+    // Bootstrap tokens live in plat-system only: the token cleaner may delete no Secret elsewhere.
+    role(TOKEN_CLEANER, [rule(['get', 'list', 'watch', 'delete'], { groups: [CORE], resources: ['secrets'] }), eventsRule()]),
+  ];
 }
 
 export function bootstrapNamespaceRoleBindings(): RoleBinding[] {
-  return [{
-    apiVersion: `${RBAC_GROUP}/v1`, kind: 'RoleBinding', metadata: defaultsMeta(`system::${AUTHENTICATION_READER}`, SYSTEM_NAMESPACE),
-    roleRef: { apiGroup: RBAC_GROUP, kind: 'Role', name: AUTHENTICATION_READER },
-    subjects: [user(CONTROLLER_MANAGER_USER)],
-  }];
+  return [
+    roleBinding(`system::${AUTHENTICATION_READER}`, AUTHENTICATION_READER, [user(CONTROLLER_MANAGER_USER)]),
+    roleBinding(TOKEN_CLEANER, TOKEN_CLEANER, [serviceAccount(SYSTEM_NAMESPACE, 'token-cleaner')]),
+  ];
 }

@@ -90,6 +90,8 @@ describe('controller manager flag catalogue', () => {
     // Upstream's Float32Var flags print float32; its Float64Var ones `float`, as pflag shortens float64.
     for (const f of ['plat-api-qps', 'node-eviction-rate', 'secondary-node-eviction-rate', 'unhealthy-zone-threshold']) assert.match(r.stdout, new RegExp(`--${f} float32 `), f);
     assert.match(r.stdout, /--horizontal-pod-autoscaler-tolerance float /);
+    // --controllers names the controllers, upstream's tokencleaner among the disabled-by-default ones, as its help does.
+    assert.match(r.stdout, /\n\s+All controllers:\n\s+certificatesigningrequest-approving-controller, .*, token-cleaner-controller\n\s+Disabled-by-default controllers: token-cleaner-controller \(default \[\*\]\)\n/);
     // --config names every part it reads (KubeCloudShared.UseServiceAccountCredentials included).
     // (Wrapped however wide the section's longest flag, --feature-gates colonSeparatedMultimapStringString, makes it.)
     assert.match(r.stdout, /--config string\s+A\s+PlatControllerManagerConfiguration\s+file\s+\(YAML or JSON\); its Generic,\s+KubeCloudShared\s+and\s+CSRSigningController parts/);

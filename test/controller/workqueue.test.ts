@@ -117,6 +117,31 @@ describe('WorkQueue', () => {
     }
   });
 
+  // A bootstrap token re-queued for its expiry months away: one Node timer holds about 24.8 days, and
+  // a longer delay given to it fires after 1 ms, so the token cleaner would spin on the token.
+  it('a delay longer than one Node timer holds waits it out', async () => {
+    const DAYS_60 = 60 * 86_400_000;
+    const real = new WorkQueue<string>(noDelay());
+    real.addAfter('x', DAYS_60);
+    await new Promise((r) => setTimeout(r, 20));
+    assert.equal(real.length, 0, 'not added at once');
+    await real.shutDown();
+    mock.timers.enable({ apis: ['setTimeout'] });
+    try {
+      const q = new WorkQueue<string>(noDelay(), { monotonicNow: () => 0 });
+      q.addAfter('x', DAYS_60);
+      // A day at a time: the mock runs no timer armed within one tick, and the next step is armed
+      // at the end of the tick that ran the first, so the add may come a day late here.
+      for (let day = 0; day < 59; day++) mock.timers.tick(86_400_000);
+      assert.equal(q.length, 0);
+      for (let day = 0; day < 2; day++) mock.timers.tick(86_400_000);
+      assert.equal(q.length, 1);
+      await q.shutDown();
+    } finally {
+      mock.timers.reset();
+    }
+  });
+
   // The earlier of two delayed adds was chosen on the wall clock: stepped back an hour (NTP, an
   // operator) between a retry in 1 s and one in 5 s, the 5 s one looked an hour earlier and
   // replaced it. Upstream's delaying queue compares clock.Now()'s monotonic readings.

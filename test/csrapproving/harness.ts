@@ -22,7 +22,8 @@ export interface Harness<R extends Runnable> {
   stop(): Promise<void>;
 }
 
-export function runController<R extends Runnable = Runnable>(plat: RunningPlat, plugin: Plugin, name: string): Harness<R> {
+/** `enabledByDefault`: what the registration must say (upstream's tokencleaner, say, is off). */
+export function runController<R extends Runnable = Runnable>(plat: RunningPlat, plugin: Plugin, name: string, o: { enabledByDefault?: boolean } = {}): Harness<R> {
   const lines: string[] = [];
   const logger = createLogger({ verbosity: 4, write: (l) => lines.push(l) });
   const client = new RestClient(adminConnection(plat));
@@ -31,7 +32,10 @@ export function runController<R extends Runnable = Runnable>(plat: RunningPlat, 
   plugin.apply(host, undefined);
   const registry = new MapRegistry<(ctx: ControllerContext) => Runnable>();
   host.hooks.controllers.call(registry);
-  if (!registry.enabledByDefault(name)) throw new Error(`${name} is not registered as enabled by default`);
+  const enabledByDefault = o.enabledByDefault ?? true;
+  if (!registry.names().includes(name) || registry.enabledByDefault(name) !== enabledByDefault) {
+    throw new Error(`${name} is not registered as ${enabledByDefault ? 'enabled' : 'disabled'} by default`);
+  }
   const runnable = registry.get(name)!({ client, informers, logger, flags: new Flags(), hooks: host.hooks }) as R;
   const stop = new AbortController();
   informers.start(stop.signal);

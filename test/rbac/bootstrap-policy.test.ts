@@ -128,6 +128,14 @@ describe('RBAC bootstrap policy', () => {
     const readerBinding = (await plat!.admin.get(`${ns}/rolebindings/system::extension-apiserver-authentication-reader`)).json;
     assert.deepEqual(readerBinding.roleRef, { apiGroup: G, kind: 'Role', name: 'extension-apiserver-authentication-reader' });
     assert.deepEqual(readerBinding.subjects, [user('system:kube-controller-manager')]);
+    // upstream's namespace_policy.go: the token cleaner deletes Secrets in the bootstrap tokens' namespace only.
+    const cleaner = (await plat!.admin.get(`${ns}/roles/system:controller:token-cleaner`)).json;
+    assert.deepEqual(cleaner.rules, [rule(['delete', 'get', 'list', 'watch'], [''], ['secrets']), rule(['create', 'patch', 'update'], ['', 'events.platform'], ['events'])]);
+    assert.deepEqual(cleaner.metadata.labels, DEFAULTS_META.labels);
+    const cleanerBinding = (await plat!.admin.get(`${ns}/rolebindings/system:controller:token-cleaner`)).json;
+    assert.deepEqual(cleanerBinding.roleRef, { apiGroup: G, kind: 'Role', name: 'system:controller:token-cleaner' });
+    assert.deepEqual(cleanerBinding.subjects, [{ kind: 'ServiceAccount', name: 'token-cleaner', namespace: 'plat-system' }]);
+    assert.equal((await plat!.admin.get(`${CLUSTER_ROLES}/system:controller:token-cleaner`)).status, 404, 'a Role, not a ClusterRole');
     const controller = (await plat!.admin.get(`${CLUSTER_ROLES}/system:controller:certificate-controller`)).json;
     assert.deepEqual(controller.rules.find((x: any) => x.verbs[0] === 'sign').resourceNames,
       ['platform/apiserver-client', 'platform/apiserver-client-nodeagent', 'platform/legacy-unknown', 'platform/nodeagent-serving']);
