@@ -28,6 +28,15 @@ const sameList = <T>(a: readonly T[] | null | undefined, b: readonly T[] | null 
 const sameRule = (a: PolicyRule, b: PolicyRule): boolean => RULE_FIELDS.every((f) => sameList(a[f], b[f], (x, y) => x === y));
 
 /**
+ * The same rules in any order (each list holds a rule once). Upstream compares in order, so two
+ * roles that aggregate each other can rewrite each other's order for ever when their syncs run
+ * together, each from the other's last order: with five workers on one cache that happened at
+ * every sync (20 writes a second). A role that already holds every rule is left as it is.
+ */
+const sameRules = (a: readonly PolicyRule[], b: readonly PolicyRule[] | null | undefined): boolean =>
+  a.length === (b?.length ?? 0) && a.every((x) => b!.some((y) => sameRule(x, y)));
+
+/**
  * The rules `role` should have (syncClusterRole): for each selector in turn, the rules of the
  * ClusterRoles it matches, by name, but `role` itself, each rule once (ruleExists).
  */
@@ -79,7 +88,7 @@ export function clusterRoleAggregationController(ctx: ControllerContext, control
     const role = roles.get(name);
     if (!role?.aggregationRule) return;
     const rules = aggregatedRules(role, roles.list());
-    if (sameList(rules, role.rules, sameRule)) return;
+    if (sameRules(rules, role.rules)) return;
     try {
       await apply(name, rules, signal);
     } catch (e) {

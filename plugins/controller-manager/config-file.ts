@@ -1,5 +1,5 @@
-// --config: a PlatControllerManagerConfiguration file whose Generic, KubeCloudShared and
-// CSRSigningController fields set the flags of the same meaning (the table below), under the command line: a flag given
+// --config: a PlatControllerManagerConfiguration file whose Generic, KubeCloudShared,
+// CSRSigningController, NamespaceController and NodeLifecycleController fields set the flags of the same meaning (the table below), under the command line: a flag given
 // there wins over the file. A field whose flag no loaded plugin implements (the signing flags
 // without the signing plugin, --profiling, ...) is refused like the flag itself would be, so
 // nothing in the file is silently ignored. Every problem names the file and the field.
@@ -56,6 +56,14 @@ export const CONFIG_FIELDS: Readonly<Record<string, string>> = {
   'CSRSigningController.LegacyUnknownSignerConfiguration.CertFile': 'cluster-signing-legacy-unknown-cert-file',
   'CSRSigningController.LegacyUnknownSignerConfiguration.KeyFile': 'cluster-signing-legacy-unknown-key-file',
   'CSRSigningController.ClusterSigningDuration': 'cluster-signing-duration',
+  'NamespaceController.NamespaceSyncPeriod': 'namespace-sync-period',
+  'NamespaceController.ConcurrentNamespaceSyncs': 'concurrent-namespace-syncs',
+  'NodeLifecycleController.NodeEvictionRate': 'node-eviction-rate',
+  'NodeLifecycleController.SecondaryNodeEvictionRate': 'secondary-node-eviction-rate',
+  'NodeLifecycleController.NodeStartupGracePeriod': 'node-startup-grace-period',
+  'NodeLifecycleController.NodeMonitorGracePeriod': 'node-monitor-grace-period',
+  'NodeLifecycleController.LargeClusterSizeThreshold': 'large-cluster-size-threshold',
+  'NodeLifecycleController.UnhealthyZoneThreshold': 'unhealthy-zone-threshold',
 };
 
 /** Fields with no flag at all in plat. */
@@ -64,6 +72,7 @@ const NO_FLAG: Readonly<Record<string, string>> = {
   'Generic.LeaderMigration': 'leader migration is not implemented by plat',
   'KubeCloudShared.AllowUntaggedCloud': 'plat has no cloud provider',
   'KubeCloudShared.NodeSyncPeriod': 'plat has no cloud provider',
+  'NodeLifecycleController.PodEvictionTimeout': 'plat evicts no pods: it runs none',
 };
 
 /**
@@ -79,6 +88,9 @@ const ZERO_IS_UNSET: ReadonlySet<string> = new Set([
   'Generic.ClientConnection.contentType', 'Generic.ClientConnection.qps', 'Generic.ClientConnection.burst',
   'Generic.LeaderElection.leaseDuration', 'Generic.LeaderElection.renewDeadline', 'Generic.LeaderElection.retryPeriod',
   'Generic.LeaderElection.resourceLock', 'CSRSigningController.ClusterSigningDuration', 'KubeCloudShared.NodeMonitorPeriod',
+  // RecommendedDefaultNamespaceControllerConfiguration, RecommendedDefaultNodeLifecycleControllerConfiguration.
+  'NamespaceController.NamespaceSyncPeriod', 'NamespaceController.ConcurrentNamespaceSyncs',
+  'NodeLifecycleController.NodeStartupGracePeriod', 'NodeLifecycleController.NodeMonitorGracePeriod',
 ]);
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };

@@ -1,5 +1,6 @@
 // The shape of a PlatControllerManagerConfiguration (platcontrollermanager.config.platform/
-// v1alpha1) as far as plat reads it: the Generic, KubeCloudShared and CSRSigningController parts with upstream's
+// v1alpha1) as far as plat reads it: the Generic, KubeCloudShared, CSRSigningController, NamespaceController and
+// NodeLifecycleController parts with upstream's
 // field names (Go field names, except the json-tagged ClientConnection and LeaderElection
 // fields), strict (an unknown field is an error, as upstream's strict decoding). The other
 // controllers' parts are known by name only, so that using one gets "not supported" rather than
@@ -15,7 +16,7 @@ export const UNSUPPORTED_PARTS = [
   'AttachDetachController', 'DaemonSetController', 'DeploymentController', 'StatefulSetController',
   'DeprecatedController', 'EndpointController', 'EndpointSliceController', 'EndpointSliceMirroringController',
   'EphemeralVolumeController', 'GarbageCollectorController', 'HPAController', 'JobController', 'CronJobController',
-  'LegacySATokenCleaner', 'NamespaceController', 'NodeIPAMController', 'NodeLifecycleController',
+  'LegacySATokenCleaner', 'NodeIPAMController',
   'PersistentVolumeBinderController', 'PodGCController', 'ReplicaSetController', 'ReplicationController',
   'ResourceQuotaController', 'SAController', 'ServiceController', 'TTLAfterFinishedController',
   'ValidatingAdmissionPolicyStatusController', 'DeviceTaintEvictionController',
@@ -24,6 +25,7 @@ export const UNSUPPORTED_PARTS = [
 const str = { type: 'string' } as const;
 const bool = { type: 'boolean' } as const;
 const int = { type: 'integer' } as const;
+const num = { type: 'number' } as const;
 /** metav1.Duration: Go duration text ("15s"); the flag parser checks the grammar. */
 const duration = { type: 'string' } as const;
 const object = (properties: Record<string, unknown>) => ({ type: 'object', properties, additionalProperties: false });
@@ -72,6 +74,11 @@ const schema = object({
     PlatAPIServerClientSignerConfiguration: signer,
     LegacyUnknownSignerConfiguration: signer,
     ClusterSigningDuration: duration,
+  }),
+  NamespaceController: object({ NamespaceSyncPeriod: duration, ConcurrentNamespaceSyncs: int }),
+  NodeLifecycleController: object({
+    NodeEvictionRate: num, SecondaryNodeEvictionRate: num, NodeStartupGracePeriod: duration, NodeMonitorGracePeriod: duration,
+    PodEvictionTimeout: duration, LargeClusterSizeThreshold: int, UnhealthyZoneThreshold: num,
   }),
   ...Object.fromEntries(UNSUPPORTED_PARTS.map((p) => [p, { type: 'object' }])),
 });

@@ -18,7 +18,8 @@ const CONTROLLER_ALIASES = ['nodelifecycle'];
 export const NODE_CONTROLLER_CLIENT = 'node-controller';
 
 const SECTION = 'Nodes, storage, autoscaling and others';
-const nonNegative = (v: unknown): string | undefined => (typeof v === 'number' && v >= 0 ? undefined : 'must not be negative');
+// Go's ParseFloat reads NaN; a rate or threshold of NaN means nothing, and compares false with everything.
+const nonNegative = (v: unknown): string | undefined => (typeof v !== 'number' || Number.isNaN(v) ? 'must be a number' : v >= 0 ? undefined : 'must not be negative');
 // Upstream takes any value; a period of 0 or less would run the health pass in a busy loop.
 const positive = (v: unknown): string | undefined => (typeof v === 'number' && v > 0 ? undefined : 'must be greater than 0');
 
@@ -28,7 +29,7 @@ const FLAGS: readonly (FlagSpec & { readonly default: number })[] = [
     help: 'Nodes per second whose pods are deleted on failure when the zone is healthy.' },
   { name: 'secondary-node-eviction-rate', type: 'float32', default: 0.01, section: SECTION, validate: nonNegative,
     help: 'Same when the zone is unhealthy; implicitly 0 when cluster size is at or below the large-cluster threshold.' },
-  { name: 'large-cluster-size-threshold', type: 'int', typeName: 'int32', default: 50, section: SECTION,
+  { name: 'large-cluster-size-threshold', type: 'int', typeName: 'int32', default: 50, section: SECTION, validate: nonNegative,
     help: 'Node count from which the cluster counts as large (per zone if several zones).' },
   { name: 'unhealthy-zone-threshold', type: 'float32', default: 0.55, section: SECTION, validate: nonNegative,
     help: 'Fraction of not-ready nodes (minimum 3) making a zone unhealthy.' },

@@ -59,6 +59,14 @@ CSRSigningController:
   ClusterSigningDuration: 720h
   NodeAgentClientSignerConfiguration: {CertFile: /pki/nc.crt, KeyFile: /pki/nc.key}
   PlatAPIServerClientSignerConfiguration: {CertFile: /pki/ac.crt, KeyFile: /pki/ac.key}
+NamespaceController: {NamespaceSyncPeriod: 10m, ConcurrentNamespaceSyncs: 3}
+NodeLifecycleController:
+  NodeEvictionRate: 0.5
+  SecondaryNodeEvictionRate: 0.05
+  NodeStartupGracePeriod: 2m
+  NodeMonitorGracePeriod: 40s
+  LargeClusterSizeThreshold: 20
+  UnhealthyZoneThreshold: 0.7
 `);
     const flags = roleFlags();
     applyControllerManagerConfig(f, flags);
@@ -70,6 +78,9 @@ CSRSigningController:
       controllers: ['*', '-marker-a'], profiling: false, 'contention-profiling': false, 'use-service-account-credentials': true, 'cluster-signing-duration': 720 * 3_600_000,
       'cluster-signing-nodeagent-client-cert-file': '/pki/nc.crt', 'cluster-signing-nodeagent-client-key-file': '/pki/nc.key',
       'cluster-signing-plat-apiserver-client-cert-file': '/pki/ac.crt', 'cluster-signing-plat-apiserver-client-key-file': '/pki/ac.key',
+      'namespace-sync-period': 600_000, 'concurrent-namespace-syncs': 3,
+      'node-eviction-rate': 0.5, 'secondary-node-eviction-rate': Math.fround(0.05), 'node-startup-grace-period': 120_000,
+      'node-monitor-grace-period': 40_000, 'large-cluster-size-threshold': 20, 'unhealthy-zone-threshold': Math.fround(0.7),
     };
     for (const [name, value] of Object.entries(expect)) assert.deepEqual(flags.get(name), value, name);
     assert.equal(flags.get('cluster-signing-cert-file'), '', 'unset fields leave their flag alone');
@@ -101,9 +112,12 @@ CSRSigningController:
   ClientConnection: {qps: 0, burst: 0}
   LeaderElection: {leaseDuration: 0s, renewDeadline: 0h0m0s, retryPeriod: "0", resourceLock: ""}
 CSRSigningController: {ClusterSigningDuration: 0s}
+NamespaceController: {NamespaceSyncPeriod: 0s, ConcurrentNamespaceSyncs: 0}
+NodeLifecycleController: {NodeStartupGracePeriod: 0s, NodeMonitorGracePeriod: 0s}
 `);
     const fields = ['bind-address', 'min-resync-period', 'controllers', 'plat-api-qps', 'plat-api-burst', 'leader-elect-lease-duration',
-      'leader-elect-renew-deadline', 'leader-elect-retry-period', 'leader-elect-resource-lock', 'cluster-signing-duration'];
+      'leader-elect-renew-deadline', 'leader-elect-retry-period', 'leader-elect-resource-lock', 'cluster-signing-duration',
+      'namespace-sync-period', 'concurrent-namespace-syncs', 'node-startup-grace-period', 'node-monitor-grace-period'];
     const defaults = roleFlags();
     const flags = roleFlags();
     applyControllerManagerConfig(f, flags);
@@ -155,6 +169,18 @@ KubeCloudShared: {UseServiceAccountCredentials: yes}
       problems: ['Generic.ClientConnection.contentType: invalid value "text/plain" for flag "plat-api-content-type": no serializers registered for text/plain (plat\'s client takes application/vnd.platform.protobuf, application/json or application/yaml and sends JSON for each)'] },
     { name: 'another controller\'s part', text: `${HEAD}DeploymentController: {ConcurrentDeploymentSyncs: 5}\nKubeCloudShared: {}\n`,
       problems: ['DeploymentController: not supported (plat has no such controller)'] },
+    { name: 'an unknown node lifecycle field', text: `${HEAD}NodeLifecycleController:\n  PodEvictionTimeout: 5m\n  LargeClusterSizeThreshold: -3\n  UnhealthyZoneThreshold: -0.1\n  NodeMonitorGracePeriod: -1s\n  Colour: blue\n`,
+      problems: ['NodeLifecycleController.Colour: unknown field'] },
+    { name: 'the pod eviction timeout (plat runs no pods)', text: `${HEAD}NodeLifecycleController:\n  PodEvictionTimeout: 5m\n  LargeClusterSizeThreshold: -3\n  UnhealthyZoneThreshold: -0.1\n  NodeMonitorGracePeriod: -1s\n`,
+      problems: [
+        'NodeLifecycleController.PodEvictionTimeout: not supported (plat evicts no pods: it runs none)'] },
+    { name: 'a node lifecycle rate written as text', text: `${HEAD}NodeLifecycleController:\n  LargeClusterSizeThreshold: -3\n  UnhealthyZoneThreshold: -0.1\n  NodeMonitorGracePeriod: -1s\n  NodeEvictionRate: "0.1"\n`,
+      problems: ['NodeLifecycleController.NodeEvictionRate: must be a number'] },
+    { name: 'node lifecycle values out of range, as the flags would report them', text: `${HEAD}NodeLifecycleController:\n  LargeClusterSizeThreshold: -3\n  UnhealthyZoneThreshold: -0.1\n  NodeMonitorGracePeriod: -1s\n`,
+      problems: [
+        'NodeLifecycleController.LargeClusterSizeThreshold: invalid value "-3" for flag "large-cluster-size-threshold": must not be negative',
+        'NodeLifecycleController.UnhealthyZoneThreshold: invalid value "-0.1" for flag "unhealthy-zone-threshold": must not be negative',
+        'NodeLifecycleController.NodeMonitorGracePeriod: invalid value "-1s" for flag "node-monitor-grace-period": must be greater than 0'] },
     { name: 'cloud fields of KubeCloudShared', text: `${HEAD}KubeCloudShared:\n  ClusterName: prod\n  NodeSyncPeriod: 10s\n  CloudProvider: {Name: aws}\n  Colour: blue\n`,
       problems: ['KubeCloudShared.Colour: unknown field'] },
     { name: 'cloud fields of KubeCloudShared, well formed', text: `${HEAD}KubeCloudShared:\n  ClusterName: prod\n  NodeSyncPeriod: 10s\n  CloudProvider: {Name: aws}\n`,

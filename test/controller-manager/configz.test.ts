@@ -74,7 +74,10 @@ describe('controller manager /configz', () => {
       + '"CSRSigningController":{"ClusterSigningCertFile":"","ClusterSigningKeyFile":"",'
       + `"NodeAgentServingSignerConfiguration":${signer},"NodeAgentClientSignerConfiguration":${signer},`
       + `"PlatAPIServerClientSignerConfiguration":${signer},"LegacyUnknownSignerConfiguration":${signer},`
-      + '"ClusterSigningDuration":"8760h0m0s"}}}');
+      + '"ClusterSigningDuration":"8760h0m0s"},'
+      + '"NamespaceController":{"NamespaceSyncPeriod":"5m0s","ConcurrentNamespaceSyncs":10},'
+      + '"NodeLifecycleController":{"NodeEvictionRate":0.1,"SecondaryNodeEvictionRate":0.01,"NodeStartupGracePeriod":"1m0s",'
+      + '"NodeMonitorGracePeriod":"50s","LargeClusterSizeThreshold":50,"UnhealthyZoneThreshold":0.55}}}');
   });
 
   it('is decided by the authorizer: a denied caller gets the endpoint\'s 403', async () => {

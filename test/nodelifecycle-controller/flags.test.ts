@@ -20,7 +20,7 @@ describe('node lifecycle controller flags', () => {
     }
   });
 
-  it('refuses a period of 0, a negative grace period and negative rates', () => {
+  it('refuses a period of 0, a negative grace period, negative rates and thresholds, and NaN', () => {
     const cases: [string, string][] = [
       ['--node-monitor-period=0s', 'invalid argument "0s" for "--node-monitor-period" flag: must be greater than 0'],
       ['--node-monitor-grace-period=-1s', 'invalid argument "-1s" for "--node-monitor-grace-period" flag: must be greater than 0'],
@@ -28,6 +28,9 @@ describe('node lifecycle controller flags', () => {
       ['--node-eviction-rate=-0.5', 'invalid argument "-0.5" for "--node-eviction-rate" flag: must not be negative'],
       ['--secondary-node-eviction-rate=-1', 'invalid argument "-1" for "--secondary-node-eviction-rate" flag: must not be negative'],
       ['--unhealthy-zone-threshold=-0.1', 'invalid argument "-0.1" for "--unhealthy-zone-threshold" flag: must not be negative'],
+      ['--large-cluster-size-threshold=-3', 'invalid argument "-3" for "--large-cluster-size-threshold" flag: must not be negative'],
+      ['--unhealthy-zone-threshold=NaN', 'invalid argument "NaN" for "--unhealthy-zone-threshold" flag: must be a number'],
+      ['--node-eviction-rate=nan', 'invalid argument "nan" for "--node-eviction-rate" flag: must be a number'],
     ];
     for (const [arg, message] of cases) {
       const r = runPlat(['controller-manager', arg]);
