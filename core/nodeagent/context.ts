@@ -6,6 +6,7 @@ import type { RestClient } from '../client/rest-client.js';
 import type { FlagSet } from '../flags/types.js';
 import type { Hooks } from '../hooks.js';
 import type { Logger } from '../log.js';
+import type { MetricsRegistry } from '../metrics/registry.js';
 import type { NodeAgentConfiguration } from './configuration.js';
 import type { FeatureGates } from './feature-gates.js';
 import { Slot } from './slot.js';
@@ -45,6 +46,8 @@ export interface NodeAgentContext {
   readonly healthChecks: HealthCheck[];
   /** The objects `/configz` and `/pods` report: the server reads them, their owners set them. */
   readonly staticPods: Slot<readonly unknown[]>;
+  /** What `/metrics` serves (core/metrics/nodeagent.ts); subsystems register their families and record into it. */
+  readonly metrics: MetricsRegistry;
 }
 
 /**

@@ -28,6 +28,8 @@ import { followClientFiles } from './client-files.js';
 import { clientTemplate } from './serving-template.js';
 import { goTime } from '../../core/go-time-text.js';
 import { formatDuration } from '../../core/flags/duration.js';
+import { restClientMetrics } from '../../core/metrics/rest-client.js';
+import { clientCertificateMetrics } from './certificate-metrics.js';
 
 export interface ClientIdentityOptions {
   readonly version: string;
@@ -76,7 +78,9 @@ export async function runClientIdentity(ctx: NodeAgentContext, o: ClientIdentity
     ...(clientConfig.clientCertFile && clientConfig.clientKeyFile ? { certFile: clientConfig.clientCertFile, keyFile: clientConfig.clientKeyFile } : {}),
   });
 
-  const clientOptions = { userAgent, qps: ctx.config.platAPIQPS, burst: ctx.config.platAPIBurst, logger: ctx.logger };
+  // As client-go's process-wide metrics: every client of the agent counts, the bootstrap one too.
+  const metrics = restClientMetrics(ctx.metrics);
+  const clientOptions = { userAgent, qps: ctx.config.platAPIQPS, burst: ctx.config.platAPIBurst, logger: ctx.logger, metrics };
   // A kubeconfig with a token, a token file, basic auth or an exec plugin (no certificate), no
   // bootstrap: no rotation possible, used as it is.
   if ((clientConfig.token || clientConfig.credentials) && !clientConfig.clientCert) {
@@ -131,6 +135,8 @@ export async function runClientIdentity(ctx: NodeAgentContext, o: ClientIdentity
   let renewClient: RestClient | undefined;
   let renewPair: StoredPair | undefined;
   let healthy = false;
+  // Registered only where upstream has a client certificate manager: with rotation.
+  const managerMetrics = ctx.config.rotateCertificates ? clientCertificateMetrics(ctx.metrics, () => manager.current(), now) : undefined;
   const manager: CertificateManager = new CertificateManager({
     store, signerName: SIGNER_NODEAGENT_CLIENT, use: 'client', logger: log,
     template: () => clientTemplate(ctx.nodeName),
@@ -142,17 +148,18 @@ export async function runClientIdentity(ctx: NodeAgentContext, o: ClientIdentity
         // buildClientCertificateManager's clientset is clientConfig itself, impersonation kept.
         if (!renewClient || renewPair !== current) {
           renewClient?.close();
-          renewClient = new RestClient({ ...clientConfig, clientCert: current.certPem, clientKey: current.keyPem }, { userAgent, qps: 0 });
+          renewClient = new RestClient({ ...clientConfig, clientCert: current.certPem, clientKey: current.keyPem }, { userAgent, qps: 0, metrics });
           renewPair = current;
         }
         return renewClient;
       }
-      certClient ??= new RestClient(certConfig, { userAgent, qps: 0 });
+      certClient ??= new RestClient(certConfig, { userAgent, qps: 0, metrics });
       return certClient;
     },
     onCurrent: publish,
     onServerHealth: (h) => { healthy = h; },
     forceInitialRotation,
+    ...managerMetrics,
     ...(o.now ? { now: o.now } : {}), ...(o.random ? { random: o.random } : {}),
   });
   // The store could not take it: in force from memory until replaced, as upstream keeps it.

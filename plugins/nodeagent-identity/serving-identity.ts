@@ -23,6 +23,7 @@ import { ensureSelfSignedServing } from '../../core/pki/index.js';
 import { loadServingPair } from '../../core/server/serving-pair.js';
 import { watchServingPair } from '../../core/tls/dynamic-content.js';
 import { servingTemplate } from './serving-template.js';
+import { servingCertificateMetrics } from './certificate-metrics.js';
 
 export const SERVING_PREFIX = 'nodeagent-server';
 /** Upstream's "kubelet-server-cert-files" dynamic content, in log lines as `<it>::<cert>::<key>`. */
@@ -81,7 +82,8 @@ async function runServingCertificateManager(ctx: NodeAgentContext, o: ServingIde
   const store = new FileStore({ dir: ctx.flags.get<string>('cert-dir') ?? '', prefix: SERVING_PREFIX, certFile: tlsCertFile, keyFile: tlsPrivateKeyFile, logger: log });
   const allowDnsOnly = ctx.gates.enabled('AllowDNSOnlyNodeCSR');
   const now = o.now ?? (() => new Date());
-  const manager = new CertificateManager({
+  const metrics = servingCertificateMetrics(ctx.metrics, () => manager.current(), now);
+  const manager: CertificateManager = new CertificateManager({
     store, signerName: SIGNER_NODEAGENT_SERVING, use: 'serving', logger: log,
     template: () => servingTemplate(ctx.nodeName, ctx.addresses.get(), allowDnsOnly),
     client: () => ctx.api.wait(signal),
@@ -91,6 +93,7 @@ async function runServingCertificateManager(ctx: NodeAgentContext, o: ServingIde
       ctx.servingPair.set(null);
     },
     now,
+    ...metrics,
     ...(o.random ? { random: o.random } : {}),
     ...(o.templateCheckMs ? { templateCheckMs: o.templateCheckMs } : {}),
   });

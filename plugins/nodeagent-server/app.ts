@@ -1,13 +1,14 @@
 // The node agent's three HTTP handlers as koa apps, laid out as upstream's NewServer installs them:
 // - secure (port): the auth filter (authentication 401, then a SubjectAccessReview per attribute of
 //   request-attributes.ts, first allow wins, 403 otherwise, 500 when no decision could be had) in
-//   front of everything, unknown paths included; /healthz, /pods; with enableDebuggingHandlers
+//   front of everything, unknown paths included; /healthz, /pods, /metrics, /metrics/slis; with enableDebuggingHandlers
 //   also /logs/, /debug/pprof/, /debug/flags/v (each 405 when its own switch is off), /configz and
 //   /runningpods/; without it the debugging paths answer 405 "Debug endpoints are disabled.";
-// - read-only (readOnlyPort): no authentication, /healthz and /pods only;
+// - read-only (readOnlyPort): no authentication, /healthz, /pods, /metrics and /metrics/slis only;
 // - health (healthzPort): /healthz only.
 // The exec, attach, port-forward, run, containerLogs and checkpoint endpoints need a container
-// runtime and are not served (404).
+// runtime, /stats/ and /metrics/cadvisor, /metrics/resource, /metrics/probes cAdvisor, containers
+// or probes: not served (404).
 import type Koa from 'koa';
 import { koaClass } from '../../core/server/koa-class.js';
 import { configz } from '../../core/nodeagent/configz.js';
@@ -25,6 +26,8 @@ import { nodeRequestAttributes } from './request-attributes.js';
 import { goRequestPath } from '../../core/server/url-path.js';
 import { httpError, jsonBody, methodNotAllowed, notFound, restfulError } from './responses.js';
 import { LOGS_PREFIX, serveSystemLogs, type SystemLogOptions } from './system-logs.js';
+import { sendMetrics } from '../../core/metrics/serve.js';
+import { serveSlis, type HealthSlis } from '../../core/metrics/health-slis.js';
 
 export interface RouteDeps {
   readonly agent: NodeAgentContext;
@@ -33,7 +36,12 @@ export interface RouteDeps {
   readonly logs: Omit<SystemLogOptions, 'query'>;
   /** Aborts when the subsystem stops (ends CPU profiles early). */
   readonly shutdown: AbortSignal;
+  /** The health checks' SLIs, shared by the three servers. */
+  readonly slis: HealthSlis;
 }
+
+/** What the read-only and health servers need. */
+export type PlainDeps = Pick<RouteDeps, 'agent' | 'log' | 'slis'>;
 
 const DEBUG_DISABLED_PREFIXES = ['/run/', '/exec/', '/attach/', '/portForward/', '/containerLogs/', '/runningpods/', PPROF_PREFIX, LOGS_PREFIX];
 
@@ -53,8 +61,8 @@ function baseApp(log: Logger): Koa {
   return app;
 }
 
-async function serveHealth(ctx: Koa.Context, agent: NodeAgentContext, log: Logger): Promise<boolean> {
-  const answer = await healthAnswer(agent.healthChecks, ctx.path, new URLSearchParams(ctx.querystring), log);
+async function serveHealth(ctx: Koa.Context, { agent, log, slis }: PlainDeps): Promise<boolean> {
+  const answer = await healthAnswer(agent.healthChecks, ctx.path, new URLSearchParams(ctx.querystring), log, slis);
   if (!answer) return false;
   ctx.status = answer.code;
   if (answer.nosniff) ctx.set('X-Content-Type-Options', 'nosniff');
@@ -68,10 +76,16 @@ function servePods(ctx: Koa.Context, agent: NodeAgentContext): void {
   jsonBody(ctx, podList(agent.staticPods.get()));
 }
 
-/** InstallAuthNotRequiredHandlers: what the secure and the read-only server both serve. */
-async function serveCommon(ctx: Koa.Context, agent: NodeAgentContext, log: Logger): Promise<boolean> {
-  if (await serveHealth(ctx, agent, log)) return true;
-  if (ctx.path === '/pods') { servePods(ctx, agent); return true; }
+/**
+ * InstallAuthNotRequiredHandlers: what the secure and the read-only server both serve. /metrics is
+ * legacyregistry's promhttp handler and /metrics/slis SLIMetricsWithReset, both mounted on exact
+ * paths and answering any method (a DELETE of /metrics/slis empties it).
+ */
+async function serveCommon(ctx: Koa.Context, d: PlainDeps): Promise<boolean> {
+  if (await serveHealth(ctx, d)) return true;
+  if (ctx.path === '/pods') { servePods(ctx, d.agent); return true; }
+  if (ctx.path === '/metrics') { sendMetrics(ctx, d.agent.metrics.expose()); return true; }
+  if (ctx.path === '/metrics/slis') { serveSlis(ctx, d.slis, true); return true; }
   return false;
 }
 
@@ -148,26 +162,26 @@ export function createSecureApp(d: RouteDeps & { readonly authenticator: Delegat
     await next();
   });
   app.use(async (ctx) => {
-    if (await serveCommon(ctx, d.agent, log)) return;
+    if (await serveCommon(ctx, d)) return;
     if (await serveDebugging(ctx, d)) return;
     notFound(ctx);
   });
   return app;
 }
 
-export function createReadOnlyApp(agent: NodeAgentContext, log: Logger): Koa {
-  const app = baseApp(log);
+export function createReadOnlyApp(d: PlainDeps): Koa {
+  const app = baseApp(d.log);
   app.use(async (ctx) => {
-    if (await serveCommon(ctx, agent, log)) return;
+    if (await serveCommon(ctx, d)) return;
     notFound(ctx);
   });
   return app;
 }
 
-export function createHealthApp(agent: NodeAgentContext, log: Logger): Koa {
-  const app = baseApp(log);
+export function createHealthApp(d: PlainDeps): Koa {
+  const app = baseApp(d.log);
   app.use(async (ctx) => {
-    if (await serveHealth(ctx, agent, log)) return;
+    if (await serveHealth(ctx, d)) return;
     // A plain net/http ServeMux, as upstream's health server is.
     httpError(ctx, 404, '404 page not found');
   });

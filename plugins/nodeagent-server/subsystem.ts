@@ -21,6 +21,7 @@ import { listenPlain, listenSecure, type Listening, type SecureListening } from 
 import { TokenReviewer } from '../../core/authn/token-review-client.js';
 import { legacyVersionWarning, tlsSettings, TlsSettingsError, type TlsSettings } from '../../core/server/tls-settings.js';
 import { v8Profiler } from '../../core/server/debug/index.js';
+import { HealthSlis } from '../../core/metrics/health-slis.js';
 
 export interface ServerSubsystemOptions {
   /** The directory /logs/ serves (upstream: /var/log/). */
@@ -105,6 +106,8 @@ export function createServerSubsystem(ctx: NodeAgentContext, o: ServerSubsystemO
   const secure = c.enableServer ? secureSettings(ctx, o.now ?? Date.now, log) : undefined;
   const profiling = c.enableServer && c.enableDebuggingHandlers && c.enableProfilingHandler;
   const logs = { root: o.systemLogDir ?? '/var/log/', journalctl: o.journalctl ?? 'journalctl' };
+  // slis.Registry: one for the agent, whichever server evaluated the checks.
+  const slis = new HealthSlis();
 
   return {
     async run(signal: AbortSignal): Promise<void> {
@@ -121,10 +124,10 @@ export function createServerSubsystem(ctx: NodeAgentContext, o: ServerSubsystemO
       try {
         if (c.readOnlyPort > 0) {
           log.info('Starting to listen read-only', { address: c.address, port: c.readOnlyPort });
-          open.push(await listenPlain(createReadOnlyApp(ctx, log), 'the read-only server', c.address, c.readOnlyPort, IDLE_TIMEOUT_MS));
+          open.push(await listenPlain(createReadOnlyApp({ agent: ctx, log, slis }), 'the read-only server', c.address, c.readOnlyPort, IDLE_TIMEOUT_MS));
         }
         if (c.healthzPort > 0) {
-          open.push(await listenPlain(createHealthApp(ctx, log), 'the health server', c.healthzBindAddress, c.healthzPort, null));
+          open.push(await listenPlain(createHealthApp({ agent: ctx, log, slis }), 'the health server', c.healthzBindAddress, c.healthzPort, null));
           log.info('Serving healthz', { address: joinHostPort(c.healthzBindAddress, c.healthzPort) });
         }
         if (secure) {
@@ -137,7 +140,7 @@ export function createServerSubsystem(ctx: NodeAgentContext, o: ServerSubsystemO
           } catch {
             return;
           }
-          const app = createSecureApp({ agent: ctx, log, logs, shutdown: signal, authenticator: secure.authenticator, authorizer: secure.authorizer });
+          const app = createSecureApp({ agent: ctx, log, logs, shutdown: signal, slis, authenticator: secure.authenticator, authorizer: secure.authorizer });
           log.info('Starting to listen', { address: c.address, port: c.port });
           let server: SecureListening;
           try {

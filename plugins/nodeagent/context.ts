@@ -9,6 +9,8 @@ import type { Logger } from '../../core/log.js';
 import type { NodeAgentConfiguration } from '../../core/nodeagent/configuration.js';
 import type { NodeAddress, NodeAgentContext, TlsPair } from '../../core/nodeagent/context.js';
 import { FeatureGates } from '../../core/nodeagent/feature-gates.js';
+import { EMULATED_KUBERNETES_VERSION } from '../../core/nodeagent/feature-gate-specs.js';
+import { nodeAgentMetrics } from '../../core/metrics/nodeagent.js';
 import { Slot } from '../../core/nodeagent/slot.js';
 
 /** nodeutil.GetHostname; throws with upstream's texts. */
@@ -52,5 +54,6 @@ export function buildNodeAgentContext(i: ContextInput): NodeAgentContext {
     addresses: new Slot<readonly NodeAddress[]>(),
     healthChecks: [],
     staticPods: new Slot<readonly unknown[]>(),
+    metrics: nodeAgentMetrics(hostname, EMULATED_KUBERNETES_VERSION, i.config.showHiddenMetricsForVersion !== ''),
   };
 }

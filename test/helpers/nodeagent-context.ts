@@ -7,6 +7,8 @@ import type { NodeAgentConfiguration } from '../../core/nodeagent/configuration.
 import type { NodeAgentContext, NodeAddress, TlsPair } from '../../core/nodeagent/context.js';
 import { defaultNodeAgentConfiguration } from '../../core/nodeagent/defaults.js';
 import { FeatureGates } from '../../core/nodeagent/feature-gates.js';
+import { EMULATED_KUBERNETES_VERSION } from '../../core/nodeagent/feature-gate-specs.js';
+import { nodeAgentMetrics } from '../../core/metrics/nodeagent.js';
 import { Slot } from '../../core/nodeagent/slot.js';
 import type { RestClient } from '../../core/client/rest-client.js';
 
@@ -35,5 +37,6 @@ export function nodeAgentTestContext(o: TestContextOptions = {}): NodeAgentConte
     addresses: new Slot<readonly NodeAddress[]>(),
     healthChecks: [],
     staticPods: new Slot<readonly unknown[]>(),
+    metrics: nodeAgentMetrics(nodeName, EMULATED_KUBERNETES_VERSION, config.showHiddenMetricsForVersion !== ''),
   };
 }

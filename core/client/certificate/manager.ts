@@ -36,6 +36,10 @@ export interface CertificateManagerOptions {
    * that is denied, failed or never issued says nothing about the server.
    */
   onServerHealth?(healthy: boolean): void;
+  /** Upstream's CertificateRenewFailure: counts every failed rotation attempt, whatever step failed. */
+  readonly renewFailures?: { inc(): void };
+  /** Upstream's CertificateRotation: the seconds a replaced certificate had lived since its NotBefore. */
+  readonly rotationAge?: { observe(seconds: number): void };
   /** A certificate that came from bootstrap credentials is replaced at once. */
   readonly forceInitialRotation?: boolean;
   readonly now?: () => Date;
@@ -206,6 +210,7 @@ export class CertificateManager {
       this.#logf('Rotating certificates');
       const failure = await this.#attempt(signal);
       if (!failure || signal.aborted) return;
+      this.o.renewFailures?.inc();
       const exponential = failures < BACKOFF_MS.length;
       const wait = exponential ? BACKOFF_MS[failures]! * (1 + 0.1 * this.#random()) : POLL_MS;
       const error = failure.error instanceof Error ? failure.error.message : String(failure.error);
@@ -266,6 +271,9 @@ export class CertificateManager {
     } catch (error) {
       return { message: 'Unable to store the new cert/key pair', error };
     }
+    // The one replaced, expired or not, as upstream's updateCached returns it.
+    const old = this.#current;
+    if (old) this.o.rotationAge?.observe((this.#now().getTime() - old.notBefore.getTime()) / 1000);
     this.#current = pair;
     this.#bootstrapped = false;
     this.o.onServerHealth?.(true);
