@@ -58,12 +58,14 @@ export async function runClientIdentity(ctx: NodeAgentContext, o: ClientIdentity
   const currentPem = path.join(certDir, `${CLIENT_PREFIX}-current.pem`);
   // The kubelet's clients set no agent of their own: rest.DefaultKubernetesUserAgent's, for all of them.
   const userAgent = defaultUserAgent('nodeagent', o.version, o.gitVersion);
+  // As client-go's process-wide metrics: every client of the agent counts, the bootstrap ones too.
+  const metrics = restClientMetrics(ctx.metrics);
   // Without rotation, a bootstrap kubeconfig means upstream's legacy LoadClientCert, done before
   // the kubeconfig is read (buildKubeletClientConfig); the kubeconfig is then used as it is.
   const legacy = legacyBootstrap(ctx);
   if (legacy) {
     await loadClientCert({
-      kubeconfig: platconfig, bootstrap: bootstrapFile, certDir, prefix: CLIENT_PREFIX, nodeName: ctx.nodeName, userAgent, log, now,
+      kubeconfig: platconfig, bootstrap: bootstrapFile, certDir, prefix: CLIENT_PREFIX, nodeName: ctx.nodeName, userAgent, metrics, log, now,
       ...(o.waitForServer ? { waitForServer: o.waitForServer } : {}),
     }, signal);
     if (signal.aborted) return;
@@ -78,8 +80,6 @@ export async function runClientIdentity(ctx: NodeAgentContext, o: ClientIdentity
     ...(clientConfig.clientCertFile && clientConfig.clientKeyFile ? { certFile: clientConfig.clientCertFile, keyFile: clientConfig.clientKeyFile } : {}),
   });
 
-  // As client-go's process-wide metrics: every client of the agent counts, the bootstrap one too.
-  const metrics = restClientMetrics(ctx.metrics);
   const clientOptions = { userAgent, qps: ctx.config.platAPIQPS, burst: ctx.config.platAPIBurst, logger: ctx.logger, metrics };
   // A kubeconfig with a token, a token file, basic auth or an exec plugin (no certificate), no
   // bootstrap: no rotation possible, used as it is.

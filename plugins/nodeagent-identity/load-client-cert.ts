@@ -16,6 +16,7 @@ import { requestCertificate } from '../../core/client/certificate/request.js';
 import { FileStore } from '../../core/client/certificate/store.js';
 import { waitForCertificate, waitLogHooks } from '../../core/client/certificate/wait.js';
 import { RestClient } from '../../core/client/rest-client.js';
+import type { RestClientMetrics } from '../../core/metrics/rest-client.js';
 import { spkiOf } from '../../core/crypto/index.js';
 import { osErrorText } from '../../core/go-os-error.js';
 import type { Logger } from '../../core/log.js';
@@ -36,6 +37,8 @@ export interface LoadClientCertOptions {
   readonly prefix: string;
   readonly nodeName: string;
   readonly userAgent: string;
+  /** The agent's REST client families: its bootstrap requests count too, as client-go's. */
+  readonly metrics?: RestClientMetrics;
   readonly log: Logger;
   readonly now: () => Date;
   readonly waitForServer?: WaitForServerOptions;
@@ -53,7 +56,7 @@ export async function loadClientCert(o: LoadClientCertOptions, signal: AbortSign
   }
   o.log.v(2).info('Using bootstrap kubeconfig to generate TLS client cert, key and kubeconfig file');
   const { conn, cluster } = loadBootstrapKubeconfig(o.bootstrap);
-  const client = new RestClient(conn, { userAgent: o.userAgent, qps: 0 });
+  const client = new RestClient(conn, { userAgent: o.userAgent, qps: 0, ...(o.metrics ? { metrics: o.metrics } : {}) });
   try {
     const store = new FileStore({ dir: o.certDir, prefix: o.prefix, logger: o.log });
     // A separate file: the store's current file is a link the store replaces.

@@ -14,6 +14,7 @@ import type { RestClient } from '../../../core/client/rest-client.js';
 import { createCertificate } from '../../../core/crypto/index.js';
 import { createLogger } from '../../../core/log.js';
 import type { NodeAddress, NodeAgentContext, TlsPair } from '../../../core/nodeagent/context.js';
+import { MetricsRegistry } from '../../../core/metrics/registry.js';
 import { FeatureGates } from '../../../core/nodeagent/feature-gates.js';
 import { Slot } from '../../../core/nodeagent/slot.js';
 import { runServingIdentity } from '../../../plugins/nodeagent-identity/serving-identity.js';
@@ -51,7 +52,7 @@ function servingContext(certDir: string, standalone = false): NodeAgentContext {
     flags: { get: (name: string) => (name === 'cert-dir' ? certDir : undefined) },
     logger: createLogger({ write: () => {} }),
     nodeName: 'n1', hostname: 'n1', standalone,
-    api, addresses, servingPair: new Slot<TlsPair | null>(),
+    api, addresses, servingPair: new Slot<TlsPair | null>(), metrics: new MetricsRegistry('1.35'),
   } as unknown as NodeAgentContext;
 }
 

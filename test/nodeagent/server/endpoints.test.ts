@@ -140,19 +140,20 @@ describe('node agent servers: endpoints', () => {
 
   it('/runningpods/: no container runtime, so nothing runs; unknown and runtime paths are 404', async () => {
     assert.equal((await get('/runningpods/')).text, '{"kind":"PodList","apiVersion":"v1","metadata":{},"items":null}\n');
-    for (const p of ['/nope', '/exec/default/web/c', '/containerLogs/default/web/c', '/stats/summary', '/metrics', '/logs']) {
+    for (const p of ['/nope', '/exec/default/web/c', '/containerLogs/default/web/c', '/stats/summary', '/metrics/cadvisor', '/logs']) {
       const r = await get(p);
       assert.deepEqual([r.status, r.text], [404, '404: Page Not Found'], p);
     }
   });
 
-  it('the read-only port: no authentication, /healthz and /pods only', async () => {
+  it('the read-only port: no authentication, /healthz, /pods and /metrics only', async () => {
     const port = agent.readOnlyPort;
     assert.deepEqual(await request(port, '/healthz').then((r) => [r.status, r.text]), [200, 'ok']);
     // IdleTimeout 90s, as upstream's read-only http.Server (node's own default is 5 s).
     const kept = await request(port, '/healthz', { headers: { connection: 'keep-alive' } });
     assert.deepEqual([kept.headers['connection'], kept.headers['keep-alive']], ['keep-alive', 'timeout=90']);
     assert.equal((await request(port, '/pods')).json.kind, 'PodList');
+    assert.equal((await request(port, '/metrics')).status, 200);
     for (const p of ['/configz', '/debug/pprof/', '/logs/', '/debug/flags/v']) assert.equal((await request(port, p)).status, 404, p);
   });
 
