@@ -5,12 +5,13 @@
 import { fieldError, validateEach, type FieldError } from '../api/field-errors.js';
 import type { ObjectMeta } from '../api/meta.js';
 import { qualifiedNameErrors } from '../api/selectors/label-syntax.js';
+import { FINALIZER_DELETE_DEPENDENTS, FINALIZER_ORPHAN } from './gc-finalizers.js';
 
 /** Upstream's FinalizerKubernetes, renamed as plat renames `kubernetes`: the namespace finalizer. */
 export const FINALIZER_PLATFORM = 'platform';
 
 /** helper.IsStandardFinalizerName's set: the namespace finalizer, orphan and foregroundDeletion. */
-const STANDARD_FINALIZERS = new Set([FINALIZER_PLATFORM, 'orphan', 'foregroundDeletion']);
+const STANDARD_FINALIZERS = new Set([FINALIZER_PLATFORM, FINALIZER_ORPHAN, FINALIZER_DELETE_DEPENDENTS]);
 
 /** validateKubeFinalizerName. */
 export function kubeFinalizerNameErrors(value: string, field: string): FieldError[] {

@@ -24,6 +24,7 @@ import type { Strategy, StrategyContext } from './strategy.js';
 import { invalidObjErrorText, uidPreconditionFailed } from './precondition-failed.js';
 import { pathSegmentNameErrors, restoreSystemMeta, validateObjectMeta, validateObjectMetaUpdate } from './object-meta.js';
 import { ensureNamespaceMatches } from './namespace-match.js';
+import { deletionFinalizersForGarbageCollection } from './gc-finalizers.js';
 import { isPluginFailure, refusalReason } from '../admission/plugin-failure.js';
 import { admissionAnnotations, type AnnotationTarget } from '../admission/annotations.js';
 import { runningTap } from '../running-tap.js';
@@ -65,6 +66,12 @@ export interface StoreOptions {
   readonly logger?: Logger;
   /** The API server's admission metrics: each phase is observed as upstream's WithStepMetrics. */
   readonly admissionMetrics?: AdmissionMetrics;
+  /**
+   * The store's EnableGarbageCollection (the API server's --enable-garbage-collector): a DELETE
+   * sets the `orphan` and `foregroundDeletion` finalizers its propagation asks for. Off, none is
+   * set that no collector would ever take off again.
+   */
+  readonly garbageCollection?: boolean;
 }
 
 const MAX_GENERATE_ATTEMPTS = 8;
@@ -541,10 +548,29 @@ export class ResourceStore {
     return { unchanged, out, completesDeletion, stored };
   }
 
-  /** markAsDeleting: a resource that counts generations counts this change of its spec's fate too. */
-  #markAsDeleting(old: ApiObject): ApiObject {
-    const generation = old.metadata.generation !== undefined && old.metadata.generation > 0 ? { generation: old.metadata.generation + 1 } : {};
-    return { ...structuredClone(old), metadata: { ...old.metadata, ...generation, deletionTimestamp: rfc3339(this.#now()), deletionGracePeriodSeconds: 0 } };
+  /**
+   * markAsDeleting with the finalizers the delete leaves: a resource that counts generations
+   * counts the start of its deletion too; a deletionTimestamp already set stays unless it lies
+   * ahead of now. Undefined when that changes nothing (GuaranteedUpdate then writes nothing).
+   */
+  #markAsDeleting(old: ApiObject, finalizers: string[] | undefined): ApiObject | undefined {
+    const m = old.metadata;
+    const now = this.#now();
+    const deleting = !!m.deletionTimestamp;
+    const deletionTimestamp = deleting && !(Date.parse(m.deletionTimestamp!) > now.getTime()) ? m.deletionTimestamp! : rfc3339(now);
+    if (deletionTimestamp === m.deletionTimestamp && m.deletionGracePeriodSeconds === 0 && !finalizers) return undefined;
+    const generation = !deleting && m.generation !== undefined && m.generation > 0 ? { generation: m.generation + 1 } : {};
+    return {
+      ...structuredClone(old),
+      metadata: { ...m, ...generation, deletionTimestamp, deletionGracePeriodSeconds: 0, ...(finalizers ? { finalizers } : {}) },
+    };
+  }
+
+  /** deletionFinalizersForGarbageCollection for this request: undefined when the finalizers stay as they are. */
+  #gcFinalizers(ctx: RequestContext, old: ApiObject): string[] | undefined {
+    if (!this.#opts.garbageCollection) return undefined;
+    const options = ctx.options && 'delete' in ctx.options ? ctx.options.delete : {};
+    return deletionFinalizersForGarbageCollection(old.metadata.finalizers ?? [], options);
   }
 
   /**
@@ -559,8 +585,9 @@ export class ResourceStore {
   }
 
   /**
-   * Deletes one object. With finalizers present the object is only marked (deletionTimestamp) and
-   * returned. What create, update and delete return is frozen (toSharedObject).
+   * Deletes one object. With finalizers present (after the garbage collector's are set as the
+   * request's propagation asks) the object is only marked (deletionTimestamp) and returned. What
+   * create, update and delete return is frozen (toSharedObject).
    */
   async delete(ctx: RequestContext, name: string, preconditions: { uid?: string; resourceVersion?: string } = {}):
     Promise<{ object: ApiObject; deleted: boolean }> {
@@ -587,10 +614,19 @@ export class ResourceStore {
       // spec.finalizers), as upstream's REST.Delete returns before calling the validating check.
       if (lifecycle && old.metadata.deletionTimestamp && lifecycle.holdsDeletion(old)) return { object: old, deleted: false };
       await this.#admit('admitValidate', admission);
-      const held = !!old.metadata.finalizers?.length || (!!lifecycle && !old.metadata.deletionTimestamp);
-      // An object already being deleted is answered as it is (markAsDeleting would change nothing).
-      const marked = !held || old.metadata.deletionTimestamp ? undefined
-        : lifecycle ? this.#markForLifecycle(ctx, old) : this.#markAsDeleting(old);
+      let held: boolean;
+      let marked: ApiObject | undefined;
+      if (lifecycle && !old.metadata.deletionTimestamp) {
+        held = true;
+        marked = this.#markForLifecycle(ctx, old);
+      } else {
+        // updateForGracefulDeletionAndFinalizers: the request's propagation may add or take off
+        // the garbage collector's finalizers (also of an object being deleted already); with any
+        // finalizer left the object is marked (or stays marked), with none it goes now.
+        const finalizers = this.#gcFinalizers(ctx, old);
+        held = (finalizers ?? old.metadata.finalizers ?? []).length > 0;
+        marked = held ? this.#markAsDeleting(old, finalizers) : undefined;
+      }
       // A dry run's GuaranteedUpdate answers with what the update would have written.
       if (ctx.dryRun) return { object: marked ? this.#served(this.#ordered(marked), old.metadata.resourceVersion!) : old, deleted: !held };
       if (marked || !held) this.#beforeWrite(ctx);

@@ -17,6 +17,10 @@ const STORE = 'Store, encryption and leadership';
 const AUTHZ = 'Authorization options';
 const AUDIT = 'Audit options';
 const VERSIONS = 'Versions, features, metrics and logging';
+const SERVICES = 'Node agent connection, services and aggregation';
+
+/** The store's EnableGarbageCollection; `plat all`'s embedded garbage collector reads it too. */
+export const ENABLE_GARBAGE_COLLECTOR_FLAG = 'enable-garbage-collector';
 
 export const apiserverFlags: readonly FlagSpec[] = [
   // Read at configure (core/audit/policy-file.ts); without it nothing is audited, whatever backend is on.
@@ -58,6 +62,8 @@ export const apiserverFlags: readonly FlagSpec[] = [
   { name: 'delete-collection-workers', type: 'int', default: 1, section: LIMITS, help: 'Workers for collection deletion.' },
   { name: 'min-request-timeout', type: 'int', default: 1800, section: LIMITS, help: 'Minimum seconds a handler keeps a request open; honoured only by watch, which picks a randomized value above it.' },
   { name: 'store-prefix', type: 'string', default: '/registry', section: STORE, help: 'Prefix of all resource paths in the store.' },
+  // Off, a DELETE sets no `orphan` or `foregroundDeletion` finalizer (core/registry/gc-finalizers.ts).
+  { name: ENABLE_GARBAGE_COLLECTOR_FLAG, type: 'bool', default: true, section: SERVICES, help: "Must match the controller manager's flag." },
   { name: 'store-compaction-interval', type: 'duration', default: 300_000, section: STORE, help: 'Compaction request interval; 0 disables.' },
   { name: 'data-dir', type: 'string', default: '/var/lib/plat', section: STORE, help: 'Directory of the embedded LMDB store (used when --store-servers is empty).' },
   // Read at configure, applied to the store at start (encryption.ts).

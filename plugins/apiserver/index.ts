@@ -34,7 +34,7 @@ import type { WatchedFiles } from '../../core/tls/watched-files.js';
 import { startCompactor } from '../../core/storage/compactor.js';
 import { openLmdbStorage } from '../../core/storage/lmdb.js';
 import type { Storage } from '../../core/storage/storage.js';
-import { apiserverFlags } from './flags.js';
+import { apiserverFlags, ENABLE_GARBAGE_COLLECTOR_FLAG } from './flags.js';
 import { startDebugSocket } from './debug-socket.js';
 import { encryptStorage, ENCRYPTION_FLAG, readEncryptionConfig, RELOAD_FLAG, type EncryptionConfig } from './encryption.js';
 import { PolicyEvaluator } from '../../core/audit/policy.js';
@@ -209,8 +209,9 @@ export const ApiServerPlugin: Plugin = {
       const stores = new Map<string, ResourceStore>();
       const admissionMetrics = apiserverMetrics(host).admission;
       instrumentAdmissionPlugins(host.hooks, admissionMetrics, (tap) => admissionPluginOfTap(host, tap));
+      const garbageCollection = flags.get<boolean>(ENABLE_GARBAGE_COLLECTOR_FLAG);
       for (const def of resources.all()) {
-        stores.set(storeKey(def.group, def.version, def.plural), new ResourceStore(def, storage, { prefix: flags.get<string>('store-prefix'), hooks: host.hooks, logger: log, admissionMetrics }));
+        stores.set(storeKey(def.group, def.version, def.plural), new ResourceStore(def, storage, { prefix: flags.get<string>('store-prefix'), hooks: host.hooks, logger: log, admissionMetrics, garbageCollection }));
       }
       encrypted?.index(stores.values());
 
