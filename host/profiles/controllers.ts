@@ -8,7 +8,8 @@ import { CsrCleanerController } from '../../plugins/csrcleaner/index.js';
 import { NamespaceController } from '../../plugins/namespace/index.js';
 import { NodeLifecycleController } from '../../plugins/nodelifecycle-controller/index.js';
 import { ServiceAccountController } from '../../plugins/serviceaccount-controller/index.js';
+import { GarbageCollectorController } from '../../plugins/garbagecollector/index.js';
 import { ClusterRoleAggregationController } from '../../plugins/clusterrole-aggregation/index.js';
 import { TokenCleanerController } from '../../plugins/tokencleaner/index.js';
 
-export const controllerManagerPlugins: readonly Plugin[] = [CsrSigningController, ClusterSigner, CsrApprovingController, CsrCleanerController, NamespaceController, ServiceAccountController, ClusterRoleAggregationController, NodeLifecycleController, TokenCleanerController];
+export const controllerManagerPlugins: readonly Plugin[] = [CsrSigningController, ClusterSigner, CsrApprovingController, CsrCleanerController, NamespaceController, ServiceAccountController, GarbageCollectorController, ClusterRoleAggregationController, NodeLifecycleController, TokenCleanerController];

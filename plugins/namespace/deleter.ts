@@ -12,7 +12,7 @@ import type { ApiObject } from '../../core/api/meta.js';
 import type { Logger } from '../../core/log.js';
 import { NamespaceConditionUpdater } from './conditions.js';
 import type { Namespace } from '../../core/api/namespace.js';
-import { deletableResources, serverPreferredNamespacedResources, type GroupVersionResource } from './discovery.js';
+import { deletableResources, serverPreferredNamespacedResources, type GroupVersionResource } from '../../core/client/discovery.js';
 
 export const NAMESPACE_RESOURCE: ResourceRef = { group: '', version: 'v1', plural: 'namespaces', kind: 'Namespace' };
 

@@ -81,6 +81,7 @@ export const SELF_NODE_CLIENT_ROLE = 'system:certificates.platform:certificatesi
 const CERTIFICATE_CONTROLLER = 'system:controller:certificate-controller';
 const NAMESPACE_CONTROLLER = 'system:controller:namespace-controller';
 const SERVICE_ACCOUNT_CONTROLLER = 'system:controller:service-account-controller';
+const GARBAGE_COLLECTOR = 'system:controller:generic-garbage-collector';
 const CLUSTERROLE_AGGREGATION_CONTROLLER = 'system:controller:clusterrole-aggregation-controller';
 const NODE_CONTROLLER = 'system:controller:node-controller';
 /** A Role in plat-system, as upstream's in kube-system. */
@@ -189,6 +190,12 @@ export function bootstrapClusterRoles(): ClusterRole[] {
       rule(['create'], { groups: [CORE], resources: ['serviceaccounts'] }),
       eventsRule(),
     ]),
+    // The garbage collector watches every resource, reads owners, takes references and its
+    // finalizers off (patch; update as upstream's role) and deletes dependents.
+    clusterRole(GARBAGE_COLLECTOR, [
+      rule(['get', 'list', 'watch', 'patch', 'update', 'delete'], { groups: ['*'], resources: ['*'] }),
+      eventsRule(),
+    ]),
     // It writes any rules into the roles it aggregates: escalate, rather than holding them all.
     clusterRole(CLUSTERROLE_AGGREGATION_CONTROLLER, [
       rule(['escalate', 'get', 'list', 'watch', 'update', 'patch'], { groups: [RBAC_GROUP], resources: ['clusterroles'] }),
@@ -234,6 +241,7 @@ export function bootstrapClusterRoleBindings(): ClusterRoleBinding[] {
     binding(CERTIFICATE_CONTROLLER, CERTIFICATE_CONTROLLER, [serviceAccount(SYSTEM_NAMESPACE, 'certificate-controller')]),
     binding(NAMESPACE_CONTROLLER, NAMESPACE_CONTROLLER, [serviceAccount(SYSTEM_NAMESPACE, 'namespace-controller')]),
     binding(SERVICE_ACCOUNT_CONTROLLER, SERVICE_ACCOUNT_CONTROLLER, [serviceAccount(SYSTEM_NAMESPACE, 'service-account-controller')]),
+    binding(GARBAGE_COLLECTOR, GARBAGE_COLLECTOR, [serviceAccount(SYSTEM_NAMESPACE, 'generic-garbage-collector')]),
     binding(CLUSTERROLE_AGGREGATION_CONTROLLER, CLUSTERROLE_AGGREGATION_CONTROLLER, [serviceAccount(SYSTEM_NAMESPACE, 'clusterrole-aggregation-controller')]),
     binding(NODE_CONTROLLER, NODE_CONTROLLER, [serviceAccount(SYSTEM_NAMESPACE, 'node-controller')]),
     binding(CONTROLLER_MANAGER_USER, CONTROLLER_MANAGER_USER, [user(CONTROLLER_MANAGER_USER)]),

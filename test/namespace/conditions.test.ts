@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { NamespaceConditionUpdater } from '../../plugins/namespace/index.js';
-import { GroupDiscoveryFailedError } from '../../plugins/namespace/discovery.js';
+import { GroupDiscoveryFailedError } from '../../core/client/discovery.js';
 
 const at = (s: number) => () => new Date(Date.UTC(2026, 0, 1, 0, 0, s));
 

@@ -23,6 +23,7 @@ const EXPECTED_BINDINGS: [string, string, unknown[]][] = [
   ['system:controller:certificate-controller', 'system:controller:certificate-controller', [{ kind: 'ServiceAccount', name: 'certificate-controller', namespace: 'plat-system' }]],
   ['system:controller:namespace-controller', 'system:controller:namespace-controller', [{ kind: 'ServiceAccount', name: 'namespace-controller', namespace: 'plat-system' }]],
   ['system:controller:service-account-controller', 'system:controller:service-account-controller', [{ kind: 'ServiceAccount', name: 'service-account-controller', namespace: 'plat-system' }]],
+  ['system:controller:generic-garbage-collector', 'system:controller:generic-garbage-collector', [{ kind: 'ServiceAccount', name: 'generic-garbage-collector', namespace: 'plat-system' }]],
   ['system:controller:clusterrole-aggregation-controller', 'system:controller:clusterrole-aggregation-controller', [{ kind: 'ServiceAccount', name: 'clusterrole-aggregation-controller', namespace: 'plat-system' }]],
   ['system:controller:node-controller', 'system:controller:node-controller', [{ kind: 'ServiceAccount', name: 'node-controller', namespace: 'plat-system' }]],
   ['system:kube-controller-manager', 'system:kube-controller-manager', [user('system:kube-controller-manager')]],
@@ -64,6 +65,10 @@ const EXPECTED_ROLES: [string, unknown[]][] = [
   ]],
   ['system:controller:service-account-controller', [
     rule(['create'], [''], ['serviceaccounts']),
+    rule(['create', 'patch', 'update'], ['', 'events.platform'], ['events']),
+  ]],
+  ['system:controller:generic-garbage-collector', [
+    rule(['delete', 'get', 'list', 'patch', 'update', 'watch'], ['*'], ['*']),
     rule(['create', 'patch', 'update'], ['', 'events.platform'], ['events']),
   ]],
   // upstream's controller_policy.go: it writes rules it does not hold into the roles it aggregates.

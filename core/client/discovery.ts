@@ -1,12 +1,14 @@
-// client-go's ServerPreferredNamespacedResources through plat's client: every group version the
-// server lists (/api, /apis), each resource once, in its group's preferred version when that
-// serves it, subresources left out, namespaced ones only. A group version whose list fails is
-// skipped and named in the error (discovery.ErrGroupDiscoveryFailed), the others still count.
-import { goClientErrorText } from '../../core/client/go-url-error.js';
-import type { RestClient } from '../../core/client/rest-client.js';
+// client-go's ServerPreferredResources (and ServerPreferredNamespacedResources) through plat's
+// client: every group version the server lists (/api, /apis), each resource once, in its group's
+// preferred version when that serves it, subresources left out. A group version whose list fails
+// is skipped and named in the error (discovery.ErrGroupDiscoveryFailed), the others still count.
+// The namespace controller deletes what it finds; the garbage collector watches it.
+import { goClientErrorText } from './go-url-error.js';
+import type { RestClient } from './rest-client.js';
 
 export interface ApiResource {
   readonly name: string;
+  readonly kind?: string;
   readonly namespaced?: boolean;
   readonly verbs?: readonly string[];
 }
@@ -31,12 +33,23 @@ export class GroupDiscoveryFailedError extends Error {
   }
 }
 
+export interface Discovered {
+  readonly lists: ApiResourceList[];
+  readonly error: GroupDiscoveryFailedError | undefined;
+}
+
+/** The preferred namespaced resources (ServerPreferredNamespacedResources). */
+export async function serverPreferredNamespacedResources(client: RestClient, signal?: AbortSignal): Promise<Discovered> {
+  const { lists, error } = await serverPreferredResources(client, signal);
+  const namespaced = lists.map((l) => ({ ...l, resources: l.resources.filter((r) => r.namespaced) })).filter((l) => l.resources.length > 0);
+  return { lists: namespaced, error };
+}
+
 /**
- * The preferred namespaced resources: the lists found, and the error of those not found (the
- * lists are complete apart from them). Throws only when the group lists themselves fail.
+ * The preferred resources: the lists found, and the error of those not found (the lists are
+ * complete apart from them). Throws only when the group lists themselves fail.
  */
-export async function serverPreferredNamespacedResources(client: RestClient, signal?: AbortSignal):
-  Promise<{ lists: ApiResourceList[]; error: GroupDiscoveryFailedError | undefined }> {
+export async function serverPreferredResources(client: RestClient, signal?: AbortSignal): Promise<Discovered> {
   const o = signal ? { signal } : {};
   const core = await client.request<{ versions?: string[] }>('GET', '/api', o);
   const named = await client.request<{ groups?: ApiGroup[] }>('GET', '/apis', o);
@@ -70,7 +83,6 @@ export async function serverPreferredNamespacedResources(client: RestClient, sig
   }
   const byGroupVersion = new Map<string, ApiResource[]>();
   for (const { groupVersion, resource } of chosen.values()) {
-    if (!resource.namespaced) continue;
     let list = byGroupVersion.get(groupVersion);
     if (!list) byGroupVersion.set(groupVersion, list = []);
     list.push(resource);
@@ -84,17 +96,19 @@ export interface GroupVersionResource {
   readonly version: string;
   readonly resource: string;
   readonly verbs: readonly string[];
+  readonly kind: string;
+  readonly namespaced: boolean;
 }
 
 /**
- * discovery.FilteredBy(SupportsAllVerbs{delete}) then discovery.GroupVersionResources: a group
+ * discovery.FilteredBy(SupportsAllVerbs{verbs}) then discovery.GroupVersionResources: a group
  * version that does not parse (schema.ParseGroupVersion) is left out and named in the error.
  */
-export function deletableResources(lists: readonly ApiResourceList[]): { resources: GroupVersionResource[]; error: Error | undefined } {
+export function deletableResources(lists: readonly ApiResourceList[], verbs: readonly string[] = ['delete']): { resources: GroupVersionResource[]; error: Error | undefined } {
   const resources: GroupVersionResource[] = [];
   const errs: string[] = [];
   for (const l of lists) {
-    const deletable = l.resources.filter((r) => r.verbs?.includes('delete'));
+    const deletable = l.resources.filter((r) => verbs.every((v) => r.verbs?.includes(v)));
     if (deletable.length === 0) continue;
     const parts = l.groupVersion.split('/');
     if (parts.length > 2) {
@@ -102,7 +116,7 @@ export function deletableResources(lists: readonly ApiResourceList[]): { resourc
       continue;
     }
     const [group, version] = parts.length === 2 ? [parts[0]!, parts[1]!] : ['', parts[0]!];
-    for (const r of deletable) resources.push({ group, version, resource: r.name, verbs: r.verbs ?? [] });
+    for (const r of deletable) resources.push({ group, version, resource: r.name, verbs: r.verbs ?? [], kind: r.kind ?? '', namespaced: !!r.namespaced });
   }
   return { resources, error: errs.length ? new Error(errs.length === 1 ? errs[0]! : `[${errs.join(', ')}]`) : undefined };
 }
