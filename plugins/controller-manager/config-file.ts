@@ -1,5 +1,5 @@
 // --config: a PlatControllerManagerConfiguration file whose Generic, KubeCloudShared,
-// CSRSigningController, NamespaceController and NodeLifecycleController fields set the flags of the same meaning (the table below), under the command line: a flag given
+// CSRSigningController, GarbageCollectorController, NamespaceController and NodeLifecycleController fields set the flags of the same meaning (the table below), under the command line: a flag given
 // there wins over the file. A field whose flag no loaded plugin implements (the signing flags
 // without the signing plugin, --profiling, ...) is refused like the flag itself would be, so
 // nothing in the file is silently ignored. Every problem names the file and the field.
@@ -56,6 +56,8 @@ export const CONFIG_FIELDS: Readonly<Record<string, string>> = {
   'CSRSigningController.LegacyUnknownSignerConfiguration.CertFile': 'cluster-signing-legacy-unknown-cert-file',
   'CSRSigningController.LegacyUnknownSignerConfiguration.KeyFile': 'cluster-signing-legacy-unknown-key-file',
   'CSRSigningController.ClusterSigningDuration': 'cluster-signing-duration',
+  'GarbageCollectorController.EnableGarbageCollector': 'enable-garbage-collector',
+  'GarbageCollectorController.ConcurrentGCSyncs': 'concurrent-gc-syncs',
   'NamespaceController.NamespaceSyncPeriod': 'namespace-sync-period',
   'NamespaceController.ConcurrentNamespaceSyncs': 'concurrent-namespace-syncs',
   'NodeLifecycleController.NodeEvictionRate': 'node-eviction-rate',
@@ -73,6 +75,7 @@ const NO_FLAG: Readonly<Record<string, string>> = {
   'KubeCloudShared.AllowUntaggedCloud': 'plat has no cloud provider',
   'KubeCloudShared.NodeSyncPeriod': 'plat has no cloud provider',
   'NodeLifecycleController.PodEvictionTimeout': 'plat evicts no pods: it runs none',
+  'GarbageCollectorController.GCIgnoredResources': "the garbage collector ignores upstream's default (events) only",
 };
 
 /**
@@ -91,6 +94,7 @@ const ZERO_IS_UNSET: ReadonlySet<string> = new Set([
   // RecommendedDefaultNamespaceControllerConfiguration, RecommendedDefaultNodeLifecycleControllerConfiguration.
   'NamespaceController.NamespaceSyncPeriod', 'NamespaceController.ConcurrentNamespaceSyncs',
   'NodeLifecycleController.NodeStartupGracePeriod', 'NodeLifecycleController.NodeMonitorGracePeriod',
+  'GarbageCollectorController.ConcurrentGCSyncs',
 ]);
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };

@@ -1,6 +1,6 @@
 // The shape of a PlatControllerManagerConfiguration (platcontrollermanager.config.platform/
-// v1alpha1) as far as plat reads it: the Generic, KubeCloudShared, CSRSigningController, NamespaceController and
-// NodeLifecycleController parts with upstream's
+// v1alpha1) as far as plat reads it: the Generic, KubeCloudShared, CSRSigningController,
+// GarbageCollectorController, NamespaceController and NodeLifecycleController parts with upstream's
 // field names (Go field names, except the json-tagged ClientConnection and LeaderElection
 // fields), strict (an unknown field is an error, as upstream's strict decoding). The other
 // controllers' parts are known by name only, so that using one gets "not supported" rather than
@@ -15,7 +15,7 @@ export const CONFIG_KIND = 'PlatControllerManagerConfiguration';
 export const UNSUPPORTED_PARTS = [
   'AttachDetachController', 'DaemonSetController', 'DeploymentController', 'StatefulSetController',
   'DeprecatedController', 'EndpointController', 'EndpointSliceController', 'EndpointSliceMirroringController',
-  'EphemeralVolumeController', 'GarbageCollectorController', 'HPAController', 'JobController', 'CronJobController',
+  'EphemeralVolumeController', 'HPAController', 'JobController', 'CronJobController',
   'LegacySATokenCleaner', 'NodeIPAMController',
   'PersistentVolumeBinderController', 'PodGCController', 'ReplicaSetController', 'ReplicationController',
   'ResourceQuotaController', 'SAController', 'ServiceController', 'TTLAfterFinishedController',
@@ -74,6 +74,11 @@ const schema = object({
     PlatAPIServerClientSignerConfiguration: signer,
     LegacyUnknownSignerConfiguration: signer,
     ClusterSigningDuration: duration,
+  }),
+  GarbageCollectorController: object({
+    EnableGarbageCollector: bool,
+    ConcurrentGCSyncs: int,
+    GCIgnoredResources: { type: 'array', items: object({ Group: str, Resource: str }) },
   }),
   NamespaceController: object({ NamespaceSyncPeriod: duration, ConcurrentNamespaceSyncs: int }),
   NodeLifecycleController: object({

@@ -87,6 +87,19 @@ NodeLifecycleController:
     assert.equal(flags.sourceOf('leader-elect'), `${f}: Generic.LeaderElection.leaderElect`);
   });
 
+  it('GarbageCollectorController sets the garbage collector\'s flags; a zero ConcurrentGCSyncs reads as unset, GCIgnoredResources is refused', () => {
+    const flags = roleFlags();
+    applyControllerManagerConfig(file(`${HEAD}GarbageCollectorController: {EnableGarbageCollector: false, ConcurrentGCSyncs: 5}\n`), flags);
+    assert.equal(flags.get('enable-garbage-collector'), false);
+    assert.equal(flags.get('concurrent-gc-syncs'), 5);
+    const zero = roleFlags();
+    applyControllerManagerConfig(file(`${HEAD}GarbageCollectorController: {ConcurrentGCSyncs: 0}\n`), zero);
+    assert.equal(zero.get('concurrent-gc-syncs'), 20);
+    const ignored = file(`${HEAD}GarbageCollectorController: {GCIgnoredResources: [{Group: "", Resource: secrets}]}\n`);
+    assert.throws(() => applyControllerManagerConfig(ignored, roleFlags()),
+      { message: `${ignored}: GarbageCollectorController.GCIgnoredResources: not supported (the garbage collector ignores upstream's default (events) only)` });
+  });
+
   it('every mapped field names a flag of the role', () => {
     const names = new Set(roleFlags().specs().map((s) => s.name));
     for (const [field, flag] of Object.entries(CONFIG_FIELDS)) assert.ok(names.has(flag), `${field} -> --${flag}`);

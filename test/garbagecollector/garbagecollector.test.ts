@@ -7,6 +7,9 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import { Flags } from '../../core/flags/flag-set.js';
+import { Host } from '../../core/host.js';
+import { MapRegistry, type ControllerContext, type Runnable } from '../../core/lifecycle.js';
 import { GarbageCollectorController } from '../../plugins/garbagecollector/index.js';
 import { runController, type Harness } from '../csrapproving/harness.js';
 import { startInProcess, type RunningPlat } from '../helpers/plat.js';
@@ -112,5 +115,25 @@ describe('garbage collector', () => {
     await create('/api/v1/nodes', { metadata: { name: 'gc-odd', ownerReferences: [ownedBy(owner)] } });
     await until(async () => h.logged('item is cluster-scoped, but refers to a namespaced owner', 'name: gc-odd'), 'the invalid reference seen');
     assert.equal((await plat.admin.get('/api/v1/nodes/gc-odd')).status, 200);
+  });
+});
+
+describe('garbage collector flags', () => {
+  /** The controller the plugin's factory makes with `argv` (undefined: not started). */
+  const built = (argv: string[]) => {
+    const host = new Host({ role: 'controller-manager' });
+    GarbageCollectorController.apply(host, undefined);
+    const flags = new Flags();
+    host.hooks.flags.call(flags);
+    flags.parse(argv);
+    const registry = new MapRegistry<(ctx: ControllerContext) => Runnable | undefined>();
+    host.hooks.controllers.call(registry);
+    assert.deepEqual([registry.clientName('garbage-collector-controller'), registry.aliasesOf('garbage-collector-controller')], ['generic-garbage-collector', ['garbagecollector']]);
+    return registry.get('garbage-collector-controller')!({ flags } as unknown as ControllerContext);
+  };
+
+  it('--enable-garbage-collector=false leaves the controller out; --concurrent-gc-syncs must not be negative', () => {
+    assert.equal(built(['--enable-garbage-collector=false']), undefined);
+    assert.throws(() => built(['--concurrent-gc-syncs=-1']), /must not be negative/);
   });
 });
