@@ -5,8 +5,8 @@
 // metav1.Duration text (`12h0m0s`), and its TypeMeta is empty, so no kind or apiVersion. The
 // values are what runs: --config merged under the command line, defaulted. Only the fields whose
 // flag this role implements are reported (those --config maps, in upstream's declaration order),
-// so a part plat has no flag for (LeaderMigration, the cloud fields, other controllers) is absent
-// rather than shown with a value plat never reads.
+// so a part plat has no flag for (LeaderMigration, the cloud fields, other controllers, the garbage
+// collector's GCIgnoredResources) is absent rather than shown with a value plat never reads.
 import { formatDuration } from '../../core/flags/duration.js';
 import type { FlagSet, FlagSpec } from '../../core/flags/types.js';
 import { goFloat32 } from '../../core/api/go-json-marshal.js';

@@ -307,13 +307,14 @@ export class GraphBuilder {
 
   /**
    * reportInvalidNamespaceOwnerRef: upstream records a Warning event OwnerRefInvalidNamespace on the
-   * dependent; plat serves no Events API, so it is this log line (the event's reason and message).
+   * dependent; plat serves no Events API, so it is the line upstream's broadcaster logs for an
+   * event (StartStructuredLogging(3)), and nothing more.
    */
   #reportInvalidNamespaceOwnerRef(n: GraphNode, ownerUid: string): void {
     const ref = n.owners.find((o) => o.uid === ownerUid);
     if (!ref) return;
     const invalid = ownerIdentity(ref, n.identity.namespace);
-    this.#log.info('Event occurred', {
+    this.#log.v(3).info('Event occurred', {
       object: n.identity.namespace ? `${n.identity.namespace}/${n.identity.name}` : n.identity.name, fieldPath: '', kind: n.identity.kind, apiVersion: n.identity.apiVersion,
       type: 'Warning', reason: 'OwnerRefInvalidNamespace', message: `ownerRef ${identityText(invalid)} does not exist in namespace "${n.identity.namespace}"`,
     });

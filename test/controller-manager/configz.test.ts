@@ -75,6 +75,7 @@ describe('controller manager /configz', () => {
       + `"NodeAgentServingSignerConfiguration":${signer},"NodeAgentClientSignerConfiguration":${signer},`
       + `"PlatAPIServerClientSignerConfiguration":${signer},"LegacyUnknownSignerConfiguration":${signer},`
       + '"ClusterSigningDuration":"8760h0m0s"},'
+      + '"GarbageCollectorController":{"EnableGarbageCollector":true,"ConcurrentGCSyncs":20},'
       + '"NamespaceController":{"NamespaceSyncPeriod":"5m0s","ConcurrentNamespaceSyncs":10},'
       + '"NodeLifecycleController":{"NodeEvictionRate":0.1,"SecondaryNodeEvictionRate":0.01,"NodeStartupGracePeriod":"1m0s",'
       + '"NodeMonitorGracePeriod":"50s","LargeClusterSizeThreshold":50,"UnhealthyZoneThreshold":0.55}}}');

@@ -1,6 +1,7 @@
 // Runs one registered controller against a real plat, as the controller manager will: the plugin
 // taps `controllers` on its own host, the factory gets a ControllerContext (admin client, shared
 // informers started after the controller is built), and every log line (at -v=4) is kept.
+import { setMaxListeners } from 'node:events';
 import { RestClient } from '../../core/client/rest-client.js';
 import { SharedInformers } from '../../core/controller/shared-informers.js';
 import { Flags } from '../../core/flags/flag-set.js';
@@ -38,6 +39,9 @@ export function runController<R extends Runnable = Runnable>(plat: RunningPlat, 
   }
   const runnable = registry.get(name)!({ client, informers, logger, flags: new Flags(), hooks: host.hooks }) as R;
   const stop = new AbortController();
+  // As run-controllers.ts's: every running informer and in-flight request listens to the stop
+  // (the garbage collector alone has an informer per resource).
+  setMaxListeners(0, stop.signal);
   informers.start(stop.signal);
   const running = runnable.run(stop.signal);
   return {
