@@ -1,9 +1,10 @@
 // The garbage collector against a real plat (the profile's controllers off, this one run on its
 // own): a Secret owned by a ServiceAccount goes when the account goes (background); a foreground
-// delete keeps the owner until its blocking dependent is gone; an orphan delete keeps the
-// dependent without the reference; a reference with a stale uid or to an owner in another
-// namespace counts as absent; a dependent with a live owner loses only its dangling reference; a
-// Node's Lease goes with the Node; a cluster-scoped object naming a namespaced owner is left alone.
+// delete keeps the owner until its blocking dependent is gone, and goes down a chain of owners; an
+// orphan delete keeps the dependent without the reference; a reference with a stale uid or to an
+// owner in another namespace counts as absent; a dependent with a live owner loses only its
+// dangling reference; a Node's Lease goes with the Node; a cluster-scoped object naming a
+// namespaced owner is left alone. Then the plugin's flags.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
@@ -65,6 +66,17 @@ describe('garbage collector', () => {
     await until(gone(`${SECRETS}/dep-fg`), 'dep-fg deleted');
     await until(gone(`${SA}/owner-fg`), 'owner-fg deleted once its dependent is gone');
     assert.ok(h.logged('remove DeleteDependents finalizer for item', 'name: owner-fg'));
+  });
+
+  it('deletes a chain in the foreground: a dependent with dependents of its own is deleted in the foreground too', async () => {
+    const owner = await account('owner-chain');
+    const middle = { kind: 'Secret', ...(await secret('mid-chain', [ownedBy(owner, { blockOwnerDeletion: true })])) };
+    await secret('leaf-chain', [ownedBy(middle, { blockOwnerDeletion: true })]);
+    // The collector's graph is built from the shared informers: once their cache has the leaf, so has the graph.
+    await until(async () => h.informers.for({ group: '', version: 'v1', plural: 'secrets' }).get('default/leaf-chain'), 'the leaf in the graph');
+    assert.equal((await plat.admin.request('DELETE', `${SA}/owner-chain?propagationPolicy=Foreground`)).status, 200);
+    for (const path of [`${SECRETS}/leaf-chain`, `${SECRETS}/mid-chain`, `${SA}/owner-chain`]) await until(gone(path), `${path} deleted`);
+    assert.ok(h.logged('at least one owner of item has FinalizerDeletingDependents, and the item itself has dependents, so it is going to be deleted in Foreground', 'name: mid-chain'));
   });
 
   it('orphans: the dependent stays without its reference, the owner goes', async () => {
