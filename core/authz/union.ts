@@ -48,19 +48,43 @@ function passOn(d: Decision | undefined, reasons: NoOpinionReasons): Decision | 
   return undefined;
 }
 
+const DECISIONS = new Set(['allow', 'deny', 'noOpinion']);
+
+/**
+ * Why `d` is no answer an authorizer may give, or undefined. A plugin's `{ decision: 'Allow' }` or
+ * `true` used to end the chain as a silent deny: the bail hook stopped at it and nothing allowed.
+ */
+function decisionProblem(d: unknown): string | undefined {
+  if (d === undefined || d === null) return undefined;
+  const shape = "not a decision ({ decision: 'allow' | 'deny' | 'noOpinion', reason?: string }, or undefined)";
+  if (typeof d !== 'object' || Array.isArray(d)) return `answered ${Array.isArray(d) ? 'a list' : `a ${typeof d}`}, ${shape}`;
+  const { decision, reason } = d as { decision?: unknown; reason?: unknown };
+  if (typeof decision !== 'string' || !DECISIONS.has(decision)) return `answered decision ${typeof decision === 'string' ? JSON.stringify(decision) : `of type ${typeof decision}`}, ${shape}`;
+  if (reason !== undefined && typeof reason !== 'string') return `answered a reason of type ${typeof reason}, ${shape}`;
+  return undefined;
+}
+
 /** Installed once on the hook by its owner (core/hooks.ts). */
 export function collectNoOpinionReasons(hook: AuthorizeHook): void {
   hook.intercept({
-    register: (tap) => aroundTap(tap, {
-      answer: (args, d) => passOn(d as Decision | undefined, args[1] as NoOpinionReasons),
-      failed: (args, error) => {
+    register: (tap) => {
+      const failed = (args: unknown[], error: unknown): undefined => {
         // A call that did not come through authorizeUnion has no list: the error ends it, as before.
         const failures = failuresOf.get(args[1] as NoOpinionReasons);
         if (!failures) throw error;
         failures.push({ tap: tap.name, error });
         return undefined;
-      },
-    }),
+      };
+      return aroundTap(tap, {
+        // An answer that is no decision is that authorizer's error, as a throw is.
+        answer: (args, d) => {
+          const problem = decisionProblem(d);
+          if (problem) return failed(args, new Error(problem));
+          return d === null ? undefined : passOn(d as Decision | undefined, args[1] as NoOpinionReasons);
+        },
+        failed,
+      });
+    },
   });
 }
 

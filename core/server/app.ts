@@ -15,6 +15,7 @@ import { forbiddenError } from '../authz/forbidden.js';
 import { selectorsFromQuery } from '../authz/selector-attributes.js';
 import { AuthorizationError, authorizeUnion } from '../authz/union.js';
 import { aggregate } from '../aggregate.js';
+import { asUserInfo, userInfoProblem } from '../authn/user-shape.js';
 import { aroundTap } from '../around-tap.js';
 import { sendInternalErrorText } from './internal-error-text.js';
 import { withCacheControl } from './cache-control.js';
@@ -152,15 +153,21 @@ function trackAuthenticators(hooks: Hooks): void {
   hooks.authenticate.intercept({
     register: (tap) => {
       const marked = { ...tap, fn: (req: TrackedRequest, ...rest: unknown[]) => { req[ACTIVE] = { name: tap.name }; return (tap.fn as (...a: unknown[]) => unknown)(req, ...rest); } };
+      const failed = (args: unknown[], err: unknown): undefined => {
+        const req = args[0] as TrackedRequest;
+        countAsTokenError(req);
+        if (req[FAILED]) req[FAILED](tap.name, err);
+        else req.reject(err instanceof Error ? err.message : String(err));
+        return undefined;
+      };
       return aroundTap(marked, {
-        answer: (_args, user) => user,
-        failed: (args, err) => {
-          const req = args[0] as TrackedRequest;
-          countAsTokenError(req);
-          if (req[FAILED]) req[FAILED](tap.name, err);
-          else req.reject(err instanceof Error ? err.message : String(err));
-          return undefined;
+        // An answer that is no user is that authenticator's error, as a throw is.
+        answer: (args, user) => {
+          if (user === undefined || user === null) return undefined;
+          const problem = userInfoProblem(user);
+          return problem ? failed(args, new Error(problem)) : asUserInfo(user as Record<string, unknown>);
         },
+        failed,
       });
     },
   });

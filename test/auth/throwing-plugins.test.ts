@@ -38,10 +38,36 @@ const BoomAuthorizer: Plugin = {
   },
 };
 
+/** Answers what the x-malformed header names: no user, or a user of the wrong shape. */
+const MALFORMED: Record<string, unknown> = {
+  string: 'mallory',
+  'number-name': { name: 123, groups: [] },
+  'groups-string': { name: 'carol', groups: 'system:masters-readonly' },
+  'extra-string': { name: 'carol', groups: [], extra: { scopes: 'all' } },
+  'no-groups': { name: 'dave' },
+};
+const MalformedAuthenticator: Plugin = {
+  name: 'MalformedAuthenticator',
+  apply(host) {
+    host.hooks.authenticate.tap({ name: 'MalformedAuthenticator', stage: -1 }, (req) => MALFORMED[String(req.headers['x-malformed'])] as never);
+  },
+};
+
+/** Answers bob's requests with what the x-decision header names. */
+const DECISIONS: Record<string, unknown> = { 'capital-allow': { decision: 'Allow' }, true: true, 'number-reason': { decision: 'deny', reason: 7 } };
+const MalformedAuthorizer: Plugin = {
+  name: 'MalformedAuthorizer',
+  apply(host) {
+    host.hooks.authorize.tap({ name: 'MalformedAuthorizer', stage: -2 }, (a) => (a.user.name === 'dave' ? DECISIONS[a.path?.slice(1) ?? ''] : undefined) as never);
+  },
+};
+
 const rules = tableAuthorizer([
   { group: 'system:masters', decision: 'allow' },
   { user: 'alice', path: '/version', decision: 'allow' },
   { user: 'alice', path: '/denied', decision: 'deny', reason: 'alice may not' },
+  { user: 'dave', path: '/version', decision: 'allow' },
+  { user: 'dave', resource: 'selfsubjectreviews', decision: 'allow' },
 ]);
 
 describe('plugins that throw', () => {
@@ -54,7 +80,7 @@ describe('plugins that throw', () => {
     plat = await startInProcess({
       // Node has no opinion about alice: the table (before it) and the throwing plugins are the policy.
       args: ['--authorization-mode=Node', `--token-auth-file=${tokens}`, '--anonymous-auth=true'],
-      plugins: [rules, BoomAuthenticator, BoomAuthorizer],
+      plugins: [rules, BoomAuthenticator, BoomAuthorizer, MalformedAuthenticator, MalformedAuthorizer],
       logger: createLogger({ verbosity: 2, write: (l) => logs.push(l) }),
     });
   });
@@ -115,5 +141,37 @@ describe('plugins that throw', () => {
       apiVersion: `${G}/v1`, kind: 'SubjectAccessReview', spec: { user: 'alice', nonResourceAttributes: { path: '/version', verb: 'get' } },
     });
     assert.deepEqual(allowed.json.status, { allowed: true, reason: 'allowed by the test table' });
+  });
+
+  it('an authenticator that answers no user: its error, named, as a throw; a user without groups has none', async () => {
+    const table: [string, string][] = [
+      ['string', 'answered a string, not a user ({ name, uid?, groups?, extra? })'],
+      ['number-name', 'answered a user whose name is a number, not a non-empty string'],
+      ['groups-string', 'answered a user whose groups are a string, not a list of strings'],
+      ['extra-string', 'answered a user whose extra "scopes" is a string, not a list of strings'],
+    ];
+    for (const [kind, text] of table) {
+      logs.length = 0;
+      const r = await plat.admin.with({ anonymous: true }).get('/version', { 'x-malformed': kind });
+      assert.equal(r.status, 401, `${kind}: ${r.text}`);
+      assert.ok(logs.some((l) => l.includes(`Unable to authenticate the request err="MalformedAuthenticator: ${text.replace(/"/g, '\\"')}"`)), `${kind}:\n${logs.join('\n')}`);
+    }
+    // A later authenticator's user still counts, as after a throw.
+    assert.equal((await plat.admin.get('/version', { 'x-malformed': 'string' })).status, 200);
+    const review = await plat.admin.with({ anonymous: true }).post('/apis/authentication.platform/v1/selfsubjectreviews',
+      { apiVersion: 'authentication.platform/v1', kind: 'SelfSubjectReview' }, { 'x-malformed': 'no-groups' });
+    assert.equal(review.status, 201, review.text);
+    assert.deepEqual(review.json.status.userInfo, { username: 'dave', groups: ['system:authenticated'] });
+  });
+
+  it('an authorizer that answers no decision: its error, named, as a throw; a later authorizer still decides', async () => {
+    const dave = { 'x-malformed': 'no-groups' };
+    for (const path of ['capital-allow', 'true', 'number-reason']) {
+      logs.length = 0;
+      const r = await plat.admin.with({ anonymous: true }).get(`/${path}`, dave);
+      assert.equal(r.status, 500, `${path}: ${r.text}`);
+      assert.ok(logs.some((l) => l.includes('authorizer failed') && l.includes('MalformedAuthorizer: answered')), `${path}:\n${logs.join('\n')}`);
+    }
+    assert.equal((await plat.admin.with({ anonymous: true }).get('/version', dave)).status, 200);
   });
 });
