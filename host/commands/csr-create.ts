@@ -135,7 +135,7 @@ export async function csrCreate(argv: readonly string[], stdout: (text: string) 
     out(`${CSR_DISPLAY}/${name} created\n`);
     out(`private key written to ${keyFile}\n`);
     if (!wait) {
-      if (format) objectPrinter(format, stdout)(created);
+      if (format) objectPrinter(format, stdout, f.get<boolean>('show-managed-fields'))(created);
       return 0;
     }
     const done = await runInterruptible((signal) => waitForIssued(client, name, {
@@ -146,7 +146,7 @@ export async function csrCreate(argv: readonly string[], stdout: (text: string) 
     const certFile = certificateFileOf(dir, name);
     await writeIssuedCertificate(certFile, wireBytes(done.status?.certificate), { pem: key.privateKeyPem, file: keyFile }, CHOICES);
     out(`certificate written to ${certFile}\n`);
-    if (format) objectPrinter(format, stdout)(done);
+    if (format) objectPrinter(format, stdout, f.get<boolean>('show-managed-fields'))(done);
     return 0;
   } finally {
     client.close();

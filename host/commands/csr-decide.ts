@@ -83,7 +83,7 @@ export async function csrDecide(decision: Decision, argv: readonly string[], out
   checkNames(positional);
   const client = openClient(f);
   const format = f.get<string>('output');
-  const print = format ? objectPrinter(format, out) : (csr: Csr) => out(`${CSR_DISPLAY}/${csr.metadata.name ?? ''} ${d.past}\n`);
+  const print = format ? objectPrinter(format, out, f.get<boolean>('show-managed-fields')) : (csr: Csr) => out(`${CSR_DISPLAY}/${csr.metadata.name ?? ''} ${d.past}\n`);
   let failed = false;
   try {
     for (const name of positional) {

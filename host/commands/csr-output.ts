@@ -37,10 +37,28 @@ export function formatRow(row: readonly string[], widths: readonly number[]): st
 export function defineObjectOutput(f: Flags, section: string, otherwise: string): void {
   f.define({ name: 'output', shorthand: 'o', type: 'string', default: '', enum: ['json', 'yaml', 'name'], section,
     help: `Output format: json, yaml or name (default: ${otherwise}).` });
+  defineShowManagedFields(f, section);
 }
 
-export function formatObject(obj: unknown, format: string): string {
-  return format === 'yaml' ? goYaml(obj) : goJson(obj);
+/** kubectl's --show-managed-fields, beside every -o that prints objects. */
+export function defineShowManagedFields(f: Flags, section: string): void {
+  f.define({ name: 'show-managed-fields', type: 'bool', default: false, section,
+    help: 'If true, keep the managedFields when printing objects in JSON or YAML format.' });
+}
+
+/** What -o prints of an object or list: kubectl's printers drop metadata.managedFields unless asked. */
+function printed(obj: unknown, showManagedFields: boolean): unknown {
+  if (showManagedFields || typeof obj !== 'object' || obj === null) return obj;
+  const o = obj as { metadata?: { managedFields?: unknown }; items?: unknown[] };
+  const items = Array.isArray(o.items) ? { items: o.items.map((i) => printed(i, false)) } : {};
+  if (!o.metadata || !('managedFields' in o.metadata)) return { ...o, ...items };
+  const { managedFields: _dropped, ...metadata } = o.metadata;
+  return { ...o, metadata, ...items };
+}
+
+export function formatObject(obj: unknown, format: string, showManagedFields = false): string {
+  const shown = printed(obj, showManagedFields);
+  return format === 'yaml' ? goYaml(shown) : goJson(shown);
 }
 
 /**
@@ -48,11 +66,11 @@ export function formatObject(obj: unknown, format: string): string {
  * CSR approve decided): every YAML document after the first starts with `---`, so the stream stays
  * a valid multi-document file; `name` is `<kind>.<group>/<name>`.
  */
-export function objectPrinter(format: string, out: (text: string) => void): (csr: Csr) => void {
-  let printed = 0;
+export function objectPrinter(format: string, out: (text: string) => void, showManagedFields = false): (csr: Csr) => void {
+  let count = 0;
   return (csr) => {
     if (format === 'name') out(`${CSR_DISPLAY}/${csr.metadata.name ?? ''}\n`);
-    else out((format === 'yaml' && printed > 0 ? '---\n' : '') + formatObject(csr, format));
-    printed++;
+    else out((format === 'yaml' && count > 0 ? '---\n' : '') + formatObject(csr, format, showManagedFields));
+    count++;
   };
 }

@@ -13,7 +13,7 @@ import { CommandError } from './command-error.js';
 import { parseSubcommand } from './subcommand-help.js';
 import { checkNames, csrFlags, describeError, openClient, requestTimeoutMs } from './csr-connection.js';
 import { runInterruptible } from './interrupt.js';
-import { columnWidths, formatObject, formatRow, objectPrinter } from './csr-output.js';
+import { columnWidths, defineShowManagedFields, formatObject, formatRow, objectPrinter } from './csr-output.js';
 import { isTable, ServerRows, TABLE_ACCEPT } from './csr-server-table.js';
 import { escapeFieldValue } from '../../core/api/selectors/field-selector.js';
 
@@ -26,6 +26,7 @@ interface Selectors { fieldSelector?: string; labelSelector?: string }
 
 function defineOutput(f: Flags, section: string): void {
   f.define({ name: 'output', shorthand: 'o', type: 'string', default: '', enum: ['json', 'yaml', 'name', 'wide'], section, help: 'Output format: json, yaml, name or wide (default: a table).' });
+  defineShowManagedFields(f, section);
   f.define({ name: 'watch', shorthand: 'w', type: 'bool', default: false, section, help: 'After printing, watch for changes.' });
   f.define({ name: 'timeout', type: 'duration', default: 0, section, help: 'With --watch: stop after this long (0: until interrupted).',
     validate: (v) => ((v as number) < 0 ? 'must not be negative' : undefined) });
@@ -76,9 +77,9 @@ export async function csrGet(argv: readonly string[], out: Out, err: Out): Promi
         errors.push(describeError(e));
       }
     }
-    const printObject = table ? undefined : objectPrinter(format, out) as Print;
+    const printObject = table ? undefined : objectPrinter(format, out, f.get<boolean>('show-managed-fields')) as Print;
     let widths: number[] = [];
-    if (printObject && positional.length > 1 && format !== 'name') out(formatObject(asKubectlList(found as Csr[]), format));
+    if (printObject && positional.length > 1 && format !== 'name') out(formatObject(asKubectlList(found as Csr[]), format, f.get<boolean>('show-managed-fields')));
     else if (printObject) found.forEach(printObject);
     else if (found.length) {
       const rows = found.flatMap((a) => table!.rows(a));
@@ -226,10 +227,10 @@ export async function csrList(argv: readonly string[], out: Out, err: Out): Prom
     const table = format === '' ? new ServerRows(f.get<string>('output') === 'wide') : undefined;
     const list = await listAll(client, selectors, table !== undefined);
     let widths: number[] = [];
-    const printObject = table ? undefined : objectPrinter(format, out) as Print;
+    const printObject = table ? undefined : objectPrinter(format, out, f.get<boolean>('show-managed-fields')) as Print;
     const rows = table ? list.items.flatMap((a) => table.rows(a)) : [];
     if (printObject && !f.get<boolean>('watch') && format !== 'name') {
-      out(formatObject(asKubectlList(list.items as Csr[]), format));
+      out(formatObject(asKubectlList(list.items as Csr[]), format, f.get<boolean>('show-managed-fields')));
     } else if (printObject) {
       list.items.forEach(printObject);
     } else if (rows.length === 0) {

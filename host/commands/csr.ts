@@ -79,7 +79,7 @@ async function csrWait(argv: readonly string[], out: (t: string) => void, err: (
       // With -o, stdout carries the object alone, as kubectl wait -o prints it.
       (format ? err : out)(`certificate written to ${certFile}\n`);
     }
-    if (format) objectPrinter(format, out)(done);
+    if (format) objectPrinter(format, out, f.get<boolean>('show-managed-fields'))(done);
     else if (!dir) out(cert.toString('utf8'));
     return 0;
   } finally {

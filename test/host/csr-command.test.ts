@@ -239,6 +239,7 @@ describe('plat csr', () => {
     assert.equal(json.code, 0, json.stderr);
     const created = JSON.parse(json.stdout);
     assert.deepEqual([created.kind, created.metadata.name, created.spec.signerName], ['CertificateSigningRequest', 'o1', 'example.com/widgets']);
+    assert.equal(created.metadata.managedFields, undefined);
     assert.equal(created.metadata.uid, (await plat.admin.get(`${CSRS}/o1`)).json.metadata.uid, 'the server\'s answer, not the request sent');
     assert.equal(json.stderr, `certificatesigningrequest.certificates.platform/o1 created\nprivate key written to ${path.join(out, 'o1.key')}\n`);
 
@@ -300,6 +301,14 @@ describe('plat csr', () => {
     assert.equal(JSON.parse(json.stdout).metadata.name, 'w1');
     const yaml = await csr(['get', 'w1', '-o', 'yaml', ...kc()]);
     assert.equal(parseYaml(yaml.stdout).spec.signerName, 'example.com/widgets');
+    // As kubectl's printers: managedFields only with --show-managed-fields.
+    assert.equal(JSON.parse(json.stdout).metadata.managedFields, undefined, json.stdout);
+    assert.doesNotMatch(yaml.stdout, /managedFields/);
+    const shown = JSON.parse((await csr(['get', 'w1', '-o', 'json', '--show-managed-fields', ...kc()])).stdout);
+    assert.deepEqual(shown.metadata.managedFields, (await plat.admin.get(`${CSRS}/w1`)).json.metadata.managedFields);
+    assert.deepEqual(Object.keys(JSON.parse(json.stdout).metadata), Object.keys(shown.metadata).filter((k) => k !== 'managedFields'), 'key order kept');
+    assert.doesNotMatch((await csr(['list', '-o', 'yaml', ...kc()])).stdout, /managedFields/);
+    assert.match((await csr(['list', '-o', 'yaml', '--show-managed-fields', ...kc()])).stdout, /managedFields/);
     const list = await csr(['list', ...kc()]);
     assert.equal(list.code, 0, list.stderr);
     const names = list.stdout.trim().split('\n').slice(1).map((l) => l.split(/\s+/)[0]);
