@@ -90,14 +90,17 @@ export async function prepareAllInOne(host: Host, flags: Flags): Promise<void> {
   };
   const ca = await ensureCa(pki, 'plat-ca').catch(plainly);
   const hosts = [...new Set(['localhost', '127.0.0.1', flags.get<string>('bind-address'), os.hostname()].filter((h) => h && h !== '0.0.0.0' && h !== '::'))];
-  await ensureServingFromCa(ca, pki, { hosts, baseName: SERVING_BASE_NAME }).catch(plainly);
+  // --cert-dir is where the serving pair lives (upstream's generated pair goes there): plat all's,
+  // signed by its CA, goes there when the operator names one.
+  const servingDir = flags.isSet('cert-dir') ? path.resolve(flags.get<string>('cert-dir')) : pki;
+  const serving = await ensureServingFromCa(ca, servingDir, { hosts, baseName: SERVING_BASE_NAME }).catch(plainly);
   const admin = await ensureClientCertificate(ca, pki, { commonName: 'plat-admin', organizations: ['system:masters'], baseName: 'admin' }).catch(plainly);
   const controllers = await ensureClientCertificate(ca, pki, CONTROLLER_MANAGER_IDENTITY).catch(plainly);
   const files = allInOneFiles(pki);
   const set: Record<string, string> = {};
   if (!flags.isSet('tls-cert-file') && !flags.isSet('tls-private-key-file')) {
-    set['tls-cert-file'] = files['tls-cert-file'];
-    set['tls-private-key-file'] = files['tls-private-key-file'];
+    set['tls-cert-file'] = serving.certFile;
+    set['tls-private-key-file'] = serving.keyFile;
   }
   if (!flags.isSet('client-ca-file')) set['client-ca-file'] = files['client-ca-file'];
   if (!flags.isSet('cert-dir')) set['cert-dir'] = files['cert-dir'];
