@@ -29,6 +29,7 @@ import { isPluginFailure, refusalReason } from '../admission/plugin-failure.js';
 import { admissionAnnotations, type AnnotationTarget } from '../admission/annotations.js';
 import { runningTap } from '../running-tap.js';
 import { silentLogger, type Logger } from '../log.js';
+import { warnAnsweringTaps } from '../admission/answering-taps.js';
 import { shapeOf } from '../api/fieldsets/schema-shape.js';
 import { prefixFromUserAgent, resetFieldSet, updateManagedFields, type WriteManager } from './field-manager.js';
 
@@ -112,6 +113,7 @@ export class ResourceStore {
     this.#random = opts.random ?? randomNameSuffix;
     this.#log = opts.logger ?? silentLogger;
     this.#runningTap = { admitMutate: runningTap(opts.hooks.admitMutate), admitValidate: runningTap(opts.hooks.admitValidate) };
+    if (opts.logger) for (const phase of ['admitMutate', 'admitValidate'] as const) warnAnsweringTaps(opts.hooks[phase], phase, opts.logger);
   }
 
   get storage(): Storage { return this.#storage; }

@@ -50,6 +50,8 @@ const throwing: Plugin = {
       if (req.name === 'a-system-error') readFileSync(MISSING_FILE);
       if (req.name === 'a-bug') (req.object as unknown as { nope: { deeper: number } }).nope.deeper = 1;
     });
+    // Written as a webhook: its answers are not read, and the first one is logged, once.
+    host.hooks.admitMutate.tap('AnsweringAdmission', (req) => (req.name.startsWith('answered') ? { allowed: false } : undefined) as never);
     // Runs after ThrowingAdmission: a request waiting here must still be told apart from one
     // that ThrowingAdmission fails meanwhile.
     host.hooks.admitValidate.tapPromise(SLOW_NAME, async (req) => {
@@ -125,5 +127,16 @@ describe('an admission plugin that throws', () => {
     assert.equal(r.json.message, `Internal error occurred: admission plugin "${PLUGIN_NAME}" failed (see the API server log)`);
     assert.ok(!r.text.includes(MISSING_FILE), r.text);
     assert.ok(logs.some((l) => l.startsWith('E') && l.includes(`plugin="${PLUGIN_NAME}"`) && l.includes('name="a-system-error"') && l.includes('ENOENT')), logs.join('\n'));
+  });
+
+  it('a tap that answers instead of throwing admits, and its first answer is logged as a warning, once', async () => {
+    logs.length = 0;
+    for (const name of ['answered-1', 'answered-2']) {
+      const r = await plat.admin.post(CSR_PATH, csrObject(name, 'example.com/my-signer', fx.ecCsrPem));
+      assert.equal(r.status, 201, r.text);
+    }
+    const warned = logs.filter((l) => l.includes('admission plugin "ThrowingAdmission" (tap "AnsweringAdmission") answered an object from its admitMutate tap, which is not read'));
+    assert.equal(warned.length, 1, logs.join('\n'));
+    assert.match(warned[0]!, /^W/);
   });
 });
