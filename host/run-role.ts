@@ -7,6 +7,7 @@ import { Host } from '../core/host.js';
 import { exitRequested } from '../core/lifecycle.js';
 import { createLogger } from '../core/log.js';
 import { isStartupError } from '../core/plugin.js';
+import { START_WAIT_WARNING_MS } from '../core/start-watch.js';
 import { roleCalls, roles, upcomingRoles } from './role-registry.js';
 import { describeAllInOne } from './roles/all-summary.js';
 
@@ -96,6 +97,7 @@ export async function runRole(role: string, rest: readonly string[], c: RoleCont
   // empty before boot ends: Node would end the process, exit 0 and not a word, as a clean stop.
   // (A start tap is kept waiting and named instead, core/start-watch.ts.)
   let loading: string | undefined;
+  let loadingWatch: NodeJS.Timeout | undefined;
   const stalled = () => {
     const what = loading ? `${loading}: its module or factory never resolves` : 'a plugin module, factory or tap that never resolves';
     process.stderr.write(`plat ${role}: start-up could not finish: it waits on a Promise that nothing is left to settle (${what})\n`);
@@ -105,7 +107,20 @@ export async function runRole(role: string, rest: readonly string[], c: RoleCont
   let booted;
   try {
     booted = await boot({ profile, argv: rest, cwd: process.cwd(), logger, version: c.version, ownsProcess: true, commands: roleCalls, signal: startUp.signal,
-      loading: (label) => { loading = label; },
+      loading: (label) => {
+        loading = label;
+        // One that never settles while something else keeps the loop alive (its own interval)
+        // would hold start-up without a word: it is named every START_WAIT_WARNING_MS, as a start tap is.
+        clearInterval(loadingWatch);
+        if (!label) return;
+        let waited = 0;
+        loadingWatch = setInterval(() => {
+          waited += START_WAIT_WARNING_MS;
+          logger.warn('start-up is waiting on a plugin module or factory that has not settled', { entry: label, waited: `${waited / 1000}s` });
+        }, START_WAIT_WARNING_MS);
+        // Not what keeps the process up: the stall check above must still see an empty loop.
+        loadingWatch.unref();
+      },
       ...(process.env['PLAT_CONFIG'] ? { configFile: process.env['PLAT_CONFIG'] } : {}) });
   } catch (e) {
     if (e instanceof GlobalFlagRequest) return answer(e.request, profile, c);
@@ -117,6 +132,7 @@ export async function runRole(role: string, rest: readonly string[], c: RoleCont
   } finally {
     process.off('beforeExit', stalled);
     clearTimeout(abandon);
+    clearInterval(loadingWatch);
   }
   const { host } = booted;
   const summary = describeAllInOne(host);

@@ -28,6 +28,23 @@ it('names the plugin whose start tap has not settled, and keeps the process up',
   }
 });
 
+it('names the config-file entry whose factory has not settled while something else keeps the process up', async () => {
+  const dir = tempDir();
+  writeFileSync(path.join(dir, 'plat.config.mjs'), "export default { plugins: ['./slow-factory.mjs'] };\n");
+  // Its own interval keeps the event loop alive, so the empty-loop check never fires: before, not a word.
+  writeFileSync(path.join(dir, 'slow-factory.mjs'), 'export default async () => { setInterval(() => {}, 1000); await new Promise(() => {}); };\n');
+  const kubeconfig = writeServerKubeconfig(`https://127.0.0.1:${await freePort()}`);
+  const plat = await startPlat(['controller-manager', '--platconfig', kubeconfig, '--secure-port', '0', '--leader-elect=false'],
+    /start-up is waiting on a plugin module or factory that has not settled entry=".*slow-factory\.mjs.*" waited="10s"/, { cwd: dir });
+  try {
+    assert.equal(plat.child.exitCode, null, plat.output());
+  } finally {
+    const exited = new Promise((r) => plat.child.once('exit', r));
+    plat.child.kill('SIGKILL');
+    await exited;
+  }
+});
+
 it('one SIGTERM while a start tap hangs stops start-up: what started is shut down, exit 1, the tap named', async () => {
   const dir = tempDir();
   writeFileSync(path.join(dir, 'plat.config.mjs'), "export default { plugins: ['./started.mjs', './hang.mjs'] };\n");
