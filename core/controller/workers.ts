@@ -60,3 +60,18 @@ export async function runWorkers<K>(o: WorkersOptions<K>, signal: AbortSignal): 
   await o.queue.shutDown();
   await Promise.all(running);
 }
+
+/** What a controller waits on before its workers start. */
+interface Synced { waitForSync(signal: AbortSignal): Promise<unknown> }
+
+/**
+ * A queue-driven controller's Run, as upstream's controllers write it: `Starting controller`, wait
+ * for the informers' caches (WaitForNamedCacheSync), the workers until the signal aborts, then
+ * `Shutting down controller` (its defer, also when the caches never synced).
+ */
+export async function runSyncedWorkers<K>(o: WorkersOptions<K> & { readonly synced: readonly Synced[] }, signal: AbortSignal): Promise<void> {
+  o.logger.info('Starting controller', { controller: o.name });
+  await Promise.all(o.synced.map((s) => s.waitForSync(signal)));
+  if (!signal.aborted) await runWorkers(o, signal);
+  o.logger.info('Shutting down controller', { controller: o.name });
+}

@@ -9,7 +9,7 @@ import type { ClusterRole, PolicyRule } from '../../core/api/rbac.js';
 import { labelSelectorFromObject } from '../../core/api/selectors/label-selector.js';
 import { isApiError, objectPath, type ResourceRef } from '../../core/client/rest-client.js';
 import { defaultControllerRateLimiter } from '../../core/controller/rate-limiters.js';
-import { runWorkers } from '../../core/controller/workers.js';
+import { runSyncedWorkers } from '../../core/controller/workers.js';
 import { WorkQueue } from '../../core/controller/workqueue.js';
 
 const RBAC_GROUP = 'rbac.authorization.platform';
@@ -100,17 +100,10 @@ export function clusterRoleAggregationController(ctx: ControllerContext, control
 
   return {
     queue,
-    async run(signal: AbortSignal): Promise<void> {
-      log.info('Starting controller', { controller: controllerName });
-      await roles.waitForSync(signal);
-      if (!signal.aborted) {
-        await runWorkers({
-          name: controllerName, queue, workers: o.workers, logger: log,
-          sync: (key) => sync(key, signal),
-          failure: (key, error) => `${key} failed with : ${error}`,
-        }, signal);
-      }
-      log.info('Shutting down controller', { controller: controllerName });
-    },
+    run: (signal: AbortSignal) => runSyncedWorkers({
+      name: controllerName, queue, workers: o.workers, logger: log, synced: [roles],
+      sync: (key) => sync(key, signal),
+      failure: (key, error) => `${key} failed with : ${error}`,
+    }, signal),
   };
 }

@@ -10,7 +10,7 @@ import type { Namespace } from '../../core/api/namespace.js';
 import { goClientErrorText } from '../../core/client/go-url-error.js';
 import { isApiError, type ResourceRef } from '../../core/client/rest-client.js';
 import { defaultControllerRateLimiter } from '../../core/controller/rate-limiters.js';
-import { runWorkers } from '../../core/controller/workers.js';
+import { runSyncedWorkers } from '../../core/controller/workers.js';
 import { WorkQueue } from '../../core/controller/workqueue.js';
 
 export const NAMESPACES: ResourceRef = { group: '', version: 'v1', plural: 'namespaces', kind: 'Namespace' };
@@ -74,17 +74,10 @@ export function serviceAccountsController(ctx: ControllerContext, controllerName
 
   return {
     queue,
-    async run(signal: AbortSignal): Promise<void> {
-      log.info('Starting controller', { controller: controllerName });
-      await Promise.all([namespaces.waitForSync(signal), serviceAccounts.waitForSync(signal)]);
-      if (!signal.aborted) {
-        await runWorkers({
-          name: controllerName, queue, workers: o.workers, logger: log,
-          sync: (key) => sync(key, signal),
-          failure: (key, error) => `${key} failed with : ${error}`,
-        }, signal);
-      }
-      log.info('Shutting down controller', { controller: controllerName });
-    },
+    run: (signal: AbortSignal) => runSyncedWorkers({
+      name: controllerName, queue, workers: o.workers, logger: log, synced: [namespaces, serviceAccounts],
+      sync: (key) => sync(key, signal),
+      failure: (key, error) => `${key} failed with : ${error}`,
+    }, signal),
   };
 }

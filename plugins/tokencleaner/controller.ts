@@ -9,7 +9,7 @@ import { goClientErrorText } from '../../core/client/go-url-error.js';
 import { isApiError, type ResourceRef } from '../../core/client/rest-client.js';
 import { objectKey } from '../../core/controller/informer.js';
 import { defaultControllerRateLimiter } from '../../core/controller/rate-limiters.js';
-import { runWorkers } from '../../core/controller/workers.js';
+import { runSyncedWorkers } from '../../core/controller/workers.js';
 import { WorkQueue } from '../../core/controller/workqueue.js';
 import { formatDuration } from '../../core/flags/duration.js';
 import type { ControllerContext, Runnable } from '../../core/lifecycle.js';
@@ -69,13 +69,6 @@ export function tokenCleaner(ctx: ControllerContext, controllerName: string, o: 
 
   return {
     queue,
-    async run(signal: AbortSignal): Promise<void> {
-      log.info('Starting controller', { controller: controllerName });
-      await secrets.waitForSync(signal);
-      if (!signal.aborted) {
-        await runWorkers({ name: controllerName, queue, workers: 1, logger: log, sync: (key) => sync(key, signal) }, signal);
-      }
-      log.info('Shutting down controller', { controller: controllerName });
-    },
+    run: (signal: AbortSignal) => runSyncedWorkers({ name: controllerName, queue, workers: 1, logger: log, synced: [secrets], sync: (key) => sync(key, signal) }, signal),
   };
 }
