@@ -5,6 +5,8 @@ import type { ApiObject, ObjectMeta } from '../api/meta.js';
 import { labelValueErrors, qualifiedNameErrors } from '../api/selectors/label-syntax.js';
 import { goTime } from '../go-time-text.js';
 import { validateOwnerReferences } from './owner-references.js';
+import { FINALIZER_DELETE_DEPENDENTS, FINALIZER_ORPHAN } from './gc-finalizers.js';
+import { goStrings } from '../api/go-object-meta.js';
 
 const TOTAL_ANNOTATION_SIZE_LIMIT = 256 * 1024;
 
@@ -44,7 +46,20 @@ export function validateObjectMeta(meta: ObjectMeta, namespaced: boolean): Field
   appendErrors(out, validateLabels(meta.labels));
   appendErrors(out, validateAnnotations(meta.annotations));
   appendErrors(out, validateOwnerReferences(meta.ownerReferences));
-  return validateEach(out, meta.finalizers, (f, i) => qualifiedNameErrors(f).map((msg) => fieldError.invalid(`metadata.finalizers[${i}]`, f, msg)));
+  return validateFinalizers(out, meta.finalizers);
+}
+
+/**
+ * ValidateFinalizers: each a qualified name, and not both of the garbage collector's two, which are
+ * opposites (orphan the dependents, or delete them first).
+ */
+function validateFinalizers(out: FieldError[], finalizers: readonly string[] | undefined): FieldError[] {
+  validateEach(out, finalizers, (f, i) => qualifiedNameErrors(f).map((msg) => fieldError.invalid(`metadata.finalizers[${i}]`, f, msg)));
+  if (finalizers?.includes(FINALIZER_ORPHAN) && finalizers.includes(FINALIZER_DELETE_DEPENDENTS)) {
+    appendErrors(out, [{ type: 'FieldValueInvalid', field: 'metadata.finalizers',
+      message: `Invalid value: ${goStrings(finalizers)}: finalizer ${FINALIZER_ORPHAN} and ${FINALIZER_DELETE_DEPENDENTS} cannot be both set` }]);
+  }
+  return out;
 }
 
 const immutable = ['name', 'namespace', 'uid', 'creationTimestamp'] as const;
@@ -84,7 +99,10 @@ export function validateObjectMetaUpdate(meta: ObjectMeta, old: ObjectMeta, name
   appendErrors(out, validateAnnotations(meta.annotations));
   appendErrors(out, validateOwnerReferences(meta.ownerReferences));
   void namespaced;
-  return out;
+  // Upstream's update validations run the whole object's validation too (ValidateSecretUpdate
+  // calls ValidateSecret, ValidateClusterRoleUpdate ValidateClusterRole, ...), whose ObjectMeta
+  // check is where an update's finalizers are refused.
+  return validateFinalizers(out, meta.finalizers);
 }
 
 /**

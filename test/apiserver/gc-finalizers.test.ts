@@ -90,6 +90,23 @@ describe('garbage collector finalizers on DELETE', () => {
       assert.equal((await plat.admin.get(`${S}/orphaned`)).status, 404, 'orphanDependents=false took the orphan finalizer off');
     });
 
+    it('an object may not carry both (ValidateFinalizers), on create or update, of any group; an update\'s finalizer names are checked too', async () => {
+      const both = ['orphan', 'example.com/a', 'foregroundDeletion'];
+      const message = 'metadata.finalizers: Invalid value: []string{"orphan", "example.com/a", "foregroundDeletion"}: finalizer orphan and foregroundDeletion cannot be both set';
+      const created = await plat.admin.post(S, { metadata: { name: 'both', finalizers: both } });
+      assert.equal(created.status, 422, created.text);
+      assert.ok(created.json.message.endsWith(message), created.json.message);
+      const CR = '/apis/rbac.authorization.platform/v1/clusterroles';
+      assert.equal((await plat.admin.post(CR, { metadata: { name: 'gc-both' } })).status, 201);
+      const updated = await plat.admin.patch(`${CR}/gc-both`, { metadata: { finalizers: both } }, 'application/merge-patch+json');
+      assert.equal(updated.status, 422, updated.text);
+      assert.ok(updated.json.message.endsWith(message), updated.json.message);
+      const badName = await plat.admin.patch(`${CR}/gc-both`, { metadata: { finalizers: ['a b'] } }, 'application/merge-patch+json');
+      assert.equal(badName.status, 422, badName.text);
+      assert.match(badName.json.message, /metadata\.finalizers\[0\]: Invalid value: "a b": name part must consist of/);
+      assert.equal((await plat.admin.delete(`${CR}/gc-both`)).status, 200);
+    });
+
     it('a dry run answers with the finalizers set and stores nothing; background or unset deletes at once', async () => {
       const made = await make(plat, 'dry');
       const dry = await plat.admin.request('DELETE', `${S}/dry?propagationPolicy=Foreground&dryRun=All`);
