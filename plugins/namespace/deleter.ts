@@ -5,7 +5,7 @@
 // the controller's `platform` finalizer off through namespaces/{name}/finalize (the API server then
 // deletes it). Objects that finalizers hold are waited for, estimated at 15 s.
 import { FINALIZER_PLATFORM } from '../../core/registry/core-finalizers.js';
-import { isApiError, type ResourceRef, type RestClient } from '../../core/client/rest-client.js';
+import { isApiError, resourcePath, type List, type ResourceRef, type RestClient } from '../../core/client/rest-client.js';
 import { goClientErrorText } from '../../core/client/go-url-error.js';
 import { aggregate } from '../../core/aggregate.js';
 import type { ApiObject } from '../../core/api/meta.js';
@@ -13,6 +13,9 @@ import type { Logger } from '../../core/log.js';
 import { NamespaceConditionUpdater } from './conditions.js';
 import type { Namespace } from '../../core/api/namespace.js';
 import { deletableResources, serverPreferredNamespacedResources, type GroupVersionResource } from '../../core/client/discovery.js';
+
+/** The metadata client's Accept for lists (client-go/metadata), JSON only. */
+const METADATA_LIST = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';
 
 export const NAMESPACE_RESOURCE: ResourceRef = { group: '', version: 'v1', plural: 'namespaces', kind: 'Namespace' };
 
@@ -145,11 +148,16 @@ export class NamespacedResourcesDeleter {
     }
   }
 
-  /** listCollection: undefined when the resource cannot be listed. */
+  /**
+   * listCollection: undefined when the resource cannot be listed. Through the metadata client, as
+   * upstream's deleter: names and finalizers are all it reads, so a namespace of large Secrets is
+   * not fetched whole (a server without the metadata form answers JSON, the Accept's last choice).
+   */
   async #list(gvr: GroupVersionResource, namespace: string, signal?: AbortSignal): Promise<ApiObject[] | undefined> {
     if (!this.#supported('list', gvr)) return undefined;
     try {
-      return (await this.client.list(this.#ref(gvr, namespace), {}, signal ? { signal } : {})).items ?? [];
+      const list = await this.client.request<List<ApiObject>>('GET', resourcePath(this.#ref(gvr, namespace)), { headers: { accept: METADATA_LIST }, ...(signal ? { signal } : {}) });
+      return list.items ?? [];
     } catch (e) {
       if (isNotSupported(e)) {
         this.#setNotSupported('list', gvr);

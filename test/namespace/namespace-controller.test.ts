@@ -10,6 +10,7 @@ import { namespaceControllerPlugin } from '../../plugins/namespace/index.js';
 import { runController, type Harness } from '../csrapproving/harness.js';
 import { startInProcess, type RunningPlat } from '../helpers/plat.js';
 import { until } from '../controller-manager/support.js';
+import type { Plugin } from '../../core/plugin.js';
 
 const NS = '/api/v1/namespaces';
 const MERGE = 'application/merge-patch+json';
@@ -17,11 +18,23 @@ const RBAC = '/apis/rbac.authorization.platform/v1';
 const LEASES = (ns: string) => `/apis/coordination.platform/v1/namespaces/${ns}/leases`;
 const SELF_REVIEWS = '/apis/authentication.platform/v1/selfsubjectreviews';
 
+/** The Accept header of each GET of a collection, by path (the deleter lists through the metadata client). */
+const accepts: { path: string; accept: string }[] = [];
+const AcceptsSeen: Plugin = {
+  name: 'AcceptsForTests',
+  apply(host) {
+    host.hooks.authenticate.tap({ name: 'AcceptsForTests', stage: -Infinity }, (req) => {
+      if (req.method === 'GET') accepts.push({ path: req.path, accept: String(req.headers['accept'] ?? '') });
+      return undefined;
+    });
+  },
+};
+
 describe('namespace controller', () => {
   let plat: RunningPlat;
   let h: Harness<any>;
   before(async () => {
-    plat = await startInProcess({ args: ['--controllers='] });
+    plat = await startInProcess({ args: ['--controllers='], plugins: [AcceptsSeen] });
     h = runController(plat, namespaceControllerPlugin({ deletionGracePeriodMs: 0 }), 'namespace-controller');
   });
   after(async () => { await h?.stop(); await plat?.stop(); });
@@ -55,6 +68,7 @@ describe('namespace controller', () => {
     });
     await post(LEASES('team'), { metadata: { name: 'l' }, spec: { holderIdentity: 'x' } });
     assert.equal((await itemsIn('team')).length, 5);
+    accepts.length = 0;
     const token = (await post(`${NS}/team/serviceaccounts/bot/token`, { apiVersion: 'authentication.platform/v1', kind: 'TokenRequest', spec: {} })).status.token;
     const bot = plat.admin.with({ token });
     const before = await bot.post(SELF_REVIEWS, { apiVersion: 'authentication.platform/v1', kind: 'SelfSubjectReview' });
@@ -65,6 +79,9 @@ describe('namespace controller', () => {
     assert.equal(d.status, 200, d.text);
     assert.equal(d.json.status.phase, 'Terminating');
     await until(async () => (await plat.admin.get(`${NS}/team`)).status === 404, 'namespace team to be gone');
+    // Its lists of what is left were metadata lists, as upstream's deleter's (names and finalizers are all it reads).
+    const secretLists = accepts.filter((a) => a.path === `${NS}/team/secrets`);
+    assert.ok(secretLists.length > 0 && secretLists.every((a) => a.accept.startsWith('application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1')), JSON.stringify(secretLists));
     assert.deepEqual(await itemsIn('team'), []);
     assert.ok(h.logged('Namespace has been deleted', 'team') || h.logged('Finished syncing namespace', 'team'));
 
