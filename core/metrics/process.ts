@@ -31,10 +31,14 @@ function openFds(): number | undefined {
   try { return readdirSync('/proc/self/fd').length; } catch { return undefined; }
 }
 
-function maxFds(): number | undefined {
+/** RLIM_INFINITY as the uint64 procfs reads it, which the collector turns into a float64. */
+const RLIM_INFINITY = 18446744073709551615;
+
+/** A soft limit of /proc/self/limits (`Max open files`, `Max address space`). */
+function softLimit(name: string, unlimited: number): number | undefined {
   try {
-    const soft = /^Max open files\s+(\S+)/m.exec(readFileSync('/proc/self/limits', 'utf8'))?.[1];
-    return soft === undefined ? undefined : soft === 'unlimited' ? Infinity : Number(soft);
+    const soft = new RegExp(`^${name}\\s+(\\S+)`, 'm').exec(readFileSync('/proc/self/limits', 'utf8'))?.[1];
+    return soft === undefined ? undefined : soft === 'unlimited' ? unlimited : Number(soft);
   } catch {
     return undefined;
   }
@@ -46,8 +50,9 @@ export function registerProcessMetrics(registry: MetricsRegistry): void {
   const raw = { raw: true } as const;
   registry.collector('counter', { ...raw, name: 'process_cpu_seconds_total', help: 'Total user and system CPU time spent in seconds.' }, () => one(readStat()?.cpuSeconds));
   registry.collector('gauge', { ...raw, name: 'process_open_fds', help: 'Number of open file descriptors.' }, () => one(openFds()));
-  registry.collector('gauge', { ...raw, name: 'process_max_fds', help: 'Maximum number of open file descriptors.' }, () => one(maxFds()));
+  registry.collector('gauge', { ...raw, name: 'process_max_fds', help: 'Maximum number of open file descriptors.' }, () => one(softLimit('Max open files', Infinity)));
   registry.collector('gauge', { ...raw, name: 'process_virtual_memory_bytes', help: 'Virtual memory size in bytes.' }, () => one(readStat()?.virtualBytes));
+  registry.collector('gauge', { ...raw, name: 'process_virtual_memory_max_bytes', help: 'Maximum amount of virtual memory available in bytes.' }, () => one(softLimit('Max address space', RLIM_INFINITY)));
   registry.collector('gauge', { ...raw, name: 'process_resident_memory_bytes', help: 'Resident memory size in bytes.' }, () => one(process.memoryUsage.rss()));
   registry.collector('gauge', { ...raw, name: 'process_start_time_seconds', help: 'Start time of the process since unix epoch in seconds.' }, () => one(readStat()?.startSeconds));
 }

@@ -68,7 +68,7 @@ describe('plat controller-manager /metrics', () => {
     assert.deepEqual(families, [...families].sort(), 'families sorted by name');
     // leader_election_slowpath_total has a series only once a renewal took the slow path, as upstream's.
     for (const f of ['leader_election_master_status', 'process_cpu_seconds_total', 'process_max_fds', 'process_open_fds',
-      'process_resident_memory_bytes', 'process_start_time_seconds', 'process_virtual_memory_bytes', 'rest_client_request_duration_seconds',
+      'process_resident_memory_bytes', 'process_start_time_seconds', 'process_virtual_memory_bytes', 'process_virtual_memory_max_bytes', 'rest_client_request_duration_seconds',
       'rest_client_requests_total', 'running_managed_controllers', 'workqueue_adds_total', 'workqueue_depth', 'workqueue_longest_running_processor_seconds',
       'workqueue_queue_duration_seconds', 'workqueue_retries_total', 'workqueue_unfinished_work_seconds', 'workqueue_work_duration_seconds']) {
       assert.ok(families.includes(f), `${f} is served`);
