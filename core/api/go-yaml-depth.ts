@@ -62,6 +62,8 @@ export function yamlDepthError(text: string): string | undefined {
         continue;
       default:
     }
+    // A block scalar's text follows its header: no key, and no token whose column counts.
+    if (blockScalar && type === 'scalar') { blockScalar = false; continue; }
     unroll(column);
     switch (type) {
       case 'seq-item-ind': case 'explicit-key-ind':
@@ -84,8 +86,6 @@ export function yamlDepthError(text: string): string | undefined {
         keyColumn = undefined;
         break;
       default:
-        // A block scalar's text follows its header and is no key.
-        if (blockScalar && type === 'scalar') { blockScalar = false; break; }
         if (flow === 0) keyColumn ??= column;
     }
   }
