@@ -45,6 +45,11 @@ export interface Profile {
   readonly argumentsCheck?: ArgumentsCheck;
   /** Work between parsing and configure, e.g. creating the all-in-one PKI and pointing flags at it. */
   readonly prepare?: (host: Host, flags: Flags) => Promise<void>;
+  /**
+   * Defaults that follow from other flags' values (`plat all`'s paths under --data-dir), set once
+   * the command line is read and before the flags are logged, so that their lines show them.
+   */
+  readonly settle?: (flags: Flags) => void;
 }
 
 /** The profile's own defaults, below the config file and the command line. */
@@ -218,6 +223,7 @@ export async function boot(o: BootOptions): Promise<Booted> {
   o.logger.setVerbosity?.(flags.get<number>('v'));
   applyLoggingFlags(flags, o.logger);
   for (const d of flags.usedDeprecated()) o.logger.warn(`Flag --${d.name} has been deprecated, ${d.message}`);
+  profile.settle?.(flags);
   // Upstream's components log their flags once logging is set up, before building their config.
   printFlags(flags, o.logger);
   // As upstream's PersistentPreRunE sets the gates: before anything reads them.

@@ -3,7 +3,7 @@ import type { Profile } from '../../core/boot.js';
 import { EmbeddedControllerManagerPlugin } from '../../plugins/controller-manager/index.js';
 import { APISERVER_FLAG_SECTIONS, apiserverFlagCatalogue } from '../flag-catalogue/apiserver.js';
 import { CONTROLLER_MANAGER_FLAG_SECTIONS, embeddedControllerManagerFlagCatalogue } from '../flag-catalogue/controller-manager.js';
-import { ALL_IN_ONE_HELP_DEFAULTS, prepareAllInOne } from '../roles/all.js';
+import { ALL_IN_ONE_HELP_DEFAULTS, prepareAllInOne, settleAllInOne } from '../roles/all.js';
 import { apiserverPlugins } from './apiserver.js';
 import { controllerManagerPlugins } from './controllers.js';
 
@@ -19,5 +19,6 @@ export const allInOneProfile: Profile = {
   // authorizer here allows everything. One controller manager, so no leader election.
   defaults: { 'bind-address': '127.0.0.1', 'anonymous-auth': false, 'leader-elect': false },
   helpDefaults: ALL_IN_ONE_HELP_DEFAULTS,
+  settle: settleAllInOne,
   prepare: prepareAllInOne,
 };

@@ -78,6 +78,42 @@ export const ALL_IN_ONE_HELP_DEFAULTS: Readonly<Record<string, unknown>> = (() =
   return { ...files, 'service-account-issuer': [ALL_IN_ONE_ISSUER], 'service-account-key-file': [files['service-account-key-file']] };
 })();
 
+/**
+ * The flags `plat all` points at what prepareAllInOne makes under --data-dir (each unless the
+ * operator set it), settled before the flags are logged, so that their `FLAG:` lines show the
+ * paths in use rather than the API server's defaults. Paths only: nothing is made here.
+ */
+export function settleAllInOne(flags: Flags): void {
+  const pki = path.join(path.resolve(flags.get<string>('data-dir')), 'pki');
+  const files = allInOneFiles(pki);
+  const set: Record<string, string> = {};
+  // --cert-dir is where the serving pair lives (upstream's generated pair goes there): plat all's,
+  // signed by its CA, goes there when the operator names one.
+  const serving = pairFiles(flags.isSet('cert-dir') ? path.resolve(flags.get<string>('cert-dir')) : pki, SERVING_BASE_NAME);
+  if (!flags.isSet('tls-cert-file') && !flags.isSet('tls-private-key-file')) {
+    set['tls-cert-file'] = serving.certFile;
+    set['tls-private-key-file'] = serving.keyFile;
+  }
+  if (!flags.isSet('client-ca-file')) set['client-ca-file'] = files['client-ca-file'];
+  if (!flags.isSet('cert-dir')) set['cert-dir'] = files['cert-dir'];
+  // Service-account tokens work out of the box: a signing key of its own, one issuer. Each default
+  // stands in for its flag alone, so an operator's issuer keeps plat's key (and the reverse); the
+  // verifying keys default to the operator's signing key when that is theirs.
+  if (!flags.isSet('service-account-issuer')) set['service-account-issuer'] = ALL_IN_ONE_ISSUER;
+  const ownSigningKey = flags.isSet('service-account-signing-key-file') ? flags.get<string>('service-account-signing-key-file') : undefined;
+  if (!ownSigningKey) set['service-account-signing-key-file'] = files['service-account-signing-key-file'];
+  if (!flags.isSet('service-account-key-file')) set['service-account-key-file'] = ownSigningKey ?? files['service-account-key-file'];
+  // The controllers sign with the all-in-one CA unless the operator chose signing files.
+  const defined = (name: string) => flags.specs().some((s) => s.name === name && s.unsupported === undefined);
+  const signingFiles = flags.specs().filter((s) => /^cluster-signing-.*-file$/.test(s.name)).map((s) => s.name);
+  if (defined('cluster-signing-cert-file') && defined('cluster-signing-key-file') && signingFiles.every((f) => !flags.isSet(f))) {
+    set['cluster-signing-cert-file'] = files['cluster-signing-cert-file'];
+    set['cluster-signing-key-file'] = files['cluster-signing-key-file'];
+  }
+  flags.setFromConfig(set, 'plat all', 'profile');
+}
+
+/** Makes what settleAllInOne pointed the flags at: the CA, the serving pair, the clients' certificates, the signing key. */
 export async function prepareAllInOne(host: Host, flags: Flags): Promise<void> {
   const dataDir = path.resolve(flags.get<string>('data-dir'));
   const pki = path.join(dataDir, 'pki');
@@ -90,38 +126,11 @@ export async function prepareAllInOne(host: Host, flags: Flags): Promise<void> {
   };
   const ca = await ensureCa(pki, 'plat-ca').catch(plainly);
   const hosts = [...new Set(['localhost', '127.0.0.1', flags.get<string>('bind-address'), os.hostname()].filter((h) => h && h !== '0.0.0.0' && h !== '::'))];
-  // --cert-dir is where the serving pair lives (upstream's generated pair goes there): plat all's,
-  // signed by its CA, goes there when the operator names one.
-  const servingDir = flags.isSet('cert-dir') ? path.resolve(flags.get<string>('cert-dir')) : pki;
-  const serving = await ensureServingFromCa(ca, servingDir, { hosts, baseName: SERVING_BASE_NAME }).catch(plainly);
+  // In --cert-dir, settled to <data-dir>/pki unless the operator named one.
+  await ensureServingFromCa(ca, path.resolve(flags.get<string>('cert-dir')), { hosts, baseName: SERVING_BASE_NAME }).catch(plainly);
   const admin = await ensureClientCertificate(ca, pki, { commonName: 'plat-admin', organizations: ['system:masters'], baseName: 'admin' }).catch(plainly);
   const controllers = await ensureClientCertificate(ca, pki, CONTROLLER_MANAGER_IDENTITY).catch(plainly);
-  const files = allInOneFiles(pki);
-  const set: Record<string, string> = {};
-  if (!flags.isSet('tls-cert-file') && !flags.isSet('tls-private-key-file')) {
-    set['tls-cert-file'] = serving.certFile;
-    set['tls-private-key-file'] = serving.keyFile;
-  }
-  if (!flags.isSet('client-ca-file')) set['client-ca-file'] = files['client-ca-file'];
-  if (!flags.isSet('cert-dir')) set['cert-dir'] = files['cert-dir'];
-  // Service-account tokens work out of the box: a signing key of its own, one issuer. Each default
-  // stands in for its flag alone, so an operator's issuer keeps plat's key (and the reverse); the
-  // verifying keys default to the operator's signing key when that is theirs.
-  if (!flags.isSet('service-account-issuer')) set['service-account-issuer'] = ALL_IN_ONE_ISSUER;
-  const ownSigningKey = flags.isSet('service-account-signing-key-file') ? flags.get<string>('service-account-signing-key-file') : undefined;
-  if (!ownSigningKey) {
-    await ensureSigningKey(pki, SERVICE_ACCOUNT_KEY_BASE_NAME).catch(plainly);
-    set['service-account-signing-key-file'] = files['service-account-signing-key-file'];
-  }
-  if (!flags.isSet('service-account-key-file')) set['service-account-key-file'] = ownSigningKey ?? files['service-account-key-file'];
-  // The controllers sign with the all-in-one CA unless the operator chose signing files.
-  const defined = (name: string) => flags.specs().some((s) => s.name === name && s.unsupported === undefined);
-  const signingFiles = flags.specs().filter((s) => /^cluster-signing-.*-file$/.test(s.name)).map((s) => s.name);
-  if (defined('cluster-signing-cert-file') && defined('cluster-signing-key-file') && signingFiles.every((f) => !flags.isSet(f))) {
-    set['cluster-signing-cert-file'] = files['cluster-signing-cert-file'];
-    set['cluster-signing-key-file'] = files['cluster-signing-key-file'];
-  }
-  flags.setFromConfig(set, 'plat all', 'profile');
+  if (!flags.isSetByOperator('service-account-signing-key-file')) await ensureSigningKey(pki, SERVICE_ACCOUNT_KEY_BASE_NAME).catch(plainly);
 
   // The embedded controllers reach the API server in memory (core/server/in-process.ts), presenting
   // their certificate, which the API server's authenticators verify as they would over TLS.

@@ -8,7 +8,8 @@ import type { FlagSpec, FlagType } from '../../core/flags/types.js';
 import { createLogger } from '../../core/log.js';
 import type { Plugin } from '../../core/plugin.js';
 import { startInProcess, tempDir } from '../helpers/plat.js';
-import { runPlat } from '../helpers/run-plat.js';
+import { runPlat, startPlat } from '../helpers/run-plat.js';
+import { freePort } from '../helpers/plat.js';
 
 const spec = (type: FlagType, extra: Partial<FlagSpec> = {}): FlagSpec => ({ name: 'f', type, help: '', section: 's', ...extra });
 
@@ -142,5 +143,22 @@ test('plat nodeagent with its verbosity in --config alone logs its flags once, b
     assert.equal(flagLines.filter((l) => l.includes('] FLAG: --exit-on-lock-contention=')).length, 1, `${args.join(' ')}: each flag once\n${r.stderr.slice(0, 2000)}`);
     assert.ok(flagLines.some((l) => l.endsWith(`] FLAG: --config=${JSON.stringify(config)}`)), args.join(' '));
     assert.ok(config_ > lines.findIndex((l) => l.includes('] FLAG: --')), 'before the configuration line');
+  }
+});
+
+test('plat all at -v=1 logs the paths it uses under --data-dir, not the API server\'s defaults', async () => {
+  const dir = tempDir();
+  const data = path.join(dir, 'data');
+  const plat = await startPlat(['all', '--data-dir', data, '--secure-port', String(await freePort()), '-v=1'],
+    /FLAG: --v=/);
+  try {
+    const flag = (name: string) => new RegExp(`] FLAG: --${name}=(".*")$`, 'm').exec(plat.output())?.[1];
+    const pki = path.join(data, 'pki');
+    assert.equal(flag('cert-dir'), JSON.stringify(pki));
+    assert.equal(flag('client-ca-file'), JSON.stringify(path.join(pki, 'ca.crt')));
+    assert.equal(flag('service-account-signing-key-file'), JSON.stringify(path.join(pki, 'sa.key')));
+    assert.equal(flag('tls-cert-file'), JSON.stringify(path.join(pki, 'apiserver.crt')));
+  } finally {
+    await plat.stop();
   }
 });
