@@ -10,3 +10,6 @@ export function parseGroupVersion(apiVersion: string): GroupVersion | undefined 
   if (parts.length === 2) return { group: parts[0]!, version: parts[1]! };
   return undefined;
 }
+
+/** GroupVersion.String(): `group/version`, or the version alone for the core group. */
+export const formatGroupVersion = (gv: GroupVersion): string => (gv.group ? `${gv.group}/${gv.version}` : gv.version);

@@ -3,6 +3,7 @@
 // preferred version when that serves it, subresources left out. A group version whose list fails
 // is skipped and named in the error (discovery.ErrGroupDiscoveryFailed), the others still count.
 // The namespace controller deletes what it finds; the garbage collector watches it.
+import { parseGroupVersion } from '../api/group-version.js';
 import { goClientErrorText } from './go-url-error.js';
 import type { RestClient } from './rest-client.js';
 
@@ -110,12 +111,12 @@ export function deletableResources(lists: readonly ApiResourceList[], verbs: rea
   for (const l of lists) {
     const deletable = l.resources.filter((r) => verbs.every((v) => r.verbs?.includes(v)));
     if (deletable.length === 0) continue;
-    const parts = l.groupVersion.split('/');
-    if (parts.length > 2) {
+    const gv = parseGroupVersion(l.groupVersion);
+    if (!gv) {
       errs.push(`unexpected GroupVersion string: ${l.groupVersion}`);
       continue;
     }
-    const [group, version] = parts.length === 2 ? [parts[0]!, parts[1]!] : ['', parts[0]!];
+    const { group, version } = gv;
     for (const r of deletable) resources.push({ group, version, resource: r.name, verbs: r.verbs ?? [], kind: r.kind ?? '', namespaced: !!r.namespaced });
   }
   return { resources, error: errs.length ? new Error(errs.length === 1 ? errs[0]! : `[${errs.join(', ')}]`) : undefined };

@@ -6,6 +6,7 @@
 import { setMaxListeners } from 'node:events';
 import type { ControllerContext, Runnable } from '../../core/lifecycle.js';
 import { sleep, whenAborted } from '../../core/abort-wait.js';
+import { formatGroupVersion } from '../../core/api/group-version.js';
 import { deletableResources, serverPreferredResources, type GroupVersionResource } from '../../core/client/discovery.js';
 import { goClientErrorText } from '../../core/client/go-url-error.js';
 import { defaultControllerRateLimiter } from '../../core/controller/rate-limiters.js';
@@ -82,7 +83,7 @@ export function garbageCollectorController(ctx: ControllerContext, o: GarbageCol
       }
       const next = new Map(resources.map((r) => [gvrKey(r), r]));
       // A group whose discovery failed keeps the monitors it had.
-      for (const [k, r] of old) if (failedGroups.has(r.group ? `${r.group}/${r.version}` : r.version)) next.set(k, r);
+      for (const [k, r] of old) if (failedGroups.has(formatGroupVersion(r))) next.set(k, r);
       if (next.size === old.size && [...next.keys()].every((k) => old.has(k))) {
         log.v(5).info('no resource updates from discovery, skipping garbage collector sync');
         continue;

@@ -8,6 +8,7 @@
 //   its owners that wait for their dependents' deletion too;
 // - a reference removed or made non-blocking may free an owner waiting in the foreground.
 // Events are applied as they come (one thread: upstream's graphChanges queue has nothing to order).
+import { formatGroupVersion } from '../../core/api/group-version.js';
 import type { ApiObject, OwnerReference } from '../../core/api/meta.js';
 import type { GroupVersionResource } from '../../core/client/discovery.js';
 import type { Informer } from '../../core/controller/informer.js';
@@ -38,7 +39,6 @@ const ABSENT_OWNER_CACHE_SIZE = 500;
 
 export const gvrKey = (r: Pick<GroupVersionResource, 'group' | 'version' | 'resource'>): string => `${r.group}/${r.version}, Resource=${r.resource}`;
 const absentKey = (r: ObjectReference): string => JSON.stringify([r.apiVersion, r.kind, r.name, r.uid, r.namespace]);
-const apiVersionOf = (r: Pick<GroupVersionResource, 'group' | 'version'>): string => (r.group ? `${r.group}/${r.version}` : r.version);
 
 function beingDeleted(obj: ApiObject | undefined): boolean { return !!obj?.metadata?.deletionTimestamp; }
 
@@ -147,7 +147,7 @@ export class GraphBuilder {
         for (const obj of known.informer.list()) known.event('add', obj);
         continue;
       }
-      const apiVersion = apiVersionOf(r);
+      const apiVersion = formatGroupVersion(r);
       const informer = this.o.informers.for<ApiObject>({ group: r.group, version: r.version, plural: r.resource, kind: r.kind });
       const monitor: Monitor = {
         informer, active: true,

@@ -8,10 +8,11 @@ import type { ApiObject, ObjectMeta, OwnerReference } from '../../core/api/meta.
 import { isApiError, objectPath, type ResourceRef, type RestClient } from '../../core/client/rest-client.js';
 import type { ApiResourceList } from '../../core/client/discovery.js';
 import { sleep } from '../../core/abort-wait.js';
+import { parseGroupVersion } from '../../core/api/group-version.js';
+import { METADATA_OBJECT_ACCEPT } from '../../core/client/metadata-client.js';
 import type { Logger } from '../../core/log.js';
 import { identityText, type GraphNode, type ObjectReference } from './graph.js';
 
-const PARTIAL_OBJECT = { accept: 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json' };
 const STRATEGIC_MERGE_PATCH = 'application/strategic-merge-patch+json';
 const MERGE_PATCH = 'application/merge-patch+json';
 /** retry.DefaultBackoff: 4 steps from 10 ms, times 5 each (jitter 0.1 left out). */
@@ -27,8 +28,6 @@ export class RestMappingError extends Error {
 
 interface Mapping { readonly ref: ResourceRef; readonly namespaced: boolean }
 
-/** schema.ParseGroupVersion's group of an apiVersion (`v1` is the core group's). */
-const groupOf = (apiVersion: string): string => (apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '');
 
 export class Operations {
   /** `group/Kind` → the resource discovery lists it as, in its preferred version. */
@@ -39,7 +38,9 @@ export class Operations {
   resetMapper(lists: readonly ApiResourceList[]): void {
     const next = new Map<string, Mapping>();
     for (const l of lists) {
-      const [group, version] = l.groupVersion.includes('/') ? l.groupVersion.split('/') as [string, string] : ['', l.groupVersion];
+      const gv = parseGroupVersion(l.groupVersion);
+      if (!gv) continue;
+      const { group, version } = gv;
       for (const r of l.resources) {
         if (r.kind) next.set(`${group}/${r.kind}`, { ref: { group, version, plural: r.name, kind: r.kind }, namespaced: !!r.namespaced });
       }
@@ -49,7 +50,8 @@ export class Operations {
 
   /** apiResource: the resource of a kind, and whether it is namespaced. */
   apiResource(apiVersion: string, kind: string): Mapping {
-    const m = this.#mapper.get(`${groupOf(apiVersion)}/${kind}`);
+    const gv = parseGroupVersion(apiVersion);
+    const m = gv && this.#mapper.get(`${gv.group}/${kind}`);
     if (!m) throw new RestMappingError(kind, apiVersion);
     return m;
   }
@@ -62,7 +64,7 @@ export class Operations {
 
   /** A GET through the metadata client. */
   async getObject(id: { apiVersion: string; kind: string; namespace: string; name: string }): Promise<ApiObject> {
-    return this.client.request<ApiObject>('GET', objectPath(this.#ref(id), id.name), { headers: PARTIAL_OBJECT, signal: this.signal });
+    return this.client.request<ApiObject>('GET', objectPath(this.#ref(id), id.name), { headers: { accept: METADATA_OBJECT_ACCEPT }, signal: this.signal });
   }
 
   /**

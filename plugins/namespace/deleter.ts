@@ -5,6 +5,7 @@
 // the controller's `platform` finalizer off through namespaces/{name}/finalize (the API server then
 // deletes it). Objects that finalizers hold are waited for, estimated at 15 s.
 import { FINALIZER_PLATFORM } from '../../core/registry/core-finalizers.js';
+import { METADATA_LIST_ACCEPT } from '../../core/client/metadata-client.js';
 import { isApiError, resourcePath, type List, type ResourceRef, type RestClient } from '../../core/client/rest-client.js';
 import { goClientErrorText } from '../../core/client/go-url-error.js';
 import { aggregate } from '../../core/aggregate.js';
@@ -13,9 +14,6 @@ import type { Logger } from '../../core/log.js';
 import { NamespaceConditionUpdater } from './conditions.js';
 import type { Namespace } from '../../core/api/namespace.js';
 import { deletableResources, serverPreferredNamespacedResources, type GroupVersionResource } from '../../core/client/discovery.js';
-
-/** The metadata client's Accept for lists (client-go/metadata), JSON only. */
-const METADATA_LIST = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';
 
 export const NAMESPACE_RESOURCE: ResourceRef = { group: '', version: 'v1', plural: 'namespaces', kind: 'Namespace' };
 
@@ -156,7 +154,7 @@ export class NamespacedResourcesDeleter {
   async #list(gvr: GroupVersionResource, namespace: string, signal?: AbortSignal): Promise<ApiObject[] | undefined> {
     if (!this.#supported('list', gvr)) return undefined;
     try {
-      const list = await this.client.request<List<ApiObject>>('GET', resourcePath(this.#ref(gvr, namespace)), { headers: { accept: METADATA_LIST }, ...(signal ? { signal } : {}) });
+      const list = await this.client.request<List<ApiObject>>('GET', resourcePath(this.#ref(gvr, namespace)), { headers: { accept: METADATA_LIST_ACCEPT }, ...(signal ? { signal } : {}) });
       return list.items ?? [];
     } catch (e) {
       if (isNotSupported(e)) {
