@@ -2,7 +2,7 @@
 // as upstream shares it by the node agent (--node-labels is refused at start-up) and by the
 // NodeRestriction admission plugin (a node's create or update is refused). The rename maps both
 // `kubernetes.io` and `k8s.io` to `platform`, so "the reserved namespace" is `platform` and any
-// `*.platform` domain.
+// `*.platform` domain, and upstream's spellings of it, which mean the same.
 
 /** Labels the agent sets itself (upstream kubernetes.io/hostname, kubernetes.io/os, ...). */
 export const LABEL_HOSTNAME = 'platform/hostname';
@@ -41,18 +41,33 @@ export function labelNamespace(key: string): string {
 
 const inNamespace = (ns: string, domain: string): boolean => ns === domain || ns.endsWith(`.${domain}`);
 
+const UPSTREAM_DOMAINS = ['kubernetes.io', 'k8s.io'];
+/**
+ * A key as plat spells it: upstream's `kubernetes.io` and `k8s.io` namespaces stay reserved under
+ * their own names too, since tools built for Kubernetes (kubectl's ROLES column) read them; so
+ * `node-role.kubernetes.io/x` is `node-role.platform/x` and `kubernetes.io/hostname` is `platform/hostname`.
+ */
+function platformSpelling(key: string): string {
+  const ns = labelNamespace(key);
+  for (const domain of UPSTREAM_DOMAINS) {
+    if (inNamespace(ns, domain)) return `${ns.slice(0, ns.length - domain.length)}platform${key.slice(ns.length)}`;
+  }
+  return key;
+}
+
 /** isKubernetesLabel: a key in the reserved namespace or one of its subdomains. */
-export const isPlatformLabel = (key: string): boolean => inNamespace(labelNamespace(key), 'platform');
+export const isPlatformLabel = (key: string): boolean => inNamespace(labelNamespace(platformSpelling(key)), 'platform');
 
 /** IsKubeletLabel: a key a node may set on itself although it is in the reserved namespace. */
 export function isNodeAgentLabel(key: string): boolean {
-  if (NODE_AGENT_LABELS.includes(key)) return true;
-  const ns = labelNamespace(key);
+  const k = platformSpelling(key);
+  if (NODE_AGENT_LABELS.includes(k)) return true;
+  const ns = labelNamespace(k);
   return NODE_AGENT_LABEL_NAMESPACES.some((allowed) => inNamespace(ns, allowed));
 }
 
 /** getForbiddenLabels of NodeRestriction: node-restriction labels, and reserved ones a node may not set. */
 export function isLabelForbiddenToNodes(key: string): boolean {
-  if (inNamespace(labelNamespace(key), LABEL_NAMESPACE_NODE_RESTRICTION)) return true;
+  if (inNamespace(labelNamespace(platformSpelling(key)), LABEL_NAMESPACE_NODE_RESTRICTION)) return true;
   return isPlatformLabel(key) && !isNodeAgentLabel(key);
 }

@@ -19,6 +19,7 @@ import { AUTHORIZATION_MODE_KIND, modeStage } from '../../core/authz/chain.js';
 import type { Host } from '../../core/host.js';
 import type { Plugin } from '../../core/plugin.js';
 import { cannotListRules, NO_RULES, type UserRules } from '../../core/authz/rules.js';
+import { servedGroup } from '../../core/authz/served-group.js';
 import { NODE_LEASE_NAMESPACE } from '../../core/nodes/node-object.js';
 import { nodeIdentity } from './node-identity.js';
 import { rulesAllow } from './node-rules.js';
@@ -81,7 +82,8 @@ export function decideForNode(a: Attributes, withSelectors = true): NodeDecision
   if (!isNode) return no();
   if (nodeName === '') return no(`unknown node for user "${a.user.name}"`);
   if (a.isResourceRequest) {
-    switch (`${a.apiGroup}/${a.resource}`) {
+    // A review may name the group as upstream spells it (certificates.k8s.io); it means plat's.
+    switch (`${servedGroup(a.apiGroup)}/${a.resource}`) {
       case '/nodes': if (withSelectors) return authorizeNode(nodeName, a); break;
       case 'coordination.platform/leases': return authorizeLease(nodeName, a);
       case '/secrets':

@@ -7,6 +7,7 @@
 // endpoints, persistentvolumes and claims, volumeattachments, csidrivers, csinodes,
 // runtimeclasses, resourceslices and resourceclaims, clustertrustbundles, podcertificaterequests.
 import type { Attributes } from '../../core/authz/attributes.js';
+import { servedGroup } from '../../core/authz/served-group.js';
 
 export interface PolicyRule {
   readonly verbs: readonly string[];
@@ -42,5 +43,6 @@ function resourceMatches(r: PolicyRule, a: Attributes): boolean {
 /** rbac.RulesAllow for resource requests; there are no non-resource node rules. */
 export function rulesAllow(a: Attributes, rules: readonly PolicyRule[] = NODE_RULES): boolean {
   if (!a.isResourceRequest) return false;
-  return rules.some((r) => has(r.verbs, a.verb) && has(r.apiGroups, a.apiGroup) && resourceMatches(r, a));
+  const group = servedGroup(a.apiGroup);
+  return rules.some((r) => has(r.verbs, a.verb) && has(r.apiGroups, group) && resourceMatches(r, a));
 }

@@ -3,23 +3,13 @@
 // comparator and compactor the escalation check reports with (pkg/registry/rbac/validation).
 import type { Attributes } from '../../core/authz/attributes.js';
 import { goQuote } from '../../core/api/field-errors.js';
+import { servedGroup } from '../../core/authz/served-group.js';
 import { API_GROUP_ALL, NON_RESOURCE_ALL, RESOURCE_ALL, VERB_ALL, type PolicyRule } from './types.js';
 
 const list = (v: readonly string[] | undefined): readonly string[] => v ?? [];
 
 export function verbMatches(rule: PolicyRule, verb: string): boolean {
   return list(rule.verbs).some((v) => v === VERB_ALL || v === verb);
-}
-
-const UPSTREAM_SUFFIX = '.k8s.io';
-/**
- * plat's name of an upstream group: `X.k8s.io` is served as `X.platform`. Clients built for
- * Kubernetes write upstream's names into rules (kubectl create role's bind, escalate and
- * impersonate verbs accept only `rbac.authorization.k8s.io` and `authentication.k8s.io`), and such a
- * rule means the group plat serves, so both names match alike, in a request and in a rule.
- */
-export function servedGroup(group: string): string {
-  return group.endsWith(UPSTREAM_SUFFIX) ? `${group.slice(0, -UPSTREAM_SUFFIX.length)}.platform` : group;
 }
 
 export function apiGroupMatches(rule: PolicyRule, group: string): boolean {

@@ -34,6 +34,9 @@ describe('what node n1 may do', () => {
     ['create its lease', resourceAttrs(N1, { verb: 'create', apiGroup: 'coordination.platform', resource: 'leases', namespace: 'plat-node-lease' })],
     ['create a TokenReview', resourceAttrs(N1, { verb: 'create', apiGroup: 'authentication.platform', resource: 'tokenreviews' })],
     ['create a SubjectAccessReview', resourceAttrs(N1, { verb: 'create', apiGroup: 'authorization.platform', resource: 'subjectaccessreviews' })],
+    // A review from a tool built for Kubernetes names upstream's groups; they mean plat's.
+    ['list CSRs, asked as certificates.k8s.io', resourceAttrs(N1, { verb: 'list', apiGroup: 'certificates.k8s.io' })],
+    ['renew its lease, asked as coordination.k8s.io', resourceAttrs(N1, { verb: 'update', apiGroup: 'coordination.k8s.io', resource: 'leases', namespace: 'plat-node-lease', name: 'n1' })],
   ];
   for (const [what, attrs] of allowed) {
     it(`allows: ${what}`, () => assert.deepEqual(decideForNode(attrs), { decision: 'allow' }));
@@ -57,6 +60,8 @@ describe('what node n1 may do', () => {
       'can only access node lease with the same name as the requesting node'],
     ['use a lease elsewhere', resourceAttrs(N1, { verb: 'create', apiGroup: 'coordination.platform', resource: 'leases', namespace: 'default' }),
       'can only access leases in the "plat-node-lease" system namespace'],
+    ['get another node\'s lease, asked as coordination.k8s.io', resourceAttrs(N1, { apiGroup: 'coordination.k8s.io', resource: 'leases', namespace: 'plat-node-lease', name: 'n2' }),
+      'can only access node lease with the same name as the requesting node'],
     ['list leases', resourceAttrs(N1, { verb: 'list', apiGroup: 'coordination.platform', resource: 'leases', namespace: 'plat-node-lease' }),
       'can only get, create, update, patch, or delete a node lease'],
     ['approve a CSR', resourceAttrs(N1, { verb: 'update', name: 'x', subresource: 'approval' }), undefined],

@@ -47,6 +47,10 @@ describe('a node identity on Nodes and Leases (Node,RBAC + NodeRestriction)', ()
     const body = nodeObject('n3', { labels: { 'platform/hostname': 'n3', 'node-role.platform/worker': '', 'node-restriction.platform/tier': 'gold', 'platform/other': 'x', 'x.platform/y': 'z' } });
     assertForbidden(await n3.post(NODES, body), 'nodes', 'n3',
       'node "n3" is not allowed to set the following labels: node-restriction.platform/tier, node-role.platform/worker, platform/other, x.platform/y');
+    // Upstream's spellings are reserved too: kubectl reads a node's role from node-role.kubernetes.io.
+    const upstream = nodeObject('n3', { labels: { 'kubernetes.io/hostname': 'n3', 'node-role.kubernetes.io/control-plane': '', 'kubernetes.io/role': 'master', 'node-restriction.kubernetes.io/pci': 'true' } });
+    assertForbidden(await n3.post(NODES, upstream), 'nodes', 'n3',
+      'node "n3" is not allowed to set the following labels: kubernetes.io/role, node-restriction.kubernetes.io/pci, node-role.kubernetes.io/control-plane');
     assertForbidden(await n3.post(NODES, nodeObject('n3', { spec: { configSource: { configMap: { namespace: 'a', name: 'b', kubeletConfigKey: 'k' } } } })),
       'nodes', 'n3', 'node "n3" is not allowed to create pods with a non-nil configSource');
   });
