@@ -5,7 +5,8 @@
 // another CA key type, goes through issueCertificate one by one. Results are per item, in order:
 // a certificate, or the CryptoError issueCertificate would have thrown for that request.
 import { Buffer } from 'node:buffer';
-import { randomBytes, type KeyObject } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
+import { randomSerial } from './serial.js';
 import { CryptoError } from './errors.js';
 import { encodePem } from './pem.js';
 import { issueCertificate, prepareCa, type IssuePolicy, type IssueResult, type IssuingCa, type PreparedCa } from './pipeline.js';
@@ -21,13 +22,6 @@ export interface IssueBatchOptions {
 }
 
 const BATCH_BACKEND = { parse: 'wasm', verify: 'wasm', build: 'wasm', sign: 'wasm' } as const;
-
-function randomSerial(): Uint8Array {
-  const s = new Uint8Array(randomBytes(16));
-  s[0]! &= 0x7f;
-  s[15]! |= 0x01; // never zero
-  return s;
-}
 
 const rawKeys = new WeakMap<KeyObject, Uint8Array>();
 function rawPrivateKey(key: KeyObject): Uint8Array {

@@ -1,6 +1,7 @@
 // Building X.509 v3 certificates (RFC 5280) in strict DER. The TBSCertificate is assembled here in
 // TypeScript; signing goes to node:crypto (a later WASM backend replaces both behind the facade).
-import { createHash, randomBytes, type KeyObject } from 'node:crypto';
+import { createHash, type KeyObject } from 'node:crypto';
+import { randomSerial } from './serial.js';
 import { parseCertificate } from './certificate.js';
 import { DerReader } from './der.js';
 import { bitString, boolean, explicit, octetString, oid, seq, smallInteger, time, tlv, unsignedInteger } from './der-write.js';
@@ -63,12 +64,7 @@ export function subjectKeyId(spki: Uint8Array): Uint8Array {
 }
 
 function serialOf(given: Uint8Array | undefined): Uint8Array {
-  if (given === undefined) {
-    const s = new Uint8Array(randomBytes(16));
-    s[0]! &= 0x7f;
-    s[15]! |= 0x01; // never zero
-    return s;
-  }
+  if (given === undefined) return randomSerial();
   if (!(given instanceof Uint8Array)) throw new TypeError('serialNumber must be a Uint8Array');
   let i = 0;
   while (i < given.length && given[i] === 0) i++;

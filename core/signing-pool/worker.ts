@@ -2,7 +2,8 @@
 // WASM batch path for P-256 and Ed25519 CAs, one by one otherwise) and answers per item. Failed
 // items are explained in the words of upstream's signer (parse, then proof of possession, then
 // signing), which the batch result alone cannot tell apart.
-import { createPrivateKey, randomBytes, type KeyObject } from 'node:crypto';
+import { createPrivateKey, type KeyObject } from 'node:crypto';
+import { randomSerial } from '../crypto/serial.js';
 import { parentPort } from 'node:worker_threads';
 import { issueCertificates, parseCsr, verifyCsr } from '../crypto/index.js';
 import type { BatchMessage, BatchReply, ItemResult, PoolCa } from './protocol.js';
@@ -21,14 +22,6 @@ function keyOf(ca: PoolCa): KeyObject {
   if (keys.size >= MAX_KEYS) keys.delete(keys.keys().next().value!);
   keys.set(ca.id, key);
   return key;
-}
-
-/** A serial drawn from [1, 2^128), as upstream's rand.Int(rand.Reader, 2^128) (zero, at odds of 2^-128, drawn again). */
-function serial128(): Uint8Array {
-  for (;;) {
-    const s = new Uint8Array(randomBytes(16));
-    if (s.some((b) => b !== 0)) return s;
-  }
 }
 
 const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
@@ -52,7 +45,7 @@ function issue(m: BatchMessage): BatchReply {
   try {
     const results = issueCertificates(m.requests, { certificatePem: m.ca.certificatePem, privateKey: keyOf(m.ca) },
       { usages: m.usages, notBefore: new Date(m.notBefore), notAfter: new Date(m.notAfter), isCA: m.isCA },
-      { serialNumbers: m.requests.map(serial128) });
+      { serialNumbers: m.requests.map(randomSerial) });
     return {
       id: m.id,
       results: results.map((r, i): ItemResult => ('error' in r ? { error: explain(m.requests[i]!, r.error) } : { certificatePem: r.certificatePem })),

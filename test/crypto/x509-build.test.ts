@@ -52,8 +52,8 @@ test('leaf with every SAN kind, EKU and key usage: openssl verifies and shows th
   assert.equal(x.checkHost('n1.example.com'), 'n1.example.com');
   assert.equal(x.checkIP('2001:db8::1'), '2001:db8::1');
   assert.ok(x.checkPrivateKey(leaf.keyObject));
-  // Up to 128 random bits, positive (top bit clear, so no leading zero octet is ever needed).
-  assert.match(parseCertificate(leaf.der).serialNumber, /^[0-7][0-9a-f](?:[0-9a-f]{2}){6,15}$/);
+  // Up to 128 random bits, with the sign octet when the top bit is set.
+  assert.match(parseCertificate(leaf.der).serialNumber, /^(?:00[89a-f][0-9a-f](?:[0-9a-f]{2}){15}|[0-7][0-9a-f](?:[0-9a-f]{2}){0,15})$/);
 
   // And our own reader agrees.
   const p = parseCertificate(leaf.certificatePem);

@@ -3,7 +3,8 @@
 // block layout is documented at the top of wasm/assembly/x509.ts; HEADER and the offsets below
 // must match it.
 import { Buffer } from 'node:buffer';
-import { randomBytes, type KeyObject } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
+import { randomSerial } from '../serial.js';
 import { CryptoError } from '../errors.js';
 import { parseIp } from '../general-names.js';
 import { EXT_KEY_USAGE_OIDS, KEY_USAGE_BITS } from '../usages.js';
@@ -105,13 +106,6 @@ function sigAlgCode(a: WasmSigAlg): number {
   return code;
 }
 
-function defaultSerial(): Uint8Array {
-  const s = new Uint8Array(randomBytes(16));
-  s[0]! &= 0x7f;
-  s[15]! |= 0x01; // never zero
-  return s;
-}
-
 // SAN entry kinds (the GeneralName tag numbers).
 const EMAIL = 1;
 const DNS = 2;
@@ -160,7 +154,7 @@ export function wasmBuildTbs(o: WasmTbsOptions): Uint8Array {
   if (o.pathLen !== undefined && (!Number.isSafeInteger(o.pathLen) || o.pathLen < 0 || o.pathLen > 0xffffffff)) {
     throw new RangeError('pathLen must be a non-negative integer');
   }
-  const serial = o.serialNumber ?? defaultSerial();
+  const serial = o.serialNumber ?? randomSerial();
   const { ku, eku } = masks(o);
   const entries = sanEntries(o);
   let sanLen = 0;
