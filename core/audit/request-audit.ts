@@ -253,8 +253,8 @@ function watchCode(res: ServerResponse, audit: RequestAudit, emitStarted: boolea
 /**
  * WithAudit: RequestReceived now (false when a backend failed it: the caller answers 500 in
  * blocking-strict mode), ResponseStarted when a long-running request's headers go out, and
- * ResponseComplete before the answer is written (RequestAudit.complete) or, for an answer that
- * streams (a watch), once the response has ended.
+ * ResponseComplete before the answer is written (RequestAudit.complete), also when the client has
+ * gone by then, or, for an answer that streams (a watch), once the response has ended.
  */
 export async function beginAudit(audit: RequestAudit, ctx: Context, longRunning: boolean): Promise<boolean> {
   if (!(await audit.emit('RequestReceived'))) {
@@ -265,6 +265,10 @@ export async function beginAudit(audit: RequestAudit, ctx: Context, longRunning:
   watchCode(ctx.res as ServerResponse, audit, longRunning);
   ctx.res.once('close', () => {
     if (audit.hasPanicked || audit.hasCompleted) return;
+    // A client gone before its answer: upstream's deferred event still waits for the handler to
+    // return, with the status it answered (complete); only an answer already on its way (a watch's,
+    // one written past the handler) is completed here.
+    if (!longRunning && !ctx.res.headersSent) return;
     const ev = audit.event;
     const faked: AuditResponseStatus = { metadata: {}, status: 'Success', message: 'Connection closed early', code: 200 };
     if (!ev.responseStatus && longRunning) {

@@ -11,11 +11,15 @@ import { AuthorizationError } from '../authz/union.js';
 import type { Logger } from '../log.js';
 import { isStorageError } from '../storage/storage.js';
 import { TransformError } from '../storage/encryption/encrypting-storage.js';
+import { ContextError } from './request-signal.js';
 
 export const PANIC_TEXT = "This request caused apiserver to panic. Look in the logs for details.";
 
 /** A throw that upstream would have seen as a panic, not as an error a handler returned. */
-export const isPanic = (e: unknown): boolean => !isStatusError(e) && !isStorageError(e) && !(e instanceof AuthorizationError) && !(e instanceof TransformError);
+// A call that failed because the request's context ended (its client gone, its deadline passed)
+// returned ctx.Err(), which is no crash either.
+export const isPanic = (e: unknown): boolean => !isStatusError(e) && !isStorageError(e) && !(e instanceof AuthorizationError) && !(e instanceof TransformError)
+  && !(e instanceof ContextError);
 
 /** WithAudit's recover: a panic under an audited request is its Panic event, then goes on up. */
 export async function auditPanics(ctx: Context, next: Next): Promise<void> {

@@ -2,7 +2,9 @@
 // stage carries, as upstream's WithAudit, WithFailedAuthenticationAudit and WithAuthorization
 // fill it (group names renamed: audit.platform/v1 events, authorization.platform annotations).
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import tls from 'node:tls';
 import { after, before, describe, it } from 'node:test';
 import { csrBody, makeCsr } from '../csrsigning/support.js';
 import { Kubectl } from '../helpers/kubectl.js';
@@ -24,6 +26,23 @@ rules:
 - level: Metadata
 `;
 const MICRO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+
+/** POSTs a CSR of which only the first bytes are sent, then closes the connection. */
+async function cutPost(plat: AuditedPlat['plat'], auditID: string): Promise<void> {
+  const pki = path.join(plat.dataDir, 'pki');
+  const url = new URL(plat.url);
+  const body = JSON.stringify(csrBody('cut', makeCsr({ cn: 'x' }), 'example.com/x', ['client auth']));
+  await new Promise<void>((resolve, reject) => {
+    const s = tls.connect({
+      host: url.hostname, port: Number(url.port), ALPNProtocols: ['http/1.1'],
+      ca: readFileSync(path.join(pki, 'ca.crt')), cert: readFileSync(path.join(pki, 'admin.crt')), key: readFileSync(path.join(pki, 'admin.key')),
+    }, () => {
+      s.write(`POST ${CSRS}?timeout=1s HTTP/1.1\r\nHost: ${url.host}\r\nAudit-Id: ${auditID}\r\nContent-Type: application/json\r\n`
+        + `Content-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`, () => setTimeout(() => { s.destroy(); resolve(); }, 200));
+    });
+    s.on('error', reject);
+  });
+}
 
 describe('audit events', () => {
   let a: AuditedPlat;
@@ -164,6 +183,18 @@ describe('audit events', () => {
     assert.deepEqual(evs.map((e) => [e.stage, e.verb, e.responseStatus]), [
       ['RequestReceived', 'watch', undefined], ['ResponseStarted', 'watch', { metadata: {}, code: 200 }], ['ResponseComplete', 'watch', { metadata: {}, code: 200 }],
     ]);
+  });
+
+  it('a client gone before its answer: one ResponseComplete (the 504 of its ended context), no faked 200, no Panic for the cancelled body read', async () => {
+    const auditID = id();
+    await cutPost(a.plat, auditID);
+    // The handler gives up on the body at the request's 1 s deadline at the latest; its event is the only one.
+    const [received, complete] = await eventsOf(a.log, auditID);
+    assert.equal(received.stage, 'RequestReceived');
+    assert.equal(complete.stage, 'ResponseComplete');
+    assert.notEqual(complete.responseStatus.message, 'Connection closed early');
+    await new Promise((r) => setTimeout(r, 1500));
+    assert.deepEqual(readEvents(a.log).filter((e) => e.auditID === auditID).map((e) => e.stage), ['RequestReceived', 'ResponseComplete']);
   });
 
   it('kubectl get csr is audited with its user agent', async () => {
