@@ -10,6 +10,7 @@ import type Koa from 'koa';
 import { drainer } from './drain.js';
 import { closeIdleConnections } from './idle-timeout.js';
 import { withGoServerDefaults } from './go-tls-options.js';
+import { clearClientVerifyErrors } from './client-verify-errors.js';
 import { logHandshakeErrors } from './handshake-errors.js';
 import { limitSlowHeaders, limitSlowPrefaces, READ_HEADER_TIMEOUT_MS, tlsHandshakeTimeout } from './slow-clients.js';
 import { koaCallback } from './koa-callback.js';
@@ -128,6 +129,7 @@ export async function listen(app: Koa<any>, o: ListenOptions): Promise<RunningSe
     o.sni && isChanging(o.sni) ? o.sni.onChange((next) => { sni = next; swap(); }) : () => {},
   ];
   logHandshakeErrors(server, { timeoutMs: o.readHeaderTimeoutMs ?? READ_HEADER_TIMEOUT_MS, log: (line) => o.log?.v(5).info(line) });
+  clearClientVerifyErrors(server);
   // The HTTP/1.1 fallback of the http2 server reads the limit from this property, not its options.
   (server as unknown as { maxHeaderSize: number }).maxHeaderSize = MAX_HEADER_BYTES;
   closeIdleConnections(server, o.idleTimeoutMs);

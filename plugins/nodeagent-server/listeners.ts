@@ -15,6 +15,7 @@ import type { TlsPair } from '../../core/nodeagent/context.js';
 import { joinHostPort, listenOnBindAddress } from '../../core/server/bind-address.js';
 import { drainer } from '../../core/server/drain.js';
 import { withGoServerDefaults } from '../../core/server/go-tls-options.js';
+import { clearClientVerifyErrors } from '../../core/server/client-verify-errors.js';
 import { logHandshakeErrors } from '../../core/server/handshake-errors.js';
 import { closeIdleConnections } from '../../core/server/idle-timeout.js';
 import { koaCallback } from '../../core/server/koa-callback.js';
@@ -100,6 +101,7 @@ export async function listenSecure(app: Koa, o: { host: string; port: number; pa
   // The HTTP/1.1 fallback reads its header limit from this property, not from the options.
   (server as unknown as { maxHeaderSize: number }).maxHeaderSize = MAX_HEADER_BYTES;
   closeIdleConnections(server);
+  clearClientVerifyErrors(server);
   const close = closer(server);
   // OpenSSL, with no certificate to offer, refuses the handshake itself (no shared cipher / no
   // suitable signature algorithm, alert handshake_failure where Go sends internal_error); the log
