@@ -12,6 +12,8 @@ import type { ApiObject } from '../api/meta.js';
 import { FieldSet } from '../api/fieldsets/field-set.js';
 import { compare } from '../api/fieldsets/compare.js';
 import { toFieldSet, FieldSetError } from '../api/fieldsets/to-field-set.js';
+import { typedErrors, typedErrorText } from '../api/fieldsets/typed-errors.js';
+import { shapeOf } from '../api/fieldsets/schema-shape.js';
 import { applyManagedFields, type WriteManager } from '../registry/field-manager.js';
 import { isJsonObject } from '../api/patch/json-value.js';
 import { goJsonEncode } from '../api/go-json-marshal.js';
@@ -27,12 +29,13 @@ export async function applyConfiguration(p: PatchInput, patch: unknown): Promise
   const { store } = p;
   // yaml.Unmarshal of an empty document or `null` leaves the map empty.
   const applied = (patch ?? {}) as ApiObject;
-  checkKind(p, applied);
+  const gvk = checkKind(p, applied);
   // Merged into the stored object, so in the resource's own group names.
   if (p.aliasApiVersion) fromWireGroup(store, applied, p.aliasApiVersion);
   if (isJsonObject(applied.metadata) && Array.isArray(applied.metadata.managedFields)) {
     throw errors.badRequest('metadata.managedFields must be nil');
   }
+  checkTyped(store, applied, gvk);
   // Upstream runs UnmarshalStrict after the merge, so merge errors come first.
   const duplicates = p.validation === 'Ignore' ? [] : yamlDuplicateKeys(p.body);
   const strict = (local: string[]): void => {
@@ -128,7 +131,7 @@ const sortedKeys = (v: unknown): unknown => {
  * Unstructured reads a non-string apiVersion or kind as "", and an unparsable apiVersion as no
  * group, version or kind at all; the message shows GroupVersionKind as Go prints it.
  */
-function checkKind(p: PatchInput, applied: ApiObject): void {
+function checkKind(p: PatchInput, applied: ApiObject): string {
   const { def } = p.store;
   const raw = applied as { apiVersion?: unknown; kind?: unknown };
   const gv = parseGroupVersion(typeof raw.apiVersion === 'string' ? raw.apiVersion : '');
@@ -141,6 +144,20 @@ function checkKind(p: PatchInput, applied: ApiObject): void {
   }
   // Served under the alias, the object is the resource's own.
   applied.apiVersion = p.store.apiVersion;
+  return `${group}/${version}, Kind=${kind}`;
+}
+
+/**
+ * structuredMergeManager.Apply's typed conversion of the configuration: a field the schema does not
+ * declare fails the apply under any fieldValidation, so no manager ever owns a field the object
+ * cannot hold. The error is no Status, so the answer is a 500 with no reason and Go's text.
+ */
+function checkTyped(store: PatchInput['store'], applied: ApiObject, gvk: string): void {
+  const errs = typedErrors(applied, shapeOf(store.def.schema));
+  if (errs.length === 0) return;
+  const meta = isJsonObject(applied.metadata) ? applied.metadata as Record<string, unknown> : {};
+  const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+  throw errors.unknown(`failed to create typed patch object (${str(meta.namespace)}/${str(meta.name)}; ${gvk}): ${typedErrorText(errs)}`);
 }
 
 /** An apply configuration sets values; explicit nulls in it mean "no opinion", not "delete". */

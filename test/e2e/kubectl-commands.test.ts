@@ -228,6 +228,17 @@ describe('kubectl apply', () => {
     assert.deepEqual(after.metadata.labels, { team: 'a' });
     assert.equal(after.metadata.resourceVersion, before.metadata.resourceVersion);
   });
+
+  it('server-side apply of a field the schema does not declare: the server refuses it, whatever --validate says', async () => {
+    const k = s.k();
+    const file = manifest('ssa-unknown.yaml', csrYaml('ssa-unknown', { specExtra: ['bogusField: x'], metaExtra: ['lables: {a: b}'] }));
+    const want = 'Error from server: failed to create typed patch object (/ssa-unknown; certificates.platform/v1, Kind=CertificateSigningRequest): '
+      + 'errors:\n  .metadata.lables: field not declared in schema\n  .spec.bogusField: field not declared in schema\n';
+    for (const validate of ['strict', 'warn', 'false']) {
+      fails(await k.run(['apply', '--server-side', `--validate=${validate}`, '-f', file]), want);
+    }
+    fails(await k.run(['get', RES, 'ssa-unknown']), `Error from server (NotFound): ${QUALIFIED} "ssa-unknown" not found\n`);
+  });
 });
 
 interface Explained { header: string[]; field?: string; description: string; fields: string[]; fieldDocs: Map<string, string> }
