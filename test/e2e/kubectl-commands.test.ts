@@ -239,6 +239,21 @@ describe('kubectl apply', () => {
     }
     fails(await k.run(['get', RES, 'ssa-unknown']), `Error from server (NotFound): ${QUALIFIED} "ssa-unknown" not found\n`);
   });
+
+  it('a strategic merge patch with $patch in an atomic list item (a RoleBinding\'s subjects): a warning, the list as given', async () => {
+    const k = s.k();
+    ok(await k.run(['create', '-f', manifest('rb.yaml', [
+      'apiVersion: rbac.authorization.platform/v1', 'kind: RoleBinding', 'metadata: {name: rb1, namespace: default}',
+      'roleRef: {apiGroup: rbac.authorization.platform, kind: Role, name: reader}',
+      'subjects: [{kind: User, name: alice, apiGroup: rbac.authorization.platform}]', ''].join('\n'))]));
+    const patch = '{"subjects":[{"kind":"User","name":"bob","apiGroup":"rbac.authorization.platform","$patch":"delete"}]}';
+    const r = await k.run(['patch', 'rolebindings.v1.rbac.authorization.platform', 'rb1', '-n', 'default', '--type=strategic', '-p', patch]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stderr, 'Warning: unknown field "subjects[0].$patch"\n');
+    assert.equal(r.stdout, 'rolebinding.rbac.authorization.platform/rb1 patched\n');
+    const got = JSON.parse(ok(await k.run(['get', 'rolebindings.v1.rbac.authorization.platform', 'rb1', '-n', 'default', '-o', 'json'])));
+    assert.deepEqual(got.subjects, [{ kind: 'User', name: 'bob', apiGroup: 'rbac.authorization.platform' }]);
+  });
 });
 
 interface Explained { header: string[]; field?: string; description: string; fields: string[]; fieldDocs: Map<string, string> }

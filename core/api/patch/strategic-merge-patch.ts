@@ -13,21 +13,21 @@
 //   upstream's rule: patch order for patched elements, live order for the others, interleaved by
 //   live order, which puts brand-new elements first;
 // - every other list (no strategy, `x-kubernetes-list-type: atomic`, `set` or `map` without a
-//   patch strategy) is replaced by the patch's list;
+//   patch strategy) is replaced by the patch's list as it is: a `$` key in one of its items is no
+//   directive there but a field, which decoding reports unknown (a warning, or Strict's error);
 // - directives on maps: `$patch: replace` (the patch map, stripped of directives, is the result),
 //   `$patch: delete` (the map becomes `{}`), `$retainKeys: [..]` (members not listed are dropped;
 //   patch members must be listed), `$deleteFromPrimitiveList/<field>: [..]` (remove those scalars),
 //   `$setElementOrder/<field>: [..]` (final order of a merging list; ignored on other lists, never
-//   copied into the result);
+//   copied into the result); any other `$` key is a field like the rest (upstream has no error for
+//   an unknown directive);
 // - where the schema does not describe a field's structure (no `properties` and no schema-valued
 //   `additionalProperties`, or `x-kubernetes-preserve-unknown-fields`), the subtree gets JSON
 //   merge patch semantics: directives there are plain data, lists are replaced.
 //
-// Differences from upstream, all on malformed patches: any other `$`-prefixed key in a described
-// map is a 400 (upstream passes it on as a field); patch values are always cleaned of directives
-// and nulls, also where upstream copies them verbatim (a field new to the object, an atomic list);
-// errors upstream reports as 500 (unknown list directive, missing merge key declaration, mixed
-// element types) are 400s here. A list element without its merge key is upstream's 500:
+// Differences from upstream, all on malformed patches: a map or merging list new to the object is
+// cleaned of directives and nulls, where upstream copies it verbatim; errors upstream reports as
+// 500 (unknown list directive, missing merge key declaration, mixed element types) are 400s here. A list element without its merge key is upstream's 500:
 // ErrNoMergeKey is a plain error, which interpretStrategicMergePatchError passes on as it is.
 import type { JsonSchema } from '../../registry/resource.js';
 import { errors } from '../errors.js';
@@ -95,7 +95,9 @@ function mergeMap(original: JsonObject, patch: JsonObject, schema: JsonSchema | 
     else if (key === RETAIN_KEYS) continue;
     else if (key.startsWith(SET_ELEMENT_ORDER)) orders.push([directiveField(key, SET_ELEMENT_ORDER, BAD_SET_ELEMENT_ORDER), value]);
     else if (key.startsWith(DELETE_FROM_PRIMITIVE_LIST)) deletions.push([directiveField(key, DELETE_FROM_PRIMITIVE_LIST, BAD_PRIMITIVE_LIST), value]);
-    else throw errors.badRequest(`unknown strategic merge patch directive: ${JSON.stringify(key)}${path ? ` in ${path}` : ''}`);
+    // No directive: upstream's mergeMap takes it as any other key, so decoding finds an unknown
+    // field (a warning, or Strict's error) or, in a map such as labels, a key like any other.
+    else fields.push([key, value]);
   }
 
   // Orders are checked against the patch list and need the live list as it was before merging.
@@ -157,7 +159,9 @@ const isMergingList = (schema: JsonSchema | undefined): schema is JsonSchema =>
 function mergeList(current: unknown[], patch: unknown[], schema: JsonSchema | undefined, path: string): unknown[] {
   if (!schema || schema['x-kubernetes-preserve-unknown-fields'] === true) return cloneJson(patch);
   const items = schema.items;
-  if (!isMergingList(schema)) return patch.map((e, i) => fromPatch(e, items, `${path}[${i}]`));
+  // mergeSliceHandler: any other list is the patch's, as it is; a `$` key in one of its items is
+  // no directive there, but a field the decoder does not know.
+  if (!isMergingList(schema)) return cloneJson(patch);
   if (current.length === 0 && patch.length === 0) return [];
 
   if (elementKind(current, patch) !== 'map') {
