@@ -1,8 +1,8 @@
 // Server-side apply refuses a configuration holding a field the resource's schema does not declare,
-// under every fieldValidation (structuredMergeManager.Apply's typed conversion of the patch object):
-// a 500 with no reason and structured-merge-diff's text, nothing written, so no manager ever owns a
-// field the object cannot hold and no later apply conflicts on one. Over real HTTPS, for the
-// resources plat serves.
+// or a value of another type than the schema's, under every fieldValidation (structuredMergeManager
+// .Apply's typed conversion of the patch object): a 500 with no reason and structured-merge-diff's
+// text, nothing written, so no manager ever owns a field the object cannot hold and no later apply
+// conflicts on one. Over real HTTPS, for the resources plat serves.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startInProcess, type RunningPlat } from '../helpers/plat.js';
@@ -47,9 +47,19 @@ const cases: Case[] = [
   { what: 'CSR status: a map list item whose key repeats', path: `${CSRS}/c1`, name: 'c1',
     body: `${CSR}status:\n  conditions:\n  - {type: Approved, status: "True"}\n  - {type: Approved, status: "False"}\n`,
     want: `${prefix('', 'c1', 'certificates.platform/v1, Kind=CertificateSigningRequest')}.status.conditions: duplicate entries for key [type="Approved"]` },
+  { what: 'values of another type than the schema\'s, as structured-merge-diff prints them', path: `${LEASES}/l1`, name: 'l1',
+    body: `${LEASE}spec: {holderIdentity: 5, leaseDurationSeconds: ten, acquireTime: 7}\n`,
+    want: `${prefix('default', 'l1', 'coordination.platform/v1, Kind=Lease')}errors:\n`
+      + '  .spec.holderIdentity: expected string, got &value.valueUnstructured{Value:5}\n'
+      + '  .spec.leaseDurationSeconds: expected numeric (int or float), got string' },
+  { what: 'a boolean, a map and a list of another type', path: `${SECRETS}/s1`, name: 's1',
+    body: `${SECRET}metadata: {name: s1, labels: [a]}\nimmutable: "yes"\n`,
+    want: `${prefix('', 's1', '/v1, Kind=Secret')}errors:\n  .metadata.labels: expected map, got &{[a]}\n  .immutable: expected boolean, got &{yes}` },
+  { what: 'a list of another type', path: `${ROLES}/r1`, name: 'r1', body: `${ROLE}rules: {a: b}\n`,
+    want: `${prefix('', 'r1', 'rbac.authorization.platform/v1, Kind=ClusterRole')}.rules: expected list, got &{map[a:b]}` },
 ];
 
-describe('server-side apply refuses fields the schema does not declare', () => {
+describe('server-side apply refuses fields the schema does not declare, and values of another type', () => {
   let plat: RunningPlat;
   before(async () => { plat = await startInProcess(); });
   after(async () => { await plat?.stop(); });
@@ -89,8 +99,9 @@ describe('server-side apply refuses fields the schema does not declare', () => {
   });
 
   it('declared fields of maps (labels, data keys) and a Lease without status still apply', async () => {
-    const r = await apply(`${LEASES}/l2`, `${LEASE.replace('l1', 'l2')}spec: {holderIdentity: me, leaseDurationSeconds: 10}\n`, '');
+    // A MicroTime is an untyped scalar to structured-merge-diff (a string with a format).
+    const r = await apply(`${LEASES}/l2`, `${LEASE.replace('l1', 'l2')}spec: {holderIdentity: me, leaseDurationSeconds: 10, acquireTime: "2024-01-01T00:00:00.000000Z"}\n`, '');
     assert.equal(r.status, 201, r.text);
-    assert.deepEqual(r.json.metadata.managedFields[0].fieldsV1, { 'f:spec': { 'f:holderIdentity': {}, 'f:leaseDurationSeconds': {} } });
+    assert.deepEqual(r.json.metadata.managedFields[0].fieldsV1, { 'f:spec': { 'f:acquireTime': {}, 'f:holderIdentity': {}, 'f:leaseDurationSeconds': {} } });
   });
 });

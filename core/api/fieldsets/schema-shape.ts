@@ -6,14 +6,20 @@
 // nothing of its type (preserve-unknown-fields) is "deduced": a granular map, an atomic list or a
 // scalar, by the value. Compiled once per schema node (WeakMap), so a write never re-reads a schema.
 import type { JsonSchema } from '../../registry/resource.js';
+import { QUANTITY_GO_TYPE } from '../quantity.js';
 
 export type Shape =
-  | { readonly t: 'scalar' }
+  /** `kind`: what the OpenAPI type says the scalar is (schemaconv's Numeric, String, Boolean); none is untyped. */
+  | { readonly t: 'scalar'; readonly kind?: 'string' | 'numeric' | 'boolean' }
   | { readonly t: 'deduced' }
   | { readonly t: 'map'; readonly atomic: boolean; readonly fields: ReadonlyMap<string, Shape>; readonly elem: Shape | undefined }
   | { readonly t: 'list'; readonly rel: 'atomic' | 'set' | 'map'; readonly keys: readonly string[]; readonly elem: Shape };
 
 export const SCALAR: Shape = { t: 'scalar' };
+const TYPED_SCALARS: Readonly<Record<string, Shape>> = {
+  string: { t: 'scalar', kind: 'string' }, integer: { t: 'scalar', kind: 'numeric' },
+  number: { t: 'scalar', kind: 'numeric' }, boolean: { t: 'scalar', kind: 'boolean' },
+};
 export const DEDUCED: Shape = { t: 'deduced' };
 
 const cache = new WeakMap<JsonSchema, Shape>();
@@ -48,7 +54,12 @@ function compile(schema: JsonSchema): Shape {
     return shape;
   }
   if (type === undefined && schema['x-kubernetes-preserve-unknown-fields']) return DEDUCED;
-  return SCALAR;
+  // schemaconv's convertPrimitive: a string with a format other than byte (date-time,
+  // int-or-string) is untyped, and so is a Quantity, which decodes from a number too.
+  const union = Array.isArray(schema.type) && schema.type.filter((x) => x !== 'null').length > 1;
+  if (schema['x-kubernetes-int-or-string'] || type === undefined || union || schema['x-go-type'] === QUANTITY_GO_TYPE) return SCALAR;
+  if (type === 'string' && schema.format && schema.format !== 'byte') return SCALAR;
+  return TYPED_SCALARS[type] ?? SCALAR;
 }
 
 function compileList(schema: JsonSchema): Shape {
