@@ -85,8 +85,9 @@ export async function listObjects(store: ResourceStore, namespace: string, o: Li
   // A `metadata.name=` selector reads one key instead of the whole prefix. The revision is read
   // first: a write landing in between then shows in the object and again in a watch from that
   // revision, rather than being covered by the list's resourceVersion without being in the list
-  // (which a list-then-watch client such as `kubectl wait` would never see).
-  if (selection.name !== undefined && revision === undefined && !o.continue) {
+  // (which a list-then-watch client such as `kubectl wait` would never see). A list of a
+  // namespaced resource across namespaces has no one key for a name: it reads the prefix.
+  if (selection.name !== undefined && revision === undefined && !o.continue && (namespace || !store.namespaced)) {
     const current = await storage.currentRevision();
     const kv = await storage.get(prefix + selection.name);
     const obj = kv ? store.adopt(kv) : undefined;

@@ -91,6 +91,11 @@ export interface ResourceDefinition<T extends ApiObject = ApiObject> {
   readonly allowCreateOnUpdate?: boolean;
   /** Default true: PUT without resourceVersion applies to the latest version. */
   readonly allowUnconditionalUpdate?: boolean;
+  /**
+   * Upstream's rest.Unsupported garbage collection policy (Events): a DELETE's propagation sets no
+   * `orphan` or `foregroundDeletion` finalizer. Default false.
+   */
+  readonly garbageCollectionUnsupported?: boolean;
   /** Default false: a DELETE answers a Success Status; true: the deleted object (upstream's ReturnDeletedObject). */
   readonly returnDeletedObject?: boolean;
   /**

@@ -570,7 +570,7 @@ export class ResourceStore {
 
   /** deletionFinalizersForGarbageCollection for this request: undefined when the finalizers stay as they are. */
   #gcFinalizers(ctx: RequestContext, old: ApiObject): string[] | undefined {
-    if (!this.#opts.garbageCollection) return undefined;
+    if (!this.#opts.garbageCollection || this.def.garbageCollectionUnsupported) return undefined;
     const options = ctx.options && 'delete' in ctx.options ? ctx.options.delete : {};
     return deletionFinalizersForGarbageCollection(old.metadata.finalizers ?? [], options);
   }

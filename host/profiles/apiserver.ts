@@ -12,6 +12,7 @@ import { AuthenticationApiPlugin } from '../../plugins/authentication-api/index.
 import { AuthorizationApiPlugin } from '../../plugins/authorization-api/index.js';
 import { CoreResourcesPlugin } from '../../plugins/core-resources/index.js';
 import { CoordinationPlugin } from '../../plugins/coordination/index.js';
+import { EventsPlugin } from '../../plugins/events/index.js';
 import { NodesPlugin } from '../../plugins/nodes/index.js';
 import { BootstrapTokenAuthenticator } from '../../plugins/authn-bootstrap-token/index.js';
 import { AnonymousAuthenticator } from '../../plugins/authn-anonymous/index.js';
@@ -43,6 +44,7 @@ export const apiserverPlugins: readonly Plugin[] = [
   AuthorizationApiPlugin,
   CoreResourcesPlugin,
   CoordinationPlugin,
+  EventsPlugin,
   NodesPlugin,
   AdmissionWebhookPlugin,
   ApiExtensionsPlugin,

@@ -137,7 +137,7 @@ export function bootstrapClusterRoles(): ClusterRole[] {
     ]), 'edit'),
     aggregatesTo(clusterRole('system:aggregate-to-view', [
       rule(READ, { groups: [CORE], resources: ['pods', 'serviceaccounts'] }),
-      rule(READ, { groups: [CORE], resources: ['namespaces/status'] }),
+      rule(READ, { groups: [CORE], resources: ['events', 'namespaces/status'] }),
       // Reading namespaces at the namespace scope means reading *this* namespace.
       rule(READ, { groups: [CORE], resources: ['namespaces'] }),
     ]), 'view'),

@@ -25,7 +25,7 @@ describe('core/v1 namespaces and secrets', () => {
     assert.equal((byName.get('namespaces') as any).namespaced, false);
     assert.equal((byName.get('secrets') as any).namespaced, true);
     const agg = await plat.admin.get('/api', { accept: 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList' });
-    assert.deepEqual(agg.json.items[0].versions[0].resources.map((r: any) => r.resource), ['namespaces', 'nodes', 'pods', 'secrets', 'serviceaccounts']);
+    assert.deepEqual(agg.json.items[0].versions[0].resources.map((r: any) => r.resource), ['events', 'namespaces', 'nodes', 'pods', 'secrets', 'serviceaccounts']);
     const apis = await plat.admin.get('/apis');
     assert.ok(!apis.json.groups.some((g: any) => g.name === ''));
   });

@@ -101,7 +101,7 @@ describe('discovery, OpenAPI, health and authentication', () => {
     const core = await plat.admin.get('/api/v1');
     assert.equal(core.status, 200);
     assert.equal(core.json.groupVersion, 'v1');
-    assert.deepEqual(core.json.resources.filter((r: any) => !r.name.includes('/')).map((r: any) => [r.name, r.namespaced]), [['namespaces', false], ['nodes', false], ['pods', true], ['secrets', true], ['serviceaccounts', true]]);
+    assert.deepEqual(core.json.resources.filter((r: any) => !r.name.includes('/')).map((r: any) => [r.name, r.namespaced]), [['events', true], ['namespaces', false], ['nodes', false], ['pods', true], ['secrets', true], ['serviceaccounts', true]]);
     const names = core.json.resources.map((r: any) => r.name);
     assert.deepEqual(names, [...names].sort());
 
@@ -145,7 +145,7 @@ describe('discovery, OpenAPI, health and authentication', () => {
     assert.equal(api.json.kind, 'APIGroupDiscoveryList');
     // The core group's name is empty, which ObjectMeta's omitempty leaves out.
     assert.deepEqual(api.json.items.map((i: any) => [i.metadata, i.versions.map((v: any) => v.version)]), [[{ creationTimestamp: null }, ['v1']]]);
-    assert.deepEqual(api.json.items[0].versions[0].resources.map((r: any) => [r.resource, r.scope]), [['namespaces', 'Cluster'], ['nodes', 'Cluster'], ['pods', 'Namespaced'], ['secrets', 'Namespaced'], ['serviceaccounts', 'Namespaced']]);
+    assert.deepEqual(api.json.items[0].versions[0].resources.map((r: any) => [r.resource, r.scope]), [['events', 'Namespaced'], ['namespaces', 'Cluster'], ['nodes', 'Cluster'], ['pods', 'Namespaced'], ['secrets', 'Namespaced'], ['serviceaccounts', 'Namespaced']]);
 
     // kubectl 1.29 asks for v2beta1 only.
     const beta = await plat.admin.get('/apis', { accept: `${AGG_V2BETA1},application/json` });

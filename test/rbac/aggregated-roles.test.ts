@@ -19,7 +19,7 @@ const WRITE = ['create', 'delete', 'deletecollection', 'patch', 'update'];
 /** The rules of the roles that aggregate into the defaults: upstream's, for the resources plat serves. */
 const TO_VIEW = [
   rule(READ, [''], ['pods', 'serviceaccounts']),
-  rule(READ, [''], ['namespaces/status']),
+  rule(READ, [''], ['events', 'namespaces/status']),
   rule(READ, [''], ['namespaces']),
 ];
 const TO_EDIT = [

@@ -1,0 +1,58 @@
+// core/v1 Event (`/api/v1/namespaces/{ns}/events`, `/api/v1/events`), as upstream's event registry
+// serves it: every verb, create on update and unconditional updates allowed, v1 validation
+// (validation.ts), upstream's selectable fields, the printEvent Table (table.ts), no garbage
+// collection policy (a DELETE's propagation sets no finalizers). Retention (--event-ttl) is the
+// sweeper's (ttl-sweeper.ts).
+import type { CoreEvent } from '../../core/api/event.js';
+import type { ResourceDefinition } from '../../core/registry/resource.js';
+import type { Strategy } from '../../core/registry/strategy.js';
+import { EVENT_DESCRIPTION, eventSchema } from './schema.js';
+import { eventTable } from './table.js';
+import { validateEvent } from './validation.js';
+
+/**
+ * The fields Go always writes (structs and the two strings without omitempty), so a stored Event
+ * reads as upstream's does: `involvedObject: {}`, `source: {}`, null times, empty reporting fields.
+ */
+function goZeroFields(e: CoreEvent): void {
+  e.involvedObject ??= {};
+  e.source ??= {};
+  e.firstTimestamp ??= null;
+  e.lastTimestamp ??= null;
+  e.eventTime ??= null;
+  e.reportingComponent ??= '';
+  e.reportingInstance ??= '';
+}
+
+/** ToSelectableFields, beyond metadata.name and metadata.namespace (`source` falls back to the reporting controller). */
+export function eventSelectableFields(e: CoreEvent): Record<string, string> {
+  const o = e.involvedObject ?? {};
+  return {
+    'involvedObject.kind': o.kind ?? '',
+    'involvedObject.namespace': o.namespace ?? '',
+    'involvedObject.name': o.name ?? '',
+    'involvedObject.uid': o.uid ?? '',
+    'involvedObject.apiVersion': o.apiVersion ?? '',
+    'involvedObject.resourceVersion': o.resourceVersion ?? '',
+    'involvedObject.fieldPath': o.fieldPath ?? '',
+    reason: e.reason ?? '',
+    reportingComponent: e.reportingComponent ?? '',
+    source: e.source?.component || e.reportingComponent || '',
+    type: e.type ?? '',
+  };
+}
+
+const strategy: Strategy<CoreEvent> = {
+  validate: (_ctx, e) => validateEvent(e),
+  validateUpdate: (_ctx, e) => validateEvent(e),
+};
+
+export const eventResource: ResourceDefinition<CoreEvent> = {
+  group: '', version: 'v1', kind: 'Event', listKind: 'EventList', plural: 'events', singular: 'event',
+  shortNames: ['ev'], scope: 'Namespaced', schema: eventSchema, description: EVENT_DESCRIPTION, strategy,
+  defaults: goZeroFields,
+  allowCreateOnUpdate: true, allowUnconditionalUpdate: true,
+  garbageCollectionUnsupported: true,
+  selectableFields: eventSelectableFields,
+  table: eventTable,
+};
