@@ -19,6 +19,7 @@ import { goClientErrorText } from '../client/go-url-error.js';
 import { isApiError, type RestClient } from '../client/rest-client.js';
 import type { Logger } from '../log.js';
 import type { LeaderElectionMetrics } from '../metrics/leader-election.js';
+import type { EventRecorder } from '../client/events/event-broadcaster.js';
 import { sleep } from '../abort-wait.js';
 import { setLongTimeout, timeoutSignal } from '../long-timeout.js';
 
@@ -45,6 +46,8 @@ export interface LeaderElectionConfig {
   readonly monotonicNow?: () => number;
   /** leader_election_master_status and leader_election_slowpath_total, labelled with `name`. */
   readonly metrics?: LeaderElectionMetrics;
+  /** ResourceLockConfig.EventRecorder: where the LeaderElection Events on the Lease go (none: not recorded). */
+  readonly eventRecorder?: EventRecorder;
 }
 
 export interface LeaderCallbacks {
@@ -218,14 +221,12 @@ export class LeaderElector {
   }
 
   /**
-   * The LeaderElection Event upstream's LeaseLock records on the Lease, as kube-controller-manager's
-   * structured event logging writes it. plat serves no Event resource, so the log is where it goes.
+   * LeaseLock.RecordEvent: a Normal LeaderElection Event on the Lease as last written (its uid and
+   * resourceVersion), `<identity> <what>`.
    */
   #event(what: string): void {
-    this.c.logger?.info('Event occurred', {
-      object: `${this.c.namespace}/${this.c.name}`, fieldPath: '', kind: 'Lease', apiVersion: 'coordination.platform/v1',
-      type: 'Normal', reason: 'LeaderElection', message: `${this.identity} ${what}`,
-    });
+    const meta = this.#written?.metadata ?? { namespace: this.c.namespace, name: this.c.name };
+    this.c.eventRecorder?.event({ apiVersion: 'coordination.platform/v1', kind: 'Lease', metadata: meta }, 'Normal', 'LeaderElection', `${this.identity} ${what}`);
   }
 
   /**

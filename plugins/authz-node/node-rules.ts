@@ -3,7 +3,7 @@
 // with "*", `resource/subresource`, `*/subresource`). Nodes, leases, secrets, configmaps and
 // service-account tokens are decided by node-authorizer.ts before these rules are consulted.
 //
-// Left out because plat serves no such resources: events, pods (and status, eviction), services,
+// Left out because plat serves no such resources: pods (and status, eviction), services,
 // endpoints, persistentvolumes and claims, volumeattachments, csidrivers, csinodes,
 // runtimeclasses, resourceslices and resourceclaims, clustertrustbundles, podcertificaterequests.
 import type { Attributes } from '../../core/authz/attributes.js';
@@ -25,6 +25,8 @@ export const NODE_RULES: readonly PolicyRule[] = Object.freeze([
   rule(['create', 'get', 'list', 'watch'], [''], ['nodes']),
   rule(['update', 'patch'], [''], ['nodes/status']),
   rule(['update', 'patch'], [''], ['nodes']),
+  // The node agent's Events (Starting, NodeReady, ...).
+  rule(['create', 'update', 'patch'], [''], ['events']),
   // Secrets and configmaps of the node's pods (the Node authorizer's graph narrows this).
   rule(['get', 'list', 'watch'], [''], ['secrets', 'configmaps']),
   // The node agent's own client certificate: create its CSR and watch for it to be signed.

@@ -9,6 +9,8 @@
 // `leaderElection` and per-controller checks to the component's health checks and its
 // configuration to the component's /configz (both served by the controller manager's endpoint
 // plugin, when there is one).
+import { EventBroadcaster } from '../../core/client/events/event-broadcaster.js';
+import { restEventSink } from '../../core/client/events/event-sink.js';
 import { hasInProcessConnection, inProcessConnection } from '../../core/client/in-process.js';
 import type { ClientConnection } from '../../core/client/connection.js';
 import { RestClient } from '../../core/client/rest-client.js';
@@ -167,6 +169,14 @@ export function createControllerManagerPlugin(options: ControllerManagerPluginOp
         const root = !embedded && f.get<boolean>(FLAGS.useServiceAccountCredentials)
           ? new RestClient(conn, { ...clientOptions, userAgent: addUserAgent(agent, MANAGER_NAME) })
           : undefined;
+        // createRecorder's: the manager's own Events (its Lease's LeaderElection ones), written by
+        // its own client and logged at V(0) as `Event occurred`, as StartStructuredLogging(0).
+        const eventClient = leaderElectionClient ? new RestClient(conn, { ...clientOptions, userAgent: addUserAgent(agent, MANAGER_NAME) }) : undefined;
+        const events = eventClient ? new EventBroadcaster({ logger: log }) : undefined;
+        if (events && eventClient) {
+          events.startStructuredLogging(0, log.child('leaderelection'));
+          events.startRecordingToSink(restEventSink(eventClient));
+        }
         const controllerClients = root
           ? new ServiceAccountClients({ root, rootConnection: conn, clientOptions, defaultAgent: agent, logger: log })
           : new ControllerClients(conn, clientOptions, agent);
@@ -179,6 +189,7 @@ export function createControllerManagerPlugin(options: ControllerManagerPluginOp
           shutdownTimeoutMs: f.get<number>(FLAGS.shutdownTimeout),
           leaderElection,
           ...(leaderElectionClient ? { leaderElectionClient } : {}),
+          ...(events ? { eventRecorder: events.newRecorder({ component: MANAGER_NAME }) } : {}),
           ...(metrics ? { metrics } : {}),
         });
         runtimes.set(host, runtime);
@@ -189,6 +200,8 @@ export function createControllerManagerPlugin(options: ControllerManagerPluginOp
           try {
             await runtime.stop();
           } finally {
+            events?.shutdown();
+            eventClient?.close();
             controllerClients.close();
             root?.close();
             client.close();

@@ -4,6 +4,7 @@
 // OnStoppedLeading exits the process while they run); a stop gives the controllers
 // --controller-shutdown-timeout to return, then gives up (the caller exits 1 then, as upstream's
 // RunControllers failing).
+import type { EventRecorder } from '../../core/client/events/event-broadcaster.js';
 import type { RestClient } from '../../core/client/rest-client.js';
 import { LeaderElector } from '../../core/controller/leader-election.js';
 import { requestExit } from '../../core/lifecycle.js';
@@ -28,6 +29,8 @@ export interface RuntimeOptions extends RunControllersOptions {
    * renewals must not queue behind the controllers' requests. Default `client`.
    */
   readonly leaderElectionClient?: RestClient;
+  /** The controller manager's own recorder (the LeaderElection Events on its Lease). */
+  readonly eventRecorder?: EventRecorder;
   readonly shutdownTimeoutMs: number;
   readonly health: HealthChecks;
   readonly logger: Logger;
@@ -68,6 +71,7 @@ export class ControllerManagerRuntime {
       client: this.o.leaderElectionClient ?? this.o.client, namespace: le.resourceNamespace, name: le.resourceName,
       leaseDurationMs: le.leaseDurationMs, renewDeadlineMs: le.renewDeadlineMs, retryPeriodMs: le.retryPeriodMs,
       logger: log.child('leaderelection'),
+      ...(this.o.eventRecorder ? { eventRecorder: this.o.eventRecorder } : {}),
       ...(this.o.metrics ? { metrics: leaderElectionMetrics(this.o.metrics) } : {}),
     });
     this.#elector = elector;

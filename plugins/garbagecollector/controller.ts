@@ -3,6 +3,8 @@
 // each gets a monitor; the workers start once every monitor has listed (or after 30 s, whatever
 // has not), and every 30 s discovery is asked again so that resources that come or go (a new API
 // group) are watched or dropped.
+import { EventBroadcaster } from '../../core/client/events/event-broadcaster.js';
+import { restEventSink } from '../../core/client/events/event-sink.js';
 import { setMaxListeners } from 'node:events';
 import type { ControllerContext, Runnable } from '../../core/lifecycle.js';
 import { sleep, whenAborted } from '../../core/abort-wait.js';
@@ -52,7 +54,9 @@ export function garbageCollectorController(ctx: ControllerContext, o: GarbageCol
   const syncPeriodMs = o.syncPeriodMs ?? SYNC_PERIOD_MS;
   const attemptToDelete = new WorkQueue<string>(defaultControllerRateLimiter<string>(), { name: 'garbage_collector_attempt_to_delete', metrics: ctx.metrics });
   const attemptToOrphan = new WorkQueue<string>(defaultControllerRateLimiter<string>(), { name: 'garbage_collector_attempt_to_orphan', metrics: ctx.metrics });
-  const graph = new GraphBuilder({ informers: ctx.informers, logger: log, attemptToDelete, attemptToOrphan });
+  // NewGarbageCollector's broadcaster; Run starts it (V(3) lines, writes with the collector's client).
+  const events = new EventBroadcaster({ logger: log });
+  const graph = new GraphBuilder({ informers: ctx.informers, logger: log, attemptToDelete, attemptToOrphan, recorder: events.newRecorder({ component: 'garbage-collector-controller' }) });
 
   /** GetDeletableResources, and the REST mapper reset from the same discovery. */
   async function discover(ops: Operations, signal: AbortSignal): Promise<{ resources: GroupVersionResource[]; failedGroups: ReadonlySet<string> }> {
@@ -116,6 +120,8 @@ export function garbageCollectorController(ctx: ControllerContext, o: GarbageCol
 
   return {
     async run(stopped: AbortSignal): Promise<void> {
+      events.startStructuredLogging(3);
+      events.startRecordingToSink(restEventSink(ctx.client));
       log.info('Starting controller', { controller: 'garbagecollector' });
       // Each in-flight request of the 2 x --concurrent-gc-syncs workers listens to the stop.
       const stop = new AbortController();
@@ -140,6 +146,7 @@ export function garbageCollectorController(ctx: ControllerContext, o: GarbageCol
       log.info('Shutting down controller', { controller: 'garbagecollector' });
       await Promise.all([attemptToDelete.shutDown(), attemptToOrphan.shutDown()]);
       await Promise.all([...workers, syncing]);
+      events.shutdown();
     },
   };
 }

@@ -8,6 +8,7 @@
 //   its owners that wait for their dependents' deletion too;
 // - a reference removed or made non-blocking may free an owner waiting in the foreground.
 // Events are applied as they come (one thread: upstream's graphChanges queue has nothing to order).
+import type { EventRecorder } from '../../core/client/events/event-broadcaster.js';
 import { formatGroupVersion } from '../../core/api/group-version.js';
 import type { ApiObject, OwnerReference } from '../../core/api/meta.js';
 import type { GroupVersionResource } from '../../core/client/discovery.js';
@@ -110,6 +111,8 @@ export interface GraphBuilderOptions {
   readonly logger: Logger;
   readonly attemptToDelete: WorkQueue<string>;
   readonly attemptToOrphan: WorkQueue<string>;
+  /** The collector's recorder (source `garbage-collector-controller`). */
+  readonly recorder: EventRecorder;
 }
 
 interface Monitor {
@@ -305,19 +308,14 @@ export class GraphBuilder {
     if (potentiallyInvalid) this.o.attemptToDelete.add(n.identity.uid);
   }
 
-  /**
-   * reportInvalidNamespaceOwnerRef: upstream records a Warning event OwnerRefInvalidNamespace on the
-   * dependent; plat serves no Events API, so it is the line upstream's broadcaster logs for an
-   * event (StartStructuredLogging(3)), and nothing more.
-   */
+  /** reportInvalidNamespaceOwnerRef: a Warning OwnerRefInvalidNamespace Event on the dependent. */
   #reportInvalidNamespaceOwnerRef(n: GraphNode, ownerUid: string): void {
     const ref = n.owners.find((o) => o.uid === ownerUid);
     if (!ref) return;
     const invalid = ownerIdentity(ref, n.identity.namespace);
-    this.#log.v(3).info('Event occurred', {
-      object: n.identity.namespace ? `${n.identity.namespace}/${n.identity.name}` : n.identity.name, fieldPath: '', kind: n.identity.kind, apiVersion: n.identity.apiVersion,
-      type: 'Warning', reason: 'OwnerRefInvalidNamespace', message: `ownerRef ${identityText(invalid)} does not exist in namespace "${n.identity.namespace}"`,
-    });
+    const { kind, apiVersion, namespace, name, uid } = n.identity;
+    this.o.recorder.event({ kind, apiVersion, ...(namespace ? { namespace } : {}), name, uid }, 'Warning', 'OwnerRefInvalidNamespace',
+      `ownerRef ${identityText(invalid)} does not exist in namespace "${namespace}"`);
   }
 
   /** addUnblockedOwnersToDeleteQueue: an owner waiting in the foreground may be free now. */

@@ -7,22 +7,37 @@ import {
   NODE_DISK_PRESSURE, NODE_MEMORY_PRESSURE, NODE_PID_PRESSURE, NODE_READY, type Node, type NodeCondition,
 } from '../../core/nodes/node-object.js';
 
-interface PressureTexts { readonly type: string; readonly yes: [reason: string, message: string]; readonly no: [reason: string, message: string] }
+/**
+ * The kubelet's recordNodeStatusEvent: a setter names the event of a transition (upstream's reasons,
+ * NodeHasSufficientMemory, NodeReady, ...), the node agent records `Node <name> status is now: <event>`.
+ */
+export type RecordNodeStatusEvent = (eventType: string, event: string) => void;
+
+interface PressureTexts {
+  readonly type: string;
+  readonly yes: [reason: string, message: string];
+  readonly no: [reason: string, message: string];
+  /** The events of a transition to True and to False. */
+  readonly events: [yes: string, no: string];
+}
 
 export const MEMORY_PRESSURE: PressureTexts = {
   type: NODE_MEMORY_PRESSURE,
   yes: ['NodeAgentHasInsufficientMemory', 'nodeagent has insufficient memory available'],
   no: ['NodeAgentHasSufficientMemory', 'nodeagent has sufficient memory available'],
+  events: ['NodeHasInsufficientMemory', 'NodeHasSufficientMemory'],
 };
 export const DISK_PRESSURE: PressureTexts = {
   type: NODE_DISK_PRESSURE,
   yes: ['NodeAgentHasDiskPressure', 'nodeagent has disk pressure'],
   no: ['NodeAgentHasNoDiskPressure', 'nodeagent has no disk pressure'],
+  events: ['NodeHasDiskPressure', 'NodeHasNoDiskPressure'],
 };
 export const PID_PRESSURE: PressureTexts = {
   type: NODE_PID_PRESSURE,
   yes: ['NodeAgentHasInsufficientPID', 'nodeagent has insufficient PID available'],
   no: ['NodeAgentHasSufficientPID', 'nodeagent has sufficient PID available'],
+  events: ['NodeHasInsufficientPID', 'NodeHasSufficientPID'],
 };
 export const READY_REASON = 'NodeAgentReady';
 export const READY_MESSAGE = 'nodeagent is posting ready status';
@@ -34,7 +49,7 @@ function conditionsOf(node: Node): NodeCondition[] {
 }
 
 /** MemoryPressureCondition, DiskPressureCondition, PIDPressureCondition. */
-export function setPressureCondition(node: Node, texts: PressureTexts, underPressure: boolean, now: Date): void {
+export function setPressureCondition(node: Node, texts: PressureTexts, underPressure: boolean, now: Date, recordEvent?: RecordNodeStatusEvent): void {
   const list = conditionsOf(node);
   let condition = list.find((c) => c.type === texts.type);
   if (!condition) {
@@ -49,6 +64,7 @@ export function setPressureCondition(node: Node, texts: PressureTexts, underPres
     condition.reason = reason;
     condition.message = message;
     condition.lastTransitionTime = time;
+    recordEvent?.('Normal', underPressure ? texts.events[0] : texts.events[1]);
   }
 }
 
@@ -60,7 +76,7 @@ const aggregate = (errs: readonly string[]): string => (errs.length === 1 ? errs
  * scheduler needs (cpu, memory, pods, and ephemeral-storage with local storage capacity isolation);
  * otherwise False with why.
  */
-export function setReadyCondition(node: Node, now: Date, requireEphemeralStorage: boolean, otherErrors: readonly string[] = []): void {
+export function setReadyCondition(node: Node, now: Date, requireEphemeralStorage: boolean, otherErrors: readonly string[] = [], recordEvent?: RecordNodeStatusEvent): void {
   const time = rfc3339(now);
   const required = ['cpu', 'memory', 'pods', ...(requireEphemeralStorage ? ['ephemeral-storage'] : [])];
   const missing = required.filter((r) => node.status?.capacity?.[r] === undefined);
@@ -76,4 +92,6 @@ export function setReadyCondition(node: Node, now: Date, requireEphemeralStorage
   }
   const old = list[i]!;
   list[i] = { ...next, lastTransitionTime: old.status === next.status ? old.lastTransitionTime ?? null : time };
+  // A change of an existing condition only: a node's first Ready condition records nothing.
+  if (old.status !== next.status) recordEvent?.('Normal', next.status === 'True' ? 'NodeReady' : 'NodeNotReady');
 }

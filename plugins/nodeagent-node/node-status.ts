@@ -10,7 +10,7 @@ import type { NodeAgentConfiguration } from '../../core/nodeagent/configuration.
 import type { Node, NodeCondition, NodeStatus } from '../../core/nodes/node-object.js';
 import { setNodeAddresses, type AddressInputs } from './addresses.js';
 import { emptyNodeInfo, setMachineInfo } from './capacity.js';
-import { DISK_PRESSURE, MEMORY_PRESSURE, PID_PRESSURE, setPressureCondition, setReadyCondition } from './conditions.js';
+import { DISK_PRESSURE, MEMORY_PRESSURE, PID_PRESSURE, setPressureCondition, setReadyCondition, type RecordNodeStatusEvent } from './conditions.js';
 import type { MachineInfo } from './machine.js';
 
 export interface PressureSignals {
@@ -30,6 +30,8 @@ export interface StatusInputs extends AddressInputs {
   readonly pressure: PressureSignals;
   readonly now: () => Date;
   readonly logger: Logger;
+  /** Where the conditions' transitions are recorded as Events (none: not recorded). */
+  readonly recordEvent?: RecordNodeStatusEvent;
 }
 
 export async function setNodeStatus(node: Node, inputs: StatusInputs): Promise<void> {
@@ -53,10 +55,11 @@ export async function setNodeStatus(node: Node, inputs: StatusInputs): Promise<v
   info.kubeletVersion = inputs.version;
   status.daemonEndpoints = { kubeletEndpoint: { Port: inputs.config.port } };
   const now = inputs.now();
-  setPressureCondition(node, MEMORY_PRESSURE, inputs.pressure.memory(), now);
-  setPressureCondition(node, DISK_PRESSURE, inputs.pressure.disk(), now);
-  setPressureCondition(node, PID_PRESSURE, inputs.pressure.pid(), now);
-  setReadyCondition(node, now, inputs.config.localStorageCapacityIsolation);
+  const record = inputs.recordEvent;
+  setPressureCondition(node, MEMORY_PRESSURE, inputs.pressure.memory(), now, record);
+  setPressureCondition(node, DISK_PRESSURE, inputs.pressure.disk(), now, record);
+  setPressureCondition(node, PID_PRESSURE, inputs.pressure.pid(), now, record);
+  setReadyCondition(node, now, inputs.config.localStorageCapacityIsolation, [], record);
 }
 
 const byType = (a: NodeCondition, b: NodeCondition): number => (a.type < b.type ? -1 : a.type > b.type ? 1 : 0);

@@ -2,6 +2,7 @@
 // the flags it owns at once (a bad --node-ip or --node-labels is a start-up error); run computes
 // the node's addresses and, with an API server, registers the Node (when registerNode), keeps its
 // status and renews its Lease until stopped. In standalone mode it only publishes the addresses.
+import { NodeEvents } from './node-events.js';
 import { whenAborted } from '../../core/abort-wait.js';
 import { parseDuration } from '../../core/flags/duration.js';
 import type { Runnable } from '../../core/lifecycle.js';
@@ -30,6 +31,8 @@ export interface NodeSubsystemOptions {
   readonly network?: HostNetwork;
   readonly machine?: MachineInfoSource;
   readonly pressure?: PressureSignals;
+  /** The wall clock (ms) of the node's Events (their names and timestamps). */
+  readonly eventNow?: () => number;
 }
 
 const DEFAULT_ROOT_DIR = '/var/lib/nodeagent';
@@ -61,11 +64,12 @@ export function nodeSubsystem(ctx: NodeAgentContext, options: NodeSubsystemOptio
   const random = options.random ?? Math.random;
   const rootDir = flag<string>(ctx, 'root-dir', DEFAULT_ROOT_DIR);
   const machineSource = options.machine ?? realMachineInfo;
+  const events = new NodeEvents({ nodeName: ctx.nodeName, eventRecordQPS: ctx.config.eventRecordQPS, eventBurst: ctx.config.eventBurst, logger, ...(options.eventNow ? { now: options.eventNow } : {}) });
   const inputs: NodeInputs = {
     nodeName: ctx.nodeName, hostname: ctx.hostname, nodeLabels, nodeIps: ips,
     externalCloudProvider: cloudProvider === 'external', net: options.network ?? realHostNetwork,
     config: ctx.config, version: options.gitVersion ?? defaultGitVersion(options.version), machine: () => machineSource(rootDir),
-    pressure: options.pressure ?? NO_PRESSURE, now: () => new Date(clock.now()), logger,
+    pressure: options.pressure ?? NO_PRESSURE, now: () => new Date(clock.now()), logger, recordEvent: events.recordNodeStatusEvent,
   };
   const updateFrequencyMs = parseDuration(ctx.config.nodeStatusUpdateFrequency);
   const heartbeat = { timeoutMs: heartbeatTimeoutMs(updateFrequencyMs, ctx.config.nodeLeaseDurationSeconds) };
@@ -101,10 +105,16 @@ export function nodeSubsystem(ctx: NodeAgentContext, options: NodeSubsystemOptio
       } catch {
         return; // stopped before the identity subsystem had a client
       }
-      await Promise.all([
-        jitterUntil(() => sync.syncNodeStatus(signal), updateFrequencyMs, STATUS_JITTER, clock, random, signal),
-        lease.run(signal),
-      ]);
+      events.start(() => ctx.api.get()!);
+      events.starting();
+      try {
+        await Promise.all([
+          jitterUntil(() => sync.syncNodeStatus(signal), updateFrequencyMs, STATUS_JITTER, clock, random, signal),
+          lease.run(signal),
+        ]);
+      } finally {
+        events.shutdown();
+      }
     },
   };
 }

@@ -2,6 +2,8 @@
 // queues the node for its NoSchedule taints (from its conditions and spec.unschedulable) and the
 // beta os/arch labels; every --node-monitor-period the NodeMonitor checks every node's heartbeats;
 // every 100 ms the zones' NoExecute taint queues run.
+import { EventBroadcaster } from '../../core/client/events/event-broadcaster.js';
+import { restEventSink } from '../../core/client/events/event-sink.js';
 import type { ControllerContext, Runnable } from '../../core/lifecycle.js';
 import { sleep, whenAborted } from '../../core/abort-wait.js';
 import { goClientErrorText } from '../../core/client/go-url-error.js';
@@ -35,6 +37,8 @@ export interface NodeLifecycleOptions {
 
 /** nodeUpdateWorkerSize. */
 const NODE_UPDATE_WORKERS = 8;
+/** The source of its Events (upstream's EventSource component). */
+const EVENT_SOURCE = 'node-controller';
 /** scheduler.NodeEvictionPeriod: how often the NoExecute taint queues run. */
 const NODE_EVICTION_PERIOD_MS = 100;
 
@@ -62,8 +66,11 @@ export function nodeLifecycleController(ctx: ControllerContext, controllerName: 
   const queue = new WorkQueue<string>(new MaxOfRateLimiter<string>(new ItemExponentialFailureRateLimiter<string>(5, 1000_000), new BucketRateLimiter<string>(10, 100)),
     { name: 'node_lifecycle_controller', metrics: ctx.metrics });
   const zones = new Zones({ ...o, logger: log });
+  // NewNodeLifecycleController's broadcaster and recorder; Run starts it (logging at V(3), writing
+  // with the controller's client) and shuts it down.
+  const events = new EventBroadcaster({ logger: log });
   const monitor = new NodeMonitor({
-    client: ctx.client, nodes, leases, leaseNamespace: NODE_LEASE_NAMESPACE, zones, logger: log,
+    client: ctx.client, nodes, leases, leaseNamespace: NODE_LEASE_NAMESPACE, zones, logger: log, recorder: events.newRecorder({ component: EVENT_SOURCE }),
     monitorGraceMs: o.monitorGraceMs, startupGraceMs: o.startupGraceMs, now: o.now,
   });
 
@@ -118,6 +125,8 @@ export function nodeLifecycleController(ctx: ControllerContext, controllerName: 
   return {
     monitor, zones,
     async run(signal: AbortSignal): Promise<void> {
+      events.startStructuredLogging(3);
+      events.startRecordingToSink(restEventSink(ctx.client));
       log.info('Starting controller', { controller: controllerName });
       await Promise.all([nodes.waitForSync(signal), leases.waitForSync(signal)]);
       if (!signal.aborted) {
@@ -131,6 +140,7 @@ export function nodeLifecycleController(ctx: ControllerContext, controllerName: 
         await Promise.all(running);
       }
       log.info('Shutting down controller', { controller: controllerName });
+      events.shutdown();
     },
   };
 }

@@ -2,6 +2,8 @@
 // health is brought up to date from the informers' caches (node-health.ts), a node that is not
 // Ready joins its zone's NoExecute taint queue (or has its not-ready/unreachable taint swapped at
 // once), a Ready one loses both, and the zones' states set how fast those queues may taint.
+import type { ObjectReference } from '../../core/api/event.js';
+import type { EventRecorder } from '../../core/client/events/event-broadcaster.js';
 import { rfc3339 } from '../../core/api/meta.js';
 import { goClientErrorText } from '../../core/client/go-url-error.js';
 import type { RestClient } from '../../core/client/rest-client.js';
@@ -26,6 +28,8 @@ export interface NodeMonitorOptions extends HealthOptions {
   readonly leaseNamespace: string;
   readonly zones: Zones;
   readonly logger: Logger;
+  /** The controller's recorder (source `node-controller`). */
+  readonly recorder: EventRecorder;
 }
 
 const clone = <T>(o: T): T => structuredClone(o);
@@ -39,9 +43,16 @@ export class NodeMonitor {
 
   get #log(): Logger { return this.o.logger; }
 
-  /** The structured event logging upstream's recorder does at V(3); plat serves no Event resource. */
-  #event(node: Node, reason: string, message: string): void {
-    this.#log.v(3).info('Event occurred', { object: node.metadata.name, fieldPath: '', kind: 'Node', apiVersion: 'v1', type: 'Normal', reason, message });
+  /** The reference RecordNodeEvent and RecordNodeStatusChange make: no namespace, so the Event goes to `default`. */
+  #ref(node: Node): ObjectReference {
+    return { apiVersion: 'v1', kind: 'Node', name: node.metadata.name ?? '', uid: node.metadata.uid ?? '' };
+  }
+
+  /** RecordNodeEvent. */
+  #event(node: Node, reason: string, event: string): void {
+    const name = node.metadata.name ?? '';
+    this.#log.v(2).info('Recording event message for node', { event, node: name });
+    this.o.recorder.event(this.#ref(node), 'Normal', reason, `Node ${name} event: ${event}`);
   }
 
   /** monitorNodeHealth. */
@@ -125,7 +136,7 @@ export class NodeMonitor {
       if (current.status !== 'True' && observed.status === 'True') {
         // RecordNodeStatusChange; MarkPodsNotReady has no pods to mark: plat runs none.
         this.#log.v(2).info('Recording status change event message for node', { status: 'NodeNotReady', node: name });
-        this.#event(node, 'NodeNotReady', `Node ${name} status is now: NodeNotReady`);
+        this.o.recorder.event(this.#ref(node), 'Normal', 'NodeNotReady', `Node ${name} status is now: NodeNotReady`);
       }
     }
     return { node, current };

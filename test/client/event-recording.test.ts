@@ -10,7 +10,7 @@ import { EventBroadcaster, referenceOf } from '../../core/client/events/event-br
 import { EventCorrelator, eventName } from '../../core/client/events/event-correlator.js';
 import type { EventSink } from '../../core/client/events/event-sink.js';
 import { MAX_TRIES_PER_EVENT, recordToSink } from '../../core/client/events/record-to-sink.js';
-import { silentLogger } from '../../core/log.js';
+import { createLogger, silentLogger } from '../../core/log.js';
 
 const T0 = Date.parse('2026-01-01T00:00:00Z');
 const NODE = { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1', uid: 'u1', resourceVersion: '7' } };
@@ -49,7 +49,7 @@ describe('event correlator', () => {
     for (let i = 0; i < 9; i++) assert.equal(c.correlate(ev(`m${i}`)).event!.message, `m${i}`);
     const tenth = c.correlate(ev('m9')).event!;
     assert.equal(tenth.message, '(combined from similar events): m9');
-    assert.equal(tenth.metadata.name, eventName('n1', T0));
+    assert.match(tenth.metadata.name!, /^n1\.[0-9a-f]+$/);
     c.updateState(tenth);
     const eleventh = c.correlate(ev('m10'));
     assert.equal(eleventh.event!.message, '(combined from similar events): m10');
@@ -78,8 +78,11 @@ describe('event correlator', () => {
     assert.equal(c.correlate(ev('x', { involvedObject: { kind: 'Node', name: 'n2', uid: 'u2' } })).skip, false);
   });
 
-  it('names Events as upstream: the object name and the time in nanoseconds as hex', () => {
-    assert.equal(eventName('n1', 1_700_000_000_123), `n1.${(1_700_000_000_123n * 1_000_000n).toString(16)}`);
+  it('names Events as upstream: the object name and the time in nanoseconds as hex, never twice', () => {
+    const ms = 4_000_000_000_123;
+    const ns = BigInt(ms) * 1_000_000n;
+    assert.equal(eventName('n1', ms), `n1.${ns.toString(16)}`);
+    assert.equal(eventName('n1', ms), `n1.${(ns + 1n).toString(16)}`, 'the same millisecond again: a nanosecond on');
   });
 });
 
@@ -129,9 +132,11 @@ describe('event broadcaster and recorder', () => {
     b.startRecordingToSink(sink);
     b.newRecorder({ component: 'node-controller' }).event(NODE, 'Normal', 'RegisteredNode', 'Node n1 event: Registered Node n1 in Controller');
     for (let i = 0; i < 100 && calls.length === 0; i++) await new Promise((r) => setImmediate(r));
-    await b.shutdown();
-    assert.deepEqual(calls[0]!.event, {
-      metadata: { name: eventName('n1', T0), namespace: 'default' },
+    b.shutdown();
+    const { name, ...meta } = calls[0]!.event.metadata;
+    assert.match(name!, /^n1\.[0-9a-f]+$/);
+    assert.deepEqual({ ...calls[0]!.event, metadata: meta }, {
+      metadata: { namespace: 'default' },
       involvedObject: { kind: 'Node', name: 'n1', uid: 'u1', apiVersion: 'v1', resourceVersion: '7' },
       reason: 'RegisteredNode', message: 'Node n1 event: Registered Node n1 in Controller',
       firstTimestamp: '2026-01-01T00:00:00Z', lastTimestamp: '2026-01-01T00:00:00Z', count: 1, type: 'Normal',
@@ -155,14 +160,24 @@ describe('event broadcaster and recorder', () => {
     await new Promise((r) => setImmediate(r));
     release();
     for (let i = 0; i < 100 && created.length < 4; i++) await new Promise((r) => setImmediate(r));
-    await b.shutdown();
+    b.shutdown();
     assert.ok(created.length <= 4, `${created.length} written`);
     assert.ok(lines.filter((l) => l.startsWith('Unable to record event: too many queued events')).length >= 6);
     assert.ok(lines.includes('Unsupported event type'));
     const failing = new EventBroadcaster({ logger });
     failing.startRecordingToSink({ create: () => { throw new Error('boom'); }, patch: () => { throw new Error('boom'); } });
     assert.doesNotThrow(() => failing.newRecorder({ component: 'c' }).event(NODE, 'Warning', 'R', 'm'));
-    await failing.shutdown();
+    failing.shutdown();
+  });
+
+  it('logs each Event as it is recorded: `Event occurred` at the verbosity asked', () => {
+    const lines: string[] = [];
+    const b = new EventBroadcaster({ now: () => T0 });
+    b.startStructuredLogging(0, createLogger({ write: (l) => lines.push(l) }));
+    b.startStructuredLogging(3, createLogger({ write: (l) => lines.push(`quiet ${l}`) }));
+    b.newRecorder({ component: 'c' }).event({ kind: 'Lease', namespace: 'plat-system', name: 'l', apiVersion: 'coordination.platform/v1' }, 'Normal', 'LeaderElection', 'me became leader');
+    assert.equal(lines.length, 1);
+    assert.match(lines[0]!, /\] Event occurred object="plat-system\/l" fieldPath="" kind="Lease" apiVersion="coordination.platform\/v1" type="Normal" reason="LeaderElection" message="me became leader"$/);
   });
 
   it('takes a reference as it is', () => {

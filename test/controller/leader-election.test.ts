@@ -143,7 +143,9 @@ describe('leader election', () => {
     const proxy = await startStallProxy({ host: '127.0.0.1', port: Number(new URL(plat.url).port) });
     const viaProxy = new RestClient({ ...adminConnection(plat), server: new URL(`https://127.0.0.1:${proxy.port}`) });
     const timings = { namespace: 'plat-system', name: 'election-lines', leaseDurationMs: 2000, renewDeadlineMs: 1000, retryPeriodMs: 200 };
-    const a = new LeaderElector({ ...timings, client: viaProxy, identity: 'cm-a', logger: recording(lines.a) });
+    // The recorder notes its Events among the log lines, to show their order.
+    const noting = (into: string[]) => ({ event: (_o: unknown, type: string, reason: string, message: string) => { into.push(`] Event ${type} ${reason} ${message}`); } });
+    const a = new LeaderElector({ ...timings, client: viaProxy, identity: 'cm-a', logger: recording(lines.a), eventRecorder: noting(lines.a) });
     const b = new LeaderElector({ ...timings, client, identity: 'cm-b', logger: recording(lines.b) });
     const [stopA, stopB] = [new AbortController(), new AbortController()];
     const leading = { a: false, b: false };
@@ -158,13 +160,14 @@ describe('leader election', () => {
       stopB.abort();
       await bDone;
       const ofA = messages(lines.a);
-      assert.deepEqual(ofA.filter((m) => !m.startsWith('Event occurred')), [
+      assert.deepEqual(ofA.filter((m) => !m.startsWith('Event ')), [
         'attempting to acquire leader lease plat-system/election-lines...',
         'successfully acquired lease plat-system/election-lines',
         'failed to renew lease plat-system/election-lines: timed out waiting for the condition',
       ], lines.a.join('\n'));
       // The LeaderElection event is recorded before the line, as acquire() does.
-      assert.ok(ofA.findIndex((m) => m.startsWith('Event occurred') && m.includes('message="cm-a became leader"')) < ofA.indexOf('successfully acquired lease plat-system/election-lines'));
+      assert.ok(ofA.indexOf('Event Normal LeaderElection cm-a became leader') >= 0, lines.a.join('\n'));
+      assert.ok(ofA.indexOf('Event Normal LeaderElection cm-a became leader') < ofA.indexOf('successfully acquired lease plat-system/election-lines'));
       const ofB = messages(lines.b);
       assert.equal(ofB[0], 'attempting to acquire leader lease plat-system/election-lines...');
       assert.ok(ofB.includes('failed to acquire lease plat-system/election-lines'), lines.b.join('\n'));
@@ -301,7 +304,7 @@ describe('leader election', () => {
     }
   });
 
-  it('a leader renews with one PUT (no read first) and logs the LeaderElection events upstream records', async () => {
+  it('a leader renews with one PUT (no read first) and records the LeaderElection events upstream records', async () => {
     const calls: string[] = [];
     const counting = new (class extends RestClient {
       override async get<T extends ApiObject>(r: ResourceRef, name: string, sub?: string, o?: { signal?: AbortSignal }): Promise<T> {
@@ -316,8 +319,10 @@ describe('leader election', () => {
     const lines: string[] = [];
     const stop = new AbortController();
     let leading = false;
+    const recorded: { object: any; type: string; reason: string; message: string }[] = [];
     const elector = new LeaderElector({ client: counting, namespace: 'plat-system', name: 'election-5', identity: 'cm-e', leaseDurationMs: 2000, renewDeadlineMs: 1000, retryPeriodMs: 100,
-      logger: createLogger({ write: (l) => lines.push(l) }) });
+      logger: createLogger({ write: (l) => lines.push(l) }),
+      eventRecorder: { event: (object, type, reason, message) => { recorded.push({ object: structuredClone(object), type, reason, message }); } } });
     const done = elector.run({ onStartedLeading: () => { leading = true; } }, stop.signal);
     try {
       await eventually(() => leading, 'e leads');
@@ -329,10 +334,11 @@ describe('leader election', () => {
       await done;
       counting.close();
     }
-    const events = lines.filter((l) => l.includes('] Event occurred '));
-    assert.equal(events.length, 2, lines.join('\n'));
-    assert.match(events[0]!, /object="plat-system\/election-5" fieldPath="" kind="Lease" apiVersion="coordination.platform\/v1" type="Normal" reason="LeaderElection" message="cm-e became leader"/);
-    assert.match(events[1]!, /message="cm-e stopped leading"/);
+    // LeaseLock.RecordEvent: on the Lease as written (its uid and resourceVersion).
+    assert.deepEqual(recorded.map((e) => [e.type, e.reason, e.message]), [['Normal', 'LeaderElection', 'cm-e became leader'], ['Normal', 'LeaderElection', 'cm-e stopped leading']]);
+    const lease = recorded[0]!.object;
+    assert.deepEqual([lease.apiVersion, lease.kind, lease.metadata.namespace, lease.metadata.name], ['coordination.platform/v1', 'Lease', 'plat-system', 'election-5']);
+    assert.ok(lease.metadata.uid && lease.metadata.resourceVersion, JSON.stringify(lease));
   });
 
   it('a new leader renews at once, then a retry period after each renewal (renew()\'s wait.Until runs first)', async () => {

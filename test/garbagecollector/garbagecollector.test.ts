@@ -4,7 +4,8 @@
 // orphan delete keeps the dependent without the reference; a reference with a stale uid or to an
 // owner in another namespace counts as absent; a dependent with a live owner loses only its
 // dangling reference; a Node's Lease goes with the Node; a cluster-scoped object naming a
-// namespaced owner is left alone. Then the plugin's flags.
+// namespaced owner is left alone; an owner in another namespace is reported with an
+// OwnerRefInvalidNamespace Event. Then the plugin's flags.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
@@ -102,6 +103,13 @@ describe('garbage collector', () => {
     await secret('dep-ns', [ownedBy(elsewhere)]);
     await until(gone(`${SECRETS}/dep-ns`), 'dep-ns deleted');
     assert.equal((await plat.admin.get('/api/v1/namespaces/plat-system/serviceaccounts/owner-ns')).status, 200);
+    // reportInvalidNamespaceOwnerRef: a Warning Event on the dependent.
+    const selector = encodeURIComponent('involvedObject.name=dep-ns,reason=OwnerRefInvalidNamespace');
+    let event: any;
+    await until(async () => { event = (await plat.admin.get(`${NS}/events?fieldSelector=${selector}`)).json.items[0]; return event !== undefined; }, 'the OwnerRefInvalidNamespace Event');
+    assert.equal(event.type, 'Warning');
+    assert.deepEqual(event.source, { component: 'garbage-collector-controller' });
+    assert.equal(event.message, `ownerRef [v1/ServiceAccount, namespace: default, name: owner-ns, uid: ${elsewhere.metadata.uid}] does not exist in namespace "default"`);
   });
 
   it('removes only the dangling reference of a dependent that has a live owner', async () => {

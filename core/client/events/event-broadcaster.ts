@@ -1,7 +1,8 @@
 // client-go's record.EventBroadcaster and EventRecorder: a recorder makes a core/v1 Event of an
 // object, its source (component and host) and reason, and hands it on without waiting: each
 // watcher (a sink writer, the structured log) has a queue of 1000 Events, and an Event that finds a
-// queue full is dropped with an error line, as upstream's broadcaster with DropIfChannelFull. A
+// queue full is dropped with an error line, as upstream's broadcaster with DropIfChannelFull (the
+// structured log is written at once). A
 // sink writer takes its queue one Event at a time through recordToSink (the correlator, retries).
 // Nothing a recorder does can block or fail its caller.
 import type { CoreEvent, EventSource, ObjectReference } from '../../api/event.js';
@@ -44,13 +45,14 @@ export function referenceOf(object: ApiObject | ObjectReference): ObjectReferenc
   return ref;
 }
 
-interface Watcher { push(e: CoreEvent): boolean; stop(): Promise<void> }
+interface Watcher { push(e: CoreEvent): boolean; stop(): void }
 
 export class EventBroadcaster {
   readonly #o: EventBroadcasterOptions;
   readonly #log: Logger;
   readonly #now: () => number;
   readonly #watchers = new Set<Watcher>();
+  readonly #loggers = new Set<(e: CoreEvent) => void>();
   readonly #stopped = new AbortController();
 
   constructor(o: EventBroadcasterOptions = {}) {
@@ -78,25 +80,30 @@ export class EventBroadcaster {
       involvedObject: ref, reason, message, firstTimestamp: t, lastTimestamp: t, count: 1, type,
       source: { ...source }, reportingComponent: source.component ?? '', reportingInstance: source.host ?? '',
     };
+    for (const log of this.#loggers) log(event);
     for (const w of this.#watchers) {
       if (!w.push(event)) this.#log.error('Unable to record event: too many queued events, dropped event', { event: `${event.metadata.namespace}/${event.metadata.name}`, reason });
     }
   }
 
-  /** StartStructuredLogging: each Event as an `Event occurred` line at V(verbosity). */
-  startStructuredLogging(verbosity: number, logger: Logger = this.#log): () => Promise<void> {
-    return this.#watch((e) => {
+  /**
+   * StartStructuredLogging: each Event as an `Event occurred` line at V(verbosity). Written as the
+   * Event is recorded (a line costs nothing worth queueing), so it comes before the caller's next line.
+   */
+  startStructuredLogging(verbosity: number, logger: Logger = this.#log): () => void {
+    const log = (e: CoreEvent) => {
       const o = e.involvedObject ?? {};
       logger.v(verbosity).info('Event occurred', {
         object: o.namespace ? `${o.namespace}/${o.name ?? ''}` : (o.name ?? ''), fieldPath: o.fieldPath ?? '', kind: o.kind ?? '', apiVersion: o.apiVersion ?? '',
         type: e.type ?? '', reason: e.reason ?? '', message: e.message ?? '',
       });
-      return Promise.resolve();
-    });
+    };
+    this.#loggers.add(log);
+    return () => { this.#loggers.delete(log); };
   }
 
   /** StartRecordingToSink: a correlator of its own and a queue written one Event at a time. */
-  startRecordingToSink(sink: EventSink): () => Promise<void> {
+  startRecordingToSink(sink: EventSink): () => void {
     const correlator = new EventCorrelator({ ...this.#o, now: this.#now });
     const signal = this.#stopped.signal;
     return this.#watch((e) => recordToSink(sink, e, correlator, {
@@ -105,13 +112,13 @@ export class EventBroadcaster {
     }));
   }
 
-  #watch(handle: (e: CoreEvent) => Promise<void>): () => Promise<void> {
+  #watch(handle: (e: CoreEvent) => Promise<void>): () => void {
     const max = this.#o.queueLength ?? MAX_QUEUED_EVENTS;
     const queue: CoreEvent[] = [];
     let running: Promise<void> | undefined;
     let stopped = false;
     const drain = async () => {
-      while (queue.length && !stopped) {
+      while (queue.length) {
         const e = queue.shift()!;
         try { await handle(e); } catch (err) { this.#log.error('event watcher failed', { err: (err as Error).message }); }
       }
@@ -119,20 +126,25 @@ export class EventBroadcaster {
     };
     const watcher: Watcher = {
       push: (e) => {
+        if (stopped) return true;
         if (queue.length >= max) return false;
         queue.push(e);
         running ??= Promise.resolve().then(drain);
         return true;
       },
-      stop: async () => { stopped = true; this.#watchers.delete(watcher); await running; },
+      stop: () => { stopped = true; this.#watchers.delete(watcher); },
     };
     this.#watchers.add(watcher);
     return () => watcher.stop();
   }
 
-  /** Shutdown: no more Events; the one being written finishes, retries stop waiting. */
-  async shutdown(): Promise<void> {
+  /**
+   * Shutdown: no more Events. Those queued are still written in the background (as upstream's
+   * broadcaster hands on what it has queued), each tried once at most, since retries no longer
+   * wait; nothing waits for them, so a server that does not answer holds up no one's stop.
+   */
+  shutdown(): void {
     this.#stopped.abort();
-    await Promise.all([...this.#watchers].map((w) => w.stop()));
+    for (const w of [...this.#watchers]) w.stop();
   }
 }

@@ -76,9 +76,20 @@ class PassiveTokenBucket {
 interface AggregateRecord { localKeys: Set<string>; lastTimestamp: number }
 interface EventLog { count: number; firstTimestamp: string | null | undefined; name: string; resourceVersion: string }
 
-/** The name upstream gives a recorded Event: the object's name, a dot, the time in ns as hex. */
-export const eventName = (objectName: string | undefined, ms: number): string =>
-  `${objectName ?? ''}.${(BigInt(Math.round(ms)) * 1_000_000n).toString(16)}`;
+let lastNanos = 0n;
+
+/**
+ * The name upstream gives a recorded Event: the object's name, a dot, the time in ns as hex. A
+ * JavaScript clock has whole milliseconds, where Go's has nanoseconds: two Events of one object
+ * in the same millisecond would get one name (the second refused as AlreadyExists), so a time
+ * already given is moved on by a nanosecond.
+ */
+export function eventName(objectName: string | undefined, ms: number): string {
+  let ns = BigInt(Math.round(ms)) * 1_000_000n;
+  if (ns <= lastNanos) ns = lastNanos + 1n;
+  lastNanos = ns;
+  return `${objectName ?? ''}.${ns.toString(16)}`;
+}
 
 export class EventCorrelator {
   readonly #now: () => number;
