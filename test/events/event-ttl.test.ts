@@ -58,6 +58,11 @@ describe('--event-ttl', () => {
     }
   });
 
+  it('is implemented: --help lists it without "not supported yet"', () => {
+    const r = runPlat(['apiserver', '--help']);
+    assert.match(r.stdout + r.stderr, /--event-ttl duration +Event retention\. \(default 1h0m0s\)\n/);
+  });
+
   it('a negative TTL is refused', () => {
     const r = runPlat(['apiserver', '--event-ttl=-1s']);
     assert.notEqual(r.code, 0);

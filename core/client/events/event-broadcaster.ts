@@ -63,7 +63,15 @@ export class EventBroadcaster {
 
   /** NewRecorder: Events from `source` (Source, ReportingController = its component, ReportingInstance = its host). */
   newRecorder(source: EventSource): EventRecorder {
-    return { event: (object, type, reason, message) => this.#generate(source, object, type, reason, message) };
+    return {
+      event: (object, type, reason, message) => {
+        try {
+          this.#generate(source, object, type, reason, message);
+        } catch (e) {
+          this.#log.error('Could not record event', { reason, err: (e as Error).message });
+        }
+      },
+    };
   }
 
   #generate(source: EventSource, object: ApiObject | ObjectReference, type: string, reason: string, message: string): void {
