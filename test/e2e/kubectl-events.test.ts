@@ -73,9 +73,12 @@ describe('kubectl and Events', () => {
     await ok(['create', '-f', '-'], eventFor('edge-9.start', 'default', { kind: 'Node', name: 'edge-9', uid }, 'Starting', 'Starting kubelet.'));
     // An Event of another object of the same name does not show.
     await ok(['create', '-f', '-'], eventFor('edge-9.other', 'default', { kind: 'Node', name: 'edge-9', uid: 'another' }, 'Stale', 'old node'));
+    // The node agent's Events name the node by its name as uid (the kubelet's nodeRef): kubectl looks for both.
+    await ok(['create', '-f', '-'], eventFor('edge-9.ready', 'default', { kind: 'Node', name: 'edge-9', uid: 'edge-9' }, 'NodeReady', 'Node edge-9 status is now: NodeReady'));
     const out = await ok(['describe', 'node', 'edge-9']);
     assert.match(out, /^Events:\n\s+Type\s+Reason\s+Age\s+From\s+Message\n/m);
     assert.match(out, /Normal\s+Starting\s+\S+ \(x2 over \S+\)\s+e2e-test\s+Starting kubelet\./);
+    assert.match(out, /Normal\s+NodeReady\s+\S+ \(x2 over \S+\)\s+e2e-test\s+Node edge-9 status is now: NodeReady/);
     assert.doesNotMatch(out, /Stale/);
   });
 
