@@ -5,6 +5,7 @@ import type { SharedInformers } from './controller/shared-informers.js';
 import type { FlagSet } from './flags/types.js';
 import type { Hooks } from './hooks.js';
 import type { Logger } from './log.js';
+import type { WriteFence } from './client/write-fence.js';
 import type { MetricsRegistry } from './metrics/registry.js';
 import type { NodeAgentContext } from './nodeagent/context.js';
 
@@ -49,6 +50,11 @@ export interface ControllerContext {
   readonly hooks: Hooks;
   /** The controller manager's metrics (its work queues report there); absent in tests that build a context. */
   readonly metrics?: MetricsRegistry;
+  /**
+   * Under --leader-elect, the leadership fence (core/client/write-fence.ts) the client already
+   * passes every write through; a controller's workers ask it before each sync too.
+   */
+  readonly fence?: WriteFence;
 }
 
 /** A factory may return undefined: the controller has nothing to do here and is skipped (upstream's `started == false`). */

@@ -92,7 +92,7 @@ export function certificateController(ctx: ControllerContext, o: CertificateCont
     async run(signal: AbortSignal): Promise<void> {
       runSignal = signal;
       log.info('Starting certificate controller', { name: o.name });
-      await runCertificateWorkers(informer, { name: o.name, queue, workers: o.workers, sync, logger: log }, signal);
+      await runCertificateWorkers(informer, { name: o.name, queue, workers: o.workers, sync, logger: log, fence: ctx.fence }, signal);
     },
   };
 }

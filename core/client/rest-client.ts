@@ -26,6 +26,7 @@ import { requestDeadline } from './request-deadline.js';
 import { answerRetryWait, isLostConnection, MAX_RETRIES } from './request-retry.js';
 import { responseError } from './response-error.js';
 import { watchEvents, type WatchEvent } from './watch-events.js';
+import { FencedWriteError, isMutating, type WriteFence } from './write-fence.js';
 
 export interface ResourceRef {
   readonly group: string;
@@ -83,6 +84,11 @@ export interface RestClientOptions {
   readonly metrics?: RestClientMetrics;
   /** For client-go's V(4) line before each retry. */
   readonly logger?: Logger;
+  /**
+   * Asked just before each mutating request goes out (write-fence.ts): a refusal fails it with
+   * FencedWriteError, unsent. The controllers' clients under --leader-elect carry one.
+   */
+  readonly fence?: WriteFence;
 }
 
 /**
@@ -235,6 +241,14 @@ export class RestClient {
       throw e;
     });
     const authorization = credential?.authorization ?? (token ? `Bearer ${token}` : undefined);
+    const fence = this.opts.fence && isMutating(method) ? this.opts.fence : undefined;
+    // Asked again once a socket is ours (one may be waited for behind others): the last moment
+    // before the request's first byte is written.
+    const refused = fence?.refusal();
+    if (refused !== undefined) {
+      this.opts.metrics?.result('<error>', method, this.#connection.server.host);
+      throw new FencedWriteError(method, url.href, refused);
+    }
     const res = await new Promise<import('node:http').IncomingMessage>((resolve, reject) => {
       const req = (url.protocol === 'http:' ? http : https).request(url, {
         method, agent: this.#agent,
@@ -259,9 +273,23 @@ export class RestClient {
       // a refused connection name the kubeconfig's host, not the address it resolved to; a
       // connection that broke once made names its two ends, as Go's net.OpError.
       const ends = trackSocketAddresses(req);
-      req.on('error', (e) => reject(Object.assign(withTlsVerifyReason(e), { url: url.href, method }, ends)));
+      // Whether the request had gone out whole when it failed (an abort while its answer was
+      // awaited): the server may have acted on it, and a caller must not say it was not sent.
+      let sent = false;
+      req.once('finish', () => { sent = true; });
+      req.on('error', (e) => reject(Object.assign(withTlsVerifyReason(e), { url: url.href, method }, ends, sent ? { requestSent: true } : {})));
       // A Buffer: the head may hold UTF-8 bytes (impersonation-headers.ts) a string body would garble.
-      req.end(payload === undefined ? undefined : Buffer.from(payload));
+      const body = payload === undefined ? undefined : Buffer.from(payload);
+      // Nothing of a request (its head included) is written before end(): a fenced one waits for
+      // its socket, and is destroyed there, unsent, when the fence has closed meanwhile.
+      if (!fence) req.end(body);
+      else {
+        req.once('socket', () => {
+          const reason = fence.refusal();
+          if (reason === undefined) req.end(body);
+          else req.destroy(new FencedWriteError(method, url.href, reason));
+        });
+      }
     }).catch((e: unknown) => {
       this.opts.metrics?.result('<error>', method, this.#connection.server.host);
       throw e;

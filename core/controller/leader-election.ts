@@ -12,6 +12,8 @@
 // `plat-system/plat-controller-manager`): `attempting to acquire leader lease <lock>...`,
 // `successfully acquired lease <lock>`, `failed to renew lease <lock>: <err>`, and at V(4)
 // `failed to acquire lease <lock>` and `lock is held by <holder> and has not yet expired`.
+// The elector is also the leadership fence (core/client/write-fence.ts) the controllers' writes
+// pass: refusal() answers from the monotonic clock when asked, not from a timer.
 import os from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { ApiObject } from '../api/meta.js';
@@ -22,6 +24,8 @@ import type { LeaderElectionMetrics } from '../metrics/leader-election.js';
 import type { EventRecorder } from '../client/events/event-broadcaster.js';
 import { sleep } from '../abort-wait.js';
 import { setLongTimeout, timeoutSignal } from '../long-timeout.js';
+import { formatDuration } from '../flags/duration.js';
+import type { WriteFence } from '../client/write-fence.js';
 
 export interface LeaderElectionConfig {
   readonly client: RestClient;
@@ -107,8 +111,12 @@ export class LeaseStepError extends Error {
   }
 }
 
-export class LeaderElector {
+export class LeaderElector implements WriteFence {
   readonly identity: string;
+  /** Between acquiring the Lease and the end of that term (lost, or stopped). */
+  #leading = false;
+  /** Monotonic time at which the last successful write of the Lease was sent (before its request). */
+  #renewedAt = 0;
   #observed: { record: string; at: number } | undefined;
   #leader = '';
   /** The Lease as our last successful write returned it (its resourceVersion guards the fast path). */
@@ -138,6 +146,25 @@ export class LeaderElector {
     }
     return undefined;
   }
+  /**
+   * The fence the controllers' writes and syncs pass (core/client/write-fence.ts): open only while
+   * this term leads and less than the renew deadline has passed, on the monotonic clock, since
+   * the last successful renewal was sent. Read from the clock when asked, not from a timer: a
+   * process resumed after a pause handles the watch events that waited before any timer runs,
+   * and its first sync already finds the fence closed. The renew deadline is shorter than the
+   * lease duration, after which (counted from later still, when a standby saw our last renewal)
+   * another candidate may take the Lease.
+   */
+  refusal(): string | undefined {
+    if (!this.#leading) return 'not leading';
+    if (!this.isLeader) return this.#leader ? `the lease is held by ${this.#leader}` : 'the lease was released';
+    const since = this.#elapsed() - this.#renewedAt;
+    if (since >= this.c.renewDeadlineMs) {
+      return `the lease was last renewed ${formatDuration(Math.floor(since))} ago, not within the renew deadline (${formatDuration(this.c.renewDeadlineMs)})`;
+    }
+    return undefined;
+  }
+
   #now(): number { return (this.c.now ?? Date.now)(); }
   #elapsed(): number { return (this.c.monotonicNow ?? performance.now.bind(performance))(); }
 
@@ -150,7 +177,7 @@ export class LeaderElector {
     // As upstream's int(LeaseDuration / time.Second); a sub-second duration still writes a valid 1.
     const durationS = Math.max(1, Math.floor(this.c.leaseDurationMs / 1000));
     const fast = await this.#renewOptimistically(ref, durationS, now, at, opts);
-    if (fast) return true;
+    if (fast) { this.#renewedAt = at; return true; }
     let lease: LeaseObject;
     try {
       lease = await this.c.client.get<LeaseObject>(ref, this.c.name, undefined, opts);
@@ -165,6 +192,7 @@ export class LeaderElector {
         throw new LeaseStepError('create', this.#lock, err);
       }
       this.#observe(this.identity, `wrote ${microTime(now)}`);
+      this.#renewedAt = at;
       return true;
     }
     const spec = lease.spec ?? {};
@@ -193,6 +221,7 @@ export class LeaderElector {
       throw new LeaseStepError('update', this.#lock, e);
     }
     this.#observe(this.identity, `wrote ${lease.spec.renewTime}`);
+    this.#renewedAt = at;
     return true;
   }
 
@@ -338,8 +367,10 @@ export class LeaderElector {
     this.#event('became leader');
     this.c.metrics?.leaderOn(this.c.name);
     log?.info(`successfully acquired lease ${this.#lock}`);
+    this.#leading = true;
     const leading = new AbortController();
-    const stopLeading = () => leading.abort();
+    // The fence closes with the term, before the work is told to stop.
+    const stopLeading = () => { this.#leading = false; leading.abort(); };
     signal.addEventListener('abort', stopLeading, { once: true });
     const work = Promise.resolve().then(() => cb.onStartedLeading(leading.signal));
     // Renew. As renew()'s wait.Until: the first renewal at once, then one retry period after each
@@ -348,12 +379,13 @@ export class LeaderElector {
       if (!(await this.#renew(leading.signal))) {
         if (leading.signal.aborted) break;
         // What follows is the caller's to say (kube-controller-manager's OnStoppedLeading: "leaderelection lost").
-        leading.abort();
+        stopLeading();
         break;
       }
       await sleep(this.c.retryPeriodMs, leading.signal);
     }
     signal.removeEventListener('abort', stopLeading);
+    this.#leading = false;
     this.#event('stopped leading');
     this.c.metrics?.leaderOff(this.c.name);
     await work.catch((e: Error) => log?.error('leading work failed', { error: e.message }));

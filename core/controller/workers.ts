@@ -7,6 +7,10 @@ import type { Logger } from '../log.js';
 import { goClientErrorText } from '../client/go-url-error.js';
 import { whenAborted } from '../abort-wait.js';
 import type { WorkQueue } from './workqueue.js';
+import { FencedWriteError, wasSent, type WriteFence } from '../client/write-fence.js';
+
+/** A sync the fence did not let start: its message is the fence's reason. */
+class FencedSyncError extends Error {}
 
 /** An expected failure (retried quietly, logged at V(4)), as upstream's ignorableError. */
 export class IgnorableError extends Error {
@@ -23,10 +27,14 @@ export interface WorkersOptions<K> {
   readonly logger: Logger;
   /** The `err` of a failed sync's log line, upstream's words for it; default `Sync <key> failed with : <error>`. */
   failure?(key: K, error: string): string;
+  /** Asked before each sync (the controller manager's leadership): a refusal leaves the key for later, unsynced. */
+  readonly fence?: WriteFence | undefined;
 }
 
 async function syncOne<K>(o: WorkersOptions<K>, key: K, signal: AbortSignal): Promise<void> {
   try {
+    const refused = o.fence?.refusal();
+    if (refused !== undefined) throw new FencedSyncError(refused);
     await o.sync(key);
     o.queue.forget(key);
   } catch (e) {
@@ -36,7 +44,11 @@ async function syncOne<K>(o: WorkersOptions<K>, key: K, signal: AbortSignal): Pr
     // Otherwise upstream's texts (certificate_controller.go processNextWorkItem; an error goes through
     // utilruntime.HandleError, which logs "Unhandled Error"), so a grep for them finds these lines.
     // The error stays in a quoted field: its text is the API server's or a plugin's, not ours.
-    if (signal.aborted) o.logger.v(4).info(`sync ${String(key)} abandoned: the controller is stopping`, { controller: o.name, err: (e as Error).message });
+    // A sync (or a write of it) the leadership fence held back sent nothing: abandoned, truly.
+    if (e instanceof FencedSyncError || e instanceof FencedWriteError) o.logger.v(2).info(`sync ${String(key)} abandoned: ${e instanceof FencedSyncError ? 'not started' : 'its write was not sent'}: ${e instanceof FencedSyncError ? e.message : e.message.replace(/^.*? not sent: /, '')}`, { controller: o.name });
+    // A write that had gone out when the stop aborted it may have landed: not called abandoned.
+    else if (signal.aborted && wasSent(e)) o.logger.v(2).info(`sync ${String(key)} cut short: the controller is stopping; a write it had sent may have landed`, { controller: o.name, err: (e as Error).message });
+    else if (signal.aborted) o.logger.v(4).info(`sync ${String(key)} abandoned: the controller is stopping`, { controller: o.name, err: (e as Error).message });
     else if (e instanceof IgnorableError) o.logger.v(4).info('Sync certificate request failed', { csr: String(key), err: e.message, controller: o.name });
     else o.logger.error('Unhandled Error', { err: o.failure ? o.failure(key, goClientErrorText(e)) : `Sync ${String(key)} failed with : ${goClientErrorText(e)}`, controller: o.name });
   } finally {

@@ -101,7 +101,7 @@ export function clusterRoleAggregationController(ctx: ControllerContext, control
   return {
     queue,
     run: (signal: AbortSignal) => runSyncedWorkers({
-      name: controllerName, queue, workers: o.workers, logger: log, synced: [roles],
+      name: controllerName, queue, workers: o.workers, logger: log, synced: [roles], fence: ctx.fence,
       sync: (key) => sync(key, signal),
       failure: (key, error) => `${key} failed with : ${error}`,
     }, signal),

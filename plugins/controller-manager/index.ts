@@ -14,6 +14,7 @@ import { restEventSink } from '../../core/client/events/event-sink.js';
 import { hasInProcessConnection, inProcessConnection } from '../../core/client/in-process.js';
 import type { ClientConnection } from '../../core/client/connection.js';
 import { RestClient } from '../../core/client/rest-client.js';
+import { DeferredFence } from '../../core/client/write-fence.js';
 import { addUserAgent, defaultUserAgent } from '../../core/client/user-agent.js';
 import type { FlagSet } from '../../core/flags/types.js';
 import { SHUTDOWN_STAGE } from '../../core/hooks.js';
@@ -149,7 +150,11 @@ export function createControllerManagerPlugin(options: ControllerManagerPluginOp
         const f = flags!;
         // plat all serves no /metrics: its controllers record nothing.
         const metrics = embedded ? undefined : componentMetrics(host);
-        const clientOptions = { ...clientLimits(f), logger: log, ...(metrics ? { metrics: restClientMetrics(metrics) } : {}) };
+        const leaderElection = leaderElectionSettings(f);
+        // Under --leader-elect every write of the controllers (their clients', the informers' and the
+        // service-account set-up's) passes the leadership fence; the Lease's own client does not.
+        const fence = leaderElection.leaderElect ? new DeferredFence() : undefined;
+        const clientOptions = { ...clientLimits(f), logger: log, ...(metrics ? { metrics: restClientMetrics(metrics) } : {}), ...(fence ? { fence } : {}) };
         // Upstream's agents, each client its own: the informers' and the wait for /healthz
         // ("shared-informers"), the Lease's ("leader-election"), each controller's (its client
         // name, or its service account's username), and the controller manager's own, which
@@ -159,10 +164,10 @@ export function createControllerManagerPlugin(options: ControllerManagerPluginOp
         // As kube-controller-manager's: the Lease's renewals never wait for the controllers' requests,
         // and each gives up at half the renew deadline (resourcelock.NewFromKubeconfig), so that one
         // hung request leaves time for another try instead of costing the lease.
-        const leaderElection = leaderElectionSettings(f);
+        const { fence: _unfenced, ...leaseClientOptions } = clientOptions;
         const leaderElectionClient = leaderElection.leaderElect
           ? new RestClient(conn, {
-            ...clientOptions, userAgent: addUserAgent(agent, 'leader-election'),
+            ...leaseClientOptions, userAgent: addUserAgent(agent, 'leader-election'),
             timeoutMs: Math.max(1000, leaderElection.renewDeadlineMs / 2),
           })
           : undefined;
@@ -187,7 +192,8 @@ export function createControllerManagerPlugin(options: ControllerManagerPluginOp
           minResyncMs: f.get<number>(FLAGS.minResyncPeriod),
           startIntervalMs: f.get<number>(FLAGS.startInterval),
           shutdownTimeoutMs: f.get<number>(FLAGS.shutdownTimeout),
-          leaderElection,
+          leaderElection, recampaign: embedded,
+          ...(fence ? { fence } : {}),
           ...(leaderElectionClient ? { leaderElectionClient } : {}),
           ...(events ? { eventRecorder: events.newRecorder({ component: MANAGER_NAME }) } : {}),
           ...(metrics ? { metrics } : {}),

@@ -17,6 +17,7 @@ import type { MetricsRegistry } from '../../core/metrics/registry.js';
 import { sleep } from '../../core/abort-wait.js';
 import { setLongTimeout } from '../../core/long-timeout.js';
 import type { HealthChecks } from '../../core/server/health.js';
+import type { WriteFence } from '../../core/client/write-fence.js';
 import { waitForApiServer } from './wait-for-apiserver.js';
 
 export type ControllerFactory = (ctx: ControllerContext) => Runnable | undefined;
@@ -40,6 +41,8 @@ export interface RunControllersOptions {
   readonly metrics?: MetricsRegistry;
   /** --controller-shutdown-timeout (0: none): paces the lines naming the controllers a stop still waits for. */
   readonly shutdownTimeoutMs?: number;
+  /** Under --leader-elect, the leadership fence each controller's context carries (its workers ask it). */
+  readonly fence?: WriteFence;
 }
 
 /** RunControllers' period of "Still waiting ..." lines when there is no shutdown timeout. */
@@ -58,6 +61,8 @@ export class ControllerInitError extends Error {
 
 export class RunningControllers {
   readonly #running = new Set<string>();
+  /** The controllers given a health check so far: a later term (plat all leading again) adds none twice. */
+  readonly #checked = new Set<string>();
   #stopReporting = (): void => {};
   /** Controllers whose run() has not returned yet, sorted. */
   get running(): string[] { return [...this.#running].sort(); }
@@ -112,7 +117,9 @@ export class RunningControllers {
       let controller: Runnable | undefined;
       try {
         const client = o.clientFor ? await o.clientFor(o.registry.clientName(name)) : o.client;
-        const ctx: ControllerContext = { client, informers, logger: log.child(name), flags: o.flags, hooks: o.hooks, ...(o.metrics ? { metrics: o.metrics } : {}) };
+        const ctx: ControllerContext = {
+          client, informers, logger: log.child(name), flags: o.flags, hooks: o.hooks, ...(o.metrics ? { metrics: o.metrics } : {}), ...(o.fence ? { fence: o.fence } : {}),
+        };
         controller = factory(ctx);
       } catch (e) {
         log.error('Error initializing a controller', { err: e instanceof Error ? e.message : String(e), controller: name });
@@ -123,7 +130,8 @@ export class RunningControllers {
         continue;
       }
       built.push({ name, controller });
-      o.health.add({ name, check: async () => {} }, ['healthz', 'readyz']);
+      if (!this.#checked.has(name)) o.health.add({ name, check: async () => {} }, ['healthz', 'readyz']);
+      this.#checked.add(name);
     }
 
     const running = o.metrics ? controllerManagerMetrics(o.metrics, MANAGER_NAME) : undefined;

@@ -10,6 +10,7 @@ import { deepClone, rfc3339 } from '../../core/api/meta.js';
 import { SIGNER_APISERVER_CLIENT, SIGNER_LEGACY_UNKNOWN, SIGNER_NODEAGENT_CLIENT, SIGNER_NODEAGENT_SERVING } from '../../core/certificates/csr-object.js';
 import { whenAborted } from '../../core/abort-wait.js';
 import { goClientErrorText } from '../../core/client/go-url-error.js';
+import { FencedWriteError } from '../../core/client/write-fence.js';
 import type { Informer } from '../../core/controller/informer.js';
 import { csrControllerRateLimiter } from '../../core/controller/rate-limiters.js';
 import { IgnorableError } from '../../core/controller/workers.js';
@@ -159,7 +160,7 @@ export class SigningController implements Runnable {
       logger.info('several plugins tap this signer: each CSR is handed to them in this order until one answers (anything but undefined), so a plugin sees only the CSRs those before it pass on', { signer: lane.signer, plugins, ...named });
     }
     lane.running = runCertificateWorkers(this.#informer, {
-      name: controller, queue: lane.queue, workers: WORKERS_PER_SIGNER, batch: BATCH_PER_WORKER, logger,
+      name: controller, queue: lane.queue, workers: WORKERS_PER_SIGNER, batch: BATCH_PER_WORKER, logger, fence: this.ctx.fence,
       sync: (name) => timedCertificateSync(logger, name, () => this.#sync(name, logger)),
     }, signal);
   }
@@ -254,13 +255,16 @@ export class SigningController implements Runnable {
   /**
    * PUT /status with the version `csr` was read at; on success that version is noted as replaced.
    * Abandoned once run()'s signal aborts (leadership lost, shutdown), as upstream's
-   * UpdateStatus(ctx): a process that no longer leads must not write beside the new leader.
+   * UpdateStatus(ctx); never sent once the leadership fence has closed (the client's), so a
+   * process that no longer leads does not write beside the new leader.
    */
   async #writeStatus(csr: CsrObject, failure: string): Promise<void> {
     const from = csr.metadata.resourceVersion;
     try {
       await this.ctx.client.update(CSR_RESOURCE, csr, 'status', this.#signal ? { signal: this.#signal } : {});
     } catch (e) {
+      // Fenced (never sent) or cut short by the stop (perhaps landed): the workers say which, as is.
+      if (e instanceof FencedWriteError || this.#signal?.aborted) throw e;
       throw new Error(`${failure}: ${goClientErrorText(e)}`);
     }
     if (from) this.#replaced.set(csr.metadata.name ?? '', from);

@@ -75,7 +75,7 @@ export function serviceAccountsController(ctx: ControllerContext, controllerName
   return {
     queue,
     run: (signal: AbortSignal) => runSyncedWorkers({
-      name: controllerName, queue, workers: o.workers, logger: log, synced: [namespaces, serviceAccounts],
+      name: controllerName, queue, workers: o.workers, logger: log, synced: [namespaces, serviceAccounts], fence: ctx.fence,
       sync: (key) => sync(key, signal),
       failure: (key, error) => `${key} failed with : ${error}`,
     }, signal),

@@ -69,6 +69,6 @@ export function tokenCleaner(ctx: ControllerContext, controllerName: string, o: 
 
   return {
     queue,
-    run: (signal: AbortSignal) => runSyncedWorkers({ name: controllerName, queue, workers: 1, logger: log, synced: [secrets], sync: (key) => sync(key, signal) }, signal),
+    run: (signal: AbortSignal) => runSyncedWorkers({ name: controllerName, queue, workers: 1, logger: log, synced: [secrets], fence: ctx.fence, sync: (key) => sync(key, signal) }, signal),
   };
 }

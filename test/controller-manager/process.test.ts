@@ -18,6 +18,24 @@ import { baseCsr, fixtures } from '../certificates/fixtures.js';
 import { labelOf } from './fixtures/test-controllers.js';
 import { startStallProxy } from '../helpers/stall-proxy.js';
 import { until, adminKubeconfig } from './support.js';
+import type { Plugin } from '../../core/plugin.js';
+
+/**
+ * While `slowLeaseReads.on`, a read of Lease plat-system/fenced waits that long at the API server
+ * before its authorization goes on: a woken leader's renewal (a read, its lease having run out
+ * by its own clock) then cannot tell it the Lease is gone before its workers have handled the
+ * watch events that waited during the pause, as a slower network or API server would.
+ */
+const slowLeaseReads = { on: false, ms: 1500 };
+const SlowLeaseReadsForTests: Plugin = {
+  name: 'SlowLeaseReadsForTests',
+  apply(host) {
+    host.hooks.authorize.tapPromise({ name: 'SlowLeaseReadsForTests', stage: -Infinity }, async (a) => {
+      if (slowLeaseReads.on && a.resource === 'leases' && a.name === 'fenced' && a.verb === 'get') await new Promise((r) => setTimeout(r, slowLeaseReads.ms));
+      return undefined;
+    });
+  },
+};
 
 const LEASE = '/apis/coordination.platform/v1/namespaces/plat-system/leases/plat-controller-manager';
 const FAST_ELECTION = ['--leader-elect-lease-duration=2s', '--leader-elect-renew-deadline=1500ms', '--leader-elect-retry-period=500ms'];
@@ -258,7 +276,7 @@ describe('a new leader issues what the killed one never saw', () => {
   const procs: Background[] = [];
   before(async () => {
     // Only the two controller managers sign: none embedded in plat all.
-    plat = await startInProcess({ args: ['--controllers='] });
+    plat = await startInProcess({ args: ['--controllers='], plugins: [SlowLeaseReadsForTests] });
     admin = adminKubeconfig(plat);
   });
   after(async () => {
@@ -312,6 +330,48 @@ describe('a new leader issues what the killed one never saw', () => {
     // Its signer would otherwise answer the next test's CSRs.
     b.child.kill('SIGTERM');
     assert.deepEqual(await exited(b), { code: 0, signal: null });
+  });
+
+  it('SIGSTOP the leader past the lease duration, another takes the Lease, CSRs are approved meanwhile: woken, the old leader handles their events but sends no write (its fence closed with the renew deadline), and says so', async () => {
+    // The h2 report's stale.sh: the old leader's workers got the watch events that waited during
+    // the pause before its renewal found the Lease taken, and their status writes landed. Here
+    // the Lease is taken by hand (a standby that signs would issue the CSRs itself), and the
+    // woken leader's renewal read is held up at the API server so that its workers surely go first.
+    const fx = fixtures();
+    const names = ['fenced-1', 'fenced-2', 'fenced-3'];
+    const bodies = names.map((name) => ({ ...baseCsr(fx, name), spec: { ...baseCsr(fx, 'x').spec, signerName: 'platform/apiserver-client' } }));
+    const pki = path.join(plat.dataDir, 'pki');
+    const a = await startPlat(['controller-manager', '--platconfig', admin, '--secure-port=0', '--controllers=csrsigning', '--leader-elect-resource-name=fenced',
+      '--leader-elect-lease-duration=3s', '--leader-elect-renew-deadline=2s', '--leader-elect-retry-period=250ms', '-v=2',
+      `--cluster-signing-cert-file=${path.join(pki, 'ca.crt')}`, `--cluster-signing-key-file=${path.join(pki, 'ca.key')}`], /successfully acquired lease/, { cwd: tempDir() });
+    procs.push(a);
+    await until(async () => /Caches are synced for certificate-csrsigning-plat-apiserver-client/.test(a.output()), 'a watches CSRs', 100, 100);
+    a.child.kill('SIGSTOP');
+    const LEASES = '/apis/coordination.platform/v1/namespaces/plat-system/leases';
+    await new Promise((r) => setTimeout(r, 3500)); // past the lease duration, as a standby would wait
+    await takeLease(plat.admin, `${LEASES}/fenced`, 'the-new-leader');
+    const CSRS = '/apis/certificates.platform/v1/certificatesigningrequests';
+    for (const [i, name] of names.entries()) {
+      const created = await plat.admin.post(CSRS, bodies[i]);
+      assert.equal(created.status, 201, created.text);
+      const approved = await plat.admin.put(`${CSRS}/${name}/approval`, { ...created.json, status: { conditions: [{ type: 'Approved', status: 'True', reason: 'Test', message: 'ok' }] } });
+      assert.equal(approved.status, 200, approved.text);
+    }
+    slowLeaseReads.on = true;
+    try {
+      a.child.kill('SIGCONT');
+      assert.deepEqual(await exitedWithin(a, 15_000), { code: 1, signal: null }, a.output());
+    } finally {
+      slowLeaseReads.on = false;
+    }
+    assert.match(a.output(), /\] leaderelection lost\n/);
+    assert.doesNotMatch(a.output(), /issued a certificate|cut short/, a.output());
+    for (const name of names) assert.equal((await plat.admin.get(`${CSRS}/${name}`)).json.status?.certificate, undefined, `${name}: nothing written by the old leader`);
+    // It did handle the events (before it learnt of the loss), and said truly that it sent nothing.
+    for (const name of names) {
+      assert.match(a.output(), new RegExp(`\\] sync ${name} abandoned: (not started|its write was not sent): the lease was last renewed \\S+ ago, not within the renew deadline \\(2s\\) controller="csrsigning-plat-apiserver-client"\n`));
+    }
+    assert.equal((await plat.admin.get(`${LEASES}/fenced`)).json.spec.holderIdentity, 'the-new-leader');
   });
 
   it('SIGKILL the leading signer; the other takes over and issues a CSR created after the kill', async () => {

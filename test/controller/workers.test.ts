@@ -74,6 +74,43 @@ describe('runWorkers', () => {
     assert.deepEqual(lines.filter((l) => l.startsWith('E')), []);
     assert.match(lines.join('\n'), /^I.* sync k abandoned: the controller is stopping controller="test" err="This operation was aborted"$/m);
   });
+  it('a sync the leadership fence refuses is not started, logged as abandoned (not as a failure), and retried once it opens', async () => {
+    const queue = new WorkQueue<string>(new ItemExponentialFailureRateLimiter<string>(1, 10));
+    const lines: string[] = [];
+    const ac = new AbortController();
+    let reason: string | undefined = 'the lease was last renewed 10s ago, not within the renew deadline (10s)';
+    const synced: string[] = [];
+    queue.add('k');
+    const done = runWorkers({
+      name: 'test', queue, workers: 1, logger: createLogger({ verbosity: 4, write: (l) => lines.push(l) }),
+      fence: { refusal: () => reason },
+      sync: async (key) => { synced.push(key); ac.abort(); },
+    }, ac.signal);
+    for (let i = 0; i < 100 && !lines.some((l) => l.includes('abandoned')); i++) await new Promise((r) => setTimeout(r, 10));
+    assert.deepEqual(synced, [], 'no sync started while refused');
+    assert.match(lines.join('\n'), /^I.* sync k abandoned: not started: the lease was last renewed 10s ago, not within the renew deadline \(10s\) controller="test"$/m);
+    reason = undefined;
+    const guard = setTimeout(() => ac.abort(), 5000);
+    await done;
+    clearTimeout(guard);
+    assert.deepEqual(synced, ['k'], 'retried once open');
+    assert.deepEqual(lines.filter((l) => l.startsWith('E')), []);
+  });
+
+  it('a write cut short by the stop after it had gone out is not called abandoned: it may have landed', async () => {
+    const queue = new WorkQueue<string>(new ItemExponentialFailureRateLimiter<string>(1, 10));
+    const lines: string[] = [];
+    const ac = new AbortController();
+    queue.add('k');
+    const done = runWorkers({
+      name: 'test', queue, workers: 1, logger: createLogger({ verbosity: 4, write: (l) => lines.push(l) }),
+      // As the REST client's error for a request aborted while its answer was awaited.
+      sync: async () => { ac.abort(); throw Object.assign(new Error('This operation was aborted'), { requestSent: true }); },
+    }, ac.signal);
+    await done;
+    assert.doesNotMatch(lines.join('\n'), /abandoned/);
+    assert.match(lines.join('\n'), /^I.* sync k cut short: the controller is stopping; a write it had sent may have landed controller="test" err="This operation was aborted"$/m);
+  });
   // certificate_controller.go processNextWorkItem: HandleError("Sync %v failed with : %v") for an
   // error, V(4) "Sync certificate request failed" csr= err= for an ignorableError.
   for (const [kind, thrown, level, line] of [
