@@ -3,9 +3,11 @@
 // the controllers start afresh (new informers and queues) and issue what was approved meanwhile
 // and after. Upstream's kube-controller-manager exits on a lost Lease; kube-apiserver never does.
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { baseCsr, fixtures } from '../certificates/fixtures.js';
-import { startProcess, type RunningPlat } from '../helpers/plat.js';
+import { repoRoot, startProcess, tempDir, type RunningPlat } from '../helpers/plat.js';
 import { until } from './support.js';
 
 const LEASE = '/apis/coordination.platform/v1/namespaces/plat-system/leases/plat-controller-manager';
@@ -26,7 +28,20 @@ async function writeHolder(admin: RunningPlat['admin'], holder: string, duration
 
 describe('plat all --leader-elect', () => {
   let plat: (RunningPlat & { child: import('node:child_process').ChildProcess; output: () => string }) | undefined;
-  after(async () => { await plat?.stop(); });
+  let stuck: typeof plat;
+  after(async () => { await plat?.stop(); await stuck?.stop(); });
+
+  it('a controller that outlives --controller-shutdown-timeout after the loss is named, and waited for before campaigning again; the API server serves on', async () => {
+    const config = path.join(tempDir(), 'plat.config.json');
+    writeFileSync(config, JSON.stringify({ plugins: [[path.join(repoRoot, 'dist/test/controller-manager/fixtures/test-controllers.js'), { id: 'all' }]] }));
+    stuck = await startProcess({ args: ['--leader-elect', ...FAST_ELECTION, '--controllers=stuck', '--controller-shutdown-timeout=1s'], env: { PLAT_CONFIG: config } });
+    await until(async () => /successfully acquired lease plat-system\/plat-controller-manager/.test(stuck!.output()), 'plat all leads', 100, 100);
+    await writeHolder(stuck.admin, 'intruder', 60);
+    await until(async () => /Controller shutdown timeout reached timeout="1s" runningControllers=\["stuck"\]/.test(stuck!.output()), 'the stuck controller is named', 100, 100);
+    assert.doesNotMatch(stuck.output(), /campaigning again|shutting down/);
+    assert.equal(stuck.child.exitCode, null);
+    assert.equal((await stuck.admin.get('/readyz')).status, 200);
+  });
 
   it('a lost Lease stops the controllers only: the API server serves on, the Lease is won again, and the new controllers issue', async () => {
     const fx = fixtures();
