@@ -175,8 +175,9 @@ export function createControllerManagerPlugin(options: ControllerManagerPluginOp
           ? new RestClient(conn, { ...clientOptions, userAgent: addUserAgent(agent, MANAGER_NAME) })
           : undefined;
         // createRecorder's: the manager's own Events (its Lease's LeaderElection ones), written by
-        // its own client and logged at V(0) as `Event occurred`, as StartStructuredLogging(0).
-        const eventClient = leaderElectionClient ? new RestClient(conn, { ...clientOptions, userAgent: addUserAgent(agent, MANAGER_NAME) }) : undefined;
+        // its own client and logged at V(0) as `Event occurred`, as StartStructuredLogging(0). They
+        // are about the election itself, so not fenced: `stopped leading` goes out after the Lease has.
+        const eventClient = leaderElectionClient ? new RestClient(conn, { ...leaseClientOptions, userAgent: addUserAgent(agent, MANAGER_NAME) }) : undefined;
         const events = eventClient ? new EventBroadcaster({ logger: log }) : undefined;
         if (events && eventClient) {
           events.startStructuredLogging(0, log.child('leaderelection'));
