@@ -4,13 +4,14 @@ import type { KeyObject } from 'node:crypto';
 import { bitString, octetString, oid, seq, setOf, smallInteger, tlv, boolean } from './der-write.js';
 import { encodeSubjectAltNames, hasAltNames } from './general-names.js';
 import { spkiOf, toPrivateKey } from './keys.js';
-import { encodeName } from './names.js';
+import { encodeName, type SubjectInput } from './names.js';
 import { OID } from './oids.js';
 import { encodePem } from './pem.js';
 import { signWithKey, signatureAlgorithmFor } from './signature.js';
 
 export interface CreateCsrOptions {
-  subject: { commonName?: string | undefined; organizations?: string[] | undefined };
+  /** Written as Go's pkix.Name.ToRDNSequence (client-go's MakeCSR): one RDN per attribute type. */
+  subject: SubjectInput;
   dnsNames?: string[] | undefined;
   ipAddresses?: string[] | undefined;
   emailAddresses?: string[] | undefined;

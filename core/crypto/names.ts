@@ -158,26 +158,51 @@ export function wellFormed(s: string): string {
   return s.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
 }
 
+/** pkix.Name's string attributes (no ExtraNames). */
 export interface SubjectInput {
-  commonName?: string | undefined;
+  countries?: readonly string[] | undefined;
+  provinces?: readonly string[] | undefined;
+  localities?: readonly string[] | undefined;
+  streetAddresses?: readonly string[] | undefined;
+  postalCodes?: readonly string[] | undefined;
   organizations?: readonly string[] | undefined;
   organizationalUnits?: readonly string[] | undefined;
+  commonName?: string | undefined;
+  serialNumber?: string | undefined;
 }
 
 // Go's marshalling choice: PrintableString when every character allows it, else UTF8String.
 const PRINTABLE_STRICT = /^[A-Za-z0-9 '()+,\-./:=?]*$/;
 
-function attribute(type: string, value: string): Uint8Array {
+function attributeValue(type: string, value: string): Uint8Array {
   if (typeof value !== 'string') throw new TypeError('subject values must be strings');
-  const encoded = PRINTABLE_STRICT.test(value) ? printableString(value) : utf8String(value);
-  return setOf(seq(oid(type), encoded));
+  return seq(oid(type), PRINTABLE_STRICT.test(value) ? printableString(value) : utf8String(value));
 }
 
-/** A Name in Go's attribute order (O, OU, CN), one RDN per value. */
+// pkix.Name.ToRDNSequence's order (current Go; the Name struct's field order differs); serialNumber
+// and CN are single strings, left out when empty.
+const NAME_ORDER: ReadonlyArray<readonly [string, (s: SubjectInput) => readonly string[] | undefined]> = [
+  ['2.5.4.6', (s) => s.countries],
+  ['2.5.4.8', (s) => s.provinces],
+  ['2.5.4.7', (s) => s.localities],
+  ['2.5.4.9', (s) => s.streetAddresses],
+  ['2.5.4.17', (s) => s.postalCodes],
+  [DN_ORGANIZATION, (s) => s.organizations],
+  [DN_ORGANIZATIONAL_UNIT, (s) => s.organizationalUnits],
+  [DN_COMMON_NAME, (s) => (s.commonName ? [s.commonName] : undefined)],
+  ['2.5.4.5', (s) => (s.serialNumber ? [s.serialNumber] : undefined)],
+];
+
+/**
+ * A Name as Go's pkix.Name.ToRDNSequence and asn1.Marshal write it (appendRDNs): the attribute
+ * types in Go's order, all values of one type in ONE multi-valued RDN (a SET OF, sorted by DER
+ * encoding), a type without values left out.
+ */
 export function encodeName(subject: SubjectInput): Uint8Array {
   const rdns: Uint8Array[] = [];
-  for (const o of subject.organizations ?? []) rdns.push(attribute(DN_ORGANIZATION, o));
-  for (const ou of subject.organizationalUnits ?? []) rdns.push(attribute(DN_ORGANIZATIONAL_UNIT, ou));
-  if (subject.commonName !== undefined && subject.commonName !== '') rdns.push(attribute(DN_COMMON_NAME, subject.commonName));
+  for (const [type, values] of NAME_ORDER) {
+    const v = values(subject);
+    if (v !== undefined && v.length > 0) rdns.push(setOf(...v.map((value) => attributeValue(type, value))));
+  }
   return seq(...rdns);
 }

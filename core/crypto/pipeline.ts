@@ -245,7 +245,10 @@ export function issueCertificate(request: string | Uint8Array | ParsedCsr, ca: I
 /**
  * Creates and signs a certificate from a template (CA certificates, serving and client
  * certificates of the PKI helpers): the same inputs and checks as the TypeScript reference
- * builder, the TBSCertificate built by the WASM core, the signature by node:crypto.
+ * builder, the TBSCertificate built by the WASM core, the signature by node:crypto. Key
+ * identifiers as Go's CreateCertificate: an SKI for a CA (or the template's own), an AKI holding
+ * the issuer's SKI when the issuer has one and its Name differs from the subject (else the
+ * template's own, if any); so a self-signed CA has no AKI and a leaf no SKI.
  */
 export function createCertificate(opts: CreateCertificateOptions): { certificatePem: string; der: Uint8Array } {
   const t = opts.template;
@@ -261,7 +264,7 @@ export function createCertificate(opts: CreateCertificateOptions): { certificate
     serialNumber: t.serialNumber, notBefore: t.notBefore, notAfter: t.notAfter, isCA: t.isCA, pathLen: t.pathLen,
     keyUsage: t.keyUsage, extKeyUsage: t.extKeyUsage, dnsNames: t.dnsNames, ipAddresses: t.ipAddresses,
     emailAddresses: t.emailAddresses, uris: t.uris, issuerNameDer: issuerName, subjectNameDer: subject, spkiDer: spki,
-    sigAlg, issuerSki,
+    sigAlg, issuerSki, subjectKeyId: t.subjectKeyId, authorityKeyId: t.authorityKeyId,
   });
   const der = wasmAssembleCertificate(tbs, sigAlg, signWithKey(signer, tbs));
   return { certificatePem: encodePem('CERTIFICATE', der), der };

@@ -8,7 +8,7 @@ import { bitString, boolean, explicit, octetString, oid, seq, smallInteger, time
 import { CryptoError } from './errors.js';
 import { encodeSubjectAltNames, hasAltNames } from './general-names.js';
 import { samePublicKey, spkiOf, toPrivateKey } from './keys.js';
-import { encodeName } from './names.js';
+import { encodeName, type SubjectInput } from './names.js';
 import { OID } from './oids.js';
 import { encodePem } from './pem.js';
 import { readSubjectPublicKeyInfo } from './public-key.js';
@@ -18,7 +18,8 @@ import { extKeyUsageOids, keyUsageBits } from './usages.js';
 // Optional fields also accept an explicit `undefined` so callers can pass `x: maybe` under
 // exactOptionalPropertyTypes.
 export interface CertificateTemplate {
-  subject: { commonName?: string | undefined; organizations?: string[] | undefined; organizationalUnits?: string[] | undefined };
+  /** Written as Go's pkix.Name.ToRDNSequence: C, O, OU, L, ST, street, postalCode, serialNumber, CN; one RDN per type. */
+  subject: SubjectInput;
   /** The subject Name DER to copy byte-exact (a CSR's subject); `subject` is then ignored. */
   subjectDer?: Uint8Array | undefined;
   /** Unsigned big-endian magnitude; default 128 random bits. At most 20 octets, not zero. */
@@ -36,6 +37,16 @@ export interface CertificateTemplate {
   ipAddresses?: string[] | undefined;
   emailAddresses?: string[] | undefined;
   uris?: string[] | undefined;
+  /**
+   * Go's template.SubjectKeyId: written as given. Empty or omitted: a CA gets the SHA-1 of its key
+   * bits (RFC 5280 §4.2.1.2 method 1), anything else none.
+   */
+  subjectKeyId?: Uint8Array | undefined;
+  /**
+   * Go's template.AuthorityKeyId: written only when the issuer's key id does not take its place
+   * (self-signed, the subject equal to the issuer's, or an issuer without one).
+   */
+  authorityKeyId?: Uint8Array | undefined;
 }
 
 export interface CertificateIssuer {
@@ -91,17 +102,42 @@ function extension(id: string, critical: boolean, value: Uint8Array): Uint8Array
 }
 
 /**
- * The issuer Name (byte-exact) and key id of `issuer`, after checking that the issuer key and the
- * signer both belong to the issuer certificate; undefined when self-signed.
+ * The issuer Name (byte-exact) and subjectKeyIdentifier (undefined when it has none) of `issuer`,
+ * after checking that the issuer key and the signer both belong to the issuer certificate;
+ * undefined when self-signed.
  */
-export function resolveIssuer(issuer: CertificateIssuer | undefined, signer: KeyObject): { name: Uint8Array; keyId: Uint8Array } | undefined {
+export function resolveIssuer(issuer: CertificateIssuer | undefined, signer: KeyObject): { name: Uint8Array; keyId: Uint8Array | undefined } | undefined {
   if (issuer === undefined) return undefined;
   const issuerCert = parseCertificate(issuer.certificatePem);
   const issuerKey = toPrivateKey(issuer.privateKey);
   if (!samePublicKey(issuerKey, issuerCert.publicKey.spki) || !samePublicKey(signer, issuerCert.publicKey.spki)) {
     throw new CryptoError("x509: provided PrivateKey doesn't match parent's PublicKey");
   }
-  return { name: issuerCert.rawSubject, keyId: issuerCert.subjectKeyId ?? subjectKeyId(issuerCert.publicKey.spki) };
+  return { name: issuerCert.rawSubject, keyId: issuerCert.subjectKeyId };
+}
+
+function keyIdOf(given: Uint8Array | undefined, name: string): Uint8Array {
+  if (given === undefined) return new Uint8Array(0);
+  if (!(given instanceof Uint8Array)) throw new TypeError(`${name} must be a Uint8Array`);
+  return given;
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+/**
+ * Go's CreateCertificate key identifiers: the AKI is the template's, replaced by the parent's SKI
+ * when the issuer Name differs from the subject (byte for byte) and the parent has one; the SKI is
+ * the template's, or generated for a CA only. Empty: no extension.
+ */
+export function goKeyIds(t: CertificateTemplate, issuerName: Uint8Array, subject: Uint8Array, parentSki: Uint8Array | undefined,
+  spki: Uint8Array): { ski: Uint8Array; aki: Uint8Array } {
+  let aki = keyIdOf(t.authorityKeyId, 'authorityKeyId');
+  if (!sameBytes(issuerName, subject) && parentSki !== undefined && parentSki.length > 0) aki = parentSki;
+  let ski = keyIdOf(t.subjectKeyId, 'subjectKeyId');
+  if (ski.length === 0 && t.isCA) ski = subjectKeyId(spki);
+  return { ski, aki };
 }
 
 /** Creates and signs a certificate. Backend: TypeScript (DER), node:crypto (signature). */
@@ -109,13 +145,13 @@ export function createCertificate(opts: CreateCertificateOptions): { certificate
   const t = opts.template;
   checkTemplate(t);
   const spki = spkiOf(opts.publicKey);
-  const ski = subjectKeyId(spki);
   const subject = t.subjectDer ?? encodeName(t.subject);
   const signer = toPrivateKey(opts.signer);
 
   const issuer = resolveIssuer(opts.issuer, signer);
   const issuerName = issuer?.name ?? subject;
-  const authorityKeyId = issuer?.keyId ?? ski;
+  // Self-signed, Go's parent is the template: its SubjectKeyId, but the names are equal anyway.
+  const { ski, aki } = goKeyIds(t, issuerName, subject, issuer === undefined ? t.subjectKeyId : issuer.keyId, spki);
 
   // Go's extension order: keyUsage, extKeyUsage, basicConstraints, SKI, AKI, SAN.
   const exts: Uint8Array[] = [];
@@ -128,8 +164,8 @@ export function createCertificate(opts: CreateCertificateOptions): { certificate
   }
   const bc = t.isCA ? seq(boolean(true), ...(t.pathLen !== undefined ? [smallInteger(t.pathLen)] : [])) : seq();
   exts.push(extension(OID.basicConstraints, true, bc));
-  exts.push(extension(OID.subjectKeyIdentifier, false, octetString(ski)));
-  exts.push(extension(OID.authorityKeyIdentifier, false, seq(tlv(0x80, authorityKeyId))));
+  if (ski.length > 0) exts.push(extension(OID.subjectKeyIdentifier, false, octetString(ski)));
+  if (aki.length > 0) exts.push(extension(OID.authorityKeyIdentifier, false, seq(tlv(0x80, aki))));
   const names = { dnsNames: t.dnsNames ?? [], ipAddresses: t.ipAddresses ?? [], emailAddresses: t.emailAddresses ?? [], uris: t.uris ?? [] };
   if (hasAltNames(names)) {
     // RFC 5280 §4.2.1.6: critical when the subject is empty.

@@ -2,7 +2,11 @@
 import { parseCertificate } from '../crypto/index.js';
 import { DAY_MS, fresh, issuedBy, issueAndWrite, loadPair, pairFiles, type CertKeyPair } from './pair.js';
 
-const sameList = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
+// As multisets: Go's subject holds all O values in one RDN sorted by their encoding, not in the asked order.
+const sameGroups = (a: readonly string[], b: readonly string[]): boolean => {
+  const [x, y] = [[...a].sort(), [...b].sort()];
+  return x.length === y.length && x.every((v, i) => v === y[i]);
+};
 
 /** A clientAuth certificate (CN = user, O = groups) issued by `ca`; reused while subject, issuer and validity still fit. */
 export async function ensureClientCertificate(
@@ -22,7 +26,7 @@ export async function ensureClientCertificate(
       issuedBy(leaf, caCert) &&
       fresh(leaf, now) &&
       leaf.commonName === opts.commonName &&
-      sameList(leaf.organizations, opts.organizations) &&
+      sameGroups(leaf.organizations, opts.organizations) &&
       leaf.extKeyUsage.includes('client auth')
     ) {
       return loaded.pair;

@@ -49,7 +49,11 @@ export function generateSelfSignedServing(opts: { hosts: readonly string[]; publ
   // Choice: P-256 keys where client-go makes RSA-2048 ones, smaller and made in a fraction of the time.
   const caKey = generateKeyPair('ecdsa-p256');
   const ca = createCertificate({
-    template: { subject: { commonName: `${first}-ca@${stamp}` }, notBefore, notAfter, isCA: true, keyUsage: ['digital signature', 'key encipherment', 'cert sign'] },
+    // Serials 1 (CA) and 2 (leaf), as client-go's fixed ones.
+    template: {
+      subject: { commonName: `${first}-ca@${stamp}` }, serialNumber: new Uint8Array([1]), notBefore, notAfter, isCA: true,
+      keyUsage: ['digital signature', 'key encipherment', 'cert sign'],
+    },
     publicKey: caKey.keyObject,
     signer: caKey.keyObject,
   });
@@ -57,6 +61,7 @@ export function generateSelfSignedServing(opts: { hosts: readonly string[]; publ
   const leaf = createCertificate({
     template: {
       subject: { commonName: `${first}@${stamp}` },
+      serialNumber: new Uint8Array([2]),
       notBefore,
       notAfter,
       keyUsage: ['digital signature', 'key encipherment'],

@@ -25,12 +25,13 @@ for (const k of keyTypes) {
     assert.ok(pem.startsWith('-----BEGIN CERTIFICATE REQUEST-----\n'));
     assert.ok(opensslReqVerifies(pem), 'openssl req -verify');
     const text = opensslReqText(pem);
-    assert.match(text, /Subject: O = system:nodes, O = b, CN = system:node:n1/);
+    // One RDN for both O values, sorted by DER (pkix.Name.ToRDNSequence, as client-go's MakeCSR).
+    assert.match(text, /Subject: O = b \+ O = system:nodes, CN = system:node:n1/);
     assert.match(text, /Requested Extensions:\s+X509v3 Subject Alternative Name: \s*DNS:n1\.example, email:a@example\.com, IP Address:192\.0\.2\.1, IP Address:FE80:0:0:0:0:0:0:1, URI:spiffe:\/\/x\/y/);
 
     const csr = parseCsr(pem);
     assert.equal(csr.commonName, 'system:node:n1');
-    assert.deepEqual(csr.organizations, ['system:nodes', 'b']);
+    assert.deepEqual(csr.organizations, ['b', 'system:nodes']);
     assert.deepEqual(csr.dnsNames, ['n1.example']);
     assert.deepEqual(csr.ipAddresses, ['192.0.2.1', 'fe80::1']);
     assert.deepEqual(csr.emailAddresses, ['a@example.com']);

@@ -91,6 +91,14 @@ test('ensureSelfSignedServing: created once, reused with the same bytes, key 060
   assert.deepEqual(leaf.extKeyUsage, ['server auth']);
   assert.match(leaf.commonName, /^api\.example\.com@\d+$/);
   assert.equal(opensslVerify(first.certificatePem, first.certificatePem, { purpose: 'sslserver' }).status, 0);
+  // As client-go's GenerateSelfSignedCertKey through Go's CreateCertificate: serials 2 (leaf) and 1
+  // (CA); an SKI on the CA only, and no AKI on it (self-signed); the leaf's AKI is the CA's SKI.
+  const ca = parseCertificate(first.certificatePem.slice(first.certificatePem.indexOf('-----END CERTIFICATE-----') + 26));
+  assert.deepEqual([leaf.serialNumber, ca.serialNumber], ['02', '01']);
+  assert.equal(leaf.subjectKeyId, undefined);
+  assert.equal(ca.authorityKeyId, undefined);
+  assert.equal(ca.subjectKeyId?.length, 20);
+  assert.deepEqual(leaf.authorityKeyId, ca.subjectKeyId);
 
   assert.equal(first.generated, true);
   const again = await ensureSelfSignedServing(dir, { hosts: ['api.example.com', '10.0.0.7'] });
@@ -189,5 +197,9 @@ test('ensureClientCertificate: CN and groups, clientAuth, reused until the subje
   assert.equal(Math.round((p.notAfter.getTime() - Date.now()) / DAY), 30);
   assert.deepEqual(await ensureClientCertificate(ca, d.dir, opts), c);
   const changed = await ensureClientCertificate(ca, d.dir, { ...opts, organizations: ['system:masters', 'extra'] });
-  assert.deepEqual(parseCertificate(changed.certificatePem).organizations, ['system:masters', 'extra']);
+  // Go's multi-valued RDN sorts the groups; the asked order is not a change of subject.
+  assert.deepEqual(parseCertificate(changed.certificatePem).organizations, ['extra', 'system:masters']);
+  assert.deepEqual(await ensureClientCertificate(ca, d.dir, { ...opts, organizations: ['system:masters', 'extra'] }), changed);
+  assert.deepEqual(await ensureClientCertificate(ca, d.dir, { ...opts, organizations: ['extra', 'system:masters'] }), changed);
+  assert.notDeepEqual(await ensureClientCertificate(ca, d.dir, { ...opts, organizations: ['extra', 'system:masters', 'extra'] }), changed);
 });

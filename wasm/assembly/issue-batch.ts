@@ -52,7 +52,7 @@ export const ST_SIGN: u32 = 5;
 const SIG_P256: u32 = 1;
 const SIG_ED25519: u32 = 4;
 const HEADER: usize = 76;
-const TBS_HEADER: usize = 84; // x509.ts parameter block header
+const TBS_HEADER: usize = 100; // x509.ts parameter block header
 const SERIAL_LEN: usize = 16;
 
 const OID_ECDSA_SHA256 = memory.data<u8>([0x2a, 0x86, 0x48, 0xce, 0x3d, 0x04, 0x03, 0x02]);
@@ -151,9 +151,10 @@ export function issueBatch(params: usize, paramsLen: usize): i32 {
     store<u32>(b + 32, load<u32>(params + 28));
     let off = TBS_HEADER;
     let at: usize = 36;
-    const srcs: StaticArray<usize> = [serials + i * SERIAL_LEN, issuer, subject, spki, ski, sanValue];
-    const lens: StaticArray<usize> = [SERIAL_LEN, issuerLen, subjectLen, spkiLen, skiLen, sanLen];
-    for (let k = 0; k < 6; k++) {
+    // Go's signer template has no SubjectKeyId or AuthorityKeyId of its own: both fields empty.
+    const srcs: StaticArray<usize> = [serials + i * SERIAL_LEN, issuer, subject, spki, ski, sanValue, 0, 0];
+    const lens: StaticArray<usize> = [SERIAL_LEN, issuerLen, subjectLen, spkiLen, skiLen, sanLen, 0, 0];
+    for (let k = 0; k < 8; k++) {
       const n = unchecked(lens[k]);
       store<u32>(b + at, <u32>off);
       store<u32>(b + at + 4, <u32>n);

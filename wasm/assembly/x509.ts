@@ -4,8 +4,9 @@
 //
 // Parameter block (little-endian; every (off, len) pair is relative to the block start and must
 // lie inside it). core/crypto/wasm/x509.ts writes it; keep the two in step.
-//    0 u32 flags   1 cA | 2 pathLen present | 4 basicConstraints | 8 subjectKeyIdentifier |
-//                  16 authorityKeyIdentifier | 64 SAN critical (SAN is also critical whenever
+//    0 u32 flags   1 cA | 2 pathLen present | 4 basicConstraints | 8 generate a
+//                  subjectKeyIdentifier when the template has none (Go: template.IsCA) |
+//                  16 the parent's SKI may replace the template's AKI | 64 SAN critical (SAN is also critical whenever
 //                  the subject is empty, RFC 5280 §4.2.1.6). Bit 32 is unused: a SAN is
 //                  only ever written from the entry list, never copied whole from a CSR.
 //                  128 the subject is a CSR's: write it as Go's template from the parsed CSR
@@ -17,12 +18,15 @@
 //   32 u32 extKeyUsage mask (bit i = i-th OID in Go's order, x509-extensions.ts; 0 = none)
 //   36 serial (unsigned big-endian magnitude, off u32, len u32)
 //   44 issuer Name DER      52 subject Name DER      60 SubjectPublicKeyInfo DER
-//   68 authority key id (len 0: the subject's own key id, i.e. self-signed; given, it is left
-//      out when the subject equals the issuer, as Go's CreateCertificate does)
+//   68 the parent's (issuer certificate's) subjectKeyIdentifier; len 0: it has none
 //   76 SAN: a list of entries { u8 kind (1 email, 2 DNS, 6 URI, 7 IP), u32 length, bytes },
 //           written in Go's order whatever the list order, URIs as Go's url.URL.String() writes
 //           the parsed text; len 0 = no SAN
-//   84 end of header
+//   84 the template's own SubjectKeyId (len 0: none)    92 the template's own AuthorityKeyId (len 0: none)
+//  100 end of header
+// Key identifiers as Go's CreateCertificate chooses them: AKI = the template's, replaced by the
+// parent's SKI (flag 16) when the issuer Name differs from the subject byte for byte and the parent
+// has one; SKI = the template's, or with flag 8 the SHA-1 of the key bits. Empty: not written.
 import { putBitString, putBytes, putSmallInteger, putTime, putUnsignedInteger, wPos, wrap, writerInit, writerOverflowed } from './der-writer';
 import { pemEncode, pemEncodedLength } from './pem';
 import { goSubject, goSubjectLen } from './go-subject';
@@ -54,7 +58,7 @@ const FLAG_SKI: u32 = 8;
 const FLAG_AKI: u32 = 16;
 const FLAG_SAN_CRITICAL: u32 = 64;
 const FLAG_GO_SUBJECT: u32 = 128;
-const HEADER: usize = 84;
+const HEADER: usize = 100;
 
 // AlgorithmIdentifier DER by selector (1-based); RSA ones carry the NULL parameters RFC 4055 wants.
 const SIG_ALGS: usize = memory.data<u8>([
@@ -187,17 +191,24 @@ export function x509BuildTbs(params: usize, paramsLen: usize): i32 {
   if (!readTlv(spki, 0, spkiLen, 0x30) || tlvEnd != spkiLen) return ERR_SPKI;
   if (!readTlv(spki, tlvContent, spkiLen, 0x30)) return ERR_SPKI;
   if (!readTlv(spki, tlvEnd, spkiLen, 0x03) || tlvEnd != spkiLen || tlvEnd == tlvContent) return ERR_SPKI;
-  // SKI: SHA-1 of the subjectPublicKey bits, without the unused-bits octet (RFC 5280 §4.2.1.2).
-  const needSki = (flags & FLAG_SKI) != 0;
   if (!field(params, paramsLen, 68)) return ERR_PARAMS;
+  const parentSki = fPtr;
+  const parentSkiLen = fLen;
+  if (!field(params, paramsLen, 84)) return ERR_PARAMS;
+  let ski = fPtr;
+  let skiLen = fLen;
+  if (!field(params, paramsLen, 92)) return ERR_PARAMS;
   let aki = fPtr;
   let akiLen = fLen;
-  let writeAki = (flags & FLAG_AKI) != 0;
-  if (akiLen > 0 && sameBytes(subject, subjectLen, issuer, issuerLen)) writeAki = false;
-  if (needSki || (writeAki && akiLen == 0)) sha1(spki + tlvContent + 1, tlvEnd - tlvContent - 1, SKI);
-  if (akiLen == 0) {
-    aki = SKI;
-    akiLen = 20;
+  if ((flags & FLAG_AKI) != 0 && parentSkiLen > 0 && !sameBytes(subject, subjectLen, issuer, issuerLen)) {
+    aki = parentSki;
+    akiLen = parentSkiLen;
+  }
+  if (skiLen == 0 && (flags & FLAG_SKI) != 0) {
+    // SHA-1 of the subjectPublicKey bits, without the unused-bits octet (RFC 5280 §4.2.1.2).
+    sha1(spki + tlvContent + 1, tlvEnd - tlvContent - 1, SKI);
+    ski = SKI;
+    skiLen = 20;
   }
 
   if (!field(params, paramsLen, 76)) return ERR_PARAMS;
@@ -217,15 +228,15 @@ export function x509BuildTbs(params: usize, paramsLen: usize): i32 {
   const buf = heap.alloc(cap);
   writerInit(buf, cap);
   const tbsEnd = wPos();
-  const hasExtensions = kuMask != 0 || ekuMask != 0 || (flags & (FLAG_BC | FLAG_SKI)) != 0 || writeAki || sanLen > 0;
+  const hasExtensions = kuMask != 0 || ekuMask != 0 || (flags & FLAG_BC) != 0 || skiLen > 0 || akiLen > 0 || sanLen > 0;
   if (hasExtensions) {
     const extsEnd = wPos();
     if (sanLen > 0) {
       const critical = (flags & FLAG_SAN_CRITICAL) != 0 || subjectLen == 2;
       putSubjectAltNameList(san, sanOffsets, sanCount, critical);
     }
-    if (writeAki) putAuthorityKeyId(aki, akiLen);
-    if (needSki) putSubjectKeyId(SKI, 20);
+    if (akiLen > 0) putAuthorityKeyId(aki, akiLen);
+    if (skiLen > 0) putSubjectKeyId(ski, skiLen);
     if (flags & FLAG_BC) putBasicConstraints((flags & FLAG_CA) != 0, (flags & FLAG_PATH_LEN) != 0, pathLen);
     if (ekuMask != 0) putExtKeyUsage(ekuMask);
     if (kuMask != 0) putKeyUsage(kuMask);

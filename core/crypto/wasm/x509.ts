@@ -35,7 +35,8 @@ const EKU_ORDER = [...new Set(Object.values(EXT_KEY_USAGE_OIDS))];
 
 /** The template fields the builder shares with createCertificate, plus the byte-exact inputs. */
 export interface WasmTbsOptions extends Pick<CertificateTemplate,
-  'serialNumber' | 'notBefore' | 'notAfter' | 'isCA' | 'pathLen' | 'keyUsage' | 'extKeyUsage' | 'dnsNames' | 'ipAddresses' | 'emailAddresses' | 'uris'> {
+  'serialNumber' | 'notBefore' | 'notAfter' | 'isCA' | 'pathLen' | 'keyUsage' | 'extKeyUsage' | 'dnsNames' | 'ipAddresses' | 'emailAddresses' | 'uris'
+  | 'subjectKeyId' | 'authorityKeyId'> {
   /** Force SAN critical (it is also critical whenever the subject Name is empty). */
   subjectAltNameCritical?: boolean | undefined;
   /** The issuer certificate's subject Name DER, byte-exact. */
@@ -51,13 +52,15 @@ export interface WasmTbsOptions extends Pick<CertificateTemplate,
   spkiDer: Uint8Array;
   sigAlg: WasmSigAlg;
   /**
-   * authorityKeyIdentifier keyIdentifier; omitted or empty: the subject's own key id (self-signed).
-   * Given, it is left out when the subject equals the issuer Name, as Go's CreateCertificate does.
+   * The issuer certificate's subjectKeyIdentifier (Go's parent.SubjectKeyId); omitted or empty: it
+   * has none. It becomes the AKI when the subject differs from the issuer Name, as in Go.
    */
   issuerSki?: Uint8Array | undefined;
-  /** Each defaults to true, as createCertificate always writes them. */
+  /** Default true (Go's BasicConstraintsValid, which plat's templates always set). */
   basicConstraints?: boolean | undefined;
+  /** Generate an SKI when `subjectKeyId` is empty; default `isCA`, as Go's CreateCertificate. */
   subjectKeyIdentifier?: boolean | undefined;
+  /** Let issuerSki replace `authorityKeyId`; default true. */
   authorityKeyIdentifier?: boolean | undefined;
 }
 
@@ -143,7 +146,7 @@ export function masks(o: Pick<WasmTbsOptions, 'keyUsage' | 'extKeyUsage'>): { ku
   return { ku, eku };
 }
 
-const HEADER = 84;
+const HEADER = 100;
 
 /**
  * The DER TBSCertificate for `o`, built in WASM. Throws RangeError for values the module rejects,
@@ -159,16 +162,21 @@ export function wasmBuildTbs(o: WasmTbsOptions): Uint8Array {
   const entries = sanEntries(o);
   let sanLen = 0;
   for (const [, b] of entries) sanLen += 5 + b.length;
-  const ski = o.issuerSki ?? new Uint8Array(0);
-  const parts = [serial, o.issuerNameDer, o.subjectNameDer, o.spkiDer, ski];
+  const empty = new Uint8Array(0);
+  const keyId = (v: Uint8Array | undefined, name: string): Uint8Array => {
+    if (v !== undefined && !(v instanceof Uint8Array)) throw new TypeError(`${name} must be a Uint8Array`);
+    return v ?? empty;
+  };
+  const parts = [serial, o.issuerNameDer, o.subjectNameDer, o.spkiDer, keyId(o.issuerSki, 'issuerSki')];
+  const tail = [keyId(o.subjectKeyId, 'subjectKeyId'), keyId(o.authorityKeyId, 'authorityKeyId')];
   let total = HEADER + sanLen;
-  for (const p of parts) total += p.length;
+  for (const p of [...parts, ...tail]) total += p.length;
 
   const flags =
     (o.isCA ? 1 : 0) |
     (o.pathLen !== undefined ? 2 : 0) |
     (o.basicConstraints !== false ? 4 : 0) |
-    (o.subjectKeyIdentifier !== false ? 8 : 0) |
+    ((o.subjectKeyIdentifier ?? o.isCA) ? 8 : 0) |
     (o.authorityKeyIdentifier !== false ? 16 : 0) |
     (o.subjectAltNameCritical ? 64 : 0) |
     (o.goSubject ? 128 : 0);
@@ -202,6 +210,14 @@ export function wasmBuildTbs(o: WasmTbsOptions): Uint8Array {
     dv.setUint32(off + 1, b.length, true);
     mem.set(b, off + 5);
     off += 5 + b.length;
+  }
+  at += 8;
+  for (const p of tail) {
+    dv.setUint32(at, off, true);
+    dv.setUint32(at + 4, p.length, true);
+    mem.set(p, off);
+    off += p.length;
+    at += 8;
   }
   const n = (w['x509BuildTbs'] as (p: number, l: number) => number)(ptr, total);
   if (n < 0) fail(n);
