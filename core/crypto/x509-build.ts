@@ -18,7 +18,7 @@ import { extKeyUsageOids, keyUsageBits } from './usages.js';
 // Optional fields also accept an explicit `undefined` so callers can pass `x: maybe` under
 // exactOptionalPropertyTypes.
 export interface CertificateTemplate {
-  /** Written as Go's pkix.Name.ToRDNSequence: C, O, OU, L, ST, street, postalCode, serialNumber, CN; one RDN per type. */
+  /** Written as Go's pkix.Name.ToRDNSequence: C, ST, L, street, postalCode, O, OU, CN, serialNumber; one RDN per type. */
   subject: SubjectInput;
   /** The subject Name DER to copy byte-exact (a CSR's subject); `subject` is then ignored. */
   subjectDer?: Uint8Array | undefined;

@@ -116,6 +116,8 @@ describe('plat csr', () => {
     const request = parseCsr(Buffer.from(submitted.spec.request, 'base64').toString());
     assert.equal(request.commonName, 'alice');
     assert.deepEqual(request.organizations, ['dev', 'ops']);
+    // As client-go's MakeCSR (pkix.Name.ToRDNSequence): both O values in one RDN.
+    assert.deepEqual(request.subject.map((rdn) => rdn.map((a) => `${a.shortName}=${a.value}`)), [['O=dev', 'O=ops'], ['CN=alice']]);
     assert.deepEqual([request.dnsNames, request.ipAddresses], [['alice.example'], ['10.0.0.1']]);
     const issued = await approveAndIssue('w1');
     const r = await running;
