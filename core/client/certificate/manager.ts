@@ -8,6 +8,7 @@
 // wait.ExponentialBackoff({2s, x2, jitter 0.1, 5 steps}) then wait.PollInfinite(32s): five attempts
 // 2, 4, 8 and 16 s apart (each up to 10% longer), then one every 32 s; the deadline is not drawn
 // again between attempts, since a new draw could put the next attempt off by a fifth of the life.
+import { parseCertificate } from '../../crypto/index.js';
 import type { Logger } from '../../log.js';
 import { sleep } from '../../abort-wait.js';
 import { formatDuration } from '../../flags/duration.js';
@@ -70,16 +71,17 @@ const goList = (items: readonly string[]): string => `[${[...new Set(items)].sor
  * order (CN, then missing DNS names, IPs, organizations); undefined when it fits.
  */
 export function templateMismatch(pair: StoredPair, t: CertificateTemplate): string | undefined {
-  const subject = pair.leaf.subject;
-  const cn = /^CN=(.*)$/m.exec(subject)?.[1] ?? '';
+  // The subject as Go's pkix.Name reads it: node:crypto's text joins the values of a multi-valued
+  // RDN (`O=a + O=b`), which Go's CreateCertificate writes for several organizations.
+  const subject = parseCertificate(pair.leaf.raw);
+  const cn = subject.commonName;
   if (cn !== t.commonName) return `Current certificate CN (${cn}) does not match requested CN (${t.commonName})`;
   const sans = (pair.leaf.subjectAltName ?? '').split(', ');
   const dns = t.dnsNames.filter((d) => !sans.includes(`DNS:${d}`));
   if (dns.length > 0) return `Current certificate is missing requested DNS names ${goList(dns)}`;
   const ips = t.ipAddresses.filter((ip) => !sans.some((s) => s.startsWith('IP Address:') && sameIp(s.slice(11), ip)));
   if (ips.length > 0) return `Current certificate is missing requested IP addresses ${goList(ips)}`;
-  const orgs = [...subject.matchAll(/^O=(.*)$/gm)].map((m) => m[1]);
-  const missingOrgs = t.organizations.filter((o) => !orgs.includes(o));
+  const missingOrgs = t.organizations.filter((o) => !subject.organizations.includes(o));
   if (missingOrgs.length > 0) return `Current certificate is missing requested orgs ${goList(missingOrgs)}`;
   return undefined;
 }

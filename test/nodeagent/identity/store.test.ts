@@ -176,6 +176,15 @@ describe('certificate manager schedule and template', () => {
     for (const [change, text] of cases) assert.equal(templateMismatch(pair, { ...t, ...change }), text);
   });
 
+  it('several organizations, one multi-valued RDN as Go writes them, fit a template asking for them', () => {
+    const store = new FileStore({ dir: tempDir('plat-store-'), prefix: 'nodeagent-client' });
+    const c = selfSigned('system:node:a', { orgs: ['system:nodes', 'ops'] });
+    const pair = store.update(c.cert, c.key);
+    const t = { commonName: 'system:node:a', organizations: ['ops', 'system:nodes'], dnsNames: [], ipAddresses: [] };
+    assert.equal(templateMismatch(pair, t), undefined);
+    assert.equal(templateMismatch(pair, { ...t, organizations: ['ops', 'dev'] }), 'Current certificate is missing requested orgs [dev]');
+  });
+
   it('serving SANs come from the addresses as upstream sorts them', () => {
     assert.deepEqual(servingTemplate('n', [
       { type: 'Hostname', address: 'n.example' }, { type: 'InternalIP', address: '10.0.0.2' }, { type: 'ExternalIP', address: '10.0.0.10' },
