@@ -173,6 +173,28 @@ export const nodeSchema: JsonSchema = {
           items: { type: 'object', 'x-go-type': 'v1.AttachedVolume', description: 'AttachedVolume describes a volume attached to a node', properties: { name: named('v1.UniqueVolumeName', 'Name of the attached volume'), devicePath: str('DevicePath represents the device path where the volume should be available') } },
         },
         config: configStatusSchema,
+        runtimeHandlers: {
+          type: 'array', 'x-kubernetes-list-type': 'atomic', description: 'The available runtime handlers.',
+          items: {
+            type: 'object', 'x-go-type': 'v1.NodeRuntimeHandler', description: 'NodeRuntimeHandler is a set of runtime handler information.',
+            properties: {
+              name: str('Runtime handler name. Empty for the default runtime handler.'),
+              features: {
+                type: 'object', 'x-go-type': 'v1.NodeRuntimeHandlerFeatures', description: 'Supported features.',
+                properties: {
+                  recursiveReadOnlyMounts: { type: 'boolean', description: 'RecursiveReadOnlyMounts is set to true if the runtime handler supports RecursiveReadOnlyMounts.' },
+                  userNamespaces: { type: 'boolean', description: 'UserNamespaces is set to true if the runtime handler supports UserNamespaces, including for volumes.' },
+                },
+              },
+            },
+          },
+        },
+        features: {
+          type: 'object', 'x-go-type': 'v1.NodeFeatures', description: 'Features describes the set of features implemented by the CRI implementation.',
+          properties: {
+            supplementalGroupsPolicy: { type: 'boolean', description: 'SupplementalGroupsPolicy is set to true if the runtime supports SupplementalGroupsPolicy and ContainerUser.' },
+          },
+        },
       },
     },
   },

@@ -125,6 +125,19 @@ describe('core/v1 nodes', () => {
     assert.deepEqual(replaced.json.status.addresses, [{ type: 'InternalIP', address: '192.0.2.11' }, { type: 'InternalIP', address: 'fd00::11' }]);
   });
 
+  it('keeps 1.32\'s status.runtimeHandlers and status.features, through a merge patch and an apply', async () => {
+    await plat.admin.post(NODES, nodeObject('rt-1'));
+    const status = { runtimeHandlers: [{ name: '', features: { recursiveReadOnlyMounts: true, userNamespaces: false } }, { name: 'runc', features: { recursiveReadOnlyMounts: true } }], features: { supplementalGroupsPolicy: true } };
+    const p = await plat.admin.patch(nodePath('rt-1', 'status'), { status }, 'application/merge-patch+json');
+    assert.equal(p.status, 200, p.text);
+    assert.equal(p.headers['warning'], undefined);
+    assert.deepEqual({ runtimeHandlers: p.json.status.runtimeHandlers, features: p.json.status.features }, status);
+    const applied = await plat.admin.patch(`${nodePath('rt-1', 'status')}?fieldManager=nodeagent&force=true`,
+      { apiVersion: 'v1', kind: 'Node', metadata: { name: 'rt-1' }, status: { features: { supplementalGroupsPolicy: false } } }, 'application/apply-patch+yaml');
+    assert.equal(applied.status, 200, applied.text);
+    assert.deepEqual(applied.json.status.features, { supplementalGroupsPolicy: false });
+  });
+
   it('selects by metadata.name and spec.unschedulable, and refuses other field labels', async () => {
     await plat.admin.post(NODES, nodeObject('sel-a'));
     await plat.admin.post(NODES, nodeObject('sel-b', { spec: { unschedulable: true } }));
