@@ -20,6 +20,8 @@ function goZeroFields(e: CoreEvent): void {
   e.firstTimestamp ??= null;
   e.lastTimestamp ??= null;
   e.eventTime ??= null;
+  // EventSeries.LastObservedTime is a MicroTime struct: never omitted.
+  if (e.series && typeof e.series === 'object') (e.series as { lastObservedTime?: unknown }).lastObservedTime ??= null;
   e.reportingComponent ??= '';
   e.reportingInstance ??= '';
 }

@@ -7,7 +7,8 @@
 // followed by another at once, so a backlog drains without holding the event loop.
 // After a restart the writes before it were not seen: an Event's last write is then read from the
 // object, the latest of its creationTimestamp and managedFields times (both server-set), no later
-// than now; one whose TTL passed while the server was down goes in the first pass, at start.
+// than now (now itself when it has no managedFields time); one whose TTL passed while the server
+// was down goes at start, in passes one after another.
 import type { ObjectMeta } from '../../core/api/meta.js';
 import type { Logger } from '../../core/log.js';
 import { isStorageError, type Storage, type Watch } from '../../core/storage/storage.js';
@@ -41,8 +42,13 @@ export function lastWriteOf(value: unknown, now: number): number {
   const meta = (value as { metadata?: ObjectMeta } | undefined)?.metadata;
   let t = Number.NEGATIVE_INFINITY;
   const seen = (s: string | null | undefined) => { const v = s ? Date.parse(s) : NaN; if (!Number.isNaN(v) && v > t) t = v; };
+  // Every write plat makes records a managedFields time; an Event without any (a client cleared
+  // them) may have been written at any time since, so it is given a whole TTL from now rather
+  // than lose one early.
+  const times = (meta?.managedFields ?? []).filter((m) => m.time);
+  if (times.length === 0) return now;
   seen(meta?.creationTimestamp);
-  for (const m of meta?.managedFields ?? []) seen(m.time);
+  for (const m of times) seen(m.time);
   return t === Number.NEGATIVE_INFINITY ? now : Math.min(t, now);
 }
 
@@ -71,8 +77,9 @@ export class EventTtlSweeper {
   /** Builds the index from storage, follows later writes, runs the first pass and schedules the rest. */
   async start(): Promise<void> {
     await this.#index();
-    await this.sweep();
-    this.#schedule(this.#interval);
+    const first = await this.sweep();
+    // A backlog that expired while the server was down drains at once, as any full pass's does.
+    this.#schedule(first.more ? 0 : this.#interval);
   }
 
   /** Lists every stored Event (pages of pageSize) and watches from the list's revision on. */

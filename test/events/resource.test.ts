@@ -28,6 +28,11 @@ describe('core/v1 Events', () => {
       [{}, null, null, null, '', '', {}],
     );
     assert.equal((await plat.admin.delete(`${EVENTS}/bare`)).status, 200);
+    // EventSeries.LastObservedTime is a struct Go never omits.
+    const series = await plat.admin.post(EVENTS, { apiVersion: 'v1', kind: 'Event', metadata: { name: 'series' }, involvedObject: {}, series: { count: 3 } });
+    assert.equal(series.status, 201, series.text);
+    assert.deepEqual(series.json.series, { count: 3, lastObservedTime: null });
+    assert.equal((await plat.admin.delete(`${EVENTS}/series`)).status, 200);
   });
 
   it('refuses an Event for another namespace\'s object with a field path (422)', async () => {

@@ -54,6 +54,18 @@ describe('event TTL sweeper', () => {
     assert.equal(lastWriteOf(event('a', T0 - 5000, [T0 - 9000, T0 - 1000]), T0), T0 - 1000);
     assert.equal(lastWriteOf(event('a', T0 + 5000), T0), T0, 'a time ahead of the clock is now');
     assert.equal(lastWriteOf({ metadata: {} }, T0), T0, 'no time: now');
+    // A client may clear managedFields; the Event may have been written since its creation.
+    assert.equal(lastWriteOf(event('a', T0 - 50_000), T0), T0, 'no managedFields time: now, not the creation');
+  });
+
+  it('at start drains a backlog larger than a pass at once, without waiting an interval', async () => {
+    for (let i = 0; i < 5; i++) await storage.create(`${PREFIX}ns/backlog${i}`, event(`backlog${i}`, T0 - 2 * TTL, [T0 - 2 * TTL]));
+    now = T0;
+    const s = sweeper({ batch: 2 });
+    await s.start();
+    for (let i = 0; i < 200 && (await keys()).some((k) => k.startsWith('ns/backlog')); i++) await new Promise((r) => setTimeout(r, 5));
+    assert.deepEqual((await keys()).filter((k) => k.startsWith('ns/backlog')), []);
+    await s.stop();
   });
 
   it('at start removes the Events whose TTL passed while no server ran, and keeps the others', async () => {
