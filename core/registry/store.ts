@@ -427,6 +427,13 @@ export class ResourceStore {
     // ValidateObjectMetaAccessor's order: generateName, then name.
     check('metadata.generateName', m.generateName, true);
     check('metadata.name', m.name, false);
+    // The storage engine's key limit (LMDB's 1978 bytes; etcd has none this small): a plat limit,
+    // reached only where upstream checks no length (an Event's name is any path segment).
+    const max = this.#storage.maxKeyBytes;
+    if (out.length === 0 && m.name && max !== undefined) {
+      const room = max - Buffer.byteLength(this.prefixFor(m.namespace ?? ''));
+      if (Buffer.byteLength(m.name) > room) out.push(fieldError.tooLong('metadata.name', room));
+    }
     return out;
   }
 

@@ -84,6 +84,13 @@ function checkKey(key: unknown, what = 'key'): asserts key is string {
   if (typeof key !== 'string') throw new TypeError(`${what} must be a string`);
 }
 
+/**
+ * lmdb-js's largest key: its default maxKeySize, in UTF-8 bytes of a string key. Longer ones
+ * cannot be stored, so they name nothing (a read finds nothing; the registry refuses to create one).
+ */
+export const MAX_KEY_BYTES = 1978;
+const keyFits = (key: string): boolean => key.length <= MAX_KEY_BYTES / 3 || Buffer.byteLength(key) <= MAX_KEY_BYTES;
+
 function checkRevision(revision: unknown, what: string): asserts revision is number {
   if (typeof revision !== 'number') throw new TypeError(`${what} must be a number`);
   if (!Number.isSafeInteger(revision) || revision < 0) throw new RangeError(`${what} must be a non-negative integer`);
@@ -159,6 +166,7 @@ function stateBefore(e: LoggedEvent): StoredObject | null {
 
 class LmdbStorage implements Storage, LogSource {
   readonly engine = 'lmdb';
+  readonly maxKeyBytes = MAX_KEY_BYTES;
   #closing: Promise<void> | undefined;
   /** Highest revision fanned out to watchers; commits can resolve out of order, events cannot. */
   #published: number;
@@ -182,6 +190,7 @@ class LmdbStorage implements Storage, LogSource {
   async get(key: string): Promise<KeyValue | undefined> {
     checkKey(key);
     this.#checkOpen(key);
+    if (!keyFits(key)) return undefined;
     const o = this.#object(key);
     return o && { key, value: o.value, createRevision: o.createRevision, modRevision: o.modRevision };
   }
@@ -437,7 +446,7 @@ class LmdbStorage implements Storage, LogSource {
 
   /** Inside a write transaction: the key's state (its value as stored text), if it satisfies the precondition. */
   #expect(key: string, expectedModRevision: number | undefined): StoredText {
-    const bytes = this.objects.getBinaryFast(key);
+    const bytes = keyFits(key) ? this.objects.getBinaryFast(key) : undefined;
     if (!bytes) throw new StorageError('NotFound', key, `key "${key}" not found`);
     const prev = splitRecord(bytes.toString('utf8'));
     if (expectedModRevision !== undefined && prev.modRevision !== expectedModRevision) {

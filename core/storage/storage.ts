@@ -123,6 +123,8 @@ export function jsonText(value: unknown, key: string): string {
 export interface Storage {
   /** Engine name, for logs and health checks ("lmdb", "etcd"). */
   readonly engine: string;
+  /** The longest key (UTF-8 bytes) the engine stores, if it has a limit: the registry refuses a name that would need more. */
+  readonly maxKeyBytes?: number | undefined;
   get(key: string): Promise<KeyValue | undefined>;
   list(prefix: string, options?: ListOptions): Promise<ListResult>;
   /** Fails with KeyExists when the key is present. `value` may be a JsonText. */

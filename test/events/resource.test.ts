@@ -35,6 +35,23 @@ describe('core/v1 Events', () => {
     assert.equal((await plat.admin.delete(`${EVENTS}/series`)).status, 200);
   });
 
+  it('a name too long for the store\'s keys is a 422 on metadata.name, and reads of it find nothing', async () => {
+    const long = 'g'.repeat(2000);
+    const r = await plat.admin.post(EVENTS, { apiVersion: 'v1', kind: 'Event', metadata: { name: long }, involvedObject: {} });
+    assert.equal(r.status, 422, r.text);
+    assert.equal(r.json.details.causes[0].field, 'metadata.name');
+    assert.match(r.json.details.causes[0].message, /^Too long: may not be more than \d+ bytes$/);
+    const put = await plat.admin.put(`${EVENTS}/${long}`, { apiVersion: 'v1', kind: 'Event', metadata: { name: long }, involvedObject: {} });
+    assert.equal(put.status, 422, put.text);
+    for (const n of [long, 'h'.repeat(5000)]) {
+      assert.equal((await plat.admin.get(`${EVENTS}/${n}`)).status, 404);
+      assert.equal((await plat.admin.delete(`${EVENTS}/${n}`)).status, 404);
+    }
+    const fits = 'f'.repeat(1900);
+    assert.equal((await plat.admin.post(EVENTS, { apiVersion: 'v1', kind: 'Event', metadata: { name: fits }, involvedObject: {} })).status, 201);
+    assert.equal((await plat.admin.delete(`${EVENTS}/${fits}`)).status, 200);
+  });
+
   it('refuses an Event for another namespace\'s object with a field path (422)', async () => {
     const r = await plat.admin.post(EVENTS, event('wrong-ns', { involvedObject: { kind: 'Secret', namespace: 'plat-system', name: 's' } }));
     assert.equal(r.status, 422);

@@ -39,6 +39,7 @@ export class EncryptingStorage implements Storage {
     private readonly record?: RecordTransformation) {}
 
   get engine(): string { return this.inner.engine; }
+  get maxKeyBytes(): number | undefined { return this.inner.maxKeyBytes; }
 
   async get(key: string): Promise<KeyValue | undefined> {
     const kv = await this.inner.get(key);
