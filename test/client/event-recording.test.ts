@@ -10,6 +10,7 @@ import { EventBroadcaster, referenceOf } from '../../core/client/events/event-br
 import { EventCorrelator, eventName } from '../../core/client/events/event-correlator.js';
 import type { EventSink } from '../../core/client/events/event-sink.js';
 import { MAX_TRIES_PER_EVENT, recordToSink } from '../../core/client/events/record-to-sink.js';
+import { FencedWriteError } from '../../core/client/write-fence.js';
 import { createLogger, silentLogger } from '../../core/log.js';
 
 const T0 = Date.parse('2026-01-01T00:00:00Z');
@@ -119,6 +120,10 @@ describe('recordToSink', () => {
     await recordToSink(down.sink, ev('m'), new EventCorrelator(), opts);
     assert.equal(down.calls.length, MAX_TRIES_PER_EVENT);
     assert.deepEqual(sleeps, [5_000, ...Array(MAX_TRIES_PER_EVENT - 2).fill(10_000)]);
+    // A write the leadership fence held back is the old term's: not tried again.
+    const fenced = fakeSink(() => new FencedWriteError('POST', 'https://x/api/v1/namespaces/default/events', 'not leading'));
+    await recordToSink(fenced.sink, ev('m'), new EventCorrelator(), opts);
+    assert.equal(fenced.calls.length, 1);
     const flaky = fakeSink((n) => (n < 3 ? new Error('socket hang up') : undefined));
     await recordToSink(flaky.sink, ev('m'), new EventCorrelator(), opts);
     assert.equal(flaky.calls.length, 3);

@@ -9,6 +9,7 @@ import type { Logger } from '../../log.js';
 import { ApiError } from '../rest-client.js';
 import type { EventCorrelator } from './event-correlator.js';
 import { EventConstructionError, type EventSink } from './event-sink.js';
+import { FencedWriteError } from '../write-fence.js';
 
 export const MAX_TRIES_PER_EVENT = 12;
 export const DEFAULT_SLEEP_DURATION_MS = 10_000;
@@ -46,6 +47,11 @@ async function recordEvent(sink: EventSink, event: CoreEvent, patch: Record<stri
   } catch (e) {
     if (e instanceof EventConstructionError) {
       log.error('Unable to construct event (will not retry!)', { ...describe(event), err: e.message });
+      return true;
+    }
+    if (e instanceof FencedWriteError) {
+      // This process no longer leads: the Event is the old term's, not to be written later.
+      log.v(2).info('Event not written: this process does not lead (will not retry!)', { ...describe(event), err: e.message });
       return true;
     }
     if (e instanceof ApiError) {
