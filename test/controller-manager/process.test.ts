@@ -71,6 +71,18 @@ async function takeLease(admin: RunningPlat['admin'], url: string, holder: strin
 }
 
 // The LeaderElection event names the identity (logged before `successfully acquired lease`, as upstream's acquire records it).
+const CSRS = '/apis/certificates.platform/v1/certificatesigningrequests';
+
+/** Creates each CSR and approves it, as an admin would. */
+async function createApproved(admin: RunningPlat['admin'], bodies: Array<{ metadata: { name: string } }>): Promise<void> {
+  for (const body of bodies) {
+    const created = await admin.post(CSRS, body);
+    assert.equal(created.status, 201, created.text);
+    const approved = await admin.put(`${CSRS}/${body.metadata.name}/approval`, { ...created.json, status: { conditions: [{ type: 'Approved', status: 'True', reason: 'Test', message: 'ok' }] } });
+    assert.equal(approved.status, 200, approved.text);
+  }
+}
+
 const identityOf = (p: Background): string => /reason="LeaderElection" message="(\S+) became leader"/.exec(p.output())?.[1] ?? '';
 
 describe('plat controller-manager processes', () => {
@@ -304,13 +316,7 @@ describe('a new leader issues what the killed one never saw', () => {
     assert.equal(lease.spec.holderIdentity, identityOf(b));
 
     // Created while a is paused: its watch holds their events for when it wakes up.
-    const CSRS = '/apis/certificates.platform/v1/certificatesigningrequests';
-    for (const [i, name] of names.entries()) {
-      const created = await plat.admin.post(CSRS, bodies[i]);
-      assert.equal(created.status, 201, created.text);
-      const approved = await plat.admin.put(`${CSRS}/${name}/approval`, { ...created.json, status: { conditions: [{ type: 'Approved', status: 'True', reason: 'Test', message: 'ok' }] } });
-      assert.equal(approved.status, 200, approved.text);
-    }
+    await createApproved(plat.admin, bodies);
     const issued: Record<string, { certificate: string; resourceVersion: string }> = {};
     for (const name of names) {
       const csr = await until(async () => { const r = (await plat.admin.get(`${CSRS}/${name}`)).json; return r.status?.certificate ? r : undefined; }, `${name} issued by b`, 100, 100);
@@ -350,13 +356,7 @@ describe('a new leader issues what the killed one never saw', () => {
     const LEASES = '/apis/coordination.platform/v1/namespaces/plat-system/leases';
     await new Promise((r) => setTimeout(r, 3500)); // past the lease duration, as a standby would wait
     await takeLease(plat.admin, `${LEASES}/fenced`, 'the-new-leader');
-    const CSRS = '/apis/certificates.platform/v1/certificatesigningrequests';
-    for (const [i, name] of names.entries()) {
-      const created = await plat.admin.post(CSRS, bodies[i]);
-      assert.equal(created.status, 201, created.text);
-      const approved = await plat.admin.put(`${CSRS}/${name}/approval`, { ...created.json, status: { conditions: [{ type: 'Approved', status: 'True', reason: 'Test', message: 'ok' }] } });
-      assert.equal(approved.status, 200, approved.text);
-    }
+    await createApproved(plat.admin, bodies);
     slowLeaseReads.on = true;
     try {
       a.child.kill('SIGCONT');

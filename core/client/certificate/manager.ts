@@ -8,7 +8,8 @@
 // wait.ExponentialBackoff({2s, x2, jitter 0.1, 5 steps}) then wait.PollInfinite(32s): five attempts
 // 2, 4, 8 and 16 s apart (each up to 10% longer), then one every 32 s; the deadline is not drawn
 // again between attempts, since a new draw could put the next attempt off by a fifth of the life.
-import { parseCertificate } from '../../crypto/index.js';
+import type { X509Certificate } from 'node:crypto';
+import { parseCertificate, type ParsedCertificate } from '../../crypto/index.js';
 import type { Logger } from '../../log.js';
 import { sleep } from '../../abort-wait.js';
 import { formatDuration } from '../../flags/duration.js';
@@ -70,10 +71,18 @@ const goList = (items: readonly string[]): string => `[${[...new Set(items)].sor
  * Why the certificate no longer fits the template, in certSatisfiesTemplateLocked's words and
  * order (CN, then missing DNS names, IPs, organizations); undefined when it fits.
  */
+// Checked every second for as long as a pair is in force: it is parsed once.
+const parsedLeaves = new WeakMap<X509Certificate, ParsedCertificate>();
+function parsedLeaf(leaf: X509Certificate): ParsedCertificate {
+  let p = parsedLeaves.get(leaf);
+  if (!p) parsedLeaves.set(leaf, (p = parseCertificate(leaf.raw)));
+  return p;
+}
+
 export function templateMismatch(pair: StoredPair, t: CertificateTemplate): string | undefined {
   // The subject as Go's pkix.Name reads it: node:crypto's text joins the values of a multi-valued
   // RDN (`O=a + O=b`), which Go's CreateCertificate writes for several organizations.
-  const subject = parseCertificate(pair.leaf.raw);
+  const subject = parsedLeaf(pair.leaf);
   const cn = subject.commonName;
   if (cn !== t.commonName) return `Current certificate CN (${cn}) does not match requested CN (${t.commonName})`;
   const sans = (pair.leaf.subjectAltName ?? '').split(', ');

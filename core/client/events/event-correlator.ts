@@ -8,7 +8,10 @@
 //   drops what is over it.
 import type { CoreEvent } from '../../api/event.js';
 import { rfc3339 } from '../../api/meta.js';
-import { LruCache } from './lru-cache.js';
+import { LruExpireCache } from '../../lru-expire-cache.js';
+
+/** groupcache's LRU has no expiry: its entries go only when the cache is full. */
+const NEVER = Number.POSITIVE_INFINITY;
 
 export const MAX_LRU_CACHE_ENTRIES = 4096;
 export const DEFAULT_AGGREGATE_MAX_EVENTS = 10;
@@ -93,9 +96,9 @@ export function eventName(objectName: string | undefined, ms: number): string {
 
 export class EventCorrelator {
   readonly #now: () => number;
-  readonly #spam = new LruCache<PassiveTokenBucket>(MAX_LRU_CACHE_ENTRIES);
-  readonly #aggregates = new LruCache<AggregateRecord>(MAX_LRU_CACHE_ENTRIES);
-  readonly #logs = new LruCache<EventLog>(MAX_LRU_CACHE_ENTRIES);
+  readonly #spam = new LruExpireCache<PassiveTokenBucket>(MAX_LRU_CACHE_ENTRIES);
+  readonly #aggregates = new LruExpireCache<AggregateRecord>(MAX_LRU_CACHE_ENTRIES);
+  readonly #logs = new LruExpireCache<EventLog>(MAX_LRU_CACHE_ENTRIES);
   readonly #o: Required<Omit<EventCorrelatorOptions, 'now'>>;
 
   constructor(o: EventCorrelatorOptions = {}) {
@@ -117,9 +120,9 @@ export class EventCorrelator {
 
   /** UpdateState: what the server answered (its name and resourceVersion) is what later patches name. */
   updateState(event: CoreEvent): void {
-    this.#logs.add(eventKey(event), {
+    this.#logs.set(eventKey(event), {
       count: event.count ?? 0, firstTimestamp: event.firstTimestamp, name: event.metadata.name ?? '', resourceVersion: event.metadata.resourceVersion ?? '',
-    });
+    }, NEVER);
   }
 
   #filter(event: CoreEvent): boolean {
@@ -127,7 +130,7 @@ export class EventCorrelator {
     let bucket = this.#spam.get(key);
     if (!bucket) bucket = new PassiveTokenBucket(this.#o.spamQps, this.#o.spamBurst, this.#now);
     const filtered = !bucket.tryAccept();
-    this.#spam.add(key, bucket);
+    this.#spam.set(key, bucket, NEVER);
     return filtered;
   }
 
@@ -139,7 +142,7 @@ export class EventCorrelator {
     if (!record || now - record.lastTimestamp > this.#o.aggregateIntervalSeconds * 1000) record = { localKeys: new Set(), lastTimestamp: 0 };
     record.localKeys.add(localKey);
     record.lastTimestamp = now;
-    this.#aggregates.add(aggregateKey, record);
+    this.#aggregates.set(aggregateKey, record, NEVER);
     if (record.localKeys.size < this.#o.aggregateMaxEvents) return [event, key];
     // Keep the set from growing past the threshold (sets.String.PopAny takes any member).
     record.localKeys.delete(record.localKeys.values().next().value as string);
@@ -164,7 +167,7 @@ export class EventCorrelator {
       // CreateTwoWayMergePatch of the Event without count, lastTimestamp and message to the Event.
       patch = { count: copy.count, lastTimestamp: copy.lastTimestamp ?? null, ...(copy.message ? { message: copy.message } : {}) };
     }
-    this.#logs.add(key, { count: copy.count ?? 0, firstTimestamp: copy.firstTimestamp, name: copy.metadata.name ?? '', resourceVersion: copy.metadata.resourceVersion ?? '' });
+    this.#logs.set(key, { count: copy.count ?? 0, firstTimestamp: copy.firstTimestamp, name: copy.metadata.name ?? '', resourceVersion: copy.metadata.resourceVersion ?? '' }, NEVER);
     return [copy, patch];
   }
 }

@@ -196,13 +196,15 @@ export function wasmBuildTbs(o: WasmTbsOptions): Uint8Array {
   dv.setUint32(32, eku, true);
   let off = HEADER;
   let at = 36;
-  for (const p of parts) {
+  // Each field: its (offset, length) slot in the header, its bytes after the header.
+  const put = (p: Uint8Array) => {
     dv.setUint32(at, off, true);
     dv.setUint32(at + 4, p.length, true);
     mem.set(p, off);
     off += p.length;
     at += 8;
-  }
+  };
+  parts.forEach(put);
   dv.setUint32(at, off, true);
   dv.setUint32(at + 4, sanLen, true);
   for (const [kind, b] of entries) {
@@ -212,13 +214,7 @@ export function wasmBuildTbs(o: WasmTbsOptions): Uint8Array {
     off += 5 + b.length;
   }
   at += 8;
-  for (const p of tail) {
-    dv.setUint32(at, off, true);
-    dv.setUint32(at + 4, p.length, true);
-    mem.set(p, off);
-    off += p.length;
-    at += 8;
-  }
+  tail.forEach(put);
   const n = (w['x509BuildTbs'] as (p: number, l: number) => number)(ptr, total);
   if (n < 0) fail(n);
   return take((w['x509Output'] as () => number)(), n);
