@@ -29,11 +29,16 @@ describe('clusterrole aggregation controller', () => {
   const rulesOf = async (name: string) => (await plat.admin.get(`${CLUSTER_ROLES}/${name}`)).json.rules ?? [];
   const rulesBecome = (name: string, rules: unknown[], what: string) =>
     until(async () => isDeepStrictEqual(await rulesOf(name), rules), `${what}: ${name} has ${JSON.stringify(rules)}`);
+  // The controller may write the role between our read and our write: read again, as a client does.
   const put = async (name: string, change: (r: any) => void) => {
-    const r = (await plat.admin.get(`${CLUSTER_ROLES}/${name}`)).json;
-    change(r);
-    const res = await plat.admin.put(`${CLUSTER_ROLES}/${name}`, r);
-    assert.equal(res.status, 200, res.text);
+    for (let attempt = 0; ; attempt++) {
+      const r = (await plat.admin.get(`${CLUSTER_ROLES}/${name}`)).json;
+      change(r);
+      const res = await plat.admin.put(`${CLUSTER_ROLES}/${name}`, r);
+      if (res.status === 409 && attempt < 10) continue;
+      assert.equal(res.status, 200, res.text);
+      return;
+    }
   };
 
   it('fills an aggregating role with the matching roles\' rules, follows their changes, and grants them', async () => {

@@ -76,6 +76,8 @@ describe('plat all --leader-elect', () => {
     // The intruder lets go (upstream's release record): plat all leads again, its controllers built anew.
     await writeHolder(plat.admin, '', 1);
     await until(async () => count(/successfully acquired lease plat-system\/plat-controller-manager/) === 2, 'plat all leads again', 100, 100);
+    // The controllers start after the Lease is won (each after its jittered start interval).
+    await until(async () => count(/Started controller controller="certificatesigningrequest-signing-controller"/) >= 2, 'the controllers start again', 100, 100);
     assert.equal(count(/Started controller controller="certificatesigningrequest-signing-controller"/), 2, "a second signing controller, started afresh");
     await until(() => issued('while-standing-by'), 'what was approved meanwhile is issued', 100, 100);
     await createApproved('after-the-return');
