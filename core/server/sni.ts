@@ -6,8 +6,8 @@
 // exactly, then with its first label replaced by `*`; no match is the default certificate. A
 // client that sends no SNI name is given the certificate mapped to the address it connected to, if
 // any (upstream's GetConfigForClient): that is how explicitly listed IPs take effect.
-import { X509Certificate } from 'node:crypto';
 import { isIP } from 'node:net';
+import { parseCertificate } from '../crypto/certificate.js';
 import { dns1123SubdomainErrors } from '../api/selectors/label-syntax.js';
 import type { FlagSpec } from '../flags/types.js';
 import type { Logger } from '../log.js';
@@ -54,15 +54,15 @@ export function sniFlag(section: string, help: string): FlagSpec {
 }
 
 /** getCertificateNames: the names a certificate answers for without explicit ones. */
-export function certificateNames(cert: X509Certificate): string[] {
+export function certificateNames(certPem: string): string[] {
   const names: string[] = [];
-  const cn = /(?:^|\n)CN=([^\n]*)/.exec(cert.subject)?.[1] ?? '';
+  // Read as Go's pkix.Name does: node:crypto's subject text joins a multi-valued RDN (`CN=a + O=b`).
+  const cert = parseCertificate(certPem);
+  const cn = cert.commonName;
   const cnIsValidDomain = cn === '*' || dns1123SubdomainErrors(cn.replace(/^\*\./, '')).length === 0;
   // A CN that is an IP is left out: serving it by IP could end a connection meant for another name.
   if (cn !== '' && isIP(cn) === 0 && cnIsValidDomain) names.push(cn);
-  for (const san of (cert.subjectAltName ?? '').split(', ')) {
-    if (san.startsWith('DNS:')) names.push(san.slice(4));
-  }
+  names.push(...cert.dnsNames);
   return names;
 }
 
@@ -80,6 +80,9 @@ function loadSniPair(entry: NamedCertKey): CertKeyPem {
   }
   const problem = servingPairProblem(pair);
   if (problem) throw new StartupError(`${what}: ${problem.reason}`);
+  // Its names are read by Go's rules below (BuildNamedCertificates' x509.ParseCertificate), which
+  // may refuse what OpenSSL took.
+  try { parseCertificate(pair.cert); } catch (e) { throw new StartupError(`parse error for SNI certificate: ${(e as Error).message}`); }
   return pair;
 }
 
@@ -93,7 +96,7 @@ export class SniCertificates {
     for (let i = entries.length - 1; i >= 0; i--) {
       const { entry, pair } = entries[i]!;
       for (const name of entry.names) explicit.set(name, pair);
-      if (entry.names.length === 0) for (const name of certificateNames(new X509Certificate(pair.cert))) this.#byName.set(name, pair);
+      if (entry.names.length === 0) for (const name of certificateNames(pair.cert)) this.#byName.set(name, pair);
     }
     for (const [name, pair] of explicit) this.#byName.set(name, pair);
   }

@@ -4,7 +4,8 @@
 // names over wildcards — as a table.
 import assert from 'node:assert/strict';
 import { X509Certificate } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { certificateNames, parseNamedCertKey, SniCertificates } from '../../core/server/sni.js';
@@ -31,11 +32,23 @@ describe('--tls-sni-cert-key', () => {
 
   it("takes a certificate's CN (unless an IP or no DNS name) and DNS SANs, never its IP SANs", () => {
     const ca = makeCa();
-    const names = (c: TestCredential) => certificateNames(new X509Certificate(c.certificatePem));
+    const names = (c: TestCredential) => certificateNames(c.certificatePem);
     assert.deepEqual(names(makeServingCert(ca, ['a.example.com', 'b.example.com'], ['10.0.0.1'])), ['a.example.com', 'a.example.com', 'b.example.com']);
     assert.deepEqual(names(makeCert(ca, { commonName: '10.0.0.2', ipAddresses: ['10.0.0.2'] })), []);
     assert.deepEqual(names(makeCert(ca, { commonName: '*.wild.example.com' })), ['*.wild.example.com']);
     assert.deepEqual(names(makeCert(ca, { commonName: 'Not A Name' })), []);
+  });
+
+  it('reads the CN out of a multi-valued RDN as Go does (openssl -multivalue-rdn)', () => {
+    const dir = tempDir();
+    const key = path.join(dir, 'k.pem');
+    const crt = path.join(dir, 'c.pem');
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', key, '-out', crt,
+      '-days', '1', '-multivalue-rdn', '-subj', '/CN=multi.example.com+O=acme', '-addext', 'subjectAltName=DNS:san.example.com'], { stdio: 'ignore' });
+    const pem = readFileSync(crt, 'utf8');
+    assert.match(new X509Certificate(pem).subject, /\+/, 'node:crypto joins the RDN in its text');
+    assert.deepEqual(certificateNames(pem), ['multi.example.com', 'san.example.com']);
+    assert.equal(SniCertificates.load([`${crt},${key}`]).pairFor('multi.example.com')?.cert, pem);
   });
 
   it('chooses by name with upstream precedence', () => {
