@@ -145,6 +145,23 @@ export interface ResourceDefinition<T extends ApiObject = ApiObject> {
   fromWireGroup?(obj: T): void;
   /** The reverse, on a copy of an object answered under `wireGroup`. */
   toWireGroup?(obj: T): void;
+  /**
+   * Another resource's objects served in this group and version (upstream: one storage, several
+   * served versions; events.k8s.io/v1 Events are core/v1 Events): the keys are that resource's, and
+   * every value is converted at the storage boundary (core/storage/converting-storage.ts), so this
+   * resource's schema, strategy, selectors and table see only its own form.
+   */
+  readonly storedAs?: StoredAs;
+}
+
+export interface StoredAs {
+  /** The resource whose keys hold the objects (`''` and `events`). */
+  readonly group: string;
+  readonly plural: string;
+  /** A stored object in this resource's form (a new object: the input may be frozen). */
+  fromStored(stored: ApiObject): ApiObject;
+  /** This resource's object in the stored form, keys in the order the stored kind writes them. */
+  toStored(obj: ApiObject): ApiObject;
 }
 
 /** A GET-only path outside /api and /apis (the service-account issuer's discovery document). */

@@ -19,6 +19,7 @@ import { authorizeUnion } from '../authz/union.js';
 import type { UserInfo } from '../authn/user.js';
 import type { Hooks } from '../hooks.js';
 import { isStorageError, JsonText, type Storage, type KeyValue } from '../storage/storage.js';
+import { ConvertingStorage } from '../storage/converting-storage.js';
 import type { ResourceDefinition } from './resource.js';
 import type { Strategy, StrategyContext } from './strategy.js';
 import { invalidObjErrorText, uidPreconditionFailed } from './precondition-failed.js';
@@ -107,7 +108,10 @@ export class ResourceStore {
 
   constructor(readonly def: ResourceDefinition, storage: Storage, opts: StoreOptions) {
     this.qualified = { group: def.group, resource: def.plural };
-    this.#storage = storage;
+    const stored = def.storedAs;
+    this.#storage = stored
+      ? new ConvertingStorage(storage, { fromStored: (v) => stored.fromStored(v as ApiObject), toStored: (v) => stored.toStored(v as ApiObject) })
+      : storage;
     this.#opts = opts;
     this.#now = opts.now ?? (() => new Date());
     this.#random = opts.random ?? randomNameSuffix;
@@ -122,7 +126,8 @@ export class ResourceStore {
 
   /** Storage prefix of this resource (all namespaces when `namespace` is empty). */
   prefixFor(namespace: string): string {
-    const base = `${this.#opts.prefix}/${this.def.group ? this.def.group + '/' : ''}${this.def.plural}/`;
+    const { group, plural } = this.def.storedAs ?? this.def;
+    const base = `${this.#opts.prefix}/${group ? group + '/' : ''}${plural}/`;
     return this.namespaced && namespace ? `${base}${namespace}/` : base;
   }
   keyFor(namespace: string, name: string): string { return `${this.prefixFor(namespace)}${name}`; }

@@ -1,10 +1,12 @@
-// EventsPlugin: serves core/v1 Events (resource.ts) and keeps them for --event-ttl after their last
+// EventsPlugin: serves core/v1 Events (resource.ts) and the same records as events.platform/v1
+// (v1-resource.ts) and keeps them for --event-ttl after their last
 // write (ttl-sweeper.ts), as kube-apiserver's event registry does with its etcd leases.
 import type { FlagSpec } from '../../core/flags/types.js';
 import type { Host } from '../../core/host.js';
 import type { Plugin } from '../../core/plugin.js';
 import { servedStore } from '../../core/registry/stores.js';
 import { eventResource } from './resource.js';
+import { eventsV1Resource } from './v1-resource.js';
 import { EventTtlSweeper, eventTtlMs } from './ttl-sweeper.js';
 
 const PLUGIN_NAME = 'EventsPlugin';
@@ -22,7 +24,10 @@ export const EventsPlugin: Plugin = {
     let ttlMs = 0;
     host.hooks.flags.tap(PLUGIN_NAME, (flags) => flags.define({ ...EVENT_TTL, owner: PLUGIN_NAME }));
     host.hooks.configure.tap(PLUGIN_NAME, (cfg) => { ttlMs = eventTtlMs(cfg.flags.get<number>(EVENT_TTL_FLAG)); });
-    host.hooks.resources.tap(PLUGIN_NAME, (registry) => registry.register(eventResource));
+    host.hooks.resources.tap(PLUGIN_NAME, (registry) => {
+      registry.register(eventResource);
+      registry.register(eventsV1Resource);
+    });
 
     let sweeper: EventTtlSweeper | undefined;
     // After the API server opened storage (its stage-0 start tap): Events whose TTL passed while
@@ -38,4 +43,6 @@ export const EventsPlugin: Plugin = {
 };
 
 export { eventResource, eventSelectableFields } from './resource.js';
+export { eventsV1Resource, eventsV1SelectableFields } from './v1-resource.js';
+export { eventFromV1, eventToV1, type EventsV1Event } from './v1-conversion.js';
 export { EventTtlSweeper, eventTtlMs, lastWriteOf } from './ttl-sweeper.js';

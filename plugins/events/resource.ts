@@ -9,22 +9,7 @@ import type { Strategy } from '../../core/registry/strategy.js';
 import { EVENT_DESCRIPTION, eventSchema } from './schema.js';
 import { eventTable } from './table.js';
 import { validateEvent } from './validation.js';
-
-/**
- * The fields Go always writes (structs and the two strings without omitempty), so a stored Event
- * reads as upstream's does: `involvedObject: {}`, `source: {}`, null times, empty reporting fields.
- */
-function goZeroFields(e: CoreEvent): void {
-  e.involvedObject ??= {};
-  e.source ??= {};
-  e.firstTimestamp ??= null;
-  e.lastTimestamp ??= null;
-  e.eventTime ??= null;
-  // EventSeries.LastObservedTime is a MicroTime struct: never omitted.
-  if (e.series && typeof e.series === 'object') (e.series as { lastObservedTime?: unknown }).lastObservedTime ??= null;
-  e.reportingComponent ??= '';
-  e.reportingInstance ??= '';
-}
+import { goZeroFields } from './go-zero-fields.js';
 
 /** ToSelectableFields, beyond metadata.name and metadata.namespace (`source` falls back to the reporting controller). */
 export function eventSelectableFields(e: CoreEvent): Record<string, string> {

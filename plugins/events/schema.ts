@@ -33,11 +33,11 @@ export const OBJECT_REFERENCE_DOCS = {
   fieldPath: 'If referring to a piece of an object instead of an entire object, this string should contain a valid JSON/Go field access statement, such as desiredState.manifest.containers[2]. For example, if the object reference is to a container within a pod, this would take on a value like: "spec.containers{name}" (where "name" refers to the name of the container that triggered the event) or if no container name is specified "spec.containers[2]" (container with index 2 in this pod). This syntax is chosen only to have some well-defined way of referencing a part of an object.',
 } as const;
 
-const str = (description: string): JsonSchema => ({ type: 'string', description });
-const time = (description: string): JsonSchema => ({ type: 'string', format: 'date-time', nullable: true, description });
-const microTime = (description: string): JsonSchema => ({ ...time(description), 'x-go-type': MICRO_TIME_GO_TYPE });
+export const str = (description: string): JsonSchema => ({ type: 'string', description });
+export const time = (description: string): JsonSchema => ({ type: 'string', format: 'date-time', nullable: true, description });
+export const microTime = (description: string): JsonSchema => ({ ...time(description), 'x-go-type': MICRO_TIME_GO_TYPE });
 
-const objectReference = (description: string): JsonSchema => ({
+export const objectReference = (description: string): JsonSchema => ({
   type: 'object', 'x-go-type': 'v1.ObjectReference', 'x-kubernetes-map-type': 'atomic', description,
   properties: {
     kind: str(OBJECT_REFERENCE_DOCS.kind),
