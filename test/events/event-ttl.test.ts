@@ -29,6 +29,32 @@ describe('--event-ttl', () => {
     }
   });
 
+  it('covers events.platform/v1 Events: the same records, one sweeper; both versions\' watchers see DELETED', async () => {
+    const plat = await startInProcess({ args: ['--event-ttl=1s'] });
+    const V1 = '/apis/events.platform/v1/namespaces/default/events';
+    try {
+      const w1 = await WatchStream.open(plat.admin, `${V1}?watch=true&resourceVersion=0`);
+      const w0 = await WatchStream.open(plat.admin, `${EVENTS}?watch=true&resourceVersion=0`);
+      try {
+        const body = {
+          apiVersion: 'events.platform/v1', kind: 'Event', metadata: { name: 'short-v1' }, eventTime: '2026-01-01T00:00:00.000000Z',
+          reportingController: 'platform/t', reportingInstance: 'i', action: 'A', reason: 'R', type: 'Normal', regarding: { kind: 'Node', name: 'n' },
+        };
+        assert.equal((await plat.admin.post(V1, body)).status, 201);
+        const gone = await w1.waitFor((e) => e.type === 'DELETED' && e.object.metadata.name === 'short-v1', 'the events/v1 Event deleted', 0, 20_000);
+        assert.deepEqual([gone.object.apiVersion, gone.object.action], ['events.platform/v1', 'A']);
+        const core = await w0.waitFor((e) => e.type === 'DELETED' && e.object.metadata.name === 'short-v1', 'the core/v1 Event deleted');
+        assert.equal(core.object.apiVersion, 'v1');
+        assert.equal((await plat.admin.get(`${V1}/short-v1`)).status, 404);
+      } finally {
+        w1.close();
+        w0.close();
+      }
+    } finally {
+      await plat.stop();
+    }
+  });
+
   it('an Event whose TTL passed while the server was down is gone after a restart', async () => {
     const dataDir = tempDir();
     try {

@@ -5,17 +5,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startInProcess, type RunningPlat } from '../helpers/plat.js';
 import { WatchStream } from '../helpers/watch-stream.js';
+import { v1Event } from './events-v1-support.js';
 
 const CORE = '/api/v1/namespaces/default/events';
 const V1 = '/apis/events.platform/v1/namespaces/default/events';
 const TABLE = { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' };
-
-export const v1Event = (name: string, over: Record<string, unknown> = {}) => ({
-  apiVersion: 'events.platform/v1', kind: 'Event', metadata: { name },
-  eventTime: '2026-01-01T00:00:00.000000Z', reportingController: 'platform/tester', reportingInstance: 'tester-1',
-  action: 'Check', reason: 'Started', regarding: { kind: 'Node', name: 'n1', uid: `uid-${name}`, apiVersion: 'v1' },
-  note: 'hello', type: 'Normal', ...over,
-});
 
 const coreEvent = (name: string, over: Record<string, unknown> = {}) => ({
   apiVersion: 'v1', kind: 'Event', metadata: { name },
