@@ -152,6 +152,16 @@ describe('events.platform/v1 Events', () => {
     assert.equal(oa.status, 200, oa.text);
   });
 
+  it('takes a server-side apply through events/v1 of an Event core/v1 wrote', async () => {
+    assert.equal((await plat.admin.post(CORE, coreEvent('applied'))).status, 201);
+    const r = await plat.admin.patch(`${V1}/applied?fieldManager=applier`, { apiVersion: 'events.platform/v1', kind: 'Event', metadata: { name: 'applied', labels: { x: 'y' } } },
+      'application/apply-patch+yaml');
+    assert.equal(r.status, 200, r.text);
+    assert.deepEqual([r.json.metadata.labels, r.json.note], [{ x: 'y' }, 'old style']);
+    const managers = r.json.metadata.managedFields.map((m: { manager: string; apiVersion: string }) => `${m.manager} ${m.apiVersion}`);
+    assert.ok(managers.includes('applier events.platform/v1'), managers.join(', '));
+  });
+
   it('a DELETE through events/v1 removes the core/v1 Event', async () => {
     assert.equal((await plat.admin.delete(`${V1}/made-core`)).status, 200);
     assert.equal((await plat.admin.get(`${CORE}/made-core`)).status, 404);
