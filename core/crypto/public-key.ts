@@ -137,7 +137,7 @@ function namedCurve(params: Uint8Array): { name: string; bits: number } {
     if (identifierOf(t) !== TAG.OID) throw new Error('not an OID');
     oid = decodeOid(params.subarray(t.contentStart, t.end));
   } catch {
-    throw new CryptoError('x509: failed to parse ECDSA parameters as named curve');
+    throw new CryptoError('x509: invalid ECDSA parameters');
   }
   const curve = CURVES[oid];
   if (curve === undefined) throw new CryptoError('x509: unsupported elliptic curve');

@@ -98,7 +98,7 @@ export const MESSAGES: Readonly<Record<number, string>> = {
   30: 'PEM block type must be CERTIFICATE REQUEST',
   31: 'x509: RSA key missing NULL parameters',
   32: 'x509: failed to unmarshal elliptic curve point',
-  33: 'x509: failed to parse ECDSA parameters as named curve',
+  33: 'x509: invalid ECDSA parameters',
   34: 'x509: unsupported elliptic curve',
   35: 'x509: Ed25519 key encoded with illegal parameters',
   36: 'x509: wrong Ed25519 public key size',
