@@ -2,7 +2,7 @@
 // lifecycle admission rule (no object in a namespace that does not exist, as upstream's
 // NamespaceLifecycle), and the namespaces plat itself needs (`default`, `plat-system`,
 // `plat-node-lease`) created at start-up when missing.
-import { errors, hasReason, type StatusError } from '../../core/api/errors.js';
+import { errors, hasReason, isStatusError, type StatusError } from '../../core/api/errors.js';
 import { ADMISSION_PLUGIN_KIND, admissionStage, isAdmissionPluginEnabled } from '../../core/admission/plugins.js';
 import type { AdmissionRequest } from '../../core/admission/request.js';
 import type { ApiObject } from '../../core/api/meta.js';
@@ -83,7 +83,10 @@ export const CoreResourcesPlugin: Plugin = {
       if (req.operation === 'UPDATE' && req.oldObject?.metadata?.deletionTimestamp) return;
       const namespaces = servedStore(host, '', 'v1', 'namespaces');
       if (!namespaces) return;
-      const kv = await namespaces.storage.get(namespaces.keyFor('', req.namespace));
+      // A store that cannot answer is the server's failure, not a refusal (lifecycle's NewInternalError).
+      const kv = await namespaces.storage.get(namespaces.keyFor('', req.namespace)).catch((e: unknown) => {
+        throw isStatusError(e) ? e : errors.internal(e);
+      });
       if (!kv) throw errors.notFound({ group: '', resource: 'namespaces' }, req.namespace);
       if (req.operation === 'CREATE' && (kv.value as { status?: { phase?: string } }).status?.phase === 'Terminating') throw terminating(req);
     };

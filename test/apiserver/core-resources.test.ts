@@ -3,6 +3,7 @@
 // Secrets, NamespaceLifecycle's 404 for a missing namespace and its immortal namespaces.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { servedStore } from '../../core/registry/stores.js';
 import { Kubectl } from '../helpers/kubectl.js';
 import { startInProcess, startProcess, type RunningPlat } from '../helpers/plat.js';
 
@@ -134,6 +135,23 @@ describe('core/v1 namespaces and secrets', () => {
     assert.equal(r.json.reason, 'NotFound');
     assert.equal(r.json.message, 'namespaces "nope" not found');
     assert.equal((await plat.admin.get('/api/v1/secrets?fieldSelector=metadata.namespace%3Dnope')).json.items.length, 0);
+  });
+
+  it("a store that fails NamespaceLifecycle's namespace lookup is a 500, not a 403 (lifecycle's NewInternalError)", async () => {
+    const namespaces = servedStore(plat.host!, '', 'v1', 'namespaces')!;
+    const storage = namespaces.storage as { get: (key: string) => Promise<unknown> };
+    const key = namespaces.keyFor('', 'default');
+    const get = storage.get;
+    storage.get = async (k: string) => { if (k === key) throw new Error('MDB_BAD_TXN: Transaction must abort'); return get.call(namespaces.storage, k); };
+    try {
+      const r = await plat.admin.post(secrets('default'), { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'lookup-fails' } });
+      assert.equal(r.status, 500, r.text);
+      assert.equal(r.json.reason, 'InternalError');
+      assert.equal(r.json.message, 'Internal error occurred: MDB_BAD_TXN: Transaction must abort');
+    } finally {
+      storage.get = get;
+    }
+    assert.equal((await plat.admin.get(`${secrets('default')}/lookup-fails`)).status, 404);
   });
 
   const deletions: { name: string; query?: string; code: number }[] = [
