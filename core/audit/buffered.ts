@@ -8,6 +8,7 @@ import type { Logger } from '../log.js';
 import type { AuditEvent } from './event.js';
 import { handlePluginError, type AuditBackend } from './backend.js';
 import type { AuditErrorCounter } from '../metrics/apiserver-audit.js';
+import { TokenBucket } from '../client/token-bucket.js';
 
 export interface BatchConfig {
   readonly bufferSize: number;
@@ -26,11 +27,12 @@ export class BufferedBackend implements AuditBackend {
   private running: Promise<void> = Promise.resolve();
   private readonly sending = new Set<Promise<void>>();
   private stopped = false;
-  private tokens: number;
-  private lastRefill = Date.now();
+  // Upstream's flowcontrol.NewTokenBucketRateLimiter: on the monotonic clock, so a wall clock
+  // stepped back does not hold every batch (and shutdown) for the length of the step.
+  private readonly throttle: TokenBucket | undefined;
 
   constructor(private readonly delegate: AuditBackend, private readonly c: BatchConfig, private readonly logger: Logger, private readonly count?: AuditErrorCounter) {
-    this.tokens = c.throttleBurst;
+    this.throttle = c.throttleEnable ? new TokenBucket(c.throttleQPS, Math.max(1, c.throttleBurst)) : undefined;
   }
 
   processEvents(events: readonly AuditEvent[]): boolean {
@@ -58,7 +60,7 @@ export class BufferedBackend implements AuditBackend {
       if (!first && !all && this.buffer.length < this.c.maxBatchSize) { this.flushSoon(this.c.maxBatchWait); return; }
       first = false;
       const batch = this.buffer.splice(0, this.c.maxBatchSize);
-      if (this.c.throttleEnable && !all) await this.takeToken();
+      if (this.throttle && !all) await this.throttle.wait();
       const sent = this.send(batch);
       if (!this.c.asyncDelegate) { await sent; continue; }
       this.sending.add(sent);
@@ -68,16 +70,6 @@ export class BufferedBackend implements AuditBackend {
 
   private async send(batch: readonly AuditEvent[]): Promise<void> {
     try { await this.delegate.processEvents(batch); } catch (e) { handlePluginError(this.logger, 'buffered', e, batch, this.count); }
-  }
-
-  private async takeToken(): Promise<void> {
-    for (;;) {
-      const now = Date.now();
-      this.tokens = Math.min(this.c.throttleBurst, this.tokens + ((now - this.lastRefill) / 1000) * this.c.throttleQPS);
-      this.lastRefill = now;
-      if (this.tokens >= 1) { this.tokens -= 1; return; }
-      await new Promise((r) => setTimeout(r, Math.ceil(((1 - this.tokens) / this.c.throttleQPS) * 1000)));
-    }
   }
 
   async shutdown(): Promise<void> {
