@@ -5,7 +5,9 @@
 export class LruExpireCache<V> {
   readonly #entries = new Map<string, { readonly expiresAt: number; readonly value: V }>();
 
-  constructor(private readonly maxEntries: number, private readonly now: () => number = Date.now) {
+  // Expiry is read on the monotonic clock (Go's time.Now carries its monotonic reading): a wall clock
+  // stepped back must not keep a revoked answer for the length of the step.
+  constructor(private readonly maxEntries: number, private readonly now: () => number = () => performance.now()) {
     if (!Number.isInteger(maxEntries) || maxEntries < 1) throw new RangeError(`maxEntries must be a positive integer, got ${maxEntries}`);
   }
 

@@ -60,7 +60,7 @@ export class TokenReviewer {
    * `client` is asked for at each review (the node agent's changes when its certificate rotates);
    * `logger` gets upstream's webhook token authenticator line for a review that could not be made.
    */
-  constructor(private readonly client: () => RestClient | undefined, ttlMs: number, now: () => number = Date.now, private readonly logger?: Logger) {
+  constructor(private readonly client: () => RestClient | undefined, ttlMs: number, now: () => number = () => performance.now(), private readonly logger?: Logger) {
     this.#cache = new ReviewCache((r) => (!r.authenticated && r.error ? 0 : ttlMs), now);
   }
 

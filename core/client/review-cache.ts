@@ -15,7 +15,7 @@ export class ReviewCache<V> {
   readonly #inflight = new Map<string, Promise<V>>();
 
   /** `ttlOf` picks the TTL of an answer (authorized and unauthorized answers have their own). */
-  constructor(private readonly ttlOf: (value: V) => number, now: () => number = Date.now, maxEntries = MAX_ENTRIES) {
+  constructor(private readonly ttlOf: (value: V) => number, now: () => number = () => performance.now(), maxEntries = MAX_ENTRIES) {
     this.#entries = new LruExpireCache(maxEntries, now);
   }
 

@@ -31,7 +31,7 @@ function decisionOf(status: ReviewStatus): Decision | undefined {
 export class SubjectAccessReviewer implements NodeAgentAuthorizer {
   readonly #cache: ReviewCache<ReviewStatus>;
 
-  constructor(private readonly client: () => RestClient | undefined, ttl: { allowedMs: number; deniedMs: number }, now: () => number = Date.now) {
+  constructor(private readonly client: () => RestClient | undefined, ttl: { allowedMs: number; deniedMs: number }, now: () => number = () => performance.now()) {
     this.#cache = new ReviewCache((s) => (s.allowed ? ttl.allowedMs : ttl.deniedMs), now);
   }
 

@@ -103,7 +103,7 @@ function secureSettings(ctx: NodeAgentContext, now: () => number, log: Logger): 
 export function createServerSubsystem(ctx: NodeAgentContext, o: ServerSubsystemOptions = {}): Runnable {
   const c = ctx.config;
   const log = ctx.logger.child('server');
-  const secure = c.enableServer ? secureSettings(ctx, o.now ?? Date.now, log) : undefined;
+  const secure = c.enableServer ? secureSettings(ctx, o.now ?? (() => performance.now()), log) : undefined;
   const profiling = c.enableServer && c.enableDebuggingHandlers && c.enableProfilingHandler;
   const logs = { root: o.systemLogDir ?? '/var/log/', journalctl: o.journalctl ?? 'journalctl' };
   // slis.Registry: one for the agent, whichever server evaluated the checks.
