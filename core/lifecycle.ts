@@ -26,6 +26,12 @@ export interface RegistrationOptions {
    * old short names beside the `...-controller` ones); errors, logs and help use the name itself.
    */
   readonly aliases?: readonly string[];
+  /**
+   * Controllers: the client always has the controller manager's own credentials, whatever
+   * --use-service-account-credentials says (upstream's rootClientBuilder, as for the tokens
+   * controller, which makes the tokens the service-account clients would need).
+   */
+  readonly rootClient?: boolean;
 }
 
 export interface NamedRegistry<F> {
@@ -55,6 +61,8 @@ export interface ControllerContext {
    * passes every write through; a controller's workers ask it before each sync too.
    */
   readonly fence?: WriteFence;
+  /** The CA bundle the controller manager's own connection trusts (a kubeconfig's certificate authority), if any. */
+  readonly rootCA?: Buffer;
 }
 
 /** A factory may return undefined: the controller has nothing to do here and is skipped (upstream's `started == false`). */
@@ -71,13 +79,13 @@ export interface Subsystem {
 export type SubsystemRegistry = NamedRegistry<(ctx: NodeAgentContext) => Subsystem>;
 
 export class MapRegistry<F> implements NamedRegistry<F> {
-  readonly #items = new Map<string, { factory: F; enabledByDefault: boolean; clientName: string; aliases: readonly string[]; registeredBy: string | undefined }>();
+  readonly #items = new Map<string, { factory: F; enabledByDefault: boolean; clientName: string; aliases: readonly string[]; rootClient: boolean; registeredBy: string | undefined }>();
   /** `registrant`: the plugin registering now (the tap being called), remembered with each part. */
   constructor(readonly registrant: () => string | undefined = () => undefined) {}
   register(name: string, factory: F, options: RegistrationOptions = {}): void {
     const aliases = options.aliases ?? [];
     for (const n of [name, ...aliases]) if (this.#items.has(n) || this.aliases().includes(n)) throw new Error(`"${n}" is registered twice`);
-    this.#items.set(name, { factory, enabledByDefault: options.enabledByDefault ?? true, clientName: options.clientName ?? name, aliases, registeredBy: this.registrant() });
+    this.#items.set(name, { factory, enabledByDefault: options.enabledByDefault ?? true, clientName: options.clientName ?? name, aliases, rootClient: options.rootClient ?? false, registeredBy: this.registrant() });
   }
   /** The other names of `name` (RegistrationOptions.aliases). */
   aliasesOf(name: string): readonly string[] { return this.#items.get(name)?.aliases ?? []; }
@@ -88,6 +96,7 @@ export class MapRegistry<F> implements NamedRegistry<F> {
   get(name: string): F | undefined { return this.#items.get(name)?.factory; }
   enabledByDefault(name: string): boolean { return this.#items.get(name)?.enabledByDefault ?? false; }
   clientName(name: string): string { return this.#items.get(name)?.clientName ?? name; }
+  usesRootClient(name: string): boolean { return this.#items.get(name)?.rootClient ?? false; }
 }
 
 /** Why a long-running part needs its process to end (leadership lost, a controller failed to start). */

@@ -55,6 +55,8 @@ export interface AuditState {
   auditID: string;
   received: number;
   request?: RequestAudit;
+  /** Annotations the authenticators gave before the event existed (AuthenticationRequest.annotate). */
+  pendingAnnotations?: [key: string, value: string][];
 }
 
 /** The request's audit event, if it is audited (for the handlers that log objects into it). */
@@ -242,7 +244,9 @@ export function createAudit(sink: AuditSink, r: AuditedRequest): RequestAudit | 
     requestReceivedTimestamp: received,
     stageTimestamp: received,
   };
-  return new RequestAudit(sink, config, event);
+  const audit = new RequestAudit(sink, config, event);
+  for (const [k, v] of r.state.pendingAnnotations ?? []) audit.addAnnotation(k, v);
+  return audit;
 }
 
 /** The status written is the event's code. */

@@ -59,4 +59,9 @@ export interface AuthenticationRequest {
    * an authenticator); absent where no HTTP answer follows (a TokenReview).
    */
   readonly warn?: (text: string) => void;
+  /**
+   * An annotation for the request's audit event (upstream's audit.AddAuditAnnotation from an
+   * authenticator), kept until the event exists; absent where nothing is audited (a TokenReview).
+   */
+  readonly annotate?: (key: string, value: string) => void;
 }

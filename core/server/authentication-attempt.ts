@@ -44,6 +44,11 @@ export class AuthenticationAttempt implements AuthenticationRequest {
     setWarnings(this.#ctx, warnings, this.#log);
   };
 
+  readonly annotate = (key: string, value: string): void => {
+    const state = this.#ctx.state as { audit?: { pendingAnnotations?: [string, string][] } };
+    if (state.audit) (state.audit.pendingAnnotations ??= []).push([key, value]);
+  };
+
   get rejected(): boolean { return this.errorTexts.length > 0; }
 
   [FAILED](name: string, err: unknown): void {

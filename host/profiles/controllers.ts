@@ -11,5 +11,7 @@ import { ServiceAccountController } from '../../plugins/serviceaccount-controlle
 import { GarbageCollectorController } from '../../plugins/garbagecollector/index.js';
 import { ClusterRoleAggregationController } from '../../plugins/clusterrole-aggregation/index.js';
 import { TokenCleanerController } from '../../plugins/tokencleaner/index.js';
+import { ServiceAccountTokenController } from '../../plugins/serviceaccount-token-controller/index.js';
 
-export const controllerManagerPlugins: readonly Plugin[] = [CsrSigningController, ClusterSigner, CsrApprovingController, CsrCleanerController, NamespaceController, ServiceAccountController, GarbageCollectorController, ClusterRoleAggregationController, NodeLifecycleController, TokenCleanerController];
+// The tokens controller first: upstream starts it before the others (its tokens may be what they need).
+export const controllerManagerPlugins: readonly Plugin[] = [ServiceAccountTokenController, CsrSigningController, ClusterSigner, CsrApprovingController, CsrCleanerController, NamespaceController, ServiceAccountController, GarbageCollectorController, ClusterRoleAggregationController, NodeLifecycleController, TokenCleanerController];

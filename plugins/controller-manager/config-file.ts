@@ -1,5 +1,5 @@
 // --config: a PlatControllerManagerConfiguration file whose Generic, KubeCloudShared,
-// CSRSigningController, GarbageCollectorController, NamespaceController and NodeLifecycleController fields set the flags of the same meaning (the table below), under the command line: a flag given
+// CSRSigningController, GarbageCollectorController, NamespaceController, SAController and NodeLifecycleController fields set the flags of the same meaning (the table below), under the command line: a flag given
 // there wins over the file. A field whose flag no loaded plugin implements (the signing flags
 // without the signing plugin, --profiling, ...) is refused like the flag itself would be, so
 // nothing in the file is silently ignored. Every problem names the file and the field.
@@ -60,6 +60,9 @@ export const CONFIG_FIELDS: Readonly<Record<string, string>> = {
   'GarbageCollectorController.ConcurrentGCSyncs': 'concurrent-gc-syncs',
   'NamespaceController.NamespaceSyncPeriod': 'namespace-sync-period',
   'NamespaceController.ConcurrentNamespaceSyncs': 'concurrent-namespace-syncs',
+  'SAController.ServiceAccountKeyFile': 'service-account-private-key-file',
+  'SAController.RootCAFile': 'root-ca-file',
+  'SAController.ConcurrentSATokenSyncs': 'concurrent-serviceaccount-token-syncs',
   'NodeLifecycleController.NodeEvictionRate': 'node-eviction-rate',
   'NodeLifecycleController.SecondaryNodeEvictionRate': 'secondary-node-eviction-rate',
   'NodeLifecycleController.NodeStartupGracePeriod': 'node-startup-grace-period',
@@ -93,6 +96,8 @@ const ZERO_IS_UNSET: ReadonlySet<string> = new Set([
   'Generic.LeaderElection.resourceLock', 'CSRSigningController.ClusterSigningDuration', 'KubeCloudShared.NodeMonitorPeriod',
   // RecommendedDefaultNamespaceControllerConfiguration, RecommendedDefaultNodeLifecycleControllerConfiguration.
   'NamespaceController.NamespaceSyncPeriod', 'NamespaceController.ConcurrentNamespaceSyncs',
+  // RecommendedDefaultSAControllerConfiguration: ConcurrentSATokenSyncs 0 reads as 5.
+  'SAController.ConcurrentSATokenSyncs',
   'NodeLifecycleController.NodeStartupGracePeriod', 'NodeLifecycleController.NodeMonitorGracePeriod',
   'GarbageCollectorController.ConcurrentGCSyncs',
 ]);

@@ -1,6 +1,6 @@
 // The shape of a PlatControllerManagerConfiguration (platcontrollermanager.config.platform/
 // v1alpha1) as far as plat reads it: the Generic, KubeCloudShared, CSRSigningController,
-// GarbageCollectorController, NamespaceController and NodeLifecycleController parts with upstream's
+// GarbageCollectorController, NamespaceController, SAController and NodeLifecycleController parts with upstream's
 // field names (Go field names, except the json-tagged ClientConnection and LeaderElection
 // fields), strict (an unknown field is an error, as upstream's strict decoding). The other
 // controllers' parts are known by name only, so that using one gets "not supported" rather than
@@ -18,7 +18,7 @@ export const UNSUPPORTED_PARTS = [
   'EphemeralVolumeController', 'HPAController', 'JobController', 'CronJobController',
   'LegacySATokenCleaner', 'NodeIPAMController',
   'PersistentVolumeBinderController', 'PodGCController', 'ReplicaSetController', 'ReplicationController',
-  'ResourceQuotaController', 'SAController', 'ServiceController', 'TTLAfterFinishedController',
+  'ResourceQuotaController', 'ServiceController', 'TTLAfterFinishedController',
   'ValidatingAdmissionPolicyStatusController', 'DeviceTaintEvictionController',
 ] as const;
 
@@ -81,6 +81,7 @@ const schema = object({
     GCIgnoredResources: { type: 'array', items: object({ Group: str, Resource: str }) },
   }),
   NamespaceController: object({ NamespaceSyncPeriod: duration, ConcurrentNamespaceSyncs: int }),
+  SAController: object({ ServiceAccountKeyFile: str, ConcurrentSATokenSyncs: int, RootCAFile: str }),
   NodeLifecycleController: object({
     NodeEvictionRate: num, SecondaryNodeEvictionRate: num, NodeStartupGracePeriod: duration, NodeMonitorGracePeriod: duration,
     PodEvictionTimeout: duration, LargeClusterSizeThreshold: int, UnhealthyZoneThreshold: num,

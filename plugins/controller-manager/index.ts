@@ -186,9 +186,13 @@ export function createControllerManagerPlugin(options: ControllerManagerPluginOp
         const controllerClients = root
           ? new ServiceAccountClients({ root, rootConnection: conn, clientOptions, defaultAgent: agent, logger: log })
           : new ControllerClients(conn, clientOptions, agent);
+        // A controller registered with rootClient (the tokens controller) keeps these credentials.
+        const rootClients = root ? new ControllerClients(conn, clientOptions, agent) : controllerClients;
         const runtime = new ControllerManagerRuntime({
           host, registry: registry!, enabled, client, flags: f, hooks: host.hooks, logger: log,
           clientFor: async (name: string) => controllerClients.clientFor(name),
+          rootClientFor: async (name: string) => rootClients.clientFor(name),
+          ...(conn.ca !== undefined && conn.ca.length > 0 ? { rootCA: Buffer.from(conn.ca) } : {}),
           health: componentHealthChecks(host),
           minResyncMs: f.get<number>(FLAGS.minResyncPeriod),
           startIntervalMs: f.get<number>(FLAGS.startInterval),
@@ -210,6 +214,7 @@ export function createControllerManagerPlugin(options: ControllerManagerPluginOp
             events?.shutdown();
             eventClient?.close();
             controllerClients.close();
+            if (rootClients !== controllerClients) rootClients.close();
             root?.close();
             client.close();
             leaderElectionClient?.close();

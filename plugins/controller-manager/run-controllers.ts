@@ -29,6 +29,10 @@ export interface RunControllersOptions {
   readonly client: RestClient;
   /** --use-service-account-credentials: the client acting as a controller's service account. */
   readonly clientFor?: (serviceAccount: string) => Promise<RestClient>;
+  /** The client of a controller registered with `rootClient`: the manager's own credentials, its agent. */
+  readonly rootClientFor?: (name: string) => Promise<RestClient>;
+  /** The CA bundle of the manager's own connection (ControllerContext.rootCA). */
+  readonly rootCA?: Buffer;
   readonly flags: FlagSet;
   readonly hooks: Hooks;
   readonly logger: Logger;
@@ -116,9 +120,11 @@ export class RunningControllers {
       const factory = o.registry.get(name)!;
       let controller: Runnable | undefined;
       try {
-        const client = o.clientFor ? await o.clientFor(o.registry.clientName(name)) : o.client;
+        const clientFor = o.registry.usesRootClient(name) ? o.rootClientFor : o.clientFor;
+        const client = clientFor ? await clientFor(o.registry.clientName(name)) : o.client;
         const ctx: ControllerContext = {
           client, informers, logger: log.child(name), flags: o.flags, hooks: o.hooks, ...(o.metrics ? { metrics: o.metrics } : {}), ...(o.fence ? { fence: o.fence } : {}),
+          ...(o.rootCA ? { rootCA: o.rootCA } : {}),
         };
         controller = factory(ctx);
       } catch (e) {

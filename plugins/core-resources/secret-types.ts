@@ -5,15 +5,16 @@ import { fieldError, type FieldError } from '../../core/api/field-errors.js';
 import { goJsonSyntaxError } from '../../core/api/go-json-syntax.js';
 import { x509KeyPairProblem } from '../../core/crypto/x509-key-pair.js';
 import type { Secret } from './resources.js';
+import { SERVICE_ACCOUNT_NAME_ANNOTATION, SERVICE_ACCOUNT_TOKEN_SECRET_TYPE } from '../../core/authn/legacy-service-account-token.js';
 
-export const SECRET_TYPE_SERVICE_ACCOUNT_TOKEN = 'platform/service-account-token';
+export const SECRET_TYPE_SERVICE_ACCOUNT_TOKEN = SERVICE_ACCOUNT_TOKEN_SECRET_TYPE;
 export const SECRET_TYPE_DOCKERCFG = 'platform/dockercfg';
 export const SECRET_TYPE_DOCKER_CONFIG_JSON = 'platform/dockerconfigjson';
 export const SECRET_TYPE_BASIC_AUTH = 'platform/basic-auth';
 export const SECRET_TYPE_SSH_AUTH = 'platform/ssh-auth';
 export const SECRET_TYPE_TLS = 'platform/tls';
 /** Upstream's kubernetes.io/service-account.name. */
-export const SERVICE_ACCOUNT_NAME_ANNOTATION = 'platform/service-account.name';
+export { SERVICE_ACCOUNT_NAME_ANNOTATION };
 
 const REDACTED = '<secret contents redacted>';
 

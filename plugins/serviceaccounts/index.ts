@@ -13,11 +13,16 @@ import { serviceAccountResource } from './service-account.js';
 import { tokenSubresource, type TokenSigner } from './token-request.js';
 import { NODE_BINDING_GATE, type BoundStores } from './bound-object.js';
 import { ServiceAccountTokenAuthenticator } from './token-authenticator.js';
+import { LegacyValidator } from './legacy-validator.js';
+import { LAST_USED_LABEL, LEGACY_ISSUER } from '../../core/authn/legacy-service-account-token.js';
+import { MASTERS_GROUP } from '../../core/authn/user.js';
 import { DISCOVERY_PATH, discoveryHeaders, issuerDiscoveryProblem, JWKS_CONTENT_TYPE, JWKS_PATH, renderIssuerDiscovery, type IssuerDiscovery } from './issuer-discovery.js';
-import { holdsKey, KeyFileError, privateKeyFromFile, publicKeysFromFile, UnreadableKeyFileError } from './keys.js';
+import { holdsKey, KeyFileError, privateKeyFromFile, publicKeysFromFile, UnreadableKeyFileError } from '../../core/authn/key-files.js';
 import { serviceAccountFlags, FLAG } from './flags.js';
 
 const PLUGIN_NAME = 'ServiceAccountsPlugin';
+/** Who the API server's own writes are (upstream's loopback client). */
+const SYSTEM_USER = { name: 'system:apiserver', groups: [MASTERS_GROUP] };
 /** Upstream's token authenticators run token file, service accounts, bootstrap tokens: between 0 and 5. */
 export const SERVICE_ACCOUNT_TOKEN_STAGE = 2;
 const HOUR_S = 3600;
@@ -131,12 +136,31 @@ export const ServiceAccountsPlugin: Plugin = {
           log.warn('the service-account signing key is not among the verifying keys: tokens it issues will not authenticate here', { signingKeyFile: cfg.flags.get<string>(FLAG.signingKeyFile) });
         }
       }
+      const serviceAccounts = () => servedStore(host, '', 'v1', 'serviceaccounts');
+      // Upstream's two: legacy Secret-based tokens (issuer platform/serviceaccount, the controller
+      // manager's tokens controller signs them with a key among --service-account-key-file's), then
+      // bound ones. Each takes only its own issuer's tokens.
+      const legacy = new ServiceAccountTokenAuthenticator({
+        issuers: [LEGACY_ISSUER], keys: s.keys, apiAudiences: s.apiAudiences,
+        legacy: new LegacyValidator({
+          lookup: s.lookup, secrets: boundStores.secrets, serviceAccounts, logger: log,
+          markUsed: async (secret, date) => {
+            const store = boundStores.secrets();
+            if (!store) return;
+            const ctx = { user: SYSTEM_USER, namespace: secret.metadata.namespace ?? '', dryRun: false, warnings: [] };
+            // With the Secret's uid, as upstream's patch carries it: a Secret made again meanwhile is not labelled.
+            await store.update(ctx, secret.metadata.name ?? '', '', (cur) => (cur.metadata.uid !== secret.metadata.uid ? cur
+              : { ...cur, metadata: { ...cur.metadata, labels: { ...cur.metadata.labels, [LAST_USED_LABEL]: date } } }));
+          },
+        }),
+      });
+      host.hooks.authenticate.tapPromise({ name: PLUGIN_NAME, stage: SERVICE_ACCOUNT_TOKEN_STAGE }, (req) => legacy.authenticate(req));
       const authenticator = new ServiceAccountTokenAuthenticator({
         issuers: s.issuers, keys: s.keys, apiAudiences: s.apiAudiences,
         // Always: upstream's bound-token validator gets its getter whatever --service-account-lookup
-        // says (the flag governs only legacy Secret tokens, which plat does not have), so deleting an
-        // account or the object a token is bound to revokes the token.
-        lookup: { ...boundStores, serviceAccounts: () => servedStore(host, '', 'v1', 'serviceaccounts') },
+        // says (the flag governs only the legacy Secret-based tokens above), so deleting an account
+        // or the object a token is bound to revokes the token.
+        lookup: { ...boundStores, serviceAccounts },
       });
       host.hooks.authenticate.tapPromise({ name: PLUGIN_NAME, stage: SERVICE_ACCOUNT_TOKEN_STAGE }, (req) => authenticator.authenticate(req));
       // The server's, not only these tokens': every token authenticator and TokenReview read them.

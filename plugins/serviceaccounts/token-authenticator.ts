@@ -13,6 +13,7 @@ import { rejectToken } from '../../core/authn/token-authentication.js';
 import { audiences as tokenAudiences, decodeJwt, isJoseAlgorithm, JwtError, keyId, peekIssuer, verifySignature, type DecodedJwt } from '../../core/authn/jwt.js';
 import type { ResourceStore } from '../../core/registry/store.js';
 import { LEEWAY_MS, readClaims, serviceAccountUser, type Ref } from './claims.js';
+import { AUDIT_LEGACY_TOKEN, type LegacyValidator } from './legacy-validator.js';
 
 export interface TokenAuthenticatorOptions {
   readonly issuers: readonly string[];
@@ -22,6 +23,8 @@ export interface TokenAuthenticatorOptions {
   /** Undefined: no lookup (a test's choice; the plugin always looks up, as upstream does for bound tokens). */
   readonly lookup?: Record<'serviceAccounts' | 'secrets' | 'nodes' | 'pods', () => ResourceStore | undefined>;
   readonly now?: () => number;
+  /** This authenticator is upstream's legacy one (issuer platform/serviceaccount): its validator. */
+  readonly legacy?: LegacyValidator;
 }
 
 const quoteList = (l: readonly string[]) => `[${l.map((a) => JSON.stringify(a)).join(' ')}]`;
@@ -62,19 +65,20 @@ export class ServiceAccountTokenAuthenticator {
     if (token === undefined) return undefined;
     const iss = peekIssuer(token);
     if (iss === undefined || !this.#issuers.has(iss)) return undefined;
-    const jwt = parseSigned(goTokenText(req, token));
+    const text = goTokenText(req, token);
+    const jwt = parseSigned(text);
     // go-jose's ParseSigned refused it: upstream's AuthenticateToken answers (nil, false, nil), so
     // the request is refused as any unrecognised token is, with no reason from this authenticator.
     if (jwt === undefined) return undefined;
     try {
-      return await this.#validate(jwt, req);
+      return await this.#validate(jwt, text, req);
     } catch (e) {
       if (e instanceof JwtError) { rejectToken(req, e.message); return undefined; }
       throw e;
     }
   }
 
-  async #validate(jwt: DecodedJwt, req: AuthenticationRequest): Promise<UserInfo> {
+  async #validate(jwt: DecodedJwt, text: string, req: AuthenticationRequest): Promise<UserInfo> {
     const requested = req.audiences;
     const alg = jwt.header['alg'];
     // StaticPublicKeysGetter: the keys of the token's kid, or all of them when it names none.
@@ -87,13 +91,22 @@ export class ServiceAccountTokenAuthenticator {
     if (typeof iss !== 'string' || !this.#issuers.has(iss)) throw new JwtError(`token issuer ${JSON.stringify(iss)} is invalid`);
 
     let auds = tokenAudiences(jwt.payload);
-    if (auds.length === 0) auds = [...this.#o.apiAudiences];
+    if (auds.length === 0) {
+      // Only legacy tokens have none: they are good for the API server's own audiences.
+      req.annotate?.(AUDIT_LEGACY_TOKEN, typeof jwt.payload['sub'] === 'string' ? jwt.payload['sub'] : '');
+      auds = [...this.#o.apiAudiences];
+    }
     const target = requested?.length ? requested : this.#o.apiAudiences;
     const granted = intersectAudiences(auds, target);
     if (this.#o.apiAudiences.length && granted.length === 0) {
       throw new JwtError(`token audiences ${quoteList(auds)} is invalid for the target audiences ${quoteList(target)}`);
     }
 
+    if (this.#o.legacy) {
+      const user = await this.#o.legacy.validate(jwt, text, req);
+      req.granted?.(granted);
+      return user;
+    }
     const now = (this.#o.now ?? Date.now)();
     const claims = readClaims(jwt, now);
     if (this.#o.lookup) await this.#lookup(this.#o.lookup, claims, now);

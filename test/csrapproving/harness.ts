@@ -43,7 +43,8 @@ export function runController<R extends Runnable = Runnable>(plat: RunningPlat, 
   // (the garbage collector alone has an informer per resource).
   setMaxListeners(0, stop.signal);
   informers.start(stop.signal);
-  const running = runnable.run(stop.signal);
+  // A factory may build nothing (a controller with nothing to do here): then nothing runs.
+  const running = runnable ? runnable.run(stop.signal) : Promise.resolve();
   return {
     runnable, client, informers, lines,
     logged: (...fragments) => lines.some((l) => fragments.every((f) => l.includes(f))),

@@ -1,9 +1,10 @@
-// Reading --service-account-key-file and --service-account-signing-key-file: PEM files of RSA or
-// ECDSA keys, private or public (upstream's keyutil.PublicKeysFromFile / PrivateKeyFromFile).
+// Reading --service-account-key-file and --service-account-signing-key-file (API server) and
+// --service-account-private-key-file (controller manager): PEM files of RSA or ECDSA keys, private
+// or public (upstream's keyutil.PublicKeysFromFile / PrivateKeyFromFile).
 import { readFileSync } from 'node:fs';
 import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
-import { algorithmForKey } from '../../core/authn/jwt.js';
-import { osErrorText } from '../../core/go-os-error.js';
+import { algorithmForKey } from './jwt.js';
+import { osErrorText } from '../go-os-error.js';
 
 const PEM_BLOCK = /-----BEGIN ([A-Z0-9 ]+)-----\r?\n[\s\S]*?-----END \1-----/g;
 const PRIVATE = new Set(['PRIVATE KEY', 'RSA PRIVATE KEY', 'EC PRIVATE KEY']);
