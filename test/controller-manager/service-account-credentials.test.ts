@@ -4,6 +4,8 @@
 // so the bootstrap binding to system:controller:certificate-controller is what lets them sign;
 // without it the status update is forbidden and nothing is issued until it is back.
 import assert from 'node:assert/strict';
+import { generateKeyPairSync } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Attributes } from '../../core/authz/attributes.js';
@@ -149,5 +151,38 @@ describe('--use-service-account-credentials against an API server without TokenR
     } finally {
       clients.close();
     }
+  });
+});
+
+describe('--use-service-account-credentials and the tokens controller', () => {
+  const updates: { user: string; name: string }[] = [];
+  const recorder: Plugin = {
+    name: 'SecretUpdatesForTests',
+    apply(host) {
+      host.hooks.authorize.tap({ name: 'SecretUpdatesForTests', stage: -Infinity }, (a) => {
+        if (a.resource === 'secrets' && a.verb === 'update') updates.push({ user: a.user.name, name: a.name });
+        return undefined;
+      });
+    },
+  };
+  let plat: RunningPlat;
+  let cm: RunningControllerManager;
+  before(async () => {
+    plat = await startInProcess({ args: ['--authorization-mode=Node,RBAC', '--controllers='], plugins: [recorder] });
+    const key = path.join(plat.dataDir, 'legacy.key');
+    writeFileSync(key, generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }));
+    cm = await startControllerManager(['--platconfig', adminKubeconfig(plat), '--leader-elect=false', '--secure-port=0',
+      '--use-service-account-credentials', '--controllers', 'serviceaccount-token', '--service-account-private-key-file', key]);
+  });
+  after(async () => { await cm?.stop(); await plat?.stop(); });
+
+  it("fills token Secrets with the controller manager's own credentials and its kubeconfig's CA, as upstream's root client", async () => {
+    const ns = '/api/v1/namespaces/default';
+    assert.equal((await plat.admin.post(`${ns}/serviceaccounts`, { metadata: { name: 'robot' } })).status, 201);
+    assert.equal((await plat.admin.post(`${ns}/secrets`, { metadata: { name: 'robot-token', annotations: { 'platform/service-account.name': 'robot' } }, type: 'platform/service-account-token' })).status, 201);
+    const s = await until(async () => { const r = (await plat.admin.get(`${ns}/secrets/robot-token`)).json; return r.data?.token ? r : undefined; }, 'the token');
+    assert.deepEqual(updates.filter((u) => u.name === 'robot-token').map((u) => u.user), ['plat-admin']);
+    assert.equal(Buffer.from(s.data['ca.crt'], 'base64').toString('utf8'), readFileSync(path.join(plat.dataDir, 'pki', 'ca.crt'), 'utf8'));
+    assert.ok(cm.logs.some((l) => l.includes('Started controller') && l.includes('serviceaccount-token-controller')));
   });
 });
