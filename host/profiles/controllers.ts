@@ -12,6 +12,7 @@ import { GarbageCollectorController } from '../../plugins/garbagecollector/index
 import { ClusterRoleAggregationController } from '../../plugins/clusterrole-aggregation/index.js';
 import { TokenCleanerController } from '../../plugins/tokencleaner/index.js';
 import { ServiceAccountTokenController } from '../../plugins/serviceaccount-token-controller/index.js';
+import { LegacyServiceAccountTokenCleanerController } from '../../plugins/legacy-token-cleaner/index.js';
 
 // The tokens controller first: upstream starts it before the others (its tokens may be what they need).
-export const controllerManagerPlugins: readonly Plugin[] = [ServiceAccountTokenController, CsrSigningController, ClusterSigner, CsrApprovingController, CsrCleanerController, NamespaceController, ServiceAccountController, GarbageCollectorController, ClusterRoleAggregationController, NodeLifecycleController, TokenCleanerController];
+export const controllerManagerPlugins: readonly Plugin[] = [ServiceAccountTokenController, CsrSigningController, ClusterSigner, CsrApprovingController, CsrCleanerController, NamespaceController, ServiceAccountController, GarbageCollectorController, ClusterRoleAggregationController, NodeLifecycleController, TokenCleanerController, LegacyServiceAccountTokenCleanerController];

@@ -1,5 +1,5 @@
 // --config: a PlatControllerManagerConfiguration file whose Generic, KubeCloudShared,
-// CSRSigningController, GarbageCollectorController, NamespaceController, SAController and NodeLifecycleController fields set the flags of the same meaning (the table below), under the command line: a flag given
+// CSRSigningController, GarbageCollectorController, LegacySATokenCleaner, NamespaceController, NodeLifecycleController and SAController fields set the flags of the same meaning (the table below), under the command line: a flag given
 // there wins over the file. A field whose flag no loaded plugin implements (the signing flags
 // without the signing plugin, --profiling, ...) is refused like the flag itself would be, so
 // nothing in the file is silently ignored. Every problem names the file and the field.
@@ -58,17 +58,18 @@ export const CONFIG_FIELDS: Readonly<Record<string, string>> = {
   'CSRSigningController.ClusterSigningDuration': 'cluster-signing-duration',
   'GarbageCollectorController.EnableGarbageCollector': 'enable-garbage-collector',
   'GarbageCollectorController.ConcurrentGCSyncs': 'concurrent-gc-syncs',
+  'LegacySATokenCleaner.CleanUpPeriod': 'legacy-service-account-token-clean-up-period',
   'NamespaceController.NamespaceSyncPeriod': 'namespace-sync-period',
   'NamespaceController.ConcurrentNamespaceSyncs': 'concurrent-namespace-syncs',
-  'SAController.ServiceAccountKeyFile': 'service-account-private-key-file',
-  'SAController.RootCAFile': 'root-ca-file',
-  'SAController.ConcurrentSATokenSyncs': 'concurrent-serviceaccount-token-syncs',
   'NodeLifecycleController.NodeEvictionRate': 'node-eviction-rate',
   'NodeLifecycleController.SecondaryNodeEvictionRate': 'secondary-node-eviction-rate',
   'NodeLifecycleController.NodeStartupGracePeriod': 'node-startup-grace-period',
   'NodeLifecycleController.NodeMonitorGracePeriod': 'node-monitor-grace-period',
   'NodeLifecycleController.LargeClusterSizeThreshold': 'large-cluster-size-threshold',
   'NodeLifecycleController.UnhealthyZoneThreshold': 'unhealthy-zone-threshold',
+  'SAController.ServiceAccountKeyFile': 'service-account-private-key-file',
+  'SAController.ConcurrentSATokenSyncs': 'concurrent-serviceaccount-token-syncs',
+  'SAController.RootCAFile': 'root-ca-file',
 };
 
 /** Fields with no flag at all in plat. */
@@ -96,8 +97,8 @@ const ZERO_IS_UNSET: ReadonlySet<string> = new Set([
   'Generic.LeaderElection.resourceLock', 'CSRSigningController.ClusterSigningDuration', 'KubeCloudShared.NodeMonitorPeriod',
   // RecommendedDefaultNamespaceControllerConfiguration, RecommendedDefaultNodeLifecycleControllerConfiguration.
   'NamespaceController.NamespaceSyncPeriod', 'NamespaceController.ConcurrentNamespaceSyncs',
-  // RecommendedDefaultSAControllerConfiguration: ConcurrentSATokenSyncs 0 reads as 5.
-  'SAController.ConcurrentSATokenSyncs',
+  // RecommendedDefaultSAControllerConfiguration: ConcurrentSATokenSyncs 0 reads as 5; the cleaner's 0 period as a year.
+  'SAController.ConcurrentSATokenSyncs', 'LegacySATokenCleaner.CleanUpPeriod',
   'NodeLifecycleController.NodeStartupGracePeriod', 'NodeLifecycleController.NodeMonitorGracePeriod',
   'GarbageCollectorController.ConcurrentGCSyncs',
 ]);

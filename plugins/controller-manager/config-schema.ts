@@ -16,7 +16,7 @@ export const UNSUPPORTED_PARTS = [
   'AttachDetachController', 'DaemonSetController', 'DeploymentController', 'StatefulSetController',
   'DeprecatedController', 'EndpointController', 'EndpointSliceController', 'EndpointSliceMirroringController',
   'EphemeralVolumeController', 'HPAController', 'JobController', 'CronJobController',
-  'LegacySATokenCleaner', 'NodeIPAMController',
+  'NodeIPAMController',
   'PersistentVolumeBinderController', 'PodGCController', 'ReplicaSetController', 'ReplicationController',
   'ResourceQuotaController', 'ServiceController', 'TTLAfterFinishedController',
   'ValidatingAdmissionPolicyStatusController', 'DeviceTaintEvictionController',
@@ -81,6 +81,7 @@ const schema = object({
     GCIgnoredResources: { type: 'array', items: object({ Group: str, Resource: str }) },
   }),
   NamespaceController: object({ NamespaceSyncPeriod: duration, ConcurrentNamespaceSyncs: int }),
+  LegacySATokenCleaner: object({ CleanUpPeriod: duration }),
   SAController: object({ ServiceAccountKeyFile: str, ConcurrentSATokenSyncs: int, RootCAFile: str }),
   NodeLifecycleController: object({
     NodeEvictionRate: num, SecondaryNodeEvictionRate: num, NodeStartupGracePeriod: duration, NodeMonitorGracePeriod: duration,

@@ -84,6 +84,7 @@ const SERVICE_ACCOUNT_CONTROLLER = 'system:controller:service-account-controller
 const GARBAGE_COLLECTOR = 'system:controller:generic-garbage-collector';
 const CLUSTERROLE_AGGREGATION_CONTROLLER = 'system:controller:clusterrole-aggregation-controller';
 const NODE_CONTROLLER = 'system:controller:node-controller';
+const LEGACY_TOKEN_CLEANER = 'system:controller:legacy-service-account-token-cleaner';
 /** A Role in plat-system, as upstream's in kube-system. */
 const TOKEN_CLEANER = 'system:controller:token-cleaner';
 /** The user (a client certificate's CN) the controller manager runs as, with upstream's name. */
@@ -209,6 +210,12 @@ export function bootstrapClusterRoles(): ClusterRole[] {
       rule(['list', 'get', 'delete'], { groups: [CORE], resources: ['pods'] }),
       eventsRule(),
     ]),
+    // The legacy token cleaner labels unused auto-generated tokens invalid and deletes them later
+    // (upstream's also reads its API servers' tracking ConfigMap, which plat has no need of).
+    clusterRole(LEGACY_TOKEN_CLEANER, [
+      rule(['patch', 'delete'], { groups: [CORE], resources: ['secrets'] }),
+      eventsRule(),
+    ]),
     // Upstream's role of the controller manager's own user: leader election, its informers, the
     // service accounts and tokens of --use-service-account-credentials, and its endpoint's reviews.
     // The controllers' writes need their own role (--use-service-account-credentials), as upstream.
@@ -244,6 +251,7 @@ export function bootstrapClusterRoleBindings(): ClusterRoleBinding[] {
     binding(GARBAGE_COLLECTOR, GARBAGE_COLLECTOR, [serviceAccount(SYSTEM_NAMESPACE, 'generic-garbage-collector')]),
     binding(CLUSTERROLE_AGGREGATION_CONTROLLER, CLUSTERROLE_AGGREGATION_CONTROLLER, [serviceAccount(SYSTEM_NAMESPACE, 'clusterrole-aggregation-controller')]),
     binding(NODE_CONTROLLER, NODE_CONTROLLER, [serviceAccount(SYSTEM_NAMESPACE, 'node-controller')]),
+    binding(LEGACY_TOKEN_CLEANER, LEGACY_TOKEN_CLEANER, [serviceAccount(SYSTEM_NAMESPACE, 'legacy-service-account-token-cleaner')]),
     binding(CONTROLLER_MANAGER_USER, CONTROLLER_MANAGER_USER, [user(CONTROLLER_MANAGER_USER)]),
     // What kubeadm adds upstream (there for its own token group): TLS bootstrap and auto-approval.
     binding('plat:nodeagent-bootstrap', 'system:node-bootstrapper', [group(BOOTSTRAPPERS_GROUP)]),

@@ -61,6 +61,7 @@ CSRSigningController:
   PlatAPIServerClientSignerConfiguration: {CertFile: /pki/ac.crt, KeyFile: /pki/ac.key}
 NamespaceController: {NamespaceSyncPeriod: 10m, ConcurrentNamespaceSyncs: 3}
 SAController: {ServiceAccountKeyFile: /pki/sa.key, RootCAFile: /pki/ca.crt, ConcurrentSATokenSyncs: 2}
+LegacySATokenCleaner: {CleanUpPeriod: 720h}
 NodeLifecycleController:
   NodeEvictionRate: 0.5
   SecondaryNodeEvictionRate: 0.05
@@ -81,6 +82,7 @@ NodeLifecycleController:
       'cluster-signing-plat-apiserver-client-cert-file': '/pki/ac.crt', 'cluster-signing-plat-apiserver-client-key-file': '/pki/ac.key',
       'namespace-sync-period': 600_000, 'concurrent-namespace-syncs': 3,
       'service-account-private-key-file': '/pki/sa.key', 'root-ca-file': '/pki/ca.crt', 'concurrent-serviceaccount-token-syncs': 2,
+      'legacy-service-account-token-clean-up-period': 720 * 3_600_000,
       'node-eviction-rate': 0.5, 'secondary-node-eviction-rate': Math.fround(0.05), 'node-startup-grace-period': 120_000,
       'node-monitor-grace-period': 40_000, 'large-cluster-size-threshold': 20, 'unhealthy-zone-threshold': Math.fround(0.7),
     };

@@ -76,9 +76,11 @@ describe('controller manager /configz', () => {
       + `"PlatAPIServerClientSignerConfiguration":${signer},"LegacyUnknownSignerConfiguration":${signer},`
       + '"ClusterSigningDuration":"8760h0m0s"},'
       + '"GarbageCollectorController":{"EnableGarbageCollector":true,"ConcurrentGCSyncs":20},'
+      + '"LegacySATokenCleaner":{"CleanUpPeriod":"8760h0m0s"},'
       + '"NamespaceController":{"NamespaceSyncPeriod":"5m0s","ConcurrentNamespaceSyncs":10},'
       + '"NodeLifecycleController":{"NodeEvictionRate":0.1,"SecondaryNodeEvictionRate":0.01,"NodeStartupGracePeriod":"1m0s",'
-      + '"NodeMonitorGracePeriod":"50s","LargeClusterSizeThreshold":50,"UnhealthyZoneThreshold":0.55}}}');
+      + '"NodeMonitorGracePeriod":"50s","LargeClusterSizeThreshold":50,"UnhealthyZoneThreshold":0.55},'
+      + '"SAController":{"ServiceAccountKeyFile":"","ConcurrentSATokenSyncs":5,"RootCAFile":""}}}');
   });
 
   it('is decided by the authorizer: a denied caller gets the endpoint\'s 403', async () => {

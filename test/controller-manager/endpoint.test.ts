@@ -107,10 +107,10 @@ describe('controller manager endpoint', () => {
     // (healthz.InstallHandler), here never: csrsigning has no CA and is skipped.
     const verbose = await root.get('/healthz?verbose');
     assert.equal(verbose.status, 200);
-    assert.equal(verbose.text, '[+]certificatesigningrequest-approving-controller ok\n[+]certificatesigningrequest-cleaner-controller ok\n[+]namespace-controller ok\n[+]serviceaccount-controller ok\n[+]garbage-collector-controller ok\n[+]clusterrole-aggregation-controller ok\n[+]node-lifecycle-controller ok\nhealthz check passed\n');
+    assert.equal(verbose.text, '[+]certificatesigningrequest-approving-controller ok\n[+]certificatesigningrequest-cleaner-controller ok\n[+]namespace-controller ok\n[+]serviceaccount-controller ok\n[+]garbage-collector-controller ok\n[+]clusterrole-aggregation-controller ok\n[+]node-lifecycle-controller ok\n[+]legacy-serviceaccount-token-cleaner-controller ok\nhealthz check passed\n');
     const excluded = await root.get('/healthz?verbose&exclude=zeta&exclude=certificatesigningrequest-cleaner-controller&exclude=alpha');
     assert.equal(excluded.text, '[+]certificatesigningrequest-approving-controller ok\n[+]certificatesigningrequest-cleaner-controller excluded: ok\n'
-      + '[+]namespace-controller ok\n[+]serviceaccount-controller ok\n[+]garbage-collector-controller ok\n[+]clusterrole-aggregation-controller ok\n[+]node-lifecycle-controller ok\nwarn: some health checks cannot be excluded: no matches for "alpha","zeta"\nhealthz check passed\n');
+      + '[+]namespace-controller ok\n[+]serviceaccount-controller ok\n[+]garbage-collector-controller ok\n[+]clusterrole-aggregation-controller ok\n[+]node-lifecycle-controller ok\n[+]legacy-serviceaccount-token-cleaner-controller ok\nwarn: some health checks cannot be excluded: no matches for "alpha","zeta"\nhealthz check passed\n');
     // The handler is mounted at /healthz alone: its per-check paths are never reached.
     for (const p of ['/healthz/certificatesigningrequest-approving-controller', '/healthz/leaderElection', '/healthz/nosuchcheck', '/healthz/ping']) {
       assert.deepEqual(await root.get(p).then((r) => [r.status, r.text]), [404, '404 page not found\n'], p);
@@ -121,9 +121,9 @@ describe('controller manager endpoint', () => {
     const root = as(cm, { token: 'root-token' });
     const answer = (p: string) => root.get(p).then((r) => [r.status, r.text]);
     assert.deepEqual(await answer('/readyz?verbose'), [200,
-      '[+]certificatesigningrequest-approving-controller ok\n[+]certificatesigningrequest-cleaner-controller ok\n[+]namespace-controller ok\n[+]serviceaccount-controller ok\n[+]garbage-collector-controller ok\n[+]clusterrole-aggregation-controller ok\n[+]node-lifecycle-controller ok\nreadyz check passed\n']);
+      '[+]certificatesigningrequest-approving-controller ok\n[+]certificatesigningrequest-cleaner-controller ok\n[+]namespace-controller ok\n[+]serviceaccount-controller ok\n[+]garbage-collector-controller ok\n[+]clusterrole-aggregation-controller ok\n[+]node-lifecycle-controller ok\n[+]legacy-serviceaccount-token-cleaner-controller ok\nreadyz check passed\n']);
     assert.deepEqual(await answer('/readyz?verbose&exclude=certificatesigningrequest-cleaner-controller'), [200,
-      '[+]certificatesigningrequest-approving-controller ok\n[+]certificatesigningrequest-cleaner-controller excluded: ok\n[+]namespace-controller ok\n[+]serviceaccount-controller ok\n[+]garbage-collector-controller ok\n[+]clusterrole-aggregation-controller ok\n[+]node-lifecycle-controller ok\nreadyz check passed\n']);
+      '[+]certificatesigningrequest-approving-controller ok\n[+]certificatesigningrequest-cleaner-controller excluded: ok\n[+]namespace-controller ok\n[+]serviceaccount-controller ok\n[+]garbage-collector-controller ok\n[+]clusterrole-aggregation-controller ok\n[+]node-lifecycle-controller ok\n[+]legacy-serviceaccount-token-cleaner-controller ok\nreadyz check passed\n']);
     assert.deepEqual(await answer('/livez?verbose'), [200, '[+]ping ok\nlivez check passed\n']);
     assert.deepEqual(await answer('/readyz/certificatesigningrequest-approving-controller'), [200, 'ok']);
     assert.deepEqual(await answer('/livez/ping'), [200, 'ok']);

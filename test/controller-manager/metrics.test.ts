@@ -124,7 +124,7 @@ describe('plat controller-manager /metrics', () => {
     // that leads or follows is alive. Each endpoint's checks are counted under its own type.
     const ready = await alice.get('/readyz?verbose');
     assert.equal(ready.status, 200);
-    assert.match(ready.text, /^\[\+\]leaderElection ok\n(\[\+\](certificatesigningrequest|clusterrole|garbage-collector|namespace|node|serviceaccount)-[a-z-]*controller ok\n)+readyz check passed\n$/);
+    assert.match(ready.text, /^\[\+\]leaderElection ok\n(\[\+\](certificatesigningrequest|clusterrole|garbage-collector|namespace|node|serviceaccount|legacy-serviceaccount)-[a-z-]*controller ok\n)+readyz check passed\n$/);
     assert.deepEqual(await alice.get('/livez?verbose').then((r) => [r.status, r.text]), [200, '[+]ping ok\nlivez check passed\n']);
     const slis = (await alice.get('/metrics/slis')).text;
     assert.equal(sample(slis, 'kubernetes_healthchecks_total{name="leaderElection",status="success",type="readyz"}'), 1);

@@ -146,7 +146,7 @@ describe('role registry', () => {
   });
 
   it('plat controller-manager imports the controllers, not the API server\'s plugins', () => {
-    assert.deepEqual(pluginsOf(modulesLoaded(['controller-manager', '--help'])), ['clusterrole-aggregation', 'controller-manager', 'controller-manager-serving', 'csrapproving', 'csrcleaner', 'csrsigning', 'garbagecollector', 'namespace', 'nodelifecycle-controller', 'serviceaccount-controller', 'tokencleaner']);
+    assert.deepEqual(pluginsOf(modulesLoaded(['controller-manager', '--help'])), ['clusterrole-aggregation', 'controller-manager', 'controller-manager-serving', 'csrapproving', 'csrcleaner', 'csrsigning', 'garbagecollector', 'legacy-token-cleaner', 'namespace', 'nodelifecycle-controller', 'serviceaccount-controller', 'serviceaccount-token-controller', 'tokencleaner']);
   });
 
   it('plat apiserver imports no controller and no node agent plugin', () => {

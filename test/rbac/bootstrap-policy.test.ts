@@ -26,6 +26,7 @@ const EXPECTED_BINDINGS: [string, string, unknown[]][] = [
   ['system:controller:generic-garbage-collector', 'system:controller:generic-garbage-collector', [{ kind: 'ServiceAccount', name: 'generic-garbage-collector', namespace: 'plat-system' }]],
   ['system:controller:clusterrole-aggregation-controller', 'system:controller:clusterrole-aggregation-controller', [{ kind: 'ServiceAccount', name: 'clusterrole-aggregation-controller', namespace: 'plat-system' }]],
   ['system:controller:node-controller', 'system:controller:node-controller', [{ kind: 'ServiceAccount', name: 'node-controller', namespace: 'plat-system' }]],
+  ['system:controller:legacy-service-account-token-cleaner', 'system:controller:legacy-service-account-token-cleaner', [{ kind: 'ServiceAccount', name: 'legacy-service-account-token-cleaner', namespace: 'plat-system' }]],
   ['system:kube-controller-manager', 'system:kube-controller-manager', [user('system:kube-controller-manager')]],
   ['plat:nodeagent-bootstrap', 'system:node-bootstrapper', [group('system:bootstrappers')]],
   ['plat:node-autoapprove-bootstrap', 'system:certificates.platform:certificatesigningrequests:nodeclient', [group('system:bootstrappers')]],
@@ -78,6 +79,10 @@ const EXPECTED_ROLES: [string, unknown[]][] = [
     rule(['patch', 'update'], [''], ['nodes/status']),
     rule(['patch', 'update'], [''], ['pods/status']),
     rule(['delete', 'get', 'list'], [''], ['pods']),
+    rule(['create', 'patch', 'update'], ['', 'events.platform'], ['events']),
+  ]],
+  ['system:controller:legacy-service-account-token-cleaner', [
+    rule(['delete', 'patch'], [''], ['secrets']),
     rule(['create', 'patch', 'update'], ['', 'events.platform'], ['events']),
   ]],
   ['system:kube-controller-manager', [
