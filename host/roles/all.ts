@@ -69,6 +69,8 @@ function allInOneFiles(pki: string) {
     'service-account-signing-key-file': sa.keyFile,
     'cluster-signing-cert-file': ca.certFile,
     'cluster-signing-key-file': ca.keyFile,
+    'service-account-private-key-file': sa.keyFile,
+    'root-ca-file': ca.certFile,
   };
 }
 
@@ -110,6 +112,14 @@ export function settleAllInOne(flags: Flags): void {
     set['cluster-signing-cert-file'] = files['cluster-signing-cert-file'];
     set['cluster-signing-key-file'] = files['cluster-signing-key-file'];
   }
+  // Legacy Secret-based tokens work too, as kubeadm sets them up: the tokens controller signs with
+  // the issuer's key in use (which the API server verifies unless told otherwise) and puts the CA
+  // clients trust the API server by into each token Secret's ca.crt.
+  if (defined('service-account-private-key-file') && !flags.isSet('service-account-private-key-file')) {
+    set['service-account-private-key-file'] = ownSigningKey ?? files['service-account-private-key-file'];
+  }
+  // Only while the serving pair is plat's own, signed by that CA.
+  if (defined('root-ca-file') && !flags.isSet('root-ca-file') && !flags.isSet('tls-cert-file')) set['root-ca-file'] = files['root-ca-file'];
   flags.setFromConfig(set, 'plat all', 'profile');
 }
 

@@ -49,6 +49,9 @@ describe('plat all runs the controller manager', () => {
     assert.equal(defaults.flags.get('cluster-signing-cert-file'), path.join(defaults.pki, 'ca.crt'));
     assert.equal(defaults.flags.get('cluster-signing-key-file'), path.join(defaults.pki, 'ca.key'));
     assert.equal(defaults.flags.isSetByOperator('cluster-signing-cert-file'), false);
+    // Legacy tokens as kubeadm sets them up: the issuer's key signs them, the CA goes into ca.crt.
+    assert.equal(defaults.flags.get('service-account-private-key-file'), path.join(defaults.pki, 'sa.key'));
+    assert.equal(defaults.flags.get('root-ca-file'), path.join(defaults.pki, 'ca.crt'));
     const nodeClientCa = await ensureCa(tempDir(), 'nodeagent-client-ca');
     const chosen = await bootAll([`--cluster-signing-nodeagent-client-cert-file=${nodeClientCa.certFile}`, `--cluster-signing-nodeagent-client-key-file=${nodeClientCa.keyFile}`]);
     assert.equal(chosen.flags.get('cluster-signing-cert-file'), '');

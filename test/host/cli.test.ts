@@ -96,6 +96,8 @@ describe('plat command line', () => {
     shows('service-account-signing-key-file', '"<data-dir>/pki/sa.key"');
     shows('cluster-signing-cert-file', '"<data-dir>/pki/ca.crt"');
     shows('cluster-signing-key-file', '"<data-dir>/pki/ca.key"');
+    shows('service-account-private-key-file', '"<data-dir>/pki/sa.key"');
+    shows('root-ca-file', '"<data-dir>/pki/ca.crt"');
   });
 
   it('suggests plat\'s name for an upstream kube* flag the spec renames', async () => {
