@@ -10,6 +10,8 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { keyId } from '../../core/authn/jwt.js';
+import { errors } from '../../core/api/errors.js';
+import type { Plugin } from '../../core/plugin-api.js';
 import { serviceAccountTokenController } from '../../plugins/serviceaccount-token-controller/index.js';
 import { runController, type Harness } from '../csrapproving/harness.js';
 import { makeCa } from '../helpers/certs.js';
@@ -17,6 +19,19 @@ import { startInProcess, tempDir, type RunningPlat } from '../helpers/plat.js';
 import { until } from '../controller-manager/support.js';
 
 const NS = '/api/v1/namespaces/default';
+
+/** Refuses updates of Secret `refused-token` while `refusing` is set. */
+let refusing = true;
+const REFUSING: Plugin = {
+  name: 'RefusingSecretUpdatesForTest',
+  apply(host) {
+    host.hooks.admitValidate.tap('RefusingSecretUpdatesForTest', (req) => {
+      if (refusing && req.resource === 'secrets' && req.operation === 'UPDATE' && req.name === 'refused-token') {
+        throw errors.forbidden({ group: '', resource: 'secrets' }, req.name, 'not yet');
+      }
+    });
+  },
+};
 const TYPE = 'platform/service-account-token';
 const data = (s: any, k: string) => Buffer.from(s.data?.[k] ?? '', 'base64').toString('utf8');
 
@@ -31,7 +46,7 @@ describe('serviceaccount-token controller', () => {
   let plat: RunningPlat;
   let h: Harness<any>;
   before(async () => {
-    plat = await startInProcess({ args: ['--controllers='] });
+    plat = await startInProcess({ args: ['--controllers='], plugins: [REFUSING] });
     h = runController(plat, serviceAccountTokenController({ privateKeyFile: keyFile, rootCaFile: caFile }), 'serviceaccount-token-controller');
   });
   after(async () => { await h?.stop(); await plat?.stop(); });
@@ -85,6 +100,15 @@ describe('serviceaccount-token controller', () => {
     }, 'the reference removed');
     assert.equal((await plat.admin.delete(`${NS}/serviceaccounts/temp`)).status, 200);
     await until(gone(`${NS}/secrets/temp-token`), 'temp token deleted with its account');
+  });
+
+  it('logs a refused update in upstream\'s words and retries it through the rate limiter', async () => {
+    assert.equal((await plat.admin.post(`${NS}/serviceaccounts`, { metadata: { name: 'builder-2' } })).status, 201);
+    assert.equal((await secret('refused-token', { 'platform/service-account.name': 'builder-2' })).status, 201);
+    await until(async () => h.logged('Populating serviceaccount token', 'err="secrets \\"refused-token\\" is forbidden: not yet"', 'secret="default/refused-token"', 'serviceAccount="default/builder-2"'), 'the failure logged');
+    refusing = false;
+    // The backoff doubles from 5 ms: a few failures in, the next try is well within the wait.
+    await until(async () => (await plat.admin.get(`${NS}/secrets/refused-token`)).json.data?.token, 'filled once the refusals stop');
   });
 
   it('is not started without a key, and refuses a root CA file without a certificate', async () => {
