@@ -1,7 +1,9 @@
 // ServiceAccountsPlugin: core/v1 ServiceAccounts, their `token` subresource (TokenRequest), the
 // service-account token authenticator and the issuer's discovery documents. Enabled by
 // --service-account-issuer; the first issuer signs (with --service-account-signing-key-file),
-// every issuer is accepted, and tokens verify with the --service-account-key-file keys.
+// every issuer is accepted, and tokens verify with the --service-account-key-file keys. Legacy
+// Secret-based tokens (issuer platform/serviceaccount, signed by the controller manager's tokens
+// controller) verify with the same keys and are checked against their Secret (--service-account-lookup).
 import type { KeyObject } from 'node:crypto';
 import { tokenAuthenticationEnabled } from '../../core/authn/token-authentication.js';
 import { setApiAudiences } from '../../core/authn/api-audiences.js';
