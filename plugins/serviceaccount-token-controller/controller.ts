@@ -64,7 +64,8 @@ export function tokensController(ctx: ControllerContext, controllerName: string,
   secrets.addHandlers({
     add: (s) => { if (isToken(s)) secretQueue.add(secretKey(s)); },
     update: (_o, s) => { if (isToken(s)) secretQueue.add(secretKey(s)); },
-    delete: (s) => { if (isToken(s)) secretQueue.add(secretKey(s)); },
+    // A deleted Secret's own write is forgotten too: it must not stand in for the Secret.
+    delete: (s) => { written.delete(objectKey(s)); if (isToken(s)) secretQueue.add(secretKey(s)); },
   });
 
   /** getServiceAccount: the cache's if the uid fits, else (fetchOnCacheMiss) the server's; undefined: none that fits. */
