@@ -57,6 +57,8 @@ const WAIT_TIMEOUT_MS = 15 * 60_000;
 /** The waits after the first four failures; the fifth failure ends the exponential part. */
 const BACKOFF_MS = [2_000, 4_000, 8_000, 16_000];
 const POLL_MS = 32_000;
+/** Start's wait.Until period between one rotation's end and the next look at the deadline. */
+const UNTIL_PERIOD_MS = 1_000;
 
 /** The rotation deadline of a certificate (§5.7). */
 export function rotationDeadline(notBefore: Date, notAfter: Date, random: number): Date {
@@ -213,6 +215,9 @@ export class CertificateManager {
       // Upstream does not start the backoff without a template (a node with no IP yet).
       if (!this.o.template()) { await this.#sleep(checkMs, signal); continue; }
       await this.#rotateUntilDone(signal);
+      // wait.Until(..., time.Second): a certificate whose deadline has already passed (a clock
+      // ahead of the signer's, a lifetime shorter than the backdate) is rotated again a second later, not at once.
+      if (!signal.aborted) await this.#sleep(UNTIL_PERIOD_MS, signal);
     }
   }
 

@@ -10,7 +10,7 @@ import { CertificateManager } from '../../../core/client/certificate/manager.js'
 import type { CertificateTemplate } from '../../../core/client/certificate/request.js';
 import { FileStore, keyToPem } from '../../../core/client/certificate/store.js';
 import { RestClient } from '../../../core/client/rest-client.js';
-import { createCertificate } from '../../../core/crypto/index.js';
+import { createCertificate, parseCsr } from '../../../core/crypto/index.js';
 import { createLogger } from '../../../core/log.js';
 import { tempDir } from '../../helpers/plat.js';
 
@@ -94,6 +94,42 @@ describe('certificate manager schedule', () => {
     assert.equal(failures.length, 7, lines.join('\n'));
     const limit = lines.findIndex((l) => l.startsWith('E') && l.endsWith(unhandled('Reached backoff limit, still unable to rotate certs: timed out waiting for the condition')));
     assert.equal(limit, lines.indexOf(failures[4]!) + 1, 'the limit is reported after the fifth failure');
+  });
+
+  it('a new certificate already past its deadline is rotated again a second later (wait.Until), not in a tight loop', async () => {
+    // The agent's clock is 95% into every certificate's life (ahead of the signer's): each new one is due at once.
+    const stop = new AbortController();
+    const sleeps: number[] = [];
+    const ca = generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey;
+    let posts = 0;
+    let csr: object | undefined;
+    const client = {
+      request: async (method: string, _path: string, o: { body?: { spec: { request: string } } }) => {
+        if (method !== 'POST') return { items: [csr], metadata: { resourceVersion: String(posts) } };
+        posts++;
+        if (posts === 3) stop.abort();
+        const request = parseCsr(Buffer.from(o.body!.spec.request, 'base64').toString());
+        const { certificatePem } = createCertificate({
+          template: { subject: { commonName: 'system:node:n1', organizations: ['system:nodes'] }, notBefore: new Date(T0), notAfter: new Date(T0 + HOUR) },
+          publicKey: request.publicKey.spki, signer: ca,
+        });
+        csr = {
+          metadata: { name: `csr-${posts}`, uid: `uid-${posts}`, resourceVersion: String(posts) },
+          status: { conditions: [{ type: 'Approved', status: 'True' }], certificate: Buffer.from(certificatePem).toString('base64') },
+        };
+        return csr;
+      },
+      async *watch(_r: unknown, o: { signal: AbortSignal }) { await whenAborted(o.signal); },
+    } as unknown as RestClient;
+    const { lines, logger } = capture();
+    const manager = new CertificateManager({
+      store: storeWithCertificate(), signerName: CLIENT_SIGNER, use: 'client', logger,
+      template: () => template(), client: () => client, now: () => new Date(T0 + 0.95 * HOUR), random: () => 0,
+      sleep: async (ms) => { sleeps.push(ms); if (sleeps.length > 10) stop.abort(); },
+    });
+    await manager.run(stop.signal);
+    assert.equal(lines.filter((l) => l.includes('Certificate rotation done')).length, 2, lines.join('\n'));
+    assert.deepEqual(sleeps, [1000, 1000], 'a second after each rotation');
   });
 
   it('says when the certificate expires and how long it waits, in Go\'s time and duration texts', async () => {
