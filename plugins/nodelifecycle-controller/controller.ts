@@ -71,7 +71,7 @@ export function nodeLifecycleController(ctx: ControllerContext, controllerName: 
   const events = new EventBroadcaster({ logger: log });
   const monitor = new NodeMonitor({
     client: ctx.client, nodes, leases, leaseNamespace: NODE_LEASE_NAMESPACE, zones, logger: log, recorder: events.newRecorder({ component: EVENT_SOURCE }),
-    monitorGraceMs: o.monitorGraceMs, startupGraceMs: o.startupGraceMs, now: o.now,
+    monitorGraceMs: o.monitorGraceMs, startupGraceMs: o.startupGraceMs, now: o.now, monotonicNow: o.monotonicNow,
   });
 
   log.info('Controller will reconcile labels');

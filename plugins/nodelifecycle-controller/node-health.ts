@@ -24,7 +24,10 @@ export interface NodeHealth {
 export interface HealthOptions {
   readonly monitorGraceMs: number;
   readonly startupGraceMs: number;
+  /** The wall clock, for the times written into conditions. */
   readonly now: () => Date;
+  /** Probe times and the grace check: monotonic, as Go's time.Now readings compare, so a stepped wall clock expires no node. */
+  readonly monotonicNow: () => number;
   readonly logger: Logger;
 }
 
@@ -54,7 +57,9 @@ export async function tryUpdateNodeHealth(node: Node, lease: NodeLease | undefin
   updateStatus: (node: Node) => Promise<void>): Promise<HealthResult> {
   const log = o.logger;
   const name = node.metadata.name ?? '';
-  const now = (): number => o.now().getTime();
+  const now = (): number => o.monotonicNow();
+  // A wall time read from the API (the node's creation) on the monotonic scale: now, less its age.
+  const fromWall = (s: string | null): number => now() - (o.now().getTime() - time(s));
   const created = node.metadata.creationTimestamp ?? null;
   let health = healths.get(name);
   try {
@@ -67,7 +72,7 @@ export async function tryUpdateNodeHealth(node: Node, lease: NodeLease | undefin
       observed = { type: NODE_READY, status: 'Unknown', lastHeartbeatTime: created, lastTransitionTime: created };
       gracePeriod = o.startupGraceMs;
       if (health) health.status = status;
-      else health = { status, probeTimestamp: time(created), readyTransitionTimestamp: time(created) };
+      else health = { status, probeTimestamp: fromWall(created), readyTransitionTimestamp: fromWall(created) };
     } else {
       observed = { ...current };
       gracePeriod = o.monitorGraceMs;

@@ -94,7 +94,7 @@ export class NodeMonitor {
       for (const node of nodes) await this.markNodeAsReachable(node, signal);
     } else if (change === 'exitedFullDisruption') {
       // Every node gets a full grace period again: the silence was the control plane's.
-      const now = this.o.now().getTime();
+      const now = this.o.monotonicNow();
       for (const node of nodes) {
         const h = this.healths.get(node.metadata.name ?? '');
         if (h) this.healths.set(node.metadata.name ?? '', { ...h, probeTimestamp: now, readyTransitionTimestamp: now });

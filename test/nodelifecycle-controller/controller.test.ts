@@ -22,7 +22,9 @@ describe('node lifecycle controller', () => {
   let plat: RunningPlat;
   let h: Harness<NodeLifecycleController>;
   let offset = 0;
-  const now = () => new Date(Date.now() + offset);
+  /** A step of the controller's wall clock alone (NTP, an operator): time does not pass. */
+  let wallStep = 0;
+  const now = () => new Date(Date.now() + offset + wallStep);
   /** metav1.MicroTime of the controller's clock. */
   const micro = () => now().toISOString().replace(/Z$/, '000Z');
   const second = () => now().toISOString().replace(/\.\d+Z$/, 'Z');
@@ -31,7 +33,7 @@ describe('node lifecycle controller', () => {
 
   before(async () => {
     plat = await startInProcess({ args: ['--controllers='] });
-    h = runController(plat, nodeLifecycleControllerPlugin({ now, monitorPeriodMs: 50, monitorGraceMs: GRACE_MS, startupGraceMs: STARTUP_GRACE_MS, evictionQps: 1000, secondaryEvictionQps: 1000 }), 'node-lifecycle-controller');
+    h = runController(plat, nodeLifecycleControllerPlugin({ now, monotonicNow: () => performance.now() + offset, monitorPeriodMs: 50, monitorGraceMs: GRACE_MS, startupGraceMs: STARTUP_GRACE_MS, evictionQps: 1000, secondaryEvictionQps: 1000 }), 'node-lifecycle-controller');
   });
   after(async () => { await h?.stop(); await plat?.stop(); });
 
@@ -133,6 +135,27 @@ describe('node lifecycle controller', () => {
     assert.equal(condition(node, 'Ready').reason, 'NodeAgentNotReady', 'the node\'s own condition is left as it is');
   });
 
+
+  it('a wall clock stepped forward an hour marks no node Unknown (grace periods run on the monotonic clock)', async () => {
+    await register('steady');
+    const monitor = h.runnable.monitor;
+    const pass = monitor.monitorNodeHealth;
+    let passes = 0;
+    monitor.monitorNodeHealth = async (signal) => { await pass.call(monitor, signal); passes++; };
+    wallStep = 3_600_000;
+    try {
+      // Two whole passes of the controller's loop after the step (one may have been under way): the
+      // wall-clock check expired every node at the first.
+      await until(async () => (passes >= 2 ? true : undefined), 'two monitor passes');
+      const node = await getNode('steady');
+      assert.equal(condition(node, 'Ready').status, 'True');
+      assert.deepEqual(taints(node), []);
+      assert.ok(!h.logged("Node hasn't been updated", 'node="steady"'));
+    } finally {
+      wallStep = 0;
+      monitor.monitorNodeHealth = pass;
+    }
+  });
 
   it('logged no failure on the way', () => {
     assert.deepEqual(h.lines.filter((l) => /Unhandled Error|Error updating node|Failed to/.test(l)), []);
