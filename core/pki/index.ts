@@ -1,5 +1,5 @@
 // PKI files for start-up: CA, serving and client certificates on disk, made once and reused.
-export { writeFileAtomic, writeFileAtomicSync, writeFilesAtomic } from './write-file-atomic.js';
+export { writeFileAtomic, writeFileAtomicSync, writeFileIfChanged, writeFilesAtomic } from './write-file-atomic.js';
 export { caFiles, ensureCa } from './ca.js';
 export { ensureSelfSignedServing, ensureServingFromCa, generateSelfSignedServing } from './serving.js';
 export { ensureClientCertificate } from './client.js';

@@ -4,7 +4,7 @@ import { createPrivateKey, createPublicKey, generateKeyPairSync } from 'node:cry
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { KEY_MODE, PkiError } from './pair.js';
-import { writeFileAtomic } from './write-file-atomic.js';
+import { writeFileAtomic, writeFileIfChanged } from './write-file-atomic.js';
 import { makeDir } from '../make-dir.js';
 
 export interface SigningKeyFiles { keyFile: string; publicKeyFile: string }
@@ -34,6 +34,6 @@ export async function ensureSigningKey(dir: string, baseName: string): Promise<S
   } catch (e) {
     throw new PkiError(`${keyFile} does not hold a usable private key: ${(e as Error).message}`);
   }
-  await writeFileAtomic(publicKeyFile, pub, 0o644);
+  await writeFileIfChanged(publicKeyFile, pub, 0o644);
   return { keyFile, publicKeyFile };
 }

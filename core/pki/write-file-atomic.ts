@@ -3,7 +3,7 @@
 // with the final mode, before any byte is written). What was at the path before, a symlink
 // included, is replaced, never written through.
 import { closeSync, fchmodSync, fsyncSync, openSync, readdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
-import { constants, copyFile, link, lstat, open, rename, unlink } from 'node:fs/promises';
+import { constants, copyFile, link, lstat, open, readFile, rename, unlink } from 'node:fs/promises';
 import { createHash, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { isAlive } from '../process-alive.js';
@@ -128,6 +128,21 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array, m
     throw e;
   }
   await syncDir(path.dirname(file));
+}
+
+/**
+ * writeFileAtomic unless `file` already holds exactly `data` with `mode` (a regular file, not a
+ * symlink): a start-up that changes nothing writes nothing, so it works on a full disk and leaves
+ * the files of a data dir another process owns alone.
+ */
+export async function writeFileIfChanged(file: string, data: string | Uint8Array, mode: number): Promise<void> {
+  try {
+    const st = await lstat(file);
+    if (st.isFile() && (st.mode & 0o777) === mode && Buffer.from(data).equals(await readFile(file))) return;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+  }
+  await writeFileAtomic(file, data, mode);
 }
 
 /**

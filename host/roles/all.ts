@@ -11,7 +11,7 @@ import { syscallErrorText } from '../../core/go-os-error.js';
 import type { Host } from '../../core/host.js';
 import { StartupError } from '../../core/plugin.js';
 import {
-  caFiles, ensureCa, ensureClientCertificate, ensureServingFromCa, ensureSigningKey, pairFiles, PkiError, signingKeyFiles, writeFileAtomic,
+  caFiles, ensureCa, ensureClientCertificate, ensureServingFromCa, ensureSigningKey, pairFiles, PkiError, signingKeyFiles, writeFileIfChanged,
 } from '../../core/pki/index.js';
 import { getApiServer } from '../../plugins/apiserver/index.js';
 import { recordAllInOne } from './all-summary.js';
@@ -157,7 +157,7 @@ export async function prepareAllInOne(host: Host, flags: Flags): Promise<void> {
     const api = getApiServer(host);
     if (!api) return;
     const file = path.join(dataDir, 'admin.conf');
-    await writeFileAtomic(file, adminKubeconfig(api.url, ca.certificatePem, admin.certificatePem, admin.privateKeyPem), 0o600).catch(plainly);
+    await writeFileIfChanged(file, adminKubeconfig(api.url, ca.certificatePem, admin.certificatePem, admin.privateKeyPem), 0o600).catch(plainly);
     recordAllInOne(host, { url: api.url, dataDir, kubeconfig: file });
   });
 }
