@@ -46,7 +46,8 @@ export interface LoadedPair {
   leaf: ParsedCertificate;
 }
 
-async function readIfExists(file: string): Promise<string | undefined> {
+/** The file's text, or undefined when it does not exist; any other error is thrown. */
+export async function readIfExists(file: string): Promise<string | undefined> {
   try {
     return await readFile(file, 'utf8');
   } catch (e) {

@@ -10,7 +10,7 @@ import { StartupError, type Plugin } from '../../core/plugin.js';
 import { MASTERS_GROUP } from '../../core/authn/user.js';
 import { AUTHORIZATION_MODE_FLAG, AUTHORIZATION_MODE_KIND, authorizerChain, isChainFromFile } from '../../core/authz/chain.js';
 import { NO_RULES } from '../../core/authz/rules.js';
-import { ensureSelfSignedServing } from '../../core/pki/index.js';
+import { ensureSelfSignedServing, selfSignedServingLines } from '../../core/pki/index.js';
 import { Resources } from '../../core/registry/registry.js';
 import type { ResourceConfig } from '../../core/registry/resource-config.js';
 import { completeRuntimeConfig, mergeRuntimeConfig, RUNTIME_CONFIG_FLAG, runtimeConfigProblem } from '../../core/registry/runtime-config.js';
@@ -234,8 +234,8 @@ export const ApiServerPlugin: Plugin = {
           throw new StartupError(`--cert-dir ${certDir}: ${syscallErrorText(e)}`);
         });
         tls = watchServingPair('serving-cert', pair.certFile, pair.keyFile, () => ({ cert: pair.certificatePem, key: pair.privateKeyPem }), log);
-        // MaybeDefaultWithSelfSignedCerts' line, when it made the pair (not when it reuses one).
-        if (pair.generated) log.info(`Generated self-signed cert (${pair.certFile}, ${pair.keyFile})`);
+        // MaybeDefaultWithSelfSignedCerts' line when it made the pair; which pair it serves otherwise.
+        for (const line of selfSignedServingLines(pair)) log.info(line);
       }
       tls.start();
       cleanups.push(() => tls.stop());

@@ -15,7 +15,7 @@ import { goClientErrorText } from '../../core/client/go-url-error.js';
 import type { FlagSet } from '../../core/flags/types.js';
 import type { Host } from '../../core/host.js';
 import type { Logger } from '../../core/log.js';
-import { ensureSelfSignedServing, generateSelfSignedServing } from '../../core/pki/index.js';
+import { ensureSelfSignedServing, generateSelfSignedServing, selfSignedServingLines } from '../../core/pki/index.js';
 import { StartupError, type Plugin } from '../../core/plugin.js';
 import { componentHealthChecks } from '../../core/server/health.js';
 import { componentConfigz } from '../../core/server/configz.js';
@@ -36,8 +36,8 @@ import { SNI_FLAG, SniCertificates } from '../../core/server/sni.js';
 import type { CertKeyPem } from '../../core/server/serving-pair.js';
 import { parseCaBundle as parseRoots, type Certificate } from '../../core/authn/x509/index.js';
 import { derived, fixed, type Changing } from '../../core/tls/changing.js';
-import { watchCaFile, watchServingFiles } from '../../core/tls/dynamic-content.js';
-import type { WatchedFiles } from '../../core/tls/watched-files.js';
+import { watchCaFile, watchServingFiles, watchServingPair } from '../../core/tls/dynamic-content.js';
+import { WatchedFiles } from '../../core/tls/watched-files.js';
 import { syscallErrorText } from '../../core/go-os-error.js';
 import { listenErrorText } from './listen-error.js';
 import { TokenReviewer } from '../../core/authn/token-review-client.js';
@@ -260,7 +260,12 @@ export const ControllerManagerServing: Plugin = {
         http2Mitigation: host.featureGates.enabled(HTTP2_DOS_MITIGATION_GATE), ...(profiling ? { debug: { shutdown: stopping.signal } } : {}),
       });
 
-      const pair = s.pair ?? fixed(await selfSignedPair(f, s.bind, log));
+      const own = s.pair ? undefined : await selfSignedPair(f, s.bind, log);
+      if (own instanceof WatchedFiles) {
+        own.start();
+        cleanups.push(() => own.stop());
+      }
+      const pair = s.pair ?? own!;
       const tlsSettings = servingTlsSettings(f.get<string>(FLAGS.tlsMinVersion), f.get<string[]>(FLAGS.tlsCipherSuites), log, f.get<boolean>(FLAGS.disableHttp2));
       const sni = SniCertificates.watch(f.get<string[]>(SNI_FLAG), log);
       sni.start();
@@ -315,20 +320,22 @@ function withRoots(settings: Omit<RequestHeaderSettings, 'roots'>, roots: Changi
 /**
  * Without --tls-cert-file: a self-signed pair, kept in --cert-dir, or in memory without one. As
  * kube-controller-manager's MaybeDefaultWithSelfSignedCerts("localhost", ...): named localhost@<unix
- * time>, valid for localhost, 127.0.0.1 and a specific bind address.
+ * time>, valid for localhost, 127.0.0.1 and a specific bind address. The files in --cert-dir,
+ * generated or found there, are then watched as --tls-cert-file's (upstream's ApplyTo reads them
+ * through NewDynamicServingContentFromFiles).
  */
-async function selfSignedPair(flags: FlagSet, bind: string, log: Logger): Promise<CertKeyPem> {
+async function selfSignedPair(flags: FlagSet, bind: string, log: Logger): Promise<Changing<CertKeyPem> | WatchedFiles<CertKeyPem>> {
   const hosts = isUnspecified(bind) ? [] : [bind];
   const certDir = flags.get<string>(FLAGS.certDir);
   const opts = { hosts, publicAddress: 'localhost' };
   if (!certDir) {
     const pair = generateSelfSignedServing(opts);
     log.info('Generated self-signed cert in-memory');
-    return { cert: pair.certificatePem, key: pair.privateKeyPem };
+    return fixed({ cert: pair.certificatePem, key: pair.privateKeyPem });
   }
   const pair = await ensureSelfSignedServing(path.resolve(certDir), { ...opts, baseName: PAIR_NAME }).catch((e: unknown) => {
     throw new StartupError(`--${FLAGS.certDir} ${path.resolve(certDir)}: ${syscallErrorText(e)}`);
   });
-  if (pair.generated) log.info(`Generated self-signed cert (${pair.certFile}, ${pair.keyFile})`);
-  return { cert: pair.certificatePem, key: pair.privateKeyPem };
+  for (const line of selfSignedServingLines(pair)) log.info(line);
+  return watchServingPair('serving-cert', pair.certFile, pair.keyFile, () => ({ cert: pair.certificatePem, key: pair.privateKeyPem }), log);
 }

@@ -11,15 +11,16 @@
 // keeps what it loaded. Without serverTLSBootstrap: the given files, watched while the agent runs
 // with the ReloadKubeletServerCertificateFile gate on (upstream's
 // NewKubeletServerCertificateDynamicFileManager: a rewritten, usable pair goes to new handshakes,
-// an unusable one is logged and the current kept), read once with it off; else a self-signed pair
-// in --cert-dir (nodeagent.crt / nodeagent.key, as upstream's kubelet.crt / kubelet.key).
+// an unusable one is logged and the current kept), read once with it off; else the pair in
+// --cert-dir (nodeagent.crt / nodeagent.key, as upstream's kubelet.crt / kubelet.key), self-signed
+// when there is none, and then followed as the given files are.
 import { sleep, whenAborted } from '../../core/abort-wait.js';
 import { SIGNER_NODEAGENT_SERVING } from '../../core/certificates/csr-object.js';
 import { CertificateManager } from '../../core/client/certificate/manager.js';
 import { FileStore, type StoredPair } from '../../core/client/certificate/store.js';
 import type { Logger } from '../../core/log.js';
 import type { NodeAgentContext, TlsPair } from '../../core/nodeagent/context.js';
-import { ensureSelfSignedServing } from '../../core/pki/index.js';
+import { ensureSelfSignedServing, selfSignedServingLines } from '../../core/pki/index.js';
 import { loadServingPair } from '../../core/server/serving-pair.js';
 import { watchServingPair } from '../../core/tls/dynamic-content.js';
 import { servingTemplate } from './serving-template.js';
@@ -49,8 +50,11 @@ export async function runServingIdentity(ctx: NodeAgentContext, o: ServingIdenti
     await serveFiles(ctx, tlsCertFile, tlsPrivateKeyFile, log, signal);
     return;
   }
+  // InitializeTLS: the pair in --cert-dir, generated only when there is none, then served as
+  // tlsCertFile's (kc.TLSCertFile names it from there on), so watched with the gate on.
   const pair = await ensureSelfSignedServing(ctx.flags.get<string>('cert-dir') ?? '', { hosts: [ctx.hostname], baseName: 'nodeagent' });
-  ctx.servingPair.set({ cert: pair.certificatePem, key: pair.privateKeyPem });
+  for (const line of selfSignedServingLines(pair)) log.info(line);
+  await serveFiles(ctx, pair.certFile, pair.keyFile, log, signal);
 }
 
 async function serveFiles(ctx: NodeAgentContext, certFile: string, keyFile: string, log: Logger, signal: AbortSignal): Promise<void> {

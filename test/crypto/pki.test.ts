@@ -102,13 +102,14 @@ test('ensureSelfSignedServing: created once, reused with the same bytes, key 060
 
   assert.equal(first.generated, true);
   const again = await ensureSelfSignedServing(dir, { hosts: ['api.example.com', '10.0.0.7'] });
-  assert.deepEqual(again, { ...first, generated: false });
+  const kept = { ...first, generated: false, outcome: { made: 'kept', subject: `CN=${leaf.commonName}` } };
+  assert.deepEqual(again, kept);
   // A subset of hosts is still covered.
-  assert.deepEqual(await ensureSelfSignedServing(dir, { hosts: ['localhost'] }), { ...first, generated: false });
+  assert.deepEqual(await ensureSelfSignedServing(dir, { hosts: ['localhost'] }), kept);
   assert.equal(readFileSync(first.certFile, 'utf8'), first.certificatePem);
 });
 
-test('ensureSelfSignedServing regenerates when hosts grow, the key is broken or the cert expires', async (t) => {
+test('ensureSelfSignedServing replaces only its own pair: when hosts grow or it expires within a day', async (t) => {
   const d = tempDir();
   t.after(() => d.cleanup());
   const first = await ensureSelfSignedServing(d.dir, { hosts: ['a.example'], baseName: 'srv' });
@@ -117,17 +118,15 @@ test('ensureSelfSignedServing regenerates when hosts grow, the key is broken or 
   const grown = await ensureSelfSignedServing(d.dir, { hosts: ['a.example', 'b.example'], baseName: 'srv' });
   assert.notEqual(grown.certificatePem, first.certificatePem);
   assert.equal(grown.generated, true);
+  assert.equal(grown.outcome.made, 'renewed');
   assert.ok(parseCertificate(grown.certificatePem).dnsNames.includes('b.example'));
-
-  writeFileSync(grown.keyFile, 'garbage');
-  const rekeyed = await ensureSelfSignedServing(d.dir, { hosts: ['a.example'], baseName: 'srv' });
-  assert.notEqual(rekeyed.privateKeyPem, 'garbage');
-  assert.equal(mode(rekeyed.keyFile), 0o600);
 
   const later = new Date(Date.now() + 400 * DAY);
   const renewed = await ensureSelfSignedServing(d.dir, { hosts: ['a.example'], baseName: 'srv', now: later });
-  assert.notEqual(renewed.certificatePem, rekeyed.certificatePem);
+  assert.notEqual(renewed.certificatePem, grown.certificatePem);
+  assert.match(renewed.outcome.made === 'renewed' ? renewed.outcome.reason : '', /^a\.example@\d+ expires /);
   assert.ok(parseCertificate(renewed.certificatePem).notAfter.getTime() > later.getTime());
+  assert.equal(mode(renewed.keyFile), 0o600);
 });
 
 test('ensureCa: 10-year CA, reused; unusable files are an error, never replaced', async (t) => {
