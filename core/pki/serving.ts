@@ -8,6 +8,8 @@ import { makeDir } from '../make-dir.js';
 
 const SERVING_VALIDITY_DAYS = 365;
 
+const sameBytes = (a: Uint8Array, b: Uint8Array): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
+
 /** What ensureSelfSignedServing did: made a pair, replaced its own (and why), or kept the one it found. */
 export type SelfSignedOutcome = { readonly made: 'generated' } | { readonly made: 'renewed'; readonly reason: string } | { readonly made: 'kept'; readonly subject: string };
 
@@ -144,7 +146,11 @@ export function generateSelfSignedServing(opts: { hosts: readonly string[]; publ
   return { certificatePem: leaf.certificatePem + ca.certificatePem, privateKeyPem: key.privateKeyPem };
 }
 
-/** A serverAuth certificate for `hosts` issued by `ca`, written to <dir>/<baseName>.crt/.key and reused while it fits. */
+/**
+ * A serverAuth certificate for `hosts` issued by `ca`, written to <dir>/<baseName>.crt/.key and reused
+ * while it fits; reissued when plat's CA (by its name) issued it and it no longer fits. A pair of
+ * another issuer is the operator's: served as it is. One that does not load is an error.
+ */
 export async function ensureServingFromCa(
   ca: CertKeyPair,
   dir: string,
@@ -160,6 +166,11 @@ export async function ensureServingFromCa(
     if (issuedBy(leaf, caCert) && fresh(leaf, now) && coversHosts(leaf, hosts) && leaf.extKeyUsage.includes('server auth')) {
       return loaded.pair;
     }
+    // A pair whose issuer is not named as plat's CA (this one or an earlier one of the same name)
+    // is an operator's, served as it is, never replaced (upstream's CanReadCertAndKey).
+    if (!sameBytes(leaf.rawIssuer, caCert.rawSubject)) return loaded.pair;
+  } else if (loaded !== 'missing') {
+    throw new PkiError(`${files.certFile} and ${files.keyFile}: ${loaded.invalid} (a pair plat did not make is never replaced: fix both files or remove them)`);
   }
   return issueAndWrite(
     files,

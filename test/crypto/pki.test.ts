@@ -5,6 +5,7 @@ import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, 
 import path from 'node:path';
 import { parseCertificate, validateCertificatePem } from '../../core/crypto/index.js';
 import { ensureCa, ensureClientCertificate, ensureSelfSignedServing, ensureServingFromCa, PkiError, writeFileAtomic, writeFilesAtomic } from '../../core/pki/index.js';
+import { opensslServingPair, writeOperatorPair } from '../helpers/operator-pair.js';
 import { opensslVerify, tempDir } from '../helpers/openssl.js';
 
 const mode = (f: string): number => statSync(f).mode & 0o777;
@@ -174,10 +175,28 @@ test('ensureServingFromCa: issued by the CA for the hosts, reused, reissued when
   assert.deepEqual(p.ipAddresses, ['127.0.0.1', '::1']);
   assert.deepEqual(await ensureServingFromCa(ca, d.dir, opts), s);
 
-  const otherCa = await ensureCa(path.join(d.dir, 'other'), 'other-ca');
+  // A new CA of plat's name (its pki made again): the pair the old one issued is plat's, reissued.
+  const otherCa = await ensureCa(path.join(d.dir, 'other'), 'plat-ca');
   const reissued = await ensureServingFromCa(otherCa, d.dir, opts);
   assert.notEqual(reissued.certificatePem, s.certificatePem);
   assert.equal(opensslVerify(otherCa.certificatePem, reissued.certificatePem).status, 0);
+});
+
+test("ensureServingFromCa: an operator's pair (another issuer) is served as it is; one that does not load is an error, never replaced", async (t) => {
+  const d = tempDir();
+  t.after(() => d.cleanup());
+  const ca = await ensureCa(d.dir, 'plat-ca');
+  const opts = { hosts: ['localhost', '127.0.0.1', 'not-in-the-operator-cert.example'], baseName: 'apiserver' };
+  const own = opensslServingPair('operator.example');
+  writeOperatorPair(d.dir, 'apiserver', own);
+  const kept = await ensureServingFromCa(ca, d.dir, opts);
+  assert.equal(kept.certificatePem, own.cert);
+  assert.equal(readFileSync(d.file('apiserver.crt'), 'utf8'), own.cert, 'the file is left as it was');
+
+  writeOperatorPair(d.dir, 'apiserver', { cert: own.cert, key: opensslServingPair('other.example').key });
+  await assert.rejects(ensureServingFromCa(ca, d.dir, opts), (e: unknown) => e instanceof PkiError
+    && e.message.includes(`${d.file('apiserver.crt')} and ${d.file('apiserver.key')}`) && e.message.includes('never replaced'));
+  assert.equal(readFileSync(d.file('apiserver.crt'), 'utf8'), own.cert);
 });
 
 test('ensureClientCertificate: CN and groups, clientAuth, reused until the subject changes', async (t) => {
