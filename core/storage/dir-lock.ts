@@ -68,6 +68,14 @@ function holds(h: Holder): boolean {
   return start === undefined || start === h.start;
 }
 
+/** The pid of the live process that holds `dir`'s lock (this one included), or undefined when none does. */
+export function lockHolder(dir: string): number | undefined {
+  const file = path.join(path.resolve(dir), LOCK_FILE_NAME);
+  if (heldHere.has(file)) return process.pid;
+  const holder = readHolder(file);
+  return holder && holds(holder) ? holder.pid : undefined;
+}
+
 /** Creates `dir` (mode 0700) if needed and takes its lock file, or throws naming the holder. */
 export function acquireDirLock(dir: string, logger: Logger = silentLogger): DirLock {
   const abs = path.resolve(dir);

@@ -57,8 +57,8 @@ function readAt(fd: number, length: number, position: number): Buffer {
 }
 
 /** What is wrong with the data file, or undefined when LMDB may open it (or create it). */
-function damage(dataFile: string, initialised: boolean): string | undefined {
-  const fd = openForWriting(dataFile);
+function damage(dataFile: string, initialised: boolean, flags = 'r+'): string | undefined {
+  const fd = openFile(dataFile, flags);
   if (fd === undefined) return initialised ? 'no such file, but this store held data before' : undefined;
   try {
     const size = fs.fstatSync(fd).size;
@@ -91,9 +91,9 @@ function damage(dataFile: string, initialised: boolean): string | undefined {
  * Opened read-write as LMDB opens it, or undefined when missing: LMDB reports a file it may not open
  * without naming it, and dies of SIGSEGV on a lock file it may not open beside a data file it may.
  */
-function openForWriting(file: string): number | undefined {
+function openFile(file: string, flags = 'r+'): number | undefined {
   try {
-    return fs.openSync(file, 'r+');
+    return fs.openSync(file, flags);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new Error(osErrorText('open', file, e), { cause: e });
@@ -106,10 +106,18 @@ function openForWriting(file: string): number | undefined {
  */
 export function checkLmdbFile(dataFile: string): void {
   const dir = path.dirname(dataFile);
-  const lock = openForWriting(`${dataFile}-lock`);
+  const lock = openFile(`${dataFile}-lock`);
   if (lock !== undefined) fs.closeSync(lock);
   const problem = damage(dataFile, fs.existsSync(path.join(dir, INITIALISED_MARKER)));
   if (problem !== undefined) throw new Error(`${dataFile}: ${problem} (restore ${dir} from a backup, or remove it to start with an empty store)`);
+}
+
+/**
+ * What is wrong with a snapshot file (a copy, read only): what checkLmdbFile refuses, a missing or
+ * empty file included. Undefined when LMDB may map it.
+ */
+export function snapshotFileProblem(file: string): string | undefined {
+  return damage(file, true, 'r');
 }
 
 /** Records that the data file beside it holds a store (see INITIALISED_MARKER); a store that cannot record it (a full disk) still opens. */

@@ -1,5 +1,5 @@
 // The embedded storage engine: etcd-like revisions on one LMDB environment. The only module that
-// imports 'lmdb'.
+// imports 'lmdb' (lmdb-snapshot.ts reads a snapshot file through loadLmdb).
 //
 // Layout (sub-databases of one environment, all JSON-encoded values):
 //   objects  key -> { value, createRevision, modRevision }
@@ -54,6 +54,22 @@ export interface LmdbStorageOptions {
   watchBufferBytes?: number;
 }
 
+/** The LMDB engine's own operations beside Storage: what `plat snapshot` needs of it. */
+export interface LmdbStore extends Storage {
+  /**
+   * A consistent copy of the whole environment at `file` (mdb_env_copy2, one read transaction:
+   * writes go on meanwhile); `compact` leaves free pages out, so the copy is also a defragmented store.
+   */
+  backup(file: string, compact: boolean): Promise<void>;
+  /**
+   * etcdutl snapshot restore's --bump-revision N --mark-compacted: the revision counter moves N
+   * past the current one and, when asked, history up to the new revision is compacted, so every
+   * watch or exact list from an older revision is Compacted (410) and clients list afresh. For a
+   * store nothing else writes to (a restore before the server starts). Returns the new revision.
+   */
+  bumpRevision(by: number, markCompacted: boolean): Promise<number>;
+}
+
 interface StoredObject {
   value: unknown;
   createRevision: number;
@@ -74,6 +90,8 @@ interface LoggedEvent {
 
 const CURRENT = 'currentRevision';
 const COMPACTED = 'compactedRevision';
+/** The meta database's keys of the revision counters (lmdb-snapshot.ts reads them from a copy). */
+export const META_KEYS = { current: CURRENT, compacted: COMPACTED } as const;
 const DATA_FILE = 'data.mdb';
 const REPLAY_PAGE = 256;
 const DEFAULT_WATCH_BUFFER_LIMIT = 10_000;
@@ -164,7 +182,7 @@ function stateBefore(e: LoggedEvent): StoredObject | null {
   return { value, createRevision: e.createRevision, modRevision: e.prevModRevision };
 }
 
-class LmdbStorage implements Storage, LogSource {
+class LmdbStorage implements LmdbStore, LogSource {
   readonly engine = 'lmdb';
   readonly maxKeyBytes = MAX_KEY_BYTES;
   #closing: Promise<void> | undefined;
@@ -368,6 +386,26 @@ class LmdbStorage implements Storage, LogSource {
     if (removed > 0) this.logger.v(2).info('compacted storage', { revision, events: removed });
   }
 
+  backup(file: string, compact: boolean): Promise<void> {
+    this.#checkOpen('');
+    return this.root.backup(file, compact);
+  }
+
+  async bumpRevision(by: number, markCompacted: boolean): Promise<number> {
+    checkRevision(by, 'by');
+    this.#checkOpen('');
+    const revision = await this.#write(() => {
+      const rev = this.#counter(CURRENT) + by;
+      this.meta.put(CURRENT, rev);
+      return rev;
+    });
+    // The skipped revisions have no event: the next write's (revision + 1) is the next published.
+    this.#published = Math.max(this.#published, revision);
+    if (markCompacted) await this.compact(revision);
+    this.logger.info('bumped storage revision', { by, revision, compacted: markCompacted ? revision : this.#counter(COMPACTED) });
+    return revision;
+  }
+
   async currentRevision(): Promise<number> {
     this.#checkOpen('');
     return this.#counter(CURRENT);
@@ -479,9 +517,15 @@ class LmdbStorage implements Storage, LogSource {
   }
 }
 
-/** Opens (creating if needed) the LMDB data directory at `options.path`, refusing one held by another live process. */
-export async function openLmdbStorage(options: LmdbStorageOptions): Promise<Storage> {
+/** lmdb-js, imported once, on first use. */
+export async function loadLmdb(): Promise<typeof import('lmdb')> {
   lmdb ??= await import('lmdb');
+  return lmdb;
+}
+
+/** Opens (creating if needed) the LMDB data directory at `options.path`, refusing one held by another live process. */
+export async function openLmdbStorage(options: LmdbStorageOptions): Promise<LmdbStore> {
+  await loadLmdb();
   const logger = options.logger ?? silentLogger;
   const watchBufferLimit = options.watchBufferLimit ?? DEFAULT_WATCH_BUFFER_LIMIT;
   if (!Number.isSafeInteger(watchBufferLimit) || watchBufferLimit < 1) throw new RangeError('watchBufferLimit must be a positive integer');
