@@ -29,6 +29,8 @@ Commands:
   bench nodeagents     measure many node agents against one API server
   token create         mint a bootstrap token (a Secret in plat-system) and print it
   auth can-i           may the kubeconfig's user do VERB on TYPE? prints yes or no
+  snapshot save | status | restore
+                       back up a running API server's store to a file, inspect one, restore one into a data dir
   csr create | get | list | approve | deny | wait
                        certificate signing requests through the API (--wait writes key and certificate)
 
@@ -62,6 +64,23 @@ async function runToken(argv: readonly string[]): Promise<number> {
   } catch (e) {
     if (e instanceof FlagError || e instanceof CommandError) {
       process.stderr.write(`plat token create: ${e.message}\n`);
+      return e.exitCode;
+    }
+    throw e;
+  }
+}
+
+async function runSnapshot(argv: readonly string[]): Promise<number> {
+  const { SNAPSHOT_COMMANDS, SNAPSHOT_HELP, SNAPSHOT_USAGE } = await import('./commands/snapshot.js');
+  const usage = subcommandUsage('snapshot', argv, SNAPSHOT_USAGE, SNAPSHOT_HELP);
+  if (usage !== undefined) return usage;
+  const [sub, rest] = splitSubcommand(argv);
+  try {
+    process.stdout.write(await SNAPSHOT_COMMANDS[sub!]!(rest));
+    return 0;
+  } catch (e) {
+    if (e instanceof FlagError || e instanceof CommandError) {
+      process.stderr.write(`plat snapshot ${sub}: ${e.message}\n`);
       return e.exitCode;
     }
     throw e;
@@ -118,6 +137,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   if (role === 'ca') return runCa(rest);
   if (role === 'token') return runToken(rest);
   if (role === 'auth') return runAuth(rest);
+  if (role === 'snapshot') return runSnapshot(rest);
   if (role === 'bench') return (await import('./commands/bench.js')).runBench(rest);
   if (role === 'csr') return (await import('./commands/csr.js')).runCsr(rest);
   const { runRole } = await import('./run-role.js');

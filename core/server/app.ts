@@ -35,6 +35,7 @@ import { aggregatedRequested, serveAggregatedDiscovery } from './aggregated-disc
 import { apiGroupDocument, apiGroupList, apiResourceList, apiVersions } from './discovery.js';
 import type { HealthChecks } from './health.js';
 import { serveDebug } from './debug/index.js';
+import { SNAPSHOT_PATH, snapshotHandler, type SnapshotSource } from './snapshot-route.js';
 import { buildOpenApi, type OpenApiDocs } from './openapi.js';
 import { serveOpenApiGroupVersion, serveOpenApiIndex } from './openapi-handler.js';
 import { buildOpenApiV2, type OpenApiV2 } from './openapi-v2.js';
@@ -110,6 +111,8 @@ export interface ApiServerDeps {
   readonly serverAddress: string;
   /** --profiling: /debug/pprof/ and /debug/flags/v are served. */
   readonly profiling?: boolean;
+  /** GET /snapshot: a consistent copy of the store, streamed (snapshot-route.ts); not served without it. */
+  readonly snapshot?: SnapshotSource;
   /** GET /metrics, and what the request path records into it (core/metrics/apiserver.ts). */
   readonly metrics?: ApiServerMetrics;
   readonly now?: () => Date;
@@ -210,6 +213,7 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
   let openapiV2: OpenApiV2 | undefined;
   const swagger = openApiV2Service(() => (openapiV2 ??= buildOpenApiV2(deps.resources, deps.version.gitVersion)));
   const log = deps.logger;
+  const snapshot = deps.snapshot && snapshotHandler(deps.snapshot, log);
   // healthz.go's slis.ObserveHealthcheck: each check a root health path evaluates.
   if (deps.metrics) {
     const slis = deps.metrics.slis;
@@ -373,6 +377,7 @@ export function createApp(deps: ApiServerDeps): Koa<State> {
       return;
     }
     if (deps.profiling && await serveDebug(ctx, log, deps.shutdown)) return;
+    if (snapshot && ctx.path === SNAPSHOT_PATH) return snapshot(ctx);
     const path = ctx.path.replace(/\/+$/, '') || '/';
     // Health paths are exact (upstream registers them on its PathRecorderMux, not go-restful), and
     // like every mux handler (/apis, /apis/<group>, /openapi/v2, /openapi/v3, /) answer any method.

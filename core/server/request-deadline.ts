@@ -20,13 +20,18 @@ import { logPostTimeoutActivity } from './post-timeout.js';
 import type { RequestInfo } from './request-info.js';
 import { recordTermination } from './request-metrics.js';
 import { requestSignal } from './request-signal.js';
+import { SNAPSHOT_PATH } from './snapshot-route.js';
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 
 /** Upstream's BasicLongRunningRequestCheck for the verbs and subresources plat serves. */
 const LONG_RUNNING_SUBRESOURCES = new Set(['attach', 'exec', 'log', 'portforward', 'proxy']);
 
+/** plat's GET /snapshot (snapshot-route.ts): a whole store copied and sent, as etcd streams its snapshot. */
+const LONG_RUNNING_PATHS = new Set([SNAPSHOT_PATH]);
+
 export function isLongRunning(info: RequestInfo): boolean {
+  if (!info.isResourceRequest) return LONG_RUNNING_PATHS.has(info.path);
   return info.verb === 'watch' || info.verb === 'proxy' || LONG_RUNNING_SUBRESOURCES.has(info.subresource);
 }
 

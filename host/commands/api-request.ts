@@ -1,5 +1,5 @@
 // One HTTPS request to the API server with a kubeconfig's credentials (and impersonation), for the `plat` commands
-// that talk to a running server (token create, auth can-i).
+// that talk to a running server (token create, auth can-i, snapshot save).
 import http from 'node:http';
 import https from 'node:https';
 import type { WebhookConnection } from '../../core/client/kubeconfig.js';
@@ -17,6 +17,32 @@ export interface ApiResponse { status: number; contentType?: string | undefined;
 
 export async function apiRequest(conn: Connection, method: string, path: string, body?: unknown, headers: Record<string, string | string[]> = {}): Promise<ApiResponse> {
   const payload = body === undefined ? undefined : JSON.stringify(body);
+  const sent = await sendApiRequest(conn, method, path, headers, payload);
+  const res = await new Promise<{ status: number; contentType: string | undefined; text: string }>((resolve, reject) => {
+    const r = sent.response;
+    const chunks: Buffer[] = [];
+    r.on('data', (c: Buffer) => chunks.push(c));
+    r.on('error', reject);
+    r.on('end', () => resolve({ status: r.statusCode ?? 0, contentType: r.headers['content-type'], text: Buffer.concat(chunks).toString() }));
+  }).catch((e: Error) => { throw new CommandError(`Unable to connect to the server: ${e.message}`); })
+    .finally(() => sent.done());
+  let json: unknown;
+  try { json = JSON.parse(res.text); } catch { json = undefined; }
+  return { ...res, json };
+}
+
+export interface SentRequest {
+  /** The answer's head; its body is the caller's to read. */
+  readonly response: http.IncomingMessage;
+  /** Frees the proxy connection, if any, once the body is read. */
+  done(): void;
+}
+
+/**
+ * One request with the kubeconfig's credentials; resolves once the answer's head has come (a 401
+ * has told the credentials so). For an answer read as a stream (plat snapshot save).
+ */
+export async function sendApiRequest(conn: Connection, method: string, path: string, headers: Record<string, string | string[]> = {}, payload?: string): Promise<SentRequest> {
   const url = apiUrl(conn.server, path);
   // The kubeconfig's credentials of the moment (a token file, basic auth, an exec plugin's token or
   // client certificate); failing to get them is failing to reach the server, as in kubectl.
@@ -27,7 +53,7 @@ export async function apiRequest(conn: Connection, method: string, path: string,
   const authorization = credential?.authorization ?? (conn.token ? `Bearer ${conn.token}` : undefined);
   // The cluster's proxy-url, as every client-go transport honours it.
   const agent = conn.proxyUrl && url.protocol === 'https:' ? new ProxyAgent(conn.proxyUrl, tlsOptions) : undefined;
-  const res = await new Promise<{ status: number; contentType: string | undefined; text: string }>((resolve, reject) => {
+  const response = await new Promise<http.IncomingMessage>((resolve, reject) => {
     // A kubeconfig may name a plain-HTTP server on a loopback host (kubeconfig.ts), as kubectl's may.
     const req = (url.protocol === 'http:' ? http : https).request(url, {
       method,
@@ -37,19 +63,15 @@ export async function apiRequest(conn: Connection, method: string, path: string,
         ...(authorization ? { authorization } : {}),
       }, conn.impersonate),
       ...tlsOptions, ...(agent ? { agent } : {}),
-    }, (r) => {
-      const chunks: Buffer[] = [];
-      r.on('data', (c: Buffer) => chunks.push(c));
-      r.on('end', () => resolve({ status: r.statusCode ?? 0, contentType: r.headers['content-type'], text: Buffer.concat(chunks).toString() }));
-    });
+    }, resolve);
     req.on('error', (e) => reject(Object.assign(withTlsVerifyReason(e), { url: url.href })));
     req.end(payload === undefined ? undefined : Buffer.from(payload)); // the head may hold UTF-8 bytes (impersonation-headers.ts)
-  }).catch((e: Error) => { throw new CommandError(refusedMessage(e) ?? `Unable to connect to the server: ${e.message}`); })
-    .finally(() => agent?.destroy());
-  if (credential && res.status === 401) await conn.credentials!.unauthorized(credential);
-  let json: unknown;
-  try { json = JSON.parse(res.text); } catch { json = undefined; }
-  return { ...res, json };
+  }).catch((e: Error) => {
+    agent?.destroy();
+    throw new CommandError(refusedMessage(e) ?? `Unable to connect to the server: ${e.message}`);
+  });
+  if (credential && response.statusCode === 401) await conn.credentials!.unauthorized(credential);
+  return { response, done: () => agent?.destroy() };
 }
 
 /**

@@ -32,7 +32,9 @@ import { authoritiesPem, type ClientAuthority } from '../../core/authn/client-au
 import { watchServingFiles, watchServingPair } from '../../core/tls/dynamic-content.js';
 import type { WatchedFiles } from '../../core/tls/watched-files.js';
 import { startCompactor } from '../../core/storage/compactor.js';
-import { openLmdbStorage } from '../../core/storage/lmdb.js';
+import { openLmdbStorage, type LmdbStore } from '../../core/storage/lmdb.js';
+import { STORE_DIR } from '../../core/storage/snapshot-restore.js';
+import { removeLeftoverSnapshots } from '../../core/server/snapshot-route.js';
 import type { Storage } from '../../core/storage/storage.js';
 import { apiserverFlags, ENABLE_GARBAGE_COLLECTOR_FLAG } from './flags.js';
 import { startDebugSocket } from './debug-socket.js';
@@ -186,15 +188,17 @@ export const ApiServerPlugin: Plugin = {
       const flags = cfg!.flags;
       const log = host.logger.child('apiserver');
       const dataDir = path.resolve(flags.get<string>('data-dir'));
-      let engine: Storage;
+      const storeDir = path.join(dataDir, STORE_DIR);
+      let engine: LmdbStore;
       try {
         await makeDir(dataDir, 0o700);
-        engine = await openLmdbStorage({ path: path.join(dataDir, 'store'), logger: host.logger.child('storage') });
+        engine = await openLmdbStorage({ path: storeDir, logger: host.logger.child('storage') });
       } catch (e) {
         // An operator's problem (held by another process, permissions, a full disk): said plainly, exit 1.
         throw new StartupError(`--data-dir ${dataDir}: ${syscallErrorText(e)}`);
       }
       cleanups.push(() => engine.close());
+      removeLeftoverSnapshots(storeDir);
       const encrypted = encryption && encryptStorage(engine, encryption, host.logger.child('encryption-config'), apiserverMetrics(host).transformations.record);
       if (encrypted) cleanups.unshift(() => encrypted.stop());
       const storage = encrypted ? encrypted.storage : engine;
@@ -289,6 +293,7 @@ export const ApiServerPlugin: Plugin = {
         hstsDirectives: flags.get<string[]>(HSTS_FLAG), corsAllowedOrigins: flags.get<string[]>(CORS_FLAG),
         // Upstream installs the filter only when HTTP/2 is served.
         goawayChance: flags.get<boolean>('disable-http2-serving') ? 0 : flags.get<number>(GOAWAY_CHANCE_FLAG), goawayRandom: goawayRandom(host),
+        snapshot: { dir: storeDir, copy: (file) => engine.backup(file, true) },
         shutdown: ended.signal, requests, ...(watches ? { watches } : {}), ...(maxInFlight ? { maxInFlight } : {}), ...(sendRetryAfter ? { retryAfter: stopping.signal } : {}), profiling, metrics,
         get serverAddress() { return externalAddress(); },
         // Upstream's sink and policy: both, or no auditing at all (and nothing paid per request).
