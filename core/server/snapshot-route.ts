@@ -9,6 +9,7 @@
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import type Koa from 'koa';
 import { errors } from '../api/errors.js';
 import type { Logger } from '../log.js';
@@ -42,12 +43,21 @@ export function snapshotHandler(source: SnapshotSource, log: Logger): (ctx: Koa.
     const turn = last.then(() => copied(source, log));
     last = turn.catch(() => undefined);
     const { handle, size } = await turn;
-    ctx.status = 200;
-    ctx.set('Cache-Control', 'no-store');
-    ctx.type = 'application/octet-stream';
-    ctx.length = size;
-    ctx.body = handle.createReadStream();
-    log.info('sending snapshot', { user: (ctx.state as { user?: { name: string } }).user?.name, size });
+    const user = (ctx.state as { user?: { name: string } }).user?.name;
+    log.info('sending snapshot', { user, size });
+    // Written here, not by koa after the chain: the request ends (and is audited as complete, as
+    // upstream's handler returns) once the whole copy is sent, as a watch's does.
+    ctx.respond = false;
+    const res = ctx.res;
+    res.statusCode = 200;
+    res.setHeader('Content-Type', 'application/octet-stream');
+    res.setHeader('Content-Length', String(size));
+    res.setHeader('Cache-Control', 'no-store');
+    try {
+      await pipeline(handle.createReadStream(), res);
+    } catch (e) {
+      log.v(2).info('snapshot not sent whole', { user, err: (e as Error).message });
+    }
   };
 }
 

@@ -15,6 +15,7 @@ import { openLmdbStorage } from '../../core/storage/lmdb.js';
 import { readSnapshotStatus } from '../../core/storage/lmdb-snapshot.js';
 import { restoreSnapshot } from '../../core/storage/snapshot-restore.js';
 import { startInProcess, tempDir, type RunningPlat } from '../helpers/plat.js';
+import { eventsOf, startAudited } from '../audit/support.js';
 import { waitUntil, WatchStream } from '../helpers/watch-stream.js';
 
 const SECRETS = '/api/v1/namespaces/default/secrets';
@@ -69,6 +70,22 @@ describe('GET /snapshot', () => {
       assert.equal((await plat.admin.post('/snapshot', {})).status, 405);
     } finally {
       await plat.stop();
+    }
+  });
+
+  it('is audited as any request: who asked, the path, the answer\'s code, and the copy is a long-running request\'s stages', async () => {
+    const { plat, dir } = await startAudited('apiVersion: audit.platform/v1\nkind: Policy\nrules:\n- level: Metadata\n');
+    const { log } = { log: path.join(dir, 'logs', 'audit.log') };
+    try {
+      const snap = await plat.admin.get('/snapshot', { ...OCTETS, 'audit-id': 'snapshot-1' });
+      assert.equal(snap.status, 200);
+      const events = await eventsOf(log, 'snapshot-1');
+      assert.deepEqual(events.map((e) => e.stage), ['RequestReceived', 'ResponseStarted', 'ResponseComplete']);
+      const done = events.at(-1);
+      assert.deepEqual([done.verb, done.requestURI, done.user.username, done.responseStatus.code], ['get', '/snapshot', 'plat-admin', 200]);
+    } finally {
+      await plat.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 
