@@ -68,7 +68,12 @@ async function copied(source: SnapshotSource, log: Logger): Promise<{ handle: fs
     const file = path.join(dir, 'snapshot.db');
     await source.copy(file);
     const handle = await fsp.open(file, 'r');
-    return { handle, size: (await handle.stat()).size };
+    try {
+      return { handle, size: (await handle.stat()).size };
+    } catch (e) {
+      await handle.close();
+      throw e;
+    }
   } catch (e) {
     log.error('snapshot failed', { err: (e as Error).message });
     throw errors.internal(new Error(`snapshot: ${(e as Error).message}`));

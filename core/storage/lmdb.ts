@@ -190,6 +190,8 @@ class LmdbStorage implements LmdbStore, LogSource {
   #published: number;
   readonly #committed = new Map<number, StorageEvent>();
   readonly #watchers = new Set<LogWatch>();
+  /** Copies under way: LMDB's copy thread reads the map, which closing the environment unmaps (SIGSEGV). */
+  readonly #backups = new Set<Promise<void>>();
 
   constructor(
     private readonly root: RootDatabase,
@@ -386,9 +388,15 @@ class LmdbStorage implements LmdbStore, LogSource {
     if (removed > 0) this.logger.v(2).info('compacted storage', { revision, events: removed });
   }
 
-  backup(file: string, compact: boolean): Promise<void> {
+  async backup(file: string, compact: boolean): Promise<void> {
     this.#checkOpen('');
-    return this.root.backup(file, compact);
+    const copy = this.root.backup(file, compact);
+    this.#backups.add(copy);
+    try {
+      await copy;
+    } finally {
+      this.#backups.delete(copy);
+    }
   }
 
   async bumpRevision(by: number, markCompacted: boolean): Promise<number> {
@@ -421,6 +429,7 @@ class LmdbStorage implements LmdbStore, LogSource {
       for (const watch of [...this.#watchers]) watch.end();
       this.#watchers.clear();
       try {
+        await Promise.allSettled([...this.#backups]);
         // Waits for writes already queued; new ones are refused by #checkOpen.
         await this.root.close();
       } finally {

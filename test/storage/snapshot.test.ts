@@ -5,7 +5,9 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { after, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { openLmdbStorage, type LmdbStore } from '../../core/storage/lmdb.js';
 import { readSnapshotStatus } from '../../core/storage/lmdb-snapshot.js';
 import { restoreSnapshot } from '../../core/storage/snapshot-restore.js';
@@ -97,6 +99,22 @@ describe('store snapshots', () => {
     } finally {
       await store.close();
     }
+  });
+
+  it('closing the store waits for a copy under way (LMDB\'s copy thread would read an unmapped file: SIGSEGV)', () => {
+    // In a child process: without the wait it dies of the signal.
+    const lmdbModule = fileURLToPath(new URL('../../core/storage/lmdb.js', import.meta.url));
+    const dir = fresh('closing');
+    const script = `
+      import { openLmdbStorage } from ${JSON.stringify(lmdbModule)};
+      import fs from 'node:fs';
+      const s = await openLmdbStorage({ path: ${JSON.stringify(path.join(dir, 'store'))} });
+      const big = 'x'.repeat(50000);
+      await Promise.all(Array.from({ length: 400 }, (_, i) => s.create('/k/' + i, { big })));
+      const results = await Promise.allSettled([s.backup(${JSON.stringify(path.join(dir, 'copy.db'))}, true), s.close()]);
+      process.stdout.write(results.map((r) => r.status).join(','));`;
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 60_000 });
+    assert.deepEqual([r.signal, r.status, r.stdout], [null, 0, 'fulfilled,fulfilled'], r.stderr);
   });
 
   it('a bump in a running store: the live watchers get the next write', async () => {
