@@ -3,12 +3,14 @@
 // the API server's families only, as kube-apiserver's does; the embedded controllers record nothing
 // (there is no controller-manager port in `plat all`). Registered at once: client_golang's
 // process collector, the request, long-running, watch, authentication, authorization, admission
-// and audit families, the max-in-flight and termination ones, the encryption transformations, and apiserver_storage_objects, read when scraped from whatever the server set as its
+// and audit families, the max-in-flight and termination ones, the encryption transformations, the
+// authentication config's reloads, and apiserver_storage_objects, read when scraped from whatever the server set as its
 // source. The health checks' SLIs are a registry apart (/metrics/slis), as upstream's slis.Registry.
 import { versionInfo } from '../version.js';
 import { AdmissionMetrics } from './apiserver-admission.js';
 import { AuditMetrics, type AuditErrorCounter } from './apiserver-audit.js';
 import { AuthMetrics } from './apiserver-auth.js';
+import { ConfigReloadMetrics } from './apiserver-config-reload.js';
 import { WatchMetrics } from './apiserver-watch.js';
 import { HealthSlis } from './health-slis.js';
 import { InFlightMetrics, TerminationMetrics } from './apiserver-inflight.js';
@@ -30,6 +32,8 @@ export interface ApiServerMetrics {
   readonly terminations: TerminationMetrics;
   /** Encryption at rest's reads and writes (apiserver_storage_transformation_*). */
   readonly transformations: TransformationMetrics;
+  /** apiserver_authentication_config_controller_automatic_reload*: --authentication-config's reloads. */
+  readonly authenticationConfig: ConfigReloadMetrics;
   /** kubernetes_healthcheck(s_total), recorded by /healthz, /livez and /readyz, served at /metrics/slis. */
   readonly slis: HealthSlis;
   /** The stored objects per resource (`plural` or `plural.group`); -1 where counting failed. */
@@ -54,7 +58,8 @@ export function apiserverMetrics(host: { readonly version: string }): ApiServerM
   let counted: CollectedSample[] = [];
   const metrics: ApiServerMetrics = {
     registry, requests, auth, admission, watches, audit, inFlight: new InFlightMetrics(registry), terminations: new TerminationMetrics(registry),
-    transformations: new TransformationMetrics(registry), slis: new HealthSlis(), storageObjects: async () => [],
+    transformations: new TransformationMetrics(registry),
+    authenticationConfig: new ConfigReloadMetrics(registry, 'authentication_config_controller', 'authentication'), slis: new HealthSlis(), storageObjects: async () => [],
     refreshStorageObjects: async () => { counted = [...await metrics.storageObjects()].map(([resource, n]) => [[resource], n] as const); },
   };
   // etcd3's objectCounts (STABLE in 1.32). The registry reads synchronously: the handler calls

@@ -19,8 +19,11 @@ export interface WatchedFilesOptions<T> {
   /** Upstream's content name (`purpose::file`), in log lines. */
   readonly name: string;
   readonly files: readonly string[];
-  /** The content of the files' bytes; throws when they cannot be used. */
-  readonly parse: (contents: readonly Buffer[]) => T;
+  /**
+   * The content of the files' bytes; throws (or rejects) when they cannot be used. A reload waits
+   * for it (an authenticator that must be ready before it serves); reloads meanwhile coalesce.
+   */
+  readonly parse: (contents: readonly Buffer[]) => T | Promise<T>;
   /** Upstream's V(2) line when new content is taken. */
   readonly loadedMessage: string;
   readonly log: Logger;
@@ -35,6 +38,13 @@ export interface WatchedFilesOptions<T> {
    * run again a minute later (`Failed to watch cert and key file, will retry later`).
    */
   readonly watchFailedMessage?: string;
+  /**
+   * True for a refusal the same bytes will always get (they do not decode or validate): those
+   * bytes are then what later reloads compare with, so they are neither tried nor logged again
+   * until they change, as upstream's trackers of config file data. By default every reload of
+   * bytes other than the current content's tries them again.
+   */
+  readonly settled?: (e: unknown) => boolean;
   /** After new content is taken, before listeners hear of it. */
   readonly loaded?: (value: T) => void;
 }
@@ -176,12 +186,13 @@ export class WatchedFiles<T> implements Changing<T> {
 
   async #reloadOnce(): Promise<void> {
     let next: T;
-    let contents: Buffer[];
+    let contents: Buffer[] | undefined;
     try {
       contents = await (this.o.read ? this.o.read() : readAll(this.o.files));
       if (contents.length === this.#contents.length && contents.every((c, i) => c.equals(this.#contents[i]!))) return;
-      next = this.o.parse(contents);
+      next = await this.o.parse(contents);
     } catch (e) {
+      if (contents && this.o.settled?.(e)) this.#contents = contents;
       if (this.o.refused) this.o.refused(e);
       // "key" is the work-queue key of upstream's controller.
       else this.o.log.error('Unhandled Error', { err: `key failed with : ${(e as Error).message}` });

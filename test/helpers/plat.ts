@@ -122,6 +122,8 @@ export async function startInProcess(opts: {
   args?: string[]; dataDir?: string; cwd?: string; configFile?: string; logger?: Logger;
   /** Added after the profile's plugins (test-only authorizers and the like). */
   plugins?: readonly Plugin[];
+  /** Profile plugins replaced by name (one built with test timings, say). */
+  replace?: readonly Plugin[];
 } = {}): Promise<RunningPlat> {
   // Imported here, not at the top: they are most of plat's modules (about a second of CPU to
   // load), and most files importing this one only spawn the plat command or use a client.
@@ -130,7 +132,11 @@ export async function startInProcess(opts: {
   ]);
   const dataDir = opts.dataDir ?? tempDir();
   const { host } = await withFreePort(async (port) => boot({
-    profile: { ...profiles['all']!, plugins: [...profiles['all']!.plugins, ...(opts.plugins ?? [])], prepare: profiles['all']!.prepare! },
+    profile: {
+      ...profiles['all']!,
+      plugins: [...profiles['all']!.plugins.map((p) => opts.replace?.find((r) => r.name === p.name) ?? p), ...(opts.plugins ?? [])],
+      prepare: profiles['all']!.prepare!,
+    },
     argv: ['--data-dir', dataDir, '--secure-port', String(port), ...(opts.args ?? [])],
     cwd: opts.cwd ?? dataDir, logger: opts.logger ?? silentLogger, version: '0.0.0-test',
     ...(opts.configFile ? { configFile: opts.configFile } : {}),
