@@ -108,7 +108,10 @@ describe('--authentication-config changed while the API server runs', () => {
 
   it('keeps a file that does not validate out, logs it once, and counts the failure', async () => {
     const before = await reloadMetric('failure');
-    writeFileSync(file, `${HEAD}jwt:\n- issuer: {url: "http://insecure.example", audiences: [x]}\n  claimMappings: {username: {claim: sub, prefix: ""}}\n`);
+    // By rename: an in-place write may first be read empty, a failure of its own (`empty config data`).
+    const tmp = path.join(cfgDir, '.authn.yaml.tmp');
+    writeFileSync(tmp, `${HEAD}jwt:\n- issuer: {url: "http://insecure.example", audiences: [x]}\n  claimMappings: {username: {claim: sub, prefix: ""}}\n`);
+    renameSync(tmp, file);
     const refused = '] failed to validate authentication config err="jwt[0].issuer.url: Invalid value: \\"http://insecure.example\\": URL scheme must be https';
     await until(() => logs.has(refused), 'the refusal');
     await authenticationConfigReloader(plat.host!)!.reload();
