@@ -7,7 +7,7 @@
 // presented left out: tokens never reach the log), and the client, a TokenReview's status.error
 // included, learns only what upstream's bearer token authenticator says of any token no one
 // accepts, `invalid bearer token`: not whether the token id exists.
-import { timingSafeEqual } from 'node:crypto';
+import { equalConstantTime } from '../../core/authn/constant-time.js';
 import { BOOTSTRAP_TOKEN_NAMESPACE, BOOTSTRAP_TOKEN_SECRET_TYPE, bootstrapSecretData, type BootstrapSecretLike, bootstrapTokenExpiration } from '../../core/bootstrap-token.js';
 import { goQuote } from '../../core/go-quote.js';
 import { requestToken } from '../../core/authn/bearer.js';
@@ -23,11 +23,6 @@ export const ENABLE_BOOTSTRAP_TOKEN_AUTH_FLAG = 'enable-bootstrap-token-auth';
 export const BOOTSTRAPPERS_GROUP = 'system:bootstrappers';
 const TOKEN = /^([a-z0-9]{6})\.([a-z0-9]{16})$/;
 const EXTRA_GROUP = /^system:bootstrappers:[a-z0-9:-]{0,255}[a-z0-9]$/;
-
-function equalConstantTime(a: string, b: string): boolean {
-  const x = Buffer.from(a); const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
 
 /**
  * Checks a token against its Secret: the user, or why not, as upstream's klog.V(3) line says it

@@ -6,6 +6,7 @@
 // annotation say so), another is manual; one whose Secret carries the invalid-since label is
 // refused; a used token's Secret gets the last-used label, written at most once a day.
 import type { ApiObject } from '../../core/api/meta.js';
+import { equalConstantTime } from '../../core/authn/constant-time.js';
 import type { AuthenticationRequest, UserInfo } from '../../core/authn/user.js';
 import { JwtError, type DecodedJwt } from '../../core/authn/jwt.js';
 import {
@@ -54,7 +55,7 @@ export class LegacyValidator {
       log.info(`Token is deleted and awaiting removal: ${namespace}/${secretName} for service account ${namespace}/${saName}`);
       throw new JwtError('token has been invalidated');
     }
-    if (!Buffer.from(secret.data?.[TOKEN_KEY] ?? '', 'base64').equals(Buffer.from(tokenText))) {
+    if (!equalConstantTime(Buffer.from(secret.data?.[TOKEN_KEY] ?? '', 'base64'), tokenText)) {
       log.info(`Token contents no longer matches ${namespace}/${secretName} for service account ${namespace}/${saName}`);
       throw new JwtError("token does not match server's copy");
     }
