@@ -20,7 +20,10 @@ export interface EventTtlSweeperOptions {
   /** Whole seconds, in ms (upstream's lease TTL is uint64(EventTTL.Seconds())); 0 keeps Events for good. */
   readonly ttlMs: number;
   readonly logger: Logger;
+  /** The wall clock (ms), to read an Event's own times after a restart (default Date.now). */
   readonly now?: () => number;
+  /** Expiries run on it, as an etcd lease's on etcd's monotonic clock, so a stepped wall clock neither ends Events early nor keeps them (default: `now` when given, else performance.now). */
+  readonly monotonicNow?: () => number;
   /** Most Events a pass deletes (default 100). */
   readonly batch?: number;
   /** Time between passes (default: a tenth of the TTL, from 100 ms to 10 s). */
@@ -55,6 +58,7 @@ export function lastWriteOf(value: unknown, now: number): number {
 export class EventTtlSweeper {
   readonly #o: EventTtlSweeperOptions;
   readonly #now: () => number;
+  readonly #mono: () => number;
   readonly #batch: number;
   readonly #interval: number;
   readonly #expiry = new Map<string, Expiry>();
@@ -67,6 +71,7 @@ export class EventTtlSweeper {
     if (!(o.ttlMs > 0)) throw new RangeError(`event TTL must be positive (got ${o.ttlMs} ms)`);
     this.#o = o;
     this.#now = o.now ?? Date.now;
+    this.#mono = o.monotonicNow ?? o.now ?? (() => performance.now());
     this.#batch = o.batch ?? 100;
     this.#interval = o.intervalMs ?? Math.min(10_000, Math.max(100, o.ttlMs / 10));
   }
@@ -85,6 +90,8 @@ export class EventTtlSweeper {
   /** Lists every stored Event (pages of pageSize) and watches from the list's revision on. */
   async #index(): Promise<void> {
     const now = this.#now();
+    // An Event's wall-clock last write, carried onto the monotonic clock by its age.
+    const offset = this.#mono() - now;
     const seen = new Set<string>();
     let startAfter: string | undefined;
     let revision: number | undefined;
@@ -95,7 +102,7 @@ export class EventTtlSweeper {
         seen.add(kv.key);
         const known = this.#expiry.get(kv.key);
         if (known?.revision === kv.modRevision) continue;
-        this.#expiry.set(kv.key, { at: lastWriteOf(kv.value, now) + this.#o.ttlMs, revision: kv.modRevision });
+        this.#expiry.set(kv.key, { at: offset + lastWriteOf(kv.value, now) + this.#o.ttlMs, revision: kv.modRevision });
       }
       if (!page.more || page.items.length === 0) break;
       startAfter = page.items[page.items.length - 1]!.key;
@@ -113,7 +120,7 @@ export class EventTtlSweeper {
       try {
         for await (const ev of watch) {
           if (ev.type === 'DELETED') this.#expiry.delete(ev.key);
-          else this.#expiry.set(ev.key, { at: this.#now() + this.#o.ttlMs, revision: ev.revision });
+          else this.#expiry.set(ev.key, { at: this.#mono() + this.#o.ttlMs, revision: ev.revision });
         }
       } catch (e) {
         if (!this.#stopped) this.#o.logger.warn('event TTL watch ended; listing Events again', { error: (e as Error).message });
@@ -130,7 +137,7 @@ export class EventTtlSweeper {
   }
 
   async #sweep(): Promise<SweepResult> {
-    const now = this.#now();
+    const now = this.#mono();
     const due: [string, Expiry][] = [];
     for (const entry of this.#expiry) {
       if (entry[1].at <= now) due.push(entry);

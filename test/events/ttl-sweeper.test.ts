@@ -105,6 +105,23 @@ describe('event TTL sweeper', () => {
     await s.stop();
   });
 
+  it('runs expiries on the monotonic clock: a wall clock stepped either way neither ends an Event early nor keeps it', async () => {
+    let wall = T0;
+    let mono = 1_000_000;
+    const s = new EventTtlSweeper({ storage, prefix: PREFIX, ttlMs: TTL, logger: silentLogger, now: () => wall, monotonicNow: () => mono, intervalMs: 3_600_000 });
+    sweepers.push(s);
+    // Stored before this sweeper started, written 10 s ago by its own times: 50 s left.
+    await storage.create(`${PREFIX}ns/stepped`, event('stepped', T0 - 10_000, [T0 - 10_000]));
+    await s.start();
+    wall = T0 + 2 * 3_600_000; // forward two hours, no time passes
+    assert.deepEqual(await s.sweep(), { deleted: 0, more: false });
+    wall = T0 - 2 * 3_600_000; // and back
+    mono += TTL - 10_000;
+    assert.deepEqual(await s.sweep(), { deleted: 1, more: false }, 'gone when its TTL has passed, whatever the wall clock says');
+    assert.deepEqual(await keys(), []);
+    await s.stop();
+  });
+
   it('a pass deletes at most its batch and says more are due', async () => {
     now = T0;
     for (let i = 0; i < 5; i++) await storage.create(`${PREFIX}ns/b${i}`, event(`b${i}`, T0));
