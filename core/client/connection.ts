@@ -3,6 +3,7 @@
 import type { Duplex } from 'node:stream';
 import type { Impersonation } from './kubeconfig-impersonation.js';
 import type { CredentialSource } from './credential-source.js';
+import type { ClientCertFiles } from './client-cert-files.js';
 
 export interface ClientConnection {
   readonly server: URL;
@@ -14,6 +15,11 @@ export interface ClientConnection {
   readonly proxyUrl?: URL;
   readonly clientCert?: Buffer | string;
   readonly clientKey?: Buffer | string;
+  /**
+   * The files clientCert and clientKey were read from, followed while the client runs (a new pair
+   * closes its connections); whoever sets another clientCert/clientKey drops this too.
+   */
+  readonly clientCertFiles?: ClientCertFiles;
   readonly token?: string;
   /**
    * Credentials asked for before each request (a kubeconfig's token file, basic auth or exec

@@ -23,6 +23,7 @@ import { parseProxyUrl } from './proxy-connect.js';
 import { impersonationProblem, mergedImpersonation, type Impersonation, type ImpersonationOverrides } from './kubeconfig-impersonation.js';
 import { authProblems, userAuth } from './kubeconfig-auth.js';
 import type { CredentialSource } from './credential-source.js';
+import { ClientCertFiles, type ClientCertFilesOptions } from './client-cert-files.js';
 
 export class KubeconfigError extends Error {
   constructor(message: string) {
@@ -45,6 +46,11 @@ export interface WebhookConnection {
   /** Where clientCert and clientKey were read from, when the kubeconfig named files (absolute paths). */
   readonly clientCertFile?: string;
   readonly clientKeyFile?: string;
+  /**
+   * Both came from files (no data): followed while clients use them (client-go's ReloadTLSFiles).
+   * Whoever replaces clientCert/clientKey drops this too.
+   */
+  readonly clientCertFiles?: ClientCertFiles;
   /** Bearer token plat presents to the server (not a caller's token). */
   readonly token?: string;
   /** Credentials asked for at each request instead: a token file, basic auth, an exec plugin. */
@@ -157,6 +163,8 @@ export interface LoadOptions {
    * the cluster's server, which also drops the file's tls-server-name (clientcmd's getCluster).
    */
   readonly server?: URL;
+  /** How a client certificate given as files is followed (client-cert-files.ts). */
+  readonly clientCertFiles?: ClientCertFilesOptions;
 }
 
 /** ErrEmptyCluster, which validateClusterInfo says alone for a cluster with nothing set. */
@@ -341,6 +349,11 @@ function load(files: readonly string[], overrides: KubeconfigOverrides, o: LoadO
   const clientCertFile = fileOf('client-certificate');
   const clientKeyFile = fileOf('client-key');
   const namespace = context !== undefined ? str(context, 'namespace') : undefined;
+  // loadTLSFiles: ReloadTLSFiles only when both halves are files (the decoder refused data beside them).
+  const followed = tlsServer && clientCert !== undefined && clientKey !== undefined && clientCertFile !== undefined && clientKeyFile !== undefined
+    && str(user, 'client-certificate-data') === undefined && str(user, 'client-key-data') === undefined
+    ? new ClientCertFiles(clientCertFile, clientKeyFile, { cert: clientCert, key: clientKey }, o.clientCertFiles)
+    : undefined;
 
   return {
     server,
@@ -351,6 +364,7 @@ function load(files: readonly string[], overrides: KubeconfigOverrides, o: LoadO
     ...(tlsServer && clientCert !== undefined && clientKey !== undefined ? { clientCert, clientKey } : {}),
     ...(clientCertFile !== undefined ? { clientCertFile } : {}),
     ...(clientKeyFile !== undefined ? { clientKeyFile } : {}),
+    ...(followed !== undefined ? { clientCertFiles: followed } : {}),
     ...(token !== undefined ? { token } : {}),
     ...(auth.credentials !== undefined ? { credentials: auth.credentials } : {}),
     ...(namespace !== undefined ? { namespace } : {}),

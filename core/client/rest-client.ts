@@ -164,9 +164,16 @@ export class RestClient {
   #agent: http.Agent;
   #connection: ClientConnection;
   readonly #limiter: TokenBucket | undefined;
+  /** Stops following the connection's client certificate files. */
+  #unfollow: (() => void) | undefined;
   constructor(connection: ClientConnection, private readonly opts: RestClientOptions = {}) {
     this.#connection = connection;
     this.#agent = RestClient.#agentFor(connection);
+    this.#unfollow = connection.clientCertFiles?.subscribe((pair) => {
+      // A certificate from the credentials (an exec plugin's) is presented instead of the files'.
+      if (this.#presented.cert) return;
+      this.#replaceAgent({ ...this.#connection, clientCert: pair.cert, clientKey: pair.key });
+    }, opts.logger);
     // qps <= 0 means no client-side limit, as client-go's -1.
     this.#limiter = (opts.qps ?? 0) > 0 ? new TokenBucket(opts.qps!, Math.max(1, opts.burst ?? 1)) : undefined;
   }
@@ -178,7 +185,10 @@ export class RestClient {
    * old connections are closed, as client-go's transport closes them on rotation.
    */
   setClientCertificate(cert: Buffer | string, key: Buffer | string): void {
-    this.#replaceAgent({ ...this.#connection, clientCert: cert, clientKey: key });
+    this.#unfollow?.();
+    this.#unfollow = undefined;
+    const { clientCertFiles: _files, ...rest } = this.#connection;
+    this.#replaceAgent({ ...rest, clientCert: cert, clientKey: key });
   }
 
   #replaceAgent(connection: ClientConnection): void {
@@ -219,7 +229,11 @@ export class RestClient {
     return c.proxyUrl ? new ProxyAgent(c.proxyUrl, options) : new HandshakeLimitedAgent(options);
   }
 
-  close(): void { this.#agent.destroy(); }
+  close(): void {
+    this.#unfollow?.();
+    this.#unfollow = undefined;
+    this.#agent.destroy();
+  }
 
   #url(path: string, query: RequestOptions['query']): URL {
     const u = apiUrl(this.#connection.server, path);
@@ -235,6 +249,8 @@ export class RestClient {
     const payload = o.body === undefined ? undefined : typeof o.body === 'string' ? o.body : JSON.stringify(o.body);
     const source = this.opts.tokenSource;
     const token = source ? await source.token() : this.#connection.token;
+    // A new client certificate in the files replaces the agent before this request takes one.
+    if (this.#unfollow) this.#connection.clientCertFiles?.checkIfStale();
     // Most connections (the controllers', the node agent's) have fixed credentials: no wait for them.
     const credential = this.#connection.credentials === undefined ? undefined : await this.#credential(this.#connection.credentials, method, url).catch((e: unknown) => {
       this.opts.metrics?.result('<error>', method, this.#connection.server.host);

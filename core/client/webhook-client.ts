@@ -120,7 +120,17 @@ export class WebhookClient {
     this.#url.hash = '';
     this.#deadlineText = `${this.#shown}: context deadline exceeded${o.clientTimeout ? ' (Client.Timeout exceeded while awaiting headers)' : ''}`;
     this.#agent = WebhookClient.#agentFor(c, c.clientCert, c.clientKey);
+    this.#unfollow = c.clientCertFiles?.subscribe((pair) => {
+      // A certificate from the credentials (an exec plugin's) is presented instead of the files'.
+      if (this.#presented.cert) return;
+      const old = this.#agent;
+      this.#agent = WebhookClient.#agentFor(c, pair.cert, pair.key);
+      old.destroy();
+    }, o.logger);
   }
+
+  /** Stops following the kubeconfig's client certificate files. */
+  #unfollow: (() => void) | undefined;
 
   static #agentFor(c: WebhookConnection, cert: Buffer | undefined, key: Buffer | undefined): http.Agent {
     if (c.server.protocol !== 'https:') return new http.Agent({ keepAlive: true });
@@ -152,7 +162,11 @@ export class WebhookClient {
     return c;
   }
 
-  close(): void { this.#agent.destroy(); }
+  close(): void {
+    this.#unfollow?.();
+    this.#unfollow = undefined;
+    this.#agent.destroy();
+  }
 
   /** The attempt's timeout ended it: never retried (DefaultShouldRetry knows no client-side deadline). */
   #cut(signal: AbortSignal, context: AbortSignal | undefined): WebhookCallError | undefined {
@@ -218,6 +232,8 @@ export class WebhookClient {
   async #once(body: string, signal: AbortSignal, mayRetry: boolean, context: AbortSignal | undefined): Promise<unknown> {
     const c = this.#conn;
     const lib = c.server.protocol === 'https:' ? https : http;
+    // A new client certificate in the files replaces the agent before this attempt takes one.
+    if (this.#unfollow) c.clientCertFiles?.checkIfStale();
     const credential = await this.#credential();
     const authorization = credential?.authorization ?? (c.token ? `Bearer ${c.token}` : undefined);
     let status = 0;

@@ -63,7 +63,7 @@ export function loadBootstrapKubeconfig(bootstrap: string): { conn: WebhookConne
 
 /** rest.AnonymousClientConfig: no credentials (nor a token file, basic auth or exec plugin), and no impersonation (the node's certificate speaks for itself). */
 export function anonymousClientConfig(conn: WebhookConnection): WebhookConnection {
-  const { clientCert: _c, clientKey: _k, clientCertFile: _cf, clientKeyFile: _kf, token: _t, credentials: _cr, impersonate: _i, ...anonymous } = conn;
+  const { clientCert: _c, clientKey: _k, clientCertFile: _cf, clientKeyFile: _kf, clientCertFiles: _f, token: _t, credentials: _cr, impersonate: _i, ...anonymous } = conn;
   return anonymous;
 }
 

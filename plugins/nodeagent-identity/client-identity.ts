@@ -5,8 +5,8 @@
 // certificate the kubeconfig names as files is in force until its rotation deadline, one it holds
 // as data is stored and replaced at once, as upstream's kubelet does. Without rotation, TLS
 // bootstrap is upstream's legacy one (load-client-cert.ts: a key and a CSR name that survive a
-// restart), then the files the kubeconfig names are followed (client-files.ts), as client-go
-// re-reads them.
+// restart), then the files the kubeconfig names are followed (by the API client, as client-go
+// re-reads them).
 // ctx.api is the API client with the current certificate, switched in place on rotation; when it
 // has had no valid certificate for 5 minutes while the server is healthy (upstream's sense: the
 // last rotation worked or the last CSR create was refused with 401, 403 or 404), the agent exits
@@ -24,7 +24,6 @@ import { defaultUserAgent } from '../../core/client/user-agent.js';
 import { anonymousClientConfig, loadClientConfig, loadNodeKubeconfig } from './client-config.js';
 import { loadClientCert } from './load-client-cert.js';
 import type { WaitForServerOptions } from './wait-for-server.js';
-import { followClientFiles } from './client-files.js';
 import { clientTemplate } from './serving-template.js';
 import { goTime } from '../../core/go-time-text.js';
 import { formatDuration } from '../../core/flags/duration.js';
@@ -109,22 +108,12 @@ export async function runClientIdentity(ctx: NodeAgentContext, o: ClientIdentity
       ctx.api.set(api);
     }
   };
-  // Without rotation, a certificate the kubeconfig names as files is followed (client-go's
-  // ReloadTLSFiles); one it holds as data stays as it is.
-  const follow = async (certFile: string, keyFile: string, initial: StoredPair) => {
-    const files = followClientFiles(certFile, keyFile, { cert: initial.certPem, key: initial.keyPem },
-      (p) => publish(pairFromPem(p.cert, p.key, certFile)), log);
-    try {
-      await whenAborted(signal);
-    } finally {
-      files.stop();
-    }
-  };
+  // Without rotation, a certificate the kubeconfig names as files is followed by the client itself
+  // (nodeConfig's clientCertFiles, core/client/client-cert-files.ts: client-go's ReloadTLSFiles);
+  // one it holds as data stays as it is.
   if (clientConfig.clientCert && clientConfig.clientKey && !ctx.config.rotateCertificates) {
-    const pair = pairFromPem(clientConfig.clientCert.toString(), clientConfig.clientKey.toString(), platconfig);
-    publish(pair);
-    if (clientConfig.clientCertFile && clientConfig.clientKeyFile) await follow(clientConfig.clientCertFile, clientConfig.clientKeyFile, pair);
-    else await whenAborted(signal);
+    publish(pairFromPem(clientConfig.clientCert.toString(), clientConfig.clientKey.toString(), platconfig));
+    await whenAborted(signal);
     return;
   }
   // Certificate data in the kubeconfig itself (kubeadm's admin-like kubeconfig): written into the
@@ -148,7 +137,8 @@ export async function runClientIdentity(ctx: NodeAgentContext, o: ClientIdentity
         // buildClientCertificateManager's clientset is clientConfig itself, impersonation kept.
         if (!renewClient || renewPair !== current) {
           renewClient?.close();
-          renewClient = new RestClient({ ...clientConfig, clientCert: current.certPem, clientKey: current.keyPem }, { userAgent, qps: 0, metrics });
+          const { clientCertFiles: _files, ...withoutFiles } = clientConfig;
+          renewClient = new RestClient({ ...withoutFiles, clientCert: current.certPem, clientKey: current.keyPem }, { userAgent, qps: 0, metrics });
           renewPair = current;
         }
         return renewClient;

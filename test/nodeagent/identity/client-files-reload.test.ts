@@ -1,5 +1,6 @@
 // Without rotateCertificates, the client certificate and key the --platconfig kubeconfig names as
-// files are followed while the agent runs, as client-go re-reads them (ReloadTLSFiles): a rewritten
+// files are followed while the agent runs, as client-go re-reads them (ReloadTLSFiles; the API
+// client looks before a request when its last look is over a second old): a rewritten
 // pair is presented to the API server from then on (SelfSubjectReview answers with the new user),
 // a mismatched one is logged with client-go's text and the current certificate kept. So is the
 // store's current file a TLS bootstrap without rotation left the kubeconfig naming. Against a
@@ -92,7 +93,9 @@ describe('node agent client identity: kubeconfig certificate files changed while
 
   it('keeps the current certificate when the files are rewritten mismatched, and says why', async () => {
     writeFileSync(keyFile, third.privateKeyPem);
-    await until(() => logs.has('key failed with : tls: private key does not match public key'), 'the mismatched pair to be refused');
+    // The files are looked at before a request (and every 5 minutes), as client-go looks at them.
+    await until(async () => (await presents(agent, 'system:node:n1-rewritten'), logs.has('key failed with : tls: private key does not match public key')),
+      'the mismatched pair to be refused');
     assert.equal(await agent.whoAmI(), 'system:node:n1-rewritten');
     writeFileSync(certFile, third.certificatePem);
     await until(() => presents(agent, 'system:node:n1-third'), 'the pair made whole again to be presented');
