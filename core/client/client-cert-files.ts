@@ -29,7 +29,7 @@ export interface ClientPair {
 export interface ClientCertFilesOptions {
   /** The periodic look; CLIENT_CERT_REFRESH_MS by default. */
   readonly refreshIntervalMs?: number;
-  /** The clock of the look before a request (ms). */
+  /** The clock of the look before a request (ms; monotonic by default). */
   readonly now?: () => number;
 }
 
@@ -58,7 +58,7 @@ export class ClientCertFiles {
   /** `initial` is the pair the kubeconfig's loading read from the files (and checked). */
   constructor(readonly certFile: string, readonly keyFile: string, initial: ClientPair, private readonly o: ClientCertFilesOptions = {}) {
     this.#pair = initial;
-    this.#now = o.now ?? Date.now;
+    this.#now = o.now ?? (() => performance.now());
     this.#lastLook = this.#now();
     // Stat'd after the read: a change in between is read again at the first look, no harm.
     this.#seen = signature([certFile, keyFile]);
