@@ -159,10 +159,9 @@ export class JwtAuthenticator {
     const tryKeys = (keys: readonly { key: import('node:crypto').KeyObject; alg: string | undefined }[]) =>
       // go-jose's Verify takes the JWK's key and ignores its `alg`: the header's alg, allowed above, decides.
       keys.some((k) => verifySignature(jwt, k.key, alg));
-    const cached = await this.#keys.candidates(kid, false);
-    if (tryKeys(cached)) return true;
-    // Fetch again only when the cache cannot know the key: an unknown kid, or no kid at all.
-    if (kid !== undefined && cached.length > 0) return false;
+    if (tryKeys(await this.#keys.candidates(kid, false))) return true;
+    // go-oidc's RemoteKeySet.verify: no cached key verifies (an unknown kid, no kid, or a key the
+    // issuer replaced under the same kid), so the keys are fetched again (through the limiter).
     return tryKeys(await this.#keys.candidates(kid, true));
   }
 

@@ -2,8 +2,9 @@
 // or the configured discoveryURL; its `issuer` must equal the configured URL; then `jwks_uri`).
 // Initialised in the background with retries, so a broken issuer neither stops nor delays
 // start-up; until then tokens of this issuer are refused ("authenticator not initialized"). Keys
-// are cached and fetched again when a token names a `kid` the cache lacks, as go-oidc's remote key
-// set does, but through a RefreshLimiter and one fetch at a time.
+// are cached and fetched again when no cached key verifies a token (a `kid` the cache lacks, no
+// kid, or a key replaced under the same kid), as go-oidc's remote key set does, but through a
+// RefreshLimiter and one fetch at a time.
 import type { KeyObject } from 'node:crypto';
 import { importJwk, JwtError } from '../../core/authn/jwt.js';
 import type { Logger } from '../../core/log.js';

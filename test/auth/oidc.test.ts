@@ -171,6 +171,16 @@ describe('OIDC with the --oidc-* flags (issuer URL as username prefix, groups, r
     assert.equal(issuer.jwksRequests, before + 1, 'the new key is cached');
   });
 
+  it('picks up a key replaced under the same kid: the known kid does not verify, so the keys are fetched again (go-oidc)', async () => {
+    const kid = issuer.currentKid;
+    const before = issuer.jwksRequests;
+    issuer.rekey();
+    const spec = await createAs(plat, good(), 'after-rekey');
+    assert.equal(issuer.currentKid, kid);
+    assert.equal(spec.username, `${issuer.url}#alice-sub`);
+    assert.equal(issuer.jwksRequests, before + 1);
+  });
+
   it('does not let a flood of unknown kids hammer the issuer', async () => {
     const before = issuer.jwksRequests;
     const stranger = generateSigningKey('RS256');

@@ -55,6 +55,12 @@ export class TestOidcIssuer {
     return k.kid;
   }
 
+  /** Replaces the current key with a fresh one under the same kid (an issuer that reuses kids). */
+  rekey(): void {
+    const k = this.#keys[0]!;
+    this.#keys = [{ ...k, key: generateSigningKey(k.alg) }, ...this.#keys.slice(1)];
+  }
+
   /** Adds a key (a fresh one unless given) next to the current ones; it becomes the one `sign` uses. */
   addKey(alg: JoseAlgorithm, key: KeyObject = generateSigningKey(alg)): string {
     const k = { kid: `key-${randomBytes(6).toString('hex')}`, alg, key };
