@@ -2,7 +2,8 @@
 // API server owns the store's LMDB environment, so the copy is made here, by the owning process:
 // lmdb-js's backup (mdb_env_copy2 with compaction) in one read transaction while writes go on,
 // into a private directory under the store's (0700), opened, unlinked, then streamed from the open
-// file. Nothing of it is left on disk once the answer starts, even if the client goes away.
+// file, its SHA-256 appended as etcd's stream carries it. Nothing of it is left on disk once the
+// answer starts, even if the client goes away.
 // A non-resource URL behind the chain's authentication, audit and authorization (a `get` of
 // /snapshot: cluster-admin and system:masters may), never cached, and long-running (a large store
 // takes longer than --request-timeout to copy and send). Copies are made one at a time.
@@ -13,6 +14,7 @@ import { pipeline } from 'node:stream/promises';
 import type Koa from 'koa';
 import { errors } from '../api/errors.js';
 import type { Logger } from '../log.js';
+import { appendSnapshotHash, SNAPSHOT_HASH_BYTES } from '../storage/snapshot-hash.js';
 
 export const SNAPSHOT_PATH = '/snapshot';
 const TEMP_PREFIX = 'snapshot-';
@@ -51,10 +53,10 @@ export function snapshotHandler(source: SnapshotSource, log: Logger): (ctx: Koa.
     const res = ctx.res;
     res.statusCode = 200;
     res.setHeader('Content-Type', 'application/octet-stream');
-    res.setHeader('Content-Length', String(size));
+    res.setHeader('Content-Length', String(size + SNAPSHOT_HASH_BYTES));
     res.setHeader('Cache-Control', 'no-store');
     try {
-      await pipeline(handle.createReadStream(), res);
+      await pipeline(handle.createReadStream(), appendSnapshotHash(), res);
     } catch (e) {
       log.v(2).info('snapshot not sent whole', { user, err: (e as Error).message });
     }

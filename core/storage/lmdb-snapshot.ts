@@ -10,6 +10,7 @@ import { crc32cUpdate } from './crc32c.js';
 import { lockHolder } from './dir-lock.js';
 import { checkStoreKeys, snapshotFileProblem, STORE_DATABASES } from './lmdb-file.js';
 import { loadLmdb, META_KEYS } from './lmdb.js';
+import { checkSnapshotHash } from './snapshot-hash.js';
 
 export interface SnapshotStatus {
   /** CRC-32C over every database's name and its keys and values, in key order (etcd's hash is over its buckets so). */
@@ -34,7 +35,7 @@ export function refuseLiveStore(file: string): void {
 }
 
 /** Reads a snapshot file; throws naming the file when it is no plat store LMDB can open. */
-export async function readSnapshotStatus(file: string): Promise<SnapshotStatus> {
+export async function readSnapshotStatus(file: string, o: { verifyHash?: boolean } = {}): Promise<SnapshotStatus> {
   refuseLiveStore(file);
   let size: number;
   try {
@@ -44,6 +45,8 @@ export async function readSnapshotStatus(file: string): Promise<SnapshotStatus> 
   }
   const problem = snapshotFileProblem(file);
   if (problem !== undefined) throw new Error(`${file}: ${problem}`);
+  // A digest that does not match is a damaged or altered file, whatever LMDB would make of it.
+  await checkSnapshotHash(file, o.verifyHash ?? true);
   const lmdb = await loadLmdb();
   // LMDB makes a lock file beside the file it maps, read-only or not; one it made here goes again.
   const lockFile = `${file}-lock`;

@@ -13,6 +13,7 @@ import { makeDirSync } from '../make-dir.js';
 import { INITIALISED_MARKER } from './lmdb-file.js';
 import { openLmdbStorage } from './lmdb.js';
 import { readSnapshotStatus, type SnapshotStatus } from './lmdb-snapshot.js';
+import { checkSnapshotHash } from './snapshot-hash.js';
 
 /** The store's directory under --data-dir, and its data file. */
 export const STORE_DIR = 'store';
@@ -23,6 +24,8 @@ export interface RestoreOptions {
   readonly bumpRevision?: number;
   /** --mark-compacted: history up to the bumped revision is compacted. */
   readonly markCompacted?: boolean;
+  /** --skip-hash-check: restore a file without its digest (a copy not made by `plat snapshot save`), or ignore a digest that does not match. */
+  readonly skipHashCheck?: boolean;
   readonly logger?: Logger;
 }
 
@@ -50,7 +53,11 @@ export async function restoreSnapshot(file: string, dataDir: string, options: Re
   const store = path.join(path.resolve(dataDir), STORE_DIR);
   // etcdutl's words (it refuses any existing --data-dir; plat's may hold pki/ and admin.conf already).
   if (holdsStore(store)) throw new Error(`data-dir ${goQuote(dataDir)} exists (${store} holds a store)`);
-  const snapshot = await readSnapshotStatus(file);
+  const skip = options.skipHashCheck === true;
+  const { hashed, dataSize } = await checkSnapshotHash(file, !skip);
+  // etcdutl's words.
+  if (!hashed && !skip) throw new Error(`${file}: snapshot missing hash but --skip-hash-check=false`);
+  const snapshot = await readSnapshotStatus(file, { verifyHash: false });
   makeDirSync(path.resolve(dataDir), 0o700);
   makeDirSync(store, 0o700);
   const target = path.join(store, STORE_FILE);
@@ -62,6 +69,7 @@ export async function restoreSnapshot(file: string, dataDir: string, options: Re
     const fd = fs.openSync(part, 'r+');
     try {
       fs.fchmodSync(fd, 0o600);
+      fs.ftruncateSync(fd, dataSize);
       fs.fsyncSync(fd);
     } finally {
       fs.closeSync(fd);

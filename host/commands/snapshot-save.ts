@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { readSnapshotStatus, type SnapshotStatus } from '../../core/storage/lmdb-snapshot.js';
+import { hasSnapshotHash } from '../../core/storage/snapshot-hash.js';
 import { SNAPSHOT_PATH } from '../../core/server/snapshot-route.js';
 import { sendApiRequest, type Connection } from './api-request.js';
 import { CommandError } from './command-error.js';
@@ -34,7 +35,10 @@ export async function saveSnapshot(conn: Connection, file: string): Promise<Snap
       throw refusedAnswer({ status: res.statusCode ?? 0, contentType: res.headers['content-type'], text, json }, 'GET', SNAPSHOT_PATH);
     }
     const expected = Number(res.headers['content-length']);
-    const fd = fs.openSync(part, 'w', 0o600);
+    // A new file, never one already there: a FILE.part another user left (or a symlink to elsewhere)
+    // would otherwise be written through, and keep its owner.
+    fs.rmSync(part, { force: true });
+    const fd = fs.openSync(part, 'wx', 0o600);
     try {
       fs.fchmodSync(fd, 0o600);
       await pipeline(res, fs.createWriteStream('', { fd, autoClose: false }));
@@ -44,6 +48,9 @@ export async function saveSnapshot(conn: Connection, file: string): Promise<Snap
     } finally {
       fs.closeSync(fd);
     }
+    // etcdctl's check that the digest came; then it is verified with the store's status.
+    const size = fs.statSync(part).size;
+    if (!hasSnapshotHash(size)) throw new CommandError(`sha256 checksum not found [bytes: ${size}]`);
     const status = await readSnapshotStatus(part).catch((e: Error) => { throw new CommandError(`the snapshot received is no plat store: ${e.message}`); });
     fs.renameSync(part, file);
     syncDir(path.dirname(path.resolve(file)));

@@ -14,7 +14,7 @@ import { parseSubcommand, type SubcommandHelp } from './subcommand-help.js';
 export const SNAPSHOT_USAGE = `Usage:
   plat snapshot save FILE [--kubeconfig FILE]
   plat snapshot status FILE [-w simple|table|json]
-  plat snapshot restore FILE --data-dir DIR [--bump-revision N --mark-compacted]
+  plat snapshot restore FILE --data-dir DIR [--bump-revision N --mark-compacted] [--skip-hash-check]
 `;
 
 function saveFlags(): Flags {
@@ -37,6 +37,8 @@ function restoreFlags(): Flags {
     validate: (v) => ((v as number) < 0 ? 'must not be negative' : undefined) });
   f.define({ name: 'mark-compacted', type: 'bool', default: false, section: S,
     help: 'Mark the latest revision after restore as the point of scheduled compaction (required if --bump-revision > 0, disallowed otherwise)' });
+  f.define({ name: 'skip-hash-check', type: 'bool', default: false, section: S,
+    help: 'Ignore snapshot integrity hash value (required if copied from data directory)' });
   return f;
 }
 
@@ -109,7 +111,7 @@ async function restore(argv: readonly string[]): Promise<string> {
   if ((bump === 0 && markCompacted) || (bump > 0 && !markCompacted)) throw new FlagError('--mark-compacted required if --revision-bump > 0');
   try {
     refuseLiveStore(file);
-    const r = await restoreSnapshot(file, dataDir, { bumpRevision: bump, markCompacted });
+    const r = await restoreSnapshot(file, dataDir, { bumpRevision: bump, markCompacted, skipHashCheck: f.get<boolean>('skip-hash-check') });
     return `Snapshot ${file} (revision ${r.snapshot.revision}) restored to ${r.store}: revision ${r.revision}, compacted ${r.compacted}\n`;
   } catch (e) {
     throw new CommandError((e as Error).message);

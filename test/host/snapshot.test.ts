@@ -39,6 +39,20 @@ describe('plat snapshot', () => {
     assert.ok(!fs.existsSync(other) && !fs.existsSync(`${other}.part`));
   });
 
+  it('save writes a new FILE.part, never through one left there (a symlink to another file)', async () => {
+    const victim = path.join(dir, 'victim.txt');
+    fs.writeFileSync(victim, 'keep me');
+    const target = path.join(dir, 'linked.db');
+    fs.symlinkSync(victim, `${target}.part`);
+    const saved = await runPlatAsync(['snapshot', 'save', target, '--kubeconfig', plat.kubeconfig]);
+    assert.equal(saved.code, 0, saved.stderr);
+    assert.equal(fs.readFileSync(victim, 'utf8'), 'keep me');
+    assert.ok(fs.lstatSync(target).isFile());
+    assert.equal(fs.statSync(target).mode & 0o777, 0o600);
+    fs.rmSync(target);
+    fs.rmSync(victim);
+  });
+
   it('sizes as go-humanize prints them (SI units, one decimal under 10, a half rounded to even)', () => {
     for (const [n, text] of [[0, '0 B'], [9, '9 B'], [10, '10 B'], [999, '999 B'], [1000, '1.0 kB'], [2138112, '2.1 MB'], [233472, '234 kB'], [234500, '234 kB'], [235500, '236 kB'], [82854982, '83 MB'], [1e9, '1.0 GB']] as const) {
       assert.equal(humanBytes(n), text, String(n));

@@ -5,12 +5,14 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { spawnSync } from 'node:child_process';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { openLmdbStorage, type LmdbStore } from '../../core/storage/lmdb.js';
 import { readSnapshotStatus } from '../../core/storage/lmdb-snapshot.js';
 import { restoreSnapshot } from '../../core/storage/snapshot-restore.js';
+import { appendSnapshotHash, SNAPSHOT_HASH_BYTES } from '../../core/storage/snapshot-hash.js';
 import { isStorageError, type StorageEvent } from '../../core/storage/storage.js';
 import { tempDir } from '../helpers/plat.js';
 
@@ -18,6 +20,14 @@ describe('store snapshots', () => {
   const root = tempDir('plat-snapshot-');
   after(() => fs.rmSync(root, { recursive: true, force: true }));
   const fresh = (name: string) => path.join(root, name);
+
+  /** A copy as GET /snapshot sends it: the store, then its SHA-256. */
+  async function hashed(s: LmdbStore, file: string): Promise<void> {
+    const bare = `${file}.bare`;
+    await s.backup(bare, true);
+    await pipeline(fs.createReadStream(bare), appendSnapshotHash(), fs.createWriteStream(file));
+    fs.rmSync(bare);
+  }
 
   async function storeWith(dir: string, keys: number): Promise<LmdbStore> {
     const s = await openLmdbStorage({ path: path.join(dir, 'store') });
@@ -56,10 +66,11 @@ describe('store snapshots', () => {
   it('restore: the snapshot becomes DIR/store, private and marked; a DIR holding a store is refused', async () => {
     const s = await storeWith(fresh('b'), 3);
     const file = fresh('b.db');
-    try { await s.backup(file, true); } finally { await s.close(); }
+    try { await hashed(s, file); } finally { await s.close(); }
     const r = await restoreSnapshot(file, fresh('b-restored'));
     assert.deepEqual([r.snapshot.revision, r.revision, r.compacted], [3, 3, 0]);
     const store = path.join(fresh('b-restored'), 'store');
+    assert.equal(fs.statSync(path.join(store, 'data.mdb')).size, fs.statSync(file).size - SNAPSHOT_HASH_BYTES, 'the digest is not part of the store');
     assert.equal(fs.statSync(store).mode & 0o777, 0o700);
     for (const f of ['data.mdb', 'data.mdb-lock', 'initialised']) assert.equal(fs.statSync(path.join(store, f)).mode & 0o777, 0o600, f);
     assert.ok(!fs.existsSync(path.join(store, 'plat.lock')));
@@ -75,10 +86,30 @@ describe('store snapshots', () => {
     assert.equal((await restoreSnapshot(file, fresh('c'))).revision, 3);
   });
 
+  it('a digest that does not match fails status and restore; a file without one is restored only with skipHashCheck (etcdutl)', async () => {
+    const s = await storeWith(fresh('h'), 3);
+    const file = fresh('h.db');
+    const bare = fresh('h-bare.db');
+    try { await hashed(s, file); await s.backup(bare, true); } finally { await s.close(); }
+    assert.equal((await readSnapshotStatus(file)).revision, 3);
+    // One byte of a record changed: LMDB would serve it, the digest says no.
+    const bytes = fs.readFileSync(file);
+    const at = bytes.indexOf(Buffer.from('{"i":2}'));
+    assert.ok(at > 0);
+    bytes[at + 5] = '9'.charCodeAt(0);
+    const altered = fresh('h-altered.db');
+    fs.writeFileSync(altered, bytes);
+    await assert.rejects(readSnapshotStatus(altered), /snapshot file integrity check failed: expected sha256 [0-9a-f]{64}, got [0-9a-f]{64}$/);
+    await assert.rejects(restoreSnapshot(altered, fresh('h-r1')), /snapshot file integrity check failed/);
+    assert.ok(!fs.existsSync(path.join(fresh('h-r1'), 'store', 'data.mdb')));
+    await assert.rejects(restoreSnapshot(bare, fresh('h-r2')), { message: `${bare}: snapshot missing hash but --skip-hash-check=false` });
+    assert.equal((await restoreSnapshot(bare, fresh('h-r3'), { skipHashCheck: true })).revision, 3);
+  });
+
   it('restore with a bump and history compacted: older revisions are Compacted, new writes come after, watchers see them', async () => {
     const s = await storeWith(fresh('d'), 4);
     const file = fresh('d.db');
-    try { await s.backup(file, true); } finally { await s.close(); }
+    try { await hashed(s, file); } finally { await s.close(); }
     const r = await restoreSnapshot(file, fresh('d-restored'), { bumpRevision: 1000, markCompacted: true });
     assert.deepEqual([r.revision, r.compacted], [1004, 1004]);
     const store = await openLmdbStorage({ path: path.join(fresh('d-restored'), 'store') });
