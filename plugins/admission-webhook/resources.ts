@@ -5,7 +5,7 @@
 // starts at 1 and counts the changes of the webhooks.
 import { isDeepStrictEqual } from 'node:util';
 import { age } from '../../core/api/human-duration.js';
-import { dns1123SubdomainErrors } from '../../core/api/selectors/label-syntax.js';
+import { nameIsDnsSubdomain } from '../../core/api/selectors/label-syntax.js';
 import type { ResourceDefinition, TableColumn } from '../../core/registry/resource.js';
 import type { Strategy } from '../../core/registry/strategy.js';
 import { applyDefaults } from './defaults.js';
@@ -32,9 +32,6 @@ function strategy(mutating: boolean): Strategy<WebhookConfiguration> {
   };
 }
 
-const subdomainName = (value: string, prefix: boolean): string[] =>
-  dns1123SubdomainErrors(prefix && value.length > 1 && value.endsWith('-') ? value.slice(0, -1) : value);
-
 function definition(kind: WebhookKind): ResourceDefinition<WebhookConfiguration> {
   const mutating = kind === 'MutatingWebhookConfiguration';
   const plural = mutating ? 'mutatingwebhookconfigurations' : 'validatingwebhookconfigurations';
@@ -49,7 +46,7 @@ function definition(kind: WebhookKind): ResourceDefinition<WebhookConfiguration>
       columns: [NAME_COLUMN, WEBHOOKS_COLUMN, AGE_COLUMN],
       cells: (obj, now) => [obj.metadata.name ?? '', Array.isArray(obj.webhooks) ? obj.webhooks.length : 0, age(obj.metadata.creationTimestamp, now)],
     },
-    validateName: subdomainName,
+    validateName: nameIsDnsSubdomain,
     allowUnconditionalUpdate: false,
   };
 }

@@ -6,7 +6,7 @@ import type { ApiObject } from '../../core/api/meta.js';
 import { typeMetaProperties } from '../../core/api/object-meta-schema.js';
 import { MICRO_TIME_GO_TYPE } from '../../core/api/go-time-fields.js';
 import { age } from '../../core/api/human-duration.js';
-import { dns1123SubdomainErrors } from '../../core/api/selectors/label-syntax.js';
+import { nameIsDnsSubdomain } from '../../core/api/selectors/label-syntax.js';
 import type { JsonSchema, ResourceDefinition, TableColumn } from '../../core/registry/resource.js';
 import type { Strategy } from '../../core/registry/strategy.js';
 import { CREATION_TIMESTAMP_DESCRIPTION, NAME_DESCRIPTION } from '../../core/api/object-meta-docs.js';
@@ -96,5 +96,5 @@ export const leaseResource: ResourceDefinition<Lease> = {
     ],
     cells: (o, now) => [o.metadata.name ?? '', o.spec?.holderIdentity ?? '', age(o.metadata.creationTimestamp, now)],
   },
-  validateName: (name, prefix) => dns1123SubdomainErrors(prefix && name.length > 1 && name.endsWith('-') ? name.slice(0, -1) : name),
+  validateName: nameIsDnsSubdomain,
 };

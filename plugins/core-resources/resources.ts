@@ -13,7 +13,7 @@ import type { Namespace } from '../../core/api/namespace.js';
 import { fields, mapEntry, objectMeta, str, eachField } from '../../core/api/protobuf.js';
 import { putEntry } from '../../core/api/own-entry.js';
 import { typeMetaProperties } from '../../core/api/object-meta-schema.js';
-import { dns1123SubdomainErrors, regexError } from '../../core/api/selectors/label-syntax.js';
+import { nameIsDnsSubdomain, regexError } from '../../core/api/selectors/label-syntax.js';
 import type { JsonSchema, ResourceDefinition, TableColumn } from '../../core/registry/resource.js';
 import type { Strategy } from '../../core/registry/strategy.js';
 import { resourceVersionPreconditionFailed, uidPreconditionFailed } from '../../core/registry/precondition-failed.js';
@@ -43,9 +43,6 @@ export function dns1123LabelErrors(value: string, prefix = false): string[] {
   if (!DNS1123_LABEL.test(v)) errs.push(regexError(DNS1123_LABEL_MSG, DNS1123_LABEL_FMT, 'my-name', '123-abc'));
   return errs;
 }
-
-const subdomainName = (value: string, prefix: boolean): string[] =>
-  dns1123SubdomainErrors(prefix && value.length > 1 && value.endsWith('-') ? value.slice(0, -1) : value);
 
 // Every column is a "string" one upstream, the Secret's Data count included.
 const column = (name: string, description: string, format = ''): TableColumn =>
@@ -336,7 +333,7 @@ export const secretResource: ResourceDefinition<Secret> = {
     columns: [NAME_COLUMN, column('Type', SECRET_TYPE_DESCRIPTION), column('Data', SECRET_DATA_DESCRIPTION), AGE_COLUMN],
     cells: (obj, now) => [obj.metadata.name ?? '', obj.type ?? '', Object.keys(obj.data ?? {}).length, age(obj.metadata.creationTimestamp, now)],
   },
-  validateName: subdomainName,
+  validateName: nameIsDnsSubdomain,
   decodeProtobuf(raw) {
     const obj: Secret = { metadata: {} };
     for (const f of eachField(raw)) {

@@ -11,17 +11,17 @@ import { eventTable } from './table.js';
 import { validateEvent } from './validation.js';
 import { goZeroFields } from './go-zero-fields.js';
 
+/** An ObjectReference's selectable fields under `prefix` (involvedObject, events/v1's regarding). */
+export function referenceFields(prefix: string, o: NonNullable<CoreEvent['involvedObject']>): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const k of ['kind', 'namespace', 'name', 'uid', 'apiVersion', 'resourceVersion', 'fieldPath'] as const) fields[`${prefix}.${k}`] = o[k] ?? '';
+  return fields;
+}
+
 /** ToSelectableFields, beyond metadata.name and metadata.namespace (`source` falls back to the reporting controller). */
 export function eventSelectableFields(e: CoreEvent): Record<string, string> {
-  const o = e.involvedObject ?? {};
   return {
-    'involvedObject.kind': o.kind ?? '',
-    'involvedObject.namespace': o.namespace ?? '',
-    'involvedObject.name': o.name ?? '',
-    'involvedObject.uid': o.uid ?? '',
-    'involvedObject.apiVersion': o.apiVersion ?? '',
-    'involvedObject.resourceVersion': o.resourceVersion ?? '',
-    'involvedObject.fieldPath': o.fieldPath ?? '',
+    ...referenceFields('involvedObject', e.involvedObject ?? {}),
     reason: e.reason ?? '',
     reportingComponent: e.reportingComponent ?? '',
     source: e.source?.component || e.reportingComponent || '',

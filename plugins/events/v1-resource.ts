@@ -8,7 +8,8 @@ import type { ApiObject } from '../../core/api/meta.js';
 import type { CoreEvent } from '../../core/api/event.js';
 import type { ResourceDefinition } from '../../core/registry/resource.js';
 import type { Strategy } from '../../core/registry/strategy.js';
-import { dns1123SubdomainErrors } from '../../core/api/selectors/label-syntax.js';
+import { nameIsDnsSubdomain } from '../../core/api/selectors/label-syntax.js';
+import { referenceFields } from './resource.js';
 import { eventTable } from './table.js';
 import { eventFromV1, eventToV1, EVENTS_GROUP, type EventsV1Event } from './v1-conversion.js';
 import { EVENTS_V1_DESCRIPTION, eventsV1Schema } from './v1-schema.js';
@@ -20,16 +21,9 @@ import { validateV1EventCreate, validateV1EventUpdate } from './v1-validation.js
  * Anything else (`involvedObject.kind` included) is `field label not supported`.
  */
 export function eventsV1SelectableFields(e: EventsV1Event): Record<string, string> {
-  const o = e.regarding ?? {};
   return {
     reason: e.reason ?? '',
-    'regarding.kind': o.kind ?? '',
-    'regarding.namespace': o.namespace ?? '',
-    'regarding.name': o.name ?? '',
-    'regarding.uid': o.uid ?? '',
-    'regarding.apiVersion': o.apiVersion ?? '',
-    'regarding.resourceVersion': o.resourceVersion ?? '',
-    'regarding.fieldPath': o.fieldPath ?? '',
+    ...referenceFields('regarding', e.regarding ?? {}),
     reportingController: e.reportingController ?? '',
     source: e.deprecatedSource?.component || e.reportingController || '',
     type: e.type ?? '',
@@ -54,10 +48,6 @@ function goZeroV1Fields(e: EventsV1Event): void {
   e.deprecatedLastTimestamp ??= null;
 }
 
-/** NameIsDNSSubdomain, with ValidateObjectMeta's handling of a generateName prefix. */
-const subdomainName = (value: string, prefix: boolean): string[] =>
-  dns1123SubdomainErrors(prefix && value.length > 1 && value.endsWith('-') ? value.slice(0, -1) : value);
-
 export const eventsV1Resource: ResourceDefinition<EventsV1Event> = {
   group: EVENTS_GROUP, version: 'v1', kind: 'Event', listKind: 'EventList', plural: 'events', singular: 'event',
   shortNames: ['ev'], scope: 'Namespaced', schema: eventsV1Schema, description: EVENTS_V1_DESCRIPTION, strategy,
@@ -65,7 +55,7 @@ export const eventsV1Resource: ResourceDefinition<EventsV1Event> = {
   allowCreateOnUpdate: true, allowUnconditionalUpdate: true,
   garbageCollectionUnsupported: true,
   selectableFields: eventsV1SelectableFields,
-  validateName: subdomainName,
+  validateName: nameIsDnsSubdomain,
   table: { columns: eventTable.columns, cells: (e, now) => eventTable.cells(eventFromV1(e), now) },
   storedAs: {
     group: '', plural: 'events',

@@ -3,7 +3,7 @@
 // `metadata.name` and `spec.unschedulable`, kubectl's `get nodes` columns; and the read-only, empty
 // Pods collection node clients look in (pods-view.ts). The node agents' `plat-node-lease`
 // namespace is created with the other system namespaces (CoreResourcesPlugin).
-import { dns1123SubdomainErrors } from '../../core/api/selectors/label-syntax.js';
+import { nameIsDnsSubdomain } from '../../core/api/selectors/label-syntax.js';
 import type { Host } from '../../core/host.js';
 import type { Node } from '../../core/nodes/node-object.js';
 import type { Plugin } from '../../core/plugin.js';
@@ -23,7 +23,7 @@ export const nodeResource: ResourceDefinition<Node> = {
   selectableFields: nodeSelectableFields,
   table: nodeTable,
   // ValidateNodeName is NameIsDNSSubdomain (a generateName prefix may end in '-').
-  validateName: (name, prefix) => dns1123SubdomainErrors(prefix && name.length > 1 && name.endsWith('-') ? name.slice(0, -1) : name),
+  validateName: nameIsDnsSubdomain,
 };
 
 export const NodesPlugin: Plugin = {

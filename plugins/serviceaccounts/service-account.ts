@@ -5,7 +5,7 @@ import type { ApiObject } from '../../core/api/meta.js';
 import { fields, objectMeta, str, eachField } from '../../core/api/protobuf.js';
 import { typeMetaProperties } from '../../core/api/object-meta-schema.js';
 import { age } from '../../core/api/human-duration.js';
-import { dns1123SubdomainErrors } from '../../core/api/selectors/label-syntax.js';
+import { nameIsDnsSubdomain } from '../../core/api/selectors/label-syntax.js';
 import type { JsonSchema, ResourceDefinition, TableColumn } from '../../core/registry/resource.js';
 import type { Strategy, SubresourceDefinition } from '../../core/registry/strategy.js';
 import { coreFinalizerErrors } from '../../core/registry/core-finalizers.js';
@@ -100,7 +100,7 @@ export function serviceAccountResource(subresources: readonly SubresourceDefinit
       ],
       cells: (obj, now) => [obj.metadata.name ?? '', obj.secrets?.length ?? 0, age(obj.metadata.creationTimestamp, now)],
     },
-    validateName: (name, prefix) => dns1123SubdomainErrors(prefix && name.length > 1 && name.endsWith('-') ? name.slice(0, -1) : name),
+    validateName: nameIsDnsSubdomain,
     decodeProtobuf(raw) {
       const obj: ServiceAccount = { metadata: {} };
       for (const f of eachField(raw)) {

@@ -35,6 +35,10 @@ export function regexError(msg: string, fmt: string, ...examples: string[]): str
   return `${msg} (e.g. ${examples.map((e) => `'${e}', `).join(' or ')}regex used for validation is '${fmt}')`;
 }
 
+/** NameIsDNSSubdomain, with ValidateObjectMeta's handling of a generateName prefix (its trailing '-' is not checked). */
+export const nameIsDnsSubdomain = (value: string, prefix: boolean): string[] =>
+  dns1123SubdomainErrors(prefix && value.length > 1 && value.endsWith('-') ? value.slice(0, -1) : value);
+
 export function dns1123SubdomainErrors(value: string): string[] {
   const errs: string[] = [];
   if (byteLength(value) > DNS1123_SUBDOMAIN_MAX_LENGTH) errs.push(maxLenError(DNS1123_SUBDOMAIN_MAX_LENGTH));
