@@ -55,6 +55,15 @@ export function parseIntBase0(s: string, bitSize: number): bigint {
   return neg ? -un : un;
 }
 
+/** strconv.ParseUint(s, 0, bitSize). */
+export function parseUintBase0Go(s: string, bitSize: number): bigint {
+  try {
+    return parseUintBase0(s, bitSize);
+  } catch (e) {
+    throw e instanceof RangeOverflow ? rangeError('ParseUint', s) : e;
+  }
+}
+
 class RangeOverflow extends Error {
   constructor(readonly max: bigint) { super('value out of range'); }
 }

@@ -14,6 +14,7 @@ const TYPE_NAMES: Record<FlagType, string> = {
   bool: '',
   string: 'string',
   int: 'int',
+  uint64: 'uint',
   level: 'Level', // component-base's VerbosityLevelPflag
   float: 'float', // pflag prints float64 as `float`
   float32: 'float32',
@@ -47,6 +48,7 @@ export function formatDefault(spec: FlagSpec): string | undefined {
     case 'string':
       return typeof v === 'string' && v !== '' ? JSON.stringify(v) : undefined;
     case 'int':
+    case 'uint64':
     case 'level':
     case 'quantity':
       return typeof v === 'number' && v !== 0 ? String(v) : undefined;

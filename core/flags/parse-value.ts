@@ -4,7 +4,7 @@
 import type { FlagType } from './types.js';
 import { parseDuration } from './duration.js';
 import { parseQuantity } from './quantity.js';
-import { parseFloatGo, parseIntBase0 } from './go-strconv.js';
+import { parseFloatGo, parseIntBase0, parseUintBase0Go } from './go-strconv.js';
 
 const INT32_MIN = -(2 ** 31);
 const INT32_MAX = 2 ** 31 - 1;
@@ -30,6 +30,16 @@ export function parseBool(s: string): boolean {
  */
 export function parseInt32(s: string): number {
   return Number(parseIntBase0(s, 32));
+}
+
+/**
+ * pflag's Uint64Var: strconv.ParseUint(s, 0, 64). plat holds the value as a number, so one above
+ * 2^53-1 (which a number cannot hold exactly) is refused rather than rounded.
+ */
+export function parseUint64(s: string): number {
+  const v = parseUintBase0Go(s, 64);
+  if (v > BigInt(Number.MAX_SAFE_INTEGER)) throw new Error(`parsing ${q(s)}: above ${Number.MAX_SAFE_INTEGER}, the largest integer plat holds exactly`);
+  return Number(v);
 }
 
 /**
@@ -156,6 +166,7 @@ export function parseScalar(type: FlagType, s: string): unknown {
     case 'bool': return parseBool(s);
     case 'string': return s;
     case 'int': return parseInt32(s);
+    case 'uint64': return parseUint64(s);
     case 'level': return parseLevel(s);
     case 'float': return parseFloat64(s);
     case 'float32': return parseFloat32(s);
@@ -175,6 +186,7 @@ export function isOfType(type: FlagType, v: unknown): boolean {
     case 'bool': return typeof v === 'boolean';
     case 'string': return typeof v === 'string';
     case 'int': return Number.isInteger(v) && (v as number) >= INT32_MIN && (v as number) <= INT32_MAX;
+    case 'uint64': return Number.isSafeInteger(v) && (v as number) >= 0;
     case 'level': return Number.isInteger(v) && (v as number) >= 0 && (v as number) <= INT32_MAX;
     case 'float': case 'duration': case 'quantity': return typeof v === 'number';
     case 'float32': return typeof v === 'number' && (!Number.isFinite(v) || Number.isFinite(Math.fround(v)));
@@ -191,7 +203,7 @@ export function zeroValue(type: FlagType): unknown {
   switch (type) {
     case 'bool': return false;
     case 'string': return '';
-    case 'int': case 'level': case 'float': case 'float32': case 'duration': case 'quantity': return 0;
+    case 'int': case 'uint64': case 'level': case 'float': case 'float32': case 'duration': case 'quantity': return 0;
     case 'strings': case 'stringArray': return [];
     case 'map': case 'configurationMap': case 'stringToString': return {};
   }

@@ -66,6 +66,7 @@ export function flagValueString(spec: FlagSpec, v: unknown): string {
       if (spec.validate === ipFlagProblem) return goIPString(String(v ?? ''));
       return String(v ?? '');
     case 'int':
+    case 'uint64':
     case 'level':
       return String(v ?? 0);
     case 'float':

@@ -1,8 +1,8 @@
 // What a plugin declares for each command-line flag it owns. Values after parsing:
-// bool -> boolean, string -> string, int/level/float/float32 -> number (float32 rounded as Go stores it), duration -> milliseconds (number),
+// bool -> boolean, string -> string, int/uint64/level/float/float32 -> number (float32 rounded as Go stores it), duration -> milliseconds (number),
 // strings/stringArray -> string[], map, configurationMap and stringToString -> Record<string, string>, quantity -> number.
 
-export type FlagType = 'bool' | 'string' | 'int' | 'level' | 'float' | 'float32' | 'duration' | 'strings' | 'stringArray' | 'map' | 'configurationMap' | 'stringToString' | 'quantity';
+export type FlagType = 'bool' | 'string' | 'int' | 'uint64' | 'level' | 'float' | 'float32' | 'duration' | 'strings' | 'stringArray' | 'map' | 'configurationMap' | 'stringToString' | 'quantity';
 
 export interface FlagSpec {
   /** Long name without dashes: `secure-port`. */

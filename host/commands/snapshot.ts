@@ -33,7 +33,7 @@ function restoreFlags(): Flags {
   const f = new Flags();
   const S = 'plat snapshot restore';
   f.define({ name: 'data-dir', type: 'string', default: '', section: S, help: 'The data directory to restore into (its store/ is made from the snapshot; it must not hold a store).' });
-  f.define({ name: 'bump-revision', type: 'int', default: 0, section: S, help: 'How much to increase the latest revision after restore',
+  f.define({ name: 'bump-revision', type: 'uint64', default: 0, section: S, help: 'How much to increase the latest revision after restore',
     validate: (v) => ((v as number) < 0 ? 'must not be negative' : undefined) });
   f.define({ name: 'mark-compacted', type: 'bool', default: false, section: S,
     help: 'Mark the latest revision after restore as the point of scheduled compaction (required if --bump-revision > 0, disallowed otherwise)' });

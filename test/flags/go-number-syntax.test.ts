@@ -9,6 +9,7 @@ function flags(): Flags {
   f.define({ name: 'n', type: 'int', help: 'An int.', section: 's' });
   f.define({ name: 'x', type: 'float', help: 'A float64.', section: 's' });
   f.define({ name: 'y', type: 'float32', help: 'A float32.', section: 's' });
+  f.define({ name: 'u', type: 'uint64', help: 'A uint64.', section: 's' });
   return f;
 }
 
@@ -66,6 +67,15 @@ test('float flags read their value as strconv.ParseFloat: `_` between digits, he
 
 test('float32 flags take the same forms', () => {
   check('y', 'ParseFloat', [['1_000.5', 1000.5], ['0x1p-2', 0.25], ['1__0', SYNTAX], ['0x1p128', RANGE]], 'float32');
+});
+
+test('uint64 flags read their value as strconv.ParseUint(s, 0, 64), and refuse what a number cannot hold exactly', () => {
+  check('u', 'ParseUint', [['5000000000', 5e9], ['0x1_0000_0000', 2 ** 32], ['9007199254740991', Number.MAX_SAFE_INTEGER],
+    ['-1', SYNTAX], ['+1', SYNTAX], ['1_', SYNTAX], ['18446744073709551616', RANGE]], 'uint64');
+  const f = flags();
+  assert.throws(() => f.parse(['--u=18446744073709551615']), {
+    message: 'invalid argument "18446744073709551615" for "--u" flag: parsing "18446744073709551615": above 9007199254740991, the largest integer plat holds exactly',
+  });
 });
 
 test('the config file gives int texts the command line syntax', () => {

@@ -84,9 +84,10 @@ describe('plat snapshot', () => {
     assert.deepEqual([existing.code, existing.stderr], [1, `plat snapshot restore: data-dir "${plat.dataDir}" exists (${path.join(plat.dataDir, 'store')} holds a store)\n`]);
     assert.ok(!fs.existsSync(target));
 
-    const restored = runPlat(['snapshot', 'restore', file, '--data-dir', target, '--bump-revision', '1000000', '--mark-compacted']);
+    const restored = runPlat(['snapshot', 'restore', file, '--data-dir', target, '--bump-revision', '5000000000', '--mark-compacted']);
     assert.equal(restored.code, 0, restored.stderr);
-    assert.match(restored.stdout, /^Snapshot .*backup\.db \(revision (\d+)\) restored to .*restored\/store: revision 10000\d\d, compacted 10000\d\d\n$/);
+    // Past int32 (etcdutl's flag is a uint64).
+    assert.match(restored.stdout, /^Snapshot .*backup\.db \(revision (\d+)\) restored to .*restored\/store: revision 50000000\d\d, compacted 50000000\d\d\n$/);
     const b = await startProcess({ dataDir: target, args: ['--authorization-mode=Node,RBAC'] });
     try {
       const list = await b.admin.get(SECRETS);
