@@ -8,6 +8,7 @@ import path from 'node:path';
 import { osErrorText } from '../go-os-error.js';
 import { crc32cUpdate } from './crc32c.js';
 import { lockHolder } from './dir-lock.js';
+import { lmdbOpeners } from './lmdb-openers.js';
 import { checkStoreKeys, snapshotFileProblem, STORE_DATABASES } from './lmdb-file.js';
 import { loadLmdb, META_KEYS } from './lmdb.js';
 import { checkSnapshotHash } from './snapshot-hash.js';
@@ -28,7 +29,7 @@ export interface SnapshotStatus {
 /** Throws when `file` lies in a data directory a live process holds: it is that process's, not a copy. */
 export function refuseLiveStore(file: string): void {
   const dir = path.dirname(path.resolve(file));
-  const pid = lockHolder(dir);
+  const pid = lockHolder(dir) ?? lmdbOpeners(`${path.resolve(file)}-lock`)[0];
   if (pid !== undefined) {
     throw new Error(`${file}: the store of a running process (${pid} holds ${dir}); take a snapshot through its API server with 'plat snapshot save'`);
   }

@@ -32,6 +32,7 @@ import type { Database, RootDatabase, Transaction } from 'lmdb';
 import { silentLogger, type Logger } from '../log.js';
 import { committed } from './commit-failure.js';
 import { acquireDirLock, type DirLock } from './dir-lock.js';
+import { lmdbOpeners } from './lmdb-openers.js';
 import { checkLmdbFile, checkStoreKeys, markInitialised } from './lmdb-file.js';
 import { makeFilesPrivate, warnIfDirNotPrivate } from './private-files.js';
 import { deepFreeze } from './freeze.js';
@@ -93,6 +94,13 @@ const COMPACTED = 'compactedRevision';
 /** The meta database's keys of the revision counters (lmdb-snapshot.ts reads them from a copy). */
 export const META_KEYS = { current: CURRENT, compacted: COMPACTED } as const;
 const DATA_FILE = 'data.mdb';
+
+/** Throws when another process has the store open though it holds no lock file (one removed by hand). */
+function refuseOpenElsewhere(dataFile: string, lockFile: string): void {
+  const [pid] = lmdbOpeners(`${dataFile}-lock`);
+  if (pid === undefined) return;
+  throw new Error(`storage directory ${path.dirname(dataFile)} is in use by ${pid === 0 ? 'a process of another pid namespace' : `process ${pid}`}: it has ${dataFile} open without the lock file ${lockFile}`);
+}
 const REPLAY_PAGE = 256;
 const DEFAULT_WATCH_BUFFER_LIMIT = 10_000;
 /** Far above a burst of small objects (10,000 CSRs are ~25 MB), far below a heap's limit. */
@@ -544,6 +552,7 @@ export async function openLmdbStorage(options: LmdbStorageOptions): Promise<Lmdb
   const lock = acquireDirLock(options.path, logger);
   const dataFile = path.join(path.resolve(options.path), DATA_FILE);
   try {
+    refuseOpenElsewhere(dataFile, lock.file);
     checkLmdbFile(dataFile);
     // A new store's files are made 0600 before LMDB creates them; a file already there is narrowed
     // only once it is known to be a store (checkStoreKeys), not another program's.

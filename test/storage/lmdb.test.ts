@@ -10,6 +10,8 @@ import { open } from 'lmdb';
 import { startCompactor } from '../../core/storage/compactor.js';
 import { LOCK_FILE_NAME } from '../../core/storage/dir-lock.js';
 import { openLmdbStorage } from '../../core/storage/lmdb.js';
+import { lmdbOpeners } from '../../core/storage/lmdb-openers.js';
+import { refuseLiveStore } from '../../core/storage/lmdb-snapshot.js';
 import { isStorageError, JsonText, type Storage, type StorageEvent } from '../../core/storage/storage.js';
 import { runStorageConformance } from './conformance.js';
 
@@ -219,6 +221,51 @@ describe('lmdb storage: data directory', () => {
     } finally {
       parent.kill();
     }
+  }));
+
+  it('refuses a store another process has open even when its lock file was removed; takes it once that process is gone', () => withDir(async (dir) => {
+    const child = spawn(process.execPath, ['--input-type=module', '-e', `
+      const { openLmdbStorage } = await import(${JSON.stringify(lmdbModule)});
+      await openLmdbStorage({ path: ${JSON.stringify(dir)} });
+      console.log('open');
+      setTimeout(() => {}, 60000);
+    `], { stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      await once(child.stdout!, 'data');
+      fs.rmSync(path.join(dir, LOCK_FILE_NAME));
+      await assert.rejects(openLmdbStorage({ path: dir }),
+        { message: `storage directory ${dir} is in use by process ${child.pid}: it has ${dir}/data.mdb open without the lock file ${dir}/${LOCK_FILE_NAME}` });
+      assert.equal(fs.existsSync(path.join(dir, LOCK_FILE_NAME)), false, 'the refused start leaves no lock of its own');
+      assert.throws(() => refuseLiveStore(path.join(dir, 'data.mdb')), new RegExp(`the store of a running process \\(${child.pid} holds`));
+    } finally {
+      child.kill('SIGKILL');
+      await once(child, 'exit');
+    }
+    const s = await openLmdbStorage({ path: dir });
+    await s.close();
+  }));
+
+  it('reads the kernel lock table: other pids on the lock file\'s device and inode, waiters and other files skipped', () => withDir(async (dir) => {
+    const file = path.join(dir, 'data.mdb-lock');
+    fs.writeFileSync(file, '');
+    const st = fs.statSync(file, { bigint: true });
+    const major = ((st.dev >> 8n) & 0xfffn) | ((st.dev >> 32n) & ~0xfffn);
+    const minor = (st.dev & 0xffn) | ((st.dev >> 12n) & ~0xffn);
+    const id = `${major.toString(16).padStart(2, '0')}:${minor.toString(16).padStart(2, '0')}:${st.ino}`;
+    const table = path.join(dir, 'locks');
+    fs.writeFileSync(table, [
+      `1: POSIX  ADVISORY  WRITE 4242 ${id} 4242 4242`,
+      `2: POSIX  ADVISORY  READ 4242 ${id} 0 0`,
+      `3: -> POSIX  ADVISORY  WRITE 5151 ${id} 0 0`,
+      `4: POSIX  ADVISORY  READ ${process.pid} ${id} 0 0`,
+      `5: POSIX  ADVISORY  READ 6161 ${id.replace(/:\d+$/, `:${st.ino + 1n}`)} 0 0`,
+      `6: FLOCK  ADVISORY  WRITE 7171 ${id} 0 EOF`,
+      `7: POSIX  ADVISORY  READ 0 ${id} 0 0`,
+      '',
+    ].join('\n'));
+    assert.deepEqual(lmdbOpeners(file, table), [4242, 0]);
+    assert.deepEqual(lmdbOpeners(path.join(dir, 'absent'), table), []);
+    assert.deepEqual(lmdbOpeners(file, path.join(dir, 'no-table')), []);
   }));
 });
 
